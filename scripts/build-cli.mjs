@@ -1,0 +1,22 @@
+// Bundles the `weft` command (src-main/cli.ts) into dist/ with esbuild.
+// Code splitting keeps each sub-command's imports in its own chunk, so `weft apply-patch` never loads
+// the model client and `weft exec` never loads the server. Native addons stay external.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+
+rmSync(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { cli: 'src-main/cli.ts' },
+  outdir: 'dist/cli',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  external: ['node-pty', 'better-sqlite3', 'electron'],
+  banner: {
+    js: "import { createRequire as __weftCreateRequire } from 'node:module'; const require = __weftCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});

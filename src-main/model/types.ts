@@ -1,0 +1,47 @@
+import type { ResponseItem } from '../../src-preload/protocol';
+
+/** A tool as the Responses API receives it (`tools[]`). */
+export type ToolSpec =
+  | { type: 'function'; name: string; description: string; strict: boolean; parameters: Record<string, unknown> }
+  | { type: 'custom'; name: string; description: string; format: { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string } | { type: 'text' } }
+  | { type: 'web_search'; external_web_access?: boolean };
+
+export interface ModelUsage {
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  reasoningOutputTokens: number;
+  totalTokens: number;
+}
+
+/** One sampling request, independent of the wire API that carries it. */
+export interface ModelRequest {
+  model: string;
+  instructions: string;
+  input: ResponseItem[];
+  tools: ToolSpec[];
+  parallelToolCalls: boolean;
+  /** Omitted for models without reasoning support. */
+  reasoning: { effort: string | null; summary: string | null } | null;
+  /** Keeps the provider's prompt cache warm across the requests of one thread. */
+  promptCacheKey: string;
+}
+
+/** What a model stream yields, normalised across providers. */
+export type ModelEvent =
+  | { type: 'created' }
+  | { type: 'outputItemAdded'; item: ResponseItem; outputIndex: number | null }
+  | { type: 'outputItemDone'; item: ResponseItem; outputIndex: number | null }
+  | { type: 'outputTextDelta'; itemId: string | null; outputIndex: number | null; delta: string }
+  | { type: 'reasoningSummaryPartAdded'; itemId: string | null; outputIndex: number | null; summaryIndex: number }
+  | { type: 'reasoningSummaryDelta'; itemId: string | null; outputIndex: number | null; summaryIndex: number; delta: string }
+  | { type: 'reasoningTextDelta'; itemId: string | null; outputIndex: number | null; contentIndex: number; delta: string }
+  | { type: 'completed'; responseId: string | null; usage: ModelUsage | null };
+
+export interface ModelClient {
+  /**
+   * Streams one attempt. Throws a `ModelError` for anything that went wrong; never retries itself
+   * (see `sampleWithRetries`). The stream ends after `completed`.
+   */
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+}

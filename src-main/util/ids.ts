@@ -1,0 +1,20 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/**
+ * A UUID version 7 (RFC 9562): 48-bit Unix-millisecond timestamp, then random bits. Ids sort by
+ * creation time, which the thread store relies on for stable ordering.
+ */
+export function uuidv7(nowMs: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  const ts = BigInt(nowMs);
+  for (let i = 0; i < 6; i++) bytes[i] = Number((ts >> BigInt(8 * (5 - i))) & 0xffn);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Ids for thread items and turns: unique, opaque to clients. */
+export function newItemId(): string {
+  return randomUUID();
+}
