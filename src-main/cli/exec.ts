@@ -1,0 +1,133 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ServerNotification, Turn } from '../../src-preload/protocol';
+import { ConfigError } from '../config/errors';
+import { loadConfig } from '../config';
+import { resolveWeftHome } from '../config/home';
+import { missingKeyMessage, resolveProvider } from '../config/providers';
+import { createSession } from '../core/create-session';
+import type { ServerRequestSender } from '../tools/types';
+import { errorMessage } from '../util/errors';
+import { ExecProgress } from './exec-progress';
+
+const USAGE = `Usage: weft exec [options] <prompt>
+       weft exec [options] -          (read the prompt from stdin)
+
+Runs one task to completion in the current directory. Progress goes to stderr, the final answer to
+stdout. Exit status 0 when the task completed, 1 when it failed, 130 when interrupted.
+
+Options:
+  -m, --model <model>        Model to use (default: config \`model\`)
+  -C, --cd <dir>             Work in <dir> instead of the current directory
+  -c, --config <key=value>   Override a config value (TOML value; repeatable), e.g. -c model_reasoning_effort="high"
+      --json                 Print every event as one JSON object per line on stdout
+  -h, --help                 Show this help
+`;
+
+/** Headless runs have nobody to ask: an approval request is declined, and the model is told so. */
+const declineEverything: ServerRequestSender = async (request) => {
+  switch (request.method) {
+    case 'item/commandExecution/requestApproval':
+    case 'item/fileChange/requestApproval':
+      return { decision: 'decline' };
+    case 'item/tool/requestUserInput':
+      return { answers: {} };
+  }
+};
+
+export async function runExecCommand(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        model: { type: 'string', short: 'm' },
+        cd: { type: 'string', short: 'C' },
+        config: { type: 'string', short: 'c', multiple: true },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`weft exec: ${errorMessage(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const prompt = await readPrompt(positionals);
+  if (prompt === null) {
+    process.stderr.write(`weft exec: no prompt given\n\n${USAGE}`);
+    return 2;
+  }
+  const env = process.env;
+  const cwd = resolve(values.cd ?? process.cwd());
+  const overrides = [...(values.config ?? [])];
+  if (values.model) overrides.push(`model=${JSON.stringify(values.model)}`);
+
+  let session;
+  try {
+    const loaded = await loadConfig({ weftHome: resolveWeftHome(env), cwd, overrides, env });
+    for (const warning of loaded.warnings) process.stderr.write(`weft: warning: ${warning}\n`);
+    const provider = resolveProvider(loaded.config, env);
+    const missing = missingKeyMessage(provider);
+    if (missing) {
+      process.stderr.write(`weft: ${missing}\n`);
+      return 1;
+    }
+    session = createSession({ config: loaded.config, provider, cwd, sendRequest: declineEverything, env });
+  } catch (error) {
+    process.stderr.write(`weft: ${error instanceof ConfigError ? error.message : errorMessage(error)}\n`);
+    return 1;
+  }
+
+  const progress = new ExecProgress({ stdout: process.stdout, stderr: process.stderr });
+  const finished = new Promise<Turn>((resolveTurn) => {
+    session.subscribe((n: ServerNotification) => {
+      if (values.json) process.stdout.write(`${JSON.stringify(n)}\n`);
+      else progress.handle(n);
+      if (n.method === 'turn/completed') resolveTurn(n.params.turn);
+    });
+  });
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(130);
+    process.stderr.write('\nweft: interrupting… (press Ctrl-C again to quit at once)\n');
+    void session.interrupt();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    await session.startTurn([{ type: 'text', text: prompt }]);
+    const turn = await finished;
+    if (turn.status === 'failed') {
+      process.stderr.write(`weft: ${turn.error?.message ?? 'the turn failed'}\n`);
+      return 1;
+    }
+    if (turn.status === 'interrupted') {
+      process.stderr.write('weft: interrupted\n');
+      return 130;
+    }
+    if (!values.json && !progress.answerPrinted && progress.finalAnswer !== null) {
+      process.stdout.write(progress.finalAnswer.endsWith('\n') ? progress.finalAnswer : `${progress.finalAnswer}\n`);
+    }
+    return 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await session.shutdown();
+  }
+}
+
+async function readPrompt(positionals: string[]): Promise<string | null> {
+  if (positionals.length === 1 && positionals[0] === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const text = Buffer.concat(chunks).toString('utf8').trim();
+    return text === '' ? null : text;
+  }
+  const text = positionals.join(' ').trim();
+  return text === '' ? null : text;
+}

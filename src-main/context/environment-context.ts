@@ -1,0 +1,32 @@
+import type { ResponseItem } from '../../src-preload/protocol';
+
+export interface EnvironmentContext {
+  cwd: string;
+  shell: string;
+  /** YYYY-MM-DD in the local time zone. */
+  currentDate: string;
+  timezone: string;
+  /** Omitted when unknown. */
+  networkEnabled?: boolean;
+}
+
+export function currentEnvironment(cwd: string, env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): EnvironmentContext {
+  const shellPath = env['SHELL'] ?? '/bin/bash';
+  const shell = shellPath.split('/').pop() || 'bash';
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const currentDate = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return { cwd, shell, currentDate, timezone };
+}
+
+/** `<environment_context>` as Codex renders it: one indented child element per line. */
+export function renderEnvironmentContext(ctx: EnvironmentContext): string {
+  const lines = ['<environment_context>', `  <cwd>${ctx.cwd}</cwd>`, `  <shell>${ctx.shell}</shell>`, `  <current_date>${ctx.currentDate}</current_date>`, `  <timezone>${ctx.timezone}</timezone>`];
+  if (ctx.networkEnabled !== undefined) lines.push(`  <network enabled="${ctx.networkEnabled}" />`);
+  lines.push('</environment_context>');
+  return lines.join('\n');
+}
+
+export function environmentContextMessage(ctx: EnvironmentContext): ResponseItem {
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: renderEnvironmentContext(ctx) }] };
+}

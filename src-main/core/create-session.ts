@@ -1,0 +1,88 @@
+import type { AskForApproval, SandboxMode, SandboxPolicy } from '../../src-preload/protocol';
+import type { ResolvedProvider } from '../config/providers';
+import type { WeftConfig } from '../config/schema';
+import { BASE_INSTRUCTIONS } from '../context/base-instructions';
+import { modelInfo } from '../model/catalog';
+import { ResponsesClient } from '../model/responses-client';
+import type { ModelClient } from '../model/types';
+import { ExecSessionManager } from '../tools/exec';
+import { execCommandTool, writeStdinTool } from '../tools/exec-tools';
+import { ToolRegistry } from '../tools/registry';
+import type { ServerRequestSender } from '../tools/types';
+import { uuidv7 } from '../util/ids';
+import { Session } from './session';
+import type { TurnOverrides } from './types';
+
+export interface CreateSessionInput {
+  config: WeftConfig;
+  provider: ResolvedProvider;
+  cwd: string;
+  sendRequest: ServerRequestSender;
+  threadId?: string;
+  overrides?: TurnOverrides & { approvalPolicy?: AskForApproval };
+  env?: NodeJS.ProcessEnv;
+  /** Tests and benchmarks may inject a model client; by default one is built for the provider. */
+  modelClient?: ModelClient;
+}
+
+export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
+  switch (mode) {
+    case 'read-only':
+      return { type: 'readOnly' };
+    case 'danger-full-access':
+      return { type: 'dangerFullAccess' };
+    case 'workspace-write': {
+      const ww = config.sandbox_workspace_write;
+      return {
+        type: 'workspaceWrite',
+        writableRoots: ww?.writable_roots ?? [],
+        networkAccess: ww?.network_access ?? false,
+        excludeTmpdirEnvVar: ww?.exclude_tmpdir_env_var ?? false,
+        excludeSlashTmp: ww?.exclude_slash_tmp ?? false,
+      };
+    }
+  }
+}
+
+export function modelClientFor(provider: ResolvedProvider): ModelClient {
+  if (provider.wireApi !== 'responses') {
+    throw new Error(`provider "${provider.id}" uses wire_api = "${provider.wireApi}", which this version of Weft cannot speak yet; use a Responses-compatible endpoint (wire_api = "responses")`);
+  }
+  return new ResponsesClient({
+    baseUrl: provider.baseUrl,
+    apiKey: provider.apiKey,
+    headers: provider.headers,
+    queryParams: provider.queryParams,
+    streamIdleTimeoutMs: provider.streamIdleTimeoutMs,
+  });
+}
+
+/** Wires config into a ready session: model client, tools, exec sessions that die with it. */
+export function createSession(input: CreateSessionInput): Session {
+  const { config, provider } = input;
+  const model = input.overrides?.model ?? config.model;
+  const info = modelInfo(model);
+  const exec = new ExecSessionManager({});
+  const tools = new ToolRegistry().register(execCommandTool(exec)).register(writeStdinTool(exec));
+  return new Session({
+    threadId: input.threadId ?? uuidv7(),
+    settings: {
+      cwd: input.cwd,
+      model,
+      effort: input.overrides?.effort ?? config.model_reasoning_effort ?? null,
+      summary: input.overrides?.summary ?? config.model_reasoning_summary,
+      approvalPolicy: input.overrides?.approvalPolicy ?? config.approval_policy,
+      sandboxPolicy: input.overrides?.sandboxPolicy ?? sandboxPolicyFor(config.sandbox_mode, config),
+    },
+    baseInstructions: config.instructions ?? BASE_INSTRUCTIONS,
+    developerInstructions: config.developer_instructions ?? null,
+    modelClient: input.modelClient ?? modelClientFor(provider),
+    tools,
+    sendRequest: input.sendRequest,
+    retry: { requestMaxRetries: provider.requestMaxRetries, streamMaxRetries: provider.streamMaxRetries },
+    supportsReasoning: info.supportsReasoning,
+    modelContextWindow: config.model_context_window ?? info.contextWindow,
+    env: input.env,
+    onShutdown: () => exec.closeAll('the thread was closed'),
+  });
+}

@@ -1,0 +1,156 @@
+import type { ResponseItem, ServerNotification, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../../src-preload/protocol';
+import { TurnRunner, type TurnHost } from './turn-runner';
+import type { Op, SessionEventListener, SessionOptions, TurnOverrides, TurnRecord, TurnSettings } from './types';
+
+export class SessionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SessionError';
+  }
+}
+
+type OpResult = { turn: Turn } | { ok: true };
+
+/**
+ * One thread's agent: a submission queue in (`submit`), an event stream out (`subscribe`). At most one
+ * turn runs at a time; input that arrives while it runs joins it at its next model request.
+ */
+export class Session implements TurnHost {
+  readonly history: ResponseItem[] = [];
+  readonly turns: TurnRecord[] = [];
+  contextCwd: string | null = null;
+  tokenUsage: ThreadTokenUsage | null = null;
+  private settings: TurnSettings;
+  private active: TurnRunner | null = null;
+  private readonly listeners = new Set<SessionEventListener>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(readonly options: SessionOptions) {
+    this.settings = { ...options.settings };
+  }
+
+  get threadId(): string {
+    return this.options.threadId;
+  }
+
+  get currentSettings(): TurnSettings {
+    return { ...this.settings };
+  }
+
+  get activeTurnId(): string | null {
+    return this.active?.id ?? null;
+  }
+
+  get status(): ThreadStatus {
+    return this.active ? { type: 'active', activeFlags: [] } : { type: 'idle' };
+  }
+
+  subscribe(listener: SessionEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(notification: ServerNotification): void {
+    if (notification.method === 'item/completed') {
+      const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
+      record?.items.push(notification.params.item);
+    }
+    for (const listener of [...this.listeners]) listener(notification);
+  }
+
+  /** Ops are handled one at a time, in order (Codex's submission loop). */
+  submit(op: Op): Promise<OpResult> {
+    const result = this.queue.then(() => this.handle(op));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  startTurn(input: UserInput[], overrides?: TurnOverrides): Promise<Turn> {
+    return this.submit({ type: 'userTurn', input, overrides }).then((r) => ('turn' in r ? r.turn : this.mustHaveActive()));
+  }
+
+  steer(input: UserInput[], expectedTurnId?: string): Promise<void> {
+    return this.submit({ type: 'steer', input, expectedTurnId }).then(() => undefined);
+  }
+
+  interrupt(): Promise<void> {
+    return this.submit({ type: 'interrupt' }).then(() => undefined);
+  }
+
+  shutdown(): Promise<void> {
+    return this.submit({ type: 'shutdown' }).then(() => undefined);
+  }
+
+  /** Resolves when no turn is running. */
+  async whenIdle(): Promise<void> {
+    while (this.active) await this.active.done;
+  }
+
+  private async handle(op: Op): Promise<OpResult> {
+    if (this.closed) throw new SessionError(`thread ${this.threadId} is shut down`);
+    switch (op.type) {
+      case 'userTurn': {
+        if (op.overrides) this.settings = { ...this.settings, ...definedOnly(op.overrides) };
+        if (this.active) {
+          this.active.steer(op.input);
+          return { turn: this.active.snapshot() };
+        }
+        return { turn: this.begin(op.input) };
+      }
+      case 'steer': {
+        if (!this.active) throw new SessionError('there is no running turn to steer; start a new turn instead');
+        if (op.expectedTurnId !== undefined && op.expectedTurnId !== this.active.id) {
+          throw new SessionError(`expected turn ${op.expectedTurnId} but the running turn is ${this.active.id}`);
+        }
+        this.active.steer(op.input);
+        return { ok: true };
+      }
+      case 'interrupt': {
+        const active = this.active;
+        if (active) {
+          active.interrupt();
+          await active.done;
+        }
+        return { ok: true };
+      }
+      case 'shutdown': {
+        const active = this.active;
+        if (active) {
+          active.interrupt();
+          await active.done;
+        }
+        this.closed = true;
+        await this.options.onShutdown?.();
+        return { ok: true };
+      }
+    }
+  }
+
+  private begin(input: UserInput[]): Turn {
+    const runner = new TurnRunner(this, this.settings, input);
+    this.active = runner;
+    const record: TurnRecord = { turn: runner.snapshot(), items: [] };
+    this.turns.push(record);
+    this.emitStatus();
+    void runner.done.then((turn) => {
+      record.turn = turn;
+      if (this.active === runner) this.active = null;
+      this.emitStatus();
+    });
+    return record.turn;
+  }
+
+  private mustHaveActive(): Turn {
+    if (!this.active) throw new SessionError('no running turn');
+    return this.active.snapshot();
+  }
+
+  private emitStatus(): void {
+    this.emit({ method: 'thread/status/changed', params: { threadId: this.threadId, status: this.status } });
+  }
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}

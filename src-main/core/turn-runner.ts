@@ -1,0 +1,224 @@
+import type { ResponseItem, ServerNotification, ThreadTokenUsage, Turn, TurnError, UserInput } from '../../src-preload/protocol';
+import { environmentContextMessage, currentEnvironment } from '../context/environment-context';
+import { ModelError } from '../model/errors';
+import { exhaustedError, RetryBudget } from '../model/retry';
+import type { ModelRequest, ModelUsage } from '../model/types';
+import type { ToolCall, ToolContext, ToolResult } from '../tools/types';
+import { abortError, delay, isAbortError } from '../util/abort';
+import { errorMessage } from '../util/errors';
+import { newItemId } from '../util/ids';
+import { SampleCollector, type SampleOutcome } from './sample-collector';
+import type { SessionOptions, TurnSettings } from './types';
+import { userInputToMessage } from './user-input';
+
+/** What a turn shares with its session. */
+export interface TurnHost {
+  readonly options: SessionOptions;
+  readonly history: ResponseItem[];
+  emit(notification: ServerNotification): void;
+  /** The cwd the model was last told about, or null before the first turn. */
+  contextCwd: string | null;
+  tokenUsage: ThreadTokenUsage | null;
+}
+
+/** One turn of the ReAct loop: sample, run the tool calls, feed their outputs back, repeat. */
+export class TurnRunner {
+  readonly id = newItemId();
+  private readonly controller = new AbortController();
+  private readonly pending: UserInput[][] = [];
+  private readonly startedAtMs: number;
+  readonly done: Promise<Turn>;
+
+  constructor(
+    private readonly host: TurnHost,
+    private readonly settings: TurnSettings,
+    input: UserInput[],
+  ) {
+    this.startedAtMs = Date.now();
+    this.pending.push(input);
+    this.done = this.run();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Input that joins this turn at its next model request. */
+  steer(input: UserInput[]): void {
+    this.pending.push(input);
+  }
+
+  interrupt(): void {
+    this.controller.abort(new Error('turn interrupted'));
+  }
+
+  snapshot(status: Turn['status'] = 'inProgress', error: TurnError | null = null): Turn {
+    const completed = status === 'inProgress' ? null : Date.now();
+    return {
+      id: this.id,
+      items: [],
+      status,
+      error,
+      startedAt: Math.floor(this.startedAtMs / 1000),
+      completedAt: completed === null ? null : Math.floor(completed / 1000),
+      durationMs: completed === null ? null : completed - this.startedAtMs,
+    };
+  }
+
+  private async run(): Promise<Turn> {
+    // Let the caller subscribe and answer `turn/start` before the first event.
+    await Promise.resolve();
+    const { threadId } = this.host.options;
+    this.host.emit({ method: 'turn/started', params: { threadId, turn: this.snapshot() } });
+    let status: Turn['status'] = 'completed';
+    let error: TurnError | null = null;
+    const unanswered = new Map<string, ToolCall>();
+    try {
+      this.recordContext();
+      for (;;) {
+        await this.drainPending();
+        const outcome = await this.sample();
+        this.host.history.push(...outcome.items);
+        if (outcome.usage) this.recordUsage(outcome.usage);
+        if (outcome.toolCalls.length === 0) {
+          if (this.pending.length === 0) break;
+          continue;
+        }
+        for (const call of outcome.toolCalls) unanswered.set(call.callId, call);
+        const results = await this.host.options.tools.dispatchAll(outcome.toolCalls, this.toolContext());
+        outcome.toolCalls.forEach((call, i) => {
+          const result = results[i];
+          if (!result) return;
+          this.host.history.push(toolOutputItem(call, result));
+          unanswered.delete(call.callId);
+        });
+      }
+    } catch (e) {
+      if (this.signal.aborted || isAbortError(e)) {
+        status = 'interrupted';
+      } else {
+        status = 'failed';
+        const info = e instanceof ModelError ? e.info : 'Other';
+        error = { message: errorMessage(e), codexErrorInfo: codexErrorInfo(info), additionalDetails: null };
+        this.host.emit({ method: 'error', params: { error, willRetry: false, threadId, turnId: this.id } });
+      }
+    }
+    // Every call the model made must have an output, or the next request is invalid.
+    for (const call of unanswered.values()) {
+      this.host.history.push(toolOutputItem(call, { output: 'aborted', success: false }));
+    }
+    const turn = this.snapshot(status, error);
+    this.host.emit({ method: 'turn/completed', params: { threadId, turn } });
+    return turn;
+  }
+
+  /** The environment context goes to the model on the first turn and whenever the cwd changes. */
+  private recordContext(): void {
+    if (this.host.contextCwd === this.settings.cwd) return;
+    const env = currentEnvironment(this.settings.cwd, this.host.options.env, this.host.options.now?.());
+    this.host.history.push(environmentContextMessage(env));
+    this.host.contextCwd = this.settings.cwd;
+  }
+
+  private async drainPending(): Promise<void> {
+    while (this.pending.length > 0) {
+      const input = this.pending.shift();
+      if (!input) continue;
+      this.host.history.push(await userInputToMessage(input, this.settings.cwd));
+      const item = { type: 'userMessage' as const, id: newItemId(), content: input };
+      const { threadId } = this.host.options;
+      this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
+      this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item } });
+    }
+  }
+
+  private buildRequest(): ModelRequest {
+    const o = this.host.options;
+    return {
+      model: this.settings.model,
+      instructions: o.baseInstructions,
+      input: [...this.host.history],
+      tools: o.tools.specs(),
+      parallelToolCalls: true,
+      reasoning: o.supportsReasoning ? { effort: this.settings.effort, summary: this.settings.summary ?? 'auto' } : null,
+      promptCacheKey: o.threadId,
+    };
+  }
+
+  /** One model response, retried on drops and 5xx/429 within the provider's budgets. */
+  private async sample(): Promise<SampleOutcome> {
+    const o = this.host.options;
+    const budget = new RetryBudget(o.retry.requestMaxRetries, o.retry.streamMaxRetries);
+    for (;;) {
+      const collector = new SampleCollector(o.threadId, this.id, (n) => this.host.emit(n), () => undefined);
+      try {
+        for await (const event of o.modelClient.stream(this.buildRequest(), this.signal)) {
+          collector.handle(event);
+        }
+        return collector.outcome();
+      } catch (e) {
+        collector.abandon();
+        if (this.signal.aborted) throw abortError(this.signal);
+        const err = e instanceof ModelError ? e : new ModelError(errorMessage(e), 'Other', { retryable: false, phase: 'stream' });
+        const decision = budget.next(err);
+        if (!decision.retry) throw exhaustedError(err, decision);
+        this.host.emit({
+          method: 'error',
+          params: {
+            error: { message: `Reconnecting... ${decision.attempt}/${decision.max}`, codexErrorInfo: codexErrorInfo(err.info), additionalDetails: err.message },
+            willRetry: true,
+            threadId: o.threadId,
+            turnId: this.id,
+          },
+        });
+        await delay(decision.delayMs, this.signal);
+      }
+    }
+  }
+
+  private recordUsage(usage: ModelUsage): void {
+    const last = {
+      totalTokens: usage.totalTokens,
+      inputTokens: usage.inputTokens,
+      cachedInputTokens: usage.cachedInputTokens,
+      outputTokens: usage.outputTokens,
+      reasoningOutputTokens: usage.reasoningOutputTokens,
+    };
+    const prev = this.host.tokenUsage?.total;
+    const total = prev
+      ? {
+          totalTokens: prev.totalTokens + last.totalTokens,
+          inputTokens: prev.inputTokens + last.inputTokens,
+          cachedInputTokens: prev.cachedInputTokens + last.cachedInputTokens,
+          outputTokens: prev.outputTokens + last.outputTokens,
+          reasoningOutputTokens: prev.reasoningOutputTokens + last.reasoningOutputTokens,
+        }
+      : { ...last };
+    this.host.tokenUsage = { total, last, modelContextWindow: this.host.options.modelContextWindow };
+    this.host.emit({ method: 'thread/tokenUsage/updated', params: { threadId: this.host.options.threadId, turnId: this.id, tokenUsage: this.host.tokenUsage } });
+  }
+
+  private toolContext(): ToolContext {
+    const o = this.host.options;
+    return {
+      threadId: o.threadId,
+      turnId: this.id,
+      cwd: this.settings.cwd,
+      signal: this.signal,
+      emit: (n) => this.host.emit(n),
+      sendRequest: o.sendRequest,
+    };
+  }
+}
+
+function toolOutputItem(call: ToolCall, result: ToolResult): ResponseItem {
+  const output = result.output;
+  return call.kind === 'custom'
+    ? { type: 'custom_tool_call_output', call_id: call.callId, output }
+    : { type: 'function_call_output', call_id: call.callId, output };
+}
+
+/** Codex's v2 wire spelling of its error kinds: camelCase. */
+function codexErrorInfo(info: ModelError['info']): string {
+  return info.charAt(0).toLowerCase() + info.slice(1);
+}

@@ -1,0 +1,250 @@
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { z } from 'zod';
+import { ResponseItem } from '../../src-preload/protocol';
+import { ModelError } from './errors';
+import type { ModelClient, ModelEvent, ModelRequest, ModelUsage } from './types';
+
+export interface ResponsesClientOptions {
+  baseUrl: string;
+  apiKey: string | null;
+  headers?: Record<string, string>;
+  queryParams?: Record<string, string>;
+  /** No event for this long ends the attempt as a dropped stream. */
+  streamIdleTimeoutMs: number;
+}
+
+const Usage = z.object({
+  input_tokens: z.number().default(0),
+  input_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+  output_tokens: z.number().default(0),
+  output_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
+  total_tokens: z.number().default(0),
+});
+
+/** The stream events Weft reads; anything else is ignored. */
+const StreamEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('response.created') }),
+  z.object({ type: z.literal('response.output_item.added'), output_index: z.number().nullish(), item: z.unknown() }),
+  z.object({ type: z.literal('response.output_item.done'), output_index: z.number().nullish(), item: z.unknown() }),
+  z.object({ type: z.literal('response.output_text.delta'), item_id: z.string().nullish(), output_index: z.number().nullish(), delta: z.string() }),
+  z.object({ type: z.literal('response.reasoning_summary_part.added'), item_id: z.string().nullish(), output_index: z.number().nullish(), summary_index: z.number() }),
+  z.object({ type: z.literal('response.reasoning_summary_text.delta'), item_id: z.string().nullish(), output_index: z.number().nullish(), summary_index: z.number(), delta: z.string() }),
+  z.object({ type: z.literal('response.reasoning_text.delta'), item_id: z.string().nullish(), output_index: z.number().nullish(), content_index: z.number().default(0), delta: z.string() }),
+  z.object({ type: z.literal('response.completed'), response: z.object({ id: z.string().nullish(), usage: Usage.nullish() }) }),
+  z.object({ type: z.literal('response.failed'), response: z.object({ error: z.object({ code: z.string().nullish(), message: z.string().nullish() }).nullish() }).nullish() }),
+  z.object({ type: z.literal('response.incomplete'), response: z.object({ incomplete_details: z.object({ reason: z.string().nullish() }).nullish() }).nullish() }),
+]);
+
+/** Streams requests to an OpenAI Responses API endpoint through the `openai` SDK. */
+export class ResponsesClient implements ModelClient {
+  private readonly sdk: OpenAI;
+
+  constructor(private readonly options: ResponsesClientOptions) {
+    this.sdk = new OpenAI({
+      // The SDK insists on a key; endpoints without auth ignore the header.
+      apiKey: options.apiKey ?? 'unused',
+      baseURL: options.baseUrl,
+      maxRetries: 0,
+      timeout: 10 * 60_000,
+      defaultHeaders: options.headers,
+      defaultQuery: options.queryParams,
+    });
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    const idle = new AbortController();
+    const combined = AbortSignal.any([signal, idle.signal]);
+    let stream: AsyncIterable<unknown>;
+    try {
+      stream = await this.sdk.responses.create(buildBody(request), { signal: combined });
+    } catch (error) {
+      throw classifyRequestError(error, signal);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const armIdle = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => idle.abort(), this.options.streamIdleTimeoutMs);
+    };
+    let completed = false;
+    try {
+      armIdle();
+      for await (const raw of stream) {
+        armIdle();
+        const event = toModelEvent(raw);
+        if (event === null) continue;
+        yield event;
+        if (event.type === 'completed') {
+          completed = true;
+          break;
+        }
+      }
+    } catch (error) {
+      if (error instanceof ModelError) throw error;
+      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new APIUserAbortError();
+      throw classifyStreamError(error, idle.signal.aborted, this.options.streamIdleTimeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (completed) return;
+    if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new APIUserAbortError();
+    if (idle.signal.aborted) throw idleError(this.options.streamIdleTimeoutMs);
+    throw new ModelError('stream closed before response.completed', 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
+  }
+}
+
+function buildBody(request: ModelRequest): OpenAI.Responses.ResponseCreateParamsStreaming {
+  const body: Record<string, unknown> = {
+    model: request.model,
+    instructions: request.instructions,
+    input: request.input,
+    tools: request.tools,
+    tool_choice: 'auto',
+    parallel_tool_calls: request.parallelToolCalls,
+    store: false,
+    stream: true,
+    prompt_cache_key: request.promptCacheKey,
+  };
+  if (request.reasoning) {
+    body['reasoning'] = {
+      ...(request.reasoning.effort ? { effort: request.reasoning.effort } : {}),
+      ...(request.reasoning.summary && request.reasoning.summary !== 'none' ? { summary: request.reasoning.summary } : {}),
+    };
+    body['include'] = ['reasoning.encrypted_content'];
+  }
+  // The body is built from our own validated types; the SDK's request type is stricter about item
+  // shapes than the wire, so we hand it over as the wire object it is.
+  return body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming;
+}
+
+function toModelEvent(raw: unknown): ModelEvent | null {
+  const parsed = StreamEvent.safeParse(raw);
+  if (!parsed.success) return null;
+  const ev = parsed.data;
+  switch (ev.type) {
+    case 'response.created':
+      return { type: 'created' };
+    case 'response.output_item.added':
+    case 'response.output_item.done': {
+      const item = ResponseItem.safeParse(ev.item);
+      if (!item.success) return null;
+      return {
+        type: ev.type === 'response.output_item.added' ? 'outputItemAdded' : 'outputItemDone',
+        item: item.data,
+        outputIndex: ev.output_index ?? null,
+      };
+    }
+    case 'response.output_text.delta':
+      return { type: 'outputTextDelta', itemId: ev.item_id ?? null, outputIndex: ev.output_index ?? null, delta: ev.delta };
+    case 'response.reasoning_summary_part.added':
+      return { type: 'reasoningSummaryPartAdded', itemId: ev.item_id ?? null, outputIndex: ev.output_index ?? null, summaryIndex: ev.summary_index };
+    case 'response.reasoning_summary_text.delta':
+      return { type: 'reasoningSummaryDelta', itemId: ev.item_id ?? null, outputIndex: ev.output_index ?? null, summaryIndex: ev.summary_index, delta: ev.delta };
+    case 'response.reasoning_text.delta':
+      return { type: 'reasoningTextDelta', itemId: ev.item_id ?? null, outputIndex: ev.output_index ?? null, contentIndex: ev.content_index, delta: ev.delta };
+    case 'response.completed':
+      return { type: 'completed', responseId: ev.response.id ?? null, usage: ev.response.usage ? toUsage(ev.response.usage) : null };
+    case 'response.failed': {
+      const err = ev.response?.error;
+      const code = err?.code ?? null;
+      const message = err?.message ?? 'the model reported a failure';
+      throw failedResponseError(code, message);
+    }
+    case 'response.incomplete': {
+      const reason = ev.response?.incomplete_details?.reason ?? 'unknown';
+      throw new ModelError(`the response was incomplete: ${reason}`, 'Other', { retryable: false, phase: 'stream' });
+    }
+  }
+}
+
+function toUsage(u: z.infer<typeof Usage>): ModelUsage {
+  return {
+    inputTokens: u.input_tokens,
+    cachedInputTokens: u.input_tokens_details?.cached_tokens ?? 0,
+    outputTokens: u.output_tokens,
+    reasoningOutputTokens: u.output_tokens_details?.reasoning_tokens ?? 0,
+    totalTokens: u.total_tokens || u.input_tokens + u.output_tokens,
+  };
+}
+
+function failedResponseError(code: string | null, message: string): ModelError {
+  if (code === 'context_length_exceeded') {
+    return new ModelError(`context window exceeded: ${message}`, 'ContextWindowExceeded', { retryable: false, phase: 'stream' });
+  }
+  if (code === 'insufficient_quota' || code === 'usage_limit_reached') {
+    return new ModelError(message, 'UsageLimitExceeded', { retryable: false, phase: 'stream' });
+  }
+  if (code === 'rate_limit_exceeded' || code === 'server_error' || code === 'server_is_overloaded') {
+    return new ModelError(message, 'ResponseStreamDisconnected', { retryable: true, phase: 'stream', retryAfterMs: parseRetryAfterText(message) });
+  }
+  return new ModelError(message, 'Other', { retryable: false, phase: 'stream' });
+}
+
+/** "Please try again in 1.5s" / "in 200ms" in a rate-limit message. */
+function parseRetryAfterText(message: string): number | null {
+  const m = /try again in (\d+(?:\.\d+)?)\s*(ms|s)\b/i.exec(message);
+  if (!m?.[1]) return null;
+  const n = Number(m[1]);
+  return m[2] === 'ms' ? n : n * 1000;
+}
+
+function idleError(ms: number): ModelError {
+  return new ModelError(`no data from the model for ${Math.round(ms / 1000)} s; the stream was idle`, 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
+}
+
+function classifyStreamError(error: unknown, idled: boolean, idleMs: number): ModelError {
+  if (idled) return idleError(idleMs);
+  if (error instanceof APIError && error.status === undefined) {
+    // An `error` field inside an SSE frame.
+    return failedResponseError(errorCode(error), error.message);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelError(`stream disconnected before completion: ${message}`, 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
+}
+
+function errorCode(error: APIError): string | null {
+  return typeof error.code === 'string' ? error.code : null;
+}
+
+function classifyRequestError(error: unknown, signal: AbortSignal): Error {
+  if (error instanceof APIUserAbortError || signal.aborted) return signal.reason instanceof Error ? signal.reason : new APIUserAbortError();
+  if (error instanceof APIConnectionError) {
+    return new ModelError(`could not reach the model endpoint: ${error.message}`, 'HttpConnectionFailed', { retryable: true, phase: 'request', httpStatus: null });
+  }
+  if (error instanceof APIError) {
+    const status = error.status ?? null;
+    const detail = apiErrorDetail(error);
+    const retryAfterMs = retryAfterFromHeaders(error.headers);
+    if (errorCode(error) === 'context_length_exceeded') {
+      return new ModelError(`context window exceeded: ${detail}`, 'ContextWindowExceeded', { retryable: false, phase: 'request', httpStatus: status });
+    }
+    if (status === 401 || status === 403) {
+      return new ModelError(`the model endpoint refused the credentials (HTTP ${status}): ${detail}`, 'Unauthorized', { retryable: false, phase: 'request', httpStatus: status });
+    }
+    if (status === 429 && (errorCode(error) === 'insufficient_quota' || errorCode(error) === 'usage_limit_reached')) {
+      return new ModelError(`usage limit reached (HTTP 429): ${detail}`, 'UsageLimitExceeded', { retryable: false, phase: 'request', httpStatus: status });
+    }
+    if (status === 429 || (status !== null && status >= 500)) {
+      return new ModelError(`the model endpoint answered HTTP ${status}: ${detail}`, status === 429 ? 'Other' : 'InternalServerError', { retryable: true, phase: 'request', httpStatus: status, retryAfterMs });
+    }
+    return new ModelError(`the model endpoint rejected the request (HTTP ${status ?? '?'}): ${detail}`, 'BadRequest', { retryable: false, phase: 'request', httpStatus: status });
+  }
+  return new ModelError(`model request failed: ${error instanceof Error ? error.message : String(error)}`, 'Other', { retryable: false, phase: 'request' });
+}
+
+function apiErrorDetail(error: APIError): string {
+  const body: unknown = error.error;
+  const parsed = z.object({ message: z.string() }).safeParse(body);
+  if (parsed.success) return parsed.data.message;
+  return error.message;
+}
+
+function retryAfterFromHeaders(headers: Headers | undefined): number | null {
+  if (!headers) return null;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && Number.isFinite(Number(ms))) return Number(ms);
+  const s = headers.get('retry-after');
+  if (s === null) return null;
+  if (Number.isFinite(Number(s))) return Number(s) * 1000;
+  const date = Date.parse(s);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}

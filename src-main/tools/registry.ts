@@ -1,0 +1,89 @@
+import { describeZodError } from '../../src-preload/protocol';
+import { isAbortError } from '../util/abort';
+import { errorMessage } from '../util/errors';
+import type { ToolSpec } from '../model/types';
+import type { ToolCall, ToolContext, ToolHandler, ToolResult } from './types';
+
+/** The tools one session offers the model, and the router that runs the model's calls. */
+export class ToolRegistry {
+  private readonly handlers = new Map<string, ToolHandler>();
+  private readonly extraSpecs: ToolSpec[] = [];
+
+  register(handler: ToolHandler): this {
+    if (this.handlers.has(handler.name)) throw new Error(`tool "${handler.name}" is registered twice`);
+    this.handlers.set(handler.name, handler);
+    return this;
+  }
+
+  /** A hosted tool the provider runs itself (e.g. web_search): sent to the model, never dispatched. */
+  addHostedTool(spec: ToolSpec): this {
+    this.extraSpecs.push(spec);
+    return this;
+  }
+
+  get(name: string): ToolHandler | undefined {
+    return this.handlers.get(name);
+  }
+
+  specs(): ToolSpec[] {
+    return [...[...this.handlers.values()].map((h) => h.spec), ...this.extraSpecs];
+  }
+
+  /**
+   * Runs one call. Never throws for the model's mistakes: an unknown tool, unparsable arguments or a
+   * failing handler all become an error output the model can read and act on. Only an abort escapes.
+   */
+  async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
+    const handler = this.handlers.get(call.name);
+    if (!handler) return { output: `unsupported call: ${call.name}`, success: false };
+    try {
+      if (handler.kind === 'custom') {
+        const input = call.kind === 'custom' ? call.input : call.arguments;
+        return await handler.handle(input, call, ctx);
+      }
+      if (call.kind !== 'function') {
+        return { output: `tool ${call.name} expects JSON function arguments, not free-form input`, success: false };
+      }
+      let raw: unknown;
+      try {
+        raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+      } catch (error) {
+        return { output: `failed to parse function arguments: ${errorMessage(error)}`, success: false };
+      }
+      const parsed = handler.args.safeParse(raw);
+      if (!parsed.success) {
+        return { output: `failed to parse function arguments: ${describeZodError(parsed.error, '')}`, success: false };
+      }
+      return await handler.handle(parsed.data, call, ctx);
+    } catch (error) {
+      if (ctx.signal.aborted || isAbortError(error)) throw error;
+      return { output: `execution error: ${errorMessage(error)}`, success: false };
+    }
+  }
+
+  /**
+   * Runs the calls of one model response. Calls of parallel tools overlap; a call of a non-parallel
+   * tool waits for everything before it and holds back everything after it. Results come back in
+   * call order, whatever order they finish in.
+   */
+  async dispatchAll(calls: ToolCall[], ctx: ToolContext): Promise<ToolResult[]> {
+    const results: Promise<ToolResult>[] = [];
+    let barrier: Promise<unknown> = Promise.resolve();
+    let running: Promise<unknown>[] = [];
+    for (const call of calls) {
+      const parallel = this.handlers.get(call.name)?.parallel ?? true;
+      if (parallel) {
+        const p = barrier.then(() => this.dispatch(call, ctx));
+        running.push(p.catch(() => undefined));
+        results.push(p);
+      } else {
+        const before = Promise.all([barrier, ...running]);
+        const p = before.then(() => this.dispatch(call, ctx));
+        barrier = p.catch(() => undefined);
+        running = [];
+        results.push(p);
+      }
+    }
+    return Promise.all(results);
+  }
+}

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import type { ContentItem, ServerNotification, ServerRequest } from '../../src-preload/protocol';
+import type { ToolSpec } from '../model/types';
+
+/** A tool call the model made, as the router sees it. */
+export type ToolCall =
+  | { kind: 'function'; callId: string; name: string; arguments: string }
+  | { kind: 'custom'; callId: string; name: string; input: string };
+
+/** What goes back to the model as the call's output. */
+export interface ToolResult {
+  output: string | ContentItem[];
+  /** False when the call failed; the model still gets the output. */
+  success: boolean;
+}
+
+/** Sends a server request (approval, user input) to whoever drives the session and awaits the answer. */
+export type ServerRequestSender = <R extends ServerRequest>(request: R, signal: AbortSignal) => Promise<unknown>;
+
+/** Everything a tool handler may use while it runs one call. */
+export interface ToolContext {
+  threadId: string;
+  turnId: string;
+  /** The turn's working directory (absolute). */
+  cwd: string;
+  /** Aborts when the turn is interrupted. */
+  signal: AbortSignal;
+  emit(notification: ServerNotification): void;
+  sendRequest: ServerRequestSender;
+  /** Extra input the next model request should carry (e.g. an image a tool loaded). */
+  addPendingInput?(items: ContentItem[]): void;
+}
+
+interface ToolHandlerBase {
+  name: string;
+  /** Calls of tools that allow it run concurrently; others run alone, in call order. */
+  parallel: boolean;
+  spec: ToolSpec;
+}
+
+export interface FunctionToolHandler<S extends z.ZodType = z.ZodType> extends ToolHandlerBase {
+  kind: 'function';
+  args: S;
+  handle(args: z.output<S>, call: ToolCall, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export interface CustomToolHandler extends ToolHandlerBase {
+  kind: 'custom';
+  handle(input: string, call: ToolCall, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export type ToolHandler = FunctionToolHandler | CustomToolHandler;
+
+/**
+ * Builds a function tool, keeping the argument type tied to its schema. The widening cast is sound:
+ * the router only ever calls `handle` with the output of this same `args` schema.
+ */
+export function functionTool<S extends z.ZodType>(handler: Omit<FunctionToolHandler<S>, 'kind'>): FunctionToolHandler {
+  return { kind: 'function', ...handler } as unknown as FunctionToolHandler;
+}

@@ -1,0 +1,151 @@
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+
+const WEFT = resolve(__dirname, '../../bin/weft.js');
+
+let server: MockResponsesServer;
+let ws: TempWorkspace;
+let home: WeftHome;
+
+function mockConfig(url: string, extra = ''): string {
+  return `model = "mock-model"\nmodel_provider = "mock"\n${extra}\n[model_providers.mock]\nname = "Mock"\nbase_url = "${url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n`;
+}
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  ws = await makeTempWorkspace({ 'notes.txt': 'alpha\nbeta\n' });
+  home = await makeWeftHome(mockConfig(server.url));
+});
+
+afterEach(async () => {
+  await server.close();
+  await ws.cleanup();
+  await home.cleanup();
+});
+
+interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runWeft(args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string; cwd?: string } = {}): Promise<RunResult> {
+  return new Promise((resolveRun, reject) => {
+    const env: Record<string, string | undefined> = { PATH: process.env['PATH'], HOME: process.env['HOME'], SHELL: '/bin/bash', WEFT_HOME: home.dir, MOCK_API_KEY: 'sk-test', ...opts.env };
+    const child = spawn(process.execPath, [WEFT, ...args], { cwd: opts.cwd ?? ws.dir, env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
+
+function answer(text: string) {
+  return { kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] };
+}
+
+describe('weft exec', () => {
+  it('runs a multi-step tool-using turn and prints the answer on stdout', async () => {
+    server.enqueueMany([
+      { kind: 'sse', events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'cat notes.txt' }), evCompleted()] },
+      { kind: 'sse', events: [evCreated(), evFunctionCall('c2', 'exec_command', { cmd: 'wc -l notes.txt' }), evCompleted()] },
+      answer('notes.txt has 2 lines: alpha and beta.'),
+    ]);
+    const result = await runWeft(['exec', 'how many lines are in notes.txt?']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('notes.txt has 2 lines: alpha and beta.\n');
+    expect(result.stderr).toContain('$ cat notes.txt');
+    expect(result.stderr).toContain('$ wc -l notes.txt');
+    expect(result.stderr).toMatch(/exit 0/);
+    expect(server.requests).toHaveLength(3);
+    const outputs = assertAllToolOutputsAnswered(server.requests[2]?.body);
+    expect(outputs.map((o) => o.call_id)).toEqual(['c1', 'c2']);
+    expect(String(outputs[0]?.output)).toContain('alpha\nbeta');
+    expect(String(outputs[1]?.output)).toMatch(/2 notes\.txt/);
+    expect(server.requests[0]?.headers['authorization']).toBe('Bearer sk-test');
+  });
+
+  it('prints one JSON event per line with --json', async () => {
+    server.enqueue(answer('json answer'));
+    const result = await runWeft(['exec', '--json', 'hi']);
+    expect(result.code).toBe(0);
+    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { method: string; params: Record<string, unknown> });
+    expect(events[0]?.method).toBe('thread/status/changed');
+    expect(events.map((e) => e.method)).toContain('item/agentMessage/delta');
+    expect(events.at(-1)?.method).toBe('turn/completed');
+    const completedMessage = events.find((e) => e.method === 'item/completed' && (e.params['item'] as { type: string }).type === 'agentMessage');
+    expect(completedMessage?.params['item']).toMatchObject({ text: 'json answer' });
+  });
+
+  it('reads the prompt from stdin with -', async () => {
+    server.enqueue(answer('from stdin'));
+    const result = await runWeft(['exec', '-'], { stdin: 'a prompt\nover two lines\n' });
+    expect(result.code).toBe(0);
+    const input = (server.requests[0]?.body as { input: { content: { text: string }[] }[] }).input;
+    expect(input.at(-1)?.content[0]?.text).toBe('a prompt\nover two lines');
+  });
+
+  it('applies --model, -c overrides and --cd', async () => {
+    server.enqueue(answer('ok'));
+    const other = await makeTempWorkspace();
+    try {
+      const result = await runWeft(['exec', '--model', 'gpt-5.1-codex', '-c', 'model_reasoning_effort="high"', '--cd', other.dir, 'hi']);
+      expect(result.code).toBe(0);
+      const body = server.requests[0]?.body as { model: string; reasoning: unknown; input: { content: { text: string }[] }[] };
+      expect(body.model).toBe('gpt-5.1-codex');
+      expect(body.reasoning).toEqual({ effort: 'high', summary: 'auto' });
+      expect(body.input[0]?.content[0]?.text).toContain(`<cwd>${other.dir}</cwd>`);
+    } finally {
+      await other.cleanup();
+    }
+  });
+
+  it('fails with a one-line reason when the API key is missing', async () => {
+    const result = await runWeft(['exec', 'hi'], { env: { MOCK_API_KEY: undefined } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^weft: MOCK_API_KEY is not set/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('reports a config syntax error with file, line and column', async () => {
+    await writeFile(join(home.dir, 'config.toml'), 'model = "x"\nmodel_provider = \n');
+    const result = await runWeft(['exec', 'hi']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^weft: ${join(home.dir, 'config.toml').replace(/[.]/g, '\\.')}:2:\\d+: TOML syntax error`));
+  });
+
+  it('fails clearly when the model endpoint is unreachable', async () => {
+    const port = (await startMockResponsesServer().then(async (s) => { const u = new URL(s.url); await s.close(); return u.port; }));
+    await writeFile(join(home.dir, 'config.toml'), mockConfig(`http://127.0.0.1:${port}/v1`).replace('wire_api = "responses"', 'wire_api = "responses"\nrequest_max_retries = 0'));
+    const result = await runWeft(['exec', 'hi']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/weft: could not reach the model endpoint/);
+  });
+
+  it('fails with the server message on 401, without retrying', async () => {
+    server.enqueue({ kind: 'http-error', status: 401, body: { error: { message: 'bad key', type: 'invalid_request_error', code: 'invalid_api_key' } } });
+    const result = await runWeft(['exec', 'hi']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('weft: the model endpoint refused the credentials (HTTP 401): bad key');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('prints help and rejects a missing prompt', async () => {
+    const help = await runWeft(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: weft <command>');
+    const missing = await runWeft(['exec']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no prompt given');
+  });
+});

@@ -1,0 +1,98 @@
+// Runs the real agent core (session, turn loop, tools, the `openai` SDK) against a mock Responses
+// server, and records every event it emits.
+import type { NotificationParams, ServerNotification, ServerNotificationMethod, ServerRequest } from '../../src-preload/protocol';
+import type { ResolvedProvider } from '../../src-main/config/providers';
+import { weftConfigSchema } from '../../src-main/config/schema';
+import { createSession } from '../../src-main/core/create-session';
+import type { Session } from '../../src-main/core/session';
+import type { TurnOverrides } from '../../src-main/core/types';
+import type { ServerRequestSender } from '../../src-main/tools/types';
+import { collectUntil, waitFor } from './wait';
+
+export interface AgentHarness {
+  session: Session;
+  events: ServerNotification[];
+  subscribe(listener: (n: ServerNotification) => void): () => void;
+  /** Resolves with the next notification of this method that matches. */
+  next<M extends ServerNotification['method']>(method: M, match?: (n: Extract<ServerNotification, { method: M }>) => boolean): Promise<Extract<ServerNotification, { method: M }>>;
+  /** Starts a turn and resolves with every event up to its `turn/completed`. */
+  runTurn(text: string): Promise<ServerNotification[]>;
+  serverRequests: ServerRequest[];
+  close(): Promise<void>;
+}
+
+export interface AgentOptions {
+  baseUrl: string;
+  cwd: string;
+  model?: string;
+  requestMaxRetries?: number;
+  streamMaxRetries?: number;
+  streamIdleTimeoutMs?: number;
+  sendRequest?: ServerRequestSender;
+  overrides?: TurnOverrides;
+}
+
+export function mockProvider(baseUrl: string, opts: Partial<ResolvedProvider> = {}): ResolvedProvider {
+  return {
+    id: 'mock',
+    name: 'Mock',
+    baseUrl,
+    wireApi: 'responses',
+    apiKey: 'test-key',
+    envKey: 'MOCK_API_KEY',
+    envKeyInstructions: null,
+    headers: {},
+    queryParams: {},
+    requestMaxRetries: 4,
+    streamMaxRetries: 5,
+    streamIdleTimeoutMs: 300_000,
+    ...opts,
+  };
+}
+
+export function startAgent(opts: AgentOptions): AgentHarness {
+  const config = weftConfigSchema.parse({ model: opts.model ?? 'mock-model', model_provider: 'mock' });
+  const serverRequests: ServerRequest[] = [];
+  const sendRequest: ServerRequestSender = async (request, signal) => {
+    serverRequests.push(request);
+    if (opts.sendRequest) return opts.sendRequest(request, signal);
+    return request.method === 'item/tool/requestUserInput' ? { answers: {} } : { decision: 'decline' };
+  };
+  const session = createSession({
+    config,
+    provider: mockProvider(opts.baseUrl, {
+      requestMaxRetries: opts.requestMaxRetries ?? 4,
+      streamMaxRetries: opts.streamMaxRetries ?? 5,
+      streamIdleTimeoutMs: opts.streamIdleTimeoutMs ?? 300_000,
+    }),
+    cwd: opts.cwd,
+    sendRequest,
+    overrides: opts.overrides,
+    env: { SHELL: '/bin/bash', PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/root' },
+  });
+  const events: ServerNotification[] = [];
+  session.subscribe((n) => events.push(n));
+  const subscribe = (listener: (n: ServerNotification) => void): (() => void) => session.subscribe(listener);
+  return {
+    session,
+    events,
+    subscribe,
+    serverRequests,
+    next: (method, match) =>
+      waitFor(subscribe, (n): n is never => n.method === method && (!match || match(n as never)), { label: method }) as never,
+    runTurn: async (text) => {
+      const done = collectUntil(subscribe, (n) => n.method === 'turn/completed', { label: 'turn/completed' });
+      await session.startTurn([{ type: 'text', text }]);
+      return done;
+    },
+    close: () => session.shutdown(),
+  };
+}
+
+/** The notifications of one method, with their params. */
+export function paramsOf<M extends ServerNotificationMethod>(events: ServerNotification[], method: M): NotificationParams<M>[] {
+  const out: NotificationParams<M>[] = [];
+  // Checking `method` is what makes this cast hold.
+  for (const n of events) if (n.method === method) out.push(n.params as NotificationParams<M>);
+  return out;
+}
