@@ -1,0 +1,236 @@
+/**
+ * The config.toml document: the same keys and meanings as Codex's config.toml, so a Codex
+ * provider block pasted in works. Two schemas share one set of field definitions:
+ * - `configLayerSchema` checks one layer (a file, or the `-c` flags) on its own: every key is
+ *   optional and unknown keys are reported (the loader turns them into warnings);
+ * - `weftConfigSchema` parses the merged layers and applies defaults, giving `WeftConfig`.
+ */
+import { z } from 'zod';
+import { formatKeyPath } from './toml-keys';
+
+export const APPROVAL_POLICIES = ['untrusted', 'on-failure', 'on-request', 'never'] as const;
+export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+export const REASONING_SUMMARIES = ['auto', 'concise', 'detailed', 'none'] as const;
+export const WEB_SEARCH_MODES = ['disabled', 'cached', 'live'] as const;
+export const WIRE_APIS = ['responses', 'chat'] as const;
+export const TRUST_LEVELS = ['trusted', 'untrusted'] as const;
+export const ENV_INHERIT = ['all', 'core', 'none'] as const;
+
+/** Values used when no layer sets the key. */
+export const DEFAULTS = {
+  model: 'gpt-5.1-codex',
+  model_provider: 'openai',
+  approval_policy: 'on-request',
+  sandbox_mode: 'workspace-write',
+  model_reasoning_summary: 'auto',
+  project_doc_max_bytes: 32768,
+  web_search: 'disabled',
+} as const;
+
+/** Per-provider defaults (Codex's numbers); retries are capped at 100 as in Codex. */
+export const PROVIDER_DEFAULTS = {
+  wire_api: 'responses',
+  request_max_retries: 4,
+  stream_max_retries: 5,
+  stream_idle_timeout_ms: 300_000,
+} as const;
+
+export const MAX_RETRIES = 100;
+
+const stringMap = z.record(z.string(), z.string());
+const stringList = z.array(z.string());
+/** Tables Weft accepts for Codex compatibility but does not interpret (yet). */
+const looseTable = z.record(z.string(), z.unknown());
+const positiveInt = z.int().positive();
+const retries = z.int().min(0).max(MAX_RETRIES);
+
+const providerFields = {
+  /** Display name; the id when omitted. */
+  name: z.string().optional(),
+  /** Required for custom providers (checked when the provider is resolved). */
+  base_url: z.string().optional(),
+  /** Environment variable holding the API key; when omitted the provider needs no key. */
+  env_key: z.string().optional(),
+  /** Shown when env_key is not set, instead of the generic advice. */
+  env_key_instructions: z.string().optional(),
+  wire_api: z.enum(WIRE_APIS).optional(),
+  query_params: stringMap.optional(),
+  http_headers: stringMap.optional(),
+  /** Header name → environment variable; headers whose variable is unset are left out. */
+  env_http_headers: stringMap.optional(),
+  request_max_retries: retries.optional(),
+  stream_max_retries: retries.optional(),
+  stream_idle_timeout_ms: positiveInt.optional(),
+  /** A literal bearer token; used instead of env_key. Redacted by `redactConfig`. */
+  experimental_bearer_token: z.string().optional(),
+  /** The provider authenticates like OpenAI: env_key defaults to OPENAI_API_KEY. */
+  requires_openai_auth: z.boolean().optional(),
+};
+
+const layerProviderSchema = z.strictObject(providerFields);
+
+const providerSchema = layerProviderSchema.extend({
+  wire_api: z.enum(WIRE_APIS).default(PROVIDER_DEFAULTS.wire_api),
+  request_max_retries: retries.default(PROVIDER_DEFAULTS.request_max_retries),
+  stream_max_retries: retries.default(PROVIDER_DEFAULTS.stream_max_retries),
+  stream_idle_timeout_ms: positiveInt.default(PROVIDER_DEFAULTS.stream_idle_timeout_ms),
+});
+
+/**
+ * An MCP server, validated loosely for now: stdio {command, args, env, cwd} or streamable HTTP
+ * {url, bearer_token_env_var, http_headers}; other Codex keys are accepted and kept.
+ */
+const mcpServerSchema = z.looseObject({
+  command: z.string().optional(),
+  args: stringList.optional(),
+  env: stringMap.optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  bearer_token_env_var: z.string().optional(),
+  http_headers: stringMap.optional(),
+  enabled: z.boolean().optional(),
+  startup_timeout_sec: z.number().positive().optional(),
+  tool_timeout_sec: z.number().positive().optional(),
+});
+
+/** Each server is either stdio (`command`) or HTTP (`url`); checked after layers merge. */
+const mcpServersSchema = z.record(z.string(), mcpServerSchema).superRefine((servers, ctx) => {
+  for (const [name, server] of Object.entries(servers)) {
+    const label = formatKeyPath(['mcp_servers', name]);
+    if (server.command === undefined && server.url === undefined) {
+      ctx.addIssue({ code: 'custom', path: [name], message: `\`${label}\` needs \`command\` (a stdio server) or \`url\` (an HTTP server)` });
+    } else if (server.command !== undefined && server.url !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [name], message: `\`${label}\` has both \`command\` and \`url\`; keep one (stdio or HTTP)` });
+    }
+  }
+});
+
+/** The keys a `[profiles.<name>]` table may set. */
+const profileSchema = z.strictObject({
+  model: z.string().optional(),
+  model_provider: z.string().optional(),
+  approval_policy: z.enum(APPROVAL_POLICIES).optional(),
+  sandbox_mode: z.enum(SANDBOX_MODES).optional(),
+  model_reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
+  model_reasoning_summary: z.enum(REASONING_SUMMARIES).optional(),
+  web_search: z.enum(WEB_SEARCH_MODES).optional(),
+});
+
+const documentFields = {
+  model: z.string().optional(),
+  /** Id of a built-in provider (openai, ollama, lmstudio) or of a `[model_providers.<id>]` table. */
+  model_provider: z.string().optional(),
+  /** Custom providers by id. Entries named like a built-in are dropped with a warning. */
+  model_providers: z.record(z.string(), layerProviderSchema).optional(),
+  approval_policy: z.enum(APPROVAL_POLICIES).optional(),
+  sandbox_mode: z.enum(SANDBOX_MODES).optional(),
+  /** Only read when sandbox_mode is workspace-write. */
+  sandbox_workspace_write: z
+    .strictObject({
+      writable_roots: stringList.optional(),
+      network_access: z.boolean().optional(),
+      exclude_tmpdir_env_var: z.boolean().optional(),
+      exclude_slash_tmp: z.boolean().optional(),
+    })
+    .optional(),
+  /** Omitted: the model's own default. */
+  model_reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
+  model_reasoning_summary: z.enum(REASONING_SUMMARIES).optional(),
+  /** Omitted: taken from the model catalog. */
+  model_context_window: positiveInt.optional(),
+  /** Omitted: derived from the context window. */
+  model_auto_compact_token_limit: positiveInt.optional(),
+  tool_output_token_limit: positiveInt.optional(),
+  /** 0 turns AGENTS.md loading off. */
+  project_doc_max_bytes: z.int().min(0).optional(),
+  project_doc_fallback_filenames: stringList.optional(),
+  project_root_markers: stringList.optional(),
+  shell_environment_policy: z
+    .strictObject({
+      inherit: z.enum(ENV_INHERIT).optional(),
+      exclude: stringList.optional(),
+      include_only: stringList.optional(),
+      set: stringMap.optional(),
+      ignore_default_excludes: z.boolean().optional(),
+    })
+    .optional(),
+  web_search: z.enum(WEB_SEARCH_MODES).optional(),
+  /** argv of a program run with a JSON payload appended when a turn ends. */
+  notify: stringList.optional(),
+  instructions: z.string().optional(),
+  developer_instructions: z.string().optional(),
+  model_instructions_file: z.string().optional(),
+  mcp_servers: z.record(z.string(), mcpServerSchema).optional(),
+  /** Name of the `[profiles.<name>]` table to apply (profiles are validated, applied in a later layer). */
+  profile: z.string().optional(),
+  profiles: z.record(z.string(), profileSchema).optional(),
+  /** Keyed by absolute project path. */
+  projects: z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS).optional() })).optional(),
+  history: looseTable.optional(),
+  tui: looseTable.optional(),
+  features: looseTable.optional(),
+};
+
+/** One layer on its own: everything optional, unknown keys reported as `unrecognized_keys`. */
+export const configLayerSchema = z.strictObject(documentFields);
+
+/** The merged layers with defaults applied. */
+export const weftConfigSchema = configLayerSchema.extend({
+  model: z.string().default(DEFAULTS.model),
+  model_provider: z.string().default(DEFAULTS.model_provider),
+  model_providers: z.record(z.string(), providerSchema).default({}),
+  approval_policy: z.enum(APPROVAL_POLICIES).default(DEFAULTS.approval_policy),
+  sandbox_mode: z.enum(SANDBOX_MODES).default(DEFAULTS.sandbox_mode),
+  model_reasoning_summary: z.enum(REASONING_SUMMARIES).default(DEFAULTS.model_reasoning_summary),
+  project_doc_max_bytes: z.int().min(0).default(DEFAULTS.project_doc_max_bytes),
+  web_search: z.enum(WEB_SEARCH_MODES).default(DEFAULTS.web_search),
+  mcp_servers: mcpServersSchema.default({}),
+});
+
+export type WeftConfig = z.output<typeof weftConfigSchema>;
+export type ModelProviderConfig = z.output<typeof providerSchema>;
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
+export type ProfileConfig = z.output<typeof profileSchema>;
+export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+export type ReasoningSummary = (typeof REASONING_SUMMARIES)[number];
+export type WebSearchMode = (typeof WEB_SEARCH_MODES)[number];
+export type WireApi = (typeof WIRE_APIS)[number];
+
+/**
+ * The keys a table at `path` of a layer accepts, for "did you mean" suggestions; empty when the
+ * path does not lead to a fixed-key table.
+ */
+export function knownKeysAt(path: readonly (string | number)[]): string[] {
+  let schema: z.ZodType = configLayerSchema;
+  for (const segment of path) {
+    const next = childSchema(schema, segment);
+    if (next === null) return [];
+    schema = next;
+  }
+  const object = unwrap(schema);
+  return object instanceof z.ZodObject ? Object.keys(object.shape) : [];
+}
+
+function childSchema(schema: z.ZodType, segment: string | number): z.ZodType | null {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodObject && typeof segment === 'string') {
+    const field: unknown = inner.shape[segment];
+    return field instanceof z.ZodType ? field : null;
+  }
+  if (inner instanceof z.ZodRecord) return inner.valueType instanceof z.ZodType ? inner.valueType : null;
+  if (inner instanceof z.ZodArray) return inner.element instanceof z.ZodType ? inner.element : null;
+  return null;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current: z.ZodType = schema;
+  while (current instanceof z.ZodOptional || current instanceof z.ZodDefault) {
+    const inner: unknown = current.unwrap();
+    if (!(inner instanceof z.ZodType)) break;
+    current = inner;
+  }
+  return current;
+}

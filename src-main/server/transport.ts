@@ -1,0 +1,22 @@
+/**
+ * How a transport (stdio, WebSocket, Electron IPC) attaches a client to the JSON-RPC dispatcher.
+ * The transport owns framing; the dispatcher owns meaning. Messages cross this boundary as plain
+ * objects (already JSON-parsed); the dispatcher validates them.
+ */
+export interface ClientSink {
+  /** Deliver one outgoing message (response, notification or server request) to the client. */
+  send(message: object): void;
+  /** Human-readable name for logs, e.g. `stdio`, `ws 127.0.0.1:53122`, `ipc window 3`. */
+  readonly label: string;
+}
+
+export interface ClientConnection {
+  /** One incoming message, or a parse failure the transport detected (bad JSON, oversized frame). */
+  receive(message: unknown): void;
+  /** The transport closed: the dispatcher releases this client's subscriptions and requests. */
+  close(): void;
+}
+
+export interface ConnectionHost {
+  connect(sink: ClientSink): ClientConnection;
+}

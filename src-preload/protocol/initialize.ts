@@ -1,0 +1,41 @@
+// The handshake: `initialize` request, then the client's `initialized` notification.
+import { z } from 'zod';
+
+/** Who is connecting. `name` identifies the client program; `title` is for display. */
+export const ClientInfo = z.object({
+  name: z.string(),
+  title: z.string().nullish(),
+  version: z.string(),
+});
+export type ClientInfo = z.infer<typeof ClientInfo>;
+
+/**
+ * `experimentalApi` omitted = false. `optOutNotificationMethods`: exact notification method names this
+ * connection never receives (no wildcards; unknown names are ignored).
+ */
+export const InitializeCapabilities = z.object({
+  experimentalApi: z.boolean().nullish(),
+  optOutNotificationMethods: z.array(z.string()).nullish(),
+});
+export type InitializeCapabilities = z.infer<typeof InitializeCapabilities>;
+
+export const InitializeParams = z.object({
+  clientInfo: ClientInfo,
+  capabilities: InitializeCapabilities.nullish(),
+});
+export type InitializeParams = z.infer<typeof InitializeParams>;
+
+export const PlatformFamily = z.enum(['unix', 'windows']);
+export type PlatformFamily = z.infer<typeof PlatformFamily>;
+
+export const PlatformOs = z.enum(['macos', 'linux', 'windows']);
+export type PlatformOs = z.infer<typeof PlatformOs>;
+
+/** `codexHome` holds the server's home directory (WEFT_HOME for Weft). */
+export const InitializeResult = z.object({
+  userAgent: z.string(),
+  codexHome: z.string(),
+  platformFamily: PlatformFamily,
+  platformOs: PlatformOs,
+});
+export type InitializeResult = z.infer<typeof InitializeResult>;

@@ -1,0 +1,183 @@
+// ThreadItem: the units a turn is made of, as the UI sees them (tag `type`). Every item goes
+// `item/started` → zero or more deltas → `item/completed`; the completed item is authoritative.
+import { z } from 'zod';
+import { JsonValue, UserInput } from './common';
+
+export const UserMessageItem = z.object({
+  type: z.literal('userMessage'),
+  id: z.string(),
+  content: z.array(UserInput),
+});
+export type UserMessageItem = z.infer<typeof UserMessageItem>;
+
+/** `commentary` = text between tool calls; `final_answer` = the turn's answer; null when the model did not say. */
+export const MessagePhase = z.enum(['commentary', 'final_answer']);
+export type MessagePhase = z.infer<typeof MessagePhase>;
+
+export const AgentMessageItem = z.object({
+  type: z.literal('agentMessage'),
+  id: z.string(),
+  text: z.string(),
+  phase: MessagePhase.nullable(),
+});
+export type AgentMessageItem = z.infer<typeof AgentMessageItem>;
+
+/** `summary`: one string per summary part; `content`: raw reasoning text parts (open models only). */
+export const ReasoningItem = z.object({
+  type: z.literal('reasoning'),
+  id: z.string(),
+  summary: z.array(z.string()),
+  content: z.array(z.string()),
+});
+export type ReasoningItem = z.infer<typeof ReasoningItem>;
+
+export const PlanItem = z.object({
+  type: z.literal('plan'),
+  id: z.string(),
+  text: z.string(),
+});
+export type PlanItem = z.infer<typeof PlanItem>;
+
+/** Best-effort reading of what a shell command does; one command line may yield several actions. */
+export const ReadCommandAction = z.object({
+  type: z.literal('read'),
+  command: z.string(),
+  name: z.string(),
+  path: z.string(),
+});
+export const ListFilesCommandAction = z.object({
+  type: z.literal('listFiles'),
+  command: z.string(),
+  path: z.string().nullable(),
+});
+export const SearchCommandAction = z.object({
+  type: z.literal('search'),
+  command: z.string(),
+  query: z.string().nullable(),
+  path: z.string().nullable(),
+});
+export const UnknownCommandAction = z.object({
+  type: z.literal('unknown'),
+  command: z.string(),
+});
+export const CommandAction = z.discriminatedUnion('type', [
+  ReadCommandAction,
+  ListFilesCommandAction,
+  SearchCommandAction,
+  UnknownCommandAction,
+]);
+export type CommandAction = z.infer<typeof CommandAction>;
+
+/** `declined` = the user refused it; `failed` = it ran and exited non-zero, or could not start. */
+export const CommandExecutionStatus = z.enum(['inProgress', 'completed', 'failed', 'declined']);
+export type CommandExecutionStatus = z.infer<typeof CommandExecutionStatus>;
+
+/**
+ * A shell command. `processId` is null when no PTY backs it; `aggregatedOutput`, `exitCode` and
+ * `durationMs` are null until it has finished.
+ */
+export const CommandExecutionItem = z.object({
+  type: z.literal('commandExecution'),
+  id: z.string(),
+  command: z.string(),
+  cwd: z.string(),
+  processId: z.string().nullable(),
+  status: CommandExecutionStatus,
+  commandActions: z.array(CommandAction),
+  aggregatedOutput: z.string().nullable(),
+  exitCode: z.number().int().nullable(),
+  durationMs: z.number().nonnegative().nullable(),
+});
+export type CommandExecutionItem = z.infer<typeof CommandExecutionItem>;
+
+/** How a file changes. `move_path` (snake_case, as Codex) is the new path of a renamed file, else null. */
+export const PatchChangeKind = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('add') }),
+  z.object({ type: z.literal('delete') }),
+  z.object({ type: z.literal('update'), move_path: z.string().nullable() }),
+]);
+export type PatchChangeKind = z.infer<typeof PatchChangeKind>;
+
+/** One file of a patch; `diff` is its unified diff (the whole content for add/delete). */
+export const FileUpdateChange = z.object({
+  path: z.string(),
+  kind: PatchChangeKind,
+  diff: z.string(),
+});
+export type FileUpdateChange = z.infer<typeof FileUpdateChange>;
+
+export const PatchApplyStatus = z.enum(['inProgress', 'completed', 'failed', 'declined']);
+export type PatchApplyStatus = z.infer<typeof PatchApplyStatus>;
+
+export const FileChangeItem = z.object({
+  type: z.literal('fileChange'),
+  id: z.string(),
+  changes: z.array(FileUpdateChange),
+  status: PatchApplyStatus,
+});
+export type FileChangeItem = z.infer<typeof FileChangeItem>;
+
+export const McpToolCallStatus = z.enum(['inProgress', 'completed', 'failed']);
+export type McpToolCallStatus = z.infer<typeof McpToolCallStatus>;
+
+/** What the MCP server returned (`content` blocks as MCP defines them). */
+export const McpToolCallResult = z.object({
+  content: z.array(JsonValue),
+  structuredContent: JsonValue.optional(),
+  _meta: JsonValue.optional(),
+});
+export type McpToolCallResult = z.infer<typeof McpToolCallResult>;
+
+export const McpToolCallError = z.object({ message: z.string() });
+export type McpToolCallError = z.infer<typeof McpToolCallError>;
+
+/** A call to a tool of an MCP server. `result` and `error` stay null while in progress; at most one is set. */
+export const McpToolCallItem = z.object({
+  type: z.literal('mcpToolCall'),
+  id: z.string(),
+  server: z.string(),
+  tool: z.string(),
+  status: McpToolCallStatus,
+  arguments: JsonValue,
+  result: McpToolCallResult.nullable(),
+  error: McpToolCallError.nullable(),
+  durationMs: z.number().nonnegative().nullable(),
+});
+export type McpToolCallItem = z.infer<typeof McpToolCallItem>;
+
+export const WebSearchItem = z.object({
+  type: z.literal('webSearch'),
+  id: z.string(),
+  query: z.string(),
+});
+export type WebSearchItem = z.infer<typeof WebSearchItem>;
+
+/** The agent looked at an image file (absolute path). */
+export const ImageViewItem = z.object({
+  type: z.literal('imageView'),
+  id: z.string(),
+  path: z.string(),
+});
+export type ImageViewItem = z.infer<typeof ImageViewItem>;
+
+/** The conversation history was compacted (automatically or by `thread/compact/start`). */
+export const ContextCompactionItem = z.object({
+  type: z.literal('contextCompaction'),
+  id: z.string(),
+});
+export type ContextCompactionItem = z.infer<typeof ContextCompactionItem>;
+
+export const ThreadItem = z.discriminatedUnion('type', [
+  UserMessageItem,
+  AgentMessageItem,
+  ReasoningItem,
+  PlanItem,
+  CommandExecutionItem,
+  FileChangeItem,
+  McpToolCallItem,
+  WebSearchItem,
+  ImageViewItem,
+  ContextCompactionItem,
+]);
+export type ThreadItem = z.infer<typeof ThreadItem>;
+export type ThreadItemType = ThreadItem['type'];

@@ -1,0 +1,199 @@
+// THE method table. Every RPC method, notification and server request is listed here with its schemas;
+// the typed client, the server's handler table and the allowlists are derived from these maps, so a
+// method cannot be half-wired.
+import { z } from 'zod';
+import { InitializeParams, InitializeResult } from './initialize';
+import {
+  CommandExecutionRequestApprovalParams,
+  CommandExecutionRequestApprovalResult,
+  FileChangeRequestApprovalParams,
+  FileChangeRequestApprovalResult,
+  ToolRequestUserInputParams,
+  ToolRequestUserInputResult,
+} from './server-requests';
+import {
+  AgentMessageDeltaNotification,
+  CommandExecutionOutputDeltaNotification,
+  ErrorNotification,
+  FileChangeOutputDeltaNotification,
+  ItemCompletedNotification,
+  ItemStartedNotification,
+  ReasoningSummaryPartAddedNotification,
+  ReasoningSummaryTextDeltaNotification,
+  ReasoningTextDeltaNotification,
+  ServerRequestResolvedNotification,
+  ThreadArchivedNotification,
+  ThreadClosedNotification,
+  ThreadNameUpdatedNotification,
+  ThreadStartedNotification,
+  ThreadStatusChangedNotification,
+  ThreadTokenUsageUpdatedNotification,
+  ThreadUnarchivedNotification,
+  TurnCompletedNotification,
+  TurnDiffUpdatedNotification,
+  TurnPlanUpdatedNotification,
+  TurnStartedNotification,
+  WarningNotification,
+} from './notifications';
+import {
+  ThreadArchiveParams,
+  ThreadArchiveResult,
+  ThreadCompactStartParams,
+  ThreadCompactStartResult,
+  ThreadForkParams,
+  ThreadForkResult,
+  ThreadListParams,
+  ThreadListResult,
+  ThreadLoadedListParams,
+  ThreadLoadedListResult,
+  ThreadNameSetParams,
+  ThreadNameSetResult,
+  ThreadReadParams,
+  ThreadReadResult,
+  ThreadResumeParams,
+  ThreadResumeResult,
+  ThreadRollbackParams,
+  ThreadRollbackResult,
+  ThreadStartParams,
+  ThreadStartResult,
+  ThreadTurnsListParams,
+  ThreadTurnsListResult,
+  ThreadUnarchiveParams,
+  ThreadUnarchiveResult,
+  ThreadUnsubscribeParams,
+  ThreadUnsubscribeResult,
+  TurnInterruptParams,
+  TurnInterruptResult,
+  TurnStartParams,
+  TurnStartResult,
+  TurnSteerParams,
+  TurnSteerResult,
+} from './requests';
+import {
+  ConfigReadParams,
+  ConfigReadResult,
+  ConfigValueWriteParams,
+  ConfigValueWriteResult,
+  FsReadFileParams,
+  FsReadFileResult,
+  ModelListParams,
+  ModelListResult,
+} from './service-requests';
+
+/** Client → server requests: method → {params, result}. */
+export const ClientRequests = {
+  initialize: { params: InitializeParams, result: InitializeResult },
+  'thread/start': { params: ThreadStartParams, result: ThreadStartResult },
+  'thread/resume': { params: ThreadResumeParams, result: ThreadResumeResult },
+  'thread/fork': { params: ThreadForkParams, result: ThreadForkResult },
+  'thread/archive': { params: ThreadArchiveParams, result: ThreadArchiveResult },
+  'thread/unarchive': { params: ThreadUnarchiveParams, result: ThreadUnarchiveResult },
+  'thread/unsubscribe': { params: ThreadUnsubscribeParams, result: ThreadUnsubscribeResult },
+  'thread/list': { params: ThreadListParams, result: ThreadListResult },
+  'thread/loaded/list': { params: ThreadLoadedListParams, result: ThreadLoadedListResult },
+  'thread/read': { params: ThreadReadParams, result: ThreadReadResult },
+  'thread/turns/list': { params: ThreadTurnsListParams, result: ThreadTurnsListResult },
+  'thread/name/set': { params: ThreadNameSetParams, result: ThreadNameSetResult },
+  'thread/rollback': { params: ThreadRollbackParams, result: ThreadRollbackResult },
+  'thread/compact/start': { params: ThreadCompactStartParams, result: ThreadCompactStartResult },
+  'turn/start': { params: TurnStartParams, result: TurnStartResult },
+  'turn/steer': { params: TurnSteerParams, result: TurnSteerResult },
+  'turn/interrupt': { params: TurnInterruptParams, result: TurnInterruptResult },
+  'model/list': { params: ModelListParams, result: ModelListResult },
+  'config/read': { params: ConfigReadParams, result: ConfigReadResult },
+  'config/value/write': { params: ConfigValueWriteParams, result: ConfigValueWriteResult },
+  'fs/readFile': { params: FsReadFileParams, result: FsReadFileResult },
+} as const;
+
+/** Server → client notifications: method → params schema. */
+export const ServerNotifications = {
+  error: ErrorNotification,
+  warning: WarningNotification,
+  'thread/started': ThreadStartedNotification,
+  'thread/status/changed': ThreadStatusChangedNotification,
+  'thread/archived': ThreadArchivedNotification,
+  'thread/unarchived': ThreadUnarchivedNotification,
+  'thread/closed': ThreadClosedNotification,
+  'thread/name/updated': ThreadNameUpdatedNotification,
+  'thread/tokenUsage/updated': ThreadTokenUsageUpdatedNotification,
+  'turn/started': TurnStartedNotification,
+  'turn/completed': TurnCompletedNotification,
+  'turn/diff/updated': TurnDiffUpdatedNotification,
+  'turn/plan/updated': TurnPlanUpdatedNotification,
+  'item/started': ItemStartedNotification,
+  'item/completed': ItemCompletedNotification,
+  'item/agentMessage/delta': AgentMessageDeltaNotification,
+  'item/reasoning/summaryTextDelta': ReasoningSummaryTextDeltaNotification,
+  'item/reasoning/summaryPartAdded': ReasoningSummaryPartAddedNotification,
+  'item/reasoning/textDelta': ReasoningTextDeltaNotification,
+  'item/commandExecution/outputDelta': CommandExecutionOutputDeltaNotification,
+  'item/fileChange/outputDelta': FileChangeOutputDeltaNotification,
+  'serverRequest/resolved': ServerRequestResolvedNotification,
+} as const;
+
+/** Server → client requests: method → {params, result}. */
+export const ServerRequests = {
+  'item/commandExecution/requestApproval': {
+    params: CommandExecutionRequestApprovalParams,
+    result: CommandExecutionRequestApprovalResult,
+  },
+  'item/fileChange/requestApproval': { params: FileChangeRequestApprovalParams, result: FileChangeRequestApprovalResult },
+  'item/tool/requestUserInput': { params: ToolRequestUserInputParams, result: ToolRequestUserInputResult },
+} as const;
+
+/** Client → server notifications: `initialized` ends the handshake (params absent or `{}`). */
+export const ClientNotifications = {
+  initialized: z.object({}).optional(),
+} as const;
+
+type Requests = typeof ClientRequests;
+type Notifications = typeof ServerNotifications;
+type ServerRequestTable = typeof ServerRequests;
+
+export type ClientRequestMethod = keyof Requests;
+/** Params as a client may send them (optional fields omittable, defaults not yet applied). */
+export type ParamsInput<M extends ClientRequestMethod> = z.input<Requests[M]['params']>;
+/** Params as the server sees them after parsing (unknown fields dropped, defaults applied). */
+export type ParamsOf<M extends ClientRequestMethod> = z.output<Requests[M]['params']>;
+/** A result as the client sees it after parsing. */
+export type ResultOf<M extends ClientRequestMethod> = z.output<Requests[M]['result']>;
+/** A result as the server may build it. */
+export type ResultInput<M extends ClientRequestMethod> = z.input<Requests[M]['result']>;
+/** A parsed client request, discriminated on `method`. */
+export type ClientRequest = { [M in ClientRequestMethod]: { method: M; params: ParamsOf<M> } }[ClientRequestMethod];
+
+export type ServerNotificationMethod = keyof Notifications;
+export type NotificationParams<M extends ServerNotificationMethod> = z.output<Notifications[M]>;
+export type NotificationParamsInput<M extends ServerNotificationMethod> = z.input<Notifications[M]>;
+/** A notification, discriminated on `method`. */
+export type ServerNotification = {
+  [M in ServerNotificationMethod]: { method: M; params: NotificationParams<M> };
+}[ServerNotificationMethod];
+
+export type ServerRequestMethod = keyof ServerRequestTable;
+export type ServerRequestParams<M extends ServerRequestMethod> = z.output<ServerRequestTable[M]['params']>;
+export type ServerRequestParamsInput<M extends ServerRequestMethod> = z.input<ServerRequestTable[M]['params']>;
+export type ServerRequestResult<M extends ServerRequestMethod> = z.output<ServerRequestTable[M]['result']>;
+export type ServerRequestResultInput<M extends ServerRequestMethod> = z.input<ServerRequestTable[M]['result']>;
+/** A server request (without its JSON-RPC id), discriminated on `method`. */
+export type ServerRequest = {
+  [M in ServerRequestMethod]: { method: M; params: ServerRequestParams<M> };
+}[ServerRequestMethod];
+
+export type ClientNotificationMethod = keyof typeof ClientNotifications;
+
+export function isClientRequestMethod(method: string): method is ClientRequestMethod {
+  return Object.hasOwn(ClientRequests, method);
+}
+
+export function isServerNotificationMethod(method: string): method is ServerNotificationMethod {
+  return Object.hasOwn(ServerNotifications, method);
+}
+
+export function isServerRequestMethod(method: string): method is ServerRequestMethod {
+  return Object.hasOwn(ServerRequests, method);
+}
+
+export function isClientNotificationMethod(method: string): method is ClientNotificationMethod {
+  return Object.hasOwn(ClientNotifications, method);
+}

@@ -1,0 +1,128 @@
+// Params of the server → client notifications.
+import { z } from 'zod';
+import { ThreadTokenUsage } from './common';
+import { ThreadItem } from './items';
+import { RequestId } from './jsonrpc';
+import { Thread, ThreadStatus, Turn, TurnError } from './thread';
+
+/** A thread was created, forked, or loaded; the connection now receives its notifications. */
+export const ThreadStartedNotification = z.object({ thread: Thread });
+export type ThreadStartedNotification = z.infer<typeof ThreadStartedNotification>;
+
+export const ThreadStatusChangedNotification = z.object({ threadId: z.string(), status: ThreadStatus });
+export type ThreadStatusChangedNotification = z.infer<typeof ThreadStatusChangedNotification>;
+
+export const ThreadArchivedNotification = z.object({ threadId: z.string() });
+export type ThreadArchivedNotification = z.infer<typeof ThreadArchivedNotification>;
+
+export const ThreadUnarchivedNotification = z.object({ threadId: z.string() });
+export type ThreadUnarchivedNotification = z.infer<typeof ThreadUnarchivedNotification>;
+
+/** `name` null when the name was cleared. */
+export const ThreadNameUpdatedNotification = z.object({ threadId: z.string(), name: z.string().nullable() });
+export type ThreadNameUpdatedNotification = z.infer<typeof ThreadNameUpdatedNotification>;
+
+/** The thread was unloaded from memory (no subscriber left, idle); it stays on disk. */
+export const ThreadClosedNotification = z.object({ threadId: z.string() });
+export type ThreadClosedNotification = z.infer<typeof ThreadClosedNotification>;
+
+export const ThreadTokenUsageUpdatedNotification = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  tokenUsage: ThreadTokenUsage,
+});
+export type ThreadTokenUsageUpdatedNotification = z.infer<typeof ThreadTokenUsageUpdatedNotification>;
+
+export const TurnStartedNotification = z.object({ threadId: z.string(), turn: Turn });
+export type TurnStartedNotification = z.infer<typeof TurnStartedNotification>;
+
+/** `turn.status` is `completed`, `interrupted` or `failed` (then `turn.error` says why). */
+export const TurnCompletedNotification = z.object({ threadId: z.string(), turn: Turn });
+export type TurnCompletedNotification = z.infer<typeof TurnCompletedNotification>;
+
+/** `diff`: the unified diff of every file change in the turn so far (a full snapshot, not an increment). */
+export const TurnDiffUpdatedNotification = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  diff: z.string(),
+});
+export type TurnDiffUpdatedNotification = z.infer<typeof TurnDiffUpdatedNotification>;
+
+export const TurnPlanStepStatus = z.enum(['pending', 'inProgress', 'completed']);
+export type TurnPlanStepStatus = z.infer<typeof TurnPlanStepStatus>;
+
+export const TurnPlanStep = z.object({ step: z.string(), status: TurnPlanStepStatus });
+export type TurnPlanStep = z.infer<typeof TurnPlanStep>;
+
+/** The whole current plan (replaces the previous one). `explanation` null when the model gave none. */
+export const TurnPlanUpdatedNotification = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  explanation: z.string().nullish(),
+  plan: z.array(TurnPlanStep),
+});
+export type TurnPlanUpdatedNotification = z.infer<typeof TurnPlanUpdatedNotification>;
+
+export const ItemStartedNotification = z.object({ threadId: z.string(), turnId: z.string(), item: ThreadItem });
+export type ItemStartedNotification = z.infer<typeof ItemStartedNotification>;
+
+/** The item's final, authoritative state. */
+export const ItemCompletedNotification = z.object({ threadId: z.string(), turnId: z.string(), item: ThreadItem });
+export type ItemCompletedNotification = z.infer<typeof ItemCompletedNotification>;
+
+const itemDelta = {
+  threadId: z.string(),
+  turnId: z.string(),
+  itemId: z.string(),
+  delta: z.string(),
+};
+const partIndex = z.number().int().nonnegative();
+
+/** Deltas of one item concatenate, in order, to the completed item's text. */
+export const AgentMessageDeltaNotification = z.object(itemDelta);
+export type AgentMessageDeltaNotification = z.infer<typeof AgentMessageDeltaNotification>;
+
+/** Text of summary part `summaryIndex` (the index into the reasoning item's `summary`). */
+export const ReasoningSummaryTextDeltaNotification = z.object({ ...itemDelta, summaryIndex: partIndex });
+export type ReasoningSummaryTextDeltaNotification = z.infer<typeof ReasoningSummaryTextDeltaNotification>;
+
+/** A new summary part `summaryIndex` begins. */
+export const ReasoningSummaryPartAddedNotification = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  itemId: z.string(),
+  summaryIndex: partIndex,
+});
+export type ReasoningSummaryPartAddedNotification = z.infer<typeof ReasoningSummaryPartAddedNotification>;
+
+/** Raw reasoning text of content part `contentIndex` (the index into the reasoning item's `content`). */
+export const ReasoningTextDeltaNotification = z.object({ ...itemDelta, contentIndex: partIndex });
+export type ReasoningTextDeltaNotification = z.infer<typeof ReasoningTextDeltaNotification>;
+
+/** Command output (stdout and stderr interleaved as produced). */
+export const CommandExecutionOutputDeltaNotification = z.object(itemDelta);
+export type CommandExecutionOutputDeltaNotification = z.infer<typeof CommandExecutionOutputDeltaNotification>;
+
+/** Output of the patch tool for a file change item. */
+export const FileChangeOutputDeltaNotification = z.object(itemDelta);
+export type FileChangeOutputDeltaNotification = z.infer<typeof FileChangeOutputDeltaNotification>;
+
+/** A server → client request was answered or cleared (turn ended / interrupted); close its prompt. */
+export const ServerRequestResolvedNotification = z.object({ threadId: z.string(), requestId: RequestId });
+export type ServerRequestResolvedNotification = z.infer<typeof ServerRequestResolvedNotification>;
+
+/** A turn hit an error. `willRetry` true: the server retries by itself and the turn goes on. */
+export const ErrorNotification = z.object({
+  error: TurnError,
+  willRetry: z.boolean(),
+  threadId: z.string(),
+  turnId: z.string(),
+});
+export type ErrorNotification = z.infer<typeof ErrorNotification>;
+
+/** Something people should know that did not stop anything. `threadId` absent for server-wide warnings. */
+export const WarningNotification = z.object({
+  message: z.string(),
+  threadId: z.string().nullish(),
+});
+export type WarningNotification = z.infer<typeof WarningNotification>;

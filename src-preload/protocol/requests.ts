@@ -1,0 +1,218 @@
+// Params and results of the `thread/*` and `turn/*` client requests. Unknown params fields are dropped;
+// an optional field may be omitted or null, and both mean "not given" (use the thread's / config's value).
+import { z } from 'zod';
+import {
+  AskForApproval,
+  JsonValue,
+  ReasoningEffort,
+  ReasoningSummary,
+  SandboxMode,
+  SandboxPolicy,
+  UserInput,
+} from './common';
+import { Thread, Turn } from './thread';
+
+const ThreadId = z.string().min(1);
+const Cursor = z.string().nullish();
+/** Page size; the server clamps it to its own bounds. */
+const Limit = z.number().int().nonnegative().nullish();
+
+/** Settings a thread can be opened with; each stays in force for the thread's later turns. */
+export const ThreadOverrides = z.object({
+  model: z.string().nullish(),
+  modelProvider: z.string().nullish(),
+  cwd: z.string().nullish(),
+  approvalPolicy: AskForApproval.nullish(),
+  sandbox: SandboxMode.nullish(),
+  /** Config overrides by dotted key path, e.g. `{"model_reasoning_effort": "high"}`. */
+  config: z.record(z.string(), JsonValue).nullish(),
+  /** Replaces the built-in base instructions. */
+  baseInstructions: z.string().nullish(),
+  /** Added as a developer message after the base instructions. */
+  developerInstructions: z.string().nullish(),
+});
+export type ThreadOverrides = z.infer<typeof ThreadOverrides>;
+
+/** All optional; omitted params mean `{}`. `ephemeral`: keep the thread in memory only, never on disk. */
+export const ThreadStartParams = ThreadOverrides.extend({
+  ephemeral: z.boolean().nullish(),
+}).default({});
+export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
+
+/** The thread plus the settings it actually runs with (after config and overrides are resolved). */
+export const ThreadStartResult = z.object({
+  thread: Thread,
+  model: z.string(),
+  modelProvider: z.string(),
+  cwd: z.string(),
+  approvalPolicy: AskForApproval,
+  sandbox: SandboxPolicy,
+  reasoningEffort: ReasoningEffort.nullish(),
+});
+export type ThreadStartResult = z.infer<typeof ThreadStartResult>;
+
+/** Reopen a saved thread. `path` (a rollout file) wins over `threadId` when both are given. */
+export const ThreadResumeParams = ThreadOverrides.extend({
+  threadId: ThreadId,
+  path: z.string().nullish(),
+});
+export type ThreadResumeParams = z.infer<typeof ThreadResumeParams>;
+
+/** Same shape as `thread/start`; `thread.turns` holds the history. */
+export const ThreadResumeResult = ThreadStartResult;
+export type ThreadResumeResult = z.infer<typeof ThreadResumeResult>;
+
+/**
+ * Copy a thread into a new one. `weftTurnId` (Weft): keep the history up to and including that turn;
+ * omitted = the whole thread.
+ */
+export const ThreadForkParams = ThreadOverrides.extend({
+  threadId: ThreadId,
+  path: z.string().nullish(),
+  ephemeral: z.boolean().nullish(),
+  weftTurnId: z.string().nullish(),
+});
+export type ThreadForkParams = z.infer<typeof ThreadForkParams>;
+
+/** The new thread (`forkedFromId` set, copied turns included); the settings are given as for `thread/start`. */
+export const ThreadForkResult = ThreadStartResult.partial().extend({ thread: Thread });
+export type ThreadForkResult = z.infer<typeof ThreadForkResult>;
+
+export const ThreadArchiveParams = z.object({ threadId: ThreadId });
+export type ThreadArchiveParams = z.infer<typeof ThreadArchiveParams>;
+export const ThreadArchiveResult = z.object({});
+export type ThreadArchiveResult = z.infer<typeof ThreadArchiveResult>;
+
+export const ThreadUnarchiveParams = z.object({ threadId: ThreadId });
+export type ThreadUnarchiveParams = z.infer<typeof ThreadUnarchiveParams>;
+export const ThreadUnarchiveResult = z.object({ thread: Thread });
+export type ThreadUnarchiveResult = z.infer<typeof ThreadUnarchiveResult>;
+
+/** Stop receiving this thread's notifications on this connection. */
+export const ThreadUnsubscribeParams = z.object({ threadId: ThreadId });
+export type ThreadUnsubscribeParams = z.infer<typeof ThreadUnsubscribeParams>;
+export const ThreadUnsubscribeStatus = z.enum(['notLoaded', 'notSubscribed', 'unsubscribed']);
+export type ThreadUnsubscribeStatus = z.infer<typeof ThreadUnsubscribeStatus>;
+export const ThreadUnsubscribeResult = z.object({ status: ThreadUnsubscribeStatus });
+export type ThreadUnsubscribeResult = z.infer<typeof ThreadUnsubscribeResult>;
+
+export const ThreadSortKey = z.enum(['created_at', 'updated_at']);
+export type ThreadSortKey = z.infer<typeof ThreadSortKey>;
+export const SortDirection = z.enum(['asc', 'desc']);
+export type SortDirection = z.infer<typeof SortDirection>;
+
+/**
+ * A page of saved threads, newest first by default. `limit` defaults to 25 (max 100). `archived: true` lists
+ * only archived threads, otherwise only live ones. `cwd` keeps threads whose cwd equals it (or one of
+ * them). `searchTerm` matches thread titles and text.
+ */
+export const ThreadListParams = z
+  .object({
+    cursor: Cursor,
+    limit: Limit,
+    sortKey: ThreadSortKey.nullish(),
+    sortDirection: SortDirection.nullish(),
+    archived: z.boolean().nullish(),
+    cwd: z.union([z.string(), z.array(z.string())]).nullish(),
+    searchTerm: z.string().nullish(),
+    modelProviders: z.array(z.string()).nullish(),
+    sourceKinds: z.array(z.string()).nullish(),
+  })
+  .default({});
+export type ThreadListParams = z.infer<typeof ThreadListParams>;
+
+/** `nextCursor` null on the last page. */
+export const ThreadListResult = z.object({
+  data: z.array(Thread),
+  nextCursor: z.string().nullable(),
+  backwardsCursor: z.string().nullish(),
+});
+export type ThreadListResult = z.infer<typeof ThreadListResult>;
+
+/** Ids of the threads loaded in the server's memory. */
+export const ThreadLoadedListParams = z.object({ cursor: Cursor, limit: Limit }).default({});
+export type ThreadLoadedListParams = z.infer<typeof ThreadLoadedListParams>;
+export const ThreadLoadedListResult = z.object({
+  data: z.array(z.string()),
+  nextCursor: z.string().nullable(),
+});
+export type ThreadLoadedListResult = z.infer<typeof ThreadLoadedListResult>;
+
+/** Read without loading. `includeTurns` omitted = false (`thread.turns` is then `[]`). */
+export const ThreadReadParams = z.object({
+  threadId: ThreadId,
+  includeTurns: z.boolean().nullish(),
+});
+export type ThreadReadParams = z.infer<typeof ThreadReadParams>;
+export const ThreadReadResult = z.object({ thread: Thread });
+export type ThreadReadResult = z.infer<typeof ThreadReadResult>;
+
+/** A page of a thread's turns, oldest first; `nextCursor` null on the last page. */
+export const ThreadTurnsListParams = z.object({
+  threadId: ThreadId,
+  cursor: Cursor,
+  limit: Limit,
+});
+export type ThreadTurnsListParams = z.infer<typeof ThreadTurnsListParams>;
+export const ThreadTurnsListResult = z.object({
+  data: z.array(Turn),
+  nextCursor: z.string().nullable(),
+});
+export type ThreadTurnsListResult = z.infer<typeof ThreadTurnsListResult>;
+
+/** Names need not be unique. */
+export const ThreadNameSetParams = z.object({ threadId: ThreadId, name: z.string() });
+export type ThreadNameSetParams = z.infer<typeof ThreadNameSetParams>;
+export const ThreadNameSetResult = z.object({});
+export type ThreadNameSetResult = z.infer<typeof ThreadNameSetResult>;
+
+/** Drop the last `numTurns` turns from the model's context (files on disk are not reverted). */
+export const ThreadRollbackParams = z.object({
+  threadId: ThreadId,
+  numTurns: z.number().int().min(1),
+});
+export type ThreadRollbackParams = z.infer<typeof ThreadRollbackParams>;
+export const ThreadRollbackResult = z.object({ thread: Thread });
+export type ThreadRollbackResult = z.infer<typeof ThreadRollbackResult>;
+
+/** Answers at once; progress arrives as `turn/*` and `item/*` notifications with a `contextCompaction` item. */
+export const ThreadCompactStartParams = z.object({ threadId: ThreadId });
+export type ThreadCompactStartParams = z.infer<typeof ThreadCompactStartParams>;
+export const ThreadCompactStartResult = z.object({});
+export type ThreadCompactStartResult = z.infer<typeof ThreadCompactStartResult>;
+
+/** Start a turn. The overrides apply to this turn and stick for the thread's later turns. */
+export const TurnStartParams = z.object({
+  threadId: ThreadId,
+  input: z.array(UserInput),
+  cwd: z.string().nullish(),
+  approvalPolicy: AskForApproval.nullish(),
+  sandboxPolicy: SandboxPolicy.nullish(),
+  model: z.string().nullish(),
+  effort: ReasoningEffort.nullish(),
+  summary: ReasoningSummary.nullish(),
+});
+export type TurnStartParams = z.infer<typeof TurnStartParams>;
+/** The new turn, status `inProgress`, items empty. */
+export const TurnStartResult = z.object({ turn: Turn });
+export type TurnStartResult = z.infer<typeof TurnStartResult>;
+
+/**
+ * Add input to the running turn; it reaches the model at the next model request. Rejected when no turn
+ * runs or `expectedTurnId` is not the running turn.
+ */
+export const TurnSteerParams = z.object({
+  threadId: ThreadId,
+  input: z.array(UserInput),
+  expectedTurnId: z.string(),
+});
+export type TurnSteerParams = z.infer<typeof TurnSteerParams>;
+/** `turnId` (as Codex answers) names the turn that took the input; Weft may answer `{}`. */
+export const TurnSteerResult = z.object({ turnId: z.string().optional() });
+export type TurnSteerResult = z.infer<typeof TurnSteerResult>;
+
+/** The turn then ends with `turn/completed`, status `interrupted`; pending requests resolve as cancelled. */
+export const TurnInterruptParams = z.object({ threadId: ThreadId, turnId: z.string() });
+export type TurnInterruptParams = z.infer<typeof TurnInterruptParams>;
+export const TurnInterruptResult = z.object({});
+export type TurnInterruptResult = z.infer<typeof TurnInterruptResult>;

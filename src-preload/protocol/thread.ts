@@ -1,0 +1,84 @@
+// Thread and Turn: a saved conversation and one exchange within it.
+import { z } from 'zod';
+import { ThreadItem } from './items';
+
+export const ThreadActiveFlag = z.enum(['waitingOnApproval', 'waitingOnUserInput']);
+export type ThreadActiveFlag = z.infer<typeof ThreadActiveFlag>;
+
+/** `notLoaded`: only on disk; `idle`: loaded, no turn running; `active`: a turn is running. */
+export const ThreadStatus = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('notLoaded') }),
+  z.object({ type: z.literal('idle') }),
+  z.object({ type: z.literal('systemError') }),
+  z.object({ type: z.literal('active'), activeFlags: z.array(ThreadActiveFlag) }),
+]);
+export type ThreadStatus = z.infer<typeof ThreadStatus>;
+
+/** Git state of the cwd when the thread was created; each field null when unknown. */
+export const GitInfo = z.object({
+  sha: z.string().nullable(),
+  branch: z.string().nullable(),
+  originUrl: z.string().nullable(),
+});
+export type GitInfo = z.infer<typeof GitInfo>;
+
+/** Where a thread was started: "cli", "vscode", "exec", "appServer", "unknown", … (free-form). */
+export const SessionSource = z.string();
+export type SessionSource = z.infer<typeof SessionSource>;
+
+export const TurnStatus = z.enum(['inProgress', 'completed', 'interrupted', 'failed']);
+export type TurnStatus = z.infer<typeof TurnStatus>;
+
+/**
+ * Why a turn failed (also the payload of the `error` notification). `codexErrorInfo` is a machine code
+ * such as "ContextWindowExceeded"; `additionalDetails` is extra text for people. Both null/absent when
+ * there is nothing to add.
+ */
+export const TurnError = z.object({
+  message: z.string(),
+  codexErrorInfo: z.string().nullish(),
+  additionalDetails: z.string().nullish(),
+});
+export type TurnError = z.infer<typeof TurnError>;
+
+/**
+ * One exchange. `items` is filled on resume / fork / read-with-turns and in `turn/completed`; elsewhere it
+ * may be empty (clients accumulate `item/*` notifications). `error` is set only when status is `failed`.
+ * Times are unix seconds, null while unknown; `durationMs` null until the turn ends. Peers that predate
+ * these fields may omit them (read as null).
+ */
+export const Turn = z.object({
+  id: z.string(),
+  items: z.array(ThreadItem),
+  status: TurnStatus,
+  error: TurnError.nullable(),
+  startedAt: z.number().nullable().default(null),
+  completedAt: z.number().nullable().default(null),
+  durationMs: z.number().nonnegative().nullable().default(null),
+});
+export type Turn = z.infer<typeof Turn>;
+
+/**
+ * A saved conversation. `id` is a UUID v7; `createdAt`/`updatedAt` are unix seconds; `path` is the rollout
+ * file (null for ephemeral threads); `preview` is usually the first user message ("" if none yet);
+ * `forkedFromId` is the thread it was forked from; `name` is the user-set title. `turns` is filled only by
+ * resume / fork / rollback / read with `includeTurns`, and is `[]` everywhere else.
+ */
+export const Thread = z.object({
+  id: z.string(),
+  forkedFromId: z.string().nullable(),
+  preview: z.string(),
+  ephemeral: z.boolean(),
+  modelProvider: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  status: ThreadStatus,
+  path: z.string().nullable(),
+  cwd: z.string(),
+  cliVersion: z.string(),
+  source: SessionSource,
+  gitInfo: GitInfo.nullable(),
+  name: z.string().nullable(),
+  turns: z.array(Turn),
+});
+export type Thread = z.infer<typeof Thread>;

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  AgentMessageItem,
+  CommandExecutionItem,
+  ContextCompactionItem,
+  describeZodError,
+  FileChangeItem,
+  ImageViewItem,
+  McpToolCallItem,
+  PlanItem,
+  ReasoningItem,
+  ThreadItem,
+  UserMessageItem,
+  WebSearchItem,
+} from '../../../src-preload/protocol';
+
+type Case = {
+  kind: string;
+  schema: z.ZodType;
+  valid: Record<string, unknown>;
+  broken: Record<string, unknown>;
+  /** What describeZodError must say about `broken`. */
+  message: string;
+};
+
+const cases: Case[] = [
+  {
+    kind: 'userMessage',
+    schema: UserMessageItem,
+    valid: {
+      type: 'userMessage',
+      id: 'item-1',
+      content: [
+        { type: 'text', text: 'Fix the failing test in src/parse.ts' },
+        { type: 'image', url: 'data:image/png;base64,iVBORw0KGgo=' },
+        { type: 'localImage', path: '/home/ada/shot.png' },
+      ],
+    },
+    broken: { type: 'userMessage', id: 'item-1', content: [{ type: 'text' }] },
+    message: 'item.content[0].text: expected string, received undefined',
+  },
+  {
+    kind: 'agentMessage',
+    schema: AgentMessageItem,
+    valid: { type: 'agentMessage', id: 'item-2', text: 'The test now passes.', phase: 'final_answer' },
+    broken: { type: 'agentMessage', id: 'item-2', text: 'Done', phase: 'epilogue' },
+    message: 'item.phase: expected one of "commentary", "final_answer"',
+  },
+  {
+    kind: 'reasoning',
+    schema: ReasoningItem,
+    valid: { type: 'reasoning', id: 'item-3', summary: ['**Reading the test**', 'It expects a trailing newline.'], content: [] },
+    broken: { type: 'reasoning', id: 'item-3', summary: 'thinking', content: [] },
+    message: 'item.summary: expected array, received string',
+  },
+  {
+    kind: 'plan',
+    schema: PlanItem,
+    valid: { type: 'plan', id: 'item-4', text: '1. Reproduce\n2. Fix\n3. Test' },
+    broken: { type: 'plan', text: '1. Reproduce' },
+    message: 'item.id: expected string, received undefined',
+  },
+  {
+    kind: 'commandExecution',
+    schema: CommandExecutionItem,
+    valid: {
+      type: 'commandExecution',
+      id: 'call_abc',
+      command: "/bin/bash -lc 'rg -n parse src'",
+      cwd: '/home/ada/project',
+      processId: null,
+      status: 'completed',
+      commandActions: [
+        { type: 'search', command: 'rg -n parse src', query: 'parse', path: 'src' },
+        { type: 'read', command: 'cat src/a.ts', name: 'a.ts', path: 'src/a.ts' },
+        { type: 'listFiles', command: 'ls', path: null },
+        { type: 'unknown', command: 'make' },
+      ],
+      aggregatedOutput: 'src/parse.ts:3:export function parse()\n',
+      exitCode: 0,
+      durationMs: 41,
+    },
+    broken: {
+      type: 'commandExecution',
+      id: 'call_abc',
+      command: 'ls',
+      cwd: '/tmp',
+      processId: null,
+      status: 'running',
+      commandActions: [],
+      aggregatedOutput: null,
+      exitCode: null,
+      durationMs: null,
+    },
+    message: 'item.status: expected one of "inProgress", "completed", "failed", "declined"',
+  },
+  {
+    kind: 'fileChange',
+    schema: FileChangeItem,
+    valid: {
+      type: 'fileChange',
+      id: 'call_patch',
+      changes: [
+        { path: '/p/src/a.ts', kind: { type: 'update', move_path: null }, diff: '@@ -1 +1 @@\n-a\n+b\n' },
+        { path: '/p/src/old.ts', kind: { type: 'update', move_path: '/p/src/new.ts' }, diff: '' },
+        { path: '/p/src/added.ts', kind: { type: 'add' }, diff: 'export {};\n' },
+        { path: '/p/src/gone.ts', kind: { type: 'delete' }, diff: 'x\n' },
+      ],
+      status: 'inProgress',
+    },
+    broken: {
+      type: 'fileChange',
+      id: 'call_patch',
+      changes: [{ path: '/p/a.ts', kind: { type: 'update' }, diff: '' }],
+      status: 'completed',
+    },
+    message: 'item.changes[0].kind.move_path: expected string, received undefined',
+  },
+  {
+    kind: 'mcpToolCall',
+    schema: McpToolCallItem,
+    valid: {
+      type: 'mcpToolCall',
+      id: 'call_mcp',
+      server: 'github',
+      tool: 'search_issues',
+      status: 'completed',
+      arguments: { query: 'is:open label:bug', limit: 5 },
+      result: { content: [{ type: 'text', text: '3 issues' }], structuredContent: null },
+      error: null,
+      durationMs: 812,
+    },
+    broken: {
+      type: 'mcpToolCall',
+      id: 'call_mcp',
+      server: 'github',
+      tool: 'search_issues',
+      status: 'failed',
+      arguments: {},
+      result: null,
+      error: { reason: 'timeout' },
+      durationMs: null,
+    },
+    message: 'item.error.message: expected string, received undefined',
+  },
+  {
+    kind: 'webSearch',
+    schema: WebSearchItem,
+    valid: { type: 'webSearch', id: 'ws_1', query: 'zod v4 discriminated union' },
+    broken: { type: 'webSearch', id: 'ws_1', query: 42 },
+    message: 'item.query: expected string, received number',
+  },
+  {
+    kind: 'imageView',
+    schema: ImageViewItem,
+    valid: { type: 'imageView', id: 'call_img', path: '/home/ada/project/screenshot.png' },
+    broken: { type: 'imageView', id: 'call_img' },
+    message: 'item.path: expected string, received undefined',
+  },
+  {
+    kind: 'contextCompaction',
+    schema: ContextCompactionItem,
+    valid: { type: 'contextCompaction', id: 'compact_1' },
+    broken: { type: 'contextCompaction', id: null },
+    message: 'item.id: expected string, received null',
+  },
+];
+
+describe('ThreadItem kinds', () => {
+  it('covers every kind of the union', () => {
+    const kinds = ThreadItem.options.map((option) => option.shape.type.value).sort();
+    expect(kinds).toEqual(cases.map((c) => c.kind).sort());
+  });
+
+  for (const c of cases) {
+    it(`${c.kind}: parses a realistic item, through its own schema and through ThreadItem`, () => {
+      expect(c.schema.parse(c.valid)).toEqual(c.valid);
+      expect(ThreadItem.parse(c.valid)).toEqual(c.valid);
+    });
+
+    it(`${c.kind}: rejects a broken item naming the field`, () => {
+      const direct = c.schema.safeParse(c.broken);
+      expect(direct.success).toBe(false);
+      const viaUnion = ThreadItem.safeParse(c.broken);
+      expect(viaUnion.success).toBe(false);
+      if (viaUnion.success) return;
+      expect(describeZodError(viaUnion.error, 'item')).toBe(c.message);
+    });
+  }
+
+  it('rejects an unknown item type, listing the known ones', () => {
+    const result = ThreadItem.safeParse({ type: 'hookPrompt', id: 'x', fragments: [] });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(describeZodError(result.error, 'item')).toBe(
+      'item.type: expected one of "userMessage", "agentMessage", "reasoning", "plan", "commandExecution", ' +
+        '"fileChange", "mcpToolCall", "webSearch", "imageView", "contextCompaction"',
+    );
+  });
+
+  it('drops fields the protocol does not name (Codex sends extras such as memoryCitation)', () => {
+    const parsed = ThreadItem.parse({ type: 'agentMessage', id: 'a', text: 'hi', phase: null, memoryCitation: null });
+    expect(parsed).toEqual({ type: 'agentMessage', id: 'a', text: 'hi', phase: null });
+  });
+});

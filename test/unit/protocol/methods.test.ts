@@ -1,0 +1,125 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  ClientNotifications,
+  ClientRequests,
+  isClientRequestMethod,
+  isServerNotificationMethod,
+  isServerRequestMethod,
+  ServerNotifications,
+  ServerRequests,
+  type NotificationParams,
+  type ParamsInput,
+  type ParamsOf,
+  type ResultOf,
+  type ServerNotification,
+  type ServerRequest,
+  type ServerRequestResult,
+  type ThreadItem,
+} from '../../../src-preload/protocol';
+
+// Written out from PROTOCOL.md (plus initialize, thread/unsubscribe, thread/loaded/list, thread/turns/list).
+const clientRequestMethods = [
+  'initialize',
+  'thread/start',
+  'thread/resume',
+  'thread/fork',
+  'thread/archive',
+  'thread/unarchive',
+  'thread/unsubscribe',
+  'thread/list',
+  'thread/loaded/list',
+  'thread/read',
+  'thread/turns/list',
+  'thread/name/set',
+  'thread/rollback',
+  'thread/compact/start',
+  'turn/start',
+  'turn/steer',
+  'turn/interrupt',
+  'model/list',
+  'config/read',
+  'config/value/write',
+  'fs/readFile',
+];
+
+const serverNotificationMethods = [
+  'thread/started',
+  'thread/status/changed',
+  'thread/archived',
+  'thread/unarchived',
+  'thread/name/updated',
+  'thread/closed',
+  'thread/tokenUsage/updated',
+  'turn/started',
+  'turn/completed',
+  'turn/diff/updated',
+  'turn/plan/updated',
+  'item/started',
+  'item/completed',
+  'item/agentMessage/delta',
+  'item/reasoning/summaryTextDelta',
+  'item/reasoning/summaryPartAdded',
+  'item/reasoning/textDelta',
+  'item/commandExecution/outputDelta',
+  'item/fileChange/outputDelta',
+  'serverRequest/resolved',
+  'error',
+  'warning',
+];
+
+const serverRequestMethods = [
+  'item/commandExecution/requestApproval',
+  'item/fileChange/requestApproval',
+  'item/tool/requestUserInput',
+];
+
+describe('method tables', () => {
+  it('ClientRequests holds exactly the documented methods, each with params and result schemas', () => {
+    expect(Object.keys(ClientRequests).sort()).toEqual([...clientRequestMethods].sort());
+    for (const method of clientRequestMethods) {
+      expect(isClientRequestMethod(method)).toBe(true);
+    }
+    expect(isClientRequestMethod('toString')).toBe(false);
+    expect(isClientRequestMethod('thread/delete')).toBe(false);
+  });
+
+  it('ServerNotifications holds exactly the documented notifications', () => {
+    expect(Object.keys(ServerNotifications).sort()).toEqual([...serverNotificationMethods].sort());
+    expect(serverNotificationMethods.every(isServerNotificationMethod)).toBe(true);
+  });
+
+  it('ServerRequests holds exactly the documented server requests', () => {
+    expect(Object.keys(ServerRequests).sort()).toEqual([...serverRequestMethods].sort());
+    expect(serverRequestMethods.every(isServerRequestMethod)).toBe(true);
+  });
+
+  it('accepts initialized with or without params', () => {
+    expect(ClientNotifications.initialized.safeParse(undefined).success).toBe(true);
+    expect(ClientNotifications.initialized.safeParse({}).success).toBe(true);
+  });
+
+  it('parses params of methods whose fields are all optional when params are omitted', () => {
+    for (const method of ['thread/start', 'thread/list', 'thread/loaded/list', 'model/list', 'config/read'] as const) {
+      expect(ClientRequests[method].params.parse(undefined)).toEqual({});
+    }
+    expect(ClientRequests['thread/read'].params.safeParse(undefined).success).toBe(false);
+  });
+
+  it('derives the types from the table', () => {
+    expectTypeOf<ParamsOf<'thread/read'>>().toEqualTypeOf<{ threadId: string; includeTurns?: boolean | null | undefined }>();
+    expectTypeOf<undefined>().toExtend<ParamsInput<'thread/list'>>();
+    expectTypeOf<ParamsOf<'thread/list'>>().not.toExtend<undefined>();
+    expectTypeOf<ResultOf<'fs/readFile'>>().toEqualTypeOf<{ dataBase64: string }>();
+    expectTypeOf<NotificationParams<'item/completed'>>().toEqualTypeOf<{ threadId: string; turnId: string; item: ThreadItem }>();
+    expectTypeOf<ServerRequestResult<'item/tool/requestUserInput'>>().toEqualTypeOf<{
+      answers: Record<string, { answers: string[] }>;
+    }>();
+
+    const note: ServerNotification = { method: 'turn/diff/updated', params: { threadId: 't', turnId: 'u', diff: '' } };
+    if (note.method === 'turn/diff/updated') expectTypeOf(note.params.diff).toEqualTypeOf<string>();
+    const request: ServerRequest = { method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'i' } };
+    if (request.method === 'item/fileChange/requestApproval') expectTypeOf(request.params.itemId).toEqualTypeOf<string>();
+    expect(note.method).toBe('turn/diff/updated');
+    expect(request.method).toBe('item/fileChange/requestApproval');
+  });
+});
