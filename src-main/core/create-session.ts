@@ -7,7 +7,10 @@ import { ResponsesClient } from '../model/responses-client';
 import type { ModelClient } from '../model/types';
 import { ExecSessionManager } from '../tools/exec';
 import { execCommandTool, writeStdinTool } from '../tools/exec-tools';
+import { updatePlanTool } from '../tools/plan-tool';
 import { ToolRegistry } from '../tools/registry';
+import { requestUserInputTool } from '../tools/user-input-tool';
+import { viewImageTool } from '../tools/view-image-tool';
 import type { ServerRequestSender } from '../tools/types';
 import { uuidv7 } from '../util/ids';
 import { Session } from './session';
@@ -63,7 +66,15 @@ export function createSession(input: CreateSessionInput): Session {
   const model = input.overrides?.model ?? config.model;
   const info = modelInfo(model);
   const exec = new ExecSessionManager({});
-  const tools = new ToolRegistry().register(execCommandTool(exec)).register(writeStdinTool(exec));
+  const tools = new ToolRegistry()
+    .register(execCommandTool(exec))
+    .register(writeStdinTool(exec))
+    .register(updatePlanTool())
+    .register(viewImageTool())
+    .register(requestUserInputTool());
+  if (config.web_search !== 'disabled' && provider.wireApi === 'responses') {
+    tools.addHostedTool({ type: 'web_search', external_web_access: config.web_search === 'live' });
+  }
   return new Session({
     threadId: input.threadId ?? uuidv7(),
     settings: {
@@ -83,6 +94,7 @@ export function createSession(input: CreateSessionInput): Session {
     supportsReasoning: info.supportsReasoning,
     modelContextWindow: config.model_context_window ?? info.contextWindow,
     env: input.env,
+    onInterrupt: () => exec.closeAll('the turn was interrupted'),
     onShutdown: () => exec.closeAll('the thread was closed'),
   });
 }

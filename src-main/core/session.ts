@@ -1,4 +1,5 @@
-import type { ResponseItem, ServerNotification, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../../src-preload/protocol';
+import type { ResponseItem, ServerNotification, ThreadActiveFlag, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../../src-preload/protocol';
+import type { ServerRequestSender } from '../tools/types';
 import { TurnRunner, type TurnHost } from './turn-runner';
 import type { Op, SessionEventListener, SessionOptions, TurnOverrides, TurnRecord, TurnSettings } from './types';
 
@@ -25,6 +26,7 @@ export class Session implements TurnHost {
   private readonly listeners = new Set<SessionEventListener>();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private readonly waiting = new Map<ThreadActiveFlag, number>();
 
   constructor(readonly options: SessionOptions) {
     this.settings = { ...options.settings };
@@ -43,8 +45,23 @@ export class Session implements TurnHost {
   }
 
   get status(): ThreadStatus {
-    return this.active ? { type: 'active', activeFlags: [] } : { type: 'idle' };
+    if (!this.active) return { type: 'idle' };
+    const activeFlags = [...this.waiting].filter(([, n]) => n > 0).map(([flag]) => flag);
+    return { type: 'active', activeFlags };
   }
+
+  /** Forwards a server request to the host, with the thread marked as waiting on it meanwhile. */
+  readonly sendRequest: ServerRequestSender = async (request, signal) => {
+    const flag: ThreadActiveFlag = request.method === 'item/tool/requestUserInput' ? 'waitingOnUserInput' : 'waitingOnApproval';
+    this.waiting.set(flag, (this.waiting.get(flag) ?? 0) + 1);
+    this.emitStatus();
+    try {
+      return await this.options.sendRequest(request, signal);
+    } finally {
+      this.waiting.set(flag, (this.waiting.get(flag) ?? 1) - 1);
+      this.emitStatus();
+    }
+  };
 
   subscribe(listener: SessionEventListener): () => void {
     this.listeners.add(listener);
@@ -112,6 +129,7 @@ export class Session implements TurnHost {
           active.interrupt();
           await active.done;
         }
+        await this.options.onInterrupt?.();
         return { ok: true };
       }
       case 'shutdown': {

@@ -1,9 +1,9 @@
-import type { ResponseItem, ServerNotification, ThreadTokenUsage, Turn, TurnError, UserInput } from '../../src-preload/protocol';
+import type { ContentItem, ResponseItem, ServerNotification, ThreadTokenUsage, Turn, TurnError, UserInput } from '../../src-preload/protocol';
 import { environmentContextMessage, currentEnvironment } from '../context/environment-context';
 import { ModelError } from '../model/errors';
 import { exhaustedError, RetryBudget } from '../model/retry';
 import type { ModelRequest, ModelUsage } from '../model/types';
-import type { ToolCall, ToolContext, ToolResult } from '../tools/types';
+import type { ServerRequestSender, ToolCall, ToolContext, ToolResult } from '../tools/types';
 import { abortError, delay, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
@@ -16,6 +16,8 @@ export interface TurnHost {
   readonly options: SessionOptions;
   readonly history: ResponseItem[];
   emit(notification: ServerNotification): void;
+  /** Server requests go through the session, which tracks what the thread is waiting on. */
+  sendRequest: ServerRequestSender;
   /** The cwd the model was last told about, or null before the first turn. */
   contextCwd: string | null;
   tokenUsage: ThreadTokenUsage | null;
@@ -26,6 +28,8 @@ export class TurnRunner {
   readonly id = newItemId();
   private readonly controller = new AbortController();
   private readonly pending: UserInput[][] = [];
+  /** Content tools produced for the model (e.g. an image from view_image), sent with the next request. */
+  private readonly toolAttachments: ContentItem[] = [];
   private readonly startedAtMs: number;
   readonly done: Promise<Turn>;
 
@@ -92,6 +96,9 @@ export class TurnRunner {
           this.host.history.push(toolOutputItem(call, result));
           unanswered.delete(call.callId);
         });
+        if (this.toolAttachments.length > 0) {
+          this.host.history.push({ type: 'message', role: 'user', content: this.toolAttachments.splice(0) });
+        }
       }
     } catch (e) {
       if (this.signal.aborted || isAbortError(e)) {
@@ -206,7 +213,8 @@ export class TurnRunner {
       cwd: this.settings.cwd,
       signal: this.signal,
       emit: (n) => this.host.emit(n),
-      sendRequest: o.sendRequest,
+      sendRequest: this.host.sendRequest,
+      addPendingInput: (items) => this.toolAttachments.push(...items),
     };
   }
 }

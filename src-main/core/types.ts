@@ -37,6 +37,8 @@ export interface SessionOptions {
   /** Whether the model accepts `reasoning` parameters. */
   supportsReasoning: boolean;
   modelContextWindow: number | null;
+  /** Called after an interrupt has stopped the turn (kill background exec sessions). */
+  onInterrupt?: () => Promise<void> | void;
   /** Called once at shutdown, after the active turn has ended (kill exec sessions, close files). */
   onShutdown?: () => Promise<void> | void;
   env?: NodeJS.ProcessEnv;

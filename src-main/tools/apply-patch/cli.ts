@@ -1,0 +1,70 @@
+// `weft apply-patch`: apply a patch in the current directory and print what the model would be told.
+
+import { applyPatchText } from './index';
+
+export interface ApplyPatchCliIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  cwd: string;
+}
+
+export const APPLY_PATCH_USAGE = `Usage: weft apply-patch [PATCH]
+
+Applies a patch in the apply_patch format to files under the current directory:
+
+  *** Begin Patch
+  *** Update File: src/app.ts
+  @@ function main() {
+  -  run();
+  +  await run();
+  *** End Patch
+
+The patch is the PATCH argument, or standard input when there is no argument. Every hunk is checked
+before anything is written: if any fails, no file is changed.
+
+Exit status: 0 applied, 1 the patch could not be applied, 2 usage error.
+`;
+
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Runs the command; resolves to the exit status (0 applied, 1 rejected, 2 usage). */
+export async function runApplyPatchCli(args: string[], io: ApplyPatchCliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    await write(io.stdout, APPLY_PATCH_USAGE);
+    return 0;
+  }
+  if (args.length > 1) {
+    await write(io.stderr, `weft apply-patch: expected at most one argument (the patch), got ${args.length}.\n\n${APPLY_PATCH_USAGE}`);
+    return 2;
+  }
+  let patch = args[0];
+  if (patch === undefined) {
+    if ('isTTY' in io.stdin && io.stdin.isTTY === true) {
+      await write(io.stderr, `weft apply-patch: no patch given; pass it as an argument or on standard input.\n\n${APPLY_PATCH_USAGE}`);
+      return 2;
+    }
+    patch = await readAll(io.stdin);
+  }
+  if (patch.trim() === '') {
+    await write(io.stderr, `weft apply-patch: the patch is empty.\n\n${APPLY_PATCH_USAGE}`);
+    return 2;
+  }
+  const outcome = await applyPatchText(patch, { cwd: io.cwd });
+  if (outcome.ok) {
+    await write(io.stdout, outcome.output);
+    return 0;
+  }
+  await write(io.stderr, outcome.output.endsWith('\n') ? outcome.output : `${outcome.output}\n`);
+  return 1;
+}

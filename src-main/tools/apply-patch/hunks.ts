@@ -1,0 +1,233 @@
+// From parsed chunks to planned hunks: locate each chunk in the file, reduce it to its changed lines, and
+// group changes that lie close together into the hunks a reviewer accepts or declines.
+
+import type { Chunk } from './parse';
+import type { PlannedHunk } from './plan';
+import { LineSeeker } from './seek';
+import type { LineEdit } from './text';
+
+/** Lines of context a unified diff shows around a change; changes closer than twice this share a hunk. */
+export const DIFF_CONTEXT = 3;
+
+/** A run of removed file lines (from 0-based `start`) replaced by added lines; `chunk` is its 0-based source. */
+export interface Change {
+  start: number;
+  oldLines: string[];
+  newLines: string[];
+  chunk: number;
+}
+
+export type ChunkResolution =
+  | { ok: true; changes: Change[] }
+  | { ok: false; chunk: number; reason: string };
+
+/**
+ * Locates every chunk in `lines` (in order, each search resuming after the previous match) and returns the
+ * changes sorted by position, or the first chunk that cannot be placed and why (Codex's wording first).
+ */
+export function resolveChunks(lines: readonly string[], chunks: readonly Chunk[], displayPath: string): ChunkResolution {
+  const seeker = new LineSeeker(lines);
+  const changes: Change[] = [];
+  let position = 0;
+  for (let c = 0; c < chunks.length; c++) {
+    const chunk = chunks[c];
+    if (chunk === undefined) continue;
+    for (const context of chunk.contexts) {
+      const found = seeker.seek([context], position, false);
+      if (found < 0) return { ok: false, chunk: c, reason: `Failed to find context '${context}' in ${displayPath}` };
+      position = found + 1;
+    }
+    if (chunk.oldLines.length === 0) {
+      // A pure addition goes at the end of the file, before a final blank line if there is one.
+      const end = lines.length > 0 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+      if (chunk.newLines.length > 0) changes.push({ start: end, oldLines: [], newLines: [...chunk.newLines], chunk: c });
+      continue;
+    }
+    let { oldLines, newLines, ops } = chunk;
+    let found = seeker.seek(oldLines, position, chunk.isEndOfFile);
+    if (found < 0 && oldLines[oldLines.length - 1] === '') {
+      // A blank line ending a chunk is often just the separator before the next section.
+      const shorterOld = oldLines.slice(0, -1);
+      const at = seeker.seek(shorterOld, position, chunk.isEndOfFile);
+      if (at >= 0) {
+        found = at;
+        oldLines = shorterOld;
+        if (newLines[newLines.length - 1] === '') newLines = newLines.slice(0, -1);
+        ops = ops?.endsWith(' ') ? ops.slice(0, -1) : undefined;
+      }
+    }
+    if (found < 0) {
+      const reason = `Failed to find expected lines in ${displayPath}:\n${chunk.oldLines.join('\n')}`;
+      return { ok: false, chunk: c, reason: reason + misplacementHint(seeker, chunk, position) };
+    }
+    for (const change of changeRuns(lines, found, oldLines, newLines, ops)) changes.push({ ...change, chunk: c });
+    position = found + oldLines.length;
+  }
+  // Stable: a pure insertion sorts before a removal starting at the same line; otherwise patch order.
+  changes.sort((a, b) => a.start - b.start || Number(b.oldLines.length === 0) - Number(a.oldLines.length === 0));
+  for (let k = 1; k < changes.length; k++) {
+    const previous = changes[k - 1];
+    const current = changes[k];
+    if (previous && current && current.start < previous.start + previous.oldLines.length) {
+      const [first, second] = previous.chunk < current.chunk ? [previous, current] : [current, previous];
+      return {
+        ok: false,
+        chunk: second.chunk,
+        reason: `Hunk ${second.chunk + 1} changes lines of ${displayPath} that hunk ${first.chunk + 1} already changes`,
+      };
+    }
+  }
+  return { ok: true, changes };
+}
+
+/** Where the lines of a chunk that was not found do occur, when that explains the failure. */
+function misplacementHint(seeker: LineSeeker, chunk: Chunk, position: number): string {
+  const anywhere = seeker.seek(chunk.oldLines, 0, false);
+  if (anywhere < 0) return '';
+  if (anywhere < position) {
+    return (
+      `\n(These lines do occur at line ${anywhere + 1}, above line ${position + 1} where the search for this ` +
+      `hunk began: hunks must follow the order of the file, and '@@' context lines must come before the ` +
+      `lines they locate.)`
+    );
+  }
+  if (chunk.isEndOfFile) {
+    return `\n(These lines occur at line ${anywhere + 1}, but the hunk ends with '*** End of File', so they must be the last lines of the file.)`;
+  }
+  return '';
+}
+
+/** The runs of removed/added lines of a chunk matched at `at`; context lines stay as they are in the file. */
+function changeRuns(
+  lines: readonly string[],
+  at: number,
+  oldLines: readonly string[],
+  newLines: readonly string[],
+  ops: string | undefined,
+): Omit<Change, 'chunk'>[] {
+  const kinds = ops !== undefined && opsFit(ops, oldLines.length, newLines.length) ? ops : prefixSuffixOps(oldLines, newLines);
+  const runs: Omit<Change, 'chunk'>[] = [];
+  let run: Omit<Change, 'chunk'> | null = null;
+  let oldIndex = 0;
+  let newIndex = 0;
+  for (const kind of kinds) {
+    if (kind === ' ') {
+      if (run) runs.push(run);
+      run = null;
+      oldIndex++;
+      newIndex++;
+      continue;
+    }
+    run ??= { start: at + oldIndex, oldLines: [], newLines: [] };
+    if (kind === '-') {
+      run.oldLines.push(lines[at + oldIndex] ?? '');
+      oldIndex++;
+    } else {
+      run.newLines.push(newLines[newIndex] ?? '');
+      newIndex++;
+    }
+  }
+  if (run) runs.push(run);
+  return runs;
+}
+
+function opsFit(ops: string, oldCount: number, newCount: number): boolean {
+  let removed = 0;
+  let added = 0;
+  let kept = 0;
+  for (const kind of ops) {
+    if (kind === ' ') kept++;
+    else if (kind === '-') removed++;
+    else if (kind === '+') added++;
+    else return false;
+  }
+  return kept + removed === oldCount && kept + added === newCount;
+}
+
+function prefixSuffixOps(oldLines: readonly string[], newLines: readonly string[]): string {
+  let prefix = 0;
+  while (prefix < oldLines.length && prefix < newLines.length && oldLines[prefix] === newLines[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < oldLines.length - prefix &&
+    suffix < newLines.length - prefix &&
+    oldLines[oldLines.length - 1 - suffix] === newLines[newLines.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  return (
+    ' '.repeat(prefix) + '-'.repeat(oldLines.length - prefix - suffix) + '+'.repeat(newLines.length - prefix - suffix) + ' '.repeat(suffix)
+  );
+}
+
+/**
+ * When a file lacks a final line break and a change inserts after its last line, that last line gains a
+ * line break: make the change replace it, so the diff shows it and declining the change restores it.
+ */
+export function coverUnterminatedEnd(lines: readonly string[], changes: Change[]): void {
+  const last = lines.length - 1;
+  if (last < 0 || changes.some((c) => c.start <= last && last < c.start + c.oldLines.length)) return;
+  const append = changes.find((c) => c.start === lines.length);
+  if (!append) return;
+  const lastLine = lines[last] ?? '';
+  append.start = last;
+  append.oldLines = [lastLine];
+  append.newLines = [lastLine, ...append.newLines];
+}
+
+/** Groups sorted, non-overlapping changes into hunks, merging changes at most 2 × DIFF_CONTEXT lines apart. */
+export function groupChanges(lines: readonly string[], changes: readonly Change[]): PlannedHunk[] {
+  const groups: { start: number; end: number; oldLines: string[]; newLines: string[]; ops: string[] }[] = [];
+  for (const change of changes) {
+    const end = change.start + change.oldLines.length;
+    let group = groups[groups.length - 1];
+    if (group && change.start - group.end <= 2 * DIFF_CONTEXT) {
+      for (let k = group.end; k < change.start; k++) {
+        const line = lines[k] ?? '';
+        group.oldLines.push(line);
+        group.newLines.push(line);
+        group.ops.push(' ');
+      }
+      group.end = end;
+    } else {
+      group = { start: change.start, end, oldLines: [], newLines: [], ops: [] };
+      groups.push(group);
+    }
+    for (const line of change.oldLines) group.oldLines.push(line);
+    for (const line of change.newLines) group.newLines.push(line);
+    group.ops.push('-'.repeat(change.oldLines.length), '+'.repeat(change.newLines.length));
+  }
+  const hunks = groups.map((g, index) => {
+    const oldCount = g.oldLines.length;
+    return {
+      index,
+      oldStart: oldCount === 0 ? g.start : g.start + 1,
+      oldCount,
+      newStart: 0,
+      newCount: g.newLines.length,
+      oldLines: g.oldLines,
+      newLines: g.newLines,
+      ops: g.ops.join(''),
+    };
+  });
+  return withNewStarts(hunks);
+}
+
+/** 0-based index of the first old line a hunk replaces (for an insertion: the line it goes before). */
+export function hunkStart(hunk: PlannedHunk): number {
+  return hunk.oldCount === 0 ? hunk.oldStart : hunk.oldStart - 1;
+}
+
+/** The hunks with newStart recomputed for the new file they produce together (hunks sorted by oldStart). */
+export function withNewStarts(hunks: readonly PlannedHunk[]): PlannedHunk[] {
+  let delta = 0;
+  return hunks.map((hunk) => {
+    const newStart0 = hunkStart(hunk) + delta;
+    delta += hunk.newCount - hunk.oldCount;
+    return { ...hunk, newStart: hunk.newCount === 0 ? newStart0 : newStart0 + 1 };
+  });
+}
+
+export function editsFromHunks(hunks: readonly PlannedHunk[]): LineEdit[] {
+  return hunks.map((hunk) => ({ start: hunkStart(hunk), oldCount: hunk.oldCount, newLines: hunk.newLines }));
+}

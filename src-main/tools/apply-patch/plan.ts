@@ -1,0 +1,320 @@
+// Planning a patch: read every file it touches and place every hunk, writing nothing. A patch that cannot be
+// applied in full fails here, with every file left as it was.
+
+import { isUtf8 } from 'node:buffer';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { coverUnterminatedEnd, editsFromHunks, groupChanges, resolveChunks, withNewStarts } from './hunks';
+import type { Change } from './hunks';
+import type { FileHunk, Patch } from './parse';
+import { applyEdits, splitText } from './text';
+import type { Eol } from './text';
+
+/** One reviewable change in a file: old lines oldStart…oldStart+oldCount-1 become newLines. */
+export interface PlannedHunk {
+  /** 0-based position among the file's hunks as planned; stays the same when other hunks are declined. */
+  index: number;
+  /** 1-based, as in a unified diff: when a count is 0 its start is the line just before the empty range. */
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+  /** Lines without line ends; context lines inside the hunk appear in both. */
+  oldLines: string[];
+  newLines: string[];
+  /** One character per line of the hunk, in diff order: ' ' context, '-' old only, '+' new only. */
+  ops: string;
+}
+
+/** Size and modification time of a file as planning saw it. */
+export interface FileStamp {
+  mtimeMs: number;
+  size: number;
+}
+
+export interface PlannedFile {
+  /** Absolute path of the file the hunk names. */
+  path: string;
+  /** The path as written in the patch. */
+  displayPath: string;
+  kind: 'add' | 'delete' | 'update';
+  /** Absolute destination of `*** Move to:`; null when the file stays where it is. */
+  movePath: string | null;
+  /** The destination as written in the patch; null when the file stays where it is. */
+  displayMovePath: string | null;
+  /** The file's text before the patch; null when there was none (a new file) or it is not UTF-8 text. */
+  oldContent: string | null;
+  /** The file's text after the patch; null for a delete. */
+  newContent: string | null;
+  /** Line end used for lines the patch writes. */
+  eol: Eol;
+  /** Permission bits to give the written file; null for the default of a new file. */
+  mode: number | null;
+  /** For an add or a delete, the single hunk (index 0) when the file has any lines. */
+  hunks: PlannedHunk[];
+  /** What was on disk at `path` when planned ('absent': nothing), checked again before writing so that a
+   * file changed in the meantime is not overwritten; undefined when planning used a custom reader. */
+  observed?: FileStamp | 'absent';
+}
+
+export interface PatchPlan {
+  files: PlannedFile[];
+}
+
+export interface PlanOptions {
+  /** Directory that relative paths in the patch are resolved against. */
+  cwd: string;
+  /** Reads a file as UTF-8 text; rejects (ENOENT when missing) otherwise. Default: the local disk. */
+  readFile?: (absPath: string) => Promise<string>;
+}
+
+/** One reason a patch cannot be applied. */
+export interface PatchFailure {
+  /** The file as written in the patch. */
+  path: string;
+  /** 1-based number of the failing `@@` chunk within the file's section; null for a file-level problem. */
+  hunk: number | null;
+  /** 1-based line in the patch where the failing section or chunk starts; null if unknown. */
+  patchLine: number | null;
+  /** Full explanation (Codex's wording first). */
+  message: string;
+}
+
+const NOTHING_WRITTEN =
+  'No files were changed: apply_patch checks every hunk before writing anything. Fix the problem above and send the whole patch again.';
+
+/** The patch cannot be applied as a whole; nothing was written. The message lists every failure. */
+export class PatchApplyError extends Error {
+  override readonly name = 'PatchApplyError';
+  constructor(readonly failures: PatchFailure[]) {
+    super(`${failures.map((f) => f.message).join('\n\n')}\n\n${NOTHING_WRITTEN}`);
+  }
+}
+
+type Loaded =
+  | { state: 'absent' }
+  | { state: 'file'; text: string | null; mode: number | null; observed: FileStamp | undefined }
+  | { state: 'unreadable'; reason: string };
+
+function errnoCode(error: unknown): string | undefined {
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
+  return undefined;
+}
+
+/** A file-system error in words, for messages like "Failed to read file to update x: <this>". */
+export function describeFsError(error: unknown): string {
+  switch (errnoCode(error)) {
+    case 'ENOENT':
+      return 'the file does not exist';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'ENOTDIR':
+      return 'a parent of it is not a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+// Local reads are synchronous: a patch touches few files, and for many small ones (500 added files) the
+// thread-pool round trips of async calls would cost more than the reads.
+async function loadFile(absPath: string, readFile: PlanOptions['readFile']): Promise<Loaded> {
+  if (readFile) {
+    try {
+      return { state: 'file', text: await readFile(absPath), mode: null, observed: undefined };
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'absent' };
+      return { state: 'unreadable', reason: describeFsError(error) };
+    }
+  }
+  try {
+    const stats = statSync(absPath, { throwIfNoEntry: false });
+    if (stats === undefined) return { state: 'absent' };
+    if (stats.isDirectory()) return { state: 'unreadable', reason: 'it is a directory' };
+    if (!stats.isFile()) return { state: 'unreadable', reason: 'it is not a regular file' };
+    const bytes = readFileSync(absPath);
+    return {
+      state: 'file',
+      text: isUtf8(bytes) ? bytes.toString('utf8') : null,
+      mode: stats.mode & 0o7777,
+      observed: { mtimeMs: stats.mtimeMs, size: stats.size },
+    };
+  } catch (error) {
+    if (errnoCode(error) === 'ENOTDIR') return { state: 'absent' };
+    return { state: 'unreadable', reason: describeFsError(error) };
+  }
+}
+
+function at(patchLine: number | undefined): string {
+  return patchLine === undefined ? '' : ` (patch line ${patchLine})`;
+}
+
+/** Absolute paths each file hunk writes, for spotting a file named twice. */
+function targetsOf(hunk: FileHunk, cwd: string): string[] {
+  const path = resolve(cwd, hunk.path);
+  return hunk.kind === 'update' && hunk.movePath !== null ? [path, resolve(cwd, hunk.movePath)] : [path];
+}
+
+function duplicateFailures(patch: Patch, cwd: string): PatchFailure[] {
+  const firstSeen = new Map<string, FileHunk>();
+  const failures: PatchFailure[] = [];
+  for (const hunk of patch.hunks) {
+    for (const target of new Set(targetsOf(hunk, cwd))) {
+      const earlier = firstSeen.get(target);
+      if (earlier === undefined) {
+        firstSeen.set(target, hunk);
+        continue;
+      }
+      failures.push({
+        path: hunk.path,
+        hunk: null,
+        patchLine: hunk.patchLine ?? null,
+        message:
+          `The patch changes ${target} in two sections ('${earlier.path}'${at(earlier.patchLine)} and '${hunk.path}'` +
+          `${at(hunk.patchLine)}). Put all changes to one file in a single section.`,
+      });
+    }
+  }
+  return failures;
+}
+
+/**
+ * Resolves paths against opts.cwd (absolute paths are kept), reads every file and places every hunk.
+ * Throws PatchApplyError, naming each file and hunk that cannot be applied; writes nothing.
+ */
+export async function planPatch(patch: Patch, opts: PlanOptions): Promise<PatchPlan> {
+  if (patch.hunks.length === 0) throw new PatchApplyError([{ path: '', hunk: null, patchLine: null, message: 'No files were modified.' }]);
+  const failures = duplicateFailures(patch, opts.cwd);
+  if (failures.length > 0) throw new PatchApplyError(failures);
+  const files: PlannedFile[] = [];
+  for (const hunk of patch.hunks) {
+    const planned = await planFile(hunk, opts);
+    if ('message' in planned) failures.push(planned);
+    else files.push(planned);
+  }
+  if (failures.length > 0) throw new PatchApplyError(failures);
+  return { files };
+}
+
+function fileFailure(hunk: FileHunk, message: string): PatchFailure {
+  return { path: hunk.path, hunk: null, patchLine: hunk.patchLine ?? null, message: message + at(hunk.patchLine) };
+}
+
+async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile | PatchFailure> {
+  const path = resolve(opts.cwd, hunk.path);
+  const loaded = await loadFile(path, opts.readFile);
+  const base = { path, displayPath: hunk.path, movePath: null, displayMovePath: null };
+  switch (hunk.kind) {
+    case 'add': {
+      if (loaded.state === 'unreadable') return fileFailure(hunk, `Failed to write file ${hunk.path}: ${loaded.reason}`);
+      const existing = loaded.state === 'file' ? loaded : null;
+      const oldLines = existing && existing.text !== null ? splitText(existing.text).lines : [];
+      const newLines = hunk.contents === '' ? [] : hunk.contents.slice(0, -1).split('\n');
+      return {
+        ...base,
+        kind: 'add',
+        oldContent: existing?.text ?? null,
+        newContent: hunk.contents,
+        eol: '\n',
+        mode: existing?.mode ?? null,
+        hunks: wholeFileHunks(oldLines, newLines),
+        observed: existing ? existing.observed : 'absent',
+      };
+    }
+    case 'delete': {
+      if (loaded.state === 'absent') return fileFailure(hunk, `Failed to delete file ${hunk.path}: the file does not exist`);
+      if (loaded.state === 'unreadable') return fileFailure(hunk, `Failed to delete file ${hunk.path}: ${loaded.reason}`);
+      const split = loaded.text === null ? null : splitText(loaded.text);
+      return {
+        ...base,
+        kind: 'delete',
+        oldContent: loaded.text,
+        newContent: null,
+        eol: split?.eol ?? '\n',
+        mode: loaded.mode,
+        hunks: split ? wholeFileHunks(split.lines, []) : [],
+        observed: loaded.observed,
+      };
+    }
+    case 'update': {
+      const cannotRead = `Failed to read file to update ${hunk.path}`;
+      if (loaded.state === 'absent') return fileFailure(hunk, `${cannotRead}: the file does not exist`);
+      if (loaded.state === 'unreadable') return fileFailure(hunk, `${cannotRead}: ${loaded.reason}`);
+      if (loaded.text === null) return fileFailure(hunk, `${cannotRead}: it is not UTF-8 text, and apply_patch edits only text files`);
+      const split = splitText(loaded.text);
+      const resolution = resolveChunks(split.lines, hunk.chunks, hunk.path);
+      if (!resolution.ok) {
+        const chunk = hunk.chunks[resolution.chunk];
+        const where = `hunk ${resolution.chunk + 1} of ${hunk.chunks.length} for ${hunk.path}`;
+        return {
+          path: hunk.path,
+          hunk: resolution.chunk + 1,
+          patchLine: chunk?.patchLine ?? null,
+          message: `${resolution.reason}\n(${where}${chunk ? `, patch line ${chunk.patchLine}` : ''})`,
+        };
+      }
+      if (!split.finalNewline) coverUnterminatedEnd(split.lines, resolution.changes);
+      const hunks = groupChanges(split.lines, resolution.changes);
+      let movePath = hunk.movePath === null ? null : resolve(opts.cwd, hunk.movePath);
+      if (movePath === path) movePath = null;
+      if (movePath !== null && !opts.readFile) {
+        const destination = await loadFile(movePath, undefined);
+        if (destination.state === 'unreadable') {
+          return fileFailure(hunk, `Failed to write file ${hunk.movePath ?? ''}: ${destination.reason}`);
+        }
+      }
+      return {
+        ...base,
+        kind: 'update',
+        movePath,
+        displayMovePath: movePath === null ? null : hunk.movePath,
+        oldContent: loaded.text,
+        newContent: applyEdits(split, editsFromHunks(hunks)),
+        eol: split.eol,
+        mode: loaded.mode,
+        hunks,
+        observed: loaded.observed,
+      };
+    }
+  }
+}
+
+/** The one hunk of an add or delete: every old line replaced by every new line (none if both are empty). */
+function wholeFileHunks(oldLines: string[], newLines: string[]): PlannedHunk[] {
+  if (oldLines.length === 0 && newLines.length === 0) return [];
+  const change: Change = { start: 0, oldLines, newLines, chunk: 0 };
+  return groupChanges(oldLines, [change]);
+}
+
+/**
+ * The plan with the given hunks left out (per-hunk review). `path` may be the absolute or the as-written
+ * path (of the file or its move destination); `hunk` is PlannedHunk.index, and 0 for an add or delete.
+ * A file all of whose hunks are declined leaves the plan.
+ */
+export function withDeclinedHunks(plan: PatchPlan, declined: ReadonlyArray<{ path: string; hunk: number }>): PatchPlan {
+  const files: PlannedFile[] = [];
+  for (const file of plan.files) {
+    const names = [file.path, file.displayPath, file.movePath, file.displayMovePath];
+    const indexes = new Set(declined.filter((d) => names.includes(d.path)).map((d) => d.hunk));
+    if (indexes.size === 0) {
+      files.push(file);
+    } else if (file.kind !== 'update') {
+      if (!indexes.has(0)) files.push(file);
+    } else {
+      const kept = file.hunks.filter((h) => !indexes.has(h.index));
+      if (kept.length === file.hunks.length) {
+        files.push(file);
+      } else if (kept.length > 0) {
+        const hunks = withNewStarts(kept);
+        const newContent = applyEdits(splitText(file.oldContent ?? ''), editsFromHunks(hunks));
+        files.push({ ...file, hunks, newContent });
+      }
+    }
+  }
+  return { files };
+}

@@ -1,0 +1,153 @@
+// Signalling and reaping whole process groups. Every command runs as the leader of its own process group
+// (pipes: `detached`; PTY: a new session), so its pid is also its process-group id, and killing the group
+// reaches everything it started that did not deliberately leave (setsid).
+import { readdirSync, readFileSync } from 'node:fs';
+import { KILL_GRACE_MS } from './constants';
+
+/** How often a kill checks whether the group is gone. */
+const GROUP_POLL_MS = 10;
+/** After SIGKILL, how long to wait for the group to disappear before giving up. */
+const AFTER_KILL_WAIT_MS = 2_000;
+
+/** Sends `signal` to every process in the group; false if the group no longer exists. */
+/** `signal` 0 only checks that the group exists. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (err) {
+    if (isErrnoException(err) && err.code === 'ESRCH') return false;
+    throw err;
+  }
+}
+
+export interface ProcStat {
+  pid: number;
+  /** One-letter state from /proc/<pid>/stat: R, S, D, T, Z, … */
+  state: string;
+  ppid: number;
+  pgrp: number;
+}
+
+/** The kernel's view of one process (Linux), or null if it does not exist. */
+export function readProcStat(pid: number): ProcStat | null {
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // "pid (comm) state ppid pgrp …" — comm may itself contain spaces and parentheses.
+  const close = raw.lastIndexOf(')');
+  const fields = raw.slice(close + 2).split(' ');
+  const [state, ppid, pgrp] = fields;
+  if (state === undefined || ppid === undefined || pgrp === undefined) return null;
+  return { pid, state, ppid: Number(ppid), pgrp: Number(pgrp) };
+}
+
+/** Processes in group `pgid` that have not exited (zombies left). Linux only: null elsewhere. */
+export function groupMembers(pgid: number): number[] | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readProcStat(Number(entry));
+    if (stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(stat.pid);
+  }
+  return members;
+}
+
+/**
+ * Whether any process of the group is still running. Zombies do not count (an orphan whose reaper is
+ * slow, e.g. a container init, is already dead), except where /proc is missing and only kill(0) can tell.
+ */
+export function isGroupAlive(pgid: number): boolean {
+  const members = groupMembers(pgid);
+  if (members !== null) return members.length > 0;
+  return signalGroup(pgid, 0);
+}
+
+export interface KillGroupOptions {
+  /** SIGTERM first, then SIGKILL after this long if anything survives. */
+  graceMs?: number;
+  /** Resolves when the leader has been reaped; the kill waits for it as well (bounded). */
+  leaderExited?: Promise<unknown>;
+}
+
+/**
+ * Terminates the whole group: SIGTERM (and SIGCONT, so stopped members see it), SIGKILL after the grace
+ * period, then waits until no member is left running. Never throws for a group that is already gone.
+ */
+export async function killProcessGroup(pgid: number, opts: KillGroupOptions = {}): Promise<void> {
+  const graceMs = opts.graceMs ?? KILL_GRACE_MS;
+  const leaderExited = opts.leaderExited ?? Promise.resolve();
+  if (signalGroup(pgid, 'SIGTERM')) signalGroup(pgid, 'SIGCONT');
+  const goneInGrace = await waitUntil(() => !isGroupAlive(pgid), Promise.resolve(), graceMs);
+  if (!goneInGrace) signalGroup(pgid, 'SIGKILL');
+  await waitUntil(() => !isGroupAlive(pgid), leaderExited, goneInGrace ? graceMs : AFTER_KILL_WAIT_MS);
+}
+
+/** Resolves true once `done()` holds and `also` has settled, false if `timeoutMs` passes first. */
+function waitUntil(done: () => boolean, also: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let alsoSettled = false;
+    let finished = false;
+    const finish = (ok: boolean): void => {
+      if (finished) return;
+      finished = true;
+      clearInterval(poll);
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    const check = (): void => {
+      if (alsoSettled && done()) finish(true);
+    };
+    const poll = setInterval(check, GROUP_POLL_MS);
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    void also.then(
+      () => {
+        alsoSettled = true;
+        check();
+      },
+      () => {
+        alsoSettled = true;
+        check();
+      },
+    );
+  });
+}
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Remembers a live group so that it is SIGKILLed if this Node process exits while it still runs (an
+ * orphaned pipe-mode command would otherwise outlive the app). Returns the function that forgets it.
+ */
+export function trackGroup(pgid: number): () => void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const group of liveGroups) {
+        try {
+          process.kill(-group, 'SIGKILL');
+        } catch {
+          // Already gone (or not ours to kill); nothing more can be done while exiting.
+        }
+      }
+    });
+  }
+  liveGroups.add(pgid);
+  return () => {
+    liveGroups.delete(pgid);
+  };
+}
+
+function isErrnoException(err: unknown): err is NodeJS.ErrnoException {
+  return err instanceof Error && 'code' in err;
+}

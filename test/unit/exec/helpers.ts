@@ -1,0 +1,43 @@
+// Shared set-up for the exec engine tests: a scratch workdir, a context, and process-table checks.
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { groupMembers, readProcStat } from '../../../src-main/tools/exec';
+import type { ExecContext } from '../../../src-main/tools/exec';
+
+export function scratchDir(): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), 'weft-exec-')));
+}
+
+export function ctx(extra: Partial<ExecContext> = {}): ExecContext {
+  return { signal: new AbortController().signal, ...extra };
+}
+
+/** Whether `pid` is running (a zombie waiting for its reaper has already exited). */
+export function isRunning(pid: number): boolean {
+  const stat = readProcStat(pid);
+  return stat !== null && stat.state !== 'Z' && stat.state !== 'X';
+}
+
+/** Running members of the process group; the tests need Linux's /proc. */
+export function runningInGroup(pgid: number): number[] {
+  const members = groupMembers(pgid);
+  if (members === null) throw new Error('these tests read /proc to inspect the process table; run them on Linux');
+  return members;
+}
+
+/** Resolves with the collected output once `pattern` shows up in it. */
+export function outputWatcher(pattern: RegExp): { onOutput: (chunk: string) => void; seen: Promise<string> } {
+  let collected = '';
+  let resolveSeen: (text: string) => void = () => undefined;
+  const seen = new Promise<string>((resolve) => {
+    resolveSeen = resolve;
+  });
+  return {
+    onOutput: (chunk) => {
+      collected += chunk;
+      if (pattern.test(collected)) resolveSeen(collected);
+    },
+    seen,
+  };
+}
