@@ -14,6 +14,8 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
+  minify: true,
+  keepNames: true,
   external: ['node-pty', 'better-sqlite3', 'electron'],
   banner: {
     js: "import { createRequire as __weftCreateRequire } from 'node:module'; const require = __weftCreateRequire(import.meta.url);",

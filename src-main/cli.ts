@@ -43,12 +43,15 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`weft: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+/**
+ * One-shot commands exit as soon as their output is flushed, rather than waiting for idle keep-alive
+ * sockets and timers to wind down. Long-running commands (servers) resolve only when they are done.
+ */
+function exitAfterFlush(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
+  process.stderr.write(`weft: ${error instanceof Error ? error.message : String(error)}\n`);
+  exitAfterFlush(1);
+});

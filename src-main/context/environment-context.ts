@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs';
 import type { ResponseItem } from '../../src-preload/protocol';
 
 export interface EnvironmentContext {
@@ -15,7 +16,7 @@ export function currentEnvironment(cwd: string, env: NodeJS.ProcessEnv = process
   const shell = shellPath.split('/').pop() || 'bash';
   const pad = (n: number): string => String(n).padStart(2, '0');
   const currentDate = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const timezone = localTimeZone(env);
   return { cwd, shell, currentDate, timezone };
 }
 
@@ -29,4 +30,21 @@ export function renderEnvironmentContext(ctx: EnvironmentContext): string {
 
 export function environmentContextMessage(ctx: EnvironmentContext): ResponseItem {
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text: renderEnvironmentContext(ctx) }] };
+}
+
+/**
+ * The IANA zone name. `Intl` answers too, but loading ICU's zone data costs ~70 ms at start-up, so
+ * `TZ` and the /etc/localtime link (Linux and macOS) are tried first.
+ */
+function localTimeZone(env: NodeJS.ProcessEnv): string {
+  const tz = env['TZ'];
+  if (tz && /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return tz;
+  try {
+    const target = readlinkSync('/etc/localtime');
+    const m = /zoneinfo\/(.+)$/.exec(target);
+    if (m?.[1]) return m[1];
+  } catch {
+    // not a link: fall through
+  }
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }

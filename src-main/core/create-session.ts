@@ -5,6 +5,7 @@ import { BASE_INSTRUCTIONS } from '../context/base-instructions';
 import { modelInfo } from '../model/catalog';
 import { ResponsesClient } from '../model/responses-client';
 import type { ModelClient } from '../model/types';
+import { applyPatchTool } from '../tools/apply-patch-tool';
 import { ExecSessionManager } from '../tools/exec';
 import { execCommandTool, writeStdinTool } from '../tools/exec-tools';
 import { updatePlanTool } from '../tools/plan-tool';
@@ -71,7 +72,8 @@ export function createSession(input: CreateSessionInput): Session {
     .register(writeStdinTool(exec))
     .register(updatePlanTool())
     .register(viewImageTool())
-    .register(requestUserInputTool());
+    .register(requestUserInputTool())
+    .register(applyPatchTool(provider.wireApi === 'responses' ? info.applyPatchToolType : 'function'));
   if (config.web_search !== 'disabled' && provider.wireApi === 'responses') {
     tools.addHostedTool({ type: 'web_search', external_web_access: config.web_search === 'live' });
   }

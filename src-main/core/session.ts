@@ -17,10 +17,10 @@ type OpResult = { turn: Turn } | { ok: true };
  * turn runs at a time; input that arrives while it runs joins it at its next model request.
  */
 export class Session implements TurnHost {
-  readonly history: ResponseItem[] = [];
-  readonly turns: TurnRecord[] = [];
-  contextCwd: string | null = null;
-  tokenUsage: ThreadTokenUsage | null = null;
+  private readonly historyItems: ResponseItem[];
+  readonly turns: TurnRecord[];
+  contextCwd: string | null;
+  tokenUsage: ThreadTokenUsage | null;
   private settings: TurnSettings;
   private active: TurnRunner | null = null;
   private readonly listeners = new Set<SessionEventListener>();
@@ -30,6 +30,24 @@ export class Session implements TurnHost {
 
   constructor(readonly options: SessionOptions) {
     this.settings = { ...options.settings };
+    this.historyItems = [...(options.initial?.history ?? [])];
+    this.turns = [...(options.initial?.turns ?? [])];
+    this.contextCwd = options.initial?.contextCwd ?? null;
+    this.tokenUsage = options.initial?.tokenUsage ?? null;
+  }
+
+  get history(): readonly ResponseItem[] {
+    return this.historyItems;
+  }
+
+  appendHistory(...items: ResponseItem[]): void {
+    this.historyItems.push(...items);
+    this.options.recorder?.responseItems(items);
+  }
+
+  /** Replaces the history (after a rollback or compaction), without recording it. */
+  replaceHistory(items: ResponseItem[]): void {
+    this.historyItems.splice(0, this.historyItems.length, ...items);
   }
 
   get threadId(): string {
@@ -56,7 +74,17 @@ export class Session implements TurnHost {
     this.waiting.set(flag, (this.waiting.get(flag) ?? 0) + 1);
     this.emitStatus();
     try {
-      return await this.options.sendRequest(request, signal);
+      const answer = await this.options.sendRequest(request, signal);
+      if (request.method !== 'item/tool/requestUserInput') {
+        this.options.recorder?.approval({
+          turnId: request.params.turnId,
+          itemId: request.params.itemId,
+          kind: request.method === 'item/commandExecution/requestApproval' ? 'command' : 'fileChange',
+          request: request.params,
+          decision: answer,
+        });
+      }
+      return answer;
     } finally {
       this.waiting.set(flag, (this.waiting.get(flag) ?? 1) - 1);
       this.emitStatus();
@@ -69,6 +97,7 @@ export class Session implements TurnHost {
   }
 
   emit(notification: ServerNotification): void {
+    this.options.recorder?.notification(notification);
     if (notification.method === 'item/completed') {
       const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
       record?.items.push(notification.params.item);
@@ -140,6 +169,7 @@ export class Session implements TurnHost {
         }
         this.closed = true;
         await this.options.onShutdown?.();
+        await this.options.recorder?.close();
         return { ok: true };
       }
     }

@@ -3,7 +3,9 @@ import { environmentContextMessage, currentEnvironment } from '../context/enviro
 import { ModelError } from '../model/errors';
 import { exhaustedError, RetryBudget } from '../model/retry';
 import type { ModelRequest, ModelUsage } from '../model/types';
+import { findRepoRoot, TurnDiffTracker } from '../tools/turn-diff';
 import type { ServerRequestSender, ToolCall, ToolContext, ToolResult } from '../tools/types';
+import { outsideWorkspaceReason } from '../tools/workspace-paths';
 import { abortError, delay, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
@@ -14,7 +16,9 @@ import { userInputToMessage } from './user-input';
 /** What a turn shares with its session. */
 export interface TurnHost {
   readonly options: SessionOptions;
-  readonly history: ResponseItem[];
+  readonly history: readonly ResponseItem[];
+  /** Appends to the model-visible history (and the thread's rollout). */
+  appendHistory(...items: ResponseItem[]): void;
   emit(notification: ServerNotification): void;
   /** Server requests go through the session, which tracks what the thread is waiting on. */
   sendRequest: ServerRequestSender;
@@ -30,6 +34,7 @@ export class TurnRunner {
   private readonly pending: UserInput[][] = [];
   /** Content tools produced for the model (e.g. an image from view_image), sent with the next request. */
   private readonly toolAttachments: ContentItem[] = [];
+  private readonly turnDiff: TurnDiffTracker;
   private readonly startedAtMs: number;
   readonly done: Promise<Turn>;
 
@@ -39,6 +44,7 @@ export class TurnRunner {
     input: UserInput[],
   ) {
     this.startedAtMs = Date.now();
+    this.turnDiff = new TurnDiffTracker(findRepoRoot(settings.cwd));
     this.pending.push(input);
     this.done = this.run();
   }
@@ -77,12 +83,21 @@ export class TurnRunner {
     let status: Turn['status'] = 'completed';
     let error: TurnError | null = null;
     const unanswered = new Map<string, ToolCall>();
+    this.host.options.recorder?.turnContext({
+      turnId: this.id,
+      cwd: this.settings.cwd,
+      approvalPolicy: this.settings.approvalPolicy,
+      sandboxPolicy: this.settings.sandboxPolicy,
+      model: this.settings.model,
+      effort: this.settings.effort,
+      summary: this.settings.summary,
+    });
     try {
       this.recordContext();
       for (;;) {
         await this.drainPending();
         const outcome = await this.sample();
-        this.host.history.push(...outcome.items);
+        this.host.appendHistory(...outcome.items);
         if (outcome.usage) this.recordUsage(outcome.usage);
         if (outcome.toolCalls.length === 0) {
           if (this.pending.length === 0) break;
@@ -93,11 +108,11 @@ export class TurnRunner {
         outcome.toolCalls.forEach((call, i) => {
           const result = results[i];
           if (!result) return;
-          this.host.history.push(toolOutputItem(call, result));
+          this.host.appendHistory(toolOutputItem(call, result));
           unanswered.delete(call.callId);
         });
         if (this.toolAttachments.length > 0) {
-          this.host.history.push({ type: 'message', role: 'user', content: this.toolAttachments.splice(0) });
+          this.host.appendHistory({ type: 'message', role: 'user', content: this.toolAttachments.splice(0) });
         }
       }
     } catch (e) {
@@ -112,10 +127,15 @@ export class TurnRunner {
     }
     // Every call the model made must have an output, or the next request is invalid.
     for (const call of unanswered.values()) {
-      this.host.history.push(toolOutputItem(call, { output: 'aborted', success: false }));
+      this.host.appendHistory(toolOutputItem(call, { output: 'aborted', success: false }));
     }
     const turn = this.snapshot(status, error);
     this.host.emit({ method: 'turn/completed', params: { threadId, turn } });
+    try {
+      await this.host.options.recorder?.turnEnded();
+    } catch (e) {
+      this.host.emit({ method: 'warning', params: { threadId, message: `could not make the thread's history durable: ${errorMessage(e)}` } });
+    }
     return turn;
   }
 
@@ -123,7 +143,7 @@ export class TurnRunner {
   private recordContext(): void {
     if (this.host.contextCwd === this.settings.cwd) return;
     const env = currentEnvironment(this.settings.cwd, this.host.options.env, this.host.options.now?.());
-    this.host.history.push(environmentContextMessage(env));
+    this.host.appendHistory(environmentContextMessage(env));
     this.host.contextCwd = this.settings.cwd;
   }
 
@@ -131,7 +151,7 @@ export class TurnRunner {
     while (this.pending.length > 0) {
       const input = this.pending.shift();
       if (!input) continue;
-      this.host.history.push(await userInputToMessage(input, this.settings.cwd));
+      this.host.appendHistory(await userInputToMessage(input, this.settings.cwd));
       const item = { type: 'userMessage' as const, id: newItemId(), content: input };
       const { threadId } = this.host.options;
       this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
@@ -215,6 +235,8 @@ export class TurnRunner {
       emit: (n) => this.host.emit(n),
       sendRequest: this.host.sendRequest,
       addPendingInput: (items) => this.toolAttachments.push(...items),
+      turnDiff: this.turnDiff,
+      patchWritable: (absPath) => outsideWorkspaceReason(absPath, [this.settings.cwd]),
     };
   }
 }

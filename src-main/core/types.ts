@@ -1,5 +1,7 @@
 import type {
   AskForApproval,
+  ResponseItem,
+  ThreadTokenUsage,
   ReasoningEffort,
   ReasoningSummary,
   SandboxPolicy,
@@ -43,6 +45,31 @@ export interface SessionOptions {
   onShutdown?: () => Promise<void> | void;
   env?: NodeJS.ProcessEnv;
   now?: () => Date;
+  /** Persists the thread as it happens; absent for ephemeral threads. */
+  recorder?: SessionRecorder;
+  /** State of a resumed or forked thread. */
+  initial?: {
+    history: ResponseItem[];
+    turns: TurnRecord[];
+    tokenUsage: ThreadTokenUsage | null;
+    /** The cwd of the last environment context the model saw, if any. */
+    contextCwd: string | null;
+  };
+}
+
+/** Where a session writes its history as it happens (the thread store implements it). */
+export interface SessionRecorder {
+  /** Items appended to the model-visible history, in order. */
+  responseItems(items: ResponseItem[]): void;
+  /** Every notification the session emits; the recorder keeps what a resumed thread needs. */
+  notification(n: ServerNotification): void;
+  /** An approval asked and answered, so a resumed thread shows it. */
+  approval(record: { turnId: string; itemId: string; kind: 'command' | 'fileChange'; request: unknown; decision: unknown }): void;
+  turnContext(ctx: { turnId: string; cwd: string; approvalPolicy: string; sandboxPolicy: unknown; model: string; effort: string | null; summary: string | null }): void;
+  compacted(ctx: { message: string; replacementHistory: ResponseItem[] }): void;
+  /** The turn ended: make everything so far durable. */
+  turnEnded(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** Submissions into a session's queue (Codex's SQ). */

@@ -2,6 +2,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { CommandExecutionItem } from '../../src-preload/protocol';
 import { newItemId } from '../util/ids';
+import { extractApplyPatchInvocation } from './apply-patch';
+import { runApplyPatch } from './apply-patch-tool';
 import { parseCommandActions } from './command-actions';
 import type { ExecResult, ExecSessionManager } from './exec';
 import { functionTool, type ToolContext, type ToolHandler, type ToolResult } from './types';
@@ -76,6 +78,12 @@ export function execCommandTool(manager: ExecSessionManager): ToolHandler {
     },
     handle: async (args: z.output<typeof ExecCommandArgs>, _call, ctx) => {
       const workdir = args.workdir ? (isAbsolute(args.workdir) ? args.workdir : resolve(ctx.cwd, args.workdir)) : ctx.cwd;
+      if (extractApplyPatchInvocation(args.cmd)) {
+        // Models trained on shell-only harnesses send patches as heredocs; they go through the patch path.
+        const result = await runApplyPatch(args.cmd, { ...ctx, cwd: workdir });
+        const warning = 'Warning: apply_patch was requested via exec_command. Use the apply_patch tool instead of exec_command.';
+        return { ...result, output: `${warning}\n${typeof result.output === 'string' ? result.output : ''}` };
+      }
       return runCommandItem(ctx, args.cmd, workdir, (onOutput) =>
         manager.exec(
           { cmd: args.cmd, workdir, shell: args.shell, login: args.login, tty: args.tty, yieldTimeMs: args.yield_time_ms, maxOutputTokens: args.max_output_tokens },

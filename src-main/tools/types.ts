@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { ContentItem, ServerNotification, ServerRequest } from '../../src-preload/protocol';
 import type { ToolSpec } from '../model/types';
+import type { PatchPlan } from './apply-patch';
+import type { PatchReview } from './apply-patch-tool';
+import type { TurnDiffTracker } from './turn-diff';
 
 /** A tool call the model made, as the router sees it. */
 export type ToolCall =
@@ -29,6 +32,12 @@ export interface ToolContext {
   sendRequest: ServerRequestSender;
   /** Extra input the next model request should carry (e.g. an image a tool loaded). */
   addPendingInput?(items: ContentItem[]): void;
+  /** Collects the turn's aggregated diff. */
+  turnDiff?: TurnDiffTracker;
+  /** Why an absolute path may not be written by a patch, or null when it may. */
+  patchWritable?: (absPath: string) => string | null;
+  /** Asks for a patch's approval when policy says so; resolves to accept when no one needs asking. */
+  reviewPatch?: (request: { itemId: string; plan: PatchPlan }) => Promise<PatchReview>;
 }
 
 interface ToolHandlerBase {

@@ -30,6 +30,8 @@ export interface AgentOptions {
   streamIdleTimeoutMs?: number;
   sendRequest?: ServerRequestSender;
   overrides?: TurnOverrides;
+  /** Extra config.toml keys (as parsed TOML values). */
+  config?: Record<string, unknown>;
 }
 
 export function mockProvider(baseUrl: string, opts: Partial<ResolvedProvider> = {}): ResolvedProvider {
@@ -51,7 +53,7 @@ export function mockProvider(baseUrl: string, opts: Partial<ResolvedProvider> = 
 }
 
 export function startAgent(opts: AgentOptions): AgentHarness {
-  const config = weftConfigSchema.parse({ model: opts.model ?? 'mock-model', model_provider: 'mock' });
+  const config = weftConfigSchema.parse({ model: opts.model ?? 'mock-model', model_provider: 'mock', ...opts.config });
   const serverRequests: ServerRequest[] = [];
   const sendRequest: ServerRequestSender = async (request, signal) => {
     serverRequests.push(request);

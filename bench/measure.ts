@@ -1,0 +1,44 @@
+// Whole-process measurement for benchmarks: wall time and peak RSS of a command, via a tiny Python
+// wrapper that reads getrusage(RUSAGE_CHILDREN) — exact peak memory, which Node cannot report for
+// a child process.
+import { spawn } from 'node:child_process';
+
+export interface ProcessRun {
+  wallMs: number;
+  peakRssMiB: number;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+const WRAPPER = `
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+proc = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, capture_output=True)
+wall = time.perf_counter() - start
+peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+sys.stdout.write(json.dumps({"wall": wall, "peak_kib": peak_kib, "code": proc.returncode, "out": proc.stdout.decode("utf-8", "replace"), "err": proc.stderr.decode("utf-8", "replace")}))
+`;
+
+export function measureProcess(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', ['-c', WRAPPER, ...argv], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        const r = JSON.parse(out) as { wall: number; peak_kib: number; code: number; out: string; err: string };
+        resolve({ wallMs: r.wall * 1000, peakRssMiB: r.peak_kib / 1024, exitCode: r.code, stdout: r.out, stderr: r.err });
+      } catch (error) {
+        reject(new Error(`measure: could not read the wrapper's result: ${String(error)}\n${out.slice(0, 500)}`));
+      }
+    });
+  });
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}

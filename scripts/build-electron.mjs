@@ -1,0 +1,57 @@
+// Bundles the desktop app's main process and preload with esbuild:
+//   src-main/electron/entry.ts → dist/electron/main.js     ESM (Electron ≥ 28 runs an ESM main); native
+//                                                          addons and `electron` stay external.
+//   src-preload/index.ts       → dist/electron/preload.cjs CJS: a sandboxed preload is a classic script
+//                                                          whose require() knows only `electron` and a few
+//                                                          polyfills, so everything else is bundled in.
+// The build fails if the preload would require anything but `electron`.
+import { build } from 'esbuild';
+import { mkdirSync, rmSync } from 'node:fs';
+
+const outdir = new URL('../dist/electron/', import.meta.url);
+// Keep dist/electron/node_modules (the Electron-ABI natives staged by scripts/electron-natives.mjs).
+for (const name of ['main.js', 'main.js.map', 'preload.cjs', 'preload.cjs.map']) rmSync(new URL(name, outdir), { force: true });
+mkdirSync(outdir, { recursive: true });
+
+const electronMajor = 45;
+// Electron 45 ships Chromium 140 and Node 22.
+const chromeTarget = 'chrome140';
+const nodeTarget = 'node22';
+
+await build({
+  entryPoints: { main: 'src-main/electron/entry.ts' },
+  outdir: 'dist/electron',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: nodeTarget,
+  sourcemap: 'linked',
+  external: ['electron', 'node-pty', 'better-sqlite3'],
+  banner: {
+    js: "import { createRequire as __weftCreateRequire } from 'node:module'; const require = __weftCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+
+const preload = await build({
+  entryPoints: ['src-preload/index.ts'],
+  outfile: 'dist/electron/preload.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'browser',
+  target: chromeTarget,
+  sourcemap: 'inline',
+  external: ['electron'],
+  metafile: true,
+  logLevel: 'warning',
+});
+
+const preloadImports = new Set(
+  Object.values(preload.metafile.outputs).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path)),
+);
+const forbidden = [...preloadImports].filter((path) => path !== 'electron');
+if (forbidden.length > 0) {
+  console.error(`The preload may require only "electron" (it runs sandboxed), but it requires: ${forbidden.join(', ')}.`);
+  process.exit(1);
+}
+console.log(`built dist/electron/main.js and dist/electron/preload.cjs for Electron ${electronMajor}`);

@@ -1,0 +1,213 @@
+import {
+  ClientRequests,
+  describeZodError,
+  ErrorCodes,
+  isClientRequestMethod,
+  JsonRpcMessage,
+  type ClientRequestMethod,
+  type ParamsOf,
+  type RequestId,
+  type ResultInput,
+  type ServerNotification,
+  type ServerRequest,
+} from '../../src-preload/protocol';
+import { errorMessage } from '../util/errors';
+import { RpcError } from './rpc-error';
+import type { ClientConnection, ClientSink, ConnectionHost } from './transport';
+
+/** One connected client, as handlers see it. */
+export interface Client {
+  readonly id: number;
+  readonly label: string;
+  readonly closed: boolean;
+  notify(notification: ServerNotification): void;
+  /** Sends a server request; resolves with the client's result, rejects with its error or on disconnect. */
+  request(request: ServerRequest, id: RequestId): Promise<unknown>;
+  onClose(listener: () => void): void;
+}
+
+export type Handler<M extends ClientRequestMethod> = (params: ParamsOf<M>, client: Client) => Promise<ResultInput<M>>;
+
+/** Every method in the protocol table has a handler: a missing one is a compile error. */
+export type HandlerTable = { [M in ClientRequestMethod]: Handler<M> };
+
+export interface DispatcherOptions {
+  handlers: HandlerTable;
+  /** Result of `initialize`, beyond what the client asked. */
+  serverInfo: () => { userAgent: string; codexHome: string; platformFamily: string; platformOs: string };
+  log: (line: string) => void;
+  onClientClosed?: (client: Client) => void;
+}
+
+interface FrameErrorLike {
+  kind: 'frame-error';
+  code: number;
+  message: string;
+}
+
+function isFrameErrorLike(x: unknown): x is FrameErrorLike {
+  return typeof x === 'object' && x !== null && 'kind' in x && x.kind === 'frame-error' && 'code' in x && typeof x.code === 'number' && 'message' in x && typeof x.message === 'string';
+}
+
+/**
+ * The transport-agnostic JSON-RPC dispatcher: validates every request against the protocol table,
+ * enforces the initialize handshake, routes to the handler, and matches responses to server requests.
+ * Nothing a client sends can throw out of `receive`.
+ */
+export class RpcDispatcher implements ConnectionHost {
+  private nextClientId = 1;
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  connect(sink: ClientSink): ClientConnection {
+    const state = new ConnectionState(this.nextClientId++, sink, this.options);
+    return {
+      receive: (message) => state.receive(message),
+      close: () => state.close(),
+    };
+  }
+}
+
+class ConnectionState implements Client {
+  private initialized = false;
+  private optOut = new Set<string>();
+  private readonly pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly closeListeners: (() => void)[] = [];
+  closed = false;
+
+  constructor(
+    readonly id: number,
+    private readonly sink: ClientSink,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  get label(): string {
+    return this.sink.label;
+  }
+
+  notify(notification: ServerNotification): void {
+    if (this.closed || !this.initialized || this.optOut.has(notification.method)) return;
+    this.sink.send(notification);
+  }
+
+  request(request: ServerRequest, id: RequestId): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error(`client ${this.label} is disconnected`));
+    return new Promise((resolve, reject) => {
+      this.pending.set(String(id), { resolve, reject });
+      this.sink.send({ id, method: request.method, params: request.params });
+    });
+  }
+
+  onClose(listener: () => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of this.pending.values()) p.reject(new Error(`client ${this.label} disconnected`));
+    this.pending.clear();
+    for (const l of this.closeListeners) l();
+    this.options.onClientClosed?.(this);
+  }
+
+  receive(raw: unknown): void {
+    try {
+      this.handleMessage(raw);
+    } catch (error) {
+      this.options.log(`weft app-server: internal error handling a message from ${this.label}: ${errorMessage(error)}`);
+    }
+  }
+
+  private handleMessage(raw: unknown): void {
+    if (this.closed) return;
+    if (isFrameErrorLike(raw)) {
+      this.sendError(null, raw.code, raw.message);
+      return;
+    }
+    const parsed = JsonRpcMessage.safeParse(raw);
+    if (!parsed.success) {
+      this.sendError(idOf(raw), ErrorCodes.InvalidRequest, `Invalid request: ${describeZodError(parsed.error, '')}`);
+      return;
+    }
+    const msg = parsed.data;
+    if ('method' in msg) {
+      if ('id' in msg && msg.id !== undefined) void this.handleRequest(msg.id, msg.method, msg.params);
+      else this.handleNotification(msg.method);
+      return;
+    }
+    if ('result' in msg) this.handleResponse(msg.id, msg.result, null);
+    else if ('error' in msg && msg.id !== null) this.handleResponse(msg.id, undefined, msg.error);
+  }
+
+  private handleNotification(method: string): void {
+    if (method === 'initialized') return;
+    this.options.log(`weft app-server: ignoring unknown notification "${method}" from ${this.label}`);
+  }
+
+  private handleResponse(id: RequestId, result: unknown, error: { code: number; message: string } | null): void {
+    const waiter = this.pending.get(String(id));
+    if (!waiter) {
+      this.options.log(`weft app-server: response for unknown request id ${String(id)} from ${this.label}`);
+      return;
+    }
+    this.pending.delete(String(id));
+    if (error) waiter.reject(new RpcError(error.code, error.message));
+    else waiter.resolve(result);
+  }
+
+  private async handleRequest(id: RequestId, method: string, params: unknown): Promise<void> {
+    if (!isClientRequestMethod(method)) {
+      this.sendError(id, ErrorCodes.MethodNotFound, `Method not found: ${method}`);
+      return;
+    }
+    if (method === 'initialize') {
+      if (this.initialized) {
+        this.sendError(id, ErrorCodes.InvalidRequest, 'Already initialized');
+        return;
+      }
+    } else if (!this.initialized) {
+      this.sendError(id, ErrorCodes.InvalidRequest, 'Not initialized');
+      return;
+    }
+    const schema = ClientRequests[method].params;
+    const checked = schema.safeParse(params);
+    if (!checked.success) {
+      this.sendError(id, ErrorCodes.InvalidParams, `Invalid params: ${describeZodError(checked.error)}`);
+      return;
+    }
+    try {
+      const result = method === 'initialize' ? this.initialize(checked.data) : await this.invoke(method, checked.data);
+      if (!this.closed) this.sink.send({ id, result });
+    } catch (error) {
+      if (error instanceof RpcError) this.sendError(id, error.code, error.message, error.data);
+      else {
+        this.options.log(`weft app-server: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        this.sendError(id, ErrorCodes.InternalError, errorMessage(error));
+      }
+    }
+  }
+
+  private invoke<M extends ClientRequestMethod>(method: M, params: unknown): Promise<unknown> {
+    const handler = this.options.handlers[method] as Handler<M>;
+    // `params` was parsed with this method's own schema just above.
+    return handler(params as ParamsOf<M>, this);
+  }
+
+  private initialize(params: unknown): unknown {
+    const checked = ClientRequests.initialize.params.parse(params);
+    this.initialized = true;
+    this.optOut = new Set(checked.capabilities?.optOutNotificationMethods ?? []);
+    return this.options.serverInfo();
+  }
+
+  private sendError(id: RequestId | null, code: number, message: string, data?: unknown): void {
+    if (this.closed) return;
+    this.sink.send({ id, error: data === undefined ? { code, message } : { code, message, data } });
+  }
+}
+
+function idOf(raw: unknown): RequestId | null {
+  if (typeof raw === 'object' && raw !== null && 'id' in raw && (typeof raw.id === 'string' || typeof raw.id === 'number')) return raw.id;
+  return null;
+}

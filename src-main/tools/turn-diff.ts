@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { structuredPatch } from 'diff';
+
+interface Tracked {
+  /** Path before the turn touched it; null when the file did not exist. */
+  originalPath: string | null;
+  /** Where the file is now; null once deleted. */
+  currentPath: string | null;
+  baseline: Buffer | null;
+  baselineMode: string;
+}
+
+const ZERO_OID = '0000000000000000000000000000000000000000';
+
+/** The git root above `dir`, or `dir` itself outside a repository. */
+export function findRepoRoot(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return dir;
+  }
+}
+
+/**
+ * Everything one turn changed through patches, as one git-style unified diff: each file's content
+ * the first time the turn touched it is the baseline; moves keep the file's identity.
+ */
+export class TurnDiffTracker {
+  private readonly files: Tracked[] = [];
+
+  constructor(private readonly root: string) {}
+
+  /** Call before a patch is written, for every path it will touch (and each move's destination). */
+  async beforeChange(changes: { path: string; movePath?: string | null }[]): Promise<void> {
+    for (const change of changes) {
+      if (this.files.some((f) => f.currentPath === change.path)) continue;
+      const baseline = await readOrNull(change.path);
+      this.files.push({ originalPath: baseline ? change.path : null, currentPath: change.path, baseline, baselineMode: await modeOf(change.path) });
+    }
+  }
+
+  /** Call after a patch was written. */
+  afterChange(changes: { path: string; kind: 'add' | 'delete' | 'update'; movePath?: string | null }[]): void {
+    for (const change of changes) {
+      const tracked = this.files.find((f) => f.currentPath === change.path);
+      if (!tracked) continue;
+      if (change.kind === 'delete') tracked.currentPath = null;
+      else if (change.movePath) {
+        // The destination may have been tracked separately (overwritten by the move): it is this file now.
+        const dest = this.files.findIndex((f) => f !== tracked && f.currentPath === change.movePath);
+        if (dest >= 0) this.files.splice(dest, 1);
+        tracked.currentPath = change.movePath;
+      }
+    }
+  }
+
+  /** The aggregated diff, files in path order; empty when nothing differs from the baselines. */
+  async diff(): Promise<string> {
+    const parts: { key: string; text: string }[] = [];
+    for (const f of this.files) {
+      const current = f.currentPath ? await readOrNull(f.currentPath) : null;
+      if (f.baseline === null && current === null) continue;
+      if (f.baseline && current && f.baseline.equals(current) && f.originalPath === f.currentPath) continue;
+      const text = await this.fileDiff(f, current);
+      parts.push({ key: this.rel(f.originalPath ?? f.currentPath ?? ''), text });
+    }
+    parts.sort((a, b) => a.key.localeCompare(b.key));
+    return parts.map((p) => p.text).join('');
+  }
+
+  private rel(p: string): string {
+    return relative(this.root, p).split('\\').join('/');
+  }
+
+  private async fileDiff(f: Tracked, current: Buffer | null): Promise<string> {
+    const oldName = f.originalPath ? this.rel(f.originalPath) : this.rel(f.currentPath ?? '');
+    const newName = f.currentPath ? this.rel(f.currentPath) : oldName;
+    const lines = [`diff --git a/${oldName} b/${newName}`];
+    const newMode = f.currentPath ? await modeOf(f.currentPath) : '100644';
+    if (f.baseline === null) lines.push(`new file mode ${newMode}`);
+    else if (current === null) lines.push(`deleted file mode ${f.baselineMode}`);
+    else if (f.baselineMode !== newMode) lines.push(`old mode ${f.baselineMode}`, `new mode ${newMode}`);
+    const oldOid = f.baseline ? blobOid(f.baseline) : ZERO_OID;
+    const newOid = current ? blobOid(current) : ZERO_OID;
+    const sameMode = f.baseline !== null && current !== null && f.baselineMode === newMode;
+    lines.push(`index ${oldOid}..${newOid}${sameMode ? ` ${newMode}` : ''}`);
+    if (isBinary(f.baseline) || isBinary(current)) {
+      lines.push(`Binary files ${f.baseline ? `a/${oldName}` : '/dev/null'} and ${current ? `b/${newName}` : '/dev/null'} differ`);
+      return `${lines.join('\n')}\n`;
+    }
+    const oldText = f.baseline?.toString('utf8') ?? '';
+    const newText = current?.toString('utf8') ?? '';
+    lines.push(f.baseline ? `--- a/${oldName}` : '--- /dev/null', current ? `+++ b/${newName}` : '+++ /dev/null');
+    const patch = structuredPatch(oldName, newName, oldText, newText, undefined, undefined, { context: 3 });
+    for (const h of patch.hunks) {
+      lines.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`);
+      lines.push(...h.lines);
+    }
+    return `${lines.join('\n')}\n`;
+  }
+}
+
+function range(start: number, count: number): string {
+  return count === 1 ? `${start}` : `${count === 0 ? Math.max(0, start) : start},${count}`;
+}
+
+async function readOrNull(path: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path);
+  } catch {
+    return null;
+  }
+}
+
+async function modeOf(path: string): Promise<string> {
+  try {
+    return (await stat(path)).mode & 0o111 ? '100755' : '100644';
+  } catch {
+    return '100644';
+  }
+}
+
+/** Git's object id for file content: sha1 of `blob <size>\0<content>`. */
+export function blobOid(content: Buffer): string {
+  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+}
+
+function isBinary(b: Buffer | null): boolean {
+  return b !== null && b.subarray(0, 8000).includes(0);
+}
