@@ -82,7 +82,7 @@ describe('agent loop', () => {
     expect(body['prompt_cache_key']).toBe(agent.session.threadId);
     expect(body['reasoning']).toEqual({ summary: 'auto' });
     expect(typeof body['instructions']).toBe('string');
-    expect((body['tools'] as { name: string }[]).map((t) => t.name)).toEqual(['exec_command', 'write_stdin', 'update_plan', 'view_image', 'request_user_input']);
+    expect((body['tools'] as { name: string }[]).map((t) => t.name)).toEqual(['exec_command', 'write_stdin', 'update_plan', 'view_image', 'request_user_input', 'apply_patch']);
     const input = inputOf(1) as { role: string; content: { text: string }[] }[];
     expect(input).toHaveLength(2);
     expect(input[0]?.content[0]?.text).toMatch(new RegExp(`^<environment_context>\\n  <cwd>${ws.dir}</cwd>\\n  <shell>bash</shell>\\n  <current_date>\\d{4}-\\d\\d-\\d\\d</current_date>\\n  <timezone>.+</timezone>\\n</environment_context>$`));
