@@ -1,10 +1,11 @@
 // Writing a planned patch: each file through a temporary file in its own directory and a rename, so no
-// file is ever half-written; if any step fails, the steps already done are undone.
+// file is ever seen half-written (unless its directory refuses new files: see writeAtomically); if any
+// step fails, the steps already done are undone.
 
 import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { describeFsError } from './plan';
+import { describeFsError, errnoCode } from './plan';
 import type { PatchPlan, PlannedFile } from './plan';
 
 /** Writing a plan failed; the message says what failed and whether everything was put back. */
@@ -72,11 +73,23 @@ function statOrUndefined(path: string, follow: boolean): Stats | undefined {
   }
 }
 
-/** Writes `content` to `target` via a temporary file and a rename; `mode` null keeps the default. */
+/**
+ * Writes `content` to `target` via a temporary file and a rename; `mode` null keeps the default. When the
+ * directory refuses new files but `target` exists (and may be writable), `target` is overwritten in place.
+ */
 function writeAtomically(target: string, content: string | Buffer, mode: number | null): void {
   const temp = tempPathFor(target);
   try {
     writeFileSync(temp, content, { mode: mode ?? 0o666, flag: 'wx' });
+  } catch (error) {
+    const code = errnoCode(error);
+    if ((code === 'EACCES' || code === 'EPERM') && statOrUndefined(target, true)?.isFile()) {
+      writeFileSync(target, content);
+      return;
+    }
+    throw error;
+  }
+  try {
     if (mode !== null) chmodSync(temp, mode);
     renameSync(temp, target);
   } catch (error) {

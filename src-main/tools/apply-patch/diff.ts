@@ -29,21 +29,20 @@ export function unifiedDiffForFile(file: PlannedFile): string {
   if (file.kind === 'delete' && file.oldContent === null) return `Binary files ${oldLabel} and ${newLabel} differ\n`;
 
   const old = splitText(file.oldContent ?? '');
-  const lines = old.lines;
-  const oldLast = old.finalNewline ? -1 : lines.length - 1;
+  const oldLast = old.finalNewline ? -1 : old.count - 1;
   const out: string[] = [`--- ${oldLabel}`, `+++ ${newLabel}`];
   let delta = 0;
   for (const hunk of file.hunks) {
     const start = hunkStart(hunk);
     const end = start + hunk.oldCount;
     const before = Math.max(0, start - DIFF_CONTEXT);
-    const after = Math.min(lines.length, end + DIFF_CONTEXT);
+    const after = Math.min(old.count, end + DIFF_CONTEXT);
     const oldCount = start - before + hunk.oldCount + (after - end);
     const newCount = start - before + hunk.newCount + (after - end);
     out.push(`@@ -${range(before, oldCount)} +${range(before + delta, newCount)} @@`);
     const context = (from: number, to: number): void => {
       for (let k = from; k < to; k++) {
-        out.push(` ${lines[k] ?? ''}`);
+        out.push(` ${old.line(k)}`);
         if (k === oldLast) out.push(NO_NEWLINE);
       }
     };

@@ -4,7 +4,7 @@
 import type { Chunk } from './parse';
 import type { PlannedHunk } from './plan';
 import { LineSeeker } from './seek';
-import type { LineEdit } from './text';
+import type { LineEdit, LineSource } from './text';
 
 /** Lines of context a unified diff shows around a change; changes closer than twice this share a hunk. */
 export const DIFF_CONTEXT = 3;
@@ -25,7 +25,7 @@ export type ChunkResolution =
  * Locates every chunk in `lines` (in order, each search resuming after the previous match) and returns the
  * changes sorted by position, or the first chunk that cannot be placed and why (Codex's wording first).
  */
-export function resolveChunks(lines: readonly string[], chunks: readonly Chunk[], displayPath: string): ChunkResolution {
+export function resolveChunks(lines: LineSource, chunks: readonly Chunk[], displayPath: string): ChunkResolution {
   const seeker = new LineSeeker(lines);
   const changes: Change[] = [];
   let position = 0;
@@ -39,7 +39,7 @@ export function resolveChunks(lines: readonly string[], chunks: readonly Chunk[]
     }
     if (chunk.oldLines.length === 0) {
       // A pure addition goes at the end of the file, before a final blank line if there is one.
-      const end = lines.length > 0 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+      const end = lines.count > 0 && lines.lineEquals(lines.count - 1, '') ? lines.count - 1 : lines.count;
       if (chunk.newLines.length > 0) changes.push({ start: end, oldLines: [], newLines: [...chunk.newLines], chunk: c });
       continue;
     }
@@ -99,7 +99,7 @@ function misplacementHint(seeker: LineSeeker, chunk: Chunk, position: number): s
 
 /** The runs of removed/added lines of a chunk matched at `at`; context lines stay as they are in the file. */
 function changeRuns(
-  lines: readonly string[],
+  lines: LineSource,
   at: number,
   oldLines: readonly string[],
   newLines: readonly string[],
@@ -120,7 +120,7 @@ function changeRuns(
     }
     run ??= { start: at + oldIndex, oldLines: [], newLines: [] };
     if (kind === '-') {
-      run.oldLines.push(lines[at + oldIndex] ?? '');
+      run.oldLines.push(lines.line(at + oldIndex));
       oldIndex++;
     } else {
       run.newLines.push(newLines[newIndex] ?? '');
@@ -164,26 +164,26 @@ function prefixSuffixOps(oldLines: readonly string[], newLines: readonly string[
  * When a file lacks a final line break and a change inserts after its last line, that last line gains a
  * line break: make the change replace it, so the diff shows it and declining the change restores it.
  */
-export function coverUnterminatedEnd(lines: readonly string[], changes: Change[]): void {
-  const last = lines.length - 1;
+export function coverUnterminatedEnd(lines: LineSource, changes: Change[]): void {
+  const last = lines.count - 1;
   if (last < 0 || changes.some((c) => c.start <= last && last < c.start + c.oldLines.length)) return;
-  const append = changes.find((c) => c.start === lines.length);
+  const append = changes.find((c) => c.start === lines.count);
   if (!append) return;
-  const lastLine = lines[last] ?? '';
+  const lastLine = lines.line(last);
   append.start = last;
   append.oldLines = [lastLine];
   append.newLines = [lastLine, ...append.newLines];
 }
 
 /** Groups sorted, non-overlapping changes into hunks, merging changes at most 2 × DIFF_CONTEXT lines apart. */
-export function groupChanges(lines: readonly string[], changes: readonly Change[]): PlannedHunk[] {
+export function groupChanges(lines: LineSource, changes: readonly Change[]): PlannedHunk[] {
   const groups: { start: number; end: number; oldLines: string[]; newLines: string[]; ops: string[] }[] = [];
   for (const change of changes) {
     const end = change.start + change.oldLines.length;
     let group = groups[groups.length - 1];
     if (group && change.start - group.end <= 2 * DIFF_CONTEXT) {
       for (let k = group.end; k < change.start; k++) {
-        const line = lines[k] ?? '';
+        const line = lines.line(k);
         group.oldLines.push(line);
         group.newLines.push(line);
         group.ops.push(' ');

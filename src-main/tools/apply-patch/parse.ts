@@ -75,7 +75,13 @@ function isFileHeader(trimmed: string): boolean {
  * ends, blank lines between hunks, and a `<<'EOF'` … `EOF` heredoc wrapper. Throws PatchParseError.
  */
 export function parsePatch(text: string): Patch {
-  const lines = text.split(/\r?\n/);
+  const lines = text.split('\n');
+  if (text.includes('\r')) {
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] ?? '';
+      if (line.endsWith('\r')) lines[i] = line.slice(0, -1);
+    }
+  }
   const at = (i: number): string => lines[i] ?? '';
   let first = 0;
   while (first < lines.length && at(first).trim() === '') first++;
@@ -162,6 +168,7 @@ function parseHunks(lines: readonly string[], start: number, end: number): FileH
 
 /** `@@` → no context, `@@ <line>` → that context line; undefined when the line is not a chunk header. */
 function chunkHeader(line: string): { context: string | null } | undefined {
+  if (!line.startsWith('@@')) return undefined;
   if (line.trimEnd() === '@@') return { context: null };
   if (!line.startsWith('@@ ')) return undefined;
   const context = line.slice(3);
@@ -195,7 +202,7 @@ function parseChunk(lines: readonly string[], i: number, end: number, allowMissi
   let isEndOfFile = false;
   for (; i <= end; i++) {
     const line = at(i);
-    if (line.trimEnd() === END_OF_FILE) {
+    if (line.startsWith(END_OF_FILE) && line.trimEnd() === END_OF_FILE) {
       if (ops.length === 0) throw invalidHunk(i + 1, NO_LINES);
       isEndOfFile = true;
       i++;

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { coverUnterminatedEnd, editsFromHunks, groupChanges, resolveChunks, withNewStarts } from './hunks';
 import type { Change } from './hunks';
 import type { FileHunk, Patch } from './parse';
-import { applyEdits, splitText } from './text';
+import { applyEdits, arrayLines, splitText } from './text';
 import type { Eol } from './text';
 
 /** One reviewable change in a file: old lines oldStart…oldStart+oldCount-1 become newLines. */
@@ -96,7 +96,7 @@ type Loaded =
   | { state: 'file'; text: string | null; mode: number | null; observed: FileStamp | undefined }
   | { state: 'unreadable'; reason: string };
 
-function errnoCode(error: unknown): string | undefined {
+export function errnoCode(error: unknown): string | undefined {
   if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
   return undefined;
 }
@@ -137,10 +137,12 @@ async function loadFile(absPath: string, readFile: PlanOptions['readFile']): Pro
     if (stats === undefined) return { state: 'absent' };
     if (stats.isDirectory()) return { state: 'unreadable', reason: 'it is a directory' };
     if (!stats.isFile()) return { state: 'unreadable', reason: 'it is not a regular file' };
-    const bytes = readFileSync(absPath);
+    const text = readFileSync(absPath, 'utf8');
+    // Decoding maps invalid bytes to U+FFFD; only then is it worth checking whether the bytes were UTF-8.
+    const isText = !text.includes('\uFFFD') || isUtf8(readFileSync(absPath));
     return {
       state: 'file',
-      text: isUtf8(bytes) ? bytes.toString('utf8') : null,
+      text: isText ? text : null,
       mode: stats.mode & 0o7777,
       observed: { mtimeMs: stats.mtimeMs, size: stats.size },
     };
@@ -154,29 +156,30 @@ function at(patchLine: number | undefined): string {
   return patchLine === undefined ? '' : ` (patch line ${patchLine})`;
 }
 
-/** Absolute paths each file hunk writes, for spotting a file named twice. */
-function targetsOf(hunk: FileHunk, cwd: string): string[] {
-  const path = resolve(cwd, hunk.path);
-  return hunk.kind === 'update' && hunk.movePath !== null ? [path, resolve(cwd, hunk.movePath)] : [path];
+/** The paths (as written) a file hunk changes. */
+function writtenPaths(hunk: FileHunk): string[] {
+  return hunk.kind === 'update' && hunk.movePath !== null ? [hunk.path, hunk.movePath] : [hunk.path];
 }
 
 function duplicateFailures(patch: Patch, cwd: string): PatchFailure[] {
   const firstSeen = new Map<string, FileHunk>();
   const failures: PatchFailure[] = [];
   for (const hunk of patch.hunks) {
-    for (const target of new Set(targetsOf(hunk, cwd))) {
+    for (const target of new Set(writtenPaths(hunk).map((p) => resolve(cwd, p)))) {
       const earlier = firstSeen.get(target);
       if (earlier === undefined) {
         firstSeen.set(target, hunk);
         continue;
       }
+      const lines = [earlier.patchLine, hunk.patchLine].filter((l) => l !== undefined);
+      const where = lines.length === 2 ? ` (patch lines ${lines.join(' and ')})` : '';
+      const names = new Set([...writtenPaths(earlier), ...writtenPaths(hunk)].filter((p) => resolve(cwd, p) === target));
+      const what = names.size === 1 ? earlier.path : `${target} (as ${[...names].map((n) => `'${n}'`).join(' and ')})`;
       failures.push({
         path: hunk.path,
         hunk: null,
         patchLine: hunk.patchLine ?? null,
-        message:
-          `The patch changes ${target} in two sections ('${earlier.path}'${at(earlier.patchLine)} and '${hunk.path}'` +
-          `${at(hunk.patchLine)}). Put all changes to one file in a single section.`,
+        message: `The patch changes ${what} in two sections${where}. Put all changes to one file in a single section.`,
       });
     }
   }
@@ -213,7 +216,7 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
     case 'add': {
       if (loaded.state === 'unreadable') return fileFailure(hunk, `Failed to write file ${hunk.path}: ${loaded.reason}`);
       const existing = loaded.state === 'file' ? loaded : null;
-      const oldLines = existing && existing.text !== null ? splitText(existing.text).lines : [];
+      const oldLines = existing && existing.text !== null ? splitText(existing.text).lines() : [];
       const newLines = hunk.contents === '' ? [] : hunk.contents.slice(0, -1).split('\n');
       return {
         ...base,
@@ -237,7 +240,7 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
         newContent: null,
         eol: split?.eol ?? '\n',
         mode: loaded.mode,
-        hunks: split ? wholeFileHunks(split.lines, []) : [],
+        hunks: split ? wholeFileHunks(split.lines(), []) : [],
         observed: loaded.observed,
       };
     }
@@ -247,7 +250,7 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
       if (loaded.state === 'unreadable') return fileFailure(hunk, `${cannotRead}: ${loaded.reason}`);
       if (loaded.text === null) return fileFailure(hunk, `${cannotRead}: it is not UTF-8 text, and apply_patch edits only text files`);
       const split = splitText(loaded.text);
-      const resolution = resolveChunks(split.lines, hunk.chunks, hunk.path);
+      const resolution = resolveChunks(split, hunk.chunks, hunk.path);
       if (!resolution.ok) {
         const chunk = hunk.chunks[resolution.chunk];
         const where = `hunk ${resolution.chunk + 1} of ${hunk.chunks.length} for ${hunk.path}`;
@@ -258,8 +261,8 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
           message: `${resolution.reason}\n(${where}${chunk ? `, patch line ${chunk.patchLine}` : ''})`,
         };
       }
-      if (!split.finalNewline) coverUnterminatedEnd(split.lines, resolution.changes);
-      const hunks = groupChanges(split.lines, resolution.changes);
+      if (!split.finalNewline) coverUnterminatedEnd(split, resolution.changes);
+      const hunks = groupChanges(split, resolution.changes);
       let movePath = hunk.movePath === null ? null : resolve(opts.cwd, hunk.movePath);
       if (movePath === path) movePath = null;
       if (movePath !== null && !opts.readFile) {
@@ -285,10 +288,10 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
 }
 
 /** The one hunk of an add or delete: every old line replaced by every new line (none if both are empty). */
-function wholeFileHunks(oldLines: string[], newLines: string[]): PlannedHunk[] {
+function wholeFileHunks(oldLines: readonly string[], newLines: string[]): PlannedHunk[] {
   if (oldLines.length === 0 && newLines.length === 0) return [];
-  const change: Change = { start: 0, oldLines, newLines, chunk: 0 };
-  return groupChanges(oldLines, [change]);
+  const change: Change = { start: 0, oldLines: [...oldLines], newLines, chunk: 0 };
+  return groupChanges(arrayLines(oldLines), [change]);
 }
 
 /**

@@ -1,6 +1,8 @@
 // Finding a chunk's old lines in a file: four passes of increasing leniency, each scanning forward from the
 // current position; the first pass with a hit wins (so an exact match further on beats a fuzzy one nearer).
 
+import type { LineSource } from './text';
+
 type Normalize = (line: string) => string;
 
 const PUNCTUATION = /[\u2010-\u2015\u2212\u2018-\u201b\u201c-\u201f\u00a0\u2002-\u200a\u202f\u205f\u3000]/g;
@@ -13,29 +15,22 @@ function normalizePunctuation(ch: string): string {
   return ' ';
 }
 
-/** The passes, in order: exact; trailing whitespace ignored; surrounding whitespace ignored; surrounding
+/** The passes after the exact one: trailing whitespace ignored; surrounding whitespace ignored; surrounding
  * whitespace ignored and typographic dashes, quotes and spaces read as their ASCII forms. */
-const exact: Normalize = (line) => line;
-const PASSES: readonly Normalize[] = [
-  exact,
+const LENIENT_PASSES: readonly Normalize[] = [
   (line) => line.trimEnd(),
   (line) => line.trim(),
   (line) => line.trim().replace(PUNCTUATION, normalizePunctuation),
 ];
+
+/** Shorter anchor lines (`}`, blank) occur everywhere; scanning line by line is cheaper than searching. */
+const MIN_ANCHOR_LENGTH = 4;
 
 /** The first index to try: an end-of-file chunk may only match at the very end. -1 when nothing fits. */
 function firstCandidate(lineCount: number, patternLength: number, start: number, eof: boolean): number {
   if (patternLength > lineCount) return -1;
   const from = eof ? lineCount - patternLength : start;
   return from < start ? -1 : from;
-}
-
-/** Whether lines[at…] equal `wanted` (the pattern, already normalised) under `normalize`. */
-function matchesAt(lines: readonly string[], wanted: readonly string[], at: number, normalize: Normalize): boolean {
-  for (let k = 0; k < wanted.length; k++) {
-    if (normalize(lines[at + k] ?? '') !== wanted[k]) return false;
-  }
-  return true;
 }
 
 /**
@@ -48,10 +43,12 @@ export function seekSequence(lines: readonly string[], pattern: readonly string[
   const from = firstCandidate(lines.length, pattern.length, start, eof);
   if (from < 0) return -1;
   const to = eof ? from : lines.length - pattern.length;
-  for (const normalize of PASSES) {
+  for (const normalize of [(line: string) => line, ...LENIENT_PASSES]) {
     const wanted = pattern.map(normalize);
     for (let i = from; i <= to; i++) {
-      if (matchesAt(lines, wanted, i, normalize)) return i;
+      let k = 0;
+      while (k < wanted.length && normalize(lines[i + k] ?? '') === wanted[k]) k++;
+      if (k === wanted.length) return i;
     }
   }
   return -1;
@@ -65,51 +62,75 @@ interface PassIndex {
 }
 
 /**
- * seekSequence over one file, for many chunks: same results, but the lenient passes (and the exact pass,
- * once it has missed) use per-pass indexes built on first need, so a patch of many fuzzy chunks stays
- * near-linear instead of rescanning the rest of the file for each chunk.
+ * seekSequence over one file, for many chunks: the same results, but the exact pass compares in place
+ * (no line strings), and the lenient passes (and the exact pass, once it has missed) use per-pass indexes
+ * built on first need, so a patch of many fuzzy chunks stays near-linear instead of rescanning the rest of
+ * the file for each chunk.
  */
 export class LineSeeker {
   private readonly indexes: (PassIndex | undefined)[] = [];
   private exactMissed = false;
 
-  constructor(private readonly lines: readonly string[]) {}
+  constructor(private readonly source: LineSource) {}
 
   seek(pattern: readonly string[], start: number, eof: boolean): number {
     if (pattern.length === 0) return start;
-    const from = firstCandidate(this.lines.length, pattern.length, start, eof);
+    const from = firstCandidate(this.source.count, pattern.length, start, eof);
     if (from < 0) return -1;
     if (eof) {
-      for (const normalize of PASSES) {
-        if (matchesAt(this.lines, pattern.map(normalize), from, normalize)) return from;
+      if (this.exactAt(pattern, from)) return from;
+      for (const normalize of LENIENT_PASSES) {
+        let k = 0;
+        while (k < pattern.length && normalize(this.source.line(from + k)) === normalize(pattern[k] ?? '')) k++;
+        if (k === pattern.length) return from;
       }
       return -1;
     }
     if (!this.exactMissed) {
-      const to = this.lines.length - pattern.length;
-      for (let i = from; i <= to; i++) {
-        if (matchesAt(this.lines, pattern, i, exact)) return i;
-      }
+      const hit = this.seekExact(pattern, from);
+      if (hit >= 0) return hit;
       this.exactMissed = true;
     } else {
-      const hit = this.seekIndexed(0, pattern, from);
+      const hit = this.seekIndexed(0, (line) => line, pattern, from);
       if (hit >= 0) return hit;
     }
-    for (let pass = 1; pass < PASSES.length; pass++) {
-      const hit = this.seekIndexed(pass, pattern, from);
+    for (let pass = 0; pass < LENIENT_PASSES.length; pass++) {
+      const normalize = LENIENT_PASSES[pass];
+      const hit = normalize ? this.seekIndexed(pass + 1, normalize, pattern, from) : -1;
       if (hit >= 0) return hit;
     }
     return -1;
   }
 
-  private seekIndexed(pass: number, pattern: readonly string[], from: number): number {
-    const normalize = PASSES[pass];
-    if (normalize === undefined) return -1;
+  /** The exact pass, driven by the pattern's longest line: find it, then check the lines around it. */
+  private seekExact(pattern: readonly string[], from: number): number {
+    let anchor = 0;
+    for (let k = 1; k < pattern.length; k++) if ((pattern[k] ?? '').length > (pattern[anchor] ?? '').length) anchor = k;
+    const anchorLine = pattern[anchor] ?? '';
+    const last = this.source.count - pattern.length;
+    if (anchorLine.length < MIN_ANCHOR_LENGTH) {
+      for (let i = from; i <= last; i++) if (this.exactAt(pattern, i)) return i;
+      return -1;
+    }
+    for (let line = from + anchor; ; ) {
+      const hit = this.source.findLine(anchorLine, line);
+      if (hit < 0 || hit - anchor > last) return -1;
+      if (this.exactAt(pattern, hit - anchor)) return hit - anchor;
+      line = hit + 1;
+    }
+  }
+
+  private exactAt(pattern: readonly string[], at: number): boolean {
+    for (let k = 0; k < pattern.length; k++) if (!this.source.lineEquals(at + k, pattern[k] ?? '')) return false;
+    return true;
+  }
+
+  private seekIndexed(pass: number, normalize: Normalize, pattern: readonly string[], from: number): number {
     const index = this.indexFor(pass, normalize);
     const wanted = pattern.map(normalize);
     const candidates = index.positions.get(wanted[0] ?? '');
     if (candidates === undefined) return -1;
-    const last = this.lines.length - pattern.length;
+    const last = this.source.count - pattern.length;
     for (let c = lowerBound(candidates, from); c < candidates.length; c++) {
       const at = candidates[c] ?? Infinity;
       if (at > last) return -1;
@@ -123,7 +144,7 @@ export class LineSeeker {
   private indexFor(pass: number, normalize: Normalize): PassIndex {
     const existing = this.indexes[pass];
     if (existing) return existing;
-    const normalized = pass === 0 ? this.lines : this.lines.map(normalize);
+    const normalized = pass === 0 ? this.source.lines() : this.source.lines().map(normalize);
     const positions = new Map<string, number[]>();
     normalized.forEach((line, i) => {
       const list = positions.get(line);

@@ -1,47 +1,154 @@
-// A text file as lines, and back: line ends and a byte-order mark survive a round trip.
+// A text file seen as lines without splitting it: line starts are indexed once, and a line becomes a string
+// only when it is needed (a 200,000-line file must not cost 200,000 allocations). Line ends and a
+// byte-order mark survive the round trip through applyEdits.
 
 export type Eol = '\n' | '\r\n';
 
-export interface SplitText {
-  /** The lines with any trailing '\r' removed: what chunks are matched against. */
-  lines: string[];
-  /** The lines as they were, each still carrying its '\r' if it had one; null when the text has no '\r'. */
-  raw: string[] | null;
+/** Read access to a sequence of lines (without their line ends). */
+export interface LineSource {
+  readonly count: number;
+  line(index: number): string;
+  /** Whether line `index` equals `text` exactly. */
+  lineEquals(index: number, text: string): boolean;
+  /** Every line, as strings. */
+  lines(): readonly string[];
+  /** The first line at or after `from` that equals `text` exactly; -1 if none. */
+  findLine(text: string, from: number): number;
+}
+
+/** A string array as a LineSource. */
+export function arrayLines(lines: readonly string[]): LineSource {
+  return {
+    count: lines.length,
+    line: (index) => lines[index] ?? '',
+    lineEquals: (index, text) => lines[index] === text,
+    lines: () => lines,
+    findLine: (text, from) => {
+      for (let k = Math.max(0, from); k < lines.length; k++) if (lines[k] === text) return k;
+      return -1;
+    },
+  };
+}
+
+const LF = 10;
+const CR = 13;
+
+export class TextLines implements LineSource {
+  /** The text without its byte-order mark. */
+  readonly body: string;
+  readonly bom: boolean;
   /** The text ended with a line break (true for empty text). */
-  finalNewline: boolean;
-  /** The text began with U+FEFF. */
-  bom: boolean;
+  readonly finalNewline: boolean;
   /** The dominant line end: CRLF when more lines end in CRLF than in a bare LF. */
-  eol: Eol;
+  readonly eol: Eol;
+  readonly count: number;
+  /** starts[k] is where line k begins; starts[k + 1] - 1 is where its '\n' is (or the text's end). */
+  private readonly starts: Int32Array;
+  private readonly hasCr: boolean;
+  private all: string[] | null = null;
+
+  constructor(text: string) {
+    this.bom = text.charCodeAt(0) === 0xfeff;
+    const body = this.bom ? text.slice(1) : text;
+    this.body = body;
+    this.hasCr = body.includes('\r');
+    let starts = new Int32Array(1024);
+    let count = 0;
+    let crlf = 0;
+    let from = 0;
+    while (from < body.length) {
+      if (count + 1 >= starts.length) {
+        const grown = new Int32Array(starts.length * 2);
+        grown.set(starts);
+        starts = grown;
+      }
+      starts[count++] = from;
+      const lf = body.indexOf('\n', from);
+      if (lf < 0) {
+        from = body.length + 1;
+        break;
+      }
+      if (this.hasCr && lf > from && body.charCodeAt(lf - 1) === CR) crlf++;
+      from = lf + 1;
+    }
+    starts[count] = from;
+    this.starts = starts;
+    this.count = count;
+    this.finalNewline = body.length === 0 || body.charCodeAt(body.length - 1) === LF;
+    const breaks = this.finalNewline ? count : count - 1;
+    this.eol = crlf > breaks - crlf ? '\r\n' : '\n';
+  }
+
+  /** Offset just past line `index`'s content, before any '\r' and '\n'. */
+  private contentEnd(index: number): number {
+    const end = Math.min((this.starts[index + 1] ?? 0) - 1, this.body.length);
+    return this.hasCr && end > (this.starts[index] ?? 0) && this.body.charCodeAt(end - 1) === CR ? end - 1 : end;
+  }
+
+  line(index: number): string {
+    if (index < 0 || index >= this.count) return '';
+    return this.body.slice(this.starts[index], this.contentEnd(index));
+  }
+
+  lineEquals(index: number, text: string): boolean {
+    if (index < 0 || index >= this.count) return false;
+    const start = this.starts[index] ?? 0;
+    const end = this.contentEnd(index);
+    // A slice is a cheap view of the body; comparing it beats startsWith(text, start) in V8.
+    return end - start === text.length && this.body.slice(start, end) === text;
+  }
+
+  findLine(text: string, from: number): number {
+    if (from >= this.count) return -1;
+    let offset = this.starts[Math.max(0, from)] ?? 0;
+    // A native substring search finds candidates far faster than comparing line by line.
+    for (;;) {
+      const hit = this.body.indexOf(text, offset);
+      if (hit < 0) return -1;
+      const k = this.lineAt(hit);
+      if (this.starts[k] === hit && this.contentEnd(k) - hit === text.length) return k;
+      offset = this.starts[k + 1] ?? this.body.length + 1;
+      if (offset > this.body.length) return -1;
+    }
+  }
+
+  /** The line containing character `offset` of the body. */
+  private lineAt(offset: number): number {
+    let lo = 0;
+    let hi = this.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Every line, as strings (built once). */
+  lines(): string[] {
+    if (this.all === null) {
+      const all: string[] = new Array<string>(this.count);
+      for (let k = 0; k < this.count; k++) all[k] = this.line(k);
+      this.all = all;
+    }
+    return this.all;
+  }
+
+  /** Lines from..to-1 exactly as in the text, each with its own line end (none after an unterminated last line). */
+  raw(from: number, to: number): string {
+    return this.body.slice(this.starts[from], Math.min(this.starts[to] ?? 0, this.body.length));
+  }
 }
 
 let memoText: string | null = null;
-let memoSplit: SplitText | null = null;
+let memoLines: TextLines | null = null;
 
-/** Splits text into lines. The last result is remembered, since planning and diffing split the same text. */
-export function splitText(text: string): SplitText {
-  if (memoSplit !== null && memoText === text) return memoSplit;
-  const bom = text.charCodeAt(0) === 0xfeff;
-  const body = bom ? text.slice(1) : text;
-  const pieces = body === '' ? [] : body.split('\n');
-  const finalNewline = pieces.length === 0 || pieces[pieces.length - 1] === '';
-  if (pieces.length > 0 && finalNewline) pieces.pop();
-  let raw: string[] | null = null;
-  let lines = pieces;
-  let crlf = 0;
-  if (body.includes('\r')) {
-    raw = pieces;
-    lines = pieces.map((line, i) => {
-      if (!line.endsWith('\r')) return line;
-      if (i < pieces.length - 1 || finalNewline) crlf++;
-      return line.slice(0, -1);
-    });
-  }
-  const lineBreaks = finalNewline ? pieces.length : pieces.length - 1;
-  const split: SplitText = { lines, raw, finalNewline, bom, eol: crlf > lineBreaks - crlf ? '\r\n' : '\n' };
+/** The lines of `text`. The last result is remembered, since planning and diffing read the same text. */
+export function splitText(text: string): TextLines {
+  if (memoLines !== null && memoText === text) return memoLines;
+  memoLines = new TextLines(text);
   memoText = text;
-  memoSplit = split;
-  return split;
+  return memoLines;
 }
 
 /** A replacement of `oldCount` lines at 0-based `start` by `newLines`. */
@@ -55,19 +162,18 @@ export interface LineEdit {
  * Applies sorted, non-overlapping edits. Untouched lines keep their own line ends; replacement lines get the
  * dominant one. The result ends with a line break unless the original did not and no edit reaches its end.
  */
-export function applyEdits(split: SplitText, edits: readonly LineEdit[]): string {
-  const source = split.raw ?? split.lines;
-  const parts: string[] = split.bom ? ['\uFEFF'] : [];
+export function applyEdits(text: TextLines, edits: readonly LineEdit[]): string {
+  const parts: string[] = text.bom ? ['\uFEFF'] : [];
   let cursor = 0;
   for (const edit of edits) {
-    if (edit.start > cursor) parts.push(source.slice(cursor, edit.start).join('\n'), '\n');
-    if (edit.newLines.length > 0) parts.push(edit.newLines.join(split.eol), split.eol);
+    if (edit.start > cursor) {
+      parts.push(text.raw(cursor, edit.start));
+      // Lines added after an unterminated last line need a line break between.
+      if (edit.start >= text.count && !text.finalNewline) parts.push(text.eol);
+    }
+    if (edit.newLines.length > 0) parts.push(edit.newLines.join(text.eol), text.eol);
     cursor = Math.max(cursor, edit.start + edit.oldCount);
   }
-  const total = source.length;
-  if (cursor < total) {
-    parts.push(source.slice(cursor).join('\n'));
-    if (split.finalNewline) parts.push('\n');
-  }
+  if (cursor < text.count) parts.push(text.raw(cursor, text.count));
   return parts.join('');
 }
