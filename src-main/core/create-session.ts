@@ -3,6 +3,7 @@ import type { ResolvedProvider } from '../config/providers';
 import type { WeftConfig } from '../config/schema';
 import { BASE_INSTRUCTIONS } from '../context/base-instructions';
 import { modelInfo } from '../model/catalog';
+import { ChatCompletionsClient } from '../model/chat-client';
 import { ResponsesClient } from '../model/responses-client';
 import type { ModelClient } from '../model/types';
 import { applyPatchTool } from '../tools/apply-patch-tool';
@@ -49,8 +50,14 @@ export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): Sandbox
 }
 
 export function modelClientFor(provider: ResolvedProvider): ModelClient {
-  if (provider.wireApi !== 'responses') {
-    throw new Error(`provider "${provider.id}" uses wire_api = "${provider.wireApi}", which this version of Weft cannot speak yet; use a Responses-compatible endpoint (wire_api = "responses")`);
+  if (provider.wireApi === 'chat') {
+    return new ChatCompletionsClient({
+      baseUrl: provider.baseUrl,
+      apiKey: provider.apiKey,
+      headers: provider.headers,
+      queryParams: provider.queryParams,
+      streamIdleTimeoutMs: provider.streamIdleTimeoutMs,
+    });
   }
   return new ResponsesClient({
     baseUrl: provider.baseUrl,

@@ -75,7 +75,7 @@ export class ExecSessionManager {
     output.sink = ctx.onOutput ?? null;
     let proc: ExecProcess;
     try {
-      const launched = this.launcher([shell, req.login === false ? '-c' : '-lc', req.cmd], { cwd: req.workdir, env });
+      const launched = (req.launcher ?? this.launcher)([shell, req.login === false ? '-c' : '-lc', req.cmd], { cwd: req.workdir, env });
       const spawnOpts: SpawnOptions = { cwd: req.workdir, env: launched.env ?? env, onOutput: (text) => output.push(text) };
       proc = await (req.tty === true ? startPtyProcess : startPipeProcess)(launched.argv, spawnOpts);
     } catch (err) {

@@ -19,6 +19,8 @@ export interface ExecRequest {
   maxOutputTokens?: number;
   /** Extra variables, set over the inherited (secret-filtered) environment. */
   env?: Record<string, string>;
+  /** Wraps this command (the sandbox chosen for it); default: the manager's launcher. */
+  launcher?: CommandLauncher;
 }
 
 export interface WriteStdinRequest {

@@ -1,0 +1,42 @@
+// `weft doctor`: checks the machine for what Weft needs (today: the command sandbox) and says exactly
+// what to fix. Exit status 0 when everything works, 1 when something does not.
+import { parseArgs } from 'node:util';
+import { sandboxStatus } from '../safety/sandbox/doctor';
+import { errorMessage } from '../util/errors';
+
+const USAGE = `Usage: weft doctor [--json]
+
+Checks that Weft can sandbox commands on this machine and prints concrete fixes when it cannot.
+Exit status 0 when everything works, 1 otherwise.
+
+Options:
+      --json   Print the status as one JSON object
+  -h, --help   Show this help
+`;
+
+export async function runDoctorCommand(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    process.stderr.write(`weft doctor: ${errorMessage(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help === true) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const status = await sandboxStatus();
+  if (values.json === true) {
+    process.stdout.write(`${JSON.stringify(status)}\n`);
+    return status.available ? 0 : 1;
+  }
+  const lines = [`Sandbox (${status.platform}, ${status.mechanism}): ${status.available ? 'OK' : 'NOT AVAILABLE'}`];
+  for (const detail of status.details) lines.push(`  ${detail}`);
+  if (!status.available) {
+    lines.push('', `Problem: ${status.reason ?? 'unknown'}`, `Fix: ${status.fix ?? 'none known'}`);
+    lines.push('', 'Until this is fixed, Weft asks before running each command, because it would run unsandboxed.');
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return status.available ? 0 : 1;
+}

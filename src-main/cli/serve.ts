@@ -1,0 +1,173 @@
+/**
+ * `weft serve`: the web runtime. Serves the built renderer and the protocol over a WebSocket on
+ * loopback, behind a random token carried in the printed URL.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startWebServer, WebServerStartError, type WebServer } from '../server/http-server';
+import type { ConnectionHost } from '../server/transport';
+import { errorMessage } from '../util/errors';
+
+export const DEFAULT_PORT = 4280;
+
+const USAGE = `Usage: weft serve [options]
+
+Serves the Weft UI and its WebSocket on this machine and prints the URL to open (it carries a
+random token the socket requires). Stop with Ctrl-C.
+
+Options:
+      --port <n>      Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
+      --host <addr>   Address to listen on (default 127.0.0.1). A non-loopback address exposes the UI
+                      to your network; the WebSocket still requires the token.
+  -C, --cd <dir>      Project the UI opens on (default: the current directory)
+      --open          Open the URL in the default browser
+      --token <t>     Use this token instead of a random one (for tests)
+  -h, --help          Show this help
+`;
+
+export interface ServeHost {
+  host: ConnectionHost;
+  close(): Promise<void>;
+}
+
+export async function runServeCommand(argv: string[], createHost: (opts: { cwd: string }) => Promise<ServeHost>): Promise<number> {
+  const log = (line: string): void => {
+    process.stderr.write(`${line}\n`);
+  };
+  let values;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        cd: { type: 'string', short: 'C' },
+        open: { type: 'boolean' },
+        token: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    process.stderr.write(`weft serve: ${errorMessage(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const port = parsePort(values.port);
+  if (port === null) {
+    process.stderr.write(`weft serve: --port must be a whole number from 0 to 65535, got "${values.port ?? ''}"\n`);
+    return 2;
+  }
+  if (values.token !== undefined && values.token.length === 0) {
+    process.stderr.write('weft serve: --token must not be empty\n');
+    return 2;
+  }
+  const cwd = resolve(values.cd ?? process.cwd());
+  if (values.cd !== undefined && !existsSync(cwd)) {
+    process.stderr.write(`weft serve: --cd ${values.cd}: no such directory\n`);
+    return 2;
+  }
+
+  let created: ServeHost;
+  try {
+    created = await createHost({ cwd });
+  } catch (error) {
+    process.stderr.write(`weft serve: ${errorMessage(error)}\n`);
+    return 1;
+  }
+
+  let server: WebServer;
+  try {
+    server = await startWebServer(created.host, {
+      host: values.host ?? '127.0.0.1',
+      port,
+      hostExplicit: values.host !== undefined,
+      staticDir: findRendererDir(),
+      log,
+      ...(values.token === undefined ? {} : { token: values.token }),
+    });
+  } catch (error) {
+    process.stderr.write(`weft serve: ${startErrorMessage(error, port)}\n`);
+    await closeQuietly(created, log);
+    return 1;
+  }
+
+  const url = values.cd === undefined ? server.url : `${server.url}&cwd=${encodeURIComponent(cwd)}`;
+  process.stdout.write(`Weft is serving ${url}\n`);
+  if (values.open) openInBrowser(url, log);
+
+  await waitForSignal();
+  log('weft serve: shutting down');
+  try {
+    await server.close();
+  } catch (error) {
+    log(`weft serve: closing the server failed: ${errorMessage(error)}`);
+  }
+  await closeQuietly(created, log);
+  return 0;
+}
+
+function parsePort(value: string | undefined): number | null {
+  if (value === undefined) return DEFAULT_PORT;
+  if (!/^\d{1,5}$/.test(value)) return null;
+  const port = Number(value);
+  return port <= 65_535 ? port : null;
+}
+
+function startErrorMessage(error: unknown, port: number): string {
+  if (error instanceof WebServerStartError && error.reason === 'address-in-use') {
+    return `${error.message}. Pass --port 0 to pick a free port, or --port <n> to choose another.`;
+  }
+  if (error instanceof WebServerStartError) return error.message;
+  return `cannot start the server on port ${port}: ${errorMessage(error)}`;
+}
+
+/**
+ * The built renderer: `dist/renderer` in the package root. This module runs either bundled into
+ * `dist/cli/` or from source in `src-main/cli/`; the first candidate that exists wins, otherwise the
+ * bundled location is used and the server explains that the UI is not built.
+ */
+export function findRendererDir(): string {
+  const candidates = [new URL('../renderer', import.meta.url), new URL('../../dist/renderer', import.meta.url)].map((url) =>
+    fileURLToPath(url),
+  );
+  const existing = candidates.find((dir) => existsSync(resolve(dir, 'index.html')));
+  return existing ?? candidates[0] ?? resolve('dist/renderer');
+}
+
+function openInBrowser(url: string, log: (line: string) => void): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['explorer', [url]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args, { detached: true, stdio: 'ignore' });
+    child.on('error', (error) => log(`weft serve: could not open a browser (${command}: ${error.message}); open the URL yourself`));
+    child.unref();
+  } catch (error) {
+    log(`weft serve: could not open a browser (${command}: ${errorMessage(error)}); open the URL yourself`);
+  }
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolveSignal) => {
+    const onSignal = (): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolveSignal();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+async function closeQuietly(created: ServeHost, log: (line: string) => void): Promise<void> {
+  try {
+    await created.close();
+  } catch (error) {
+    log(`weft serve: shutting down failed: ${errorMessage(error)}`);
+  }
+}

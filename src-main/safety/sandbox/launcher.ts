@@ -1,0 +1,73 @@
+// The sandbox as a command launcher for the exec engine: it rewrites `[shell, '-lc', cmd]` into the
+// same command run under bwrap (Linux) or sandbox-exec (macOS). When the platform sandbox cannot run,
+// the result says why and what to do, and the caller must not run commands unsandboxed without
+// approval (see assessCommand's `sandboxAvailable`).
+import { existsSync } from 'node:fs';
+import type { SandboxPolicy } from '../../../src-preload/protocol';
+import type { CommandLauncher } from '../../tools/exec/types';
+import { bwrapArgs, probeBwrap } from './linux-bwrap';
+import { networkAllowed } from './network';
+import { SANDBOX_EXEC, seatbeltArgv } from './seatbelt';
+
+export type SandboxMechanism = 'bwrap' | 'seatbelt' | 'none';
+
+export type SandboxLauncherResult =
+  | { available: true; mechanism: SandboxMechanism; launcher: CommandLauncher }
+  | { available: false; mechanism: SandboxMechanism; reason: string; fix: string };
+
+/** Runs commands as they are (danger-full-access). */
+export const identityLauncher: CommandLauncher = (argv) => ({ argv });
+
+/**
+ * A launcher enforcing `policy` for a thread working in `cwd`. The writable roots are computed at each
+ * launch (so a `.git` created meanwhile is protected) from the command's environment (`$TMPDIR`).
+ * `env` is used only to decide availability up front.
+ */
+export async function createSandboxLauncher(
+  policy: SandboxPolicy,
+  cwd: string,
+  _env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): Promise<SandboxLauncherResult> {
+  if (policy.type === 'dangerFullAccess') return { available: true, mechanism: 'none', launcher: identityLauncher };
+  const markers: Record<string, string> = networkAllowed(policy) ? {} : { WEFT_SANDBOX_NETWORK_DISABLED: '1' };
+  switch (platform) {
+    case 'linux': {
+      const probe = await probeBwrap();
+      if (!probe.ok) return { available: false, mechanism: 'bwrap', reason: probe.reason, fix: probe.fix };
+      const bwrap = probe.bwrap;
+      return {
+        available: true,
+        mechanism: 'bwrap',
+        launcher: (argv, opts) => ({
+          argv: [bwrap, ...bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd }), '--', ...argv],
+          env: { ...opts.env, WEFT_SANDBOX: 'bwrap', ...markers },
+        }),
+      };
+    }
+    case 'darwin':
+      if (!existsSync(SANDBOX_EXEC)) {
+        return {
+          available: false,
+          mechanism: 'seatbelt',
+          reason: `${SANDBOX_EXEC} is missing, so Weft cannot sandbox commands.`,
+          fix: 'sandbox-exec ships with macOS; check the system installation (`ls -l /usr/bin/sandbox-exec`).',
+        };
+      }
+      return {
+        available: true,
+        mechanism: 'seatbelt',
+        launcher: (argv, opts) => ({
+          argv: seatbeltArgv(policy, cwd, opts.env, argv),
+          env: { ...opts.env, WEFT_SANDBOX: 'seatbelt', ...markers },
+        }),
+      };
+    default:
+      return {
+        available: false,
+        mechanism: 'none',
+        reason: `Weft has no command sandbox for ${platform} yet.`,
+        fix: 'Commands will ask for approval before running. To run them without asking, choose `sandbox_mode = "danger-full-access"` (only in a disposable environment).',
+      };
+  }
+}

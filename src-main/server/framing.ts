@@ -1,0 +1,132 @@
+/**
+ * Framing shared by the stream transports: JSONL decoding with a size limit, and the marker a transport
+ * hands to the dispatcher instead of a message when a frame could not be read. The dispatcher answers a
+ * frame error with a JSON-RPC error whose `id` is null (the id of an unreadable message is unknown).
+ */
+
+/** Largest message accepted on any transport: a line on stdio, a text frame on WebSocket. */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** A frame that could not become a message: `-32700` not JSON, `-32600` unusable (too large, binary). */
+export interface FrameError {
+  readonly kind: 'frame-error';
+  readonly code: -32700 | -32600;
+  readonly message: string;
+}
+
+export function isFrameError(value: unknown): value is FrameError {
+  if (typeof value !== 'object' || value === null) return false;
+  const kind: unknown = Reflect.get(value, 'kind');
+  const code: unknown = Reflect.get(value, 'code');
+  return kind === 'frame-error' && (code === -32700 || code === -32600) && typeof Reflect.get(value, 'message') === 'string';
+}
+
+/** Describes a byte count for people: `10 MiB` for whole mebibytes, otherwise bytes. */
+export function formatLimit(bytes: number): string {
+  const mib = 1024 * 1024;
+  return bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`;
+}
+
+export function tooLargeError(bytes: number, limit: number = MAX_MESSAGE_BYTES): FrameError {
+  return { kind: 'frame-error', code: -32600, message: `message too large: ${bytes} bytes exceeds the ${formatLimit(limit)} limit` };
+}
+
+/** Longest JSON.parse detail kept in a parse error (V8 already elides long input, this is a backstop). */
+const MAX_DETAIL_CHARS = 200;
+
+export function parseError(detail: string): FrameError {
+  const short = detail.length > MAX_DETAIL_CHARS ? `${detail.slice(0, MAX_DETAIL_CHARS)}…` : detail;
+  return { kind: 'frame-error', code: -32700, message: `Parse error: ${short}` };
+}
+
+/** Parses one frame's text: the JSON value (not yet validated as a message), or a `-32700` frame error. */
+export function parseFrame(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value;
+  } catch (error) {
+    return parseError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+const NEWLINE = 0x0a;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export interface JsonlDecoderOptions {
+  /** Longest line accepted, in bytes, without its newline. Default {@link MAX_MESSAGE_BYTES}. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Splits a byte stream into lines and parses each as JSON. Lines are split on bytes and decoded whole,
+ * so a UTF-8 character split across chunks is intact. Blank lines are skipped; `\r\n` is accepted.
+ * A line longer than the limit is never held in memory: once it passes the limit its bytes are only
+ * counted until its newline, then one `-32600` frame error is emitted for it and decoding resumes.
+ */
+export class JsonlDecoder {
+  readonly #emit: (message: unknown) => void;
+  readonly #maxLineBytes: number;
+  #parts: Buffer[] = [];
+  #lineBytes = 0;
+  /** True while skipping the rest of an oversized line; `#lineBytes` keeps counting. */
+  #discarding = false;
+
+  constructor(emit: (message: unknown) => void, options: JsonlDecoderOptions = {}) {
+    this.#emit = emit;
+    this.#maxLineBytes = options.maxLineBytes ?? MAX_MESSAGE_BYTES;
+  }
+
+  push(chunk: Buffer | string): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let start = 0;
+    while (start < bytes.length) {
+      const newline = bytes.indexOf(NEWLINE, start);
+      const end = newline === -1 ? bytes.length : newline;
+      this.#take(bytes.subarray(start, end));
+      if (newline === -1) return;
+      this.#finishLine();
+      start = newline + 1;
+    }
+  }
+
+  /** The stream ended: a last line without a newline is still a line. */
+  end(): void {
+    if (this.#lineBytes > 0 || this.#discarding) this.#finishLine();
+  }
+
+  #take(piece: Buffer): void {
+    if (piece.length === 0) return;
+    this.#lineBytes += piece.length;
+    if (this.#discarding) return;
+    if (this.#lineBytes > this.#maxLineBytes) {
+      this.#discarding = true;
+      this.#parts = [];
+      return;
+    }
+    this.#parts.push(piece);
+  }
+
+  #finishLine(): void {
+    const parts = this.#parts;
+    const lineBytes = this.#lineBytes;
+    const discarded = this.#discarding;
+    this.#parts = [];
+    this.#lineBytes = 0;
+    this.#discarding = false;
+    if (discarded) {
+      this.#emit(tooLargeError(lineBytes, this.#maxLineBytes));
+      return;
+    }
+    if (lineBytes === 0) return;
+    const line = parts.length === 1 && parts[0] !== undefined ? parts[0] : Buffer.concat(parts, lineBytes);
+    let text: string;
+    try {
+      text = utf8.decode(line);
+    } catch {
+      this.#emit(parseError('the line is not valid UTF-8'));
+      return;
+    }
+    if (text.trim() === '') return;
+    this.#emit(parseFrame(text));
+  }
+}

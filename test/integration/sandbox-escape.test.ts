@@ -1,0 +1,365 @@
+// Escape attempts against the real Linux sandbox (bubblewrap), run through the same launcher the exec
+// engine uses: `bash -c <attempt>` wrapped by createSandboxLauncher, spawned with child_process. Every
+// attempt must fail, leave the outside untouched, and the host's listeners must see nothing.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import type { Socket as UdpSocket } from 'node:dgram';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { createConnection, createServer } from 'node:net';
+import type { Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runSandboxCommand } from '../../src-main/cli/sandbox';
+import { createSandboxLauncher } from '../../src-main/safety/sandbox/launcher';
+import { probeBwrap } from '../../src-main/safety/sandbox/linux-bwrap';
+import type { SandboxPolicy } from '../../src-preload/protocol';
+
+const probe = process.platform === 'linux' ? await probeBwrap() : { ok: false as const, reason: 'not Linux', fix: '' };
+const skipReason = probe.ok ? '' : ` — SKIPPED: bwrap is unusable here (${probe.reason}) ${probe.fix}`;
+
+let base: string;
+let ws: string;
+let outside: string;
+let env: Record<string, string>;
+/** /tmp and $TMPDIR are excluded because the test folders live there. */
+const WORKSPACE: SandboxPolicy = { type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true };
+const READ_ONLY: SandboxPolicy = { type: 'readOnly' };
+const VICTIM = 'original\n';
+const children = new Set<ChildProcess>();
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+async function launch(script: string, policy: SandboxPolicy): Promise<ChildProcess> {
+  const sandbox = await createSandboxLauncher(policy, ws, env);
+  if (!sandbox.available) throw new Error(`sandbox unavailable: ${sandbox.reason}`);
+  const launched = sandbox.launcher(['bash', '-c', script], { cwd: ws, env });
+  const [program, ...args] = launched.argv;
+  if (program === undefined) throw new Error('launcher returned an empty argv');
+  const child = spawn(program, args, { cwd: ws, env: launched.env ?? env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('close', () => children.delete(child));
+  return child;
+}
+
+function outcome(child: ChildProcess): Promise<Outcome> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function sandboxed(script: string, policy: SandboxPolicy = WORKSPACE): Promise<Outcome> {
+  return outcome(await launch(script, policy));
+}
+
+async function expectOutsideUntouched(): Promise<void> {
+  expect(await readFile(join(outside, 'victim.txt'), 'utf8')).toBe(VICTIM);
+  expect((await readdir(outside)).sort()).toEqual(['victim.txt']);
+}
+
+/** Pids of host processes whose argv[0] is `marker`. */
+async function processesNamed(marker: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if ((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[0] === marker) found.push(pid);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
+  beforeEach(async () => {
+    base = await realpath(await mkdtemp(join(tmpdir(), 'weft-escape-')));
+    ws = join(base, 'ws');
+    outside = join(base, 'outside');
+    await mkdir(join(ws, '.git', 'hooks'), { recursive: true });
+    await writeFile(join(ws, '.git', 'config'), '[core]\n');
+    await mkdir(join(ws, '.agents'));
+    await mkdir(outside);
+    await writeFile(join(outside, 'victim.txt'), VICTIM);
+    await symlink(outside, join(ws, 'escape'));
+    env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: join(base, 'home'), LANG: 'C' };
+  });
+
+  afterEach(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('control: the workspace itself is writable and the command sees the markers', async () => {
+    const result = await sandboxed('echo hi > inside.txt && mkdir -p src && echo x > src/a.txt && echo "$WEFT_SANDBOX $WEFT_SANDBOX_NETWORK_DISABLED"');
+    expect(result).toEqual({ code: 0, stdout: 'bwrap 1\n', stderr: '' });
+    expect(await readFile(join(ws, 'inside.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('cannot write outside the workspace', async () => {
+    const result = await sandboxed(`echo pwned > ${outside}/victim.txt; touch ${outside}/new; exit 0`);
+    expect(result.stderr).toContain('Read-only file system');
+    await expectOutsideUntouched();
+  });
+
+  it('cannot write into .git (hooks, config), nor remove, rename or unmount it', async () => {
+    const result = await sandboxed(
+      [
+        "printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/pre-commit",
+        'echo "[core] fsmonitor = evil" >> .git/config',
+        'rm -rf .git',
+        'mv .git .git-old',
+        'umount .git',
+        'true',
+      ].join('; '),
+    );
+    expect(result.code).toBe(0);
+    expect(existsSync(join(ws, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(await readFile(join(ws, '.git', 'config'), 'utf8')).toBe('[core]\n');
+    expect(existsSync(join(ws, '.git-old'))).toBe(false);
+  });
+
+  it('cannot create project config in .weft or change .agents', async () => {
+    await sandboxed('mkdir -p .weft; echo \'approval_policy = "never"\' > .weft/config.toml; echo x > .agents/skill.md; true');
+    expect(existsSync(join(ws, '.weft', 'config.toml'))).toBe(false);
+    expect(await readdir(join(ws, '.agents'))).toEqual([]);
+  });
+
+  it('cannot follow a symlink out of the workspace, old or new', async () => {
+    await sandboxed(`echo pwned > escape/victim.txt; ln -s ${outside} fresh-link; echo x > fresh-link/new; true`);
+    await expectOutsideUntouched();
+  });
+
+  it('cannot climb out with cd .. tricks', async () => {
+    await sandboxed('cd .. && echo pwned > outside/victim.txt; cd ../outside && touch new; cd / && touch root-file; true');
+    await expectOutsideUntouched();
+    expect(existsSync('/root-file')).toBe(false);
+  });
+
+  it('cannot write through /proc/self/root or /proc/1/root', async () => {
+    await sandboxed(`echo pwned > /proc/self/root${outside}/victim.txt; echo pwned > /proc/1/root${outside}/victim.txt; true`);
+    await expectOutsideUntouched();
+  });
+
+  it('cannot write through a hard link to an outside file', async () => {
+    const result = await sandboxed(`ln ${outside}/victim.txt hard-link && echo pwned >> hard-link`);
+    expect(result.code).not.toBe(0);
+    await expectOutsideUntouched();
+  });
+
+  it('cannot remount / read-write or regain capabilities, even as root', async () => {
+    const result = await sandboxed(
+      `mount -o remount,rw / 2>/dev/null; mount --bind ${ws} ${outside} 2>/dev/null; grep CapEff /proc/self/status; echo pwned > ${outside}/victim.txt`,
+    );
+    expect(result.stdout).toBe('CapEff:\t0000000000000000\n');
+    expect(result.code).not.toBe(0);
+    await expectOutsideUntouched();
+  });
+
+  describe('network', () => {
+    let server: Server;
+    let port: number;
+    let connections: number;
+    let onConnection: () => void;
+
+    beforeAll(async () => {
+      connections = 0;
+      onConnection = () => undefined;
+      server = createServer((socket) => {
+        connections++;
+        onConnection();
+        socket.destroy();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error('no TCP port');
+      port = address.port;
+    });
+
+    afterAll(async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+
+    /** Connects from the host and resolves once the server has counted that connection. */
+    function controlConnection(): Promise<void> {
+      return new Promise((resolve) => {
+        onConnection = resolve;
+        createConnection(port, '127.0.0.1').on('error', () => undefined);
+      });
+    }
+
+    it('cannot connect to a TCP listener on the host loopback', async () => {
+      const before = connections;
+      const result = await sandboxed(
+        `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected; ` +
+          `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('connected')).on('error', () => process.exit(3))"`,
+      );
+      expect(result.stdout).not.toContain('connected');
+      expect(result.code).toBe(3);
+      // Connections are accepted in order: once the host's own connection is counted, an earlier one
+      // from the sandbox would have been counted too.
+      await controlConnection();
+      expect(connections - before).toBe(1);
+    });
+
+    it('read-only has no network either', async () => {
+      const before = connections;
+      const result = await sandboxed(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`, READ_ONLY);
+      expect(result.stdout).not.toContain('connected');
+      await controlConnection();
+      expect(connections - before).toBe(1);
+    });
+
+    it('control: with network access the same connection goes through', async () => {
+      const before = connections;
+      const counted = new Promise<void>((resolve) => (onConnection = resolve));
+      const result = await sandboxed(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`, { ...WORKSPACE, networkAccess: true });
+      expect(result.stdout).toBe('connected\n');
+      await counted;
+      expect(connections - before).toBe(1);
+    });
+
+    describe('DNS', () => {
+      let dns: UdpSocket;
+      let dnsPort: number;
+      let queries: number;
+      let onQuery: () => void;
+
+      beforeAll(async () => {
+        queries = 0;
+        onQuery = () => undefined;
+        dns = createSocket('udp4');
+        dns.on('message', () => {
+          queries++;
+          onQuery();
+        });
+        await new Promise<void>((resolve) => dns.bind(0, '127.0.0.1', resolve));
+        dnsPort = dns.address().port;
+      });
+
+      afterAll(async () => {
+        await new Promise<void>((resolve) => dns.close(() => resolve()));
+      });
+
+      const lookup = (): string =>
+        `${process.execPath} -e "const r = new (require('dns').promises.Resolver)({timeout: 500, tries: 1}); ` +
+        `r.setServers(['127.0.0.1:${dnsPort}']); r.resolve4('example.com').then(() => console.log('resolved'), (e) => { console.log(e.code); process.exit(4); })"`;
+
+      it('cannot send DNS queries to a resolver on the host', async () => {
+        const before = queries;
+        const result = await sandboxed(lookup());
+        expect(result.code).toBe(4);
+        await new Promise<void>((resolve) => {
+          onQuery = resolve;
+          const probeSocket = createSocket('udp4');
+          probeSocket.send('control', dnsPort, '127.0.0.1', () => probeSocket.close());
+        });
+        expect(queries - before).toBe(1);
+      });
+
+      it('control: with network access the query reaches the resolver', async () => {
+        const before = queries;
+        const reached = new Promise<void>((resolve) => (onQuery = resolve));
+        const child = await launch(lookup(), { ...WORKSPACE, networkAccess: true });
+        const done = outcome(child);
+        await reached;
+        expect(queries - before).toBeGreaterThanOrEqual(1);
+        // Nobody answers the query; no need to wait for the resolver to give up.
+        child.kill('SIGKILL');
+        await done;
+      });
+    });
+  });
+
+  describe('processes', () => {
+    const markers: string[] = [];
+
+    // Safety net: if the sandbox ever lets a test process escape, end it (by pid, found by its unique
+    // marker) instead of leaving it running on the machine.
+    afterAll(async () => {
+      for (const marker of markers) for (const pid of await processesNamed(marker)) process.kill(Number(pid), 'SIGKILL');
+    });
+
+    it('a background process does not outlive the command (nohup, setsid, disown)', async () => {
+      const marker = `weft-escape-${randomBytes(4).toString('hex')}`;
+      markers.push(marker);
+      const result = await sandboxed(
+        [
+          `bash -c 'exec -a ${marker} sleep 1000' >/dev/null 2>&1 & disown`,
+          `setsid nohup bash -c 'exec -a ${marker} sleep 1000' </dev/null >/dev/null 2>&1 &`,
+          // Wait (bounded) until both are running, so the test cannot pass by racing their start.
+          `n=0; until [ "$(grep -lsa '^${marker}' /proc/[0-9]*/cmdline | wc -l)" = 2 ]; do n=$((n+1)); [ $n -gt 2000 ] && exit 9; done`,
+          'echo started',
+        ].join('\n'),
+      );
+      expect(result.stdout).toBe('started\n');
+      expect(await processesNamed(marker)).toEqual([]);
+    });
+
+    it('killing the sandbox kills what it started (--die-with-parent)', async () => {
+      const marker = `weft-escape-${randomBytes(4).toString('hex')}`;
+      markers.push(marker);
+      const child = await launch(
+        `bash -c 'exec -a ${marker} sleep 1000' >/dev/null 2>&1 & until grep -qsa '^${marker}' /proc/$!/cmdline; do :; done; echo ready; wait`,
+        WORKSPACE,
+      );
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      await new Promise<void>((resolve) => child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()));
+      expect(await processesNamed(marker)).toHaveLength(1);
+      child.kill('SIGKILL');
+      await exited;
+      // The kernel delivers the parent-death signal as bwrap exits; wait for the process to be gone.
+      await new Promise<void>((resolve, reject) => {
+        const deadline = Date.now() + 5_000;
+        const check = (): void => {
+          void processesNamed(marker).then((pids) => {
+            if (pids.length === 0) resolve();
+            else if (Date.now() > deadline) reject(new Error(`still running after the sandbox was killed: ${pids.join(', ')}`));
+            else setImmediate(check);
+          });
+        };
+        check();
+      });
+    });
+
+    it('cannot see or signal host processes', async () => {
+      const result = await sandboxed(`ls /proc | grep -c '^[0-9]'; kill -0 ${process.pid} 2>/dev/null && echo can-signal; true`);
+      expect(Number(result.stdout.split('\n')[0])).toBeLessThan(10);
+      expect(result.stdout).not.toContain('can-signal');
+    });
+  });
+
+  describe('read-only', () => {
+    it('cannot write the workspace, /tmp or outside', async () => {
+      const tmpFile = join('/tmp', `weft-escape-${randomBytes(4).toString('hex')}`);
+      const result = await sandboxed(`touch inside.txt; touch ${tmpFile}; echo pwned > ${outside}/victim.txt`, READ_ONLY);
+      expect(result.code).not.toBe(0);
+      expect(existsSync(join(ws, 'inside.txt'))).toBe(false);
+      expect(existsSync(tmpFile)).toBe(false);
+      await expectOutsideUntouched();
+    });
+
+  });
+
+  describe('weft sandbox', () => {
+    it('exits with the command status and enforces the policy', async () => {
+      expect(await runSandboxCommand(['--cd', ws, '--', 'bash', '-c', 'echo ok > from-cli.txt; exit 7'])).toBe(7);
+      expect(await readFile(join(ws, 'from-cli.txt'), 'utf8')).toBe('ok\n');
+      expect(await runSandboxCommand(['--cd', ws, '--mode', 'read-only', '--', 'bash', '-c', 'touch x 2>/dev/null'])).toBe(1);
+      expect(existsSync(join(ws, 'x'))).toBe(false);
+      expect(await runSandboxCommand(['--mode', 'sideways', '--', 'true'])).toBe(2);
+    });
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { isFrameError, JsonlDecoder, parseFrame, tooLargeError } from '../../../src-main/server/framing';
+
+function decode(chunks: (Buffer | string)[], maxLineBytes?: number, end = false): unknown[] {
+  const out: unknown[] = [];
+  const decoder = new JsonlDecoder((message) => out.push(message), maxLineBytes === undefined ? {} : { maxLineBytes });
+  for (const chunk of chunks) decoder.push(chunk);
+  if (end) decoder.end();
+  return out;
+}
+
+describe('JsonlDecoder', () => {
+  it('joins a message split across chunks and skips blank lines', () => {
+    expect(decode(['{"id":1,', '"method":"a"}\n', '\n', '   \n\r\n{"method":"b"}\r', '\n'])).toEqual([
+      { id: 1, method: 'a' },
+      { method: 'b' },
+    ]);
+  });
+
+  it('decodes a UTF-8 character split between chunks', () => {
+    const bytes = Buffer.from('{"text":"héllo → 世界 🎉"}\n', 'utf8');
+    const chunks = [...bytes].map((byte) => Buffer.from([byte]));
+    expect(decode(chunks)).toEqual([{ text: 'héllo → 世界 🎉' }]);
+  });
+
+  it('reports a line that is not JSON as a -32700 frame error and goes on', () => {
+    const out = decode(['hello world\n{"id":2,"method":"x"}\n']);
+    expect(out).toEqual([
+      { kind: 'frame-error', code: -32700, message: expect.stringMatching(/^Parse error: .*not valid JSON/) as unknown },
+      { id: 2, method: 'x' },
+    ]);
+  });
+
+  it('reports invalid UTF-8 as a parse error', () => {
+    expect(decode([Buffer.from([0x22, 0xff, 0xfe, 0x22, 0x0a])])).toEqual([
+      { kind: 'frame-error', code: -32700, message: 'Parse error: the line is not valid UTF-8' },
+    ]);
+  });
+
+  it('rejects an oversized line once, with its full size, then decodes the next line', () => {
+    // 1,000 chunks of 1 KiB with no newline, against a 4 KiB limit: counted, not buffered.
+    const chunk = 'x'.repeat(1024);
+    const chunks = [...Array.from({ length: 1000 }, () => chunk), '\n{"id":3,"method":"after"}\n'];
+    expect(decode(chunks, 4096)).toEqual([
+      { kind: 'frame-error', code: -32600, message: 'message too large: 1024000 bytes exceeds the 4096 bytes limit' },
+      { id: 3, method: 'after' },
+    ]);
+  });
+
+  it('accepts a line of exactly the limit and rejects one byte more', () => {
+    const exact = JSON.stringify({ pad: 'y'.repeat(20) });
+    const limit = Buffer.byteLength(exact);
+    expect(decode([`${exact}\n`], limit)).toEqual([{ pad: 'y'.repeat(20) }]);
+    expect(decode([`${exact} \n`], limit)).toEqual([tooLargeError(limit + 1, limit)]);
+  });
+
+  it('treats a last line without a newline as a line when the stream ends', () => {
+    expect(decode(['{"a":1}\n{"b":2}'])).toEqual([{ a: 1 }]);
+    expect(decode(['{"a":1}\n{"b":2}'], undefined, true)).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(decode(['x'.repeat(50)], 10, true)).toEqual([tooLargeError(50, 10)]);
+  });
+});
+
+describe('frame errors', () => {
+  it('phrases the size limit in MiB by default', () => {
+    expect(tooLargeError(12 * 1024 * 1024)).toEqual({
+      kind: 'frame-error',
+      code: -32600,
+      message: 'message too large: 12582912 bytes exceeds the 10 MiB limit',
+    });
+  });
+
+  it('recognises frame errors and nothing else', () => {
+    expect(isFrameError(parseFrame('{'))).toBe(true);
+    expect(isFrameError(tooLargeError(1, 0))).toBe(true);
+    expect(isFrameError(parseFrame('{"kind":"frame-error","code":-32700}'))).toBe(false);
+    expect(isFrameError({ kind: 'frame-error', code: 1, message: 'x' })).toBe(false);
+    expect(isFrameError(null)).toBe(false);
+    expect(isFrameError('frame-error')).toBe(false);
+  });
+});

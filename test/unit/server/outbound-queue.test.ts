@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { OutboundQueue } from '../../../src-main/server/outbound-queue';
+import { delta } from './helpers';
+
+/** A sink that accepts writes while `room` > 0 and reports congestion once it runs out. */
+class FakeSink {
+  readonly written: unknown[] = [];
+  room = Infinity;
+
+  write(text: string): boolean {
+    this.written.push(JSON.parse(text));
+    this.room -= 1;
+    return this.room > 0;
+  }
+}
+
+function makeQueue(sink: FakeSink, maxQueuedBytes?: number) {
+  const logs: string[] = [];
+  let overflows = 0;
+  const queue = new OutboundQueue(sink, {
+    label: 'test-client',
+    log: (line) => logs.push(line),
+    onOverflow: () => (overflows += 1),
+    ...(maxQueuedBytes === undefined ? {} : { maxQueuedBytes }),
+  });
+  return { queue, logs, overflows: () => overflows };
+}
+
+describe('OutboundQueue', () => {
+  it('writes straight through while the sink keeps up, without merging', () => {
+    const sink = new FakeSink();
+    const { queue } = makeQueue(sink);
+    queue.send(delta('a', 'x'));
+    queue.send(delta('a', 'y'));
+    expect(sink.written).toEqual([delta('a', 'x'), delta('a', 'y')]);
+    expect(queue.queuedMessages).toBe(0);
+  });
+
+  it('merges consecutive deltas of the same item while congested, preserving order exactly', () => {
+    const sink = new FakeSink();
+    const { queue } = makeQueue(sink);
+    sink.room = 1;
+    queue.send({ id: 7, result: {} }); // fills the sink: everything after this waits
+    const summary = (itemId: string, text: string, summaryIndex: number) => ({
+      method: 'item/reasoning/summaryTextDelta',
+      params: { threadId: 't1', turnId: 'u1', itemId, delta: text, summaryIndex },
+    });
+    queue.send(delta('a', 'He'));
+    queue.send(delta('a', 'll'));
+    queue.send(delta('b', '1'));
+    queue.send(delta('a', 'o'));
+    queue.send({ method: 'item/completed', params: { itemId: 'b' } });
+    queue.send(delta('a', ', '));
+    queue.send(delta('a', 'world'));
+    queue.send(delta('a', '!', 'item/commandExecution/outputDelta'));
+    queue.send(delta('a', '?', 'item/commandExecution/outputDelta'));
+    queue.send(summary('r', 'p', 0));
+    queue.send(summary('r', 'q', 0));
+    queue.send(summary('r', 's', 1));
+    queue.send({ id: 'req', method: 'item/agentMessage/delta', params: { itemId: 'a', delta: 'as a request' } });
+    queue.send(delta('a', 'tail'));
+    expect(sink.written).toEqual([{ id: 7, result: {} }]);
+    expect(queue.queuedMessages).toBe(10);
+
+    sink.room = Infinity;
+    queue.drained();
+    expect(sink.written).toEqual([
+      { id: 7, result: {} },
+      delta('a', 'Hell'),
+      delta('b', '1'),
+      delta('a', 'o'),
+      { method: 'item/completed', params: { itemId: 'b' } },
+      delta('a', ', world'),
+      delta('a', '!?', 'item/commandExecution/outputDelta'),
+      summary('r', 'pq', 0),
+      summary('r', 's', 1),
+      { id: 'req', method: 'item/agentMessage/delta', params: { itemId: 'a', delta: 'as a request' } },
+      delta('a', 'tail'),
+    ]);
+    expect(queue.queuedMessages).toBe(0);
+    expect(queue.queuedBytes).toBe(0);
+  });
+
+  it('never merges into a message already handed to the sink', () => {
+    const sink = new FakeSink();
+    const { queue } = makeQueue(sink);
+    sink.room = 1;
+    queue.send(delta('a', '1'));
+    queue.send(delta('a', '2'));
+    queue.send(delta('a', '3'));
+    sink.room = 1; // takes the merged "23", then congests again
+    queue.drained();
+    queue.send(delta('a', '4'));
+    queue.send(delta('a', '5'));
+    sink.room = Infinity;
+    queue.drained();
+    expect(sink.written).toEqual([delta('a', '1'), delta('a', '23'), delta('a', '45')]);
+  });
+
+  it('keeps queueing behind waiting messages even after the sink has room', async () => {
+    const sink = new FakeSink();
+    const { queue } = makeQueue(sink);
+    sink.room = 1;
+    queue.send({ method: 'first', params: {} });
+    queue.send({ method: 'second', params: {} });
+    const idle = queue.whenIdle();
+    sink.room = Infinity;
+    queue.send({ method: 'third', params: {} });
+    expect(sink.written).toEqual([{ method: 'first', params: {} }]);
+    queue.drained();
+    await idle;
+    expect(sink.written).toEqual([
+      { method: 'first', params: {} },
+      { method: 'second', params: {} },
+      { method: 'third', params: {} },
+    ]);
+  });
+
+  it('drops the client with one clear log line when the queue passes its byte limit', async () => {
+    const sink = new FakeSink();
+    const { queue, logs, overflows } = makeQueue(sink, 10_000);
+    sink.room = 1;
+    queue.send({ method: 'first', params: {} });
+    const idle = queue.whenIdle();
+    for (let i = 0; i < 20; i += 1) queue.send({ method: 'warning', params: { message: 'z'.repeat(1000) } });
+    expect(overflows()).toBe(1);
+    expect(queue.closed).toBe(true);
+    expect(logs).toEqual([expect.stringMatching(/^weft: client test-client is not reading fast enough: 1\d{4} bytes of outgoing messages queued \(limit 10000 bytes\); dropping the connection$/)]);
+    await idle;
+    queue.drained();
+    queue.send({ method: 'late', params: {} });
+    expect(sink.written).toEqual([{ method: 'first', params: {} }]);
+  });
+
+  it('counts merged deltas against the limit', () => {
+    const sink = new FakeSink();
+    const { queue, overflows } = makeQueue(sink, 6_000);
+    sink.room = 1;
+    queue.send({ method: 'first', params: {} });
+    for (let i = 0; i < 99; i += 1) queue.send(delta('a', 'd'.repeat(50)));
+    expect(queue.queuedMessages).toBe(1);
+    expect(queue.queuedBytes).toBeGreaterThan(4950);
+    expect(overflows()).toBe(0);
+    queue.send(delta('a', 'd'.repeat(1000)));
+    expect(overflows()).toBe(1);
+  });
+
+  it('logs and drops a message that cannot be serialized, and keeps going', () => {
+    const sink = new FakeSink();
+    const { queue, logs } = makeQueue(sink);
+    const cyclic: Record<string, unknown> = { method: 'warning' };
+    cyclic['params'] = cyclic;
+    queue.send(cyclic);
+    queue.send({ method: 'item/completed', params: { big: 1n } });
+    queue.send({ method: 'ok', params: {} });
+    expect(sink.written).toEqual([{ method: 'ok', params: {} }]);
+    expect(logs).toEqual([
+      expect.stringMatching(/^weft: dropped an outgoing warning message to test-client: it cannot be sent as JSON \(.*circular/i),
+      expect.stringMatching(/^weft: dropped an outgoing item\/completed message to test-client: it cannot be sent as JSON \(.*BigInt/),
+    ]);
+  });
+});
