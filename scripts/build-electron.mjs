@@ -40,7 +40,7 @@ const preload = await build({
   format: 'cjs',
   platform: 'browser',
   target: chromeTarget,
-  sourcemap: 'inline',
+  sourcemap: 'linked',
   external: ['electron'],
   metafile: true,
   logLevel: 'warning',

@@ -56,6 +56,10 @@ export class ExecProgress {
       case 'item/completed':
         this.onCompleted(n.params.item);
         return;
+      case 'warning':
+        this.endReasoning();
+        this.io.stderr.write(`weft: ${n.params.message}\n`);
+        return;
       case 'error':
         this.endReasoning();
         if (n.params.willRetry) {

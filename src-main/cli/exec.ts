@@ -8,6 +8,8 @@ import { missingKeyMessage, resolveProvider } from '../config/providers';
 import { createSession } from '../core/create-session';
 import type { ServerRequestSender } from '../tools/types';
 import { errorMessage } from '../util/errors';
+import { rulesDir } from '../safety/approvals/rules';
+import { sharedRuleStore } from '../tools/safety-services';
 import { ExecProgress } from './exec-progress';
 
 const USAGE = `Usage: weft exec [options] <prompt>
@@ -20,17 +22,26 @@ Options:
   -m, --model <model>        Model to use (default: config \`model\`)
   -C, --cd <dir>             Work in <dir> instead of the current directory
   -c, --config <key=value>   Override a config value (TOML value; repeatable), e.g. -c model_reasoning_effort="high"
+  -a, --approval-policy <p>  untrusted | on-failure | on-request | never (default: never — nobody is there to ask)
+  -s, --sandbox <mode>       read-only | workspace-write | danger-full-access (default: workspace-write)
       --json                 Print every event as one JSON object per line on stdout
   -h, --help                 Show this help
 `;
 
-/** Headless runs have nobody to ask: an approval request is declined, and the model is told so. */
+/**
+ * Headless runs have nobody to ask: an approval request is declined (the model is told it was
+ * rejected) and the person reading stderr is told what was declined and how to allow it.
+ */
 const declineEverything: ServerRequestSender = async (request) => {
   switch (request.method) {
     case 'item/commandExecution/requestApproval':
+      process.stderr.write(`weft: declined \`${request.params.command}\` (${request.params.reason ?? 'needs approval'}); weft exec cannot ask. Allow it with --sandbox danger-full-access, or a rule: weft rules add --decision allow -- <prefix>\n`);
+      return { decision: 'decline' };
     case 'item/fileChange/requestApproval':
+      process.stderr.write(`weft: declined a patch (${request.params.reason ?? 'needs approval'}); weft exec cannot ask.\n`);
       return { decision: 'decline' };
     case 'item/tool/requestUserInput':
+      process.stderr.write('weft: the model asked a question; weft exec cannot ask, so it goes unanswered.\n');
       return { answers: {} };
   }
 };
@@ -46,6 +57,8 @@ export async function runExecCommand(argv: string[]): Promise<number> {
         cd: { type: 'string', short: 'C' },
         config: { type: 'string', short: 'c', multiple: true },
         json: { type: 'boolean' },
+        'approval-policy': { type: 'string', short: 'a' },
+        sandbox: { type: 'string', short: 's' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -67,18 +80,26 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   const cwd = resolve(values.cd ?? process.cwd());
   const overrides = [...(values.config ?? [])];
   if (values.model) overrides.push(`model=${JSON.stringify(values.model)}`);
+  if (values['approval-policy']) overrides.push(`approval_policy=${JSON.stringify(values['approval-policy'])}`);
+  if (values.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(values.sandbox)}`);
 
   let session;
   try {
-    const loaded = await loadConfig({ weftHome: resolveWeftHome(env), cwd, overrides, env });
+    const weftHome = resolveWeftHome(env);
+    // Unless the config or a flag says otherwise, headless runs never ask and write only the workspace.
+    const probe = await loadConfig({ weftHome, cwd, overrides, env });
+    if (probe.origins.get('approval_policy') === 'default') overrides.unshift('approval_policy="never"');
+    if (probe.origins.get('sandbox_mode') === 'default') overrides.unshift('sandbox_mode="workspace-write"');
+    const loaded = probe.origins.get('approval_policy') === 'default' || probe.origins.get('sandbox_mode') === 'default' ? await loadConfig({ weftHome, cwd, overrides, env }) : probe;
     for (const warning of loaded.warnings) process.stderr.write(`weft: warning: ${warning}\n`);
+    const rules = await sharedRuleStore(rulesDir(weftHome), (w) => process.stderr.write(`weft: warning: ${w}\n`));
     const provider = resolveProvider(loaded.config, env);
     const missing = missingKeyMessage(provider);
     if (missing) {
       process.stderr.write(`weft: ${missing}\n`);
       return 1;
     }
-    session = createSession({ config: loaded.config, provider, cwd, sendRequest: declineEverything, env });
+    session = createSession({ config: loaded.config, provider, cwd, sendRequest: declineEverything, env, rules });
   } catch (error) {
     process.stderr.write(`weft: ${error instanceof ConfigError ? error.message : errorMessage(error)}\n`);
     return 1;

@@ -16,7 +16,9 @@ import { viewImageTool } from '../tools/view-image-tool';
 import type { ServerRequestSender } from '../tools/types';
 import { uuidv7 } from '../util/ids';
 import { Session } from './session';
-import type { TurnOverrides } from './types';
+import type { RuleStore } from '../safety/approvals/rules';
+import { SafetyServices } from '../tools/safety-services';
+import type { SessionOptions, SessionRecorder, TurnOverrides } from './types';
 
 export interface CreateSessionInput {
   config: WeftConfig;
@@ -28,6 +30,10 @@ export interface CreateSessionInput {
   env?: NodeJS.ProcessEnv;
   /** Tests and benchmarks may inject a model client; by default one is built for the provider. */
   modelClient?: ModelClient;
+  /** Remembered approval rules (loaded once per process, shared by every thread). */
+  rules: RuleStore;
+  recorder?: SessionRecorder;
+  initial?: SessionOptions['initial'];
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -103,6 +109,9 @@ export function createSession(input: CreateSessionInput): Session {
     supportsReasoning: info.supportsReasoning,
     modelContextWindow: config.model_context_window ?? info.contextWindow,
     env: input.env,
+    safety: new SafetyServices(input.rules),
+    recorder: input.recorder,
+    initial: input.initial,
     onInterrupt: () => exec.closeAll('the turn was interrupted'),
     onShutdown: () => exec.closeAll('the thread was closed'),
   });

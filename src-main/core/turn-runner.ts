@@ -5,7 +5,7 @@ import { exhaustedError, RetryBudget } from '../model/retry';
 import type { ModelRequest, ModelUsage } from '../model/types';
 import { findRepoRoot, TurnDiffTracker } from '../tools/turn-diff';
 import type { ServerRequestSender, ToolCall, ToolContext, ToolResult } from '../tools/types';
-import { outsideWorkspaceReason } from '../tools/workspace-paths';
+import { reviewPatch } from '../tools/patch-gate';
 import { abortError, delay, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
@@ -227,7 +227,7 @@ export class TurnRunner {
 
   private toolContext(): ToolContext {
     const o = this.host.options;
-    return {
+    const ctx: ToolContext = {
       threadId: o.threadId,
       turnId: this.id,
       cwd: this.settings.cwd,
@@ -236,8 +236,13 @@ export class TurnRunner {
       sendRequest: this.host.sendRequest,
       addPendingInput: (items) => this.toolAttachments.push(...items),
       turnDiff: this.turnDiff,
-      patchWritable: (absPath) => outsideWorkspaceReason(absPath, [this.settings.cwd]),
+      policy: { approvalPolicy: this.settings.approvalPolicy, sandboxPolicy: this.settings.sandboxPolicy },
+      safety: o.safety,
+      env: o.env,
+      cancelTurn: () => this.interrupt(),
     };
+    ctx.reviewPatch = (request) => reviewPatch(ctx, request);
+    return ctx;
   }
 }
 

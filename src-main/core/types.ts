@@ -12,6 +12,7 @@ import type {
 } from '../../src-preload/protocol';
 import type { ModelClient } from '../model/types';
 import type { ToolRegistry } from '../tools/registry';
+import type { SafetyServices } from '../tools/safety-services';
 import type { ServerRequestSender } from '../tools/types';
 
 /** Settings a turn runs with. `turn/start` overrides stick for later turns. */
@@ -45,6 +46,8 @@ export interface SessionOptions {
   onShutdown?: () => Promise<void> | void;
   env?: NodeJS.ProcessEnv;
   now?: () => Date;
+  /** Approval rules, session approvals and the OS sandbox; absent = no sandbox and no asking (tests only). */
+  safety?: SafetyServices;
   /** Persists the thread as it happens; absent for ephemeral threads. */
   recorder?: SessionRecorder;
   /** State of a resumed or forked thread. */

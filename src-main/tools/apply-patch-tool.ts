@@ -49,6 +49,8 @@ export interface PatchReview {
   decision: 'accept' | 'acceptForSession' | 'decline' | 'cancel';
   /** Hunks the reviewer declined, with their reasons. */
   declinedHunks: { path: string; hunk: number; comment?: string }[];
+  /** Why the patch was refused without asking (policy), for the model. */
+  reason?: string;
 }
 
 /**
@@ -75,7 +77,7 @@ export async function runApplyPatch(text: string, ctx: ToolContext): Promise<Too
   }
   if (review.decision === 'decline' || review.decision === 'cancel') {
     finish('declined');
-    return { output: 'patch rejected by user', success: false };
+    return { output: review.reason ? `patch rejected: ${review.reason}` : 'patch rejected by user', success: false };
   }
   const plan = review.declinedHunks.length > 0 ? withDeclinedHunks(prepared.plan, review.declinedHunks) : prepared.plan;
   if (plan.files.length === 0) {

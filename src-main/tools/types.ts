@@ -1,8 +1,9 @@
 import type { z } from 'zod';
-import type { ContentItem, ServerNotification, ServerRequest } from '../../src-preload/protocol';
+import type { AskForApproval, ContentItem, SandboxPolicy, ServerNotification, ServerRequest } from '../../src-preload/protocol';
 import type { ToolSpec } from '../model/types';
 import type { PatchPlan } from './apply-patch';
 import type { PatchReview } from './apply-patch-tool';
+import type { SafetyServices } from './safety-services';
 import type { TurnDiffTracker } from './turn-diff';
 
 /** A tool call the model made, as the router sees it. */
@@ -36,6 +37,13 @@ export interface ToolContext {
   turnDiff?: TurnDiffTracker;
   /** Why an absolute path may not be written by a patch, or null when it may. */
   patchWritable?: (absPath: string) => string | null;
+  /** The turn's approval and sandbox policies; absent = run everything unsandboxed without asking (tests). */
+  policy?: { approvalPolicy: AskForApproval; sandboxPolicy: SandboxPolicy };
+  safety?: SafetyServices;
+  /** Environment commands run with (for $TMPDIR and the like). */
+  env?: Record<string, string | undefined>;
+  /** Ends the whole turn as interrupted (the user chose "cancel" in an approval). */
+  cancelTurn?: () => void;
   /** Asks for a patch's approval when policy says so; resolves to accept when no one needs asking. */
   reviewPatch?: (request: { itemId: string; plan: PatchPlan }) => Promise<PatchReview>;
 }

@@ -22,6 +22,9 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
+/** The temp workspace lives under /tmp, which workspace-write would otherwise make writable. */
+const NO_TMP = { exclude_slash_tmp: true, exclude_tmpdir_env_var: true };
+
 const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
 const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({ kind: 'sse' as const, events: [evCreated(), ...c, evCompleted()] });
 
@@ -89,13 +92,29 @@ describe('apply_patch tool', () => {
     expect(completedItems(events).some((i) => i.type === 'fileChange')).toBe(false);
   });
 
-  it('refuses paths outside the workspace', async () => {
+  it('asks before writing outside the writable roots, and writes nothing when declined', async () => {
     const outside = `*** Begin Patch\n*** Add File: ../escape.txt\n+nope\n*** End Patch`;
     server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: outside })), answer('ok')]);
-    agent = startAgent({ baseUrl: server.url, cwd: ws.path('src') });
+    agent = startAgent({ baseUrl: server.url, cwd: ws.path('src'), config: { approval_policy: 'on-request', sandbox_mode: 'workspace-write', sandbox_workspace_write: NO_TMP } });
+    const events = await agent.runTurn('escape');
+    expect(String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output)).toBe('patch rejected by user');
+    expect(agent.serverRequests).toEqual([
+      {
+        method: 'item/fileChange/requestApproval',
+        params: { threadId: agent.session.threadId, turnId: expect.any(String), itemId: expect.any(String), reason: expect.stringContaining(ws.path('escape.txt')), grantRoot: null },
+      },
+    ]);
+    await expect(ws.read('escape.txt')).rejects.toThrow();
+    expect(completedItems(events).find((i) => i.type === 'fileChange')).toMatchObject({ status: 'declined' });
+  });
+
+  it('refuses outside writes without asking under "never"', async () => {
+    const outside = `*** Begin Patch\n*** Add File: ../escape.txt\n+nope\n*** End Patch`;
+    server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: outside })), answer('ok')]);
+    agent = startAgent({ baseUrl: server.url, cwd: ws.path('src'), config: { approval_policy: 'never', sandbox_mode: 'workspace-write', sandbox_workspace_write: NO_TMP } });
     await agent.runTurn('escape');
-    const output = String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output);
-    expect(output).toMatch(/Refused to write \.\.\/escape\.txt: .*outside the workspace/);
+    expect(String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output)).toMatch(/^patch rejected: the patch writes outside the writable folders .*approval policy is "never"/);
+    expect(agent.serverRequests).toEqual([]);
     await expect(ws.read('escape.txt')).rejects.toThrow();
   });
 

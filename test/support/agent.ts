@@ -2,7 +2,11 @@
 // server, and records every event it emits.
 import type { NotificationParams, ServerNotification, ServerNotificationMethod, ServerRequest } from '../../src-preload/protocol';
 import type { ResolvedProvider } from '../../src-main/config/providers';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { weftConfigSchema } from '../../src-main/config/schema';
+import { RuleStore } from '../../src-main/safety/approvals/rules';
 import { createSession } from '../../src-main/core/create-session';
 import type { Session } from '../../src-main/core/session';
 import type { TurnOverrides } from '../../src-main/core/types';
@@ -30,6 +34,8 @@ export interface AgentOptions {
   streamIdleTimeoutMs?: number;
   sendRequest?: ServerRequestSender;
   overrides?: TurnOverrides;
+  /** Remembered rules; default: an empty store in a fresh temp folder. */
+  rules?: RuleStore;
   /** Extra config.toml keys (as parsed TOML values). */
   config?: Record<string, unknown>;
 }
@@ -53,7 +59,8 @@ export function mockProvider(baseUrl: string, opts: Partial<ResolvedProvider> = 
 }
 
 export function startAgent(opts: AgentOptions): AgentHarness {
-  const config = weftConfigSchema.parse({ model: opts.model ?? 'mock-model', model_provider: 'mock', ...opts.config });
+  // Unless a test says otherwise, commands run unsandboxed and nothing asks: the loop is under test.
+  const config = weftConfigSchema.parse({ model: opts.model ?? 'mock-model', model_provider: 'mock', approval_policy: 'never', sandbox_mode: 'danger-full-access', ...opts.config });
   const serverRequests: ServerRequest[] = [];
   const sendRequest: ServerRequestSender = async (request, signal) => {
     serverRequests.push(request);
@@ -70,6 +77,7 @@ export function startAgent(opts: AgentOptions): AgentHarness {
     cwd: opts.cwd,
     sendRequest,
     overrides: opts.overrides,
+    rules: opts.rules ?? new RuleStore(join(tmpdir(), `weft-test-rules-${randomUUID()}`)),
     env: { SHELL: '/bin/bash', PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/root' },
   });
   const events: ServerNotification[] = [];

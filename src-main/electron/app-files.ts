@@ -1,0 +1,69 @@
+// Which file an app:// request names, and its content type. Pure: path arithmetic only, so the
+// traversal checks are unit-tested. app-protocol.ts does the reading.
+import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { APP_HOST, APP_SCHEME } from './app-origin';
+
+export type AppFileLookup =
+  | { ok: true; path: string; contentType: string }
+  | { ok: false; status: 400 | 404; reason: string };
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** The content type for a file name; unknown extensions are served as opaque bytes. */
+export function contentTypeFor(fileName: string): string {
+  return CONTENT_TYPES[extname(fileName).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * Maps `app://weft/<path>` to a file under `root` (the built renderer, dist/renderer). `/` is
+ * index.html. Refuses other hosts, encoded separators and NUL, and anything that resolves outside
+ * `root` (`..`, absolute paths). Does not touch the disk: a symlink inside root is followed by the reader.
+ */
+export function lookupAppFile(root: string, requestUrl: string): AppFileLookup {
+  let url: URL;
+  try {
+    url = new URL(requestUrl);
+  } catch {
+    return { ok: false, status: 400, reason: `not a URL: ${requestUrl}` };
+  }
+  if (url.protocol !== `${APP_SCHEME}:` || url.hostname !== APP_HOST) {
+    return { ok: false, status: 404, reason: `not an ${APP_SCHEME}://${APP_HOST} URL: ${requestUrl}` };
+  }
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.pathname);
+  } catch {
+    return { ok: false, status: 400, reason: `bad percent-encoding in ${url.pathname}` };
+  }
+  if (pathname.includes('\0') || pathname.includes('\\') || /%2f|%5c/i.test(url.pathname)) {
+    return { ok: false, status: 400, reason: `forbidden characters in ${url.pathname}` };
+  }
+  const relativePath = pathname === '/' || pathname === '' ? 'index.html' : pathname.replace(/^\/+/, '');
+  const absoluteRoot = resolve(root);
+  const target = resolve(absoluteRoot, relativePath);
+  const fromRoot = relative(absoluteRoot, target);
+  if (fromRoot === '' || fromRoot === '..' || fromRoot.startsWith(`..${sep}`) || isAbsolute(fromRoot)) {
+    return { ok: false, status: 404, reason: `${url.pathname} is outside the renderer folder` };
+  }
+  return { ok: true, path: target, contentType: contentTypeFor(target) };
+}

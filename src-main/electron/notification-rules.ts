@@ -1,0 +1,76 @@
+// When an attention event becomes an OS notification, and what it says. Pure: the glue
+// (notifications.ts) supplies which project window is focused and shows the result.
+import type { AttentionEvent } from './host-types';
+
+/** A turn shorter than this finishes silently: the person is probably still watching it. */
+export const LONG_TURN_MS = 30_000;
+
+export interface AttentionContext {
+  /** Folders of the open project windows. */
+  openProjects: readonly string[];
+  /** Folder of the focused Weft window; null when no Weft window has focus. */
+  focusedProject: string | null;
+}
+
+export interface NotificationPlan {
+  title: string;
+  body: string;
+  threadId: string;
+  /** The window a click focuses; null when no open window holds the thread's folder. */
+  project: string | null;
+}
+
+function isInside(child: string, parent: string): boolean {
+  if (child === parent) return true;
+  const prefix = parent.endsWith('/') || parent.endsWith('\\') ? parent : `${parent}/`;
+  return child.startsWith(prefix) || (parent.includes('\\') && child.startsWith(`${parent}\\`));
+}
+
+/** The open project holding `cwd`: the deepest folder that is `cwd` or one of its parents. */
+export function projectForCwd(cwd: string, openProjects: readonly string[]): string | null {
+  let best: string | null = null;
+  for (const project of openProjects) {
+    if (isInside(cwd, project) && (best === null || project.length > best.length)) best = project;
+  }
+  return best;
+}
+
+/** `45 s`, `2 min 5 s`, `1 h 3 min`. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+}
+
+/**
+ * Whether to notify, and with what. Nothing is shown while the thread's own project window has focus
+ * (the person sees it there). An approval always notifies otherwise; a finished turn only when it ran
+ * at least `longTurnMs`.
+ */
+export function planNotification(
+  event: AttentionEvent,
+  context: AttentionContext,
+  longTurnMs: number = LONG_TURN_MS,
+): NotificationPlan | null {
+  const project = projectForCwd(event.cwd, context.openProjects);
+  if (project !== null && project === context.focusedProject) return null;
+  const title = event.title.trim() === '' ? 'Weft' : event.title.trim();
+  const detail = event.detail.trim();
+  switch (event.kind) {
+    case 'approval':
+      return { title, body: detail === '' ? 'Waiting for your approval.' : detail, threadId: event.threadId, project };
+    case 'turnFinished': {
+      if (event.durationMs === undefined || event.durationMs < longTurnMs) return null;
+      const ran = `Finished after ${formatDuration(event.durationMs)}.`;
+      return { title, body: detail === '' ? ran : `${ran} ${detail}`, threadId: event.threadId, project };
+    }
+  }
+}
+
+/** The dock / taskbar badge for `waiting` threads: a count, or nothing at zero. */
+export function badgeCount(waiting: number): number {
+  return Number.isInteger(waiting) && waiting > 0 ? waiting : 0;
+}

@@ -1,0 +1,308 @@
+// `window.weft`: the desktop app's side of the protocol, built from the method tables. The preload
+// (index.ts) hands this module a two-function view of ipcRenderer, so the logic runs (and is tested)
+// without Electron. Imports only the protocol and zod, so esbuild can bundle it for a sandboxed preload.
+import { z } from 'zod';
+import {
+  ClientRequests,
+  JsonRpcError,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  ServerNotifications,
+  ServerRequests,
+  describeZodError,
+  isClientRequestMethod,
+  isServerNotificationMethod,
+  isServerRequestMethod,
+} from './protocol';
+import type {
+  ClientRequestMethod,
+  JsonRpcErrorObject,
+  RequestId,
+  NotificationParams,
+  ParamsInput,
+  ResultOf,
+  ServerNotificationMethod,
+  ServerRequestMethod,
+  ServerRequestParams,
+  ServerRequestResultInput,
+} from './protocol';
+
+/** The IPC channels between the preload and the main process. Only these exist. */
+export const IpcChannels = {
+  /** preload → main, no payload: this page's bridge starts; any earlier connection of the page ends. */
+  open: 'weft:open',
+  /** both ways: one JSON-RPC message (a plain object, as on the app server's stdio). */
+  rpc: 'weft:rpc',
+  /** main → preload: a ShellEvent (menus, notification clicks). */
+  shell: 'weft:shell',
+  /** preload → main, invoke with `string | null`, answers boolean: see WeftBridge.openProject. */
+  openProject: 'weft:openProject',
+} as const;
+
+/**
+ * Things the desktop shell asks of the page that are not protocol traffic: a click on an OS notification
+ * (`focusThread`), File → New Thread (`newThread`).
+ */
+export const ShellEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('focusThread'), threadId: z.string() }),
+  z.object({ type: z.literal('newThread') }),
+]);
+export type ShellEvent = z.infer<typeof ShellEvent>;
+
+export type Unsubscribe = () => void;
+
+/**
+ * How a request ended. Server errors resolve (never reject) because an Error crossing contextBridge keeps
+ * only its message, and the renderer needs the code; the promise rejects only for a method this protocol
+ * does not have.
+ */
+export type RpcOutcome<M extends ClientRequestMethod> =
+  | { ok: true; result: ResultOf<M> }
+  | { ok: false; error: JsonRpcErrorObject };
+
+/** A notification as delivered: method and parsed params, discriminated on `method`. */
+export type BridgeNotification = {
+  [M in ServerNotificationMethod]: { method: M; params: NotificationParams<M> };
+}[ServerNotificationMethod];
+
+/** A server request awaiting `respond`, discriminated on `method`. */
+export type BridgeServerRequest = {
+  [M in ServerRequestMethod]: { id: RequestId; method: M; params: ServerRequestParams<M> };
+}[ServerRequestMethod];
+
+export type BridgePlatform = 'darwin' | 'linux' | 'win32' | 'other';
+
+export interface WeftBridge {
+  /**
+   * Sends a client request and resolves with its outcome. After a successful `initialize` the bridge
+   * sends the `initialized` notification itself, completing the handshake.
+   */
+  request<M extends ClientRequestMethod>(method: M, params: ParamsInput<M>): Promise<RpcOutcome<M>>;
+  /** Every server notification whose params parse. Subscribe before `initialize` to miss none. */
+  onNotification(listener: (notification: BridgeNotification) => void): Unsubscribe;
+  /**
+   * Server requests (approvals, user input). Requests that arrive while nobody listens are held and
+   * handed to the first listener. Each must be answered once with `respond`.
+   */
+  onServerRequest(listener: (request: BridgeServerRequest) => void): Unsubscribe;
+  /** Answers a server request; throws if the request is not pending or the result does not parse. */
+  respond<M extends ServerRequestMethod>(
+    request: { id: RequestId; method: M },
+    result: ServerRequestResultInput<M>,
+  ): void;
+  /** Events from the desktop shell (menus, notification clicks). */
+  onShellEvent(listener: (event: ShellEvent) => void): Unsubscribe;
+  /**
+   * Opens a project in its own window (the desktop app has one window per project; an open one is
+   * focused). `null` asks with the native folder dialog. Resolves false when the person cancelled or the
+   * folder could not be opened (the app has told them why); never switches this window's project.
+   */
+  openProject(path: string | null): Promise<boolean>;
+  readonly platform: BridgePlatform;
+}
+
+/** The part of ipcRenderer the bridge uses. `on` never exposes the IPC event object. */
+export interface BridgeIpc {
+  send(channel: string, message: unknown): void;
+  on(channel: string, listener: (message: unknown) => void): Unsubscribe;
+  invoke(channel: string, argument: unknown): Promise<unknown>;
+}
+
+type RawOutcome = { ok: true; result: unknown } | { ok: false; error: JsonRpcErrorObject };
+
+/** A request awaiting its answer; `settle` parses the result with the method's own schema. */
+type Pending = (outcome: RawOutcome) => void;
+
+// The method tables, retyped per key so that indexing with a generic method keeps the link between a
+// method and its schema (TypeScript checks each key of the assignment).
+const resultSchemas: { [K in ClientRequestMethod]: { result: z.ZodType<ResultOf<K>> } } = ClientRequests;
+const notificationSchemas: { [K in ServerNotificationMethod]: z.ZodType<NotificationParams<K>> } = ServerNotifications;
+const serverRequestSchemas: {
+  [K in ServerRequestMethod]: { params: z.ZodType<ServerRequestParams<K>>; result: z.ZodType<unknown, ServerRequestResultInput<K>> };
+} = ServerRequests;
+
+export function toBridgePlatform(platform: string): BridgePlatform {
+  return platform === 'darwin' || platform === 'linux' || platform === 'win32' ? platform : 'other';
+}
+
+function parseNotification<M extends ServerNotificationMethod>(
+  method: M,
+  params: unknown,
+): { ok: true; notification: { [K in M]: { method: K; params: NotificationParams<K> } }[M] } | { ok: false; why: string } {
+  const parsed = notificationSchemas[method].safeParse(params);
+  if (!parsed.success) return { ok: false, why: describeZodError(parsed.error) };
+  return { ok: true, notification: { method, params: parsed.data } };
+}
+
+function parseServerRequest<M extends ServerRequestMethod>(
+  id: RequestId,
+  method: M,
+  params: unknown,
+): { ok: true; request: { [K in M]: { id: RequestId; method: K; params: ServerRequestParams<K> } }[M] } | { ok: false; why: string } {
+  const parsed = serverRequestSchemas[method].params.safeParse(params);
+  if (!parsed.success) return { ok: false, why: describeZodError(parsed.error) };
+  return { ok: true, request: { id, method, params: parsed.data } };
+}
+
+/**
+ * Builds the bridge and announces the page to the main process (`weft:open`). Listeners are called
+ * synchronously in subscription order; one that throws does not stop the others.
+ */
+export function createWeftBridge(ipc: BridgeIpc, platform: string): WeftBridge {
+  let nextId = 1;
+  const pending = new Map<RequestId, Pending>();
+  const openServerRequests = new Set<RequestId>();
+  const heldServerRequests: BridgeServerRequest[] = [];
+  const notificationListeners = new Set<(notification: BridgeNotification) => void>();
+  const serverRequestListeners = new Set<(request: BridgeServerRequest) => void>();
+  const shellListeners = new Set<(event: ShellEvent) => void>();
+
+  const callEach = <T>(listeners: Iterable<(value: T) => void>, value: T): void => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(value);
+      } catch (error) {
+        console.error('weft bridge: a listener threw', error);
+      }
+    }
+  };
+
+  const send = (message: object): void => ipc.send(IpcChannels.rpc, message);
+
+  const answerWithError = (id: RequestId, code: number, message: string): void => {
+    send({ id, error: { code, message } });
+  };
+
+  const settle = (id: RequestId | null, outcome: RawOutcome): void => {
+    if (id === null) {
+      if (!outcome.ok) console.error(`weft bridge: the app rejected an unreadable message: ${outcome.error.message}`);
+      return;
+    }
+    const entry = pending.get(id);
+    if (entry === undefined) return;
+    pending.delete(id);
+    entry(outcome);
+  };
+
+  const deliverServerRequest = (request: BridgeServerRequest): void => {
+    openServerRequests.add(request.id);
+    if (serverRequestListeners.size === 0) heldServerRequests.push(request);
+    else callEach(serverRequestListeners, request);
+  };
+
+  const onRpc = (message: unknown): void => {
+    const asRequest = JsonRpcRequest.safeParse(message);
+    if (asRequest.success) {
+      const { id, method, params } = asRequest.data;
+      if (!isServerRequestMethod(method)) {
+        answerWithError(id, -32601, `The desktop app does not handle the server request "${method}".`);
+        return;
+      }
+      const parsed = parseServerRequest(id, method, params);
+      if (parsed.ok) deliverServerRequest(parsed.request);
+      else answerWithError(id, -32602, `${method}: ${parsed.why}`);
+      return;
+    }
+    const asNotification = JsonRpcNotification.safeParse(message);
+    if (asNotification.success) {
+      const { method, params } = asNotification.data;
+      if (!isServerNotificationMethod(method)) return;
+      const parsed = parseNotification(method, params);
+      if (!parsed.ok) {
+        console.warn(`weft bridge: dropped the notification ${method}: ${parsed.why}`);
+        return;
+      }
+      if (parsed.notification.method === 'serverRequest/resolved') {
+        openServerRequests.delete(parsed.notification.params.requestId);
+      }
+      callEach(notificationListeners, parsed.notification);
+      return;
+    }
+    const asError = JsonRpcError.safeParse(message);
+    if (asError.success) {
+      settle(asError.data.id, { ok: false, error: asError.data.error });
+      return;
+    }
+    const asResponse = JsonRpcResponse.safeParse(message);
+    if (asResponse.success) {
+      settle(asResponse.data.id, { ok: true, result: asResponse.data.result });
+      return;
+    }
+    console.warn('weft bridge: dropped a message that is not JSON-RPC');
+  };
+
+  const onShell = (message: unknown): void => {
+    const parsed = ShellEvent.safeParse(message);
+    if (parsed.success) callEach(shellListeners, parsed.data);
+  };
+
+  ipc.on(IpcChannels.rpc, onRpc);
+  ipc.on(IpcChannels.shell, onShell);
+  ipc.send(IpcChannels.open, null);
+
+  const subscribe = <T>(listeners: Set<(value: T) => void>, listener: (value: T) => void): Unsubscribe => {
+    // A fresh wrapper per subscription: subscribing the same function twice yields two independent ones.
+    const wrapper = (value: T): void => listener(value);
+    listeners.add(wrapper);
+    return () => {
+      listeners.delete(wrapper);
+    };
+  };
+
+  return {
+    platform: toBridgePlatform(platform),
+    request<M extends ClientRequestMethod>(method: M, params: ParamsInput<M>): Promise<RpcOutcome<M>> {
+      if (!isClientRequestMethod(method)) {
+        return Promise.reject(new Error(`"${String(method)}" is not a method of the Weft protocol.`));
+      }
+      const id = nextId++;
+      const resultSchema = resultSchemas[method].result;
+      return new Promise<RpcOutcome<M>>((resolve) => {
+        pending.set(id, (outcome) => {
+          if (!outcome.ok) {
+            resolve(outcome);
+            return;
+          }
+          const parsed = resultSchema.safeParse(outcome.result);
+          if (!parsed.success) {
+            const why = describeZodError(parsed.error, 'result');
+            resolve({ ok: false, error: { code: -32603, message: `The app's answer to ${method} is malformed (${why}).` } });
+            return;
+          }
+          if (method === 'initialize') send({ method: 'initialized' });
+          resolve({ ok: true, result: parsed.data });
+        });
+        send(params === undefined ? { id, method } : { id, method, params });
+      });
+    },
+    onNotification: (listener) => subscribe(notificationListeners, listener),
+    onServerRequest(listener) {
+      const unsubscribe = subscribe(serverRequestListeners, listener);
+      const held = heldServerRequests.splice(0);
+      for (const request of held) callEach(serverRequestListeners, request);
+      return unsubscribe;
+    },
+    respond<M extends ServerRequestMethod>(request: { id: RequestId; method: M }, result: ServerRequestResultInput<M>): void {
+      if (!openServerRequests.has(request.id)) {
+        throw new Error(`There is no pending server request with id ${JSON.stringify(request.id)} to answer (it was answered or cancelled).`);
+      }
+      if (!isServerRequestMethod(request.method)) {
+        throw new Error(`"${String(request.method)}" is not a server request of the Weft protocol.`);
+      }
+      const parsed = serverRequestSchemas[request.method].result.safeParse(result);
+      if (!parsed.success) {
+        throw new Error(`The answer to ${request.method} is malformed (${describeZodError(parsed.error, 'result')}).`);
+      }
+      openServerRequests.delete(request.id);
+      send({ id: request.id, result });
+    },
+    onShellEvent: (listener) => subscribe(shellListeners, listener),
+    async openProject(path: string | null): Promise<boolean> {
+      if (path !== null && (typeof path !== 'string' || path === '')) {
+        throw new Error('openProject takes an absolute folder path, or null for the folder dialog.');
+      }
+      return (await ipc.invoke(IpcChannels.openProject, path)) === true;
+    },
+  };
+}

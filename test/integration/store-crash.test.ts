@@ -1,0 +1,131 @@
+// Kill -9 a process that is recording a thread, again and again, at random moments: every thread must still
+// load, the index must repair itself, and nothing the writer had written before the kill may be lost.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { ThreadStore } from '../../src-main/store';
+import { uuidv7 } from '../../src-main/util/ids';
+import { makeWeftHome, type WeftHome } from '../support/workspace';
+
+const ROOT = resolve(__dirname, '../..');
+const BUNDLE = join(ROOT, 'node_modules/.cache/weft-store-crash/writer.mjs');
+
+/** The writer child: records turns forever; after each item is written it prints `w <item id>`. */
+const WRITER = `
+import { ThreadStore } from './src-main/store';
+const [home, threadId, mode, seed] = process.argv.slice(2);
+const store = ThreadStore.open(home, { repair: false, onWarning: () => undefined });
+const recorder = mode === 'create'
+  ? store.createThread({ id: threadId, cwd: '/crash', modelProvider: 'openai', model: 'm', source: 'exec', baseInstructions: null }).recorder
+  : store.openForAppend(threadId).recorder;
+let n = Number(seed);
+const ack = (id) => process.stdout.write('w ' + id + '\\n');
+for (let t = 0; ; t++) {
+  const turnId = 'turn-' + seed + '-' + t;
+  const turn = { id: turnId, items: [], status: 'inProgress', error: null, startedAt: 1, completedAt: null, durationMs: null };
+  recorder.notification({ method: 'turn/started', params: { threadId, turn } });
+  recorder.turnContext({ turnId, cwd: '/crash', approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' }, model: 'm', effort: null, summary: null });
+  for (let i = 0; i < 6; i++) {
+    const id = 'item-' + seed + '-' + t + '-' + i;
+    const size = (n = (n * 1103515245 + 12345) % 2147483648) % 60000;
+    const item = i === 0
+      ? { type: 'userMessage', id, content: [{ type: 'text', text: 'crash test ' + seed }] }
+      : { type: 'commandExecution', id, command: 'yes', cwd: '/crash', processId: null, status: 'completed', commandActions: [], aggregatedOutput: 'y\\n'.repeat(size / 2), exitCode: 0, durationMs: 1 };
+    recorder.responseItems([{ type: 'function_call_output', call_id: id, output: 'x'.repeat(size) }]);
+    recorder.notification({ method: 'item/completed', params: { threadId, turnId, item } });
+    ack(id);
+  }
+  recorder.notification({ method: 'turn/completed', params: { threadId, turn: { ...turn, status: 'completed', completedAt: 2, durationMs: 1000 } } });
+  await recorder.turnEnded();
+}
+`;
+
+let home: WeftHome;
+
+beforeAll(async () => {
+  mkdirSync(join(BUNDLE, '..'), { recursive: true });
+  await build({
+    stdin: { contents: WRITER, resolveDir: ROOT, loader: 'ts', sourcefile: 'crash-writer.ts' },
+    outfile: BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  home = await makeWeftHome();
+});
+
+afterAll(async () => {
+  await home.cleanup();
+});
+
+/** Runs the writer until it has acknowledged `killAfter` items, then kills it with SIGKILL. */
+function runAndKill(threadId: string, mode: 'create' | 'append', seed: number, killAfter: number): Promise<string[]> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [BUNDLE, home.dir, threadId, mode, String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const acked: string[] = [];
+    let buffered = '';
+    let stderr = '';
+    let killed = false;
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      buffered += d.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const l of lines) if (l.startsWith('w ')) acked.push(l.slice(2));
+      if (!killed && acked.length >= killAfter) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    });
+    child.on('exit', (_code, signal) => {
+      if (signal === 'SIGKILL') resolveRun(acked);
+      else reject(new Error(`the writer stopped by itself: ${stderr}`));
+    });
+  });
+}
+
+describe('kill -9 while recording', () => {
+  it('never loses a written line, and every thread loads and is indexed again', async () => {
+    const threads = [uuidv7(), uuidv7(), uuidv7()];
+    const acked = new Map<string, string[]>(threads.map((id) => [id, []]));
+    let seed = 7;
+    for (let round = 0; round < 12; round++) {
+      const id = threads[round % threads.length] ?? '';
+      const first = (acked.get(id) ?? []).length === 0;
+      seed = (seed * 31 + 17) % 1000;
+      const written = await runAndKill(id, first ? 'create' : 'append', seed, 1 + (seed % 17));
+      acked.get(id)?.push(...written);
+      if (round === 6) for (const f of readdirSync(home.dir)) if (f.startsWith('weft.sqlite')) rmSync(join(home.dir, f));
+
+      const warnings: string[] = [];
+      const store = ThreadStore.open(home.dir, { onWarning: (m) => warnings.push(m) });
+      try {
+        const state = store.load(id);
+        const items = new Set(state.turns.flatMap((t) => t.items.map((i) => i.id)));
+        const history = new Set(state.history.flatMap((h) => ('call_id' in h && typeof h.call_id === 'string' ? [h.call_id] : [])));
+        for (const itemId of acked.get(id) ?? []) {
+          expect(items.has(itemId), `item ${itemId} of round ${round}`).toBe(true);
+          expect(history.has(itemId), `history of ${itemId} in round ${round}`).toBe(true);
+        }
+        expect(state.warnings.every((w) => /not a complete line|skipped: not JSON/.test(w)), state.warnings.join('\n')).toBe(true);
+        await store.whenIndexed();
+        const listed = store.list({ limit: 100 }).data;
+        for (const t of threads.filter((t) => (acked.get(t) ?? []).length > 0)) {
+          const row = listed.find((r) => r.id === t);
+          expect(row, `thread ${t} listed in round ${round}`).toBeDefined();
+          expect(row?.preview).toMatch(/^crash test \d+$/);
+          expect(row?.updatedAt).toBe(store.load(t).thread.updatedAt);
+          expect(statSync(row?.path ?? '').size).toBeGreaterThan(0);
+        }
+        expect(warnings).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+});

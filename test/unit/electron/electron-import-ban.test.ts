@@ -1,0 +1,34 @@
+// The layering rule "only src-main/electron/ imports electron" is a lint error (eslint.config.js). This
+// lints one line as if it sat in various folders, so a config change that drops the ban fails here.
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../../..');
+const source = "import { app } from 'electron';\nexport const name = app.getName();\n";
+
+const eslint = new ESLint({ cwd: root });
+
+async function electronImportErrors(relativePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: join(root, relativePath) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('the electron import ban', () => {
+  it('fires in the core, the server, the renderer, the protocol and tests', async () => {
+    for (const path of [
+      'src-main/core/ban-probe.ts',
+      'src-main/server/ban-probe.ts',
+      'src-main/cli.ts',
+      'src-renderer/ban-probe.ts',
+      'src-preload/protocol/ban-probe.ts',
+      'test/unit/ban-probe.test.ts',
+    ]) {
+      expect(await electronImportErrors(path), path).not.toEqual([]);
+    }
+  });
+
+  it('allows src-main/electron/', async () => {
+    expect(await electronImportErrors('src-main/electron/ban-probe.ts')).toEqual([]);
+  });
+});
