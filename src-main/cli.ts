@@ -10,7 +10,13 @@ Usage: weft <command> [options]
 
 Commands:
   exec [options] <prompt|->   Run one task headless in the current directory; the answer goes to stdout
+  serve [--port N] [--cd DIR] Open the Weft UI in a browser (loopback only, token in the URL)
+  app-server                  Speak the app-server protocol (JSON-RPC, one JSON object per line) on stdio
+  threads <command>           List, read, rename, archive, search and import threads
   apply-patch [patch]         Apply a patch (Codex apply_patch format) from the argument or stdin
+  sandbox [options] -- CMD    Run one command inside Weft's sandbox
+  rules <command>             List, add and revoke remembered approval rules
+  doctor                      Check the sandbox and the setup, with concrete fixes
   help                        Show this help
 
 Run \`weft <command> --help\` for a command's options.
@@ -27,6 +33,22 @@ async function main(argv: string[]): Promise<number> {
       const { runApplyPatchCli } = await import('./tools/apply-patch/cli');
       return runApplyPatchCli(rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
     }
+    case 'app-server': {
+      const [{ runAppServerCommand }, { createAppHost }] = await Promise.all([import('./cli/app-server'), import('./server/app-host')]);
+      return runAppServerCommand(rest, () => createAppHost());
+    }
+    case 'serve': {
+      const [{ runServeCommand }, { createAppHost }] = await Promise.all([import('./cli/serve'), import('./server/app-host')]);
+      return runServeCommand(rest, ({ cwd }) => createAppHost({ cwd }));
+    }
+    case 'threads':
+      return (await import('./cli/threads')).runThreadsCommand(rest);
+    case 'sandbox':
+      return (await import('./cli/sandbox')).runSandboxCommand(rest);
+    case 'rules':
+      return (await import('./cli/rules')).runRulesCommand(rest);
+    case 'doctor':
+      return (await import('./cli/doctor')).runDoctorCommand(rest);
     case '--version':
     case '-V':
       process.stdout.write(`weft ${VERSION}\n`);

@@ -23,6 +23,8 @@ export class Session implements TurnHost {
   tokenUsage: ThreadTokenUsage | null;
   private settings: TurnSettings;
   private active: TurnRunner | null = null;
+  /** Resolves once the active turn is announced and the session is ready for the next one. */
+  private activeFinished: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<SessionEventListener>();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -48,6 +50,15 @@ export class Session implements TurnHost {
   /** Replaces the history (after a rollback or compaction), without recording it. */
   replaceHistory(items: ResponseItem[]): void {
     this.historyItems.splice(0, this.historyItems.length, ...items);
+  }
+
+  /** Replaces everything the session knows of the past (after a rollback), without recording it. */
+  resetState(state: NonNullable<SessionOptions['initial']>): void {
+    if (this.active) throw new SessionError('cannot reset a thread while a turn is running');
+    this.replaceHistory(state.history);
+    this.turns.splice(0, this.turns.length, ...state.turns);
+    this.tokenUsage = state.tokenUsage;
+    this.contextCwd = state.contextCwd;
   }
 
   get threadId(): string {
@@ -102,6 +113,10 @@ export class Session implements TurnHost {
       const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
       record?.items.push(notification.params.item);
     }
+    this.broadcast(notification);
+  }
+
+  private broadcast(notification: ServerNotification): void {
     for (const listener of [...this.listeners]) listener(notification);
   }
 
@@ -130,7 +145,7 @@ export class Session implements TurnHost {
 
   /** Resolves when no turn is running. */
   async whenIdle(): Promise<void> {
-    while (this.active) await this.active.done;
+    while (this.active) await this.activeFinished;
   }
 
   private async handle(op: Op): Promise<OpResult> {
@@ -138,10 +153,9 @@ export class Session implements TurnHost {
     switch (op.type) {
       case 'userTurn': {
         if (op.overrides) this.settings = { ...this.settings, ...definedOnly(op.overrides) };
-        if (this.active) {
-          this.active.steer(op.input);
-          return { turn: this.active.snapshot() };
-        }
+        if (this.active?.steer(op.input)) return { turn: this.active.snapshot() };
+        // The running turn is already ending: this input starts the next turn once it has.
+        if (this.active) await this.activeFinished;
         return { turn: this.begin(op.input) };
       }
       case 'steer': {
@@ -149,14 +163,14 @@ export class Session implements TurnHost {
         if (op.expectedTurnId !== undefined && op.expectedTurnId !== this.active.id) {
           throw new SessionError(`expected turn ${op.expectedTurnId} but the running turn is ${this.active.id}`);
         }
-        this.active.steer(op.input);
+        if (!this.active.steer(op.input)) throw new SessionError(`turn ${this.active.id} is already finishing; start a new turn instead`);
         return { ok: true };
       }
       case 'interrupt': {
         const active = this.active;
         if (active) {
           active.interrupt();
-          await active.done;
+          await this.activeFinished;
         }
         await this.options.onInterrupt?.();
         return { ok: true };
@@ -165,7 +179,7 @@ export class Session implements TurnHost {
         const active = this.active;
         if (active) {
           active.interrupt();
-          await active.done;
+          await this.activeFinished;
         }
         this.closed = true;
         await this.options.onShutdown?.();
@@ -181,9 +195,19 @@ export class Session implements TurnHost {
     const record: TurnRecord = { turn: runner.snapshot(), items: [] };
     this.turns.push(record);
     this.emitStatus();
-    void runner.done.then((turn) => {
+    this.activeFinished = runner.done.then(async (turn) => {
       record.turn = turn;
+      const completed: ServerNotification = { method: 'turn/completed', params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } } };
+      // Durable before announced: once a client sees turn/completed, the turn is on disk; and the
+      // session is ready for the next turn by then.
+      this.options.recorder?.notification(completed);
+      try {
+        await this.options.recorder?.turnEnded();
+      } catch (e) {
+        this.emit({ method: 'warning', params: { threadId: this.threadId, message: `could not make this thread's history durable: ${e instanceof Error ? e.message : String(e)}` } });
+      }
       if (this.active === runner) this.active = null;
+      this.broadcast(completed);
       this.emitStatus();
     });
     return record.turn;

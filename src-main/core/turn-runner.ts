@@ -27,7 +27,10 @@ export interface TurnHost {
   tokenUsage: ThreadTokenUsage | null;
 }
 
-/** One turn of the ReAct loop: sample, run the tool calls, feed their outputs back, repeat. */
+/**
+ * One turn of the ReAct loop: sample, run the tool calls, feed their outputs back, repeat. `done`
+ * resolves with the finished turn; the session announces it (`turn/completed`).
+ */
 export class TurnRunner {
   readonly id = newItemId();
   private readonly controller = new AbortController();
@@ -53,9 +56,14 @@ export class TurnRunner {
     return this.controller.signal;
   }
 
-  /** Input that joins this turn at its next model request. */
-  steer(input: UserInput[]): void {
+  /** Whether input can still join this turn (false once the loop has decided to end). */
+  private acceptingInput = true;
+
+  /** Input that joins this turn at its next model request; false when the turn is already ending. */
+  steer(input: UserInput[]): boolean {
+    if (!this.acceptingInput) return false;
     this.pending.push(input);
+    return true;
   }
 
   interrupt(): void {
@@ -100,7 +108,10 @@ export class TurnRunner {
         this.host.appendHistory(...outcome.items);
         if (outcome.usage) this.recordUsage(outcome.usage);
         if (outcome.toolCalls.length === 0) {
-          if (this.pending.length === 0) break;
+          if (this.pending.length === 0) {
+            this.acceptingInput = false;
+            break;
+          }
           continue;
         }
         for (const call of outcome.toolCalls) unanswered.set(call.callId, call);
@@ -116,6 +127,7 @@ export class TurnRunner {
         }
       }
     } catch (e) {
+      this.acceptingInput = false;
       if (this.signal.aborted || isAbortError(e)) {
         status = 'interrupted';
       } else {
@@ -129,14 +141,7 @@ export class TurnRunner {
     for (const call of unanswered.values()) {
       this.host.appendHistory(toolOutputItem(call, { output: 'aborted', success: false }));
     }
-    const turn = this.snapshot(status, error);
-    this.host.emit({ method: 'turn/completed', params: { threadId, turn } });
-    try {
-      await this.host.options.recorder?.turnEnded();
-    } catch (e) {
-      this.host.emit({ method: 'warning', params: { threadId, message: `could not make the thread's history durable: ${errorMessage(e)}` } });
-    }
-    return turn;
+    return this.snapshot(status, error);
   }
 
   /** The environment context goes to the model on the first turn and whenever the cwd changes. */

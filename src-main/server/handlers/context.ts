@@ -1,0 +1,12 @@
+import type { ServerNotification } from '../../../src-preload/protocol';
+import type { ThreadStore } from '../../store/thread-store';
+import type { HostEnvironment } from '../thread-factory';
+import type { ThreadManager } from '../thread-manager';
+
+/** What the request handlers share. */
+export interface HandlerContext {
+  store: ThreadStore;
+  manager: ThreadManager;
+  environment: HostEnvironment;
+  onSessionEvent: (threadId: string, n: ServerNotification) => void;
+}

@@ -1,0 +1,186 @@
+import { ErrorCodes, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
+import type { Session } from '../../core/session';
+import type { LoadedThread } from '../../store/loader';
+import { ThreadLockedError, ThreadNotFoundError, StoreError } from '../../store/errors';
+import type { ThreadRecorder } from '../../store/thread-store';
+import { uuidv7 } from '../../util/ids';
+import type { Client, HandlerTable } from '../dispatcher';
+import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
+import { buildSession, gitInfoOf, newThreadObject, resolveCwd, threadConfig } from '../thread-factory';
+import type { HandlerContext } from './context';
+
+/** Turns sent with a resumed thread; older ones are paged with `thread/turns/list`. */
+const RESUME_TURNS = 100;
+
+type ThreadHandlers = Pick<
+  HandlerTable,
+  | 'thread/start'
+  | 'thread/resume'
+  | 'thread/fork'
+  | 'thread/archive'
+  | 'thread/unarchive'
+  | 'thread/unsubscribe'
+  | 'thread/list'
+  | 'thread/loaded/list'
+  | 'thread/read'
+  | 'thread/turns/list'
+  | 'thread/name/set'
+  | 'thread/rollback'
+  | 'thread/compact/start'
+>;
+
+/** Store errors become JSON-RPC errors a client can show as they are. */
+export function storeCall<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw toRpcError(error);
+  }
+}
+
+export function toRpcError(error: unknown): unknown {
+  if (error instanceof ThreadNotFoundError) return invalidParams(error.message);
+  if (error instanceof ThreadLockedError) return invalidRequest(error.message);
+  if (error instanceof StoreError) return new RpcError(ErrorCodes.InternalError, error.message);
+  return error;
+}
+
+export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
+  const { store, manager, environment } = ctx;
+
+  /** Loads a session for a thread into the manager and subscribes the client to it. */
+  const attach = async (
+    client: Client,
+    thread: Thread,
+    overrides: ThreadOverrides,
+    recording: { recorder?: ThreadRecorder; state?: LoadedThread },
+  ): Promise<Session> => {
+    const cwd = resolveCwd(overrides.cwd ?? recording.state?.lastTurnContext?.cwd ?? thread.cwd, environment.defaultCwd);
+    const { loaded, provider } = await threadConfig(environment, overrides, cwd);
+    const entry = manager.add({ ...thread, cwd }, (sendRequest) =>
+      buildSession(environment, { threadId: thread.id, cwd, config: loaded.config, provider, sendRequest, recorder: recording.recorder, state: recording.state, overrides }),
+    );
+    entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));
+    manager.subscribe(thread.id, client);
+    return entry.session;
+  };
+
+  const startResult = (session: Session, thread: Thread, provider: string) => {
+    const s = session.currentSettings;
+    return { thread, model: s.model, modelProvider: provider, cwd: s.cwd, approvalPolicy: s.approvalPolicy, sandbox: s.sandboxPolicy, reasoningEffort: s.effort };
+  };
+
+  const liveOrStored = (threadId: string, includeTurns: boolean): Thread => {
+    const live = manager.liveThread(threadId, includeTurns);
+    if (live && (live.ephemeral || includeTurns)) return live;
+    const stored = storeCall(() => store.read(threadId, { includeTurns })).thread;
+    return live ? { ...stored, status: live.status } : stored;
+  };
+
+  return {
+    'thread/start': async (params, client) => {
+      manager.seen(client);
+      const cwd = resolveCwd(params.cwd, environment.defaultCwd);
+      const { loaded, provider } = await threadConfig(environment, params, cwd);
+      const id = uuidv7();
+      const git = gitInfoOf(cwd);
+      const ephemeral = params.ephemeral === true;
+      const recording: { path: string; recorder: ThreadRecorder } | null = ephemeral
+        ? null
+        : storeCall(() => store.createThread({ id, cwd, modelProvider: provider.id, model: params.model ?? loaded.config.model, source: 'appServer', baseInstructions: params.baseInstructions ?? null, git }));
+      const thread = newThreadObject({ id, cwd, provider: provider.id, ephemeral, path: recording?.path ?? null, git });
+      const session = await attach(client, thread, params, { recorder: recording?.recorder });
+      const live = manager.liveThread(id, true) ?? thread;
+      manager.broadcast({ method: 'thread/started', params: { thread: live } });
+      return startResult(session, live, provider.id);
+    },
+
+    'thread/resume': async (params, client) => {
+      manager.seen(client);
+      const loadedEntry = manager.get(params.threadId);
+      if (loadedEntry) {
+        manager.subscribe(params.threadId, client);
+        const live = manager.liveThread(params.threadId, true);
+        if (!live) throw invalidParams(`thread ${params.threadId} is not loaded`);
+        return startResult(loadedEntry.session, live, live.modelProvider);
+      }
+      const opened = storeCall(() => store.openForAppend(params.threadId, { turnsLimit: RESUME_TURNS }));
+      const thread = opened.state.thread;
+      const session = await attach(client, thread, params, { recorder: opened.recorder, state: opened.state });
+      const live = manager.liveThread(thread.id, true) ?? thread;
+      if (thread.id !== params.threadId) manager.broadcast({ method: 'thread/started', params: { thread: live } });
+      return startResult(session, live, thread.modelProvider);
+    },
+
+    'thread/fork': async (params, client) => {
+      manager.seen(client);
+      const forked = storeCall(() => store.fork(params.threadId, { afterTurnId: params.weftTurnId ?? null, turnsLimit: RESUME_TURNS }));
+      const session = await attach(client, forked.state.thread, params, { recorder: forked.recorder, state: forked.state });
+      const live = manager.liveThread(forked.threadId, true) ?? forked.state.thread;
+      manager.broadcast({ method: 'thread/started', params: { thread: live } });
+      return startResult(session, live, live.modelProvider);
+    },
+
+    'thread/archive': async (params, client) => {
+      manager.seen(client);
+      await manager.unload(params.threadId, 'archived');
+      storeCall(() => store.archive(params.threadId));
+      manager.broadcast({ method: 'thread/archived', params: { threadId: params.threadId } });
+      return {};
+    },
+
+    'thread/unarchive': async (params, client) => {
+      manager.seen(client);
+      const thread = storeCall(() => store.unarchive(params.threadId));
+      manager.broadcast({ method: 'thread/unarchived', params: { threadId: params.threadId } });
+      return { thread };
+    },
+
+    'thread/unsubscribe': async (params, client) => ({ status: manager.unsubscribe(params.threadId, client) }),
+
+    'thread/list': async (params, client) => {
+      manager.seen(client);
+      const page = storeCall(() => store.list(params));
+      return { data: page.data.map((t) => (manager.isLoaded(t.id) ? { ...t, status: manager.liveThread(t.id, false)?.status ?? t.status } : t)), nextCursor: page.nextCursor };
+    },
+
+    'thread/loaded/list': async () => ({ data: manager.loadedIds(), nextCursor: null }),
+
+    'thread/read': async (params, client) => {
+      manager.seen(client);
+      return { thread: liveOrStored(params.threadId, params.includeTurns === true) };
+    },
+
+    'thread/turns/list': async (params) => {
+      const read = storeCall(() => store.read(params.threadId, { includeTurns: true, turnsCursor: params.cursor ?? null, turnsLimit: params.limit ?? 50 }));
+      return { data: read.thread.turns, nextCursor: read.olderTurnsCursor };
+    },
+
+    'thread/name/set': async (params, client) => {
+      manager.seen(client);
+      const name = params.name.trim();
+      if (!manager.get(params.threadId)?.thread.ephemeral) await storeCall(() => store.setName(params.threadId, name === '' ? null : name));
+      manager.updateThread(params.threadId, { name: name === '' ? null : name });
+      manager.broadcast({ method: 'thread/name/updated', params: { threadId: params.threadId, name } });
+      return {};
+    },
+
+    'thread/rollback': async (params, client) => {
+      manager.seen(client);
+      const entry = manager.get(params.threadId);
+      if (entry?.session.activeTurnId) throw invalidRequest('a turn is running in this thread; interrupt it before rolling back');
+      const state = await storeCall(() => store.rollback(params.threadId, params.numTurns, { turnsLimit: RESUME_TURNS }));
+      entry?.session.resetState({
+        history: state.history,
+        turns: state.turns.map((turn) => ({ turn: { ...turn, items: [] }, items: turn.items })),
+        tokenUsage: state.tokenUsage,
+        contextCwd: state.lastTurnContext?.cwd ?? null,
+      });
+      return { thread: manager.liveThread(params.threadId, true) ?? state.thread };
+    },
+
+    'thread/compact/start': async () => {
+      throw new RpcError(ErrorCodes.InternalError, 'compaction is not available in this version of Weft yet');
+    },
+  };
+}
