@@ -99,7 +99,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       process.stderr.write(`weft: ${missing}\n`);
       return 1;
     }
-    session = createSession({ config: loaded.config, provider, cwd, sendRequest: declineEverything, env, rules });
+    session = createSession({ config: loaded.config, provider, cwd, sendRequest: declineEverything, env, rules, weftHome });
   } catch (error) {
     process.stderr.write(`weft: ${error instanceof ConfigError ? error.message : errorMessage(error)}\n`);
     return 1;

@@ -30,6 +30,8 @@ export interface CreateSessionInput {
   env?: NodeJS.ProcessEnv;
   /** Tests and benchmarks may inject a model client; by default one is built for the provider. */
   modelClient?: ModelClient;
+  /** Home of global AGENTS.md and skills; absent = no project context (tests). */
+  weftHome?: string;
   /** Remembered approval rules (loaded once per process, shared by every thread). */
   rules: RuleStore;
   recorder?: SessionRecorder;
@@ -110,6 +112,14 @@ export function createSession(input: CreateSessionInput): Session {
     modelContextWindow: config.model_context_window ?? info.contextWindow,
     env: input.env,
     safety: new SafetyServices(input.rules),
+    context: input.weftHome
+      ? {
+          weftHome: input.weftHome,
+          projectDocMaxBytes: config.project_doc_max_bytes,
+          projectDocFallbackFilenames: config.project_doc_fallback_filenames ?? [],
+          projectRootMarkers: config.project_root_markers ?? ['.git'],
+        }
+      : undefined,
     recorder: input.recorder,
     initial: input.initial,
     onInterrupt: () => exec.closeAll('the turn was interrupted'),

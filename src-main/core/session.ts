@@ -1,5 +1,6 @@
 import type { ResponseItem, ServerNotification, ThreadActiveFlag, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../../src-preload/protocol';
 import type { ServerRequestSender } from '../tools/types';
+import type { ContextReference } from '../context/initial-context';
 import { TurnRunner, type TurnHost } from './turn-runner';
 import type { Op, SessionEventListener, SessionOptions, TurnOverrides, TurnRecord, TurnSettings } from './types';
 
@@ -19,7 +20,7 @@ type OpResult = { turn: Turn } | { ok: true };
 export class Session implements TurnHost {
   private readonly historyItems: ResponseItem[];
   readonly turns: TurnRecord[];
-  contextCwd: string | null;
+  contextRef: ContextReference | null;
   tokenUsage: ThreadTokenUsage | null;
   private settings: TurnSettings;
   private active: TurnRunner | null = null;
@@ -34,7 +35,7 @@ export class Session implements TurnHost {
     this.settings = { ...options.settings };
     this.historyItems = [...(options.initial?.history ?? [])];
     this.turns = [...(options.initial?.turns ?? [])];
-    this.contextCwd = options.initial?.contextCwd ?? null;
+    this.contextRef = options.initial?.contextRef ?? null;
     this.tokenUsage = options.initial?.tokenUsage ?? null;
   }
 
@@ -58,7 +59,7 @@ export class Session implements TurnHost {
     this.replaceHistory(state.history);
     this.turns.splice(0, this.turns.length, ...state.turns);
     this.tokenUsage = state.tokenUsage;
-    this.contextCwd = state.contextCwd;
+    this.contextRef = state.contextRef;
   }
 
   get threadId(): string {

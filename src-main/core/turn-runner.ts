@@ -1,5 +1,5 @@
 import type { ContentItem, ResponseItem, ServerNotification, ThreadTokenUsage, Turn, TurnError, UserInput } from '../../src-preload/protocol';
-import { environmentContextMessage, currentEnvironment } from '../context/environment-context';
+import { contextItems, contextReference, type ContextReference } from '../context/initial-context';
 import { ModelError } from '../model/errors';
 import { exhaustedError, RetryBudget } from '../model/retry';
 import type { ModelRequest, ModelUsage } from '../model/types';
@@ -22,8 +22,8 @@ export interface TurnHost {
   emit(notification: ServerNotification): void;
   /** Server requests go through the session, which tracks what the thread is waiting on. */
   sendRequest: ServerRequestSender;
-  /** The cwd the model was last told about, or null before the first turn. */
-  contextCwd: string | null;
+  /** What the model was last told about cwd and permissions, or null before the first turn. */
+  contextRef: ContextReference | null;
   tokenUsage: ThreadTokenUsage | null;
 }
 
@@ -101,7 +101,7 @@ export class TurnRunner {
       summary: this.settings.summary,
     });
     try {
-      this.recordContext();
+      await this.recordContext();
       for (;;) {
         await this.drainPending();
         const outcome = await this.sample();
@@ -144,12 +144,21 @@ export class TurnRunner {
     return this.snapshot(status, error);
   }
 
-  /** The environment context goes to the model on the first turn and whenever the cwd changes. */
-  private recordContext(): void {
-    if (this.host.contextCwd === this.settings.cwd) return;
-    const env = currentEnvironment(this.settings.cwd, this.host.options.env, this.host.options.now?.());
-    this.host.appendHistory(environmentContextMessage(env));
-    this.host.contextCwd = this.settings.cwd;
+  /** The full context on the first turn; afterwards only what changed (cwd, permissions). */
+  private async recordContext(): Promise<void> {
+    const o = this.host.options;
+    const { items, warnings } = await contextItems(this.host.contextRef, this.settings, {
+      weftHome: o.context?.weftHome ?? null,
+      developerInstructions: o.developerInstructions ?? null,
+      projectDocMaxBytes: o.context?.projectDocMaxBytes ?? 32_768,
+      projectDocFallbackFilenames: o.context?.projectDocFallbackFilenames ?? [],
+      projectRootMarkers: o.context?.projectRootMarkers ?? ['.git'],
+      env: o.env ?? process.env,
+      now: o.now?.() ?? new Date(),
+    });
+    for (const message of warnings) this.host.emit({ method: 'warning', params: { threadId: o.threadId, message } });
+    if (items.length > 0) this.host.appendHistory(...items);
+    this.host.contextRef = contextReference(this.settings);
   }
 
   private async drainPending(): Promise<void> {

@@ -10,6 +10,7 @@ import type {
   Turn,
   UserInput,
 } from '../../src-preload/protocol';
+import type { ContextReference } from '../context/initial-context';
 import type { ModelClient } from '../model/types';
 import type { ToolRegistry } from '../tools/registry';
 import type { SafetyServices } from '../tools/safety-services';
@@ -55,8 +56,15 @@ export interface SessionOptions {
     history: ResponseItem[];
     turns: TurnRecord[];
     tokenUsage: ThreadTokenUsage | null;
-    /** The cwd of the last environment context the model saw, if any. */
-    contextCwd: string | null;
+    /** What the model was last told about cwd and permissions, if anything. */
+    contextRef: ContextReference | null;
+  };
+  /** Where project context comes from (AGENTS.md, skills); absent = environment context only. */
+  context?: {
+    weftHome: string;
+    projectDocMaxBytes: number;
+    projectDocFallbackFilenames: readonly string[];
+    projectRootMarkers: readonly string[];
   };
 }
 

@@ -82,7 +82,7 @@ export function buildSession(
         history: input.state.history,
         turns: input.state.turns.map((turn): TurnRecord => ({ turn: { ...turn, items: [] }, items: turn.items })),
         tokenUsage: input.state.tokenUsage,
-        contextCwd: last?.cwd ?? null,
+        contextRef: last && isApproval(last.approvalPolicy) && last.sandboxPolicy ? { cwd: last.cwd, approvalPolicy: last.approvalPolicy, sandbox: JSON.stringify(last.sandboxPolicy) } : null,
       }
     : undefined;
   return createSession({
@@ -93,6 +93,7 @@ export function buildSession(
     sendRequest: input.sendRequest,
     env: host.env,
     rules: host.rules,
+    weftHome: host.weftHome,
     recorder: input.recorder,
     initial,
     modelClient: host.modelClient ?? (missing ? failingClient(missing) : undefined),

@@ -84,9 +84,10 @@ describe('agent loop', () => {
     expect(typeof body['instructions']).toBe('string');
     expect((body['tools'] as { name: string }[]).map((t) => t.name)).toEqual(['exec_command', 'write_stdin', 'update_plan', 'view_image', 'request_user_input', 'apply_patch']);
     const input = inputOf(1) as { role: string; content: { text: string }[] }[];
-    expect(input).toHaveLength(2);
-    expect(input[0]?.content[0]?.text).toMatch(new RegExp(`^<environment_context>\\n  <cwd>${ws.dir}</cwd>\\n  <shell>bash</shell>\\n  <current_date>\\d{4}-\\d\\d-\\d\\d</current_date>\\n  <timezone>.+</timezone>\\n</environment_context>$`));
-    expect(input[1]).toEqual({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'say hello' }] });
+    expect(input.map((i) => i.role)).toEqual(['developer', 'user', 'user']);
+    expect(input[0]?.content[0]?.text).toMatch(/^<permissions instructions>\n[\s\S]+\n<\/permissions instructions>$/);
+    expect(input[1]?.content[0]?.text).toMatch(new RegExp(`^<environment_context>\\n  <cwd>${ws.dir}</cwd>\\n  <shell>bash</shell>\\n  <current_date>\\d{4}-\\d\\d-\\d\\d</current_date>\\n  <timezone>.+</timezone>\\n  <network enabled="true" />\\n</environment_context>$`));
+    expect(input[2]).toEqual({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'say hello' }] });
     expect(server.unexpected).toEqual([]);
   });
 

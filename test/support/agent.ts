@@ -34,6 +34,8 @@ export interface AgentOptions {
   streamIdleTimeoutMs?: number;
   sendRequest?: ServerRequestSender;
   overrides?: TurnOverrides;
+  /** Home of global AGENTS.md and skills; absent = no project context is read. */
+  weftHome?: string;
   /** Remembered rules; default: an empty store in a fresh temp folder. */
   rules?: RuleStore;
   /** Extra config.toml keys (as parsed TOML values). */
@@ -77,8 +79,9 @@ export function startAgent(opts: AgentOptions): AgentHarness {
     cwd: opts.cwd,
     sendRequest,
     overrides: opts.overrides,
+    weftHome: opts.weftHome,
     rules: opts.rules ?? new RuleStore(join(tmpdir(), `weft-test-rules-${randomUUID()}`)),
-    env: { SHELL: '/bin/bash', PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/root' },
+    env: { SHELL: '/bin/bash', PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/root', TZ: 'Europe/Paris' },
   });
   const events: ServerNotification[] = [];
   session.subscribe((n) => events.push(n));

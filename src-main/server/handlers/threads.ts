@@ -174,7 +174,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         history: state.history,
         turns: state.turns.map((turn) => ({ turn: { ...turn, items: [] }, items: turn.items })),
         tokenUsage: state.tokenUsage,
-        contextCwd: state.lastTurnContext?.cwd ?? null,
+        contextRef: entry.session.contextRef,
       });
       return { thread: manager.liveThread(params.threadId, true) ?? state.thread };
     },
