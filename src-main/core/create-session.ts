@@ -2,6 +2,7 @@ import type { AskForApproval, SandboxMode, SandboxPolicy } from '../../src-prelo
 import type { ResolvedProvider } from '../config/providers';
 import type { WeftConfig } from '../config/schema';
 import { BASE_INSTRUCTIONS } from '../context/base-instructions';
+import { autoCompactLimit } from '../context/compaction';
 import { modelInfo } from '../model/catalog';
 import { ChatCompletionsClient } from '../model/chat-client';
 import { ResponsesClient } from '../model/responses-client';
@@ -110,6 +111,7 @@ export function createSession(input: CreateSessionInput): Session {
     retry: { requestMaxRetries: provider.requestMaxRetries, streamMaxRetries: provider.streamMaxRetries },
     supportsReasoning: info.supportsReasoning,
     modelContextWindow: config.model_context_window ?? info.contextWindow,
+    autoCompactTokenLimit: autoCompactLimit(config.model_auto_compact_token_limit, config.model_context_window ?? info.contextWindow),
     env: input.env,
     safety: new SafetyServices(input.rules),
     context: input.weftHome

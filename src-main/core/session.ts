@@ -1,5 +1,6 @@
 import type { ResponseItem, ServerNotification, ThreadActiveFlag, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../../src-preload/protocol';
 import type { ServerRequestSender } from '../tools/types';
+import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import { TurnRunner, type TurnHost } from './turn-runner';
 import type { Op, SessionEventListener, SessionOptions, TurnOverrides, TurnRecord, TurnSettings } from './types';
@@ -21,6 +22,7 @@ export class Session implements TurnHost {
   private readonly historyItems: ResponseItem[];
   readonly turns: TurnRecord[];
   contextRef: ContextReference | null;
+  workingMemory: WorkingMemory;
   tokenUsage: ThreadTokenUsage | null;
   private settings: TurnSettings;
   private active: TurnRunner | null = null;
@@ -36,6 +38,7 @@ export class Session implements TurnHost {
     this.historyItems = [...(options.initial?.history ?? [])];
     this.turns = [...(options.initial?.turns ?? [])];
     this.contextRef = options.initial?.contextRef ?? null;
+    this.workingMemory = memoryFromHistory(this.historyItems);
     this.tokenUsage = options.initial?.tokenUsage ?? null;
   }
 
@@ -140,6 +143,11 @@ export class Session implements TurnHost {
     return this.submit({ type: 'interrupt' }).then(() => undefined);
   }
 
+  /** Compacts the history now, as a turn of its own. */
+  compact(): Promise<Turn> {
+    return this.submit({ type: 'compact' }).then((r) => ('turn' in r ? r.turn : this.mustHaveActive()));
+  }
+
   shutdown(): Promise<void> {
     return this.submit({ type: 'shutdown' }).then(() => undefined);
   }
@@ -158,6 +166,10 @@ export class Session implements TurnHost {
         // The running turn is already ending: this input starts the next turn once it has.
         if (this.active) await this.activeFinished;
         return { turn: this.begin(op.input) };
+      }
+      case 'compact': {
+        if (this.active) throw new SessionError('a turn is running; compact the thread once it has finished');
+        return { turn: this.begin('compact') };
       }
       case 'steer': {
         if (!this.active) throw new SessionError('there is no running turn to steer; start a new turn instead');
@@ -190,7 +202,7 @@ export class Session implements TurnHost {
     }
   }
 
-  private begin(input: UserInput[]): Turn {
+  private begin(input: UserInput[] | 'compact'): Turn {
     const runner = new TurnRunner(this, this.settings, input);
     this.active = runner;
     const record: TurnRecord = { turn: runner.snapshot(), items: [] };

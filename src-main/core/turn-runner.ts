@@ -9,6 +9,7 @@ import { reviewPatch } from '../tools/patch-gate';
 import { abortError, delay, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
+import { mergeMemory, parseCompactionAnswer, replacementHistory, summarize, type WorkingMemory } from '../context/compaction';
 import { SampleCollector, type SampleOutcome } from './sample-collector';
 import type { SessionOptions, TurnSettings } from './types';
 import { userInputToMessage } from './user-input';
@@ -24,6 +25,9 @@ export interface TurnHost {
   sendRequest: ServerRequestSender;
   /** What the model was last told about cwd and permissions, or null before the first turn. */
   contextRef: ContextReference | null;
+  /** Facts kept verbatim across compactions. */
+  workingMemory: WorkingMemory;
+  replaceHistory(items: ResponseItem[]): void;
   tokenUsage: ThreadTokenUsage | null;
 }
 
@@ -38,18 +42,24 @@ export class TurnRunner {
   /** Content tools produced for the model (e.g. an image from view_image), sent with the next request. */
   private readonly toolAttachments: ContentItem[] = [];
   private readonly turnDiff: TurnDiffTracker;
+  private pendingCompaction = false;
   private readonly startedAtMs: number;
   readonly done: Promise<Turn>;
 
   constructor(
     private readonly host: TurnHost,
     private readonly settings: TurnSettings,
-    input: UserInput[],
+    input: UserInput[] | 'compact',
   ) {
     this.startedAtMs = Date.now();
     this.turnDiff = new TurnDiffTracker(findRepoRoot(settings.cwd));
-    this.pending.push(input);
-    this.done = this.run();
+    if (input === 'compact') {
+      this.acceptingInput = false;
+      this.done = this.run(true);
+    } else {
+      this.pending.push(input);
+      this.done = this.run(false);
+    }
   }
 
   get signal(): AbortSignal {
@@ -83,7 +93,7 @@ export class TurnRunner {
     };
   }
 
-  private async run(): Promise<Turn> {
+  private async run(compactOnly: boolean): Promise<Turn> {
     // Let the caller subscribe and answer `turn/start` before the first event.
     await Promise.resolve();
     const { threadId } = this.host.options;
@@ -101,12 +111,32 @@ export class TurnRunner {
       summary: this.settings.summary,
     });
     try {
+      if (compactOnly) {
+        await this.compact();
+        return this.snapshot('completed', null);
+      }
+      if (this.overLimit()) await this.compact();
       await this.recordContext();
+      let compactedForLength = false;
       for (;;) {
         await this.drainPending();
-        const outcome = await this.sample();
+        let outcome: SampleOutcome;
+        try {
+          outcome = await this.sample();
+        } catch (e) {
+          // Too long for the model: compact once and try again; a second refusal ends the turn.
+          if (!(e instanceof ModelError) || e.info !== 'ContextWindowExceeded' || compactedForLength) throw e;
+          compactedForLength = true;
+          await this.compact();
+          await this.recordContext();
+          continue;
+        }
         this.host.appendHistory(...outcome.items);
         if (outcome.usage) this.recordUsage(outcome.usage);
+        if (outcome.toolCalls.length > 0 && this.overLimit()) {
+          // Mid-turn: the outputs of these calls go after the summary, with the context again.
+          this.pendingCompaction = true;
+        }
         if (outcome.toolCalls.length === 0) {
           if (this.pending.length === 0) {
             this.acceptingInput = false;
@@ -124,6 +154,11 @@ export class TurnRunner {
         });
         if (this.toolAttachments.length > 0) {
           this.host.appendHistory({ type: 'message', role: 'user', content: this.toolAttachments.splice(0) });
+        }
+        if (this.pendingCompaction) {
+          this.pendingCompaction = false;
+          await this.compact();
+          await this.recordContext();
         }
       }
     } catch (e) {
@@ -171,6 +206,38 @@ export class TurnRunner {
       this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
       this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item } });
     }
+  }
+
+  private overLimit(): boolean {
+    const limit = this.host.options.autoCompactTokenLimit ?? null;
+    const used = this.host.tokenUsage?.last.totalTokens ?? 0;
+    return limit !== null && used >= limit;
+  }
+
+  /**
+   * Replaces the history with the user's recent messages, a handoff summary written by the model and
+   * the thread's working memory; the context is sent again at the next request.
+   */
+  private async compact(): Promise<void> {
+    const o = this.host.options;
+    const { threadId } = o;
+    const item = { type: 'contextCompaction' as const, id: newItemId() };
+    this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
+    const request = this.buildRequest();
+    const answer = await summarize(o.modelClient, { model: request.model, instructions: request.instructions, parallelToolCalls: false, reasoning: request.reasoning, promptCacheKey: request.promptCacheKey }, this.host.history, this.signal, (e) => e instanceof ModelError && e.info === 'ContextWindowExceeded');
+    if (answer.trim() === '') throw new ModelError('the model returned an empty summary, so the thread was not compacted', 'Other', { retryable: false, phase: 'stream' });
+    const { summary, memory } = parseCompactionAnswer(answer);
+    this.host.workingMemory = mergeMemory(this.host.workingMemory, memory);
+    const replacement = replacementHistory(this.host.history, summary, this.host.workingMemory);
+    this.host.replaceHistory(replacement);
+    o.recorder?.compacted({ message: summary, replacementHistory: replacement });
+    this.host.contextRef = null;
+    if (this.host.tokenUsage) {
+      const zero = { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
+      this.host.tokenUsage = { ...this.host.tokenUsage, last: zero };
+    }
+    this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item } });
+    this.host.emit({ method: 'warning', params: { threadId, message: 'Heads up: this thread was compacted. Long threads and repeated compactions can make the model less accurate; start a new thread when the task allows.' } });
   }
 
   private buildRequest(): ModelRequest {

@@ -59,6 +59,8 @@ export interface SessionOptions {
     /** What the model was last told about cwd and permissions, if anything. */
     contextRef: ContextReference | null;
   };
+  /** Compact automatically once the context reaches this many tokens; null = never automatically. */
+  autoCompactTokenLimit?: number | null;
   /** Where project context comes from (AGENTS.md, skills); absent = environment context only. */
   context?: {
     weftHome: string;
@@ -86,6 +88,7 @@ export interface SessionRecorder {
 /** Submissions into a session's queue (Codex's SQ). */
 export type Op =
   | { type: 'userTurn'; input: UserInput[]; overrides?: TurnOverrides }
+  | { type: 'compact' }
   | { type: 'steer'; input: UserInput[]; expectedTurnId?: string }
   | { type: 'interrupt' }
   | { type: 'shutdown' };

@@ -179,8 +179,16 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       return { thread: manager.liveThread(params.threadId, true) ?? state.thread };
     },
 
-    'thread/compact/start': async () => {
-      throw new RpcError(ErrorCodes.InternalError, 'compaction is not available in this version of Weft yet');
+    'thread/compact/start': async (params, client) => {
+      const entry = manager.get(params.threadId);
+      if (!entry) throw invalidParams(`thread ${params.threadId} is not loaded; call thread/resume first`);
+      manager.subscribe(params.threadId, client);
+      try {
+        await entry.session.compact();
+      } catch (error) {
+        throw invalidRequest(error instanceof Error ? error.message : String(error));
+      }
+      return {};
     },
   };
 }
