@@ -1,12 +1,9 @@
 // The Electron main module (bundled to dist/electron/main.js). Its one job: hand the core's host factory
-// to the desktop shell.
-// TODO(lead): replace `hostNotWired` with `createAppHost` from '../server/app-host' once it exists.
+// to the desktop shell. API keys typed into the UI come from the OS keychain (SecretStore).
+import { createAppHost } from '../server/app-host';
 import type { AppHostFactory } from './host-types';
 import { startDesktopApp } from './main';
 
-const hostNotWired: AppHostFactory = () =>
-  Promise.reject(
-    new Error('this build has no agent core wired in (src-main/electron/entry.ts still passes a placeholder host factory).'),
-  );
+const factory: AppHostFactory = ({ weftHome, secrets }) => createAppHost({ weftHome, secretLookup: (name) => secrets.get(name) });
 
-startDesktopApp(hostNotWired);
+startDesktopApp(factory);

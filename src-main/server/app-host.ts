@@ -23,18 +23,25 @@ export interface AppHostOptions {
   /** Idle threads with no subscriber are unloaded after this long (default 30 minutes). */
   unloadAfterMs?: number;
   modelClient?: HostEnvironment['modelClient'];
+  /** API keys kept outside config.toml (the desktop app's keychain), by variable name. */
+  secretLookup?: HostEnvironment['secretLookup'];
 }
 
 export interface AttentionEvent {
   threadId: string;
   kind: 'approval' | 'turnFinished';
+  cwd: string;
   title: string;
+  detail: string;
+  durationMs?: number;
 }
 
 export interface AppHost {
   host: ConnectionHost;
   /** Threads needing the person (an approval or question waits, a turn finished). */
   onAttention(listener: (e: AttentionEvent) => void): () => void;
+  /** How many threads wait on the person, on every change (for a dock badge). */
+  onWaitingCountChanged(listener: (count: number) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -45,16 +52,30 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const store = ThreadStore.open(weftHome, { onWarning: (m) => log(`weft app-server: warning: ${m}`) });
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
-  const environment: HostEnvironment = { weftHome, env, defaultCwd: options.cwd ?? process.cwd(), rules, log, modelClient: options.modelClient };
+  const environment: HostEnvironment = { weftHome, env, defaultCwd: options.cwd ?? process.cwd(), rules, log, modelClient: options.modelClient, secretLookup: options.secretLookup };
   const manager = new ThreadManager({ log, unloadAfterMs: options.unloadAfterMs ?? 30 * 60_000 });
   const attention = new Set<(e: AttentionEvent) => void>();
+  const waitingListeners = new Set<(count: number) => void>();
+  const waiting = new Set<string>();
   const notifyAttention = (threadId: string, n: ServerNotification): void => {
-    if (attention.size === 0) return;
-    const title = manager.get(threadId)?.thread.name ?? manager.get(threadId)?.thread.preview ?? 'Weft';
-    if (n.method === 'thread/status/changed' && n.params.status.type === 'active' && n.params.status.activeFlags.length > 0) {
-      for (const l of attention) l({ threadId, kind: 'approval', title });
+    const thread = manager.get(threadId)?.thread;
+    const base = { threadId, cwd: thread?.cwd ?? '', title: thread?.name ?? (thread?.preview || 'Weft') };
+    if (n.method === 'thread/status/changed') {
+      const flags = n.params.status.type === 'active' ? n.params.status.activeFlags : [];
+      const was = waiting.has(threadId);
+      if (flags.length > 0) waiting.add(threadId);
+      else waiting.delete(threadId);
+      if (was !== waiting.has(threadId)) for (const l of waitingListeners) l(waiting.size);
+      if (flags.length > 0 && !was) {
+        const detail = flags.includes('waitingOnUserInput') ? 'The agent has a question for you.' : 'An approval is waiting for you.';
+        for (const l of attention) l({ ...base, kind: 'approval', detail });
+      }
     }
-    if (n.method === 'turn/completed') for (const l of attention) l({ threadId, kind: 'turnFinished', title });
+    if (n.method === 'turn/completed') {
+      const t = n.params.turn;
+      const detail = t.status === 'failed' ? `The turn failed: ${t.error?.message ?? 'unknown error'}` : t.status === 'interrupted' ? 'The turn was stopped.' : 'The turn finished.';
+      for (const l of attention) l({ ...base, kind: 'turnFinished', detail, durationMs: t.durationMs ?? undefined });
+    }
   };
   const context = { store, manager, environment, onSessionEvent: notifyAttention };
   const dispatcher = new RpcDispatcher({
@@ -85,6 +106,10 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     onAttention: (listener) => {
       attention.add(listener);
       return () => attention.delete(listener);
+    },
+    onWaitingCountChanged: (listener) => {
+      waitingListeners.add(listener);
+      return () => waitingListeners.delete(listener);
     },
     close: async () => {
       await manager.closeAll();

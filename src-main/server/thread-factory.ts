@@ -24,6 +24,8 @@ export interface HostEnvironment {
   log: (line: string) => void;
   /** Tests may give every session the same model client. */
   modelClient?: ModelClient;
+  /** API keys kept outside the environment (the desktop keychain), by variable name. */
+  secretLookup?: (name: string) => Promise<string | undefined>;
 }
 
 /** The effective config for a thread: config.toml + the client's overrides. */
@@ -42,7 +44,17 @@ export async function threadConfig(host: HostEnvironment, overrides: ThreadOverr
     throw invalidParams(error instanceof Error ? error.message : String(error));
   }
   for (const w of loaded.warnings) host.log(`weft app-server: config warning: ${w}`);
-  return { loaded, provider: resolveProvider(loaded.config, host.env) };
+  let provider: ResolvedProvider;
+  try {
+    provider = resolveProvider(loaded.config, host.env);
+  } catch (error) {
+    throw invalidParams(error instanceof Error ? error.message : String(error));
+  }
+  if (provider.apiKey === null && provider.envKey && host.secretLookup) {
+    const stored = await host.secretLookup(provider.envKey);
+    if (stored) provider = { ...provider, apiKey: stored };
+  }
+  return { loaded, provider };
 }
 
 /** A model client that fails every request with the reason the provider cannot be used. */

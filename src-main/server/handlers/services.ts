@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ErrorCodes } from '../../../src-preload/protocol';
 import { loadConfig } from '../../config';
 import { redactConfig } from '../../config/redact';
@@ -13,9 +14,11 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
   const { environment } = ctx;
   return {
     'model/list': async () => {
-      const { loaded } = await threadConfig(environment, {}, environment.defaultCwd);
+      const { loaded, provider } = await threadConfig(environment, {}, environment.defaultCwd);
       const current = loaded.config.model;
-      const ids = new Set([current, ...knownModels().map((m) => m.id)]);
+      const remote = await providerModels(provider.baseUrl, provider.apiKey, provider.headers);
+      // The provider's own list when it answers (local servers list what is installed), else ours.
+      const ids = new Set([current, ...(remote ?? knownModels().map((m) => m.id))]);
       return {
         data: [...ids].map((id) => {
           const info = modelInfo(id);
@@ -37,4 +40,20 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
       throw new RpcError(ErrorCodes.InternalError, 'writing config.toml from a client is not available in this version of Weft yet; edit the file directly');
     },
   };
+}
+
+/** Model ids from the provider's `GET /models`, or null when it does not answer within 2 s. */
+async function providerModels(baseUrl: string, apiKey: string | null, headers: Record<string, string>): Promise<string[] | null> {
+  try {
+    const response = await fetch(`${baseUrl.replace(/\/$/, '')}/models`, {
+      headers: { ...headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+      signal: AbortSignal.timeout(2000),
+    });
+    if (!response.ok) return null;
+    const body: unknown = await response.json();
+    const parsed = z.object({ data: z.array(z.object({ id: z.string() })) }).safeParse(body);
+    return parsed.success ? parsed.data.data.map((m) => m.id) : null;
+  } catch {
+    return null;
+  }
 }
