@@ -213,14 +213,6 @@ describe('agent loop', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('does not retry when the context window is exceeded', async () => {
-    server.enqueue({ kind: 'http-error', status: 400, body: { error: { message: 'Your input exceeds the context window of this model.', type: 'invalid_request_error', code: 'context_length_exceeded' } } });
-    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
-    const events = await agent.runTurn('too long');
-    expect(paramsOf(events, 'turn/completed')[0]?.turn.error?.codexErrorInfo).toBe('contextWindowExceeded');
-    expect(server.requests).toHaveLength(1);
-  });
-
   it('interrupts a streaming response promptly', async () => {
     const handle = server.enqueue({ kind: 'sse-hang', events: [evCreated(), evOutputTextDelta('thinking about it')] });
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });

@@ -17,6 +17,10 @@ const WRITER = `
 import { ThreadStore } from './src-main/store';
 const [home, threadId, mode, seed] = process.argv.slice(2);
 const store = ThreadStore.open(home, { repair: false, onWarning: () => undefined });
+if (mode === 'open') {
+  process.stdout.write('opened ' + store.list().data.length + '\n');
+  process.exit(0);
+}
 const recorder = mode === 'create'
   ? store.createThread({ id: threadId, cwd: '/crash', modelProvider: 'openai', model: 'm', source: 'exec', baseInstructions: null }).recorder
   : store.openForAppend(threadId).recorder;
@@ -53,7 +57,7 @@ beforeAll(async () => {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    external: ['better-sqlite3'],
     logLevel: 'warning',
   });
   home = await makeWeftHome();
@@ -89,38 +93,63 @@ function runAndKill(threadId: string, mode: 'create' | 'append', seed: number, k
   });
 }
 
+describe('several processes at once', () => {
+  it('open a brand-new home together: one creates the index, the others wait for it', async () => {
+    const fresh = await makeWeftHome();
+    try {
+      const runs = Array.from({ length: 4 }, () =>
+        new Promise<string>((resolveRun, reject) => {
+          const child = spawn(process.execPath, [BUNDLE, fresh.dir, 'none', 'open', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+          let out = '';
+          let err = '';
+          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+          child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+          child.on('exit', (code) => (code === 0 ? resolveRun(out.trim()) : reject(new Error(`open failed (${code}): ${err}`))));
+        }),
+      );
+      expect(await Promise.all(runs)).toEqual(['opened 0', 'opened 0', 'opened 0', 'opened 0']);
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+});
+
 describe('kill -9 while recording', () => {
   it('never loses a written line, and every thread loads and is indexed again', async () => {
     const threads = [uuidv7(), uuidv7(), uuidv7()];
     const acked = new Map<string, string[]>(threads.map((id) => [id, []]));
     let seed = 7;
-    for (let round = 0; round < 12; round++) {
-      const id = threads[round % threads.length] ?? '';
-      const first = (acked.get(id) ?? []).length === 0;
-      seed = (seed * 31 + 17) % 1000;
-      const written = await runAndKill(id, first ? 'create' : 'append', seed, 1 + (seed % 17));
-      acked.get(id)?.push(...written);
-      if (round === 6) for (const f of readdirSync(home.dir)) if (f.startsWith('weft.sqlite')) rmSync(join(home.dir, f));
+    for (let round = 0; round < 5; round++) {
+      // One writer per thread at once; each is killed after a different number of items.
+      await Promise.all(
+        threads.map(async (id) => {
+          seed = (seed * 31 + 17) % 1000;
+          const written = await runAndKill(id, round === 0 ? 'create' : 'append', seed, 1 + (seed % 17));
+          acked.get(id)?.push(...written);
+        }),
+      );
+      if (round === 2) for (const f of readdirSync(home.dir)) if (f.startsWith('weft.sqlite')) rmSync(join(home.dir, f));
 
       const warnings: string[] = [];
       const store = ThreadStore.open(home.dir, { onWarning: (m) => warnings.push(m) });
       try {
-        const state = store.load(id);
-        const items = new Set(state.turns.flatMap((t) => t.items.map((i) => i.id)));
-        const history = new Set(state.history.flatMap((h) => ('call_id' in h && typeof h.call_id === 'string' ? [h.call_id] : [])));
-        for (const itemId of acked.get(id) ?? []) {
-          expect(items.has(itemId), `item ${itemId} of round ${round}`).toBe(true);
-          expect(history.has(itemId), `history of ${itemId} in round ${round}`).toBe(true);
+        for (const id of threads) {
+          const state = store.load(id);
+          const items = new Set(state.turns.flatMap((t) => t.items.map((i) => i.id)));
+          const history = new Set(state.history.flatMap((h) => ('call_id' in h && typeof h.call_id === 'string' ? [h.call_id] : [])));
+          for (const itemId of acked.get(id) ?? []) {
+            expect(items.has(itemId), `item ${itemId} after round ${round}`).toBe(true);
+            expect(history.has(itemId), `history of ${itemId} after round ${round}`).toBe(true);
+          }
+          expect(state.warnings.every((w) => /not a complete line|skipped: not JSON/.test(w)), state.warnings.join('\n')).toBe(true);
         }
-        expect(state.warnings.every((w) => /not a complete line|skipped: not JSON/.test(w)), state.warnings.join('\n')).toBe(true);
         await store.whenIndexed();
         const listed = store.list({ limit: 100 }).data;
-        for (const t of threads.filter((t) => (acked.get(t) ?? []).length > 0)) {
-          const row = listed.find((r) => r.id === t);
-          expect(row, `thread ${t} listed in round ${round}`).toBeDefined();
-          expect(row?.preview).toMatch(/^crash test \d+$/);
-          expect(row?.updatedAt).toBe(store.load(t).thread.updatedAt);
-          expect(statSync(row?.path ?? '').size).toBeGreaterThan(0);
+        expect(listed.map((t) => t.id).sort()).toEqual([...threads].sort());
+        for (const row of listed) {
+          expect(row.preview).toMatch(/^crash test \d+$/);
+          expect(row.updatedAt).toBe(store.load(row.id).thread.updatedAt);
+          expect(statSync(row.path ?? '').size).toBeGreaterThan(0);
         }
         expect(warnings).toEqual([]);
       } finally {

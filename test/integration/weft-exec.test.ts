@@ -102,7 +102,7 @@ describe('weft exec', () => {
       const body = server.requests[0]?.body as { model: string; reasoning: unknown; input: { content: { text: string }[] }[] };
       expect(body.model).toBe('gpt-5.1-codex');
       expect(body.reasoning).toEqual({ effort: 'high', summary: 'auto' });
-      expect(body.input[0]?.content[0]?.text).toContain(`<cwd>${other.dir}</cwd>`);
+      expect(JSON.stringify(body.input[1])).toContain(`<cwd>${other.dir}</cwd>`);
     } finally {
       await other.cleanup();
     }
