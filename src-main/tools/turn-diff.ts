@@ -102,8 +102,10 @@ export class TurnDiffTracker {
   }
 }
 
+/** A hunk range as git writes it: an empty range starts at the line before it (0 for an empty file). */
 function range(start: number, count: number): string {
-  return count === 1 ? `${start}` : `${count === 0 ? Math.max(0, start) : start},${count}`;
+  if (count === 0) return `${Math.max(0, start - 1)},0`;
+  return count === 1 ? `${start}` : `${start},${count}`;
 }
 
 async function readOrNull(path: string): Promise<Buffer | null> {

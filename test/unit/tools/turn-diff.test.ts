@@ -1,0 +1,74 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { blobOid, TurnDiffTracker } from '../../../src-main/tools/turn-diff';
+import { makeTempWorkspace, type TempWorkspace } from '../../support/workspace';
+
+let ws: TempWorkspace;
+beforeEach(async () => {
+  ws = await makeTempWorkspace({ 'a.txt': 'one\ntwo\nthree\n', 'old/name.txt': 'keep\n', 'gone.txt': 'bye\n' });
+  await mkdir(ws.path('.git'));
+});
+afterEach(() => ws.cleanup());
+
+describe('TurnDiffTracker', () => {
+  it('diffs every touched file against its first-touch baseline, following moves', async () => {
+    const t = new TurnDiffTracker(ws.dir);
+    await t.beforeChange([{ path: ws.path('a.txt') }, { path: ws.path('new.txt') }, { path: ws.path('gone.txt') }, { path: ws.path('old/name.txt'), movePath: ws.path('moved.txt') }]);
+    await writeFile(ws.path('a.txt'), 'one\nTWO\nthree\n');
+    await writeFile(ws.path('new.txt'), 'fresh\n');
+    await rm(ws.path('gone.txt'));
+    await rename(ws.path('old/name.txt'), ws.path('moved.txt'));
+    t.afterChange([
+      { path: ws.path('a.txt'), kind: 'update' },
+      { path: ws.path('new.txt'), kind: 'add' },
+      { path: ws.path('gone.txt'), kind: 'delete' },
+      { path: ws.path('old/name.txt'), kind: 'update', movePath: ws.path('moved.txt') },
+    ]);
+    // A second change to the same file keeps the first baseline.
+    await t.beforeChange([{ path: ws.path('a.txt') }]);
+    await writeFile(ws.path('a.txt'), 'one\nTWO\nthree\nfour\n');
+    t.afterChange([{ path: ws.path('a.txt'), kind: 'update' }]);
+
+    const oid = (s: string) => blobOid(Buffer.from(s));
+    expect(await t.diff()).toBe(
+      [
+        'diff --git a/a.txt b/a.txt',
+        `index ${oid('one\ntwo\nthree\n')}..${oid('one\nTWO\nthree\nfour\n')} 100644`,
+        '--- a/a.txt',
+        '+++ b/a.txt',
+        '@@ -1,3 +1,4 @@',
+        ' one',
+        '-two',
+        '+TWO',
+        ' three',
+        '+four',
+        'diff --git a/gone.txt b/gone.txt',
+        'deleted file mode 100644',
+        `index ${oid('bye\n')}..0000000000000000000000000000000000000000`,
+        '--- a/gone.txt',
+        '+++ /dev/null',
+        '@@ -1 +0,0 @@',
+        '-bye',
+        'diff --git a/new.txt b/new.txt',
+        'new file mode 100644',
+        `index 0000000000000000000000000000000000000000..${oid('fresh\n')}`,
+        '--- /dev/null',
+        '+++ b/new.txt',
+        '@@ -0,0 +1 @@',
+        '+fresh',
+        'diff --git a/old/name.txt b/moved.txt',
+        `index ${oid('keep\n')}..${oid('keep\n')} 100644`,
+        '--- a/old/name.txt',
+        '+++ b/moved.txt',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('computes the same blob ids as git', async () => {
+    await writeFile(ws.path('b.txt'), 'hello\n');
+    const git = execFileSync('git', ['hash-object', ws.path('b.txt')], { encoding: 'utf8' }).trim();
+    expect(blobOid(Buffer.from('hello\n'))).toBe(git);
+  });
+});
