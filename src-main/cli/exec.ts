@@ -10,6 +10,8 @@ import type { ServerRequestSender } from '../tools/types';
 import { errorMessage } from '../util/errors';
 import { rulesDir } from '../safety/approvals/rules';
 import { sharedRuleStore } from '../tools/safety-services';
+import type { ThreadStore } from '../store/thread-store';
+import { uuidv7 } from '../util/ids';
 import { ExecProgress } from './exec-progress';
 
 const USAGE = `Usage: weft exec [options] <prompt>
@@ -25,6 +27,8 @@ Options:
   -a, --approval-policy <p>  untrusted | on-failure | on-request | never (default: never — nobody is there to ask)
   -s, --sandbox <mode>       read-only | workspace-write | danger-full-access (default: workspace-write)
       --json                 Print every event as one JSON object per line on stdout
+      --resume <thread-id>   Continue a saved thread instead of starting a new one
+      --ephemeral            Do not save this run as a thread
   -h, --help                 Show this help
 `;
 
@@ -57,6 +61,8 @@ export async function runExecCommand(argv: string[]): Promise<number> {
         cd: { type: 'string', short: 'C' },
         config: { type: 'string', short: 'c', multiple: true },
         json: { type: 'boolean' },
+        resume: { type: 'string' },
+        ephemeral: { type: 'boolean' },
         'approval-policy': { type: 'string', short: 'a' },
         sandbox: { type: 'string', short: 's' },
         help: { type: 'boolean', short: 'h' },
@@ -84,6 +90,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   if (values.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(values.sandbox)}`);
 
   let session;
+  let store: ThreadStore | null = null;
   try {
     const weftHome = resolveWeftHome(env);
     // Unless the config or a flag says otherwise, headless runs never ask and write only the workspace.
@@ -99,7 +106,29 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       process.stderr.write(`weft: ${missing}\n`);
       return 1;
     }
-    session = createSession({ config: loaded.config, provider, cwd, sendRequest: declineEverything, env, rules, weftHome });
+    const persisted = await openThread({ weftHome, cwd, resume: values.resume, ephemeral: values.ephemeral === true, model: loaded.config.model, provider: provider.id });
+    store = persisted?.store ?? null;
+    const last = persisted?.state?.lastTurnContext ?? null;
+    session = createSession({
+      config: loaded.config,
+      provider,
+      cwd: last && !values.cd ? last.cwd : cwd,
+      sendRequest: declineEverything,
+      env,
+      rules,
+      weftHome,
+      threadId: persisted?.threadId,
+      recorder: persisted?.recorder,
+      initial: persisted?.state
+        ? {
+            history: persisted.state.history,
+            turns: persisted.state.turns.map((turn) => ({ turn: { ...turn, items: [] }, items: turn.items })),
+            tokenUsage: persisted.state.tokenUsage,
+            contextRef: null,
+          }
+        : undefined,
+    });
+    if (persisted) process.stderr.write(`weft: thread ${persisted.threadId}${values.resume ? ' (resumed)' : ''}\n`);
   } catch (error) {
     process.stderr.write(`weft: ${error instanceof ConfigError ? error.message : errorMessage(error)}\n`);
     return 1;
@@ -139,7 +168,23 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     await session.shutdown();
+    await store?.close();
   }
+}
+
+/** The thread this run records into: a new one, a resumed one, or none (`--ephemeral`). */
+async function openThread(opts: { weftHome: string; cwd: string; resume: string | undefined; ephemeral: boolean; model: string; provider: string }) {
+  if (opts.ephemeral) return null;
+  const { ThreadStore } = await import('../store/thread-store');
+  // A one-shot run does not wait for (or do) a background re-index of every thread.
+  const store = ThreadStore.open(opts.weftHome, { repair: false, onWarning: (m) => process.stderr.write(`weft: warning: ${m}\n`) });
+  if (opts.resume) {
+    const opened = store.openForAppend(opts.resume);
+    return { store, threadId: opened.state.thread.id, recorder: opened.recorder, state: opened.state };
+  }
+  const threadId = uuidv7();
+  const created = store.createThread({ id: threadId, cwd: opts.cwd, modelProvider: opts.provider, model: opts.model, source: 'exec', baseInstructions: null });
+  return { store, threadId, recorder: created.recorder, state: null };
 }
 
 async function readPrompt(positionals: string[]): Promise<string | null> {

@@ -140,6 +140,25 @@ describe('weft exec', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('saves the run as a thread that --resume continues and `weft threads list` shows', async () => {
+    server.enqueueMany([answer('The number is 42.'), answer('It was 42.'), answer('hello')]);
+    const first = await runWeft(['exec', 'remember 42']);
+    expect(first.code).toBe(0);
+    const id = /weft: thread (\S+)/.exec(first.stderr)?.[1] ?? '';
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const second = await runWeft(['exec', '--resume', id, 'what was the number?']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe('It was 42.\n');
+    const texts = JSON.stringify((server.requests[1]?.body as { input: unknown[] }).input);
+    expect(texts).toContain('remember 42');
+    expect(texts).toContain('The number is 42.');
+    const list = await runWeft(['threads', 'list', '--json']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(id);
+    const ephemeral = await runWeft(['exec', '--ephemeral', 'hi']);
+    expect(ephemeral.stderr).not.toContain('weft: thread');
+  });
+
   it('prints help and rejects a missing prompt', async () => {
     const help = await runWeft(['--help']);
     expect(help.code).toBe(0);
