@@ -1,0 +1,155 @@
+// The store's side of the index: finding a thread's rollout, keeping the rows of the threads this process
+// records current, and the background repairs (queued one after another, cancelled on close). Index
+// trouble never fails a recording: it becomes a warning, and the next repair puts the row right.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { codexSources, readCodexHomes } from './codex-homes';
+import { ThreadNotFoundError } from './errors';
+import { summarizeRollout, type ThreadOrigin } from './index-scan';
+import { archivedDir, sessionsDir } from './paths';
+import type { IndexDelta } from './recorder';
+import { repairIndex, type RepairReport, type RolloutSource } from './repair';
+import type { ThreadIndex } from './thread-index';
+
+/** Where a thread's rollout is, as the index (or a search of the folders) says. */
+export interface Located {
+  id: string;
+  path: string;
+  origin: ThreadOrigin;
+  archived: boolean;
+  name: string | null;
+}
+
+function findRollout(dir: string, suffix: string, depth = 0): string | null {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  for (const e of entries) if (!e.isDirectory() && e.name.endsWith(suffix)) return join(dir, e.name);
+  if (depth >= 4) return null;
+  for (const e of entries) {
+    if (!e.isDirectory()) continue;
+    const hit = findRollout(join(dir, e.name), suffix, depth + 1);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export class Catalog {
+  private indexing: Promise<RepairReport | null> = Promise.resolve(null);
+  private closed = false;
+
+  constructor(
+    readonly home: string,
+    readonly index: ThreadIndex,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** The folders of rollouts: Weft's sessions and archive, and those of every imported Codex home. */
+  sources(): RolloutSource[] {
+    const warnings: string[] = [];
+    const codex = readCodexHomes(this.home, warnings).flatMap(codexSources);
+    for (const w of warnings) this.warn(w);
+    return [
+      { dir: sessionsDir(this.home), archived: false, origin: 'weft' },
+      { dir: archivedDir(this.home), archived: true, origin: 'weft' },
+      ...codex,
+    ];
+  }
+
+  /** Runs a repair after the ones queued before it; `sources` null = all (read when it starts). */
+  queueRepair(full: boolean, sources: RolloutSource[] | null): Promise<RepairReport | null> {
+    const run = this.indexing.then(async () => {
+      await new Promise((r) => setImmediate(r));
+      if (this.closed) return null;
+      try {
+        const report = await repairIndex(this.index, sources ?? this.sources(), { full, cancelled: () => this.closed });
+        for (const w of report.warnings) this.warn(w);
+        return report;
+      } catch (error) {
+        if (!this.closed) this.warn(`the thread index could not be brought up to date: ${message(error)}`);
+        return null;
+      }
+    });
+    this.indexing = run;
+    return run;
+  }
+
+  /** Resolves when every queued repair has finished. */
+  async whenIndexed(): Promise<void> {
+    let current: Promise<RepairReport | null>;
+    do {
+      current = this.indexing;
+      await current;
+    } while (current !== this.indexing);
+  }
+
+  /** Where a thread's rollout is: from the index, else found in the folders (and indexed). */
+  locate(threadId: string): Located {
+    const row = this.index.get(threadId);
+    if (row && existsSync(row.path)) {
+      return { id: row.id, path: row.path, origin: row.origin, archived: row.archived !== 0, name: row.name };
+    }
+    const suffix = `-${threadId}.jsonl`;
+    for (const source of this.sources()) {
+      const path = findRollout(source.dir, suffix);
+      if (!path) continue;
+      const summary = summarizeRollout(path, { archived: source.archived, origin: source.origin });
+      const name = source.names?.get(threadId);
+      if (name !== undefined) summary.name = name;
+      this.index.transaction(() => this.index.upsert(summary));
+      return { id: threadId, path, origin: source.origin, archived: source.archived, name: summary.name };
+    }
+    if (row) this.index.transaction(() => this.index.remove(threadId));
+    throw new ThreadNotFoundError(threadId, `${sessionsDir(this.home)} or ${archivedDir(this.home)}`);
+  }
+
+  /** Indexes a rollout this process just created; `model` fills in when no turn recorded one yet. */
+  indexFile(threadId: string, path: string, model: string | null): void {
+    if (this.closed) return;
+    try {
+      const summary = summarizeRollout(path, { archived: false, origin: 'weft' });
+      summary.model ??= model;
+      this.index.transaction(() => this.index.upsert(summary));
+    } catch (error) {
+      this.warn(`thread ${threadId} could not be indexed (it is saved; \`weft threads reindex\` retries): ${message(error)}`);
+    }
+  }
+
+  /** Applies what a recorder learned; a thread without a row yet is indexed from its file. */
+  applyDelta(threadId: string, path: string, delta: IndexDelta, model: string | null): void {
+    if (this.closed) return;
+    try {
+      const stat = statSync(path);
+      const usage = delta.tokenUsage?.total;
+      const applied = this.index.transaction(() =>
+        this.index.update(threadId, {
+          updatedAtMs: delta.updatedAt.getTime(),
+          fileSize: stat.size,
+          fileMtimeMs: Math.floor(stat.mtimeMs),
+          preview: delta.preview,
+          name: delta.name,
+          model: delta.model,
+          tokens: usage ? { total: usage.totalTokens, input: usage.inputTokens, output: usage.outputTokens } : undefined,
+          lastTurnStatus: delta.lastTurnStatus,
+          text: delta.text.join('\n'),
+        }),
+      );
+      if (!applied) this.indexFile(threadId, path, model);
+    } catch (error) {
+      this.warn(`the index entry of thread ${threadId} could not be updated (the thread is saved): ${message(error)}`);
+    }
+  }
+
+  /** Stops the repairs (at their next pause) and closes the index. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.indexing.catch(() => null);
+    this.index.db.close();
+  }
+}

@@ -1,0 +1,79 @@
+// The model-visible history, for resume and fork. It starts from the newest surviving compaction (its
+// `replacement_history`) and adds every later `response_item`; rolled-back turns were already cut from the
+// outline. A legacy compaction without replacement history (older Codex) is rebuilt as the earlier user
+// messages followed by the summary, as a user message.
+import { CompactedPayload, ResponseItem, isKnownResponseItem } from '../../src-preload/protocol';
+import { readLines } from './line-reader';
+import { parseLine } from './line-parse';
+import type { HistoryRef, RolloutOutline } from './outline';
+import { isCommonResponseItem } from './response-item-check';
+
+/** A parsed history line. */
+export type HistoryEntry = { kind: 'item'; item: ResponseItem } | { kind: 'compacted'; compacted: CompactedPayload };
+
+/** Messages Codex and Weft add to the history themselves; not the user's words. */
+const CONTEXT_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>'];
+
+function isUserWords(item: ResponseItem): boolean {
+  if (!isKnownResponseItem(item) || item.type !== 'message' || item.role !== 'user') return false;
+  const first = item.content[0];
+  const text = first && 'text' in first && typeof first.text === 'string' ? first.text : '';
+  return !CONTEXT_PREFIXES.some((p) => text.startsWith(p));
+}
+
+/** The entry of a `response_item` or `compacted` payload, or null when it does not have the right shape. */
+export function historyEntry(payload: unknown, compacted: boolean): HistoryEntry | null {
+  if (compacted) {
+    const c = CompactedPayload.safeParse(payload);
+    return c.success ? { kind: 'compacted', compacted: c.data } : null;
+  }
+  if (isCommonResponseItem(payload)) return { kind: 'item', item: payload };
+  const item = ResponseItem.safeParse(payload);
+  return item.success ? { kind: 'item', item: item.data } : null;
+}
+
+function entriesOf(fd: number, refs: readonly HistoryRef[], warnings: string[], path: string): HistoryEntry[] {
+  const out: HistoryEntry[] = [];
+  const unread: HistoryRef[] = refs.filter((r) => r.entry === undefined);
+  const read = new Map<number, HistoryEntry>();
+  readLines(fd, unread, (raw, i) => {
+    const ref = unread[i];
+    const p = parseLine(raw);
+    if (!p.ok) {
+      warnings.push(`${path}: history line at byte ${raw.offset} skipped: ${p.error}`);
+      return;
+    }
+    const entry = historyEntry(p.line.payload, ref?.compacted === true || p.line.type === 'compacted');
+    if (entry) read.set(raw.offset, entry);
+    else warnings.push(`${path}: history line at byte ${raw.offset} unreadable, skipped`);
+  });
+  for (const ref of refs) {
+    const entry = ref.entry ?? read.get(ref.offset);
+    if (entry) out.push(entry);
+  }
+  return out;
+}
+
+/** The model history of an outlined rollout. */
+export function buildHistory(fd: number, outline: RolloutOutline, warnings: string[]): ResponseItem[] {
+  const refs = outline.historyRefs;
+  const base = outline.historyBase;
+  const history: ResponseItem[] = [];
+  for (const entry of entriesOf(fd, base >= 0 ? refs.slice(base) : refs, warnings, outline.path)) {
+    if (entry.kind === 'item') {
+      history.push(entry.item);
+      continue;
+    }
+    history.length = 0;
+    const replacement = entry.compacted.replacement_history;
+    if (replacement) {
+      for (const item of replacement) history.push(item);
+      continue;
+    }
+    for (const e of entriesOf(fd, refs.slice(0, Math.max(0, base)), warnings, outline.path)) {
+      if (e.kind === 'item' && isUserWords(e.item)) history.push(e.item);
+    }
+    history.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: entry.compacted.message }] });
+  }
+  return history;
+}

@@ -1,0 +1,141 @@
+// The thread index, `WEFT_HOME/weft.sqlite` (better-sqlite3, WAL). Derived from the rollouts and never
+// authoritative: a missing, corrupt or too-new index is set aside and rebuilt from the files.
+//
+// Schema (version 1; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1):
+// - `threads`: one row per rollout. `rid` (rowid) keys the full-text rows; times are unix milliseconds;
+//   `file_size`/`file_mtime_ms` are what the row was built from (a file that differs is rescanned);
+//   `origin` is "weft" or "codex" (indexed from an imported Codex home, never written by Weft).
+// - `thread_text` (FTS5, contentless): user and agent message text. A thread's text sits in rows
+//   `rid * TEXT_CHUNKS_PER_THREAD + k`: chunk 0 from a full scan, later chunks appended at each turn end.
+// - `thread_names` (FTS5, rowid = rid): thread names, so renames are searchable at once.
+// Both keep no token positions (`detail=none`): search matches threads holding every word (see
+// list-query.ts), which needs no positions, and the index builds twice as fast at a quarter of the size.
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type IndexDatabase = Database.Database;
+
+/** Full-text rows per thread: chunk 0 (full scan) and up to 4095 turn-end increments. */
+export const TEXT_CHUNKS_PER_THREAD = 4096;
+
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE threads (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    path TEXT NOT NULL,
+    origin TEXT NOT NULL DEFAULT 'weft',
+    file_size INTEGER NOT NULL DEFAULT 0,
+    file_mtime_ms INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    cwd TEXT NOT NULL DEFAULT '',
+    preview TEXT NOT NULL DEFAULT '',
+    name TEXT,
+    model TEXT,
+    model_provider TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT 'unknown',
+    cli_version TEXT NOT NULL DEFAULT '',
+    archived INTEGER NOT NULL DEFAULT 0,
+    forked_from_id TEXT,
+    forked_at_turn_id TEXT,
+    git_sha TEXT,
+    git_branch TEXT,
+    git_origin_url TEXT,
+    tokens_total INTEGER NOT NULL DEFAULT 0,
+    tokens_input INTEGER NOT NULL DEFAULT 0,
+    tokens_output INTEGER NOT NULL DEFAULT 0,
+    last_turn_status TEXT,
+    text_chunks INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX threads_by_created ON threads(archived, created_at, id);
+  CREATE INDEX threads_by_updated ON threads(archived, updated_at, id);
+  CREATE INDEX threads_by_cwd_created ON threads(cwd, archived, created_at, id);
+  CREATE INDEX threads_by_cwd_updated ON threads(cwd, archived, updated_at, id);
+  CREATE INDEX threads_by_fork ON threads(forked_from_id);
+  CREATE INDEX threads_by_path ON threads(path);
+  CREATE VIRTUAL TABLE thread_text USING fts5(body, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2');
+  CREATE VIRTUAL TABLE thread_names USING fts5(name, detail=none, tokenize='unicode61 remove_diacritics 2');
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+function errorCode(error: unknown): string {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : '';
+}
+
+function configure(db: IndexDatabase): void {
+  // Wait for other processes (first, so that switching to WAL waits too).
+  db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('temp_store = MEMORY');
+}
+
+const userVersion = (db: IndexDatabase): number => Number(db.pragma('user_version', { simple: true }));
+
+/** Brings the schema to SCHEMA_VERSION; the version is read under the write lock, so processes starting together migrate once. */
+function migrate(db: IndexDatabase): void {
+  if (userVersion(db) === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    const current = userVersion(db);
+    if (current > SCHEMA_VERSION) throw new TooNewIndex(current);
+    for (let v = current; v < SCHEMA_VERSION; v++) {
+      const sql = MIGRATIONS[v];
+      if (sql === undefined) break;
+      db.exec(sql);
+    }
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+class TooNewIndex extends Error {
+  constructor(readonly version: number) {
+    super(`the index was written by a newer Weft (schema ${version}, this one knows ${SCHEMA_VERSION})`);
+  }
+}
+
+/** Moves an unusable index (and its WAL) aside so a fresh one can be built; the rollouts are untouched. */
+function setAside(path: string): void {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  for (const suffix of ['', '-wal', '-shm']) {
+    const file = path + suffix;
+    if (!existsSync(file)) continue;
+    if (suffix === '') renameSync(file, `${path}.unusable-${stamp}`);
+    else rmSync(file, { force: true });
+  }
+}
+
+export interface OpenedIndex {
+  db: IndexDatabase;
+  /** True when the index was (re)created and must be built from the rollouts. */
+  fresh: boolean;
+  warnings: string[];
+}
+
+/** Opens (creating or migrating) the index at `path`; an unusable one is set aside and recreated. */
+export function openIndex(path: string): OpenedIndex {
+  mkdirSync(dirname(path), { recursive: true });
+  const warnings: string[] = [];
+  for (let attempt = 0; ; attempt++) {
+    const existed = existsSync(path);
+    let db: IndexDatabase | null = null;
+    try {
+      db = new Database(path);
+      configure(db);
+      const before = userVersion(db);
+      migrate(db);
+      db.prepare('SELECT count(*) FROM threads').get();
+      return { db, fresh: !existed || before === 0, warnings };
+    } catch (error) {
+      db?.close();
+      const code = errorCode(error);
+      const unusable = error instanceof TooNewIndex || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
+      if (!unusable || attempt > 0) throw error;
+      warnings.push(`the thread index ${path} could not be used (${error instanceof Error ? error.message : String(error)}); it was set aside and is being rebuilt from the rollouts`);
+      setAside(path);
+    }
+  }
+}

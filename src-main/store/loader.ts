@@ -1,0 +1,150 @@
+// Loading a thread from its rollout: the protocol Thread, the model history (for resume and fork), and
+// the UI turns — all of them, or one page of the newest turns for huge threads (older pages by cursor).
+import { closeSync, openSync } from 'node:fs';
+import { basename } from 'node:path';
+import { z } from 'zod';
+import type { ResponseItem, Thread, ThreadTokenUsage, Turn } from '../../src-preload/protocol';
+import { StoreError } from './errors';
+import { buildHistory } from './history';
+import { outlineFd, type RolloutOutline } from './outline';
+import { parseRolloutFileName } from './paths';
+import type { RecordedTurnContext } from './turn-context';
+import { materializeTurns, type TurnDetails } from './turn-items';
+
+export interface LoadedThread {
+  /** The protocol thread (status notLoaded); `thread.turns` is `turns`. */
+  thread: Thread;
+  /** The model-visible history (empty when `history: false` was asked). */
+  history: ResponseItem[];
+  /** The turns asked for (all, or the page), oldest first, with their items. */
+  turns: Turn[];
+  /** Plans, approvals and errors of each turn in `turns` (same order). */
+  turnDetails: TurnDetails[];
+  /** Cursor of the page of older turns, or null when `turns` reaches the first turn. */
+  olderTurnsCursor: string | null;
+  /** How many live turns the thread has in all. */
+  totalTurns: number;
+  lastTurnContext: RecordedTurnContext | null;
+  tokenUsage: ThreadTokenUsage | null;
+  /** The turn this thread was forked after (Weft forks), else null. */
+  forkedAtTurnId: string | null;
+  /** Lines that were skipped (torn, corrupt) and other problems; loading never fails on them. */
+  warnings: string[];
+}
+
+export interface LoadOptions {
+  /** Build the model history (default true; `read` does not need it). */
+  history?: boolean;
+  /** Turns per page; omitted = every turn. */
+  turnsLimit?: number | null;
+  /** `olderTurnsCursor` of a previous load: the page just before it. */
+  turnsCursor?: string | null;
+}
+
+const TurnsCursor = z.object({ before: z.number().int().nonnegative(), id: z.string() });
+
+function encodeTurnsCursor(before: number, id: string): string {
+  return Buffer.from(JSON.stringify({ before, id })).toString('base64url');
+}
+
+function decodeTurnsCursor(cursor: string, outline: RolloutOutline): number {
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    json = null;
+  }
+  const parsed = TurnsCursor.safeParse(json);
+  if (!parsed.success) throw new StoreError(`"${cursor}" is not a turns cursor of this thread; read the thread again without one`);
+  const { before, id } = parsed.data;
+  if (outline.turns[before]?.id === id) return before;
+  const found = outline.turns.findIndex((t) => t.id === id);
+  if (found === -1) throw new StoreError('the turns cursor is out of date (the thread was rolled back); read the thread again without one');
+  return found;
+}
+
+function sourceName(source: unknown): string {
+  if (typeof source === 'string') return source;
+  if (typeof source === 'object' && source !== null) return Object.keys(source)[0] ?? 'unknown';
+  return 'unknown';
+}
+
+/** Creation time: the meta's timestamp, else the uuid v7 time of the id, else the first line. */
+export function createdAtMs(outline: RolloutOutline, id: string): number {
+  const fromMeta = outline.meta ? Date.parse(outline.meta.timestamp) : Number.NaN;
+  if (Number.isFinite(fromMeta)) return fromMeta;
+  const hex = id.replace(/-/g, '');
+  if (/^[0-9a-f]{12}7/i.test(hex)) return Number.parseInt(hex.slice(0, 12), 16);
+  return outline.firstTimestampMs;
+}
+
+/** The protocol Thread an outline describes (no turns). */
+export function threadOf(outline: RolloutOutline): Thread {
+  const meta = outline.meta;
+  const id = meta?.id ?? parseRolloutFileName(basename(outline.path))?.id ?? '';
+  const created = createdAtMs(outline, id);
+  const git = meta?.git;
+  return {
+    id,
+    forkedFromId: meta?.forked_from_id ?? null,
+    preview: outline.preview,
+    ephemeral: false,
+    modelProvider: meta?.model_provider ?? '',
+    createdAt: Math.floor(created / 1000),
+    updatedAt: Math.floor(Math.max(outline.updatedAtMs, created) / 1000),
+    status: { type: 'notLoaded' },
+    path: outline.path,
+    cwd: meta?.cwd ?? '',
+    cliVersion: meta?.cli_version ?? '',
+    source: sourceName(meta?.source),
+    gitInfo: git ? { sha: git.commit_hash ?? null, branch: git.branch ?? null, originUrl: git.repository_url ?? null } : null,
+    name: outline.name,
+    turns: [],
+  };
+}
+
+export function forkedAtTurnIdOf(outline: RolloutOutline): string | null {
+  const value = outline.meta?.['forked_at_turn_id'];
+  return typeof value === 'string' ? value : null;
+}
+
+/** Loads an open rollout; problems in the file become warnings, never errors. */
+export function loadFd(fd: number, path: string, options: LoadOptions = {}): LoadedThread {
+  const outline = outlineFd(fd, path, { history: options.history !== false });
+  return loadOutline(fd, outline, options);
+}
+
+export function loadOutline(fd: number, outline: RolloutOutline, options: LoadOptions = {}): LoadedThread {
+  const warnings = [...outline.warnings];
+  if (!outline.meta) warnings.push(`${outline.path}: no readable session_meta line; id and cwd come from the file name`);
+  const total = outline.turns.length;
+  const before = options.turnsCursor ? decodeTurnsCursor(options.turnsCursor, outline) : total;
+  const limit = options.turnsLimit ?? null;
+  const from = limit === null ? 0 : Math.max(0, before - Math.max(1, limit));
+  const page = materializeTurns(fd, outline, from, before, warnings);
+  const history = options.history === false ? [] : buildHistory(fd, outline, warnings);
+  const thread = threadOf(outline);
+  thread.turns = page.turns;
+  const first = outline.turns[from];
+  return {
+    thread,
+    history,
+    turns: page.turns,
+    turnDetails: page.details,
+    olderTurnsCursor: from > 0 && first ? encodeTurnsCursor(from, first.id) : null,
+    totalTurns: total,
+    lastTurnContext: outline.lastTurnContext,
+    tokenUsage: outline.tokenUsage,
+    forkedAtTurnId: forkedAtTurnIdOf(outline),
+    warnings,
+  };
+}
+
+export function loadFile(path: string, options: LoadOptions = {}): LoadedThread {
+  const fd = openSync(path, 'r');
+  try {
+    return loadFd(fd, path, options);
+  } finally {
+    closeSync(fd);
+  }
+}

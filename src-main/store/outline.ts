@@ -1,0 +1,416 @@
+// First pass over a rollout: the thread's structure without its bulk. Small lines (meta, turn boundaries,
+// contexts, names, rollbacks) are parsed; big ones (history items, completed items) are only located, so a
+// 50 MB thread is outlined in one quick read. `history.ts` and `turn-items.ts` then parse just the lines a
+// caller asks for.
+//
+// Turns: `turn_started` opens a turn and `turn_complete` / `turn_aborted` close it (Weft, newer Codex).
+// Older Codex rollouts have no such events: a `turn_context` (or a user message outside any turn) opens a
+// turn that the next one closes. `turn_context.turn_id` is the canonical turn id. A turn still open at the
+// end of the file was cut short (crash, kill) and reads as interrupted. `thread_rolled_back {num_turns}`
+// drops the last turns, both from the UI turns and from the model history.
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { SessionMetaPayload, type ThreadTokenUsage, type TurnError, type TurnStatus } from '../../src-preload/protocol';
+import {
+  ErrorEvent,
+  ThreadNameUpdatedEvent,
+  ThreadRolledBackEvent,
+  UserMessageEvent,
+  codexErrorInfoName,
+  tokenUsageFromEvent,
+} from './events';
+import { Sniffer, forEachLine, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
+import { parseLine, payloadType, type LooseLine } from './line-parse';
+import { historyEntry, type HistoryEntry } from './history';
+import { recordedTurnContext, type RecordedTurnContext } from './turn-context';
+
+/** Longest preview kept (the start of the first user message). */
+export const PREVIEW_MAX_CHARS = 1000;
+
+export interface HistoryRef extends LineRef {
+  /** A `compacted` line (its replacement history restarts the model history). */
+  compacted: boolean;
+  /** The parsed line, when the outline was made with `history: true` (unreadable lines are left out). */
+  entry?: HistoryEntry;
+}
+
+export interface TurnOutline {
+  id: string;
+  /** Opened by `turn_started` (else implied by a turn_context or a user message). */
+  explicit: boolean;
+  /** Its turn_started line and its turn_complete / turn_aborted line (they hold Weft's record of the turn). */
+  startRef: LineRef | null;
+  endRef: LineRef | null;
+  startedAtMs: number | null;
+  endedAtMs: number | null;
+  ended: boolean;
+  status: TurnStatus;
+  error: TurnError | null;
+  /** Event lines that become items, approvals, plans and errors of this turn. */
+  itemRefs: LineRef[];
+  /** The model history as it was when the turn began (for rollbacks). */
+  historyMark: { refs: number; base: number };
+  /** File offset just after the turn's last line. */
+  endOffset: number;
+}
+
+export interface RolloutOutline {
+  path: string;
+  meta: SessionMetaPayload | null;
+  /** File offset just after the first session_meta line (0 when there is none). */
+  metaEnd: number;
+  /** Live turns (after rollbacks), oldest first. */
+  turns: TurnOutline[];
+  /** Lines of the model history; it starts at `historyRefs[historyBase]` (a compaction) or at 0 when -1. */
+  historyRefs: HistoryRef[];
+  historyBase: number;
+  lastTurnContext: RecordedTurnContext | null;
+  tokenUsage: ThreadTokenUsage | null;
+  name: string | null;
+  preview: string;
+  /** Unix ms of the newest line (0 when none has a valid timestamp). */
+  updatedAtMs: number;
+  firstTimestampMs: number;
+  /** File offset just after the last complete line. */
+  end: number;
+  /** Bytes after `end` (a torn last line or a write in progress). */
+  tailBytes: number;
+  warnings: string[];
+}
+
+const ITEM_EVENTS: ReadonlySet<string> = new Set([
+  'weft_item_completed',
+  'weft_approval',
+  'weft_plan_updated',
+  'user_message',
+  'agent_message',
+  'agent_reasoning',
+  'agent_reasoning_raw_content',
+  'exec_command_end',
+  'patch_apply_end',
+  'item_completed',
+  'context_compacted',
+  'web_search_end',
+  'view_image_tool_call',
+  'mcp_tool_call_end',
+]);
+
+function timeMs(ts: string): number {
+  const ms = Date.parse(ts);
+  return Number.isFinite(ms) ? ms : 0;
+}
+
+const TURN_ID_KEY = Buffer.from('"turn_id":"');
+
+function messageOf(payload: unknown): string | null {
+  const parsed = UserMessageEvent.safeParse(payload);
+  return parsed.success ? parsed.data.message : null;
+}
+
+class OutlineBuilder {
+  readonly o: RolloutOutline;
+  private open: TurnOutline | null = null;
+  private opened = 0;
+  private tokenRef: LineRef | null = null;
+  private lastContext: LineRef | null = null;
+  private lastLine: LineRef | null = null;
+  private lineNo = 0;
+  private readonly sniffer = new Sniffer();
+  /** The line being read, whether it was sniffed, and its parse (undefined: not parsed yet; null: not JSON). */
+  private raw: RawLine = { buf: Buffer.alloc(0), start: 0, end: 0, offset: 0 };
+  private sniffed = false;
+  private parsed: LooseLine | null | undefined = undefined;
+
+  constructor(
+    path: string,
+    private readonly withHistory: boolean,
+  ) {
+    this.o = {
+      path,
+      meta: null,
+      metaEnd: 0,
+      turns: [],
+      historyRefs: [],
+      historyBase: -1,
+      lastTurnContext: null,
+      tokenUsage: null,
+      name: null,
+      preview: '',
+      updatedAtMs: 0,
+      firstTimestampMs: 0,
+      end: 0,
+      tailBytes: 0,
+      warnings: [],
+    };
+  }
+
+  line(raw: RawLine): void {
+    this.lineNo++;
+    if (raw.end === raw.start) return;
+    this.raw = raw;
+    this.parsed = undefined;
+    let type: string;
+    let event: string | null;
+    let mirror: boolean;
+    if (this.sniffer.sniff(raw.buf, raw.start, raw.end)) {
+      this.sniffed = true;
+      ({ type, event, mirror } = this.sniffer);
+    } else {
+      this.sniffed = false;
+      const p = parseLine(raw);
+      if (!p.ok) {
+        this.o.warnings.push(`${this.o.path}: line ${this.lineNo} skipped: ${p.error}`);
+        return;
+      }
+      if (p.recovered) this.o.warnings.push(`${this.o.path}: line ${this.lineNo} began with a torn line, which was skipped`);
+      this.parsed = p.line;
+      type = p.line.type;
+      const payload = p.line.payload;
+      event = type === 'event_msg' ? payloadType(payload) : null;
+      mirror = typeof payload === 'object' && payload !== null && 'weft_mirror' in payload && payload.weft_mirror === true;
+    }
+    const length = raw.end - raw.start;
+    this.lastLine = { offset: raw.offset, length };
+    if (this.o.firstTimestampMs === 0) this.o.firstTimestampMs = this.ms();
+    const lineEnd = raw.offset + length + 1;
+    const current = this.open;
+    switch (type) {
+      case 'session_meta':
+        if (this.o.meta === null) {
+          const payload = this.payload();
+          const meta = SessionMetaPayload.safeParse(payload);
+          if (meta.success) {
+            this.o.meta = meta.data;
+            this.o.metaEnd = lineEnd;
+          } else if (payload !== undefined) {
+            this.o.warnings.push(`${this.o.path}: line ${this.lineNo}: session_meta unreadable, ignored`);
+          }
+        }
+        break;
+      case 'response_item':
+      case 'compacted': {
+        const compacted = type === 'compacted';
+        const ref: HistoryRef = { offset: raw.offset, length, compacted };
+        if (this.withHistory) {
+          const payload = this.payload();
+          if (payload === undefined) break;
+          const entry = historyEntry(payload, compacted);
+          if (!entry) {
+            this.o.warnings.push(`${this.o.path}: line ${this.lineNo}: history item unreadable, skipped`);
+            break;
+          }
+          ref.entry = entry;
+        }
+        this.o.historyRefs.push(ref);
+        if (compacted) this.o.historyBase = this.o.historyRefs.length - 1;
+        break;
+      }
+      case 'turn_context':
+        this.turnContext(raw.offset, length);
+        break;
+      case 'event_msg':
+        if (event !== null) this.event(event, mirror, raw.offset, length);
+        break;
+      default:
+        break;
+    }
+    if (current) current.endOffset = lineEnd;
+    if (this.open) this.open.endOffset = lineEnd;
+  }
+
+  /** The current line's payload (parsed on first use; undefined when the line is not JSON). */
+  private payload(): unknown {
+    if (this.parsed === undefined) {
+      const p = parseLine(this.raw);
+      this.parsed = p.ok ? p.line : null;
+      if (!p.ok) this.o.warnings.push(`${this.o.path}: line ${this.lineNo} skipped: ${p.error}`);
+    }
+    return this.parsed?.payload;
+  }
+
+  /** The current line's time (unix ms, 0 when unreadable). */
+  private ms(): number {
+    if (this.sniffed) return timeMs(this.sniffer.timestamp(this.raw.buf));
+    return this.parsed ? timeMs(this.parsed.timestamp) : 0;
+  }
+
+  private event(event: string, mirror: boolean, offset: number, length: number): void {
+    const get = (): unknown => this.payload();
+    switch (event) {
+      case 'turn_started':
+      case 'task_started': {
+        const ms = this.ms();
+        const id = this.turnId();
+        const open = this.open;
+        let turn: TurnOutline;
+        if (open && !open.explicit && open.itemRefs.length === 0 && (id === null || open.id === id || open.id.startsWith('turn-'))) {
+          // A turn_context written just before its turn_started: the same turn.
+          turn = open;
+          turn.explicit = true;
+          if (id !== null) turn.id = id;
+        } else {
+          this.closeOpen('interrupted', ms);
+          turn = this.openTurn(id, true, ms);
+        }
+        turn.startRef = { offset, length };
+        return;
+      }
+      case 'turn_complete':
+      case 'task_complete':
+      case 'turn_aborted': {
+        const turn = this.open;
+        if (!turn) return;
+        turn.endRef = { offset, length };
+        this.end(turn, event === 'turn_aborted' ? 'interrupted' : turn.error ? 'failed' : 'completed', this.ms());
+        return;
+      }
+      case 'thread_rolled_back': {
+        const e = ThreadRolledBackEvent.safeParse(get());
+        if (e.success) this.rollback(e.data.num_turns);
+        return;
+      }
+      case 'thread_name_updated': {
+        const e = ThreadNameUpdatedEvent.safeParse(get());
+        if (e.success) this.o.name = e.data.thread_name ?? null;
+        return;
+      }
+      case 'token_count':
+        this.tokenRef = { offset, length };
+        return;
+      case 'error': {
+        const e = ErrorEvent.safeParse(get());
+        if (!e.success) return;
+        const turn = this.ensureTurn();
+        turn.error = e.data.weft_error ?? {
+          message: e.data.message,
+          codexErrorInfo: codexErrorInfoName(e.data.codex_error_info),
+          additionalDetails: null,
+        };
+        turn.itemRefs.push({ offset, length });
+        return;
+      }
+      default:
+        break;
+    }
+    if (event === 'user_message' && this.o.preview === '') {
+      const message = messageOf(get());
+      if (message !== null) this.o.preview = message.slice(0, PREVIEW_MAX_CHARS);
+    }
+    if (!ITEM_EVENTS.has(event) || mirror) return;
+    this.ensureTurn().itemRefs.push({ offset, length });
+  }
+
+  private turnContext(offset: number, length: number): void {
+    const turnId = this.turnId();
+    this.lastContext = { offset, length };
+    const open = this.open;
+    if (open && (open.explicit || turnId === open.id || open.itemRefs.length === 0)) {
+      if (turnId) open.id = turnId;
+      return;
+    }
+    if (open) this.end(open, 'completed', this.ms());
+    this.openTurn(turnId, false, this.ms());
+  }
+
+  /** `turn_id` of the current line's payload: read from its first bytes, else from the parsed payload. */
+  private turnId(): string | null {
+    const raw = this.raw;
+    if (this.sniffed) {
+      const id = stringFieldNear(raw.buf, raw.start, raw.end, TURN_ID_KEY);
+      if (id !== null) return id;
+    }
+    const payload = this.payload();
+    if (typeof payload !== 'object' || payload === null || !('turn_id' in payload)) return null;
+    return typeof payload.turn_id === 'string' ? payload.turn_id : null;
+  }
+
+  private ensureTurn(): TurnOutline {
+    return this.open ?? this.openTurn(null, false, this.ms());
+  }
+
+  private openTurn(id: string | null, explicit: boolean, ms: number): TurnOutline {
+    this.opened++;
+    const turn: TurnOutline = {
+      id: id ?? `turn-${this.opened}`,
+      explicit,
+      startRef: null,
+      endRef: null,
+      startedAtMs: ms || null,
+      endedAtMs: null,
+      ended: false,
+      status: 'inProgress',
+      error: null,
+      itemRefs: [],
+      historyMark: { refs: this.o.historyRefs.length, base: this.o.historyBase },
+      endOffset: 0,
+    };
+    this.o.turns.push(turn);
+    this.open = turn;
+    return turn;
+  }
+
+  private end(turn: TurnOutline, status: TurnStatus, ms: number): void {
+    turn.ended = true;
+    turn.status = status;
+    turn.endedAtMs = ms || null;
+    if (this.open === turn) this.open = null;
+  }
+
+  private closeOpen(status: TurnStatus, ms: number): void {
+    if (this.open) this.end(this.open, status, ms);
+  }
+
+  private rollback(numTurns: number): void {
+    const n = Math.min(numTurns, this.o.turns.length);
+    if (n <= 0) return;
+    const first = this.o.turns[this.o.turns.length - n];
+    if (!first) return;
+    this.o.historyRefs.length = first.historyMark.refs;
+    this.o.historyBase = first.historyMark.base;
+    this.o.turns.length -= n;
+    if (this.open && !this.o.turns.includes(this.open)) this.open = null;
+  }
+
+  finish(fd: number, end: number, tailBytes: number): RolloutOutline {
+    this.o.end = end;
+    this.o.tailBytes = tailBytes;
+    if (tailBytes > 0) {
+      this.o.warnings.push(`${this.o.path}: the last ${tailBytes} byte(s) are not a complete line (torn write), ignored`);
+    }
+    const open = this.open;
+    if (open) {
+      // A turn still open at the end of the file was cut short; an implied (old Codex) turn just ended.
+      open.status = open.explicit ? 'interrupted' : 'completed';
+      open.ended = true;
+      this.open = null;
+    }
+    const last = this.lastLine;
+    const tail: LineRef[] = [this.tokenRef, this.lastContext, last].filter((r): r is LineRef => r !== null);
+    readLines(fd, tail, (raw) => {
+      const p = parseLine(raw);
+      if (!p.ok) return;
+      if (raw.offset === this.tokenRef?.offset) this.o.tokenUsage = tokenUsageFromEvent(p.line.payload);
+      if (raw.offset === this.lastContext?.offset) this.o.lastTurnContext = recordedTurnContext(p.line.payload);
+      if (raw.offset === last?.offset) this.o.updatedAtMs = timeMs(p.line.timestamp);
+    });
+    return this.o;
+  }
+}
+
+/**
+ * Outlines an open rollout file (its contents up to the last complete line). With `history`, the model
+ * history lines are parsed on the way (one read of the file for a resume) instead of only located.
+ */
+export function outlineFd(fd: number, path: string, options: { history?: boolean } = {}): RolloutOutline {
+  const builder = new OutlineBuilder(path, options.history === true);
+  const { end, tailBytes } = forEachLine(fd, 0, (raw) => builder.line(raw), { sizeHint: fstatSync(fd).size });
+  return builder.finish(fd, end, tailBytes);
+}
+
+export function outlineFile(path: string): RolloutOutline {
+  const fd = openSync(path, 'r');
+  try {
+    return outlineFd(fd, path, {});
+  } finally {
+    closeSync(fd);
+  }
+}

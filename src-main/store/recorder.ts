@@ -1,0 +1,280 @@
+// The session's side of a thread's rollout: the agent session reports what happens, the recorder decides
+// what a resumed thread needs and writes it (line kinds and event payloads: see events.ts).
+import type {
+  ResponseItem,
+  ServerNotification,
+  ThreadItem,
+  ThreadTokenUsage,
+  Turn,
+  TurnStatus,
+} from '../../src-preload/protocol';
+import { tokenCountPayload, type ApprovalKind } from './events';
+import { lineTimestamp } from './paths';
+import type { RolloutWriter } from './rollout-writer';
+import { turnContextPayload, type TurnContextInput } from './turn-context';
+
+export interface SessionRecorder {
+  /** Items appended to the model-visible history, in order. */
+  responseItems(items: ResponseItem[]): void;
+  /**
+   * Every notification the session emits; the recorder persists what a resumed thread needs (item/completed
+   * with the full ThreadItem, turn/started, turn/completed, thread/tokenUsage/updated, error (willRetry=false),
+   * turn/plan/updated, thread/name/updated), and ignores deltas.
+   */
+  notification(n: ServerNotification): void;
+  /** Approval asked and answered: persisted so a resumed thread shows it. */
+  approval(record: { turnId: string; itemId: string; kind: ApprovalKind; request: unknown; decision: unknown }): void;
+  turnContext(ctx: TurnContextInput): void;
+  compacted(ctx: { message: string; replacementHistory: ResponseItem[] }): void;
+  /** The turn ended: fsync. */
+  turnEnded(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the index learns from a recorder (never blocks or fails the recording). */
+export interface IndexDelta {
+  updatedAt: Date;
+  /** The first user message, when this is it. */
+  preview?: string;
+  /** Set when the name changed (null = cleared). */
+  name?: string | null;
+  tokenUsage?: ThreadTokenUsage;
+  model?: string;
+  lastTurnStatus?: TurnStatus;
+  /** User and agent text recorded since the previous delta, for full-text search. */
+  text: string[];
+}
+
+export interface RecorderSink {
+  update(delta: IndexDelta): void;
+  /** The recorder closed (its lock is released). */
+  closed(): void;
+}
+
+export interface RecorderOptions {
+  threadId: string;
+  now: () => Date;
+  sink: RecorderSink;
+  /** Whether the thread already has a first user message (a resumed or forked thread). */
+  hasPreview: boolean;
+  name: string | null;
+}
+
+function userText(item: Extract<ThreadItem, { type: 'userMessage' }>): string {
+  return item.content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+}
+
+/** Turns a session's reports into rollout lines for one `RolloutWriter`. */
+export class RolloutRecorder implements SessionRecorder {
+  private hasPreview: boolean;
+  private name: string | null;
+  private delta: IndexDelta;
+  private lastAgentMessage = new Map<string, string>();
+  private closing: Promise<void> | null = null;
+  /** When the last line was written: the thread's `updatedAt`, as a rescan of the file would find it. */
+  private lastWriteAt: Date | null = null;
+  /** Lines were written since the index last heard from this recorder. */
+  private dirty = false;
+
+  constructor(
+    private readonly writer: RolloutWriter,
+    private readonly options: RecorderOptions,
+  ) {
+    this.hasPreview = options.hasPreview;
+    this.name = options.name;
+    this.delta = { updatedAt: new Date(0), text: [] };
+  }
+
+  get path(): string {
+    return this.writer.path;
+  }
+
+  responseItems(items: ResponseItem[]): void {
+    this.write(items.map((item) => ['response_item', item]));
+  }
+
+  notification(n: ServerNotification): void {
+    switch (n.method) {
+      case 'turn/started':
+        this.event({ type: 'turn_started', turn_id: n.params.turn.id, weft_turn: withoutItems(n.params.turn) });
+        return;
+      case 'turn/completed':
+        this.turnCompleted(n.params.turn);
+        return;
+      case 'item/completed':
+        this.itemCompleted(n.params.turnId, n.params.item);
+        return;
+      case 'thread/tokenUsage/updated':
+        this.event(tokenCountPayload(n.params.tokenUsage));
+        this.delta.tokenUsage = n.params.tokenUsage;
+        return;
+      case 'error':
+        if (n.params.willRetry) return;
+        this.event({
+          type: 'error',
+          message: n.params.error.message,
+          codex_error_info: null,
+          turn_id: n.params.turnId,
+          weft_error: n.params.error,
+        });
+        return;
+      case 'turn/plan/updated':
+        this.event({
+          type: 'weft_plan_updated',
+          turn_id: n.params.turnId,
+          explanation: n.params.explanation ?? null,
+          plan: n.params.plan,
+        });
+        return;
+      case 'thread/name/updated':
+        this.recordName(n.params.name);
+        return;
+      case 'warning':
+      case 'thread/started':
+      case 'thread/status/changed':
+      case 'thread/archived':
+      case 'thread/unarchived':
+      case 'thread/closed':
+      case 'turn/diff/updated':
+      case 'item/started':
+      case 'item/agentMessage/delta':
+      case 'item/reasoning/summaryTextDelta':
+      case 'item/reasoning/summaryPartAdded':
+      case 'item/reasoning/textDelta':
+      case 'item/commandExecution/outputDelta':
+      case 'item/fileChange/outputDelta':
+      case 'serverRequest/resolved':
+        return;
+    }
+  }
+
+  approval(record: { turnId: string; itemId: string; kind: ApprovalKind; request: unknown; decision: unknown }): void {
+    this.event({
+      type: 'weft_approval',
+      turn_id: record.turnId,
+      item_id: record.itemId,
+      kind: record.kind,
+      request: record.request ?? null,
+      decision: record.decision ?? null,
+    });
+  }
+
+  turnContext(ctx: TurnContextInput): void {
+    this.write([['turn_context', turnContextPayload(ctx)]]);
+    this.delta.model = ctx.model;
+  }
+
+  compacted(ctx: { message: string; replacementHistory: ResponseItem[] }): void {
+    this.write([['compacted', { message: ctx.message, replacement_history: ctx.replacementHistory }]]);
+  }
+
+  async turnEnded(): Promise<void> {
+    await this.writer.sync();
+    this.flushDelta();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.writer.close();
+      this.flushDelta();
+      this.options.sink.closed();
+    })();
+    return this.closing;
+  }
+
+  /** Records a rename unless it is the current name (the store and the session may both report it). */
+  recordName(name: string | null): void {
+    if (name === this.name) return;
+    this.name = name;
+    this.event({ type: 'thread_name_updated', thread_id: this.options.threadId, thread_name: name });
+    this.delta.name = name;
+    this.flushDelta();
+  }
+
+  /** Fsyncs what was recorded and tells the index. */
+  async sync(): Promise<void> {
+    await this.writer.sync();
+    this.flushDelta();
+  }
+
+  /** Records that the last `numTurns` turns are dropped, then fsyncs. */
+  async recordRollback(numTurns: number): Promise<void> {
+    this.event({ type: 'thread_rolled_back', num_turns: numTurns });
+    await this.writer.sync();
+    this.flushDelta();
+  }
+
+  private turnCompleted(turn: Turn): void {
+    const weftTurn = withoutItems(turn);
+    if (turn.status === 'interrupted') {
+      this.event({ type: 'turn_aborted', turn_id: turn.id, reason: 'interrupted', weft_turn: weftTurn });
+    } else {
+      const last = this.lastAgentMessage.get(turn.id) ?? null;
+      this.event({ type: 'turn_complete', turn_id: turn.id, last_agent_message: last, weft_turn: weftTurn });
+    }
+    this.lastAgentMessage.delete(turn.id);
+    this.delta.lastTurnStatus = turn.status;
+  }
+
+  private itemCompleted(turnId: string, item: ThreadItem): void {
+    const lines: [string, unknown][] = [['event_msg', { type: 'weft_item_completed', turn_id: turnId, item }]];
+    if (item.type === 'userMessage') {
+      const message = userText(item);
+      const images = item.content.flatMap((c) => (c.type === 'image' ? [c.url] : []));
+      const localImages = item.content.flatMap((c) => (c.type === 'localImage' ? [c.path] : []));
+      lines.push([
+        'event_msg',
+        { type: 'user_message', weft_mirror: true, message, images: images.length > 0 ? images : null, local_images: localImages },
+      ]);
+      this.delta.text.push(message);
+      if (!this.hasPreview && message.trim() !== '') {
+        this.hasPreview = true;
+        this.delta.preview = message;
+      }
+    } else if (item.type === 'agentMessage') {
+      lines.push(['event_msg', { type: 'agent_message', weft_mirror: true, message: item.text, phase: item.phase }]);
+      this.lastAgentMessage.set(turnId, item.text);
+      this.delta.text.push(item.text);
+    }
+    this.write(lines);
+    if (this.delta.preview !== undefined) this.flushDelta();
+  }
+
+  private event(payload: Record<string, unknown>): void {
+    this.write([['event_msg', payload]]);
+  }
+
+  private write(entries: readonly (readonly [string, unknown])[]): void {
+    if (entries.length === 0) return;
+    const at = this.options.now();
+    this.lastWriteAt = at;
+    this.dirty = true;
+    const timestamp = lineTimestamp(at);
+    this.writer.append(entries.map(([type, payload]) => JSON.stringify({ timestamp, type, payload })));
+  }
+
+  /** Hands what the index should learn to the sink (when lines were written since the last time). */
+  private flushDelta(): void {
+    const at = this.lastWriteAt;
+    if (!this.dirty || at === null || !this.writer.created) return;
+    const delta = this.delta;
+    delta.updatedAt = at;
+    this.delta = { updatedAt: at, text: [] };
+    this.dirty = false;
+    this.options.sink.update(delta);
+  }
+}
+
+function withoutItems(turn: Turn): Omit<Turn, 'items'> {
+  return {
+    id: turn.id,
+    status: turn.status,
+    error: turn.error,
+    startedAt: turn.startedAt,
+    completedAt: turn.completedAt,
+    durationMs: turn.durationMs,
+  };
+}

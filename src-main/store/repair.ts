@@ -1,0 +1,192 @@
+// Bringing the index in line with the rollouts, in the background: every rollout whose size or mtime differs
+// from its row (or that has no row) is rescanned, rows whose file is gone are dropped. The work is cut into
+// slices of a few milliseconds with the event loop free in between, so lists are answered (from what is
+// indexed so far) while a cold build of thousands of threads goes on; the newest threads are indexed first.
+import { closeSync, existsSync, openSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { summarizeSteps, type ThreadOrigin, type ThreadSummary } from './index-scan';
+import { parseRolloutFileName } from './paths';
+import type { ThreadIndex } from './thread-index';
+
+/** A folder of rollouts: `sessions/` (dated subfolders) or `archived_sessions/` (flat), of Weft or of Codex. */
+export interface RolloutSource {
+  dir: string;
+  archived: boolean;
+  origin: ThreadOrigin;
+  /** Names from Codex's `session_index.jsonl` (thread id → newest name), applied over the rollout's own. */
+  names?: ReadonlyMap<string, string>;
+}
+
+export interface RepairOptions {
+  /** Rescan every file, not only changed ones (`weft threads reindex`). */
+  full: boolean;
+  /** Longest stretch of work between yields to the event loop. */
+  sliceMs?: number;
+  /** Checked at every yield: stop when the store closed. */
+  cancelled: () => boolean;
+}
+
+export interface RepairReport {
+  /** Rollouts (re)scanned into the index. */
+  indexed: number;
+  /** Rows dropped because their file is gone. */
+  removed: number;
+  /** Rollouts found, changed or not. */
+  files: number;
+  warnings: string[];
+  cancelled: boolean;
+}
+
+interface Found {
+  path: string;
+  source: RolloutSource;
+}
+
+const BATCH_THREADS = 100;
+const BATCH_TEXT = 2 << 20;
+
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+class Slicer {
+  private start = performance.now();
+  constructor(private readonly ms: number) {}
+  due(): boolean {
+    return performance.now() - this.start >= this.ms;
+  }
+  async pause(): Promise<void> {
+    await yieldToLoop();
+    this.start = performance.now();
+  }
+}
+
+function listDir(dir: string): { name: string; dir: boolean }[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+  } catch {
+    return [];
+  }
+}
+
+async function walk(source: RolloutSource, slicer: Slicer, out: Found[], cancelled: () => boolean): Promise<void> {
+  const stack = [{ dir: source.dir, depth: 0 }];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (!next) break;
+    for (const entry of listDir(next.dir)) {
+      if (entry.dir) {
+        if (next.depth < 4) stack.push({ dir: join(next.dir, entry.name), depth: next.depth + 1 });
+      } else if (parseRolloutFileName(entry.name)) {
+        out.push({ path: join(next.dir, entry.name), source });
+      }
+    }
+    if (slicer.due()) {
+      await slicer.pause();
+      if (cancelled()) return;
+    }
+  }
+}
+
+/** Rescans what changed; see the file comment. */
+export async function repairIndex(index: ThreadIndex, sources: readonly RolloutSource[], options: RepairOptions): Promise<RepairReport> {
+  const slicer = new Slicer(options.sliceMs ?? 8);
+  const report: RepairReport = { indexed: 0, removed: 0, files: 0, warnings: [], cancelled: false };
+  const stop = (): RepairReport => ({ ...report, cancelled: true });
+  const found: Found[] = [];
+  for (const source of sources) {
+    await walk(source, slicer, found, options.cancelled);
+    if (options.cancelled()) return stop();
+  }
+  report.files = found.length;
+  const rows = new Map(index.files().map((r) => [r.path, r]));
+  const walked = new Set<string>();
+  const seenIds = new Set<string>();
+  const queue: Found[] = [];
+  for (const f of found) {
+    walked.add(f.path);
+    const row = rows.get(f.path);
+    let stat;
+    try {
+      stat = statSync(f.path);
+    } catch {
+      continue;
+    }
+    if (!options.full && row && row.file_size === stat.size && row.file_mtime_ms === Math.floor(stat.mtimeMs)) {
+      seenIds.add(row.id);
+      continue;
+    }
+    queue.push(f);
+    if (slicer.due()) {
+      await slicer.pause();
+      if (options.cancelled()) return stop();
+    }
+  }
+  // Newest first: rollout names start with their creation time, so the first page fills in first.
+  queue.sort((a, b) => (basename(a.path) < basename(b.path) ? 1 : -1));
+  const upserted = new Set<string>();
+  let batch: ThreadSummary[] = [];
+  let batchText = 0;
+  let commits = 0;
+  // Rows are written in large transactions (full-text indexing is much cheaper in bulk; one commit of
+  // ~200 threads takes a few ms); the first ones early, so the newest threads are listed at once.
+  const commit = (force: boolean): void => {
+    if (batch.length === 0) return;
+    if (!force && commits > 0 && batch.length < BATCH_THREADS && batchText < BATCH_TEXT) return;
+    const items = batch;
+    batch = [];
+    batchText = 0;
+    commits++;
+    index.transaction(() => {
+      for (const s of items) index.upsert(s);
+    });
+  };
+  for (const f of queue) {
+    let summary: ThreadSummary;
+    let fd: number | null = null;
+    try {
+      fd = openSync(f.path, 'r');
+      const steps = summarizeSteps(fd, f.path, { archived: f.source.archived, origin: f.source.origin });
+      let step = steps.next();
+      while (!step.done) {
+        if (slicer.due()) {
+          commit(false);
+          await slicer.pause();
+          if (options.cancelled()) return stop();
+        }
+        step = steps.next();
+      }
+      summary = step.value;
+    } catch (error) {
+      report.warnings.push(`${f.path}: could not be read (${error instanceof Error ? error.message : String(error)}); not indexed`);
+      continue;
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
+    if (summary.id === '') {
+      report.warnings.push(`${f.path}: no thread id in its session_meta or name; not indexed`);
+    } else if (seenIds.has(summary.id)) {
+      report.warnings.push(`${f.path}: thread ${summary.id} is also in another rollout; this copy is not indexed`);
+    } else {
+      const name = f.source.names?.get(summary.id);
+      if (name !== undefined) summary.name = name;
+      seenIds.add(summary.id);
+      upserted.add(summary.id);
+      batch.push(summary);
+      batchText += summary.text.length;
+      report.indexed++;
+    }
+    if (slicer.due()) {
+      commit(false);
+      await slicer.pause();
+      if (options.cancelled()) return stop();
+    }
+  }
+  commit(true);
+  const gone = [...rows.values()].filter((r) => !walked.has(r.path) && !upserted.has(r.id) && !existsSync(r.path));
+  if (gone.length > 0) {
+    index.transaction(() => {
+      for (const r of gone) index.remove(r.id);
+    });
+    report.removed = gone.length;
+  }
+  return report;
+}

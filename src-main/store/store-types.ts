@@ -1,0 +1,60 @@
+// The shapes the thread store's API takes and gives (see thread-store.ts).
+import type { GitInfo, Thread } from '../../src-preload/protocol';
+import type { RolloutWriteError } from './errors';
+import type { LoadedThread } from './loader';
+import type { SessionRecorder } from './recorder';
+import type { TurnDetails } from './turn-items';
+
+export interface ThreadStoreOptions {
+  now?: () => Date;
+  /** Problems that stopped nothing (unreadable files, index trouble, failed writes). Default: stderr. */
+  onWarning?: (message: string) => void;
+  /** Bring the index up to date in the background after opening (default true). */
+  repair?: boolean;
+}
+
+export interface NewThreadMeta {
+  id: string;
+  cwd: string;
+  modelProvider: string;
+  model: string;
+  source: string;
+  /** Null: the model's built-in instructions. */
+  baseInstructions: string | null;
+  forkedFromId?: string | null;
+  forkedAtTurnId?: string | null;
+  git?: GitInfo | null;
+}
+
+export interface RecordingOptions {
+  /** A write failed (lines are kept and retried); default: the store's onWarning. */
+  onError?: (error: RolloutWriteError) => void;
+}
+
+/** A session recorder that also knows its file. */
+export type ThreadRecorder = SessionRecorder & { readonly path: string };
+
+export interface OpenedThread {
+  state: LoadedThread;
+  recorder: ThreadRecorder;
+}
+
+export interface ForkedThread extends OpenedThread {
+  threadId: string;
+  path: string;
+}
+
+export interface ReadThreadResult {
+  /** With `turns` when `includeTurns` was asked (all, or the page). */
+  thread: Thread;
+  turnDetails: TurnDetails[];
+  olderTurnsCursor: string | null;
+  /** Live turns in all; null when turns were not read. */
+  totalTurns: number | null;
+  warnings: string[];
+}
+
+export interface ForkEntry {
+  thread: Thread;
+  forkedAtTurnId: string | null;
+}

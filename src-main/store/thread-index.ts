@@ -1,0 +1,359 @@
+// Reads and writes of the thread index (schema: index-db.ts). Every list is one indexed query: keyset
+// paging on (sort time, id), so the cost of a page does not grow with the number of threads.
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { Thread, TurnStatus } from '../../src-preload/protocol';
+import { TEXT_CHUNKS_PER_THREAD, type IndexDatabase } from './index-db';
+import { StoreError } from './errors';
+import type { ThreadOrigin, ThreadSummary } from './index-scan';
+
+type Statement = Database.Statement<unknown[]>;
+
+/** A row of `threads` (see index-db.ts for what the columns mean). */
+export interface IndexRow {
+  rid: number;
+  id: string;
+  path: string;
+  origin: ThreadOrigin;
+  file_size: number;
+  file_mtime_ms: number;
+  created_at: number;
+  updated_at: number;
+  cwd: string;
+  preview: string;
+  name: string | null;
+  model: string | null;
+  model_provider: string;
+  source: string;
+  cli_version: string;
+  archived: number;
+  forked_from_id: string | null;
+  forked_at_turn_id: string | null;
+  git_sha: string | null;
+  git_branch: string | null;
+  git_origin_url: string | null;
+  tokens_total: number;
+  tokens_input: number;
+  tokens_output: number;
+  last_turn_status: string | null;
+  text_chunks: number;
+}
+
+class BadRow extends StoreError {
+  constructor(column: string) {
+    super(`the thread index has an unreadable value in column "${column}"; run \`weft threads reindex\``);
+  }
+}
+
+/** Typed access to a row's columns; a value of the wrong type is an error naming its column. */
+function columns(r: unknown): { str(k: string): string; num(k: string): number; opt(k: string): string | null; raw(k: string): unknown } {
+  if (typeof r !== 'object' || r === null) throw new BadRow('*');
+  const o: Record<string, unknown> = { ...r };
+  return {
+    str(k) {
+      const v = o[k];
+      if (typeof v !== 'string') throw new BadRow(k);
+      return v;
+    },
+    num(k) {
+      const v = o[k];
+      if (typeof v !== 'number') throw new BadRow(k);
+      return v;
+    },
+    opt(k) {
+      const v = o[k];
+      if (v !== null && typeof v !== 'string') throw new BadRow(k);
+      return v;
+    },
+    raw: (k) => o[k],
+  };
+}
+
+/** Reads a row checking every column's type (lists read rows often: a zod schema costs more here). */
+function rowOf(r: unknown): IndexRow {
+  const { str, num, opt, raw } = columns(r);
+  return {
+    rid: num('rid'),
+    id: str('id'),
+    path: str('path'),
+    origin: raw('origin') === 'codex' ? 'codex' : 'weft',
+    file_size: num('file_size'),
+    file_mtime_ms: num('file_mtime_ms'),
+    created_at: num('created_at'),
+    updated_at: num('updated_at'),
+    cwd: str('cwd'),
+    preview: str('preview'),
+    name: opt('name'),
+    model: opt('model'),
+    model_provider: str('model_provider'),
+    source: str('source'),
+    cli_version: str('cli_version'),
+    archived: num('archived'),
+    forked_from_id: opt('forked_from_id'),
+    forked_at_turn_id: opt('forked_at_turn_id'),
+    git_sha: opt('git_sha'),
+    git_branch: opt('git_branch'),
+    git_origin_url: opt('git_origin_url'),
+    tokens_total: num('tokens_total'),
+    tokens_input: num('tokens_input'),
+    tokens_output: num('tokens_output'),
+    last_turn_status: opt('last_turn_status'),
+    text_chunks: num('text_chunks'),
+  };
+}
+
+/** What a repair compares with the files. */
+export interface IndexFileRow {
+  id: string;
+  path: string;
+  file_size: number;
+  file_mtime_ms: number;
+}
+
+export type SortKey = 'created_at' | 'updated_at';
+
+export interface ListQuery {
+  limit: number;
+  sortKey: SortKey;
+  direction: 'asc' | 'desc';
+  archived: boolean;
+  cwds: string[] | null;
+  providers: string[] | null;
+  sources: string[] | null;
+  /** An FTS5 query (see search-query.ts), or null for no text filter. */
+  match: string | null;
+  /** Keyset position: rows strictly after (value, id) in the sort order. */
+  after: { value: number; id: string } | null;
+}
+
+/** Live changes from a recorder; absent fields are left as they are. */
+export interface RowUpdate {
+  updatedAtMs: number;
+  fileSize: number;
+  fileMtimeMs: number;
+  preview?: string;
+  name?: string | null;
+  model?: string;
+  tokens?: { total: number; input: number; output: number };
+  lastTurnStatus?: TurnStatus;
+  text?: string;
+}
+
+export function threadFromRow(row: IndexRow): Thread {
+  const hasGit = row.git_sha !== null || row.git_branch !== null || row.git_origin_url !== null;
+  return {
+    id: row.id,
+    forkedFromId: row.forked_from_id,
+    preview: row.preview,
+    ephemeral: false,
+    modelProvider: row.model_provider,
+    createdAt: Math.floor(row.created_at / 1000),
+    updatedAt: Math.floor(row.updated_at / 1000),
+    status: { type: 'notLoaded' },
+    path: row.path,
+    cwd: row.cwd,
+    cliVersion: row.cli_version,
+    source: row.source,
+    gitInfo: hasGit ? { sha: row.git_sha, branch: row.git_branch, originUrl: row.git_origin_url } : null,
+    name: row.name,
+    turns: [],
+  };
+}
+
+const textBase = (rid: number): number => rid * TEXT_CHUNKS_PER_THREAD;
+
+/** The query of one page: filters, then keyset paging on (sort time, id) in the index's order. */
+function listSql(q: ListQuery): { sql: string; args: (string | number)[] } {
+  const where = ['archived = ?'];
+  const args: (string | number)[] = [q.archived ? 1 : 0];
+  const inList = (column: string, values: string[] | null): void => {
+    if (!values) return;
+    where.push(values.length === 0 ? '0' : `${column} IN (${values.map(() => '?').join(', ')})`);
+    args.push(...values);
+  };
+  inList('cwd', q.cwds);
+  inList('model_provider', q.providers);
+  inList('source', q.sources);
+  if (q.match !== null) {
+    where.push(
+      `rid IN (SELECT rowid / ${TEXT_CHUNKS_PER_THREAD} FROM thread_text WHERE thread_text MATCH ? ` +
+        'UNION SELECT rowid FROM thread_names WHERE thread_names MATCH ?)',
+    );
+    args.push(q.match, q.match);
+  }
+  const dir = q.direction === 'desc' ? 'DESC' : 'ASC';
+  if (q.after) {
+    where.push(`(${q.sortKey}, id) ${q.direction === 'desc' ? '<' : '>'} (?, ?)`);
+    args.push(q.after.value, q.after.id);
+  }
+  args.push(q.limit + 1);
+  return { sql: `SELECT * FROM threads WHERE ${where.join(' AND ')} ORDER BY ${q.sortKey} ${dir}, id ${dir} LIMIT ?`, args };
+}
+
+export class ThreadIndex {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(readonly db: IndexDatabase) {}
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare<unknown[]>(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Runs `fn` in one write transaction. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  get(id: string): IndexRow | null {
+    const row: unknown = this.stmt('SELECT * FROM threads WHERE id = ?').get(id);
+    return row === undefined ? null : rowOf(row);
+  }
+
+  files(): IndexFileRow[] {
+    const rows: unknown[] = this.stmt('SELECT id, path, file_size, file_mtime_ms FROM threads').all();
+    return rows.map((r) => {
+      const { str, num } = columns(r);
+      return { id: str('id'), path: str('path'), file_size: num('file_size'), file_mtime_ms: num('file_mtime_ms') };
+    });
+  }
+
+  count(): number {
+    const row: unknown = this.stmt('SELECT count(*) AS n FROM threads').get();
+    return z.object({ n: z.number() }).parse(row).n;
+  }
+
+  /** Inserts or replaces the row of `s.id`, and its search text. */
+  upsert(s: ThreadSummary): void {
+    const existing: unknown = this.stmt('SELECT rid FROM threads WHERE id = ?').get(s.id);
+    const values = {
+      id: s.id,
+      path: s.path,
+      origin: s.origin,
+      file_size: s.fileSize,
+      file_mtime_ms: s.fileMtimeMs,
+      created_at: s.createdAtMs,
+      updated_at: s.updatedAtMs,
+      cwd: s.cwd,
+      preview: s.preview,
+      name: s.name,
+      model: s.model,
+      model_provider: s.modelProvider,
+      source: s.source,
+      cli_version: s.cliVersion,
+      archived: s.archived ? 1 : 0,
+      forked_from_id: s.forkedFromId,
+      forked_at_turn_id: s.forkedAtTurnId,
+      git_sha: s.gitSha,
+      git_branch: s.gitBranch,
+      git_origin_url: s.gitOriginUrl,
+      tokens_total: s.tokensTotal,
+      tokens_input: s.tokensInput,
+      tokens_output: s.tokensOutput,
+      last_turn_status: s.lastTurnStatus,
+      text_chunks: s.text === '' ? 0 : 1,
+    };
+    let rid: number;
+    if (existing === undefined) {
+      const cols = Object.keys(values);
+      const info = this.stmt(`INSERT INTO threads (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(values);
+      rid = Number(info.lastInsertRowid);
+    } else {
+      rid = z.object({ rid: z.number() }).parse(existing).rid;
+      const sets = Object.keys(values)
+        .filter((c) => c !== 'id')
+        .map((c) => `${c} = @${c}`)
+        .join(', ');
+      this.stmt(`UPDATE threads SET ${sets} WHERE id = @id`).run(values);
+      this.stmt('DELETE FROM thread_text WHERE rowid >= ? AND rowid < ?').run(textBase(rid), textBase(rid + 1));
+      this.stmt('DELETE FROM thread_names WHERE rowid = ?').run(rid);
+    }
+    if (s.text !== '') this.stmt('INSERT INTO thread_text (rowid, body) VALUES (?, ?)').run(textBase(rid), s.text);
+    if (s.name) this.stmt('INSERT INTO thread_names (rowid, name) VALUES (?, ?)').run(rid, s.name);
+  }
+
+  /** Applies a recorder's changes; returns false when the thread has no row (yet). */
+  update(id: string, u: RowUpdate): boolean {
+    const row = this.get(id);
+    if (!row) return false;
+    const sets = ['updated_at = @updated_at', 'file_size = @file_size', 'file_mtime_ms = @file_mtime_ms'];
+    const values: Record<string, string | number | null> = {
+      id,
+      updated_at: Math.max(u.updatedAtMs, row.updated_at),
+      file_size: u.fileSize,
+      file_mtime_ms: u.fileMtimeMs,
+    };
+    if (u.preview !== undefined && row.preview === '') {
+      sets.push('preview = @preview');
+      values['preview'] = u.preview;
+    }
+    if (u.name !== undefined) {
+      sets.push('name = @name');
+      values['name'] = u.name;
+    }
+    if (u.model !== undefined) {
+      sets.push('model = @model');
+      values['model'] = u.model;
+    }
+    if (u.tokens) {
+      sets.push('tokens_total = @tokens_total', 'tokens_input = @tokens_input', 'tokens_output = @tokens_output');
+      values['tokens_total'] = u.tokens.total;
+      values['tokens_input'] = u.tokens.input;
+      values['tokens_output'] = u.tokens.output;
+    }
+    if (u.lastTurnStatus !== undefined) {
+      sets.push('last_turn_status = @last_turn_status');
+      values['last_turn_status'] = u.lastTurnStatus;
+    }
+    const addText = u.text !== undefined && u.text !== '' && row.text_chunks < TEXT_CHUNKS_PER_THREAD;
+    if (addText) sets.push('text_chunks = text_chunks + 1');
+    this.stmt(`UPDATE threads SET ${sets.join(', ')} WHERE id = @id`).run(values);
+    if (addText) this.stmt('INSERT INTO thread_text (rowid, body) VALUES (?, ?)').run(textBase(row.rid) + row.text_chunks, u.text);
+    if (u.name !== undefined) {
+      this.stmt('DELETE FROM thread_names WHERE rowid = ?').run(row.rid);
+      if (u.name) this.stmt('INSERT INTO thread_names (rowid, name) VALUES (?, ?)').run(row.rid, u.name);
+    }
+    return true;
+  }
+
+  /** Records that a rollout moved (archive / unarchive). */
+  moved(id: string, path: string, archived: boolean, fileMtimeMs: number): void {
+    this.stmt('UPDATE threads SET path = ?, archived = ?, file_mtime_ms = ? WHERE id = ?').run(path, archived ? 1 : 0, fileMtimeMs, id);
+  }
+
+  remove(id: string): void {
+    const row = this.get(id);
+    if (!row) return;
+    this.stmt('DELETE FROM thread_text WHERE rowid >= ? AND rowid < ?').run(textBase(row.rid), textBase(row.rid + 1));
+    this.stmt('DELETE FROM thread_names WHERE rowid = ?').run(row.rid);
+    this.stmt('DELETE FROM threads WHERE rid = ?').run(row.rid);
+  }
+
+  origin(id: string): ThreadOrigin | null {
+    return this.get(id)?.origin ?? null;
+  }
+
+  /** One page (`limit + 1` rows are read to know whether more follow). */
+  list(q: ListQuery): IndexRow[] {
+    const { sql, args } = listSql(q);
+    const rows: unknown[] = this.stmt(sql).all(...args);
+    return rows.map((r) => rowOf(r));
+  }
+
+  /** SQLite's plan for a list query (tests check that lists stay on an index). */
+  explain(q: ListQuery): string[] {
+    const { sql, args } = listSql(q);
+    const rows: unknown[] = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args);
+    return rows.map((r) => String(columns(r).raw('detail')));
+  }
+
+  /** Threads forked from `id`, oldest first. */
+  forksOf(id: string): IndexRow[] {
+    const rows: unknown[] = this.stmt('SELECT * FROM threads WHERE forked_from_id = ? ORDER BY created_at, id').all(id);
+    return rows.map((r) => rowOf(r));
+  }
+}

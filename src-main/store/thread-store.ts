@@ -1,0 +1,380 @@
+// The thread store: rollouts under WEFT_HOME (the source of truth) and the index that makes them quick to
+// list and search. One store per process; it keeps the index rows of the threads it records up to date.
+import { existsSync, mkdirSync, renameSync, statSync, utimesSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { Thread } from '../../src-preload/protocol';
+import { uuidv7 } from '../util/ids';
+import { VERSION } from '../version';
+import { Catalog, type Located } from './catalog';
+import { codexSources, rememberCodexHome } from './codex-homes';
+import { StoreError, ThreadLockedError, ThreadNotFoundError, type RolloutWriteError } from './errors';
+import { newSessionMeta, writeForkOf, writeNewRollout } from './fork-file';
+import { openIndex } from './index-db';
+import { listThreads, type ListParamsInput } from './list-query';
+import { loadFile, type LoadedThread, type LoadOptions } from './loader';
+import { acquireThreadLock } from './lock';
+import { outlineFile } from './outline';
+import { archivedDir, indexFile, rolloutPath, sessionsDir, unarchivedPath } from './paths';
+import { RolloutRecorder, type IndexDelta, type RecorderSink } from './recorder';
+import type { RepairReport } from './repair';
+import { RolloutWriter } from './rollout-writer';
+import { ThreadIndex, threadFromRow } from './thread-index';
+import type { ForkEntry, ForkedThread, NewThreadMeta, OpenedThread, ReadThreadResult, RecordingOptions, ThreadRecorder, ThreadStoreOptions } from './store-types';
+
+export type { ForkEntry, ForkedThread, NewThreadMeta, OpenedThread, ReadThreadResult, RecordingOptions, ThreadRecorder, ThreadStoreOptions };
+
+const seconds = (d: Date): number => Math.floor(d.getTime() / 1000);
+
+export class ThreadStore {
+  private readonly catalog: Catalog;
+  private readonly recorders = new Map<string, RolloutRecorder>();
+  /** The model of threads whose file is not created yet (for their first index row). */
+  private readonly pendingModel = new Map<string, string | null>();
+  private readonly now: () => Date;
+  private readonly warn: (message: string) => void;
+  private closed = false;
+
+  private constructor(
+    readonly home: string,
+    index: ThreadIndex,
+    options: ThreadStoreOptions,
+  ) {
+    this.catalog = new Catalog(home, index, (m) => this.warn(m));
+    this.now = options.now ?? (() => new Date());
+    this.warn = options.onWarning ?? ((m) => process.stderr.write(`weft: warning: ${m}\n`));
+  }
+
+  /** Opens (or creates) the store at `weftHome`; the index is repaired in the background (`whenIndexed`). */
+  static open(weftHome: string, options: ThreadStoreOptions = {}): ThreadStore {
+    const home = resolve(weftHome);
+    mkdirSync(sessionsDir(home), { recursive: true });
+    const opened = openIndex(indexFile(home));
+    const store = new ThreadStore(home, new ThreadIndex(opened.db), options);
+    for (const w of opened.warnings) store.warn(w);
+    if (options.repair !== false) void store.catalog.queueRepair(false, null);
+    return store;
+  }
+
+  /** Resolves when the background repair (or the latest reindex / import) has finished. */
+  whenIndexed(): Promise<void> {
+    return this.catalog.whenIndexed();
+  }
+
+  // ---- recording -------------------------------------------------------------------------------------
+
+  /** A new thread. Its file is created (and its lock taken) at the first recorded line. */
+  createThread(meta: NewThreadMeta, options: RecordingOptions = {}): { path: string; recorder: ThreadRecorder } {
+    if (!/^[0-9A-Za-z][0-9A-Za-z-]*$/.test(meta.id)) throw new StoreError(`"${meta.id}" is not a thread id (expected a uuid)`);
+    if (this.recorders.has(meta.id)) throw new ThreadLockedError(meta.id);
+    const created = this.now();
+    const path = rolloutPath(this.home, created, meta.id);
+    const payload = newSessionMeta(meta, created, VERSION);
+    const recorder = this.recorder(meta.id, path, {
+      create: () => writeNewRollout(path, payload, created),
+      hasPreview: false,
+      name: null,
+      model: meta.model,
+      onError: options.onError,
+    });
+    return { path, recorder };
+  }
+
+  /**
+   * Opens a saved thread to continue it: its state (history, turns — `turnsLimit` newest, when given) and a
+   * recorder appending to the same file. Throws ThreadLockedError when another window writes it. A Codex
+   * thread is continued in a new Weft thread forked from it (`state.thread` is that thread, created at the
+   * first recorded line); the Codex file is never written.
+   */
+  openForAppend(threadId: string, options: RecordingOptions & { turnsLimit?: number | null } = {}): OpenedThread {
+    const loc = this.catalog.locate(threadId);
+    if (loc.origin === 'codex') return this.continueCodex(loc, options);
+    if (this.recorders.has(threadId)) throw new ThreadLockedError(threadId);
+    const writer = this.writer(threadId, loc.path, null, options.onError);
+    writer.openExisting();
+    let state: LoadedThread;
+    try {
+      state = loadFile(loc.path, { turnsLimit: options.turnsLimit });
+    } catch (error) {
+      writer.abandon();
+      throw error;
+    }
+    const recorder = new RolloutRecorder(writer, {
+      threadId,
+      now: this.now,
+      sink: this.sink(threadId, loc.path, null),
+      hasPreview: state.thread.preview !== '',
+      name: state.thread.name,
+    });
+    this.recorders.set(threadId, recorder);
+    return { state, recorder };
+  }
+
+  private continueCodex(loc: Located, options: RecordingOptions & { turnsLimit?: number | null }): OpenedThread {
+    const created = this.now();
+    const id = uuidv7(created.getTime());
+    const path = rolloutPath(this.home, created, id);
+    const source = loadFile(loc.path, { turnsLimit: options.turnsLimit });
+    const create = (): void => writeForkOf(loc, null, { id, path, created, cliVersion: VERSION });
+    const recorder = this.recorder(id, path, {
+      create,
+      hasPreview: source.thread.preview !== '',
+      name: loc.name,
+      model: source.lastTurnContext?.model ?? null,
+      onError: options.onError,
+    });
+    const thread: Thread = {
+      ...source.thread,
+      id,
+      path,
+      forkedFromId: loc.id,
+      name: loc.name,
+      createdAt: seconds(created),
+      updatedAt: seconds(created),
+      status: { type: 'notLoaded' },
+    };
+    return { state: { ...source, thread, forkedAtTurnId: null }, recorder };
+  }
+
+  // ---- reading ---------------------------------------------------------------------------------------
+
+  /** Loads a thread by id or rollout path (any rollout, Codex's too). Content problems become warnings. */
+  load(target: string | { path: string }, options: LoadOptions = {}): LoadedThread {
+    if (typeof target !== 'string') return loadFile(target.path, options);
+    const loc = this.catalog.locate(target);
+    const state = loadFile(loc.path, options);
+    if (loc.origin === 'codex' && loc.name !== null) state.thread.name = loc.name;
+    return state;
+  }
+
+  /** A page of threads from the index (never reads rollouts). */
+  list(params: ListParamsInput = {}): { data: Thread[]; nextCursor: string | null } {
+    return listThreads(this.catalog.index, params);
+  }
+
+  /** A thread, with its turns when asked: all of them, or `turnsLimit` at a time from the newest. */
+  read(threadId: string, options: { includeTurns?: boolean | null; turnsCursor?: string | null; turnsLimit?: number | null } = {}): ReadThreadResult {
+    const loc = this.catalog.locate(threadId);
+    if (!options.includeTurns) {
+      const row = this.catalog.index.get(threadId);
+      if (row) return { thread: threadFromRow(row), turnDetails: [], olderTurnsCursor: null, totalTurns: null, warnings: [] };
+    }
+    const state = loadFile(loc.path, { history: false, turnsLimit: options.turnsLimit, turnsCursor: options.turnsCursor });
+    if (loc.origin === 'codex' && loc.name !== null) state.thread.name = loc.name;
+    if (!options.includeTurns) state.thread.turns = [];
+    return {
+      thread: state.thread,
+      turnDetails: options.includeTurns ? state.turnDetails : [],
+      olderTurnsCursor: options.includeTurns ? state.olderTurnsCursor : null,
+      totalTurns: options.includeTurns ? state.totalTurns : null,
+      warnings: state.warnings,
+    };
+  }
+
+  /** Threads forked from `threadId` (for the thread tree), oldest first. */
+  forksOf(threadId: string): ForkEntry[] {
+    return this.catalog.index.forksOf(threadId).map((row) => ({ thread: threadFromRow(row), forkedAtTurnId: row.forked_at_turn_id }));
+  }
+
+  // ---- changing --------------------------------------------------------------------------------------
+
+  /** Renames a thread (null or "" clears the name). */
+  async setName(threadId: string, name: string | null): Promise<void> {
+    const loc = this.writable(threadId, 'rename');
+    const value = name === null || name.trim() === '' ? null : name;
+    const open = this.recorders.get(threadId);
+    if (open) {
+      open.recordName(value);
+      await open.sync();
+      return;
+    }
+    await this.withRecorder(loc, (r) => {
+      r.recordName(value);
+    });
+  }
+
+  /** Drops the last `numTurns` turns (a marker line; nothing is deleted) and returns the thread as it is now. */
+  async rollback(threadId: string, numTurns: number, options: { turnsLimit?: number | null } = {}): Promise<LoadedThread> {
+    if (!Number.isInteger(numTurns) || numTurns < 1) throw new StoreError(`numTurns must be a whole number of at least 1, got ${numTurns}`);
+    const loc = this.writable(threadId, 'roll back');
+    const total = outlineFile(loc.path).turns.length;
+    if (numTurns > total) throw new StoreError(`thread ${threadId} has ${total} turn(s); it cannot roll back ${numTurns}`);
+    const open = this.recorders.get(threadId);
+    if (open) await open.recordRollback(numTurns);
+    else await this.withRecorder(loc, (r) => r.recordRollback(numTurns));
+    return loadFile(loc.path, { turnsLimit: options.turnsLimit });
+  }
+
+  /** Moves the rollout to `archived_sessions/` (kept, never deleted). */
+  archive(threadId: string): void {
+    const loc = this.writable(threadId, 'archive');
+    if (loc.archived) return;
+    this.moveRollout(loc, join(archivedDir(this.home), basename(loc.path)), true);
+  }
+
+  /** Moves an archived rollout back into its dated sessions folder. */
+  unarchive(threadId: string): Thread {
+    const loc = this.writable(threadId, 'unarchive');
+    if (loc.archived) {
+      const name = basename(loc.path);
+      this.moveRollout(loc, unarchivedPath(this.home, name) ?? join(sessionsDir(this.home), name), false);
+    }
+    const row = this.catalog.index.get(threadId);
+    if (!row) throw new ThreadNotFoundError(threadId, this.home);
+    return threadFromRow(row);
+  }
+
+  /**
+   * A new thread holding a copy of `threadId` up to the end of turn `afterTurnId` (or all of it), with
+   * `forked_from_id`; its file is written at once and its recorder is ready to continue it.
+   */
+  fork(threadId: string, options: RecordingOptions & { afterTurnId?: string | null; turnsLimit?: number | null } = {}): ForkedThread {
+    const loc = this.catalog.locate(threadId);
+    const created = this.now();
+    const id = uuidv7(created.getTime());
+    const path = rolloutPath(this.home, created, id);
+    const lock = acquireThreadLock(this.home, id);
+    let writer: RolloutWriter;
+    try {
+      writeForkOf(loc, options.afterTurnId ?? null, { id, path, created, cliVersion: VERSION });
+      writer = this.writer(id, path, null, options.onError, () => lock);
+      writer.openExisting();
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    this.catalog.indexFile(id, path, null);
+    const state = loadFile(path, { turnsLimit: options.turnsLimit });
+    const recorder = new RolloutRecorder(writer, {
+      threadId: id,
+      now: this.now,
+      sink: this.sink(id, path, null),
+      hasPreview: state.thread.preview !== '',
+      name: state.thread.name,
+    });
+    this.recorders.set(id, recorder);
+    return { threadId: id, path, recorder, state };
+  }
+
+  // ---- the index -------------------------------------------------------------------------------------
+
+  /** Indexes the threads of a Codex home (default `~/.codex`) and keeps listing them from now on. */
+  async importCodex(codexHome?: string): Promise<{ imported: number; warnings: string[] }> {
+    const abs = resolve(codexHome ?? join(homedir(), '.codex'));
+    if (!existsSync(join(abs, 'sessions')) && !existsSync(join(abs, 'archived_sessions'))) {
+      return { imported: 0, warnings: [`no Codex threads in ${abs} (it has no sessions/ folder); pass the folder that holds them`] };
+    }
+    rememberCodexHome(this.home, abs);
+    const report = await this.catalog.queueRepair(true, codexSources(abs));
+    return { imported: report?.indexed ?? 0, warnings: report?.warnings ?? [] };
+  }
+
+  /** Rescans every rollout into the index (the index is derived; nothing is lost). */
+  async reindex(): Promise<RepairReport> {
+    const report = await this.catalog.queueRepair(true, this.catalog.sources());
+    return report ?? { indexed: 0, removed: 0, files: 0, warnings: [], cancelled: true };
+  }
+
+  /** Closes the recorders still open (flushing them), then the index. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.recorders.values()].map((r) => r.close()));
+    await this.catalog.close();
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------
+
+  /** Locates a Weft thread that may be changed (Codex threads are read-only). */
+  private writable(threadId: string, what: string): Located {
+    const loc = this.catalog.locate(threadId);
+    if (loc.origin === 'codex') {
+      throw new StoreError(`thread ${threadId} is a Codex thread (${loc.path}); Weft does not change Codex's files. Resume it in Weft to continue it in a Weft thread, then ${what} that one.`);
+    }
+    return loc;
+  }
+
+  private moveRollout(loc: Located, target: string, archived: boolean): void {
+    if (this.recorders.has(loc.id)) throw new StoreError(`thread ${loc.id} is open in this window; close it first`);
+    const lock = acquireThreadLock(this.home, loc.id);
+    try {
+      if (existsSync(target)) throw new StoreError(`cannot move thread ${loc.id}: ${target} already exists; move that file away first`);
+      mkdirSync(resolve(target, '..'), { recursive: true });
+      renameSync(loc.path, target);
+      if (!archived) {
+        const now = this.now();
+        utimesSync(target, now, now);
+      }
+      const mtime = Math.floor(statSync(target).mtimeMs);
+      this.catalog.index.transaction(() => this.catalog.index.moved(loc.id, target, archived, mtime));
+    } finally {
+      lock.release();
+    }
+  }
+
+  private writer(
+    threadId: string,
+    path: string,
+    create: (() => void) | null,
+    onError: ((e: RolloutWriteError) => void) | undefined,
+    lock = () => acquireThreadLock(this.home, threadId),
+  ): RolloutWriter {
+    return new RolloutWriter({
+      threadId,
+      path,
+      create,
+      lock,
+      onError: onError ?? ((e) => this.warn(e.message)),
+      onCreated: () => {
+        this.catalog.indexFile(threadId, path, this.pendingModel.get(threadId) ?? null);
+        this.pendingModel.delete(threadId);
+      },
+    });
+  }
+
+  private recorder(
+    threadId: string,
+    path: string,
+    o: { create: () => void; hasPreview: boolean; name: string | null; model: string | null; onError?: (e: RolloutWriteError) => void },
+  ): RolloutRecorder {
+    this.pendingModel.set(threadId, o.model);
+    const writer = this.writer(threadId, path, o.create, o.onError);
+    const recorder = new RolloutRecorder(writer, {
+      threadId,
+      now: this.now,
+      sink: this.sink(threadId, path, o.model),
+      hasPreview: o.hasPreview,
+      name: o.name,
+    });
+    this.recorders.set(threadId, recorder);
+    return recorder;
+  }
+
+  private sink(threadId: string, path: string, model: string | null): RecorderSink {
+    return {
+      update: (delta: IndexDelta) => this.catalog.applyDelta(threadId, path, delta, model),
+      closed: () => {
+        this.recorders.delete(threadId);
+        this.pendingModel.delete(threadId);
+      },
+    };
+  }
+
+  /** Appends through a short-lived recorder (taking and releasing the thread's lock). */
+  private async withRecorder(loc: Located, fn: (r: RolloutRecorder) => void | Promise<void>): Promise<void> {
+    const writer = this.writer(loc.id, loc.path, null, undefined);
+    writer.openExisting();
+    const recorder = new RolloutRecorder(writer, {
+      threadId: loc.id,
+      now: this.now,
+      sink: { update: (d) => this.catalog.applyDelta(loc.id, loc.path, d, null), closed: () => undefined },
+      hasPreview: true,
+      name: loc.name,
+    });
+    try {
+      await fn(recorder);
+    } finally {
+      await recorder.close();
+    }
+  }
+}
