@@ -16,6 +16,7 @@ Commands:
   apply-patch [patch]         Apply a patch (Codex apply_patch format) from the argument or stdin
   sandbox [options] -- CMD    Run one command inside Weft's sandbox
   rules <command>             List, add and revoke remembered approval rules
+  config [show|get|set|trust] Show the effective config and where each value comes from; change it
   doctor                      Check the sandbox and the setup, with concrete fixes
   help                        Show this help
 
@@ -47,6 +48,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/sandbox')).runSandboxCommand(rest);
     case 'rules':
       return (await import('./cli/rules')).runRulesCommand(rest);
+    case 'config':
+      return (await import('./cli/config')).runConfigCommand(rest);
     case 'doctor':
       return (await import('./cli/doctor')).runDoctorCommand(rest);
     case '--version':

@@ -1,8 +1,10 @@
 /**
  * Config layers: one raw TOML document each, from lowest to highest precedence. Every layer can
  * say where one of its keys was written, so messages point at a file position or a `-c` flag.
- * New kinds (project `.weft/config.toml` files, the selected profile) slot in by precedence.
+ * Kinds, lowest first: built-in defaults, WEFT_HOME/config.toml, the project's `.weft/config.toml`
+ * files (root first), the selected `[profiles.<name>]` table, the `-c` flags.
  */
+import { createHash } from 'node:crypto';
 import { parse, TomlError } from 'smol-toml';
 import { DEFAULTS } from './schema';
 import { ConfigError } from './errors';
@@ -12,10 +14,10 @@ import type { TomlDocument } from './document';
 import { formatKeyPath, KeyLocator } from './toml-keys';
 import type { ParsedOverride } from './overrides';
 
-export type LayerSource = 'default' | 'user' | 'override';
+export type LayerSource = 'default' | 'user' | 'project' | 'profile' | 'override';
 
-/** Higher wins. Gaps leave room for Codex's project layers (25) and the like. */
-export const LAYER_PRECEDENCE: Readonly<Record<LayerSource, number>> = { default: 0, user: 20, override: 30 };
+/** Higher wins; the numbers follow Codex's (user 20, project 25, session flags 30). */
+export const LAYER_PRECEDENCE: Readonly<Record<LayerSource, number>> = { default: 0, user: 20, project: 25, profile: 28, override: 30 };
 
 /** Where a key of a layer was written, ready for a message. */
 export interface LayerPlace extends ConfigErrorLocation {
@@ -32,8 +34,19 @@ export interface ConfigLayer {
   doc: TomlDocument;
   /** Where the key at `path` (or its nearest written ancestor) was set. */
   place(path: readonly (string | number)[]): LayerPlace;
-  /** Short provenance for `LoadedConfig.origins`: `default`, the file path, or `-c key`. */
+  /** Short provenance for `LoadedConfig.origins`: `default`, the file path, `profile <name>`, or `-c key`. */
   origin(path: readonly string[]): string;
+  /** Like `origin`, with the line for files: `file:line`. */
+  originPlace(path: readonly string[]): string;
+  /** For file layers: `configVersion` of the text read (of "" when the file does not exist). */
+  version?: string;
+  /** For the profile layer: the profile's name. */
+  profile?: string;
+}
+
+/** A hash of a config file's text: what `expectedVersion` of a write is compared with. */
+export function configVersion(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 export function sortLayers(layers: readonly ConfigLayer[]): ConfigLayer[] {
@@ -47,12 +60,13 @@ export function defaultLayer(): ConfigLayer {
     doc: { ...DEFAULTS },
     place: () => ({ at: 'default config', atLine: 'default config' }),
     origin: () => 'default',
+    originPlace: () => 'default',
   };
 }
 
 /** A layer with no keys, for a config file that does not exist. */
 export function emptyFileLayer(source: LayerSource, file: string): ConfigLayer {
-  return { source, file, doc: {}, place: () => ({ at: file, atLine: file, file }), origin: () => file };
+  return { source, file, doc: {}, place: () => ({ at: file, atLine: file, file }), origin: () => file, originPlace: () => file, version: configVersion('') };
 }
 
 /** Parses the text of a config file; a TOML syntax error becomes a ConfigError at its position. */
@@ -92,6 +106,11 @@ export function fileLayer(source: LayerSource, file: string, text: string): Conf
       };
     },
     origin: () => file,
+    originPlace(path) {
+      const position = locator.find(path);
+      return position === null ? file : `${file}:${position.line}`;
+    },
+    version: configVersion(text),
   };
 }
 
@@ -111,5 +130,6 @@ export function overrideLayer(overrides: readonly ParsedOverride[]): ConfigLayer
     doc,
     place: (path) => ({ at: flagFor(path), atLine: flagFor(path) }),
     origin: flagFor,
+    originPlace: flagFor,
   };
 }

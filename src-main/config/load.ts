@@ -1,7 +1,9 @@
 /**
- * Loading the effective config: defaults < WEFT_HOME/config.toml < `-c` overrides, deep-merged
- * (tables merge, anything else is replaced), each layer validated with messages that point at
- * the file position or flag that set the value.
+ * Loading the effective config. Layers, lowest first: built-in defaults < WEFT_HOME/config.toml <
+ * the project's `.weft/config.toml` files, root down to the cwd (trusted projects only, see
+ * project.ts) < the selected profile (profile.ts) < `-c` overrides (the CLI's flags and a
+ * thread's overrides from the protocol). Layers are deep-merged (tables merge, anything else is
+ * replaced), each validated with messages that point at the file position or flag that set the value.
  */
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from './errors';
@@ -14,13 +16,16 @@ import { parseOverrides } from './overrides';
 import { checkLayer, mergeLayers } from './validate';
 import { formatKeyPath } from './toml-keys';
 import { userConfigFile } from './home';
+import { findProjectRoot, projectConfigFiles, restrictProjectLayer, rootMarkers, trustLevelOf } from './project';
+import type { ProjectTrust } from './project';
+import { chosenProfile, profileLayer } from './profile';
 
 export interface LoadConfigOptions {
   /** The folder holding config.toml (see `resolveWeftHome`). */
   weftHome: string;
-  /** The working directory of the session; project layers will be looked up from here (not read yet). */
+  /** The working directory of the session: its project's `.weft/config.toml` files are layers. */
   cwd: string;
-  /** `-c key.path=value` flags, in command-line order (later wins). */
+  /** `-c key.path=value` flags, in command-line order (later wins). `profile=<name>` selects a profile. */
   overrides?: readonly string[];
   /** Reserved for env-dependent layers; not read yet (provider env vars are read by `resolveProvider`). */
   env?: NodeJS.ProcessEnv;
@@ -30,6 +35,10 @@ export interface LoadedConfigLayer {
   source: LayerSource;
   /** For the user layer, the config file path even when it does not exist (it is where writes go). */
   file: string | null;
+  /** For file layers: the version of the text read, to pass as `expectedVersion` to a write. */
+  version?: string;
+  /** For the profile layer: the profile's name. */
+  profile?: string;
 }
 
 export interface LoadedConfig {
@@ -37,31 +46,64 @@ export interface LoadedConfig {
   config: WeftConfig;
   /** For people: unknown keys, ignored tables. Loading never fails because of these. */
   warnings: string[];
-  /** Lowest precedence first. */
+  /** The layers applied, lowest precedence first. */
   layers: LoadedConfigLayer[];
-  /** Dotted key of each value set by some layer (`sandbox_workspace_write.network_access`) → `default`, the file path, or `-c <key>`. */
+  /**
+   * Dotted key of each value set by some layer (`sandbox_workspace_write.network_access`) →
+   * `default`, the file path, `profile <name>`, or `-c <key>`.
+   */
   origins: Map<string, string>;
+  /** The same keys as `origins`, with the line for files: `/home/me/.weft/config.toml:12`. */
+  originPlaces: Map<string, string>;
+  /** The project of the cwd, its trust, and the project files skipped because it is not trusted. */
+  projectTrust: ProjectTrust;
 }
 
 /** Throws ConfigError (never anything else for bad input) when a layer cannot be read or is invalid. */
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
   const overrides = parseOverrides(opts.overrides ?? []);
-  const found: ConfigLayer[] = [defaultLayer(), await readFileLayer('user', userConfigFile(opts.weftHome))];
-  if (overrides.length > 0) found.push(overrideLayer(overrides));
-
-  const warnings: string[] = [];
-  const layers = sortLayers(found).map((layer) => {
+  const userFile = userConfigFile(opts.weftHome);
+  const warningsOf = new Map<ConfigLayer, string[]>();
+  const check = (layer: ConfigLayer, restrict?: (checked: ConfigLayer) => { layer: ConfigLayer; warnings: string[] }): ConfigLayer => {
     const checked = checkLayer(layer);
-    warnings.push(...checked.warnings);
-    return checked.layer;
-  });
+    const restricted = restrict === undefined ? { layer: checked.layer, warnings: [] } : restrict(checked.layer);
+    warningsOf.set(restricted.layer, [...checked.warnings, ...restricted.warnings]);
+    return restricted.layer;
+  };
+
+  const user = check(await readFileLayer('user', userFile));
+  const override = overrides.length > 0 ? check(overrideLayer(overrides)) : null;
+
+  const root = await findProjectRoot(opts.cwd, rootMarkers(user, override));
+  const files = await projectConfigFiles(root, opts.cwd, opts.weftHome);
+  const level = await trustLevelOf(user, override, root);
+  const trusted = level === null ? null : level === 'trusted';
+  const projectLayers: ConfigLayer[] = [];
+  if (trusted === true) {
+    for (const file of files) projectLayers.push(check(await readFileLayer('project', file), (l) => restrictProjectLayer(l, userFile)));
+  }
+
+  const fileLayers = sortLayers([check(defaultLayer()), user, ...projectLayers, ...(override === null ? [] : [override])]);
+  const choice = chosenProfile(fileLayers);
+  const layers = choice === null ? fileLayers : sortLayers([...fileLayers, check(profileLayer(choice, fileLayers, userFile))]);
+
   const config = mergeLayers(layers);
   return {
     config,
-    warnings,
-    layers: layers.map((layer) => ({ source: layer.source, file: layer.file })),
-    origins: originsOf(layers),
+    warnings: layers.flatMap((layer) => warningsOf.get(layer) ?? []),
+    layers: layers.map(describeLayer),
+    origins: originsOf(layers, (layer, path) => layer.origin(path)),
+    originPlaces: originsOf(layers, (layer, path) => layer.originPlace(path)),
+    projectTrust: { root, trusted, skippedFiles: trusted === true ? [] : files },
   };
+}
+
+/** The project root of `cwd`, found with the markers of the user config and `-c` flags (project files are not read). */
+export async function projectRootFor(opts: LoadConfigOptions): Promise<string> {
+  const overrides = parseOverrides(opts.overrides ?? []);
+  const user = checkLayer(await readFileLayer('user', userConfigFile(opts.weftHome))).layer;
+  const override = overrides.length > 0 ? checkLayer(overrideLayer(overrides)).layer : null;
+  return findProjectRoot(opts.cwd, rootMarkers(user, override));
 }
 
 /** A config file as a layer; a missing file is an empty layer. */
@@ -78,7 +120,14 @@ export async function readFileLayer(source: LayerSource, file: string): Promise<
   return fileLayer(source, file, text);
 }
 
-function originsOf(layers: readonly ConfigLayer[]): Map<string, string> {
+function describeLayer(layer: ConfigLayer): LoadedConfigLayer {
+  const out: LoadedConfigLayer = { source: layer.source, file: layer.file };
+  if (layer.version !== undefined) out.version = layer.version;
+  if (layer.profile !== undefined) out.profile = layer.profile;
+  return out;
+}
+
+function originsOf(layers: readonly ConfigLayer[], describe: (layer: ConfigLayer, path: string[]) => string): Map<string, string> {
   const merged = layers.reduce<TomlDocument>((doc, layer) => mergeDocuments(doc, layer.doc), {});
   const origins = new Map<string, string>();
   for (const path of leafPaths(merged)) {
@@ -86,7 +135,7 @@ function originsOf(layers: readonly ConfigLayer[]): Map<string, string> {
       const value = getPath(layer.doc, path);
       return value !== undefined && !isTable(value);
     });
-    if (owner) origins.set(formatKeyPath(path), owner.origin(path));
+    if (owner) origins.set(formatKeyPath(path), describe(owner, path));
   }
   return origins;
 }

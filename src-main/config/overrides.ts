@@ -34,7 +34,7 @@ export function parseOverride(flag: string): ParsedOverride {
   if (path.includes(UNSAFE_KEY)) {
     throw new ConfigError(`invalid -c override "${flag}": "${UNSAFE_KEY}" cannot be used as a key`);
   }
-  return { flag, path, value: parseValue(flag.slice(eq + 1).trim()) };
+  return { flag, path, value: parseTomlValue(flag.slice(eq + 1).trim()) };
 }
 
 export function parseOverrides(flags: readonly string[]): ParsedOverride[] {
@@ -58,7 +58,8 @@ function indexOfEquals(flag: string): number {
   return -1;
 }
 
-function parseValue(text: string): unknown {
+/** `text` read as one TOML value (`"high"`, `true`, `[1, 2]`, `{ a = 1 }`), else the text itself. */
+export function parseTomlValue(text: string): unknown {
   try {
     const doc = parse(`value = ${text}`, { unsafeKeyBehaviour: 'throw' });
     const keys = Object.keys(doc);

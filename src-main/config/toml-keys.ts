@@ -12,9 +12,17 @@ export interface KeyPosition {
   column: number;
 }
 
-interface KeyEntry {
+/** One key or table header as written in a TOML document. */
+export interface KeyEntry {
+  /** The full key path (table path + key), decoded. */
   path: string[];
+  /** Where the key (or the `[` of a header) starts. */
   offset: number;
+  /** `table`/`array`: a `[t]`/`[[t]]` header; `key`: a key/value line; `inline`: a key inside an inline table. */
+  kind: 'table' | 'array' | 'key' | 'inline';
+  /** For keys, the value's text is `source.slice(valueStart, valueEnd)` (no surrounding blanks); for headers, the header's end. */
+  valueStart: number;
+  valueEnd: number;
 }
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
@@ -39,15 +47,20 @@ export function parseKeyPath(text: string): string[] | null {
   return key !== null && scanner.atEnd() ? key : null;
 }
 
+/** Every key and table header of a document smol-toml has accepted, in source order. */
+export function scanEntries(source: string): KeyEntry[] {
+  const scanner = new Scanner(source);
+  scanner.document();
+  return scanner.entries;
+}
+
 /** Where each key of one TOML document is written. */
 export class KeyLocator {
   private readonly entries: KeyEntry[];
   private readonly lineStarts: number[];
 
   constructor(private readonly source: string) {
-    const scanner = new Scanner(source);
-    scanner.document();
-    this.entries = scanner.entries;
+    this.entries = scanEntries(source);
     this.lineStarts = [0];
     for (let i = 0; i < source.length; i++) if (source[i] === '\n') this.lineStarts.push(i + 1);
   }
@@ -108,12 +121,14 @@ class Scanner {
       if (this.atEnd()) break;
       const start = this.pos;
       if (this.s[this.pos] === '[') {
-        this.pos += this.s[this.pos + 1] === '[' ? 2 : 1;
+        const kind = this.s[this.pos + 1] === '[' ? 'array' : 'table';
+        this.pos += kind === 'array' ? 2 : 1;
         this.skipSpaces();
         const header = this.key();
         if (header !== null) {
           table = header;
-          this.entries.push({ path: header, offset: start });
+          const end = this.pos + (kind === 'array' ? 2 : 1);
+          this.entries.push({ path: header, offset: start, kind, valueStart: end, valueEnd: end });
         }
       } else {
         const key = this.key();
@@ -121,9 +136,10 @@ class Scanner {
         if (key !== null && this.s[this.pos] === '=') {
           this.pos++;
           const path = [...table, ...key];
-          this.entries.push({ path, offset: start });
+          const entry: KeyEntry = { path, offset: start, kind: 'key', valueStart: 0, valueEnd: 0 };
+          this.entries.push(entry);
           this.skipSpaces();
-          this.value(path);
+          this.valueSpan(entry, path);
         }
       }
       this.skipLine();
@@ -158,6 +174,15 @@ class Scanner {
     }
   }
 
+  /** Skips one value, noting its span in `entry`. */
+  private valueSpan(entry: KeyEntry, path: string[] | null): void {
+    entry.valueStart = this.pos;
+    this.value(path);
+    let end = this.pos;
+    while (end > entry.valueStart && ' \t\r'.includes(this.s[end - 1] ?? '')) end--;
+    entry.valueEnd = end;
+  }
+
   /** Skips one value; records keys of inline tables under `path` (null inside arrays). */
   private value(path: string[] | null): void {
     const c = this.s[this.pos];
@@ -186,9 +211,10 @@ class Scanner {
         if (key === null || this.s[this.pos] !== '=') break;
         this.pos++;
         const inner = path === null ? null : [...path, ...key];
-        if (inner !== null) this.entries.push({ path: inner, offset: start });
+        const entry: KeyEntry = { path: inner ?? [], offset: start, kind: 'inline', valueStart: 0, valueEnd: 0 };
+        if (inner !== null) this.entries.push(entry);
         this.skipSpaces();
-        this.value(inner);
+        this.valueSpan(entry, inner);
         this.skipBlank();
         if (this.s[this.pos] === ',') this.pos++;
       }

@@ -57,6 +57,8 @@ export const ConfigReadResult = z.object({
   config: z.record(z.string(), JsonValue),
   origins: z.record(z.string(), JsonValue).optional(),
   layers: z.array(JsonValue).nullish(),
+  /** Weft: the project root of `cwd` and whether its `.weft/config.toml` files apply (null = never decided). */
+  weftProjectTrust: z.object({ root: z.string(), trusted: z.boolean().nullable(), skippedFiles: z.array(z.string()) }).optional(),
 });
 export type ConfigReadResult = z.infer<typeof ConfigReadResult>;
 

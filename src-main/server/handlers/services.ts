@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorCodes } from '../../../src-preload/protocol';
-import { loadConfig } from '../../config';
+import { loadConfig, userConfigFile, writeConfigValue } from '../../config';
 import { redactConfig } from '../../config/redact';
 import { knownModels, modelInfo } from '../../model/catalog';
 import type { HandlerTable } from '../dispatcher';
@@ -34,10 +34,20 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
         config: JSON.parse(JSON.stringify(config)) as Record<string, never>,
         origins: Object.fromEntries(loaded.origins),
         layers: params.includeLayers ? loaded.layers.map((l) => ({ source: l.source, file: l.file })) : null,
+        weftProjectTrust: loaded.projectTrust,
       };
     },
-    'config/value/write': async () => {
-      throw new RpcError(ErrorCodes.InternalError, 'writing config.toml from a client is not available in this version of Weft yet; edit the file directly');
+    'config/value/write': async (params) => {
+      try {
+        const result = await writeConfigValue(params.filePath ?? userConfigFile(environment.weftHome), params.keyPath, params.value, {
+          expectedVersion: params.expectedVersion ?? undefined,
+          mergeStrategy: params.mergeStrategy ?? undefined,
+          check: { weftHome: environment.weftHome, cwd: environment.defaultCwd, env: environment.env },
+        });
+        return { status: result.status, version: result.version, filePath: result.filePath, overriddenMetadata: result.overriddenMetadata };
+      } catch (error) {
+        throw new RpcError(ErrorCodes.InvalidParams, error instanceof Error ? error.message : String(error));
+      }
     },
   };
 }

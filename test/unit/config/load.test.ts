@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, resolveProvider } from '../../../src-main/config';
+import { ConfigError, configVersion, loadConfig, resolveProvider } from '../../../src-main/config';
 import type { LoadedConfig } from '../../../src-main/config';
 import { tempWeftHome } from './helpers';
 
@@ -27,6 +27,16 @@ async function loadError(overrides?: string[]): Promise<ConfigError> {
   return error;
 }
 
+const DEFAULT_ORIGINS = new Map([
+  ['model', 'default'],
+  ['model_provider', 'default'],
+  ['approval_policy', 'default'],
+  ['sandbox_mode', 'default'],
+  ['model_reasoning_summary', 'default'],
+  ['project_doc_max_bytes', 'default'],
+  ['web_search', 'default'],
+]);
+
 const DEFAULT_CONFIG = {
   model: 'gpt-5.1-codex',
   model_provider: 'openai',
@@ -47,17 +57,11 @@ describe('loadConfig', () => {
       warnings: [],
       layers: [
         { source: 'default', file: null },
-        { source: 'user', file: weft.file },
+        { source: 'user', file: weft.file, version: configVersion('') },
       ],
-      origins: new Map([
-        ['model', 'default'],
-        ['model_provider', 'default'],
-        ['approval_policy', 'default'],
-        ['sandbox_mode', 'default'],
-        ['model_reasoning_summary', 'default'],
-        ['project_doc_max_bytes', 'default'],
-        ['web_search', 'default'],
-      ]),
+      origins: DEFAULT_ORIGINS,
+      originPlaces: DEFAULT_ORIGINS,
+      projectTrust: { root: await realpath(weft.home), trusted: null, skippedFiles: [] },
     });
   });
 
@@ -191,20 +195,22 @@ unified_exec = true
 `);
     const loaded = await load();
     expect(loaded.warnings).toEqual([]);
+    // profile = "fast" is applied over the top-level keys.
+    expect(loaded.layers.map((layer) => layer.source)).toEqual(['default', 'user', 'profile']);
     expect(loaded.config).toEqual({
-      model: 'gpt-5',
-      model_provider: 'ollama',
-      approval_policy: 'never',
-      sandbox_mode: 'read-only',
-      model_reasoning_effort: 'xhigh',
-      model_reasoning_summary: 'none',
+      model: 'gpt-5-mini',
+      model_provider: 'openai',
+      approval_policy: 'on-failure',
+      sandbox_mode: 'workspace-write',
+      model_reasoning_effort: 'low',
+      model_reasoning_summary: 'concise',
       model_context_window: 200000,
       model_auto_compact_token_limit: 150000,
       tool_output_token_limit: 10000,
       project_doc_max_bytes: 0,
       project_doc_fallback_filenames: ['CLAUDE.md'],
       project_root_markers: ['.git', '.hg'],
-      web_search: 'live',
+      web_search: 'cached',
       notify: ['notify-send', 'weft'],
       instructions: 'Be brief.',
       developer_instructions: 'Use tabs.',
@@ -377,7 +383,7 @@ unified_exec = true
     });
     expect(loaded.layers).toEqual([
       { source: 'default', file: null },
-      { source: 'user', file: weft.file },
+      { source: 'user', file: weft.file, version: configVersion(await readFile(weft.file, 'utf8')) },
       { source: 'override', file: null },
     ]);
     expect(loaded.origins).toEqual(

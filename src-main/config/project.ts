@@ -1,0 +1,129 @@
+/**
+ * Project config: `<dir>/.weft/config.toml` for every directory from the project root down to the
+ * cwd (closer to the cwd wins). The root is the nearest ancestor of the cwd (the cwd included)
+ * holding one of `project_root_markers` (default `.git`; a `.git` file, as in worktrees, counts),
+ * or the cwd itself when none does. The markers come from the user config and `-c` flags only.
+ *
+ * Project files apply only when the user config says `[projects."<root>"] trust_level = "trusted"`
+ * (the root realpath'd); otherwise they are reported as skipped, so a UI can ask once. A project
+ * file may not set `projects` (a project cannot trust itself) or `project_root_markers`: both are
+ * dropped with a warning.
+ */
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { deletePath, getPath, isTable, mergeDocuments } from './document';
+import type { TomlDocument } from './document';
+import type { ConfigLayer } from './layers';
+import { TRUST_LEVELS } from './schema';
+
+export const DEFAULT_PROJECT_ROOT_MARKERS: readonly string[] = ['.git'];
+/** The folder of a project's config, beside the project's files. */
+export const PROJECT_CONFIG_DIR = '.weft';
+
+export type TrustLevel = (typeof TRUST_LEVELS)[number];
+
+/** What the loader found about the project of the cwd. */
+export interface ProjectTrust {
+  /** The project root, realpath'd: the key of `[projects."<root>"]`. */
+  root: string;
+  /** From `trust_level`: true = trusted, false = untrusted, null = never decided. */
+  trusted: boolean | null;
+  /** Project config files that exist but were not applied because the project is not trusted. */
+  skippedFiles: string[];
+}
+
+/** The path with symlinks resolved, or just made absolute when it does not exist. */
+export async function realpathOr(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest ancestor of `cwd` (realpath'd, itself included) holding a marker; `cwd` when none does. */
+export async function findProjectRoot(cwd: string, markers: readonly string[]): Promise<string> {
+  const start = await realpathOr(cwd);
+  for (let dir = start; ; dir = dirname(dir)) {
+    for (const marker of markers) if (await exists(join(dir, marker))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
+
+/** The existing `.weft/config.toml` files from `root` down to `cwd`, root first; WEFT_HOME's own file is not one. */
+export async function projectConfigFiles(root: string, cwd: string, weftHome: string): Promise<string[]> {
+  const home = await realpathOr(weftHome);
+  const dirs: string[] = [];
+  for (let dir = await realpathOr(cwd); ; dir = dirname(dir)) {
+    dirs.unshift(dir);
+    if (dir === root || dirname(dir) === dir) break;
+  }
+  const files: string[] = [];
+  for (const dir of dirs) {
+    const configDir = join(dir, PROJECT_CONFIG_DIR);
+    if ((await realpathOr(configDir)) === home) continue;
+    const file = join(configDir, 'config.toml');
+    if (await exists(file)) files.push(file);
+  }
+  return files;
+}
+
+const markersSchema = z.array(z.string());
+
+/** `project_root_markers` from the user layer and the `-c` flags (the flags win). */
+export function rootMarkers(user: ConfigLayer, override: ConfigLayer | null): readonly string[] {
+  for (const layer of [override, user]) {
+    const parsed = markersSchema.safeParse(layer === null ? undefined : getPath(layer.doc, ['project_root_markers']));
+    if (parsed.success) return parsed.data;
+  }
+  return DEFAULT_PROJECT_ROOT_MARKERS;
+}
+
+const projectsSchema = z.record(z.string(), z.object({ trust_level: z.enum(TRUST_LEVELS).optional() }).loose());
+
+/** The trust level the user layer and `-c` flags give `root`; keys are compared after realpath. */
+export async function trustLevelOf(user: ConfigLayer, override: ConfigLayer | null, root: string): Promise<TrustLevel | null> {
+  const tables = [user, override].map((layer) => (layer === null ? undefined : getPath(layer.doc, ['projects'])));
+  const merged = tables.reduce<TomlDocument>((doc, table) => (isTable(table) ? mergeDocuments(doc, table) : doc), {});
+  const parsed = projectsSchema.safeParse(merged);
+  if (!parsed.success) return null;
+  const exact = parsed.data[root]?.trust_level;
+  if (exact !== undefined) return exact;
+  for (const [path, entry] of Object.entries(parsed.data)) {
+    if (entry.trust_level !== undefined && (await realpathOr(path)) === root) return entry.trust_level;
+  }
+  return null;
+}
+
+/** A project layer without the keys a project may not set, and the warnings about them (in file order). */
+export function restrictProjectLayer(layer: ConfigLayer, userFile: string): { layer: ConfigLayer; warnings: string[] } {
+  const found: Array<{ line: number; text: string }> = [];
+  const doc: TomlDocument = { ...layer.doc };
+  const projects = doc['projects'];
+  if (projects !== undefined) {
+    // `[projects."/x"]` headers write no `projects` key of their own: point at the first project.
+    const first = isTable(projects) ? Object.keys(projects)[0] : undefined;
+    const place = layer.place(first === undefined ? ['projects'] : ['projects', first]);
+    const text = `${place.atLine}: \`projects\` is ignored in a project's config: a project cannot change trust; trust it in ${userFile} or with \`weft config trust\``;
+    found.push({ line: place.line ?? Infinity, text });
+    deletePath(doc, ['projects']);
+  }
+  if (doc['project_root_markers'] !== undefined) {
+    const place = layer.place(['project_root_markers']);
+    const text = `${place.atLine}: \`project_root_markers\` is ignored in a project's config (it decides where the project starts); set it in ${userFile}`;
+    found.push({ line: place.line ?? Infinity, text });
+    deletePath(doc, ['project_root_markers']);
+  }
+  found.sort((a, b) => (a.line === b.line ? 0 : a.line < b.line ? -1 : 1));
+  return { layer: { ...layer, doc }, warnings: found.map((f) => f.text) };
+}
