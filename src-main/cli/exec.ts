@@ -131,6 +131,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     if (persisted) process.stderr.write(`weft: thread ${persisted.threadId}${values.resume ? ' (resumed)' : ''}\n`);
   } catch (error) {
     process.stderr.write(`weft: ${error instanceof ConfigError ? error.message : errorMessage(error)}\n`);
+    await store?.close();
     return 1;
   }
 
