@@ -1,0 +1,77 @@
+// Classifies one incoming JSON-RPC message (already JSON-parsed) and parses its payload with the
+// protocol's schemas. Pure: the client decides what to do with each kind.
+import {
+  JsonRpcError,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  describeZodError,
+  isServerNotificationMethod,
+  isServerRequestMethod,
+} from '../../src-preload/protocol';
+import type {
+  JsonRpcErrorObject,
+  NotificationParams,
+  RequestId,
+  ServerNotification,
+  ServerNotificationMethod,
+  ServerRequestMethod,
+  ServerRequestParams,
+} from '../../src-preload/protocol';
+import { notificationSchemas, serverRequestSchemas } from './schemas';
+import type { IncomingServerRequest } from './types';
+
+export type IncomingMessage =
+  | { kind: 'notification'; notification: ServerNotification }
+  | { kind: 'serverRequest'; request: IncomingServerRequest }
+  /** A server request we cannot take: answer it with this error so the server does not wait forever. */
+  | { kind: 'badServerRequest'; id: RequestId; code: number; message: string }
+  | { kind: 'response'; id: RequestId; result: unknown }
+  | { kind: 'error'; id: RequestId | null; error: JsonRpcErrorObject }
+  /** Dropped: an unknown notification, params that do not parse, or not JSON-RPC at all. */
+  | { kind: 'ignored'; why: string };
+
+function parseNotification<M extends ServerNotificationMethod>(
+  method: M,
+  params: unknown,
+): { ok: true; notification: { [K in M]: { method: K; params: NotificationParams<K> } }[M] } | { ok: false; why: string } {
+  const parsed = notificationSchemas[method].safeParse(params);
+  if (!parsed.success) return { ok: false, why: describeZodError(parsed.error) };
+  return { ok: true, notification: { method, params: parsed.data } };
+}
+
+function parseServerRequest<M extends ServerRequestMethod>(
+  id: RequestId,
+  method: M,
+  params: unknown,
+): { ok: true; request: { [K in M]: { id: RequestId; method: K; params: ServerRequestParams<K> } }[M] } | { ok: false; why: string } {
+  const parsed = serverRequestSchemas[method].params.safeParse(params);
+  if (!parsed.success) return { ok: false, why: describeZodError(parsed.error) };
+  return { ok: true, request: { id, method, params: parsed.data } };
+}
+
+export function classifyMessage(message: unknown): IncomingMessage {
+  const asRequest = JsonRpcRequest.safeParse(message);
+  if (asRequest.success) {
+    const { id, method, params } = asRequest.data;
+    if (!isServerRequestMethod(method)) {
+      return { kind: 'badServerRequest', id, code: -32601, message: `The Weft UI does not handle the server request "${method}".` };
+    }
+    const parsed = parseServerRequest(id, method, params);
+    if (!parsed.ok) return { kind: 'badServerRequest', id, code: -32602, message: `${method}: ${parsed.why}` };
+    return { kind: 'serverRequest', request: parsed.request };
+  }
+  const asNotification = JsonRpcNotification.safeParse(message);
+  if (asNotification.success) {
+    const { method, params } = asNotification.data;
+    if (!isServerNotificationMethod(method)) return { kind: 'ignored', why: `unknown notification ${method}` };
+    const parsed = parseNotification(method, params);
+    if (!parsed.ok) return { kind: 'ignored', why: `notification ${method}: ${parsed.why}` };
+    return { kind: 'notification', notification: parsed.notification };
+  }
+  const asError = JsonRpcError.safeParse(message);
+  if (asError.success) return { kind: 'error', id: asError.data.id, error: asError.data.error };
+  const asResponse = JsonRpcResponse.safeParse(message);
+  if (asResponse.success) return { kind: 'response', id: asResponse.data.id, result: asResponse.data.result };
+  return { kind: 'ignored', why: 'not a JSON-RPC message' };
+}

@@ -1,0 +1,46 @@
+// One conversation item, chosen by its type.
+import { memo } from 'react';
+import { assertNever } from '../../store/assert-never';
+import { useWeft } from '../../views/context';
+import { FileChangeCell } from './FileChangeCell';
+import { AgentMessageCell, PlanItemCell, ReasoningCell, UserMessageCell } from './MessageCells';
+import { CommandCell, CompactionCell, ImageViewCell, McpToolCell, WebSearchCell } from './ToolCells';
+
+export interface ItemRowProps {
+  threadId: string;
+  turnId: string;
+  itemId: string;
+  rowKey: string;
+  /** The item belongs to the conversation's latest turn (its details start open). */
+  latest: boolean;
+}
+
+export const ItemRow = memo(function ItemRow({ threadId, turnId, itemId, rowKey, latest }: ItemRowProps) {
+  const entry = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.items[itemId]);
+  const cwd = useWeft((s) => s.data.cwd);
+  if (entry === undefined) return null;
+  const { item, completed } = entry;
+  switch (item.type) {
+    case 'userMessage':
+      return <UserMessageCell item={item} />;
+    case 'agentMessage':
+      return <AgentMessageCell item={item} completed={completed} />;
+    case 'reasoning':
+      return <ReasoningCell item={item} completed={completed} rowKey={rowKey} />;
+    case 'plan':
+      return <PlanItemCell item={item} completed={completed} />;
+    case 'commandExecution':
+      return <CommandCell item={item} output={entry.output} cwd={cwd} rowKey={rowKey} latest={latest} />;
+    case 'fileChange':
+      return <FileChangeCell item={item} cwd={cwd} rowKey={rowKey} latest={latest} />;
+    case 'mcpToolCall':
+      return <McpToolCell item={item} rowKey={rowKey} />;
+    case 'webSearch':
+      return <WebSearchCell item={item} />;
+    case 'imageView':
+      return <ImageViewCell item={item} cwd={cwd} />;
+    case 'contextCompaction':
+      return <CompactionCell item={item} />;
+  }
+  return assertNever(item);
+});

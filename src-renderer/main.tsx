@@ -1,0 +1,79 @@
+// The renderer's entry: connect (Electron bridge or WebSocket), build the store and controller, render.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { connectWeft, findBridge } from './client';
+import { createController } from './store/controller';
+import { animationFrameScheduler } from './store/frame-batcher';
+import { loadRecentProjects, readLocation, rememberProject } from './store/location';
+import { createAppStore, setUi } from './store/store';
+import { App } from './views/App';
+import { AppContext } from './views/context';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/sidebar.css';
+import './styles/conversation.css';
+import './styles/composer.css';
+import './styles/dialogs.css';
+import './styles/markdown.css';
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+function Fatal({ message }: { message: string }) {
+  return (
+    <div className="welcome">
+      <div className="welcome-card">
+        <h1>Weft cannot start here</h1>
+        <p className="muted">{message}</p>
+      </div>
+    </div>
+  );
+}
+
+const container = document.getElementById('root');
+if (container === null) throw new Error('index.html has no #root element.');
+const root = createRoot(container);
+
+try {
+  const bridge = findBridge(window);
+  const client = connectWeft(window, { name: 'weft-ui', title: 'Weft', version: __WEFT_VERSION__ });
+  const local = storage();
+  const location = readLocation(window.location.href);
+  let recent = loadRecentProjects(local);
+  const cwd = location.cwd ?? recent[0] ?? null;
+  if (cwd !== null) recent = rememberProject(local, recent, cwd);
+  const store = createAppStore(cwd, recent);
+  if (cwd !== null && location.threadId !== null) setUi(store, { activeThreadId: location.threadId, loadingThreadId: location.threadId });
+  const controller = createController(client, store, {
+    scheduler: animationFrameScheduler(window),
+    href: () => window.location.href,
+    replaceHref: (href) => window.history.replaceState(null, '', href),
+    storage: local,
+  });
+  controller.start();
+  bridge?.onShellEvent((event) => {
+    if (event.type === 'focusThread') void controller.selectThread(event.threadId);
+    else controller.newThread();
+  });
+  window.addEventListener('pagehide', () => {
+    controller.dispose();
+    client.dispose();
+  });
+  // xterm loads on first use; fetch it once the page has settled so the first command output does not wait.
+  window.setTimeout(() => void import('./components/Terminal').catch(() => undefined), 3000);
+  root.render(
+    <StrictMode>
+      <AppContext.Provider value={{ store, controller, desktop: bridge === null ? null : { openProject: (path) => bridge.openProject(path) } }}>
+        <App />
+      </AppContext.Provider>
+    </StrictMode>,
+  );
+} catch (error) {
+  root.render(<Fatal message={error instanceof Error ? error.message : String(error)} />);
+}

@@ -1,0 +1,379 @@
+// The app's actions: everything the UI asks of Weft goes through here, and everything Weft says comes in
+// here (notifications batched per frame into the reducers, server requests into the approval queue).
+import type {
+  AskForApproval,
+  CommandExecutionApprovalDecision,
+  FileChangeRequestApprovalResult,
+  ReasoningEffort,
+  SandboxMode,
+  ServerNotification,
+  Thread,
+  ThreadStartResult,
+  UserInput,
+} from '../../src-preload/protocol';
+import { AskForApproval as AskForApprovalSchema, ReasoningEffort as ReasoningEffortSchema, SandboxMode as SandboxModeSchema } from '../../src-preload/protocol';
+import type { IncomingServerRequest, WeftClient } from '../client/types';
+import { addServerRequest, clearServerRequests, removeServerRequest } from './approvals';
+import { conversationFromThread } from './conversation';
+import { createFrameBatcher } from './frame-batcher';
+import type { FrameScheduler } from './frame-batcher';
+import { readLocation, rememberProject, withLocation } from './location';
+import type { KeyValueStorage } from './location';
+import { reduceNotifications } from './reduce';
+import { isArchived, runningTurn, sandboxModeOf, sandboxPolicyOf } from './selectors';
+import { emptyAppData } from './state';
+import { emptySettings, setData, setUi } from './store';
+import type { AppStore, SettingKey, Settings } from './store';
+import { listed, setList, upsertThread } from './thread-list';
+import { newDraft } from './draft';
+
+export interface ControllerEnv {
+  scheduler: FrameScheduler;
+  /** The page address now. */
+  href(): string;
+  /** Replaces the page address without reloading. */
+  replaceHref(href: string): void;
+  storage: KeyValueStorage | null;
+}
+
+const LIST_LIMIT = 100;
+
+export type Controller = ReturnType<typeof createController>;
+
+export function createController(client: WeftClient, store: AppStore, env: ControllerEnv) {
+  const disposers: (() => void)[] = [];
+  const batcher = createFrameBatcher<ServerNotification>(env.scheduler, (batch) => {
+    setData(store, (data) => reduceNotifications(data, batch));
+  });
+  let toastId = 0;
+  let searchSeq = 0;
+  let selectSeq = 0;
+  let defaults: Settings = emptySettings;
+
+  const get = () => store.getState();
+
+  const toast = (message: string): void => {
+    toastId += 1;
+    const id = toastId;
+    setUi(store, (ui) => ({ toasts: [...ui.toasts, { id, message }].slice(-3) }));
+  };
+
+  const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await run();
+    } catch (error) {
+      toast(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  };
+
+  const syncLocation = (): void => {
+    const { data, ui } = get();
+    const next = withLocation(env.href(), { cwd: data.cwd, threadId: ui.activeThreadId });
+    if (next !== env.href()) env.replaceHref(next);
+  };
+
+  const settingsFrom = (result: Partial<Pick<ThreadStartResult, 'model' | 'approvalPolicy' | 'sandbox' | 'reasoningEffort'>>): Settings => ({
+    model: result.model ?? get().ui.settings.model,
+    effort: result.reasoningEffort ?? get().ui.settings.effort,
+    approvalPolicy: result.approvalPolicy ?? get().ui.settings.approvalPolicy,
+    sandbox: result.sandbox === undefined ? get().ui.settings.sandbox : sandboxModeOf(result.sandbox),
+  });
+
+  const refreshLists = async (): Promise<void> => {
+    const cwd = get().data.cwd;
+    if (cwd === null) return;
+    const [live, archived] = await Promise.all([
+      attempt('Could not list the threads', () => client.request('thread/list', { cwd, archived: false, limit: LIST_LIMIT, sortKey: 'updated_at' })),
+      attempt('Could not list the archived threads', () => client.request('thread/list', { cwd, archived: true, limit: LIST_LIMIT, sortKey: 'updated_at' })),
+    ]);
+    if (get().data.cwd !== cwd) return;
+    setData(store, (data) => {
+      let next = data;
+      if (live !== undefined) next = setList(next, 'live', live.data);
+      if (archived !== undefined) next = setList(next, 'archived', archived.data);
+      return next;
+    });
+    setUi(store, { listsLoaded: true });
+  };
+
+  const loadDefaults = async (): Promise<void> => {
+    const models = await attempt('Could not list the models', () => client.request('model/list', {}));
+    if (models !== undefined) setUi(store, { models: models.data });
+    const config = await client.request('config/read', { cwd: get().data.cwd }).catch(() => undefined);
+    const value = (key: string): unknown => config?.config[key];
+    const model = value('model');
+    const effort = ReasoningEffortSchema.safeParse(value('model_reasoning_effort'));
+    const policy = AskForApprovalSchema.safeParse(value('approval_policy'));
+    const sandbox = SandboxModeSchema.safeParse(value('sandbox_mode'));
+    const fallbackModel = models?.data.find((m) => m.isDefault === true)?.id ?? models?.data[0]?.id ?? null;
+    defaults = {
+      model: typeof model === 'string' ? model : fallbackModel,
+      effort: effort.success ? effort.data : null,
+      approvalPolicy: policy.success ? policy.data : null,
+      sandbox: sandbox.success ? sandbox.data : null,
+    };
+    if (get().ui.activeThreadId === null && get().ui.changed.length === 0) setUi(store, { settings: defaults });
+  };
+
+  const showThread = async (threadId: string, reload: boolean): Promise<void> => {
+    const seq = ++selectSeq;
+    setUi(store, { activeThreadId: threadId, loadingThreadId: threadId, turnDiff: null });
+    syncLocation();
+    let thread: Thread | undefined;
+    let settings: Settings | null = null;
+    if (isArchived(get().data, threadId)) {
+      const read = await attempt('Could not open the thread', () => client.request('thread/read', { threadId, includeTurns: true }));
+      thread = read?.thread;
+    } else {
+      const resumed = await attempt('Could not open the thread', () => client.request('thread/resume', { threadId }));
+      thread = resumed?.thread;
+      if (resumed !== undefined) settings = settingsFrom(resumed);
+    }
+    if (thread === undefined) {
+      if (seq === selectSeq) setUi(store, { loadingThreadId: null });
+      return;
+    }
+    const snapshot = thread;
+    batcher.flush();
+    setData(store, (data) => {
+      const previous = data.conversations[threadId];
+      if (previous !== undefined && !reload && runningTurn(previous) !== null) return data;
+      const conversation = { ...conversationFromThread(snapshot), tokenUsage: previous?.tokenUsage ?? null };
+      const withThread = upsertThread(newDraft(), data, listed(snapshot));
+      return { ...withThread, conversations: { ...withThread.conversations, [threadId]: conversation } };
+    });
+    if (seq !== selectSeq) return;
+    setUi(store, (ui) => ({ loadingThreadId: null, settings: settings ?? ui.settings, changed: [] }));
+  };
+
+  const onServerRequest = (request: IncomingServerRequest): void => {
+    batcher.flush();
+    setData(store, (data) => addServerRequest(data, request));
+  };
+
+  const overrides = (keys: readonly SettingKey[]) => {
+    const { settings } = get().ui;
+    const has = (key: SettingKey): boolean => keys.includes(key);
+    return {
+      model: has('model') && settings.model !== null ? settings.model : undefined,
+      effort: has('effort') && settings.effort !== null ? settings.effort : undefined,
+      approvalPolicy: has('approvalPolicy') && settings.approvalPolicy !== null ? settings.approvalPolicy : undefined,
+      sandbox: has('sandbox') && settings.sandbox !== null ? settings.sandbox : undefined,
+    };
+  };
+
+  const actions = {
+    start(): void {
+      disposers.push(client.onNotification((notification) => batcher.push(notification)));
+      disposers.push(client.onServerRequest(onServerRequest));
+      disposers.push(client.onConnection((connection) => setUi(store, { connection })));
+      disposers.push(
+        client.onReady(({ reconnect }) => {
+          if (reconnect) setData(store, clearServerRequests);
+          void refreshLists();
+          if (!reconnect) void loadDefaults();
+          const active = get().ui.activeThreadId ?? readLocation(env.href()).threadId;
+          if (active !== null && get().data.cwd !== null) void showThread(active, true);
+        }),
+      );
+    },
+
+    dispose(): void {
+      batcher.dispose();
+      for (const dispose of disposers.splice(0)) dispose();
+    },
+
+    openProject(cwd: string): void {
+      const path = cwd.trim();
+      if (path === '') return;
+      const recentProjects = rememberProject(env.storage, get().ui.recentProjects, path);
+      store.setState((state) => ({
+        data: emptyAppData(path),
+        ui: { ...state.ui, activeThreadId: null, searchTerm: '', searchResults: null, listsLoaded: false, recentProjects, projectPicker: false, settings: defaults, changed: [] },
+      }));
+      syncLocation();
+      void refreshLists();
+    },
+
+    refreshLists,
+
+    selectThread(threadId: string): Promise<void> {
+      return showThread(threadId, false);
+    },
+
+    newThread(): void {
+      selectSeq += 1;
+      setUi(store, { activeThreadId: null, loadingThreadId: null, settings: defaults, changed: [], turnDiff: null });
+      syncLocation();
+    },
+
+    setSetting<K extends SettingKey>(key: K, value: Settings[K]): void {
+      setUi(store, (ui) => ({
+        settings: { ...ui.settings, [key]: value },
+        changed: ui.changed.includes(key) ? ui.changed : [...ui.changed, key],
+      }));
+    },
+
+    /** Starts a turn (creating the thread first when none is open), or steers the running one. */
+    async send(input: UserInput[]): Promise<boolean> {
+      const { data, ui } = get();
+      if (input.length === 0 || data.cwd === null) return false;
+      let threadId = ui.activeThreadId;
+      const changed = ui.changed;
+      const o = overrides(changed);
+      if (threadId === null) {
+        const started = await attempt('Could not start a thread', () =>
+          client.request('thread/start', { cwd: data.cwd, model: o.model, approvalPolicy: o.approvalPolicy, sandbox: o.sandbox }),
+        );
+        if (started === undefined) return false;
+        threadId = started.thread.id;
+        const id = threadId;
+        setData(store, (d) => {
+          const next = upsertThread(newDraft(), d, started.thread);
+          return next.conversations[id] !== undefined ? next : { ...next, conversations: { ...next.conversations, [id]: conversationFromThread(started.thread) } };
+        });
+        setUi(store, { activeThreadId: id, settings: { ...settingsFrom(started), effort: get().ui.settings.effort } });
+        syncLocation();
+      }
+      const running = runningTurn(get().data.conversations[threadId]);
+      if (running !== null) {
+        const steered = await attempt('Could not add to the running turn', () =>
+          client.request('turn/steer', { threadId, input, expectedTurnId: running.id }),
+        );
+        return steered !== undefined;
+      }
+      const sandbox: SandboxMode | undefined = ui.activeThreadId === null ? undefined : o.sandbox;
+      const approvalPolicy: AskForApproval | undefined = ui.activeThreadId === null ? undefined : o.approvalPolicy;
+      const effort: ReasoningEffort | undefined = o.effort;
+      const result = await attempt('Could not start the turn', () =>
+        client.request('turn/start', {
+          threadId,
+          input,
+          model: ui.activeThreadId === null ? undefined : o.model,
+          effort,
+          approvalPolicy,
+          sandboxPolicy: sandbox === undefined ? undefined : sandboxPolicyOf(sandbox),
+        }),
+      );
+      if (result === undefined) return false;
+      setUi(store, { changed: [] });
+      return true;
+    },
+
+    async stop(): Promise<void> {
+      const threadId = get().ui.activeThreadId;
+      if (threadId === null) return;
+      const running = runningTurn(get().data.conversations[threadId]);
+      if (running === null) return;
+      await attempt('Could not stop the turn', () => client.request('turn/interrupt', { threadId, turnId: running.id }));
+    },
+
+    async fork(threadId: string, turnId?: string): Promise<void> {
+      const result = await attempt('Could not fork the thread', () =>
+        client.request('thread/fork', { threadId, weftTurnId: turnId }),
+      );
+      if (result === undefined) return;
+      batcher.flush();
+      const fork = result.thread;
+      setData(store, (data) => {
+        const next = upsertThread(newDraft(), data, fork);
+        return { ...next, conversations: { ...next.conversations, [fork.id]: conversationFromThread(fork) } };
+      });
+      selectSeq += 1;
+      setUi(store, { activeThreadId: fork.id, loadingThreadId: null, settings: settingsFrom(result), changed: [], turnDiff: null });
+      syncLocation();
+    },
+
+    async rename(threadId: string, name: string): Promise<void> {
+      await attempt('Could not rename the thread', () => client.request('thread/name/set', { threadId, name: name.trim() }));
+    },
+
+    async archive(threadId: string): Promise<void> {
+      await attempt('Could not archive the thread', () => client.request('thread/archive', { threadId }));
+    },
+
+    async unarchive(threadId: string): Promise<void> {
+      const result = await attempt('Could not unarchive the thread', () => client.request('thread/unarchive', { threadId }));
+      if (result !== undefined) setData(store, (data) => upsertThread(newDraft(), data, result.thread));
+    },
+
+    async search(term: string): Promise<void> {
+      const seq = ++searchSeq;
+      setUi(store, { searchTerm: term });
+      const cwd = get().data.cwd;
+      if (term.trim() === '' || cwd === null) {
+        setUi(store, { searchResults: null });
+        return;
+      }
+      const [live, archived] = await Promise.all([
+        attempt('Search failed', () => client.request('thread/list', { cwd, searchTerm: term.trim(), archived: false, limit: LIST_LIMIT })),
+        attempt('Search failed', () => client.request('thread/list', { cwd, searchTerm: term.trim(), archived: true, limit: LIST_LIMIT })),
+      ]);
+      if (seq !== searchSeq) return;
+      setUi(store, { searchResults: [...(live?.data ?? []), ...(archived?.data ?? [])].map(listed) });
+    },
+
+    answerCommand(request: Extract<IncomingServerRequest, { method: 'item/commandExecution/requestApproval' }>, decision: CommandExecutionApprovalDecision): void {
+      try {
+        client.respond(request, { decision });
+      } catch (error) {
+        toast(error instanceof Error ? error.message : String(error));
+      }
+      setData(store, (data) => removeServerRequest(data, request.id));
+    },
+
+    answerPatch(request: Extract<IncomingServerRequest, { method: 'item/fileChange/requestApproval' }>, result: FileChangeRequestApprovalResult): void {
+      try {
+        client.respond(request, result);
+      } catch (error) {
+        toast(error instanceof Error ? error.message : String(error));
+      }
+      setData(store, (data) => removeServerRequest(data, request.id));
+    },
+
+    answerUserInput(request: Extract<IncomingServerRequest, { method: 'item/tool/requestUserInput' }>, answers: Record<string, string[]>): void {
+      const result = { answers: Object.fromEntries(Object.entries(answers).map(([id, list]) => [id, { answers: list }])) };
+      try {
+        client.respond(request, result);
+      } catch (error) {
+        toast(error instanceof Error ? error.message : String(error));
+      }
+      setData(store, (data) => removeServerRequest(data, request.id));
+    },
+
+    /** The bytes of a file on the machine running Weft, as text (UTF-8); null when it cannot be read. */
+    async readTextFile(path: string): Promise<string | null> {
+      try {
+        const { dataBase64 } = await client.request('fs/readFile', { path });
+        const bytes = Uint8Array.from(atob(dataBase64), (c) => c.charCodeAt(0));
+        return new TextDecoder().decode(bytes);
+      } catch {
+        return null;
+      }
+    },
+
+    dismissToast(id: number): void {
+      setUi(store, (ui) => ({ toasts: ui.toasts.filter((t) => t.id !== id) }));
+    },
+
+    showTurnDiff(threadId: string, turnId: string): void {
+      setUi(store, { turnDiff: { threadId, turnId } });
+    },
+
+    closeTurnDiff(): void {
+      setUi(store, { turnDiff: null });
+    },
+
+    setProjectPicker(open: boolean): void {
+      setUi(store, { projectPicker: open });
+    },
+
+    retryConnection(): void {
+      client.retry();
+    },
+
+    toast,
+  };
+  return actions;
+}

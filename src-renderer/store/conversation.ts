@@ -1,0 +1,155 @@
+// Conversations: building one from a thread snapshot, and the path-copying edits the notification
+// reducer makes to turns and items.
+import type { Thread, ThreadItem, Turn } from '../../src-preload/protocol';
+import { fresh, own } from './draft';
+import type { Draft } from './draft';
+import { EMPTY_OUTPUT, outputText, replaceOutput } from './output-tail';
+import { OUTPUT_TAIL_CHARS } from './state';
+import type { AppData, Conversation, ItemEntry, OutputTail, TurnView } from './state';
+
+export function tailOf(text: string): string {
+  return text.length > OUTPUT_TAIL_CHARS ? text.slice(text.length - OUTPUT_TAIL_CHARS) : text;
+}
+
+/**
+ * The entry for a finished (`completed`) or running item. A command's `aggregatedOutput` moves into the
+ * bounded `output` tail; `previous` output is kept when the item brings none.
+ */
+export function entryFor(item: ThreadItem, completed: boolean, previous: OutputTail | null = null): ItemEntry {
+  if (item.type !== 'commandExecution') return { item, completed, output: null };
+  const full = item.aggregatedOutput;
+  let output = previous ?? EMPTY_OUTPUT;
+  if (full !== null && !(output.total === full.length && outputText(output) === tailOf(full))) output = replaceOutput(output, full);
+  return { item: { ...item, aggregatedOutput: null }, completed, output };
+}
+
+/** Whether two entries show the same thing (used to keep the old object when a replay changes nothing). */
+export function sameEntry(a: ItemEntry, b: ItemEntry): boolean {
+  if (a.completed !== b.completed) return false;
+  if (a.output !== b.output && (a.output?.total !== b.output?.total || a.output?.epoch !== b.output?.epoch)) return false;
+  return JSON.stringify(a.item) === JSON.stringify(b.item);
+}
+
+export function turnViewFrom(turn: Turn, previous?: TurnView): TurnView {
+  const running = turn.status === 'inProgress';
+  const items: Record<string, ItemEntry> = {};
+  const itemIds: string[] = [];
+  for (const item of turn.items) {
+    if (items[item.id] === undefined) itemIds.push(item.id);
+    const before = previous?.items[item.id];
+    const entry = entryFor(item, !running, before?.output ?? null);
+    items[item.id] = before !== undefined && sameEntry(before, entry) ? before : entry;
+  }
+  if (previous !== undefined) {
+    for (const id of previous.itemIds) {
+      const kept = previous.items[id];
+      if (items[id] === undefined && kept !== undefined) {
+        itemIds.push(id);
+        items[id] = kept;
+      }
+    }
+  }
+  return {
+    id: turn.id,
+    status: turn.status,
+    error: turn.error,
+    startedAt: turn.startedAt,
+    completedAt: turn.completedAt,
+    durationMs: turn.durationMs,
+    itemIds,
+    items,
+    diff: previous?.diff ?? null,
+    plan: previous?.plan ?? null,
+    notices: running ? (previous?.notices ?? []) : (previous?.notices ?? []).filter((n) => n.kind !== 'retry'),
+  };
+}
+
+/** A conversation from a thread read with its turns (resume, fork, read). */
+export function conversationFromThread(thread: Thread): Conversation {
+  const turns: Record<string, TurnView> = {};
+  const turnIds: string[] = [];
+  for (const turn of thread.turns) {
+    if (turns[turn.id] === undefined) turnIds.push(turn.id);
+    turns[turn.id] = turnViewFrom(turn);
+  }
+  return { threadId: thread.id, shape: 0, turnIds, turns, tokenUsage: null };
+}
+
+export function emptyTurn(id: string): TurnView {
+  return {
+    id,
+    status: 'inProgress',
+    error: null,
+    startedAt: null,
+    completedAt: null,
+    durationMs: null,
+    itemIds: [],
+    items: {},
+    diff: null,
+    plan: null,
+    notices: [],
+  };
+}
+
+/** A fresh (mutable in this batch) conversation on a fresh state. */
+export function ownConversation(draft: Draft, state: AppData, threadId: string): { state: AppData; conversation: Conversation } | null {
+  const conversation = state.conversations[threadId];
+  if (conversation === undefined) return null;
+  const next = own(draft, state);
+  next.conversations = own(draft, next.conversations);
+  const owned = own(draft, conversation);
+  next.conversations[threadId] = owned;
+  return { state: next, conversation: owned };
+}
+
+/**
+ * A fresh turn on a fresh state. With `create`, a turn not seen yet is added (running, empty); without,
+ * a missing turn yields null.
+ */
+export function ownTurn(
+  draft: Draft,
+  state: AppData,
+  threadId: string,
+  turnId: string,
+  create: boolean,
+): { state: AppData; conversation: Conversation; turn: TurnView } | null {
+  const conversation = state.conversations[threadId];
+  if (conversation === undefined) return null;
+  const existing = conversation.turns[turnId];
+  if (existing === undefined && !create) return null;
+  const path = ownConversation(draft, state, threadId);
+  if (path === null) return null;
+  const owned = path.conversation;
+  owned.turns = own(draft, owned.turns);
+  if (existing === undefined) {
+    owned.turnIds = [...owned.turnIds, turnId];
+    fresh(draft, owned.turnIds);
+    owned.shape += 1;
+  }
+  const turn = existing === undefined ? fresh(draft, emptyTurn(turnId)) : own(draft, existing);
+  owned.turns[turnId] = turn;
+  return { state: path.state, conversation: owned, turn };
+}
+
+/** Replaces (or adds) one item entry of a turn; unchanged when `entry` is the one already there. */
+export function putEntry(draft: Draft, state: AppData, threadId: string, turnId: string, itemId: string, entry: ItemEntry): AppData {
+  const current = state.conversations[threadId]?.turns[turnId]?.items[itemId];
+  if (current === entry) return state;
+  const path = ownTurn(draft, state, threadId, turnId, true);
+  if (path === null) return state;
+  const { turn } = path;
+  turn.items = own(draft, turn.items);
+  if (turn.items[itemId] === undefined) {
+    turn.itemIds = [...turn.itemIds, itemId];
+    fresh(draft, turn.itemIds);
+    path.conversation.shape += 1;
+  }
+  turn.items[itemId] = entry;
+  return path.state;
+}
+
+/** The entry of a known item, if it is still open (not completed). */
+export function openEntry(state: AppData, threadId: string, turnId: string, itemId: string): ItemEntry | null {
+  const entry = state.conversations[threadId]?.turns[turnId]?.items[itemId];
+  return entry !== undefined && !entry.completed ? entry : null;
+}

@@ -1,0 +1,96 @@
+// Derived views of the state, shared by the controller and the views.
+import type { SandboxMode, SandboxPolicy, Thread, ThreadStatus, TurnStatus } from '../../src-preload/protocol';
+import type { AppData, Conversation, TurnView } from './state';
+
+/** The turn that is running in a conversation, if any (always the last one). */
+export function runningTurn(conversation: Conversation | undefined): TurnView | null {
+  if (conversation === undefined) return null;
+  const lastId = conversation.turnIds[conversation.turnIds.length - 1];
+  const last = lastId === undefined ? undefined : conversation.turns[lastId];
+  return last !== undefined && last.status === 'inProgress' ? last : null;
+}
+
+export type ThreadBadge = 'running' | 'waiting' | 'failed' | null;
+
+/** What the thread list shows beside a thread. */
+export function threadBadge(status: ThreadStatus | undefined, lastTurn: TurnStatus | undefined, waiting: boolean): ThreadBadge {
+  if (waiting) return 'waiting';
+  if (status?.type === 'active') return status.activeFlags.length > 0 ? 'waiting' : 'running';
+  if (status?.type === 'systemError' || lastTurn === 'failed') return 'failed';
+  return null;
+}
+
+/** A thread's name for people: its name, else its first message, else a placeholder. */
+export function threadTitle(thread: Pick<Thread, 'name' | 'preview'>): string {
+  const name = thread.name?.trim();
+  if (name !== undefined && name !== '') return name;
+  const preview = thread.preview.trim().split('\n')[0] ?? '';
+  return preview === '' ? 'Untitled thread' : preview;
+}
+
+export function findThread(data: AppData, threadId: string): Thread | undefined {
+  return data.live.find((t) => t.id === threadId) ?? data.archived.find((t) => t.id === threadId);
+}
+
+export function isArchived(data: AppData, threadId: string): boolean {
+  return data.archived.some((t) => t.id === threadId);
+}
+
+export function sandboxModeOf(policy: SandboxPolicy): SandboxMode {
+  switch (policy.type) {
+    case 'readOnly':
+      return 'read-only';
+    case 'workspaceWrite':
+      return 'workspace-write';
+    case 'dangerFullAccess':
+      return 'danger-full-access';
+  }
+}
+
+export function sandboxPolicyOf(mode: SandboxMode): SandboxPolicy {
+  switch (mode) {
+    case 'read-only':
+      return { type: 'readOnly' };
+    case 'workspace-write':
+      return { type: 'workspaceWrite' };
+    case 'danger-full-access':
+      return { type: 'dangerFullAccess' };
+  }
+}
+
+export interface ThreadNode {
+  thread: Thread;
+  depth: number;
+  /** Whether a later sibling follows at the same depth (for drawing the tree's lines). */
+  hasNextSibling: boolean;
+}
+
+/**
+ * Threads as a tree: forks under the thread they were forked from (when it is in the same list), each
+ * level newest first. Flattened depth-first for display.
+ */
+export function threadTree(threads: readonly Thread[]): ThreadNode[] {
+  const ids = new Set(threads.map((t) => t.id));
+  const children = new Map<string | null, Thread[]>();
+  for (const thread of threads) {
+    const parent = thread.forkedFromId !== null && ids.has(thread.forkedFromId) && thread.forkedFromId !== thread.id ? thread.forkedFromId : null;
+    const list = children.get(parent) ?? [];
+    list.push(thread);
+    children.set(parent, list);
+  }
+  const out: ThreadNode[] = [];
+  const seen = new Set<string>();
+  const walk = (parent: string | null, depth: number): void => {
+    const list = children.get(parent) ?? [];
+    list.forEach((thread, index) => {
+      if (seen.has(thread.id)) return;
+      seen.add(thread.id);
+      out.push({ thread, depth, hasNextSibling: index < list.length - 1 });
+      walk(thread.id, depth + 1);
+    });
+  };
+  walk(null, 0);
+  // A cycle in forkedFromId would hide threads from the walk; show them at the top level.
+  for (const thread of threads) if (!seen.has(thread.id)) out.push({ thread, depth: 0, hasNextSibling: false });
+  return out;
+}

@@ -1,0 +1,112 @@
+// The renderer's data, as fed by protocol notifications and request results. Plain data only: the
+// reducers in this folder are the only code that builds new versions of it, and they never mutate a
+// version someone else may hold (see draft.ts).
+import type {
+  Thread,
+  ThreadItem,
+  ThreadStatus,
+  ThreadTokenUsage,
+  TurnError,
+  TurnPlanStep,
+  TurnStatus,
+} from '../../src-preload/protocol';
+import type { IncomingServerRequest } from '../client/types';
+
+/** Characters of command output an item keeps; older output is dropped (xterm keeps its own scrollback). */
+export const OUTPUT_TAIL_CHARS = 256 * 1024;
+
+/**
+ * The bounded tail of a command's output (see output-tail.ts). `chunks` joined are the last `kept`
+ * characters; `total` counts every character ever received; `epoch` changes when the output was replaced
+ * rather than appended to (a view must then redraw from scratch).
+ */
+export interface OutputTail {
+  chunks: string[];
+  kept: number;
+  total: number;
+  epoch: number;
+}
+
+export interface ItemEntry {
+  item: ThreadItem;
+  /**
+   * `item/completed` was seen (or the item came from a finished turn): the item is final, and a replayed
+   * `item/started` or a late delta for it changes nothing.
+   */
+  completed: boolean;
+  /** commandExecution only: its output so far (the item's own `aggregatedOutput` is kept null). */
+  output: OutputTail | null;
+}
+
+/** Something that happened during a turn: an error, a retry in progress, a warning. */
+export interface Notice {
+  kind: 'error' | 'retry' | 'warning';
+  message: string;
+  details: string | null;
+}
+
+export interface PlanView {
+  explanation: string | null;
+  steps: TurnPlanStep[];
+}
+
+export interface TurnView {
+  id: string;
+  status: TurnStatus;
+  error: TurnError | null;
+  startedAt: number | null;
+  completedAt: number | null;
+  durationMs: number | null;
+  /** Item ids in the order the items started. */
+  itemIds: string[];
+  items: Record<string, ItemEntry>;
+  /** The turn's aggregated unified diff (latest snapshot); null when it changed no files. */
+  diff: string | null;
+  plan: PlanView | null;
+  notices: Notice[];
+}
+
+export interface Conversation {
+  threadId: string;
+  /**
+   * Bumped whenever a turn or an item is added (the list of rows changes); not by text streaming into an
+   * item. Views that only care about the shape of the conversation watch this and `turnIds`.
+   */
+  shape: number;
+  turnIds: string[];
+  turns: Record<string, TurnView>;
+  tokenUsage: ThreadTokenUsage | null;
+}
+
+export interface AppData {
+  /** The open project folder; null until one is chosen. */
+  cwd: string | null;
+  /** Live threads of the project, newest first. */
+  live: Thread[];
+  archived: Thread[];
+  /** Latest status per thread id, from lists and notifications. */
+  statuses: Record<string, ThreadStatus>;
+  /** How each thread's latest turn ended (or `inProgress`), as seen in this session. */
+  lastTurnStatus: Record<string, TurnStatus>;
+  /** Loaded conversations by thread id. */
+  conversations: Record<string, Conversation>;
+  /** Server requests awaiting an answer, oldest first. */
+  approvals: IncomingServerRequest[];
+  /** Server-wide warnings (newest last, at most MAX_WARNINGS). */
+  warnings: Notice[];
+}
+
+export const MAX_WARNINGS = 5;
+
+export function emptyAppData(cwd: string | null = null): AppData {
+  return {
+    cwd,
+    live: [],
+    archived: [],
+    statuses: {},
+    lastTurnStatus: {},
+    conversations: {},
+    approvals: [],
+    warnings: [],
+  };
+}

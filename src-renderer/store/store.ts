@@ -1,0 +1,91 @@
+// The zustand store: protocol-fed `data` (changed only through the reducers) and `ui` state (selection,
+// pickers, connection, toasts). Thin by design: the controller does the talking, reducers do the math.
+import { createStore } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
+import type { AskForApproval, ModelInfo, ReasoningEffort, SandboxMode, Thread } from '../../src-preload/protocol';
+import type { ConnectionState } from '../client/types';
+import { emptyAppData } from './state';
+import type { AppData } from './state';
+
+/** The pickers under the composer. null = the thread's (or config's) current value. */
+export interface Settings {
+  model: string | null;
+  effort: ReasoningEffort | null;
+  approvalPolicy: AskForApproval | null;
+  sandbox: SandboxMode | null;
+}
+
+export type SettingKey = keyof Settings;
+
+export interface Toast {
+  id: number;
+  message: string;
+}
+
+export interface UiState {
+  connection: ConnectionState;
+  /** The thread shown; null = a new, not yet started thread. */
+  activeThreadId: string | null;
+  /** A thread whose turns are being fetched. */
+  loadingThreadId: string | null;
+  searchTerm: string;
+  /** Results of the current search; null when the search box is empty. */
+  searchResults: Thread[] | null;
+  listsLoaded: boolean;
+  models: ModelInfo[];
+  settings: Settings;
+  /** Settings the person changed since the last turn started; only these are sent as overrides. */
+  changed: SettingKey[];
+  toasts: Toast[];
+  /** The turn whose aggregated diff is open in a dialog. */
+  turnDiff: { threadId: string; turnId: string } | null;
+  recentProjects: string[];
+  /** The project picker is open. */
+  projectPicker: boolean;
+}
+
+export interface StoreState {
+  data: AppData;
+  ui: UiState;
+}
+
+export type AppStore = StoreApi<StoreState>;
+
+export const emptySettings: Settings = { model: null, effort: null, approvalPolicy: null, sandbox: null };
+
+export function initialUi(recentProjects: string[] = []): UiState {
+  return {
+    connection: { phase: 'connecting' },
+    activeThreadId: null,
+    loadingThreadId: null,
+    searchTerm: '',
+    searchResults: null,
+    listsLoaded: false,
+    models: [],
+    settings: emptySettings,
+    changed: [],
+    toasts: [],
+    turnDiff: null,
+    recentProjects,
+    projectPicker: false,
+  };
+}
+
+export function createAppStore(cwd: string | null, recentProjects: string[] = []): AppStore {
+  return createStore<StoreState>()(() => ({ data: emptyAppData(cwd), ui: initialUi(recentProjects) }));
+}
+
+/** Applies `change` to the ui slice; keeps the state object when nothing changed. */
+export function setUi(store: AppStore, change: Partial<UiState> | ((ui: UiState) => Partial<UiState>)): void {
+  store.setState((state) => {
+    const patch = typeof change === 'function' ? change(state.ui) : change;
+    return { ui: { ...state.ui, ...patch } };
+  });
+}
+
+export function setData(store: AppStore, reduce: (data: AppData) => AppData): void {
+  store.setState((state) => {
+    const data = reduce(state.data);
+    return data === state.data ? state : { data };
+  });
+}

@@ -1,0 +1,240 @@
+// The composer: multi-line message (Enter sends, Shift+Enter breaks the line), image attachments (file
+// picker or paste), the model / effort / approval / sandbox pickers, and Send / Stop. While a turn runs,
+// sending steers it; Stop or Esc interrupts it.
+import { useEffect, useRef, useState } from 'react';
+import type { ClipboardEvent, KeyboardEvent } from 'react';
+import type { AskForApproval, ReasoningEffort, SandboxMode, UserInput } from '../../src-preload/protocol';
+import { AskForApproval as ApprovalValues, ReasoningEffort as EffortValues, SandboxMode as SandboxValues } from '../../src-preload/protocol';
+import { Icon } from '../components/Icon';
+import { runningTurn } from '../store/selectors';
+import { useController, useWeft } from './context';
+
+interface Attachment {
+  id: number;
+  name: string;
+  url: string;
+}
+
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+/** Drafts survive switching threads (keyed by thread id, `new` for a thread not started). */
+const drafts = new Map<string, string>();
+
+const APPROVAL_LABELS: Record<AskForApproval, string> = {
+  untrusted: 'Ask always',
+  'on-request': 'Ask when needed',
+  'on-failure': 'Ask on failure',
+  never: 'Never ask',
+};
+
+const SANDBOX_LABELS: Record<SandboxMode, string> = {
+  'read-only': 'Read only',
+  'workspace-write': 'Workspace write',
+  'danger-full-access': 'Full access',
+};
+
+const EFFORT_LABELS: Record<ReasoningEffort, string> = {
+  none: 'No reasoning',
+  minimal: 'Minimal',
+  low: 'Low',
+  medium: 'Medium',
+  high: 'High',
+  xhigh: 'Extra high',
+};
+
+function readAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => (typeof reader.result === 'string' ? resolve(reader.result) : reject(new Error('unreadable')));
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsDataURL(file);
+  });
+}
+
+function Picker<T extends string>(props: {
+  label: string;
+  /** Shown while the value is unknown (the thread's or config's default applies). */
+  unset: string;
+  value: T | null;
+  options: readonly T[];
+  labels: (value: T) => string;
+  onChange: (value: T) => void;
+}) {
+  const { label, unset, value, options, labels, onChange } = props;
+  return (
+    <label className="picker" title={label}>
+      <span className="sr-only">{label}</span>
+      <select
+        aria-label={label}
+        value={value ?? ''}
+        onChange={(e) => {
+          const next = options.find((o) => o === e.target.value);
+          if (next !== undefined) onChange(next);
+        }}
+      >
+        {value === null && <option value="">{unset}</option>}
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {labels(option)}
+          </option>
+        ))}
+      </select>
+      <Icon name="chevronDown" size={12} />
+    </label>
+  );
+}
+
+function Pickers() {
+  const controller = useController();
+  const settings = useWeft((s) => s.ui.settings);
+  const models = useWeft((s) => s.ui.models);
+  const modelIds = models.map((m) => m.id);
+  const modelOptions = settings.model !== null && !modelIds.includes(settings.model) ? [settings.model, ...modelIds] : modelIds;
+  const model = models.find((m) => m.id === settings.model);
+  const efforts = model?.supportedReasoningEfforts?.map((e) => e.reasoningEffort) ?? EffortValues.options;
+  return (
+    <div className="pickers">
+      <Picker label="Model" unset="Default model" value={settings.model} options={modelOptions} labels={(id) => models.find((m) => m.id === id)?.displayName ?? id} onChange={(v) => controller.setSetting('model', v)} />
+      <Picker label="Reasoning effort" unset="Default effort" value={settings.effort} options={efforts} labels={(v) => EFFORT_LABELS[v]} onChange={(v) => controller.setSetting('effort', v)} />
+      <Picker label="Approval policy" unset="Default approvals" value={settings.approvalPolicy} options={ApprovalValues.options} labels={(v) => APPROVAL_LABELS[v]} onChange={(v) => controller.setSetting('approvalPolicy', v)} />
+      <Picker label="Sandbox" unset="Default sandbox" value={settings.sandbox} options={SandboxValues.options} labels={(v) => SANDBOX_LABELS[v]} onChange={(v) => controller.setSetting('sandbox', v)} />
+    </div>
+  );
+}
+
+export function Composer({ disabled, placeholder }: { disabled: boolean; placeholder: string }) {
+  const controller = useController();
+  const threadId = useWeft((s) => s.ui.activeThreadId);
+  const running = useWeft((s) => (threadId === null ? false : runningTurn(s.data.conversations[threadId]) !== null));
+  const connection = useWeft((s) => s.ui.connection.phase);
+  const draftKey = threadId ?? 'new';
+  const [text, setText] = useState(() => drafts.get(draftKey) ?? '');
+  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const [sending, setSending] = useState(false);
+  const nextId = useRef(1);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    setText(drafts.get(draftKey) ?? '');
+    setAttachments([]);
+    input.current?.focus();
+  }, [draftKey]);
+
+  // The textarea grows with its text up to a third of the window, then scrolls.
+  useEffect(() => {
+    const element = input.current;
+    if (element === null) return;
+    element.style.height = 'auto';
+    element.style.height = `${Math.min(element.scrollHeight, Math.round(window.innerHeight / 3))}px`;
+  }, [text]);
+
+  const update = (value: string): void => {
+    drafts.set(draftKey, value);
+    setText(value);
+  };
+
+  const addFiles = async (files: Iterable<File>): Promise<void> => {
+    for (const file of files) {
+      if (!file.type.startsWith('image/')) continue;
+      if (file.size > MAX_IMAGE_BYTES) {
+        controller.toast(`${file.name} is larger than 20 MB; attach a smaller image.`);
+        continue;
+      }
+      const url = await readAsDataUrl(file);
+      const id = nextId.current++;
+      setAttachments((list) => [...list, { id, name: file.name || 'Pasted image', url }]);
+    }
+  };
+
+  const canSend = !disabled && !sending && connection !== 'failed' && (text.trim() !== '' || attachments.length > 0);
+
+  const send = async (): Promise<void> => {
+    if (!canSend) return;
+    const payload: UserInput[] = [...(text.trim() === '' ? [] : [{ type: 'text' as const, text }]), ...attachments.map((a) => ({ type: 'image' as const, url: a.url }))];
+    setSending(true);
+    const ok = await controller.send(payload);
+    setSending(false);
+    if (ok) {
+      drafts.delete(draftKey);
+      drafts.delete('new');
+      setText('');
+      setAttachments([]);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send();
+    } else if (event.key === 'Escape' && running) {
+      event.preventDefault();
+      void controller.stop();
+    }
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>): void => {
+    const images = [...event.clipboardData.files].filter((f) => f.type.startsWith('image/'));
+    if (images.length === 0) return;
+    event.preventDefault();
+    void addFiles(images);
+  };
+
+  return (
+    <div className={`composer ${disabled ? 'is-disabled' : ''}`}>
+      {attachments.length > 0 && (
+        <ul className="attachments" aria-label="Attached images">
+          {attachments.map((a) => (
+            <li key={a.id} className="attachment">
+              <img src={a.url} alt="" />
+              <span className="attachment-name">{a.name}</span>
+              <button type="button" className="icon-button" aria-label={`Remove ${a.name}`} onClick={() => setAttachments((list) => list.filter((x) => x.id !== a.id))}>
+                <Icon name="x" size={12} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <textarea
+        ref={input}
+        className="composer-input"
+        aria-label="Message"
+        placeholder={running ? 'Add to the running turn…' : placeholder}
+        rows={1}
+        value={text}
+        disabled={disabled}
+        onChange={(e) => update(e.target.value)}
+        onKeyDown={onKeyDown}
+        onPaste={onPaste}
+      />
+      <div className="composer-bar">
+        <button type="button" className="icon-button" aria-label="Attach image" title="Attach image" disabled={disabled} onClick={() => fileInput.current?.click()}>
+          <Icon name="paperclip" />
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/*"
+          multiple
+          hidden
+          onChange={(e) => {
+            void addFiles(e.target.files ?? []);
+            e.target.value = '';
+          }}
+        />
+        <Pickers />
+        <span className="spacer" />
+        {running && (
+          <button type="button" className="btn btn-stop" onClick={() => void controller.stop()} title="Stop (Esc)">
+            <Icon name="stop" size={12} />
+            Stop
+          </button>
+        )}
+        <button type="button" className="btn btn-primary btn-send" disabled={!canSend} onClick={() => void send()} title={running ? 'Send to the running turn (Enter)' : 'Send (Enter)'}>
+          <Icon name="arrowUp" size={14} />
+          Send
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+// The open thread: header, the virtualized conversation, pending approvals, the composer.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { Icon, Spinner } from '../components/Icon';
+import { ItemRow } from '../components/items/ItemRow';
+import { TokenMeter } from '../components/TokenMeter';
+import { TurnEnd } from '../components/TurnEnd';
+import { VirtualList } from '../components/VirtualList';
+import type { VirtualListHandle } from '../components/VirtualList';
+import { baseName } from '../components/format';
+import { firstRequestFor } from '../store/approvals';
+import { conversationRows } from '../store/rows';
+import type { Row, RowsCache } from '../store/rows';
+import { findThread, isArchived, runningTurn, threadTitle } from '../store/selectors';
+import { CommandApproval } from './approvals/CommandApproval';
+import { ReviewChanges } from './approvals/ReviewChanges';
+import { UserInputDialog } from './approvals/UserInputRequest';
+import { Composer } from './Composer';
+import { useApp, useController, useWeft } from './context';
+
+/** Height guesses by row kind, close enough that the scrollbar does not jump much as rows get measured. */
+const ESTIMATES: Record<string, number> = {
+  userMessage: 64,
+  agentMessage: 96,
+  reasoning: 36,
+  plan: 120,
+  commandExecution: 48,
+  fileChange: 120,
+  mcpToolCall: 44,
+  webSearch: 32,
+  imageView: 32,
+  contextCompaction: 32,
+};
+
+function PendingRequest({ threadId }: { threadId: string }) {
+  const request = useWeft((s) => firstRequestFor(s.data, threadId));
+  if (request === null) return null;
+  switch (request.method) {
+    case 'item/commandExecution/requestApproval':
+      return <CommandApproval key={String(request.id)} request={request} />;
+    case 'item/fileChange/requestApproval':
+      return <ReviewChanges key={String(request.id)} request={request} />;
+    case 'item/tool/requestUserInput':
+      return <UserInputDialog key={String(request.id)} request={request} />;
+  }
+}
+
+function Conversation({ threadId }: { threadId: string }) {
+  const { store } = useApp();
+  // Only the conversation's shape (its turns and items, not their text) decides the rows, so streaming
+  // text into an item does not re-render the list.
+  const [turnIds, shape] = useWeft(useShallow((s) => [s.data.conversations[threadId]?.turnIds, s.data.conversations[threadId]?.shape] as const));
+  const cache = useRef<RowsCache | null>(null);
+  const list = useRef<VirtualListHandle>(null);
+  const [atBottom, setAtBottom] = useState(true);
+  const archived = useWeft((s) => isArchived(s.data, threadId));
+  const rows = useMemo(() => {
+    const conversation = store.getState().data.conversations[threadId];
+    if (conversation === undefined || turnIds === undefined || shape === undefined) return [];
+    cache.current = conversationRows(conversation, cache.current);
+    return cache.current.rows;
+  }, [store, threadId, turnIds, shape]);
+  const lastTurnId = turnIds?.[turnIds.length - 1];
+
+  const estimate = useCallback(
+    (row: Row): number => {
+      if (row.kind === 'turnEnd') return 44;
+      const item = store.getState().data.conversations[threadId]?.turns[row.turnId]?.items[row.itemId]?.item;
+      return item === undefined ? 60 : (ESTIMATES[item.type] ?? 60);
+    },
+    [store, threadId],
+  );
+
+  const renderRow = useCallback(
+    (row: Row) =>
+      row.kind === 'item' ? (
+        <ItemRow threadId={threadId} turnId={row.turnId} itemId={row.itemId} rowKey={row.key} latest={row.turnId === lastTurnId} />
+      ) : (
+        <TurnEnd threadId={threadId} turnId={row.turnId} canFork={!archived} />
+      ),
+    [threadId, lastTurnId, archived],
+  );
+
+  if (turnIds === undefined) return null;
+  if (rows.length === 0) {
+    return (
+      <div className="conversation conversation-empty">
+        <p className="muted">No messages yet.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="conversation">
+      <VirtualList rows={rows} estimate={estimate} renderRow={renderRow} label="Conversation" className="conversation-scroll" bottomPadding={24} onAtBottomChange={setAtBottom} handle={list} />
+      {!atBottom && (
+        <button type="button" className="jump-latest" onClick={() => list.current?.scrollToBottom()}>
+          <Icon name="chevronDown" size={14} /> Latest
+        </button>
+      )}
+    </div>
+  );
+}
+
+function ThreadHeader({ threadId }: { threadId: string }) {
+  const controller = useController();
+  const thread = useWeft((s) => findThread(s.data, threadId));
+  const usage = useWeft((s) => s.data.conversations[threadId]?.tokenUsage ?? null);
+  const archived = useWeft((s) => isArchived(s.data, threadId));
+  const running = useWeft((s) => runningTurn(s.data.conversations[threadId]) !== null);
+  const contextWindow = useWeft((s) => s.ui.models.find((m) => m.id === s.ui.settings.model)?.contextWindow ?? null);
+  return (
+    <header className="main-header">
+      <div className="main-title">
+        <h1>{thread === undefined ? 'Thread' : threadTitle(thread)}</h1>
+        {running && (
+          <span className="badge badge-running">
+            <Spinner size={11} /> Running
+          </span>
+        )}
+        {archived && <span className="badge">Archived</span>}
+        {thread?.forkedFromId !== null && thread?.forkedFromId !== undefined && (
+          <button type="button" className="link-button small" onClick={() => void controller.selectThread(thread.forkedFromId ?? '')}>
+            <Icon name="fork" size={12} /> Forked from parent
+          </button>
+        )}
+      </div>
+      <TokenMeter usage={usage} contextWindow={contextWindow} />
+    </header>
+  );
+}
+
+export function ConversationView() {
+  const controller = useController();
+  const threadId = useWeft((s) => s.ui.activeThreadId);
+  const loading = useWeft((s) => s.ui.loadingThreadId !== null && s.ui.loadingThreadId === s.ui.activeThreadId);
+  const loaded = useWeft((s) => threadId !== null && s.data.conversations[threadId] !== undefined);
+  const archived = useWeft((s) => threadId !== null && isArchived(s.data, threadId));
+  const cwd = useWeft((s) => s.data.cwd);
+  const running = useWeft((s) => threadId !== null && runningTurn(s.data.conversations[threadId]) !== null);
+
+  // Esc anywhere outside a text field or dialog stops the running turn.
+  useEffect(() => {
+    if (!running) return;
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const target = event.target;
+      if (target instanceof HTMLElement && (target.closest('[role="dialog"], [role="menu"]') !== null || target.matches('input, select'))) return;
+      void controller.stop();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [running, controller]);
+
+  if (threadId === null) {
+    return (
+      <main className="main">
+        <div className="hero">
+          <div className="hero-mark" aria-hidden="true">
+            <Icon name="sparkle" size={22} />
+          </div>
+          <h1>What should we work on?</h1>
+          <p className="muted">
+            New thread in <strong>{cwd === null ? 'no project' : baseName(cwd)}</strong>. Weft reads your code, runs commands in a sandbox and asks before it changes anything you have not allowed.
+          </p>
+        </div>
+        <div className="composer-dock">
+          <Composer disabled={cwd === null} placeholder="Describe a task, ask a question…" />
+        </div>
+      </main>
+    );
+  }
+
+  return (
+    <main className="main">
+      <ThreadHeader threadId={threadId} />
+      {loading && !loaded ? (
+        <div className="conversation conversation-empty">
+          <Spinner size={18} label="Loading the thread" />
+        </div>
+      ) : (
+        <Conversation key={threadId} threadId={threadId} />
+      )}
+      <div className="composer-dock">
+        <PendingRequest threadId={threadId} />
+        {archived ? (
+          <div className="archived-banner">
+            <Icon name="archive" size={14} /> This thread is archived.
+            <button type="button" className="btn btn-small" onClick={() => void controller.unarchive(threadId)}>
+              Unarchive
+            </button>
+          </div>
+        ) : (
+          <Composer disabled={false} placeholder="Reply, or ask for something else…" />
+        )}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,160 @@
+// The sidebar: the project, "New thread", search, the thread tree (forks under their parent), and the
+// archived threads.
+import { useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { baseName } from '../components/format';
+import { Icon, Spinner } from '../components/Icon';
+import { threadTree } from '../store/selectors';
+import { useApp, useController, useWeft } from './context';
+import { ThreadRow } from './ThreadRow';
+
+function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 30_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now;
+}
+
+function SearchBox() {
+  const controller = useController();
+  const term = useWeft((s) => s.ui.searchTerm);
+  const [value, setValue] = useState(term);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => setValue(term), [term]);
+  useEffect(() => {
+    if (value === term) return;
+    const timer = window.setTimeout(() => void controller.search(value), 200);
+    return () => window.clearTimeout(timer);
+  }, [value, term, controller]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        input.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <div className="search">
+      <Icon name="search" size={14} />
+      <input
+        ref={input}
+        type="search"
+        aria-label="Search threads"
+        placeholder="Search threads"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && value !== '') {
+            e.preventDefault();
+            setValue('');
+          }
+        }}
+      />
+      <kbd className="shortcut" aria-hidden="true">
+        {/Mac|iP/.test(navigator.platform) ? '⌘K' : 'Ctrl K'}
+      </kbd>
+    </div>
+  );
+}
+
+function ThreadLists() {
+  const now = useMinuteClock();
+  const live = useWeft((s) => s.data.live);
+  const archived = useWeft((s) => s.data.archived);
+  const results = useWeft((s) => s.ui.searchResults);
+  const term = useWeft((s) => s.ui.searchTerm);
+  const loaded = useWeft((s) => s.ui.listsLoaded);
+  const archivedIds = useWeft(useShallow((s) => s.data.archived.map((t) => t.id)));
+  const [showArchived, setShowArchived] = useState(false);
+
+  if (results !== null) {
+    return (
+      <nav className="threads" aria-label="Threads">
+        <div className="section-label">Results for “{term}”</div>
+        {results.length === 0 ? (
+          <p className="empty-note">No threads match.</p>
+        ) : (
+          <ul className="thread-list">
+            {results.map((thread) => (
+              <ThreadRow key={thread.id} thread={thread} depth={0} archived={archivedIds.includes(thread.id)} now={now} />
+            ))}
+          </ul>
+        )}
+      </nav>
+    );
+  }
+
+  return (
+    <nav className="threads" aria-label="Threads">
+      <div className="section-label">Threads</div>
+      {!loaded ? (
+        <div className="empty-note">
+          <Spinner size={12} /> Loading…
+        </div>
+      ) : live.length === 0 ? (
+        <p className="empty-note">{archived.length > 0 ? 'No active threads.' : 'No threads yet. Start one with a message.'}</p>
+      ) : (
+        <ul className="thread-list">
+          {threadTree(live).map((node) => (
+            <ThreadRow key={node.thread.id} thread={node.thread} depth={node.depth} archived={false} now={now} />
+          ))}
+        </ul>
+      )}
+      {archived.length > 0 && (
+        <div className="archived">
+          <button type="button" className="section-toggle" aria-expanded={showArchived} onClick={() => setShowArchived(!showArchived)}>
+            <Icon name={showArchived ? 'chevronDown' : 'chevronRight'} size={12} />
+            Archived
+            <span className="count">{archived.length}</span>
+          </button>
+          {showArchived && (
+            <ul className="thread-list" aria-label="Archived threads">
+              {archived.map((thread) => (
+                <ThreadRow key={thread.id} thread={thread} depth={0} archived now={now} />
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </nav>
+  );
+}
+
+export function Sidebar() {
+  const { controller, desktop } = useApp();
+  const cwd = useWeft((s) => s.data.cwd);
+  const openFolder = async (): Promise<void> => {
+    if (desktop === null) controller.setProjectPicker(true);
+    else await desktop.openProject(null);
+  };
+  return (
+    <aside className="sidebar">
+      <div className="sidebar-head">
+        <div className="project" title={cwd ?? undefined}>
+          <span className="project-icon" aria-hidden="true">
+            <Icon name="folder" size={14} />
+          </span>
+          <span className="project-text">
+            <span className="project-name">{cwd === null ? 'No project' : baseName(cwd)}</span>
+            {/* The path is ellipsized from the left (rtl); the marks keep its slashes in place. */}
+            <span className="project-path">{cwd === null ? '' : `\u200E${cwd}\u200E`}</span>
+          </span>
+        </div>
+        <button type="button" className="icon-button" aria-label="Open folder" title="Open folder" onClick={() => void openFolder()}>
+          <Icon name="folder" />
+        </button>
+      </div>
+      <button type="button" className="new-thread" onClick={() => controller.newThread()}>
+        <Icon name="plus" size={14} />
+        New thread
+      </button>
+      <SearchBox />
+      <ThreadLists />
+    </aside>
+  );
+}

@@ -1,0 +1,107 @@
+// One thread in the sidebar: its name (or first message), how long ago it changed, and its state
+// (running, waiting for you, failed); a menu with Rename, Fork, Archive / Unarchive.
+import { memo, useEffect, useId, useRef, useState } from 'react';
+import type { Thread } from '../../src-preload/protocol';
+import { relativeTime } from '../components/format';
+import { Spinner } from '../components/Icon';
+import { MenuButton } from '../components/Menu';
+import type { MenuItem } from '../components/Menu';
+import { threadBadge, threadTitle } from '../store/selectors';
+import { useController, useWeft } from './context';
+
+const BADGE_TEXT = { running: 'Running', waiting: 'Waiting for you', failed: 'Failed' } as const;
+
+export interface ThreadRowProps {
+  thread: Thread;
+  depth: number;
+  archived: boolean;
+  now: number;
+}
+
+export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now }: ThreadRowProps) {
+  const controller = useController();
+  const active = useWeft((s) => s.ui.activeThreadId === thread.id);
+  const status = useWeft((s) => s.data.statuses[thread.id]);
+  const lastTurn = useWeft((s) => s.data.lastTurnStatus[thread.id]);
+  const waiting = useWeft((s) => s.data.approvals.some((r) => r.params.threadId === thread.id));
+  const [renaming, setRenaming] = useState(false);
+  const titleId = useId();
+  const metaId = useId();
+  const title = threadTitle(thread);
+  const badge = threadBadge(status, lastTurn, waiting);
+
+  const items: MenuItem[] = [
+    { label: 'Rename', icon: 'pencil', onSelect: () => setRenaming(true) },
+    { label: 'Fork', icon: 'fork', onSelect: () => void controller.fork(thread.id) },
+    archived
+      ? { label: 'Unarchive', icon: 'archive', onSelect: () => void controller.unarchive(thread.id) }
+      : { label: 'Archive', icon: 'archive', onSelect: () => void controller.archive(thread.id) },
+  ];
+
+  return (
+    <li className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''}`} style={{ paddingLeft: 6 + depth * 14 }}>
+      {depth > 0 && <span className="fork-line" aria-hidden="true" />}
+      {renaming ? (
+        <RenameField
+          initial={thread.name ?? title}
+          onDone={(name) => {
+            setRenaming(false);
+            if (name !== null && name.trim() !== '' && name.trim() !== title) void controller.rename(thread.id, name);
+          }}
+        />
+      ) : (
+        <button
+          type="button"
+          className="thread-button"
+          aria-current={active ? 'page' : undefined}
+          aria-labelledby={titleId}
+          aria-describedby={metaId}
+          onClick={() => void controller.selectThread(thread.id)}
+        >
+          <span className="thread-title" id={titleId}>
+            {title}
+          </span>
+          <span className="thread-meta" id={metaId}>
+            {badge !== null && (
+              <span className={`thread-badge is-${badge}`}>
+                {badge === 'running' ? <Spinner size={10} /> : <span className="dot" />}
+                {BADGE_TEXT[badge]}
+              </span>
+            )}
+            <span className="thread-time">{relativeTime(thread.updatedAt, now)}</span>
+          </span>
+        </button>
+      )}
+      {!renaming && <MenuButton label={`Actions for ${title}`} items={items} className="thread-menu" />}
+    </li>
+  );
+});
+
+function RenameField({ initial, onDone }: { initial: string; onDone: (name: string | null) => void }) {
+  const [value, setValue] = useState(initial);
+  const input = useRef<HTMLInputElement>(null);
+  const done = useRef(false);
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, []);
+  const finish = (name: string | null): void => {
+    if (done.current) return;
+    done.current = true;
+    onDone(name);
+  };
+  return (
+    <input
+      ref={input}
+      className="text-input rename-input"
+      aria-label="Thread name"
+      value={value}
+      onChange={(e) => setValue(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') finish(value);
+        if (e.key === 'Escape') finish(null);
+      }}
+      onBlur={() => finish(value)}
+    />
+  );
+}

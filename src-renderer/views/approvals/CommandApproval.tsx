@@ -1,0 +1,84 @@
+// "Approve command": what the agent wants to run, where and why, and the person's answer.
+import { useId } from 'react';
+import type { CommandAction, CommandExecutionRequestApprovalParams, SandboxMode } from '../../../src-preload/protocol';
+import type { IncomingServerRequest } from '../../client/types';
+import { relativePath } from '../../components/format';
+import { Icon } from '../../components/Icon';
+import { useController, useWeft } from '../context';
+
+type CommandRequest = Extract<IncomingServerRequest, { method: 'item/commandExecution/requestApproval' }>;
+
+const READ_ONLY_ACTIONS: ReadonlySet<CommandAction['type']> = new Set(['read', 'listFiles', 'search']);
+
+/** One sentence on what approving risks, from the request and the sandbox the thread runs in. */
+export function safetyHint(params: CommandExecutionRequestApprovalParams, sandbox: SandboxMode | null): { tone: 'calm' | 'caution' | 'danger'; text: string } {
+  const reason = params.reason ?? '';
+  if (reason.startsWith('dangerous command')) {
+    return { tone: 'danger', text: `Potentially destructive: ${reason.replace(/^dangerous command:\s*/, '')}.` };
+  }
+  const actions = params.commandActions ?? [];
+  if (actions.length > 0 && actions.every((a) => READ_ONLY_ACTIONS.has(a.type))) {
+    return { tone: 'calm', text: 'Looks read-only: it reads, lists or searches files.' };
+  }
+  if (sandbox === 'danger-full-access' || /without a sandbox|outside the sandbox|unsandboxed/.test(reason)) {
+    return { tone: 'caution', text: 'Runs without a sandbox, with your permissions: it can change any file you can.' };
+  }
+  if (sandbox === 'read-only') return { tone: 'caution', text: 'Runs in the read-only sandbox once approved.' };
+  return { tone: 'caution', text: 'May change files in the project; runs in the sandbox once approved.' };
+}
+
+export function CommandApproval({ request }: { request: CommandRequest }) {
+  const controller = useController();
+  const cwd = useWeft((s) => s.data.cwd);
+  const sandbox = useWeft((s) => s.ui.settings.sandbox);
+  const titleId = useId();
+  const { params } = request;
+  const prefix = params.proposedExecpolicyAmendment ?? null;
+  const hint = safetyHint(params, sandbox);
+  const answer = controller.answerCommand.bind(null, request);
+  return (
+    <section className="approval" role="dialog" aria-modal="false" aria-labelledby={titleId}>
+      <header className="approval-head">
+        <Icon name="shield" />
+        <h2 id={titleId}>Approve command</h2>
+      </header>
+      <pre className="approval-command">
+        <code>{params.command}</code>
+      </pre>
+      <dl className="approval-facts">
+        <dt>Folder</dt>
+        <dd>
+          <code>{relativePath(params.cwd, cwd) === '.' ? params.cwd : relativePath(params.cwd, cwd)}</code>
+        </dd>
+        {params.reason !== undefined && params.reason !== null && params.reason !== '' && (
+          <>
+            <dt>Reason</dt>
+            <dd>{params.reason}</dd>
+          </>
+        )}
+        <dt>Safety</dt>
+        <dd className={`safety safety-${hint.tone}`}>{hint.text}</dd>
+      </dl>
+      <div className="approval-actions">
+        <button type="button" className="btn btn-primary" onClick={() => answer('accept')}>
+          Accept
+        </button>
+        <button type="button" className="btn" onClick={() => answer('acceptForSession')}>
+          Accept for session
+        </button>
+        {prefix !== null && prefix.length > 0 && (
+          <button type="button" className="btn" onClick={() => answer({ acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } })}>
+            Always allow <code>{prefix.join(' ')}</code>
+          </button>
+        )}
+        <span className="spacer" />
+        <button type="button" className="btn" onClick={() => answer('decline')}>
+          Decline
+        </button>
+        <button type="button" className="btn btn-danger-ghost" onClick={() => answer('cancel')}>
+          Cancel turn
+        </button>
+      </div>
+    </section>
+  );
+}

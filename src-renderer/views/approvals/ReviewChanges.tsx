@@ -1,0 +1,235 @@
+// "Review changes": every file of a proposed patch in a Monaco diff with full-file context (the current
+// file read through `fs/readFile`), and Weft's per-hunk review: decline single hunks, say why, accept the
+// rest.
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
+import type { IncomingServerRequest } from '../../client/types';
+import { DiffView } from '../../components/diff/DiffView';
+import type { LineMark } from '../../components/diff/MonacoDiff';
+import { applyHunks, hunkStats, newRange, parseFileDiff, sidesFromHunks } from '../../components/diff/unified-diff';
+import type { Hunk } from '../../components/diff/unified-diff';
+import { relativePath } from '../../components/format';
+import { Icon, Spinner } from '../../components/Icon';
+import { changeKindLabel, DiffLayoutToggle } from '../../components/items/FileChangeCell';
+import { useDiffLayout } from '../../components/preferences';
+import { useController, useWeft } from '../context';
+import { acceptedCount, buildPatchAnswer, hunkKey } from './patch-answer';
+import type { HunkVerdict } from './patch-answer';
+
+type PatchRequest = Extract<IncomingServerRequest, { method: 'item/fileChange/requestApproval' }>;
+
+interface Sides {
+  original: string;
+  modified: string;
+  /** False when the current file could not be read or no longer matches: only the hunks are shown. */
+  fullContext: boolean;
+}
+
+function useFileSides(change: FileUpdateChange, hunks: Hunk[]): Sides | null {
+  const controller = useController();
+  const [sides, setSides] = useState<Sides | null>(null);
+  useEffect(() => {
+    let current = true;
+    const load = async (): Promise<void> => {
+      const original = change.kind.type === 'add' ? '' : await controller.readTextFile(change.path);
+      const modified = original === null ? null : applyHunks(original, hunks);
+      if (!current) return;
+      if (original !== null && modified !== null) setSides({ original, modified, fullContext: true });
+      else setSides({ ...sidesFromHunks(hunks), fullContext: false });
+    };
+    void load();
+    return () => {
+      current = false;
+    };
+  }, [change, hunks, controller]);
+  return sides;
+}
+
+interface FileReviewProps {
+  change: FileUpdateChange;
+  cwd: string | null;
+  verdicts: ReadonlyMap<string, HunkVerdict>;
+  setVerdict: (key: string, verdict: HunkVerdict) => void;
+  collapseUnchanged: boolean;
+}
+
+function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged }: FileReviewProps) {
+  const [layout] = useDiffLayout();
+  const hunks = useMemo(() => parseFileDiff(change.diff).hunks, [change.diff]);
+  const sides = useFileSides(change, hunks);
+  const [reveal, setReveal] = useState<{ line: number; nonce: number } | null>(null);
+  const shown = relativePath(change.path, cwd);
+  const stats = hunkStats(hunks);
+  const kind = changeKindLabel(change);
+  const marks = useMemo<LineMark[]>(() => {
+    const out: LineMark[] = [];
+    hunks.forEach((hunk, index) => {
+      if (verdicts.get(hunkKey(change.path, index))?.declined !== true) return;
+      const range = newRange(hunk);
+      out.push({ side: 'modified', start: range.start, end: range.end, className: 'hunk-declined' });
+      if (hunk.oldCount > 0) out.push({ side: 'original', start: hunk.oldStart, end: hunk.oldStart + hunk.oldCount - 1, className: 'hunk-declined' });
+    });
+    return out;
+  }, [hunks, verdicts, change.path]);
+
+  return (
+    <section className="review-file" aria-label={`Changes to ${shown}`}>
+      <header className="review-file-head">
+        <span className={`kind kind-${kind.letter}`} title={kind.word}>
+          {kind.letter}
+        </span>
+        <span className="file-path">{shown}</span>
+        <span className="file-stats">
+          <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
+        </span>
+        {sides !== null && !sides.fullContext && <span className="muted small">Showing the changed lines only (the file could not be read as it was).</span>}
+      </header>
+      {sides === null ? (
+        <div className="monaco-diff monaco-diff--loading">
+          <Spinner size={14} /> Reading {shown}…
+        </div>
+      ) : (
+        <DiffView
+          original={sides.original}
+          modified={sides.modified}
+          path={change.path}
+          sideBySide={layout === 'split'}
+          hideUnchanged={collapseUnchanged || !sides.fullContext}
+          maxHeight={520}
+          marks={marks}
+          reveal={reveal}
+          label={`Proposed changes to ${shown}`}
+        />
+      )}
+      <ol className="hunks" aria-label={`Hunks of ${shown}`}>
+        {hunks.map((hunk, index) => {
+          const key = hunkKey(change.path, index);
+          const verdict = verdicts.get(key) ?? { declined: false, comment: '' };
+          const hunkStat = hunkStats([hunk]);
+          const range = newRange(hunk);
+          const heading = hunk.header.replace(/^@@[^@]*@@\s?/, '');
+          return (
+            <li key={index} className={`hunk ${verdict.declined ? 'is-declined' : ''}`}>
+              <div className="hunk-row">
+                <button type="button" className="link-button" onClick={() => setReveal({ line: range.start, nonce: Date.now() })}>
+                  Hunk {index + 1}
+                </button>
+                <span className="muted">
+                  lines {range.start}–{range.end}
+                  {heading !== '' ? ` · ${heading}` : ''}
+                </span>
+                <span className="file-stats">
+                  <span className="added">+{hunkStat.added}</span> <span className="removed">−{hunkStat.removed}</span>
+                </span>
+                <span className="spacer" />
+                <button
+                  type="button"
+                  className={`btn btn-small ${verdict.declined ? 'btn-declined' : ''}`}
+                  aria-pressed={verdict.declined}
+                  aria-label={`Decline hunk ${index + 1} of ${shown}`}
+                  onClick={() => setVerdict(key, { ...verdict, declined: !verdict.declined })}
+                >
+                  <Icon name="x" size={12} />
+                  {verdict.declined ? 'Declined' : 'Decline'}
+                </button>
+              </div>
+              {verdict.declined && (
+                <textarea
+                  className="text-input hunk-comment"
+                  rows={2}
+                  aria-label={`Why decline hunk ${index + 1} of ${shown}`}
+                  placeholder="Why? The agent is told, with the hunk it should not make."
+                  value={verdict.comment}
+                  onChange={(e) => setVerdict(key, { ...verdict, comment: e.target.value })}
+                />
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+export function ReviewChanges({ request }: { request: PatchRequest }) {
+  const controller = useController();
+  const cwd = useWeft((s) => s.data.cwd);
+  const { threadId, turnId, itemId, reason, grantRoot } = request.params;
+  const entry = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.items[itemId]);
+  const item: FileChangeItem | null = entry?.item.type === 'fileChange' ? entry.item : null;
+  const changes = useMemo(() => item?.changes ?? [], [item]);
+  const [verdicts, setVerdicts] = useState<ReadonlyMap<string, HunkVerdict>>(new Map());
+  const [collapseUnchanged, setCollapseUnchanged] = useState(true);
+  const titleId = useId();
+  const dialog = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    dialog.current?.focus();
+  }, []);
+
+  const setVerdict = (key: string, verdict: HunkVerdict): void => {
+    setVerdicts((old) => new Map(old).set(key, verdict));
+  };
+  const counts = acceptedCount(changes, verdicts);
+  const answer = (decision: 'accept' | 'acceptForSession' | 'decline'): void => {
+    controller.answerPatch(request, buildPatchAnswer(changes, verdicts, decision));
+  };
+
+  return (
+    <div className="overlay">
+      <section className="review" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} ref={dialog}>
+        <header className="review-head">
+          <Icon name="diff" />
+          <h2 id={titleId}>Review changes</h2>
+          <span className="muted">
+            {changes.length} {changes.length === 1 ? 'file' : 'files'}
+          </span>
+          <span className="spacer" />
+          <label className="check">
+            <input type="checkbox" checked={collapseUnchanged} onChange={(e) => setCollapseUnchanged(e.target.checked)} />
+            Collapse unchanged lines
+          </label>
+          <DiffLayoutToggle />
+        </header>
+        {((reason ?? '') !== '' || (grantRoot ?? '') !== '') && (
+          <div className="review-reason">
+            {reason !== null && reason !== undefined && reason !== '' && <p>{reason}</p>}
+            {grantRoot !== null && grantRoot !== undefined && grantRoot !== '' && (
+              <p>
+                Accepting for the session also allows writes under <code>{grantRoot}</code>.
+              </p>
+            )}
+          </div>
+        )}
+        <div className="review-body">
+          {item === null ? (
+            <div className="tool-empty">
+              <Spinner size={14} /> Loading the proposed changes…
+            </div>
+          ) : (
+            changes.map((change) => (
+              <FileReview key={change.path} change={change} cwd={cwd} verdicts={verdicts} setVerdict={setVerdict} collapseUnchanged={collapseUnchanged} />
+            ))
+          )}
+        </div>
+        <footer className="review-foot">
+          <span className="muted">
+            {counts.accepted === counts.total
+              ? `Accept applies all ${counts.total} ${counts.total === 1 ? 'hunk' : 'hunks'}.`
+              : `Accept applies ${counts.accepted} of ${counts.total} hunks; the agent is told which were declined and why.`}
+          </span>
+          <span className="spacer" />
+          <button type="button" className="btn" onClick={() => answer('decline')}>
+            Decline
+          </button>
+          <button type="button" className="btn" onClick={() => answer('acceptForSession')}>
+            Accept for session
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => answer('accept')}>
+            Accept
+          </button>
+        </footer>
+      </section>
+    </div>
+  );
+}

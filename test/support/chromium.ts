@@ -1,0 +1,72 @@
+// Headless Chromium for e2e tests and UI benchmarks: the Debian `chromium` driven by playwright-core,
+// with the flags that work on these machines (docs: ENVIRONMENT.md) and a fresh profile per launch.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** `command -v chromium`, or a clear error naming the fix. */
+export function chromiumPath(): string {
+  try {
+    const path = execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim();
+    if (path !== '') return path;
+  } catch {
+    // Reported below.
+  }
+  throw new Error('Chromium is not installed: run `apt-get install -y chromium` (the e2e tests and UI benchmarks drive it).');
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  colorScheme?: 'light' | 'dark';
+  viewport?: { width: number; height: number };
+  /** Extra Chromium flags. */
+  args?: string[];
+}
+
+/** A fresh headless browser with its own temporary profile, removed again by `close()`. */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<BrowserSession> {
+  const profile = await mkdtemp(join(tmpdir(), 'weft-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+    viewport: options.viewport ?? { width: 1360, height: 860 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}

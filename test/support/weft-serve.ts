@@ -1,0 +1,159 @@
+// End-to-end harness: a mock model, a temp workspace and Weft home, `weft serve` (the built CLI and
+// renderer) on a free port, and a fresh headless Chromium on the page it prints. Everything is torn down
+// by `close()`, which also saves a screenshot of the end state under test-results/e2e/.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from 'playwright-core';
+import { launchBrowser } from './chromium';
+import type { BrowserSession } from './chromium';
+import { startMockResponsesServer } from './mock-responses-server';
+import type { MockResponsesServer } from './mock-responses-server';
+import { makeTempWorkspace, makeWeftHome } from './workspace';
+import type { TempWorkspace, WeftHome } from './workspace';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'e2e');
+
+export interface E2eOptions {
+  /** Files of the project folder the UI opens on. */
+  files?: Record<string, string>;
+  /** config.toml `approval_policy` (default "untrusted": every patch and every unsafe command asks). */
+  approvalPolicy?: 'untrusted' | 'on-request' | 'on-failure' | 'never';
+  /** config.toml `sandbox_mode` (default "danger-full-access": commands run without needing bwrap). */
+  sandbox?: 'read-only' | 'workspace-write' | 'danger-full-access';
+}
+
+export interface E2e {
+  mock: MockResponsesServer;
+  workspace: TempWorkspace;
+  home: WeftHome;
+  /** The address `weft serve` printed (with its token and the project). */
+  url: string;
+  browser: BrowserSession;
+  page: Page;
+  /** Saves `test-results/e2e/<name>.png`. */
+  screenshot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function mockConfig(url: string, options: E2eOptions): string {
+  return [
+    'model = "mock-model"',
+    'model_provider = "mock"',
+    `approval_policy = "${options.approvalPolicy ?? 'untrusted'}"`,
+    `sandbox_mode = "${options.sandbox ?? 'danger-full-access'}"`,
+    '',
+    '[model_providers.mock]',
+    'name = "Mock"',
+    `base_url = "${url}"`,
+    'env_key = "MOCK_API_KEY"',
+    'wire_api = "responses"',
+    'request_max_retries = 0',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Starts `weft serve` and resolves with the URL it prints; rejects with its stderr if it exits first.
+ * WEFT_E2E_CLI names another entry script taking the same arguments (e.g. a build under test elsewhere).
+ */
+function startServe(cwd: string, home: string): Promise<{ child: ChildProcess; url: string }> {
+  const cli = process.env.WEFT_E2E_CLI ?? join(ROOT, 'bin', 'weft.js');
+  const cliBuilt = process.env.WEFT_E2E_CLI !== undefined || existsSync(join(ROOT, 'dist', 'cli', 'cli.js'));
+  if (!cliBuilt || !existsSync(join(ROOT, 'dist', 'renderer', 'index.html'))) {
+    throw new Error('The e2e tests need the built CLI and renderer: run `npm run build` first.');
+  }
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--cd', cwd, '--token', 'e2e-token'], {
+    cwd,
+    env: { ...process.env, WEFT_HOME: home, MOCK_API_KEY: 'x' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const stdout = child.stdout;
+  if (stdout === null) throw new Error('weft serve: no stdout pipe');
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: stdout });
+    const onExit = (code: number | null): void => reject(new Error(`weft serve exited (${String(code)}) before printing its URL:\n${stderr}`));
+    child.once('exit', onExit);
+    lines.on('line', (line) => {
+      const match = /^Weft is serving (\S+)/.exec(line);
+      if (match?.[1] === undefined) return;
+      child.off('exit', onExit);
+      lines.close();
+      resolve({ child, url: match[1] });
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
+  const mock = await startMockResponsesServer();
+  const workspace = await makeTempWorkspace(options.files ?? { 'README.md': '# Demo project\n' });
+  const home = await makeWeftHome(mockConfig(mock.url, options));
+  let child: ChildProcess | null = null;
+  let browser: BrowserSession | null = null;
+  try {
+    const served = await startServe(workspace.dir, home.dir);
+    child = served.child;
+    browser = await launchBrowser();
+    const { page } = browser;
+    page.setDefaultTimeout(20_000);
+    await page.goto(served.url);
+    await page.getByRole('navigation', { name: 'Threads' }).waitFor();
+    const session = browser;
+    const server = child;
+    return {
+      mock,
+      workspace,
+      home,
+      url: served.url,
+      browser: session,
+      page,
+      async screenshot(name) {
+        await mkdir(SCREENSHOT_DIR, { recursive: true });
+        await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+      },
+      async close() {
+        await session.close();
+        await stop(server);
+        await mock.close();
+        await workspace.cleanup();
+        await home.cleanup();
+      },
+    };
+  } catch (error) {
+    await browser?.close();
+    if (child !== null) await stop(child);
+    await mock.close();
+    await workspace.cleanup();
+    await home.cleanup();
+    throw error;
+  }
+}
+
+/** Types `text` into the composer and sends it with Enter. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** The conversation of the open thread (its rows), to find text there and not in the sidebar or header. */
+export function conversation(page: Page): Locator {
+  return page.getByRole('region', { name: 'Conversation' });
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { createFrameBatcher } from '../../../src-renderer/store/frame-batcher';
+import { readLocation, rememberProject, withLocation } from '../../../src-renderer/store/location';
+import { reduceNotification } from '../../../src-renderer/store/reduce';
+import { conversationRows } from '../../../src-renderer/store/rows';
+import { threadBadge, threadTitle, threadTree } from '../../../src-renderer/store/selectors';
+import { emptyAppData } from '../../../src-renderer/store/state';
+import { agentMessage, CWD, makeThread, makeTurn, note, userMessage } from './fixtures';
+
+describe('createFrameBatcher', () => {
+  it('delivers everything pushed before a frame in one call, in order', () => {
+    const frames: (() => void)[] = [];
+    const delivered: number[][] = [];
+    const batcher = createFrameBatcher<number>({ schedule: (cb) => (frames.push(cb), () => undefined) }, (v) => delivered.push(v));
+    batcher.push(1);
+    batcher.push(2);
+    batcher.push(3);
+    expect(frames).toHaveLength(1);
+    expect(delivered).toEqual([]);
+    frames[0]?.();
+    batcher.push(4);
+    batcher.flush();
+    expect(delivered).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('drops the buffer and cancels the frame on dispose', () => {
+    let cancelled = 0;
+    const delivered: number[][] = [];
+    const batcher = createFrameBatcher<number>({ schedule: () => () => (cancelled += 1) }, (v) => delivered.push(v));
+    batcher.push(1);
+    batcher.dispose();
+    batcher.flush();
+    expect(cancelled).toBe(1);
+    expect(delivered).toEqual([]);
+  });
+});
+
+describe('conversationRows', () => {
+  it('lists each turn as its items and an end row, and keeps the same array while only text streams', () => {
+    let state = reduceNotification(emptyAppData(CWD), note('thread/started', { thread: makeThread({ turns: [makeTurn({ status: 'completed', items: [userMessage('u1'), agentMessage('a1', 'hi')] })] }) }));
+    state = reduceNotification(state, note('turn/started', { threadId: 'thr_1', turn: makeTurn({ id: 'turn_2' }) }));
+    state = reduceNotification(state, note('item/started', { threadId: 'thr_1', turnId: 'turn_2', item: agentMessage('a2') }));
+    const conversation = state.conversations.thr_1;
+    if (conversation === undefined) throw new Error('no conversation');
+    const first = conversationRows(conversation, null);
+    expect(first.rows.map((r) => r.key)).toEqual(['turn_1/u1', 'turn_1/a1', 'turn_1/$end', 'turn_2/a2', 'turn_2/$end']);
+
+    state = reduceNotification(state, note('item/agentMessage/delta', { threadId: 'thr_1', turnId: 'turn_2', itemId: 'a2', delta: 'x' }));
+    const streamed = state.conversations.thr_1;
+    if (streamed === undefined) throw new Error('no conversation');
+    expect(conversationRows(streamed, first)).toBe(first);
+  });
+});
+
+describe('threadTree', () => {
+  it('draws forks under their parent and keeps orphans at the top level', () => {
+    const threads = [
+      makeThread({ id: 'fork2', forkedFromId: 'root' }),
+      makeThread({ id: 'root' }),
+      makeThread({ id: 'nested', forkedFromId: 'fork2' }),
+      makeThread({ id: 'orphan', forkedFromId: 'gone' }),
+      makeThread({ id: 'fork1', forkedFromId: 'root' }),
+    ];
+    expect(threadTree(threads).map((n) => [n.thread.id, n.depth])).toEqual([
+      ['root', 0],
+      ['fork2', 1],
+      ['nested', 2],
+      ['fork1', 1],
+      ['orphan', 0],
+    ]);
+  });
+});
+
+describe('thread display', () => {
+  it('names a thread by its name, else the first line of its preview', () => {
+    expect(threadTitle({ name: ' Build ', preview: 'x' })).toBe('Build');
+    expect(threadTitle({ name: null, preview: 'Fix it\nplease' })).toBe('Fix it');
+    expect(threadTitle({ name: '', preview: '' })).toBe('Untitled thread');
+  });
+
+  it('says running, waiting for you, or failed', () => {
+    expect(threadBadge({ type: 'active', activeFlags: [] }, 'inProgress', false)).toBe('running');
+    expect(threadBadge({ type: 'active', activeFlags: ['waitingOnApproval'] }, 'inProgress', false)).toBe('waiting');
+    expect(threadBadge({ type: 'idle' }, 'inProgress', true)).toBe('waiting');
+    expect(threadBadge({ type: 'idle' }, 'failed', false)).toBe('failed');
+    expect(threadBadge({ type: 'systemError' }, undefined, false)).toBe('failed');
+    expect(threadBadge({ type: 'idle' }, 'completed', false)).toBeNull();
+  });
+});
+
+describe('page location', () => {
+  it('reads and writes the project and thread without touching the token', () => {
+    const href = 'http://127.0.0.1:9/?token=t&cwd=%2Fa';
+    expect(readLocation(href)).toEqual({ cwd: '/a', threadId: null });
+    const next = withLocation(href, { cwd: '/b c', threadId: 'thr' });
+    expect(readLocation(next)).toEqual({ cwd: '/b c', threadId: 'thr' });
+    expect(new URL(next).searchParams.get('token')).toBe('t');
+    expect(readLocation(withLocation(next, { cwd: '/b c', threadId: null })).threadId).toBeNull();
+  });
+
+  it('remembers recent projects most recent first, without duplicates', () => {
+    const saved = new Map<string, string>();
+    const storage = { getItem: (k: string) => saved.get(k) ?? null, setItem: (k: string, v: string) => void saved.set(k, v) };
+    const list = rememberProject(storage, ['/a', '/b'], '/b');
+    expect(list).toEqual(['/b', '/a']);
+    expect(saved.get('weft.recentProjects')).toBe('["/b","/a"]');
+  });
+});
