@@ -16,7 +16,8 @@ await build({
   sourcemap: 'linked',
   minify: true,
   keepNames: true,
-  external: ['node-pty', 'better-sqlite3', 'electron'],
+  // Native addons, and web-tree-sitter (its wasm loader finds its files relative to its own module).
+  external: ['node-pty', 'better-sqlite3', 'electron', 'web-tree-sitter'],
   banner: {
     js: "import { createRequire as __weftCreateRequire } from 'node:module'; const require = __weftCreateRequire(import.meta.url);",
   },

@@ -2,7 +2,13 @@
  * The `weft` command. Each sub-command is loaded on demand so that, for example, `weft apply-patch`
  * never pays for the model client and `weft exec` never loads the server.
  */
+import { setFlagsFromString } from 'node:v8';
 import { VERSION } from './version';
+
+// The shell parser is a large WebAssembly grammar. V8's optimizing tier spends over a second compiling
+// it in the background on a busy two-core machine, for scripts a few words long; the baseline compiler
+// alone parses them just as well. Must run before any WebAssembly is compiled.
+setFlagsFromString('--liftoff-only');
 
 const USAGE = `Weft ${VERSION} — a coding agent for your projects.
 
