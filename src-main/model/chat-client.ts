@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { ChatStreamAssembler, defaultChatIds } from './chat/assembler';
 import type { ChatIdGenerator } from './chat/assembler';
 import { ChatChunk } from './chat/chunks';
-import { abortReason, classifyRequestError, classifyStreamError, idleError } from './chat/errors';
+import { abortReason, classifyRequestError, classifyStreamError, idleError } from './request-errors';
 import { toChatMessages, toChatTools } from './chat/messages';
 import { ModelError } from './errors';
 import type { ModelClient, ModelEvent, ModelRequest } from './types';

@@ -1,7 +1,8 @@
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import OpenAI from 'openai';
 import { z } from 'zod';
 import { ResponseItem } from '../../src-preload/protocol';
 import { ModelError } from './errors';
+import { abortReason, classifyRequestError, classifyStreamError, idleError, streamedError } from './request-errors';
 import type { ModelClient, ModelEvent, ModelRequest, ModelUsage } from './types';
 
 export interface ResponsesClientOptions {
@@ -80,13 +81,13 @@ export class ResponsesClient implements ModelClient {
       }
     } catch (error) {
       if (error instanceof ModelError) throw error;
-      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new APIUserAbortError();
+      if (signal.aborted) throw abortReason(signal);
       throw classifyStreamError(error, idle.signal.aborted, this.options.streamIdleTimeoutMs);
     } finally {
       clearTimeout(timer);
     }
     if (completed) return;
-    if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new APIUserAbortError();
+    if (signal.aborted) throw abortReason(signal);
     if (idle.signal.aborted) throw idleError(this.options.streamIdleTimeoutMs);
     throw new ModelError('stream closed before response.completed', 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
   }
@@ -147,7 +148,7 @@ function toModelEvent(raw: unknown): ModelEvent | null {
       const err = ev.response?.error;
       const code = err?.code ?? null;
       const message = err?.message ?? 'the model reported a failure';
-      throw failedResponseError(code, message);
+      throw streamedError(code, message);
     }
     case 'response.incomplete': {
       const reason = ev.response?.incomplete_details?.reason ?? 'unknown';
@@ -164,87 +165,4 @@ function toUsage(u: z.infer<typeof Usage>): ModelUsage {
     reasoningOutputTokens: u.output_tokens_details?.reasoning_tokens ?? 0,
     totalTokens: u.total_tokens || u.input_tokens + u.output_tokens,
   };
-}
-
-function failedResponseError(code: string | null, message: string): ModelError {
-  if (code === 'context_length_exceeded') {
-    return new ModelError(`context window exceeded: ${message}`, 'ContextWindowExceeded', { retryable: false, phase: 'stream' });
-  }
-  if (code === 'insufficient_quota' || code === 'usage_limit_reached') {
-    return new ModelError(message, 'UsageLimitExceeded', { retryable: false, phase: 'stream' });
-  }
-  if (code === 'rate_limit_exceeded' || code === 'server_error' || code === 'server_is_overloaded') {
-    return new ModelError(message, 'ResponseStreamDisconnected', { retryable: true, phase: 'stream', retryAfterMs: parseRetryAfterText(message) });
-  }
-  return new ModelError(message, 'Other', { retryable: false, phase: 'stream' });
-}
-
-/** "Please try again in 1.5s" / "in 200ms" in a rate-limit message. */
-function parseRetryAfterText(message: string): number | null {
-  const m = /try again in (\d+(?:\.\d+)?)\s*(ms|s)\b/i.exec(message);
-  if (!m?.[1]) return null;
-  const n = Number(m[1]);
-  return m[2] === 'ms' ? n : n * 1000;
-}
-
-function idleError(ms: number): ModelError {
-  return new ModelError(`no data from the model for ${Math.round(ms / 1000)} s; the stream was idle`, 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
-}
-
-function classifyStreamError(error: unknown, idled: boolean, idleMs: number): ModelError {
-  if (idled) return idleError(idleMs);
-  if (error instanceof APIError && error.status === undefined) {
-    // An `error` field inside an SSE frame.
-    return failedResponseError(errorCode(error), error.message);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new ModelError(`stream disconnected before completion: ${message}`, 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
-}
-
-function errorCode(error: APIError): string | null {
-  return typeof error.code === 'string' ? error.code : null;
-}
-
-function classifyRequestError(error: unknown, signal: AbortSignal): Error {
-  if (error instanceof APIUserAbortError || signal.aborted) return signal.reason instanceof Error ? signal.reason : new APIUserAbortError();
-  if (error instanceof APIConnectionError) {
-    return new ModelError(`could not reach the model endpoint: ${error.message}`, 'HttpConnectionFailed', { retryable: true, phase: 'request', httpStatus: null });
-  }
-  if (error instanceof APIError) {
-    const status = error.status ?? null;
-    const detail = apiErrorDetail(error);
-    const retryAfterMs = retryAfterFromHeaders(error.headers);
-    if (errorCode(error) === 'context_length_exceeded') {
-      return new ModelError(`context window exceeded: ${detail}`, 'ContextWindowExceeded', { retryable: false, phase: 'request', httpStatus: status });
-    }
-    if (status === 401 || status === 403) {
-      return new ModelError(`the model endpoint refused the credentials (HTTP ${status}): ${detail}`, 'Unauthorized', { retryable: false, phase: 'request', httpStatus: status });
-    }
-    if (status === 429 && (errorCode(error) === 'insufficient_quota' || errorCode(error) === 'usage_limit_reached')) {
-      return new ModelError(`usage limit reached (HTTP 429): ${detail}`, 'UsageLimitExceeded', { retryable: false, phase: 'request', httpStatus: status });
-    }
-    if (status === 429 || (status !== null && status >= 500)) {
-      return new ModelError(`the model endpoint answered HTTP ${status}: ${detail}`, status === 429 ? 'Other' : 'InternalServerError', { retryable: true, phase: 'request', httpStatus: status, retryAfterMs });
-    }
-    return new ModelError(`the model endpoint rejected the request (HTTP ${status ?? '?'}): ${detail}`, 'BadRequest', { retryable: false, phase: 'request', httpStatus: status });
-  }
-  return new ModelError(`model request failed: ${error instanceof Error ? error.message : String(error)}`, 'Other', { retryable: false, phase: 'request' });
-}
-
-function apiErrorDetail(error: APIError): string {
-  const body: unknown = error.error;
-  const parsed = z.object({ message: z.string() }).safeParse(body);
-  if (parsed.success) return parsed.data.message;
-  return error.message;
-}
-
-function retryAfterFromHeaders(headers: Headers | undefined): number | null {
-  if (!headers) return null;
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && Number.isFinite(Number(ms))) return Number(ms);
-  const s = headers.get('retry-after');
-  if (s === null) return null;
-  if (Number.isFinite(Number(s))) return Number(s) * 1000;
-  const date = Date.parse(s);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }

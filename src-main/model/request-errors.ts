@@ -1,10 +1,10 @@
-// Classification of Chat Completions failures into `ModelError`s, with the same rules as the Responses
-// client: 401/403 and other 4xx are final, 429 and 5xx and dropped connections are retried, a
+// Classification of model API failures (Responses and Chat Completions) into `ModelError`s, one set of
+// rules for both: 401/403 and other 4xx are final, 429 and 5xx and dropped connections are retried, a
 // server-requested delay is kept. Chat providers other than OpenAI rarely send an error `code`, so a
 // context overflow is also recognised by the wording local servers use.
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { z } from 'zod';
-import { ModelError } from '../errors';
+import { ModelError } from './errors';
 
 const CONTEXT_OVERFLOW = /context[ _-]?(length|window)|maximum context|too many tokens|prompt is too long/i;
 
@@ -55,7 +55,7 @@ export function classifyStreamError(error: unknown, idled: boolean, idleMs: numb
   return new ModelError(`stream disconnected before completion: ${message}`, 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
 }
 
-function streamedError(code: string | null, message: string): ModelError {
+export function streamedError(code: string | null, message: string): ModelError {
   if (code === 'context_length_exceeded' || CONTEXT_OVERFLOW.test(message)) {
     return new ModelError(`context window exceeded: ${message}`, 'ContextWindowExceeded', { retryable: false, phase: 'stream' });
   }
