@@ -3,6 +3,25 @@
 // the model client and `weft exec` never loads the server. Native addons stay external.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * zod re-exports every locale's messages (about 330 KB) through `z.locales`; Weft only uses English,
+ * which zod installs by default. Replacing the locale index with English alone trims start-up.
+ */
+const englishOnlyZodLocales = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(args.importer)) return undefined;
+      return { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'zod-locales' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 rmSync(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
 await build({
@@ -22,4 +41,5 @@ await build({
     js: "import { createRequire as __weftCreateRequire } from 'node:module'; const require = __weftCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  plugins: [englishOnlyZodLocales],
 });
