@@ -1,38 +1,14 @@
 // Which file an app:// request names, and its content type. Pure: path arithmetic only, so the
 // traversal checks are unit-tested. app-protocol.ts does the reading.
-import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { contentTypeFor } from '../server/content-types';
 import { APP_HOST, APP_SCHEME } from './app-origin';
 
 export type AppFileLookup =
   | { ok: true; path: string; contentType: string }
   | { ok: false; status: 400 | 404; reason: string };
 
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-/** The content type for a file name; unknown extensions are served as opaque bytes. */
-export function contentTypeFor(fileName: string): string {
-  return CONTENT_TYPES[extname(fileName).toLowerCase()] ?? 'application/octet-stream';
-}
+export { contentTypeFor };
 
 /**
  * Maps `app://weft/<path>` to a file under `root` (the built renderer, dist/renderer). `/` is

@@ -1,21 +1,12 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { ChatStreamAssembler, defaultChatIds } from './chat/assembler';
 import type { ChatIdGenerator } from './chat/assembler';
 import { ChatChunk } from './chat/chunks';
-import { abortReason, classifyRequestError, classifyStreamError, idleError } from './request-errors';
+import { createSdk, guardedStream, type EndpointOptions } from './sdk-stream';
 import { toChatMessages, toChatTools } from './chat/messages';
-import { ModelError } from './errors';
 import type { ModelClient, ModelEvent, ModelRequest } from './types';
 
-export interface ChatCompletionsClientOptions {
-  /** Ends in the API version, e.g. `http://localhost:11434/v1`; requests go to `<baseUrl>/chat/completions`. */
-  baseUrl: string;
-  /** Null for local servers without auth. */
-  apiKey: string | null;
-  headers?: Record<string, string>;
-  queryParams?: Record<string, string>;
-  /** No chunk for this long ends the attempt as a dropped stream. */
-  streamIdleTimeoutMs: number;
+export interface ChatCompletionsClientOptions extends EndpointOptions {
   /** Ids for the items chat providers do not name (tests pass a deterministic one). */
   ids?: ChatIdGenerator;
 }
@@ -35,50 +26,17 @@ export class ChatCompletionsClient implements ModelClient {
 
   constructor(private readonly options: ChatCompletionsClientOptions) {
     this.ids = options.ids ?? defaultChatIds;
-    this.sdk = new OpenAI({
-      // The SDK insists on a key; endpoints without auth ignore the header.
-      apiKey: options.apiKey ?? 'unused',
-      baseURL: options.baseUrl,
-      maxRetries: 0,
-      timeout: 10 * 60_000,
-      defaultHeaders: options.headers,
-      defaultQuery: options.queryParams,
-    });
+    this.sdk = createSdk(options);
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-    const idle = new AbortController();
-    const combined = AbortSignal.any([signal, idle.signal]);
-    let stream: AsyncIterable<unknown>;
-    try {
-      stream = await this.sdk.chat.completions.create(buildChatBody(request), { signal: combined });
-    } catch (error) {
-      throw classifyRequestError(error, signal);
-    }
+    const body = buildChatBody(request);
     const assembler = new ChatStreamAssembler(this.ids);
-    let timer: NodeJS.Timeout | undefined;
-    const armIdle = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => idle.abort(), this.options.streamIdleTimeoutMs);
-    };
-    try {
-      armIdle();
-      for await (const raw of stream) {
-        armIdle();
-        const chunk = ChatChunk.safeParse(raw);
-        if (!chunk.success) continue;
-        yield* assembler.push(chunk.data);
-      }
-    } catch (error) {
-      if (error instanceof ModelError) throw error;
-      if (signal.aborted) throw abortReason(signal);
-      throw classifyStreamError(error, idle.signal.aborted, this.options.streamIdleTimeoutMs);
-    } finally {
-      clearTimeout(timer);
+    for await (const raw of guardedStream((s) => this.sdk.chat.completions.create(body, { signal: s }), signal, this.options.streamIdleTimeoutMs)) {
+      const chunk = ChatChunk.safeParse(raw);
+      if (!chunk.success) continue;
+      yield* assembler.push(chunk.data);
     }
-    // The SDK ends the iteration quietly when its signal aborts.
-    if (signal.aborted) throw abortReason(signal);
-    if (idle.signal.aborted) throw idleError(this.options.streamIdleTimeoutMs);
     yield* assembler.finish();
   }
 }

@@ -1,18 +1,12 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { z } from 'zod';
 import { ResponseItem } from '../../src-preload/protocol';
 import { ModelError } from './errors';
-import { abortReason, classifyRequestError, classifyStreamError, idleError, streamedError } from './request-errors';
+import { streamedError } from './request-errors';
+import { createSdk, guardedStream, type EndpointOptions } from './sdk-stream';
 import type { ModelClient, ModelEvent, ModelRequest, ModelUsage } from './types';
 
-export interface ResponsesClientOptions {
-  baseUrl: string;
-  apiKey: string | null;
-  headers?: Record<string, string>;
-  queryParams?: Record<string, string>;
-  /** No event for this long ends the attempt as a dropped stream. */
-  streamIdleTimeoutMs: number;
-}
+export type ResponsesClientOptions = EndpointOptions;
 
 const Usage = z.object({
   input_tokens: z.number().default(0),
@@ -41,54 +35,18 @@ export class ResponsesClient implements ModelClient {
   private readonly sdk: OpenAI;
 
   constructor(private readonly options: ResponsesClientOptions) {
-    this.sdk = new OpenAI({
-      // The SDK insists on a key; endpoints without auth ignore the header.
-      apiKey: options.apiKey ?? 'unused',
-      baseURL: options.baseUrl,
-      maxRetries: 0,
-      timeout: 10 * 60_000,
-      defaultHeaders: options.headers,
-      defaultQuery: options.queryParams,
-    });
+    this.sdk = createSdk(options);
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-    const idle = new AbortController();
-    const combined = AbortSignal.any([signal, idle.signal]);
-    let stream: AsyncIterable<unknown>;
-    try {
-      stream = await this.sdk.responses.create(buildBody(request), { signal: combined });
-    } catch (error) {
-      throw classifyRequestError(error, signal);
+    const body = buildBody(request);
+    const raws = guardedStream((s) => this.sdk.responses.create(body, { signal: s }), signal, this.options.streamIdleTimeoutMs);
+    for await (const raw of raws) {
+      const event = toModelEvent(raw);
+      if (event === null) continue;
+      yield event;
+      if (event.type === 'completed') return;
     }
-    let timer: NodeJS.Timeout | undefined;
-    const armIdle = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => idle.abort(), this.options.streamIdleTimeoutMs);
-    };
-    let completed = false;
-    try {
-      armIdle();
-      for await (const raw of stream) {
-        armIdle();
-        const event = toModelEvent(raw);
-        if (event === null) continue;
-        yield event;
-        if (event.type === 'completed') {
-          completed = true;
-          break;
-        }
-      }
-    } catch (error) {
-      if (error instanceof ModelError) throw error;
-      if (signal.aborted) throw abortReason(signal);
-      throw classifyStreamError(error, idle.signal.aborted, this.options.streamIdleTimeoutMs);
-    } finally {
-      clearTimeout(timer);
-    }
-    if (completed) return;
-    if (signal.aborted) throw abortReason(signal);
-    if (idle.signal.aborted) throw idleError(this.options.streamIdleTimeoutMs);
     throw new ModelError('stream closed before response.completed', 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
   }
 }

@@ -12,8 +12,9 @@ import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { extname, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { errorMessage } from '../util/errors';
+import { contentTypeFor } from './content-types';
 import type { ConnectionHost } from './transport';
 import { createWebSocketEndpoint, WS_PATH } from './websocket';
 
@@ -235,31 +236,8 @@ async function findFile(root: string, relative: string): Promise<FoundFile | nul
   }
 }
 
-const MIME_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.wasm': 'application/wasm',
-};
-
-export function mimeType(path: string): string {
-  return MIME_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
-}
+/** Kept under its old name for callers and tests of this module. */
+export const mimeType = contentTypeFor;
 
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Weft: renderer not built</title></head>
