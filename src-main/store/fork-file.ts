@@ -69,9 +69,7 @@ export function writeForkFile(
   now: Date,
   extraEvents: readonly Record<string, unknown>[] = [],
 ): void {
-  const tmp = `${target}.tmp-${process.pid}`;
-  const out = openSync(tmp, 'w');
-  try {
+  writeAtomically(target, (out) => {
     const stamp = lineTimestamp(now);
     writeAll(out, Buffer.from(JSON.stringify({ timestamp: stamp, type: 'session_meta', payload: meta }) + '\n'));
     const buf = Buffer.allocUnsafe(1 << 20);
@@ -91,6 +89,22 @@ export function writeForkFile(
     for (const payload of extraEvents) {
       writeAll(out, Buffer.from(JSON.stringify({ timestamp: stamp, type: 'event_msg', payload }) + '\n'));
     }
+  });
+}
+
+function writeAll(fd: number, buf: Buffer): void {
+  for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
+}
+
+/**
+ * Writes a whole new file at `target`: into a temp file, fsynced, then renamed over. On failure the temp
+ * file is removed and `target` is untouched.
+ */
+function writeAtomically(target: string, write: (fd: number) => void): void {
+  const tmp = `${target}.tmp-${process.pid}`;
+  const out = openSync(tmp, 'w');
+  try {
+    write(out);
     fsyncSync(out);
     closeSync(out);
     renameSync(tmp, target);
@@ -105,27 +119,11 @@ export function writeForkFile(
   }
 }
 
-function writeAll(fd: number, buf: Buffer): void {
-  for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
-}
-
 /** Writes a brand-new rollout holding just its session_meta line (atomically). */
 export function writeNewRollout(target: string, meta: Record<string, unknown>, created: Date): void {
-  const tmp = `${target}.tmp-${process.pid}`;
-  const out = openSync(tmp, 'w');
-  try {
+  writeAtomically(target, (out) => {
     writeAll(out, Buffer.from(JSON.stringify({ timestamp: lineTimestamp(created), type: 'session_meta', payload: meta }) + '\n'));
-    closeSync(out);
-    renameSync(tmp, target);
-  } catch (error) {
-    try {
-      closeSync(out);
-    } catch {
-      // already closed
-    }
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+  });
 }
 
 /** The session_meta payload of a new thread. */
