@@ -87,6 +87,16 @@ export const CommandExecutionItem = z.object({
   aggregatedOutput: z.string().nullable(),
   exitCode: z.number().int().nullable(),
   durationMs: z.number().nonnegative().nullable(),
+  /**
+   * Weft extension: how the command ended, for an honest label. Absent while in progress and on items
+   * written by older versions (then read `status` and `exitCode`). `exited` = it ran and exited with
+   * `exitCode`; `declined` = the user said no; `cancelled` = the user cancelled the turn at its approval;
+   * `stopped` = the turn was interrupted while it ran; `error` = it could not run (see `weftError`).
+   * `durationMs` counts the run only, never the wait for approval.
+   */
+  weftOutcome: z.enum(['exited', 'declined', 'cancelled', 'stopped', 'error']).optional(),
+  /** Weft extension: why the command could not run (with `weftOutcome: "error"`), in words for people. */
+  weftError: z.string().optional(),
 });
 export type CommandExecutionItem = z.infer<typeof CommandExecutionItem>;
 
