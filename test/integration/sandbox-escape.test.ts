@@ -361,5 +361,30 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
       expect(existsSync(join(ws, 'x'))).toBe(false);
       expect(await runSandboxCommand(['--mode', 'sideways', '--', 'true'])).toBe(2);
     });
+
+    it('filters the environment like every other command: no keys, passwords or agent sockets', async () => {
+      const added = {
+        WEFT_HOME: join(base, 'home'),
+        OPENAI_API_KEY: 'sk-test',
+        PGPASSWORD: 'pw',
+        GH_PAT: 'ghp_test',
+        DATABASE_URL: 'postgres://app:hunter2@db/app',
+        SSH_AUTH_SOCK: join(outside, 'agent.sock'),
+        WEFT_TEST_PLAIN: 'kept',
+      };
+      const saved = new Map(Object.keys(added).map((key) => [key, process.env[key]]));
+      Object.assign(process.env, added);
+      try {
+        expect(await runSandboxCommand(['--cd', ws, '--', 'bash', '-c', 'env > env.txt'])).toBe(0);
+      } finally {
+        for (const [key, value] of saved) {
+          if (value === undefined) Reflect.deleteProperty(process.env, key);
+          else process.env[key] = value;
+        }
+      }
+      const names = (await readFile(join(ws, 'env.txt'), 'utf8')).split('\n').map((line) => line.slice(0, line.indexOf('=')));
+      expect(names).toContain('WEFT_TEST_PLAIN');
+      expect(names.filter((n) => ['OPENAI_API_KEY', 'PGPASSWORD', 'GH_PAT', 'DATABASE_URL', 'SSH_AUTH_SOCK'].includes(n))).toEqual([]);
+    });
   });
 });
