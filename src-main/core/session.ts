@@ -208,17 +208,21 @@ export class Session implements TurnHost {
     const record: TurnRecord = { turn: runner.snapshot(), items: [] };
     this.turns.push(record);
     this.emitStatus();
-    this.activeFinished = runner.done.then(async (turn) => {
-      record.turn = turn;
-      const completed: ServerNotification = { method: 'turn/completed', params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } } };
+    this.activeFinished = runner.done.then(async (finished) => {
+      let turn = finished;
       // Durable before announced: once a client sees turn/completed, the turn is on disk; and the
-      // session is ready for the next turn by then.
-      this.options.recorder?.notification(completed);
+      // session is ready for the next turn by then. A turn that could not be saved fails, saying so.
+      this.options.recorder?.notification({ method: 'turn/completed', params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } } });
       try {
         await this.options.recorder?.turnEnded();
       } catch (e) {
-        this.emit({ method: 'warning', params: { threadId: this.threadId, message: `could not make this thread's history durable: ${e instanceof Error ? e.message : String(e)}` } });
+        const error = { message: `This thread is not being saved: ${e instanceof Error ? e.message : String(e)}`, codexErrorInfo: 'other', additionalDetails: null };
+        // Told, not recorded: the turn's own lines are queued after its end; once they reach the disk it is whole.
+        this.broadcast({ method: 'error', params: { error, willRetry: false, threadId: this.threadId, turnId: turn.id } });
+        turn = { ...turn, status: 'failed', error };
       }
+      record.turn = turn;
+      const completed: ServerNotification = { method: 'turn/completed', params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } } };
       if (this.active === runner) this.active = null;
       this.broadcast(completed);
       this.emitStatus();

@@ -80,7 +80,7 @@ export interface SessionRecorder {
   approval(record: { turnId: string; itemId: string; kind: 'command' | 'fileChange'; request: unknown; decision: unknown }): void;
   turnContext(ctx: { turnId: string; cwd: string; approvalPolicy: string; sandboxPolicy: unknown; model: string; effort: string | null; summary: string | null }): void;
   compacted(ctx: { message: string; replacementHistory: ResponseItem[] }): void;
-  /** The turn ended: make everything so far durable. */
+  /** The turn ended: make everything so far durable; rejects when it could not (the turn then fails). */
   turnEnded(): Promise<void>;
   close(): Promise<void>;
 }
