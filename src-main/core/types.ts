@@ -28,6 +28,12 @@ export interface TurnSettings {
 
 export type TurnOverrides = Partial<TurnSettings>;
 
+/** Options for one turn only (they do not stick). */
+export interface TurnOptions {
+  /** A JSON Schema the turn's final answer must follow; absent = free text. */
+  outputSchema?: Record<string, unknown> | null;
+}
+
 export interface SessionOptions {
   threadId: string;
   settings: TurnSettings;
@@ -87,7 +93,7 @@ export interface SessionRecorder {
 
 /** Submissions into a session's queue (Codex's SQ). */
 export type Op =
-  | { type: 'userTurn'; input: UserInput[]; overrides?: TurnOverrides }
+  | { type: 'userTurn'; input: UserInput[]; overrides?: TurnOverrides; options?: TurnOptions }
   | { type: 'compact' }
   | { type: 'steer'; input: UserInput[]; expectedTurnId?: string }
   | { type: 'interrupt' }
