@@ -5,6 +5,7 @@ import type { ServerNotification, Turn } from '../../src-preload/protocol';
 import { ConfigError } from '../config/errors';
 import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
+import { FileKeyStore, keyFor } from '../config/key-store';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
 import { createSession } from '../core/create-session';
 import type { ServerRequestSender } from '../tools/types';
@@ -108,7 +109,10 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     const loaded = probe.origins.get('approval_policy') === 'default' || probe.origins.get('sandbox_mode') === 'default' ? await loadConfig({ weftHome, cwd, overrides, env }) : probe;
     for (const warning of loaded.warnings) process.stderr.write(`weft: warning: ${warning}\n`);
     const rules = await sharedRuleStore(rulesDir(weftHome), (w) => process.stderr.write(`weft: warning: ${w}\n`));
-    const provider = resolveProvider(loaded.config, env);
+    let provider = resolveProvider(loaded.config, env);
+    // A key saved from Settings (WEFT_HOME/auth.json) applies when neither config nor env has one.
+    const saved = provider.apiKey === null ? await keyFor(provider, new FileKeyStore(weftHome)) : null;
+    if (saved !== null) provider = { ...provider, apiKey: saved.key, apiKeySource: null };
     const missing = missingKeyMessage(provider);
     if (missing) {
       process.stderr.write(`weft: ${missing}\n`);
