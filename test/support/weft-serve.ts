@@ -46,6 +46,10 @@ export interface E2e {
   page: Page;
   /** Saves `test-results/e2e/<name>.png`. */
   screenshot(name: string): Promise<void>;
+  /** Stops `weft serve` (the page stays open). */
+  stopServe(): Promise<void>;
+  /** Starts `weft serve` again on the same home and project with these arguments; resolves with its URL. */
+  startServeAgain(args: string[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -130,7 +134,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     await page.goto(served.url);
     await page.getByRole('navigation', { name: 'Threads' }).waitFor();
     const session = browser;
-    const server = child;
+    let server = child;
     return {
       mock,
       workspace,
@@ -141,6 +145,15 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       async screenshot(name) {
         await mkdir(SCREENSHOT_DIR, { recursive: true });
         await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+      },
+      async stopServe() {
+        await stop(server);
+      },
+      async startServeAgain(args) {
+        await stop(server);
+        const again = await startServe(workspace.dir, home.dir, { ...options, serveArgs: args });
+        server = again.child;
+        return again.url;
       },
       async close() {
         await session.close();
