@@ -5,6 +5,7 @@ import type { ServerNotification, Turn, UserInput } from '../../src-preload/prot
 import { ConfigError } from '../config/errors';
 import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
+import { FileKeyStore, keyFor } from '../config/key-store';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
 import { createSession } from '../core/create-session';
 import type { ServerRequestSender } from '../tools/types';
@@ -84,7 +85,10 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     for (const warning of loaded.warnings) process.stderr.write(`weft: warning: ${warning}\n`);
     const config = withAddedDirs(loaded.config, args.addDirs.map((dir) => resolve(cwd, dir)));
     const rules = await sharedRuleStore(rulesDir(weftHome), (w) => process.stderr.write(`weft: warning: ${w}\n`));
-    const provider = resolveProvider(config, env);
+    let provider = resolveProvider(config, env);
+    // A key saved from Settings (WEFT_HOME/auth.json) applies when neither config nor env has one.
+    const saved = provider.apiKey === null ? await keyFor(provider, new FileKeyStore(weftHome)) : null;
+    if (saved !== null) provider = { ...provider, apiKey: saved.key, apiKeySource: null };
     const missing = missingKeyMessage(provider);
     if (missing) {
       process.stderr.write(`weft: ${missing}\n`);

@@ -15,9 +15,13 @@ export interface ResolvedProvider {
   wireApi: WireApi;
   /** The bearer token: experimental_bearer_token, else the value of envKey; null when neither is set. */
   apiKey: string | null;
+  /** Where `apiKey` came from; null when it is null (a saved key may still apply, see key-store.ts). */
+  apiKeySource?: 'config' | 'env' | null;
   /** The variable the key is read from; null when the provider needs no key. */
   envKey: string | null;
   envKeyInstructions: string | null;
+  /** The user config file, named in advice. */
+  configFile?: string;
   /** http_headers, plus env_http_headers whose variables are set (unset ones are left out). */
   headers: Record<string, string>;
   queryParams: Record<string, string>;
@@ -82,6 +86,8 @@ export function resolveProvider(config: WeftConfig, env: NodeJS.ProcessEnv, conf
   }
   return {
     id,
+    apiKeySource: apiKey === null ? null : nonEmpty(entry.experimental_bearer_token) ? 'config' : 'env',
+    configFile: file,
     name: entry.name ?? id,
     baseUrl: baseUrl.replace(/\/+$/, ''),
     wireApi: entry.wire_api,
@@ -99,9 +105,11 @@ export function resolveProvider(config: WeftConfig, env: NodeJS.ProcessEnv, conf
 /** What to tell the user when the provider needs a key and has none; null when nothing is missing. */
 export function missingKeyMessage(provider: ResolvedProvider): string | null {
   if (provider.envKey === null || provider.apiKey !== null) return null;
+  const where = provider.configFile === undefined ? '' : ` in ${provider.configFile}`;
   const advice =
-    provider.envKeyInstructions ??
-    `Set it in your environment (export ${provider.envKey}=…) or point model_provider at a provider that needs no key.`;
+    provider.envKeyInstructions === null
+      ? `Set it in your environment (export ${provider.envKey}=…), save a key for "${provider.id}" in Settings, or point model_provider${where} at a provider that needs no key.`
+      : `${provider.envKeyInstructions} (provider "${provider.id}"${where})`;
   return `${provider.envKey} is not set. ${advice}`;
 }
 

@@ -30,6 +30,8 @@ describe('resolveProvider', () => {
       baseUrl: 'http://127.0.0.1:9000/v1',
       wireApi: 'responses',
       apiKey: 'sk-test',
+      apiKeySource: 'env',
+      configFile: FILE,
       envKey: 'OPENAI_API_KEY',
       envKeyInstructions: null,
       headers: {},
@@ -45,7 +47,7 @@ describe('resolveProvider', () => {
     const provider = resolveProvider(configWith({}), { OPENAI_API_KEY: '  ', OPENAI_BASE_URL: '' }, FILE);
     expect([provider.baseUrl, provider.apiKey]).toEqual(['https://api.openai.com/v1', null]);
     expect(missingKeyMessage(provider)).toBe(
-      'OPENAI_API_KEY is not set. Set it in your environment (export OPENAI_API_KEY=…) or point model_provider at a provider that needs no key.',
+      'OPENAI_API_KEY is not set. Set it in your environment (export OPENAI_API_KEY=…), save a key for "openai" in Settings, or point model_provider in /home/me/.weft/config.toml at a provider that needs no key.',
     );
   });
 
@@ -90,6 +92,8 @@ describe('resolveProvider', () => {
       baseUrl: 'https://team.openai.azure.com/openai',
       wireApi: 'responses',
       apiKey: null,
+      apiKeySource: null,
+      configFile: FILE,
       envKey: 'AZURE_OPENAI_API_KEY',
       envKeyInstructions: 'Create a key in the Azure portal, then export AZURE_OPENAI_API_KEY.',
       headers: { 'X-Team': 'core', 'X-Org': 'org-1' },
@@ -99,7 +103,7 @@ describe('resolveProvider', () => {
       streamIdleTimeoutMs: 300000,
     });
     expect(missingKeyMessage(provider)).toBe(
-      'AZURE_OPENAI_API_KEY is not set. Create a key in the Azure portal, then export AZURE_OPENAI_API_KEY.',
+      'AZURE_OPENAI_API_KEY is not set. Create a key in the Azure portal, then export AZURE_OPENAI_API_KEY. (provider "azure" in /home/me/.weft/config.toml)',
     );
   });
 
