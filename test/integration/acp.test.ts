@@ -68,6 +68,10 @@ class Editor {
         const choice = this.choose(params);
         return { outcome: choice === 'cancelled' ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: choice } };
       })
+      .onRequest(acp.methods.client.elicitation.create, ({ params }) => {
+        if (!Editor.elicit) throw new Error('this editor does not answer elicitations');
+        return Editor.elicit(params);
+      })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         this.updates.push(params.update);
         if (params.update.sessionUpdate === 'tool_call') this.order.push(`tool_call ${params.update.toolCallId}`);
@@ -78,6 +82,9 @@ class Editor {
     this.exited = new Promise((r) => child.on('exit', () => r()));
   }
 
+  /** Answers `elicitation/create` (offered only when set before `start`). */
+  static elicit: ((request: acp.CreateElicitationRequest) => acp.CreateElicitationResponse) | null = null;
+
   static async start(): Promise<Editor> {
     const child = spawn(process.execPath, [WEFT, 'acp'], {
       cwd: ws.dir,
@@ -86,7 +93,10 @@ class Editor {
     });
     const editor = new Editor(child);
     cleanups.push(() => editor.close());
-    const init = await editor.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
+    const init = await editor.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, ...(Editor.elicit ? { elicitation: { form: {} } } : {}) },
+    });
     expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: true, embeddedContext: true } });
     return editor;
   }
@@ -232,6 +242,28 @@ describe('weft acp with an @agentclientprotocol/sdk client', () => {
     expect(editor.permissions.map((p) => p.toolCall.toolCallId)).toEqual([call?.toolCallId]);
     expect(editor.toolCall(call?.toolCallId ?? '')['status']).toBe('completed');
     expect(await ws.read('notes.txt')).toBe('one\nTWO\nthree\n');
+  });
+
+  it("asks the agent's questions through elicitation when the editor offers it", async () => {
+    server.enqueueMany([
+      calls(evFunctionCall('q', 'request_user_input', { questions: [{ id: 'name', header: 'Name', question: 'What is the name?', options: null }] })),
+      answer('Hello, Ada.'),
+    ]);
+    const asked: acp.CreateElicitationRequest[] = [];
+    Editor.elicit = (request) => {
+      asked.push(request);
+      return { action: 'accept', content: { name: 'Ada' } };
+    };
+    cleanups.push(async () => {
+      Editor.elicit = null;
+    });
+    const editor = await Editor.start();
+    const { sessionId } = await editor.newSession();
+    expect((await editor.prompt(sessionId, 'ask my name')).stopReason).toBe('end_turn');
+    expect(asked).toEqual([
+      { mode: 'form', sessionId, toolCallId: expect.any(String), message: 'What is the name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name', description: 'What is the name?' } } } },
+    ]);
+    expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe('{"answers":{"name":{"answers":["Ada"]}}}');
   });
 
   it('cancels a running prompt', async () => {
