@@ -9,6 +9,8 @@
 import { mkdirSync, rmSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 
+const BARRIER_TIMEOUT_MS = 5000;
+
 export class DirWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   private dirty = new Set<string>();
@@ -79,7 +81,17 @@ export class DirWatcher {
     const name = `b${this.barrierCount}`;
     const file = join(this.barrierDir, name);
     await new Promise<void>((resolve) => {
-      this.barrierWaiters.set(name, resolve);
+      // The timer keeps the process alive while waiting and, should the event never come, makes
+      // the next look a full walk instead of trusting an incomplete picture.
+      const timer = setTimeout(() => {
+        this.barrierWaiters.delete(name);
+        this.lost = true;
+        resolve();
+      }, BARRIER_TIMEOUT_MS);
+      this.barrierWaiters.set(name, () => {
+        clearTimeout(timer);
+        resolve();
+      });
       writeFileSync(file, '');
     });
     try {
