@@ -18,6 +18,7 @@ Commands:
   exec [options] <prompt|->   Run one task headless in the current directory; the answer goes to stdout
   serve [--port N] [--cd DIR] Open the Weft UI in a browser (loopback only, token in the URL)
   app-server                  Speak the app-server protocol (JSON-RPC, one JSON object per line) on stdio
+  mcp-server [--port N]       Serve Weft as an MCP server (tools weft, weft-reply) on stdio or HTTP
   threads <command>           List, read, rename, archive, search and import threads
   apply-patch [patch]         Apply a patch (Codex apply_patch format) from the argument or stdin
   sandbox [options] -- CMD    Run one command inside Weft's sandbox
@@ -48,6 +49,10 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const [{ runServeCommand }, { createAppHost }] = await Promise.all([import('./cli/serve'), import('./server/app-host')]);
       return runServeCommand(rest, ({ cwd }) => createAppHost({ cwd }));
+    }
+    case 'mcp-server': {
+      const [{ runMcpServerCommand }, { createAppHost }] = await Promise.all([import('./cli/mcp-server'), import('./server/app-host')]);
+      return runMcpServerCommand(rest, ({ cwd }) => createAppHost({ cwd }));
     }
     case 'threads':
       return (await import('./cli/threads')).runThreadsCommand(rest);

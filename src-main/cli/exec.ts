@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServerNotification, Turn } from '../../src-preload/protocol';
@@ -39,7 +40,7 @@ Options:
 const declineEverything: ServerRequestSender = async (request) => {
   switch (request.method) {
     case 'item/commandExecution/requestApproval':
-      process.stderr.write(`weft: declined \`${request.params.command}\` (${request.params.reason ?? 'needs approval'}); weft exec cannot ask. Allow it with --sandbox danger-full-access, or a rule: weft rules add --decision allow -- <prefix>\n`);
+      process.stderr.write(`weft: declined \`${request.params.command}\` (${request.params.reason ?? 'needs approval'}); weft exec cannot ask. To allow it, remember a rule (weft rules add --decision allow -- <prefix>) or use an approval policy that does not ask for it (-a on-request).\n`);
       return { decision: 'decline' };
     case 'item/fileChange/requestApproval':
       process.stderr.write(`weft: declined a patch (${request.params.reason ?? 'needs approval'}); weft exec cannot ask.\n`);
@@ -84,6 +85,13 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   }
   const env = process.env;
   const cwd = resolve(values.cd ?? process.cwd());
+  if (values.cd !== undefined) {
+    const problem = await folderProblem(cwd);
+    if (problem !== null) {
+      process.stderr.write(`weft exec: -C ${values.cd}: ${problem}\n`);
+      return 2;
+    }
+  }
   const overrides = [...(values.config ?? [])];
   if (values.model) overrides.push(`model=${JSON.stringify(values.model)}`);
   if (values['approval-policy']) overrides.push(`approval_policy=${JSON.stringify(values['approval-policy'])}`);
@@ -135,7 +143,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     return 1;
   }
 
-  const progress = new ExecProgress({ stdout: process.stdout, stderr: process.stderr });
+  const progress = new ExecProgress({ stdout: process.stdout, stderr: process.stderr }, cwd);
   const finished = new Promise<Turn>((resolveTurn) => {
     session.subscribe((n: ServerNotification) => {
       if (values.json) process.stdout.write(`${JSON.stringify(n)}\n`);
@@ -186,6 +194,13 @@ async function openThread(opts: { weftHome: string; cwd: string; resume: string 
   const threadId = uuidv7();
   const created = store.createThread({ id: threadId, cwd: opts.cwd, modelProvider: opts.provider, model: opts.model, source: 'exec', baseInstructions: null });
   return { store, threadId, recorder: created.recorder, state: null };
+}
+
+/** Why `dir` cannot be worked in, or null when it is a folder. */
+async function folderProblem(dir: string): Promise<string | null> {
+  const info = await stat(dir).catch(() => null);
+  if (info === null) return 'no such folder';
+  return info.isDirectory() ? null : 'not a folder';
 }
 
 async function readPrompt(positionals: string[]): Promise<string | null> {

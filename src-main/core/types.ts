@@ -47,8 +47,8 @@ export interface SessionOptions {
   onShutdown?: () => Promise<void> | void;
   env?: NodeJS.ProcessEnv;
   now?: () => Date;
-  /** Approval rules, session approvals and the OS sandbox; absent = no sandbox and no asking (tests only). */
-  safety?: SafetyServices;
+  /** Approval rules, session approvals and the OS sandbox: every command and patch goes through them. */
+  safety: SafetyServices;
   /** Persists the thread as it happens; absent for ephemeral threads. */
   recorder?: SessionRecorder;
   /** State of a resumed or forked thread. */

@@ -8,6 +8,14 @@ export class StoreError extends Error {
   }
 }
 
+/** The caller asked for something that cannot be (a malformed cursor, id or count): the caller's mistake. */
+export class StoreInputError extends StoreError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreInputError';
+  }
+}
+
 /** Another window or process (or another session in this one) is writing the thread. */
 export class ThreadLockedError extends StoreError {
   constructor(readonly threadId: string) {

@@ -4,7 +4,7 @@ import { closeSync, openSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ResponseItem, Thread, ThreadTokenUsage, Turn } from '../../src-preload/protocol';
-import { StoreError } from './errors';
+import { StoreInputError } from './errors';
 import { buildHistory } from './history';
 import { outlineFd, type RolloutOutline } from './outline';
 import { parseRolloutFileName } from './paths';
@@ -55,11 +55,11 @@ function decodeTurnsCursor(cursor: string, outline: RolloutOutline): number {
     json = null;
   }
   const parsed = TurnsCursor.safeParse(json);
-  if (!parsed.success) throw new StoreError(`"${cursor}" is not a turns cursor of this thread; read the thread again without one`);
+  if (!parsed.success) throw new StoreInputError(`"${cursor}" is not a turns cursor of this thread; read the thread again without one`);
   const { before, id } = parsed.data;
   if (outline.turns[before]?.id === id) return before;
   const found = outline.turns.findIndex((t) => t.id === id);
-  if (found === -1) throw new StoreError('the turns cursor is out of date (the thread was rolled back); read the thread again without one');
+  if (found === -1) throw new StoreInputError('the turns cursor is out of date (the thread was rolled back); read the thread again without one');
   return found;
 }
 

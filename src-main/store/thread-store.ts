@@ -8,7 +8,7 @@ import { uuidv7 } from '../util/ids';
 import { VERSION } from '../version';
 import { Catalog, type Located } from './catalog';
 import { codexSources, rememberCodexHome } from './codex-homes';
-import { StoreError, ThreadLockedError, ThreadNotFoundError, type RolloutWriteError } from './errors';
+import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError, type RolloutWriteError } from './errors';
 import { newSessionMeta, writeForkOf, writeNewRollout } from './fork-file';
 import { openIndex } from './index-db';
 import { listThreads, type ListParamsInput } from './list-query';
@@ -65,7 +65,7 @@ export class ThreadStore {
 
   /** A new thread. Its file is created (and its lock taken) at the first recorded line. */
   createThread(meta: NewThreadMeta, options: RecordingOptions = {}): { path: string; recorder: ThreadRecorder } {
-    if (!/^[0-9A-Za-z][0-9A-Za-z-]*$/.test(meta.id)) throw new StoreError(`"${meta.id}" is not a thread id (expected a uuid)`);
+    if (!/^[0-9A-Za-z][0-9A-Za-z-]*$/.test(meta.id)) throw new StoreInputError(`"${meta.id}" is not a thread id (expected a uuid)`);
     if (this.recorders.has(meta.id)) throw new ThreadLockedError(meta.id);
     const created = this.now();
     const path = rolloutPath(this.home, created, meta.id);
@@ -195,10 +195,10 @@ export class ThreadStore {
 
   /** Drops the last `numTurns` turns (a marker line; nothing is deleted) and returns the thread as it is now. */
   async rollback(threadId: string, numTurns: number, options: { turnsLimit?: number | null } = {}): Promise<LoadedThread> {
-    if (!Number.isInteger(numTurns) || numTurns < 1) throw new StoreError(`numTurns must be a whole number of at least 1, got ${numTurns}`);
+    if (!Number.isInteger(numTurns) || numTurns < 1) throw new StoreInputError(`numTurns must be a whole number of at least 1, got ${numTurns}`);
     const loc = this.writable(threadId, 'roll back');
     const total = outlineFile(loc.path).turns.length;
-    if (numTurns > total) throw new StoreError(`thread ${threadId} has ${total} turn(s); it cannot roll back ${numTurns}`);
+    if (numTurns > total) throw new StoreInputError(`thread ${threadId} has ${total} turn(s); it cannot roll back ${numTurns}`);
     const open = this.recorders.get(threadId);
     if (open) await open.recordRollback(numTurns);
     else await this.withRecorder(loc, (r) => r.recordRollback(numTurns));

@@ -67,7 +67,7 @@ export class ExecSessionManager {
       return this.messageResult('The command was not started: the call was interrupted.', started, { aborted: true });
     }
     const workdirProblem = await checkWorkdir(req.workdir);
-    if (workdirProblem !== null) return this.messageResult(`execution error: ${workdirProblem}`, started);
+    if (workdirProblem !== null) return this.messageResult(`execution error: ${workdirProblem}`, started, { notStarted: workdirProblem });
 
     const env = buildExecEnv(this.baseEnv, { allow: this.allowEnv, set: req.env });
     const shell = req.shell ?? defaultShell(this.baseEnv['SHELL']);
@@ -80,7 +80,7 @@ export class ExecSessionManager {
       proc = await (req.tty === true ? startPtyProcess : startPipeProcess)(launched.argv, spawnOpts);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      return this.messageResult(`execution error: ${reason}. Check the shell and the command, then try again.`, started);
+      return this.messageResult(`execution error: ${reason}. Check the shell and the command, then try again.`, started, { notStarted: reason });
     }
     const session = new ExecSession(this.nextId++, req.cmd, proc, output, this.now());
     this.starting.add(session);
@@ -213,7 +213,7 @@ export class ExecSessionManager {
   private messageResult(
     text: string,
     started: number,
-    extra: { aborted?: boolean; sessionId?: number; pid?: number } = {},
+    extra: { aborted?: boolean; sessionId?: number; pid?: number; notStarted?: string } = {},
   ): ExecResult {
     return {
       text,
@@ -225,6 +225,7 @@ export class ExecSessionManager {
       originalTokenCount: null,
       aborted: extra.aborted ?? false,
       pid: extra.pid ?? null,
+      ...(extra.notStarted === undefined ? {} : { notStarted: extra.notStarted }),
     };
   }
 }
