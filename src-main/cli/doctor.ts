@@ -1,13 +1,17 @@
 // `weft doctor`: checks the machine for what Weft needs (today: the command sandbox) and says exactly
 // what to fix. Exit status 0 when everything works, 1 when something does not.
 import { parseArgs } from 'node:util';
+import { resolveWeftHome } from '../config/home';
+import { loadConfig } from '../config/load';
+import { commandEnvPolicy, DEFAULT_COMMAND_ENV_POLICY } from '../safety/command-env';
 import { sandboxStatus } from '../safety/sandbox/doctor';
 import { errorMessage } from '../util/errors';
 
 const USAGE = `Usage: weft doctor [--json]
 
-Checks that Weft can sandbox commands on this machine and prints concrete fixes when it cannot.
-Exit status 0 when everything works, 1 otherwise.
+Checks that Weft can sandbox commands on this machine, layer by layer (filesystem, network, unix
+sockets, environment filter), and prints concrete fixes when it cannot. Exit status 0 when every
+layer works, 1 otherwise.
 
 Options:
       --json   Print the status as one JSON object
@@ -26,17 +30,28 @@ export async function runDoctorCommand(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const status = await sandboxStatus();
+  let envPolicy = DEFAULT_COMMAND_ENV_POLICY;
+  try {
+    const loaded = await loadConfig({ weftHome: resolveWeftHome(process.env), cwd: process.cwd(), env: process.env });
+    envPolicy = commandEnvPolicy(loaded.config.shell_environment_policy);
+  } catch (error) {
+    process.stderr.write(`weft doctor: the config could not be read (${errorMessage(error)}); checking the default environment filter.\n`);
+  }
+  const status = await sandboxStatus(process.platform, envPolicy);
+  const allLayers = status.layers.every((layer) => layer.ok);
+  const code = status.available && allLayers ? 0 : 1;
   if (values.json === true) {
     process.stdout.write(`${JSON.stringify(status)}\n`);
-    return status.available ? 0 : 1;
+    return code;
   }
   const lines = [`Sandbox (${status.platform}, ${status.mechanism}): ${status.available ? 'OK' : 'NOT AVAILABLE'}`];
   for (const detail of status.details) lines.push(`  ${detail}`);
+  lines.push('', 'Containment layers:');
+  for (const layer of status.layers) lines.push(`  ${layer.name}: ${layer.ok ? 'OK' : 'MISSING'} — ${layer.detail}`);
   if (!status.available) {
     lines.push('', `Problem: ${status.reason ?? 'unknown'}`, `Fix: ${status.fix ?? 'none known'}`);
     lines.push('', 'Until this is fixed, Weft asks before running each command, because it would run unsandboxed.');
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  return status.available ? 0 : 1;
+  return code;
 }

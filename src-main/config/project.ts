@@ -16,6 +16,7 @@ import { deletePath, getPath, isTable, mergeDocuments } from './document';
 import type { TomlDocument } from './document';
 import type { ConfigLayer } from './layers';
 import { TRUST_LEVELS } from './schema';
+import { hasMarker } from '../util/markers';
 
 export const DEFAULT_PROJECT_ROOT_MARKERS: readonly string[] = ['.git'];
 /** The folder of a project's config, beside the project's files. */
@@ -55,7 +56,7 @@ async function exists(path: string): Promise<boolean> {
 export async function findProjectRoot(cwd: string, markers: readonly string[]): Promise<string> {
   const start = await realpathOr(cwd);
   for (let dir = start; ; dir = dirname(dir)) {
-    for (const marker of markers) if (await exists(join(dir, marker))) return dir;
+    for (const marker of markers) if (await hasMarker(dir, marker)) return dir;
     if (dirname(dir) === dir) return start;
   }
 }

@@ -1,8 +1,9 @@
 // AGENTS.md discovery: the user's global instructions from the Weft home, then the project's docs from
 // the project root down to the cwd, merged into the text of one user message.
-import { lstat, open, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { ResponseItem } from '../../src-preload/protocol';
+import { hasMarker } from '../util/markers';
 
 export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32_768;
 export const DEFAULT_PROJECT_ROOT_MARKERS: readonly string[] = ['.git'];
@@ -95,14 +96,7 @@ export async function projectDirs(cwd: string, markers: readonly string[] = DEFA
 }
 
 async function hasAnyMarker(dir: string, markers: readonly string[]): Promise<boolean> {
-  for (const marker of markers) {
-    try {
-      await lstat(join(dir, marker));
-      return true;
-    } catch {
-      // Missing or unreadable: not a marker here.
-    }
-  }
+  for (const marker of markers) if (await hasMarker(dir, marker)) return true;
   return false;
 }
 

@@ -3,6 +3,7 @@
 // against the thread's cwd and policy, whatever folder the patch's paths are relative to.
 import type { FileChangeItem, FileUpdateChange } from '../../src-preload/protocol';
 import { assessPatch } from '../safety/approvals/policy';
+import { isPathWritable, resolveForWrite, writableRootsFor } from '../safety/sandbox/writable-roots';
 import { abortError, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
@@ -18,6 +19,11 @@ export interface PatchReview {
   declinedHunks: { path: string; hunk: number; comment?: string }[];
   /** Why the patch was refused without asking (policy), for the model. */
   reason?: string;
+  /**
+   * Paths the person approved (or approved earlier in the session), resolved through symlinks when
+   * they approved them: writable at commit time even outside the writable roots.
+   */
+  approvedRealPaths: string[];
 }
 
 /**
@@ -59,7 +65,7 @@ export async function runPatchItem(safety: SafetyServices, ctx: ToolContext, tex
   // The wall time counts the writing only, never the wait for review.
   const started = Date.now();
   await ctx.turnDiff?.beforeChange(plan.files.map((f) => ({ path: f.path, movePath: f.movePath })));
-  const outcome = await commitPreparedPlan(plan);
+  const outcome = await commitPreparedPlan(plan, { mayWrite: writeCheck(ctx, review) });
   const elapsed = Date.now() - started;
   if (!outcome.ok) {
     finish('failed', { weftOutcome: 'error', weftError: outcome.output.trim(), weftDurationMs: elapsed });
@@ -88,10 +94,13 @@ async function reviewPatch(safety: SafetyServices, ctx: ToolContext, itemId: str
     sessionApproved: safety.sessionApprovals.areFilesApproved(paths),
     env: ctx.env,
   });
-  if (assessment.kind === 'apply') return { decision: 'accept', declinedHunks: [] };
+  const approvedRealPaths = (): string[] => paths.map((p) => resolveForWrite(p)).filter((p): p is string => p !== null);
+  if (assessment.kind === 'apply') {
+    return { decision: 'accept', declinedHunks: [], approvedRealPaths: assessment.bySession ? approvedRealPaths() : [] };
+  }
   if (assessment.kind === 'forbidden') {
     ctx.emit({ method: 'warning', params: { threadId: ctx.threadId, message: `Weft refused a patch: ${assessment.reason}` } });
-    return { decision: 'decline', declinedHunks: [], reason: assessment.reason };
+    return { decision: 'decline', declinedHunks: [], reason: assessment.reason, approvedRealPaths: [] };
   }
   const raw = await ctx.sendRequest(
     {
@@ -101,7 +110,8 @@ async function reviewPatch(safety: SafetyServices, ctx: ToolContext, itemId: str
     ctx.signal,
   );
   const { decision, weftHunks } = parseFileChangeApprovalAnswer(raw);
-  if (decision === 'cancel') return { decision: 'cancel', declinedHunks: [] };
+  if (decision === 'cancel') return { decision: 'cancel', declinedHunks: [], approvedRealPaths: [] };
+  const approved = approvedRealPaths();
   if (decision === 'acceptForSession') {
     safety.sessionApprovals.approveFiles(paths);
     if (assessment.grantRoot) safety.sessionApprovals.grantRoot(assessment.grantRoot);
@@ -111,15 +121,31 @@ async function reviewPatch(safety: SafetyServices, ctx: ToolContext, itemId: str
   const declinedHunks = listed.filter((h) => h.decision === 'decline').map((h) => ({ path: h.path, hunk: h.hunk, comment: h.comment }));
   if (decision === 'decline') {
     const accepted = listed.filter((h) => h.decision === 'accept');
-    if (accepted.length === 0) return { decision: 'decline', declinedHunks: [] };
+    if (accepted.length === 0) return { decision: 'decline', declinedHunks: [], approvedRealPaths: [] };
     // Declined overall but some hunks explicitly accepted: apply just those.
     const acceptedKeys = new Set(accepted.map((h) => `${h.path}\0${h.hunk}`));
     const everyOther = plan.files.flatMap((f) =>
       f.hunks.filter((h) => !acceptedKeys.has(`${f.path}\0${h.index}`) && !acceptedKeys.has(`${f.displayPath}\0${h.index}`)).map((h) => ({ path: f.path, hunk: h.index })),
     );
-    return { decision: 'accept', declinedHunks: [...declinedHunks, ...everyOther.filter((h) => !declinedHunks.some((d) => d.path === h.path && d.hunk === h.hunk))] };
+    return {
+      decision: 'accept',
+      declinedHunks: [...declinedHunks, ...everyOther.filter((h) => !declinedHunks.some((d) => d.path === h.path && d.hunk === h.hunk))],
+      approvedRealPaths: approved,
+    };
   }
-  return { decision, declinedHunks };
+  return { decision, declinedHunks, approvedRealPaths: approved };
+}
+
+/**
+ * The check made again at write time on each resolved path: a folder swapped for a symlink after the
+ * review must not carry a write outside what the policy or the person allowed.
+ */
+function writeCheck(ctx: ToolContext, review: PatchReview): (realPath: string) => string | null {
+  const policy = ctx.policy.sandboxPolicy;
+  if (policy.type === 'dangerFullAccess') return () => null;
+  const roots = writableRootsFor(policy, ctx.cwd, ctx.env);
+  const approved = new Set(review.approvedRealPaths);
+  return (real) => (isPathWritable(real, roots) || approved.has(real) ? null : 'it resolves outside the writable folders (a symlink changed after the patch was checked)');
 }
 
 function changesOf(plan: PatchPlan): FileUpdateChange[] {

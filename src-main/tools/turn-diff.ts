@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { structuredPatch } from 'diff';
+import { hasMarkerSync } from '../util/markers';
 
 interface Tracked {
   /** Path before the turn touched it; null when the file did not exist. */
@@ -18,7 +18,7 @@ const ZERO_OID = '0000000000000000000000000000000000000000';
 /** The git root above `dir`, or `dir` itself outside a repository. */
 export function findRepoRoot(dir: string): string {
   for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return d;
+    if (hasMarkerSync(d, '.git')) return d;
     if (dirname(d) === d) return dir;
   }
 }

@@ -110,3 +110,80 @@ describe.skipIf(!probe.ok)('the model cannot choose what the sandbox lets it wri
     expect(outputOf(2)).toContain('approval policy is "never"');
   });
 });
+
+describe('approval answers and honest outcomes', () => {
+  const escalate = (id: string, cmd: string) => call(id, { cmd, login: false, sandbox_permissions: 'require_escalated', justification: 'ok?', prefix_rule: ['touch'] });
+  const commandItems = (events: Awaited<ReturnType<AgentHarness['runTurn']>>) =>
+    paramsOf(events, 'item/completed').flatMap((p) => (p.item.type === 'commandExecution' ? [p.item] : []));
+
+  it('offers availableDecisions; the run time excludes the wait for approval', async () => {
+    const HUMAN_MS = 3000;
+    server.enqueueMany([escalate('1', 'touch made'), answer('done')]);
+    agent = start('on-request', () => new Promise((resolve) => setTimeout(() => resolve({ decision: 'accept' }), HUMAN_MS)));
+    const events = await agent.runTurn('run');
+    expect(agent.serverRequests[0]?.params).toMatchObject({
+      availableDecisions: ['accept', 'acceptForSession', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } }, 'decline', 'cancel'],
+    });
+    const [item] = commandItems(events);
+    expect(item).toMatchObject({ status: 'completed', exitCode: 0, weftOutcome: 'exited' });
+    expect(item?.durationMs).toBeLessThan(HUMAN_MS);
+    const wall = Number(/Wall time: ([\d.]+) seconds/.exec(outputOf(2))?.[1]);
+    expect(wall).toBeLessThan(HUMAN_MS / 1000);
+    expect(existsSync(ws.path('made'))).toBe(true);
+  });
+
+  it('a malformed answer is an error, never a decline or an accept', async () => {
+    server.enqueueMany([escalate('1', 'touch never'), answer('done')]);
+    agent = start('on-request', () => ({ decision: 'yes please' }));
+    const events = await agent.runTurn('run');
+    expect(existsSync(ws.path('never'))).toBe(false);
+    expect(outputOf(2)).toMatch(/^execution error: the answer to item\/commandExecution\/requestApproval is not a valid decision \(result\.decision: .*\), so nothing was run or written$/);
+    expect(commandItems(events)[0]).toMatchObject({ status: 'failed', weftOutcome: 'error', weftError: expect.stringContaining('not a valid decision') });
+  });
+
+  it('declined, cancelled and could-not-run commands say so', async () => {
+    server.enqueueMany([escalate('1', 'touch a'), call('2', { cmd: 'true', workdir: join(ws.dir, 'missing') }), answer('done')]);
+    agent = start('on-request', () => ({ decision: 'decline' }));
+    const items = commandItems(await agent.runTurn('run'));
+    expect(items.map((i) => [i.status, i.weftOutcome])).toEqual([
+      ['declined', 'declined'],
+      ['failed', 'error'],
+    ]);
+    expect(items[1]?.weftError).toContain('does not exist');
+    await agent.close();
+
+    server.enqueueMany([escalate('3', 'touch b')]);
+    agent = start('on-request', () => ({ decision: 'cancel' }));
+    const cancelled = await agent.runTurn('run');
+    expect(commandItems(cancelled).map((i) => [i.status, i.weftOutcome])).toEqual([['declined', 'cancelled']]);
+    expect(paramsOf(cancelled, 'turn/completed')[0]?.turn.status).toBe('interrupted');
+  });
+
+  it('accepts applyNetworkPolicyAmendment: allow runs the command, deny declines it', async () => {
+    const network = (action: 'allow' | 'deny') => ({ decision: { applyNetworkPolicyAmendment: { network_policy_amendment: { host: 'example.com', action } } } });
+    server.enqueueMany([escalate('1', 'touch allowed'), answer('done')]);
+    agent = start('on-request', () => network('allow'));
+    await agent.runTurn('run');
+    expect(existsSync(ws.path('allowed'))).toBe(true);
+    await agent.close();
+    server.enqueueMany([escalate('2', 'touch denied'), answer('done')]);
+    agent = start('on-request', () => network('deny'));
+    await agent.runTurn('run');
+    expect(existsSync(ws.path('denied'))).toBe(false);
+    expect(outputOf(4)).toBe('exec command rejected by user');
+  });
+
+  it('patches say whether they were applied or declined, and how long the writing took', async () => {
+    const patchCall = (id: string, input: string) => ({ kind: 'sse' as const, events: [evCreated(), evFunctionCall(id, 'apply_patch', { input }), evCompleted()] });
+    server.enqueueMany([patchCall('1', '*** Begin Patch\n*** Add File: p.txt\n+p\n*** End Patch'), patchCall('2', `*** Begin Patch\n*** Add File: ${outside}/q.txt\n+q\n*** End Patch`), answer('done')]);
+    agent = start('on-request', () => ({ decision: 'decline' }), { model: 'gpt-oss-mock' });
+    const events = await agent.runTurn('patch');
+    const patches = paramsOf(events, 'item/completed').flatMap((p) => (p.item.type === 'fileChange' ? [p.item] : []));
+    expect(patches.map((p) => [p.status, p.weftOutcome])).toEqual([
+      ['completed', 'applied'],
+      ['declined', 'declined'],
+    ]);
+    expect(patches[0]?.weftDurationMs).toBeGreaterThanOrEqual(0);
+    expect(await ws.read('p.txt')).toBe('p\n');
+  });
+});

@@ -21,6 +21,7 @@ beforeEach(async () => {
     'pkg/index.ts': 'export {};\n',
   });
   await mkdir(ws.path('.git'));
+  await writeFile(ws.path('.git/HEAD'), 'ref: refs/heads/main\n');
   home = await makeWeftHome();
   await writeFile(join(home.dir, 'AGENTS.md'), 'Always answer in English.\n');
 });

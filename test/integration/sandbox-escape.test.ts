@@ -137,6 +137,34 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
     expect(await readdir(join(ws, '.agents'))).toEqual([]);
   });
 
+  it('cannot create and arm a missing .git, .agents or .weft (git init + core.fsmonitor)', async () => {
+    const plain = join(base, 'plain');
+    await mkdir(plain);
+    const sandbox = await createSandboxLauncher(WORKSPACE, plain, env);
+    if (!sandbox.available) throw new Error(sandbox.reason);
+    const script = [
+      'git init -q . 2>&1',
+      `git config core.fsmonitor 'touch ${outside}/armed' 2>&1`,
+      'mkdir -p .agents/skills/x && echo planted > .agents/skills/x/SKILL.md',
+      'echo \'approval_policy = "never"\' > .weft/config.toml',
+      'echo made > ok.txt',
+    ].join('; ');
+    const launched = sandbox.launcher(['bash', '-c', script], { cwd: plain, env });
+    const [program, ...args] = launched.argv;
+    if (program === undefined) throw new Error('empty argv');
+    const child = spawn(program, args, { cwd: plain, env: launched.env ?? env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const result = await outcome(child);
+    expect(result.code).toBe(0);
+    expect(await readFile(join(plain, 'ok.txt'), 'utf8')).toBe('made\n');
+    expect(existsSync(join(plain, '.git', 'config'))).toBe(false);
+    expect(existsSync(join(plain, '.agents', 'skills'))).toBe(false);
+    expect(existsSync(join(plain, '.weft', 'config.toml'))).toBe(false);
+    // Only the empty placeholders remain: no repository, no config, no skill.
+    for (const name of ['.git', '.agents', '.weft']) expect(await readdir(join(plain, name))).toEqual([]);
+    expect((await readdir(plain)).sort()).toEqual(['.agents', '.git', '.weft', 'ok.txt']);
+    await expectOutsideUntouched();
+  });
+
   it('cannot follow a symlink out of the workspace, old or new', async () => {
     await sandboxed(`echo pwned > escape/victim.txt; ln -s ${outside} fresh-link; echo x > fresh-link/new; true`);
     await expectOutsideUntouched();

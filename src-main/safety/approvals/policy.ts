@@ -151,14 +151,15 @@ export interface PatchAssessmentInput {
 }
 
 export type PatchAssessment =
-  | { kind: 'apply' }
+  /** `bySession`: applied because the person approved these files earlier in the session. */
+  | { kind: 'apply'; bySession?: boolean }
   | { kind: 'ask'; reason: string; grantRoot: string | null }
   | { kind: 'forbidden'; reason: string };
 
 export function assessPatch(input: PatchAssessmentInput): PatchAssessment {
   const { paths, approvalPolicy, sandboxPolicy } = input;
   if (paths.length === 0) return { kind: 'forbidden', reason: 'the patch changes no files' };
-  if (input.sessionApproved) return { kind: 'apply' };
+  if (input.sessionApproved) return { kind: 'apply', bySession: true };
   if (approvalPolicy === 'untrusted') {
     return { kind: 'ask', reason: 'the approval policy is "untrusted": every patch needs approval', grantRoot: null };
   }

@@ -4,8 +4,10 @@
 // its own PID namespace (nothing outlives the command), a new session (no keystroke injection into the
 // parent terminal) and, when network is off, a network namespace with only a loopback of its own.
 //
-// A missing `.weft` in the cwd is protected by mounting an empty read-only tmpfs on it, which leaves an
-// empty `.weft/` folder in the workspace (the mount point has to exist on disk).
+// A missing `.git`, `.agents` or `.weft` in the cwd or a configured root is protected by mounting an
+// empty read-only tmpfs on it (a placeholder), which leaves an empty folder of that name in the
+// workspace (the mount point has to exist on disk). An empty `.git` folder is not a repository: git
+// looks further up, and Weft does not count it as a project root (see util/markers.ts).
 import { accessSync, constants, lstatSync, statSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import type { SandboxPolicy } from '../../../src-preload/protocol';
@@ -58,7 +60,7 @@ export function bwrapArgs(policy: SandboxPolicy, cwd: string, env: Record<string
     const kind = pathKind(path);
     // A symlink is bound through its target, which is in the list too.
     if (kind === 'file-or-dir') args.push('--ro-bind', path, path);
-    else if (kind === 'missing' && path.endsWith('/.weft')) args.push('--tmpfs', path, '--remount-ro', path);
+    else if (kind === 'missing') args.push('--tmpfs', path, '--remount-ro', path);
   }
   args.push('--chdir', options.chdir ?? cwd);
   return args;

@@ -4,10 +4,12 @@
 // workspace-write roots: the cwd, the configured `writableRoots` (relative ones resolved against the
 // cwd), `/tmp` and `$TMPDIR` unless excluded; missing folders are left out and every root is
 // symlink-free (realpath). Protected, read-only paths inside them: `.git` (folder, `gitdir:` pointer file
-// and the folder it points to), `.agents` (when a folder), `.weft` (always for the cwd, so a command
-// cannot create project config; elsewhere when present) and the Weft home (config, rules) when it lies
-// inside a root without containing one. A protected path inside any root is protected in every root
-// that contains it.
+// and the folder it points to), `.agents` (when a folder), `.weft`, and the Weft home (config, rules)
+// when it lies inside a root without containing one. In the cwd and the configured roots `.git`,
+// `.agents` and `.weft` are protected even when missing, so a command cannot create one and arm it
+// (`git init` + `core.fsmonitor` runs on the user's next `git status`); the sandbox mounts an empty
+// read-only placeholder there. A protected path inside any root is protected in every root that
+// contains it.
 import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { SandboxPolicy } from '../../../src-preload/protocol';
@@ -34,18 +36,24 @@ export function writableRootsFor(policy: SandboxPolicy, cwd: string, env: Record
   }
   const workdir = realOrResolved(cwd);
   const candidates = [workdir, ...(policy.writableRoots ?? []).map((root) => resolve(workdir, root))];
+  /** The cwd and the configured roots come first; the temp folders after them. */
+  const configured = candidates.length;
   if (policy.excludeSlashTmp !== true) candidates.push('/tmp');
   const tmpdir = env['TMPDIR'];
   if (policy.excludeTmpdirEnvVar !== true && tmpdir !== undefined && isAbsolute(tmpdir)) candidates.push(tmpdir);
 
   const roots: string[] = [];
-  for (const candidate of candidates) {
+  /** The cwd and the configured roots: their missing `.git`/`.agents`/`.weft` are protected too. */
+  const projectRoots = new Set<string>();
+  candidates.forEach((candidate, i) => {
     const real = candidate === workdir ? workdir : realOrNull(candidate);
-    if (real !== null && !roots.includes(real)) roots.push(real);
-  }
+    if (real === null) return;
+    if (!roots.includes(real)) roots.push(real);
+    if (i < configured) projectRoots.add(real);
+  });
   const protectedPaths = new Set<string>();
   for (const root of roots) {
-    for (const path of protectedPathsIn(root, root === workdir)) protectedPaths.add(path);
+    for (const path of protectedPathsIn(root, projectRoots.has(root))) protectedPaths.add(path);
   }
   const weftHome = realOrNull(resolveWeftHome(env));
   if (weftHome !== null && !roots.some((root) => isInsidePath(root, weftHome))) protectedPaths.add(weftHome);
@@ -55,13 +63,13 @@ export function writableRootsFor(policy: SandboxPolicy, cwd: string, env: Record
   }));
 }
 
-function protectedPathsIn(root: string, isCwd: boolean): string[] {
+function protectedPathsIn(root: string, isProjectRoot: boolean): string[] {
   const out: string[] = [];
   for (const name of PROTECTED_NAMES) {
     const path = join(root, name);
     const stat = lstatOrNull(path);
     if (stat === null) {
-      if (name === '.weft' && isCwd) out.push(path);
+      if (isProjectRoot) out.push(path);
       continue;
     }
     const real = realOrNull(path);

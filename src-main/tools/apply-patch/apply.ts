@@ -2,9 +2,11 @@
 // file is ever seen half-written (unless its directory refuses new files: see writeAtomically); if any
 // step fails, the steps already done are undone.
 
-import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, lstatSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { resolveForWrite } from '../../safety/sandbox/writable-roots';
+import { FILE_OVERWRITE_FLAGS, FILE_READ_FLAGS, openDirNoFollow, type DirHandle } from './nofollow';
 import { describeFsError, errnoCode } from './plan';
 import type { PatchPlan, PlannedFile } from './plan';
 
@@ -29,7 +31,22 @@ interface Undo {
 class Journal {
   readonly undos: Undo[] = [];
   readonly onSuccess: (() => void)[] = [];
-  readonly knownDirs = new Set<string>();
+  /** Folders opened so far, by their resolved path. */
+  readonly dirs = new Map<string, DirHandle>();
+  /** Other handles kept open until the end (parents of created folders). */
+  readonly handles: DirHandle[] = [];
+
+  constructor(readonly mayWrite: (realPath: string) => string | null) {}
+
+  close(): void {
+    for (const handle of [...this.dirs.values(), ...this.handles]) {
+      try {
+        handle.close();
+      } catch {
+        // already closed
+      }
+    }
+  }
 
   /** Undoes every step, newest first; returns the paths that could not be restored, with the reason. */
   rollback(): string[] {
@@ -57,12 +74,12 @@ class Journal {
 
 let tempCounter = 0;
 
-/** A fresh name next to `target`, hidden, short enough for any file system. */
-function tempPathFor(target: string): string {
+/** A fresh name for a file next to `name`, hidden, short enough for any file system. */
+function tempNameFor(name: string): string {
   tempCounter++;
-  const stem = basename(target).slice(0, 96);
+  const stem = name.slice(0, 96);
   const unique = `${process.pid}-${tempCounter}-${Math.random().toString(36).slice(2, 8)}`;
-  return join(dirname(target), `.${stem}.${unique}.weft-tmp`);
+  return `.${stem}.${unique}.weft-tmp`;
 }
 
 function statOrUndefined(path: string, follow: boolean): Stats | undefined {
@@ -73,102 +90,124 @@ function statOrUndefined(path: string, follow: boolean): Stats | undefined {
   }
 }
 
-/**
- * Writes `content` to `target` via a temporary file and a rename; `mode` null keeps the default. When the
- * directory refuses new files but `target` exists (and may be writable), `target` is overwritten in place.
- */
-function writeAtomically(target: string, content: string | Buffer, mode: number | null): void {
-  const temp = tempPathFor(target);
+/** Reads a file inside `dir` without following a symlink in its place. */
+function readNoFollow(dir: DirHandle, name: string): Buffer {
+  const fd = openSync(dir.at(name), FILE_READ_FLAGS);
   try {
-    writeFileSync(temp, content, { mode: mode ?? 0o666, flag: 'wx' });
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes `content` to `name` in `dir` via a temporary file and a rename; `mode` null keeps the default.
+ * When the folder refuses new files but the file exists, it is overwritten in place. Nothing here
+ * follows a symlink: the temporary file is created exclusively and the rename replaces the entry.
+ */
+function writeAtomically(dir: DirHandle, name: string, content: string | Buffer, mode: number | null): void {
+  const temp = tempNameFor(name);
+  let fd: number;
+  try {
+    fd = openSync(dir.at(temp), 'wx', mode ?? 0o666);
   } catch (error) {
     const code = errnoCode(error);
-    if ((code === 'EACCES' || code === 'EPERM') && statOrUndefined(target, true)?.isFile()) {
-      writeFileSync(target, content);
+    if ((code === 'EACCES' || code === 'EPERM') && statOrUndefined(dir.at(name), false)?.isFile()) {
+      const existing = openSync(dir.at(name), FILE_OVERWRITE_FLAGS);
+      try {
+        writeFileSync(existing, content);
+      } finally {
+        closeSync(existing);
+      }
       return;
     }
     throw error;
   }
   try {
-    if (mode !== null) chmodSync(temp, mode);
-    renameSync(temp, target);
+    try {
+      writeFileSync(fd, content);
+      if (mode !== null) fchmodSync(fd, mode);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(dir.at(temp), dir.at(name));
   } catch (error) {
     try {
-      unlinkSync(temp);
+      unlinkSync(dir.at(temp));
     } catch {
-      // The temporary file was never created, or is already gone.
+      // The temporary file is already gone.
     }
     throw error;
   }
 }
 
-function ensureDirectory(journal: Journal, dir: string, display: string): void {
-  if (journal.knownDirs.has(dir)) return;
-  let created: string | undefined;
-  try {
-    created = mkdirSync(dir, { recursive: true });
-  } catch (error) {
-    throw new StepError(`Failed to create parent directories for ${display}`, error);
-  }
-  journal.knownDirs.add(dir);
-  if (created === undefined) return;
-  const made: string[] = [];
-  for (let d = dir; d.length >= created.length; d = dirname(d)) {
-    made.push(d);
-    if (d === created) break;
-  }
-  journal.undos.push({
-    path: created,
-    run: () => {
-      for (const d of made) rmdirSync(d);
-    },
-  });
-}
-
 /** What a file held before this commit overwrote it, for undoing. */
 type Prior = { exists: false } | { exists: true; content: string | Buffer; mode: number | null };
 
-function writeFile(journal: Journal, target: string, content: string, mode: number | null, display: string, prior?: Prior): void {
-  let destination = target;
-  const link = prior?.exists === false ? undefined : statOrUndefined(target, false);
-  if (link?.isSymbolicLink()) {
-    // Write through the link, so it stays a link to the edited file.
+/**
+ * The folder to write `target` in, opened without following symlinks: resolved once (a symlink in the
+ * path as it is now is followed, as a write would), checked with `mayWrite`, then opened component by
+ * component, creating missing folders.
+ */
+function targetDir(journal: Journal, target: string, display: string, what: string): { dir: DirHandle; name: string; real: string } {
+  const real = resolveForWrite(target);
+  if (real === null) throw new StepError(`${what} ${display}`, Object.assign(new Error('symlink loop'), { code: 'ELOOP' }));
+  const refusal = journal.mayWrite(real);
+  if (refusal !== null) throw new PatchCommitError(`Refused to write ${display}: ${refusal}`);
+  const parent = dirname(real);
+  let dir = journal.dirs.get(parent);
+  if (dir === undefined) {
+    let opened;
     try {
-      destination = realpathSync(target);
-    } catch {
-      destination = target;
+      opened = openDirNoFollow(parent, true);
+    } catch (error) {
+      throw new StepError(`Failed to create parent directories for ${display}`, error);
+    }
+    dir = opened.handle;
+    journal.dirs.set(parent, dir);
+    journal.handles.push(...opened.kept);
+    for (const created of opened.created) {
+      journal.undos.push({ path: join(created.parent.path, created.name), run: () => rmdirSync(created.parent.at(created.name)) });
     }
   }
+  return { dir, name: basename(real), real };
+}
+
+function writeFile(journal: Journal, target: string, content: string, mode: number | null, display: string, prior?: Prior): void {
+  // A symlink at the target is written through, so it stays a link to the edited file.
+  const { dir, name } = targetDir(journal, target, display, 'Failed to write file');
   let before = prior;
-  if (before === undefined) {
-    const stats = link === undefined ? undefined : statOrUndefined(destination, true);
-    before = stats?.isFile()
-      ? { exists: true, content: readFileSync(destination), mode: stats.mode & 0o7777 }
-      : { exists: false };
+  if (before === undefined || (before.exists && statOrUndefined(target, false)?.isSymbolicLink() === true)) {
+    const stats = statOrUndefined(dir.at(name), false);
+    before = stats?.isFile() ? { exists: true, content: readNoFollow(dir, name), mode: stats.mode & 0o7777 } : { exists: false };
   }
-  ensureDirectory(journal, dirname(destination), display);
   try {
-    writeAtomically(destination, content, mode);
+    writeAtomically(dir, name, content, mode);
   } catch (error) {
     throw new StepError(`Failed to write file ${display}`, error);
   }
   const restore = before;
   journal.undos.push({
     path: display,
-    run: restore.exists ? () => writeAtomically(destination, restore.content, restore.mode) : () => unlinkSync(destination),
+    run: restore.exists ? () => writeAtomically(dir, name, restore.content, restore.mode) : () => unlinkSync(dir.at(name)),
   });
 }
 
 /** Removes `target` by renaming it to a backup, deleted once the whole commit has succeeded. */
 function removeFile(journal: Journal, target: string, what: string, display: string): void {
-  const backup = tempPathFor(target);
+  // The entry itself is removed (a symlink, not what it points to): resolve only its folder.
+  const folder = resolveForWrite(dirname(target));
+  const name = basename(target);
+  if (folder === null) throw new StepError(what, Object.assign(new Error('symlink loop'), { code: 'ELOOP' }));
+  const { dir } = targetDir(journal, join(folder, name), display, what);
+  const backup = tempNameFor(name);
   try {
-    renameSync(target, backup);
+    renameSync(dir.at(name), dir.at(backup));
   } catch (error) {
     throw new StepError(what, error);
   }
-  journal.undos.push({ path: display, run: () => renameSync(backup, target) });
-  journal.onSuccess.push(() => unlinkSync(backup));
+  journal.undos.push({ path: display, run: () => renameSync(dir.at(backup), dir.at(name)) });
+  journal.onSuccess.push(() => unlinkSync(dir.at(backup)));
 }
 
 function commitFile(journal: Journal, file: PlannedFile): void {
@@ -216,7 +255,7 @@ function changedSincePlanned(plan: PatchPlan): string[] {
  * PatchCommitError if a file changed on disk since planning (nothing written) or a step fails (every
  * earlier step undone; the message names any file that could not be restored).
  */
-export async function commitPlan(plan: PatchPlan): Promise<void> {
+export async function commitPlan(plan: PatchPlan, options: CommitOptions = {}): Promise<void> {
   const changed = changedSincePlanned(plan);
   if (changed.length > 0) {
     throw new PatchCommitError(
@@ -224,13 +263,14 @@ export async function commitPlan(plan: PatchPlan): Promise<void> {
         'Read the current contents and send the patch again.',
     );
   }
-  const journal = new Journal();
+  const journal = new Journal(options.mayWrite ?? (() => null));
   try {
     for (const file of plan.files) commitFile(journal, file);
   } catch (error) {
     const done = journal.undos.length;
     const notRestored = journal.rollback();
-    const what = error instanceof StepError ? error.message : `Failed to apply the patch: ${describeFsError(error)}`;
+    journal.close();
+    const what = error instanceof StepError || error instanceof PatchCommitError ? error.message : `Failed to apply the patch: ${describeFsError(error)}`;
     const outcome =
       notRestored.length === 0
         ? done === 0
@@ -240,4 +280,13 @@ export async function commitPlan(plan: PatchPlan): Promise<void> {
     throw new PatchCommitError(`${what}\n${outcome}`);
   }
   journal.finish();
+  journal.close();
+}
+
+export interface CommitOptions {
+  /**
+   * Asked at write time about the resolved (symlink-free) path of every file written or removed: why it
+   * may not be written, or null when it may. Default: everything may be written.
+   */
+  mayWrite?: (realPath: string) => string | null;
 }

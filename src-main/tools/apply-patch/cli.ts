@@ -1,5 +1,8 @@
 // `weft apply-patch`: apply a patch in the current directory and print what the model would be told.
 
+import { realpathSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import { isInsidePath, resolveForWrite } from '../../safety/sandbox/writable-roots';
 import { applyPatchText } from './index';
 
 export interface ApplyPatchCliIo {
@@ -9,7 +12,7 @@ export interface ApplyPatchCliIo {
   cwd: string;
 }
 
-export const APPLY_PATCH_USAGE = `Usage: weft apply-patch [PATCH]
+export const APPLY_PATCH_USAGE = `Usage: weft apply-patch [--root DIR] [PATCH]
 
 Applies a patch in the apply_patch format to files under the current directory:
 
@@ -22,6 +25,9 @@ Applies a patch in the apply_patch format to files under the current directory:
 
 The patch is the PATCH argument, or standard input when there is no argument. Every hunk is checked
 before anything is written: if any fails, no file is changed.
+
+Only files under the current directory are written (paths are resolved through symlinks, also while
+writing), never anything in a .git folder. --root DIR allows writing anywhere under DIR instead.
 
 Exit status: 0 applied, 1 the patch could not be applied, 2 usage error.
 `;
@@ -44,11 +50,35 @@ export async function runApplyPatchCli(args: string[], io: ApplyPatchCliIo): Pro
     await write(io.stdout, APPLY_PATCH_USAGE);
     return 0;
   }
-  if (args.length > 1) {
-    await write(io.stderr, `weft apply-patch: expected at most one argument (the patch), got ${args.length}.\n\n${APPLY_PATCH_USAGE}`);
+  let rootArg: string | null = null;
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--root') {
+      const value = args[++i];
+      if (value === undefined) {
+        await write(io.stderr, `weft apply-patch: --root needs a folder.\n\n${APPLY_PATCH_USAGE}`);
+        return 2;
+      }
+      rootArg = value;
+    } else if (arg.startsWith('--root=')) {
+      rootArg = arg.slice('--root='.length);
+    } else {
+      positional.push(arg);
+    }
+  }
+  if (positional.length > 1) {
+    await write(io.stderr, `weft apply-patch: expected at most one argument (the patch), got ${positional.length}.\n\n${APPLY_PATCH_USAGE}`);
     return 2;
   }
-  let patch = args[0];
+  let root: string;
+  try {
+    root = realpathSync(resolve(io.cwd, rootArg ?? '.'));
+  } catch {
+    await write(io.stderr, `weft apply-patch: the folder ${rootArg ?? io.cwd} does not exist.\n`);
+    return 2;
+  }
+  let patch = positional[0];
   if (patch === undefined) {
     if ('isTTY' in io.stdin && io.stdin.isTTY === true) {
       await write(io.stderr, `weft apply-patch: no patch given; pass it as an argument or on standard input.\n\n${APPLY_PATCH_USAGE}`);
@@ -60,7 +90,14 @@ export async function runApplyPatchCli(args: string[], io: ApplyPatchCliIo): Pro
     await write(io.stderr, `weft apply-patch: the patch is empty.\n\n${APPLY_PATCH_USAGE}`);
     return 2;
   }
-  const outcome = await applyPatchText(patch, { cwd: io.cwd });
+  const confine = (absPath: string): string | null => {
+    const real = resolveForWrite(absPath);
+    if (real === null) return 'it is a symlink loop';
+    if (!isInsidePath(real, root)) return `it is outside ${root}${rootArg === null ? ' (the current directory; --root widens it)' : ''}`;
+    if (real.split(sep).includes('.git') || absPath.split(sep).includes('.git')) return 'it is inside a .git folder';
+    return null;
+  };
+  const outcome = await applyPatchText(patch, { cwd: io.cwd, isWritable: confine, mayWrite: confine });
   if (outcome.ok) {
     await write(io.stdout, outcome.output);
     return 0;

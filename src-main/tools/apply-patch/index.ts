@@ -2,13 +2,14 @@
 // or nothing: any failure leaves every file as it was and explains itself in words meant for the model.
 
 import { resolve } from 'node:path';
-import { PatchCommitError, commitPlan } from './apply';
+import { PatchCommitError, commitPlan, type CommitOptions } from './apply';
 import { extractApplyPatchInvocation } from './intercept';
 import { PatchParseError, parsePatch } from './parse';
 import { PatchApplyError, planPatch } from './plan';
 import type { PatchPlan } from './plan';
 
 export { PatchCommitError, commitPlan } from './apply';
+export type { CommitOptions } from './apply';
 export { unifiedDiffForFile } from './diff';
 export { extractApplyPatchInvocation } from './intercept';
 export { PatchParseError, parsePatch } from './parse';
@@ -22,6 +23,8 @@ export interface ApplyPatchOptions {
   cwd: string;
   /** Returns why the absolute path may not be written (e.g. outside the writable roots), or null if it may. */
   isWritable?: (absPath: string) => string | null;
+  /** Asked again at write time about each resolved path (see CommitOptions). */
+  mayWrite?: (realPath: string) => string | null;
 }
 
 export type ApplyPatchOutcome = { ok: true; output: string; plan: PatchPlan } | { ok: false; output: string };
@@ -80,9 +83,9 @@ export async function preparePatchText(text: string, opts: ApplyPatchOptions): P
 }
 
 /** Writes a prepared (and possibly reviewed) plan. Never throws. */
-export async function commitPreparedPlan(plan: PatchPlan): Promise<ApplyPatchOutcome> {
+export async function commitPreparedPlan(plan: PatchPlan, options: CommitOptions = {}): Promise<ApplyPatchOutcome> {
   try {
-    await commitPlan(plan);
+    await commitPlan(plan, options);
     return { ok: true, output: summarizeSuccess(plan), plan };
   } catch (error) {
     return { ok: false, output: failureText(error) };
@@ -93,5 +96,5 @@ export async function commitPreparedPlan(plan: PatchPlan): Promise<ApplyPatchOut
 export async function applyPatchText(text: string, opts: ApplyPatchOptions): Promise<ApplyPatchOutcome> {
   const prepared = await preparePatchText(text, opts);
   if (!prepared.ok) return prepared;
-  return commitPreparedPlan(prepared.plan);
+  return commitPreparedPlan(prepared.plan, { mayWrite: opts.mayWrite });
 }

@@ -30,7 +30,7 @@ beforeEach(async () => {
   home = await tree.mkdir('home');
   userFile = await tree.write('home/config.toml', USER_CONFIG);
   project = await tree.mkdir('proj');
-  await tree.mkdir('proj/.git');
+  await tree.write('proj/.git/HEAD', 'ref: refs/heads/main\n');
   await tree.write('proj/.weft/config.toml', 'sandbox_mode = "read-only"\n');
 });
 

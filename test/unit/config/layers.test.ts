@@ -18,7 +18,7 @@ beforeEach(async () => {
   userFile = join(home, 'config.toml');
   root = await tree.mkdir('proj');
   cwd = await tree.mkdir('proj/sub/deeper');
-  await tree.mkdir('proj/.git');
+  await tree.write('proj/.git/HEAD', 'ref: refs/heads/main\n');
 });
 
 afterEach(async () => {
@@ -194,7 +194,7 @@ describe('layer precedence', () => {
 
   it('does not take WEFT_HOME for a project config folder', async () => {
     const userHome = await tree.mkdir('me');
-    await tree.mkdir('me/.git');
+    await tree.write('me/.git/HEAD', 'ref: refs/heads/main\n');
     const weftHome = await tree.mkdir('me/.weft');
     await tree.write('me/.weft/config.toml', `model = "user"\n${trust('trusted', userHome)}`);
     const loaded = await loadConfig({ weftHome, cwd: userHome, env: {} });

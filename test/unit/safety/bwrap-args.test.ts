@@ -59,7 +59,11 @@ describe('bwrapArgs', () => {
       // .agents is a symlink to a folder outside every root: read-only already, the link is skipped.
       '--ro-bind', join(ws, '.git'), join(ws, '.git'),
       '--ro-bind', join(ws, '.weft'), join(ws, '.weft'),
+      // Missing .git/.agents/.weft in a configured root get an empty read-only placeholder.
+      '--tmpfs', join(extra, '.agents'), '--remount-ro', join(extra, '.agents'),
       '--ro-bind', join(extra, '.git'), join(extra, '.git'),
+      '--tmpfs', join(extra, '.weft'), '--remount-ro', join(extra, '.weft'),
+      ...['.agents', '.git', '.weft'].flatMap((name) => ['--tmpfs', join(extra, 'nested', name), '--remount-ro', join(extra, 'nested', name)]),
       '--chdir', ws,
     ]);
   });
@@ -75,13 +79,15 @@ describe('bwrapArgs', () => {
     expect(pairs).toContain(`--ro-bind ${join(base, 'real-agents')}`);
   });
 
-  it('a missing .weft in the cwd gets a read-only tmpfs', async () => {
+  it('a missing .git, .agents or .weft in the cwd gets an empty read-only placeholder', async () => {
     const fresh = join(base, 'fresh');
     await mkdir(fresh);
     expect(bwrapArgs({ type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true, networkAccess: true }, fresh, env)).toEqual([
       ...ISOLATION,
       ...BASE_MOUNTS,
       '--bind', fresh, fresh,
+      '--tmpfs', join(fresh, '.agents'), '--remount-ro', join(fresh, '.agents'),
+      '--tmpfs', join(fresh, '.git'), '--remount-ro', join(fresh, '.git'),
       '--tmpfs', join(fresh, '.weft'), '--remount-ro', join(fresh, '.weft'),
       '--chdir', fresh,
     ]);

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runDoctorCommand } from '../../../src-main/cli/doctor';
 import { runRulesCommand } from '../../../src-main/cli/rules';
 import { runSandboxCommand } from '../../../src-main/cli/sandbox';
-import { sandboxStatus } from '../../../src-main/safety/sandbox/doctor';
+import { commandEnvPolicy } from '../../../src-main/safety/command-env';
+import { envFilterLayer, sandboxStatus } from '../../../src-main/safety/sandbox/doctor';
 import { makeWeftHome } from '../../support/workspace';
 import type { WeftHome } from '../../support/workspace';
 
@@ -82,15 +83,28 @@ describe('weft rules', () => {
 });
 
 describe('weft doctor', () => {
-  it('reports the sandbox status; exit 0 only when it works', async () => {
+  it('reports the sandbox status and every containment layer; exit 0 only when all work', async () => {
     const status = await sandboxStatus();
     const code = await runDoctorCommand([]);
-    expect(code).toBe(status.available ? 0 : 1);
+    expect(status.layers.map((l) => l.name)).toEqual(['filesystem', 'network', 'unix sockets', 'environment filter']);
+    expect(code).toBe(status.available && status.layers.every((l) => l.ok) ? 0 : 1);
     expect(stdout.split('\n')[0]).toBe(`Sandbox (${status.platform}, ${status.mechanism}): ${status.available ? 'OK' : 'NOT AVAILABLE'}`);
+    for (const layer of status.layers) expect(stdout).toContain(`  ${layer.name}: ${layer.ok ? 'OK' : 'MISSING'} — ${layer.detail}\n`);
     if (!status.available) expect(stdout).toContain(`Fix: ${status.fix ?? ''}`);
     stdout = '';
     expect(await runDoctorCommand(['--json'])).toBe(code);
     expect(JSON.parse(stdout)).toEqual(status);
+  });
+});
+
+describe('the environment filter layer', () => {
+  it('is missing when the default excludes are turned off, with the key that did it', () => {
+    expect(envFilterLayer(commandEnvPolicy({ ignore_default_excludes: true }))).toEqual({
+      name: 'environment filter',
+      ok: false,
+      detail: 'shell_environment_policy.ignore_default_excludes = true: secret-looking variables reach commands',
+    });
+    expect(envFilterLayer(commandEnvPolicy({ exclude: ['AWS_*'] }))).toMatchObject({ ok: true, detail: expect.stringContaining('and 1 of shell_environment_policy.exclude') });
   });
 });
 

@@ -70,7 +70,7 @@ describe('assessPatch matrix', () => {
   });
 
   it('a session approval applies, even under untrusted', () => {
-    expect(assess([join(outside, 'x')], { sessionApproved: true, approvalPolicy: 'untrusted' })).toEqual({ kind: 'apply' });
+    expect(assess([join(outside, 'x')], { sessionApproved: true, approvalPolicy: 'untrusted' })).toEqual({ kind: 'apply', bySession: true });
   });
 
   it('an empty patch is refused', () => {

@@ -29,9 +29,13 @@ describe('seatbeltProfile', () => {
     );
     expect(params).toEqual({
       WRITABLE_ROOT_0: ws,
-      WRITABLE_ROOT_0_RO_0: join(ws, '.git'),
-      WRITABLE_ROOT_0_RO_1: join(ws, '.weft'),
+      WRITABLE_ROOT_0_RO_0: join(ws, '.agents'),
+      WRITABLE_ROOT_0_RO_1: join(ws, '.git'),
+      WRITABLE_ROOT_0_RO_2: join(ws, '.weft'),
       WRITABLE_ROOT_1: extra,
+      WRITABLE_ROOT_1_RO_0: join(extra, '.agents'),
+      WRITABLE_ROOT_1_RO_1: join(extra, '.git'),
+      WRITABLE_ROOT_1_RO_2: join(extra, '.weft'),
     });
     expect(profile).toMatchInlineSnapshot(`
       "(version 1)
@@ -76,8 +80,13 @@ describe('seatbeltProfile', () => {
         (require-all
           (subpath (param "WRITABLE_ROOT_0"))
           (require-not (subpath (param "WRITABLE_ROOT_0_RO_0")))
-          (require-not (subpath (param "WRITABLE_ROOT_0_RO_1"))))
-        (subpath (param "WRITABLE_ROOT_1")))
+          (require-not (subpath (param "WRITABLE_ROOT_0_RO_1")))
+          (require-not (subpath (param "WRITABLE_ROOT_0_RO_2"))))
+        (require-all
+          (subpath (param "WRITABLE_ROOT_1"))
+          (require-not (subpath (param "WRITABLE_ROOT_1_RO_0")))
+          (require-not (subpath (param "WRITABLE_ROOT_1_RO_1")))
+          (require-not (subpath (param "WRITABLE_ROOT_1_RO_2")))))
       "
     `);
   });
@@ -111,8 +120,9 @@ describe('seatbeltArgv', () => {
       '-p',
       seatbeltProfile(policy, ws, env).profile,
       `-DWRITABLE_ROOT_0=${ws}`,
-      `-DWRITABLE_ROOT_0_RO_0=${join(ws, '.git')}`,
-      `-DWRITABLE_ROOT_0_RO_1=${join(ws, '.weft')}`,
+      `-DWRITABLE_ROOT_0_RO_0=${join(ws, '.agents')}`,
+      `-DWRITABLE_ROOT_0_RO_1=${join(ws, '.git')}`,
+      `-DWRITABLE_ROOT_0_RO_2=${join(ws, '.weft')}`,
       '--',
       'bash',
       '-lc',

@@ -59,7 +59,7 @@ describe('writableRootsFor', () => {
     await writeFile(join(wt, '.git'), `gitdir: ${gitdir}\n`);
     const roots = writableRootsFor({ ...noTmp, writableRoots: [wt] }, ws, env);
     const wtRoot = roots.find((r) => r.root === wt);
-    expect(wtRoot?.readOnlySubpaths).toEqual([join(wt, '.git')]);
+    expect(wtRoot?.readOnlySubpaths).toEqual([join(wt, '.agents'), join(wt, '.git'), join(wt, '.weft')]);
     expect(roots.find((r) => r.root === ws)?.readOnlySubpaths).toContain(join(ws, '.git'));
     expect(isPathWritable(join(gitdir, 'HEAD'), roots)).toBe(false);
   });

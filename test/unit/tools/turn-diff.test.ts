@@ -8,6 +8,7 @@ let ws: TempWorkspace;
 beforeEach(async () => {
   ws = await makeTempWorkspace({ 'a.txt': 'one\ntwo\nthree\n', 'old/name.txt': 'keep\n', 'gone.txt': 'bye\n' });
   await mkdir(ws.path('.git'));
+  await writeFile(ws.path('.git/HEAD'), 'ref: refs/heads/main\n');
 });
 afterEach(() => ws.cleanup());
 
