@@ -117,7 +117,7 @@ async function run(store: ThreadStore, command: string, args: string[], io: Thre
         throw new UsageError(`--sort must be "created" or "updated", got "${values.sort}"`);
       }
       await store.whenIndexed();
-      const page = store.list({
+      const page = await store.listComplete({
         cwd: values.cwd === undefined ? null : resolve(values.cwd),
         archived: values.archived ?? false,
         searchTerm: values.search ?? null,

@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { platform } from 'node:os';
 import type { ServerNotification } from '../../src-preload/protocol';
 import { resolveWeftHome } from '../config/home';
@@ -8,6 +7,7 @@ import { ThreadStore } from '../store/thread-store';
 import { sharedRuleStore } from '../tools/safety-services';
 import { VERSION } from '../version';
 import { RpcDispatcher } from './dispatcher';
+import { readFileForClient } from './file-access';
 import { threadHandlers } from './handlers/threads';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
@@ -98,12 +98,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },
-      'fs/readFile': async (params) => {
-        const info = await stat(params.path).catch(() => null);
-        if (!info?.isFile()) throw new Error(`${params.path} is not a readable file`);
-        if (info.size > 50 * 1024 * 1024) throw new Error(`${params.path} is ${(info.size / 1048576).toFixed(0)} MiB; files over 50 MiB are not sent`);
-        return { dataBase64: (await readFile(params.path)).toString('base64') };
-      },
+      'fs/readFile': (params) => readFileForClient(params.path, () => readableRoots(environment, manager)),
     },
     serverInfo: () => ({
       userAgent: `weft/${VERSION} (${platform()}; node ${process.versions.node})`,
@@ -128,4 +123,18 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       await store.close();
     },
   };
+}
+
+/** The folders `fs/readFile` may read: the project, WEFT_HOME, and each loaded thread's cwd and writable roots. */
+function readableRoots(environment: HostEnvironment, manager: ThreadManager): string[] {
+  const roots = [environment.defaultCwd, environment.weftHome];
+  for (const id of manager.loadedIds()) {
+    const entry = manager.get(id);
+    if (!entry) continue;
+    const settings = entry.session.currentSettings;
+    roots.push(entry.thread.cwd, settings.cwd);
+    const policy = settings.sandboxPolicy;
+    if (policy.type === 'workspaceWrite') roots.push(...(policy.writableRoots ?? []));
+  }
+  return roots;
 }

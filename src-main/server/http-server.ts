@@ -1,7 +1,11 @@
 /**
  * The HTTP side of `weft serve`: the built renderer as static files, `/healthz`, and the WebSocket
  * endpoint at `/ws`. Loopback only unless the caller explicitly asked for another host; the socket
- * always requires the token.
+ * always requires the token. Every request (and upgrade) must name this server in `Host`
+ * (host-allowlist.ts: 421 otherwise); sockets are capped per client and in total
+ * (connection-limiter.ts); a socket must deliver a request's headers within `headersTimeoutMs` of
+ * being accepted (or of the previous response), and a whole request within `requestTimeoutMs`; an idle
+ * kept-alive socket is closed after 5 s. A WebSocket, once open, is kept by its own pings.
  *
  * Static files do NOT require the token: the page reads the token from its own URL and presents it on
  * the socket, and without the socket the page can do nothing. Requiring it for assets would only force
@@ -11,10 +15,13 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { resolve, sep } from 'node:path';
 import { errorMessage } from '../util/errors';
+import { ConnectionLimiter, type ConnectionLimits } from './connection-limiter';
 import { contentTypeFor } from './content-types';
+import { allowedHosts, isAllowedHost, MISDIRECTED_MESSAGE } from './host-allowlist';
 import type { ConnectionHost } from './transport';
 import { createWebSocketEndpoint, WS_PATH } from './websocket';
 
@@ -33,7 +40,19 @@ export interface WebServerOptions {
   keepaliveIntervalMs?: number;
   /** Outgoing bytes allowed to wait for a slow WebSocket client before it is dropped. Default 64 MiB. */
   maxQueuedBytes?: number;
+  /** Socket caps and timeouts; defaults in {@link DEFAULT_HTTP_LIMITS} and connection-limiter.ts. */
+  limits?: HttpLimits;
 }
+
+export interface HttpLimits extends ConnectionLimits {
+  /** From accepting a socket (or its previous response) to the end of a request's headers. */
+  headersTimeoutMs?: number;
+  /** From the start of a request to its end. */
+  requestTimeoutMs?: number;
+}
+
+/** A page's requests take milliseconds; these only bound what a stalled or hostile client can hold. */
+export const DEFAULT_HTTP_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
 
 export interface WebServer {
   /** `http://HOST:PORT/?token=…`: the page to open. */
@@ -74,8 +93,29 @@ export async function startWebServer(host: ConnectionHost, opts: WebServerOption
     );
   }
   const token = opts.token ?? randomBytes(32).toString('base64url');
-  const server = createServer();
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...definedOnly(opts.limits ?? {}) };
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // How often those two are checked; Node's default (30 s) would let a stalled socket linger.
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, limits.headersTimeoutMs / 4)),
+  });
+  const limiter = new ConnectionLimiter(opts.limits);
+  // Node's header timeout starts with the first byte: a socket that never sends one is closed here.
+  const silent = new WeakMap<Duplex, NodeJS.Timeout>();
+  const spoke = (socket: Duplex): void => {
+    clearTimeout(silent.get(socket));
+    silent.delete(socket);
+  };
+  server.on('connection', (socket: Socket) => {
+    if (!limiter.admit(socket)) return;
+    const timer = setTimeout(() => socket.destroy(), limits.headersTimeoutMs);
+    timer.unref();
+    silent.set(socket, timer);
+    socket.once('close', () => spoke(socket));
+  });
   const port = await listen(server, bindHost, opts.port);
+  const hosts = allowedHosts({ port, explicitHost: opts.hostExplicit && !isLoopbackHost(bindHost) ? bindHost : null });
 
   const urlHost = formatHost(isWildcard(bindHost) ? '127.0.0.1' : bindHost);
   const origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]);
@@ -91,11 +131,23 @@ export async function startWebServer(host: ConnectionHost, opts: WebServerOption
   const tokenDigest = createHash('sha256').update(token).digest();
   const tokenMatches = (candidate: string | null): boolean => candidate !== null && timingSafeEqual(createHash('sha256').update(candidate).digest(), tokenDigest);
 
-  server.on('upgrade', (request: IncomingMessage, socket, head: Buffer) => endpoint.handleUpgrade(request, socket, head));
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    spoke(socket);
+    if (!isAllowedHost(request.headers.host, hosts)) {
+      refuseUpgrade(socket);
+      return;
+    }
+    endpoint.handleUpgrade(request, socket, head);
+  });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    spoke(request.socket);
     // The CSP names the socket address the page was actually loaded from (a source list cannot hold an
     // IPv6 literal such as [::1], so there only 'self' applies, which covers the page's own ws: origin).
     const headers = securityHeaders(socketSourceFor(request.headers.host, origins));
+    if (!isAllowedHost(request.headers.host, hosts)) {
+      sendText(response, 421, headers, MISDIRECTED_MESSAGE);
+      return;
+    }
     handleRequest(request, response, staticRoot, headers, tokenMatches).catch((error: unknown) => {
       opts.log(`weft serve: ${request.method ?? '?'} ${request.url ?? '?'} failed: ${errorMessage(error)}`);
       if (!response.headersSent) sendText(response, 500, headers, 'Internal error; see the server log.\n');
@@ -114,6 +166,16 @@ export async function startWebServer(host: ConnectionHost, opts: WebServerOption
       await closed;
     },
   };
+}
+
+/** Answers an upgrade addressed to another host with 421 and closes the socket. */
+function refuseUpgrade(socket: Duplex): void {
+  const body = Buffer.from(MISDIRECTED_MESSAGE);
+  socket.end(`HTTP/1.1 421 Misdirected Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${MISDIRECTED_MESSAGE}`);
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function listen(server: Server, host: string, port: number): Promise<number> {

@@ -1,12 +1,14 @@
 // The store's side of the index: finding a thread's rollout, keeping the rows of the threads this process
 // records current, and the background repairs (queued one after another, cancelled on close). Index
 // trouble never fails a recording: it becomes a warning, and the next repair puts the row right.
+// A damaged index (any corruption error, wherever it surfaces) is set aside and rebuilt from the rollouts.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { codexSources, readCodexHomes } from './codex-homes';
-import { ThreadNotFoundError } from './errors';
+import { StoreError, ThreadNotFoundError } from './errors';
+import { checkIndex, isIndexCorruption, openIndex, setIndexAside } from './index-db';
 import { summarizeRollout, type ThreadOrigin } from './index-scan';
-import { archivedDir, sessionsDir } from './paths';
+import { archivedDir, indexFile, sessionsDir } from './paths';
 import type { IndexDelta } from './recorder';
 import { repairIndex, type RepairReport, type RolloutSource } from './repair';
 import type { ThreadIndex } from './thread-index';
@@ -39,9 +41,16 @@ function findRollout(dir: string, suffix: string, depth = 0): string | null {
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** Rebuilds after damage allowed in one process: a disk that damages every new index is an error. */
+const MAX_RECOVERIES = 3;
+
 export class Catalog {
   private indexing: Promise<RepairReport | null> = Promise.resolve(null);
   private closed = false;
+  /** Times the index was found damaged and rebuilt by this process. */
+  recoveries = 0;
+  /** The rebuild after damage, while it runs: lists wait for it to be complete. */
+  rebuilding: Promise<unknown> | null = null;
 
   constructor(
     readonly home: string,
@@ -61,22 +70,84 @@ export class Catalog {
     ];
   }
 
-  /** Runs a repair after the ones queued before it; `sources` null = all (read when it starts). */
-  queueRepair(full: boolean, sources: RolloutSource[] | null): Promise<RepairReport | null> {
+  /**
+   * Runs a repair after the ones queued before it; `sources` null = all (read when it starts). A failure
+   * becomes a warning and null, or is thrown with `rethrow`. An index found damaged on the way is set
+   * aside and the repair starts over, in full, on a new one.
+   */
+  queueRepair(full: boolean, sources: RolloutSource[] | null, rethrow = false): Promise<RepairReport | null> {
     const run = this.indexing.then(async () => {
       await new Promise((r) => setImmediate(r));
       if (this.closed) return null;
       try {
-        const report = await repairIndex(this.index, sources ?? this.sources(), { full, cancelled: () => this.closed });
+        let report: RepairReport;
+        try {
+          report = await repairIndex(this.index, sources ?? this.sources(), { full, cancelled: () => this.closed });
+        } catch (error) {
+          if (!isIndexCorruption(error) || this.closed) throw error;
+          this.setAside(error);
+          report = await repairIndex(this.index, this.sources(), { full: true, cancelled: () => this.closed });
+        }
         for (const w of report.warnings) this.warn(w);
         return report;
       } catch (error) {
+        if (rethrow) throw error;
         if (!this.closed) this.warn(`the thread index could not be brought up to date: ${message(error)}`);
         return null;
       }
     });
-    this.indexing = run;
+    this.indexing = run.catch(() => null);
     return run;
+  }
+
+  /**
+   * Runs an index operation; when it finds the index damaged, sets the index aside, queues a full
+   * rebuild from the rollouts and runs the operation again on the new index (which fills up as the
+   * rebuild goes: see `recoveries` to know whether to wait for it).
+   */
+  guard<T>(operation: () => T): T {
+    try {
+      return operation();
+    } catch (error) {
+      if (!isIndexCorruption(error) || this.closed) throw error;
+      this.setAside(error);
+      this.rebuild();
+      return operation();
+    }
+  }
+
+  /** Queues a full rebuild from the rollouts (after the index was replaced by an empty one). */
+  rebuild(): void {
+    const run = this.queueRepair(true, null);
+    this.rebuilding = run;
+    void run.finally(() => {
+      if (this.rebuilding === run) this.rebuilding = null;
+    });
+  }
+
+  /** SQLite's quick_check of the index: the problems found, [] when sound. */
+  check(): string[] {
+    try {
+      return checkIndex(this.index.db);
+    } catch (error) {
+      if (isIndexCorruption(error)) return [message(error)];
+      throw error;
+    }
+  }
+
+  /** Moves the damaged index aside and continues on a new, empty one; returns the damaged file's new path. */
+  setAside(reason: unknown): string | null {
+    this.recoveries++;
+    const path = indexFile(this.home);
+    if (this.recoveries > MAX_RECOVERIES) {
+      throw new StoreError(`the thread index ${path} was damaged again after ${MAX_RECOVERIES} rebuilds (${message(reason)}); the disk may be failing. Check it, then run \`weft threads reindex\``, { cause: reason });
+    }
+    this.index.db.close();
+    const aside = setIndexAside(path);
+    const opened = openIndex(path);
+    this.index.replaceDatabase(opened.db);
+    this.warn(`the thread index was damaged (${message(reason)}); it was set aside${aside ? ` as ${basename(aside)}` : ''} and is being rebuilt from the rollouts`);
+    return aside;
   }
 
   /** Resolves when every queued repair has finished. */
@@ -90,6 +161,10 @@ export class Catalog {
 
   /** Where a thread's rollout is: from the index, else found in the folders (and indexed). */
   locate(threadId: string): Located {
+    return this.guard(() => this.locateIn(threadId));
+  }
+
+  private locateIn(threadId: string): Located {
     const row = this.index.get(threadId);
     if (row && existsSync(row.path)) {
       return { id: row.id, path: row.path, origin: row.origin, archived: row.archived !== 0, name: row.name };
@@ -114,7 +189,7 @@ export class Catalog {
     try {
       const summary = summarizeRollout(path, { archived: false, origin: 'weft' });
       summary.model ??= model;
-      this.index.transaction(() => this.index.upsert(summary));
+      this.guard(() => this.index.transaction(() => this.index.upsert(summary)));
     } catch (error) {
       this.warn(`thread ${threadId} could not be indexed (it is saved; \`weft threads reindex\` retries): ${message(error)}`);
     }
@@ -126,7 +201,8 @@ export class Catalog {
     try {
       const stat = statSync(path);
       const usage = delta.tokenUsage?.total;
-      const applied = this.index.transaction(() =>
+      const applied = this.guard(() =>
+        this.index.transaction(() =>
         this.index.update(threadId, {
           updatedAtMs: delta.updatedAt.getTime(),
           fileSize: stat.size,
@@ -138,6 +214,7 @@ export class Catalog {
           lastTurnStatus: delta.lastTurnStatus,
           text: delta.text.join('\n'),
         }),
+        ),
       );
       if (!applied) this.indexFile(threadId, path, model);
     } catch (error) {

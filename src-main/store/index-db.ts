@@ -11,8 +11,9 @@
 // Both keep no token positions (`detail=none`): search matches threads holding every word (see
 // list-query.ts), which needs no positions, and the index builds twice as fast at a quarter of the size.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { StoreError } from './errors';
 
 export type IndexDatabase = Database.Database;
 
@@ -97,28 +98,66 @@ class TooNewIndex extends Error {
   }
 }
 
-/** Moves an unusable index (and its WAL) aside so a fresh one can be built; the rollouts are untouched. */
-function setAside(path: string): void {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  for (const suffix of ['', '-wal', '-shm']) {
-    const file = path + suffix;
-    if (!existsSync(file)) continue;
-    if (suffix === '') renameSync(file, `${path}.unusable-${stamp}`);
-    else rmSync(file, { force: true });
+/** Set-aside copies of unusable indexes kept (the newest); older ones are removed, being derived data. */
+export const KEPT_UNUSABLE_INDEXES = 3;
+
+/** Whether an error says the index file is damaged (or not an index at all): set it aside and rebuild. */
+export function isIndexCorruption(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return true;
+  // FTS5 reports a damaged shadow table as a failed constructor or a malformed image with a plain code.
+  const text = error instanceof Error ? error.message : '';
+  return code.startsWith('SQLITE_') && /database disk image is malformed|vtable constructor failed/i.test(text);
+}
+
+/**
+ * Moves an unusable index aside as `<path>.unusable-<time>` (its WAL and shared-memory files are
+ * removed: they belong to the damaged file), keeping the newest {@link KEPT_UNUSABLE_INDEXES}. The
+ * rollouts are untouched. Returns the new name of the damaged file, or null when there was none.
+ */
+export function setIndexAside(path: string, now = new Date()): string | null {
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  let aside: string | null = null;
+  if (existsSync(path)) {
+    aside = `${path}.unusable-${stamp}`;
+    for (let n = 2; existsSync(aside); n++) aside = `${path}.unusable-${stamp}-${n}`;
+    renameSync(path, aside);
   }
+  for (const suffix of ['-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
+  const prefix = `${basename(path)}.unusable-`;
+  const copies = readdirSync(dirname(path))
+    .filter((name) => name.startsWith(prefix))
+    .sort()
+    .reverse();
+  for (const old of copies.slice(KEPT_UNUSABLE_INDEXES)) rmSync(join(dirname(path), old), { force: true });
+  return aside;
+}
+
+/** SQLite's `quick_check` of the whole file: the problems it found, [] when the index is sound. */
+export function checkIndex(db: IndexDatabase): string[] {
+  const result: unknown = db.pragma('quick_check');
+  const rows: unknown[] = Array.isArray(result) ? result : [result];
+  const problems = rows.map((row) => (typeof row === 'object' && row !== null ? String(Object.values(row)[0]) : String(row)));
+  return problems.length === 1 && problems[0] === 'ok' ? [] : problems;
 }
 
 export interface OpenedIndex {
   db: IndexDatabase;
   /** True when the index was (re)created and must be built from the rollouts. */
   fresh: boolean;
+  /** The damaged index was moved here (it could not be used); null when it was fine or absent. */
+  setAside: string | null;
   warnings: string[];
 }
 
 /** Opens (creating or migrating) the index at `path`; an unusable one is set aside and recreated. */
 export function openIndex(path: string): OpenedIndex {
   mkdirSync(dirname(path), { recursive: true });
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new StoreError(`${path} is a folder, but Weft keeps its thread index in a file of that name; move the folder elsewhere (the index is rebuilt from the rollouts)`);
+  }
   const warnings: string[] = [];
+  let setAside: string | null = null;
   for (let attempt = 0; ; attempt++) {
     const existed = existsSync(path);
     let db: IndexDatabase | null = null;
@@ -128,14 +167,27 @@ export function openIndex(path: string): OpenedIndex {
       const before = userVersion(db);
       migrate(db);
       db.prepare('SELECT count(*) FROM threads').get();
-      return { db, fresh: !existed || before === 0, warnings };
+      return { db, fresh: !existed || before === 0, setAside, warnings };
     } catch (error) {
       db?.close();
-      const code = errorCode(error);
-      const unusable = error instanceof TooNewIndex || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
-      if (!unusable || attempt > 0) throw error;
-      warnings.push(`the thread index ${path} could not be used (${error instanceof Error ? error.message : String(error)}); it was set aside and is being rebuilt from the rollouts`);
-      setAside(path);
+      const unusable = error instanceof TooNewIndex || isIndexCorruption(error);
+      if (!unusable || attempt > 0) throw cannotOpen(path, error);
+      const aside = setIndexAside(path);
+      setAside = aside;
+      warnings.push(`the thread index ${path} could not be used (${error instanceof Error ? error.message : String(error)}); it was set aside${aside ? ` as ${basename(aside)}` : ''} and is being rebuilt from the rollouts`);
     }
   }
+}
+
+/** The error for an index that cannot be opened, saying what to do. */
+function cannotOpen(path: string, error: unknown): Error {
+  const code = errorCode(error);
+  const reason = error instanceof Error ? error.message : String(error);
+  if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
+    return new StoreError(`cannot open the thread index ${path}: ${reason}; the disk may be full or failing. Free some space in ${dirname(path)} and try again`, { cause: error });
+  }
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM') {
+    return new StoreError(`cannot open the thread index ${path}: ${reason}; check that ${dirname(path)} is a writable folder`, { cause: error });
+  }
+  return error instanceof Error ? error : new StoreError(reason);
 }

@@ -193,7 +193,17 @@ function listSql(q: ListQuery): { sql: string; args: (string | number)[] } {
 export class ThreadIndex {
   private readonly statements = new Map<string, Statement>();
 
-  constructor(readonly db: IndexDatabase) {}
+  constructor(private database: IndexDatabase) {}
+
+  get db(): IndexDatabase {
+    return this.database;
+  }
+
+  /** Continues on another database (a rebuilt index); the caller closes the old one. */
+  replaceDatabase(db: IndexDatabase): void {
+    this.statements.clear();
+    this.database = db;
+  }
 
   private stmt(sql: string): Statement {
     let s = this.statements.get(sql);

@@ -56,7 +56,11 @@ export class ThreadStore {
     const opened = openIndex(indexFile(home));
     const store = new ThreadStore(home, new ThreadIndex(opened.db), options);
     for (const w of opened.warnings) store.warn(w);
-    if (options.repair !== false) void store.catalog.queueRepair(false, null);
+    if (opened.setAside !== null) {
+      // A damaged index was replaced by an empty one: rebuild it whatever `repair` says.
+      store.catalog.recoveries++;
+      store.catalog.rebuild();
+    } else if (options.repair !== false) void store.catalog.queueRepair(false, null);
     return store;
   }
 
@@ -153,14 +157,27 @@ export class ThreadStore {
 
   /** A page of threads from the index (never reads rollouts). */
   list(params: ListParamsInput = {}): { data: Thread[]; nextCursor: string | null } {
-    return listThreads(this.catalog.index, params);
+    return this.catalog.guard(() => listThreads(this.catalog.index, params));
+  }
+
+  /**
+   * `list`, complete even when the index was just found damaged: then the page is taken again once the
+   * rebuild from the rollouts has finished.
+   */
+  async listComplete(params: ListParamsInput = {}): Promise<{ data: Thread[]; nextCursor: string | null }> {
+    if (this.catalog.rebuilding !== null) await this.whenIndexed();
+    const recoveries = this.catalog.recoveries;
+    const page = this.list(params);
+    if (this.catalog.recoveries === recoveries) return page;
+    await this.whenIndexed();
+    return this.list(params);
   }
 
   /** A thread, with its turns when asked: all of them, or `turnsLimit` at a time from the newest. */
   read(threadId: string, options: { includeTurns?: boolean | null; turnsCursor?: string | null; turnsLimit?: number | null } = {}): ReadThreadResult {
     const loc = this.catalog.locate(threadId);
     if (!options.includeTurns) {
-      const row = this.catalog.index.get(threadId);
+      const row = this.catalog.guard(() => this.catalog.index.get(threadId));
       if (row) return { thread: threadFromRow(row), turnDetails: [], olderTurnsCursor: null, totalTurns: null, warnings: [] };
     }
     const state = loadFile(loc.path, { history: false, turnsLimit: options.turnsLimit, turnsCursor: options.turnsCursor });
@@ -177,7 +194,7 @@ export class ThreadStore {
 
   /** Threads forked from `threadId` (for the thread tree), oldest first. */
   forksOf(threadId: string): ForkEntry[] {
-    return this.catalog.index.forksOf(threadId).map((row) => ({ thread: threadFromRow(row), forkedAtTurnId: row.forked_at_turn_id }));
+    return this.catalog.guard(() => this.catalog.index.forksOf(threadId)).map((row) => ({ thread: threadFromRow(row), forkedAtTurnId: row.forked_at_turn_id }));
   }
 
   // ---- changing --------------------------------------------------------------------------------------
@@ -223,7 +240,7 @@ export class ThreadStore {
       const name = basename(loc.path);
       this.moveRollout(loc, unarchivedPath(this.home, name) ?? join(sessionsDir(this.home), name), false);
     }
-    const row = this.catalog.index.get(threadId);
+    const row = this.catalog.guard(() => this.catalog.index.get(threadId));
     if (!row) throw new ThreadNotFoundError(threadId, this.home);
     return threadFromRow(row);
   }
@@ -273,10 +290,22 @@ export class ThreadStore {
     return { imported: report?.indexed ?? 0, warnings: report?.warnings ?? [] };
   }
 
-  /** Rescans every rollout into the index (the index is derived; nothing is lost). */
-  async reindex(): Promise<RepairReport> {
-    const report = await this.catalog.queueRepair(true, this.catalog.sources());
-    return report ?? { indexed: 0, removed: 0, files: 0, warnings: [], cancelled: true };
+  /**
+   * Rescans every rollout into the index (the index is derived; nothing is lost). The index is checked
+   * first (SQLite quick_check): a damaged one is set aside and built anew. Throws unless the result is
+   * a sound index holding every readable rollout.
+   */
+  async reindex(): Promise<RepairReport & { setAside: string | null }> {
+    await this.whenIndexed();
+    const problems = this.catalog.check();
+    const setAside = problems.length > 0 ? this.catalog.setAside(problems.slice(0, 3).join('; ')) : null;
+    const report = await this.catalog.queueRepair(true, this.catalog.sources(), true);
+    if (report === null || report.cancelled) throw new StoreError('the thread index was not rebuilt: the store closed while rebuilding it; run `weft threads reindex` again');
+    const after = this.catalog.check();
+    if (after.length > 0) {
+      throw new StoreError(`the thread index ${indexFile(this.home)} is still damaged after rebuilding it (${after[0] ?? ''}); the disk may be failing`);
+    }
+    return { ...report, setAside };
   }
 
   /** Closes the recorders still open (flushing them), then the index. */
@@ -310,7 +339,7 @@ export class ThreadStore {
         utimesSync(target, now, now);
       }
       const mtime = Math.floor(statSync(target).mtimeMs);
-      this.catalog.index.transaction(() => this.catalog.index.moved(loc.id, target, archived, mtime));
+      this.catalog.guard(() => this.catalog.index.transaction(() => this.catalog.index.moved(loc.id, target, archived, mtime)));
     } finally {
       lock.release();
     }

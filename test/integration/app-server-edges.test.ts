@@ -1,8 +1,8 @@
 // Edges of the app server that a client must be able to rely on: bad input is -32602 (never an internal
 // error), an oversized request still gets an answer carrying its id, and damage found in a rollout is
 // told to the client, not only to the server's log.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAppHost } from '../../src-main/server/app-host';
@@ -122,5 +122,33 @@ describe('app server edges', () => {
     stdin.end();
     await done;
     await host.close();
+  });
+
+  it('reads files only inside the project, the threads\' folders and WEFT_HOME, through no symlink', async () => {
+    const other = await makeTempWorkspace({ 'elsewhere.txt': 'other project\n' });
+    const outside = await makeTempWorkspace({ 'secret.txt': 'not for the page\n' });
+    try {
+      symlinkSync(outside.path('secret.txt'), ws.path('link-to-secret'));
+      symlinkSync(outside.dir, ws.path('link-to-dir'));
+      const { client } = await start();
+      const read = async (path: string) => {
+        const reply = await client.call('fs/readFile', { path });
+        return reply.error ? { error: reply.error.code, message: reply.error.message } : Buffer.from(String((reply.result as { dataBase64: string }).dataBase64), 'base64').toString('utf8');
+      };
+      expect(await read(ws.path('notes.txt'))).toBe('one\n');
+      expect(await read(join(home.dir, 'config.toml'))).toBe('model = "mock-model"\n');
+      const refused = { error: -32602, message: expect.stringContaining('is outside the folders this server reads') as unknown };
+      for (const path of [outside.path('secret.txt'), ws.path('link-to-secret'), join(ws.path('link-to-dir'), 'secret.txt'), join(ws.dir, '..', basename(outside.dir), 'secret.txt'), '/etc/hostname', other.path('elsewhere.txt')]) {
+        expect(await read(path), path).toEqual(refused);
+      }
+      expect(await read(ws.path('missing.txt'))).toEqual({ error: -32602, message: `${ws.path('missing.txt')} is not a readable file` });
+      // A thread opened on another folder makes that folder readable.
+      const started = await client.call('thread/start', { cwd: other.dir });
+      expect(started.error).toBeUndefined();
+      expect(await read(other.path('elsewhere.txt'))).toBe('other project\n');
+    } finally {
+      await other.cleanup();
+      await outside.cleanup();
+    }
   });
 });

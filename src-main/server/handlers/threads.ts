@@ -38,6 +38,15 @@ export function storeCall<T>(fn: () => T): T {
   }
 }
 
+/** `storeCall` for store operations that wait. */
+export async function storeCallAsync<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw toRpcError(error);
+  }
+}
+
 export function toRpcError(error: unknown): unknown {
   if (error instanceof ThreadNotFoundError || error instanceof StoreInputError) return invalidParams(error.message);
   if (error instanceof ThreadLockedError) return invalidRequest(error.message);
@@ -148,7 +157,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/list': async (params, client) => {
       manager.seen(client);
-      const page = storeCall(() => store.list(params));
+      const page = await storeCallAsync(() => store.listComplete(params));
       return { data: page.data.map((t) => (manager.isLoaded(t.id) ? { ...t, status: manager.liveThread(t.id, false)?.status ?? t.status } : t)), nextCursor: page.nextCursor };
     },
 

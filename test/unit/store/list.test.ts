@@ -198,7 +198,7 @@ describe('the index is derived', () => {
     db.close();
     reopen();
     await store.whenIndexed();
-    expect(warnings.join('\n')).toMatch(/newer Weft.*set aside and is being rebuilt/);
+    expect(warnings.join('\n')).toMatch(/newer Weft.*set aside as weft\.sqlite\.unusable-\S+ and is being rebuilt/);
     expect(store.list().data.map((t) => t.id)).toEqual([a]);
     await store.close();
     for (const f of readdirSync(tmp.home)) if (f.startsWith('weft.sqlite')) rmSync(join(tmp.home, f));
