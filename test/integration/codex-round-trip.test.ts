@@ -159,4 +159,4 @@ it('a Codex fork continued in Weft keeps its id, stays whole, and Weft writes wh
   // For checking by hand with Codex itself (scripts/codex-tools.mjs check-resume).
   const keep = process.env['WEFT_KEEP_ROUND_TRIP'];
   if (keep) cpSync(read.thread.path, join(keep, basename(read.thread.path)));
-});
+}, 90_000);
