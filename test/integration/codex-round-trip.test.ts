@@ -78,7 +78,7 @@ it('a Codex fork continued in Weft keeps its id, stays whole, and Weft writes wh
 
   const patch = '*** Begin Patch\n*** Add File: weft-added.txt\n+written by weft\n*** End Patch';
   server.enqueueMany([
-    { kind: 'sse', events: [evCreated('r1'), evFunctionCall('call_w1', 'exec_command', { cmd: 'echo weft-ran-this' }), evCompleted('r1')] },
+    { kind: 'sse', events: [evCreated('r1'), evFunctionCall('call_w1', 'exec_command', { cmd: 'echo weft-ran-this', yield_time_ms: 30_000 }), evCompleted('r1')] },
     { kind: 'sse', events: [evCreated('r2'), evFunctionCall('call_w2', 'apply_patch', { input: patch }), evCompleted('r2')] },
     { kind: 'sse', events: [evCreated('r3'), evAssistantMessage('continued in weft', 'msg_w3'), evCompleted('r3')] },
   ]);
