@@ -171,6 +171,30 @@ function duration(ms: number | null): { secs: number; nanos: number } | null {
   return { secs, nanos: Math.round((ms - secs * 1000) * 1e6) };
 }
 
+/**
+ * The content Codex records for an added (or deleted) file, from Weft's unified diff of it: the `+` (or
+ * `-`) lines. A diff that is not a unified one is taken as the content.
+ */
+export function contentOfDiff(diff: string, sign: '+' | '-'): string {
+  if (!/^@@ /m.test(diff)) return diff;
+  const out: string[] = [];
+  let body = false;
+  let lastNoNewline = false;
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('@@')) {
+      body = true;
+      continue;
+    }
+    if (!body) continue;
+    if (line.startsWith('\\')) {
+      lastNoNewline = out.length > 0;
+      continue;
+    }
+    if (line.startsWith(sign)) out.push(line.slice(1));
+  }
+  return out.join('\n') + (out.length > 0 && !lastNoNewline ? '\n' : '');
+}
+
 /** A file URL for a cwd; an empty or relative cwd stays as it is. */
 function fileUrl(path: string): string {
   return path.startsWith('/') ? pathToFileURL(path).href : path;
@@ -223,7 +247,9 @@ export function toCodexItem(item: ThreadItem): Record<string, unknown> | null {
       const changes: Record<string, unknown> = {};
       for (const c of item.changes) {
         changes[c.path] =
-          c.kind.type === 'update' ? { type: 'update', unified_diff: c.diff, move_path: c.kind.move_path } : { type: c.kind.type, content: c.diff };
+          c.kind.type === 'update'
+            ? { type: 'update', unified_diff: c.diff, move_path: c.kind.move_path }
+            : { type: c.kind.type, content: contentOfDiff(c.diff, c.kind.type === 'add' ? '+' : '-') };
       }
       return { type: 'FileChange', id: item.id, changes, status: item.status, stdout: '', stderr: '' };
     }

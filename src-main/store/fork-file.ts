@@ -1,15 +1,22 @@
 // Writing a fork: a new rollout whose first line is its own session_meta (`forked_from_id`, and Weft's
-// `forked_at_turn_id`), followed by the source's lines, byte for byte, up to the end of the chosen turn (or
-// the whole file). Rollback markers before that point are copied too, so the fork rebuilds the same
-// history. If the last copied turn never ended (the source crashed or is still running), a `turn_aborted`
-// line closes it. The file is written to a temporary name, fsynced and renamed: a fork exists whole or not.
-import { closeSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+// `forked_at_turn_id`), followed by the source's lines up to the end of the chosen turn (or the whole file).
+// Rollback markers before that point are copied too, so the fork rebuilds the same history. If the last
+// copied turn never ended (the source crashed or is still running), a `turn_aborted` line closes it. The
+// file is written to a temporary name, fsynced and renamed: a fork exists whole or not.
+//
+// Copies are whole (a Codex fork's parent lines are copied in, see rollout-source.ts) and in Codex 0.169's
+// paginated form: `history_mode: "paginated"` and every line numbered by `ordinal` from 0 (copied lines
+// are renumbered; their bytes are otherwise kept). A copy of a Codex thread that keeps its id (Weft
+// continuing it) is written the same way.
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SessionMetaPayload } from '../../src-preload/protocol';
 import type { Located } from './catalog';
 import { StoreInputError } from './errors';
 import { outlineFd, type RolloutOutline, type TurnOutline } from './outline';
+import { forEachLine } from './line-reader';
 import { lineTimestamp } from './paths';
+import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 import type { NewThreadMeta } from './store-types';
 import { readTurnRecords } from './turn-items';
 
@@ -22,7 +29,7 @@ export interface ForkSource {
 }
 
 /** Where to cut `path` for a fork after `afterTurnId` (null = everything). */
-export function planFork(fd: number, path: string, threadId: string, afterTurnId: string | null): ForkSource {
+export function planFork(fd: RolloutFd, path: string, threadId: string, afterTurnId: string | null): ForkSource {
   const outline = outlineFd(fd, path);
   let turn: TurnOutline | undefined;
   let end = outline.end;
@@ -47,10 +54,19 @@ export interface ForkMeta {
   fallbackCwd: string;
 }
 
+/** Fields of a Codex session_meta that describe the file, not the thread: a whole copy drops them. */
+const FILE_ONLY_META = new Set(['history_base', 'forked_from_ordinal_exclusive']);
+
+/** A session_meta payload for a whole, paginated copy of `source`. */
+export function copiedMeta(source: SessionMetaPayload | null, fallbackCwd: string): Record<string, unknown> {
+  const meta = Object.fromEntries(Object.entries(source ?? { cwd: fallbackCwd, source: 'unknown' }).filter(([k]) => !FILE_ONLY_META.has(k)));
+  return { ...meta, history_mode: 'paginated' };
+}
+
 /** The fork's session_meta: the source's (cwd, provider, instructions, git, …) under the new identity. */
 export function forkMetaPayload(source: SessionMetaPayload | null, m: ForkMeta): Record<string, unknown> {
   return {
-    ...(source ?? { cwd: m.fallbackCwd, source: 'unknown' }),
+    ...copiedMeta(source, m.fallbackCwd),
     id: m.id,
     forked_from_id: m.sourceId,
     forked_at_turn_id: m.afterTurnId,
@@ -60,9 +76,39 @@ export function forkMetaPayload(source: SessionMetaPayload | null, m: ForkMeta):
   };
 }
 
+const ORDINAL_PREFIX = /^\{"timestamp":"[^"\\]*","ordinal":\d+,/;
+const TIMESTAMP_PREFIX = /^\{"timestamp":"[^"\\]*",/;
+
+/** A copied line with its `ordinal` set to `n` (placed after the timestamp, as Codex writes it). */
+export function withOrdinal(line: string, n: number): string {
+  const numbered = ORDINAL_PREFIX.exec(line);
+  if (numbered) return `${numbered[0].replace(/"ordinal":\d+,$/, `"ordinal":${n},`)}${line.slice(numbered[0].length)}`;
+  const stamped = TIMESTAMP_PREFIX.exec(line);
+  if (stamped) return `${stamped[0]}"ordinal":${n},${line.slice(stamped[0].length)}`;
+  try {
+    const json: unknown = JSON.parse(line);
+    if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
+      const { timestamp, ...rest } = json as Record<string, unknown>;
+      return JSON.stringify({ timestamp, ...rest, ordinal: n });
+    }
+  } catch {
+    // not JSON: copied as it is (readers skip it)
+  }
+  return line;
+}
+
+/** How many lines `writeForkFile` writes for `plan` (its session_meta, the copied lines, the closing ones). */
+export function forkLineCount(sourceFd: RolloutFd, plan: ForkSource, extraEvents: number): number {
+  let lines = 0;
+  forEachLine(sourceFd, plan.outline.metaEnd, (raw) => {
+    if (raw.end > raw.start) lines++;
+  }, { until: plan.end });
+  return 1 + lines + (plan.unfinished ? 1 : 0) + extraEvents;
+}
+
 /** Writes the fork file at `target` (see the file comment). */
 export function writeForkFile(
-  sourceFd: number,
+  sourceFd: RolloutFd,
   plan: ForkSource,
   target: string,
   meta: Record<string, unknown>,
@@ -71,24 +117,31 @@ export function writeForkFile(
 ): void {
   writeAtomically(target, (out) => {
     const stamp = lineTimestamp(now);
-    writeAll(out, Buffer.from(JSON.stringify({ timestamp: stamp, type: 'session_meta', payload: meta }) + '\n'));
-    const buf = Buffer.allocUnsafe(1 << 20);
-    for (let pos = plan.outline.metaEnd; pos < plan.end; ) {
-      const n = readSync(sourceFd, buf, 0, Math.min(buf.length, plan.end - pos), pos);
-      if (n === 0) break;
-      writeAll(out, buf.subarray(0, n));
-      pos += n;
-    }
+    let ordinal = 0;
+    const line = (type: string, payload: unknown): Buffer => Buffer.from(JSON.stringify({ timestamp: stamp, ordinal: ordinal++, type, payload }) + '\n');
+    writeAll(out, line('session_meta', meta));
+    let pending: string[] = [];
+    let pendingBytes = 0;
+    const flush = (): void => {
+      writeAll(out, Buffer.from(pending.join('')));
+      pending = [];
+      pendingBytes = 0;
+    };
+    forEachLine(sourceFd, plan.outline.metaEnd, (raw) => {
+      const text = raw.buf.toString('utf8', raw.start, raw.end);
+      const copied = raw.end === raw.start ? text : withOrdinal(text, ordinal++);
+      pending.push(copied + '\n');
+      pendingBytes += copied.length;
+      if (pendingBytes > 1 << 20) flush();
+    }, { until: plan.end });
+    flush();
     const t = plan.unfinished;
     if (t) {
       const startedAt = readTurnRecords(sourceFd, t).start?.startedAt ?? (t.startedAtMs === null ? null : Math.floor(t.startedAtMs / 1000));
       const weftTurn = { id: t.id, status: 'interrupted', error: null, startedAt, completedAt: null, durationMs: null };
-      const payload = { type: 'turn_aborted', turn_id: t.id, reason: 'interrupted', weft_turn: weftTurn };
-      writeAll(out, Buffer.from(JSON.stringify({ timestamp: stamp, type: 'event_msg', payload }) + '\n'));
+      writeAll(out, line('event_msg', { type: 'turn_aborted', turn_id: t.id, reason: 'interrupted', weft_turn: weftTurn }));
     }
-    for (const payload of extraEvents) {
-      writeAll(out, Buffer.from(JSON.stringify({ timestamp: stamp, type: 'event_msg', payload }) + '\n'));
-    }
+    for (const payload of extraEvents) writeAll(out, line('event_msg', payload));
   });
 }
 
@@ -122,7 +175,7 @@ function writeAtomically(target: string, write: (fd: number) => void): void {
 /** Writes a brand-new rollout holding just its session_meta line (atomically). */
 export function writeNewRollout(target: string, meta: Record<string, unknown>, created: Date): void {
   writeAtomically(target, (out) => {
-    writeAll(out, Buffer.from(JSON.stringify({ timestamp: lineTimestamp(created), type: 'session_meta', payload: meta }) + '\n'));
+    writeAll(out, Buffer.from(JSON.stringify({ timestamp: lineTimestamp(created), ordinal: 0, type: 'session_meta', payload: meta }) + '\n'));
   });
 }
 
@@ -140,7 +193,55 @@ export function newSessionMeta(meta: NewThreadMeta, created: Date, cliVersion: s
     model_provider: meta.modelProvider,
     base_instructions: meta.baseInstructions === null ? null : { text: meta.baseInstructions },
     git: meta.git ? { commit_hash: meta.git.sha, branch: meta.git.branch, repository_url: meta.git.originUrl } : null,
+    history_mode: 'paginated',
   };
+}
+
+/** A planned copy of a rollout: write it with `write()`; `lines` is how many lines it will have. */
+export interface PlannedCopy {
+  lines: number;
+  /** Writes the copy at the planned path, or at `path` when given (a rescue file, say). */
+  write(path?: string): void;
+}
+
+/**
+ * Plans a whole copy of `source` (after `afterTurnId`, or all of it) as thread `target.id` at `target.path`:
+ * a fork when the id is new (`forked_from_id` = the source), else the same thread continued in Weft. The
+ * source is read now (a Codex fork with its parents); `write()` writes what was read then.
+ */
+export function planCopy(
+  source: Located,
+  afterTurnId: string | null,
+  target: { id: string; path: string; created: Date; cliVersion: string },
+): PlannedCopy {
+  const { fd } = openRollout(source.path);
+  try {
+    const plan = planFork(fd, source.path, source.id, afterTurnId);
+    const sameThread = target.id === source.id;
+    const meta = sameThread
+      ? { ...copiedMeta(plan.outline.meta, ''), id: source.id }
+      : forkMetaPayload(plan.outline.meta, { id: target.id, sourceId: source.id, afterTurnId, now: target.created, cliVersion: target.cliVersion, fallbackCwd: '' });
+    // A Codex thread's name lives in Codex's session index, not in its rollout: carry it over.
+    const rename = source.origin === 'codex' && source.name !== null && source.name !== plan.outline.name;
+    const extra = rename ? [{ type: 'thread_name_updated', thread_id: target.id, thread_name: source.name }] : [];
+    const lines = forkLineCount(fd, plan, extra.length);
+    closeRollout(fd);
+    return {
+      lines,
+      write: (path = target.path) => {
+        const again = openRollout(source.path);
+        try {
+          mkdirSync(dirname(path), { recursive: true });
+          writeForkFile(again.fd, plan, path, meta, target.created, extra);
+        } finally {
+          closeRollout(again.fd);
+        }
+      },
+    };
+  } catch (error) {
+    closeRollout(fd);
+    throw error;
+  }
 }
 
 /** Writes the fork of `source` (after `afterTurnId`, or all of it) as the new thread `target.id` at `target.path`. */
@@ -149,23 +250,5 @@ export function writeForkOf(
   afterTurnId: string | null,
   target: { id: string; path: string; created: Date; cliVersion: string },
 ): void {
-  const fd = openSync(source.path, 'r');
-  try {
-    const plan = planFork(fd, source.path, source.id, afterTurnId);
-    const meta = forkMetaPayload(plan.outline.meta, {
-      id: target.id,
-      sourceId: source.id,
-      afterTurnId,
-      now: target.created,
-      cliVersion: target.cliVersion,
-      fallbackCwd: '',
-    });
-    // A Codex thread's name lives in Codex's session index, not in its rollout: carry it over.
-    const rename = source.origin === 'codex' && source.name !== null && source.name !== plan.outline.name;
-    const extra = rename ? [{ type: 'thread_name_updated', thread_id: target.id, thread_name: source.name }] : [];
-    mkdirSync(dirname(target.path), { recursive: true });
-    writeForkFile(fd, plan, target.path, meta, target.created, extra);
-  } finally {
-    closeSync(fd);
-  }
+  planCopy(source, afterTurnId, target).write();
 }

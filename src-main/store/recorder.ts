@@ -8,7 +8,9 @@ import type {
   Turn,
   TurnStatus,
 } from '../../src-preload/protocol';
+import { toCodexItem, weftOnlyFields } from './codex-thread-items';
 import { tokenCountPayload, type ApprovalKind } from './events';
+import { appendSessionIndex } from './session-index';
 import { lineTimestamp } from './paths';
 import type { RolloutWriter } from './rollout-writer';
 import { turnContextPayload, type TurnContextInput } from './turn-context';
@@ -53,6 +55,10 @@ export interface RecorderSink {
 
 export interface RecorderOptions {
   threadId: string;
+  /** The `ordinal` of the next line written (one more than the file's last; 1 after a new file's session_meta). */
+  nextOrdinal: number;
+  /** A rename is also appended to this `session_index.jsonl` (where Codex looks for names); null: not. */
+  sessionIndex?: string | null;
   now: () => Date;
   sink: RecorderSink;
   /** Whether the thread already has a first user message (a resumed or forked thread). */
@@ -78,6 +84,7 @@ export class RolloutRecorder implements SessionRecorder {
   private lastWriteAt: Date | null = null;
   /** Lines were written since the index last heard from this recorder. */
   private dirty = false;
+  private ordinal: number;
 
   constructor(
     private readonly writer: RolloutWriter,
@@ -86,6 +93,7 @@ export class RolloutRecorder implements SessionRecorder {
     this.hasPreview = options.hasPreview;
     this.name = options.name;
     this.delta = { updatedAt: new Date(0), text: [] };
+    this.ordinal = options.nextOrdinal;
   }
 
   get path(): string {
@@ -99,7 +107,7 @@ export class RolloutRecorder implements SessionRecorder {
   notification(n: ServerNotification): void {
     switch (n.method) {
       case 'turn/started':
-        this.event({ type: 'turn_started', turn_id: n.params.turn.id, weft_turn: withoutItems(n.params.turn) });
+        this.event({ type: 'task_started', turn_id: n.params.turn.id, weft_turn: withoutItems(n.params.turn) });
         return;
       case 'turn/completed':
         this.turnCompleted(n.params.turn);
@@ -193,6 +201,7 @@ export class RolloutRecorder implements SessionRecorder {
     if (name === this.name) return;
     this.name = name;
     this.event({ type: 'thread_name_updated', thread_id: this.options.threadId, thread_name: name });
+    if (this.options.sessionIndex) appendSessionIndex(this.options.sessionIndex, this.options.threadId, name, this.options.now());
     this.delta.name = name;
     this.flushDelta();
   }
@@ -216,29 +225,31 @@ export class RolloutRecorder implements SessionRecorder {
       this.event({ type: 'turn_aborted', turn_id: turn.id, reason: 'interrupted', weft_turn: weftTurn });
     } else {
       const last = this.lastAgentMessage.get(turn.id) ?? null;
-      this.event({ type: 'turn_complete', turn_id: turn.id, last_agent_message: last, weft_turn: weftTurn });
+      this.event({ type: 'task_complete', turn_id: turn.id, last_agent_message: last, weft_turn: weftTurn });
     }
     this.lastAgentMessage.delete(turn.id);
     this.delta.lastTurnStatus = turn.status;
   }
 
   private itemCompleted(turnId: string, item: ThreadItem): void {
-    const lines: [string, unknown][] = [['event_msg', { type: 'weft_item_completed', turn_id: turnId, item }]];
+    // Codex's form where it has one (Codex reads it), plus what only Weft knows; else Weft's own line.
+    const codex = toCodexItem(item);
+    const lines: [string, unknown][] = [];
+    if (codex) {
+      lines.push(['event_msg', { type: 'item_completed', thread_id: this.options.threadId, turn_id: turnId, item: codex }]);
+      const fields = weftOnlyFields(item, codex);
+      if (fields) lines.push(['event_msg', { type: 'weft_item_fields', turn_id: turnId, item_id: item.id, fields }]);
+    } else {
+      lines.push(['event_msg', { type: 'weft_item_completed', turn_id: turnId, item }]);
+    }
     if (item.type === 'userMessage') {
       const message = userText(item);
-      const images = item.content.flatMap((c) => (c.type === 'image' ? [c.url] : []));
-      const localImages = item.content.flatMap((c) => (c.type === 'localImage' ? [c.path] : []));
-      lines.push([
-        'event_msg',
-        { type: 'user_message', weft_mirror: true, message, images: images.length > 0 ? images : null, local_images: localImages },
-      ]);
       this.delta.text.push(message);
       if (!this.hasPreview && message.trim() !== '') {
         this.hasPreview = true;
         this.delta.preview = message;
       }
     } else if (item.type === 'agentMessage') {
-      lines.push(['event_msg', { type: 'agent_message', weft_mirror: true, message: item.text, phase: item.phase }]);
       this.lastAgentMessage.set(turnId, item.text);
       this.delta.text.push(item.text);
     }
@@ -256,7 +267,7 @@ export class RolloutRecorder implements SessionRecorder {
     this.lastWriteAt = at;
     this.dirty = true;
     const timestamp = lineTimestamp(at);
-    this.writer.append(entries.map(([type, payload]) => JSON.stringify({ timestamp, type, payload })));
+    this.writer.append(entries.map(([type, payload]) => JSON.stringify({ timestamp, ordinal: this.ordinal++, type, payload })));
   }
 
   /**

@@ -115,6 +115,9 @@ export async function repairIndex(index: ThreadIndex, sources: readonly RolloutS
       seenIds.add(row.id);
       continue;
     }
+    // A Codex thread continued in Weft lives on in its Weft copy (same id): the Codex file is left alone.
+    const named = row ? null : parseRolloutFileName(basename(f.path));
+    if (f.source.origin === 'codex' && named && index.origin(named.id) === 'weft') continue;
     queue.push(f);
     if (slicer.due()) {
       await slicer.pause();
@@ -167,7 +170,8 @@ export async function repairIndex(index: ThreadIndex, sources: readonly RolloutS
     if (summary.id === '') {
       report.warnings.push(`${f.path}: no thread id in its session_meta or name; not indexed`);
     } else if (seenIds.has(summary.id)) {
-      report.warnings.push(`${f.path}: thread ${summary.id} is also in another rollout; this copy is not indexed`);
+      // Weft's folders come first: a Codex thread that has a Weft copy is that copy (no warning then).
+      if (f.source.origin !== 'codex') report.warnings.push(`${f.path}: thread ${summary.id} is also in another rollout; this copy is not indexed`);
     } else {
       const name = f.source.names?.get(summary.id);
       if (name !== undefined) summary.name = name;

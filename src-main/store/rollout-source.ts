@@ -264,3 +264,32 @@ export function openRollout(path: string, seen: readonly string[] = []): OpenedR
     throw error;
   }
 }
+
+/**
+ * The ordinal for the next line appended to a rollout file: one more than its last line's (read from the
+ * file's tail), else the number of lines (a file written before lines had ordinals).
+ */
+export function nextOrdinalOf(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const tail = Buffer.allocUnsafe(Math.min(size, 256 << 10));
+    const n = readSync(fd, tail, 0, tail.length, size - tail.length);
+    const text = tail.toString('latin1', 0, n);
+    const end = text.endsWith('\n') ? text.length - 1 : text.length;
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const m = start > 0 || tail.length === size ? ORDINAL.exec(text.slice(start, start + 128)) : null;
+    if (m?.[1] !== undefined) return Number(m[1]) + 1;
+    let lines = 0;
+    const buf = Buffer.allocUnsafe(1 << 20);
+    for (let pos = 0; pos < size; ) {
+      const got = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
+      if (got === 0) break;
+      for (let i = buf.indexOf(0x0a); i !== -1 && i < got; i = buf.indexOf(0x0a, i + 1)) lines++;
+      pos += got;
+    }
+    return lines;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -9,7 +9,7 @@ import { VERSION } from '../version';
 import { Catalog, type Located } from './catalog';
 import { codexSources, rememberCodexHome } from './codex-homes';
 import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError, type RolloutWriteError } from './errors';
-import { newSessionMeta, writeForkOf, writeNewRollout } from './fork-file';
+import { newSessionMeta, planCopy, writeForkOf, writeNewRollout } from './fork-file';
 import { openIndex } from './index-db';
 import { listThreads, type ListParamsInput } from './list-query';
 import { loadFile, type LoadedThread, type LoadOptions } from './loader';
@@ -18,13 +18,14 @@ import { outlineFile } from './outline';
 import { archivedDir, indexFile, rolloutPath, sessionsDir, unarchivedPath } from './paths';
 import { RolloutRecorder, type IndexDelta, type RecorderSink } from './recorder';
 import type { RepairReport } from './repair';
+import { nextOrdinalOf } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
+import { SESSION_INDEX_FILE } from './session-index';
 import { ThreadIndex, threadFromRow } from './thread-index';
 import type { ForkEntry, ForkedThread, NewThreadMeta, OpenedThread, ReadThreadResult, RecordingOptions, ThreadRecorder, ThreadStoreOptions } from './store-types';
 
 export type { ForkEntry, ForkedThread, NewThreadMeta, OpenedThread, ReadThreadResult, RecordingOptions, ThreadRecorder, ThreadStoreOptions };
 
-const seconds = (d: Date): number => Math.floor(d.getTime() / 1000);
 
 export class ThreadStore {
   private readonly catalog: Catalog;
@@ -36,6 +37,8 @@ export class ThreadStore {
   private readonly threadWarning: (threadId: string, message: string) => void;
   private readonly writerTuning: NonNullable<ThreadStoreOptions['writer']>;
   private closed = false;
+  /** Renames go here too, where Codex looks for names. */
+  private readonly sessionIndex: string;
 
   private constructor(
     readonly home: string,
@@ -43,6 +46,7 @@ export class ThreadStore {
     options: ThreadStoreOptions,
   ) {
     this.catalog = new Catalog(home, index, (m) => this.warn(m));
+    this.sessionIndex = join(home, SESSION_INDEX_FILE);
     this.now = options.now ?? (() => new Date());
     this.warn = options.onWarning ?? ((m) => process.stderr.write(`weft: warning: ${m}\n`));
     this.threadWarning = options.onThreadWarning ?? ((_, m) => this.warn(m));
@@ -83,6 +87,7 @@ export class ThreadStore {
       hasPreview: false,
       name: null,
       model: meta.model,
+      nextOrdinal: 1,
       onError: options.onError,
     });
     return { path, recorder };
@@ -113,35 +118,52 @@ export class ThreadStore {
       sink: this.sink(threadId, loc.path, null),
       hasPreview: state.thread.preview !== '',
       name: state.thread.name,
+      nextOrdinal: nextOrdinalOf(loc.path),
+      sessionIndex: this.sessionIndex,
     });
     this.recorders.set(threadId, recorder);
     return { state, recorder };
   }
 
+  /**
+   * A Codex thread continued in Weft keeps its id: its first recorded line copies it (whole, in the
+   * paginated form) into WEFT_HOME under the same id and file name, and that copy is the thread from then
+   * on. The Codex file is never written.
+   */
   private continueCodex(loc: Located, options: RecordingOptions & { turnsLimit?: number | null }): OpenedThread {
-    const created = this.now();
-    const id = uuidv7(created.getTime());
-    const path = rolloutPath(this.home, created, id);
+    if (this.recorders.has(loc.id)) throw new ThreadLockedError(loc.id);
+    const path = this.copyPath(loc);
     const source = loadFile(loc.path, { turnsLimit: options.turnsLimit });
-    const create = (target: string): void => writeForkOf(loc, null, { id, path: target, created, cliVersion: VERSION });
-    const recorder = this.recorder(id, path, {
-      create,
+    const copy = planCopy(loc, null, { id: loc.id, path, created: this.now(), cliVersion: VERSION });
+    const recorder = this.recorder(loc.id, path, {
+      create: (target) => copy.write(target),
       hasPreview: source.thread.preview !== '',
       name: loc.name,
       model: source.lastTurnContext?.model ?? null,
+      nextOrdinal: copy.lines,
       onError: options.onError,
     });
-    const thread: Thread = {
-      ...source.thread,
-      id,
-      path,
-      forkedFromId: loc.id,
-      name: loc.name,
-      createdAt: seconds(created),
-      updatedAt: seconds(created),
-      status: { type: 'notLoaded' },
-    };
-    return { state: { ...source, thread, forkedAtTurnId: null }, recorder };
+    const thread: Thread = { ...source.thread, path, name: loc.name ?? source.thread.name, status: { type: 'notLoaded' } };
+    return { state: { ...source, thread }, recorder };
+  }
+
+  /** Where the Weft copy of a Codex thread goes: its file name, in WEFT_HOME's dated folders. */
+  private copyPath(loc: Located): string {
+    const name = basename(loc.path);
+    return unarchivedPath(this.home, name) ?? rolloutPath(this.home, this.now(), loc.id);
+  }
+
+  /** Copies a Codex thread into WEFT_HOME now (to change it there) and returns where the copy is. */
+  private adopt(loc: Located): Located {
+    const path = this.copyPath(loc);
+    const lock = acquireThreadLock(this.home, loc.id);
+    try {
+      planCopy(loc, null, { id: loc.id, path, created: this.now(), cliVersion: VERSION }).write();
+    } finally {
+      lock.release();
+    }
+    this.catalog.indexFile(loc.id, path, null);
+    return { id: loc.id, path, origin: 'weft', archived: false, name: loc.name };
   }
 
   // ---- reading ---------------------------------------------------------------------------------------
@@ -272,6 +294,8 @@ export class ThreadStore {
       sink: this.sink(id, path, null),
       hasPreview: state.thread.preview !== '',
       name: state.thread.name,
+      nextOrdinal: nextOrdinalOf(path),
+      sessionIndex: this.sessionIndex,
     });
     this.recorders.set(id, recorder);
     return { threadId: id, path, recorder, state };
@@ -318,13 +342,12 @@ export class ThreadStore {
 
   // ---- internals -------------------------------------------------------------------------------------
 
-  /** Locates a Weft thread that may be changed (Codex threads are read-only). */
+  /** Locates a thread to change; a Codex thread is first copied into WEFT_HOME (Codex's files are never changed). */
   private writable(threadId: string, what: string): Located {
     const loc = this.catalog.locate(threadId);
-    if (loc.origin === 'codex') {
-      throw new StoreError(`thread ${threadId} is a Codex thread (${loc.path}); Weft does not change Codex's files. Resume it in Weft to continue it in a Weft thread, then ${what} that one.`);
-    }
-    return loc;
+    if (loc.origin !== 'codex') return loc;
+    if (this.recorders.has(threadId)) throw new StoreError(`thread ${threadId} is open in this window; ${what} it there`);
+    return this.adopt(loc);
   }
 
   private moveRollout(loc: Located, target: string, archived: boolean): void {
@@ -370,7 +393,7 @@ export class ThreadStore {
   private recorder(
     threadId: string,
     path: string,
-    o: { create: (target: string) => void; hasPreview: boolean; name: string | null; model: string | null; onError?: (e: RolloutWriteError) => void },
+    o: { create: (target: string) => void; hasPreview: boolean; name: string | null; model: string | null; nextOrdinal: number; onError?: (e: RolloutWriteError) => void },
   ): RolloutRecorder {
     this.pendingModel.set(threadId, o.model);
     const writer = this.writer(threadId, path, o.create, o.onError);
@@ -380,6 +403,8 @@ export class ThreadStore {
       sink: this.sink(threadId, path, o.model),
       hasPreview: o.hasPreview,
       name: o.name,
+      nextOrdinal: o.nextOrdinal,
+      sessionIndex: this.sessionIndex,
     });
     this.recorders.set(threadId, recorder);
     return recorder;
@@ -405,6 +430,8 @@ export class ThreadStore {
       sink: { update: (d) => this.catalog.applyDelta(loc.id, loc.path, d, null), closed: () => undefined },
       hasPreview: true,
       name: loc.name,
+      nextOrdinal: nextOrdinalOf(loc.path),
+      sessionIndex: this.sessionIndex,
     });
     try {
       await fn(recorder);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResponseItem, Turn } from '../../../src-preload/protocol';
-import { StoreError, type ThreadStore } from '../../../src-main/store';
+import type { ThreadStore } from '../../../src-main/store';
 import { ScriptedSession, fakeClock, openStore, tempHome, type TempHome } from './helpers';
 
 const CODEX_ID = '0199a000-1111-7222-8333-444455556666';
@@ -207,19 +207,29 @@ describe('Codex rollouts', () => {
     expect(await store.importCodex(join(tmp.home, 'nowhere'))).toMatchObject({ imported: 0, warnings: [expect.stringMatching(/no Codex threads/)] });
   });
 
-  it('are never changed by Weft', async () => {
+  it('are never changed by Weft: a rename goes to a Weft copy under the same id (and to session_index.jsonl)', async () => {
     await store.importCodex(codexHome);
-    await expect(store.setName(CODEX_ID, 'x')).rejects.toThrow(StoreError);
-    await expect(store.rollback(CODEX_ID, 1)).rejects.toThrow(/is a Codex thread/);
-    expect(() => store.archive(CODEX_ID)).toThrow(/Weft does not change Codex's files/);
+    const before = readFileSync(codexFile);
+    await store.setName(CODEX_ID, 'Renamed in Weft');
+    expect(readFileSync(codexFile)).toEqual(before);
+    const [listed] = store.list().data;
+    expect(listed).toMatchObject({ id: CODEX_ID, name: 'Renamed in Weft' });
+    expect(listed?.path?.startsWith(join(tmp.home, 'weft-home', 'sessions'))).toBe(true);
+    expect(store.list().data).toHaveLength(1);
+    const index = readFileSync(join(tmp.home, 'weft-home', 'session_index.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    expect(index).toEqual([{ id: CODEX_ID, thread_name: 'Renamed in Weft', updated_at: expect.any(String) }]);
+    expect(store.load(CODEX_ID).turns).toEqual(EXPECTED_TURNS);
+    await store.reindex();
+    expect(store.list().data.map((t) => [t.id, t.name, t.path])).toEqual([[CODEX_ID, 'Renamed in Weft', listed?.path]]);
   });
 
-  it('continue in a new Weft thread forked from them when resumed', async () => {
+  it('continue under the same id when resumed: the first write copies the thread into WEFT_HOME', async () => {
     await store.importCodex(codexHome);
     const before = readFileSync(codexFile);
     const { state, recorder } = store.openForAppend(CODEX_ID);
-    expect(state.thread.id).not.toBe(CODEX_ID);
-    expect(state.thread).toMatchObject({ forkedFromId: CODEX_ID, name: 'Listing files', path: recorder.path });
+    expect(state.thread.id).toBe(CODEX_ID);
+    expect(state.thread).toMatchObject({ forkedFromId: null, name: 'Listing files', path: recorder.path });
+    expect(recorder.path).toBe(join(tmp.home, 'weft-home', 'sessions/2025/09/01', `rollout-2025-09-01T10-00-00-${CODEX_ID}.jsonl`));
     expect(state.turns).toEqual(EXPECTED_TURNS);
     expect(state.history).toEqual(HISTORY);
     expect(existsSync(recorder.path)).toBe(false);
@@ -227,13 +237,15 @@ describe('Codex rollouts', () => {
     const s = new ScriptedSession(state.thread.id, recorder);
     await s.turn([{ type: 'text', text: 'continue in weft' }], 'completed');
     await recorder.close();
-    const after = store.load(state.thread.id);
+    const after = store.load(CODEX_ID);
     expect(after.warnings).toEqual([]);
     expect(after.turns).toEqual([...EXPECTED_TURNS, ...s.transcript.turns]);
     expect(after.history).toEqual([...HISTORY, ...s.transcript.history]);
-    expect(after.thread).toMatchObject({ id: state.thread.id, forkedFromId: CODEX_ID, name: 'Listing files' });
+    expect(after.thread).toMatchObject({ id: CODEX_ID, forkedFromId: null, name: 'Listing files', path: recorder.path });
     expect(readFileSync(codexFile)).toEqual(before);
-    expect(store.list().data.map((t) => t.id)).toEqual([state.thread.id, CODEX_ID]);
+    expect(store.list().data.map((t) => [t.id, t.path])).toEqual([[CODEX_ID, recorder.path]]);
+    const ordinals = readFileSync(recorder.path, 'utf8').trimEnd().split('\n').map((l) => (JSON.parse(l) as { ordinal?: number }).ordinal);
+    expect(ordinals).toEqual(ordinals.map((_, i) => i));
     expect(readdirSync(codexHome, { recursive: true }).map(String).sort()).toEqual(
       ['session_index.jsonl', 'sessions', 'sessions/2025', 'sessions/2025/09', 'sessions/2025/09/01', `sessions/2025/09/01/rollout-2025-09-01T10-00-00-${CODEX_ID}.jsonl`],
     );

@@ -35,7 +35,7 @@ describe('damaged rollouts still load', () => {
   it('skips corrupt lines in the middle with a warning and keeps everything else', async () => {
     const { id, path, session } = await recorded();
     const all = lines(path);
-    const webSearch = all.findIndex((l) => l.includes('"weft_item_completed"') && l.includes('"ws-1"'));
+    const webSearch = all.findIndex((l) => l.includes('"item_completed"') && l.includes('"ws-1"'));
     const lastAnswer = all.findIndex((l) => l.includes('"response_item"') && l.includes('"The parser"'));
     expect(webSearch).toBeGreaterThan(0);
     expect(lastAnswer).toBeGreaterThan(0);

@@ -58,7 +58,7 @@ describe('recording and resuming a thread', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('writes every line in the rollout schema, with Codex user and agent message events', async () => {
+  it('writes every line in the rollout schema, in Codex 0.169 form (paginated, ordinals, item_completed items)', async () => {
     const id = uuidv7();
     const { recorder, path } = store.createThread(meta(id));
     await scriptEveryKind(new ScriptedSession(id, recorder));
@@ -69,18 +69,15 @@ describe('recording and resuming a thread', () => {
     const types = parsed.map((p) => (p.ok ? p.line.type : ''));
     expect(types[0]).toBe('session_meta');
     expect(new Set(types)).toEqual(new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']));
-    const events = lines.map((l) => JSON.parse(l) as { payload: { type?: string; message?: string } }).map((l) => l.payload);
-    expect(events.filter((e) => e.type === 'user_message').map((e) => e.message)).toEqual([
-      'Fix the failing test in parser.ts',
-      'Now make it faster',
-      'Compact please',
-      'Explain the change',
-    ]);
-    expect(events.filter((e) => e.type === 'agent_message').map((e) => e.message)).toEqual([
-      'Running the tests first.',
-      'Fixed: the parser now counts from zero.',
-      'The parser',
-    ]);
+    const json = lines.map((l) => JSON.parse(l) as { ordinal?: number; payload: { type?: string; history_mode?: string; item?: { type: string; content?: { text: string }[] } } });
+    expect(json.map((l) => l.ordinal)).toEqual(json.map((_, i) => i));
+    expect(json[0]?.payload.history_mode).toBe('paginated');
+    const items = json.map((l) => l.payload).filter((p) => p.type === 'item_completed').map((p) => p.item);
+    const texts = (kind: string): string[] => items.filter((i) => i?.type === kind).map((i) => (i?.content ?? []).map((c) => c.text).join(''));
+    expect(texts('UserMessage')).toEqual(['Fix the failing test in parser.ts', 'Now make it faster', 'Compact please', 'Explain the change']);
+    expect(texts('AgentMessage')).toEqual(['Running the tests first.', 'Fixed: the parser now counts from zero.', 'The parser']);
+    expect(new Set(items.map((i) => i?.type))).toEqual(new Set(['UserMessage', 'AgentMessage', 'Reasoning', 'Plan', 'CommandExecution', 'FileChange', 'WebSearch', 'ImageView', 'ContextCompaction']));
+    expect(json.some((l) => l.payload.type === 'user_message' || l.payload.type === 'agent_message')).toBe(false);
     expect(lines.some((l) => l.includes('"Reconnecting'))).toBe(false);
     expect(lines.some((l) => l.includes('item/agentMessage/delta') || l.includes('"delta"'))).toBe(false);
   });
