@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ServerNotification } from '../../../src-preload/protocol';
 import { ToolRegistry } from '../../../src-main/tools/registry';
-import { functionTool, type ToolCall, type ToolContext, type ToolHandler } from '../../../src-main/tools/types';
+import { functionTool, type CoreNotification, type ToolCall, type ToolContext, type ToolHandler } from '../../../src-main/tools/types';
 
 function ctx(signal = new AbortController().signal): ToolContext {
-  const emitted: ServerNotification[] = [];
+  const emitted: CoreNotification[] = [];
   return { threadId: 't', turnId: 'u', cwd: '/', signal, emit: (n) => emitted.push(n), sendRequest: async () => ({}) };
 }
 
