@@ -8,7 +8,7 @@ import { resolveWeftHome } from '../config/home';
 import { FileKeyStore, keyFor } from '../config/key-store';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
 import { createSession } from '../core/create-session';
-import type { ServerRequestSender } from '../tools/types';
+import type { HostRequestSender } from '../tools/types';
 import { errorMessage } from '../util/errors';
 import { rulesDir } from '../safety/approvals/rules';
 import { sharedRuleStore } from '../tools/safety-services';
@@ -24,7 +24,7 @@ import { CodexExecEvents, type CodexExecEvent } from './exec-thread-events';
  * Headless runs have nobody to ask: an approval request is declined (the model is told it was
  * rejected) and the person reading stderr is told what was declined and how to allow it.
  */
-const declineEverything: ServerRequestSender = async (request) => {
+const declineEverything: HostRequestSender = async (request) => {
   switch (request.method) {
     case 'item/commandExecution/requestApproval':
       process.stderr.write(`weft: declined \`${request.params.command}\` (${request.params.reason ?? 'needs approval'}); weft exec cannot ask. To allow it, remember a rule (weft rules add --decision allow -- <prefix>) or use an approval policy that does not ask for it (-a on-request).\n`);

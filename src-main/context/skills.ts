@@ -27,11 +27,13 @@ export interface DiscoverSkillsOptions {
 }
 
 /** Skills in discovery order: project roots from the project root down to the cwd, then the Weft home. */
-export async function discoverSkills(options: DiscoverSkillsOptions): Promise<{ skills: Skill[]; warnings: string[] }> {
+export async function discoverSkills(options: DiscoverSkillsOptions): Promise<{ skills: Skill[]; warnings: string[]; problems: { path: string; message: string }[] }> {
   const roots = (await projectDirs(options.cwd, options.projectRootMarkers ?? DEFAULT_PROJECT_ROOT_MARKERS)).map((dir) => join(dir, '.agents', 'skills'));
   roots.push(join(options.weftHome, 'skills'));
   const skills: Skill[] = [];
   const warnings: string[] = [];
+  /** The SKILL.md files that were skipped, and why (the same facts as some of `warnings`). */
+  const problems: { path: string; message: string }[] = [];
   const seen = new Set<string>();
   for (const root of roots) {
     for (const path of await findSkillFiles(root, warnings)) {
@@ -39,11 +41,13 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<{ 
       if (seen.has(real)) continue;
       seen.add(real);
       const loaded = await loadSkill(path);
-      if ('problem' in loaded) warnings.push(`skipped the skill in ${path}: ${loaded.problem}`);
-      else skills.push(loaded);
+      if ('problem' in loaded) {
+        warnings.push(`skipped the skill in ${path}: ${loaded.problem}`);
+        problems.push({ path, message: loaded.problem });
+      } else skills.push(loaded);
     }
   }
-  return { skills, warnings };
+  return { skills, warnings, problems };
 }
 
 /** The skills list for the developer message; empty when there are no skills. */

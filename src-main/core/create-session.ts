@@ -15,7 +15,7 @@ import { updatePlanTool } from '../tools/plan-tool';
 import { ToolRegistry } from '../tools/registry';
 import { requestUserInputTool } from '../tools/user-input-tool';
 import { viewImageTool } from '../tools/view-image-tool';
-import type { ServerRequestSender } from '../tools/types';
+import type { HostRequestSender } from '../tools/types';
 import { uuidv7 } from '../util/ids';
 import { Session } from './session';
 import type { RuleStore } from '../safety/approvals/rules';
@@ -26,7 +26,7 @@ export interface CreateSessionInput {
   config: WeftConfig;
   provider: ResolvedProvider;
   cwd: string;
-  sendRequest: ServerRequestSender;
+  sendRequest: HostRequestSender;
   threadId?: string;
   overrides?: TurnOverrides & { approvalPolicy?: AskForApproval };
   env?: NodeJS.ProcessEnv;

@@ -1,6 +1,6 @@
-import { isKnownResponseItem, type ResponseItem, type ServerNotification, type ThreadItem } from '../../src-preload/protocol';
+import { isKnownResponseItem, type ResponseItem, type ThreadItem } from '../../src-preload/protocol';
 import type { ModelEvent, ModelUsage } from '../model/types';
-import type { ToolCall } from '../tools/types';
+import type { CoreNotification, ToolCall } from '../tools/types';
 import { newItemId } from '../util/ids';
 
 interface OpenMessage {
@@ -39,7 +39,7 @@ export class SampleCollector {
   constructor(
     private readonly threadId: string,
     private readonly turnId: string,
-    private readonly emit: (n: ServerNotification) => void,
+    private readonly emit: (n: CoreNotification) => void,
     private readonly onItemCompleted: (item: ThreadItem) => void,
   ) {}
 

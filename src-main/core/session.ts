@@ -1,5 +1,5 @@
-import type { ResponseItem, ServerNotification, ThreadActiveFlag, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../../src-preload/protocol';
-import type { ServerRequestSender } from '../tools/types';
+import type { ResponseItem, ServerNotification, ServerRequest, ThreadActiveFlag, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../../src-preload/protocol';
+import type { CoreNotification, ServerRequestSender } from '../tools/types';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import { TurnRunner, type TurnHost } from './turn-runner';
@@ -83,19 +83,29 @@ export class Session implements TurnHost {
     return { type: 'active', activeFlags };
   }
 
-  /** Forwards a server request to the host, with the thread marked as waiting on it meanwhile. */
+  /**
+   * Forwards a server request to the host, with the thread marked as waiting on it meanwhile. Approvals
+   * are stamped with when they were asked; questions always block the turn.
+   */
   readonly sendRequest: ServerRequestSender = async (request, signal) => {
     const flag: ThreadActiveFlag = request.method === 'item/tool/requestUserInput' ? 'waitingOnUserInput' : 'waitingOnApproval';
     this.waiting.set(flag, (this.waiting.get(flag) ?? 0) + 1);
     this.emitStatus();
+    const startedAtMs = this.nowMs();
+    const stamped: ServerRequest =
+      request.method === 'item/tool/requestUserInput'
+        ? { method: request.method, params: { ...request.params, isBlocking: request.params.isBlocking ?? true } }
+        : request.method === 'item/commandExecution/requestApproval'
+          ? { method: request.method, params: { ...request.params, startedAtMs: request.params.startedAtMs ?? startedAtMs } }
+          : { method: request.method, params: { ...request.params, startedAtMs: request.params.startedAtMs ?? startedAtMs } };
     try {
-      const answer = await this.options.sendRequest(request, signal);
+      const answer = await this.options.sendRequest(stamped, signal);
       if (request.method !== 'item/tool/requestUserInput') {
         this.options.recorder?.approval({
           turnId: request.params.turnId,
           itemId: request.params.itemId,
           kind: request.method === 'item/commandExecution/requestApproval' ? 'command' : 'fileChange',
-          request: request.params,
+          request: stamped.params,
           decision: answer,
         });
       }
@@ -111,13 +121,30 @@ export class Session implements TurnHost {
     return () => this.listeners.delete(listener);
   }
 
-  emit(notification: ServerNotification): void {
+  /** Sends a notification to the rollout and every subscriber, with item lifecycle times stamped. */
+  emit(event: CoreNotification): void {
+    const notification = this.stamp(event);
     this.options.recorder?.notification(notification);
     if (notification.method === 'item/completed') {
       const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
       record?.items.push(notification.params.item);
     }
     this.broadcast(notification);
+  }
+
+  private stamp(event: CoreNotification): ServerNotification {
+    switch (event.method) {
+      case 'item/started':
+        return { method: event.method, params: { ...event.params, startedAtMs: event.params.startedAtMs ?? this.nowMs() } };
+      case 'item/completed':
+        return { method: event.method, params: { ...event.params, completedAtMs: event.params.completedAtMs ?? this.nowMs() } };
+      default:
+        return event;
+    }
+  }
+
+  private nowMs(): number {
+    return (this.options.now?.() ?? new Date()).getTime();
   }
 
   private broadcast(notification: ServerNotification): void {

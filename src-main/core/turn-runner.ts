@@ -1,10 +1,10 @@
-import type { ContentItem, ResponseItem, ServerNotification, ThreadTokenUsage, Turn, TurnError, UserInput } from '../../src-preload/protocol';
+import type { ContentItem, ResponseItem, ThreadTokenUsage, Turn, TurnError, UserInput } from '../../src-preload/protocol';
 import { contextItems, contextReference, type ContextReference } from '../context/initial-context';
 import { ModelError } from '../model/errors';
 import { exhaustedError, RetryBudget } from '../model/retry';
 import type { ModelRequest, ModelUsage } from '../model/types';
 import { findRepoRoot, TurnDiffTracker } from '../tools/turn-diff';
-import type { ServerRequestSender, ToolCall, ToolContext, ToolResult } from '../tools/types';
+import type { CoreNotification, ServerRequestSender, ToolCall, ToolContext, ToolResult } from '../tools/types';
 import { ToolOrchestrator } from '../tools/orchestrator';
 import { abortError, delay, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
@@ -20,7 +20,7 @@ export interface TurnHost {
   readonly history: readonly ResponseItem[];
   /** Appends to the model-visible history (and the thread's rollout). */
   appendHistory(...items: ResponseItem[]): void;
-  emit(notification: ServerNotification): void;
+  emit(notification: CoreNotification): void;
   /** Server requests go through the session, which tracks what the thread is waiting on. */
   sendRequest: ServerRequestSender;
   /** What the model was last told about cwd and permissions, or null before the first turn. */

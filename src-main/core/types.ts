@@ -2,7 +2,6 @@ import type {
   AskForApproval,
   ResponseItem,
   ThreadTokenUsage,
-  ReasoningEffort,
   ReasoningSummary,
   SandboxPolicy,
   ServerNotification,
@@ -14,13 +13,14 @@ import type { ContextReference } from '../context/initial-context';
 import type { ModelClient } from '../model/types';
 import type { ToolRegistry } from '../tools/registry';
 import type { SafetyServices } from '../tools/safety-services';
-import type { ServerRequestSender } from '../tools/types';
+import type { HostRequestSender } from '../tools/types';
 
 /** Settings a turn runs with. `turn/start` overrides stick for later turns. */
 export interface TurnSettings {
   cwd: string;
   model: string;
-  effort: ReasoningEffort | null;
+  /** Any effort the model supports (Weft's pickers know `ReasoningEffort`'s values). */
+  effort: string | null;
   summary: ReasoningSummary | null;
   approvalPolicy: AskForApproval;
   sandboxPolicy: SandboxPolicy;
@@ -42,7 +42,7 @@ export interface SessionOptions {
   modelClient: ModelClient;
   tools: ToolRegistry;
   /** Answers server requests (approvals, user input); the host (app server, `weft exec`) provides it. */
-  sendRequest: ServerRequestSender;
+  sendRequest: HostRequestSender;
   retry: { requestMaxRetries: number; streamMaxRetries: number };
   /** Whether the model accepts `reasoning` parameters. */
   supportsReasoning: boolean;

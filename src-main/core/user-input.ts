@@ -47,9 +47,31 @@ export async function userInputToMessage(input: UserInput[], cwd: string): Promi
         content.push(loaded.ok ? { type: 'input_image', image_url: loaded.url } : { type: 'input_text', text: `[image not attached: ${loaded.error}]` });
         break;
       }
+      case 'mention':
+        content.push({ type: 'input_text', text: `@${part.name} (${part.path})` });
+        break;
+      case 'skill':
+        content.push({ type: 'input_text', text: await skillText(part.name, part.path, cwd) });
+        break;
     }
   }
   return { type: 'message', role: 'user', content };
+}
+
+/** Larger SKILL.md files are cut: the model needs the instructions, not a book. */
+export const MAX_SKILL_BYTES = 64 * 1024;
+
+/** An invoked skill's instructions (its SKILL.md) as the model receives them. */
+async function skillText(name: string, path: string, cwd: string): Promise<string> {
+  const abs = isAbsolute(path) ? path : resolve(cwd, path);
+  let body: string;
+  try {
+    const data = await readFile(abs);
+    body = data.subarray(0, MAX_SKILL_BYTES).toString('utf8');
+  } catch {
+    return `[skill ${name} not attached: cannot read ${abs}]`;
+  }
+  return `<skill>\n<name>${name}</name>\n<path>${abs}</path>\n${body}\n</skill>`;
 }
 
 export function previewOf(input: UserInput[]): string {

@@ -26,6 +26,25 @@ export interface Client {
   onClose(listener: () => void): void;
 }
 
+/**
+ * Requests whose response goes out before the notifications they cause (Codex's order: the
+ * `thread/start` response, then `thread/started`). While one runs, what the connection would be sent
+ * waits, in order, until its response is out. Long-running requests are not listed: they would hold
+ * back their own progress.
+ */
+const RESPONSE_FIRST: ReadonlySet<ClientRequestMethod> = new Set<ClientRequestMethod>([
+  'thread/start',
+  'thread/resume',
+  'thread/fork',
+  'thread/archive',
+  'thread/unarchive',
+  'thread/name/set',
+  'thread/rollback',
+  'thread/revert',
+  'turn/start',
+  'turn/steer',
+]);
+
 export type Handler<M extends ClientRequestMethod> = (params: ParamsOf<M>, client: Client) => Promise<ResultInput<M>>;
 
 /** Every method in the protocol table has a handler: a missing one is a compile error. */
@@ -77,6 +96,9 @@ class ConnectionState implements Client {
   private optOut = new Set<string>();
   private readonly pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly closeListeners: (() => void)[] = [];
+  /** How many RESPONSE_FIRST requests are running, and what waits for them. */
+  private holds = 0;
+  private held: object[] = [];
   closed = false;
 
   constructor(
@@ -91,15 +113,29 @@ class ConnectionState implements Client {
 
   notify(notification: ServerNotification): void {
     if (this.closed || !this.initialized || this.optOut.has(notification.method)) return;
-    this.sink.send(notification);
+    this.deliver(notification);
   }
 
   request(request: ServerRequest, id: RequestId): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error(`client ${this.label} is disconnected`));
     return new Promise((resolve, reject) => {
       this.pending.set(String(id), { resolve, reject });
-      this.sink.send({ id, method: request.method, params: request.params });
+      this.deliver({ id, method: request.method, params: request.params });
     });
+  }
+
+  /** Sends what the server says of its own accord, unless a response must go first. */
+  private deliver(message: object): void {
+    if (this.holds > 0) this.held.push(message);
+    else this.sink.send(message);
+  }
+
+  private release(): void {
+    this.holds -= 1;
+    if (this.holds > 0) return;
+    const held = this.held;
+    this.held = [];
+    for (const message of held) if (!this.closed) this.sink.send(message);
   }
 
   onClose(listener: () => void): void {
@@ -180,6 +216,8 @@ class ConnectionState implements Client {
       this.sendError(id, ErrorCodes.InvalidParams, `Invalid params: ${describeZodError(checked.error)}`);
       return;
     }
+    const hold = RESPONSE_FIRST.has(method);
+    if (hold) this.holds += 1;
     try {
       const result = method === 'initialize' ? this.initialize(checked.data) : await this.invoke(method, checked.data);
       if (!this.closed) this.sink.send({ id, result });
@@ -189,6 +227,8 @@ class ConnectionState implements Client {
         this.options.log(`weft app-server: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         this.sendError(id, ErrorCodes.InternalError, errorMessage(error));
       }
+    } finally {
+      if (hold) this.release();
     }
   }
 

@@ -26,10 +26,14 @@ type Io = 'input' | 'output';
  */
 const NAMED_TYPES = {
   JsonValue: protocol.JsonValue,
-  AskForApproval: protocol.AskForApproval,
+  // Codex's names for Codex's types; Weft's own policy values are `WeftAskForApproval`.
+  AskForApproval: protocol.CodexAskForApproval,
+  GranularAskForApproval: protocol.GranularAskForApproval,
+  WeftAskForApproval: protocol.AskForApproval,
+  ApprovalsReviewer: protocol.ApprovalsReviewer,
   SandboxMode: protocol.SandboxMode,
   SandboxPolicy: protocol.SandboxPolicy,
-  ReasoningEffort: protocol.ReasoningEffort,
+  ReasoningEffort: protocol.ReasoningEffortValue,
   UserInput: protocol.UserInput,
   TokenUsageBreakdown: protocol.TokenUsageBreakdown,
   ThreadTokenUsage: protocol.ThreadTokenUsage,
@@ -88,9 +92,27 @@ function toSchema(schema: z.ZodType, io: Io, title: string): JsonSchema {
   for (const [id, named] of Object.entries(NAMED_TYPES)) {
     if (named !== schema) registry.add(named, { id });
   }
-  const generated: JsonSchema = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any', metadata: registry });
+  const generated: JsonSchema = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any', metadata: registry, override: markExtensions });
   const { $schema: _ignored, ...rest } = generated;
   return { $schema: DRAFT_07, title, ...rest };
+}
+
+/**
+ * Marks what Codex's clients do not know: schemas given `WEFT_EXTENSION` (and enums with
+ * `x-weft-extension-values`) keep the mark, and every `weft…` property gets `"x-weft-extension": true`.
+ */
+function markExtensions(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  const meta: unknown = ctx.zodSchema instanceof z.ZodType ? z.globalRegistry.get(ctx.zodSchema) : undefined;
+  if (isRecord(meta)) {
+    if (meta['x-weft-extension'] === true) ctx.jsonSchema['x-weft-extension'] = true;
+    const values = meta['x-weft-extension-values'];
+    if (Array.isArray(values)) ctx.jsonSchema['x-weft-extension-values'] = values;
+  }
+  const properties = ctx.jsonSchema['properties'];
+  if (!isRecord(properties)) return;
+  for (const [name, property] of Object.entries(properties)) {
+    if (name.startsWith('weft') && isRecord(property)) property['x-weft-extension'] = true;
+  }
 }
 
 /** File name (`ThreadStartParams.json`, …, `weft-protocol.schema.json`) → schema. Deterministic. */

@@ -12,7 +12,7 @@ import { keyedModelClient } from '../core/keyed-model-client';
 import type { ModelClient } from '../model/types';
 import type { RuleStore } from '../safety/approvals/rules';
 import type { LoadedThread } from '../store/loader';
-import type { ServerRequestSender } from '../tools/types';
+import type { HostRequestSender } from '../tools/types';
 import { VERSION } from '../version';
 import { invalidParams } from './rpc-error';
 
@@ -67,7 +67,7 @@ export interface BuiltSession {
 /** A session for a new or continued thread. */
 export function buildSession(
   host: HostEnvironment,
-  input: { threadId: string; cwd: string; config: WeftConfig; provider: ResolvedProvider; sendRequest: ServerRequestSender; recorder?: SessionRecorder; state?: LoadedThread; overrides: ThreadOverrides },
+  input: { threadId: string; cwd: string; config: WeftConfig; provider: ResolvedProvider; sendRequest: HostRequestSender; recorder?: SessionRecorder; state?: LoadedThread; overrides: ThreadOverrides },
 ): Session {
   const last = input.state?.lastTurnContext ?? null;
   const savedSandbox = last?.sandboxPolicy ? SandboxPolicy.safeParse(last.sandboxPolicy) : null;
@@ -112,6 +112,8 @@ export function newThreadObject(input: { id: string; cwd: string; provider: stri
   const now = Math.floor(Date.now() / 1000);
   return {
     id: input.id,
+    sessionId: input.id,
+    projectId: null,
     forkedFromId: null,
     preview: '',
     ephemeral: input.ephemeral,

@@ -54,7 +54,8 @@ export function toListQuery(input: ListParamsInput): ListQuery | { empty: true }
   const parsed = ThreadListParams.safeParse(input ?? {});
   if (!parsed.success) throw new StoreInputError(`invalid thread list params: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
   const p = parsed.data;
-  const sortKey = p.sortKey ?? 'created_at';
+  // Weft has no sections; Codex's recency order is the order of last activity.
+  const sortKey = p.sortKey === 'recency_at' || p.sortKey === 'section_position' ? 'updated_at' : (p.sortKey ?? 'created_at');
   const direction = p.sortDirection ?? 'desc';
   const limit = Math.min(MAX_LIST_LIMIT, Math.max(1, p.limit ?? DEFAULT_LIST_LIMIT));
   const cwds = p.cwd === null || p.cwd === undefined ? null : Array.isArray(p.cwd) ? p.cwd : [p.cwd];

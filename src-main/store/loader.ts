@@ -86,6 +86,8 @@ export function threadOf(outline: RolloutOutline): Thread {
   const git = meta?.git;
   return {
     id,
+    sessionId: id,
+    projectId: null,
     forkedFromId: meta?.forked_from_id ?? null,
     preview: outline.preview,
     ephemeral: false,

@@ -143,6 +143,8 @@ export function threadFromRow(row: IndexRow): Thread {
   const hasGit = row.git_sha !== null || row.git_branch !== null || row.git_origin_url !== null;
   return {
     id: row.id,
+    sessionId: row.id,
+    projectId: null,
     forkedFromId: row.forked_from_id,
     preview: row.preview,
     ephemeral: false,

@@ -1,5 +1,14 @@
 import type { z } from 'zod';
-import type { AskForApproval, ContentItem, SandboxPolicy, ServerNotification, ServerRequest } from '../../src-preload/protocol';
+import type {
+  AskForApproval,
+  ContentItem,
+  NotificationParams,
+  SandboxPolicy,
+  ServerNotification,
+  ServerRequest,
+  ServerRequestMethod,
+  ServerRequestParams,
+} from '../../src-preload/protocol';
 import type { ToolSpec } from '../model/types';
 import type { ToolOrchestrator } from './orchestrator';
 import type { TurnDiffTracker } from './turn-diff';
@@ -16,8 +25,31 @@ export interface ToolResult {
   success: boolean;
 }
 
+/** `T` with the fields named `K` made optional. */
+type Loosen<T, K extends PropertyKey> = Omit<T, K & keyof T> & Partial<Pick<T, K & keyof T>>;
+
+/**
+ * A server request as tools build it. The session fills in what it knows better: `startedAtMs` on
+ * approvals, `isBlocking` on questions.
+ */
+export type ToolServerRequest = {
+  [M in ServerRequestMethod]: { method: M; params: Loosen<ServerRequestParams<M>, 'startedAtMs' | 'isBlocking'> };
+}[ServerRequestMethod];
+
 /** Sends a server request (approval, user input) to whoever drives the session and awaits the answer. */
-export type ServerRequestSender = <R extends ServerRequest>(request: R, signal: AbortSignal) => Promise<unknown>;
+export type ServerRequestSender = <R extends ToolServerRequest>(request: R, signal: AbortSignal) => Promise<unknown>;
+
+/** How the host of a session (app server, `weft exec`) answers server requests, as they go on the wire. */
+export type HostRequestSender = (request: ServerRequest, signal: AbortSignal) => Promise<unknown>;
+
+/**
+ * A notification as the core emits it. The session stamps `item/started` with `startedAtMs` and
+ * `item/completed` with `completedAtMs` before anyone sees it.
+ */
+export type CoreNotification =
+  | Exclude<ServerNotification, { method: 'item/started' | 'item/completed' }>
+  | { method: 'item/started'; params: Loosen<NotificationParams<'item/started'>, 'startedAtMs'> }
+  | { method: 'item/completed'; params: Loosen<NotificationParams<'item/completed'>, 'completedAtMs'> };
 
 /** Everything a tool handler may use while it runs one call. */
 export interface ToolContext {
@@ -27,7 +59,7 @@ export interface ToolContext {
   cwd: string;
   /** Aborts when the turn is interrupted. */
   signal: AbortSignal;
-  emit(notification: ServerNotification): void;
+  emit(notification: CoreNotification): void;
   sendRequest: ServerRequestSender;
   /** Extra input the next model request should carry (e.g. an image a tool loaded). */
   addPendingInput?(items: ContentItem[]): void;

@@ -5,9 +5,52 @@ import { z } from 'zod';
 export const JsonValue = z.json();
 export type JsonValue = z.infer<typeof JsonValue>;
 
-/** When the user is asked before a command runs. */
-export const AskForApproval = z.enum(['untrusted', 'on-failure', 'on-request', 'never']);
+/**
+ * Marks a schema as a Weft extension: Codex's clients do not know it. `weft app-server
+ * generate-json-schema` writes `"x-weft-extension": true` on it (and on every `weft…` field), and
+ * `"x-weft-extension-values"` on an enum some of whose values are Weft's own.
+ */
+export const WEFT_EXTENSION = { 'x-weft-extension': true } as const;
+
+/**
+ * When the user is asked before a command runs. `on-failure` (run sandboxed, ask only when the sandbox
+ * stops a command) is Weft's: Codex's clients are sent the nearest Codex value and `weftApprovalPolicy`.
+ */
+export const AskForApproval = z.enum(['untrusted', 'on-failure', 'on-request', 'never']).meta({ 'x-weft-extension-values': ['on-failure'] });
 export type AskForApproval = z.infer<typeof AskForApproval>;
+
+/**
+ * Codex's fine-grained policy: for each kind of prompt, whether it may be shown (`true`) or is declined
+ * without asking (`false`). Weft runs it as `on-request` when sandbox escalations may be asked, else `never`.
+ */
+export const GranularAskForApproval = z.object({
+  granular: z.object({
+    sandbox_approval: z.boolean(),
+    rules: z.boolean(),
+    mcp_elicitations: z.boolean(),
+    request_permissions: z.boolean().optional(),
+    skill_approval: z.boolean().optional(),
+  }),
+});
+export type GranularAskForApproval = z.infer<typeof GranularAskForApproval>;
+
+/** An approval policy as a client may send it (Weft's values or Codex's granular object), read as Weft's. */
+export const ApprovalPolicyParam = z
+  .union([AskForApproval, GranularAskForApproval])
+  .transform((policy): AskForApproval => (typeof policy === 'string' ? policy : policy.granular.sandbox_approval ? 'on-request' : 'never'));
+
+/** The approval policy as Codex's clients read it: never Weft's `on-failure`. */
+export const CodexAskForApproval = z.union([z.enum(['untrusted', 'on-request', 'never']), GranularAskForApproval]);
+export type CodexAskForApproval = z.infer<typeof CodexAskForApproval>;
+
+/** Codex's value for a Weft policy (`on-failure` asks when a sandboxed command fails: the nearest is `on-request`). */
+export function codexApprovalPolicy(policy: AskForApproval): CodexAskForApproval {
+  return policy === 'on-failure' ? 'on-request' : policy;
+}
+
+/** Who answers approval requests. Weft always asks the user. */
+export const ApprovalsReviewer = z.enum(['user', 'auto_review', 'guardian_subagent']);
+export type ApprovalsReviewer = z.infer<typeof ApprovalsReviewer>;
 
 /** The sandbox as a single word (`thread/start` `sandbox`, config `sandbox_mode`). */
 export const SandboxMode = z.enum(['read-only', 'workspace-write', 'danger-full-access']);
@@ -44,8 +87,13 @@ export const SandboxPolicy = z.discriminatedUnion('type', [
 ]);
 export type SandboxPolicy = z.infer<typeof SandboxPolicy>;
 
+/** The efforts Weft knows by name (its pickers offer these). */
 export const ReasoningEffort = z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
 export type ReasoningEffort = z.infer<typeof ReasoningEffort>;
+
+/** A reasoning effort on the wire: any non-empty value the model supports (Codex's rule), e.g. `max`. */
+export const ReasoningEffortValue = z.string().min(1);
+export type ReasoningEffortValue = z.infer<typeof ReasoningEffortValue>;
 
 export const ReasoningSummary = z.enum(['auto', 'concise', 'detailed', 'none']);
 export type ReasoningSummary = z.infer<typeof ReasoningSummary>;
@@ -61,8 +109,16 @@ export type ImageUserInput = z.infer<typeof ImageUserInput>;
 export const LocalImageUserInput = z.object({ type: z.literal('localImage'), path: z.string() });
 export type LocalImageUserInput = z.infer<typeof LocalImageUserInput>;
 
+/** A file or resource the user pointed at (`@name`); `path` is where it is. */
+export const MentionUserInput = z.object({ type: z.literal('mention'), name: z.string(), path: z.string() });
+export type MentionUserInput = z.infer<typeof MentionUserInput>;
+
+/** A skill the user invoked by name; `path` is its SKILL.md (sent to the model with the message). */
+export const SkillUserInput = z.object({ type: z.literal('skill'), name: z.string(), path: z.string() });
+export type SkillUserInput = z.infer<typeof SkillUserInput>;
+
 /** One piece of what the user sends. */
-export const UserInput = z.discriminatedUnion('type', [TextUserInput, ImageUserInput, LocalImageUserInput]);
+export const UserInput = z.discriminatedUnion('type', [TextUserInput, ImageUserInput, LocalImageUserInput, MentionUserInput, SkillUserInput]);
 export type UserInput = z.infer<typeof UserInput>;
 
 const tokenCount = z.number().int().nonnegative();

@@ -25,6 +25,7 @@ import {
   ThreadArchivedNotification,
   ThreadClosedNotification,
   ThreadNameUpdatedNotification,
+  ThreadRevertedNotification,
   ThreadStartedNotification,
   ThreadStatusChangedNotification,
   ThreadTokenUsageUpdatedNotification,
@@ -52,6 +53,8 @@ import {
   ThreadReadResult,
   ThreadResumeParams,
   ThreadResumeResult,
+  ThreadRevertParams,
+  ThreadRevertResult,
   ThreadRollbackParams,
   ThreadRollbackResult,
   ThreadStartParams,
@@ -70,6 +73,8 @@ import {
   TurnSteerResult,
 } from './requests';
 import {
+  AccountReadParams,
+  AccountReadResult,
   ConfigReadParams,
   ConfigReadResult,
   ConfigValueWriteParams,
@@ -78,6 +83,8 @@ import {
   FsReadFileResult,
   ModelListParams,
   ModelListResult,
+  SkillsListParams,
+  SkillsListResult,
 } from './service-requests';
 import {
   WeftAuthClearKeyParams,
@@ -110,6 +117,7 @@ export const ClientRequests = {
   'thread/name/set': { params: ThreadNameSetParams, result: ThreadNameSetResult },
   'thread/rollback': { params: ThreadRollbackParams, result: ThreadRollbackResult },
   'thread/compact/start': { params: ThreadCompactStartParams, result: ThreadCompactStartResult },
+  'thread/revert': { params: ThreadRevertParams, result: ThreadRevertResult },
   'turn/start': { params: TurnStartParams, result: TurnStartResult },
   'turn/steer': { params: TurnSteerParams, result: TurnSteerResult },
   'turn/interrupt': { params: TurnInterruptParams, result: TurnInterruptResult },
@@ -123,6 +131,8 @@ export const ClientRequests = {
   'weft/rules/list': { params: WeftRulesListParams, result: WeftRulesListResult },
   'weft/rules/revoke': { params: WeftRulesRevokeParams, result: WeftRulesRevokeResult },
   'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult },
+  'account/read': { params: AccountReadParams, result: AccountReadResult },
+  'skills/list': { params: SkillsListParams, result: SkillsListResult },
 } as const;
 
 /** Server → client notifications: method → params schema. */
@@ -134,6 +144,7 @@ export const ServerNotifications = {
   'thread/archived': ThreadArchivedNotification,
   'thread/unarchived': ThreadUnarchivedNotification,
   'thread/closed': ThreadClosedNotification,
+  'thread/reverted': ThreadRevertedNotification,
   'thread/name/updated': ThreadNameUpdatedNotification,
   'thread/tokenUsage/updated': ThreadTokenUsageUpdatedNotification,
   'turn/started': TurnStartedNotification,

@@ -22,6 +22,10 @@ export type ThreadUnarchivedNotification = z.infer<typeof ThreadUnarchivedNotifi
 export const ThreadNameUpdatedNotification = z.object({ threadId: z.string(), name: z.string().nullable() });
 export type ThreadNameUpdatedNotification = z.infer<typeof ThreadNameUpdatedNotification>;
 
+/** The thread went back to before a turn (`thread/revert`); read it again for its turns. */
+export const ThreadRevertedNotification = z.object({ threadId: z.string() });
+export type ThreadRevertedNotification = z.infer<typeof ThreadRevertedNotification>;
+
 /** The thread was unloaded from memory (no subscriber left, idle); it stays on disk. */
 export const ThreadClosedNotification = z.object({ threadId: z.string() });
 export type ThreadClosedNotification = z.infer<typeof ThreadClosedNotification>;
@@ -63,11 +67,12 @@ export const TurnPlanUpdatedNotification = z.object({
 });
 export type TurnPlanUpdatedNotification = z.infer<typeof TurnPlanUpdatedNotification>;
 
-export const ItemStartedNotification = z.object({ threadId: z.string(), turnId: z.string(), item: ThreadItem });
+/** `startedAtMs`: when the item started (unix milliseconds). */
+export const ItemStartedNotification = z.object({ threadId: z.string(), turnId: z.string(), item: ThreadItem, startedAtMs: z.number().int() });
 export type ItemStartedNotification = z.infer<typeof ItemStartedNotification>;
 
-/** The item's final, authoritative state. */
-export const ItemCompletedNotification = z.object({ threadId: z.string(), turnId: z.string(), item: ThreadItem });
+/** The item's final, authoritative state; `completedAtMs`: when it completed (unix milliseconds). */
+export const ItemCompletedNotification = z.object({ threadId: z.string(), turnId: z.string(), item: ThreadItem, completedAtMs: z.number().int() });
 export type ItemCompletedNotification = z.infer<typeof ItemCompletedNotification>;
 
 const itemDelta = {

@@ -2,13 +2,17 @@
 // an optional field may be omitted or null, and both mean "not given" (use the thread's / config's value).
 import { z } from 'zod';
 import {
+  ApprovalPolicyParam,
+  ApprovalsReviewer,
   AskForApproval,
+  CodexAskForApproval,
   JsonValue,
-  ReasoningEffort,
+  ReasoningEffortValue,
   ReasoningSummary,
   SandboxMode,
   SandboxPolicy,
   UserInput,
+  WEFT_EXTENSION,
 } from './common';
 import { Thread, Turn } from './thread';
 
@@ -22,7 +26,9 @@ export const ThreadOverrides = z.object({
   model: z.string().nullish(),
   modelProvider: z.string().nullish(),
   cwd: z.string().nullish(),
-  approvalPolicy: AskForApproval.nullish(),
+  approvalPolicy: ApprovalPolicyParam.nullish(),
+  /** Accepted for Codex's clients; Weft always asks the user (`user`). */
+  approvalsReviewer: ApprovalsReviewer.nullish(),
   sandbox: SandboxMode.nullish(),
   /** Config overrides by dotted key path, e.g. `{"model_reasoning_effort": "high"}`. */
   config: z.record(z.string(), JsonValue).nullish(),
@@ -39,15 +45,21 @@ export const ThreadStartParams = ThreadOverrides.extend({
 }).default({});
 export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
 
-/** The thread plus the settings it actually runs with (after config and overrides are resolved). */
+/**
+ * The thread plus the settings it actually runs with (after config and overrides are resolved).
+ * `approvalPolicy` is Codex's value for the policy; `weftApprovalPolicy` is Weft's own (it differs for
+ * `on-failure`). `approvalsReviewer` is always `user`.
+ */
 export const ThreadStartResult = z.object({
   thread: Thread,
   model: z.string(),
   modelProvider: z.string(),
   cwd: z.string(),
-  approvalPolicy: AskForApproval,
+  approvalPolicy: CodexAskForApproval,
+  weftApprovalPolicy: AskForApproval.optional(),
+  approvalsReviewer: ApprovalsReviewer,
   sandbox: SandboxPolicy,
-  reasoningEffort: ReasoningEffort.nullish(),
+  reasoningEffort: ReasoningEffortValue.nullish(),
 });
 export type ThreadStartResult = z.infer<typeof ThreadStartResult>;
 
@@ -75,7 +87,7 @@ export const ThreadForkParams = ThreadOverrides.extend({
 export type ThreadForkParams = z.infer<typeof ThreadForkParams>;
 
 /** The new thread (`forkedFromId` set, copied turns included); the settings are given as for `thread/start`. */
-export const ThreadForkResult = ThreadStartResult.partial().extend({ thread: Thread });
+export const ThreadForkResult = ThreadStartResult;
 export type ThreadForkResult = z.infer<typeof ThreadForkResult>;
 
 export const ThreadArchiveParams = z.object({ threadId: ThreadId });
@@ -96,7 +108,8 @@ export type ThreadUnsubscribeStatus = z.infer<typeof ThreadUnsubscribeStatus>;
 export const ThreadUnsubscribeResult = z.object({ status: ThreadUnsubscribeStatus });
 export type ThreadUnsubscribeResult = z.infer<typeof ThreadUnsubscribeResult>;
 
-export const ThreadSortKey = z.enum(['created_at', 'updated_at']);
+/** `recency_at` and `section_position` (Codex's) sort as `updated_at`: Weft has no sections. */
+export const ThreadSortKey = z.enum(['created_at', 'updated_at', 'recency_at', 'section_position']);
 export type ThreadSortKey = z.infer<typeof ThreadSortKey>;
 export const SortDirection = z.enum(['asc', 'desc']);
 export type SortDirection = z.infer<typeof SortDirection>;
@@ -166,6 +179,21 @@ export type ThreadNameSetParams = z.infer<typeof ThreadNameSetParams>;
 export const ThreadNameSetResult = z.object({});
 export type ThreadNameSetResult = z.infer<typeof ThreadNameSetResult>;
 
+/**
+ * Go back to just before turn `beforeTurnId`: it and every later turn leave the thread's history (and
+ * the model's context). Files on disk stay as they are; `weftRestoreFiles` (put them back too) is
+ * refused for now.
+ */
+export const ThreadRevertParams = z.object({
+  threadId: ThreadId,
+  beforeTurnId: z.string().min(1),
+  weftRestoreFiles: z.boolean().nullish().meta(WEFT_EXTENSION),
+  weftForce: z.boolean().nullish().meta(WEFT_EXTENSION),
+});
+export type ThreadRevertParams = z.infer<typeof ThreadRevertParams>;
+export const ThreadRevertResult = z.object({ thread: Thread });
+export type ThreadRevertResult = z.infer<typeof ThreadRevertResult>;
+
 /** Drop the last `numTurns` turns from the model's context (files on disk are not reverted). */
 export const ThreadRollbackParams = z.object({
   threadId: ThreadId,
@@ -186,11 +214,14 @@ export const TurnStartParams = z.object({
   threadId: ThreadId,
   input: z.array(UserInput),
   cwd: z.string().nullish(),
-  approvalPolicy: AskForApproval.nullish(),
+  approvalPolicy: ApprovalPolicyParam.nullish(),
+  approvalsReviewer: ApprovalsReviewer.nullish(),
   sandboxPolicy: SandboxPolicy.nullish(),
   model: z.string().nullish(),
-  effort: ReasoningEffort.nullish(),
+  effort: ReasoningEffortValue.nullish(),
   summary: ReasoningSummary.nullish(),
+  /** A JSON Schema this turn's final answer must follow (this turn only). */
+  outputSchema: z.record(z.string(), JsonValue).nullish(),
 });
 export type TurnStartParams = z.infer<typeof TurnStartParams>;
 /** The new turn, status `inProgress`, items empty. */

@@ -42,6 +42,8 @@ export const CommandExecutionRequestApprovalParams = z.object({
   threadId: z.string(),
   turnId: z.string(),
   itemId: z.string(),
+  /** When the request was made (unix milliseconds). */
+  startedAtMs: z.number().int(),
   reason: z.string().nullish(),
   command: z.string(),
   cwd: z.string(),
@@ -60,6 +62,8 @@ export const FileChangeRequestApprovalParams = z.object({
   threadId: z.string(),
   turnId: z.string(),
   itemId: z.string(),
+  /** When the request was made (unix milliseconds). */
+  startedAtMs: z.number().int(),
   reason: z.string().nullish(),
   grantRoot: z.string().nullish(),
 });
@@ -107,10 +111,12 @@ export const ToolRequestUserInputQuestion = z.object({
 });
 export type ToolRequestUserInputQuestion = z.infer<typeof ToolRequestUserInputQuestion>;
 
+/** `isBlocking`: the turn waits for the answer (always true in Weft). */
 export const ToolRequestUserInputParams = z.object({
   threadId: z.string(),
   turnId: z.string(),
   itemId: z.string(),
+  isBlocking: z.boolean(),
   questions: z.array(ToolRequestUserInputQuestion),
 });
 export type ToolRequestUserInputParams = z.infer<typeof ToolRequestUserInputParams>;

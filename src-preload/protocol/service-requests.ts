@@ -1,6 +1,6 @@
 // Params and results of the requests not tied to a thread: models, config, files.
 import { z } from 'zod';
-import { JsonValue, ReasoningEffort } from './common';
+import { JsonValue, ReasoningEffortValue } from './common';
 
 /** All optional; omitted params mean `{}`. `includeHidden`: also list models hidden from the picker. */
 export const ModelListParams = z
@@ -13,24 +13,27 @@ export const ModelListParams = z
 export type ModelListParams = z.infer<typeof ModelListParams>;
 
 export const ReasoningEffortOption = z.object({
-  reasoningEffort: ReasoningEffort,
+  reasoningEffort: ReasoningEffortValue,
   description: z.string(),
 });
 export type ReasoningEffortOption = z.infer<typeof ReasoningEffortOption>;
 
 /**
- * A model the user can pick. `id` is what `model` params take; `model` is the provider's model name when
- * it differs; `contextWindow` is in tokens, null/absent when unknown.
+ * A model the user can pick. `id` is what `model` params take; `model` is the provider's model name;
+ * `hidden`: left out of pickers (listed only with `includeHidden`); `supportedReasoningEfforts` empty and
+ * `defaultReasoningEffort` `none` for models without reasoning; `contextWindow` is in tokens, null/absent
+ * when unknown (Weft's addition).
  */
 export const ModelInfo = z.object({
   id: z.string(),
-  model: z.string().optional(),
+  model: z.string(),
   displayName: z.string(),
-  description: z.string().optional(),
+  description: z.string(),
+  hidden: z.boolean(),
   contextWindow: z.number().int().positive().nullish(),
-  supportedReasoningEfforts: z.array(ReasoningEffortOption).optional(),
-  defaultReasoningEffort: ReasoningEffort.nullish(),
-  isDefault: z.boolean().optional(),
+  supportedReasoningEfforts: z.array(ReasoningEffortOption),
+  defaultReasoningEffort: ReasoningEffortValue,
+  isDefault: z.boolean(),
 });
 export type ModelInfo = z.infer<typeof ModelInfo>;
 
@@ -103,3 +106,58 @@ export type FsReadFileParams = z.infer<typeof FsReadFileParams>;
 /** The file's bytes, base64-encoded. */
 export const FsReadFileResult = z.object({ dataBase64: z.string() });
 export type FsReadFileResult = z.infer<typeof FsReadFileResult>;
+
+/** `refreshToken` is accepted and ignored: Weft's accounts are API keys. */
+export const AccountReadParams = z.object({ refreshToken: z.boolean().nullish() }).default({});
+export type AccountReadParams = z.infer<typeof AccountReadParams>;
+
+/** How Weft reaches the model: always an API key (the chatgpt, Bedrock and Vertex kinds are Codex's). */
+export const Account = z.object({ type: z.literal('apiKey') });
+export type Account = z.infer<typeof Account>;
+
+/**
+ * `account` null when the configured provider needs a key and has none (or needs none);
+ * `requiresOpenaiAuth`: the provider authenticates like OpenAI.
+ */
+export const AccountReadResult = z.object({
+  account: Account.nullable(),
+  requiresOpenaiAuth: z.boolean(),
+});
+export type AccountReadResult = z.infer<typeof AccountReadResult>;
+
+/** `cwds` omitted or empty = the server's working folder. `forceReload` is accepted (Weft always scans). */
+export const SkillsListParams = z
+  .object({
+    cwds: z.array(z.string()).nullish(),
+    forceReload: z.boolean().nullish(),
+  })
+  .default({});
+export type SkillsListParams = z.infer<typeof SkillsListParams>;
+
+/** `user`: from WEFT_HOME; `repo`: from the project. */
+export const SkillScope = z.enum(['user', 'repo', 'system', 'admin']);
+export type SkillScope = z.infer<typeof SkillScope>;
+
+/** A skill the model is told about; `path` is its SKILL.md. */
+export const SkillMetadata = z.object({
+  name: z.string(),
+  description: z.string(),
+  path: z.string(),
+  scope: SkillScope,
+  enabled: z.boolean(),
+});
+export type SkillMetadata = z.infer<typeof SkillMetadata>;
+
+export const SkillErrorInfo = z.object({ path: z.string(), message: z.string() });
+export type SkillErrorInfo = z.infer<typeof SkillErrorInfo>;
+
+/** The skills found for one folder, and the SKILL.md files that could not be read. */
+export const SkillsListEntry = z.object({
+  cwd: z.string(),
+  skills: z.array(SkillMetadata),
+  errors: z.array(SkillErrorInfo),
+});
+export type SkillsListEntry = z.infer<typeof SkillsListEntry>;
+
+export const SkillsListResult = z.object({ data: z.array(SkillsListEntry) });
+export type SkillsListResult = z.infer<typeof SkillsListResult>;

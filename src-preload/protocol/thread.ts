@@ -62,10 +62,14 @@ export type Turn = z.infer<typeof Turn>;
  * A saved conversation. `id` is a UUID v7; `createdAt`/`updatedAt` are unix seconds; `path` is the rollout
  * file (null for ephemeral threads); `preview` is usually the first user message ("" if none yet);
  * `forkedFromId` is the thread it was forked from; `name` is the user-set title. `turns` is filled only by
- * resume / fork / rollback / read with `includeTurns`, and is `[]` everywhere else.
+ * resume / fork / rollback / read with `includeTurns`, and is `[]` everywhere else. `sessionId` names the
+ * tree of threads that share one session (in Weft every thread is its own: its id); `projectId` is
+ * always null (Weft keeps no project registry).
  */
 export const Thread = z.object({
   id: z.string(),
+  sessionId: z.string(),
+  projectId: z.string().nullable(),
   forkedFromId: z.string().nullable(),
   preview: z.string(),
   ephemeral: z.boolean(),

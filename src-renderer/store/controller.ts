@@ -73,10 +73,10 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     if (next !== env.href()) env.replaceHref(next);
   };
 
-  const settingsFrom = (result: Partial<Pick<ThreadStartResult, 'model' | 'approvalPolicy' | 'sandbox' | 'reasoningEffort'>>): Settings => ({
+  const settingsFrom = (result: Partial<Pick<ThreadStartResult, 'model' | 'approvalPolicy' | 'weftApprovalPolicy' | 'sandbox' | 'reasoningEffort'>>): Settings => ({
     model: result.model ?? get().ui.settings.model,
-    effort: result.reasoningEffort ?? get().ui.settings.effort,
-    approvalPolicy: result.approvalPolicy ?? get().ui.settings.approvalPolicy,
+    effort: ReasoningEffortSchema.safeParse(result.reasoningEffort).data ?? get().ui.settings.effort,
+    approvalPolicy: result.weftApprovalPolicy ?? AskForApprovalSchema.safeParse(result.approvalPolicy).data ?? get().ui.settings.approvalPolicy,
     sandbox: result.sandbox === undefined ? get().ui.settings.sandbox : sandboxModeOf(result.sandbox),
   });
 

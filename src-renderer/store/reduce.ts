@@ -105,6 +105,9 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       return markArchived(draft, state, notification.params.threadId);
     case 'thread/unarchived':
       return markUnarchived(draft, state, notification.params.threadId);
+    case 'thread/reverted':
+      // Whoever reverted gets the thread back in the result and shows it from there.
+      return state;
     case 'thread/closed': {
       const { threadId } = notification.params;
       if (state.statuses[threadId]?.type === 'notLoaded') return state;

@@ -91,7 +91,12 @@ function Pickers() {
   const modelIds = models.map((m) => m.id);
   const modelOptions = settings.model !== null && !modelIds.includes(settings.model) ? [settings.model, ...modelIds] : modelIds;
   const model = models.find((m) => m.id === settings.model);
-  const efforts = model?.supportedReasoningEfforts?.map((e) => e.reasoningEffort) ?? EffortValues.options;
+  // Efforts Weft has labels for; a model may support others (they stay settable through the protocol).
+  const modelEfforts = model?.supportedReasoningEfforts.flatMap((e) => {
+    const known = EffortValues.safeParse(e.reasoningEffort);
+    return known.success ? [known.data] : [];
+  });
+  const efforts = modelEfforts && modelEfforts.length > 0 ? modelEfforts : EffortValues.options;
   return (
     <div className="pickers">
       <Picker label="Model" unset="Default model" value={settings.model} options={modelOptions} labels={(id) => models.find((m) => m.id === id)?.displayName ?? id} onChange={(v) => controller.setSetting('model', v)} />

@@ -101,7 +101,7 @@ describe('apply_patch tool', () => {
     expect(agent.serverRequests).toEqual([
       {
         method: 'item/fileChange/requestApproval',
-        params: { threadId: agent.session.threadId, turnId: expect.any(String), itemId: expect.any(String), reason: expect.stringContaining(ws.path('escape.txt')), grantRoot: null },
+        params: { threadId: agent.session.threadId, turnId: expect.any(String), itemId: expect.any(String), startedAtMs: expect.any(Number), reason: expect.stringContaining(ws.path('escape.txt')), grantRoot: null },
       },
     ]);
     await expect(ws.read('escape.txt')).rejects.toThrow();
@@ -182,6 +182,7 @@ describe('other tools', () => {
           threadId: agent.session.threadId,
           turnId: expect.any(String),
           itemId: expect.any(String),
+          isBlocking: true,
           questions: [{ id: 'db', header: 'Database', question: 'Which database?', isOther: true, isSecret: false, options: [{ label: 'Postgres (Recommended)', description: 'robust' }, { label: 'SQLite', description: 'simple' }] }],
         },
       },

@@ -10,7 +10,7 @@ import { RuleStore } from '../../src-main/safety/approvals/rules';
 import { createSession } from '../../src-main/core/create-session';
 import type { Session } from '../../src-main/core/session';
 import type { TurnOverrides } from '../../src-main/core/types';
-import type { ServerRequestSender } from '../../src-main/tools/types';
+import type { HostRequestSender } from '../../src-main/tools/types';
 import { collectUntil, waitFor } from './wait';
 
 export interface AgentHarness {
@@ -32,7 +32,7 @@ export interface AgentOptions {
   requestMaxRetries?: number;
   streamMaxRetries?: number;
   streamIdleTimeoutMs?: number;
-  sendRequest?: ServerRequestSender;
+  sendRequest?: HostRequestSender;
   overrides?: TurnOverrides;
   /** Home of global AGENTS.md and skills; absent = no project context is read. */
   weftHome?: string;
@@ -64,7 +64,7 @@ export function startAgent(opts: AgentOptions): AgentHarness {
   // Unless a test says otherwise, commands run unsandboxed and nothing asks: the loop is under test.
   const config = weftConfigSchema.parse({ model: opts.model ?? 'mock-model', model_provider: 'mock', approval_policy: 'never', sandbox_mode: 'danger-full-access', ...opts.config });
   const serverRequests: ServerRequest[] = [];
-  const sendRequest: ServerRequestSender = async (request, signal) => {
+  const sendRequest: HostRequestSender = async (request, signal) => {
     serverRequests.push(request);
     if (opts.sendRequest) return opts.sendRequest(request, signal);
     return request.method === 'item/tool/requestUserInput' ? { answers: {} } : { decision: 'decline' };

@@ -3,11 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AskForApproval, SandboxPolicy, ServerNotification } from '../../src-preload/protocol';
+import type { AskForApproval, SandboxPolicy } from '../../src-preload/protocol';
 import { RuleStore } from '../../src-main/safety/approvals/rules';
 import { ToolOrchestrator } from '../../src-main/tools/orchestrator';
 import { SafetyServices } from '../../src-main/tools/safety-services';
-import type { ToolContext } from '../../src-main/tools/types';
+import type { CoreNotification, ToolContext } from '../../src-main/tools/types';
 
 export interface TestToolContextOptions {
   cwd?: string;
@@ -15,7 +15,7 @@ export interface TestToolContextOptions {
   approvalPolicy?: AskForApproval;
   sandboxPolicy?: SandboxPolicy;
   sendRequest?: ToolContext['sendRequest'];
-  emitted?: ServerNotification[];
+  emitted?: CoreNotification[];
 }
 
 export function testToolContext(opts: TestToolContextOptions = {}): ToolContext {

@@ -207,6 +207,9 @@ function userContent(input: UserInput): Extract<SessionUpdate, { sessionUpdate: 
     }
     case 'localImage':
       return { type: 'resource_link', name: input.path, uri: `file://${input.path}` };
+    case 'mention':
+    case 'skill':
+      return { type: 'resource_link', name: input.name, uri: `file://${input.path}` };
   }
 }
 

@@ -1,15 +1,24 @@
+import { join, sep } from 'node:path';
 import { z } from 'zod';
 import { ErrorCodes } from '../../../src-preload/protocol';
 import { loadConfig, userConfigFile, writeConfigValue } from '../../config';
 import { keyFor } from '../../config/key-store';
 import { redactConfig } from '../../config/redact';
+import { discoverSkills } from '../../context/skills';
 import { knownModels, modelInfo } from '../../model/catalog';
 import type { HandlerTable } from '../dispatcher';
 import { RpcError } from '../rpc-error';
 import { threadConfig } from '../thread-factory';
 import type { HandlerContext } from './context';
 
-type ServiceHandlers = Pick<HandlerTable, 'model/list' | 'config/read' | 'config/value/write'>;
+type ServiceHandlers = Pick<HandlerTable, 'model/list' | 'config/read' | 'config/value/write' | 'account/read' | 'skills/list'>;
+
+/** What reasoning models are offered; models without reasoning support get none (and `none` as default). */
+const REASONING_OPTIONS = [
+  { reasoningEffort: 'low', description: 'Answers quickly, thinks briefly' },
+  { reasoningEffort: 'medium', description: 'Balances speed and depth' },
+  { reasoningEffort: 'high', description: 'Thinks longest, for hard problems' },
+];
 
 export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
   const { environment } = ctx;
@@ -24,10 +33,41 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
       return {
         data: [...ids].map((id) => {
           const info = modelInfo(id);
-          return { id, model: id, displayName: info.displayName, contextWindow: info.contextWindow, isDefault: id === current };
+          const known = knownModels().some((m) => m.id === id);
+          return {
+            id,
+            model: id,
+            displayName: info.displayName,
+            description: known ? `${info.displayName}${info.contextWindow ? `, ${Math.round(info.contextWindow / 1000)}k context` : ''}` : `${id} from ${provider.name}`,
+            hidden: false,
+            contextWindow: info.contextWindow,
+            supportedReasoningEfforts: info.supportsReasoning ? REASONING_OPTIONS : [],
+            defaultReasoningEffort: info.supportsReasoning ? (loaded.config.model_reasoning_effort ?? 'medium') : 'none',
+            isDefault: id === current,
+          };
         }),
         nextCursor: null,
       };
+    },
+    'account/read': async () => {
+      const { provider } = await threadConfig(environment, {}, environment.defaultCwd);
+      const requiresOpenaiAuth = provider.id === 'openai' || provider.envKey === 'OPENAI_API_KEY';
+      return { account: provider.envKey !== null && provider.apiKey !== null ? { type: 'apiKey' as const } : null, requiresOpenaiAuth };
+    },
+    'skills/list': async (params) => {
+      const { loaded } = await threadConfig(environment, {}, environment.defaultCwd);
+      const cwds = params.cwds && params.cwds.length > 0 ? params.cwds : [environment.defaultCwd];
+      const userRoot = join(environment.weftHome, 'skills');
+      const data = [];
+      for (const cwd of cwds) {
+        const found = await discoverSkills({ cwd, weftHome: environment.weftHome, projectRootMarkers: loaded.config.project_root_markers ?? undefined });
+        data.push({
+          cwd,
+          skills: found.skills.map((skill) => ({ ...skill, scope: skill.path.startsWith(`${userRoot}${sep}`) ? ('user' as const) : ('repo' as const), enabled: true })),
+          errors: found.problems,
+        });
+      }
+      return { data };
     },
     'config/read': async (params) => {
       const loaded = await loadConfig({ weftHome: environment.weftHome, cwd: params.cwd ?? environment.defaultCwd, env: environment.env });

@@ -1,4 +1,4 @@
-import { ErrorCodes, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
+import { codexApprovalPolicy, ErrorCodes, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
 import type { Session } from '../../core/session';
 import type { LoadedThread } from '../../store/loader';
 import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError } from '../../store/errors';
@@ -27,6 +27,7 @@ type ThreadHandlers = Pick<
   | 'thread/name/set'
   | 'thread/rollback'
   | 'thread/compact/start'
+  | 'thread/revert'
 >;
 
 /** Store errors become JSON-RPC errors a client can show as they are. */
@@ -76,7 +77,31 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
   const startResult = (session: Session, thread: Thread, provider: string) => {
     const s = session.currentSettings;
-    return { thread, model: s.model, modelProvider: provider, cwd: s.cwd, approvalPolicy: s.approvalPolicy, sandbox: s.sandboxPolicy, reasoningEffort: s.effort };
+    return {
+      thread,
+      model: s.model,
+      modelProvider: provider,
+      cwd: s.cwd,
+      approvalPolicy: codexApprovalPolicy(s.approvalPolicy),
+      weftApprovalPolicy: s.approvalPolicy,
+      approvalsReviewer: 'user' as const,
+      sandbox: s.sandboxPolicy,
+      reasoningEffort: s.effort,
+    };
+  };
+
+  /** Drops the last `numTurns` turns from the thread on disk and, when it is loaded, from its session. */
+  const rollback = async (threadId: string, numTurns: number): Promise<Thread> => {
+    const entry = manager.get(threadId);
+    if (entry?.session.activeTurnId) throw invalidRequest('a turn is running in this thread; interrupt it before going back');
+    const state = await storeCall(() => store.rollback(threadId, numTurns, { turnsLimit: RESUME_TURNS }));
+    entry?.session.resetState({
+      history: state.history,
+      turns: state.turns.map((turn) => ({ turn: { ...turn, items: [] }, items: turn.items })),
+      tokenUsage: state.tokenUsage,
+      contextRef: entry.session.contextRef,
+    });
+    return manager.liveThread(threadId, true) ?? state.thread;
   };
 
   /** Damage found while reading a rollout (skipped lines) is told to the client that asked. */
@@ -185,16 +210,19 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/rollback': async (params, client) => {
       manager.seen(client);
-      const entry = manager.get(params.threadId);
-      if (entry?.session.activeTurnId) throw invalidRequest('a turn is running in this thread; interrupt it before rolling back');
-      const state = await storeCall(() => store.rollback(params.threadId, params.numTurns, { turnsLimit: RESUME_TURNS }));
-      entry?.session.resetState({
-        history: state.history,
-        turns: state.turns.map((turn) => ({ turn: { ...turn, items: [] }, items: turn.items })),
-        tokenUsage: state.tokenUsage,
-        contextRef: entry.session.contextRef,
-      });
-      return { thread: manager.liveThread(params.threadId, true) ?? state.thread };
+      return { thread: await rollback(params.threadId, params.numTurns) };
+    },
+
+    'thread/revert': async (params, client) => {
+      manager.seen(client);
+      if (params.weftRestoreFiles) throw invalidParams('params.weftRestoreFiles: restoring files is not supported yet; revert without it to go back in the history only');
+      if (manager.get(params.threadId)?.thread.ephemeral) throw invalidRequest(`thread ${params.threadId} is ephemeral: it has no saved history to go back in`);
+      const turns = storeCall(() => store.read(params.threadId, { includeTurns: true, turnsLimit: null })).thread.turns;
+      const index = turns.findIndex((turn) => turn.id === params.beforeTurnId);
+      if (index < 0) throw invalidParams(`params.beforeTurnId: thread ${params.threadId} has no turn ${params.beforeTurnId}`);
+      const thread = await rollback(params.threadId, turns.length - index);
+      manager.broadcast({ method: 'thread/reverted', params: { threadId: params.threadId } });
+      return { thread };
     },
 
     'thread/compact/start': async (params, client) => {

@@ -23,7 +23,7 @@ export function turnHandlers(ctx: HandlerContext): TurnHandlers {
         model: params.model ?? undefined,
         effort: params.effort ?? undefined,
         summary: params.summary ?? undefined,
-      });
+      }, { outputSchema: params.outputSchema ?? null });
       return { turn };
     },
     'turn/steer': async (params) => {

@@ -41,6 +41,10 @@ describe('discoverSkills', () => {
         `skipped the skill in ${ws.path('repo/.agents/skills/broken/SKILL.md')}: line 3: \`description\`: a plain value cannot contain ": "; put the value in quotes`,
         `skipped the skill in ${ws.path('repo/.agents/skills/nofm/SKILL.md')}: it does not start with a \`---\` line opening the YAML front matter`,
       ],
+      problems: [
+        { path: ws.path('repo/.agents/skills/broken/SKILL.md'), message: 'line 3: `description`: a plain value cannot contain ": "; put the value in quotes' },
+        { path: ws.path('repo/.agents/skills/nofm/SKILL.md'), message: 'it does not start with a `---` line opening the YAML front matter' },
+      ],
     });
   });
 

@@ -136,7 +136,7 @@ describe('createWeftBridge', () => {
     const approval = {
       id: 'srv-1',
       method: 'item/fileChange/requestApproval',
-      params: { threadId: 't', turnId: 'u', itemId: 'i' },
+      params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1_759_320_000_000 },
     };
     ipc.emit(IpcChannels.rpc, approval);
     const seen: BridgeServerRequest[] = [];
@@ -152,7 +152,7 @@ describe('createWeftBridge', () => {
   it('refuses a malformed answer and keeps the request open', () => {
     const ipc = fakeIpc();
     const bridge = createWeftBridge(ipc, 'linux');
-    ipc.emit(IpcChannels.rpc, { id: 7, method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'i' } });
+    ipc.emit(IpcChannels.rpc, { id: 7, method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1_759_320_000_000 } });
     const answer: (request: { id: number; method: 'item/fileChange/requestApproval' }, result: unknown) => void = bridge.respond.bind(bridge) as never;
     expect(() => answer({ id: 7, method: 'item/fileChange/requestApproval' }, { decision: 'maybe' })).toThrow(
       /^The answer to item\/fileChange\/requestApproval is malformed \(result\.decision/,
@@ -164,7 +164,7 @@ describe('createWeftBridge', () => {
   it('a request resolved by the server (interrupt) can no longer be answered', () => {
     const ipc = fakeIpc();
     const bridge = createWeftBridge(ipc, 'linux');
-    ipc.emit(IpcChannels.rpc, { id: 3, method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'i' } });
+    ipc.emit(IpcChannels.rpc, { id: 3, method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1_759_320_000_000 } });
     ipc.emit(IpcChannels.rpc, { method: 'serverRequest/resolved', params: { threadId: 't', requestId: 3 } });
     expect(() => bridge.respond({ id: 3, method: 'item/fileChange/requestApproval' }, { decision: 'accept' })).toThrow(/no pending server request/);
   });

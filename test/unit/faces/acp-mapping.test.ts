@@ -54,7 +54,7 @@ describe('ACP prompts', () => {
 });
 
 describe('ACP permissions', () => {
-  const params = { threadId: 't', turnId: 'u', itemId: 'i', command: 'npm test', cwd: '/p', proposedExecpolicyAmendment: ['npm', 'test'] };
+  const params = { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 0, command: 'npm test', cwd: '/p', proposedExecpolicyAmendment: ['npm', 'test'] };
   it('offers allow once, always (the proposed rule) and reject', () => {
     expect(commandPermission('s', params).options).toEqual([
       { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },

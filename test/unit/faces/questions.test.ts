@@ -3,7 +3,7 @@ import { commandApprovalForm, commandDecision, patchDecision, questionsAnswer, q
 
 describe('approvals as elicitation forms', () => {
   it('shows the command and offers the decisions', () => {
-    const form = commandApprovalForm({ threadId: 't', turnId: 'u', itemId: 'i', command: 'rm -rf build', cwd: '/p', reason: 'clean up' });
+    const form = commandApprovalForm({ threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 0, command: 'rm -rf build', cwd: '/p', reason: 'clean up' });
     expect(form.message).toContain('rm -rf build');
     expect(form.message).toContain('Reason: clean up');
     expect(form.requestedSchema.properties['decision']).toMatchObject({ type: 'string', enum: ['accept', 'acceptForSession', 'decline'] });
@@ -21,6 +21,7 @@ describe('approvals as elicitation forms', () => {
 describe('questions as elicitation forms', () => {
   const params = {
     threadId: 't',
+    isBlocking: true,
     turnId: 'u',
     itemId: 'i',
     questions: [

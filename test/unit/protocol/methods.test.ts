@@ -33,6 +33,7 @@ const clientRequestMethods = [
   'thread/name/set',
   'thread/rollback',
   'thread/compact/start',
+  'thread/revert',
   'turn/start',
   'turn/steer',
   'turn/interrupt',
@@ -40,6 +41,8 @@ const clientRequestMethods = [
   'config/read',
   'config/value/write',
   'fs/readFile',
+  'account/read',
+  'skills/list',
 ];
 
 const serverNotificationMethods = [
@@ -49,6 +52,7 @@ const serverNotificationMethods = [
   'thread/unarchived',
   'thread/name/updated',
   'thread/closed',
+  'thread/reverted',
   'thread/tokenUsage/updated',
   'turn/started',
   'turn/completed',
@@ -110,14 +114,14 @@ describe('method tables', () => {
     expectTypeOf<undefined>().toExtend<ParamsInput<'thread/list'>>();
     expectTypeOf<ParamsOf<'thread/list'>>().not.toExtend<undefined>();
     expectTypeOf<ResultOf<'fs/readFile'>>().toEqualTypeOf<{ dataBase64: string }>();
-    expectTypeOf<NotificationParams<'item/completed'>>().toEqualTypeOf<{ threadId: string; turnId: string; item: ThreadItem }>();
+    expectTypeOf<NotificationParams<'item/completed'>>().toEqualTypeOf<{ threadId: string; turnId: string; item: ThreadItem; completedAtMs: number }>();
     expectTypeOf<ServerRequestResult<'item/tool/requestUserInput'>>().toEqualTypeOf<{
       answers: Record<string, { answers: string[] }>;
     }>();
 
     const note: ServerNotification = { method: 'turn/diff/updated', params: { threadId: 't', turnId: 'u', diff: '' } };
     if (note.method === 'turn/diff/updated') expectTypeOf(note.params.diff).toEqualTypeOf<string>();
-    const request: ServerRequest = { method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'i' } };
+    const request: ServerRequest = { method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1 } };
     if (request.method === 'item/fileChange/requestApproval') expectTypeOf(request.params.itemId).toEqualTypeOf<string>();
     expect(note.method).toBe('turn/diff/updated');
     expect(request.method).toBe('item/fileChange/requestApproval');

@@ -68,9 +68,9 @@ describe('notifications', () => {
 
   it('parses item/started with a full item and rejects a bad one naming the field', () => {
     const schema = ServerNotifications['item/started'];
-    const params = { threadId: 't', turnId: 'u', item: { type: 'plan', id: 'p', text: '1. Do it' } };
+    const params = { threadId: 't', turnId: 'u', item: { type: 'plan', id: 'p', text: '1. Do it' }, startedAtMs: 1_759_320_000_000 };
     expect(schema.parse(params)).toEqual(params);
-    const bad = schema.safeParse({ threadId: 't', turnId: 'u', item: { type: 'plan', id: 'p' } });
+    const bad = schema.safeParse({ threadId: 't', turnId: 'u', item: { type: 'plan', id: 'p' }, startedAtMs: 1_759_320_000_000 });
     expect(bad.success).toBe(false);
     if (!bad.success) expect(describeZodError(bad.error)).toBe('params.item.text: expected string, received undefined');
   });
@@ -82,6 +82,7 @@ describe('server requests', () => {
       threadId: 't',
       turnId: 'u',
       itemId: 'call_1',
+      startedAtMs: 1_759_320_000_000,
       reason: 'needs network access',
       command: 'npm install',
       cwd: '/home/ada/project',
@@ -120,6 +121,7 @@ describe('server requests', () => {
       threadId: 't',
       turnId: 'u',
       itemId: 'call_q',
+      isBlocking: true,
       questions: [
         {
           id: 'db',

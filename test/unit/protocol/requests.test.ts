@@ -24,6 +24,8 @@ function paramsError(method: ClientRequestMethod, params: unknown): string {
 
 const thread = {
   id: '0199a5c2-7c1e-7d30-9a51-3f1d2b6c8e01',
+  sessionId: '0199a5c2-7c1e-7d30-9a51-3f1d2b6c8e01',
+  projectId: null,
   forkedFromId: null,
   preview: 'Fix the build',
   ephemeral: false,
@@ -66,7 +68,18 @@ describe('client request params', () => {
       input: [{ type: 'text', text: 'hi', text_elements: [] }],
       outputSchema: { type: 'object' },
     });
-    expect(turn).toEqual({ threadId: 't1', input: [{ type: 'text', text: 'hi' }] });
+    expect(turn).toEqual({ threadId: 't1', input: [{ type: 'text', text: 'hi' }], outputSchema: { type: 'object' } });
+  });
+
+  it("reads Codex's approval policies, any effort string and mention / skill inputs", () => {
+    const granular = (sandbox_approval: boolean) => ({ granular: { sandbox_approval, rules: true, mcp_elicitations: false, skill_approval: false } });
+    expect(TurnStartParams.parse({ threadId: 't1', input: [], approvalPolicy: granular(true) }).approvalPolicy).toBe('on-request');
+    expect(ThreadStartParams.parse({ approvalPolicy: granular(false), approvalsReviewer: 'auto_review' })).toEqual({ approvalPolicy: 'never', approvalsReviewer: 'auto_review' });
+    expect(ThreadStartParams.parse({ approvalPolicy: 'on-failure' }).approvalPolicy).toBe('on-failure');
+    expect(TurnStartParams.parse({ threadId: 't1', input: [], effort: 'max' }).effort).toBe('max');
+    expect(paramsError('turn/start', { threadId: 't1', input: [], effort: '' })).toMatch(/^params\.effort: /);
+    const input = [{ type: 'mention', name: 'README', path: '/p/README.md' }, { type: 'skill', name: 'release', path: '/p/.agents/skills/release/SKILL.md' }];
+    expect(TurnStartParams.parse({ threadId: 't1', input }).input).toEqual(input);
   });
 
   it('accepts null for optional overrides, as Codex clients send', () => {
@@ -136,11 +149,9 @@ describe('client request params', () => {
     };
     expect(TurnStartParams.parse(params)).toEqual(params);
     expect(paramsError('turn/start', { ...params, input: [{ type: 'audio', data: '' }] })).toBe(
-      'params.input[0].type: expected one of "text", "image", "localImage"',
+      'params.input[0].type: expected one of "text", "image", "localImage", "mention", "skill"',
     );
-    expect(paramsError('turn/start', { ...params, effort: 'max' })).toBe(
-      'params.effort: expected one of "none", "minimal", "low", "medium", "high", "xhigh"',
-    );
+    expect(paramsError('turn/start', { ...params, effort: 7 })).toBe('params.effort: expected string, received number');
     expect(paramsError('turn/start', { threadId: 't1' })).toBe('params.input: expected array, received undefined');
   });
 
@@ -171,10 +182,15 @@ describe('results and shared objects', () => {
       modelProvider: 'openai',
       cwd: '/home/ada/project',
       approvalPolicy: 'on-request',
+      weftApprovalPolicy: 'on-failure',
+      approvalsReviewer: 'user',
       sandbox: { type: 'workspaceWrite', writableRoots: [], networkAccess: false, excludeTmpdirEnvVar: false, excludeSlashTmp: false },
       reasoningEffort: 'medium',
     };
     expect(ThreadStartResult.parse(result)).toEqual(result);
+    expect(ThreadStartResult.safeParse({ ...result, approvalPolicy: 'on-failure' }).success).toBe(false);
+    const granular = { granular: { sandbox_approval: false, rules: true, mcp_elicitations: false } };
+    expect(ThreadStartResult.parse({ ...result, approvalPolicy: granular }).approvalPolicy).toEqual(granular);
   });
 
   it('parses every sandbox policy and rejects kebab-case tags', () => {

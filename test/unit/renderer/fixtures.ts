@@ -14,6 +14,8 @@ export const CWD = '/home/ada/project';
 export function makeThread(overrides: Partial<Thread> = {}): Thread {
   return {
     id: 'thr_1',
+    sessionId: 'thr_1',
+    projectId: null,
     forkedFromId: null,
     preview: 'Fix the build',
     ephemeral: false,

@@ -40,14 +40,14 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'thread/name/updated': note('thread/name/updated', { threadId: T, name: 'Build fix' }),
   'thread/tokenUsage/updated': note('thread/tokenUsage/updated', { ...where, tokenUsage: { total: usage, last: usage, modelContextWindow: 1000 } }),
   'turn/started': note('turn/started', { threadId: T, turn: makeTurn() }),
-  'item/started': note('item/started', { ...where, item: agentMessage('m1') }),
+  'item/started': note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
   'item/agentMessage/delta': note('item/agentMessage/delta', { ...where, itemId: 'm1', delta: 'Hi' }),
   'item/reasoning/summaryPartAdded': note('item/reasoning/summaryPartAdded', { ...where, itemId: 'r1', summaryIndex: 0 }),
   'item/reasoning/summaryTextDelta': note('item/reasoning/summaryTextDelta', { ...where, itemId: 'r1', delta: 'think', summaryIndex: 0 }),
   'item/reasoning/textDelta': note('item/reasoning/textDelta', { ...where, itemId: 'r1', delta: 'raw', contentIndex: 0 }),
   'item/commandExecution/outputDelta': note('item/commandExecution/outputDelta', { ...where, itemId: 'c1', delta: 'ok\n' }),
   'item/fileChange/outputDelta': note('item/fileChange/outputDelta', { ...where, itemId: 'f1', delta: 'Success' }),
-  'item/completed': note('item/completed', { ...where, item: agentMessage('m1', 'Hi') }),
+  'item/completed': note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: agentMessage('m1', 'Hi') }),
   'turn/diff/updated': note('turn/diff/updated', { ...where, diff: '--- a/x\n+++ b/x\n' }),
   'turn/plan/updated': note('turn/plan/updated', { ...where, explanation: null, plan: [{ step: 'Read', status: 'completed' }] }),
   error: note('error', { ...where, error: { message: 'stream dropped; retrying 1/5' }, willRetry: true }),
@@ -57,6 +57,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'thread/archived': note('thread/archived', { threadId: T }),
   'thread/unarchived': note('thread/unarchived', { threadId: T }),
   'thread/closed': note('thread/closed', { threadId: T }),
+  'thread/reverted': note('thread/reverted', { threadId: T }),
 };
 
 describe('reduceNotification', () => {
@@ -66,12 +67,12 @@ describe('reduceNotification', () => {
 
   it('never mutates the state it is given, and a repeated snapshot notification changes nothing', () => {
     let state = deepFreeze(withRunningTurn());
-    state = reduceNotification(state, note('item/started', { ...where, item: reasoning('r1') }));
-    state = reduceNotification(state, note('item/started', { ...where, item: command('c1') }));
+    state = reduceNotification(state, note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: reasoning('r1') }));
+    state = reduceNotification(state, note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }));
     state = deepFreeze(addServerRequest(state, {
       id: 7,
       method: 'item/fileChange/requestApproval',
-      params: { threadId: T, turnId: TURN, itemId: 'f1' },
+      params: { threadId: T, turnId: TURN, itemId: 'f1', startedAtMs: 1_700_000_001_000 },
     }));
     for (const notification of Object.values(samples)) {
       const once = deepFreeze(reduceNotification(state, notification));
@@ -83,13 +84,13 @@ describe('reduceNotification', () => {
 
   it('ignores every kind of delta once its item completed, so replaying a finished stream changes nothing', () => {
     const stream = [
-      note('item/started', { ...where, item: reasoning('r1') }),
-      note('item/started', { ...where, item: command('c1') }),
-      note('item/started', { ...where, item: agentMessage('m1') }),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: reasoning('r1') }),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
       ...[...DELTAS].map((method) => samples[method]),
-      note('item/completed', { ...where, item: reasoning('r1', ['think'], ['raw']) }),
-      note('item/completed', { ...where, item: command('c1', { status: 'completed', aggregatedOutput: 'ok\n', exitCode: 0 }) }),
-      note('item/completed', { ...where, item: agentMessage('m1', 'Hi') }),
+      note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: reasoning('r1', ['think'], ['raw']) }),
+      note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: command('c1', { status: 'completed', aggregatedOutput: 'ok\n', exitCode: 0 }) }),
+      note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: agentMessage('m1', 'Hi') }),
     ];
     const once = deepFreeze(run(withRunningTurn(), stream));
     expect(run(once, stream)).toBe(once);
@@ -97,10 +98,10 @@ describe('reduceNotification', () => {
 
   it('streams an agent message and keeps the completed text over late or replayed deltas', () => {
     const stream = [
-      note('item/started', { ...where, item: agentMessage('m1') }),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
       note('item/agentMessage/delta', { ...where, itemId: 'm1', delta: 'Hel' }),
       note('item/agentMessage/delta', { ...where, itemId: 'm1', delta: 'lo' }),
-      note('item/completed', { ...where, item: { type: 'agentMessage', id: 'm1', text: 'Hello', phase: 'final_answer' } }),
+      note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: { type: 'agentMessage', id: 'm1', text: 'Hello', phase: 'final_answer' } }),
     ];
     const once = run(withRunningTurn(), stream);
     const turn = once.conversations[T]?.turns[TURN];
@@ -111,7 +112,7 @@ describe('reduceNotification', () => {
 
   it('shows the partial text while streaming', () => {
     const state = run(withRunningTurn(), [
-      note('item/started', { ...where, item: agentMessage('m1') }),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
       note('item/agentMessage/delta', { ...where, itemId: 'm1', delta: 'Hel' }),
     ]);
     expect(state.conversations[T]?.turns[TURN]?.items.m1?.item).toEqual({ type: 'agentMessage', id: 'm1', text: 'Hel', phase: null });
@@ -120,7 +121,7 @@ describe('reduceNotification', () => {
 
   it('builds reasoning summaries and raw content part by part', () => {
     const state = run(withRunningTurn(), [
-      note('item/started', { ...where, item: reasoning('r1') }),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: reasoning('r1') }),
       note('item/reasoning/summaryTextDelta', { ...where, itemId: 'r1', delta: 'Look', summaryIndex: 0 }),
       note('item/reasoning/summaryTextDelta', { ...where, itemId: 'r1', delta: 'ing', summaryIndex: 0 }),
       note('item/reasoning/summaryPartAdded', { ...where, itemId: 'r1', summaryIndex: 1 }),
@@ -132,7 +133,7 @@ describe('reduceNotification', () => {
 
   it('keeps a bounded tail of command output and counts every character', () => {
     // 10 deltas of 64 KB: the tail keeps the last 256 KB, whole chunks dropped from the front.
-    let state = reduceNotification(withRunningTurn(), note('item/started', { ...where, item: command('c1') }));
+    let state = reduceNotification(withRunningTurn(), note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }));
     const chunk = 'x'.repeat(64 * 1024);
     const deltas = Array.from({ length: 10 }, (_, i) => note('item/commandExecution/outputDelta', { ...where, itemId: 'c1', delta: chunk.slice(1) + String(i) }));
     state = reduceNotifications(state, deltas);
@@ -148,15 +149,15 @@ describe('reduceNotification', () => {
 
   it('keeps streamed output when the completed command matches it, and replaces it when not', () => {
     const started = run(withRunningTurn(), [
-      note('item/started', { ...where, item: command('c1') }),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }),
       note('item/commandExecution/outputDelta', { ...where, itemId: 'c1', delta: 'ok\n' }),
     ]);
     const before = started.conversations[T]?.turns[TURN]?.items.c1?.output;
-    const matching = reduceNotification(started, note('item/completed', { ...where, item: command('c1', { status: 'completed', aggregatedOutput: 'ok\n', exitCode: 0, durationMs: 5 }) }));
+    const matching = reduceNotification(started, note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: command('c1', { status: 'completed', aggregatedOutput: 'ok\n', exitCode: 0, durationMs: 5 }) }));
     const entry = matching.conversations[T]?.turns[TURN]?.items.c1;
     expect(entry?.output).toBe(before);
     expect(entry?.item).toEqual(command('c1', { status: 'completed', aggregatedOutput: null, exitCode: 0, durationMs: 5 }));
-    const differing = reduceNotification(started, note('item/completed', { ...where, item: command('c1', { status: 'failed', aggregatedOutput: 'other', exitCode: 1 }) }));
+    const differing = reduceNotification(started, note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: command('c1', { status: 'failed', aggregatedOutput: 'other', exitCode: 1 }) }));
     expect(differing.conversations[T]?.turns[TURN]?.items.c1?.output).toEqual({ chunks: ['other'], kept: 5, total: 5, epoch: 1 });
   });
 
@@ -164,12 +165,12 @@ describe('reduceNotification', () => {
     const state = withRunningTurn();
     expect(reduceNotification(state, note('item/agentMessage/delta', { ...where, itemId: 'nope', delta: 'x' }))).toBe(state);
     expect(reduceNotification(state, note('item/agentMessage/delta', { threadId: 'other', turnId: TURN, itemId: 'm1', delta: 'x' }))).toBe(state);
-    expect(reduceNotification(state, note('item/started', { threadId: 'other', turnId: TURN, item: agentMessage() }))).toBe(state);
+    expect(reduceNotification(state, note('item/started', { threadId: 'other', turnId: TURN, startedAtMs: 1_700_000_001_000, item: agentMessage() }))).toBe(state);
   });
 
   it('takes the completed turn as authoritative and clears retry notices', () => {
     let state = run(withRunningTurn(), [
-      note('item/started', { ...where, item: userMessage('u1') }),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: userMessage('u1') }),
       note('error', { ...where, error: { message: 'Reconnecting 1/5' }, willRetry: true }),
       note('error', { ...where, error: { message: 'Reconnecting 2/5' }, willRetry: true }),
     ]);
@@ -223,8 +224,8 @@ describe('reduceNotification', () => {
     let state = setList(emptyAppData(CWD), 'live', [makeThread({ preview: '' })]);
     state = reduceNotification(state, note('thread/started', { thread: makeThread({ preview: '' }) }));
     state = reduceNotification(state, note('turn/started', { threadId: T, turn: makeTurn() }));
-    state = reduceNotification(state, note('item/started', { ...where, item: userMessage('u1', 'Fix the tests') }));
-    state = reduceNotification(state, note('item/started', { ...where, item: userMessage('u2', 'and the lint') }));
+    state = reduceNotification(state, note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: userMessage('u1', 'Fix the tests') }));
+    state = reduceNotification(state, note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: userMessage('u2', 'and the lint') }));
     expect(state.live[0]?.preview).toBe('Fix the tests');
   });
 
@@ -244,8 +245,8 @@ describe('reduceNotification', () => {
 
   it('reduces a batch exactly as it reduces the same notifications one by one', () => {
     const base = deepFreeze(run(withRunningTurn(), [
-      note('item/started', { ...where, item: agentMessage('m1') }),
-      note('item/started', { ...where, item: command('c1') }),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }),
     ]));
     const stream: ServerNotification[] = [];
     for (let i = 0; i < 200; i++) {

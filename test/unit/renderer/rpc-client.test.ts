@@ -186,7 +186,7 @@ describe('createRpcClient', () => {
     client.onServerRequest((r) => requests.push(r));
     const connection = await server.connection(0);
     await handshake(connection);
-    const params = { threadId: 't', turnId: 'u', itemId: 'c', command: 'rm -rf build', cwd: '/p' };
+    const params = { threadId: 't', turnId: 'u', itemId: 'c', startedAtMs: 1_700_000_000_000, command: 'rm -rf build', cwd: '/p' };
     connection.deliver({ id: 'srv-1', method: 'item/commandExecution/requestApproval', params });
     expect(requests).toEqual([{ id: 'srv-1', method: 'item/commandExecution/requestApproval', params }]);
     const request = requests[0];
@@ -205,7 +205,7 @@ describe('createRpcClient', () => {
     client.onServerRequest((r) => requests.push(r));
     const connection = await server.connection(0);
     await handshake(connection);
-    connection.deliver({ id: 9, method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'f' } });
+    connection.deliver({ id: 9, method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'f', startedAtMs: 1_700_000_000_000 } });
     connection.deliver({ method: 'serverRequest/resolved', params: { threadId: 't', requestId: 9 } });
     const request = requests[0];
     if (request === undefined) throw new Error('no request');

@@ -39,7 +39,7 @@ describe('conversationRows', () => {
   it('lists each turn as its items and an end row, and keeps the same array while only text streams', () => {
     let state = reduceNotification(emptyAppData(CWD), note('thread/started', { thread: makeThread({ turns: [makeTurn({ status: 'completed', items: [userMessage('u1'), agentMessage('a1', 'hi')] })] }) }));
     state = reduceNotification(state, note('turn/started', { threadId: 'thr_1', turn: makeTurn({ id: 'turn_2' }) }));
-    state = reduceNotification(state, note('item/started', { threadId: 'thr_1', turnId: 'turn_2', item: agentMessage('a2') }));
+    state = reduceNotification(state, note('item/started', { threadId: 'thr_1', turnId: 'turn_2', item: agentMessage('a2'), startedAtMs: 1_700_000_001_000 }));
     const conversation = state.conversations.thr_1;
     if (conversation === undefined) throw new Error('no conversation');
     const first = conversationRows(conversation, null);

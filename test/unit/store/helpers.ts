@@ -102,9 +102,9 @@ export class ScriptedSession {
       summary: 'auto',
     });
     const item = (i: ThreadItem): void => {
-      this.emit({ method: 'item/started', params: { threadId: this.threadId, turnId: id, item: i } });
+      this.emit({ method: 'item/started', params: { threadId: this.threadId, turnId: id, item: i, startedAtMs: 1_000 } });
       this.emit({ method: 'item/agentMessage/delta', params: { threadId: this.threadId, turnId: id, itemId: i.id, delta: 'x' } });
-      this.emit({ method: 'item/completed', params: { threadId: this.threadId, turnId: id, item: i } });
+      this.emit({ method: 'item/completed', params: { threadId: this.threadId, turnId: id, item: i, completedAtMs: 2_000 } });
       items.push(i);
     };
     const userText = input.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');

@@ -66,7 +66,7 @@ describe('fork', () => {
     await s.turn([{ type: 'text', text: 'done turn' }], 'completed');
     const turnId = 'turn-cut-short';
     recorder.notification({ method: 'turn/started', params: { threadId: id, turn: { id: turnId, items: [], status: 'inProgress', error: null, startedAt: 5, completedAt: null, durationMs: null } } });
-    recorder.notification({ method: 'item/completed', params: { threadId: id, turnId, item: { type: 'userMessage', id: 'u', content: [{ type: 'text', text: 'never answered' }] } } });
+    recorder.notification({ method: 'item/completed', params: { threadId: id, turnId, item: { type: 'userMessage', id: 'u', content: [{ type: 'text', text: 'never answered' }] }, completedAtMs: 6_000 } });
     await recorder.close();
 
     expect(store.load(id).turns[1]).toMatchObject({ id: turnId, status: 'interrupted', completedAt: null });
