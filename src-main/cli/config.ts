@@ -16,6 +16,7 @@ import {
 } from '../config';
 import type { LoadConfigOptions, LoadedConfig } from '../config';
 import { getPath, isTable, leafPaths } from '../config/document';
+import { knownKeysAt } from '../config/schema';
 import { closestMatch } from '../config/suggest';
 import { formatKeyPath, parseKeyPath } from '../config/toml-keys';
 import { tomlValue } from '../config/toml-value';
@@ -194,9 +195,16 @@ async function get(args: Args, io: ConfigCommandIo): Promise<number> {
   const value = getPath(redactConfig(loaded.config), path);
   const key = formatKeyPath(path);
   if (value === undefined) {
-    const known = entries(loaded).map((e) => e.key);
-    const suggestion = closestMatch(key, known);
-    io.stderr.write(`weft config: \`${key}\` is not set${suggestion === null ? '' : ` (did you mean \`${suggestion}\`?)`}\n`);
+    const parent = path.slice(0, -1);
+    const last = path[path.length - 1] ?? '';
+    const keys = knownKeysAt(parent);
+    if (keys.length > 0 && !keys.includes(last)) {
+      const suggestion = closestMatch(last, keys);
+      const full = suggestion === null ? null : formatKeyPath([...parent, suggestion]);
+      io.stderr.write(`weft config: unknown key \`${key}\`${full === null ? '' : ` (did you mean \`${full}\`?)`}\n`);
+      return 1;
+    }
+    io.stderr.write(`weft config: \`${key}\` is not set; the built-in default applies\n`);
     return 1;
   }
   if (args.json) io.stdout.write(`${JSON.stringify(value)}\n`);

@@ -1,4 +1,5 @@
-import type { ServerNotification, ThreadItem } from '../../src-preload/protocol';
+import { isAbsolute, relative } from 'node:path';
+import type { FileUpdateChange, ServerNotification, ThreadItem } from '../../src-preload/protocol';
 
 interface Streams {
   stdout: NodeJS.WriteStream | NodeJS.WritableStream;
@@ -21,7 +22,11 @@ export class ExecProgress {
   private lastAgentText: string | null = null;
   private reasoningOpen = false;
 
-  constructor(private readonly io: Streams) {
+  /** `cwd`: patch paths are shown relative to it. */
+  constructor(
+    private readonly io: Streams,
+    private readonly cwd: string = process.cwd(),
+  ) {
     this.color = isTty(io.stderr) && !process.env['NO_COLOR'];
     this.answerOnStdout = isTty(io.stdout);
   }
@@ -89,6 +94,13 @@ export class ExecProgress {
       case 'reasoning':
         this.endReasoning();
         return;
+      case 'fileChange': {
+        this.endReasoning();
+        for (const change of item.changes) this.io.stderr.write(`${this.bold('✎')} ${this.describeChange(change)}\n`);
+        const status = item.status === 'completed' ? 'applied' : item.status === 'inProgress' ? 'in progress' : item.status;
+        this.io.stderr.write(this.dim(`  ${status}`) + '\n');
+        return;
+      }
       case 'commandExecution': {
         const secs = item.durationMs === null ? '' : ` · ${(item.durationMs / 1000).toFixed(2)}s`;
         const status = item.exitCode === null ? (item.processId ? `still running (session ${item.processId})` : item.status) : `exit ${item.exitCode}`;
@@ -98,6 +110,18 @@ export class ExecProgress {
       default:
         return;
     }
+  }
+
+  /** `update src/a.ts (+3 −1)`, `add b.ts (+10)`, `update a.ts → b.ts (+1 −1)`. */
+  private describeChange(change: FileUpdateChange): string {
+    const show = (path: string): string => {
+      const rel = isAbsolute(path) ? relative(this.cwd, path) : path;
+      return rel === '' || rel.startsWith('..') ? path : rel;
+    };
+    const { added, removed } = countLines(change);
+    const counts = [added > 0 ? `+${added}` : null, removed > 0 ? `−${removed}` : null].filter((c) => c !== null).join(' ');
+    const target = change.kind.type === 'update' && change.kind.move_path !== null ? `${show(change.path)} → ${show(change.kind.move_path)}` : show(change.path);
+    return `${change.kind.type} ${target}${counts === '' ? '' : ` (${counts})`}`;
   }
 
   private endReasoning(): void {
@@ -113,4 +137,22 @@ export class ExecProgress {
   private bold(s: string): string {
     return this.color ? `\x1b[1m${s}\x1b[22m` : s;
   }
+}
+
+/** Lines a change adds and removes. Add and delete diffs may be the bare file content. */
+function countLines(change: FileUpdateChange): { added: number; removed: number } {
+  const lines = change.diff.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const marked = lines.some((l) => l.startsWith('@@') || l.startsWith('+') || l.startsWith('-'));
+  if (!marked && change.kind.type !== 'update') {
+    return change.kind.type === 'add' ? { added: lines.length, removed: 0 } : { added: 0, removed: lines.length };
+  }
+  let added = 0;
+  let removed = 0;
+  for (const line of lines) {
+    if (line.startsWith('+++') || line.startsWith('---')) continue;
+    if (line.startsWith('+')) added += 1;
+    else if (line.startsWith('-')) removed += 1;
+  }
+  return { added, removed };
 }

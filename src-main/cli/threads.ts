@@ -171,6 +171,8 @@ async function run(store: ThreadStore, command: string, args: string[], io: Thre
       return 0;
     }
     case 'import-codex': {
+      const flag = args.find((a) => a.startsWith('-'));
+      if (flag !== undefined) throw new UsageError(`import-codex takes only a CODEX_HOME folder, not "${flag}"`);
       await store.whenIndexed();
       const result = await store.importCodex(args[0]);
       for (const w of result.warnings) io.stderr.write(`weft: warning: ${w}\n`);
@@ -188,6 +190,11 @@ export async function runThreadsCommand(argv: string[], io: ThreadsCommandIo = d
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     io.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
+  }
+  // `weft threads <command> --help` explains rather than running the command with "--help" as an argument.
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(USAGE);
+    return 0;
   }
   let store: ThreadStore | null = null;
   try {

@@ -69,6 +69,28 @@ export function emptyFileLayer(source: LayerSource, file: string): ConfigLayer {
   return { source, file, doc: {}, place: () => ({ at: file, atLine: file, file }), origin: () => file, originPlace: () => file, version: configVersion('') };
 }
 
+/**
+ * The parser reports a string left open as "control characters are not allowed" (a basic or literal
+ * string ran into its line end) or "unfinished string" (the file ended inside it): both are one mistake,
+ * a missing closing quote, and are named so. Null for every other error.
+ */
+function unterminatedString(reason: string, body: string, line: number, column: number): string | null {
+  const lines = body.split('\n');
+  if (reason === 'unfinished string') {
+    const opening = lines[line - 1]?.slice(column - 1) ?? '';
+    const quote = /^("""|'''|"|')/.exec(opening)?.[1] ?? '"';
+    return `unterminated string (the closing ${quote} is missing)`;
+  }
+  if (reason === 'control characters are not allowed in strings') {
+    const text = (lines[line - 1] ?? '').replace(/\r$/, '');
+    // Only when the offending character is the line end itself: the string was never closed.
+    if (column - 1 < text.length) return null;
+    const quote = [...text].find((c) => c === '"' || c === "'") ?? '"';
+    return `unterminated string (the closing ${quote} is missing on line ${line})`;
+  }
+  return null;
+}
+
 /** Parses the text of a config file; a TOML syntax error becomes a ConfigError at its position. */
 export function fileLayer(source: LayerSource, file: string, text: string): ConfigLayer {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
@@ -79,6 +101,7 @@ export function fileLayer(source: LayerSource, file: string, text: string): Conf
     if (error instanceof TomlError) {
       let reason = error.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '') ?? 'invalid TOML';
       if (reason.includes('unsafe property')) reason += ' (keys named __proto__ or constructor are not allowed)';
+      reason = unterminatedString(reason, body, error.line, error.column) ?? reason;
       throw new ConfigError(`${file}:${error.line}:${error.column}: TOML syntax error: ${reason}`, {
         file,
         line: error.line,

@@ -107,13 +107,13 @@ export function assessCommand(input: CommandAssessmentInput): CommandAssessment 
   if (approvalPolicy === 'never') {
     return {
       kind: 'forbidden',
-      reason: `${unavailable}, so this command could only run unsandboxed, which needs approval, but the approval policy is "never". Fix the sandbox (see \`weft doctor\`) or choose danger-full-access.`,
+      reason: `${unavailable}, so this command could only run unsandboxed, which needs approval, but approvals are set to "Never ask". Fix the sandbox (see \`weft doctor\`), or choose an approval policy that asks.`,
     };
   }
   return { kind: 'ask', reason: `${unavailable}; approve to run this command without a sandbox`, proposedPrefix: proposal(), sandboxIfApproved: 'none' };
 }
 
-const UNTRUSTED_REASON = 'the approval policy is "untrusted": only known-safe read-only commands run without asking';
+const UNTRUSTED_REASON = 'approvals are set to "Ask unless read-only": only known read-only commands run without asking';
 
 function ruleReason(rule: Rule, verb: string): string {
   const why = rule.justification === undefined ? '' : `: ${rule.justification}`;

@@ -118,10 +118,17 @@ describe('weft config get', () => {
     expect(table).toContainEqual(expect.stringMatching(/^experimental_bearer_token = "<redacted>" +# /));
   });
 
-  it('says when a key is not set, with a suggestion', async () => {
-    const { code, stderr } = await run('get', 'aproval_policy');
-    expect(code).toBe(1);
-    expect(stderr).toContain('weft config: `aproval_policy` is not set (did you mean `approval_policy`?)\n');
+  it('tells an unknown key (with a suggestion) from a known key that is not set', async () => {
+    expect(await run('get', 'aproval_policy')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining('weft config: unknown key `aproval_policy` (did you mean `approval_policy`?)\n') as string,
+    });
+    expect((await run('get', 'nosuch')).stderr).toContain('weft config: unknown key `nosuch`\n');
+    expect((await run('get', 'model_providers.proxy.base_ur')).stderr).toContain('weft config: unknown key `model_providers.proxy.base_ur` (did you mean `model_providers.proxy.base_url`?)\n');
+    const unset = await run('get', 'developer_instructions');
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toContain('weft config: `developer_instructions` is not set; the built-in default applies\n');
     expect((await run('get')).code).toBe(2);
   });
 });

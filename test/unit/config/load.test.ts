@@ -270,6 +270,16 @@ unified_exec = true
     expect([error.file, error.line, error.column]).toEqual([weft.file, 2, 19]);
   });
 
+  it('names an unterminated string as such', async () => {
+    await weft.write('model = "gpt-5\napproval_policy = "never"\n');
+    const error = await loadError();
+    expect(error.message).toBe(`${weft.file}:1:15: TOML syntax error: unterminated string (the closing " is missing on line 1)`);
+    await weft.write("model = 'gpt-5");
+    expect((await loadError()).message).toBe(`${weft.file}:1:9: TOML syntax error: unterminated string (the closing ' is missing)`);
+    await weft.write('instructions = """hello\nworld\n');
+    expect((await loadError()).message).toBe(`${weft.file}:1:16: TOML syntax error: unterminated string (the closing """ is missing)`);
+  });
+
   it('reports a bad enum value with its position, the allowed values and a suggestion', async () => {
     await weft.write('model = "gpt-5"\n\napproval_policy = "sometimes"\n');
     const error = await loadError();

@@ -51,7 +51,7 @@ describe('decision table: approval policy × sandbox policy × command', () => {
         if (approvalPolicy === 'untrusted') {
           expect(result).toEqual({
             kind: 'ask',
-            reason: 'the approval policy is "untrusted": only known-safe read-only commands run without asking',
+            reason: 'approvals are set to "Ask unless read-only": only known read-only commands run without asking',
             proposedPrefix: ['npm', 'test'],
             sandboxIfApproved: sandbox,
           });
@@ -133,7 +133,8 @@ describe('when the platform sandbox is unavailable', () => {
   it('under never it is forbidden, saying why and what to do', async () => {
     const result = await assess('npm test', { ...unavailable, approvalPolicy: 'never' });
     expect(result.kind).toBe('forbidden');
-    expect(result.kind === 'forbidden' && result.reason).toMatch(/bubblewrap \(bwrap\) is not installed.*"never".*weft doctor/);
+    expect(result.kind === 'forbidden' && result.reason).toMatch(/bubblewrap \(bwrap\) is not installed.*"Never ask".*weft doctor/);
+    expect(result.kind === 'forbidden' && result.reason).not.toMatch(/danger-full-access|without (a|the) sandbox/);
   });
 
   it('known-safe read-only commands still run; dangerous ones say they would run unsandboxed', async () => {

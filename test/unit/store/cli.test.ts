@@ -88,4 +88,16 @@ describe('weft threads', () => {
     expect(await weft('frobnicate')).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown command "frobnicate"/) });
     expect((await weft('--help')).stdout).toMatch(/^Usage: weft threads/);
   });
+
+  it('shows help for a sub-command instead of running it', async () => {
+    for (const argv of [['import-codex', '--help'], ['import-codex', '-h'], ['list', '--help'], ['reindex', '--help']]) {
+      const result = await weft(...argv);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^Usage: weft threads/);
+      expect(result.stdout).toContain('import-codex [CODEX_HOME]');
+    }
+    const flag = await weft('import-codex', '--all');
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^weft threads: import-codex takes only a CODEX_HOME folder, not "--all"/);
+  });
 });
