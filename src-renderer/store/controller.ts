@@ -267,6 +267,27 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       return true;
     },
 
+    /**
+     * Runs a failed last turn again: the turn is rolled back (history and rollout, not files) and its
+     * message is sent anew.
+     */
+    async retryTurn(threadId: string, turnId: string): Promise<void> {
+      const conversation = get().data.conversations[threadId];
+      const turn = conversation?.turns[turnId];
+      if (conversation === undefined || turn === undefined || conversation.turnIds[conversation.turnIds.length - 1] !== turnId) return;
+      const message = turn.itemIds.map((id) => turn.items[id]?.item).find((item) => item?.type === 'userMessage');
+      if (message?.type !== 'userMessage') {
+        toast('Could not retry: the turn has no message to send again.');
+        return;
+      }
+      const input = message.content;
+      const rolled = await attempt('Could not retry the turn', () => client.request('thread/rollback', { threadId, numTurns: 1 }));
+      if (rolled === undefined) return;
+      batcher.flush();
+      setData(store, (data) => ({ ...data, conversations: { ...data.conversations, [threadId]: { ...conversationFromThread(rolled.thread), tokenUsage: conversation.tokenUsage } } }));
+      await attempt('Could not retry the turn', () => client.request('turn/start', { threadId, input }));
+    },
+
     async stop(): Promise<void> {
       const threadId = get().ui.activeThreadId;
       if (threadId === null) return;

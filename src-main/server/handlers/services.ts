@@ -24,7 +24,9 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
       return {
         data: [...ids].map((id) => {
           const info = modelInfo(id);
-          return { id, model: id, displayName: info.displayName, contextWindow: info.contextWindow, isDefault: id === current };
+          // An empty list says the model takes no reasoning effort (the UI disables its effort picker).
+          const supportedReasoningEfforts = info.supportsReasoning ? REASONING_EFFORT_OPTIONS.map((o) => ({ ...o })) : [];
+          return { id, model: id, displayName: info.displayName, contextWindow: info.contextWindow, supportedReasoningEfforts, isDefault: id === current };
         }),
         nextCursor: null,
       };
@@ -53,6 +55,13 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
     },
   };
 }
+
+const REASONING_EFFORT_OPTIONS = [
+  { reasoningEffort: 'minimal', description: 'Answers fast with little thinking' },
+  { reasoningEffort: 'low', description: 'Some thinking' },
+  { reasoningEffort: 'medium', description: 'Balanced' },
+  { reasoningEffort: 'high', description: 'Thinks longer on hard problems' },
+] as const;
 
 /** Model ids from the provider's `GET /models`, or null when it does not answer within 2 s. */
 async function providerModels(baseUrl: string, apiKey: string | null, headers: Record<string, string>): Promise<string[] | null> {
