@@ -48,6 +48,18 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src-main/faces/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'Only src-main/electron/ may import electron.' }],
+        patterns: [
+          { regex: '(^|/)src-renderer(/|$)', message: 'The core never imports the renderer.' },
+          { regex: '^(\\.\\./)+(core|model|tools|safety|context|store|config)(/|$)', message: 'Faces reach the core only through the host client (src-main/faces/host-client.ts).' },
+        ],
+      }],
+    },
+  },
+  {
     files: ['src-main/electron/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },

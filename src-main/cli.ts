@@ -18,10 +18,13 @@ Commands:
   exec [options] <prompt|->   Run one task headless in the current directory; the answer goes to stdout
   serve [--port N] [--cd DIR] Open the Weft UI in a browser (loopback only, token in the URL)
   app-server                  Speak the app-server protocol (JSON-RPC, one JSON object per line) on stdio
+  mcp-server [--port N]       Serve Weft as an MCP server (tools weft, weft-reply) on stdio or HTTP
+  acp                         Speak the Agent Client Protocol on stdio (for editors such as Zed)
   threads <command>           List, read, rename, archive, search and import threads
   apply-patch [patch]         Apply a patch (Codex apply_patch format) from the argument or stdin
   sandbox [options] -- CMD    Run one command inside Weft's sandbox
   rules <command>             List, add and revoke remembered approval rules
+  checkpoints gc|size         Collect old file checkpoints; show their size
   config [show|get|set|trust] Show the effective config and where each value comes from; change it
   doctor                      Check the sandbox and the setup, with concrete fixes
   help                        Show this help
@@ -48,12 +51,22 @@ async function main(argv: string[]): Promise<number> {
       const [{ runServeCommand }, { createAppHost }] = await Promise.all([import('./cli/serve'), import('./server/app-host')]);
       return runServeCommand(rest, ({ cwd }) => createAppHost({ cwd }));
     }
+    case 'mcp-server': {
+      const [{ runMcpServerCommand }, { createAppHost }] = await Promise.all([import('./cli/mcp-server'), import('./server/app-host')]);
+      return runMcpServerCommand(rest, ({ cwd }) => createAppHost({ cwd }));
+    }
+    case 'acp': {
+      const [{ runAcpCommand }, { createAppHost }] = await Promise.all([import('./cli/acp'), import('./server/app-host')]);
+      return runAcpCommand(rest, ({ cwd }) => createAppHost({ cwd }));
+    }
     case 'threads':
       return (await import('./cli/threads')).runThreadsCommand(rest);
     case 'sandbox':
       return (await import('./cli/sandbox')).runSandboxCommand(rest);
     case 'rules':
       return (await import('./cli/rules')).runRulesCommand(rest);
+    case 'checkpoints':
+      return (await import('./cli/checkpoints')).runCheckpointsCommand(rest);
     case 'config':
       return (await import('./cli/config')).runConfigCommand(rest);
     case 'doctor':

@@ -32,6 +32,7 @@ export interface ResolvedProvider {
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_API_KEY_ENV = 'OPENAI_API_KEY';
+export const CODEX_API_KEY_ENV = 'CODEX_API_KEY';
 
 /** Built-in providers. A user table with one of these ids is ignored (with a warning). */
 export const BUILTIN_PROVIDERS: Readonly<Record<string, ModelProviderConfig>> = {
@@ -62,17 +63,22 @@ export function resolveProvider(config: WeftConfig, env: NodeJS.ProcessEnv, conf
   }
   let baseUrl = entry.base_url;
   if (id === 'openai' && nonEmpty(env['OPENAI_BASE_URL'])) baseUrl = env['OPENAI_BASE_URL'];
+  if (id === 'openai' && nonEmpty(config.openai_base_url)) baseUrl = config.openai_base_url;
   if (baseUrl === undefined || baseUrl.trim() === '') {
     const table = formatKeyPath(['model_providers', id]);
     throw new ConfigError(`provider "${id}" has no base_url; add base_url = "https://…/v1" to [${table}] in ${file}`, { file });
   }
   const envKey = entry.env_key ?? (entry.requires_openai_auth === true ? OPENAI_API_KEY_ENV : null);
   const envValue = envKey === null ? undefined : env[envKey];
+  // As in Codex, CODEX_API_KEY is the key of providers that authenticate like OpenAI, and wins.
+  const codexKey = entry.requires_openai_auth === true ? env[CODEX_API_KEY_ENV] : undefined;
   const apiKey = nonEmpty(entry.experimental_bearer_token)
     ? entry.experimental_bearer_token
-    : nonEmpty(envValue)
-      ? envValue
-      : null;
+    : nonEmpty(codexKey)
+      ? codexKey
+      : nonEmpty(envValue)
+        ? envValue
+        : null;
   const headers: Record<string, string> = { ...entry.http_headers };
   for (const [header, variable] of Object.entries(entry.env_http_headers ?? {})) {
     const value = env[variable];

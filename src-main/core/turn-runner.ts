@@ -5,13 +5,13 @@ import { exhaustedError, RetryBudget } from '../model/retry';
 import type { ModelRequest, ModelUsage } from '../model/types';
 import { findRepoRoot, TurnDiffTracker } from '../tools/turn-diff';
 import type { ServerRequestSender, ToolCall, ToolContext, ToolResult } from '../tools/types';
-import { reviewPatch } from '../tools/patch-gate';
+import { ToolOrchestrator } from '../tools/orchestrator';
 import { abortError, delay, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import { mergeMemory, parseCompactionAnswer, replacementHistory, summarize, type WorkingMemory } from '../context/compaction';
 import { SampleCollector, type SampleOutcome } from './sample-collector';
-import type { SessionOptions, TurnSettings } from './types';
+import type { SessionOptions, TurnOptions, TurnSettings } from './types';
 import { userInputToMessage } from './user-input';
 
 /** What a turn shares with its session. */
@@ -42,6 +42,7 @@ export class TurnRunner {
   /** Content tools produced for the model (e.g. an image from view_image), sent with the next request. */
   private readonly toolAttachments: ContentItem[] = [];
   private readonly turnDiff: TurnDiffTracker;
+  private readonly orchestrator: ToolOrchestrator;
   private pendingCompaction = false;
   private readonly startedAtMs: number;
   readonly done: Promise<Turn>;
@@ -50,9 +51,11 @@ export class TurnRunner {
     private readonly host: TurnHost,
     private readonly settings: TurnSettings,
     input: UserInput[] | 'compact',
+    private readonly turnOptions: TurnOptions = {},
   ) {
     this.startedAtMs = Date.now();
     this.turnDiff = new TurnDiffTracker(findRepoRoot(settings.cwd));
+    this.orchestrator = new ToolOrchestrator(host.options.safety);
     if (input === 'compact') {
       this.acceptingInput = false;
       this.done = this.run(true);
@@ -250,6 +253,7 @@ export class TurnRunner {
       parallelToolCalls: true,
       reasoning: o.supportsReasoning ? { effort: this.settings.effort, summary: this.settings.summary ?? 'auto' } : null,
       promptCacheKey: o.threadId,
+      outputSchema: this.turnOptions.outputSchema ?? null,
     };
   }
 
@@ -318,11 +322,10 @@ export class TurnRunner {
       addPendingInput: (items) => this.toolAttachments.push(...items),
       turnDiff: this.turnDiff,
       policy: { approvalPolicy: this.settings.approvalPolicy, sandboxPolicy: this.settings.sandboxPolicy },
-      safety: o.safety,
-      env: o.env,
+      orchestrator: this.orchestrator,
+      env: o.env ?? process.env,
       cancelTurn: () => this.interrupt(),
     };
-    ctx.reviewPatch = (request) => reviewPatch(ctx, request);
     return ctx;
   }
 }

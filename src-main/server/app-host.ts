@@ -52,10 +52,19 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   const env = options.env ?? process.env;
   const weftHome = options.weftHome ?? resolveWeftHome(env);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const store = ThreadStore.open(weftHome, { onWarning: (m) => log(`weft app-server: warning: ${m}`) });
+  // A thread that stops (or resumes) being saved is told to every client, not only to the log.
+  const saveWarnings: { notify: (threadId: string, message: string) => void } = { notify: () => undefined };
+  const store = ThreadStore.open(weftHome, {
+    onWarning: (m) => log(`weft app-server: warning: ${m}`),
+    onThreadWarning: (threadId, m) => {
+      log(`weft app-server: warning: ${m}`);
+      saveWarnings.notify(threadId, m);
+    },
+  });
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
   const environment: HostEnvironment = { weftHome, env, defaultCwd: options.cwd ?? process.cwd(), rules, log, modelClient: options.modelClient, keyStore: options.keyStore ?? new FileKeyStore(weftHome) };
   const manager = new ThreadManager({ log, unloadAfterMs: options.unloadAfterMs ?? 30 * 60_000 });
+  saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
   const attention = new Set<(e: AttentionEvent) => void>();
   const waitingListeners = new Set<(count: number) => void>();
   const waiting = new Set<string>();

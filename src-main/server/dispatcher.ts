@@ -43,10 +43,14 @@ interface FrameErrorLike {
   kind: 'frame-error';
   code: number;
   message: string;
+  /** The unusable frame's request id, when the transport could read it. */
+  id?: RequestId;
 }
 
 function isFrameErrorLike(x: unknown): x is FrameErrorLike {
-  return typeof x === 'object' && x !== null && 'kind' in x && x.kind === 'frame-error' && 'code' in x && typeof x.code === 'number' && 'message' in x && typeof x.message === 'string';
+  if (typeof x !== 'object' || x === null || !('kind' in x) || x.kind !== 'frame-error') return false;
+  const id = 'id' in x ? x.id : undefined;
+  return 'code' in x && typeof x.code === 'number' && 'message' in x && typeof x.message === 'string' && (id === undefined || typeof id === 'string' || typeof id === 'number');
 }
 
 /**
@@ -122,7 +126,7 @@ class ConnectionState implements Client {
   private handleMessage(raw: unknown): void {
     if (this.closed) return;
     if (isFrameErrorLike(raw)) {
-      this.sendError(null, raw.code, raw.message);
+      this.sendError(raw.id ?? null, raw.code, raw.message);
       return;
     }
     const parsed = JsonRpcMessage.safeParse(raw);

@@ -1,8 +1,10 @@
 /**
  * Framing shared by the stream transports: JSONL decoding with a size limit, and the marker a transport
  * hands to the dispatcher instead of a message when a frame could not be read. The dispatcher answers a
- * frame error with a JSON-RPC error whose `id` is null (the id of an unreadable message is unknown).
+ * frame error with a JSON-RPC error carrying the frame's `id` when it could be read (a line over the
+ * limit), else `id: null`.
  */
+import { RequestIdScanner } from './request-id-scanner';
 
 /** Largest message accepted on any transport: a line on stdio, a text frame on WebSocket. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -12,13 +14,17 @@ export interface FrameError {
   readonly kind: 'frame-error';
   readonly code: -32700 | -32600;
   readonly message: string;
+  /** The request's id, when it could be read from the unusable frame. */
+  readonly id?: string | number;
 }
 
 export function isFrameError(value: unknown): value is FrameError {
   if (typeof value !== 'object' || value === null) return false;
   const kind: unknown = Reflect.get(value, 'kind');
   const code: unknown = Reflect.get(value, 'code');
-  return kind === 'frame-error' && (code === -32700 || code === -32600) && typeof Reflect.get(value, 'message') === 'string';
+  const id: unknown = Reflect.get(value, 'id');
+  const idOk = id === undefined || typeof id === 'string' || typeof id === 'number';
+  return kind === 'frame-error' && (code === -32700 || code === -32600) && typeof Reflect.get(value, 'message') === 'string' && idOk;
 }
 
 /** Describes a byte count for people: `10 MiB` for whole mebibytes, otherwise bytes. */
@@ -27,8 +33,9 @@ export function formatLimit(bytes: number): string {
   return bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`;
 }
 
-export function tooLargeError(bytes: number, limit: number = MAX_MESSAGE_BYTES): FrameError {
-  return { kind: 'frame-error', code: -32600, message: `message too large: ${bytes} bytes exceeds the ${formatLimit(limit)} limit` };
+export function tooLargeError(bytes: number, limit: number = MAX_MESSAGE_BYTES, id: string | number | null = null): FrameError {
+  const message = `message too large: ${bytes} bytes exceeds the ${formatLimit(limit)} limit`;
+  return id === null ? { kind: 'frame-error', code: -32600, message } : { kind: 'frame-error', code: -32600, message, id };
 }
 
 /** Longest JSON.parse detail kept in a parse error (V8 already elides long input, this is a backstop). */
@@ -61,15 +68,16 @@ export interface JsonlDecoderOptions {
  * Splits a byte stream into lines and parses each as JSON. Lines are split on bytes and decoded whole,
  * so a UTF-8 character split across chunks is intact. Blank lines are skipped; `\r\n` is accepted.
  * A line longer than the limit is never held in memory: once it passes the limit its bytes are only
- * counted until its newline, then one `-32600` frame error is emitted for it and decoding resumes.
+ * counted (and walked for its top-level `id`) until its newline, then one `-32600` frame error is
+ * emitted for it, with that id when one was found, and decoding resumes.
  */
 export class JsonlDecoder {
   readonly #emit: (message: unknown) => void;
   readonly #maxLineBytes: number;
   #parts: Buffer[] = [];
   #lineBytes = 0;
-  /** True while skipping the rest of an oversized line; `#lineBytes` keeps counting. */
-  #discarding = false;
+  /** Set while skipping the rest of an oversized line (`#lineBytes` keeps counting): looks for its id. */
+  #discarding: RequestIdScanner | null = null;
 
   constructor(emit: (message: unknown) => void, options: JsonlDecoderOptions = {}) {
     this.#emit = emit;
@@ -91,15 +99,21 @@ export class JsonlDecoder {
 
   /** The stream ended: a last line without a newline is still a line. */
   end(): void {
-    if (this.#lineBytes > 0 || this.#discarding) this.#finishLine();
+    if (this.#lineBytes > 0 || this.#discarding !== null) this.#finishLine();
   }
 
   #take(piece: Buffer): void {
     if (piece.length === 0) return;
     this.#lineBytes += piece.length;
-    if (this.#discarding) return;
+    if (this.#discarding !== null) {
+      this.#discarding.push(piece);
+      return;
+    }
     if (this.#lineBytes > this.#maxLineBytes) {
-      this.#discarding = true;
+      const scanner = new RequestIdScanner();
+      for (const part of this.#parts) scanner.push(part);
+      scanner.push(piece);
+      this.#discarding = scanner;
       this.#parts = [];
       return;
     }
@@ -112,9 +126,9 @@ export class JsonlDecoder {
     const discarded = this.#discarding;
     this.#parts = [];
     this.#lineBytes = 0;
-    this.#discarding = false;
-    if (discarded) {
-      this.#emit(tooLargeError(lineBytes, this.#maxLineBytes));
+    this.#discarding = null;
+    if (discarded !== null) {
+      this.#emit(tooLargeError(lineBytes, this.#maxLineBytes, discarded.id));
       return;
     }
     if (lineBytes === 0) return;

@@ -7,7 +7,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync
 import { dirname } from 'node:path';
 import type { SessionMetaPayload } from '../../src-preload/protocol';
 import type { Located } from './catalog';
-import { StoreError } from './errors';
+import { StoreInputError } from './errors';
 import { outlineFd, type RolloutOutline, type TurnOutline } from './outline';
 import { lineTimestamp } from './paths';
 import type { NewThreadMeta } from './store-types';
@@ -28,7 +28,7 @@ export function planFork(fd: number, path: string, threadId: string, afterTurnId
   let end = outline.end;
   if (afterTurnId !== null) {
     turn = outline.turns.find((t) => t.id === afterTurnId);
-    if (!turn) throw new StoreError(`thread ${threadId} has no turn ${afterTurnId} (it may have been rolled back); pick a turn from \`weft threads read ${threadId}\``);
+    if (!turn) throw new StoreInputError(`thread ${threadId} has no turn ${afterTurnId} (it may have been rolled back); pick a turn from \`weft threads read ${threadId}\``);
     end = turn.endOffset;
   } else {
     turn = outline.turns[outline.turns.length - 1];

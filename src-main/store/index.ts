@@ -16,4 +16,4 @@ export type { TurnDetails } from './turn-items';
 export type { ApprovalRecord, PlanRecord } from './events';
 export type { RecordedTurnContext, TurnContextInput } from './turn-context';
 export type { RepairReport } from './repair';
-export { RolloutWriteError, StoreError, ThreadLockedError, ThreadNotFoundError } from './errors';
+export { RolloutWriteError, StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError } from './errors';

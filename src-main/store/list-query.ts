@@ -2,7 +2,7 @@
 // a syntax error whatever the user typed.
 import { z } from 'zod';
 import { ThreadListParams, type Thread } from '../../src-preload/protocol';
-import { StoreError } from './errors';
+import { StoreInputError } from './errors';
 import { threadFromRow, type IndexRow, type ListQuery, type SortKey, type ThreadIndex } from './thread-index';
 
 export const DEFAULT_LIST_LIMIT = 25;
@@ -40,19 +40,19 @@ function decodeCursor(cursor: string, sortKey: SortKey, direction: 'asc' | 'desc
     // reported below
   }
   const parsed = Cursor.safeParse(json);
-  if (!parsed.success) throw new StoreError(`"${cursor}" is not a thread list cursor; list again without a cursor`);
+  if (!parsed.success) throw new StoreInputError(`"${cursor}" is not a thread list cursor; list again without a cursor`);
   if (parsed.data.k !== sortKey || parsed.data.d !== direction) {
-    throw new StoreError(`the cursor was made for sorting by ${parsed.data.k} ${parsed.data.d}, not ${sortKey} ${direction}; list again without a cursor`);
+    throw new StoreInputError(`the cursor was made for sorting by ${parsed.data.k} ${parsed.data.d}, not ${sortKey} ${direction}; list again without a cursor`);
   }
   return { value: parsed.data.v, id: parsed.data.id };
 }
 
 export type ListParamsInput = z.input<typeof ThreadListParams>;
 
-/** The index query for `thread/list` params; throws StoreError on a bad cursor or params. */
+/** The index query for `thread/list` params; throws StoreInputError on a bad cursor or params. */
 export function toListQuery(input: ListParamsInput): ListQuery | { empty: true } {
   const parsed = ThreadListParams.safeParse(input ?? {});
-  if (!parsed.success) throw new StoreError(`invalid thread list params: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+  if (!parsed.success) throw new StoreInputError(`invalid thread list params: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
   const p = parsed.data;
   const sortKey = p.sortKey ?? 'created_at';
   const direction = p.sortDirection ?? 'desc';

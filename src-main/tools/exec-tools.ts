@@ -1,14 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import type { CommandExecutionItem } from '../../src-preload/protocol';
-import { newItemId } from '../util/ids';
 import { extractApplyPatchInvocation } from './apply-patch';
-import { runApplyPatch } from './apply-patch-tool';
-import { parseCommandActions } from './command-actions';
-import { afterSandboxedRun, gateCommand, type GatedCommand } from './command-gate';
-import type { CommandLauncher, ExecResult, ExecSessionManager } from './exec';
-import { identityLauncher } from '../safety/sandbox/launcher';
-import { functionTool, type ToolContext, type ToolHandler, type ToolResult } from './types';
+import type { ExecSessionManager } from './exec';
+import type { CommandRequest } from './orchestrator';
+import { functionTool, type ToolHandler } from './types';
 
 /** Parameters every command tool takes for approvals (used by the approval flow). */
 const approvalParams = {
@@ -82,18 +77,18 @@ export function execCommandTool(manager: ExecSessionManager): ToolHandler {
       const workdir = args.workdir ? (isAbsolute(args.workdir) ? args.workdir : resolve(ctx.cwd, args.workdir)) : ctx.cwd;
       if (extractApplyPatchInvocation(args.cmd)) {
         // Models trained on shell-only harnesses send patches as heredocs; they go through the patch path.
-        const result = await runApplyPatch(args.cmd, { ...ctx, cwd: workdir });
+        const result = await ctx.orchestrator.runPatch(ctx, args.cmd, workdir);
         const warning = 'Warning: apply_patch was requested via exec_command. Use the apply_patch tool instead of exec_command.';
         return { ...result, output: `${warning}\n${typeof result.output === 'string' ? result.output : ''}` };
       }
-      const command: GatedCommand = {
+      const command: CommandRequest = {
         cmd: args.cmd,
         workdir,
         escalationRequested: args.sandbox_permissions === 'require_escalated',
         justification: args.justification,
         prefixRule: args.prefix_rule,
       };
-      return runCommandItem(ctx, command, (onOutput, launcher) =>
+      return ctx.orchestrator.runCommand(ctx, command, (onOutput, launcher) =>
         manager.exec(
           { cmd: args.cmd, workdir, shell: args.shell, login: args.login, tty: args.tty, yieldTimeMs: args.yield_time_ms, maxOutputTokens: args.max_output_tokens, launcher },
           { signal: ctx.signal, onOutput },
@@ -133,72 +128,4 @@ export function writeStdinTool(manager: ExecSessionManager): ToolHandler {
       return { output: result.text, success: result.exitCode === null || result.exitCode === 0 };
     },
   });
-}
-
-/**
- * One command as a `commandExecution` item: started → (approval) → output deltas → completed. The
- * approval policy and the sandbox decide how (and whether) it runs; a sandbox denial may lead to a
- * rerun without the sandbox when the policy allows it.
- */
-async function runCommandItem(
-  ctx: ToolContext,
-  command: GatedCommand,
-  run: (onOutput: (chunk: string) => void, launcher: CommandLauncher) => Promise<ExecResult>,
-): Promise<ToolResult> {
-  const base: CommandExecutionItem = {
-    type: 'commandExecution',
-    id: newItemId(),
-    command: command.cmd,
-    cwd: command.workdir,
-    processId: null,
-    status: 'inProgress',
-    commandActions: parseCommandActions(command.cmd),
-    aggregatedOutput: null,
-    exitCode: null,
-    durationMs: null,
-  };
-  const { threadId, turnId } = ctx;
-  ctx.emit({ method: 'item/started', params: { threadId, turnId, item: base } });
-  const started = Date.now();
-  const complete = (item: CommandExecutionItem): void => {
-    ctx.emit({ method: 'item/completed', params: { threadId, turnId, item: { ...item, durationMs: Date.now() - started } } });
-  };
-  const onOutput = (delta: string): void => {
-    ctx.emit({ method: 'item/commandExecution/outputDelta', params: { threadId, turnId, itemId: base.id, delta } });
-  };
-  let result: ExecResult | null = null;
-  let note: string | null = null;
-  /** Output of a first, sandboxed attempt that was rerun without the sandbox. */
-  let firstAttempt = '';
-  try {
-    const gate = await gateCommand(ctx, base, command);
-    if (gate.kind === 'refused') {
-      complete({ ...base, status: 'declined' });
-      return { output: gate.output, success: false };
-    }
-    result = await run(onOutput, gate.launcher);
-    if (gate.sandboxed && result.exitCode !== null && result.exitCode !== 0) {
-      const after = await afterSandboxedRun(ctx, base, command, result);
-      if (after.kind === 'rerun') {
-        const marker = '\n[Weft: the sandbox blocked this command; running it again without the sandbox, as approved]\n';
-        onOutput(marker);
-        firstAttempt = result.output + marker;
-        result = await run(onOutput, identityLauncher);
-      } else {
-        note = after.note;
-      }
-    }
-  } catch (error) {
-    complete({ ...base, status: 'failed', aggregatedOutput: result === null ? null : firstAttempt + result.output });
-    throw error;
-  }
-  const done: CommandExecutionItem = {
-    ...base,
-    processId: result.sessionId === null ? null : String(result.sessionId),
-    status: !result.aborted && (result.exitCode === null || result.exitCode === 0) ? 'completed' : 'failed',
-    aggregatedOutput: firstAttempt + result.output,
-    exitCode: result.exitCode,
-  };
-  complete(done);
-  return { output: note === null ? result.text : `${result.text}\n\n${note}`, success: done.status === 'completed' };
 }

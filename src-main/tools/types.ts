@@ -1,9 +1,7 @@
 import type { z } from 'zod';
 import type { AskForApproval, ContentItem, SandboxPolicy, ServerNotification, ServerRequest } from '../../src-preload/protocol';
 import type { ToolSpec } from '../model/types';
-import type { PatchPlan } from './apply-patch';
-import type { PatchReview } from './apply-patch-tool';
-import type { SafetyServices } from './safety-services';
+import type { ToolOrchestrator } from './orchestrator';
 import type { TurnDiffTracker } from './turn-diff';
 
 /** A tool call the model made, as the router sees it. */
@@ -35,17 +33,14 @@ export interface ToolContext {
   addPendingInput?(items: ContentItem[]): void;
   /** Collects the turn's aggregated diff. */
   turnDiff?: TurnDiffTracker;
-  /** Why an absolute path may not be written by a patch, or null when it may. */
-  patchWritable?: (absPath: string) => string | null;
-  /** The turn's approval and sandbox policies; absent = run everything unsandboxed without asking (tests). */
-  policy?: { approvalPolicy: AskForApproval; sandboxPolicy: SandboxPolicy };
-  safety?: SafetyServices;
-  /** Environment commands run with (for $TMPDIR and the like). */
-  env?: Record<string, string | undefined>;
+  /** The turn's approval and sandbox policies. */
+  policy: { approvalPolicy: AskForApproval; sandboxPolicy: SandboxPolicy };
+  /** Decides approval and sandbox for every command and patch. */
+  orchestrator: ToolOrchestrator;
+  /** The session's environment (for $TMPDIR, the Weft home and the like). */
+  env: Record<string, string | undefined>;
   /** Ends the whole turn as interrupted (the user chose "cancel" in an approval). */
-  cancelTurn?: () => void;
-  /** Asks for a patch's approval when policy says so; resolves to accept when no one needs asking. */
-  reviewPatch?: (request: { itemId: string; plan: PatchPlan }) => Promise<PatchReview>;
+  cancelTurn(): void;
 }
 
 interface ToolHandlerBase {

@@ -124,6 +124,15 @@ export const FileChangeItem = z.object({
   id: z.string(),
   changes: z.array(FileUpdateChange),
   status: PatchApplyStatus,
+  /**
+   * Weft extension: how the patch ended. Absent while in progress and on older items. `applied` = written
+   * (perhaps without declined hunks); `declined` = refused by the user or by policy; `cancelled` = the user
+   * cancelled the turn at its review; `error` = it could not be written (see `weftError`).
+   */
+  weftOutcome: z.enum(['applied', 'declined', 'cancelled', 'error']).optional(),
+  weftError: z.string().optional(),
+  /** Weft extension: milliseconds spent writing, never the wait for review. */
+  weftDurationMs: z.number().nonnegative().optional(),
 });
 export type FileChangeItem = z.infer<typeof FileChangeItem>;
 

@@ -3,6 +3,37 @@
 import { z } from 'zod';
 import { CommandAction } from './items';
 
+/** Allow, and remember the prefix `execpolicy_amendment` (argv words) as allowed. */
+export const AcceptWithExecpolicyAmendment = z.object({
+  acceptWithExecpolicyAmendment: z.object({ execpolicy_amendment: z.array(z.string()) }),
+});
+export type AcceptWithExecpolicyAmendment = z.infer<typeof AcceptWithExecpolicyAmendment>;
+
+/**
+ * Allow (or deny) network access to `host` (Codex's network rule). Weft's sandbox has no per-host network
+ * rules: `allow` runs this command with network access, `deny` declines it.
+ */
+export const ApplyNetworkPolicyAmendment = z.object({
+  applyNetworkPolicyAmendment: z.object({
+    network_policy_amendment: z.object({ host: z.string(), action: z.enum(['allow', 'deny']) }),
+  }),
+});
+export type ApplyNetworkPolicyAmendment = z.infer<typeof ApplyNetworkPolicyAmendment>;
+
+/**
+ * `accept`: this once; `acceptForSession`: also later identical requests in this session; `decline`: refuse
+ * and let the model go on; `cancel`: refuse and interrupt the turn.
+ */
+export const CommandExecutionApprovalDecision = z.union([
+  z.enum(['accept', 'acceptForSession', 'decline', 'cancel']),
+  AcceptWithExecpolicyAmendment,
+  ApplyNetworkPolicyAmendment,
+]);
+export type CommandExecutionApprovalDecision = z.infer<typeof CommandExecutionApprovalDecision>;
+
+export const CommandExecutionRequestApprovalResult = z.object({ decision: CommandExecutionApprovalDecision });
+export type CommandExecutionRequestApprovalResult = z.infer<typeof CommandExecutionRequestApprovalResult>;
+
 /**
  * Run a command that the policy does not allow on its own. `itemId` is the `commandExecution` item already
  * started. `proposedExecpolicyAmendment`: a command prefix the user may allow from now on.
@@ -16,27 +47,10 @@ export const CommandExecutionRequestApprovalParams = z.object({
   cwd: z.string(),
   commandActions: z.array(CommandAction).nullish(),
   proposedExecpolicyAmendment: z.array(z.string()).nullish(),
+  /** The decisions the client should offer, in order (Codex's field); absent = any of them. */
+  availableDecisions: z.array(CommandExecutionApprovalDecision).nullish(),
 });
 export type CommandExecutionRequestApprovalParams = z.infer<typeof CommandExecutionRequestApprovalParams>;
-
-/** Allow, and remember the prefix `execpolicy_amendment` (argv words) as allowed. */
-export const AcceptWithExecpolicyAmendment = z.object({
-  acceptWithExecpolicyAmendment: z.object({ execpolicy_amendment: z.array(z.string()) }),
-});
-export type AcceptWithExecpolicyAmendment = z.infer<typeof AcceptWithExecpolicyAmendment>;
-
-/**
- * `accept`: this once; `acceptForSession`: also later identical requests in this session; `decline`: refuse
- * and let the model go on; `cancel`: refuse and interrupt the turn.
- */
-export const CommandExecutionApprovalDecision = z.union([
-  z.enum(['accept', 'acceptForSession', 'decline', 'cancel']),
-  AcceptWithExecpolicyAmendment,
-]);
-export type CommandExecutionApprovalDecision = z.infer<typeof CommandExecutionApprovalDecision>;
-
-export const CommandExecutionRequestApprovalResult = z.object({ decision: CommandExecutionApprovalDecision });
-export type CommandExecutionRequestApprovalResult = z.infer<typeof CommandExecutionRequestApprovalResult>;
 
 /**
  * Apply the `fileChange` item `itemId`. `grantRoot`: a folder outside the writable roots that the user would

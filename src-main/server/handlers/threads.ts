@@ -1,7 +1,7 @@
 import { ErrorCodes, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
 import type { Session } from '../../core/session';
 import type { LoadedThread } from '../../store/loader';
-import { ThreadLockedError, ThreadNotFoundError, StoreError } from '../../store/errors';
+import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError } from '../../store/errors';
 import type { ThreadRecorder } from '../../store/thread-store';
 import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
@@ -39,7 +39,7 @@ export function storeCall<T>(fn: () => T): T {
 }
 
 export function toRpcError(error: unknown): unknown {
-  if (error instanceof ThreadNotFoundError) return invalidParams(error.message);
+  if (error instanceof ThreadNotFoundError || error instanceof StoreInputError) return invalidParams(error.message);
   if (error instanceof ThreadLockedError) return invalidRequest(error.message);
   if (error instanceof StoreError) return new RpcError(ErrorCodes.InternalError, error.message);
   return error;
@@ -70,11 +70,17 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     return { thread, model: s.model, modelProvider: provider, cwd: s.cwd, approvalPolicy: s.approvalPolicy, sandbox: s.sandboxPolicy, reasoningEffort: s.effort };
   };
 
-  const liveOrStored = (threadId: string, includeTurns: boolean): Thread => {
+  /** Damage found while reading a rollout (skipped lines) is told to the client that asked. */
+  const warnAbout = (client: Client, threadId: string, warnings: readonly string[]): void => {
+    for (const message of warnings) client.notify({ method: 'warning', params: { threadId, message } });
+  };
+
+  const liveOrStored = (threadId: string, includeTurns: boolean, client: Client): Thread => {
     const live = manager.liveThread(threadId, includeTurns);
     if (live && (live.ephemeral || includeTurns)) return live;
-    const stored = storeCall(() => store.read(threadId, { includeTurns })).thread;
-    return live ? { ...stored, status: live.status } : stored;
+    const read = storeCall(() => store.read(threadId, { includeTurns }));
+    warnAbout(client, threadId, read.warnings);
+    return live ? { ...read.thread, status: live.status } : read.thread;
   };
 
   return {
@@ -106,6 +112,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       }
       const opened = storeCall(() => store.openForAppend(params.threadId, { turnsLimit: RESUME_TURNS }));
       const thread = opened.state.thread;
+      warnAbout(client, params.threadId, opened.state.warnings);
       const session = await attach(client, thread, params, { recorder: opened.recorder, state: opened.state });
       const live = manager.liveThread(thread.id, true) ?? thread;
       if (thread.id !== params.threadId) manager.broadcast({ method: 'thread/started', params: { thread: live } });
@@ -115,6 +122,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     'thread/fork': async (params, client) => {
       manager.seen(client);
       const forked = storeCall(() => store.fork(params.threadId, { afterTurnId: params.weftTurnId ?? null, turnsLimit: RESUME_TURNS }));
+      warnAbout(client, forked.threadId, forked.state.warnings);
       const session = await attach(client, forked.state.thread, params, { recorder: forked.recorder, state: forked.state });
       const live = manager.liveThread(forked.threadId, true) ?? forked.state.thread;
       manager.broadcast({ method: 'thread/started', params: { thread: live } });
@@ -148,11 +156,12 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/read': async (params, client) => {
       manager.seen(client);
-      return { thread: liveOrStored(params.threadId, params.includeTurns === true) };
+      return { thread: liveOrStored(params.threadId, params.includeTurns === true, client) };
     },
 
-    'thread/turns/list': async (params) => {
+    'thread/turns/list': async (params, client) => {
       const read = storeCall(() => store.read(params.threadId, { includeTurns: true, turnsCursor: params.cursor ?? null, turnsLimit: params.limit ?? 50 }));
+      warnAbout(client, params.threadId, read.warnings);
       return { data: read.thread.turns, nextCursor: read.olderTurnsCursor };
     },
 

@@ -64,6 +64,8 @@ export interface ExecResult {
   /** The call's signal was aborted and the process was killed. */
   aborted: boolean;
   pid: number | null;
+  /** Set when the command could not be started: why, in words for people. */
+  notStarted?: string;
 }
 
 /**

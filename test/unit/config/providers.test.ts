@@ -51,6 +51,15 @@ describe('resolveProvider', () => {
     );
   });
 
+  it('takes CODEX_API_KEY (first) and openai_base_url (over OPENAI_BASE_URL) for the openai provider', () => {
+    const env = { OPENAI_API_KEY: 'sk-openai', CODEX_API_KEY: 'sk-codex', OPENAI_BASE_URL: 'http://127.0.0.1:9000/v1' };
+    const provider = resolveProvider(configWith({ openai_base_url: 'http://127.0.0.1:9100/v1/' }), env, FILE);
+    expect([provider.baseUrl, provider.apiKey]).toEqual(['http://127.0.0.1:9100/v1', 'sk-codex']);
+    expect(resolveProvider(configWith({}), { CODEX_API_KEY: 'sk-codex' }, FILE).apiKey).toBe('sk-codex');
+    const custom = configWith({ model_provider: 'mine', model_providers: { mine: { base_url: 'http://127.0.0.1:9200/v1', env_key: 'MINE_KEY', wire_api: 'responses', ...RETRIES } } });
+    expect(resolveProvider({ ...custom, openai_base_url: 'http://elsewhere/v1' }, { CODEX_API_KEY: 'sk-codex', MINE_KEY: 'sk-mine' }, FILE)).toMatchObject({ baseUrl: 'http://127.0.0.1:9200/v1', apiKey: 'sk-mine' });
+  });
+
   it('resolves the local built-ins without a key', () => {
     const ollama = resolveProvider(configWith({ model_provider: 'ollama' }), { OPENAI_BASE_URL: 'http://ignored' }, FILE);
     expect(ollama).toMatchObject({ id: 'ollama', name: 'Ollama', baseUrl: 'http://localhost:11434/v1', wireApi: 'chat', apiKey: null, envKey: null });

@@ -79,3 +79,46 @@ describe('frame errors', () => {
     expect(isFrameError('frame-error')).toBe(false);
   });
 });
+
+describe('the id of a line over the limit', () => {
+  const pad = 'x'.repeat(200);
+  const tooLarge = (line: string, chunkBytes = 7): unknown => {
+    const bytes = Buffer.from(`${line}\n`, 'utf8');
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += chunkBytes) chunks.push(bytes.subarray(i, i + chunkBytes));
+    const out = decode(chunks, 64);
+    expect(out).toHaveLength(1);
+    return out[0];
+  };
+  const idOf = (line: string, chunkBytes?: number): unknown => {
+    const error = tooLarge(line, chunkBytes);
+    expect(isFrameError(error)).toBe(true);
+    return typeof error === 'object' && error !== null && 'id' in error ? error.id : 'absent';
+  };
+
+  it('is read wherever it sits in the object, in chunks of any size', () => {
+    for (const chunk of [1, 3, 64, 4096]) {
+      expect(idOf(`{"id":7,"method":"thread/list","params":{"searchTerm":"${pad}"}}`, chunk)).toBe(7);
+      expect(idOf(`{"method":"thread/list","params":{"searchTerm":"${pad}"},"id":"req-9"}`, chunk)).toBe('req-9');
+      expect(idOf(` { "method" : "x" , "id" : -12.5e1 , "params" : ["${pad}"] }`, chunk)).toBe(-125);
+    }
+    expect(tooLarge(`{"id":7,"params":"${pad}"}`)).toEqual({ kind: 'frame-error', code: -32600, id: 7, message: expect.stringContaining('exceeds the 64 bytes limit') as unknown });
+  });
+
+  it('ignores ids that are nested, inside strings, escaped, or not a string or number', () => {
+    expect(idOf(`{"params":{"id":3,"x":"${pad}"},"method":"m"}`)).toBe('absent');
+    expect(idOf(`{"params":"\\"id\\":4 ${pad}","method":"m"}`)).toBe('absent');
+    expect(idOf(`{"params":["${pad}",{"id":5}],"method":"m"}`)).toBe('absent');
+    expect(idOf(`{"id":{"n":1},"params":"${pad}"}`)).toBe('absent');
+    expect(idOf(`{"id":null,"params":"${pad}"}`)).toBe('absent');
+    expect(idOf(`{"id":"${'i'.repeat(2000)}","params":"${pad}"}`)).toBe('absent');
+    expect(idOf(`[{"id":1},"${pad}"]`)).toBe('absent');
+    expect(idOf(`{"i":1,"idd":2,"params":"${pad}"}`)).toBe('absent');
+  });
+
+  it('keeps the last top-level id, as JSON.parse would, and reads escaped string ids', () => {
+    expect(idOf(`{"id":1,"params":"${pad}","id":"two"}`)).toBe('two');
+    expect(idOf(`{"id":"a\\"b\\u0063","params":"${pad}"}`)).toBe('a"bc');
+    expect(idOf(`{"params":"${pad}\\\\","id":8}`)).toBe(8);
+  });
+});

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ServerNotification } from '../../../src-preload/protocol';
 import { ToolRegistry } from '../../../src-main/tools/registry';
+import { testToolContext } from '../../support/tool-context';
 import { functionTool, type ToolCall, type ToolContext, type ToolHandler } from '../../../src-main/tools/types';
 
 function ctx(signal = new AbortController().signal): ToolContext {
-  const emitted: ServerNotification[] = [];
-  return { threadId: 't', turnId: 'u', cwd: '/', signal, emit: (n) => emitted.push(n), sendRequest: async () => ({}) };
+  return testToolContext({ signal });
 }
 
 /** A tool whose calls finish only when the test says so, recording start and end order. */

@@ -1,0 +1,126 @@
+// Edges of the app server that a client must be able to rely on: bad input is -32602 (never an internal
+// error), an oversized request still gets an answer carrying its id, and damage found in a rollout is
+// told to the client, not only to the server's log.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAppHost } from '../../src-main/server/app-host';
+import { runStdioServer } from '../../src-main/server/stdio';
+import { ThreadStore } from '../../src-main/store';
+import { uuidv7 } from '../../src-main/util/ids';
+import { startInProcessHost, type InProcessHost } from '../support/in-process-host';
+import { waitFor } from '../support/wait';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import { ScriptedSession, meta } from '../unit/store/helpers';
+
+let ws: TempWorkspace;
+let home: WeftHome;
+let app: InProcessHost | null = null;
+
+beforeEach(async () => {
+  ws = await makeTempWorkspace({ 'notes.txt': 'one\n' });
+  home = await makeWeftHome('model = "mock-model"\n');
+});
+
+afterEach(async () => {
+  await app?.close();
+  app = null;
+  await ws.cleanup();
+  await home.cleanup();
+});
+
+async function start(): Promise<InProcessHost> {
+  app = await startInProcessHost({ weftHome: home.dir, cwd: ws.dir, env: { WEFT_HOME: home.dir, OPENAI_API_KEY: 'x' } });
+  return app;
+}
+
+/** A saved thread of two turns whose second user message line is damaged on disk. */
+async function damagedThread(): Promise<{ id: string; path: string }> {
+  const store = ThreadStore.open(home.dir, { onWarning: () => undefined });
+  const id = uuidv7();
+  const { recorder, path } = store.createThread(meta(id, ws.dir));
+  const session = new ScriptedSession(id, recorder);
+  await session.turn([{ type: 'text', text: 'first question' }], 'completed');
+  await session.turn([{ type: 'text', text: 'second question' }], 'completed');
+  await recorder.close();
+  await store.close();
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const target = lines.findIndex((l) => l.includes('"weft_item_completed"') && l.includes('second question'));
+  expect(target).toBeGreaterThan(0);
+  lines[target] = `${(lines[target] ?? '').slice(0, 30)}\u0000torn`;
+  writeFileSync(path, lines.join('\n'));
+  return { id, path };
+}
+
+describe('app server edges', () => {
+  it('answers an invalid list cursor with -32602, not an internal error', async () => {
+    const { client } = await start();
+    for (const cursor of ['\u0000', 'not-a-cursor', Buffer.from('{"k":"created_at"}').toString('base64url')]) {
+      const reply = await client.call('thread/list', { cursor });
+      expect(reply.error?.code, `cursor ${JSON.stringify(cursor)}`).toBe(-32602);
+      expect(reply.error?.message).toContain('is not a thread list cursor; list again without a cursor');
+    }
+    const sorted = await client.call('thread/list', { sortKey: 'updated_at' });
+    expect(sorted.error).toBeUndefined();
+    const { id } = await damagedThread();
+    const turns = await client.call('thread/turns/list', { threadId: id, cursor: '\u0000' });
+    expect(turns.error?.code).toBe(-32602);
+    expect(turns.error?.message).toContain('is not a turns cursor of this thread');
+  });
+
+  it('tells the client about corrupt rollout lines with warning notifications', async () => {
+    const { id, path } = await damagedThread();
+    const { client } = await start();
+
+    const read = await client.call('thread/read', { threadId: id, includeTurns: true });
+    expect(read.error).toBeUndefined();
+    const afterRead = client.notifications('warning');
+    expect(afterRead).toHaveLength(1);
+    expect(afterRead[0]?.params).toEqual({ threadId: id, message: expect.stringContaining(basename(path)) });
+    expect(afterRead[0]?.params['message']).toMatch(/line \d+/);
+
+    const resumed = await client.call('thread/resume', { threadId: id });
+    expect(resumed.error).toBeUndefined();
+    expect(client.notifications('warning')).toHaveLength(2);
+    expect(client.notifications('warning')[1]?.params).toEqual(afterRead[0]?.params);
+
+    const listed = await client.call('thread/turns/list', { threadId: id });
+    expect(listed.error).toBeUndefined();
+    expect(client.notifications('warning')).toHaveLength(3);
+  });
+
+  it('answers a request over the line limit with an error carrying its id, then serves the next one', async () => {
+    const host = await createAppHost({ weftHome: home.dir, cwd: ws.dir, env: { WEFT_HOME: home.dir }, log: () => undefined });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    stderr.resume();
+    const replies: { id: unknown; error?: { code: number; message: string }; result?: unknown }[] = [];
+    const listeners = new Set<(count: number) => void>();
+    let partial = '';
+    stdout.setEncoding('utf8');
+    stdout.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) replies.push(JSON.parse(line) as (typeof replies)[number]);
+      for (const l of [...listeners]) l(replies.length);
+    });
+    const subscribe = (l: (count: number) => void) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    };
+    const done = runStdioServer(host.host, { stdin, stdout, stderr }, { maxLineBytes: 4096 });
+    stdin.write('{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t","version":"0"}}}\n');
+    const big = `{"method":"thread/list","params":{"searchTerm":"${'x'.repeat(100_000)}"},"id":"big-1"}`;
+    stdin.write(`${big}\n`);
+    stdin.write('{"id":2,"method":"thread/list","params":{}}\n');
+    await waitFor(subscribe, () => replies.some((r) => r.id === 2), { label: 'reply to id 2' });
+    expect(replies.map((r) => r.id)).toEqual([1, 'big-1', 2]);
+    expect(replies[1]).toEqual({ id: 'big-1', error: { code: -32600, message: `message too large: ${big.length} bytes exceeds the 4096 bytes limit` } });
+    expect(replies[2]?.result).toEqual({ data: [], nextCursor: null });
+    stdin.end();
+    await done;
+    await host.close();
+  });
+});

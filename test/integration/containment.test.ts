@@ -1,0 +1,112 @@
+// Containment through the agent loop: what the model names (a workdir, a patch path) never widens what
+// the sandbox lets it write. These run commands under the real OS sandbox (bubblewrap).
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ServerRequest } from '../../src-preload/protocol';
+import { RuleStore } from '../../src-main/safety/approvals/rules';
+import { probeBwrap } from '../../src-main/safety/sandbox/linux-bwrap';
+import { paramsOf, startAgent, type AgentHarness, type AgentOptions } from '../support/agent';
+import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
+
+const probe = process.platform === 'linux' ? await probeBwrap() : { ok: false as const, reason: 'not Linux' };
+
+let server: MockResponsesServer;
+let ws: TempWorkspace;
+/** A folder outside the workspace and outside /tmp, so no writable root covers it. */
+let outside: string;
+let rulesDir: string;
+let agent: AgentHarness | undefined;
+
+const NO_TMP = { exclude_slash_tmp: true, exclude_tmpdir_env_var: true };
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  ws = await makeTempWorkspace({ 'a.txt': 'a\n' });
+  outside = await mkdtemp(join(homedir(), '.weft-test-outside-'));
+  rulesDir = await mkdtemp(join(homedir(), '.weft-test-rules-'));
+});
+
+afterEach(async () => {
+  await agent?.close();
+  agent = undefined;
+  await server.close();
+  await ws.cleanup();
+  await rm(outside, { recursive: true, force: true });
+  await rm(rulesDir, { recursive: true, force: true });
+});
+
+const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const call = (id: string, args: object) => ({ kind: 'sse' as const, events: [evCreated(), evFunctionCall(id, 'exec_command', args), evCompleted()] });
+
+function start(policy: 'untrusted' | 'on-failure' | 'on-request' | 'never', answers: (r: ServerRequest) => unknown, extra: Partial<AgentOptions> = {}): AgentHarness {
+  return startAgent({
+    baseUrl: server.url,
+    cwd: ws.dir,
+    config: { approval_policy: policy, sandbox_mode: 'workspace-write', sandbox_workspace_write: NO_TMP },
+    sendRequest: async (r) => answers(r),
+    rules: new RuleStore(rulesDir),
+    ...extra,
+  });
+}
+
+function outputOf(n: number, i = 0): string {
+  return String(assertAllToolOutputsAnswered(server.requests[n - 1]?.body)[i]?.output);
+}
+
+describe.skipIf(!probe.ok)('the model cannot choose what the sandbox lets it write', () => {
+  for (const policy of ['never', 'on-request'] as const) {
+    it(`a workdir outside the writable roots runs read-only (${policy})`, async () => {
+      server.enqueueMany([call('o', { cmd: 'touch x && echo wrote', workdir: outside }), call('r', { cmd: 'cat victim.txt', workdir: outside }), answer('done')]);
+      await writeFile(join(outside, 'victim.txt'), 'original\n');
+      agent = start(policy, () => ({ decision: 'accept' }));
+      const events = await agent.runTurn('write outside');
+      expect(existsSync(join(outside, 'x'))).toBe(false);
+      // Weft never creates anything (such as a protective `.weft`) in a folder the model names.
+      expect((await readdir(outside)).sort()).toEqual(['victim.txt']);
+      expect(outputOf(3, 0)).toMatch(/Read-only file system|Permission denied/);
+      expect(outputOf(3, 0)).toContain(`the workdir ${outside} is outside the writable folders, so the command ran read-only there`);
+      // Reading there still works.
+      expect(outputOf(3, 1)).toContain('original');
+      expect(agent.serverRequests).toEqual([]);
+      const started = paramsOf(events, 'item/started').filter((p) => p.item.type === 'commandExecution');
+      expect(started.map((p) => (p.item.type === 'commandExecution' ? p.item.cwd : null))).toEqual([outside, outside]);
+    });
+  }
+
+  it('a workdir inside the workspace stays writable, and relative workdirs resolve against the thread cwd', async () => {
+    await mkdir(ws.path('sub'));
+    server.enqueueMany([call('i', { cmd: 'touch made', workdir: 'sub' }), answer('done')]);
+    agent = start('never', () => ({ decision: 'accept' }));
+    await agent.runTurn('write inside');
+    expect(existsSync(ws.path('sub/made'))).toBe(true);
+    expect(outputOf(2)).toContain('Process exited with code 0');
+  });
+
+  it('workdirs such as /, .git and ../ cannot widen the writable roots', async () => {
+    await mkdir(ws.path('.git'));
+    server.enqueueMany([
+      call('1', { cmd: 'touch hooks-planted', workdir: '.git' }),
+      call('2', { cmd: `touch ${outside}/escaped`, workdir: '/' }),
+      call('3', { cmd: `touch ${outside.split('/').pop() ?? ''}/escaped2`, workdir: '..' }),
+      answer('done'),
+    ]);
+    agent = start('never', () => ({ decision: 'accept' }));
+    await agent.runTurn('escape');
+    expect(existsSync(ws.path('.git/hooks-planted'))).toBe(false);
+    expect(await readdir(outside)).toEqual([]);
+  });
+
+  it('an apply_patch heredoc with an outside workdir is judged against the thread cwd, not the workdir', async () => {
+    const patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: planted.txt\n+x\n*** End Patch\nEOF";
+    server.enqueueMany([call('p', { cmd: patch, workdir: outside }), answer('done')]);
+    agent = start('never', () => ({ decision: 'accept' }));
+    await agent.runTurn('patch outside');
+    expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
+    expect(outputOf(2)).toContain('approval policy is "never"');
+  });
+});
