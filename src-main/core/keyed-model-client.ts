@@ -12,11 +12,22 @@ export function keyedModelClient(provider: ResolvedProvider, store: KeyStore | u
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
       const found = await keyFor(provider, store);
       if (found === null && provider.envKey !== null) {
-        throw new ModelError(missingKeyMessage(provider) ?? `No API key for ${provider.name}.`, 'Unauthorized', { retryable: false, phase: 'request' });
+        throw new ModelError(`No API key for ${provider.name}: ${missingKeyMessage(provider) ?? ''}`, 'Unauthorized', { retryable: false, phase: 'request' });
       }
       const key = found?.key ?? null;
       if (cached === null || cached.key !== key) cached = { key, client: build({ ...provider, apiKey: key }) };
-      yield* cached.client.stream(request, signal);
+      try {
+        yield* cached.client.stream(request, signal);
+      } catch (error) {
+        // Say which provider and address failed: "Mock (http://127.0.0.1:9/v1/responses): could not reach…".
+        if (error instanceof ModelError) throw new ModelError(`${provider.name} (${endpointOf(provider)}): ${error.message}`, error.info, error.options);
+        throw error;
+      }
     },
   };
+}
+
+/** The URL a request to the provider goes to. */
+function endpointOf(provider: ResolvedProvider): string {
+  return `${provider.baseUrl}/${provider.wireApi === 'chat' ? 'chat/completions' : 'responses'}`;
 }

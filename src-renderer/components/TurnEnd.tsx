@@ -60,6 +60,7 @@ function endLabel(turn: TurnView): string {
 
 export const TurnEnd = memo(function TurnEnd({ threadId, turnId, canFork }: { threadId: string; turnId: string; canFork: boolean }) {
   const turn = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]);
+  const latest = useWeft((s) => s.data.conversations[threadId]?.turnIds.at(-1) === turnId);
   const controller = useController();
   if (turn === undefined) return null;
   const running = turn.status === 'inProgress';
@@ -94,6 +95,11 @@ export const TurnEnd = memo(function TurnEnd({ threadId, turnId, canFork }: { th
           {turn.diff !== null && turn.diff.trim() !== '' && (
             <button type="button" className="link-button" onClick={() => controller.showTurnDiff(threadId, turnId)}>
               <Icon name="diff" size={13} /> View changes{files > 0 ? ` (${files} ${files === 1 ? 'file' : 'files'})` : ''}
+            </button>
+          )}
+          {turn.status === 'failed' && latest && (
+            <button type="button" className="btn btn-small" onClick={() => void controller.retryTurn(threadId, turnId)}>
+              <Icon name="refresh" size={12} /> Retry
             </button>
           )}
           {canFork && !running && (

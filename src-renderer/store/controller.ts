@@ -17,7 +17,7 @@ import { addServerRequest, clearServerRequests, removeServerRequest } from './ap
 import { conversationFromThread } from './conversation';
 import { createFrameBatcher } from './frame-batcher';
 import type { FrameScheduler } from './frame-batcher';
-import { readLocation, rememberProject, withLocation } from './location';
+import { forgetProject, readLocation, rememberProject, withLocation } from './location';
 import type { KeyValueStorage } from './location';
 import { reduceNotifications } from './reduce';
 import { isArchived, runningTurn, sandboxModeOf, sandboxPolicyOf } from './selectors';
@@ -204,6 +204,37 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
     refreshLists,
 
+    /** Removes a folder from Recent (nothing on disk changes). */
+    forgetProject(cwd: string): void {
+      setUi(store, (ui) => ({ recentProjects: forgetProject(env.storage, ui.recentProjects, cwd) }));
+    },
+
+    /**
+     * Opens a folder typed in the browser once the server says it is one; otherwise says why not and
+     * leaves Recent alone. Returns the problem, or null when it opened.
+     */
+    async openTypedProject(path: string): Promise<string | null> {
+      const typed = path.trim();
+      if (typed === '') return null;
+      let checked;
+      try {
+        checked = await client.request('weft/fs/complete', { path: typed });
+      } catch (error) {
+        return `Could not check ${typed}: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      switch (checked.kind) {
+        case 'folder':
+          actions.openProject(checked.resolved);
+          return null;
+        case 'missing':
+          return `${checked.resolved} does not exist.`;
+        case 'file':
+          return `${checked.resolved} is a file, not a folder.`;
+        case 'unreadable':
+          return `${checked.resolved} cannot be read.`;
+      }
+    },
+
     selectThread(threadId: string): Promise<void> {
       return showThread(threadId, false);
     },
@@ -265,6 +296,27 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       if (result === undefined) return false;
       setUi(store, { changed: [] });
       return true;
+    },
+
+    /**
+     * Runs a failed last turn again: the turn is rolled back (history and rollout, not files) and its
+     * message is sent anew.
+     */
+    async retryTurn(threadId: string, turnId: string): Promise<void> {
+      const conversation = get().data.conversations[threadId];
+      const turn = conversation?.turns[turnId];
+      if (conversation === undefined || turn === undefined || conversation.turnIds[conversation.turnIds.length - 1] !== turnId) return;
+      const message = turn.itemIds.map((id) => turn.items[id]?.item).find((item) => item?.type === 'userMessage');
+      if (message?.type !== 'userMessage') {
+        toast('Could not retry: the turn has no message to send again.');
+        return;
+      }
+      const input = message.content;
+      const rolled = await attempt('Could not retry the turn', () => client.request('thread/rollback', { threadId, numTurns: 1 }));
+      if (rolled === undefined) return;
+      batcher.flush();
+      setData(store, (data) => ({ ...data, conversations: { ...data.conversations, [threadId]: { ...conversationFromThread(rolled.thread), tokenUsage: conversation.tokenUsage } } }));
+      await attempt('Could not retry the turn', () => client.request('turn/start', { threadId, input }));
     },
 
     async stop(): Promise<void> {

@@ -49,3 +49,14 @@ export function rememberProject(storage: KeyValueStorage | null, recent: readonl
   }
   return next;
 }
+
+/** Drops `cwd` from the list; returns the new list. */
+export function forgetProject(storage: KeyValueStorage | null, recent: readonly string[], cwd: string): string[] {
+  const next = recent.filter((p) => p !== cwd);
+  try {
+    storage?.setItem(RECENT_KEY, JSON.stringify(next));
+  } catch {
+    // Storage full or disabled: the list still works for this session.
+  }
+  return next;
+}

@@ -9,6 +9,7 @@ import { usePreference } from '../components/preferences';
 import { useController, useWeft } from './context';
 import { ConversationView } from './ConversationView';
 import { ProjectPicker, Welcome } from './ProjectPicker';
+import { LiveRegion } from './LiveRegion';
 import { useAttentionNotifications } from './notifications';
 import { SettingsDialog } from './settings/SettingsDialog';
 import { Sidebar, SHORTCUT_MOD } from './Sidebar';
@@ -80,6 +81,7 @@ export function App() {
       {picker && <ProjectPicker />}
       {settings && <SettingsDialog />}
       <Toasts />
+      <LiveRegion />
     </div>
   );
 }

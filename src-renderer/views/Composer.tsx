@@ -3,9 +3,10 @@
 // sending steers it; Stop or Esc interrupts it.
 import { useEffect, useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent } from 'react';
-import type { AskForApproval, ReasoningEffort, SandboxMode, UserInput } from '../../src-preload/protocol';
+import type { UserInput } from '../../src-preload/protocol';
 import { AskForApproval as ApprovalValues, ReasoningEffort as EffortValues, SandboxMode as SandboxValues } from '../../src-preload/protocol';
 import { Icon } from '../components/Icon';
+import { APPROVAL_DESCRIPTIONS, APPROVAL_LABELS, EFFORT_LABELS, SANDBOX_DESCRIPTIONS, SANDBOX_LABELS } from '../components/policy-labels';
 import { runningTurn } from '../store/selectors';
 import { useController, useWeft } from './context';
 
@@ -19,28 +20,6 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /** Drafts survive switching threads (keyed by thread id, `new` for a thread not started). */
 const drafts = new Map<string, string>();
-
-const APPROVAL_LABELS: Record<AskForApproval, string> = {
-  untrusted: 'Ask always',
-  'on-request': 'Ask when needed',
-  'on-failure': 'Ask on failure',
-  never: 'Never ask',
-};
-
-const SANDBOX_LABELS: Record<SandboxMode, string> = {
-  'read-only': 'Read only',
-  'workspace-write': 'Workspace write',
-  'danger-full-access': 'Full access',
-};
-
-const EFFORT_LABELS: Record<ReasoningEffort, string> = {
-  none: 'No reasoning',
-  minimal: 'Minimal',
-  low: 'Low',
-  medium: 'Medium',
-  high: 'High',
-  xhigh: 'Extra high',
-};
 
 function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -59,13 +38,20 @@ function Picker<T extends string>(props: {
   options: readonly T[];
   labels: (value: T) => string;
   onChange: (value: T) => void;
+  /** What the current value does, shown as the tooltip. */
+  describe?: (value: T) => string;
+  /** Set when the picker does not apply; it is disabled and this is its tooltip. */
+  disabledReason?: string | null;
 }) {
-  const { label, unset, value, options, labels, onChange } = props;
+  const { label, unset, value, options, labels, onChange, describe, disabledReason } = props;
+  const disabled = disabledReason !== undefined && disabledReason !== null;
+  const title = disabled ? disabledReason : value !== null && describe !== undefined ? `${label}: ${describe(value)}` : label;
   return (
-    <label className="picker" title={label}>
+    <label className={`picker ${disabled ? 'is-disabled' : ''}`} title={title}>
       <span className="sr-only">{label}</span>
       <select
         aria-label={label}
+        disabled={disabled}
         value={value ?? ''}
         onChange={(e) => {
           const next = options.find((o) => o === e.target.value);
@@ -97,12 +83,13 @@ function Pickers() {
     return known.success ? [known.data] : [];
   });
   const efforts = modelEfforts && modelEfforts.length > 0 ? modelEfforts : EffortValues.options;
+  const noReasoning = model?.supportedReasoningEfforts.length === 0 ? `${model.displayName} does not reason, so there is no effort to choose` : null;
   return (
     <div className="pickers">
       <Picker label="Model" unset="Default model" value={settings.model} options={modelOptions} labels={(id) => models.find((m) => m.id === id)?.displayName ?? id} onChange={(v) => controller.setSetting('model', v)} />
-      <Picker label="Reasoning effort" unset="Default effort" value={settings.effort} options={efforts} labels={(v) => EFFORT_LABELS[v]} onChange={(v) => controller.setSetting('effort', v)} />
-      <Picker label="Approval policy" unset="Default approvals" value={settings.approvalPolicy} options={ApprovalValues.options} labels={(v) => APPROVAL_LABELS[v]} onChange={(v) => controller.setSetting('approvalPolicy', v)} />
-      <Picker label="Sandbox" unset="Default sandbox" value={settings.sandbox} options={SandboxValues.options} labels={(v) => SANDBOX_LABELS[v]} onChange={(v) => controller.setSetting('sandbox', v)} />
+      <Picker label="Reasoning effort" unset={noReasoning === null ? 'Default effort' : 'No reasoning'} value={noReasoning === null ? settings.effort : null} options={noReasoning === null ? efforts : []} labels={(v) => EFFORT_LABELS[v]} onChange={(v) => controller.setSetting('effort', v)} disabledReason={noReasoning} />
+      <Picker label="Approval policy" unset="Default approvals" value={settings.approvalPolicy} options={ApprovalValues.options} labels={(v) => APPROVAL_LABELS[v]} describe={(v) => APPROVAL_DESCRIPTIONS[v]} onChange={(v) => controller.setSetting('approvalPolicy', v)} />
+      <Picker label="Sandbox" unset="Default sandbox" value={settings.sandbox} options={SandboxValues.options} labels={(v) => SANDBOX_LABELS[v]} describe={(v) => SANDBOX_DESCRIPTIONS[v]} onChange={(v) => controller.setSetting('sandbox', v)} />
     </div>
   );
 }

@@ -11,15 +11,40 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
   const recent = useWeft((s) => s.ui.recentProjects);
   const cwd = useWeft((s) => s.data.cwd);
   const [path, setPath] = useState('');
-  /** In the desktop app a project opens in its own window; in a browser this page switches to it. */
-  const open = (folder: string): void => {
-    if (desktop === null) controller.openProject(folder);
-    else void desktop.openProject(folder.trim());
+  const [problem, setProblem] = useState<string | null>(null);
+  const [completions, setCompletions] = useState<string[]>([]);
+  const listId = useId();
+  const problemId = useId();
+  /** In the desktop app a project opens in its own window (the shell checks the folder); in a browser this page switches to it once the server says it is a folder. */
+  const open = async (folder: string): Promise<void> => {
+    if (desktop !== null) {
+      void desktop.openProject(folder.trim());
+      return;
+    }
+    setProblem(await controller.openTypedProject(folder));
   };
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (autoFocus) input.current?.focus();
   }, [autoFocus]);
+  // Folder names complete as the person types (the server lists what is there).
+  useEffect(() => {
+    if (desktop !== null || path.trim() === '') {
+      setCompletions([]);
+      return;
+    }
+    let current = true;
+    const timer = window.setTimeout(() => {
+      void controller
+        .request('weft/fs/complete', { path })
+        .then((r) => current && setCompletions(r.completions))
+        .catch(() => undefined);
+    }, 120);
+    return () => {
+      current = false;
+      window.clearTimeout(timer);
+    };
+  }, [path, desktop, controller]);
   return (
     <div className="project-chooser">
       {desktop !== null && (
@@ -31,24 +56,51 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
         className="path-form"
         onSubmit={(e) => {
           e.preventDefault();
-          open(path);
+          void open(path);
         }}
       >
-        <input ref={input} className="text-input" aria-label="Folder path" placeholder="/path/to/your/project" value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} />
+        <input
+          ref={input}
+          className="text-input"
+          aria-label="Folder path"
+          placeholder="/path/to/your/project"
+          value={path}
+          onChange={(e) => {
+            setPath(e.target.value);
+            setProblem(null);
+          }}
+          spellCheck={false}
+          list={listId}
+          aria-invalid={problem !== null}
+          aria-describedby={problem === null ? undefined : problemId}
+        />
+        <datalist id={listId}>
+          {completions.map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
         <button type="submit" className="btn" disabled={path.trim() === ''}>
           Open
         </button>
       </form>
+      {problem !== null && (
+        <p id={problemId} className="settings-status settings-status-error" role="alert">
+          {problem}
+        </p>
+      )}
       {recent.length > 0 && (
         <div className="recent">
           <div className="section-label">Recent</div>
           <ul>
             {recent.map((project) => (
-              <li key={project}>
-                <button type="button" className={`recent-item ${project === cwd ? 'is-current' : ''}`} onClick={() => open(project)}>
+              <li key={project} className="recent-row">
+                <button type="button" className={`recent-item ${project === cwd ? 'is-current' : ''}`} onClick={() => void open(project)}>
                   <Icon name="folder" size={14} />
                   <span className="recent-name">{baseName(project)}</span>
                   <span className="recent-path">{project}</span>
+                </button>
+                <button type="button" className="icon-button" aria-label={`Remove ${project} from Recent`} title="Remove from Recent" onClick={() => controller.forgetProject(project)}>
+                  <Icon name="x" size={12} />
                 </button>
               </li>
             ))}

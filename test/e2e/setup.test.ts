@@ -89,4 +89,30 @@ describe('set-up from the UI', () => {
     await dialog.waitFor({ state: 'detached' });
     expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
   });
+
+  it('refuses a folder that does not exist, completes paths, and lets Recent entries be removed', { timeout: 60_000 }, async () => {
+    e2e = await startE2e({ viewport: { width: 1400, height: 900 }, files: { 'README.md': '# Demo\n', 'src/app.ts': 'x\n', 'scripts/run.sh': 'y\n' } });
+    const { page, workspace } = e2e;
+    const opener = page.getByRole('button', { name: 'Open folder' });
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name: 'Open folder' });
+    await dialog.waitFor();
+    const field = dialog.getByRole('combobox', { name: 'Folder path' });
+    await field.fill(`${workspace.dir}/s`);
+    await expect.poll(() => dialog.locator('datalist option').evaluateAll((els) => els.map((el) => el.getAttribute('value')))).toEqual([`${workspace.dir}/scripts`, `${workspace.dir}/src`]);
+
+    await field.fill(`${workspace.dir}/no-such-folder`);
+    await field.press('Enter');
+    await dialog.getByRole('alert').filter({ hasText: `${workspace.dir}/no-such-folder does not exist.` }).waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    const recent = dialog.getByRole('list');
+    expect(await recent.getByRole('listitem').count()).toBe(1);
+    await e2e.screenshot('open-folder-missing-1400');
+
+    await dialog.getByRole('button', { name: `Remove ${workspace.dir} from Recent` }).click();
+    expect(await dialog.getByRole('listitem').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
 });

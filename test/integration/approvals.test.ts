@@ -130,7 +130,7 @@ describe('approvals and the sandbox through the agent loop', () => {
     server.enqueueMany([call('1', { cmd: 'ls -la && git status' }), call('2', { cmd: 'touch made.txt' }), answer('done')]);
     agent = start('untrusted', 'workspace-write', () => ({ decision: 'accept' }));
     await agent.runTurn('mixed');
-    expect(approvals(agent).map((r) => r.params)).toEqual([expect.objectContaining({ command: 'touch made.txt', reason: expect.stringContaining('untrusted') })]);
+    expect(approvals(agent).map((r) => r.params)).toEqual([expect.objectContaining({ command: 'touch made.txt', reason: expect.stringContaining('Ask unless read-only') })]);
     expect(existsSync(ws.path('made.txt'))).toBe(true);
   });
 
@@ -148,7 +148,7 @@ describe('approvals and the sandbox through the agent loop', () => {
     server.enqueueMany([call('1', { cmd: 'rm -rf a.txt' }), answer('done')]);
     agent = start('never', 'workspace-write', () => ({ decision: 'accept' }));
     await agent.runTurn('danger');
-    expect(outputOf(2)).toMatch(/^exec command rejected: dangerous command: .*approval policy is "never"/);
+    expect(outputOf(2)).toMatch(/^exec command rejected: dangerous command: .*approvals are set to "Never ask"/);
     expect(agent.serverRequests).toEqual([]);
     expect(existsSync(ws.path('a.txt'))).toBe(true);
     await agent.close();

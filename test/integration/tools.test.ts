@@ -113,7 +113,7 @@ describe('apply_patch tool', () => {
     server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: outside })), answer('ok')]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.path('src'), config: { approval_policy: 'never', sandbox_mode: 'workspace-write', sandbox_workspace_write: NO_TMP } });
     await agent.runTurn('escape');
-    expect(String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output)).toMatch(/^patch rejected: the patch writes outside the writable folders .*approval policy is "never"/);
+    expect(String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output)).toMatch(/^patch rejected: the patch writes outside the writable folders .*approvals are set to "Never ask"/);
     expect(agent.serverRequests).toEqual([]);
     await expect(ws.read('escape.txt')).rejects.toThrow();
   });

@@ -73,7 +73,7 @@ export function assessCommand(input: CommandAssessmentInput): CommandAssessment 
     restricted && !sandboxAvailable && !escalationRequested ? '; the sandbox is unavailable, so it would run unsandboxed' : '';
   const ask = (reason: string, proposedPrefix: string[] | null = null): CommandAssessment =>
     approvalPolicy === 'never'
-      ? { kind: 'forbidden', reason: `${reason}; it needs approval, but the approval policy is "never"` }
+      ? { kind: 'forbidden', reason: `${reason}; it needs approval, but approvals are set to "Never ask"` }
       : { kind: 'ask', reason: `${reason}${unsandboxedNote}`, proposedPrefix, sandboxIfApproved: approvedSandbox };
   const proposal = (): string[] | null => proposePrefix(argvs, rules, input.prefixRule);
 
@@ -161,7 +161,7 @@ export function assessPatch(input: PatchAssessmentInput): PatchAssessment {
   if (paths.length === 0) return { kind: 'forbidden', reason: 'the patch changes no files' };
   if (input.sessionApproved) return { kind: 'apply', bySession: true };
   if (approvalPolicy === 'untrusted') {
-    return { kind: 'ask', reason: 'the approval policy is "untrusted": every patch needs approval', grantRoot: null };
+    return { kind: 'ask', reason: 'approvals are set to "Ask unless read-only": every edit needs approval', grantRoot: null };
   }
   if (sandboxPolicy.type === 'dangerFullAccess') return { kind: 'apply' };
   const roots = writableRootsFor(sandboxPolicy, input.cwd, input.env ?? process.env);
@@ -170,7 +170,7 @@ export function assessPatch(input: PatchAssessmentInput): PatchAssessment {
   const listed = outside.slice(0, 3).join(', ') + (outside.length > 3 ? ` and ${outside.length - 3} more` : '');
   const reason = `the patch writes outside the writable folders (or into a protected .git/.weft/.agents): ${listed}`;
   if (approvalPolicy === 'never') {
-    return { kind: 'forbidden', reason: `${reason}; it needs approval, but the approval policy is "never"` };
+    return { kind: 'forbidden', reason: `${reason}; it needs approval, but approvals are set to "Never ask"` };
   }
   return { kind: 'ask', reason, grantRoot: grantRootFor(outside, roots.flatMap((r) => r.readOnlySubpaths)) };
 }

@@ -94,6 +94,7 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
   };
 }
 
+
 /** Model ids from the provider's `GET /models`, or null when it does not answer within 2 s. */
 async function providerModels(baseUrl: string, apiKey: string | null, headers: Record<string, string>): Promise<string[] | null> {
   try {

@@ -7,6 +7,7 @@ import { useDisclosure } from '../preferences';
 export function UserMessageCell({ item }: { item: UserMessageItem }) {
   return (
     <div className="cell cell-user">
+      <h3 className="sr-only">You said</h3>
       <div className="user-bubble">
         {item.content.map((part, i) => {
           switch (part.type) {
@@ -40,6 +41,7 @@ export function UserMessageCell({ item }: { item: UserMessageItem }) {
 export function AgentMessageCell({ item, completed }: { item: AgentMessageItem; completed: boolean }) {
   return (
     <div className={`cell cell-agent ${item.phase === 'commentary' ? 'is-commentary' : ''}`}>
+      <h3 className="sr-only">Weft said</h3>
       <Markdown text={item.text} final={completed} />
       {!completed && <span className="stream-caret" aria-hidden="true" />}
     </div>

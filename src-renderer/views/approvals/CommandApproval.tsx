@@ -1,5 +1,6 @@
 // "Approve command": what the agent wants to run, where and why, and the person's answer.
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
+import type { KeyboardEvent } from 'react';
 import type { CommandAction, CommandExecutionRequestApprovalParams, SandboxMode } from '../../../src-preload/protocol';
 import type { IncomingServerRequest } from '../../client/types';
 import { relativePath } from '../../components/format';
@@ -27,6 +28,9 @@ export function safetyHint(params: CommandExecutionRequestApprovalParams, sandbo
   return { tone: 'caution', text: 'May change files in the project; runs in the sandbox once approved.' };
 }
 
+/** Keys that answer the focused card: Y accept, A accept for the session, N decline. */
+const SHORTCUTS: Record<string, 'accept' | 'acceptForSession' | 'decline'> = { y: 'accept', a: 'acceptForSession', n: 'decline' };
+
 export function CommandApproval({ request }: { request: CommandRequest }) {
   const controller = useController();
   const cwd = useWeft((s) => s.data.cwd);
@@ -36,8 +40,20 @@ export function CommandApproval({ request }: { request: CommandRequest }) {
   const prefix = params.proposedExecpolicyAmendment ?? null;
   const hint = safetyHint(params, sandbox);
   const answer = controller.answerCommand.bind(null, request);
+  const card = useRef<HTMLElement>(null);
+  // The card takes focus when it appears, so its shortcuts work at once and a screen reader reads it.
+  useEffect(() => {
+    card.current?.focus();
+  }, []);
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
+    const decision = SHORTCUTS[event.key.toLowerCase()];
+    if (decision === undefined) return;
+    event.preventDefault();
+    answer(decision);
+  };
   return (
-    <section className="approval" role="dialog" aria-modal="false" aria-labelledby={titleId}>
+    <section className="approval" role="dialog" aria-modal="false" aria-labelledby={titleId} tabIndex={-1} ref={card} onKeyDown={onKeyDown}>
       <header className="approval-head">
         <Icon name="shield" />
         <h2 id={titleId}>Approve command</h2>
@@ -60,11 +76,11 @@ export function CommandApproval({ request }: { request: CommandRequest }) {
         <dd className={`safety safety-${hint.tone}`}>{hint.text}</dd>
       </dl>
       <div className="approval-actions">
-        <button type="button" className="btn btn-primary" onClick={() => answer('accept')}>
-          Accept
+        <button type="button" className="btn btn-primary" aria-keyshortcuts="Y" onClick={() => answer('accept')}>
+          Accept <kbd className="shortcut-key" aria-hidden="true">Y</kbd>
         </button>
-        <button type="button" className="btn" onClick={() => answer('acceptForSession')}>
-          Accept for session
+        <button type="button" className="btn" aria-keyshortcuts="A" onClick={() => answer('acceptForSession')}>
+          Accept for session <kbd className="shortcut-key" aria-hidden="true">A</kbd>
         </button>
         {prefix !== null && prefix.length > 0 && (
           <button type="button" className="btn" onClick={() => answer({ acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } })}>
@@ -72,8 +88,8 @@ export function CommandApproval({ request }: { request: CommandRequest }) {
           </button>
         )}
         <span className="spacer" />
-        <button type="button" className="btn" onClick={() => answer('decline')}>
-          Decline
+        <button type="button" className="btn" aria-keyshortcuts="N" onClick={() => answer('decline')}>
+          Decline <kbd className="shortcut-key" aria-hidden="true">N</kbd>
         </button>
         <button type="button" className="btn btn-danger-ghost" onClick={() => answer('cancel')}>
           Cancel turn

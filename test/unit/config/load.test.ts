@@ -98,6 +98,8 @@ describe('loadConfig', () => {
       baseUrl: 'http://127.0.0.1:5555/v1',
       wireApi: 'responses',
       apiKey: 'sk-mock',
+      apiKeySource: 'env',
+      configFile: weft.file,
       envKey: 'MOCK_API_KEY',
       envKeyInstructions: null,
       headers: {},

@@ -36,7 +36,7 @@ describe('assessPatch matrix', () => {
       const result = assess([join(ws, 'src', 'a.ts'), join(ws, 'b.ts')], { approvalPolicy });
       expect(result).toEqual(
         approvalPolicy === 'untrusted'
-          ? { kind: 'ask', reason: 'the approval policy is "untrusted": every patch needs approval', grantRoot: null }
+          ? { kind: 'ask', reason: 'approvals are set to "Ask unless read-only": every edit needs approval', grantRoot: null }
           : { kind: 'apply' },
       );
     });
@@ -45,7 +45,7 @@ describe('assessPatch matrix', () => {
       const result = assess([join(ws, 'a.ts'), join(outside, 'x', 'b.ts')], { approvalPolicy });
       const reason = `the patch writes outside the writable folders (or into a protected .git/.weft/.agents): ${join(outside, 'x', 'b.ts')}`;
       if (approvalPolicy === 'never') {
-        expect(result).toEqual({ kind: 'forbidden', reason: `${reason}; it needs approval, but the approval policy is "never"` });
+        expect(result).toEqual({ kind: 'forbidden', reason: `${reason}; it needs approval, but approvals are set to "Never ask"` });
       } else if (approvalPolicy === 'untrusted') {
         expect(result.kind).toBe('ask');
       } else {

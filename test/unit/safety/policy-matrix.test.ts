@@ -72,7 +72,7 @@ describe('decision table: approval policy × sandbox policy × command', () => {
         } else if (restricted) {
           expect(result).toEqual({
             kind: 'forbidden',
-            reason: 'dangerous command: `rm` with -r/-f deletes files recursively or without asking; it needs approval, but the approval policy is "never"',
+            reason: 'dangerous command: `rm` with -r/-f deletes files recursively or without asking; it needs approval, but approvals are set to "Never ask"',
           });
         } else {
           expect(result).toEqual(run('none'));
