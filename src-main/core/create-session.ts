@@ -83,7 +83,7 @@ export function createSession(input: CreateSessionInput): Session {
   const { config, provider } = input;
   const model = input.overrides?.model ?? config.model;
   const info = modelInfo(model);
-  const exec = new ExecSessionManager({ baseEnv: input.env ?? process.env, envPolicy: commandEnvPolicy(config.shell_environment_policy) });
+  const exec = new ExecSessionManager({ envPolicy: commandEnvPolicy(config.shell_environment_policy) });
   const tools = new ToolRegistry()
     .register(execCommandTool(exec))
     .register(writeStdinTool(exec))
