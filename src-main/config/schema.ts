@@ -121,6 +121,8 @@ const documentFields = {
   model: z.string().optional(),
   /** Id of a built-in provider (openai, ollama, lmstudio) or of a `[model_providers.<id>]` table. */
   model_provider: z.string().optional(),
+  /** Base URL of the built-in `openai` provider (wins over OPENAI_BASE_URL), as Codex's key of that name. */
+  openai_base_url: z.string().optional(),
   /** Custom providers by id. Entries named like a built-in are dropped with a warning. */
   model_providers: z.record(z.string(), layerProviderSchema).optional(),
   approval_policy: z.enum(APPROVAL_POLICIES).optional(),
@@ -168,6 +170,23 @@ const documentFields = {
   /** Keyed by absolute project path. */
   projects: z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS).optional() })).optional(),
   history: looseTable.optional(),
+  /** Weft's own: per-turn checkpoints of the workspace's files (undo a turn with its files). */
+  checkpoints: z
+    .strictObject({
+      /** false: no checkpoints are taken (reverts then change history only). */
+      enabled: z.boolean().optional(),
+      /** Checkpoints of the last `keep_turns` turns of each thread are kept... */
+      keep_turns: positiveInt.optional(),
+      /** ...and those of the last `keep_days` days. */
+      keep_days: z.number().min(0).optional(),
+      /** Larger files are noted ("not checkpointed: too large"), not stored. */
+      max_file_bytes: positiveInt.optional(),
+      /** New content stored for one turn stops at this many bytes. */
+      max_turn_bytes: positiveInt.optional(),
+      /** Where forks with files get their worktree or copy; default `WEFT_HOME/worktrees`. */
+      worktrees_dir: z.string().optional(),
+    })
+    .optional(),
   tui: looseTable.optional(),
   features: looseTable.optional(),
 };

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { platform } from 'node:os';
 import type { ServerNotification } from '../../src-preload/protocol';
 import { resolveWeftHome } from '../config/home';
+import { FileKeyStore, type KeyStore } from '../config/key-store';
 import { rulesDir } from '../safety/approvals/rules';
 import { ThreadStore } from '../store/thread-store';
 import { sharedRuleStore } from '../tools/safety-services';
@@ -9,6 +10,7 @@ import { VERSION } from '../version';
 import { RpcDispatcher } from './dispatcher';
 import { threadHandlers } from './handlers/threads';
 import { serviceHandlers } from './handlers/services';
+import { setupHandlers } from './handlers/setup';
 import { turnHandlers } from './handlers/turns';
 import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
@@ -23,8 +25,8 @@ export interface AppHostOptions {
   /** Idle threads with no subscriber are unloaded after this long (default 30 minutes). */
   unloadAfterMs?: number;
   modelClient?: HostEnvironment['modelClient'];
-  /** API keys kept outside config.toml (the desktop app's keychain), by variable name. */
-  secretLookup?: HostEnvironment['secretLookup'];
+  /** Where keys saved from Settings are kept (the desktop app's keychain); default WEFT_HOME/auth.json. */
+  keyStore?: KeyStore;
 }
 
 export interface AttentionEvent {
@@ -50,10 +52,19 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   const env = options.env ?? process.env;
   const weftHome = options.weftHome ?? resolveWeftHome(env);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const store = ThreadStore.open(weftHome, { onWarning: (m) => log(`weft app-server: warning: ${m}`) });
+  // A thread that stops (or resumes) being saved is told to every client, not only to the log.
+  const saveWarnings: { notify: (threadId: string, message: string) => void } = { notify: () => undefined };
+  const store = ThreadStore.open(weftHome, {
+    onWarning: (m) => log(`weft app-server: warning: ${m}`),
+    onThreadWarning: (threadId, m) => {
+      log(`weft app-server: warning: ${m}`);
+      saveWarnings.notify(threadId, m);
+    },
+  });
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
-  const environment: HostEnvironment = { weftHome, env, defaultCwd: options.cwd ?? process.cwd(), rules, log, modelClient: options.modelClient, secretLookup: options.secretLookup };
+  const environment: HostEnvironment = { weftHome, env, defaultCwd: options.cwd ?? process.cwd(), rules, log, modelClient: options.modelClient, keyStore: options.keyStore ?? new FileKeyStore(weftHome) };
   const manager = new ThreadManager({ log, unloadAfterMs: options.unloadAfterMs ?? 30 * 60_000 });
+  saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
   const attention = new Set<(e: AttentionEvent) => void>();
   const waitingListeners = new Set<(count: number) => void>();
   const waiting = new Set<string>();
@@ -83,6 +94,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...threadHandlers(context),
       ...turnHandlers(context),
       ...serviceHandlers(context),
+      ...setupHandlers(context),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },

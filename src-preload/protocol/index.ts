@@ -6,6 +6,7 @@ export * from './thread';
 export * from './initialize';
 export * from './requests';
 export * from './service-requests';
+export * from './weft-setup';
 export * from './notifications';
 export * from './server-requests';
 export * from './response-items';

@@ -3,6 +3,7 @@ import { mcpServerOverrides } from '../../../src-main/faces/acp/mcp-servers';
 import { promptToInput } from '../../../src-main/faces/acp/prompt-input';
 import { commandDecisionOf, commandPermission, patchDecisionOf } from '../../../src-main/faces/acp/permissions';
 import { UpdateMapper } from '../../../src-main/faces/acp/updates';
+import { FileKeyStore } from '../../../src-main/config/key-store';
 import { RuleStore } from '../../../src-main/safety/approvals/rules';
 import { threadConfig } from '../../../src-main/server/thread-factory';
 import { makeWeftHome, type WeftHome } from '../../support/workspace';
@@ -21,7 +22,7 @@ describe('ACP MCP servers in the thread config', () => {
       { type: 'http', name: 'remote', url: 'https://mcp.example/mcp', headers: [{ name: 'X-Key', value: 'k' }] },
       { type: 'sse', name: 'old', url: 'https://mcp.example/sse', headers: [] },
     ]);
-    const host = { weftHome: home.dir, env: {}, defaultCwd: home.dir, rules: new RuleStore(home.dir), log: () => undefined };
+    const host = { weftHome: home.dir, env: {}, defaultCwd: home.dir, rules: new RuleStore(home.dir), log: () => undefined, keyStore: new FileKeyStore(home.dir) };
     const { loaded } = await threadConfig(host, { config: overrides }, home.dir);
     expect(loaded.config.mcp_servers).toEqual({
       mine: { command: 'my-server' },

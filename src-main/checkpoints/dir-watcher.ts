@@ -1,0 +1,125 @@
+/**
+ * Collects the paths that may have changed under a workspace, so a scan after a command looks at
+ * those only. One inotify watch per directory (Linux). All of a process's watches share one kernel
+ * queue, delivered in order, so an event on a private "barrier" directory written after a command
+ * ended proves that every event the command caused has arrived. Anything that makes the picture
+ * unreliable (a watch that cannot be added, an event without a name) sets `lost`, and the tracker
+ * falls back to a full walk.
+ */
+import { mkdirSync, rmSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+
+const BARRIER_TIMEOUT_MS = 5000;
+
+export class DirWatcher {
+  private readonly watchers = new Map<string, FSWatcher>();
+  private dirty = new Set<string>();
+  private barrierWatcher: FSWatcher | null = null;
+  private readonly barrierWaiters = new Map<string, () => void>();
+  private barrierCount = 0;
+  /** True when events may have been missed since the last `take()`. */
+  lost = false;
+
+  constructor(
+    private readonly root: string,
+    private readonly barrierDir: string,
+  ) {}
+
+  static supported(): boolean {
+    return process.platform === 'linux';
+  }
+
+  /** Starts watching one directory (relative path, '' = root). False if the OS refused (limits). */
+  add(dirRel: string): boolean {
+    if (this.watchers.has(dirRel)) return true;
+    try {
+      const watcher = watch(dirRel === '' ? this.root : join(this.root, dirRel), { persistent: false }, (_event, name) => {
+        if (name === null || name === '') {
+          this.lost = true;
+          return;
+        }
+        const fileName = name.toString();
+        this.dirty.add(dirRel === '' ? fileName : `${dirRel}/${fileName}`);
+      });
+      watcher.on('error', () => {
+        // The directory went away (its parent's event reports that) or the watch broke.
+        this.watchers.delete(dirRel);
+        watcher.close();
+      });
+      this.watchers.set(dirRel, watcher);
+      return true;
+    } catch {
+      this.lost = true;
+      return false;
+    }
+  }
+
+  /** Stops watching a directory and everything below it. */
+  removeTree(dirRel: string): void {
+    for (const [rel, watcher] of this.watchers) {
+      if (rel === dirRel || rel.startsWith(`${dirRel}/`)) {
+        watcher.close();
+        this.watchers.delete(rel);
+      }
+    }
+  }
+
+  /** Resolves once every event queued before the call has been delivered. */
+  async barrier(): Promise<void> {
+    if (this.barrierWatcher === null) {
+      mkdirSync(this.barrierDir, { recursive: true });
+      this.barrierWatcher = watch(this.barrierDir, { persistent: false }, (_event, name) => {
+        if (name === null) return;
+        const resolve = this.barrierWaiters.get(name.toString());
+        if (resolve !== undefined) {
+          this.barrierWaiters.delete(name.toString());
+          resolve();
+        }
+      });
+    }
+    this.barrierCount += 1;
+    const name = `b${this.barrierCount}`;
+    const file = join(this.barrierDir, name);
+    await new Promise<void>((resolve) => {
+      // The timer keeps the process alive while waiting and, should the event never come, makes
+      // the next look a full walk instead of trusting an incomplete picture.
+      const timer = setTimeout(() => {
+        this.barrierWaiters.delete(name);
+        this.lost = true;
+        resolve();
+      }, BARRIER_TIMEOUT_MS);
+      this.barrierWaiters.set(name, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      writeFileSync(file, '');
+    });
+    try {
+      unlinkSync(file);
+    } catch {
+      /* already gone */
+    }
+  }
+
+  /** The paths seen since the last call (and whether any were missed). */
+  take(): { paths: Set<string>; lost: boolean } {
+    const taken = { paths: this.dirty, lost: this.lost };
+    this.dirty = new Set();
+    this.lost = false;
+    return taken;
+  }
+
+  get size(): number {
+    return this.watchers.size;
+  }
+
+  dispose(): void {
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    this.barrierWatcher?.close();
+    this.barrierWatcher = null;
+    for (const resolve of this.barrierWaiters.values()) resolve();
+    this.barrierWaiters.clear();
+    rmSync(this.barrierDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * Finds what changed in one workspace since the last look. The first look walks the tree (stats
+ * compared with the persisted index; only new or changed files are read and hashed). After that, on
+ * Linux, a directory watcher names the candidate paths, so a look after a command costs what the
+ * command changed, not what the project holds; elsewhere (or if the watcher lost events) it walks.
+ * The new content of every changed file goes into the blob store before the change is reported, so
+ * the next change to it has its "before" on hand.
+ */
+import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import type { BlobStore } from './blob-store';
+import { STAGING_PREFIX } from './restore-apply';
+import { DirWatcher } from './dir-watcher';
+import { IgnoreRules } from './ignore-rules';
+import { Mutex } from './mutex';
+import { type Change, type CheckpointLimits, type Entry, sameContent, statDiffers } from './types';
+import { indexFileFor, loadIndex, saveIndex } from './workspace-index';
+
+export interface ScanResult {
+  changes: Change[];
+  notes: string[];
+  /** Compressed bytes newly written to the blob store. */
+  storedBytes: number;
+  /** 'watch' when only the watcher's candidates were looked at, 'walk' for a whole-tree walk. */
+  mode: 'watch' | 'walk';
+}
+
+export interface TrackerOptions {
+  root: string;
+  checkpointsDir: string;
+  blobs: BlobStore;
+  limits: CheckpointLimits;
+  /** Use the directory watcher where the platform allows (default true). */
+  watch?: boolean;
+}
+
+const YIELD_EVERY = 512;
+const BASELINE_BUDGET = '\u0000baseline';
+
+export class WorkspaceTracker {
+  readonly root: string;
+  private index = new Map<string, Entry>();
+  private readonly rules: IgnoreRules;
+  private readonly watcher: DirWatcher | null;
+  private readonly mutex = new Mutex();
+  private readonly indexFile: string;
+  private started = false;
+  private dirtyIndex = false;
+  /** Bytes of new content stored per budget key (a turn id). */
+  private readonly spent = new Map<string, number>();
+  private sinceYield = 0;
+  /** During a watch-mode look: each touched path's entry before the look. */
+  private touched: Map<string, Entry | null> | null = null;
+
+  constructor(private readonly options: TrackerOptions) {
+    this.root = options.root;
+    this.rules = new IgnoreRules(options.root);
+    this.indexFile = indexFileFor(options.checkpointsDir, options.root);
+    const wantWatch = options.watch !== false && DirWatcher.supported();
+    this.watcher = wantWatch ? new DirWatcher(options.root, join(options.checkpointsDir, 'tmp', `barrier-${process.pid}-${Math.random().toString(36).slice(2, 10)}`)) : null;
+  }
+
+  /**
+   * Looks at the workspace and returns what changed since the last look. The first call walks the
+   * whole tree. `budgetKey` groups calls that share the per-turn byte limit.
+   */
+  sync(budgetKey: string | null = null): Promise<ScanResult> {
+    return this.mutex.run(() => this.syncLocked(budgetKey));
+  }
+
+  /** Runs `section` while no look is in progress; `section` may call `syncUnlocked`. */
+  exclusive<T>(section: () => Promise<T>): Promise<T> {
+    return this.mutex.run(section);
+  }
+
+  syncUnlocked(budgetKey: string | null = null): Promise<ScanResult> {
+    return this.syncLocked(budgetKey);
+  }
+
+  /** The current entry of a path (after the last look). */
+  entry(path: string): Entry | null {
+    return this.index.get(path) ?? null;
+  }
+
+  /** Every known entry (a copy). */
+  snapshot(): Map<string, Entry> {
+    return new Map(this.index);
+  }
+
+  /** Writes the index so the next process starts from it; cheap no-op when nothing changed. */
+  persist(): void {
+    if (!this.dirtyIndex) return;
+    saveIndex(this.indexFile, this.root, this.index);
+    this.dirtyIndex = false;
+  }
+
+  get watchedDirs(): number {
+    return this.watcher?.size ?? 0;
+  }
+
+  dispose(): void {
+    try {
+      this.persist();
+    } catch {
+      /* the next walk rebuilds it */
+    }
+    this.watcher?.dispose();
+  }
+
+  private async syncLocked(budgetKey: string | null): Promise<ScanResult> {
+    const notes: string[] = [];
+    const stored = { bytes: 0 };
+    if (!this.started) {
+      const persisted = loadIndex(this.indexFile, this.root);
+      this.index = new Map();
+      this.touched = null;
+      // The first look has a budget of its own (the per-turn limit), whatever call it serves.
+      await this.walk(persisted, notes, stored, BASELINE_BUDGET);
+      this.started = true;
+      this.dirtyIndex = true;
+      // The first look establishes the baseline: nothing is reported as changed by it.
+      return { changes: [], notes, storedBytes: stored.bytes, mode: 'walk' };
+    }
+    if (this.watcher !== null) await this.watcher.barrier();
+    const taken = this.watcher?.take() ?? { paths: new Set<string>(), lost: true };
+    const gitignoreChanged = [...taken.paths].some((p) => p === '.gitignore' || p.endsWith('/.gitignore'));
+    let changes: Change[];
+    let mode: 'watch' | 'walk';
+    if (taken.lost || gitignoreChanged) {
+      if (gitignoreChanged) this.rules.reset();
+      const before = this.index;
+      this.index = new Map();
+      this.touched = null;
+      await this.walk(before, notes, stored, budgetKey);
+      changes = diff(before, this.index);
+      mode = 'walk';
+    } else {
+      const touched = new Map<string, Entry | null>();
+      this.touched = touched;
+      for (const path of [...taken.paths].sort()) await this.look(path, notes, stored, budgetKey);
+      this.touched = null;
+      const before = new Map<string, Entry>();
+      const after = new Map<string, Entry>();
+      for (const [path, old] of touched) {
+        if (old !== null) before.set(path, old);
+        const now = this.index.get(path);
+        if (now !== undefined) after.set(path, now);
+      }
+      changes = diff(before, after);
+      mode = 'watch';
+    }
+    if (changes.length > 0) this.dirtyIndex = true;
+    return { changes, notes, storedBytes: stored.bytes, mode };
+  }
+
+  /** Sets or removes an entry, remembering its value before this look (watch mode). */
+  private put(rel: string, entry: Entry | null): void {
+    if (this.touched !== null && !this.touched.has(rel)) this.touched.set(rel, this.index.get(rel) ?? null);
+    if (entry === null) this.index.delete(rel);
+    else this.index.set(rel, entry);
+  }
+
+  /** Re-examines one candidate path (from the watcher). */
+  private async look(rel: string, notes: string[], stored: { bytes: number }, budgetKey: string | null): Promise<void> {
+    if (rel.split('/').some((part) => part === '.git' || part.startsWith(STAGING_PREFIX))) return;
+    let st: Stats | undefined;
+    try {
+      st = lstatSync(join(this.root, rel));
+    } catch {
+      st = undefined;
+    }
+    const known = this.index.get(rel);
+    if (st === undefined || (!st.isDirectory() && !st.isFile() && !st.isSymbolicLink()) || this.rules.ignored(rel, st.isDirectory())) {
+      if (known !== undefined) this.forgetTree(rel);
+      return;
+    }
+    if (st.isDirectory()) {
+      // A directory that appeared, or was replaced, or changed its mode: its content may predate any
+      // watch on it, so walk it (unchanged files keep their hashes: stats are compared first).
+      if (known !== undefined && known.kind !== 'dir') this.put(rel, null);
+      const previous = new Map<string, Entry>();
+      for (const [path, entry] of this.index) if (path.startsWith(`${rel}/`)) previous.set(path, entry);
+      for (const path of previous.keys()) this.put(path, null);
+      this.watcher?.removeTree(rel);
+      await this.walkDir(rel, st, previous, notes, stored, budgetKey);
+      return;
+    }
+    if (known?.kind === 'dir') this.forgetTree(rel);
+    this.put(rel, this.examine(rel, st, known, notes, stored, budgetKey));
+  }
+
+  private forgetTree(rel: string): void {
+    this.put(rel, null);
+    for (const path of [...this.index.keys()]) if (path.startsWith(`${rel}/`)) this.put(path, null);
+    this.watcher?.removeTree(rel);
+  }
+
+  private async walk(previous: ReadonlyMap<string, Entry>, notes: string[], stored: { bytes: number }, budgetKey: string | null): Promise<void> {
+    this.watcher?.add('');
+    await this.readDir('', previous, notes, stored, budgetKey);
+  }
+
+  private async walkDir(rel: string, st: Stats, previous: ReadonlyMap<string, Entry>, notes: string[], stored: { bytes: number }, budgetKey: string | null): Promise<void> {
+    this.put(rel, { kind: 'dir', mode: st.mode });
+    this.watcher?.add(rel);
+    await this.readDir(rel, previous, notes, stored, budgetKey);
+  }
+
+  private async readDir(dirRel: string, previous: ReadonlyMap<string, Entry>, notes: string[], stored: { bytes: number }, budgetKey: string | null): Promise<void> {
+    let names: string[];
+    try {
+      names = readdirSync(dirRel === '' ? this.root : join(this.root, dirRel));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name === '.git' || name.startsWith(STAGING_PREFIX)) continue;
+      const rel = dirRel === '' ? name : `${dirRel}/${name}`;
+      let st: Stats;
+      try {
+        st = lstatSync(join(this.root, rel));
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        if (this.rules.ignored(rel, true)) continue;
+        await this.walkDir(rel, st, previous, notes, stored, budgetKey);
+      } else if (st.isFile() || st.isSymbolicLink()) {
+        if (this.rules.ignored(rel, false)) continue;
+        this.put(rel, this.examine(rel, st, previous.get(rel), notes, stored, budgetKey));
+      }
+      this.sinceYield += 1;
+      if (this.sinceYield >= YIELD_EVERY) {
+        this.sinceYield = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+
+  /** The entry for a file or symlink; reads and stores content only when the stats changed. */
+  private examine(rel: string, st: Stats, previous: Entry | undefined, notes: string[], stored: { bytes: number }, budgetKey: string | null): Entry {
+    const abs = join(this.root, rel);
+    if (st.isSymbolicLink()) {
+      let target = '';
+      try {
+        target = readlinkSync(abs);
+      } catch {
+        /* vanished: recorded as an empty link, the next look corrects it */
+      }
+      return { kind: 'symlink', target, mtimeMs: st.mtimeMs, ino: st.ino };
+    }
+    const statOnly: Entry = { kind: 'file', mode: st.mode, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash: null };
+    if (previous !== undefined && !statDiffers(previous, statOnly) && previous.kind === 'file' && previous.hash !== null) return previous;
+    const { maxFileBytes, maxTurnBytes } = this.options.limits;
+    if (st.size > maxFileBytes) {
+      notes.push(`${rel}: not checkpointed: too large (${formatBytes(st.size)} > ${formatBytes(maxFileBytes)} per file)`);
+      return statOnly;
+    }
+    // Without a key (changes someone else made between calls) only the per-file limit applies.
+    const key = budgetKey;
+    const spent = key === null ? 0 : (this.spent.get(key) ?? 0);
+    if (key !== null && spent + st.size > maxTurnBytes) {
+      notes.push(`${rel}: not checkpointed: too large (the turn's checkpoints passed ${formatBytes(maxTurnBytes)})`);
+      return statOnly;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(abs);
+    } catch {
+      return statOnly;
+    }
+    const put = this.options.blobs.put(bytes);
+    stored.bytes += put.written;
+    if (key !== null) this.spent.set(key, spent + bytes.length);
+    return { ...statOnly, size: bytes.length, hash: put.hash };
+  }
+}
+
+/** The changes between two states, renames paired by content. */
+export function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>): Change[] {
+  const changes: Change[] = [];
+  for (const [path, entry] of after) {
+    const old = before.get(path) ?? null;
+    if (old === null || !sameContent(old, entry)) changes.push({ path, before: old, after: entry });
+  }
+  for (const [path, entry] of before) if (!after.has(path)) changes.push({ path, before: entry, after: null });
+  const removedByHash = new Map<string, string>();
+  for (const change of changes) {
+    if (change.after === null && change.before?.kind === 'file' && change.before.hash !== null) removedByHash.set(change.before.hash, change.path);
+  }
+  for (const change of changes) {
+    if (change.before === null && change.after?.kind === 'file' && change.after.hash !== null) {
+      const from = removedByHash.get(change.after.hash);
+      if (from !== undefined) {
+        change.renamedFrom = from;
+        removedByHash.delete(change.after.hash);
+      }
+    }
+  }
+  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 * 1024) return `${(n / (1024 * 1024 * 1024)).toFixed(1)} GiB`;
+  if (n >= 1024 * 1024) return `${Math.round(n / (1024 * 1024))} MiB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
+  return `${n} B`;
+}
