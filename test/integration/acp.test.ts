@@ -50,11 +50,13 @@ type Update = acp.SessionUpdate;
 class Editor {
   readonly updates: Update[] = [];
   readonly permissions: acp.RequestPermissionRequest[] = [];
-  /** Tool calls announced and permissions asked, in the order they arrived. */
+  /** Tool calls announced and permissions asked, in the order the agent wrote them. */
   readonly order: string[] = [];
+  private wireText = '';
   /** Picks the option for a permission request; default: reject. */
   choose: (request: acp.RequestPermissionRequest) => string | 'cancelled' = () => 'reject';
   onUpdate: (update: Update, sessionId: string) => void = () => undefined;
+  private readonly waiters = new Set<() => void>();
   readonly agent: acp.ClientContext;
   private readonly connection: acp.ClientConnection;
   private readonly exited: Promise<void>;
@@ -64,7 +66,6 @@ class Editor {
       .client({ name: 'test-editor' })
       .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
         this.permissions.push(params);
-        this.order.push(`permission ${params.toolCall.toolCallId}`);
         const choice = this.choose(params);
         return { outcome: choice === 'cancelled' ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: choice } };
       })
@@ -74,16 +75,35 @@ class Editor {
       })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         this.updates.push(params.update);
-        if (params.update.sessionUpdate === 'tool_call') this.order.push(`tool_call ${params.update.toolCallId}`);
         this.onUpdate(params.update, params.sessionId);
+        for (const wake of [...this.waiters]) wake();
       });
-    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+    // The agent's output is read as written, line by line, to check the order of what it sends.
+    const decoder = new TextDecoder();
+    const tap = new TransformStream<Uint8Array, Uint8Array>({
+      transform: (chunk, controller) => {
+        this.wireText += decoder.decode(chunk, { stream: true });
+        const lines = this.wireText.split('\n');
+        this.wireText = lines.pop() ?? '';
+        for (const line of lines) this.recordWire(line);
+        controller.enqueue(chunk);
+      },
+    });
+    const output = (Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>).pipeThrough(tap);
+    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin), output));
     this.agent = this.connection.agent;
     this.exited = new Promise((r) => child.on('exit', () => r()));
   }
 
   /** Answers `elicitation/create` (offered only when set before `start`). */
   static elicit: ((request: acp.CreateElicitationRequest) => acp.CreateElicitationResponse) | null = null;
+
+  private recordWire(line: string): void {
+    if (line.trim() === '') return;
+    const message = JSON.parse(line) as { method?: string; params?: { update?: { sessionUpdate?: string; toolCallId?: string }; toolCall?: { toolCallId?: string } } };
+    if (message.method === 'session/update' && message.params?.update?.sessionUpdate === 'tool_call') this.order.push(`tool_call ${message.params.update.toolCallId ?? ''}`);
+    if (message.method === 'session/request_permission') this.order.push(`permission ${message.params?.toolCall?.toolCallId ?? ''}`);
+  }
 
   static async start(): Promise<Editor> {
     const child = spawn(process.execPath, [WEFT, 'acp'], {
@@ -107,6 +127,24 @@ class Editor {
 
   prompt(sessionId: string, prompt: acp.ContentBlock[] | string): Promise<acp.PromptResponse> {
     return this.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt });
+  }
+
+  /**
+   * Resolves once `check` holds. The SDK hands notifications to their handler after a few awaits but
+   * settles responses at once, so a response can overtake the updates sent before it: wait for them.
+   */
+  until(check: () => boolean, label: string): Promise<void> {
+    return new Promise((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`timed out waiting for ${label}; updates: ${JSON.stringify(this.updates).slice(-1500)}`)), 20_000);
+      const wake = (): void => {
+        if (!check()) return;
+        this.waiters.delete(wake);
+        clearTimeout(timer);
+        done();
+      };
+      this.waiters.add(wake);
+      wake();
+    });
   }
 
   text(kind: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk'): string {
@@ -135,7 +173,7 @@ class Editor {
   }
 }
 
-describe('weft acp with an @agentclientprotocol/sdk client', () => {
+describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }, () => {
   it('streams a prompt with image and embedded context into a normal Weft thread', async () => {
     server.enqueue({
       kind: 'sse',
@@ -168,6 +206,7 @@ describe('weft acp with an @agentclientprotocol/sdk client', () => {
       { type: 'image', data: png, mimeType: 'image/png' },
     ]);
     expect(response.stopReason).toBe('end_turn');
+    await editor.until(() => editor.text('agent_message_chunk') === 'Three lines.', 'the answer');
     expect(editor.text('agent_thought_chunk')).toBe('Reading the notes');
     expect(editor.text('agent_message_chunk')).toBe('Three lines.');
     const body = JSON.stringify(server.requests[0]?.body);
@@ -194,6 +233,7 @@ describe('weft acp with an @agentclientprotocol/sdk client', () => {
     editor.choose = () => choices.shift() ?? 'reject';
     const response = await editor.prompt(sessionId, 'run things');
     expect(response.stopReason).toBe('end_turn');
+    await editor.until(() => editor.text('agent_message_chunk') === 'Done with commands.', 'the answer');
     // Asked for the first three; the fourth was allowed by "always".
     const calls4 = editor.toolCalls();
     expect(calls4).toHaveLength(4);
@@ -229,6 +269,7 @@ describe('weft acp with an @agentclientprotocol/sdk client', () => {
     const { sessionId } = await editor.newSession();
     editor.choose = (request) => (request.options.some((o) => o.optionId === 'allow-once') ? 'allow-once' : 'reject');
     expect((await editor.prompt(sessionId, 'fix the notes')).stopReason).toBe('end_turn');
+    await editor.until(() => editor.text('agent_message_chunk') === 'Patched.', 'the answer');
     expect(editor.updates.filter((u) => u.sessionUpdate === 'plan')).toEqual([
       { sessionUpdate: 'plan', entries: [{ content: 'Edit the notes', priority: 'medium', status: 'in_progress' }, { content: 'Report', priority: 'medium', status: 'pending' }] },
     ]);
@@ -283,9 +324,11 @@ describe('weft acp with an @agentclientprotocol/sdk client', () => {
     const editor = await Editor.start();
     const { sessionId } = await editor.newSession();
     await editor.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'full-access' });
+    await editor.until(() => editor.updates.length > 0, 'the mode update');
     expect(editor.updates).toEqual([{ sessionUpdate: 'current_mode_update', currentModeId: 'full-access' }]);
     await expect(editor.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' })).rejects.toThrow(/Unknown mode "yolo"/);
     expect((await editor.prompt(sessionId, 'touch it')).stopReason).toBe('end_turn');
+    await editor.until(() => editor.text('agent_message_chunk') === 'Ran it.', 'the answer');
     expect(editor.permissions).toEqual([]);
     expect(existsSync(ws.path('free.txt'))).toBe(true);
   });
@@ -301,6 +344,7 @@ describe('weft acp with an @agentclientprotocol/sdk client', () => {
     const second = await Editor.start();
     const loaded = await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ws.dir, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe('auto');
+    await second.until(() => second.updates.length >= 3, 'the replay');
     expect(second.updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'agent_message_chunk']);
     expect(second.text('user_message_chunk')).toBe('first question');
     expect(second.text('agent_message_chunk')).toBe('First answer.');

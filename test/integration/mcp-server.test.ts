@@ -107,7 +107,7 @@ async function readThreads(): Promise<{ id: string; preview: string; turns: { st
   }
 }
 
-describe('weft mcp-server with the MCP SDK client over stdio', () => {
+describe('weft mcp-server with the MCP SDK client over stdio', { timeout: 60_000 }, () => {
   it('lists the two tools with Codex argument names', async () => {
     const client = await connectStdio();
     const { tools } = await client.listTools();
@@ -217,7 +217,7 @@ describe('weft mcp-server with the MCP SDK client over stdio', () => {
   });
 });
 
-describe('weft mcp-server over streamable HTTP', () => {
+describe('weft mcp-server over streamable HTTP', { timeout: 60_000 }, () => {
   it('requires the token, then serves tools, progress and elicitation', async () => {
     server.enqueueMany([calls(evFunctionCall('a', 'exec_command', { cmd: 'touch over-http.txt' })), answer('Made it over HTTP.')]);
     const { url, token } = await startHttpServer();
@@ -256,5 +256,5 @@ describe('weft mcp-server with @modelcontextprotocol/inspector-cli', () => {
     const { url, token } = await startHttpServer();
     const overHttp = await inspector([url, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, '--method', 'tools/call', '--tool-name', 'weft', '--tool-arg', 'prompt=hello again', `cwd=${ws.dir}`]);
     expect(overHttp['structuredContent']).toEqual({ threadId: expect.any(String), content: 'Inspected over HTTP.' });
-  });
+  }, 120_000); // five processes (three inspectors, each starting or reaching a weft) on a busy machine
 });

@@ -16,13 +16,38 @@ const ALLOW_ONCE = 'allow-once';
 const ALLOW_ALWAYS = 'allow-always';
 const REJECT = 'reject';
 
-export function commandPermission(sessionId: string, params: CommandExecutionRequestApprovalParams): RequestPermissionRequest {
+/**
+ * What "always" means for this command: the rule Weft proposes if it offers one, else allowing the same
+ * for the session; null when the request offers neither (`availableDecisions`).
+ */
+function alwaysDecision(params: CommandExecutionRequestApprovalParams): CommandExecutionApprovalDecision | null {
+  const available = params.availableDecisions;
   const prefix = params.proposedExecpolicyAmendment;
-  const options: PermissionOption[] = [
-    { optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' },
-    { optionId: ALLOW_ALWAYS, name: prefix && prefix.length > 0 ? `Always allow \`${prefix.join(' ')}\`` : 'Allow for this session', kind: 'allow_always' },
-    { optionId: REJECT, name: 'Reject', kind: 'reject_once' },
-  ];
+  const offered = available
+    ? available.find((d) => typeof d === 'object' && 'acceptWithExecpolicyAmendment' in d)
+    : prefix && prefix.length > 0
+      ? { acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } }
+      : undefined;
+  if (offered) return offered;
+  return !available || available.includes('acceptForSession') ? 'acceptForSession' : null;
+}
+
+/** What "allow once" means: `accept`, or the network rule for this command when that is what is offered. */
+function onceDecision(params: CommandExecutionRequestApprovalParams): CommandExecutionApprovalDecision {
+  const available = params.availableDecisions;
+  if (!available || available.includes('accept')) return 'accept';
+  const network = available.find((d) => typeof d === 'object' && 'applyNetworkPolicyAmendment' in d && d.applyNetworkPolicyAmendment.network_policy_amendment.action === 'allow');
+  return network ?? 'accept';
+}
+
+export function commandPermission(sessionId: string, params: CommandExecutionRequestApprovalParams): RequestPermissionRequest {
+  const always = alwaysDecision(params);
+  const options: PermissionOption[] = [{ optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' }];
+  if (always !== null) {
+    const name = typeof always === 'object' && 'acceptWithExecpolicyAmendment' in always ? `Always allow \`${always.acceptWithExecpolicyAmendment.execpolicy_amendment.join(' ')}\`` : 'Allow for this session';
+    options.push({ optionId: ALLOW_ALWAYS, name, kind: 'allow_always' });
+  }
+  options.push({ optionId: REJECT, name: 'Reject', kind: 'reject_once' });
   return {
     sessionId,
     toolCall: { toolCallId: params.itemId, title: params.command, kind: 'execute', status: 'pending', rawInput: { command: params.command, cwd: params.cwd, reason: params.reason ?? null } },
@@ -46,11 +71,9 @@ export function commandDecisionOf(outcome: RequestPermissionOutcome, params: Com
   if (outcome.outcome !== 'selected') return 'cancel';
   switch (outcome.optionId) {
     case ALLOW_ONCE:
-      return 'accept';
-    case ALLOW_ALWAYS: {
-      const prefix = params.proposedExecpolicyAmendment;
-      return prefix && prefix.length > 0 ? { acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } } : 'acceptForSession';
-    }
+      return onceDecision(params);
+    case ALLOW_ALWAYS:
+      return alwaysDecision(params) ?? 'decline';
     default:
       return 'decline';
   }

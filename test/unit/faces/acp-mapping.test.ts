@@ -69,6 +69,11 @@ describe('ACP permissions', () => {
     expect(commandDecisionOf({ outcome: 'selected', optionId: 'reject' }, params)).toBe('decline');
     expect(commandDecisionOf({ outcome: 'cancelled' }, params)).toBe('cancel');
     expect(patchDecisionOf({ outcome: 'selected', optionId: 'allow-always' })).toBe('acceptForSession');
+    // Only what the request offers.
+    const network = { applyNetworkPolicyAmendment: { network_policy_amendment: { host: 'example.com', action: 'allow' as const } } };
+    const limited = { ...params, availableDecisions: [network, 'decline' as const] };
+    expect(commandPermission('s', limited).options.map((o) => o.kind)).toEqual(['allow_once', 'reject_once']);
+    expect(commandDecisionOf({ outcome: 'selected', optionId: 'allow-once' }, limited)).toEqual(network);
     expect(patchDecisionOf({ outcome: 'cancelled' })).toBe('cancel');
   });
 });
