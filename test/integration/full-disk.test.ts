@@ -69,11 +69,11 @@ describe.runIf(available)('a full disk under WEFT_HOME', () => {
     const rescued = /The thread \(\d+ line\(s\) after its first\) was saved to (\S+weft-unsaved-[0-9a-f-]+\.jsonl) instead; move that file to \S+\/sessions\/\S+\.jsonl once the disk has room/.exec(result.stderr);
     expect(rescued, result.stderr).not.toBeNull();
     const rescueFile = rescued?.[1] ?? '';
-    const lines = (await readFile(rescueFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; payload: { type?: string } });
+    const lines = (await readFile(rescueFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; payload: { type?: string; item?: { type?: string } } });
     await rm(rescueFile, { force: true });
     expect(lines[0]?.type).toBe('session_meta');
-    expect(lines.filter((l) => l.payload.type === 'user_message')).toHaveLength(1);
-    expect(lines.filter((l) => l.payload.type === 'turn_complete')).toHaveLength(1);
+    expect(lines.filter((l) => l.payload.type === 'item_completed' && l.payload.item?.type === 'UserMessage')).toHaveLength(1);
+    expect(lines.filter((l) => l.payload.type === 'task_complete')).toHaveLength(1);
     // Failing costs no waiting: about as long as the same run with room on the disk.
     server.enqueue(answer('all done'));
     const healthy = await runExec(['say hi'], false);

@@ -147,6 +147,8 @@ const WEFT_ONLY_FIELDS: Record<string, string[]> = {
   ThreadListResponse: ['backwardsCursor'],
   ThreadForkParams: ['path'],
   ThreadResumeParams: ['path'],
+  // Codex clients build approval buttons from it, but Codex 0.169's generated schema does not list it.
+  CommandExecutionRequestApprovalParams: ['availableDecisions'],
 };
 
 describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {

@@ -43,6 +43,12 @@ const clientRequestMethods = [
   'fs/readFile',
   'account/read',
   'skills/list',
+  'weft/provider/list',
+  'weft/auth/setKey',
+  'weft/auth/clearKey',
+  'weft/rules/list',
+  'weft/rules/revoke',
+  'weft/fs/complete',
 ];
 
 const serverNotificationMethods = [
