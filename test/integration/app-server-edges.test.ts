@@ -46,7 +46,7 @@ async function damagedThread(): Promise<{ id: string; path: string }> {
   await recorder.close();
   await store.close();
   const lines = readFileSync(path, 'utf8').split('\n');
-  const target = lines.findIndex((l) => l.includes('"weft_item_completed"') && l.includes('second question'));
+  const target = lines.findIndex((l) => l.includes('"item_completed"') && l.includes('"UserMessage"') && l.includes('second question'));
   expect(target).toBeGreaterThan(0);
   lines[target] = `${(lines[target] ?? '').slice(0, 30)}\u0000torn`;
   writeFileSync(path, lines.join('\n'));
