@@ -107,7 +107,7 @@ describe.skipIf(!probe.ok)('the model cannot choose what the sandbox lets it wri
     agent = start('never', () => ({ decision: 'accept' }));
     await agent.runTurn('patch outside');
     expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
-    expect(outputOf(2)).toContain('approval policy is "never"');
+    expect(outputOf(2)).toContain('approvals are set to "Never ask"');
   });
 });
 
