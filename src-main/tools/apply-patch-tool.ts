@@ -58,14 +58,14 @@ export interface PatchReview {
  * `item/started` (with every file's diff) → review → write → `item/completed` → `turn/diff/updated`.
  */
 export async function runApplyPatch(text: string, ctx: ToolContext): Promise<ToolResult> {
-  const started = Date.now();
   const prepared = await preparePatchText(text, { cwd: ctx.cwd, isWritable: ctx.patchWritable });
   if (!prepared.ok) return { output: prepared.output, success: false };
   const item: FileChangeItem = { type: 'fileChange', id: newItemId(), changes: changesOf(prepared.plan), status: 'inProgress' };
   const { threadId, turnId } = ctx;
   ctx.emit({ method: 'item/started', params: { threadId, turnId, item } });
-  const finish = (status: FileChangeItem['status']): void => {
-    ctx.emit({ method: 'item/completed', params: { threadId, turnId, item: { ...item, status } } });
+  const finish = (status: FileChangeItem['status'], declined: PatchReview['declinedHunks'] = []): void => {
+    const weftDeclined = declined.map(({ path, hunk }) => ({ path, hunk }));
+    ctx.emit({ method: 'item/completed', params: { threadId, turnId, item: { ...item, status, ...(weftDeclined.length > 0 ? { weftDeclined } : {}) } } });
   };
 
   let review: PatchReview;
@@ -79,6 +79,8 @@ export async function runApplyPatch(text: string, ctx: ToolContext): Promise<Too
     finish('declined');
     return { output: review.reason ? `patch rejected: ${review.reason}` : 'patch rejected by user', success: false };
   }
+  // Wall time counts the write only, not the review.
+  const started = Date.now();
   const plan = review.declinedHunks.length > 0 ? withDeclinedHunks(prepared.plan, review.declinedHunks) : prepared.plan;
   if (plan.files.length === 0) {
     finish('declined');
@@ -91,7 +93,7 @@ export async function runApplyPatch(text: string, ctx: ToolContext): Promise<Too
     return { output: outcome.output, success: false };
   }
   ctx.turnDiff?.afterChange(plan.files.map((f) => ({ path: f.path, kind: f.kind, movePath: f.movePath })));
-  finish('completed');
+  finish('completed', review.declinedHunks);
   if (ctx.turnDiff) ctx.emit({ method: 'turn/diff/updated', params: { threadId, turnId, diff: await ctx.turnDiff.diff() } });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const declined = review.declinedHunks.length > 0 ? `\n${describeDeclined(review)}` : '';

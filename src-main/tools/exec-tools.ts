@@ -159,9 +159,10 @@ async function runCommandItem(
   };
   const { threadId, turnId } = ctx;
   ctx.emit({ method: 'item/started', params: { threadId, turnId, item: base } });
-  const started = Date.now();
+  // The run's duration: from when it may start (after any approval), never the wait for the person.
+  let started: number | null = null;
   const complete = (item: CommandExecutionItem): void => {
-    ctx.emit({ method: 'item/completed', params: { threadId, turnId, item: { ...item, durationMs: Date.now() - started } } });
+    ctx.emit({ method: 'item/completed', params: { threadId, turnId, item: { ...item, durationMs: started === null ? 0 : Date.now() - started } } });
   };
   const onOutput = (delta: string): void => {
     ctx.emit({ method: 'item/commandExecution/outputDelta', params: { threadId, turnId, itemId: base.id, delta } });
@@ -173,9 +174,10 @@ async function runCommandItem(
   try {
     const gate = await gateCommand(ctx, base, command);
     if (gate.kind === 'refused') {
-      complete({ ...base, status: 'declined' });
+      complete({ ...base, status: 'declined', weftOutcome: 'declined' });
       return { output: gate.output, success: false };
     }
+    started = Date.now();
     result = await run(onOutput, gate.launcher);
     if (gate.sandboxed && result.exitCode !== null && result.exitCode !== 0) {
       const after = await afterSandboxedRun(ctx, base, command, result);
@@ -189,15 +191,22 @@ async function runCommandItem(
       }
     }
   } catch (error) {
-    complete({ ...base, status: 'failed', aggregatedOutput: result === null ? null : firstAttempt + result.output });
+    // Thrown before the command ran: the turn was cancelled at its approval (or interrupted meanwhile).
+    const outcome = started === null ? (ctx.signal.aborted ? 'cancelled' : 'error') : 'stopped';
+    const message = error instanceof Error ? error.message : String(error);
+    complete({ ...base, status: 'failed', aggregatedOutput: result === null ? null : firstAttempt + result.output, weftOutcome: outcome, ...(outcome === 'error' ? { weftError: message } : {}) });
     throw error;
   }
+  // No exit status, no session left running and not interrupted: the command could not be run at all.
+  const couldNotRun = !result.aborted && result.exitCode === null && result.sessionId === null;
   const done: CommandExecutionItem = {
     ...base,
     processId: result.sessionId === null ? null : String(result.sessionId),
-    status: !result.aborted && (result.exitCode === null || result.exitCode === 0) ? 'completed' : 'failed',
+    status: couldNotRun || result.aborted || (result.exitCode !== null && result.exitCode !== 0) ? 'failed' : 'completed',
     aggregatedOutput: firstAttempt + result.output,
     exitCode: result.exitCode,
+    // A command left running in the background (a session the model can still address) has not ended.
+    ...(result.aborted ? { weftOutcome: 'stopped' as const } : couldNotRun ? { weftOutcome: 'error' as const, weftError: result.text.replace(/^execution error: /, '') } : result.exitCode !== null ? { weftOutcome: 'exited' as const } : {}),
   };
   complete(done);
   return { output: note === null ? result.text : `${result.text}\n\n${note}`, success: done.status === 'completed' };

@@ -107,16 +107,20 @@ function ThreadHeader({ threadId }: { threadId: string }) {
   const usage = useWeft((s) => s.data.conversations[threadId]?.tokenUsage ?? null);
   const archived = useWeft((s) => isArchived(s.data, threadId));
   const running = useWeft((s) => runningTurn(s.data.conversations[threadId]) !== null);
+  const waiting = useWeft((s) => s.data.approvals.some((r) => r.params.threadId === threadId) || (s.data.statuses[threadId]?.type === 'active' && (s.data.statuses[threadId]?.activeFlags.length ?? 0) > 0));
   const contextWindow = useWeft((s) => s.ui.models.find((m) => m.id === s.ui.settings.model)?.contextWindow ?? null);
   return (
     <header className="main-header">
       <div className="main-title">
         <h1>{thread === undefined ? 'Thread' : threadTitle(thread)}</h1>
-        {running && (
-          <span className="badge badge-running">
-            <Spinner size={11} /> Running
-          </span>
-        )}
+        {running &&
+          (waiting ? (
+            <span className="badge badge-waiting">Waiting for approval</span>
+          ) : (
+            <span className="badge badge-running">
+              <Spinner size={11} /> Running
+            </span>
+          ))}
         {archived && <span className="badge">Archived</span>}
         {thread?.forkedFromId !== null && thread?.forkedFromId !== undefined && (
           <button type="button" className="link-button small" onClick={() => void controller.selectThread(thread.forkedFromId ?? '')}>

@@ -26,6 +26,9 @@ export interface E2eOptions {
   approvalPolicy?: 'untrusted' | 'on-request' | 'on-failure' | 'never';
   /** config.toml `sandbox_mode` (default "danger-full-access": commands run without needing bwrap). */
   sandbox?: 'read-only' | 'workspace-write' | 'danger-full-access';
+  /** Browser window size (default 1360×860). */
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
 }
 
 export interface E2e {
@@ -110,7 +113,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   try {
     const served = await startServe(workspace.dir, home.dir);
     child = served.child;
-    browser = await launchBrowser();
+    browser = await launchBrowser({ viewport: options.viewport, colorScheme: options.colorScheme });
     const { page } = browser;
     page.setDefaultTimeout(20_000);
     await page.goto(served.url);

@@ -7,22 +7,61 @@ import { Icon, Spinner } from '../Icon';
 import { useDisclosure } from '../preferences';
 import { LazyTerminal } from '../LazyTerminal';
 
-function commandStatus(item: CommandExecutionItem) {
-  switch (item.status) {
-    case 'inProgress':
-      return (
-        <span className="status status-running">
-          <Spinner size={12} /> Running
-        </span>
-      );
-    case 'completed':
-      return <span className="status status-ok">{item.exitCode === null ? 'Done' : `Exit ${item.exitCode}`}</span>;
-    case 'failed':
-      return <span className="status status-failed">{item.exitCode === null ? 'Failed' : `Exit ${item.exitCode}`}</span>;
+/** How a command stands, in words: from `weftOutcome` when the item has one, else from status and exit code. */
+export function commandState(item: CommandExecutionItem, waiting: boolean): { label: string; tone: 'running' | 'waiting' | 'ok' | 'failed' | 'muted' } {
+  if (item.status === 'inProgress') return waiting ? { label: 'Waiting for approval', tone: 'waiting' } : { label: 'Running', tone: 'running' };
+  const failed = (code: number | null) => ({ label: code === null ? 'Failed' : `Failed (exit ${code})`, tone: 'failed' as const });
+  switch (item.weftOutcome) {
+    case 'exited':
+      return item.exitCode === null || item.exitCode === 0 ? { label: 'Done', tone: 'ok' } : failed(item.exitCode);
     case 'declined':
-      return <span className="status status-muted">Declined</span>;
+      return { label: 'Not run (declined)', tone: 'muted' };
+    case 'cancelled':
+      return { label: 'Cancelled', tone: 'muted' };
+    case 'stopped':
+      return { label: 'Stopped', tone: 'muted' };
+    case 'error':
+      return { label: 'Error', tone: 'failed' };
+    case undefined:
+      break;
+  }
+  switch (item.status) {
+    case 'completed':
+      return item.exitCode === null || item.exitCode === 0 ? { label: 'Done', tone: 'ok' } : failed(item.exitCode);
+    case 'failed':
+      return failed(item.exitCode);
+    case 'declined':
+      return { label: 'Not run (declined)', tone: 'muted' };
   }
   return assertNever(item.status);
+}
+
+function commandStatus(item: CommandExecutionItem, waiting: boolean) {
+  const state = commandState(item, waiting);
+  return (
+    <span className={`status status-${state.tone === 'waiting' ? 'waiting' : state.tone}`}>
+      {state.tone === 'running' && <Spinner size={12} />}
+      {state.label}
+    </span>
+  );
+}
+
+/** What the body says when there is no output to show. */
+function emptyNote(item: CommandExecutionItem, waiting: boolean): string {
+  if (item.status === 'inProgress') return waiting ? 'Waiting for approval.' : 'Waiting for output…';
+  switch (item.weftOutcome) {
+    case 'declined':
+      return 'Not run: declined.';
+    case 'cancelled':
+      return 'Not run: the turn was cancelled.';
+    case 'stopped':
+      return 'Stopped before it printed anything.';
+    case 'error':
+      return `Could not run: ${item.weftError ?? 'unknown error'}`;
+    case 'exited':
+    case undefined:
+      return item.status === 'declined' ? 'Not run.' : 'No output.';
+  }
 }
 
 export interface CommandCellProps {
@@ -31,9 +70,11 @@ export interface CommandCellProps {
   cwd: string | null;
   rowKey: string;
   latest: boolean;
+  /** An approval for this command is waiting for an answer. */
+  waiting: boolean;
 }
 
-export function CommandCell({ item, output, cwd, rowKey, latest }: CommandCellProps) {
+export function CommandCell({ item, output, cwd, rowKey, latest, waiting }: CommandCellProps) {
   const hasOutput = output !== null && output.total > 0;
   const [open, setOpen] = useDisclosure(rowKey, latest || item.status === 'inProgress');
   const showCwd = cwd === null || item.cwd !== cwd;
@@ -46,17 +87,18 @@ export function CommandCell({ item, output, cwd, rowKey, latest }: CommandCellPr
           {item.command}
         </code>
         <span className="tool-meta">
-          {item.durationMs !== null && <span className="muted">{duration(item.durationMs)}</span>}
-          {commandStatus(item)}
+          {item.durationMs !== null && item.weftOutcome !== 'declined' && item.weftOutcome !== 'cancelled' && <span className="muted">{duration(item.durationMs)}</span>}
+          {commandStatus(item, waiting)}
         </span>
       </button>
       {open && (
         <div className="tool-body">
           {showCwd && <div className="tool-cwd">in {relativePath(item.cwd, cwd)}</div>}
+          {hasOutput && item.weftOutcome === 'error' && <div className="tool-empty error-text">Could not run: {item.weftError ?? 'unknown error'}</div>}
           {hasOutput ? (
             <LazyTerminal output={output} label={`Output of ${item.command}`} />
           ) : (
-            <div className="tool-empty">{item.status === 'inProgress' ? 'Waiting for output…' : item.status === 'declined' ? 'Not run.' : 'No output.'}</div>
+            <div className={`tool-empty ${item.weftOutcome === 'error' ? 'error-text' : ''}`}>{emptyNote(item, waiting)}</div>
           )}
         </div>
       )}
