@@ -42,6 +42,19 @@ export interface UiState {
   recentProjects: string[];
   /** The project picker is open. */
   projectPicker: boolean;
+  /** Messages sent into a running turn that the conversation does not show yet (see `steering`). */
+  steering: SteeringMessage[];
+}
+
+/**
+ * A message added to a running turn, shown at once until the conversation holds it: the turn takes it at
+ * its next model request. `before` counts the thread's user messages with this text when it was sent.
+ */
+export interface SteeringMessage {
+  id: number;
+  threadId: string;
+  text: string;
+  before: number;
 }
 
 export interface StoreState {
@@ -68,6 +81,7 @@ export function initialUi(recentProjects: string[] = []): UiState {
     turnDiff: null,
     recentProjects,
     projectPicker: false,
+    steering: [],
   };
 }
 

@@ -11,7 +11,7 @@ import { baseName } from '../components/format';
 import { firstRequestFor } from '../store/approvals';
 import { conversationRows } from '../store/rows';
 import type { Row, RowsCache } from '../store/rows';
-import { findThread, isArchived, runningTurn, threadTitle } from '../store/selectors';
+import { findThread, isArchived, runningTurn, threadTitle, userMessagesWith } from '../store/selectors';
 import { CommandApproval } from './approvals/CommandApproval';
 import { ReviewChanges } from './approvals/ReviewChanges';
 import { UserInputDialog } from './approvals/UserInputRequest';
@@ -43,6 +43,26 @@ function PendingRequest({ threadId }: { threadId: string }) {
     case 'item/tool/requestUserInput':
       return <UserInputDialog key={String(request.id)} request={request} />;
   }
+}
+
+/** Messages sent into the running turn that the conversation does not hold yet, shown at once. */
+function SteeringMessages({ threadId }: { threadId: string }) {
+  const waiting = useWeft(
+    useShallow((s) => s.ui.steering.filter((m) => m.threadId === threadId && userMessagesWith(s.data.conversations[threadId], m.text) <= m.before)),
+  );
+  if (waiting.length === 0) return null;
+  return (
+    <ul className="steering" aria-label="Messages for the running turn">
+      {waiting.map((message) => (
+        <li key={message.id} className="steering-message" data-state="steering">
+          <span className="steering-label">
+            <Icon name="arrowUp" size={12} /> Steering · the agent reads it at its next step
+          </span>
+          <span className="steering-text">{message.text}</span>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function Conversation({ threadId }: { threadId: string }) {
@@ -185,6 +205,7 @@ export function ConversationView() {
         <Conversation key={threadId} threadId={threadId} />
       )}
       <div className="composer-dock">
+        <SteeringMessages threadId={threadId} />
         <PendingRequest threadId={threadId} />
         {archived ? (
           <div className="archived-banner">

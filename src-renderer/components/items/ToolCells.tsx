@@ -1,5 +1,8 @@
 // Commands, MCP tool calls, web searches, image views and compactions.
 import type { CommandExecutionItem, ContextCompactionItem, ImageViewItem, McpToolCallItem, WebSearchItem } from '../../../src-preload/protocol';
+import { lazy, Suspense, useId, useState } from 'react';
+import { outputText } from '../../store/output-tail';
+import { OUTPUT_TAIL_CHARS } from '../../store/state';
 import type { OutputTail } from '../../store/state';
 import { assertNever } from '../../store/assert-never';
 import { duration, relativePath } from '../format';
@@ -64,6 +67,55 @@ function emptyNote(item: CommandExecutionItem, waiting: boolean): string {
   }
 }
 
+/** Characters of output a terminal cell shows until "Show all" (a long log's tail; the rest is kept). */
+const SHORT_OUTPUT_CHARS = 16 * 1024;
+
+const OutputEditor = lazy(() => import('../OutputEditor'));
+
+function CommandOutput({ output, command }: { output: OutputTail; command: string }) {
+  const [all, setAll] = useState(false);
+  const [editor, setEditor] = useState(false);
+  const limit = all ? OUTPUT_TAIL_CHARS : SHORT_OUTPUT_CHARS;
+  const hidden = output.total - Math.min(output.kept, limit);
+  const titleId = useId();
+  return (
+    <>
+      {hidden > 0 && (
+        <div className="output-note">
+          <span>… {hidden.toLocaleString()} earlier characters not shown …</span>
+          {!all && output.kept > limit && (
+            <button type="button" className="link-button" onClick={() => setAll(true)}>
+              Show all
+            </button>
+          )}
+          <button type="button" className="link-button" onClick={() => setEditor(true)}>
+            Open in editor
+          </button>
+        </div>
+      )}
+      <LazyTerminal output={output} label={`Output of ${command}`} limit={limit} />
+      {editor && (
+        <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && setEditor(false)} onKeyDown={(e) => e.key === 'Escape' && setEditor(false)}>
+          <section className="review output-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+            <header className="review-head">
+              <Icon name="terminal" />
+              <h2 id={titleId}>Output of {command}</h2>
+              <span className="muted">{output.total > output.kept ? `last ${output.kept.toLocaleString()} of ${output.total.toLocaleString()} characters` : `${output.total.toLocaleString()} characters`}</span>
+              <span className="spacer" />
+              <button type="button" className="icon-button" aria-label="Close" onClick={() => setEditor(false)}>
+                <Icon name="x" />
+              </button>
+            </header>
+            <Suspense fallback={<div className="tool-empty">Loading…</div>}>
+              <OutputEditor text={outputText(output)} label={`Output of ${command}`} />
+            </Suspense>
+          </section>
+        </div>
+      )}
+    </>
+  );
+}
+
 export interface CommandCellProps {
   item: CommandExecutionItem;
   output: OutputTail | null;
@@ -96,7 +148,7 @@ export function CommandCell({ item, output, cwd, rowKey, latest, waiting }: Comm
           {showCwd && <div className="tool-cwd">in {relativePath(item.cwd, cwd)}</div>}
           {hasOutput && item.weftOutcome === 'error' && <div className="tool-empty error-text">Could not run: {item.weftError ?? 'unknown error'}</div>}
           {hasOutput ? (
-            <LazyTerminal output={output} label={`Output of ${item.command}`} />
+            <CommandOutput output={output} command={item.command} />
           ) : (
             <div className={`tool-empty ${item.weftOutcome === 'error' ? 'error-text' : ''}`}>{emptyNote(item, waiting)}</div>
           )}
