@@ -18,6 +18,7 @@ import type { ServerRequestSender } from '../tools/types';
 import { uuidv7 } from '../util/ids';
 import { Session } from './session';
 import type { RuleStore } from '../safety/approvals/rules';
+import type { FileCheckpoints } from '../tools/file-checkpoints';
 import { SafetyServices } from '../tools/safety-services';
 import type { SessionOptions, SessionRecorder, TurnOverrides } from './types';
 
@@ -37,6 +38,8 @@ export interface CreateSessionInput {
   rules: RuleStore;
   recorder?: SessionRecorder;
   initial?: SessionOptions['initial'];
+  /** Checkpoints of the files tool calls change; absent = none. */
+  checkpoints?: FileCheckpoints;
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -123,6 +126,7 @@ export function createSession(input: CreateSessionInput): Session {
         }
       : undefined,
     recorder: input.recorder,
+    checkpoints: input.checkpoints,
     initial: input.initial,
     onInterrupt: () => exec.closeAll('the turn was interrupted'),
     onShutdown: () => exec.closeAll('the thread was closed'),

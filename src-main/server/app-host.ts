@@ -1,6 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { platform } from 'node:os';
 import type { ServerNotification } from '../../src-preload/protocol';
+import { CheckpointService } from '../checkpoints/service';
+import { checkpointSettings } from '../checkpoints/settings';
+import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
 import { rulesDir } from '../safety/approvals/rules';
 import { ThreadStore } from '../store/thread-store';
@@ -8,6 +11,7 @@ import { sharedRuleStore } from '../tools/safety-services';
 import { VERSION } from '../version';
 import { RpcDispatcher } from './dispatcher';
 import { threadHandlers } from './handlers/threads';
+import { checkpointHandlers } from './handlers/checkpoints';
 import { serviceHandlers } from './handlers/services';
 import { turnHandlers } from './handlers/turns';
 import type { HostEnvironment } from './thread-factory';
@@ -52,7 +56,9 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const store = ThreadStore.open(weftHome, { onWarning: (m) => log(`weft app-server: warning: ${m}`) });
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
-  const environment: HostEnvironment = { weftHome, env, defaultCwd: options.cwd ?? process.cwd(), rules, log, modelClient: options.modelClient, secretLookup: options.secretLookup };
+  const defaultCwd = options.cwd ?? process.cwd();
+  const checkpoints = await openCheckpoints(weftHome, defaultCwd, env, log);
+  const environment: HostEnvironment = { weftHome, env, defaultCwd, rules, log, modelClient: options.modelClient, secretLookup: options.secretLookup, checkpoints };
   const manager = new ThreadManager({ log, unloadAfterMs: options.unloadAfterMs ?? 30 * 60_000 });
   const attention = new Set<(e: AttentionEvent) => void>();
   const waitingListeners = new Set<(count: number) => void>();
@@ -83,6 +89,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...threadHandlers(context),
       ...turnHandlers(context),
       ...serviceHandlers(context),
+      ...checkpointHandlers(context),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },
@@ -114,6 +121,30 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     close: async () => {
       await manager.closeAll();
       await store.close();
+      checkpoints.service.dispose();
     },
   };
+}
+
+/**
+ * The checkpoint store of the Weft home, with the limits of the user's config (a config that cannot be
+ * read leaves the defaults; the thread that loads it reports the error).
+ */
+async function openCheckpoints(weftHome: string, cwd: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<{ service: CheckpointService; worktreesDir: string }> {
+  let settings = checkpointSettings({}, weftHome);
+  try {
+    settings = checkpointSettings((await loadConfig({ weftHome, cwd, env })).config, weftHome);
+  } catch (error) {
+    log(`weft app-server: warning: checkpoints use their default limits: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const service = new CheckpointService(settings.service);
+  // Retention and collection once per start, off the start-up path.
+  setTimeout(() => {
+    try {
+      service.gc();
+    } catch (error) {
+      log(`weft app-server: warning: checkpoint collection failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }, 60_000).unref();
+  return { service, worktreesDir: settings.worktreesDir };
 }

@@ -9,6 +9,7 @@ import type { Session } from '../core/session';
 import type { SessionOptions, SessionRecorder, TurnRecord } from '../core/types';
 import { ModelError } from '../model/errors';
 import type { ModelClient } from '../model/types';
+import type { CheckpointService } from '../checkpoints/service';
 import type { RuleStore } from '../safety/approvals/rules';
 import type { LoadedThread } from '../store/loader';
 import type { ServerRequestSender } from '../tools/types';
@@ -26,6 +27,8 @@ export interface HostEnvironment {
   modelClient?: ModelClient;
   /** API keys kept outside the environment (the desktop keychain), by variable name. */
   secretLookup?: (name: string) => Promise<string | undefined>;
+  /** File checkpoints (one store per Weft home) and where forks with files go; absent = none. */
+  checkpoints?: { service: CheckpointService; worktreesDir: string };
 }
 
 /** The effective config for a thread: config.toml + the client's overrides. */
@@ -107,6 +110,7 @@ export function buildSession(
     rules: host.rules,
     weftHome: host.weftHome,
     recorder: input.recorder,
+    checkpoints: input.config.checkpoints?.enabled === false ? undefined : host.checkpoints?.service,
     initial,
     modelClient: host.modelClient ?? (missing ? failingClient(missing) : undefined),
     overrides: {

@@ -64,13 +64,16 @@ export type ThreadResumeResult = z.infer<typeof ThreadResumeResult>;
 
 /**
  * Copy a thread into a new one. `weftTurnId` (Weft): keep the history up to and including that turn;
- * omitted = the whole thread.
+ * omitted = the whole thread. `weftWorktree` (Weft): the new thread works in its own copy of the
+ * project holding the files as they were after that turn: a git worktree on a new `weft/<id>` branch,
+ * or a copy of the folder outside git.
  */
 export const ThreadForkParams = ThreadOverrides.extend({
   threadId: ThreadId,
   path: z.string().nullish(),
   ephemeral: z.boolean().nullish(),
   weftTurnId: z.string().nullish(),
+  weftWorktree: z.boolean().nullish(),
 });
 export type ThreadForkParams = z.infer<typeof ThreadForkParams>;
 

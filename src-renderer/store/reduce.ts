@@ -10,7 +10,7 @@ import { newDraft, own } from './draft';
 import type { Draft } from './draft';
 import { markArchived, markUnarchived, patchThread, upsertThread } from './thread-list';
 import { MAX_WARNINGS } from './state';
-import type { AppData, ItemEntry, Notice } from './state';
+import type { AppData, Conversation, ItemEntry, Notice } from './state';
 
 /** Applies one notification. */
 export function reduceNotification(state: AppData, notification: ServerNotification): AppData {
@@ -111,6 +111,20 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       const next = own(draft, state);
       next.statuses = own(draft, next.statuses);
       next.statuses[threadId] = { type: 'notLoaded' };
+      return next;
+    }
+    case 'thread/reverted': {
+      const { threadId, turnIds } = notification.params;
+      const conversation = state.conversations[threadId];
+      if (conversation === undefined || !turnIds.some((id) => conversation.turns[id] !== undefined)) return state;
+      const dropped = new Set(turnIds);
+      const turns: Conversation['turns'] = {};
+      for (const id of conversation.turnIds) {
+        const turn = conversation.turns[id];
+        if (!dropped.has(id) && turn !== undefined) turns[id] = turn;
+      }
+      const next = own(draft, state);
+      next.conversations = { ...state.conversations, [threadId]: { ...conversation, shape: conversation.shape + 1, turnIds: conversation.turnIds.filter((id) => !dropped.has(id)), turns } };
       return next;
     }
     case 'thread/name/updated':
