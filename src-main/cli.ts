@@ -19,6 +19,7 @@ Commands:
   serve [--port N] [--cd DIR] Open the Weft UI in a browser (loopback only, token in the URL)
   app-server                  Speak the app-server protocol (JSON-RPC, one JSON object per line) on stdio
   mcp-server [--port N]       Serve Weft as an MCP server (tools weft, weft-reply) on stdio or HTTP
+  acp                         Speak the Agent Client Protocol on stdio (for editors such as Zed)
   threads <command>           List, read, rename, archive, search and import threads
   apply-patch [patch]         Apply a patch (Codex apply_patch format) from the argument or stdin
   sandbox [options] -- CMD    Run one command inside Weft's sandbox
@@ -53,6 +54,10 @@ async function main(argv: string[]): Promise<number> {
     case 'mcp-server': {
       const [{ runMcpServerCommand }, { createAppHost }] = await Promise.all([import('./cli/mcp-server'), import('./server/app-host')]);
       return runMcpServerCommand(rest, ({ cwd }) => createAppHost({ cwd }));
+    }
+    case 'acp': {
+      const [{ runAcpCommand }, { createAppHost }] = await Promise.all([import('./cli/acp'), import('./server/app-host')]);
+      return runAcpCommand(rest, ({ cwd }) => createAppHost({ cwd }));
     }
     case 'threads':
       return (await import('./cli/threads')).runThreadsCommand(rest);

@@ -16,6 +16,7 @@ import './styles/conversation.css';
 import './styles/composer.css';
 import './styles/dialogs.css';
 import './styles/markdown.css';
+import './styles/settings.css';
 
 function storage(): Storage | null {
   try {

@@ -1,10 +1,11 @@
-import { stat } from 'node:fs/promises';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import type { ServerNotification, Turn } from '../../src-preload/protocol';
+import { z } from 'zod';
+import type { ServerNotification, Turn, UserInput } from '../../src-preload/protocol';
 import { ConfigError } from '../config/errors';
 import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
+import { FileKeyStore, keyFor } from '../config/key-store';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
 import { createSession } from '../core/create-session';
 import type { ServerRequestSender } from '../tools/types';
@@ -13,25 +14,11 @@ import { rulesDir } from '../safety/approvals/rules';
 import { sharedRuleStore } from '../tools/safety-services';
 import type { ThreadStore } from '../store/thread-store';
 import { uuidv7 } from '../util/ids';
+import type { WeftConfig } from '../config/schema';
+import { loadLocalImage } from '../core/user-input';
+import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec-args';
 import { ExecProgress } from './exec-progress';
-
-const USAGE = `Usage: weft exec [options] <prompt>
-       weft exec [options] -          (read the prompt from stdin)
-
-Runs one task to completion in the current directory. Progress goes to stderr, the final answer to
-stdout. Exit status 0 when the task completed, 1 when it failed, 130 when interrupted.
-
-Options:
-  -m, --model <model>        Model to use (default: config \`model\`)
-  -C, --cd <dir>             Work in <dir> instead of the current directory
-  -c, --config <key=value>   Override a config value (TOML value; repeatable), e.g. -c model_reasoning_effort="high"
-  -a, --approval-policy <p>  untrusted | on-failure | on-request | never (default: never — nobody is there to ask)
-  -s, --sandbox <mode>       read-only | workspace-write | danger-full-access (default: workspace-write)
-      --json                 Print every event as one JSON object per line on stdout
-      --resume <thread-id>   Continue a saved thread instead of starting a new one
-      --ephemeral            Do not save this run as a thread
-  -h, --help                 Show this help
-`;
+import { CodexExecEvents, type CodexExecEvent } from './exec-thread-events';
 
 /**
  * Headless runs have nobody to ask: an approval request is declined (the model is told it was
@@ -52,54 +39,43 @@ const declineEverything: ServerRequestSender = async (request) => {
 };
 
 export async function runExecCommand(argv: string[]): Promise<number> {
-  let parsed;
+  let args: ExecArgs;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        model: { type: 'string', short: 'm' },
-        cd: { type: 'string', short: 'C' },
-        config: { type: 'string', short: 'c', multiple: true },
-        json: { type: 'boolean' },
-        resume: { type: 'string' },
-        ephemeral: { type: 'boolean' },
-        'approval-policy': { type: 'string', short: 'a' },
-        sandbox: { type: 'string', short: 's' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    args = parseExecArgs(argv);
   } catch (error) {
-    process.stderr.write(`weft exec: ${errorMessage(error)}\n\n${USAGE}`);
+    process.stderr.write(`weft exec: ${errorMessage(error)}\n\n${EXEC_USAGE}`);
     return 2;
   }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(USAGE);
+  if (args.help) {
+    process.stdout.write(EXEC_USAGE);
     return 0;
   }
-  const prompt = await readPrompt(positionals);
+  const prompt = args.prompt ?? (args.promptFromStdin ? await readStdinPrompt() : null);
   if (prompt === null) {
-    process.stderr.write(`weft exec: no prompt given\n\n${USAGE}`);
+    process.stderr.write(`weft exec: no prompt given (pass it as an argument, or on stdin)\n\n${EXEC_USAGE}`);
     return 2;
   }
   const env = process.env;
-  const cwd = resolve(values.cd ?? process.cwd());
-  if (values.cd !== undefined) {
+  const cwd = resolve(args.cd ?? process.cwd());
+  if (args.cd !== undefined) {
     const problem = await folderProblem(cwd);
     if (problem !== null) {
-      process.stderr.write(`weft exec: -C ${values.cd}: ${problem}\n`);
+      process.stderr.write(`weft exec: -C ${args.cd}: ${problem}\n`);
       return 2;
     }
   }
-  const overrides = [...(values.config ?? [])];
-  if (values.model) overrides.push(`model=${JSON.stringify(values.model)}`);
-  if (values['approval-policy']) overrides.push(`approval_policy=${JSON.stringify(values['approval-policy'])}`);
-  if (values.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(values.sandbox)}`);
+  const overrides = [...args.config];
+  if (args.model) overrides.push(`model=${JSON.stringify(args.model)}`);
+  if (args.approvalPolicy) overrides.push(`approval_policy=${JSON.stringify(args.approvalPolicy)}`);
+  if (args.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(args.sandbox)}`);
 
   let session;
   let store: ThreadStore | null = null;
+  let input: UserInput[];
+  let outputSchema: Record<string, unknown> | null;
   try {
+    outputSchema = args.outputSchema === undefined ? null : await readOutputSchema(resolve(cwd, args.outputSchema));
+    input = await promptInput(prompt, args.images, cwd);
     const weftHome = resolveWeftHome(env);
     // Unless the config or a flag says otherwise, headless runs never ask and write only the workspace.
     const probe = await loadConfig({ weftHome, cwd, overrides, env });
@@ -107,20 +83,25 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     if (probe.origins.get('sandbox_mode') === 'default') overrides.unshift('sandbox_mode="workspace-write"');
     const loaded = probe.origins.get('approval_policy') === 'default' || probe.origins.get('sandbox_mode') === 'default' ? await loadConfig({ weftHome, cwd, overrides, env }) : probe;
     for (const warning of loaded.warnings) process.stderr.write(`weft: warning: ${warning}\n`);
+    const config = withAddedDirs(loaded.config, args.addDirs.map((dir) => resolve(cwd, dir)));
     const rules = await sharedRuleStore(rulesDir(weftHome), (w) => process.stderr.write(`weft: warning: ${w}\n`));
-    const provider = resolveProvider(loaded.config, env);
+    let provider = resolveProvider(config, env);
+    // A key saved from Settings (WEFT_HOME/auth.json) applies when neither config nor env has one.
+    const saved = provider.apiKey === null ? await keyFor(provider, new FileKeyStore(weftHome)) : null;
+    if (saved !== null) provider = { ...provider, apiKey: saved.key, apiKeySource: null };
     const missing = missingKeyMessage(provider);
     if (missing) {
       process.stderr.write(`weft: ${missing}\n`);
       return 1;
     }
-    const persisted = await openThread({ weftHome, cwd, resume: values.resume, ephemeral: values.ephemeral === true, model: loaded.config.model, provider: provider.id });
+    const persisted = await openThread({ weftHome, cwd, resume: args.resume, ephemeral: args.ephemeral, model: config.model, provider: provider.id, source: args.threadSource ?? 'exec' });
     store = persisted?.store ?? null;
+    const resumed = persisted?.state != null;
     const last = persisted?.state?.lastTurnContext ?? null;
     session = createSession({
-      config: loaded.config,
+      config,
       provider,
-      cwd: last && !values.cd ? last.cwd : cwd,
+      cwd: last && !args.cd ? last.cwd : cwd,
       sendRequest: declineEverything,
       env,
       rules,
@@ -136,18 +117,26 @@ export async function runExecCommand(argv: string[]): Promise<number> {
           }
         : undefined,
     });
-    if (persisted) process.stderr.write(`weft: thread ${persisted.threadId}${values.resume ? ' (resumed)' : ''}\n`);
+    if (persisted && args.output !== 'codex') process.stderr.write(`weft: thread ${persisted.threadId}${resumed ? ' (resumed)' : ''}\n`);
   } catch (error) {
-    process.stderr.write(`weft: ${error instanceof ConfigError ? error.message : errorMessage(error)}\n`);
+    process.stderr.write(`weft: ${error instanceof ConfigError || error instanceof ExecInputError ? error.message : errorMessage(error)}\n`);
     await store?.close();
     return 1;
   }
 
   const progress = new ExecProgress({ stdout: process.stdout, stderr: process.stderr }, cwd);
+  const codexEvents = args.output === 'codex' ? new CodexExecEvents(session.tokenUsage) : null;
+  const writeEvents = (events: readonly CodexExecEvent[]): void => {
+    for (const event of events) process.stdout.write(`${JSON.stringify(event)}\n`);
+  };
+  if (codexEvents) writeEvents(codexEvents.threadStarted(session.threadId));
+  let lastAnswer: string | null = null;
   const finished = new Promise<Turn>((resolveTurn) => {
     session.subscribe((n: ServerNotification) => {
-      if (values.json) process.stdout.write(`${JSON.stringify(n)}\n`);
+      if (codexEvents) writeEvents(codexEvents.handle(n));
+      else if (args.output === 'json') process.stdout.write(`${JSON.stringify(n)}\n`);
       else progress.handle(n);
+      if (n.method === 'item/completed' && n.params.item.type === 'agentMessage') lastAnswer = n.params.item.text;
       if (n.method === 'turn/completed') resolveTurn(n.params.turn);
     });
   });
@@ -160,8 +149,9 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   try {
-    await session.startTurn([{ type: 'text', text: prompt }]);
+    await session.startTurn(input, undefined, { outputSchema });
     const turn = await finished;
+    if (args.outputLastMessage !== undefined) await writeFileAtomic(resolve(cwd, args.outputLastMessage), lastAnswer ?? '');
     if (turn.status === 'failed') {
       process.stderr.write(`weft: ${turn.error?.message ?? 'the turn failed'}\n`);
       return 1;
@@ -170,7 +160,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       process.stderr.write('weft: interrupted\n');
       return 130;
     }
-    if (!values.json && !progress.answerPrinted && progress.finalAnswer !== null) {
+    if (args.output === 'human' && !progress.answerPrinted && progress.finalAnswer !== null) {
       process.stdout.write(progress.finalAnswer.endsWith('\n') ? progress.finalAnswer : `${progress.finalAnswer}\n`);
     }
     return 0;
@@ -181,19 +171,33 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   }
 }
 
+/** A problem with what `weft exec` was given (a file, an image), told to the user as it is. */
+class ExecInputError extends Error {}
+
+type ResumeTarget = ExecArgs['resume'];
+
 /** The thread this run records into: a new one, a resumed one, or none (`--ephemeral`). */
-async function openThread(opts: { weftHome: string; cwd: string; resume: string | undefined; ephemeral: boolean; model: string; provider: string }) {
-  if (opts.ephemeral) return null;
+async function openThread(opts: { weftHome: string; cwd: string; resume: ResumeTarget; ephemeral: boolean; model: string; provider: string; source: string }) {
+  if (opts.ephemeral) {
+    if (opts.resume) throw new ExecInputError('--ephemeral cannot continue a saved thread; drop --ephemeral to resume it');
+    return null;
+  }
   const { ThreadStore } = await import('../store/thread-store');
   // A one-shot run does not wait for (or do) a background re-index of every thread.
   const store = ThreadStore.open(opts.weftHome, { repair: false, onWarning: (m) => process.stderr.write(`weft: warning: ${m}\n`) });
-  if (opts.resume) {
-    const opened = store.openForAppend(opts.resume);
-    return { store, threadId: opened.state.thread.id, recorder: opened.recorder, state: opened.state };
+  try {
+    if (opts.resume) {
+      const id = 'id' in opts.resume ? opts.resume.id : lastThreadId(store, opts.resume.all ? null : opts.cwd);
+      const opened = store.openForAppend(id);
+      return { store, threadId: opened.state.thread.id, recorder: opened.recorder, state: opened.state };
+    }
+    const threadId = uuidv7();
+    const created = store.createThread({ id: threadId, cwd: opts.cwd, modelProvider: opts.provider, model: opts.model, source: opts.source, baseInstructions: null });
+    return { store, threadId, recorder: created.recorder, state: null };
+  } catch (error) {
+    await store.close();
+    throw error;
   }
-  const threadId = uuidv7();
-  const created = store.createThread({ id: threadId, cwd: opts.cwd, modelProvider: opts.provider, model: opts.model, source: 'exec', baseInstructions: null });
-  return { store, threadId, recorder: created.recorder, state: null };
 }
 
 /** Why `dir` cannot be worked in, or null when it is a folder. */
@@ -203,13 +207,63 @@ async function folderProblem(dir: string): Promise<string | null> {
   return info.isDirectory() ? null : 'not a folder';
 }
 
-async function readPrompt(positionals: string[]): Promise<string | null> {
-  if (positionals.length === 1 && positionals[0] === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    const text = Buffer.concat(chunks).toString('utf8').trim();
-    return text === '' ? null : text;
-  }
-  const text = positionals.join(' ').trim();
+/** `resume --last`: the most recently updated thread (started in `cwd`, unless null). */
+function lastThreadId(store: ThreadStore, cwd: string | null): string {
+  const newest = store.list({ limit: 1, sortKey: 'updated_at', ...(cwd === null ? {} : { cwd }) }).data[0];
+  if (!newest) throw new ExecInputError(cwd === null ? 'there is no saved thread to resume' : `no saved thread was started in ${cwd}; use resume --last --all to pick from every directory`);
+  return newest.id;
+}
+
+async function readStdinPrompt(): Promise<string | null> {
+  if (process.stdin.isTTY) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  const text = Buffer.concat(chunks).toString('utf8').trim();
   return text === '' ? null : text;
+}
+
+/** `--output-schema FILE`: a JSON object (a JSON Schema) the final answer must follow. */
+async function readOutputSchema(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ExecInputError(`cannot read the output schema ${path}: ${errorMessage(error)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ExecInputError(`the output schema ${path} is not valid JSON: ${errorMessage(error)}`);
+  }
+  const schema = z.record(z.string(), z.unknown()).safeParse(value);
+  if (!schema.success) throw new ExecInputError(`the output schema ${path} must be a JSON object (a JSON Schema)`);
+  return schema.data;
+}
+
+/** The turn's input: the images (checked now, so a wrong path fails the run) and then the prompt. */
+async function promptInput(prompt: string, images: readonly string[], cwd: string): Promise<UserInput[]> {
+  const input: UserInput[] = [];
+  for (const image of images) {
+    const path = resolve(cwd, image);
+    const loaded = await loadLocalImage(path, cwd);
+    if (!loaded.ok) throw new ExecInputError(`--image: ${loaded.error}`);
+    input.push({ type: 'localImage', path });
+  }
+  input.push({ type: 'text', text: prompt });
+  return input;
+}
+
+/** `--add-dir`: more writable roots for the workspace-write sandbox. */
+function withAddedDirs(config: WeftConfig, dirs: readonly string[]): WeftConfig {
+  if (dirs.length === 0) return config;
+  const ww = config.sandbox_workspace_write ?? {};
+  return { ...config, sandbox_workspace_write: { ...ww, writable_roots: [...(ww.writable_roots ?? []), ...dirs] } };
+}
+
+/** Writes `text` to `path` whole or not at all. */
+async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, path);
 }

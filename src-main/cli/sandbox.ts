@@ -5,13 +5,17 @@ import { resolve } from 'node:path';
 import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { SandboxPolicy } from '../../src-preload/protocol';
+import { resolveWeftHome } from '../config/home';
+import { loadConfig } from '../config/load';
+import { commandEnv, commandEnvPolicy } from '../safety/command-env';
 import { createSandboxLauncher } from '../safety/sandbox/launcher';
 import { errorMessage } from '../util/errors';
 
 const USAGE = `Usage: weft sandbox [options] -- <command> [args…]
 
 Runs one command inside the sandbox Weft uses for the model's commands, in the current directory (the
-workspace). The exit status is the command's.
+workspace), with the same environment filter (config \`shell_environment_policy\`). The exit status is
+the command's.
 
 Options:
       --mode <mode>           read-only | workspace-write (default) | danger-full-access
@@ -70,7 +74,15 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   }
   const cwd = resolve(values.cd ?? process.cwd());
   const policy = policyFor(mode, values.network === true, (values['writable-root'] ?? []).map((dir) => resolve(dir)));
-  const env = stringEnv(process.env);
+  let envPolicy;
+  try {
+    const loaded = await loadConfig({ weftHome: resolveWeftHome(process.env), cwd, env: process.env });
+    envPolicy = commandEnvPolicy(loaded.config.shell_environment_policy);
+  } catch (error) {
+    process.stderr.write(`weft sandbox: ${errorMessage(error)}\n`);
+    return 2;
+  }
+  const env = commandEnv(process.env, envPolicy);
 
   const sandbox = await createSandboxLauncher(policy, cwd, env);
   if (!sandbox.available) {
@@ -105,10 +117,4 @@ function policyFor(mode: Mode, network: boolean, writableRoots: string[]): Sandb
     case 'danger-full-access':
       return { type: 'dangerFullAccess' };
   }
-}
-
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  return out;
 }

@@ -3,12 +3,15 @@
  * loopback, behind a random token carried in the printed URL.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startWebServer, WebServerStartError, type WebServer } from '../server/http-server';
 import type { ConnectionHost } from '../server/transport';
+import { resolveWeftHome } from '../config/home';
 import { errorMessage } from '../util/errors';
 
 export const DEFAULT_PORT = 4280;
@@ -24,7 +27,10 @@ Options:
                       to your network; the WebSocket still requires the token.
   -C, --cd <dir>      Project the UI opens on (default: the current directory)
       --open          Open the URL in the default browser
-      --token <t>     Use this token instead of a random one (for tests)
+      --token-file <f> Keep the token in this file, so a restarted server accepts pages already open
+                      (default: WEFT_HOME/serve-token, created with a random token, mode 0600)
+      --new-token     Replace the kept token with a new random one (pages opened before stop working)
+      --token <t>     Use this token for this run only (for tests)
   -h, --help          Show this help
 `;
 
@@ -47,6 +53,8 @@ export async function runServeCommand(argv: string[], createHost: (opts: { cwd: 
         cd: { type: 'string', short: 'C' },
         open: { type: 'boolean' },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
+        'new-token': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -73,6 +81,14 @@ export async function runServeCommand(argv: string[], createHost: (opts: { cwd: 
     return 2;
   }
 
+  let token: string;
+  try {
+    token = values.token ?? (await keptToken(values['token-file'] ?? join(resolveWeftHome(process.env), 'serve-token'), values['new-token'] === true));
+  } catch (error) {
+    process.stderr.write(`weft serve: ${errorMessage(error)}\n`);
+    return 1;
+  }
+
   let created: ServeHost;
   try {
     created = await createHost({ cwd });
@@ -89,7 +105,7 @@ export async function runServeCommand(argv: string[], createHost: (opts: { cwd: 
       hostExplicit: values.host !== undefined,
       staticDir: findRendererDir(),
       log,
-      ...(values.token === undefined ? {} : { token: values.token }),
+      token,
     });
   } catch (error) {
     process.stderr.write(`weft serve: ${startErrorMessage(error, port)}\n`);
@@ -110,6 +126,33 @@ export async function runServeCommand(argv: string[], createHost: (opts: { cwd: 
   }
   await closeQuietly(created, log);
   return 0;
+}
+
+/**
+ * The token kept in `file`: read when it holds one, else (or with `renew`) a new random token written
+ * there atomically, readable by this user only.
+ */
+async function keptToken(file: string, renew: boolean): Promise<string> {
+  if (!renew) {
+    const text = await readFile(file, 'utf8').catch((error: unknown) => {
+      if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return null;
+      throw new Error(`cannot read the token file ${file}: ${errorMessage(error)}`, { cause: error });
+    });
+    const kept = text?.trim() ?? '';
+    if (/^[A-Za-z0-9_-]{16,}$/.test(kept)) return kept;
+  }
+  const token = randomBytes(32).toString('base64url');
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(temp, `${token}\n`, { mode: 0o600 });
+    await chmod(temp, 0o600);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new Error(`cannot write the token file ${file}: ${errorMessage(error)}`, { cause: error });
+  }
+  return token;
 }
 
 function parsePort(value: string | undefined): number | null {

@@ -15,9 +15,13 @@ export interface ResolvedProvider {
   wireApi: WireApi;
   /** The bearer token: experimental_bearer_token, else the value of envKey; null when neither is set. */
   apiKey: string | null;
+  /** Where `apiKey` came from; null when it is null (a saved key may still apply, see key-store.ts). */
+  apiKeySource?: 'config' | 'env' | null;
   /** The variable the key is read from; null when the provider needs no key. */
   envKey: string | null;
   envKeyInstructions: string | null;
+  /** The user config file, named in advice. */
+  configFile?: string;
   /** http_headers, plus env_http_headers whose variables are set (unset ones are left out). */
   headers: Record<string, string>;
   queryParams: Record<string, string>;
@@ -28,6 +32,7 @@ export interface ResolvedProvider {
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_API_KEY_ENV = 'OPENAI_API_KEY';
+export const CODEX_API_KEY_ENV = 'CODEX_API_KEY';
 
 /** Built-in providers. A user table with one of these ids is ignored (with a warning). */
 export const BUILTIN_PROVIDERS: Readonly<Record<string, ModelProviderConfig>> = {
@@ -58,17 +63,22 @@ export function resolveProvider(config: WeftConfig, env: NodeJS.ProcessEnv, conf
   }
   let baseUrl = entry.base_url;
   if (id === 'openai' && nonEmpty(env['OPENAI_BASE_URL'])) baseUrl = env['OPENAI_BASE_URL'];
+  if (id === 'openai' && nonEmpty(config.openai_base_url)) baseUrl = config.openai_base_url;
   if (baseUrl === undefined || baseUrl.trim() === '') {
     const table = formatKeyPath(['model_providers', id]);
     throw new ConfigError(`provider "${id}" has no base_url; add base_url = "https://…/v1" to [${table}] in ${file}`, { file });
   }
   const envKey = entry.env_key ?? (entry.requires_openai_auth === true ? OPENAI_API_KEY_ENV : null);
   const envValue = envKey === null ? undefined : env[envKey];
+  // As in Codex, CODEX_API_KEY is the key of providers that authenticate like OpenAI, and wins.
+  const codexKey = entry.requires_openai_auth === true ? env[CODEX_API_KEY_ENV] : undefined;
   const apiKey = nonEmpty(entry.experimental_bearer_token)
     ? entry.experimental_bearer_token
-    : nonEmpty(envValue)
-      ? envValue
-      : null;
+    : nonEmpty(codexKey)
+      ? codexKey
+      : nonEmpty(envValue)
+        ? envValue
+        : null;
   const headers: Record<string, string> = { ...entry.http_headers };
   for (const [header, variable] of Object.entries(entry.env_http_headers ?? {})) {
     const value = env[variable];
@@ -76,6 +86,8 @@ export function resolveProvider(config: WeftConfig, env: NodeJS.ProcessEnv, conf
   }
   return {
     id,
+    apiKeySource: apiKey === null ? null : nonEmpty(entry.experimental_bearer_token) ? 'config' : 'env',
+    configFile: file,
     name: entry.name ?? id,
     baseUrl: baseUrl.replace(/\/+$/, ''),
     wireApi: entry.wire_api,
@@ -93,9 +105,11 @@ export function resolveProvider(config: WeftConfig, env: NodeJS.ProcessEnv, conf
 /** What to tell the user when the provider needs a key and has none; null when nothing is missing. */
 export function missingKeyMessage(provider: ResolvedProvider): string | null {
   if (provider.envKey === null || provider.apiKey !== null) return null;
+  const where = provider.configFile === undefined ? '' : ` in ${provider.configFile}`;
   const advice =
-    provider.envKeyInstructions ??
-    `Set it in your environment (export ${provider.envKey}=…) or point model_provider at a provider that needs no key.`;
+    provider.envKeyInstructions === null
+      ? `Set it in your environment (export ${provider.envKey}=…), save a key for "${provider.id}" in Settings, or point model_provider${where} at a provider that needs no key.`
+      : `${provider.envKeyInstructions} (provider "${provider.id}"${where})`;
   return `${provider.envKey} is not set. ${advice}`;
 }
 

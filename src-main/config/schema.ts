@@ -121,6 +121,8 @@ const documentFields = {
   model: z.string().optional(),
   /** Id of a built-in provider (openai, ollama, lmstudio) or of a `[model_providers.<id>]` table. */
   model_provider: z.string().optional(),
+  /** Base URL of the built-in `openai` provider (wins over OPENAI_BASE_URL), as Codex's key of that name. */
+  openai_base_url: z.string().optional(),
   /** Custom providers by id. Entries named like a built-in are dropped with a warning. */
   model_providers: z.record(z.string(), layerProviderSchema).optional(),
   approval_policy: z.enum(APPROVAL_POLICIES).optional(),

@@ -8,6 +8,7 @@ import { ChatCompletionsClient } from '../model/chat-client';
 import { ResponsesClient } from '../model/responses-client';
 import type { ModelClient } from '../model/types';
 import { applyPatchTool } from '../tools/apply-patch-tool';
+import { commandEnvPolicy } from '../safety/command-env';
 import { ExecSessionManager } from '../tools/exec';
 import { execCommandTool, writeStdinTool } from '../tools/exec-tools';
 import { updatePlanTool } from '../tools/plan-tool';
@@ -85,7 +86,7 @@ export function createSession(input: CreateSessionInput): Session {
   const { config, provider } = input;
   const model = input.overrides?.model ?? config.model;
   const info = modelInfo(model);
-  const exec = new ExecSessionManager({});
+  const exec = new ExecSessionManager({ baseEnv: input.env ?? process.env, envPolicy: commandEnvPolicy(config.shell_environment_policy) });
   const tools = new ToolRegistry()
     .register(execCommandTool(exec))
     .register(writeStdinTool(exec))

@@ -3,7 +3,7 @@ import type { ServerRequestSender } from '../tools/types';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import { TurnRunner, type TurnHost } from './turn-runner';
-import type { Op, SessionEventListener, SessionOptions, TurnOverrides, TurnRecord, TurnSettings } from './types';
+import type { Op, SessionEventListener, SessionOptions, TurnOptions, TurnOverrides, TurnRecord, TurnSettings } from './types';
 
 export class SessionError extends Error {
   constructor(message: string) {
@@ -131,8 +131,8 @@ export class Session implements TurnHost {
     return result;
   }
 
-  startTurn(input: UserInput[], overrides?: TurnOverrides): Promise<Turn> {
-    return this.submit({ type: 'userTurn', input, overrides }).then((r) => ('turn' in r ? r.turn : this.mustHaveActive()));
+  startTurn(input: UserInput[], overrides?: TurnOverrides, options?: TurnOptions): Promise<Turn> {
+    return this.submit({ type: 'userTurn', input, overrides, options }).then((r) => ('turn' in r ? r.turn : this.mustHaveActive()));
   }
 
   steer(input: UserInput[], expectedTurnId?: string): Promise<void> {
@@ -165,7 +165,7 @@ export class Session implements TurnHost {
         if (this.active?.steer(op.input)) return { turn: this.active.snapshot() };
         // The running turn is already ending: this input starts the next turn once it has.
         if (this.active) await this.activeFinished;
-        return { turn: this.begin(op.input) };
+        return { turn: this.begin(op.input, op.options) };
       }
       case 'compact': {
         if (this.active) throw new SessionError('a turn is running; compact the thread once it has finished');
@@ -202,23 +202,27 @@ export class Session implements TurnHost {
     }
   }
 
-  private begin(input: UserInput[] | 'compact'): Turn {
-    const runner = new TurnRunner(this, this.settings, input);
+  private begin(input: UserInput[] | 'compact', options?: TurnOptions): Turn {
+    const runner = new TurnRunner(this, this.settings, input, options);
     this.active = runner;
     const record: TurnRecord = { turn: runner.snapshot(), items: [] };
     this.turns.push(record);
     this.emitStatus();
-    this.activeFinished = runner.done.then(async (turn) => {
-      record.turn = turn;
-      const completed: ServerNotification = { method: 'turn/completed', params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } } };
+    this.activeFinished = runner.done.then(async (finished) => {
+      let turn = finished;
       // Durable before announced: once a client sees turn/completed, the turn is on disk; and the
-      // session is ready for the next turn by then.
-      this.options.recorder?.notification(completed);
+      // session is ready for the next turn by then. A turn that could not be saved fails, saying so.
+      this.options.recorder?.notification({ method: 'turn/completed', params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } } });
       try {
         await this.options.recorder?.turnEnded();
       } catch (e) {
-        this.emit({ method: 'warning', params: { threadId: this.threadId, message: `could not make this thread's history durable: ${e instanceof Error ? e.message : String(e)}` } });
+        const error = { message: `This thread is not being saved: ${e instanceof Error ? e.message : String(e)}`, codexErrorInfo: 'other', additionalDetails: null };
+        // Told, not recorded: the turn's own lines are queued after its end; once they reach the disk it is whole.
+        this.broadcast({ method: 'error', params: { error, willRetry: false, threadId: this.threadId, turnId: turn.id } });
+        turn = { ...turn, status: 'failed', error };
       }
+      record.turn = turn;
+      const completed: ServerNotification = { method: 'turn/completed', params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } } };
       if (this.active === runner) this.active = null;
       this.broadcast(completed);
       this.emitStatus();

@@ -11,7 +11,7 @@ import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import { mergeMemory, parseCompactionAnswer, replacementHistory, summarize, type WorkingMemory } from '../context/compaction';
 import { SampleCollector, type SampleOutcome } from './sample-collector';
-import type { SessionOptions, TurnSettings } from './types';
+import type { SessionOptions, TurnOptions, TurnSettings } from './types';
 import { userInputToMessage } from './user-input';
 
 /** What a turn shares with its session. */
@@ -51,6 +51,7 @@ export class TurnRunner {
     private readonly host: TurnHost,
     private readonly settings: TurnSettings,
     input: UserInput[] | 'compact',
+    private readonly turnOptions: TurnOptions = {},
   ) {
     this.startedAtMs = Date.now();
     this.turnDiff = new TurnDiffTracker(findRepoRoot(settings.cwd));
@@ -252,6 +253,7 @@ export class TurnRunner {
       parallelToolCalls: true,
       reasoning: o.supportsReasoning ? { effort: this.settings.effort, summary: this.settings.summary ?? 'auto' } : null,
       promptCacheKey: o.threadId,
+      outputSchema: this.turnOptions.outputSchema ?? null,
     };
   }
 

@@ -29,6 +29,12 @@ export interface TurnSettings {
 
 export type TurnOverrides = Partial<TurnSettings>;
 
+/** Options for one turn only (they do not stick). */
+export interface TurnOptions {
+  /** A JSON Schema the turn's final answer must follow; absent = free text. */
+  outputSchema?: Record<string, unknown> | null;
+}
+
 export interface SessionOptions {
   threadId: string;
   settings: TurnSettings;
@@ -83,14 +89,14 @@ export interface SessionRecorder {
   approval(record: { turnId: string; itemId: string; kind: 'command' | 'fileChange'; request: unknown; decision: unknown }): void;
   turnContext(ctx: { turnId: string; cwd: string; approvalPolicy: string; sandboxPolicy: unknown; model: string; effort: string | null; summary: string | null }): void;
   compacted(ctx: { message: string; replacementHistory: ResponseItem[] }): void;
-  /** The turn ended: make everything so far durable. */
+  /** The turn ended: make everything so far durable; rejects when it could not (the turn then fails). */
   turnEnded(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Submissions into a session's queue (Codex's SQ). */
 export type Op =
-  | { type: 'userTurn'; input: UserInput[]; overrides?: TurnOverrides }
+  | { type: 'userTurn'; input: UserInput[]; overrides?: TurnOverrides; options?: TurnOptions }
   | { type: 'compact' }
   | { type: 'steer'; input: UserInput[]; expectedTurnId?: string }
   | { type: 'interrupt' }

@@ -12,7 +12,10 @@ export interface FollowTurnOptions {
   threadId: string;
   input: UserInput[];
   overrides?: TurnStartOverrides;
-  /** Called for each of the turn's notifications, one at a time: the next waits for the previous. */
+  /**
+   * Called for each of the turn's notifications, in order, as soon as it arrives (before any server
+   * request that follows it is handled); the turn is over once every promise it returned has settled.
+   */
   onNotification?: (notification: ServerNotification) => void | Promise<void>;
   /** Aborting interrupts the turn (it then completes as `interrupted`). */
   signal?: AbortSignal;
@@ -46,7 +49,9 @@ export async function followTurn(client: HostClient, options: FollowTurnOptions)
   const deliver = (n: ServerNotification): void => {
     const about = turnIdOf(n);
     if (about !== undefined && about !== turnId) return;
-    chain = chain.then(() => options.onNotification?.(n)).catch(fail);
+    const handled = (async () => options.onNotification?.(n))();
+    handled.catch(() => undefined); // reported through the chain below, in order
+    chain = chain.then(() => handled).catch(fail);
     if (n.method === 'turn/completed') {
       const turn = n.params.turn;
       void chain.then(() => finish(turn));

@@ -4,7 +4,7 @@ import type { ChatIdGenerator } from './chat/assembler';
 import { ChatChunk } from './chat/chunks';
 import { createSdk, guardedStream, type EndpointOptions } from './sdk-stream';
 import { toChatMessages, toChatTools } from './chat/messages';
-import type { ModelClient, ModelEvent, ModelRequest } from './types';
+import { OUTPUT_SCHEMA_NAME, type ModelClient, type ModelEvent, type ModelRequest } from './types';
 
 export interface ChatCompletionsClientOptions extends EndpointOptions {
   /** Ids for the items chat providers do not name (tests pass a deterministic one). */
@@ -55,6 +55,9 @@ export function buildChatBody(request: ModelRequest): OpenAI.Chat.ChatCompletion
     body.tools = tools;
     body.tool_choice = 'auto';
     body.parallel_tool_calls = request.parallelToolCalls;
+  }
+  if (request.outputSchema) {
+    body.response_format = { type: 'json_schema', json_schema: { name: OUTPUT_SCHEMA_NAME, schema: request.outputSchema, strict: true } };
   }
   const effort = request.reasoning?.effort ?? null;
   if (isReasoningEffort(effort)) body.reasoning_effort = effort;

@@ -4,7 +4,7 @@ import { ResponseItem } from '../../src-preload/protocol';
 import { ModelError } from './errors';
 import { streamedError } from './request-errors';
 import { createSdk, guardedStream, type EndpointOptions } from './sdk-stream';
-import type { ModelClient, ModelEvent, ModelRequest, ModelUsage } from './types';
+import { OUTPUT_SCHEMA_NAME, type ModelClient, type ModelEvent, type ModelRequest, type ModelUsage } from './types';
 
 export type ResponsesClientOptions = EndpointOptions;
 
@@ -63,6 +63,9 @@ function buildBody(request: ModelRequest): OpenAI.Responses.ResponseCreateParams
     stream: true,
     prompt_cache_key: request.promptCacheKey,
   };
+  if (request.outputSchema) {
+    body['text'] = { format: { type: 'json_schema', name: OUTPUT_SCHEMA_NAME, schema: request.outputSchema, strict: true } };
+  }
   if (request.reasoning) {
     body['reasoning'] = {
       ...(request.reasoning.effort ? { effort: request.reasoning.effort } : {}),

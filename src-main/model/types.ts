@@ -25,7 +25,15 @@ export interface ModelRequest {
   reasoning: { effort: string | null; summary: string | null } | null;
   /** Keeps the provider's prompt cache warm across the requests of one thread. */
   promptCacheKey: string;
+  /**
+   * A JSON Schema the final answer must follow (sent as a strict JSON-schema response format);
+   * absent or null = free text.
+   */
+  outputSchema?: Record<string, unknown> | null;
 }
+
+/** The name an output schema is given in the response format (the name Codex gives it). */
+export const OUTPUT_SCHEMA_NAME = 'codex_output_schema';
 
 /** What a model stream yields, normalised across providers. */
 export type ModelEvent =

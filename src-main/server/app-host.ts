@@ -5,6 +5,7 @@ import { CheckpointService } from '../checkpoints/service';
 import { checkpointSettings } from '../checkpoints/settings';
 import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
+import { FileKeyStore, type KeyStore } from '../config/key-store';
 import { rulesDir } from '../safety/approvals/rules';
 import { ThreadStore } from '../store/thread-store';
 import { sharedRuleStore } from '../tools/safety-services';
@@ -13,6 +14,7 @@ import { RpcDispatcher } from './dispatcher';
 import { threadHandlers } from './handlers/threads';
 import { checkpointHandlers } from './handlers/checkpoints';
 import { serviceHandlers } from './handlers/services';
+import { setupHandlers } from './handlers/setup';
 import { turnHandlers } from './handlers/turns';
 import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
@@ -27,8 +29,8 @@ export interface AppHostOptions {
   /** Idle threads with no subscriber are unloaded after this long (default 30 minutes). */
   unloadAfterMs?: number;
   modelClient?: HostEnvironment['modelClient'];
-  /** API keys kept outside config.toml (the desktop app's keychain), by variable name. */
-  secretLookup?: HostEnvironment['secretLookup'];
+  /** Where keys saved from Settings are kept (the desktop app's keychain); default WEFT_HOME/auth.json. */
+  keyStore?: KeyStore;
 }
 
 export interface AttentionEvent {
@@ -54,12 +56,21 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   const env = options.env ?? process.env;
   const weftHome = options.weftHome ?? resolveWeftHome(env);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const store = ThreadStore.open(weftHome, { onWarning: (m) => log(`weft app-server: warning: ${m}`) });
+  // A thread that stops (or resumes) being saved is told to every client, not only to the log.
+  const saveWarnings: { notify: (threadId: string, message: string) => void } = { notify: () => undefined };
+  const store = ThreadStore.open(weftHome, {
+    onWarning: (m) => log(`weft app-server: warning: ${m}`),
+    onThreadWarning: (threadId, m) => {
+      log(`weft app-server: warning: ${m}`);
+      saveWarnings.notify(threadId, m);
+    },
+  });
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
   const defaultCwd = options.cwd ?? process.cwd();
   const checkpoints = await openCheckpoints(weftHome, defaultCwd, env, log);
-  const environment: HostEnvironment = { weftHome, env, defaultCwd, rules, log, modelClient: options.modelClient, secretLookup: options.secretLookup, checkpoints };
+  const environment: HostEnvironment = { weftHome, env, defaultCwd, rules, log, modelClient: options.modelClient, keyStore: options.keyStore ?? new FileKeyStore(weftHome), checkpoints };
   const manager = new ThreadManager({ log, unloadAfterMs: options.unloadAfterMs ?? 30 * 60_000 });
+  saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
   const attention = new Set<(e: AttentionEvent) => void>();
   const waitingListeners = new Set<(count: number) => void>();
   const waiting = new Set<string>();
@@ -89,6 +100,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...threadHandlers(context),
       ...turnHandlers(context),
       ...serviceHandlers(context),
+      ...setupHandlers(context),
       ...checkpointHandlers(context),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');

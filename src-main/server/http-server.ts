@@ -7,7 +7,7 @@
  * the socket, and without the socket the page can do nothing. Requiring it for assets would only force
  * the token into every asset URL (and Referer headers) for no protection gained.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -55,6 +55,9 @@ export class WebServerStartError extends Error {
   }
 }
 
+/** `GET /token-check?token=…`: 200 when the token opens the socket, 401 when it does not. */
+export const TOKEN_CHECK_PATH = '/token-check';
+
 export function isLoopbackHost(host: string): boolean {
   const bare = unbracket(host).toLowerCase();
   if (bare === 'localhost' || bare === '::1' || bare === '0:0:0:0:0:0:0:1') return true;
@@ -84,12 +87,16 @@ export async function startWebServer(host: ConnectionHost, opts: WebServerOption
     ...(opts.keepaliveIntervalMs === undefined ? {} : { keepaliveIntervalMs: opts.keepaliveIntervalMs }),
     ...(opts.maxQueuedBytes === undefined ? {} : { maxQueuedBytes: opts.maxQueuedBytes }),
   });
-  const headers = securityHeaders([...origins].map((origin) => origin.replace(/^http:/, 'ws:')));
   const staticRoot = resolve(opts.staticDir);
+  const tokenDigest = createHash('sha256').update(token).digest();
+  const tokenMatches = (candidate: string | null): boolean => candidate !== null && timingSafeEqual(createHash('sha256').update(candidate).digest(), tokenDigest);
 
   server.on('upgrade', (request: IncomingMessage, socket, head: Buffer) => endpoint.handleUpgrade(request, socket, head));
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    handleRequest(request, response, staticRoot, headers).catch((error: unknown) => {
+    // The CSP names the socket address the page was actually loaded from (a source list cannot hold an
+    // IPv6 literal such as [::1], so there only 'self' applies, which covers the page's own ws: origin).
+    const headers = securityHeaders(socketSourceFor(request.headers.host, origins));
+    handleRequest(request, response, staticRoot, headers, tokenMatches).catch((error: unknown) => {
       opts.log(`weft serve: ${request.method ?? '?'} ${request.url ?? '?'} failed: ${errorMessage(error)}`);
       if (!response.headersSent) sendText(response, 500, headers, 'Internal error; see the server log.\n');
       else response.destroy();
@@ -140,7 +147,7 @@ function securityHeaders(wsOrigins: readonly string[]): Headers {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    `connect-src 'self' ${wsOrigins.join(' ')}`,
+    ['connect-src', "'self'", ...wsOrigins].join(' '),
     "worker-src 'self' blob:",
     "frame-ancestors 'none'",
     "base-uri 'none'",
@@ -156,8 +163,22 @@ function securityHeaders(wsOrigins: readonly string[]): Headers {
   };
 }
 
-async function handleRequest(request: IncomingMessage, response: ServerResponse, root: string, headers: Headers): Promise<void> {
+/** `ws://host:port` for a Host header naming one of the served origins, when CSP can express it. */
+function socketSourceFor(host: string | undefined, origins: ReadonlySet<string>): string[] {
+  if (host === undefined || !origins.has(`http://${host}`) || host.startsWith('[')) return [];
+  return [`ws://${host}`];
+}
+
+async function handleRequest(request: IncomingMessage, response: ServerResponse, root: string, headers: Headers, tokenMatches: (candidate: string | null) => boolean): Promise<void> {
   const rawPath = (request.url ?? '/').split(/[?#]/, 1)[0] ?? '/';
+  if (rawPath === TOKEN_CHECK_PATH) {
+    // Lets the page tell "the server is gone" from "the server restarted with another token" (a browser
+    // WebSocket never sees the 401 of a refused upgrade).
+    const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
+    const ok = tokenMatches(token);
+    sendBody(response, ok ? 200 : 401, { ...headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, ok ? '{"token":"ok"}' : '{"token":"rejected"}', request.method === 'HEAD');
+    return;
+  }
   if (rawPath === '/healthz' || rawPath === '/readyz') {
     sendBody(response, 200, { ...headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, '{"status":"ok"}', request.method === 'HEAD');
     return;

@@ -2,12 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { SandboxPolicy, type GitInfo, type JsonValue, type Thread, type ThreadOverrides } from '../../src-preload/protocol';
 import { loadConfig, type LoadedConfig } from '../config';
-import { missingKeyMessage, resolveProvider, type ResolvedProvider } from '../config/providers';
+import type { KeyStore } from '../config/key-store';
+import { resolveProvider, type ResolvedProvider } from '../config/providers';
 import type { WeftConfig } from '../config/schema';
 import { createSession, sandboxPolicyFor } from '../core/create-session';
 import type { Session } from '../core/session';
 import type { SessionOptions, SessionRecorder, TurnRecord } from '../core/types';
-import { ModelError } from '../model/errors';
+import { keyedModelClient } from '../core/keyed-model-client';
 import type { ModelClient } from '../model/types';
 import type { CheckpointService } from '../checkpoints/service';
 import type { RuleStore } from '../safety/approvals/rules';
@@ -25,8 +26,8 @@ export interface HostEnvironment {
   log: (line: string) => void;
   /** Tests may give every session the same model client. */
   modelClient?: ModelClient;
-  /** API keys kept outside the environment (the desktop keychain), by variable name. */
-  secretLookup?: (name: string) => Promise<string | undefined>;
+  /** Keys saved from Settings, by provider id: the desktop keychain, else WEFT_HOME/auth.json. */
+  keyStore: KeyStore;
   /** File checkpoints (one store per Weft home) and where forks with files go; absent = none. */
   checkpoints?: { service: CheckpointService; worktreesDir: string };
 }
@@ -53,24 +54,7 @@ export async function threadConfig(host: HostEnvironment, overrides: ThreadOverr
   } catch (error) {
     throw invalidParams(error instanceof Error ? error.message : String(error));
   }
-  if (provider.apiKey === null && provider.envKey && host.secretLookup) {
-    const stored = await host.secretLookup(provider.envKey);
-    if (stored) provider = { ...provider, apiKey: stored };
-  }
   return { loaded, provider };
-}
-
-/** A model client that fails every request with the reason the provider cannot be used. */
-function failingClient(message: string): ModelClient {
-  return {
-    stream() {
-      return {
-        [Symbol.asyncIterator]() {
-          return { next: () => Promise.reject(new ModelError(message, 'Unauthorized', { retryable: false, phase: 'request' })) };
-        },
-      };
-    },
-  };
 }
 
 export function resolveCwd(requested: string | null | undefined, fallback: string): string {
@@ -88,7 +72,6 @@ export function buildSession(
   host: HostEnvironment,
   input: { threadId: string; cwd: string; config: WeftConfig; provider: ResolvedProvider; sendRequest: ServerRequestSender; recorder?: SessionRecorder; state?: LoadedThread; overrides: ThreadOverrides },
 ): Session {
-  const missing = missingKeyMessage(input.provider);
   const last = input.state?.lastTurnContext ?? null;
   const savedSandbox = last?.sandboxPolicy ? SandboxPolicy.safeParse(last.sandboxPolicy) : null;
   const explicit = (key: string): boolean => input.config !== undefined && key in (input.overrides.config ?? {});
@@ -112,7 +95,9 @@ export function buildSession(
     recorder: input.recorder,
     checkpoints: input.config.checkpoints?.enabled === false ? undefined : host.checkpoints?.service,
     initial,
-    modelClient: host.modelClient ?? (missing ? failingClient(missing) : undefined),
+    // The key is looked up per request (config token > environment > saved key), so one saved in
+    // Settings applies to the next turn.
+    modelClient: host.modelClient ?? keyedModelClient(input.provider, host.keyStore),
     overrides: {
       // A resumed thread keeps its own settings unless the client overrides them now.
       model: input.overrides.model ?? (last && !explicit('model') ? last.model : undefined),

@@ -20,8 +20,10 @@ import {
   WebSearchEndEvent,
   durationMs,
 } from './events';
+import { codexThreadItem } from './codex-thread-items';
 
-function shellJoin(argv: readonly string[]): string {
+/** A command line for display: the script of `bash -lc <script>`, else the argv quoted for a shell. */
+export function shellJoin(argv: readonly string[]): string {
   if (argv.length === 3 && /(^|\/)(ba|z)?sh$/.test(argv[0] ?? '') && (argv[1] === '-lc' || argv[1] === '-c')) {
     return argv[2] ?? '';
   }
@@ -36,7 +38,7 @@ const ParsedCommand = z.looseObject({
   query: z.string().nullish(),
 });
 
-function commandActions(value: unknown, command: string): CommandAction[] {
+export function commandActions(value: unknown, command: string): CommandAction[] {
   const list = z.array(ParsedCommand).safeParse(value);
   if (!list.success) return [];
   return list.data.map((p): CommandAction => {
@@ -62,7 +64,7 @@ const FileChangeBody = z.looseObject({
 });
 
 /** Codex's `FileChange`: internally tagged (`{type: "add", content}`) or externally (`{add: {content}}`). */
-function fileChange(path: string, value: unknown): FileUpdateChange | null {
+export function fileChange(path: string, value: unknown): FileUpdateChange | null {
   let kind: string | undefined;
   let body: unknown = value;
   const tagged = FileChangeBody.safeParse(value);
@@ -140,7 +142,10 @@ export function codexItem(event: string, payload: unknown, id: string): ThreadIt
     }
     case 'item_completed': {
       const e = CodexItemCompletedEvent.safeParse(payload);
-      if (!e.success || e.data.item.type.toLowerCase() !== 'plan') return null;
+      if (!e.success) return null;
+      const item = codexThreadItem(e.data.item, id);
+      if (item) return item;
+      if (e.data.item.type.toLowerCase() !== 'plan') return null;
       return { type: 'plan', id: e.data.item.id ?? id, text: e.data.item.text ?? '' };
     }
     case 'context_compacted':

@@ -35,20 +35,37 @@ export class ThreadNotFoundError extends StoreError {
   }
 }
 
-/** A line could not be written to a rollout (disk full, permissions); the line is kept in memory and retried. */
+/** What became of the lines a rollout refused. */
+export type UnsavedLines =
+  /** Kept in memory, in order, and retried until the disk takes them. */
+  | { type: 'kept' }
+  /**
+   * Moved to a rescue file outside the thread's folder (the memory bound was reached or the thread closed).
+   * `whole`: the rollout was never created, the rescue file is the whole thread (session_meta first).
+   */
+  | { type: 'rescued'; file: string; whole: boolean }
+  /** Could not be kept anywhere. */
+  | { type: 'lost' };
+
+/** Lines could not be written to a rollout (disk full, permissions): the thread is not being saved. */
 export class RolloutWriteError extends StoreError {
   constructor(
     readonly threadId: string,
     readonly path: string,
     readonly pendingLines: number,
     cause: unknown,
+    readonly fate: UnsavedLines = { type: 'kept' },
   ) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(
-      `could not save thread ${threadId} to ${path}: ${reason}. ${pendingLines} line(s) are kept in memory and ` +
-        'will be written when the disk accepts them; free some space or check the folder permissions.',
-      { cause },
-    );
+    const what =
+      fate.type === 'kept'
+        ? `${pendingLines} line(s) are kept in memory and will be written when the disk accepts them; free some space or check the folder permissions.`
+        : fate.type === 'rescued'
+          ? fate.whole
+            ? `The thread (${pendingLines} line(s) after its first) was saved to ${fate.file} instead; move that file to ${path} once the disk has room.`
+            : `${pendingLines} line(s) that could not be written were saved to ${fate.file} instead; append them to ${path} once the disk has room.`
+          : `${pendingLines} line(s) could not be written anywhere and are lost.`;
+    super(`could not save thread ${threadId} to ${path}: ${reason}. ${what}`, { cause });
     this.name = 'RolloutWriteError';
   }
 }

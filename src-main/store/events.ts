@@ -55,6 +55,13 @@ export const TurnEndedEvent = z.looseObject({
 export const WeftItemCompletedEvent = z.looseObject({ turn_id: z.string(), item: ThreadItem });
 export type WeftItemCompletedEvent = z.infer<typeof WeftItemCompletedEvent>;
 
+/** Weft's fields of an item recorded in Codex's form (`item_completed`): merged over what that form gives. */
+export const WeftItemFieldsEvent = z.looseObject({
+  turn_id: z.string(),
+  item_id: z.string(),
+  fields: z.record(z.string(), z.unknown()),
+});
+
 export const ApprovalKind = z.enum(['command', 'fileChange']);
 export type ApprovalKind = z.infer<typeof ApprovalKind>;
 

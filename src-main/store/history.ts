@@ -7,6 +7,7 @@ import { readLines } from './line-reader';
 import { parseLine } from './line-parse';
 import type { HistoryRef, RolloutOutline } from './outline';
 import { isCommonResponseItem } from './response-item-check';
+import type { RolloutFd } from './rollout-source';
 
 /** A parsed history line. */
 export type HistoryEntry = { kind: 'item'; item: ResponseItem } | { kind: 'compacted'; compacted: CompactedPayload };
@@ -21,18 +22,35 @@ function isUserWords(item: ResponseItem): boolean {
   return !CONTEXT_PREFIXES.some((p) => text.startsWith(p));
 }
 
+/** Codex's own bookkeeping inside response items, never sent to a model provider. */
+const CODEX_INTERNAL_FIELDS = ['internal_chat_message_metadata_passthrough'];
+
+/**
+ * A history item as the model may see it: without Codex's internal fields, and without the ids Codex gives
+ * the messages it builds itself (input messages; only the provider's own output items keep their ids).
+ */
+export function forModel(item: ResponseItem): ResponseItem {
+  const input = item.type === 'message' && 'role' in item && item.role !== 'assistant' && 'id' in item;
+  if (!input && !CODEX_INTERNAL_FIELDS.some((f) => f in item)) return item;
+  const copy = Object.fromEntries(Object.entries(item).filter(([k]) => !CODEX_INTERNAL_FIELDS.includes(k) && !(input && k === 'id')));
+  const parsed = ResponseItem.safeParse(copy);
+  return parsed.success ? parsed.data : item;
+}
+
 /** The entry of a `response_item` or `compacted` payload, or null when it does not have the right shape. */
 export function historyEntry(payload: unknown, compacted: boolean): HistoryEntry | null {
   if (compacted) {
     const c = CompactedPayload.safeParse(payload);
-    return c.success ? { kind: 'compacted', compacted: c.data } : null;
+    if (!c.success) return null;
+    const replacement = c.data.replacement_history;
+    return { kind: 'compacted', compacted: replacement ? { ...c.data, replacement_history: replacement.map(forModel) } : c.data };
   }
-  if (isCommonResponseItem(payload)) return { kind: 'item', item: payload };
+  if (isCommonResponseItem(payload)) return { kind: 'item', item: forModel(payload) };
   const item = ResponseItem.safeParse(payload);
-  return item.success ? { kind: 'item', item: item.data } : null;
+  return item.success ? { kind: 'item', item: forModel(item.data) } : null;
 }
 
-function entriesOf(fd: number, refs: readonly HistoryRef[], warnings: string[], path: string): HistoryEntry[] {
+function entriesOf(fd: RolloutFd, refs: readonly HistoryRef[], warnings: string[], path: string): HistoryEntry[] {
   const out: HistoryEntry[] = [];
   const unread: HistoryRef[] = refs.filter((r) => r.entry === undefined);
   const read = new Map<number, HistoryEntry>();
@@ -55,7 +73,7 @@ function entriesOf(fd: number, refs: readonly HistoryRef[], warnings: string[], 
 }
 
 /** The model history of an outlined rollout. */
-export function buildHistory(fd: number, outline: RolloutOutline, warnings: string[]): ResponseItem[] {
+export function buildHistory(fd: RolloutFd, outline: RolloutOutline, warnings: string[]): ResponseItem[] {
   const refs = outline.historyRefs;
   const base = outline.historyBase;
   const history: ResponseItem[] = [];

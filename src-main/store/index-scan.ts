@@ -1,15 +1,17 @@
 // What the index keeps about one rollout, read in one streaming pass: the head for the session_meta, then
 // a sniff of every line (see line-reader.ts) that parses only the few lines the index needs — user and agent
 // messages for search, the name, and the last token count, turn context and turn end.
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { basename } from 'node:path';
 import { SessionMetaPayload, type TurnStatus } from '../../src-preload/protocol';
 import { AgentMessageEvent, ThreadNameUpdatedEvent, TurnEndedEvent, UserMessageEvent, tokenUsageFromEvent } from './events';
-import { Sniffer, jsonStringNear, lineSteps, readLines, type LineRef, type RawLine } from './line-reader';
+import { codexItemType, codexMessageText } from './codex-thread-items';
+import { Sniffer, jsonStringNear, lineSteps, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
 import { parseLine, payloadType } from './line-parse';
 import { createdAtMs, forkedAtTurnIdOf, threadOf } from './loader';
 import { PREVIEW_MAX_CHARS, type RolloutOutline } from './outline';
 import { parseRolloutFileName } from './paths';
+import { closeRollout, openRollout, ownFd, sizeOf, type RolloutFd } from './rollout-source';
 import { recordedTurnContext } from './turn-context';
 
 /**
@@ -56,6 +58,7 @@ function timeMs(ts: string): number {
 }
 
 const MESSAGE_KEY = Buffer.from('"message":"');
+const ITEM_TYPE_KEY = Buffer.from('"item":{"type":"');
 
 /** The `message` of a user_message / agent_message line: read straight from the line when it can be. */
 function messageOf(raw: RawLine, sniffed: boolean, payload: unknown, schema: typeof UserMessageEvent | typeof AgentMessageEvent): string | null {
@@ -75,7 +78,7 @@ function payloadOf(raw: RawLine | null): unknown {
 
 /** Reads what the index needs from a rollout. Never throws on content; throws only when the file cannot be read. */
 export function summarizeRollout(path: string, options: SummarizeOptions): ThreadSummary {
-  const fd = openSync(path, 'r');
+  const { fd } = openRollout(path);
   try {
     const steps = summarizeSteps(fd, path, options);
     for (;;) {
@@ -83,7 +86,7 @@ export function summarizeRollout(path: string, options: SummarizeOptions): Threa
       if (step.done) return step.value;
     }
   } finally {
-    closeSync(fd);
+    closeRollout(fd);
   }
 }
 
@@ -96,8 +99,9 @@ export interface SummarizeOptions {
  * `summarizeRollout` of an open file, pausing after each megabyte read so big rollouts are indexed without
  * a long stall. The caller opens and closes `fd`.
  */
-export function* summarizeSteps(fd: number, path: string, options: SummarizeOptions): Generator<void, ThreadSummary> {
-  const stat = fstatSync(fd);
+export function* summarizeSteps(fd: RolloutFd, path: string, options: SummarizeOptions): Generator<void, ThreadSummary> {
+  // The thread's own file says when it changed; a fork's chain is read as one.
+  const stat = fstatSync(ownFd(fd));
   let meta: SessionMetaPayload | null = null;
   let preview = '';
   let name: string | null = null;
@@ -166,6 +170,17 @@ export function* summarizeSteps(fd: number, path: string, options: SummarizeOpti
             if (message !== null) take(message);
           }
           return;
+        case 'item_completed': {
+          // Codex 0.169 (and Weft) record messages as items; only messages are parsed.
+          const kind = s ? stringFieldNear(raw.buf, raw.start, raw.end, ITEM_TYPE_KEY) : codexItemType(payload);
+          const user = kind === 'UserMessage';
+          if (!(user || kind === 'AgentMessage') || (textChars >= TEXT_CAP_CHARS && !(user && preview === ''))) return;
+          const message = codexMessageText(s ? payloadOf(raw) : payload);
+          if (message === null) return;
+          if (user && preview === '') preview = message.slice(0, PREVIEW_MAX_CHARS);
+          take(message);
+          return;
+        }
         case 'thread_name_updated': {
           const e = ThreadNameUpdatedEvent.safeParse(s ? payloadOf(raw) : payload);
           if (e.success) name = e.data.thread_name ?? null;
@@ -192,7 +207,7 @@ export function* summarizeSteps(fd: number, path: string, options: SummarizeOpti
           return;
       }
     },
-    { sizeHint: stat.size },
+    { sizeHint: sizeOf(fd) },
   );
   // The last token count, turn context and turn end, and the last line (lines are in time order: it
   // says when the thread was last updated), read again now that the scan is over.

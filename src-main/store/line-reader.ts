@@ -1,9 +1,9 @@
 // Reading rollouts line by line without loading whole files: chunked reads that report each line's byte
 // offset, positioned re-reads of chosen lines, and a "sniff" of a line's kind from its first bytes so that
 // most lines never need JSON.parse. Every writer of rollouts (Weft's and Codex's) puts the keys in the order
-// `timestamp`, `type`, `payload`, and the payload's `type` first; a line that does not start that way is
-// simply parsed in full.
-import { readSync } from 'node:fs';
+// `timestamp`, [`ordinal` (Codex 0.169 and Weft),] `type`, `payload`, and the payload's `type` first; a line
+// that does not start that way is simply parsed in full.
+import { readAt, type RolloutFd } from './rollout-source';
 
 /** A line's place in its file; `length` excludes the newline. */
 export interface LineRef {
@@ -35,7 +35,7 @@ const NEWLINE = 0x0a;
  * newline at the end of the file is not reported (see `ScanEnd.tailBytes`). Return false from `onLine` to stop.
  * `sizeHint` (the file's size) keeps the read buffer no bigger than the file.
  */
-export function forEachLine(fd: number, from: number, onLine: (line: RawLine) => unknown, options: LineScanOptions = {}): ScanEnd {
+export function forEachLine(fd: RolloutFd, from: number, onLine: (line: RawLine) => unknown, options: LineScanOptions = {}): ScanEnd {
   const steps = lineSteps(fd, from, onLine, options);
   for (;;) {
     const step = steps.next();
@@ -50,7 +50,7 @@ export interface LineScanOptions {
 }
 
 /** `forEachLine` that pauses (yields) after each chunk read, so a caller can share the thread between scans. */
-export function* lineSteps(fd: number, from: number, onLine: (line: RawLine) => unknown, options: LineScanOptions = {}): Generator<void, ScanEnd> {
+export function* lineSteps(fd: RolloutFd, from: number, onLine: (line: RawLine) => unknown, options: LineScanOptions = {}): Generator<void, ScanEnd> {
   const chunk = options.chunkSize ?? DEFAULT_CHUNK;
   const hint = options.sizeHint === undefined ? chunk : Math.max(4096, options.sizeHint - from + 1);
   let buf = Buffer.allocUnsafe(Math.min(chunk, hint));
@@ -66,7 +66,7 @@ export function* lineSteps(fd: number, from: number, onLine: (line: RawLine) => 
         buf = bigger;
       }
       const want = Math.min(buf.length - filled, until - (bufOffset + filled));
-      const n = want > 0 ? readSync(fd, buf, filled, want, bufOffset + filled) : 0;
+      const n = want > 0 ? readAt(fd, buf, filled, want, bufOffset + filled) : 0;
       if (n === 0) eof = true;
       filled += n;
     }
@@ -93,7 +93,7 @@ export function* lineSteps(fd: number, from: number, onLine: (line: RawLine) => 
  * Reads the given lines in file order, coalescing near ones into single reads; `index` is the line's
  * position in `refs`.
  */
-export function readLines(fd: number, given: readonly LineRef[], onLine: (line: RawLine, index: number) => void): void {
+export function readLines(fd: RolloutFd, given: readonly LineRef[], onLine: (line: RawLine, index: number) => void): void {
   const MAX_SPAN = 8 << 20;
   const MAX_GAP = 64 << 10;
   let order: number[] | null = null;
@@ -120,7 +120,7 @@ export function readLines(fd: number, given: readonly LineRef[], onLine: (line: 
     if (buf.length < span) buf = Buffer.allocUnsafe(Math.max(span, 64 << 10));
     let got = 0;
     while (got < span) {
-      const n = readSync(fd, buf, got, span - got, first.offset + got);
+      const n = readAt(fd, buf, got, span - got, first.offset + got);
       if (n === 0) break;
       got += n;
     }
@@ -137,6 +137,9 @@ export function readLines(fd: number, given: readonly LineRef[], onLine: (line: 
 
 const TS_PREFIX = Buffer.from('{"timestamp":"');
 const TYPE_KEY = Buffer.from('","type":"');
+/** Codex 0.169 puts a line's `ordinal` between its timestamp and its type. */
+const ORDINAL_KEY = Buffer.from('","ordinal":');
+const TYPE_AFTER_NUMBER = Buffer.from(',"type":"');
 const PAYLOAD_KEY = Buffer.from('","payload":{"type":"');
 const MIRROR = Buffer.from('","weft_mirror":true');
 
@@ -189,13 +192,13 @@ class Interner {
   }
 }
 
-const LINE_TYPES = new Interner(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+const LINE_TYPES = new Interner(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state', 'token_usage_record']);
 const EVENT_TYPES = new Interner([
   'turn_started', 'task_started', 'turn_complete', 'task_complete', 'turn_aborted', 'thread_rolled_back',
   'thread_name_updated', 'token_count', 'error', 'user_message', 'agent_message', 'agent_reasoning',
   'agent_reasoning_raw_content', 'exec_command_end', 'patch_apply_end', 'item_completed', 'context_compacted',
   'web_search_end', 'view_image_tool_call', 'mcp_tool_call_end', 'weft_item_completed', 'weft_approval',
-  'weft_plan_updated',
+  'weft_plan_updated', 'weft_item_fields', 'thread_settings_applied',
 ]);
 
 /**
@@ -217,8 +220,16 @@ export class Sniffer {
     if (!matchAt(buf, start, end, TS_PREFIX)) return false;
     const tsStart = start + TS_PREFIX.length;
     const tsEnd = quoteEnd(buf, tsStart, end, 64);
-    if (tsEnd < 0 || !matchAt(buf, tsEnd, end, TYPE_KEY)) return false;
-    const typeStart = tsEnd + TYPE_KEY.length;
+    if (tsEnd < 0) return false;
+    let typeStart: number;
+    if (matchAt(buf, tsEnd, end, TYPE_KEY)) typeStart = tsEnd + TYPE_KEY.length;
+    else if (matchAt(buf, tsEnd, end, ORDINAL_KEY)) {
+      let i = tsEnd + ORDINAL_KEY.length;
+      const digits = i;
+      while (i < end && i - digits < 20 && (buf[i] ?? 0) >= 0x30 && (buf[i] ?? 0) <= 0x39) i++;
+      if (i === digits || !matchAt(buf, i, end, TYPE_AFTER_NUMBER)) return false;
+      typeStart = i + TYPE_AFTER_NUMBER.length;
+    } else return false;
     const typeEnd = quoteEnd(buf, typeStart, end, 64);
     if (typeEnd < 0) return false;
     const type = LINE_TYPES.get(buf, typeStart, typeEnd);

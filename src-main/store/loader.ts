@@ -1,6 +1,5 @@
 // Loading a thread from its rollout: the protocol Thread, the model history (for resume and fork), and
 // the UI turns — all of them, or one page of the newest turns for huge threads (older pages by cursor).
-import { closeSync, openSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ResponseItem, Thread, ThreadTokenUsage, Turn } from '../../src-preload/protocol';
@@ -8,6 +7,7 @@ import { StoreInputError } from './errors';
 import { buildHistory } from './history';
 import { outlineFd, type RolloutOutline } from './outline';
 import { parseRolloutFileName } from './paths';
+import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 import type { RecordedTurnContext } from './turn-context';
 import { materializeTurns, type TurnDetails } from './turn-items';
 
@@ -109,12 +109,12 @@ export function forkedAtTurnIdOf(outline: RolloutOutline): string | null {
 }
 
 /** Loads an open rollout; problems in the file become warnings, never errors. */
-export function loadFd(fd: number, path: string, options: LoadOptions = {}): LoadedThread {
+export function loadFd(fd: RolloutFd, path: string, options: LoadOptions = {}): LoadedThread {
   const outline = outlineFd(fd, path, { history: options.history !== false });
   return loadOutline(fd, outline, options);
 }
 
-export function loadOutline(fd: number, outline: RolloutOutline, options: LoadOptions = {}): LoadedThread {
+export function loadOutline(fd: RolloutFd, outline: RolloutOutline, options: LoadOptions = {}): LoadedThread {
   const warnings = [...outline.warnings];
   if (!outline.meta) warnings.push(`${outline.path}: no readable session_meta line; id and cwd come from the file name`);
   const total = outline.turns.length;
@@ -141,10 +141,12 @@ export function loadOutline(fd: number, outline: RolloutOutline, options: LoadOp
 }
 
 export function loadFile(path: string, options: LoadOptions = {}): LoadedThread {
-  const fd = openSync(path, 'r');
+  const { fd, warnings } = openRollout(path);
   try {
-    return loadFd(fd, path, options);
+    const loaded = loadFd(fd, path, options);
+    loaded.warnings.unshift(...warnings);
+    return loaded;
   } finally {
-    closeSync(fd);
+    closeRollout(fd);
   }
 }

@@ -8,7 +8,6 @@
 // turn that the next one closes. `turn_context.turn_id` is the canonical turn id. A turn still open at the
 // end of the file was cut short (crash, kill) and reads as interrupted. `thread_rolled_back {num_turns}`
 // drops the last turns, both from the UI turns and from the model history.
-import { closeSync, fstatSync, openSync } from 'node:fs';
 import { SessionMetaPayload, type ThreadTokenUsage, type TurnError, type TurnStatus } from '../../src-preload/protocol';
 import {
   ErrorEvent,
@@ -21,7 +20,9 @@ import {
 import { Sniffer, forEachLine, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
 import { parseLine, payloadType, type LooseLine } from './line-parse';
 import { historyEntry, type HistoryEntry } from './history';
+import { closeRollout, openRollout, sizeOf, type RolloutFd } from './rollout-source';
 import { recordedTurnContext, type RecordedTurnContext } from './turn-context';
+import { codexItemType, userMessageText } from './codex-thread-items';
 
 /** Longest preview kept (the start of the first user message). */
 export const PREVIEW_MAX_CHARS = 1000;
@@ -81,6 +82,7 @@ const ITEM_EVENTS: ReadonlySet<string> = new Set([
   'weft_item_completed',
   'weft_approval',
   'weft_plan_updated',
+  'weft_item_fields',
   'user_message',
   'agent_message',
   'agent_reasoning',
@@ -105,6 +107,8 @@ function messageOf(payload: unknown): string | null {
   const parsed = UserMessageEvent.safeParse(payload);
   return parsed.success ? parsed.data.message : null;
 }
+
+const ITEM_TYPE_KEY = Buffer.from('"item":{"type":"');
 
 class OutlineBuilder {
   readonly o: RolloutOutline;
@@ -295,6 +299,10 @@ class OutlineBuilder {
       const message = messageOf(get());
       if (message !== null) this.o.preview = message.slice(0, PREVIEW_MAX_CHARS);
     }
+    if (event === 'item_completed' && this.o.preview === '' && this.itemType() === 'UserMessage') {
+      const message = userMessageText(get());
+      if (message !== null) this.o.preview = message.slice(0, PREVIEW_MAX_CHARS);
+    }
     if (!ITEM_EVENTS.has(event) || mirror) return;
     this.ensureTurn().itemRefs.push({ offset, length });
   }
@@ -309,6 +317,16 @@ class OutlineBuilder {
     }
     if (open) this.end(open, 'completed', this.ms());
     this.openTurn(turnId, false, this.ms());
+  }
+
+  /** The `item.type` of the current item_completed line (read from its first bytes when it can be). */
+  private itemType(): string | null {
+    const raw = this.raw;
+    if (this.sniffed) {
+      const type = stringFieldNear(raw.buf, raw.start, raw.end, ITEM_TYPE_KEY);
+      if (type !== null) return type;
+    }
+    return codexItemType(this.payload());
   }
 
   /** `turn_id` of the current line's payload: read from its first bytes, else from the parsed payload. */
@@ -370,7 +388,7 @@ class OutlineBuilder {
     if (this.open && !this.o.turns.includes(this.open)) this.open = null;
   }
 
-  finish(fd: number, end: number, tailBytes: number): RolloutOutline {
+  finish(fd: RolloutFd, end: number, tailBytes: number): RolloutOutline {
     this.o.end = end;
     this.o.tailBytes = tailBytes;
     if (tailBytes > 0) {
@@ -400,17 +418,19 @@ class OutlineBuilder {
  * Outlines an open rollout file (its contents up to the last complete line). With `history`, the model
  * history lines are parsed on the way (one read of the file for a resume) instead of only located.
  */
-export function outlineFd(fd: number, path: string, options: { history?: boolean } = {}): RolloutOutline {
+export function outlineFd(fd: RolloutFd, path: string, options: { history?: boolean } = {}): RolloutOutline {
   const builder = new OutlineBuilder(path, options.history === true);
-  const { end, tailBytes } = forEachLine(fd, 0, (raw) => builder.line(raw), { sizeHint: fstatSync(fd).size });
+  const { end, tailBytes } = forEachLine(fd, 0, (raw) => builder.line(raw), { sizeHint: sizeOf(fd) });
   return builder.finish(fd, end, tailBytes);
 }
 
 export function outlineFile(path: string): RolloutOutline {
-  const fd = openSync(path, 'r');
+  const { fd, warnings } = openRollout(path);
   try {
-    return outlineFd(fd, path, {});
+    const outline = outlineFd(fd, path, {});
+    outline.warnings.unshift(...warnings);
+    return outline;
   } finally {
-    closeSync(fd);
+    closeRollout(fd);
   }
 }

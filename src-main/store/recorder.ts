@@ -26,7 +26,7 @@ export interface SessionRecorder {
   approval(record: { turnId: string; itemId: string; kind: ApprovalKind; request: unknown; decision: unknown }): void;
   turnContext(ctx: TurnContextInput): void;
   compacted(ctx: { message: string; replacementHistory: ResponseItem[] }): void;
-  /** The turn ended: fsync. */
+  /** The turn ended: fsync. Rejects (with a `RolloutWriteError`) when what was recorded is not on disk. */
   turnEnded(): Promise<void>;
   close(): Promise<void>;
 }
@@ -172,8 +172,11 @@ export class RolloutRecorder implements SessionRecorder {
   }
 
   async turnEnded(): Promise<void> {
-    await this.writer.sync();
-    this.flushDelta();
+    try {
+      await this.writer.durable();
+    } finally {
+      this.flushDelta();
+    }
   }
 
   close(): Promise<void> {
@@ -256,10 +259,13 @@ export class RolloutRecorder implements SessionRecorder {
     this.writer.append(entries.map(([type, payload]) => JSON.stringify({ timestamp, type, payload })));
   }
 
-  /** Hands what the index should learn to the sink (when lines were written since the last time). */
+  /**
+   * Hands what the index should learn to the sink (when lines were written since the last time). Not while
+   * the file lacks recorded lines: the index describes the file, and learns it all once the lines are in.
+   */
   private flushDelta(): void {
     const at = this.lastWriteAt;
-    if (!this.dirty || at === null || !this.writer.created) return;
+    if (!this.dirty || at === null || !this.writer.created || this.writer.unsaved !== null) return;
     const delta = this.delta;
     delta.updatedAt = at;
     this.delta = { updatedAt: at, text: [] };

@@ -2,10 +2,11 @@
 // from its row (or that has no row) is rescanned, rows whose file is gone are dropped. The work is cut into
 // slices of a few milliseconds with the event loop free in between, so lists are answered (from what is
 // indexed so far) while a cold build of thousands of threads goes on; the newest threads are indexed first.
-import { closeSync, existsSync, openSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { summarizeSteps, type ThreadOrigin, type ThreadSummary } from './index-scan';
 import { parseRolloutFileName } from './paths';
+import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 import type { ThreadIndex } from './thread-index';
 
 /** A folder of rollouts: `sessions/` (dated subfolders) or `archived_sessions/` (flat), of Weft or of Codex. */
@@ -141,9 +142,11 @@ export async function repairIndex(index: ThreadIndex, sources: readonly RolloutS
   };
   for (const f of queue) {
     let summary: ThreadSummary;
-    let fd: number | null = null;
+    let fd: RolloutFd | null = null;
     try {
-      fd = openSync(f.path, 'r');
+      const opened = openRollout(f.path);
+      fd = opened.fd;
+      for (const w of opened.warnings) report.warnings.push(w);
       const steps = summarizeSteps(fd, f.path, { archived: f.source.archived, origin: f.source.origin });
       let step = steps.next();
       while (!step.done) {
@@ -159,7 +162,7 @@ export async function repairIndex(index: ThreadIndex, sources: readonly RolloutS
       report.warnings.push(`${f.path}: could not be read (${error instanceof Error ? error.message : String(error)}); not indexed`);
       continue;
     } finally {
-      if (fd !== null) closeSync(fd);
+      if (fd !== null) closeRollout(fd);
     }
     if (summary.id === '') {
       report.warnings.push(`${f.path}: no thread id in its session_meta or name; not indexed`);

@@ -3,34 +3,51 @@
 // Durability contract:
 // - Each call to `append` hands its lines to the OS at once, in one `write` (whole lines only), so they
 //   survive a crash or `kill -9` of this process; `sync()` fsyncs (turn end, close) so they also survive a
-//   power loss.
+//   power loss. `durable()` is `sync()` that throws when something is still not on disk.
 // - A failed write (disk full, permissions) loses nothing: the unwritten lines stay queued in memory, in
-//   order, and go out with the next append or sync; `onError` is told once per failure streak.
+//   order, and are retried every `retryIntervalMs` (and with the next append or sync) until the disk takes
+//   them; `onError` is told once per failure streak, `onRecovered` when the queue is written again.
+// - Memory is bounded: past `maxPendingBytes` of refused lines, the queue moves to a rescue file outside
+//   the thread's folder (`rescueDir`, mode 0600). At `close`, lines still refused go there too. Every such
+//   move is reported with the rescue file's path.
 // - A torn line (a crash or failure in the middle of a write) is never continued: the next write starts
 //   with a newline, so the fragment stays a lone corrupt line that readers skip.
 // - The file is created at the first append (by `create`: the session_meta line, or a fork's copied lines),
 //   so a thread that never records anything leaves no file. The thread's write lock is held from creation
 //   (or from opening an existing file) until `close`.
-import { closeSync, fstatSync, fsync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { RolloutWriteError } from './errors';
+import { appendFileSync, chmodSync, closeSync, existsSync, fstatSync, fsync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { RolloutWriteError, type UnsavedLines } from './errors';
 import type { ThreadLock } from './lock';
 
 export interface RolloutWriterOptions {
   threadId: string;
   path: string;
   /**
-   * Makes the file exist with its first lines (atomically: whole or not at all); null when the file
-   * already exists (append to it). Called with the lock held, at the first append.
+   * Makes a file at `target` with the thread's first lines (atomically: whole or not at all); null when
+   * the file already exists (append to it). Called with the lock held, at the first append, with the
+   * rollout's path; or with the rescue file's, when lines are rescued before the rollout could be created.
    */
-  create: (() => void) | null;
+  create: ((target: string) => void) | null;
   /** Takes the thread's write lock (called before the file is created or opened). */
   lock: () => ThreadLock;
-  /** A write failed; the lines are kept and retried. */
+  /** A write failed (the lines are kept and retried), or refused lines were moved to a rescue file. */
   onError: (error: RolloutWriteError) => void;
+  /** Every line refused since the last `onError` is now written. */
+  onRecovered?: () => void;
   /** The file now exists (called once, after the prelude and the first lines were written). */
   onCreated?: () => void;
+  /** How often refused lines are retried. Default 2 s: soon after space returns, cheap while it does not. */
+  retryIntervalMs?: number;
+  /** Refused bytes kept in memory before they move to a rescue file. Default 64 MiB. */
+  maxPendingBytes?: number;
+  /** Where rescue files go. Default the OS temp folder (usually another disk than WEFT_HOME, or tmpfs). */
+  rescueDir?: string;
 }
+
+const DEFAULT_RETRY_MS = 2000;
+const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = Buffer.from('\n');
 
@@ -38,8 +55,14 @@ export class RolloutWriter {
   private fd: number | null = null;
   private lock: ThreadLock | null = null;
   private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private tornTail = false;
-  private failing = false;
+  /** The error of the current failure streak (writes refused or the last fsync failed); null when healthy. */
+  private failure: RolloutWriteError | null = null;
+  private syncFailed = false;
+  /** Lines moved to the rescue file since `durable()` last looked: the rollout misses them. */
+  private rescuedSinceCheck = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private syncing: Promise<void> = Promise.resolve();
   private bytes = 0;
@@ -87,12 +110,20 @@ export class RolloutWriter {
     }
   }
 
+  /** Why the thread is not fully on disk now (refused lines or a failed fsync), or null. */
+  get unsaved(): RolloutWriteError | null {
+    return this.failure;
+  }
+
   /** Queues whole lines (JSON text without newline) and writes them out at once. */
   append(lines: readonly string[]): void {
     if (this.closed) throw new Error(`the rollout writer of thread ${this.options.threadId} is closed`);
     if (lines.length === 0) return;
-    this.pending.push(Buffer.from(lines.join('\n') + '\n', 'utf8'));
+    const buf = Buffer.from(lines.join('\n') + '\n', 'utf8');
+    this.pending.push(buf);
+    this.pendingBytes += buf.length;
     this.flush();
+    if (this.pendingBytes > (this.options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES)) this.rescue();
   }
 
   /** Creates the file now if it does not exist yet (forks are written at once). */
@@ -100,15 +131,22 @@ export class RolloutWriter {
     this.flush(true);
   }
 
-  /** Writes what is queued, then fsyncs. Resolves even when the disk refuses (see `onError`). */
+  /** Writes what is queued, then fsyncs. Resolves even when the disk refuses (see `onError`, `unsaved`). */
   sync(): Promise<void> {
     const run = this.syncing.then(async () => {
       this.flush();
       const fd = this.fd;
-      if (fd === null || this.closed) return;
+      if (fd === null || this.closed || this.pending.length > 0) return;
       await new Promise<void>((resolve) => {
         fsync(fd, (error) => {
-          if (error) this.report(error);
+          if (error) {
+            this.syncFailed = true;
+            this.report(error);
+            this.scheduleRetry();
+          } else if (this.syncFailed) {
+            this.syncFailed = false;
+            this.recovered();
+          }
           resolve();
         });
       });
@@ -117,23 +155,34 @@ export class RolloutWriter {
     return run;
   }
 
+  /** `sync()`, then throws the `RolloutWriteError` saying why when anything recorded is not on disk. */
+  async durable(): Promise<void> {
+    await this.sync();
+    const rescued = this.rescuedSinceCheck;
+    this.rescuedSinceCheck = 0;
+    if (this.pending.length > 0 || this.syncFailed || rescued > 0) {
+      const cause = this.failure?.cause ?? 'the disk refused the lines';
+      throw new RolloutWriteError(this.options.threadId, this.options.path, this.pendingLines + rescued, cause);
+    }
+  }
+
   /** Closes the file and releases the lock without writing anything more (for a writer never used). */
   abandon(): void {
     this.closed = true;
+    this.stopRetrying();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     this.lock?.release();
     this.lock = null;
   }
 
-  /** Flushes, fsyncs, closes the file and releases the lock. Lines the disk still refuses are reported lost. */
+  /** Flushes, fsyncs, closes the file and releases the lock. Lines the disk still refuses go to a rescue file. */
   async close(): Promise<void> {
     if (this.closed) return;
     await this.sync();
     this.closed = true;
-    if (this.pending.length > 0) {
-      this.report(new Error('the thread was closed before these lines could be written; they are lost'));
-    }
+    this.stopRetrying();
+    if (this.pending.length > 0) this.rescue();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     this.lock?.release();
@@ -159,18 +208,70 @@ export class RolloutWriter {
       while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
       this.bytes += buf.length;
       this.pending = [];
+      this.pendingBytes = 0;
       this.tornTail = false;
-      this.failing = false;
       this.announce();
+      if (!this.syncFailed) this.recovered();
     } catch (error) {
       const whole = off === 0 ? 0 : buf.lastIndexOf(0x0a, off - 1) + 1;
       this.bytes += off;
       let rest = buf.subarray(whole);
       if (rest[0] === 0x0a) rest = rest.subarray(1);
       this.pending = rest.length > 0 ? [Buffer.from(rest)] : [];
+      this.pendingBytes = rest.length;
       this.tornTail = off > whole || (this.tornTail && off === 0);
       this.report(error);
+      this.scheduleRetry();
     }
+  }
+
+  /** Moves the queue to the thread's rescue file (appending, so earlier rescues stay in order). */
+  private rescue(): void {
+    const lines = this.pendingLines;
+    if (lines === 0) return;
+    const file = join(this.options.rescueDir ?? tmpdir(), `weft-unsaved-${this.options.threadId}.jsonl`);
+    const cause = this.failure?.cause ?? 'the disk refused the lines';
+    let fate: UnsavedLines;
+    try {
+      // A rollout never created: the rescue file starts as the whole thread would have (session_meta first).
+      const whole = this.fd === null && this.options.create !== null;
+      if (whole && !existsSync(file)) this.options.create?.(file);
+      appendFileSync(file, Buffer.concat(this.pending), { mode: 0o600 });
+      chmodSync(file, 0o600);
+      fate = { type: 'rescued', file, whole };
+    } catch {
+      fate = { type: 'lost' };
+    }
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.rescuedSinceCheck += lines;
+    this.options.onError(new RolloutWriteError(this.options.threadId, this.options.path, lines, cause, fate));
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer !== null || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.closed || this.failure === null) return;
+      void this.sync().then(() => {
+        if (this.failure !== null) this.scheduleRetry();
+      });
+    }, this.options.retryIntervalMs ?? DEFAULT_RETRY_MS);
+    // Retrying never keeps a process alive that has nothing else to do.
+    this.retryTimer.unref();
+  }
+
+  private stopRetrying(): void {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  /** Everything refused so far is on disk again. */
+  private recovered(): void {
+    if (this.failure === null) return;
+    this.failure = null;
+    this.stopRetrying();
+    this.options.onRecovered?.();
   }
 
   /** Creates (or opens) the file; false (error reported, lines kept) when that fails. */
@@ -183,13 +284,14 @@ export class RolloutWriter {
       }
       if (this.lock === null) this.lock = this.options.lock();
       mkdirSync(dirname(this.options.path), { recursive: true });
-      create();
+      create(this.options.path);
       this.fd = openSync(this.options.path, 'a');
       this.bytes = fstatSync(this.fd).size;
       this.announceCreation = true;
       return true;
     } catch (error) {
       this.report(error);
+      this.scheduleRetry();
       return false;
     }
   }
@@ -200,10 +302,11 @@ export class RolloutWriter {
     this.options.onCreated?.();
   }
 
+  /** Starts a failure streak (reported once); later failures of the same streak are not reported again. */
   private report(error: unknown): void {
-    if (this.failing && !this.closed) return;
-    this.failing = true;
-    this.options.onError(new RolloutWriteError(this.options.threadId, this.options.path, this.pendingLines, error));
+    if (this.failure !== null) return;
+    this.failure = new RolloutWriteError(this.options.threadId, this.options.path, this.pendingLines, error);
+    this.options.onError(this.failure);
   }
 }
 

@@ -11,6 +11,13 @@ export interface ThreadStoreOptions {
   onWarning?: (message: string) => void;
   /** Bring the index up to date in the background after opening (default true). */
   repair?: boolean;
+  /**
+   * A thread's rollout stopped or resumed being saved (a write refused, lines moved to a rescue file, all
+   * written again). Default: `onWarning`. A recording's own `onError` takes the failures instead.
+   */
+  onThreadWarning?: (threadId: string, message: string) => void;
+  /** Tuning of the rollout writers (tests shorten the retry interval). */
+  writer?: { retryIntervalMs?: number; maxPendingBytes?: number; rescueDir?: string };
 }
 
 export interface NewThreadMeta {

@@ -33,6 +33,8 @@ export class ThreadStore {
   private readonly pendingModel = new Map<string, string | null>();
   private readonly now: () => Date;
   private readonly warn: (message: string) => void;
+  private readonly threadWarning: (threadId: string, message: string) => void;
+  private readonly writerTuning: NonNullable<ThreadStoreOptions['writer']>;
   private closed = false;
 
   private constructor(
@@ -43,6 +45,8 @@ export class ThreadStore {
     this.catalog = new Catalog(home, index, (m) => this.warn(m));
     this.now = options.now ?? (() => new Date());
     this.warn = options.onWarning ?? ((m) => process.stderr.write(`weft: warning: ${m}\n`));
+    this.threadWarning = options.onThreadWarning ?? ((_, m) => this.warn(m));
+    this.writerTuning = options.writer ?? {};
   }
 
   /** Opens (or creates) the store at `weftHome`; the index is repaired in the background (`whenIndexed`). */
@@ -71,7 +75,7 @@ export class ThreadStore {
     const path = rolloutPath(this.home, created, meta.id);
     const payload = newSessionMeta(meta, created, VERSION);
     const recorder = this.recorder(meta.id, path, {
-      create: () => writeNewRollout(path, payload, created),
+      create: (target) => writeNewRollout(target, payload, created),
       hasPreview: false,
       name: null,
       model: meta.model,
@@ -115,7 +119,7 @@ export class ThreadStore {
     const id = uuidv7(created.getTime());
     const path = rolloutPath(this.home, created, id);
     const source = loadFile(loc.path, { turnsLimit: options.turnsLimit });
-    const create = (): void => writeForkOf(loc, null, { id, path, created, cliVersion: VERSION });
+    const create = (target: string): void => writeForkOf(loc, null, { id, path: target, created, cliVersion: VERSION });
     const recorder = this.recorder(id, path, {
       create,
       hasPreview: source.thread.preview !== '',
@@ -315,16 +319,18 @@ export class ThreadStore {
   private writer(
     threadId: string,
     path: string,
-    create: (() => void) | null,
+    create: ((target: string) => void) | null,
     onError: ((e: RolloutWriteError) => void) | undefined,
     lock = () => acquireThreadLock(this.home, threadId),
   ): RolloutWriter {
     return new RolloutWriter({
+      ...this.writerTuning,
       threadId,
       path,
       create,
       lock,
-      onError: onError ?? ((e) => this.warn(e.message)),
+      onError: onError ?? ((e) => this.threadWarning(threadId, e.message)),
+      onRecovered: () => this.threadWarning(threadId, `thread ${threadId} is being saved again: every line it recorded is now in ${path}`),
       onCreated: () => {
         this.catalog.indexFile(threadId, path, this.pendingModel.get(threadId) ?? null);
         this.pendingModel.delete(threadId);
@@ -335,7 +341,7 @@ export class ThreadStore {
   private recorder(
     threadId: string,
     path: string,
-    o: { create: () => void; hasPreview: boolean; name: string | null; model: string | null; onError?: (e: RolloutWriteError) => void },
+    o: { create: (target: string) => void; hasPreview: boolean; name: string | null; model: string | null; onError?: (e: RolloutWriteError) => void },
   ): RolloutRecorder {
     this.pendingModel.set(threadId, o.model);
     const writer = this.writer(threadId, path, o.create, o.onError);

@@ -1,7 +1,7 @@
 // Second pass for the UI: the items of chosen turns, read from their event lines only. Weft's
 // `weft_item_completed` events carry the items as the live thread showed them; Codex's events are
 // translated (codex-items.ts), consecutive reasoning events merging into one reasoning item.
-import type { ThreadItem, Turn, TurnError } from '../../src-preload/protocol';
+import { ThreadItem, type Turn, type TurnError } from '../../src-preload/protocol';
 import { codexItem } from './codex-items';
 import {
   AgentReasoningEvent,
@@ -10,6 +10,7 @@ import {
   TurnStartedEvent,
   WeftApprovalEvent,
   WeftItemCompletedEvent,
+  WeftItemFieldsEvent,
   WeftPlanUpdatedEvent,
   codexErrorInfoName,
   type ApprovalRecord,
@@ -19,6 +20,7 @@ import {
 import { readLines, type LineRef } from './line-reader';
 import { parseLine, payloadType } from './line-parse';
 import type { RolloutOutline, TurnOutline } from './outline';
+import type { RolloutFd } from './rollout-source';
 
 /** What a turn showed besides its items: its latest plan, the approvals asked, the errors that ended it. */
 export interface TurnDetails {
@@ -42,7 +44,7 @@ interface TurnRecords {
 }
 
 /** The records of a turn's start and end lines. */
-export function readTurnRecords(fd: number, t: TurnOutline): TurnRecords {
+export function readTurnRecords(fd: RolloutFd, t: TurnOutline): TurnRecords {
   const out: TurnRecords = { start: null, end: null };
   const refs = [t.startRef, t.endRef].filter((r): r is LineRef => r !== null);
   readLines(fd, refs, (raw) => {
@@ -88,6 +90,18 @@ class TurnAssembler {
       case 'weft_item_completed': {
         const e = WeftItemCompletedEvent.safeParse(payload);
         if (e.success) this.items.push(e.data.item);
+        return;
+      }
+      case 'weft_item_fields': {
+        const e = WeftItemFieldsEvent.safeParse(payload);
+        if (!e.success) return;
+        for (let i = this.items.length - 1; i >= 0; i--) {
+          const item = this.items[i];
+          if (item?.id !== e.data.item_id) continue;
+          const merged = ThreadItem.safeParse({ ...item, ...e.data.fields });
+          if (merged.success) this.items[i] = merged.data;
+          return;
+        }
         return;
       }
       case 'weft_approval': {
@@ -137,7 +151,7 @@ export interface TurnPage {
 }
 
 /** Turns `from` (inclusive) to `to` (exclusive) of the outline, with their items. */
-export function materializeTurns(fd: number, outline: RolloutOutline, from: number, to: number, warnings: string[]): TurnPage {
+export function materializeTurns(fd: RolloutFd, outline: RolloutOutline, from: number, to: number, warnings: string[]): TurnPage {
   const chosen = outline.turns.slice(from, to);
   const refs: LineRef[] = [];
   const owner: number[] = [];

@@ -7,6 +7,7 @@ export * from './initialize';
 export * from './requests';
 export * from './checkpoints';
 export * from './service-requests';
+export * from './weft-setup';
 export * from './notifications';
 export * from './server-requests';
 export * from './response-items';

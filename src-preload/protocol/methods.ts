@@ -90,6 +90,20 @@ import {
   ModelListParams,
   ModelListResult,
 } from './service-requests';
+import {
+  WeftAuthClearKeyParams,
+  WeftAuthClearKeyResult,
+  WeftAuthSetKeyParams,
+  WeftAuthSetKeyResult,
+  WeftFsCompleteParams,
+  WeftFsCompleteResult,
+  WeftProviderListParams,
+  WeftProviderListResult,
+  WeftRulesListParams,
+  WeftRulesListResult,
+  WeftRulesRevokeParams,
+  WeftRulesRevokeResult,
+} from './weft-setup';
 
 /** Client → server requests: method → {params, result}. */
 export const ClientRequests = {
@@ -118,6 +132,12 @@ export const ClientRequests = {
   'config/read': { params: ConfigReadParams, result: ConfigReadResult },
   'config/value/write': { params: ConfigValueWriteParams, result: ConfigValueWriteResult },
   'fs/readFile': { params: FsReadFileParams, result: FsReadFileResult },
+  'weft/provider/list': { params: WeftProviderListParams, result: WeftProviderListResult },
+  'weft/auth/setKey': { params: WeftAuthSetKeyParams, result: WeftAuthSetKeyResult },
+  'weft/auth/clearKey': { params: WeftAuthClearKeyParams, result: WeftAuthClearKeyResult },
+  'weft/rules/list': { params: WeftRulesListParams, result: WeftRulesListResult },
+  'weft/rules/revoke': { params: WeftRulesRevokeParams, result: WeftRulesRevokeResult },
+  'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult },
 } as const;
 
 /** Server → client notifications: method → params schema. */

@@ -213,7 +213,7 @@ export function createRpcClient(options: RpcClientOptions): WeftClient {
       failQueued(
         (method) => new RpcError(method, CONNECTION_LOST, `Weft is unreachable (${reason}). Check that \`weft serve\` is still running, then retry.`),
       );
-      setState({ phase: 'failed', message: `Could not reach Weft after ${backoff.length} attempts: ${reason}` });
+      setState({ phase: 'failed', message: `Could not reach Weft after ${backoff.length} attempts: ${reason}`, reason: 'unreachable' });
       return;
     }
     const delay = backoff[attempt] ?? 0;
@@ -276,6 +276,11 @@ export function createRpcClient(options: RpcClientOptions): WeftClient {
         (error: unknown) => {
           if (myGeneration !== generation) return;
           generation += 1;
+          if (error instanceof Error && 'tokenRejected' in error && error.tokenRejected === true) {
+            failQueued((method) => new RpcError(method, CONNECTION_LOST, error.message));
+            setState({ phase: 'failed', message: error.message, reason: 'token' });
+            return;
+          }
           scheduleReconnect(reasonOf(error));
         },
       );

@@ -20,6 +20,31 @@ function describeClose(event: CloseEvent): string {
   return `the connection closed (code ${event.code})`;
 }
 
+/** The server answered but refused this page's token: it was restarted with a new one. Retrying cannot help. */
+export class TokenRejectedError extends Error {
+  readonly tokenRejected = true;
+}
+
+export const TOKEN_REJECTED_MESSAGE =
+  'Weft restarted with a new access token, so this page’s address no longer works. Open the address `weft serve` printed when it started (run it again to print it).';
+
+/**
+ * Why a socket did not open: asks the server's `/token-check` (a browser never sees the status of a
+ * refused WebSocket upgrade). A 401 means a new token; no answer means the server is not there.
+ */
+async function whyNotOpen(url: string, reason: string): Promise<Error> {
+  const socket = new URL(url);
+  const check = new URL('/token-check', `${socket.protocol === 'wss:' ? 'https:' : 'http:'}//${socket.host}`);
+  check.searchParams.set('token', socket.searchParams.get('token') ?? '');
+  try {
+    const response = await fetch(check, { cache: 'no-store' });
+    if (response.status === 401) return new TokenRejectedError(TOKEN_REJECTED_MESSAGE);
+  } catch {
+    // Unreachable: reported below.
+  }
+  return new Error(`could not connect to ${socket.host}: ${reason}`);
+}
+
 export function webSocketConnector(url: string): Connector {
   return (handlers) =>
     new Promise<Connection>((resolve, reject) => {
@@ -40,7 +65,7 @@ export function webSocketConnector(url: string): Connector {
       socket.addEventListener('close', (event) => {
         const reason = describeClose(event);
         if (opened) handlers.onClose(reason);
-        else reject(new Error(`could not connect to ${new URL(url).host}: ${reason}`));
+        else void whyNotOpen(url, reason).then(reject);
       });
     });
 }

@@ -27,7 +27,7 @@ export type ConnectionState =
   | { phase: 'connecting' }
   | { phase: 'open' }
   | { phase: 'reconnecting'; attempt: number; maxAttempts: number; lastError: string }
-  | { phase: 'failed'; message: string };
+  | { phase: 'failed'; message: string; /** `token`: the server refused this page's token (it restarted with a new one). */ reason?: 'token' | 'unreachable' };
 
 /** A JSON-RPC error answer, or a local failure to get one (code -32000: the connection dropped). */
 export class RpcError extends Error {

@@ -97,6 +97,11 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     setUi(store, { listsLoaded: true });
   };
 
+  const refreshProviders = async (): Promise<void> => {
+    const providers = await client.request('weft/provider/list', { cwd: get().data.cwd }).catch(() => null);
+    if (providers !== null) setUi(store, { providers });
+  };
+
   const loadDefaults = async (): Promise<void> => {
     const models = await attempt('Could not list the models', () => client.request('model/list', {}));
     if (models !== undefined) setUi(store, { models: models.data });
@@ -173,6 +178,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
           if (reconnect) setData(store, clearServerRequests);
           void refreshLists();
           if (!reconnect) void loadDefaults();
+          void refreshProviders();
           const active = get().ui.activeThreadId ?? readLocation(env.href()).threadId;
           if (active !== null && get().data.cwd !== null) void showThread(active, true);
         }),
@@ -371,6 +377,48 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
     retryConnection(): void {
       client.retry();
+    },
+
+    /** Any protocol request, for views that keep what it returns to themselves (Settings). */
+    request: client.request.bind(client),
+
+    openSettings(section: 'providers' | null = null): void {
+      setUi(store, { settingsOpen: { section } });
+      void refreshProviders();
+    },
+
+    closeSettings(): void {
+      setUi(store, { settingsOpen: null });
+    },
+
+    refreshProviders,
+
+    /** Saves a key for the provider (never kept in the page); the error message, or null when saved. */
+    async saveKey(providerId: string, apiKey: string): Promise<string | null> {
+      try {
+        await client.request('weft/auth/setKey', { providerId, apiKey });
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+      await refreshProviders();
+      void loadDefaults();
+      return null;
+    },
+
+    async clearKey(providerId: string): Promise<void> {
+      await attempt('Could not remove the key', () => client.request('weft/auth/clearKey', { providerId }));
+      await refreshProviders();
+    },
+
+    /** Writes one key of the user config.toml; the new defaults apply to new threads. */
+    async writeConfig(keyPath: string, value: string | boolean): Promise<string | null> {
+      try {
+        await client.request('config/value/write', { keyPath, value });
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+      await Promise.all([refreshProviders(), loadDefaults()]);
+      return null;
     },
 
     toast,

@@ -2,7 +2,7 @@
 // pickers, connection, toasts). Thin by design: the controller does the talking, reducers do the math.
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
-import type { AskForApproval, ModelInfo, ReasoningEffort, SandboxMode, Thread } from '../../src-preload/protocol';
+import type { AskForApproval, ModelInfo, ReasoningEffort, SandboxMode, Thread, WeftProviderListResult } from '../../src-preload/protocol';
 import type { ConnectionState } from '../client/types';
 import { emptyAppData } from './state';
 import type { AppData } from './state';
@@ -42,6 +42,10 @@ export interface UiState {
   recentProjects: string[];
   /** The project picker is open. */
   projectPicker: boolean;
+  /** The Settings dialog is open (on this section, when one was asked for). */
+  settingsOpen: { section: 'providers' | null } | null;
+  /** Providers and whether each has a key; null until the server answered. */
+  providers: WeftProviderListResult | null;
 }
 
 export interface StoreState {
@@ -68,6 +72,8 @@ export function initialUi(recentProjects: string[] = []): UiState {
     turnDiff: null,
     recentProjects,
     projectPicker: false,
+    settingsOpen: null,
+    providers: null,
   };
 }
 

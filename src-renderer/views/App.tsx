@@ -4,10 +4,14 @@
 import { useEffect } from 'react';
 import { baseName } from '../components/format';
 import { ConnectionBanner, Toasts } from './Chrome';
-import { useWeft } from './context';
+import { Icon } from '../components/Icon';
+import { usePreference } from '../components/preferences';
+import { useController, useWeft } from './context';
 import { ConversationView } from './ConversationView';
 import { ProjectPicker, Welcome } from './ProjectPicker';
-import { Sidebar } from './Sidebar';
+import { useAttentionNotifications } from './notifications';
+import { SettingsDialog } from './settings/SettingsDialog';
+import { Sidebar, SHORTCUT_MOD } from './Sidebar';
 import { TurnDiffDialog } from './TurnDiffDialog';
 
 function useTitle(): void {
@@ -19,11 +23,33 @@ function useTitle(): void {
   }, [cwd, waiting]);
 }
 
+const SIDEBAR_STATES = ['open', 'collapsed'] as const;
+
+/** The sidebar's state (kept across reloads), toggled by Ctrl+B (⌘B on macOS). */
+function useSidebar(): [boolean, (open: boolean) => void] {
+  const [state, setState] = usePreference('weft.sidebar', SIDEBAR_STATES, 'open');
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'b') {
+        event.preventDefault();
+        setState(state === 'open' ? 'collapsed' : 'open');
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [state, setState]);
+  return [state === 'open', (open) => setState(open ? 'open' : 'collapsed')];
+}
+
 export function App() {
   useTitle();
+  useAttentionNotifications();
+  const controller = useController();
   const cwd = useWeft((s) => s.data.cwd);
   const picker = useWeft((s) => s.ui.projectPicker);
   const turnDiff = useWeft((s) => s.ui.turnDiff);
+  const settings = useWeft((s) => s.ui.settingsOpen !== null);
+  const [sidebarOpen, setSidebarOpen] = useSidebar();
   return (
     <div className="app">
       {cwd === null ? (
@@ -32,9 +58,19 @@ export function App() {
           <Welcome />
         </>
       ) : (
-        <div className="layout">
-          <Sidebar />
+        <div className={`layout ${sidebarOpen ? '' : 'is-sidebar-collapsed'}`}>
+          {sidebarOpen && <Sidebar onHide={() => setSidebarOpen(false)} />}
           <div className="main-column">
+            {!sidebarOpen && (
+              <div className="sidebar-rail">
+                <button type="button" className="icon-button" aria-label="Show sidebar" aria-keyshortcuts="Control+B" title={`Show sidebar (${SHORTCUT_MOD}B)`} onClick={() => setSidebarOpen(true)}>
+                  <Icon name="sidebar" />
+                </button>
+                <button type="button" className="icon-button" aria-label="Settings" title="Settings" onClick={() => controller.openSettings()}>
+                  <Icon name="settings" />
+                </button>
+              </div>
+            )}
             <ConnectionBanner />
             <ConversationView />
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
@@ -42,6 +78,7 @@ export function App() {
         </div>
       )}
       {picker && <ProjectPicker />}
+      {settings && <SettingsDialog />}
       <Toasts />
     </div>
   );

@@ -22,6 +22,19 @@ export function ConnectionBanner() {
         </div>
       );
     case 'failed':
+      if (connection.reason === 'token') {
+        return (
+          <div className="banner banner-error banner-token" role="alert">
+            <Icon name="alert" size={14} />
+            <span>
+              <strong>Weft restarted with a new access token.</strong> This page’s address no longer works: open the address <code>weft serve</code> printed when it started (run it again to print it). Start it with the default token file (no <code>--new-token</code>) to keep addresses working across restarts.
+            </span>
+            <button type="button" className="btn btn-small" onClick={() => controller.retryConnection()}>
+              <Icon name="refresh" size={12} /> Try again
+            </button>
+          </div>
+        );
+      }
       return (
         <div className="banner banner-error" role="alert">
           <Icon name="alert" size={14} /> {connection.message}

@@ -16,6 +16,7 @@ import { CommandApproval } from './approvals/CommandApproval';
 import { ReviewChanges } from './approvals/ReviewChanges';
 import { UserInputDialog } from './approvals/UserInputRequest';
 import { Composer } from './Composer';
+import { SetupNotice } from './settings/SetupNotice';
 import { useApp, useController, useWeft } from './context';
 
 /** Height guesses by row kind, close enough that the scrollbar does not jump much as rows get measured. */
@@ -164,6 +165,7 @@ export function ConversationView() {
           </p>
         </div>
         <div className="composer-dock">
+          <SetupNotice />
           <Composer disabled={cwd === null} placeholder="Describe a task, ask a question…" />
         </div>
       </main>
@@ -181,6 +183,7 @@ export function ConversationView() {
         <Conversation key={threadId} threadId={threadId} />
       )}
       <div className="composer-dock">
+        <SetupNotice />
         <PendingRequest threadId={threadId} />
         {archived ? (
           <div className="archived-banner">

@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { baseName } from '../components/format';
 import { Icon } from '../components/Icon';
+import { useModal } from '../components/use-modal';
 import { useApp, useWeft } from './context';
 
 export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
@@ -61,16 +62,11 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
 export function ProjectPicker() {
   const { controller } = useApp();
   const titleId = useId();
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') controller.setProjectPicker(false);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [controller]);
+  const dialog = useRef<HTMLElement>(null);
+  useModal(dialog, () => controller.setProjectPicker(false));
   return (
     <div className="overlay overlay-center" onMouseDown={(e) => e.target === e.currentTarget && controller.setProjectPicker(false)}>
-      <section className="sheet" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+      <section className="sheet" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={dialog}>
         <header className="sheet-head">
           <h2 id={titleId}>Open folder</h2>
           <button type="button" className="icon-button" aria-label="Close" onClick={() => controller.setProjectPicker(false)}>
@@ -84,6 +80,7 @@ export function ProjectPicker() {
 }
 
 export function Welcome() {
+  const { controller } = useApp();
   return (
     <div className="welcome">
       <div className="welcome-card">
@@ -93,6 +90,9 @@ export function Welcome() {
         <h1>Welcome to Weft</h1>
         <p className="muted">Open a project folder to start. Threads, approvals and history are kept per project.</p>
         <ProjectChooser autoFocus />
+        <button type="button" className="link-button small welcome-settings" onClick={() => controller.openSettings()}>
+          <Icon name="settings" size={12} /> Settings
+        </button>
       </div>
     </div>
   );

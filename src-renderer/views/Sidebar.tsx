@@ -8,6 +8,9 @@ import { threadTree } from '../store/selectors';
 import { useApp, useController, useWeft } from './context';
 import { ThreadRow } from './ThreadRow';
 
+/** How the platform writes the Ctrl/Cmd modifier in shortcut hints. */
+export const SHORTCUT_MOD = /Mac|iP/.test(navigator.platform) ? '⌘' : 'Ctrl+';
+
 function useMinuteClock(): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -125,7 +128,7 @@ function ThreadLists() {
   );
 }
 
-export function Sidebar() {
+export function Sidebar({ onHide }: { onHide: () => void }) {
   const { controller, desktop } = useApp();
   const cwd = useWeft((s) => s.data.cwd);
   const openFolder = async (): Promise<void> => {
@@ -148,6 +151,9 @@ export function Sidebar() {
         <button type="button" className="icon-button" aria-label="Open folder" title="Open folder" onClick={() => void openFolder()}>
           <Icon name="folder" />
         </button>
+        <button type="button" className="icon-button" aria-label="Hide sidebar" aria-keyshortcuts="Control+B" title={`Hide sidebar (${SHORTCUT_MOD}B)`} onClick={onHide}>
+          <Icon name="sidebar" />
+        </button>
       </div>
       <button type="button" className="new-thread" onClick={() => controller.newThread()}>
         <Icon name="plus" size={14} />
@@ -155,6 +161,12 @@ export function Sidebar() {
       </button>
       <SearchBox />
       <ThreadLists />
+      <div className="sidebar-foot">
+        <button type="button" className="sidebar-settings" onClick={() => controller.openSettings()}>
+          <Icon name="settings" size={14} />
+          Settings
+        </button>
+      </div>
     </aside>
   );
 }

@@ -174,6 +174,25 @@ describe('weft mcp-server with the MCP SDK client over stdio', () => {
     expect(outputs[1]).toBe('exec command rejected by user');
   });
 
+  it("asks the agent's questions as an elicitation form", async () => {
+    server.enqueueMany([
+      calls(evFunctionCall('q', 'request_user_input', { questions: [{ id: 'color', header: 'Colour', question: 'Which colour?', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] })),
+      answer('Blue it is.'),
+    ]);
+    const forms: ElicitRequest['params'][] = [];
+    const client = await connectStdio((request) => {
+      forms.push(request.params);
+      return { action: 'accept', content: { color: 'Blue' } };
+    });
+    const result = await callTool(client, 'weft', { prompt: 'ask me', cwd: ws.dir });
+    expect(result.structuredContent?.content).toBe('Blue it is.');
+    expect(forms).toEqual([
+      // The agent's questions allow an answer of one's own, so the options are described, not enforced.
+      { mode: 'form', message: 'Which colour?', requestedSchema: { type: 'object', properties: { color: { type: 'string', title: 'Colour', description: 'Which colour? (Red: warm; Blue: cool)' } } } },
+    ]);
+    expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe('{"answers":{"color":{"answers":["Blue"]}}}');
+  });
+
   it('interrupts the turn when the host cancels the call', async () => {
     server.enqueueMany([{ kind: 'sse-hang', events: [evCreated(), evOutputTextDelta('Thinking')] }, answer('Back again.')]);
     const client = await connectStdio();

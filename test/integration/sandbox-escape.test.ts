@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import type { Socket as UdpSocket } from 'node:dgram';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import type { Server } from 'node:net';
@@ -37,13 +37,13 @@ interface Outcome {
   stderr: string;
 }
 
-async function launch(script: string, policy: SandboxPolicy): Promise<ChildProcess> {
+async function launch(script: string, policy: SandboxPolicy, extraFds: number[] = []): Promise<ChildProcess> {
   const sandbox = await createSandboxLauncher(policy, ws, env);
   if (!sandbox.available) throw new Error(`sandbox unavailable: ${sandbox.reason}`);
   const launched = sandbox.launcher(['bash', '-c', script], { cwd: ws, env });
   const [program, ...args] = launched.argv;
   if (program === undefined) throw new Error('launcher returned an empty argv');
-  const child = spawn(program, args, { cwd: ws, env: launched.env ?? env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(program, args, { cwd: ws, env: launched.env ?? env, stdio: ['ignore', 'pipe', 'pipe', ...extraFds] });
   children.add(child);
   child.on('close', () => children.delete(child));
   return child;
@@ -341,6 +341,65 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
     });
   });
 
+  describe('unix sockets and inherited descriptors', () => {
+    let servers: Server[] = [];
+    let connections = 0;
+
+    async function listen(path: string): Promise<void> {
+      const server = createServer((socket) => {
+        connections++;
+        socket.end('hello from the host\n');
+      });
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(path, resolve));
+    }
+
+    afterEach(async () => {
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      servers = [];
+    });
+
+    const connectScript = (path: string): string =>
+      `${process.execPath} -e "const s = require('net').connect('${path}'); s.on('data', (d) => process.stdout.write('reached ' + d)); s.on('error', (e) => { console.log(e.code); process.exit(5); })"`;
+
+    it('cannot connect to a host service on a unix socket path when the network is off', async () => {
+      // As docker.sock, the ssh agent or the D-Bus session bus would be: outside, and inside the workspace.
+      await listen(join(outside, 'service.sock'));
+      await listen(join(ws, 'agent.sock'));
+      for (const policy of [WORKSPACE, READ_ONLY]) {
+        for (const path of [join(outside, 'service.sock'), join(ws, 'agent.sock')]) {
+          const result = await sandboxed(connectScript(path), policy);
+          expect(result).toEqual({ code: 5, stdout: 'EPERM\n', stderr: '' });
+        }
+      }
+      // The host can connect, and nothing else did before it.
+      const control = await sandboxed(connectScript(join(ws, 'agent.sock')), { ...WORKSPACE, networkAccess: true });
+      expect(control.stdout).toBe('reached hello from the host\n');
+      expect(connections).toBe(1);
+    });
+
+    it('io_uring, which bypasses socket filters, is refused when the network is off', async () => {
+      // io_uring_setup(1, NULL) fails with EFAULT when allowed, EPERM when the filter refuses it.
+      const script = 'import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); libc.syscall(425, 1, None); print(os.strerror(ctypes.get_errno()))';
+      const result = await sandboxed(`python3 -c "${script}"`);
+      expect(result).toEqual({ code: 0, stdout: 'Operation not permitted\n', stderr: '' });
+      const control = await sandboxed(`python3 -c "${script}"`, { ...WORKSPACE, networkAccess: true });
+      expect(control.stdout).toBe('Bad address\n');
+    });
+
+    it('a descriptor Weft inherited is closed before the command starts', async () => {
+      const fd = openSync(join(outside, 'victim.txt'), 'r+');
+      try {
+        const result = await outcome(await launch('echo pwned >&3; ls /proc/self/fd', WORKSPACE, [fd]));
+        expect(result.stderr).toContain('Bad file descriptor');
+        expect(result.stdout.split('\n').filter((n) => /^\d+$/.test(n) && Number(n) > 3)).toEqual([]);
+      } finally {
+        closeSync(fd);
+      }
+      await expectOutsideUntouched();
+    });
+  });
+
   describe('read-only', () => {
     it('cannot write the workspace, /tmp or outside', async () => {
       const tmpFile = join('/tmp', `weft-escape-${randomBytes(4).toString('hex')}`);
@@ -360,6 +419,31 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
       expect(await runSandboxCommand(['--cd', ws, '--mode', 'read-only', '--', 'bash', '-c', 'touch x 2>/dev/null'])).toBe(1);
       expect(existsSync(join(ws, 'x'))).toBe(false);
       expect(await runSandboxCommand(['--mode', 'sideways', '--', 'true'])).toBe(2);
+    });
+
+    it('filters the environment like every other command: no keys, passwords or agent sockets', async () => {
+      const added = {
+        WEFT_HOME: join(base, 'home'),
+        OPENAI_API_KEY: 'sk-test',
+        PGPASSWORD: 'pw',
+        GH_PAT: 'ghp_test',
+        DATABASE_URL: 'postgres://app:hunter2@db/app',
+        SSH_AUTH_SOCK: join(outside, 'agent.sock'),
+        WEFT_TEST_PLAIN: 'kept',
+      };
+      const saved = new Map(Object.keys(added).map((key) => [key, process.env[key]]));
+      Object.assign(process.env, added);
+      try {
+        expect(await runSandboxCommand(['--cd', ws, '--', 'bash', '-c', 'env > env.txt'])).toBe(0);
+      } finally {
+        for (const [key, value] of saved) {
+          if (value === undefined) Reflect.deleteProperty(process.env, key);
+          else process.env[key] = value;
+        }
+      }
+      const names = (await readFile(join(ws, 'env.txt'), 'utf8')).split('\n').map((line) => line.slice(0, line.indexOf('=')));
+      expect(names).toContain('WEFT_TEST_PLAIN');
+      expect(names.filter((n) => ['OPENAI_API_KEY', 'PGPASSWORD', 'GH_PAT', 'DATABASE_URL', 'SSH_AUTH_SOCK'].includes(n))).toEqual([]);
     });
   });
 });

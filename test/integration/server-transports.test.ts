@@ -174,7 +174,7 @@ describe('weft serve: HTTP', () => {
     });
     const csp = String(index.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:");
-    expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${server.port} ws://localhost:${server.port}`);
+    expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${server.port};`);
     expect(csp).toContain("frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
     const script = await rawGet(server.port, '/assets/app.js');
     expect(script).toMatchObject({ status: 200, body: 'console.log("weft");\n' });
@@ -182,6 +182,24 @@ describe('weft serve: HTTP', () => {
     expect((await rawGet(server.port, '/assets/app.css')).headers['content-type']).toBe('text/css; charset=utf-8');
     expect((await rawGet(server.port, '/nope.js')).status).toBe(404);
     expect((await rawGet(server.port, '/assets/')).status).toBe(404);
+  });
+
+  it('builds the CSP from the host the page was loaded from, never with an IPv6 literal', async () => {
+    const server = await start();
+    const cspFor = async (host: string): Promise<string> => String((await rawGet(server.port, '/', { host })).headers['content-security-policy']);
+    expect(await cspFor(`localhost:${server.port}`)).toContain(`connect-src 'self' ws://localhost:${server.port};`);
+    const v6 = await cspFor(`[::1]:${server.port}`);
+    expect(v6).toContain("connect-src 'self';");
+    expect(v6).not.toContain('[');
+    // A Host that is not one of ours is not echoed into the policy.
+    expect(await cspFor('evil.example:80')).toContain("connect-src 'self';");
+  });
+
+  it('answers /token-check with 200 for the token and 401 for any other', async () => {
+    const server = await start();
+    expect(await rawGet(server.port, `/token-check?token=${TOKEN}`)).toMatchObject({ status: 200, body: '{"token":"ok"}' });
+    expect(await rawGet(server.port, '/token-check?token=old-token')).toMatchObject({ status: 401, body: '{"token":"rejected"}' });
+    expect((await rawGet(server.port, '/token-check')).status).toBe(401);
   });
 
   it.each(['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/assets/../../package.json', '/%2e%2e%5cpackage.json', '/assets%2f..%2f..%2fpackage.json', '//etc/passwd', '/.%2e/package.json'])(

@@ -159,6 +159,78 @@ describe('weft exec', () => {
     expect(ephemeral.stderr).not.toContain('weft: thread');
   });
 
+  it('continues a thread with `resume ID prompt` and `resume --last`, never taking them for the prompt', async () => {
+    server.enqueueMany([answer('The number is 42.'), answer('It was 42.'), answer('Still 42.')]);
+    const first = await runWeft(['exec', 'remember 42']);
+    const id = /weft: thread (\S+)/.exec(first.stderr)?.[1] ?? '';
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const byId = await runWeft(['exec', 'resume', id, 'what was the number?']);
+    expect([byId.code, byId.stdout]).toEqual([0, 'It was 42.\n']);
+    expect(byId.stderr).toContain(`weft: thread ${id} (resumed)`);
+    const last = await runWeft(['exec', '--model', 'mock-model', 'resume', '--last'], { stdin: 'and now?' });
+    expect([last.code, last.stdout]).toEqual([0, 'Still 42.\n']);
+    expect(last.stderr).toContain(`weft: thread ${id} (resumed)`);
+    const lastInput = JSON.stringify((server.requests[2]?.body as { input: unknown[] }).input);
+    for (const text of ['remember 42', 'what was the number?', 'It was 42.', 'and now?']) expect(lastInput).toContain(text);
+    const userTexts = (server.requests[1]?.body as { input: { role?: string; content?: { text?: string }[] }[] }).input.filter((i) => i.role === 'user').map((i) => i.content?.[0]?.text);
+    expect(userTexts).not.toContain(`resume ${id} what was the number?`);
+  });
+
+  it('says when resume --last finds no thread for this directory', async () => {
+    const result = await runWeft(['exec', 'resume', '--last', 'hi']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`weft: no saved thread was started in ${ws.dir}; use resume --last --all to pick from every directory\n`);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('rejects unknown flags and misplaced ones with exit status 2, before calling the model', async () => {
+    for (const args of [['exec', '--frobnicate', 'hi'], ['exec', 'resume'], ['exec', '--last', 'hi'], ['exec', '--json', '--experimental-json', 'hi']]) {
+      const result = await runWeft(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(/^weft exec: .+\n\nUsage: weft exec/);
+    }
+    expect((await runWeft(['exec', '--frobnicate', 'hi'])).stderr).toContain("Unknown option '--frobnicate'");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('reads the prompt from stdin when none is given, records --thread-source and writes -o', async () => {
+    server.enqueue(answer('piped'));
+    const result = await runWeft(['exec', '--thread-source', 'ci-bot', '-o', 'last.txt'], { stdin: 'prompt from a pipe\n' });
+    expect(result.code).toBe(0);
+    const input = (server.requests[0]?.body as { input: { content: { text: string }[] }[] }).input;
+    expect(input.at(-1)?.content[0]?.text).toBe('prompt from a pipe');
+    expect(await ws.read('last.txt')).toBe('piped');
+    const list = await runWeft(['threads', 'list', '--json']);
+    expect(list.stdout).toContain('"source":"ci-bot"');
+  });
+
+  it('lets --add-dir directories be written under workspace-write', async () => {
+    const extra = await makeTempWorkspace();
+    try {
+      const write = { kind: 'sse' as const, events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: `echo added > ${extra.path('out.txt')}` }), evCompleted()] };
+      server.enqueueMany([write, answer('refused'), write, answer('written')]);
+      // The extra folder is under the temp folder, which workspace-write allows unless told not to.
+      const noTmp = ['-c', 'sandbox_workspace_write.exclude_slash_tmp=true', '-c', 'sandbox_workspace_write.exclude_tmpdir_env_var=true'];
+      const without = await runWeft(['exec', '--sandbox', 'workspace-write', ...noTmp, 'write it']);
+      expect(without.code).toBe(0);
+      await expect(extra.read('out.txt')).rejects.toThrow(/ENOENT/);
+      const result = await runWeft(['exec', '--sandbox', 'workspace-write', ...noTmp, '--add-dir', extra.dir, 'write it']);
+      expect(result.code).toBe(0);
+      expect(await extra.read('out.txt')).toBe('added\n');
+    } finally {
+      await extra.cleanup();
+    }
+  });
+
+  it('fails clearly on a bad --output-schema or --image', async () => {
+    await writeFile(ws.path('schema.json'), '[1, 2]');
+    const schema = await runWeft(['exec', '--output-schema', 'schema.json', 'hi']);
+    expect([schema.code, schema.stderr]).toEqual([1, `weft: the output schema ${ws.path('schema.json')} must be a JSON object (a JSON Schema)\n`]);
+    const image = await runWeft(['exec', '--image', 'missing.png', 'hi']);
+    expect([image.code, image.stderr]).toEqual([1, `weft: --image: image not found: ${ws.path('missing.png')}\n`]);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('prints help and rejects a missing prompt', async () => {
     const help = await runWeft(['--help']);
     expect(help.code).toBe(0);

@@ -111,6 +111,11 @@ export class StdioRpcClient extends RpcClient {
     this.exited = new Promise((r) => child.on('exit', (code) => r(code)));
   }
 
+  /** A client for an app server the test spawned itself (e.g. inside a namespace). */
+  static attach(child: ChildProcessWithoutNullStreams): StdioRpcClient {
+    return new StdioRpcClient(child);
+  }
+
   static start(env: Record<string, string>, cwd: string): StdioRpcClient {
     const child = spawn(process.execPath, [WEFT, 'app-server'], { cwd, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', ...env } });
     return new StdioRpcClient(child);

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,14 @@ export interface E2eOptions {
   approvalPolicy?: 'untrusted' | 'on-request' | 'on-failure' | 'never';
   /** config.toml `sandbox_mode` (default "danger-full-access": commands run without needing bwrap). */
   sandbox?: 'read-only' | 'workspace-write' | 'danger-full-access';
+  /** Variables for `weft serve` on top of the defaults; `undefined` removes one (e.g. MOCK_API_KEY). */
+  serveEnv?: Record<string, string | undefined>;
+  /** Extra `weft serve` arguments. */
+  serveArgs?: string[];
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+  /** Files to create in WEFT_HOME before the server starts (e.g. rules/default.toml). */
+  homeFiles?: Record<string, string>;
 }
 
 export interface E2e {
@@ -38,6 +46,10 @@ export interface E2e {
   page: Page;
   /** Saves `test-results/e2e/<name>.png`. */
   screenshot(name: string): Promise<void>;
+  /** Stops `weft serve` (the page stays open). */
+  stopServe(): Promise<void>;
+  /** Starts `weft serve` again on the same home and project with these arguments; resolves with its URL. */
+  startServeAgain(args: string[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -62,15 +74,17 @@ function mockConfig(url: string, options: E2eOptions): string {
  * Starts `weft serve` and resolves with the URL it prints; rejects with its stderr if it exits first.
  * WEFT_E2E_CLI names another entry script taking the same arguments (e.g. a build under test elsewhere).
  */
-function startServe(cwd: string, home: string): Promise<{ child: ChildProcess; url: string }> {
+export function startServe(cwd: string, home: string, extra: Pick<E2eOptions, 'serveEnv' | 'serveArgs'> = {}): Promise<{ child: ChildProcess; url: string }> {
   const cli = process.env.WEFT_E2E_CLI ?? join(ROOT, 'bin', 'weft.js');
   const cliBuilt = process.env.WEFT_E2E_CLI !== undefined || existsSync(join(ROOT, 'dist', 'cli', 'cli.js'));
   if (!cliBuilt || !existsSync(join(ROOT, 'dist', 'renderer', 'index.html'))) {
     throw new Error('The e2e tests need the built CLI and renderer: run `npm run build` first.');
   }
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--cd', cwd, '--token', 'e2e-token'], {
+  const env: Record<string, string | undefined> = { ...process.env, WEFT_HOME: home, MOCK_API_KEY: 'x', ...extra.serveEnv };
+  const args = extra.serveArgs ?? ['--port', '0', '--token', 'e2e-token'];
+  const child = spawn(process.execPath, [cli, 'serve', '--cd', cwd, ...args], {
     cwd,
-    env: { ...process.env, WEFT_HOME: home, MOCK_API_KEY: 'x' },
+    env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -93,7 +107,7 @@ function startServe(cwd: string, home: string): Promise<{ child: ChildProcess; u
   });
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
@@ -105,18 +119,22 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   const mock = await startMockResponsesServer();
   const workspace = await makeTempWorkspace(options.files ?? { 'README.md': '# Demo project\n' });
   const home = await makeWeftHome(mockConfig(mock.url, options));
+  for (const [path, text] of Object.entries(options.homeFiles ?? {})) {
+    await mkdir(dirname(join(home.dir, path)), { recursive: true });
+    await writeFile(join(home.dir, path), text);
+  }
   let child: ChildProcess | null = null;
   let browser: BrowserSession | null = null;
   try {
-    const served = await startServe(workspace.dir, home.dir);
+    const served = await startServe(workspace.dir, home.dir, options);
     child = served.child;
-    browser = await launchBrowser();
+    browser = await launchBrowser({ ...(options.viewport === undefined ? {} : { viewport: options.viewport }), ...(options.colorScheme === undefined ? {} : { colorScheme: options.colorScheme }) });
     const { page } = browser;
     page.setDefaultTimeout(20_000);
     await page.goto(served.url);
     await page.getByRole('navigation', { name: 'Threads' }).waitFor();
     const session = browser;
-    const server = child;
+    let server = child;
     return {
       mock,
       workspace,
@@ -127,6 +145,15 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       async screenshot(name) {
         await mkdir(SCREENSHOT_DIR, { recursive: true });
         await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+      },
+      async stopServe() {
+        await stop(server);
+      },
+      async startServeAgain(args) {
+        await stop(server);
+        const again = await startServe(workspace.dir, home.dir, { ...options, serveArgs: args });
+        server = again.child;
+        return again.url;
       },
       async close() {
         await session.close();

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import type { SandboxPolicy } from '../../../src-preload/protocol';
 import type { CommandLauncher } from '../../tools/exec/types';
-import { bwrapArgs, probeBwrap } from './linux-bwrap';
+import { trampolineArgv, trampolineEnv } from './bwrap-launch';
+import { bwrapArgs, probeBwrap, seccompProgram } from './linux-bwrap';
 import { networkAllowed } from './network';
 import { SANDBOX_EXEC, seatbeltArgv } from './seatbelt';
 
@@ -35,13 +36,27 @@ export async function createSandboxLauncher(
     case 'linux': {
       const probe = await probeBwrap();
       if (!probe.ok) return { available: false, mechanism: 'bwrap', reason: probe.reason, fix: probe.fix };
-      const bwrap = probe.bwrap;
+      const { bwrap, bash } = probe;
+      let seccomp: Buffer | null = null;
+      if (!networkAllowed(policy)) {
+        // With the network off, host unix sockets must be out of reach too; without the filter, ask.
+        const program = seccompProgram();
+        if (!probe.layers.unixSockets.ok || program.program === null) {
+          return {
+            available: false,
+            mechanism: 'bwrap',
+            reason: `the sandbox cannot block unix sockets on this machine (${probe.layers.unixSockets.detail}), so a command could reach host services such as docker.sock or the ssh agent.`,
+            fix: 'Run `weft doctor` for details. Until it works, commands ask before running.',
+          };
+        }
+        seccomp = program.program;
+      }
       return {
         available: true,
         mechanism: 'bwrap',
         launcher: (argv, opts) => ({
-          argv: [bwrap, ...bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd }), '--', ...argv],
-          env: { ...opts.env, WEFT_SANDBOX: 'bwrap', ...markers },
+          argv: trampolineArgv(bash, bwrap, bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd }), argv, seccomp),
+          env: trampolineEnv({ ...opts.env, WEFT_SANDBOX: 'bwrap', ...markers }),
         }),
       };
     }

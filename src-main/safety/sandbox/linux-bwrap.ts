@@ -11,7 +11,9 @@ import { execFile } from 'node:child_process';
 import type { SandboxPolicy } from '../../../src-preload/protocol';
 import { diagnoseBwrapFailure, readUsernsSettings } from './bwrap-diagnose';
 import type { SandboxProblem } from './bwrap-diagnose';
+import { findBash, trampolineArgv } from './bwrap-launch';
 import { networkAllowed } from './network';
+import { seccompArchOf, unixSocketFilter } from './seccomp-filter';
 import { writableRootsFor } from './writable-roots';
 
 export type { SandboxProblem } from './bwrap-diagnose';
@@ -74,13 +76,29 @@ function pathKind(path: string): 'file-or-dir' | 'symlink' | 'missing' {
   }
 }
 
-export type BwrapProbe = { ok: true; bwrap: string } | ({ ok: false } & SandboxProblem);
+/** One containment layer as the probe found it: working, or why not (one line). */
+export interface LayerStatus {
+  ok: boolean;
+  /** What was checked (ok) or what is wrong (not ok), in one line. */
+  detail: string;
+}
+
+export interface BwrapLayers {
+  /** Read-only root, writable roots, fresh /dev and /proc in a user namespace without capabilities. */
+  filesystem: LayerStatus;
+  /** A network namespace of its own (loopback only) when the network is off. */
+  network: LayerStatus;
+  /** The seccomp program that refuses unix sockets when the network is off (see seccomp-filter.ts). */
+  unixSockets: LayerStatus;
+}
+
+export type BwrapProbe = ({ ok: true; bwrap: string; bash: string } | ({ ok: false } & SandboxProblem)) & { layers: BwrapLayers };
 
 let probeResult: Promise<BwrapProbe> | null = null;
 
 /**
- * Runs `bwrap … -- true` once per process with the same isolation the sandbox uses, and caches the
- * outcome: ok, or why not and what to do.
+ * Runs bwrap once per process with the same isolation the sandbox uses, layer by layer, and caches the
+ * outcome: ok, or why not and what to do, and the state of each layer.
  */
 export function probeBwrap(): Promise<BwrapProbe> {
   probeResult ??= runProbe();
@@ -93,20 +111,58 @@ export function resetBwrapProbe(): void {
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
+const ISOLATION = ['--new-session', '--die-with-parent', '--unshare-user', '--cap-drop', 'ALL', '--unshare-pid'];
+const MOUNTS = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+/** Run inside the filtered sandbox: prints the error code of connecting to a unix socket path. */
+const UNIX_PROBE_SCRIPT = "require('net').connect('/weft-probe-does-not-exist.sock').on('error', (e) => process.stdout.write(String(e.code)))";
+
+/** The seccomp program for this machine, or null (with why) when Weft has none for its architecture. */
+export function seccompProgram(): { program: Buffer } | { program: null; reason: string } {
+  const arch = seccompArchOf();
+  return arch === null ? { program: null, reason: `Weft has no seccomp filter for ${process.arch} (only x64 and arm64)` } : { program: unixSocketFilter(arch) };
+}
+
+function run(argv: string[], env: Record<string, string>): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+  const [file, ...args] = argv;
+  return new Promise((resolve) => {
+    if (file === undefined) return resolve({ ok: false, stdout: '', stderr: 'empty argv' });
+    execFile(file, args, { timeout: PROBE_TIMEOUT_MS, encoding: 'utf8', env }, (error, stdout, stderr) => {
+      resolve({ ok: error === null, stdout, stderr: stderr.trim() === '' && error !== null ? error.message : stderr.trim() });
+    });
+  });
+}
 
 async function runProbe(): Promise<BwrapProbe> {
   const bwrap = findBwrap();
-  if (bwrap === null) return { ok: false, ...diagnoseBwrapFailure(null, readUsernsSettings()) };
-  const args = [
-    '--new-session', '--die-with-parent', '--unshare-user', '--cap-drop', 'ALL', '--unshare-pid', '--unshare-net',
-    '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true',
-  ];
-  const stderr = await new Promise<string | null>((resolve) => {
-    execFile(bwrap, args, { timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }, (error, _stdout, errText) => {
-      if (error === null) resolve(null);
-      else resolve(errText.trim() === '' ? error.message : errText.trim());
-    });
-  });
-  if (stderr === null) return { ok: true, bwrap };
-  return { ok: false, ...diagnoseBwrapFailure(stderr, readUsernsSettings()) };
+  const bash = findBash();
+  const missing = (detail: string): BwrapLayers => ({ filesystem: { ok: false, detail }, network: { ok: false, detail }, unixSockets: { ok: false, detail } });
+  if (bwrap === null) {
+    const problem = diagnoseBwrapFailure(null, readUsernsSettings());
+    return { ok: false, ...problem, layers: missing(problem.reason) };
+  }
+  if (bash === null) {
+    const reason = 'bash is not installed in /bin or /usr/bin, and Weft starts bwrap through it.';
+    return { ok: false, reason, fix: 'Install bash (`sudo apt-get install -y bash`).', layers: missing(reason) };
+  }
+  const env = { PATH: '/usr/bin:/bin', ELECTRON_RUN_AS_NODE: '1' };
+  const seccomp = seccompProgram();
+  const [fs, net, unix] = await Promise.all([
+    run(trampolineArgv(bash, bwrap, [...ISOLATION, ...MOUNTS], ['true'], null), env),
+    run(trampolineArgv(bash, bwrap, [...ISOLATION, '--unshare-net', ...MOUNTS], ['true'], null), env),
+    seccomp.program === null
+      ? Promise.resolve({ ok: false, stdout: '', stderr: seccomp.reason })
+      : run(trampolineArgv(bash, bwrap, [...ISOLATION, '--unshare-net', ...MOUNTS], [process.execPath, '-e', UNIX_PROBE_SCRIPT], seccomp.program), env),
+  ]);
+  const firstLine = (text: string): string => text.split('\n').find((line) => line.trim() !== '') ?? text;
+  const layers: BwrapLayers = {
+    filesystem: fs.ok ? { ok: true, detail: 'read-only root, writable roots bound, no capabilities' } : { ok: false, detail: firstLine(fs.stderr) },
+    network: net.ok ? { ok: true, detail: 'own network namespace (loopback only) when the network is off' } : { ok: false, detail: firstLine(net.stderr) },
+    unixSockets:
+      unix.ok && unix.stdout === 'EPERM'
+        ? { ok: true, detail: 'seccomp refuses unix sockets when the network is off' }
+        : { ok: false, detail: unix.ok ? `a sandboxed connect to a unix socket was not refused (${unix.stdout || 'no error'})` : firstLine(unix.stderr) },
+  };
+  if (!fs.ok) return { ok: false, ...diagnoseBwrapFailure(fs.stderr, readUsernsSettings()), layers };
+  if (!net.ok) return { ok: false, ...diagnoseBwrapFailure(net.stderr, readUsernsSettings()), layers };
+  return { ok: true, bwrap, bash, layers };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodes } from '../../../src-preload/protocol';
 import { loadConfig, userConfigFile, writeConfigValue } from '../../config';
+import { keyFor } from '../../config/key-store';
 import { redactConfig } from '../../config/redact';
 import { knownModels, modelInfo } from '../../model/catalog';
 import type { HandlerTable } from '../dispatcher';
@@ -16,7 +17,8 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
     'model/list': async () => {
       const { loaded, provider } = await threadConfig(environment, {}, environment.defaultCwd);
       const current = loaded.config.model;
-      const remote = await providerModels(provider.baseUrl, provider.apiKey, provider.headers);
+      const key = await keyFor(provider, environment.keyStore).catch(() => null);
+      const remote = await providerModels(provider.baseUrl, key?.key ?? null, provider.headers);
       // The provider's own list when it answers (local servers list what is installed), else ours.
       const ids = new Set([current, ...(remote ?? knownModels().map((m) => m.id))]);
       return {

@@ -1,7 +1,5 @@
 // The exec engine behind the `exec_command` / `write_stdin` tools.
 export * from './constants';
-export { buildExecEnv, isSecretEnvName } from './env';
-export type { ExecEnvOptions } from './env';
 export { approxTokenCount, formatExecOutput, truncateMiddle, truncateRetained } from './format';
 export type { ExecOutputFields, RetainedParts, TruncatedText } from './format';
 export { execYieldMs, outputTokenBudget, writeStdinYieldMs } from './limits';

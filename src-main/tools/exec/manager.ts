@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
 import { DEFAULT_MAX_SESSIONS, FIRST_SESSION_ID } from './constants';
-import { buildExecEnv } from './env';
+import { commandEnv, DEFAULT_COMMAND_ENV_POLICY, type CommandEnvPolicy } from '../../safety/command-env';
 import type { ExecProcess, SpawnOptions } from './exec-process';
 import { formatExecOutput, newChunkId, truncateRetained } from './format';
 import { execYieldMs, outputTokenBudget, writeStdinYieldMs } from './limits';
@@ -20,10 +20,10 @@ export interface ExecSessionManagerOptions {
   launcher?: CommandLauncher;
   /** Milliseconds clock for wall times and recency. Default: performance.now. */
   now?: () => number;
-  /** Environment commands inherit before secrets are filtered out. Default: process.env. */
+  /** Environment commands inherit before it is filtered. Default: process.env. */
   baseEnv?: NodeJS.ProcessEnv;
-  /** Names of secret-looking variables (KEY/SECRET/TOKEN) to pass through anyway. */
-  allowEnv?: string[];
+  /** The filter (`shell_environment_policy`); default: everything but secret-looking variables. */
+  envPolicy?: CommandEnvPolicy;
 }
 
 const identityLauncher: CommandLauncher = (argv) => ({ argv });
@@ -34,7 +34,7 @@ export class ExecSessionManager {
   private readonly launcher: CommandLauncher;
   private readonly now: () => number;
   private readonly baseEnv: NodeJS.ProcessEnv;
-  private readonly allowEnv: string[];
+  private readonly envPolicy: CommandEnvPolicy;
   /** Sessions the model can address with write_stdin. */
   private readonly sessions = new Map<number, ExecSession>();
   /** Commands inside their first exec call, not (yet) sessions. */
@@ -49,7 +49,7 @@ export class ExecSessionManager {
     this.launcher = opts.launcher ?? identityLauncher;
     this.now = opts.now ?? (() => performance.now());
     this.baseEnv = opts.baseEnv ?? process.env;
-    this.allowEnv = opts.allowEnv ?? [];
+    this.envPolicy = opts.envPolicy ?? DEFAULT_COMMAND_ENV_POLICY;
   }
 
   /**
@@ -69,7 +69,7 @@ export class ExecSessionManager {
     const workdirProblem = await checkWorkdir(req.workdir);
     if (workdirProblem !== null) return this.messageResult(`execution error: ${workdirProblem}`, started, { notStarted: workdirProblem });
 
-    const env = buildExecEnv(this.baseEnv, { allow: this.allowEnv, set: req.env });
+    const env = commandEnv(this.baseEnv, this.envPolicy, req.env);
     const shell = req.shell ?? defaultShell(this.baseEnv['SHELL']);
     const output = new OutputChannel();
     output.sink = ctx.onOutput ?? null;

@@ -30,6 +30,8 @@ describe('resolveProvider', () => {
       baseUrl: 'http://127.0.0.1:9000/v1',
       wireApi: 'responses',
       apiKey: 'sk-test',
+      apiKeySource: 'env',
+      configFile: FILE,
       envKey: 'OPENAI_API_KEY',
       envKeyInstructions: null,
       headers: {},
@@ -45,8 +47,17 @@ describe('resolveProvider', () => {
     const provider = resolveProvider(configWith({}), { OPENAI_API_KEY: '  ', OPENAI_BASE_URL: '' }, FILE);
     expect([provider.baseUrl, provider.apiKey]).toEqual(['https://api.openai.com/v1', null]);
     expect(missingKeyMessage(provider)).toBe(
-      'OPENAI_API_KEY is not set. Set it in your environment (export OPENAI_API_KEY=…) or point model_provider at a provider that needs no key.',
+      'OPENAI_API_KEY is not set. Set it in your environment (export OPENAI_API_KEY=…), save a key for "openai" in Settings, or point model_provider in /home/me/.weft/config.toml at a provider that needs no key.',
     );
+  });
+
+  it('takes CODEX_API_KEY (first) and openai_base_url (over OPENAI_BASE_URL) for the openai provider', () => {
+    const env = { OPENAI_API_KEY: 'sk-openai', CODEX_API_KEY: 'sk-codex', OPENAI_BASE_URL: 'http://127.0.0.1:9000/v1' };
+    const provider = resolveProvider(configWith({ openai_base_url: 'http://127.0.0.1:9100/v1/' }), env, FILE);
+    expect([provider.baseUrl, provider.apiKey]).toEqual(['http://127.0.0.1:9100/v1', 'sk-codex']);
+    expect(resolveProvider(configWith({}), { CODEX_API_KEY: 'sk-codex' }, FILE).apiKey).toBe('sk-codex');
+    const custom = configWith({ model_provider: 'mine', model_providers: { mine: { base_url: 'http://127.0.0.1:9200/v1', env_key: 'MINE_KEY', wire_api: 'responses', ...RETRIES } } });
+    expect(resolveProvider({ ...custom, openai_base_url: 'http://elsewhere/v1' }, { CODEX_API_KEY: 'sk-codex', MINE_KEY: 'sk-mine' }, FILE)).toMatchObject({ baseUrl: 'http://127.0.0.1:9200/v1', apiKey: 'sk-mine' });
   });
 
   it('resolves the local built-ins without a key', () => {
@@ -81,6 +92,8 @@ describe('resolveProvider', () => {
       baseUrl: 'https://team.openai.azure.com/openai',
       wireApi: 'responses',
       apiKey: null,
+      apiKeySource: null,
+      configFile: FILE,
       envKey: 'AZURE_OPENAI_API_KEY',
       envKeyInstructions: 'Create a key in the Azure portal, then export AZURE_OPENAI_API_KEY.',
       headers: { 'X-Team': 'core', 'X-Org': 'org-1' },
@@ -90,7 +103,7 @@ describe('resolveProvider', () => {
       streamIdleTimeoutMs: 300000,
     });
     expect(missingKeyMessage(provider)).toBe(
-      'AZURE_OPENAI_API_KEY is not set. Create a key in the Azure portal, then export AZURE_OPENAI_API_KEY.',
+      'AZURE_OPENAI_API_KEY is not set. Create a key in the Azure portal, then export AZURE_OPENAI_API_KEY. (provider "azure" in /home/me/.weft/config.toml)',
     );
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { commandEnvPolicy } from '../../../src-main/safety/command-env';
 import { ExecSessionManager } from '../../../src-main/tools/exec';
 import { ctx, scratchDir } from './helpers';
 
@@ -104,13 +105,14 @@ describe('exec_command', () => {
 
   it('filters secrets from the environment and sets terminal and pager variables', async () => {
     const secrets = new ExecSessionManager({
-      baseEnv: { ...process.env, FOO_API_KEY: 'hidden', DB_SECRET: 'hidden', ALLOWED_TOKEN: 'shown', NO_COLOR: undefined },
-      allowEnv: ['ALLOWED_TOKEN'],
+      baseEnv: { ...process.env, FOO_API_KEY: 'hidden', DB_SECRET: 'hidden', PGPASSWORD: 'hidden', ALLOWED_TOKEN: 'shown', NO_COLOR: undefined },
+      envPolicy: commandEnvPolicy({ set: { ALLOWED_TOKEN: 'shown' } }),
     });
     const result = await secrets.exec({ cmd: 'env', workdir, login: false, env: { EXTRA_VAR: 'extra' } }, ctx());
     const names = new Map(result.output.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
     expect(names.has('FOO_API_KEY')).toBe(false);
     expect(names.has('DB_SECRET')).toBe(false);
+    expect(names.has('PGPASSWORD')).toBe(false);
     expect(names.has('NO_COLOR')).toBe(false);
     expect([names.get('ALLOWED_TOKEN'), names.get('TERM'), names.get('PAGER'), names.get('GIT_PAGER'), names.get('EXTRA_VAR')]).toEqual([
       'shown',

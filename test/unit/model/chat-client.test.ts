@@ -324,4 +324,11 @@ describe('ChatCompletionsClient errors', () => {
     await expect(run).rejects.toBe(reason);
     expect(seen.map((e) => e.type)).toEqual(['created', 'outputTextDelta']);
   });
+
+  it('sends an output schema as a strict json_schema response format', async () => {
+    server.enqueue({ kind: 'sse', chunks: [chatText('{"a":1}'), chatFinish('stop')] });
+    const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false };
+    await collect(client(), request({ outputSchema: schema }));
+    expect(server.requests[0]?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'codex_output_schema', schema, strict: true } } });
+  });
 });

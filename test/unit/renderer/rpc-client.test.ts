@@ -254,7 +254,7 @@ describe('createRpcClient', () => {
     clock.fireAll();
     await watch.until((s) => s.phase === 'reconnecting' && s.attempt === 2);
     clock.fireAll();
-    expect(await watch.until((s) => s.phase === 'failed')).toEqual({ phase: 'failed', message: 'Could not reach Weft after 2 attempts: connection refused' });
+    expect(await watch.until((s) => s.phase === 'failed')).toEqual({ phase: 'failed', message: 'Could not reach Weft after 2 attempts: connection refused', reason: 'unreachable' });
     await expect(waiting).rejects.toMatchObject({ code: CONNECTION_LOST });
     await expect(client.request('thread/list', {})).rejects.toThrow(/unreachable/);
 

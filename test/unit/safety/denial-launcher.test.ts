@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLikelySandboxDenied } from '../../../src-main/safety/sandbox/denial';
 import { createSandboxLauncher } from '../../../src-main/safety/sandbox/launcher';
+import { findBash } from '../../../src-main/safety/sandbox/bwrap-launch';
 import { findBwrap } from '../../../src-main/safety/sandbox/linux-bwrap';
 
 describe('isLikelySandboxDenied', () => {
@@ -40,14 +41,20 @@ describe('createSandboxLauncher', () => {
     });
   });
 
-  it.runIf(process.platform === 'linux' && findBwrap() !== null)('linux: wraps the command in bwrap and marks the environment', async () => {
+  it.runIf(process.platform === 'linux' && findBwrap() !== null)('linux: wraps the command in bwrap (through the trampoline, with the seccomp filter when the network is off) and marks the environment', async () => {
     const result = await createSandboxLauncher({ type: 'readOnly' }, '/', env, 'linux');
     if (!result.available) throw new Error(`bwrap is installed but unusable: ${result.reason}`);
-    const launched = result.launcher(['bash', '-lc', 'ls'], { cwd: '/usr', env });
-    expect(launched.argv[0]).toBe(findBwrap());
-    expect(launched.argv.slice(-5)).toEqual(['/usr', '--', 'bash', '-lc', 'ls']);
+    const launched = result.launcher(['bash', '-lc', 'ls'], { cwd: '/usr', env: { ...env, BASH_ENV: '/x', 'BASH_FUNC_exec%%': '() { :; }' } });
+    expect(launched.argv.slice(0, 2)).toEqual([findBash(), '-c']);
+    expect(launched.argv[3]).toBe('weft-sandbox');
+    expect(launched.argv[5]).toBe(findBwrap());
+    expect(launched.argv.slice(-7)).toEqual(['/usr', '--seccomp', '3', '--', 'bash', '-lc', 'ls']);
     expect(launched.env).toEqual({ ...env, WEFT_SANDBOX: 'bwrap', WEFT_SANDBOX_NETWORK_DISABLED: '1' });
     const withNetwork = await createSandboxLauncher({ type: 'readOnly', networkAccess: true }, '/', env, 'linux');
-    if (withNetwork.available) expect(withNetwork.launcher(['true'], { cwd: '/', env }).env).toEqual({ ...env, WEFT_SANDBOX: 'bwrap' });
+    if (!withNetwork.available) throw new Error(withNetwork.reason);
+    const open = withNetwork.launcher(['true'], { cwd: '/', env });
+    expect(open.env).toEqual({ ...env, WEFT_SANDBOX: 'bwrap' });
+    expect(open.argv[4]).toBe('');
+    expect(open.argv).not.toContain('--seccomp');
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
-import type { RolloutWriteError, ThreadStore } from '../../../src-main/store';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ThreadStore, type RolloutWriteError } from '../../../src-main/store';
 import { RolloutWriter } from '../../../src-main/store/rollout-writer';
 import { uuidv7 } from '../../../src-main/util/ids';
 import { ScriptedSession, meta, openStore, scriptEveryKind, tempHome, type TempHome } from './helpers';
@@ -116,9 +116,13 @@ describe('write failures lose nothing', () => {
     mkdirSync(dirname(blocker), { recursive: true });
     writeFileSync(blocker, 'a file where a folder should be');
     const session = new ScriptedSession(id, recorder);
-    await session.turn([{ type: 'text', text: 'written later' }], 'completed');
+    // The turn is not on disk: its end says so instead of passing for saved.
+    await expect(session.turn([{ type: 'text', text: 'written later' }], 'completed')).rejects.toThrow(
+      new RegExp(`could not save thread ${id} to .*ENOTDIR.* line\\(s\\) are kept in memory`),
+    );
     expect(errors.length).toBe(1);
     expect(errors[0]?.message).toMatch(new RegExp(`could not save thread ${id} to .*line\\(s\\) are kept in memory`));
+    expect(store.list().data).toEqual([]);
     rmSync(blocker);
     await session.turn([{ type: 'text', text: 'second' }], 'completed');
     await recorder.close();
@@ -142,5 +146,66 @@ describe('write failures lose nothing', () => {
     expect(errors[0]?.message).toMatch(/no space left on device/i);
     expect(writer.pendingLines).toBe(3);
     writer.abandon();
+  });
+
+  it('writes kept lines on its own once the disk takes them again, and says so', async () => {
+    await store.close();
+    const notices: { threadId: string; message: string }[] = [];
+    let wake: (() => void) | null = null;
+    store = ThreadStore.open(tmp.home, {
+      onWarning: () => undefined,
+      onThreadWarning: (threadId, message) => {
+        notices.push({ threadId, message });
+        wake?.();
+      },
+      writer: { retryIntervalMs: 10 },
+    });
+    const id = uuidv7();
+    const { recorder, path } = store.createThread(meta(id));
+    const blocker = dirname(dirname(path));
+    mkdirSync(dirname(blocker), { recursive: true });
+    writeFileSync(blocker, 'a file where a folder should be');
+    const session = new ScriptedSession(id, recorder);
+    await expect(session.turn([{ type: 'text', text: 'kept in memory' }], 'completed')).rejects.toThrow(/is not a directory|ENOTDIR/);
+    expect(notices).toEqual([{ threadId: id, message: expect.stringContaining('line(s) are kept in memory') as unknown }]);
+    const recovered = new Promise<void>((resolve) => (wake = () => notices.length > 1 && resolve()));
+    rmSync(blocker);
+    await recovered;
+    expect(notices[1]).toEqual({ threadId: id, message: `thread ${id} is being saved again: every line it recorded is now in ${path}` });
+    expect(store.load(id).turns).toEqual(session.transcript.turns);
+    await recorder.close();
+  });
+
+  it('moves refused lines to a rescue file past the memory bound and at close, never dropping them', async () => {
+    const rescueDir = join(tmp.home, 'rescue');
+    mkdirSync(rescueDir);
+    const errors: RolloutWriteError[] = [];
+    const writer = new RolloutWriter({
+      threadId: 'disk-full',
+      path: '/dev/full',
+      create: null,
+      lock: () => ({ threadId: 'disk-full', release: () => undefined }),
+      onError: (e) => errors.push(e),
+      maxPendingBytes: 100,
+      rescueDir,
+      retryIntervalMs: 60_000,
+    });
+    writer.openExisting();
+    const line = (n: number): string => JSON.stringify({ n, text: 'x'.repeat(20) });
+    writer.append([line(1)]);
+    writer.append([line(2)]);
+    expect(writer.pendingLines).toBe(2);
+    writer.append([line(3)]);
+    const rescue = join(rescueDir, 'weft-unsaved-disk-full.jsonl');
+    expect(writer.pendingLines).toBe(0);
+    expect(readFileSync(rescue, 'utf8')).toBe([line(1), line(2), line(3)].join('\n') + '\n');
+    expect(statSync(rescue).mode & 0o777).toBe(0o600);
+    expect(errors.map((e) => e.fate)).toEqual([{ type: 'kept' }, { type: 'rescued', file: rescue, whole: false }]);
+    expect(errors[1]?.message).toContain(`3 line(s) that could not be written were saved to ${rescue} instead; append them to /dev/full`);
+    await expect(writer.durable()).rejects.toThrow(/no space left on device/i);
+    writer.append([line(4)]);
+    await writer.close();
+    expect(readFileSync(rescue, 'utf8')).toBe([1, 2, 3, 4].map(line).join('\n') + '\n');
+    expect(errors.map((e) => e.fate.type)).toEqual(['kept', 'rescued', 'rescued']);
   });
 });

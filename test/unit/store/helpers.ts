@@ -146,10 +146,11 @@ export class ScriptedSession {
     const completedAt = this.clock++;
     const done: Turn = { id, items: [], status, error: status === 'failed' ? error : null, startedAt, completedAt, durationMs: (completedAt - startedAt) * 1000 };
     this.emit({ method: 'turn/completed', params: { threadId: this.threadId, turn: done } });
-    await this.recorder.turnEnded();
     const turn = { ...done, items };
     this.transcript.turns.push(turn);
     this.transcript.details.push(details);
+    // Rejects when the recorder could not make the turn durable (the transcript has it all the same).
+    await this.recorder.turnEnded();
     return turn;
   }
 }

@@ -1,0 +1,34 @@
+// Tools that need the real Codex CLI (never run by `npm test`):
+//   node scripts/codex-tools.mjs make-fixtures [codex]        remake test/fixtures/codex-0.169/
+// The codex binary defaults to $CODEX_BIN, else `codex` on PATH. Each tool is a TypeScript file in
+// test/support/, bundled here with esbuild and run with Node.
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TOOLS = { 'make-fixtures': 'make-codex-fixtures.ts' };
+const [tool, ...args] = process.argv.slice(2);
+const source = TOOLS[tool ?? ''];
+if (!source) {
+  process.stderr.write(`usage: node scripts/codex-tools.mjs ${Object.keys(TOOLS).join('|')} [codex binary] [files…]\n`);
+  process.exit(2);
+}
+const root = fileURLToPath(new URL('..', import.meta.url));
+// Bundled inside the project so the bundle finds its packages in node_modules.
+const dir = join(root, 'node_modules', '.cache', 'weft-codex-tools');
+mkdirSync(dir, { recursive: true });
+const outfile = join(dir, `${tool}.mjs`);
+await build({
+  entryPoints: [join(root, 'test/support', source)],
+  outfile,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+});
+const run = spawnSync(process.execPath, [outfile, ...args], { stdio: 'inherit', cwd: root });
+process.exit(run.status ?? 1);

@@ -1,0 +1,75 @@
+// What every modal dialog does with the keyboard: focus moves into it when it opens (to the element marked
+// `data-autofocus`, else the first control), Tab and Shift+Tab stay inside it, Esc closes it, and focus
+// returns to where it was when it closes.
+import { useEffect, useRef } from 'react';
+import type { RefObject } from 'react';
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Open modals, innermost last: only the innermost one answers Esc and Tab. */
+const openModals: object[] = [];
+
+function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[hidden], [inert]') && el.getClientRects().length > 0);
+}
+
+/** Wires `ref` (the dialog element) as a modal; `onClose` runs on Esc. */
+export function useModal(ref: RefObject<HTMLElement | null>, onClose: () => void): void {
+  const close = useRef(onClose);
+  close.current = onClose;
+  // Read while rendering the first time: effects of the dialog's children (an autofocused field) run
+  // before this hook's effect and would already have moved focus.
+  const opened = useRef<{ opener: HTMLElement | null } | null>(null);
+  opened.current ??= { opener: document.activeElement instanceof HTMLElement ? document.activeElement : null };
+  useEffect(() => {
+    const root = ref.current;
+    if (root === null) return;
+    const opener = opened.current?.opener ?? null;
+    const first = root.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(root)[0] ?? root;
+    if (!root.contains(document.activeElement)) first.focus();
+    const token = {};
+    openModals.push(token);
+    const onKey = (event: KeyboardEvent): void => {
+      if (openModals[openModals.length - 1] !== token) return;
+      if (event.key === 'Escape') {
+        // An inner control (a menu, a text field clearing itself) may use Esc first.
+        if (event.defaultPrevented) return;
+        event.preventDefault();
+        event.stopPropagation();
+        close.current();
+        return;
+      }
+      if (event.key !== 'Tab') return;
+      const list = focusables(root);
+      const head = list[0];
+      const tail = list[list.length - 1];
+      if (head === undefined || tail === undefined) {
+        event.preventDefault();
+        return;
+      }
+      const active = document.activeElement;
+      if (event.shiftKey && (active === head || !root.contains(active))) {
+        event.preventDefault();
+        tail.focus();
+      } else if (!event.shiftKey && (active === tail || !root.contains(active))) {
+        event.preventDefault();
+        head.focus();
+      }
+    };
+    // On the document, not the dialog: focus may have fallen to <body> (a focused button was disabled or
+    // removed), and Esc and Tab must still work.
+    document.addEventListener('keydown', onKey);
+    // Focus that lands outside (a click on the backdrop, a script) is brought back in.
+    const onFocusIn = (event: FocusEvent): void => {
+      if (openModals[openModals.length - 1] !== token) return;
+      if (event.target instanceof Node && !root.contains(event.target)) first.focus();
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      openModals.splice(openModals.indexOf(token), 1);
+      document.removeEventListener('focusin', onFocusIn);
+      if (opener !== null && opener.isConnected) opener.focus();
+    };
+  }, [ref]);
+}
