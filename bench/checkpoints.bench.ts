@@ -55,7 +55,9 @@ async function perCommand(root: string, home: string, watch: boolean, runs: numb
     started = performance.now();
     await service.beforeChange(root);
     let cost = performance.now() - started;
-    execFileSync('sh', ['-c', `echo "// edit ${i}" >> pkg1/mod1/f1.ts && echo x > pkg2/mod3/new${i}.ts && rm -f pkg3/mod4/f${i}.ts && mkdir -p gen/r${i} && echo g > gen/r${i}/out.ts`], { cwd: root });
+    // Names differ per run: a second run over the same tree must change things again.
+    const tag = `${watch ? 'w' : 'k'}${i}`;
+    execFileSync('sh', ['-c', `echo "// edit ${tag}" >> pkg1/mod1/f1.ts && echo ${tag} > pkg2/mod3/new-${tag}.ts && rm pkg${watch ? 3 : 4}/mod4/f${i}.ts && mkdir -p gen/r-${tag} && echo ${tag} > gen/r-${tag}/out.ts`], { cwd: root });
     started = performance.now();
     const record = await service.afterToolCall({ threadId: 'bench', turnId: `turn-${i}`, callId: null, root });
     cost += performance.now() - started;
