@@ -12,6 +12,7 @@ import { relativePath } from '../../components/format';
 import { Icon, Spinner } from '../../components/Icon';
 import { changeKindLabel, DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { useDiffLayout } from '../../components/preferences';
+import { forgetReviewVerdicts, loadReviewVerdicts, saveReviewVerdicts } from '../../store/saved-drafts';
 import { useController, useWeft } from '../context';
 import { acceptedCount, buildPatchAnswer, hunkKey } from './patch-answer';
 import type { HunkVerdict } from './patch-answer';
@@ -197,7 +198,8 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
   const entry = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.items[itemId]);
   const item: FileChangeItem | null = entry?.item.type === 'fileChange' ? entry.item : null;
   const changes = useMemo(() => item?.changes ?? [], [item]);
-  const [verdicts, setVerdicts] = useState<ReadonlyMap<string, HunkVerdict>>(new Map());
+  // Kept until the request is answered: switching threads or reloading the page loses nothing.
+  const [verdicts, setVerdicts] = useState<ReadonlyMap<string, HunkVerdict>>(() => loadReviewVerdicts(threadId, itemId));
   const [collapseUnchanged, setCollapseUnchanged] = useState(true);
   const titleId = useId();
   const dialog = useRef<HTMLElement>(null);
@@ -206,12 +208,20 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
     dialog.current?.focus();
   }, []);
 
-  const setVerdict = useCallback((key: string, verdict: HunkVerdict): void => {
-    setVerdicts((old) => new Map(old).set(key, verdict));
-  }, []);
+  const setVerdict = useCallback(
+    (key: string, verdict: HunkVerdict): void => {
+      setVerdicts((old) => {
+        const next = new Map(old).set(key, verdict);
+        saveReviewVerdicts(threadId, itemId, next);
+        return next;
+      });
+    },
+    [threadId, itemId],
+  );
   const counts = acceptedCount(changes, verdicts);
   const answer = (decision: 'accept' | 'acceptForSession' | 'decline'): void => {
     controller.answerPatch(request, buildPatchAnswer(changes, verdicts, decision));
+    forgetReviewVerdicts(threadId, itemId);
   };
 
   return (
