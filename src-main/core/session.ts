@@ -125,6 +125,10 @@ export class Session implements TurnHost {
   emit(event: CoreNotification): void {
     const notification = this.stamp(event);
     this.options.recorder?.notification(notification);
+    if (notification.method === 'turn/diff/updated') {
+      const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
+      if (record) record.diff = notification.params.diff;
+    }
     if (notification.method === 'item/started' || notification.method === 'item/completed') {
       const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
       if (record) {

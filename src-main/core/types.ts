@@ -114,4 +114,6 @@ export interface TurnRecord {
    * attaching mid-turn sees them; absent on turns read from disk.
    */
   open?: Map<string, ThreadItem>;
+  /** The turn's latest aggregated diff (`turn/diff/updated`), for clients that attach later. */
+  diff?: string;
 }

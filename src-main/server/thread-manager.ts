@@ -94,7 +94,7 @@ export class ThreadManager {
     const entry = this.loaded.get(threadId);
     if (!entry) return null;
     // A running turn's items include those still open (a patch waiting for review), after the completed ones.
-    const turns: Turn[] = includeTurns ? entry.session.turns.map((r) => ({ ...r.turn, items: [...r.items, ...(r.turn.status === 'inProgress' ? (r.open?.values() ?? []) : [])] })) : [];
+    const turns: Turn[] = includeTurns ? entry.session.turns.map((r) => ({ ...r.turn, ...(r.diff ? { weftDiff: r.diff } : {}), items: [...r.items, ...(r.turn.status === 'inProgress' ? (r.open?.values() ?? []) : [])] })) : [];
     return { ...entry.thread, status: entry.session.status, turns };
   }
 
