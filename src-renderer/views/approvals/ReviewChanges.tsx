@@ -2,6 +2,7 @@
 // file read through `fs/readFile`), and Weft's per-hunk review: decline single hunks, say why, accept the
 // rest.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useModal } from '../../components/use-modal';
 import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
 import type { IncomingServerRequest } from '../../client/types';
 import { DiffView } from '../../components/diff/DiffView';
@@ -204,9 +205,8 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
   const titleId = useId();
   const dialog = useRef<HTMLElement>(null);
 
-  useEffect(() => {
-    dialog.current?.focus();
-  }, []);
+  // Esc closes it without answering: the request stays pending and the conversation offers it again.
+  useModal(dialog, () => controller.setReviewAside(request.id, true));
 
   const setVerdict = useCallback(
     (key: string, verdict: HunkVerdict): void => {
@@ -239,6 +239,9 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
             Collapse unchanged lines
           </label>
           <DiffLayoutToggle />
+          <button type="button" className="icon-button" aria-label="Close (the changes keep waiting)" title="Close (Esc); the changes keep waiting for your review" onClick={() => controller.setReviewAside(request.id, true)}>
+            <Icon name="x" />
+          </button>
         </header>
         {((reason ?? '') !== '' || (grantRoot ?? '') !== '') && (
           <div className="review-reason">
