@@ -7,6 +7,7 @@ import { animationFrameScheduler } from './store/frame-batcher';
 import { loadRecentProjects, readLocation, rememberProject } from './store/location';
 import { createAppStore, setUi } from './store/store';
 import { App } from './views/App';
+import './components/use-color-scheme';
 import { AppContext } from './views/context';
 import './styles/tokens.css';
 import './styles/base.css';

@@ -426,6 +426,12 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       setUi(store, { turnDiff: { threadId, turnId } });
     },
 
+    /** Closes a patch review without answering it (it stays pending) or opens it again. */
+    setReviewAside(requestId: string | number, aside: boolean): void {
+      const id = String(requestId);
+      setUi(store, (ui) => ({ reviewsSetAside: aside ? [...ui.reviewsSetAside.filter((r) => r !== id), id] : ui.reviewsSetAside.filter((r) => r !== id) }));
+    },
+
     closeTurnDiff(): void {
       setUi(store, { turnDiff: null });
     },

@@ -25,6 +25,11 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
   const lastTurn = useWeft((s) => s.data.lastTurnStatus[thread.id]);
   const waiting = useWeft((s) => s.data.approvals.some((r) => r.params.threadId === thread.id));
   const [renaming, setRenaming] = useState(false);
+  const row = useRef<HTMLLIElement>(null);
+  // The open thread is always in sight in the list, however it was opened (a link, a fork, a reload).
+  useEffect(() => {
+    if (active) row.current?.scrollIntoView({ block: 'nearest' });
+  }, [active]);
   const titleId = useId();
   const metaId = useId();
   const title = threadTitle(thread);
@@ -39,7 +44,7 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
   ];
 
   return (
-    <li className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''}`} style={{ paddingLeft: 6 + depth * 14 }}>
+    <li ref={row} className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''}`} style={{ paddingLeft: 6 + depth * 14 }}>
       {depth > 0 && <span className="fork-line" aria-hidden="true" />}
       {renaming ? (
         <RenameField
