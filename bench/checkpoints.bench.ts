@@ -4,7 +4,7 @@
 // 200 turns of small edits on a 2,000-file project.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointService } from '../src-main/checkpoints/service';
 import { median } from './measure';
@@ -71,6 +71,7 @@ async function perCommand(root: string, home: string, watch: boolean, runs: numb
 
 export default async function run(): Promise<{ title: string; rows: BenchRow[]; notes: string[] }> {
   const rows: BenchRow[] = [];
+  const loadBefore = loadavg()[0] ?? 0;
   const scratch = mkdtempSync(join(tmpdir(), 'weft-bench-ckpt-'));
   try {
     // ---- cost per command on a 100,000-file tree
@@ -121,6 +122,7 @@ export default async function run(): Promise<{ title: string; rows: BenchRow[]; 
     notes: [
       'Per command = the look before the command plus the look after it (both on the critical path of a tool call); the command itself is not counted.',
       'Each command edits one file, creates two, deletes one and makes a new nested folder.',
+      `Machine load (1-minute average) ${loadBefore.toFixed(1)} before and ${(loadavg()[0] ?? 0).toFixed(1)} after the run, on ${availableParallelism()} cores: wall times include waiting for a core.`,
     ],
   };
 }
