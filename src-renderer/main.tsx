@@ -18,6 +18,7 @@ import './styles/composer.css';
 import './styles/dialogs.css';
 import './styles/markdown.css';
 import './styles/settings.css';
+import './styles/checkpoints.css';
 
 function storage(): Storage | null {
   try {
