@@ -4,6 +4,16 @@
 import { z } from 'zod';
 import { InitializeParams, InitializeResult } from './initialize';
 import {
+  McpServerReloadParams,
+  McpServerReloadResult,
+  McpServerStartupStatusUpdatedNotification,
+  McpServerStatusListParams,
+  McpServerStatusListResult,
+  McpServerToolCallParams,
+  McpServerToolCallResult,
+  McpToolCallProgressNotification,
+} from './mcp';
+import {
   CommandExecutionRequestApprovalParams,
   CommandExecutionRequestApprovalResult,
   FileChangeRequestApprovalParams,
@@ -133,6 +143,9 @@ export const ClientRequests = {
   'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult },
   'account/read': { params: AccountReadParams, result: AccountReadResult },
   'skills/list': { params: SkillsListParams, result: SkillsListResult },
+  'mcpServerStatus/list': { params: McpServerStatusListParams, result: McpServerStatusListResult },
+  'config/mcpServer/reload': { params: McpServerReloadParams, result: McpServerReloadResult },
+  'mcpServer/tool/call': { params: McpServerToolCallParams, result: McpServerToolCallResult },
 } as const;
 
 /** Server → client notifications: method → params schema. */
@@ -160,6 +173,8 @@ export const ServerNotifications = {
   'item/commandExecution/outputDelta': CommandExecutionOutputDeltaNotification,
   'item/fileChange/outputDelta': FileChangeOutputDeltaNotification,
   'serverRequest/resolved': ServerRequestResolvedNotification,
+  'item/mcpToolCall/progress': McpToolCallProgressNotification,
+  'mcpServer/startupStatus/updated': McpServerStartupStatusUpdatedNotification,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

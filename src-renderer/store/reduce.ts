@@ -227,6 +227,10 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'item/fileChange/outputDelta':
       // The patch tool's text output is not shown: the fileChange item itself carries the diff.
       return state;
+    case 'item/mcpToolCall/progress':
+    case 'mcpServer/startupStatus/updated':
+      // MCP progress and server states are read by the MCP views from their own requests.
+      return state;
     case 'serverRequest/resolved': {
       const { requestId } = notification.params;
       if (!state.approvals.some((request) => request.id === requestId)) return state;
