@@ -139,6 +139,6 @@ export function createSession(input: CreateSessionInput): Session {
     },
     mcp,
   });
-  setImmediate(() => mcp.start());
+  setImmediate(() => void mcp.start());
   return session;
 }

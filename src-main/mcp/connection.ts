@@ -6,10 +6,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CreateMessageRequestSchema,
   ElicitRequestSchema,
-  ErrorCode,
-  McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type ElicitRequest,
@@ -150,11 +147,9 @@ export class McpConnection {
   }
 
   private async attach(transport: Transport): Promise<void> {
+    // No sampling capability is declared, so a server's sampling request is refused by the SDK.
     const client = new Client({ name: 'weft', version: VERSION }, { capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.hooks.elicit(this.name, request.params, extra.signal));
-    client.setRequestHandler(CreateMessageRequestSchema, () => {
-      throw new McpError(ErrorCode.InvalidRequest, 'Weft does not answer sampling requests from MCP servers');
-    });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       void this.refreshTools().then(
         () => this.hooks.changed(this.name),

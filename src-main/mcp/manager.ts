@@ -32,7 +32,7 @@ export class McpRequiredServerError extends Error {
 
 export class McpManager {
   private connections = new Map<string, McpConnection>();
-  private startup: Promise<void> = Promise.resolve();
+  private startup: Promise<void> | null = null;
   private readonly reported = new Map<string, string>();
   /** Tool calls running now, newest last: an elicitation is asked in the context of its server's call. */
   private readonly activeCalls: { server: string; ctx: ToolContext }[] = [];
@@ -61,11 +61,13 @@ export class McpManager {
     return this.connections.get(name);
   }
 
-  /** Starts every enabled server, all at once. */
-  start(): void {
-    if (this.closed) return;
+  /** Starts every enabled server, all at once (once; `reload` starts them again). */
+  start(): Promise<void> {
+    if (this.startup !== null) return this.startup;
+    if (this.closed) return Promise.resolve();
     const signal = this.generation.signal;
     this.startup = Promise.all([...this.connections.values()].map((c) => c.start(signal))).then(() => undefined);
+    return this.startup;
   }
 
   /**
@@ -80,7 +82,7 @@ export class McpManager {
         resolve();
       };
       signal.addEventListener('abort', done, { once: true });
-      void this.startup.then(done);
+      void this.start().then(done);
     });
     const missing = [...this.connections.values()].filter((c) => c.config.required === true && c.state !== 'ready' && c.state !== 'disabled');
     if (missing.length > 0 && !signal.aborted) {
@@ -97,7 +99,8 @@ export class McpManager {
     this.reported.clear();
     this.toolCache = null;
     this.connections = this.build(servers);
-    this.start();
+    this.startup = null;
+    void this.start();
   }
 
   /** The tools offered to the model, with their model-visible names. */

@@ -28,7 +28,6 @@ export function mcpHandlers(ctx: HandlerContext): McpHandlers {
         const { loaded } = await threadConfig(environment, {}, environment.defaultCwd);
         const probe = new McpManager({ threadId: '', servers: loaded.config.mcp_servers, env: environment.env, emit: () => undefined });
         try {
-          probe.start();
           await probe.ready(new AbortController().signal).catch(() => undefined);
           data = probe.statuses();
         } finally {
