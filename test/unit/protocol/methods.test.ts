@@ -49,6 +49,9 @@ const clientRequestMethods = [
   'weft/rules/list',
   'weft/rules/revoke',
   'weft/fs/complete',
+  'mcpServerStatus/list',
+  'config/mcpServer/reload',
+  'mcpServer/tool/call',
 ];
 
 const serverNotificationMethods = [
@@ -73,6 +76,8 @@ const serverNotificationMethods = [
   'item/commandExecution/outputDelta',
   'item/fileChange/outputDelta',
   'serverRequest/resolved',
+  'item/mcpToolCall/progress',
+  'mcpServer/startupStatus/updated',
   'error',
   'warning',
 ];
