@@ -21,6 +21,7 @@ import { McpManager } from '../mcp/manager';
 import { mcpToolSource } from '../mcp/tools';
 import { Session } from './session';
 import type { RuleStore } from '../safety/approvals/rules';
+import type { FileCheckpoints } from '../tools/file-checkpoints';
 import { SafetyServices } from '../tools/safety-services';
 import type { SessionOptions, SessionRecorder, TurnOverrides } from './types';
 
@@ -40,6 +41,8 @@ export interface CreateSessionInput {
   rules: RuleStore;
   recorder?: SessionRecorder;
   initial?: SessionOptions['initial'];
+  /** Checkpoints of the files tool calls change; absent = none. */
+  checkpoints?: FileCheckpoints;
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -132,6 +135,7 @@ export function createSession(input: CreateSessionInput): Session {
         }
       : undefined,
     recorder: input.recorder,
+    checkpoints: input.checkpoints,
     initial: input.initial,
     onInterrupt: () => exec.closeAll('the turn was interrupted'),
     onShutdown: async () => {
