@@ -10,6 +10,7 @@ import { useController, useWeft } from './context';
 import { ConversationView } from './ConversationView';
 import { ProjectPicker, Welcome } from './ProjectPicker';
 import { LiveRegion } from './LiveRegion';
+import { McpStatusChip } from './McpStatusChip';
 import { useAttentionNotifications } from './notifications';
 import { SettingsDialog } from './settings/SettingsDialog';
 import { Sidebar, SHORTCUT_MOD } from './Sidebar';
@@ -73,6 +74,7 @@ export function App() {
               </div>
             )}
             <ConnectionBanner />
+            <McpStatusChip />
             <ConversationView />
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
           </div>

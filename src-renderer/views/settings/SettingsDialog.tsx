@@ -1,5 +1,5 @@
-// Settings: providers and their keys, the defaults new threads start with, appearance, and the
-// remembered approvals. Everything is written to the user's config.toml through the protocol, except
+// Settings: providers and their keys, the defaults new threads start with, appearance, the
+// remembered approvals and the MCP servers. Everything is written to the user's config.toml through the protocol, except
 // keys (saved by `weft/auth/setKey`, never shown again) and view preferences (kept in this browser).
 import { useId, useRef } from 'react';
 import { Icon } from '../../components/Icon';
@@ -7,6 +7,7 @@ import { useModal } from '../../components/use-modal';
 import { useController, useWeft } from '../context';
 import { AppearanceSection } from './AppearanceSection';
 import { DefaultsSection } from './DefaultsSection';
+import { McpSection } from './McpSection';
 import { ProvidersSection } from './ProvidersSection';
 import { RulesSection } from './RulesSection';
 
@@ -30,6 +31,7 @@ export function SettingsDialog() {
           <DefaultsSection />
           <AppearanceSection />
           <RulesSection />
+          <McpSection />
         </div>
       </section>
     </div>
