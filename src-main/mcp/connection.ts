@@ -49,6 +49,8 @@ export class McpConnection {
   private client: Client | null = null;
   private transport: Transport | null = null;
   private closing = false;
+  /** The last line the server wrote to stderr: usually why it exited. */
+  private lastStderr: string | null = null;
 
   constructor(
     readonly name: string,
@@ -92,6 +94,7 @@ export class McpConnection {
     if (this.state === 'disabled') return;
     this.state = 'starting';
     this.error = null;
+    this.lastStderr = null;
     this.log.length = 0;
     this.hooks.changed(this.name);
     const timeoutMs = this.startupTimeoutMs;
@@ -107,7 +110,7 @@ export class McpConnection {
       this.state = 'ready';
       this.note(`ready: ${this.tools.length} tool(s)`);
     } catch (error) {
-      this.error = signal?.aborted ? 'cancelled' : errorMessage(error);
+      this.error = signal?.aborted ? 'cancelled' : this.describeFailure(error);
       this.state = signal?.aborted ? 'cancelled' : 'failed';
       this.note(`failed: ${this.error}`);
       await this.close();
@@ -116,6 +119,15 @@ export class McpConnection {
       signal?.removeEventListener('abort', onAbort);
     }
     this.hooks.changed(this.name);
+  }
+
+  /** A start failure for people: a stdio server that closed the pipe exited, and its stderr says why. */
+  private describeFailure(error: unknown): string {
+    const message = errorMessage(error);
+    if (this.transportKind === 'stdio' && /connection closed/i.test(message)) {
+      return this.lastStderr === null ? 'the server exited while starting' : `the server exited while starting: ${this.lastStderr}`;
+    }
+    return message;
   }
 
   private async connect(): Promise<void> {
@@ -128,7 +140,11 @@ export class McpConnection {
         stderr: 'pipe',
       });
       transport.stderr?.on('data', (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') this.note(line);
+        for (const line of chunk.toString('utf8').split('\n')) {
+          if (line.trim() === '') continue;
+          this.note(line);
+          this.lastStderr = line.trim();
+        }
       });
       this.note(`starting: ${[this.config.command, ...(this.config.args ?? [])].join(' ')}`);
       await this.attach(transport);
@@ -161,8 +177,8 @@ export class McpConnection {
       this.client = null;
       if (this.state === 'ready') {
         this.state = 'failed';
-        this.error = 'the server exited';
-        this.note('the server exited');
+        this.error = this.transportKind === 'stdio' && this.lastStderr !== null ? `the server exited: ${this.lastStderr}` : 'the server exited';
+        this.note(this.error);
         this.hooks.changed(this.name);
       }
     };

@@ -96,6 +96,12 @@ export class McpManager {
     this.generation = new AbortController();
     const old = [...this.connections.values()];
     await Promise.all(old.map((c) => c.close()));
+    // A server that was reported and is now gone or switched off is reported stopped, so clients forget its failure.
+    for (const name of this.reported.keys()) {
+      if (servers[name] === undefined || servers[name].enabled === false) {
+        this.options.emit({ method: 'mcpServer/startupStatus/updated', params: { threadId: this.options.threadId, name, status: 'cancelled', error: null, failureReason: null } });
+      }
+    }
     this.reported.clear();
     this.toolCache = null;
     this.connections = this.build(servers);

@@ -235,8 +235,7 @@ describe('MCP servers that fail', () => {
     const a = start({ broken: { command: process.execPath, args: [join(FIXTURES, 'failing-server.mjs')] } });
     const events = await a.runTurn('hello');
     const failed = paramsOf(events, 'mcpServer/startupStatus/updated').find((s) => s.status === 'failed');
-    expect(failed).toMatchObject({ name: 'broken', threadId: a.session.threadId });
-    expect(failed?.error).toBeTruthy();
+    expect(failed).toEqual({ name: 'broken', threadId: a.session.threadId, status: 'failed', error: 'the server exited while starting: failing-server: cannot open the database at /nonexistent/db.sqlite', failureReason: null });
     expect(toolsOf(0).some((t) => t.name.startsWith('mcp__'))).toBe(false);
     expect(paramsOf(events, 'turn/completed')[0]?.turn.status).toBe('completed');
     const status = a.session.options.mcp?.statuses()[0];
@@ -267,7 +266,8 @@ describe('MCP servers that fail', () => {
     const a = start({ crashy: { command: process.execPath, args: [join(FIXTURES, 'crashing-server.mjs')] } });
     const exited = waitFor(a.subscribe, (n) => n.method === 'mcpServer/startupStatus/updated' && n.params.status === 'failed', { label: 'server failed' });
     const events = await a.runTurn('crash it');
-    await exited;
+    const failed = await exited;
+    expect(failed.method === 'mcpServer/startupStatus/updated' && failed.params.error).toBe('the server exited: crashing on purpose');
     const item = mcpItems(events)[0];
     expect(item).toMatchObject({ server: 'crashy', tool: 'crash', status: 'failed', result: null });
     expect(item?.error?.message).toBeTruthy();
