@@ -24,6 +24,7 @@ Commands:
   apply-patch [patch]         Apply a patch (Codex apply_patch format) from the argument or stdin
   sandbox [options] -- CMD    Run one command inside Weft's sandbox
   rules <command>             List, add and revoke remembered approval rules
+  mcp list|get|add|remove     Manage the MCP servers whose tools the agent can use
   checkpoints gc|size         Collect old file checkpoints; show their size
   config [show|get|set|trust] Show the effective config and where each value comes from; change it
   doctor                      Check the sandbox and the setup, with concrete fixes
@@ -65,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/sandbox')).runSandboxCommand(rest);
     case 'rules':
       return (await import('./cli/rules')).runRulesCommand(rest);
+    case 'mcp':
+      return (await import('./cli/mcp')).runMcpCommand(rest);
     case 'checkpoints':
       return (await import('./cli/checkpoints')).runCheckpointsCommand(rest);
     case 'config':

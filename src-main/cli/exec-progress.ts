@@ -81,6 +81,9 @@ export class ExecProgress {
     if (item.type === 'commandExecution') {
       this.endReasoning();
       this.io.stderr.write(`${this.bold('$')} ${item.command}${this.dim(`  (in ${item.cwd})`)}\n`);
+    } else if (item.type === 'mcpToolCall') {
+      this.endReasoning();
+      this.io.stderr.write(`${this.bold('⚙')} ${item.server}/${item.tool}\n`);
     }
   }
 

@@ -139,6 +139,10 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   let lastAnswer: string | null = null;
   const finished = new Promise<Turn>((resolveTurn) => {
     session.subscribe((n: ServerNotification) => {
+      if (n.method === 'mcpServer/startupStatus/updated' && n.params.status === 'failed') {
+        // Whatever the output mode, a server that failed is said on stderr: its tools are missing from this run.
+        process.stderr.write(`weft: warning: MCP server "${n.params.name}" is not available (${n.params.error ?? 'failed'}); its tools are left out\n`);
+      }
       if (codexEvents) writeEvents(codexEvents.handle(n));
       else if (args.output === 'json') process.stdout.write(`${JSON.stringify(n)}\n`);
       else progress.handle(n);

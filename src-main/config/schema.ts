@@ -77,21 +77,55 @@ const providerSchema = layerProviderSchema.extend({
   stream_idle_timeout_ms: positiveInt.default(PROVIDER_DEFAULTS.stream_idle_timeout_ms),
 });
 
+export const MCP_APPROVAL_MODES = ['never', 'on-request', 'always'] as const;
+
+/** Codex's MCP defaults: how long a server may take to start, and one tool call to answer. */
+export const MCP_DEFAULTS = { startup_timeout_sec: 10, tool_timeout_sec: 60 } as const;
+
 /**
- * An MCP server, validated loosely for now: stdio {command, args, env, cwd} or streamable HTTP
- * {url, bearer_token_env_var, http_headers}; other Codex keys are accepted and kept.
+ * An MCP server (Codex's keys): stdio `{command, args, env, env_vars, cwd}` or streamable HTTP `{url,
+ * bearer_token_env_var, http_headers, env_http_headers}` (an SSE server is tried when streamable HTTP
+ * is refused). Unknown keys are warnings, bad values errors with their line and column.
  */
-const mcpServerSchema = z.looseObject({
-  command: z.string().optional(),
+const mcpServerSchema = z.strictObject({
+  command: z.string().min(1).optional(),
   args: stringList.optional(),
+  /** Set in the server's environment (on top of the filtered inherited one). */
   env: stringMap.optional(),
+  /** Names of variables passed through from Weft's environment. */
+  env_vars: stringList.optional(),
   cwd: z.string().optional(),
-  url: z.string().optional(),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  /** Variable holding a bearer token sent as `Authorization: Bearer …`. */
   bearer_token_env_var: z.string().optional(),
   http_headers: stringMap.optional(),
+  /** Header name → environment variable; headers whose variable is unset are left out. */
+  env_http_headers: stringMap.optional(),
+  /** false: configured but not started. Default true. */
   enabled: z.boolean().optional(),
+  /** true: a thread cannot start its turn without this server. Default false. */
+  required: z.boolean().optional(),
   startup_timeout_sec: z.number().positive().optional(),
+  /** Codex's other spelling of the startup timeout; `startup_timeout_sec` wins. */
+  startup_timeout_ms: positiveInt.optional(),
   tool_timeout_sec: z.number().positive().optional(),
+  /** Only these tools are offered to the model (absent = all). */
+  enabled_tools: stringList.optional(),
+  /** These tools are never offered (applied after enabled_tools). */
+  disabled_tools: stringList.optional(),
+  /**
+   * Weft: when to ask before a call. `on-request` (default): ask unless the tool says it is read-only
+   * or the approval policy is `never`; `always`: ask for every call; `never`: never ask.
+   */
+  approval: z.enum(MCP_APPROVAL_MODES).optional(),
+  /** Per tool: `approval` for that tool only. */
+  tools: z.record(z.string(), z.strictObject({ approval: z.enum(MCP_APPROVAL_MODES).optional() })).optional(),
+  /** Answer the server's sampling requests with the thread's model (default: declined). */
+  sampling: z.boolean().optional(),
+  /** Accepted for Codex compatibility (OAuth is not supported). */
+  scopes: stringList.optional(),
+  oauth_resource: z.string().optional(),
+  supports_parallel_tool_calls: z.boolean().optional(),
 });
 
 /** Each server is either stdio (`command`) or HTTP (`url`); checked after layers merge. */
@@ -210,6 +244,7 @@ export const weftConfigSchema = configLayerSchema.extend({
 export type WeftConfig = z.output<typeof weftConfigSchema>;
 export type ModelProviderConfig = z.output<typeof providerSchema>;
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
+export type McpApprovalMode = (typeof MCP_APPROVAL_MODES)[number];
 export type ProfileConfig = z.output<typeof profileSchema>;
 export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
 export type SandboxMode = (typeof SANDBOX_MODES)[number];

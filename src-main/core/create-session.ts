@@ -17,6 +17,8 @@ import { requestUserInputTool } from '../tools/user-input-tool';
 import { viewImageTool } from '../tools/view-image-tool';
 import type { HostRequestSender } from '../tools/types';
 import { uuidv7 } from '../util/ids';
+import { McpManager } from '../mcp/manager';
+import { mcpToolSource } from '../mcp/tools';
 import { Session } from './session';
 import type { RuleStore } from '../safety/approvals/rules';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
@@ -97,8 +99,14 @@ export function createSession(input: CreateSessionInput): Session {
   if (config.web_search !== 'disabled' && provider.wireApi === 'responses') {
     tools.addHostedTool({ type: 'web_search', external_web_access: config.web_search === 'live' });
   }
-  return new Session({
-    threadId: input.threadId ?? uuidv7(),
+  const threadId = input.threadId ?? uuidv7();
+  // MCP servers start now, in the background; the first turn waits for them only as long as their
+  // startup timeouts allow. Their notifications go out once the session exists.
+  let session: Session | null = null;
+  const mcp = new McpManager({ threadId, servers: config.mcp_servers, env: input.env ?? process.env, emit: (n) => session?.emit(n) });
+  tools.addSource(mcpToolSource(mcp, provider.wireApi));
+  session = new Session({
+    threadId,
     settings: {
       cwd: input.cwd,
       model,
@@ -130,6 +138,11 @@ export function createSession(input: CreateSessionInput): Session {
     checkpoints: input.checkpoints,
     initial: input.initial,
     onInterrupt: () => exec.closeAll('the turn was interrupted'),
-    onShutdown: () => exec.closeAll('the thread was closed'),
+    onShutdown: async () => {
+      await Promise.all([exec.closeAll('the thread was closed'), mcp.close()]);
+    },
+    mcp,
   });
+  setImmediate(() => void mcp.start());
+  return session;
 }

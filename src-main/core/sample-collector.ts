@@ -129,7 +129,7 @@ export class SampleCollector {
         return;
       }
       case 'function_call':
-        this.toolCalls.push({ kind: 'function', callId: item.call_id, name: item.name, arguments: item.arguments });
+        this.toolCalls.push({ kind: 'function', callId: item.call_id, name: item.name, arguments: item.arguments, ...(typeof item['namespace'] === 'string' ? { namespace: item['namespace'] } : {}) });
         return;
       case 'custom_tool_call':
         this.toolCalls.push({ kind: 'custom', callId: item.call_id, name: item.name, input: item.input });

@@ -120,6 +120,8 @@ export class TurnRunner {
       }
       if (this.overLimit()) await this.compact();
       await this.recordContext();
+      // Tools that are still being discovered (MCP servers starting) are waited for, within their timeouts.
+      await this.host.options.tools.prepare(this.signal);
       let compactedForLength = false;
       for (;;) {
         await this.drainPending();

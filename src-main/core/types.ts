@@ -11,6 +11,7 @@ import type {
 } from '../../src-preload/protocol';
 import type { ContextReference } from '../context/initial-context';
 import type { ModelClient } from '../model/types';
+import type { McpManager } from '../mcp/manager';
 import type { ToolRegistry } from '../tools/registry';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
 import type { SafetyServices } from '../tools/safety-services';
@@ -70,6 +71,8 @@ export interface SessionOptions {
   };
   /** Compact automatically once the context reaches this many tokens; null = never automatically. */
   autoCompactTokenLimit?: number | null;
+  /** The thread's MCP servers; absent when none are configured. */
+  mcp?: McpManager;
   /** Where project context comes from (AGENTS.md, skills); absent = environment context only. */
   context?: {
     weftHome: string;

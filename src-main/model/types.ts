@@ -1,8 +1,12 @@
 import type { ResponseItem } from '../../src-preload/protocol';
 
 /** A tool as the Responses API receives it (`tools[]`). */
+export type FunctionToolSpec = { type: 'function'; name: string; description: string; strict: boolean; parameters: Record<string, unknown> };
+
 export type ToolSpec =
-  | { type: 'function'; name: string; description: string; strict: boolean; parameters: Record<string, unknown> }
+  | FunctionToolSpec
+  /** Function tools grouped under one name (Responses API); calls carry `namespace` and the inner name. */
+  | { type: 'namespace'; name: string; description: string; tools: FunctionToolSpec[] }
   | { type: 'custom'; name: string; description: string; format: { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string } | { type: 'text' } }
   | { type: 'web_search'; external_web_access?: boolean };
 

@@ -8,6 +8,7 @@ import { FileKeyStore, type KeyStore } from '../config/key-store';
 import { rulesDir } from '../safety/approvals/rules';
 import { ThreadStore } from '../store/thread-store';
 import { sharedRuleStore } from '../tools/safety-services';
+import { mcpHandlers } from './handlers/mcp';
 import { VERSION } from '../version';
 import { RpcDispatcher } from './dispatcher';
 import { readFileForClient } from './file-access';
@@ -101,6 +102,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...turnHandlers(context),
       ...serviceHandlers(context),
       ...setupHandlers(context),
+      ...mcpHandlers(context),
       ...checkpointHandlers(context),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');

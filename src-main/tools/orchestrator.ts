@@ -1,7 +1,8 @@
-// The one place that decides how a tool call that acts on the machine runs: approval → the sandbox →
+// The one place that decides how a tool call that acts on the machine (or through an MCP server) runs: approval → the sandbox →
 // run → on a sandbox denial, the escalation path. Every command and every patch goes through it, so no
 // tool can run without the session's safety services: they are required, never optional.
 import { runCommandItem, type CommandRequest, type CommandRunner } from './command-run';
+import { runMcpItem, type McpCallRequest } from './mcp-run';
 import type { FileCheckpoints } from './file-checkpoints';
 import { runPatchItem } from './patch-run';
 import type { SafetyServices } from './safety-services';
@@ -63,5 +64,10 @@ export class ToolOrchestrator {
     } catch {
       /* as above */
     }
+  }
+
+  /** An MCP tool call as an `mcpToolCall` item, asked about as its server's and tool's settings say. */
+  runMcpCall(ctx: ToolContext, request: McpCallRequest): Promise<ToolResult> {
+    return runMcpItem(this.safety, ctx, request);
   }
 }

@@ -4,10 +4,24 @@ import { errorMessage } from '../util/errors';
 import type { ToolSpec } from '../model/types';
 import type { ToolCall, ToolContext, ToolHandler, ToolResult } from './types';
 
+/**
+ * Tools that come and go while a session lives (an MCP server's tools once it has started). Asked
+ * afresh for every model request.
+ */
+export interface ToolSource {
+  /** The handlers by the name the model calls them (a namespaced call is `<namespace>__<name>`). */
+  handler(name: string): ToolHandler | undefined;
+  /** Specs for the model, as the source chooses to present them (e.g. one namespace per server). */
+  specs(): ToolSpec[];
+  /** Waits until the source's tools are known (bounded by the source's own timeouts); may throw. */
+  prepare(signal: AbortSignal): Promise<void>;
+}
+
 /** The tools one session offers the model, and the router that runs the model's calls. */
 export class ToolRegistry {
   private readonly handlers = new Map<string, ToolHandler>();
   private readonly extraSpecs: ToolSpec[] = [];
+  private readonly sources: ToolSource[] = [];
 
   register(handler: ToolHandler): this {
     if (this.handlers.has(handler.name)) throw new Error(`tool "${handler.name}" is registered twice`);
@@ -21,12 +35,28 @@ export class ToolRegistry {
     return this;
   }
 
+  addSource(source: ToolSource): this {
+    this.sources.push(source);
+    return this;
+  }
+
   get(name: string): ToolHandler | undefined {
-    return this.handlers.get(name);
+    const own = this.handlers.get(name);
+    if (own) return own;
+    for (const source of this.sources) {
+      const found = source.handler(name);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   specs(): ToolSpec[] {
-    return [...[...this.handlers.values()].map((h) => h.spec), ...this.extraSpecs];
+    return [...[...this.handlers.values()].map((h) => h.spec), ...this.extraSpecs, ...this.sources.flatMap((s) => s.specs())];
+  }
+
+  /** Before a turn's first request: lets every source finish discovering its tools. */
+  async prepare(signal: AbortSignal): Promise<void> {
+    await Promise.all(this.sources.map((s) => s.prepare(signal)));
   }
 
   /**
@@ -34,8 +64,9 @@ export class ToolRegistry {
    * failing handler all become an error output the model can read and act on. Only an abort escapes.
    */
   async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
-    const handler = this.handlers.get(call.name);
-    if (!handler) return { output: `unsupported call: ${call.name}`, success: false };
+    const name = callName(call);
+    const handler = this.get(name);
+    if (!handler) return { output: `unsupported call: ${name}`, success: false };
     try {
       if (handler.kind === 'custom') {
         const input = call.kind === 'custom' ? call.input : call.arguments;
@@ -71,7 +102,7 @@ export class ToolRegistry {
     let barrier: Promise<unknown> = Promise.resolve();
     let running: Promise<unknown>[] = [];
     for (const call of calls) {
-      const parallel = this.handlers.get(call.name)?.parallel ?? true;
+      const parallel = this.get(callName(call))?.parallel ?? true;
       if (parallel) {
         const p = barrier.then(() => this.dispatch(call, ctx));
         running.push(p.catch(() => undefined));
@@ -86,4 +117,9 @@ export class ToolRegistry {
     }
     return Promise.all(results);
   }
+}
+
+/** The registry key of a call: its name, prefixed by its namespace (Responses namespaces) if any. */
+export function callName(call: ToolCall): string {
+  return call.kind === 'function' && call.namespace !== undefined ? `${call.namespace}__${call.name}` : call.name;
 }

@@ -15,7 +15,7 @@ import type { TurnDiffTracker } from './turn-diff';
 
 /** A tool call the model made, as the router sees it. */
 export type ToolCall =
-  | { kind: 'function'; callId: string; name: string; arguments: string }
+  | { kind: 'function'; callId: string; name: string; arguments: string; namespace?: string }
   | { kind: 'custom'; callId: string; name: string; input: string };
 
 /** What goes back to the model as the call's output. */

@@ -9,6 +9,7 @@ export * from './checkpoints';
 export * from './service-requests';
 export * from './weft-setup';
 export * from './notifications';
+export * from './mcp';
 export * from './server-requests';
 export * from './response-items';
 export * from './rollout';

@@ -15,6 +15,16 @@ import {
 } from './checkpoints';
 import { InitializeParams, InitializeResult } from './initialize';
 import {
+  McpServerReloadParams,
+  McpServerReloadResult,
+  McpServerStartupStatusUpdatedNotification,
+  McpServerStatusListParams,
+  McpServerStatusListResult,
+  McpServerToolCallParams,
+  McpServerToolCallResult,
+  McpToolCallProgressNotification,
+} from './mcp';
+import {
   CommandExecutionRequestApprovalParams,
   CommandExecutionRequestApprovalResult,
   FileChangeRequestApprovalParams,
@@ -144,6 +154,9 @@ export const ClientRequests = {
   'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult },
   'account/read': { params: AccountReadParams, result: AccountReadResult },
   'skills/list': { params: SkillsListParams, result: SkillsListResult },
+  'mcpServerStatus/list': { params: McpServerStatusListParams, result: McpServerStatusListResult },
+  'config/mcpServer/reload': { params: McpServerReloadParams, result: McpServerReloadResult },
+  'mcpServer/tool/call': { params: McpServerToolCallParams, result: McpServerToolCallResult },
 } as const;
 
 /** Server → client notifications: method → params schema. */
@@ -171,6 +184,8 @@ export const ServerNotifications = {
   'item/commandExecution/outputDelta': CommandExecutionOutputDeltaNotification,
   'item/fileChange/outputDelta': FileChangeOutputDeltaNotification,
   'serverRequest/resolved': ServerRequestResolvedNotification,
+  'item/mcpToolCall/progress': McpToolCallProgressNotification,
+  'mcpServer/startupStatus/updated': McpServerStartupStatusUpdatedNotification,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

@@ -239,6 +239,18 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'item/fileChange/outputDelta':
       // The patch tool's text output is not shown: the fileChange item itself carries the diff.
       return state;
+    case 'item/mcpToolCall/progress':
+      // Progress of an MCP call is not shown; the item shows when it ends.
+      return state;
+    case 'mcpServer/startupStatus/updated': {
+      const { name, status, error } = notification.params;
+      const failed = status === 'failed' ? (error ?? 'failed') : null;
+      if ((state.mcpFailures[name] ?? null) === failed) return state;
+      const next = own(draft, state);
+      const others = Object.fromEntries(Object.entries(state.mcpFailures).filter(([server]) => server !== name));
+      next.mcpFailures = failed === null ? others : { ...others, [name]: failed };
+      return next;
+    }
     case 'serverRequest/resolved': {
       const { requestId } = notification.params;
       if (!state.approvals.some((request) => request.id === requestId)) return state;

@@ -94,6 +94,8 @@ export interface AppData {
   approvals: IncomingServerRequest[];
   /** Server-wide warnings (newest last, at most MAX_WARNINGS). */
   warnings: Notice[];
+  /** MCP servers that failed to start or exited, by name → why (cleared when one is ready again). */
+  mcpFailures: Record<string, string>;
 }
 
 export const MAX_WARNINGS = 5;
@@ -108,5 +110,6 @@ export function emptyAppData(cwd: string | null = null): AppData {
     conversations: {},
     approvals: [],
     warnings: [],
+    mcpFailures: {},
   };
 }

@@ -11,6 +11,7 @@ import { ConversationView } from './ConversationView';
 import { ProjectPicker, Welcome } from './ProjectPicker';
 import { CheckpointLayer } from './checkpoints/CheckpointLayer';
 import { LiveRegion } from './LiveRegion';
+import { McpStatusChip } from './McpStatusChip';
 import { useAttentionNotifications } from './notifications';
 import { SettingsDialog } from './settings/SettingsDialog';
 import { Sidebar, SHORTCUT_MOD } from './Sidebar';
@@ -75,6 +76,7 @@ export function App() {
             )}
             <ConnectionBanner />
             <CheckpointLayer />
+            <McpStatusChip />
             <ConversationView />
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
           </div>

@@ -118,6 +118,15 @@ export function evFunctionCall(callId: string, name: string, args: object | stri
   );
 }
 
+/** A call of a function inside a namespace tool (MCP servers' tools under the Responses API). */
+export function evNamespacedCall(callId: string, namespace: string, name: string, args: object) {
+  const item = { type: 'function_call', id: `fc_${callId}`, call_id: callId, namespace, name };
+  return itemPair(
+    { ...item, arguments: '', status: 'in_progress' },
+    { ...item, arguments: JSON.stringify(args), status: 'completed' },
+  );
+}
+
 /** A freeform (custom) tool call such as `apply_patch`; `input` is the raw text the tool receives. */
 export function evCustomToolCall(callId: string, name: string, input: string) {
   const item = { type: 'custom_tool_call', id: `ctc_${callId}`, call_id: callId, name };

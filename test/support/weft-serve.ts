@@ -34,6 +34,8 @@ export interface E2eOptions {
   colorScheme?: 'light' | 'dark';
   /** Files to create in WEFT_HOME before the server starts (e.g. rules/default.toml). */
   homeFiles?: Record<string, string>;
+  /** TOML appended to the generated config.toml (e.g. `[mcp_servers.NAME]` tables). */
+  extraConfig?: string;
 }
 
 export interface E2e {
@@ -67,6 +69,7 @@ function mockConfig(url: string, options: E2eOptions): string {
     'wire_api = "responses"',
     'request_max_retries = 0',
     '',
+    options.extraConfig ?? '',
   ].join('\n');
 }
 

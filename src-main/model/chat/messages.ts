@@ -66,7 +66,7 @@ export function toChatMessages(instructions: string, input: readonly ResponseIte
         break;
       }
       case 'function_call':
-        pushCall({ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } });
+        pushCall({ id: item.call_id, type: 'function', function: { name: typeof item['namespace'] === 'string' ? `${item['namespace']}__${item.name}` : item.name, arguments: item.arguments } });
         break;
       case 'custom_tool_call':
         pushCall({ id: item.call_id, type: 'function', function: { name: item.name, arguments: JSON.stringify({ input: item.input }) } });

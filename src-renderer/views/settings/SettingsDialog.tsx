@@ -1,5 +1,5 @@
-// Settings: providers and their keys, the defaults new threads start with, appearance, and the
-// remembered approvals. Everything is written to the user's config.toml through the protocol, except
+// Settings: providers and their keys, the defaults new threads start with, appearance, the
+// remembered approvals and the MCP servers. Everything is written to the user's config.toml through the protocol, except
 // keys (saved by `weft/auth/setKey`, never shown again) and view preferences (kept in this browser).
 import { useId, useRef } from 'react';
 import { Icon } from '../../components/Icon';
@@ -8,6 +8,7 @@ import { useController, useWeft } from '../context';
 import { AppearanceSection } from './AppearanceSection';
 import { CheckpointsSection } from './CheckpointsSection';
 import { DefaultsSection } from './DefaultsSection';
+import { McpSection } from './McpSection';
 import { ProvidersSection } from './ProvidersSection';
 import { RulesSection } from './RulesSection';
 
@@ -32,6 +33,7 @@ export function SettingsDialog() {
           <AppearanceSection />
           <RulesSection />
           <CheckpointsSection />
+          <McpSection />
         </div>
       </section>
     </div>

@@ -52,6 +52,9 @@ const clientRequestMethods = [
   'weft/checkpoints/redo',
   'weft/checkpoints/size',
   'weft/fs/complete',
+  'mcpServerStatus/list',
+  'config/mcpServer/reload',
+  'mcpServer/tool/call',
 ];
 
 const serverNotificationMethods = [
@@ -76,6 +79,8 @@ const serverNotificationMethods = [
   'item/commandExecution/outputDelta',
   'item/fileChange/outputDelta',
   'serverRequest/resolved',
+  'item/mcpToolCall/progress',
+  'mcpServer/startupStatus/updated',
   'error',
   'warning',
 ];

@@ -58,6 +58,8 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'thread/archived': note('thread/archived', { threadId: T }),
   'thread/unarchived': note('thread/unarchived', { threadId: T }),
   'thread/closed': note('thread/closed', { threadId: T }),
+  'item/mcpToolCall/progress': note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '1/5' }),
+  'mcpServer/startupStatus/updated': note('mcpServer/startupStatus/updated', { threadId: T, name: 'docs', status: 'failed', error: 'exited' }),
 };
 
 describe('reduceNotification', () => {

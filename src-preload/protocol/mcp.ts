@@ -1,0 +1,103 @@
+// MCP servers of a thread, in Codex's shapes: `mcpServerStatus/list`, `config/mcpServer/reload`,
+// `mcpServer/tool/call`, and the `mcpServer/startupStatus/updated` / `item/mcpToolCall/progress`
+// notifications. Weft's additions are named `weft…`.
+import { z } from 'zod';
+import { JsonValue } from './common';
+
+export const McpServerStartupState = z.enum(['starting', 'ready', 'failed', 'cancelled']);
+export type McpServerStartupState = z.infer<typeof McpServerStartupState>;
+
+/** A server started, became ready, failed (or exited), or was cancelled. `threadId` null outside a thread. */
+export const McpServerStartupStatusUpdatedNotification = z.object({
+  name: z.string(),
+  status: McpServerStartupState,
+  error: z.string().nullish(),
+  failureReason: z.enum(['reauthenticationRequired']).nullish(),
+  threadId: z.string().nullish(),
+});
+export type McpServerStartupStatusUpdatedNotification = z.infer<typeof McpServerStartupStatusUpdatedNotification>;
+
+/** Progress of a running `mcpToolCall` item, as the server reported it. */
+export const McpToolCallProgressNotification = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  itemId: z.string(),
+  message: z.string(),
+});
+export type McpToolCallProgressNotification = z.infer<typeof McpToolCallProgressNotification>;
+
+export const McpServerConnectionStatus = z.enum(['notStarted', 'starting', 'connected', 'authenticationRequired', 'failed', 'cancelled', 'disabled']);
+export type McpServerConnectionStatus = z.infer<typeof McpServerConnectionStatus>;
+
+export const McpToolInfo = z.looseObject({
+  name: z.string(),
+  title: z.string().nullish(),
+  description: z.string().nullish(),
+  inputSchema: JsonValue,
+  annotations: JsonValue.nullish(),
+});
+export type McpToolInfo = z.infer<typeof McpToolInfo>;
+
+export const McpServerStatus = z.object({
+  name: z.string(),
+  authStatus: z.enum(['unknown', 'unsupported', 'notLoggedIn', 'bearerToken', 'oAuth']),
+  /** The thread's connection; null when the list was made without one. */
+  runtimeStatus: McpServerConnectionStatus.nullish(),
+  serverInfo: z.object({ name: z.string(), version: z.string(), title: z.string().nullish() }).nullish(),
+  /** By tool name: every tool the server lists (including those the config hides from the model). */
+  tools: z.record(z.string(), McpToolInfo),
+  resources: z.array(JsonValue),
+  resourceTemplates: z.array(JsonValue),
+  httpOrigin: z.string().nullish(),
+  /** How Weft reaches the server. */
+  weftTransport: z.enum(['stdio', 'http']).optional(),
+  /** false: configured with `enabled = false`. */
+  weftEnabled: z.boolean().optional(),
+  weftRequired: z.boolean().optional(),
+  /** Why the server is not running, if it is not. */
+  weftError: z.string().nullish(),
+  /** What the server printed (stderr) and Weft noted during its last start, oldest first. */
+  weftLog: z.array(z.string()).optional(),
+  /** The tool names the model is offered (after enabled_tools / disabled_tools). */
+  weftVisibleTools: z.array(z.string()).optional(),
+});
+export type McpServerStatus = z.infer<typeof McpServerStatus>;
+
+/** With `threadId`, that thread's servers; without, the configured servers are started to be listed. */
+export const McpServerStatusListParams = z
+  .object({
+    threadId: z.string().nullish(),
+    serverName: z.string().nullish(),
+    cursor: z.string().nullish(),
+    limit: z.number().int().min(0).nullish(),
+    detail: z.enum(['full', 'toolsAndAuthOnly']).nullish(),
+  })
+  .optional();
+export type McpServerStatusListParams = z.infer<typeof McpServerStatusListParams>;
+
+export const McpServerStatusListResult = z.object({ data: z.array(McpServerStatus), nextCursor: z.string().nullish() });
+export type McpServerStatusListResult = z.infer<typeof McpServerStatusListResult>;
+
+/** Reads config.toml again and restarts the MCP servers of every loaded thread. */
+export const McpServerReloadParams = z.object({}).optional();
+export type McpServerReloadParams = z.infer<typeof McpServerReloadParams>;
+export const McpServerReloadResult = z.object({});
+export type McpServerReloadResult = z.infer<typeof McpServerReloadResult>;
+
+/** Calls a tool of one of a loaded thread's servers directly (no model, no approval: the client asked). */
+export const McpServerToolCallParams = z.object({
+  threadId: z.string(),
+  server: z.string(),
+  tool: z.string(),
+  arguments: JsonValue.optional(),
+  _meta: JsonValue.optional(),
+});
+export type McpServerToolCallParams = z.infer<typeof McpServerToolCallParams>;
+
+export const McpServerToolCallResult = z.object({
+  content: z.array(JsonValue),
+  structuredContent: JsonValue.optional(),
+  isError: z.boolean().nullish(),
+  _meta: JsonValue.optional(),
+});
+export type McpServerToolCallResult = z.infer<typeof McpServerToolCallResult>;

@@ -1,0 +1,18 @@
+// A chip that says when MCP servers failed to start or exited; it opens Settings, where the MCP section
+// shows why (the server's last start log).
+import { useController, useWeft } from './context';
+
+export function McpStatusChip() {
+  const controller = useController();
+  const failures = useWeft((s) => s.data.mcpFailures);
+  const names = Object.keys(failures).sort();
+  if (names.length === 0) return null;
+  const label = names.length === 1 ? `MCP server ${names[0] ?? ''} failed` : `${names.length} MCP servers failed`;
+  return (
+    <div className="mcp-chip-row">
+      <button type="button" className="mcp-chip" title={names.map((n) => `${n}: ${failures[n] ?? ''}`).join('\n')} onClick={() => controller.openSettings()}>
+        {label}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+// MCP servers: each configured server with its state, its tools, what it printed at its last start, and
+// a switch that writes `enabled` to config.toml and restarts the servers (`config/mcpServer/reload`).
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { McpServerStatus } from '../../../src-preload/protocol';
+import { useController, useWeft } from '../context';
+
+const STATE_LABELS: Record<string, string> = {
+  connected: 'Running',
+  starting: 'Starting…',
+  failed: 'Failed',
+  cancelled: 'Stopped',
+  disabled: 'Disabled',
+  notStarted: 'Not started',
+  authenticationRequired: 'Needs sign-in',
+};
+
+function stateOf(server: McpServerStatus): string {
+  return server.weftEnabled === false ? 'disabled' : (server.runtimeStatus ?? 'notStarted');
+}
+
+function keyPathFor(name: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(name) ? `mcp_servers.${name}.enabled` : `mcp_servers.${JSON.stringify(name)}.enabled`;
+}
+
+export function McpSection() {
+  const controller = useController();
+  const threadId = useWeft((s) => s.ui.activeThreadId);
+  const [servers, setServers] = useState<McpServerStatus[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const titleId = useId();
+
+  const load = useCallback(async () => {
+    try {
+      // The open thread's servers when it has them running; otherwise the configured servers are probed.
+      const withThread = threadId === null ? null : await controller.request('mcpServerStatus/list', { threadId }).catch(() => null);
+      const list = withThread ?? (await controller.request('mcpServerStatus/list', {}));
+      setServers(list.data);
+      setError(null);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }, [controller, threadId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const setEnabled = async (server: McpServerStatus, enabled: boolean): Promise<void> => {
+    setBusy(true);
+    try {
+      await controller.request('config/value/write', { keyPath: keyPathFor(server.name), value: enabled });
+      await controller.request('config/mcpServer/reload', {});
+      setError(null);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+    await load();
+    setBusy(false);
+  };
+
+  return (
+    <section className="settings-section" aria-labelledby={titleId}>
+      <h3 id={titleId}>MCP servers</h3>
+      {servers === null && error === null && <p className="muted small">Starting the configured servers…</p>}
+      {servers !== null && servers.length === 0 && (
+        <p className="muted small">
+          None configured. Add one with <code>weft mcp add NAME -- COMMAND</code> or an <code>[mcp_servers.NAME]</code> table in config.toml.
+        </p>
+      )}
+      {servers !== null && servers.length > 0 && (
+        <ul className="mcp-servers" aria-labelledby={titleId}>
+          {servers.map((server) => {
+            const state = stateOf(server);
+            const tools = server.weftVisibleTools ?? Object.keys(server.tools);
+            return (
+              <li key={server.name} className="mcp-server" aria-label={`MCP server ${server.name}`}>
+                <div className="mcp-server-main">
+                  <strong className="mcp-server-name">{server.name}</strong>
+                  <span className={`mcp-state mcp-state-${state}`}>{STATE_LABELS[state] ?? state}</span>
+                  <span className="muted small">{server.weftTransport === 'http' ? (server.httpOrigin ?? 'HTTP') : 'stdio'}</span>
+                  <label className="settings-check mcp-enabled">
+                    <input type="checkbox" checked={server.weftEnabled !== false} disabled={busy} onChange={(e) => void setEnabled(server, e.currentTarget.checked)} />
+                    Enabled
+                  </label>
+                </div>
+                {server.weftError && <p className="settings-status settings-status-error">{server.weftError}</p>}
+                {tools.length > 0 && (
+                  <p className="muted small mcp-tools">
+                    {tools.length} tool{tools.length === 1 ? '' : 's'}: {tools.join(', ')}
+                  </p>
+                )}
+                {server.weftLog !== undefined && server.weftLog.length > 0 && (
+                  <details className="mcp-log">
+                    <summary>Last start log</summary>
+                    <pre>{server.weftLog.join('\n')}</pre>
+                  </details>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {error !== null && (
+        <p className="settings-status settings-status-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

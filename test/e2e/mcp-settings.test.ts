@@ -1,0 +1,73 @@
+// E2E: the MCP section of Settings lists the configured servers with their state, tools and last start
+// log; a failed server shows a chip; a server is switched off and on from the UI (config.toml changes).
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { parse } from 'smol-toml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { conversation, sendMessage, startE2e } from '../support/weft-serve';
+import type { E2e } from '../support/weft-serve';
+
+const require = createRequire(import.meta.url);
+const EVERYTHING = join(require.resolve('@modelcontextprotocol/server-everything/package.json'), '..', 'dist', 'index.js');
+const FAILING = resolve(__dirname, '..', 'fixtures', 'mcp', 'failing-server.mjs');
+
+const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+
+let e2e: E2e | undefined;
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  await e2e?.close();
+  e2e = undefined;
+});
+
+const SERVERS = [
+  '[mcp_servers.everything]',
+  `command = ${JSON.stringify(process.execPath)}`,
+  `args = [${JSON.stringify(EVERYTHING)}, "stdio"]`,
+  '',
+  '[mcp_servers.broken]',
+  `command = ${JSON.stringify(process.execPath)}`,
+  `args = [${JSON.stringify(FAILING)}]`,
+  '',
+].join('\n');
+
+describe('MCP servers in the UI', () => {
+  it('shows a chip for a failed server, and Settings lists servers, tools and the start log, with a switch', { timeout: 120_000 }, async () => {
+    e2e = await startE2e({ viewport: { width: 1400, height: 900 }, extraConfig: SERVERS });
+    const { page, mock, home } = e2e;
+
+    // A thread starts its servers: the broken one is reported with a chip, and the turn goes on.
+    mock.enqueue(answer('Hello without the broken server.'));
+    await sendMessage(page, 'Hello');
+    await conversation(page).getByText('Hello without the broken server.').waitFor();
+    const chip = page.getByRole('button', { name: 'MCP server broken failed' });
+    await chip.waitFor();
+    await e2e.screenshot('mcp-chip-1400');
+
+    await chip.click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.waitFor();
+    const list = dialog.getByRole('list', { name: 'MCP servers' });
+    const everything = list.getByRole('listitem', { name: 'MCP server everything' });
+    const broken = list.getByRole('listitem', { name: 'MCP server broken' });
+    await everything.getByText('Running', { exact: true }).waitFor();
+    expect(await everything.textContent()).toContain('echo');
+    await broken.getByText('Failed', { exact: true }).waitFor();
+    await broken.locator('.mcp-server-main').scrollIntoViewIfNeeded();
+    await broken.getByText('Last start log').click();
+    await broken.locator('.mcp-log pre').getByText('failing-server: cannot open the database at /nonexistent/db.sqlite', { exact: false }).waitFor();
+    await e2e.screenshot('mcp-settings-1400');
+
+    // Switch the broken server off: config.toml says so, and the list shows it disabled.
+    await broken.getByRole('checkbox', { name: 'Enabled' }).click();
+    await broken.getByText('Disabled', { exact: true }).waitFor();
+    // The chip goes: the failed server is switched off.
+    await chip.waitFor({ state: 'detached' });
+    const config = parse(await readFile(join(home.dir, 'config.toml'), 'utf8'));
+    expect(config['mcp_servers']).toMatchObject({ broken: { enabled: false }, everything: { args: [EVERYTHING, 'stdio'] } });
+    await page.setViewportSize({ width: 900, height: 700 });
+    await e2e.screenshot('mcp-settings-900');
+  });
+});
