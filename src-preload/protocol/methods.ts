@@ -108,6 +108,21 @@ import {
   WeftRulesRevokeParams,
   WeftRulesRevokeResult,
 } from './weft-setup';
+import {
+  CommandExecOutputDeltaNotification,
+  CommandExecParams,
+  CommandExecResizeParams,
+  CommandExecResizeResult,
+  CommandExecResult,
+  CommandExecTerminateParams,
+  CommandExecTerminateResult,
+  CommandExecWriteParams,
+  CommandExecWriteResult,
+  FuzzyFileSearchParams,
+  FuzzyFileSearchResult,
+  ThreadShellCommandParams,
+  ThreadShellCommandResult,
+} from './terminal';
 
 /** Client → server requests: method → {params, result}. */
 export const ClientRequests = {
@@ -144,6 +159,12 @@ export const ClientRequests = {
   'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult },
   'account/read': { params: AccountReadParams, result: AccountReadResult },
   'skills/list': { params: SkillsListParams, result: SkillsListResult },
+  'command/exec': { params: CommandExecParams, result: CommandExecResult },
+  'command/exec/write': { params: CommandExecWriteParams, result: CommandExecWriteResult },
+  'command/exec/resize': { params: CommandExecResizeParams, result: CommandExecResizeResult },
+  'command/exec/terminate': { params: CommandExecTerminateParams, result: CommandExecTerminateResult },
+  'thread/shellCommand': { params: ThreadShellCommandParams, result: ThreadShellCommandResult },
+  fuzzyFileSearch: { params: FuzzyFileSearchParams, result: FuzzyFileSearchResult },
 } as const;
 
 /** Server → client notifications: method → params schema. */
@@ -171,6 +192,7 @@ export const ServerNotifications = {
   'item/commandExecution/outputDelta': CommandExecutionOutputDeltaNotification,
   'item/fileChange/outputDelta': FileChangeOutputDeltaNotification,
   'serverRequest/resolved': ServerRequestResolvedNotification,
+  'command/exec/outputDelta': CommandExecOutputDeltaNotification,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

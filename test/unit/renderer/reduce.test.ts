@@ -58,6 +58,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'thread/archived': note('thread/archived', { threadId: T }),
   'thread/unarchived': note('thread/unarchived', { threadId: T }),
   'thread/closed': note('thread/closed', { threadId: T }),
+  'command/exec/outputDelta': note('command/exec/outputDelta', { processId: 'term-1', stream: 'stdout', deltaBase64: 'aGk=', capReached: false }),
 };
 
 describe('reduceNotification', () => {
