@@ -64,7 +64,7 @@ export class FileSearch {
   private async index(root: string): Promise<RootIndex> {
     let pending = this.roots.get(root);
     if (!pending) {
-      pending = listFiles(root).then((files) => ({ files: files.map((f) => fuzzysort.prepare(f)), builtAt: this.now(), rebuilding: null }));
+      pending = listFiles(root).then((files) => ({ files: prepared(files), builtAt: this.now(), rebuilding: null }));
       this.roots.set(root, pending);
       pending.catch(() => this.roots.delete(root));
     }
@@ -72,7 +72,7 @@ export class FileSearch {
     if (this.now() - index.builtAt > REFRESH_AFTER_MS && index.rebuilding === null) {
       index.rebuilding = listFiles(root)
         .then((files) => {
-          index.files = files.map((f) => fuzzysort.prepare(f));
+          index.files = prepared(files);
           index.builtAt = this.now();
         })
         .catch(() => undefined)
@@ -82,6 +82,14 @@ export class FileSearch {
     }
     return index;
   }
+}
+
+/** Prepared targets, with fuzzysort's per-target work done now (in the listing) rather than in the first query. */
+function prepared(files: readonly string[]): Fuzzysort.Prepared[] {
+  const targets = files.map((f) => fuzzysort.prepare(f));
+  fuzzysort.go('a', targets, { limit: 1 });
+  fuzzysort.go('a/b.c', targets, { limit: 1 });
+  return targets;
 }
 
 function entry(root: string, path: string, score: number, indices: number[] | null): FuzzyFileSearchResultEntry {
