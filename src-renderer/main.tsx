@@ -19,6 +19,7 @@ import './styles/dialogs.css';
 import './styles/markdown.css';
 import './styles/settings.css';
 import './styles/checkpoints.css';
+import './styles/terminal.css';
 
 function storage(): Storage | null {
   try {

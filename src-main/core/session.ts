@@ -2,7 +2,7 @@ import type { ResponseItem, ServerNotification, ServerRequest, ThreadActiveFlag,
 import type { CoreNotification, ServerRequestSender } from '../tools/types';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
-import { TurnRunner, type TurnHost } from './turn-runner';
+import { TurnRunner, type TurnHost, type UserShellInput } from './turn-runner';
 import type { Op, SessionEventListener, SessionOptions, TurnOptions, TurnOverrides, TurnRecord, TurnSettings } from './types';
 
 export class SessionError extends Error {
@@ -181,6 +181,14 @@ export class Session implements TurnHost {
     return this.submit({ type: 'interrupt' }).then(() => undefined);
   }
 
+  /**
+   * Runs the user's own command (`!cmd`): in a turn of its own, or as an item of the running turn.
+   * Resolves once it has started.
+   */
+  shellCommand(command: string, timeoutMs: number): Promise<void> {
+    return this.submit({ type: 'userShell', command, timeoutMs }).then(() => undefined);
+  }
+
   /** Compacts the history now, as a turn of its own. */
   compact(): Promise<Turn> {
     return this.submit({ type: 'compact' }).then((r) => ('turn' in r ? r.turn : this.mustHaveActive()));
@@ -208,6 +216,13 @@ export class Session implements TurnHost {
       case 'compact': {
         if (this.active) throw new SessionError('a turn is running; compact the thread once it has finished');
         return { turn: this.begin('compact') };
+      }
+      case 'userShell': {
+        const input: UserShellInput = { userShell: op.command, timeoutMs: op.timeoutMs };
+        if (this.active?.addUserShell(input)) return { turn: this.active.snapshot() };
+        // The running turn is already ending: the command gets a turn of its own once it has.
+        if (this.active) await this.activeFinished;
+        return { turn: this.begin(input) };
       }
       case 'steer': {
         if (!this.active) throw new SessionError('there is no running turn to steer; start a new turn instead');
@@ -240,7 +255,7 @@ export class Session implements TurnHost {
     }
   }
 
-  private begin(input: UserInput[] | 'compact', options?: TurnOptions): Turn {
+  private begin(input: UserInput[] | 'compact' | UserShellInput, options?: TurnOptions): Turn {
     const runner = new TurnRunner(this, this.settings, input, options);
     this.active = runner;
     const record: TurnRecord = { turn: runner.snapshot(), items: [] };

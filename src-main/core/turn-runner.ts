@@ -1,4 +1,6 @@
-import type { ContentItem, ResponseItem, ThreadTokenUsage, Turn, TurnError, UserInput } from '../../src-preload/protocol';
+import type { CommandExecutionItem, ContentItem, ResponseItem, ThreadTokenUsage, Turn, TurnError, UserInput } from '../../src-preload/protocol';
+import { runUserShell, userShellMessage } from '../terminal/user-shell';
+import { parseCommandActions } from '../tools/command-actions';
 import { contextItems, contextReference, type ContextReference } from '../context/initial-context';
 import { ModelError } from '../model/errors';
 import { exhaustedError, RetryBudget } from '../model/retry';
@@ -13,6 +15,12 @@ import { mergeMemory, parseCompactionAnswer, replacementHistory, summarize, type
 import { SampleCollector, type SampleOutcome } from './sample-collector';
 import type { SessionOptions, TurnOptions, TurnSettings } from './types';
 import { userInputToMessage } from './user-input';
+
+/** The user's own command (`thread/shellCommand`). */
+export interface UserShellInput {
+  userShell: string;
+  timeoutMs: number;
+}
 
 /** What a turn shares with its session. */
 export interface TurnHost {
@@ -44,13 +52,17 @@ export class TurnRunner {
   private readonly turnDiff: TurnDiffTracker;
   private readonly orchestrator: ToolOrchestrator;
   private pendingCompaction = false;
+  /** User commands (`!cmd`) running during this turn, and what they will tell the model. */
+  private readonly userShells: Promise<void>[] = [];
+  private readonly pendingItems: ResponseItem[] = [];
+  private shellsClosed = false;
   private readonly startedAtMs: number;
   readonly done: Promise<Turn>;
 
   constructor(
     private readonly host: TurnHost,
     private readonly settings: TurnSettings,
-    input: UserInput[] | 'compact',
+    input: UserInput[] | 'compact' | UserShellInput,
     private readonly turnOptions: TurnOptions = {},
   ) {
     this.startedAtMs = Date.now();
@@ -59,6 +71,9 @@ export class TurnRunner {
     if (input === 'compact') {
       this.acceptingInput = false;
       this.done = this.run(true);
+    } else if ('userShell' in input) {
+      this.acceptingInput = false;
+      this.done = this.runShellTurn(input);
     } else {
       this.pending.push(input);
       this.done = this.run(false);
@@ -81,6 +96,83 @@ export class TurnRunner {
 
   interrupt(): void {
     this.controller.abort(new Error('turn interrupted'));
+  }
+
+  /**
+   * Runs the user's command as an item of this turn. The model sees it with its next request, or, if
+   * the turn has stopped asking the model, with the next turn's first.
+   */
+  addUserShell(input: UserShellInput): boolean {
+    if (this.shellsClosed) return false;
+    this.userShells.push(
+      this.userShellItem(input).then((message) => {
+        if (this.acceptingInput) this.pendingItems.push(message);
+        else this.host.appendHistory(message);
+      }),
+    );
+    return true;
+  }
+
+  /** A turn that only runs the user's command. */
+  private async runShellTurn(input: UserShellInput): Promise<Turn> {
+    await Promise.resolve();
+    const { threadId } = this.host.options;
+    this.host.emit({ method: 'turn/started', params: { threadId, turn: this.snapshot() } });
+    this.host.options.recorder?.turnContext({
+      turnId: this.id,
+      cwd: this.settings.cwd,
+      approvalPolicy: this.settings.approvalPolicy,
+      sandboxPolicy: this.settings.sandboxPolicy,
+      model: this.settings.model,
+      effort: this.settings.effort,
+      summary: this.settings.summary,
+    });
+    this.host.appendHistory(await this.userShellItem(input));
+    return this.snapshot(this.signal.aborted ? 'interrupted' : 'completed', null);
+  }
+
+  /** Runs one user command as a `commandExecution` item (source `userShell`); returns the model's view of it. */
+  private async userShellItem(input: UserShellInput): Promise<ResponseItem> {
+    const { threadId } = this.host.options;
+    const turnId = this.id;
+    const base: CommandExecutionItem = {
+      type: 'commandExecution',
+      id: newItemId(),
+      command: input.userShell,
+      cwd: this.settings.cwd,
+      processId: null,
+      source: 'userShell',
+      status: 'inProgress',
+      commandActions: parseCommandActions(input.userShell),
+      aggregatedOutput: null,
+      exitCode: null,
+      durationMs: null,
+    };
+    this.host.emit({ method: 'item/started', params: { threadId, turnId, item: base } });
+    try {
+      const run = await runUserShell({
+        command: input.userShell,
+        cwd: this.settings.cwd,
+        env: this.host.options.env ?? process.env,
+        timeoutMs: input.timeoutMs,
+        signal: this.signal,
+        onOutput: (delta) => this.host.emit({ method: 'item/commandExecution/outputDelta', params: { threadId, turnId, itemId: base.id, delta } }),
+      });
+      const item: CommandExecutionItem = {
+        ...base,
+        status: run.exitCode === 0 && !run.timedOut ? 'completed' : 'failed',
+        aggregatedOutput: run.output,
+        exitCode: run.exitCode,
+        durationMs: run.durationMs,
+        weftOutcome: run.aborted ? 'stopped' : 'exited',
+      };
+      this.host.emit({ method: 'item/completed', params: { threadId, turnId, item } });
+      return userShellMessage(input.userShell, run);
+    } catch (e) {
+      const weftError = `could not run the command: ${errorMessage(e)}`;
+      this.host.emit({ method: 'item/completed', params: { threadId, turnId, item: { ...base, status: 'failed', weftOutcome: 'error', weftError } } });
+      return { type: 'message', role: 'user', content: [{ type: 'input_text', text: `<user_shell_command>\n<command>\n${input.userShell}\n</command>\n<result>\n${weftError}\n</result>\n</user_shell_command>` }] };
+    }
   }
 
   snapshot(status: Turn['status'] = 'inProgress', error: TurnError | null = null): Turn {
@@ -181,6 +273,10 @@ export class TurnRunner {
     for (const call of unanswered.values()) {
       this.host.appendHistory(toolOutputItem(call, { output: 'aborted', success: false }));
     }
+    // The user's commands end within the turn they joined; what they printed waits for the next request.
+    this.shellsClosed = true;
+    await Promise.all(this.userShells);
+    if (this.pendingItems.length > 0) this.host.appendHistory(...this.pendingItems.splice(0));
     return this.snapshot(status, error);
   }
 
@@ -202,6 +298,7 @@ export class TurnRunner {
   }
 
   private async drainPending(): Promise<void> {
+    if (this.pendingItems.length > 0) this.host.appendHistory(...this.pendingItems.splice(0));
     while (this.pending.length > 0) {
       const input = this.pending.shift();
       if (!input) continue;

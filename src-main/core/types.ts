@@ -101,6 +101,7 @@ export interface SessionRecorder {
 export type Op =
   | { type: 'userTurn'; input: UserInput[]; overrides?: TurnOverrides; options?: TurnOptions }
   | { type: 'compact' }
+  | { type: 'userShell'; command: string; timeoutMs: number }
   | { type: 'steer'; input: UserInput[]; expectedTurnId?: string }
   | { type: 'interrupt' }
   | { type: 'shutdown' };

@@ -17,6 +17,7 @@ import { checkpointHandlers } from './handlers/checkpoints';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
 import { turnHandlers } from './handlers/turns';
+import { terminalHandlers } from './handlers/terminal';
 import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
 import type { ConnectionHost } from './transport';
@@ -104,6 +105,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...setupHandlers(context),
       ...mcpHandlers(context),
       ...checkpointHandlers(context),
+      ...terminalHandlers(context),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },

@@ -8,6 +8,7 @@ export * from './requests';
 export * from './checkpoints';
 export * from './service-requests';
 export * from './weft-setup';
+export * from './terminal';
 export * from './notifications';
 export * from './mcp';
 export * from './server-requests';

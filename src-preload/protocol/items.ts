@@ -87,6 +87,8 @@ export const CommandExecutionItem = z.object({
   aggregatedOutput: z.string().nullable(),
   exitCode: z.number().int().nullable(),
   durationMs: z.number().nonnegative().nullable(),
+  /** Who ran it: the agent, or the user (`userShell`: a `thread/shellCommand`). Absent = the agent. */
+  source: z.enum(['agent', 'userShell', 'unifiedExecStartup', 'unifiedExecInteraction']).optional(),
   /**
    * Weft extension: how the command ended, for an honest label. Absent while in progress and on items
    * written by older versions (then read `status` and `exitCode`). `exited` = it ran and exited with

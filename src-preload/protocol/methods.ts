@@ -118,6 +118,21 @@ import {
   WeftRulesRevokeParams,
   WeftRulesRevokeResult,
 } from './weft-setup';
+import {
+  CommandExecOutputDeltaNotification,
+  CommandExecParams,
+  CommandExecResizeParams,
+  CommandExecResizeResult,
+  CommandExecResult,
+  CommandExecTerminateParams,
+  CommandExecTerminateResult,
+  CommandExecWriteParams,
+  CommandExecWriteResult,
+  FuzzyFileSearchParams,
+  FuzzyFileSearchResult,
+  ThreadShellCommandParams,
+  ThreadShellCommandResult,
+} from './terminal';
 
 /** Client → server requests: method → {params, result}. */
 export const ClientRequests = {
@@ -157,6 +172,12 @@ export const ClientRequests = {
   'mcpServerStatus/list': { params: McpServerStatusListParams, result: McpServerStatusListResult },
   'config/mcpServer/reload': { params: McpServerReloadParams, result: McpServerReloadResult },
   'mcpServer/tool/call': { params: McpServerToolCallParams, result: McpServerToolCallResult },
+  'command/exec': { params: CommandExecParams, result: CommandExecResult },
+  'command/exec/write': { params: CommandExecWriteParams, result: CommandExecWriteResult },
+  'command/exec/resize': { params: CommandExecResizeParams, result: CommandExecResizeResult },
+  'command/exec/terminate': { params: CommandExecTerminateParams, result: CommandExecTerminateResult },
+  'thread/shellCommand': { params: ThreadShellCommandParams, result: ThreadShellCommandResult },
+  fuzzyFileSearch: { params: FuzzyFileSearchParams, result: FuzzyFileSearchResult },
 } as const;
 
 /** Server → client notifications: method → params schema. */
@@ -186,6 +207,7 @@ export const ServerNotifications = {
   'serverRequest/resolved': ServerRequestResolvedNotification,
   'item/mcpToolCall/progress': McpToolCallProgressNotification,
   'mcpServer/startupStatus/updated': McpServerStartupStatusUpdatedNotification,
+  'command/exec/outputDelta': CommandExecOutputDeltaNotification,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

@@ -253,6 +253,36 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       }));
     },
 
+    /** Runs the user's own command (`!cmd`) in the open thread (started first when none is open). */
+    async shellCommand(command: string): Promise<boolean> {
+      const threadId = get().ui.activeThreadId ?? (await this.openThread());
+      if (threadId === null) return false;
+      const done = await attempt('Could not run the command', () => client.request('thread/shellCommand', { threadId, command }));
+      return done !== undefined;
+    },
+
+    /** Starts a thread on the project with the composer's settings and shows it; null when it failed. */
+    async openThread(): Promise<string | null> {
+      const { data, ui } = get();
+      if (data.cwd === null) return null;
+      const o = overrides(ui.changed);
+      const started = await attempt('Could not start a thread', () =>
+        client.request('thread/start', { cwd: data.cwd, model: o.model, approvalPolicy: o.approvalPolicy, sandbox: o.sandbox }),
+      );
+      if (started === undefined) return null;
+      const id = started.thread.id;
+      setData(store, (d) => {
+        const next = upsertThread(newDraft(), d, started.thread);
+        return next.conversations[id] !== undefined ? next : { ...next, conversations: { ...next.conversations, [id]: conversationFromThread(started.thread) } };
+      });
+      setUi(store, { activeThreadId: id, settings: { ...settingsFrom(started), effort: get().ui.settings.effort } });
+      syncLocation();
+      return id;
+    },
+
+    /** Every notification as it arrives, unbatched (the terminal panel's output). */
+    onNotification: client.onNotification.bind(client),
+
     /** Starts a turn (creating the thread first when none is open), or steers the running one. */
     async send(input: UserInput[]): Promise<boolean> {
       const { data, ui } = get();

@@ -266,6 +266,9 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
         details: error.additionalDetails ?? null,
       });
     }
+    case 'command/exec/outputDelta':
+      // Terminal output goes to the terminal panel, not to the conversation.
+      return state;
     case 'warning': {
       const { message, threadId } = notification.params;
       const notice: Notice = { kind: 'warning', message, details: null };

@@ -1,7 +1,7 @@
 // The window: sidebar and the open thread (or the welcome screen before a project is chosen), with the
 // dialogs and notices over them. Keeps the page title in step ("(2) project — Weft" when two requests
 // wait on the person).
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { baseName } from '../components/format';
 import { ConnectionBanner, Toasts } from './Chrome';
 import { Icon } from '../components/Icon';
@@ -24,6 +24,30 @@ function useTitle(): void {
     const base = cwd === null ? 'Weft' : `${baseName(cwd)} — Weft`;
     document.title = waiting > 0 ? `(${waiting}) ${base}` : base;
   }, [cwd, waiting]);
+}
+
+const TerminalPanel = lazy(() => import('./TerminalPanel').then((m) => ({ default: m.TerminalPanel })));
+
+/** The terminal panel's state, toggled by Ctrl+` (also on macOS, as in editors); opened once = mounted for good. */
+function useTerminal(): { open: boolean; started: boolean; setOpen: (open: boolean) => void } {
+  const [open, setOpenState] = useState(false);
+  const [started, setStarted] = useState(false);
+  const setOpen = (next: boolean): void => {
+    setOpenState(next);
+    if (next) setStarted(true);
+  };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.ctrlKey && !event.altKey && !event.metaKey && (event.key === '`' || event.code === 'Backquote')) {
+        event.preventDefault();
+        setOpenState((was) => !was);
+        setStarted(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return { open, started, setOpen };
 }
 
 const SIDEBAR_STATES = ['open', 'collapsed'] as const;
@@ -53,6 +77,7 @@ export function App() {
   const turnDiff = useWeft((s) => s.ui.turnDiff);
   const settings = useWeft((s) => s.ui.settingsOpen !== null);
   const [sidebarOpen, setSidebarOpen] = useSidebar();
+  const terminal = useTerminal();
   return (
     <div className="app">
       {cwd === null ? (
@@ -78,6 +103,17 @@ export function App() {
             <CheckpointLayer />
             <McpStatusChip />
             <ConversationView />
+            {!terminal.open && (
+              <button type="button" className="btn terminal-toggle" aria-keyshortcuts="Control+`" title="Terminal (Ctrl+`)" onClick={() => terminal.setOpen(true)}>
+                <Icon name="terminal" size={14} />
+                Terminal
+              </button>
+            )}
+            {terminal.started && (
+              <Suspense fallback={null}>
+                <TerminalPanel cwd={cwd} open={terminal.open} onClose={() => terminal.setOpen(false)} />
+              </Suspense>
+            )}
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
           </div>
         </div>

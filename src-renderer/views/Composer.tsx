@@ -9,7 +9,13 @@ import { Icon } from '../components/Icon';
 import { APPROVAL_DESCRIPTIONS, APPROVAL_LABELS, EFFORT_LABELS, SANDBOX_DESCRIPTIONS, SANDBOX_LABELS } from '../components/policy-labels';
 import { composerDraftKey, loadComposerDraft, saveComposerDraft } from '../store/saved-drafts';
 import { runningTurn } from '../store/selectors';
+import { ComposerMenu, INIT_PROMPT, menuFor, slashCommandOf, slashEntries, StatusPanel, type MenuEntry } from './ComposerMenus';
 import { useController, useWeft } from './context';
+
+interface Mention {
+  name: string;
+  path: string;
+}
 
 interface Attachment {
   id: number;
@@ -103,13 +109,44 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
   const [text, setText] = useState(() => loadComposerDraft(draftKey));
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [sending, setSending] = useState(false);
+  const [mentions, setMentions] = useState<Mention[]>([]);
+  const [caret, setCaret] = useState(0);
+  const [menuClosed, setMenuClosed] = useState(false);
+  const [selected, setSelected] = useState(0);
+  const [fileEntries, setFileEntries] = useState<MenuEntry[]>([]);
+  const [statusOpen, setStatusOpen] = useState(false);
+  const conversation = useWeft((s) => (threadId === null ? undefined : s.data.conversations[threadId]));
+  const settings = useWeft((s) => s.ui.settings);
   const nextId = useRef(1);
   const input = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
+  const request = menuClosed ? null : menuFor(text, caret);
+  const mentionQuery = request?.kind === 'mention' ? request.query : null;
+  const entries: MenuEntry[] = request === null ? [] : request.kind === 'slash' ? slashEntries(request.query) : fileEntries;
+
+  // `@query`: files of the project matching it, best first (a newer query supersedes an older one).
+  useEffect(() => {
+    if (mentionQuery === null || cwd === null) return;
+    let current = true;
+    void controller
+      .request('fuzzyFileSearch', { query: mentionQuery, roots: [cwd], cancellationToken: 'composer-mention' })
+      .then((r) => {
+        if (!current) return;
+        setFileEntries(r.files.slice(0, 12).map((f) => ({ key: `${f.root}/${f.path}`, name: f.path, detail: f.root === cwd ? '' : f.root, indices: f.indices ?? undefined })));
+        setSelected(0);
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [mentionQuery, cwd, controller]);
+
   useEffect(() => {
     setText(loadComposerDraft(draftKey));
     setAttachments([]);
+    setMentions([]);
+    setStatusOpen(false);
     input.current?.focus();
   }, [draftKey]);
 
@@ -121,9 +158,76 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
     element.style.height = `${Math.min(element.scrollHeight, Math.round(window.innerHeight / 3))}px`;
   }, [text]);
 
-  const update = (value: string): void => {
+  const update = (value: string, at: number = value.length): void => {
     saveComposerDraft(draftKey, value);
     setText(value);
+    setCaret(at);
+    setMenuClosed(false);
+    setSelected(0);
+  };
+
+  const runSlash = async (name: string): Promise<void> => {
+    update('');
+    const last = conversation?.turnIds[conversation.turnIds.length - 1];
+    switch (name) {
+      case 'compact':
+        if (threadId === null) controller.toast('Nothing to compact yet: start a thread first.');
+        else await controller.request('thread/compact/start', { threadId }).catch((e: unknown) => controller.toast(`Could not compact: ${e instanceof Error ? e.message : String(e)}`));
+        return;
+      case 'undo':
+        if (threadId === null || last === undefined) controller.toast('Nothing to undo yet.');
+        else
+          await controller
+            .request('thread/revert', { threadId, beforeTurnId: last, weftRestoreFiles: true })
+            .then(() => controller.toast('Undid the last turn and put its files back.'))
+            .catch((e: unknown) => controller.toast(`Could not undo: ${e instanceof Error ? e.message : String(e)}`));
+        return;
+      case 'fork':
+        if (threadId === null) controller.toast('Nothing to fork yet: start a thread first.');
+        else await controller.fork(threadId);
+        return;
+      case 'model':
+      case 'approvals': {
+        const picker = document.querySelector<HTMLSelectElement>(`select[aria-label="${name === 'model' ? 'Model' : 'Approval policy'}"]`);
+        picker?.focus();
+        try {
+          picker?.showPicker();
+        } catch {
+          // Not every browser opens a select programmatically; it has the focus, arrows change it.
+        }
+        return;
+      }
+      case 'init':
+        await controller.send([{ type: 'text', text: INIT_PROMPT }]);
+        return;
+      case 'status':
+        setStatusOpen(true);
+        return;
+      case 'diff': {
+        const withDiff = conversation?.turnIds.findLast((id) => conversation.turns[id]?.diff);
+        if (threadId === null || withDiff === undefined) controller.toast('No changes in this thread yet.');
+        else controller.showTurnDiff(threadId, withDiff);
+        return;
+      }
+      default:
+        controller.toast(`/${name} is not available on this server.`);
+    }
+  };
+
+  const choose = (entry: MenuEntry): void => {
+    if (request === null) return;
+    if (request.kind === 'slash') {
+      void runSlash(entry.key);
+      return;
+    }
+    const root = cwd ?? '';
+    const path = entry.detail === '' ? `${root}/${entry.name}` : `${entry.detail}/${entry.name}`;
+    const before = text.slice(0, request.start);
+    const after = text.slice(caret);
+    const inserted = `@${entry.name} `;
+    update(before + inserted + after, before.length + inserted.length);
+    setMentions((list) => (list.some((m) => m.path === path) ? list : [...list, { name: entry.name, path }]));
+    input.current?.focus();
   };
 
   const addFiles = async (files: Iterable<File>): Promise<void> => {
@@ -143,7 +247,30 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
 
   const send = async (): Promise<void> => {
     if (!canSend) return;
-    const payload: UserInput[] = [...(text.trim() === '' ? [] : [{ type: 'text' as const, text }]), ...attachments.map((a) => ({ type: 'image' as const, url: a.url }))];
+    const slash = attachments.length === 0 ? slashCommandOf(text) : null;
+    if (slash !== null) {
+      await runSlash(slash);
+      return;
+    }
+    const trimmed = text.trim();
+    if (trimmed.startsWith('!') && trimmed.length > 1 && attachments.length === 0) {
+      setSending(true);
+      const ran = await controller.shellCommand(trimmed.slice(1).trim());
+      setSending(false);
+      if (ran) {
+        saveComposerDraft(draftKey, '');
+        saveComposerDraft(composerDraftKey(null, cwd), '');
+        setText('');
+      }
+      return;
+    }
+    // Only the mentions still named in the text are sent.
+    const named = mentions.filter((m) => text.includes(`@${m.name}`));
+    const payload: UserInput[] = [
+      ...(trimmed === '' ? [] : [{ type: 'text' as const, text }]),
+      ...attachments.map((a) => ({ type: 'image' as const, url: a.url })),
+      ...named.map((m) => ({ type: 'mention' as const, name: m.name, path: m.path })),
+    ];
     setSending(true);
     const ok = await controller.send(payload);
     setSending(false);
@@ -152,10 +279,32 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
       saveComposerDraft(composerDraftKey(null, cwd), '');
       setText('');
       setAttachments([]);
+      setMentions([]);
     }
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (entries.length > 0 && !event.nativeEvent.isComposing) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setSelected((i) => (i + step + entries.length) % entries.length);
+        return;
+      }
+      if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
+        const entry = entries[Math.min(selected, entries.length - 1)];
+        if (entry !== undefined) {
+          event.preventDefault();
+          choose(entry);
+          return;
+        }
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setMenuClosed(true);
+        return;
+      }
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void send();
@@ -174,6 +323,30 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
 
   return (
     <div className={`composer ${disabled ? 'is-disabled' : ''}`}>
+      {entries.length > 0 && (
+        <ComposerMenu label={request?.kind === 'slash' ? 'Commands' : 'Files'} entries={entries} selected={Math.min(selected, entries.length - 1)} onChoose={choose} onHover={setSelected} />
+      )}
+      {statusOpen && (
+        <StatusPanel
+          conversation={conversation}
+          model={settings.model ?? 'default'}
+          approvals={settings.approvalPolicy === null ? 'default' : APPROVAL_LABELS[settings.approvalPolicy]}
+          sandbox={settings.sandbox === null ? 'default' : SANDBOX_LABELS[settings.sandbox]}
+          onClose={() => setStatusOpen(false)}
+        />
+      )}
+      {mentions.length > 0 && (
+        <ul className="composer-mentions" aria-label="Mentioned files">
+          {mentions.map((m) => (
+            <li key={m.path} title={m.path}>
+              @{m.name}
+              <button type="button" className="icon-button" aria-label={`Remove @${m.name}`} onClick={() => setMentions((list) => list.filter((x) => x.path !== m.path))}>
+                <Icon name="x" size={12} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       {attachments.length > 0 && (
         <ul className="attachments" aria-label="Attached images">
           {attachments.map((a) => (
@@ -195,7 +368,10 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
         rows={1}
         value={text}
         disabled={disabled}
-        onChange={(e) => update(e.target.value)}
+        onChange={(e) => update(e.target.value, e.target.selectionStart)}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+        aria-autocomplete="list"
+        aria-expanded={entries.length > 0}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
       />

@@ -60,6 +60,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'thread/closed': note('thread/closed', { threadId: T }),
   'item/mcpToolCall/progress': note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '1/5' }),
   'mcpServer/startupStatus/updated': note('mcpServer/startupStatus/updated', { threadId: T, name: 'docs', status: 'failed', error: 'exited' }),
+  'command/exec/outputDelta': note('command/exec/outputDelta', { processId: 'term-1', stream: 'stdout', deltaBase64: 'aGk=', capReached: false }),
 };
 
 describe('reduceNotification', () => {

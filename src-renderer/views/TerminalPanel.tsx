@@ -1,0 +1,157 @@
+// The integrated terminal: the user's login shell in the project folder, in xterm.js, over
+// `command/exec` (tty). Several tabs; the panel lives beside the conversation, so switching threads
+// keeps it and its shells. xterm (and the shell) start only when the panel is first opened.
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal as XTerm } from '@xterm/xterm';
+import '@xterm/xterm/css/xterm.css';
+import { useEffect, useRef, useState } from 'react';
+import { Icon } from '../components/Icon';
+import { useController } from './context';
+
+interface Tab {
+  id: string;
+  title: string;
+  exited: number | null;
+}
+
+function toBase64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+function fromBase64(data: string): Uint8Array {
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+let nextTab = 1;
+
+/** One shell: its xterm and its process, alive while the tab is open (hidden tabs keep running). */
+function TerminalTab({ tab, cwd, visible, onExit }: { tab: Tab; cwd: string; visible: boolean; onExit: (code: number) => void }) {
+  const controller = useController();
+  const host = useRef<HTMLDivElement>(null);
+  const fitRef = useRef<FitAddon | null>(null);
+  const xtermRef = useRef<XTerm | null>(null);
+  const onExitRef = useRef(onExit);
+  onExitRef.current = onExit;
+
+  useEffect(() => {
+    const element = host.current;
+    if (element === null) return;
+    const xterm = new XTerm({
+      fontSize: 13,
+      fontFamily: 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+      cursorBlink: true,
+      scrollback: 5000,
+      theme: window.matchMedia('(prefers-color-scheme: dark)').matches ? { background: '#141518', foreground: '#d5d7dd' } : { background: '#fbfbfc', foreground: '#24292f', cursor: '#24292f' },
+    });
+    const fit = new FitAddon();
+    xterm.loadAddon(fit);
+    xterm.open(element);
+    fit.fit();
+    xtermRef.current = xterm;
+    fitRef.current = fit;
+    const processId = tab.id;
+    const stopOutput = controller.onNotification((n) => {
+      if (n.method === 'command/exec/outputDelta' && n.params.processId === processId) xterm.write(fromBase64(n.params.deltaBase64));
+    });
+    const input = xterm.onData((data) => void controller.request('command/exec/write', { processId, deltaBase64: toBase64(data) }).catch(() => undefined));
+    const resize = xterm.onResize(({ cols, rows }) => void controller.request('command/exec/resize', { processId, size: { cols, rows } }).catch(() => undefined));
+    let alive = true;
+    controller
+      .request('command/exec', {
+        command: ['/bin/sh', '-c', 'exec "${SHELL:-/bin/bash}" -l'],
+        cwd,
+        processId,
+        tty: true,
+        size: { cols: xterm.cols, rows: xterm.rows },
+        // The user's own terminal: their shell, not the agent's sandbox.
+        sandboxPolicy: { type: 'dangerFullAccess' },
+      })
+      .then(
+        (r) => {
+          xterm.write(`\r\n\x1b[2m[process exited with code ${r.exitCode}]\x1b[0m\r\n`);
+          if (alive) onExitRef.current(r.exitCode);
+        },
+        (e: unknown) => xterm.write(`\r\n\x1b[31mCould not start the shell: ${e instanceof Error ? e.message : String(e)}\x1b[0m\r\n`),
+      );
+    const observer = new ResizeObserver(() => {
+      if (element.offsetParent !== null) fit.fit();
+    });
+    observer.observe(element);
+    return () => {
+      alive = false;
+      observer.disconnect();
+      stopOutput();
+      input.dispose();
+      resize.dispose();
+      void controller.request('command/exec/terminate', { processId }).catch(() => undefined);
+      xterm.dispose();
+    };
+    // One process per tab for the tab's life: cwd is the project's at the time the tab opened.
+  }, [tab.id]);
+
+  useEffect(() => {
+    if (!visible) return;
+    fitRef.current?.fit();
+    xtermRef.current?.focus();
+  }, [visible]);
+
+  return <div ref={host} className="terminal-host" hidden={!visible} data-terminal={tab.id} />;
+}
+
+export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boolean; onClose: () => void }) {
+  const [tabs, setTabs] = useState<Tab[]>(() => [{ id: `terminal-${nextTab++}`, title: 'Terminal 1', exited: null }]);
+  const [active, setActive] = useState<string | null>(tabs[0]?.id ?? null);
+  const add = (): void => {
+    const n = nextTab++;
+    const tab = { id: `terminal-${n}`, title: `Terminal ${n}`, exited: null };
+    setTabs((list) => [...list, tab]);
+    setActive(tab.id);
+  };
+  const close = (id: string): void => {
+    setTabs((list) => {
+      const rest = list.filter((t) => t.id !== id);
+      if (active === id) setActive(rest[rest.length - 1]?.id ?? null);
+      if (rest.length === 0) onClose();
+      return rest;
+    });
+  };
+  useEffect(() => {
+    if (open && tabs.length === 0) add();
+    // Reopening an emptied panel starts a fresh shell.
+  }, [open]);
+  return (
+    <section className="terminal-panel" aria-label="Terminal" hidden={!open}>
+      <div className="terminal-tabs" role="tablist" aria-label="Terminals">
+        {tabs.map((t) => (
+          <div key={t.id} className={`terminal-tab ${t.id === active ? 'is-active' : ''}`}>
+            <button type="button" role="tab" aria-selected={t.id === active} onClick={() => setActive(t.id)}>
+              {t.title}
+              {t.exited !== null ? ` (exited ${t.exited})` : ''}
+            </button>
+            <button type="button" className="icon-button" aria-label={`Close ${t.title}`} onClick={() => close(t.id)}>
+              <Icon name="x" size={12} />
+            </button>
+          </div>
+        ))}
+        <button type="button" className="icon-button" aria-label="New terminal" title="New terminal" onClick={add}>
+          <Icon name="plus" size={14} />
+        </button>
+        <span className="spacer" />
+        <button type="button" className="icon-button" aria-label="Hide terminal" title="Hide terminal (Ctrl+`)" onClick={onClose}>
+          <Icon name="chevronDown" size={14} />
+        </button>
+      </div>
+      <div className="terminal-body">
+        {tabs.map((t) => (
+          <TerminalTab key={t.id} tab={t} cwd={cwd} visible={open && t.id === active} onExit={(code) => setTabs((list) => list.map((x) => (x.id === t.id ? { ...x, exited: code } : x)))} />
+        ))}
+      </div>
+    </section>
+  );
+}

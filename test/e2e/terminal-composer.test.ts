@@ -1,0 +1,130 @@
+// E2E: the integrated terminal (Ctrl+`, typing, output, tabs), the composer's `!` command, `@` file
+// mentions reaching the model, and the `/` menu.
+import { afterEach, describe, expect, it } from 'vitest';
+import { clickCentre } from '../support/mouse';
+import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { conversation, startE2e } from '../support/weft-serve';
+import type { E2e } from '../support/weft-serve';
+
+const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+
+let e2e: E2e | undefined;
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  await e2e?.close();
+  e2e = undefined;
+});
+
+describe('terminal and composer', () => {
+  it('opens a terminal in the project with Ctrl+` and runs what is typed, in several tabs', { timeout: 240_000 }, async () => {
+    e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
+    const { page, workspace } = e2e;
+    await page.getByRole('textbox', { name: 'Message' }).click();
+    await page.keyboard.press('Control+Backquote');
+    const panel = page.getByRole('region', { name: 'Terminal' });
+    await panel.waitFor();
+    const screen = panel.locator('[data-terminal]:not([hidden]) .xterm-rows');
+    await screen.waitFor();
+    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toMatch(/\S/);
+    await page.keyboard.type('echo $((6*7)) && pwd');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toContain('42');
+    expect(await screen.innerText()).toContain(workspace.dir);
+    await e2e.screenshot('terminal-1400');
+
+    // A second tab is a second shell; the first keeps its output.
+    await clickCentre(page, panel.getByRole('button', { name: 'New terminal' }));
+    await panel.getByRole('tab', { name: 'Terminal 2' }).waitFor();
+    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toMatch(/\S/);
+    await page.keyboard.type('echo second-shell');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toContain('second-shell');
+    await clickCentre(page, panel.getByRole('tab', { name: 'Terminal 1' }));
+    await expect.poll(() => screen.innerText()).toContain('42');
+
+    // Hidden and shown again, the shells are still there.
+    await page.keyboard.press('Control+Backquote');
+    await panel.waitFor({ state: 'hidden' });
+    await clickCentre(page, page.getByRole('button', { name: 'Terminal' }));
+    await panel.waitFor();
+    await expect.poll(() => screen.innerText()).toContain('42');
+  });
+
+  it('runs a ! command in the thread and the model sees it next turn', { timeout: 240_000 }, async () => {
+    e2e = await startE2e({ viewport: { width: 900, height: 700 } });
+    const { page, mock } = e2e;
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.click();
+    await page.keyboard.type('!echo user-made-$((40+2))');
+    await page.keyboard.press('Enter');
+    await conversation(page).getByText('echo user-made-$((40+2))').first().waitFor();
+    await conversation(page).getByText('user-made-42').first().waitFor({ timeout: 30_000 });
+    await e2e.screenshot('shell-command-900');
+    expect(mock.requests).toHaveLength(0);
+    mock.enqueue(answer('You printed user-made-42.'));
+    await box.click();
+    await page.keyboard.type('What did my command print?');
+    await page.keyboard.press('Enter');
+    await conversation(page).getByText('You printed user-made-42.').waitFor();
+    const sent = JSON.stringify(mock.requests[0]?.body);
+    expect(sent).toContain('<user_shell_command>');
+    expect(sent).toContain('user-made-42');
+  });
+
+  it('attaches a file chosen with @ and sends its content to the model', { timeout: 240_000 }, async () => {
+    e2e = await startE2e({ viewport: { width: 1400, height: 900 }, files: { 'README.md': '# Demo\n', 'src/billing/invoice-total.ts': 'export const TAX_RATE = 0.0725;\n', 'src/other.ts': 'x\n' } });
+    const { page, mock } = e2e;
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.click();
+    await page.keyboard.type('Check @invtot');
+    const files = page.getByRole('listbox', { name: 'Files' });
+    await files.getByRole('option', { name: /src\/billing\/invoice-total\.ts/ }).waitFor();
+    await e2e.screenshot('mention-menu-1400');
+    await page.keyboard.press('Enter');
+    await files.waitFor({ state: 'detached' });
+    expect(await box.inputValue()).toBe('Check @src/billing/invoice-total.ts ');
+    await page.getByRole('list', { name: 'Mentioned files' }).getByText('@src/billing/invoice-total.ts').waitFor();
+    await page.keyboard.type('please');
+    mock.enqueue(answer('The tax rate is 7.25%.'));
+    await page.keyboard.press('Enter');
+    await conversation(page).getByText('The tax rate is 7.25%.').waitFor();
+    const sent = JSON.stringify(mock.requests[0]?.body);
+    expect(sent).toContain('export const TAX_RATE = 0.0725;');
+    expect(sent).toContain('invoice-total.ts');
+  });
+
+  it('opens / commands from the menu: /status shows usage, /fork copies the thread', { timeout: 240_000 }, async () => {
+    e2e = await startE2e({ viewport: { width: 900, height: 700 } });
+    const { page, mock } = e2e;
+    const box = page.getByRole('textbox', { name: 'Message' });
+    mock.enqueue(answer('Hello there.'));
+    await box.click();
+    await page.keyboard.type('Say hello');
+    await page.keyboard.press('Enter');
+    await conversation(page).getByText('Hello there.').waitFor();
+
+    await box.click();
+    await page.keyboard.type('/');
+    const menu = page.getByRole('listbox', { name: 'Commands' });
+    await menu.waitFor();
+    const names = await menu.getByRole('option').locator('.menu-name').allInnerTexts();
+    expect(names).toEqual(['/compact', '/undo', '/fork', '/model', '/approvals', '/init', '/status', '/diff']);
+    await e2e.screenshot('slash-menu-900');
+    await page.keyboard.type('sta');
+    await clickCentre(page, menu.getByRole('option', { name: /\/status/ }));
+    const status = page.getByRole('region', { name: 'Status' });
+    await status.waitFor();
+    expect(await status.innerText()).toMatch(/Model\s+mock-model/);
+    expect(await status.innerText()).toMatch(/Context used/);
+    await e2e.screenshot('slash-status-900');
+    await clickCentre(page, status.getByRole('button', { name: 'Close' }));
+
+    const threads = page.getByRole('navigation', { name: 'Threads' });
+    const before = await threads.getByRole('listitem').count();
+    await box.click();
+    await page.keyboard.type('/fork');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => threads.getByRole('listitem').count(), { timeout: 20_000 }).toBe(before + 1);
+    await conversation(page).getByText('Hello there.').waitFor();
+  });
+});
