@@ -99,7 +99,7 @@ describe('RolloutRecorder', () => {
   it('records an interrupted turn as turn_aborted and a finished one as task_complete with its last agent message', () => {
     const { recorder, json } = makeRecorder();
     recorder.notification({ method: 'turn/started', params: { threadId: 'thr-1', turn: turn('t1', 'inProgress') } });
-    recorder.notification({ method: 'item/completed', params: { threadId: 'thr-1', turnId: 't1', item: { type: 'agentMessage', id: 'm1', text: 'Done.', phase: null } } });
+    recorder.notification({ method: 'item/completed', params: { threadId: 'thr-1', turnId: 't1', item: { type: 'agentMessage', id: 'm1', text: 'Done.', phase: null }, completedAtMs: 1 } });
     recorder.notification({ method: 'turn/completed', params: { threadId: 'thr-1', turn: turn('t1', 'completed') } });
     recorder.notification({ method: 'turn/completed', params: { threadId: 'thr-1', turn: turn('t2', 'interrupted') } });
     const { items: _items, ...t1 } = turn('t1', 'completed');
@@ -126,11 +126,11 @@ describe('RolloutRecorder', () => {
   it('tells the index the first user message once, and nothing while the file is not saved', () => {
     const { recorder, writer, deltas } = makeRecorder();
     writer.created = false;
-    const user = (id: string, text: string) => ({ type: 'userMessage' as const, id, content: [{ type: 'text' as const, text, textElements: [] }] });
-    recorder.notification({ method: 'item/completed', params: { threadId: 'thr-1', turnId: 't1', item: user('u1', 'Fix the parser') } });
+    const user = (id: string, text: string) => ({ type: 'userMessage' as const, id, content: [{ type: 'text' as const, text }] });
+    recorder.notification({ method: 'item/completed', params: { threadId: 'thr-1', turnId: 't1', item: user('u1', 'Fix the parser'), completedAtMs: 1 } });
     expect(deltas).toEqual([]);
     writer.created = true;
-    recorder.notification({ method: 'item/completed', params: { threadId: 'thr-1', turnId: 't1', item: user('u2', 'And the lexer') } });
+    recorder.notification({ method: 'item/completed', params: { threadId: 'thr-1', turnId: 't1', item: user('u2', 'And the lexer'), completedAtMs: 2 } });
     expect(deltas.map((d) => [d.preview, d.text])).toEqual([['Fix the parser', ['Fix the parser', 'And the lexer']]]);
   });
 
