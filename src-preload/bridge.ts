@@ -3,28 +3,22 @@
 // without Electron. Imports only the protocol and zod, so esbuild can bundle it for a sandboxed preload.
 import { z } from 'zod';
 import {
-  ClientRequests,
-  JsonRpcError,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  JsonRpcResponse,
-  ServerNotifications,
-  ServerRequests,
+  classifyMessage,
   describeZodError,
   isClientRequestMethod,
-  isServerNotificationMethod,
   isServerRequestMethod,
+  resultSchemas,
+  serverRequestSchemas,
 } from './protocol';
 import type {
   ClientRequestMethod,
+  IncomingServerRequest,
   JsonRpcErrorObject,
   RequestId,
-  NotificationParams,
   ParamsInput,
   ResultOf,
-  ServerNotificationMethod,
+  ServerNotification,
   ServerRequestMethod,
-  ServerRequestParams,
   ServerRequestResultInput,
 } from './protocol';
 
@@ -62,14 +56,10 @@ export type RpcOutcome<M extends ClientRequestMethod> =
   | { ok: false; error: JsonRpcErrorObject };
 
 /** A notification as delivered: method and parsed params, discriminated on `method`. */
-export type BridgeNotification = {
-  [M in ServerNotificationMethod]: { method: M; params: NotificationParams<M> };
-}[ServerNotificationMethod];
+export type BridgeNotification = ServerNotification;
 
 /** A server request awaiting `respond`, discriminated on `method`. */
-export type BridgeServerRequest = {
-  [M in ServerRequestMethod]: { id: RequestId; method: M; params: ServerRequestParams<M> };
-}[ServerRequestMethod];
+export type BridgeServerRequest = IncomingServerRequest;
 
 export type BridgePlatform = 'darwin' | 'linux' | 'win32' | 'other';
 
@@ -114,35 +104,8 @@ type RawOutcome = { ok: true; result: unknown } | { ok: false; error: JsonRpcErr
 /** A request awaiting its answer; `settle` parses the result with the method's own schema. */
 type Pending = (outcome: RawOutcome) => void;
 
-// The method tables, retyped per key so that indexing with a generic method keeps the link between a
-// method and its schema (TypeScript checks each key of the assignment).
-const resultSchemas: { [K in ClientRequestMethod]: { result: z.ZodType<ResultOf<K>> } } = ClientRequests;
-const notificationSchemas: { [K in ServerNotificationMethod]: z.ZodType<NotificationParams<K>> } = ServerNotifications;
-const serverRequestSchemas: {
-  [K in ServerRequestMethod]: { params: z.ZodType<ServerRequestParams<K>>; result: z.ZodType<unknown, ServerRequestResultInput<K>> };
-} = ServerRequests;
-
 export function toBridgePlatform(platform: string): BridgePlatform {
   return platform === 'darwin' || platform === 'linux' || platform === 'win32' ? platform : 'other';
-}
-
-function parseNotification<M extends ServerNotificationMethod>(
-  method: M,
-  params: unknown,
-): { ok: true; notification: { [K in M]: { method: K; params: NotificationParams<K> } }[M] } | { ok: false; why: string } {
-  const parsed = notificationSchemas[method].safeParse(params);
-  if (!parsed.success) return { ok: false, why: describeZodError(parsed.error) };
-  return { ok: true, notification: { method, params: parsed.data } };
-}
-
-function parseServerRequest<M extends ServerRequestMethod>(
-  id: RequestId,
-  method: M,
-  params: unknown,
-): { ok: true; request: { [K in M]: { id: RequestId; method: K; params: ServerRequestParams<K> } }[M] } | { ok: false; why: string } {
-  const parsed = serverRequestSchemas[method].params.safeParse(params);
-  if (!parsed.success) return { ok: false, why: describeZodError(parsed.error) };
-  return { ok: true, request: { id, method, params: parsed.data } };
 }
 
 /**
@@ -192,44 +155,30 @@ export function createWeftBridge(ipc: BridgeIpc, platform: string): WeftBridge {
   };
 
   const onRpc = (message: unknown): void => {
-    const asRequest = JsonRpcRequest.safeParse(message);
-    if (asRequest.success) {
-      const { id, method, params } = asRequest.data;
-      if (!isServerRequestMethod(method)) {
-        answerWithError(id, -32601, `The desktop app does not handle the server request "${method}".`);
+    const incoming = classifyMessage(message, 'The desktop app');
+    switch (incoming.kind) {
+      case 'serverRequest':
+        deliverServerRequest(incoming.request);
         return;
-      }
-      const parsed = parseServerRequest(id, method, params);
-      if (parsed.ok) deliverServerRequest(parsed.request);
-      else answerWithError(id, -32602, `${method}: ${parsed.why}`);
-      return;
-    }
-    const asNotification = JsonRpcNotification.safeParse(message);
-    if (asNotification.success) {
-      const { method, params } = asNotification.data;
-      if (!isServerNotificationMethod(method)) return;
-      const parsed = parseNotification(method, params);
-      if (!parsed.ok) {
-        console.warn(`weft bridge: dropped the notification ${method}: ${parsed.why}`);
+      case 'badServerRequest':
+        answerWithError(incoming.id, incoming.code, incoming.message);
         return;
-      }
-      if (parsed.notification.method === 'serverRequest/resolved') {
-        openServerRequests.delete(parsed.notification.params.requestId);
-      }
-      callEach(notificationListeners, parsed.notification);
-      return;
+      case 'notification':
+        if (incoming.notification.method === 'serverRequest/resolved') {
+          openServerRequests.delete(incoming.notification.params.requestId);
+        }
+        callEach(notificationListeners, incoming.notification);
+        return;
+      case 'error':
+        settle(incoming.id, { ok: false, error: incoming.error });
+        return;
+      case 'response':
+        settle(incoming.id, { ok: true, result: incoming.result });
+        return;
+      case 'ignored':
+        console.warn(`weft bridge: dropped a message: ${incoming.why}`);
+        return;
     }
-    const asError = JsonRpcError.safeParse(message);
-    if (asError.success) {
-      settle(asError.data.id, { ok: false, error: asError.data.error });
-      return;
-    }
-    const asResponse = JsonRpcResponse.safeParse(message);
-    if (asResponse.success) {
-      settle(asResponse.data.id, { ok: true, result: asResponse.data.result });
-      return;
-    }
-    console.warn('weft bridge: dropped a message that is not JSON-RPC');
   };
 
   const onShell = (message: unknown): void => {

@@ -16,6 +16,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
 import type { SafetyServices } from '../tools/safety-services';
 import type { HostRequestSender } from '../tools/types';
+import type { SessionRecorder } from '../store/recorder';
 
 /** Settings a turn runs with. `turn/start` overrides stick for later turns. */
 export interface TurnSettings {
@@ -82,20 +83,8 @@ export interface SessionOptions {
   };
 }
 
-/** Where a session writes its history as it happens (the thread store implements it). */
-export interface SessionRecorder {
-  /** Items appended to the model-visible history, in order. */
-  responseItems(items: ResponseItem[]): void;
-  /** Every notification the session emits; the recorder keeps what a resumed thread needs. */
-  notification(n: ServerNotification): void;
-  /** An approval asked and answered, so a resumed thread shows it. */
-  approval(record: { turnId: string; itemId: string; kind: 'command' | 'fileChange'; request: unknown; decision: unknown }): void;
-  turnContext(ctx: { turnId: string; cwd: string; approvalPolicy: string; sandboxPolicy: unknown; model: string; effort: string | null; summary: string | null }): void;
-  compacted(ctx: { message: string; replacementHistory: ResponseItem[] }): void;
-  /** The turn ended: make everything so far durable; rejects when it could not (the turn then fails). */
-  turnEnded(): Promise<void>;
-  close(): Promise<void>;
-}
+/** Where a session writes its history as it happens: the thread store's recorder (one interface). */
+export type { SessionRecorder };
 
 /** Submissions into a session's queue (Codex's SQ). */
 export type Op =

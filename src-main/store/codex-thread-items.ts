@@ -133,6 +133,9 @@ export function codexThreadItem(value: unknown, fallbackId: string): ThreadItem 
 
 const ItemEvent = z.looseObject({ item: z.looseObject({ type: z.string(), content: Content.nullish() }) });
 
+/** An item in Codex's form: its `type` ("UserMessage", "AgentMessage", …) and fields. */
+export type CodexItemForm = { type: string } & Record<string, unknown>;
+
 /** The `item.type` of an item_completed payload, or null. */
 export function codexItemType(payload: unknown): string | null {
   const e = ItemEvent.safeParse(payload);
@@ -205,7 +208,7 @@ function fileUrl(path: string): string {
  * the item in a Weft-only line). Statuses other than completed / failed / declined have no Codex form
  * either: only finished items are recorded.
  */
-export function toCodexItem(item: ThreadItem): Record<string, unknown> | null {
+export function toCodexItem(item: ThreadItem): CodexItemForm | null {
   switch (item.type) {
     case 'userMessage':
       return {

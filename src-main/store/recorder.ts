@@ -1,7 +1,10 @@
 // The session's side of a thread's rollout: the agent session reports what happens, the recorder decides
 // what a resumed thread needs and writes it (line kinds and event payloads: see events.ts).
+import { JsonValue } from '../../src-preload/protocol';
 import type {
   ResponseItem,
+  RolloutEventInput,
+  RolloutItemInput,
   ServerNotification,
   ThreadItem,
   ThreadTokenUsage,
@@ -15,6 +18,7 @@ import { lineTimestamp } from './paths';
 import type { RolloutWriter } from './rollout-writer';
 import { turnContextPayload, type TurnContextInput } from './turn-context';
 
+/** Where a session writes its history as it happens (the core's view of the thread store's recorder). */
 export interface SessionRecorder {
   /** Items appended to the model-visible history, in order. */
   responseItems(items: ResponseItem[]): void;
@@ -73,6 +77,9 @@ function userText(item: Extract<ThreadItem, { type: 'userMessage' }>): string {
     .join('\n');
 }
 
+/** What the recorder needs of its file: a `RolloutWriter`, or a fake in tests. */
+export type RecorderWriter = Pick<RolloutWriter, 'path' | 'created' | 'unsaved' | 'append' | 'durable' | 'sync' | 'close'>;
+
 /** Turns a session's reports into rollout lines for one `RolloutWriter`. */
 export class RolloutRecorder implements SessionRecorder {
   private hasPreview: boolean;
@@ -89,7 +96,7 @@ export class RolloutRecorder implements SessionRecorder {
   private ordinal: number;
 
   constructor(
-    private readonly writer: RolloutWriter,
+    private readonly writer: RecorderWriter,
     private readonly options: RecorderOptions,
   ) {
     this.hasPreview = options.hasPreview;
@@ -103,7 +110,7 @@ export class RolloutRecorder implements SessionRecorder {
   }
 
   responseItems(items: ResponseItem[]): void {
-    this.write(items.map((item) => ['response_item', item]));
+    this.write(items.map((payload) => ({ type: 'response_item', payload })));
   }
 
   notification(n: ServerNotification): void {
@@ -169,18 +176,18 @@ export class RolloutRecorder implements SessionRecorder {
       turn_id: record.turnId,
       item_id: record.itemId,
       kind: record.kind,
-      request: record.request ?? null,
-      decision: record.decision ?? null,
+      request: asJson(record.request),
+      decision: asJson(record.decision),
     });
   }
 
   turnContext(ctx: TurnContextInput): void {
-    this.write([['turn_context', turnContextPayload(ctx)]]);
+    this.write([{ type: 'turn_context', payload: turnContextPayload(ctx) }]);
     this.delta.model = ctx.model;
   }
 
   compacted(ctx: { message: string; replacementHistory: ResponseItem[] }): void {
-    this.write([['compacted', { message: ctx.message, replacement_history: ctx.replacementHistory }]]);
+    this.write([{ type: 'compacted', payload: { message: ctx.message, replacement_history: ctx.replacementHistory } }]);
   }
 
   async turnEnded(): Promise<void> {
@@ -241,13 +248,13 @@ export class RolloutRecorder implements SessionRecorder {
   private itemCompleted(turnId: string, item: ThreadItem): void {
     // Codex's form where it has one (Codex reads it), plus what only Weft knows; else Weft's own line.
     const codex = toCodexItem(item);
-    const lines: [string, unknown][] = [];
+    const lines: RolloutItemInput[] = [];
     if (codex) {
-      lines.push(['event_msg', { type: 'item_completed', thread_id: this.options.threadId, turn_id: turnId, item: codex }]);
+      lines.push({ type: 'event_msg', payload: { type: 'item_completed', thread_id: this.options.threadId, turn_id: turnId, item: codex } });
       const fields = weftOnlyFields(item, codex);
-      if (fields) lines.push(['event_msg', { type: 'weft_item_fields', turn_id: turnId, item_id: item.id, fields }]);
+      if (fields) lines.push({ type: 'event_msg', payload: { type: 'weft_item_fields', turn_id: turnId, item_id: item.id, fields } });
     } else {
-      lines.push(['event_msg', { type: 'weft_item_completed', turn_id: turnId, item }]);
+      lines.push({ type: 'event_msg', payload: { type: 'weft_item_completed', turn_id: turnId, item } });
     }
     if (item.type === 'userMessage') {
       const message = userText(item);
@@ -264,17 +271,17 @@ export class RolloutRecorder implements SessionRecorder {
     if (this.delta.preview !== undefined) this.flushDelta();
   }
 
-  private event(payload: Record<string, unknown>): void {
-    this.write([['event_msg', payload]]);
+  private event(payload: RolloutEventInput): void {
+    this.write([{ type: 'event_msg', payload }]);
   }
 
-  private write(entries: readonly (readonly [string, unknown])[]): void {
+  private write(entries: readonly RolloutItemInput[]): void {
     if (entries.length === 0) return;
     const at = this.options.now();
     this.lastWriteAt = at;
     this.dirty = true;
     const timestamp = lineTimestamp(at);
-    this.writer.append(entries.map(([type, payload]) => JSON.stringify({ timestamp, ordinal: this.ordinal++, type, payload })));
+    this.writer.append(entries.map(({ type, payload }) => JSON.stringify({ timestamp, ordinal: this.ordinal++, type, payload })));
   }
 
   /**
@@ -290,6 +297,15 @@ export class RolloutRecorder implements SessionRecorder {
     this.dirty = false;
     this.options.sink.update(delta);
   }
+}
+
+/** A wire object as JSON would carry it (undefined fields dropped); null when it is not JSON at all. */
+function asJson(value: unknown): JsonValue {
+  if (value === undefined) return null;
+  const parsed = JsonValue.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const text = JSON.stringify(value) as string | undefined;
+  return text === undefined ? null : JsonValue.catch(null).parse(JSON.parse(text));
 }
 
 function withoutItems(turn: Turn): Omit<Turn, 'items'> {

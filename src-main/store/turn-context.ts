@@ -1,7 +1,7 @@
 // `turn_context` lines: the settings a turn ran with. The rollout keeps Codex's snake_case sandbox policy
 // (`{type: "workspace-write", writable_roots, network_access, …}`); the app protocol uses camelCase tags.
 import { z } from 'zod';
-import { SandboxPolicy, TurnContextPayload } from '../../src-preload/protocol';
+import { SandboxPolicy, TurnContextPayload, type RolloutItemInput } from '../../src-preload/protocol';
 
 /** What the recorder is told at the start of each turn. */
 export interface TurnContextInput {
@@ -82,7 +82,7 @@ export function fromRolloutSandboxPolicy(value: Record<string, unknown>): Sandbo
   }
 }
 
-export function turnContextPayload(ctx: TurnContextInput): Record<string, unknown> {
+export function turnContextPayload(ctx: TurnContextInput): Extract<RolloutItemInput, { type: 'turn_context' }>['payload'] {
   return {
     turn_id: ctx.turnId,
     cwd: ctx.cwd,

@@ -17,3 +17,4 @@ export * from './rollout';
 export * from './errors';
 export * from './open-union';
 export * from './methods';
+export * from './client-messages';

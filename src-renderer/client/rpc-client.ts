@@ -2,7 +2,7 @@
 // with result validation, notifications, server requests, the `initialize` handshake on every
 // (re)connect, and reconnection with backoff. The connection itself comes from a Connector, so tests
 // drive this with an in-memory fake.
-import { describeZodError, isServerRequestMethod } from '../../src-preload/protocol';
+import { classifyMessage, describeZodError, isServerRequestMethod, resultSchemas, serverRequestSchemas } from '../../src-preload/protocol';
 import type {
   ClientInfo,
   ClientRequestMethod,
@@ -14,8 +14,6 @@ import type {
   ServerRequestMethod,
   ServerRequestResultInput,
 } from '../../src-preload/protocol';
-import { classifyMessage } from './messages';
-import { resultSchemas, serverRequestSchemas } from './schemas';
 import { CONNECTION_LOST, RpcError } from './types';
 import type { ConnectionState, IncomingServerRequest, ReadyEvent, Unsubscribe, WeftClient } from './types';
 
@@ -168,7 +166,7 @@ export function createRpcClient(options: RpcClientOptions): WeftClient {
       warn('dropped a frame that is not JSON');
       return;
     }
-    const incoming = classifyMessage(message);
+    const incoming = classifyMessage(message, 'The Weft UI');
     switch (incoming.kind) {
       case 'notification':
         if (incoming.notification.method === 'serverRequest/resolved') {

@@ -2,22 +2,20 @@
 // carries it (the Electron bridge `window.weft` or the WebSocket of `weft serve`).
 import type {
   ClientRequestMethod,
+  IncomingServerRequest,
   InitializeResult,
   ParamsInput,
   RequestId,
   ResultOf,
   ServerNotification,
   ServerRequestMethod,
-  ServerRequestParams,
   ServerRequestResultInput,
 } from '../../src-preload/protocol';
 
 export type Unsubscribe = () => void;
 
 /** A server → client request (approval, question) awaiting `respond`, discriminated on `method`. */
-export type IncomingServerRequest = {
-  [M in ServerRequestMethod]: { id: RequestId; method: M; params: ServerRequestParams<M> };
-}[ServerRequestMethod];
+export type { IncomingServerRequest };
 
 /**
  * Where the connection stands. `reconnecting.attempt` counts from 1 up to `maxAttempts`; after the last

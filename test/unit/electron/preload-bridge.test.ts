@@ -106,7 +106,10 @@ describe('createWeftBridge', () => {
     } finally {
       console.warn = originalWarn;
     }
-    expect(warnings).toEqual(['weft bridge: dropped the notification warning: params.message: expected string, received number']);
+    expect(warnings).toEqual([
+      'weft bridge: dropped a message: unknown notification future/thing',
+      'weft bridge: dropped a message: notification warning: params.message: expected string, received number',
+    ]);
     unsubscribe();
     ipc.emit(IpcChannels.rpc, { method: 'warning', params: { message: 'after' } });
     expect(seen).toEqual([{ method: 'warning', params: { message: 'careful' } }]);

@@ -7,7 +7,7 @@ import type {
   ThreadItem,
   Turn,
 } from '../../../src-preload/protocol';
-import { classifyMessage } from '../../../src-renderer/client/messages';
+import { classifyMessage } from '../../../src-preload/protocol';
 
 export const CWD = '/home/ada/project';
 
@@ -68,7 +68,7 @@ export function command(id = 'c1', overrides: Partial<Extract<ThreadItem, { type
 
 /** A notification as the client delivers it: parsed by the protocol schema, so fixtures cannot drift. */
 export function note<M extends ServerNotificationMethod>(method: M, params: NotificationParamsInput<M>): ServerNotification {
-  const message = classifyMessage({ method, params });
+  const message = classifyMessage({ method, params }, 'The Weft UI');
   if (message.kind !== 'notification') throw new Error(`fixture ${method} does not parse: ${JSON.stringify(message)}`);
   return message.notification;
 }

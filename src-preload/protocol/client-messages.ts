@@ -1,25 +1,39 @@
-// Classifies one incoming JSON-RPC message (already JSON-parsed) and parses its payload with the
-// protocol's schemas. Pure: the client decides what to do with each kind.
-import {
-  JsonRpcError,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  JsonRpcResponse,
-  describeZodError,
-  isServerNotificationMethod,
-  isServerRequestMethod,
-} from '../../src-preload/protocol';
+// The client side of the wire: classifies one incoming JSON-RPC message (already JSON-parsed) and parses
+// its payload with the method tables. Pure: the Electron bridge and the renderer's WebSocket client share
+// it and each decides what to do with every kind.
+import type { z } from 'zod';
+import { JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
+import type { JsonRpcErrorObject, RequestId } from './jsonrpc';
+import { describeZodError } from './errors';
+import { ClientRequests, ServerNotifications, ServerRequests, isServerNotificationMethod, isServerRequestMethod } from './methods';
 import type {
-  JsonRpcErrorObject,
+  ClientRequestMethod,
   NotificationParams,
-  RequestId,
+  ResultOf,
   ServerNotification,
   ServerNotificationMethod,
   ServerRequestMethod,
   ServerRequestParams,
-} from '../../src-preload/protocol';
-import { notificationSchemas, serverRequestSchemas } from './schemas';
-import type { IncomingServerRequest } from './types';
+  ServerRequestResultInput,
+} from './methods';
+
+// The method tables, retyped per key so that indexing with a generic method keeps the link between a
+// method and its schema (TypeScript checks each key of these assignments).
+export const resultSchemas: { [K in ClientRequestMethod]: { result: z.ZodType<ResultOf<K>> } } = ClientRequests;
+
+export const notificationSchemas: { [K in ServerNotificationMethod]: z.ZodType<NotificationParams<K>> } = ServerNotifications;
+
+export const serverRequestSchemas: {
+  [K in ServerRequestMethod]: {
+    params: z.ZodType<ServerRequestParams<K>>;
+    result: z.ZodType<unknown, ServerRequestResultInput<K>>;
+  };
+} = ServerRequests;
+
+/** A server → client request (approval, question) with its JSON-RPC id, discriminated on `method`. */
+export type IncomingServerRequest = {
+  [M in ServerRequestMethod]: { id: RequestId; method: M; params: ServerRequestParams<M> };
+}[ServerRequestMethod];
 
 export type IncomingMessage =
   | { kind: 'notification'; notification: ServerNotification }
@@ -31,7 +45,7 @@ export type IncomingMessage =
   /** Dropped: an unknown notification, params that do not parse, or not JSON-RPC at all. */
   | { kind: 'ignored'; why: string };
 
-function parseNotification<M extends ServerNotificationMethod>(
+export function parseNotification<M extends ServerNotificationMethod>(
   method: M,
   params: unknown,
 ): { ok: true; notification: { [K in M]: { method: K; params: NotificationParams<K> } }[M] } | { ok: false; why: string } {
@@ -40,7 +54,7 @@ function parseNotification<M extends ServerNotificationMethod>(
   return { ok: true, notification: { method, params: parsed.data } };
 }
 
-function parseServerRequest<M extends ServerRequestMethod>(
+export function parseServerRequest<M extends ServerRequestMethod>(
   id: RequestId,
   method: M,
   params: unknown,
@@ -50,12 +64,16 @@ function parseServerRequest<M extends ServerRequestMethod>(
   return { ok: true, request: { id, method, params: parsed.data } };
 }
 
-export function classifyMessage(message: unknown): IncomingMessage {
+/**
+ * Classifies one message from the server. `clientName` names this client in the error answering a server
+ * request it does not know ("The desktop app does not handle …").
+ */
+export function classifyMessage(message: unknown, clientName: string): IncomingMessage {
   const asRequest = JsonRpcRequest.safeParse(message);
   if (asRequest.success) {
     const { id, method, params } = asRequest.data;
     if (!isServerRequestMethod(method)) {
-      return { kind: 'badServerRequest', id, code: -32601, message: `The Weft UI does not handle the server request "${method}".` };
+      return { kind: 'badServerRequest', id, code: -32601, message: `${clientName} does not handle the server request "${method}".` };
     }
     const parsed = parseServerRequest(id, method, params);
     if (!parsed.ok) return { kind: 'badServerRequest', id, code: -32602, message: `${method}: ${parsed.why}` };

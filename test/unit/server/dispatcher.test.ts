@@ -1,0 +1,153 @@
+// The JSON-RPC dispatcher on its own, with a recording sink: handshake, validation, routing, response
+// order, and server requests awaiting the client's answer (pending requests).
+import { describe, expect, it } from 'vitest';
+import { ClientRequests, ErrorCodes, type ClientRequestMethod } from '../../../src-preload/protocol';
+import { RpcDispatcher, type Client, type Handler, type HandlerTable } from '../../../src-main/server/dispatcher';
+import { RpcError } from '../../../src-main/server/rpc-error';
+
+const serverInfo = { userAgent: 'weft/0.1.0', codexHome: '/home/ada/.weft', platformFamily: 'unix', platformOs: 'linux' };
+
+/** Every method answers "not in this test" unless `overrides` gives it a handler. */
+function handlers(overrides: Partial<HandlerTable>): HandlerTable {
+  const table: Partial<Record<ClientRequestMethod, Handler<ClientRequestMethod>>> = {};
+  for (const method of Object.keys(ClientRequests) as ClientRequestMethod[]) {
+    table[method] = () => Promise.reject(new RpcError(ErrorCodes.InternalError, `${method} is not in this test`));
+  }
+  // Each key of `table` now holds a handler; the overrides are typed per method by Partial<HandlerTable>.
+  return { ...(table as HandlerTable), ...overrides };
+}
+
+function connect(overrides: Partial<HandlerTable> = {}) {
+  const sent: object[] = [];
+  const log: string[] = [];
+  const closed: Client[] = [];
+  const dispatcher = new RpcDispatcher({ handlers: handlers(overrides), serverInfo: () => serverInfo, log: (l) => log.push(l), onClientClosed: (c) => closed.push(c) });
+  const connection = dispatcher.connect({ send: (m) => sent.push(m), label: 'test' });
+  return { sent, log, closed, connection };
+}
+
+const init = { id: 0, method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } };
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('RpcDispatcher', () => {
+  it('refuses requests before initialize, answers initialize once, then routes', async () => {
+    let client: Client | null = null;
+    const { sent, connection } = connect({
+      'thread/archive': (_params, c) => {
+        client = c;
+        return Promise.resolve({});
+      },
+    });
+    connection.receive({ id: 1, method: 'thread/archive', params: { threadId: 't' } });
+    connection.receive(init);
+    connection.receive({ method: 'initialized' });
+    connection.receive(init);
+    await flush();
+    expect(sent).toEqual([
+      { id: 1, error: { code: ErrorCodes.InvalidRequest, message: 'Not initialized' } },
+      { id: 0, result: serverInfo },
+      { id: 0, error: { code: ErrorCodes.InvalidRequest, message: 'Already initialized' } },
+    ]);
+    expect(client).toBeNull();
+  });
+
+  it('answers unknown methods, bad params, bad frames and handler failures with JSON-RPC errors', async () => {
+    const { sent, connection, log } = connect({
+      'thread/archive': () => Promise.reject(new Error('disk on fire')),
+    });
+    connection.receive(init);
+    await flush();
+    sent.length = 0;
+    connection.receive({ id: 2, method: 'thread/launchRockets', params: {} });
+    connection.receive({ id: 3, method: 'thread/archive', params: { threadId: 42 } });
+    connection.receive({ kind: 'frame-error', code: ErrorCodes.ParseError, message: 'Parse error: bad JSON', id: 4 });
+    connection.receive({ id: 5, method: 'thread/archive', params: { threadId: 't' } });
+    connection.receive('not even an object');
+    await flush();
+    expect(sent).toEqual([
+      { id: 2, error: { code: ErrorCodes.MethodNotFound, message: 'Method not found: thread/launchRockets' } },
+      { id: 3, error: { code: ErrorCodes.InvalidParams, message: 'Invalid params: params.threadId: expected string, received number' } },
+      { id: 4, error: { code: ErrorCodes.ParseError, message: 'Parse error: bad JSON' } },
+      { id: null, error: { code: ErrorCodes.InvalidRequest, message: expect.stringMatching(/^Invalid request: /) as string } },
+      { id: 5, error: { code: ErrorCodes.InternalError, message: 'disk on fire' } },
+    ]);
+    expect(log.some((l) => l.includes('thread/archive failed: Error: disk on fire'))).toBe(true);
+  });
+  it('sends a thread/start response before the notifications it causes', async () => {
+    let release: () => void = () => undefined;
+    const { sent, connection } = connect({
+      'thread/archive': (params, client) =>
+        new Promise((resolve) => {
+          client.notify({ method: 'thread/archived', params: { threadId: params.threadId } });
+          release = () => resolve({});
+        }),
+    });
+    connection.receive(init);
+    await flush();
+    sent.length = 0;
+    connection.receive({ id: 7, method: 'thread/archive', params: { threadId: 't' } });
+    await flush();
+    expect(sent).toEqual([]);
+    release();
+    await flush();
+    expect(sent).toEqual([{ id: 7, result: {} }, { method: 'thread/archived', params: { threadId: 't' } }]);
+  });
+
+  it('resolves a server request with the answer to its id, rejects on an error answer and on disconnect', async () => {
+    let client: Client | null = null;
+    const { sent, connection, log, closed } = connect({
+      'thread/archive': (_params, c) => {
+        client = c;
+        return Promise.resolve({});
+      },
+    });
+    connection.receive(init);
+    connection.receive({ id: 1, method: 'thread/archive', params: { threadId: 't' } });
+    await flush();
+    if (client === null) throw new Error('the handler did not run');
+    const c: Client = client;
+    const approval = {
+      method: 'item/commandExecution/requestApproval' as const,
+      params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1, command: 'ls', cwd: '/w' },
+    };
+    sent.length = 0;
+    const answered = c.request(approval, 'a1');
+    const refused = c.request(approval, 'a2');
+    const orphan = c.request(approval, 'a3');
+    expect(sent).toEqual([
+      { id: 'a1', ...approval },
+      { id: 'a2', ...approval },
+      { id: 'a3', ...approval },
+    ]);
+    connection.receive({ id: 'a1', result: { decision: 'accept' } });
+    connection.receive({ id: 'a2', error: { code: -32000, message: 'no thanks' } });
+    connection.receive({ id: 'zz', result: {} });
+    await expect(answered).resolves.toEqual({ decision: 'accept' });
+    await expect(refused).rejects.toThrow('no thanks');
+    expect(log).toContain('weft app-server: response for unknown request id zz from test');
+    connection.close();
+    await expect(orphan).rejects.toThrow('client test disconnected');
+    expect(closed).toEqual([c]);
+    expect(c.closed).toBe(true);
+    await expect(c.request(approval, 'a4')).rejects.toThrow('client test is disconnected');
+  });
+
+  it('does not send notifications a client opted out of, nor anything before initialize', async () => {
+    let client: Client | null = null;
+    const { sent, connection } = connect({
+      'thread/archive': (_params, c) => {
+        client = c;
+        return Promise.resolve({});
+      },
+    });
+    connection.receive({ ...init, params: { ...init.params, capabilities: { optOutNotificationMethods: ['warning'] } } });
+    connection.receive({ id: 1, method: 'thread/archive', params: { threadId: 't' } });
+    await flush();
+    if (client === null) throw new Error('the handler did not run');
+    const c: Client = client;
+    sent.length = 0;
+    c.notify({ method: 'warning', params: { message: 'careful' } });
+    c.notify({ method: 'thread/archived', params: { threadId: 't' } });
+    expect(sent).toEqual([{ method: 'thread/archived', params: { threadId: 't' } }]);
+  });
+});
