@@ -231,7 +231,10 @@ export default async function run() {
         '',
       ].join('\n'),
     );
-    const baseEnv = { PATH: process.env['PATH'], HOME: process.env['HOME'], SHELL: '/bin/bash', MOCK_API_KEY: 'x', NO_COLOR: '1', RUST_LOG: 'error' };
+    // An empty HOME: commands run through a login shell, and the user's profile is not what is measured.
+    const home = join(work, 'home');
+    mkdirSync(home, { recursive: true });
+    const baseEnv = { PATH: process.env['PATH'], HOME: home, SHELL: '/bin/bash', MOCK_API_KEY: 'x', NO_COLOR: '1', RUST_LOG: 'error' };
     const weftEnv = { ...baseEnv, WEFT_HOME: weftHome };
     const codexEnv = { ...baseEnv, CODEX_HOME: codexHome };
 
