@@ -12,6 +12,7 @@ import type {
 import type { ContextReference } from '../context/initial-context';
 import type { ModelClient } from '../model/types';
 import type { ToolRegistry } from '../tools/registry';
+import type { FileCheckpoints } from '../tools/file-checkpoints';
 import type { SafetyServices } from '../tools/safety-services';
 import type { HostRequestSender } from '../tools/types';
 
@@ -55,6 +56,8 @@ export interface SessionOptions {
   now?: () => Date;
   /** Approval rules, session approvals and the OS sandbox: every command and patch goes through them. */
   safety: SafetyServices;
+  /** Checkpoints of the files each tool call changes; absent = none. */
+  checkpoints?: FileCheckpoints;
   /** Persists the thread as it happens; absent for ephemeral threads. */
   recorder?: SessionRecorder;
   /** State of a resumed or forked thread. */
