@@ -8,7 +8,7 @@
 // Codex's apply_patch is its native binary called as `apply_patch` (the name it re-invokes itself by).
 // Codex homes live under CODEX_BENCH_DIR (default bench/.work/side-by-side): Codex's sandbox refuses
 // commands whose home is under /tmp.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -36,6 +36,11 @@ const RUNS = Number(process.env['SIDE_BY_SIDE_RUNS'] ?? 9);
 const THREADS = 10_000;
 const HUGE_BYTES = 50 * 1024 * 1024;
 const HUGE_ITEMS = 20_000;
+
+/** `codex --version`, e.g. "codex-cli 0.169.0". */
+function codexVersion(bin: string): string {
+  return spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim() || 'codex (version unknown)';
+}
 
 /** The native Codex binary behind the npm launcher (apply_patch is a mode of it). */
 function nativeCodex(bin: string): string {
@@ -380,7 +385,7 @@ export default async function run() {
   const loadAfter = loadavg();
   notes.push(
     CODEX
-      ? `Codex: ${CODEX} (exec and app-server through its npm launcher, as users run it; apply_patch through the native binary it re-invokes itself as). Runs alternate between the two programs.`
+      ? `Codex: ${codexVersion(CODEX)} from CODEX_BIN (exec and app-server through its npm launcher, as users run it; apply_patch through the native binary it re-invokes itself as). Runs alternate between the two programs.`
       : 'CODEX_BIN was not set: Weft only. Set CODEX_BIN to a Codex 0.169 `codex` command to measure both and print ratios.',
     'Wall times are whole processes (start-up included) except the resume row, which times the request inside a started server. Peak RSS: getrusage children (exec, apply-patch) or VmHWM of the process tree (app-server).',
     `Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after, on ${availableParallelism()} shared cores.`,
