@@ -45,7 +45,7 @@ const OUTPUTS = Array.from({ length: 32 }, () => JSON.stringify(Array.from({ len
 const BASE = JSON.stringify(words(900));
 const SETTINGS = JSON.stringify({ model: 'gpt-5.1-codex', model_provider_id: 'openai', approval_policy: 'on-request', approvals_reviewer: 'user', cwd: '/home/dev/src/demo', sandbox_policy: { type: 'workspace-write', network_access: false } });
 
-function uuidv7At(ms: number): string {
+export function uuidv7At(ms: number): string {
   const hex = ms.toString(16).padStart(12, '0') + '7' + Math.floor(rand() * 4096).toString(16).padStart(3, '0') + '8' + Math.floor(rand() * 2 ** 48).toString(16).padStart(15, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
@@ -108,7 +108,7 @@ function meta(id: string, created: number, cwd: string, base: { parent: string; 
   return `{"session_id":"${id}","id":"${id}",${fork}"timestamp":"${new Date(created).toISOString()}","cwd":${JSON.stringify(cwd)},"originator":"codex_exec","cli_version":"0.169.0","source":"exec","model_provider":"openai","base_instructions":{"text":${BASE}},"history_mode":"paginated"${hb},"git":{"commit_hash":"bda00b3b9fd198894f9e1b77275bacd6c4b80e8b","branch":"master"}}`;
 }
 
-function rollout(id: string, created: number, cwd: string, bytes: number, first: string, agentWord: string | null, base: { parent: string; ordinal: number; offset: number } | null): Made {
+export function rollout(id: string, created: number, cwd: string, bytes: number, first: string, agentWord: string | null, base: { parent: string; ordinal: number; offset: number } | null): Made {
   const w = new Writer(created, base ? base.ordinal : 0);
   w.line('session_meta', meta(id, created, cwd, base));
   turns(w, id, cwd, bytes, first, agentWord);

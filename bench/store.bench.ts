@@ -70,7 +70,7 @@ const BASE_INSTRUCTIONS = JSON.stringify(words(900));
 const line = (ts: string, type: string, payload: string): string => `{"timestamp":"${ts}","type":"${type}","payload":${payload}}\n`;
 
 /** One rollout in Weft's format, about `bytes` long (or `items` items when given). */
-function rollout(id: string, created: number, cwd: string, bytes: number, opts: { rare?: boolean; items?: number; outputs?: string[] } = {}): string {
+export function rollout(id: string, created: number, cwd: string, bytes: number, opts: { rare?: boolean; items?: number; outputs?: string[] } = {}): string {
   const parts: string[] = [];
   let size = 0;
   const push = (s: string): void => {
@@ -117,7 +117,7 @@ function rollout(id: string, created: number, cwd: string, bytes: number, opts: 
   return parts.join('');
 }
 
-function uuidv7At(ms: number, n: number): string {
+export function uuidv7At(ms: number, n: number): string {
   const hex = ms.toString(16).padStart(12, '0') + '7' + n.toString(16).padStart(3, '0').slice(-3) + '8' + Math.floor(rand() * 2 ** 48).toString(16).padStart(15, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

@@ -110,23 +110,34 @@ export function isPathWritable(absPath: string, roots: readonly WritableRoot[]):
 
 const MAX_SYMLINK_HOPS = 40;
 
-/** The path a write to `path` would reach after following symlinks; null for a symlink loop. */
-export function resolveForWrite(path: string): string | null {
+/**
+ * The path a write to `path` would reach after following symlinks; null for a symlink loop. Walks up with
+ * one lstat per component (a component that is not a symlink resolves to its resolved parent plus its
+ * name). `dirCache` remembers resolved folders across calls of one operation (many files in few folders);
+ * the writer opens the folder it finally uses without following symlinks, so a folder swapped for a link
+ * after it was cached makes that open fail rather than write elsewhere.
+ */
+export function resolveForWrite(path: string, dirCache?: Map<string, string | null>): string | null {
   let hops = 0;
-  const walk = (p: string): string | null => {
-    const real = realOrNull(p);
-    if (real !== null) return real;
+  const walk = (p: string, isDir: boolean): string | null => {
+    if (isDir) {
+      const known = dirCache?.get(p);
+      if (known !== undefined) return known;
+    }
+    let result: string | null;
     const stat = lstatOrNull(p);
     if (stat?.isSymbolicLink() === true) {
-      if (++hops > MAX_SYMLINK_HOPS) return null;
-      return walk(resolve(dirname(p), readlinkSync(p)));
+      result = ++hops > MAX_SYMLINK_HOPS ? null : walk(resolve(dirname(p), readlinkSync(p)), isDir);
+    } else {
+      const parent = dirname(p);
+      if (parent === p) return p;
+      const resolvedParent = walk(parent, true);
+      result = resolvedParent === null ? null : join(resolvedParent, basename(p));
     }
-    const parent = dirname(p);
-    if (parent === p) return p;
-    const resolvedParent = walk(parent);
-    return resolvedParent === null ? null : join(resolvedParent, basename(p));
+    if (isDir) dirCache?.set(p, result);
+    return result;
   };
-  return walk(resolve(path));
+  return walk(resolve(path), false);
 }
 
 /** Whether `path` is `root` or below it (both absolute and normalised). */

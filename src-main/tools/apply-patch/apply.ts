@@ -35,6 +35,8 @@ class Journal {
   readonly dirs = new Map<string, DirHandle>();
   /** Other handles kept open until the end (parents of created folders). */
   readonly handles: DirHandle[] = [];
+  /** Folders resolved so far (see resolveForWrite). */
+  readonly resolved = new Map<string, string | null>();
 
   constructor(readonly mayWrite: (realPath: string) => string | null) {}
 
@@ -150,7 +152,7 @@ type Prior = { exists: false } | { exists: true; content: string | Buffer; mode:
  * component, creating missing folders.
  */
 function targetDir(journal: Journal, target: string, display: string, what: string): { dir: DirHandle; name: string; real: string } {
-  const real = resolveForWrite(target);
+  const real = resolveForWrite(target, journal.resolved);
   if (real === null) throw new StepError(`${what} ${display}`, Object.assign(new Error('symlink loop'), { code: 'ELOOP' }));
   const refusal = journal.mayWrite(real);
   if (refusal !== null) throw new PatchCommitError(`Refused to write ${display}: ${refusal}`);
@@ -196,7 +198,7 @@ function writeFile(journal: Journal, target: string, content: string, mode: numb
 /** Removes `target` by renaming it to a backup, deleted once the whole commit has succeeded. */
 function removeFile(journal: Journal, target: string, what: string, display: string): void {
   // The entry itself is removed (a symlink, not what it points to): resolve only its folder.
-  const folder = resolveForWrite(dirname(target));
+  const folder = resolveForWrite(dirname(target), journal.resolved);
   const name = basename(target);
   if (folder === null) throw new StepError(what, Object.assign(new Error('symlink loop'), { code: 'ELOOP' }));
   const { dir } = targetDir(journal, join(folder, name), display, what);

@@ -90,8 +90,9 @@ export async function runApplyPatchCli(args: string[], io: ApplyPatchCliIo): Pro
     await write(io.stderr, `weft apply-patch: the patch is empty.\n\n${APPLY_PATCH_USAGE}`);
     return 2;
   }
+  const resolved = new Map<string, string | null>();
   const confine = (absPath: string): string | null => {
-    const real = resolveForWrite(absPath);
+    const real = resolveForWrite(absPath, resolved);
     if (real === null) return 'it is a symlink loop';
     if (!isInsidePath(real, root)) return `it is outside ${root}${rootArg === null ? ' (the current directory; --root widens it)' : ''}`;
     if (real.split(sep).includes('.git') || absPath.split(sep).includes('.git')) return 'it is inside a .git folder';
