@@ -10,6 +10,7 @@ import type {
   UserInput,
 } from '../../src-preload/protocol';
 import type { ContextReference } from '../context/initial-context';
+import type { ReviewTurnInput } from './review-turn';
 import type { ModelClient } from '../model/types';
 import type { ToolRegistry } from '../tools/registry';
 import type { SafetyServices } from '../tools/safety-services';
@@ -95,6 +96,7 @@ export interface SessionRecorder {
 export type Op =
   | { type: 'userTurn'; input: UserInput[]; overrides?: TurnOverrides; options?: TurnOptions }
   | { type: 'compact' }
+  | { type: 'review'; review: ReviewTurnInput }
   | { type: 'steer'; input: UserInput[]; expectedTurnId?: string }
   | { type: 'interrupt' }
   | { type: 'shutdown' };

@@ -11,6 +11,8 @@ import { readFileForClient } from './file-access';
 import { threadHandlers } from './handlers/threads';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
+import { gitHandlers } from './handlers/git';
+import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
@@ -95,6 +97,8 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...turnHandlers(context),
       ...serviceHandlers(context),
       ...setupHandlers(context),
+      ...gitHandlers(context),
+      ...reviewHandlers(context),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },

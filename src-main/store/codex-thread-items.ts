@@ -262,6 +262,8 @@ export function toCodexItem(item: ThreadItem): Record<string, unknown> | null {
     case 'imageView':
       return { type: 'ImageView', id: item.id, path: item.path };
     case 'mcpToolCall':
+    case 'enteredReviewMode':
+    case 'exitedReviewMode':
       return null;
   }
 }

@@ -7,6 +7,8 @@ export * from './initialize';
 export * from './requests';
 export * from './service-requests';
 export * from './weft-setup';
+export * from './weft-git';
+export * from './review';
 export * from './notifications';
 export * from './server-requests';
 export * from './response-items';

@@ -100,6 +100,31 @@ import {
   WeftRulesRevokeParams,
   WeftRulesRevokeResult,
 } from './weft-setup';
+import {
+  WeftGitBranchesParams,
+  WeftGitBranchesResult,
+  WeftGitCheckoutParams,
+  WeftGitCheckoutResult,
+  WeftGitCommitMessageParams,
+  WeftGitCommitMessageResult,
+  WeftGitCommitParams,
+  WeftGitCommitResult,
+  WeftGitDiffParams,
+  WeftGitDiffResult,
+  WeftGitDiscardListParams,
+  WeftGitDiscardListResult,
+  WeftGitDiscardRestoreParams,
+  WeftGitDiscardRestoreResult,
+  WeftGitDiscardResult,
+  WeftGitPathParams,
+  WeftGitPathResult,
+  WeftGitProgressNotification,
+  WeftGitPushParams,
+  WeftGitPushResult,
+  WeftGitStatusParams,
+  WeftGitStatusResult,
+} from './weft-git';
+import { ReviewStartParams, ReviewStartResult } from './review';
 
 /** Client → server requests: method → {params, result}. */
 export const ClientRequests = {
@@ -133,6 +158,19 @@ export const ClientRequests = {
   'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult },
   'account/read': { params: AccountReadParams, result: AccountReadResult },
   'skills/list': { params: SkillsListParams, result: SkillsListResult },
+  'review/start': { params: ReviewStartParams, result: ReviewStartResult },
+  'weft/git/status': { params: WeftGitStatusParams, result: WeftGitStatusResult },
+  'weft/git/diff': { params: WeftGitDiffParams, result: WeftGitDiffResult },
+  'weft/git/stage': { params: WeftGitPathParams, result: WeftGitPathResult },
+  'weft/git/unstage': { params: WeftGitPathParams, result: WeftGitPathResult },
+  'weft/git/discard': { params: WeftGitPathParams, result: WeftGitDiscardResult },
+  'weft/git/discard/list': { params: WeftGitDiscardListParams, result: WeftGitDiscardListResult },
+  'weft/git/discard/restore': { params: WeftGitDiscardRestoreParams, result: WeftGitDiscardRestoreResult },
+  'weft/git/commit': { params: WeftGitCommitParams, result: WeftGitCommitResult },
+  'weft/git/commitMessage': { params: WeftGitCommitMessageParams, result: WeftGitCommitMessageResult },
+  'weft/git/push': { params: WeftGitPushParams, result: WeftGitPushResult },
+  'weft/git/branches': { params: WeftGitBranchesParams, result: WeftGitBranchesResult },
+  'weft/git/checkout': { params: WeftGitCheckoutParams, result: WeftGitCheckoutResult },
 } as const;
 
 /** Server → client notifications: method → params schema. */
@@ -160,6 +198,7 @@ export const ServerNotifications = {
   'item/commandExecution/outputDelta': CommandExecutionOutputDeltaNotification,
   'item/fileChange/outputDelta': FileChangeOutputDeltaNotification,
   'serverRequest/resolved': ServerRequestResolvedNotification,
+  'weft/git/progress': WeftGitProgressNotification,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

@@ -227,6 +227,9 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'item/fileChange/outputDelta':
       // The patch tool's text output is not shown: the fileChange item itself carries the diff.
       return state;
+    case 'weft/git/progress':
+      // Push progress belongs to the Changes panel, which listens for it itself.
+      return state;
     case 'serverRequest/resolved': {
       const { requestId } = notification.params;
       if (!state.approvals.some((request) => request.id === requestId)) return state;

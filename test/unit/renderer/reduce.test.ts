@@ -58,6 +58,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'thread/unarchived': note('thread/unarchived', { threadId: T }),
   'thread/closed': note('thread/closed', { threadId: T }),
   'thread/reverted': note('thread/reverted', { threadId: T }),
+  'weft/git/progress': note('weft/git/progress', { progressId: 'p1', line: 'Writing objects: 100%' }),
 };
 
 describe('reduceNotification', () => {
