@@ -109,7 +109,9 @@ export class CheckpointService {
    * else and belong to no turn.
    */
   async beforeChange(root: string): Promise<void> {
-    await this.tracker(root).sync(null);
+    const tracker = this.tracker(root);
+    await tracker.sync(null);
+    tracker.persistSoon();
   }
 
   /** Records what a tool call changed. Null when it changed nothing. */
@@ -118,11 +120,7 @@ export class CheckpointService {
     const scan = await tracker.sync(input.turnId);
     if (scan.changes.length === 0 && scan.notes.length === 0) return null;
     const record = this.append(input.threadId, input.turnId, input.callId, 'tool', input.root, scan.changes, scan.notes);
-    try {
-      tracker.persist();
-    } catch {
-      /* the next walk rebuilds the index */
-    }
+    tracker.persistSoon();
     return record;
   }
 
@@ -256,11 +254,7 @@ export class CheckpointService {
     const applied = await applyRestore(request.root, this.journalDir, this.blobs, desired, request.hooks);
     const scan = await tracker.syncUnlocked(null);
     const record = scan.changes.length > 0 ? this.append(request.threadId, null, null, 'restore', request.root, scan.changes, [...notes, ...applied.skipped]) : null;
-    try {
-      tracker.persist();
-    } catch {
-      /* the next walk rebuilds the index */
-    }
+    tracker.persistSoon();
     return { restored: active.map((item) => item.path), overwritten: conflicts, notes: [...notes, ...applied.skipped], record };
   }
 

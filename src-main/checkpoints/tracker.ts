@@ -46,6 +46,7 @@ export class WorkspaceTracker {
   private readonly indexFile: string;
   private started = false;
   private dirtyIndex = false;
+  private persistTimer: NodeJS.Timeout | null = null;
   /** Bytes of new content stored per budget key (a turn id). */
   private readonly spent = new Map<string, number>();
   private sinceYield = 0;
@@ -89,9 +90,28 @@ export class WorkspaceTracker {
 
   /** Writes the index so the next process starts from it; cheap no-op when nothing changed. */
   persist(): void {
+    if (this.persistTimer !== null) clearTimeout(this.persistTimer);
+    this.persistTimer = null;
     if (!this.dirtyIndex) return;
     saveIndex(this.indexFile, this.root, this.index);
     this.dirtyIndex = false;
+  }
+
+  /**
+   * Writes the index a little later: writing it whole costs time proportional to the project, so
+   * it is not done on a command's critical path. A lost write only means stats are compared again.
+   */
+  persistSoon(delayMs = 15_000): void {
+    if (this.persistTimer !== null || !this.dirtyIndex) return;
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = null;
+      try {
+        this.persist();
+      } catch {
+        /* the next walk rebuilds it */
+      }
+    }, delayMs);
+    this.persistTimer.unref();
   }
 
   get watchedDirs(): number {
@@ -179,9 +199,12 @@ export class WorkspaceTracker {
       // watch on it, so walk it (unchanged files keep their hashes: stats are compared first).
       if (known !== undefined && known.kind !== 'dir') this.put(rel, null);
       const previous = new Map<string, Entry>();
-      for (const [path, entry] of this.index) if (path.startsWith(`${rel}/`)) previous.set(path, entry);
-      for (const path of previous.keys()) this.put(path, null);
-      this.watcher?.removeTree(rel);
+      // Only a folder known before can have known entries below it (this scan costs the index's size).
+      if (known?.kind === 'dir') {
+        for (const [path, entry] of this.index) if (path.startsWith(`${rel}/`)) previous.set(path, entry);
+        for (const path of previous.keys()) this.put(path, null);
+        this.watcher?.removeTree(rel);
+      }
       await this.walkDir(rel, st, previous, notes, stored, budgetKey);
       return;
     }

@@ -5,6 +5,7 @@ import type { Thread, ThreadItem, Turn } from '../../src-preload/protocol';
 import { resolveWeftHome } from '../config/home';
 import { StoreError, ThreadStore } from '../store';
 import { assertNever, errorMessage } from '../util/errors';
+import { revertThread } from './threads-revert';
 
 const USAGE = `Usage: weft threads <command> [options]
 
@@ -15,6 +16,10 @@ Commands:
   rename ID NAME             Set a thread's name ("" clears it)
   archive ID                 Move a thread to archived_sessions/ (nothing is deleted)
   unarchive ID               Move it back
+  revert ID --before TURN [--files] [--force]
+                             Drop that turn and every later one; --files puts the files back as they
+                             were before it (files changed since by someone else stop it; --force
+                             overwrites them after saving them)
   reindex                    Rebuild the thread index from the rollout files
   import-codex [CODEX_HOME]  List Codex's threads too (default ~/.codex); resuming one continues it in Weft
 
@@ -167,6 +172,8 @@ async function run(store: ThreadStore, command: string, args: string[], io: Thre
       else store.unarchive(id);
       return 0;
     }
+    case 'revert':
+      return revertThread(store, args, { out, err: (text) => void io.stderr.write(text), weftHome: resolveWeftHome(io.env), env: io.env }, (message) => new UsageError(message));
     case 'reindex': {
       await store.whenIndexed();
       const report = await store.reindex();

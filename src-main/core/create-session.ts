@@ -19,6 +19,7 @@ import type { HostRequestSender } from '../tools/types';
 import { uuidv7 } from '../util/ids';
 import { Session } from './session';
 import type { RuleStore } from '../safety/approvals/rules';
+import type { FileCheckpoints } from '../tools/file-checkpoints';
 import { SafetyServices } from '../tools/safety-services';
 import type { SessionOptions, SessionRecorder, TurnOverrides } from './types';
 
@@ -38,6 +39,8 @@ export interface CreateSessionInput {
   rules: RuleStore;
   recorder?: SessionRecorder;
   initial?: SessionOptions['initial'];
+  /** Checkpoints of the files tool calls change; absent = none. */
+  checkpoints?: FileCheckpoints;
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -124,6 +127,7 @@ export function createSession(input: CreateSessionInput): Session {
         }
       : undefined,
     recorder: input.recorder,
+    checkpoints: input.checkpoints,
     initial: input.initial,
     onInterrupt: () => exec.closeAll('the turn was interrupted'),
     onShutdown: () => exec.closeAll('the thread was closed'),

@@ -58,7 +58,7 @@ export class TurnRunner {
   ) {
     this.startedAtMs = Date.now();
     this.turnDiff = new TurnDiffTracker(findRepoRoot(settings.cwd));
-    this.orchestrator = new ToolOrchestrator(host.options.safety);
+    this.orchestrator = new ToolOrchestrator(host.options.safety, host.options.checkpoints ?? null);
     if (input === 'compact') {
       this.acceptingInput = false;
       this.done = this.run(true);

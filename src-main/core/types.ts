@@ -13,6 +13,7 @@ import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
 import type { ModelClient } from '../model/types';
 import type { ToolRegistry } from '../tools/registry';
+import type { FileCheckpoints } from '../tools/file-checkpoints';
 import type { SafetyServices } from '../tools/safety-services';
 import type { HostRequestSender } from '../tools/types';
 
@@ -56,6 +57,8 @@ export interface SessionOptions {
   now?: () => Date;
   /** Approval rules, session approvals and the OS sandbox: every command and patch goes through them. */
   safety: SafetyServices;
+  /** Checkpoints of the files each tool call changes; absent = none. */
+  checkpoints?: FileCheckpoints;
   /** Persists the thread as it happens; absent for ephemeral threads. */
   recorder?: SessionRecorder;
   /** State of a resumed or forked thread. */

@@ -1,5 +1,8 @@
 import { platform } from 'node:os';
 import type { ServerNotification } from '../../src-preload/protocol';
+import { CheckpointService } from '../checkpoints/service';
+import { checkpointSettings } from '../checkpoints/settings';
+import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
 import { FileKeyStore, type KeyStore } from '../config/key-store';
 import { rulesDir } from '../safety/approvals/rules';
@@ -9,6 +12,7 @@ import { VERSION } from '../version';
 import { RpcDispatcher } from './dispatcher';
 import { readFileForClient } from './file-access';
 import { threadHandlers } from './handlers/threads';
+import { checkpointHandlers } from './handlers/checkpoints';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
 import { gitHandlers } from './handlers/git';
@@ -64,7 +68,9 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     },
   });
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
-  const environment: HostEnvironment = { weftHome, env, defaultCwd: options.cwd ?? process.cwd(), rules, log, modelClient: options.modelClient, keyStore: options.keyStore ?? new FileKeyStore(weftHome) };
+  const defaultCwd = options.cwd ?? process.cwd();
+  const checkpoints = await openCheckpoints(weftHome, defaultCwd, env, log);
+  const environment: HostEnvironment = { weftHome, env, defaultCwd, rules, log, modelClient: options.modelClient, keyStore: options.keyStore ?? new FileKeyStore(weftHome), checkpoints };
   const manager = new ThreadManager({ log, unloadAfterMs: options.unloadAfterMs ?? 30 * 60_000 });
   saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
   const attention = new Set<(e: AttentionEvent) => void>();
@@ -97,6 +103,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...turnHandlers(context),
       ...serviceHandlers(context),
       ...setupHandlers(context),
+      ...checkpointHandlers(context),
       ...gitHandlers(context),
       ...reviewHandlers(context),
       initialize: async () => {
@@ -125,6 +132,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     close: async () => {
       await manager.closeAll();
       await store.close();
+      checkpoints.service.dispose();
     },
   };
 }
@@ -141,4 +149,27 @@ function readableRoots(environment: HostEnvironment, manager: ThreadManager): st
     if (policy.type === 'workspaceWrite') roots.push(...(policy.writableRoots ?? []));
   }
   return roots;
+}
+
+/**
+ * The checkpoint store of the Weft home, with the limits of the user's config (a config that cannot be
+ * read leaves the defaults; the thread that loads it reports the error).
+ */
+async function openCheckpoints(weftHome: string, cwd: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<{ service: CheckpointService; worktreesDir: string }> {
+  let settings = checkpointSettings({}, weftHome);
+  try {
+    settings = checkpointSettings((await loadConfig({ weftHome, cwd, env })).config, weftHome);
+  } catch (error) {
+    log(`weft app-server: warning: checkpoints use their default limits: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const service = new CheckpointService(settings.service);
+  // Retention and collection once per start, off the start-up path.
+  setTimeout(() => {
+    try {
+      service.gc();
+    } catch (error) {
+      log(`weft app-server: warning: checkpoint collection failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }, 60_000).unref();
+  return { service, worktreesDir: settings.worktreesDir };
 }

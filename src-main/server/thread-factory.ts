@@ -10,6 +10,7 @@ import type { Session } from '../core/session';
 import type { SessionOptions, SessionRecorder, TurnRecord } from '../core/types';
 import { keyedModelClient } from '../core/keyed-model-client';
 import type { ModelClient } from '../model/types';
+import type { CheckpointService } from '../checkpoints/service';
 import type { RuleStore } from '../safety/approvals/rules';
 import type { LoadedThread } from '../store/loader';
 import type { HostRequestSender } from '../tools/types';
@@ -27,6 +28,8 @@ export interface HostEnvironment {
   modelClient?: ModelClient;
   /** Keys saved from Settings, by provider id: the desktop keychain, else WEFT_HOME/auth.json. */
   keyStore: KeyStore;
+  /** File checkpoints (one store per Weft home) and where forks with files go; absent = none. */
+  checkpoints?: { service: CheckpointService; worktreesDir: string };
 }
 
 /** The effective config for a thread: config.toml + the client's overrides. */
@@ -90,6 +93,7 @@ export function buildSession(
     rules: host.rules,
     weftHome: host.weftHome,
     recorder: input.recorder,
+    checkpoints: input.config.checkpoints?.enabled === false ? undefined : host.checkpoints?.service,
     initial,
     // The key is looked up per request (config token > environment > saved key), so one saved in
     // Settings applies to the next turn.

@@ -125,6 +125,8 @@ export function writeStdinTool(manager: ExecSessionManager): ToolHandler {
         { sessionId: args.session_id, chars: args.chars, yieldTimeMs: args.yield_time_ms, maxOutputTokens: args.max_output_tokens },
         { signal: ctx.signal },
       );
+      // The command may have changed files since it was started: those changes are this turn's.
+      await ctx.orchestrator.recordChanges(ctx);
       return { output: result.text, success: result.exitCode === null || result.exitCode === 0 };
     },
   });

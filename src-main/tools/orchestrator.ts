@@ -2,6 +2,7 @@
 // run → on a sandbox denial, the escalation path. Every command and every patch goes through it, so no
 // tool can run without the session's safety services: they are required, never optional.
 import { runCommandItem, type CommandRequest, type CommandRunner } from './command-run';
+import type { FileCheckpoints } from './file-checkpoints';
 import { runPatchItem } from './patch-run';
 import type { SafetyServices } from './safety-services';
 import type { ToolContext, ToolResult } from './types';
@@ -10,15 +11,57 @@ export type { CommandRequest, CommandRunner } from './command-run';
 export type { PatchReview } from './patch-run';
 
 export class ToolOrchestrator {
-  constructor(readonly safety: SafetyServices) {}
+  constructor(
+    readonly safety: SafetyServices,
+    /** Checkpoints of the files each call changes (absent: none are taken). */
+    private readonly checkpoints: FileCheckpoints | null = null,
+  ) {}
 
-  /** A command as a `commandExecution` item; `run` starts it with the launcher chosen for it. */
+  /**
+   * A command as a `commandExecution` item; `run` starts it with the launcher chosen for it. The
+   * workspace is checkpointed right before the command runs (after any approval) and right after.
+   */
   runCommand(ctx: ToolContext, command: CommandRequest, run: CommandRunner): Promise<ToolResult> {
-    return runCommandItem(this.safety, ctx, command, run);
+    const checkpointed: CommandRunner = async (onOutput, launcher) => {
+      await this.takeStock(ctx);
+      try {
+        return await run(onOutput, launcher);
+      } finally {
+        await this.recordChanges(ctx);
+      }
+    };
+    return runCommandItem(this.safety, ctx, command, this.checkpoints === null ? run : checkpointed);
   }
 
   /** A patch as a `fileChange` item; relative paths in it resolve against `baseDir` (default the cwd). */
-  runPatch(ctx: ToolContext, text: string, baseDir: string = ctx.cwd): Promise<ToolResult> {
-    return runPatchItem(this.safety, ctx, text, baseDir);
+  async runPatch(ctx: ToolContext, text: string, baseDir: string = ctx.cwd): Promise<ToolResult> {
+    await this.takeStock(ctx);
+    try {
+      return await runPatchItem(this.safety, ctx, text, baseDir);
+    } finally {
+      await this.recordChanges(ctx);
+    }
+  }
+
+  /**
+   * Records what changed in the workspace since the last look as this turn's (e.g. after a command
+   * that kept running in the background was polled). A checkpoint that fails never fails the call.
+   */
+  async recordChanges(ctx: ToolContext): Promise<void> {
+    if (this.checkpoints === null) return;
+    try {
+      await this.checkpoints.afterToolCall({ threadId: ctx.threadId, turnId: ctx.turnId, callId: null, root: ctx.cwd });
+    } catch {
+      /* the call's own result matters more than its checkpoint */
+    }
+  }
+
+  private async takeStock(ctx: ToolContext): Promise<void> {
+    if (this.checkpoints === null) return;
+    try {
+      await this.checkpoints.beforeChange(ctx.cwd);
+    } catch {
+      /* as above */
+    }
   }
 }

@@ -72,7 +72,8 @@ export async function runPatchItem(safety: SafetyServices, ctx: ToolContext, tex
     return { output: outcome.output, success: false };
   }
   ctx.turnDiff?.afterChange(plan.files.map((f) => ({ path: f.path, kind: f.kind, movePath: f.movePath })));
-  finish('completed', { weftOutcome: 'applied', weftDurationMs: elapsed });
+  const weftDeclined = review.declinedHunks.map(({ path, hunk }) => ({ path, hunk }));
+  finish('completed', { weftOutcome: 'applied', weftDurationMs: elapsed, ...(weftDeclined.length > 0 ? { weftDeclined } : {}) });
   if (ctx.turnDiff) ctx.emit({ method: 'turn/diff/updated', params: { threadId, turnId, diff: await ctx.turnDiff.diff() } });
   const seconds = (elapsed / 1000).toFixed(1);
   const declined = review.declinedHunks.length > 0 ? `\n${describeDeclined(review)}` : '';

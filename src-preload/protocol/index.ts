@@ -5,6 +5,7 @@ export * from './items';
 export * from './thread';
 export * from './initialize';
 export * from './requests';
+export * from './checkpoints';
 export * from './service-requests';
 export * from './weft-setup';
 export * from './weft-git';

@@ -119,6 +119,10 @@ export type FileUpdateChange = z.infer<typeof FileUpdateChange>;
 export const PatchApplyStatus = z.enum(['inProgress', 'completed', 'failed', 'declined']);
 export type PatchApplyStatus = z.infer<typeof PatchApplyStatus>;
 
+/** A hunk the person declined in review: its file (a `changes[].path`) and 0-based index in that file's diff. */
+export const WeftDeclinedHunk = z.object({ path: z.string(), hunk: z.number().int().nonnegative() });
+export type WeftDeclinedHunk = z.infer<typeof WeftDeclinedHunk>;
+
 export const FileChangeItem = z.object({
   type: z.literal('fileChange'),
   id: z.string(),
@@ -133,6 +137,11 @@ export const FileChangeItem = z.object({
   weftError: z.string().optional(),
   /** Weft extension: milliseconds spent writing, never the wait for review. */
   weftDurationMs: z.number().nonnegative().optional(),
+  /**
+   * Weft extension: the hunks declined in review when the rest was applied (`completed`). `changes` still
+   * holds every proposed hunk; what landed is `changes` without these. Absent when nothing was declined.
+   */
+  weftDeclined: z.array(WeftDeclinedHunk).optional(),
 });
 export type FileChangeItem = z.infer<typeof FileChangeItem>;
 

@@ -2,6 +2,17 @@
 // the typed client, the server's handler table and the allowlists are derived from these maps, so a
 // method cannot be half-wired.
 import { z } from 'zod';
+import {
+  CheckpointPreviewParams,
+  CheckpointPreviewResult,
+  CheckpointRedoParams,
+  CheckpointRedoResult,
+  CheckpointSizeParams,
+  CheckpointSizeResult,
+  ThreadRevertedNotification,
+  ThreadRevertParams,
+  ThreadRevertResult,
+} from './checkpoints';
 import { InitializeParams, InitializeResult } from './initialize';
 import {
   CommandExecutionRequestApprovalParams,
@@ -25,7 +36,6 @@ import {
   ThreadArchivedNotification,
   ThreadClosedNotification,
   ThreadNameUpdatedNotification,
-  ThreadRevertedNotification,
   ThreadStartedNotification,
   ThreadStatusChangedNotification,
   ThreadTokenUsageUpdatedNotification,
@@ -53,8 +63,6 @@ import {
   ThreadReadResult,
   ThreadResumeParams,
   ThreadResumeResult,
-  ThreadRevertParams,
-  ThreadRevertResult,
   ThreadRollbackParams,
   ThreadRollbackResult,
   ThreadStartParams,
@@ -141,8 +149,11 @@ export const ClientRequests = {
   'thread/turns/list': { params: ThreadTurnsListParams, result: ThreadTurnsListResult },
   'thread/name/set': { params: ThreadNameSetParams, result: ThreadNameSetResult },
   'thread/rollback': { params: ThreadRollbackParams, result: ThreadRollbackResult },
-  'thread/compact/start': { params: ThreadCompactStartParams, result: ThreadCompactStartResult },
   'thread/revert': { params: ThreadRevertParams, result: ThreadRevertResult },
+  'weft/checkpoints/preview': { params: CheckpointPreviewParams, result: CheckpointPreviewResult },
+  'weft/checkpoints/redo': { params: CheckpointRedoParams, result: CheckpointRedoResult },
+  'weft/checkpoints/size': { params: CheckpointSizeParams, result: CheckpointSizeResult },
+  'thread/compact/start': { params: ThreadCompactStartParams, result: ThreadCompactStartResult },
   'turn/start': { params: TurnStartParams, result: TurnStartResult },
   'turn/steer': { params: TurnSteerParams, result: TurnSteerResult },
   'turn/interrupt': { params: TurnInterruptParams, result: TurnInterruptResult },
@@ -180,9 +191,9 @@ export const ServerNotifications = {
   'thread/started': ThreadStartedNotification,
   'thread/status/changed': ThreadStatusChangedNotification,
   'thread/archived': ThreadArchivedNotification,
+  'thread/reverted': ThreadRevertedNotification,
   'thread/unarchived': ThreadUnarchivedNotification,
   'thread/closed': ThreadClosedNotification,
-  'thread/reverted': ThreadRevertedNotification,
   'thread/name/updated': ThreadNameUpdatedNotification,
   'thread/tokenUsage/updated': ThreadTokenUsageUpdatedNotification,
   'turn/started': TurnStartedNotification,

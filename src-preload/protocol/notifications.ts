@@ -23,8 +23,6 @@ export const ThreadNameUpdatedNotification = z.object({ threadId: z.string(), na
 export type ThreadNameUpdatedNotification = z.infer<typeof ThreadNameUpdatedNotification>;
 
 /** The thread went back to before a turn (`thread/revert`); read it again for its turns. */
-export const ThreadRevertedNotification = z.object({ threadId: z.string() });
-export type ThreadRevertedNotification = z.infer<typeof ThreadRevertedNotification>;
 
 /** The thread was unloaded from memory (no subscriber left, idle); it stays on disk. */
 export const ThreadClosedNotification = z.object({ threadId: z.string() });

@@ -12,7 +12,6 @@ import {
   SandboxMode,
   SandboxPolicy,
   UserInput,
-  WEFT_EXTENSION,
 } from './common';
 import { Thread, Turn } from './thread';
 
@@ -76,13 +75,16 @@ export type ThreadResumeResult = z.infer<typeof ThreadResumeResult>;
 
 /**
  * Copy a thread into a new one. `weftTurnId` (Weft): keep the history up to and including that turn;
- * omitted = the whole thread.
+ * omitted = the whole thread. `weftWorktree` (Weft): the new thread works in its own copy of the
+ * project holding the files as they were after that turn: a git worktree on a new `weft/<id>` branch,
+ * or a copy of the folder outside git.
  */
 export const ThreadForkParams = ThreadOverrides.extend({
   threadId: ThreadId,
   path: z.string().nullish(),
   ephemeral: z.boolean().nullish(),
   weftTurnId: z.string().nullish(),
+  weftWorktree: z.boolean().nullish(),
 });
 export type ThreadForkParams = z.infer<typeof ThreadForkParams>;
 
@@ -179,20 +181,6 @@ export type ThreadNameSetParams = z.infer<typeof ThreadNameSetParams>;
 export const ThreadNameSetResult = z.object({});
 export type ThreadNameSetResult = z.infer<typeof ThreadNameSetResult>;
 
-/**
- * Go back to just before turn `beforeTurnId`: it and every later turn leave the thread's history (and
- * the model's context). Files on disk stay as they are; `weftRestoreFiles` (put them back too) is
- * refused for now.
- */
-export const ThreadRevertParams = z.object({
-  threadId: ThreadId,
-  beforeTurnId: z.string().min(1),
-  weftRestoreFiles: z.boolean().nullish().meta(WEFT_EXTENSION),
-  weftForce: z.boolean().nullish().meta(WEFT_EXTENSION),
-});
-export type ThreadRevertParams = z.infer<typeof ThreadRevertParams>;
-export const ThreadRevertResult = z.object({ thread: Thread });
-export type ThreadRevertResult = z.infer<typeof ThreadRevertResult>;
 
 /** Drop the last `numTurns` turns from the model's context (files on disk are not reverted). */
 export const ThreadRollbackParams = z.object({

@@ -29,7 +29,10 @@ function themeFor(dark: boolean): ITheme {
     : { background: '#f6f7f9', foreground: '#24292f', cursor: '#f6f7f9', selectionBackground: '#c8d1e0', black: '#24292f', white: '#8c959f', brightWhite: '#6e7781', yellow: '#9a6700', brightYellow: '#7d4e00' };
 }
 
-/** Lines the output would take, capped: the terminal grows with its output up to MAX_ROWS, then scrolls. */
+/**
+ * Lines the output would take, capped: the terminal grows with its output up to MAX_ROWS, then scrolls.
+ * A final line break opens no row of its own (it is written only once more output follows it).
+ */
 function rowsFor(output: OutputTail): number {
   const text = lastChars(output, 8192);
   let lines = 1;
@@ -49,12 +52,18 @@ function resize(xterm: XTerm, fit: FitAddon, rows: number): void {
 export interface TerminalProps {
   output: OutputTail;
   label: string;
+  /** Most characters shown (the last ones); the view says how many earlier ones it leaves out. */
+  limit: number;
 }
 
-export const Terminal = memo(function Terminal({ output, label }: TerminalProps) {
+export const Terminal = memo(function Terminal({ output, label, limit }: TerminalProps) {
   const host = useRef<HTMLDivElement>(null);
   const term = useRef<{ xterm: XTerm; fit: FitAddon } | null>(null);
-  const written = useRef<{ epoch: number; total: number }>({ epoch: -1, total: 0 });
+  const written = useRef<{ epoch: number; total: number; limit: number }>({ epoch: -1, total: 0, limit });
+  const limitRef = useRef(limit);
+  limitRef.current = limit;
+  /** The last write ended with a line break that is held back (see rowsFor). */
+  const heldBreak = useRef(false);
   const dark = useColorScheme() === 'dark';
   const rows = rowsFor(output);
   const rowsRef = useRef(rows);
@@ -69,20 +78,29 @@ export const Terminal = memo(function Terminal({ output, label }: TerminalProps)
     if (current === null || busy.current) return;
     const out = latest.current;
     const seen = written.current;
+    const limit = limitRef.current;
     const flooded = seen.epoch === out.epoch && out.total - seen.total > Math.min(out.kept, FLOOD_LIMIT);
-    const restart = flooded || seen.epoch !== out.epoch || out.total < seen.total;
+    const restart = flooded || seen.epoch !== out.epoch || out.total < seen.total || seen.limit !== limit;
     if (!restart && out.total === seen.total) return;
-    written.current = { epoch: out.epoch, total: out.total };
+    written.current = { epoch: out.epoch, total: out.total, limit };
     let data: string;
     if (restart) {
       current.xterm.reset();
-      const shown = flooded ? Math.min(out.kept, FLOOD_LIMIT) : out.kept;
+      heldBreak.current = false;
+      // The view around the terminal says how much of a long output is left out; only a flood (more
+      // arriving than can be drawn) is noted inside the terminal.
+      const shown = flooded ? Math.min(out.kept, FLOOD_LIMIT) : Math.min(out.kept, limit);
       const skipped = out.total - shown;
-      const note = skipped > 0 ? `\x1b[2m… ${skipped.toLocaleString()} earlier characters not shown …\x1b[0m\r\n` : '';
+      const note = flooded && skipped > 0 ? `\x1b[2m… ${skipped.toLocaleString()} earlier characters not shown …\x1b[0m\r\n` : '';
       data = `\x1b[?25l${note}${lastChars(out, shown)}`;
     } else {
       data = lastChars(out, out.total - seen.total);
     }
+    // A final line break would scroll the first line out of a terminal sized to the output: hold it
+    // back until more output follows.
+    if (heldBreak.current) data = `\n${data}`;
+    heldBreak.current = data.endsWith('\n');
+    if (heldBreak.current) data = data.slice(0, data.endsWith('\r\n') ? -2 : -1);
     busy.current = true;
     current.xterm.write(data, () => {
       // In a flood, draw about ten times a second and leave the other frames to the rest of the page.
@@ -120,7 +138,8 @@ export const Terminal = memo(function Terminal({ output, label }: TerminalProps)
     xterm.open(element);
     xterm.write('\x1b[?25l');
     term.current = { xterm, fit };
-    written.current = { epoch: -1, total: 0 };
+    written.current = { epoch: -1, total: 0, limit: limitRef.current };
+    heldBreak.current = false;
     busy.current = false;
     // The width decides the columns; the rows follow the output (rowsFor), and the element takes the
     // height xterm needs for them.
@@ -133,7 +152,7 @@ export const Terminal = memo(function Terminal({ output, label }: TerminalProps)
     };
   }, []);
 
-  useEffect(() => pump(), [output, pump]);
+  useEffect(() => pump(), [output, limit, pump]);
 
   useEffect(() => {
     const current = term.current;

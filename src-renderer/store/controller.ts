@@ -20,7 +20,7 @@ import type { FrameScheduler } from './frame-batcher';
 import { forgetProject, readLocation, rememberProject, withLocation } from './location';
 import type { KeyValueStorage } from './location';
 import { reduceNotifications } from './reduce';
-import { isArchived, runningTurn, sandboxModeOf, sandboxPolicyOf } from './selectors';
+import { isArchived, runningTurn, sandboxModeOf, sandboxPolicyOf, userMessagesWith } from './selectors';
 import { emptyAppData } from './state';
 import { emptySettings, setData, setUi } from './store';
 import type { AppStore, SettingKey, Settings } from './store';
@@ -46,6 +46,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     setData(store, (data) => reduceNotifications(data, batch));
   });
   let toastId = 0;
+  let steeringId = 0;
   let searchSeq = 0;
   let selectSeq = 0;
   let defaults: Settings = emptySettings;
@@ -275,9 +276,15 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       }
       const running = runningTurn(get().data.conversations[threadId]);
       if (running !== null) {
+        // Shown at once, marked, until the turn takes it in (its user message item arrives).
+        const text = input.find((part) => part.type === 'text')?.text ?? '';
+        steeringId += 1;
+        const pending = { id: steeringId, threadId, text, before: userMessagesWith(get().data.conversations[threadId], text) };
+        setUi(store, (ui) => ({ steering: [...ui.steering, pending] }));
         const steered = await attempt('Could not add to the running turn', () =>
           client.request('turn/steer', { threadId, input, expectedTurnId: running.id }),
         );
+        if (steered === undefined) setUi(store, (ui) => ({ steering: ui.steering.filter((m) => m.id !== pending.id) }));
         return steered !== undefined;
       }
       const sandbox: SandboxMode | undefined = ui.activeThreadId === null ? undefined : o.sandbox;

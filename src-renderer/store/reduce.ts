@@ -10,7 +10,7 @@ import { newDraft, own } from './draft';
 import type { Draft } from './draft';
 import { markArchived, markUnarchived, patchThread, upsertThread } from './thread-list';
 import { MAX_WARNINGS } from './state';
-import type { AppData, ItemEntry, Notice } from './state';
+import type { AppData, Conversation, ItemEntry, Notice } from './state';
 
 /** Applies one notification. */
 export function reduceNotification(state: AppData, notification: ServerNotification): AppData {
@@ -105,15 +105,27 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       return markArchived(draft, state, notification.params.threadId);
     case 'thread/unarchived':
       return markUnarchived(draft, state, notification.params.threadId);
-    case 'thread/reverted':
-      // Whoever reverted gets the thread back in the result and shows it from there.
-      return state;
     case 'thread/closed': {
       const { threadId } = notification.params;
       if (state.statuses[threadId]?.type === 'notLoaded') return state;
       const next = own(draft, state);
       next.statuses = own(draft, next.statuses);
       next.statuses[threadId] = { type: 'notLoaded' };
+      return next;
+    }
+    case 'thread/reverted': {
+      const { threadId, weftTurnIds: turnIds } = notification.params;
+      const conversation = state.conversations[threadId];
+      // Without the list of dropped turns (a server that does not send it), the next thread/read corrects the view.
+      if (conversation === undefined || turnIds === undefined || !turnIds.some((id) => conversation.turns[id] !== undefined)) return state;
+      const dropped = new Set(turnIds);
+      const turns: Conversation['turns'] = {};
+      for (const id of conversation.turnIds) {
+        const turn = conversation.turns[id];
+        if (!dropped.has(id) && turn !== undefined) turns[id] = turn;
+      }
+      const next = own(draft, state);
+      next.conversations = { ...state.conversations, [threadId]: { ...conversation, shape: conversation.shape + 1, turnIds: conversation.turnIds.filter((id) => !dropped.has(id)), turns } };
       return next;
     }
     case 'thread/name/updated':

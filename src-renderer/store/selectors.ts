@@ -94,3 +94,17 @@ export function threadTree(threads: readonly Thread[]): ThreadNode[] {
   for (const thread of threads) if (!seen.has(thread.id)) out.push({ thread, depth: 0, hasNextSibling: false });
   return out;
 }
+
+/** How many user messages of a conversation say exactly `text`. */
+export function userMessagesWith(conversation: Conversation | undefined, text: string): number {
+  if (conversation === undefined) return 0;
+  let count = 0;
+  for (const turnId of conversation.turnIds) {
+    const turn = conversation.turns[turnId];
+    for (const id of turn?.itemIds ?? []) {
+      const item = turn?.items[id]?.item;
+      if (item?.type === 'userMessage' && item.content.some((part) => part.type === 'text' && part.text === text)) count += 1;
+    }
+  }
+  return count;
+}

@@ -46,6 +46,19 @@ export interface UiState {
   settingsOpen: { section: 'providers' | null } | null;
   /** Providers and whether each has a key; null until the server answered. */
   providers: WeftProviderListResult | null;
+  /** Messages sent into a running turn that the conversation does not show yet (see `steering`). */
+  steering: SteeringMessage[];
+}
+
+/**
+ * A message added to a running turn, shown at once until the conversation holds it: the turn takes it at
+ * its next model request. `before` counts the thread's user messages with this text when it was sent.
+ */
+export interface SteeringMessage {
+  id: number;
+  threadId: string;
+  text: string;
+  before: number;
 }
 
 export interface StoreState {
@@ -74,6 +87,7 @@ export function initialUi(recentProjects: string[] = []): UiState {
     projectPicker: false,
     settingsOpen: null,
     providers: null,
+    steering: [],
   };
 }
 

@@ -11,7 +11,7 @@ import { baseName } from '../components/format';
 import { firstRequestFor } from '../store/approvals';
 import { conversationRows } from '../store/rows';
 import type { Row, RowsCache } from '../store/rows';
-import { findThread, isArchived, runningTurn, threadTitle } from '../store/selectors';
+import { findThread, isArchived, runningTurn, threadTitle, userMessagesWith } from '../store/selectors';
 import { CommandApproval } from './approvals/CommandApproval';
 import { ReviewChanges } from './approvals/ReviewChanges';
 import { UserInputDialog } from './approvals/UserInputRequest';
@@ -44,6 +44,26 @@ function PendingRequest({ threadId }: { threadId: string }) {
     case 'item/tool/requestUserInput':
       return <UserInputDialog key={String(request.id)} request={request} />;
   }
+}
+
+/** Messages sent into the running turn that the conversation does not hold yet, shown at once. */
+function SteeringMessages({ threadId }: { threadId: string }) {
+  const waiting = useWeft(
+    useShallow((s) => s.ui.steering.filter((m) => m.threadId === threadId && userMessagesWith(s.data.conversations[threadId], m.text) <= m.before)),
+  );
+  if (waiting.length === 0) return null;
+  return (
+    <ul className="steering" aria-label="Messages for the running turn">
+      {waiting.map((message) => (
+        <li key={message.id} className="steering-message" data-state="steering">
+          <span className="steering-label">
+            <Icon name="arrowUp" size={12} /> Steering · the agent reads it at its next step
+          </span>
+          <span className="steering-text">{message.text}</span>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function Conversation({ threadId }: { threadId: string }) {
@@ -108,16 +128,20 @@ function ThreadHeader({ threadId }: { threadId: string }) {
   const usage = useWeft((s) => s.data.conversations[threadId]?.tokenUsage ?? null);
   const archived = useWeft((s) => isArchived(s.data, threadId));
   const running = useWeft((s) => runningTurn(s.data.conversations[threadId]) !== null);
+  const waiting = useWeft((s) => s.data.approvals.some((r) => r.params.threadId === threadId) || (s.data.statuses[threadId]?.type === 'active' && (s.data.statuses[threadId]?.activeFlags.length ?? 0) > 0));
   const contextWindow = useWeft((s) => s.ui.models.find((m) => m.id === s.ui.settings.model)?.contextWindow ?? null);
   return (
     <header className="main-header">
       <div className="main-title">
         <h1>{thread === undefined ? 'Thread' : threadTitle(thread)}</h1>
-        {running && (
-          <span className="badge badge-running">
-            <Spinner size={11} /> Running
-          </span>
-        )}
+        {running &&
+          (waiting ? (
+            <span className="badge badge-waiting">Waiting for approval</span>
+          ) : (
+            <span className="badge badge-running">
+              <Spinner size={11} /> Running
+            </span>
+          ))}
         {archived && <span className="badge">Archived</span>}
         {thread?.forkedFromId !== null && thread?.forkedFromId !== undefined && (
           <button type="button" className="link-button small" onClick={() => void controller.selectThread(thread.forkedFromId ?? '')}>
@@ -184,6 +208,7 @@ export function ConversationView() {
       )}
       <div className="composer-dock">
         <SetupNotice />
+        <SteeringMessages threadId={threadId} />
         <PendingRequest threadId={threadId} />
         {archived ? (
           <div className="archived-banner">

@@ -150,16 +150,12 @@ describe('a Codex client against weft app-server', () => {
     const { thread } = await client.request<{ thread: { id: string } }>('thread/start', { cwd: ws.dir });
     const t1 = await runTurn(thread.id, 'one');
     const t2 = await runTurn(thread.id, 'two');
-    await runTurn(thread.id, 'three');
-    expect((await client.call('thread/revert', { threadId: thread.id, beforeTurnId: t2, weftRestoreFiles: true })).error).toEqual({
-      code: -32602,
-      message: 'params.weftRestoreFiles: restoring files is not supported yet; revert without it to go back in the history only',
-    });
+    const t3 = await runTurn(thread.id, 'three');
     expect((await client.call('thread/revert', { threadId: thread.id, beforeTurnId: 'nope' })).error).toEqual({ code: -32602, message: `params.beforeTurnId: thread ${thread.id} has no turn nope` });
     const from = client.received.length;
     const reverted = await client.request<{ thread: { turns: { id: string }[] } }>('thread/revert', { threadId: thread.id, beforeTurnId: t2 });
     expect(reverted.thread.turns.map((t) => t.id)).toEqual([t1]);
-    expect(await client.notification('thread/reverted', () => true, from)).toEqual({ threadId: thread.id });
+    expect(await client.notification('thread/reverted', () => true, from)).toEqual({ threadId: thread.id, weftBeforeTurnId: t2, weftTurnIds: [t2, t3], weftFiles: null });
     const response = indexOf(client, (m) => m.result !== undefined, from);
     expect(indexOf(client, (m) => m.method === 'thread/reverted', from)).toBeGreaterThan(response);
     expect((await client.request<{ thread: { turns: unknown[] } }>('thread/read', { threadId: thread.id, includeTurns: true })).thread.turns).toHaveLength(1);

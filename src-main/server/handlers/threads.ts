@@ -7,6 +7,7 @@ import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
 import { buildSession, gitInfoOf, newThreadObject, resolveCwd, threadConfig } from '../thread-factory';
+import { forkFiles } from './fork-files';
 import type { HandlerContext } from './context';
 
 /** Turns sent with a resumed thread; older ones are paged with `thread/turns/list`. */
@@ -27,7 +28,6 @@ type ThreadHandlers = Pick<
   | 'thread/name/set'
   | 'thread/rollback'
   | 'thread/compact/start'
-  | 'thread/revert'
 >;
 
 /** Store errors become JSON-RPC errors a client can show as they are. */
@@ -155,9 +155,11 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/fork': async (params, client) => {
       manager.seen(client);
+      // With weftWorktree the files come along first: nothing is forked if they cannot be.
+      const files = params.weftWorktree === true ? await forkFiles(ctx, params.threadId, params.weftTurnId ?? null) : null;
       const forked = storeCall(() => store.fork(params.threadId, { afterTurnId: params.weftTurnId ?? null, turnsLimit: RESUME_TURNS }));
       warnAbout(client, forked.threadId, forked.state.warnings);
-      const session = await attach(client, forked.state.thread, params, { recorder: forked.recorder, state: forked.state });
+      const session = await attach(client, forked.state.thread, files === null ? params : { ...params, cwd: files.cwd }, { recorder: forked.recorder, state: forked.state });
       const live = manager.liveThread(forked.threadId, true) ?? forked.state.thread;
       manager.broadcast({ method: 'thread/started', params: { thread: live } });
       return startResult(session, live, live.modelProvider);
@@ -211,18 +213,6 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     'thread/rollback': async (params, client) => {
       manager.seen(client);
       return { thread: await rollback(params.threadId, params.numTurns) };
-    },
-
-    'thread/revert': async (params, client) => {
-      manager.seen(client);
-      if (params.weftRestoreFiles) throw invalidParams('params.weftRestoreFiles: restoring files is not supported yet; revert without it to go back in the history only');
-      if (manager.get(params.threadId)?.thread.ephemeral) throw invalidRequest(`thread ${params.threadId} is ephemeral: it has no saved history to go back in`);
-      const turns = storeCall(() => store.read(params.threadId, { includeTurns: true, turnsLimit: null })).thread.turns;
-      const index = turns.findIndex((turn) => turn.id === params.beforeTurnId);
-      if (index < 0) throw invalidParams(`params.beforeTurnId: thread ${params.threadId} has no turn ${params.beforeTurnId}`);
-      const thread = await rollback(params.threadId, turns.length - index);
-      manager.broadcast({ method: 'thread/reverted', params: { threadId: params.threadId } });
-      return { thread };
     },
 
     'thread/compact/start': async (params, client) => {

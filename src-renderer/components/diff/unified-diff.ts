@@ -197,3 +197,93 @@ export function sidesFromHunks(hunks: readonly Hunk[]): { original: string; modi
 export function newRange(hunk: Hunk): { start: number; end: number } {
   return { start: hunk.newStart, end: hunk.newStart + Math.max(hunk.newCount, 1) - 1 };
 }
+
+/** 1-based first old line a hunk covers (for an empty old range: the line after the insertion point). */
+function oldFirst(hunk: Hunk): number {
+  return hunk.oldCount === 0 ? hunk.oldStart + 1 : hunk.oldStart;
+}
+
+function newFirst(hunk: Hunk): number {
+  return hunk.newCount === 0 ? hunk.newStart + 1 : hunk.newStart;
+}
+
+/**
+ * The hunks that remain when the ones at `declined` indexes are dropped, with their new-side line numbers
+ * as they are once only the remaining hunks are applied.
+ */
+export function keptHunks(hunks: readonly Hunk[], declined: ReadonlySet<number>): Hunk[] {
+  const kept: Hunk[] = [];
+  let delta = 0;
+  hunks.forEach((hunk, index) => {
+    if (declined.has(index)) return;
+    const first = oldFirst(hunk) + delta;
+    kept.push({ ...hunk, newStart: hunk.newCount === 0 ? first - 1 : first });
+    delta += hunk.newCount - hunk.oldCount;
+  });
+  return kept;
+}
+
+/** Both sides of a diff holding only the hunks' lines, with each line's real number and the gaps between. */
+export interface CompactSides {
+  original: string;
+  modified: string;
+  /** Real line number of each line of `original` / `modified` (index 0 = line 1); missing = none. */
+  originalNumbers: number[];
+  modifiedNumbers: number[];
+  /** Unchanged lines left out between two hunks: `hidden` of them, after this line of `modified` (1-based). */
+  gaps: { afterModifiedLine: number; hidden: number }[];
+}
+
+/**
+ * The hunks laid end to end (no blank filler for the lines between them), for a diff view that marks each
+ * gap instead. When one side is empty (a new or deleted file) the other ends with a line break, so the
+ * empty side's single empty line pairs with it rather than showing as a removed or added line.
+ */
+export function compactSides(hunks: readonly Hunk[]): CompactSides {
+  const original: string[] = [];
+  const modified: string[] = [];
+  const originalNumbers: number[] = [];
+  const modifiedNumbers: number[] = [];
+  const gaps: CompactSides['gaps'] = [];
+  let previousEnd: number | null = null;
+  for (const hunk of hunks) {
+    const first = oldFirst(hunk);
+    if (previousEnd !== null && first > previousEnd) gaps.push({ afterModifiedLine: modified.length, hidden: first - previousEnd });
+    let oldLine = first;
+    let newLine = newFirst(hunk);
+    for (const line of hunk.lines) {
+      if (line.kind !== '+') {
+        original.push(line.text);
+        originalNumbers.push(oldLine++);
+      }
+      if (line.kind !== '-') {
+        modified.push(line.text);
+        modifiedNumbers.push(newLine++);
+      }
+    }
+    previousEnd = first + hunk.oldCount;
+  }
+  const oneEmpty = (original.length === 0) !== (modified.length === 0);
+  const join = (lines: string[]): string => (lines.length === 0 ? '' : lines.join('\n') + (oneEmpty ? '\n' : ''));
+  return { original: join(original), modified: join(modified), originalNumbers, modifiedNumbers, gaps };
+}
+
+/**
+ * The new-side line right after which a hunk's last change sits (0 = before the first line): where
+ * something about the hunk can be shown under its changes, above its trailing context.
+ */
+export function lastChangeLine(hunk: Hunk): number {
+  let line = newFirst(hunk) - 1;
+  let last = line;
+  for (const entry of hunk.lines) {
+    if (entry.kind === '+') {
+      line += 1;
+      last = line;
+    } else if (entry.kind === ' ') {
+      line += 1;
+    } else {
+      last = Math.max(last, line);
+    }
+  }
+  return last;
+}

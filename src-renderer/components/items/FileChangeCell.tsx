@@ -4,7 +4,9 @@ import { useMemo } from 'react';
 import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
 import { assertNever } from '../../store/assert-never';
 import { DiffView } from '../diff/DiffView';
-import { hunkStats, parseFileDiff, sidesFromHunks } from '../diff/unified-diff';
+import type { DiffZone } from '../diff/MonacoDiff';
+import { compactSides, hunkStats, keptHunks, parseFileDiff } from '../diff/unified-diff';
+import type { Hunk } from '../diff/unified-diff';
 import { relativePath } from '../format';
 import { Icon, Spinner } from '../Icon';
 import { useDiffLayout, useDisclosure } from '../preferences';
@@ -28,8 +30,10 @@ function patchStatus(item: FileChangeItem) {
           <Spinner size={12} /> Pending
         </span>
       );
-    case 'completed':
-      return <span className="status status-ok">Applied</span>;
+    case 'completed': {
+      const declined = item.weftDeclined?.length ?? 0;
+      return <span className="status status-ok">{declined === 0 ? 'Applied' : `Applied · ${declined} ${declined === 1 ? 'hunk' : 'hunks'} declined`}</span>;
+    }
     case 'failed':
       return <span className="status status-failed">Failed</span>;
     case 'declined':
@@ -54,17 +58,87 @@ export function DiffLayoutToggle() {
   );
 }
 
-function FileRow({ change, cwd, rowKey, initiallyOpen }: { change: FileUpdateChange; cwd: string | null; rowKey: string; initiallyOpen: boolean }) {
-  const [open, setOpen] = useDisclosure(`${rowKey}:${change.path}`, initiallyOpen);
+/** The hunk indexes of `change` declined in review (see `weftDeclined`). */
+function declinedOf(item: FileChangeItem, change: FileUpdateChange): Set<number> {
+  const names = [change.path, change.kind.type === 'update' ? change.kind.move_path : null];
+  return new Set((item.weftDeclined ?? []).filter((d) => names.includes(d.path)).map((d) => d.hunk));
+}
+
+const NOT_LANDED: Record<FileUpdateChange['kind']['type'], string> = {
+  add: 'Not added (declined)',
+  delete: 'Not deleted (declined)',
+  update: 'Not changed (declined)',
+};
+
+/** A diff of hunks shown end to end, with a fold marker for the unchanged lines between them. */
+export function CompactDiff({ hunks, path, label, maxHeight }: { hunks: readonly Hunk[]; path: string; label: string; maxHeight: number }) {
   const [layout] = useDiffLayout();
+  const sides = useMemo(() => compactSides(hunks), [hunks]);
+  const numbers = useMemo(() => ({ original: sides.originalNumbers, modified: sides.modifiedNumbers }), [sides]);
+  const zones = useMemo<DiffZone[]>(
+    () =>
+      sides.gaps.map((gap) => ({
+        key: `gap-${gap.afterModifiedLine}`,
+        afterLine: gap.afterModifiedLine,
+        content: (
+          <div className="diff-fold" role="separator" aria-label={`${gap.hidden} unchanged ${gap.hidden === 1 ? 'line' : 'lines'}`}>
+            <span aria-hidden="true">⋯</span> {gap.hidden} unchanged {gap.hidden === 1 ? 'line' : 'lines'}
+          </div>
+        ),
+      })),
+    [sides],
+  );
+  return (
+    <DiffView
+      original={sides.original}
+      modified={sides.modified}
+      path={path}
+      sideBySide={layout === 'split'}
+      hideUnchanged={false}
+      maxHeight={maxHeight}
+      label={label}
+      zones={zones}
+      lineNumbers={numbers}
+    />
+  );
+}
+
+/** Declined hunks, shown for context only: struck through, marked `data-declined`. */
+function DeclinedHunks({ hunks, declined }: { hunks: readonly Hunk[]; declined: ReadonlySet<number> }) {
+  if (declined.size === 0) return null;
+  return (
+    <div className="declined-hunks">
+      {hunks.map((hunk, index) =>
+        declined.has(index) ? (
+          <div key={index} className="declined-hunk">
+            <div className="declined-hunk-head">
+              <Icon name="x" size={12} /> Hunk {index + 1} declined, not applied
+            </div>
+            <pre className="declined-hunk-lines" data-declined="true">
+              {hunk.lines
+                .filter((line) => line.kind !== ' ')
+                .map((line) => `${line.kind} ${line.text}`)
+                .join('\n')}
+            </pre>
+          </div>
+        ) : null,
+      )}
+    </div>
+  );
+}
+
+function FileRow({ item, change, cwd, rowKey, initiallyOpen }: { item: FileChangeItem; change: FileUpdateChange; cwd: string | null; rowKey: string; initiallyOpen: boolean }) {
+  const [open, setOpen] = useDisclosure(`${rowKey}:${change.path}`, initiallyOpen);
   const parsed = useMemo(() => parseFileDiff(change.diff), [change.diff]);
-  const stats = hunkStats(parsed.hunks);
-  const sides = useMemo(() => sidesFromHunks(parsed.hunks), [parsed]);
+  const declined = useMemo(() => declinedOf(item, change), [item, change]);
+  const landed = useMemo(() => keptHunks(parsed.hunks, declined), [parsed, declined]);
+  const none = parsed.hunks.length > 0 && landed.length === 0;
+  const stats = hunkStats(landed);
   const kind = changeKindLabel(change);
   const shown = relativePath(change.path, cwd);
   const target = change.kind.type === 'update' && change.kind.move_path !== null ? ` → ${relativePath(change.kind.move_path, cwd)}` : '';
   return (
-    <li className="file-row">
+    <li className={`file-row ${none ? 'is-declined' : ''}`} data-declined={none ? 'true' : undefined}>
       <button type="button" className="file-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <Icon name={open ? 'chevronDown' : 'chevronRight'} size={14} />
         <span className={`kind kind-${kind.letter}`} title={kind.word}>
@@ -74,23 +148,29 @@ function FileRow({ change, cwd, rowKey, initiallyOpen }: { change: FileUpdateCha
           {shown}
           {target}
         </span>
-        <span className="file-stats">
-          <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
-        </span>
+        {none ? (
+          <span className="status status-muted">{NOT_LANDED[change.kind.type]}</span>
+        ) : (
+          <span className="file-stats">
+            <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
+          </span>
+        )}
       </button>
       {open &&
         (parsed.binary ? (
           <div className="tool-empty">Binary file</div>
         ) : (
-          <DiffView
-            original={sides.original}
-            modified={sides.modified}
-            path={change.kind.type === 'update' && change.kind.move_path !== null ? change.kind.move_path : change.path}
-            sideBySide={layout === 'split'}
-            hideUnchanged
-            maxHeight={420}
-            label={`Changes to ${shown}`}
-          />
+          <>
+            {landed.length > 0 && (
+              <CompactDiff
+                hunks={landed}
+                path={change.kind.type === 'update' && change.kind.move_path !== null ? change.kind.move_path : change.path}
+                maxHeight={420}
+                label={`Changes to ${shown}`}
+              />
+            )}
+            <DeclinedHunks hunks={parsed.hunks} declined={declined} />
+          </>
         ))}
     </li>
   );
@@ -98,12 +178,14 @@ function FileRow({ change, cwd, rowKey, initiallyOpen }: { change: FileUpdateCha
 
 export function FileChangeCell({ item, cwd, rowKey, latest }: { item: FileChangeItem; cwd: string | null; rowKey: string; latest: boolean }) {
   const files = item.changes.length;
+  // What landed: a completed patch counts only the files that kept at least one hunk.
+  const landedFiles = item.status === 'completed' ? item.changes.filter((change) => declinedOf(item, change).size < Math.max(1, parseFileDiff(change.diff).hunks.length)).length : files;
   return (
     <div className={`cell cell-tool cell-patch is-${item.status}`}>
       <div className="tool-head tool-head-static">
         <Icon name="diff" size={14} />
         <span className="tool-title">
-          {item.status === 'completed' ? 'Edited' : item.status === 'inProgress' ? 'Proposed changes to' : 'Changes to'} {files} {files === 1 ? 'file' : 'files'}
+          {item.status === 'completed' ? 'Edited' : item.status === 'inProgress' ? 'Proposed changes to' : 'Changes to'} {landedFiles} {landedFiles === 1 ? 'file' : 'files'}
         </span>
         <span className="tool-meta">
           <DiffLayoutToggle />
@@ -112,7 +194,7 @@ export function FileChangeCell({ item, cwd, rowKey, latest }: { item: FileChange
       </div>
       <ul className="file-list">
         {item.changes.map((change) => (
-          <FileRow key={change.path} change={change} cwd={cwd} rowKey={rowKey} initiallyOpen={latest && files <= 3} />
+          <FileRow key={change.path} item={item} change={change} cwd={cwd} rowKey={rowKey} initiallyOpen={latest && files <= 3} />
         ))}
       </ul>
     </div>

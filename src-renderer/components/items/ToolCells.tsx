@@ -1,5 +1,8 @@
 // Commands, MCP tool calls, web searches, image views and compactions.
 import type { CommandExecutionItem, ContextCompactionItem, ImageViewItem, McpToolCallItem, WebSearchItem } from '../../../src-preload/protocol';
+import { lazy, Suspense, useId, useState } from 'react';
+import { outputText } from '../../store/output-tail';
+import { OUTPUT_TAIL_CHARS } from '../../store/state';
 import type { OutputTail } from '../../store/state';
 import { assertNever } from '../../store/assert-never';
 import { duration, relativePath } from '../format';
@@ -7,22 +10,110 @@ import { Icon, Spinner } from '../Icon';
 import { useDisclosure } from '../preferences';
 import { LazyTerminal } from '../LazyTerminal';
 
-function commandStatus(item: CommandExecutionItem) {
-  switch (item.status) {
-    case 'inProgress':
-      return (
-        <span className="status status-running">
-          <Spinner size={12} /> Running
-        </span>
-      );
-    case 'completed':
-      return <span className="status status-ok">{item.exitCode === null ? 'Done' : `Exit ${item.exitCode}`}</span>;
-    case 'failed':
-      return <span className="status status-failed">{item.exitCode === null ? 'Failed' : `Exit ${item.exitCode}`}</span>;
+/** How a command stands, in words: from `weftOutcome` when the item has one, else from status and exit code. */
+export function commandState(item: CommandExecutionItem, waiting: boolean): { label: string; tone: 'running' | 'waiting' | 'ok' | 'failed' | 'muted' } {
+  if (item.status === 'inProgress') return waiting ? { label: 'Waiting for approval', tone: 'waiting' } : { label: 'Running', tone: 'running' };
+  const failed = (code: number | null) => ({ label: code === null ? 'Failed' : `Failed (exit ${code})`, tone: 'failed' as const });
+  switch (item.weftOutcome) {
+    case 'exited':
+      return item.exitCode === null || item.exitCode === 0 ? { label: 'Done', tone: 'ok' } : failed(item.exitCode);
     case 'declined':
-      return <span className="status status-muted">Declined</span>;
+      return { label: 'Not run (declined)', tone: 'muted' };
+    case 'cancelled':
+      return { label: 'Cancelled', tone: 'muted' };
+    case 'stopped':
+      return { label: 'Stopped', tone: 'muted' };
+    case 'error':
+      return { label: 'Error', tone: 'failed' };
+    case undefined:
+      break;
+  }
+  switch (item.status) {
+    case 'completed':
+      return item.exitCode === null || item.exitCode === 0 ? { label: 'Done', tone: 'ok' } : failed(item.exitCode);
+    case 'failed':
+      return failed(item.exitCode);
+    case 'declined':
+      return { label: 'Not run (declined)', tone: 'muted' };
   }
   return assertNever(item.status);
+}
+
+function commandStatus(item: CommandExecutionItem, waiting: boolean) {
+  const state = commandState(item, waiting);
+  return (
+    <span className={`status status-${state.tone === 'waiting' ? 'waiting' : state.tone}`}>
+      {state.tone === 'running' && <Spinner size={12} />}
+      {state.label}
+    </span>
+  );
+}
+
+/** What the body says when there is no output to show. */
+function emptyNote(item: CommandExecutionItem, waiting: boolean): string {
+  if (item.status === 'inProgress') return waiting ? 'Waiting for approval.' : 'Waiting for output…';
+  switch (item.weftOutcome) {
+    case 'declined':
+      return 'Not run: declined.';
+    case 'cancelled':
+      return 'Not run: the turn was cancelled.';
+    case 'stopped':
+      return 'Stopped before it printed anything.';
+    case 'error':
+      return `Could not run: ${item.weftError ?? 'unknown error'}`;
+    case 'exited':
+    case undefined:
+      return item.status === 'declined' ? 'Not run.' : 'No output.';
+  }
+}
+
+/** Characters of output a terminal cell shows until "Show all" (a long log's tail; the rest is kept). */
+const SHORT_OUTPUT_CHARS = 16 * 1024;
+
+const OutputEditor = lazy(() => import('../OutputEditor'));
+
+function CommandOutput({ output, command }: { output: OutputTail; command: string }) {
+  const [all, setAll] = useState(false);
+  const [editor, setEditor] = useState(false);
+  const limit = all ? OUTPUT_TAIL_CHARS : SHORT_OUTPUT_CHARS;
+  const hidden = output.total - Math.min(output.kept, limit);
+  const titleId = useId();
+  return (
+    <>
+      {hidden > 0 && (
+        <div className="output-note">
+          <span>… {hidden.toLocaleString()} earlier characters not shown …</span>
+          {!all && output.kept > limit && (
+            <button type="button" className="link-button" onClick={() => setAll(true)}>
+              Show all
+            </button>
+          )}
+          <button type="button" className="link-button" onClick={() => setEditor(true)}>
+            Open in editor
+          </button>
+        </div>
+      )}
+      <LazyTerminal output={output} label={`Output of ${command}`} limit={limit} />
+      {editor && (
+        <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && setEditor(false)} onKeyDown={(e) => e.key === 'Escape' && setEditor(false)}>
+          <section className="review output-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+            <header className="review-head">
+              <Icon name="terminal" />
+              <h2 id={titleId}>Output of {command}</h2>
+              <span className="muted">{output.total > output.kept ? `last ${output.kept.toLocaleString()} of ${output.total.toLocaleString()} characters` : `${output.total.toLocaleString()} characters`}</span>
+              <span className="spacer" />
+              <button type="button" className="icon-button" aria-label="Close" onClick={() => setEditor(false)}>
+                <Icon name="x" />
+              </button>
+            </header>
+            <Suspense fallback={<div className="tool-empty">Loading…</div>}>
+              <OutputEditor text={outputText(output)} label={`Output of ${command}`} />
+            </Suspense>
+          </section>
+        </div>
+      )}
+    </>
+  );
 }
 
 export interface CommandCellProps {
@@ -31,9 +122,11 @@ export interface CommandCellProps {
   cwd: string | null;
   rowKey: string;
   latest: boolean;
+  /** An approval for this command is waiting for an answer. */
+  waiting: boolean;
 }
 
-export function CommandCell({ item, output, cwd, rowKey, latest }: CommandCellProps) {
+export function CommandCell({ item, output, cwd, rowKey, latest, waiting }: CommandCellProps) {
   const hasOutput = output !== null && output.total > 0;
   const [open, setOpen] = useDisclosure(rowKey, latest || item.status === 'inProgress');
   const showCwd = cwd === null || item.cwd !== cwd;
@@ -46,17 +139,18 @@ export function CommandCell({ item, output, cwd, rowKey, latest }: CommandCellPr
           {item.command}
         </code>
         <span className="tool-meta">
-          {item.durationMs !== null && <span className="muted">{duration(item.durationMs)}</span>}
-          {commandStatus(item)}
+          {item.durationMs !== null && item.weftOutcome !== 'declined' && item.weftOutcome !== 'cancelled' && <span className="muted">{duration(item.durationMs)}</span>}
+          {commandStatus(item, waiting)}
         </span>
       </button>
       {open && (
         <div className="tool-body">
           {showCwd && <div className="tool-cwd">in {relativePath(item.cwd, cwd)}</div>}
+          {hasOutput && item.weftOutcome === 'error' && <div className="tool-empty error-text">Could not run: {item.weftError ?? 'unknown error'}</div>}
           {hasOutput ? (
-            <LazyTerminal output={output} label={`Output of ${item.command}`} />
+            <CommandOutput output={output} command={item.command} />
           ) : (
-            <div className="tool-empty">{item.status === 'inProgress' ? 'Waiting for output…' : item.status === 'declined' ? 'Not run.' : 'No output.'}</div>
+            <div className={`tool-empty ${item.weftOutcome === 'error' ? 'error-text' : ''}`}>{emptyNote(item, waiting)}</div>
           )}
         </div>
       )}

@@ -3,7 +3,7 @@
 // syntax colours.
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { MouseEvent } from 'react';
-import { highlightCodeBlocks } from './highlight';
+import { codeSource, highlightCodeBlocks } from './highlight';
 import { renderMarkdownBlocks } from './render';
 import type { MarkdownBlock, RenderedMarkdown } from './render';
 
@@ -14,13 +14,28 @@ export interface MarkdownProps {
   className?: string;
 }
 
+/** How long a Copy button says "Copied" before it reads "Copy" again. */
+const COPIED_MS = 1500;
+
 function copyCode(event: MouseEvent<HTMLDivElement>): void {
   const target = event.target;
   if (!(target instanceof HTMLElement) || target.dataset.copy === undefined) return;
-  const code = target.closest('.md-code')?.querySelector('code')?.textContent ?? '';
-  void navigator.clipboard?.writeText(code).then(() => {
-    target.textContent = 'Copied';
-  });
+  const block = target.closest('.md-code')?.querySelector('code');
+  const code = block === null || block === undefined ? '' : codeSource(block);
+  void navigator.clipboard?.writeText(code).then(
+    () => {
+      target.textContent = 'Copied';
+      window.setTimeout(() => {
+        target.textContent = 'Copy';
+      }, COPIED_MS);
+    },
+    () => {
+      target.textContent = 'Copy failed';
+      window.setTimeout(() => {
+        target.textContent = 'Copy';
+      }, COPIED_MS);
+    },
+  );
 }
 
 const Block = memo(function Block({ html }: { html: string }) {

@@ -1,12 +1,12 @@
 // "Review changes": every file of a proposed patch in a Monaco diff with full-file context (the current
 // file read through `fs/readFile`), and Weft's per-hunk review: decline single hunks, say why, accept the
 // rest.
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
 import type { IncomingServerRequest } from '../../client/types';
 import { DiffView } from '../../components/diff/DiffView';
-import type { LineMark } from '../../components/diff/MonacoDiff';
-import { applyHunks, hunkStats, newRange, parseFileDiff, sidesFromHunks } from '../../components/diff/unified-diff';
+import type { DiffZone, LineMark } from '../../components/diff/MonacoDiff';
+import { applyHunks, hunkStats, lastChangeLine, newRange, parseFileDiff, sidesFromHunks } from '../../components/diff/unified-diff';
 import type { Hunk } from '../../components/diff/unified-diff';
 import { relativePath } from '../../components/format';
 import { Icon, Spinner } from '../../components/Icon';
@@ -57,7 +57,6 @@ function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged }: Fi
   const [layout] = useDiffLayout();
   const hunks = useMemo(() => parseFileDiff(change.diff).hunks, [change.diff]);
   const sides = useFileSides(change, hunks);
-  const [reveal, setReveal] = useState<{ line: number; nonce: number } | null>(null);
   const shown = relativePath(change.path, cwd);
   const stats = hunkStats(hunks);
   const kind = changeKindLabel(change);
@@ -71,6 +70,24 @@ function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged }: Fi
     });
     return out;
   }, [hunks, verdicts, change.path]);
+
+  const zones = useMemo<DiffZone[]>(
+    () =>
+      hunks.map((hunk, index) => ({
+        key: String(index),
+        afterLine: lastChangeLine(hunk),
+        content: (
+          <HunkControls
+            index={index}
+            hunk={hunk}
+            shown={shown}
+            verdict={verdicts.get(hunkKey(change.path, index)) ?? NO_VERDICT}
+            onChange={(verdict) => setVerdict(hunkKey(change.path, index), verdict)}
+          />
+        ),
+      })),
+    [hunks, verdicts, change.path, shown, setVerdict],
+  );
 
   return (
     <section className="review-file" aria-label={`Changes to ${shown}`}>
@@ -95,59 +112,81 @@ function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged }: Fi
           path={change.path}
           sideBySide={layout === 'split'}
           hideUnchanged={collapseUnchanged || !sides.fullContext}
-          maxHeight={520}
+          maxHeight={REVIEW_MAX_HEIGHT}
           marks={marks}
-          reveal={reveal}
           label={`Proposed changes to ${shown}`}
+          zones={zones}
         />
       )}
-      <ol className="hunks" aria-label={`Hunks of ${shown}`}>
-        {hunks.map((hunk, index) => {
-          const key = hunkKey(change.path, index);
-          const verdict = verdicts.get(key) ?? { declined: false, comment: '' };
-          const hunkStat = hunkStats([hunk]);
-          const range = newRange(hunk);
-          const heading = hunk.header.replace(/^@@[^@]*@@\s?/, '');
-          return (
-            <li key={index} className={`hunk ${verdict.declined ? 'is-declined' : ''}`}>
-              <div className="hunk-row">
-                <button type="button" className="link-button" onClick={() => setReveal({ line: range.start, nonce: Date.now() })}>
-                  Hunk {index + 1}
-                </button>
-                <span className="muted">
-                  lines {range.start}–{range.end}
-                  {heading !== '' ? ` · ${heading}` : ''}
-                </span>
-                <span className="file-stats">
-                  <span className="added">+{hunkStat.added}</span> <span className="removed">−{hunkStat.removed}</span>
-                </span>
-                <span className="spacer" />
-                <button
-                  type="button"
-                  className={`btn btn-small ${verdict.declined ? 'btn-declined' : ''}`}
-                  aria-pressed={verdict.declined}
-                  aria-label={`Decline hunk ${index + 1} of ${shown}`}
-                  onClick={() => setVerdict(key, { ...verdict, declined: !verdict.declined })}
-                >
-                  <Icon name="x" size={12} />
-                  {verdict.declined ? 'Declined' : 'Decline'}
-                </button>
-              </div>
-              {verdict.declined && (
-                <textarea
-                  className="text-input hunk-comment"
-                  rows={2}
-                  aria-label={`Why decline hunk ${index + 1} of ${shown}`}
-                  placeholder="Why? The agent is told, with the hunk it should not make."
-                  value={verdict.comment}
-                  onChange={(e) => setVerdict(key, { ...verdict, comment: e.target.value })}
-                />
-              )}
-            </li>
-          );
-        })}
-      </ol>
     </section>
+  );
+}
+
+const NO_VERDICT: HunkVerdict = { declined: false, comment: '' };
+
+/**
+ * Past this height a file's diff scrolls inside itself; below it the editor is as tall as its content,
+ * so the mouse wheel over it scrolls the review instead.
+ */
+const REVIEW_MAX_HEIGHT = 6000;
+
+/** Which lines a hunk covers, for people: the new side's, or the old side's when it only removes. */
+export function hunkLines(hunk: Hunk): string {
+  if (hunk.newCount === 0) {
+    const end = hunk.oldStart + Math.max(hunk.oldCount, 1) - 1;
+    return hunk.oldStart === end ? `removes line ${hunk.oldStart}` : `removes lines ${hunk.oldStart}–${end}`;
+  }
+  const range = newRange(hunk);
+  return range.start === range.end ? `line ${range.start}` : `lines ${range.start}–${range.end}`;
+}
+
+interface HunkControlsProps {
+  index: number;
+  hunk: Hunk;
+  shown: string;
+  verdict: HunkVerdict;
+  onChange: (verdict: HunkVerdict) => void;
+}
+
+/** Accept / Decline for one hunk, and why it was declined; shown under the hunk inside the diff. */
+function HunkControls({ index, hunk, shown, verdict, onChange }: HunkControlsProps) {
+  const stats = hunkStats([hunk]);
+  const heading = hunk.header.replace(/^@@[^@]*@@\s?/, '');
+  const name = `hunk ${index + 1} of ${shown}`;
+  return (
+    <div className={`hunk-zone ${verdict.declined ? 'is-declined' : ''}`}>
+      <div className="hunk-row">
+        <span className="hunk-name">Hunk {index + 1}</span>
+        <span className="muted">
+          {hunkLines(hunk)}
+          {heading !== '' ? ` · ${heading}` : ''}
+        </span>
+        <span className="file-stats">
+          <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
+        </span>
+        <span className="spacer" />
+        <div className="verdict" role="group" aria-label={`Verdict on ${name}`}>
+          <button type="button" className={`btn btn-small ${verdict.declined ? '' : 'btn-accepted'}`} aria-pressed={!verdict.declined} aria-label={`Accept ${name}`} onClick={() => onChange({ ...verdict, declined: false })}>
+            <Icon name="check" size={12} />
+            Accept
+          </button>
+          <button type="button" className={`btn btn-small ${verdict.declined ? 'btn-declined' : ''}`} aria-pressed={verdict.declined} aria-label={`Decline ${name}`} onClick={() => onChange({ ...verdict, declined: true })}>
+            <Icon name="x" size={12} />
+            {verdict.declined ? 'Declined' : 'Decline'}
+          </button>
+        </div>
+      </div>
+      {verdict.declined && (
+        <textarea
+          className="text-input hunk-comment"
+          rows={2}
+          aria-label={`Why decline ${name}`}
+          placeholder="Why? The agent is told, with the hunk it should not make."
+          value={verdict.comment}
+          onChange={(e) => onChange({ ...verdict, comment: e.target.value })}
+        />
+      )}
+    </div>
   );
 }
 
@@ -167,9 +206,9 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
     dialog.current?.focus();
   }, []);
 
-  const setVerdict = (key: string, verdict: HunkVerdict): void => {
+  const setVerdict = useCallback((key: string, verdict: HunkVerdict): void => {
     setVerdicts((old) => new Map(old).set(key, verdict));
-  };
+  }, []);
   const counts = acceptedCount(changes, verdicts);
   const answer = (decision: 'accept' | 'acceptForSession' | 'decline'): void => {
     controller.answerPatch(request, buildPatchAnswer(changes, verdicts, decision));

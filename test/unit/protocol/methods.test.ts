@@ -48,6 +48,9 @@ const clientRequestMethods = [
   'weft/auth/clearKey',
   'weft/rules/list',
   'weft/rules/revoke',
+  'weft/checkpoints/preview',
+  'weft/checkpoints/redo',
+  'weft/checkpoints/size',
   'weft/fs/complete',
 ];
 

@@ -54,10 +54,10 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   warning: note('warning', { message: 'Sandbox unavailable' }),
   'serverRequest/resolved': note('serverRequest/resolved', { threadId: T, requestId: 7 }),
   'turn/completed': note('turn/completed', { threadId: T, turn: makeTurn({ status: 'completed', durationMs: 1200, completedAt: 1_700_000_102 }) }),
+  'thread/reverted': note('thread/reverted', { threadId: T, weftBeforeTurnId: TURN, weftTurnIds: [TURN] }),
   'thread/archived': note('thread/archived', { threadId: T }),
   'thread/unarchived': note('thread/unarchived', { threadId: T }),
   'thread/closed': note('thread/closed', { threadId: T }),
-  'thread/reverted': note('thread/reverted', { threadId: T }),
   'weft/git/progress': note('weft/git/progress', { progressId: 'p1', line: 'Writing objects: 100%' }),
 };
 

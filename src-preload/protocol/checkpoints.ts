@@ -1,0 +1,78 @@
+// Reverting a thread with its files, and Weft's checkpoint methods (see PROTOCOL.md "thread/revert").
+import { z } from 'zod';
+import { WEFT_EXTENSION } from './common';
+import { Thread } from './thread';
+
+/** The JSON-RPC error code of a restore refused because files changed since the agent wrote them. */
+export const CHECKPOINT_CONFLICT_CODE = -32010;
+
+/** `data` of a -32010 error: the files someone else changed (workspace-relative). */
+export const CheckpointConflictData = z.object({ conflicts: z.array(z.string()) });
+export type CheckpointConflictData = z.infer<typeof CheckpointConflictData>;
+
+/**
+ * Go back to just before turn `beforeTurnId`: it and every later turn leave the thread's history (and the
+ * model's context). `weftRestoreFiles` (Weft): put the files back as they were before that turn, in the
+ * same step; `weftForce`: overwrite files changed since by someone else (their versions are checkpointed
+ * first).
+ */
+export const ThreadRevertParams = z.object({
+  threadId: z.string().min(1),
+  beforeTurnId: z.string().min(1),
+  weftRestoreFiles: z.boolean().nullish().meta(WEFT_EXTENSION),
+  weftForce: z.boolean().nullish().meta(WEFT_EXTENSION),
+});
+export type ThreadRevertParams = z.infer<typeof ThreadRevertParams>;
+
+/** What a file restore did: paths written/created/removed, paths overwritten by force, notes for people. */
+export const WeftFilesRestored = z.object({
+  restored: z.array(z.string()),
+  overwritten: z.array(z.string()),
+  notes: z.array(z.string()),
+});
+export type WeftFilesRestored = z.infer<typeof WeftFilesRestored>;
+
+export const ThreadRevertResult = z.object({ thread: Thread, weftFiles: WeftFilesRestored.nullish().meta(WEFT_EXTENSION) });
+export type ThreadRevertResult = z.infer<typeof ThreadRevertResult>;
+
+export const ThreadRevertedNotification = z.object({
+  threadId: z.string(),
+  /** Weft: the turn the thread went back to before, and the turns dropped, oldest first. */
+  weftBeforeTurnId: z.string().optional().meta(WEFT_EXTENSION),
+  weftTurnIds: z.array(z.string()).optional().meta(WEFT_EXTENSION),
+  weftFiles: WeftFilesRestored.nullish().meta(WEFT_EXTENSION),
+});
+export type ThreadRevertedNotification = z.infer<typeof ThreadRevertedNotification>;
+
+/** What reverting to before `beforeTurnId` would do to the files; nothing is written. */
+export const CheckpointPreviewParams = z.object({ threadId: z.string(), beforeTurnId: z.string() });
+export type CheckpointPreviewParams = z.infer<typeof CheckpointPreviewParams>;
+
+export const CheckpointPreviewFile = z.object({
+  path: z.string(),
+  change: z.enum(['add', 'delete', 'update']),
+  /** The file changed since the agent wrote it: restoring would overwrite someone else's work. */
+  conflict: z.boolean(),
+  /** Text now and after the restore; null when absent, binary or too large to show. */
+  current: z.string().nullable(),
+  restored: z.string().nullable(),
+  binary: z.boolean(),
+  /** Why the file cannot be restored, if it cannot. */
+  unrestorable: z.string().nullish(),
+});
+export type CheckpointPreviewFile = z.infer<typeof CheckpointPreviewFile>;
+
+export const CheckpointPreviewResult = z.object({ files: z.array(CheckpointPreviewFile) });
+export type CheckpointPreviewResult = z.infer<typeof CheckpointPreviewResult>;
+
+/** Put back the files the thread's last restore replaced (files only; the history stays as it is). */
+export const CheckpointRedoParams = z.object({ threadId: z.string(), weftForce: z.boolean().nullish() });
+export type CheckpointRedoParams = z.infer<typeof CheckpointRedoParams>;
+export const CheckpointRedoResult = z.object({ weftFiles: WeftFilesRestored });
+export type CheckpointRedoResult = z.infer<typeof CheckpointRedoResult>;
+
+/** The checkpoint store's size on disk (for Settings). */
+export const CheckpointSizeParams = z.object({}).nullish();
+export type CheckpointSizeParams = z.infer<typeof CheckpointSizeParams>;
+export const CheckpointSizeResult = z.object({ bytes: z.number() });
+export type CheckpointSizeResult = z.infer<typeof CheckpointSizeResult>;

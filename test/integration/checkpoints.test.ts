@@ -1,0 +1,186 @@
+// Undo a turn with its files, through the real app host and the real openai SDK against the mock
+// Responses server: commands and patches that create, edit, delete, rename and chmod files, binary
+// files, a symlink and a nested new folder; in a git repository and in a plain folder; the conflict
+// path with and without force; forks into a worktree or a copy whose commands never touch the original.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { startInProcessHost, type InProcessClient, type InProcessHost } from '../support/in-process-host';
+import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { waitFor } from '../support/wait';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import { git, picture } from '../unit/checkpoints/helpers';
+
+let server: MockResponsesServer;
+let ws: TempWorkspace;
+let home: WeftHome;
+let app: InProcessHost | null = null;
+
+const FILES = { 'notes.txt': 'one\ntwo\nthree\n', 'old.txt': 'moving\n', 'run.sh': 'echo hi\n', 'gone.txt': 'bye\n' };
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  ws = await makeTempWorkspace(FILES);
+  home = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
+});
+
+afterEach(async () => {
+  await app?.close();
+  app = null;
+  await server.close();
+  await ws.cleanup();
+  await home.cleanup();
+});
+
+const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evAssistantMessage(text), evCompleted()] });
+const command = (id: string, cmd: string) => ({ kind: 'sse' as const, events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd }), evCompleted()] });
+
+const PATCH = "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: notes.txt\n@@\n-two\n+TWO\n*** Add File: patched/new.txt\n+from a patch\n*** End Patch\nEOF";
+const SHELL = [
+  'printf "edited\\n" >> notes.txt',
+  'rm gone.txt',
+  'mv old.txt new.txt',
+  'chmod 755 run.sh',
+  'printf "\\000\\001\\377" > blob.bin',
+  'ln -s notes.txt link',
+  'mkdir -p deep/er',
+  'echo nested > deep/er/n.txt',
+].join(' && ');
+
+async function start(): Promise<InProcessClient> {
+  app = await startInProcessHost({ weftHome: home.dir, cwd: ws.dir, env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'x' } });
+  return app.client;
+}
+
+async function ok<T>(client: InProcessClient, method: string, params: unknown): Promise<T> {
+  const reply = await client.call(method, params);
+  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+  return reply.result as T;
+}
+
+/** Runs one turn to its end; returns its id. */
+async function turn(client: InProcessClient, threadId: string, text: string): Promise<string> {
+  const from = client.received.length;
+  const { turn: started } = await ok<{ turn: { id: string } }>(client, 'turn/start', { threadId, input: [{ type: 'text', text }] });
+  const done = (await waitFor(client.subscribe, (m) => 'method' in m && m.method === 'turn/completed' && JSON.stringify(m).includes(started.id), { label: 'turn/completed' })) as {
+    params: { turn: { status: string } };
+  };
+  expect(client.received.length).toBeGreaterThan(from);
+  expect(done.params.turn.status).toBe('completed');
+  return started.id;
+}
+
+async function twoTurns(client: InProcessClient): Promise<{ threadId: string; first: string; second: string }> {
+  server.enqueueMany([command('c1', SHELL), command('p1', PATCH), answer('first done'), command('c2', 'echo later > later.txt && rm -r patched'), answer('second done')]);
+  const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+  const first = await turn(client, thread.id, 'change things');
+  const second = await turn(client, thread.id, 'more');
+  return { threadId: thread.id, first, second };
+}
+
+describe.each([
+  { project: 'a plain folder', gitRepo: false },
+  { project: 'a git repository', gitRepo: true },
+])('thread/revert with files in $project', ({ gitRepo }) => {
+  it('puts back the files and drops the turns in one step', async () => {
+    if (gitRepo) {
+      git(ws.dir, 'init', '-q');
+      git(ws.dir, 'add', '.');
+      git(ws.dir, 'commit', '-qm', 'base');
+    }
+    const original = picture(ws.dir);
+    const gitIndex = gitRepo ? readFileSync(ws.path('.git/index')) : null;
+    const client = await start();
+    const { threadId, first, second } = await twoTurns(client);
+    expect(picture(ws.dir)).not.toEqual(original);
+
+    const reverted = await ok<{ thread: { turns: unknown[] }; weftFiles: { restored: string[]; overwritten: string[] } }>(client, 'thread/revert', {
+      threadId,
+      beforeTurnId: first,
+      weftRestoreFiles: true,
+    });
+    expect(picture(ws.dir)).toEqual(original);
+    expect(reverted.weftFiles.overwritten).toEqual([]);
+    expect(reverted.thread.turns).toEqual([]);
+    expect(client.notifications('thread/reverted').map((n) => n.params)).toEqual([
+      { threadId, weftBeforeTurnId: first, weftTurnIds: [first, second], weftFiles: reverted.weftFiles },
+    ]);
+    if (gitIndex !== null) expect(readFileSync(ws.path('.git/index'))).toEqual(gitIndex);
+    const read = await ok<{ thread: { turns: unknown[] } }>(client, 'thread/read', { threadId, includeTurns: true });
+    expect(read.thread.turns).toEqual([]);
+  });
+});
+
+describe('conflicts', () => {
+  it('a file the user changed after the turn: -32010 naming it, nothing written; with weftForce restored', async () => {
+    const client = await start();
+    const { threadId, first } = await twoTurns(client);
+    writeFileSync(ws.path('notes.txt'), 'the user rewrote this\n');
+    const edited = picture(ws.dir);
+
+    const refused = await client.call('thread/revert', { threadId, beforeTurnId: first, weftRestoreFiles: true });
+    expect(refused.error).toEqual({
+      code: -32010,
+      message: expect.stringContaining('notes.txt'),
+      data: { conflicts: ['notes.txt'] },
+    });
+    expect(picture(ws.dir)).toEqual(edited);
+    const read = await ok<{ thread: { turns: unknown[] } }>(client, 'thread/read', { threadId, includeTurns: true });
+    expect(read.thread.turns).toHaveLength(2);
+
+    const preview = await ok<{ files: { path: string; conflict: boolean; change: string; current: string | null; restored: string | null }[] }>(client, 'weft/checkpoints/preview', {
+      threadId,
+      beforeTurnId: first,
+    });
+    expect(preview.files.find((f) => f.path === 'notes.txt')).toEqual(
+      expect.objectContaining({ conflict: true, change: 'update', current: 'the user rewrote this\n', restored: FILES['notes.txt'] }),
+    );
+
+    const forced = await ok<{ weftFiles: { overwritten: string[] } }>(client, 'thread/revert', { threadId, beforeTurnId: first, weftRestoreFiles: true, weftForce: true });
+    expect(forced.weftFiles.overwritten).toEqual(['notes.txt']);
+    expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe(FILES['notes.txt']);
+
+    // The overwritten version is itself a checkpoint: redo brings it back.
+    await ok(client, 'weft/checkpoints/redo', { threadId });
+    expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe('the user rewrote this\n');
+  });
+});
+
+describe('thread/fork with weftWorktree', () => {
+  it.each([
+    { project: 'a git repository: a worktree on a weft/ branch', gitRepo: true },
+    { project: 'a plain folder: a copy', gitRepo: false },
+  ])('in $project, holding the files after the turn; its commands never touch the original', async ({ gitRepo }) => {
+    if (gitRepo) {
+      git(ws.dir, 'init', '-q');
+      git(ws.dir, 'add', '.');
+      git(ws.dir, 'commit', '-qm', 'base');
+    }
+    const client = await start();
+    server.enqueueMany([command('c1', SHELL), answer('first done')]);
+    const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+    const first = await turn(client, thread.id, 'change things');
+    const afterFirst = picture(ws.dir);
+    server.enqueueMany([command('c2', 'echo later > later.txt'), answer('second done')]);
+    await turn(client, thread.id, 'more');
+    const original = picture(ws.dir);
+
+    const fork = await ok<{ thread: { id: string; cwd: string } }>(client, 'thread/fork', { threadId: thread.id, weftTurnId: first, weftWorktree: true });
+    expect(fork.thread.cwd.startsWith(join(home.dir, 'worktrees'))).toBe(true);
+    expect(picture(fork.thread.cwd)).toEqual(afterFirst);
+    if (gitRepo) expect(git(fork.thread.cwd, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toMatch(/^weft\/[0-9a-f]{8}$/);
+
+    server.enqueueMany([command('f1', 'echo forked >> notes.txt && rm new.txt && echo f > fork-only.txt'), answer('fork done')]);
+    await turn(client, fork.thread.id, 'work in the fork');
+    expect(readFileSync(join(fork.thread.cwd, 'fork-only.txt'), 'utf8')).toBe('f\n');
+    expect(picture(ws.dir)).toEqual(original);
+    if (gitRepo) {
+      rmSync(fork.thread.cwd, { recursive: true, force: true });
+      execFileSync('git', ['-C', ws.dir, 'worktree', 'prune']);
+    }
+  });
+});

@@ -1,0 +1,125 @@
+// Mouse-only helpers for e2e tests: reach things the way a person does. `wheelIntoView` scrolls with the
+// mouse wheel (never `scrollIntoView`), `clickCentre` clicks at the element's centre after checking that
+// the element itself is what the pointer would hit there. Both fail with a message naming what stood in
+// the way, so "unreachable by mouse" is a test failure, not something Playwright quietly works around.
+import type { Locator, Page } from 'playwright-core';
+
+interface Hit {
+  /** The element's centre, in viewport pixels. */
+  x: number;
+  y: number;
+  /** The element at the centre is the target or inside it. */
+  hit: boolean;
+  /** What is at the centre instead, for messages. */
+  blocker: string;
+  /** Target above (-1), below (1) or within (0) what can be seen. */
+  direction: -1 | 0 | 1;
+}
+
+async function probe(target: Locator): Promise<Hit> {
+  return target.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    const describe = (node: Element | null): string =>
+      node === null ? 'nothing (outside the window)' : `<${node.tagName.toLowerCase()} class="${node.getAttribute('class') ?? ''}">`;
+    const at = y >= 0 && y < window.innerHeight && x >= 0 && x < window.innerWidth ? document.elementFromPoint(x, y) : null;
+    const hit = at !== null && (at === element || element.contains(at));
+    // Which way to scroll: compare with the nearest clipping ancestor's visible box.
+    let top = 0;
+    let bottom = window.innerHeight;
+    for (let node = element.parentElement; node !== null; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (/(auto|scroll|hidden|clip)/.test(style.overflowY)) {
+        const clip = node.getBoundingClientRect();
+        top = Math.max(top, clip.top);
+        bottom = Math.min(bottom, clip.bottom);
+      }
+    }
+    const direction = box.bottom > bottom ? 1 : box.top < top ? -1 : 0;
+    return { x, y, hit, blocker: describe(at), direction };
+  });
+}
+
+/** Resolves once the element's box has stayed put for two animation frames (layout has settled). */
+async function settled(target: Locator): Promise<void> {
+  await target.evaluate(
+    (element) =>
+      new Promise<void>((resolve) => {
+        let last = '';
+        let same = 0;
+        const check = (): void => {
+          const box = element.getBoundingClientRect();
+          const now = `${box.left},${box.top},${box.width},${box.height}`;
+          same = now === last ? same + 1 : 0;
+          last = now;
+          if (same >= 2) resolve();
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+}
+
+/** Waits for the next `scroll` event anywhere in the page; false when none came within `deadlineMs`. */
+function nextScroll(page: Page, deadlineMs: number): Promise<boolean> {
+  return page.evaluate(
+    (ms) =>
+      new Promise<boolean>((resolve) => {
+        const done = (value: boolean): void => {
+          document.removeEventListener('scroll', onScroll, true);
+          window.clearTimeout(timer);
+          resolve(value);
+        };
+        const onScroll = (): void => done(true);
+        document.addEventListener('scroll', onScroll, true);
+        const timer = window.setTimeout(() => done(false), ms);
+      }),
+    deadlineMs,
+  );
+}
+
+/** Where to put the pointer for the wheel: a point (viewport pixels) or the left padding of an element. */
+export type WheelSpot = { x: number; y: number } | Locator;
+
+async function spotOf(spot: WheelSpot): Promise<{ x: number; y: number }> {
+  if ('x' in spot) return spot;
+  const box = await spot.boundingBox();
+  if (box === null) throw new Error('wheelIntoView: the element to wheel over is not visible');
+  return { x: box.x + 4, y: box.y + box.height / 2 };
+}
+
+/**
+ * Turns the mouse wheel with the pointer over `over` until `target`'s centre can be hit. Throws when the
+ * wheel stops scrolling before that (the target cannot be reached with the mouse).
+ */
+export async function wheelIntoView(page: Page, target: Locator, over: WheelSpot, step = 240): Promise<void> {
+  await target.waitFor({ state: 'attached' });
+  let stuck = 0;
+  for (let turn = 0; turn < 60; turn++) {
+    await settled(target);
+    const state = await probe(target);
+    if (state.hit) return;
+    if (state.direction === 0) throw new Error(`wheelIntoView: the target is in view but covered by ${state.blocker}`);
+    const spot = await spotOf(over);
+    await page.mouse.move(spot.x, spot.y);
+    // A loaded machine may take a while to start scrolling: only two turns in a row without any
+    // scrolling mean the wheel has reached the end.
+    const scrolled = nextScroll(page, 4000);
+    await page.mouse.wheel(0, state.direction * step);
+    stuck = (await scrolled) ? 0 : stuck + 1;
+    if (stuck >= 2 && !(await probe(target)).hit) {
+      throw new Error(`wheelIntoView(${String(target)}): the wheel at (${Math.round(spot.x)}, ${Math.round(spot.y)}) no longer scrolls, and the target is still out of reach (at its centre: ${state.blocker})`);
+    }
+  }
+  throw new Error('wheelIntoView: gave up after 60 turns of the wheel');
+}
+
+/** Clicks at the centre of `target`, after checking that the pointer would hit the target there. */
+export async function clickCentre(page: Page, target: Locator): Promise<void> {
+  await target.waitFor({ state: 'visible' });
+  await settled(target);
+  const state = await probe(target);
+  if (!state.hit) throw new Error(`clickCentre: at the centre of the target the pointer would hit ${state.blocker}`);
+  await page.mouse.click(state.x, state.y);
+}
