@@ -17,6 +17,7 @@ import './styles/composer.css';
 import './styles/dialogs.css';
 import './styles/markdown.css';
 import './styles/settings.css';
+import './styles/changes.css';
 
 function storage(): Storage | null {
   try {

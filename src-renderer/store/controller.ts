@@ -441,6 +441,9 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     /** Any protocol request, for views that keep what it returns to themselves (Settings). */
     request: client.request.bind(client),
 
+    /** Every notification, for views that follow one themselves (push progress in the Changes panel). */
+    onNotification: client.onNotification.bind(client),
+
     openSettings(section: 'providers' | null = null): void {
       setUi(store, { settingsOpen: { section } });
       void refreshProviders();

@@ -14,6 +14,8 @@ import { useAttentionNotifications } from './notifications';
 import { SettingsDialog } from './settings/SettingsDialog';
 import { Sidebar, SHORTCUT_MOD } from './Sidebar';
 import { TurnDiffDialog } from './TurnDiffDialog';
+import { ChangesPanel } from './changes/ChangesPanel';
+import { useChanges } from './changes/changes-store';
 
 function useTitle(): void {
   const cwd = useWeft((s) => s.data.cwd);
@@ -51,6 +53,7 @@ export function App() {
   const turnDiff = useWeft((s) => s.ui.turnDiff);
   const settings = useWeft((s) => s.ui.settingsOpen !== null);
   const [sidebarOpen, setSidebarOpen] = useSidebar();
+  const changesOpen = useChanges((s) => s.open);
   return (
     <div className="app">
       {cwd === null ? (
@@ -74,6 +77,7 @@ export function App() {
             )}
             <ConnectionBanner />
             <ConversationView />
+            {changesOpen && <ChangesPanel cwd={cwd} />}
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
           </div>
         </div>
