@@ -1,6 +1,6 @@
 // One changed file in one area (staged, unstaged, untracked): its buttons, and once opened its diff
 // with per-hunk buttons and inline comments.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { GitDiffArea, GitFileStatus, WeftGitDiffResult } from '../../../src-preload/protocol';
 import { Icon } from '../../components/Icon';
 import { useController } from '../context';
@@ -22,7 +22,8 @@ export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; f
   const [diffError, setDiffError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<number | 'file' | null>(null);
   const [draft, setDraft] = useState<{ side: 'original' | 'modified'; line: number; text: string } | null>(null);
-  const comments = useChanges((s) => s.comments.filter((c) => c.path === file.path));
+  const allComments = useChanges((s) => s.comments);
+  const commented = useMemo(() => allComments.filter((c) => c.path === file.path && c.side === 'modified').map((c) => c.line), [allComments, file.path]);
   const path = file.path;
 
   useEffect(() => {
@@ -114,7 +115,7 @@ export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; f
                   modified={diff.modified ?? ''}
                   path={path}
                   sideBySide={sideBySide}
-                  commented={comments.filter((c) => c.side === 'modified').map((c) => c.line)}
+                  commented={commented}
                   focus={null}
                   onLineClick={(side, line) => setDraft({ side, line, text: '' })}
                   label={`${area} changes to ${path}`}

@@ -12,7 +12,8 @@ import { errorText } from './git-client';
 const CommentableDiff = lazy(() => import('./CommentableDiff'));
 
 function Diff(props: { path: string; original: string; modified: string; sideBySide: boolean; label: string; focus?: { lineStart: number; lineEnd: number; nonce: number } | null }) {
-  const comments = useChanges((s) => s.comments.filter((c) => c.path === props.path && c.side === 'modified').map((c) => c.line));
+  const all = useChanges((s) => s.comments);
+  const comments = useMemo(() => all.filter((c) => c.path === props.path && c.side === 'modified').map((c) => c.line), [all, props.path]);
   const [draft, setDraft] = useState<{ line: number; text: string } | null>(null);
   return (
     <>
