@@ -52,6 +52,19 @@ const clientRequestMethods = [
   'weft/checkpoints/redo',
   'weft/checkpoints/size',
   'weft/fs/complete',
+  'review/start',
+  'weft/git/status',
+  'weft/git/diff',
+  'weft/git/stage',
+  'weft/git/unstage',
+  'weft/git/discard',
+  'weft/git/discard/list',
+  'weft/git/discard/restore',
+  'weft/git/commit',
+  'weft/git/commitMessage',
+  'weft/git/push',
+  'weft/git/branches',
+  'weft/git/checkout',
 ];
 
 const serverNotificationMethods = [
@@ -76,6 +89,7 @@ const serverNotificationMethods = [
   'item/commandExecution/outputDelta',
   'item/fileChange/outputDelta',
   'serverRequest/resolved',
+  'weft/git/progress',
   'error',
   'warning',
 ];
