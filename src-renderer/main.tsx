@@ -7,6 +7,7 @@ import { animationFrameScheduler } from './store/frame-batcher';
 import { loadRecentProjects, readLocation, rememberProject } from './store/location';
 import { createAppStore, setUi } from './store/store';
 import { App } from './views/App';
+import './components/use-color-scheme';
 import { AppContext } from './views/context';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -17,6 +18,7 @@ import './styles/composer.css';
 import './styles/dialogs.css';
 import './styles/markdown.css';
 import './styles/settings.css';
+import './styles/checkpoints.css';
 import './styles/changes.css';
 
 function storage(): Storage | null {

@@ -1,17 +1,19 @@
-// `weft doctor`: checks the machine for what Weft needs (today: the command sandbox) and says exactly
-// what to fix. Exit status 0 when everything works, 1 when something does not.
+// `weft doctor`: checks the machine for what Weft needs (the model set-up and the command sandbox) and
+// says exactly what to fix. Exit status 0 when everything works, 1 when something does not.
 import { parseArgs } from 'node:util';
 import { resolveWeftHome } from '../config/home';
 import { loadConfig } from '../config/load';
 import { commandEnvPolicy, DEFAULT_COMMAND_ENV_POLICY } from '../safety/command-env';
 import { sandboxStatus } from '../safety/sandbox/doctor';
 import { errorMessage } from '../util/errors';
+import { modelStatus } from './doctor-model';
 
 const USAGE = `Usage: weft doctor [--json]
 
-Checks that Weft can sandbox commands on this machine, layer by layer (filesystem, network, unix
-sockets, environment filter), and prints concrete fixes when it cannot. Exit status 0 when every
-layer works, 1 otherwise.
+Checks the model set-up (the config and its warnings, the provider, whether its API key is set, that
+its base URL answers GET /models) and that Weft can sandbox commands on this machine, layer by layer
+(filesystem, network, unix sockets, environment filter), and prints concrete fixes. Exit status 0
+when everything works, 1 when a turn could not run or a sandbox layer is missing.
 
 Options:
       --json   Print the status as one JSON object
@@ -37,14 +39,17 @@ export async function runDoctorCommand(argv: string[]): Promise<number> {
   } catch (error) {
     process.stderr.write(`weft doctor: the config could not be read (${errorMessage(error)}); checking the default environment filter.\n`);
   }
-  const status = await sandboxStatus(process.platform, envPolicy);
+  const [model, status] = await Promise.all([modelStatus(process.cwd(), process.env), sandboxStatus(process.platform, envPolicy)]);
   const allLayers = status.layers.every((layer) => layer.ok);
-  const code = status.available && allLayers ? 0 : 1;
+  const code = status.available && allLayers && model.ready ? 0 : 1;
   if (values.json === true) {
-    process.stdout.write(`${JSON.stringify(status)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...status, model })}\n`);
     return code;
   }
-  const lines = [`Sandbox (${status.platform}, ${status.mechanism}): ${status.available ? 'OK' : 'NOT AVAILABLE'}`];
+  const mark = { ok: 'OK', warn: 'WARNING', fail: 'PROBLEM' } as const;
+  const lines = [`Model: ${model.ready ? 'OK' : 'TURNS CANNOT RUN'}`];
+  for (const check of model.checks) lines.push(`  ${check.name}: ${mark[check.state]} — ${check.detail}`);
+  lines.push('', `Sandbox (${status.platform}, ${status.mechanism}): ${status.available ? 'OK' : 'NOT AVAILABLE'}`);
   for (const detail of status.details) lines.push(`  ${detail}`);
   lines.push('', 'Containment layers:');
   for (const layer of status.layers) lines.push(`  ${layer.name}: ${layer.ok ? 'OK' : 'MISSING'} — ${layer.detail}`);

@@ -13,6 +13,7 @@ import { errorMessage } from '../util/errors';
 import { rulesDir } from '../safety/approvals/rules';
 import { sharedRuleStore } from '../tools/safety-services';
 import type { ThreadStore } from '../store/thread-store';
+import type { CheckpointService } from '../checkpoints/service';
 import { uuidv7 } from '../util/ids';
 import type { WeftConfig } from '../config/schema';
 import { loadLocalImage } from '../core/user-input';
@@ -71,6 +72,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
 
   let session;
   let store: ThreadStore | null = null;
+  let checkpoints: CheckpointService | null = null;
   let input: UserInput[];
   let outputSchema: Record<string, unknown> | null;
   try {
@@ -97,6 +99,8 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     const persisted = await openThread({ weftHome, cwd, resume: args.resume, ephemeral: args.ephemeral, model: config.model, provider: provider.id, source: args.threadSource ?? 'exec' });
     store = persisted?.store ?? null;
     const resumed = persisted?.state != null;
+    // A saved run checkpoints what its tool calls change, so `weft threads revert --files` can undo it.
+    checkpoints = persisted ? await openCheckpoints(config, weftHome) : null;
     const last = persisted?.state?.lastTurnContext ?? null;
     session = createSession({
       config,
@@ -108,6 +112,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       weftHome,
       threadId: persisted?.threadId,
       recorder: persisted?.recorder,
+      checkpoints: checkpoints ?? undefined,
       initial: persisted?.state
         ? {
             history: persisted.state.history,
@@ -120,6 +125,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     if (persisted && args.output !== 'codex') process.stderr.write(`weft: thread ${persisted.threadId}${resumed ? ' (resumed)' : ''}\n`);
   } catch (error) {
     process.stderr.write(`weft: ${error instanceof ConfigError || error instanceof ExecInputError ? error.message : errorMessage(error)}\n`);
+    checkpoints?.dispose();
     await store?.close();
     return 1;
   }
@@ -167,8 +173,18 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     await session.shutdown();
+    checkpoints?.dispose();
     await store?.close();
   }
+}
+
+/** The checkpoint store of the Weft home with the config's limits; null when `[checkpoints] enabled = false`. */
+async function openCheckpoints(config: WeftConfig, weftHome: string): Promise<CheckpointService | null> {
+  const { checkpointSettings } = await import('../checkpoints/settings');
+  const settings = checkpointSettings(config, weftHome);
+  if (!settings.enabled) return null;
+  const { CheckpointService } = await import('../checkpoints/service');
+  return new CheckpointService(settings.service);
 }
 
 /** A problem with what `weft exec` was given (a file, an image), told to the user as it is. */

@@ -126,9 +126,20 @@ export class Session implements TurnHost {
   emit(event: CoreNotification): void {
     const notification = this.stamp(event);
     this.options.recorder?.notification(notification);
-    if (notification.method === 'item/completed') {
+    if (notification.method === 'turn/diff/updated') {
       const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
-      record?.items.push(notification.params.item);
+      if (record) record.diff = notification.params.diff;
+    }
+    if (notification.method === 'item/started' || notification.method === 'item/completed') {
+      const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
+      if (record) {
+        record.open ??= new Map();
+        if (notification.method === 'item/started') record.open.set(notification.params.item.id, notification.params.item);
+        else {
+          record.open.delete(notification.params.item.id);
+          record.items.push(notification.params.item);
+        }
+      }
     }
     this.broadcast(notification);
   }

@@ -109,5 +109,13 @@ export type SessionEventListener = (event: ServerNotification) => void;
 /** A turn as the UI knows it: items in completion order. */
 export interface TurnRecord {
   turn: Turn;
+  /** Completed items, in the order they completed. */
   items: ThreadItem[];
+  /**
+   * Items started and not completed yet (a command running, a patch waiting for review), so that a client
+   * attaching mid-turn sees them; absent on turns read from disk.
+   */
+  open?: Map<string, ThreadItem>;
+  /** The turn's latest aggregated diff (`turn/diff/updated`), for clients that attach later. */
+  diff?: string;
 }

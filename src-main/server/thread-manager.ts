@@ -93,7 +93,8 @@ export class ThreadManager {
   liveThread(threadId: string, includeTurns: boolean): Thread | null {
     const entry = this.loaded.get(threadId);
     if (!entry) return null;
-    const turns: Turn[] = includeTurns ? entry.session.turns.map((r) => ({ ...r.turn, items: [...r.items] })) : [];
+    // A running turn's items include those still open (a patch waiting for review), after the completed ones.
+    const turns: Turn[] = includeTurns ? entry.session.turns.map((r) => ({ ...r.turn, ...(r.diff ? { weftDiff: r.diff } : {}), items: [...r.items, ...(r.turn.status === 'inProgress' ? (r.open?.values() ?? []) : [])] })) : [];
     return { ...entry.thread, status: entry.session.status, turns };
   }
 

@@ -17,6 +17,8 @@
 //   weft_approval       {type, turn_id, item_id, kind: "command"|"fileChange", request, decision}
 //                       an approval asked and answered (request params and decision as on the wire)
 //   weft_plan_updated   {type, turn_id, explanation, plan: [{step, status}]}   the latest plan of a turn
+//   weft_turn_diff      {type, turn_id, diff}                 the turn's aggregated diff as it ended (only
+//                                                              when the turn changed files)
 //   error               {type, message, codex_error_info: null, turn_id, weft_error: TurnError}
 //                       an error that ended a turn (retried errors are not recorded)
 //   token_count         {type, info: {total_token_usage, last_token_usage, model_context_window}, rate_limits: null}
@@ -91,6 +93,11 @@ export const WeftPlanUpdatedEvent = z.looseObject({
   turn_id: z.string(),
   explanation: z.string().nullish(),
   plan: z.array(TurnPlanStep),
+});
+
+export const WeftTurnDiffEvent = z.looseObject({
+  turn_id: z.string(),
+  diff: z.string(),
 });
 
 export const ErrorEvent = z.looseObject({

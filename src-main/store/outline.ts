@@ -82,6 +82,7 @@ const ITEM_EVENTS: ReadonlySet<string> = new Set([
   'weft_item_completed',
   'weft_approval',
   'weft_plan_updated',
+  'weft_turn_diff',
   'weft_item_fields',
   'user_message',
   'agent_message',

@@ -79,6 +79,8 @@ export class RolloutRecorder implements SessionRecorder {
   private name: string | null;
   private delta: IndexDelta;
   private lastAgentMessage = new Map<string, string>();
+  /** Each running turn's latest aggregated diff, recorded once as the turn ends. */
+  private turnDiffs = new Map<string, string>();
   private closing: Promise<void> | null = null;
   /** When the last line was written: the thread's `updatedAt`, as a rescan of the file would find it. */
   private lastWriteAt: Date | null = null;
@@ -140,13 +142,15 @@ export class RolloutRecorder implements SessionRecorder {
       case 'thread/name/updated':
         this.recordName(n.params.name);
         return;
+      case 'turn/diff/updated':
+        this.turnDiffs.set(n.params.turnId, n.params.diff);
+        return;
       case 'warning':
       case 'thread/started':
       case 'thread/status/changed':
       case 'thread/archived':
       case 'thread/unarchived':
       case 'thread/closed':
-      case 'turn/diff/updated':
       case 'item/started':
       case 'item/agentMessage/delta':
       case 'item/reasoning/summaryTextDelta':
@@ -220,6 +224,9 @@ export class RolloutRecorder implements SessionRecorder {
   }
 
   private turnCompleted(turn: Turn): void {
+    const diff = this.turnDiffs.get(turn.id);
+    this.turnDiffs.delete(turn.id);
+    if (diff !== undefined && diff !== '') this.event({ type: 'weft_turn_diff', turn_id: turn.id, diff });
     const weftTurn = withoutItems(turn);
     if (turn.status === 'interrupted') {
       this.event({ type: 'turn_aborted', turn_id: turn.id, reason: 'interrupted', weft_turn: weftTurn });

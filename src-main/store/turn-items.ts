@@ -12,6 +12,7 @@ import {
   WeftItemCompletedEvent,
   WeftItemFieldsEvent,
   WeftPlanUpdatedEvent,
+  WeftTurnDiffEvent,
   codexErrorInfoName,
   type ApprovalRecord,
   type PlanRecord,
@@ -21,6 +22,7 @@ import { readLines, type LineRef } from './line-reader';
 import { parseLine, payloadType } from './line-parse';
 import type { RolloutOutline, TurnOutline } from './outline';
 import type { RolloutFd } from './rollout-source';
+import { diffFromFileChanges } from './turn-diff-rebuild';
 
 /** What a turn showed besides its items: its latest plan, the approvals asked, the errors that ended it. */
 export interface TurnDetails {
@@ -56,7 +58,10 @@ export function readTurnRecords(fd: RolloutFd, t: TurnOutline): TurnRecords {
   return out;
 }
 
-function turnOf(t: TurnOutline, items: ThreadItem[], start: RecordedTurn | null, end: RecordedTurn | null): Turn {
+function turnOf(t: TurnOutline, items: ThreadItem[], start: RecordedTurn | null, end: RecordedTurn | null, diff: string | null): Turn {
+  // Recorded as the turn ended; for turns recorded without it (older threads, Codex's, a turn cut short),
+  // rebuilt from the patches that landed.
+  const weftDiff = diff ?? diffFromFileChanges(items);
   // A turn Weft saw end: its recorded status and times, as they were. Otherwise derived from line times;
   // a turn cut short (no end line) has no end time.
   const fromRecord = t.endRef !== null && end !== null && end.status !== 'inProgress';
@@ -71,12 +76,15 @@ function turnOf(t: TurnOutline, items: ThreadItem[], start: RecordedTurn | null,
     startedAt: (end ?? start)?.startedAt ?? seconds(t.startedAtMs),
     completedAt: fromRecord ? end.completedAt : cutShort ? null : seconds(t.endedAtMs),
     durationMs: fromRecord ? end.durationMs : cutShort ? null : derivedDuration,
+    ...(weftDiff === null ? {} : { weftDiff }),
   };
 }
 
 class TurnAssembler {
   readonly items: ThreadItem[] = [];
   readonly details: TurnDetails;
+  /** The turn's recorded aggregated diff (`weft_turn_diff`), if any. */
+  diff: string | null = null;
   private reasoning: Extract<ThreadItem, { type: 'reasoning' }> | null = null;
 
   constructor(turnId: string) {
@@ -110,6 +118,11 @@ class TurnAssembler {
           const { turn_id, item_id, kind, request, decision } = e.data;
           this.details.approvals.push({ turnId: turn_id, itemId: item_id, kind, request, decision });
         }
+        return;
+      }
+      case 'weft_turn_diff': {
+        const e = WeftTurnDiffEvent.safeParse(payload);
+        if (e.success) this.diff = e.data.diff;
         return;
       }
       case 'weft_plan_updated': {
@@ -188,7 +201,7 @@ export function materializeTurns(fd: RolloutFd, outline: RolloutOutline, from: n
     }
   });
   return {
-    turns: chosen.map((t, i) => turnOf(t, assemblers[i]?.items ?? [], records[i]?.start ?? null, records[i]?.end ?? null)),
+    turns: chosen.map((t, i) => turnOf(t, assemblers[i]?.items ?? [], records[i]?.start ?? null, records[i]?.end ?? null, assemblers[i]?.diff ?? null)),
     details: assemblers.map((a) => a.details),
   };
 }

@@ -55,6 +55,12 @@ export const Turn = z.object({
   startedAt: z.number().nullable().default(null),
   completedAt: z.number().nullable().default(null),
   durationMs: z.number().nonnegative().nullable().default(null),
+  /**
+   * Weft: the turn's aggregated unified diff (what `turn/diff/updated` last said), filled for turns read
+   * from disk (`thread/resume`, `thread/read`, `thread/fork`) so "View changes" survives a reload; absent
+   * when the turn changed no files or is live (live changes come in `turn/diff/updated`).
+   */
+  weftDiff: z.string().nullable().optional(),
 });
 export type Turn = z.infer<typeof Turn>;
 

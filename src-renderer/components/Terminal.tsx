@@ -10,7 +10,7 @@ import '@xterm/xterm/css/xterm.css';
 import { memo, useCallback, useEffect, useRef } from 'react';
 import { lastChars } from '../store/output-tail';
 import type { OutputTail } from '../store/state';
-import { useColorScheme } from './use-color-scheme';
+import { resolvedScheme, useColorScheme } from './use-color-scheme';
 
 /**
  * Most characters written at once while output streams. When more than this arrived since the last write
@@ -128,7 +128,7 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
       fontSize: 12,
       lineHeight: 1.15,
       fontFamily: 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
-      theme: themeFor(window.matchMedia('(prefers-color-scheme: dark)').matches),
+      theme: themeFor(resolvedScheme() === 'dark'),
       rows: MIN_ROWS,
       allowProposedApi: false,
       screenReaderMode: false,

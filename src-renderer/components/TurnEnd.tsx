@@ -1,7 +1,8 @@
 // The end of a turn: its live plan, its notices (errors, retries, warnings), how it ended, and the
-// turn's actions ("View changes", "Fork from here").
+// turn's actions ("View changes", "Fork from here", and the checkpoint ones: undo, restore, fork into a worktree).
 import { memo, useEffect, useState } from 'react';
 import type { PlanView, TurnView } from '../store/state';
+import { TurnCheckpointActions } from '../views/checkpoints/TurnCheckpointActions';
 import { useController, useWeft } from '../views/context';
 import { duration } from './format';
 import { Icon, Spinner } from './Icon';
@@ -107,6 +108,7 @@ export const TurnEnd = memo(function TurnEnd({ threadId, turnId, canFork }: { th
               <Icon name="fork" size={13} /> Fork from here
             </button>
           )}
+          {canFork && !running && <TurnCheckpointActions threadId={threadId} turnId={turnId} />}
         </span>
       </div>
     </div>

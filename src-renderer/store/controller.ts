@@ -334,9 +334,10 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       await attempt('Could not stop the turn', () => client.request('turn/interrupt', { threadId, turnId: running.id }));
     },
 
-    async fork(threadId: string, turnId?: string): Promise<void> {
+    /** `worktree`: the fork works in its own copy of the project as it was after `turnId`. */
+    async fork(threadId: string, turnId?: string, options: { worktree?: boolean } = {}): Promise<void> {
       const result = await attempt('Could not fork the thread', () =>
-        client.request('thread/fork', { threadId, weftTurnId: turnId }),
+        client.request('thread/fork', { threadId, weftTurnId: turnId, ...(options.worktree === true ? { weftWorktree: true } : {}) }),
       );
       if (result === undefined) return;
       batcher.flush();
@@ -424,6 +425,12 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
     showTurnDiff(threadId: string, turnId: string): void {
       setUi(store, { turnDiff: { threadId, turnId } });
+    },
+
+    /** Closes a patch review without answering it (it stays pending) or opens it again. */
+    setReviewAside(requestId: string | number, aside: boolean): void {
+      const id = String(requestId);
+      setUi(store, (ui) => ({ reviewsSetAside: aside ? [...ui.reviewsSetAside.filter((r) => r !== id), id] : ui.reviewsSetAside.filter((r) => r !== id) }));
     },
 
     closeTurnDiff(): void {

@@ -58,7 +58,8 @@ export function turnViewFrom(turn: Turn, previous?: TurnView): TurnView {
     durationMs: turn.durationMs,
     itemIds,
     items,
-    diff: previous?.diff ?? null,
+    // Live, `turn/diff/updated` keeps it current; a turn read from disk brings the one recorded.
+    diff: previous?.diff ?? turn.weftDiff ?? null,
     plan: previous?.plan ?? null,
     notices: running ? (previous?.notices ?? []) : (previous?.notices ?? []).filter((n) => n.kind !== 'retry'),
   };

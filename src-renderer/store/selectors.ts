@@ -1,6 +1,7 @@
 // Derived views of the state, shared by the controller and the views.
 import type { SandboxMode, SandboxPolicy, Thread, ThreadStatus, TurnStatus } from '../../src-preload/protocol';
 import type { AppData, Conversation, TurnView } from './state';
+import { plainTitle } from './plain-title';
 
 /** The turn that is running in a conversation, if any (always the last one). */
 export function runningTurn(conversation: Conversation | undefined): TurnView | null {
@@ -20,12 +21,15 @@ export function threadBadge(status: ThreadStatus | undefined, lastTurn: TurnStat
   return null;
 }
 
-/** A thread's name for people: its name, else its first message, else a placeholder. */
-export function threadTitle(thread: Pick<Thread, 'name' | 'preview'>): string {
+/**
+ * A thread's name for people: its name, else its first message as plain text (Markdown removed), else a
+ * placeholder; cut to a length (see plain-title.ts). A fork says so.
+ */
+export function threadTitle(thread: Pick<Thread, 'name' | 'preview' | 'forkedFromId'>): string {
   const name = thread.name?.trim();
-  if (name !== undefined && name !== '') return name;
-  const preview = thread.preview.trim().split('\n')[0] ?? '';
-  return preview === '' ? 'Untitled thread' : preview;
+  const base = name !== undefined && name !== '' ? plainTitle(name) : plainTitle(thread.preview);
+  const title = base === '' ? 'Untitled thread' : base;
+  return thread.forkedFromId !== null && !title.endsWith('(fork)') ? `${title} (fork)` : title;
 }
 
 export function findThread(data: AppData, threadId: string): Thread | undefined {

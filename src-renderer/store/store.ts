@@ -48,6 +48,8 @@ export interface UiState {
   providers: WeftProviderListResult | null;
   /** Messages sent into a running turn that the conversation does not show yet (see `steering`). */
   steering: SteeringMessage[];
+  /** Patch reviews closed with Esc, still waiting: the conversation offers to open them again (request ids). */
+  reviewsSetAside: string[];
 }
 
 /**
@@ -88,6 +90,7 @@ export function initialUi(recentProjects: string[] = []): UiState {
     settingsOpen: null,
     providers: null,
     steering: [],
+    reviewsSetAside: [],
   };
 }
 

@@ -44,7 +44,9 @@ export function upsertThread(draft: Draft, state: AppData, thread: Thread): AppD
     next[key] = copy;
     return next;
   }
-  if (state.cwd === null || thread.cwd !== state.cwd) return next;
+  // A fork with its own copy of the project (a worktree) lives elsewhere but belongs under its parent.
+  const forkOfListed = thread.forkedFromId !== null && next.live.some((t) => t.id === thread.forkedFromId);
+  if (state.cwd === null || (thread.cwd !== state.cwd && !forkOfListed)) return next;
   next = own(draft, next);
   next.live = byUpdatedDesc([entry, ...next.live]);
   return next;

@@ -9,6 +9,7 @@ import { usePreference } from '../components/preferences';
 import { useController, useWeft } from './context';
 import { ConversationView } from './ConversationView';
 import { ProjectPicker, Welcome } from './ProjectPicker';
+import { CheckpointLayer } from './checkpoints/CheckpointLayer';
 import { LiveRegion } from './LiveRegion';
 import { useAttentionNotifications } from './notifications';
 import { SettingsDialog } from './settings/SettingsDialog';
@@ -76,6 +77,7 @@ export function App() {
               </div>
             )}
             <ConnectionBanner />
+            <CheckpointLayer />
             <ConversationView />
             {changesOpen && <ChangesPanel cwd={cwd} />}
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}

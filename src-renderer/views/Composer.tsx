@@ -7,6 +7,7 @@ import type { UserInput } from '../../src-preload/protocol';
 import { AskForApproval as ApprovalValues, ReasoningEffort as EffortValues, SandboxMode as SandboxValues } from '../../src-preload/protocol';
 import { Icon } from '../components/Icon';
 import { APPROVAL_DESCRIPTIONS, APPROVAL_LABELS, EFFORT_LABELS, SANDBOX_DESCRIPTIONS, SANDBOX_LABELS } from '../components/policy-labels';
+import { composerDraftKey, loadComposerDraft, saveComposerDraft } from '../store/saved-drafts';
 import { runningTurn } from '../store/selectors';
 import { useController, useWeft } from './context';
 
@@ -17,9 +18,6 @@ interface Attachment {
 }
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-
-/** Drafts survive switching threads (keyed by thread id, `new` for a thread not started). */
-const drafts = new Map<string, string>();
 
 function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -99,8 +97,10 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
   const threadId = useWeft((s) => s.ui.activeThreadId);
   const running = useWeft((s) => (threadId === null ? false : runningTurn(s.data.conversations[threadId]) !== null));
   const connection = useWeft((s) => s.ui.connection.phase);
-  const draftKey = threadId ?? 'new';
-  const [text, setText] = useState(() => drafts.get(draftKey) ?? '');
+  const cwd = useWeft((s) => s.data.cwd);
+  // Drafts survive switching threads and reloading the page (kept per thread in this browser).
+  const draftKey = composerDraftKey(threadId, cwd);
+  const [text, setText] = useState(() => loadComposerDraft(draftKey));
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [sending, setSending] = useState(false);
   const nextId = useRef(1);
@@ -108,7 +108,7 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
   const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
-    setText(drafts.get(draftKey) ?? '');
+    setText(loadComposerDraft(draftKey));
     setAttachments([]);
     input.current?.focus();
   }, [draftKey]);
@@ -122,7 +122,7 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
   }, [text]);
 
   const update = (value: string): void => {
-    drafts.set(draftKey, value);
+    saveComposerDraft(draftKey, value);
     setText(value);
   };
 
@@ -148,8 +148,8 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
     const ok = await controller.send(payload);
     setSending(false);
     if (ok) {
-      drafts.delete(draftKey);
-      drafts.delete('new');
+      saveComposerDraft(draftKey, '');
+      saveComposerDraft(composerDraftKey(null, cwd), '');
       setText('');
       setAttachments([]);
     }

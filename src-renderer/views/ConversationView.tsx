@@ -35,13 +35,25 @@ const ESTIMATES: Record<string, number> = {
 };
 
 function PendingRequest({ threadId }: { threadId: string }) {
+  const controller = useController();
   const request = useWeft((s) => firstRequestFor(s.data, threadId));
+  const setAside = useWeft((s) => request !== null && s.ui.reviewsSetAside.includes(String(request.id)));
   if (request === null) return null;
   switch (request.method) {
     case 'item/commandExecution/requestApproval':
       return <CommandApproval key={String(request.id)} request={request} />;
     case 'item/fileChange/requestApproval':
-      return <ReviewChanges key={String(request.id)} request={request} />;
+      // Closed with Esc, the review still waits: the dock says so and opens it again.
+      return setAside ? (
+        <div className="review-waiting" role="status">
+          <Icon name="diff" size={14} /> Proposed changes wait for your review.
+          <button type="button" className="btn btn-small btn-primary" onClick={() => controller.setReviewAside(request.id, false)}>
+            Review changes
+          </button>
+        </div>
+      ) : (
+        <ReviewChanges key={String(request.id)} request={request} />
+      );
     case 'item/tool/requestUserInput':
       return <UserInputDialog key={String(request.id)} request={request} />;
   }

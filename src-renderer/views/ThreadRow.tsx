@@ -2,7 +2,7 @@
 // (running, waiting for you, failed); a menu with Rename, Fork, Archive / Unarchive.
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import type { Thread } from '../../src-preload/protocol';
-import { relativeTime } from '../components/format';
+import { baseName, relativeTime } from '../components/format';
 import { Spinner } from '../components/Icon';
 import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
@@ -23,8 +23,14 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
   const active = useWeft((s) => s.ui.activeThreadId === thread.id);
   const status = useWeft((s) => s.data.statuses[thread.id]);
   const lastTurn = useWeft((s) => s.data.lastTurnStatus[thread.id]);
+  const elsewhere = useWeft((s) => s.data.cwd !== null && thread.cwd !== s.data.cwd);
   const waiting = useWeft((s) => s.data.approvals.some((r) => r.params.threadId === thread.id));
   const [renaming, setRenaming] = useState(false);
+  const row = useRef<HTMLLIElement>(null);
+  // The open thread is always in sight in the list, however it was opened (a link, a fork, a reload).
+  useEffect(() => {
+    if (active) row.current?.scrollIntoView({ block: 'nearest' });
+  }, [active]);
   const titleId = useId();
   const metaId = useId();
   const title = threadTitle(thread);
@@ -39,7 +45,7 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
   ];
 
   return (
-    <li className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''}`} style={{ paddingLeft: 6 + depth * 14 }}>
+    <li ref={row} className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''}`} style={{ paddingLeft: 6 + depth * 14 }}>
       {depth > 0 && <span className="fork-line" aria-hidden="true" />}
       {renaming ? (
         <RenameField
@@ -66,6 +72,11 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
               <span className={`thread-badge is-${badge}`}>
                 {badge === 'running' ? <Spinner size={10} /> : <span className="dot" />}
                 {BADGE_TEXT[badge]}
+              </span>
+            )}
+            {elsewhere && (
+              <span className="thread-where" title={thread.cwd}>
+                in {baseName(thread.cwd)}
               </span>
             )}
             <span className="thread-time">{relativeTime(thread.updatedAt, now)}</span>

@@ -65,7 +65,7 @@ describe('conversation', () => {
     await conversation(page).getByText('What is in this project?').waitFor();
     await conversation(page).getByText('There is a README and a src folder.').waitFor();
     await conversation(page).locator('.cell-command').getByText('ls', { exact: true }).waitFor();
-    await conversation(page).getByText(/^Done/).waitFor();
+    await conversation(page).locator('.cell-command .status').getByText('Done', { exact: true }).waitFor();
     await e2e.screenshot('reload-restores-thread');
   });
 });

@@ -36,7 +36,8 @@ describe('threads', () => {
 
     const threads = page.getByRole('navigation', { name: 'Threads' });
     await threads.locator('.thread-row.is-fork').waitFor();
-    expect(await threads.getByRole('button', { name: 'First question', exact: true }).count()).toBe(2);
+    expect(await threads.getByRole('button', { name: 'First question', exact: true }).count()).toBe(1);
+    expect(await threads.getByRole('button', { name: 'First question (fork)', exact: true }).count()).toBe(1);
     expect(await threads.locator('.thread-row.is-fork.is-active').count()).toBe(1);
     await e2e.screenshot('fork-tree');
   });

@@ -126,7 +126,8 @@ describe('several processes at once', () => {
 });
 
 describe('kill -9 while recording', () => {
-  it('never loses a written line, and every thread loads and is indexed again', async () => {
+  // Twelve writer processes, started and killed one round at a time.
+  it('never loses a written line, and every thread loads and is indexed again', { timeout: 120_000 }, async () => {
     const threads = [uuidv7(), uuidv7(), uuidv7()];
     const acked = new Map<string, string[]>(threads.map((id) => [id, []]));
     let seed = 7;

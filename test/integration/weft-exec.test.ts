@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
@@ -238,5 +239,34 @@ describe('weft exec', () => {
     const missing = await runWeft(['exec']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no prompt given');
+  });
+});
+
+describe('weft exec checkpoints', () => {
+  it('records what its commands changed, so `weft threads revert --files` puts the files back', async () => {
+    server.enqueueMany([
+      { kind: 'sse', events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'printf "gamma\\n" >> notes.txt && mkdir -p made/deep && echo x > made/deep/x.txt' }), evCompleted()] },
+      answer('done'),
+    ]);
+    const run = await runWeft(['exec', 'change things']);
+    expect(run.code).toBe(0);
+    const id = /weft: thread (\S+)/.exec(run.stderr)?.[1] ?? '';
+    expect(await readFile(join(ws.dir, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
+    const read = await runWeft(['threads', 'read', id, '--json']);
+    const turnId = (JSON.parse(read.stdout) as { thread: { turns: { id: string }[] } }).thread.turns[0]?.id ?? '';
+    const reverted = await runWeft(['threads', 'revert', id, '--before', turnId, '--files']);
+    expect({ code: reverted.code, stderr: reverted.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(await readFile(join(ws.dir, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\n');
+    expect(existsSync(join(ws.dir, 'made'))).toBe(false);
+  });
+
+  it('records nothing with --ephemeral or [checkpoints] enabled = false', async () => {
+    const call = { kind: 'sse' as const, events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'echo x >> x.txt' }), evCompleted()] };
+    server.enqueueMany([call, answer('done'), call, answer('done')]);
+    expect((await runWeft(['exec', '--ephemeral', 'change things'])).code).toBe(0);
+    await writeFile(join(home.dir, 'config.toml'), mockConfig(server.url, '[checkpoints]\nenabled = false\n'));
+    expect((await runWeft(['exec', 'change things'])).code).toBe(0);
+    expect(await readFile(join(ws.dir, 'x.txt'), 'utf8')).toBe('x\nx\n');
+    expect(existsSync(join(home.dir, 'checkpoints'))).toBe(false);
   });
 });

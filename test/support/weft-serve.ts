@@ -184,3 +184,23 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
 export function conversation(page: Page): Locator {
   return page.getByRole('region', { name: 'Conversation' });
 }
+
+export const SCREENSHOT_SIZES = [
+  { width: 1400, height: 900 },
+  { width: 900, height: 700 },
+] as const;
+
+/**
+ * Saves `<name>-1400x900.png` and `<name>-900x700.png` of the page as it is now (the window resized for
+ * each, then put back), waiting for layout to settle after each resize.
+ */
+export async function screenshotSizes(e2e: E2e, name: string): Promise<void> {
+  const { page } = e2e;
+  const before = page.viewportSize();
+  for (const size of SCREENSHOT_SIZES) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    await e2e.screenshot(`${name}-${size.width}x${size.height}`);
+  }
+  if (before !== null) await page.setViewportSize(before);
+}

@@ -1,6 +1,7 @@
 // Monaco, set up once for the whole page: only the editor core, the diff editor, the codicon font and the
 // syntax-colouring grammars (no language services, so no red squiggles in partial files and a single
 // worker). Loaded lazily, the first time a diff or a highlighted code block is shown.
+import { resolvedScheme, subscribeScheme } from '../use-color-scheme';
 import * as monaco from 'monaco-editor/editor/editor.api';
 import 'monaco-editor/features/diffEditor/register';
 import 'monaco-editor/features/codicon/register';
@@ -45,15 +46,13 @@ function defineThemes(): void {
   monaco.editor.defineTheme('weft-dark', shared(true));
 }
 
-const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
-
 export function currentTheme(): string {
-  return darkQuery.matches ? 'weft-dark' : 'weft-light';
+  return resolvedScheme() === 'dark' ? 'weft-dark' : 'weft-light';
 }
 
 defineThemes();
 monaco.editor.setTheme(currentTheme());
-darkQuery.addEventListener('change', () => {
+subscribeScheme(() => {
   defineThemes();
   monaco.editor.setTheme(currentTheme());
 });

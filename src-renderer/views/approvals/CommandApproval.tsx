@@ -1,7 +1,7 @@
 // "Approve command": what the agent wants to run, where and why, and the person's answer.
 import { useEffect, useId, useRef } from 'react';
 import type { KeyboardEvent } from 'react';
-import type { CommandAction, CommandExecutionRequestApprovalParams, SandboxMode } from '../../../src-preload/protocol';
+import type { CommandAction, CommandExecutionApprovalDecision, CommandExecutionRequestApprovalParams, SandboxMode } from '../../../src-preload/protocol';
 import type { IncomingServerRequest } from '../../client/types';
 import { relativePath } from '../../components/format';
 import { Icon } from '../../components/Icon';
@@ -30,6 +30,51 @@ export function safetyHint(params: CommandExecutionRequestApprovalParams, sandbo
 
 /** Keys that answer the focused card: Y accept, A accept for the session, N decline. */
 const SHORTCUTS: Record<string, 'accept' | 'acceptForSession' | 'decline'> = { y: 'accept', a: 'acceptForSession', n: 'decline' };
+const SHORTCUT_OF: Partial<Record<string, string>> = { accept: 'Y', acceptForSession: 'A', decline: 'N' };
+
+/**
+ * The answers the card offers, in order: the request's `availableDecisions` when it lists them, else all
+ * of them (with "Always allow" only when a prefix is proposed).
+ */
+export function offeredDecisions(params: CommandExecutionRequestApprovalParams): CommandExecutionApprovalDecision[] {
+  if (params.availableDecisions !== undefined && params.availableDecisions !== null) return params.availableDecisions;
+  const prefix = params.proposedExecpolicyAmendment ?? [];
+  return ['accept', 'acceptForSession', ...(prefix.length > 0 ? [{ acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } }] : []), 'decline', 'cancel'];
+}
+
+function DecisionButton({ decision, onAnswer }: { decision: CommandExecutionApprovalDecision; onAnswer: (decision: CommandExecutionApprovalDecision) => void }) {
+  if (typeof decision === 'string') {
+    const key = SHORTCUT_OF[decision];
+    const label = { accept: 'Accept', acceptForSession: 'Accept for session', decline: 'Decline', cancel: 'Cancel turn' }[decision];
+    const className = decision === 'accept' ? 'btn btn-primary' : decision === 'cancel' ? 'btn btn-danger-ghost' : 'btn';
+    return (
+      <button type="button" className={className} aria-keyshortcuts={key} onClick={() => onAnswer(decision)}>
+        {label}
+        {key !== undefined && (
+          <>
+            {' '}
+            <kbd className="shortcut-key" aria-hidden="true">
+              {key}
+            </kbd>
+          </>
+        )}
+      </button>
+    );
+  }
+  if ('acceptWithExecpolicyAmendment' in decision) {
+    return (
+      <button type="button" className="btn" onClick={() => onAnswer(decision)}>
+        Always allow <code>{decision.acceptWithExecpolicyAmendment.execpolicy_amendment.join(' ')}</code>
+      </button>
+    );
+  }
+  const { host, action } = decision.applyNetworkPolicyAmendment.network_policy_amendment;
+  return (
+    <button type="button" className="btn" onClick={() => onAnswer(decision)}>
+      {action === 'allow' ? 'Allow network access to' : 'Deny network access to'} <code>{host}</code>
+    </button>
+  );
+}
 
 export function CommandApproval({ request }: { request: CommandRequest }) {
   const controller = useController();
@@ -37,7 +82,7 @@ export function CommandApproval({ request }: { request: CommandRequest }) {
   const sandbox = useWeft((s) => s.ui.settings.sandbox);
   const titleId = useId();
   const { params } = request;
-  const prefix = params.proposedExecpolicyAmendment ?? null;
+  const offered = offeredDecisions(params);
   const hint = safetyHint(params, sandbox);
   const answer = controller.answerCommand.bind(null, request);
   const card = useRef<HTMLElement>(null);
@@ -48,7 +93,7 @@ export function CommandApproval({ request }: { request: CommandRequest }) {
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
     const decision = SHORTCUTS[event.key.toLowerCase()];
-    if (decision === undefined) return;
+    if (decision === undefined || !offered.includes(decision)) return;
     event.preventDefault();
     answer(decision);
   };
@@ -76,24 +121,17 @@ export function CommandApproval({ request }: { request: CommandRequest }) {
         <dd className={`safety safety-${hint.tone}`}>{hint.text}</dd>
       </dl>
       <div className="approval-actions">
-        <button type="button" className="btn btn-primary" aria-keyshortcuts="Y" onClick={() => answer('accept')}>
-          Accept <kbd className="shortcut-key" aria-hidden="true">Y</kbd>
-        </button>
-        <button type="button" className="btn" aria-keyshortcuts="A" onClick={() => answer('acceptForSession')}>
-          Accept for session <kbd className="shortcut-key" aria-hidden="true">A</kbd>
-        </button>
-        {prefix !== null && prefix.length > 0 && (
-          <button type="button" className="btn" onClick={() => answer({ acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } })}>
-            Always allow <code>{prefix.join(' ')}</code>
-          </button>
-        )}
+        {offered
+          .filter((d) => d !== 'decline' && d !== 'cancel')
+          .map((decision, i) => (
+            <DecisionButton key={i} decision={decision} onAnswer={answer} />
+          ))}
         <span className="spacer" />
-        <button type="button" className="btn" aria-keyshortcuts="N" onClick={() => answer('decline')}>
-          Decline <kbd className="shortcut-key" aria-hidden="true">N</kbd>
-        </button>
-        <button type="button" className="btn btn-danger-ghost" onClick={() => answer('cancel')}>
-          Cancel turn
-        </button>
+        {offered
+          .filter((d) => d === 'decline' || d === 'cancel')
+          .map((decision) => (
+            <DecisionButton key={String(decision)} decision={decision} onAnswer={answer} />
+          ))}
       </div>
     </section>
   );

@@ -2,6 +2,7 @@
 // file read through `fs/readFile`), and Weft's per-hunk review: decline single hunks, say why, accept the
 // rest.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useModal } from '../../components/use-modal';
 import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
 import type { IncomingServerRequest } from '../../client/types';
 import { DiffView } from '../../components/diff/DiffView';
@@ -12,6 +13,7 @@ import { relativePath } from '../../components/format';
 import { Icon, Spinner } from '../../components/Icon';
 import { changeKindLabel, DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { useDiffLayout } from '../../components/preferences';
+import { forgetReviewVerdicts, loadReviewVerdicts, saveReviewVerdicts } from '../../store/saved-drafts';
 import { useController, useWeft } from '../context';
 import { acceptedCount, buildPatchAnswer, hunkKey } from './patch-answer';
 import type { HunkVerdict } from './patch-answer';
@@ -197,21 +199,29 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
   const entry = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.items[itemId]);
   const item: FileChangeItem | null = entry?.item.type === 'fileChange' ? entry.item : null;
   const changes = useMemo(() => item?.changes ?? [], [item]);
-  const [verdicts, setVerdicts] = useState<ReadonlyMap<string, HunkVerdict>>(new Map());
+  // Kept until the request is answered: switching threads or reloading the page loses nothing.
+  const [verdicts, setVerdicts] = useState<ReadonlyMap<string, HunkVerdict>>(() => loadReviewVerdicts(threadId, itemId));
   const [collapseUnchanged, setCollapseUnchanged] = useState(true);
   const titleId = useId();
   const dialog = useRef<HTMLElement>(null);
 
-  useEffect(() => {
-    dialog.current?.focus();
-  }, []);
+  // Esc closes it without answering: the request stays pending and the conversation offers it again.
+  useModal(dialog, () => controller.setReviewAside(request.id, true));
 
-  const setVerdict = useCallback((key: string, verdict: HunkVerdict): void => {
-    setVerdicts((old) => new Map(old).set(key, verdict));
-  }, []);
+  const setVerdict = useCallback(
+    (key: string, verdict: HunkVerdict): void => {
+      setVerdicts((old) => {
+        const next = new Map(old).set(key, verdict);
+        saveReviewVerdicts(threadId, itemId, next);
+        return next;
+      });
+    },
+    [threadId, itemId],
+  );
   const counts = acceptedCount(changes, verdicts);
   const answer = (decision: 'accept' | 'acceptForSession' | 'decline'): void => {
     controller.answerPatch(request, buildPatchAnswer(changes, verdicts, decision));
+    forgetReviewVerdicts(threadId, itemId);
   };
 
   return (
@@ -229,6 +239,9 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
             Collapse unchanged lines
           </label>
           <DiffLayoutToggle />
+          <button type="button" className="icon-button" aria-label="Close (the changes keep waiting)" title="Close (Esc); the changes keep waiting for your review" onClick={() => controller.setReviewAside(request.id, true)}>
+            <Icon name="x" />
+          </button>
         </header>
         {((reason ?? '') !== '' || (grantRoot ?? '') !== '') && (
           <div className="review-reason">

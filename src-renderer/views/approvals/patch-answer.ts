@@ -1,12 +1,10 @@
 // The answer to a patch approval with Weft's per-hunk review. Pure.
 import type { FileChangeApprovalDecision, FileChangeRequestApprovalResult, FileUpdateChange, WeftHunkDecision } from '../../../src-preload/protocol';
 import { parseFileDiff } from '../../components/diff/unified-diff';
+import type { HunkVerdict } from '../../store/saved-drafts';
 
 /** The person's verdict on one hunk; hunks without one are accepted. */
-export interface HunkVerdict {
-  declined: boolean;
-  comment: string;
-}
+export type { HunkVerdict };
 
 export function hunkKey(path: string, hunk: number): string {
   return `${path}\u0000${hunk}`;

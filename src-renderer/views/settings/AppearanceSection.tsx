@@ -1,7 +1,8 @@
-// Notifications when Weft needs the person while the page is in the background (browser only: the
-// desktop app notifies from its main process).
+// Appearance: the colour theme (system, light, dark), and notifications when Weft needs the person while
+// the page is in the background (browser only: the desktop app notifies from its main process).
 import { useId, useState } from 'react';
 import { usePreference } from '../../components/preferences';
+import { setThemeChoice, THEME_CHOICES, useThemeChoice } from '../../components/use-color-scheme';
 import { useApp } from '../context';
 
 export const NOTIFY_PREFERENCE = 'weft.notify';
@@ -12,6 +13,8 @@ export function AppearanceSection() {
   const [notify, setNotify] = usePreference(NOTIFY_PREFERENCE, NOTIFY_VALUES, 'off');
   const [note, setNote] = useState<string | null>(null);
   const titleId = useId();
+  const themeId = useId();
+  const theme = useThemeChoice();
   const supported = typeof Notification !== 'undefined';
 
   const toggle = async (on: boolean): Promise<void> => {
@@ -23,6 +26,18 @@ export function AppearanceSection() {
   };
 
   return (
+    <>
+    <section className="settings-section" aria-labelledby={themeId}>
+      <h3 id={themeId}>Theme</h3>
+      <div className="segmented settings-theme" role="radiogroup" aria-labelledby={themeId}>
+        {THEME_CHOICES.map((choice) => (
+          <label key={choice} className="settings-radio">
+            <input type="radio" name="weft-theme" value={choice} checked={theme === choice} onChange={() => setThemeChoice(choice)} />
+            {THEME_LABELS[choice]}
+          </label>
+        ))}
+      </div>
+    </section>
     <section className="settings-section" aria-labelledby={titleId}>
       <h3 id={titleId}>Notifications</h3>
       {desktop !== null ? (
@@ -42,5 +57,8 @@ export function AppearanceSection() {
         </>
       )}
     </section>
+    </>
   );
 }
+
+const THEME_LABELS = { system: 'Same as the system', light: 'Light', dark: 'Dark' } as const;

@@ -6,6 +6,7 @@ import { Icon } from '../../components/Icon';
 import { useModal } from '../../components/use-modal';
 import { useController, useWeft } from '../context';
 import { AppearanceSection } from './AppearanceSection';
+import { CheckpointsSection } from './CheckpointsSection';
 import { DefaultsSection } from './DefaultsSection';
 import { ProvidersSection } from './ProvidersSection';
 import { RulesSection } from './RulesSection';
@@ -30,6 +31,7 @@ export function SettingsDialog() {
           <DefaultsSection />
           <AppearanceSection />
           <RulesSection />
+          <CheckpointsSection />
         </div>
       </section>
     </div>

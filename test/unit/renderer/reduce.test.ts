@@ -221,6 +221,13 @@ describe('reduceNotification', () => {
     expect(state.conversations.new?.turnIds).toEqual([]);
   });
 
+  it('lists a fork of a listed thread that works in its own copy of the project elsewhere', () => {
+    let state = setList(emptyAppData(CWD), 'live', [makeThread()]);
+    state = reduceNotification(state, note('thread/started', { thread: makeThread({ id: 'fork', cwd: '/home/u/.weft/worktrees/demo-1a2b', forkedFromId: T, updatedAt: 1_800_000_000 }) }));
+    state = reduceNotification(state, note('thread/started', { thread: makeThread({ id: 'stranger', cwd: '/tmp/other', forkedFromId: 'not-listed' }) }));
+    expect(state.live.map((t) => t.id)).toEqual(['fork', T]);
+  });
+
   it('takes the first user message of a new thread as its preview', () => {
     let state = setList(emptyAppData(CWD), 'live', [makeThread({ preview: '' })]);
     state = reduceNotification(state, note('thread/started', { thread: makeThread({ preview: '' }) }));

@@ -73,9 +73,9 @@ describe('threadTree', () => {
 
 describe('thread display', () => {
   it('names a thread by its name, else the first line of its preview', () => {
-    expect(threadTitle({ name: ' Build ', preview: 'x' })).toBe('Build');
-    expect(threadTitle({ name: null, preview: 'Fix it\nplease' })).toBe('Fix it');
-    expect(threadTitle({ name: '', preview: '' })).toBe('Untitled thread');
+    expect(threadTitle({ name: ' Build ', preview: 'x', forkedFromId: null })).toBe('Build');
+    expect(threadTitle({ name: null, preview: 'Fix it\nplease', forkedFromId: null })).toBe('Fix it');
+    expect(threadTitle({ name: '', preview: '', forkedFromId: null })).toBe('Untitled thread');
   });
 
   it('says running, waiting for you, or failed', () => {

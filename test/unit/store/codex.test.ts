@@ -118,6 +118,8 @@ const EXPECTED_TURNS: Turn[] = [
     startedAt: Date.UTC(2025, 8, 1, 10, 0, 2) / 1000,
     completedAt: Date.UTC(2025, 8, 1, 10, 0, 10) / 1000,
     durationMs: 8000,
+    // Rebuilt from the patch that landed (Codex records no turn diff).
+    weftDiff: 'diff --git a/home/u/proj/a b/home/u/proj/a\n--- a/home/u/proj/a\n+++ b/home/u/proj/a\n@@ -1 +1 @@\n-x\n+y\n',
     items: [
       { type: 'userMessage', id: expect.any(String) as string, content: [{ type: 'text', text: 'list the files' }] },
       { type: 'reasoning', id: expect.any(String) as string, summary: ['**Listing**', 'second part'], content: [] },

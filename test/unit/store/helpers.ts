@@ -7,6 +7,7 @@ import type { JsonValue, ResponseItem, ServerNotification, ThreadItem, ThreadTok
 import type { SessionRecorder } from '../../../src-main/store';
 import type { TurnDetails } from '../../../src-main/store';
 import { ThreadStore } from '../../../src-main/store';
+import { diffFromFileChanges } from '../../../src-main/store/turn-diff-rebuild';
 
 export interface TempHome {
   home: string;
@@ -146,7 +147,9 @@ export class ScriptedSession {
     const completedAt = this.clock++;
     const done: Turn = { id, items: [], status, error: status === 'failed' ? error : null, startedAt, completedAt, durationMs: (completedAt - startedAt) * 1000 };
     this.emit({ method: 'turn/completed', params: { threadId: this.threadId, turn: done } });
-    const turn = { ...done, items };
+    // A turn read back carries the diff of the patches that landed in it (none of these turns records one).
+    const diff = diffFromFileChanges(items);
+    const turn: Turn = { ...done, items, ...(diff === null ? {} : { weftDiff: diff }) };
     this.transcript.turns.push(turn);
     this.transcript.details.push(details);
     // Rejects when the recorder could not make the turn durable (the transcript has it all the same).

@@ -1,0 +1,174 @@
+// The preview of a restore ("Undo this turn", "Restore to here"): every file that would change, with a
+// diff of its current text against the text it goes back to; files someone changed after the agent are
+// conflicts, and the user picks "Keep mine" (nothing is written) or "Overwrite" (their version is
+// checkpointed first, so Redo brings it back).
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { CheckpointPreviewFile } from '../../../src-preload/protocol';
+import { DiffView } from '../../components/diff/DiffView';
+import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
+import { Icon, Spinner } from '../../components/Icon';
+import { useDiffLayout } from '../../components/preferences';
+import { useModal } from '../../components/use-modal';
+import { useController, useWeft } from '../context';
+import { closeRestore, conflictsOf, messageOf, offerRedo, type RestoreTarget } from './checkpoint-ui';
+
+type Preview = { state: 'loading' } | { state: 'ready'; files: CheckpointPreviewFile[] } | { state: 'failed'; message: string };
+
+const CHANGE_LABELS: Record<CheckpointPreviewFile['change'], string> = {
+  add: 'comes back',
+  update: 'goes back',
+  delete: 'is removed',
+};
+
+function FilePreview({ file, sideBySide }: { file: CheckpointPreviewFile; sideBySide: boolean }) {
+  const text = file.current !== null || file.restored !== null;
+  return (
+    <section className={`review-file restore-file${file.conflict ? ' is-conflict' : ''}`} aria-label={`${file.path} ${CHANGE_LABELS[file.change]}`}>
+      <header className="review-file-head">
+        <Icon name="file" size={14} />
+        <span className="file-path">{file.path}</span>
+        <span className={`badge restore-change restore-${file.change}`}>{CHANGE_LABELS[file.change]}</span>
+        {file.conflict && <span className="badge badge-waiting">changed since the agent</span>}
+      </header>
+      {file.unrestorable !== null && <p className="restore-note">{file.unrestorable}</p>}
+      {file.binary ? (
+        <p className="restore-note muted">Binary file: its bytes go back as they were.</p>
+      ) : text ? (
+        <DiffView original={file.current ?? ''} modified={file.restored ?? ''} path={file.path} sideBySide={sideBySide} hideUnchanged maxHeight={360} label={`${file.path}: now and after the restore`} />
+      ) : (
+        <p className="restore-note muted">Too large to show.</p>
+      )}
+    </section>
+  );
+}
+
+export function RestoreDialog({ target }: { target: RestoreTarget }) {
+  const controller = useController();
+  const turnCount = useWeft((s) => s.data.conversations[target.threadId]?.turnIds.length ?? 0);
+  const [layout] = useDiffLayout();
+  const [preview, setPreview] = useState<Preview>({ state: 'loading' });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const titleId = useId();
+  const dialog = useRef<HTMLElement>(null);
+  useModal(dialog, () => closeRestore());
+
+  const load = useCallback(async () => {
+    try {
+      const result = await controller.request('weft/checkpoints/preview', { threadId: target.threadId, beforeTurnId: target.beforeTurnId });
+      setPreview({ state: 'ready', files: result.files });
+    } catch (e) {
+      setPreview({ state: 'failed', message: messageOf(e) });
+    }
+  }, [controller, target.threadId, target.beforeTurnId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const restore = async (force: boolean): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await controller.request('thread/revert', { threadId: target.threadId, beforeTurnId: target.beforeTurnId, weftRestoreFiles: true, weftForce: force });
+      const files = result.weftFiles === null || result.weftFiles === undefined ? 0 : result.weftFiles.restored.length;
+      offerRedo(files > 0 ? { threadId: target.threadId, files, turns: Math.max(0, turnCount - target.dropped), redone: null } : null);
+      closeRestore();
+    } catch (e) {
+      // Someone changed a file between the preview and now: show the conflicts as they are now.
+      if (conflictsOf(e) !== null) await load();
+      else setError(messageOf(e));
+      setBusy(false);
+    }
+  };
+
+  const files = preview.state === 'ready' ? preview.files : [];
+  const conflicts = files.filter((file) => file.conflict);
+  const summary =
+    target.kind === 'undo'
+      ? 'The files go back to how they were before this turn, and the conversation drops it.'
+      : `The files go back to how they were right after this turn, and the conversation drops the ${target.dropped === 1 ? 'turn' : `${target.dropped} turns`} after it.`;
+  return (
+    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && closeRestore()}>
+      <section className="review restore" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} ref={dialog}>
+        <header className="review-head">
+          <Icon name="undo" />
+          <h2 id={titleId}>{target.kind === 'undo' ? 'Undo this turn' : 'Restore to here'}</h2>
+          {preview.state === 'ready' && (
+            <span className="muted">
+              {files.length} {files.length === 1 ? 'file' : 'files'}
+            </span>
+          )}
+          <span className="spacer" />
+          <DiffLayoutToggle />
+          <button type="button" className="icon-button" aria-label="Close" onClick={() => closeRestore()}>
+            <Icon name="x" />
+          </button>
+        </header>
+        <p className="restore-summary">
+          {summary} Left: the file now; right: after the restore.
+        </p>
+        {conflicts.length > 0 && (
+          <div className="review-reason restore-conflicts" role="alert">
+            <strong>
+              {conflicts.length === 1 ? '1 file was' : `${conflicts.length} files were`} changed after the agent left {conflicts.length === 1 ? 'it' : 'them'}:
+            </strong>
+            <ul>
+              {conflicts.map((file) => (
+                <li key={file.path}>
+                  <code>{file.path}</code>
+                </li>
+              ))}
+            </ul>
+            <span>“Overwrite” saves your version as a checkpoint first: Redo brings it back.</span>
+          </div>
+        )}
+        <div className="review-body">
+          {preview.state === 'loading' && (
+            <p className="muted">
+              <Spinner size={13} /> Comparing the files with the checkpoints…
+            </p>
+          )}
+          {preview.state === 'failed' && (
+            <p className="settings-status settings-status-error" role="alert">
+              {preview.message}
+            </p>
+          )}
+          {preview.state === 'ready' && files.length === 0 && <p className="muted">No file changes to put back: only the conversation goes back.</p>}
+          {files.map((file) => (
+            <FilePreview key={file.path} file={file} sideBySide={layout === 'split'} />
+          ))}
+        </div>
+        <footer className="review-foot">
+          {error !== null ? (
+            <span className="settings-status-error" role="alert">
+              {error}
+            </span>
+          ) : (
+            <span className="muted">Nothing in git changes: no index, stash or branch is touched.</span>
+          )}
+          <span className="spacer" />
+          {conflicts.length > 0 ? (
+            <>
+              <button type="button" className="btn" onClick={() => closeRestore()}>
+                Keep mine
+              </button>
+              <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void restore(true)}>
+                Overwrite
+              </button>
+            </>
+          ) : (
+            <>
+              <button type="button" className="btn" onClick={() => closeRestore()}>
+                Cancel
+              </button>
+              <button type="button" className="btn btn-primary" disabled={busy || preview.state !== 'ready'} data-autofocus onClick={() => void restore(false)}>
+                {files.length === 0 ? 'Go back' : `Restore ${files.length} ${files.length === 1 ? 'file' : 'files'}`}
+              </button>
+            </>
+          )}
+        </footer>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+// What the checkpoint views share: the restore being previewed and the restore that Redo can undo.
+// Kept apart from the app store: nothing else reads it, and it never outlives the page.
+import { create } from 'zustand';
+import { CHECKPOINT_CONFLICT_CODE, CheckpointConflictData } from '../../../src-preload/protocol';
+import { RpcError } from '../../client/types';
+
+export interface RestoreTarget {
+  threadId: string;
+  /** The first turn to drop: the files go back to how they were before it. */
+  beforeTurnId: string;
+  /** `undo`: the latest turn and its files; `restore`: back to just after an earlier turn. */
+  kind: 'undo' | 'restore';
+  /** How many turns the conversation loses. */
+  dropped: number;
+}
+
+export interface RedoOffer {
+  threadId: string;
+  /** Files the restore changed. */
+  files: number;
+  /** The thread's turn count right after the restore: a new turn ends the offer (its changes come first). */
+  turns: number;
+  /** Files Redo put back, once it has run; null until then. */
+  redone: number | null;
+}
+
+interface CheckpointUiState {
+  restore: RestoreTarget | null;
+  redo: RedoOffer | null;
+}
+
+export const useCheckpointUi = create<CheckpointUiState>(() => ({ restore: null, redo: null }));
+
+export function openRestore(target: RestoreTarget): void {
+  useCheckpointUi.setState({ restore: target });
+}
+
+export function closeRestore(): void {
+  useCheckpointUi.setState({ restore: null });
+}
+
+export function offerRedo(offer: RedoOffer | null): void {
+  useCheckpointUi.setState({ redo: offer });
+}
+
+/** The files named by a conflict error (-32010), or null for any other error. */
+export function conflictsOf(error: unknown): string[] | null {
+  if (!(error instanceof RpcError) || error.code !== CHECKPOINT_CONFLICT_CODE) return null;
+  const data = CheckpointConflictData.safeParse(error.data);
+  return data.success ? data.data.conflicts : [];
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
