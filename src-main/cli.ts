@@ -20,6 +20,7 @@ Commands:
   app-server                  Speak the app-server protocol (JSON-RPC, one JSON object per line) on stdio
   mcp-server [--port N]       Serve Weft as an MCP server (tools weft, weft-reply) on stdio or HTTP
   acp                         Speak the Agent Client Protocol on stdio (for editors such as Zed)
+  review [--base B|--commit SHA] Review the uncommitted changes, a branch or a commit; print the findings
   threads <command>           List, read, rename, archive, search and import threads
   apply-patch [patch]         Apply a patch (Codex apply_patch format) from the argument or stdin
   sandbox [options] -- CMD    Run one command inside Weft's sandbox
@@ -59,6 +60,13 @@ async function main(argv: string[]): Promise<number> {
     case 'acp': {
       const [{ runAcpCommand }, { createAppHost }] = await Promise.all([import('./cli/acp'), import('./server/app-host')]);
       return runAcpCommand(rest, ({ cwd }) => createAppHost({ cwd }));
+    }
+    case 'review': {
+      const [{ runReviewCommand }, { createAppHost }] = await Promise.all([import('./cli/review'), import('./server/app-host')]);
+      return runReviewCommand(rest, async ({ cwd }) => {
+        const app = await createAppHost({ cwd, log: () => undefined });
+        return { host: app.host, close: () => app.close() };
+      });
     }
     case 'threads':
       return (await import('./cli/threads')).runThreadsCommand(rest);

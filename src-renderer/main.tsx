@@ -20,6 +20,7 @@ import './styles/markdown.css';
 import './styles/settings.css';
 import './styles/checkpoints.css';
 import './styles/terminal.css';
+import './styles/changes.css';
 
 function storage(): Storage | null {
   try {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { DiscardStore } from './discards';
 import { BlobStore } from './blob-store';
 import { CheckpointConflictError, CheckpointError } from './errors';
 import { RecordLog, recordHashes } from './records';
@@ -189,6 +190,8 @@ export class CheckpointService {
       indexFiles = [];
     }
     for (const name of indexFiles) for (const hash of indexHashes(join(workspacesDir, name))) keep.add(hash);
+    // Content the Changes panel discarded stays restorable.
+    for (const hash of new DiscardStore(this.options.weftHome).hashes()) keep.add(hash);
     // Blob ages are file times: compared with the real clock.
     const collected = this.blobs.collect(keep, graceMs, Date.now());
     return { droppedRecords, removedBlobs: collected.removed, freedBytes: collected.freedBytes, keptBytes: collected.keptBytes };

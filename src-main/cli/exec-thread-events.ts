@@ -131,6 +131,8 @@ export class CodexExecEvents {
       case 'plan':
       case 'imageView':
       case 'contextCompaction':
+      case 'enteredReviewMode':
+      case 'exitedReviewMode':
         return null;
     }
   }
@@ -177,10 +179,13 @@ export class CodexExecEvents {
         };
       case 'webSearch':
         return { id: this.idOf(item.id), type: 'web_search', query: item.query };
+      case 'exitedReviewMode':
+        return { id: this.idOf(item.id), type: 'agent_message', text: item.review };
       case 'userMessage':
       case 'plan':
       case 'imageView':
       case 'contextCompaction':
+      case 'enteredReviewMode':
         return null;
     }
   }

@@ -85,6 +85,10 @@ function renderItem(item: ThreadItem): string {
       return `Viewed ${item.path}`;
     case 'contextCompaction':
       return '(history compacted)';
+    case 'enteredReviewMode':
+      return `Review: ${item.review}`;
+    case 'exitedReviewMode':
+      return `Review finished:\n${indent(item.review)}`;
     default:
       return assertNever(item, 'thread item');
   }

@@ -2,6 +2,7 @@ import type { ResponseItem, ServerNotification, ServerRequest, ThreadActiveFlag,
 import type { CoreNotification, ServerRequestSender } from '../tools/types';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
+import type { ReviewTurnInput } from './review-turn';
 import { TurnRunner, type TurnHost, type UserShellInput } from './turn-runner';
 import type { Op, SessionEventListener, SessionOptions, TurnOptions, TurnOverrides, TurnRecord, TurnSettings } from './types';
 
@@ -194,6 +195,11 @@ export class Session implements TurnHost {
     return this.submit({ type: 'compact' }).then((r) => ('turn' in r ? r.turn : this.mustHaveActive()));
   }
 
+  /** Runs a code review as a turn of its own (`review/start`). */
+  startReview(review: ReviewTurnInput): Promise<Turn> {
+    return this.submit({ type: 'review', review }).then((r) => ('turn' in r ? r.turn : this.mustHaveActive()));
+  }
+
   shutdown(): Promise<void> {
     return this.submit({ type: 'shutdown' }).then(() => undefined);
   }
@@ -223,6 +229,10 @@ export class Session implements TurnHost {
         // The running turn is already ending: the command gets a turn of its own once it has.
         if (this.active) await this.activeFinished;
         return { turn: this.begin(input) };
+      }
+      case 'review': {
+        if (this.active) throw new SessionError('a turn is running; start the review once it has finished');
+        return { turn: this.begin(op.review) };
       }
       case 'steer': {
         if (!this.active) throw new SessionError('there is no running turn to steer; start a new turn instead');
@@ -255,7 +265,7 @@ export class Session implements TurnHost {
     }
   }
 
-  private begin(input: UserInput[] | 'compact' | UserShellInput, options?: TurnOptions): Turn {
+  private begin(input: UserInput[] | 'compact' | UserShellInput | ReviewTurnInput, options?: TurnOptions): Turn {
     const runner = new TurnRunner(this, this.settings, input, options);
     this.active = runner;
     const record: TurnRecord = { turn: runner.snapshot(), items: [] };

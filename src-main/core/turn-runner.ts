@@ -1,4 +1,4 @@
-import type { CommandExecutionItem, ContentItem, ResponseItem, ThreadTokenUsage, Turn, TurnError, UserInput } from '../../src-preload/protocol';
+import { isKnownResponseItem, type CommandExecutionItem, type ContentItem, type ResponseItem, type ThreadTokenUsage, type Turn, type TurnError, type UserInput } from '../../src-preload/protocol';
 import { runUserShell, userShellMessage } from '../terminal/user-shell';
 import { parseCommandActions } from '../tools/command-actions';
 import { contextItems, contextReference, type ContextReference } from '../context/initial-context';
@@ -12,6 +12,7 @@ import { abortError, delay, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import { mergeMemory, parseCompactionAnswer, replacementHistory, summarize, type WorkingMemory } from '../context/compaction';
+import { reviewHistoryText, type ReviewTurnInput } from './review-turn';
 import { SampleCollector, type SampleOutcome } from './sample-collector';
 import type { SessionOptions, TurnOptions, TurnSettings } from './types';
 import { userInputToMessage } from './user-input';
@@ -56,13 +57,15 @@ export class TurnRunner {
   private readonly userShells: Promise<void>[] = [];
   private readonly pendingItems: ResponseItem[] = [];
   private shellsClosed = false;
+  /** Set for a review turn (`review/start`): one request to the reviewer, no tools. */
+  private readonly review: ReviewTurnInput | null = null;
   private readonly startedAtMs: number;
   readonly done: Promise<Turn>;
 
   constructor(
     private readonly host: TurnHost,
     private readonly settings: TurnSettings,
-    input: UserInput[] | 'compact' | UserShellInput,
+    input: UserInput[] | 'compact' | UserShellInput | ReviewTurnInput,
     private readonly turnOptions: TurnOptions = {},
   ) {
     this.startedAtMs = Date.now();
@@ -74,6 +77,10 @@ export class TurnRunner {
     } else if ('userShell' in input) {
       this.acceptingInput = false;
       this.done = this.runShellTurn(input);
+    } else if (!Array.isArray(input)) {
+      this.acceptingInput = false;
+      this.review = input;
+      this.done = this.run(false);
     } else {
       this.pending.push(input);
       this.done = this.run(false);
@@ -208,6 +215,10 @@ export class TurnRunner {
     try {
       if (compactOnly) {
         await this.compact();
+        return this.snapshot('completed', null);
+      }
+      if (this.review !== null) {
+        await this.runReview(this.review);
         return this.snapshot('completed', null);
       }
       if (this.overLimit()) await this.compact();
@@ -356,14 +367,50 @@ export class TurnRunner {
     };
   }
 
-  /** One model response, retried on drops and 5xx/429 within the provider's budgets. */
-  private async sample(): Promise<SampleOutcome> {
+  /**
+   * A review: the reviewer gets its own instructions and one message holding the diff, no tools and
+   * none of the thread's history; its answer becomes an `exitedReviewMode` item (its messages are not
+   * shown as the agent's), and the thread's history keeps the result for later turns.
+   */
+  private async runReview(review: ReviewTurnInput): Promise<void> {
+    const o = this.host.options;
+    const { threadId } = o;
+    const entered = { type: 'enteredReviewMode' as const, id: newItemId(), review: review.description };
+    this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item: entered } });
+    this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item: entered } });
+    const request: ModelRequest = {
+      model: this.settings.model,
+      instructions: review.instructions,
+      input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: review.prompt }] }],
+      tools: [],
+      parallelToolCalls: false,
+      reasoning: o.supportsReasoning ? { effort: this.settings.effort, summary: this.settings.summary ?? 'auto' } : null,
+      promptCacheKey: `${threadId}:review`,
+      outputSchema: review.outputSchema,
+    };
+    const outcome = await this.sample(request, true);
+    if (outcome.usage) this.recordUsage(outcome.usage);
+    const answer = outcome.items
+      .map((item) => (isKnownResponseItem(item) && item.type === 'message' && item.role === 'assistant' ? item.content.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('') : ''))
+      .join('');
+    const { text, output } = review.parse(answer);
+    const exited = { type: 'exitedReviewMode' as const, id: newItemId(), review: text, ...(output === null ? {} : { weftReview: output }) };
+    this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item: exited } });
+    this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item: exited } });
+    this.host.appendHistory({ type: 'message', role: 'user', content: [{ type: 'input_text', text: reviewHistoryText(review.description, text) }] });
+  }
+
+  /**
+   * One model response, retried on drops and 5xx/429 within the provider's budgets. `quiet`: its items
+   * are collected but not shown (a review's raw answer).
+   */
+  private async sample(request?: ModelRequest, quiet = false): Promise<SampleOutcome> {
     const o = this.host.options;
     const budget = new RetryBudget(o.retry.requestMaxRetries, o.retry.streamMaxRetries);
     for (;;) {
-      const collector = new SampleCollector(o.threadId, this.id, (n) => this.host.emit(n), () => undefined);
+      const collector = new SampleCollector(o.threadId, this.id, quiet ? () => undefined : (n) => this.host.emit(n), () => undefined);
       try {
-        for await (const event of o.modelClient.stream(this.buildRequest(), this.signal)) {
+        for await (const event of o.modelClient.stream(request ?? this.buildRequest(), this.signal)) {
           collector.handle(event);
         }
         return collector.outcome();

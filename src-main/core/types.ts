@@ -10,6 +10,7 @@ import type {
   UserInput,
 } from '../../src-preload/protocol';
 import type { ContextReference } from '../context/initial-context';
+import type { ReviewTurnInput } from './review-turn';
 import type { ModelClient } from '../model/types';
 import type { McpManager } from '../mcp/manager';
 import type { ToolRegistry } from '../tools/registry';
@@ -91,6 +92,7 @@ export type Op =
   | { type: 'userTurn'; input: UserInput[]; overrides?: TurnOverrides; options?: TurnOptions }
   | { type: 'compact' }
   | { type: 'userShell'; command: string; timeoutMs: number }
+  | { type: 'review'; review: ReviewTurnInput }
   | { type: 'steer'; input: UserInput[]; expectedTurnId?: string }
   | { type: 'interrupt' }
   | { type: 'shutdown' };

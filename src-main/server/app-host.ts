@@ -16,6 +16,8 @@ import { threadHandlers } from './handlers/threads';
 import { checkpointHandlers } from './handlers/checkpoints';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
+import { gitHandlers } from './handlers/git';
+import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
 import type { HostEnvironment } from './thread-factory';
@@ -106,6 +108,8 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...mcpHandlers(context),
       ...checkpointHandlers(context),
       ...terminalHandlers(context),
+      ...gitHandlers(context),
+      ...reviewHandlers(context),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },

@@ -43,6 +43,7 @@ const RESPONSE_FIRST: ReadonlySet<ClientRequestMethod> = new Set<ClientRequestMe
   'thread/revert',
   'turn/start',
   'turn/steer',
+  'review/start',
 ]);
 
 export type Handler<M extends ClientRequestMethod> = (params: ParamsOf<M>, client: Client) => Promise<ResultInput<M>>;

@@ -265,6 +265,8 @@ export function toCodexItem(item: ThreadItem): CodexItemForm | null {
     case 'imageView':
       return { type: 'ImageView', id: item.id, path: item.path };
     case 'mcpToolCall':
+    case 'enteredReviewMode':
+    case 'exitedReviewMode':
       return null;
   }
 }

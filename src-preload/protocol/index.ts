@@ -9,6 +9,8 @@ export * from './checkpoints';
 export * from './service-requests';
 export * from './weft-setup';
 export * from './terminal';
+export * from './weft-git';
+export * from './review';
 export * from './notifications';
 export * from './mcp';
 export * from './server-requests';

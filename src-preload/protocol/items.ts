@@ -197,6 +197,52 @@ export const ContextCompactionItem = z.object({
 });
 export type ContextCompactionItem = z.infer<typeof ContextCompactionItem>;
 
+/** The thread entered a review (`review/start`); `review` says what is reviewed. */
+export const EnteredReviewModeItem = z.object({
+  type: z.literal('enteredReviewMode'),
+  id: z.string(),
+  review: z.string(),
+});
+export type EnteredReviewModeItem = z.infer<typeof EnteredReviewModeItem>;
+
+/**
+ * One problem a review found. `priority` 0 (P0, must fix) to 3 (P3, nit); `confidence` 0..1; `path` is
+ * relative to the repository root (absolute when outside it); lines are 1-based and inclusive in the
+ * file's new version.
+ */
+export const ReviewFinding = z.object({
+  title: z.string(),
+  body: z.string(),
+  priority: z.number().int().min(0).max(3),
+  confidence: z.number().min(0).max(1),
+  path: z.string(),
+  lineStart: z.number().int().positive(),
+  lineEnd: z.number().int().positive(),
+});
+export type ReviewFinding = z.infer<typeof ReviewFinding>;
+
+/** What a review concluded, parsed from the reviewer's answer. */
+export const ReviewOutput = z.object({
+  findings: z.array(ReviewFinding),
+  /** `patch is correct` / `patch is incorrect`, or '' when the reviewer did not say. */
+  overallCorrectness: z.string(),
+  overallExplanation: z.string(),
+  overallConfidence: z.number().min(0).max(1).nullable(),
+});
+export type ReviewOutput = z.infer<typeof ReviewOutput>;
+
+/**
+ * The review ended: `review` is its plain-text rendering (as Codex's). Weft extension: `weftReview`
+ * holds the findings as data (absent when the answer could not be parsed; `review` then holds it raw).
+ */
+export const ExitedReviewModeItem = z.object({
+  type: z.literal('exitedReviewMode'),
+  id: z.string(),
+  review: z.string(),
+  weftReview: ReviewOutput.optional(),
+});
+export type ExitedReviewModeItem = z.infer<typeof ExitedReviewModeItem>;
+
 export const ThreadItem = z.discriminatedUnion('type', [
   UserMessageItem,
   AgentMessageItem,
@@ -208,6 +254,8 @@ export const ThreadItem = z.discriminatedUnion('type', [
   WebSearchItem,
   ImageViewItem,
   ContextCompactionItem,
+  EnteredReviewModeItem,
+  ExitedReviewModeItem,
 ]);
 export type ThreadItem = z.infer<typeof ThreadItem>;
 export type ThreadItemType = ThreadItem['type'];

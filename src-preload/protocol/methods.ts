@@ -133,6 +133,31 @@ import {
   ThreadShellCommandParams,
   ThreadShellCommandResult,
 } from './terminal';
+import {
+  WeftGitBranchesParams,
+  WeftGitBranchesResult,
+  WeftGitCheckoutParams,
+  WeftGitCheckoutResult,
+  WeftGitCommitMessageParams,
+  WeftGitCommitMessageResult,
+  WeftGitCommitParams,
+  WeftGitCommitResult,
+  WeftGitDiffParams,
+  WeftGitDiffResult,
+  WeftGitDiscardListParams,
+  WeftGitDiscardListResult,
+  WeftGitDiscardRestoreParams,
+  WeftGitDiscardRestoreResult,
+  WeftGitDiscardResult,
+  WeftGitPathParams,
+  WeftGitPathResult,
+  WeftGitProgressNotification,
+  WeftGitPushParams,
+  WeftGitPushResult,
+  WeftGitStatusParams,
+  WeftGitStatusResult,
+} from './weft-git';
+import { ReviewStartParams, ReviewStartResult } from './review';
 
 /** Client → server requests: method → {params, result}. */
 export const ClientRequests = {
@@ -178,6 +203,19 @@ export const ClientRequests = {
   'command/exec/terminate': { params: CommandExecTerminateParams, result: CommandExecTerminateResult },
   'thread/shellCommand': { params: ThreadShellCommandParams, result: ThreadShellCommandResult },
   fuzzyFileSearch: { params: FuzzyFileSearchParams, result: FuzzyFileSearchResult },
+  'review/start': { params: ReviewStartParams, result: ReviewStartResult },
+  'weft/git/status': { params: WeftGitStatusParams, result: WeftGitStatusResult },
+  'weft/git/diff': { params: WeftGitDiffParams, result: WeftGitDiffResult },
+  'weft/git/stage': { params: WeftGitPathParams, result: WeftGitPathResult },
+  'weft/git/unstage': { params: WeftGitPathParams, result: WeftGitPathResult },
+  'weft/git/discard': { params: WeftGitPathParams, result: WeftGitDiscardResult },
+  'weft/git/discard/list': { params: WeftGitDiscardListParams, result: WeftGitDiscardListResult },
+  'weft/git/discard/restore': { params: WeftGitDiscardRestoreParams, result: WeftGitDiscardRestoreResult },
+  'weft/git/commit': { params: WeftGitCommitParams, result: WeftGitCommitResult },
+  'weft/git/commitMessage': { params: WeftGitCommitMessageParams, result: WeftGitCommitMessageResult },
+  'weft/git/push': { params: WeftGitPushParams, result: WeftGitPushResult },
+  'weft/git/branches': { params: WeftGitBranchesParams, result: WeftGitBranchesResult },
+  'weft/git/checkout': { params: WeftGitCheckoutParams, result: WeftGitCheckoutResult },
 } as const;
 
 /** Server → client notifications: method → params schema. */
@@ -208,6 +246,7 @@ export const ServerNotifications = {
   'item/mcpToolCall/progress': McpToolCallProgressNotification,
   'mcpServer/startupStatus/updated': McpServerStartupStatusUpdatedNotification,
   'command/exec/outputDelta': CommandExecOutputDeltaNotification,
+  'weft/git/progress': WeftGitProgressNotification,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

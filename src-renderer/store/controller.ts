@@ -280,7 +280,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       return id;
     },
 
-    /** Every notification as it arrives, unbatched (the terminal panel's output). */
+    /** Every notification as it arrives, unbatched (the terminal panel's output, push progress in the Changes panel). */
     onNotification: client.onNotification.bind(client),
 
     /** Starts a turn (creating the thread first when none is open), or steers the running one. */
@@ -477,6 +477,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
     /** Any protocol request, for views that keep what it returns to themselves (Settings). */
     request: client.request.bind(client),
+
 
     openSettings(section: 'providers' | null = null): void {
       setUi(store, { settingsOpen: { section } });

@@ -251,6 +251,9 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       next.mcpFailures = failed === null ? others : { ...others, [name]: failed };
       return next;
     }
+    case 'weft/git/progress':
+      // Push progress belongs to the Changes panel, which listens for it itself.
+      return state;
     case 'serverRequest/resolved': {
       const { requestId } = notification.params;
       if (!state.approvals.some((request) => request.id === requestId)) return state;

@@ -16,6 +16,8 @@ import { useAttentionNotifications } from './notifications';
 import { SettingsDialog } from './settings/SettingsDialog';
 import { Sidebar, SHORTCUT_MOD } from './Sidebar';
 import { TurnDiffDialog } from './TurnDiffDialog';
+import { ChangesPanel } from './changes/ChangesPanel';
+import { useChanges } from './changes/changes-store';
 
 function useTitle(): void {
   const cwd = useWeft((s) => s.data.cwd);
@@ -78,6 +80,7 @@ export function App() {
   const settings = useWeft((s) => s.ui.settingsOpen !== null);
   const [sidebarOpen, setSidebarOpen] = useSidebar();
   const terminal = useTerminal();
+  const changesOpen = useChanges((s) => s.open);
   return (
     <div className="app">
       {cwd === null ? (
@@ -114,6 +117,7 @@ export function App() {
                 <TerminalPanel cwd={cwd} open={terminal.open} onClose={() => terminal.setOpen(false)} />
               </Suspense>
             )}
+            {changesOpen && <ChangesPanel cwd={cwd} />}
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
           </div>
         </div>

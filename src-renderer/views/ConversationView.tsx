@@ -4,6 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { Icon, Spinner } from '../components/Icon';
 import { ItemRow } from '../components/items/ItemRow';
 import { TokenMeter } from '../components/TokenMeter';
+import { ChangesButton } from './changes/ChangesPanel';
 import { TurnEnd } from '../components/TurnEnd';
 import { VirtualList } from '../components/VirtualList';
 import type { VirtualListHandle } from '../components/VirtualList';
@@ -161,6 +162,7 @@ function ThreadHeader({ threadId }: { threadId: string }) {
           </button>
         )}
       </div>
+      <ChangesButton />
       <TokenMeter usage={usage} contextWindow={contextWindow} />
     </header>
   );
@@ -191,6 +193,10 @@ export function ConversationView() {
   if (threadId === null) {
     return (
       <main className="main">
+        <div className="main-header main-header-bare">
+          <span className="spacer" />
+          <ChangesButton />
+        </div>
         <div className="hero">
           <div className="hero-mark" aria-hidden="true">
             <Icon name="sparkle" size={22} />

@@ -4,6 +4,7 @@ import { assertNever } from '../../store/assert-never';
 import { useWeft } from '../../views/context';
 import { FileChangeCell } from './FileChangeCell';
 import { AgentMessageCell, PlanItemCell, ReasoningCell, UserMessageCell } from './MessageCells';
+import { EnteredReviewCell, ReviewFindingsCell } from './ReviewCells';
 import { CommandCell, CompactionCell, ImageViewCell, McpToolCell, WebSearchCell } from './ToolCells';
 
 export interface ItemRowProps {
@@ -42,6 +43,10 @@ export const ItemRow = memo(function ItemRow({ threadId, turnId, itemId, rowKey,
       return <ImageViewCell item={item} cwd={cwd} />;
     case 'contextCompaction':
       return <CompactionCell item={item} />;
+    case 'enteredReviewMode':
+      return <EnteredReviewCell item={item} />;
+    case 'exitedReviewMode':
+      return <ReviewFindingsCell item={item} threadId={threadId} />;
   }
   return assertNever(item);
 });

@@ -194,7 +194,7 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
       if (extra.length > 0) problems.push(`${tag}: fields Codex does not know: ${extra.join(', ')}`);
     }
     expect(problems).toEqual([]);
-    expect([...weftItems.keys()].sort()).toEqual(['agentMessage', 'commandExecution', 'contextCompaction', 'fileChange', 'imageView', 'mcpToolCall', 'plan', 'reasoning', 'userMessage', 'webSearch']);
+    expect([...weftItems.keys()].sort()).toEqual(['agentMessage', 'commandExecution', 'contextCompaction', 'enteredReviewMode', 'exitedReviewMode', 'fileChange', 'imageView', 'mcpToolCall', 'plan', 'reasoning', 'userMessage', 'webSearch']);
   });
 
   it("accepts Codex's UserInput kinds except audio, with Codex's fields", () => {

@@ -4,6 +4,8 @@ import {
   AgentMessageItem,
   CommandExecutionItem,
   ContextCompactionItem,
+  EnteredReviewModeItem,
+  ExitedReviewModeItem,
   describeZodError,
   FileChangeItem,
   ImageViewItem,
@@ -165,6 +167,20 @@ const cases: Case[] = [
     broken: { type: 'contextCompaction', id: null },
     message: 'item.id: expected string, received null',
   },
+  {
+    kind: 'enteredReviewMode',
+    schema: EnteredReviewModeItem,
+    valid: { type: 'enteredReviewMode', id: 'r1', review: 'the uncommitted changes' },
+    broken: { type: 'enteredReviewMode', id: 'r1' },
+    message: 'item.review: expected string, received undefined',
+  },
+  {
+    kind: 'exitedReviewMode',
+    schema: ExitedReviewModeItem,
+    valid: { type: 'exitedReviewMode', id: 'r2', review: 'No findings.', weftReview: { findings: [], overallCorrectness: 'patch is correct', overallExplanation: '', overallConfidence: null } },
+    broken: { type: 'exitedReviewMode', id: 'r2', review: 'x', weftReview: { findings: [{ title: 't', body: 'b', priority: 4, confidence: 0.5, path: 'a.ts', lineStart: 1, lineEnd: 1 }], overallCorrectness: '', overallExplanation: '', overallConfidence: null } },
+    message: 'item.weftReview.findings[0].priority: expected number to be <=3',
+  },
 ];
 
 describe('ThreadItem kinds', () => {
@@ -195,7 +211,7 @@ describe('ThreadItem kinds', () => {
     if (result.success) return;
     expect(describeZodError(result.error, 'item')).toBe(
       'item.type: expected one of "userMessage", "agentMessage", "reasoning", "plan", "commandExecution", ' +
-        '"fileChange", "mcpToolCall", "webSearch", "imageView", "contextCompaction"',
+        '"fileChange", "mcpToolCall", "webSearch", "imageView", "contextCompaction", "enteredReviewMode", "exitedReviewMode"',
     );
   });
 

@@ -61,6 +61,19 @@ const clientRequestMethods = [
   'mcpServerStatus/list',
   'config/mcpServer/reload',
   'mcpServer/tool/call',
+  'review/start',
+  'weft/git/status',
+  'weft/git/diff',
+  'weft/git/stage',
+  'weft/git/unstage',
+  'weft/git/discard',
+  'weft/git/discard/list',
+  'weft/git/discard/restore',
+  'weft/git/commit',
+  'weft/git/commitMessage',
+  'weft/git/push',
+  'weft/git/branches',
+  'weft/git/checkout',
 ];
 
 const serverNotificationMethods = [
@@ -88,6 +101,7 @@ const serverNotificationMethods = [
   'item/mcpToolCall/progress',
   'mcpServer/startupStatus/updated',
   'command/exec/outputDelta',
+  'weft/git/progress',
   'error',
   'warning',
 ];

@@ -61,6 +61,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'item/mcpToolCall/progress': note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '1/5' }),
   'mcpServer/startupStatus/updated': note('mcpServer/startupStatus/updated', { threadId: T, name: 'docs', status: 'failed', error: 'exited' }),
   'command/exec/outputDelta': note('command/exec/outputDelta', { processId: 'term-1', stream: 'stdout', deltaBase64: 'aGk=', capReached: false }),
+  'weft/git/progress': note('weft/git/progress', { progressId: 'p1', line: 'Writing objects: 100%' }),
 };
 
 describe('reduceNotification', () => {

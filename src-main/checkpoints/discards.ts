@@ -1,0 +1,154 @@
+/**
+ * Content the Changes panel discarded, kept so it can be put back: the file's bytes before the discard
+ * go to the blob store, and a record `discards/<id>.json` says where they belong. `gc` keeps every blob
+ * a discard record refers to. Records are never removed by Weft on its own; a restore marks them.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { BlobStore, hashBytes } from './blob-store';
+
+const DiscardRecordFile = z.object({
+  id: z.string(),
+  root: z.string(),
+  path: z.string(),
+  kind: z.enum(['file', 'hunks', 'untracked']),
+  createdAt: z.number(),
+  summary: z.string(),
+  restored: z.boolean(),
+  /** The file before the discard; null = it did not exist. */
+  before: z.object({ hash: z.string(), mode: z.number() }).nullable(),
+  /** The file's hash right after the discard; null = the discard removed it. */
+  afterHash: z.string().nullable(),
+});
+export type DiscardRecord = z.infer<typeof DiscardRecordFile>;
+
+export class DiscardConflictError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} changed since it was discarded; restoring would overwrite those changes (restore with force to keep both: the newer content is kept as a discard too)`);
+    this.name = 'DiscardConflictError';
+  }
+}
+
+function readIfFile(path: string): { bytes: Buffer; mode: number } | null {
+  try {
+    const st = lstatSync(path);
+    if (!st.isFile()) return null;
+    return { bytes: readFileSync(path), mode: st.mode & 0o7777 };
+  } catch {
+    return null;
+  }
+}
+
+/** Writes a file through a temp file + rename, with `mode`. */
+function writeAtomic(path: string, bytes: Buffer, mode: number): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.weft-restore-${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, bytes, { mode });
+  chmodSync(tmp, mode);
+  renameSync(tmp, path);
+}
+
+export class DiscardStore {
+  readonly dir: string;
+  private readonly blobs: BlobStore;
+
+  constructor(weftHome: string, private readonly now: () => number = Date.now) {
+    const checkpointsDir = join(weftHome, 'checkpoints');
+    this.dir = join(checkpointsDir, 'discards');
+    this.blobs = new BlobStore(checkpointsDir);
+  }
+
+  /**
+   * Keeps the current content of `root/path`, runs `discard` (which changes or removes the file), and
+   * records what it took away. Nothing is recorded when `discard` throws.
+   */
+  async keep<T>(input: { root: string; path: string; kind: DiscardRecord['kind']; summary: string }, discard: () => Promise<T>): Promise<DiscardRecord> {
+    const file = join(input.root, input.path);
+    const before = readIfFile(file);
+    const stored = before === null ? null : { hash: this.blobs.put(before.bytes).hash, mode: before.mode };
+    await discard();
+    const after = readIfFile(file);
+    const record: DiscardRecord = {
+      id: `${this.now().toString(36)}-${randomBytes(4).toString('hex')}`,
+      root: input.root,
+      path: input.path,
+      kind: input.kind,
+      createdAt: this.now(),
+      summary: input.summary,
+      restored: false,
+      before: stored,
+      afterHash: after === null ? null : hashBytes(after.bytes),
+    };
+    this.write(record);
+    return record;
+  }
+
+  list(root: string): DiscardRecord[] {
+    return this.all()
+      .filter((r) => r.root === root)
+      .sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  get(id: string): DiscardRecord | null {
+    if (!/^[a-z0-9-]+$/.test(id)) return null;
+    try {
+      return DiscardRecordFile.parse(JSON.parse(readFileSync(join(this.dir, `${id}.json`), 'utf8')));
+    } catch {
+      return null;
+    }
+  }
+
+  /** Puts the content back. A file changed since the discard is a conflict unless `force`. */
+  restore(id: string, force: boolean): DiscardRecord {
+    const record = this.get(id);
+    if (record === null) throw new Error(`there is no discard ${id}`);
+    const file = join(record.root, record.path);
+    const current = readIfFile(file);
+    const currentHash = current === null ? null : hashBytes(current.bytes);
+    if (currentHash !== record.afterHash) {
+      if (!force) throw new DiscardConflictError(record.path);
+      // The newer content is kept as a discard of its own before it is replaced.
+      if (current !== null) {
+        const saved = { hash: this.blobs.put(current.bytes).hash, mode: current.mode };
+        this.write({ ...record, id: `${this.now().toString(36)}-${randomBytes(4).toString('hex')}`, kind: 'file', createdAt: this.now(), summary: 'replaced by a forced restore', before: saved, afterHash: null });
+      }
+    }
+    if (record.before === null) {
+      throw new Error(`${record.path} did not exist before the discard; nothing to put back`);
+    }
+    writeAtomic(file, this.blobs.get(record.before.hash), record.before.mode);
+    const restored = { ...record, restored: true };
+    this.write(restored);
+    return restored;
+  }
+
+  /** Every blob hash a discard refers to (kept by the checkpoint gc). */
+  hashes(): string[] {
+    return this.all().flatMap((r) => (r.before === null ? [] : [r.before.hash]));
+  }
+
+  private all(): DiscardRecord[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((n) => n.endsWith('.json'));
+    } catch {
+      return [];
+    }
+    const out: DiscardRecord[] = [];
+    for (const name of names) {
+      const record = this.get(name.slice(0, -'.json'.length));
+      if (record !== null) out.push(record);
+    }
+    return out;
+  }
+
+  private write(record: DiscardRecord): void {
+    mkdirSync(this.dir, { recursive: true });
+    const path = join(this.dir, `${record.id}.json`);
+    const tmp = `${path}.tmp-${randomBytes(4).toString('hex')}`;
+    writeFileSync(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    renameSync(tmp, path);
+  }
+}

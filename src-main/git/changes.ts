@@ -1,0 +1,155 @@
+// The Changes panel's operations on a repository: per-file diffs, stage / unstage / discard of a file or
+// of chosen hunks, commit. Hunks are applied with `git apply` on patches rebuilt from git's own diff.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GitDiffArea, WeftGitCommitResult, WeftGitDiffResult } from '../../src-preload/protocol';
+import type { DiscardRecord, DiscardStore } from '../checkpoints/discards';
+import { lineSummary, parseFileDiff, patchWithHunks } from './hunks';
+import { git } from './run';
+import { repoRoot } from './status';
+
+export class GitRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GitRequestError';
+  }
+}
+
+/** The repository root of `cwd`; a folder outside any repository is an error. */
+export async function requireRoot(cwd: string): Promise<string> {
+  const { root, reason } = await repoRoot(cwd);
+  if (root === null) throw new GitRequestError(reason ?? `${cwd} is not in a git repository`);
+  return root;
+}
+
+/** git's diff of one path in one area (the untracked area compares with nothing). */
+export async function rawDiff(root: string, path: string, area: GitDiffArea): Promise<string> {
+  const common = ['--no-color', '--no-ext-diff', '--no-renames', '-U3'];
+  switch (area) {
+    case 'unstaged':
+      return (await git(root, ['diff', ...common, '--', path])).stdout;
+    case 'staged':
+      return (await git(root, ['diff', '--cached', ...common, '--', path])).stdout;
+    case 'untracked':
+      return (await git(root, ['diff', '--no-index', ...common, '--', '/dev/null', path], { okExitCodes: [1] })).stdout;
+  }
+}
+
+/** The content of `path` at a git object spec (`HEAD:path`, `:path`), or null when absent there. */
+async function showObject(root: string, spec: string): Promise<string | null> {
+  try {
+    return (await git(root, ['show', spec])).stdout;
+  } catch {
+    return null;
+  }
+}
+
+async function workTreeText(root: string, path: string): Promise<string | null> {
+  try {
+    return await readFile(join(root, path), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export async function fileDiff(root: string, path: string, area: GitDiffArea): Promise<WeftGitDiffResult> {
+  const diff = await rawDiff(root, path, area);
+  const parsed = parseFileDiff(diff);
+  let original: string | null = null;
+  let modified: string | null = null;
+  if (!parsed.binary) {
+    if (area === 'staged') [original, modified] = await Promise.all([showObject(root, `HEAD:${path}`), showObject(root, `:${path}`)]);
+    else if (area === 'unstaged') [original, modified] = await Promise.all([showObject(root, `:${path}`), workTreeText(root, path)]);
+    else modified = await workTreeText(root, path);
+  }
+  return { path, area, diff, hunks: parsed.hunks.map(({ text: _text, ...hunk }) => hunk), original, modified, binary: parsed.binary };
+}
+
+/** The patch of the chosen hunks, checked against the diff the client saw. */
+async function hunkPatch(root: string, path: string, area: GitDiffArea, hunks: readonly number[], expectedDiff: string | null | undefined): Promise<string> {
+  const diff = await rawDiff(root, path, area);
+  if (expectedDiff != null && expectedDiff !== diff) throw new GitRequestError(`${path} changed since its diff was shown; look at it again before choosing hunks`);
+  if (diff === '') throw new GitRequestError(`${path} has no ${area} changes`);
+  try {
+    return patchWithHunks(parseFileDiff(diff), hunks);
+  } catch (error) {
+    throw new GitRequestError(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function isUntracked(root: string, path: string): Promise<boolean> {
+  const { stdout } = await git(root, ['ls-files', '--others', '--exclude-standard', '--', path]);
+  return stdout.trim() !== '';
+}
+
+async function hasHead(root: string): Promise<boolean> {
+  return (await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD'], { okExitCodes: [1] })).exitCode === 0;
+}
+
+export interface HunkSelection {
+  hunks?: readonly number[] | null;
+  expectedDiff?: string | null;
+}
+
+export async function stage(root: string, path: string, sel: HunkSelection): Promise<void> {
+  if (sel.hunks == null) {
+    await git(root, ['add', '--all', '--', path]);
+    return;
+  }
+  if (await isUntracked(root, path)) {
+    // A new file's hunks are applied to an intent-to-add entry.
+    await git(root, ['add', '--intent-to-add', '--', path]);
+  }
+  const patch = await hunkPatch(root, path, 'unstaged', sel.hunks, sel.expectedDiff);
+  await git(root, ['apply', '--cached', '--whitespace=nowarn', '-'], { input: patch });
+}
+
+export async function unstage(root: string, path: string, sel: HunkSelection): Promise<void> {
+  if (sel.hunks == null) {
+    if (await hasHead(root)) await git(root, ['restore', '--staged', '--', path]);
+    else await git(root, ['rm', '--cached', '--quiet', '--', path]);
+    return;
+  }
+  const patch = await hunkPatch(root, path, 'staged', sel.hunks, sel.expectedDiff);
+  await git(root, ['apply', '--cached', '--reverse', '--whitespace=nowarn', '-'], { input: patch });
+}
+
+/**
+ * Discards the work-tree changes of `path` (back to the index), or only the chosen hunks; an untracked
+ * file is removed. What was there is kept in `discards` first and can be restored.
+ */
+export async function discard(root: string, path: string, sel: HunkSelection, discards: DiscardStore): Promise<DiscardRecord> {
+  const { rm } = await import('node:fs/promises');
+  if (await isUntracked(root, path)) {
+    if (sel.hunks != null) throw new GitRequestError(`${path} is untracked: discard it as a whole`);
+    const text = await workTreeText(root, path);
+    return discards.keep({ root, path, kind: 'untracked', summary: text === null ? 'untracked file' : `+${text.split('\n').length} lines (untracked file)` }, () => rm(join(root, path)));
+  }
+  if (sel.hunks == null) {
+    const diff = await rawDiff(root, path, 'unstaged');
+    if (diff === '') throw new GitRequestError(`${path} has no unstaged changes to discard`);
+    return discards.keep({ root, path, kind: 'file', summary: lineSummary(diff) }, () => git(root, ['restore', '--worktree', '--', path]));
+  }
+  const patch = await hunkPatch(root, path, 'unstaged', sel.hunks, sel.expectedDiff);
+  return discards.keep({ root, path, kind: 'hunks', summary: lineSummary(patch) }, () => git(root, ['apply', '--reverse', '--whitespace=nowarn', '-'], { input: patch }));
+}
+
+export async function commit(root: string, message: string, amend: boolean): Promise<WeftGitCommitResult> {
+  const args = ['commit', '--file=-', '--cleanup=strip'];
+  if (amend) args.push('--amend');
+  const out = await git(root, args, { input: message });
+  const [sha, branch] = await Promise.all([
+    git(root, ['rev-parse', 'HEAD']).then((r) => r.stdout.trim()),
+    git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okExitCodes: [1] }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : null)),
+  ]);
+  return { sha, branch, summary: out.stdout.split('\n')[0]?.trim() ?? '' };
+}
+
+/** The staged diff, for a commit message (bounded: the model needs the gist, not every byte). */
+export async function stagedDiff(root: string, maxBytes: number): Promise<{ diff: string; stat: string; truncated: boolean }> {
+  const [diff, stat] = await Promise.all([
+    git(root, ['diff', '--cached', '--no-color', '--no-ext-diff', '-U3']).then((r) => r.stdout),
+    git(root, ['diff', '--cached', '--stat', '--no-color']).then((r) => r.stdout),
+  ]);
+  return diff.length > maxBytes ? { diff: diff.slice(0, maxBytes), stat, truncated: true } : { diff, stat, truncated: false };
+}

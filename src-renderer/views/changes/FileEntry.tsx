@@ -1,0 +1,153 @@
+// One changed file in one area (staged, unstaged, untracked): its buttons, and once opened its diff
+// with per-hunk buttons and inline comments.
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import type { GitDiffArea, GitFileStatus, WeftGitDiffResult } from '../../../src-preload/protocol';
+import { Icon } from '../../components/Icon';
+import { useController } from '../context';
+import { changesActions, useChanges } from './changes-store';
+import { errorText, type GitView } from './git-client';
+
+const CommentableDiff = lazy(() => import('./CommentableDiff'));
+
+function kindLabel(file: GitFileStatus, area: GitDiffArea): string {
+  if (area === 'untracked') return 'new';
+  const kind = area === 'staged' ? file.staged : file.unstaged;
+  return kind ?? '';
+}
+
+export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; file: GitFileStatus; area: GitDiffArea; git: GitView; sideBySide: boolean }) {
+  const controller = useController();
+  const [open, setOpen] = useState(false);
+  const [diff, setDiff] = useState<WeftGitDiffResult | null>(null);
+  const [diffError, setDiffError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<number | 'file' | null>(null);
+  const [draft, setDraft] = useState<{ side: 'original' | 'modified'; line: number; text: string } | null>(null);
+  const allComments = useChanges((s) => s.comments);
+  const commented = useMemo(() => allComments.filter((c) => c.path === file.path && c.side === 'modified').map((c) => c.line), [allComments, file.path]);
+  const path = file.path;
+
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    controller.request('weft/git/diff', { cwd, path, area }).then(
+      (d) => live && setDiff(d),
+      (e: unknown) => live && setDiffError(errorText(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [open, controller, cwd, path, area, git.version]);
+
+  const whole = { cwd, path };
+  const hunkParams = (i: number) => ({ cwd, path, hunks: [i], expectedDiff: diff?.diff ?? null });
+  const discard = (target: number | 'file') =>
+    git.run(`Discard ${path}`, () => controller.request('weft/git/discard', target === 'file' ? whole : hunkParams(target))).then(() => setConfirming(null));
+
+  return (
+    <li className="changes-file">
+      <div className="changes-file-row">
+        <button type="button" className="changes-file-name" aria-expanded={open} aria-label={`${open ? 'Hide' : 'Show'} diff of ${path}`} onClick={() => setOpen(!open)}>
+          <Icon name={open ? 'chevronDown' : 'chevronRight'} size={12} />
+          <span className="file-path">{path}</span>
+          <span className={`changes-kind kind-${kindLabel(file, area)}`}>{kindLabel(file, area)}</span>
+        </button>
+        {area === 'staged' ? (
+          <button type="button" className="btn btn-small" aria-label={`Unstage ${path}`} disabled={git.busy !== null} onClick={() => void git.run(`Unstage ${path}`, () => controller.request('weft/git/unstage', whole))}>
+            Unstage
+          </button>
+        ) : (
+          <>
+            <button type="button" className="btn btn-small btn-danger-ghost" aria-label={`Discard ${path}`} disabled={git.busy !== null} onClick={() => setConfirming('file')}>
+              Discard
+            </button>
+            <button type="button" className="btn btn-small" aria-label={`Stage ${path}`} disabled={git.busy !== null} onClick={() => void git.run(`Stage ${path}`, () => controller.request('weft/git/stage', whole))}>
+              Stage
+            </button>
+          </>
+        )}
+      </div>
+      {confirming !== null && (
+        <div className="changes-confirm" role="alertdialog" aria-label={`Discard changes to ${path}?`}>
+          <span>
+            Discard {confirming === 'file' ? (area === 'untracked' ? 'this new file' : 'the unstaged changes') : `hunk ${confirming + 1}`} of <code>{path}</code>? Weft keeps them: <em>Restore</em> puts them back.
+          </span>
+          <button type="button" className="btn btn-small btn-danger-ghost" onClick={() => void discard(confirming)}>
+            Discard
+          </button>
+          <button type="button" className="btn btn-small" onClick={() => setConfirming(null)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {open && (
+        <div className="changes-file-body">
+          {diffError !== null && <p className="changes-error">{diffError}</p>}
+          {diff !== null && diff.binary && <p className="muted">Binary file: no text diff.</p>}
+          {diff !== null && !diff.binary && (
+            <>
+              {area !== 'untracked' && diff.hunks.length > 0 && (
+                <ol className="changes-hunks">
+                  {diff.hunks.map((h) => (
+                    <li key={h.index} className="changes-hunk">
+                      <code className="muted">{h.header}</code>
+                      <span className="spacer" />
+                      {area === 'staged' ? (
+                        <button type="button" className="btn btn-small" aria-label={`Unstage hunk ${h.index + 1} of ${path}`} onClick={() => void git.run(`Unstage hunk`, () => controller.request('weft/git/unstage', hunkParams(h.index)))}>
+                          Unstage hunk
+                        </button>
+                      ) : (
+                        <>
+                          <button type="button" className="btn btn-small btn-danger-ghost" aria-label={`Discard hunk ${h.index + 1} of ${path}`} onClick={() => setConfirming(h.index)}>
+                            Discard hunk
+                          </button>
+                          <button type="button" className="btn btn-small" aria-label={`Stage hunk ${h.index + 1} of ${path}`} onClick={() => void git.run(`Stage hunk`, () => controller.request('weft/git/stage', hunkParams(h.index)))}>
+                            Stage hunk
+                          </button>
+                        </>
+                      )}
+                    </li>
+                  ))}
+                </ol>
+              )}
+              <Suspense fallback={<div className="monaco-diff monaco-diff--loading">Loading diff…</div>}>
+                <CommentableDiff
+                  original={diff.original ?? ''}
+                  modified={diff.modified ?? ''}
+                  path={path}
+                  sideBySide={sideBySide}
+                  commented={commented}
+                  focus={null}
+                  onLineClick={(side, line) => setDraft({ side, line, text: '' })}
+                  label={`${area} changes to ${path}`}
+                />
+              </Suspense>
+              <p className="muted small">Click a line number to comment on that line.</p>
+              {draft !== null && (
+                <form
+                  className="changes-comment-form"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    if (draft.text.trim() === '') return;
+                    changesActions.addComment({ path, line: draft.line, side: draft.side, text: draft.text.trim() });
+                    setDraft(null);
+                  }}
+                >
+                  <label>
+                    Comment on {path} line {draft.line}
+                    <textarea aria-label={`Comment on ${path} line ${draft.line}`} value={draft.text} autoFocus rows={2} onChange={(e) => setDraft({ ...draft, text: e.target.value })} />
+                  </label>
+                  <button type="submit" className="btn btn-small btn-primary">
+                    Add comment
+                  </button>
+                  <button type="button" className="btn btn-small" onClick={() => setDraft(null)}>
+                    Cancel
+                  </button>
+                </form>
+              )}
+            </>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,183 @@
+// The panel's other views: the last turn's changes, a review's findings with the file a finding points
+// at, and — outside git — the thread's checkpointed changes.
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import type { CheckpointPreviewFile, ExitedReviewModeItem } from '../../../src-preload/protocol';
+import { parseFileDiff, sidesFromHunks, splitDiffByFile } from '../../components/diff/unified-diff';
+import { Icon, Spinner } from '../../components/Icon';
+import { FindingRow } from '../../components/items/ReviewCells';
+import { useController, useWeft } from '../context';
+import { changesActions, useChanges } from './changes-store';
+import { errorText } from './git-client';
+
+const CommentableDiff = lazy(() => import('./CommentableDiff'));
+
+function Diff(props: { path: string; original: string; modified: string; sideBySide: boolean; label: string; focus?: { lineStart: number; lineEnd: number; nonce: number } | null }) {
+  const all = useChanges((s) => s.comments);
+  const comments = useMemo(() => all.filter((c) => c.path === props.path && c.side === 'modified').map((c) => c.line), [all, props.path]);
+  const [draft, setDraft] = useState<{ line: number; text: string } | null>(null);
+  return (
+    <>
+      <Suspense fallback={<div className="monaco-diff monaco-diff--loading">Loading diff…</div>}>
+        <CommentableDiff {...props} focus={props.focus ?? null} commented={comments} onLineClick={(_side, line) => setDraft({ line, text: '' })} />
+      </Suspense>
+      {draft !== null && (
+        <form
+          className="changes-comment-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (draft.text.trim() === '') return;
+            changesActions.addComment({ path: props.path, line: draft.line, side: 'modified', text: draft.text.trim() });
+            setDraft(null);
+          }}
+        >
+          <textarea aria-label={`Comment on ${props.path} line ${draft.line}`} value={draft.text} autoFocus rows={2} onChange={(e) => setDraft({ ...draft, text: e.target.value })} />
+          <button type="submit" className="btn btn-small btn-primary">
+            Add comment
+          </button>
+        </form>
+      )}
+    </>
+  );
+}
+
+export function LastTurnView({ sideBySide }: { sideBySide: boolean }) {
+  const diff = useWeft((s) => {
+    const id = s.ui.activeThreadId;
+    const c = id === null ? undefined : s.data.conversations[id];
+    const last = c?.turnIds[c.turnIds.length - 1];
+    return last === undefined ? null : (c?.turns[last]?.diff ?? null);
+  });
+  const files = useMemo(() => splitDiffByFile(diff ?? '').map((s) => ({ path: s.path, ...sidesFromHunks(parseFileDiff(s.text).hunks) })), [diff]);
+  if (files.length === 0) return <p className="muted changes-empty">The last turn changed no files.</p>;
+  return (
+    <ul className="changes-files">
+      {files.map((f) => (
+        <li key={f.path} className="changes-file">
+          <div className="changes-file-row">
+            <Icon name="file" size={12} /> <span className="file-path">{f.path}</span>
+          </div>
+          <Diff path={f.path} original={f.original} modified={f.modified} sideBySide={sideBySide} label={`Last turn's changes to ${f.path}`} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A review's findings; the file a finding points at is shown as HEAD → work tree with its lines marked. */
+export function ReviewView({ cwd, sideBySide }: { cwd: string; sideBySide: boolean }) {
+  const controller = useController();
+  const review = useChanges((s) => s.review);
+  const focus = useChanges((s) => s.focus);
+  const threadId = useWeft((s) => s.ui.activeThreadId);
+  const item = useWeft((s): ExitedReviewModeItem | null => {
+    if (review === null) return null;
+    const c = s.data.conversations[review.threadId];
+    for (const turnId of c?.turnIds ?? []) {
+      const found = c?.turns[turnId]?.items[review.itemId]?.item;
+      if (found?.type === 'exitedReviewMode') return found;
+    }
+    return null;
+  });
+  const [sides, setSides] = useState<{ path: string; original: string; modified: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+
+  useEffect(() => {
+    if (focus === null) return;
+    let live = true;
+    Promise.all([controller.request('weft/git/diff', { cwd, path: focus.path, area: 'staged' }), controller.request('weft/git/diff', { cwd, path: focus.path, area: 'unstaged' })]).then(
+      ([staged, unstaged]) => live && setSides({ path: focus.path, original: staged.original ?? '', modified: unstaged.modified ?? '' }),
+      (e: unknown) => live && setError(errorText(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [controller, cwd, focus]);
+
+  const start = async (): Promise<void> => {
+    if (threadId === null) return;
+    setStarting(true);
+    setError(null);
+    try {
+      await controller.request('review/start', { threadId, target: { type: 'uncommittedChanges' } });
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  return (
+    <div className="changes-review">
+      <div className="changes-commit-row">
+        <button type="button" className="btn btn-small" disabled={threadId === null || starting} onClick={() => void start()} title={threadId === null ? 'Open or start a thread first' : undefined}>
+          {starting ? <Spinner size={11} /> : <Icon name="search" size={12} />} Review uncommitted changes
+        </button>
+      </div>
+      {error !== null && <p className="changes-error">{error}</p>}
+      {item?.weftReview !== undefined && review !== null && (
+        <ol className="findings">
+          {item.weftReview.findings.map((f, i) => (
+            <FindingRow key={i} finding={f} threadId={review.threadId} itemId={review.itemId} />
+          ))}
+        </ol>
+      )}
+      {focus !== null && sides !== null && sides.path === focus.path && (
+        <section className="changes-file" aria-label={`Finding in ${focus.path}`}>
+          <div className="changes-file-row">
+            <Icon name="file" size={12} /> <span className="file-path">{focus.path}</span>
+            <span className="muted small">
+              lines {focus.lineStart}–{focus.lineEnd}
+            </span>
+          </div>
+          <Diff path={focus.path} original={sides.original} modified={sides.modified} sideBySide={sideBySide} label={`Finding in ${focus.path}`} focus={focus} />
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** Outside git: what the open thread changed, from its checkpoints (file before the thread → now). */
+export function CheckpointedChanges({ reason, sideBySide }: { reason: string | null; sideBySide: boolean }) {
+  const controller = useController();
+  const threadId = useWeft((s) => s.ui.activeThreadId);
+  const firstTurn = useWeft((s) => (threadId === null ? undefined : s.data.conversations[threadId]?.turnIds[0]));
+  const lastStatus = useWeft((s) => {
+    const c = threadId === null ? undefined : s.data.conversations[threadId];
+    const last = c?.turnIds[c.turnIds.length - 1];
+    return last === undefined ? null : (c?.turns[last]?.status ?? null);
+  });
+  const [files, setFiles] = useState<CheckpointPreviewFile[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (threadId === null || firstTurn === undefined) return;
+    let live = true;
+    controller.request('weft/checkpoints/preview', { threadId, beforeTurnId: firstTurn }).then(
+      (r) => live && setFiles(r.files),
+      (e: unknown) => live && setError(errorText(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [controller, threadId, firstTurn, lastStatus]);
+  return (
+    <div className="changes-nogit">
+      <p className="banner banner-info" role="note">
+        Git is off for this folder{reason === null ? '' : ` (${reason})`}. Showing what this thread changed, from its checkpoints.
+      </p>
+      {error !== null && <p className="changes-error">{error}</p>}
+      {(threadId === null || firstTurn === undefined || (files !== null && files.length === 0)) && <p className="muted changes-empty">This thread has changed no files.</p>}
+      <ul className="changes-files">
+        {(files ?? []).map((f) => (
+          <li key={f.path} className="changes-file">
+            <div className="changes-file-row">
+              <Icon name="file" size={12} /> <span className="file-path">{f.path}</span>
+              <span className="changes-kind">{f.change}</span>
+            </div>
+            {f.binary ? <p className="muted">Binary file.</p> : <Diff path={f.path} original={f.restored ?? ''} modified={f.current ?? ''} sideBySide={sideBySide} label={`Thread's changes to ${f.path}`} />}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
