@@ -12,7 +12,8 @@ export function listed(thread: Thread): Thread {
 
 /** Newest first by `updatedAt`; ties keep their order. */
 export function byUpdatedDesc(threads: readonly Thread[]): Thread[] {
-  return [...threads].sort((a, b) => b.updatedAt - a.updatedAt);
+  // `updatedAt` is in seconds: threads of the same second keep the server's order, newest id (uuidv7) first.
+  return [...threads].sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
 function sameListed(a: Thread, b: Thread): boolean {

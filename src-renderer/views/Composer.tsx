@@ -209,6 +209,16 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
         else controller.showTurnDiff(threadId, withDiff);
         return;
       }
+      case 'review':
+        if (threadId === null) controller.toast('Nothing to review in: start a thread first.');
+        else
+          await controller
+            .request('review/start', { threadId, target: { type: 'uncommittedChanges' } })
+            .catch((e: unknown) => controller.toast(`Could not start the review: ${e instanceof Error ? e.message : String(e)}`));
+        return;
+      case 'mcp':
+        controller.openSettings();
+        return;
       default:
         controller.toast(`/${name} is not available on this server.`);
     }

@@ -108,7 +108,7 @@ describe('terminal and composer', () => {
     const menu = page.getByRole('listbox', { name: 'Commands' });
     await menu.waitFor();
     const names = await menu.getByRole('option').locator('.menu-name').allInnerTexts();
-    expect(names).toEqual(['/compact', '/undo', '/fork', '/model', '/approvals', '/init', '/status', '/diff']);
+    expect(names).toEqual(['/review', '/compact', '/undo', '/fork', '/model', '/approvals', '/init', '/status', '/mcp', '/diff']);
     await e2e.screenshot('slash-menu-900');
     await page.keyboard.type('sta');
     await clickCentre(page, menu.getByRole('option', { name: /\/status/ }));
