@@ -139,7 +139,8 @@ describe('a Codex client against weft app-server', () => {
     const body = server.requests[0]?.body as { reasoning: unknown; input: { role?: string; content?: { text?: string }[] }[] };
     expect(body.reasoning).toEqual({ effort: 'max', summary: 'auto' });
     const user = body.input.at(-1)?.content?.map((c) => c.text);
-    expect(user).toEqual([`@notes (${ws.path('notes.txt')})`, `<skill>\n<name>release</name>\n<path>${skill}</path>\n---\nname: release\ndescription: Cut a release.\n---\nRun the release script.\n\n</skill>`, 'release it']);
+    // The mentioned file's content reaches the model after the mention.
+    expect(user).toEqual([`@notes (${ws.path('notes.txt')})`, `<file path="${ws.path('notes.txt')}">\none\n</file>`, `<skill>\n<name>release</name>\n<path>${skill}</path>\n---\nname: release\ndescription: Cut a release.\n---\nRun the release script.\n\n</skill>`, 'release it']);
     for (const sortKey of ['recency_at', 'section_position', 'created_at']) {
       expect((await client.request<{ data: { id: string }[] }>('thread/list', { sortKey })).data.map((t) => t.id)).toEqual([started.thread.id]);
     }
