@@ -77,9 +77,9 @@ describe('RolloutRecorder', () => {
     const lines = json();
     expect(lines.map((l) => l.ordinal)).toEqual(lines.map((_, i) => i + 7));
     const written = new Set(lines.filter((l) => l.type === 'event_msg').map((l) => l.payload.type));
-    // The script exercises every kind Weft writes except a rollback (its own test below) and Weft-only
-    // item fields (items whose Codex form says it all).
-    const notScripted = new Set(['thread_rolled_back', 'weft_item_fields']);
+    // The script exercises every kind Weft writes except a rollback and a turn's diff (their own tests
+    // below) and Weft-only item fields (items whose Codex form says it all).
+    const notScripted = new Set(['thread_rolled_back', 'weft_item_fields', 'weft_turn_diff']);
     expect([...written].sort()).toEqual(Object.keys(WrittenEventPayloads).filter((k) => !notScripted.has(k)).sort());
   });
 
@@ -108,6 +108,21 @@ describe('RolloutRecorder', () => {
       { type: 'task_started', turn_id: 't1', weft_turn: { ...t1, status: 'inProgress', completedAt: null, durationMs: null } },
       { type: 'task_complete', turn_id: 't1', last_agent_message: 'Done.', weft_turn: t1 },
       { type: 'turn_aborted', turn_id: 't2', reason: 'interrupted', weft_turn: t2 },
+    ]);
+  });
+
+  it("records a turn's last aggregated diff once as the turn ends, and none for a turn that changed nothing", () => {
+    const { recorder, json } = makeRecorder();
+    recorder.notification({ method: 'turn/started', params: { threadId: 'thr-1', turn: turn('t1', 'inProgress') } });
+    recorder.notification({ method: 'turn/diff/updated', params: { threadId: 'thr-1', turnId: 't1', diff: 'diff --git a/x b/x\n-1\n+2\n' } });
+    recorder.notification({ method: 'turn/diff/updated', params: { threadId: 'thr-1', turnId: 't1', diff: 'diff --git a/x b/x\n-1\n+3\n' } });
+    expect(json().filter((l) => l.payload.type === 'weft_turn_diff')).toEqual([]);
+    recorder.notification({ method: 'turn/completed', params: { threadId: 'thr-1', turn: turn('t1', 'completed') } });
+    recorder.notification({ method: 'turn/started', params: { threadId: 'thr-1', turn: turn('t2', 'inProgress') } });
+    recorder.notification({ method: 'turn/diff/updated', params: { threadId: 'thr-1', turnId: 't2', diff: '' } });
+    recorder.notification({ method: 'turn/completed', params: { threadId: 'thr-1', turn: turn('t2', 'completed') } });
+    expect(json().map((l) => l.payload).filter((p) => p.type === 'weft_turn_diff')).toEqual([
+      { type: 'weft_turn_diff', turn_id: 't1', diff: 'diff --git a/x b/x\n-1\n+3\n' },
     ]);
   });
 
