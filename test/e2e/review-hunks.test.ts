@@ -119,6 +119,8 @@ describe('review changes, by mouse', () => {
       const alphaDiff = alpha.locator('.monaco-diff');
       await alphaDiff.getByText('ALPHA FORTY-FIVE').waitFor({ timeout: 60_000 });
       await alphaDiff.getByText('ALPHA FIVE').waitFor();
+      // Monaco swaps its models after React renders the completed item: wait for the landed state to settle.
+      await alphaDiff.getByText('ALPHA TWENTY-FIVE').waitFor({ state: 'detached' });
       expect(await alphaDiff.getByText('ALPHA TWENTY-FIVE').count()).toBe(0);
       // Between the two hunks that landed, a fold marker stands for the unchanged lines.
       await alphaDiff.getByRole('separator', { name: '33 unchanged lines' }).waitFor();
