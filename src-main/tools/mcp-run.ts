@@ -1,34 +1,14 @@
 // An MCP tool call as an `mcpToolCall` item: approval (per server and per tool, the tool's annotations,
 // remembered rules, session memory) → the call with its progress → the result for the model.
-import type { JsonValue, McpToolCallItem } from '../../src-preload/protocol';
+import type { McpToolCallItem } from '../../src-preload/protocol';
 import { ServerRequests } from '../../src-preload/protocol';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import type { SafetyServices } from './safety-services';
-import type { ToolContext, ToolResult } from './types';
+import type { McpApproval, McpCallRequest, McpCallResult, ToolContext, ToolResult } from './types';
 
-/** When to ask before a call: `on-request` asks unless the tool says it only reads. */
-export type McpApproval = 'never' | 'on-request' | 'always';
+export type { McpApproval, McpCallRequest, McpCallResult };
 
-/** What the server returned, in MCP's shape. */
-export interface McpCallResult {
-  content: JsonValue[];
-  structuredContent?: JsonValue;
-  isError?: boolean;
-  _meta?: JsonValue;
-}
-
-export interface McpCallRequest {
-  server: string;
-  tool: string;
-  arguments: Record<string, JsonValue>;
-  approval: McpApproval;
-  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined;
-  /** Runs the call; progress messages go to the item. */
-  call(signal: AbortSignal, onProgress: (message: string) => void): Promise<McpCallResult>;
-  /** The model's output for a finished call. */
-  output(result: McpCallResult, durationMs: number): ToolResult['output'];
-}
 
 /** The argv a remembered "always allow this tool" rule stores: no program is named `@mcp`. */
 export function mcpRulePattern(server: string, tool: string): string[] {
