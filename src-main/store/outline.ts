@@ -23,9 +23,7 @@ import { historyEntry, type HistoryEntry } from './history';
 import { closeRollout, openRollout, sizeOf, type RolloutFd } from './rollout-source';
 import { recordedTurnContext, type RecordedTurnContext } from './turn-context';
 import { codexItemType, userMessageText } from './codex-thread-items';
-
-/** Longest preview kept (the start of the first user message). */
-export const PREVIEW_MAX_CHARS = 1000;
+import { threadPreview } from './preview';
 
 export interface HistoryRef extends LineRef {
   /** A `compacted` line (its replacement history restarts the model history). */
@@ -298,11 +296,11 @@ class OutlineBuilder {
     }
     if (event === 'user_message' && this.o.preview === '') {
       const message = messageOf(get());
-      if (message !== null) this.o.preview = message.slice(0, PREVIEW_MAX_CHARS);
+      if (message !== null) this.o.preview = threadPreview(message);
     }
     if (event === 'item_completed' && this.o.preview === '' && this.itemType() === 'UserMessage') {
       const message = userMessageText(get());
-      if (message !== null) this.o.preview = message.slice(0, PREVIEW_MAX_CHARS);
+      if (message !== null) this.o.preview = threadPreview(message);
     }
     if (!ITEM_EVENTS.has(event) || mirror) return;
     this.ensureTurn().itemRefs.push({ offset, length });

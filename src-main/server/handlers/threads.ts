@@ -1,12 +1,13 @@
 import { codexApprovalPolicy, ErrorCodes, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
 import type { Session } from '../../core/session';
+import { initialState } from '../../core/session-builder';
 import type { LoadedThread } from '../../store/loader';
 import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError } from '../../store/errors';
 import type { ThreadRecorder } from '../../store/thread-store';
 import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
-import { buildSession, gitInfoOf, newThreadObject, resolveCwd, threadConfig } from '../thread-factory';
+import { gitInfoOf, newThreadObject, resolveCwd, threadConfig, threadSession } from '../thread-factory';
 import { forkFiles } from './fork-files';
 import type { HandlerContext } from './context';
 
@@ -68,7 +69,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     const cwd = resolveCwd(overrides.cwd ?? recording.state?.lastTurnContext?.cwd ?? thread.cwd, environment.defaultCwd);
     const { loaded, provider } = await threadConfig(environment, overrides, cwd);
     const entry = manager.add({ ...thread, cwd }, (sendRequest) =>
-      buildSession(environment, { threadId: thread.id, cwd, config: loaded.config, provider, sendRequest, recorder: recording.recorder, state: recording.state, overrides }),
+      threadSession(environment, { threadId: thread.id, cwd, config: loaded.config, provider, sendRequest, recorder: recording.recorder, state: recording.state, overrides }),
     );
     entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));
     manager.subscribe(thread.id, client);
@@ -95,12 +96,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     const entry = manager.get(threadId);
     if (entry?.session.activeTurnId) throw invalidRequest('a turn is running in this thread; interrupt it before going back');
     const state = await storeCall(() => store.rollback(threadId, numTurns, { turnsLimit: RESUME_TURNS }));
-    entry?.session.resetState({
-      history: state.history,
-      turns: state.turns.map((turn) => ({ turn: { ...turn, items: [] }, items: turn.items })),
-      tokenUsage: state.tokenUsage,
-      contextRef: entry.session.contextRef,
-    });
+    entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
     return manager.liveThread(threadId, true) ?? state.thread;
   };
 
@@ -121,9 +117,9 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     'thread/start': async (params, client) => {
       manager.seen(client);
       const cwd = resolveCwd(params.cwd, environment.defaultCwd);
-      const { loaded, provider } = await threadConfig(environment, params, cwd);
+      // git answers while the config loads; neither blocks the event loop.
+      const [{ loaded, provider }, git] = await Promise.all([threadConfig(environment, params, cwd), gitInfoOf(cwd)]);
       const id = uuidv7();
-      const git = gitInfoOf(cwd);
       const ephemeral = params.ephemeral === true;
       const recording: { path: string; recorder: ThreadRecorder } | null = ephemeral
         ? null
