@@ -78,7 +78,7 @@ describe('overrides given as values', () => {
     const instructions = 'Be brief.\u007f And "exact".';
     const { loaded } = await threadConfig(host, { developerInstructions: instructions, config: { 'shell_environment_policy.set': { CI: '1' }, model_context_window: 200000 } }, home.dir);
     expect(loaded.config.developer_instructions).toBe(instructions);
-    expect(loaded.config.shell_environment_policy.set).toEqual({ CI: '1' });
+    expect(loaded.config.shell_environment_policy?.set).toEqual({ CI: '1' });
     expect(loaded.config.model_context_window).toBe(200000);
     expect(loaded.origins.get('developer_instructions')).toBe('-c developer_instructions');
   });
