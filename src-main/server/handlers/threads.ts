@@ -58,6 +58,8 @@ export function toRpcError(error: unknown): unknown {
 
 export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   const { store, manager, environment } = ctx;
+  /** Resumes under way, by thread id. */
+  const resuming = new Map<string, Promise<unknown>>();
 
   /** Loads a session for a thread into the manager and subscribes the client to it. */
   const attach = async (
@@ -133,6 +135,9 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/resume': async (params, client) => {
       manager.seen(client);
+      // A resume of the same thread already under way (its rollout is read without holding the event
+      // loop) is waited for: this client then joins the loaded thread.
+      await resuming.get(params.threadId)?.catch(() => undefined);
       const loadedEntry = manager.get(params.threadId);
       if (loadedEntry) {
         manager.subscribe(params.threadId, client);
@@ -140,10 +145,19 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         if (!live) throw invalidParams(`thread ${params.threadId} is not loaded`);
         return startResult(loadedEntry.session, live, live.modelProvider);
       }
-      const opened = storeCall(() => store.openForAppend(params.threadId, { turnsLimit: RESUME_TURNS }));
-      const thread = opened.state.thread;
-      warnAbout(client, params.threadId, opened.state.warnings);
-      const session = await attach(client, thread, params, { recorder: opened.recorder, state: opened.state });
+      const opening = (async () => {
+        const opened = await storeCallAsync(() => store.openForAppendAsync(params.threadId, { turnsLimit: RESUME_TURNS }));
+        warnAbout(client, params.threadId, opened.state.warnings);
+        return { thread: opened.state.thread, session: await attach(client, opened.state.thread, params, { recorder: opened.recorder, state: opened.state }) };
+      })();
+      resuming.set(params.threadId, opening);
+      let thread: Thread;
+      let session: Session;
+      try {
+        ({ thread, session } = await opening);
+      } finally {
+        resuming.delete(params.threadId);
+      }
       const live = manager.liveThread(thread.id, true) ?? thread;
       if (thread.id !== params.threadId) manager.broadcast({ method: 'thread/started', params: { thread: live } });
       return startResult(session, live, thread.modelProvider);
