@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ElicitRequestSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type ElicitRequest,
@@ -15,6 +16,8 @@ import {
   type ListResourcesResult,
   type ListResourceTemplatesResult,
   type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS, type McpServerConfig } from '../config/schema';
@@ -26,6 +29,8 @@ export type McpServerState = 'starting' | 'ready' | 'failed' | 'cancelled' | 'di
 
 /** Lines of the server's stderr (and Weft's own notes) kept from its last start. */
 const LOG_LINES = 200;
+/** Pages of resources listed for `mcpServerStatus/list`; the model's tools page further themselves. */
+const MAX_RESOURCE_PAGES = 20;
 
 export interface McpConnectionHooks {
   /** A form the server wants filled in (elicitation); answered `decline` when nobody can ask. */
@@ -43,6 +48,9 @@ export class McpConnection {
   state: McpServerState;
   error: string | null = null;
   tools: Tool[] = [];
+  /** What the server listed as resources and resource templates when it started (or last said they changed). */
+  resources: Resource[] = [];
+  resourceTemplates: ResourceTemplate[] = [];
   serverInfo: Implementation | null = null;
   capabilities: Record<string, unknown> | null = null;
   readonly log: string[] = [];
@@ -96,6 +104,8 @@ export class McpConnection {
     this.error = null;
     this.lastStderr = null;
     this.log.length = 0;
+    this.resources = [];
+    this.resourceTemplates = [];
     this.hooks.changed(this.name);
     const timeoutMs = this.startupTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
@@ -107,8 +117,9 @@ export class McpConnection {
     try {
       await Promise.race([this.connect(), timedOut]);
       await Promise.race([this.refreshTools(), timedOut]);
+      await Promise.race([this.refreshResources(), timedOut]);
       this.state = 'ready';
-      this.note(`ready: ${this.tools.length} tool(s)`);
+      this.note(`ready: ${this.tools.length} tool(s)${this.hasResources ? `, ${this.resources.length} resource(s), ${this.resourceTemplates.length} resource template(s)` : ''}`);
     } catch (error) {
       this.error = signal?.aborted ? 'cancelled' : this.describeFailure(error);
       this.state = signal?.aborted ? 'cancelled' : 'failed';
@@ -171,6 +182,9 @@ export class McpConnection {
         () => this.hooks.changed(this.name),
         (error: unknown) => this.note(`tools/list failed: ${errorMessage(error)}`),
       );
+    });
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      void this.refreshResources().then(() => this.hooks.changed(this.name));
     });
     client.onclose = () => {
       if (this.client !== client || this.closing) return;
@@ -237,6 +251,43 @@ export class McpConnection {
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     this.tools = tools;
+  }
+
+  /**
+   * Lists the server's resources and templates (every page, up to a bound). A server that declared
+   * resources but fails to list them keeps empty lists and a note in its log; it still starts.
+   */
+  async refreshResources(): Promise<void> {
+    const client = this.client;
+    if (client === null || !this.hasResources) {
+      this.resources = [];
+      this.resourceTemplates = [];
+      return;
+    }
+    const pages = async <T>(kind: string, list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> => {
+      const out: T[] = [];
+      let cursor: string | undefined;
+      try {
+        for (let page = 0; page < MAX_RESOURCE_PAGES; page++) {
+          const { items, nextCursor } = await list(cursor);
+          out.push(...items);
+          cursor = nextCursor;
+          if (cursor === undefined) break;
+        }
+      } catch (error) {
+        this.note(`${kind} failed: ${errorMessage(error)}`);
+      }
+      return out;
+    };
+    const timeout = this.toolTimeoutMs;
+    this.resources = await pages('resources/list', async (cursor) => {
+      const r = await client.listResources(cursor === undefined ? {} : { cursor }, { timeout });
+      return { items: r.resources, nextCursor: r.nextCursor };
+    });
+    this.resourceTemplates = await pages('resources/templates/list', async (cursor) => {
+      const r = await client.listResourceTemplates(cursor === undefined ? {} : { cursor }, { timeout });
+      return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+    });
   }
 
   async callTool(tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {

@@ -54,6 +54,12 @@ describe('MCP servers in the UI', () => {
     const broken = list.getByRole('listitem', { name: 'MCP server broken' });
     await everything.getByText('Running', { exact: true }).waitFor();
     expect(await everything.textContent()).toContain('echo');
+    // Its resources and templates, from mcpServerStatus/list.
+    await everything.locator('.mcp-resources summary').click();
+    const resources = everything.getByRole('list', { name: 'Resources of everything' });
+    await resources.getByText('demo://resource/static/document/architecture.md', { exact: true }).waitFor();
+    await resources.getByText('demo://resource/dynamic/text/{resourceId}', { exact: true }).waitFor();
+    expect(await everything.locator('.mcp-resources summary').textContent()).toMatch(/^\d+ resources, 2 templates$/);
     await broken.getByText('Failed', { exact: true }).waitFor();
     await broken.locator('.mcp-server-main').scrollIntoViewIfNeeded();
     await broken.getByText('Last start log').click();
