@@ -6,10 +6,13 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type CreateMessageRequest,
+  type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
   type Implementation,
@@ -19,10 +22,12 @@ import {
   type Resource,
   type ResourceTemplate,
   type Tool,
+  ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS, type McpServerConfig } from '../config/schema';
 import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
+import { SamplingError, samplingNotEnabled } from './sampling';
 
 /** Where a server is: Codex's startup states, plus `disabled` (configured with `enabled = false`). */
 export type McpServerState = 'starting' | 'ready' | 'failed' | 'cancelled' | 'disabled';
@@ -35,6 +40,8 @@ const MAX_RESOURCE_PAGES = 20;
 export interface McpConnectionHooks {
   /** A form the server wants filled in (elicitation); answered `decline` when nobody can ask. */
   elicit(server: string, request: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  /** A sampling request of a server configured with `sampling = true`. */
+  sample(server: string, request: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
   /** The server's tool list changed, or its state did. */
   changed(server: string): void;
 }
@@ -174,9 +181,16 @@ export class McpConnection {
   }
 
   private async attach(transport: Transport): Promise<void> {
-    // No sampling capability is declared, so a server's sampling request is refused by the SDK.
-    const client = new Client({ name: 'weft', version: VERSION }, { capabilities: { elicitation: { form: {} } } });
+    // Sampling is declared only for servers configured with `sampling = true`; any other server that
+    // asks anyway is told which setting would allow it.
+    const sampling = this.config.sampling === true;
+    const client = new Client({ name: 'weft', version: VERSION }, { capabilities: { elicitation: { form: {} }, ...(sampling ? { sampling: {} } : {}) } });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.hooks.elicit(this.name, request.params, extra.signal));
+    if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => this.hooks.sample(this.name, request.params, extra.signal));
+    client.fallbackRequestHandler = (request) => {
+      if (request.method === 'sampling/createMessage') return Promise.reject(samplingNotEnabled(this.name));
+      return Promise.reject(new SamplingError(ErrorCode.MethodNotFound, 'Method not found'));
+    };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       void this.refreshTools().then(
         () => this.hooks.changed(this.name),

@@ -188,6 +188,63 @@ describe('MCP client over stdio (server-everything)', () => {
   });
 });
 
+describe('MCP sampling', () => {
+  const asker = { command: process.execPath, args: [join(FIXTURES, 'sampling-server.mjs')] };
+
+  it("answers a server's sampling request with the thread's model once the user allows it", async () => {
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__everything', 'trigger_sampling_request', { prompt: 'say hi', maxTokens: 20 })),
+      answer('Hi from the model'),
+      answer('done'),
+    ]);
+    const questions: string[] = [];
+    const a = start(
+      { everything: { ...everythingStdio, sampling: true, approval: 'never' } },
+      {
+        config: { approval_policy: 'on-request' },
+        sendRequest: async (request) => {
+          if (request.method !== 'item/tool/requestUserInput') return { decision: 'decline' };
+          questions.push(request.params.questions[0]?.question ?? '');
+          return { answers: { sampling: { answers: ['Allow'] } } };
+        },
+      },
+    );
+    const events = await a.runTurn('sample');
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toContain('MCP server "everything" asks the model');
+    expect(questions[0]).toContain('say hi');
+    // The sampling request went to the same provider: the server's system prompt and message, no tools.
+    const sampled = model.requests[1]?.body as { instructions: string; input: unknown[]; tools?: unknown[] };
+    expect(sampled.instructions).toBe('You are a helpful test server.');
+    expect(JSON.stringify(sampled.input)).toContain('Resource trigger-sampling-request context: say hi');
+    expect(sampled.tools ?? []).toEqual([]);
+    // The server got the model's answer and returned it in the tool result.
+    const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[2]?.body)[0]?.output);
+    expect(out).toContain('Hi from the model');
+    expect(out).toContain('mock-model');
+    expect(mcpItems(events)[0]).toMatchObject({ tool: 'trigger-sampling-request', status: 'completed' });
+  });
+
+  it('declines sampling with an error naming the setting when it is not enabled', async () => {
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })), answer('ok')]);
+    const a = start({ asker });
+    await a.runTurn('ask');
+    const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output);
+    expect(out).toContain('refused: MCP error -32600: sampling is not enabled for MCP server \\"asker\\" (set sampling = true under [mcp_servers.asker] in config.toml)');
+    // No model request was made for it.
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('tells the server when the user declines the sampling request', async () => {
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })), answer('ok')]);
+    const a = start({ asker: { ...asker, sampling: true } }, { config: { approval_policy: 'on-request' }, sendRequest: async () => ({ answers: { sampling: { answers: ['Decline'] } } }) });
+    await a.runTurn('ask');
+    const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output);
+    expect(out).toContain('refused: MCP error -1: the user declined the sampling request of MCP server \\"asker\\"');
+    expect(model.requests).toHaveLength(2);
+  });
+});
+
 async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const s = createServer();
