@@ -10,6 +10,18 @@ import type { ToolContext, ToolResult } from './types';
 /** When to ask before a call: `on-request` asks unless the tool says it only reads. */
 export type McpApproval = 'never' | 'on-request' | 'always';
 
+/** A progress notification of the server: the number, the total if known, and its message if any. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Progress in words: "3/10 Copying files", "3", or the message alone. */
+export function progressMessage(p: McpProgress): string {
+  return `${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}`;
+}
+
 /** What the server returned, in MCP's shape. */
 export interface McpCallResult {
   content: JsonValue[];
@@ -24,8 +36,8 @@ export interface McpCallRequest {
   arguments: Record<string, JsonValue>;
   approval: McpApproval;
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined;
-  /** Runs the call; progress messages go to the item. */
-  call(signal: AbortSignal, onProgress: (message: string) => void): Promise<McpCallResult>;
+  /** Runs the call; progress goes to the item. */
+  call(signal: AbortSignal, onProgress: (progress: McpProgress) => void): Promise<McpCallResult>;
   /** The model's output for a finished call. */
   output(result: McpCallResult, durationMs: number): ToolResult['output'];
 }
@@ -141,8 +153,8 @@ export async function runMcpItem(safety: SafetyServices, ctx: ToolContext, req: 
 
   const started = Date.now();
   try {
-    const result = await req.call(ctx.signal, (message) => {
-      ctx.emit({ method: 'item/mcpToolCall/progress', params: { threadId, turnId, itemId: item.id, message } });
+    const result = await req.call(ctx.signal, (p) => {
+      ctx.emit({ method: 'item/mcpToolCall/progress', params: { threadId, turnId, itemId: item.id, message: progressMessage(p), weftProgress: p.progress, weftTotal: p.total ?? null } });
     });
     const durationMs = Date.now() - started;
     const kept: McpToolCallItem['result'] = {

@@ -112,7 +112,7 @@ describe('MCP client over stdio (server-everything)', () => {
     const completed = a.next('turn/completed');
     await a.session.startTurn([{ type: 'text', text: 'run it' }]);
     const first = await progress;
-    expect(first.params.message).toBe('1/120');
+    expect(first.params).toMatchObject({ message: '1/120', weftProgress: 1, weftTotal: 120 });
     await a.session.interrupt();
     const turn = await completed;
     expect(turn.params.turn.status).toBe('interrupted');
