@@ -257,25 +257,39 @@ async function freePort(): Promise<number> {
   });
 }
 
-describe('MCP client over streamable HTTP (server-everything)', () => {
+describe('MCP client over streamable HTTP and SSE (server-everything)', () => {
   let child: ChildProcess | undefined;
   afterEach(() => {
     child?.kill();
     child = undefined;
   });
 
-  it('calls a tool of a server reached by URL', async () => {
+  async function serve(transport: 'streamableHttp' | 'sse', readyLine: string): Promise<number> {
     const port = await freePort();
-    const proc = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(process.execPath, [EVERYTHING, transport], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
     child = proc;
     await new Promise<void>((ready, fail) => {
       let text = '';
       proc.stderr?.on('data', (chunk: Buffer) => {
         text += chunk.toString('utf8');
-        if (text.includes('listening on port')) ready();
+        if (text.includes(readyLine)) ready();
       });
       proc.once('exit', (code) => fail(new Error(`server-everything exited (${String(code)}): ${text}`)));
     });
+    return port;
+  }
+
+  it('falls back to SSE for a server that only speaks SSE', async () => {
+    const port = await serve('sse', 'Server is running on port');
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__old', 'echo', { message: 'over sse' })), answer('ok')]);
+    const a = start({ old: { url: `http://127.0.0.1:${port}/sse` } });
+    const events = await a.runTurn('echo');
+    expect(mcpItems(events)[0]).toMatchObject({ server: 'old', tool: 'echo', status: 'completed', result: { content: [{ type: 'text', text: 'Echo: over sse' }] } });
+    expect(a.session.options.mcp?.statuses()[0]?.weftLog?.join('\n')).toContain('trying SSE');
+  });
+
+  it('calls a tool of a server reached by URL', async () => {
+    const port = await serve('streamableHttp', 'listening on port');
     model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__web', 'get_sum', { a: 2, b: 40 })), answer('42')]);
     const a = start({ web: { url: `http://127.0.0.1:${port}/mcp` } });
     const events = await a.runTurn('add');
