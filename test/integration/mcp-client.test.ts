@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -185,6 +186,26 @@ describe('MCP client over stdio (server-everything)', () => {
     const events = await a.runTurn('toggle');
     expect(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output).toBe('the user declined the call to everything/toggle-simulated-logging');
     expect(mcpItems(events)[0]).toMatchObject({ status: 'failed', error: { message: 'the user declined the call to everything/toggle-simulated-logging' } });
+  });
+});
+
+describe('MCP client with @modelcontextprotocol/server-filesystem', () => {
+  it('reads and lists files of the directory the server is given', async () => {
+    const FILESYSTEM = join(require.resolve('@modelcontextprotocol/server-filesystem/package.json'), '..', 'dist', 'index.js');
+    await writeFile(join(ws.dir, 'notes.txt'), 'remember the milk\n');
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__fs', 'read_text_file', { path: join(ws.dir, 'notes.txt') }), evNamespacedCall('c2', 'mcp__fs', 'list_directory', { path: ws.dir })),
+      answer('read'),
+    ]);
+    const a = start({ fs: { command: process.execPath, args: [FILESYSTEM, ws.dir], approval: 'never' } });
+    const events = await a.runTurn('read my notes');
+    const outputs = assertAllToolOutputsAnswered(model.requests[1]?.body).map((o) => JSON.stringify(o.output));
+    expect(outputs[0]).toContain('remember the milk');
+    expect(outputs[1]).toContain('[FILE] notes.txt');
+    expect(mcpItems(events).map((i) => [i.tool, i.status])).toEqual([
+      ['read_text_file', 'completed'],
+      ['list_directory', 'completed'],
+    ]);
   });
 });
 
