@@ -110,6 +110,7 @@ export function createSession(input: CreateSessionInput): Session {
     servers: config.mcp_servers,
     env: input.env ?? process.env,
     emit: (n) => session?.emit(n),
+    ...(input.weftHome === undefined ? {} : { weftHome: input.weftHome }),
     sample: mcpSampler({ client: modelClient, model: () => session?.currentSettings.model ?? model }),
   });
   tools.addSource(mcpToolSource(mcp, provider.wireApi));

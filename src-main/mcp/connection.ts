@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CreateMessageRequestSchema,
@@ -27,7 +28,13 @@ import {
 import { MCP_DEFAULTS, type McpServerConfig } from '../config/schema';
 import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
+import { McpLoginRequiredError, McpOAuthStore, WeftOAuthProvider } from './oauth';
 import { SamplingError, samplingNotEnabled } from './sampling';
+
+/** The server wants a (new) sign-in: the SDK's UnauthorizedError, or Weft's provider refusing to open a browser. */
+function isLoginError(error: unknown): boolean {
+  return error instanceof UnauthorizedError || error instanceof McpLoginRequiredError || (error instanceof Error && error.cause !== undefined && isLoginError(error.cause));
+}
 
 /** Where a server is: Codex's startup states, plus `disabled` (configured with `enabled = false`). */
 export type McpServerState = 'starting' | 'ready' | 'failed' | 'cancelled' | 'disabled';
@@ -61,6 +68,8 @@ export class McpConnection {
   serverInfo: Implementation | null = null;
   capabilities: Record<string, unknown> | null = null;
   readonly log: string[] = [];
+  /** How Weft authenticates to the server (Codex's `authStatus`). */
+  authStatus: 'unsupported' | 'notLoggedIn' | 'bearerToken' | 'oAuth';
   private client: Client | null = null;
   private transport: Transport | null = null;
   private closing = false;
@@ -72,8 +81,11 @@ export class McpConnection {
     readonly config: McpServerConfig,
     private readonly env: NodeJS.ProcessEnv,
     private readonly hooks: McpConnectionHooks,
+    /** Where saved OAuth sign-ins are (`weft mcp login`); without it, HTTP servers get no OAuth. */
+    private readonly weftHome?: string,
   ) {
     this.state = config.enabled === false ? 'disabled' : 'starting';
+    this.authStatus = config.bearer_token_env_var !== undefined ? 'bearerToken' : 'unsupported';
   }
 
   get transportKind(): 'stdio' | 'http' {
@@ -170,13 +182,26 @@ export class McpConnection {
     }
     const url = new URL(this.config.url ?? '');
     const headers = this.httpHeaders();
-    this.note(`connecting: ${url.origin}${url.pathname} (streamable HTTP)`);
+    // A saved sign-in (weft mcp login) is offered unless a bearer token is configured; the provider
+    // refreshes tokens, and asks for a new sign-in by failing the start.
+    const authProvider = this.weftHome !== undefined && this.config.bearer_token_env_var === undefined ? new WeftOAuthProvider(new McpOAuthStore(this.weftHome), this.name, this.config.url ?? '') : undefined;
+    if (authProvider !== undefined && (await authProvider.tokens()) !== undefined) this.authStatus = 'oAuth';
+    const auth = authProvider === undefined ? {} : { authProvider };
+    this.note(`connecting: ${url.origin}${url.pathname} (streamable HTTP${this.authStatus === 'oAuth' ? ', signed in' : ''})`);
     try {
-      await this.attach(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+      try {
+        await this.attach(new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth }));
+      } catch (error) {
+        if (this.closing || isLoginError(error)) throw error;
+        this.note(`streamable HTTP failed (${errorMessage(error)}); trying SSE`);
+        await this.attach(new SSEClientTransport(url, { requestInit: { headers }, ...auth, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } }));
+      }
     } catch (error) {
-      if (this.closing) throw error;
-      this.note(`streamable HTTP failed (${errorMessage(error)}); trying SSE`);
-      await this.attach(new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } }));
+      if (authProvider !== undefined && isLoginError(error)) {
+        this.authStatus = 'notLoggedIn';
+        throw new McpLoginRequiredError(this.name);
+      }
+      throw error;
     }
   }
 

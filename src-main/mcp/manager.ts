@@ -20,6 +20,8 @@ export interface McpManagerOptions {
   env: NodeJS.ProcessEnv;
   /** Where startup notifications go (the session's event stream). */
   emit: (notification: ServerNotification) => void;
+  /** Where saved MCP sign-ins are (WEFT_HOME); without it, HTTP servers get no OAuth. */
+  weftHome?: string;
   /** Answers sampling requests of servers with `sampling = true` (absent: they are declined). */
   sample?: McpSampler;
 }
@@ -54,7 +56,7 @@ export class McpManager {
       changed: (server: string) => this.changed(server),
     };
     const sorted = Object.keys(servers).sort();
-    return new Map(sorted.map((name) => [name, new McpConnection(name, servers[name] ?? {}, this.options.env, hooks)]));
+    return new Map(sorted.map((name) => [name, new McpConnection(name, servers[name] ?? {}, this.options.env, hooks, this.options.weftHome)]));
   }
 
   get serverNames(): string[] {
@@ -139,7 +141,7 @@ export class McpManager {
   statuses(): McpServerStatus[] {
     return [...this.connections.values()].map((c) => ({
       name: c.name,
-      authStatus: c.config.bearer_token_env_var !== undefined ? 'bearerToken' : 'unsupported',
+      authStatus: c.authStatus,
       runtimeStatus: c.state === 'ready' ? 'connected' : c.state,
       serverInfo: c.serverInfo === null ? null : { name: c.serverInfo.name, version: c.serverInfo.version, title: c.serverInfo.title ?? null },
       tools: Object.fromEntries(c.tools.map((t) => [t.name, { name: t.name, title: t.title ?? null, description: t.description ?? null, inputSchema: jsonOf(t.inputSchema), annotations: jsonOf(t.annotations ?? null) }])),
