@@ -1,25 +1,24 @@
 // One configured MCP server: its transport (a child process on stdio, or streamable HTTP falling back
 // to SSE), the SDK client over it, its tool list, and what it printed while starting.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ElicitRequestSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type ElicitRequest,
-  type ElicitResult,
-  type Implementation,
-  type ListResourcesResult,
-  type ListResourceTemplatesResult,
-  type ReadResourceResult,
-  type Tool,
+import type {
+  CallToolResult,
+  ElicitRequest,
+  ElicitResult,
+  Implementation,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+  Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS, type McpServerConfig } from '../config/schema';
 import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
+import type * as Sdk from './sdk';
+
+/** The SDK's client side, loaded with the first server that starts (see sdk.ts). */
+type McpSdk = typeof Sdk;
 
 /** Where a server is: Codex's startup states, plus `disabled` (configured with `enabled = false`). */
 export type McpServerState = 'starting' | 'ready' | 'failed' | 'cancelled' | 'disabled';
@@ -49,6 +48,8 @@ export class McpConnection {
   private client: Client | null = null;
   private transport: Transport | null = null;
   private closing = false;
+  /** How many times close() ran: a close while the SDK was loading cancels the start. */
+  private closes = 0;
   /** The last line the server wrote to stderr: usually why it exited. */
   private lastStderr: string | null = null;
 
@@ -131,11 +132,14 @@ export class McpConnection {
   }
 
   private async connect(): Promise<void> {
+    const closesBefore = this.closes;
+    const sdk = await import('./sdk');
+    if (this.closes !== closesBefore) throw new Error('closed while starting');
     if (this.config.command !== undefined) {
-      const transport = new StdioClientTransport({
+      const transport = new sdk.StdioClientTransport({
         command: this.config.command,
         args: this.config.args ?? [],
-        env: this.childEnv(),
+        env: this.childEnv(sdk),
         cwd: this.config.cwd,
         stderr: 'pipe',
       });
@@ -147,26 +151,26 @@ export class McpConnection {
         }
       });
       this.note(`starting: ${[this.config.command, ...(this.config.args ?? [])].join(' ')}`);
-      await this.attach(transport);
+      await this.attach(sdk, transport);
       return;
     }
     const url = new URL(this.config.url ?? '');
     const headers = this.httpHeaders();
     this.note(`connecting: ${url.origin}${url.pathname} (streamable HTTP)`);
     try {
-      await this.attach(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+      await this.attach(sdk, new sdk.StreamableHTTPClientTransport(url, { requestInit: { headers } }));
     } catch (error) {
       if (this.closing) throw error;
       this.note(`streamable HTTP failed (${errorMessage(error)}); trying SSE`);
-      await this.attach(new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } }));
+      await this.attach(sdk, new sdk.SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } }));
     }
   }
 
-  private async attach(transport: Transport): Promise<void> {
+  private async attach(sdk: McpSdk, transport: Transport): Promise<void> {
     // No sampling capability is declared, so a server's sampling request is refused by the SDK.
-    const client = new Client({ name: 'weft', version: VERSION }, { capabilities: { elicitation: { form: {} } } });
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.hooks.elicit(this.name, request.params, extra.signal));
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    const client = new sdk.Client({ name: 'weft', version: VERSION }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) => this.hooks.elicit(this.name, request.params, extra.signal));
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
       void this.refreshTools().then(
         () => this.hooks.changed(this.name),
         (error: unknown) => this.note(`tools/list failed: ${errorMessage(error)}`),
@@ -195,8 +199,8 @@ export class McpConnection {
     this.capabilities = (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null;
   }
 
-  private childEnv(): Record<string, string> {
-    const env: Record<string, string> = { ...getDefaultEnvironment() };
+  private childEnv(sdk: McpSdk): Record<string, string> {
+    const env: Record<string, string> = { ...sdk.getDefaultEnvironment() };
     for (const name of this.config.env_vars ?? []) {
       const value = this.env[name];
       if (value !== undefined) env[name] = value;
@@ -269,6 +273,7 @@ export class McpConnection {
   }
 
   async close(): Promise<void> {
+    this.closes += 1;
     this.closing = true;
     const client = this.client;
     const transport = this.transport;
