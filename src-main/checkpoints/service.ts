@@ -53,6 +53,8 @@ export interface RestoreOutcome {
   restored: string[];
   /** Paths that differed from what the agent left and were overwritten (force); their versions are in a `force-save` record. */
   overwritten: string[];
+  /** Paths of the plan left as they were because the request kept them. */
+  kept: string[];
   notes: string[];
   record: CheckpointRecord | null;
 }
@@ -63,6 +65,8 @@ export interface RestoreRequest {
   /** The turns whose changes are undone (the chosen turn and every later one). */
   turnIds: readonly string[];
   force?: boolean;
+  /** Paths left exactly as they are now (the user keeps their version); every other path is restored. */
+  keep?: readonly string[];
   hooks?: ApplyHooks;
 }
 
@@ -141,8 +145,11 @@ export class CheckpointService {
     const tracker = this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
+      const keep = new Set(request.keep ?? []);
       const plan = this.planUnlocked(request, tracker);
-      return this.execute(request, plan, tracker);
+      const kept = plan.filter((item) => keep.has(item.path)).map((item) => item.path);
+      const outcome = await this.execute(request, plan.filter((item) => !keep.has(item.path)), tracker);
+      return { ...outcome, kept };
     });
   }
 
@@ -255,7 +262,7 @@ export class CheckpointService {
     const scan = await tracker.syncUnlocked(null);
     const record = scan.changes.length > 0 ? this.append(request.threadId, null, null, 'restore', request.root, scan.changes, [...notes, ...applied.skipped]) : null;
     tracker.persistSoon();
-    return { restored: active.map((item) => item.path), overwritten: conflicts, notes: [...notes, ...applied.skipped], record };
+    return { restored: active.map((item) => item.path), overwritten: conflicts, kept: [], notes: [...notes, ...applied.skipped], record };
   }
 
   private append(threadId: string, turnId: string | null, callId: string | null, source: RecordSource, root: string, changes: Change[], notes: string[]): CheckpointRecord {

@@ -150,6 +150,38 @@ describe('conflicts', () => {
   });
 });
 
+describe('keeping some files (weftKeepFiles)', () => {
+  it('restores every other file and leaves the kept ones as the user has them; a conflict not kept still refuses', async () => {
+    const { 'notes.txt': _before, ...original } = picture(ws.dir);
+    const client = await start();
+    const { threadId, first } = await twoTurns(client);
+    writeFileSync(ws.path('notes.txt'), 'the user rewrote this\n');
+    writeFileSync(ws.path('run.sh'), 'echo mine\n');
+
+    // One conflict kept, the other neither kept nor forced: refused, nothing written.
+    const edited = picture(ws.dir);
+    const refused = await client.call('thread/revert', { threadId, beforeTurnId: first, weftRestoreFiles: true, weftKeepFiles: ['notes.txt'] });
+    expect(refused.error).toEqual({ code: -32010, message: expect.stringContaining('run.sh'), data: { conflicts: ['run.sh'] } });
+    expect(picture(ws.dir)).toEqual(edited);
+
+    const reverted = await ok<{ thread: { turns: unknown[] }; weftFiles: { restored: string[]; overwritten: string[]; kept: string[] } }>(client, 'thread/revert', {
+      threadId,
+      beforeTurnId: first,
+      weftRestoreFiles: true,
+      weftForce: true,
+      weftKeepFiles: ['notes.txt'],
+    });
+    expect(reverted.weftFiles.kept).toEqual(['notes.txt']);
+    expect(reverted.weftFiles.overwritten).toEqual(['run.sh']);
+    expect(reverted.weftFiles.restored).not.toContain('notes.txt');
+    expect(reverted.thread.turns).toEqual([]);
+    // The kept file is the user's; everything else is as before the turn.
+    expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe('the user rewrote this\n');
+    const { 'notes.txt': _kept, ...rest } = picture(ws.dir);
+    expect(rest).toEqual(original);
+  });
+});
+
 describe('thread/fork with weftWorktree', () => {
   it.each([
     { project: 'a git repository: a worktree on a weft/ branch', gitRepo: true },
