@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DiscardStore } from './discards';
+import { ForkRecords } from './fork-records';
 import { BlobStore } from './blob-store';
 import { CheckpointConflictError, CheckpointError } from './errors';
 import { RecordLog, recordHashes } from './records';
@@ -74,6 +75,7 @@ export class CheckpointService {
   readonly dir: string;
   readonly blobs: BlobStore;
   readonly records: RecordLog;
+  readonly forks: ForkRecords;
   private readonly trackers = new Map<string, WorkspaceTracker>();
   private readonly limits: CheckpointLimits;
   private readonly retention: RetentionPolicy;
@@ -84,6 +86,7 @@ export class CheckpointService {
     this.dir = join(options.weftHome, 'checkpoints');
     this.blobs = new BlobStore(this.dir);
     this.records = new RecordLog(this.dir);
+    this.forks = new ForkRecords(this.dir);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.retention = { ...DEFAULT_RETENTION, ...options.retention };
     this.now = options.now ?? (() => new Date());
@@ -199,6 +202,8 @@ export class CheckpointService {
     for (const name of indexFiles) for (const hash of indexHashes(join(workspacesDir, name))) keep.add(hash);
     // Content the Changes panel discarded stays restorable.
     for (const hash of new DiscardStore(this.options.weftHome).hashes()) keep.add(hash);
+    // The state each fork started from ("Compare with parent").
+    for (const hash of this.forks.hashes()) keep.add(hash);
     // Blob ages are file times: compared with the real clock.
     const collected = this.blobs.collect(keep, graceMs, Date.now());
     return { droppedRecords, removedBlobs: collected.removed, freedBytes: collected.freedBytes, keptBytes: collected.keptBytes };
