@@ -6,7 +6,7 @@ import { baseName } from '../components/format';
 import { ConnectionBanner, Toasts } from './Chrome';
 import { Icon } from '../components/Icon';
 import { usePreference } from '../components/preferences';
-import { useController, useWeft } from './context';
+import { useController, useWeft } from '../store/app-context';
 import { ConversationView } from './ConversationView';
 import { ProjectPicker, Welcome } from './ProjectPicker';
 import { CheckpointLayer } from './checkpoints/CheckpointLayer';
@@ -17,8 +17,8 @@ import { SettingsDialog } from './settings/SettingsDialog';
 import { Sidebar, SHORTCUT_MOD } from './Sidebar';
 import { TurnDiffDialog } from './TurnDiffDialog';
 import { ChangesPanel } from './changes/ChangesPanel';
-import { useChanges } from './changes/changes-store';
-import { terminalActions, useTerminalState } from './terminal-store';
+import { useChanges } from '../store/changes-store';
+import { terminalActions, useTerminalState } from '../store/terminal-store';
 
 function useTitle(): void {
   const cwd = useWeft((s) => s.data.cwd);

@@ -19,7 +19,7 @@ import { ReviewChanges } from './approvals/ReviewChanges';
 import { UserInputDialog } from './approvals/UserInputRequest';
 import { Composer } from './Composer';
 import { SetupNotice } from './settings/SetupNotice';
-import { useApp, useController, useWeft } from './context';
+import { useApp, useController, useWeft } from '../store/app-context';
 
 /** Height guesses by row kind, close enough that the scrollbar does not jump much as rows get measured. */
 const ESTIMATES: Record<string, number> = {

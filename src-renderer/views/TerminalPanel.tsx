@@ -6,7 +6,7 @@ import { Terminal as XTerm } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon';
-import { useController } from './context';
+import { useController } from '../store/app-context';
 
 interface Tab {
   id: string;

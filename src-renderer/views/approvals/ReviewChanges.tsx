@@ -14,7 +14,7 @@ import { Icon, Spinner } from '../../components/Icon';
 import { changeKindLabel, DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { useDiffLayout } from '../../components/preferences';
 import { forgetReviewVerdicts, loadReviewVerdicts, saveReviewVerdicts } from '../../store/saved-drafts';
-import { useController, useWeft } from '../context';
+import { useController, useWeft } from '../../store/app-context';
 import { acceptedCount, buildPatchAnswer, hunkKey } from './patch-answer';
 import type { HunkVerdict } from './patch-answer';
 

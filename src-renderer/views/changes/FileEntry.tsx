@@ -4,8 +4,8 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { GitDiffArea, GitFileStatus, WeftGitDiffResult } from '../../../src-preload/protocol';
 import { Icon } from '../../components/Icon';
-import { useController } from '../context';
-import { changesActions, useChanges } from './changes-store';
+import { useController } from '../../store/app-context';
+import { changesActions, useChanges } from '../../store/changes-store';
 import { errorText, type GitView } from './git-client';
 
 const CommentableDiff = lazy(() => import('./CommentableDiff'));
