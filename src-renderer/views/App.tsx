@@ -18,7 +18,7 @@ import { Sidebar, SHORTCUT_MOD } from './Sidebar';
 import { TurnDiffDialog } from './TurnDiffDialog';
 import { ChangesPanel } from './changes/ChangesPanel';
 import { useChanges } from '../store/changes-store';
-import { terminalActions, useTerminalState } from './terminal-store';
+import { terminalActions, useTerminalState } from '../store/terminal-store';
 
 function useTitle(): void {
   const cwd = useWeft((s) => s.data.cwd);

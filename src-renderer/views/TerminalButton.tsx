@@ -1,6 +1,6 @@
 // The header's "Terminal" button: shows or hides the terminal panel (as Ctrl+` does).
 import { Icon } from '../components/Icon';
-import { terminalActions, useTerminalState } from './terminal-store';
+import { terminalActions, useTerminalState } from '../store/terminal-store';
 
 export function TerminalButton() {
   const open = useTerminalState((s) => s.open);
