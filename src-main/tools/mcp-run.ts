@@ -5,10 +5,14 @@ import { ServerRequests } from '../../src-preload/protocol';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import type { SafetyServices } from './safety-services';
-import type { McpApproval, McpCallRequest, McpCallResult, ToolContext, ToolResult } from './types';
+import type { McpApproval, McpCallRequest, McpCallResult, McpProgress, ToolContext, ToolResult } from './types';
 
-export type { McpApproval, McpCallRequest, McpCallResult };
+export type { McpApproval, McpCallRequest, McpCallResult, McpProgress };
 
+/** Progress in words: "3/10 Copying files", "3", or the message alone. */
+export function progressMessage(p: McpProgress): string {
+  return `${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}`;
+}
 
 /** The argv a remembered "always allow this tool" rule stores: no program is named `@mcp`. */
 export function mcpRulePattern(server: string, tool: string): string[] {
@@ -121,8 +125,8 @@ export async function runMcpItem(safety: SafetyServices, ctx: ToolContext, req: 
 
   const started = Date.now();
   try {
-    const result = await req.call(ctx.signal, (message) => {
-      ctx.emit({ method: 'item/mcpToolCall/progress', params: { threadId, turnId, itemId: item.id, message } });
+    const result = await req.call(ctx.signal, (p) => {
+      ctx.emit({ method: 'item/mcpToolCall/progress', params: { threadId, turnId, itemId: item.id, message: progressMessage(p), weftProgress: p.progress, weftTotal: p.total ?? null } });
     });
     const durationMs = Date.now() - started;
     const kept: McpToolCallItem['result'] = {

@@ -134,6 +134,13 @@ export type CommandRunner = (onOutput: (chunk: string) => void, launcher: Comman
 /** When to ask before a call: `on-request` asks unless the tool says it only reads. */
 export type McpApproval = 'never' | 'on-request' | 'always';
 
+/** A progress notification of the server: the number, the total if known, and its message if any. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /** What the server returned, in MCP's shape. */
 export interface McpCallResult {
   content: JsonValue[];
@@ -149,7 +156,7 @@ export interface McpCallRequest {
   approval: McpApproval;
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined;
   /** Runs the call; progress messages go to the item. */
-  call(signal: AbortSignal, onProgress: (message: string) => void): Promise<McpCallResult>;
+  call(signal: AbortSignal, onProgress: (progress: McpProgress) => void): Promise<McpCallResult>;
   /** The model's output for a finished call. */
   output(result: McpCallResult, durationMs: number): ToolResult['output'];
 }

@@ -3,6 +3,7 @@
 
 import { isAscii, isUtf8 } from 'node:buffer';
 import { readFileSync, statSync } from 'node:fs';
+import { readFile as readFileAsync } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { coverUnterminatedEnd, editsFromHunks, groupChanges, resolveChunks, withNewStarts } from './hunks';
 import type { Change, PlannedHunk } from './hunks';
@@ -116,8 +117,13 @@ export function decodeText(bytes: Buffer): string | null {
   return isUtf8(bytes) ? bytes.toString('utf8') : null;
 }
 
-// Local reads are synchronous: a patch touches few files, and for many small ones (500 added files) the
-// thread-pool round trips of async calls would cost more than the reads.
+/**
+ * Files up to this size are read synchronously: for many small ones (500 added files) the thread-pool round
+ * trips of async reads would cost more than the reads. Bigger ones are read asynchronously, so a patch to a
+ * large file never holds the event loop (in the desktop app, the main process) while the disk reads it.
+ */
+const SYNC_READ_MAX_BYTES = 256 * 1024;
+
 async function loadFile(absPath: string, readFile: PlanOptions['readFile']): Promise<Loaded> {
   if (readFile) {
     try {
@@ -135,7 +141,7 @@ async function loadFile(absPath: string, readFile: PlanOptions['readFile']): Pro
     if (!stats.isFile()) return { state: 'unreadable', reason: 'it is not a regular file' };
     return {
       state: 'file',
-      text: decodeText(readFileSync(absPath)),
+      text: decodeText(stats.size <= SYNC_READ_MAX_BYTES ? readFileSync(absPath) : await readFileAsync(absPath)),
       mode: stats.mode & 0o7777,
       observed: { mtimeMs: stats.mtimeMs, size: stats.size },
     };
