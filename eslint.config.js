@@ -1,9 +1,9 @@
-// Lint rules, including the layering rules of docs/ARCHITECTURE.md: a layer violation is a lint error.
+// Lint rules, including the layering rule of docs/ARCHITECTURE.md (lint/layers.js, enforced by
+// lint/layering.js as `weft/layering`): a layer violation is a lint error.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
-
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'stream'];
+import weft from './lint/layering.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'test-results/', 'bench/.work/'] },
@@ -11,57 +11,20 @@ export default tseslint.config(
   ...tseslint.configs.strict,
   {
     languageOptions: { globals: { ...globals.node } },
+    plugins: { weft },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src-main/electron/ may import electron.' }] }],
     },
   },
   {
-    files: ['src-preload/protocol/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$)(?!\\.{1,2}/).*', message: 'The protocol imports only zod.' }] }],
-    },
+    files: ['src-main/**/*.ts', 'src-preload/**/*.ts', 'src-renderer/**/*.{ts,tsx}'],
+    rules: { 'weft/layering': 'error' },
   },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'The renderer never imports electron.' }],
-        patterns: [
-          { group: nodeBuiltins, message: 'The renderer never imports Node built-ins.' },
-          { regex: '(^|/)src-main(/|$)', message: 'The renderer talks to the core only through the protocol.' },
-        ],
-      }],
-    },
-  },
-  {
-    files: ['src-main/**/*.ts'],
-    ignores: ['src-main/electron/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'Only src-main/electron/ may import electron.' }],
-        patterns: [{ regex: '(^|/)src-renderer(/|$)', message: 'The core never imports the renderer.' }],
-      }],
-    },
-  },
-  {
-    files: ['src-main/faces/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'Only src-main/electron/ may import electron.' }],
-        patterns: [
-          { regex: '(^|/)src-renderer(/|$)', message: 'The core never imports the renderer.' },
-          { regex: '^(\\.\\./)+(core|model|tools|safety|context|store|config)(/|$)', message: 'Faces reach the core only through the host client (src-main/faces/host-client.ts).' },
-        ],
-      }],
-    },
-  },
-  {
-    files: ['src-main/electron/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
   },
   {
     files: ['**/*.mjs', '**/*.js'],

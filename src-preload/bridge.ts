@@ -21,7 +21,6 @@ import type {
   JsonRpcErrorObject,
   RequestId,
   ParamsInput,
-  ResultOf,
   ServerRequestMethod,
   ServerRequestResultInput,
 } from './protocol';

@@ -1,7 +1,6 @@
 // The preload: runs sandboxed, with context isolation, before the page. It exposes `window.weft` (see
 // bridge.ts) and nothing else; ipcRenderer itself and IPC event objects never reach the page.
 // Bundled by scripts/build-electron.mjs into dist/electron/preload.cjs (sandboxed preloads must be CJS).
-// eslint-disable-next-line no-restricted-imports -- the preload is Electron's bridge into the page: it alone, besides src-main/electron/, needs contextBridge and ipcRenderer.
 import { contextBridge, ipcRenderer } from 'electron';
 import { z } from 'zod';
 import { createWeftBridge } from './bridge';

@@ -4,7 +4,7 @@
 //
 // The forms (as Codex 0.169 writes them):
 //   UserMessage       {id, content: [{type: "text", text, text_elements} | {type: "image", image_url} |
-//                      {type: "local_image", path}]}
+//                      {type: "local_image", path} | {type: "mention" | "skill", name, path}]}
 //   AgentMessage      {id, content: [{type: "Text", text}], phase?}
 //   Reasoning         {id, summary_text: string[], raw_content: string[]}
 //   CommandExecution  {id, process_id, command: argv, cwd: "file://…", parsed_cmd, source, status,
@@ -25,7 +25,7 @@ import { CodexDuration, durationMs } from './events';
 const str = z.string().nullish();
 const strings = z.array(z.string()).nullish().catch(null);
 
-const Content = z.array(z.looseObject({ type: z.string(), text: str, image_url: str, url: str, path: str })).catch([]);
+const Content = z.array(z.looseObject({ type: z.string(), text: str, image_url: str, url: str, path: str, name: str })).catch([]);
 
 const CodexItem = z.looseObject({
   type: z.string(),
@@ -70,6 +70,9 @@ function userInputs(content: z.infer<typeof Content>): UserInput[] {
       case 'local_image':
       case 'localImage':
         return c.path ? [{ type: 'localImage', path: c.path }] : [];
+      case 'mention':
+      case 'skill':
+        return c.path && typeof c.name === 'string' ? [{ type: c.type, name: c.name, path: c.path }] : [];
       default:
         return [];
     }
@@ -222,6 +225,10 @@ export function toCodexItem(item: ThreadItem): CodexItemForm | null {
               return { type: 'image', image_url: c.url };
             case 'localImage':
               return { type: 'local_image', path: c.path };
+            case 'mention':
+              return { type: 'mention', name: c.name, path: c.path };
+            case 'skill':
+              return { type: 'skill', name: c.name, path: c.path };
           }
         }),
       };

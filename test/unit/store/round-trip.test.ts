@@ -22,6 +22,30 @@ afterEach(async () => {
 });
 
 describe('recording and resuming a thread', () => {
+  it('keeps mention and skill inputs of a user message (they are never written as null)', async () => {
+    const id = uuidv7();
+    const { recorder, path } = store.createThread(meta(id));
+    const session = new ScriptedSession(id, recorder);
+    const input = [
+      { type: 'text' as const, text: 'Use the skill on the file' },
+      { type: 'mention' as const, name: 'parser.ts', path: '/work/project/src/parser.ts' },
+      { type: 'skill' as const, name: 'refactor', path: '/home/me/.weft/skills/refactor/SKILL.md' },
+    ];
+    await session.turn(input, 'completed');
+    await recorder.close();
+
+    const userMessages = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"UserMessage"'))
+      .map((line) => JSON.stringify(JSON.parse(line)));
+    expect(userMessages).toHaveLength(1);
+    expect(userMessages[0]).not.toContain('null');
+    expect(userMessages[0]).toContain('"type":"mention"');
+    const state = store.load(id);
+    expect(state.warnings).toEqual([]);
+    expect(state.turns[0]?.items[0]).toEqual({ type: 'userMessage', id: expect.any(String), content: input });
+  });
+
   it('resumes with the same turns, items, details and model history the live thread had', async () => {
     const id = uuidv7();
     const { recorder, path } = store.createThread(meta(id));
