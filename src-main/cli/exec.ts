@@ -16,7 +16,7 @@ import type { ThreadStore } from '../store/thread-store';
 import type { CheckpointService } from '../checkpoints/service';
 import { uuidv7 } from '../util/ids';
 import type { WeftConfig } from '../config/schema';
-import { loadLocalImage } from '../core/user-input';
+import { loadLocalImage } from '../tools/local-image';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec-args';
 import { ExecProgress } from './exec-progress';
 import { CodexExecEvents, type CodexExecEvent } from './exec-thread-events';

@@ -19,18 +19,13 @@ import {
 } from './events';
 import { Sniffer, forEachLine, lineSteps, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
 import { parseLine, payloadType, type LooseLine } from './line-parse';
-import { historyEntry, type HistoryEntry } from './history';
+import { historyEntry, type HistoryRef } from './history';
+
+export type { HistoryRef };
 import { closeRollout, openRollout, sizeOf, type RolloutFd } from './rollout-source';
 import { recordedTurnContext, type RecordedTurnContext } from './turn-context';
 import { codexItemType, userMessageText } from './codex-thread-items';
 import { threadPreview } from './preview';
-
-export interface HistoryRef extends LineRef {
-  /** A `compacted` line (its replacement history restarts the model history). */
-  compacted: boolean;
-  /** The parsed line, when the outline was made with `history: true` (unreadable lines are left out). */
-  entry?: HistoryEntry;
-}
 
 export interface TurnOutline {
   id: string;

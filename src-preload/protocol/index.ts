@@ -20,3 +20,4 @@ export * from './errors';
 export * from './open-union';
 export * from './methods';
 export * from './client-messages';
+export * from './bridge-api';

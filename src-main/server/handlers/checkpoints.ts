@@ -10,7 +10,7 @@ import type { HandlerTable } from '../dispatcher';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
 import type { HandlerContext } from './context';
 import { initialState } from '../../core/session-builder';
-import { storeCall } from './threads';
+import { storeCall } from './store-call';
 
 type CheckpointHandlers = Pick<HandlerTable, 'thread/revert' | 'weft/checkpoints/preview' | 'weft/checkpoints/redo' | 'weft/checkpoints/size'>;
 

@@ -5,7 +5,7 @@ import { createForkFiles, type ForkFilesResult } from '../../checkpoints/fork-fi
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { checkpointRpcError } from './checkpoints';
 import type { HandlerContext } from './context';
-import { storeCall } from './threads';
+import { storeCall } from './store-call';
 
 export async function forkFiles(ctx: HandlerContext, threadId: string, afterTurnId: string | null): Promise<ForkFilesResult> {
   const checkpoints = ctx.environment.checkpoints;

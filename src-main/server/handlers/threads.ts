@@ -1,14 +1,14 @@
-import { codexApprovalPolicy, ErrorCodes, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
+import { codexApprovalPolicy, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
 import type { Session } from '../../core/session';
 import { initialState } from '../../core/session-builder';
 import type { LoadedThread } from '../../store/loader';
-import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError } from '../../store/errors';
 import type { ThreadRecorder } from '../../store/thread-store';
 import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
-import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
+import { invalidParams, invalidRequest } from '../rpc-error';
 import { gitInfoOf, newThreadObject, resolveCwd, threadConfig, threadSession } from '../thread-factory';
 import { forkFiles } from './fork-files';
+import { storeCall, storeCallAsync } from './store-call';
 import type { HandlerContext } from './context';
 
 /** Turns sent with a resumed thread; older ones are paged with `thread/turns/list`. */
@@ -30,31 +30,6 @@ type ThreadHandlers = Pick<
   | 'thread/rollback'
   | 'thread/compact/start'
 >;
-
-/** Store errors become JSON-RPC errors a client can show as they are. */
-export function storeCall<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    throw toRpcError(error);
-  }
-}
-
-/** `storeCall` for store operations that wait. */
-export async function storeCallAsync<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw toRpcError(error);
-  }
-}
-
-export function toRpcError(error: unknown): unknown {
-  if (error instanceof ThreadNotFoundError || error instanceof StoreInputError) return invalidParams(error.message);
-  if (error instanceof ThreadLockedError) return invalidRequest(error.message);
-  if (error instanceof StoreError) return new RpcError(ErrorCodes.InternalError, error.message);
-  return error;
-}
 
 export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   const { store, manager, environment } = ctx;

@@ -6,26 +6,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { readFile as readFileAsync } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { coverUnterminatedEnd, editsFromHunks, groupChanges, resolveChunks, withNewStarts } from './hunks';
-import type { Change } from './hunks';
+import type { Change, PlannedHunk } from './hunks';
+
+export type { PlannedHunk };
 import type { FileHunk, Patch } from './parse';
 import { applyEdits, arrayLines, splitText } from './text';
 import type { Eol } from './text';
-
-/** One reviewable change in a file: old lines oldStart…oldStart+oldCount-1 become newLines. */
-export interface PlannedHunk {
-  /** 0-based position among the file's hunks as planned; stays the same when other hunks are declined. */
-  index: number;
-  /** 1-based, as in a unified diff: when a count is 0 its start is the line just before the empty range. */
-  oldStart: number;
-  oldCount: number;
-  newStart: number;
-  newCount: number;
-  /** Lines without line ends; context lines inside the hunk appear in both. */
-  oldLines: string[];
-  newLines: string[];
-  /** One character per line of the hunk, in diff order: ' ' context, '-' old only, '+' new only. */
-  ops: string;
-}
 
 /** Size and modification time of a file as planning saw it. */
 export interface FileStamp {
