@@ -27,7 +27,7 @@ export function checkpointRpcError(error: unknown): unknown {
 }
 
 function filesResult(outcome: RestoreOutcome): WeftFilesRestored {
-  return { restored: outcome.restored, overwritten: outcome.overwritten, notes: outcome.notes };
+  return { restored: outcome.restored, overwritten: outcome.overwritten, kept: outcome.kept, notes: outcome.notes };
 }
 
 export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
@@ -57,7 +57,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       let weftFiles: WeftFilesRestored | null = null;
       if (params.weftRestoreFiles === true) {
         try {
-          weftFiles = filesResult(await service().revert({ threadId: params.threadId, root: cwd, turnIds, force: params.weftForce === true }));
+          weftFiles = filesResult(await service().revert({ threadId: params.threadId, root: cwd, turnIds, force: params.weftForce === true, keep: params.weftKeepFiles ?? [] }));
         } catch (error) {
           throw checkpointRpcError(error);
         }

@@ -7,7 +7,7 @@ import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { gitInfoOf, newThreadObject, resolveCwd, threadConfig, threadSession } from '../thread-factory';
-import { forkFiles } from './fork-files';
+import { forkFiles, recordFork } from './fork-files';
 import { storeCall, storeCallAsync } from './store-call';
 import type { HandlerContext } from './context';
 
@@ -143,6 +143,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       // With weftWorktree the files come along first: nothing is forked if they cannot be.
       const files = params.weftWorktree === true ? await forkFiles(ctx, params.threadId, params.weftTurnId ?? null) : null;
       const forked = storeCall(() => store.fork(params.threadId, { afterTurnId: params.weftTurnId ?? null, turnsLimit: RESUME_TURNS }));
+      if (files !== null) recordFork(ctx, { threadId: forked.threadId, parentThreadId: params.threadId, files });
       warnAbout(client, forked.threadId, forked.state.warnings);
       const session = await attach(client, forked.state.thread, files === null ? params : { ...params, cwd: files.cwd }, { recorder: forked.recorder, state: forked.state });
       const live = manager.liveThread(forked.threadId, true) ?? forked.state.thread;
