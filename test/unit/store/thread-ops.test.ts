@@ -186,6 +186,21 @@ describe('the write lock', () => {
     await second.recorder.close();
   });
 
+  it('opens a thread the same way without holding the event loop, one opener at a time', async () => {
+    const s = await threadOf(3);
+    const reading = store.openForAppendAsync(s.threadId, { turnsLimit: 2 });
+    // While the first opener reads the file, the thread is taken.
+    expect(() => store.openForAppend(s.threadId)).toThrow(new ThreadLockedError(s.threadId));
+    const opened = await reading;
+    const sync = store.load(s.threadId, { turnsLimit: 2 });
+    expect(opened.state.thread).toEqual(sync.thread);
+    expect(opened.state.history).toEqual(sync.history);
+    expect(opened.state.totalTurns).toBe(3);
+    await opened.recorder.close();
+    const again = store.openForAppend(s.threadId);
+    await again.recorder.close();
+  });
+
   it('refuses a thread another process is writing, and frees it when that process dies', async () => {
     const s = await threadOf(1);
     const lockFile = join(tmp.home, 'locks', `${s.threadId}.lock`);
