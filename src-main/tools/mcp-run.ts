@@ -1,45 +1,17 @@
 // An MCP tool call as an `mcpToolCall` item: approval (per server and per tool, the tool's annotations,
 // remembered rules, session memory) → the call with its progress → the result for the model.
-import type { JsonValue, McpToolCallItem } from '../../src-preload/protocol';
+import type { McpToolCallItem } from '../../src-preload/protocol';
 import { ServerRequests } from '../../src-preload/protocol';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import type { SafetyServices } from './safety-services';
-import type { ToolContext, ToolResult } from './types';
+import type { McpApproval, McpCallRequest, McpCallResult, McpProgress, ToolContext, ToolResult } from './types';
 
-/** When to ask before a call: `on-request` asks unless the tool says it only reads. */
-export type McpApproval = 'never' | 'on-request' | 'always';
-
-/** A progress notification of the server: the number, the total if known, and its message if any. */
-export interface McpProgress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+export type { McpApproval, McpCallRequest, McpCallResult, McpProgress };
 
 /** Progress in words: "3/10 Copying files", "3", or the message alone. */
 export function progressMessage(p: McpProgress): string {
   return `${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}`;
-}
-
-/** What the server returned, in MCP's shape. */
-export interface McpCallResult {
-  content: JsonValue[];
-  structuredContent?: JsonValue;
-  isError?: boolean;
-  _meta?: JsonValue;
-}
-
-export interface McpCallRequest {
-  server: string;
-  tool: string;
-  arguments: Record<string, JsonValue>;
-  approval: McpApproval;
-  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined;
-  /** Runs the call; progress goes to the item. */
-  call(signal: AbortSignal, onProgress: (progress: McpProgress) => void): Promise<McpCallResult>;
-  /** The model's output for a finished call. */
-  output(result: McpCallResult, durationMs: number): ToolResult['output'];
 }
 
 /** The argv a remembered "always allow this tool" rule stores: no program is named `@mcp`. */

@@ -1,7 +1,7 @@
 // One conversation item, chosen by its type.
 import { memo } from 'react';
 import { assertNever } from '../../store/assert-never';
-import { useWeft } from '../../views/context';
+import { useWeft } from '../../store/app-context';
 import { FileChangeCell } from './FileChangeCell';
 import { AgentMessageCell, PlanItemCell, ReasoningCell, UserMessageCell } from './MessageCells';
 import { EnteredReviewCell, ReviewFindingsCell } from './ReviewCells';

@@ -2,7 +2,7 @@
 // a switch that writes `enabled` to config.toml and restarts the servers (`config/mcpServer/reload`).
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { JsonValue, McpServerStatus } from '../../../src-preload/protocol';
-import { useController, useWeft } from '../context';
+import { useController, useWeft } from '../../store/app-context';
 
 const STATE_LABELS: Record<string, string> = {
   connected: 'Running',
