@@ -5,13 +5,17 @@ import { loadConfig, userConfigFile, writeConfigValue } from '../config';
 import { resolveWeftHome } from '../config/home';
 import type { McpServerConfig } from '../config/schema';
 import { formatKeyPath } from '../config/toml-keys';
+import { McpOAuthStore, mcpLogin } from '../mcp/oauth';
 import { errorMessage } from '../util/errors';
+import { openInBrowser } from './serve';
 
 const USAGE = `Usage: weft mcp list [--json]
        weft mcp get <name> [--json]
        weft mcp add <name> [--env KEY=VALUE]… -- <command> [args…]
        weft mcp add <name> --url <URL> [--bearer-token-env-var VAR]
        weft mcp remove <name>
+       weft mcp login <name> [--scopes a,b] [--no-browser]
+       weft mcp logout <name>
 
 MCP servers give the agent more tools. They live in [mcp_servers.<name>] tables of
 ~/.weft/config.toml (WEFT_HOME), with the same keys as Codex's config.toml.
@@ -20,6 +24,9 @@ MCP servers give the agent more tools. They live in [mcp_servers.<name>] tables 
   get      Show one server's settings
   add      Add (or replace) a stdio server started with <command>, or an HTTP server at <URL>
   remove   Remove the server's table from config.toml
+  login    Sign in to a streamable HTTP server with OAuth (opens a browser; the tokens are
+           kept in WEFT_HOME/mcp-oauth.json, readable by you only)
+  logout   Forget the server's OAuth sign-in
 `;
 
 export async function runMcpCommand(argv: string[]): Promise<number> {
@@ -37,6 +44,10 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
       case 'remove':
       case 'rm':
         return await remove(weftHome, rest);
+      case 'login':
+        return await login(weftHome, rest);
+      case 'logout':
+        return await logout(weftHome, rest);
       case undefined:
       case 'help':
       case '--help':
@@ -164,4 +175,35 @@ async function remove(weftHome: string, argv: string[]): Promise<number> {
   const result = await writeConfigValue(file, formatKeyPath(['mcp_servers', name]), null);
   process.stdout.write(result.changed ? `Removed MCP server "${name}" from ${file}.\n` : `No MCP server named "${name}" in ${file}.\n`);
   return result.changed ? 0 : 1;
+}
+
+async function login(weftHome: string, argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { scopes: { type: 'string' }, 'no-browser': { type: 'boolean' } } });
+  const name = positionals[0];
+  if (name === undefined || positionals.length > 1) throw new Error('login takes one server name');
+  const server = (await servers(weftHome))[name];
+  if (server === undefined) throw new Error(`no MCP server named "${name}" in ${userConfigFile(weftHome)}`);
+  if (server.url === undefined) throw new Error(`"${name}" is a stdio server; OAuth is for servers reached by URL`);
+  const scopes = values.scopes !== undefined ? values.scopes.split(',').map((s) => s.trim()).filter((s) => s !== '') : server.scopes;
+  await mcpLogin({
+    weftHome,
+    server: name,
+    url: server.url,
+    ...(scopes === undefined ? {} : { scopes }),
+    open: async (url) => {
+      process.stderr.write(`Open this URL to sign in to "${name}":\n${url.href}\n`);
+      if (values['no-browser'] !== true) openInBrowser(url.href, (line) => process.stderr.write(`${line}\n`));
+    },
+  });
+  process.stdout.write(`Signed in to "${name}".\n`);
+  return 0;
+}
+
+async function logout(weftHome: string, argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const name = positionals[0];
+  if (name === undefined || positionals.length > 1) throw new Error('logout takes one server name');
+  const removed = await new McpOAuthStore(weftHome).remove(name);
+  process.stdout.write(removed ? `Signed out of "${name}".\n` : `Not signed in to "${name}".\n`);
+  return 0;
 }

@@ -183,7 +183,7 @@ export function findRendererDir(): string {
   return existing ?? candidates[0] ?? resolve('dist/renderer');
 }
 
-function openInBrowser(url: string, log: (line: string) => void): void {
+export function openInBrowser(url: string, log: (line: string) => void): void {
   const [command, args] =
     process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['explorer', [url]] : ['xdg-open', [url]];
   try {

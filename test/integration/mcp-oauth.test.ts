@@ -3,10 +3,11 @@
 // sign-in the server is reported as needing `weft mcp login`; the login's authorization step (a browser
 // in real use) is completed here by fetching the URL; the tokens land in WEFT_HOME (mode 0600) and the
 // next thread calls the server's tools with them; logout forgets them.
-import { readFile, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
@@ -123,6 +124,40 @@ describe('OAuth for streamable HTTP MCP servers', () => {
 
     // Logout forgets the sign-in.
     expect(await new McpOAuthStore(home.dir).remove('secure')).toBe(true);
+    expect(await new McpOAuthStore(home.dir).get('secure', mcpUrl)).toBeUndefined();
+  });
+
+  it('weft mcp login prints the authorization URL and saves the sign-in; weft mcp logout forgets it', async () => {
+    await writeFile(join(home.dir, 'config.toml'), `[mcp_servers.secure]\nurl = ${JSON.stringify(mcpUrl)}\n`);
+    const weft = (args: string[]) => spawn(process.execPath, [resolve(__dirname, '../../bin/weft.js'), 'mcp', ...args], { cwd: ws.dir, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WEFT_HOME: home.dir } });
+    const finished = (child: ReturnType<typeof weft>) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('close', (code) => done({ code, stdout, stderr }));
+      });
+    const child = weft(['login', 'secure', '--no-browser']);
+    const result = finished(child);
+    // The user's browser: follow the URL the command printed.
+    const url = await new Promise<string>((found) => {
+      let text = '';
+      child.stderr.on('data', (d: Buffer) => {
+        text += d.toString();
+        const match = /^(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(text);
+        if (match?.[1] !== undefined) found(match[1]);
+      });
+    });
+    expect((await fetch(url)).status).toBe(200);
+    const login = await result;
+    expect(login).toMatchObject({ code: 0, stdout: 'Signed in to "secure".\n' });
+    const saved = await new McpOAuthStore(home.dir).get('secure', mcpUrl);
+    expect(saved?.tokens?.access_token).toBeTruthy();
+    // The token is not printed.
+    expect(login.stderr + login.stdout).not.toContain(saved?.tokens?.access_token ?? '?');
+
+    expect(await finished(weft(['logout', 'secure']))).toMatchObject({ code: 0, stdout: 'Signed out of "secure".\n' });
     expect(await new McpOAuthStore(home.dir).get('secure', mcpUrl)).toBeUndefined();
   });
 });
