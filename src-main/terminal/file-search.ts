@@ -27,6 +27,8 @@ interface RootIndex {
   files: Fuzzysort.Prepared[];
   /** `files[i].target` in lower case, for the allocation-free first pass. */
   lower: string[];
+  /** `letterBits(lower[i])`: a path lacking a query letter is passed over without reading it. */
+  bits: Int32Array;
   builtAt: number;
   rebuilding: Promise<void> | null;
 }
@@ -84,6 +86,7 @@ export class FileSearch {
           const fresh = prepared(files, new Map(index.files.map((f) => [f.target, f])));
           index.files = fresh.files;
           index.lower = fresh.lower;
+          index.bits = fresh.bits;
           index.builtAt = this.now();
         })
         .catch(() => undefined)
@@ -96,9 +99,12 @@ export class FileSearch {
 }
 
 /** Prepared targets (reusing those of an earlier listing) and their lower-case forms. */
-function prepared(files: readonly string[], earlier: ReadonlyMap<string, Fuzzysort.Prepared>): { files: Fuzzysort.Prepared[]; lower: string[] } {
+export function prepared(files: readonly string[], earlier: ReadonlyMap<string, Fuzzysort.Prepared>): { files: Fuzzysort.Prepared[]; lower: string[]; bits: Int32Array } {
   const targets = files.map((f) => earlier.get(f) ?? fuzzysort.prepare(f));
-  const index = { files: targets, lower: files.map((f) => f.toLowerCase()) };
+  const lower = files.map((f) => f.toLowerCase());
+  const bits = new Int32Array(lower.length);
+  for (let i = 0; i < lower.length; i++) bits[i] = letterBits(lower[i] ?? '');
+  const index = { files: targets, lower, bits };
   // The first query should not pay for running the scan in the interpreter: run it now, while listing.
   for (const warm of ['s', 'e.t', 'a/b']) fuzzysort.go(warm, candidates(warm, index), { limit: 1 });
   return index;
@@ -109,13 +115,15 @@ function prepared(files: readonly string[], earlier: ReadonlyMap<string, Fuzzyso
  * fuzzysort can match at all), best CANDIDATES by `roughScore`. Scanning allocates nothing per path;
  * the kept ones sit in a min-heap of CANDIDATES slots.
  */
-export function candidates(needle: string, index: { files: readonly Fuzzysort.Prepared[]; lower: readonly string[] }): Fuzzysort.Prepared[] {
+export function candidates(needle: string, index: { files: readonly Fuzzysort.Prepared[]; lower: readonly string[]; bits: Int32Array }): Fuzzysort.Prepared[] {
   const words = needle.toLowerCase().split(/\s+/).filter((w) => w !== '');
   if (words.length === 0) return [];
+  const wanted = letterBits(words.join(''));
   const heapScore = new Int32Array(CANDIDATES);
   const heapIndex = new Int32Array(CANDIDATES);
   let size = 0;
   for (let i = 0; i < index.lower.length; i++) {
+    if (((index.bits[i] ?? 0) & wanted) !== wanted) continue;
     const path = index.lower[i] ?? '';
     let score = 0;
     for (const word of words) {
@@ -162,6 +170,18 @@ export function candidates(needle: string, index: { files: readonly Fuzzysort.Pr
     if (file !== undefined) out.push(file);
   }
   return out;
+}
+
+/** One bit per letter a-z, one for the digits, one for anything else: a superset test of "holds every character". */
+function letterBits(text: string): number {
+  let bits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 97 && c <= 122) bits |= 1 << (c - 97);
+    else if (c >= 48 && c <= 57) bits |= 1 << 26;
+    else bits |= 1 << 27;
+  }
+  return bits;
 }
 
 /** `roughScore` of a path that lacks some of the word's letters. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fuzzysort from 'fuzzysort';
-import { candidates } from '../../../src-main/terminal/file-search';
+import { candidates, prepared } from '../../../src-main/terminal/file-search';
 
 function indexOf(paths: string[]) {
-  return { files: paths.map((p) => fuzzysort.prepare(p)), lower: paths.map((p) => p.toLowerCase()) };
+  return prepared(paths, new Map());
 }
 
 describe('fuzzy file search candidates', () => {
