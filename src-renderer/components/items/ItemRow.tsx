@@ -36,7 +36,7 @@ export const ItemRow = memo(function ItemRow({ threadId, turnId, itemId, rowKey,
     case 'fileChange':
       return <FileChangeCell item={item} cwd={cwd} rowKey={rowKey} latest={latest} />;
     case 'mcpToolCall':
-      return <McpToolCell item={item} rowKey={rowKey} />;
+      return <McpToolCell item={item} rowKey={rowKey} progress={entry.progress ?? null} />;
     case 'webSearch':
       return <WebSearchCell item={item} />;
     case 'imageView':

@@ -78,6 +78,7 @@ function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged }: Fi
       hunks.map((hunk, index) => ({
         key: String(index),
         afterLine: lastChangeLine(hunk),
+        afterOriginalLine: hunk.oldStart + Math.max(hunk.oldCount, 1) - 1,
         content: (
           <HunkControls
             index={index}
