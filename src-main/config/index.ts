@@ -11,7 +11,7 @@ export { configVersion } from './layers';
 export { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, PROJECT_CONFIG_DIR } from './project';
 export type { ProjectTrust, TrustLevel } from './project';
 export { resolveWeftHome, userConfigFile } from './home';
-export { parseOverride, parseOverrides, parseTomlValue } from './overrides';
+export { overrideValue, parseOverride, parseOverrides, parseTomlValue } from './overrides';
 export type { ParsedOverride } from './overrides';
 export { BUILTIN_PROVIDER_IDS, missingKeyMessage, resolveProvider } from './providers';
 export type { ResolvedProvider } from './providers';

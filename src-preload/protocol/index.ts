@@ -21,3 +21,4 @@ export * from './errors';
 export * from './open-union';
 export * from './methods';
 export * from './client-messages';
+export * from './bridge-api';

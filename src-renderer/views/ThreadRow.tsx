@@ -9,8 +9,8 @@ import { Spinner } from '../components/Icon';
 import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
 import { threadBadge, threadTitle } from '../store/selectors';
-import { openCompare, openRemoveFork } from './checkpoints/checkpoint-ui';
-import { useController, useWeft } from './context';
+import { openCompare, openRemoveFork } from '../store/checkpoint-ui';
+import { useController, useWeft } from '../store/app-context';
 
 const BADGE_TEXT = { running: 'Running', waiting: 'Waiting for you', failed: 'Failed' } as const;
 

@@ -7,7 +7,7 @@ import type { Entry } from '../../checkpoints/types';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { checkpointRpcError } from './checkpoints';
 import type { HandlerContext } from './context';
-import { storeCall } from './threads';
+import { storeCall } from './store-call';
 
 export interface ForkedFiles extends ForkFilesResult {
   /** The parent's cwd and the state written into the fork. */

@@ -4,7 +4,7 @@ import { ForkCompareDialog } from './ForkCompareDialog';
 import { RedoBar } from './RedoBar';
 import { RemoveForkDialog } from './RemoveForkDialog';
 import { RestoreDialog } from './RestoreDialog';
-import { useCheckpointUi } from './checkpoint-ui';
+import { useCheckpointUi } from '../../store/checkpoint-ui';
 
 export function CheckpointLayer() {
   const restore = useCheckpointUi((s) => s.restore);

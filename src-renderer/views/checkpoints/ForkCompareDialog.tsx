@@ -6,8 +6,8 @@ import type { WeftForksCompareResult } from '../../../src-preload/protocol';
 import { DiffView } from '../../components/diff/DiffView';
 import { Icon, Spinner } from '../../components/Icon';
 import { useModal } from '../../components/use-modal';
-import { useController } from '../context';
-import { messageOf, openCompare } from './checkpoint-ui';
+import { useController } from '../../store/app-context';
+import { messageOf, openCompare } from '../../store/checkpoint-ui';
 
 const CHANGED_IN = { fork: 'changed in the fork', parent: 'changed in the parent', both: 'changed in both' } as const;
 

@@ -5,8 +5,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { WeftFork } from '../../../src-preload/protocol';
 import { Icon, Spinner } from '../../components/Icon';
 import { useModal } from '../../components/use-modal';
-import { useController } from '../context';
-import { messageOf, openRemoveFork } from './checkpoint-ui';
+import { useController } from '../../store/app-context';
+import { messageOf, openRemoveFork } from '../../store/checkpoint-ui';
 
 type Loaded = { state: 'loading' } | { state: 'ready'; uncommitted: string[]; fork: WeftFork } | { state: 'failed'; message: string };
 

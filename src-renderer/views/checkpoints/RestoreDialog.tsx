@@ -9,8 +9,8 @@ import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { Icon, Spinner } from '../../components/Icon';
 import { useDiffLayout } from '../../components/preferences';
 import { useModal } from '../../components/use-modal';
-import { useController, useWeft } from '../context';
-import { closeRestore, conflictsOf, messageOf, offerRedo, type RestoreTarget } from './checkpoint-ui';
+import { useController, useWeft } from '../../store/app-context';
+import { closeRestore, conflictsOf, messageOf, offerRedo, type RestoreTarget } from '../../store/checkpoint-ui';
 
 /** What the user chose for a conflicting file. */
 type Choice = 'keep' | 'overwrite';
