@@ -212,7 +212,7 @@ export interface PlannedCopy {
 export function planCopy(
   source: Located,
   afterTurnId: string | null,
-  target: { id: string; path: string; created: Date; cliVersion: string },
+  target: { id: string; path: string; created: Date; cliVersion: string; cwd?: string | null },
 ): PlannedCopy {
   const { fd } = openRollout(source.path);
   try {
@@ -220,7 +220,11 @@ export function planCopy(
     const sameThread = target.id === source.id;
     const meta = sameThread
       ? { ...copiedMeta(plan.outline.meta, ''), id: source.id }
-      : forkMetaPayload(plan.outline.meta, { id: target.id, sourceId: source.id, afterTurnId, now: target.created, cliVersion: target.cliVersion, fallbackCwd: '' });
+      : {
+          ...forkMetaPayload(plan.outline.meta, { id: target.id, sourceId: source.id, afterTurnId, now: target.created, cliVersion: target.cliVersion, fallbackCwd: '' }),
+          // A fork with its own files works in its worktree or copy.
+          ...(target.cwd !== undefined && target.cwd !== null ? { cwd: target.cwd } : {}),
+        };
     // A Codex thread's name lives in Codex's session index, not in its rollout: carry it over.
     const rename = source.origin === 'codex' && source.name !== null && source.name !== plan.outline.name;
     const extra = rename ? [{ type: 'thread_name_updated', thread_id: target.id, thread_name: source.name }] : [];
@@ -248,7 +252,7 @@ export function planCopy(
 export function writeForkOf(
   source: Located,
   afterTurnId: string | null,
-  target: { id: string; path: string; created: Date; cliVersion: string },
+  target: { id: string; path: string; created: Date; cliVersion: string; cwd?: string | null },
 ): void {
   planCopy(source, afterTurnId, target).write();
 }

@@ -305,7 +305,8 @@ export class ThreadStore {
    * A new thread holding a copy of `threadId` up to the end of turn `afterTurnId` (or all of it), with
    * `forked_from_id`; its file is written at once and its recorder is ready to continue it.
    */
-  fork(threadId: string, options: RecordingOptions & { afterTurnId?: string | null; turnsLimit?: number | null } = {}): ForkedThread {
+  /** `cwd`: the fork's working directory when it differs from the source's (a fork with its own files). */
+  fork(threadId: string, options: RecordingOptions & { afterTurnId?: string | null; turnsLimit?: number | null; cwd?: string | null } = {}): ForkedThread {
     const loc = this.catalog.locate(threadId);
     const created = this.now();
     const id = uuidv7(created.getTime());
@@ -313,7 +314,7 @@ export class ThreadStore {
     const lock = acquireThreadLock(this.home, id);
     let writer: RolloutWriter;
     try {
-      writeForkOf(loc, options.afterTurnId ?? null, { id, path, created, cliVersion: VERSION });
+      writeForkOf(loc, options.afterTurnId ?? null, { id, path, created, cliVersion: VERSION, cwd: options.cwd ?? null });
       writer = this.writer(id, path, null, options.onError, () => lock);
       writer.openExisting();
     } catch (error) {

@@ -27,9 +27,20 @@ export interface RedoOffer {
 interface CheckpointUiState {
   restore: RestoreTarget | null;
   redo: RedoOffer | null;
+  /** The fork (thread id) whose files are being compared with its parent's, or whose folder is being removed. */
+  compare: string | null;
+  removeFork: string | null;
 }
 
-export const useCheckpointUi = create<CheckpointUiState>(() => ({ restore: null, redo: null }));
+export const useCheckpointUi = create<CheckpointUiState>(() => ({ restore: null, redo: null, compare: null, removeFork: null }));
+
+export function openCompare(threadId: string | null): void {
+  useCheckpointUi.setState({ compare: threadId });
+}
+
+export function openRemoveFork(threadId: string | null): void {
+  useCheckpointUi.setState({ removeFork: threadId });
+}
 
 export function openRestore(target: RestoreTarget): void {
   useCheckpointUi.setState({ restore: target });

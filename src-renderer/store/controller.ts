@@ -10,6 +10,7 @@ import type {
   Thread,
   ThreadStartResult,
   UserInput,
+  WeftFork,
 } from '../../src-preload/protocol';
 import { AskForApproval as AskForApprovalSchema, ReasoningEffort as ReasoningEffortSchema, SandboxMode as SandboxModeSchema } from '../../src-preload/protocol';
 import type { IncomingServerRequest, WeftClient } from '../client/types';
@@ -21,7 +22,7 @@ import { forgetProject, readLocation, rememberProject, withLocation } from './lo
 import type { KeyValueStorage } from './location';
 import { reduceNotifications } from './reduce';
 import { isArchived, runningTurn, sandboxModeOf, sandboxPolicyOf, userMessagesWith } from './selectors';
-import { emptyAppData } from './state';
+import { emptyAppData, type AppData } from './state';
 import { emptySettings, setData, setUi } from './store';
 import type { AppStore, SettingKey, Settings } from './store';
 import { listed, setList, upsertThread } from './thread-list';
@@ -81,16 +82,26 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     sandbox: result.sandbox === undefined ? get().ui.settings.sandbox : sandboxModeOf(result.sandbox),
   });
 
+  /** The project's forks with files, by thread id (none when they cannot be listed). */
+  const listForks = async (cwd: string): Promise<Record<string, WeftFork>> => {
+    const result = await attempt('Could not list the forks', () => client.request('weft/forks/list', { cwd }));
+    return Object.fromEntries((result?.data ?? []).map((fork) => [fork.threadId, fork]));
+  };
+
   const refreshLists = async (): Promise<void> => {
     const cwd = get().data.cwd;
     if (cwd === null) return;
+    // Forks into a worktree or a copy work elsewhere but belong to this project's tree.
+    const forks = await listForks(cwd);
+    const cwds = [cwd, ...new Set(Object.values(forks).map((fork) => fork.cwd))];
+    const listCwd = cwds.length === 1 ? cwd : cwds;
     const [live, archived] = await Promise.all([
-      attempt('Could not list the threads', () => client.request('thread/list', { cwd, archived: false, limit: LIST_LIMIT, sortKey: 'updated_at' })),
-      attempt('Could not list the archived threads', () => client.request('thread/list', { cwd, archived: true, limit: LIST_LIMIT, sortKey: 'updated_at' })),
+      attempt('Could not list the threads', () => client.request('thread/list', { cwd: listCwd, archived: false, limit: LIST_LIMIT, sortKey: 'updated_at' })),
+      attempt('Could not list the archived threads', () => client.request('thread/list', { cwd: listCwd, archived: true, limit: LIST_LIMIT, sortKey: 'updated_at' })),
     ]);
     if (get().data.cwd !== cwd) return;
     setData(store, (data) => {
-      let next = data;
+      let next: AppData = { ...data, forks };
       if (live !== undefined) next = setList(next, 'live', live.data);
       if (archived !== undefined) next = setList(next, 'archived', archived.data);
       return next;
@@ -370,8 +381,11 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         client.request('thread/fork', { threadId, weftTurnId: turnId, ...(options.worktree === true ? { weftWorktree: true } : {}) }),
       );
       if (result === undefined) return;
+      const cwd = get().data.cwd;
+      const forks = options.worktree === true && cwd !== null ? await listForks(cwd) : null;
       batcher.flush();
       const fork = result.thread;
+      if (forks !== null) setData(store, (data) => (data.cwd === cwd ? { ...data, forks } : data));
       setData(store, (data) => {
         const next = upsertThread(newDraft(), data, fork);
         return { ...next, conversations: { ...next.conversations, [fork.id]: conversationFromThread(fork) } };

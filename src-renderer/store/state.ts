@@ -2,6 +2,7 @@
 // reducers in this folder are the only code that builds new versions of it, and they never mutate a
 // version someone else may hold (see draft.ts).
 import type {
+  WeftFork,
   Thread,
   ThreadItem,
   ThreadStatus,
@@ -104,6 +105,8 @@ export interface AppData {
   warnings: Notice[];
   /** MCP servers that failed to start or exited, by name → why (cleared when one is ready again). */
   mcpFailures: Record<string, string>;
+  /** Forks with their own copy of the project (worktree or copy) made from this project's threads, by thread id. */
+  forks: Record<string, WeftFork>;
 }
 
 export const MAX_WARNINGS = 5;
@@ -119,5 +122,6 @@ export function emptyAppData(cwd: string | null = null): AppData {
     approvals: [],
     warnings: [],
     mcpFailures: {},
+    forks: {},
   };
 }

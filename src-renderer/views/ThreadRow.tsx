@@ -1,5 +1,7 @@
-// One thread in the sidebar: its name (or first message), how long ago it changed, and its state
-// (running, waiting for you, failed); a menu with Rename, Fork, Archive / Unarchive.
+// One thread in the sidebar: its name (or first message), how long ago it changed, its state (running,
+// waiting for you, failed) and, for a fork with its own files, where it lives (branch `weft/<id>` or a
+// copy); a menu with Rename, Fork, Archive / Unarchive, and for such a fork Open in worktree, Compare
+// with parent, Remove worktree.
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import type { Thread } from '../../src-preload/protocol';
 import { baseName, relativeTime } from '../components/format';
@@ -7,6 +9,7 @@ import { Spinner } from '../components/Icon';
 import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
 import { threadBadge, threadTitle } from '../store/selectors';
+import { openCompare, openRemoveFork } from '../store/checkpoint-ui';
 import { useController, useWeft } from '../store/app-context';
 
 const BADGE_TEXT = { running: 'Running', waiting: 'Waiting for you', failed: 'Failed' } as const;
@@ -25,6 +28,7 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
   const lastTurn = useWeft((s) => s.data.lastTurnStatus[thread.id]);
   const elsewhere = useWeft((s) => s.data.cwd !== null && thread.cwd !== s.data.cwd);
   const waiting = useWeft((s) => s.data.approvals.some((r) => r.params.threadId === thread.id));
+  const fork = useWeft((s) => s.data.forks[thread.id]);
   const [renaming, setRenaming] = useState(false);
   const row = useRef<HTMLLIElement>(null);
   // The open thread is always in sight in the list, however it was opened (a link, a fork, a reload).
@@ -43,6 +47,15 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
       ? { label: 'Unarchive', icon: 'archive', onSelect: () => void controller.unarchive(thread.id) }
       : { label: 'Archive', icon: 'archive', onSelect: () => void controller.archive(thread.id) },
   ];
+  if (fork !== undefined && !fork.removed) {
+    const what = fork.kind === 'worktree' ? 'worktree' : 'copy';
+    items.push(
+      { label: `Open in ${what}`, icon: 'folder', onSelect: () => controller.openProject(fork.cwd) },
+      { label: 'Compare with parent', icon: 'columns', onSelect: () => openCompare(thread.id) },
+      { label: `Remove ${what}`, icon: 'archive', danger: true, onSelect: () => openRemoveFork(thread.id) },
+    );
+  }
+  const where = fork === undefined ? null : fork.removed ? 'folder removed' : fork.branch !== null ? `on ${fork.branch}` : `copy ${baseName(fork.folder)}`;
 
   return (
     <li ref={row} className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''}`} style={{ paddingLeft: 6 + depth * 14 }}>
@@ -74,10 +87,16 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
                 {BADGE_TEXT[badge]}
               </span>
             )}
-            {elsewhere && (
-              <span className="thread-where" title={thread.cwd}>
-                in {baseName(thread.cwd)}
+            {where !== null ? (
+              <span className={`thread-where${fork?.removed === true ? ' is-removed' : ''}`} title={thread.cwd}>
+                {where}
               </span>
+            ) : (
+              elsewhere && (
+                <span className="thread-where" title={thread.cwd}>
+                  in {baseName(thread.cwd)}
+                </span>
+              )
             )}
             <span className="thread-time">{relativeTime(thread.updatedAt, now)}</span>
           </span>

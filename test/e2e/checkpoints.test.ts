@@ -126,7 +126,9 @@ describe('checkpoints in the UI', () => {
     expect(readFileSync(join(copy, 'notes.txt'), 'utf8')).toBe('one\ntwo\nthree\nTWO\n');
     expect(readFileSync(workspace.path('later.txt'), 'utf8')).toBe('later\n');
     // The sidebar draws the fork under its parent and says where it lives.
-    const fork = page.getByRole('navigation', { name: 'Threads' }).locator('.thread-row.is-fork.is-active');
+    const threads = page.getByRole('navigation', { name: 'Threads' });
+    const fork = threads.locator('.thread-row.is-fork.is-active');
+    await fork.locator('.thread-where').getByText(`copy ${copies[0] ?? ''}`).waitFor();
     expect(await fork.locator('.thread-where').getAttribute('title')).toBe(copy);
     await e2e.screenshot('checkpoints-fork-900');
 
@@ -136,6 +138,42 @@ describe('checkpoints in the UI', () => {
     await conversation(page).getByText('Fork done.').waitFor();
     expect(readFileSync(join(copy, 'fork-only.txt'), 'utf8')).toBe('forked\n');
     expect(existsSync(workspace.path('fork-only.txt'))).toBe(false);
+
+    // After a reload the fork is still drawn under its parent, saying where it lives.
+    await page.reload();
+    await conversation(page).getByText('Fork done.').waitFor();
+    const reloaded = threads.locator('.thread-row.is-fork');
+    await reloaded.locator('.thread-where').getByText(`copy ${copies[0] ?? ''}`).waitFor();
+    expect(await reloaded.count()).toBe(1);
+    expect(await reloaded.locator('.thread-where').getAttribute('title')).toBe(copy);
+    expect(await threads.locator('.thread-row').count()).toBe(2);
+    await e2e.screenshot('checkpoints-fork-reloaded-900');
+
+    // Compare with parent: the fork's new file and the parent's later one, side by side.
+    const forkTitle = (await reloaded.locator('.thread-title').textContent()) ?? '';
+    await clickCentre(page, threads.getByRole('button', { name: `Actions for ${forkTitle}` }));
+    await clickCentre(page, page.getByRole('menuitem', { name: 'Compare with parent' }));
+    const compare = page.getByRole('dialog', { name: 'Compare with parent' });
+    await compare.getByRole('region', { name: 'fork-only.txt changed in the fork' }).waitFor();
+    await compare.getByRole('region', { name: 'later.txt changed in the parent' }).waitFor();
+    expect(await compare.locator('.restore-file').count()).toBe(2);
+    await compare.locator('.monaco-diff--loading').first().waitFor({ state: 'detached' });
+    await e2e.screenshot('checkpoints-fork-compare-900');
+    await clickCentre(page, compare.getByRole('button', { name: 'Close' }));
+    await compare.waitFor({ state: 'detached' });
+
+    // Remove copy: asks, naming the work that is only there; the thread stays.
+    await clickCentre(page, threads.getByRole('button', { name: `Actions for ${forkTitle}` }));
+    await clickCentre(page, page.getByRole('menuitem', { name: 'Remove copy' }));
+    const remove = page.getByRole('dialog', { name: 'Remove copy' });
+    await remove.getByRole('alert').getByText('fork-only.txt').waitFor();
+    await e2e.screenshot('checkpoints-fork-remove-900');
+    expect(existsSync(copy)).toBe(true);
+    await clickCentre(page, remove.getByRole('button', { name: 'Remove and lose 1 file' }));
+    await remove.waitFor({ state: 'detached' });
+    expect(existsSync(copy)).toBe(false);
+    await reloaded.locator('.thread-where').getByText('folder removed').waitFor();
+    expect(readFileSync(workspace.path('later.txt'), 'utf8')).toBe('later\n');
 
     await clickCentre(page, page.getByRole('button', { name: 'Settings', exact: true }));
     const settings = page.getByRole('dialog', { name: 'Settings' });

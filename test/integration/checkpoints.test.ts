@@ -220,6 +220,9 @@ describe('thread/fork with weftWorktree', () => {
       expect.objectContaining({ threadId: fork.thread.id, parentThreadId: thread.id, cwd: fork.thread.cwd, kind: gitRepo ? 'worktree' : 'copy', branch: gitRepo ? expect.stringMatching(/^weft\/[0-9a-f]{8}$/) : null, removed: false }),
     ]);
     expect((await ok<{ data: unknown[] }>(client, 'weft/forks/list', { cwd: fork.thread.cwd })).data).toEqual([]);
+    // The saved thread works in the fork's folder (a reload or resume keeps it there).
+    const listed = await ok<{ data: { id: string; cwd: string }[] }>(client, 'thread/list', { cwd: [ws.dir, fork.thread.cwd] });
+    expect(listed.data.map((t) => [t.id, t.cwd])).toEqual(expect.arrayContaining([[fork.thread.id, fork.thread.cwd], [thread.id, ws.dir]]));
 
     // Compare with parent: each file that differs, with the branch that changed it since the fork.
     const compared = await ok<{ files: { path: string; changedIn: string; parent: string | null; fork: string | null }[] }>(client, 'weft/forks/compare', { threadId: fork.thread.id });

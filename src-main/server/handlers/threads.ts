@@ -142,7 +142,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       manager.seen(client);
       // With weftWorktree the files come along first: nothing is forked if they cannot be.
       const files = params.weftWorktree === true ? await forkFiles(ctx, params.threadId, params.weftTurnId ?? null) : null;
-      const forked = storeCall(() => store.fork(params.threadId, { afterTurnId: params.weftTurnId ?? null, turnsLimit: RESUME_TURNS }));
+      const forked = storeCall(() => store.fork(params.threadId, { afterTurnId: params.weftTurnId ?? null, turnsLimit: RESUME_TURNS, cwd: files?.cwd ?? null }));
       if (files !== null) recordFork(ctx, { threadId: forked.threadId, parentThreadId: params.threadId, files });
       warnAbout(client, forked.threadId, forked.state.warnings);
       const session = await attach(client, forked.state.thread, files === null ? params : { ...params, cwd: files.cwd }, { recorder: forked.recorder, state: forked.state });

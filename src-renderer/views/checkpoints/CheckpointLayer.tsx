@@ -1,14 +1,21 @@
-// The checkpoint views that float over the conversation: the restore preview and the Redo bar.
+// The checkpoint views that float over the conversation: the restore preview, the Redo bar, and the
+// fork dialogs (Compare with parent, Remove worktree).
+import { ForkCompareDialog } from './ForkCompareDialog';
 import { RedoBar } from './RedoBar';
+import { RemoveForkDialog } from './RemoveForkDialog';
 import { RestoreDialog } from './RestoreDialog';
 import { useCheckpointUi } from '../../store/checkpoint-ui';
 
 export function CheckpointLayer() {
   const restore = useCheckpointUi((s) => s.restore);
+  const compare = useCheckpointUi((s) => s.compare);
+  const removeFork = useCheckpointUi((s) => s.removeFork);
   return (
     <>
       <RedoBar />
       {restore !== null && <RestoreDialog key={`${restore.threadId}:${restore.beforeTurnId}`} target={restore} />}
+      {compare !== null && <ForkCompareDialog key={compare} threadId={compare} />}
+      {removeFork !== null && <RemoveForkDialog key={removeFork} threadId={removeFork} />}
     </>
   );
 }
