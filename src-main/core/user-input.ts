@@ -1,9 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
-import type { ContentItem, ResponseItem, UserInput } from '../../src-preload/protocol';
+import { MAX_IMAGE_BYTES, type ContentItem, type ResponseItem, type UserInput } from '../../src-preload/protocol';
 
-/** Larger images are refused rather than sent: providers reject them and they eat the context. */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 const IMAGE_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -102,8 +100,4 @@ async function skillText(name: string, path: string, cwd: string): Promise<strin
     return `[skill ${name} not attached: cannot read ${abs}]`;
   }
   return `<skill>\n<name>${name}</name>\n<path>${abs}</path>\n${body}\n</skill>`;
-}
-
-export function previewOf(input: UserInput[]): string {
-  return input.map((p) => (p.type === 'text' ? p.text : '')).join(' ').trim();
 }

@@ -61,12 +61,6 @@ export function resolveCwd(requested: string | null | undefined, fallback: strin
   return resolve(requested ?? fallback);
 }
 
-export interface BuiltSession {
-  session: Session;
-  config: WeftConfig;
-  provider: ResolvedProvider;
-}
-
 /** A session for a new or continued thread. */
 export function buildSession(
   host: HostEnvironment,

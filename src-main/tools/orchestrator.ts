@@ -9,7 +9,6 @@ import type { SafetyServices } from './safety-services';
 import type { ToolContext, ToolResult } from './types';
 
 export type { CommandRequest, CommandRunner } from './command-run';
-export type { PatchReview } from './patch-run';
 
 export class ToolOrchestrator {
   constructor(
