@@ -6,14 +6,15 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
- * zod re-exports every locale's messages (about 330 KB) through `z.locales`; Weft only uses English,
- * which zod installs by default. Replacing the locale index with English alone trims start-up.
+ * zod re-exports every locale's messages (about 330 KB) through `z.locales` and `z.core.locales`; Weft
+ * only uses English, which zod installs by default. Replacing the locale index with English alone (for
+ * both importers, classic and core) trims start-up.
  */
 const englishOnlyZodLocales = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
-      if (!/[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(args.importer)) return undefined;
+      if (!/[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(args.importer)) return undefined;
       return { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'zod-locales' };
     });
     build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({

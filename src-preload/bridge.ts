@@ -1,8 +1,8 @@
 // `window.weft`: the desktop app's side of the protocol, built from the method tables. The preload
 // (index.ts) hands this module a two-function view of ipcRenderer, so the logic runs (and is tested)
 // without Electron. Imports only the protocol and zod, so esbuild can bundle it for a sandboxed preload.
-import { z } from 'zod';
 import {
+  ShellEvent,
   classifyMessage,
   describeZodError,
   isClientRequestMethod,
@@ -11,13 +11,17 @@ import {
   serverRequestSchemas,
 } from './protocol';
 import type {
+  BridgeNotification,
+  BridgePlatform,
+  BridgeServerRequest,
+  RpcOutcome,
+  Unsubscribe,
+  WeftBridge,
   ClientRequestMethod,
-  IncomingServerRequest,
   JsonRpcErrorObject,
   RequestId,
   ParamsInput,
   ResultOf,
-  ServerNotification,
   ServerRequestMethod,
   ServerRequestResultInput,
 } from './protocol';
@@ -34,63 +38,8 @@ export const IpcChannels = {
   openProject: 'weft:openProject',
 } as const;
 
-/**
- * Things the desktop shell asks of the page that are not protocol traffic: a click on an OS notification
- * (`focusThread`), File → New Thread (`newThread`).
- */
-export const ShellEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('focusThread'), threadId: z.string() }),
-  z.object({ type: z.literal('newThread') }),
-]);
-export type ShellEvent = z.infer<typeof ShellEvent>;
-
-export type Unsubscribe = () => void;
-
-/**
- * How a request ended. Server errors resolve (never reject) because an Error crossing contextBridge keeps
- * only its message, and the renderer needs the code; the promise rejects only for a method this protocol
- * does not have.
- */
-export type RpcOutcome<M extends ClientRequestMethod> =
-  | { ok: true; result: ResultOf<M> }
-  | { ok: false; error: JsonRpcErrorObject };
-
-/** A notification as delivered: method and parsed params, discriminated on `method`. */
-export type BridgeNotification = ServerNotification;
-
-/** A server request awaiting `respond`, discriminated on `method`. */
-export type BridgeServerRequest = IncomingServerRequest;
-
-export type BridgePlatform = 'darwin' | 'linux' | 'win32' | 'other';
-
-export interface WeftBridge {
-  /**
-   * Sends a client request and resolves with its outcome. After a successful `initialize` the bridge
-   * sends the `initialized` notification itself, completing the handshake.
-   */
-  request<M extends ClientRequestMethod>(method: M, params: ParamsInput<M>): Promise<RpcOutcome<M>>;
-  /** Every server notification whose params parse. Subscribe before `initialize` to miss none. */
-  onNotification(listener: (notification: BridgeNotification) => void): Unsubscribe;
-  /**
-   * Server requests (approvals, user input). Requests that arrive while nobody listens are held and
-   * handed to the first listener. Each must be answered once with `respond`.
-   */
-  onServerRequest(listener: (request: BridgeServerRequest) => void): Unsubscribe;
-  /** Answers a server request; throws if the request is not pending or the result does not parse. */
-  respond<M extends ServerRequestMethod>(
-    request: { id: RequestId; method: M },
-    result: ServerRequestResultInput<M>,
-  ): void;
-  /** Events from the desktop shell (menus, notification clicks). */
-  onShellEvent(listener: (event: ShellEvent) => void): Unsubscribe;
-  /**
-   * Opens a project in its own window (the desktop app has one window per project; an open one is
-   * focused). `null` asks with the native folder dialog. Resolves false when the person cancelled or the
-   * folder could not be opened (the app has told them why); never switches this window's project.
-   */
-  openProject(path: string | null): Promise<boolean>;
-  readonly platform: BridgePlatform;
-}
+export type { BridgeNotification, BridgePlatform, BridgeServerRequest, RpcOutcome, Unsubscribe, WeftBridge };
+export { ShellEvent };
 
 /** The part of ipcRenderer the bridge uses. `on` never exposes the IPC event object. */
 export interface BridgeIpc {

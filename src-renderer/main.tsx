@@ -8,7 +8,7 @@ import { loadRecentProjects, readLocation, rememberProject } from './store/locat
 import { createAppStore, setUi } from './store/store';
 import { App } from './views/App';
 import './components/use-color-scheme';
-import { AppContext } from './views/context';
+import { AppContext } from './store/app-context';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/layout.css';

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DiscardStore } from './discards';
+import { ForkRecords } from './fork-records';
 import { BlobStore } from './blob-store';
 import { CheckpointConflictError, CheckpointError } from './errors';
 import { RecordLog, recordHashes } from './records';
@@ -53,6 +54,8 @@ export interface RestoreOutcome {
   restored: string[];
   /** Paths that differed from what the agent left and were overwritten (force); their versions are in a `force-save` record. */
   overwritten: string[];
+  /** Paths of the plan left as they were because the request kept them. */
+  kept: string[];
   notes: string[];
   record: CheckpointRecord | null;
 }
@@ -63,6 +66,8 @@ export interface RestoreRequest {
   /** The turns whose changes are undone (the chosen turn and every later one). */
   turnIds: readonly string[];
   force?: boolean;
+  /** Paths left exactly as they are now (the user keeps their version); every other path is restored. */
+  keep?: readonly string[];
   hooks?: ApplyHooks;
 }
 
@@ -70,6 +75,7 @@ export class CheckpointService {
   readonly dir: string;
   readonly blobs: BlobStore;
   readonly records: RecordLog;
+  readonly forks: ForkRecords;
   private readonly trackers = new Map<string, WorkspaceTracker>();
   private readonly limits: CheckpointLimits;
   private readonly retention: RetentionPolicy;
@@ -80,6 +86,7 @@ export class CheckpointService {
     this.dir = join(options.weftHome, 'checkpoints');
     this.blobs = new BlobStore(this.dir);
     this.records = new RecordLog(this.dir);
+    this.forks = new ForkRecords(this.dir);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.retention = { ...DEFAULT_RETENTION, ...options.retention };
     this.now = options.now ?? (() => new Date());
@@ -141,8 +148,11 @@ export class CheckpointService {
     const tracker = this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
+      const keep = new Set(request.keep ?? []);
       const plan = this.planUnlocked(request, tracker);
-      return this.execute(request, plan, tracker);
+      const kept = plan.filter((item) => keep.has(item.path)).map((item) => item.path);
+      const outcome = await this.execute(request, plan.filter((item) => !keep.has(item.path)), tracker);
+      return { ...outcome, kept };
     });
   }
 
@@ -192,6 +202,8 @@ export class CheckpointService {
     for (const name of indexFiles) for (const hash of indexHashes(join(workspacesDir, name))) keep.add(hash);
     // Content the Changes panel discarded stays restorable.
     for (const hash of new DiscardStore(this.options.weftHome).hashes()) keep.add(hash);
+    // The state each fork started from ("Compare with parent").
+    for (const hash of this.forks.hashes()) keep.add(hash);
     // Blob ages are file times: compared with the real clock.
     const collected = this.blobs.collect(keep, graceMs, Date.now());
     return { droppedRecords, removedBlobs: collected.removed, freedBytes: collected.freedBytes, keptBytes: collected.keptBytes };
@@ -255,7 +267,7 @@ export class CheckpointService {
     const scan = await tracker.syncUnlocked(null);
     const record = scan.changes.length > 0 ? this.append(request.threadId, null, null, 'restore', request.root, scan.changes, [...notes, ...applied.skipped]) : null;
     tracker.persistSoon();
-    return { restored: active.map((item) => item.path), overwritten: conflicts, notes: [...notes, ...applied.skipped], record };
+    return { restored: active.map((item) => item.path), overwritten: conflicts, kept: [], notes: [...notes, ...applied.skipped], record };
   }
 
   private append(threadId: string, turnId: string | null, callId: string | null, source: RecordSource, root: string, changes: Change[], notes: string[]): CheckpointRecord {

@@ -40,6 +40,11 @@ const BASELINE_BUDGET = '\u0000baseline';
 export class WorkspaceTracker {
   readonly root: string;
   private index = new Map<string, Entry>();
+  /**
+   * The names of the known entries directly inside each folder ('' = the root), so that a folder's
+   * known subtree costs what it holds rather than a pass over the whole index.
+   */
+  private children = new Map<string, Set<string>>();
   private readonly rules: IgnoreRules;
   private readonly watcher: DirWatcher | null;
   private readonly mutex = new Mutex();
@@ -133,6 +138,7 @@ export class WorkspaceTracker {
     if (!this.started) {
       const persisted = loadIndex(this.indexFile, this.root);
       this.index = new Map();
+      this.children = new Map();
       this.touched = null;
       // The first look has a budget of its own (the per-turn limit), whatever call it serves.
       await this.walk(persisted, notes, stored, BASELINE_BUDGET);
@@ -150,6 +156,7 @@ export class WorkspaceTracker {
       if (gitignoreChanged) this.rules.reset();
       const before = this.index;
       this.index = new Map();
+      this.children = new Map();
       this.touched = null;
       await this.walk(before, notes, stored, budgetKey);
       changes = diff(before, this.index);
@@ -176,8 +183,41 @@ export class WorkspaceTracker {
   /** Sets or removes an entry, remembering its value before this look (watch mode). */
   private put(rel: string, entry: Entry | null): void {
     if (this.touched !== null && !this.touched.has(rel)) this.touched.set(rel, this.index.get(rel) ?? null);
-    if (entry === null) this.index.delete(rel);
-    else this.index.set(rel, entry);
+    const slash = rel.lastIndexOf('/');
+    const dir = slash < 0 ? '' : rel.slice(0, slash);
+    const name = rel.slice(slash + 1);
+    if (entry === null) {
+      if (!this.index.delete(rel)) return;
+      const names = this.children.get(dir);
+      names?.delete(name);
+      if (names?.size === 0) this.children.delete(dir);
+      return;
+    }
+    if (!this.index.has(rel)) {
+      let names = this.children.get(dir);
+      if (names === undefined) {
+        names = new Set();
+        this.children.set(dir, names);
+      }
+      names.add(name);
+    }
+    this.index.set(rel, entry);
+  }
+
+  /** Every known path below the folder `rel` (not `rel` itself). */
+  private below(rel: string): string[] {
+    const out: string[] = [];
+    const stack = [rel];
+    for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
+      const names = this.children.get(dir);
+      if (names === undefined) continue;
+      for (const name of names) {
+        const path = `${dir}/${name}`;
+        out.push(path);
+        stack.push(path);
+      }
+    }
+    return out;
   }
 
   /** Re-examines one candidate path (from the watcher). */
@@ -199,9 +239,12 @@ export class WorkspaceTracker {
       // watch on it, so walk it (unchanged files keep their hashes: stats are compared first).
       if (known !== undefined && known.kind !== 'dir') this.put(rel, null);
       const previous = new Map<string, Entry>();
-      // Only a folder known before can have known entries below it (this scan costs the index's size).
+      // Only a folder known before can have known entries below it.
       if (known?.kind === 'dir') {
-        for (const [path, entry] of this.index) if (path.startsWith(`${rel}/`)) previous.set(path, entry);
+        for (const path of this.below(rel)) {
+          const entry = this.index.get(path);
+          if (entry !== undefined) previous.set(path, entry);
+        }
         for (const path of previous.keys()) this.put(path, null);
         this.watcher?.removeTree(rel);
       }
@@ -213,8 +256,13 @@ export class WorkspaceTracker {
   }
 
   private forgetTree(rel: string): void {
+    if (this.index.get(rel)?.kind !== 'dir') {
+      this.put(rel, null);
+      return;
+    }
+    const below = this.below(rel);
     this.put(rel, null);
-    for (const path of [...this.index.keys()]) if (path.startsWith(`${rel}/`)) this.put(path, null);
+    for (const path of below) this.put(path, null);
     this.watcher?.removeTree(rel);
   }
 

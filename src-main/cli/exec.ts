@@ -3,11 +3,11 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { ServerNotification, Turn, UserInput } from '../../src-preload/protocol';
 import { ConfigError } from '../config/errors';
-import { loadConfig } from '../config';
+import { loadConfig, overrideValue, type ParsedOverride } from '../config';
 import { resolveWeftHome } from '../config/home';
 import { FileKeyStore, keyFor } from '../config/key-store';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
-import { createSession } from '../core/create-session';
+import { buildSession } from '../core/session-builder';
 import type { HostRequestSender } from '../tools/types';
 import { errorMessage } from '../util/errors';
 import { rulesDir } from '../safety/approvals/rules';
@@ -16,7 +16,7 @@ import type { ThreadStore } from '../store/thread-store';
 import type { CheckpointService } from '../checkpoints/service';
 import { uuidv7 } from '../util/ids';
 import type { WeftConfig } from '../config/schema';
-import { loadLocalImage } from '../core/user-input';
+import { loadLocalImage } from '../tools/local-image';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec-args';
 import { ExecProgress } from './exec-progress';
 import { CodexExecEvents, type CodexExecEvent } from './exec-thread-events';
@@ -65,10 +65,11 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       return 2;
     }
   }
-  const overrides = [...args.config];
-  if (args.model) overrides.push(`model=${JSON.stringify(args.model)}`);
-  if (args.approvalPolicy) overrides.push(`approval_policy=${JSON.stringify(args.approvalPolicy)}`);
-  if (args.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(args.sandbox)}`);
+  // `-c` flags as written, then the named flags as values.
+  const overrides: (string | ParsedOverride)[] = [...args.config];
+  if (args.model) overrides.push(overrideValue('model', args.model));
+  if (args.approvalPolicy) overrides.push(overrideValue('approval_policy', args.approvalPolicy));
+  if (args.sandbox) overrides.push(overrideValue('sandbox_mode', args.sandbox));
 
   let session;
   let store: ThreadStore | null = null;
@@ -81,8 +82,8 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     const weftHome = resolveWeftHome(env);
     // Unless the config or a flag says otherwise, headless runs never ask and write only the workspace.
     const probe = await loadConfig({ weftHome, cwd, overrides, env });
-    if (probe.origins.get('approval_policy') === 'default') overrides.unshift('approval_policy="never"');
-    if (probe.origins.get('sandbox_mode') === 'default') overrides.unshift('sandbox_mode="workspace-write"');
+    if (probe.origins.get('approval_policy') === 'default') overrides.unshift(overrideValue('approval_policy', 'never'));
+    if (probe.origins.get('sandbox_mode') === 'default') overrides.unshift(overrideValue('sandbox_mode', 'workspace-write'));
     const loaded = probe.origins.get('approval_policy') === 'default' || probe.origins.get('sandbox_mode') === 'default' ? await loadConfig({ weftHome, cwd, overrides, env }) : probe;
     for (const warning of loaded.warnings) process.stderr.write(`weft: warning: ${warning}\n`);
     const config = withAddedDirs(loaded.config, args.addDirs.map((dir) => resolve(cwd, dir)));
@@ -102,7 +103,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     // A saved run checkpoints what its tool calls change, so `weft threads revert --files` can undo it.
     checkpoints = persisted ? await openCheckpoints(config, weftHome) : null;
     const last = persisted?.state?.lastTurnContext ?? null;
-    session = createSession({
+    session = buildSession({
       config,
       provider,
       cwd: last && !args.cd ? last.cwd : cwd,
@@ -113,14 +114,8 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       threadId: persisted?.threadId,
       recorder: persisted?.recorder,
       checkpoints: checkpoints ?? undefined,
-      initial: persisted?.state
-        ? {
-            history: persisted.state.history,
-            turns: persisted.state.turns.map((turn) => ({ turn: { ...turn, items: [] }, items: turn.items })),
-            tokenUsage: persisted.state.tokenUsage,
-            contextRef: null,
-          }
-        : undefined,
+      // A resumed run takes its settings from the config and flags, as a new one does.
+      saved: persisted?.state,
     });
     if (persisted && args.output !== 'codex') process.stderr.write(`weft: thread ${persisted.threadId}${resumed ? ' (resumed)' : ''}\n`);
   } catch (error) {

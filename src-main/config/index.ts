@@ -6,16 +6,12 @@ export { loadConfig, projectRootFor } from './load';
 export type { LoadConfigOptions, LoadedConfig } from './load';
 export { deleteConfigValue, setProjectTrust, validateConfigValue, writeConfigValue } from './write';
 export type { WriteConfigOptions } from './write';
-
 export { configVersion } from './layers';
-
 export { resolveWeftHome, userConfigFile } from './home';
-export { parseOverride, parseTomlValue } from './overrides';
-
+export { overrideValue, parseOverride, parseTomlValue } from './overrides';
+export type { ParsedOverride } from './overrides';
 export { missingKeyMessage, resolveProvider } from './providers';
-
 export { redactConfig } from './redact';
 export { ConfigError } from './errors';
-
 export { DEFAULTS } from './schema';
 export type { WeftConfig } from './schema';

@@ -12,7 +12,7 @@ import { getPath, isTable, leafPaths, mergeDocuments } from './document';
 import type { TomlDocument } from './document';
 import { defaultLayer, emptyFileLayer, fileLayer, overrideLayer, sortLayers } from './layers';
 import type { ConfigLayer, LayerSource } from './layers';
-import { parseOverrides } from './overrides';
+import { parseOverrides, type ParsedOverride } from './overrides';
 import { checkLayer, mergeLayers } from './validate';
 import { formatKeyPath } from './toml-keys';
 import { userConfigFile } from './home';
@@ -25,8 +25,11 @@ export interface LoadConfigOptions {
   weftHome: string;
   /** The working directory of the session: its project's `.weft/config.toml` files are layers. */
   cwd: string;
-  /** `-c key.path=value` flags, in command-line order (later wins). `profile=<name>` selects a profile. */
-  overrides?: readonly string[];
+  /**
+   * `-c key.path=value` flags, in command-line order (later wins), or overrides given as values
+   * (`overrideValue`). `profile=<name>` selects a profile.
+   */
+  overrides?: readonly (string | ParsedOverride)[];
   /** Reserved for env-dependent layers; not read yet (provider env vars are read by `resolveProvider`). */
   env?: NodeJS.ProcessEnv;
 }

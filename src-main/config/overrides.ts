@@ -37,8 +37,28 @@ export function parseOverride(flag: string): ParsedOverride {
   return { flag, path, value: parseTomlValue(flag.slice(eq + 1).trim()) };
 }
 
-export function parseOverrides(flags: readonly string[]): ParsedOverride[] {
-  return flags.map(parseOverride);
+export function parseOverrides(flags: readonly (string | ParsedOverride)[]): ParsedOverride[] {
+  return flags.map((flag) => (typeof flag === 'string' ? parseOverride(flag) : flag));
+}
+
+/**
+ * An override given as a value (a thread's `config` map, a setting a client or flag names): the key path is
+ * read as in `-c`, the value is taken as it is. JSON null (which TOML has not) is the empty string.
+ */
+export function overrideValue(key: string, value: unknown): ParsedOverride {
+  const path = parseKeyPath(key);
+  if (path === null) throw new ConfigError(`invalid config override: "${key}" is not a key path; write dotted keys such as sandbox_workspace_write.network_access`);
+  if (path.includes(UNSAFE_KEY)) throw new ConfigError(`invalid config override "${key}": "${UNSAFE_KEY}" cannot be used as a key`);
+  return { flag: `${key}=${JSON.stringify(value)}`, path, value: withoutNulls(value) };
+}
+
+function withoutNulls(value: unknown): unknown {
+  if (value === null) return '';
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value === 'object' && value !== undefined) {
+    return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (k === UNSAFE_KEY ? [] : [[k, withoutNulls(v)]])));
+  }
+  return value;
 }
 
 /** The first `=` that is not inside a quoted key segment, or -1. */

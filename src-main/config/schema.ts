@@ -120,7 +120,7 @@ const mcpServerSchema = z.strictObject({
   approval: z.enum(MCP_APPROVAL_MODES).optional(),
   /** Per tool: `approval` for that tool only. */
   tools: z.record(z.string(), z.strictObject({ approval: z.enum(MCP_APPROVAL_MODES).optional() })).optional(),
-  /** Answer the server's sampling requests with the thread's model (default: declined). */
+  /** Answer the server's sampling requests with the thread's model, after asking the user (default: declined with an error naming this key). */
   sampling: z.boolean().optional(),
   /** Accepted for Codex compatibility (OAuth is not supported). */
   scopes: stringList.optional(),

@@ -17,6 +17,7 @@ import { requestUserInputTool } from '../tools/user-input-tool';
 import { viewImageTool } from '../tools/view-image-tool';
 import type { HostRequestSender } from '../tools/types';
 import { uuidv7 } from '../util/ids';
+import { mcpSampler } from '../mcp/sampling';
 import { McpManager } from '../mcp/manager';
 import { mcpToolSource } from '../mcp/tools';
 import { Session } from './session';
@@ -103,7 +104,15 @@ export function createSession(input: CreateSessionInput): Session {
   // MCP servers start now, in the background; the first turn waits for them only as long as their
   // startup timeouts allow. Their notifications go out once the session exists.
   let session: Session | null = null;
-  const mcp = new McpManager({ threadId, servers: config.mcp_servers, env: input.env ?? process.env, emit: (n) => session?.emit(n) });
+  const modelClient = input.modelClient ?? modelClientFor(provider);
+  const mcp = new McpManager({
+    threadId,
+    servers: config.mcp_servers,
+    env: input.env ?? process.env,
+    emit: (n) => session?.emit(n),
+    ...(input.weftHome === undefined ? {} : { weftHome: input.weftHome }),
+    sample: mcpSampler({ client: modelClient, model: () => session?.currentSettings.model ?? model }),
+  });
   tools.addSource(mcpToolSource(mcp, provider.wireApi));
   session = new Session({
     threadId,
@@ -117,7 +126,7 @@ export function createSession(input: CreateSessionInput): Session {
     },
     baseInstructions: config.instructions ?? BASE_INSTRUCTIONS,
     developerInstructions: config.developer_instructions ?? null,
-    modelClient: input.modelClient ?? modelClientFor(provider),
+    modelClient,
     tools,
     sendRequest: input.sendRequest,
     retry: { requestMaxRetries: provider.requestMaxRetries, streamMaxRetries: provider.streamMaxRetries },

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitDiffArea, WeftGitCommitResult, WeftGitDiffResult } from '../../src-preload/protocol';
 import type { DiscardRecord, DiscardStore } from '../checkpoints/discards';
-import { lineSummary, parseFileDiff, patchWithHunks } from './hunks';
+import { lineSummary, newFilePatchWithHunks, parseFileDiff, patchWithHunks, splitNewFile } from './hunks';
 import { git } from './run';
 import { repoRoot } from './status';
 
@@ -54,7 +54,8 @@ async function workTreeText(root: string, path: string): Promise<string | null> 
 
 export async function fileDiff(root: string, path: string, area: GitDiffArea): Promise<WeftGitDiffResult> {
   const diff = await rawDiff(root, path, area);
-  const parsed = parseFileDiff(diff);
+  // A new file's one hunk is split into blocks, so part of it can be staged (see `stage`).
+  const parsed = area === 'untracked' ? splitNewFile(parseFileDiff(diff)) : parseFileDiff(diff);
   let original: string | null = null;
   let modified: string | null = null;
   if (!parsed.binary) {
@@ -97,8 +98,18 @@ export async function stage(root: string, path: string, sel: HunkSelection): Pro
     return;
   }
   if (await isUntracked(root, path)) {
-    // A new file's hunks are applied to an intent-to-add entry.
-    await git(root, ['add', '--intent-to-add', '--', path]);
+    // The chosen blocks of a new file (see `fileDiff`) go to the index as a new file of those lines; the
+    // rest stays in the work tree as unstaged changes to it.
+    const diff = await rawDiff(root, path, 'untracked');
+    if (sel.expectedDiff != null && sel.expectedDiff !== diff) throw new GitRequestError(`${path} changed since its diff was shown; look at it again before choosing hunks`);
+    let patch: string;
+    try {
+      patch = newFilePatchWithHunks(splitNewFile(parseFileDiff(diff)), sel.hunks);
+    } catch (error) {
+      throw new GitRequestError(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await git(root, ['apply', '--cached', '--whitespace=nowarn', '-'], { input: patch });
+    return;
   }
   const patch = await hunkPatch(root, path, 'unstaged', sel.hunks, sel.expectedDiff);
   await git(root, ['apply', '--cached', '--whitespace=nowarn', '-'], { input: patch });

@@ -90,22 +90,31 @@ export async function repoRoot(cwd: string): Promise<{ root: string | null; reas
   }
 }
 
+/**
+ * The Changes panel's status: `git status --porcelain=v2 -z` once for the whole repository (its paths
+ * are relative to the root from any folder), with `rev-parse` and `remote` run beside it rather than
+ * before it, so the answer waits for one git process, not two in a row.
+ */
 export async function gitStatus(cwd: string): Promise<WeftGitStatusResult> {
-  const { root, reason } = await repoRoot(cwd);
+  const settle = <T>(promise: Promise<T>) => promise.then((value) => ({ value, error: null }), (error: unknown) => ({ value: null, error }));
+  const [rootResult, status, remotes] = await Promise.all([
+    repoRoot(cwd),
+    settle(git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'])),
+    settle(git(cwd, ['remote'])),
+  ]);
+  const { root, reason } = rootResult;
   if (root === null) {
     return { enabled: false, reason, root: null, branch: null, headSha: null, upstream: null, ahead: 0, behind: 0, remotes: [], files: [] };
   }
-  const [status, remotes] = await Promise.all([
-    git(root, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all']),
-    git(root, ['remote']),
-  ]);
-  const { info, files } = parseStatus(status.stdout);
+  if (status.value === null) throw status.error;
+  if (remotes.value === null) throw remotes.error;
+  const { info, files } = parseStatus(status.value.stdout);
   return {
     enabled: true,
     reason: null,
     root,
     ...info,
-    remotes: remotes.stdout.split('\n').map((r) => r.trim()).filter((r) => r !== ''),
+    remotes: remotes.value.stdout.split('\n').map((r) => r.trim()).filter((r) => r !== ''),
     files,
   };
 }

@@ -4,32 +4,51 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type CreateMessageRequest,
+  type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
   type Implementation,
   type ListResourcesResult,
   type ListResourceTemplatesResult,
   type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
   type Tool,
+  ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS, type McpServerConfig } from '../config/schema';
 import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
+import { McpLoginRequiredError, McpOAuthStore, WeftOAuthProvider } from './oauth';
+import { SamplingError, samplingNotEnabled } from './sampling';
+
+/** The server wants a (new) sign-in: the SDK's UnauthorizedError, or Weft's provider refusing to open a browser. */
+function isLoginError(error: unknown): boolean {
+  return error instanceof UnauthorizedError || error instanceof McpLoginRequiredError || (error instanceof Error && error.cause !== undefined && isLoginError(error.cause));
+}
 
 /** Where a server is: Codex's startup states, plus `disabled` (configured with `enabled = false`). */
 export type McpServerState = 'starting' | 'ready' | 'failed' | 'cancelled' | 'disabled';
 
 /** Lines of the server's stderr (and Weft's own notes) kept from its last start. */
 const LOG_LINES = 200;
+/** Pages of resources listed for `mcpServerStatus/list`; the model's tools page further themselves. */
+const MAX_RESOURCE_PAGES = 20;
 
 export interface McpConnectionHooks {
   /** A form the server wants filled in (elicitation); answered `decline` when nobody can ask. */
   elicit(server: string, request: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  /** A sampling request of a server configured with `sampling = true`. */
+  sample(server: string, request: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
   /** The server's tool list changed, or its state did. */
   changed(server: string): void;
 }
@@ -43,9 +62,14 @@ export class McpConnection {
   state: McpServerState;
   error: string | null = null;
   tools: Tool[] = [];
+  /** What the server listed as resources and resource templates when it started (or last said they changed). */
+  resources: Resource[] = [];
+  resourceTemplates: ResourceTemplate[] = [];
   serverInfo: Implementation | null = null;
   capabilities: Record<string, unknown> | null = null;
   readonly log: string[] = [];
+  /** How Weft authenticates to the server (Codex's `authStatus`). */
+  authStatus: 'unsupported' | 'notLoggedIn' | 'bearerToken' | 'oAuth';
   private client: Client | null = null;
   private transport: Transport | null = null;
   private closing = false;
@@ -57,8 +81,11 @@ export class McpConnection {
     readonly config: McpServerConfig,
     private readonly env: NodeJS.ProcessEnv,
     private readonly hooks: McpConnectionHooks,
+    /** Where saved OAuth sign-ins are (`weft mcp login`); without it, HTTP servers get no OAuth. */
+    private readonly weftHome?: string,
   ) {
     this.state = config.enabled === false ? 'disabled' : 'starting';
+    this.authStatus = config.bearer_token_env_var !== undefined ? 'bearerToken' : 'unsupported';
   }
 
   get transportKind(): 'stdio' | 'http' {
@@ -96,6 +123,8 @@ export class McpConnection {
     this.error = null;
     this.lastStderr = null;
     this.log.length = 0;
+    this.resources = [];
+    this.resourceTemplates = [];
     this.hooks.changed(this.name);
     const timeoutMs = this.startupTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
@@ -107,8 +136,9 @@ export class McpConnection {
     try {
       await Promise.race([this.connect(), timedOut]);
       await Promise.race([this.refreshTools(), timedOut]);
+      await Promise.race([this.refreshResources(), timedOut]);
       this.state = 'ready';
-      this.note(`ready: ${this.tools.length} tool(s)`);
+      this.note(`ready: ${this.tools.length} tool(s)${this.hasResources ? `, ${this.resources.length} resource(s), ${this.resourceTemplates.length} resource template(s)` : ''}`);
     } catch (error) {
       this.error = signal?.aborted ? 'cancelled' : this.describeFailure(error);
       this.state = signal?.aborted ? 'cancelled' : 'failed';
@@ -152,25 +182,48 @@ export class McpConnection {
     }
     const url = new URL(this.config.url ?? '');
     const headers = this.httpHeaders();
-    this.note(`connecting: ${url.origin}${url.pathname} (streamable HTTP)`);
+    // A saved sign-in (weft mcp login) is offered unless a bearer token is configured; the provider
+    // refreshes tokens, and asks for a new sign-in by failing the start.
+    const authProvider = this.weftHome !== undefined && this.config.bearer_token_env_var === undefined ? new WeftOAuthProvider(new McpOAuthStore(this.weftHome), this.name, this.config.url ?? '') : undefined;
+    if (authProvider !== undefined && (await authProvider.tokens()) !== undefined) this.authStatus = 'oAuth';
+    const auth = authProvider === undefined ? {} : { authProvider };
+    this.note(`connecting: ${url.origin}${url.pathname} (streamable HTTP${this.authStatus === 'oAuth' ? ', signed in' : ''})`);
     try {
-      await this.attach(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+      try {
+        await this.attach(new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth }));
+      } catch (error) {
+        if (this.closing || isLoginError(error)) throw error;
+        this.note(`streamable HTTP failed (${errorMessage(error)}); trying SSE`);
+        await this.attach(new SSEClientTransport(url, { requestInit: { headers }, ...auth, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } }));
+      }
     } catch (error) {
-      if (this.closing) throw error;
-      this.note(`streamable HTTP failed (${errorMessage(error)}); trying SSE`);
-      await this.attach(new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } }));
+      if (authProvider !== undefined && isLoginError(error)) {
+        this.authStatus = 'notLoggedIn';
+        throw new McpLoginRequiredError(this.name);
+      }
+      throw error;
     }
   }
 
   private async attach(transport: Transport): Promise<void> {
-    // No sampling capability is declared, so a server's sampling request is refused by the SDK.
-    const client = new Client({ name: 'weft', version: VERSION }, { capabilities: { elicitation: { form: {} } } });
+    // Sampling is declared only for servers configured with `sampling = true`; any other server that
+    // asks anyway is told which setting would allow it.
+    const sampling = this.config.sampling === true;
+    const client = new Client({ name: 'weft', version: VERSION }, { capabilities: { elicitation: { form: {} }, ...(sampling ? { sampling: {} } : {}) } });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.hooks.elicit(this.name, request.params, extra.signal));
+    if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => this.hooks.sample(this.name, request.params, extra.signal));
+    client.fallbackRequestHandler = (request) => {
+      if (request.method === 'sampling/createMessage') return Promise.reject(samplingNotEnabled(this.name));
+      return Promise.reject(new SamplingError(ErrorCode.MethodNotFound, 'Method not found'));
+    };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       void this.refreshTools().then(
         () => this.hooks.changed(this.name),
         (error: unknown) => this.note(`tools/list failed: ${errorMessage(error)}`),
       );
+    });
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      void this.refreshResources().then(() => this.hooks.changed(this.name));
     });
     client.onclose = () => {
       if (this.client !== client || this.closing) return;
@@ -237,6 +290,43 @@ export class McpConnection {
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     this.tools = tools;
+  }
+
+  /**
+   * Lists the server's resources and templates (every page, up to a bound). A server that declared
+   * resources but fails to list them keeps empty lists and a note in its log; it still starts.
+   */
+  async refreshResources(): Promise<void> {
+    const client = this.client;
+    if (client === null || !this.hasResources) {
+      this.resources = [];
+      this.resourceTemplates = [];
+      return;
+    }
+    const pages = async <T>(kind: string, list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> => {
+      const out: T[] = [];
+      let cursor: string | undefined;
+      try {
+        for (let page = 0; page < MAX_RESOURCE_PAGES; page++) {
+          const { items, nextCursor } = await list(cursor);
+          out.push(...items);
+          cursor = nextCursor;
+          if (cursor === undefined) break;
+        }
+      } catch (error) {
+        this.note(`${kind} failed: ${errorMessage(error)}`);
+      }
+      return out;
+    };
+    const timeout = this.toolTimeoutMs;
+    this.resources = await pages('resources/list', async (cursor) => {
+      const r = await client.listResources(cursor === undefined ? {} : { cursor }, { timeout });
+      return { items: r.resources, nextCursor: r.nextCursor };
+    });
+    this.resourceTemplates = await pages('resources/templates/list', async (cursor) => {
+      const r = await client.listResourceTemplates(cursor === undefined ? {} : { cursor }, { timeout });
+      return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+    });
   }
 
   async callTool(tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {

@@ -2,7 +2,7 @@
 // created; a turn waits for them at most until each one's startup timeout. A server that fails, times
 // out or exits is reported (`mcpServer/startupStatus/updated`) and its tools are left out; a `required`
 // server that is not ready fails the turn instead.
-import type { ElicitRequest, ElicitResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { JsonValue, ServerRequests, type McpServerStatus, type ServerNotification } from '../../src-preload/protocol';
 import type { McpServerConfig } from '../config/schema';
 import type { ToolContext } from '../tools/types';
@@ -10,6 +10,7 @@ import { newItemId } from '../util/ids';
 import { McpConnection, type McpServerState } from './connection';
 import { elicitationQuestions, elicitationResult } from './elicitation';
 import { assignToolNames, type NamedTool } from './names';
+import { SamplingError, type McpSampler } from './sampling';
 
 type StartupState = Extract<McpServerState, 'starting' | 'ready' | 'failed' | 'cancelled'>;
 
@@ -19,6 +20,10 @@ export interface McpManagerOptions {
   env: NodeJS.ProcessEnv;
   /** Where startup notifications go (the session's event stream). */
   emit: (notification: ServerNotification) => void;
+  /** Where saved MCP sign-ins are (WEFT_HOME); without it, HTTP servers get no OAuth. */
+  weftHome?: string;
+  /** Answers sampling requests of servers with `sampling = true` (absent: they are declined). */
+  sample?: McpSampler;
 }
 
 export interface McpToolEntry extends NamedTool {
@@ -47,10 +52,11 @@ export class McpManager {
   private build(servers: Record<string, McpServerConfig>): Map<string, McpConnection> {
     const hooks = {
       elicit: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => this.elicit(server, params, signal),
+      sample: (server: string, params: CreateMessageRequest['params'], signal: AbortSignal) => this.sample(server, params, signal),
       changed: (server: string) => this.changed(server),
     };
     const sorted = Object.keys(servers).sort();
-    return new Map(sorted.map((name) => [name, new McpConnection(name, servers[name] ?? {}, this.options.env, hooks)]));
+    return new Map(sorted.map((name) => [name, new McpConnection(name, servers[name] ?? {}, this.options.env, hooks, this.options.weftHome)]));
   }
 
   get serverNames(): string[] {
@@ -135,12 +141,12 @@ export class McpManager {
   statuses(): McpServerStatus[] {
     return [...this.connections.values()].map((c) => ({
       name: c.name,
-      authStatus: c.config.bearer_token_env_var !== undefined ? 'bearerToken' : 'unsupported',
+      authStatus: c.authStatus,
       runtimeStatus: c.state === 'ready' ? 'connected' : c.state,
       serverInfo: c.serverInfo === null ? null : { name: c.serverInfo.name, version: c.serverInfo.version, title: c.serverInfo.title ?? null },
       tools: Object.fromEntries(c.tools.map((t) => [t.name, { name: t.name, title: t.title ?? null, description: t.description ?? null, inputSchema: jsonOf(t.inputSchema), annotations: jsonOf(t.annotations ?? null) }])),
-      resources: [],
-      resourceTemplates: [],
+      resources: c.resources.map(jsonOf),
+      resourceTemplates: c.resourceTemplates.map(jsonOf),
       httpOrigin: c.config.url !== undefined ? safeOrigin(c.config.url) : null,
       weftTransport: c.transportKind,
       weftEnabled: c.config.enabled !== false,
@@ -180,6 +186,14 @@ export class McpManager {
     const parsed = ServerRequests['item/tool/requestUserInput'].result.safeParse(raw);
     if (!parsed.success) return { action: 'cancel' };
     return elicitationResult(params, parsed.data);
+  }
+
+  private async sample(server: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult> {
+    const sampler = this.options.sample;
+    if (sampler === undefined) throw new SamplingError(ErrorCode.InvalidRequest, 'this Weft client has no model to sample with');
+    const active = [...this.activeCalls].reverse().find((c) => c.server === server);
+    if (!active) throw new SamplingError(ErrorCode.InvalidRequest, `Weft answers sampling requests of MCP server "${server}" only during a call to one of its tools`);
+    return sampler(server, params, active.ctx, AbortSignal.any([signal, active.ctx.signal]));
   }
 
   private changed(server: string): void {

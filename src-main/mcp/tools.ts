@@ -55,7 +55,7 @@ function toolHandler(manager: McpManager, entry: McpToolEntry): ToolHandler {
           manager.withCall(entry.server, ctx, async () => {
             raw = await entry.connection.callTool(entry.tool, args, {
               signal,
-              onProgress: (p) => onProgress(`${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}`),
+              onProgress,
             });
             return callResultOf(raw);
           }),

@@ -14,6 +14,7 @@ import { RpcDispatcher } from './dispatcher';
 import { readFileForClient } from './file-access';
 import { threadHandlers } from './handlers/threads';
 import { checkpointHandlers } from './handlers/checkpoints';
+import { forkHandlers } from './handlers/forks';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
 import { gitHandlers } from './handlers/git';
@@ -114,6 +115,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...setupHandlers(context),
       ...mcpHandlers(context),
       ...checkpointHandlers(context),
+      ...forkHandlers(context),
       ...terminalHandlers(context),
       ...gitHandlers(context),
       ...reviewHandlers(context),

@@ -1,14 +1,13 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
-import { SandboxPolicy, type GitInfo, type JsonValue, type Thread, type ThreadOverrides } from '../../src-preload/protocol';
-import { loadConfig, type LoadedConfig } from '../config';
+import type { GitInfo, Thread, ThreadOverrides } from '../../src-preload/protocol';
+import { loadConfig, overrideValue, type LoadedConfig, type ParsedOverride } from '../config';
 import type { KeyStore } from '../config/key-store';
 import { resolveProvider, type ResolvedProvider } from '../config/providers';
 import type { WeftConfig } from '../config/schema';
-import { createSession, sandboxPolicyFor } from '../core/create-session';
+import { buildSession } from '../core/session-builder';
 import type { Session } from '../core/session';
-import type { SessionOptions, SessionRecorder, TurnRecord } from '../core/types';
-import { keyedModelClient } from '../core/keyed-model-client';
+import type { SessionRecorder } from '../core/types';
 import type { ModelClient } from '../model/types';
 import type { CheckpointService } from '../checkpoints/service';
 import type { RuleStore } from '../safety/approvals/rules';
@@ -32,18 +31,11 @@ export interface HostEnvironment {
   checkpoints?: { service: CheckpointService; worktreesDir: string };
 }
 
-/** The effective config for a thread: config.toml + the client's overrides. */
+/** The effective config for a thread: config.toml + the client's overrides (values, as given). */
 export async function threadConfig(host: HostEnvironment, overrides: ThreadOverrides, cwd: string): Promise<{ loaded: LoadedConfig; provider: ResolvedProvider }> {
-  const flags = Object.entries(overrides.config ?? {}).map(([key, value]) => `${key}=${tomlLiteral(value)}`);
-  if (overrides.model) flags.push(`model=${tomlLiteral(overrides.model)}`);
-  if (overrides.modelProvider) flags.push(`model_provider=${tomlLiteral(overrides.modelProvider)}`);
-  if (overrides.approvalPolicy) flags.push(`approval_policy=${tomlLiteral(overrides.approvalPolicy)}`);
-  if (overrides.sandbox) flags.push(`sandbox_mode=${tomlLiteral(overrides.sandbox)}`);
-  if (overrides.baseInstructions) flags.push(`instructions=${tomlLiteral(overrides.baseInstructions)}`);
-  if (overrides.developerInstructions) flags.push(`developer_instructions=${tomlLiteral(overrides.developerInstructions)}`);
   let loaded: LoadedConfig;
   try {
-    loaded = await loadConfig({ weftHome: host.weftHome, cwd, overrides: flags, env: host.env });
+    loaded = await loadConfig({ weftHome: host.weftHome, cwd, overrides: threadOverrideValues(overrides), env: host.env });
   } catch (error) {
     throw invalidParams(error instanceof Error ? error.message : String(error));
   }
@@ -57,27 +49,31 @@ export async function threadConfig(host: HostEnvironment, overrides: ThreadOverr
   return { loaded, provider };
 }
 
+/** A thread's overrides as config layer values: its `config` map first, then the named settings. */
+function threadOverrideValues(overrides: ThreadOverrides): ParsedOverride[] {
+  const values = Object.entries(overrides.config ?? {}).map(([key, value]) => overrideValue(key, value));
+  const named: [string, string | null | undefined][] = [
+    ['model', overrides.model],
+    ['model_provider', overrides.modelProvider],
+    ['approval_policy', overrides.approvalPolicy],
+    ['sandbox_mode', overrides.sandbox],
+    ['instructions', overrides.baseInstructions],
+    ['developer_instructions', overrides.developerInstructions],
+  ];
+  for (const [key, value] of named) if (value) values.push(overrideValue(key, value));
+  return values;
+}
+
 export function resolveCwd(requested: string | null | undefined, fallback: string): string {
   return resolve(requested ?? fallback);
 }
 
-/** A session for a new or continued thread. */
-export function buildSession(
+/** A session for a new or continued thread of the app server. */
+export function threadSession(
   host: HostEnvironment,
   input: { threadId: string; cwd: string; config: WeftConfig; provider: ResolvedProvider; sendRequest: HostRequestSender; recorder?: SessionRecorder; state?: LoadedThread; overrides: ThreadOverrides },
 ): Session {
-  const last = input.state?.lastTurnContext ?? null;
-  const savedSandbox = last?.sandboxPolicy ? SandboxPolicy.safeParse(last.sandboxPolicy) : null;
-  const explicit = (key: string): boolean => input.config !== undefined && key in (input.overrides.config ?? {});
-  const initial: SessionOptions['initial'] = input.state
-    ? {
-        history: input.state.history,
-        turns: input.state.turns.map((turn): TurnRecord => ({ turn: { ...turn, items: [] }, items: turn.items })),
-        tokenUsage: input.state.tokenUsage,
-        contextRef: last && isApproval(last.approvalPolicy) && last.sandboxPolicy ? { cwd: last.cwd, approvalPolicy: last.approvalPolicy, sandbox: JSON.stringify(last.sandboxPolicy) } : null,
-      }
-    : undefined;
-  return createSession({
+  return buildSession({
     config: input.config,
     provider: input.provider,
     cwd: input.cwd,
@@ -88,21 +84,15 @@ export function buildSession(
     weftHome: host.weftHome,
     recorder: input.recorder,
     checkpoints: input.config.checkpoints?.enabled === false ? undefined : host.checkpoints?.service,
-    initial,
+    saved: input.state,
     // The key is looked up per request (config token > environment > saved key), so one saved in
     // Settings applies to the next turn.
-    modelClient: host.modelClient ?? keyedModelClient(input.provider, host.keyStore),
-    overrides: {
-      // A resumed thread keeps its own settings unless the client overrides them now.
-      model: input.overrides.model ?? (last && !explicit('model') ? last.model : undefined),
-      approvalPolicy: input.overrides.approvalPolicy ?? (last && isApproval(last.approvalPolicy) ? last.approvalPolicy : undefined),
-      sandboxPolicy: input.overrides.sandbox ? sandboxPolicyFor(input.overrides.sandbox, input.config) : savedSandbox?.success ? savedSandbox.data : undefined,
-    },
+    modelClient: host.modelClient,
+    keyStore: host.keyStore,
+    // A resumed thread keeps its own settings unless the client overrides them now.
+    asked: { model: input.overrides.model ?? undefined, approvalPolicy: input.overrides.approvalPolicy ?? undefined, sandbox: input.overrides.sandbox ?? undefined },
+    keepSaved: { modelSetInConfig: 'model' in (input.overrides.config ?? {}) },
   });
-}
-
-function isApproval(v: string): v is 'untrusted' | 'on-failure' | 'on-request' | 'never' {
-  return v === 'untrusted' || v === 'on-failure' || v === 'on-request' || v === 'never';
 }
 
 /** A new thread's protocol object, before anything is written. */
@@ -129,24 +119,24 @@ export function newThreadObject(input: { id: string; cwd: string; provider: stri
   };
 }
 
-/** The git branch, commit and origin of `cwd`, or null outside a repository. */
-export function gitInfoOf(cwd: string): GitInfo | null {
-  const git = (args: string[]): string | null => {
-    try {
-      return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim() || null;
-    } catch {
-      return null;
-    }
-  };
-  const sha = git(['rev-parse', 'HEAD']);
-  if (sha === null && git(['rev-parse', '--git-dir']) === null) return null;
-  return { sha, branch: git(['rev-parse', '--abbrev-ref', 'HEAD']), originUrl: git(['config', '--get', 'remote.origin.url']) };
-}
+/** How long one git command may take before the thread is described without it. */
+const GIT_TIMEOUT_MS = 2000;
 
-/** A JSON value as a TOML literal for a `-c key=value` override. */
-export function tomlLiteral(value: JsonValue): string {
-  if (value === null) return '""';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(tomlLiteral).join(', ')}]`;
-  return `{ ${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)} = ${tomlLiteral(v)}`).join(', ')} }`;
+/**
+ * The git branch, commit and origin of `cwd`, or null outside a repository. The commands run at once,
+ * side by side, without blocking the event loop; one that fails or outlasts the timeout counts as unknown.
+ */
+export async function gitInfoOf(cwd: string): Promise<GitInfo | null> {
+  const git = (args: string[]): Promise<string | null> =>
+    new Promise((resolveGit) => {
+      execFile('git', args, { cwd, encoding: 'utf8', timeout: GIT_TIMEOUT_MS }, (error, stdout) => resolveGit(error ? null : stdout.trim() || null));
+    });
+  const [gitDir, sha, branch, originUrl] = await Promise.all([
+    git(['rev-parse', '--git-dir']),
+    git(['rev-parse', 'HEAD']),
+    git(['rev-parse', '--abbrev-ref', 'HEAD']),
+    git(['config', '--get', 'remote.origin.url']),
+  ]);
+  if (sha === null && gitDir === null) return null;
+  return { sha, branch, originUrl };
 }

@@ -1,5 +1,6 @@
 import type { ServerNotification, ServerRequest, Thread, Turn } from '../../src-preload/protocol';
 import type { Session } from '../core/session';
+import { threadPreview, userItemText } from '../store/preview';
 import type { Client } from './dispatcher';
 import { PendingRequests } from './pending-requests';
 
@@ -126,8 +127,7 @@ export class ThreadManager {
     }
     if (n.method === 'thread/status/changed' && n.params.status.type === 'idle') this.maybeScheduleUnload(entry);
     if (n.method === 'item/completed' && n.params.item.type === 'userMessage' && entry.thread.preview === '') {
-      const text = n.params.item.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ').trim();
-      entry.thread = { ...entry.thread, preview: text };
+      entry.thread = { ...entry.thread, preview: threadPreview(userItemText(n.params.item)) };
     }
   }
 

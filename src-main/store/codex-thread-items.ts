@@ -19,7 +19,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { MessagePhase, type CommandAction, type ThreadItem, type UserInput } from '../../src-preload/protocol';
-import { commandActions, fileChange, shellJoin } from './codex-items';
+import { commandActions, fileChange, shellJoin } from './codex-item-parts';
 import { CodexDuration, durationMs } from './events';
 
 const str = z.string().nullish();

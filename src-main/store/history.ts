@@ -3,11 +3,17 @@
 // outline. A legacy compaction without replacement history (older Codex) is rebuilt as the earlier user
 // messages followed by the summary, as a user message.
 import { CompactedPayload, ResponseItem, isKnownResponseItem } from '../../src-preload/protocol';
-import { readLines } from './line-reader';
+import { readLines, type LineRef } from './line-reader';
 import { parseLine } from './line-parse';
-import type { HistoryRef, RolloutOutline } from './outline';
 import { isCommonResponseItem } from './response-item-check';
 import type { RolloutFd } from './rollout-source';
+
+export interface HistoryRef extends LineRef {
+  /** A `compacted` line (its replacement history restarts the model history). */
+  compacted: boolean;
+  /** The parsed line, when the outline was made with `history: true` (unreadable lines are left out). */
+  entry?: HistoryEntry;
+}
 
 /** A parsed history line. */
 export type HistoryEntry = { kind: 'item'; item: ResponseItem } | { kind: 'compacted'; compacted: CompactedPayload };
@@ -72,8 +78,16 @@ function entriesOf(fd: RolloutFd, refs: readonly HistoryRef[], warnings: string[
   return out;
 }
 
+/** What building the model history needs of a rollout's outline (outline.ts's `RolloutOutline`). */
+export interface HistoryOutline {
+  path: string;
+  /** Lines of the model history; it starts at `historyRefs[historyBase]` (a compaction) or at 0 when -1. */
+  historyRefs: readonly HistoryRef[];
+  historyBase: number;
+}
+
 /** The model history of an outlined rollout. */
-export function buildHistory(fd: RolloutFd, outline: RolloutOutline, warnings: string[]): ResponseItem[] {
+export function buildHistory(fd: RolloutFd, outline: HistoryOutline, warnings: string[]): ResponseItem[] {
   const refs = outline.historyRefs;
   const base = outline.historyBase;
   const history: ResponseItem[] = [];

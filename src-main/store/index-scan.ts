@@ -9,7 +9,8 @@ import { codexItemType, codexMessageText } from './codex-thread-items';
 import { Sniffer, jsonStringNear, lineSteps, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
 import { parseLine, payloadType } from './line-parse';
 import { createdAtMs, forkedAtTurnIdOf, threadOf } from './loader';
-import { PREVIEW_MAX_CHARS, type RolloutOutline } from './outline';
+import type { RolloutOutline } from './outline';
+import { threadPreview } from './preview';
 import { parseRolloutFileName } from './paths';
 import { closeRollout, openRollout, ownFd, sizeOf, type RolloutFd } from './rollout-source';
 import { recordedTurnContext } from './turn-context';
@@ -160,7 +161,7 @@ export function* summarizeSteps(fd: RolloutFd, path: string, options: SummarizeO
           if (preview === '' || textChars < TEXT_CAP_CHARS) {
             const message = messageOf(raw, s, payload, UserMessageEvent);
             if (message === null) return;
-            if (preview === '') preview = message.slice(0, PREVIEW_MAX_CHARS);
+            if (preview === '') preview = threadPreview(message);
             take(message);
           }
           return;
@@ -177,7 +178,7 @@ export function* summarizeSteps(fd: RolloutFd, path: string, options: SummarizeO
           if (!(user || kind === 'AgentMessage') || (textChars >= TEXT_CAP_CHARS && !(user && preview === ''))) return;
           const message = codexMessageText(s ? payloadOf(raw) : payload);
           if (message === null) return;
-          if (user && preview === '') preview = message.slice(0, PREVIEW_MAX_CHARS);
+          if (user && preview === '') preview = threadPreview(message);
           take(message);
           return;
         }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ResponseItem, Thread, ThreadTokenUsage, Turn } from '../../src-preload/protocol';
 import { StoreInputError } from './errors';
 import { buildHistory } from './history';
-import { outlineFd, type RolloutOutline } from './outline';
+import { outlineFd, outlineFdAsync, type RolloutOutline } from './outline';
 import { parseRolloutFileName } from './paths';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 import type { RecordedTurnContext } from './turn-context';
@@ -140,6 +140,19 @@ export function loadOutline(fd: RolloutFd, outline: RolloutOutline, options: Loa
     forkedAtTurnId: forkedAtTurnIdOf(outline),
     warnings,
   };
+}
+
+/** `loadFile` that gives the event loop back while it reads the file (see `outlineFdAsync`). */
+export async function loadFileAsync(path: string, options: LoadOptions = {}): Promise<LoadedThread> {
+  const { fd, warnings } = openRollout(path);
+  try {
+    const outline = await outlineFdAsync(fd, path, { history: options.history !== false });
+    const loaded = loadOutline(fd, outline, options);
+    loaded.warnings.unshift(...warnings);
+    return loaded;
+  } finally {
+    closeRollout(fd);
+  }
 }
 
 export function loadFile(path: string, options: LoadOptions = {}): LoadedThread {

@@ -17,22 +17,15 @@ import {
   codexErrorInfoName,
   tokenUsageFromEvent,
 } from './events';
-import { Sniffer, forEachLine, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
+import { Sniffer, forEachLine, lineSteps, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
 import { parseLine, payloadType, type LooseLine } from './line-parse';
-import { historyEntry, type HistoryEntry } from './history';
+import { historyEntry, type HistoryRef } from './history';
+
+export type { HistoryRef };
 import { closeRollout, openRollout, sizeOf, type RolloutFd } from './rollout-source';
 import { recordedTurnContext, type RecordedTurnContext } from './turn-context';
 import { codexItemType, userMessageText } from './codex-thread-items';
-
-/** Longest preview kept (the start of the first user message). */
-export const PREVIEW_MAX_CHARS = 1000;
-
-export interface HistoryRef extends LineRef {
-  /** A `compacted` line (its replacement history restarts the model history). */
-  compacted: boolean;
-  /** The parsed line, when the outline was made with `history: true` (unreadable lines are left out). */
-  entry?: HistoryEntry;
-}
+import { threadPreview } from './preview';
 
 export interface TurnOutline {
   id: string;
@@ -298,11 +291,11 @@ class OutlineBuilder {
     }
     if (event === 'user_message' && this.o.preview === '') {
       const message = messageOf(get());
-      if (message !== null) this.o.preview = message.slice(0, PREVIEW_MAX_CHARS);
+      if (message !== null) this.o.preview = threadPreview(message);
     }
     if (event === 'item_completed' && this.o.preview === '' && this.itemType() === 'UserMessage') {
       const message = userMessageText(get());
-      if (message !== null) this.o.preview = message.slice(0, PREVIEW_MAX_CHARS);
+      if (message !== null) this.o.preview = threadPreview(message);
     }
     if (!ITEM_EVENTS.has(event) || mirror) return;
     this.ensureTurn().itemRefs.push({ offset, length });
@@ -423,6 +416,27 @@ export function outlineFd(fd: RolloutFd, path: string, options: { history?: bool
   const builder = new OutlineBuilder(path, options.history === true);
   const { end, tailBytes } = forEachLine(fd, 0, (raw) => builder.line(raw), { sizeHint: sizeOf(fd) });
   return builder.finish(fd, end, tailBytes);
+}
+
+/** How long an outline may hold the event loop before it gives it back (between chunks of the file). */
+const SLICE_MS = 15;
+
+/**
+ * `outlineFd` that gives the event loop back between chunks once it has held it for a slice, so outlining
+ * a big thread in the desktop app's main process never freezes its windows.
+ */
+export async function outlineFdAsync(fd: RolloutFd, path: string, options: { history?: boolean } = {}): Promise<RolloutOutline> {
+  const builder = new OutlineBuilder(path, options.history === true);
+  const steps = lineSteps(fd, 0, (raw) => builder.line(raw), { sizeHint: sizeOf(fd) });
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return builder.finish(fd, step.value.end, step.value.tailBytes);
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((resolveYield) => setImmediate(resolveYield));
+      sliceStart = performance.now();
+    }
+  }
 }
 
 export function outlineFile(path: string): RolloutOutline {

@@ -14,6 +14,7 @@ import type {
 import { toCodexItem, weftOnlyFields } from './codex-thread-items';
 import { tokenCountPayload, type ApprovalKind } from './events';
 import { appendSessionIndex } from './session-index';
+import { threadPreview, userItemText } from './preview';
 import { lineTimestamp } from './paths';
 import type { RolloutWriter } from './rollout-writer';
 import { turnContextPayload, type TurnContextInput } from './turn-context';
@@ -68,13 +69,6 @@ export interface RecorderOptions {
   /** Whether the thread already has a first user message (a resumed or forked thread). */
   hasPreview: boolean;
   name: string | null;
-}
-
-function userText(item: Extract<ThreadItem, { type: 'userMessage' }>): string {
-  return item.content
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
 }
 
 /** What the recorder needs of its file: a `RolloutWriter`, or a fake in tests. */
@@ -257,11 +251,12 @@ export class RolloutRecorder implements SessionRecorder {
       lines.push({ type: 'event_msg', payload: { type: 'weft_item_completed', turn_id: turnId, item } });
     }
     if (item.type === 'userMessage') {
-      const message = userText(item);
+      const message = userItemText(item);
       this.delta.text.push(message);
-      if (!this.hasPreview && message.trim() !== '') {
+      const preview = this.hasPreview ? '' : threadPreview(message);
+      if (preview !== '') {
         this.hasPreview = true;
-        this.delta.preview = message;
+        this.delta.preview = preview;
       }
     } else if (item.type === 'agentMessage') {
       this.lastAgentMessage.set(turnId, item.text);

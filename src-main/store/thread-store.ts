@@ -12,7 +12,7 @@ import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError, ty
 import { newSessionMeta, planCopy, writeForkOf, writeNewRollout } from './fork-file';
 import { openIndex } from './index-db';
 import { listThreads, type ListParamsInput } from './list-query';
-import { loadFile, type LoadedThread, type LoadOptions } from './loader';
+import { loadFile, loadFileAsync, type LoadedThread, type LoadOptions } from './loader';
 import { acquireThreadLock } from './lock';
 import { outlineFile } from './outline';
 import { archivedDir, indexFile, rolloutPath, sessionsDir, unarchivedPath } from './paths';
@@ -30,6 +30,8 @@ export type { ForkEntry, ForkedThread, NewThreadMeta, OpenedThread, ReadThreadRe
 export class ThreadStore {
   private readonly catalog: Catalog;
   private readonly recorders = new Map<string, RolloutRecorder>();
+  /** Threads whose rollout is being read to continue them (`openForAppendAsync`). */
+  private readonly opening = new Set<string>();
   /** The model of threads whose file is not created yet (for their first index row). */
   private readonly pendingModel = new Map<string, string | null>();
   private readonly now: () => Date;
@@ -102,9 +104,7 @@ export class ThreadStore {
   openForAppend(threadId: string, options: RecordingOptions & { turnsLimit?: number | null } = {}): OpenedThread {
     const loc = this.catalog.locate(threadId);
     if (loc.origin === 'codex') return this.continueCodex(loc, options);
-    if (this.recorders.has(threadId)) throw new ThreadLockedError(threadId);
-    const writer = this.writer(threadId, loc.path, null, options.onError);
-    writer.openExisting();
+    const writer = this.appendWriter(threadId, loc.path, options);
     let state: LoadedThread;
     try {
       state = loadFile(loc.path, { turnsLimit: options.turnsLimit });
@@ -112,13 +112,47 @@ export class ThreadStore {
       writer.abandon();
       throw error;
     }
+    return this.appending(threadId, loc.path, writer, state);
+  }
+
+  /** `openForAppend` that gives the event loop back while it reads the rollout (the desktop app's resume). */
+  async openForAppendAsync(threadId: string, options: RecordingOptions & { turnsLimit?: number | null } = {}): Promise<OpenedThread> {
+    const loc = this.catalog.locate(threadId);
+    if (loc.origin === 'codex') return this.continueCodex(loc, options);
+    const writer = this.appendWriter(threadId, loc.path, options);
+    let state: LoadedThread;
+    this.opening.add(threadId);
+    try {
+      state = await loadFileAsync(loc.path, { turnsLimit: options.turnsLimit });
+    } catch (error) {
+      writer.abandon();
+      throw error;
+    } finally {
+      this.opening.delete(threadId);
+    }
+    if (this.closed) {
+      writer.abandon();
+      throw new StoreError('the thread store closed while the thread was being opened');
+    }
+    return this.appending(threadId, loc.path, writer, state);
+  }
+
+  /** The writer of a saved thread's file, opened (its lock taken) before the file is read. */
+  private appendWriter(threadId: string, path: string, options: RecordingOptions): RolloutWriter {
+    if (this.recorders.has(threadId) || this.opening.has(threadId)) throw new ThreadLockedError(threadId);
+    const writer = this.writer(threadId, path, null, options.onError);
+    writer.openExisting();
+    return writer;
+  }
+
+  private appending(threadId: string, path: string, writer: RolloutWriter, state: LoadedThread): OpenedThread {
     const recorder = new RolloutRecorder(writer, {
       threadId,
       now: this.now,
-      sink: this.sink(threadId, loc.path, null),
+      sink: this.sink(threadId, path, null),
       hasPreview: state.thread.preview !== '',
       name: state.thread.name,
-      nextOrdinal: nextOrdinalOf(loc.path),
+      nextOrdinal: nextOrdinalOf(path),
       sessionIndex: this.sessionIndex,
     });
     this.recorders.set(threadId, recorder);

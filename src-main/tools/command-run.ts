@@ -17,19 +17,9 @@ import { parseCommandActions } from './command-actions';
 import type { CommandLauncher, ExecResult } from './exec';
 import type { SafetyServices } from './safety-services';
 import { parseCommandApprovalAnswer, type CommandDecision } from './server-request-answer';
-import type { ToolContext, ToolResult } from './types';
+import type { CommandRequest, CommandRunner, ToolContext, ToolResult } from './types';
 
-export interface CommandRequest {
-  cmd: string;
-  /** Absolute folder the command starts in. */
-  workdir: string;
-  escalationRequested: boolean;
-  justification?: string;
-  prefixRule?: string[];
-}
-
-/** Runs the command with a launcher (the sandbox chosen for it); output deltas go to `onOutput`. */
-export type CommandRunner = (onOutput: (chunk: string) => void, launcher: CommandLauncher) => Promise<ExecResult>;
+export type { CommandRequest, CommandRunner };
 
 type Choice =
   | { kind: 'run'; launcher: CommandLauncher; sandboxed: boolean }

@@ -1,33 +1,17 @@
 // An MCP tool call as an `mcpToolCall` item: approval (per server and per tool, the tool's annotations,
 // remembered rules, session memory) → the call with its progress → the result for the model.
-import type { JsonValue, McpToolCallItem } from '../../src-preload/protocol';
+import type { McpToolCallItem } from '../../src-preload/protocol';
 import { ServerRequests } from '../../src-preload/protocol';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import type { SafetyServices } from './safety-services';
-import type { ToolContext, ToolResult } from './types';
+import type { McpApproval, McpCallRequest, McpCallResult, McpProgress, ToolContext, ToolResult } from './types';
 
-/** When to ask before a call: `on-request` asks unless the tool says it only reads. */
-export type McpApproval = 'never' | 'on-request' | 'always';
+export type { McpCallRequest, McpCallResult, McpProgress };
 
-/** What the server returned, in MCP's shape. */
-export interface McpCallResult {
-  content: JsonValue[];
-  structuredContent?: JsonValue;
-  isError?: boolean;
-  _meta?: JsonValue;
-}
-
-export interface McpCallRequest {
-  server: string;
-  tool: string;
-  arguments: Record<string, JsonValue>;
-  approval: McpApproval;
-  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined;
-  /** Runs the call; progress messages go to the item. */
-  call(signal: AbortSignal, onProgress: (message: string) => void): Promise<McpCallResult>;
-  /** The model's output for a finished call. */
-  output(result: McpCallResult, durationMs: number): ToolResult['output'];
+/** Progress in words: "3/10 Copying files", "3", or the message alone. */
+export function progressMessage(p: McpProgress): string {
+  return `${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}`;
 }
 
 /** The argv a remembered "always allow this tool" rule stores: no program is named `@mcp`. */
@@ -141,8 +125,8 @@ export async function runMcpItem(safety: SafetyServices, ctx: ToolContext, req: 
 
   const started = Date.now();
   try {
-    const result = await req.call(ctx.signal, (message) => {
-      ctx.emit({ method: 'item/mcpToolCall/progress', params: { threadId, turnId, itemId: item.id, message } });
+    const result = await req.call(ctx.signal, (p) => {
+      ctx.emit({ method: 'item/mcpToolCall/progress', params: { threadId, turnId, itemId: item.id, message: progressMessage(p), weftProgress: p.progress, weftTotal: p.total ?? null } });
     });
     const durationMs = Date.now() - started;
     const kept: McpToolCallItem['result'] = {

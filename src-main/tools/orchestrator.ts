@@ -1,16 +1,16 @@
 // The one place that decides how a tool call that acts on the machine (or through an MCP server) runs: approval → the sandbox →
 // run → on a sandbox denial, the escalation path. Every command and every patch goes through it, so no
 // tool can run without the session's safety services: they are required, never optional.
-import { runCommandItem, type CommandRequest, type CommandRunner } from './command-run';
-import { runMcpItem, type McpCallRequest } from './mcp-run';
+import { runCommandItem } from './command-run';
+import { runMcpItem } from './mcp-run';
 import type { FileCheckpoints } from './file-checkpoints';
 import { runPatchItem } from './patch-run';
 import type { SafetyServices } from './safety-services';
-import type { ToolContext, ToolResult } from './types';
+import type { CommandRequest, CommandRunner, McpCallRequest, Orchestrator, ToolContext, ToolResult } from './types';
 
-export type { CommandRequest, CommandRunner } from './command-run';
+export type { CommandRequest, CommandRunner } from './types';
 
-export class ToolOrchestrator {
+export class ToolOrchestrator implements Orchestrator {
   constructor(
     readonly safety: SafetyServices,
     /** Checkpoints of the files each call changes (absent: none are taken). */

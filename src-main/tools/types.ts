@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type {
   AskForApproval,
   ContentItem,
+  JsonValue,
   NotificationParams,
   SandboxPolicy,
   ServerNotification,
@@ -10,7 +11,7 @@ import type {
   ServerRequestParams,
 } from '../../src-preload/protocol';
 import type { ToolSpec } from '../model/types';
-import type { ToolOrchestrator } from './orchestrator';
+import type { CommandLauncher, ExecResult } from './exec/types';
 import type { TurnDiffTracker } from './turn-diff';
 
 /** A tool call the model made, as the router sees it. */
@@ -68,7 +69,7 @@ export interface ToolContext {
   /** The turn's approval and sandbox policies. */
   policy: { approvalPolicy: AskForApproval; sandboxPolicy: SandboxPolicy };
   /** Decides approval and sandbox for every command and patch. */
-  orchestrator: ToolOrchestrator;
+  orchestrator: Orchestrator;
   /** The session's environment (for $TMPDIR, the Weft home and the like). */
   env: Record<string, string | undefined>;
   /** Ends the whole turn as interrupted (the user chose "cancel" in an approval). */
@@ -101,4 +102,61 @@ export type ToolHandler = FunctionToolHandler | CustomToolHandler;
  */
 export function functionTool<S extends z.ZodType>(handler: Omit<FunctionToolHandler<S>, 'kind'>): FunctionToolHandler {
   return { kind: 'function', ...handler } as unknown as FunctionToolHandler;
+}
+
+/**
+ * The one way tools act on the machine or call MCP servers (implemented by `ToolOrchestrator` in
+ * orchestrator.ts): approval → the sandbox → run → on a sandbox denial, the escalation path.
+ */
+export interface Orchestrator {
+  /** A command as a `commandExecution` item; `run` starts it with the launcher chosen for it. */
+  runCommand(ctx: ToolContext, command: CommandRequest, run: CommandRunner): Promise<ToolResult>;
+  /** A patch as a `fileChange` item; relative paths in it resolve against `baseDir` (default the cwd). */
+  runPatch(ctx: ToolContext, text: string, baseDir?: string): Promise<ToolResult>;
+  /** Records what changed in the workspace since the last look as this turn's. */
+  recordChanges(ctx: ToolContext): Promise<void>;
+  /** An MCP tool call as an `mcpToolCall` item. */
+  runMcpCall(ctx: ToolContext, request: McpCallRequest): Promise<ToolResult>;
+}
+
+export interface CommandRequest {
+  cmd: string;
+  /** Absolute folder the command starts in. */
+  workdir: string;
+  escalationRequested: boolean;
+  justification?: string;
+  prefixRule?: string[];
+}
+
+/** Runs the command with a launcher (the sandbox chosen for it); output deltas go to `onOutput`. */
+export type CommandRunner = (onOutput: (chunk: string) => void, launcher: CommandLauncher) => Promise<ExecResult>;
+
+/** When to ask before a call: `on-request` asks unless the tool says it only reads. */
+export type McpApproval = 'never' | 'on-request' | 'always';
+
+/** A progress notification of the server: the number, the total if known, and its message if any. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What the server returned, in MCP's shape. */
+export interface McpCallResult {
+  content: JsonValue[];
+  structuredContent?: JsonValue;
+  isError?: boolean;
+  _meta?: JsonValue;
+}
+
+export interface McpCallRequest {
+  server: string;
+  tool: string;
+  arguments: Record<string, JsonValue>;
+  approval: McpApproval;
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined;
+  /** Runs the call; progress messages go to the item. */
+  call(signal: AbortSignal, onProgress: (progress: McpProgress) => void): Promise<McpCallResult>;
+  /** The model's output for a finished call. */
+  output(result: McpCallResult, durationMs: number): ToolResult['output'];
 }

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { loadLocalImage } from '../core/user-input';
+import { loadLocalImage } from './local-image';
 import { newItemId } from '../util/ids';
 import { functionTool, type ToolHandler } from './types';
 

@@ -14,20 +14,26 @@ export type CheckpointConflictData = z.infer<typeof CheckpointConflictData>;
  * Go back to just before turn `beforeTurnId`: it and every later turn leave the thread's history (and the
  * model's context). `weftRestoreFiles` (Weft): put the files back as they were before that turn, in the
  * same step; `weftForce`: overwrite files changed since by someone else (their versions are checkpointed
- * first).
+ * first); `weftKeepFiles`: workspace-relative paths left exactly as they are now (the user chose "Keep
+ * mine" for them), every other file is restored.
  */
 export const ThreadRevertParams = z.object({
   threadId: z.string().min(1),
   beforeTurnId: z.string().min(1),
   weftRestoreFiles: z.boolean().nullish().meta(WEFT_EXTENSION),
   weftForce: z.boolean().nullish().meta(WEFT_EXTENSION),
+  weftKeepFiles: z.array(z.string().min(1)).nullish().meta(WEFT_EXTENSION),
 });
 export type ThreadRevertParams = z.infer<typeof ThreadRevertParams>;
 
-/** What a file restore did: paths written/created/removed, paths overwritten by force, notes for people. */
+/**
+ * What a file restore did: paths written/created/removed, paths overwritten by force, paths left as they
+ * were because the request kept them (`weftKeepFiles`), notes for people.
+ */
 export const WeftFilesRestored = z.object({
   restored: z.array(z.string()),
   overwritten: z.array(z.string()),
+  kept: z.array(z.string()).optional(),
   notes: z.array(z.string()),
 });
 export type WeftFilesRestored = z.infer<typeof WeftFilesRestored>;

@@ -23,6 +23,9 @@ export const McpToolCallProgressNotification = z.object({
   turnId: z.string(),
   itemId: z.string(),
   message: z.string(),
+  /** The server's progress number (it only grows), and the total when the server knows it. */
+  weftProgress: z.number().optional(),
+  weftTotal: z.number().nullish(),
 });
 export type McpToolCallProgressNotification = z.infer<typeof McpToolCallProgressNotification>;
 

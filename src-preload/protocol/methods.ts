@@ -13,6 +13,7 @@ import {
   ThreadRevertParams,
   ThreadRevertResult,
 } from './checkpoints';
+import { WeftForksCompareParams, WeftForksCompareResult, WeftForksListParams, WeftForksListResult, WeftForksRemoveParams, WeftForksRemoveResult } from './forks';
 import { InitializeParams, InitializeResult } from './initialize';
 import {
   McpServerReloadParams,
@@ -178,6 +179,9 @@ export const ClientRequests = {
   'weft/checkpoints/preview': { params: CheckpointPreviewParams, result: CheckpointPreviewResult },
   'weft/checkpoints/redo': { params: CheckpointRedoParams, result: CheckpointRedoResult },
   'weft/checkpoints/size': { params: CheckpointSizeParams, result: CheckpointSizeResult },
+  'weft/forks/list': { params: WeftForksListParams, result: WeftForksListResult },
+  'weft/forks/compare': { params: WeftForksCompareParams, result: WeftForksCompareResult },
+  'weft/forks/remove': { params: WeftForksRemoveParams, result: WeftForksRemoveResult },
   'thread/compact/start': { params: ThreadCompactStartParams, result: ThreadCompactStartResult },
   'turn/start': { params: TurnStartParams, result: TurnStartResult },
   'turn/steer': { params: TurnSteerParams, result: TurnSteerResult },

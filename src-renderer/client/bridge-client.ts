@@ -10,7 +10,7 @@ import type {
   ServerRequestMethod,
   ServerRequestResultInput,
 } from '../../src-preload/protocol';
-import type { WeftBridge } from '../../src-preload/bridge';
+import type { WeftBridge } from '../../src-preload/protocol';
 import { RpcError } from './types';
 import type { ConnectionState, ReadyEvent, Unsubscribe, WeftClient } from './types';
 

@@ -1,7 +1,7 @@
 // The renderer's front door to the agent: `window.weft` when the Electron preload provided it, else the
 // WebSocket of the `weft serve` that served this page.
 import type { ClientInfo } from '../../src-preload/protocol';
-import type { WeftBridge } from '../../src-preload/bridge';
+import type { WeftBridge } from '../../src-preload/protocol';
 import { createBridgeClient } from './bridge-client';
 import { createRpcClient } from './rpc-client';
 import { socketUrlFor, webSocketConnector } from './socket';

@@ -2,8 +2,8 @@
 // turn's actions ("View changes", "Fork from here", and the checkpoint ones: undo, restore, fork into a worktree).
 import { memo, useEffect, useState } from 'react';
 import type { PlanView, TurnView } from '../store/state';
-import { TurnCheckpointActions } from '../views/checkpoints/TurnCheckpointActions';
-import { useController, useWeft } from '../views/context';
+import { TurnCheckpointActions } from './TurnCheckpointActions';
+import { useController, useWeft } from '../store/app-context';
 import { duration } from './format';
 import { Icon, Spinner } from './Icon';
 

@@ -239,9 +239,15 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'item/fileChange/outputDelta':
       // The patch tool's text output is not shown: the fileChange item itself carries the diff.
       return state;
-    case 'item/mcpToolCall/progress':
-      // Progress of an MCP call is not shown; the item shows when it ends.
-      return state;
+    case 'item/mcpToolCall/progress': {
+      const { message, weftProgress, weftTotal } = notification.params;
+      return editOpenItem(draft, state, notification.params, (item, entry) => {
+        if (item.type !== 'mcpToolCall') return null;
+        const next = own(draft, entry);
+        next.progress = { message, progress: weftProgress ?? null, total: weftTotal ?? null };
+        return next;
+      });
+    }
     case 'mcpServer/startupStatus/updated': {
       const { name, status, error } = notification.params;
       const failed = status === 'failed' ? (error ?? 'failed') : null;

@@ -36,6 +36,14 @@ export interface ItemEntry {
   completed: boolean;
   /** commandExecution only: its output so far (the item's own `aggregatedOutput` is kept null). */
   output: OutputTail | null;
+  /** mcpToolCall only, while it runs: the server's latest progress (numbers null when it sent none). */
+  progress?: McpProgress | null;
+}
+
+export interface McpProgress {
+  message: string;
+  progress: number | null;
+  total: number | null;
 }
 
 /** Something that happened during a turn: an error, a retry in progress, a warning. */

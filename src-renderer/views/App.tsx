@@ -1,12 +1,12 @@
 // The window: sidebar and the open thread (or the welcome screen before a project is chosen), with the
 // dialogs and notices over them. Keeps the page title in step ("(2) project — Weft" when two requests
 // wait on the person).
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { baseName } from '../components/format';
 import { ConnectionBanner, Toasts } from './Chrome';
 import { Icon } from '../components/Icon';
 import { usePreference } from '../components/preferences';
-import { useController, useWeft } from './context';
+import { useController, useWeft } from '../store/app-context';
 import { ConversationView } from './ConversationView';
 import { ProjectPicker, Welcome } from './ProjectPicker';
 import { CheckpointLayer } from './checkpoints/CheckpointLayer';
@@ -17,7 +17,8 @@ import { SettingsDialog } from './settings/SettingsDialog';
 import { Sidebar, SHORTCUT_MOD } from './Sidebar';
 import { TurnDiffDialog } from './TurnDiffDialog';
 import { ChangesPanel } from './changes/ChangesPanel';
-import { useChanges } from './changes/changes-store';
+import { useChanges } from '../store/changes-store';
+import { terminalActions, useTerminalState } from './terminal-store';
 
 function useTitle(): void {
   const cwd = useWeft((s) => s.data.cwd);
@@ -30,26 +31,18 @@ function useTitle(): void {
 
 const TerminalPanel = lazy(() => import('./TerminalPanel').then((m) => ({ default: m.TerminalPanel })));
 
-/** The terminal panel's state, toggled by Ctrl+` (also on macOS, as in editors); opened once = mounted for good. */
-function useTerminal(): { open: boolean; started: boolean; setOpen: (open: boolean) => void } {
-  const [open, setOpenState] = useState(false);
-  const [started, setStarted] = useState(false);
-  const setOpen = (next: boolean): void => {
-    setOpenState(next);
-    if (next) setStarted(true);
-  };
+/** Ctrl+` shows or hides the terminal panel (also on macOS, as in editors). */
+function useTerminalShortcut(): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
       if (event.ctrlKey && !event.altKey && !event.metaKey && (event.key === '`' || event.code === 'Backquote')) {
         event.preventDefault();
-        setOpenState((was) => !was);
-        setStarted(true);
+        terminalActions.toggle();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
-  return { open, started, setOpen };
 }
 
 const SIDEBAR_STATES = ['open', 'collapsed'] as const;
@@ -79,7 +72,8 @@ export function App() {
   const turnDiff = useWeft((s) => s.ui.turnDiff);
   const settings = useWeft((s) => s.ui.settingsOpen !== null);
   const [sidebarOpen, setSidebarOpen] = useSidebar();
-  const terminal = useTerminal();
+  useTerminalShortcut();
+  const terminal = useTerminalState((t) => t);
   const changesOpen = useChanges((s) => s.open);
   return (
     <div className="app">
@@ -106,15 +100,9 @@ export function App() {
             <CheckpointLayer />
             <McpStatusChip />
             <ConversationView />
-            {!terminal.open && (
-              <button type="button" className="btn terminal-toggle" aria-keyshortcuts="Control+`" title="Terminal (Ctrl+`)" onClick={() => terminal.setOpen(true)}>
-                <Icon name="terminal" size={14} />
-                Terminal
-              </button>
-            )}
             {terminal.started && (
               <Suspense fallback={null}>
-                <TerminalPanel cwd={cwd} open={terminal.open} onClose={() => terminal.setOpen(false)} />
+                <TerminalPanel cwd={cwd} open={terminal.open} onClose={() => terminalActions.setOpen(false)} />
               </Suspense>
             )}
             {changesOpen && <ChangesPanel cwd={cwd} />}

@@ -1,6 +1,6 @@
 // App-wide notices: the connection banner, toasts, and server warnings.
 import { Icon, Spinner } from '../components/Icon';
-import { useController, useWeft } from './context';
+import { useController, useWeft } from '../store/app-context';
 
 export function ConnectionBanner() {
   const controller = useController();

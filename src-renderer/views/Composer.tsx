@@ -10,7 +10,7 @@ import { APPROVAL_DESCRIPTIONS, APPROVAL_LABELS, EFFORT_LABELS, SANDBOX_DESCRIPT
 import { composerDraftKey, loadComposerDraft, saveComposerDraft } from '../store/saved-drafts';
 import { runningTurn } from '../store/selectors';
 import { ComposerMenu, INIT_PROMPT, menuFor, slashCommandOf, slashEntries, StatusPanel, type MenuEntry } from './ComposerMenus';
-import { useController, useWeft } from './context';
+import { useController, useWeft } from '../store/app-context';
 
 interface Mention {
   name: string;

@@ -5,6 +5,7 @@ import { Icon, Spinner } from '../components/Icon';
 import { ItemRow } from '../components/items/ItemRow';
 import { TokenMeter } from '../components/TokenMeter';
 import { ChangesButton } from './changes/ChangesPanel';
+import { TerminalButton } from './TerminalButton';
 import { TurnEnd } from '../components/TurnEnd';
 import { VirtualList } from '../components/VirtualList';
 import type { VirtualListHandle } from '../components/VirtualList';
@@ -18,7 +19,7 @@ import { ReviewChanges } from './approvals/ReviewChanges';
 import { UserInputDialog } from './approvals/UserInputRequest';
 import { Composer } from './Composer';
 import { SetupNotice } from './settings/SetupNotice';
-import { useApp, useController, useWeft } from './context';
+import { useApp, useController, useWeft } from '../store/app-context';
 
 /** Height guesses by row kind, close enough that the scrollbar does not jump much as rows get measured. */
 const ESTIMATES: Record<string, number> = {
@@ -162,6 +163,7 @@ function ThreadHeader({ threadId }: { threadId: string }) {
           </button>
         )}
       </div>
+      <TerminalButton />
       <ChangesButton />
       <TokenMeter usage={usage} contextWindow={contextWindow} />
     </header>
@@ -195,6 +197,7 @@ export function ConversationView() {
       <main className="main">
         <div className="main-header main-header-bare">
           <span className="spacer" />
+          <TerminalButton />
           <ChangesButton />
         </div>
         <div className="hero">

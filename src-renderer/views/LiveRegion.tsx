@@ -2,7 +2,7 @@
 // without moving focus.
 import { useEffect, useState } from 'react';
 import { findThread, threadTitle } from '../store/selectors';
-import { useApp } from './context';
+import { useApp } from '../store/app-context';
 
 export function LiveRegion() {
   const { store } = useApp();

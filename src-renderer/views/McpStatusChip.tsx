@@ -1,6 +1,6 @@
 // A chip that says when MCP servers failed to start or exited; it opens Settings, where the MCP section
 // shows why (the server's last start log).
-import { useController, useWeft } from './context';
+import { useController, useWeft } from '../store/app-context';
 
 export function McpStatusChip() {
   const controller = useController();

@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { baseName } from '../components/format';
 import { Icon } from '../components/Icon';
 import { useModal } from '../components/use-modal';
-import { useApp, useWeft } from './context';
+import { useApp, useWeft } from '../store/app-context';
 
 export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
   const { controller, desktop } = useApp();

@@ -5,7 +5,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { baseName } from '../components/format';
 import { Icon, Spinner } from '../components/Icon';
 import { threadTree } from '../store/selectors';
-import { useApp, useController, useWeft } from './context';
+import { useApp, useController, useWeft } from '../store/app-context';
 import { ThreadRow } from './ThreadRow';
 
 /** How the platform writes the Ctrl/Cmd modifier in shortcut hints. */

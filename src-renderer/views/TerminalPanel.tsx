@@ -6,7 +6,7 @@ import { Terminal as XTerm } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon';
-import { useController } from './context';
+import { useController } from '../store/app-context';
 
 interface Tab {
   id: string;
@@ -101,7 +101,7 @@ function TerminalTab({ tab, cwd, visible, onExit }: { tab: Tab; cwd: string; vis
     xtermRef.current?.focus();
   }, [visible]);
 
-  return <div ref={host} className="terminal-host" hidden={!visible} data-terminal={tab.id} />;
+  return <div ref={host} className="terminal-panel-host" hidden={!visible} data-terminal={tab.id} />;
 }
 
 export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boolean; onClose: () => void }) {

@@ -7,7 +7,7 @@ import { Spinner } from '../components/Icon';
 import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
 import { threadBadge, threadTitle } from '../store/selectors';
-import { useController, useWeft } from './context';
+import { useController, useWeft } from '../store/app-context';
 
 const BADGE_TEXT = { running: 'Running', waiting: 'Waiting for you', failed: 'Failed' } as const;
 

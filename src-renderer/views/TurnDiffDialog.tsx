@@ -4,7 +4,7 @@ import { hunkStats, parseFileDiff, splitDiffByFile } from '../components/diff/un
 import { Icon } from '../components/Icon';
 import { CompactDiff, DiffLayoutToggle } from '../components/items/FileChangeCell';
 import { useModal } from '../components/use-modal';
-import { useController, useWeft } from './context';
+import { useController, useWeft } from '../store/app-context';
 
 export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId: string }) {
   const controller = useController();

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { usePreference } from '../components/preferences';
 import { threadTitle, findThread } from '../store/selectors';
-import { useApp } from './context';
+import { useApp } from '../store/app-context';
 import { NOTIFY_PREFERENCE, NOTIFY_VALUES } from './settings/AppearanceSection';
 
 export function useAttentionNotifications(): void {

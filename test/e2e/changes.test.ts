@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GIT_ENV } from '../support/git-repo';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
-import { conversation, sendMessage, startE2e, type E2e } from '../support/weft-serve';
+import { conversation, screenshotSizes, sendMessage, startE2e, type E2e } from '../support/weft-serve';
 
 const run = promisify(execFile);
 const TWENTY = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
@@ -118,6 +118,33 @@ describe('Changes panel', () => {
     await restore.click();
     await panel.getByRole('region', { name: 'Discarded' }).waitFor({ state: 'detached' });
     expect(await workspace.read('c.txt')).toBe('my precious edit\n');
+  });
+
+  it('shows a new file on one side only and stages one block of it (1400x900, 900x700)', { timeout: 180_000 }, async () => {
+    e2e = await startE2e({ files: { 'a.txt': 'alpha\n' } });
+    const { page, workspace } = e2e;
+    await commitAll(workspace.dir);
+    const fresh = 'head one\nhead two\n\ntail one\ntail two\n';
+    await writeFile(workspace.path('fresh.txt'), fresh);
+
+    const panel = await openChanges(page);
+    const untracked = panel.getByRole('region', { name: 'Untracked', exact: true });
+    await untracked.getByRole('button', { name: 'Show diff of fresh.txt' }).click();
+    const diff = untracked.locator('.changes-diff');
+    await diff.locator('.line-insert').first().waitFor({ state: 'attached' });
+    // Only the new file's lines, each marked added: no empty removed line beside them.
+    await page.waitForFunction((el) => el.querySelectorAll('.view-line').length >= 5, await diff.elementHandle());
+    const drawn = await diff.evaluate((el) => [...el.querySelectorAll<HTMLElement>('.view-line')].map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')));
+    expect(drawn.sort()).toEqual(['', 'head one', 'head two', 'tail one', 'tail two']);
+    expect(await diff.locator('.line-delete').count()).toBe(0);
+    expect(await untracked.getByRole('button', { name: /^Discard hunk/ }).count()).toBe(0);
+    await screenshotSizes(e2e, 'changes-untracked-hunks');
+
+    await untracked.getByRole('button', { name: 'Stage hunk 2 of fresh.txt' }).click();
+    await panel.getByRole('region', { name: 'Staged', exact: true }).getByRole('button', { name: 'Unstage fresh.txt' }).waitFor();
+    expect(await git(workspace.dir, 'show', ':fresh.txt')).toBe('tail one\ntail two\n');
+    expect(await workspace.read('fresh.txt')).toBe(fresh);
+    await panel.getByRole('region', { name: 'Unstaged', exact: true }).getByRole('button', { name: 'Stage fresh.txt' }).waitFor();
   });
 
   it('lists review findings, opens a finding in its diff, and "Fix this" starts a turn about it', { timeout: 180_000 }, async () => {

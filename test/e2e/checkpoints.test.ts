@@ -1,5 +1,5 @@
 // E2E: undo a turn with its files, restore to an earlier turn, Redo, the conflict path with "Keep mine"
-// and "Overwrite", fork into a worktree (a copy, outside git) and the store size in Settings; reached by
+// and "Overwrite" chosen per file, fork into a worktree (a copy, outside git) and the store size in Settings; reached by
 // mouse (wheel + click) at 1400×900 and 900×700 through `weft serve`.
 import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,33 +73,39 @@ describe('checkpoints in the UI', () => {
     expect(await redoBar.getByRole('button', { name: 'Redo' }).count()).toBe(0);
     expect(file('later.txt')).toBe('later\n');
 
-    // The user edits a file the first turn changed: undoing that turn is a conflict.
+    // The user edits two files the first turn changed: undoing that turn is a conflict over both.
     writeFileSync(workspace.path('notes.txt'), 'the user rewrote this\n');
+    writeFileSync(workspace.path('made/deep/x.txt'), 'mine\n');
     await clickAction(page, 'Undo this turn');
     const undo = page.getByRole('dialog', { name: 'Undo this turn' });
     const conflicts = undo.getByRole('alert');
     await conflicts.getByText('notes.txt').waitFor();
-    expect(await conflicts.locator('li').allTextContents()).toEqual(['notes.txt']);
-    await undo.getByRole('region', { name: 'made/deep/x.txt is removed' }).waitFor();
+    expect(await conflicts.locator('li code').allTextContents()).toEqual(['made/deep/x.txt', 'notes.txt']);
     await undo.getByRole('region', { name: 'gone.txt comes back' }).waitFor();
     await undo.locator('.monaco-diff--loading').first().waitFor({ state: 'detached' });
+    // Each conflict starts as "Keep mine".
+    expect(await conflicts.getByRole('button', { name: 'Keep mine: notes.txt' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await conflicts.getByRole('button', { name: 'Keep mine: made/deep/x.txt' }).getAttribute('aria-pressed')).toBe('true');
     await e2e.screenshot('checkpoints-conflict-1400');
-    await clickCentre(page, undo.getByRole('button', { name: 'Keep mine' }));
+    // Cancel writes nothing and keeps the turn.
+    await clickCentre(page, undo.getByRole('button', { name: 'Cancel' }));
     await undo.waitFor({ state: 'detached' });
-    expect(file('notes.txt')).toBe('the user rewrote this\n');
-    expect(file('gone.txt')).toBeNull();
+    expect([file('notes.txt'), file('gone.txt'), file('made/deep/x.txt')]).toEqual(['the user rewrote this\n', null, 'mine\n']);
     await conversation(page).getByText('First done.').waitFor();
 
+    // Keep mine for notes.txt, Overwrite for made/deep/x.txt: everything else is restored too.
     await clickAction(page, 'Undo this turn');
-    await clickCentre(page, undo.getByRole('button', { name: 'Overwrite' }));
+    await clickCentre(page, conflicts.getByRole('button', { name: 'Overwrite: made/deep/x.txt' }));
+    expect(await conflicts.getByRole('button', { name: 'Overwrite: made/deep/x.txt' }).getAttribute('aria-pressed')).toBe('true');
+    await e2e.screenshot('checkpoints-conflict-choices-1400');
+    await clickCentre(page, undo.getByRole('button', { name: /^Restore \d+ files?, keep 1 of mine$/ }));
     await undo.waitFor({ state: 'detached' });
     await conversation(page).getByText('First done.').waitFor({ state: 'detached' });
-    expect([file('notes.txt'), file('gone.txt'), file('later.txt'), existsSync(workspace.path('made'))]).toEqual([FILES['notes.txt'], FILES['gone.txt'], 'later\n', false]);
-    // The overwritten version is a checkpoint too: Redo brings it back.
+    expect([file('notes.txt'), file('gone.txt'), file('later.txt'), existsSync(workspace.path('made'))]).toEqual(['the user rewrote this\n', FILES['gone.txt'], 'later\n', false]);
+    // The overwritten version is a checkpoint too: Redo brings it back; the kept file never moved.
     await clickCentre(page, redoBar.getByRole('button', { name: 'Redo' }));
-    // Back: the user's notes.txt, gone.txt deleted, made/ and made/deep/ with x.txt.
-    await redoBar.getByText('Put 5 files back as they were before the restore.').waitFor();
-    expect([file('notes.txt'), file('gone.txt'), file('made/deep/x.txt')]).toEqual(['the user rewrote this\n', null, 'x\n']);
+    await redoBar.getByText(/^Put \d+ files back as they were before the restore\.$/).waitFor();
+    expect([file('notes.txt'), file('gone.txt'), file('made/deep/x.txt')]).toEqual(['the user rewrote this\n', null, 'mine\n']);
   });
 
   it('forks into a worktree (a copy outside git) and shows the store size in Settings', { timeout: 300_000 }, async () => {

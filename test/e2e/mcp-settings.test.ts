@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parse } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { evAssistantMessage, evCompleted, evCreated, evNamespacedCall, evOutputTextDelta } from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
@@ -54,6 +54,12 @@ describe('MCP servers in the UI', () => {
     const broken = list.getByRole('listitem', { name: 'MCP server broken' });
     await everything.getByText('Running', { exact: true }).waitFor();
     expect(await everything.textContent()).toContain('echo');
+    // Its resources and templates, from mcpServerStatus/list.
+    await everything.locator('.mcp-resources summary').click();
+    const resources = everything.getByRole('list', { name: 'Resources of everything' });
+    await resources.getByText('demo://resource/static/document/architecture.md', { exact: true }).waitFor();
+    await resources.getByText('demo://resource/dynamic/text/{resourceId}', { exact: true }).waitFor();
+    expect(await everything.locator('.mcp-resources summary').textContent()).toMatch(/^\d+ resources, 2 templates$/);
     await broken.getByText('Failed', { exact: true }).waitFor();
     await broken.locator('.mcp-server-main').scrollIntoViewIfNeeded();
     await broken.getByText('Last start log').click();
@@ -69,5 +75,27 @@ describe('MCP servers in the UI', () => {
     expect(config['mcp_servers']).toMatchObject({ broken: { enabled: false }, everything: { args: [EVERYTHING, 'stdio'] } });
     await page.setViewportSize({ width: 900, height: 700 });
     await e2e.screenshot('mcp-settings-900');
+  });
+
+  it('draws the progress of a running MCP call on its cell, and takes it away when the call ends', { timeout: 120_000 }, async () => {
+    const servers = ['[mcp_servers.everything]', `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(EVERYTHING)}, "stdio"]`, 'approval = "never"', ''].join('\n');
+    e2e = await startE2e({ viewport: { width: 1400, height: 900 }, extraConfig: servers });
+    const { page, mock } = e2e;
+    // Ten minutes in 600 steps: it runs until the turn is stopped.
+    mock.enqueue({ kind: 'sse', events: [evCreated(), evNamespacedCall('c1', 'mcp__everything', 'trigger_long_running_operation', { duration: 600, steps: 600 }), evCompleted()] });
+    await sendMessage(page, 'Run the long operation');
+    const cell = conversation(page).locator('.cell-tool').filter({ hasText: 'everything · trigger-long-running-operation' });
+    const bar = cell.getByRole('progressbar', { name: 'Progress of everything · trigger-long-running-operation' });
+    await bar.waitFor();
+    await cell.locator('.mcp-progress-message').getByText(/^\d+\/600$/).waitFor();
+    expect(Number(await bar.getAttribute('max'))).toBe(600);
+    expect(Number(await bar.getAttribute('value'))).toBeGreaterThanOrEqual(1);
+    await e2e.screenshot('mcp-progress-1400');
+    await page.setViewportSize({ width: 900, height: 700 });
+    await e2e.screenshot('mcp-progress-900');
+
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await cell.getByText('Failed', { exact: true }).waitFor();
+    expect(await cell.locator('.mcp-progress').count()).toBe(0);
   });
 });

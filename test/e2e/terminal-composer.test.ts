@@ -50,6 +50,52 @@ describe('terminal and composer', () => {
     await expect.poll(() => screen.innerText()).toContain('42');
   });
 
+  it('keeps the terminal panel, its tabs and their output across thread switches', { timeout: 240_000 }, async () => {
+    e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
+    const { page, mock } = e2e;
+    mock.enqueueMany([answer('Apples are red.'), answer('Cherries are sweet.')]);
+    const exchange = async (text: string, reply: string): Promise<void> => {
+      const box = page.getByRole('textbox', { name: 'Message' });
+      await box.fill(text);
+      await box.press('Enter');
+      await conversation(page).getByText(reply).waitFor();
+    };
+    await exchange('Tell me about apples', 'Apples are red.');
+    await page.getByRole('button', { name: 'New thread' }).click();
+    await exchange('Tell me about cherries', 'Cherries are sweet.');
+
+    await clickCentre(page, page.getByRole('button', { name: 'Terminal', exact: true }));
+    const panel = page.getByRole('region', { name: 'Terminal' });
+    await panel.waitFor();
+    const screen = panel.locator('[data-terminal]:not([hidden]) .xterm-rows');
+    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toMatch(/\S/);
+    await clickCentre(page, panel.locator('[data-terminal]:not([hidden])'));
+    await page.keyboard.type('echo kept-$((3*3))');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toContain('kept-9');
+    await clickCentre(page, panel.getByRole('button', { name: 'New terminal' }));
+    await panel.getByRole('tab', { name: 'Terminal 2' }).waitFor();
+
+    const threads = page.getByRole('navigation', { name: 'Threads' });
+    for (const [name, reply] of [
+      ['Tell me about apples', 'Apples are red.'],
+      ['Tell me about cherries', 'Cherries are sweet.'],
+    ] as const) {
+      await clickCentre(page, threads.getByRole('button', { name, exact: true }));
+      await conversation(page).getByText(reply).waitFor();
+      await panel.waitFor();
+      await panel.getByRole('tab', { name: 'Terminal 2' }).waitFor();
+      await clickCentre(page, panel.getByRole('tab', { name: 'Terminal 1' }));
+      await expect.poll(() => screen.innerText()).toContain('kept-9');
+    }
+    // The shell itself lived on: it still runs what is typed.
+    await clickCentre(page, panel.locator('[data-terminal]:not([hidden])'));
+    await page.keyboard.type('echo still-$((2+3))');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toContain('still-5');
+    await e2e.screenshot('terminal-thread-switch-1400');
+  });
+
   it('runs a ! command in the thread and the model sees it next turn', { timeout: 240_000 }, async () => {
     e2e = await startE2e({ viewport: { width: 900, height: 700 } });
     const { page, mock } = e2e;
@@ -59,6 +105,24 @@ describe('terminal and composer', () => {
     await page.keyboard.press('Enter');
     await conversation(page).getByText('echo user-made-$((40+2))').first().waitFor();
     await conversation(page).getByText('user-made-42').first().waitFor({ timeout: 30_000 });
+    // The command's cell holds its output, and nothing covers its head (the command and its state).
+    const cell = conversation(page).locator('.cell-command').first();
+    const screen = cell.locator('.xterm-screen');
+    await screen.waitFor();
+    const [cellBox, screenBox] = [await cell.boundingBox(), await screen.boundingBox()];
+    if (cellBox === null || screenBox === null) throw new Error('the command cell is not visible');
+    expect(screenBox.x).toBeGreaterThanOrEqual(cellBox.x);
+    expect(screenBox.y).toBeGreaterThanOrEqual(cellBox.y);
+    expect(screenBox.x + screenBox.width).toBeLessThanOrEqual(cellBox.x + cellBox.width);
+    expect(screenBox.y + screenBox.height).toBeLessThanOrEqual(cellBox.y + cellBox.height);
+    for (const part of [cell.locator('.tool-command'), cell.locator('.tool-head .status')]) {
+      const hit = await part.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return at !== null && (at === el || el.contains(at));
+      });
+      expect(hit).toBe(true);
+    }
     await e2e.screenshot('shell-command-900');
     expect(mock.requests).toHaveLength(0);
     mock.enqueue(answer('You printed user-made-42.'));

@@ -2,8 +2,7 @@
 // Responses server: commands and patches that create, edit, delete, rename and chmod files, binary
 // files, a symlink and a nested new folder; in a git repository and in a plain folder; the conflict
 // path with and without force; forks into a worktree or a copy whose commands never touch the original.
-import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
@@ -150,6 +149,38 @@ describe('conflicts', () => {
   });
 });
 
+describe('keeping some files (weftKeepFiles)', () => {
+  it('restores every other file and leaves the kept ones as the user has them; a conflict not kept still refuses', async () => {
+    const { 'notes.txt': _before, ...original } = picture(ws.dir);
+    const client = await start();
+    const { threadId, first } = await twoTurns(client);
+    writeFileSync(ws.path('notes.txt'), 'the user rewrote this\n');
+    writeFileSync(ws.path('run.sh'), 'echo mine\n');
+
+    // One conflict kept, the other neither kept nor forced: refused, nothing written.
+    const edited = picture(ws.dir);
+    const refused = await client.call('thread/revert', { threadId, beforeTurnId: first, weftRestoreFiles: true, weftKeepFiles: ['notes.txt'] });
+    expect(refused.error).toEqual({ code: -32010, message: expect.stringContaining('run.sh'), data: { conflicts: ['run.sh'] } });
+    expect(picture(ws.dir)).toEqual(edited);
+
+    const reverted = await ok<{ thread: { turns: unknown[] }; weftFiles: { restored: string[]; overwritten: string[]; kept: string[] } }>(client, 'thread/revert', {
+      threadId,
+      beforeTurnId: first,
+      weftRestoreFiles: true,
+      weftForce: true,
+      weftKeepFiles: ['notes.txt'],
+    });
+    expect(reverted.weftFiles.kept).toEqual(['notes.txt']);
+    expect(reverted.weftFiles.overwritten).toEqual(['run.sh']);
+    expect(reverted.weftFiles.restored).not.toContain('notes.txt');
+    expect(reverted.thread.turns).toEqual([]);
+    // The kept file is the user's; everything else is as before the turn.
+    expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe('the user rewrote this\n');
+    const { 'notes.txt': _kept, ...rest } = picture(ws.dir);
+    expect(rest).toEqual(original);
+  });
+});
+
 describe('thread/fork with weftWorktree', () => {
   it.each([
     { project: 'a git repository: a worktree on a weft/ branch', gitRepo: true },
@@ -178,9 +209,43 @@ describe('thread/fork with weftWorktree', () => {
     await turn(client, fork.thread.id, 'work in the fork');
     expect(readFileSync(join(fork.thread.cwd, 'fork-only.txt'), 'utf8')).toBe('f\n');
     expect(picture(ws.dir)).toEqual(original);
+
+    // Where the fork lives, for the sidebar (it is listed with the project after a reload).
+    const { data: forks } = await ok<{ data: { threadId: string; parentThreadId: string; cwd: string; kind: string; branch: string | null; removed: boolean }[] }>(
+      client,
+      'weft/forks/list',
+      { cwd: ws.dir },
+    );
+    expect(forks).toEqual([
+      expect.objectContaining({ threadId: fork.thread.id, parentThreadId: thread.id, cwd: fork.thread.cwd, kind: gitRepo ? 'worktree' : 'copy', branch: gitRepo ? expect.stringMatching(/^weft\/[0-9a-f]{8}$/) : null, removed: false }),
+    ]);
+    expect((await ok<{ data: unknown[] }>(client, 'weft/forks/list', { cwd: fork.thread.cwd })).data).toEqual([]);
+
+    // Compare with parent: each file that differs, with the branch that changed it since the fork.
+    const compared = await ok<{ files: { path: string; changedIn: string; parent: string | null; fork: string | null }[] }>(client, 'weft/forks/compare', { threadId: fork.thread.id });
+    expect(compared.files.map((f) => [f.path, f.changedIn])).toEqual([
+      ['fork-only.txt', 'fork'],
+      ['later.txt', 'parent'],
+      ['new.txt', 'fork'],
+      ['notes.txt', 'fork'],
+    ]);
+    expect(compared.files.find((f) => f.path === 'notes.txt')).toEqual(
+      expect.objectContaining({ parent: 'one\ntwo\nthree\nedited\n', fork: 'one\ntwo\nthree\nedited\nforked\n' }),
+    );
+
+    // Remove: asks first, listing the work found nowhere else; removes only when forced.
+    const asked = await ok<{ removed: boolean; uncommitted: string[] }>(client, 'weft/forks/remove', { threadId: fork.thread.id });
+    expect(asked.removed).toBe(false);
+    expect(asked.uncommitted).toEqual(expect.arrayContaining(['fork-only.txt', 'notes.txt']));
+    expect(existsSync(fork.thread.cwd)).toBe(true);
+    const removed = await ok<{ removed: boolean; fork: { removed: boolean } }>(client, 'weft/forks/remove', { threadId: fork.thread.id, force: true });
+    expect(removed).toEqual(expect.objectContaining({ removed: true, fork: expect.objectContaining({ removed: true }) }));
+    expect(existsSync(fork.thread.cwd)).toBe(false);
+    expect(picture(ws.dir)).toEqual(original);
     if (gitRepo) {
-      rmSync(fork.thread.cwd, { recursive: true, force: true });
-      execFileSync('git', ['-C', ws.dir, 'worktree', 'prune']);
+      // The branch stays: only the folder went.
+      expect(git(ws.dir, 'branch', '--list', 'weft/*').trim()).toMatch(/weft\/[0-9a-f]{8}/);
+      expect(git(ws.dir, 'worktree', 'list')).not.toContain(fork.thread.cwd);
     }
   });
 });

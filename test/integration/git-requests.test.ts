@@ -68,7 +68,7 @@ interface Status {
 }
 interface Diff {
   diff: string;
-  hunks: { index: number; oldStart: number; newStart: number }[];
+  hunks: { index: number; oldStart: number; newStart: number; newLines: number }[];
   original: string | null;
   modified: string | null;
 }
@@ -156,6 +156,38 @@ describe('weft/git stage, unstage, discard', () => {
     await ok('weft/git/unstage', { cwd: repo.dir, path: 'notes.txt', hunks: [0], expectedDiff: staged.diff });
     expect(await repo.git('show', ':notes.txt')).toBe(TWENTY);
     expect(await repo.read('notes.txt')).toBe(TWENTY.replace('line 2\n', 'LINE TWO\n').replace('line 18\n', 'LINE EIGHTEEN\n'));
+  });
+
+  it('stages one block of an untracked file, leaving the rest unstaged, refusing a stale diff', async () => {
+    const { repo } = await start({ 'a.txt': 'a\n' });
+    const text = 'first one\nfirst two\n\nsecond one\nsecond two\n\nthird one\n';
+    await writeFile(repo.path('new.txt'), text);
+    const diff = await ok<Diff>('weft/git/diff', { cwd: repo.dir, path: 'new.txt', area: 'untracked' });
+    expect(diff.hunks.map((h) => [h.newStart, h.newLines])).toEqual([
+      [1, 3],
+      [4, 3],
+      [7, 1],
+    ]);
+
+    await ok('weft/git/stage', { cwd: repo.dir, path: 'new.txt', hunks: [1], expectedDiff: diff.diff });
+    expect(await repo.git('show', ':new.txt')).toBe('second one\nsecond two\n\n');
+    expect(await repo.read('new.txt')).toBe(text);
+    const status = await ok<Status>('weft/git/status', { cwd: repo.dir });
+    expect(status.files.find((f) => f.path === 'new.txt')).toEqual({ path: 'new.txt', origPath: null, staged: 'added', unstaged: 'modified', untracked: false });
+    // What is left is an ordinary unstaged change, staged hunk by hunk like any other.
+    const left = await ok<Diff>('weft/git/diff', { cwd: repo.dir, path: 'new.txt', area: 'unstaged' });
+    expect(left.diff).toContain('+first one');
+    expect(left.diff).toContain('+third one');
+    expect(left.diff).not.toContain('+second one');
+
+    await writeFile(repo.path('other.txt'), 'one\n\ntwo\n');
+    const other = await ok<Diff>('weft/git/diff', { cwd: repo.dir, path: 'other.txt', area: 'untracked' });
+    await writeFile(repo.path('other.txt'), 'one\n\ntwo changed\n');
+    const stale = await host().client.call('weft/git/stage', { cwd: repo.dir, path: 'other.txt', hunks: [0], expectedDiff: other.diff });
+    expect(stale.error?.message).toContain('changed since its diff was shown');
+    const missing = await host().client.call('weft/git/stage', { cwd: repo.dir, path: 'other.txt', hunks: [5] });
+    expect(missing.error?.message).toContain('has no hunk 5');
+    expect((await ok<Status>('weft/git/status', { cwd: repo.dir })).files.find((f) => f.path === 'other.txt')?.untracked).toBe(true);
   });
 
   it('unstages a whole file, also before the first commit', async () => {

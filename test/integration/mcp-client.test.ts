@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -112,7 +113,7 @@ describe('MCP client over stdio (server-everything)', () => {
     const completed = a.next('turn/completed');
     await a.session.startTurn([{ type: 'text', text: 'run it' }]);
     const first = await progress;
-    expect(first.params.message).toBe('1/120');
+    expect(first.params).toMatchObject({ message: '1/120', weftProgress: 1, weftTotal: 120 });
     await a.session.interrupt();
     const turn = await completed;
     expect(turn.params.turn.status).toBe('interrupted');
@@ -188,6 +189,83 @@ describe('MCP client over stdio (server-everything)', () => {
   });
 });
 
+describe('MCP client with @modelcontextprotocol/server-filesystem', () => {
+  it('reads and lists files of the directory the server is given', async () => {
+    const FILESYSTEM = join(require.resolve('@modelcontextprotocol/server-filesystem/package.json'), '..', 'dist', 'index.js');
+    await writeFile(join(ws.dir, 'notes.txt'), 'remember the milk\n');
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__fs', 'read_text_file', { path: join(ws.dir, 'notes.txt') }), evNamespacedCall('c2', 'mcp__fs', 'list_directory', { path: ws.dir })),
+      answer('read'),
+    ]);
+    const a = start({ fs: { command: process.execPath, args: [FILESYSTEM, ws.dir], approval: 'never' } });
+    const events = await a.runTurn('read my notes');
+    const outputs = assertAllToolOutputsAnswered(model.requests[1]?.body).map((o) => JSON.stringify(o.output));
+    expect(outputs[0]).toContain('remember the milk');
+    expect(outputs[1]).toContain('[FILE] notes.txt');
+    expect(mcpItems(events).map((i) => [i.tool, i.status])).toEqual([
+      ['read_text_file', 'completed'],
+      ['list_directory', 'completed'],
+    ]);
+  });
+});
+
+describe('MCP sampling', () => {
+  const asker = { command: process.execPath, args: [join(FIXTURES, 'sampling-server.mjs')] };
+
+  it("answers a server's sampling request with the thread's model once the user allows it", async () => {
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__everything', 'trigger_sampling_request', { prompt: 'say hi', maxTokens: 20 })),
+      answer('Hi from the model'),
+      answer('done'),
+    ]);
+    const questions: string[] = [];
+    const a = start(
+      { everything: { ...everythingStdio, sampling: true, approval: 'never' } },
+      {
+        config: { approval_policy: 'on-request' },
+        sendRequest: async (request) => {
+          if (request.method !== 'item/tool/requestUserInput') return { decision: 'decline' };
+          questions.push(request.params.questions[0]?.question ?? '');
+          return { answers: { sampling: { answers: ['Allow'] } } };
+        },
+      },
+    );
+    const events = await a.runTurn('sample');
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toContain('MCP server "everything" asks the model');
+    expect(questions[0]).toContain('say hi');
+    // The sampling request went to the same provider: the server's system prompt and message, no tools.
+    const sampled = model.requests[1]?.body as { instructions: string; input: unknown[]; tools?: unknown[] };
+    expect(sampled.instructions).toBe('You are a helpful test server.');
+    expect(JSON.stringify(sampled.input)).toContain('Resource trigger-sampling-request context: say hi');
+    expect(sampled.tools ?? []).toEqual([]);
+    // The server got the model's answer and returned it in the tool result.
+    const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[2]?.body)[0]?.output);
+    expect(out).toContain('Hi from the model');
+    expect(out).toContain('mock-model');
+    expect(mcpItems(events)[0]).toMatchObject({ tool: 'trigger-sampling-request', status: 'completed' });
+  });
+
+  it('declines sampling with an error naming the setting when it is not enabled', async () => {
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })), answer('ok')]);
+    const a = start({ asker });
+    await a.runTurn('ask');
+    const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output);
+    expect(out).toContain('refused: MCP error -32600: sampling is not enabled for MCP server \\"asker\\" (set sampling = true under [mcp_servers.asker] in config.toml)');
+    // No model request was made for it.
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('tells the server when the user declines the sampling request', async () => {
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })), answer('ok')]);
+    const a = start({ asker: { ...asker, sampling: true } }, { config: { approval_policy: 'on-request' }, sendRequest: async () => ({ answers: { sampling: { answers: ['Decline'] } } }) });
+    await a.runTurn('ask');
+    const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output);
+    expect(out).toContain('refused: MCP error -1: the user declined the sampling request of MCP server \\"asker\\"');
+    expect(model.requests).toHaveLength(2);
+  });
+});
+
 async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const s = createServer();
@@ -200,25 +278,39 @@ async function freePort(): Promise<number> {
   });
 }
 
-describe('MCP client over streamable HTTP (server-everything)', () => {
+describe('MCP client over streamable HTTP and SSE (server-everything)', () => {
   let child: ChildProcess | undefined;
   afterEach(() => {
     child?.kill();
     child = undefined;
   });
 
-  it('calls a tool of a server reached by URL', async () => {
+  async function serve(transport: 'streamableHttp' | 'sse', readyLine: string): Promise<number> {
     const port = await freePort();
-    const proc = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(process.execPath, [EVERYTHING, transport], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
     child = proc;
     await new Promise<void>((ready, fail) => {
       let text = '';
       proc.stderr?.on('data', (chunk: Buffer) => {
         text += chunk.toString('utf8');
-        if (text.includes('listening on port')) ready();
+        if (text.includes(readyLine)) ready();
       });
       proc.once('exit', (code) => fail(new Error(`server-everything exited (${String(code)}): ${text}`)));
     });
+    return port;
+  }
+
+  it('falls back to SSE for a server that only speaks SSE', async () => {
+    const port = await serve('sse', 'Server is running on port');
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__old', 'echo', { message: 'over sse' })), answer('ok')]);
+    const a = start({ old: { url: `http://127.0.0.1:${port}/sse` } });
+    const events = await a.runTurn('echo');
+    expect(mcpItems(events)[0]).toMatchObject({ server: 'old', tool: 'echo', status: 'completed', result: { content: [{ type: 'text', text: 'Echo: over sse' }] } });
+    expect(a.session.options.mcp?.statuses()[0]?.weftLog?.join('\n')).toContain('trying SSE');
+  });
+
+  it('calls a tool of a server reached by URL', async () => {
+    const port = await serve('streamableHttp', 'listening on port');
     model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__web', 'get_sum', { a: 2, b: 40 })), answer('42')]);
     const a = start({ web: { url: `http://127.0.0.1:${port}/mcp` } });
     const events = await a.runTurn('add');

@@ -55,6 +55,16 @@ describe('MCP methods of the app server', () => {
     expect(list.data[0]?.weftLog?.join('\n')).toContain('cannot open the database');
   });
 
+  it("lists each server's resources and resource templates in Codex's shapes", async () => {
+    const { client } = await start();
+    const list = McpServerStatusListResult.parse((await client.call('mcpServerStatus/list', {})).result);
+    const ev = list.data.find((s) => s.name === 'everything');
+    expect(ev?.resources).toContainEqual(expect.objectContaining({ uri: 'demo://resource/static/document/architecture.md', name: 'architecture.md', mimeType: 'text/markdown' }));
+    expect(ev?.resourceTemplates).toContainEqual(expect.objectContaining({ uriTemplate: 'demo://resource/dynamic/text/{resourceId}', name: expect.any(String) }));
+    // A server that never started has none.
+    expect(list.data.find((s) => s.name === 'broken')).toMatchObject({ resources: [], resourceTemplates: [] });
+  });
+
   it('reports startup to the thread, calls a tool directly, and restarts servers on reload', async () => {
     const { client } = await start();
     const started = await client.call('thread/start', { cwd: ws.dir, ephemeral: true });

@@ -9,12 +9,12 @@
 //   substitutions, subshells, functions…), for detecting dangerous commands and forbidden rules in
 //   scripts that are not plain. Words that are not literal keep their source text.
 //
-// The grammar is loaded lazily once per process (~90 ms); the sync functions need it loaded first
+// The grammar is loaded lazily once per process (~90 ms), and with it web-tree-sitter itself (156 KB of
+// JavaScript that a run without commands never needs); the sync functions need it loaded first
 // (`loadShellParser`, or any async function of this module).
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
-import { Language, Parser } from 'web-tree-sitter';
-import type { Node } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 
 const require = createRequire(import.meta.url);
 
@@ -25,6 +25,7 @@ let loading: Promise<Parser> | null = null;
 export async function loadShellParser(): Promise<void> {
   if (parser !== null) return;
   loading ??= (async () => {
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init({ locateFile: () => require.resolve('web-tree-sitter/web-tree-sitter.wasm') });
     const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
     const created = new Parser();

@@ -4,7 +4,7 @@
 // approval (see assessCommand's `sandboxAvailable`).
 import { existsSync } from 'node:fs';
 import type { SandboxPolicy } from '../../../src-preload/protocol';
-import type { CommandLauncher } from '../../tools/exec/types';
+import type { CommandLauncher } from './command-launcher';
 import { trampolineArgv, trampolineEnv } from './bwrap-launch';
 import { bwrapArgs, probeBwrap, seccompProgram } from './linux-bwrap';
 import { networkAllowed } from './network';

@@ -9,7 +9,8 @@ import type { RestoreOutcome, RestorePlanItem } from '../../checkpoints/service'
 import type { HandlerTable } from '../dispatcher';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
 import type { HandlerContext } from './context';
-import { storeCall } from './threads';
+import { initialState } from '../../core/session-builder';
+import { storeCall } from './store-call';
 
 type CheckpointHandlers = Pick<HandlerTable, 'thread/revert' | 'weft/checkpoints/preview' | 'weft/checkpoints/redo' | 'weft/checkpoints/size'>;
 
@@ -26,7 +27,7 @@ export function checkpointRpcError(error: unknown): unknown {
 }
 
 function filesResult(outcome: RestoreOutcome): WeftFilesRestored {
-  return { restored: outcome.restored, overwritten: outcome.overwritten, notes: outcome.notes };
+  return { restored: outcome.restored, overwritten: outcome.overwritten, kept: outcome.kept, notes: outcome.notes };
 }
 
 export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
@@ -56,18 +57,13 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       let weftFiles: WeftFilesRestored | null = null;
       if (params.weftRestoreFiles === true) {
         try {
-          weftFiles = filesResult(await service().revert({ threadId: params.threadId, root: cwd, turnIds, force: params.weftForce === true }));
+          weftFiles = filesResult(await service().revert({ threadId: params.threadId, root: cwd, turnIds, force: params.weftForce === true, keep: params.weftKeepFiles ?? [] }));
         } catch (error) {
           throw checkpointRpcError(error);
         }
       }
       const state = await storeCall(() => store.rollback(params.threadId, turnIds.length, { turnsLimit: 100 }));
-      entry?.session.resetState({
-        history: state.history,
-        turns: state.turns.map((turn) => ({ turn: { ...turn, items: [] }, items: turn.items })),
-        tokenUsage: state.tokenUsage,
-        contextRef: entry.session.contextRef,
-      });
+      entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
       manager.broadcast({ method: 'thread/reverted', params: { threadId: params.threadId, weftBeforeTurnId: params.beforeTurnId, weftTurnIds: turnIds, weftFiles } });
       return { thread: manager.liveThread(params.threadId, true) ?? state.thread, weftFiles };
     },

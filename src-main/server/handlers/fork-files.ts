@@ -1,13 +1,22 @@
 // The files side of `thread/fork {weftWorktree: true}`: the project as it was after the forked turn,
-// in a git worktree (or a copy), which becomes the new thread's cwd.
+// in a git worktree (or a copy), which becomes the new thread's cwd; then the fork's record (where it
+// lives, the state it started from) for the sidebar and "Compare with parent".
 import { randomBytes } from 'node:crypto';
 import { createForkFiles, type ForkFilesResult } from '../../checkpoints/fork-files';
+import type { Entry } from '../../checkpoints/types';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { checkpointRpcError } from './checkpoints';
 import type { HandlerContext } from './context';
-import { storeCall } from './threads';
+import { storeCall } from './store-call';
 
-export async function forkFiles(ctx: HandlerContext, threadId: string, afterTurnId: string | null): Promise<ForkFilesResult> {
+export interface ForkedFiles extends ForkFilesResult {
+  /** The parent's cwd and the state written into the fork. */
+  parentCwd: string;
+  state: ReadonlyMap<string, Entry>;
+  folder: string;
+}
+
+export async function forkFiles(ctx: HandlerContext, threadId: string, afterTurnId: string | null): Promise<ForkedFiles> {
   const checkpoints = ctx.environment.checkpoints;
   if (checkpoints === undefined) throw invalidRequest('checkpoints are turned off ([checkpoints] enabled = false): a fork cannot take the files along');
   const read = storeCall(() => ctx.store.read(threadId, { includeTurns: true, turnsLimit: 100_000 }));
@@ -15,10 +24,40 @@ export async function forkFiles(ctx: HandlerContext, threadId: string, afterTurn
   const index = afterTurnId === null ? ids.length - 1 : ids.indexOf(afterTurnId);
   if (afterTurnId !== null && index < 0) throw invalidParams(`weftTurnId: turn ${afterTurnId} is not in thread ${threadId}`);
   const root = ctx.manager.get(threadId)?.thread.cwd ?? read.thread.cwd;
+  const shortId = randomBytes(4).toString('hex');
   try {
     const state = await checkpoints.service.stateWithout({ threadId, root, laterTurnIds: ids.slice(index + 1) });
-    return await createForkFiles({ root, state, blobs: checkpoints.service.blobs, worktreesDir: checkpoints.worktreesDir, shortId: randomBytes(4).toString('hex') });
+    const files = await createForkFiles({ root, state, blobs: checkpoints.service.blobs, worktreesDir: checkpoints.worktreesDir, shortId });
+    return { ...files, parentCwd: root, state, folder: files.kind === 'copy' ? files.cwd : folderOf(files.cwd, checkpoints.worktreesDir, shortId) };
   } catch (error) {
     throw checkpointRpcError(error);
   }
+}
+
+function folderOf(cwd: string, worktreesDir: string, shortId: string): string {
+  const folder = `${worktreesDir}/${shortId}`;
+  return cwd.startsWith(folder) ? folder : cwd;
+}
+
+/** Records a new fork with files: its parent, where it lives and the state it started from. */
+export function recordFork(ctx: HandlerContext, input: { threadId: string; parentThreadId: string; files: ForkedFiles; now?: Date }): void {
+  const checkpoints = ctx.environment.checkpoints;
+  if (checkpoints === undefined) return;
+  const forks = checkpoints.service.forks;
+  // A fork of a fork belongs to the first project.
+  const parent = forks.get(input.parentThreadId);
+  forks.saveBase(input.threadId, input.files.cwd, input.files.state);
+  forks.save({
+    v: 1,
+    threadId: input.threadId,
+    parentThreadId: input.parentThreadId,
+    project: parent?.project ?? input.files.parentCwd,
+    parentCwd: input.files.parentCwd,
+    cwd: input.files.cwd,
+    folder: input.files.folder,
+    kind: input.files.kind,
+    branch: input.files.branch,
+    createdAt: (input.now ?? new Date()).toISOString(),
+    removedAt: null,
+  });
 }

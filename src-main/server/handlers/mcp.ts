@@ -26,7 +26,7 @@ export function mcpHandlers(ctx: HandlerContext): McpHandlers {
       } else {
         // No thread: start the configured servers once, list them, and stop them again.
         const { loaded } = await threadConfig(environment, {}, environment.defaultCwd);
-        const probe = new McpManager({ threadId: '', servers: loaded.config.mcp_servers, env: environment.env, emit: () => undefined });
+        const probe = new McpManager({ threadId: '', servers: loaded.config.mcp_servers, env: environment.env, weftHome: environment.weftHome, emit: () => undefined });
         try {
           await probe.ready(new AbortController().signal).catch(() => undefined);
           data = probe.statuses();

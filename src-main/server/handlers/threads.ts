@@ -1,13 +1,14 @@
-import { codexApprovalPolicy, ErrorCodes, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
+import { codexApprovalPolicy, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
 import type { Session } from '../../core/session';
+import { initialState } from '../../core/session-builder';
 import type { LoadedThread } from '../../store/loader';
-import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError } from '../../store/errors';
 import type { ThreadRecorder } from '../../store/thread-store';
 import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
-import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
-import { buildSession, gitInfoOf, newThreadObject, resolveCwd, threadConfig } from '../thread-factory';
-import { forkFiles } from './fork-files';
+import { invalidParams, invalidRequest } from '../rpc-error';
+import { gitInfoOf, newThreadObject, resolveCwd, threadConfig, threadSession } from '../thread-factory';
+import { forkFiles, recordFork } from './fork-files';
+import { storeCall, storeCallAsync } from './store-call';
 import type { HandlerContext } from './context';
 
 /** Turns sent with a resumed thread; older ones are paged with `thread/turns/list`. */
@@ -30,33 +31,10 @@ type ThreadHandlers = Pick<
   | 'thread/compact/start'
 >;
 
-/** Store errors become JSON-RPC errors a client can show as they are. */
-export function storeCall<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    throw toRpcError(error);
-  }
-}
-
-/** `storeCall` for store operations that wait. */
-export async function storeCallAsync<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw toRpcError(error);
-  }
-}
-
-export function toRpcError(error: unknown): unknown {
-  if (error instanceof ThreadNotFoundError || error instanceof StoreInputError) return invalidParams(error.message);
-  if (error instanceof ThreadLockedError) return invalidRequest(error.message);
-  if (error instanceof StoreError) return new RpcError(ErrorCodes.InternalError, error.message);
-  return error;
-}
-
 export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   const { store, manager, environment } = ctx;
+  /** Resumes under way, by thread id. */
+  const resuming = new Map<string, Promise<unknown>>();
 
   /** Loads a session for a thread into the manager and subscribes the client to it. */
   const attach = async (
@@ -68,7 +46,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     const cwd = resolveCwd(overrides.cwd ?? recording.state?.lastTurnContext?.cwd ?? thread.cwd, environment.defaultCwd);
     const { loaded, provider } = await threadConfig(environment, overrides, cwd);
     const entry = manager.add({ ...thread, cwd }, (sendRequest) =>
-      buildSession(environment, { threadId: thread.id, cwd, config: loaded.config, provider, sendRequest, recorder: recording.recorder, state: recording.state, overrides }),
+      threadSession(environment, { threadId: thread.id, cwd, config: loaded.config, provider, sendRequest, recorder: recording.recorder, state: recording.state, overrides }),
     );
     entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));
     manager.subscribe(thread.id, client);
@@ -95,12 +73,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     const entry = manager.get(threadId);
     if (entry?.session.activeTurnId) throw invalidRequest('a turn is running in this thread; interrupt it before going back');
     const state = await storeCall(() => store.rollback(threadId, numTurns, { turnsLimit: RESUME_TURNS }));
-    entry?.session.resetState({
-      history: state.history,
-      turns: state.turns.map((turn) => ({ turn: { ...turn, items: [] }, items: turn.items })),
-      tokenUsage: state.tokenUsage,
-      contextRef: entry.session.contextRef,
-    });
+    entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
     return manager.liveThread(threadId, true) ?? state.thread;
   };
 
@@ -121,9 +94,9 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     'thread/start': async (params, client) => {
       manager.seen(client);
       const cwd = resolveCwd(params.cwd, environment.defaultCwd);
-      const { loaded, provider } = await threadConfig(environment, params, cwd);
+      // git answers while the config loads; neither blocks the event loop.
+      const [{ loaded, provider }, git] = await Promise.all([threadConfig(environment, params, cwd), gitInfoOf(cwd)]);
       const id = uuidv7();
-      const git = gitInfoOf(cwd);
       const ephemeral = params.ephemeral === true;
       const recording: { path: string; recorder: ThreadRecorder } | null = ephemeral
         ? null
@@ -137,6 +110,9 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/resume': async (params, client) => {
       manager.seen(client);
+      // A resume of the same thread already under way (its rollout is read without holding the event
+      // loop) is waited for: this client then joins the loaded thread.
+      await resuming.get(params.threadId)?.catch(() => undefined);
       const loadedEntry = manager.get(params.threadId);
       if (loadedEntry) {
         manager.subscribe(params.threadId, client);
@@ -144,10 +120,19 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         if (!live) throw invalidParams(`thread ${params.threadId} is not loaded`);
         return startResult(loadedEntry.session, live, live.modelProvider);
       }
-      const opened = storeCall(() => store.openForAppend(params.threadId, { turnsLimit: RESUME_TURNS }));
-      const thread = opened.state.thread;
-      warnAbout(client, params.threadId, opened.state.warnings);
-      const session = await attach(client, thread, params, { recorder: opened.recorder, state: opened.state });
+      const opening = (async () => {
+        const opened = await storeCallAsync(() => store.openForAppendAsync(params.threadId, { turnsLimit: RESUME_TURNS }));
+        warnAbout(client, params.threadId, opened.state.warnings);
+        return { thread: opened.state.thread, session: await attach(client, opened.state.thread, params, { recorder: opened.recorder, state: opened.state }) };
+      })();
+      resuming.set(params.threadId, opening);
+      let thread: Thread;
+      let session: Session;
+      try {
+        ({ thread, session } = await opening);
+      } finally {
+        resuming.delete(params.threadId);
+      }
       const live = manager.liveThread(thread.id, true) ?? thread;
       if (thread.id !== params.threadId) manager.broadcast({ method: 'thread/started', params: { thread: live } });
       return startResult(session, live, thread.modelProvider);
@@ -158,6 +143,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       // With weftWorktree the files come along first: nothing is forked if they cannot be.
       const files = params.weftWorktree === true ? await forkFiles(ctx, params.threadId, params.weftTurnId ?? null) : null;
       const forked = storeCall(() => store.fork(params.threadId, { afterTurnId: params.weftTurnId ?? null, turnsLimit: RESUME_TURNS }));
+      if (files !== null) recordFork(ctx, { threadId: forked.threadId, parentThreadId: params.threadId, files });
       warnAbout(client, forked.threadId, forked.state.warnings);
       const session = await attach(client, forked.state.thread, files === null ? params : { ...params, cwd: files.cwd }, { recorder: forked.recorder, state: forked.state });
       const live = manager.liveThread(forked.threadId, true) ?? forked.state.thread;

@@ -2,9 +2,24 @@
 // group changes that lie close together into the hunks a reviewer accepts or declines.
 
 import type { Chunk } from './parse';
-import type { PlannedHunk } from './plan';
 import { LineSeeker } from './seek';
 import type { LineEdit, LineSource } from './text';
+
+/** One reviewable change in a file: old lines oldStart…oldStart+oldCount-1 become newLines. */
+export interface PlannedHunk {
+  /** 0-based position among the file's hunks as planned; stays the same when other hunks are declined. */
+  index: number;
+  /** 1-based, as in a unified diff: when a count is 0 its start is the line just before the empty range. */
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+  /** Lines without line ends; context lines inside the hunk appear in both. */
+  oldLines: string[];
+  newLines: string[];
+  /** One character per line of the hunk, in diff order: ' ' context, '-' old only, '+' new only. */
+  ops: string;
+}
 
 /** Lines of context a unified diff shows around a change; changes closer than twice this share a hunk. */
 export const DIFF_CONTEXT = 3;

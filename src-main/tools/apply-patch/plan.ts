@@ -3,28 +3,15 @@
 
 import { isAscii, isUtf8 } from 'node:buffer';
 import { readFileSync, statSync } from 'node:fs';
+import { readFile as readFileAsync } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { coverUnterminatedEnd, editsFromHunks, groupChanges, resolveChunks, withNewStarts } from './hunks';
-import type { Change } from './hunks';
+import type { Change, PlannedHunk } from './hunks';
+
+export type { PlannedHunk };
 import type { FileHunk, Patch } from './parse';
 import { applyEdits, arrayLines, splitText } from './text';
 import type { Eol } from './text';
-
-/** One reviewable change in a file: old lines oldStart…oldStart+oldCount-1 become newLines. */
-export interface PlannedHunk {
-  /** 0-based position among the file's hunks as planned; stays the same when other hunks are declined. */
-  index: number;
-  /** 1-based, as in a unified diff: when a count is 0 its start is the line just before the empty range. */
-  oldStart: number;
-  oldCount: number;
-  newStart: number;
-  newCount: number;
-  /** Lines without line ends; context lines inside the hunk appear in both. */
-  oldLines: string[];
-  newLines: string[];
-  /** One character per line of the hunk, in diff order: ' ' context, '-' old only, '+' new only. */
-  ops: string;
-}
 
 /** Size and modification time of a file as planning saw it. */
 export interface FileStamp {
@@ -130,8 +117,13 @@ export function decodeText(bytes: Buffer): string | null {
   return isUtf8(bytes) ? bytes.toString('utf8') : null;
 }
 
-// Local reads are synchronous: a patch touches few files, and for many small ones (500 added files) the
-// thread-pool round trips of async calls would cost more than the reads.
+/**
+ * Files up to this size are read synchronously: for many small ones (500 added files) the thread-pool round
+ * trips of async reads would cost more than the reads. Bigger ones are read asynchronously, so a patch to a
+ * large file never holds the event loop (in the desktop app, the main process) while the disk reads it.
+ */
+const SYNC_READ_MAX_BYTES = 256 * 1024;
+
 async function loadFile(absPath: string, readFile: PlanOptions['readFile']): Promise<Loaded> {
   if (readFile) {
     try {
@@ -149,7 +141,7 @@ async function loadFile(absPath: string, readFile: PlanOptions['readFile']): Pro
     if (!stats.isFile()) return { state: 'unreadable', reason: 'it is not a regular file' };
     return {
       state: 'file',
-      text: decodeText(readFileSync(absPath)),
+      text: decodeText(stats.size <= SYNC_READ_MAX_BYTES ? readFileSync(absPath) : await readFileAsync(absPath)),
       mode: stats.mode & 0o7777,
       observed: { mtimeMs: stats.mtimeMs, size: stats.size },
     };

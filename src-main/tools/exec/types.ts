@@ -1,5 +1,9 @@
 // Requests and results of the exec engine behind `exec_command` / `write_stdin`.
 
+import type { CommandLauncher } from '../../safety/sandbox/command-launcher';
+
+export type { CommandLauncher };
+
 export interface ExecRequest {
   cmd: string;
   /** Absolute directory, already resolved by the caller. */
@@ -67,12 +71,3 @@ export interface ExecResult {
   /** Set when the command could not be started: why, in words for people. */
   notStarted?: string;
 }
-
-/**
- * Rewrites the argv of every command before it starts (a sandbox layer prefixes it with bwrap and the
- * like). The wrapped command must stay in the process group it is started in, so that kills reach it.
- */
-export type CommandLauncher = (
-  argv: string[],
-  opts: { cwd: string; env: Record<string, string> },
-) => { argv: string[]; env?: Record<string, string> };

@@ -3,11 +3,15 @@
 // `zones` put React content between the lines of the modified side, each as tall as its content: the
 // review's per-hunk controls sit right under their hunk. Monaco holds an empty view zone (a spacer) of the
 // content's height; the content itself lives in a layer over the editor, outside Monaco's own DOM (which
-// is hidden from screen readers and takes the mouse wheel), placed where Monaco draws the spacer.
+// is hidden from screen readers and takes the mouse wheel), placed where Monaco draws the spacer, across
+// both sides when they stand side by side. A diff with one empty side (a new or deleted file) is a plain
+// read-only editor of the other side, every line marked added or removed (see `one-sided.ts`).
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { currentTheme, languageForPath, monaco } from './monaco';
+import { currentTheme, languageForPath, monaco, wholeSideMarks } from './monaco';
+import { oneSided } from './one-sided';
+import type { OneSidedKind } from './one-sided';
 
 export interface LineMark {
   side: 'original' | 'modified';
@@ -22,6 +26,8 @@ export interface DiffZone {
   key: string;
   /** The zone goes below this line of the modified side (1-based; 0 = above the first line). */
   afterLine: number;
+  /** Where it goes when only the original side is shown (a deleted file); `afterLine` when absent. */
+  afterOriginalLine?: number;
   content: ReactNode;
 }
 
@@ -53,52 +59,86 @@ export interface MonacoDiffProps {
 
 const LINE_HEIGHT = 19;
 
+/** The editors of one view: a diff editor, or a single editor for a one-sided diff. */
+interface Views {
+  diff: monaco.editor.IStandaloneDiffEditor | null;
+  /** The editor zones, reveals and the shown side's marks go to: the modified side, or the only one. */
+  main: monaco.editor.ICodeEditor;
+  /** Which side the single editor shows; null for a diff editor. */
+  only: OneSidedKind | null;
+  editors: monaco.editor.ICodeEditor[];
+  models: monaco.editor.ITextModel[];
+}
+
+/** Options the diff editor and the single editor share. */
+function commonOptions(label: string): monaco.editor.IEditorOptions & monaco.editor.IGlobalEditorOptions {
+  return {
+    readOnly: true,
+    automaticLayout: true,
+    theme: currentTheme(),
+    fontSize: 12,
+    lineHeight: LINE_HEIGHT,
+    fontFamily: 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+    minimap: { enabled: false },
+    scrollBeyondLastLine: false,
+    lineNumbersMinChars: 3,
+    glyphMargin: false,
+    folding: false,
+    contextmenu: false,
+    stickyScroll: { enabled: false },
+    renderLineHighlight: 'none',
+    scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10, useShadows: false },
+    ariaLabel: label,
+  };
+}
+
 export default function MonacoDiff(props: MonacoDiffProps) {
   const { original, modified, path, sideBySide, maxHeight, hideUnchanged, marks, reveal, label, zones, lineNumbers } = props;
   const host = useRef<HTMLDivElement>(null);
-  const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
-  const modelsRef = useRef<{ original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel } | null>(null);
-  const marksRef = useRef<{ original: monaco.editor.IEditorDecorationsCollection; modified: monaco.editor.IEditorDecorationsCollection } | null>(null);
+  const viewsRef = useRef<Views | null>(null);
+  const marksRef = useRef<{ original: monaco.editor.IEditorDecorationsCollection | null; modified: monaco.editor.IEditorDecorationsCollection | null; whole: monaco.editor.IEditorDecorationsCollection | null } | null>(null);
   const zoneEntries = useRef(new Map<string, ZoneEntry>());
   const layerRef = useRef<HTMLElement | null>(null);
   const placeZones = useRef<() => void>(() => undefined);
   const [zoneHosts, setZoneHosts] = useState<ReadonlyMap<string, HTMLElement>>(new Map());
+  const only = oneSided(original, modified);
+  const onlyKind = only?.kind ?? null;
 
   useEffect(() => {
     const element = host.current;
     if (element === null) return;
     const language = languageForPath(path);
-    const models = {
-      original: monaco.editor.createModel(original, language),
-      modified: monaco.editor.createModel(modified, language),
-    };
-    const editor = monaco.editor.createDiffEditor(element, {
-      readOnly: true,
-      originalEditable: false,
-      renderSideBySide: sideBySide,
-      useInlineViewWhenSpaceIsLimited: true,
-      renderSideBySideInlineBreakpoint: 640,
-      automaticLayout: true,
-      theme: currentTheme(),
-      fontSize: 12,
-      lineHeight: LINE_HEIGHT,
-      fontFamily: 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
-      minimap: { enabled: false },
-      renderOverviewRuler: false,
-      scrollBeyondLastLine: false,
-      lineNumbersMinChars: 3,
-      glyphMargin: false,
-      folding: false,
-      contextmenu: false,
-      stickyScroll: { enabled: false },
-      renderLineHighlight: 'none',
-      scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10, useShadows: false },
-      hideUnchangedRegions: { enabled: hideUnchanged, contextLineCount: 3, minimumLineCount: 4, revealLineCount: 20 },
-      diffAlgorithm: 'advanced',
-      ariaLabel: label,
-    });
-    editor.setModel(models);
-    editorRef.current = editor;
+    let views: Views;
+    if (onlyKind === null) {
+      const models = {
+        original: monaco.editor.createModel(original, language),
+        modified: monaco.editor.createModel(modified, language),
+      };
+      const diff = monaco.editor.createDiffEditor(element, {
+        ...commonOptions(label),
+        originalEditable: false,
+        renderSideBySide: sideBySide,
+        useInlineViewWhenSpaceIsLimited: true,
+        renderSideBySideInlineBreakpoint: 640,
+        renderOverviewRuler: false,
+        hideUnchangedRegions: { enabled: hideUnchanged, contextLineCount: 3, minimumLineCount: 4, revealLineCount: 20 },
+        diffAlgorithm: 'advanced',
+      });
+      diff.setModel(models);
+      views = { diff, main: diff.getModifiedEditor(), only: null, editors: [diff.getOriginalEditor(), diff.getModifiedEditor()], models: [models.original, models.modified] };
+      marksRef.current = { original: diff.getOriginalEditor().createDecorationsCollection(), modified: diff.getModifiedEditor().createDecorationsCollection(), whole: null };
+    } else {
+      const model = monaco.editor.createModel(oneSided(original, modified)?.text ?? '', language);
+      const editor = monaco.editor.create(element, { ...commonOptions(label), model, lineDecorationsWidth: 14 });
+      views = { diff: null, main: editor, only: onlyKind, editors: [editor], models: [model] };
+      const shown = editor.createDecorationsCollection();
+      marksRef.current = {
+        original: onlyKind === 'removed' ? shown : null,
+        modified: onlyKind === 'added' ? shown : null,
+        whole: editor.createDecorationsCollection(wholeSideMarks(model, onlyKind)),
+      };
+    }
+    viewsRef.current = views;
     const layer = document.createElement('div');
     layer.className = 'diff-zone-layer';
     element.appendChild(layer);
@@ -107,10 +147,14 @@ export default function MonacoDiff(props: MonacoDiffProps) {
     const place = (): void => {
       frame = 0;
       const origin = layer.getBoundingClientRect();
-      const target = editor.getModifiedEditor();
+      const target = views.main;
       const box = target.getDomNode()?.getBoundingClientRect();
       const layout = target.getLayoutInfo();
       const scrollTop = target.getScrollTop();
+      // Side by side, a zone spans both sides: the original side only has an empty filler there.
+      const left = views.diff?.getOriginalEditor();
+      const leftBox = left?.getDomNode()?.getBoundingClientRect();
+      const split = box !== undefined && leftBox !== undefined && leftBox.width > 0 && leftBox.right <= box.left + 1;
       for (const entry of zoneEntries.current.values()) {
         // Computed from the line rather than read from the spacer: Monaco leaves a spacer it has not
         // drawn since a layout change where it was, and it draws only the spacers in view.
@@ -118,38 +162,34 @@ export default function MonacoDiff(props: MonacoDiffProps) {
         entry.host.style.display = hidden ? 'none' : '';
         if (hidden) continue;
         const below = entry.afterLine > 0 ? target.getBottomForLineNumber(entry.afterLine) : 0;
+        const start = split && left !== undefined ? leftBox.left + left.getLayoutInfo().contentLeft : box.left + layout.contentLeft;
+        const end = box.left + layout.contentLeft + Math.max(0, layout.contentWidth - layout.verticalScrollbarWidth);
         entry.host.style.top = `${box.top - origin.top + below - scrollTop}px`;
-        entry.host.style.left = `${box.left - origin.left + layout.contentLeft}px`;
-        entry.host.style.width = `${Math.max(0, layout.contentWidth - layout.verticalScrollbarWidth)}px`;
+        entry.host.style.left = `${start - origin.left}px`;
+        entry.host.style.width = `${Math.max(0, end - start)}px`;
       }
     };
     placeZones.current = () => {
       if (frame === 0) frame = window.requestAnimationFrame(place);
     };
-    modelsRef.current = models;
-    marksRef.current = {
-      original: editor.getOriginalEditor().createDecorationsCollection(),
-      modified: editor.getModifiedEditor().createDecorationsCollection(),
-    };
 
     const fit = (): void => {
-      const height = Math.max(editor.getOriginalEditor().getContentHeight(), editor.getModifiedEditor().getContentHeight());
+      const height = Math.max(...views.editors.map((editor) => editor.getContentHeight()));
       element.style.height = `${Math.min(Math.max(height, LINE_HEIGHT * 2), maxHeight)}px`;
       // An editor as tall as its content never scrolls itself (Monaco may, while a zone above the top
       // line grows): the page around it does.
       if (height <= maxHeight) {
-        for (const side of [editor.getOriginalEditor(), editor.getModifiedEditor()]) if (side.getScrollTop() !== 0) side.setScrollTop(0);
+        for (const side of views.editors) if (side.getScrollTop() !== 0) side.setScrollTop(0);
       }
     };
     const subscriptions = [
-      editor.getModifiedEditor().onDidScrollChange(() => {
+      views.main.onDidScrollChange(() => {
         fit();
         placeZones.current();
       }),
-      editor.getModifiedEditor().onDidLayoutChange(() => placeZones.current()),
-      editor.getOriginalEditor().onDidContentSizeChange(fit),
-      editor.getModifiedEditor().onDidContentSizeChange(fit),
-      editor.onDidUpdateDiff(fit),
+      views.main.onDidLayoutChange(() => placeZones.current()),
+      ...views.editors.map((editor) => editor.onDidContentSizeChange(fit)),
+      ...(views.diff === null ? [] : [views.diff.onDidUpdateDiff(fit)]),
     ];
     fit();
     return () => {
@@ -161,25 +201,37 @@ export default function MonacoDiff(props: MonacoDiffProps) {
       layer.remove();
       layerRef.current = null;
       marksRef.current = null;
-      editorRef.current = null;
-      modelsRef.current = null;
-      editor.setModel(null);
-      editor.dispose();
-      models.original.dispose();
-      models.modified.dispose();
+      viewsRef.current = null;
+      if (views.diff !== null) {
+        views.diff.setModel(null);
+        views.diff.dispose();
+      } else {
+        for (const editor of views.editors) editor.dispose();
+      }
+      for (const model of views.models) model.dispose();
     };
-    // The editor is rebuilt only when the file changes; text and options are updated in place below.
-  }, [path]);
+    // The editor is rebuilt only when the file changes or a side becomes (or stops being) empty; text
+    // and options are updated in place below.
+  }, [path, onlyKind]);
 
   useEffect(() => {
-    const models = modelsRef.current;
-    if (models === null) return;
-    if (models.original.getValue() !== original) models.original.setValue(original);
-    if (models.modified.getValue() !== modified) models.modified.setValue(modified);
+    const views = viewsRef.current;
+    if (views === null) return;
+    if (views.only === null) {
+      const [left, right] = views.models;
+      if (left !== undefined && left.getValue() !== original) left.setValue(original);
+      if (right !== undefined && right.getValue() !== modified) right.setValue(modified);
+      return;
+    }
+    const model = views.models[0];
+    const text = oneSided(original, modified)?.text;
+    if (model === undefined || text === undefined || model.getValue() === text) return;
+    model.setValue(text);
+    marksRef.current?.whole?.set(wholeSideMarks(model, views.only));
   }, [original, modified]);
 
   useEffect(() => {
-    editorRef.current?.updateOptions({
+    viewsRef.current?.diff?.updateOptions({
       renderSideBySide: sideBySide,
       hideUnchangedRegions: { enabled: hideUnchanged },
     });
@@ -195,27 +247,32 @@ export default function MonacoDiff(props: MonacoDiffProps) {
           range: new monaco.Range(mark.start, 1, mark.end, 1),
           options: { isWholeLine: true, className: mark.className, linesDecorationsClassName: `${mark.className}-gutter` },
         }));
-    collections.original.set(toDecorations('original'));
-    collections.modified.set(toDecorations('modified'));
-  }, [marks, original, modified]);
+    collections.original?.set(toDecorations('original'));
+    collections.modified?.set(toDecorations('modified'));
+  }, [marks, original, modified, onlyKind]);
 
   useEffect(() => {
-    const editor = editorRef.current;
-    if (editor === null) return;
+    const views = viewsRef.current;
+    if (views === null) return;
     const numbering = (numbers: readonly number[] | undefined): monaco.editor.LineNumbersType =>
       numbers === undefined ? 'on' : (line: number) => (numbers[line - 1] === undefined ? '' : String(numbers[line - 1]));
-    editor.getOriginalEditor().updateOptions({ lineNumbers: numbering(lineNumbers?.original) });
-    editor.getModifiedEditor().updateOptions({ lineNumbers: numbering(lineNumbers?.modified) });
-  }, [lineNumbers, path]);
+    if (views.diff !== null) {
+      views.diff.getOriginalEditor().updateOptions({ lineNumbers: numbering(lineNumbers?.original) });
+      views.diff.getModifiedEditor().updateOptions({ lineNumbers: numbering(lineNumbers?.modified) });
+    } else {
+      views.main.updateOptions({ lineNumbers: numbering(views.only === 'removed' ? lineNumbers?.original : lineNumbers?.modified) });
+    }
+  }, [lineNumbers, path, onlyKind]);
 
   // Zones follow the lines they belong to: a zone whose line changed (or whose text was replaced) is
   // placed again. Each zone's height follows its content's.
-  const zoneLines = (zones ?? []).map((zone) => `${zone.key}@${zone.afterLine}`).join('|');
+  const zoneLine = (zone: DiffZone): number => (onlyKind === 'removed' ? (zone.afterOriginalLine ?? zone.afterLine) : zone.afterLine);
+  const zoneLines = (zones ?? []).map((zone) => `${zone.key}@${zoneLine(zone)}`).join('|');
   useEffect(() => {
-    const editor = editorRef.current?.getModifiedEditor();
+    const editor = viewsRef.current?.main;
     if (editor === undefined) return;
     const entries = zoneEntries.current;
-    const wanted = new Map((zones ?? []).map((zone) => [zone.key, zone.afterLine]));
+    const wanted = new Map((zones ?? []).map((zone) => [zone.key, zoneLine(zone)]));
     const layer = layerRef.current;
     if (layer === null) return;
     editor.changeViewZones((accessor) => {
@@ -252,15 +309,15 @@ export default function MonacoDiff(props: MonacoDiffProps) {
     placeZones.current();
     setZoneHosts(new Map([...entries].map(([key, entry]) => [key, entry.host])));
     // `zones` content changes are rendered through the portals below; only their places matter here.
-  }, [zoneLines, original, modified, path]);
+  }, [zoneLines, original, modified, path, onlyKind]);
 
   useEffect(() => {
     if (reveal === null || reveal === undefined) return;
-    editorRef.current?.getModifiedEditor().revealLineInCenter(reveal.line);
+    viewsRef.current?.main.revealLineInCenter(reveal.line);
   }, [reveal]);
 
   return (
-    <div ref={host} className="monaco-diff" style={{ height: LINE_HEIGHT * 4 }}>
+    <div ref={host} className="monaco-diff" data-one-sided={onlyKind ?? undefined} style={{ height: LINE_HEIGHT * 4 }}>
       {(zones ?? []).map((zone) => {
         const target = zoneHosts.get(zone.key);
         return target === undefined ? null : createPortal(zone.content, target, zone.key);

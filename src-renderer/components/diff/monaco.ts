@@ -57,6 +57,13 @@ subscribeScheme(() => {
   monaco.editor.setTheme(currentTheme());
 });
 
+/** Every line of a one-sided diff (see `one-sided.ts`) marked added or removed, with the sign in the gutter. */
+export function wholeSideMarks(model: monaco.editor.ITextModel, kind: 'added' | 'removed'): monaco.editor.IModelDeltaDecoration[] {
+  const line = kind === 'added' ? 'line-insert' : 'line-delete';
+  const gutter = kind === 'added' ? 'gutter-insert diff-sign diff-sign-insert' : 'gutter-delete diff-sign diff-sign-delete';
+  return [{ range: new monaco.Range(1, 1, model.getLineCount(), 1), options: { isWholeLine: true, className: line, linesDecorationsClassName: gutter } }];
+}
+
 /** The Monaco language id for a file name (by extension or exact name); 'plaintext' when none fits. */
 export function languageForPath(path: string): string {
   const name = (path.split(/[\\/]/).pop() ?? path).toLowerCase();

@@ -236,8 +236,7 @@ export interface CompactSides {
 
 /**
  * The hunks laid end to end (no blank filler for the lines between them), for a diff view that marks each
- * gap instead. When one side is empty (a new or deleted file) the other ends with a line break, so the
- * empty side's single empty line pairs with it rather than showing as a removed or added line.
+ * gap instead. A new or deleted file has one empty side (the diff view shows the other side alone).
  */
 export function compactSides(hunks: readonly Hunk[]): CompactSides {
   const original: string[] = [];
@@ -263,9 +262,7 @@ export function compactSides(hunks: readonly Hunk[]): CompactSides {
     }
     previousEnd = first + hunk.oldCount;
   }
-  const oneEmpty = (original.length === 0) !== (modified.length === 0);
-  const join = (lines: string[]): string => (lines.length === 0 ? '' : lines.join('\n') + (oneEmpty ? '\n' : ''));
-  return { original: join(original), modified: join(modified), originalNumbers, modifiedNumbers, gaps };
+  return { original: original.join('\n'), modified: modified.join('\n'), originalNumbers, modifiedNumbers, gaps };
 }
 
 /**

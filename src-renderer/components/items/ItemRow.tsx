@@ -1,7 +1,7 @@
 // One conversation item, chosen by its type.
 import { memo } from 'react';
 import { assertNever } from '../../../src-preload/protocol';
-import { useWeft } from '../../views/context';
+import { useWeft } from '../../store/app-context';
 import { FileChangeCell } from './FileChangeCell';
 import { AgentMessageCell, PlanItemCell, ReasoningCell, UserMessageCell } from './MessageCells';
 import { EnteredReviewCell, ReviewFindingsCell } from './ReviewCells';
@@ -36,7 +36,7 @@ export const ItemRow = memo(function ItemRow({ threadId, turnId, itemId, rowKey,
     case 'fileChange':
       return <FileChangeCell item={item} cwd={cwd} rowKey={rowKey} latest={latest} />;
     case 'mcpToolCall':
-      return <McpToolCell item={item} rowKey={rowKey} />;
+      return <McpToolCell item={item} rowKey={rowKey} progress={entry.progress ?? null} />;
     case 'webSearch':
       return <WebSearchCell item={item} />;
     case 'imageView':

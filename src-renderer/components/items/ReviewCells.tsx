@@ -1,8 +1,8 @@
 // A code review in the conversation: where it started, and the findings it ended with (each opens its
 // line in the Changes panel, or starts a turn to fix it).
 import type { EnteredReviewModeItem, ExitedReviewModeItem, ReviewFinding } from '../../../src-preload/protocol';
-import { useController } from '../../views/context';
-import { changesActions, fixMessage } from '../../views/changes/changes-store';
+import { useController } from '../../store/app-context';
+import { changesActions, fixMessage } from '../../store/changes-store';
 import { Icon } from '../Icon';
 
 export function EnteredReviewCell({ item }: { item: EnteredReviewModeItem }) {

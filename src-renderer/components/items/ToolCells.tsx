@@ -3,7 +3,7 @@ import type { CommandExecutionItem, ContextCompactionItem, ImageViewItem, McpToo
 import { lazy, Suspense, useId, useState } from 'react';
 import { outputText } from '../../store/output-tail';
 import { OUTPUT_TAIL_CHARS } from '../../store/state';
-import type { OutputTail } from '../../store/state';
+import type { McpProgress, OutputTail } from '../../store/state';
 import { assertNever } from '../../../src-preload/protocol';
 import { duration, relativePath } from '../format';
 import { Icon, Spinner } from '../Icon';
@@ -158,7 +158,19 @@ export function CommandCell({ item, output, cwd, rowKey, latest, waiting }: Comm
   );
 }
 
-export function McpToolCell({ item, rowKey }: { item: McpToolCallItem; rowKey: string }) {
+/** A running MCP call's progress: a bar (filled when the server gave a total) and its message. */
+function McpProgressLine({ item, progress }: { item: McpToolCallItem; progress: McpProgress }) {
+  const known = progress.progress !== null && progress.total !== null && progress.total > 0;
+  const label = `Progress of ${item.server} · ${item.tool}`;
+  return (
+    <div className="mcp-progress">
+      {known ? <progress aria-label={label} value={Math.min(progress.progress ?? 0, progress.total ?? 0)} max={progress.total ?? 0} /> : <progress aria-label={label} />}
+      <span className="mcp-progress-message muted small">{progress.message}</span>
+    </div>
+  );
+}
+
+export function McpToolCell({ item, rowKey, progress }: { item: McpToolCallItem; rowKey: string; progress: McpProgress | null }) {
   const [open, setOpen] = useDisclosure(rowKey, false);
   return (
     <div className={`cell cell-tool is-${item.status}`}>
@@ -173,6 +185,7 @@ export function McpToolCell({ item, rowKey }: { item: McpToolCallItem; rowKey: s
           {item.status === 'inProgress' ? <Spinner size={12} /> : <span className={`status ${item.status === 'failed' ? 'status-failed' : 'status-ok'}`}>{item.status === 'failed' ? 'Failed' : 'Done'}</span>}
         </span>
       </button>
+      {item.status === 'inProgress' && progress !== null && <McpProgressLine item={item} progress={progress} />}
       {open && (
         <div className="tool-body">
           <pre className="json">{JSON.stringify(item.arguments, null, 2)}</pre>

@@ -5,7 +5,7 @@ import type { CommandAction, CommandExecutionApprovalDecision, CommandExecutionR
 import type { IncomingServerRequest } from '../../client/types';
 import { relativePath } from '../../components/format';
 import { Icon } from '../../components/Icon';
-import { useController, useWeft } from '../context';
+import { useController, useWeft } from '../../store/app-context';
 
 type CommandRequest = Extract<IncomingServerRequest, { method: 'item/commandExecution/requestApproval' }>;
 

@@ -14,7 +14,7 @@ import { Icon, Spinner } from '../../components/Icon';
 import { changeKindLabel, DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { useDiffLayout } from '../../components/preferences';
 import { forgetReviewVerdicts, loadReviewVerdicts, saveReviewVerdicts } from '../../store/saved-drafts';
-import { useController, useWeft } from '../context';
+import { useController, useWeft } from '../../store/app-context';
 import { acceptedCount, buildPatchAnswer, hunkKey } from './patch-answer';
 import type { HunkVerdict } from './patch-answer';
 
@@ -78,6 +78,7 @@ function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged }: Fi
       hunks.map((hunk, index) => ({
         key: String(index),
         afterLine: lastChangeLine(hunk),
+        afterOriginalLine: hunk.oldStart + Math.max(hunk.oldCount, 1) - 1,
         content: (
           <HunkControls
             index={index}

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import type { ToolRequestUserInputQuestion } from '../../../src-preload/protocol';
 import type { IncomingServerRequest } from '../../client/types';
 import { Icon } from '../../components/Icon';
-import { useController } from '../context';
+import { useController } from '../../store/app-context';
 
 type UserInputRequest = Extract<IncomingServerRequest, { method: 'item/tool/requestUserInput' }>;
 

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { WeftGitBranchesResult } from '../../../src-preload/protocol';
 import { Icon } from '../../components/Icon';
-import { useController } from '../context';
+import { useController } from '../../store/app-context';
 import { errorText, type GitView } from './git-client';
 
 export function BranchMenu({ cwd, git }: { cwd: string; git: GitView }) {

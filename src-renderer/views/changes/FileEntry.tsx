@@ -1,10 +1,11 @@
 // One changed file in one area (staged, unstaged, untracked): its buttons, and once opened its diff
-// with per-hunk buttons and inline comments.
+// with per-hunk buttons and inline comments. A new file's hunks are its blocks between blank lines (see
+// `splitNewFile` on the server): staging one puts the file in the index with those lines only.
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { GitDiffArea, GitFileStatus, WeftGitDiffResult } from '../../../src-preload/protocol';
 import { Icon } from '../../components/Icon';
-import { useController } from '../context';
-import { changesActions, useChanges } from './changes-store';
+import { useController } from '../../store/app-context';
+import { changesActions, useChanges } from '../../store/changes-store';
 import { errorText, type GitView } from './git-client';
 
 const CommentableDiff = lazy(() => import('./CommentableDiff'));
@@ -85,7 +86,7 @@ export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; f
           {diff !== null && diff.binary && <p className="muted">Binary file: no text diff.</p>}
           {diff !== null && !diff.binary && (
             <>
-              {area !== 'untracked' && diff.hunks.length > 0 && (
+              {diff.hunks.length > 0 && (
                 <ol className="changes-hunks">
                   {diff.hunks.map((h) => (
                     <li key={h.index} className="changes-hunk">
@@ -97,9 +98,12 @@ export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; f
                         </button>
                       ) : (
                         <>
-                          <button type="button" className="btn btn-small btn-danger-ghost" aria-label={`Discard hunk ${h.index + 1} of ${path}`} onClick={() => setConfirming(h.index)}>
-                            Discard hunk
-                          </button>
+                          {/* A new file's blocks are staged one by one; it is discarded as a whole. */}
+                          {area !== 'untracked' && (
+                            <button type="button" className="btn btn-small btn-danger-ghost" aria-label={`Discard hunk ${h.index + 1} of ${path}`} onClick={() => setConfirming(h.index)}>
+                              Discard hunk
+                            </button>
+                          )}
                           <button type="button" className="btn btn-small" aria-label={`Stage hunk ${h.index + 1} of ${path}`} onClick={() => void git.run(`Stage hunk`, () => controller.request('weft/git/stage', hunkParams(h.index)))}>
                             Stage hunk
                           </button>

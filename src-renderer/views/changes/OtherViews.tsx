@@ -5,8 +5,8 @@ import type { CheckpointPreviewFile, ExitedReviewModeItem } from '../../../src-p
 import { parseFileDiff, sidesFromHunks, splitDiffByFile } from '../../components/diff/unified-diff';
 import { Icon, Spinner } from '../../components/Icon';
 import { FindingRow } from '../../components/items/ReviewCells';
-import { useController, useWeft } from '../context';
-import { changesActions, useChanges } from './changes-store';
+import { useController, useWeft } from '../../store/app-context';
+import { changesActions, useChanges } from '../../store/changes-store';
 import { errorText } from './git-client';
 
 const CommentableDiff = lazy(() => import('./CommentableDiff'));

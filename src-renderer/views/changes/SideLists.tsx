@@ -2,8 +2,8 @@
 import { useEffect, useState } from 'react';
 import type { GitDiscardRecord } from '../../../src-preload/protocol';
 import { Icon } from '../../components/Icon';
-import { useController } from '../context';
-import { changesActions, commentsMessage, useChanges } from './changes-store';
+import { useController } from '../../store/app-context';
+import { changesActions, commentsMessage, useChanges } from '../../store/changes-store';
 import type { GitView } from './git-client';
 
 export function Discards({ cwd, git }: { cwd: string; git: GitView }) {

@@ -1,7 +1,7 @@
 // The Changes panel's requests, with git's errors kept verbatim (they name the command that failed).
 import { useCallback, useEffect, useState } from 'react';
 import type { WeftGitStatusResult } from '../../../src-preload/protocol';
-import { useController } from '../context';
+import { useController } from '../../store/app-context';
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -2,8 +2,8 @@
 // the restore left it). The offer ends with the next turn, whose changes would come first.
 import { useState } from 'react';
 import { Icon } from '../../components/Icon';
-import { useController, useWeft } from '../context';
-import { conflictsOf, messageOf, offerRedo, useCheckpointUi, type RedoOffer } from './checkpoint-ui';
+import { useController, useWeft } from '../../store/app-context';
+import { conflictsOf, messageOf, offerRedo, useCheckpointUi, type RedoOffer } from '../../store/checkpoint-ui';
 
 function Bar({ offer }: { offer: RedoOffer }) {
   const controller = useController();

@@ -1,7 +1,7 @@
 // The preview of a restore ("Undo this turn", "Restore to here"): every file that would change, with a
 // diff of its current text against the text it goes back to; files someone changed after the agent are
-// conflicts, and the user picks "Keep mine" (nothing is written) or "Overwrite" (their version is
-// checkpointed first, so Redo brings it back).
+// conflicts, and for each the user picks "Keep mine" (that file is left as it is, `weftKeepFiles`) or
+// "Overwrite" (their version is checkpointed first, so Redo brings it back); every other file is restored.
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { CheckpointPreviewFile } from '../../../src-preload/protocol';
 import { DiffView } from '../../components/diff/DiffView';
@@ -9,8 +9,11 @@ import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { Icon, Spinner } from '../../components/Icon';
 import { useDiffLayout } from '../../components/preferences';
 import { useModal } from '../../components/use-modal';
-import { useController, useWeft } from '../context';
-import { closeRestore, conflictsOf, messageOf, offerRedo, type RestoreTarget } from './checkpoint-ui';
+import { useController, useWeft } from '../../store/app-context';
+import { closeRestore, conflictsOf, messageOf, offerRedo, type RestoreTarget } from '../../store/checkpoint-ui';
+
+/** What the user chose for a conflicting file. */
+type Choice = 'keep' | 'overwrite';
 
 type Preview = { state: 'loading' } | { state: 'ready'; files: CheckpointPreviewFile[] } | { state: 'failed'; message: string };
 
@@ -49,6 +52,8 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
   const [preview, setPreview] = useState<Preview>({ state: 'loading' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Conflicts start as "Keep mine": nothing the user wrote is overwritten unless they say so.
+  const [choices, setChoices] = useState<Record<string, Choice>>({});
   const titleId = useId();
   const dialog = useRef<HTMLElement>(null);
   useModal(dialog, () => closeRestore());
@@ -66,11 +71,17 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
     void load();
   }, [load]);
 
-  const restore = async (force: boolean): Promise<void> => {
+  const restore = async (keep: string[], force: boolean): Promise<void> => {
     setBusy(true);
     setError(null);
     try {
-      const result = await controller.request('thread/revert', { threadId: target.threadId, beforeTurnId: target.beforeTurnId, weftRestoreFiles: true, weftForce: force });
+      const result = await controller.request('thread/revert', {
+        threadId: target.threadId,
+        beforeTurnId: target.beforeTurnId,
+        weftRestoreFiles: true,
+        weftForce: force,
+        ...(keep.length > 0 ? { weftKeepFiles: keep } : {}),
+      });
       const files = result.weftFiles === null || result.weftFiles === undefined ? 0 : result.weftFiles.restored.length;
       offerRedo(files > 0 ? { threadId: target.threadId, files, turns: Math.max(0, turnCount - target.dropped), redone: null } : null);
       closeRestore();
@@ -84,6 +95,10 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
 
   const files = preview.state === 'ready' ? preview.files : [];
   const conflicts = files.filter((file) => file.conflict);
+  const choiceOf = (path: string): Choice => choices[path] ?? 'keep';
+  const kept = conflicts.filter((file) => choiceOf(file.path) === 'keep').map((file) => file.path);
+  const overwriting = conflicts.length - kept.length;
+  const restoring = files.length - kept.length;
   const summary =
     target.kind === 'undo'
       ? 'The files go back to how they were before this turn, and the conversation drops it.'
@@ -115,12 +130,25 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
             </strong>
             <ul>
               {conflicts.map((file) => (
-                <li key={file.path}>
+                <li key={file.path} className="restore-conflict">
                   <code>{file.path}</code>
+                  <span className="segmented" role="group" aria-label={`What to do with ${file.path}`}>
+                    {(['keep', 'overwrite'] as const).map((choice) => (
+                      <button
+                        key={choice}
+                        type="button"
+                        aria-pressed={choiceOf(file.path) === choice}
+                        aria-label={`${choice === 'keep' ? 'Keep mine' : 'Overwrite'}: ${file.path}`}
+                        onClick={() => setChoices((current) => ({ ...current, [file.path]: choice }))}
+                      >
+                        {choice === 'keep' ? 'Keep mine' : 'Overwrite'}
+                      </button>
+                    ))}
+                  </span>
                 </li>
               ))}
             </ul>
-            <span>“Overwrite” saves your version as a checkpoint first: Redo brings it back.</span>
+            <span>“Keep mine” leaves that file as you have it; “Overwrite” saves your version as a checkpoint first: Redo brings it back.</span>
           </div>
         )}
         <div className="review-body">
@@ -148,25 +176,19 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
             <span className="muted">Nothing in git changes: no index, stash or branch is touched.</span>
           )}
           <span className="spacer" />
-          {conflicts.length > 0 ? (
-            <>
-              <button type="button" className="btn" onClick={() => closeRestore()}>
-                Keep mine
-              </button>
-              <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void restore(true)}>
-                Overwrite
-              </button>
-            </>
-          ) : (
-            <>
-              <button type="button" className="btn" onClick={() => closeRestore()}>
-                Cancel
-              </button>
-              <button type="button" className="btn btn-primary" disabled={busy || preview.state !== 'ready'} data-autofocus onClick={() => void restore(false)}>
-                {files.length === 0 ? 'Go back' : `Restore ${files.length} ${files.length === 1 ? 'file' : 'files'}`}
-              </button>
-            </>
-          )}
+          <button type="button" className="btn" onClick={() => closeRestore()}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className={`btn ${overwriting > 0 ? 'btn-danger' : 'btn-primary'}`}
+            disabled={busy || preview.state !== 'ready'}
+            data-autofocus
+            onClick={() => void restore(kept, overwriting > 0)}
+          >
+            {restoring === 0 ? 'Go back' : `Restore ${restoring} ${restoring === 1 ? 'file' : 'files'}`}
+            {kept.length > 0 && `, keep ${kept.length} of mine`}
+          </button>
         </footer>
       </section>
     </div>

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import { usePreference } from '../../components/preferences';
 import { setThemeChoice, THEME_CHOICES, useThemeChoice } from '../../components/use-color-scheme';
-import { useApp } from '../context';
+import { useApp } from '../../store/app-context';
 
 export const NOTIFY_PREFERENCE = 'weft.notify';
 export const NOTIFY_VALUES = ['on', 'off'] as const;

@@ -1,6 +1,6 @@
 // Checkpoints in Settings: how much room the store takes and how it is kept in check.
 import { useEffect, useId, useState } from 'react';
-import { useController } from '../context';
+import { useController } from '../../store/app-context';
 
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

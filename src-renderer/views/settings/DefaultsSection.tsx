@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { AskForApproval, ReasoningEffort, SandboxMode } from '../../../src-preload/protocol';
 import { APPROVAL_DESCRIPTIONS, APPROVAL_LABELS, EFFORT_LABELS, riskWarning, SANDBOX_DESCRIPTIONS, SANDBOX_LABELS } from '../../components/policy-labels';
 import { Icon } from '../../components/Icon';
-import { useController, useWeft } from '../context';
+import { useController, useWeft } from '../../store/app-context';
 
 interface Defaults {
   model: string | null;

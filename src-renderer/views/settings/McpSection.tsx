@@ -1,8 +1,8 @@
 // MCP servers: each configured server with its state, its tools, what it printed at its last start, and
 // a switch that writes `enabled` to config.toml and restarts the servers (`config/mcpServer/reload`).
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { McpServerStatus } from '../../../src-preload/protocol';
-import { useController, useWeft } from '../context';
+import type { JsonValue, McpServerStatus } from '../../../src-preload/protocol';
+import { useController, useWeft } from '../../store/app-context';
 
 const STATE_LABELS: Record<string, string> = {
   connected: 'Running',
@@ -20,6 +20,18 @@ function stateOf(server: McpServerStatus): string {
 
 function keyPathFor(name: string): string {
   return /^[A-Za-z0-9_-]+$/.test(name) ? `mcp_servers.${name}.enabled` : `mcp_servers.${JSON.stringify(name)}.enabled`;
+}
+
+/** One resource or template: its name and URI (both as the server gave them). */
+function resourceLine(entry: JsonValue, uriKey: 'uri' | 'uriTemplate') {
+  const record = entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? entry : {};
+  const name = typeof record['name'] === 'string' ? record['name'] : '';
+  const uri = typeof record[uriKey] === 'string' ? record[uriKey] : '';
+  return (
+    <>
+      <span className="mcp-resource-name">{name}</span> <code className="muted small">{uri}</code>
+    </>
+  );
 }
 
 export function McpSection() {
@@ -89,6 +101,22 @@ export function McpSection() {
                   <p className="muted small mcp-tools">
                     {tools.length} tool{tools.length === 1 ? '' : 's'}: {tools.join(', ')}
                   </p>
+                )}
+                {(server.resources.length > 0 || server.resourceTemplates.length > 0) && (
+                  <details className="mcp-resources">
+                    <summary>
+                      {server.resources.length} resource{server.resources.length === 1 ? '' : 's'}, {server.resourceTemplates.length} template
+                      {server.resourceTemplates.length === 1 ? '' : 's'}
+                    </summary>
+                    <ul aria-label={`Resources of ${server.name}`}>
+                      {server.resources.map((resource, i) => (
+                        <li key={`r${i}`}>{resourceLine(resource, 'uri')}</li>
+                      ))}
+                      {server.resourceTemplates.map((template, i) => (
+                        <li key={`t${i}`}>{resourceLine(template, 'uriTemplate')}</li>
+                      ))}
+                    </ul>
+                  </details>
                 )}
                 {server.weftLog !== undefined && server.weftLog.length > 0 && (
                   <details className="mcp-log">

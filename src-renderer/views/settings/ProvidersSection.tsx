@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import type { WeftProviderInfo } from '../../../src-preload/protocol';
 import { Spinner } from '../../components/Icon';
-import { useController, useWeft } from '../context';
+import { useController, useWeft } from '../../store/app-context';
 
 function keyState(provider: WeftProviderInfo): string {
   switch (provider.keySource) {

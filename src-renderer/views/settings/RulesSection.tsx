@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { WeftRuleInfo } from '../../../src-preload/protocol';
 import { baseName } from '../../components/format';
-import { useController } from '../context';
+import { useController } from '../../store/app-context';
 
 const DECISION_LABELS: Record<WeftRuleInfo['decision'], string> = {
   allow: 'Runs without asking',

@@ -4,7 +4,7 @@
 import { useId, useRef } from 'react';
 import { Icon } from '../../components/Icon';
 import { useModal } from '../../components/use-modal';
-import { useController, useWeft } from '../context';
+import { useController, useWeft } from '../../store/app-context';
 import { AppearanceSection } from './AppearanceSection';
 import { CheckpointsSection } from './CheckpointsSection';
 import { DefaultsSection } from './DefaultsSection';

@@ -1,6 +1,6 @@
 // Said before the person types: the provider in use needs a key and has none. Offers "Add API key".
 import { Icon } from '../../components/Icon';
-import { useController, useWeft } from '../context';
+import { useController, useWeft } from '../../store/app-context';
 
 export function SetupNotice() {
   const controller = useController();

@@ -50,6 +50,32 @@ describe.each(modes)('what a command changed ($name)', ({ watch }) => {
     expect(link?.after).toMatchObject({ kind: 'symlink', target: 'a.txt' });
   });
 
+  it('a folder removed, moved or replaced by a file takes every path below it along', async () => {
+    fx = await makeFixture({ 'keep.txt': 'k\n', 'lib/a.txt': 'a\n', 'lib/sub/b.txt': 'b\n', 'tmp/c.txt': 'c\n', 'tmp/d/e.txt': 'e\n', 'x/y.txt': 'y\n', 'libx/z.txt': 'z\n' }, { watch });
+    const first = await fx.call('turn-1', 'mv lib moved && rm -r tmp && rm -r x && echo file > x');
+    const summary = Object.fromEntries((first?.changes ?? []).map((c) => [c.path, `${c.before?.kind ?? 'none'}->${c.after?.kind ?? 'none'}`]));
+    expect(summary).toEqual({
+      lib: 'dir->none',
+      'lib/a.txt': 'file->none',
+      'lib/sub': 'dir->none',
+      'lib/sub/b.txt': 'file->none',
+      moved: 'none->dir',
+      'moved/a.txt': 'none->file',
+      'moved/sub': 'none->dir',
+      'moved/sub/b.txt': 'none->file',
+      tmp: 'dir->none',
+      'tmp/c.txt': 'file->none',
+      'tmp/d': 'dir->none',
+      'tmp/d/e.txt': 'file->none',
+      x: 'dir->file',
+      'x/y.txt': 'file->none',
+    });
+    // What is gone stays gone from the index: recreating a path is a creation again.
+    const second = await fx.call('turn-2', 'mkdir -p lib/sub && echo again > lib/sub/b.txt && echo z2 > libx/z.txt');
+    const again = Object.fromEntries((second?.changes ?? []).map((c) => [c.path, `${c.before?.kind ?? 'none'}->${c.after?.kind ?? 'none'}`]));
+    expect(again).toEqual({ lib: 'none->dir', 'lib/sub': 'none->dir', 'lib/sub/b.txt': 'none->file', 'libx/z.txt': 'file->file' });
+  });
+
   it('a call that changes nothing records nothing', async () => {
     fx = await makeFixture({ 'a.txt': 'alpha\n' }, { watch });
     expect(await fx.call('turn-1', 'cat a.txt > /dev/null')).toBeNull();

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { ConfigError, parseOverride } from '../../../src-main/config';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, overrideValue, parseOverride } from '../../../src-main/config';
+import { FileKeyStore } from '../../../src-main/config/key-store';
+import { RuleStore } from '../../../src-main/safety/approvals/rules';
+import { threadConfig } from '../../../src-main/server/thread-factory';
+import { makeWeftHome, type WeftHome } from '../../support/workspace';
 
 describe('parseOverride', () => {
   it('reads the value as TOML', () => {
@@ -52,5 +56,34 @@ describe('parseOverride', () => {
       'invalid -c override "sandbox..mode=x": "sandbox..mode" is not a key path; write dotted keys such as sandbox_workspace_write.network_access',
     );
     expect(attempt('__proto__.polluted=1')).toBe('invalid -c override "__proto__.polluted=1": "__proto__" cannot be used as a key');
+  });
+});
+
+describe('overrides given as values', () => {
+  let home: WeftHome | null = null;
+  afterEach(async () => {
+    await home?.cleanup();
+    home = null;
+  });
+
+  it('keep the value as given, where a TOML round trip would mangle it', async () => {
+    expect(overrideValue('sandbox_workspace_write.network_access', true)).toEqual({
+      flag: 'sandbox_workspace_write.network_access=true',
+      path: ['sandbox_workspace_write', 'network_access'],
+      value: true,
+    });
+    home = await makeWeftHome('');
+    const host = { weftHome: home.dir, env: {}, defaultCwd: home.dir, rules: new RuleStore(home.dir), log: () => undefined, keyStore: new FileKeyStore(home.dir) };
+    // DEL is not allowed in a TOML string: as a `-c` flag the quotes would have become part of the text.
+    const instructions = 'Be brief.\u007f And "exact".';
+    const { loaded } = await threadConfig(host, { developerInstructions: instructions, config: { 'shell_environment_policy.set': { CI: '1' }, model_context_window: 200000 } }, home.dir);
+    expect(loaded.config.developer_instructions).toBe(instructions);
+    expect(loaded.config.shell_environment_policy?.set).toEqual({ CI: '1' });
+    expect(loaded.config.model_context_window).toBe(200000);
+    expect(loaded.origins.get('developer_instructions')).toBe('-c developer_instructions');
+  });
+
+  it('reject a key that is not a key path, naming it', () => {
+    expect(() => overrideValue('a..b', 1)).toThrow(/"a\.\.b" is not a key path/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServerNotifications } from '../../../src-preload/protocol';
-import type { ServerNotification, ServerNotificationMethod } from '../../../src-preload/protocol';
+import type { ServerNotification, ServerNotificationMethod, ThreadItem } from '../../../src-preload/protocol';
 import { addServerRequest } from '../../../src-renderer/store/approvals';
 import { reduceNotification, reduceNotifications } from '../../../src-renderer/store/reduce';
 import { emptyAppData, OUTPUT_TAIL_CHARS } from '../../../src-renderer/store/state';
@@ -133,6 +133,26 @@ describe('reduceNotification', () => {
       note('item/reasoning/textDelta', { ...where, itemId: 'r1', delta: 'raw', contentIndex: 0 }),
     ]);
     expect(state.conversations[T]?.turns[TURN]?.items.r1?.item).toEqual({ type: 'reasoning', id: 'r1', summary: ['Looking', 'Then'], content: ['raw'] });
+  });
+
+  it('keeps the latest progress of a running MCP call, and none once it has ended', () => {
+    const mcp: ThreadItem = { type: 'mcpToolCall', id: 'x1', server: 'docs', tool: 'index', status: 'inProgress', arguments: {}, result: null, error: null, durationMs: null };
+    let state = reduceNotification(withRunningTurn(), note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: mcp }));
+    const entry = (s: AppData) => s.conversations[T]?.turns[TURN]?.items['x1'];
+    expect(entry(state)?.progress ?? null).toBeNull();
+    state = run(state, [
+      note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '1/4 Reading', weftProgress: 1, weftTotal: 4 }),
+      note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '3/4 Writing', weftProgress: 3, weftTotal: 4 }),
+    ]);
+    expect(entry(state)?.progress).toEqual({ message: '3/4 Writing', progress: 3, total: 4 });
+    // A server without numbers still shows its message.
+    state = reduceNotification(state, note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: 'almost there' }));
+    expect(entry(state)?.progress).toEqual({ message: 'almost there', progress: null, total: null });
+    state = reduceNotification(state, note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: { ...mcp, status: 'completed', durationMs: 5 } }));
+    expect(entry(state)?.progress ?? null).toBeNull();
+    // Late progress for the ended call changes nothing.
+    const after = reduceNotification(state, note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '4/4', weftProgress: 4, weftTotal: 4 }));
+    expect(after).toBe(state);
   });
 
   it('keeps a bounded tail of command output and counts every character', () => {

@@ -1,8 +1,8 @@
 // What the checkpoint views share: the restore being previewed and the restore that Redo can undo.
 // Kept apart from the app store: nothing else reads it, and it never outlives the page.
 import { create } from 'zustand';
-import { CHECKPOINT_CONFLICT_CODE, CheckpointConflictData } from '../../../src-preload/protocol';
-import { RpcError } from '../../client/types';
+import { CHECKPOINT_CONFLICT_CODE, CheckpointConflictData } from '../../src-preload/protocol';
+import { RpcError } from '../client/types';
 
 export interface RestoreTarget {
   threadId: string;

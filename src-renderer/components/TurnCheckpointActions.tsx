@@ -1,9 +1,9 @@
 // A finished turn's checkpoint actions: "Undo this turn" on the latest, "Restore to here" on earlier
 // ones (both open the preview), and "Fork into worktree" (a new thread in its own copy of the project as
 // it was after this turn).
-import { Icon } from '../../components/Icon';
-import { useController, useWeft } from '../context';
-import { openRestore } from './checkpoint-ui';
+import { Icon } from './Icon';
+import { useController, useWeft } from '../store/app-context';
+import { openRestore } from '../store/checkpoint-ui';
 
 export function TurnCheckpointActions({ threadId, turnId }: { threadId: string; turnId: string }) {
   const controller = useController();

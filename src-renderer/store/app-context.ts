@@ -1,8 +1,8 @@
 // What every view reaches through React context: the store and the controller.
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
-import type { Controller } from '../store/controller';
-import type { AppStore, StoreState } from '../store/store';
+import type { Controller } from './controller';
+import type { AppStore, StoreState } from './store';
 
 export interface AppContextValue {
   store: AppStore;

@@ -1,0 +1,96 @@
+/**
+ * What Weft knows about each fork with files: `checkpoints/forks/<thread>.json` (where it lives, its
+ * branch, the project it came from) and `<thread>.base.json.gz`, the state the fork started from (a
+ * workspace index, so "Compare with parent" tells each branch's changes apart and gc keeps its blobs).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Entry } from './types';
+import { indexHashes, loadIndex, saveIndex } from './workspace-index';
+
+export const ForkRecordSchema = z.object({
+  v: z.literal(1),
+  threadId: z.string(),
+  parentThreadId: z.string(),
+  /** The project the fork came from (a fork of a fork keeps the first project). */
+  project: z.string(),
+  /** The parent thread's cwd when it was forked. */
+  parentCwd: z.string(),
+  /** The fork's cwd (inside `folder`). */
+  cwd: z.string(),
+  /** The worktree or copy folder. */
+  folder: z.string(),
+  kind: z.enum(['worktree', 'copy']),
+  branch: z.string().nullable(),
+  createdAt: z.string(),
+  /** Set once the folder was removed ("Remove worktree"). */
+  removedAt: z.string().nullable().default(null),
+});
+export type ForkRecord = z.infer<typeof ForkRecordSchema>;
+
+export class ForkRecords {
+  readonly dir: string;
+
+  constructor(checkpointsDir: string) {
+    this.dir = join(checkpointsDir, 'forks');
+  }
+
+  save(record: ForkRecord): void {
+    mkdirSync(this.dir, { recursive: true });
+    const file = join(this.dir, `${record.threadId}.json`);
+    const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    renameSync(tmp, file);
+  }
+
+  saveBase(threadId: string, cwd: string, state: ReadonlyMap<string, Entry>): void {
+    saveIndex(this.baseFile(threadId), cwd, state);
+  }
+
+  base(record: ForkRecord): Map<string, Entry> {
+    return loadIndex(this.baseFile(record.threadId), record.cwd);
+  }
+
+  get(threadId: string): ForkRecord | null {
+    try {
+      const parsed = ForkRecordSchema.safeParse(JSON.parse(readFileSync(join(this.dir, `${threadId}.json`), 'utf8')));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Every readable record (unreadable ones are skipped). */
+  list(): ForkRecord[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    const out: ForkRecord[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      const record = this.get(name.slice(0, -'.json'.length));
+      if (record !== null) out.push(record);
+    }
+    return out;
+  }
+
+  /** Blobs the fork bases refer to (for garbage collection). */
+  hashes(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    return names.filter((name) => name.endsWith('.base.json.gz')).flatMap((name) => indexHashes(join(this.dir, name)));
+  }
+
+  private baseFile(threadId: string): string {
+    return join(this.dir, `${threadId}.base.json.gz`);
+  }
+}

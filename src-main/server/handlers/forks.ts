@@ -1,0 +1,144 @@
+// Forks with files: where they live (`weft/forks/list`, for the sidebar's tree), how a fork's files
+// compare with its parent's project (`weft/forks/compare`), and removing a fork's folder
+// (`weft/forks/remove`, which lists work found nowhere else before it removes anything).
+import { execFile } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { promisify } from 'node:util';
+import type { WeftFork, WeftForkCompareFile } from '../../../src-preload/protocol';
+import type { ForkRecord } from '../../checkpoints/fork-records';
+import { sameContent, type Entry } from '../../checkpoints/types';
+import type { HandlerTable } from '../dispatcher';
+import { invalidParams, invalidRequest } from '../rpc-error';
+import { checkpointRpcError } from './checkpoints';
+import type { HandlerContext } from './context';
+
+const run = promisify(execFile);
+
+type ForkHandlers = Pick<HandlerTable, 'weft/forks/list' | 'weft/forks/compare' | 'weft/forks/remove'>;
+
+/** Texts larger than this are not sent. */
+const TEXT_MAX_BYTES = 1024 * 1024;
+
+function forkOf(record: ForkRecord): WeftFork {
+  return {
+    threadId: record.threadId,
+    parentThreadId: record.parentThreadId,
+    project: record.project,
+    cwd: record.cwd,
+    folder: record.folder,
+    kind: record.kind,
+    branch: record.branch,
+    createdAt: record.createdAt,
+    removed: record.removedAt !== null,
+  };
+}
+
+export function forkHandlers(ctx: HandlerContext): ForkHandlers {
+  const service = (): NonNullable<HandlerContext['environment']['checkpoints']>['service'] => {
+    const checkpoints = ctx.environment.checkpoints;
+    if (checkpoints === undefined) throw invalidRequest('checkpoints are turned off ([checkpoints] enabled = false): forks with files are not kept');
+    return checkpoints.service;
+  };
+  const recordOf = (threadId: string): ForkRecord => {
+    const record = service().forks.get(threadId);
+    if (record === null) throw invalidParams(`params.threadId: thread ${threadId} is not a fork with its own files`);
+    return record;
+  };
+
+  return {
+    'weft/forks/list': async (params) => {
+      const forks = ctx.environment.checkpoints?.service.forks.list() ?? [];
+      return { data: forks.filter((record) => record.project === params.cwd).map(forkOf) };
+    },
+
+    'weft/forks/compare': async (params) => {
+      const record = recordOf(params.threadId);
+      if (record.removedAt !== null || !existsSync(record.cwd)) throw invalidRequest(`the fork's folder ${record.cwd} was removed: there is nothing to compare`);
+      const checkpoints = service();
+      let parent: Map<string, Entry>;
+      let fork: Map<string, Entry>;
+      try {
+        parent = await checkpoints.stateWithout({ threadId: record.parentThreadId, root: record.parentCwd, laterTurnIds: [] });
+        fork = await checkpoints.stateWithout({ threadId: record.threadId, root: record.cwd, laterTurnIds: [] });
+      } catch (error) {
+        throw checkpointRpcError(error);
+      }
+      const base = checkpoints.forks.base(record);
+      const text = (entry: Entry | null): { text: string | null; binary: boolean } => {
+        if (entry === null) return { text: null, binary: false };
+        if (entry.kind === 'symlink') return { text: `→ ${entry.target}`, binary: false };
+        if (entry.kind !== 'file' || entry.hash === null || entry.size > TEXT_MAX_BYTES) return { text: null, binary: false };
+        const bytes = checkpoints.blobs.get(entry.hash);
+        return bytes.includes(0) ? { text: null, binary: true } : { text: bytes.toString('utf8'), binary: false };
+      };
+      const paths = new Set([...parent.keys(), ...fork.keys(), ...base.keys()]);
+      const files: WeftForkCompareFile[] = [];
+      for (const path of [...paths].sort()) {
+        const p = parent.get(path) ?? null;
+        const f = fork.get(path) ?? null;
+        if (p?.kind === 'dir' || f?.kind === 'dir' || sameContent(p, f)) continue;
+        const b = base.get(path) ?? null;
+        const inFork = !sameContent(b, f);
+        const inParent = !sameContent(b, p);
+        const parentText = text(p);
+        const forkText = text(f);
+        files.push({
+          path,
+          changedIn: inFork && inParent ? 'both' : inFork ? 'fork' : 'parent',
+          parent: parentText.text,
+          fork: forkText.text,
+          binary: parentText.binary || forkText.binary,
+        });
+      }
+      return { parentCwd: record.parentCwd, cwd: record.cwd, files };
+    },
+
+    'weft/forks/remove': async (params) => {
+      const record = recordOf(params.threadId);
+      const checkpoints = service();
+      if (record.removedAt !== null || !existsSync(record.folder)) return { removed: false, uncommitted: [], fork: forkOf(record) };
+      const uncommitted = record.kind === 'worktree' ? await gitUncommitted(record.folder) : await copyChanges(record, checkpoints);
+      if (params.dryRun === true || (uncommitted.length > 0 && params.force !== true)) return { removed: false, uncommitted, fork: forkOf(record) };
+      if (ctx.manager.get(record.threadId)?.session.activeTurnId) throw invalidRequest('a turn is running in this fork; interrupt it before removing its folder');
+      try {
+        if (record.kind === 'worktree') await run('git', ['-C', record.parentCwd, 'worktree', 'remove', '--force', record.folder], { encoding: 'utf8' });
+        else rmSync(record.folder, { recursive: true, force: true });
+      } catch (error) {
+        const detail = error instanceof Error && 'stderr' in error ? String(error.stderr).trim() : String(error);
+        throw invalidRequest(`could not remove ${record.folder}: ${detail}`);
+      }
+      const removed: ForkRecord = { ...record, removedAt: new Date().toISOString() };
+      checkpoints.forks.save(removed);
+      return { removed: true, uncommitted, fork: forkOf(removed) };
+    },
+  };
+}
+
+/** Paths `git status` reports in a worktree (changes not committed on its branch). */
+async function gitUncommitted(folder: string): Promise<string[]> {
+  const { stdout } = await run('git', ['-C', folder, '--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'], { encoding: 'utf8' });
+  const out: string[] = [];
+  const parts = stdout.split('\0');
+  for (let i = 0; i < parts.length; i += 1) {
+    const part = parts[i] ?? '';
+    if (part.length < 4) continue;
+    out.push(part.slice(3));
+    // A rename or copy is followed by its source path.
+    if (part[0] === 'R' || part[0] === 'C') i += 1;
+  }
+  return out.sort();
+}
+
+/** Files of a copy that differ from the state it started from (work found nowhere else). */
+async function copyChanges(record: ForkRecord, checkpoints: NonNullable<HandlerContext['environment']['checkpoints']>['service']): Promise<string[]> {
+  const base = checkpoints.forks.base(record);
+  const now = await checkpoints.stateWithout({ threadId: record.threadId, root: record.cwd, laterTurnIds: [] });
+  const out: string[] = [];
+  for (const path of new Set([...base.keys(), ...now.keys()])) {
+    const before = base.get(path) ?? null;
+    const after = now.get(path) ?? null;
+    if (before?.kind === 'dir' || after?.kind === 'dir') continue;
+    if (!sameContent(before, after)) out.push(path);
+  }
+  return out.sort();
+}
