@@ -5,7 +5,7 @@ import { ServerRequests } from '../../src-preload/protocol';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import type { SafetyServices } from './safety-services';
-import type { McpApproval, McpCallRequest, McpCallResult, McpProgress, ToolContext, ToolResult } from './types';
+import type { McpCallRequest, McpCallResult, McpProgress, ToolContext, ToolResult } from './types';
 
 export type { McpCallRequest, McpCallResult, McpProgress };
 
