@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     globalSetup: ['test/support/global-setup.ts'],
+    // Fails a unit or integration test file that leaves handles, ref'd timers or child processes behind.
+    setupFiles: ['test/support/leak-check.ts'],
   },
 });

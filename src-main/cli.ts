@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/exec')).runExecCommand(rest);
     case 'apply-patch':
     case 'apply_patch': {
-      const { runApplyPatchCli } = await import('./tools/apply-patch/cli');
+      const { runApplyPatchCli } = await import('./cli/apply-patch');
       return runApplyPatchCli(rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
     }
     case 'app-server': {

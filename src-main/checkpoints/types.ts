@@ -22,9 +22,6 @@ export const SymlinkEntrySchema = z.object({
 export const DirEntrySchema = z.object({ kind: z.literal('dir'), mode: z.int() });
 export const EntrySchema = z.discriminatedUnion('kind', [FileEntrySchema, SymlinkEntrySchema, DirEntrySchema]);
 
-export type FileEntry = z.infer<typeof FileEntrySchema>;
-export type SymlinkEntry = z.infer<typeof SymlinkEntrySchema>;
-export type DirEntry = z.infer<typeof DirEntrySchema>;
 export type Entry = z.infer<typeof EntrySchema>;
 
 /** One path's change; null on a side means the path did not exist. */

@@ -6,8 +6,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeProtocolJsonSchema } from '../server/json-schema';
 import { runStdioServer } from '../server/stdio';
-import type { ConnectionHost } from '../server/transport';
 import { errorMessage } from '../util/errors';
+import { closeHost, openHost, routeConsoleToStderr, serveUntilStdinCloses, stderrLog, type CliHost } from './transport-setup';
 
 const USAGE = `Usage: weft app-server                                  Serve the protocol on stdio
        weft app-server generate-json-schema --out <dir>    Write the protocol's JSON Schema to <dir>
@@ -16,12 +16,7 @@ The stdio server reads one JSON-RPC message per line on stdin and writes one per
 logs go to stderr. It exits when stdin closes.
 `;
 
-export interface AppServerHost {
-  host: ConnectionHost;
-  close(): Promise<void>;
-}
-
-export async function runAppServerCommand(argv: string[], createHost: () => Promise<AppServerHost>): Promise<number> {
+export async function runAppServerCommand(argv: string[], createHost: () => Promise<CliHost>): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'generate-json-schema') return generateJsonSchema(rest);
   if (first === '--help' || first === '-h' || first === 'help') {
@@ -63,46 +58,18 @@ async function generateJsonSchema(argv: string[]): Promise<number> {
   }
 }
 
-async function serveStdio(createHost: () => Promise<AppServerHost>): Promise<number> {
-  // stdout belongs to the protocol: anything else that would print there goes to stderr instead.
+async function serveStdio(createHost: () => Promise<CliHost>): Promise<number> {
   const restoreConsole = routeConsoleToStderr();
-  let created: AppServerHost;
-  try {
-    created = await createHost();
-  } catch (error) {
-    process.stderr.write(`weft app-server: ${errorMessage(error)}\n`);
+  const created = await openHost('app-server', createHost, undefined);
+  if (created === null) {
     restoreConsole();
     return 1;
   }
-  // A signal ends the session the same way as closing stdin does.
-  const stop = (): void => {
-    process.stdin.destroy();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   try {
-    await runStdioServer(created.host, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    await serveUntilStdinCloses(() => runStdioServer(created.host, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }));
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    try {
-      await created.close();
-    } catch (error) {
-      process.stderr.write(`weft app-server: shutting down failed: ${errorMessage(error)}\n`);
-    }
+    await closeHost('app-server', created, stderrLog);
     restoreConsole();
   }
   return 0;
-}
-
-function routeConsoleToStderr(): () => void {
-  const saved = { log: console.log, info: console.info, debug: console.debug };
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
-  return () => {
-    console.log = saved.log;
-    console.info = saved.info;
-    console.debug = saved.debug;
-  };
 }

@@ -2,11 +2,20 @@
  * `weft mcp-server`: Weft as an MCP server, on stdio (default) or on streamable HTTP with `--port`
  * (127.0.0.1 only, behind a token).
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ConnectionHost } from '../server/transport';
 import { errorMessage } from '../util/errors';
+import {
+  badPortMessage,
+  closeHost,
+  openHost,
+  parsePort,
+  projectDir,
+  routeConsoleToStderr,
+  serveUntilStdinCloses,
+  stderrLog,
+  waitForSignal,
+  type CliHost,
+} from './transport-setup';
 
 const USAGE = `Usage: weft mcp-server [options]
 
@@ -25,15 +34,8 @@ Options:
   -h, --help         Show this help
 `;
 
-export interface McpServerHost {
-  host: ConnectionHost;
-  close(): Promise<void>;
-}
-
-export async function runMcpServerCommand(argv: string[], createHost: (opts: { cwd: string }) => Promise<McpServerHost>): Promise<number> {
-  const log = (line: string): void => {
-    process.stderr.write(`${line}\n`);
-  };
+export async function runMcpServerCommand(argv: string[], createHost: (opts: { cwd: string }) => Promise<CliHost>): Promise<number> {
+  const log = stderrLog;
   let values;
   try {
     values = parseArgs({
@@ -48,48 +50,33 @@ export async function runMcpServerCommand(argv: string[], createHost: (opts: { c
     process.stdout.write(USAGE);
     return 0;
   }
-  let port: number | null = null;
-  if (values.port !== undefined) {
-    port = /^\d{1,5}$/.test(values.port) && Number(values.port) <= 65_535 ? Number(values.port) : null;
-    if (port === null) {
-      process.stderr.write(`weft mcp-server: --port must be a whole number from 0 to 65535, got "${values.port}"\n`);
-      return 2;
-    }
+  // Without --port: stdio.
+  const port = parsePort(values.port, null);
+  if (port === null && values.port !== undefined) {
+    process.stderr.write(badPortMessage('mcp-server', values.port));
+    return 2;
   }
   if (values.token !== undefined && (port === null || values.token.length === 0)) {
     process.stderr.write(values.token.length === 0 ? 'weft mcp-server: --token must not be empty\n' : 'weft mcp-server: --token only applies with --port\n');
     return 2;
   }
-  const cwd = resolve(values.cd ?? process.cwd());
-  if (!existsSync(cwd)) {
+  const cwd = projectDir(values.cd);
+  if (cwd === null) {
     process.stderr.write(`weft mcp-server: --cd ${values.cd ?? ''}: no such directory\n`);
     return 2;
   }
 
   // On stdio, stdout belongs to the protocol: anything that would print there goes to stderr.
   const restoreConsole = port === null ? routeConsoleToStderr() : () => undefined;
-  let created: McpServerHost;
-  try {
-    created = await createHost({ cwd });
-  } catch (error) {
-    process.stderr.write(`weft mcp-server: ${errorMessage(error)}\n`);
+  const created = await openHost('mcp-server', createHost, { cwd });
+  if (created === null) {
     restoreConsole();
     return 1;
   }
   const transports = await import('../faces/mcp-server/transports');
   try {
     if (port === null) {
-      const stop = (): void => {
-        process.stdin.destroy();
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      try {
-        await transports.serveMcpStdio({ host: created.host, stdin: process.stdin, stdout: process.stdout, log });
-      } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-      }
+      await serveUntilStdinCloses(() => transports.serveMcpStdio({ host: created.host, stdin: process.stdin, stdout: process.stdout, log }));
     } else {
       let server;
       try {
@@ -99,32 +86,13 @@ export async function runMcpServerCommand(argv: string[], createHost: (opts: { c
         return 1;
       }
       process.stdout.write(`Weft MCP server at ${server.url}\nToken: ${server.token}\nURL with the token: ${server.url}?token=${encodeURIComponent(server.token)}\n`);
-      await new Promise<void>((done) => {
-        process.once('SIGINT', done);
-        process.once('SIGTERM', done);
-      });
+      await waitForSignal();
       log('weft mcp-server: shutting down');
       await server.close();
     }
   } finally {
-    try {
-      await created.close();
-    } catch (error) {
-      log(`weft mcp-server: shutting down failed: ${errorMessage(error)}`);
-    }
+    await closeHost('mcp-server', created, log);
     restoreConsole();
   }
   return 0;
-}
-
-function routeConsoleToStderr(): () => void {
-  const saved = { log: console.log, info: console.info, debug: console.debug };
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
-  return () => {
-    console.log = saved.log;
-    console.info = saved.info;
-    console.debug = saved.debug;
-  };
 }

@@ -6,8 +6,8 @@ import { resolveWeftHome } from '../config/home';
 import type { McpServerConfig } from '../config/schema';
 import { formatKeyPath } from '../config/toml-keys';
 import { McpOAuthStore, mcpLogin } from '../mcp/oauth';
-import { errorMessage } from '../util/errors';
 import { openInBrowser } from './serve';
+import { dispatchSubCommand } from './sub-commands';
 
 const USAGE = `Usage: weft mcp list [--json]
        weft mcp get <name> [--json]
@@ -30,38 +30,22 @@ MCP servers give the agent more tools. They live in [mcp_servers.<name>] tables 
 `;
 
 export async function runMcpCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
   const weftHome = resolveWeftHome(process.env);
-  try {
-    switch (sub) {
-      case 'list':
-      case 'ls':
-        return await list(weftHome, rest);
-      case 'get':
-        return await get(weftHome, rest);
-      case 'add':
-        return await add(weftHome, rest);
-      case 'remove':
-      case 'rm':
-        return await remove(weftHome, rest);
-      case 'login':
-        return await login(weftHome, rest);
-      case 'logout':
-        return await logout(weftHome, rest);
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        process.stdout.write(USAGE);
-        return sub === undefined ? 2 : 0;
-      default:
-        process.stderr.write(`weft mcp: unknown sub-command "${sub}"\n\n${USAGE}`);
-        return 2;
-    }
-  } catch (error) {
-    process.stderr.write(`weft mcp: ${errorMessage(error)}\n`);
-    return 1;
-  }
+  return dispatchSubCommand(
+    {
+      command: 'mcp',
+      usage: USAGE,
+      verbs: {
+        list: { aliases: ['ls'], run: (rest) => list(weftHome, rest) },
+        get: { run: (rest) => get(weftHome, rest) },
+        add: { run: (rest) => add(weftHome, rest) },
+        remove: { aliases: ['rm'], run: (rest) => remove(weftHome, rest) },
+        login: { run: (rest) => login(weftHome, rest) },
+        logout: { run: (rest) => logout(weftHome, rest) },
+      },
+    },
+    argv,
+  );
 }
 
 async function servers(weftHome: string): Promise<Record<string, McpServerConfig>> {

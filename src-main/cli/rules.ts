@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { resolveWeftHome } from '../config/home';
 import type { Rule, RuleDecision } from '../safety/approvals/rules';
 import { RuleStore, rulesDir } from '../safety/approvals/rules';
-import { errorMessage } from '../util/errors';
+import { dispatchSubCommand } from './sub-commands';
 
 const USAGE = `Usage: weft rules list [--json]
        weft rules revoke <id>
@@ -24,32 +24,19 @@ function isDecision(value: string): value is RuleDecision {
 }
 
 export async function runRulesCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
   const store = new RuleStore(rulesDir(resolveWeftHome(process.env)));
-  try {
-    switch (sub) {
-      case 'list':
-      case 'ls':
-        return await list(store, rest);
-      case 'revoke':
-      case 'rm':
-        return await revoke(store, rest);
-      case 'add':
-        return await add(store, rest);
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        process.stdout.write(USAGE);
-        return sub === undefined ? 2 : 0;
-      default:
-        process.stderr.write(`weft rules: unknown sub-command "${sub}"\n\n${USAGE}`);
-        return 2;
-    }
-  } catch (error) {
-    process.stderr.write(`weft rules: ${errorMessage(error)}\n`);
-    return 1;
-  }
+  return dispatchSubCommand(
+    {
+      command: 'rules',
+      usage: USAGE,
+      verbs: {
+        list: { aliases: ['ls'], run: (rest) => list(store, rest) },
+        revoke: { aliases: ['rm'], run: (rest) => revoke(store, rest) },
+        add: { run: (rest) => add(store, rest) },
+      },
+    },
+    argv,
+  );
 }
 
 async function loadWithWarnings(store: RuleStore): Promise<void> {

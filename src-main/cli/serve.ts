@@ -10,9 +10,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startWebServer, WebServerStartError, type WebServer } from '../server/http-server';
-import type { ConnectionHost } from '../server/transport';
 import { resolveWeftHome } from '../config/home';
 import { errorMessage } from '../util/errors';
+import { badPortMessage, closeHost, openHost, parsePort, projectDir, stderrLog, waitForSignal, type CliHost } from './transport-setup';
 
 export const DEFAULT_PORT = 4280;
 
@@ -34,15 +34,8 @@ Options:
   -h, --help          Show this help
 `;
 
-export interface ServeHost {
-  host: ConnectionHost;
-  close(): Promise<void>;
-}
-
-export async function runServeCommand(argv: string[], createHost: (opts: { cwd: string }) => Promise<ServeHost>): Promise<number> {
-  const log = (line: string): void => {
-    process.stderr.write(`${line}\n`);
-  };
+export async function runServeCommand(argv: string[], createHost: (opts: { cwd: string }) => Promise<CliHost>): Promise<number> {
+  const log = stderrLog;
   let values;
   try {
     values = parseArgs({
@@ -66,18 +59,18 @@ export async function runServeCommand(argv: string[], createHost: (opts: { cwd: 
     process.stdout.write(USAGE);
     return 0;
   }
-  const port = parsePort(values.port);
+  const port = parsePort(values.port, DEFAULT_PORT);
   if (port === null) {
-    process.stderr.write(`weft serve: --port must be a whole number from 0 to 65535, got "${values.port ?? ''}"\n`);
+    process.stderr.write(badPortMessage('serve', values.port));
     return 2;
   }
   if (values.token !== undefined && values.token.length === 0) {
     process.stderr.write('weft serve: --token must not be empty\n');
     return 2;
   }
-  const cwd = resolve(values.cd ?? process.cwd());
-  if (values.cd !== undefined && !existsSync(cwd)) {
-    process.stderr.write(`weft serve: --cd ${values.cd}: no such directory\n`);
+  const cwd = projectDir(values.cd);
+  if (cwd === null) {
+    process.stderr.write(`weft serve: --cd ${values.cd ?? ''}: no such directory\n`);
     return 2;
   }
 
@@ -89,13 +82,8 @@ export async function runServeCommand(argv: string[], createHost: (opts: { cwd: 
     return 1;
   }
 
-  let created: ServeHost;
-  try {
-    created = await createHost({ cwd });
-  } catch (error) {
-    process.stderr.write(`weft serve: ${errorMessage(error)}\n`);
-    return 1;
-  }
+  const created = await openHost('serve', createHost, { cwd });
+  if (created === null) return 1;
 
   let server: WebServer;
   try {
@@ -109,7 +97,7 @@ export async function runServeCommand(argv: string[], createHost: (opts: { cwd: 
     });
   } catch (error) {
     process.stderr.write(`weft serve: ${startErrorMessage(error, port)}\n`);
-    await closeQuietly(created, log);
+    await closeHost('serve', created, log);
     return 1;
   }
 
@@ -124,7 +112,7 @@ export async function runServeCommand(argv: string[], createHost: (opts: { cwd: 
   } catch (error) {
     log(`weft serve: closing the server failed: ${errorMessage(error)}`);
   }
-  await closeQuietly(created, log);
+  await closeHost('serve', created, log);
   return 0;
 }
 
@@ -153,13 +141,6 @@ async function keptToken(file: string, renew: boolean): Promise<string> {
     throw new Error(`cannot write the token file ${file}: ${errorMessage(error)}`, { cause: error });
   }
   return token;
-}
-
-function parsePort(value: string | undefined): number | null {
-  if (value === undefined) return DEFAULT_PORT;
-  if (!/^\d{1,5}$/.test(value)) return null;
-  const port = Number(value);
-  return port <= 65_535 ? port : null;
 }
 
 function startErrorMessage(error: unknown, port: number): string {
@@ -192,25 +173,5 @@ export function openInBrowser(url: string, log: (line: string) => void): void {
     child.unref();
   } catch (error) {
     log(`weft serve: could not open a browser (${command}: ${errorMessage(error)}); open the URL yourself`);
-  }
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolveSignal) => {
-    const onSignal = (): void => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolveSignal();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-}
-
-async function closeQuietly(created: ServeHost, log: (line: string) => void): Promise<void> {
-  try {
-    await created.close();
-  } catch (error) {
-    log(`weft serve: shutting down failed: ${errorMessage(error)}`);
   }
 }

@@ -1,10 +1,10 @@
 // `weft threads`: list, read, rename, archive and reindex saved threads, and import Codex's.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import type { Thread, ThreadItem, Turn } from '../../src-preload/protocol';
+import { assertNever, type Thread, type ThreadItem, type Turn } from '../../src-preload/protocol';
 import { resolveWeftHome } from '../config/home';
 import { StoreError, ThreadStore } from '../store';
-import { assertNever, errorMessage } from '../util/errors';
+import { errorMessage } from '../util/errors';
 import { revertThread } from './threads-revert';
 
 const USAGE = `Usage: weft threads <command> [options]

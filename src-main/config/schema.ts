@@ -244,13 +244,6 @@ export const weftConfigSchema = configLayerSchema.extend({
 export type WeftConfig = z.output<typeof weftConfigSchema>;
 export type ModelProviderConfig = z.output<typeof providerSchema>;
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
-export type McpApprovalMode = (typeof MCP_APPROVAL_MODES)[number];
-export type ProfileConfig = z.output<typeof profileSchema>;
-export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
-export type SandboxMode = (typeof SANDBOX_MODES)[number];
-export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
-export type ReasoningSummary = (typeof REASONING_SUMMARIES)[number];
-export type WebSearchMode = (typeof WEB_SEARCH_MODES)[number];
 export type WireApi = (typeof WIRE_APIS)[number];
 
 /**

@@ -1,5 +1,4 @@
 import { readlinkSync } from 'node:fs';
-import type { ResponseItem } from '../../src-preload/protocol';
 
 export interface EnvironmentContext {
   cwd: string;
@@ -26,10 +25,6 @@ export function renderEnvironmentContext(ctx: EnvironmentContext): string {
   if (ctx.networkEnabled !== undefined) lines.push(`  <network enabled="${ctx.networkEnabled}" />`);
   lines.push('</environment_context>');
   return lines.join('\n');
-}
-
-export function environmentContextMessage(ctx: EnvironmentContext): ResponseItem {
-  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: renderEnvironmentContext(ctx) }] };
 }
 
 /**

@@ -75,7 +75,3 @@ async function skillText(name: string, path: string, cwd: string): Promise<strin
   }
   return `<skill>\n<name>${name}</name>\n<path>${abs}</path>\n${body}\n</skill>`;
 }
-
-export function previewOf(input: UserInput[]): string {
-  return input.map((p) => (p.type === 'text' ? p.text : '')).join(' ').trim();
-}

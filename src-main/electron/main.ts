@@ -7,7 +7,8 @@ import { BrowserWindow, Menu, app, dialog, ipcMain, safeStorage, session, shell 
 import type { OpenDialogOptions } from 'electron';
 import { resolveWeftHome } from '../config/home';
 import { registerAppScheme, serveRenderer } from './app-protocol';
-import type { AppHost, AppHostFactory } from './host-types';
+import type { AppHost } from '../server/app-host';
+import type { AppHostFactory } from './host-types';
 import { IpcChannels } from '../../src-preload/bridge';
 import { attachIpcTransport, handleTrustedInvoke, sendShellEvent } from './ipc-transport';
 import { IpcRouter } from './ipc-router';

@@ -1,6 +1,6 @@
 // When an attention event becomes an OS notification, and what it says. Pure: the glue
 // (notifications.ts) supplies which project window is focused and shows the result.
-import type { AttentionEvent } from './host-types';
+import type { AttentionEvent } from '../server/app-host';
 
 /** A turn shorter than this finishes silently: the person is probably still watching it. */
 export const LONG_TURN_MS = 30_000;

@@ -2,7 +2,7 @@
 // dock / taskbar badge with the number of threads waiting. The rules are in notification-rules.ts.
 import { Notification } from 'electron';
 import type { App } from 'electron';
-import type { AppHost } from './host-types';
+import type { AppHost } from '../server/app-host';
 import { badgeCount, planNotification } from './notification-rules';
 import type { NotificationPlan } from './notification-rules';
 import type { ProjectWindows } from './project-windows';

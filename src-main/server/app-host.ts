@@ -38,21 +38,28 @@ export interface AppHostOptions {
   keyStore?: KeyStore;
 }
 
+/** Something a person should come back for. */
 export interface AttentionEvent {
-  threadId: string;
+  /** `approval`: a command, patch or question waits on the user. `turnFinished`: a turn ended. */
   kind: 'approval' | 'turnFinished';
+  threadId: string;
+  /** The thread's working directory: picks the project window a click on the notification focuses. */
   cwd: string;
+  /** The thread's name, else its preview; shown as the notification's title. */
   title: string;
+  /** One line on what is waiting or how the turn ended; empty = a generic line is shown. */
   detail: string;
+  /** For `turnFinished`: how long the turn ran. Omitted = unknown (treated as short). */
   durationMs?: number;
 }
 
 export interface AppHost {
-  host: ConnectionHost;
-  /** Threads needing the person (an approval or question waits, a turn finished). */
-  onAttention(listener: (e: AttentionEvent) => void): () => void;
-  /** How many threads wait on the person, on every change (for a dock badge). */
+  readonly host: ConnectionHost;
+  /** Threads needing the person (an approval or question waits, a turn finished); returns the unsubscribe. */
+  onAttention(listener: (event: AttentionEvent) => void): () => void;
+  /** How many threads wait on the person (approvals, questions), on every change (for a dock badge). */
   onWaitingCountChanged(listener: (count: number) => void): () => void;
+  /** Stops running turns and flushes stores. Called once, before the app quits. */
   close(): Promise<void>;
 }
 

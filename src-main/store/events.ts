@@ -23,7 +23,6 @@ export {
   WeftPlanUpdatedEvent,
   WeftTurnDiffEvent,
   ErrorEvent,
-  TokenCountEvent,
   ThreadNameUpdatedEvent,
   ThreadRolledBackEvent,
   UserMessageEvent,

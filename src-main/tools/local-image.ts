@@ -2,9 +2,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
-
-/** Larger images are refused rather than sent: providers reject them and they eat the context. */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+import { MAX_IMAGE_BYTES } from '../../src-preload/protocol';
 
 const IMAGE_TYPES: Record<string, string> = {
   '.png': 'image/png',

@@ -5,9 +5,9 @@ import { ServerRequests } from '../../src-preload/protocol';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import type { SafetyServices } from './safety-services';
-import type { McpApproval, McpCallRequest, McpCallResult, McpProgress, ToolContext, ToolResult } from './types';
+import type { McpCallRequest, McpCallResult, McpProgress, ToolContext, ToolResult } from './types';
 
-export type { McpApproval, McpCallRequest, McpCallResult, McpProgress };
+export type { McpCallRequest, McpCallResult, McpProgress };
 
 /** Progress in words: "3/10 Copying files", "3", or the message alone. */
 export function progressMessage(p: McpProgress): string {

@@ -9,7 +9,6 @@ import type { SafetyServices } from './safety-services';
 import type { CommandRequest, CommandRunner, McpCallRequest, Orchestrator, ToolContext, ToolResult } from './types';
 
 export type { CommandRequest, CommandRunner } from './types';
-export type { PatchReview } from './patch-run';
 
 export class ToolOrchestrator implements Orchestrator {
   constructor(

@@ -8,8 +8,3 @@ export function errorMessage(error: unknown): string {
     return String(error);
   }
 }
-
-/** Compile-time exhaustiveness check for switches over tagged unions. */
-export function assertNever(value: never, what = 'value'): never {
-  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
-}

@@ -1,6 +1,11 @@
 // Values shared by requests, objects and notifications.
 import { z } from 'zod';
 
+/** Compile-time exhaustiveness check for switches over tagged unions: a new variant becomes a compile error where this is called. */
+export function assertNever(value: never, what = 'value'): never {
+  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
+}
+
 /** Any JSON value (config values, MCP tool arguments and results). */
 export const JsonValue = z.json();
 export type JsonValue = z.infer<typeof JsonValue>;
@@ -100,6 +105,9 @@ export type ReasoningSummary = z.infer<typeof ReasoningSummary>;
 
 export const TextUserInput = z.object({ type: z.literal('text'), text: z.string() });
 export type TextUserInput = z.infer<typeof TextUserInput>;
+
+/** The largest image a turn accepts (the UI refuses bigger attachments, the core bigger local files): providers reject them and they eat the context. */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /** An image by URL (https: or data:). */
 export const ImageUserInput = z.object({ type: z.literal('image'), url: z.string() });

@@ -258,4 +258,3 @@ export const ThreadItem = z.discriminatedUnion('type', [
   ExitedReviewModeItem,
 ]);
 export type ThreadItem = z.infer<typeof ThreadItem>;
-export type ThreadItemType = ThreadItem['type'];

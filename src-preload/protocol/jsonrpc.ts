@@ -62,4 +62,3 @@ export const ErrorCodes = {
   InvalidParams: -32602,
   InternalError: -32603,
 } as const;
-export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -282,7 +282,6 @@ export type ResultOf<M extends ClientRequestMethod> = z.output<Requests[M]['resu
 /** A result as the server may build it. */
 export type ResultInput<M extends ClientRequestMethod> = z.input<Requests[M]['result']>;
 /** A parsed client request, discriminated on `method`. */
-export type ClientRequest = { [M in ClientRequestMethod]: { method: M; params: ParamsOf<M> } }[ClientRequestMethod];
 
 export type ServerNotificationMethod = keyof Notifications;
 export type NotificationParams<M extends ServerNotificationMethod> = z.output<Notifications[M]>;
@@ -294,7 +293,6 @@ export type ServerNotification = {
 
 export type ServerRequestMethod = keyof ServerRequestTable;
 export type ServerRequestParams<M extends ServerRequestMethod> = z.output<ServerRequestTable[M]['params']>;
-export type ServerRequestParamsInput<M extends ServerRequestMethod> = z.input<ServerRequestTable[M]['params']>;
 export type ServerRequestResult<M extends ServerRequestMethod> = z.output<ServerRequestTable[M]['result']>;
 export type ServerRequestResultInput<M extends ServerRequestMethod> = z.input<ServerRequestTable[M]['result']>;
 /** A server request (without its JSON-RPC id), discriminated on `method`. */
@@ -302,7 +300,6 @@ export type ServerRequest = {
   [M in ServerRequestMethod]: { method: M; params: ServerRequestParams<M> };
 }[ServerRequestMethod];
 
-export type ClientNotificationMethod = keyof typeof ClientNotifications;
 
 export function isClientRequestMethod(method: string): method is ClientRequestMethod {
   return Object.hasOwn(ClientRequests, method);
@@ -314,8 +311,4 @@ export function isServerNotificationMethod(method: string): method is ServerNoti
 
 export function isServerRequestMethod(method: string): method is ServerRequestMethod {
   return Object.hasOwn(ServerRequests, method);
-}
-
-export function isClientNotificationMethod(method: string): method is ClientNotificationMethod {
-  return Object.hasOwn(ClientNotifications, method);
 }

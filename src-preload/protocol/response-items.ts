@@ -35,12 +35,6 @@ export type UnknownContentItem = z.infer<typeof UnknownContentItem>;
 export const ContentItem = z.union([KnownContentItem, UnknownContentItem]);
 export type ContentItem = z.infer<typeof ContentItem>;
 
-const knownContentItemTypes: ReadonlySet<string> = new Set(KNOWN_CONTENT_ITEM_TYPES);
-
-export function isKnownContentItem(item: ContentItem): item is KnownContentItem {
-  return knownContentItemTypes.has(item.type);
-}
-
 /**
  * A message. `phase` ("commentary" | "final_answer") marks assistant text between tool calls vs. the
  * answer. `id` is the provider's item id, absent in rollouts.

@@ -108,10 +108,6 @@ export type KnownRolloutLine = { timestamp: string } & KnownRolloutItem;
 
 const knownRolloutItemTypes: ReadonlySet<string> = new Set(KNOWN_ROLLOUT_ITEM_TYPES);
 
-export function isKnownRolloutItem(item: RolloutItem): item is KnownRolloutItem {
-  return knownRolloutItemTypes.has(item.type);
-}
-
 export function isKnownRolloutLine(line: RolloutLine): line is KnownRolloutLine {
   return knownRolloutItemTypes.has(line.type);
 }

@@ -8,10 +8,10 @@ import { socketUrlFor, webSocketConnector } from './socket';
 import type { WeftClient } from './types';
 
 export * from './types';
-export { createRpcClient, DEFAULT_BACKOFF_MS } from './rpc-client';
-export type { Connection, ConnectionHandlers, Connector, RpcClientOptions, Timers } from './rpc-client';
+export { createRpcClient } from './rpc-client';
+export type { ConnectionHandlers, Connector, Timers } from './rpc-client';
 export { createBridgeClient } from './bridge-client';
-export { socketUrlFor, webSocketConnector } from './socket';
+export { socketUrlFor } from './socket';
 
 declare global {
   interface Window {

@@ -5,7 +5,7 @@
 import type { ServerNotification, Thread, ThreadItem } from '../../src-preload/protocol';
 import { conversationFromThread, entryFor, openEntry, ownTurn, putEntry, sameEntry, turnViewFrom } from './conversation';
 import { appendOutput, EMPTY_OUTPUT } from './output-tail';
-import { assertNever } from './assert-never';
+import { assertNever } from '../../src-preload/protocol';
 import { newDraft, own } from './draft';
 import type { Draft } from './draft';
 import { markArchived, markUnarchived, patchThread, upsertThread } from './thread-list';

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent } from 'react';
 import type { UserInput } from '../../src-preload/protocol';
-import { AskForApproval as ApprovalValues, ReasoningEffort as EffortValues, SandboxMode as SandboxValues } from '../../src-preload/protocol';
+import { MAX_IMAGE_BYTES, AskForApproval as ApprovalValues, ReasoningEffort as EffortValues, SandboxMode as SandboxValues } from '../../src-preload/protocol';
 import { Icon } from '../components/Icon';
 import { APPROVAL_DESCRIPTIONS, APPROVAL_LABELS, EFFORT_LABELS, SANDBOX_DESCRIPTIONS, SANDBOX_LABELS } from '../components/policy-labels';
 import { composerDraftKey, loadComposerDraft, saveComposerDraft } from '../store/saved-drafts';
@@ -22,8 +22,6 @@ interface Attachment {
   name: string;
   url: string;
 }
-
-const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -244,7 +242,7 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
     for (const file of files) {
       if (!file.type.startsWith('image/')) continue;
       if (file.size > MAX_IMAGE_BYTES) {
-        controller.toast(`${file.name} is larger than 20 MB; attach a smaller image.`);
+        controller.toast(`${file.name} is larger than ${MAX_IMAGE_BYTES / 1048576} MiB; attach a smaller image.`);
         continue;
       }
       const url = await readAsDataUrl(file);

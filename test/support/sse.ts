@@ -133,6 +133,7 @@ export function evCustomToolCall(callId: string, name: string, input: string) {
   return itemPair({ ...item, input: '', status: 'in_progress' }, { ...item, input, status: 'completed' });
 }
 
+/** @public */
 export function evWebSearchCall(id: string, query: string) {
   const item = { type: 'web_search_call', id, action: { type: 'search', query } };
   return itemPair({ ...item, status: 'in_progress' }, { ...item, status: 'completed' });
@@ -160,7 +161,7 @@ export function evCompleted(responseId: string = DEFAULT_RESPONSE_ID, usage: Usa
   } satisfies SseEvent;
 }
 
-/** `response.failed`; `code` is the API's error code, e.g. `server_error`, `rate_limit_exceeded`. */
+/** @public `response.failed`; `code` is the API's error code, e.g. `server_error`, `rate_limit_exceeded`. */
 export function evFailed(message: string, code = 'server_error') {
   return {
     type: 'response.failed',
@@ -175,7 +176,7 @@ export function evFailed(message: string, code = 'server_error') {
   } satisfies SseEvent;
 }
 
-/** `response.incomplete`; `reason` is e.g. `max_output_tokens` or `content_filter`. */
+/** @public `response.incomplete`; `reason` is e.g. `max_output_tokens` or `content_filter`. */
 export function evIncomplete(reason: string) {
   return {
     type: 'response.incomplete',

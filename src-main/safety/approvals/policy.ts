@@ -25,9 +25,6 @@ import { proposePrefix } from './prefix-proposal';
 import type { Rule, RuleMatcher } from './rules';
 import { commandWordsSync } from './shell-parse';
 
-export { isPathWritable, writableRootsFor } from '../sandbox/writable-roots';
-export type { WritableRoot } from '../sandbox/writable-roots';
-
 export type SandboxChoice = 'platform' | 'none';
 
 export interface CommandAssessmentInput {

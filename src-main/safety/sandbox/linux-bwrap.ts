@@ -107,11 +107,6 @@ export function probeBwrap(): Promise<BwrapProbe> {
   return probeResult;
 }
 
-/** Forgets the cached probe (for `weft doctor` after the user changed something, and tests). */
-export function resetBwrapProbe(): void {
-  probeResult = null;
-}
-
 /** Generous: on a loaded machine bwrap can take seconds to start, and a timeout reads as "no sandbox". */
 const PROBE_TIMEOUT_MS = 30_000;
 const ISOLATION = ['--new-session', '--die-with-parent', '--unshare-user', '--cap-drop', 'ALL', '--unshare-pid'];

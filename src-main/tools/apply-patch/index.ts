@@ -8,15 +8,11 @@ import { PatchParseError, parsePatch } from './parse';
 import { PatchApplyError, planPatch } from './plan';
 import type { PatchPlan } from './plan';
 
-export { PatchCommitError, commitPlan } from './apply';
 export type { CommitOptions } from './apply';
 export { unifiedDiffForFile } from './diff';
 export { extractApplyPatchInvocation } from './intercept';
-export { PatchParseError, parsePatch } from './parse';
-export type { Chunk, FileHunk, Patch } from './parse';
-export { PatchApplyError, planPatch, withDeclinedHunks } from './plan';
-export type { FileStamp, PatchFailure, PatchPlan, PlannedFile, PlannedHunk, PlanOptions } from './plan';
-export { seekSequence } from './seek';
+export { withDeclinedHunks } from './plan';
+export type { PatchPlan } from './plan';
 
 export interface ApplyPatchOptions {
   /** Directory that relative paths in the patch are resolved against. */

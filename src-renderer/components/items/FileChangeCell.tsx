@@ -2,7 +2,7 @@
 // hunks when the row is open.
 import { useMemo } from 'react';
 import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
-import { assertNever } from '../../store/assert-never';
+import { assertNever } from '../../../src-preload/protocol';
 import { DiffView } from '../diff/DiffView';
 import type { DiffZone } from '../diff/MonacoDiff';
 import { compactSides, hunkStats, keptHunks, parseFileDiff } from '../diff/unified-diff';

@@ -1,6 +1,6 @@
 // One conversation item, chosen by its type.
 import { memo } from 'react';
-import { assertNever } from '../../store/assert-never';
+import { assertNever } from '../../../src-preload/protocol';
 import { useWeft } from '../../store/app-context';
 import { FileChangeCell } from './FileChangeCell';
 import { AgentMessageCell, PlanItemCell, ReasoningCell, UserMessageCell } from './MessageCells';

@@ -4,7 +4,7 @@ import { lazy, Suspense, useId, useState } from 'react';
 import { outputText } from '../../store/output-tail';
 import { OUTPUT_TAIL_CHARS } from '../../store/state';
 import type { McpProgress, OutputTail } from '../../store/state';
-import { assertNever } from '../../store/assert-never';
+import { assertNever } from '../../../src-preload/protocol';
 import { duration, relativePath } from '../format';
 import { Icon, Spinner } from '../Icon';
 import { useDisclosure } from '../preferences';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AttentionEvent } from '../../../src-main/electron/host-types';
+import type { AttentionEvent } from '../../../src-main/server/app-host';
 import { LONG_TURN_MS, badgeCount, formatDuration, planNotification, projectForCwd } from '../../../src-main/electron/notification-rules';
 
 const approval: AttentionEvent = {

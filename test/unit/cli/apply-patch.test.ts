@@ -2,8 +2,8 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { APPLY_PATCH_USAGE, runApplyPatchCli } from '../../../src-main/tools/apply-patch/cli';
-import { patch, read, snapshot, tempDir, writeTree } from './helpers';
+import { APPLY_PATCH_USAGE, runApplyPatchCli } from '../../../src-main/cli/apply-patch';
+import { patch, read, snapshot, tempDir, writeTree } from '../apply-patch/helpers';
 
 async function run(args: string[], cwd: string, stdinText?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdin = new PassThrough();

@@ -2,8 +2,8 @@
 
 import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import { isInsidePath, resolveForWrite } from '../../safety/sandbox/writable-roots';
-import { applyPatchText } from './index';
+import { isInsidePath, resolveForWrite } from '../safety/sandbox/writable-roots';
+import { applyPatchText } from '../tools/apply-patch';
 
 export interface ApplyPatchCliIo {
   stdin: NodeJS.ReadableStream;
