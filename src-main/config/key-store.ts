@@ -5,10 +5,10 @@
 //
 // The key a turn uses, in order: the provider's `experimental_bearer_token` in config, then its
 // `env_key` variable, then the saved key (see `keyFor`).
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { writePrivateJson } from '../util/private-file';
 import type { ResolvedProvider } from './providers';
 
 export interface KeyStore {
@@ -88,26 +88,15 @@ export class FileKeyStore implements KeyStore {
     return parsed.data;
   }
 
-  /** Temp file (0600) in the same folder, flushed, renamed over auth.json. */
+  /** Saved with mode 0600, atomically (`writePrivateJson`). */
   async #write(content: AuthFile): Promise<void> {
-    const dir = dirname(this.file);
-    const temp = join(dir, `.${AUTH_FILE_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    await mkdir(dir, { recursive: true });
     try {
-      const handle = await open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(`${JSON.stringify(content, null, 2)}\n`, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await chmod(temp, 0o600);
-      await rename(temp, this.file);
+      await writePrivateJson(this.file, content);
     } catch (error) {
-      await rm(temp, { force: true });
       throw new Error(`${this.file}: cannot save the key (${error instanceof Error ? error.message : String(error)}); check that WEFT_HOME is writable`, { cause: error });
     }
   }
+
 }
 
 /**

@@ -6,14 +6,15 @@
 // browser itself: a server that needs sign-in fails with "run weft mcp login NAME". Tokens are never
 // logged or sent over the protocol.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { OAuthClientInformationFullSchema, OAuthTokensSchema, type OAuthClientInformationMixed, type OAuthClientMetadata, type OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
 import { errorMessage } from '../util/errors';
+import { writePrivateJson } from '../util/private-file';
 
 export const MCP_OAUTH_FILE_NAME = 'mcp-oauth.json';
 
@@ -74,26 +75,15 @@ export class McpOAuthStore {
     return parsed.data;
   }
 
-  /** Temp file (0600) in the same folder, flushed, renamed over the file. */
+  /** Saved with mode 0600, atomically (`writePrivateJson`). */
   private async write(content: OAuthFile): Promise<void> {
-    const dir = dirname(this.file);
-    const temp = join(dir, `.${MCP_OAUTH_FILE_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    await mkdir(dir, { recursive: true });
     try {
-      const handle = await open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(`${JSON.stringify(content, null, 2)}\n`, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await chmod(temp, 0o600);
-      await rename(temp, this.file);
+      await writePrivateJson(this.file, content);
     } catch (error) {
-      await rm(temp, { force: true });
       throw new Error(`${this.file}: cannot save the MCP sign-in (${errorMessage(error)}); check that WEFT_HOME is writable`, { cause: error });
     }
   }
+
 }
 
 /** A server needs the user to sign in; the transport does not open browsers. */
