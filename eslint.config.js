@@ -26,7 +26,12 @@ export default tseslint.config(
     // Outside the source folders (tests, benches) the layering table does not apply, but electron stays
     // where it belongs: only src-main/electron/ and the preload import it.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src-main/electron/ may import electron.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'Only src-main/electron/ may import electron.' }] },
+      ],
+    },
   },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],

@@ -8,7 +8,10 @@ import { defineConfig } from 'vite';
 
 const packageJson: unknown = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const version =
-  typeof packageJson === 'object' && packageJson !== null && 'version' in packageJson && typeof packageJson.version === 'string'
+  typeof packageJson === 'object' &&
+  packageJson !== null &&
+  'version' in packageJson &&
+  typeof packageJson.version === 'string'
     ? packageJson.version
     : '0.0.0';
 

@@ -40,7 +40,9 @@ async function timeCase(setup: (dir: string) => Promise<string>): Promise<{ wall
   for (let i = 0; i < RUNS + 1; i++) {
     const dir = await mkdtemp(join(tmpdir(), 'weft-bench-patch-'));
     const patchFile = await setup(dir);
-    const r = await measureProcess(['sh', '-c', `exec "${process.execPath}" "${WEFT}" apply-patch < "${patchFile}"`], { cwd: dir });
+    const r = await measureProcess(['sh', '-c', `exec "${process.execPath}" "${WEFT}" apply-patch < "${patchFile}"`], {
+      cwd: dir,
+    });
     await rm(dir, { recursive: true, force: true });
     if (r.exitCode !== 0) throw new Error(`apply-patch failed: ${r.stderr.slice(0, 500)}`);
     if (i === 0) continue;
@@ -69,9 +71,26 @@ export default async function run() {
   return {
     title: 'weft apply-patch (whole process)',
     rows: [
-      { name: '2,000 hunks on a 200,000-line file: wall (median of 11)', value: large.wall, unit: 'ms', target: '≈ 85 ms (Codex, Rust)', note: `peak RSS ${large.peak.toFixed(0)} MiB` },
-      { name: 'add 500 files of 40 lines: wall (median of 11)', value: many.wall, unit: 'ms', target: '≈ 95 ms (Codex, Rust)', note: `peak RSS ${many.peak.toFixed(0)} MiB` },
-      { name: 'one-line add (start-up floor): wall (median of 11)', value: bare.wall, unit: 'ms', note: `peak RSS ${bare.peak.toFixed(0)} MiB` },
+      {
+        name: '2,000 hunks on a 200,000-line file: wall (median of 11)',
+        value: large.wall,
+        unit: 'ms',
+        target: '≈ 85 ms (Codex, Rust)',
+        note: `peak RSS ${large.peak.toFixed(0)} MiB`,
+      },
+      {
+        name: 'add 500 files of 40 lines: wall (median of 11)',
+        value: many.wall,
+        unit: 'ms',
+        target: '≈ 95 ms (Codex, Rust)',
+        note: `peak RSS ${many.peak.toFixed(0)} MiB`,
+      },
+      {
+        name: 'one-line add (start-up floor): wall (median of 11)',
+        value: bare.wall,
+        unit: 'ms',
+        note: `peak RSS ${bare.peak.toFixed(0)} MiB`,
+      },
     ],
     notes: ['The start-up floor row is Node start + the apply-patch chunk; the difference to it is the work itself.'],
   };

@@ -19,7 +19,8 @@ interface BenchRow {
 
 function sourceText(a: number, b: number, c: number, lines: number): string {
   const out: string[] = [`// module ${a}/${b}/${c}`];
-  for (let i = 0; i < lines; i += 1) out.push(`export const value${i} = compute(${a}, ${b}, ${c}, ${i}); // keep the linter happy`);
+  for (let i = 0; i < lines; i += 1)
+    out.push(`export const value${i} = compute(${a}, ${b}, ${c}, ${i}); // keep the linter happy`);
   return `${out.join('\n')}\n`;
 }
 
@@ -48,7 +49,12 @@ function cpuMs(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1000;
 }
 
-async function perCommand(root: string, home: string, watch: boolean, runs: number): Promise<{ first: number; costs: number[]; cpu: number[]; mode: string }> {
+async function perCommand(
+  root: string,
+  home: string,
+  watch: boolean,
+  runs: number,
+): Promise<{ first: number; costs: number[]; cpu: number[]; mode: string }> {
   const service = new CheckpointService({ weftHome: home, watch });
   let started = performance.now();
   await service.beforeChange(root);
@@ -64,14 +70,24 @@ async function perCommand(root: string, home: string, watch: boolean, runs: numb
     let cpuCost = cpuMs(process.cpuUsage(cpuStarted));
     // Names differ per run: a second run over the same tree must change things again.
     const tag = `${watch ? 'w' : 'k'}${i}`;
-    execFileSync('sh', ['-c', `echo "// edit ${tag}" >> pkg1/mod1/f1.ts && echo ${tag} > pkg2/mod3/new-${tag}.ts && rm pkg${watch ? 3 : 4}/mod4/f${i}.ts && mkdir -p gen/r-${tag} && echo ${tag} > gen/r-${tag}/out.ts`], { cwd: root });
+    execFileSync(
+      'sh',
+      [
+        '-c',
+        `echo "// edit ${tag}" >> pkg1/mod1/f1.ts && echo ${tag} > pkg2/mod3/new-${tag}.ts && rm pkg${watch ? 3 : 4}/mod4/f${i}.ts && mkdir -p gen/r-${tag} && echo ${tag} > gen/r-${tag}/out.ts`,
+      ],
+      { cwd: root },
+    );
     started = performance.now();
     cpuStarted = process.cpuUsage();
     const record = await service.afterToolCall({ threadId: 'bench', turnId: `turn-${i}`, callId: null, root });
     cost += performance.now() - started;
     cpuCost += cpuMs(process.cpuUsage(cpuStarted));
-    if (record === null || record.changes.length < 5) throw new Error(`the look after command ${i} missed changes: ${JSON.stringify(record?.changes.map((c) => c.path))}`);
-    mode = watch ? service.tracker(root).watchedDirs > 0 ? 'watch' : 'walk' : 'walk';
+    if (record === null || record.changes.length < 5)
+      throw new Error(
+        `the look after command ${i} missed changes: ${JSON.stringify(record?.changes.map((c) => c.path))}`,
+      );
+    mode = watch ? (service.tracker(root).watchedDirs > 0 ? 'watch' : 'walk') : 'walk';
     costs.push(cost);
     cpu.push(cpuCost);
   }
@@ -89,12 +105,37 @@ export default async function run(): Promise<{ title: string; rows: BenchRow[]; 
     const count = makeTree(big, 50, 40, 50, 12);
     const home = join(scratch, 'home');
     const watched = await perCommand(big, home, true, 30);
-    rows.push({ name: `first look at ${count.toLocaleString('en')} files (walk, hash and store all)`, value: Math.round(watched.first), unit: 'ms', note: 'once per workspace; later starts read the saved index' });
-    rows.push({ name: 'per command, directory watcher: median of 30 (look before + look after)', value: Math.round(median(watched.costs) * 10) / 10, unit: 'ms', target: '≤ 150 ms', note: `p95 ${Math.round(p95(watched.costs))} ms` });
-    rows.push({ name: 'per command, directory watcher: CPU time, median of 30', value: Math.round(median(watched.cpu) * 10) / 10, unit: 'ms', note: 'what the looks cost without waiting for a core' });
+    rows.push({
+      name: `first look at ${count.toLocaleString('en')} files (walk, hash and store all)`,
+      value: Math.round(watched.first),
+      unit: 'ms',
+      note: 'once per workspace; later starts read the saved index',
+    });
+    rows.push({
+      name: 'per command, directory watcher: median of 30 (look before + look after)',
+      value: Math.round(median(watched.costs) * 10) / 10,
+      unit: 'ms',
+      target: '≤ 150 ms',
+      note: `p95 ${Math.round(p95(watched.costs))} ms`,
+    });
+    rows.push({
+      name: 'per command, directory watcher: CPU time, median of 30',
+      value: Math.round(median(watched.cpu) * 10) / 10,
+      unit: 'ms',
+      note: 'what the looks cost without waiting for a core',
+    });
     const walked = await perCommand(big, home, false, 3);
-    rows.push({ name: 'first look in a new process (index on disk: stats only)', value: Math.round(walked.first), unit: 'ms' });
-    rows.push({ name: 'per command, whole-tree walk (no watcher): median of 3', value: Math.round(median(walked.costs)), unit: 'ms', note: 'macOS, or after lost events' });
+    rows.push({
+      name: 'first look in a new process (index on disk: stats only)',
+      value: Math.round(walked.first),
+      unit: 'ms',
+    });
+    rows.push({
+      name: 'per command, whole-tree walk (no watcher): median of 3',
+      value: Math.round(median(walked.costs)),
+      unit: 'ms',
+      note: 'macOS, or after lost events',
+    });
     rmSync(big, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
 
@@ -112,18 +153,34 @@ export default async function run(): Promise<{ title: string; rows: BenchRow[]; 
       const b = (turn * 3) % 10;
       execFileSync(
         'sh',
-        ['-c', `for c in 0 1 2 3 4; do echo "export const turn${turn}_$c = ${turn};" >> pkg${a}/mod${b}/f$c.ts; done && echo "// new ${turn}" > pkg${b}/mod${a}/added${turn}.ts && rm -f pkg${b}/mod${b}/f${(turn % 19) + 1}.ts`],
+        [
+          '-c',
+          `for c in 0 1 2 3 4; do echo "export const turn${turn}_$c = ${turn};" >> pkg${a}/mod${b}/f$c.ts; done && echo "// new ${turn}" > pkg${b}/mod${a}/added${turn}.ts && rm -f pkg${b}/mod${b}/f${(turn % 19) + 1}.ts`,
+        ],
         { cwd: project },
       );
       await service.afterToolCall({ threadId: 'bench', turnId: `turn-${turn}`, callId: null, root: project });
     }
     const after = service.sizeOnDisk();
-    rows.push({ name: `store after the first look at ${files.toLocaleString('en')} files (${(projectBytes / 1024 / 1024).toFixed(1)} MiB on disk)`, value: Math.round((baseline / 1024 / 1024) * 10) / 10, unit: 'MiB' });
-    rows.push({ name: 'store after 200 turns (5 edits, 1 new file, 1 deletion each)', value: Math.round((after / 1024 / 1024) * 10) / 10, unit: 'MiB', note: `+${Math.round((after - baseline) / 1024)} KiB for the 200 turns` });
+    rows.push({
+      name: `store after the first look at ${files.toLocaleString('en')} files (${(projectBytes / 1024 / 1024).toFixed(1)} MiB on disk)`,
+      value: Math.round((baseline / 1024 / 1024) * 10) / 10,
+      unit: 'MiB',
+    });
+    rows.push({
+      name: 'store after 200 turns (5 edits, 1 new file, 1 deletion each)',
+      value: Math.round((after / 1024 / 1024) * 10) / 10,
+      unit: 'MiB',
+      note: `+${Math.round((after - baseline) / 1024)} KiB for the 200 turns`,
+    });
     service.dispose();
     const kept = new CheckpointService({ weftHome: home2, retention: { keepTurns: 50, keepDays: 0 } });
     kept.gc(0);
-    rows.push({ name: 'after `weft checkpoints gc` keeping the last 50 turns', value: Math.round((kept.sizeOnDisk() / 1024 / 1024) * 10) / 10, unit: 'MiB' });
+    rows.push({
+      name: 'after `weft checkpoints gc` keeping the last 50 turns',
+      value: Math.round((kept.sizeOnDisk() / 1024 / 1024) * 10) / 10,
+      unit: 'MiB',
+    });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -15,9 +15,21 @@ export default async function run() {
   const server = await startMockResponsesServer();
   const home = await mkdtemp(join(tmpdir(), 'weft-bench-home-'));
   const work = await mkdtemp(join(tmpdir(), 'weft-bench-ws-'));
-  await writeFile(join(home, 'config.toml'), `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n`);
-  const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], SHELL: '/bin/bash', WEFT_HOME: home, MOCK_API_KEY: 'x' };
-  const answer = { kind: 'sse' as const, events: [evCreated(), evOutputTextDelta('Hello'), evAssistantMessage('Hello'), evCompleted()] };
+  await writeFile(
+    join(home, 'config.toml'),
+    `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n`,
+  );
+  const env = {
+    PATH: process.env['PATH'],
+    HOME: process.env['HOME'],
+    SHELL: '/bin/bash',
+    WEFT_HOME: home,
+    MOCK_API_KEY: 'x',
+  };
+  const answer = {
+    kind: 'sse' as const,
+    events: [evCreated(), evOutputTextDelta('Hello'), evAssistantMessage('Hello'), evCompleted()],
+  };
 
   const measure = async (script: () => void) => {
     const walls: number[] = [];
@@ -33,17 +45,44 @@ export default async function run() {
     return { wall: median(walls), peak: median(peaks), max: Math.max(...peaks) };
   };
   const plain = await measure(() => server.enqueue(answer));
-  const tool = await measure(() => server.enqueueMany([{ kind: 'sse', events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'echo hi' }), evCompleted()] }, answer]));
+  const tool = await measure(() =>
+    server.enqueueMany([
+      { kind: 'sse', events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'echo hi' }), evCompleted()] },
+      answer,
+    ]),
+  );
   await server.close();
   await rm(home, { recursive: true, force: true });
   await rm(work, { recursive: true, force: true });
   return {
     title: 'weft exec (whole process, mock model)',
     rows: [
-      { name: 'plain answer: wall time (median of 15)', value: plain.wall / 1000, unit: 's', target: '< 0.34 s (codex exec)' },
-      { name: 'plain answer: peak RSS (median)', value: plain.peak, unit: 'MiB', target: '< 150 MiB (codex exec)', note: `max ${plain.max.toFixed(1)} MiB` },
-      { name: 'one tool call + answer: wall time (median of 15)', value: tool.wall / 1000, unit: 's', target: '< 0.46 s (codex exec)' },
-      { name: 'one tool call + answer: peak RSS (median)', value: tool.peak, unit: 'MiB', target: '< 154 MiB (codex exec)', note: `max ${tool.max.toFixed(1)} MiB` },
+      {
+        name: 'plain answer: wall time (median of 15)',
+        value: plain.wall / 1000,
+        unit: 's',
+        target: '< 0.34 s (codex exec)',
+      },
+      {
+        name: 'plain answer: peak RSS (median)',
+        value: plain.peak,
+        unit: 'MiB',
+        target: '< 150 MiB (codex exec)',
+        note: `max ${plain.max.toFixed(1)} MiB`,
+      },
+      {
+        name: 'one tool call + answer: wall time (median of 15)',
+        value: tool.wall / 1000,
+        unit: 's',
+        target: '< 0.46 s (codex exec)',
+      },
+      {
+        name: 'one tool call + answer: peak RSS (median)',
+        value: tool.peak,
+        unit: 'MiB',
+        target: '< 154 MiB (codex exec)',
+        note: `max ${tool.max.toFixed(1)} MiB`,
+      },
     ],
     notes: ['Peak RSS is getrusage(RUSAGE_CHILDREN).ru_maxrss of the weft process.'],
   };

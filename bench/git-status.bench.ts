@@ -18,12 +18,19 @@ function median(values: number[]): number {
 
 function bareStatus(dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }, (error) => (error ? reject(error) : resolve()));
+    execFile(
+      'git',
+      ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'],
+      { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
+      (error) => (error ? reject(error) : resolve()),
+    );
   });
 }
 
 /** Ours and bare git alternately, RUNS times each: medians of wall time and of children's CPU time. */
-async function timeStatus(dir: string): Promise<{ ms: number; bareMs: number; cpuMs: number; bareCpuMs: number; files: number }> {
+async function timeStatus(
+  dir: string,
+): Promise<{ ms: number; bareMs: number; cpuMs: number; bareCpuMs: number; files: number }> {
   const times: number[] = [];
   const bare: number[] = [];
   const cpu: number[] = [];
@@ -55,11 +62,23 @@ function childrenCpuMs(): number {
 
 export default async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-git-'));
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'b',
+        GIT_AUTHOR_EMAIL: 'b@b',
+        GIT_COMMITTER_NAME: 'b',
+        GIT_COMMITTER_EMAIL: 'b@b',
+      },
+    });
   try {
     for (let d = 0; d < 500; d++) {
       mkdirSync(join(dir, `pkg${d}`, 'src'), { recursive: true });
-      for (let f = 0; f < FILES / 500; f++) writeFileSync(join(dir, `pkg${d}`, 'src', `file${f}.ts`), `export const v${f} = ${d};\n`);
+      for (let f = 0; f < FILES / 500; f++)
+        writeFileSync(join(dir, `pkg${d}`, 'src', `file${f}.ts`), `export const v${f} = ${d};\n`);
     }
     git('init', '--quiet');
     git('-c', 'gc.auto=0', 'add', '--all');
@@ -67,16 +86,39 @@ export default async function run() {
     await gitStatus(dir);
     const loadBefore = loadavg()[0] ?? 0;
     const clean = await timeStatus(dir);
-    for (let i = 0; i < 200; i++) writeFileSync(join(dir, `pkg${i}`, 'src', 'file0.ts'), `export const v0 = ${i + 1};\n`);
+    for (let i = 0; i < 200; i++)
+      writeFileSync(join(dir, `pkg${i}`, 'src', 'file0.ts'), `export const v0 = ${i + 1};\n`);
     for (let i = 0; i < 50; i++) writeFileSync(join(dir, `pkg${i}`, `new${i}.ts`), 'export {};\n');
     const dirty = await timeStatus(dir);
     return {
       title: 'Changes panel status (50,000-file git repository)',
       rows: [
-        { name: 'weft/git/status, clean tree (median of 11)', value: Math.round(clean.ms), unit: 'ms', target: '≤ 200 ms', note: `${clean.files} changed files; bare git status ${Math.round(clean.bareMs)} ms in the same runs` },
-        { name: 'weft/git/status, clean tree: git CPU time (median of 11)', value: clean.cpuMs, unit: 'ms', note: `bare git status ${clean.bareCpuMs} ms` },
-        { name: 'weft/git/status, 200 modified + 50 untracked (median of 11)', value: Math.round(dirty.ms), unit: 'ms', target: '≤ 200 ms', note: `${dirty.files} changed files; bare git status ${Math.round(dirty.bareMs)} ms in the same runs` },
-        { name: 'weft/git/status, 200 modified + 50 untracked: git CPU time (median of 11)', value: dirty.cpuMs, unit: 'ms', note: `bare git status ${dirty.bareCpuMs} ms` },
+        {
+          name: 'weft/git/status, clean tree (median of 11)',
+          value: Math.round(clean.ms),
+          unit: 'ms',
+          target: '≤ 200 ms',
+          note: `${clean.files} changed files; bare git status ${Math.round(clean.bareMs)} ms in the same runs`,
+        },
+        {
+          name: 'weft/git/status, clean tree: git CPU time (median of 11)',
+          value: clean.cpuMs,
+          unit: 'ms',
+          note: `bare git status ${clean.bareCpuMs} ms`,
+        },
+        {
+          name: 'weft/git/status, 200 modified + 50 untracked (median of 11)',
+          value: Math.round(dirty.ms),
+          unit: 'ms',
+          target: '≤ 200 ms',
+          note: `${dirty.files} changed files; bare git status ${Math.round(dirty.bareMs)} ms in the same runs`,
+        },
+        {
+          name: 'weft/git/status, 200 modified + 50 untracked: git CPU time (median of 11)',
+          value: dirty.cpuMs,
+          unit: 'ms',
+          note: `bare git status ${dirty.bareCpuMs} ms`,
+        },
       ],
       notes: [
         "Time is git's own `status` (warm index and file cache) plus parsing; it runs as a child process, so the main process stays responsive meanwhile. `rev-parse` and `remote` run beside it.",

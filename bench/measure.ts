@@ -20,16 +20,29 @@ peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 sys.stdout.write(json.dumps({"wall": wall, "peak_kib": peak_kib, "code": proc.returncode, "out": proc.stdout.decode("utf-8", "replace"), "err": proc.stderr.decode("utf-8", "replace")}))
 `;
 
-export function measureProcess(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessRun> {
+export function measureProcess(
+  argv: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('python3', ['-c', WRAPPER, ...argv], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('python3', ['-c', WRAPPER, ...argv], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
     child.on('close', () => {
       try {
         const r = JSON.parse(out) as { wall: number; peak_kib: number; code: number; out: string; err: string };
-        resolve({ wallMs: r.wall * 1000, peakRssMiB: r.peak_kib / 1024, exitCode: r.code, stdout: r.out, stderr: r.err });
+        resolve({
+          wallMs: r.wall * 1000,
+          peakRssMiB: r.peak_kib / 1024,
+          exitCode: r.code,
+          stdout: r.out,
+          stderr: r.err,
+        });
       } catch (error) {
         reject(new Error(`measure: could not read the wrapper's result: ${String(error)}\n${out.slice(0, 500)}`));
       }

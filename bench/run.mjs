@@ -25,7 +25,10 @@ const benches = readdirSync(here)
 let failed = 0;
 for (const name of benches) {
   const entry = join(work, `${name}.entry.mjs`);
-  writeFileSync(entry, `import run from ${JSON.stringify(join(here, `${name}.bench.ts`))};\nconst result = await run();\nprocess.stdout.write('\\n@@BENCH@@' + JSON.stringify(result) + '\\n');\nprocess.exit(0);\n`);
+  writeFileSync(
+    entry,
+    `import run from ${JSON.stringify(join(here, `${name}.bench.ts`))};\nconst result = await run();\nprocess.stdout.write('\\n@@BENCH@@' + JSON.stringify(result) + '\\n');\nprocess.exit(0);\n`,
+  );
   const outfile = join(work, `${name}.mjs`);
   await build({
     entryPoints: [entry],
@@ -39,7 +42,11 @@ for (const name of benches) {
   });
   process.stderr.write(`bench: ${name}…\n`);
   const started = Date.now();
-  const run = spawnSync(process.execPath, [outfile], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, [outfile], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const marker = run.stdout.lastIndexOf('@@BENCH@@');
   if (run.status !== 0 || marker < 0) {
     process.stderr.write(`bench: ${name} failed (exit ${run.status})\n${run.stdout.slice(-2000)}\n`);
@@ -59,9 +66,22 @@ const sections = readdirSync(resultsDir)
   .sort()
   .map((f) => {
     const r = JSON.parse(readFileSync(join(resultsDir, f), 'utf8'));
-    const rows = r.rows.map((row) => `| ${row.name} | ${formatValue(row.value)} ${row.unit} | ${row.target ?? ''} | ${row.note ?? ''} |`);
+    const rows = r.rows.map(
+      (row) => `| ${row.name} | ${formatValue(row.value)} ${row.unit} | ${row.target ?? ''} | ${row.note ?? ''} |`,
+    );
     const notes = (r.notes ?? []).map((n) => `- ${n}`);
-    return [`## ${r.title}`, '', `Measured ${r.measuredAt.slice(0, 16).replace('T', ' ')} UTC (\`npm run bench -- ${basename(f, '.json')}\`).`, '', '| measure | result | target | note |', '| --- | --- | --- | --- |', ...rows, '', ...notes, ''].join('\n');
+    return [
+      `## ${r.title}`,
+      '',
+      `Measured ${r.measuredAt.slice(0, 16).replace('T', ' ')} UTC (\`npm run bench -- ${basename(f, '.json')}\`).`,
+      '',
+      '| measure | result | target | note |',
+      '| --- | --- | --- | --- |',
+      ...rows,
+      '',
+      ...notes,
+      '',
+    ].join('\n');
   });
 writeFileSync(
   join(here, 'RESULTS.md'),

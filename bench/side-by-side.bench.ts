@@ -9,7 +9,16 @@
 // Codex homes live under CODEX_BENCH_DIR (default bench/.work/side-by-side): Codex's sandbox refuses
 // commands whose home is under /tmp.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -87,7 +96,11 @@ function manyFilesPatch(): string {
 }
 
 /** 10,000 small threads (one of them 50 MB) in Weft's home and, in Codex's form, in Codex's home. */
-function generateThreads(weftHome: string, codexHome: string | null, cwd: string): { weftHuge: string; codexHuge: string } {
+function generateThreads(
+  weftHome: string,
+  codexHome: string | null,
+  cwd: string,
+): { weftHuge: string; codexHuge: string } {
   const now = Date.UTC(2026, 10, 1);
   let weftHuge = '';
   let codexHuge = '';
@@ -95,7 +108,9 @@ function generateThreads(weftHome: string, codexHome: string | null, cwd: string
     const created = now - (THREADS - i) * 60_000;
     const huge = i === THREADS - 100;
     const wid = weftId(created, i);
-    const text = huge ? weftRollout(wid, created, cwd, HUGE_BYTES, { items: HUGE_ITEMS }) : weftRollout(wid, created, cwd, 3_000);
+    const text = huge
+      ? weftRollout(wid, created, cwd, HUGE_BYTES, { items: HUGE_ITEMS })
+      : weftRollout(wid, created, cwd, 3_000);
     const path = rolloutPath(weftHome, new Date(created), wid);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
@@ -104,7 +119,13 @@ function generateThreads(weftHome: string, codexHome: string | null, cwd: string
     const cid = codexId(created);
     const made = codexRollout(cid, created, cwd, huge ? HUGE_BYTES : 3_000, `task ${i}: fix the parser`, null, null);
     const d = new Date(created);
-    const dir = join(codexHome, 'sessions', String(d.getFullYear()), String(d.getMonth() + 1).padStart(2, '0'), String(d.getDate()).padStart(2, '0'));
+    const dir = join(
+      codexHome,
+      'sessions',
+      String(d.getFullYear()),
+      String(d.getMonth() + 1).padStart(2, '0'),
+      String(d.getDate()).padStart(2, '0'),
+    );
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, rolloutFileName(d, cid)), made.text);
     if (huge) codexHuge = cid;
@@ -154,7 +175,12 @@ interface AppServerRun {
 }
 
 /** Starts an app server, initializes, sends `requests` one after another; times them; stops it. */
-function appServer(argv: string[], env: NodeJS.ProcessEnv, cwd: string, requests: { method: string; params: unknown }[]): Promise<AppServerRun> {
+function appServer(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  requests: { method: string; params: unknown }[],
+): Promise<AppServerRun> {
   return new Promise((resolveRun, reject) => {
     const started = performance.now();
     const [cmd, ...args] = argv;
@@ -216,7 +242,10 @@ export default async function run() {
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   try {
-    writeFileSync(join(weftHome, 'config.toml'), `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n`);
+    writeFileSync(
+      join(weftHome, 'config.toml'),
+      `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n`,
+    );
     writeFileSync(
       join(codexHome, 'config.toml'),
       [
@@ -239,13 +268,26 @@ export default async function run() {
     // An empty HOME: commands run through a login shell, and the user's profile is not what is measured.
     const home = join(work, 'home');
     mkdirSync(home, { recursive: true });
-    const baseEnv = { PATH: process.env['PATH'], HOME: home, SHELL: '/bin/bash', MOCK_API_KEY: 'x', NO_COLOR: '1', RUST_LOG: 'error' };
+    const baseEnv = {
+      PATH: process.env['PATH'],
+      HOME: home,
+      SHELL: '/bin/bash',
+      MOCK_API_KEY: 'x',
+      NO_COLOR: '1',
+      RUST_LOG: 'error',
+    };
     const weftEnv = { ...baseEnv, WEFT_HOME: weftHome };
     const codexEnv = { ...baseEnv, CODEX_HOME: codexHome };
 
     // ---- exec ----
-    const answer: ScriptStep = { kind: 'sse', events: [evCreated(), evOutputTextDelta('Hello'), evAssistantMessage('Hello'), evCompleted()] };
-    const toolCall: ScriptStep = { kind: 'sse', events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'echo hi' }), evCompleted()] };
+    const answer: ScriptStep = {
+      kind: 'sse',
+      events: [evCreated(), evOutputTextDelta('Hello'), evAssistantMessage('Hello'), evCompleted()],
+    };
+    const toolCall: ScriptStep = {
+      kind: 'sse',
+      events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'echo hi' }), evCompleted()],
+    };
     const execCase = async (steps: ScriptStep[]): Promise<{ weft: Sample; codex: Sample | null }> => {
       const weft = sample();
       const codex = CODEX ? sample() : null;
@@ -256,8 +298,12 @@ export default async function run() {
         if (i > 0) record(weft, w);
         if (CODEX && codex) {
           server.enqueueMany(steps);
-          const c = await measureProcess([CODEX, 'exec', '--skip-git-repo-check', 'say hello'], { cwd: project, env: codexEnv });
-          if (c.exitCode !== 0 || !c.stdout.includes('Hello')) throw new Error(`codex exec failed: ${c.stderr.slice(-2000)}`);
+          const c = await measureProcess([CODEX, 'exec', '--skip-git-repo-check', 'say hello'], {
+            cwd: project,
+            env: codexEnv,
+          });
+          if (c.exitCode !== 0 || !c.stdout.includes('Hello'))
+            throw new Error(`codex exec failed: ${c.stderr.slice(-2000)}`);
           if (i > 0) record(codex, c);
         }
       }
@@ -266,8 +312,19 @@ export default async function run() {
     const execRows = (what: string, r: { weft: Sample; codex: Sample | null }): void => {
       const cw = r.codex ? median(r.codex.wall) : null;
       const cr = r.codex ? median(r.codex.rss) : null;
-      rows.push({ name: `exec, ${what}: wall (median of ${RUNS})`, value: median(r.weft.wall), unit: 'ms', target: '≤ 0.6× Codex', note: cw === null ? '' : `Codex ${cw.toFixed(0)} ms; ratio ${ratio(median(r.weft.wall), cw)}` });
-      rows.push({ name: `exec, ${what}: peak RSS`, value: median(r.weft.rss), unit: 'MiB', note: cr === null ? '' : `Codex ${cr.toFixed(0)} MiB; ratio ${ratio(median(r.weft.rss), cr)}` });
+      rows.push({
+        name: `exec, ${what}: wall (median of ${RUNS})`,
+        value: median(r.weft.wall),
+        unit: 'ms',
+        target: '≤ 0.6× Codex',
+        note: cw === null ? '' : `Codex ${cw.toFixed(0)} ms; ratio ${ratio(median(r.weft.wall), cw)}`,
+      });
+      rows.push({
+        name: `exec, ${what}: peak RSS`,
+        value: median(r.weft.rss),
+        unit: 'MiB',
+        note: cr === null ? '' : `Codex ${cr.toFixed(0)} MiB; ratio ${ratio(median(r.weft.rss), cr)}`,
+      });
     };
     execRows('plain answer', await execCase([answer]));
     execRows('one tool call', await execCase([toolCall, answer]));
@@ -319,7 +376,9 @@ export default async function run() {
     // ---- app server: first thread/list, resume of a 50 MB thread ----
     const genStart = performance.now();
     const ids = generateThreads(weftHome, CODEX ? codexHome : null, project);
-    notes.push(`Generated ${THREADS} threads (about 3 KB each, one of 50 MB) for each program in ${((performance.now() - genStart) / 1000).toFixed(1)} s.`);
+    notes.push(
+      `Generated ${THREADS} threads (about 3 KB each, one of 50 MB) for each program in ${((performance.now() - genStart) / 1000).toFixed(1)} s.`,
+    );
     // Weft's index is built once (as after the first start); Codex gets warm-up starts for its own.
     const store = ThreadStore.open(weftHome, { onWarning: () => undefined });
     await store.whenIndexed();
@@ -353,10 +412,14 @@ export default async function run() {
     const resW: AppServerRun[] = [];
     const resC: AppServerRun[] = [];
     for (let i = 0; i < resumeRuns + 1; i++) {
-      const w = await appServer(weftServer, weftEnv, project, [{ method: 'thread/resume', params: { threadId: ids.weftHuge } }]);
+      const w = await appServer(weftServer, weftEnv, project, [
+        { method: 'thread/resume', params: { threadId: ids.weftHuge } },
+      ]);
       if (i > 0) resW.push(w);
       if (codexServer) {
-        const c = await appServer(codexServer, codexEnv, project, [{ method: 'thread/resume', params: { threadId: ids.codexHuge } }]);
+        const c = await appServer(codexServer, codexEnv, project, [
+          { method: 'thread/resume', params: { threadId: ids.codexHuge } },
+        ]);
         if (i > 0) resC.push(c);
       }
     }

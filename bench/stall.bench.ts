@@ -77,8 +77,25 @@ function manyItemsModel(): ModelClient {
       for (let i = 0; i < ITEMS; i++) {
         const item =
           i % 2 === 0
-            ? { type: 'reasoning' as const, id: `rs_${i}`, summary: [{ type: 'summary_text' as const, text: `Step ${i}: looking at the next file` }], encrypted_content: 'gAAAA'.padEnd(200, 'x') }
-            : { type: 'message' as const, id: `msg_${i}`, role: 'assistant' as const, content: [{ type: 'output_text' as const, text: `Checked part ${i} of the module; moving on to the next one.`, annotations: [] }], phase: 'commentary' };
+            ? {
+                type: 'reasoning' as const,
+                id: `rs_${i}`,
+                summary: [{ type: 'summary_text' as const, text: `Step ${i}: looking at the next file` }],
+                encrypted_content: 'gAAAA'.padEnd(200, 'x'),
+              }
+            : {
+                type: 'message' as const,
+                id: `msg_${i}`,
+                role: 'assistant' as const,
+                content: [
+                  {
+                    type: 'output_text' as const,
+                    text: `Checked part ${i} of the module; moving on to the next one.`,
+                    annotations: [],
+                  },
+                ],
+                phase: 'commentary',
+              };
         yield { type: 'outputItemAdded', item, outputIndex: i };
         yield { type: 'outputItemDone', item, outputIndex: i };
         if (i % 20 === 19) await new Promise((r) => setImmediate(r));
@@ -89,14 +106,26 @@ function manyItemsModel(): ModelClient {
 }
 
 async function host(home: string, cwd: string, modelClient?: ModelClient) {
-  const app = await createAppHost({ weftHome: home, cwd, env: { ...process.env, OPENAI_API_KEY: 'bench' }, log: () => undefined, modelClient });
+  const app = await createAppHost({
+    weftHome: home,
+    cwd,
+    env: { ...process.env, OPENAI_API_KEY: 'bench' },
+    log: () => undefined,
+    modelClient,
+  });
   const waiters = new Map<number, (m: { result?: unknown; error?: unknown }) => void>();
   const listeners = new Set<(m: { method?: string; params?: unknown }) => void>();
   const connection = app.host.connect({
     label: 'bench',
     send: (message) => {
       // What a transport does with every message (serialize it), on the same thread.
-      const m = JSON.parse(JSON.stringify(message)) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: unknown };
+      const m = JSON.parse(JSON.stringify(message)) as {
+        id?: number;
+        method?: string;
+        params?: unknown;
+        result?: unknown;
+        error?: unknown;
+      };
       if (m.id !== undefined && m.method === undefined) waiters.get(m.id)?.(m);
       else for (const l of listeners) l(m);
     },
@@ -142,7 +171,13 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
     const turnMs = performance.now() - t0;
     h1.connection.close();
     await h1.app.close();
-    rows.push({ name: `${ITEMS.toLocaleString('en')}-item turn (mock model): longest stall, CPU time in one loop turn`, value: turn.cpuMaxMs, unit: 'ms', target: TARGET, note: `wall-clock max ${turn.maxMs.toFixed(0)} ms (idle loop beside it ${idleTurn.maxMs.toFixed(0)} ms), p99 ${turn.p99Ms.toFixed(1)} ms; ${items} items in ${(turnMs / 1000).toFixed(1)} s; load ${loadBeforeTurn}→${load()}` });
+    rows.push({
+      name: `${ITEMS.toLocaleString('en')}-item turn (mock model): longest stall, CPU time in one loop turn`,
+      value: turn.cpuMaxMs,
+      unit: 'ms',
+      target: TARGET,
+      note: `wall-clock max ${turn.maxMs.toFixed(0)} ms (idle loop beside it ${idleTurn.maxMs.toFixed(0)} ms), p99 ${turn.p99Ms.toFixed(1)} ms; ${items} items in ${(turnMs / 1000).toFixed(1)} s; load ${loadBeforeTurn}→${load()}`,
+    });
 
     // ---- resume of a 50 MB thread ----
     const home2 = join(root, 'home2');
@@ -164,9 +199,19 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
     if (resumed.error) throw new Error(`thread/resume failed: ${JSON.stringify(resumed.error)}`);
     h2.connection.close();
     await h2.app.close();
-    rows.push({ name: `thread/resume of a ${mb.toFixed(0)} MB thread: longest stall, CPU time in one loop turn`, value: resume.cpuMaxMs, unit: 'ms', target: TARGET, note: `wall-clock max ${resume.maxMs.toFixed(0)} ms (idle loop beside it ${idleResume.maxMs.toFixed(0)} ms), p99 ${resume.p99Ms.toFixed(1)} ms; answered in ${resumeMs.toFixed(0)} ms; load ${loadBeforeResume}→${load()}` });
-    notes.push('In-process app host (store, thread manager, dispatcher) with one client whose messages are serialized as a transport would; the model is a mock streaming items in bursts of 20 per macrotask.');
-    notes.push('The value is the most CPU time the process spent between two 5 ms ticks of the probe (all threads of the process, so an fsync or GC helper running then counts too: an upper bound of the stall our code caused). "Idle loop beside it": the wall-clock probe over 3 s of doing nothing just before, the part of a wall-clock figure that is the machine (2 cores shared by many processes).');
+    rows.push({
+      name: `thread/resume of a ${mb.toFixed(0)} MB thread: longest stall, CPU time in one loop turn`,
+      value: resume.cpuMaxMs,
+      unit: 'ms',
+      target: TARGET,
+      note: `wall-clock max ${resume.maxMs.toFixed(0)} ms (idle loop beside it ${idleResume.maxMs.toFixed(0)} ms), p99 ${resume.p99Ms.toFixed(1)} ms; answered in ${resumeMs.toFixed(0)} ms; load ${loadBeforeResume}→${load()}`,
+    });
+    notes.push(
+      'In-process app host (store, thread manager, dispatcher) with one client whose messages are serialized as a transport would; the model is a mock streaming items in bursts of 20 per macrotask.',
+    );
+    notes.push(
+      'The value is the most CPU time the process spent between two 5 ms ticks of the probe (all threads of the process, so an fsync or GC helper running then counts too: an upper bound of the stall our code caused). "Idle loop beside it": the wall-clock probe over 3 s of doing nothing just before, the part of a wall-clock figure that is the machine (2 cores shared by many processes).',
+    );
     return { title: 'Main-thread stalls (the core in the main process)', rows, notes };
   } finally {
     rmSync(root, { recursive: true, force: true });

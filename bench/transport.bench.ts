@@ -36,7 +36,10 @@ interface Outcome {
 }
 
 function makeDelta(index: number): object {
-  return { method: 'item/agentMessage/delta', params: { threadId: 'thr_1', turnId: 'turn_1', itemId: 'msg_1', delta: `tok${index % 10} ` } };
+  return {
+    method: 'item/agentMessage/delta',
+    params: { threadId: 'thr_1', turnId: 'turn_1', itemId: 'msg_1', delta: `tok${index % 10} ` },
+  };
 }
 
 const EXPECTED_CHARS = Array.from({ length: DELTAS }, (_, i) => `tok${i % 10} `.length).reduce((a, b) => a + b, 0);
@@ -136,7 +139,10 @@ async function stdioBare(): Promise<Outcome> {
 
 // ---- WebSocket: an in-process client (the same for both paths) parses every frame.
 
-function wsReader(url: string, protocols?: string[]): Promise<{ ws: WebSocket; result: Promise<{ frames: number; chars: number }> }> {
+function wsReader(
+  url: string,
+  protocols?: string[],
+): Promise<{ ws: WebSocket; result: Promise<{ frames: number; chars: number }> }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, protocols);
     let frames = 0;
@@ -182,7 +188,8 @@ async function wsBare(): Promise<Outcome> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
   await once(server, 'listening');
   const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the yardstick WebSocket server has no TCP port');
+  if (address === null || typeof address === 'string')
+    throw new Error('the yardstick WebSocket server has no TCP port');
   const accepted = new Promise<WebSocket>((resolve) => server.once('connection', resolve));
   const reader = await wsReader(`ws://127.0.0.1:${address.port}/`);
   const socket = await accepted;
@@ -213,7 +220,8 @@ async function measure(weft: () => Promise<Outcome>, bare: () => Promise<Outcome
     bareRuns.push(await bare());
   }
   for (const run of [...weftRuns, ...bareRuns]) {
-    if (run.chars !== EXPECTED_CHARS) throw new Error(`a client received ${run.chars} delta characters, expected ${EXPECTED_CHARS}`);
+    if (run.chars !== EXPECTED_CHARS)
+      throw new Error(`a client received ${run.chars} delta characters, expected ${EXPECTED_CHARS}`);
   }
   const weftRate = DELTAS / (median(weftRuns.map((r) => r.ms)) / 1000);
   const bareRate = DELTAS / (median(bareRuns.map((r) => r.ms)) / 1000);
@@ -224,11 +232,24 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
   const stdio = await measure(stdioWeft, stdioBare);
   const ws = await measure(wsWeft, wsBare);
   const rows: Row[] = [];
-  for (const [label, result] of [['stdio', stdio], ['WebSocket', ws]] as const) {
+  for (const [label, result] of [
+    ['stdio', stdio],
+    ['WebSocket', ws],
+  ] as const) {
     rows.push(
-      { name: `${label}: Weft transport`, value: Math.round(result.weftRate), unit: 'notifications/s', note: `${result.weftFrames} frames for ${DELTAS} deltas (median)` },
+      {
+        name: `${label}: Weft transport`,
+        value: Math.round(result.weftRate),
+        unit: 'notifications/s',
+        note: `${result.weftFrames} frames for ${DELTAS} deltas (median)`,
+      },
       { name: `${label}: bare echo (yardstick)`, value: Math.round(result.bareRate), unit: 'notifications/s' },
-      { name: `${label}: Weft / bare`, value: Number((result.weftRate / result.bareRate).toFixed(2)), unit: 'ratio', target: '>= 0.8' },
+      {
+        name: `${label}: Weft / bare`,
+        value: Number((result.weftRate / result.bareRate).toFixed(2)),
+        unit: 'ratio',
+        target: '>= 0.8',
+      },
     );
   }
   return {

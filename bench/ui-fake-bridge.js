@@ -33,7 +33,16 @@
     turns: [],
     ...extra,
   });
-  const turn = (turnId, items, extra) => ({ id: turnId, items, status: 'completed', error: null, startedAt: now - 600, completedAt: now - 540, durationMs: 61_400, ...extra });
+  const turn = (turnId, items, extra) => ({
+    id: turnId,
+    items,
+    status: 'completed',
+    error: null,
+    startedAt: now - 600,
+    completedAt: now - 540,
+    durationMs: 61_400,
+    ...extra,
+  });
   const user = (text) => ({ type: 'userMessage', id: id('u'), content: [{ type: 'text', text }] });
   const agent = (text, phase = 'final_answer') => ({ type: 'agentMessage', id: id('m'), text, phase });
   const reasoning = (summary) => ({ type: 'reasoning', id: id('r'), summary, content: [] });
@@ -144,18 +153,47 @@
   const demoTurns = () => {
     const firstItems = [
       user('The checkout test fails about one run in five. Find out why and fix it.'),
-      reasoning(['**Reproducing the failure**\n\nI will run the checkout tests a few times to see the failing assertion and its timing.']),
+      reasoning([
+        '**Reproducing the failure**\n\nI will run the checkout tests a few times to see the failing assertion and its timing.',
+      ]),
       command('npm test -- checkout', failingOutput, 1, 4210),
-      command("rg -n 'charge' src/checkout", 'src/checkout/api.ts:4:export async function charge(cartId: string)\nsrc/checkout/Checkout.tsx:31:    await api.charge(cart.id);\nsrc/checkout/checkout.test.ts:23:    expect(api.charge).toHaveBeenCalledTimes(1);\n', 0, 38, { commandActions: [{ type: 'search', command: "rg -n 'charge' src/checkout", query: 'charge', path: 'src/checkout' }] }),
-      agent('The handler awaits validation before charging, so the assertion can run too early. I will make the test wait for what the user sees.', 'commentary'),
-      { type: 'fileChange', id: id('f'), status: 'completed', changes: [{ path: `${cwd}/src/checkout/checkout.test.ts`, kind: { type: 'update', move_path: null }, diff: TEST_DIFF }] },
+      command(
+        "rg -n 'charge' src/checkout",
+        'src/checkout/api.ts:4:export async function charge(cartId: string)\nsrc/checkout/Checkout.tsx:31:    await api.charge(cart.id);\nsrc/checkout/checkout.test.ts:23:    expect(api.charge).toHaveBeenCalledTimes(1);\n',
+        0,
+        38,
+        {
+          commandActions: [
+            { type: 'search', command: "rg -n 'charge' src/checkout", query: 'charge', path: 'src/checkout' },
+          ],
+        },
+      ),
+      agent(
+        'The handler awaits validation before charging, so the assertion can run too early. I will make the test wait for what the user sees.',
+        'commentary',
+      ),
+      {
+        type: 'fileChange',
+        id: id('f'),
+        status: 'completed',
+        changes: [
+          { path: `${cwd}/src/checkout/checkout.test.ts`, kind: { type: 'update', move_path: null }, diff: TEST_DIFF },
+        ],
+      },
       command('npm test -- checkout', passingOutput, 0, 3980),
       agent(answer),
     ];
     const second = [
       user('Also make the retry delay configurable, and double it for the retry after a timeout.'),
-      reasoning(['**Finding the retry logic**\n\nThe delay is a constant in `api.ts`.', '**Planning the change**\n\nRead it from the environment with the old value as default.']),
-      command('cat src/checkout/api.ts', API_ORIGINAL, 0, 12, { commandActions: [{ type: 'read', command: 'cat src/checkout/api.ts', name: 'api.ts', path: `${cwd}/src/checkout/api.ts` }] }),
+      reasoning([
+        '**Finding the retry logic**\n\nThe delay is a constant in `api.ts`.',
+        '**Planning the change**\n\nRead it from the environment with the old value as default.',
+      ]),
+      command('cat src/checkout/api.ts', API_ORIGINAL, 0, 12, {
+        commandActions: [
+          { type: 'read', command: 'cat src/checkout/api.ts', name: 'api.ts', path: `${cwd}/src/checkout/api.ts` },
+        ],
+      }),
     ];
     return [
       turn('turn_a', firstItems, { durationMs: 92_300 }),
@@ -165,14 +203,33 @@
 
   const lists = {
     live: [
-      thread('thr_demo', { name: 'Fix flaky checkout test', preview: 'The checkout test fails about one run in five.', updatedAt: now - 20, status: { type: 'active', activeFlags: [] } }),
+      thread('thr_demo', {
+        name: 'Fix flaky checkout test',
+        preview: 'The checkout test fails about one run in five.',
+        updatedAt: now - 20,
+        status: { type: 'active', activeFlags: [] },
+      }),
       thread('thr_dark', { preview: 'Add a dark mode toggle to the settings page', updatedAt: now - 3 * 3600 }),
-      thread('thr_dark2', { forkedFromId: 'thr_dark', name: 'Dark mode — CSS variables', preview: 'Add a dark mode toggle', updatedAt: now - 2 * 3600 }),
+      thread('thr_dark2', {
+        forkedFromId: 'thr_dark',
+        name: 'Dark mode — CSS variables',
+        preview: 'Add a dark mode toggle',
+        updatedAt: now - 2 * 3600,
+      }),
       thread('thr_vite', { preview: 'Migrate the build from webpack to Vite 8', updatedAt: now - 26 * 3600 }),
-      thread('thr_leak', { preview: 'Investigate the memory leak in the image worker', updatedAt: now - 3 * 86400, status: { type: 'systemError' } }),
-      thread('thr_docs', { preview: 'Update the README badges and the contributing guide', updatedAt: now - 9 * 86400 }),
+      thread('thr_leak', {
+        preview: 'Investigate the memory leak in the image worker',
+        updatedAt: now - 3 * 86400,
+        status: { type: 'systemError' },
+      }),
+      thread('thr_docs', {
+        preview: 'Update the README badges and the contributing guide',
+        updatedAt: now - 9 * 86400,
+      }),
     ],
-    archived: [thread('thr_old', { preview: 'Spike: server-side rendering of the product page', updatedAt: now - 40 * 86400 })],
+    archived: [
+      thread('thr_old', { preview: 'Spike: server-side rendering of the product page', updatedAt: now - 40 * 86400 }),
+    ],
   };
 
   // The bench thread: `items` items, ten per turn.
@@ -184,15 +241,35 @@
         user(`Step ${t}: refactor module ${t} and keep the tests green.`),
         reasoning([`**Looking at module ${t}**\n\nIt has three callers.`]),
         command(`npm test -- module-${t}`, `\x1b[32m✓\x1b[0m module-${t} (4 tests)\n`, 0, 900 + t),
-        agent(`Module ${t} now exports a single \`run()\` function. The callers were updated:\n\n- a.ts\n- b.ts\n- c.ts`, 'commentary'),
+        agent(
+          `Module ${t} now exports a single \`run()\` function. The callers were updated:\n\n- a.ts\n- b.ts\n- c.ts`,
+          'commentary',
+        ),
         command(`rg -n "module${t}" src`, `src/a.ts:3:import { run } from "./module${t}";\n`, 0, 20),
-        { type: 'fileChange', id: id('f'), status: 'completed', changes: [{ path: `${cwd}/src/module${t}.ts`, kind: { type: 'update', move_path: null }, diff: `--- a/src/module${t}.ts\n+++ b/src/module${t}.ts\n@@ -1,3 +1,3 @@\n-export function go() {}\n+export function run() {}\n export const x = 1;\n export const y = 2;\n` }] },
+        {
+          type: 'fileChange',
+          id: id('f'),
+          status: 'completed',
+          changes: [
+            {
+              path: `${cwd}/src/module${t}.ts`,
+              kind: { type: 'update', move_path: null },
+              diff: `--- a/src/module${t}.ts\n+++ b/src/module${t}.ts\n@@ -1,3 +1,3 @@\n-export function go() {}\n+export function run() {}\n export const x = 1;\n export const y = 2;\n`,
+            },
+          ],
+        },
         command(`npm run lint`, 'No problems.\n', 0, 2100),
         reasoning(['**Checking the callers**']),
         { type: 'webSearch', id: id('w'), query: `module ${t} pattern` },
         agent(`Done with step ${t}. All **4 tests** pass and the linter is clean.`),
       ].slice(0, Math.min(10, total - t * 10));
-      turns.push(turn(`turn_${t}`, items, { startedAt: now - 100000 + t * 60, completedAt: now - 100000 + t * 60 + 50, durationMs: 50_000 }));
+      turns.push(
+        turn(`turn_${t}`, items, {
+          startedAt: now - 100000 + t * 60,
+          completedAt: now - 100000 + t * 60 + 50,
+          durationMs: 50_000,
+        }),
+      );
     }
     return thread('thr_bench', { name: `Bench thread (${total} items)`, preview: 'bench', turns, updatedAt: now });
   };
@@ -207,10 +284,29 @@
   }
 
   const files = { [`${cwd}/src/checkout/api.ts`]: API_ORIGINAL };
-  const settings = { model: 'gpt-5.1-codex', modelProvider: 'openai', cwd, approvalPolicy: 'on-request', sandbox: { type: 'workspaceWrite' }, reasoningEffort: 'medium' };
+  const settings = {
+    model: 'gpt-5.1-codex',
+    modelProvider: 'openai',
+    cwd,
+    approvalPolicy: 'on-request',
+    sandbox: { type: 'workspaceWrite' },
+    reasoningEffort: 'medium',
+  };
   const usage = (used) => ({
-    total: { totalTokens: used * 3, inputTokens: used * 2, cachedInputTokens: used, outputTokens: used, reasoningOutputTokens: 400 },
-    last: { totalTokens: used, inputTokens: used - 900, cachedInputTokens: 1200, outputTokens: 900, reasoningOutputTokens: 200 },
+    total: {
+      totalTokens: used * 3,
+      inputTokens: used * 2,
+      cachedInputTokens: used,
+      outputTokens: used,
+      reasoningOutputTokens: 400,
+    },
+    last: {
+      totalTokens: used,
+      inputTokens: used - 900,
+      cachedInputTokens: 1200,
+      outputTokens: 900,
+      reasoningOutputTokens: 200,
+    },
     modelContextWindow: 272000,
   });
 
@@ -226,12 +322,26 @@
   const ok = (result) => Promise.resolve({ ok: true, result });
 
   const handlers = {
-    initialize: () => ok({ userAgent: 'weft/0.1.0 (fake)', codexHome: '/home/ada/.weft', platformFamily: 'unix', platformOs: 'linux' }),
-    'thread/list': (p) => ok({ data: p && p.archived ? lists.archived : p && p.searchTerm ? lists.live.filter((t) => (t.name || t.preview).toLowerCase().includes(p.searchTerm.toLowerCase())) : lists.live, nextCursor: null }),
+    initialize: () =>
+      ok({ userAgent: 'weft/0.1.0 (fake)', codexHome: '/home/ada/.weft', platformFamily: 'unix', platformOs: 'linux' }),
+    'thread/list': (p) =>
+      ok({
+        data:
+          p && p.archived
+            ? lists.archived
+            : p && p.searchTerm
+              ? lists.live.filter((t) => (t.name || t.preview).toLowerCase().includes(p.searchTerm.toLowerCase()))
+              : lists.live,
+        nextCursor: null,
+      }),
     'thread/resume': (p) => {
       const t = threads.get(p.threadId);
       if (!t) return Promise.resolve({ ok: false, error: { code: -32602, message: `no thread ${p.threadId}` } });
-      if (t.id === 'thr_demo') setTimeout(() => emit('thread/tokenUsage/updated', { threadId: t.id, turnId: 'turn_b', tokenUsage: usage(68400) }), 0);
+      if (t.id === 'thr_demo')
+        setTimeout(
+          () => emit('thread/tokenUsage/updated', { threadId: t.id, turnId: 'turn_b', tokenUsage: usage(68400) }),
+          0,
+        );
       return ok({ thread: t, ...settings });
     },
     'thread/read': (p) => ok({ thread: threads.get(p.threadId) }),
@@ -258,19 +368,38 @@
     'model/list': () =>
       ok({
         data: [
-          { id: 'gpt-5.1-codex', displayName: 'GPT-5.1 Codex', contextWindow: 272000, isDefault: true, supportedReasoningEfforts: ['low', 'medium', 'high'].map((e) => ({ reasoningEffort: e, description: e })) },
+          {
+            id: 'gpt-5.1-codex',
+            displayName: 'GPT-5.1 Codex',
+            contextWindow: 272000,
+            isDefault: true,
+            supportedReasoningEfforts: ['low', 'medium', 'high'].map((e) => ({ reasoningEffort: e, description: e })),
+          },
           { id: 'gpt-5.1-codex-mini', displayName: 'GPT-5.1 Codex Mini', contextWindow: 272000 },
         ],
       }),
-    'config/read': () => ok({ config: { model: 'gpt-5.1-codex', approval_policy: 'on-request', sandbox_mode: 'workspace-write', model_reasoning_effort: 'medium' } }),
-    'fs/readFile': (p) => (files[p.path] === undefined ? Promise.resolve({ ok: false, error: { code: -32602, message: 'not found' } }) : ok({ dataBase64: toBase64(files[p.path]) })),
+    'config/read': () =>
+      ok({
+        config: {
+          model: 'gpt-5.1-codex',
+          approval_policy: 'on-request',
+          sandbox_mode: 'workspace-write',
+          model_reasoning_effort: 'medium',
+        },
+      }),
+    'fs/readFile': (p) =>
+      files[p.path] === undefined
+        ? Promise.resolve({ ok: false, error: { code: -32602, message: 'not found' } })
+        : ok({ dataBase64: toBase64(files[p.path]) }),
   };
 
   window.weft = {
     platform: 'linux',
     request(method, params) {
       const handler = handlers[method];
-      return handler ? handler(params) : Promise.resolve({ ok: false, error: { code: -32601, message: `fake: no ${method}` } });
+      return handler
+        ? handler(params)
+        : Promise.resolve({ ok: false, error: { code: -32601, message: `fake: no ${method}` } });
     },
     onNotification(listener) {
       notificationListeners.add(listener);
@@ -293,9 +422,29 @@
     new Promise((resolve) => {
       const turnId = id('turn');
       const itemId = id('m');
-      emit('turn/started', { threadId, turn: turn(turnId, [], { status: 'inProgress', completedAt: null, durationMs: null, startedAt: Math.floor(Date.now() / 1000) }) });
+      emit('turn/started', {
+        threadId,
+        turn: turn(turnId, [], {
+          status: 'inProgress',
+          completedAt: null,
+          durationMs: null,
+          startedAt: Math.floor(Date.now() / 1000),
+        }),
+      });
       emit('item/started', { threadId, turnId, item: { type: 'agentMessage', id: itemId, text: '', phase: null } });
-      const words = ['the ', 'agent ', 'streams ', 'text, ', '`code` ', 'and ', '**bold** ', 'words\n\n', 'into ', 'a ', 'message. '];
+      const words = [
+        'the ',
+        'agent ',
+        'streams ',
+        'text, ',
+        '`code` ',
+        'and ',
+        '**bold** ',
+        'words\n\n',
+        'into ',
+        'a ',
+        'message. ',
+      ];
       const start = performance.now();
       let sent = 0;
       const timer = setInterval(() => {
@@ -316,8 +465,15 @@
     new Promise((resolve) => {
       const turnId = id('turn');
       const itemId = id('c');
-      emit('turn/started', { threadId, turn: turn(turnId, [], { status: 'inProgress', completedAt: null, durationMs: null }) });
-      emit('item/started', { threadId, turnId, item: { ...command('yes | head -c 10M', null, null, null), id: itemId, status: 'inProgress' } });
+      emit('turn/started', {
+        threadId,
+        turn: turn(turnId, [], { status: 'inProgress', completedAt: null, durationMs: null }),
+      });
+      emit('item/started', {
+        threadId,
+        turnId,
+        item: { ...command('yes | head -c 10M', null, null, null), id: itemId, status: 'inProgress' },
+      });
       const line = '\x1b[32mok\x1b[0m line of build output that goes on for a while 0123456789\n';
       const piece = line.repeat(Math.ceil(chunk / line.length)).slice(0, chunk);
       let sent = 0;
@@ -335,5 +491,15 @@
       }, 4);
     });
 
-  window.__weftFakeControl = { emit, serverRequest, responses, streamDeltas, streamOutput, cwd, usage, TEST_DIFF, CLIENT_DIFF };
+  window.__weftFakeControl = {
+    emit,
+    serverRequest,
+    responses,
+    streamDeltas,
+    streamOutput,
+    cwd,
+    usage,
+    TEST_DIFF,
+    CLIENT_DIFF,
+  };
 })();

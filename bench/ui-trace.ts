@@ -68,8 +68,11 @@ function frameCost(events: readonly TraceEvent[]): FrameCost {
     .map((e) => e.ts)
     .sort((a, b) => a - b);
   const frameStarts: number[] = [];
-  for (const ts of callbacks) if (ts - (frameStarts[frameStarts.length - 1] ?? -Infinity) > MERGE_US) frameStarts.push(ts);
-  const tasks = onMain.filter((e) => e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask').sort((a, b) => a.ts - b.ts);
+  for (const ts of callbacks)
+    if (ts - (frameStarts[frameStarts.length - 1] ?? -Infinity) > MERGE_US) frameStarts.push(ts);
+  const tasks = onMain
+    .filter((e) => e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask')
+    .sort((a, b) => a.ts - b.ts);
   const cpuMs = frameStarts.map(() => 0);
   let end = -Infinity;
   let frame = 0;

@@ -39,12 +39,21 @@ function repoRoot(): string {
   return process.cwd();
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.ttf': 'font/ttf',
+  '.svg': 'image/svg+xml',
+};
 
 /** Serves the built renderer with the CSP `weft serve` sends, so a CSP violation shows up here too. */
 function serveRenderer(root: string): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
     const file = join(root, path === '/' ? 'index.html' : path);
     if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory()) {
       response.writeHead(404).end();
@@ -116,8 +125,20 @@ async function measurePhase(page: Page, cdp: CDPSession, action: () => Promise<u
 function phaseRows(label: string, phase: PhaseResult, note: string): Row[] {
   const max = (values: number[]): number => round(values.reduce((a, b) => Math.max(a, b), 0));
   return [
-    { name: `${label}: p95 frame interval`, value: round(percentile(phase.intervals, 95)), unit: 'ms', target: '≤ 16.7 ms', note: `${phase.intervals.length} frames, median ${round(percentile(phase.intervals, 50))} ms, max ${max(phase.intervals)} ms; ${note}` },
-    { name: `${label}: p95 main-thread CPU per frame`, value: round(percentile(phase.cost.cpuMs, 95)), unit: 'ms', target: '≤ 16.7 ms', note: `median ${round(percentile(phase.cost.cpuMs, 50))} ms, max ${max(phase.cost.cpuMs)} ms over ${phase.cost.frames} frames` },
+    {
+      name: `${label}: p95 frame interval`,
+      value: round(percentile(phase.intervals, 95)),
+      unit: 'ms',
+      target: '≤ 16.7 ms',
+      note: `${phase.intervals.length} frames, median ${round(percentile(phase.intervals, 50))} ms, max ${max(phase.intervals)} ms; ${note}`,
+    },
+    {
+      name: `${label}: p95 main-thread CPU per frame`,
+      value: round(percentile(phase.cost.cpuMs, 95)),
+      unit: 'ms',
+      target: '≤ 16.7 ms',
+      note: `median ${round(percentile(phase.cost.cpuMs, 50))} ms, max ${max(phase.cost.cpuMs)} ms over ${phase.cost.frames} frames`,
+    },
   ];
 }
 
@@ -132,7 +153,8 @@ function loadAverage(): string {
 export default async function run(): Promise<{ title: string; rows: Row[]; notes: string[] }> {
   const root = repoRoot();
   const rendererDir = join(root, 'dist', 'renderer');
-  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error('dist/renderer is not built: run `npm run build` first.');
+  if (!existsSync(join(rendererDir, 'index.html')))
+    throw new Error('dist/renderer is not built: run `npm run build` first.');
   const bridge = readFileSync(join(root, 'bench', 'ui-fake-bridge.js'), 'utf8');
   const { server, url } = await serveRenderer(rendererDir);
   const session = await launchBrowser({ viewport: { width: 1360, height: 900 } });
@@ -140,10 +162,14 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
   const notes: string[] = [];
   try {
     const { page } = session;
-    await page.addInitScript({ content: `window.__weftFake = ${JSON.stringify({ scenario: 'bench', items: ITEMS, cwd: PROJECT })};` });
+    await page.addInitScript({
+      content: `window.__weftFake = ${JSON.stringify({ scenario: 'bench', items: ITEMS, cwd: PROJECT })};`,
+    });
     await page.addInitScript({ content: bridge });
     await page.goto(`${url}/?cwd=${encodeURIComponent(PROJECT)}`);
-    const threadButton = page.getByRole('navigation', { name: 'Threads' }).getByRole('button', { name: `Bench thread (${ITEMS} items)`, exact: true });
+    const threadButton = page
+      .getByRole('navigation', { name: 'Threads' })
+      .getByRole('button', { name: `Bench thread (${ITEMS} items)`, exact: true });
     await threadButton.waitFor();
 
     // Open the 5,000-item thread: time from the click to the first frame showing its rows, and to the
@@ -152,26 +178,39 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
     let open = { paint: 0, interactive: 0, rows: 0 };
     const openCost = await traceFrames(cdp, async () => {
       open = await page.evaluate((name) => {
-      const button = [...document.querySelectorAll<HTMLElement>('nav[aria-label="Threads"] button')].find((b) => b.textContent?.includes(name));
-      if (button === undefined) throw new Error(`no thread button ${name}`);
-      return new Promise<{ paint: number; interactive: number; rows: number }>((resolve) => {
-        const start = performance.now();
-        const check = (): void => {
-          const rendered = document.querySelectorAll('.conversation .vrow').length;
-          if (rendered === 0) {
-            requestAnimationFrame(check);
-            return;
-          }
-          const paint = performance.now() - start;
-          setTimeout(() => resolve({ paint, interactive: performance.now() - start, rows: rendered }), 0);
-        };
-        button.click();
-        requestAnimationFrame(check);
-      });
+        const button = [...document.querySelectorAll<HTMLElement>('nav[aria-label="Threads"] button')].find((b) =>
+          b.textContent?.includes(name),
+        );
+        if (button === undefined) throw new Error(`no thread button ${name}`);
+        return new Promise<{ paint: number; interactive: number; rows: number }>((resolve) => {
+          const start = performance.now();
+          const check = (): void => {
+            const rendered = document.querySelectorAll('.conversation .vrow').length;
+            if (rendered === 0) {
+              requestAnimationFrame(check);
+              return;
+            }
+            const paint = performance.now() - start;
+            setTimeout(() => resolve({ paint, interactive: performance.now() - start, rows: rendered }), 0);
+          };
+          button.click();
+          requestAnimationFrame(check);
+        });
       }, `Bench thread (${ITEMS} items)`);
     });
-    rows.push({ name: `Open a ${ITEMS}-item thread: first paint`, value: round(open.paint), unit: 'ms', note: `${open.rows} rows mounted of ${ITEMS + ITEMS / 10}` });
-    rows.push({ name: `Open a ${ITEMS}-item thread: interactive`, value: round(open.interactive), unit: 'ms', target: '< 500 ms', note: `main-thread CPU meanwhile: ${round(openCost.cpuMs.reduce((a, b) => a + b, 0))} ms` });
+    rows.push({
+      name: `Open a ${ITEMS}-item thread: first paint`,
+      value: round(open.paint),
+      unit: 'ms',
+      note: `${open.rows} rows mounted of ${ITEMS + ITEMS / 10}`,
+    });
+    rows.push({
+      name: `Open a ${ITEMS}-item thread: interactive`,
+      value: round(open.interactive),
+      unit: 'ms',
+      target: '< 500 ms',
+      note: `main-thread CPU meanwhile: ${round(openCost.cpuMs.reduce((a, b) => a + b, 0))} ms`,
+    });
 
     // A fast fling: 200 px a frame (12,000 px/s) for 300 frames, upwards from the end, through rows never
     // shown before (each mounts, renders its Markdown, and unmounts again).
@@ -192,7 +231,13 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
           }),
       ),
     );
-    rows.push(...phaseRows(`Scroll the ${ITEMS}-item thread, 200 px a frame for 5 s`, scroll, 'rows mount and unmount every frame'));
+    rows.push(
+      ...phaseRows(
+        `Scroll the ${ITEMS}-item thread, 200 px a frame for 5 s`,
+        scroll,
+        'rows mount and unmount every frame',
+      ),
+    );
 
     // Stream 2,000 deltas a second into a new turn of the open thread.
     await page.evaluate(() => {
@@ -204,40 +249,72 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
       streamed = await page.evaluate(
         ([count, rate]) => {
           const control: unknown = Reflect.get(window, '__weftFakeControl');
-          const start: unknown = typeof control === 'object' && control !== null ? Reflect.get(control, 'streamDeltas') : undefined;
+          const start: unknown =
+            typeof control === 'object' && control !== null ? Reflect.get(control, 'streamDeltas') : undefined;
           if (typeof start !== 'function') throw new Error('the fake bridge is not loaded');
           return Promise.resolve(start('thr_bench', count, rate)).then((result: unknown) => JSON.stringify(result));
         },
         [DELTAS_PER_SECOND * STREAM_SECONDS, DELTAS_PER_SECOND] as const,
       );
     });
-    const shown = await page.evaluate(() => [...document.querySelectorAll('.conversation .cell-agent')].at(-1)?.textContent?.length ?? 0);
-    rows.push(...phaseRows(`Stream ${DELTAS_PER_SECOND.toLocaleString('en')} deltas/s for ${STREAM_SECONDS} s into the open thread`, stream, `${round((DELTAS_PER_SECOND * STREAM_SECONDS) / Math.max(1, stream.intervals.length))} deltas applied per frame`));
+    const shown = await page.evaluate(
+      () => [...document.querySelectorAll('.conversation .cell-agent')].at(-1)?.textContent?.length ?? 0,
+    );
+    rows.push(
+      ...phaseRows(
+        `Stream ${DELTAS_PER_SECOND.toLocaleString('en')} deltas/s for ${STREAM_SECONDS} s into the open thread`,
+        stream,
+        `${round((DELTAS_PER_SECOND * STREAM_SECONDS) / Math.max(1, stream.intervals.length))} deltas applied per frame`,
+      ),
+    );
     notes.push(`Stream run: ${streamed}; the streamed message shows ${shown} characters at the end.`);
 
     // 10 MB of command output, 64 KB per delta, at 5 MB/s.
     let output = '';
     const big = await measurePhase(page, cdp, async () => {
-      output = await page.evaluate(([bytes, rate]) => {
-        const control: unknown = Reflect.get(window, '__weftFakeControl');
-        const start: unknown = typeof control === 'object' && control !== null ? Reflect.get(control, 'streamOutput') : undefined;
-        if (typeof start !== 'function') throw new Error('the fake bridge is not loaded');
-        return Promise.resolve(start('thr_bench', bytes, 64 * 1024, rate)).then((result: unknown) => JSON.stringify(result));
-      }, [OUTPUT_BYTES, OUTPUT_BYTES_PER_SECOND] as const);
+      output = await page.evaluate(
+        ([bytes, rate]) => {
+          const control: unknown = Reflect.get(window, '__weftFakeControl');
+          const start: unknown =
+            typeof control === 'object' && control !== null ? Reflect.get(control, 'streamOutput') : undefined;
+          if (typeof start !== 'function') throw new Error('the fake bridge is not loaded');
+          return Promise.resolve(start('thr_bench', bytes, 64 * 1024, rate)).then((result: unknown) =>
+            JSON.stringify(result),
+          );
+        },
+        [OUTPUT_BYTES, OUTPUT_BYTES_PER_SECOND] as const,
+      );
     });
     // How long a click would wait right after the flood: two frames and one task.
     const drained = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {
           const start = performance.now();
-          requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0)));
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0)),
+          );
         }),
     );
-    rows.push(...phaseRows('10 MB of command output at 5 MB/s in 64 KB deltas', big, `${output}; the first frames include creating the terminal`));
-    rows.push({ name: '10 MB of command output: input delay right after it', value: round(drained), unit: 'ms', note: 'two frames + one task after the last delta (≥ 33 ms at 60 Hz)' });
+    rows.push(
+      ...phaseRows(
+        '10 MB of command output at 5 MB/s in 64 KB deltas',
+        big,
+        `${output}; the first frames include creating the terminal`,
+      ),
+    );
+    rows.push({
+      name: '10 MB of command output: input delay right after it',
+      value: round(drained),
+      unit: 'ms',
+      note: 'two frames + one task after the last delta (≥ 33 ms at 60 Hz)',
+    });
     if (session.errors.length > 0) notes.push(`Page errors: ${session.errors.slice(0, 5).join(' | ')}`);
-    notes.push('Chromium headless (--disable-gpu), 1360×900, light theme; frames are paced at 60 Hz, so 16.7 ms is the floor of a frame interval.');
-    notes.push(`Load average of the machine when the run ended: ${loadAverage()} (2 cores, shared): frame intervals stretch with it, main-thread CPU per frame does not.`);
+    notes.push(
+      'Chromium headless (--disable-gpu), 1360×900, light theme; frames are paced at 60 Hz, so 16.7 ms is the floor of a frame interval.',
+    );
+    notes.push(
+      `Load average of the machine when the run ended: ${loadAverage()} (2 cores, shared): frame intervals stretch with it, main-thread CPU per frame does not.`,
+    );
   } finally {
     await session.close();
     server.close();

@@ -52,7 +52,9 @@ function describeFolders(may) {
 export const layering = {
   meta: {
     type: 'problem',
-    docs: { description: 'Each source folder imports only the folders and packages its row of the layering table allows.' },
+    docs: {
+      description: 'Each source folder imports only the folders and packages its row of the layering table allows.',
+    },
     schema: [
       {
         type: 'object',
@@ -65,7 +67,8 @@ export const layering = {
         'Layering rule (docs/ARCHITECTURE.md): {{from}} may not import {{to}} ("{{specifier}}"). {{from}} may import: {{allowed}}.',
       outside:
         'Layering rule (docs/ARCHITECTURE.md): {{from}} may not import "{{specifier}}", which is outside src-main, src-preload and src-renderer. {{from}} may import: {{allowed}}.',
-      package: 'Layering rule (docs/ARCHITECTURE.md): {{from}} may not import the package "{{name}}"; it may import {{packages}}.',
+      package:
+        'Layering rule (docs/ARCHITECTURE.md): {{from}} may not import the package "{{name}}"; it may import {{packages}}.',
       unlisted:
         'Layering rule (docs/ARCHITECTURE.md): the folder {{from}} has no row in the layering table (lint/layers.js); add one, and to docs/ARCHITECTURE.md.',
     },

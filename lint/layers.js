@@ -16,17 +16,26 @@ const BASE = [...main(['safety', 'model', 'config', 'util', 'version']), PROTOCO
 export const layers = {
   // The faces and shells of the program.
   'src-main/cli': {
-    may: [...main(['faces', 'server', 'core', 'tools', 'store', 'context', 'mcp', 'checkpoints', 'git', 'terminal']), ...BASE],
+    may: [
+      ...main(['faces', 'server', 'core', 'tools', 'store', 'context', 'mcp', 'checkpoints', 'git', 'terminal']),
+      ...BASE,
+    ],
     packages: 'node',
   },
-  'src-main/electron': { may: [...main(['server', 'config', 'util', 'version']), 'src-preload/bridge', PROTOCOL], packages: 'any' },
+  'src-main/electron': {
+    may: [...main(['server', 'config', 'util', 'version']), 'src-preload/bridge', PROTOCOL],
+    packages: 'any',
+  },
   'src-main/faces': { may: [...main(['server', 'util', 'version']), PROTOCOL], packages: 'node' },
   // The app server and the core.
   'src-main/server': {
     may: [...main(['core', 'tools', 'store', 'context', 'mcp', 'checkpoints', 'git', 'terminal']), ...BASE],
     packages: 'node',
   },
-  'src-main/core': { may: [...main(['tools', 'store', 'context', 'mcp', 'checkpoints', 'terminal']), ...BASE], packages: 'node' },
+  'src-main/core': {
+    may: [...main(['tools', 'store', 'context', 'mcp', 'checkpoints', 'terminal']), ...BASE],
+    packages: 'node',
+  },
   // What the core uses.
   'src-main/tools': { may: BASE, packages: 'node' },
   'src-main/store': { may: BASE, packages: 'node' },
@@ -46,8 +55,14 @@ export const layers = {
   'src-preload/bridge': { may: [PROTOCOL], packages: ['zod'] },
   'src-preload/index': { may: ['src-preload/bridge', PROTOCOL], packages: ['zod', 'electron'] },
   // The renderer: it reaches the core only through the protocol.
-  'src-renderer/main': { may: [...renderer(['views', 'components', 'store', 'client', 'styles']), PROTOCOL], packages: 'browser' },
-  'src-renderer/views': { may: [...renderer(['components', 'store', 'client', 'styles']), PROTOCOL], packages: 'browser' },
+  'src-renderer/main': {
+    may: [...renderer(['views', 'components', 'store', 'client', 'styles']), PROTOCOL],
+    packages: 'browser',
+  },
+  'src-renderer/views': {
+    may: [...renderer(['components', 'store', 'client', 'styles']), PROTOCOL],
+    packages: 'browser',
+  },
   'src-renderer/components': { may: [...renderer(['store', 'styles']), PROTOCOL], packages: 'browser' },
   'src-renderer/store': { may: [...renderer(['client']), PROTOCOL], packages: 'browser' },
   'src-renderer/client': { may: [PROTOCOL], packages: 'browser' },
@@ -58,9 +73,19 @@ export const layers = {
 /** The table as docs/ARCHITECTURE.md shows it (a test keeps the two the same). */
 export function layeringTable() {
   const short = (unit) => `\`${unit}\``;
-  const packages = (p) => (Array.isArray(p) ? (p.length === 0 ? 'none' : p.map((n) => `\`${n}\``).join(', ')) : p === 'any' ? 'any' : p === 'node' ? 'any but `electron`' : 'any but Node built-ins and `electron`');
+  const packages = (p) =>
+    Array.isArray(p)
+      ? p.length === 0
+        ? 'none'
+        : p.map((n) => `\`${n}\``).join(', ')
+      : p === 'any'
+        ? 'any'
+        : p === 'node'
+          ? 'any but `electron`'
+          : 'any but Node built-ins and `electron`';
   const rows = Object.entries(layers).map(
-    ([unit, row]) => `| ${short(unit)} | ${row.may.length === 0 ? '—' : row.may.map(short).join(', ')} | ${packages(row.packages)} |`,
+    ([unit, row]) =>
+      `| ${short(unit)} | ${row.may.length === 0 ? '—' : row.may.map(short).join(', ')} | ${packages(row.packages)} |`,
   );
   return ['| folder | may import | packages |', '| --- | --- | --- |', ...rows].join('\n');
 }

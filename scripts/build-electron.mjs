@@ -10,7 +10,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 
 const outdir = new URL('../dist/electron/', import.meta.url);
 // Keep dist/electron/node_modules (the Electron-ABI natives staged by scripts/electron-natives.mjs).
-for (const name of ['main.js', 'main.js.map', 'preload.cjs', 'preload.cjs.map']) rmSync(new URL(name, outdir), { force: true });
+for (const name of ['main.js', 'main.js.map', 'preload.cjs', 'preload.cjs.map'])
+  rmSync(new URL(name, outdir), { force: true });
 mkdirSync(outdir, { recursive: true });
 
 const electronMajor = 45;
@@ -47,11 +48,15 @@ const preload = await build({
 });
 
 const preloadImports = new Set(
-  Object.values(preload.metafile.outputs).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path)),
+  Object.values(preload.metafile.outputs).flatMap((output) =>
+    output.imports.filter((i) => i.external).map((i) => i.path),
+  ),
 );
 const forbidden = [...preloadImports].filter((path) => path !== 'electron');
 if (forbidden.length > 0) {
-  console.error(`The preload may require only "electron" (it runs sandboxed), but it requires: ${forbidden.join(', ')}.`);
+  console.error(
+    `The preload may require only "electron" (it runs sandboxed), but it requires: ${forbidden.join(', ')}.`,
+  );
   process.exit(1);
 }
 console.log(`built dist/electron/main.js and dist/electron/preload.cjs for Electron ${electronMajor}`);

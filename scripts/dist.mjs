@@ -20,15 +20,24 @@ for (const required of ['dist/electron/main.js', 'dist/electron/preload.cjs', 'd
 
 const builder = spawnSync(
   process.execPath,
-  [fileURLToPath(new URL('../node_modules/electron-builder/cli.js', import.meta.url)), '--publish', 'never', ...process.argv.slice(2)],
+  [
+    fileURLToPath(new URL('../node_modules/electron-builder/cli.js', import.meta.url)),
+    '--publish',
+    'never',
+    ...process.argv.slice(2),
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 
-console.log(`Rebuilding ${nativeModules.join(', ')} for Node ${process.version} (electron-builder left Electron builds in node_modules)…`);
+console.log(
+  `Rebuilding ${nativeModules.join(', ')} for Node ${process.version} (electron-builder left Electron builds in node_modules)…`,
+);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const restore = spawnSync(npm, ['rebuild', ...nativeModules], { cwd: root, stdio: 'inherit' });
 if (restore.status !== 0) {
-  console.error(`Could not rebuild the native modules for Node: run \`npm rebuild ${nativeModules.join(' ')}\` before \`npm test\`.`);
+  console.error(
+    `Could not rebuild the native modules for Node: run \`npm rebuild ${nativeModules.join(' ')}\` before \`npm test\`.`,
+  );
 }
 
 process.exit(builder.status ?? 1);

@@ -44,7 +44,9 @@ cpSync(sourceDir, stageDir, {
 
 // A `nodedir` from npm's config (set on some machines) would make node-gyp compile against Node's headers
 // whatever --target says: drop it so Electron's headers are used.
-const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key.toLowerCase() !== 'npm_config_nodedir'));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => key.toLowerCase() !== 'npm_config_nodedir'),
+);
 
 function run(label, command, args) {
   console.log(`${label}: ${command} ${args.join(' ')}`);
@@ -54,42 +56,67 @@ function run(label, command, args) {
 
 // 1. A prebuilt binary for Electron (fast; what better-sqlite3 publishes for each Electron ABI).
 const prebuildInstall = createRequire(join(sourceDir, 'package.json')).resolve('prebuild-install/bin.js');
-let ok = run('prebuilt', process.execPath, [prebuildInstall, '--runtime', 'electron', '--target', electronVersion, '--arch', arch, '--platform', process.platform]);
+let ok = run('prebuilt', process.execPath, [
+  prebuildInstall,
+  '--runtime',
+  'electron',
+  '--target',
+  electronVersion,
+  '--arch',
+  arch,
+  '--platform',
+  process.platform,
+]);
 
 // 2. Else compile against Electron's headers with node-gyp (npm's own, when run through npm).
 if (!ok) {
-  const nodeGyp = process.env.npm_config_node_gyp ?? (() => {
-    try {
-      return require.resolve('node-gyp/bin/node-gyp.js');
-    } catch {
-      return undefined;
-    }
-  })();
+  const nodeGyp =
+    process.env.npm_config_node_gyp ??
+    (() => {
+      try {
+        return require.resolve('node-gyp/bin/node-gyp.js');
+      } catch {
+        return undefined;
+      }
+    })();
   if (nodeGyp === undefined) {
-    console.error('No prebuilt better-sqlite3 for this Electron, and node-gyp was not found. Run this through npm (`npm start`), which provides node-gyp.');
+    console.error(
+      'No prebuilt better-sqlite3 for this Electron, and node-gyp was not found. Run this through npm (`npm start`), which provides node-gyp.',
+    );
     process.exit(1);
   }
   ok = run('compile', process.execPath, [
-    nodeGyp, 'rebuild', '--release', `--target=${electronVersion}`, `--arch=${arch}`, '--dist-url=https://electronjs.org/headers',
+    nodeGyp,
+    'rebuild',
+    '--release',
+    `--target=${electronVersion}`,
+    `--arch=${arch}`,
+    '--dist-url=https://electronjs.org/headers',
   ]);
 }
 
 if (!ok || !existsSync(binary)) {
   console.error(
     `Could not build better-sqlite3 for Electron ${electronVersion}. This needs the network (a prebuilt download ` +
-      'or Electron\'s headers) and, for a compile, a C++ toolchain (build-essential / Xcode command line tools).',
+      "or Electron's headers) and, for a compile, a C++ toolchain (build-essential / Xcode command line tools).",
   );
   process.exit(1);
 }
 // An Electron build must NOT load in this Node (different NODE_MODULE_VERSION); one that loads was built
 // for Node by mistake.
 if (arch === process.arch) {
-  const probe = spawnSync(process.execPath, ['-e', 'process.dlopen({ exports: {} }, process.argv[1])', binary], { encoding: 'utf8' });
+  const probe = spawnSync(process.execPath, ['-e', 'process.dlopen({ exports: {} }, process.argv[1])', binary], {
+    encoding: 'utf8',
+  });
   if (probe.status === 0) {
     rmSync(stageDir, { recursive: true, force: true });
-    console.error(`The staged better-sqlite3 was built for Node ${process.version}, not Electron ${electronVersion}; nothing was staged.`);
+    console.error(
+      `The staged better-sqlite3 was built for Node ${process.version}, not Electron ${electronVersion}; nothing was staged.`,
+    );
     process.exit(1);
   }
 }
 writeFileSync(stampFile, `${JSON.stringify(stamp, null, 2)}\n`);
-console.log(`Staged better-sqlite3 ${moduleVersion} for Electron ${electronVersion} (${arch}) in ${relative(root, stageDir)}.`);
+console.log(
+  `Staged better-sqlite3 ${moduleVersion} for Electron ${electronVersion} (${arch}) in ${relative(root, stageDir)}.`,
+);

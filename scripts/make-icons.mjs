@@ -33,7 +33,14 @@ writeFileSync(new URL('icon.png', assets), png.get(512));
 // types of a standard .iconset: ic07 128, ic08 256, ic09 512, ic10 1024 (512@2x), ic11 32 (16@2x),
 // ic12 64 (32@2x), ic13 256 (128@2x), ic14 512 (256@2x). macOS scales these for 16 and 32 pt at 1x.
 const icnsTypes = [
-  ['ic07', 128], ['ic08', 256], ['ic09', 512], ['ic10', 1024], ['ic11', 32], ['ic12', 64], ['ic13', 256], ['ic14', 512],
+  ['ic07', 128],
+  ['ic08', 256],
+  ['ic09', 512],
+  ['ic10', 1024],
+  ['ic11', 32],
+  ['ic12', 64],
+  ['ic13', 256],
+  ['ic14', 512],
 ];
 const icnsEntries = icnsTypes.map(([type, size]) => {
   const data = png.get(size);
@@ -72,4 +79,6 @@ for (const size of icoSizes) {
 }
 writeFileSync(new URL('icon.ico', assets), Buffer.concat([dir, ...entries, ...icoSizes.map((size) => png.get(size))]));
 
-console.log(`wrote assets/icons/{${sizes.join(',')}}, icon.png, icon.icns, icon.ico from ${readFileSync(svg).length} bytes of SVG`);
+console.log(
+  `wrote assets/icons/{${sizes.join(',')}}, icon.png, icon.icns, icon.ico from ${readFileSync(svg).length} bytes of SVG`,
+);

@@ -43,26 +43,46 @@ async function main(argv: string[]): Promise<number> {
     case 'apply-patch':
     case 'apply_patch': {
       const { runApplyPatchCli } = await import('./cli/apply-patch');
-      return runApplyPatchCli(rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+      return runApplyPatchCli(rest, {
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        cwd: process.cwd(),
+      });
     }
     case 'app-server': {
-      const [{ runAppServerCommand }, { createAppHost }] = await Promise.all([import('./cli/app-server'), import('./server/app-host')]);
+      const [{ runAppServerCommand }, { createAppHost }] = await Promise.all([
+        import('./cli/app-server'),
+        import('./server/app-host'),
+      ]);
       return runAppServerCommand(rest, () => createAppHost());
     }
     case 'serve': {
-      const [{ runServeCommand }, { createAppHost }] = await Promise.all([import('./cli/serve'), import('./server/app-host')]);
+      const [{ runServeCommand }, { createAppHost }] = await Promise.all([
+        import('./cli/serve'),
+        import('./server/app-host'),
+      ]);
       return runServeCommand(rest, ({ cwd }) => createAppHost({ cwd }));
     }
     case 'mcp-server': {
-      const [{ runMcpServerCommand }, { createAppHost }] = await Promise.all([import('./cli/mcp-server'), import('./server/app-host')]);
+      const [{ runMcpServerCommand }, { createAppHost }] = await Promise.all([
+        import('./cli/mcp-server'),
+        import('./server/app-host'),
+      ]);
       return runMcpServerCommand(rest, ({ cwd }) => createAppHost({ cwd }));
     }
     case 'acp': {
-      const [{ runAcpCommand }, { createAppHost }] = await Promise.all([import('./cli/acp'), import('./server/app-host')]);
+      const [{ runAcpCommand }, { createAppHost }] = await Promise.all([
+        import('./cli/acp'),
+        import('./server/app-host'),
+      ]);
       return runAcpCommand(rest, ({ cwd }) => createAppHost({ cwd }));
     }
     case 'review': {
-      const [{ runReviewCommand }, { createAppHost }] = await Promise.all([import('./cli/review'), import('./server/app-host')]);
+      const [{ runReviewCommand }, { createAppHost }] = await Promise.all([
+        import('./cli/review'),
+        import('./server/app-host'),
+      ]);
       return runReviewCommand(rest, async ({ cwd }) => {
         const app = await createAppHost({ cwd, log: () => undefined });
         return { host: app.host, close: () => app.close() };

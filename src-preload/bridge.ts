@@ -164,7 +164,10 @@ export function createWeftBridge(ipc: BridgeIpc, platform: string): WeftBridge {
           const parsed = resultSchema.safeParse(outcome.result);
           if (!parsed.success) {
             const why = describeZodError(parsed.error, 'result');
-            resolve({ ok: false, error: { code: -32603, message: `The app's answer to ${method} is malformed (${why}).` } });
+            resolve({
+              ok: false,
+              error: { code: -32603, message: `The app's answer to ${method} is malformed (${why}).` },
+            });
             return;
           }
           if (method === 'initialize') send({ method: 'initialized' });
@@ -180,9 +183,14 @@ export function createWeftBridge(ipc: BridgeIpc, platform: string): WeftBridge {
       for (const request of held) callEach(serverRequestListeners, request);
       return unsubscribe;
     },
-    respond<M extends ServerRequestMethod>(request: { id: RequestId; method: M }, result: ServerRequestResultInput<M>): void {
+    respond<M extends ServerRequestMethod>(
+      request: { id: RequestId; method: M },
+      result: ServerRequestResultInput<M>,
+    ): void {
       if (!openServerRequests.has(request.id)) {
-        throw new Error(`There is no pending server request with id ${JSON.stringify(request.id)} to answer (it was answered or cancelled).`);
+        throw new Error(
+          `There is no pending server request with id ${JSON.stringify(request.id)} to answer (it was answered or cancelled).`,
+        );
       }
       if (!isServerRequestMethod(request.method)) {
         throw new Error(`"${String(request.method)}" is not a server request of the Weft protocol.`);

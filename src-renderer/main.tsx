@@ -54,7 +54,8 @@ try {
   const cwd = location.cwd ?? recent[0] ?? null;
   if (cwd !== null) recent = rememberProject(local, recent, cwd);
   const store = createAppStore(cwd, recent);
-  if (cwd !== null && location.threadId !== null) setUi(store, { activeThreadId: location.threadId, loadingThreadId: location.threadId });
+  if (cwd !== null && location.threadId !== null)
+    setUi(store, { activeThreadId: location.threadId, loadingThreadId: location.threadId });
   const controller = createController(client, store, {
     scheduler: animationFrameScheduler(window),
     href: () => window.location.href,
@@ -74,7 +75,13 @@ try {
   window.setTimeout(() => void import('./components/Terminal').catch(() => undefined), 3000);
   root.render(
     <StrictMode>
-      <AppContext.Provider value={{ store, controller, desktop: bridge === null ? null : { openProject: (path) => bridge.openProject(path) } }}>
+      <AppContext.Provider
+        value={{
+          store,
+          controller,
+          desktop: bridge === null ? null : { openProject: (path) => bridge.openProject(path) },
+        }}
+      >
         <App />
       </AppContext.Provider>
     </StrictMode>,

@@ -3,7 +3,20 @@
  * is written once (temp file + rename) and shared by every checkpoint that holds the same bytes.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 
@@ -86,7 +99,11 @@ export class BlobStore {
    * Removes blobs not in `keep` whose file is older than `graceMs` (a blob written by a checkpoint
    * still being recorded is never removed). Returns the count and bytes freed.
    */
-  collect(keep: ReadonlySet<string>, graceMs: number, now = Date.now()): { removed: number; freedBytes: number; keptBytes: number } {
+  collect(
+    keep: ReadonlySet<string>,
+    graceMs: number,
+    now = Date.now(),
+  ): { removed: number; freedBytes: number; keptBytes: number } {
     let removed = 0;
     let freedBytes = 0;
     let keptBytes = 0;

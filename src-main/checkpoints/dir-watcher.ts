@@ -33,14 +33,18 @@ export class DirWatcher {
   add(dirRel: string): boolean {
     if (this.watchers.has(dirRel)) return true;
     try {
-      const watcher = watch(dirRel === '' ? this.root : join(this.root, dirRel), { persistent: false }, (_event, name) => {
-        if (name === null || name === '') {
-          this.lost = true;
-          return;
-        }
-        const fileName = name.toString();
-        this.dirty.add(dirRel === '' ? fileName : `${dirRel}/${fileName}`);
-      });
+      const watcher = watch(
+        dirRel === '' ? this.root : join(this.root, dirRel),
+        { persistent: false },
+        (_event, name) => {
+          if (name === null || name === '') {
+            this.lost = true;
+            return;
+          }
+          const fileName = name.toString();
+          this.dirty.add(dirRel === '' ? fileName : `${dirRel}/${fileName}`);
+        },
+      );
       watcher.on('error', () => {
         // The directory went away (its parent's event reports that) or the watch broke.
         this.watchers.delete(dirRel);

@@ -26,7 +26,9 @@ export type DiscardRecord = z.infer<typeof DiscardRecordFile>;
 
 export class DiscardConflictError extends Error {
   constructor(readonly path: string) {
-    super(`${path} changed since it was discarded; restoring would overwrite those changes (restore with force to keep both: the newer content is kept as a discard too)`);
+    super(
+      `${path} changed since it was discarded; restoring would overwrite those changes (restore with force to keep both: the newer content is kept as a discard too)`,
+    );
     this.name = 'DiscardConflictError';
   }
 }
@@ -54,7 +56,10 @@ export class DiscardStore {
   readonly dir: string;
   private readonly blobs: BlobStore;
 
-  constructor(weftHome: string, private readonly now: () => number = Date.now) {
+  constructor(
+    weftHome: string,
+    private readonly now: () => number = Date.now,
+  ) {
     const checkpointsDir = join(weftHome, 'checkpoints');
     this.dir = join(checkpointsDir, 'discards');
     this.blobs = new BlobStore(checkpointsDir);
@@ -64,7 +69,10 @@ export class DiscardStore {
    * Keeps the current content of `root/path`, runs `discard` (which changes or removes the file), and
    * records what it took away. Nothing is recorded when `discard` throws.
    */
-  async keep<T>(input: { root: string; path: string; kind: DiscardRecord['kind']; summary: string }, discard: () => Promise<T>): Promise<DiscardRecord> {
+  async keep<T>(
+    input: { root: string; path: string; kind: DiscardRecord['kind']; summary: string },
+    discard: () => Promise<T>,
+  ): Promise<DiscardRecord> {
     const file = join(input.root, input.path);
     const before = readIfFile(file);
     const stored = before === null ? null : { hash: this.blobs.put(before.bytes).hash, mode: before.mode };
@@ -112,7 +120,15 @@ export class DiscardStore {
       // The newer content is kept as a discard of its own before it is replaced.
       if (current !== null) {
         const saved = { hash: this.blobs.put(current.bytes).hash, mode: current.mode };
-        this.write({ ...record, id: `${this.now().toString(36)}-${randomBytes(4).toString('hex')}`, kind: 'file', createdAt: this.now(), summary: 'replaced by a forced restore', before: saved, afterHash: null });
+        this.write({
+          ...record,
+          id: `${this.now().toString(36)}-${randomBytes(4).toString('hex')}`,
+          kind: 'file',
+          createdAt: this.now(),
+          summary: 'replaced by a forced restore',
+          before: saved,
+          afterHash: null,
+        });
       }
     }
     if (record.before === null) {

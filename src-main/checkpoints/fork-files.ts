@@ -5,7 +5,21 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, constants, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  constants,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import type { BlobStore } from './blob-store';
@@ -42,7 +56,13 @@ async function gitTopLevel(root: string): Promise<string | null> {
  * Creates the fork's folder under `worktreesDir` holding `state` (the workspace's files as they were
  * after the forked turn). `shortId` names the folder and the branch.
  */
-export async function createForkFiles(input: { root: string; state: ReadonlyMap<string, Entry>; blobs: BlobStore; worktreesDir: string; shortId: string }): Promise<ForkFilesResult> {
+export async function createForkFiles(input: {
+  root: string;
+  state: ReadonlyMap<string, Entry>;
+  blobs: BlobStore;
+  worktreesDir: string;
+  shortId: string;
+}): Promise<ForkFilesResult> {
   const dest = join(input.worktreesDir, input.shortId);
   if (existsSync(dest)) throw new CheckpointError(`${dest} already exists; remove it or fork again`);
   mkdirSync(input.worktreesDir, { recursive: true });
@@ -66,14 +86,24 @@ export async function createForkFiles(input: { root: string; state: ReadonlyMap<
     recursive: true,
     mode: constants.COPYFILE_FICLONE,
     verbatimSymlinks: true,
-    filter: (source) => !source.slice(input.root.length + 1).split('/').some((part) => part.startsWith(STAGING_PREFIX)),
+    filter: (source) =>
+      !source
+        .slice(input.root.length + 1)
+        .split('/')
+        .some((part) => part.startsWith(STAGING_PREFIX)),
   });
   materialize(input.root, dest, input.state, input.blobs, notes);
   return { cwd: dest, kind: 'copy', branch: null, notes };
 }
 
 /** Makes the checkpointed (non-ignored) files of `dest` equal to `state`. */
-function materialize(source: string, dest: string, state: ReadonlyMap<string, Entry>, blobs: BlobStore, notes: string[]): void {
+function materialize(
+  source: string,
+  dest: string,
+  state: ReadonlyMap<string, Entry>,
+  blobs: BlobStore,
+  notes: string[],
+): void {
   const paths = [...state.keys()].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
   for (const path of paths) {
     const entry = state.get(path);

@@ -3,7 +3,16 @@
  * appended with one write. Retention rewrites a file whole (temp + rename); nothing else edits it.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointRecordSchema, type CheckpointRecord, type RetentionPolicy } from './types';
 
@@ -51,7 +60,10 @@ export class RecordLog {
   copy(fromThreadId: string, toThreadId: string, keep: (record: CheckpointRecord) => boolean): void {
     const records = this.read(fromThreadId).filter(keep);
     if (records.length === 0) return;
-    this.rewrite(toThreadId, records.map((record) => ({ ...record, threadId: toThreadId })));
+    this.rewrite(
+      toThreadId,
+      records.map((record) => ({ ...record, threadId: toThreadId })),
+    );
   }
 
   /**
@@ -61,10 +73,13 @@ export class RecordLog {
   applyRetention(threadId: string, policy: RetentionPolicy, now = Date.now()): number {
     const records = this.read(threadId);
     const turnOrder: string[] = [];
-    for (const record of records) if (record.turnId !== null && !turnOrder.includes(record.turnId)) turnOrder.push(record.turnId);
+    for (const record of records)
+      if (record.turnId !== null && !turnOrder.includes(record.turnId)) turnOrder.push(record.turnId);
     const keptTurns = new Set(turnOrder.slice(Math.max(0, turnOrder.length - policy.keepTurns)));
     const cutoff = now - policy.keepDays * 24 * 60 * 60 * 1000;
-    const kept = records.filter((record) => Date.parse(record.at) >= cutoff || (record.turnId !== null && keptTurns.has(record.turnId)));
+    const kept = records.filter(
+      (record) => Date.parse(record.at) >= cutoff || (record.turnId !== null && keptTurns.has(record.turnId)),
+    );
     if (kept.length === records.length) return 0;
     if (kept.length === 0) {
       try {
@@ -117,7 +132,8 @@ function parseLines(text: string): CheckpointRecord[] {
 export function recordHashes(record: CheckpointRecord): string[] {
   const hashes: string[] = [];
   for (const change of record.changes) {
-    for (const side of [change.before, change.after]) if (side?.kind === 'file' && side.hash !== null) hashes.push(side.hash);
+    for (const side of [change.before, change.after])
+      if (side?.kind === 'file' && side.hash !== null) hashes.push(side.hash);
   }
   return hashes;
 }

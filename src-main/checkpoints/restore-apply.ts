@@ -58,7 +58,10 @@ const JournalSchema = z.object({
 type Journal = z.infer<typeof JournalSchema>;
 
 export class UnsafePathError extends Error {
-  constructor(readonly path: string, reason: string) {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
     super(`${path}: not restored: ${reason}`);
     this.name = 'UnsafePathError';
   }
@@ -78,7 +81,12 @@ export interface ApplyResult {
 
 /** Checks a relative path and that no parent inside the root is a symlink or a non-directory. */
 export function assertSafePath(root: string, rel: string): void {
-  if (rel === '' || isAbsolute(rel) || rel.includes('\\') || rel.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+  if (
+    rel === '' ||
+    isAbsolute(rel) ||
+    rel.includes('\\') ||
+    rel.split('/').some((part) => part === '..' || part === '.' || part === '')
+  ) {
     throw new UnsafePathError(rel, 'the path leaves the workspace');
   }
   const parts = rel.split('/');
@@ -91,7 +99,8 @@ export function assertSafePath(root: string, rel: string): void {
     } catch {
       return; // missing parents are created as plain folders
     }
-    if (st.isSymbolicLink()) throw new UnsafePathError(rel, `its folder ${current.slice(root.length + 1)} is a symbolic link`);
+    if (st.isSymbolicLink())
+      throw new UnsafePathError(rel, `its folder ${current.slice(root.length + 1)} is a symbolic link`);
     if (!st.isDirectory()) throw new UnsafePathError(rel, `${current.slice(root.length + 1)} is not a folder`);
   }
 }
@@ -163,7 +172,8 @@ export async function applyRestore(
       if (state.kind === 'dir') {
         if (kind === 'dir') {
           const mode = lstatSync(abs).mode;
-          if ((mode & 0o7777) !== (state.mode & 0o7777)) chmods.push({ kind: 'chmod', path, mode: state.mode & 0o7777, oldMode: mode & 0o7777 });
+          if ((mode & 0o7777) !== (state.mode & 0o7777))
+            chmods.push({ kind: 'chmod', path, mode: state.mode & 0o7777, oldMode: mode & 0o7777 });
         } else {
           if (kind !== null) removals.push({ kind: 'remove', path, backup: nextName() });
           wantParents(path);
@@ -322,7 +332,8 @@ function redoOp(root: string, stagingDir: string, op: Op): void {
   try {
     switch (op.kind) {
       case 'remove':
-        if (currentKind(join(stagingDir, op.backup)) === null && currentKind(abs) !== null) rmSync(abs, { force: true });
+        if (currentKind(join(stagingDir, op.backup)) === null && currentKind(abs) !== null)
+          rmSync(abs, { force: true });
         return;
       case 'rmdir':
         rmdirSync(abs);

@@ -104,7 +104,13 @@ export class CheckpointService {
     }
     let tracker = this.trackers.get(root);
     if (tracker === undefined) {
-      tracker = new WorkspaceTracker({ root, checkpointsDir: this.dir, blobs: this.blobs, limits: this.limits, watch: this.options.watch });
+      tracker = new WorkspaceTracker({
+        root,
+        checkpointsDir: this.dir,
+        blobs: this.blobs,
+        limits: this.limits,
+        watch: this.options.watch,
+      });
       this.trackers.set(root, tracker);
     }
     return tracker;
@@ -122,11 +128,24 @@ export class CheckpointService {
   }
 
   /** Records what a tool call changed. Null when it changed nothing. */
-  async afterToolCall(input: { threadId: string; turnId: string; callId: string | null; root: string }): Promise<CheckpointRecord | null> {
+  async afterToolCall(input: {
+    threadId: string;
+    turnId: string;
+    callId: string | null;
+    root: string;
+  }): Promise<CheckpointRecord | null> {
     const tracker = this.tracker(input.root);
     const scan = await tracker.sync(input.turnId);
     if (scan.changes.length === 0 && scan.notes.length === 0) return null;
-    const record = this.append(input.threadId, input.turnId, input.callId, 'tool', input.root, scan.changes, scan.notes);
+    const record = this.append(
+      input.threadId,
+      input.turnId,
+      input.callId,
+      'tool',
+      input.root,
+      scan.changes,
+      scan.notes,
+    );
     tracker.persistSoon();
     return record;
   }
@@ -151,15 +170,22 @@ export class CheckpointService {
       const keep = new Set(request.keep ?? []);
       const plan = this.planUnlocked(request, tracker);
       const kept = plan.filter((item) => keep.has(item.path)).map((item) => item.path);
-      const outcome = await this.execute(request, plan.filter((item) => !keep.has(item.path)), tracker);
+      const outcome = await this.execute(
+        request,
+        plan.filter((item) => !keep.has(item.path)),
+        tracker,
+      );
       return { ...outcome, kept };
     });
   }
 
   /** Undoes the thread's last restore (files only), with the same conflict rules. */
   async redo(request: { threadId: string; root: string; force?: boolean }): Promise<RestoreOutcome> {
-    const last = [...this.records.read(request.threadId)].reverse().find((record) => record.source === 'restore' || record.source === 'tool');
-    if (last?.source !== 'restore') throw new CheckpointError('There is no restore to redo: the thread changed files after it, or never restored.');
+    const last = [...this.records.read(request.threadId)]
+      .reverse()
+      .find((record) => record.source === 'restore' || record.source === 'tool');
+    if (last?.source !== 'restore')
+      throw new CheckpointError('There is no restore to redo: the thread changed files after it, or never restored.');
     const tracker = this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
@@ -172,7 +198,11 @@ export class CheckpointService {
    * The workspace as it was after the last of `keptTurnIds`' changes, i.e. now with the changes of
    * `laterTurnIds` taken back. Used to fork a thread with its files.
    */
-  async stateWithout(request: { threadId: string; root: string; laterTurnIds: readonly string[] }): Promise<Map<string, Entry>> {
+  async stateWithout(request: {
+    threadId: string;
+    root: string;
+    laterTurnIds: readonly string[];
+  }): Promise<Map<string, Entry>> {
     const tracker = this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
@@ -186,12 +216,19 @@ export class CheckpointService {
   }
 
   /** Drops records past retention and blobs nothing refers to. */
-  gc(graceMs = 10 * 60 * 1000): { droppedRecords: number; removedBlobs: number; freedBytes: number; keptBytes: number } {
+  gc(graceMs = 10 * 60 * 1000): {
+    droppedRecords: number;
+    removedBlobs: number;
+    freedBytes: number;
+    keptBytes: number;
+  } {
     let droppedRecords = 0;
-    for (const thread of this.records.threads()) droppedRecords += this.records.applyRetention(thread, this.retention, this.now().getTime());
+    for (const thread of this.records.threads())
+      droppedRecords += this.records.applyRetention(thread, this.retention, this.now().getTime());
     for (const tracker of this.trackers.values()) tracker.persist();
     const keep = new Set<string>();
-    for (const thread of this.records.threads()) for (const record of this.records.read(thread)) for (const hash of recordHashes(record)) keep.add(hash);
+    for (const thread of this.records.threads())
+      for (const record of this.records.read(thread)) for (const hash of recordHashes(record)) keep.add(hash);
     const workspacesDir = join(this.dir, 'workspaces');
     let indexFiles: string[];
     try {
@@ -206,7 +243,12 @@ export class CheckpointService {
     for (const hash of this.forks.hashes()) keep.add(hash);
     // Blob ages are file times: compared with the real clock.
     const collected = this.blobs.collect(keep, graceMs, Date.now());
-    return { droppedRecords, removedBlobs: collected.removed, freedBytes: collected.freedBytes, keptBytes: collected.keptBytes };
+    return {
+      droppedRecords,
+      removedBlobs: collected.removed,
+      freedBytes: collected.freedBytes,
+      keptBytes: collected.keptBytes,
+    };
   }
 
   /** Bytes the store takes (blobs + records). */
@@ -220,7 +262,10 @@ export class CheckpointService {
   }
 
   /** For each path the thread's tool calls in `turnIds` changed: its state before the first and after the last. */
-  private spans(threadId: string, turnIds: readonly string[]): Map<string, { first: Entry | null; last: Entry | null }> {
+  private spans(
+    threadId: string,
+    turnIds: readonly string[],
+  ): Map<string, { first: Entry | null; last: Entry | null }> {
     const wanted = new Set(turnIds);
     const spans = new Map<string, { first: Entry | null; last: Entry | null }>();
     for (const record of this.records.read(threadId)) {
@@ -243,35 +288,78 @@ export class CheckpointService {
     return items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
-  private planItem(tracker: WorkspaceTracker, path: string, expected: Entry | null, target: Entry | null): RestorePlanItem {
+  private planItem(
+    tracker: WorkspaceTracker,
+    path: string,
+    expected: Entry | null,
+    target: Entry | null,
+  ): RestorePlanItem {
     const current = tracker.entry(path);
     const item: RestorePlanItem = { path, expected, current, target, conflict: !sameContent(current, expected) };
-    if (target?.kind === 'file' && target.hash === null) item.unrestorable = `${path}: not restored: its earlier version was not checkpointed (too large)`;
+    if (target?.kind === 'file' && target.hash === null)
+      item.unrestorable = `${path}: not restored: its earlier version was not checkpointed (too large)`;
     // A folder is compared by existence only: its files are items of their own.
     if (expected?.kind === 'dir' && current?.kind === 'dir') item.conflict = false;
     return item;
   }
 
-  private async execute(request: RestoreRequest, plan: RestorePlanItem[], tracker: WorkspaceTracker): Promise<RestoreOutcome> {
+  private async execute(
+    request: RestoreRequest,
+    plan: RestorePlanItem[],
+    tracker: WorkspaceTracker,
+  ): Promise<RestoreOutcome> {
     const active = plan.filter((item) => item.unrestorable === undefined && !sameContent(item.current, item.target));
     const notes = plan.flatMap((item) => (item.unrestorable !== undefined ? [item.unrestorable] : []));
     const conflicts = active.filter((item) => item.conflict).map((item) => item.path);
     if (conflicts.length > 0 && request.force !== true) throw new CheckpointConflictError(conflicts);
     if (conflicts.length > 0) {
       // The user's versions go into the store first, so the forced restore can itself be undone.
-      const saved: Change[] = active.filter((item) => item.conflict).map((item) => ({ path: item.path, before: item.expected, after: item.current }));
+      const saved: Change[] = active
+        .filter((item) => item.conflict)
+        .map((item) => ({ path: item.path, before: item.expected, after: item.current }));
       this.append(request.threadId, null, null, 'force-save', request.root, saved, []);
     }
     const desired: DesiredState[] = active.map((item) => ({ path: item.path, state: item.target }));
     const applied = await applyRestore(request.root, this.journalDir, this.blobs, desired, request.hooks);
     const scan = await tracker.syncUnlocked(null);
-    const record = scan.changes.length > 0 ? this.append(request.threadId, null, null, 'restore', request.root, scan.changes, [...notes, ...applied.skipped]) : null;
+    const record =
+      scan.changes.length > 0
+        ? this.append(request.threadId, null, null, 'restore', request.root, scan.changes, [
+            ...notes,
+            ...applied.skipped,
+          ])
+        : null;
     tracker.persistSoon();
-    return { restored: active.map((item) => item.path), overwritten: conflicts, kept: [], notes: [...notes, ...applied.skipped], record };
+    return {
+      restored: active.map((item) => item.path),
+      overwritten: conflicts,
+      kept: [],
+      notes: [...notes, ...applied.skipped],
+      record,
+    };
   }
 
-  private append(threadId: string, turnId: string | null, callId: string | null, source: RecordSource, root: string, changes: Change[], notes: string[]): CheckpointRecord {
-    const record: CheckpointRecord = { v: 1, id: randomUUID(), at: this.now().toISOString(), threadId, turnId, callId, source, root, changes, notes };
+  private append(
+    threadId: string,
+    turnId: string | null,
+    callId: string | null,
+    source: RecordSource,
+    root: string,
+    changes: Change[],
+    notes: string[],
+  ): CheckpointRecord {
+    const record: CheckpointRecord = {
+      v: 1,
+      id: randomUUID(),
+      at: this.now().toISOString(),
+      threadId,
+      turnId,
+      callId,
+      source,
+      root,
+      changes,
+      notes,
+    };
     this.records.append(record);
     return record;
   }

@@ -17,9 +17,20 @@ export function checkpointSettings(config: Pick<WeftConfig, 'checkpoints'>, weft
     enabled: table.enabled !== false,
     service: {
       weftHome,
-      limits: { maxFileBytes: table.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes, maxTurnBytes: table.max_turn_bytes ?? DEFAULT_LIMITS.maxTurnBytes },
-      retention: { keepTurns: table.keep_turns ?? DEFAULT_RETENTION.keepTurns, keepDays: table.keep_days ?? DEFAULT_RETENTION.keepDays },
+      limits: {
+        maxFileBytes: table.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
+        maxTurnBytes: table.max_turn_bytes ?? DEFAULT_LIMITS.maxTurnBytes,
+      },
+      retention: {
+        keepTurns: table.keep_turns ?? DEFAULT_RETENTION.keepTurns,
+        keepDays: table.keep_days ?? DEFAULT_RETENTION.keepDays,
+      },
     },
-    worktreesDir: worktrees === undefined || worktrees === '' ? join(weftHome, 'worktrees') : isAbsolute(worktrees) ? worktrees : resolve(weftHome, worktrees),
+    worktreesDir:
+      worktrees === undefined || worktrees === ''
+        ? join(weftHome, 'worktrees')
+        : isAbsolute(worktrees)
+          ? worktrees
+          : resolve(weftHome, worktrees),
   };
 }

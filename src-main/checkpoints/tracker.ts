@@ -63,7 +63,12 @@ export class WorkspaceTracker {
     this.rules = new IgnoreRules(options.root);
     this.indexFile = indexFileFor(options.checkpointsDir, options.root);
     const wantWatch = options.watch !== false && DirWatcher.supported();
-    this.watcher = wantWatch ? new DirWatcher(options.root, join(options.checkpointsDir, 'tmp', `barrier-${process.pid}-${Math.random().toString(36).slice(2, 10)}`)) : null;
+    this.watcher = wantWatch
+      ? new DirWatcher(
+          options.root,
+          join(options.checkpointsDir, 'tmp', `barrier-${process.pid}-${Math.random().toString(36).slice(2, 10)}`),
+        )
+      : null;
   }
 
   /**
@@ -230,7 +235,11 @@ export class WorkspaceTracker {
       st = undefined;
     }
     const known = this.index.get(rel);
-    if (st === undefined || (!st.isDirectory() && !st.isFile() && !st.isSymbolicLink()) || this.rules.ignored(rel, st.isDirectory())) {
+    if (
+      st === undefined ||
+      (!st.isDirectory() && !st.isFile() && !st.isSymbolicLink()) ||
+      this.rules.ignored(rel, st.isDirectory())
+    ) {
       if (known !== undefined) this.forgetTree(rel);
       return;
     }
@@ -266,18 +275,36 @@ export class WorkspaceTracker {
     this.watcher?.removeTree(rel);
   }
 
-  private async walk(previous: ReadonlyMap<string, Entry>, notes: string[], stored: { bytes: number }, budgetKey: string | null): Promise<void> {
+  private async walk(
+    previous: ReadonlyMap<string, Entry>,
+    notes: string[],
+    stored: { bytes: number },
+    budgetKey: string | null,
+  ): Promise<void> {
     this.watcher?.add('');
     await this.readDir('', previous, notes, stored, budgetKey);
   }
 
-  private async walkDir(rel: string, st: Stats, previous: ReadonlyMap<string, Entry>, notes: string[], stored: { bytes: number }, budgetKey: string | null): Promise<void> {
+  private async walkDir(
+    rel: string,
+    st: Stats,
+    previous: ReadonlyMap<string, Entry>,
+    notes: string[],
+    stored: { bytes: number },
+    budgetKey: string | null,
+  ): Promise<void> {
     this.put(rel, { kind: 'dir', mode: st.mode });
     this.watcher?.add(rel);
     await this.readDir(rel, previous, notes, stored, budgetKey);
   }
 
-  private async readDir(dirRel: string, previous: ReadonlyMap<string, Entry>, notes: string[], stored: { bytes: number }, budgetKey: string | null): Promise<void> {
+  private async readDir(
+    dirRel: string,
+    previous: ReadonlyMap<string, Entry>,
+    notes: string[],
+    stored: { bytes: number },
+    budgetKey: string | null,
+  ): Promise<void> {
     let names: string[];
     try {
       names = readdirSync(dirRel === '' ? this.root : join(this.root, dirRel));
@@ -309,7 +336,14 @@ export class WorkspaceTracker {
   }
 
   /** The entry for a file or symlink; reads and stores content only when the stats changed. */
-  private examine(rel: string, st: Stats, previous: Entry | undefined, notes: string[], stored: { bytes: number }, budgetKey: string | null): Entry {
+  private examine(
+    rel: string,
+    st: Stats,
+    previous: Entry | undefined,
+    notes: string[],
+    stored: { bytes: number },
+    budgetKey: string | null,
+  ): Entry {
     const abs = join(this.root, rel);
     if (st.isSymbolicLink()) {
       let target = '';
@@ -320,11 +354,26 @@ export class WorkspaceTracker {
       }
       return { kind: 'symlink', target, mtimeMs: st.mtimeMs, ino: st.ino };
     }
-    const statOnly: Entry = { kind: 'file', mode: st.mode, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash: null };
-    if (previous !== undefined && !statDiffers(previous, statOnly) && previous.kind === 'file' && previous.hash !== null) return previous;
+    const statOnly: Entry = {
+      kind: 'file',
+      mode: st.mode,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      ino: st.ino,
+      hash: null,
+    };
+    if (
+      previous !== undefined &&
+      !statDiffers(previous, statOnly) &&
+      previous.kind === 'file' &&
+      previous.hash !== null
+    )
+      return previous;
     const { maxFileBytes, maxTurnBytes } = this.options.limits;
     if (st.size > maxFileBytes) {
-      notes.push(`${rel}: not checkpointed: too large (${formatBytes(st.size)} > ${formatBytes(maxFileBytes)} per file)`);
+      notes.push(
+        `${rel}: not checkpointed: too large (${formatBytes(st.size)} > ${formatBytes(maxFileBytes)} per file)`,
+      );
       return statOnly;
     }
     // Without a key (changes someone else made between calls) only the per-file limit applies.
@@ -357,7 +406,8 @@ export function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<stri
   for (const [path, entry] of before) if (!after.has(path)) changes.push({ path, before: entry, after: null });
   const removedByHash = new Map<string, string>();
   for (const change of changes) {
-    if (change.after === null && change.before?.kind === 'file' && change.before.hash !== null) removedByHash.set(change.before.hash, change.path);
+    if (change.after === null && change.before?.kind === 'file' && change.before.hash !== null)
+      removedByHash.set(change.before.hash, change.path);
   }
   for (const change of changes) {
     if (change.before === null && change.after?.kind === 'file' && change.after.hash !== null) {

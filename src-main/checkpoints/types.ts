@@ -94,7 +94,8 @@ export function sameContent(a: Entry | null, b: Entry | null): boolean {
 /** Stat fields say the entry may have changed (content is compared only for these). */
 export function statDiffers(a: Entry, b: Entry): boolean {
   if (a.kind !== b.kind) return true;
-  if (a.kind === 'file' && b.kind === 'file') return a.size !== b.size || a.mtimeMs !== b.mtimeMs || a.ino !== b.ino || a.mode !== b.mode;
+  if (a.kind === 'file' && b.kind === 'file')
+    return a.size !== b.size || a.mtimeMs !== b.mtimeMs || a.ino !== b.ino || a.mode !== b.mode;
   if (a.kind === 'symlink' && b.kind === 'symlink') return a.mtimeMs !== b.mtimeMs || a.ino !== b.ino;
   if (a.kind === 'dir' && b.kind === 'dir') return a.mode !== b.mode;
   return true;

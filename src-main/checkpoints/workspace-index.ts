@@ -41,7 +41,8 @@ export function indexHashes(file: string): string[] {
     const parsed = IndexFileSchema.safeParse(JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')));
     if (!parsed.success) return [];
     const hashes: string[] = [];
-    for (const entry of Object.values(parsed.data.entries)) if (entry.kind === 'file' && entry.hash !== null) hashes.push(entry.hash);
+    for (const entry of Object.values(parsed.data.entries))
+      if (entry.kind === 'file' && entry.hash !== null) hashes.push(entry.hash);
     return hashes;
   } catch {
     return [];

@@ -24,13 +24,19 @@ export interface AcpHost {
   close(): Promise<void>;
 }
 
-export async function runAcpCommand(argv: string[], createHost: (opts: { cwd: string }) => Promise<AcpHost>): Promise<number> {
+export async function runAcpCommand(
+  argv: string[],
+  createHost: (opts: { cwd: string }) => Promise<AcpHost>,
+): Promise<number> {
   const log = (line: string): void => {
     process.stderr.write(`${line}\n`);
   };
   let values;
   try {
-    values = parseArgs({ args: argv, options: { cd: { type: 'string', short: 'C' }, help: { type: 'boolean', short: 'h' } } }).values;
+    values = parseArgs({
+      args: argv,
+      options: { cd: { type: 'string', short: 'C' }, help: { type: 'boolean', short: 'h' } },
+    }).values;
   } catch (error) {
     process.stderr.write(`weft acp: ${errorMessage(error)}\n\n${USAGE}`);
     return 2;
@@ -66,7 +72,8 @@ export async function runAcpCommand(argv: string[], createHost: (opts: { cwd: st
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
-    if (created) await created.close().catch((error: unknown) => log(`weft acp: shutting down failed: ${errorMessage(error)}`));
+    if (created)
+      await created.close().catch((error: unknown) => log(`weft acp: shutting down failed: ${errorMessage(error)}`));
     Object.assign(console, saved);
   }
 }

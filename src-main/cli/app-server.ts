@@ -7,7 +7,14 @@ import { parseArgs } from 'node:util';
 import { writeProtocolJsonSchema } from '../server/json-schema';
 import { runStdioServer } from '../server/stdio';
 import { errorMessage } from '../util/errors';
-import { closeHost, openHost, routeConsoleToStderr, serveUntilStdinCloses, stderrLog, type CliHost } from './transport-setup';
+import {
+  closeHost,
+  openHost,
+  routeConsoleToStderr,
+  serveUntilStdinCloses,
+  stderrLog,
+  type CliHost,
+} from './transport-setup';
 
 const USAGE = `Usage: weft app-server                                  Serve the protocol on stdio
        weft app-server generate-json-schema --out <dir>    Write the protocol's JSON Schema to <dir>
@@ -33,7 +40,10 @@ export async function runAppServerCommand(argv: string[], createHost: () => Prom
 async function generateJsonSchema(argv: string[]): Promise<number> {
   let out: string | undefined;
   try {
-    const { values } = parseArgs({ args: argv, options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } } });
+    const { values } = parseArgs({
+      args: argv,
+      options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+    });
     if (values.help) {
       process.stdout.write(USAGE);
       return 0;
@@ -66,7 +76,9 @@ async function serveStdio(createHost: () => Promise<CliHost>): Promise<number> {
     return 1;
   }
   try {
-    await serveUntilStdinCloses(() => runStdioServer(created.host, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }));
+    await serveUntilStdinCloses(() =>
+      runStdioServer(created.host, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }),
+    );
   } finally {
     await closeHost('app-server', created, stderrLog);
     restoreConsole();

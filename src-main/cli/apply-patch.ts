@@ -68,7 +68,10 @@ export async function runApplyPatchCli(args: string[], io: ApplyPatchCliIo): Pro
     }
   }
   if (positional.length > 1) {
-    await write(io.stderr, `weft apply-patch: expected at most one argument (the patch), got ${positional.length}.\n\n${APPLY_PATCH_USAGE}`);
+    await write(
+      io.stderr,
+      `weft apply-patch: expected at most one argument (the patch), got ${positional.length}.\n\n${APPLY_PATCH_USAGE}`,
+    );
     return 2;
   }
   let root: string;
@@ -81,7 +84,10 @@ export async function runApplyPatchCli(args: string[], io: ApplyPatchCliIo): Pro
   let patch = positional[0];
   if (patch === undefined) {
     if ('isTTY' in io.stdin && io.stdin.isTTY === true) {
-      await write(io.stderr, `weft apply-patch: no patch given; pass it as an argument or on standard input.\n\n${APPLY_PATCH_USAGE}`);
+      await write(
+        io.stderr,
+        `weft apply-patch: no patch given; pass it as an argument or on standard input.\n\n${APPLY_PATCH_USAGE}`,
+      );
       return 2;
     }
     patch = await readAll(io.stdin);
@@ -94,7 +100,8 @@ export async function runApplyPatchCli(args: string[], io: ApplyPatchCliIo): Pro
   const confine = (absPath: string): string | null => {
     const real = resolveForWrite(absPath, resolved);
     if (real === null) return 'it is a symlink loop';
-    if (!isInsidePath(real, root)) return `it is outside ${root}${rootArg === null ? ' (the current directory; --root widens it)' : ''}`;
+    if (!isInsidePath(real, root))
+      return `it is outside ${root}${rootArg === null ? ' (the current directory; --root widens it)' : ''}`;
     if (real.split(sep).includes('.git') || absPath.split(sep).includes('.git')) return 'it is inside a .git folder';
     return null;
   };

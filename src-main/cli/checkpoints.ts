@@ -33,7 +33,11 @@ export async function runCheckpointsCommand(argv: string[]): Promise<number> {
     const service = new CheckpointService(checkpointSettings(config, weftHome).service);
     if (sub === 'size') {
       const bytes = service.sizeOnDisk();
-      process.stdout.write(values.json === true ? `${JSON.stringify({ bytes })}\n` : `Checkpoints take ${formatBytes(bytes)} in ${service.dir}.\n`);
+      process.stdout.write(
+        values.json === true
+          ? `${JSON.stringify({ bytes })}\n`
+          : `Checkpoints take ${formatBytes(bytes)} in ${service.dir}.\n`,
+      );
       return 0;
     }
     const result = service.gc();

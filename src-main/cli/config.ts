@@ -120,11 +120,21 @@ function parse(argv: string[]): Args {
 }
 
 function isParseArgsError(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('ERR_PARSE_ARGS');
+  return (
+    error instanceof Error &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    error.code.startsWith('ERR_PARSE_ARGS')
+  );
 }
 
 function loadOptions(args: Args, io: ConfigCommandIo): LoadConfigOptions {
-  return { weftHome: resolveWeftHome(io.env), cwd: resolve(io.cwd, args.cd ?? '.'), overrides: args.overrides, env: io.env };
+  return {
+    weftHome: resolveWeftHome(io.env),
+    cwd: resolve(io.cwd, args.cd ?? '.'),
+    overrides: args.overrides,
+    env: io.env,
+  };
 }
 
 async function loadAndReport(args: Args, io: ConfigCommandIo): Promise<LoadedConfig> {
@@ -133,7 +143,9 @@ async function loadAndReport(args: Args, io: ConfigCommandIo): Promise<LoadedCon
   const { root, trusted, skippedFiles } = loaded.projectTrust;
   if (skippedFiles.length > 0) {
     const state = trusted === null ? 'has not been trusted yet' : 'is not trusted';
-    io.stderr.write(`weft: note: the project ${root} ${state}, so ${skippedFiles.join(', ')} ${skippedFiles.length === 1 ? 'was' : 'were'} not applied; run \`weft config trust ${root}\` to apply ${skippedFiles.length === 1 ? 'it' : 'them'}\n`);
+    io.stderr.write(
+      `weft: note: the project ${root} ${state}, so ${skippedFiles.join(', ')} ${skippedFiles.length === 1 ? 'was' : 'were'} not applied; run \`weft config trust ${root}\` to apply ${skippedFiles.length === 1 ? 'it' : 'them'}\n`,
+    );
   }
   return loaded;
 }
@@ -169,7 +181,8 @@ function lines(list: readonly Entry[], relativeTo = 0): string {
 }
 
 async function show(args: Args, io: ConfigCommandIo): Promise<number> {
-  if (args.positionals.length > 0) throw new UsageError(`show takes no arguments (got "${args.positionals.join(' ')}")`);
+  if (args.positionals.length > 0)
+    throw new UsageError(`show takes no arguments (got "${args.positionals.join(' ')}")`);
   const loaded = await loadAndReport(args, io);
   const list = entries(loaded);
   if (args.json) {
@@ -189,7 +202,8 @@ async function show(args: Args, io: ConfigCommandIo): Promise<number> {
 
 async function get(args: Args, io: ConfigCommandIo): Promise<number> {
   const [keyText, ...extra] = args.positionals;
-  if (keyText === undefined || extra.length > 0) throw new UsageError('get takes one KEY, e.g. `weft config get model`');
+  if (keyText === undefined || extra.length > 0)
+    throw new UsageError('get takes one KEY, e.g. `weft config get model`');
   const path = keyPath(keyText);
   const loaded = await loadAndReport(args, io);
   const value = getPath(redactConfig(loaded.config), path);
@@ -234,7 +248,8 @@ async function set(args: Args, io: ConfigCommandIo): Promise<number> {
 
 async function unset(args: Args, io: ConfigCommandIo): Promise<number> {
   const [keyText, ...extra] = args.positionals;
-  if (keyText === undefined || extra.length > 0) throw new UsageError('unset takes one KEY, e.g. `weft config unset model`');
+  if (keyText === undefined || extra.length > 0)
+    throw new UsageError('unset takes one KEY, e.g. `weft config unset model`');
   const key = formatKeyPath(keyPath(keyText));
   const file = userConfigFile(resolveWeftHome(io.env));
   const result = await deleteConfigValue(file, key);
@@ -264,6 +279,9 @@ async function trust(args: Args, io: ConfigCommandIo, level: 'trusted' | 'untrus
 
 function keyPath(text: string): string[] {
   const path = parseKeyPath(text);
-  if (path === null) throw new UsageError(`"${text}" is not a key path; write dotted keys such as sandbox_workspace_write.network_access`);
+  if (path === null)
+    throw new UsageError(
+      `"${text}" is not a key path; write dotted keys such as sandbox_workspace_write.network_access`,
+    );
   return path;
 }

@@ -34,17 +34,33 @@ async function probeModels(provider: ResolvedProvider, key: string | null): Prom
   try {
     const response = await fetch(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     if (response.status === 401 || response.status === 403) {
-      return { name: 'Base URL', state: 'fail', detail: `${shown} refused the key (HTTP ${response.status}); check the key for "${provider.id}"` };
+      return {
+        name: 'Base URL',
+        state: 'fail',
+        detail: `${shown} refused the key (HTTP ${response.status}); check the key for "${provider.id}"`,
+      };
     }
     if (!response.ok) {
       // Some compatible servers do not list models; they still answered.
-      return { name: 'Base URL', state: 'warn', detail: `${shown} answered HTTP ${response.status} (the server is reachable but does not list models)` };
+      return {
+        name: 'Base URL',
+        state: 'warn',
+        detail: `${shown} answered HTTP ${response.status} (the server is reachable but does not list models)`,
+      };
     }
     const body: unknown = await response.json().catch(() => null);
-    const data = typeof body === 'object' && body !== null && 'data' in body && Array.isArray(body.data) ? body.data : null;
-    return { name: 'Base URL', state: 'ok', detail: `${shown} answered${data === null ? '' : ` with ${data.length} ${data.length === 1 ? 'model' : 'models'}`}` };
+    const data =
+      typeof body === 'object' && body !== null && 'data' in body && Array.isArray(body.data) ? body.data : null;
+    return {
+      name: 'Base URL',
+      state: 'ok',
+      detail: `${shown} answered${data === null ? '' : ` with ${data.length} ${data.length === 1 ? 'model' : 'models'}`}`,
+    };
   } catch (error) {
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : errorMessage(error);
+    const reason =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s`
+        : errorMessage(error);
     const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
     return { name: 'Base URL', state: 'fail', detail: `${shown} could not be reached: ${reason}${cause}` };
   }
@@ -63,7 +79,11 @@ export async function modelStatus(cwd: string, env: NodeJS.ProcessEnv): Promise<
   }
   checks.push(
     loaded.warnings.length === 0
-      ? { name: 'Config', state: 'ok', detail: `read (${loaded.layers.length} ${loaded.layers.length === 1 ? 'layer' : 'layers'})` }
+      ? {
+          name: 'Config',
+          state: 'ok',
+          detail: `read (${loaded.layers.length} ${loaded.layers.length === 1 ? 'layer' : 'layers'})`,
+        }
       : { name: 'Config', state: 'warn', detail: loaded.warnings.join('; ') },
   );
   let provider: ResolvedProvider;
@@ -73,15 +93,34 @@ export async function modelStatus(cwd: string, env: NodeJS.ProcessEnv): Promise<
     checks.push({ name: 'Provider', state: 'fail', detail: errorMessage(error) });
     return { provider: loaded.config.model_provider, baseUrl: null, checks, ready: false };
   }
-  checks.push({ name: 'Provider', state: 'ok', detail: `${provider.name} ("${provider.id}", ${provider.wireApi === 'chat' ? 'Chat Completions' : 'Responses'}), model ${loaded.config.model ?? 'default'}` });
+  checks.push({
+    name: 'Provider',
+    state: 'ok',
+    detail: `${provider.name} ("${provider.id}", ${provider.wireApi === 'chat' ? 'Chat Completions' : 'Responses'}), model ${loaded.config.model ?? 'default'}`,
+  });
   const found = await keyFor(provider, new FileKeyStore(weftHome)).catch(() => null);
   if (provider.envKey === null && found === null) checks.push({ name: 'API key', state: 'ok', detail: 'none needed' });
-  else if (found === null) checks.push({ name: 'API key', state: 'fail', detail: missingKeyMessage(provider) ?? `no key for "${provider.id}"` });
+  else if (found === null)
+    checks.push({
+      name: 'API key',
+      state: 'fail',
+      detail: missingKeyMessage(provider) ?? `no key for "${provider.id}"`,
+    });
   else {
-    const from = found.source === 'config' ? 'experimental_bearer_token in the config' : found.source === 'env' ? `$${provider.envKey ?? 'environment'}` : 'the key saved in Settings';
+    const from =
+      found.source === 'config'
+        ? 'experimental_bearer_token in the config'
+        : found.source === 'env'
+          ? `$${provider.envKey ?? 'environment'}`
+          : 'the key saved in Settings';
     checks.push({ name: 'API key', state: 'ok', detail: `set (from ${from})` });
   }
-  if (provider.envKey !== null && found === null) checks.push({ name: 'Base URL', state: 'warn', detail: `${provider.baseUrl}/models not asked (no key to ask with)` });
+  if (provider.envKey !== null && found === null)
+    checks.push({
+      name: 'Base URL',
+      state: 'warn',
+      detail: `${provider.baseUrl}/models not asked (no key to ask with)`,
+    });
   else checks.push(await probeModels(provider, found?.key ?? null));
   return { provider: provider.id, baseUrl: provider.baseUrl, checks, ready: checks.every((c) => c.state !== 'fail') };
 }

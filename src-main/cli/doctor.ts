@@ -23,7 +23,10 @@ Options:
 export async function runDoctorCommand(argv: string[]): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (error) {
     process.stderr.write(`weft doctor: ${errorMessage(error)}\n\n${USAGE}`);
     return 2;
@@ -37,9 +40,14 @@ export async function runDoctorCommand(argv: string[]): Promise<number> {
     const loaded = await loadConfig({ weftHome: resolveWeftHome(process.env), cwd: process.cwd(), env: process.env });
     envPolicy = commandEnvPolicy(loaded.config.shell_environment_policy);
   } catch (error) {
-    process.stderr.write(`weft doctor: the config could not be read (${errorMessage(error)}); checking the default environment filter.\n`);
+    process.stderr.write(
+      `weft doctor: the config could not be read (${errorMessage(error)}); checking the default environment filter.\n`,
+    );
   }
-  const [model, status] = await Promise.all([modelStatus(process.cwd(), process.env), sandboxStatus(process.platform, envPolicy)]);
+  const [model, status] = await Promise.all([
+    modelStatus(process.cwd(), process.env),
+    sandboxStatus(process.platform, envPolicy),
+  ]);
   const allLayers = status.layers.every((layer) => layer.ok);
   const code = status.available && allLayers && model.ready ? 0 : 1;
   if (values.json === true) {

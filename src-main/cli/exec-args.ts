@@ -94,22 +94,27 @@ export function parseExecArgs(argv: readonly string[]): ExecArgs {
   let positionals = parsed.positionals;
   let resume: ExecArgs['resume'] = null;
   if (positionals[0] === 'resume') {
-    if (values.resume !== undefined) throw new ExecUsageError('give the thread either as `resume <thread-id>` or as --resume, not both');
+    if (values.resume !== undefined)
+      throw new ExecUsageError('give the thread either as `resume <thread-id>` or as --resume, not both');
     if (values.last) {
       resume = { last: true, all: values.all === true };
       positionals = positionals.slice(1);
     } else {
       const id = positionals[1];
-      if (id === undefined) throw new ExecUsageError('`resume` needs a thread id, or --last for the most recent thread');
+      if (id === undefined)
+        throw new ExecUsageError('`resume` needs a thread id, or --last for the most recent thread');
       resume = { id };
       positionals = positionals.slice(2);
     }
   } else if (values.resume !== undefined) {
     resume = { id: values.resume };
   } else if (values.last || values.all) {
-    throw new ExecUsageError(`--${values.last ? 'last' : 'all'} belongs to the resume subcommand: weft exec resume --last [prompt]`);
+    throw new ExecUsageError(
+      `--${values.last ? 'last' : 'all'} belongs to the resume subcommand: weft exec resume --last [prompt]`,
+    );
   }
-  if (values.json && values['experimental-json']) throw new ExecUsageError('choose one of --json and --experimental-json');
+  if (values.json && values['experimental-json'])
+    throw new ExecUsageError('choose one of --json and --experimental-json');
   const stdinMarker = positionals.length === 1 && positionals[0] === '-';
   const text = stdinMarker ? '' : positionals.join(' ').trim();
   return {

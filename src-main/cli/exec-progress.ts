@@ -100,13 +100,19 @@ export class ExecProgress {
       case 'fileChange': {
         this.endReasoning();
         for (const change of item.changes) this.io.stderr.write(`${this.bold('✎')} ${this.describeChange(change)}\n`);
-        const status = item.status === 'completed' ? 'applied' : item.status === 'inProgress' ? 'in progress' : item.status;
+        const status =
+          item.status === 'completed' ? 'applied' : item.status === 'inProgress' ? 'in progress' : item.status;
         this.io.stderr.write(this.dim(`  ${status}`) + '\n');
         return;
       }
       case 'commandExecution': {
         const secs = item.durationMs === null ? '' : ` · ${(item.durationMs / 1000).toFixed(2)}s`;
-        const status = item.exitCode === null ? (item.processId ? `still running (session ${item.processId})` : item.status) : `exit ${item.exitCode}`;
+        const status =
+          item.exitCode === null
+            ? item.processId
+              ? `still running (session ${item.processId})`
+              : item.status
+            : `exit ${item.exitCode}`;
         this.io.stderr.write(this.dim(`  ${status}${secs}`) + '\n');
         return;
       }
@@ -122,8 +128,13 @@ export class ExecProgress {
       return rel === '' || rel.startsWith('..') ? path : rel;
     };
     const { added, removed } = countLines(change);
-    const counts = [added > 0 ? `+${added}` : null, removed > 0 ? `−${removed}` : null].filter((c) => c !== null).join(' ');
-    const target = change.kind.type === 'update' && change.kind.move_path !== null ? `${show(change.path)} → ${show(change.kind.move_path)}` : show(change.path);
+    const counts = [added > 0 ? `+${added}` : null, removed > 0 ? `−${removed}` : null]
+      .filter((c) => c !== null)
+      .join(' ');
+    const target =
+      change.kind.type === 'update' && change.kind.move_path !== null
+        ? `${show(change.path)} → ${show(change.kind.move_path)}`
+        : show(change.path);
     return `${change.kind.type} ${target}${counts === '' ? '' : ` (${counts})`}`;
   }
 

@@ -9,13 +9,31 @@
  * each change and completes with the turn, and warnings and retries are `error` items (not fatal).
  * Item ids are `item_0`, `item_1`, … in order of first appearance. Usage is the thread's running total.
  */
-import type { CommandExecutionStatus, ServerNotification, ThreadItem, ThreadTokenUsage, TurnPlanStep } from '../../src-preload/protocol';
+import type {
+  CommandExecutionStatus,
+  ServerNotification,
+  ThreadItem,
+  ThreadTokenUsage,
+  TurnPlanStep,
+} from '../../src-preload/protocol';
 
 export type CodexExecItem =
   | { id: string; type: 'agent_message'; text: string }
   | { id: string; type: 'reasoning'; text: string }
-  | { id: string; type: 'command_execution'; command: string; aggregated_output: string; exit_code: number | null; status: 'in_progress' | 'completed' | 'failed' }
-  | { id: string; type: 'file_change'; changes: { path: string; kind: 'add' | 'delete' | 'update' }[]; status: 'in_progress' | 'completed' | 'failed' }
+  | {
+      id: string;
+      type: 'command_execution';
+      command: string;
+      aggregated_output: string;
+      exit_code: number | null;
+      status: 'in_progress' | 'completed' | 'failed';
+    }
+  | {
+      id: string;
+      type: 'file_change';
+      changes: { path: string; kind: 'add' | 'delete' | 'update' }[];
+      status: 'in_progress' | 'completed' | 'failed';
+    }
   | {
       id: string;
       type: 'mcp_tool_call';
@@ -84,17 +102,27 @@ export class CodexExecEvents {
       case 'error': {
         if (!n.params.willRetry) return [];
         const details = n.params.error.additionalDetails ? ` (${n.params.error.additionalDetails})` : '';
-        return [{ type: 'item.completed', item: { id: this.newId(), type: 'error', message: `${n.params.error.message}${details}` } }];
+        return [
+          {
+            type: 'item.completed',
+            item: { id: this.newId(), type: 'error', message: `${n.params.error.message}${details}` },
+          },
+        ];
       }
       case 'turn/completed': {
         const events: CodexExecEvent[] = [];
-        if (this.todo) events.push({ type: 'item.completed', item: { id: this.todo.id, type: 'todo_list', items: this.todo.items } });
+        if (this.todo)
+          events.push({
+            type: 'item.completed',
+            item: { id: this.todo.id, type: 'todo_list', items: this.todo.items },
+          });
         this.todo = null;
         const { turn } = n.params;
         if (turn.status === 'completed') {
           events.push({ type: 'turn.completed', usage: this.codexUsage() });
         } else {
-          const message = turn.status === 'interrupted' ? 'the turn was interrupted' : (turn.error?.message ?? 'the turn failed');
+          const message =
+            turn.status === 'interrupted' ? 'the turn was interrupted' : (turn.error?.message ?? 'the turn failed');
           events.push({ type: 'error', message }, { type: 'turn.failed', error: { message } });
         }
         return events;
@@ -173,7 +201,9 @@ export class CodexExecEvents {
           server: item.server,
           tool: item.tool,
           arguments: item.arguments,
-          ...(item.result ? { result: { content: item.result.content, structured_content: item.result.structuredContent ?? null } } : {}),
+          ...(item.result
+            ? { result: { content: item.result.content, structured_content: item.result.structuredContent ?? null } }
+            : {}),
           ...(item.error ? { error: { message: item.error.message } } : {}),
           status: item.status === 'inProgress' ? 'in_progress' : item.status,
         };
@@ -213,7 +243,10 @@ export class CodexExecEvents {
 }
 
 /** Codex reports a command that exited non-zero as `failed`; its exec events know no `declined`. */
-function commandStatus(status: CommandExecutionStatus, exitCode: number | null): 'in_progress' | 'completed' | 'failed' {
+function commandStatus(
+  status: CommandExecutionStatus,
+  exitCode: number | null,
+): 'in_progress' | 'completed' | 'failed' {
   switch (status) {
     case 'inProgress':
       return 'in_progress';

@@ -28,10 +28,14 @@ import { CodexExecEvents, type CodexExecEvent } from './exec-thread-events';
 const declineEverything: HostRequestSender = async (request) => {
   switch (request.method) {
     case 'item/commandExecution/requestApproval':
-      process.stderr.write(`weft: declined \`${request.params.command}\` (${request.params.reason ?? 'needs approval'}); weft exec cannot ask. To allow it, remember a rule (weft rules add --decision allow -- <prefix>) or use an approval policy that does not ask for it (-a on-request).\n`);
+      process.stderr.write(
+        `weft: declined \`${request.params.command}\` (${request.params.reason ?? 'needs approval'}); weft exec cannot ask. To allow it, remember a rule (weft rules add --decision allow -- <prefix>) or use an approval policy that does not ask for it (-a on-request).\n`,
+      );
       return { decision: 'decline' };
     case 'item/fileChange/requestApproval':
-      process.stderr.write(`weft: declined a patch (${request.params.reason ?? 'needs approval'}); weft exec cannot ask.\n`);
+      process.stderr.write(
+        `weft: declined a patch (${request.params.reason ?? 'needs approval'}); weft exec cannot ask.\n`,
+      );
       return { decision: 'decline' };
     case 'item/tool/requestUserInput':
       process.stderr.write('weft: the model asked a question; weft exec cannot ask, so it goes unanswered.\n');
@@ -82,11 +86,19 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     const weftHome = resolveWeftHome(env);
     // Unless the config or a flag says otherwise, headless runs never ask and write only the workspace.
     const probe = await loadConfig({ weftHome, cwd, overrides, env });
-    if (probe.origins.get('approval_policy') === 'default') overrides.unshift(overrideValue('approval_policy', 'never'));
-    if (probe.origins.get('sandbox_mode') === 'default') overrides.unshift(overrideValue('sandbox_mode', 'workspace-write'));
-    const loaded = probe.origins.get('approval_policy') === 'default' || probe.origins.get('sandbox_mode') === 'default' ? await loadConfig({ weftHome, cwd, overrides, env }) : probe;
+    if (probe.origins.get('approval_policy') === 'default')
+      overrides.unshift(overrideValue('approval_policy', 'never'));
+    if (probe.origins.get('sandbox_mode') === 'default')
+      overrides.unshift(overrideValue('sandbox_mode', 'workspace-write'));
+    const loaded =
+      probe.origins.get('approval_policy') === 'default' || probe.origins.get('sandbox_mode') === 'default'
+        ? await loadConfig({ weftHome, cwd, overrides, env })
+        : probe;
     for (const warning of loaded.warnings) process.stderr.write(`weft: warning: ${warning}\n`);
-    const config = withAddedDirs(loaded.config, args.addDirs.map((dir) => resolve(cwd, dir)));
+    const config = withAddedDirs(
+      loaded.config,
+      args.addDirs.map((dir) => resolve(cwd, dir)),
+    );
     const rules = await sharedRuleStore(rulesDir(weftHome), (w) => process.stderr.write(`weft: warning: ${w}\n`));
     let provider = resolveProvider(config, env);
     // A key saved from Settings (WEFT_HOME/auth.json) applies when neither config nor env has one.
@@ -97,7 +109,15 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       process.stderr.write(`weft: ${missing}\n`);
       return 1;
     }
-    const persisted = await openThread({ weftHome, cwd, resume: args.resume, ephemeral: args.ephemeral, model: config.model, provider: provider.id, source: args.threadSource ?? 'exec' });
+    const persisted = await openThread({
+      weftHome,
+      cwd,
+      resume: args.resume,
+      ephemeral: args.ephemeral,
+      model: config.model,
+      provider: provider.id,
+      source: args.threadSource ?? 'exec',
+    });
     store = persisted?.store ?? null;
     const resumed = persisted?.state != null;
     // A saved run checkpoints what its tool calls change, so `weft threads revert --files` can undo it.
@@ -117,9 +137,12 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       // A resumed run takes its settings from the config and flags, as a new one does.
       saved: persisted?.state,
     });
-    if (persisted && args.output !== 'codex') process.stderr.write(`weft: thread ${persisted.threadId}${resumed ? ' (resumed)' : ''}\n`);
+    if (persisted && args.output !== 'codex')
+      process.stderr.write(`weft: thread ${persisted.threadId}${resumed ? ' (resumed)' : ''}\n`);
   } catch (error) {
-    process.stderr.write(`weft: ${error instanceof ConfigError || error instanceof ExecInputError ? error.message : errorMessage(error)}\n`);
+    process.stderr.write(
+      `weft: ${error instanceof ConfigError || error instanceof ExecInputError ? error.message : errorMessage(error)}\n`,
+    );
     checkpoints?.dispose();
     await store?.close();
     return 1;
@@ -136,7 +159,9 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     session.subscribe((n: ServerNotification) => {
       if (n.method === 'mcpServer/startupStatus/updated' && n.params.status === 'failed') {
         // Whatever the output mode, a server that failed is said on stderr: its tools are missing from this run.
-        process.stderr.write(`weft: warning: MCP server "${n.params.name}" is not available (${n.params.error ?? 'failed'}); its tools are left out\n`);
+        process.stderr.write(
+          `weft: warning: MCP server "${n.params.name}" is not available (${n.params.error ?? 'failed'}); its tools are left out\n`,
+        );
       }
       if (codexEvents) writeEvents(codexEvents.handle(n));
       else if (args.output === 'json') process.stdout.write(`${JSON.stringify(n)}\n`);
@@ -156,7 +181,8 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   try {
     await session.startTurn(input, undefined, { outputSchema });
     const turn = await finished;
-    if (args.outputLastMessage !== undefined) await writeFileAtomic(resolve(cwd, args.outputLastMessage), lastAnswer ?? '');
+    if (args.outputLastMessage !== undefined)
+      await writeFileAtomic(resolve(cwd, args.outputLastMessage), lastAnswer ?? '');
     if (turn.status === 'failed') {
       process.stderr.write(`weft: ${turn.error?.message ?? 'the turn failed'}\n`);
       return 1;
@@ -192,14 +218,26 @@ class ExecInputError extends Error {}
 type ResumeTarget = ExecArgs['resume'];
 
 /** The thread this run records into: a new one, a resumed one, or none (`--ephemeral`). */
-async function openThread(opts: { weftHome: string; cwd: string; resume: ResumeTarget; ephemeral: boolean; model: string; provider: string; source: string }) {
+async function openThread(opts: {
+  weftHome: string;
+  cwd: string;
+  resume: ResumeTarget;
+  ephemeral: boolean;
+  model: string;
+  provider: string;
+  source: string;
+}) {
   if (opts.ephemeral) {
-    if (opts.resume) throw new ExecInputError('--ephemeral cannot continue a saved thread; drop --ephemeral to resume it');
+    if (opts.resume)
+      throw new ExecInputError('--ephemeral cannot continue a saved thread; drop --ephemeral to resume it');
     return null;
   }
   const { ThreadStore } = await import('../store/thread-store');
   // A one-shot run does not wait for (or do) a background re-index of every thread.
-  const store = ThreadStore.open(opts.weftHome, { repair: false, onWarning: (m) => process.stderr.write(`weft: warning: ${m}\n`) });
+  const store = ThreadStore.open(opts.weftHome, {
+    repair: false,
+    onWarning: (m) => process.stderr.write(`weft: warning: ${m}\n`),
+  });
   try {
     if (opts.resume) {
       const id = 'id' in opts.resume ? opts.resume.id : lastThreadId(store, opts.resume.all ? null : opts.cwd);
@@ -207,7 +245,14 @@ async function openThread(opts: { weftHome: string; cwd: string; resume: ResumeT
       return { store, threadId: opened.state.thread.id, recorder: opened.recorder, state: opened.state };
     }
     const threadId = uuidv7();
-    const created = store.createThread({ id: threadId, cwd: opts.cwd, modelProvider: opts.provider, model: opts.model, source: opts.source, baseInstructions: null });
+    const created = store.createThread({
+      id: threadId,
+      cwd: opts.cwd,
+      modelProvider: opts.provider,
+      model: opts.model,
+      source: opts.source,
+      baseInstructions: null,
+    });
     return { store, threadId, recorder: created.recorder, state: null };
   } catch (error) {
     await store.close();
@@ -225,7 +270,12 @@ async function folderProblem(dir: string): Promise<string | null> {
 /** `resume --last`: the most recently updated thread (started in `cwd`, unless null). */
 function lastThreadId(store: ThreadStore, cwd: string | null): string {
   const newest = store.list({ limit: 1, sortKey: 'updated_at', ...(cwd === null ? {} : { cwd }) }).data[0];
-  if (!newest) throw new ExecInputError(cwd === null ? 'there is no saved thread to resume' : `no saved thread was started in ${cwd}; use resume --last --all to pick from every directory`);
+  if (!newest)
+    throw new ExecInputError(
+      cwd === null
+        ? 'there is no saved thread to resume'
+        : `no saved thread was started in ${cwd}; use resume --last --all to pick from every directory`,
+    );
   return newest.id;
 }
 

@@ -34,13 +34,21 @@ Options:
   -h, --help         Show this help
 `;
 
-export async function runMcpServerCommand(argv: string[], createHost: (opts: { cwd: string }) => Promise<CliHost>): Promise<number> {
+export async function runMcpServerCommand(
+  argv: string[],
+  createHost: (opts: { cwd: string }) => Promise<CliHost>,
+): Promise<number> {
   const log = stderrLog;
   let values;
   try {
     values = parseArgs({
       args: argv,
-      options: { port: { type: 'string' }, token: { type: 'string' }, cd: { type: 'string', short: 'C' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        port: { type: 'string' },
+        token: { type: 'string' },
+        cd: { type: 'string', short: 'C' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }).values;
   } catch (error) {
     process.stderr.write(`weft mcp-server: ${errorMessage(error)}\n\n${USAGE}`);
@@ -57,7 +65,11 @@ export async function runMcpServerCommand(argv: string[], createHost: (opts: { c
     return 2;
   }
   if (values.token !== undefined && (port === null || values.token.length === 0)) {
-    process.stderr.write(values.token.length === 0 ? 'weft mcp-server: --token must not be empty\n' : 'weft mcp-server: --token only applies with --port\n');
+    process.stderr.write(
+      values.token.length === 0
+        ? 'weft mcp-server: --token must not be empty\n'
+        : 'weft mcp-server: --token only applies with --port\n',
+    );
     return 2;
   }
   const cwd = projectDir(values.cd);
@@ -76,16 +88,22 @@ export async function runMcpServerCommand(argv: string[], createHost: (opts: { c
   const transports = await import('../faces/mcp-server/transports');
   try {
     if (port === null) {
-      await serveUntilStdinCloses(() => transports.serveMcpStdio({ host: created.host, stdin: process.stdin, stdout: process.stdout, log }));
+      await serveUntilStdinCloses(() =>
+        transports.serveMcpStdio({ host: created.host, stdin: process.stdin, stdout: process.stdout, log }),
+      );
     } else {
       let server;
       try {
         server = await transports.startMcpHttpServer({ host: created.host, port, token: values.token, log });
       } catch (error) {
-        process.stderr.write(`weft mcp-server: cannot listen on 127.0.0.1:${port}: ${errorMessage(error)}${port === 0 ? '' : '. Pass --port 0 to pick a free port.'}\n`);
+        process.stderr.write(
+          `weft mcp-server: cannot listen on 127.0.0.1:${port}: ${errorMessage(error)}${port === 0 ? '' : '. Pass --port 0 to pick a free port.'}\n`,
+        );
         return 1;
       }
-      process.stdout.write(`Weft MCP server at ${server.url}\nToken: ${server.token}\nURL with the token: ${server.url}?token=${encodeURIComponent(server.token)}\n`);
+      process.stdout.write(
+        `Weft MCP server at ${server.url}\nToken: ${server.token}\nURL with the token: ${server.url}?token=${encodeURIComponent(server.token)}\n`,
+      );
       await waitForSignal();
       log('weft mcp-server: shutting down');
       await server.close();

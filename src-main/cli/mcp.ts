@@ -74,14 +74,24 @@ async function list(weftHome: string, argv: string[]): Promise<number> {
     const s = all[name] ?? {};
     return [name, s.url !== undefined ? 'http' : 'stdio', s.enabled === false ? 'disabled' : 'enabled', target(s)];
   });
-  const widths = [0, 1, 2].map((i) => Math.max(...[['Name', 'Type', 'Status'][i] ?? '', ...rows.map((r) => r[i] ?? '')].map((c) => c.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i] ?? 0) : c)).join('  ').trimEnd();
+  const widths = [0, 1, 2].map((i) =>
+    Math.max(...[['Name', 'Type', 'Status'][i] ?? '', ...rows.map((r) => r[i] ?? '')].map((c) => c.length)),
+  );
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i < 3 ? c.padEnd(widths[i] ?? 0) : c))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`${[line(['Name', 'Type', 'Status', 'Command / URL']), ...rows.map(line)].join('\n')}\n`);
   return 0;
 }
 
 async function get(weftHome: string, argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean' } },
+    allowPositionals: true,
+  });
   const name = positionals[0];
   if (name === undefined) {
     process.stderr.write(`weft mcp get: name the server\n\n${USAGE}`);
@@ -96,11 +106,20 @@ async function get(weftHome: string, argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ name, ...server }, null, 2)}\n`);
     return 0;
   }
-  const lines = [`${name}`, `  type: ${server.url !== undefined ? 'http' : 'stdio'}`, `  enabled: ${server.enabled !== false}`];
+  const lines = [
+    `${name}`,
+    `  type: ${server.url !== undefined ? 'http' : 'stdio'}`,
+    `  enabled: ${server.enabled !== false}`,
+  ];
   for (const [key, value] of Object.entries(server)) {
     if (key === 'enabled') continue;
     // Values of env and headers may be secrets: only their names are shown.
-    const shown = (key === 'env' || key === 'http_headers') && typeof value === 'object' && value !== null ? Object.keys(value).map((k) => `${k}=*****`).join(', ') : JSON.stringify(value);
+    const shown =
+      (key === 'env' || key === 'http_headers') && typeof value === 'object' && value !== null
+        ? Object.keys(value)
+            .map((k) => `${k}=*****`)
+            .join(', ')
+        : JSON.stringify(value);
     lines.push(`  ${key}: ${shown}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -113,7 +132,11 @@ async function add(weftHome: string, argv: string[]): Promise<number> {
   const command = dash >= 0 ? argv.slice(dash + 1) : [];
   const { values, positionals } = parseArgs({
     args: own,
-    options: { env: { type: 'string', multiple: true }, url: { type: 'string' }, 'bearer-token-env-var': { type: 'string' } },
+    options: {
+      env: { type: 'string', multiple: true },
+      url: { type: 'string' },
+      'bearer-token-env-var': { type: 'string' },
+    },
     allowPositionals: true,
   });
   const name = positionals[0];
@@ -157,18 +180,30 @@ async function remove(weftHome: string, argv: string[]): Promise<number> {
   }
   const file = userConfigFile(weftHome);
   const result = await writeConfigValue(file, formatKeyPath(['mcp_servers', name]), null);
-  process.stdout.write(result.changed ? `Removed MCP server "${name}" from ${file}.\n` : `No MCP server named "${name}" in ${file}.\n`);
+  process.stdout.write(
+    result.changed ? `Removed MCP server "${name}" from ${file}.\n` : `No MCP server named "${name}" in ${file}.\n`,
+  );
   return result.changed ? 0 : 1;
 }
 
 async function login(weftHome: string, argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { scopes: { type: 'string' }, 'no-browser': { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { scopes: { type: 'string' }, 'no-browser': { type: 'boolean' } },
+  });
   const name = positionals[0];
   if (name === undefined || positionals.length > 1) throw new Error('login takes one server name');
   const server = (await servers(weftHome))[name];
   if (server === undefined) throw new Error(`no MCP server named "${name}" in ${userConfigFile(weftHome)}`);
   if (server.url === undefined) throw new Error(`"${name}" is a stdio server; OAuth is for servers reached by URL`);
-  const scopes = values.scopes !== undefined ? values.scopes.split(',').map((s) => s.trim()).filter((s) => s !== '') : server.scopes;
+  const scopes =
+    values.scopes !== undefined
+      ? values.scopes
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+      : server.scopes;
   await mcpLogin({
     weftHome,
     server: name,

@@ -24,20 +24,34 @@ lines). Weft computes the diff and sends it with the project's AGENTS.md.
 The exit status is 0 when the review ran (whatever it found), 1 when it could not run, 2 for bad usage.
 `;
 
-export function parseReviewArgs(argv: string[]): { target: ReviewTarget; cwd: string; json: boolean } | { usage: string } {
+export function parseReviewArgs(
+  argv: string[],
+): { target: ReviewTarget; cwd: string; json: boolean } | { usage: string } {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { uncommitted: { type: 'boolean' }, base: { type: 'string' }, commit: { type: 'string' }, cd: { type: 'string', short: 'C' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        uncommitted: { type: 'boolean' },
+        base: { type: 'string' },
+        commit: { type: 'string' },
+        cd: { type: 'string', short: 'C' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     return { usage: errorMessage(error) };
   }
   const { values, positionals } = parsed;
   if (values.help === true) return { usage: '' };
-  const chosen = [values.uncommitted === true, values.base !== undefined, values.commit !== undefined, positionals.length > 0].filter(Boolean).length;
+  const chosen = [
+    values.uncommitted === true,
+    values.base !== undefined,
+    values.commit !== undefined,
+    positionals.length > 0,
+  ].filter(Boolean).length;
   if (chosen > 1) return { usage: 'choose one of --uncommitted, --base, --commit or instructions' };
   const target: ReviewTarget =
     values.base !== undefined
@@ -50,7 +64,10 @@ export function parseReviewArgs(argv: string[]): { target: ReviewTarget; cwd: st
   return { target, cwd: resolve(values.cd ?? process.cwd()), json: values.json === true };
 }
 
-export async function runReviewCommand(argv: string[], makeHost: (options: { cwd: string }) => Promise<{ host: ConnectionHost; close(): Promise<void> }>): Promise<number> {
+export async function runReviewCommand(
+  argv: string[],
+  makeHost: (options: { cwd: string }) => Promise<{ host: ConnectionHost; close(): Promise<void> }>,
+): Promise<number> {
   const args = parseReviewArgs(argv);
   if ('usage' in args) {
     if (args.usage === '') {
@@ -66,9 +83,16 @@ export async function runReviewCommand(argv: string[], makeHost: (options: { cwd
   }
   const app = await makeHost({ cwd: args.cwd });
   const { connectHostClient } = await import('../faces/host-client');
-  const client = await connectHostClient(app.host, { label: 'weft review', clientInfo: { name: 'weft-review', title: 'weft review', version: VERSION } });
+  const client = await connectHostClient(app.host, {
+    label: 'weft review',
+    clientInfo: { name: 'weft-review', title: 'weft review', version: VERSION },
+  });
   try {
-    const { thread } = await client.request('thread/start', { cwd: args.cwd, approvalPolicy: 'never', sandbox: 'read-only' });
+    const { thread } = await client.request('thread/start', {
+      cwd: args.cwd,
+      approvalPolicy: 'never',
+      sandbox: 'read-only',
+    });
     let exited: ExitedReviewModeItem | null = null;
     let failure: string | null = null;
     let turnId: string | null = null;
@@ -79,10 +103,18 @@ export async function runReviewCommand(argv: string[], makeHost: (options: { cwd
           early.push(n);
           return;
         }
-        if (n.method === 'item/completed' && n.params.turnId === turnId && n.params.item.type === 'exitedReviewMode') exited = n.params.item;
-        if (n.method === 'item/completed' && n.params.turnId === turnId && n.params.item.type === 'enteredReviewMode' && !args.json) process.stderr.write(`Reviewing ${n.params.item.review}…\n`);
+        if (n.method === 'item/completed' && n.params.turnId === turnId && n.params.item.type === 'exitedReviewMode')
+          exited = n.params.item;
+        if (
+          n.method === 'item/completed' &&
+          n.params.turnId === turnId &&
+          n.params.item.type === 'enteredReviewMode' &&
+          !args.json
+        )
+          process.stderr.write(`Reviewing ${n.params.item.review}…\n`);
         if (n.method === 'turn/completed' && n.params.turn.id === turnId) {
-          if (n.params.turn.status !== 'completed') failure = n.params.turn.error?.message ?? `the review ended ${n.params.turn.status}`;
+          if (n.params.turn.status !== 'completed')
+            failure = n.params.turn.error?.message ?? `the review ended ${n.params.turn.status}`;
           done();
         }
       };

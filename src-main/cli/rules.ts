@@ -57,7 +57,9 @@ async function list(store: RuleStore, argv: string[]): Promise<number> {
   }
   const rows = [['ID', 'DECISION', 'PATTERN', 'FILE'], ...rules.map(row)];
   const widths = rows[0]?.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length))) ?? [];
-  const text = rows.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col] ?? 0))).join('  '));
+  const text = rows.map((r) =>
+    r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col] ?? 0))).join('  '),
+  );
   for (const rule of rules) {
     if (rule.justification !== undefined) text.push(`  ${rule.id}: ${rule.justification}`);
   }
@@ -82,7 +84,9 @@ async function revoke(store: RuleStore, argv: string[]): Promise<number> {
     process.stderr.write(`weft rules revoke: no rule has the id "${id}"; \`weft rules list\` shows the ids\n`);
     return 1;
   }
-  process.stdout.write(`Revoked ${removed.id} (${removed.decision}: ${removed.pattern.map(shellWord).join(' ')}) from ${removed.sourceFile}\n`);
+  process.stdout.write(
+    `Revoked ${removed.id} (${removed.decision}: ${removed.pattern.map(shellWord).join(' ')}) from ${removed.sourceFile}\n`,
+  );
   return 0;
 }
 
@@ -109,7 +113,9 @@ async function add(store: RuleStore, argv: string[]): Promise<number> {
     decision,
     ...(values.justification === undefined ? {} : { justification: values.justification }),
   });
-  process.stdout.write(`Added ${rule.id} (${rule.decision}: ${rule.pattern.map(shellWord).join(' ')}) to ${rule.sourceFile}\n`);
+  process.stdout.write(
+    `Added ${rule.id} (${rule.decision}: ${rule.pattern.map(shellWord).join(' ')}) to ${rule.sourceFile}\n`,
+  );
   return 0;
 }
 

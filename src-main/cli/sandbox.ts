@@ -73,7 +73,11 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     return 2;
   }
   const cwd = resolve(values.cd ?? process.cwd());
-  const policy = policyFor(mode, values.network === true, (values['writable-root'] ?? []).map((dir) => resolve(dir)));
+  const policy = policyFor(
+    mode,
+    values.network === true,
+    (values['writable-root'] ?? []).map((dir) => resolve(dir)),
+  );
   let envPolicy;
   try {
     const loaded = await loadConfig({ weftHome: resolveWeftHome(process.env), cwd, env: process.env });

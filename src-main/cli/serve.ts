@@ -12,7 +12,16 @@ import { parseArgs } from 'node:util';
 import { startWebServer, WebServerStartError, type WebServer } from '../server/http-server';
 import { resolveWeftHome } from '../config/home';
 import { errorMessage } from '../util/errors';
-import { badPortMessage, closeHost, openHost, parsePort, projectDir, stderrLog, waitForSignal, type CliHost } from './transport-setup';
+import {
+  badPortMessage,
+  closeHost,
+  openHost,
+  parsePort,
+  projectDir,
+  stderrLog,
+  waitForSignal,
+  type CliHost,
+} from './transport-setup';
 
 export const DEFAULT_PORT = 4280;
 
@@ -34,7 +43,10 @@ Options:
   -h, --help          Show this help
 `;
 
-export async function runServeCommand(argv: string[], createHost: (opts: { cwd: string }) => Promise<CliHost>): Promise<number> {
+export async function runServeCommand(
+  argv: string[],
+  createHost: (opts: { cwd: string }) => Promise<CliHost>,
+): Promise<number> {
   const log = stderrLog;
   let values;
   try {
@@ -76,7 +88,12 @@ export async function runServeCommand(argv: string[], createHost: (opts: { cwd: 
 
   let token: string;
   try {
-    token = values.token ?? (await keptToken(values['token-file'] ?? join(resolveWeftHome(process.env), 'serve-token'), values['new-token'] === true));
+    token =
+      values.token ??
+      (await keptToken(
+        values['token-file'] ?? join(resolveWeftHome(process.env), 'serve-token'),
+        values['new-token'] === true,
+      ));
   } catch (error) {
     process.stderr.write(`weft serve: ${errorMessage(error)}\n`);
     return 1;
@@ -157,8 +174,8 @@ function startErrorMessage(error: unknown, port: number): string {
  * bundled location is used and the server explains that the UI is not built.
  */
 export function findRendererDir(): string {
-  const candidates = [new URL('../renderer', import.meta.url), new URL('../../dist/renderer', import.meta.url)].map((url) =>
-    fileURLToPath(url),
+  const candidates = [new URL('../renderer', import.meta.url), new URL('../../dist/renderer', import.meta.url)].map(
+    (url) => fileURLToPath(url),
   );
   const existing = candidates.find((dir) => existsSync(resolve(dir, 'index.html')));
   return existing ?? candidates[0] ?? resolve('dist/renderer');
@@ -166,10 +183,16 @@ export function findRendererDir(): string {
 
 export function openInBrowser(url: string, log: (line: string) => void): void {
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['explorer', [url]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['explorer', [url]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(command, args, { detached: true, stdio: 'ignore' });
-    child.on('error', (error) => log(`weft serve: could not open a browser (${command}: ${error.message}); open the URL yourself`));
+    child.on('error', (error) =>
+      log(`weft serve: could not open a browser (${command}: ${error.message}); open the URL yourself`),
+    );
     child.unref();
   } catch (error) {
     log(`weft serve: could not open a browser (${command}: ${errorMessage(error)}); open the URL yourself`);

@@ -30,7 +30,11 @@ export function findSubCommand(table: SubCommandTable, word: string): SubCommand
 }
 
 /** Runs the verb `argv[0]` names with the rest of argv; resolves to the exit code. */
-export async function dispatchSubCommand(table: SubCommandTable, argv: readonly string[], io: SubCommandIo = process): Promise<number> {
+export async function dispatchSubCommand(
+  table: SubCommandTable,
+  argv: readonly string[],
+  io: SubCommandIo = process,
+): Promise<number> {
   const [word, ...rest] = argv;
   if (word === undefined || HELP_WORDS.has(word)) {
     io.stdout.write(table.usage);

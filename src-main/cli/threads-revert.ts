@@ -15,7 +15,12 @@ export interface RevertIo {
 }
 
 /** Returns the exit status: 0 done, 1 refused (conflicts) or failed. Throws on bad arguments. */
-export async function revertThread(store: ThreadStore, args: string[], io: RevertIo, usage: (message: string) => Error): Promise<number> {
+export async function revertThread(
+  store: ThreadStore,
+  args: string[],
+  io: RevertIo,
+  usage: (message: string) => Error,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -27,14 +32,22 @@ export async function revertThread(store: ThreadStore, args: string[], io: Rever
   const read = store.read(id, { includeTurns: true, turnsLimit: 100_000 });
   const ids = read.thread.turns.map((turn) => turn.id);
   const index = ids.indexOf(values.before);
-  if (index < 0) throw usage(`turn ${values.before} is not in thread ${id}; \`weft threads read ${id} --json\` lists its turns`);
+  if (index < 0)
+    throw usage(`turn ${values.before} is not in thread ${id}; \`weft threads read ${id} --json\` lists its turns`);
   const turnIds = ids.slice(index);
   if (values.files === true) {
     const { config } = await loadConfig({ weftHome: io.weftHome, cwd: read.thread.cwd, env: io.env });
     const service = new CheckpointService(checkpointSettings(config, io.weftHome).service);
     try {
-      const outcome = await service.revert({ threadId: id, root: read.thread.cwd, turnIds, force: values.force === true });
-      io.out(`Restored ${outcome.restored.length} path(s) in ${read.thread.cwd}${outcome.overwritten.length > 0 ? `; overwrote (after saving them) ${outcome.overwritten.join(', ')}` : ''}.`);
+      const outcome = await service.revert({
+        threadId: id,
+        root: read.thread.cwd,
+        turnIds,
+        force: values.force === true,
+      });
+      io.out(
+        `Restored ${outcome.restored.length} path(s) in ${read.thread.cwd}${outcome.overwritten.length > 0 ? `; overwrote (after saving them) ${outcome.overwritten.join(', ')}` : ''}.`,
+      );
       for (const note of outcome.notes) io.out(`  ${note}`);
     } catch (error) {
       if (error instanceof CheckpointConflictError) {
@@ -47,6 +60,8 @@ export async function revertThread(store: ThreadStore, args: string[], io: Rever
     }
   }
   await store.rollback(id, turnIds.length);
-  io.out(`Dropped ${turnIds.length} turn(s) from thread ${id}${values.files === true ? '' : ' (files untouched; add --files to restore them)'}.`);
+  io.out(
+    `Dropped ${turnIds.length} turn(s) from thread ${id}${values.files === true ? '' : ' (files untouched; add --files to restore them)'}.`,
+  );
   return 0;
 }

@@ -102,7 +102,8 @@ function renderTurn(turn: Turn, n: number): string {
 function positiveInt(value: string | undefined, what: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${what} must be a whole number of at least 1, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${what} must be a whole number of at least 1, got "${value}"`);
   return n;
 }
 
@@ -139,12 +140,19 @@ async function run(store: ThreadStore, command: string, args: string[], io: Thre
         return 0;
       }
       if (page.data.length === 0) out(values.search ? 'No thread matches.' : 'No threads yet.');
-      for (const t of page.data) out(`${t.id}  ${when(values.sort === 'updated' ? t.updatedAt : t.createdAt)}  ${oneLine(title(t), 60)}  ${t.cwd}`);
+      for (const t of page.data)
+        out(
+          `${t.id}  ${when(values.sort === 'updated' ? t.updatedAt : t.createdAt)}  ${oneLine(title(t), 60)}  ${t.cwd}`,
+        );
       if (page.nextCursor) out(`More: weft threads list --cursor ${page.nextCursor}`);
       return 0;
     }
     case 'read': {
-      const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
+      const { values, positionals } = parseArgs({
+        args,
+        allowPositionals: true,
+        options: { json: { type: 'boolean' } },
+      });
       const id = positionals[0];
       if (id === undefined) throw new UsageError('read needs a thread id');
       const result = store.read(id, { includeTurns: true });
@@ -153,7 +161,9 @@ async function run(store: ThreadStore, command: string, args: string[], io: Thre
         return 0;
       }
       const t = result.thread;
-      out(`${title(t)}\n${t.id} · ${t.cwd} · created ${when(t.createdAt)}${t.forkedFromId ? ` · forked from ${t.forkedFromId}` : ''}`);
+      out(
+        `${title(t)}\n${t.id} · ${t.cwd} · created ${when(t.createdAt)}${t.forkedFromId ? ` · forked from ${t.forkedFromId}` : ''}`,
+      );
       t.turns.forEach((turn, i) => out(`\n${renderTurn(turn, i + 1)}`));
       for (const w of result.warnings) io.stderr.write(`weft: warning: ${w}\n`);
       return 0;
@@ -173,12 +183,19 @@ async function run(store: ThreadStore, command: string, args: string[], io: Thre
       return 0;
     }
     case 'revert':
-      return revertThread(store, args, { out, err: (text) => void io.stderr.write(text), weftHome: resolveWeftHome(io.env), env: io.env }, (message) => new UsageError(message));
+      return revertThread(
+        store,
+        args,
+        { out, err: (text) => void io.stderr.write(text), weftHome: resolveWeftHome(io.env), env: io.env },
+        (message) => new UsageError(message),
+      );
     case 'reindex': {
       await store.whenIndexed();
       const report = await store.reindex();
       for (const w of report.warnings) io.stderr.write(`weft: warning: ${w}\n`);
-      out(`Indexed ${report.indexed} thread(s) from ${report.files} rollout file(s)${report.removed > 0 ? `; dropped ${report.removed} whose file is gone` : ''}.`);
+      out(
+        `Indexed ${report.indexed} thread(s) from ${report.files} rollout file(s)${report.removed > 0 ? `; dropped ${report.removed} whose file is gone` : ''}.`,
+      );
       return 0;
     }
     case 'import-codex': {
@@ -212,7 +229,10 @@ export async function runThreadsCommand(argv: string[], io: ThreadsCommandIo = d
     store = ThreadStore.open(resolveWeftHome(io.env), { onWarning: (m) => io.stderr.write(`weft: warning: ${m}\n`) });
     return await run(store, command, args, io);
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      error instanceof UsageError ||
+      (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       io.stderr.write(`weft threads: ${error.message}\n\n${USAGE}`);
       return 2;
     }

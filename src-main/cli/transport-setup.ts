@@ -33,7 +33,11 @@ export function projectDir(cd: string | undefined): string | null {
 }
 
 /** Creates the host; on failure prints `weft <command>: <why>` and resolves to null. */
-export async function openHost<O>(command: string, createHost: (options: O) => Promise<CliHost>, options: O): Promise<CliHost | null> {
+export async function openHost<O>(
+  command: string,
+  createHost: (options: O) => Promise<CliHost>,
+  options: O,
+): Promise<CliHost | null> {
   try {
     return await createHost(options);
   } catch (error) {

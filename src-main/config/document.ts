@@ -18,7 +18,8 @@ export function getPath(doc: unknown, path: readonly (string | number)[]): unkno
   let current: unknown = doc;
   for (const segment of path) {
     if (Array.isArray(current) && typeof segment === 'number') current = current[segment];
-    else if (isTable(current) && typeof segment === 'string' && Object.hasOwn(current, segment)) current = current[segment];
+    else if (isTable(current) && typeof segment === 'string' && Object.hasOwn(current, segment))
+      current = current[segment];
     else return undefined;
   }
   return current;

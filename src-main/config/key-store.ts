@@ -61,7 +61,10 @@ export class FileKeyStore implements KeyStore {
   async clear(providerId: string): Promise<boolean> {
     const { keys } = await this.#read();
     if (!Object.hasOwn(keys, providerId)) return false;
-    await this.#write({ version: 1, keys: Object.fromEntries(Object.entries(keys).filter(([id]) => id !== providerId)) });
+    await this.#write({
+      version: 1,
+      keys: Object.fromEntries(Object.entries(keys).filter(([id]) => id !== providerId)),
+    });
     return true;
   }
 
@@ -75,7 +78,10 @@ export class FileKeyStore implements KeyStore {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
       if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return { version: 1, keys: {} };
-      throw new Error(`${this.file}: cannot read the saved keys (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+      throw new Error(
+        `${this.file}: cannot read the saved keys (${error instanceof Error ? error.message : String(error)})`,
+        { cause: error },
+      );
     }
     let raw: unknown;
     try {
@@ -84,7 +90,8 @@ export class FileKeyStore implements KeyStore {
       throw new Error(`${this.file} is not valid JSON; move it aside and save the keys again in Settings.`);
     }
     const parsed = AuthFile.safeParse(raw);
-    if (!parsed.success) throw new Error(`${this.file} has an unexpected shape; move it aside and save the keys again in Settings.`);
+    if (!parsed.success)
+      throw new Error(`${this.file} has an unexpected shape; move it aside and save the keys again in Settings.`);
     return parsed.data;
   }
 
@@ -93,17 +100,22 @@ export class FileKeyStore implements KeyStore {
     try {
       await writePrivateJson(this.file, content);
     } catch (error) {
-      throw new Error(`${this.file}: cannot save the key (${error instanceof Error ? error.message : String(error)}); check that WEFT_HOME is writable`, { cause: error });
+      throw new Error(
+        `${this.file}: cannot save the key (${error instanceof Error ? error.message : String(error)}); check that WEFT_HOME is writable`,
+        { cause: error },
+      );
     }
   }
-
 }
 
 /**
  * The key a request to `provider` uses now and where it comes from. `provider.apiKey` already holds the
  * config token or the environment variable (see resolveProvider); the saved key is the last resort.
  */
-export async function keyFor(provider: ResolvedProvider, store: KeyStore | undefined): Promise<{ key: string; source: 'config' | 'env' | 'saved' } | null> {
+export async function keyFor(
+  provider: ResolvedProvider,
+  store: KeyStore | undefined,
+): Promise<{ key: string; source: 'config' | 'env' | 'saved' } | null> {
   if (provider.apiKey !== null) return { key: provider.apiKey, source: provider.apiKeySource ?? 'env' };
   const saved = await store?.get(provider.id);
   return saved === undefined || saved === '' ? null : { key: saved, source: 'saved' };

@@ -17,7 +17,13 @@ import type { ParsedOverride } from './overrides';
 export type LayerSource = 'default' | 'user' | 'project' | 'profile' | 'override';
 
 /** Higher wins; the numbers follow Codex's (user 20, project 25, session flags 30). */
-export const LAYER_PRECEDENCE: Readonly<Record<LayerSource, number>> = { default: 0, user: 20, project: 25, profile: 28, override: 30 };
+export const LAYER_PRECEDENCE: Readonly<Record<LayerSource, number>> = {
+  default: 0,
+  user: 20,
+  project: 25,
+  profile: 28,
+  override: 30,
+};
 
 /** Where a key of a layer was written, ready for a message. */
 export interface LayerPlace extends ConfigErrorLocation {
@@ -66,7 +72,15 @@ export function defaultLayer(): ConfigLayer {
 
 /** A layer with no keys, for a config file that does not exist. */
 export function emptyFileLayer(source: LayerSource, file: string): ConfigLayer {
-  return { source, file, doc: {}, place: () => ({ at: file, atLine: file, file }), origin: () => file, originPlace: () => file, version: configVersion('') };
+  return {
+    source,
+    file,
+    doc: {},
+    place: () => ({ at: file, atLine: file, file }),
+    origin: () => file,
+    originPlace: () => file,
+    version: configVersion(''),
+  };
 }
 
 /**

@@ -67,7 +67,10 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const overrides = parseOverrides(opts.overrides ?? []);
   const userFile = userConfigFile(opts.weftHome);
   const warningsOf = new Map<ConfigLayer, string[]>();
-  const check = (layer: ConfigLayer, restrict?: (checked: ConfigLayer) => { layer: ConfigLayer; warnings: string[] }): ConfigLayer => {
+  const check = (
+    layer: ConfigLayer,
+    restrict?: (checked: ConfigLayer) => { layer: ConfigLayer; warnings: string[] },
+  ): ConfigLayer => {
     const checked = checkLayer(layer);
     const restricted = restrict === undefined ? { layer: checked.layer, warnings: [] } : restrict(checked.layer);
     warningsOf.set(restricted.layer, [...checked.warnings, ...restricted.warnings]);
@@ -83,12 +86,19 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const trusted = level === null ? null : level === 'trusted';
   const projectLayers: ConfigLayer[] = [];
   if (trusted === true) {
-    for (const file of files) projectLayers.push(check(await readFileLayer('project', file), (l) => restrictProjectLayer(l, userFile)));
+    for (const file of files)
+      projectLayers.push(check(await readFileLayer('project', file), (l) => restrictProjectLayer(l, userFile)));
   }
 
-  const fileLayers = sortLayers([check(defaultLayer()), user, ...projectLayers, ...(override === null ? [] : [override])]);
+  const fileLayers = sortLayers([
+    check(defaultLayer()),
+    user,
+    ...projectLayers,
+    ...(override === null ? [] : [override]),
+  ]);
   const choice = chosenProfile(fileLayers);
-  const layers = choice === null ? fileLayers : sortLayers([...fileLayers, check(profileLayer(choice, fileLayers, userFile))]);
+  const layers =
+    choice === null ? fileLayers : sortLayers([...fileLayers, check(profileLayer(choice, fileLayers, userFile))]);
 
   const config = mergeLayers(layers);
   return {
@@ -118,7 +128,9 @@ export async function readFileLayer(source: LayerSource, file: string): Promise<
     const code = error instanceof Error && 'code' in error ? String(error.code) : null;
     if (code === 'ENOENT') return emptyFileLayer(source, file);
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(`${file}: cannot read the config file (${reason}); check that it is a readable file`, { file });
+    throw new ConfigError(`${file}: cannot read the config file (${reason}); check that it is a readable file`, {
+      file,
+    });
   }
   return fileLayer(source, file, text);
 }
@@ -130,7 +142,10 @@ function describeLayer(layer: ConfigLayer): LoadedConfigLayer {
   return out;
 }
 
-function originsOf(layers: readonly ConfigLayer[], describe: (layer: ConfigLayer, path: string[]) => string): Map<string, string> {
+function originsOf(
+  layers: readonly ConfigLayer[],
+  describe: (layer: ConfigLayer, path: string[]) => string,
+): Map<string, string> {
   const merged = layers.reduce<TomlDocument>((doc, layer) => mergeDocuments(doc, layer.doc), {});
   const origins = new Map<string, string>();
   for (const path of leafPaths(merged)) {

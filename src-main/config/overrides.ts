@@ -29,7 +29,9 @@ export function parseOverride(flag: string): ParsedOverride {
   }
   const path = parseKeyPath(keyText);
   if (path === null) {
-    throw new ConfigError(`invalid -c override "${flag}": "${keyText}" is not a key path; write dotted keys such as sandbox_workspace_write.network_access`);
+    throw new ConfigError(
+      `invalid -c override "${flag}": "${keyText}" is not a key path; write dotted keys such as sandbox_workspace_write.network_access`,
+    );
   }
   if (path.includes(UNSAFE_KEY)) {
     throw new ConfigError(`invalid -c override "${flag}": "${UNSAFE_KEY}" cannot be used as a key`);
@@ -47,8 +49,12 @@ export function parseOverrides(flags: readonly (string | ParsedOverride)[]): Par
  */
 export function overrideValue(key: string, value: unknown): ParsedOverride {
   const path = parseKeyPath(key);
-  if (path === null) throw new ConfigError(`invalid config override: "${key}" is not a key path; write dotted keys such as sandbox_workspace_write.network_access`);
-  if (path.includes(UNSAFE_KEY)) throw new ConfigError(`invalid config override "${key}": "${UNSAFE_KEY}" cannot be used as a key`);
+  if (path === null)
+    throw new ConfigError(
+      `invalid config override: "${key}" is not a key path; write dotted keys such as sandbox_workspace_write.network_access`,
+    );
+  if (path.includes(UNSAFE_KEY))
+    throw new ConfigError(`invalid config override "${key}": "${UNSAFE_KEY}" cannot be used as a key`);
   return { flag: `${key}=${JSON.stringify(value)}`, path, value: withoutNulls(value) };
 }
 
@@ -56,7 +62,9 @@ function withoutNulls(value: unknown): unknown {
   if (value === null) return '';
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (typeof value === 'object' && value !== undefined) {
-    return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (k === UNSAFE_KEY ? [] : [[k, withoutNulls(v)]])));
+    return Object.fromEntries(
+      Object.entries(value).flatMap(([k, v]) => (k === UNSAFE_KEY ? [] : [[k, withoutNulls(v)]])),
+    );
   }
   return value;
 }

@@ -41,7 +41,8 @@ export function profileLayer(choice: ProfileChoice, layers: readonly ConfigLayer
     file: null,
     doc,
     profile: name,
-    place: (path) => (writer(path) ?? defining[defining.length - 1] ?? choice.chosenBy).place(['profiles', name, ...path]),
+    place: (path) =>
+      (writer(path) ?? defining[defining.length - 1] ?? choice.chosenBy).place(['profiles', name, ...path]),
     origin: () => `profile ${name}`,
     originPlace: () => `profile ${name}`,
   };

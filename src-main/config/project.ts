@@ -93,7 +93,11 @@ export function rootMarkers(user: ConfigLayer, override: ConfigLayer | null): re
 const projectsSchema = z.record(z.string(), z.object({ trust_level: z.enum(TRUST_LEVELS).optional() }).loose());
 
 /** The trust level the user layer and `-c` flags give `root`; keys are compared after realpath. */
-export async function trustLevelOf(user: ConfigLayer, override: ConfigLayer | null, root: string): Promise<TrustLevel | null> {
+export async function trustLevelOf(
+  user: ConfigLayer,
+  override: ConfigLayer | null,
+  root: string,
+): Promise<TrustLevel | null> {
   const tables = [user, override].map((layer) => (layer === null ? undefined : getPath(layer.doc, ['projects'])));
   const merged = tables.reduce<TomlDocument>((doc, table) => (isTable(table) ? mergeDocuments(doc, table) : doc), {});
   const parsed = projectsSchema.safeParse(merged);

@@ -36,7 +36,14 @@ export const CODEX_API_KEY_ENV = 'CODEX_API_KEY';
 
 /** Built-in providers. A user table with one of these ids is ignored (with a warning). */
 export const BUILTIN_PROVIDERS: Readonly<Record<string, ModelProviderConfig>> = {
-  openai: { ...PROVIDER_DEFAULTS, name: 'OpenAI', base_url: OPENAI_BASE_URL, env_key: OPENAI_API_KEY_ENV, wire_api: 'responses', requires_openai_auth: true },
+  openai: {
+    ...PROVIDER_DEFAULTS,
+    name: 'OpenAI',
+    base_url: OPENAI_BASE_URL,
+    env_key: OPENAI_API_KEY_ENV,
+    wire_api: 'responses',
+    requires_openai_auth: true,
+  },
   ollama: { ...PROVIDER_DEFAULTS, name: 'Ollama', base_url: 'http://localhost:11434/v1', wire_api: 'chat' },
   lmstudio: { ...PROVIDER_DEFAULTS, name: 'LM Studio', base_url: 'http://localhost:1234/v1', wire_api: 'chat' },
 };
@@ -66,7 +73,9 @@ export function resolveProvider(config: WeftConfig, env: NodeJS.ProcessEnv, conf
   if (id === 'openai' && nonEmpty(config.openai_base_url)) baseUrl = config.openai_base_url;
   if (baseUrl === undefined || baseUrl.trim() === '') {
     const table = formatKeyPath(['model_providers', id]);
-    throw new ConfigError(`provider "${id}" has no base_url; add base_url = "https://…/v1" to [${table}] in ${file}`, { file });
+    throw new ConfigError(`provider "${id}" has no base_url; add base_url = "https://…/v1" to [${table}] in ${file}`, {
+      file,
+    });
   }
   const envKey = entry.env_key ?? (entry.requires_openai_auth === true ? OPENAI_API_KEY_ENV : null);
   const envValue = envKey === null ? undefined : env[envKey];

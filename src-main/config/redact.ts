@@ -22,7 +22,8 @@ function redactValue(value: unknown, key: string | null): unknown {
   const out: Record<string, unknown> = {};
   for (const [name, child] of Object.entries(value)) {
     if (name === 'experimental_bearer_token' && child !== undefined) out[name] = REDACTED;
-    else if (key !== null && SECRET_MAPS.has(key) && typeof child === 'string' && SECRET_NAME.test(name)) out[name] = REDACTED;
+    else if (key !== null && SECRET_MAPS.has(key) && typeof child === 'string' && SECRET_NAME.test(name))
+      out[name] = REDACTED;
     else out[name] = redactValue(child, name);
   }
   return out;

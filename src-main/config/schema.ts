@@ -133,9 +133,17 @@ const mcpServersSchema = z.record(z.string(), mcpServerSchema).superRefine((serv
   for (const [name, server] of Object.entries(servers)) {
     const label = formatKeyPath(['mcp_servers', name]);
     if (server.command === undefined && server.url === undefined) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `\`${label}\` needs \`command\` (a stdio server) or \`url\` (an HTTP server)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `\`${label}\` needs \`command\` (a stdio server) or \`url\` (an HTTP server)`,
+      });
     } else if (server.command !== undefined && server.url !== undefined) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `\`${label}\` has both \`command\` and \`url\`; keep one (stdio or HTTP)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `\`${label}\` has both \`command\` and \`url\`; keep one (stdio or HTTP)`,
+      });
     }
   }
 });

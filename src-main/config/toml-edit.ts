@@ -25,11 +25,20 @@ export type MergeStrategy = 'replace' | 'upsert';
 /** `doc` with `value` at `path` under `strategy`: what the edited text must parse to. */
 export function applySet(doc: TomlDocument, path: readonly string[], value: unknown, strategy: MergeStrategy): void {
   const existing = getPath(doc, path);
-  setPath(doc, path, strategy === 'upsert' && isTable(existing) && isTable(value) ? mergeDocuments(existing, value) : value);
+  setPath(
+    doc,
+    path,
+    strategy === 'upsert' && isTable(existing) && isTable(value) ? mergeDocuments(existing, value) : value,
+  );
 }
 
 /** `text` with `value` written at `path`. Throws ConfigError when TOML cannot hold the value. */
-export function setInText(text: string, path: readonly string[], value: unknown, strategy: MergeStrategy = 'replace'): string {
+export function setInText(
+  text: string,
+  path: readonly string[],
+  value: unknown,
+  strategy: MergeStrategy = 'replace',
+): string {
   return withoutBom(text, (body) => setIn(body, path, value, strategy));
 }
 
@@ -102,7 +111,8 @@ function setIn(text: string, path: readonly string[], value: unknown, strategy: 
   const existing = getPath(v.doc, path);
   const exact = keyAt(v, path);
   if (exact !== undefined) {
-    const merged = strategy === 'upsert' && isTable(existing) && isTable(value) ? mergeDocuments(existing, value) : value;
+    const merged =
+      strategy === 'upsert' && isTable(existing) && isTable(value) ? mergeDocuments(existing, value) : value;
     return replaceValue(v, exact, tomlValue(merged));
   }
   if (existing === undefined) return addIn(v, path, value);
@@ -144,7 +154,12 @@ function addIn(v: View, path: readonly string[], value: unknown): string {
     for (const section of [...v.sections].reverse()) {
       if (section.path.length >= parent.length || !startsWith(parent, section.path)) continue;
       const definer = section.keys.some((e) => e.path.length > parent.length && startsWith(e.path, parent));
-      if (definer) return appendToSection(v, section, `${tomlDottedKey([...parent.slice(section.path.length), key])} = ${tomlValue(value)}`);
+      if (definer)
+        return appendToSection(
+          v,
+          section,
+          `${tomlDottedKey([...parent.slice(section.path.length), key])} = ${tomlValue(value)}`,
+        );
     }
   }
   return addSection(v, parent, line);
@@ -203,7 +218,9 @@ function removeTree(v: View, path: readonly string[]): string {
   const ranges: Array<[number, number]> = [];
   for (const section of v.sections) {
     if (section.header !== null && startsWith(section.path, path)) ranges.push([section.start, section.end]);
-    else for (const key of section.keys) if (startsWith(key.path, path)) ranges.push([lineStart(v.text, key.offset), lineEnd(v.text, key.valueEnd)]);
+    else
+      for (const key of section.keys)
+        if (startsWith(key.path, path)) ranges.push([lineStart(v.text, key.offset), lineEnd(v.text, key.valueEnd)]);
   }
   ranges.sort((a, b) => b[0] - a[0]);
   let out = v.text;
@@ -222,7 +239,11 @@ function replaceValue(v: View, entry: KeyEntry, valueText: string): string {
 /** The key/value line whose key is a strict prefix of `path` (an inline table or a value in the way). */
 function ancestorKey(v: View, path: readonly string[]): KeyEntry | undefined {
   return v.entries.find(
-    (e) => e.kind === 'key' && e.path.length < path.length && startsWith(path, e.path) && getPath(v.doc, e.path) !== undefined,
+    (e) =>
+      e.kind === 'key' &&
+      e.path.length < path.length &&
+      startsWith(path, e.path) &&
+      getPath(v.doc, e.path) !== undefined,
   );
 }
 

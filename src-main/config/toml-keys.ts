@@ -72,7 +72,9 @@ export class KeyLocator {
   find(path: readonly (string | number)[]): KeyPosition | null {
     const keys = path.filter((segment): segment is string => typeof segment === 'string');
     for (let length = keys.length; length > 0; length--) {
-      const entry = this.entries.find((e) => e.path.length === length && keys.slice(0, length).every((k, i) => e.path[i] === k));
+      const entry = this.entries.find(
+        (e) => e.path.length === length && keys.slice(0, length).every((k, i) => e.path[i] === k),
+      );
       if (entry) return this.position(entry.offset);
     }
     return null;

@@ -31,7 +31,8 @@ export function tomlString(text: string): string {
     else if (char === '\b') out += '\\b';
     else if (char === '\f') out += '\\f';
     else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
-    else if (code >= 0xd800 && code <= 0xdfff) throw new ConfigError('a string with an unpaired UTF-16 surrogate cannot be written to TOML');
+    else if (code >= 0xd800 && code <= 0xdfff)
+      throw new ConfigError('a string with an unpaired UTF-16 surrogate cannot be written to TOML');
     else out += char;
   }
   return `${out}"`;
@@ -57,5 +58,7 @@ export function tomlValue(value: unknown): string {
     });
     return pairs.length === 0 ? '{}' : `{ ${pairs.join(', ')} }`;
   }
-  throw new ConfigError(`TOML has no null: ${value === null ? 'null' : typeof value} cannot be written; leave the key out instead`);
+  throw new ConfigError(
+    `TOML has no null: ${value === null ? 'null' : typeof value} cannot be written; leave the key out instead`,
+  );
 }

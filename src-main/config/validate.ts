@@ -70,7 +70,11 @@ function ownerOf(layers: readonly ConfigLayer[], path: Path): ConfigLayer | unde
   return undefined;
 }
 
-function layerError(issues: readonly Issue[], doc: TomlDocument, layerFor: (path: Path) => ConfigLayer | undefined): ConfigError {
+function layerError(
+  issues: readonly Issue[],
+  doc: TomlDocument,
+  layerFor: (path: Path) => ConfigLayer | undefined,
+): ConfigError {
   const found = issues.map((issue) => {
     const path = toPath(issue.path);
     const place: LayerPlace | undefined = layerFor(path)?.place(path);

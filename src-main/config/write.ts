@@ -48,7 +48,12 @@ export interface WriteConfigResult {
 }
 
 /** Sets `keyPath` (dotted; quoted segments allowed) to a JSON value; `null` removes the key. */
-export async function writeConfigValue(file: string, keyPath: string, value: unknown, opts: WriteConfigOptions = {}): Promise<WriteConfigResult> {
+export async function writeConfigValue(
+  file: string,
+  keyPath: string,
+  value: unknown,
+  opts: WriteConfigOptions = {},
+): Promise<WriteConfigResult> {
   const path = parseWritePath(keyPath);
   if (value === null || value === undefined) return editConfigFile(file, path, null, opts);
   const strategy = opts.mergeStrategy ?? 'replace';
@@ -57,7 +62,11 @@ export async function writeConfigValue(file: string, keyPath: string, value: unk
 }
 
 /** Removes `keyPath` (a key, or a whole table) from the file; nothing happens when it is not there. */
-export function deleteConfigValue(file: string, keyPath: string, opts: Omit<WriteConfigOptions, 'mergeStrategy' | 'check'> = {}): Promise<WriteConfigResult> {
+export function deleteConfigValue(
+  file: string,
+  keyPath: string,
+  opts: Omit<WriteConfigOptions, 'mergeStrategy' | 'check'> = {},
+): Promise<WriteConfigResult> {
   return editConfigFile(file, parseWritePath(keyPath), null, opts);
 }
 
@@ -76,7 +85,14 @@ export function validateConfigValue(keyPath: string, value: unknown): void {
   const doc: TomlDocument = {};
   setPath(doc, path, value);
   const place = { at: 'not written', atLine: 'not written' };
-  const layer: ConfigLayer = { source: 'override', file: null, doc, place: () => place, origin: () => '', originPlace: () => '' };
+  const layer: ConfigLayer = {
+    source: 'override',
+    file: null,
+    doc,
+    place: () => place,
+    origin: () => '',
+    originPlace: () => '',
+  };
   const [unknown] = checkLayer(layer).warnings;
   if (unknown !== undefined) throw new ConfigError(unknown);
 }
@@ -84,7 +100,9 @@ export function validateConfigValue(keyPath: string, value: unknown): void {
 function parseWritePath(keyPath: string): string[] {
   const path = parseKeyPath(keyPath);
   if (path === null) {
-    throw new ConfigError(`"${keyPath}" is not a key path; write dotted keys such as sandbox_workspace_write.network_access or projects."/my project".trust_level`);
+    throw new ConfigError(
+      `"${keyPath}" is not a key path; write dotted keys such as sandbox_workspace_write.network_access or projects."/my project".trust_level`,
+    );
   }
   if (path.includes(UNSAFE_KEY)) throw new ConfigError(`"${UNSAFE_KEY}" cannot be used as a key`);
   return path;
@@ -107,7 +125,10 @@ async function editConfigFile(
   const intended = cloneDocument(before.doc);
   if (set === null) deletePath(intended, path);
   else applySet(intended, path, set.value, set.strategy);
-  const refused = new ConfigError(`${file}: \`${key}\` could not be written without changing other settings; the file was not changed. Edit it by hand`, { file });
+  const refused = new ConfigError(
+    `${file}: \`${key}\` could not be written without changing other settings; the file was not changed. Edit it by hand`,
+    { file },
+  );
   let edited: string;
   try {
     edited = set === null ? deleteInText(text, path) : setInText(text, path, set.value, set.strategy);
@@ -118,13 +139,25 @@ async function editConfigFile(
   if (!sameDocument(parseOrNull(edited), intended)) throw refused;
   const after = fileLayer('user', file, edited);
   const warnings = checkedWarnings(before, after, file);
-  if (edited === text) return { status: 'ok', version, filePath: file, changed: false, overriddenMetadata: null, warnings };
+  if (edited === text)
+    return { status: 'ok', version, filePath: file, changed: false, overriddenMetadata: null, warnings };
   await writeAtomically(target, file, edited, mode);
-  return { status: 'ok', version: configVersion(edited), filePath: file, changed: true, overriddenMetadata: null, warnings };
+  return {
+    status: 'ok',
+    version: configVersion(edited),
+    filePath: file,
+    changed: true,
+    overriddenMetadata: null,
+    warnings,
+  };
 }
 
 /** The new text's unknown-key warnings; refuses (ConfigError) a value that makes a valid file invalid. */
-function checkedWarnings(before: ReturnType<typeof fileLayer>, after: ReturnType<typeof fileLayer>, file: string): string[] {
+function checkedWarnings(
+  before: ReturnType<typeof fileLayer>,
+  after: ReturnType<typeof fileLayer>,
+  file: string,
+): string[] {
   let wasValid = true;
   try {
     checkLayer(before);
@@ -135,7 +168,12 @@ function checkedWarnings(before: ReturnType<typeof fileLayer>, after: ReturnType
     return checkLayer(after).warnings;
   } catch (error) {
     if (!wasValid || !(error instanceof ConfigError)) return [];
-    throw new ConfigError(`${error.message}\n${file} was not changed.`, { file, line: error.line, column: error.column, excerpt: error.excerpt });
+    throw new ConfigError(`${error.message}\n${file} was not changed.`, {
+      file,
+      line: error.line,
+      column: error.column,
+      excerpt: error.excerpt,
+    });
   }
 }
 
@@ -147,7 +185,9 @@ async function readExisting(target: string, file: string): Promise<{ text: strin
     const code = error instanceof Error && 'code' in error ? String(error.code) : null;
     if (code === 'ENOENT') return { text: '', mode: null };
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(`${file}: cannot read the config file (${reason}); check that it is a readable file`, { file });
+    throw new ConfigError(`${file}: cannot read the config file (${reason}); check that it is a readable file`, {
+      file,
+    });
   }
 }
 
@@ -169,11 +209,19 @@ async function writeAtomically(target: string, file: string, text: string, mode:
   } catch (error) {
     await rm(temp, { force: true });
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(`${file}: cannot write the config file (${reason}); check that its folder is writable`, { file });
+    throw new ConfigError(`${file}: cannot write the config file (${reason}); check that its folder is writable`, {
+      file,
+    });
   }
 }
 
-async function withOverride(result: WriteConfigResult, file: string, path: string[], value: unknown, check: LoadConfigOptions): Promise<WriteConfigResult> {
+async function withOverride(
+  result: WriteConfigResult,
+  file: string,
+  path: string[],
+  value: unknown,
+  check: LoadConfigOptions,
+): Promise<WriteConfigResult> {
   let origins: Map<string, string>;
   try {
     origins = (await loadConfig(check)).origins;
@@ -185,7 +233,14 @@ async function withOverride(result: WriteConfigResult, file: string, path: strin
     const key = formatKeyPath(leaf);
     const origin = origins.get(key);
     if (origin !== undefined && origin !== file && origin !== 'default') {
-      return { ...result, status: 'okOverridden', overriddenMetadata: { message: `\`${key}\` was written to ${file}, but ${origin} sets it too and wins`, origin } };
+      return {
+        ...result,
+        status: 'okOverridden',
+        overriddenMetadata: {
+          message: `\`${key}\` was written to ${file}, but ${origin} sets it too and wins`,
+          origin,
+        },
+      };
     }
   }
   return result;
@@ -216,8 +271,10 @@ function pruned(value: unknown): unknown {
 }
 
 function equal(a: unknown, b: unknown): boolean {
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.toISOString() === b.toISOString();
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => equal(item, b[i]));
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && a.toISOString() === b.toISOString();
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => equal(item, b[i]));
   if (isTable(a) || isTable(b)) {
     if (!isTable(a) || !isTable(b)) return false;
     const keys = Object.keys(a);

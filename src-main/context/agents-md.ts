@@ -51,13 +51,17 @@ export async function discoverProjectDocs(options: DiscoverProjectDocsOptions): 
       const path = await firstFile(dir, names);
       if (path === null) continue;
       if (remaining === 0) {
-        warnings.push(`${path} was left out: the project docs already fill the ${maxBytes}-byte limit (project_doc_max_bytes).`);
+        warnings.push(
+          `${path} was left out: the project docs already fill the ${maxBytes}-byte limit (project_doc_max_bytes).`,
+        );
         continue;
       }
       const read = await readPrefix(path, remaining, warnings);
       if (read === null || read.text.trim().length === 0) continue;
       if (read.size > read.bytes) {
-        warnings.push(`${path} was cut by ${read.size - read.bytes} of its ${read.size} bytes: the project docs are limited to ${maxBytes} bytes in total (project_doc_max_bytes).`);
+        warnings.push(
+          `${path} was cut by ${read.size - read.bytes} of its ${read.size} bytes: the project docs are limited to ${maxBytes} bytes in total (project_doc_max_bytes).`,
+        );
       }
       // A cut file fills the budget even when a few bytes are left over from a split character.
       remaining = read.size > read.bytes ? 0 : remaining - read.bytes;
@@ -75,7 +79,9 @@ export function renderProjectDocsMessage(cwd: string, text: string): ResponseIte
   return {
     type: 'message',
     role: 'user',
-    content: [{ type: 'input_text', text: `# AGENTS.md instructions for ${cwd}\n\n<INSTRUCTIONS>\n${text}\n</INSTRUCTIONS>` }],
+    content: [
+      { type: 'input_text', text: `# AGENTS.md instructions for ${cwd}\n\n<INSTRUCTIONS>\n${text}\n</INSTRUCTIONS>` },
+    ],
   };
 }
 
@@ -84,7 +90,10 @@ export function renderProjectDocsMessage(cwd: string, text: string): ResponseIte
  * above `cwd` holding any of `markers` (a folder or a file: a worktree's `.git` is a file). No marker
  * found, or no markers given, means `cwd` alone.
  */
-export async function projectDirs(cwd: string, markers: readonly string[] = DEFAULT_PROJECT_ROOT_MARKERS): Promise<string[]> {
+export async function projectDirs(
+  cwd: string,
+  markers: readonly string[] = DEFAULT_PROJECT_ROOT_MARKERS,
+): Promise<string[]> {
   const start = resolve(cwd);
   if (markers.length === 0) return [start];
   const chain: string[] = [];
@@ -129,7 +138,11 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /** Up to `limit` bytes of the file, cut back to a whole UTF-8 character; `size` is the whole file's. */
-async function readPrefix(path: string, limit: number, warnings: string[]): Promise<{ text: string; bytes: number; size: number } | null> {
+async function readPrefix(
+  path: string,
+  limit: number,
+  warnings: string[],
+): Promise<{ text: string; bytes: number; size: number } | null> {
   try {
     const handle = await open(path, 'r');
     try {
@@ -148,7 +161,9 @@ async function readPrefix(path: string, limit: number, warnings: string[]): Prom
       await handle.close();
     }
   } catch (error) {
-    warnings.push(`could not read ${path}: ${error instanceof Error ? error.message : String(error)}; it was left out.`);
+    warnings.push(
+      `could not read ${path}: ${error instanceof Error ? error.message : String(error)}; it was left out.`,
+    );
     return null;
   }
 }
@@ -160,6 +175,7 @@ function utf8Boundary(buffer: Buffer, end: number, truncated: boolean): number {
   let lead = end - 1;
   while (lead > 0 && end - lead < 4 && ((buffer[lead] ?? 0) & 0xc0) === 0x80) lead--;
   const byte = buffer[lead] ?? 0;
-  const length = byte < 0x80 ? 1 : (byte & 0xe0) === 0xc0 ? 2 : (byte & 0xf0) === 0xe0 ? 3 : (byte & 0xf8) === 0xf0 ? 4 : 1;
+  const length =
+    byte < 0x80 ? 1 : (byte & 0xe0) === 0xc0 ? 2 : (byte & 0xf0) === 0xe0 ? 3 : (byte & 0xf8) === 0xf0 ? 4 : 1;
   return lead + length <= end ? end : lead;
 }

@@ -55,10 +55,18 @@ const MEMORY_CLOSE = '</working_memory>';
 
 function isRealUserMessage(item: ResponseItem): string | null {
   if (!isKnownResponseItem(item) || item.type !== 'message' || item.role !== 'user') return null;
-  const text = item.content.map((c) => (c.type === 'input_text' && 'text' in c && typeof c.text === 'string' ? c.text : '')).join('');
+  const text = item.content
+    .map((c) => (c.type === 'input_text' && 'text' in c && typeof c.text === 'string' ? c.text : ''))
+    .join('');
   const trimmed = text.trimStart();
   // Context blocks and earlier summaries are not the user's words.
-  if (trimmed.startsWith('<environment_context>') || trimmed.startsWith('# AGENTS.md instructions') || trimmed.startsWith(SUMMARY_PREFIX) || trimmed.startsWith(MEMORY_OPEN)) return null;
+  if (
+    trimmed.startsWith('<environment_context>') ||
+    trimmed.startsWith('# AGENTS.md instructions') ||
+    trimmed.startsWith(SUMMARY_PREFIX) ||
+    trimmed.startsWith(MEMORY_OPEN)
+  )
+    return null;
   return text === '' ? null : text;
 }
 
@@ -93,8 +101,14 @@ export function parseCompactionAnswer(answer: string): { summary: string; memory
   if (start < 0 || end <= start) return { summary, memory: EMPTY_MEMORY };
   try {
     const raw = JSON.parse(json.slice(start, end + 1)) as Record<string, unknown>;
-    const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()) : []);
-    return { summary, memory: { decisions: list(raw['decisions']), failed: list(raw['failed']), files: list(raw['files']) } };
+    const list = (v: unknown): string[] =>
+      Array.isArray(v)
+        ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim())
+        : [];
+    return {
+      summary,
+      memory: { decisions: list(raw['decisions']), failed: list(raw['failed']), files: list(raw['files']) },
+    };
   } catch {
     return { summary, memory: EMPTY_MEMORY };
   }
@@ -107,13 +121,24 @@ export function mergeMemory(old: WorkingMemory, added: WorkingMemory): WorkingMe
     for (const x of b) if (!out.includes(x)) out.push(x);
     return out.slice(-MAX_MEMORY_ENTRIES);
   };
-  return { decisions: merge(old.decisions, added.decisions), failed: merge(old.failed, added.failed), files: merge(old.files, added.files) };
+  return {
+    decisions: merge(old.decisions, added.decisions),
+    failed: merge(old.failed, added.failed),
+    files: merge(old.files, added.files),
+  };
 }
 
 export function renderMemory(memory: WorkingMemory): string | null {
   if (memory.decisions.length + memory.failed.length + memory.files.length === 0) return null;
-  const section = (title: string, entries: string[]): string => (entries.length ? `${title}:\n${entries.map((e) => `- ${e}`).join('\n')}` : '');
-  const body = [section('Decisions', memory.decisions), section('Tried and failed', memory.failed), section('Key files', memory.files)].filter(Boolean).join('\n');
+  const section = (title: string, entries: string[]): string =>
+    entries.length ? `${title}:\n${entries.map((e) => `- ${e}`).join('\n')}` : '';
+  const body = [
+    section('Decisions', memory.decisions),
+    section('Tried and failed', memory.failed),
+    section('Key files', memory.files),
+  ]
+    .filter(Boolean)
+    .join('\n');
   return `${MEMORY_OPEN}\nDurable facts of this thread, kept verbatim across compactions:\n${body}\n${MEMORY_CLOSE}`;
 }
 
@@ -139,9 +164,21 @@ export function memoryFromHistory(history: readonly ResponseItem[]): WorkingMemo
 }
 
 /** The history that replaces everything: recent user messages, the summary, the working memory. */
-export function replacementHistory(history: readonly ResponseItem[], summary: string, memory: WorkingMemory): ResponseItem[] {
-  const items: ResponseItem[] = recentUserMessages(history).map((text) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] }));
-  items.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: `${SUMMARY_PREFIX}\n\n${summary}` }] });
+export function replacementHistory(
+  history: readonly ResponseItem[],
+  summary: string,
+  memory: WorkingMemory,
+): ResponseItem[] {
+  const items: ResponseItem[] = recentUserMessages(history).map((text) => ({
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'input_text', text }],
+  }));
+  items.push({
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'input_text', text: `${SUMMARY_PREFIX}\n\n${summary}` }],
+  });
   const rendered = renderMemory(memory);
   if (rendered) items.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: rendered }] });
   return items;
@@ -151,13 +188,34 @@ export function replacementHistory(history: readonly ResponseItem[], summary: st
  * Asks the model for the handoff summary. On a context-window error the oldest items are dropped
  * and it tries again, as Codex does.
  */
-export async function summarize(client: ModelClient, base: Omit<ModelRequest, 'input' | 'tools'>, history: readonly ResponseItem[], signal: AbortSignal, isTooLong: (e: unknown) => boolean): Promise<string> {
+export async function summarize(
+  client: ModelClient,
+  base: Omit<ModelRequest, 'input' | 'tools'>,
+  history: readonly ResponseItem[],
+  signal: AbortSignal,
+  isTooLong: (e: unknown) => boolean,
+): Promise<string> {
   let input = [...history];
   for (;;) {
     try {
       let text = '';
-      for await (const ev of client.stream({ ...base, tools: [], input: [...input, { type: 'message', role: 'user', content: [{ type: 'input_text', text: COMPACTION_PROMPT }] }] }, signal)) {
-        if (ev.type === 'outputItemDone' && isKnownResponseItem(ev.item) && ev.item.type === 'message' && ev.item.role === 'assistant') {
+      for await (const ev of client.stream(
+        {
+          ...base,
+          tools: [],
+          input: [
+            ...input,
+            { type: 'message', role: 'user', content: [{ type: 'input_text', text: COMPACTION_PROMPT }] },
+          ],
+        },
+        signal,
+      )) {
+        if (
+          ev.type === 'outputItemDone' &&
+          isKnownResponseItem(ev.item) &&
+          ev.item.type === 'message' &&
+          ev.item.role === 'assistant'
+        ) {
           text = ev.item.content.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('');
         }
       }

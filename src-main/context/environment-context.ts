@@ -10,7 +10,11 @@ export interface EnvironmentContext {
   networkEnabled?: boolean;
 }
 
-export function currentEnvironment(cwd: string, env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): EnvironmentContext {
+export function currentEnvironment(
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  now: Date = new Date(),
+): EnvironmentContext {
   const shellPath = env['SHELL'] ?? '/bin/bash';
   const shell = shellPath.split('/').pop() || 'bash';
   const pad = (n: number): string => String(n).padStart(2, '0');
@@ -21,7 +25,13 @@ export function currentEnvironment(cwd: string, env: NodeJS.ProcessEnv = process
 
 /** `<environment_context>` as Codex renders it: one indented child element per line. */
 export function renderEnvironmentContext(ctx: EnvironmentContext): string {
-  const lines = ['<environment_context>', `  <cwd>${ctx.cwd}</cwd>`, `  <shell>${ctx.shell}</shell>`, `  <current_date>${ctx.currentDate}</current_date>`, `  <timezone>${ctx.timezone}</timezone>`];
+  const lines = [
+    '<environment_context>',
+    `  <cwd>${ctx.cwd}</cwd>`,
+    `  <shell>${ctx.shell}</shell>`,
+    `  <current_date>${ctx.currentDate}</current_date>`,
+    `  <timezone>${ctx.timezone}</timezone>`,
+  ];
   if (ctx.networkEnabled !== undefined) lines.push(`  <network enabled="${ctx.networkEnabled}" />`);
   lines.push('</environment_context>');
   return lines.join('\n');

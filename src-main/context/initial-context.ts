@@ -1,4 +1,10 @@
-import { isKnownResponseItem, type AskForApproval, type ContentItem, type ResponseItem, type SandboxPolicy } from '../../src-preload/protocol';
+import {
+  isKnownResponseItem,
+  type AskForApproval,
+  type ContentItem,
+  type ResponseItem,
+  type SandboxPolicy,
+} from '../../src-preload/protocol';
 import { writableRootsFor } from '../safety/sandbox/writable-roots';
 import { discoverProjectDocs, renderProjectDocsMessage } from './agents-md';
 import { currentEnvironment, renderEnvironmentContext } from './environment-context';
@@ -38,8 +44,14 @@ function networkOn(p: SandboxPolicy): boolean {
 }
 
 function permissionsText(s: ContextSettings, env: NodeJS.ProcessEnv): string {
-  const roots = s.sandboxPolicy.type === 'workspaceWrite' ? writableRootsFor(s.sandboxPolicy, s.cwd, env).map((r) => r.root) : [];
-  return permissionsInstructions({ sandboxPolicy: s.sandboxPolicy, approvalPolicy: s.approvalPolicy, writableRoots: roots, networkAccess: networkOn(s.sandboxPolicy) });
+  const roots =
+    s.sandboxPolicy.type === 'workspaceWrite' ? writableRootsFor(s.sandboxPolicy, s.cwd, env).map((r) => r.root) : [];
+  return permissionsInstructions({
+    sandboxPolicy: s.sandboxPolicy,
+    approvalPolicy: s.approvalPolicy,
+    writableRoots: roots,
+    networkAccess: networkOn(s.sandboxPolicy),
+  });
 }
 
 /**
@@ -47,10 +59,17 @@ function permissionsText(s: ContextSettings, env: NodeJS.ProcessEnv): string {
  * developer message (permissions, developer instructions, skills) and a user message (AGENTS.md,
  * `<environment_context>`); on later turns only what changed since `reference`.
  */
-export async function contextItems(reference: ContextReference | null, s: ContextSettings, src: ContextSources): Promise<{ items: ResponseItem[]; warnings: string[] }> {
+export async function contextItems(
+  reference: ContextReference | null,
+  s: ContextSettings,
+  src: ContextSources,
+): Promise<{ items: ResponseItem[]; warnings: string[] }> {
   const warnings: string[] = [];
   const items: ResponseItem[] = [];
-  const policyChanged = reference === null || reference.approvalPolicy !== s.approvalPolicy || reference.sandbox !== JSON.stringify(s.sandboxPolicy);
+  const policyChanged =
+    reference === null ||
+    reference.approvalPolicy !== s.approvalPolicy ||
+    reference.sandbox !== JSON.stringify(s.sandboxPolicy);
   const cwdChanged = reference === null || reference.cwd !== s.cwd;
 
   const developer: ContentItem[] = [];
@@ -58,7 +77,11 @@ export async function contextItems(reference: ContextReference | null, s: Contex
   if (reference === null) {
     if (src.developerInstructions?.trim()) developer.push({ type: 'input_text', text: src.developerInstructions });
     if (src.weftHome !== null) {
-      const skills = await discoverSkills({ cwd: s.cwd, weftHome: src.weftHome, projectRootMarkers: src.projectRootMarkers });
+      const skills = await discoverSkills({
+        cwd: s.cwd,
+        weftHome: src.weftHome,
+        projectRootMarkers: src.projectRootMarkers,
+      });
       warnings.push(...skills.warnings);
       const section = renderSkillsSection(skills.skills);
       if (section !== '') developer.push({ type: 'input_text', text: section });
@@ -83,7 +106,10 @@ export async function contextItems(reference: ContextReference | null, s: Contex
       }
     }
     const env = currentEnvironment(s.cwd, src.env, src.now);
-    user.push({ type: 'input_text', text: renderEnvironmentContext({ ...env, networkEnabled: networkOn(s.sandboxPolicy) }) });
+    user.push({
+      type: 'input_text',
+      text: renderEnvironmentContext({ ...env, networkEnabled: networkOn(s.sandboxPolicy) }),
+    });
     items.push({ type: 'message', role: 'user', content: user });
   }
   return { items, warnings };

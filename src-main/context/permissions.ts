@@ -39,9 +39,10 @@ function sandboxText(access: Access, roots: readonly string[], network: boolean)
         networkLine,
       ].join('\n');
     case 'workspaceWrite': {
-      const where = roots.length === 0
-        ? 'Sandbox: workspace-write, with no writable folders configured. Your commands can read files but cannot write anywhere.'
-        : `Sandbox: workspace-write. Your commands can read files anywhere and can write only inside these folders:\n${roots.map((r) => `- ${r}`).join('\n')}`;
+      const where =
+        roots.length === 0
+          ? 'Sandbox: workspace-write, with no writable folders configured. Your commands can read files but cannot write anywhere.'
+          : `Sandbox: workspace-write. Your commands can read files anywhere and can write only inside these folders:\n${roots.map((r) => `- ${r}`).join('\n')}`;
       return `${where}\n${networkLine}`;
     }
     case 'dangerFullAccess':
@@ -51,7 +52,10 @@ function sandboxText(access: Access, roots: readonly string[], network: boolean)
 
 function approvalText(policy: AskForApproval, access: Access, network: boolean): string {
   const sandboxed = access !== 'dangerFullAccess';
-  const beyond = [access === 'readOnly' ? 'writing files' : 'writing outside the writable folders', ...(network ? [] : ['network access'])].join(', ');
+  const beyond = [
+    access === 'readOnly' ? 'writing files' : 'writing outside the writable folders',
+    ...(network ? [] : ['network access']),
+  ].join(', ');
   switch (policy) {
     case 'on-request':
       return sandboxed
@@ -65,7 +69,11 @@ function approvalText(policy: AskForApproval, access: Access, network: boolean):
       return [
         'Approvals: untrusted. Only commands known to be safe and read-only (such as `ls`, `cat`, `rg`, `git status`, `git diff`) run without asking; the user reviews most other commands before they run.',
         'Expect to wait for each review: prefer a few purposeful commands over many small ones, and say why you need each.',
-        ...(sandboxed ? [`A command that needs more than the sandbox allows can be requested with ${ESCALATE} and a \`justification\` (one short question for the user).`] : []),
+        ...(sandboxed
+          ? [
+              `A command that needs more than the sandbox allows can be requested with ${ESCALATE} and a \`justification\` (one short question for the user).`,
+            ]
+          : []),
       ].join('\n');
     case 'on-failure':
       return sandboxed
@@ -85,17 +93,18 @@ function approvalText(policy: AskForApproval, access: Access, network: boolean):
 }
 
 function editsText(policy: AskForApproval, access: Access): string {
-  if (policy === 'untrusted') return 'File edits: the user reviews every edit made with `apply_patch` before it is written.';
+  if (policy === 'untrusted')
+    return 'File edits: the user reviews every edit made with `apply_patch` before it is written.';
   switch (access) {
     case 'dangerFullAccess':
       return 'File edits: edits made with `apply_patch` are written without asking.';
     case 'readOnly':
       return policy === 'never'
         ? 'File edits: edits made with `apply_patch` are refused, because no folder is writable and approval cannot be asked for.'
-        : 'File edits: every edit made with `apply_patch` needs the user\'s approval, because no folder is writable.';
+        : "File edits: every edit made with `apply_patch` needs the user's approval, because no folder is writable.";
     case 'workspaceWrite':
       return policy === 'never'
         ? 'File edits: edits made with `apply_patch` inside the writable folders are written without asking; edits anywhere else are refused.'
-        : 'File edits: edits made with `apply_patch` inside the writable folders are written without asking; edits anywhere else need the user\'s approval.';
+        : "File edits: edits made with `apply_patch` inside the writable folders are written without asking; edits anywhere else need the user's approval.";
   }
 }

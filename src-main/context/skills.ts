@@ -27,8 +27,12 @@ export interface DiscoverSkillsOptions {
 }
 
 /** Skills in discovery order: project roots from the project root down to the cwd, then the Weft home. */
-export async function discoverSkills(options: DiscoverSkillsOptions): Promise<{ skills: Skill[]; warnings: string[]; problems: { path: string; message: string }[] }> {
-  const roots = (await projectDirs(options.cwd, options.projectRootMarkers ?? DEFAULT_PROJECT_ROOT_MARKERS)).map((dir) => join(dir, '.agents', 'skills'));
+export async function discoverSkills(
+  options: DiscoverSkillsOptions,
+): Promise<{ skills: Skill[]; warnings: string[]; problems: { path: string; message: string }[] }> {
+  const roots = (await projectDirs(options.cwd, options.projectRootMarkers ?? DEFAULT_PROJECT_ROOT_MARKERS)).map(
+    (dir) => join(dir, '.agents', 'skills'),
+  );
   roots.push(join(options.weftHome, 'skills'));
   const skills: Skill[] = [];
   const warnings: string[] = [];
@@ -55,8 +59,10 @@ export function renderSkillsSection(skills: readonly Skill[]): string {
   if (skills.length === 0) return '';
   const lines = [
     '## Skills',
-    'A skill is a folder of instructions (and sometimes scripts or other files) for one kind of task. Each line below gives a skill\'s name, when to use it, and its SKILL.md.',
-    'When the task matches a skill\'s description, or the user names a skill (for example `$' + (skills[0]?.name ?? 'skill') + '`), read that SKILL.md before you start and follow it; resolve paths it mentions relative to its folder. Do not read skills the task does not need.',
+    "A skill is a folder of instructions (and sometimes scripts or other files) for one kind of task. Each line below gives a skill's name, when to use it, and its SKILL.md.",
+    "When the task matches a skill's description, or the user names a skill (for example `$" +
+      (skills[0]?.name ?? 'skill') +
+      '`), read that SKILL.md before you start and follow it; resolve paths it mentions relative to its folder. Do not read skills the task does not need.',
     ...skills.map((s) => `- ${s.name}: ${oneLine(s.description)} (file: ${s.path})`),
   ];
   return lines.join('\n');
@@ -84,9 +90,12 @@ async function loadSkill(path: string): Promise<Skill | { problem: string }> {
   if (name.length === 0) return { problem: 'the front matter has no `name`' };
   if (description.length === 0) return { problem: 'the front matter has no `description`' };
   if (/[\r\n]/.test(name)) return { problem: '`name` must be a single line' };
-  if ([...name].length > MAX_SKILL_NAME_CHARS) return { problem: `\`name\` is ${[...name].length} characters long; the limit is ${MAX_SKILL_NAME_CHARS}` };
+  if ([...name].length > MAX_SKILL_NAME_CHARS)
+    return { problem: `\`name\` is ${[...name].length} characters long; the limit is ${MAX_SKILL_NAME_CHARS}` };
   if ([...description].length > MAX_SKILL_DESCRIPTION_CHARS) {
-    return { problem: `\`description\` is ${[...description].length} characters long; the limit is ${MAX_SKILL_DESCRIPTION_CHARS}` };
+    return {
+      problem: `\`description\` is ${[...description].length} characters long; the limit is ${MAX_SKILL_DESCRIPTION_CHARS}`,
+    };
   }
   return { name, description, path };
 }
@@ -105,7 +114,9 @@ async function findSkillFiles(root: string, warnings: string[]): Promise<string[
     if (real === null || visited.has(real)) continue;
     visited.add(real);
     if (scanned === MAX_SCAN_DIRS) {
-      warnings.push(`stopped looking for skills in ${root} after ${MAX_SCAN_DIRS} folders; skills in the rest of it were not loaded.`);
+      warnings.push(
+        `stopped looking for skills in ${root} after ${MAX_SCAN_DIRS} folders; skills in the rest of it were not loaded.`,
+      );
       break;
     }
     scanned++;
@@ -123,7 +134,8 @@ async function findSkillFiles(root: string, warnings: string[]): Promise<string[
         continue;
       }
       if (entry.name.startsWith('.') || next.depth >= MAX_SCAN_DEPTH) continue;
-      if (entry.isDirectory() || (entry.isSymbolicLink() && (await isKind(path, 'dir')))) queue.push({ dir: path, depth: next.depth + 1 });
+      if (entry.isDirectory() || (entry.isSymbolicLink() && (await isKind(path, 'dir'))))
+        queue.push({ dir: path, depth: next.depth + 1 });
     }
   }
   return found;
@@ -161,7 +173,8 @@ const NESTED_LINE = /^\s+(?:- |-$|[A-Za-z0-9_"'-]+:(?:\s|$))/;
  */
 export function parseFrontMatter(text: string): FrontMatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== '---') return { ok: false, problem: 'it does not start with a `---` line opening the YAML front matter' };
+  if (lines[0]?.trimEnd() !== '---')
+    return { ok: false, problem: 'it does not start with a `---` line opening the YAML front matter' };
   const end = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === '---' || line.trimEnd() === '...'));
   if (end < 0) return { ok: false, problem: 'the front matter opened on line 1 is never closed with a `---` line' };
 
@@ -222,9 +235,13 @@ function scalarValue(entry: RawEntry): string | null | { problem: string } {
     if (m?.[1] === undefined) return { problem: `${at}: the single-quoted value is not closed` };
     return m[1].replaceAll("''", "'");
   }
-  if (/^[&*!%@`]/.test(value)) return { problem: `${at}: anchors, aliases, tags and values starting with ${value[0]} are not supported; quote the value` };
+  if (/^[&*!%@`]/.test(value))
+    return {
+      problem: `${at}: anchors, aliases, tags and values starting with ${value[0]} are not supported; quote the value`,
+    };
   const plain = value.replace(/\s+#.*$/, '');
-  if (/:\s/.test(plain) || plain.endsWith(':')) return { problem: `${at}: a plain value cannot contain ": "; put the value in quotes` };
+  if (/:\s/.test(plain) || plain.endsWith(':'))
+    return { problem: `${at}: a plain value cannot contain ": "; put the value in quotes` };
   if (more.some((l) => NESTED_LINE.test(l))) return { problem: `${at}: has both a value and nested lines` };
   return more.length === 0 ? plain : fold([plain, ...more]);
 }

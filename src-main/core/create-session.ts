@@ -132,7 +132,10 @@ export function createSession(input: CreateSessionInput): Session {
     retry: { requestMaxRetries: provider.requestMaxRetries, streamMaxRetries: provider.streamMaxRetries },
     supportsReasoning: info.supportsReasoning,
     modelContextWindow: config.model_context_window ?? info.contextWindow,
-    autoCompactTokenLimit: autoCompactLimit(config.model_auto_compact_token_limit, config.model_context_window ?? info.contextWindow),
+    autoCompactTokenLimit: autoCompactLimit(
+      config.model_auto_compact_token_limit,
+      config.model_context_window ?? info.contextWindow,
+    ),
     env: input.env,
     safety: new SafetyServices(input.rules),
     context: input.weftHome

@@ -6,13 +6,20 @@ import { ModelError } from '../model/errors';
 import type { ModelClient, ModelEvent, ModelRequest } from '../model/types';
 import { modelClientFor } from './create-session';
 
-export function keyedModelClient(provider: ResolvedProvider, store: KeyStore | undefined, build: (p: ResolvedProvider) => ModelClient = modelClientFor): ModelClient {
+export function keyedModelClient(
+  provider: ResolvedProvider,
+  store: KeyStore | undefined,
+  build: (p: ResolvedProvider) => ModelClient = modelClientFor,
+): ModelClient {
   let cached: { key: string | null; client: ModelClient } | null = null;
   return {
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
       const found = await keyFor(provider, store);
       if (found === null && provider.envKey !== null) {
-        throw new ModelError(`No API key for ${provider.name}: ${missingKeyMessage(provider) ?? ''}`, 'Unauthorized', { retryable: false, phase: 'request' });
+        throw new ModelError(`No API key for ${provider.name}: ${missingKeyMessage(provider) ?? ''}`, 'Unauthorized', {
+          retryable: false,
+          phase: 'request',
+        });
       }
       const key = found?.key ?? null;
       if (cached === null || cached.key !== key) cached = { key, client: build({ ...provider, apiKey: key }) };
@@ -20,7 +27,12 @@ export function keyedModelClient(provider: ResolvedProvider, store: KeyStore | u
         yield* cached.client.stream(request, signal);
       } catch (error) {
         // Say which provider and address failed: "Mock (http://127.0.0.1:9/v1/responses): could not reach…".
-        if (error instanceof ModelError) throw new ModelError(`${provider.name} (${endpointOf(provider)}): ${error.message}`, error.info, error.options);
+        if (error instanceof ModelError)
+          throw new ModelError(
+            `${provider.name} (${endpointOf(provider)}): ${error.message}`,
+            error.info,
+            error.options,
+          );
         throw error;
       }
     },

@@ -53,27 +53,51 @@ export class SampleCollector {
       case 'outputTextDelta': {
         const open = this.ensureMessage(event);
         open.text += event.delta;
-        this.emit({ method: 'item/agentMessage/delta', params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, delta: event.delta } });
+        this.emit({
+          method: 'item/agentMessage/delta',
+          params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, delta: event.delta },
+        });
         return;
       }
       case 'reasoningSummaryPartAdded': {
         const open = this.ensureReasoning(event);
         while (open.summary.length <= event.summaryIndex) open.summary.push('');
-        this.emit({ method: 'item/reasoning/summaryPartAdded', params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, summaryIndex: event.summaryIndex } });
+        this.emit({
+          method: 'item/reasoning/summaryPartAdded',
+          params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, summaryIndex: event.summaryIndex },
+        });
         return;
       }
       case 'reasoningSummaryDelta': {
         const open = this.ensureReasoning(event);
         while (open.summary.length <= event.summaryIndex) open.summary.push('');
         open.summary[event.summaryIndex] += event.delta;
-        this.emit({ method: 'item/reasoning/summaryTextDelta', params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, delta: event.delta, summaryIndex: event.summaryIndex } });
+        this.emit({
+          method: 'item/reasoning/summaryTextDelta',
+          params: {
+            threadId: this.threadId,
+            turnId: this.turnId,
+            itemId: open.id,
+            delta: event.delta,
+            summaryIndex: event.summaryIndex,
+          },
+        });
         return;
       }
       case 'reasoningTextDelta': {
         const open = this.ensureReasoning(event);
         while (open.content.length <= event.contentIndex) open.content.push('');
         open.content[event.contentIndex] += event.delta;
-        this.emit({ method: 'item/reasoning/textDelta', params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, delta: event.delta, contentIndex: event.contentIndex } });
+        this.emit({
+          method: 'item/reasoning/textDelta',
+          params: {
+            threadId: this.threadId,
+            turnId: this.turnId,
+            itemId: open.id,
+            delta: event.delta,
+            contentIndex: event.contentIndex,
+          },
+        });
         return;
       }
       case 'outputItemDone':
@@ -115,7 +139,10 @@ export class SampleCollector {
         if (finalText.startsWith(open.text) && finalText.length > open.text.length) {
           // A provider that sends the text only in the final item still streams it once.
           const rest = finalText.slice(open.text.length);
-          this.emit({ method: 'item/agentMessage/delta', params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, delta: rest } });
+          this.emit({
+            method: 'item/agentMessage/delta',
+            params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, delta: rest },
+          });
         }
         open.text = finalText;
         open.phase = phaseOf(item) ?? open.phase;
@@ -129,7 +156,13 @@ export class SampleCollector {
         return;
       }
       case 'function_call':
-        this.toolCalls.push({ kind: 'function', callId: item.call_id, name: item.name, arguments: item.arguments, ...(typeof item['namespace'] === 'string' ? { namespace: item['namespace'] } : {}) });
+        this.toolCalls.push({
+          kind: 'function',
+          callId: item.call_id,
+          name: item.name,
+          arguments: item.arguments,
+          ...(typeof item['namespace'] === 'string' ? { namespace: item['namespace'] } : {}),
+        });
         return;
       case 'custom_tool_call':
         this.toolCalls.push({ kind: 'custom', callId: item.call_id, name: item.name, input: item.input });
@@ -181,7 +214,10 @@ export class SampleCollector {
   private openItem(open: OpenItem, key: ItemKey): void {
     const keys = keysOf(key);
     for (const k of keys.length > 0 ? keys : [`anon:${open.id}`]) this.open.set(k, open);
-    this.emit({ method: 'item/started', params: { threadId: this.threadId, turnId: this.turnId, item: toThreadItem(open, true) } });
+    this.emit({
+      method: 'item/started',
+      params: { threadId: this.threadId, turnId: this.turnId, item: toThreadItem(open, true) },
+    });
   }
 
   private complete(open: OpenItem): void {
@@ -204,8 +240,14 @@ export class SampleCollector {
 }
 
 function toThreadItem(open: OpenItem, starting: boolean): ThreadItem {
-  if (open.kind === 'agentMessage') return { type: 'agentMessage', id: open.id, text: starting ? '' : open.text, phase: open.phase };
-  return { type: 'reasoning', id: open.id, summary: starting ? [] : [...open.summary], content: starting ? [] : [...open.content] };
+  if (open.kind === 'agentMessage')
+    return { type: 'agentMessage', id: open.id, text: starting ? '' : open.text, phase: open.phase };
+  return {
+    type: 'reasoning',
+    id: open.id,
+    summary: starting ? [] : [...open.summary],
+    content: starting ? [] : [...open.content],
+  };
 }
 
 interface ItemKey {
@@ -232,6 +274,7 @@ function phaseOf(item: ResponseItem): OpenMessage['phase'] {
 
 function webSearchQuery(item: ResponseItem): string {
   const action: unknown = 'action' in item ? item.action : null;
-  if (action && typeof action === 'object' && 'query' in action && typeof action.query === 'string') return action.query;
+  if (action && typeof action === 'object' && 'query' in action && typeof action.query === 'string')
+    return action.query;
   return '';
 }

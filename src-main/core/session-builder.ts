@@ -37,7 +37,11 @@ export function buildSession(input: SessionBuildInput): Session {
     overrides: {
       model: asked.model ?? (keep && !keepSaved.modelSetInConfig ? last.model : undefined),
       approvalPolicy: asked.approvalPolicy ?? (keep ? savedApproval : undefined),
-      sandboxPolicy: asked.sandbox ? sandboxPolicyFor(asked.sandbox, input.config) : keep ? (last.sandboxPolicy ?? undefined) : undefined,
+      sandboxPolicy: asked.sandbox
+        ? sandboxPolicyFor(asked.sandbox, input.config)
+        : keep
+          ? (last.sandboxPolicy ?? undefined)
+          : undefined,
     },
   });
 }
@@ -49,7 +53,10 @@ export function initialState(saved: LoadedThread): NonNullable<SessionOptions['i
     history: saved.history,
     turns: turnRecords(saved.turns),
     tokenUsage: saved.tokenUsage,
-    contextRef: last && isApproval(last.approvalPolicy) && last.sandboxPolicy ? { cwd: last.cwd, approvalPolicy: last.approvalPolicy, sandbox: JSON.stringify(last.sandboxPolicy) } : null,
+    contextRef:
+      last && isApproval(last.approvalPolicy) && last.sandboxPolicy
+        ? { cwd: last.cwd, approvalPolicy: last.approvalPolicy, sandbox: JSON.stringify(last.sandboxPolicy) }
+        : null,
   };
 }
 

@@ -1,10 +1,27 @@
-import type { ResponseItem, ServerNotification, ServerRequest, ThreadActiveFlag, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../../src-preload/protocol';
+import type {
+  ResponseItem,
+  ServerNotification,
+  ServerRequest,
+  ThreadActiveFlag,
+  ThreadStatus,
+  ThreadTokenUsage,
+  Turn,
+  UserInput,
+} from '../../src-preload/protocol';
 import type { CoreNotification, ServerRequestSender } from '../tools/types';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
 import { TurnRunner, type TurnHost, type UserShellInput } from './turn-runner';
-import type { Op, SessionEventListener, SessionOptions, TurnOptions, TurnOverrides, TurnRecord, TurnSettings } from './types';
+import type {
+  Op,
+  SessionEventListener,
+  SessionOptions,
+  TurnOptions,
+  TurnOverrides,
+  TurnRecord,
+  TurnSettings,
+} from './types';
 
 export class SessionError extends Error {
   constructor(message: string) {
@@ -89,7 +106,8 @@ export class Session implements TurnHost {
    * are stamped with when they were asked; questions always block the turn.
    */
   readonly sendRequest: ServerRequestSender = async (request, signal) => {
-    const flag: ThreadActiveFlag = request.method === 'item/tool/requestUserInput' ? 'waitingOnUserInput' : 'waitingOnApproval';
+    const flag: ThreadActiveFlag =
+      request.method === 'item/tool/requestUserInput' ? 'waitingOnUserInput' : 'waitingOnApproval';
     this.waiting.set(flag, (this.waiting.get(flag) ?? 0) + 1);
     this.emitStatus();
     const startedAtMs = this.nowMs();
@@ -97,8 +115,14 @@ export class Session implements TurnHost {
       request.method === 'item/tool/requestUserInput'
         ? { method: request.method, params: { ...request.params, isBlocking: request.params.isBlocking ?? true } }
         : request.method === 'item/commandExecution/requestApproval'
-          ? { method: request.method, params: { ...request.params, startedAtMs: request.params.startedAtMs ?? startedAtMs } }
-          : { method: request.method, params: { ...request.params, startedAtMs: request.params.startedAtMs ?? startedAtMs } };
+          ? {
+              method: request.method,
+              params: { ...request.params, startedAtMs: request.params.startedAtMs ?? startedAtMs },
+            }
+          : {
+              method: request.method,
+              params: { ...request.params, startedAtMs: request.params.startedAtMs ?? startedAtMs },
+            };
     try {
       const answer = await this.options.sendRequest(stamped, signal);
       if (request.method !== 'item/tool/requestUserInput') {
@@ -134,7 +158,8 @@ export class Session implements TurnHost {
       const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
       if (record) {
         record.open ??= new Map();
-        if (notification.method === 'item/started') record.open.set(notification.params.item.id, notification.params.item);
+        if (notification.method === 'item/started')
+          record.open.set(notification.params.item.id, notification.params.item);
         else {
           record.open.delete(notification.params.item.id);
           record.items.push(notification.params.item);
@@ -147,9 +172,15 @@ export class Session implements TurnHost {
   private stamp(event: CoreNotification): ServerNotification {
     switch (event.method) {
       case 'item/started':
-        return { method: event.method, params: { ...event.params, startedAtMs: event.params.startedAtMs ?? this.nowMs() } };
+        return {
+          method: event.method,
+          params: { ...event.params, startedAtMs: event.params.startedAtMs ?? this.nowMs() },
+        };
       case 'item/completed':
-        return { method: event.method, params: { ...event.params, completedAtMs: event.params.completedAtMs ?? this.nowMs() } };
+        return {
+          method: event.method,
+          params: { ...event.params, completedAtMs: event.params.completedAtMs ?? this.nowMs() },
+        };
       default:
         return event;
     }
@@ -171,7 +202,9 @@ export class Session implements TurnHost {
   }
 
   startTurn(input: UserInput[], overrides?: TurnOverrides, options?: TurnOptions): Promise<Turn> {
-    return this.submit({ type: 'userTurn', input, overrides, options }).then((r) => ('turn' in r ? r.turn : this.mustHaveActive()));
+    return this.submit({ type: 'userTurn', input, overrides, options }).then((r) =>
+      'turn' in r ? r.turn : this.mustHaveActive(),
+    );
   }
 
   steer(input: UserInput[], expectedTurnId?: string): Promise<void> {
@@ -239,7 +272,8 @@ export class Session implements TurnHost {
         if (op.expectedTurnId !== undefined && op.expectedTurnId !== this.active.id) {
           throw new SessionError(`expected turn ${op.expectedTurnId} but the running turn is ${this.active.id}`);
         }
-        if (!this.active.steer(op.input)) throw new SessionError(`turn ${this.active.id} is already finishing; start a new turn instead`);
+        if (!this.active.steer(op.input))
+          throw new SessionError(`turn ${this.active.id} is already finishing; start a new turn instead`);
         return { ok: true };
       }
       case 'interrupt': {
@@ -275,17 +309,30 @@ export class Session implements TurnHost {
       let turn = finished;
       // Durable before announced: once a client sees turn/completed, the turn is on disk; and the
       // session is ready for the next turn by then. A turn that could not be saved fails, saying so.
-      this.options.recorder?.notification({ method: 'turn/completed', params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } } });
+      this.options.recorder?.notification({
+        method: 'turn/completed',
+        params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } },
+      });
       try {
         await this.options.recorder?.turnEnded();
       } catch (e) {
-        const error = { message: `This thread is not being saved: ${e instanceof Error ? e.message : String(e)}`, codexErrorInfo: 'other', additionalDetails: null };
+        const error = {
+          message: `This thread is not being saved: ${e instanceof Error ? e.message : String(e)}`,
+          codexErrorInfo: 'other',
+          additionalDetails: null,
+        };
         // Told, not recorded: the turn's own lines are queued after its end; once they reach the disk it is whole.
-        this.broadcast({ method: 'error', params: { error, willRetry: false, threadId: this.threadId, turnId: turn.id } });
+        this.broadcast({
+          method: 'error',
+          params: { error, willRetry: false, threadId: this.threadId, turnId: turn.id },
+        });
         turn = { ...turn, status: 'failed', error };
       }
       record.turn = turn;
-      const completed: ServerNotification = { method: 'turn/completed', params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } } };
+      const completed: ServerNotification = {
+        method: 'turn/completed',
+        params: { threadId: this.threadId, turn: { ...turn, items: [...record.items] } },
+      };
       if (this.active === runner) this.active = null;
       this.broadcast(completed);
       this.emitStatus();

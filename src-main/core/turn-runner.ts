@@ -1,4 +1,13 @@
-import { isKnownResponseItem, type CommandExecutionItem, type ContentItem, type ResponseItem, type ThreadTokenUsage, type Turn, type TurnError, type UserInput } from '../../src-preload/protocol';
+import {
+  isKnownResponseItem,
+  type CommandExecutionItem,
+  type ContentItem,
+  type ResponseItem,
+  type ThreadTokenUsage,
+  type Turn,
+  type TurnError,
+  type UserInput,
+} from '../../src-preload/protocol';
 import { runUserShell, userShellMessage } from '../terminal/user-shell';
 import { parseCommandActions } from '../tools/command-actions';
 import { contextItems, contextReference, type ContextReference } from '../context/initial-context';
@@ -11,7 +20,13 @@ import { ToolOrchestrator } from '../tools/orchestrator';
 import { abortError, delay, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
-import { mergeMemory, parseCompactionAnswer, replacementHistory, summarize, type WorkingMemory } from '../context/compaction';
+import {
+  mergeMemory,
+  parseCompactionAnswer,
+  replacementHistory,
+  summarize,
+  type WorkingMemory,
+} from '../context/compaction';
 import { reviewHistoryText, type ReviewTurnInput } from './review-turn';
 import { SampleCollector, type SampleOutcome } from './sample-collector';
 import type { SessionOptions, TurnOptions, TurnSettings } from './types';
@@ -163,7 +178,11 @@ export class TurnRunner {
         env: this.host.options.env ?? process.env,
         timeoutMs: input.timeoutMs,
         signal: this.signal,
-        onOutput: (delta) => this.host.emit({ method: 'item/commandExecution/outputDelta', params: { threadId, turnId, itemId: base.id, delta } }),
+        onOutput: (delta) =>
+          this.host.emit({
+            method: 'item/commandExecution/outputDelta',
+            params: { threadId, turnId, itemId: base.id, delta },
+          }),
       });
       const item: CommandExecutionItem = {
         ...base,
@@ -177,8 +196,20 @@ export class TurnRunner {
       return userShellMessage(input.userShell, run);
     } catch (e) {
       const weftError = `could not run the command: ${errorMessage(e)}`;
-      this.host.emit({ method: 'item/completed', params: { threadId, turnId, item: { ...base, status: 'failed', weftOutcome: 'error', weftError } } });
-      return { type: 'message', role: 'user', content: [{ type: 'input_text', text: `<user_shell_command>\n<command>\n${input.userShell}\n</command>\n<result>\n${weftError}\n</result>\n</user_shell_command>` }] };
+      this.host.emit({
+        method: 'item/completed',
+        params: { threadId, turnId, item: { ...base, status: 'failed', weftOutcome: 'error', weftError } },
+      });
+      return {
+        type: 'message',
+        role: 'user',
+        content: [
+          {
+            type: 'input_text',
+            text: `<user_shell_command>\n<command>\n${input.userShell}\n</command>\n<result>\n${weftError}\n</result>\n</user_shell_command>`,
+          },
+        ],
+      };
     }
   }
 
@@ -337,8 +368,24 @@ export class TurnRunner {
     const item = { type: 'contextCompaction' as const, id: newItemId() };
     this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
     const request = this.buildRequest();
-    const answer = await summarize(o.modelClient, { model: request.model, instructions: request.instructions, parallelToolCalls: false, reasoning: request.reasoning, promptCacheKey: request.promptCacheKey }, this.host.history, this.signal, (e) => e instanceof ModelError && e.info === 'ContextWindowExceeded');
-    if (answer.trim() === '') throw new ModelError('the model returned an empty summary, so the thread was not compacted', 'Other', { retryable: false, phase: 'stream' });
+    const answer = await summarize(
+      o.modelClient,
+      {
+        model: request.model,
+        instructions: request.instructions,
+        parallelToolCalls: false,
+        reasoning: request.reasoning,
+        promptCacheKey: request.promptCacheKey,
+      },
+      this.host.history,
+      this.signal,
+      (e) => e instanceof ModelError && e.info === 'ContextWindowExceeded',
+    );
+    if (answer.trim() === '')
+      throw new ModelError('the model returned an empty summary, so the thread was not compacted', 'Other', {
+        retryable: false,
+        phase: 'stream',
+      });
     const { summary, memory } = parseCompactionAnswer(answer);
     this.host.workingMemory = mergeMemory(this.host.workingMemory, memory);
     const replacement = replacementHistory(this.host.history, summary, this.host.workingMemory);
@@ -350,7 +397,14 @@ export class TurnRunner {
       this.host.tokenUsage = { ...this.host.tokenUsage, last: zero };
     }
     this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item } });
-    this.host.emit({ method: 'warning', params: { threadId, message: 'Heads up: this thread was compacted. Long threads and repeated compactions can make the model less accurate; start a new thread when the task allows.' } });
+    this.host.emit({
+      method: 'warning',
+      params: {
+        threadId,
+        message:
+          'Heads up: this thread was compacted. Long threads and repeated compactions can make the model less accurate; start a new thread when the task allows.',
+      },
+    });
   }
 
   private buildRequest(): ModelRequest {
@@ -361,7 +415,9 @@ export class TurnRunner {
       input: [...this.host.history],
       tools: o.tools.specs(),
       parallelToolCalls: true,
-      reasoning: o.supportsReasoning ? { effort: this.settings.effort, summary: this.settings.summary ?? 'auto' } : null,
+      reasoning: o.supportsReasoning
+        ? { effort: this.settings.effort, summary: this.settings.summary ?? 'auto' }
+        : null,
       promptCacheKey: o.threadId,
       outputSchema: this.turnOptions.outputSchema ?? null,
     };
@@ -384,20 +440,35 @@ export class TurnRunner {
       input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: review.prompt }] }],
       tools: [],
       parallelToolCalls: false,
-      reasoning: o.supportsReasoning ? { effort: this.settings.effort, summary: this.settings.summary ?? 'auto' } : null,
+      reasoning: o.supportsReasoning
+        ? { effort: this.settings.effort, summary: this.settings.summary ?? 'auto' }
+        : null,
       promptCacheKey: `${threadId}:review`,
       outputSchema: review.outputSchema,
     };
     const outcome = await this.sample(request, true);
     if (outcome.usage) this.recordUsage(outcome.usage);
     const answer = outcome.items
-      .map((item) => (isKnownResponseItem(item) && item.type === 'message' && item.role === 'assistant' ? item.content.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('') : ''))
+      .map((item) =>
+        isKnownResponseItem(item) && item.type === 'message' && item.role === 'assistant'
+          ? item.content.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('')
+          : '',
+      )
       .join('');
     const { text, output } = review.parse(answer);
-    const exited = { type: 'exitedReviewMode' as const, id: newItemId(), review: text, ...(output === null ? {} : { weftReview: output }) };
+    const exited = {
+      type: 'exitedReviewMode' as const,
+      id: newItemId(),
+      review: text,
+      ...(output === null ? {} : { weftReview: output }),
+    };
     this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item: exited } });
     this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item: exited } });
-    this.host.appendHistory({ type: 'message', role: 'user', content: [{ type: 'input_text', text: reviewHistoryText(review.description, text) }] });
+    this.host.appendHistory({
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: reviewHistoryText(review.description, text) }],
+    });
   }
 
   /**
@@ -408,7 +479,12 @@ export class TurnRunner {
     const o = this.host.options;
     const budget = new RetryBudget(o.retry.requestMaxRetries, o.retry.streamMaxRetries);
     for (;;) {
-      const collector = new SampleCollector(o.threadId, this.id, quiet ? () => undefined : (n) => this.host.emit(n), () => undefined);
+      const collector = new SampleCollector(
+        o.threadId,
+        this.id,
+        quiet ? () => undefined : (n) => this.host.emit(n),
+        () => undefined,
+      );
       try {
         for await (const event of o.modelClient.stream(request ?? this.buildRequest(), this.signal)) {
           collector.handle(event);
@@ -417,13 +493,18 @@ export class TurnRunner {
       } catch (e) {
         collector.abandon();
         if (this.signal.aborted) throw abortError(this.signal);
-        const err = e instanceof ModelError ? e : new ModelError(errorMessage(e), 'Other', { retryable: false, phase: 'stream' });
+        const err =
+          e instanceof ModelError ? e : new ModelError(errorMessage(e), 'Other', { retryable: false, phase: 'stream' });
         const decision = budget.next(err);
         if (!decision.retry) throw exhaustedError(err, decision);
         this.host.emit({
           method: 'error',
           params: {
-            error: { message: `Reconnecting... ${decision.attempt}/${decision.max}`, codexErrorInfo: codexErrorInfo(err.info), additionalDetails: err.message },
+            error: {
+              message: `Reconnecting... ${decision.attempt}/${decision.max}`,
+              codexErrorInfo: codexErrorInfo(err.info),
+              additionalDetails: err.message,
+            },
             willRetry: true,
             threadId: o.threadId,
             turnId: this.id,
@@ -453,7 +534,10 @@ export class TurnRunner {
         }
       : { ...last };
     this.host.tokenUsage = { total, last, modelContextWindow: this.host.options.modelContextWindow };
-    this.host.emit({ method: 'thread/tokenUsage/updated', params: { threadId: this.host.options.threadId, turnId: this.id, tokenUsage: this.host.tokenUsage } });
+    this.host.emit({
+      method: 'thread/tokenUsage/updated',
+      params: { threadId: this.host.options.threadId, turnId: this.id, tokenUsage: this.host.tokenUsage },
+    });
   }
 
   private toolContext(): ToolContext {

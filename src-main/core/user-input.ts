@@ -16,7 +16,11 @@ export async function userInputToMessage(input: UserInput[], cwd: string): Promi
         break;
       case 'localImage': {
         const loaded = await loadLocalImage(part.path, cwd);
-        content.push(loaded.ok ? { type: 'input_image', image_url: loaded.url } : { type: 'input_text', text: `[image not attached: ${loaded.error}]` });
+        content.push(
+          loaded.ok
+            ? { type: 'input_image', image_url: loaded.url }
+            : { type: 'input_text', text: `[image not attached: ${loaded.error}]` },
+        );
         break;
       }
       case 'mention': {

@@ -5,8 +5,7 @@ import { contentTypeFor } from '../server/content-types';
 import { APP_HOST, APP_SCHEME } from './app-origin';
 
 export type AppFileLookup =
-  | { ok: true; path: string; contentType: string }
-  | { ok: false; status: 400 | 404; reason: string };
+  { ok: true; path: string; contentType: string } | { ok: false; status: 400 | 404; reason: string };
 
 export { contentTypeFor };
 

@@ -35,7 +35,8 @@ function textResponse(status: number, text: string): Response {
 /** Answers app:// requests of `session` from files under `rendererRoot`. Call after `ready`. */
 export function serveRenderer(session: Session, rendererRoot: string): void {
   session.protocol.handle(APP_SCHEME, async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return textResponse(405, 'Only GET and HEAD are served.');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return textResponse(405, 'Only GET and HEAD are served.');
     const lookup = lookupAppFile(rendererRoot, request.url);
     if (!lookup.ok) return textResponse(lookup.status, lookup.reason);
     let body: Buffer;
@@ -43,7 +44,8 @@ export function serveRenderer(session: Session, rendererRoot: string): void {
       body = await readFile(lookup.path);
     } catch (error) {
       const missing = error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'EISDIR');
-      if (missing) return textResponse(404, `No file ${lookup.path} in the renderer build. Run \`npm run build\` first.`);
+      if (missing)
+        return textResponse(404, `No file ${lookup.path} in the renderer build. Run \`npm run build\` first.`);
       throw error;
     }
     return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), {

@@ -34,7 +34,9 @@ export function attachIpcTransport(options: IpcTransportOptions): () => void {
   const trusted = (event: IpcMainEvent, channel: string): boolean => {
     const info = senderInfo(event);
     if (isTrustedSender(info, options.windowContentsIds())) return true;
-    log(`Dropped an IPC message on ${channel} from webContents ${info.webContentsId} (${info.frameUrl ?? 'no frame'}): not our page.`);
+    log(
+      `Dropped an IPC message on ${channel} from webContents ${info.webContentsId} (${info.frameUrl ?? 'no frame'}): not our page.`,
+    );
     return false;
   };
 
@@ -92,7 +94,9 @@ export function handleTrustedInvoke(
   options.ipcMain.handle(channel, async (event, argument: unknown) => {
     const info = senderInfo(event);
     if (!isTrustedSender(info, options.windowContentsIds())) {
-      options.log(`Refused ${channel} from webContents ${info.webContentsId} (${info.frameUrl ?? 'no frame'}): not our page.`);
+      options.log(
+        `Refused ${channel} from webContents ${info.webContentsId} (${info.frameUrl ?? 'no frame'}): not our page.`,
+      );
       throw new Error(`${channel} is only available to Weft's own pages.`);
     }
     return handler(argument, event.sender.id);

@@ -125,7 +125,10 @@ export function startDesktopApp(factory: AppHostFactory): void {
 
     const states = await WindowStateStore.load(jsonFile(join(userData, 'window-state.json')), { onInvalidFile: log });
     const recent = await RecentProjects.load(jsonFile(join(userData, 'recent-projects.json')), { onInvalidFile: log });
-    const secrets = new SafeSecretStore(safeStorageFor(process.platform), jsonFile(join(weftHome, 'secrets.json'), { mode: 0o600 }));
+    const secrets = new SafeSecretStore(
+      safeStorageFor(process.platform),
+      jsonFile(join(weftHome, 'secrets.json'), { mode: 0o600 }),
+    );
 
     try {
       appHost = await factory({ weftHome, secrets });
@@ -145,7 +148,9 @@ export function startDesktopApp(factory: AppHostFactory): void {
           openRecent: (path) => void openProject?.(path),
           clearRecent: () => {
             app.clearRecentDocuments();
-            recent.clear().then(refreshMenu, (error: unknown) => log(`Could not clear recent projects: ${describe(error)}`));
+            recent
+              .clear()
+              .then(refreshMenu, (error: unknown) => log(`Could not clear recent projects: ${describe(error)}`));
           },
           newThread: () => {
             const current = windows?.current();
@@ -156,7 +161,12 @@ export function startDesktopApp(factory: AppHostFactory): void {
       );
       Menu.setApplicationMenu(Menu.buildFromTemplate(template));
     };
-    windows = new ProjectWindows({ policy: { preloadPath: join(appPath, 'dist', 'electron', 'preload.cjs'), devTools }, states, log, onChange: refreshMenu });
+    windows = new ProjectWindows({
+      policy: { preloadPath: join(appPath, 'dist', 'electron', 'preload.cjs'), devTools },
+      states,
+      log,
+      onChange: refreshMenu,
+    });
     const projectWindows = windows;
     beforeExit = () => projectWindows.saveAll();
 
@@ -172,7 +182,9 @@ export function startDesktopApp(factory: AppHostFactory): void {
       }
       projectWindows.open(folder.path, threadId);
       app.addRecentDocument(folder.path);
-      await recent.add(folder.path).catch((error: unknown) => log(`Could not remember ${folder.path}: ${describe(error)}`));
+      await recent
+        .add(folder.path)
+        .catch((error: unknown) => log(`Could not remember ${folder.path}: ${describe(error)}`));
       refreshMenu();
       return true;
     };
@@ -183,18 +195,24 @@ export function startDesktopApp(factory: AppHostFactory): void {
     const chooseFolder = async (): Promise<boolean> => {
       const parent = projectWindows.current();
       const options: OpenDialogOptions = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] };
-      const result = parent === undefined ? await dialog.showOpenDialog(options) : await dialog.showOpenDialog(parent, options);
+      const result =
+        parent === undefined ? await dialog.showOpenDialog(options) : await dialog.showOpenDialog(parent, options);
       const chosen = result.filePaths[0];
       if (result.canceled || chosen === undefined) return false;
       return open(chosen);
     };
 
     disposers.push(
-      handleTrustedInvoke({ ipcMain, windowContentsIds: () => projectWindows.contentsIds(), log }, IpcChannels.openProject, async (argument) => {
-        if (argument === null) return chooseFolder();
-        if (typeof argument !== 'string' || !isAbsolute(argument)) throw new Error('openProject takes an absolute folder path, or null.');
-        return open(argument);
-      }),
+      handleTrustedInvoke(
+        { ipcMain, windowContentsIds: () => projectWindows.contentsIds(), log },
+        IpcChannels.openProject,
+        async (argument) => {
+          if (argument === null) return chooseFolder();
+          if (typeof argument !== 'string' || !isAbsolute(argument))
+            throw new Error('openProject takes an absolute folder path, or null.');
+          return open(argument);
+        },
+      ),
     );
 
     /** With no window open: the most recent project that still exists, else the folder dialog. */

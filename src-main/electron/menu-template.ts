@@ -49,7 +49,12 @@ export function buildMenuTemplate(model: MenuModel, actions: MenuActions): MenuI
     label: 'View',
     submenu: [
       ...(model.devTools
-        ? ([{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }] satisfies MenuItemConstructorOptions[])
+        ? ([
+            { role: 'reload' },
+            { role: 'forceReload' },
+            { role: 'toggleDevTools' },
+            { type: 'separator' },
+          ] satisfies MenuItemConstructorOptions[])
         : []),
       { role: 'resetZoom' },
       { role: 'zoomIn' },

@@ -85,15 +85,27 @@ export class ProjectWindows {
     if (window.isDestroyed()) return;
     const bounds = window.getNormalBounds();
     try {
-      await this.#options.states.save(projectPath, { ...bounds, maximized: window.isMaximized(), fullScreen: window.isFullScreen() });
+      await this.#options.states.save(projectPath, {
+        ...bounds,
+        maximized: window.isMaximized(),
+        fullScreen: window.isFullScreen(),
+      });
     } catch (error) {
-      this.#options.log(`Could not save the window position of ${projectPath}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#options.log(
+        `Could not save the window position of ${projectPath}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
   #create(projectPath: string, threadId: string | undefined): BrowserWindow {
     const primary = screen.getPrimaryDisplay();
-    const workAreas: Rect[] = [primary.workArea, ...screen.getAllDisplays().filter((d) => d.id !== primary.id).map((d) => d.workArea)];
+    const workAreas: Rect[] = [
+      primary.workArea,
+      ...screen
+        .getAllDisplays()
+        .filter((d) => d.id !== primary.id)
+        .map((d) => d.workArea),
+    ];
     const placement = placeWindow(this.#options.states.get(projectPath), workAreas, DEFAULT_WINDOW_SIZE);
     const title = `${basename(projectPath) || projectPath} — Weft`;
     const window = new BrowserWindow(

@@ -43,10 +43,15 @@ export class RecentProjects {
       if (raw !== undefined) {
         const parsed = RecentProjectsFile.safeParse(raw);
         if (parsed.success) projects = parsed.data.projects;
-        else options.onInvalidFile?.(`Recent projects were not restored: the saved file has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+        else
+          options.onInvalidFile?.(
+            `Recent projects were not restored: the saved file has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'}).`,
+          );
       }
     } catch (error) {
-      options.onInvalidFile?.(`Recent projects were not restored: ${error instanceof Error ? error.message : String(error)}`);
+      options.onInvalidFile?.(
+        `Recent projects were not restored: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return new RecentProjects(store, projects, options);
   }
@@ -71,7 +76,9 @@ export class RecentProjects {
 
   /** Drops entries whose folder is gone (`exists` false); writes only if something was dropped. */
   async prune(exists: (path: string) => Promise<boolean>): Promise<string[]> {
-    const checks = await Promise.all(this.#projects.map(async (project) => ({ project, keep: await exists(project.path) })));
+    const checks = await Promise.all(
+      this.#projects.map(async (project) => ({ project, keep: await exists(project.path) })),
+    );
     const dropped = checks.filter((check) => !check.keep).map((check) => check.project.path);
     if (dropped.length === 0) return [];
     this.#projects = checks.filter((check) => check.keep).map((check) => check.project);

@@ -57,7 +57,8 @@ export class SafeSecretStore implements SecretStore {
     const file = await this.#read();
     const encoded = Object.hasOwn(file.secrets, name) ? file.secrets[name] : undefined;
     if (encoded === undefined) return undefined;
-    if (!this.#safeStorage.isEncryptionAvailable()) throw new Error(`The secret "${name}" cannot be read: ${KEYCHAIN_UNAVAILABLE}`);
+    if (!this.#safeStorage.isEncryptionAvailable())
+      throw new Error(`The secret "${name}" cannot be read: ${KEYCHAIN_UNAVAILABLE}`);
     try {
       return this.#safeStorage.decryptString(Buffer.from(encoded, 'base64'));
     } catch (error) {
@@ -97,7 +98,9 @@ export class SafeSecretStore implements SecretStore {
     if (raw === undefined) return { version: 1, secrets: {} };
     const parsed = SecretsFile.safeParse(raw);
     if (!parsed.success) {
-      throw new Error('The secrets file in WEFT_HOME (secrets.json) has an unexpected shape; move it aside and enter the keys again.');
+      throw new Error(
+        'The secrets file in WEFT_HOME (secrets.json) has an unexpected shape; move it aside and enter the keys again.',
+      );
     }
     return parsed.data;
   }

@@ -42,7 +42,9 @@ export function jsonFile(path: string, options: JsonFileOptions = {}): JsonStore
       try {
         return JSON.parse(text);
       } catch (error) {
-        throw new Error(`${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
+        throw new Error(`${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`, {
+          cause: error,
+        });
       }
     },
     write(value) {

@@ -14,7 +14,8 @@ export interface GuardOptions {
 export function hardenSession(session: Session, options: GuardOptions): void {
   session.setPermissionRequestHandler((contents, permission, callback, details) => {
     const allowed = isPermissionAllowed(permission, details.requestingUrl);
-    if (!allowed) options.log(`Denied the permission "${permission}" asked by ${details.requestingUrl || contents.getURL()}.`);
+    if (!allowed)
+      options.log(`Denied the permission "${permission}" asked by ${details.requestingUrl || contents.getURL()}.`);
     callback(allowed);
   });
   session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>

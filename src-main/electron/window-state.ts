@@ -66,7 +66,10 @@ export function placeWindow(
   const flags = { maximized: saved.maximized, fullScreen: saved.fullScreen };
   const home = workAreas.find((area) => {
     const shared = overlap(saved, area);
-    return shared.width >= Math.min(MIN_VISIBLE_WIDTH, saved.width) && shared.height >= Math.min(MIN_VISIBLE_HEIGHT, saved.height);
+    return (
+      shared.width >= Math.min(MIN_VISIBLE_WIDTH, saved.width) &&
+      shared.height >= Math.min(MIN_VISIBLE_HEIGHT, saved.height)
+    );
   });
   if (home === undefined) return { ...fit(saved, primary), ...flags };
   const size = fit(saved, home);
@@ -106,10 +109,15 @@ export class WindowStateStore {
       if (raw !== undefined) {
         const parsed = WindowStateFile.safeParse(raw);
         if (parsed.success) file = parsed.data;
-        else options.onInvalidFile?.(`Window positions were not restored: the saved file has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+        else
+          options.onInvalidFile?.(
+            `Window positions were not restored: the saved file has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'}).`,
+          );
       }
     } catch (error) {
-      options.onInvalidFile?.(`Window positions were not restored: ${error instanceof Error ? error.message : String(error)}`);
+      options.onInvalidFile?.(
+        `Window positions were not restored: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return new WindowStateStore(store, file, options);
   }

@@ -64,10 +64,15 @@ export async function followTurn(client: HostClient, options: FollowTurnOptions)
     else deliver(n);
   });
   const interrupt = (): void => {
-    if (turnId !== null) void client.request('turn/interrupt', { threadId: options.threadId, turnId }).catch(() => undefined);
+    if (turnId !== null)
+      void client.request('turn/interrupt', { threadId: options.threadId, turnId }).catch(() => undefined);
   };
   try {
-    const { turn } = await client.request('turn/start', { threadId: options.threadId, input: options.input, ...options.overrides });
+    const { turn } = await client.request('turn/start', {
+      threadId: options.threadId,
+      input: options.input,
+      ...options.overrides,
+    });
     turnId = turn.id;
     for (const n of early.splice(0)) deliver(n);
     if (options.signal?.aborted) interrupt();

@@ -78,7 +78,9 @@ export async function connectHostClient(host: ConnectionHost, options: HostClien
   const connection: ClientConnection = host.connect({
     label: options.label,
     send: (message) => {
-      queue = queue.then(() => receive(message)).catch((error: unknown) => log(`weft ${options.label}: ${errorMessage(error)}`));
+      queue = queue
+        .then(() => receive(message))
+        .catch((error: unknown) => log(`weft ${options.label}: ${errorMessage(error)}`));
     },
   });
 
@@ -102,12 +104,25 @@ export async function connectHostClient(host: ConnectionHost, options: HostClien
     const error = message['error'];
     if (typeof error === 'object' && error !== null) {
       const { code, message: text } = error as { code?: unknown; message?: unknown };
-      entry.reject(new HostRequestError(entry.method, typeof code === 'number' ? code : -32603, typeof text === 'string' ? text : 'request failed'));
+      entry.reject(
+        new HostRequestError(
+          entry.method,
+          typeof code === 'number' ? code : -32603,
+          typeof text === 'string' ? text : 'request failed',
+        ),
+      );
       return;
     }
     const parsed = ClientRequests[entry.method].result.safeParse(message['result']);
     if (parsed.success) entry.resolve(parsed.data);
-    else entry.reject(new HostRequestError(entry.method, -32603, `the answer to ${entry.method} is malformed (${describeZodError(parsed.error, 'result')})`));
+    else
+      entry.reject(
+        new HostRequestError(
+          entry.method,
+          -32603,
+          `the answer to ${entry.method} is malformed (${describeZodError(parsed.error, 'result')})`,
+        ),
+      );
   };
 
   const deliverNotification = (method: string, params: unknown): void => {
@@ -152,7 +167,8 @@ export async function connectHostClient(host: ConnectionHost, options: HostClien
 
   const client: HostClient = {
     request<M extends ClientRequestMethod>(method: M, params: ParamsInput<M>): Promise<ResultOf<M>> {
-      if (closed) return Promise.reject(new HostRequestError(method, -32603, 'the connection to the Weft core is closed'));
+      if (closed)
+        return Promise.reject(new HostRequestError(method, -32603, 'the connection to the Weft core is closed'));
       const id = nextId++;
       return new Promise<ResultOf<M>>((resolve, reject) => {
         pending.set(id, { method, resolve: (value) => resolve(value as ResultOf<M>), reject });
@@ -172,7 +188,8 @@ export async function connectHostClient(host: ConnectionHost, options: HostClien
       if (closed) return;
       closed = true;
       connection.close();
-      for (const entry of pending.values()) entry.reject(new HostRequestError(entry.method, -32603, 'the connection to the Weft core closed'));
+      for (const entry of pending.values())
+        entry.reject(new HostRequestError(entry.method, -32603, 'the connection to the Weft core closed'));
       pending.clear();
       listeners.clear();
     },

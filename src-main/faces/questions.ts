@@ -44,7 +44,8 @@ const MAX_DIFF_CHARS = 8_000;
 const DECISION_FIELD: FormField = {
   type: 'string',
   title: 'Decision',
-  description: 'accept: allow this once; acceptForSession: allow it and the same again for the rest of this thread; decline: refuse, the agent goes on',
+  description:
+    'accept: allow this once; acceptForSession: allow it and the same again for the rest of this thread; decline: refuse, the agent goes on',
   enum: ['accept', 'acceptForSession', 'decline'],
   default: 'accept',
 };
@@ -56,15 +57,26 @@ export function commandApprovalForm(params: CommandExecutionRequestApprovalParam
   return { message: lines.join('\n'), requestedSchema: { type: 'object', properties: { decision: DECISION_FIELD } } };
 }
 
-export function patchApprovalForm(params: FileChangeRequestApprovalParams, item: FileChangeItem | undefined): ElicitationForm {
+export function patchApprovalForm(
+  params: FileChangeRequestApprovalParams,
+  item: FileChangeItem | undefined,
+): ElicitationForm {
   const changes = item?.changes ?? [];
-  const lines = [changes.length === 1 ? 'Weft wants to change a file:' : `Weft wants to change ${changes.length || 'some'} files:`];
-  for (const change of changes) lines.push(`  ${change.kind.type} ${change.path}${change.kind.type === 'update' && change.kind.move_path ? ` -> ${change.kind.move_path}` : ''}`);
+  const lines = [
+    changes.length === 1 ? 'Weft wants to change a file:' : `Weft wants to change ${changes.length || 'some'} files:`,
+  ];
+  for (const change of changes)
+    lines.push(
+      `  ${change.kind.type} ${change.path}${change.kind.type === 'update' && change.kind.move_path ? ` -> ${change.kind.move_path}` : ''}`,
+    );
   if (params.grantRoot) lines.push('', `It also asks to write under ${params.grantRoot} for the rest of this thread.`);
   if (params.reason) lines.push('', `Reason: ${params.reason}`);
   const diff = changes.map((c) => c.diff).join('\n');
   if (diff !== '') {
-    const shown = diff.length > MAX_DIFF_CHARS ? `${diff.slice(0, MAX_DIFF_CHARS)}\n… (${diff.slice(MAX_DIFF_CHARS).split('\n').length} more lines)` : diff;
+    const shown =
+      diff.length > MAX_DIFF_CHARS
+        ? `${diff.slice(0, MAX_DIFF_CHARS)}\n… (${diff.slice(MAX_DIFF_CHARS).split('\n').length} more lines)`
+        : diff;
     lines.push('', shown);
   }
   lines.push('', 'Accept to apply it, decline to refuse (the agent goes on), cancel to stop the turn.');
@@ -98,12 +110,18 @@ export function questionsForm(params: ToolRequestUserInputParams): ElicitationFo
         ? { type: 'string', title: q.header, description: q.question, enum: labels }
         : { type: 'string', title: q.header, description: described ? `${q.question} (${described})` : q.question };
   }
-  const message = params.questions.length === 1 ? (params.questions[0]?.question ?? 'The agent has a question.') : 'The agent has some questions.';
+  const message =
+    params.questions.length === 1
+      ? (params.questions[0]?.question ?? 'The agent has a question.')
+      : 'The agent has some questions.';
   return { message, requestedSchema: { type: 'object', properties } };
 }
 
 /** The answers of an accepted form; declined or cancelled forms answer nothing. */
-export function questionsAnswer(params: ToolRequestUserInputParams, answer: ElicitationAnswer): ToolRequestUserInputResult {
+export function questionsAnswer(
+  params: ToolRequestUserInputParams,
+  answer: ElicitationAnswer,
+): ToolRequestUserInputResult {
   const answers: ToolRequestUserInputResult['answers'] = {};
   if (answer.action !== 'accept') return { answers };
   for (const q of params.questions) {

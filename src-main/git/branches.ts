@@ -6,7 +6,11 @@ import { gitStatus } from './status';
 
 export async function listBranches(root: string): Promise<WeftGitBranchesResult> {
   const [refs, status] = await Promise.all([
-    git(root, ['for-each-ref', '--format=%(HEAD)%00%(refname:short)%00%(objectname)%00%(upstream:short)%00%(subject)', 'refs/heads']),
+    git(root, [
+      'for-each-ref',
+      '--format=%(HEAD)%00%(refname:short)%00%(objectname)%00%(upstream:short)%00%(subject)',
+      'refs/heads',
+    ]),
     gitStatus(root),
   ]);
   const branches: GitBranch[] = [];
@@ -20,7 +24,9 @@ export async function listBranches(root: string): Promise<WeftGitBranchesResult>
 }
 
 /** Paths with staged or unstaged changes to tracked files (untracked files travel with any switch). */
-export function trackedChanges(files: readonly { path: string; staged: unknown; unstaged: unknown; untracked: boolean }[]): string[] {
+export function trackedChanges(
+  files: readonly { path: string; staged: unknown; unstaged: unknown; untracked: boolean }[],
+): string[] {
   return files.filter((f) => !f.untracked && (f.staged !== null || f.unstaged !== null)).map((f) => f.path);
 }
 
@@ -28,12 +34,25 @@ export async function checkout(root: string, branch: string, create: boolean): P
   await git(root, create ? ['switch', '--create', branch] : ['switch', branch]);
 }
 
-export async function push(root: string, remoteParam: string | null, onLine: (line: string) => void): Promise<WeftGitPushResult> {
+export async function push(
+  root: string,
+  remoteParam: string | null,
+  onLine: (line: string) => void,
+): Promise<WeftGitPushResult> {
   const status = await gitStatus(root);
   if (status.branch === null) throw new GitRequestError('HEAD is detached: switch to a branch before pushing');
-  if (status.remotes.length === 0) throw new GitRequestError('this repository has no remote to push to (add one with `git remote add NAME URL`)');
-  const upstreamRemote = status.upstream === null ? null : status.upstream.split('/')[0] ?? null;
-  const remote = remoteParam ?? upstreamRemote ?? (status.remotes.length === 1 ? status.remotes[0] : status.remotes.includes('origin') ? 'origin' : status.remotes[0]) ?? 'origin';
+  if (status.remotes.length === 0)
+    throw new GitRequestError('this repository has no remote to push to (add one with `git remote add NAME URL`)');
+  const upstreamRemote = status.upstream === null ? null : (status.upstream.split('/')[0] ?? null);
+  const remote =
+    remoteParam ??
+    upstreamRemote ??
+    (status.remotes.length === 1
+      ? status.remotes[0]
+      : status.remotes.includes('origin')
+        ? 'origin'
+        : status.remotes[0]) ??
+    'origin';
   const args = ['push', '--progress', '--porcelain'];
   if (status.upstream === null) args.push('--set-upstream');
   args.push(remote, status.branch);

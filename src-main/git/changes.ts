@@ -59,17 +59,34 @@ export async function fileDiff(root: string, path: string, area: GitDiffArea): P
   let original: string | null = null;
   let modified: string | null = null;
   if (!parsed.binary) {
-    if (area === 'staged') [original, modified] = await Promise.all([showObject(root, `HEAD:${path}`), showObject(root, `:${path}`)]);
-    else if (area === 'unstaged') [original, modified] = await Promise.all([showObject(root, `:${path}`), workTreeText(root, path)]);
+    if (area === 'staged')
+      [original, modified] = await Promise.all([showObject(root, `HEAD:${path}`), showObject(root, `:${path}`)]);
+    else if (area === 'unstaged')
+      [original, modified] = await Promise.all([showObject(root, `:${path}`), workTreeText(root, path)]);
     else modified = await workTreeText(root, path);
   }
-  return { path, area, diff, hunks: parsed.hunks.map(({ text: _text, ...hunk }) => hunk), original, modified, binary: parsed.binary };
+  return {
+    path,
+    area,
+    diff,
+    hunks: parsed.hunks.map(({ text: _text, ...hunk }) => hunk),
+    original,
+    modified,
+    binary: parsed.binary,
+  };
 }
 
 /** The patch of the chosen hunks, checked against the diff the client saw. */
-async function hunkPatch(root: string, path: string, area: GitDiffArea, hunks: readonly number[], expectedDiff: string | null | undefined): Promise<string> {
+async function hunkPatch(
+  root: string,
+  path: string,
+  area: GitDiffArea,
+  hunks: readonly number[],
+  expectedDiff: string | null | undefined,
+): Promise<string> {
   const diff = await rawDiff(root, path, area);
-  if (expectedDiff != null && expectedDiff !== diff) throw new GitRequestError(`${path} changed since its diff was shown; look at it again before choosing hunks`);
+  if (expectedDiff != null && expectedDiff !== diff)
+    throw new GitRequestError(`${path} changed since its diff was shown; look at it again before choosing hunks`);
   if (diff === '') throw new GitRequestError(`${path} has no ${area} changes`);
   try {
     return patchWithHunks(parseFileDiff(diff), hunks);
@@ -101,7 +118,8 @@ export async function stage(root: string, path: string, sel: HunkSelection): Pro
     // The chosen blocks of a new file (see `fileDiff`) go to the index as a new file of those lines; the
     // rest stays in the work tree as unstaged changes to it.
     const diff = await rawDiff(root, path, 'untracked');
-    if (sel.expectedDiff != null && sel.expectedDiff !== diff) throw new GitRequestError(`${path} changed since its diff was shown; look at it again before choosing hunks`);
+    if (sel.expectedDiff != null && sel.expectedDiff !== diff)
+      throw new GitRequestError(`${path} changed since its diff was shown; look at it again before choosing hunks`);
     let patch: string;
     try {
       patch = newFilePatchWithHunks(splitNewFile(parseFileDiff(diff)), sel.hunks);
@@ -129,20 +147,37 @@ export async function unstage(root: string, path: string, sel: HunkSelection): P
  * Discards the work-tree changes of `path` (back to the index), or only the chosen hunks; an untracked
  * file is removed. What was there is kept in `discards` first and can be restored.
  */
-export async function discard(root: string, path: string, sel: HunkSelection, discards: DiscardStore): Promise<DiscardRecord> {
+export async function discard(
+  root: string,
+  path: string,
+  sel: HunkSelection,
+  discards: DiscardStore,
+): Promise<DiscardRecord> {
   const { rm } = await import('node:fs/promises');
   if (await isUntracked(root, path)) {
     if (sel.hunks != null) throw new GitRequestError(`${path} is untracked: discard it as a whole`);
     const text = await workTreeText(root, path);
-    return discards.keep({ root, path, kind: 'untracked', summary: text === null ? 'untracked file' : `+${text.split('\n').length} lines (untracked file)` }, () => rm(join(root, path)));
+    return discards.keep(
+      {
+        root,
+        path,
+        kind: 'untracked',
+        summary: text === null ? 'untracked file' : `+${text.split('\n').length} lines (untracked file)`,
+      },
+      () => rm(join(root, path)),
+    );
   }
   if (sel.hunks == null) {
     const diff = await rawDiff(root, path, 'unstaged');
     if (diff === '') throw new GitRequestError(`${path} has no unstaged changes to discard`);
-    return discards.keep({ root, path, kind: 'file', summary: lineSummary(diff) }, () => git(root, ['restore', '--worktree', '--', path]));
+    return discards.keep({ root, path, kind: 'file', summary: lineSummary(diff) }, () =>
+      git(root, ['restore', '--worktree', '--', path]),
+    );
   }
   const patch = await hunkPatch(root, path, 'unstaged', sel.hunks, sel.expectedDiff);
-  return discards.keep({ root, path, kind: 'hunks', summary: lineSummary(patch) }, () => git(root, ['apply', '--reverse', '--whitespace=nowarn', '-'], { input: patch }));
+  return discards.keep({ root, path, kind: 'hunks', summary: lineSummary(patch) }, () =>
+    git(root, ['apply', '--reverse', '--whitespace=nowarn', '-'], { input: patch }),
+  );
 }
 
 export async function commit(root: string, message: string, amend: boolean): Promise<WeftGitCommitResult> {
@@ -151,16 +186,23 @@ export async function commit(root: string, message: string, amend: boolean): Pro
   const out = await git(root, args, { input: message });
   const [sha, branch] = await Promise.all([
     git(root, ['rev-parse', 'HEAD']).then((r) => r.stdout.trim()),
-    git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okExitCodes: [1] }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : null)),
+    git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okExitCodes: [1] }).then((r) =>
+      r.exitCode === 0 ? r.stdout.trim() : null,
+    ),
   ]);
   return { sha, branch, summary: out.stdout.split('\n')[0]?.trim() ?? '' };
 }
 
 /** The staged diff, for a commit message (bounded: the model needs the gist, not every byte). */
-export async function stagedDiff(root: string, maxBytes: number): Promise<{ diff: string; stat: string; truncated: boolean }> {
+export async function stagedDiff(
+  root: string,
+  maxBytes: number,
+): Promise<{ diff: string; stat: string; truncated: boolean }> {
   const [diff, stat] = await Promise.all([
     git(root, ['diff', '--cached', '--no-color', '--no-ext-diff', '-U3']).then((r) => r.stdout),
     git(root, ['diff', '--cached', '--stat', '--no-color']).then((r) => r.stdout),
   ]);
-  return diff.length > maxBytes ? { diff: diff.slice(0, maxBytes), stat, truncated: true } : { diff, stat, truncated: false };
+  return diff.length > maxBytes
+    ? { diff: diff.slice(0, maxBytes), stat, truncated: true }
+    : { diff, stat, truncated: false };
 }

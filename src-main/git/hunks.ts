@@ -54,7 +54,13 @@ export function patchWithHunks(parsed: ParsedFileDiff, indices: readonly number[
   }
   // Hunks left out shift the later ones; `git apply` finds them by their context, so the header numbers
   // of the old side (which stay right) are what matters.
-  return parsed.header + parsed.hunks.filter((h) => wanted.has(h.index)).map((h) => h.text).join('');
+  return (
+    parsed.header +
+    parsed.hunks
+      .filter((h) => wanted.has(h.index))
+      .map((h) => h.text)
+      .join('')
+  );
 }
 
 /**
@@ -64,7 +70,10 @@ export function patchWithHunks(parsed: ParsedFileDiff, indices: readonly number[
 export function splitNewFile(parsed: ParsedFileDiff): ParsedFileDiff {
   const only = parsed.hunks[0];
   if (parsed.hunks.length !== 1 || only === undefined || only.oldStart !== 0 || only.oldLines !== 0) return parsed;
-  const body = only.text.split('\n').slice(1, -1).map((line) => `${line}\n`);
+  const body = only.text
+    .split('\n')
+    .slice(1, -1)
+    .map((line) => `${line}\n`);
   const blocks: string[][] = [];
   let current: string[] = [];
   for (const line of body) {
@@ -85,7 +94,15 @@ export function splitNewFile(parsed: ParsedFileDiff): ParsedFileDiff {
   const hunks = blocks.map((lines, index): ParsedHunk => {
     const count = lines.filter((l) => !l.startsWith('\\')).length;
     const header = `@@ -0,0 +${start},${count} @@`;
-    const hunk = { index, header, oldStart: 0, oldLines: 0, newStart: start, newLines: count, text: `${header}\n${lines.join('')}` };
+    const hunk = {
+      index,
+      header,
+      oldStart: 0,
+      oldLines: 0,
+      newStart: start,
+      newLines: count,
+      text: `${header}\n${lines.join('')}`,
+    };
     start += count;
     return hunk;
   });
@@ -101,9 +118,19 @@ export function newFilePatchWithHunks(parsed: ParsedFileDiff, indices: readonly 
   for (const i of wanted) {
     if (parsed.hunks[i] === undefined) throw new Error(`the diff has no hunk ${i} (it has ${parsed.hunks.length})`);
   }
-  const lines = parsed.hunks.filter((h) => wanted.has(h.index)).flatMap((h) => h.text.split('\n').slice(1, -1).map((line) => `${line}\n`));
+  const lines = parsed.hunks
+    .filter((h) => wanted.has(h.index))
+    .flatMap((h) =>
+      h.text
+        .split('\n')
+        .slice(1, -1)
+        .map((line) => `${line}\n`),
+    );
   // The blob id on the `index` line names the whole file, not the part staged.
-  const header = parsed.header.split('\n').filter((line) => !line.startsWith('index ')).join('\n');
+  const header = parsed.header
+    .split('\n')
+    .filter((line) => !line.startsWith('index '))
+    .join('\n');
   const count = lines.filter((l) => !l.startsWith('\\')).length;
   return `${header}@@ -0,0 +1,${count} @@\n${lines.join('')}`;
 }

@@ -40,7 +40,12 @@ export const REVIEW_OUTPUT_SCHEMA: Record<string, unknown> = {
             required: ['absolute_file_path', 'line_range'],
             properties: {
               absolute_file_path: { type: 'string' },
-              line_range: { type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: { type: 'integer' }, end: { type: 'integer' } } },
+              line_range: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['start', 'end'],
+                properties: { start: { type: 'integer' }, end: { type: 'integer' } },
+              },
             },
           },
         },
@@ -55,11 +60,18 @@ export const REVIEW_OUTPUT_SCHEMA: Record<string, unknown> = {
 /** The user message the reviewer gets: what to review, the project's guidance, and the diff. */
 export function reviewPrompt(material: ReviewMaterial, cwd: string, projectDocs: string | null): string {
   const parts: string[] = [];
-  parts.push(`Review ${material.description}. The repository is at ${material.root ?? cwd}; give absolute file paths under it.`);
+  parts.push(
+    `Review ${material.description}. The repository is at ${material.root ?? cwd}; give absolute file paths under it.`,
+  );
   if (material.instructions !== null) parts.push(`What to review:\n${material.instructions}`);
-  if (projectDocs !== null) parts.push(`The project's guidance (AGENTS.md); apply what it says about reviews and code:\n<project_guidance>\n${projectDocs}\n</project_guidance>`);
+  if (projectDocs !== null)
+    parts.push(
+      `The project's guidance (AGENTS.md); apply what it says about reviews and code:\n<project_guidance>\n${projectDocs}\n</project_guidance>`,
+    );
   if (material.diff !== '') {
-    parts.push(`The diff${material.truncated ? ' (cut: it was too long; review what is here and say so)' : ''}:\n\`\`\`diff\n${material.diff}\n\`\`\``);
+    parts.push(
+      `The diff${material.truncated ? ' (cut: it was too long; review what is here and say so)' : ''}:\n\`\`\`diff\n${material.diff}\n\`\`\``,
+    );
   }
   return parts.join('\n\n');
 }
@@ -114,10 +126,19 @@ export function parseReview(answer: string, root: string | null): ReviewOutput |
     const tag = /^\s*\[P([0-3])\]/.exec(f.title);
     const priority = clamp(Math.round(tag ? Number(tag[1]) : f.priority), 0, 3);
     const file = f.code_location?.absolute_file_path ?? '';
-    const path = root !== null && isAbsolute(file) && !relative(root, file).startsWith('..') ? relative(root, file) : file;
+    const path =
+      root !== null && isAbsolute(file) && !relative(root, file).startsWith('..') ? relative(root, file) : file;
     const start = Math.max(1, Math.round(f.code_location?.line_range.start ?? 1));
     const end = Math.max(start, Math.round(f.code_location?.line_range.end ?? start));
-    return { title: f.title.trim(), body: f.body.trim(), priority, confidence: clamp(f.confidence_score, 0, 1), path, lineStart: start, lineEnd: end };
+    return {
+      title: f.title.trim(),
+      body: f.body.trim(),
+      priority,
+      confidence: clamp(f.confidence_score, 0, 1),
+      path,
+      lineStart: start,
+      lineEnd: end,
+    };
   });
   findings.sort((a, b) => a.priority - b.priority || b.confidence - a.confidence);
   const overall = parsed.data.overall_confidence_score;
@@ -140,7 +161,10 @@ export function renderReview(output: ReviewOutput): string {
     if (f.body !== '') lines.push(...f.body.split('\n').map((l) => `  ${l}`));
   }
   if (output.overallCorrectness !== '' || output.overallExplanation !== '') {
-    lines.push('', `${output.overallCorrectness || 'Overall'}${output.overallExplanation ? `: ${output.overallExplanation}` : ''}`);
+    lines.push(
+      '',
+      `${output.overallCorrectness || 'Overall'}${output.overallExplanation ? `: ${output.overallExplanation}` : ''}`,
+    );
   }
   return lines.join('\n');
 }

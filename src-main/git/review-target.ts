@@ -28,13 +28,17 @@ async function untrackedDiff(root: string, paths: readonly string[]): Promise<st
   for (const path of paths) {
     const text = await readFile(join(root, path), 'utf8').catch(() => null);
     if (text === null) continue;
-    parts.push((await git(root, ['diff', '--no-index', ...DIFF_FLAGS, '--', '/dev/null', path], { okExitCodes: [1] })).stdout);
+    parts.push(
+      (await git(root, ['diff', '--no-index', ...DIFF_FLAGS, '--', '/dev/null', path], { okExitCodes: [1] })).stdout,
+    );
   }
   return parts.join('');
 }
 
 function cut(diff: string): { diff: string; truncated: boolean } {
-  return diff.length > MAX_REVIEW_DIFF_BYTES ? { diff: diff.slice(0, MAX_REVIEW_DIFF_BYTES), truncated: true } : { diff, truncated: false };
+  return diff.length > MAX_REVIEW_DIFF_BYTES
+    ? { diff: diff.slice(0, MAX_REVIEW_DIFF_BYTES), truncated: true }
+    : { diff, truncated: false };
 }
 
 export class ReviewTargetError extends Error {
@@ -48,15 +52,29 @@ export async function reviewMaterial(cwd: string, target: ReviewTarget): Promise
   const status = await gitStatus(cwd);
   const root = status.root;
   if (target.type === 'custom') {
-    return { description: target.instructions.split('\n')[0]?.slice(0, 120) ?? 'custom review', diff: '', truncated: false, root, instructions: target.instructions };
+    return {
+      description: target.instructions.split('\n')[0]?.slice(0, 120) ?? 'custom review',
+      diff: '',
+      truncated: false,
+      root,
+      instructions: target.instructions,
+    };
   }
-  if (root === null) throw new ReviewTargetError(`${cwd} is not in a git repository, so there is no ${target.type === 'commit' ? 'commit' : 'diff'} to review (${status.reason ?? 'git is off'})`);
+  if (root === null)
+    throw new ReviewTargetError(
+      `${cwd} is not in a git repository, so there is no ${target.type === 'commit' ? 'commit' : 'diff'} to review (${status.reason ?? 'git is off'})`,
+    );
   switch (target.type) {
     case 'uncommittedChanges': {
-      const tracked = status.headSha === null
-        ? (await git(root, ['diff', '--cached', ...DIFF_FLAGS])).stdout + (await git(root, ['diff', ...DIFF_FLAGS])).stdout
-        : (await git(root, ['diff', 'HEAD', ...DIFF_FLAGS])).stdout;
-      const untracked = await untrackedDiff(root, status.files.filter((f) => f.untracked).map((f) => f.path));
+      const tracked =
+        status.headSha === null
+          ? (await git(root, ['diff', '--cached', ...DIFF_FLAGS])).stdout +
+            (await git(root, ['diff', ...DIFF_FLAGS])).stdout
+          : (await git(root, ['diff', 'HEAD', ...DIFF_FLAGS])).stdout;
+      const untracked = await untrackedDiff(
+        root,
+        status.files.filter((f) => f.untracked).map((f) => f.path),
+      );
       const all = tracked + untracked;
       if (all.trim() === '') throw new ReviewTargetError('there are no uncommitted changes to review');
       return { description: 'the uncommitted changes', ...cut(all), root, instructions: null };
@@ -65,12 +83,24 @@ export async function reviewMaterial(cwd: string, target: ReviewTarget): Promise
       const base = (await git(root, ['merge-base', 'HEAD', target.branch])).stdout.trim();
       const diff = (await git(root, ['diff', base, ...DIFF_FLAGS])).stdout;
       if (diff.trim() === '') throw new ReviewTargetError(`there are no changes against ${target.branch}`);
-      return { description: `the changes against ${target.branch} (merge base ${base.slice(0, 12)})`, ...cut(diff), root, instructions: null };
+      return {
+        description: `the changes against ${target.branch} (merge base ${base.slice(0, 12)})`,
+        ...cut(diff),
+        root,
+        instructions: null,
+      };
     }
     case 'commit': {
-      const shown = (await git(root, ['show', '--format=commit %H%nAuthor: %an <%ae>%n%n%B', ...DIFF_FLAGS, target.sha])).stdout;
+      const shown = (
+        await git(root, ['show', '--format=commit %H%nAuthor: %an <%ae>%n%n%B', ...DIFF_FLAGS, target.sha])
+      ).stdout;
       const title = target.title ?? (await git(root, ['log', '-1', '--format=%s', target.sha])).stdout.trim();
-      return { description: `commit ${target.sha.slice(0, 12)}${title ? `: ${title}` : ''}`, ...cut(shown), root, instructions: null };
+      return {
+        description: `commit ${target.sha.slice(0, 12)}${title ? `: ${title}` : ''}`,
+        ...cut(shown),
+        root,
+        instructions: null,
+      };
     }
   }
 }

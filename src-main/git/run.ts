@@ -9,7 +9,9 @@ export class GitCommandError extends Error {
     readonly exitCode: number | null,
     readonly stderr: string,
   ) {
-    super(`${command.join(' ')} failed${exitCode === null ? '' : ` (exit ${exitCode})`}: ${stderr.trim() || 'no message'}`);
+    super(
+      `${command.join(' ')} failed${exitCode === null ? '' : ` (exit ${exitCode})`}: ${stderr.trim() || 'no message'}`,
+    );
     this.name = 'GitCommandError';
   }
 }
@@ -44,30 +46,46 @@ export async function git(cwd: string, args: readonly string[], options: GitRunO
   const command = ['git', ...args];
   if (options.onStderrLine !== undefined || options.input !== undefined) return gitStreaming(cwd, args, options);
   return new Promise<GitOutput>((resolve, reject) => {
-    execFile('git', ['-c', 'core.quotepath=off', ...args], { cwd, env: gitEnv(options.env), maxBuffer: MAX_BUFFER, encoding: 'utf8', signal: options.signal }, (error, stdout, stderr) => {
-      if (error === null) {
-        resolve({ stdout, stderr, exitCode: 0 });
-        return;
-      }
-      const code = typeof error.code === 'number' ? error.code : null;
-      if (code !== null && (options.okExitCodes ?? []).includes(code)) {
-        resolve({ stdout, stderr, exitCode: code });
-        return;
-      }
-      if (error.code === 'ENOENT') {
-        reject(new GitCommandError(command, null, 'git is not installed (or not on PATH)'));
-        return;
-      }
-      // Some commands (commit) say why they refused on stdout.
-      reject(new GitCommandError(command, code, stderr.trim() !== '' ? stderr : stdout.trim() !== '' ? stdout : error.message));
-    });
+    execFile(
+      'git',
+      ['-c', 'core.quotepath=off', ...args],
+      { cwd, env: gitEnv(options.env), maxBuffer: MAX_BUFFER, encoding: 'utf8', signal: options.signal },
+      (error, stdout, stderr) => {
+        if (error === null) {
+          resolve({ stdout, stderr, exitCode: 0 });
+          return;
+        }
+        const code = typeof error.code === 'number' ? error.code : null;
+        if (code !== null && (options.okExitCodes ?? []).includes(code)) {
+          resolve({ stdout, stderr, exitCode: code });
+          return;
+        }
+        if (error.code === 'ENOENT') {
+          reject(new GitCommandError(command, null, 'git is not installed (or not on PATH)'));
+          return;
+        }
+        // Some commands (commit) say why they refused on stdout.
+        reject(
+          new GitCommandError(
+            command,
+            code,
+            stderr.trim() !== '' ? stderr : stdout.trim() !== '' ? stdout : error.message,
+          ),
+        );
+      },
+    );
   });
 }
 
 function gitStreaming(cwd: string, args: readonly string[], options: GitRunOptions): Promise<GitOutput> {
   const command = ['git', ...args];
   return new Promise<GitOutput>((resolve, reject) => {
-    const child = spawn('git', ['-c', 'core.quotepath=off', ...args], { cwd, env: gitEnv(options.env), signal: options.signal, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', ['-c', 'core.quotepath=off', ...args], {
+      cwd,
+      env: gitEnv(options.env),
+      signal: options.signal,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let pendingLine = '';
@@ -81,7 +99,13 @@ function gitStreaming(cwd: string, args: readonly string[], options: GitRunOptio
       for (const line of parts) if (line.trim() !== '') options.onStderrLine(line);
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
-      reject(new GitCommandError(command, null, error.code === 'ENOENT' ? 'git is not installed (or not on PATH)' : error.message));
+      reject(
+        new GitCommandError(
+          command,
+          null,
+          error.code === 'ENOENT' ? 'git is not installed (or not on PATH)' : error.message,
+        ),
+      );
     });
     child.on('close', (code) => {
       if (pendingLine.trim() !== '') options.onStderrLine?.(pendingLine);

@@ -63,8 +63,16 @@ export function parseStatus(output: string): { info: BranchInfo; files: GitFileS
       const parts = record.split(' ');
       const xy = parts[1] ?? '..';
       const path = parts.slice(fields).join(' ');
-      if (type === 'u') files.push({ path, origPath: null, staged: 'unmerged', unstaged: 'unmerged', untracked: false });
-      else files.push({ path, origPath: null, staged: kindOf(xy[0] ?? '.'), unstaged: kindOf(xy[1] ?? '.'), untracked: false });
+      if (type === 'u')
+        files.push({ path, origPath: null, staged: 'unmerged', unstaged: 'unmerged', untracked: false });
+      else
+        files.push({
+          path,
+          origPath: null,
+          staged: kindOf(xy[0] ?? '.'),
+          unstaged: kindOf(xy[1] ?? '.'),
+          untracked: false,
+        });
     } else if (type === '2') {
       // "2 XY sub mH mI mW hH hI Xscore path" then the original path as the next record.
       const parts = record.split(' ');
@@ -96,7 +104,11 @@ export async function repoRoot(cwd: string): Promise<{ root: string | null; reas
  * before it, so the answer waits for one git process, not two in a row.
  */
 export async function gitStatus(cwd: string): Promise<WeftGitStatusResult> {
-  const settle = <T>(promise: Promise<T>) => promise.then((value) => ({ value, error: null }), (error: unknown) => ({ value: null, error }));
+  const settle = <T>(promise: Promise<T>) =>
+    promise.then(
+      (value) => ({ value, error: null }),
+      (error: unknown) => ({ value: null, error }),
+    );
   const [rootResult, status, remotes] = await Promise.all([
     repoRoot(cwd),
     settle(git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'])),
@@ -104,7 +116,18 @@ export async function gitStatus(cwd: string): Promise<WeftGitStatusResult> {
   ]);
   const { root, reason } = rootResult;
   if (root === null) {
-    return { enabled: false, reason, root: null, branch: null, headSha: null, upstream: null, ahead: 0, behind: 0, remotes: [], files: [] };
+    return {
+      enabled: false,
+      reason,
+      root: null,
+      branch: null,
+      headSha: null,
+      upstream: null,
+      ahead: 0,
+      behind: 0,
+      remotes: [],
+      files: [],
+    };
   }
   if (status.value === null) throw status.error;
   if (remotes.value === null) throw remotes.error;
@@ -114,7 +137,10 @@ export async function gitStatus(cwd: string): Promise<WeftGitStatusResult> {
     reason: null,
     root,
     ...info,
-    remotes: remotes.value.stdout.split('\n').map((r) => r.trim()).filter((r) => r !== ''),
+    remotes: remotes.value.stdout
+      .split('\n')
+      .map((r) => r.trim())
+      .filter((r) => r !== ''),
     files,
   };
 }

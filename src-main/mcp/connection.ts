@@ -33,7 +33,11 @@ import { SamplingError, samplingNotEnabled } from './sampling';
 
 /** The server wants a (new) sign-in: the SDK's UnauthorizedError, or Weft's provider refusing to open a browser. */
 function isLoginError(error: unknown): boolean {
-  return error instanceof UnauthorizedError || error instanceof McpLoginRequiredError || (error instanceof Error && error.cause !== undefined && isLoginError(error.cause));
+  return (
+    error instanceof UnauthorizedError ||
+    error instanceof McpLoginRequiredError ||
+    (error instanceof Error && error.cause !== undefined && isLoginError(error.cause))
+  );
 }
 
 /** Where a server is: Codex's startup states, plus `disabled` (configured with `enabled = false`). */
@@ -93,7 +97,11 @@ export class McpConnection {
   }
 
   get startupTimeoutMs(): number {
-    const sec = this.config.startup_timeout_sec ?? (this.config.startup_timeout_ms !== undefined ? this.config.startup_timeout_ms / 1000 : MCP_DEFAULTS.startup_timeout_sec);
+    const sec =
+      this.config.startup_timeout_sec ??
+      (this.config.startup_timeout_ms !== undefined
+        ? this.config.startup_timeout_ms / 1000
+        : MCP_DEFAULTS.startup_timeout_sec);
     return sec * 1000;
   }
 
@@ -129,7 +137,10 @@ export class McpConnection {
     const timeoutMs = this.startupTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`did not start within ${timeoutMs / 1000} s (startup_timeout_sec)`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`did not start within ${timeoutMs / 1000} s (startup_timeout_sec)`)),
+        timeoutMs,
+      );
     });
     const onAbort = (): void => void this.close();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -138,7 +149,9 @@ export class McpConnection {
       await Promise.race([this.refreshTools(), timedOut]);
       await Promise.race([this.refreshResources(), timedOut]);
       this.state = 'ready';
-      this.note(`ready: ${this.tools.length} tool(s)${this.hasResources ? `, ${this.resources.length} resource(s), ${this.resourceTemplates.length} resource template(s)` : ''}`);
+      this.note(
+        `ready: ${this.tools.length} tool(s)${this.hasResources ? `, ${this.resources.length} resource(s), ${this.resourceTemplates.length} resource template(s)` : ''}`,
+      );
     } catch (error) {
       this.error = signal?.aborted ? 'cancelled' : this.describeFailure(error);
       this.state = signal?.aborted ? 'cancelled' : 'failed';
@@ -155,7 +168,9 @@ export class McpConnection {
   private describeFailure(error: unknown): string {
     const message = errorMessage(error);
     if (this.transportKind === 'stdio' && /connection closed/i.test(message)) {
-      return this.lastStderr === null ? 'the server exited while starting' : `the server exited while starting: ${this.lastStderr}`;
+      return this.lastStderr === null
+        ? 'the server exited while starting'
+        : `the server exited while starting: ${this.lastStderr}`;
     }
     return message;
   }
@@ -184,17 +199,34 @@ export class McpConnection {
     const headers = this.httpHeaders();
     // A saved sign-in (weft mcp login) is offered unless a bearer token is configured; the provider
     // refreshes tokens, and asks for a new sign-in by failing the start.
-    const authProvider = this.weftHome !== undefined && this.config.bearer_token_env_var === undefined ? new WeftOAuthProvider(new McpOAuthStore(this.weftHome), this.name, this.config.url ?? '') : undefined;
+    const authProvider =
+      this.weftHome !== undefined && this.config.bearer_token_env_var === undefined
+        ? new WeftOAuthProvider(new McpOAuthStore(this.weftHome), this.name, this.config.url ?? '')
+        : undefined;
     if (authProvider !== undefined && (await authProvider.tokens()) !== undefined) this.authStatus = 'oAuth';
     const auth = authProvider === undefined ? {} : { authProvider };
-    this.note(`connecting: ${url.origin}${url.pathname} (streamable HTTP${this.authStatus === 'oAuth' ? ', signed in' : ''})`);
+    this.note(
+      `connecting: ${url.origin}${url.pathname} (streamable HTTP${this.authStatus === 'oAuth' ? ', signed in' : ''})`,
+    );
     try {
       try {
         await this.attach(new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth }));
       } catch (error) {
         if (this.closing || isLoginError(error)) throw error;
         this.note(`streamable HTTP failed (${errorMessage(error)}); trying SSE`);
-        await this.attach(new SSEClientTransport(url, { requestInit: { headers }, ...auth, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } }));
+        await this.attach(
+          new SSEClientTransport(url, {
+            requestInit: { headers },
+            ...auth,
+            eventSourceInit: {
+              fetch: (input, init) =>
+                fetch(input, {
+                  ...init,
+                  headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) },
+                }),
+            },
+          }),
+        );
       }
     } catch (error) {
       if (authProvider !== undefined && isLoginError(error)) {
@@ -209,9 +241,17 @@ export class McpConnection {
     // Sampling is declared only for servers configured with `sampling = true`; any other server that
     // asks anyway is told which setting would allow it.
     const sampling = this.config.sampling === true;
-    const client = new Client({ name: 'weft', version: VERSION }, { capabilities: { elicitation: { form: {} }, ...(sampling ? { sampling: {} } : {}) } });
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.hooks.elicit(this.name, request.params, extra.signal));
-    if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => this.hooks.sample(this.name, request.params, extra.signal));
+    const client = new Client(
+      { name: 'weft', version: VERSION },
+      { capabilities: { elicitation: { form: {} }, ...(sampling ? { sampling: {} } : {}) } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      this.hooks.elicit(this.name, request.params, extra.signal),
+    );
+    if (sampling)
+      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+        this.hooks.sample(this.name, request.params, extra.signal),
+      );
     client.fallbackRequestHandler = (request) => {
       if (request.method === 'sampling/createMessage') return Promise.reject(samplingNotEnabled(this.name));
       return Promise.reject(new SamplingError(ErrorCode.MethodNotFound, 'Method not found'));
@@ -230,7 +270,10 @@ export class McpConnection {
       this.client = null;
       if (this.state === 'ready') {
         this.state = 'failed';
-        this.error = this.transportKind === 'stdio' && this.lastStderr !== null ? `the server exited: ${this.lastStderr}` : 'the server exited';
+        this.error =
+          this.transportKind === 'stdio' && this.lastStderr !== null
+            ? `the server exited: ${this.lastStderr}`
+            : 'the server exited';
         this.note(this.error);
         this.hooks.changed(this.name);
       }
@@ -266,7 +309,8 @@ export class McpConnection {
     const tokenVar = this.config.bearer_token_env_var;
     if (tokenVar !== undefined) {
       const token = this.env[tokenVar];
-      if (token === undefined || token === '') throw new Error(`bearer_token_env_var names ${tokenVar}, which is not set`);
+      if (token === undefined || token === '')
+        throw new Error(`bearer_token_env_var names ${tokenVar}, which is not set`);
       headers['Authorization'] = `Bearer ${token}`;
     }
     return headers;
@@ -303,7 +347,10 @@ export class McpConnection {
       this.resourceTemplates = [];
       return;
     }
-    const pages = async <T>(kind: string, list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> => {
+    const pages = async <T>(
+      kind: string,
+      list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+    ): Promise<T[]> => {
       const out: T[] = [];
       let cursor: string | undefined;
       try {
@@ -338,15 +385,23 @@ export class McpConnection {
       ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: false } : {}),
     });
     // The SDK's result type also allows the legacy `toolResult` form; Weft reads `content`.
-    return 'content' in result ? (result as CallToolResult) : { content: [{ type: 'text', text: JSON.stringify(result.toolResult) }] };
+    return 'content' in result
+      ? (result as CallToolResult)
+      : { content: [{ type: 'text', text: JSON.stringify(result.toolResult) }] };
   }
 
   listResources(cursor: string | undefined, signal: AbortSignal): Promise<ListResourcesResult> {
-    return this.requireClient().listResources(cursor === undefined ? {} : { cursor }, { signal, timeout: this.toolTimeoutMs });
+    return this.requireClient().listResources(cursor === undefined ? {} : { cursor }, {
+      signal,
+      timeout: this.toolTimeoutMs,
+    });
   }
 
   listResourceTemplates(cursor: string | undefined, signal: AbortSignal): Promise<ListResourceTemplatesResult> {
-    return this.requireClient().listResourceTemplates(cursor === undefined ? {} : { cursor }, { signal, timeout: this.toolTimeoutMs });
+    return this.requireClient().listResourceTemplates(cursor === undefined ? {} : { cursor }, {
+      signal,
+      timeout: this.toolTimeoutMs,
+    });
   }
 
   readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {

@@ -10,7 +10,8 @@ const YES = 'Yes';
 const NO = 'No';
 
 function choices(field: Field): { label: string; value: string }[] | null {
-  if ('oneOf' in field && Array.isArray(field.oneOf)) return field.oneOf.map((o) => ({ label: o.title, value: o.const }));
+  if ('oneOf' in field && Array.isArray(field.oneOf))
+    return field.oneOf.map((o) => ({ label: o.title, value: o.const }));
   if ('enum' in field && Array.isArray(field.enum)) {
     const names = 'enumNames' in field && Array.isArray(field.enumNames) ? field.enumNames : [];
     return field.enum.map((value, i) => ({ label: names[i] ?? value, value }));
@@ -20,7 +21,11 @@ function choices(field: Field): { label: string; value: string }[] | null {
     if ('anyOf' in items) return items.anyOf.map((o) => ({ label: o.title, value: o.const }));
     return items.enum.map((value) => ({ label: value, value }));
   }
-  if (field.type === 'boolean') return [{ label: YES, value: 'true' }, { label: NO, value: 'false' }];
+  if (field.type === 'boolean')
+    return [
+      { label: YES, value: 'true' },
+      { label: NO, value: 'false' },
+    ];
   return null;
 }
 

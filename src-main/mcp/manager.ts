@@ -2,7 +2,14 @@
 // created; a turn waits for them at most until each one's startup timeout. A server that fails, times
 // out or exits is reported (`mcpServer/startupStatus/updated`) and its tools are left out; a `required`
 // server that is not ready fails the turn instead.
-import { ErrorCode, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type ElicitRequest,
+  type ElicitResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { JsonValue, ServerRequests, type McpServerStatus, type ServerNotification } from '../../src-preload/protocol';
 import type { McpServerConfig } from '../config/schema';
 import type { ToolContext } from '../tools/types';
@@ -51,12 +58,19 @@ export class McpManager {
 
   private build(servers: Record<string, McpServerConfig>): Map<string, McpConnection> {
     const hooks = {
-      elicit: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => this.elicit(server, params, signal),
-      sample: (server: string, params: CreateMessageRequest['params'], signal: AbortSignal) => this.sample(server, params, signal),
+      elicit: (server: string, params: ElicitRequest['params'], signal: AbortSignal) =>
+        this.elicit(server, params, signal),
+      sample: (server: string, params: CreateMessageRequest['params'], signal: AbortSignal) =>
+        this.sample(server, params, signal),
       changed: (server: string) => this.changed(server),
     };
     const sorted = Object.keys(servers).sort();
-    return new Map(sorted.map((name) => [name, new McpConnection(name, servers[name] ?? {}, this.options.env, hooks, this.options.weftHome)]));
+    return new Map(
+      sorted.map((name) => [
+        name,
+        new McpConnection(name, servers[name] ?? {}, this.options.env, hooks, this.options.weftHome),
+      ]),
+    );
   }
 
   get serverNames(): string[] {
@@ -90,9 +104,18 @@ export class McpManager {
       signal.addEventListener('abort', done, { once: true });
       void this.start().then(done);
     });
-    const missing = [...this.connections.values()].filter((c) => c.config.required === true && c.state !== 'ready' && c.state !== 'disabled');
+    const missing = [...this.connections.values()].filter(
+      (c) => c.config.required === true && c.state !== 'ready' && c.state !== 'disabled',
+    );
     if (missing.length > 0 && !signal.aborted) {
-      throw new McpRequiredServerError(missing.map((c) => `MCP server "${c.name}" is required but ${c.state === 'starting' ? 'has not started' : `is not running: ${c.error ?? c.state}`}`).join('; '));
+      throw new McpRequiredServerError(
+        missing
+          .map(
+            (c) =>
+              `MCP server "${c.name}" is required but ${c.state === 'starting' ? 'has not started' : `is not running: ${c.error ?? c.state}`}`,
+          )
+          .join('; '),
+      );
     }
   }
 
@@ -105,7 +128,10 @@ export class McpManager {
     // A server that was reported and is now gone or switched off is reported stopped, so clients forget its failure.
     for (const name of this.reported.keys()) {
       if (servers[name] === undefined || servers[name].enabled === false) {
-        this.options.emit({ method: 'mcpServer/startupStatus/updated', params: { threadId: this.options.threadId, name, status: 'cancelled', error: null, failureReason: null } });
+        this.options.emit({
+          method: 'mcpServer/startupStatus/updated',
+          params: { threadId: this.options.threadId, name, status: 'cancelled', error: null, failureReason: null },
+        });
       }
     }
     this.reported.clear();
@@ -121,7 +147,8 @@ export class McpManager {
     const pairs: { server: string; tool: string; definition: Tool; connection: McpConnection }[] = [];
     for (const connection of this.connections.values()) {
       if (connection.state !== 'ready') continue;
-      for (const definition of connection.visibleTools) pairs.push({ server: connection.name, tool: definition.name, definition, connection });
+      for (const definition of connection.visibleTools)
+        pairs.push({ server: connection.name, tool: definition.name, definition, connection });
     }
     const names = assignToolNames(pairs);
     this.toolCache = names.map((n) => {
@@ -143,8 +170,22 @@ export class McpManager {
       name: c.name,
       authStatus: c.authStatus,
       runtimeStatus: c.state === 'ready' ? 'connected' : c.state,
-      serverInfo: c.serverInfo === null ? null : { name: c.serverInfo.name, version: c.serverInfo.version, title: c.serverInfo.title ?? null },
-      tools: Object.fromEntries(c.tools.map((t) => [t.name, { name: t.name, title: t.title ?? null, description: t.description ?? null, inputSchema: jsonOf(t.inputSchema), annotations: jsonOf(t.annotations ?? null) }])),
+      serverInfo:
+        c.serverInfo === null
+          ? null
+          : { name: c.serverInfo.name, version: c.serverInfo.version, title: c.serverInfo.title ?? null },
+      tools: Object.fromEntries(
+        c.tools.map((t) => [
+          t.name,
+          {
+            name: t.name,
+            title: t.title ?? null,
+            description: t.description ?? null,
+            inputSchema: jsonOf(t.inputSchema),
+            annotations: jsonOf(t.annotations ?? null),
+          },
+        ]),
+      ),
       resources: c.resources.map(jsonOf),
       resourceTemplates: c.resourceTemplates.map(jsonOf),
       httpOrigin: c.config.url !== undefined ? safeOrigin(c.config.url) : null,
@@ -177,7 +218,15 @@ export class McpManager {
     let raw: unknown;
     try {
       raw = await ctx.sendRequest(
-        { method: 'item/tool/requestUserInput', params: { threadId: ctx.threadId, turnId: ctx.turnId, itemId: newItemId(), questions: elicitationQuestions(server, params) } },
+        {
+          method: 'item/tool/requestUserInput',
+          params: {
+            threadId: ctx.threadId,
+            turnId: ctx.turnId,
+            itemId: newItemId(),
+            questions: elicitationQuestions(server, params),
+          },
+        },
         both,
       );
     } catch {
@@ -188,11 +237,20 @@ export class McpManager {
     return elicitationResult(params, parsed.data);
   }
 
-  private async sample(server: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult> {
+  private async sample(
+    server: string,
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult> {
     const sampler = this.options.sample;
-    if (sampler === undefined) throw new SamplingError(ErrorCode.InvalidRequest, 'this Weft client has no model to sample with');
+    if (sampler === undefined)
+      throw new SamplingError(ErrorCode.InvalidRequest, 'this Weft client has no model to sample with');
     const active = [...this.activeCalls].reverse().find((c) => c.server === server);
-    if (!active) throw new SamplingError(ErrorCode.InvalidRequest, `Weft answers sampling requests of MCP server "${server}" only during a call to one of its tools`);
+    if (!active)
+      throw new SamplingError(
+        ErrorCode.InvalidRequest,
+        `Weft answers sampling requests of MCP server "${server}" only during a call to one of its tools`,
+      );
     return sampler(server, params, active.ctx, AbortSignal.any([signal, active.ctx.signal]));
   }
 

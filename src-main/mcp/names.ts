@@ -52,15 +52,19 @@ export interface NamedTool {
 export function assignToolNames(pairs: readonly { server: string; tool: string }[]): NamedTool[] {
   const servers = [...new Set(pairs.map((p) => p.server))].sort();
   const namespaceCounts = new Map<string, number>();
-  for (const server of servers) namespaceCounts.set(namespaceFor(server), (namespaceCounts.get(namespaceFor(server)) ?? 0) + 1);
+  for (const server of servers)
+    namespaceCounts.set(namespaceFor(server), (namespaceCounts.get(namespaceFor(server)) ?? 0) + 1);
   const namespaces = new Map<string, string>();
   for (const server of servers) {
     const ns = namespaceFor(server);
     namespaces.set(server, (namespaceCounts.get(ns) ?? 0) > 1 ? hashed(ns, MAX_NAMESPACE, server) : ns);
   }
-  const sorted = [...pairs].sort((a, b) => (a.server === b.server ? (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0) : a.server < b.server ? -1 : 1));
+  const sorted = [...pairs].sort((a, b) =>
+    a.server === b.server ? (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0) : a.server < b.server ? -1 : 1,
+  );
   const counts = new Map<string, number>();
-  const keyOf = (p: { server: string; tool: string }): string => `${namespaces.get(p.server) ?? ''}\0${sanitizeName(p.tool)}`;
+  const keyOf = (p: { server: string; tool: string }): string =>
+    `${namespaces.get(p.server) ?? ''}\0${sanitizeName(p.tool)}`;
   for (const p of sorted) counts.set(keyOf(p), (counts.get(keyOf(p)) ?? 0) + 1);
   return sorted.map((p) => {
     const namespace = namespaces.get(p.server) ?? namespaceFor(p.server);

@@ -11,7 +11,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { OAuthClientInformationFullSchema, OAuthTokensSchema, type OAuthClientInformationMixed, type OAuthClientMetadata, type OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  OAuthClientInformationFullSchema,
+  OAuthTokensSchema,
+  type OAuthClientInformationMixed,
+  type OAuthClientMetadata,
+  type OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
 import { errorMessage } from '../util/errors';
 import { writePrivateJson } from '../util/private-file';
@@ -52,7 +58,10 @@ export class McpOAuthStore {
   async remove(name: string): Promise<boolean> {
     const file = await this.read();
     if (!Object.hasOwn(file.servers, name)) return false;
-    await this.write({ version: 1, servers: Object.fromEntries(Object.entries(file.servers).filter(([n]) => n !== name)) });
+    await this.write({
+      version: 1,
+      servers: Object.fromEntries(Object.entries(file.servers).filter(([n]) => n !== name)),
+    });
     return true;
   }
 
@@ -71,7 +80,8 @@ export class McpOAuthStore {
       throw new Error(`${this.file} is not valid JSON; move it aside and sign in again (weft mcp login NAME).`);
     }
     const parsed = OAuthFile.safeParse(raw);
-    if (!parsed.success) throw new Error(`${this.file} has an unexpected shape; move it aside and sign in again (weft mcp login NAME).`);
+    if (!parsed.success)
+      throw new Error(`${this.file} has an unexpected shape; move it aside and sign in again (weft mcp login NAME).`);
     return parsed.data;
   }
 
@@ -80,17 +90,21 @@ export class McpOAuthStore {
     try {
       await writePrivateJson(this.file, content);
     } catch (error) {
-      throw new Error(`${this.file}: cannot save the MCP sign-in (${errorMessage(error)}); check that WEFT_HOME is writable`, { cause: error });
+      throw new Error(
+        `${this.file}: cannot save the MCP sign-in (${errorMessage(error)}); check that WEFT_HOME is writable`,
+        { cause: error },
+      );
     }
   }
-
 }
 
 /** A server needs the user to sign in; the transport does not open browsers. */
 export class McpLoginRequiredError extends Error {
   override readonly name = 'McpLoginRequiredError';
   constructor(server: string) {
-    super(`MCP server "${server}" needs you to sign in: run weft mcp login ${/^[A-Za-z0-9_-]+$/.test(server) ? server : JSON.stringify(server)}`);
+    super(
+      `MCP server "${server}" needs you to sign in: run weft mcp login ${/^[A-Za-z0-9_-]+$/.test(server) ? server : JSON.stringify(server)}`,
+    );
   }
 }
 
@@ -127,7 +141,8 @@ export class WeftOAuthProvider implements OAuthClientProvider {
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
     const client = (await this.store.get(this.server, this.url))?.client;
     // A registration made for another redirect URL (a previous login's port) cannot be reused by a login.
-    if (client !== undefined && this.redirect !== null && !client.redirect_uris.includes(this.redirect.url)) return undefined;
+    if (client !== undefined && this.redirect !== null && !client.redirect_uris.includes(this.redirect.url))
+      return undefined;
     return client;
   }
 
@@ -206,11 +221,21 @@ export async function mcpLogin(options: McpLoginOptions): Promise<void> {
     const error = url.searchParams.get('error');
     const state = url.searchParams.get('state');
     if (code !== null && state !== null && state === provider?.lastState) {
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('Signed in. You can close this page and go back to Weft.\n');
+      res
+        .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('Signed in. You can close this page and go back to Weft.\n');
       settle?.resolve(code);
     } else {
-      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Sign-in failed. Go back to Weft for details.\n');
-      settle?.reject(new Error(error !== null ? `the server refused the sign-in: ${error}${url.searchParams.get('error_description') ? ` (${url.searchParams.get('error_description')})` : ''}` : 'the sign-in came back without a code or with the wrong state'));
+      res
+        .writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('Sign-in failed. Go back to Weft for details.\n');
+      settle?.reject(
+        new Error(
+          error !== null
+            ? `the server refused the sign-in: ${error}${url.searchParams.get('error_description') ? ` (${url.searchParams.get('error_description')})` : ''}`
+            : 'the sign-in came back without a code or with the wrong state',
+        ),
+      );
     }
   });
   await new Promise<void>((resolve, reject) => {
@@ -219,14 +244,27 @@ export async function mcpLogin(options: McpLoginOptions): Promise<void> {
   });
   const port = (listener.address() as AddressInfo).port;
   const store = new McpOAuthStore(options.weftHome);
-  provider = new WeftOAuthProvider(store, options.server, options.url, { url: `http://127.0.0.1:${port}/callback`, open: options.open });
-  const timer = setTimeout(() => settle?.reject(new Error(`the sign-in did not finish within ${Math.round((options.timeoutMs ?? 300_000) / 1000)} s`)), options.timeoutMs ?? 300_000);
+  provider = new WeftOAuthProvider(store, options.server, options.url, {
+    url: `http://127.0.0.1:${port}/callback`,
+    open: options.open,
+  });
+  const timer = setTimeout(
+    () =>
+      settle?.reject(
+        new Error(`the sign-in did not finish within ${Math.round((options.timeoutMs ?? 300_000) / 1000)} s`),
+      ),
+    options.timeoutMs ?? 300_000,
+  );
   try {
     const scope = options.scopes?.join(' ');
     const first = await auth(provider, { serverUrl: options.url, ...(scope ? { scope } : {}) });
     if (first === 'AUTHORIZED') return;
     const code = await codeArrived;
-    const second = await auth(provider, { serverUrl: options.url, authorizationCode: code, ...(scope ? { scope } : {}) });
+    const second = await auth(provider, {
+      serverUrl: options.url,
+      authorizationCode: code,
+      ...(scope ? { scope } : {}),
+    });
     if (second !== 'AUTHORIZED') throw new Error('the server did not accept the authorization code');
   } finally {
     clearTimeout(timer);

@@ -22,16 +22,26 @@ export function blockToContent(block: Block): ContentItem {
     case 'image':
       return { type: 'input_image', image_url: `data:${block.mimeType};base64,${block.data}` };
     case 'audio':
-      return { type: 'input_text', text: `[audio (${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes) that this model cannot hear]` };
+      return {
+        type: 'input_text',
+        text: `[audio (${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes) that this model cannot hear]`,
+      };
     case 'resource_link': {
-      const about = [block.title ?? block.name, block.mimeType, block.description].filter((s) => s !== undefined && s !== '').join(', ');
+      const about = [block.title ?? block.name, block.mimeType, block.description]
+        .filter((s) => s !== undefined && s !== '')
+        .join(', ');
       return { type: 'input_text', text: `Resource link: ${block.uri}${about === '' ? '' : ` (${about})`}` };
     }
     case 'resource': {
       const r = block.resource;
-      if ('text' in r) return { type: 'input_text', text: `Resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}:\n${r.text}` };
-      if (r.mimeType?.startsWith('image/') === true) return { type: 'input_image', image_url: `data:${r.mimeType};base64,${r.blob}` };
-      return { type: 'input_text', text: `Resource ${r.uri} (${r.mimeType ?? 'binary'}, ${Math.floor((r.blob.length * 3) / 4)} bytes of binary data)` };
+      if ('text' in r)
+        return { type: 'input_text', text: `Resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}:\n${r.text}` };
+      if (r.mimeType?.startsWith('image/') === true)
+        return { type: 'input_image', image_url: `data:${r.mimeType};base64,${r.blob}` };
+      return {
+        type: 'input_text',
+        text: `Resource ${r.uri} (${r.mimeType ?? 'binary'}, ${Math.floor((r.blob.length * 3) / 4)} bytes of binary data)`,
+      };
     }
   }
 }
@@ -41,7 +51,11 @@ export function blockToContent(block: Block): ContentItem {
  * middle once the budget runs short. `structuredContent` is added as JSON when no block carries text
  * (servers should mirror it in text, but not all do).
  */
-export function toolOutputFor(result: CallToolResult, durationMs: number, maxTokens: number = MCP_OUTPUT_TOKENS): ContentItem[] {
+export function toolOutputFor(
+  result: CallToolResult,
+  durationMs: number,
+  maxTokens: number = MCP_OUTPUT_TOKENS,
+): ContentItem[] {
   const parts: ContentItem[] = [{ type: 'input_text', text: wallTimeHeader(durationMs) }];
   const blocks = result.content.map(blockToContent);
   const hasText = blocks.some((b) => b.type === 'input_text');

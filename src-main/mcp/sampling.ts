@@ -3,7 +3,12 @@
 // with `sampling = true`, only while one of the server's tool calls runs (so the request belongs to a
 // turn), and only after the user allows it (the MCP spec asks for a human in the loop); with the
 // approval policy `never` it runs unasked and the user is told with a warning.
-import { ErrorCode, type CreateMessageRequest, type CreateMessageResult, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type SamplingMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { MessageResponseItem, ServerRequests, type ContentItem, type ResponseItem } from '../../src-preload/protocol';
 import type { ModelClient } from '../model/types';
 import type { ToolContext } from '../tools/types';
@@ -15,7 +20,12 @@ const ALLOW = 'Allow';
 const DECLINE = 'Decline';
 const PREVIEW_CHARS = 600;
 
-export type McpSampler = (server: string, params: CreateMessageRequest['params'], ctx: ToolContext, signal: AbortSignal) => Promise<CreateMessageResult>;
+export type McpSampler = (
+  server: string,
+  params: CreateMessageRequest['params'],
+  ctx: ToolContext,
+  signal: AbortSignal,
+) => Promise<CreateMessageResult>;
 
 export interface SamplingModel {
   client: ModelClient;
@@ -39,7 +49,10 @@ export class SamplingError extends Error {
 /** The error a server gets when it asks for sampling without `sampling = true`. */
 export function samplingNotEnabled(server: string): SamplingError {
   const key = /^[A-Za-z0-9_-]+$/.test(server) ? server : JSON.stringify(server);
-  return new SamplingError(ErrorCode.InvalidRequest, `sampling is not enabled for MCP server "${server}" (set sampling = true under [mcp_servers.${key}] in config.toml)`);
+  return new SamplingError(
+    ErrorCode.InvalidRequest,
+    `sampling is not enabled for MCP server "${server}" (set sampling = true under [mcp_servers.${key}] in config.toml)`,
+  );
 }
 
 type Block = { type: string; text?: unknown; data?: unknown; mimeType?: unknown };
@@ -52,11 +65,22 @@ function blocks(message: SamplingMessage): Block[] {
 function inputOf(messages: SamplingMessage[]): ResponseItem[] {
   return messages.map((message): ResponseItem => {
     const content: ContentItem[] = blocks(message).map((block): ContentItem => {
-      if (block.type === 'text' && typeof block.text === 'string') return message.role === 'assistant' ? { type: 'output_text', text: block.text } : { type: 'input_text', text: block.text };
-      if (block.type === 'image' && message.role === 'user' && typeof block.data === 'string' && typeof block.mimeType === 'string') {
+      if (block.type === 'text' && typeof block.text === 'string')
+        return message.role === 'assistant'
+          ? { type: 'output_text', text: block.text }
+          : { type: 'input_text', text: block.text };
+      if (
+        block.type === 'image' &&
+        message.role === 'user' &&
+        typeof block.data === 'string' &&
+        typeof block.mimeType === 'string'
+      ) {
         return { type: 'input_image', image_url: `data:${block.mimeType};base64,${block.data}` };
       }
-      throw new SamplingError(ErrorCode.InvalidParams, `Weft cannot send ${block.type} content of a ${message.role} message to the model`);
+      throw new SamplingError(
+        ErrorCode.InvalidParams,
+        `Weft cannot send ${block.type} content of a ${message.role} message to the model`,
+      );
     });
     return { type: 'message', role: message.role, content };
   });
@@ -76,7 +100,13 @@ function preview(params: CreateMessageRequest['params']): string {
   return all.length > PREVIEW_CHARS ? `…${all.slice(all.length - PREVIEW_CHARS)}` : all;
 }
 
-async function allowed(server: string, model: string, params: CreateMessageRequest['params'], ctx: ToolContext, signal: AbortSignal): Promise<boolean> {
+async function allowed(
+  server: string,
+  model: string,
+  params: CreateMessageRequest['params'],
+  ctx: ToolContext,
+  signal: AbortSignal,
+): Promise<boolean> {
   const raw = await ctx.sendRequest(
     {
       method: 'item/tool/requestUserInput',
@@ -109,7 +139,13 @@ export function mcpSampler(source: SamplingModel): McpSampler {
   return async (server, params, ctx, signal) => {
     const model = source.model();
     if (ctx.policy.approvalPolicy === 'never') {
-      ctx.emit({ method: 'warning', params: { threadId: ctx.threadId, message: `The MCP server "${server}" asked the model (${model}) a question; it was sent without asking (approval policy "never").` } });
+      ctx.emit({
+        method: 'warning',
+        params: {
+          threadId: ctx.threadId,
+          message: `The MCP server "${server}" asked the model (${model}) a question; it was sent without asking (approval policy "never").`,
+        },
+      });
     } else if (!(await allowed(server, model, params, ctx, signal))) {
       throw new SamplingError(USER_REJECTED, `the user declined the sampling request of MCP server "${server}"`);
     }
@@ -130,9 +166,16 @@ export function mcpSampler(source: SamplingModel): McpSampler {
       if (event.type === 'outputTextDelta') text += event.delta;
       else if (event.type === 'outputItemDone') {
         const item = MessageResponseItem.safeParse(event.item);
-        if (item.success && item.data.role === 'assistant') for (const part of item.data.content) if (part.type === 'output_text' && typeof part['text'] === 'string') done += part['text'];
+        if (item.success && item.data.role === 'assistant')
+          for (const part of item.data.content)
+            if (part.type === 'output_text' && typeof part['text'] === 'string') done += part['text'];
       }
     }
-    return { role: 'assistant', content: { type: 'text', text: done !== '' ? done : text }, model, stopReason: 'endTurn' };
+    return {
+      role: 'assistant',
+      content: { type: 'text', text: done !== '' ? done : text },
+      model,
+      stopReason: 'endTurn',
+    };
   };
 }

@@ -18,7 +18,13 @@ const ToolArgs = z.record(z.string(), JsonValue);
 function functionSpec(name: string, entry: McpToolEntry): FunctionToolSpec {
   const parameters: Record<string, unknown> = { ...entry.definition.inputSchema };
   delete parameters['$schema'];
-  return { type: 'function', name, description: entry.definition.description ?? entry.definition.title ?? '', strict: false, parameters };
+  return {
+    type: 'function',
+    name,
+    description: entry.definition.description ?? entry.definition.title ?? '',
+    strict: false,
+    parameters,
+  };
 }
 
 function jsonOf(value: unknown): JsonValue {
@@ -86,19 +92,26 @@ function resourceTools(manager: McpManager): ToolHandler[] {
           type: 'object',
           properties: {
             server: { type: 'string', description: 'An MCP server name; omit for every server.' },
-            cursor: { type: 'string', description: 'The cursor a previous call returned, for the next page (needs `server`).' },
+            cursor: {
+              type: 'string',
+              description: 'The cursor a previous call returned, for the next page (needs `server`).',
+            },
           },
           additionalProperties: false,
         },
       },
       handle: async (args: z.output<typeof ServerArgs>, _call, ctx) => {
         const servers = manager.resourceServers().filter((c) => args.server === undefined || c.name === args.server);
-        if (args.server !== undefined && servers.length === 0) return { output: `no running MCP server named "${args.server}" has resources`, success: false };
+        if (args.server !== undefined && servers.length === 0)
+          return { output: `no running MCP server named "${args.server}" has resources`, success: false };
         const out: Record<string, unknown> = {};
         let nextCursor: string | null = null;
         for (const c of servers) {
           try {
-            const page = kind === 'resources' ? await c.listResources(args.cursor, ctx.signal) : await c.listResourceTemplates(args.cursor, ctx.signal);
+            const page =
+              kind === 'resources'
+                ? await c.listResources(args.cursor, ctx.signal)
+                : await c.listResourceTemplates(args.cursor, ctx.signal);
             out[c.name] = 'resources' in page ? page.resources : page.resourceTemplates;
             if (args.server !== undefined) nextCursor = page.nextCursor ?? null;
           } catch (error) {
@@ -106,7 +119,18 @@ function resourceTools(manager: McpManager): ToolHandler[] {
             out[c.name] = { error: errorMessage(error) };
           }
         }
-        return { output: JSON.stringify(args.server === undefined ? out : { server: args.server, [kind === 'resources' ? 'resources' : 'resourceTemplates']: out[args.server], nextCursor }), success: true };
+        return {
+          output: JSON.stringify(
+            args.server === undefined
+              ? out
+              : {
+                  server: args.server,
+                  [kind === 'resources' ? 'resources' : 'resourceTemplates']: out[args.server],
+                  nextCursor,
+                },
+          ),
+          success: true,
+        };
       },
     });
   const read = functionTool({
@@ -132,7 +156,13 @@ function resourceTools(manager: McpManager): ToolHandler[] {
       const c = manager.resourceServers().find((s) => s.name === args.server);
       if (!c) return { output: `no running MCP server named "${args.server}" has resources`, success: false };
       const result = await c.readResource(args.uri, ctx.signal);
-      return { output: toolOutputFor({ content: result.contents.map((resource) => ({ type: 'resource' as const, resource })) }, 0).slice(1), success: true };
+      return {
+        output: toolOutputFor(
+          { content: result.contents.map((resource) => ({ type: 'resource' as const, resource })) },
+          0,
+        ).slice(1),
+        success: true,
+      };
     },
   });
   return [listing('resources'), listing('templates'), read];
@@ -153,8 +183,17 @@ export function mcpToolSource(manager: McpManager, wireApi: 'responses' | 'chat'
       const resources = manager.resourceServers().length > 0 ? resourceTools(manager).map((h) => h.spec) : [];
       if (wireApi === 'chat') return [...resources, ...entries.map((e) => functionSpec(e.flatName, e))];
       const namespaces = new Map<string, FunctionToolSpec[]>();
-      for (const e of entries) namespaces.set(e.namespace, [...(namespaces.get(e.namespace) ?? []), functionSpec(e.name, e)]);
-      return [...resources, ...[...namespaces].map(([name, tools]): ToolSpec => ({ type: 'namespace', name, description: `Tools in the ${name} namespace.`, tools }))];
+      for (const e of entries)
+        namespaces.set(e.namespace, [...(namespaces.get(e.namespace) ?? []), functionSpec(e.name, e)]);
+      return [
+        ...resources,
+        ...[...namespaces].map(([name, tools]): ToolSpec => ({
+          type: 'namespace',
+          name,
+          description: `Tools in the ${name} namespace.`,
+          tools,
+        })),
+      ];
     },
     prepare: (signal) => manager.ready(signal),
   };

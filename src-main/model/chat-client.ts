@@ -32,7 +32,11 @@ export class ChatCompletionsClient implements ModelClient {
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const body = buildChatBody(request);
     const assembler = new ChatStreamAssembler(this.ids);
-    for await (const raw of guardedStream((s) => this.sdk.chat.completions.create(body, { signal: s }), signal, this.options.streamIdleTimeoutMs)) {
+    for await (const raw of guardedStream(
+      (s) => this.sdk.chat.completions.create(body, { signal: s }),
+      signal,
+      this.options.streamIdleTimeoutMs,
+    )) {
       const chunk = ChatChunk.safeParse(raw);
       if (!chunk.success) continue;
       yield* assembler.push(chunk.data);
@@ -57,7 +61,10 @@ export function buildChatBody(request: ModelRequest): OpenAI.Chat.ChatCompletion
     body.parallel_tool_calls = request.parallelToolCalls;
   }
   if (request.outputSchema) {
-    body.response_format = { type: 'json_schema', json_schema: { name: OUTPUT_SCHEMA_NAME, schema: request.outputSchema, strict: true } };
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: { name: OUTPUT_SCHEMA_NAME, schema: request.outputSchema, strict: true },
+    };
   }
   const effort = request.reasoning?.effort ?? null;
   if (isReasoningEffort(effort)) body.reasoning_effort = effort;

@@ -13,14 +13,22 @@ export function abortReason(signal: AbortSignal): Error {
 }
 
 export function idleError(ms: number): ModelError {
-  return new ModelError(`no data from the model for ${Math.round(ms / 1000)} s; the stream was idle`, 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
+  return new ModelError(
+    `no data from the model for ${Math.round(ms / 1000)} s; the stream was idle`,
+    'ResponseStreamDisconnected',
+    { retryable: true, phase: 'stream' },
+  );
 }
 
 /** A failure before the stream started: the HTTP request itself. */
 export function classifyRequestError(error: unknown, signal: AbortSignal): Error {
   if (error instanceof APIUserAbortError || signal.aborted) return abortReason(signal);
   if (error instanceof APIConnectionError) {
-    return new ModelError(`could not reach the model endpoint: ${error.message}`, 'HttpConnectionFailed', { retryable: true, phase: 'request', httpStatus: null });
+    return new ModelError(`could not reach the model endpoint: ${error.message}`, 'HttpConnectionFailed', {
+      retryable: true,
+      phase: 'request',
+      httpStatus: null,
+    });
   }
   if (error instanceof APIError) {
     const status = error.status ?? null;
@@ -28,20 +36,43 @@ export function classifyRequestError(error: unknown, signal: AbortSignal): Error
     const code = errorCode(error);
     const retryAfterMs = retryAfterFromHeaders(error.headers);
     if (code === 'context_length_exceeded' || (status === 400 && CONTEXT_OVERFLOW.test(detail))) {
-      return new ModelError(`context window exceeded: ${detail}`, 'ContextWindowExceeded', { retryable: false, phase: 'request', httpStatus: status });
+      return new ModelError(`context window exceeded: ${detail}`, 'ContextWindowExceeded', {
+        retryable: false,
+        phase: 'request',
+        httpStatus: status,
+      });
     }
     if (status === 401 || status === 403) {
-      return new ModelError(`the model endpoint refused the credentials (HTTP ${status}): ${detail}`, 'Unauthorized', { retryable: false, phase: 'request', httpStatus: status });
+      return new ModelError(`the model endpoint refused the credentials (HTTP ${status}): ${detail}`, 'Unauthorized', {
+        retryable: false,
+        phase: 'request',
+        httpStatus: status,
+      });
     }
     if (status === 429 && (code === 'insufficient_quota' || code === 'usage_limit_reached')) {
-      return new ModelError(`usage limit reached (HTTP 429): ${detail}`, 'UsageLimitExceeded', { retryable: false, phase: 'request', httpStatus: status });
+      return new ModelError(`usage limit reached (HTTP 429): ${detail}`, 'UsageLimitExceeded', {
+        retryable: false,
+        phase: 'request',
+        httpStatus: status,
+      });
     }
     if (status === 429 || (status !== null && status >= 500)) {
-      return new ModelError(`the model endpoint answered HTTP ${status}: ${detail}`, status === 429 ? 'Other' : 'InternalServerError', { retryable: true, phase: 'request', httpStatus: status, retryAfterMs });
+      return new ModelError(
+        `the model endpoint answered HTTP ${status}: ${detail}`,
+        status === 429 ? 'Other' : 'InternalServerError',
+        { retryable: true, phase: 'request', httpStatus: status, retryAfterMs },
+      );
     }
-    return new ModelError(`the model endpoint rejected the request (HTTP ${status ?? '?'}): ${detail}`, 'BadRequest', { retryable: false, phase: 'request', httpStatus: status });
+    return new ModelError(`the model endpoint rejected the request (HTTP ${status ?? '?'}): ${detail}`, 'BadRequest', {
+      retryable: false,
+      phase: 'request',
+      httpStatus: status,
+    });
   }
-  return new ModelError(`model request failed: ${error instanceof Error ? error.message : String(error)}`, 'Other', { retryable: false, phase: 'request' });
+  return new ModelError(`model request failed: ${error instanceof Error ? error.message : String(error)}`, 'Other', {
+    retryable: false,
+    phase: 'request',
+  });
 }
 
 /** A failure after the stream started: a dropped connection, an idle stream, or an `error` frame. */
@@ -52,20 +83,33 @@ export function classifyStreamError(error: unknown, idled: boolean, idleMs: numb
     return streamedError(errorCode(error), apiErrorDetail(error));
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new ModelError(`stream disconnected before completion: ${message}`, 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
+  return new ModelError(`stream disconnected before completion: ${message}`, 'ResponseStreamDisconnected', {
+    retryable: true,
+    phase: 'stream',
+  });
 }
 
 export function streamedError(code: string | null, message: string): ModelError {
   if (code === 'context_length_exceeded' || CONTEXT_OVERFLOW.test(message)) {
-    return new ModelError(`context window exceeded: ${message}`, 'ContextWindowExceeded', { retryable: false, phase: 'stream' });
+    return new ModelError(`context window exceeded: ${message}`, 'ContextWindowExceeded', {
+      retryable: false,
+      phase: 'stream',
+    });
   }
   if (code === 'insufficient_quota' || code === 'usage_limit_reached') {
     return new ModelError(message, 'UsageLimitExceeded', { retryable: false, phase: 'stream' });
   }
   if (code === 'rate_limit_exceeded' || code === 'server_error' || code === 'server_is_overloaded') {
-    return new ModelError(message, 'ResponseStreamDisconnected', { retryable: true, phase: 'stream', retryAfterMs: parseRetryAfterText(message) });
+    return new ModelError(message, 'ResponseStreamDisconnected', {
+      retryable: true,
+      phase: 'stream',
+      retryAfterMs: parseRetryAfterText(message),
+    });
   }
-  return new ModelError(`the model reported an error mid-stream: ${message}`, 'Other', { retryable: false, phase: 'stream' });
+  return new ModelError(`the model reported an error mid-stream: ${message}`, 'Other', {
+    retryable: false,
+    phase: 'stream',
+  });
 }
 
 /** "Please try again in 1.5s" / "in 200ms" in a rate-limit message. */

@@ -21,13 +21,46 @@ const StreamEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('response.created') }),
   z.object({ type: z.literal('response.output_item.added'), output_index: z.number().nullish(), item: z.unknown() }),
   z.object({ type: z.literal('response.output_item.done'), output_index: z.number().nullish(), item: z.unknown() }),
-  z.object({ type: z.literal('response.output_text.delta'), item_id: z.string().nullish(), output_index: z.number().nullish(), delta: z.string() }),
-  z.object({ type: z.literal('response.reasoning_summary_part.added'), item_id: z.string().nullish(), output_index: z.number().nullish(), summary_index: z.number() }),
-  z.object({ type: z.literal('response.reasoning_summary_text.delta'), item_id: z.string().nullish(), output_index: z.number().nullish(), summary_index: z.number(), delta: z.string() }),
-  z.object({ type: z.literal('response.reasoning_text.delta'), item_id: z.string().nullish(), output_index: z.number().nullish(), content_index: z.number().default(0), delta: z.string() }),
-  z.object({ type: z.literal('response.completed'), response: z.object({ id: z.string().nullish(), usage: Usage.nullish() }) }),
-  z.object({ type: z.literal('response.failed'), response: z.object({ error: z.object({ code: z.string().nullish(), message: z.string().nullish() }).nullish() }).nullish() }),
-  z.object({ type: z.literal('response.incomplete'), response: z.object({ incomplete_details: z.object({ reason: z.string().nullish() }).nullish() }).nullish() }),
+  z.object({
+    type: z.literal('response.output_text.delta'),
+    item_id: z.string().nullish(),
+    output_index: z.number().nullish(),
+    delta: z.string(),
+  }),
+  z.object({
+    type: z.literal('response.reasoning_summary_part.added'),
+    item_id: z.string().nullish(),
+    output_index: z.number().nullish(),
+    summary_index: z.number(),
+  }),
+  z.object({
+    type: z.literal('response.reasoning_summary_text.delta'),
+    item_id: z.string().nullish(),
+    output_index: z.number().nullish(),
+    summary_index: z.number(),
+    delta: z.string(),
+  }),
+  z.object({
+    type: z.literal('response.reasoning_text.delta'),
+    item_id: z.string().nullish(),
+    output_index: z.number().nullish(),
+    content_index: z.number().default(0),
+    delta: z.string(),
+  }),
+  z.object({
+    type: z.literal('response.completed'),
+    response: z.object({ id: z.string().nullish(), usage: Usage.nullish() }),
+  }),
+  z.object({
+    type: z.literal('response.failed'),
+    response: z
+      .object({ error: z.object({ code: z.string().nullish(), message: z.string().nullish() }).nullish() })
+      .nullish(),
+  }),
+  z.object({
+    type: z.literal('response.incomplete'),
+    response: z.object({ incomplete_details: z.object({ reason: z.string().nullish() }).nullish() }).nullish(),
+  }),
 ]);
 
 /** Streams requests to an OpenAI Responses API endpoint through the `openai` SDK. */
@@ -40,14 +73,21 @@ export class ResponsesClient implements ModelClient {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const body = buildBody(request);
-    const raws = guardedStream((s) => this.sdk.responses.create(body, { signal: s }), signal, this.options.streamIdleTimeoutMs);
+    const raws = guardedStream(
+      (s) => this.sdk.responses.create(body, { signal: s }),
+      signal,
+      this.options.streamIdleTimeoutMs,
+    );
     for await (const raw of raws) {
       const event = toModelEvent(raw);
       if (event === null) continue;
       yield event;
       if (event.type === 'completed') return;
     }
-    throw new ModelError('stream closed before response.completed', 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
+    throw new ModelError('stream closed before response.completed', 'ResponseStreamDisconnected', {
+      retryable: true,
+      phase: 'stream',
+    });
   }
 }
 
@@ -64,12 +104,16 @@ function buildBody(request: ModelRequest): OpenAI.Responses.ResponseCreateParams
     prompt_cache_key: request.promptCacheKey,
   };
   if (request.outputSchema) {
-    body['text'] = { format: { type: 'json_schema', name: OUTPUT_SCHEMA_NAME, schema: request.outputSchema, strict: true } };
+    body['text'] = {
+      format: { type: 'json_schema', name: OUTPUT_SCHEMA_NAME, schema: request.outputSchema, strict: true },
+    };
   }
   if (request.reasoning) {
     body['reasoning'] = {
       ...(request.reasoning.effort ? { effort: request.reasoning.effort } : {}),
-      ...(request.reasoning.summary && request.reasoning.summary !== 'none' ? { summary: request.reasoning.summary } : {}),
+      ...(request.reasoning.summary && request.reasoning.summary !== 'none'
+        ? { summary: request.reasoning.summary }
+        : {}),
     };
     body['include'] = ['reasoning.encrypted_content'];
   }
@@ -96,15 +140,41 @@ function toModelEvent(raw: unknown): ModelEvent | null {
       };
     }
     case 'response.output_text.delta':
-      return { type: 'outputTextDelta', itemId: ev.item_id ?? null, outputIndex: ev.output_index ?? null, delta: ev.delta };
+      return {
+        type: 'outputTextDelta',
+        itemId: ev.item_id ?? null,
+        outputIndex: ev.output_index ?? null,
+        delta: ev.delta,
+      };
     case 'response.reasoning_summary_part.added':
-      return { type: 'reasoningSummaryPartAdded', itemId: ev.item_id ?? null, outputIndex: ev.output_index ?? null, summaryIndex: ev.summary_index };
+      return {
+        type: 'reasoningSummaryPartAdded',
+        itemId: ev.item_id ?? null,
+        outputIndex: ev.output_index ?? null,
+        summaryIndex: ev.summary_index,
+      };
     case 'response.reasoning_summary_text.delta':
-      return { type: 'reasoningSummaryDelta', itemId: ev.item_id ?? null, outputIndex: ev.output_index ?? null, summaryIndex: ev.summary_index, delta: ev.delta };
+      return {
+        type: 'reasoningSummaryDelta',
+        itemId: ev.item_id ?? null,
+        outputIndex: ev.output_index ?? null,
+        summaryIndex: ev.summary_index,
+        delta: ev.delta,
+      };
     case 'response.reasoning_text.delta':
-      return { type: 'reasoningTextDelta', itemId: ev.item_id ?? null, outputIndex: ev.output_index ?? null, contentIndex: ev.content_index, delta: ev.delta };
+      return {
+        type: 'reasoningTextDelta',
+        itemId: ev.item_id ?? null,
+        outputIndex: ev.output_index ?? null,
+        contentIndex: ev.content_index,
+        delta: ev.delta,
+      };
     case 'response.completed':
-      return { type: 'completed', responseId: ev.response.id ?? null, usage: ev.response.usage ? toUsage(ev.response.usage) : null };
+      return {
+        type: 'completed',
+        responseId: ev.response.id ?? null,
+        usage: ev.response.usage ? toUsage(ev.response.usage) : null,
+      };
     case 'response.failed': {
       const err = ev.response?.error;
       const code = err?.code ?? null;

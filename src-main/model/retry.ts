@@ -42,5 +42,8 @@ export class RetryBudget {
 
 export function exhaustedError(error: ModelError, decision: RetryDecision): ModelError {
   if (!error.options.retryable || decision.max === 0) return error;
-  return new ModelError(`${error.message} (gave up after ${decision.max} retries)`, error.info, { ...error.options, retryable: false });
+  return new ModelError(`${error.message} (gave up after ${decision.max} retries)`, error.info, {
+    ...error.options,
+    retryable: false,
+  });
 }

@@ -1,13 +1,24 @@
 import type { ResponseItem } from '../../src-preload/protocol';
 
 /** A tool as the Responses API receives it (`tools[]`). */
-export type FunctionToolSpec = { type: 'function'; name: string; description: string; strict: boolean; parameters: Record<string, unknown> };
+export type FunctionToolSpec = {
+  type: 'function';
+  name: string;
+  description: string;
+  strict: boolean;
+  parameters: Record<string, unknown>;
+};
 
 export type ToolSpec =
   | FunctionToolSpec
   /** Function tools grouped under one name (Responses API); calls carry `namespace` and the inner name. */
   | { type: 'namespace'; name: string; description: string; tools: FunctionToolSpec[] }
-  | { type: 'custom'; name: string; description: string; format: { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string } | { type: 'text' } }
+  | {
+      type: 'custom';
+      name: string;
+      description: string;
+      format: { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string } | { type: 'text' };
+    }
   | { type: 'web_search'; external_web_access?: boolean };
 
 export interface ModelUsage {
@@ -46,8 +57,20 @@ export type ModelEvent =
   | { type: 'outputItemDone'; item: ResponseItem; outputIndex: number | null }
   | { type: 'outputTextDelta'; itemId: string | null; outputIndex: number | null; delta: string }
   | { type: 'reasoningSummaryPartAdded'; itemId: string | null; outputIndex: number | null; summaryIndex: number }
-  | { type: 'reasoningSummaryDelta'; itemId: string | null; outputIndex: number | null; summaryIndex: number; delta: string }
-  | { type: 'reasoningTextDelta'; itemId: string | null; outputIndex: number | null; contentIndex: number; delta: string }
+  | {
+      type: 'reasoningSummaryDelta';
+      itemId: string | null;
+      outputIndex: number | null;
+      summaryIndex: number;
+      delta: string;
+    }
+  | {
+      type: 'reasoningTextDelta';
+      itemId: string | null;
+      outputIndex: number | null;
+      contentIndex: number;
+      delta: string;
+    }
   | { type: 'completed'; responseId: string | null; usage: ModelUsage | null };
 
 export interface ModelClient {

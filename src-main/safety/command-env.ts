@@ -24,7 +24,13 @@ export interface CommandEnvPolicy {
   set: Readonly<Record<string, string>>;
 }
 
-export const DEFAULT_COMMAND_ENV_POLICY: CommandEnvPolicy = { inherit: 'all', ignoreDefaultExcludes: false, exclude: [], includeOnly: [], set: {} };
+export const DEFAULT_COMMAND_ENV_POLICY: CommandEnvPolicy = {
+  inherit: 'all',
+  ignoreDefaultExcludes: false,
+  exclude: [],
+  includeOnly: [],
+  set: {},
+};
 
 /** `shell_environment_policy` as config.toml spells it (every key optional). */
 export interface ShellEnvironmentPolicyToml {
@@ -96,7 +102,11 @@ export function isSecretEnv(name: string, value = ''): boolean {
  * The environment for a command: `base` filtered by `policy`, then `extra` (per-command variables the
  * caller sets, such as the sandbox markers) on top.
  */
-export function commandEnv(base: NodeJS.ProcessEnv, policy: CommandEnvPolicy = DEFAULT_COMMAND_ENV_POLICY, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function commandEnv(
+  base: NodeJS.ProcessEnv,
+  policy: CommandEnvPolicy = DEFAULT_COMMAND_ENV_POLICY,
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const excluded = matcher(policy.exclude);
   const includeOnly = policy.includeOnly.length === 0 ? null : matcher(policy.includeOnly);
   const env: Record<string, string> = {};
@@ -109,6 +119,7 @@ export function commandEnv(base: NodeJS.ProcessEnv, policy: CommandEnvPolicy = D
     env[name] = value;
   }
   Object.assign(env, FIXED_VARS, policy.set);
-  const kept = includeOnly === null ? env : Object.fromEntries(Object.entries(env).filter(([name]) => includeOnly(name)));
+  const kept =
+    includeOnly === null ? env : Object.fromEntries(Object.entries(env).filter(([name]) => includeOnly(name)));
   return { ...kept, ...extra };
 }

@@ -80,7 +80,16 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
   const defaultCwd = options.cwd ?? process.cwd();
   const checkpoints = await openCheckpoints(weftHome, defaultCwd, env, log);
-  const environment: HostEnvironment = { weftHome, env, defaultCwd, rules, log, modelClient: options.modelClient, keyStore: options.keyStore ?? new FileKeyStore(weftHome), checkpoints };
+  const environment: HostEnvironment = {
+    weftHome,
+    env,
+    defaultCwd,
+    rules,
+    log,
+    modelClient: options.modelClient,
+    keyStore: options.keyStore ?? new FileKeyStore(weftHome),
+    checkpoints,
+  };
   const manager = new ThreadManager({ log, unloadAfterMs: options.unloadAfterMs ?? 30 * 60_000 });
   saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
   const attention = new Set<(e: AttentionEvent) => void>();
@@ -96,13 +105,20 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       else waiting.delete(threadId);
       if (was !== waiting.has(threadId)) for (const l of waitingListeners) l(waiting.size);
       if (flags.length > 0 && !was) {
-        const detail = flags.includes('waitingOnUserInput') ? 'The agent has a question for you.' : 'An approval is waiting for you.';
+        const detail = flags.includes('waitingOnUserInput')
+          ? 'The agent has a question for you.'
+          : 'An approval is waiting for you.';
         for (const l of attention) l({ ...base, kind: 'approval', detail });
       }
     }
     if (n.method === 'turn/completed') {
       const t = n.params.turn;
-      const detail = t.status === 'failed' ? `The turn failed: ${t.error?.message ?? 'unknown error'}` : t.status === 'interrupted' ? 'The turn was stopped.' : 'The turn finished.';
+      const detail =
+        t.status === 'failed'
+          ? `The turn failed: ${t.error?.message ?? 'unknown error'}`
+          : t.status === 'interrupted'
+            ? 'The turn was stopped.'
+            : 'The turn finished.';
       for (const l of attention) l({ ...base, kind: 'turnFinished', detail, durationMs: t.durationMs ?? undefined });
     }
   };
@@ -168,12 +184,19 @@ function readableRoots(environment: HostEnvironment, manager: ThreadManager): st
  * The checkpoint store of the Weft home, with the limits of the user's config (a config that cannot be
  * read leaves the defaults; the thread that loads it reports the error).
  */
-async function openCheckpoints(weftHome: string, cwd: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<{ service: CheckpointService; worktreesDir: string }> {
+async function openCheckpoints(
+  weftHome: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): Promise<{ service: CheckpointService; worktreesDir: string }> {
   let settings = checkpointSettings({}, weftHome);
   try {
     settings = checkpointSettings((await loadConfig({ weftHome, cwd, env })).config, weftHome);
   } catch (error) {
-    log(`weft app-server: warning: checkpoints use their default limits: ${error instanceof Error ? error.message : String(error)}`);
+    log(
+      `weft app-server: warning: checkpoints use their default limits: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const service = new CheckpointService(settings.service);
   // Retention and collection once per start, off the start-up path.
@@ -181,7 +204,9 @@ async function openCheckpoints(weftHome: string, cwd: string, env: NodeJS.Proces
     try {
       service.gc();
     } catch (error) {
-      log(`weft app-server: warning: checkpoint collection failed: ${error instanceof Error ? error.message : String(error)}`);
+      log(
+        `weft app-server: warning: checkpoint collection failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }, 60_000).unref();
   return { service, worktreesDir: settings.worktreesDir };

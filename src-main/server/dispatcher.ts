@@ -70,7 +70,13 @@ interface FrameErrorLike {
 function isFrameErrorLike(x: unknown): x is FrameErrorLike {
   if (typeof x !== 'object' || x === null || !('kind' in x) || x.kind !== 'frame-error') return false;
   const id = 'id' in x ? x.id : undefined;
-  return 'code' in x && typeof x.code === 'number' && 'message' in x && typeof x.message === 'string' && (id === undefined || typeof id === 'string' || typeof id === 'number');
+  return (
+    'code' in x &&
+    typeof x.code === 'number' &&
+    'message' in x &&
+    typeof x.message === 'string' &&
+    (id === undefined || typeof id === 'string' || typeof id === 'number')
+  );
 }
 
 /**
@@ -225,7 +231,9 @@ class ConnectionState implements Client {
     } catch (error) {
       if (error instanceof RpcError) this.sendError(id, error.code, error.message, error.data);
       else {
-        this.options.log(`weft app-server: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        this.options.log(
+          `weft app-server: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
         this.sendError(id, ErrorCodes.InternalError, errorMessage(error));
       }
     } finally {
@@ -253,6 +261,12 @@ class ConnectionState implements Client {
 }
 
 function idOf(raw: unknown): RequestId | null {
-  if (typeof raw === 'object' && raw !== null && 'id' in raw && (typeof raw.id === 'string' || typeof raw.id === 'number')) return raw.id;
+  if (
+    typeof raw === 'object' &&
+    raw !== null &&
+    'id' in raw &&
+    (typeof raw.id === 'string' || typeof raw.id === 'number')
+  )
+    return raw.id;
   return null;
 }

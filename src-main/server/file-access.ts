@@ -36,10 +36,13 @@ export async function readFileForClient(path: string, roots: () => readonly stri
   }
   const allowed = await realRoots(roots());
   if (!allowed.some((root) => isInside(root, real))) {
-    throw invalidParams(`${path} is outside the folders this server reads (the project, the threads' folders and WEFT_HOME)`);
+    throw invalidParams(
+      `${path} is outside the folders this server reads (the project, the threads' folders and WEFT_HOME)`,
+    );
   }
   const info = await stat(real);
   if (!info.isFile()) throw invalidParams(`${path} is not a readable file`);
-  if (info.size > MAX_READ_BYTES) throw invalidParams(`${path} is ${(info.size / 1048576).toFixed(0)} MiB; files over 50 MiB are not sent`);
+  if (info.size > MAX_READ_BYTES)
+    throw invalidParams(`${path} is ${(info.size / 1048576).toFixed(0)} MiB; files over 50 MiB are not sent`);
   return { dataBase64: (await readFile(real)).toString('base64') };
 }

@@ -24,7 +24,12 @@ export function isFrameError(value: unknown): value is FrameError {
   const code: unknown = Reflect.get(value, 'code');
   const id: unknown = Reflect.get(value, 'id');
   const idOk = id === undefined || typeof id === 'string' || typeof id === 'number';
-  return kind === 'frame-error' && (code === -32700 || code === -32600) && typeof Reflect.get(value, 'message') === 'string' && idOk;
+  return (
+    kind === 'frame-error' &&
+    (code === -32700 || code === -32600) &&
+    typeof Reflect.get(value, 'message') === 'string' &&
+    idOk
+  );
 }
 
 /** Describes a byte count for people: `10 MiB` for whole mebibytes, otherwise bytes. */
@@ -33,9 +38,15 @@ export function formatLimit(bytes: number): string {
   return bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`;
 }
 
-export function tooLargeError(bytes: number, limit: number = MAX_MESSAGE_BYTES, id: string | number | null = null): FrameError {
+export function tooLargeError(
+  bytes: number,
+  limit: number = MAX_MESSAGE_BYTES,
+  id: string | number | null = null,
+): FrameError {
   const message = `message too large: ${bytes} bytes exceeds the ${formatLimit(limit)} limit`;
-  return id === null ? { kind: 'frame-error', code: -32600, message } : { kind: 'frame-error', code: -32600, message, id };
+  return id === null
+    ? { kind: 'frame-error', code: -32600, message }
+    : { kind: 'frame-error', code: -32600, message, id };
 }
 
 /** Longest JSON.parse detail kept in a parse error (V8 already elides long input, this is a backstop). */

@@ -129,7 +129,8 @@ export async function startWebServer(host: ConnectionHost, opts: WebServerOption
   });
   const staticRoot = resolve(opts.staticDir);
   const tokenDigest = createHash('sha256').update(token).digest();
-  const tokenMatches = (candidate: string | null): boolean => candidate !== null && timingSafeEqual(createHash('sha256').update(candidate).digest(), tokenDigest);
+  const tokenMatches = (candidate: string | null): boolean =>
+    candidate !== null && timingSafeEqual(createHash('sha256').update(candidate).digest(), tokenDigest);
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     spoke(socket);
@@ -171,7 +172,9 @@ export async function startWebServer(host: ConnectionHost, opts: WebServerOption
 /** Answers an upgrade addressed to another host with 421 and closes the socket. */
 function refuseUpgrade(socket: Duplex): void {
   const body = Buffer.from(MISDIRECTED_MESSAGE);
-  socket.end(`HTTP/1.1 421 Misdirected Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${MISDIRECTED_MESSAGE}`);
+  socket.end(
+    `HTTP/1.1 421 Misdirected Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${MISDIRECTED_MESSAGE}`,
+  );
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {
@@ -231,22 +234,45 @@ function socketSourceFor(host: string | undefined, origins: ReadonlySet<string>)
   return [`ws://${host}`];
 }
 
-async function handleRequest(request: IncomingMessage, response: ServerResponse, root: string, headers: Headers, tokenMatches: (candidate: string | null) => boolean): Promise<void> {
+async function handleRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  root: string,
+  headers: Headers,
+  tokenMatches: (candidate: string | null) => boolean,
+): Promise<void> {
   const rawPath = (request.url ?? '/').split(/[?#]/, 1)[0] ?? '/';
   if (rawPath === TOKEN_CHECK_PATH) {
     // Lets the page tell "the server is gone" from "the server restarted with another token" (a browser
     // WebSocket never sees the 401 of a refused upgrade).
     const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
     const ok = tokenMatches(token);
-    sendBody(response, ok ? 200 : 401, { ...headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, ok ? '{"token":"ok"}' : '{"token":"rejected"}', request.method === 'HEAD');
+    sendBody(
+      response,
+      ok ? 200 : 401,
+      { ...headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+      ok ? '{"token":"ok"}' : '{"token":"rejected"}',
+      request.method === 'HEAD',
+    );
     return;
   }
   if (rawPath === '/healthz' || rawPath === '/readyz') {
-    sendBody(response, 200, { ...headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, '{"status":"ok"}', request.method === 'HEAD');
+    sendBody(
+      response,
+      200,
+      { ...headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+      '{"status":"ok"}',
+      request.method === 'HEAD',
+    );
     return;
   }
   if (rawPath === WS_PATH) {
-    sendText(response, 426, { ...headers, Upgrade: 'websocket' }, `${WS_PATH} is the WebSocket endpoint; connect with a WebSocket client.\n`);
+    sendText(
+      response,
+      426,
+      { ...headers, Upgrade: 'websocket' },
+      `${WS_PATH} is the WebSocket endpoint; connect with a WebSocket client.\n`,
+    );
     return;
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -260,7 +286,14 @@ async function handleRequest(request: IncomingMessage, response: ServerResponse,
   }
   const file = await findFile(root, relative === '' ? 'index.html' : relative);
   if (file === null) {
-    if (relative === '') sendBody(response, 503, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, NOT_BUILT_PAGE, request.method === 'HEAD');
+    if (relative === '')
+      sendBody(
+        response,
+        503,
+        { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
+        NOT_BUILT_PAGE,
+        request.method === 'HEAD',
+      );
     else sendText(response, 404, headers, 'Not found.\n');
     return;
   }
@@ -295,7 +328,8 @@ export function safeRelativePath(rawPath: string): string | null {
   }
   if (decoded.includes('\0') || decoded.includes('\\')) return null;
   const segments = decoded.slice(1).split('/');
-  if (segments.some((segment, index) => segment.startsWith('.') || (segment === '' && index < segments.length - 1))) return null;
+  if (segments.some((segment, index) => segment.startsWith('.') || (segment === '' && index < segments.length - 1)))
+    return null;
   return segments.join('/');
 }
 
@@ -330,7 +364,13 @@ const NOT_BUILT_PAGE = `<!doctype html>
 `;
 
 function sendText(response: ServerResponse, status: number, headers: Headers, text: string): void {
-  sendBody(response, status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, text, false);
+  sendBody(
+    response,
+    status,
+    { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+    text,
+    false,
+  );
 }
 
 function sendBody(response: ServerResponse, status: number, headers: Headers, body: string, headOnly: boolean): void {

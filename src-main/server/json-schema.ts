@@ -92,7 +92,13 @@ function toSchema(schema: z.ZodType, io: Io, title: string): JsonSchema {
   for (const [id, named] of Object.entries(NAMED_TYPES)) {
     if (named !== schema) registry.add(named, { id });
   }
-  const generated: JsonSchema = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any', metadata: registry, override: markExtensions });
+  const generated: JsonSchema = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io,
+    unrepresentable: 'any',
+    metadata: registry,
+    override: markExtensions,
+  });
   const { $schema: _ignored, ...rest } = generated;
   return { $schema: DRAFT_07, title, ...rest };
 }
@@ -168,28 +174,43 @@ class CombinedSchema {
     const place = (name: string, body: JsonSchema): void => {
       const existing = definitions[name];
       if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(body)) {
-        throw new Error(`two different schemas would share the definition ${name} in ${COMBINED_SCHEMA_FILE}; name the type in NAMED_TYPES`);
+        throw new Error(
+          `two different schemas would share the definition ${name} in ${COMBINED_SCHEMA_FILE}; name the type in NAMED_TYPES`,
+        );
       }
       definitions[name] = body;
     };
     for (const file of this.#files) {
       const { $schema: _ignored, definitions: inner, ...root } = file.schema;
-      const bodies = isRecord(inner) ? Object.entries(inner).filter((entry): entry is [string, JsonSchema] => isRecord(entry[1])) : [];
+      const bodies = isRecord(inner)
+        ? Object.entries(inner).filter((entry): entry is [string, JsonSchema] => isRecord(entry[1]))
+        : [];
       const renames = new Map<string, string>();
       for (const [innerName] of bodies) {
         if (!isNamedType(innerName)) renames.set(innerName, `${file.name}_${innerName}`);
         else renames.set(innerName, file.io === 'input' && inputOnly.has(innerName) ? `${innerName}_input` : innerName);
       }
-      for (const [innerName, body] of bodies) place(renames.get(innerName) ?? innerName, rewriteRefs(body, renames, file.name));
+      for (const [innerName, body] of bodies)
+        place(renames.get(innerName) ?? innerName, rewriteRefs(body, renames, file.name));
       place(file.name, rewriteRefs(root, renames, file.name));
     }
     const families = {
-      ClientRequest: Object.keys(ClientRequests).map((method) => requestShape(method, `${methodTypeName(method)}Params`)),
-      ServerNotification: Object.keys(ServerNotifications).map((method) => notificationShape(method, `${methodTypeName(method)}Notification`)),
-      ServerRequest: Object.keys(ServerRequests).map((method) => requestShape(method, `${methodTypeName(method)}Params`)),
-      ClientNotification: Object.keys(ClientNotifications).map((method) => notificationShape(method, `${methodTypeName(method)}ClientNotification`)),
+      ClientRequest: Object.keys(ClientRequests).map((method) =>
+        requestShape(method, `${methodTypeName(method)}Params`),
+      ),
+      ServerNotification: Object.keys(ServerNotifications).map((method) =>
+        notificationShape(method, `${methodTypeName(method)}Notification`),
+      ),
+      ServerRequest: Object.keys(ServerRequests).map((method) =>
+        requestShape(method, `${methodTypeName(method)}Params`),
+      ),
+      ClientNotification: Object.keys(ClientNotifications).map((method) =>
+        notificationShape(method, `${methodTypeName(method)}ClientNotification`),
+      ),
     };
-    const familyDefinitions = Object.fromEntries(Object.entries(families).map(([family, shapes]) => [family, { oneOf: shapes }]));
+    const familyDefinitions = Object.fromEntries(
+      Object.entries(families).map(([family, shapes]) => [family, { oneOf: shapes }]),
+    );
     return {
       $schema: DRAFT_07,
       title: 'WeftProtocol',

@@ -105,7 +105,9 @@ export class OutboundQueue {
     } catch (error) {
       const method: unknown = Reflect.get(message, 'method');
       const what = typeof method === 'string' ? `an outgoing ${method} message` : 'an outgoing message';
-      this.#options.log(`weft: dropped ${what} to ${this.#options.label}: it cannot be sent as JSON (${errorMessage(error)})`);
+      this.#options.log(
+        `weft: dropped ${what} to ${this.#options.label}: it cannot be sent as JSON (${errorMessage(error)})`,
+      );
       return;
     }
     if (text !== undefined) this.#congested = !this.#sink.write(text);
@@ -243,7 +245,8 @@ function sameRest(rest: Readonly<Record<string, Primitive>>, params: object): bo
 /** Approximate JSON size of a flat object, for queue accounting. */
 function estimateBytes(rest: Readonly<Record<string, Primitive>>): number {
   let bytes = 2;
-  for (const [key, value] of Object.entries(rest)) bytes += key.length + 4 + (typeof value === 'string' ? value.length + 2 : 8);
+  for (const [key, value] of Object.entries(rest))
+    bytes += key.length + 4 + (typeof value === 'string' ? value.length + 2 : 8);
   return bytes;
 }
 

@@ -65,7 +65,9 @@ export class PendingRequests {
       (result) => entry.settle(result),
       (error: unknown) => {
         if (client.closed) return; // stays pending for another client
-        this.log(`weft app-server: ${client.label} answered ${entry.request.method} #${entry.id} with an error: ${error instanceof Error ? error.message : String(error)}`);
+        this.log(
+          `weft app-server: ${client.label} answered ${entry.request.method} #${entry.id} with an error: ${error instanceof Error ? error.message : String(error)}`,
+        );
       },
     );
   }

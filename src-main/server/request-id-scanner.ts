@@ -76,7 +76,8 @@ export class RequestIdScanner {
         this.#key = null;
       } else if (b === QUOTE) {
         this.#inString = false;
-        if (this.#key !== null) this.#idKeyRead = this.#key.length === 2 && this.#key[0] === 0x69 && this.#key[1] === 0x64;
+        if (this.#key !== null)
+          this.#idKeyRead = this.#key.length === 2 && this.#key[0] === 0x69 && this.#key[1] === 0x64;
         this.#key = null;
       } else if (this.#key !== null) {
         if (this.#key.length < 2) this.#key.push(b);

@@ -32,10 +32,19 @@ export interface HostEnvironment {
 }
 
 /** The effective config for a thread: config.toml + the client's overrides (values, as given). */
-export async function threadConfig(host: HostEnvironment, overrides: ThreadOverrides, cwd: string): Promise<{ loaded: LoadedConfig; provider: ResolvedProvider }> {
+export async function threadConfig(
+  host: HostEnvironment,
+  overrides: ThreadOverrides,
+  cwd: string,
+): Promise<{ loaded: LoadedConfig; provider: ResolvedProvider }> {
   let loaded: LoadedConfig;
   try {
-    loaded = await loadConfig({ weftHome: host.weftHome, cwd, overrides: threadOverrideValues(overrides), env: host.env });
+    loaded = await loadConfig({
+      weftHome: host.weftHome,
+      cwd,
+      overrides: threadOverrideValues(overrides),
+      env: host.env,
+    });
   } catch (error) {
     throw invalidParams(error instanceof Error ? error.message : String(error));
   }
@@ -71,7 +80,16 @@ export function resolveCwd(requested: string | null | undefined, fallback: strin
 /** A session for a new or continued thread of the app server. */
 export function threadSession(
   host: HostEnvironment,
-  input: { threadId: string; cwd: string; config: WeftConfig; provider: ResolvedProvider; sendRequest: HostRequestSender; recorder?: SessionRecorder; state?: LoadedThread; overrides: ThreadOverrides },
+  input: {
+    threadId: string;
+    cwd: string;
+    config: WeftConfig;
+    provider: ResolvedProvider;
+    sendRequest: HostRequestSender;
+    recorder?: SessionRecorder;
+    state?: LoadedThread;
+    overrides: ThreadOverrides;
+  },
 ): Session {
   return buildSession({
     config: input.config,
@@ -90,13 +108,24 @@ export function threadSession(
     modelClient: host.modelClient,
     keyStore: host.keyStore,
     // A resumed thread keeps its own settings unless the client overrides them now.
-    asked: { model: input.overrides.model ?? undefined, approvalPolicy: input.overrides.approvalPolicy ?? undefined, sandbox: input.overrides.sandbox ?? undefined },
+    asked: {
+      model: input.overrides.model ?? undefined,
+      approvalPolicy: input.overrides.approvalPolicy ?? undefined,
+      sandbox: input.overrides.sandbox ?? undefined,
+    },
     keepSaved: { modelSetInConfig: 'model' in (input.overrides.config ?? {}) },
   });
 }
 
 /** A new thread's protocol object, before anything is written. */
-export function newThreadObject(input: { id: string; cwd: string; provider: string; ephemeral: boolean; path: string | null; git: GitInfo | null }): Thread {
+export function newThreadObject(input: {
+  id: string;
+  cwd: string;
+  provider: string;
+  ephemeral: boolean;
+  path: string | null;
+  git: GitInfo | null;
+}): Thread {
   const now = Math.floor(Date.now() / 1000);
   return {
     id: input.id,
@@ -129,7 +158,9 @@ const GIT_TIMEOUT_MS = 2000;
 export async function gitInfoOf(cwd: string): Promise<GitInfo | null> {
   const git = (args: string[]): Promise<string | null> =>
     new Promise((resolveGit) => {
-      execFile('git', args, { cwd, encoding: 'utf8', timeout: GIT_TIMEOUT_MS }, (error, stdout) => resolveGit(error ? null : stdout.trim() || null));
+      execFile('git', args, { cwd, encoding: 'utf8', timeout: GIT_TIMEOUT_MS }, (error, stdout) =>
+        resolveGit(error ? null : stdout.trim() || null),
+      );
     });
   const [gitDir, sha, branch, originUrl] = await Promise.all([
     git(['rev-parse', '--git-dir']),

@@ -54,11 +54,26 @@ export class ThreadManager {
    * Takes over a session. `makeSession` receives the request sender the session must use, so its
    * approvals reach this thread's subscribers.
    */
-  add(thread: Thread, makeSession: (sendRequest: (request: ServerRequest, signal: AbortSignal) => Promise<unknown>) => Session): LoadedThread {
+  add(
+    thread: Thread,
+    makeSession: (sendRequest: (request: ServerRequest, signal: AbortSignal) => Promise<unknown>) => Session,
+  ): LoadedThread {
     const subscribers = new Set<Client>();
-    const pending = new PendingRequests(thread.id, () => this.nextRequestId++, () => subscribers, this.options.log);
+    const pending = new PendingRequests(
+      thread.id,
+      () => this.nextRequestId++,
+      () => subscribers,
+      this.options.log,
+    );
     const session = makeSession((request, signal) => pending.ask(request, signal, () => cancelAnswer(request)));
-    const entry: LoadedThread = { session, thread, subscribers, pending, unloadTimer: null, unsubscribeSession: () => undefined };
+    const entry: LoadedThread = {
+      session,
+      thread,
+      subscribers,
+      pending,
+      unloadTimer: null,
+      unsubscribeSession: () => undefined,
+    };
     entry.unsubscribeSession = session.subscribe((n) => {
       this.onSessionEvent(entry, n);
       for (const client of subscribers) client.notify(n);
@@ -95,7 +110,13 @@ export class ThreadManager {
     const entry = this.loaded.get(threadId);
     if (!entry) return null;
     // A running turn's items include those still open (a patch waiting for review), after the completed ones.
-    const turns: Turn[] = includeTurns ? entry.session.turns.map((r) => ({ ...r.turn, ...(r.diff ? { weftDiff: r.diff } : {}), items: [...r.items, ...(r.turn.status === 'inProgress' ? (r.open?.values() ?? []) : [])] })) : [];
+    const turns: Turn[] = includeTurns
+      ? entry.session.turns.map((r) => ({
+          ...r.turn,
+          ...(r.diff ? { weftDiff: r.diff } : {}),
+          items: [...r.items, ...(r.turn.status === 'inProgress' ? (r.open?.values() ?? []) : [])],
+        }))
+      : [];
     return { ...entry.thread, status: entry.session.status, turns };
   }
 
@@ -111,7 +132,9 @@ export class ThreadManager {
     this.loaded.delete(threadId);
     this.cancelUnload(entry);
     entry.pending.cancelAll(cancelAnswer);
-    await entry.session.shutdown().catch((e: unknown) => this.options.log(`weft app-server: closing thread ${threadId}: ${String(e)}`));
+    await entry.session
+      .shutdown()
+      .catch((e: unknown) => this.options.log(`weft app-server: closing thread ${threadId}: ${String(e)}`));
     entry.unsubscribeSession();
     this.options.log(`weft app-server: unloaded thread ${threadId} (${reason})`);
     this.broadcast({ method: 'thread/closed', params: { threadId } });
@@ -139,10 +162,17 @@ export class ThreadManager {
   }
 
   private maybeScheduleUnload(entry: LoadedThread): void {
-    if (entry.subscribers.size > 0 || entry.session.activeTurnId !== null || entry.pending.size > 0 || entry.unloadTimer) return;
+    if (
+      entry.subscribers.size > 0 ||
+      entry.session.activeTurnId !== null ||
+      entry.pending.size > 0 ||
+      entry.unloadTimer
+    )
+      return;
     entry.unloadTimer = setTimeout(() => {
       entry.unloadTimer = null;
-      if (entry.subscribers.size === 0 && entry.session.activeTurnId === null) void this.unload(entry.thread.id, 'idle with no subscribers');
+      if (entry.subscribers.size === 0 && entry.session.activeTurnId === null)
+        void this.unload(entry.thread.id, 'idle with no subscribers');
     }, this.options.unloadAfterMs);
     entry.unloadTimer.unref();
   }

@@ -108,7 +108,10 @@ export function createWebSocketEndpoint(host: ConnectionHost, options: WebSocket
     return offered
       .split(',')
       .map((protocol) => protocol.trim())
-      .some((protocol) => protocol.startsWith(TOKEN_PROTOCOL_PREFIX) && tokenMatches(protocol.slice(TOKEN_PROTOCOL_PREFIX.length)));
+      .some(
+        (protocol) =>
+          protocol.startsWith(TOKEN_PROTOCOL_PREFIX) && tokenMatches(protocol.slice(TOKEN_PROTOCOL_PREFIX.length)),
+      );
   }
 
   function attach(ws: WebSocket, request: IncomingMessage): void {
@@ -159,7 +162,9 @@ export function createWebSocketEndpoint(host: ConnectionHost, options: WebSocket
     });
     ws.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
-        log(`weft serve: ${label} sent a message over the ${formatLimit(maxPayload)} limit; closing its connection (1009)`);
+        log(
+          `weft serve: ${label} sent a message over the ${formatLimit(maxPayload)} limit; closing its connection (1009)`,
+        );
       } else {
         log(`weft serve: ${label}: ${error.message}`);
       }

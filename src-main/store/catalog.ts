@@ -140,13 +140,18 @@ export class Catalog {
     this.recoveries++;
     const path = indexFile(this.home);
     if (this.recoveries > MAX_RECOVERIES) {
-      throw new StoreError(`the thread index ${path} was damaged again after ${MAX_RECOVERIES} rebuilds (${message(reason)}); the disk may be failing. Check it, then run \`weft threads reindex\``, { cause: reason });
+      throw new StoreError(
+        `the thread index ${path} was damaged again after ${MAX_RECOVERIES} rebuilds (${message(reason)}); the disk may be failing. Check it, then run \`weft threads reindex\``,
+        { cause: reason },
+      );
     }
     this.index.db.close();
     const aside = setIndexAside(path);
     const opened = openIndex(path);
     this.index.replaceDatabase(opened.db);
-    this.warn(`the thread index was damaged (${message(reason)}); it was set aside${aside ? ` as ${basename(aside)}` : ''} and is being rebuilt from the rollouts`);
+    this.warn(
+      `the thread index was damaged (${message(reason)}); it was set aside${aside ? ` as ${basename(aside)}` : ''} and is being rebuilt from the rollouts`,
+    );
     return aside;
   }
 
@@ -191,7 +196,9 @@ export class Catalog {
       summary.model ??= model;
       this.guard(() => this.index.transaction(() => this.index.upsert(summary)));
     } catch (error) {
-      this.warn(`thread ${threadId} could not be indexed (it is saved; \`weft threads reindex\` retries): ${message(error)}`);
+      this.warn(
+        `thread ${threadId} could not be indexed (it is saved; \`weft threads reindex\` retries): ${message(error)}`,
+      );
     }
   }
 
@@ -203,17 +210,19 @@ export class Catalog {
       const usage = delta.tokenUsage?.total;
       const applied = this.guard(() =>
         this.index.transaction(() =>
-        this.index.update(threadId, {
-          updatedAtMs: delta.updatedAt.getTime(),
-          fileSize: stat.size,
-          fileMtimeMs: Math.floor(stat.mtimeMs),
-          preview: delta.preview,
-          name: delta.name,
-          model: delta.model,
-          tokens: usage ? { total: usage.totalTokens, input: usage.inputTokens, output: usage.outputTokens } : undefined,
-          lastTurnStatus: delta.lastTurnStatus,
-          text: delta.text.join('\n'),
-        }),
+          this.index.update(threadId, {
+            updatedAtMs: delta.updatedAt.getTime(),
+            fileSize: stat.size,
+            fileMtimeMs: Math.floor(stat.mtimeMs),
+            preview: delta.preview,
+            name: delta.name,
+            model: delta.model,
+            tokens: usage
+              ? { total: usage.totalTokens, input: usage.inputTokens, output: usage.outputTokens }
+              : undefined,
+            lastTurnStatus: delta.lastTurnStatus,
+            text: delta.text.join('\n'),
+          }),
         ),
       );
       if (!applied) this.indexFile(threadId, path, model);

@@ -2,11 +2,7 @@
 // of threads continued in Weft). Ids: Codex's call ids where it has them, else `item-<byte offset>` —
 // stable across reads of the same file.
 import { z } from 'zod';
-import {
-  MessagePhase,
-  type ThreadItem,
-  type UserInput,
-} from '../../src-preload/protocol';
+import { MessagePhase, type ThreadItem, type UserInput } from '../../src-preload/protocol';
 import {
   AgentMessageEvent,
   CodexItemCompletedEvent,
@@ -21,7 +17,9 @@ import {
 import { codexThreadItem } from './codex-thread-items';
 import { commandActions, fileChange, shellJoin } from './codex-item-parts';
 
-const McpOk = z.object({ Ok: z.looseObject({ content: z.array(z.json()).catch([]), structuredContent: z.json().optional() }) });
+const McpOk = z.object({
+  Ok: z.looseObject({ content: z.array(z.json()).catch([]), structuredContent: z.json().optional() }),
+});
 const McpErr = z.object({ Err: z.unknown() });
 
 /** The item a Codex event stands for, or null for events that are not items (or unreadable ones). */
@@ -57,7 +55,7 @@ export function codexItem(event: string, payload: unknown, id: string): ThreadIt
         processId: null,
         status: declared.success ? declared.data : exitCode === 0 ? 'completed' : 'failed',
         commandActions: commandActions(d['parsed_cmd'], command),
-        aggregatedOutput: d.aggregated_output ?? d.formatted_output ?? ((d.stdout ?? '') + (d.stderr ?? '')),
+        aggregatedOutput: d.aggregated_output ?? d.formatted_output ?? (d.stdout ?? '') + (d.stderr ?? ''),
         exitCode,
         durationMs: durationMs(d.duration),
       };
@@ -105,7 +103,12 @@ export function codexItem(event: string, payload: unknown, id: string): ThreadIt
         tool: e.data.invocation.tool,
         status: ok ? 'completed' : 'failed',
         arguments: e.data.invocation.arguments ?? null,
-        result: ok ? { content: ok.content, ...(ok.structuredContent === undefined ? {} : { structuredContent: ok.structuredContent }) } : null,
+        result: ok
+          ? {
+              content: ok.content,
+              ...(ok.structuredContent === undefined ? {} : { structuredContent: ok.structuredContent }),
+            }
+          : null,
         error: ok ? null : { message: typeof err === 'string' ? err : JSON.stringify(err ?? 'failed') },
         durationMs: durationMs(e.data.duration),
       };

@@ -25,7 +25,9 @@ import { CodexDuration, durationMs } from './events';
 const str = z.string().nullish();
 const strings = z.array(z.string()).nullish().catch(null);
 
-const Content = z.array(z.looseObject({ type: z.string(), text: str, image_url: str, url: str, path: str, name: str })).catch([]);
+const Content = z
+  .array(z.looseObject({ type: z.string(), text: str, image_url: str, url: str, path: str, name: str }))
+  .catch([]);
 
 const CodexItem = z.looseObject({
   type: z.string(),
@@ -37,7 +39,10 @@ const CodexItem = z.looseObject({
   text: str,
   query: str,
   path: str,
-  command: z.union([z.array(z.string()), z.string()]).nullish().catch(null),
+  command: z
+    .union([z.array(z.string()), z.string()])
+    .nullish()
+    .catch(null),
   cwd: str,
   process_id: z.union([z.string(), z.number()]).nullish().catch(null),
   parsed_cmd: z.unknown().optional(),
@@ -233,7 +238,12 @@ export function toCodexItem(item: ThreadItem): CodexItemForm | null {
         }),
       };
     case 'agentMessage':
-      return { type: 'AgentMessage', id: item.id, content: [{ type: 'Text', text: item.text }], ...(item.phase === null ? {} : { phase: item.phase }) };
+      return {
+        type: 'AgentMessage',
+        id: item.id,
+        content: [{ type: 'Text', text: item.text }],
+        ...(item.phase === null ? {} : { phase: item.phase }),
+      };
     case 'reasoning':
       return { type: 'Reasoning', id: item.id, summary_text: item.summary, raw_content: item.content };
     case 'commandExecution': {

@@ -35,7 +35,10 @@ export function planFork(fd: RolloutFd, path: string, threadId: string, afterTur
   let end = outline.end;
   if (afterTurnId !== null) {
     turn = outline.turns.find((t) => t.id === afterTurnId);
-    if (!turn) throw new StoreInputError(`thread ${threadId} has no turn ${afterTurnId} (it may have been rolled back); pick a turn from \`weft threads read ${threadId}\``);
+    if (!turn)
+      throw new StoreInputError(
+        `thread ${threadId} has no turn ${afterTurnId} (it may have been rolled back); pick a turn from \`weft threads read ${threadId}\``,
+      );
     end = turn.endOffset;
   } else {
     turn = outline.turns[outline.turns.length - 1];
@@ -59,7 +62,9 @@ const FILE_ONLY_META = new Set(['history_base', 'forked_from_ordinal_exclusive']
 
 /** A session_meta payload for a whole, paginated copy of `source`. */
 export function copiedMeta(source: SessionMetaPayload | null, fallbackCwd: string): Record<string, unknown> {
-  const meta = Object.fromEntries(Object.entries(source ?? { cwd: fallbackCwd, source: 'unknown' }).filter(([k]) => !FILE_ONLY_META.has(k)));
+  const meta = Object.fromEntries(
+    Object.entries(source ?? { cwd: fallbackCwd, source: 'unknown' }).filter(([k]) => !FILE_ONLY_META.has(k)),
+  );
   return { ...meta, history_mode: 'paginated' };
 }
 
@@ -100,9 +105,14 @@ export function withOrdinal(line: string, n: number): string {
 /** How many lines `writeForkFile` writes for `plan` (its session_meta, the copied lines, the closing ones). */
 export function forkLineCount(sourceFd: RolloutFd, plan: ForkSource, extraEvents: number): number {
   let lines = 0;
-  forEachLine(sourceFd, plan.outline.metaEnd, (raw) => {
-    if (raw.end > raw.start) lines++;
-  }, { until: plan.end });
+  forEachLine(
+    sourceFd,
+    plan.outline.metaEnd,
+    (raw) => {
+      if (raw.end > raw.start) lines++;
+    },
+    { until: plan.end },
+  );
   return 1 + lines + (plan.unfinished ? 1 : 0) + extraEvents;
 }
 
@@ -118,7 +128,8 @@ export function writeForkFile(
   writeAtomically(target, (out) => {
     const stamp = lineTimestamp(now);
     let ordinal = 0;
-    const line = (type: string, payload: unknown): Buffer => Buffer.from(JSON.stringify({ timestamp: stamp, ordinal: ordinal++, type, payload }) + '\n');
+    const line = (type: string, payload: unknown): Buffer =>
+      Buffer.from(JSON.stringify({ timestamp: stamp, ordinal: ordinal++, type, payload }) + '\n');
     writeAll(out, line('session_meta', meta));
     let pending: string[] = [];
     let pendingBytes = 0;
@@ -127,26 +138,36 @@ export function writeForkFile(
       pending = [];
       pendingBytes = 0;
     };
-    forEachLine(sourceFd, plan.outline.metaEnd, (raw) => {
-      const text = raw.buf.toString('utf8', raw.start, raw.end);
-      const copied = raw.end === raw.start ? text : withOrdinal(text, ordinal++);
-      pending.push(copied + '\n');
-      pendingBytes += copied.length;
-      if (pendingBytes > 1 << 20) flush();
-    }, { until: plan.end });
+    forEachLine(
+      sourceFd,
+      plan.outline.metaEnd,
+      (raw) => {
+        const text = raw.buf.toString('utf8', raw.start, raw.end);
+        const copied = raw.end === raw.start ? text : withOrdinal(text, ordinal++);
+        pending.push(copied + '\n');
+        pendingBytes += copied.length;
+        if (pendingBytes > 1 << 20) flush();
+      },
+      { until: plan.end },
+    );
     flush();
     const t = plan.unfinished;
     if (t) {
-      const startedAt = readTurnRecords(sourceFd, t).start?.startedAt ?? (t.startedAtMs === null ? null : Math.floor(t.startedAtMs / 1000));
+      const startedAt =
+        readTurnRecords(sourceFd, t).start?.startedAt ??
+        (t.startedAtMs === null ? null : Math.floor(t.startedAtMs / 1000));
       const weftTurn = { id: t.id, status: 'interrupted', error: null, startedAt, completedAt: null, durationMs: null };
-      writeAll(out, line('event_msg', { type: 'turn_aborted', turn_id: t.id, reason: 'interrupted', weft_turn: weftTurn }));
+      writeAll(
+        out,
+        line('event_msg', { type: 'turn_aborted', turn_id: t.id, reason: 'interrupted', weft_turn: weftTurn }),
+      );
     }
     for (const payload of extraEvents) writeAll(out, line('event_msg', payload));
   });
 }
 
 function writeAll(fd: number, buf: Buffer): void {
-  for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
+  for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
 }
 
 /**
@@ -175,7 +196,12 @@ function writeAtomically(target: string, write: (fd: number) => void): void {
 /** Writes a brand-new rollout holding just its session_meta line (atomically). */
 export function writeNewRollout(target: string, meta: Record<string, unknown>, created: Date): void {
   writeAtomically(target, (out) => {
-    writeAll(out, Buffer.from(JSON.stringify({ timestamp: lineTimestamp(created), ordinal: 0, type: 'session_meta', payload: meta }) + '\n'));
+    writeAll(
+      out,
+      Buffer.from(
+        JSON.stringify({ timestamp: lineTimestamp(created), ordinal: 0, type: 'session_meta', payload: meta }) + '\n',
+      ),
+    );
   });
 }
 
@@ -221,7 +247,14 @@ export function planCopy(
     const meta = sameThread
       ? { ...copiedMeta(plan.outline.meta, ''), id: source.id }
       : {
-          ...forkMetaPayload(plan.outline.meta, { id: target.id, sourceId: source.id, afterTurnId, now: target.created, cliVersion: target.cliVersion, fallbackCwd: '' }),
+          ...forkMetaPayload(plan.outline.meta, {
+            id: target.id,
+            sourceId: source.id,
+            afterTurnId,
+            now: target.created,
+            cliVersion: target.cliVersion,
+            fallbackCwd: '',
+          }),
           // A fork with its own files works in its worktree or copy.
           ...(target.cwd !== undefined && target.cwd !== null ? { cwd: target.cwd } : {}),
         };

@@ -19,7 +19,12 @@ export interface HistoryRef extends LineRef {
 export type HistoryEntry = { kind: 'item'; item: ResponseItem } | { kind: 'compacted'; compacted: CompactedPayload };
 
 /** Messages Codex and Weft add to the history themselves; not the user's words. */
-const CONTEXT_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>'];
+const CONTEXT_PREFIXES = [
+  '<environment_context>',
+  '<user_instructions>',
+  '# AGENTS.md instructions',
+  '<permissions instructions>',
+];
 
 function isUserWords(item: ResponseItem): boolean {
   if (!isKnownResponseItem(item) || item.type !== 'message' || item.role !== 'user') return false;
@@ -38,7 +43,9 @@ const CODEX_INTERNAL_FIELDS = ['internal_chat_message_metadata_passthrough'];
 export function forModel(item: ResponseItem): ResponseItem {
   const input = item.type === 'message' && 'role' in item && item.role !== 'assistant' && 'id' in item;
   if (!input && !CODEX_INTERNAL_FIELDS.some((f) => f in item)) return item;
-  const copy = Object.fromEntries(Object.entries(item).filter(([k]) => !CODEX_INTERNAL_FIELDS.includes(k) && !(input && k === 'id')));
+  const copy = Object.fromEntries(
+    Object.entries(item).filter(([k]) => !CODEX_INTERNAL_FIELDS.includes(k) && !(input && k === 'id')),
+  );
   const parsed = ResponseItem.safeParse(copy);
   return parsed.success ? parsed.data : item;
 }
@@ -49,7 +56,10 @@ export function historyEntry(payload: unknown, compacted: boolean): HistoryEntry
     const c = CompactedPayload.safeParse(payload);
     if (!c.success) return null;
     const replacement = c.data.replacement_history;
-    return { kind: 'compacted', compacted: replacement ? { ...c.data, replacement_history: replacement.map(forModel) } : c.data };
+    return {
+      kind: 'compacted',
+      compacted: replacement ? { ...c.data, replacement_history: replacement.map(forModel) } : c.data,
+    };
   }
   if (isCommonResponseItem(payload)) return { kind: 'item', item: forModel(payload) };
   const item = ResponseItem.safeParse(payload);

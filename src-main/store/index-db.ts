@@ -137,7 +137,9 @@ export function setIndexAside(path: string, now = new Date()): string | null {
 export function checkIndex(db: IndexDatabase): string[] {
   const result: unknown = db.pragma('quick_check');
   const rows: unknown[] = Array.isArray(result) ? result : [result];
-  const problems = rows.map((row) => (typeof row === 'object' && row !== null ? String(Object.values(row)[0]) : String(row)));
+  const problems = rows.map((row) =>
+    typeof row === 'object' && row !== null ? String(Object.values(row)[0]) : String(row),
+  );
   return problems.length === 1 && problems[0] === 'ok' ? [] : problems;
 }
 
@@ -154,7 +156,9 @@ export interface OpenedIndex {
 export function openIndex(path: string): OpenedIndex {
   mkdirSync(dirname(path), { recursive: true });
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new StoreError(`${path} is a folder, but Weft keeps its thread index in a file of that name; move the folder elsewhere (the index is rebuilt from the rollouts)`);
+    throw new StoreError(
+      `${path} is a folder, but Weft keeps its thread index in a file of that name; move the folder elsewhere (the index is rebuilt from the rollouts)`,
+    );
   }
   const warnings: string[] = [];
   let setAside: string | null = null;
@@ -174,7 +178,9 @@ export function openIndex(path: string): OpenedIndex {
       if (!unusable || attempt > 0) throw cannotOpen(path, error);
       const aside = setIndexAside(path);
       setAside = aside;
-      warnings.push(`the thread index ${path} could not be used (${error instanceof Error ? error.message : String(error)}); it was set aside${aside ? ` as ${basename(aside)}` : ''} and is being rebuilt from the rollouts`);
+      warnings.push(
+        `the thread index ${path} could not be used (${error instanceof Error ? error.message : String(error)}); it was set aside${aside ? ` as ${basename(aside)}` : ''} and is being rebuilt from the rollouts`,
+      );
     }
   }
 }
@@ -184,10 +190,16 @@ function cannotOpen(path: string, error: unknown): Error {
   const code = errorCode(error);
   const reason = error instanceof Error ? error.message : String(error);
   if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
-    return new StoreError(`cannot open the thread index ${path}: ${reason}; the disk may be full or failing. Free some space in ${dirname(path)} and try again`, { cause: error });
+    return new StoreError(
+      `cannot open the thread index ${path}: ${reason}; the disk may be full or failing. Free some space in ${dirname(path)} and try again`,
+      { cause: error },
+    );
   }
   if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM') {
-    return new StoreError(`cannot open the thread index ${path}: ${reason}; check that ${dirname(path)} is a writable folder`, { cause: error });
+    return new StoreError(
+      `cannot open the thread index ${path}: ${reason}; check that ${dirname(path)} is a writable folder`,
+      { cause: error },
+    );
   }
   return error instanceof Error ? error : new StoreError(reason);
 }

@@ -4,9 +4,23 @@
 import { fstatSync } from 'node:fs';
 import { basename } from 'node:path';
 import { SessionMetaPayload, type TurnStatus } from '../../src-preload/protocol';
-import { AgentMessageEvent, ThreadNameUpdatedEvent, TurnEndedEvent, UserMessageEvent, tokenUsageFromEvent } from './events';
+import {
+  AgentMessageEvent,
+  ThreadNameUpdatedEvent,
+  TurnEndedEvent,
+  UserMessageEvent,
+  tokenUsageFromEvent,
+} from './events';
 import { codexItemType, codexMessageText } from './codex-thread-items';
-import { Sniffer, jsonStringNear, lineSteps, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
+import {
+  Sniffer,
+  jsonStringNear,
+  lineSteps,
+  readLines,
+  stringFieldNear,
+  type LineRef,
+  type RawLine,
+} from './line-reader';
 import { parseLine, payloadType } from './line-parse';
 import { createdAtMs, forkedAtTurnIdOf, threadOf } from './loader';
 import type { RolloutOutline } from './outline';
@@ -62,7 +76,12 @@ const MESSAGE_KEY = Buffer.from('"message":"');
 const ITEM_TYPE_KEY = Buffer.from('"item":{"type":"');
 
 /** The `message` of a user_message / agent_message line: read straight from the line when it can be. */
-function messageOf(raw: RawLine, sniffed: boolean, payload: unknown, schema: typeof UserMessageEvent | typeof AgentMessageEvent): string | null {
+function messageOf(
+  raw: RawLine,
+  sniffed: boolean,
+  payload: unknown,
+  schema: typeof UserMessageEvent | typeof AgentMessageEvent,
+): string | null {
   if (sniffed) {
     const direct = jsonStringNear(raw.buf, raw.start, raw.end, MESSAGE_KEY);
     if (direct !== null) return direct;
@@ -100,7 +119,11 @@ export interface SummarizeOptions {
  * `summarizeRollout` of an open file, pausing after each megabyte read so big rollouts are indexed without
  * a long stall. The caller opens and closes `fd`.
  */
-export function* summarizeSteps(fd: RolloutFd, path: string, options: SummarizeOptions): Generator<void, ThreadSummary> {
+export function* summarizeSteps(
+  fd: RolloutFd,
+  path: string,
+  options: SummarizeOptions,
+): Generator<void, ThreadSummary> {
   // The thread's own file says when it changed; a fork's chain is read as one.
   const stat = fstatSync(ownFd(fd));
   let meta: SessionMetaPayload | null = null;
@@ -215,7 +238,9 @@ export function* summarizeSteps(fd: RolloutFd, path: string, options: SummarizeO
   const last: LineRef | null = lastLength < 0 ? null : { offset: lastOffset, length: lastLength };
   const payloads = new Map<number, unknown>();
   let lastTimestamp: string | null = null;
-  const refs = [lastToken, lastContext, lastEnd, last].filter((r): r is LineRef => r !== null).sort((a, b) => a.offset - b.offset);
+  const refs = [lastToken, lastContext, lastEnd, last]
+    .filter((r): r is LineRef => r !== null)
+    .sort((a, b) => a.offset - b.offset);
   readLines(fd, refs, (raw) => {
     const p = parseLine(raw);
     if (!p.ok) return;

@@ -38,7 +38,9 @@ export function parseLine(raw: RawLine): LineParse {
     return { ok: false, error: `not JSON (${error instanceof Error ? error.message : String(error)})` };
   }
   const line = asLooseLine(json);
-  return line ? { ok: true, line, recovered: false } : { ok: false, error: 'not a rollout line (no timestamp and type)' };
+  return line
+    ? { ok: true, line, recovered: false }
+    : { ok: false, error: 'not a rollout line (no timestamp and type)' };
 }
 
 /** The `type` of an object payload, or null. */

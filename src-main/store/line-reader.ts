@@ -35,7 +35,12 @@ const NEWLINE = 0x0a;
  * newline at the end of the file is not reported (see `ScanEnd.tailBytes`). Return false from `onLine` to stop.
  * `sizeHint` (the file's size) keeps the read buffer no bigger than the file.
  */
-export function forEachLine(fd: RolloutFd, from: number, onLine: (line: RawLine) => unknown, options: LineScanOptions = {}): ScanEnd {
+export function forEachLine(
+  fd: RolloutFd,
+  from: number,
+  onLine: (line: RawLine) => unknown,
+  options: LineScanOptions = {},
+): ScanEnd {
   const steps = lineSteps(fd, from, onLine, options);
   for (;;) {
     const step = steps.next();
@@ -50,7 +55,12 @@ export interface LineScanOptions {
 }
 
 /** `forEachLine` that pauses (yields) after each chunk read, so a caller can share the thread between scans. */
-export function* lineSteps(fd: RolloutFd, from: number, onLine: (line: RawLine) => unknown, options: LineScanOptions = {}): Generator<void, ScanEnd> {
+export function* lineSteps(
+  fd: RolloutFd,
+  from: number,
+  onLine: (line: RawLine) => unknown,
+  options: LineScanOptions = {},
+): Generator<void, ScanEnd> {
   const chunk = options.chunkSize ?? DEFAULT_CHUNK;
   const hint = options.sizeHint === undefined ? chunk : Math.max(4096, options.sizeHint - from + 1);
   let buf = Buffer.allocUnsafe(Math.min(chunk, hint));
@@ -93,7 +103,11 @@ export function* lineSteps(fd: RolloutFd, from: number, onLine: (line: RawLine) 
  * Reads the given lines in file order, coalescing near ones into single reads; `index` is the line's
  * position in `refs`.
  */
-export function readLines(fd: RolloutFd, given: readonly LineRef[], onLine: (line: RawLine, index: number) => void): void {
+export function readLines(
+  fd: RolloutFd,
+  given: readonly LineRef[],
+  onLine: (line: RawLine, index: number) => void,
+): void {
   const MAX_SPAN = 8 << 20;
   const MAX_GAP = 64 << 10;
   let order: number[] | null = null;
@@ -192,13 +206,41 @@ class Interner {
   }
 }
 
-const LINE_TYPES = new Interner(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state', 'token_usage_record']);
+const LINE_TYPES = new Interner([
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+  'world_state',
+  'token_usage_record',
+]);
 const EVENT_TYPES = new Interner([
-  'turn_started', 'task_started', 'turn_complete', 'task_complete', 'turn_aborted', 'thread_rolled_back',
-  'thread_name_updated', 'token_count', 'error', 'user_message', 'agent_message', 'agent_reasoning',
-  'agent_reasoning_raw_content', 'exec_command_end', 'patch_apply_end', 'item_completed', 'context_compacted',
-  'web_search_end', 'view_image_tool_call', 'mcp_tool_call_end', 'weft_item_completed', 'weft_approval',
-  'weft_plan_updated', 'weft_item_fields', 'thread_settings_applied',
+  'turn_started',
+  'task_started',
+  'turn_complete',
+  'task_complete',
+  'turn_aborted',
+  'thread_rolled_back',
+  'thread_name_updated',
+  'token_count',
+  'error',
+  'user_message',
+  'agent_message',
+  'agent_reasoning',
+  'agent_reasoning_raw_content',
+  'exec_command_end',
+  'patch_apply_end',
+  'item_completed',
+  'context_compacted',
+  'web_search_end',
+  'view_image_tool_call',
+  'mcp_tool_call_end',
+  'weft_item_completed',
+  'weft_approval',
+  'weft_plan_updated',
+  'weft_item_fields',
+  'thread_settings_applied',
 ]);
 
 /**

@@ -25,7 +25,12 @@ export function ftsQuery(term: string, asciiOnly = false): string | null {
   return words.map((w, i) => `"${w}"${i === last ? '*' : ''}`).join(' ');
 }
 
-const Cursor = z.object({ k: z.enum(['created_at', 'updated_at']), d: z.enum(['asc', 'desc']), v: z.number(), id: z.string() });
+const Cursor = z.object({
+  k: z.enum(['created_at', 'updated_at']),
+  d: z.enum(['asc', 'desc']),
+  v: z.number(),
+  id: z.string(),
+});
 
 export function encodeCursor(sortKey: SortKey, direction: 'asc' | 'desc', row: IndexRow): string {
   const value = sortKey === 'created_at' ? row.created_at : row.updated_at;
@@ -40,9 +45,12 @@ function decodeCursor(cursor: string, sortKey: SortKey, direction: 'asc' | 'desc
     // reported below
   }
   const parsed = Cursor.safeParse(json);
-  if (!parsed.success) throw new StoreInputError(`"${cursor}" is not a thread list cursor; list again without a cursor`);
+  if (!parsed.success)
+    throw new StoreInputError(`"${cursor}" is not a thread list cursor; list again without a cursor`);
   if (parsed.data.k !== sortKey || parsed.data.d !== direction) {
-    throw new StoreInputError(`the cursor was made for sorting by ${parsed.data.k} ${parsed.data.d}, not ${sortKey} ${direction}; list again without a cursor`);
+    throw new StoreInputError(
+      `the cursor was made for sorting by ${parsed.data.k} ${parsed.data.d}, not ${sortKey} ${direction}; list again without a cursor`,
+    );
   }
   return { value: parsed.data.v, id: parsed.data.id };
 }
@@ -52,10 +60,12 @@ export type ListParamsInput = z.input<typeof ThreadListParams>;
 /** The index query for `thread/list` params; throws StoreInputError on a bad cursor or params. */
 export function toListQuery(input: ListParamsInput): ListQuery | { empty: true } {
   const parsed = ThreadListParams.safeParse(input ?? {});
-  if (!parsed.success) throw new StoreInputError(`invalid thread list params: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+  if (!parsed.success)
+    throw new StoreInputError(`invalid thread list params: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
   const p = parsed.data;
   // Weft has no sections; Codex's recency order is the order of last activity.
-  const sortKey = p.sortKey === 'recency_at' || p.sortKey === 'section_position' ? 'updated_at' : (p.sortKey ?? 'created_at');
+  const sortKey =
+    p.sortKey === 'recency_at' || p.sortKey === 'section_position' ? 'updated_at' : (p.sortKey ?? 'created_at');
   const direction = p.sortDirection ?? 'desc';
   const limit = Math.min(MAX_LIST_LIMIT, Math.max(1, p.limit ?? DEFAULT_LIST_LIMIT));
   const cwds = p.cwd === null || p.cwd === undefined ? null : Array.isArray(p.cwd) ? p.cwd : [p.cwd];
@@ -79,7 +89,10 @@ export function toListQuery(input: ListParamsInput): ListQuery | { empty: true }
 }
 
 /** One page of `thread/list` from the index (never reads rollouts). */
-export function listThreads(index: ThreadIndex, params: ListParamsInput): { data: Thread[]; nextCursor: string | null } {
+export function listThreads(
+  index: ThreadIndex,
+  params: ListParamsInput,
+): { data: Thread[]; nextCursor: string | null } {
   const q = toListQuery(params);
   if ('empty' in q) return { data: [], nextCursor: null };
   let rows: IndexRow[];

@@ -55,11 +55,15 @@ function decodeTurnsCursor(cursor: string, outline: RolloutOutline): number {
     json = null;
   }
   const parsed = TurnsCursor.safeParse(json);
-  if (!parsed.success) throw new StoreInputError(`"${cursor}" is not a turns cursor of this thread; read the thread again without one`);
+  if (!parsed.success)
+    throw new StoreInputError(`"${cursor}" is not a turns cursor of this thread; read the thread again without one`);
   const { before, id } = parsed.data;
   if (outline.turns[before]?.id === id) return before;
   const found = outline.turns.findIndex((t) => t.id === id);
-  if (found === -1) throw new StoreInputError('the turns cursor is out of date (the thread was rolled back); read the thread again without one');
+  if (found === -1)
+    throw new StoreInputError(
+      'the turns cursor is out of date (the thread was rolled back); read the thread again without one',
+    );
   return found;
 }
 
@@ -99,7 +103,9 @@ export function threadOf(outline: RolloutOutline): Thread {
     cwd: meta?.cwd ?? '',
     cliVersion: meta?.cli_version ?? '',
     source: sourceName(meta?.source),
-    gitInfo: git ? { sha: git.commit_hash ?? null, branch: git.branch ?? null, originUrl: git.repository_url ?? null } : null,
+    gitInfo: git
+      ? { sha: git.commit_hash ?? null, branch: git.branch ?? null, originUrl: git.repository_url ?? null }
+      : null,
     name: outline.name,
     turns: [],
   };
@@ -118,7 +124,8 @@ export function loadFd(fd: RolloutFd, path: string, options: LoadOptions = {}): 
 
 export function loadOutline(fd: RolloutFd, outline: RolloutOutline, options: LoadOptions = {}): LoadedThread {
   const warnings = [...outline.warnings];
-  if (!outline.meta) warnings.push(`${outline.path}: no readable session_meta line; id and cwd come from the file name`);
+  if (!outline.meta)
+    warnings.push(`${outline.path}: no readable session_meta line; id and cwd come from the file name`);
   const total = outline.turns.length;
   const before = options.turnsCursor ? decodeTurnsCursor(options.turnsCursor, outline) : total;
   const limit = options.turnsLimit ?? null;

@@ -30,7 +30,9 @@ export function acquireThreadLock(home: string, threadId: string): ThreadLock {
   try {
     db = new Database(join(dir, `${threadId}.lock`), { timeout: 0 });
   } catch (error) {
-    throw new StoreError(`could not open the lock file of thread ${threadId} in ${dir}: ${String(error)}`, { cause: error });
+    throw new StoreError(`could not open the lock file of thread ${threadId} in ${dir}: ${String(error)}`, {
+      cause: error,
+    });
   }
   try {
     db.exec('BEGIN EXCLUSIVE');

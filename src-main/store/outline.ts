@@ -159,12 +159,14 @@ class OutlineBuilder {
         this.o.warnings.push(`${this.o.path}: line ${this.lineNo} skipped: ${p.error}`);
         return;
       }
-      if (p.recovered) this.o.warnings.push(`${this.o.path}: line ${this.lineNo} began with a torn line, which was skipped`);
+      if (p.recovered)
+        this.o.warnings.push(`${this.o.path}: line ${this.lineNo} began with a torn line, which was skipped`);
       this.parsed = p.line;
       type = p.line.type;
       const payload = p.line.payload;
       event = type === 'event_msg' ? payloadType(payload) : null;
-      mirror = typeof payload === 'object' && payload !== null && 'weft_mirror' in payload && payload.weft_mirror === true;
+      mirror =
+        typeof payload === 'object' && payload !== null && 'weft_mirror' in payload && payload.weft_mirror === true;
     }
     const length = raw.end - raw.start;
     this.lastLine = { offset: raw.offset, length };
@@ -240,7 +242,12 @@ class OutlineBuilder {
         const id = this.turnId();
         const open = this.open;
         let turn: TurnOutline;
-        if (open && !open.explicit && open.itemRefs.length === 0 && (id === null || open.id === id || open.id.startsWith('turn-'))) {
+        if (
+          open &&
+          !open.explicit &&
+          open.itemRefs.length === 0 &&
+          (id === null || open.id === id || open.id.startsWith('turn-'))
+        ) {
           // A turn_context written just before its turn_started: the same turn.
           turn = open;
           turn.explicit = true;
@@ -386,7 +393,9 @@ class OutlineBuilder {
     this.o.end = end;
     this.o.tailBytes = tailBytes;
     if (tailBytes > 0) {
-      this.o.warnings.push(`${this.o.path}: the last ${tailBytes} byte(s) are not a complete line (torn write), ignored`);
+      this.o.warnings.push(
+        `${this.o.path}: the last ${tailBytes} byte(s) are not a complete line (torn write), ignored`,
+      );
     }
     const open = this.open;
     if (open) {
@@ -425,7 +434,11 @@ const SLICE_MS = 15;
  * `outlineFd` that gives the event loop back between chunks once it has held it for a slice, so outlining
  * a big thread in the desktop app's main process never freezes its windows.
  */
-export async function outlineFdAsync(fd: RolloutFd, path: string, options: { history?: boolean } = {}): Promise<RolloutOutline> {
+export async function outlineFdAsync(
+  fd: RolloutFd,
+  path: string,
+  options: { history?: boolean } = {},
+): Promise<RolloutOutline> {
   const builder = new OutlineBuilder(path, options.history === true);
   const steps = lineSteps(fd, 0, (raw) => builder.line(raw), { sizeHint: sizeOf(fd) });
   let sliceStart = performance.now();

@@ -50,7 +50,8 @@ export interface RolloutFileName {
   day: string;
 }
 
-const FILE_NAME = /^rollout-(\d{4})-(\d{2})-(\d{2})T\d{2}-\d{2}-\d{2}-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$/;
+const FILE_NAME =
+  /^rollout-(\d{4})-(\d{2})-(\d{2})T\d{2}-\d{2}-\d{2}-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$/;
 
 /** The thread id and date of a rollout file name, or null when the name is not a rollout's. */
 export function parseRolloutFileName(name: string): RolloutFileName | null {

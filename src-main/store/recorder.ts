@@ -72,7 +72,10 @@ export interface RecorderOptions {
 }
 
 /** What the recorder needs of its file: a `RolloutWriter`, or a fake in tests. */
-export type RecorderWriter = Pick<RolloutWriter, 'path' | 'created' | 'unsaved' | 'append' | 'durable' | 'sync' | 'close'>;
+export type RecorderWriter = Pick<
+  RolloutWriter,
+  'path' | 'created' | 'unsaved' | 'append' | 'durable' | 'sync' | 'close'
+>;
 
 /** Turns a session's reports into rollout lines for one `RolloutWriter`. */
 export class RolloutRecorder implements SessionRecorder {
@@ -206,7 +209,8 @@ export class RolloutRecorder implements SessionRecorder {
     if (name === this.name) return;
     this.name = name;
     this.event({ type: 'thread_name_updated', thread_id: this.options.threadId, thread_name: name });
-    if (this.options.sessionIndex) appendSessionIndex(this.options.sessionIndex, this.options.threadId, name, this.options.now());
+    if (this.options.sessionIndex)
+      appendSessionIndex(this.options.sessionIndex, this.options.threadId, name, this.options.now());
     this.delta.name = name;
     this.flushDelta();
   }
@@ -244,9 +248,16 @@ export class RolloutRecorder implements SessionRecorder {
     const codex = toCodexItem(item);
     const lines: RolloutItemInput[] = [];
     if (codex) {
-      lines.push({ type: 'event_msg', payload: { type: 'item_completed', thread_id: this.options.threadId, turn_id: turnId, item: codex } });
+      lines.push({
+        type: 'event_msg',
+        payload: { type: 'item_completed', thread_id: this.options.threadId, turn_id: turnId, item: codex },
+      });
       const fields = weftOnlyFields(item, codex);
-      if (fields) lines.push({ type: 'event_msg', payload: { type: 'weft_item_fields', turn_id: turnId, item_id: item.id, fields } });
+      if (fields)
+        lines.push({
+          type: 'event_msg',
+          payload: { type: 'weft_item_fields', turn_id: turnId, item_id: item.id, fields },
+        });
     } else {
       lines.push({ type: 'event_msg', payload: { type: 'weft_item_completed', turn_id: turnId, item } });
     }
@@ -276,7 +287,9 @@ export class RolloutRecorder implements SessionRecorder {
     this.lastWriteAt = at;
     this.dirty = true;
     const timestamp = lineTimestamp(at);
-    this.writer.append(entries.map(({ type, payload }) => JSON.stringify({ timestamp, ordinal: this.ordinal++, type, payload })));
+    this.writer.append(
+      entries.map(({ type, payload }) => JSON.stringify({ timestamp, ordinal: this.ordinal++, type, payload })),
+    );
   }
 
   /**

@@ -88,7 +88,11 @@ async function walk(source: RolloutSource, slicer: Slicer, out: Found[], cancell
 }
 
 /** Rescans what changed; see the file comment. */
-export async function repairIndex(index: ThreadIndex, sources: readonly RolloutSource[], options: RepairOptions): Promise<RepairReport> {
+export async function repairIndex(
+  index: ThreadIndex,
+  sources: readonly RolloutSource[],
+  options: RepairOptions,
+): Promise<RepairReport> {
   const slicer = new Slicer(options.sliceMs ?? 8);
   const report: RepairReport = { indexed: 0, removed: 0, files: 0, warnings: [], cancelled: false };
   const stop = (): RepairReport => ({ ...report, cancelled: true });
@@ -162,7 +166,9 @@ export async function repairIndex(index: ThreadIndex, sources: readonly RolloutS
       }
       summary = step.value;
     } catch (error) {
-      report.warnings.push(`${f.path}: could not be read (${error instanceof Error ? error.message : String(error)}); not indexed`);
+      report.warnings.push(
+        `${f.path}: could not be read (${error instanceof Error ? error.message : String(error)}); not indexed`,
+      );
       continue;
     } finally {
       if (fd !== null) closeRollout(fd);
@@ -171,7 +177,8 @@ export async function repairIndex(index: ThreadIndex, sources: readonly RolloutS
       report.warnings.push(`${f.path}: no thread id in its session_meta or name; not indexed`);
     } else if (seenIds.has(summary.id)) {
       // Weft's folders come first: a Codex thread that has a Weft copy is that copy (no warning then).
-      if (f.source.origin !== 'codex') report.warnings.push(`${f.path}: thread ${summary.id} is also in another rollout; this copy is not indexed`);
+      if (f.source.origin !== 'codex')
+        report.warnings.push(`${f.path}: thread ${summary.id} is also in another rollout; this copy is not indexed`);
     } else {
       const name = f.source.names?.get(summary.id);
       if (name !== undefined) summary.name = name;

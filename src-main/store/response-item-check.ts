@@ -47,14 +47,22 @@ export function isCommonResponseItem(v: unknown): v is ResponseItem {
     case 'custom_tool_call_output':
       return isStr(v['call_id']) && (isStr(v['output']) || isContentList(v['output']));
     case 'custom_tool_call':
-      return isStr(v['call_id']) && isStr(v['name']) && isStr(v['input']) && isNullishStr(v['id']) && isNullishStr(v['status']);
+      return (
+        isStr(v['call_id']) &&
+        isStr(v['name']) &&
+        isStr(v['input']) &&
+        isNullishStr(v['id']) &&
+        isNullishStr(v['status'])
+      );
     case 'reasoning': {
       const summary = v['summary'];
       const content = v['content'];
       return (
         Array.isArray(summary) &&
         summary.every((s) => isObj(s) && s['type'] === 'summary_text' && isStr(s['text'])) &&
-        (content === undefined || content === null || (Array.isArray(content) && content.every((c) => isObj(c) && isStr(c['type']) && isStr(c['text'])))) &&
+        (content === undefined ||
+          content === null ||
+          (Array.isArray(content) && content.every((c) => isObj(c) && isStr(c['type']) && isStr(c['text'])))) &&
         isNullishStr(v['encrypted_content']) &&
         isNullishStr(v['id'])
       );

@@ -94,7 +94,10 @@ const HistoryBase = z.looseObject({
 });
 export type HistoryBase = z.infer<typeof HistoryBase>;
 
-const MetaHead = z.looseObject({ type: z.literal('session_meta'), payload: z.looseObject({ history_base: HistoryBase.nullish() }) });
+const MetaHead = z.looseObject({
+  type: z.literal('session_meta'),
+  payload: z.looseObject({ history_base: HistoryBase.nullish() }),
+});
 
 const HEAD_MAX = 4 << 20;
 
@@ -229,12 +232,16 @@ export function openRollout(path: string, seen: readonly string[] = []): OpenedR
     const base = head ? historyBaseOf(head.text) : null;
     if (!head || !base) return { fd, warnings };
     if (seen.length >= MAX_DEPTH || seen.includes(base.thread_id)) {
-      warnings.push(`${path}: its parent chain loops or is too deep at thread ${base.thread_id}; only its own lines are read`);
+      warnings.push(
+        `${path}: its parent chain loops or is too deep at thread ${base.thread_id}; only its own lines are read`,
+      );
       return { fd, warnings };
     }
     const parentPath = findSibling(path, base.thread_id);
     if (parentPath === null) {
-      warnings.push(`${path}: it continues thread ${base.thread_id}, which was not found; only its own turns are shown`);
+      warnings.push(
+        `${path}: it continues thread ${base.thread_id}, which was not found; only its own turns are shown`,
+      );
       return { fd, warnings };
     }
     const parent = openRollout(parentPath, [...seen, base.thread_id]);
@@ -282,7 +289,7 @@ export function nextOrdinalOf(path: string): number {
     if (m?.[1] !== undefined) return Number(m[1]) + 1;
     let lines = 0;
     const buf = Buffer.allocUnsafe(1 << 20);
-    for (let pos = 0; pos < size; ) {
+    for (let pos = 0; pos < size;) {
       const got = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
       if (got === 0) break;
       for (let i = buf.indexOf(0x0a); i !== -1 && i < got; i = buf.indexOf(0x0a, i + 1)) lines++;

@@ -15,7 +15,18 @@
 // - The file is created at the first append (by `create`: the session_meta line, or a fork's copied lines),
 //   so a thread that never records anything leaves no file. The thread's write lock is held from creation
 //   (or from opening an existing file) until `close`.
-import { appendFileSync, chmodSync, closeSync, existsSync, fstatSync, fsync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { RolloutWriteError, type UnsavedLines } from './errors';

@@ -46,7 +46,12 @@ class BadRow extends StoreError {
 }
 
 /** Typed access to a row's columns; a value of the wrong type is an error naming its column. */
-function columns(r: unknown): { str(k: string): string; num(k: string): number; opt(k: string): string | null; raw(k: string): unknown } {
+function columns(r: unknown): {
+  str(k: string): string;
+  num(k: string): number;
+  opt(k: string): string | null;
+  raw(k: string): unknown;
+} {
   if (typeof r !== 'object' || r === null) throw new BadRow('*');
   const o: Record<string, unknown> = { ...r };
   return {
@@ -189,7 +194,10 @@ function listSql(q: ListQuery): { sql: string; args: (string | number)[] } {
     args.push(q.after.value, q.after.id);
   }
   args.push(q.limit + 1);
-  return { sql: `SELECT * FROM threads WHERE ${where.join(' AND ')} ORDER BY ${q.sortKey} ${dir}, id ${dir} LIMIT ?`, args };
+  return {
+    sql: `SELECT * FROM threads WHERE ${where.join(' AND ')} ORDER BY ${q.sortKey} ${dir}, id ${dir} LIMIT ?`,
+    args,
+  };
 }
 
 export class ThreadIndex {
@@ -272,7 +280,9 @@ export class ThreadIndex {
     let rid: number;
     if (existing === undefined) {
       const cols = Object.keys(values);
-      const info = this.stmt(`INSERT INTO threads (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(values);
+      const info = this.stmt(
+        `INSERT INTO threads (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
+      ).run(values);
       rid = Number(info.lastInsertRowid);
     } else {
       rid = z.object({ rid: z.number() }).parse(existing).rid;
@@ -324,7 +334,8 @@ export class ThreadIndex {
     const addText = u.text !== undefined && u.text !== '' && row.text_chunks < TEXT_CHUNKS_PER_THREAD;
     if (addText) sets.push('text_chunks = text_chunks + 1');
     this.stmt(`UPDATE threads SET ${sets.join(', ')} WHERE id = @id`).run(values);
-    if (addText) this.stmt('INSERT INTO thread_text (rowid, body) VALUES (?, ?)').run(textBase(row.rid) + row.text_chunks, u.text);
+    if (addText)
+      this.stmt('INSERT INTO thread_text (rowid, body) VALUES (?, ?)').run(textBase(row.rid) + row.text_chunks, u.text);
     if (u.name !== undefined) {
       this.stmt('DELETE FROM thread_names WHERE rowid = ?').run(row.rid);
       if (u.name) this.stmt('INSERT INTO thread_names (rowid, name) VALUES (?, ?)').run(row.rid, u.name);
@@ -334,7 +345,12 @@ export class ThreadIndex {
 
   /** Records that a rollout moved (archive / unarchive). */
   moved(id: string, path: string, archived: boolean, fileMtimeMs: number): void {
-    this.stmt('UPDATE threads SET path = ?, archived = ?, file_mtime_ms = ? WHERE id = ?').run(path, archived ? 1 : 0, fileMtimeMs, id);
+    this.stmt('UPDATE threads SET path = ?, archived = ?, file_mtime_ms = ? WHERE id = ?').run(
+      path,
+      archived ? 1 : 0,
+      fileMtimeMs,
+      id,
+    );
   }
 
   remove(id: string): void {

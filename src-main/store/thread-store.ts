@@ -22,10 +22,27 @@ import { nextOrdinalOf } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
 import { SESSION_INDEX_FILE } from './session-index';
 import { ThreadIndex, threadFromRow } from './thread-index';
-import type { ForkEntry, ForkedThread, NewThreadMeta, OpenedThread, ReadThreadResult, RecordingOptions, ThreadRecorder, ThreadStoreOptions } from './store-types';
+import type {
+  ForkEntry,
+  ForkedThread,
+  NewThreadMeta,
+  OpenedThread,
+  ReadThreadResult,
+  RecordingOptions,
+  ThreadRecorder,
+  ThreadStoreOptions,
+} from './store-types';
 
-export type { ForkEntry, ForkedThread, NewThreadMeta, OpenedThread, ReadThreadResult, RecordingOptions, ThreadRecorder, ThreadStoreOptions };
-
+export type {
+  ForkEntry,
+  ForkedThread,
+  NewThreadMeta,
+  OpenedThread,
+  ReadThreadResult,
+  RecordingOptions,
+  ThreadRecorder,
+  ThreadStoreOptions,
+};
 
 export class ThreadStore {
   private readonly catalog: Catalog;
@@ -79,7 +96,8 @@ export class ThreadStore {
 
   /** A new thread. Its file is created (and its lock taken) at the first recorded line. */
   createThread(meta: NewThreadMeta, options: RecordingOptions = {}): { path: string; recorder: ThreadRecorder } {
-    if (!/^[0-9A-Za-z][0-9A-Za-z-]*$/.test(meta.id)) throw new StoreInputError(`"${meta.id}" is not a thread id (expected a uuid)`);
+    if (!/^[0-9A-Za-z][0-9A-Za-z-]*$/.test(meta.id))
+      throw new StoreInputError(`"${meta.id}" is not a thread id (expected a uuid)`);
     if (this.recorders.has(meta.id)) throw new ThreadLockedError(meta.id);
     const created = this.now();
     const path = rolloutPath(this.home, created, meta.id);
@@ -116,7 +134,10 @@ export class ThreadStore {
   }
 
   /** `openForAppend` that gives the event loop back while it reads the rollout (the desktop app's resume). */
-  async openForAppendAsync(threadId: string, options: RecordingOptions & { turnsLimit?: number | null } = {}): Promise<OpenedThread> {
+  async openForAppendAsync(
+    threadId: string,
+    options: RecordingOptions & { turnsLimit?: number | null } = {},
+  ): Promise<OpenedThread> {
     const loc = this.catalog.locate(threadId);
     if (loc.origin === 'codex') return this.continueCodex(loc, options);
     const writer = this.appendWriter(threadId, loc.path, options);
@@ -177,7 +198,12 @@ export class ThreadStore {
       nextOrdinal: copy.lines,
       onError: options.onError,
     });
-    const thread: Thread = { ...source.thread, path, name: loc.name ?? source.thread.name, status: { type: 'notLoaded' } };
+    const thread: Thread = {
+      ...source.thread,
+      path,
+      name: loc.name ?? source.thread.name,
+      status: { type: 'notLoaded' },
+    };
     return { state: { ...source, thread }, recorder };
   }
 
@@ -230,13 +256,21 @@ export class ThreadStore {
   }
 
   /** A thread, with its turns when asked: all of them, or `turnsLimit` at a time from the newest. */
-  read(threadId: string, options: { includeTurns?: boolean | null; turnsCursor?: string | null; turnsLimit?: number | null } = {}): ReadThreadResult {
+  read(
+    threadId: string,
+    options: { includeTurns?: boolean | null; turnsCursor?: string | null; turnsLimit?: number | null } = {},
+  ): ReadThreadResult {
     const loc = this.catalog.locate(threadId);
     if (!options.includeTurns) {
       const row = this.catalog.guard(() => this.catalog.index.get(threadId));
-      if (row) return { thread: threadFromRow(row), turnDetails: [], olderTurnsCursor: null, totalTurns: null, warnings: [] };
+      if (row)
+        return { thread: threadFromRow(row), turnDetails: [], olderTurnsCursor: null, totalTurns: null, warnings: [] };
     }
-    const state = loadFile(loc.path, { history: false, turnsLimit: options.turnsLimit, turnsCursor: options.turnsCursor });
+    const state = loadFile(loc.path, {
+      history: false,
+      turnsLimit: options.turnsLimit,
+      turnsCursor: options.turnsCursor,
+    });
     if (loc.origin === 'codex' && loc.name !== null) state.thread.name = loc.name;
     if (!options.includeTurns) state.thread.turns = [];
     return {
@@ -250,7 +284,9 @@ export class ThreadStore {
 
   /** Threads forked from `threadId` (for the thread tree), oldest first. */
   forksOf(threadId: string): ForkEntry[] {
-    return this.catalog.guard(() => this.catalog.index.forksOf(threadId)).map((row) => ({ thread: threadFromRow(row), forkedAtTurnId: row.forked_at_turn_id }));
+    return this.catalog
+      .guard(() => this.catalog.index.forksOf(threadId))
+      .map((row) => ({ thread: threadFromRow(row), forkedAtTurnId: row.forked_at_turn_id }));
   }
 
   // ---- changing --------------------------------------------------------------------------------------
@@ -271,11 +307,17 @@ export class ThreadStore {
   }
 
   /** Drops the last `numTurns` turns (a marker line; nothing is deleted) and returns the thread as it is now. */
-  async rollback(threadId: string, numTurns: number, options: { turnsLimit?: number | null } = {}): Promise<LoadedThread> {
-    if (!Number.isInteger(numTurns) || numTurns < 1) throw new StoreInputError(`numTurns must be a whole number of at least 1, got ${numTurns}`);
+  async rollback(
+    threadId: string,
+    numTurns: number,
+    options: { turnsLimit?: number | null } = {},
+  ): Promise<LoadedThread> {
+    if (!Number.isInteger(numTurns) || numTurns < 1)
+      throw new StoreInputError(`numTurns must be a whole number of at least 1, got ${numTurns}`);
     const loc = this.writable(threadId, 'roll back');
     const total = outlineFile(loc.path).turns.length;
-    if (numTurns > total) throw new StoreInputError(`thread ${threadId} has ${total} turn(s); it cannot roll back ${numTurns}`);
+    if (numTurns > total)
+      throw new StoreInputError(`thread ${threadId} has ${total} turn(s); it cannot roll back ${numTurns}`);
     const open = this.recorders.get(threadId);
     if (open) await open.recordRollback(numTurns);
     else await this.withRecorder(loc, (r) => r.recordRollback(numTurns));
@@ -306,7 +348,10 @@ export class ThreadStore {
    * `forked_from_id`; its file is written at once and its recorder is ready to continue it.
    */
   /** `cwd`: the fork's working directory when it differs from the source's (a fork with its own files). */
-  fork(threadId: string, options: RecordingOptions & { afterTurnId?: string | null; turnsLimit?: number | null; cwd?: string | null } = {}): ForkedThread {
+  fork(
+    threadId: string,
+    options: RecordingOptions & { afterTurnId?: string | null; turnsLimit?: number | null; cwd?: string | null } = {},
+  ): ForkedThread {
     const loc = this.catalog.locate(threadId);
     const created = this.now();
     const id = uuidv7(created.getTime());
@@ -314,7 +359,13 @@ export class ThreadStore {
     const lock = acquireThreadLock(this.home, id);
     let writer: RolloutWriter;
     try {
-      writeForkOf(loc, options.afterTurnId ?? null, { id, path, created, cliVersion: VERSION, cwd: options.cwd ?? null });
+      writeForkOf(loc, options.afterTurnId ?? null, {
+        id,
+        path,
+        created,
+        cliVersion: VERSION,
+        cwd: options.cwd ?? null,
+      });
       writer = this.writer(id, path, null, options.onError, () => lock);
       writer.openExisting();
     } catch (error) {
@@ -342,7 +393,10 @@ export class ThreadStore {
   async importCodex(codexHome?: string): Promise<{ imported: number; warnings: string[] }> {
     const abs = resolve(codexHome ?? join(homedir(), '.codex'));
     if (!existsSync(join(abs, 'sessions')) && !existsSync(join(abs, 'archived_sessions'))) {
-      return { imported: 0, warnings: [`no Codex threads in ${abs} (it has no sessions/ folder); pass the folder that holds them`] };
+      return {
+        imported: 0,
+        warnings: [`no Codex threads in ${abs} (it has no sessions/ folder); pass the folder that holds them`],
+      };
     }
     rememberCodexHome(this.home, abs);
     const report = await this.catalog.queueRepair(true, codexSources(abs));
@@ -359,10 +413,15 @@ export class ThreadStore {
     const problems = this.catalog.check();
     const setAside = problems.length > 0 ? this.catalog.setAside(problems.slice(0, 3).join('; ')) : null;
     const report = await this.catalog.queueRepair(true, this.catalog.sources(), true);
-    if (report === null || report.cancelled) throw new StoreError('the thread index was not rebuilt: the store closed while rebuilding it; run `weft threads reindex` again');
+    if (report === null || report.cancelled)
+      throw new StoreError(
+        'the thread index was not rebuilt: the store closed while rebuilding it; run `weft threads reindex` again',
+      );
     const after = this.catalog.check();
     if (after.length > 0) {
-      throw new StoreError(`the thread index ${indexFile(this.home)} is still damaged after rebuilding it (${after[0] ?? ''}); the disk may be failing`);
+      throw new StoreError(
+        `the thread index ${indexFile(this.home)} is still damaged after rebuilding it (${after[0] ?? ''}); the disk may be failing`,
+      );
     }
     return { ...report, setAside };
   }
@@ -381,7 +440,8 @@ export class ThreadStore {
   private writable(threadId: string, what: string): Located {
     const loc = this.catalog.locate(threadId);
     if (loc.origin !== 'codex') return loc;
-    if (this.recorders.has(threadId)) throw new StoreError(`thread ${threadId} is open in this window; ${what} it there`);
+    if (this.recorders.has(threadId))
+      throw new StoreError(`thread ${threadId} is open in this window; ${what} it there`);
     return this.adopt(loc);
   }
 
@@ -389,7 +449,8 @@ export class ThreadStore {
     if (this.recorders.has(loc.id)) throw new StoreError(`thread ${loc.id} is open in this window; close it first`);
     const lock = acquireThreadLock(this.home, loc.id);
     try {
-      if (existsSync(target)) throw new StoreError(`cannot move thread ${loc.id}: ${target} already exists; move that file away first`);
+      if (existsSync(target))
+        throw new StoreError(`cannot move thread ${loc.id}: ${target} already exists; move that file away first`);
       mkdirSync(resolve(target, '..'), { recursive: true });
       renameSync(loc.path, target);
       if (!archived) {
@@ -397,7 +458,9 @@ export class ThreadStore {
         utimesSync(target, now, now);
       }
       const mtime = Math.floor(statSync(target).mtimeMs);
-      this.catalog.guard(() => this.catalog.index.transaction(() => this.catalog.index.moved(loc.id, target, archived, mtime)));
+      this.catalog.guard(() =>
+        this.catalog.index.transaction(() => this.catalog.index.moved(loc.id, target, archived, mtime)),
+      );
     } finally {
       lock.release();
     }
@@ -417,7 +480,11 @@ export class ThreadStore {
       create,
       lock,
       onError: onError ?? ((e) => this.threadWarning(threadId, e.message)),
-      onRecovered: () => this.threadWarning(threadId, `thread ${threadId} is being saved again: every line it recorded is now in ${path}`),
+      onRecovered: () =>
+        this.threadWarning(
+          threadId,
+          `thread ${threadId} is being saved again: every line it recorded is now in ${path}`,
+        ),
       onCreated: () => {
         this.catalog.indexFile(threadId, path, this.pendingModel.get(threadId) ?? null);
         this.pendingModel.delete(threadId);
@@ -428,7 +495,14 @@ export class ThreadStore {
   private recorder(
     threadId: string,
     path: string,
-    o: { create: (target: string) => void; hasPreview: boolean; name: string | null; model: string | null; nextOrdinal: number; onError?: (e: RolloutWriteError) => void },
+    o: {
+      create: (target: string) => void;
+      hasPreview: boolean;
+      name: string | null;
+      model: string | null;
+      nextOrdinal: number;
+      onError?: (e: RolloutWriteError) => void;
+    },
   ): RolloutRecorder {
     this.pendingModel.set(threadId, o.model);
     const writer = this.writer(threadId, path, o.create, o.onError);

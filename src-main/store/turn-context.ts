@@ -45,7 +45,9 @@ export function toRolloutSandboxPolicy(value: unknown): Record<string, unknown> 
   const p = parsed.data;
   switch (p.type) {
     case 'readOnly':
-      return p.networkAccess === undefined ? { type: 'read-only' } : { type: 'read-only', network_access: p.networkAccess };
+      return p.networkAccess === undefined
+        ? { type: 'read-only' }
+        : { type: 'read-only', network_access: p.networkAccess };
     case 'dangerFullAccess':
       return { type: 'danger-full-access' };
     case 'workspaceWrite':
@@ -66,7 +68,9 @@ export function fromRolloutSandboxPolicy(value: Record<string, unknown>): Sandbo
   const p = parsed.data;
   switch (p.type) {
     case 'read-only':
-      return typeof p.network_access === 'boolean' ? { type: 'readOnly', networkAccess: p.network_access } : { type: 'readOnly' };
+      return typeof p.network_access === 'boolean'
+        ? { type: 'readOnly', networkAccess: p.network_access }
+        : { type: 'readOnly' };
     case 'danger-full-access':
       return { type: 'dangerFullAccess' };
     case 'workspace-write':
@@ -82,7 +86,9 @@ export function fromRolloutSandboxPolicy(value: Record<string, unknown>): Sandbo
   }
 }
 
-export function turnContextPayload(ctx: TurnContextInput): Extract<RolloutItemInput, { type: 'turn_context' }>['payload'] {
+export function turnContextPayload(
+  ctx: TurnContextInput,
+): Extract<RolloutItemInput, { type: 'turn_context' }>['payload'] {
   return {
     turn_id: ctx.turnId,
     cwd: ctx.cwd,

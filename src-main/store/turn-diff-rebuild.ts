@@ -45,7 +45,10 @@ export function keptFileDiff(diff: string, declined: ReadonlySet<number>, fallba
       return;
     }
     const newStart = Number(match[3]) + shift;
-    out.push(`@@ -${match[1]}${match[2] === undefined ? '' : `,${match[2]}`} +${newStart}${match[4] === undefined ? '' : `,${match[4]}`} @@${match[5] ?? ''}`, ...hunk.slice(1));
+    out.push(
+      `@@ -${match[1]}${match[2] === undefined ? '' : `,${match[2]}`} +${newStart}${match[4] === undefined ? '' : `,${match[4]}`} @@${match[5] ?? ''}`,
+      ...hunk.slice(1),
+    );
   });
   return `${out.join('\n')}\n`;
 }

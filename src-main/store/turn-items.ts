@@ -58,7 +58,13 @@ export function readTurnRecords(fd: RolloutFd, t: TurnOutline): TurnRecords {
   return out;
 }
 
-function turnOf(t: TurnOutline, items: ThreadItem[], start: RecordedTurn | null, end: RecordedTurn | null, diff: string | null): Turn {
+function turnOf(
+  t: TurnOutline,
+  items: ThreadItem[],
+  start: RecordedTurn | null,
+  end: RecordedTurn | null,
+  diff: string | null,
+): Turn {
   // Recorded as the turn ended; for turns recorded without it (older threads, Codex's, a turn cut short),
   // rebuilt from the patches that landed.
   const weftDiff = diff ?? diffFromFileChanges(items);
@@ -72,7 +78,11 @@ function turnOf(t: TurnOutline, items: ThreadItem[], start: RecordedTurn | null,
     id: t.id,
     items,
     status,
-    error: status === 'failed' ? ((fromRecord ? end.error : null) ?? t.error ?? { message: 'the turn failed', codexErrorInfo: null, additionalDetails: null }) : null,
+    error:
+      status === 'failed'
+        ? ((fromRecord ? end.error : null) ??
+          t.error ?? { message: 'the turn failed', codexErrorInfo: null, additionalDetails: null })
+        : null,
     startedAt: (end ?? start)?.startedAt ?? seconds(t.startedAtMs),
     completedAt: fromRecord ? end.completedAt : cutShort ? null : seconds(t.endedAtMs),
     durationMs: fromRecord ? end.durationMs : cutShort ? null : derivedDuration,
@@ -134,7 +144,11 @@ class TurnAssembler {
         const e = ErrorEvent.safeParse(payload);
         if (e.success) {
           this.details.errors.push(
-            e.data.weft_error ?? { message: e.data.message, codexErrorInfo: codexErrorInfoName(e.data.codex_error_info), additionalDetails: null },
+            e.data.weft_error ?? {
+              message: e.data.message,
+              codexErrorInfo: codexErrorInfoName(e.data.codex_error_info),
+              additionalDetails: null,
+            },
           );
         }
         return;
@@ -164,7 +178,13 @@ export interface TurnPage {
 }
 
 /** Turns `from` (inclusive) to `to` (exclusive) of the outline, with their items. */
-export function materializeTurns(fd: RolloutFd, outline: RolloutOutline, from: number, to: number, warnings: string[]): TurnPage {
+export function materializeTurns(
+  fd: RolloutFd,
+  outline: RolloutOutline,
+  from: number,
+  to: number,
+  warnings: string[],
+): TurnPage {
   const chosen = outline.turns.slice(from, to);
   const refs: LineRef[] = [];
   const owner: number[] = [];
@@ -201,7 +221,15 @@ export function materializeTurns(fd: RolloutFd, outline: RolloutOutline, from: n
     }
   });
   return {
-    turns: chosen.map((t, i) => turnOf(t, assemblers[i]?.items ?? [], records[i]?.start ?? null, records[i]?.end ?? null, assemblers[i]?.diff ?? null)),
+    turns: chosen.map((t, i) =>
+      turnOf(
+        t,
+        assemblers[i]?.items ?? [],
+        records[i]?.start ?? null,
+        records[i]?.end ?? null,
+        assemblers[i]?.diff ?? null,
+      ),
+    ),
     details: assemblers.map((a) => a.details),
   };
 }

@@ -4,7 +4,13 @@
 import { spawn } from 'node:child_process';
 import { isAbsolute, resolve } from 'node:path';
 import type * as NodePty from 'node-pty';
-import type { CommandExecParams, CommandExecResult, CommandExecTerminalSize, SandboxPolicy, ServerNotification } from '../../src-preload/protocol';
+import type {
+  CommandExecParams,
+  CommandExecResult,
+  CommandExecTerminalSize,
+  SandboxPolicy,
+  ServerNotification,
+} from '../../src-preload/protocol';
 import { commandEnv } from '../safety/command-env';
 import { createSandboxLauncher } from '../safety/sandbox/launcher';
 import { exitCodeFromSignal } from '../tools/exec/exec-process';
@@ -57,16 +63,21 @@ export class CommandExecSessions {
   async exec(params: CommandExecParams): Promise<CommandExecResult> {
     if (this.closed) throw new CommandExecError('the connection is closing', 'request');
     const [file] = params.command;
-    if (file === undefined || file === '') throw new CommandExecError('command: give at least the program to run (an empty argv was sent)');
+    if (file === undefined || file === '')
+      throw new CommandExecError('command: give at least the program to run (an empty argv was sent)');
     const tty = params.tty === true;
     const streamOut = tty || params.streamStdoutStderr === true;
     const streamIn = tty || params.streamStdin === true;
     const processId = params.processId ?? null;
-    if (processId === null && (tty || streamOut || streamIn)) throw new CommandExecError('processId: required with tty, streamStdin or streamStdoutStderr');
+    if (processId === null && (tty || streamOut || streamIn))
+      throw new CommandExecError('processId: required with tty, streamStdin or streamStdoutStderr');
     if (params.size && !tty) throw new CommandExecError('size: only valid with tty: true');
-    if (params.disableTimeout && params.timeoutMs != null) throw new CommandExecError('timeoutMs: cannot be combined with disableTimeout');
-    if (params.disableOutputCap && params.outputBytesCap != null) throw new CommandExecError('outputBytesCap: cannot be combined with disableOutputCap');
-    if (processId !== null && this.running.has(processId)) throw new CommandExecError(`processId: ${processId} is already running on this connection`, 'request');
+    if (params.disableTimeout && params.timeoutMs != null)
+      throw new CommandExecError('timeoutMs: cannot be combined with disableTimeout');
+    if (params.disableOutputCap && params.outputBytesCap != null)
+      throw new CommandExecError('outputBytesCap: cannot be combined with disableOutputCap');
+    if (processId !== null && this.running.has(processId))
+      throw new CommandExecError(`processId: ${processId} is already running on this connection`, 'request');
     const launch = this.launch(params, { tty, streamOut, streamIn, processId });
     if (processId === null) return (await launch).result;
     // Registered before anything is awaited, so a write sent right after the request finds it.
@@ -74,7 +85,9 @@ export class CommandExecSessions {
     running.catch(() => undefined);
     this.running.set(processId, running);
     try {
-      return await (await launch).result;
+      return await (
+        await launch
+      ).result;
     } finally {
       this.running.delete(processId);
     }
@@ -85,11 +98,16 @@ export class CommandExecSessions {
     mode: { tty: boolean; streamOut: boolean; streamIn: boolean; processId: string | null },
   ): Promise<{ running: Running; result: Promise<CommandExecResult> }> {
     const { tty, streamOut, streamIn, processId } = mode;
-    const cwd = params.cwd ? (isAbsolute(params.cwd) ? params.cwd : resolve(this.host.defaultCwd, params.cwd)) : this.host.defaultCwd;
+    const cwd = params.cwd
+      ? isAbsolute(params.cwd)
+        ? params.cwd
+        : resolve(this.host.defaultCwd, params.cwd)
+      : this.host.defaultCwd;
     const policy = params.sandboxPolicy ?? (await this.host.defaultSandbox(cwd));
     const env = this.environment(params.env ?? {}, tty);
     const sandbox = await createSandboxLauncher(policy, cwd, env);
-    if (!sandbox.available) throw new CommandExecError(`the sandbox cannot run here: ${sandbox.reason} ${sandbox.fix}`, 'request');
+    if (!sandbox.available)
+      throw new CommandExecError(`the sandbox cannot run here: ${sandbox.reason} ${sandbox.fix}`, 'request');
     const launched = sandbox.launcher([...params.command], { cwd, env });
     const timeoutMs = params.disableTimeout ? null : (params.timeoutMs ?? (streamOut ? null : DEFAULT_TIMEOUT_MS));
     const cap = params.disableOutputCap ? null : (params.outputBytesCap ?? (streamOut ? null : DEFAULT_OUTPUT_CAP));
@@ -99,7 +117,10 @@ export class CommandExecSessions {
       const kept = out.take(chunk);
       if (!streamOut || processId === null) return;
       if (kept.length > 0 || out.justCut) {
-        this.notify({ method: 'command/exec/outputDelta', params: { processId, stream, deltaBase64: kept.toString('base64'), capReached: out.justCut } });
+        this.notify({
+          method: 'command/exec/outputDelta',
+          params: { processId, stream, deltaBase64: kept.toString('base64'), capReached: out.justCut },
+        });
         out.justCut = false;
       }
     };
@@ -121,14 +142,19 @@ export class CommandExecSessions {
 
   async write(processId: string, data: Buffer | null, closeStdin: boolean): Promise<void> {
     const p = await this.find(processId);
-    if (!p.stdinOpen) throw new CommandExecError(`processId: ${processId} has no open stdin (start it with streamStdin or tty)`, 'request');
+    if (!p.stdinOpen)
+      throw new CommandExecError(
+        `processId: ${processId} has no open stdin (start it with streamStdin or tty)`,
+        'request',
+      );
     if (data && data.length > 0) p.write(data);
     if (closeStdin) p.closeStdin();
   }
 
   async resize(processId: string, size: CommandExecTerminalSize): Promise<void> {
     const p = await this.find(processId);
-    if (!p.tty) throw new CommandExecError(`processId: ${processId} is not a terminal (start it with tty: true)`, 'request');
+    if (!p.tty)
+      throw new CommandExecError(`processId: ${processId} is not a terminal (start it with tty: true)`, 'request');
     p.resize(size);
   }
 
@@ -146,7 +172,8 @@ export class CommandExecSessions {
   private async find(processId: string): Promise<Running> {
     const p = this.running.get(processId);
     const running = p ? await p.catch(() => null) : null;
-    if (!running) throw new CommandExecError(`processId: no running process ${processId} on this connection`, 'request');
+    if (!running)
+      throw new CommandExecError(`processId: no running process ${processId} on this connection`, 'request');
     return running;
   }
 
@@ -204,7 +231,12 @@ function startPipes(
   onData: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
 ): { running: Running; exited: Promise<number> } {
   const [file, ...args] = argv;
-  const child = spawn(file ?? '', args, { cwd, env, detached: true, stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  const child = spawn(file ?? '', args, {
+    cwd,
+    env,
+    detached: true,
+    stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
   const pid = child.pid;
   const untrack = pid === undefined ? () => undefined : trackGroup(pid);
   child.stdout?.on('data', (c: Buffer) => onData('stdout', c));
@@ -212,7 +244,9 @@ function startPipes(
   child.stdin?.on('error', () => undefined);
   let stdinOpen = stdin;
   const exited = new Promise<number>((resolveExit, reject) => {
-    child.once('error', (err) => reject(new CommandExecError(`could not start ${file ?? ''}: ${err.message}`, 'request')));
+    child.once('error', (err) =>
+      reject(new CommandExecError(`could not start ${file ?? ''}: ${err.message}`, 'request')),
+    );
     // `close`: the process exited and its output was read to the end.
     child.once('close', (code, signal) => {
       untrack();
@@ -232,7 +266,8 @@ function startPipes(
       child.stdin?.end();
     },
     resize: () => undefined,
-    terminate: () => (pid === undefined ? Promise.resolve() : killProcessGroup(pid, { leaderExited: exited.catch(() => -1) })),
+    terminate: () =>
+      pid === undefined ? Promise.resolve() : killProcessGroup(pid, { leaderExited: exited.catch(() => -1) }),
   };
   return { running, exited };
 }
@@ -249,18 +284,33 @@ async function startPty(
   try {
     pty = await import('node-pty');
   } catch (err) {
-    throw new CommandExecError(`tty: true needs the node-pty native addon, which failed to load (${err instanceof Error ? err.message : String(err)}); rebuild it with \`npm rebuild node-pty\``, 'request');
+    throw new CommandExecError(
+      `tty: true needs the node-pty native addon, which failed to load (${err instanceof Error ? err.message : String(err)}); rebuild it with \`npm rebuild node-pty\``,
+      'request',
+    );
   }
   let term: NodePty.IPty;
   try {
-    term = pty.spawn(file ?? '', args, { name: env.TERM ?? 'xterm-256color', cols: size.cols, rows: size.rows, cwd, env, encoding: null });
+    term = pty.spawn(file ?? '', args, {
+      name: env.TERM ?? 'xterm-256color',
+      cols: size.cols,
+      rows: size.rows,
+      cwd,
+      env,
+      encoding: null,
+    });
   } catch (err) {
-    throw new CommandExecError(`could not start ${file ?? ''} in a terminal: ${err instanceof Error ? err.message : String(err)}`, 'request');
+    throw new CommandExecError(
+      `could not start ${file ?? ''} in a terminal: ${err instanceof Error ? err.message : String(err)}`,
+      'request',
+    );
   }
   const pid = term.pid;
   const untrack = trackGroup(pid);
   let open = true;
-  const data = term.onData((chunk: string | Buffer) => onData(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk));
+  const data = term.onData((chunk: string | Buffer) =>
+    onData(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk),
+  );
   const exited = new Promise<number>((resolveExit) => {
     const sub = term.onExit(({ exitCode, signal }) => {
       open = false;

@@ -52,7 +52,11 @@ export class FileSearch {
    * Matches for `query` in every root, best first. With a `cancellationToken`, a newer search under the
    * same token makes this one answer `[]` (the picker moved on).
    */
-  async search(query: string, roots: readonly string[], cancellationToken?: string | null): Promise<FuzzyFileSearchResultEntry[]> {
+  async search(
+    query: string,
+    roots: readonly string[],
+    cancellationToken?: string | null,
+  ): Promise<FuzzyFileSearchResultEntry[]> {
     const ticket = ++this.sequence;
     if (cancellationToken) this.latest.set(cancellationToken, ticket);
     const indexes = await Promise.all(roots.map(async (root) => ({ root, index: await this.index(resolve(root)) })));
@@ -75,7 +79,11 @@ export class FileSearch {
   private async index(root: string): Promise<RootIndex> {
     let pending = this.roots.get(root);
     if (!pending) {
-      pending = listFiles(root).then((files) => ({ ...prepared(files, new Map()), builtAt: this.now(), rebuilding: null }));
+      pending = listFiles(root).then((files) => ({
+        ...prepared(files, new Map()),
+        builtAt: this.now(),
+        rebuilding: null,
+      }));
       this.roots.set(root, pending);
       pending.catch(() => this.roots.delete(root));
     }
@@ -99,7 +107,10 @@ export class FileSearch {
 }
 
 /** Prepared targets (reusing those of an earlier listing) and their lower-case forms. */
-export function prepared(files: readonly string[], earlier: ReadonlyMap<string, Fuzzysort.Prepared>): { files: Fuzzysort.Prepared[]; lower: string[]; bits: Int32Array } {
+export function prepared(
+  files: readonly string[],
+  earlier: ReadonlyMap<string, Fuzzysort.Prepared>,
+): { files: Fuzzysort.Prepared[]; lower: string[]; bits: Int32Array } {
   const targets = files.map((f) => earlier.get(f) ?? fuzzysort.prepare(f));
   const lower = files.map((f) => f.toLowerCase());
   const bits = new Int32Array(lower.length);
@@ -115,8 +126,14 @@ export function prepared(files: readonly string[], earlier: ReadonlyMap<string, 
  * fuzzysort can match at all), best CANDIDATES by `roughScore`. Scanning allocates nothing per path;
  * the kept ones sit in a min-heap of CANDIDATES slots.
  */
-export function candidates(needle: string, index: { files: readonly Fuzzysort.Prepared[]; lower: readonly string[]; bits: Int32Array }): Fuzzysort.Prepared[] {
-  const words = needle.toLowerCase().split(/\s+/).filter((w) => w !== '');
+export function candidates(
+  needle: string,
+  index: { files: readonly Fuzzysort.Prepared[]; lower: readonly string[]; bits: Int32Array },
+): Fuzzysort.Prepared[] {
+  const words = needle
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   if (words.length === 0) return [];
   const wanted = letterBits(words.join(''));
   const heapScore = new Int32Array(CANDIDATES);

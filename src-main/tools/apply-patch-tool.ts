@@ -14,7 +14,8 @@ export function applyPatchTool(type: ApplyPatchToolType): ToolHandler {
       spec: {
         type: 'custom',
         name: 'apply_patch',
-        description: 'Use the `apply_patch` tool to edit files. This is a FREEFORM tool, so do not wrap the patch in JSON.',
+        description:
+          'Use the `apply_patch` tool to edit files. This is a FREEFORM tool, so do not wrap the patch in JSON.',
         format: { type: 'grammar', syntax: 'lark', definition: APPLY_PATCH_LARK_GRAMMAR },
       },
       handle: (input, _call, ctx) => ctx.orchestrator.runPatch(ctx, input),

@@ -19,11 +19,15 @@ export function parseCommandActions(command: string): CommandAction[] {
     case 'less':
     case 'more': {
       const path = operands.at(-1);
-      return path ? [{ type: 'read', command, name: path.split('/').pop() ?? path, path }] : [{ type: 'unknown', command }];
+      return path
+        ? [{ type: 'read', command, name: path.split('/').pop() ?? path, path }]
+        : [{ type: 'unknown', command }];
     }
     case 'sed': {
       const path = operands.length >= 2 ? operands.at(-1) : undefined;
-      return args.includes('-n') && path ? [{ type: 'read', command, name: path.split('/').pop() ?? path, path }] : [{ type: 'unknown', command }];
+      return args.includes('-n') && path
+        ? [{ type: 'read', command, name: path.split('/').pop() ?? path, path }]
+        : [{ type: 'unknown', command }];
     }
     case 'ls':
     case 'tree':

@@ -26,7 +26,12 @@ type Choice =
   | { kind: 'refused'; output: string; outcome: 'declined' }
   | { kind: 'cancelled' };
 
-export async function runCommandItem(safety: SafetyServices, ctx: ToolContext, command: CommandRequest, run: CommandRunner): Promise<ToolResult> {
+export async function runCommandItem(
+  safety: SafetyServices,
+  ctx: ToolContext,
+  command: CommandRequest,
+  run: CommandRunner,
+): Promise<ToolResult> {
   const base: CommandExecutionItem = {
     type: 'commandExecution',
     id: newItemId(),
@@ -80,12 +85,19 @@ export async function runCommandItem(safety: SafetyServices, ctx: ToolContext, c
     if (choice.sandboxed && !result.aborted && result.exitCode !== null && result.exitCode !== 0) {
       const after = await afterSandboxedRun(safety, ctx, base, command, result);
       if (after.kind === 'cancelled') {
-        complete({ ...base, status: 'failed', weftOutcome: 'cancelled', aggregatedOutput: result.output, exitCode: result.exitCode });
+        complete({
+          ...base,
+          status: 'failed',
+          weftOutcome: 'cancelled',
+          aggregatedOutput: result.output,
+          exitCode: result.exitCode,
+        });
         ctx.cancelTurn();
         throw abortError(ctx.signal);
       }
       if (after.kind === 'rerun') {
-        const marker = '\n[Weft: the sandbox blocked this command; running it again without the sandbox, as approved]\n';
+        const marker =
+          '\n[Weft: the sandbox blocked this command; running it again without the sandbox, as approved]\n';
         onOutput(marker);
         firstAttempt = result.output + marker;
         result = await timed(identityLauncher);
@@ -95,10 +107,21 @@ export async function runCommandItem(safety: SafetyServices, ctx: ToolContext, c
     }
   } catch (error) {
     if (ctx.signal.aborted || isAbortError(error)) {
-      complete({ ...base, status: 'failed', weftOutcome: 'stopped', aggregatedOutput: result === null ? null : firstAttempt + result.output });
+      complete({
+        ...base,
+        status: 'failed',
+        weftOutcome: 'stopped',
+        aggregatedOutput: result === null ? null : firstAttempt + result.output,
+      });
       throw error;
     }
-    complete({ ...base, status: 'failed', weftOutcome: 'error', weftError: errorMessage(error), aggregatedOutput: result === null ? null : firstAttempt + result.output });
+    complete({
+      ...base,
+      status: 'failed',
+      weftOutcome: 'error',
+      weftError: errorMessage(error),
+      aggregatedOutput: result === null ? null : firstAttempt + result.output,
+    });
     throw error;
   }
   const notes = [note, outsideNote].filter((n): n is string => n !== null);
@@ -121,7 +144,12 @@ export async function runCommandItem(safety: SafetyServices, ctx: ToolContext, c
 }
 
 /** Policy, rules, session memory and the sandbox decide how the command runs, asking when they say so. */
-async function choose(safety: SafetyServices, ctx: ToolContext, item: CommandExecutionItem, command: CommandRequest): Promise<Choice> {
+async function choose(
+  safety: SafetyServices,
+  ctx: ToolContext,
+  item: CommandExecutionItem,
+  command: CommandRequest,
+): Promise<Choice> {
   const { policy } = ctx;
   // The thread's cwd, not the workdir: the model must not choose the sandbox's writable roots.
   const sandbox = await safety.sandboxFor(policy.sandboxPolicy, ctx.cwd, ctx.env);
@@ -143,7 +171,11 @@ async function choose(safety: SafetyServices, ctx: ToolContext, item: CommandExe
   const runWith = async (choice: 'platform' | 'none', networkFor: string | null = null): Promise<Choice> => {
     if (choice === 'none' || !sandbox.available) return { kind: 'run', launcher: identityLauncher, sandboxed: false };
     const restricted = policy.sandboxPolicy.type !== 'dangerFullAccess';
-    if (networkFor !== null && policy.sandboxPolicy.type !== 'dangerFullAccess' && policy.sandboxPolicy.networkAccess !== true) {
+    if (
+      networkFor !== null &&
+      policy.sandboxPolicy.type !== 'dangerFullAccess' &&
+      policy.sandboxPolicy.networkAccess !== true
+    ) {
       const withNetwork: SandboxPolicy = { ...policy.sandboxPolicy, networkAccess: true };
       const widened = await safety.sandboxFor(withNetwork, ctx.cwd, ctx.env);
       if (widened.available) return { kind: 'run', launcher: widened.launcher, sandboxed: restricted };
@@ -155,7 +187,10 @@ async function choose(safety: SafetyServices, ctx: ToolContext, item: CommandExe
     case 'run':
       return runWith(assessment.sandbox);
     case 'forbidden':
-      ctx.emit({ method: 'warning', params: { threadId: ctx.threadId, message: `Weft refused to run \`${command.cmd}\`: ${assessment.reason}` } });
+      ctx.emit({
+        method: 'warning',
+        params: { threadId: ctx.threadId, message: `Weft refused to run \`${command.cmd}\`: ${assessment.reason}` },
+      });
       return { kind: 'refused', output: `exec command rejected: ${assessment.reason}`, outcome: 'declined' };
     case 'ask': {
       const decision = await askApproval(ctx, item, assessment.reason, assessment.proposedPrefix);
@@ -165,7 +200,10 @@ async function choose(safety: SafetyServices, ctx: ToolContext, item: CommandExe
         case 'allowNetwork':
           return runWith(assessment.sandboxIfApproved, decision.host);
         case 'acceptForSession':
-          safety.sessionApprovals.approveCommand({ ...sessionKey, unsandboxed: assessment.sandboxIfApproved === 'none' });
+          safety.sessionApprovals.approveCommand({
+            ...sessionKey,
+            unsandboxed: assessment.sandboxIfApproved === 'none',
+          });
           return runWith(assessment.sandboxIfApproved);
         case 'amend':
           await safety.rules.add({ pattern: decision.prefix, decision: 'allow' });
@@ -180,7 +218,12 @@ async function choose(safety: SafetyServices, ctx: ToolContext, item: CommandExe
 }
 
 /** Asks the person; the answer is parsed here, and a malformed one is an error (MalformedAnswerError). */
-async function askApproval(ctx: ToolContext, item: CommandExecutionItem, reason: string, proposedPrefix: string[] | null): Promise<CommandDecision> {
+async function askApproval(
+  ctx: ToolContext,
+  item: CommandExecutionItem,
+  reason: string,
+  proposedPrefix: string[] | null,
+): Promise<CommandDecision> {
   const raw = await ctx.sendRequest(
     {
       method: 'item/commandExecution/requestApproval',
@@ -214,8 +257,11 @@ async function afterSandboxedRun(
 ): Promise<{ kind: 'done'; note: string | null } | { kind: 'rerun' } | { kind: 'cancelled' }> {
   const { policy } = ctx;
   const sandboxPolicy = policy.sandboxPolicy;
-  const networkDisabled = sandboxPolicy.type === 'readOnly' || (sandboxPolicy.type === 'workspaceWrite' && sandboxPolicy.networkAccess !== true);
-  if (!isLikelySandboxDenied({ sandboxed: true, exitCode: result.exitCode, output: result.output, networkDisabled })) return { kind: 'done', note: null };
+  const networkDisabled =
+    sandboxPolicy.type === 'readOnly' ||
+    (sandboxPolicy.type === 'workspaceWrite' && sandboxPolicy.networkAccess !== true);
+  if (!isLikelySandboxDenied({ sandboxed: true, exitCode: result.exitCode, output: result.output, networkDisabled }))
+    return { kind: 'done', note: null };
   const key = { script: command.cmd, cwd: command.workdir, unsandboxed: true };
   const retry = retryAfterDenial(policy.approvalPolicy, safety.sessionApprovals.isCommandApproved(key));
   switch (retry.kind) {
@@ -250,7 +296,8 @@ function workdirNote(ctx: ToolContext, workdir: string): string | null {
   if (policy.type === 'dangerFullAccess') return null;
   const roots = writableRootsFor(policy, ctx.cwd, ctx.env);
   if (isPathWritable(workdir, roots)) return null;
-  const where = roots.length === 0 ? 'nowhere (read-only sandbox)' : `only under ${roots.map((r) => r.root).join(', ')}`;
+  const where =
+    roots.length === 0 ? 'nowhere (read-only sandbox)' : `only under ${roots.map((r) => r.root).join(', ')}`;
   return `Note: the workdir ${workdir} is outside the writable folders, so the command ran read-only there; files may be written ${where}.`;
 }
 

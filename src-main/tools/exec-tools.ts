@@ -34,16 +34,19 @@ const approvalSchemaProps = {
   sandbox_permissions: {
     type: 'string',
     enum: ['use_default', 'require_escalated'],
-    description: 'Sandbox permissions for the command. Set to "require_escalated" to request running without sandbox restrictions; defaults to "use_default".',
+    description:
+      'Sandbox permissions for the command. Set to "require_escalated" to request running without sandbox restrictions; defaults to "use_default".',
   },
   justification: {
     type: 'string',
-    description: 'Only set if sandbox_permissions is "require_escalated". One short question asking the user to approve, e.g. "Do you want to run the test suite with network access?"',
+    description:
+      'Only set if sandbox_permissions is "require_escalated". One short question asking the user to approve, e.g. "Do you want to run the test suite with network access?"',
   },
   prefix_rule: {
     type: 'array',
     items: { type: 'string' },
-    description: 'Only set if sandbox_permissions is "require_escalated". A command prefix (argv words) the user could approve once for similar future commands, e.g. ["npm", "test"].',
+    description:
+      'Only set if sandbox_permissions is "require_escalated". A command prefix (argv words) the user could approve once for similar future commands, e.g. ["npm", "test"].',
   },
 };
 
@@ -61,12 +64,25 @@ export function execCommandTool(manager: ExecSessionManager): ToolHandler {
         type: 'object',
         properties: {
           cmd: { type: 'string', description: 'Shell command to execute.' },
-          workdir: { type: 'string', description: 'Optional working directory to run the command in; defaults to the turn cwd.' },
+          workdir: {
+            type: 'string',
+            description: 'Optional working directory to run the command in; defaults to the turn cwd.',
+          },
           shell: { type: 'string', description: "Shell binary to launch. Defaults to the user's default shell." },
           login: { type: 'boolean', description: 'Whether to run the shell with -l/-i semantics. Defaults to true.' },
-          tty: { type: 'boolean', description: 'Whether to allocate a TTY for the command. Defaults to false (plain pipes); set to true to open a PTY and access TTY process.' },
-          yield_time_ms: { type: 'number', description: 'How long to wait (in milliseconds) for output before yielding.' },
-          max_output_tokens: { type: 'number', description: 'Maximum number of tokens to return. Excess output will be truncated.' },
+          tty: {
+            type: 'boolean',
+            description:
+              'Whether to allocate a TTY for the command. Defaults to false (plain pipes); set to true to open a PTY and access TTY process.',
+          },
+          yield_time_ms: {
+            type: 'number',
+            description: 'How long to wait (in milliseconds) for output before yielding.',
+          },
+          max_output_tokens: {
+            type: 'number',
+            description: 'Maximum number of tokens to return. Excess output will be truncated.',
+          },
           ...approvalSchemaProps,
         },
         required: ['cmd'],
@@ -74,11 +90,16 @@ export function execCommandTool(manager: ExecSessionManager): ToolHandler {
       },
     },
     handle: async (args: z.output<typeof ExecCommandArgs>, _call, ctx) => {
-      const workdir = args.workdir ? (isAbsolute(args.workdir) ? args.workdir : resolve(ctx.cwd, args.workdir)) : ctx.cwd;
+      const workdir = args.workdir
+        ? isAbsolute(args.workdir)
+          ? args.workdir
+          : resolve(ctx.cwd, args.workdir)
+        : ctx.cwd;
       if (extractApplyPatchInvocation(args.cmd)) {
         // Models trained on shell-only harnesses send patches as heredocs; they go through the patch path.
         const result = await ctx.orchestrator.runPatch(ctx, args.cmd, workdir);
-        const warning = 'Warning: apply_patch was requested via exec_command. Use the apply_patch tool instead of exec_command.';
+        const warning =
+          'Warning: apply_patch was requested via exec_command. Use the apply_patch tool instead of exec_command.';
         return { ...result, output: `${warning}\n${typeof result.output === 'string' ? result.output : ''}` };
       }
       const command: CommandRequest = {
@@ -90,7 +111,16 @@ export function execCommandTool(manager: ExecSessionManager): ToolHandler {
       };
       return ctx.orchestrator.runCommand(ctx, command, (onOutput, launcher) =>
         manager.exec(
-          { cmd: args.cmd, workdir, shell: args.shell, login: args.login, tty: args.tty, yieldTimeMs: args.yield_time_ms, maxOutputTokens: args.max_output_tokens, launcher },
+          {
+            cmd: args.cmd,
+            workdir,
+            shell: args.shell,
+            login: args.login,
+            tty: args.tty,
+            yieldTimeMs: args.yield_time_ms,
+            maxOutputTokens: args.max_output_tokens,
+            launcher,
+          },
           { signal: ctx.signal, onOutput },
         ),
       );
@@ -113,8 +143,14 @@ export function writeStdinTool(manager: ExecSessionManager): ToolHandler {
         properties: {
           session_id: { type: 'number', description: 'Identifier of the running unified exec session.' },
           chars: { type: 'string', description: 'Bytes to write to stdin (may be empty to poll).' },
-          yield_time_ms: { type: 'number', description: 'How long to wait (in milliseconds) for output before yielding.' },
-          max_output_tokens: { type: 'number', description: 'Maximum number of tokens to return. Excess output will be truncated.' },
+          yield_time_ms: {
+            type: 'number',
+            description: 'How long to wait (in milliseconds) for output before yielding.',
+          },
+          max_output_tokens: {
+            type: 'number',
+            description: 'Maximum number of tokens to return. Excess output will be truncated.',
+          },
         },
         required: ['session_id'],
         additionalProperties: false,
@@ -122,7 +158,12 @@ export function writeStdinTool(manager: ExecSessionManager): ToolHandler {
     },
     handle: async (args: z.output<typeof WriteStdinArgs>, _call, ctx) => {
       const result = await manager.writeStdin(
-        { sessionId: args.session_id, chars: args.chars, yieldTimeMs: args.yield_time_ms, maxOutputTokens: args.max_output_tokens },
+        {
+          sessionId: args.session_id,
+          chars: args.chars,
+          yieldTimeMs: args.yield_time_ms,
+          maxOutputTokens: args.max_output_tokens,
+        },
         { signal: ctx.signal },
       );
       // The command may have changed files since it was started: those changes are this turn's.

@@ -13,7 +13,10 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 /** Reads a local image as a data URL, or explains why it cannot be used. */
-export async function loadLocalImage(path: string, cwd: string): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
+export async function loadLocalImage(
+  path: string,
+  cwd: string,
+): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
   const abs = isAbsolute(path) ? path : resolve(cwd, path);
   const mime = IMAGE_TYPES[extname(abs).toLowerCase()];
   if (!mime) return { ok: false, error: `${abs} is not an image Weft can send (supported: png, jpeg, gif, webp)` };
@@ -25,7 +28,11 @@ export async function loadLocalImage(path: string, cwd: string): Promise<{ ok: t
   } catch {
     return { ok: false, error: `image not found: ${abs}` };
   }
-  if (size > MAX_IMAGE_BYTES) return { ok: false, error: `${abs} is ${(size / 1048576).toFixed(1)} MiB; images are limited to ${MAX_IMAGE_BYTES / 1048576} MiB` };
+  if (size > MAX_IMAGE_BYTES)
+    return {
+      ok: false,
+      error: `${abs} is ${(size / 1048576).toFixed(1)} MiB; images are limited to ${MAX_IMAGE_BYTES / 1048576} MiB`,
+    };
   const data = await readFile(abs);
   return { ok: true, url: `data:${mime};base64,${data.toString('base64')}` };
 }

@@ -29,7 +29,10 @@ type Verdict = 'run' | 'declined' | 'cancelled' | { refused: string };
 async function decide(safety: SafetyServices, ctx: ToolContext, req: McpCallRequest, itemId: string): Promise<Verdict> {
   const pattern = mcpRulePattern(req.server, req.tool);
   const rule = safety.rules.match(pattern);
-  if (rule?.decision === 'forbidden') return { refused: `a remembered rule forbids ${req.server}/${req.tool}${rule.justification ? ` (${rule.justification})` : ''}` };
+  if (rule?.decision === 'forbidden')
+    return {
+      refused: `a remembered rule forbids ${req.server}/${req.tool}${rule.justification ? ` (${rule.justification})` : ''}`,
+    };
   const sessionKey = { script: pattern.join('\0'), cwd: '/' };
   const readOnly = req.annotations?.readOnlyHint === true && req.annotations.destructiveHint !== true;
   let ask: boolean;
@@ -39,9 +42,11 @@ async function decide(safety: SafetyServices, ctx: ToolContext, req: McpCallRequ
   else if (req.approval === 'always') ask = true;
   else ask = !readOnly && ctx.policy.approvalPolicy !== 'never';
   if (!ask) return 'run';
-  if (ctx.policy.approvalPolicy === 'never') return { refused: `${req.server}/${req.tool} needs approval, and the approval policy is "never"` };
+  if (ctx.policy.approvalPolicy === 'never')
+    return { refused: `${req.server}/${req.tool} needs approval, and the approval policy is "never"` };
 
-  const destructive = req.annotations?.destructiveHint === true ? ' The server says this tool may change or delete things.' : '';
+  const destructive =
+    req.annotations?.destructiveHint === true ? ' The server says this tool may change or delete things.' : '';
   const args = JSON.stringify(req.arguments);
   const raw = await ctx.sendRequest(
     {
@@ -78,7 +83,11 @@ async function decide(safety: SafetyServices, ctx: ToolContext, req: McpCallRequ
       safety.sessionApprovals.approveCommand(sessionKey);
       return 'run';
     case ALLOW_ALWAYS:
-      await safety.rules.add({ pattern, decision: 'allow', justification: `MCP tool ${req.tool} of server ${req.server}` });
+      await safety.rules.add({
+        pattern,
+        decision: 'allow',
+        justification: `MCP tool ${req.tool} of server ${req.server}`,
+      });
       return 'run';
     case undefined:
       return 'cancelled';
@@ -109,7 +118,11 @@ export async function runMcpItem(safety: SafetyServices, ctx: ToolContext, req: 
   try {
     verdict = await decide(safety, ctx, req, item.id);
   } catch (error) {
-    finish({ status: 'failed', error: { message: ctx.signal.aborted ? 'the turn was interrupted' : errorMessage(error) }, durationMs: 0 });
+    finish({
+      status: 'failed',
+      error: { message: ctx.signal.aborted ? 'the turn was interrupted' : errorMessage(error) },
+      durationMs: 0,
+    });
     throw error;
   }
   if (verdict !== 'run') {
@@ -126,7 +139,17 @@ export async function runMcpItem(safety: SafetyServices, ctx: ToolContext, req: 
   const started = Date.now();
   try {
     const result = await req.call(ctx.signal, (p) => {
-      ctx.emit({ method: 'item/mcpToolCall/progress', params: { threadId, turnId, itemId: item.id, message: progressMessage(p), weftProgress: p.progress, weftTotal: p.total ?? null } });
+      ctx.emit({
+        method: 'item/mcpToolCall/progress',
+        params: {
+          threadId,
+          turnId,
+          itemId: item.id,
+          message: progressMessage(p),
+          weftProgress: p.progress,
+          weftTotal: p.total ?? null,
+        },
+      });
     });
     const durationMs = Date.now() - started;
     const kept: McpToolCallItem['result'] = {

@@ -7,7 +7,13 @@ import { isPathWritable, resolveForWrite, writableRootsFor } from '../safety/san
 import { abortError, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
-import { commitPreparedPlan, preparePatchText, unifiedDiffForFile, withDeclinedHunks, type PatchPlan } from './apply-patch';
+import {
+  commitPreparedPlan,
+  preparePatchText,
+  unifiedDiffForFile,
+  withDeclinedHunks,
+  type PatchPlan,
+} from './apply-patch';
 import type { SafetyServices } from './safety-services';
 import { parseFileChangeApprovalAnswer } from './server-request-answer';
 import type { ToolContext, ToolResult } from './types';
@@ -30,10 +36,20 @@ export interface PatchReview {
  * Prepares, reviews and applies one patch, all or nothing. `baseDir` is the folder relative paths in the
  * patch are resolved against (the thread's cwd, or the workdir of an `exec_command` heredoc).
  */
-export async function runPatchItem(safety: SafetyServices, ctx: ToolContext, text: string, baseDir: string): Promise<ToolResult> {
+export async function runPatchItem(
+  safety: SafetyServices,
+  ctx: ToolContext,
+  text: string,
+  baseDir: string,
+): Promise<ToolResult> {
   const prepared = await preparePatchText(text, { cwd: baseDir });
   if (!prepared.ok) return { output: prepared.output, success: false };
-  const item: FileChangeItem = { type: 'fileChange', id: newItemId(), changes: changesOf(prepared.plan), status: 'inProgress' };
+  const item: FileChangeItem = {
+    type: 'fileChange',
+    id: newItemId(),
+    changes: changesOf(prepared.plan),
+    status: 'inProgress',
+  };
   const { threadId, turnId } = ctx;
   ctx.emit({ method: 'item/started', params: { threadId, turnId, item } });
   const finish = (status: FileChangeItem['status'], extra: Partial<FileChangeItem>): void => {
@@ -60,7 +76,10 @@ export async function runPatchItem(safety: SafetyServices, ctx: ToolContext, tex
   const plan = review.declinedHunks.length > 0 ? withDeclinedHunks(prepared.plan, review.declinedHunks) : prepared.plan;
   if (plan.files.length === 0) {
     finish('declined', { weftOutcome: 'declined' });
-    return { output: `The user declined every hunk of this patch; nothing was written.\n${describeDeclined(review)}`, success: false };
+    return {
+      output: `The user declined every hunk of this patch; nothing was written.\n${describeDeclined(review)}`,
+      success: false,
+    };
   }
   // The wall time counts the writing only, never the wait for review.
   const started = Date.now();
@@ -73,18 +92,31 @@ export async function runPatchItem(safety: SafetyServices, ctx: ToolContext, tex
   }
   ctx.turnDiff?.afterChange(plan.files.map((f) => ({ path: f.path, kind: f.kind, movePath: f.movePath })));
   const weftDeclined = review.declinedHunks.map(({ path, hunk }) => ({ path, hunk }));
-  finish('completed', { weftOutcome: 'applied', weftDurationMs: elapsed, ...(weftDeclined.length > 0 ? { weftDeclined } : {}) });
-  if (ctx.turnDiff) ctx.emit({ method: 'turn/diff/updated', params: { threadId, turnId, diff: await ctx.turnDiff.diff() } });
+  finish('completed', {
+    weftOutcome: 'applied',
+    weftDurationMs: elapsed,
+    ...(weftDeclined.length > 0 ? { weftDeclined } : {}),
+  });
+  if (ctx.turnDiff)
+    ctx.emit({ method: 'turn/diff/updated', params: { threadId, turnId, diff: await ctx.turnDiff.diff() } });
   const seconds = (elapsed / 1000).toFixed(1);
   const declined = review.declinedHunks.length > 0 ? `\n${describeDeclined(review)}` : '';
-  return { output: `Exit code: 0\nWall time: ${seconds} seconds\nOutput:\n${outcome.output}${declined}`, success: true };
+  return {
+    output: `Exit code: 0\nWall time: ${seconds} seconds\nOutput:\n${outcome.output}${declined}`,
+    success: true,
+  };
 }
 
 /**
  * Whether a prepared patch may be written: automatically when every path is inside the writable
  * roots and the policy allows it; otherwise the person reviews it — as a whole or hunk by hunk.
  */
-async function reviewPatch(safety: SafetyServices, ctx: ToolContext, itemId: string, plan: PatchPlan): Promise<PatchReview> {
+async function reviewPatch(
+  safety: SafetyServices,
+  ctx: ToolContext,
+  itemId: string,
+  plan: PatchPlan,
+): Promise<PatchReview> {
   const { policy } = ctx;
   const paths = plan.files.flatMap((f) => (f.movePath ? [f.path, f.movePath] : [f.path]));
   const assessment = assessPatch({
@@ -97,16 +129,29 @@ async function reviewPatch(safety: SafetyServices, ctx: ToolContext, itemId: str
   });
   const approvedRealPaths = (): string[] => paths.map((p) => resolveForWrite(p)).filter((p): p is string => p !== null);
   if (assessment.kind === 'apply') {
-    return { decision: 'accept', declinedHunks: [], approvedRealPaths: assessment.bySession ? approvedRealPaths() : [] };
+    return {
+      decision: 'accept',
+      declinedHunks: [],
+      approvedRealPaths: assessment.bySession ? approvedRealPaths() : [],
+    };
   }
   if (assessment.kind === 'forbidden') {
-    ctx.emit({ method: 'warning', params: { threadId: ctx.threadId, message: `Weft refused a patch: ${assessment.reason}` } });
+    ctx.emit({
+      method: 'warning',
+      params: { threadId: ctx.threadId, message: `Weft refused a patch: ${assessment.reason}` },
+    });
     return { decision: 'decline', declinedHunks: [], reason: assessment.reason, approvedRealPaths: [] };
   }
   const raw = await ctx.sendRequest(
     {
       method: 'item/fileChange/requestApproval',
-      params: { threadId: ctx.threadId, turnId: ctx.turnId, itemId, reason: assessment.reason, grantRoot: assessment.grantRoot },
+      params: {
+        threadId: ctx.threadId,
+        turnId: ctx.turnId,
+        itemId,
+        reason: assessment.reason,
+        grantRoot: assessment.grantRoot,
+      },
     },
     ctx.signal,
   );
@@ -119,18 +164,25 @@ async function reviewPatch(safety: SafetyServices, ctx: ToolContext, itemId: str
   }
   // Hunks the reviewer did not list follow the overall decision.
   const listed = weftHunks ?? [];
-  const declinedHunks = listed.filter((h) => h.decision === 'decline').map((h) => ({ path: h.path, hunk: h.hunk, comment: h.comment }));
+  const declinedHunks = listed
+    .filter((h) => h.decision === 'decline')
+    .map((h) => ({ path: h.path, hunk: h.hunk, comment: h.comment }));
   if (decision === 'decline') {
     const accepted = listed.filter((h) => h.decision === 'accept');
     if (accepted.length === 0) return { decision: 'decline', declinedHunks: [], approvedRealPaths: [] };
     // Declined overall but some hunks explicitly accepted: apply just those.
     const acceptedKeys = new Set(accepted.map((h) => `${h.path}\0${h.hunk}`));
     const everyOther = plan.files.flatMap((f) =>
-      f.hunks.filter((h) => !acceptedKeys.has(`${f.path}\0${h.index}`) && !acceptedKeys.has(`${f.displayPath}\0${h.index}`)).map((h) => ({ path: f.path, hunk: h.index })),
+      f.hunks
+        .filter((h) => !acceptedKeys.has(`${f.path}\0${h.index}`) && !acceptedKeys.has(`${f.displayPath}\0${h.index}`))
+        .map((h) => ({ path: f.path, hunk: h.index })),
     );
     return {
       decision: 'accept',
-      declinedHunks: [...declinedHunks, ...everyOther.filter((h) => !declinedHunks.some((d) => d.path === h.path && d.hunk === h.hunk))],
+      declinedHunks: [
+        ...declinedHunks,
+        ...everyOther.filter((h) => !declinedHunks.some((d) => d.path === h.path && d.hunk === h.hunk)),
+      ],
       approvedRealPaths: approved,
     };
   }
@@ -146,7 +198,10 @@ function writeCheck(ctx: ToolContext, review: PatchReview): (realPath: string) =
   if (policy.type === 'dangerFullAccess') return () => null;
   const roots = writableRootsFor(policy, ctx.cwd, ctx.env);
   const approved = new Set(review.approvedRealPaths);
-  return (real) => (isPathWritable(real, roots) || approved.has(real) ? null : 'it resolves outside the writable folders (a symlink changed after the patch was checked)');
+  return (real) =>
+    isPathWritable(real, roots) || approved.has(real)
+      ? null
+      : 'it resolves outside the writable folders (a symlink changed after the patch was checked)';
 }
 
 function changesOf(plan: PatchPlan): FileUpdateChange[] {
@@ -159,7 +214,9 @@ function changesOf(plan: PatchPlan): FileUpdateChange[] {
 
 /** Tells the model exactly which hunks the person declined, and why, so it can adapt. */
 function describeDeclined(review: PatchReview): string {
-  const lines = ['The user reviewed the patch hunk by hunk and declined these hunks (they were NOT applied; the rest was):'];
+  const lines = [
+    'The user reviewed the patch hunk by hunk and declined these hunks (they were NOT applied; the rest was):',
+  ];
   for (const h of review.declinedHunks) {
     lines.push(`- ${h.path}, hunk ${h.hunk + 1}${h.comment ? `: "${h.comment}"` : ' (no comment)'}`);
   }

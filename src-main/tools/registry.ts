@@ -51,7 +51,11 @@ export class ToolRegistry {
   }
 
   specs(): ToolSpec[] {
-    return [...[...this.handlers.values()].map((h) => h.spec), ...this.extraSpecs, ...this.sources.flatMap((s) => s.specs())];
+    return [
+      ...[...this.handlers.values()].map((h) => h.spec),
+      ...this.extraSpecs,
+      ...this.sources.flatMap((s) => s.specs()),
+    ];
   }
 
   /** Before a turn's first request: lets every source finish discovering its tools. */

@@ -17,7 +17,11 @@ export class SafetyServices {
   ) {}
 
   /** The sandbox launcher for commands under `policy` in `cwd` (probed once, then cached). */
-  sandboxFor(policy: SandboxPolicy, cwd: string, env: Record<string, string | undefined>): Promise<SandboxLauncherResult> {
+  sandboxFor(
+    policy: SandboxPolicy,
+    cwd: string,
+    env: Record<string, string | undefined>,
+  ): Promise<SandboxLauncherResult> {
     const key = `${JSON.stringify(policy)}\0${cwd}`;
     let launcher = this.launchers.get(key);
     if (!launcher) {
@@ -30,7 +34,10 @@ export class SafetyServices {
 
 /** Loads the rules of a Weft home once per process. */
 const stores = new Map<string, Promise<RuleStore>>();
-export function sharedRuleStore(rulesDir: string, onWarning: (w: string) => void = () => undefined): Promise<RuleStore> {
+export function sharedRuleStore(
+  rulesDir: string,
+  onWarning: (w: string) => void = () => undefined,
+): Promise<RuleStore> {
   let store = stores.get(rulesDir);
   if (!store) {
     const s = new RuleStore(rulesDir);

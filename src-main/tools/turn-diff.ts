@@ -37,7 +37,12 @@ export class TurnDiffTracker {
     for (const change of changes) {
       if (this.files.some((f) => f.currentPath === change.path)) continue;
       const baseline = await readOrNull(change.path);
-      this.files.push({ originalPath: baseline ? change.path : null, currentPath: change.path, baseline, baselineMode: await modeOf(change.path) });
+      this.files.push({
+        originalPath: baseline ? change.path : null,
+        currentPath: change.path,
+        baseline,
+        baselineMode: await modeOf(change.path),
+      });
     }
   }
 
@@ -87,7 +92,9 @@ export class TurnDiffTracker {
     const sameMode = f.baseline !== null && current !== null && f.baselineMode === newMode;
     lines.push(`index ${oldOid}..${newOid}${sameMode ? ` ${newMode}` : ''}`);
     if (isBinary(f.baseline) || isBinary(current)) {
-      lines.push(`Binary files ${f.baseline ? `a/${oldName}` : '/dev/null'} and ${current ? `b/${newName}` : '/dev/null'} differ`);
+      lines.push(
+        `Binary files ${f.baseline ? `a/${oldName}` : '/dev/null'} and ${current ? `b/${newName}` : '/dev/null'} differ`,
+      );
       return `${lines.join('\n')}\n`;
     }
     const oldText = f.baseline?.toString('utf8') ?? '';

@@ -30,5 +30,8 @@ export function abortError(signal?: AbortSignal): Error {
 }
 
 export function isAbortError(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'AbortedError' || error.name === 'APIUserAbortError');
+  return (
+    error instanceof Error &&
+    (error.name === 'AbortError' || error.name === 'AbortedError' || error.name === 'APIUserAbortError')
+  );
 }

@@ -30,8 +30,7 @@ export type Unsubscribe = () => void;
  * does not have.
  */
 export type RpcOutcome<M extends ClientRequestMethod> =
-  | { ok: true; result: ResultOf<M> }
-  | { ok: false; error: JsonRpcErrorObject };
+  { ok: true; result: ResultOf<M> } | { ok: false; error: JsonRpcErrorObject };
 
 /** A notification as delivered: method and parsed params, discriminated on `method`. */
 export type BridgeNotification = ServerNotification;

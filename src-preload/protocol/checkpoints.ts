@@ -38,7 +38,10 @@ export const WeftFilesRestored = z.object({
 });
 export type WeftFilesRestored = z.infer<typeof WeftFilesRestored>;
 
-export const ThreadRevertResult = z.object({ thread: Thread, weftFiles: WeftFilesRestored.nullish().meta(WEFT_EXTENSION) });
+export const ThreadRevertResult = z.object({
+  thread: Thread,
+  weftFiles: WeftFilesRestored.nullish().meta(WEFT_EXTENSION),
+});
 export type ThreadRevertResult = z.infer<typeof ThreadRevertResult>;
 
 export const ThreadRevertedNotification = z.object({

@@ -5,7 +5,13 @@ import type { z } from 'zod';
 import { JsonRpcError, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
 import type { JsonRpcErrorObject, RequestId } from './jsonrpc';
 import { describeZodError } from './errors';
-import { ClientRequests, ServerNotifications, ServerRequests, isServerNotificationMethod, isServerRequestMethod } from './methods';
+import {
+  ClientRequests,
+  ServerNotifications,
+  ServerRequests,
+  isServerNotificationMethod,
+  isServerRequestMethod,
+} from './methods';
 import type {
   ClientRequestMethod,
   NotificationParams,
@@ -21,7 +27,8 @@ import type {
 // method and its schema (TypeScript checks each key of these assignments).
 export const resultSchemas: { [K in ClientRequestMethod]: { result: z.ZodType<ResultOf<K>> } } = ClientRequests;
 
-export const notificationSchemas: { [K in ServerNotificationMethod]: z.ZodType<NotificationParams<K>> } = ServerNotifications;
+export const notificationSchemas: { [K in ServerNotificationMethod]: z.ZodType<NotificationParams<K>> } =
+  ServerNotifications;
 
 export const serverRequestSchemas: {
   [K in ServerRequestMethod]: {
@@ -48,7 +55,9 @@ export type IncomingMessage =
 export function parseNotification<M extends ServerNotificationMethod>(
   method: M,
   params: unknown,
-): { ok: true; notification: { [K in M]: { method: K; params: NotificationParams<K> } }[M] } | { ok: false; why: string } {
+):
+  | { ok: true; notification: { [K in M]: { method: K; params: NotificationParams<K> } }[M] }
+  | { ok: false; why: string } {
   const parsed = notificationSchemas[method].safeParse(params);
   if (!parsed.success) return { ok: false, why: describeZodError(parsed.error) };
   return { ok: true, notification: { method, params: parsed.data } };
@@ -58,7 +67,9 @@ export function parseServerRequest<M extends ServerRequestMethod>(
   id: RequestId,
   method: M,
   params: unknown,
-): { ok: true; request: { [K in M]: { id: RequestId; method: K; params: ServerRequestParams<K> } }[M] } | { ok: false; why: string } {
+):
+  | { ok: true; request: { [K in M]: { id: RequestId; method: K; params: ServerRequestParams<K> } }[M] }
+  | { ok: false; why: string } {
   const parsed = serverRequestSchemas[method].params.safeParse(params);
   if (!parsed.success) return { ok: false, why: describeZodError(parsed.error) };
   return { ok: true, request: { id, method, params: parsed.data } };
@@ -73,7 +84,12 @@ export function classifyMessage(message: unknown, clientName: string): IncomingM
   if (asRequest.success) {
     const { id, method, params } = asRequest.data;
     if (!isServerRequestMethod(method)) {
-      return { kind: 'badServerRequest', id, code: -32601, message: `${clientName} does not handle the server request "${method}".` };
+      return {
+        kind: 'badServerRequest',
+        id,
+        code: -32601,
+        message: `${clientName} does not handle the server request "${method}".`,
+      };
     }
     const parsed = parseServerRequest(id, method, params);
     if (!parsed.ok) return { kind: 'badServerRequest', id, code: -32602, message: `${method}: ${parsed.why}` };

@@ -21,7 +21,9 @@ export const WEFT_EXTENSION = { 'x-weft-extension': true } as const;
  * When the user is asked before a command runs. `on-failure` (run sandboxed, ask only when the sandbox
  * stops a command) is Weft's: Codex's clients are sent the nearest Codex value and `weftApprovalPolicy`.
  */
-export const AskForApproval = z.enum(['untrusted', 'on-failure', 'on-request', 'never']).meta({ 'x-weft-extension-values': ['on-failure'] });
+export const AskForApproval = z
+  .enum(['untrusted', 'on-failure', 'on-request', 'never'])
+  .meta({ 'x-weft-extension-values': ['on-failure'] });
 export type AskForApproval = z.infer<typeof AskForApproval>;
 
 /**
@@ -42,7 +44,9 @@ export type GranularAskForApproval = z.infer<typeof GranularAskForApproval>;
 /** An approval policy as a client may send it (Weft's values or Codex's granular object), read as Weft's. */
 export const ApprovalPolicyParam = z
   .union([AskForApproval, GranularAskForApproval])
-  .transform((policy): AskForApproval => (typeof policy === 'string' ? policy : policy.granular.sandbox_approval ? 'on-request' : 'never'));
+  .transform((policy): AskForApproval =>
+    typeof policy === 'string' ? policy : policy.granular.sandbox_approval ? 'on-request' : 'never',
+  );
 
 /** The approval policy as Codex's clients read it: never Weft's `on-failure`. */
 export const CodexAskForApproval = z.union([z.enum(['untrusted', 'on-request', 'never']), GranularAskForApproval]);
@@ -126,7 +130,13 @@ export const SkillUserInput = z.object({ type: z.literal('skill'), name: z.strin
 export type SkillUserInput = z.infer<typeof SkillUserInput>;
 
 /** One piece of what the user sends. */
-export const UserInput = z.discriminatedUnion('type', [TextUserInput, ImageUserInput, LocalImageUserInput, MentionUserInput, SkillUserInput]);
+export const UserInput = z.discriminatedUnion('type', [
+  TextUserInput,
+  ImageUserInput,
+  LocalImageUserInput,
+  MentionUserInput,
+  SkillUserInput,
+]);
 export type UserInput = z.infer<typeof UserInput>;
 
 const tokenCount = z.number().int().nonnegative();

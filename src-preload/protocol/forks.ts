@@ -37,7 +37,11 @@ export const WeftForkCompareFile = z.object({
   binary: z.boolean(),
 });
 export type WeftForkCompareFile = z.infer<typeof WeftForkCompareFile>;
-export const WeftForksCompareResult = z.object({ parentCwd: z.string(), cwd: z.string(), files: z.array(WeftForkCompareFile) });
+export const WeftForksCompareResult = z.object({
+  parentCwd: z.string(),
+  cwd: z.string(),
+  files: z.array(WeftForkCompareFile),
+});
 export type WeftForksCompareResult = z.infer<typeof WeftForksCompareResult>;
 
 /**
@@ -45,7 +49,15 @@ export type WeftForksCompareResult = z.infer<typeof WeftForksCompareResult>;
  * nowhere else (uncommitted changes in a worktree, changed files in a copy) is listed in `uncommitted`
  * and stops the removal unless `force`. `dryRun` only lists.
  */
-export const WeftForksRemoveParams = z.object({ threadId: z.string().min(1), force: z.boolean().nullish(), dryRun: z.boolean().nullish() });
+export const WeftForksRemoveParams = z.object({
+  threadId: z.string().min(1),
+  force: z.boolean().nullish(),
+  dryRun: z.boolean().nullish(),
+});
 export type WeftForksRemoveParams = z.infer<typeof WeftForksRemoveParams>;
-export const WeftForksRemoveResult = z.object({ removed: z.boolean(), uncommitted: z.array(z.string()), fork: WeftFork });
+export const WeftForksRemoveResult = z.object({
+  removed: z.boolean(),
+  uncommitted: z.array(z.string()),
+  fork: WeftFork,
+});
 export type WeftForksRemoveResult = z.infer<typeof WeftForksRemoveResult>;

@@ -29,7 +29,15 @@ export const McpToolCallProgressNotification = z.object({
 });
 export type McpToolCallProgressNotification = z.infer<typeof McpToolCallProgressNotification>;
 
-export const McpServerConnectionStatus = z.enum(['notStarted', 'starting', 'connected', 'authenticationRequired', 'failed', 'cancelled', 'disabled']);
+export const McpServerConnectionStatus = z.enum([
+  'notStarted',
+  'starting',
+  'connected',
+  'authenticationRequired',
+  'failed',
+  'cancelled',
+  'disabled',
+]);
 export type McpServerConnectionStatus = z.infer<typeof McpServerConnectionStatus>;
 
 export const McpToolInfo = z.looseObject({

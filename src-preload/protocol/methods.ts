@@ -13,7 +13,14 @@ import {
   ThreadRevertParams,
   ThreadRevertResult,
 } from './checkpoints';
-import { WeftForksCompareParams, WeftForksCompareResult, WeftForksListParams, WeftForksListResult, WeftForksRemoveParams, WeftForksRemoveResult } from './forks';
+import {
+  WeftForksCompareParams,
+  WeftForksCompareResult,
+  WeftForksListParams,
+  WeftForksListResult,
+  WeftForksRemoveParams,
+  WeftForksRemoveResult,
+} from './forks';
 import { InitializeParams, InitializeResult } from './initialize';
 import {
   McpServerReloadParams,
@@ -259,7 +266,10 @@ export const ServerRequests = {
     params: CommandExecutionRequestApprovalParams,
     result: CommandExecutionRequestApprovalResult,
   },
-  'item/fileChange/requestApproval': { params: FileChangeRequestApprovalParams, result: FileChangeRequestApprovalResult },
+  'item/fileChange/requestApproval': {
+    params: FileChangeRequestApprovalParams,
+    result: FileChangeRequestApprovalResult,
+  },
   'item/tool/requestUserInput': { params: ToolRequestUserInputParams, result: ToolRequestUserInputResult },
 } as const;
 
@@ -299,7 +309,6 @@ export type ServerRequestResultInput<M extends ServerRequestMethod> = z.input<Se
 export type ServerRequest = {
   [M in ServerRequestMethod]: { method: M; params: ServerRequestParams<M> };
 }[ServerRequestMethod];
-
 
 export function isClientRequestMethod(method: string): method is ClientRequestMethod {
   return Object.hasOwn(ClientRequests, method);

@@ -66,11 +66,21 @@ export const TurnPlanUpdatedNotification = z.object({
 export type TurnPlanUpdatedNotification = z.infer<typeof TurnPlanUpdatedNotification>;
 
 /** `startedAtMs`: when the item started (unix milliseconds). */
-export const ItemStartedNotification = z.object({ threadId: z.string(), turnId: z.string(), item: ThreadItem, startedAtMs: z.number().int() });
+export const ItemStartedNotification = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  item: ThreadItem,
+  startedAtMs: z.number().int(),
+});
 export type ItemStartedNotification = z.infer<typeof ItemStartedNotification>;
 
 /** The item's final, authoritative state; `completedAtMs`: when it completed (unix milliseconds). */
-export const ItemCompletedNotification = z.object({ threadId: z.string(), turnId: z.string(), item: ThreadItem, completedAtMs: z.number().int() });
+export const ItemCompletedNotification = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  item: ThreadItem,
+  completedAtMs: z.number().int(),
+});
 export type ItemCompletedNotification = z.infer<typeof ItemCompletedNotification>;
 
 const itemDelta = {

@@ -181,7 +181,6 @@ export type ThreadNameSetParams = z.infer<typeof ThreadNameSetParams>;
 export const ThreadNameSetResult = z.object({});
 export type ThreadNameSetResult = z.infer<typeof ThreadNameSetResult>;
 
-
 /** Drop the last `numTurns` turns from the model's context (files on disk are not reverted). */
 export const ThreadRollbackParams = z.object({
   threadId: ThreadId,

@@ -171,7 +171,10 @@ export type RecordedTurn = z.infer<typeof RecordedTurn>;
 
 const nullishString = z.string().nullish();
 
-export const TurnStartedEvent = z.looseObject({ turn_id: nullishString, weft_turn: RecordedTurn.nullish().catch(null) });
+export const TurnStartedEvent = z.looseObject({
+  turn_id: nullishString,
+  weft_turn: RecordedTurn.nullish().catch(null),
+});
 export const TurnEndedEvent = z.looseObject({
   turn_id: nullishString,
   last_agent_message: nullishString,
@@ -271,7 +274,9 @@ export const AgentMessageEvent = z.looseObject({
 export const AgentReasoningEvent = z.looseObject({ text: z.string() });
 
 /** Codex writes durations as `{secs, nanos}` (Rust's Duration), some versions as a string or milliseconds. */
-export const CodexDuration = z.union([z.looseObject({ secs: z.number(), nanos: z.number() }), z.number(), z.string()]).nullish();
+export const CodexDuration = z
+  .union([z.looseObject({ secs: z.number(), nanos: z.number() }), z.number(), z.string()])
+  .nullish();
 
 export const ExecCommandEndEvent = z.looseObject({
   call_id: z.string(),

@@ -61,7 +61,9 @@ export const ConfigReadResult = z.object({
   origins: z.record(z.string(), JsonValue).optional(),
   layers: z.array(JsonValue).nullish(),
   /** Weft: the project root of `cwd` and whether its `.weft/config.toml` files apply (null = never decided). */
-  weftProjectTrust: z.object({ root: z.string(), trusted: z.boolean().nullable(), skippedFiles: z.array(z.string()) }).optional(),
+  weftProjectTrust: z
+    .object({ root: z.string(), trusted: z.boolean().nullable(), skippedFiles: z.array(z.string()) })
+    .optional(),
 });
 export type ConfigReadResult = z.infer<typeof ConfigReadResult>;
 

@@ -14,9 +14,17 @@ export const WeftGitErrorCodes = {
   NotARepository: -32023,
 } as const;
 
-const AbsolutePath = z.string().min(1).refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), { message: 'must be an absolute path' });
+const AbsolutePath = z
+  .string()
+  .min(1)
+  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), { message: 'must be an absolute path' });
 /** A path relative to the repository root, `/`-separated, as git prints it. */
-const RepoPath = z.string().min(1).refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), { message: 'must be a path inside the repository' });
+const RepoPath = z
+  .string()
+  .min(1)
+  .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), {
+    message: 'must be a path inside the repository',
+  });
 
 export const GitChangeKind = z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'typeChanged', 'unmerged']);
 export type GitChangeKind = z.infer<typeof GitChangeKind>;
@@ -129,7 +137,11 @@ export const WeftGitDiscardListResult = z.object({ discards: z.array(GitDiscardR
 export type WeftGitDiscardListResult = z.infer<typeof WeftGitDiscardListResult>;
 
 /** `force`: restore even if the file changed since the discard (the newer content is then discarded too, and kept). */
-export const WeftGitDiscardRestoreParams = z.object({ cwd: AbsolutePath, id: z.string().min(1), force: z.boolean().nullish() });
+export const WeftGitDiscardRestoreParams = z.object({
+  cwd: AbsolutePath,
+  id: z.string().min(1),
+  force: z.boolean().nullish(),
+});
 export type WeftGitDiscardRestoreParams = z.infer<typeof WeftGitDiscardRestoreParams>;
 
 export const WeftGitDiscardRestoreResult = z.object({ discard: GitDiscardRecord });
@@ -158,7 +170,11 @@ export type WeftGitCommitMessageResult = z.infer<typeof WeftGitCommitMessageResu
  * `origin`; without an upstream the branch is pushed with `--set-upstream`. `progressId`: progress lines
  * arrive as `weft/git/progress` notifications carrying it. Credentials are git's own (helpers, ssh agent).
  */
-export const WeftGitPushParams = z.object({ cwd: AbsolutePath, remote: z.string().min(1).nullish(), progressId: z.string().nullish() });
+export const WeftGitPushParams = z.object({
+  cwd: AbsolutePath,
+  remote: z.string().min(1).nullish(),
+  progressId: z.string().nullish(),
+});
 export type WeftGitPushParams = z.infer<typeof WeftGitPushParams>;
 
 /** `output`: what git printed (stderr then stdout), verbatim. */
@@ -182,7 +198,11 @@ export const GitBranch = z.object({
 export type GitBranch = z.infer<typeof GitBranch>;
 
 /** Local branches, current first. `dirty`: uncommitted changes exist (switching asks first). */
-export const WeftGitBranchesResult = z.object({ current: z.string().nullable(), branches: z.array(GitBranch), dirty: z.boolean() });
+export const WeftGitBranchesResult = z.object({
+  current: z.string().nullable(),
+  branches: z.array(GitBranch),
+  dirty: z.boolean(),
+});
 export type WeftGitBranchesResult = z.infer<typeof WeftGitBranchesResult>;
 
 /**
@@ -191,7 +211,10 @@ export type WeftGitBranchesResult = z.infer<typeof WeftGitBranchesResult>;
  */
 export const WeftGitCheckoutParams = z.object({
   cwd: AbsolutePath,
-  branch: z.string().min(1).refine((b) => !b.startsWith('-'), { message: 'a branch name cannot start with "-"' }),
+  branch: z
+    .string()
+    .min(1)
+    .refine((b) => !b.startsWith('-'), { message: 'a branch name cannot start with "-"' }),
   create: z.boolean().nullish(),
   allowDirty: z.boolean().nullish(),
 });

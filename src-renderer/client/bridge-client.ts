@@ -37,7 +37,10 @@ export function createBridgeClient(bridge: WeftBridge, clientInfo: ClientInfo): 
       for (const listener of [...readyListeners]) listener(lastReady);
     },
     (error: unknown) => {
-      state = { phase: 'failed', message: `The desktop app refused the handshake: ${error instanceof Error ? error.message : String(error)}` };
+      state = {
+        phase: 'failed',
+        message: `The desktop app refused the handshake: ${error instanceof Error ? error.message : String(error)}`,
+      };
       for (const listener of [...connectionListeners]) listener(state);
       throw error;
     },
@@ -61,7 +64,10 @@ export function createBridgeClient(bridge: WeftBridge, clientInfo: ClientInfo): 
     },
     onNotification: (listener) => track(bridge.onNotification(listener)),
     onServerRequest: (listener) => track(bridge.onServerRequest(listener)),
-    respond<M extends ServerRequestMethod>(request: { id: RequestId; method: M }, result: ServerRequestResultInput<M>): void {
+    respond<M extends ServerRequestMethod>(
+      request: { id: RequestId; method: M },
+      result: ServerRequestResultInput<M>,
+    ): void {
       bridge.respond(request, result);
     },
     onConnection(listener) {

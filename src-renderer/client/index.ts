@@ -36,7 +36,9 @@ export function connectWeft(win: Window, clientInfo: ClientInfo): WeftClient {
   if (bridge !== null) return createBridgeClient(bridge, clientInfo);
   const url = socketUrlFor(win.location.href);
   if (url === null) {
-    throw new Error('This page has no access token. Open the full address that `weft serve` printed (it ends in ?token=…).');
+    throw new Error(
+      'This page has no access token. Open the full address that `weft serve` printed (it ends in ?token=…).',
+    );
   }
   return createRpcClient({ connector: webSocketConnector(url), clientInfo });
 }

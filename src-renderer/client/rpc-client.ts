@@ -2,7 +2,13 @@
 // with result validation, notifications, server requests, the `initialize` handshake on every
 // (re)connect, and reconnection with backoff. The connection itself comes from a Connector, so tests
 // drive this with an in-memory fake.
-import { classifyMessage, describeZodError, isServerRequestMethod, resultSchemas, serverRequestSchemas } from '../../src-preload/protocol';
+import {
+  classifyMessage,
+  describeZodError,
+  isServerRequestMethod,
+  resultSchemas,
+  serverRequestSchemas,
+} from '../../src-preload/protocol';
 import type {
   ClientInfo,
   ClientRequestMethod,
@@ -136,7 +142,14 @@ export function createRpcClient(options: RpcClientOptions): WeftClient {
           }
           const parsed = schema.safeParse(outcome.result);
           if (parsed.success) resolve(parsed.data);
-          else reject(new RpcError(method, -32603, `Weft's answer to ${method} is malformed (${describeZodError(parsed.error, 'result')}).`));
+          else
+            reject(
+              new RpcError(
+                method,
+                -32603,
+                `Weft's answer to ${method} is malformed (${describeZodError(parsed.error, 'result')}).`,
+              ),
+            );
         },
       });
       sendRaw(params === undefined ? { id, method } : { id, method, params });
@@ -149,7 +162,11 @@ export function createRpcClient(options: RpcClientOptions): WeftClient {
     for (const entry of entries) {
       entry.settle({
         ok: false,
-        error: new RpcError(entry.method, CONNECTION_LOST, `The connection to Weft was lost before it answered ${entry.method} (${reason}).`),
+        error: new RpcError(
+          entry.method,
+          CONNECTION_LOST,
+          `The connection to Weft was lost before it answered ${entry.method} (${reason}).`,
+        ),
       });
     }
   };
@@ -196,7 +213,10 @@ export function createRpcClient(options: RpcClientOptions): WeftClient {
         const entry = inFlight.get(incoming.id);
         if (entry === undefined) return;
         inFlight.delete(incoming.id);
-        entry.settle({ ok: false, error: new RpcError(entry.method, incoming.error.code, incoming.error.message, incoming.error.data) });
+        entry.settle({
+          ok: false,
+          error: new RpcError(entry.method, incoming.error.code, incoming.error.message, incoming.error.data),
+        });
         return;
       }
       case 'ignored':
@@ -209,9 +229,18 @@ export function createRpcClient(options: RpcClientOptions): WeftClient {
     if (disposed) return;
     if (attempt >= backoff.length) {
       failQueued(
-        (method) => new RpcError(method, CONNECTION_LOST, `Weft is unreachable (${reason}). Check that \`weft serve\` is still running, then retry.`),
+        (method) =>
+          new RpcError(
+            method,
+            CONNECTION_LOST,
+            `Weft is unreachable (${reason}). Check that \`weft serve\` is still running, then retry.`,
+          ),
       );
-      setState({ phase: 'failed', message: `Could not reach Weft after ${backoff.length} attempts: ${reason}`, reason: 'unreachable' });
+      setState({
+        phase: 'failed',
+        message: `Could not reach Weft after ${backoff.length} attempts: ${reason}`,
+        reason: 'unreachable',
+      });
       return;
     }
     const delay = backoff[attempt] ?? 0;
@@ -318,11 +347,17 @@ export function createRpcClient(options: RpcClientOptions): WeftClient {
       if (lastReady !== null) listener(lastReady);
       return unsubscribe;
     },
-    respond<M extends ServerRequestMethod>(request: { id: RequestId; method: M }, result: ServerRequestResultInput<M>): void {
+    respond<M extends ServerRequestMethod>(
+      request: { id: RequestId; method: M },
+      result: ServerRequestResultInput<M>,
+    ): void {
       if (openServerRequests.get(request.id) !== request.method) {
-        throw new Error(`There is no pending ${request.method} request with id ${JSON.stringify(request.id)} (it was answered or cancelled).`);
+        throw new Error(
+          `There is no pending ${request.method} request with id ${JSON.stringify(request.id)} (it was answered or cancelled).`,
+        );
       }
-      if (!isServerRequestMethod(request.method)) throw new Error(`"${String(request.method)}" is not a server request.`);
+      if (!isServerRequestMethod(request.method))
+        throw new Error(`"${String(request.method)}" is not a server request.`);
       const parsed = serverRequestSchemas[request.method].result.safeParse(result);
       if (!parsed.success) {
         throw new Error(`The answer to ${request.method} is malformed (${describeZodError(parsed.error, 'result')}).`);

@@ -25,7 +25,12 @@ export type ConnectionState =
   | { phase: 'connecting' }
   | { phase: 'open' }
   | { phase: 'reconnecting'; attempt: number; maxAttempts: number; lastError: string }
-  | { phase: 'failed'; message: string; /** `token`: the server refused this page's token (it restarted with a new one). */ reason?: 'token' | 'unreachable' };
+  | {
+      phase: 'failed';
+      message: string;
+      /** `token`: the server refused this page's token (it restarted with a new one). */ reason?:
+        'token' | 'unreachable';
+    };
 
 /** A JSON-RPC error answer, or a local failure to get one (code -32000: the connection dropped). */
 export class RpcError extends Error {
@@ -65,7 +70,10 @@ export interface WeftClient {
   onNotification(listener: (notification: ServerNotification) => void): Unsubscribe;
   onServerRequest(listener: (request: IncomingServerRequest) => void): Unsubscribe;
   /** Answers a server request; throws if it is no longer pending or the result does not parse. */
-  respond<M extends ServerRequestMethod>(request: { id: RequestId; method: M }, result: ServerRequestResultInput<M>): void;
+  respond<M extends ServerRequestMethod>(
+    request: { id: RequestId; method: M },
+    result: ServerRequestResultInput<M>,
+  ): void;
   /** Called at once with the current state, then on every change. */
   onConnection(listener: (state: ConnectionState) => void): Unsubscribe;
   /** Called after each successful handshake (the first and every reconnect); a late listener hears the latest at once. */

@@ -28,7 +28,9 @@ const paths = {
   x: <path d="m4 4 8 8M12 4l-8 8" />,
   stop: <rect x="4" y="4" width="8" height="8" rx="1.5" fill="currentColor" stroke="none" />,
   arrowUp: <path d="M8 13V3.5M4 7.5 8 3.5l4 4" />,
-  paperclip: <path d="M12.5 7.5 7.6 12.4a3 3 0 0 1-4.25-4.25l5.3-5.3a2 2 0 0 1 2.83 2.83L6.2 10.96a1 1 0 0 1-1.42-1.42L9.5 4.8" />,
+  paperclip: (
+    <path d="M12.5 7.5 7.6 12.4a3 3 0 0 1-4.25-4.25l5.3-5.3a2 2 0 0 1 2.83 2.83L6.2 10.96a1 1 0 0 1-1.42-1.42L9.5 4.8" />
+  ),
   more: (
     <>
       <circle cx="3.5" cy="8" r="1" fill="currentColor" stroke="none" />
@@ -58,7 +60,9 @@ const paths = {
     </>
   ),
   shield: <path d="M8 1.75 13 3.5v4c0 3.2-2.2 5.6-5 6.75C5.2 13.1 3 10.7 3 7.5v-4z" />,
-  sparkle: <path d="M8 2.5c.4 2.6 1.9 4.1 4.5 4.5-2.6.4-4.1 1.9-4.5 4.5-.4-2.6-1.9-4.1-4.5-4.5 2.6-.4 4.1-1.9 4.5-4.5z" />,
+  sparkle: (
+    <path d="M8 2.5c.4 2.6 1.9 4.1 4.5 4.5-2.6.4-4.1 1.9-4.5 4.5-.4-2.6-1.9-4.1-4.5-4.5 2.6-.4 4.1-1.9 4.5-4.5z" />
+  ),
   list: <path d="M6 4h7.5M6 8h7.5M6 12h7.5M2.5 4h.01M2.5 8h.01M2.5 12h.01" />,
   image: (
     <>
@@ -147,7 +151,15 @@ export function Icon({ name, size = 16, className }: { name: IconName; size?: nu
 /** A small spinning arc, for "working" states. */
 export function Spinner({ size = 14, label }: { size?: number; label?: string }) {
   return (
-    <svg className="spinner" width={size} height={size} viewBox="0 0 16 16" role={label === undefined ? undefined : 'img'} aria-label={label} aria-hidden={label === undefined ? true : undefined}>
+    <svg
+      className="spinner"
+      width={size}
+      height={size}
+      viewBox="0 0 16 16"
+      role={label === undefined ? undefined : 'img'}
+      aria-label={label}
+      aria-hidden={label === undefined ? true : undefined}
+    >
       <circle cx="8" cy="8" r="6" fill="none" stroke="currentColor" strokeOpacity="0.25" strokeWidth="2" />
       <path d="M8 2a6 6 0 0 1 6 6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
     </svg>

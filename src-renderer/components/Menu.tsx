@@ -12,7 +12,15 @@ export interface MenuItem {
   danger?: boolean;
 }
 
-export function MenuButton({ label, items, className }: { label: string; items: readonly MenuItem[]; className?: string }) {
+export function MenuButton({
+  label,
+  items,
+  className,
+}: {
+  label: string;
+  items: readonly MenuItem[];
+  className?: string;
+}) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -23,7 +31,8 @@ export function MenuButton({ label, items, className }: { label: string; items: 
     menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const onDown = (event: MouseEvent): void => {
       const target = event.target;
-      if (target instanceof Node && !menu.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
+      if (target instanceof Node && !menu.current?.contains(target) && !button.current?.contains(target))
+        setOpen(false);
     };
     window.addEventListener('mousedown', onDown);
     return () => window.removeEventListener('mousedown', onDown);

@@ -25,8 +25,25 @@ const MAX_ROWS = 18;
 
 function themeFor(dark: boolean): ITheme {
   return dark
-    ? { background: '#141518', foreground: '#d5d7dd', cursor: '#141518', selectionBackground: '#3b3f4a', black: '#1d1f23', brightBlack: '#5c6370' }
-    : { background: '#f6f7f9', foreground: '#24292f', cursor: '#f6f7f9', selectionBackground: '#c8d1e0', black: '#24292f', white: '#8c959f', brightWhite: '#6e7781', yellow: '#9a6700', brightYellow: '#7d4e00' };
+    ? {
+        background: '#141518',
+        foreground: '#d5d7dd',
+        cursor: '#141518',
+        selectionBackground: '#3b3f4a',
+        black: '#1d1f23',
+        brightBlack: '#5c6370',
+      }
+    : {
+        background: '#f6f7f9',
+        foreground: '#24292f',
+        cursor: '#f6f7f9',
+        selectionBackground: '#c8d1e0',
+        black: '#24292f',
+        white: '#8c959f',
+        brightWhite: '#6e7781',
+        yellow: '#9a6700',
+        brightYellow: '#7d4e00',
+      };
 }
 
 /**
@@ -91,7 +108,8 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
       // arriving than can be drawn) is noted inside the terminal.
       const shown = flooded ? Math.min(out.kept, FLOOD_LIMIT) : Math.min(out.kept, limit);
       const skipped = out.total - shown;
-      const note = flooded && skipped > 0 ? `\x1b[2m… ${skipped.toLocaleString()} earlier characters not shown …\x1b[0m\r\n` : '';
+      const note =
+        flooded && skipped > 0 ? `\x1b[2m… ${skipped.toLocaleString()} earlier characters not shown …\x1b[0m\r\n` : '';
       data = `\x1b[?25l${note}${lastChars(out, shown)}`;
     } else {
       data = lastChars(out, out.total - seen.total);

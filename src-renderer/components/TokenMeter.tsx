@@ -18,8 +18,19 @@ export function TokenMeter({ usage, contextWindow }: { usage: ThreadTokenUsage |
   const fraction = Math.min(1, used / window);
   const tone = fraction > 0.9 ? 'danger' : fraction > 0.75 ? 'caution' : 'calm';
   return (
-    <span className={`token-meter tone-${tone}`} title={`${details}. Context: ${used.toLocaleString()} of ${window.toLocaleString()}.`}>
-      <span className="token-bar" role="meter" aria-label="Context window used" aria-valuemin={0} aria-valuemax={window} aria-valuenow={used} aria-valuetext={`${Math.round(fraction * 100)}% of the context window`}>
+    <span
+      className={`token-meter tone-${tone}`}
+      title={`${details}. Context: ${used.toLocaleString()} of ${window.toLocaleString()}.`}
+    >
+      <span
+        className="token-bar"
+        role="meter"
+        aria-label="Context window used"
+        aria-valuemin={0}
+        aria-valuemax={window}
+        aria-valuenow={used}
+        aria-valuetext={`${Math.round(fraction * 100)}% of the context window`}
+      >
         <span className="token-fill" style={{ width: `${fraction * 100}%` }} />
       </span>
       <span className="token-text">

@@ -20,19 +20,29 @@ export function TurnCheckpointActions({ threadId, turnId }: { threadId: string; 
   return (
     <>
       {next === undefined ? (
-        <button type="button" className="link-button hover-action" onClick={() => openRestore({ threadId, beforeTurnId: turnId, kind: 'undo', dropped: 1 })}>
+        <button
+          type="button"
+          className="link-button hover-action"
+          onClick={() => openRestore({ threadId, beforeTurnId: turnId, kind: 'undo', dropped: 1 })}
+        >
           <Icon name="undo" size={13} /> Undo this turn
         </button>
       ) : (
         <button
           type="button"
           className="link-button hover-action"
-          onClick={() => openRestore({ threadId, beforeTurnId: next, kind: 'restore', dropped: turnIds.length - index - 1 })}
+          onClick={() =>
+            openRestore({ threadId, beforeTurnId: next, kind: 'restore', dropped: turnIds.length - index - 1 })
+          }
         >
           <Icon name="undo" size={13} /> Restore to here
         </button>
       )}
-      <button type="button" className="link-button hover-action" onClick={() => void controller.fork(threadId, turnId, { worktree: true })}>
+      <button
+        type="button"
+        className="link-button hover-action"
+        onClick={() => void controller.fork(threadId, turnId, { worktree: true })}
+      >
         <Icon name="fork" size={13} /> Fork into worktree
       </button>
     </>

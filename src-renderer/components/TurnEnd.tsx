@@ -23,10 +23,16 @@ function PlanChecklist({ plan }: { plan: PlanView }) {
         {plan.steps.map((step, i) => (
           <li key={i} className={`plan-step is-${step.status}`}>
             <span className="plan-mark" aria-hidden="true">
-              {step.status === 'completed' ? <Icon name="check" size={12} /> : step.status === 'inProgress' ? <Spinner size={12} /> : null}
+              {step.status === 'completed' ? (
+                <Icon name="check" size={12} />
+              ) : step.status === 'inProgress' ? (
+                <Spinner size={12} />
+              ) : null}
             </span>
             <span className="plan-text">{step.step}</span>
-            <span className="sr-only">{step.status === 'completed' ? '(done)' : step.status === 'inProgress' ? '(in progress)' : '(pending)'}</span>
+            <span className="sr-only">
+              {step.status === 'completed' ? '(done)' : step.status === 'inProgress' ? '(in progress)' : '(pending)'}
+            </span>
           </li>
         ))}
       </ol>
@@ -59,7 +65,15 @@ function endLabel(turn: TurnView): string {
   }
 }
 
-export const TurnEnd = memo(function TurnEnd({ threadId, turnId, canFork }: { threadId: string; turnId: string; canFork: boolean }) {
+export const TurnEnd = memo(function TurnEnd({
+  threadId,
+  turnId,
+  canFork,
+}: {
+  threadId: string;
+  turnId: string;
+  canFork: boolean;
+}) {
   const turn = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]);
   const latest = useWeft((s) => s.data.conversations[threadId]?.turnIds.at(-1) === turnId);
   const controller = useController();
@@ -78,12 +92,14 @@ export const TurnEnd = memo(function TurnEnd({ threadId, turnId, canFork }: { th
           </div>
         </div>
       ))}
-      {turn.status === 'failed' && turn.error !== null && !turn.notices.some((n) => n.message === turn.error?.message) && (
-        <div className="notice notice-error" role="alert">
-          <Icon name="alert" size={14} />
-          <div>{turn.error.message}</div>
-        </div>
-      )}
+      {turn.status === 'failed' &&
+        turn.error !== null &&
+        !turn.notices.some((n) => n.message === turn.error?.message) && (
+          <div className="notice notice-error" role="alert">
+            <Icon name="alert" size={14} />
+            <div>{turn.error.message}</div>
+          </div>
+        )}
       <div className="turn-meta">
         {running ? (
           <span className="working">
@@ -95,7 +111,8 @@ export const TurnEnd = memo(function TurnEnd({ threadId, turnId, canFork }: { th
         <span className="turn-actions">
           {turn.diff !== null && turn.diff.trim() !== '' && (
             <button type="button" className="link-button" onClick={() => controller.showTurnDiff(threadId, turnId)}>
-              <Icon name="diff" size={13} /> View changes{files > 0 ? ` (${files} ${files === 1 ? 'file' : 'files'})` : ''}
+              <Icon name="diff" size={13} /> View changes
+              {files > 0 ? ` (${files} ${files === 1 ? 'file' : 'files'})` : ''}
             </button>
           )}
           {turn.status === 'failed' && latest && (
@@ -104,7 +121,11 @@ export const TurnEnd = memo(function TurnEnd({ threadId, turnId, canFork }: { th
             </button>
           )}
           {canFork && !running && (
-            <button type="button" className="link-button hover-action" onClick={() => void controller.fork(threadId, turnId)}>
+            <button
+              type="button"
+              className="link-button hover-action"
+              onClick={() => void controller.fork(threadId, turnId)}
+            >
               <Icon name="fork" size={13} /> Fork from here
             </button>
           )}

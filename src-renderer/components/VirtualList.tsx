@@ -60,7 +60,12 @@ function rowAt(offsets: Float64Array, count: number, y: number): number {
  * The rows to mount for a viewport. Before the viewport is measured (the first render) it counts as
  * 1200 px tall and, when the list starts at the bottom, as showing the last rows.
  */
-function visibleRange(layout: Layout<unknown>, viewport: { top: number; height: number }, overscan: number, atBottom: boolean): Range {
+function visibleRange(
+  layout: Layout<unknown>,
+  viewport: { top: number; height: number },
+  overscan: number,
+  atBottom: boolean,
+): Range {
   const count = layout.rows.length;
   if (count === 0) return { first: 0, last: -1 };
   const measured = viewport.height !== 0;
@@ -76,7 +81,8 @@ function visibleRange(layout: Layout<unknown>, viewport: { top: number; height: 
 }
 
 function recompute(layout: Layout<unknown>, from: number): void {
-  for (let i = from; i < layout.rows.length; i++) layout.offsets[i + 1] = (layout.offsets[i] ?? 0) + (layout.heights[i] ?? 0);
+  for (let i = from; i < layout.rows.length; i++)
+    layout.offsets[i + 1] = (layout.offsets[i] ?? 0) + (layout.heights[i] ?? 0);
 }
 
 const Measured = memo(function Measured({
@@ -96,7 +102,17 @@ const Measured = memo(function Measured({
 });
 
 export function VirtualList<R extends { key: string }>(props: VirtualListProps<R>) {
-  const { rows, estimate, renderRow, label, className, overscan = 600, bottomPadding = 0, onAtBottomChange, handle } = props;
+  const {
+    rows,
+    estimate,
+    renderRow,
+    label,
+    className,
+    overscan = 600,
+    bottomPadding = 0,
+    onAtBottomChange,
+    handle,
+  } = props;
   const scroller = useRef<HTMLDivElement>(null);
   /** Measured heights by row key; they outlive layouts (a row keeps its height when rows are added). */
   const sizes = useRef(new Map<string, number>());
@@ -111,7 +127,12 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
 
   const layout = useMemo<Layout<R>>(() => {
     const count = rows.length;
-    const next: Layout<R> = { rows, index: new Map(), heights: new Float64Array(count), offsets: new Float64Array(count + 1) };
+    const next: Layout<R> = {
+      rows,
+      index: new Map(),
+      heights: new Float64Array(count),
+      offsets: new Float64Array(count + 1),
+    };
     rows.forEach((row, i) => {
       next.index.set(row.key, i);
       next.heights[i] = sizes.current.get(row.key) ?? estimate(row);
@@ -135,7 +156,8 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
    */
   const syncRange = useCallback(() => {
     const range = visibleRange(layoutRef.current, viewport.current, overscanRef.current, atBottom.current);
-    if (range.first !== mounted.current.first || range.last !== mounted.current.last) flushSync(() => rerender((n) => n + 1));
+    if (range.first !== mounted.current.first || range.last !== mounted.current.last)
+      flushSync(() => rerender((n) => n + 1));
   }, []);
 
   const observer = useMemo(
@@ -245,7 +267,14 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
   const below = total - (layout.offsets[range.last + 1] ?? total);
 
   return (
-    <div ref={scroller} className={`vlist ${className ?? ''}`} onScroll={readViewport} tabIndex={0} aria-label={label} role="region">
+    <div
+      ref={scroller}
+      className={`vlist ${className ?? ''}`}
+      onScroll={readViewport}
+      tabIndex={0}
+      aria-label={label}
+      role="region"
+    >
       <div className="vlist-space">
         <div className="vlist-spacer" style={{ height: above }} />
         {visible}

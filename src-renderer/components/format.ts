@@ -9,7 +9,10 @@ export function relativeTime(unixSeconds: number, nowMs: number): string {
   if (seconds < 7 * 86_400) return `${Math.floor(seconds / 86_400)}d`;
   const date = new Date(unixSeconds * 1000);
   const sameYear = date.getFullYear() === new Date(nowMs).getFullYear();
-  return date.toLocaleDateString(undefined, sameYear ? { month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric', year: 'numeric' });
+  return date.toLocaleDateString(
+    undefined,
+    sameYear ? { month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric', year: 'numeric' },
+  );
 }
 
 /** "850 ms", "4.2 s", "3 m 05 s", "1 h 02 m". */

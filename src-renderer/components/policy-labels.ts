@@ -39,8 +39,10 @@ export const EFFORT_LABELS: Record<ReasoningEffort, string> = {
 
 /** A warning for settings that take the person out of the loop, or null. */
 export function riskWarning(approval: AskForApproval | null, sandbox: SandboxMode | null): string | null {
-  if (sandbox === 'danger-full-access' && approval === 'never') return 'Full access with Never ask: the agent can change or delete anything you can, without asking.';
-  if (sandbox === 'danger-full-access') return 'Full access: commands run without a sandbox and can change any file you can.';
+  if (sandbox === 'danger-full-access' && approval === 'never')
+    return 'Full access with Never ask: the agent can change or delete anything you can, without asking.';
+  if (sandbox === 'danger-full-access')
+    return 'Full access: commands run without a sandbox and can change any file you can.';
   if (approval === 'never') return 'Never ask: you will not be asked before commands or edits run.';
   return null;
 }

@@ -30,7 +30,11 @@ function subscribe(listener: Listener): () => void {
 }
 
 /** A string preference with a fixed set of values. */
-export function usePreference<T extends string>(key: string, values: readonly T[], fallback: T): [T, (value: T) => void] {
+export function usePreference<T extends string>(
+  key: string,
+  values: readonly T[],
+  fallback: T,
+): [T, (value: T) => void] {
   const raw = useSyncExternalStore(subscribe, () => read(key));
   const value = values.find((v) => v === raw) ?? fallback;
   const set = useCallback((next: T) => write(key, next), [key]);

@@ -31,7 +31,13 @@ export interface ChangesState {
   review: { threadId: string; itemId: string } | null;
 }
 
-export const changesStore = createStore<ChangesState>(() => ({ open: false, tab: 'changes', focus: null, comments: [], review: null }));
+export const changesStore = createStore<ChangesState>(() => ({
+  open: false,
+  tab: 'changes',
+  focus: null,
+  comments: [],
+  review: null,
+}));
 
 let nextId = 1;
 
@@ -49,7 +55,12 @@ export const changesActions = {
     changesStore.setState({ open: true, tab: 'review', review: { threadId, itemId } });
   },
   focus(path: string, lineStart: number, lineEnd: number, review: { threadId: string; itemId: string } | null): void {
-    changesStore.setState((s) => ({ open: true, tab: 'review', review: review ?? s.review, focus: { path, lineStart, lineEnd, nonce: (s.focus?.nonce ?? 0) + 1 } }));
+    changesStore.setState((s) => ({
+      open: true,
+      tab: 'review',
+      review: review ?? s.review,
+      focus: { path, lineStart, lineEnd, nonce: (s.focus?.nonce ?? 0) + 1 },
+    }));
   },
   addComment(comment: Omit<DiffComment, 'id'>): void {
     changesStore.setState((s) => ({ comments: [...s.comments, { ...comment, id: nextId++ }] }));
@@ -69,12 +80,19 @@ export function useChanges<T>(selector: (s: ChangesState) => T): T {
 /** The message "Send to agent" sends: every comment with its file and line. */
 export function commentsMessage(comments: readonly DiffComment[]): string {
   const lines = ['Please address these review comments on the current changes:', ''];
-  for (const c of comments) lines.push(`- ${c.path}:${c.line}${c.side === 'original' ? ' (old version)' : ''}: ${c.text}`);
+  for (const c of comments)
+    lines.push(`- ${c.path}:${c.line}${c.side === 'original' ? ' (old version)' : ''}: ${c.text}`);
   return lines.join('\n');
 }
 
 /** The message "Fix this" sends for one finding. */
-export function fixMessage(f: { title: string; body: string; path: string; lineStart: number; lineEnd: number }): string {
+export function fixMessage(f: {
+  title: string;
+  body: string;
+  path: string;
+  lineStart: number;
+  lineEnd: number;
+}): string {
   const where = f.lineEnd !== f.lineStart ? `${f.path}:${f.lineStart}-${f.lineEnd}` : `${f.path}:${f.lineStart}`;
   return `Fix this review finding in ${where}:\n\n${f.title}\n\n${f.body}`;
 }

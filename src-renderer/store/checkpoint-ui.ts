@@ -32,7 +32,12 @@ interface CheckpointUiState {
   removeFork: string | null;
 }
 
-export const useCheckpointUi = create<CheckpointUiState>(() => ({ restore: null, redo: null, compare: null, removeFork: null }));
+export const useCheckpointUi = create<CheckpointUiState>(() => ({
+  restore: null,
+  redo: null,
+  compare: null,
+  removeFork: null,
+}));
 
 export function openCompare(threadId: string | null): void {
   useCheckpointUi.setState({ compare: threadId });

@@ -12,7 +12,11 @@ import type {
   UserInput,
   WeftFork,
 } from '../../src-preload/protocol';
-import { AskForApproval as AskForApprovalSchema, ReasoningEffort as ReasoningEffortSchema, SandboxMode as SandboxModeSchema } from '../../src-preload/protocol';
+import {
+  AskForApproval as AskForApprovalSchema,
+  ReasoningEffort as ReasoningEffortSchema,
+  SandboxMode as SandboxModeSchema,
+} from '../../src-preload/protocol';
 import type { IncomingServerRequest, WeftClient } from '../client/types';
 import { addServerRequest, clearServerRequests, removeServerRequest } from './approvals';
 import { conversationFromThread } from './conversation';
@@ -75,10 +79,17 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     if (next !== env.href()) env.replaceHref(next);
   };
 
-  const settingsFrom = (result: Partial<Pick<ThreadStartResult, 'model' | 'approvalPolicy' | 'weftApprovalPolicy' | 'sandbox' | 'reasoningEffort'>>): Settings => ({
+  const settingsFrom = (
+    result: Partial<
+      Pick<ThreadStartResult, 'model' | 'approvalPolicy' | 'weftApprovalPolicy' | 'sandbox' | 'reasoningEffort'>
+    >,
+  ): Settings => ({
     model: result.model ?? get().ui.settings.model,
     effort: ReasoningEffortSchema.safeParse(result.reasoningEffort).data ?? get().ui.settings.effort,
-    approvalPolicy: result.weftApprovalPolicy ?? AskForApprovalSchema.safeParse(result.approvalPolicy).data ?? get().ui.settings.approvalPolicy,
+    approvalPolicy:
+      result.weftApprovalPolicy ??
+      AskForApprovalSchema.safeParse(result.approvalPolicy).data ??
+      get().ui.settings.approvalPolicy,
     sandbox: result.sandbox === undefined ? get().ui.settings.sandbox : sandboxModeOf(result.sandbox),
   });
 
@@ -96,8 +107,12 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     const cwds = [cwd, ...new Set(Object.values(forks).map((fork) => fork.cwd))];
     const listCwd = cwds.length === 1 ? cwd : cwds;
     const [live, archived] = await Promise.all([
-      attempt('Could not list the threads', () => client.request('thread/list', { cwd: listCwd, archived: false, limit: LIST_LIMIT, sortKey: 'updated_at' })),
-      attempt('Could not list the archived threads', () => client.request('thread/list', { cwd: listCwd, archived: true, limit: LIST_LIMIT, sortKey: 'updated_at' })),
+      attempt('Could not list the threads', () =>
+        client.request('thread/list', { cwd: listCwd, archived: false, limit: LIST_LIMIT, sortKey: 'updated_at' }),
+      ),
+      attempt('Could not list the archived threads', () =>
+        client.request('thread/list', { cwd: listCwd, archived: true, limit: LIST_LIMIT, sortKey: 'updated_at' }),
+      ),
     ]);
     if (get().data.cwd !== cwd) return;
     setData(store, (data) => {
@@ -140,7 +155,9 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     let thread: Thread | undefined;
     let settings: Settings | null = null;
     if (isArchived(get().data, threadId)) {
-      const read = await attempt('Could not open the thread', () => client.request('thread/read', { threadId, includeTurns: true }));
+      const read = await attempt('Could not open the thread', () =>
+        client.request('thread/read', { threadId, includeTurns: true }),
+      );
       thread = read?.thread;
     } else {
       const resumed = await attempt('Could not open the thread', () => client.request('thread/resume', { threadId }));
@@ -208,7 +225,17 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       const recentProjects = rememberProject(env.storage, get().ui.recentProjects, path);
       store.setState((state) => ({
         data: emptyAppData(path),
-        ui: { ...state.ui, activeThreadId: null, searchTerm: '', searchResults: null, listsLoaded: false, recentProjects, projectPicker: false, settings: defaults, changed: [] },
+        ui: {
+          ...state.ui,
+          activeThreadId: null,
+          searchTerm: '',
+          searchResults: null,
+          listsLoaded: false,
+          recentProjects,
+          projectPicker: false,
+          settings: defaults,
+          changed: [],
+        },
       }));
       syncLocation();
       void refreshLists();
@@ -268,7 +295,9 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     async shellCommand(command: string): Promise<boolean> {
       const threadId = get().ui.activeThreadId ?? (await this.openThread());
       if (threadId === null) return false;
-      const done = await attempt('Could not run the command', () => client.request('thread/shellCommand', { threadId, command }));
+      const done = await attempt('Could not run the command', () =>
+        client.request('thread/shellCommand', { threadId, command }),
+      );
       return done !== undefined;
     },
 
@@ -278,13 +307,20 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       if (data.cwd === null) return null;
       const o = overrides(ui.changed);
       const started = await attempt('Could not start a thread', () =>
-        client.request('thread/start', { cwd: data.cwd, model: o.model, approvalPolicy: o.approvalPolicy, sandbox: o.sandbox }),
+        client.request('thread/start', {
+          cwd: data.cwd,
+          model: o.model,
+          approvalPolicy: o.approvalPolicy,
+          sandbox: o.sandbox,
+        }),
       );
       if (started === undefined) return null;
       const id = started.thread.id;
       setData(store, (d) => {
         const next = upsertThread(newDraft(), d, started.thread);
-        return next.conversations[id] !== undefined ? next : { ...next, conversations: { ...next.conversations, [id]: conversationFromThread(started.thread) } };
+        return next.conversations[id] !== undefined
+          ? next
+          : { ...next, conversations: { ...next.conversations, [id]: conversationFromThread(started.thread) } };
       });
       setUi(store, { activeThreadId: id, settings: { ...settingsFrom(started), effort: get().ui.settings.effort } });
       syncLocation();
@@ -303,14 +339,21 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       const o = overrides(changed);
       if (threadId === null) {
         const started = await attempt('Could not start a thread', () =>
-          client.request('thread/start', { cwd: data.cwd, model: o.model, approvalPolicy: o.approvalPolicy, sandbox: o.sandbox }),
+          client.request('thread/start', {
+            cwd: data.cwd,
+            model: o.model,
+            approvalPolicy: o.approvalPolicy,
+            sandbox: o.sandbox,
+          }),
         );
         if (started === undefined) return false;
         threadId = started.thread.id;
         const id = threadId;
         setData(store, (d) => {
           const next = upsertThread(newDraft(), d, started.thread);
-          return next.conversations[id] !== undefined ? next : { ...next, conversations: { ...next.conversations, [id]: conversationFromThread(started.thread) } };
+          return next.conversations[id] !== undefined
+            ? next
+            : { ...next, conversations: { ...next.conversations, [id]: conversationFromThread(started.thread) } };
         });
         setUi(store, { activeThreadId: id, settings: { ...settingsFrom(started), effort: get().ui.settings.effort } });
         syncLocation();
@@ -320,7 +363,12 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         // Shown at once, marked, until the turn takes it in (its user message item arrives).
         const text = input.find((part) => part.type === 'text')?.text ?? '';
         steeringId += 1;
-        const pending = { id: steeringId, threadId, text, before: userMessagesWith(get().data.conversations[threadId], text) };
+        const pending = {
+          id: steeringId,
+          threadId,
+          text,
+          before: userMessagesWith(get().data.conversations[threadId], text),
+        };
         setUi(store, (ui) => ({ steering: [...ui.steering, pending] }));
         const steered = await attempt('Could not add to the running turn', () =>
           client.request('turn/steer', { threadId, input, expectedTurnId: running.id }),
@@ -353,17 +401,30 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     async retryTurn(threadId: string, turnId: string): Promise<void> {
       const conversation = get().data.conversations[threadId];
       const turn = conversation?.turns[turnId];
-      if (conversation === undefined || turn === undefined || conversation.turnIds[conversation.turnIds.length - 1] !== turnId) return;
+      if (
+        conversation === undefined ||
+        turn === undefined ||
+        conversation.turnIds[conversation.turnIds.length - 1] !== turnId
+      )
+        return;
       const message = turn.itemIds.map((id) => turn.items[id]?.item).find((item) => item?.type === 'userMessage');
       if (message?.type !== 'userMessage') {
         toast('Could not retry: the turn has no message to send again.');
         return;
       }
       const input = message.content;
-      const rolled = await attempt('Could not retry the turn', () => client.request('thread/rollback', { threadId, numTurns: 1 }));
+      const rolled = await attempt('Could not retry the turn', () =>
+        client.request('thread/rollback', { threadId, numTurns: 1 }),
+      );
       if (rolled === undefined) return;
       batcher.flush();
-      setData(store, (data) => ({ ...data, conversations: { ...data.conversations, [threadId]: { ...conversationFromThread(rolled.thread), tokenUsage: conversation.tokenUsage } } }));
+      setData(store, (data) => ({
+        ...data,
+        conversations: {
+          ...data.conversations,
+          [threadId]: { ...conversationFromThread(rolled.thread), tokenUsage: conversation.tokenUsage },
+        },
+      }));
       await attempt('Could not retry the turn', () => client.request('turn/start', { threadId, input }));
     },
 
@@ -372,13 +433,19 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       if (threadId === null) return;
       const running = runningTurn(get().data.conversations[threadId]);
       if (running === null) return;
-      await attempt('Could not stop the turn', () => client.request('turn/interrupt', { threadId, turnId: running.id }));
+      await attempt('Could not stop the turn', () =>
+        client.request('turn/interrupt', { threadId, turnId: running.id }),
+      );
     },
 
     /** `worktree`: the fork works in its own copy of the project as it was after `turnId`. */
     async fork(threadId: string, turnId?: string, options: { worktree?: boolean } = {}): Promise<void> {
       const result = await attempt('Could not fork the thread', () =>
-        client.request('thread/fork', { threadId, weftTurnId: turnId, ...(options.worktree === true ? { weftWorktree: true } : {}) }),
+        client.request('thread/fork', {
+          threadId,
+          weftTurnId: turnId,
+          ...(options.worktree === true ? { weftWorktree: true } : {}),
+        }),
       );
       if (result === undefined) return;
       const cwd = get().data.cwd;
@@ -391,12 +458,20 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         return { ...next, conversations: { ...next.conversations, [fork.id]: conversationFromThread(fork) } };
       });
       selectSeq += 1;
-      setUi(store, { activeThreadId: fork.id, loadingThreadId: null, settings: settingsFrom(result), changed: [], turnDiff: null });
+      setUi(store, {
+        activeThreadId: fork.id,
+        loadingThreadId: null,
+        settings: settingsFrom(result),
+        changed: [],
+        turnDiff: null,
+      });
       syncLocation();
     },
 
     async rename(threadId: string, name: string): Promise<void> {
-      await attempt('Could not rename the thread', () => client.request('thread/name/set', { threadId, name: name.trim() }));
+      await attempt('Could not rename the thread', () =>
+        client.request('thread/name/set', { threadId, name: name.trim() }),
+      );
     },
 
     async archive(threadId: string): Promise<void> {
@@ -404,7 +479,9 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     },
 
     async unarchive(threadId: string): Promise<void> {
-      const result = await attempt('Could not unarchive the thread', () => client.request('thread/unarchive', { threadId }));
+      const result = await attempt('Could not unarchive the thread', () =>
+        client.request('thread/unarchive', { threadId }),
+      );
       if (result !== undefined) setData(store, (data) => upsertThread(newDraft(), data, result.thread));
     },
 
@@ -417,14 +494,21 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         return;
       }
       const [live, archived] = await Promise.all([
-        attempt('Search failed', () => client.request('thread/list', { cwd, searchTerm: term.trim(), archived: false, limit: LIST_LIMIT })),
-        attempt('Search failed', () => client.request('thread/list', { cwd, searchTerm: term.trim(), archived: true, limit: LIST_LIMIT })),
+        attempt('Search failed', () =>
+          client.request('thread/list', { cwd, searchTerm: term.trim(), archived: false, limit: LIST_LIMIT }),
+        ),
+        attempt('Search failed', () =>
+          client.request('thread/list', { cwd, searchTerm: term.trim(), archived: true, limit: LIST_LIMIT }),
+        ),
       ]);
       if (seq !== searchSeq) return;
       setUi(store, { searchResults: [...(live?.data ?? []), ...(archived?.data ?? [])].map(listed) });
     },
 
-    answerCommand(request: Extract<IncomingServerRequest, { method: 'item/commandExecution/requestApproval' }>, decision: CommandExecutionApprovalDecision): void {
+    answerCommand(
+      request: Extract<IncomingServerRequest, { method: 'item/commandExecution/requestApproval' }>,
+      decision: CommandExecutionApprovalDecision,
+    ): void {
       try {
         client.respond(request, { decision });
       } catch (error) {
@@ -433,7 +517,10 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       setData(store, (data) => removeServerRequest(data, request.id));
     },
 
-    answerPatch(request: Extract<IncomingServerRequest, { method: 'item/fileChange/requestApproval' }>, result: FileChangeRequestApprovalResult): void {
+    answerPatch(
+      request: Extract<IncomingServerRequest, { method: 'item/fileChange/requestApproval' }>,
+      result: FileChangeRequestApprovalResult,
+    ): void {
       try {
         client.respond(request, result);
       } catch (error) {
@@ -442,8 +529,13 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       setData(store, (data) => removeServerRequest(data, request.id));
     },
 
-    answerUserInput(request: Extract<IncomingServerRequest, { method: 'item/tool/requestUserInput' }>, answers: Record<string, string[]>): void {
-      const result = { answers: Object.fromEntries(Object.entries(answers).map(([id, list]) => [id, { answers: list }])) };
+    answerUserInput(
+      request: Extract<IncomingServerRequest, { method: 'item/tool/requestUserInput' }>,
+      answers: Record<string, string[]>,
+    ): void {
+      const result = {
+        answers: Object.fromEntries(Object.entries(answers).map(([id, list]) => [id, { answers: list }])),
+      };
       try {
         client.respond(request, result);
       } catch (error) {
@@ -474,7 +566,11 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     /** Closes a patch review without answering it (it stays pending) or opens it again. */
     setReviewAside(requestId: string | number, aside: boolean): void {
       const id = String(requestId);
-      setUi(store, (ui) => ({ reviewsSetAside: aside ? [...ui.reviewsSetAside.filter((r) => r !== id), id] : ui.reviewsSetAside.filter((r) => r !== id) }));
+      setUi(store, (ui) => ({
+        reviewsSetAside: aside
+          ? [...ui.reviewsSetAside.filter((r) => r !== id), id]
+          : ui.reviewsSetAside.filter((r) => r !== id),
+      }));
     },
 
     closeTurnDiff(): void {
@@ -491,7 +587,6 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
     /** Any protocol request, for views that keep what it returns to themselves (Settings). */
     request: client.request.bind(client),
-
 
     openSettings(section: 'providers' | null = null): void {
       setUi(store, { settingsOpen: { section } });

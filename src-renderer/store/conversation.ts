@@ -19,14 +19,16 @@ export function entryFor(item: ThreadItem, completed: boolean, previous: OutputT
   if (item.type !== 'commandExecution') return { item, completed, output: null };
   const full = item.aggregatedOutput;
   let output = previous ?? EMPTY_OUTPUT;
-  if (full !== null && !(output.total === full.length && outputText(output) === tailOf(full))) output = replaceOutput(output, full);
+  if (full !== null && !(output.total === full.length && outputText(output) === tailOf(full)))
+    output = replaceOutput(output, full);
   return { item: { ...item, aggregatedOutput: null }, completed, output };
 }
 
 /** Whether two entries show the same thing (used to keep the old object when a replay changes nothing). */
 export function sameEntry(a: ItemEntry, b: ItemEntry): boolean {
   if (a.completed !== b.completed) return false;
-  if (a.output !== b.output && (a.output?.total !== b.output?.total || a.output?.epoch !== b.output?.epoch)) return false;
+  if (a.output !== b.output && (a.output?.total !== b.output?.total || a.output?.epoch !== b.output?.epoch))
+    return false;
   return JSON.stringify(a.item) === JSON.stringify(b.item);
 }
 
@@ -93,7 +95,11 @@ export function emptyTurn(id: string): TurnView {
 }
 
 /** A fresh (mutable in this batch) conversation on a fresh state. */
-export function ownConversation(draft: Draft, state: AppData, threadId: string): { state: AppData; conversation: Conversation } | null {
+export function ownConversation(
+  draft: Draft,
+  state: AppData,
+  threadId: string,
+): { state: AppData; conversation: Conversation } | null {
   const conversation = state.conversations[threadId];
   if (conversation === undefined) return null;
   const next = own(draft, state);
@@ -133,7 +139,14 @@ export function ownTurn(
 }
 
 /** Replaces (or adds) one item entry of a turn; unchanged when `entry` is the one already there. */
-export function putEntry(draft: Draft, state: AppData, threadId: string, turnId: string, itemId: string, entry: ItemEntry): AppData {
+export function putEntry(
+  draft: Draft,
+  state: AppData,
+  threadId: string,
+  turnId: string,
+  itemId: string,
+  entry: ItemEntry,
+): AppData {
   const current = state.conversations[threadId]?.turns[turnId]?.items[itemId];
   if (current === entry) return state;
   const path = ownTurn(draft, state, threadId, turnId, true);

@@ -16,7 +16,10 @@ export function readLocation(href: string): PageLocation {
 /** The same address with `cwd` and `thread` set (null removes them). */
 export function withLocation(href: string, location: PageLocation): string {
   const url = new URL(href);
-  for (const [key, value] of [['cwd', location.cwd], ['thread', location.threadId]] as const) {
+  for (const [key, value] of [
+    ['cwd', location.cwd],
+    ['thread', location.threadId],
+  ] as const) {
     if (value === null) url.searchParams.delete(key);
     else url.searchParams.set(key, value);
   }
@@ -33,7 +36,9 @@ export function loadRecentProjects(storage: KeyValueStorage | null): string[] {
   if (storage === null) return [];
   try {
     const raw: unknown = JSON.parse(storage.getItem(RECENT_KEY) ?? '[]');
-    return Array.isArray(raw) ? raw.filter((p): p is string => typeof p === 'string').slice(0, MAX_RECENT_PROJECTS) : [];
+    return Array.isArray(raw)
+      ? raw.filter((p): p is string => typeof p === 'string').slice(0, MAX_RECENT_PROJECTS)
+      : [];
   } catch {
     return [];
   }

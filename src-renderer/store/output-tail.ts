@@ -39,7 +39,8 @@ export function appendOutput(draft: Draft, tail: OutputTail, delta: string): Out
   const chunks = ownArray(draft, tail.chunks);
   next.chunks = chunks;
   const last = chunks[chunks.length - 1];
-  if (last !== undefined && last.length < MERGE_BELOW && delta.length < MERGE_BELOW) chunks[chunks.length - 1] = last + delta;
+  if (last !== undefined && last.length < MERGE_BELOW && delta.length < MERGE_BELOW)
+    chunks[chunks.length - 1] = last + delta;
   else chunks.push(delta);
   next.kept += delta.length;
   next.total += delta.length;

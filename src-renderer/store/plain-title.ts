@@ -32,7 +32,10 @@ function textOf(tokens: unknown, separator = ''): string {
 
 /** Undoes the HTML escaping marked applies to the text of some tokens. */
 function unescape(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '');
+  return text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '',
+  );
 }
 
 /** The first block of `markdown` with text in it, as plain text of at most `max` characters. */

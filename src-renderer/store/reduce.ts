@@ -3,7 +3,15 @@
 // replayed `item/started` and late deltas, snapshots (`item/completed`, `turn/completed`, plans, diffs,
 // statuses) that equal what is there keep the old objects, and a repeated notice is not added twice.
 import type { ServerNotification, Thread, ThreadItem } from '../../src-preload/protocol';
-import { conversationFromThread, entryFor, openEntry, ownTurn, putEntry, sameEntry, turnViewFrom } from './conversation';
+import {
+  conversationFromThread,
+  entryFor,
+  openEntry,
+  ownTurn,
+  putEntry,
+  sameEntry,
+  turnViewFrom,
+} from './conversation';
 import { appendOutput, EMPTY_OUTPUT } from './output-tail';
 import { assertNever } from '../../src-preload/protocol';
 import { newDraft, own } from './draft';
@@ -54,7 +62,13 @@ function addNotice(draft: Draft, state: AppData, threadId: string, turnId: strin
   const turn = state.conversations[threadId]?.turns[turnId];
   if (turn === undefined) return state;
   const last = turn.notices[turn.notices.length - 1];
-  if (last !== undefined && last.kind === notice.kind && last.message === notice.message && last.details === notice.details) return state;
+  if (
+    last !== undefined &&
+    last.kind === notice.kind &&
+    last.message === notice.message &&
+    last.details === notice.details
+  )
+    return state;
   const path = ownTurn(draft, state, threadId, turnId, false);
   if (path === null) return state;
   // A retry notice stands for "retrying now": a newer one replaces it.
@@ -62,7 +76,12 @@ function addNotice(draft: Draft, state: AppData, threadId: string, turnId: strin
   return path.state;
 }
 
-function setLastTurnStatus(draft: Draft, state: AppData, threadId: string, status: AppData['lastTurnStatus'][string]): AppData {
+function setLastTurnStatus(
+  draft: Draft,
+  state: AppData,
+  threadId: string,
+  status: AppData['lastTurnStatus'][string],
+): AppData {
   if (state.lastTurnStatus[threadId] === status) return state;
   const next = own(draft, state);
   next.lastTurnStatus = own(draft, next.lastTurnStatus);
@@ -117,7 +136,12 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       const { threadId, weftTurnIds: turnIds } = notification.params;
       const conversation = state.conversations[threadId];
       // Without the list of dropped turns (a server that does not send it), the next thread/read corrects the view.
-      if (conversation === undefined || turnIds === undefined || !turnIds.some((id) => conversation.turns[id] !== undefined)) return state;
+      if (
+        conversation === undefined ||
+        turnIds === undefined ||
+        !turnIds.some((id) => conversation.turns[id] !== undefined)
+      )
+        return state;
       const dropped = new Set(turnIds);
       const turns: Conversation['turns'] = {};
       for (const id of conversation.turnIds) {
@@ -125,7 +149,15 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
         if (!dropped.has(id) && turn !== undefined) turns[id] = turn;
       }
       const next = own(draft, state);
-      next.conversations = { ...state.conversations, [threadId]: { ...conversation, shape: conversation.shape + 1, turnIds: conversation.turnIds.filter((id) => !dropped.has(id)), turns } };
+      next.conversations = {
+        ...state.conversations,
+        [threadId]: {
+          ...conversation,
+          shape: conversation.shape + 1,
+          turnIds: conversation.turnIds.filter((id) => !dropped.has(id)),
+          turns,
+        },
+      };
       return next;
     }
     case 'thread/name/updated':
@@ -158,7 +190,10 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       if (before !== undefined && sameTurn(before, built)) return next;
       const path = ownTurn(draft, next, threadId, turn.id, true);
       if (path === null) return next;
-      const reshaped = before === undefined || before.itemIds.length !== built.itemIds.length || before.itemIds.some((id, i) => built.itemIds[i] !== id);
+      const reshaped =
+        before === undefined ||
+        before.itemIds.length !== built.itemIds.length ||
+        before.itemIds.some((id, i) => built.itemIds[i] !== id);
       Object.assign(path.turn, built);
       if (reshaped) path.conversation.shape += 1;
       return path.state;
@@ -284,7 +319,8 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       if (state.warnings.some((w) => w.message === message)) return state;
       const conversation = threadId === undefined || threadId === null ? undefined : state.conversations[threadId];
       const lastTurnId = conversation?.turnIds[conversation.turnIds.length - 1];
-      if (conversation !== undefined && lastTurnId !== undefined) return addNotice(draft, state, conversation.threadId, lastTurnId, notice);
+      if (conversation !== undefined && lastTurnId !== undefined)
+        return addNotice(draft, state, conversation.threadId, lastTurnId, notice);
       const next = own(draft, state);
       next.warnings = [...state.warnings, notice].slice(-MAX_WARNINGS);
       return next;

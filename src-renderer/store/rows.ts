@@ -4,8 +4,7 @@
 import type { Conversation } from './state';
 
 export type Row =
-  | { kind: 'item'; key: string; turnId: string; itemId: string }
-  | { kind: 'turnEnd'; key: string; turnId: string };
+  { kind: 'item'; key: string; turnId: string; itemId: string } | { kind: 'turnEnd'; key: string; turnId: string };
 
 const perTurn = new WeakMap<string[], Row[]>();
 

@@ -14,7 +14,11 @@ export function runningTurn(conversation: Conversation | undefined): TurnView | 
 export type ThreadBadge = 'running' | 'waiting' | 'failed' | null;
 
 /** What the thread list shows beside a thread. */
-export function threadBadge(status: ThreadStatus | undefined, lastTurn: TurnStatus | undefined, waiting: boolean): ThreadBadge {
+export function threadBadge(
+  status: ThreadStatus | undefined,
+  lastTurn: TurnStatus | undefined,
+  waiting: boolean,
+): ThreadBadge {
   if (waiting) return 'waiting';
   if (status?.type === 'active') return status.activeFlags.length > 0 ? 'waiting' : 'running';
   if (status?.type === 'systemError' || lastTurn === 'failed') return 'failed';
@@ -77,7 +81,10 @@ export function threadTree(threads: readonly Thread[]): ThreadNode[] {
   const ids = new Set(threads.map((t) => t.id));
   const children = new Map<string | null, Thread[]>();
   for (const thread of threads) {
-    const parent = thread.forkedFromId !== null && ids.has(thread.forkedFromId) && thread.forkedFromId !== thread.id ? thread.forkedFromId : null;
+    const parent =
+      thread.forkedFromId !== null && ids.has(thread.forkedFromId) && thread.forkedFromId !== thread.id
+        ? thread.forkedFromId
+        : null;
     const list = children.get(parent) ?? [];
     list.push(thread);
     children.set(parent, list);
@@ -107,7 +114,8 @@ export function userMessagesWith(conversation: Conversation | undefined, text: s
     const turn = conversation.turns[turnId];
     for (const id of turn?.itemIds ?? []) {
       const item = turn?.items[id]?.item;
-      if (item?.type === 'userMessage' && item.content.some((part) => part.type === 'text' && part.text === text)) count += 1;
+      if (item?.type === 'userMessage' && item.content.some((part) => part.type === 'text' && part.text === text))
+        count += 1;
     }
   }
   return count;

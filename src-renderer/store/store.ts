@@ -2,7 +2,14 @@
 // pickers, connection, toasts). Thin by design: the controller does the talking, reducers do the math.
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
-import type { AskForApproval, ModelInfo, ReasoningEffort, SandboxMode, Thread, WeftProviderListResult } from '../../src-preload/protocol';
+import type {
+  AskForApproval,
+  ModelInfo,
+  ReasoningEffort,
+  SandboxMode,
+  Thread,
+  WeftProviderListResult,
+} from '../../src-preload/protocol';
 import type { ConnectionState } from '../client/types';
 import { emptyAppData } from './state';
 import type { AppData } from './state';

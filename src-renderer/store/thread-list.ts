@@ -73,7 +73,8 @@ export function patchThread(
     const current = list[index];
     if (current === undefined) continue;
     const effective = { ...patch };
-    if (bump && effective.updatedAt !== undefined && effective.updatedAt <= current.updatedAt) delete effective.updatedAt;
+    if (bump && effective.updatedAt !== undefined && effective.updatedAt <= current.updatedAt)
+      delete effective.updatedAt;
     const changed = PATCHABLE.some(
       (field) => field in effective && JSON.stringify(current[field]) !== JSON.stringify(effective[field]),
     );

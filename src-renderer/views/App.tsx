@@ -88,10 +88,23 @@ export function App() {
           <div className="main-column">
             {!sidebarOpen && (
               <div className="sidebar-rail">
-                <button type="button" className="icon-button" aria-label="Show sidebar" aria-keyshortcuts="Control+B" title={`Show sidebar (${SHORTCUT_MOD}B)`} onClick={() => setSidebarOpen(true)}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label="Show sidebar"
+                  aria-keyshortcuts="Control+B"
+                  title={`Show sidebar (${SHORTCUT_MOD}B)`}
+                  onClick={() => setSidebarOpen(true)}
+                >
                   <Icon name="sidebar" />
                 </button>
-                <button type="button" className="icon-button" aria-label="Settings" title="Settings" onClick={() => controller.openSettings()}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label="Settings"
+                  title="Settings"
+                  onClick={() => controller.openSettings()}
+                >
                   <Icon name="settings" />
                 </button>
               </div>

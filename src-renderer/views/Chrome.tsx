@@ -27,7 +27,9 @@ export function ConnectionBanner() {
           <div className="banner banner-error banner-token" role="alert">
             <Icon name="alert" size={14} />
             <span>
-              <strong>Weft restarted with a new access token.</strong> This page’s address no longer works: open the address <code>weft serve</code> printed when it started (run it again to print it). Start it with the default token file (no <code>--new-token</code>) to keep addresses working across restarts.
+              <strong>Weft restarted with a new access token.</strong> This page’s address no longer works: open the
+              address <code>weft serve</code> printed when it started (run it again to print it). Start it with the
+              default token file (no <code>--new-token</code>) to keep addresses working across restarts.
             </span>
             <button type="button" className="btn btn-small" onClick={() => controller.retryConnection()}>
               <Icon name="refresh" size={12} /> Try again
@@ -63,7 +65,12 @@ export function Toasts() {
         <div key={toast.id} className="toast" role="alert">
           <Icon name="alert" size={14} />
           <span>{toast.message}</span>
-          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => controller.dismissToast(toast.id)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Dismiss"
+            onClick={() => controller.dismissToast(toast.id)}
+          >
             <Icon name="x" size={12} />
           </button>
         </div>

@@ -4,12 +4,31 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent } from 'react';
 import type { UserInput } from '../../src-preload/protocol';
-import { MAX_IMAGE_BYTES, AskForApproval as ApprovalValues, ReasoningEffort as EffortValues, SandboxMode as SandboxValues } from '../../src-preload/protocol';
+import {
+  MAX_IMAGE_BYTES,
+  AskForApproval as ApprovalValues,
+  ReasoningEffort as EffortValues,
+  SandboxMode as SandboxValues,
+} from '../../src-preload/protocol';
 import { Icon } from '../components/Icon';
-import { APPROVAL_DESCRIPTIONS, APPROVAL_LABELS, EFFORT_LABELS, SANDBOX_DESCRIPTIONS, SANDBOX_LABELS } from '../components/policy-labels';
+import {
+  APPROVAL_DESCRIPTIONS,
+  APPROVAL_LABELS,
+  EFFORT_LABELS,
+  SANDBOX_DESCRIPTIONS,
+  SANDBOX_LABELS,
+} from '../components/policy-labels';
 import { composerDraftKey, loadComposerDraft, saveComposerDraft } from '../store/saved-drafts';
 import { runningTurn } from '../store/selectors';
-import { ComposerMenu, INIT_PROMPT, menuFor, slashCommandOf, slashEntries, StatusPanel, type MenuEntry } from './ComposerMenus';
+import {
+  ComposerMenu,
+  INIT_PROMPT,
+  menuFor,
+  slashCommandOf,
+  slashEntries,
+  StatusPanel,
+  type MenuEntry,
+} from './ComposerMenus';
 import { useController, useWeft } from '../store/app-context';
 
 interface Mention {
@@ -26,7 +45,8 @@ interface Attachment {
 function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
-    reader.onload = () => (typeof reader.result === 'string' ? resolve(reader.result) : reject(new Error('unreadable')));
+    reader.onload = () =>
+      typeof reader.result === 'string' ? resolve(reader.result) : reject(new Error('unreadable'));
     reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
     reader.readAsDataURL(file);
   });
@@ -47,7 +67,11 @@ function Picker<T extends string>(props: {
 }) {
   const { label, unset, value, options, labels, onChange, describe, disabledReason } = props;
   const disabled = disabledReason !== undefined && disabledReason !== null;
-  const title = disabled ? disabledReason : value !== null && describe !== undefined ? `${label}: ${describe(value)}` : label;
+  const title = disabled
+    ? disabledReason
+    : value !== null && describe !== undefined
+      ? `${label}: ${describe(value)}`
+      : label;
   return (
     <label className={`picker ${disabled ? 'is-disabled' : ''}`} title={title}>
       <span className="sr-only">{label}</span>
@@ -77,7 +101,8 @@ function Pickers() {
   const settings = useWeft((s) => s.ui.settings);
   const models = useWeft((s) => s.ui.models);
   const modelIds = models.map((m) => m.id);
-  const modelOptions = settings.model !== null && !modelIds.includes(settings.model) ? [settings.model, ...modelIds] : modelIds;
+  const modelOptions =
+    settings.model !== null && !modelIds.includes(settings.model) ? [settings.model, ...modelIds] : modelIds;
   const model = models.find((m) => m.id === settings.model);
   // Efforts Weft has labels for; a model may support others (they stay settable through the protocol).
   const modelEfforts = model?.supportedReasoningEfforts.flatMap((e) => {
@@ -85,13 +110,47 @@ function Pickers() {
     return known.success ? [known.data] : [];
   });
   const efforts = modelEfforts && modelEfforts.length > 0 ? modelEfforts : EffortValues.options;
-  const noReasoning = model?.supportedReasoningEfforts.length === 0 ? `${model.displayName} does not reason, so there is no effort to choose` : null;
+  const noReasoning =
+    model?.supportedReasoningEfforts.length === 0
+      ? `${model.displayName} does not reason, so there is no effort to choose`
+      : null;
   return (
     <div className="pickers">
-      <Picker label="Model" unset="Default model" value={settings.model} options={modelOptions} labels={(id) => models.find((m) => m.id === id)?.displayName ?? id} onChange={(v) => controller.setSetting('model', v)} />
-      <Picker label="Reasoning effort" unset={noReasoning === null ? 'Default effort' : 'No reasoning'} value={noReasoning === null ? settings.effort : null} options={noReasoning === null ? efforts : []} labels={(v) => EFFORT_LABELS[v]} onChange={(v) => controller.setSetting('effort', v)} disabledReason={noReasoning} />
-      <Picker label="Approval policy" unset="Default approvals" value={settings.approvalPolicy} options={ApprovalValues.options} labels={(v) => APPROVAL_LABELS[v]} describe={(v) => APPROVAL_DESCRIPTIONS[v]} onChange={(v) => controller.setSetting('approvalPolicy', v)} />
-      <Picker label="Sandbox" unset="Default sandbox" value={settings.sandbox} options={SandboxValues.options} labels={(v) => SANDBOX_LABELS[v]} describe={(v) => SANDBOX_DESCRIPTIONS[v]} onChange={(v) => controller.setSetting('sandbox', v)} />
+      <Picker
+        label="Model"
+        unset="Default model"
+        value={settings.model}
+        options={modelOptions}
+        labels={(id) => models.find((m) => m.id === id)?.displayName ?? id}
+        onChange={(v) => controller.setSetting('model', v)}
+      />
+      <Picker
+        label="Reasoning effort"
+        unset={noReasoning === null ? 'Default effort' : 'No reasoning'}
+        value={noReasoning === null ? settings.effort : null}
+        options={noReasoning === null ? efforts : []}
+        labels={(v) => EFFORT_LABELS[v]}
+        onChange={(v) => controller.setSetting('effort', v)}
+        disabledReason={noReasoning}
+      />
+      <Picker
+        label="Approval policy"
+        unset="Default approvals"
+        value={settings.approvalPolicy}
+        options={ApprovalValues.options}
+        labels={(v) => APPROVAL_LABELS[v]}
+        describe={(v) => APPROVAL_DESCRIPTIONS[v]}
+        onChange={(v) => controller.setSetting('approvalPolicy', v)}
+      />
+      <Picker
+        label="Sandbox"
+        unset="Default sandbox"
+        value={settings.sandbox}
+        options={SandboxValues.options}
+        labels={(v) => SANDBOX_LABELS[v]}
+        describe={(v) => SANDBOX_DESCRIPTIONS[v]}
+        onChange={(v) => controller.setSetting('sandbox', v)}
+      />
     </div>
   );
 }
@@ -121,7 +180,8 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
 
   const request = menuClosed ? null : menuFor(text, caret);
   const mentionQuery = request?.kind === 'mention' ? request.query : null;
-  const entries: MenuEntry[] = request === null ? [] : request.kind === 'slash' ? slashEntries(request.query) : fileEntries;
+  const entries: MenuEntry[] =
+    request === null ? [] : request.kind === 'slash' ? slashEntries(request.query) : fileEntries;
 
   // `@query`: files of the project matching it, best first (a newer query supersedes an older one).
   useEffect(() => {
@@ -131,7 +191,14 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
       .request('fuzzyFileSearch', { query: mentionQuery, roots: [cwd], cancellationToken: 'composer-mention' })
       .then((r) => {
         if (!current) return;
-        setFileEntries(r.files.slice(0, 12).map((f) => ({ key: `${f.root}/${f.path}`, name: f.path, detail: f.root === cwd ? '' : f.root, indices: f.indices ?? undefined })));
+        setFileEntries(
+          r.files.slice(0, 12).map((f) => ({
+            key: `${f.root}/${f.path}`,
+            name: f.path,
+            detail: f.root === cwd ? '' : f.root,
+            indices: f.indices ?? undefined,
+          })),
+        );
         setSelected(0);
       })
       .catch(() => undefined);
@@ -170,7 +237,12 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
     switch (name) {
       case 'compact':
         if (threadId === null) controller.toast('Nothing to compact yet: start a thread first.');
-        else await controller.request('thread/compact/start', { threadId }).catch((e: unknown) => controller.toast(`Could not compact: ${e instanceof Error ? e.message : String(e)}`));
+        else
+          await controller
+            .request('thread/compact/start', { threadId })
+            .catch((e: unknown) =>
+              controller.toast(`Could not compact: ${e instanceof Error ? e.message : String(e)}`),
+            );
         return;
       case 'undo':
         if (threadId === null || last === undefined) controller.toast('Nothing to undo yet.');
@@ -186,7 +258,9 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
         return;
       case 'model':
       case 'approvals': {
-        const picker = document.querySelector<HTMLSelectElement>(`select[aria-label="${name === 'model' ? 'Model' : 'Approval policy'}"]`);
+        const picker = document.querySelector<HTMLSelectElement>(
+          `select[aria-label="${name === 'model' ? 'Model' : 'Approval policy'}"]`,
+        );
         picker?.focus();
         try {
           picker?.showPicker();
@@ -212,7 +286,9 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
         else
           await controller
             .request('review/start', { threadId, target: { type: 'uncommittedChanges' } })
-            .catch((e: unknown) => controller.toast(`Could not start the review: ${e instanceof Error ? e.message : String(e)}`));
+            .catch((e: unknown) =>
+              controller.toast(`Could not start the review: ${e instanceof Error ? e.message : String(e)}`),
+            );
         return;
       case 'mcp':
         controller.openSettings();
@@ -332,7 +408,13 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
   return (
     <div className={`composer ${disabled ? 'is-disabled' : ''}`}>
       {entries.length > 0 && (
-        <ComposerMenu label={request?.kind === 'slash' ? 'Commands' : 'Files'} entries={entries} selected={Math.min(selected, entries.length - 1)} onChoose={choose} onHover={setSelected} />
+        <ComposerMenu
+          label={request?.kind === 'slash' ? 'Commands' : 'Files'}
+          entries={entries}
+          selected={Math.min(selected, entries.length - 1)}
+          onChoose={choose}
+          onHover={setSelected}
+        />
       )}
       {statusOpen && (
         <StatusPanel
@@ -348,7 +430,12 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
           {mentions.map((m) => (
             <li key={m.path} title={m.path}>
               @{m.name}
-              <button type="button" className="icon-button" aria-label={`Remove @${m.name}`} onClick={() => setMentions((list) => list.filter((x) => x.path !== m.path))}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Remove @${m.name}`}
+                onClick={() => setMentions((list) => list.filter((x) => x.path !== m.path))}
+              >
                 <Icon name="x" size={12} />
               </button>
             </li>
@@ -361,7 +448,12 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
             <li key={a.id} className="attachment">
               <img src={a.url} alt="" />
               <span className="attachment-name">{a.name}</span>
-              <button type="button" className="icon-button" aria-label={`Remove ${a.name}`} onClick={() => setAttachments((list) => list.filter((x) => x.id !== a.id))}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Remove ${a.name}`}
+                onClick={() => setAttachments((list) => list.filter((x) => x.id !== a.id))}
+              >
                 <Icon name="x" size={12} />
               </button>
             </li>
@@ -384,7 +476,14 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
         onPaste={onPaste}
       />
       <div className="composer-bar">
-        <button type="button" className="icon-button" aria-label="Attach image" title="Attach image" disabled={disabled} onClick={() => fileInput.current?.click()}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Attach image"
+          title="Attach image"
+          disabled={disabled}
+          onClick={() => fileInput.current?.click()}
+        >
           <Icon name="paperclip" />
         </button>
         <input
@@ -406,7 +505,13 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
             Stop
           </button>
         )}
-        <button type="button" className="btn btn-primary btn-send" disabled={!canSend} onClick={() => void send()} title={running ? 'Send to the running turn (Enter)' : 'Send (Enter)'}>
+        <button
+          type="button"
+          className="btn btn-primary btn-send"
+          disabled={!canSend}
+          onClick={() => void send()}
+          title={running ? 'Send to the running turn (Enter)' : 'Send (Enter)'}
+        >
           <Icon name="arrowUp" size={14} />
           Send
         </button>

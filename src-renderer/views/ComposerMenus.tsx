@@ -56,7 +56,11 @@ export function menuFor(text: string, caret: number): MenuRequest {
 
 export function slashEntries(query: string): MenuEntry[] {
   const q = query.toLowerCase();
-  return SLASH_COMMANDS.filter((c) => c.available && c.name.startsWith(q)).map((c) => ({ key: c.name, name: `/${c.name}`, detail: c.detail }));
+  return SLASH_COMMANDS.filter((c) => c.available && c.name.startsWith(q)).map((c) => ({
+    key: c.name,
+    name: `/${c.name}`,
+    detail: c.detail,
+  }));
 }
 
 /** The command a whole message names (`/compact`), if it is one the menu offers. */
@@ -72,7 +76,19 @@ function highlighted(name: string, indices: readonly number[] | undefined): Reac
   return [...name].map((ch, i) => (marks.has(i) ? <mark key={i}>{ch}</mark> : ch));
 }
 
-export function ComposerMenu({ label, entries, selected, onChoose, onHover }: { label: string; entries: readonly MenuEntry[]; selected: number; onChoose: (entry: MenuEntry) => void; onHover: (index: number) => void }) {
+export function ComposerMenu({
+  label,
+  entries,
+  selected,
+  onChoose,
+  onHover,
+}: {
+  label: string;
+  entries: readonly MenuEntry[];
+  selected: number;
+  onChoose: (entry: MenuEntry) => void;
+  onHover: (index: number) => void;
+}) {
   return (
     <ul className="composer-menu" role="listbox" aria-label={label}>
       {entries.map((e, i) => (
@@ -101,18 +117,39 @@ function count(n: number): string {
 }
 
 /** `/status`: the thread's token use, how full the context is, and the limits that apply. */
-export function StatusPanel({ conversation, model, approvals, sandbox, onClose }: { conversation: Conversation | undefined; model: string; approvals: string; sandbox: string; onClose: () => void }) {
+export function StatusPanel({
+  conversation,
+  model,
+  approvals,
+  sandbox,
+  onClose,
+}: {
+  conversation: Conversation | undefined;
+  model: string;
+  approvals: string;
+  sandbox: string;
+  onClose: () => void;
+}) {
   const usage = conversation?.tokenUsage ?? null;
   const window = usage?.modelContextWindow ?? null;
   const inContext = usage?.last.inputTokens ?? null;
-  const context = usage === null ? 'nothing sent yet' : window === null || inContext === null ? `${count(inContext ?? 0)} tokens` : `${count(inContext)} of ${count(window)} tokens (${Math.round((inContext / window) * 100)}%)`;
+  const context =
+    usage === null
+      ? 'nothing sent yet'
+      : window === null || inContext === null
+        ? `${count(inContext ?? 0)} tokens`
+        : `${count(inContext)} of ${count(window)} tokens (${Math.round((inContext / window) * 100)}%)`;
   return (
     <section className="status-panel" aria-label="Status">
       <dl>
         <dt>Model</dt>
         <dd>{model}</dd>
         <dt>Tokens used</dt>
-        <dd>{usage === null ? 'none yet' : `${count(usage.total.totalTokens)} (${count(usage.total.inputTokens)} in, ${count(usage.total.outputTokens)} out)`}</dd>
+        <dd>
+          {usage === null
+            ? 'none yet'
+            : `${count(usage.total.totalTokens)} (${count(usage.total.inputTokens)} in, ${count(usage.total.outputTokens)} out)`}
+        </dd>
         <dt>Context used</dt>
         <dd>{context}</dd>
         <dt>Approvals</dt>

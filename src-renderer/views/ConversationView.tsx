@@ -48,7 +48,11 @@ function PendingRequest({ threadId }: { threadId: string }) {
       return setAside ? (
         <div className="review-waiting" role="status">
           <Icon name="diff" size={14} /> Proposed changes wait for your review.
-          <button type="button" className="btn btn-small btn-primary" onClick={() => controller.setReviewAside(request.id, false)}>
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            onClick={() => controller.setReviewAside(request.id, false)}
+          >
             Review changes
           </button>
         </div>
@@ -63,7 +67,11 @@ function PendingRequest({ threadId }: { threadId: string }) {
 /** Messages sent into the running turn that the conversation does not hold yet, shown at once. */
 function SteeringMessages({ threadId }: { threadId: string }) {
   const waiting = useWeft(
-    useShallow((s) => s.ui.steering.filter((m) => m.threadId === threadId && userMessagesWith(s.data.conversations[threadId], m.text) <= m.before)),
+    useShallow((s) =>
+      s.ui.steering.filter(
+        (m) => m.threadId === threadId && userMessagesWith(s.data.conversations[threadId], m.text) <= m.before,
+      ),
+    ),
   );
   if (waiting.length === 0) return null;
   return (
@@ -84,7 +92,9 @@ function Conversation({ threadId }: { threadId: string }) {
   const { store } = useApp();
   // Only the conversation's shape (its turns and items, not their text) decides the rows, so streaming
   // text into an item does not re-render the list.
-  const [turnIds, shape] = useWeft(useShallow((s) => [s.data.conversations[threadId]?.turnIds, s.data.conversations[threadId]?.shape] as const));
+  const [turnIds, shape] = useWeft(
+    useShallow((s) => [s.data.conversations[threadId]?.turnIds, s.data.conversations[threadId]?.shape] as const),
+  );
   const cache = useRef<RowsCache | null>(null);
   const list = useRef<VirtualListHandle>(null);
   const [atBottom, setAtBottom] = useState(true);
@@ -109,7 +119,13 @@ function Conversation({ threadId }: { threadId: string }) {
   const renderRow = useCallback(
     (row: Row) =>
       row.kind === 'item' ? (
-        <ItemRow threadId={threadId} turnId={row.turnId} itemId={row.itemId} rowKey={row.key} latest={row.turnId === lastTurnId} />
+        <ItemRow
+          threadId={threadId}
+          turnId={row.turnId}
+          itemId={row.itemId}
+          rowKey={row.key}
+          latest={row.turnId === lastTurnId}
+        />
       ) : (
         <TurnEnd threadId={threadId} turnId={row.turnId} canFork={!archived} />
       ),
@@ -126,7 +142,16 @@ function Conversation({ threadId }: { threadId: string }) {
   }
   return (
     <div className="conversation">
-      <VirtualList rows={rows} estimate={estimate} renderRow={renderRow} label="Conversation" className="conversation-scroll" bottomPadding={24} onAtBottomChange={setAtBottom} handle={list} />
+      <VirtualList
+        rows={rows}
+        estimate={estimate}
+        renderRow={renderRow}
+        label="Conversation"
+        className="conversation-scroll"
+        bottomPadding={24}
+        onAtBottomChange={setAtBottom}
+        handle={list}
+      />
       {!atBottom && (
         <button type="button" className="jump-latest" onClick={() => list.current?.scrollToBottom()}>
           <Icon name="chevronDown" size={14} /> Latest
@@ -142,7 +167,11 @@ function ThreadHeader({ threadId }: { threadId: string }) {
   const usage = useWeft((s) => s.data.conversations[threadId]?.tokenUsage ?? null);
   const archived = useWeft((s) => isArchived(s.data, threadId));
   const running = useWeft((s) => runningTurn(s.data.conversations[threadId]) !== null);
-  const waiting = useWeft((s) => s.data.approvals.some((r) => r.params.threadId === threadId) || (s.data.statuses[threadId]?.type === 'active' && (s.data.statuses[threadId]?.activeFlags.length ?? 0) > 0));
+  const waiting = useWeft(
+    (s) =>
+      s.data.approvals.some((r) => r.params.threadId === threadId) ||
+      (s.data.statuses[threadId]?.type === 'active' && (s.data.statuses[threadId]?.activeFlags.length ?? 0) > 0),
+  );
   const contextWindow = useWeft((s) => s.ui.models.find((m) => m.id === s.ui.settings.model)?.contextWindow ?? null);
   return (
     <header className="main-header">
@@ -158,7 +187,11 @@ function ThreadHeader({ threadId }: { threadId: string }) {
           ))}
         {archived && <span className="badge">Archived</span>}
         {thread?.forkedFromId !== null && thread?.forkedFromId !== undefined && (
-          <button type="button" className="link-button small" onClick={() => void controller.selectThread(thread.forkedFromId ?? '')}>
+          <button
+            type="button"
+            className="link-button small"
+            onClick={() => void controller.selectThread(thread.forkedFromId ?? '')}
+          >
             <Icon name="fork" size={12} /> Forked from parent
           </button>
         )}
@@ -185,7 +218,11 @@ export function ConversationView() {
     const onKey = (event: KeyboardEvent): void => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
       const target = event.target;
-      if (target instanceof HTMLElement && (target.closest('[role="dialog"], [role="menu"]') !== null || target.matches('input, select'))) return;
+      if (
+        target instanceof HTMLElement &&
+        (target.closest('[role="dialog"], [role="menu"]') !== null || target.matches('input, select'))
+      )
+        return;
       void controller.stop();
     };
     window.addEventListener('keydown', onKey);
@@ -206,7 +243,8 @@ export function ConversationView() {
           </div>
           <h1>What should we work on?</h1>
           <p className="muted">
-            New thread in <strong>{cwd === null ? 'no project' : baseName(cwd)}</strong>. Weft reads your code, runs commands in a sandbox and asks before it changes anything you have not allowed.
+            New thread in <strong>{cwd === null ? 'no project' : baseName(cwd)}</strong>. Weft reads your code, runs
+            commands in a sandbox and asks before it changes anything you have not allowed.
           </p>
         </div>
         <div className="composer-dock">

@@ -27,7 +27,13 @@ export function LiveRegion() {
           if (status === previous.data.lastTurnStatus[threadId] || status === 'inProgress') continue;
           const thread = findThread(data, threadId);
           const name = thread === undefined ? 'The turn' : `The turn in ${threadTitle(thread)}`;
-          setMessage(status === 'failed' ? `${name} failed` : status === 'interrupted' ? `${name} was stopped` : `${name} finished`);
+          setMessage(
+            status === 'failed'
+              ? `${name} failed`
+              : status === 'interrupted'
+                ? `${name} was stopped`
+                : `${name} finished`,
+          );
         }
       }),
     [store],

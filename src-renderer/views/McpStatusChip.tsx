@@ -10,7 +10,12 @@ export function McpStatusChip() {
   const label = names.length === 1 ? `MCP server ${names[0] ?? ''} failed` : `${names.length} MCP servers failed`;
   return (
     <div className="mcp-chip-row">
-      <button type="button" className="mcp-chip" title={names.map((n) => `${n}: ${failures[n] ?? ''}`).join('\n')} onClick={() => controller.openSettings()}>
+      <button
+        type="button"
+        className="mcp-chip"
+        title={names.map((n) => `${n}: ${failures[n] ?? ''}`).join('\n')}
+        onClick={() => controller.openSettings()}
+      >
         {label}
       </button>
     </div>

@@ -94,12 +94,22 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
           <ul>
             {recent.map((project) => (
               <li key={project} className="recent-row">
-                <button type="button" className={`recent-item ${project === cwd ? 'is-current' : ''}`} onClick={() => void open(project)}>
+                <button
+                  type="button"
+                  className={`recent-item ${project === cwd ? 'is-current' : ''}`}
+                  onClick={() => void open(project)}
+                >
                   <Icon name="folder" size={14} />
                   <span className="recent-name">{baseName(project)}</span>
                   <span className="recent-path">{project}</span>
                 </button>
-                <button type="button" className="icon-button" aria-label={`Remove ${project} from Recent`} title="Remove from Recent" onClick={() => controller.forgetProject(project)}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Remove ${project} from Recent`}
+                  title="Remove from Recent"
+                  onClick={() => controller.forgetProject(project)}
+                >
                   <Icon name="x" size={12} />
                 </button>
               </li>
@@ -117,11 +127,19 @@ export function ProjectPicker() {
   const dialog = useRef<HTMLElement>(null);
   useModal(dialog, () => controller.setProjectPicker(false));
   return (
-    <div className="overlay overlay-center" onMouseDown={(e) => e.target === e.currentTarget && controller.setProjectPicker(false)}>
+    <div
+      className="overlay overlay-center"
+      onMouseDown={(e) => e.target === e.currentTarget && controller.setProjectPicker(false)}
+    >
       <section className="sheet" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={dialog}>
         <header className="sheet-head">
           <h2 id={titleId}>Open folder</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={() => controller.setProjectPicker(false)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Close"
+            onClick={() => controller.setProjectPicker(false)}
+          >
             <Icon name="x" />
           </button>
         </header>

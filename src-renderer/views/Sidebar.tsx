@@ -84,7 +84,13 @@ function ThreadLists() {
         ) : (
           <ul className="thread-list">
             {results.map((thread) => (
-              <ThreadRow key={thread.id} thread={thread} depth={0} archived={archivedIds.includes(thread.id)} now={now} />
+              <ThreadRow
+                key={thread.id}
+                thread={thread}
+                depth={0}
+                archived={archivedIds.includes(thread.id)}
+                now={now}
+              />
             ))}
           </ul>
         )}
@@ -100,7 +106,9 @@ function ThreadLists() {
           <Spinner size={12} /> Loading…
         </div>
       ) : live.length === 0 ? (
-        <p className="empty-note">{archived.length > 0 ? 'No active threads.' : 'No threads yet. Start one with a message.'}</p>
+        <p className="empty-note">
+          {archived.length > 0 ? 'No active threads.' : 'No threads yet. Start one with a message.'}
+        </p>
       ) : (
         <ul className="thread-list">
           {threadTree(live).map((node) => (
@@ -110,7 +118,12 @@ function ThreadLists() {
       )}
       {archived.length > 0 && (
         <div className="archived">
-          <button type="button" className="section-toggle" aria-expanded={showArchived} onClick={() => setShowArchived(!showArchived)}>
+          <button
+            type="button"
+            className="section-toggle"
+            aria-expanded={showArchived}
+            onClick={() => setShowArchived(!showArchived)}
+          >
             <Icon name={showArchived ? 'chevronDown' : 'chevronRight'} size={12} />
             Archived
             <span className="count">{archived.length}</span>
@@ -148,10 +161,23 @@ export function Sidebar({ onHide }: { onHide: () => void }) {
             <span className="project-path">{cwd === null ? '' : `\u200E${cwd}\u200E`}</span>
           </span>
         </div>
-        <button type="button" className="icon-button" aria-label="Open folder" title="Open folder" onClick={() => void openFolder()}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Open folder"
+          title="Open folder"
+          onClick={() => void openFolder()}
+        >
           <Icon name="folder" />
         </button>
-        <button type="button" className="icon-button" aria-label="Hide sidebar" aria-keyshortcuts="Control+B" title={`Hide sidebar (${SHORTCUT_MOD}B)`} onClick={onHide}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Hide sidebar"
+          aria-keyshortcuts="Control+B"
+          title={`Hide sidebar (${SHORTCUT_MOD}B)`}
+          onClick={onHide}
+        >
           <Icon name="sidebar" />
         </button>
       </div>

@@ -31,7 +31,17 @@ function fromBase64(data: string): Uint8Array {
 let nextTab = 1;
 
 /** One shell: its xterm and its process, alive while the tab is open (hidden tabs keep running). */
-function TerminalTab({ tab, cwd, visible, onExit }: { tab: Tab; cwd: string; visible: boolean; onExit: (code: number) => void }) {
+function TerminalTab({
+  tab,
+  cwd,
+  visible,
+  onExit,
+}: {
+  tab: Tab;
+  cwd: string;
+  visible: boolean;
+  onExit: (code: number) => void;
+}) {
   const controller = useController();
   const host = useRef<HTMLDivElement>(null);
   const fitRef = useRef<FitAddon | null>(null);
@@ -47,7 +57,9 @@ function TerminalTab({ tab, cwd, visible, onExit }: { tab: Tab; cwd: string; vis
       fontFamily: 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
       cursorBlink: true,
       scrollback: 5000,
-      theme: window.matchMedia('(prefers-color-scheme: dark)').matches ? { background: '#141518', foreground: '#d5d7dd' } : { background: '#fbfbfc', foreground: '#24292f', cursor: '#24292f' },
+      theme: window.matchMedia('(prefers-color-scheme: dark)').matches
+        ? { background: '#141518', foreground: '#d5d7dd' }
+        : { background: '#fbfbfc', foreground: '#24292f', cursor: '#24292f' },
     });
     const fit = new FitAddon();
     xterm.loadAddon(fit);
@@ -57,10 +69,19 @@ function TerminalTab({ tab, cwd, visible, onExit }: { tab: Tab; cwd: string; vis
     fitRef.current = fit;
     const processId = tab.id;
     const stopOutput = controller.onNotification((n) => {
-      if (n.method === 'command/exec/outputDelta' && n.params.processId === processId) xterm.write(fromBase64(n.params.deltaBase64));
+      if (n.method === 'command/exec/outputDelta' && n.params.processId === processId)
+        xterm.write(fromBase64(n.params.deltaBase64));
     });
-    const input = xterm.onData((data) => void controller.request('command/exec/write', { processId, deltaBase64: toBase64(data) }).catch(() => undefined));
-    const resize = xterm.onResize(({ cols, rows }) => void controller.request('command/exec/resize', { processId, size: { cols, rows } }).catch(() => undefined));
+    const input = xterm.onData(
+      (data) =>
+        void controller
+          .request('command/exec/write', { processId, deltaBase64: toBase64(data) })
+          .catch(() => undefined),
+    );
+    const resize = xterm.onResize(
+      ({ cols, rows }) =>
+        void controller.request('command/exec/resize', { processId, size: { cols, rows } }).catch(() => undefined),
+    );
     let alive = true;
     controller
       .request('command/exec', {
@@ -77,7 +98,10 @@ function TerminalTab({ tab, cwd, visible, onExit }: { tab: Tab; cwd: string; vis
           xterm.write(`\r\n\x1b[2m[process exited with code ${r.exitCode}]\x1b[0m\r\n`);
           if (alive) onExitRef.current(r.exitCode);
         },
-        (e: unknown) => xterm.write(`\r\n\x1b[31mCould not start the shell: ${e instanceof Error ? e.message : String(e)}\x1b[0m\r\n`),
+        (e: unknown) =>
+          xterm.write(
+            `\r\n\x1b[31mCould not start the shell: ${e instanceof Error ? e.message : String(e)}\x1b[0m\r\n`,
+          ),
       );
     const observer = new ResizeObserver(() => {
       if (element.offsetParent !== null) fit.fit();
@@ -143,13 +167,25 @@ export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boole
           <Icon name="plus" size={14} />
         </button>
         <span className="spacer" />
-        <button type="button" className="icon-button" aria-label="Hide terminal" title="Hide terminal (Ctrl+`)" onClick={onClose}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Hide terminal"
+          title="Hide terminal (Ctrl+`)"
+          onClick={onClose}
+        >
           <Icon name="chevronDown" size={14} />
         </button>
       </div>
       <div className="terminal-body">
         {tabs.map((t) => (
-          <TerminalTab key={t.id} tab={t} cwd={cwd} visible={open && t.id === active} onExit={(code) => setTabs((list) => list.map((x) => (x.id === t.id ? { ...x, exited: code } : x)))} />
+          <TerminalTab
+            key={t.id}
+            tab={t}
+            cwd={cwd}
+            visible={open && t.id === active}
+            onExit={(code) => setTabs((list) => list.map((x) => (x.id === t.id ? { ...x, exited: code } : x)))}
+          />
         ))}
       </div>
     </section>

@@ -55,10 +55,21 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
       { label: `Remove ${what}`, icon: 'archive', danger: true, onSelect: () => openRemoveFork(thread.id) },
     );
   }
-  const where = fork === undefined ? null : fork.removed ? 'folder removed' : fork.branch !== null ? `on ${fork.branch}` : `copy ${baseName(fork.folder)}`;
+  const where =
+    fork === undefined
+      ? null
+      : fork.removed
+        ? 'folder removed'
+        : fork.branch !== null
+          ? `on ${fork.branch}`
+          : `copy ${baseName(fork.folder)}`;
 
   return (
-    <li ref={row} className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''}`} style={{ paddingLeft: 6 + depth * 14 }}>
+    <li
+      ref={row}
+      className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''}`}
+      style={{ paddingLeft: 6 + depth * 14 }}
+    >
       {depth > 0 && <span className="fork-line" aria-hidden="true" />}
       {renaming ? (
         <RenameField

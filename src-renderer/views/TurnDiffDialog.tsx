@@ -11,7 +11,10 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
   const diff = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.diff ?? null);
   const titleId = useId();
   const dialog = useRef<HTMLElement>(null);
-  const files = useMemo(() => splitDiffByFile(diff ?? '').map((section) => ({ ...section, hunks: parseFileDiff(section.text).hunks })), [diff]);
+  const files = useMemo(
+    () => splitDiffByFile(diff ?? '').map((section) => ({ ...section, hunks: parseFileDiff(section.text).hunks })),
+    [diff],
+  );
 
   useModal(dialog, () => controller.closeTurnDiff());
 
@@ -42,7 +45,11 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
                     <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
                   </span>
                 </header>
-                {file.hunks.length > 0 ? <CompactDiff hunks={file.hunks} path={file.path} maxHeight={480} label={`Changes to ${file.path}`} /> : <div className="tool-empty">Binary file</div>}
+                {file.hunks.length > 0 ? (
+                  <CompactDiff hunks={file.hunks} path={file.path} maxHeight={480} label={`Changes to ${file.path}`} />
+                ) : (
+                  <div className="tool-empty">Binary file</div>
+                )}
               </section>
             );
           })}

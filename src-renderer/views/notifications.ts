@@ -23,7 +23,14 @@ export function useAttentionNotifications(): void {
         if (status === previous.data.lastTurnStatus[threadId] || status === 'inProgress') continue;
         const thread = findThread(data, threadId);
         const title = thread === undefined ? 'Weft' : threadTitle(thread);
-        show(title, status === 'failed' ? 'The turn failed.' : status === 'interrupted' ? 'The turn was stopped.' : 'The turn finished.');
+        show(
+          title,
+          status === 'failed'
+            ? 'The turn failed.'
+            : status === 'interrupted'
+              ? 'The turn was stopped.'
+              : 'The turn finished.',
+        );
       }
     });
   }, [store, desktop, notify]);

@@ -12,11 +12,15 @@ import { conversation, screenshotSizes, sendMessage, startE2e, type E2e } from '
 
 const run = promisify(execFile);
 const TWENTY = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });
@@ -55,37 +59,50 @@ async function wheelTo(page: Page, panel: Locator, target: Locator): Promise<voi
 }
 
 describe('Changes panel', () => {
-  it('stages one of two changed files and commits it with a typed message; the other stays unstaged', { timeout: 180_000 }, async () => {
-    e2e = await startE2e({ files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' } });
-    const { page, workspace } = e2e;
-    await commitAll(workspace.dir);
-    await writeFile(workspace.path('a.txt'), 'alpha changed\n');
-    await writeFile(workspace.path('b.txt'), 'beta changed\n');
+  it(
+    'stages one of two changed files and commits it with a typed message; the other stays unstaged',
+    { timeout: 180_000 },
+    async () => {
+      e2e = await startE2e({ files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' } });
+      const { page, workspace } = e2e;
+      await commitAll(workspace.dir);
+      await writeFile(workspace.path('a.txt'), 'alpha changed\n');
+      await writeFile(workspace.path('b.txt'), 'beta changed\n');
 
-    const panel = await openChanges(page);
-    await panel.getByRole('button', { name: 'Branch main' }).waitFor();
-    const unstaged = panel.getByRole('region', { name: 'Unstaged', exact: true });
-    await unstaged.getByRole('button', { name: 'Show diff of a.txt' }).click();
-    await panel.locator('.changes-diff .line-insert').first().waitFor({ state: 'attached' });
-    await e2e.screenshot('changes-two-files');
-    await unstaged.getByRole('button', { name: 'Stage a.txt' }).click();
-    await panel.getByRole('region', { name: 'Staged', exact: true }).getByRole('button', { name: 'Unstage a.txt' }).waitFor();
+      const panel = await openChanges(page);
+      await panel.getByRole('button', { name: 'Branch main' }).waitFor();
+      const unstaged = panel.getByRole('region', { name: 'Unstaged', exact: true });
+      await unstaged.getByRole('button', { name: 'Show diff of a.txt' }).click();
+      await panel.locator('.changes-diff .line-insert').first().waitFor({ state: 'attached' });
+      await e2e.screenshot('changes-two-files');
+      await unstaged.getByRole('button', { name: 'Stage a.txt' }).click();
+      await panel
+        .getByRole('region', { name: 'Staged', exact: true })
+        .getByRole('button', { name: 'Unstage a.txt' })
+        .waitFor();
 
-    const message = panel.getByRole('textbox', { name: 'Commit message' });
-    await message.click();
-    await page.keyboard.type('Change alpha only');
-    await panel.getByRole('button', { name: 'Commit', exact: true }).click();
-    await panel.getByRole('region', { name: 'Staged', exact: true }).waitFor({ state: 'detached' });
-    await e2e.screenshot('changes-committed');
+      const message = panel.getByRole('textbox', { name: 'Commit message' });
+      await message.click();
+      await page.keyboard.type('Change alpha only');
+      await panel.getByRole('button', { name: 'Commit', exact: true }).click();
+      await panel.getByRole('region', { name: 'Staged', exact: true }).waitFor({ state: 'detached' });
+      await e2e.screenshot('changes-committed');
 
-    expect(await git(workspace.dir, 'log', '-1', '--format=%s')).toBe('Change alpha only\n');
-    expect((await git(workspace.dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('a.txt');
-    expect(await git(workspace.dir, 'status', '--porcelain')).toBe(' M b.txt\n');
-    await panel.getByRole('region', { name: 'Unstaged', exact: true }).getByRole('button', { name: 'Stage b.txt' }).waitFor();
-  });
+      expect(await git(workspace.dir, 'log', '-1', '--format=%s')).toBe('Change alpha only\n');
+      expect((await git(workspace.dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('a.txt');
+      expect(await git(workspace.dir, 'status', '--porcelain')).toBe(' M b.txt\n');
+      await panel
+        .getByRole('region', { name: 'Unstaged', exact: true })
+        .getByRole('button', { name: 'Stage b.txt' })
+        .waitFor();
+    },
+  );
 
   it('stages one hunk of a file at 900x700, and discards a file then restores it', { timeout: 180_000 }, async () => {
-    e2e = await startE2e({ files: { 'notes.txt': TWENTY, 'c.txt': 'keep me\n' }, viewport: { width: 900, height: 700 } });
+    e2e = await startE2e({
+      files: { 'notes.txt': TWENTY, 'c.txt': 'keep me\n' },
+      viewport: { width: 900, height: 700 },
+    });
     const { page, workspace } = e2e;
     await commitAll(workspace.dir);
     const edited = TWENTY.replace('line 2\n', 'LINE TWO\n').replace('line 18\n', 'LINE EIGHTEEN\n');
@@ -100,7 +117,10 @@ describe('Changes panel', () => {
     await panel.locator('.changes-diff .line-insert').first().waitFor({ state: 'attached' });
     await e2e.screenshot('changes-hunks-small');
     await stageHunk.click();
-    await panel.getByRole('region', { name: 'Staged', exact: true }).getByRole('button', { name: 'Unstage notes.txt' }).waitFor();
+    await panel
+      .getByRole('region', { name: 'Staged', exact: true })
+      .getByRole('button', { name: 'Unstage notes.txt' })
+      .waitFor();
     expect(await git(workspace.dir, 'show', ':notes.txt')).toBe(TWENTY.replace('line 18\n', 'LINE EIGHTEEN\n'));
     expect(await workspace.read('notes.txt')).toBe(edited);
 
@@ -120,70 +140,102 @@ describe('Changes panel', () => {
     expect(await workspace.read('c.txt')).toBe('my precious edit\n');
   });
 
-  it('shows a new file on one side only and stages one block of it (1400x900, 900x700)', { timeout: 180_000 }, async () => {
-    e2e = await startE2e({ files: { 'a.txt': 'alpha\n' } });
-    const { page, workspace } = e2e;
-    await commitAll(workspace.dir);
-    const fresh = 'head one\nhead two\n\ntail one\ntail two\n';
-    await writeFile(workspace.path('fresh.txt'), fresh);
+  it(
+    'shows a new file on one side only and stages one block of it (1400x900, 900x700)',
+    { timeout: 180_000 },
+    async () => {
+      e2e = await startE2e({ files: { 'a.txt': 'alpha\n' } });
+      const { page, workspace } = e2e;
+      await commitAll(workspace.dir);
+      const fresh = 'head one\nhead two\n\ntail one\ntail two\n';
+      await writeFile(workspace.path('fresh.txt'), fresh);
 
-    const panel = await openChanges(page);
-    const untracked = panel.getByRole('region', { name: 'Untracked', exact: true });
-    await untracked.getByRole('button', { name: 'Show diff of fresh.txt' }).click();
-    const diff = untracked.locator('.changes-diff');
-    await diff.locator('.line-insert').first().waitFor({ state: 'attached' });
-    // Only the new file's lines, each marked added: no empty removed line beside them.
-    await page.waitForFunction((el) => el.querySelectorAll('.view-line').length >= 5, await diff.elementHandle());
-    const drawn = await diff.evaluate((el) => [...el.querySelectorAll<HTMLElement>('.view-line')].map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')));
-    expect(drawn.sort()).toEqual(['', 'head one', 'head two', 'tail one', 'tail two']);
-    expect(await diff.locator('.line-delete').count()).toBe(0);
-    expect(await untracked.getByRole('button', { name: /^Discard hunk/ }).count()).toBe(0);
-    await screenshotSizes(e2e, 'changes-untracked-hunks');
+      const panel = await openChanges(page);
+      const untracked = panel.getByRole('region', { name: 'Untracked', exact: true });
+      await untracked.getByRole('button', { name: 'Show diff of fresh.txt' }).click();
+      const diff = untracked.locator('.changes-diff');
+      await diff.locator('.line-insert').first().waitFor({ state: 'attached' });
+      // Only the new file's lines, each marked added: no empty removed line beside them.
+      await page.waitForFunction((el) => el.querySelectorAll('.view-line').length >= 5, await diff.elementHandle());
+      const drawn = await diff.evaluate((el) =>
+        [...el.querySelectorAll<HTMLElement>('.view-line')].map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')),
+      );
+      expect(drawn.sort()).toEqual(['', 'head one', 'head two', 'tail one', 'tail two']);
+      expect(await diff.locator('.line-delete').count()).toBe(0);
+      expect(await untracked.getByRole('button', { name: /^Discard hunk/ }).count()).toBe(0);
+      await screenshotSizes(e2e, 'changes-untracked-hunks');
 
-    await untracked.getByRole('button', { name: 'Stage hunk 2 of fresh.txt' }).click();
-    await panel.getByRole('region', { name: 'Staged', exact: true }).getByRole('button', { name: 'Unstage fresh.txt' }).waitFor();
-    expect(await git(workspace.dir, 'show', ':fresh.txt')).toBe('tail one\ntail two\n');
-    expect(await workspace.read('fresh.txt')).toBe(fresh);
-    await panel.getByRole('region', { name: 'Unstaged', exact: true }).getByRole('button', { name: 'Stage fresh.txt' }).waitFor();
-  });
+      await untracked.getByRole('button', { name: 'Stage hunk 2 of fresh.txt' }).click();
+      await panel
+        .getByRole('region', { name: 'Staged', exact: true })
+        .getByRole('button', { name: 'Unstage fresh.txt' })
+        .waitFor();
+      expect(await git(workspace.dir, 'show', ':fresh.txt')).toBe('tail one\ntail two\n');
+      expect(await workspace.read('fresh.txt')).toBe(fresh);
+      await panel
+        .getByRole('region', { name: 'Unstaged', exact: true })
+        .getByRole('button', { name: 'Stage fresh.txt' })
+        .waitFor();
+    },
+  );
 
-  it('lists review findings, opens a finding in its diff, and "Fix this" starts a turn about it', { timeout: 180_000 }, async () => {
-    e2e = await startE2e({ files: { 'calc.ts': 'export const f = (a: number) => a;\n', 'AGENTS.md': 'Check divisions.\n' } });
-    const { page, workspace, mock } = e2e;
-    await commitAll(workspace.dir);
-    await writeFile(workspace.path('calc.ts'), 'export const f = (a: number) => a;\nexport const ratio = (a: number, b: number) => a / b;\n');
-    const findings = {
-      findings: [{ title: '[P1] Division by zero', body: 'b may be 0: check it first.', confidence_score: 0.9, priority: 1, code_location: { absolute_file_path: workspace.path('calc.ts'), line_range: { start: 2, end: 2 } } }],
-      overall_correctness: 'patch is incorrect',
-      overall_explanation: 'ratio divides by zero.',
-      overall_confidence_score: 0.85,
-    };
-    mock.enqueueMany([answer('Hello.'), answer(JSON.stringify(findings)), answer('Added a zero check.')]);
-    await sendMessage(page, 'Hi');
-    await conversation(page).getByText('Hello.').waitFor();
+  it(
+    'lists review findings, opens a finding in its diff, and "Fix this" starts a turn about it',
+    { timeout: 180_000 },
+    async () => {
+      e2e = await startE2e({
+        files: { 'calc.ts': 'export const f = (a: number) => a;\n', 'AGENTS.md': 'Check divisions.\n' },
+      });
+      const { page, workspace, mock } = e2e;
+      await commitAll(workspace.dir);
+      await writeFile(
+        workspace.path('calc.ts'),
+        'export const f = (a: number) => a;\nexport const ratio = (a: number, b: number) => a / b;\n',
+      );
+      const findings = {
+        findings: [
+          {
+            title: '[P1] Division by zero',
+            body: 'b may be 0: check it first.',
+            confidence_score: 0.9,
+            priority: 1,
+            code_location: { absolute_file_path: workspace.path('calc.ts'), line_range: { start: 2, end: 2 } },
+          },
+        ],
+        overall_correctness: 'patch is incorrect',
+        overall_explanation: 'ratio divides by zero.',
+        overall_confidence_score: 0.85,
+      };
+      mock.enqueueMany([answer('Hello.'), answer(JSON.stringify(findings)), answer('Added a zero check.')]);
+      await sendMessage(page, 'Hi');
+      await conversation(page).getByText('Hello.').waitFor();
 
-    const panel = await openChanges(page);
-    await panel.getByRole('tab', { name: 'Review' }).click();
-    await panel.getByRole('button', { name: 'Review uncommitted changes' }).click();
-    const finding = conversation(page).getByRole('listitem', { name: 'Finding: Division by zero' });
-    await finding.waitFor();
-    const reviewBody = JSON.stringify((await mock.waitForRequest(2)).body);
-    expect(reviewBody).toContain('a / b');
-    expect(reviewBody).toContain('Check divisions.');
+      const panel = await openChanges(page);
+      await panel.getByRole('tab', { name: 'Review' }).click();
+      await panel.getByRole('button', { name: 'Review uncommitted changes' }).click();
+      const finding = conversation(page).getByRole('listitem', { name: 'Finding: Division by zero' });
+      await finding.waitFor();
+      const reviewBody = JSON.stringify((await mock.waitForRequest(2)).body);
+      expect(reviewBody).toContain('a / b');
+      expect(reviewBody).toContain('Check divisions.');
 
-    await finding.getByRole('button', { name: 'Open calc.ts:2' }).click();
-    const inDiff = panel.getByRole('region', { name: 'Finding in calc.ts' });
-    await inDiff.locator('.diff-focus').first().waitFor({ state: 'attached' });
-    await panel.getByRole('listitem', { name: 'Finding: Division by zero' }).waitFor();
-    await e2e.screenshot('review-findings');
+      await finding.getByRole('button', { name: 'Open calc.ts:2' }).click();
+      const inDiff = panel.getByRole('region', { name: 'Finding in calc.ts' });
+      await inDiff.locator('.diff-focus').first().waitFor({ state: 'attached' });
+      await panel.getByRole('listitem', { name: 'Finding: Division by zero' }).waitFor();
+      await e2e.screenshot('review-findings');
 
-    await panel.getByRole('listitem', { name: 'Finding: Division by zero' }).getByRole('button', { name: 'Fix this: Division by zero' }).click();
-    const fix = JSON.stringify((await mock.waitForRequest(3)).body);
-    expect(fix).toContain('Fix this review finding in calc.ts:2');
-    expect(fix).toContain('b may be 0: check it first.');
-    await conversation(page).getByText('Added a zero check.').waitFor();
-    await e2e.screenshot('review-fix-started');
-  });
+      await panel
+        .getByRole('listitem', { name: 'Finding: Division by zero' })
+        .getByRole('button', { name: 'Fix this: Division by zero' })
+        .click();
+      const fix = JSON.stringify((await mock.waitForRequest(3)).body);
+      expect(fix).toContain('Fix this review finding in calc.ts:2');
+      expect(fix).toContain('b may be 0: check it first.');
+      await conversation(page).getByText('Added a zero check.').waitFor();
+      await e2e.screenshot('review-fix-started');
+    },
+  );
 
   it('sends inline comments on diff lines to the agent as the next message', { timeout: 180_000 }, async () => {
     e2e = await startE2e({ files: { 'a.txt': 'one\ntwo\nthree\n' } });
@@ -205,17 +257,30 @@ describe('Changes panel', () => {
     await conversation(page).getByText('Will do.').waitFor();
   });
 
-  it('says git is off outside a repository and shows the thread\'s checkpointed changes', { timeout: 180_000 }, async () => {
-    e2e = await startE2e({ files: { 'a.txt': 'one\n' }, approvalPolicy: 'never' });
-    const { page, mock } = e2e;
-    const patch = ['*** Begin Patch', '*** Update File: a.txt', '@@', '-one', '+ONE', '*** End Patch'].join('\n');
-    mock.enqueueMany([{ kind: 'sse', events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: patch }), evCompleted()] }, answer('Done.')]);
-    await sendMessage(page, 'Capitalise');
-    await conversation(page).getByText('Done.').waitFor();
-    const panel = await openChanges(page);
-    await panel.getByRole('note').getByText(/Git is off for this folder/).waitFor();
-    await panel.getByText('a.txt', { exact: true }).waitFor();
-    await panel.locator('.changes-diff .line-insert').first().waitFor({ state: 'attached' });
-    await e2e.screenshot('changes-no-git');
-  });
+  it(
+    "says git is off outside a repository and shows the thread's checkpointed changes",
+    { timeout: 180_000 },
+    async () => {
+      e2e = await startE2e({ files: { 'a.txt': 'one\n' }, approvalPolicy: 'never' });
+      const { page, mock } = e2e;
+      const patch = ['*** Begin Patch', '*** Update File: a.txt', '@@', '-one', '+ONE', '*** End Patch'].join('\n');
+      mock.enqueueMany([
+        {
+          kind: 'sse',
+          events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: patch }), evCompleted()],
+        },
+        answer('Done.'),
+      ]);
+      await sendMessage(page, 'Capitalise');
+      await conversation(page).getByText('Done.').waitFor();
+      const panel = await openChanges(page);
+      await panel
+        .getByRole('note')
+        .getByText(/Git is off for this folder/)
+        .waitFor();
+      await panel.getByText('a.txt', { exact: true }).waitFor();
+      await panel.locator('.changes-diff .line-insert').first().waitFor({ state: 'attached' });
+      await e2e.screenshot('changes-no-git');
+    },
+  );
 });

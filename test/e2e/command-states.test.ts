@@ -6,12 +6,19 @@ import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTex
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
-const call = (id: string, args: object) => ({ kind: 'sse' as const, events: [evCreated(), evFunctionCall(id, 'exec_command', args), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
+const call = (id: string, args: object) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evFunctionCall(id, 'exec_command', args), evCompleted()],
+});
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });
@@ -20,7 +27,8 @@ describe('command states', () => {
   it('labels every way a command can stand or end', { timeout: 420_000 }, async () => {
     e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
     const { page, mock } = e2e;
-    const cell = (command: string) => conversation(page).locator('.cell-command', { has: page.locator('.tool-command', { hasText: command }) });
+    const cell = (command: string) =>
+      conversation(page).locator('.cell-command', { has: page.locator('.tool-command', { hasText: command }) });
     const status = (command: string) => cell(command).locator('.tool-meta .status');
     const header = page.locator('.main-header');
     const approval = page.getByRole('dialog', { name: 'Approve command' });
@@ -55,7 +63,9 @@ describe('command states', () => {
     await sendMessage(page, 'Touch a file');
     await approval.waitFor();
     await clickCentre(page, approval.getByRole('button', { name: 'Cancel turn' }));
-    await conversation(page).getByText(/^Stopped/).waitFor();
+    await conversation(page)
+      .getByText(/^Stopped/)
+      .waitFor();
     await status('touch cancelled.txt').getByText('Cancelled', { exact: true }).waitFor();
 
     // Turn 3: stopped while it runs.

@@ -5,12 +5,16 @@ import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTex
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
   // A failed scenario leaves its end state as a screenshot too, for whoever reads the CI artifacts.
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });
@@ -20,7 +24,17 @@ describe('conversation', () => {
     e2e = await startE2e();
     const { page, mock } = e2e;
     const gate = createGate();
-    mock.enqueue({ kind: 'sse-slow', events: [evCreated(), evOutputTextDelta('The build '), gate, evOutputTextDelta('passes.'), evAssistantMessage('The build passes.'), evCompleted()] });
+    mock.enqueue({
+      kind: 'sse-slow',
+      events: [
+        evCreated(),
+        evOutputTextDelta('The build '),
+        gate,
+        evOutputTextDelta('passes.'),
+        evAssistantMessage('The build passes.'),
+        evCompleted(),
+      ],
+    });
 
     await sendMessage(page, 'Does the build pass?');
     await conversation(page).getByText('Does the build pass?').waitFor();
@@ -38,13 +52,18 @@ describe('conversation', () => {
   it('stops a running turn', { timeout: 60_000 }, async () => {
     e2e = await startE2e();
     const { page, mock } = e2e;
-    const aborted = mock.enqueue({ kind: 'sse-hang', events: [evCreated(), evOutputTextDelta('Let me think about this for a long')] });
+    const aborted = mock.enqueue({
+      kind: 'sse-hang',
+      events: [evCreated(), evOutputTextDelta('Let me think about this for a long')],
+    });
 
     await sendMessage(page, 'Think about it forever');
     await conversation(page).getByText('Let me think about this for a long').waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();
     await aborted.whenAborted;
-    await conversation(page).getByText(/^Stopped/).waitFor();
+    await conversation(page)
+      .getByText(/^Stopped/)
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
     await e2e.screenshot('stop-turn');
   });

@@ -10,14 +10,23 @@ import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
 const require = createRequire(import.meta.url);
-const EVERYTHING = join(require.resolve('@modelcontextprotocol/server-everything/package.json'), '..', 'dist', 'index.js');
+const EVERYTHING = join(
+  require.resolve('@modelcontextprotocol/server-everything/package.json'),
+  '..',
+  'dist',
+  'index.js',
+);
 const FAILING = resolve(__dirname, '..', 'fixtures', 'mcp', 'failing-server.mjs');
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });
@@ -34,68 +43,100 @@ const SERVERS = [
 ].join('\n');
 
 describe('MCP servers in the UI', () => {
-  it('shows a chip for a failed server, and Settings lists servers, tools and the start log, with a switch', { timeout: 120_000 }, async () => {
-    e2e = await startE2e({ viewport: { width: 1400, height: 900 }, extraConfig: SERVERS });
-    const { page, mock, home } = e2e;
+  it(
+    'shows a chip for a failed server, and Settings lists servers, tools and the start log, with a switch',
+    { timeout: 120_000 },
+    async () => {
+      e2e = await startE2e({ viewport: { width: 1400, height: 900 }, extraConfig: SERVERS });
+      const { page, mock, home } = e2e;
 
-    // A thread starts its servers: the broken one is reported with a chip, and the turn goes on.
-    mock.enqueue(answer('Hello without the broken server.'));
-    await sendMessage(page, 'Hello');
-    await conversation(page).getByText('Hello without the broken server.').waitFor();
-    const chip = page.getByRole('button', { name: 'MCP server broken failed' });
-    await chip.waitFor();
-    await e2e.screenshot('mcp-chip-1400');
+      // A thread starts its servers: the broken one is reported with a chip, and the turn goes on.
+      mock.enqueue(answer('Hello without the broken server.'));
+      await sendMessage(page, 'Hello');
+      await conversation(page).getByText('Hello without the broken server.').waitFor();
+      const chip = page.getByRole('button', { name: 'MCP server broken failed' });
+      await chip.waitFor();
+      await e2e.screenshot('mcp-chip-1400');
 
-    await chip.click();
-    const dialog = page.getByRole('dialog', { name: 'Settings' });
-    await dialog.waitFor();
-    const list = dialog.getByRole('list', { name: 'MCP servers' });
-    const everything = list.getByRole('listitem', { name: 'MCP server everything' });
-    const broken = list.getByRole('listitem', { name: 'MCP server broken' });
-    await everything.getByText('Running', { exact: true }).waitFor();
-    expect(await everything.textContent()).toContain('echo');
-    // Its resources and templates, from mcpServerStatus/list.
-    await everything.locator('.mcp-resources summary').click();
-    const resources = everything.getByRole('list', { name: 'Resources of everything' });
-    await resources.getByText('demo://resource/static/document/architecture.md', { exact: true }).waitFor();
-    await resources.getByText('demo://resource/dynamic/text/{resourceId}', { exact: true }).waitFor();
-    expect(await everything.locator('.mcp-resources summary').textContent()).toMatch(/^\d+ resources, 2 templates$/);
-    await broken.getByText('Failed', { exact: true }).waitFor();
-    await broken.locator('.mcp-server-main').scrollIntoViewIfNeeded();
-    await broken.getByText('Last start log').click();
-    await broken.locator('.mcp-log pre').getByText('failing-server: cannot open the database at /nonexistent/db.sqlite', { exact: false }).waitFor();
-    await e2e.screenshot('mcp-settings-1400');
+      await chip.click();
+      const dialog = page.getByRole('dialog', { name: 'Settings' });
+      await dialog.waitFor();
+      const list = dialog.getByRole('list', { name: 'MCP servers' });
+      const everything = list.getByRole('listitem', { name: 'MCP server everything' });
+      const broken = list.getByRole('listitem', { name: 'MCP server broken' });
+      await everything.getByText('Running', { exact: true }).waitFor();
+      expect(await everything.textContent()).toContain('echo');
+      // Its resources and templates, from mcpServerStatus/list.
+      await everything.locator('.mcp-resources summary').click();
+      const resources = everything.getByRole('list', { name: 'Resources of everything' });
+      await resources.getByText('demo://resource/static/document/architecture.md', { exact: true }).waitFor();
+      await resources.getByText('demo://resource/dynamic/text/{resourceId}', { exact: true }).waitFor();
+      expect(await everything.locator('.mcp-resources summary').textContent()).toMatch(/^\d+ resources, 2 templates$/);
+      await broken.getByText('Failed', { exact: true }).waitFor();
+      await broken.locator('.mcp-server-main').scrollIntoViewIfNeeded();
+      await broken.getByText('Last start log').click();
+      await broken
+        .locator('.mcp-log pre')
+        .getByText('failing-server: cannot open the database at /nonexistent/db.sqlite', { exact: false })
+        .waitFor();
+      await e2e.screenshot('mcp-settings-1400');
 
-    // Switch the broken server off: config.toml says so, and the list shows it disabled.
-    await broken.getByRole('checkbox', { name: 'Enabled' }).click();
-    await broken.getByText('Disabled', { exact: true }).waitFor();
-    // The chip goes: the failed server is switched off.
-    await chip.waitFor({ state: 'detached' });
-    const config = parse(await readFile(join(home.dir, 'config.toml'), 'utf8'));
-    expect(config['mcp_servers']).toMatchObject({ broken: { enabled: false }, everything: { args: [EVERYTHING, 'stdio'] } });
-    await page.setViewportSize({ width: 900, height: 700 });
-    await e2e.screenshot('mcp-settings-900');
-  });
+      // Switch the broken server off: config.toml says so, and the list shows it disabled.
+      await broken.getByRole('checkbox', { name: 'Enabled' }).click();
+      await broken.getByText('Disabled', { exact: true }).waitFor();
+      // The chip goes: the failed server is switched off.
+      await chip.waitFor({ state: 'detached' });
+      const config = parse(await readFile(join(home.dir, 'config.toml'), 'utf8'));
+      expect(config['mcp_servers']).toMatchObject({
+        broken: { enabled: false },
+        everything: { args: [EVERYTHING, 'stdio'] },
+      });
+      await page.setViewportSize({ width: 900, height: 700 });
+      await e2e.screenshot('mcp-settings-900');
+    },
+  );
 
-  it('draws the progress of a running MCP call on its cell, and takes it away when the call ends', { timeout: 120_000 }, async () => {
-    const servers = ['[mcp_servers.everything]', `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(EVERYTHING)}, "stdio"]`, 'approval = "never"', ''].join('\n');
-    e2e = await startE2e({ viewport: { width: 1400, height: 900 }, extraConfig: servers });
-    const { page, mock } = e2e;
-    // Ten minutes in 600 steps: it runs until the turn is stopped.
-    mock.enqueue({ kind: 'sse', events: [evCreated(), evNamespacedCall('c1', 'mcp__everything', 'trigger_long_running_operation', { duration: 600, steps: 600 }), evCompleted()] });
-    await sendMessage(page, 'Run the long operation');
-    const cell = conversation(page).locator('.cell-tool').filter({ hasText: 'everything · trigger-long-running-operation' });
-    const bar = cell.getByRole('progressbar', { name: 'Progress of everything · trigger-long-running-operation' });
-    await bar.waitFor();
-    await cell.locator('.mcp-progress-message').getByText(/^\d+\/600$/).waitFor();
-    expect(Number(await bar.getAttribute('max'))).toBe(600);
-    expect(Number(await bar.getAttribute('value'))).toBeGreaterThanOrEqual(1);
-    await e2e.screenshot('mcp-progress-1400');
-    await page.setViewportSize({ width: 900, height: 700 });
-    await e2e.screenshot('mcp-progress-900');
+  it(
+    'draws the progress of a running MCP call on its cell, and takes it away when the call ends',
+    { timeout: 120_000 },
+    async () => {
+      const servers = [
+        '[mcp_servers.everything]',
+        `command = ${JSON.stringify(process.execPath)}`,
+        `args = [${JSON.stringify(EVERYTHING)}, "stdio"]`,
+        'approval = "never"',
+        '',
+      ].join('\n');
+      e2e = await startE2e({ viewport: { width: 1400, height: 900 }, extraConfig: servers });
+      const { page, mock } = e2e;
+      // Ten minutes in 600 steps: it runs until the turn is stopped.
+      mock.enqueue({
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evNamespacedCall('c1', 'mcp__everything', 'trigger_long_running_operation', { duration: 600, steps: 600 }),
+          evCompleted(),
+        ],
+      });
+      await sendMessage(page, 'Run the long operation');
+      const cell = conversation(page)
+        .locator('.cell-tool')
+        .filter({ hasText: 'everything · trigger-long-running-operation' });
+      const bar = cell.getByRole('progressbar', { name: 'Progress of everything · trigger-long-running-operation' });
+      await bar.waitFor();
+      await cell
+        .locator('.mcp-progress-message')
+        .getByText(/^\d+\/600$/)
+        .waitFor();
+      expect(Number(await bar.getAttribute('max'))).toBe(600);
+      expect(Number(await bar.getAttribute('value'))).toBeGreaterThanOrEqual(1);
+      await e2e.screenshot('mcp-progress-1400');
+      await page.setViewportSize({ width: 900, height: 700 });
+      await e2e.screenshot('mcp-progress-900');
 
-    await page.getByRole('button', { name: 'Stop' }).click();
-    await cell.getByText('Failed', { exact: true }).waitFor();
-    expect(await cell.locator('.mcp-progress').count()).toBe(0);
-  });
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await cell.getByText('Failed', { exact: true }).waitFor();
+      expect(await cell.locator('.mcp-progress').count()).toBe(0);
+    },
+  );
 });

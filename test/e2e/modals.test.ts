@@ -8,12 +8,23 @@ import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTex
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
-const PATCH = ['*** Begin Patch', '*** Update File: README.md', '@@', '-# Demo project', '+# Demo project, renamed', '*** End Patch'].join('\n');
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
+const PATCH = [
+  '*** Begin Patch',
+  '*** Update File: README.md',
+  '@@',
+  '-# Demo project',
+  '+# Demo project, renamed',
+  '*** End Patch',
+].join('\n');
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });
@@ -34,73 +45,87 @@ async function tabsStayInside(page: Page, dialog: Locator, stops = 25): Promise<
 }
 
 describe('modals and keyboard', () => {
-  it('trap focus, close with Esc, give focus back, and keep a closed review reachable', { timeout: 480_000 }, async () => {
-    e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
-    const { page, mock, workspace } = e2e;
+  it(
+    'trap focus, close with Esc, give focus back, and keep a closed review reachable',
+    { timeout: 480_000 },
+    async () => {
+      e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
+      const { page, mock, workspace } = e2e;
 
-    // Settings → Theme: Dark applies at once and is kept across a reload.
-    await clickCentre(page, page.getByRole('button', { name: 'Settings', exact: true }));
-    const settings = page.getByRole('dialog', { name: 'Settings' });
-    const dark = settings.getByRole('radio', { name: 'Dark' });
-    await wheelIntoView(page, dark, settings.locator('.settings-body'));
-    await clickCentre(page, dark);
-    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
-    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(23, 24, 28)');
-    await screenshotSizes(e2e, 'modals-settings-dark');
-    await page.keyboard.press('Escape');
-    await settings.waitFor({ state: 'detached' });
-    await page.reload();
-    await page.getByRole('navigation', { name: 'Threads' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
-
-    // Settings and Open folder.
-    for (const [opener, name] of [
-      [page.getByRole('button', { name: 'Settings', exact: true }).last(), 'Settings'],
-      [page.getByRole('button', { name: 'Open folder' }), 'Open folder'],
-    ] as const) {
-      await clickCentre(page, opener);
-      const dialog = page.getByRole('dialog', { name });
-      await dialog.waitFor();
-      await tabsStayInside(page, dialog);
+      // Settings → Theme: Dark applies at once and is kept across a reload.
+      await clickCentre(page, page.getByRole('button', { name: 'Settings', exact: true }));
+      const settings = page.getByRole('dialog', { name: 'Settings' });
+      const dark = settings.getByRole('radio', { name: 'Dark' });
+      await wheelIntoView(page, dark, settings.locator('.settings-body'));
+      await clickCentre(page, dark);
+      expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(23, 24, 28)');
+      await screenshotSizes(e2e, 'modals-settings-dark');
       await page.keyboard.press('Escape');
-      await dialog.waitFor({ state: 'detached' });
-      expect(await isFocused(opener)).toBe(true);
-    }
+      await settings.waitFor({ state: 'detached' });
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Threads' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
 
-    // A command approval takes focus and shows its keys.
-    mock.enqueueMany([
-      { kind: 'sse', events: [evCreated(), evFunctionCall('call_c', 'exec_command', { cmd: 'touch made-by-command' }), evCompleted()] },
-      { kind: 'sse', events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()] },
-      answer('Renamed the project.'),
-    ]);
-    await sendMessage(page, 'Touch a file, then rename the project');
-    const card = page.getByRole('dialog', { name: 'Approve command' });
-    await card.waitFor();
-    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'dialog');
-    expect(await isFocused(card)).toBe(true);
-    expect(await card.locator('kbd').allInnerTexts()).toEqual(['Y', 'A', 'N']);
-    await screenshotSizes(e2e, 'modals-command-card');
-    await page.keyboard.press('y');
-    await card.waitFor({ state: 'detached' });
+      // Settings and Open folder.
+      for (const [opener, name] of [
+        [page.getByRole('button', { name: 'Settings', exact: true }).last(), 'Settings'],
+        [page.getByRole('button', { name: 'Open folder' }), 'Open folder'],
+      ] as const) {
+        await clickCentre(page, opener);
+        const dialog = page.getByRole('dialog', { name });
+        await dialog.waitFor();
+        await tabsStayInside(page, dialog);
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+        expect(await isFocused(opener)).toBe(true);
+      }
 
-    // The review: Tab stays in it; Esc closes it without answering; the conversation offers it again.
-    const review = page.getByRole('dialog', { name: 'Review changes' });
-    await review.waitFor();
-    await review.locator('.diff-zone').first().waitFor({ state: 'attached', timeout: 90_000 });
-    // Past the last control and back before the first (the review has a few of its own before its diffs).
-    await tabsStayInside(page, review, 8);
-    await page.keyboard.press('Escape');
-    await review.waitFor({ state: 'detached' });
-    const waiting = page.getByRole('status').filter({ hasText: 'Proposed changes wait for your review.' });
-    await waiting.waitFor();
-    expect(await workspace.read('README.md')).toBe('# Demo project\n');
-    await screenshotSizes(e2e, 'modals-review-set-aside');
-    await clickCentre(page, waiting.getByRole('button', { name: 'Review changes' }));
-    await review.waitFor();
-    expect(await focusInside(review)).toBe(true);
-    await clickCentre(page, review.getByRole('button', { name: 'Accept', exact: true }));
-    await conversation(page).getByText('Renamed the project.').waitFor();
-    expect(await workspace.read('README.md')).toBe('# Demo project, renamed\n');
-    expect(await waiting.count()).toBe(0);
-  });
+      // A command approval takes focus and shows its keys.
+      mock.enqueueMany([
+        {
+          kind: 'sse',
+          events: [
+            evCreated(),
+            evFunctionCall('call_c', 'exec_command', { cmd: 'touch made-by-command' }),
+            evCompleted(),
+          ],
+        },
+        {
+          kind: 'sse',
+          events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()],
+        },
+        answer('Renamed the project.'),
+      ]);
+      await sendMessage(page, 'Touch a file, then rename the project');
+      const card = page.getByRole('dialog', { name: 'Approve command' });
+      await card.waitFor();
+      await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'dialog');
+      expect(await isFocused(card)).toBe(true);
+      expect(await card.locator('kbd').allInnerTexts()).toEqual(['Y', 'A', 'N']);
+      await screenshotSizes(e2e, 'modals-command-card');
+      await page.keyboard.press('y');
+      await card.waitFor({ state: 'detached' });
+
+      // The review: Tab stays in it; Esc closes it without answering; the conversation offers it again.
+      const review = page.getByRole('dialog', { name: 'Review changes' });
+      await review.waitFor();
+      await review.locator('.diff-zone').first().waitFor({ state: 'attached', timeout: 90_000 });
+      // Past the last control and back before the first (the review has a few of its own before its diffs).
+      await tabsStayInside(page, review, 8);
+      await page.keyboard.press('Escape');
+      await review.waitFor({ state: 'detached' });
+      const waiting = page.getByRole('status').filter({ hasText: 'Proposed changes wait for your review.' });
+      await waiting.waitFor();
+      expect(await workspace.read('README.md')).toBe('# Demo project\n');
+      await screenshotSizes(e2e, 'modals-review-set-aside');
+      await clickCentre(page, waiting.getByRole('button', { name: 'Review changes' }));
+      await review.waitFor();
+      expect(await focusInside(review)).toBe(true);
+      await clickCentre(page, review.getByRole('button', { name: 'Accept', exact: true }));
+      await conversation(page).getByText('Renamed the project.').waitFor();
+      expect(await workspace.read('README.md')).toBe('# Demo project, renamed\n');
+      expect(await waiting.count()).toBe(0);
+    },
+  );
 });

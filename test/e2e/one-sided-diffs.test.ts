@@ -8,7 +8,10 @@ import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTex
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 const NOTES = Array.from({ length: 40 }, (_, i) => `note ${i + 1}`).join('\n') + '\n';
 const PATCH = [
@@ -29,7 +32,8 @@ const PATCH = [
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });
@@ -41,7 +45,9 @@ async function drawnLines(diff: Locator): Promise<{ text: string; added: boolean
     for (const editor of root.querySelectorAll('.monaco-editor')) {
       const box = editor.getBoundingClientRect();
       if (box.width === 0 || box.height === 0) continue;
-      const lines = [...editor.querySelectorAll<HTMLElement>('.view-lines .view-line')].sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+      const lines = [...editor.querySelectorAll<HTMLElement>('.view-lines .view-line')].sort(
+        (a, b) => parseFloat(a.style.top) - parseFloat(b.style.top),
+      );
       const overlays = [...editor.querySelectorAll<HTMLElement>('.view-overlays > div')];
       for (const line of lines) {
         const overlay = overlays.find((o) => o.style.top === line.style.top);
@@ -58,7 +64,10 @@ async function drawnLines(diff: Locator): Promise<{ text: string; added: boolean
 
 /** Waits until the diff view draws exactly `texts`, each marked `kind`, and nothing else. */
 async function expectOneSided(diff: Locator, kind: 'added' | 'removed', texts: string[]): Promise<void> {
-  await diff.locator(kind === 'added' ? '.line-insert' : '.line-delete').first().waitFor({ state: 'attached', timeout: 90_000 });
+  await diff
+    .locator(kind === 'added' ? '.line-insert' : '.line-delete')
+    .first()
+    .waitFor({ state: 'attached', timeout: 90_000 });
   let drawn = await drawnLines(diff);
   // Monaco draws its lines over a few frames once the diff is computed.
   for (let i = 0; i < 50 && drawn.length < texts.length; i++) {
@@ -69,64 +78,89 @@ async function expectOneSided(diff: Locator, kind: 'added' | 'removed', texts: s
 }
 
 describe('diffs of new and deleted files', () => {
-  it('show one side only, with true line ranges, in the review, the conversation and View changes', { timeout: 360_000 }, async () => {
-    e2e = await startE2e({ viewport: { width: 1400, height: 900 }, files: { 'notes.txt': NOTES, 'stale.txt': 'stale one\nstale two\n' } });
-    const { page, mock } = e2e;
-    mock.enqueueMany([{ kind: 'sse', events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()] }, answer('Changed three files.')]);
-    await sendMessage(page, 'Change some files');
+  it(
+    'show one side only, with true line ranges, in the review, the conversation and View changes',
+    { timeout: 360_000 },
+    async () => {
+      e2e = await startE2e({
+        viewport: { width: 1400, height: 900 },
+        files: { 'notes.txt': NOTES, 'stale.txt': 'stale one\nstale two\n' },
+      });
+      const { page, mock } = e2e;
+      mock.enqueueMany([
+        {
+          kind: 'sse',
+          events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()],
+        },
+        answer('Changed three files.'),
+      ]);
+      await sendMessage(page, 'Change some files');
 
-    // The review dialog.
-    const dialog = page.getByRole('dialog', { name: 'Review changes' });
-    await dialog.waitFor();
-    const body = dialog.locator('.review-body');
-    const freshReview = dialog.getByRole('region', { name: 'Changes to fresh.txt' });
-    const staleReview = dialog.getByRole('region', { name: 'Changes to stale.txt' });
-    await expectOneSided(freshReview.locator('.monaco-diff'), 'added', ['first fresh line', 'second fresh line']);
-    await expectOneSided(staleReview.locator('.monaco-diff'), 'removed', ['stale one', 'stale two']);
-    const freshAccept = freshReview.getByRole('button', { name: 'Accept hunk 1 of fresh.txt' });
-    await wheelIntoView(page, freshAccept, body);
-    expect(await freshReview.locator('.hunk-row').innerText()).toContain('lines 1–2');
-    const staleAccept = staleReview.getByRole('button', { name: 'Accept hunk 1 of stale.txt' });
-    await wheelIntoView(page, staleAccept, body);
-    expect(await staleReview.locator('.hunk-row').innerText()).toContain('removes lines 1–2');
-    // The controls of the deleted file's hunk sit under its removed lines, not above them.
-    const lastRemoved = staleReview.locator('.view-line', { hasText: 'stale two' });
-    expect((await staleAccept.boundingBox())?.y).toBeGreaterThan((await lastRemoved.boundingBox())?.y ?? Infinity);
-    expect(await dialog.innerText()).not.toContain('0–0');
-    await screenshotSizes(e2e, 'one-sided-review');
-    await clickCentre(page, dialog.getByRole('button', { name: 'Accept', exact: true }));
-    await conversation(page).getByText('Changed three files.').waitFor();
+      // The review dialog.
+      const dialog = page.getByRole('dialog', { name: 'Review changes' });
+      await dialog.waitFor();
+      const body = dialog.locator('.review-body');
+      const freshReview = dialog.getByRole('region', { name: 'Changes to fresh.txt' });
+      const staleReview = dialog.getByRole('region', { name: 'Changes to stale.txt' });
+      await expectOneSided(freshReview.locator('.monaco-diff'), 'added', ['first fresh line', 'second fresh line']);
+      await expectOneSided(staleReview.locator('.monaco-diff'), 'removed', ['stale one', 'stale two']);
+      const freshAccept = freshReview.getByRole('button', { name: 'Accept hunk 1 of fresh.txt' });
+      await wheelIntoView(page, freshAccept, body);
+      expect(await freshReview.locator('.hunk-row').innerText()).toContain('lines 1–2');
+      const staleAccept = staleReview.getByRole('button', { name: 'Accept hunk 1 of stale.txt' });
+      await wheelIntoView(page, staleAccept, body);
+      expect(await staleReview.locator('.hunk-row').innerText()).toContain('removes lines 1–2');
+      // The controls of the deleted file's hunk sit under its removed lines, not above them.
+      const lastRemoved = staleReview.locator('.view-line', { hasText: 'stale two' });
+      expect((await staleAccept.boundingBox())?.y).toBeGreaterThan((await lastRemoved.boundingBox())?.y ?? Infinity);
+      expect(await dialog.innerText()).not.toContain('0–0');
+      await screenshotSizes(e2e, 'one-sided-review');
+      await clickCentre(page, dialog.getByRole('button', { name: 'Accept', exact: true }));
+      await conversation(page).getByText('Changed three files.').waitFor();
 
-    // The conversation's "Edited 3 files" cell.
-    const cell = conversation(page).locator('.cell-patch');
-    await cell.getByText('Edited 3 files').waitFor();
-    const row = (name: string): Locator => cell.locator('.file-row', { hasText: name });
-    await expectOneSided(row('fresh.txt').locator('.monaco-diff'), 'added', ['first fresh line', 'second fresh line']);
-    await expectOneSided(row('stale.txt').locator('.monaco-diff'), 'removed', ['stale one', 'stale two']);
-    // The gap between the two hunks of notes.txt is a fold marker across the whole diff (both sides), not
-    // a blank line on one of them.
-    const notesDiff = row('notes.txt').locator('.monaco-diff');
-    const fold = notesDiff.getByRole('separator', { name: '25 unchanged lines' });
-    await fold.waitFor({ timeout: 60_000 });
-    const original = notesDiff.locator('.editor.original');
-    await original.waitFor();
-    const foldBox = await fold.boundingBox();
-    const originalBox = await original.boundingBox();
-    const diffBox = await notesDiff.boundingBox();
-    if (foldBox === null || originalBox === null || diffBox === null) throw new Error('the notes.txt diff is not visible');
-    expect(foldBox.x).toBeLessThan(originalBox.x + originalBox.width / 2);
-    expect(foldBox.x + foldBox.width).toBeGreaterThan(diffBox.x + diffBox.width * 0.9);
-    await wheelIntoView(page, fold, conversation(page));
-    await screenshotSizes(e2e, 'one-sided-cell');
+      // The conversation's "Edited 3 files" cell.
+      const cell = conversation(page).locator('.cell-patch');
+      await cell.getByText('Edited 3 files').waitFor();
+      const row = (name: string): Locator => cell.locator('.file-row', { hasText: name });
+      await expectOneSided(row('fresh.txt').locator('.monaco-diff'), 'added', [
+        'first fresh line',
+        'second fresh line',
+      ]);
+      await expectOneSided(row('stale.txt').locator('.monaco-diff'), 'removed', ['stale one', 'stale two']);
+      // The gap between the two hunks of notes.txt is a fold marker across the whole diff (both sides), not
+      // a blank line on one of them.
+      const notesDiff = row('notes.txt').locator('.monaco-diff');
+      const fold = notesDiff.getByRole('separator', { name: '25 unchanged lines' });
+      await fold.waitFor({ timeout: 60_000 });
+      const original = notesDiff.locator('.editor.original');
+      await original.waitFor();
+      const foldBox = await fold.boundingBox();
+      const originalBox = await original.boundingBox();
+      const diffBox = await notesDiff.boundingBox();
+      if (foldBox === null || originalBox === null || diffBox === null)
+        throw new Error('the notes.txt diff is not visible');
+      expect(foldBox.x).toBeLessThan(originalBox.x + originalBox.width / 2);
+      expect(foldBox.x + foldBox.width).toBeGreaterThan(diffBox.x + diffBox.width * 0.9);
+      await wheelIntoView(page, fold, conversation(page));
+      await screenshotSizes(e2e, 'one-sided-cell');
 
-    // "View changes" of the turn.
-    const view = conversation(page).getByRole('button', { name: 'View changes (3 files)' });
-    await wheelIntoView(page, view, conversation(page));
-    await clickCentre(page, view);
-    const changes = page.getByRole('dialog', { name: 'Changes in this turn' });
-    await changes.waitFor();
-    await expectOneSided(changes.getByRole('region', { name: 'Changes to fresh.txt' }).locator('.monaco-diff'), 'added', ['first fresh line', 'second fresh line']);
-    await expectOneSided(changes.getByRole('region', { name: 'Changes to stale.txt' }).locator('.monaco-diff'), 'removed', ['stale one', 'stale two']);
-    await screenshotSizes(e2e, 'one-sided-view-changes');
-  });
+      // "View changes" of the turn.
+      const view = conversation(page).getByRole('button', { name: 'View changes (3 files)' });
+      await wheelIntoView(page, view, conversation(page));
+      await clickCentre(page, view);
+      const changes = page.getByRole('dialog', { name: 'Changes in this turn' });
+      await changes.waitFor();
+      await expectOneSided(
+        changes.getByRole('region', { name: 'Changes to fresh.txt' }).locator('.monaco-diff'),
+        'added',
+        ['first fresh line', 'second fresh line'],
+      );
+      await expectOneSided(
+        changes.getByRole('region', { name: 'Changes to stale.txt' }).locator('.monaco-diff'),
+        'removed',
+        ['stale one', 'stale two'],
+      );
+      await screenshotSizes(e2e, 'one-sided-view-changes');
+    },
+  );
 });

@@ -7,11 +7,15 @@ import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '.
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });
@@ -40,7 +44,16 @@ describe('faithful output', () => {
     const { page, mock } = e2e;
     const gate = createGate();
     mock.enqueueMany([
-      { kind: 'sse-slow', events: [evCreated(), evOutputTextDelta('Working on it'), gate, evAssistantMessage('Working on it'), evCompleted()] },
+      {
+        kind: 'sse-slow',
+        events: [
+          evCreated(),
+          evOutputTextDelta('Working on it'),
+          gate,
+          evAssistantMessage('Working on it'),
+          evCompleted(),
+        ],
+      },
       answer('Noted, using tabs.'),
     ]);
     await sendMessage(page, 'Start the work');

@@ -5,11 +5,15 @@ import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTex
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });
@@ -18,7 +22,11 @@ describe('recovery and accessibility', () => {
   it('names the provider and URL of a failed turn and retries it', { timeout: 90_000 }, async () => {
     e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
     const { page, mock } = e2e;
-    mock.enqueue({ kind: 'http-error', status: 500, body: { error: { message: 'upstream exploded', type: 'server_error' } } });
+    mock.enqueue({
+      kind: 'http-error',
+      status: 500,
+      body: { error: { message: 'upstream exploded', type: 'server_error' } },
+    });
     await sendMessage(page, 'Summarise the README');
     const error = conversation(page).getByRole('alert').filter({ hasText: 'upstream exploded' });
     await error.waitFor();
@@ -41,50 +49,82 @@ describe('recovery and accessibility', () => {
     await e2e.screenshot('retry-done-900');
   });
 
-  it('labels policies by what they do, disables effort for a model without reasoning, and answers approvals by keyboard', { timeout: 90_000 }, async () => {
-    e2e = await startE2e({ viewport: { width: 900, height: 700 } });
-    const { page, mock, workspace } = e2e;
-    const effort = page.getByRole('combobox', { name: 'Reasoning effort' });
-    await expect.poll(() => effort.isDisabled()).toBe(true);
-    expect(await page.locator('label.picker', { has: effort }).getAttribute('title')).toBe('mock-model does not reason, so there is no effort to choose');
-    const approvals = page.getByRole('combobox', { name: 'Approval policy' });
-    expect(await approvals.locator('option').allTextContents()).toEqual(['Ask unless read-only', 'Ask if the sandbox blocks', 'Ask to leave the sandbox', 'Never ask']);
-    expect(await page.locator('body').textContent()).not.toMatch(/untrusted|on-request|on-failure/);
+  it(
+    'labels policies by what they do, disables effort for a model without reasoning, and answers approvals by keyboard',
+    { timeout: 90_000 },
+    async () => {
+      e2e = await startE2e({ viewport: { width: 900, height: 700 } });
+      const { page, mock, workspace } = e2e;
+      const effort = page.getByRole('combobox', { name: 'Reasoning effort' });
+      await expect.poll(() => effort.isDisabled()).toBe(true);
+      expect(await page.locator('label.picker', { has: effort }).getAttribute('title')).toBe(
+        'mock-model does not reason, so there is no effort to choose',
+      );
+      const approvals = page.getByRole('combobox', { name: 'Approval policy' });
+      expect(await approvals.locator('option').allTextContents()).toEqual([
+        'Ask unless read-only',
+        'Ask if the sandbox blocks',
+        'Ask to leave the sandbox',
+        'Never ask',
+      ]);
+      expect(await page.locator('body').textContent()).not.toMatch(/untrusted|on-request|on-failure/);
 
-    // The composer's pickers sit side by side without overlapping at 900 px.
-    const boxes = await page.locator('.composer-bar .picker select').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as { left: number; right: number; top: number; bottom: number }));
-    for (let i = 1; i < boxes.length; i++) {
-      const [a, b] = [boxes[i - 1], boxes[i]];
-      if (a === undefined || b === undefined) continue;
-      const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0;
-      expect(overlap).toBe(false);
-    }
-    const send = await page.getByRole('button', { name: 'Send' }).boundingBox();
-    const last = boxes[boxes.length - 1];
-    expect(send !== null && last !== undefined && last.right <= send.x).toBe(true);
+      // The composer's pickers sit side by side without overlapping at 900 px.
+      const boxes = await page
+        .locator('.composer-bar .picker select')
+        .evaluateAll((els) =>
+          els.map(
+            (el) => el.getBoundingClientRect().toJSON() as { left: number; right: number; top: number; bottom: number },
+          ),
+        );
+      for (let i = 1; i < boxes.length; i++) {
+        const [a, b] = [boxes[i - 1], boxes[i]];
+        if (a === undefined || b === undefined) continue;
+        const overlap =
+          Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0 &&
+          Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0;
+        expect(overlap).toBe(false);
+      }
+      const send = await page.getByRole('button', { name: 'Send' }).boundingBox();
+      const last = boxes[boxes.length - 1];
+      expect(send !== null && last !== undefined && last.right <= send.x).toBe(true);
 
-    mock.enqueueMany([
-      { kind: 'sse', events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'touch made-by-keyboard.txt' }), evCompleted()] },
-      answer('Made it.'),
-    ]);
-    await sendMessage(page, 'Make a file');
-    const card = page.getByRole('dialog', { name: 'Approve command' });
-    await card.waitFor();
-    await expect.poll(() => card.evaluate((el) => el === document.activeElement)).toBe(true);
-    expect(await card.textContent()).toContain('Ask unless read-only');
-    expect(await card.getByRole('button', { name: 'Accept', exact: true }).getAttribute('aria-keyshortcuts')).toBe('Y');
-    expect(await card.getByRole('button', { name: 'Decline', exact: true }).getAttribute('aria-keyshortcuts')).toBe('N');
-    await expect.poll(() => page.getByTestId('live-region').textContent()).toBe('Approval needed to run touch made-by-keyboard.txt');
-    await e2e.screenshot('approval-shortcuts-900');
-    await page.keyboard.press('y');
-    await conversation(page).getByText('Made it.').waitFor();
-    expect(await workspace.read('made-by-keyboard.txt')).toBe('');
+      mock.enqueueMany([
+        {
+          kind: 'sse',
+          events: [
+            evCreated(),
+            evFunctionCall('c1', 'exec_command', { cmd: 'touch made-by-keyboard.txt' }),
+            evCompleted(),
+          ],
+        },
+        answer('Made it.'),
+      ]);
+      await sendMessage(page, 'Make a file');
+      const card = page.getByRole('dialog', { name: 'Approve command' });
+      await card.waitFor();
+      await expect.poll(() => card.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await card.textContent()).toContain('Ask unless read-only');
+      expect(await card.getByRole('button', { name: 'Accept', exact: true }).getAttribute('aria-keyshortcuts')).toBe(
+        'Y',
+      );
+      expect(await card.getByRole('button', { name: 'Decline', exact: true }).getAttribute('aria-keyshortcuts')).toBe(
+        'N',
+      );
+      await expect
+        .poll(() => page.getByTestId('live-region').textContent())
+        .toBe('Approval needed to run touch made-by-keyboard.txt');
+      await e2e.screenshot('approval-shortcuts-900');
+      await page.keyboard.press('y');
+      await conversation(page).getByText('Made it.').waitFor();
+      expect(await workspace.read('made-by-keyboard.txt')).toBe('');
 
-    // Ctrl+B hides the sidebar and brings it back.
-    await page.keyboard.press('Control+b');
-    await page.getByRole('navigation', { name: 'Threads' }).waitFor({ state: 'detached' });
-    await e2e.screenshot('sidebar-collapsed-900');
-    await page.getByRole('button', { name: 'Show sidebar' }).click();
-    await page.getByRole('navigation', { name: 'Threads' }).waitFor();
-  });
+      // Ctrl+B hides the sidebar and brings it back.
+      await page.keyboard.press('Control+b');
+      await page.getByRole('navigation', { name: 'Threads' }).waitFor({ state: 'detached' });
+      await e2e.screenshot('sidebar-collapsed-900');
+      await page.getByRole('button', { name: 'Show sidebar' }).click();
+      await page.getByRole('navigation', { name: 'Threads' }).waitFor();
+    },
+  );
 });

@@ -6,49 +6,57 @@ import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '.
 import { conversation, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });
 
 describe('terminal and composer', () => {
-  it('opens a terminal in the project with Ctrl+` and runs what is typed, in several tabs', { timeout: 240_000 }, async () => {
-    e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
-    const { page, workspace } = e2e;
-    await page.getByRole('textbox', { name: 'Message' }).click();
-    await page.keyboard.press('Control+Backquote');
-    const panel = page.getByRole('region', { name: 'Terminal' });
-    await panel.waitFor();
-    const screen = panel.locator('[data-terminal]:not([hidden]) .xterm-rows');
-    await screen.waitFor();
-    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toMatch(/\S/);
-    await page.keyboard.type('echo $((6*7)) && pwd');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toContain('42');
-    expect(await screen.innerText()).toContain(workspace.dir);
-    await e2e.screenshot('terminal-1400');
+  it(
+    'opens a terminal in the project with Ctrl+` and runs what is typed, in several tabs',
+    { timeout: 240_000 },
+    async () => {
+      e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
+      const { page, workspace } = e2e;
+      await page.getByRole('textbox', { name: 'Message' }).click();
+      await page.keyboard.press('Control+Backquote');
+      const panel = page.getByRole('region', { name: 'Terminal' });
+      await panel.waitFor();
+      const screen = panel.locator('[data-terminal]:not([hidden]) .xterm-rows');
+      await screen.waitFor();
+      await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toMatch(/\S/);
+      await page.keyboard.type('echo $((6*7)) && pwd');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toContain('42');
+      expect(await screen.innerText()).toContain(workspace.dir);
+      await e2e.screenshot('terminal-1400');
 
-    // A second tab is a second shell; the first keeps its output.
-    await clickCentre(page, panel.getByRole('button', { name: 'New terminal' }));
-    await panel.getByRole('tab', { name: 'Terminal 2' }).waitFor();
-    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toMatch(/\S/);
-    await page.keyboard.type('echo second-shell');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toContain('second-shell');
-    await clickCentre(page, panel.getByRole('tab', { name: 'Terminal 1' }));
-    await expect.poll(() => screen.innerText()).toContain('42');
+      // A second tab is a second shell; the first keeps its output.
+      await clickCentre(page, panel.getByRole('button', { name: 'New terminal' }));
+      await panel.getByRole('tab', { name: 'Terminal 2' }).waitFor();
+      await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toMatch(/\S/);
+      await page.keyboard.type('echo second-shell');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toContain('second-shell');
+      await clickCentre(page, panel.getByRole('tab', { name: 'Terminal 1' }));
+      await expect.poll(() => screen.innerText()).toContain('42');
 
-    // Hidden and shown again, the shells are still there.
-    await page.keyboard.press('Control+Backquote');
-    await panel.waitFor({ state: 'hidden' });
-    await clickCentre(page, page.getByRole('button', { name: 'Terminal' }));
-    await panel.waitFor();
-    await expect.poll(() => screen.innerText()).toContain('42');
-  });
+      // Hidden and shown again, the shells are still there.
+      await page.keyboard.press('Control+Backquote');
+      await panel.waitFor({ state: 'hidden' });
+      await clickCentre(page, page.getByRole('button', { name: 'Terminal' }));
+      await panel.waitFor();
+      await expect.poll(() => screen.innerText()).toContain('42');
+    },
+  );
 
   it('keeps the terminal panel, its tabs and their output across thread switches', { timeout: 240_000 }, async () => {
     e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
@@ -136,7 +144,14 @@ describe('terminal and composer', () => {
   });
 
   it('attaches a file chosen with @ and sends its content to the model', { timeout: 240_000 }, async () => {
-    e2e = await startE2e({ viewport: { width: 1400, height: 900 }, files: { 'README.md': '# Demo\n', 'src/billing/invoice-total.ts': 'export const TAX_RATE = 0.0725;\n', 'src/other.ts': 'x\n' } });
+    e2e = await startE2e({
+      viewport: { width: 1400, height: 900 },
+      files: {
+        'README.md': '# Demo\n',
+        'src/billing/invoice-total.ts': 'export const TAX_RATE = 0.0725;\n',
+        'src/other.ts': 'x\n',
+      },
+    });
     const { page, mock } = e2e;
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.click();
@@ -172,7 +187,18 @@ describe('terminal and composer', () => {
     const menu = page.getByRole('listbox', { name: 'Commands' });
     await menu.waitFor();
     const names = await menu.getByRole('option').locator('.menu-name').allInnerTexts();
-    expect(names).toEqual(['/review', '/compact', '/undo', '/fork', '/model', '/approvals', '/init', '/status', '/mcp', '/diff']);
+    expect(names).toEqual([
+      '/review',
+      '/compact',
+      '/undo',
+      '/fork',
+      '/model',
+      '/approvals',
+      '/init',
+      '/status',
+      '/mcp',
+      '/diff',
+    ]);
     await e2e.screenshot('slash-menu-900');
     await page.keyboard.type('sta');
     await clickCentre(page, menu.getByRole('option', { name: /\/status/ }));

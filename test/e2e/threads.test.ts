@@ -5,12 +5,16 @@ import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '.
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
   // A failed scenario leaves its end state as a screenshot too, for whoever reads the CI artifacts.
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });

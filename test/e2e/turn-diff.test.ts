@@ -6,7 +6,10 @@ import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTex
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 const NOTES = Array.from({ length: 40 }, (_, i) => `note ${i + 1}`).join('\n') + '\n';
 const PATCH = [
@@ -27,16 +30,24 @@ const PATCH = [
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  if (context.task.result?.state === 'fail')
+    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
   await e2e?.close();
   e2e = undefined;
 });
 
 describe('a turn’s changes', () => {
   it('are still there to view after a reload, with fold markers between hunks', { timeout: 300_000 }, async () => {
-    e2e = await startE2e({ approvalPolicy: 'never', viewport: { width: 1400, height: 900 }, files: { 'notes.txt': NOTES, 'stale.txt': 'stale one\nstale two\n' } });
+    e2e = await startE2e({
+      approvalPolicy: 'never',
+      viewport: { width: 1400, height: 900 },
+      files: { 'notes.txt': NOTES, 'stale.txt': 'stale one\nstale two\n' },
+    });
     const { page, mock } = e2e;
-    mock.enqueueMany([{ kind: 'sse', events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()] }, answer('Changed three files.')]);
+    mock.enqueueMany([
+      { kind: 'sse', events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()] },
+      answer('Changed three files.'),
+    ]);
     await sendMessage(page, 'Change some files');
     await conversation(page).getByText('Changed three files.').waitFor();
     const view = conversation(page).getByRole('button', { name: 'View changes (3 files)' });

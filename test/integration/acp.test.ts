@@ -6,7 +6,11 @@ import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import {
   evAssistantMessage,
   evCompleted,
@@ -41,8 +45,20 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text.slice(0, 4)), evOutputTextDelta(text.slice(4)), evAssistantMessage(text), evCompleted()] });
-const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({ kind: 'sse' as const, events: [evCreated(), ...c, evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [
+    evCreated(),
+    evOutputTextDelta(text.slice(0, 4)),
+    evOutputTextDelta(text.slice(4)),
+    evAssistantMessage(text),
+    evCompleted(),
+  ],
+});
+const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), ...c, evCompleted()],
+});
 
 type Update = acp.SessionUpdate;
 
@@ -67,7 +83,9 @@ class Editor {
       .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
         this.permissions.push(params);
         const choice = this.choose(params);
-        return { outcome: choice === 'cancelled' ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: choice } };
+        return {
+          outcome: choice === 'cancelled' ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: choice },
+        };
       })
       .onRequest(acp.methods.client.elicitation.create, ({ params }) => {
         if (!Editor.elicit) throw new Error('this editor does not answer elicitations');
@@ -100,24 +118,42 @@ class Editor {
 
   private recordWire(line: string): void {
     if (line.trim() === '') return;
-    const message = JSON.parse(line) as { method?: string; params?: { update?: { sessionUpdate?: string; toolCallId?: string }; toolCall?: { toolCallId?: string } } };
-    if (message.method === 'session/update' && message.params?.update?.sessionUpdate === 'tool_call') this.order.push(`tool_call ${message.params.update.toolCallId ?? ''}`);
-    if (message.method === 'session/request_permission') this.order.push(`permission ${message.params?.toolCall?.toolCallId ?? ''}`);
+    const message = JSON.parse(line) as {
+      method?: string;
+      params?: { update?: { sessionUpdate?: string; toolCallId?: string }; toolCall?: { toolCallId?: string } };
+    };
+    if (message.method === 'session/update' && message.params?.update?.sessionUpdate === 'tool_call')
+      this.order.push(`tool_call ${message.params.update.toolCallId ?? ''}`);
+    if (message.method === 'session/request_permission')
+      this.order.push(`permission ${message.params?.toolCall?.toolCallId ?? ''}`);
   }
 
   static async start(): Promise<Editor> {
     const child = spawn(process.execPath, [WEFT, 'acp'], {
       cwd: ws.dir,
       // HOME is the throwaway Weft home, so the shell reads no profile of this machine's user.
-      env: { PATH: process.env['PATH'] ?? '', HOME: home.dir, SHELL: '/bin/bash', WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: home.dir,
+        SHELL: '/bin/bash',
+        WEFT_HOME: home.dir,
+        MOCK_API_KEY: 'x',
+      },
     });
     const editor = new Editor(child);
     cleanups.push(() => editor.close());
     const init = await editor.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, ...(Editor.elicit ? { elicitation: { form: {} } } : {}) },
+      clientCapabilities: {
+        fs: { readTextFile: false, writeTextFile: false },
+        terminal: false,
+        ...(Editor.elicit ? { elicitation: { form: {} } } : {}),
+      },
     });
-    expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: true, embeddedContext: true } });
+    expect(init.agentCapabilities).toMatchObject({
+      loadSession: true,
+      promptCapabilities: { image: true, embeddedContext: true },
+    });
     return editor;
   }
 
@@ -126,7 +162,10 @@ class Editor {
   }
 
   prompt(sessionId: string, prompt: acp.ContentBlock[] | string): Promise<acp.PromptResponse> {
-    return this.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt });
+    return this.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt,
+    });
   }
 
   /**
@@ -135,7 +174,10 @@ class Editor {
    */
   until(check: () => boolean, label: string): Promise<void> {
     return new Promise((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`timed out waiting for ${label}; updates: ${JSON.stringify(this.updates).slice(-1500)}`)), 20_000);
+      const timer = setTimeout(
+        () => fail(new Error(`timed out waiting for ${label}; updates: ${JSON.stringify(this.updates).slice(-1500)}`)),
+        20_000,
+      );
       const wake = (): void => {
         if (!check()) return;
         this.waiters.delete(wake);
@@ -148,11 +190,15 @@ class Editor {
   }
 
   text(kind: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk'): string {
-    return this.updates.map((u) => (u.sessionUpdate === kind && u.content.type === 'text' ? u.content.text : '')).join('');
+    return this.updates
+      .map((u) => (u.sessionUpdate === kind && u.content.type === 'text' ? u.content.text : ''))
+      .join('');
   }
 
   toolCalls(): Extract<Update, { sessionUpdate: 'tool_call' }>[] {
-    return this.updates.filter((u): u is Extract<Update, { sessionUpdate: 'tool_call' }> => u.sessionUpdate === 'tool_call');
+    return this.updates.filter(
+      (u): u is Extract<Update, { sessionUpdate: 'tool_call' }> => u.sessionUpdate === 'tool_call',
+    );
   }
 
   /** The last state of a tool call: its `tool_call` with every `tool_call_update` applied. */
@@ -190,7 +236,9 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
       ],
     });
     const editor = await Editor.start();
-    const session = await editor.newSession([{ name: 'docs', command: 'docs-server', args: ['--stdio'], env: [{ name: 'DOCS_TOKEN', value: 't' }] }]);
+    const session = await editor.newSession([
+      { name: 'docs', command: 'docs-server', args: ['--stdio'], env: [{ name: 'DOCS_TOKEN', value: 't' }] },
+    ]);
     expect(session.modes).toEqual({
       currentModeId: 'auto',
       availableModes: [
@@ -202,7 +250,10 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
     const response = await editor.prompt(session.sessionId, [
       { type: 'text', text: 'How many lines?' },
-      { type: 'resource', resource: { uri: `file://${ws.path('notes.txt')}`, text: 'one\ntwo\nthree\n', mimeType: 'text/plain' } },
+      {
+        type: 'resource',
+        resource: { uri: `file://${ws.path('notes.txt')}`, text: 'one\ntwo\nthree\n', mimeType: 'text/plain' },
+      },
       { type: 'image', data: png, mimeType: 'image/png' },
     ]);
     expect(response.stopReason).toBe('end_turn');
@@ -214,9 +265,12 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     expect(body).toContain(`data:image/png;base64,${png}`);
     // The session is a Weft thread.
     const { stdout } = await runWeft(['threads', 'list', '--json']);
-    expect((JSON.parse(stdout) as { data: { id: string; preview: string }[] }).data.map((t) => ({ id: t.id, preview: t.preview }))).toEqual([
-      { id: session.sessionId, preview: expect.stringContaining('How many lines?') },
-    ]);
+    expect(
+      (JSON.parse(stdout) as { data: { id: string; preview: string }[] }).data.map((t) => ({
+        id: t.id,
+        preview: t.preview,
+      })),
+    ).toEqual([{ id: session.sessionId, preview: expect.stringContaining('How many lines?') }]);
   });
 
   it('asks permission for commands (allow once, always, reject) and streams their output', async () => {
@@ -237,15 +291,24 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     // Asked for the first three; the fourth was allowed by "always".
     const calls4 = editor.toolCalls();
     expect(calls4).toHaveLength(4);
-    expect(editor.permissions.map((p) => ({ id: p.toolCall.toolCallId, options: p.options.map((o) => o.kind) }))).toEqual(
+    expect(
+      editor.permissions.map((p) => ({ id: p.toolCall.toolCallId, options: p.options.map((o) => o.kind) })),
+    ).toEqual(
       calls4.slice(0, 3).map((c) => ({ id: c.toolCallId, options: ['allow_once', 'allow_always', 'reject_once'] })),
     );
     expect(editor.toolCall(calls4[3]?.toolCallId ?? '')['status']).toBe('completed');
     // Each permission request came after the tool call it is about.
-    expect(editor.order).toEqual([...calls4.slice(0, 3).flatMap((c) => [`tool_call ${c.toolCallId}`, `permission ${c.toolCallId}`]), `tool_call ${calls4[3]?.toolCallId ?? ''}`]);
+    expect(editor.order).toEqual([
+      ...calls4.slice(0, 3).flatMap((c) => [`tool_call ${c.toolCallId}`, `permission ${c.toolCallId}`]),
+      `tool_call ${calls4[3]?.toolCallId ?? ''}`,
+    ]);
     expect(existsSync(ws.path('always.txt'))).toBe(true);
     const [first, second] = calls4;
-    expect(first).toMatchObject({ title: 'echo hello > allowed.txt; cat allowed.txt', kind: 'execute', status: 'pending' });
+    expect(first).toMatchObject({
+      title: 'echo hello > allowed.txt; cat allowed.txt',
+      kind: 'execute',
+      status: 'pending',
+    });
     expect(editor.toolCall(first?.toolCallId ?? '')).toMatchObject({
       status: 'completed',
       content: [{ type: 'content', content: { type: 'text', text: '```\nhello\n```' } }],
@@ -254,14 +317,23 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     expect(editor.toolCall(second?.toolCallId ?? '')).toMatchObject({ status: 'failed' });
     expect(existsSync(ws.path('allowed.txt'))).toBe(true);
     expect(existsSync(ws.path('refused.txt'))).toBe(false);
-    expect(assertAllToolOutputsAnswered(server.requests[4]?.body).map((o) => String(o.output))[1]).toBe('exec command rejected by user');
+    expect(assertAllToolOutputsAnswered(server.requests[4]?.body).map((o) => String(o.output))[1]).toBe(
+      'exec command rejected by user',
+    );
     expect(editor.text('agent_message_chunk')).toBe('Done with commands.');
   });
 
   it('shows a patch as a diff with its file, applies it when allowed, and reports the plan', async () => {
     const patch = '*** Begin Patch\n*** Update File: notes.txt\n@@\n one\n-two\n+TWO\n three\n*** End Patch';
     server.enqueueMany([
-      calls(evFunctionCall('plan', 'update_plan', { plan: [{ step: 'Edit the notes', status: 'in_progress' }, { step: 'Report', status: 'pending' }] })),
+      calls(
+        evFunctionCall('plan', 'update_plan', {
+          plan: [
+            { step: 'Edit the notes', status: 'in_progress' },
+            { step: 'Report', status: 'pending' },
+          ],
+        }),
+      ),
       calls(evFunctionCall('p', 'apply_patch', { input: patch })),
       answer('Patched.'),
     ]);
@@ -271,13 +343,21 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     expect((await editor.prompt(sessionId, 'fix the notes')).stopReason).toBe('end_turn');
     await editor.until(() => editor.text('agent_message_chunk') === 'Patched.', 'the answer');
     expect(editor.updates.filter((u) => u.sessionUpdate === 'plan')).toEqual([
-      { sessionUpdate: 'plan', entries: [{ content: 'Edit the notes', priority: 'medium', status: 'in_progress' }, { content: 'Report', priority: 'medium', status: 'pending' }] },
+      {
+        sessionUpdate: 'plan',
+        entries: [
+          { content: 'Edit the notes', priority: 'medium', status: 'in_progress' },
+          { content: 'Report', priority: 'medium', status: 'pending' },
+        ],
+      },
     ]);
     const [call] = editor.toolCalls();
     expect(call).toMatchObject({
       title: 'Edit notes.txt',
       kind: 'edit',
-      content: [{ type: 'diff', path: ws.path('notes.txt'), oldText: 'one\ntwo\nthree\n', newText: 'one\nTWO\nthree\n' }],
+      content: [
+        { type: 'diff', path: ws.path('notes.txt'), oldText: 'one\ntwo\nthree\n', newText: 'one\nTWO\nthree\n' },
+      ],
       locations: [{ path: ws.path('notes.txt') }],
     });
     expect(editor.permissions.map((p) => p.toolCall.toolCallId)).toEqual([call?.toolCallId]);
@@ -287,7 +367,11 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
 
   it("asks the agent's questions through elicitation when the editor offers it", async () => {
     server.enqueueMany([
-      calls(evFunctionCall('q', 'request_user_input', { questions: [{ id: 'name', header: 'Name', question: 'What is the name?', options: null }] })),
+      calls(
+        evFunctionCall('q', 'request_user_input', {
+          questions: [{ id: 'name', header: 'Name', question: 'What is the name?', options: null }],
+        }),
+      ),
       answer('Hello, Ada.'),
     ]);
     const asked: acp.CreateElicitationRequest[] = [];
@@ -302,9 +386,20 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     const { sessionId } = await editor.newSession();
     expect((await editor.prompt(sessionId, 'ask my name')).stopReason).toBe('end_turn');
     expect(asked).toEqual([
-      { mode: 'form', sessionId, toolCallId: expect.any(String), message: 'What is the name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name', description: 'What is the name?' } } } },
+      {
+        mode: 'form',
+        sessionId,
+        toolCallId: expect.any(String),
+        message: 'What is the name?',
+        requestedSchema: {
+          type: 'object',
+          properties: { name: { type: 'string', title: 'Name', description: 'What is the name?' } },
+        },
+      },
     ]);
-    expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe('{"answers":{"name":{"answers":["Ada"]}}}');
+    expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe(
+      '{"answers":{"name":{"answers":["Ada"]}}}',
+    );
   });
 
   it('cancels a running prompt', async () => {
@@ -312,7 +407,8 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     const editor = await Editor.start();
     const { sessionId } = await editor.newSession();
     editor.onUpdate = (update) => {
-      if (update.sessionUpdate === 'agent_message_chunk') void editor.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+      if (update.sessionUpdate === 'agent_message_chunk')
+        void editor.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     };
     const response = await editor.prompt(sessionId, 'take forever');
     expect(response.stopReason).toBe('cancelled');
@@ -326,7 +422,9 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     await editor.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'full-access' });
     await editor.until(() => editor.updates.length > 0, 'the mode update');
     expect(editor.updates).toEqual([{ sessionUpdate: 'current_mode_update', currentModeId: 'full-access' }]);
-    await expect(editor.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' })).rejects.toThrow(/Unknown mode "yolo"/);
+    await expect(
+      editor.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' }),
+    ).rejects.toThrow(/Unknown mode "yolo"/);
     expect((await editor.prompt(sessionId, 'touch it')).stopReason).toBe('end_turn');
     await editor.until(() => editor.text('agent_message_chunk') === 'Ran it.', 'the answer');
     expect(editor.permissions).toEqual([]);
@@ -334,7 +432,11 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
   });
 
   it('loads a session in a new process: replays it, then continues it', async () => {
-    server.enqueueMany([calls(evFunctionCall('a', 'exec_command', { cmd: 'echo saved' })), answer('First answer.'), answer('Second answer.')]);
+    server.enqueueMany([
+      calls(evFunctionCall('a', 'exec_command', { cmd: 'echo saved' })),
+      answer('First answer.'),
+      answer('Second answer.'),
+    ]);
     const first = await Editor.start();
     const { sessionId } = await first.newSession();
     first.choose = () => 'allow-once';
@@ -342,25 +444,49 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     await first.close();
 
     const second = await Editor.start();
-    const loaded = await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ws.dir, mcpServers: [] });
+    const loaded = await second.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: ws.dir,
+      mcpServers: [],
+    });
     expect(loaded.modes?.currentModeId).toBe('auto');
     await second.until(() => second.updates.length >= 3, 'the replay');
-    expect(second.updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'agent_message_chunk']);
+    expect(second.updates.map((u) => u.sessionUpdate)).toEqual([
+      'user_message_chunk',
+      'tool_call',
+      'agent_message_chunk',
+    ]);
     expect(second.text('user_message_chunk')).toBe('first question');
     expect(second.text('agent_message_chunk')).toBe('First answer.');
-    expect(second.toolCalls()[0]).toMatchObject({ title: 'echo saved', kind: 'execute', status: 'completed', rawOutput: { exitCode: 0, output: 'saved\n' } });
+    expect(second.toolCalls()[0]).toMatchObject({
+      title: 'echo saved',
+      kind: 'execute',
+      status: 'completed',
+      rawOutput: { exitCode: 0, output: 'saved\n' },
+    });
 
     expect((await second.prompt(sessionId, 'second question')).stopReason).toBe('end_turn');
-    const texts = (server.requests[2]?.body as { input: { content?: { text?: string }[] }[] }).input.map((i) => i.content?.[0]?.text);
+    const texts = (server.requests[2]?.body as { input: { content?: { text?: string }[] }[] }).input.map(
+      (i) => i.content?.[0]?.text,
+    );
     expect(texts).toContain('first question');
     expect(texts).toContain('First answer.');
     expect(texts.at(-1)).toBe('second question');
-    await expect(second.agent.request(acp.methods.agent.session.load, { sessionId: '019a0000-0000-7000-8000-000000000000', cwd: ws.dir, mcpServers: [] })).rejects.toThrow();
+    await expect(
+      second.agent.request(acp.methods.agent.session.load, {
+        sessionId: '019a0000-0000-7000-8000-000000000000',
+        cwd: ws.dir,
+        mcpServers: [],
+      }),
+    ).rejects.toThrow();
   });
 });
 
 async function runWeft(args: string[]): Promise<{ stdout: string }> {
-  const child = spawn(process.execPath, [WEFT, ...args], { cwd: ws.dir, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WEFT_HOME: home.dir } });
+  const child = spawn(process.execPath, [WEFT, ...args], {
+    cwd: ws.dir,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WEFT_HOME: home.dir },
+  });
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   await new Promise<void>((r) => child.on('exit', () => r()));

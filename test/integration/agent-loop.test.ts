@@ -1,8 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent, paramsOf, type AgentHarness } from '../support/agent';
-import { assertAllToolOutputsAnswered, createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta, evReasoning, evReasoningSummaryDelta, evReasoningSummaryPartAdded } from '../support/sse';
+import {
+  assertAllToolOutputsAnswered,
+  createGate,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
+import {
+  evAssistantMessage,
+  evCompleted,
+  evCreated,
+  evFunctionCall,
+  evOutputTextDelta,
+  evReasoning,
+  evReasoningSummaryDelta,
+  evReasoningSummaryPartAdded,
+} from '../support/sse';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
 let server: MockResponsesServer;
@@ -22,7 +36,16 @@ afterEach(async () => {
 });
 
 function answer(text: string, usage = { input_tokens: 10, output_tokens: 5 }) {
-  return { kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text.slice(0, 3)), evOutputTextDelta(text.slice(3)), evAssistantMessage(text), evCompleted('resp', usage)] };
+  return {
+    kind: 'sse' as const,
+    events: [
+      evCreated(),
+      evOutputTextDelta(text.slice(0, 3)),
+      evOutputTextDelta(text.slice(3)),
+      evAssistantMessage(text),
+      evCompleted('resp', usage),
+    ],
+  };
 }
 
 function toolCalls(...calls: ReturnType<typeof evFunctionCall>[]) {
@@ -31,7 +54,8 @@ function toolCalls(...calls: ReturnType<typeof evFunctionCall>[]) {
 
 function inputOf(n: number): unknown[] {
   const body = server.requests[n - 1]?.body;
-  if (!body || typeof body !== 'object' || !('input' in body) || !Array.isArray(body.input)) throw new Error(`request ${n} has no input`);
+  if (!body || typeof body !== 'object' || !('input' in body) || !Array.isArray(body.input))
+    throw new Error(`request ${n} has no input`);
   return body.input;
 }
 
@@ -62,7 +86,11 @@ describe('agent loop', () => {
     expect(message?.type === 'agentMessage' && message.text).toBe('Hello!');
     const reasoning = completed[1];
     expect(reasoning?.type === 'reasoning' && reasoning.summary).toEqual(['Thinking hard']);
-    expect(paramsOf(events, 'item/reasoning/summaryTextDelta').map((d) => d.delta).join('')).toBe('Thinking hard');
+    expect(
+      paramsOf(events, 'item/reasoning/summaryTextDelta')
+        .map((d) => d.delta)
+        .join(''),
+    ).toBe('Thinking hard');
 
     const usage = paramsOf(events, 'thread/tokenUsage/updated').at(-1)?.tokenUsage;
     expect(usage).toEqual({
@@ -82,27 +110,53 @@ describe('agent loop', () => {
     expect(body['prompt_cache_key']).toBe(agent.session.threadId);
     expect(body['reasoning']).toEqual({ summary: 'auto' });
     expect(typeof body['instructions']).toBe('string');
-    expect((body['tools'] as { name: string }[]).map((t) => t.name)).toEqual(['exec_command', 'write_stdin', 'update_plan', 'view_image', 'request_user_input', 'apply_patch']);
+    expect((body['tools'] as { name: string }[]).map((t) => t.name)).toEqual([
+      'exec_command',
+      'write_stdin',
+      'update_plan',
+      'view_image',
+      'request_user_input',
+      'apply_patch',
+    ]);
     const input = inputOf(1) as { role: string; content: { text: string }[] }[];
     expect(input.map((i) => i.role)).toEqual(['developer', 'user', 'user']);
     expect(input[0]?.content[0]?.text).toMatch(/^<permissions instructions>\n[\s\S]+\n<\/permissions instructions>$/);
-    expect(input[1]?.content[0]?.text).toMatch(new RegExp(`^<environment_context>\\n  <cwd>${ws.dir}</cwd>\\n  <shell>bash</shell>\\n  <current_date>\\d{4}-\\d\\d-\\d\\d</current_date>\\n  <timezone>.+</timezone>\\n  <network enabled="true" />\\n</environment_context>$`));
+    expect(input[1]?.content[0]?.text).toMatch(
+      new RegExp(
+        `^<environment_context>\\n  <cwd>${ws.dir}</cwd>\\n  <shell>bash</shell>\\n  <current_date>\\d{4}-\\d\\d-\\d\\d</current_date>\\n  <timezone>.+</timezone>\\n  <network enabled="true" />\\n</environment_context>$`,
+      ),
+    );
     expect(input[2]).toEqual({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'say hello' }] });
     expect(server.unexpected).toEqual([]);
   });
 
   it('runs a tool call and feeds its output back with the same call_id', async () => {
-    server.enqueueMany([toolCalls(evFunctionCall('call_1', 'exec_command', { cmd: 'echo from-tool', yield_time_ms: 5000 })), answer('done')]);
+    server.enqueueMany([
+      toolCalls(evFunctionCall('call_1', 'exec_command', { cmd: 'echo from-tool', yield_time_ms: 5000 })),
+      answer('done'),
+    ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('run it');
 
     const outputs = assertAllToolOutputsAnswered(server.requests[1]?.body);
     expect(outputs.map((o) => o.call_id)).toEqual(['call_1']);
-    expect(String(outputs[0]?.output)).toMatch(/^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\nOutput:\nfrom-tool\r?\n$/);
-    const cmd = paramsOf(events, 'item/completed').map((p) => p.item).find((i) => i.type === 'commandExecution');
-    expect(cmd).toMatchObject({ type: 'commandExecution', command: 'echo from-tool', cwd: ws.dir, status: 'completed', exitCode: 0 });
+    expect(String(outputs[0]?.output)).toMatch(
+      /^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\nOutput:\nfrom-tool\r?\n$/,
+    );
+    const cmd = paramsOf(events, 'item/completed')
+      .map((p) => p.item)
+      .find((i) => i.type === 'commandExecution');
+    expect(cmd).toMatchObject({
+      type: 'commandExecution',
+      command: 'echo from-tool',
+      cwd: ws.dir,
+      status: 'completed',
+      exitCode: 0,
+    });
     expect(cmd?.type === 'commandExecution' && cmd.aggregatedOutput?.trim()).toBe('from-tool');
-    const streamed = paramsOf(events, 'item/commandExecution/outputDelta').map((d) => d.delta).join('');
+    const streamed = paramsOf(events, 'item/commandExecution/outputDelta')
+      .map((d) => d.delta)
+      .join('');
     expect(streamed.trim()).toBe('from-tool');
     expect(paramsOf(events, 'turn/completed')[0]?.turn.status).toBe('completed');
   });
@@ -130,14 +184,20 @@ describe('agent loop', () => {
     server.enqueueMany([
       toolCalls(
         evFunctionCall('reader', 'exec_command', { cmd: 'mkfifo pipe && cat pipe', yield_time_ms: 20000 }),
-        evFunctionCall('writer', 'exec_command', { cmd: 'while [ ! -p pipe ]; do sleep 0.01; done; echo through > pipe', yield_time_ms: 20000 }),
+        evFunctionCall('writer', 'exec_command', {
+          cmd: 'while [ ! -p pipe ]; do sleep 0.01; done; echo through > pipe',
+          yield_time_ms: 20000,
+        }),
       ),
       answer('ok'),
     ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('parallel');
     const order = events
-      .filter((n) => (n.method === 'item/started' || n.method === 'item/completed') && n.params.item.type === 'commandExecution')
+      .filter(
+        (n) =>
+          (n.method === 'item/started' || n.method === 'item/completed') && n.params.item.type === 'commandExecution',
+      )
       .map((n) => {
         const item = n.method === 'item/started' || n.method === 'item/completed' ? n.params.item : null;
         return `${n.method === 'item/started' ? 'start' : 'end'}:${item?.type === 'commandExecution' ? item.command.slice(0, 6) : ''}`;
@@ -158,7 +218,10 @@ describe('agent loop', () => {
 
   it('answers malformed arguments with an error naming the problem', async () => {
     server.enqueueMany([
-      toolCalls(evFunctionCall('bad-json', 'exec_command', '{"cmd": "ls"'), evFunctionCall('bad-type', 'exec_command', { cmd: 42 })),
+      toolCalls(
+        evFunctionCall('bad-json', 'exec_command', '{"cmd": "ls"'),
+        evFunctionCall('bad-type', 'exec_command', { cmd: 42 }),
+      ),
       answer('fixed'),
     ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
@@ -169,14 +232,22 @@ describe('agent loop', () => {
   });
 
   it('retries a stream cut mid-response and then succeeds', async () => {
-    server.enqueueMany([{ kind: 'sse-cut', events: [evCreated(), evOutputTextDelta('partial')] }, answer('complete answer')]);
+    server.enqueueMany([
+      { kind: 'sse-cut', events: [evCreated(), evOutputTextDelta('partial')] },
+      answer('complete answer'),
+    ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('flaky');
     const errors = paramsOf(events, 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ willRetry: true, error: { message: 'Reconnecting... 1/5', codexErrorInfo: 'responseStreamDisconnected' } });
+    expect(errors[0]).toMatchObject({
+      willRetry: true,
+      error: { message: 'Reconnecting... 1/5', codexErrorInfo: 'responseStreamDisconnected' },
+    });
     expect(paramsOf(events, 'turn/completed')[0]?.turn.status).toBe('completed');
-    const messages = paramsOf(events, 'item/completed').map((p) => p.item).filter((i) => i.type === 'agentMessage');
+    const messages = paramsOf(events, 'item/completed')
+      .map((p) => p.item)
+      .filter((i) => i.type === 'agentMessage');
     expect(messages.at(-1)).toMatchObject({ text: 'complete answer' });
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]?.body).toEqual(server.requests[0]?.body);
@@ -192,7 +263,11 @@ describe('agent loop', () => {
   });
 
   it('gives up after the request retry budget', async () => {
-    server.enqueueMany([{ kind: 'http-error', status: 503, headers: { 'retry-after-ms': '1' } }, { kind: 'http-error', status: 503, headers: { 'retry-after-ms': '1' } }, { kind: 'http-error', status: 503, headers: { 'retry-after-ms': '1' } }]);
+    server.enqueueMany([
+      { kind: 'http-error', status: 503, headers: { 'retry-after-ms': '1' } },
+      { kind: 'http-error', status: 503, headers: { 'retry-after-ms': '1' } },
+      { kind: 'http-error', status: 503, headers: { 'retry-after-ms': '1' } },
+    ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir, requestMaxRetries: 2 });
     const events = await agent.runTurn('always failing');
     expect(paramsOf(events, 'error').map((e) => e.willRetry)).toEqual([true, true, false]);
@@ -203,13 +278,25 @@ describe('agent loop', () => {
   });
 
   it('does not retry a 401 and ends the turn with a clear error', async () => {
-    server.enqueue({ kind: 'http-error', status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } });
+    server.enqueue({
+      kind: 'http-error',
+      status: 401,
+      body: {
+        error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+      },
+    });
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('auth');
     const turn = paramsOf(events, 'turn/completed')[0]?.turn;
     expect(turn?.status).toBe('failed');
-    expect(turn?.error).toEqual({ message: 'the model endpoint refused the credentials (HTTP 401): Incorrect API key provided', codexErrorInfo: 'unauthorized', additionalDetails: null });
-    expect(paramsOf(events, 'error')).toEqual([{ error: turn?.error, willRetry: false, threadId: agent.session.threadId, turnId: turn?.id }]);
+    expect(turn?.error).toEqual({
+      message: 'the model endpoint refused the credentials (HTTP 401): Incorrect API key provided',
+      codexErrorInfo: 'unauthorized',
+      additionalDetails: null,
+    });
+    expect(paramsOf(events, 'error')).toEqual([
+      { error: turn?.error, willRetry: false, threadId: agent.session.threadId, turnId: turn?.id },
+    ]);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -225,12 +312,22 @@ describe('agent loop', () => {
     expect(turn.status).toBe('interrupted');
     await handle.whenAborted;
     // The partially streamed message still gets its item/completed.
-    const message = paramsOf(agent.events, 'item/completed').map((p) => p.item).find((i) => i.type === 'agentMessage');
+    const message = paramsOf(agent.events, 'item/completed')
+      .map((p) => p.item)
+      .find((i) => i.type === 'agentMessage');
     expect(message).toMatchObject({ text: 'thinking about it' });
   });
 
   it('interrupts a running command and kills its process', async () => {
-    server.enqueueMany([toolCalls(evFunctionCall('long', 'exec_command', { cmd: 'echo $$ > pid.txt; echo started; exec sleep 60', yield_time_ms: 30000 })), answer('never sent')]);
+    server.enqueueMany([
+      toolCalls(
+        evFunctionCall('long', 'exec_command', {
+          cmd: 'echo $$ > pid.txt; echo started; exec sleep 60',
+          yield_time_ms: 30000,
+        }),
+      ),
+      answer('never sent'),
+    ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const started = agent.next('item/commandExecution/outputDelta', (n) => n.params.delta.includes('started'));
     const completed = agent.next('turn/completed');
@@ -252,7 +349,10 @@ describe('agent loop', () => {
   it('adds steer input to the next model request of the running turn', async () => {
     const gate = createGate();
     server.enqueueMany([
-      { kind: 'sse-slow', events: [evCreated(), evOutputTextDelta('Working'), gate, evAssistantMessage('Working'), evCompleted()] },
+      {
+        kind: 'sse-slow',
+        events: [evCreated(), evOutputTextDelta('Working'), gate, evAssistantMessage('Working'), evCompleted()],
+      },
       answer('Steered answer'),
     ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
@@ -275,12 +375,17 @@ describe('agent loop', () => {
 
   it('rejects a steer for the wrong turn', async () => {
     const gate = createGate();
-    server.enqueue({ kind: 'sse-slow', events: [evCreated(), evOutputTextDelta('x'), gate, evAssistantMessage('x'), evCompleted()] });
+    server.enqueue({
+      kind: 'sse-slow',
+      events: [evCreated(), evOutputTextDelta('x'), gate, evAssistantMessage('x'), evCompleted()],
+    });
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const delta = agent.next('item/agentMessage/delta');
     await agent.session.startTurn([{ type: 'text', text: 'go' }]);
     await delta;
-    await expect(agent.session.steer([{ type: 'text', text: 'late' }], 'not-the-turn')).rejects.toThrow(/expected turn not-the-turn/);
+    await expect(agent.session.steer([{ type: 'text', text: 'late' }], 'not-the-turn')).rejects.toThrow(
+      /expected turn not-the-turn/,
+    );
     gate.release();
     await agent.session.whenIdle();
     await expect(agent.session.steer([{ type: 'text', text: 'late' }])).rejects.toThrow(/no running turn/);

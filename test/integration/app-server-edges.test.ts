@@ -31,7 +31,11 @@ afterEach(async () => {
 });
 
 async function start(): Promise<InProcessHost> {
-  app = await startInProcessHost({ weftHome: home.dir, cwd: ws.dir, env: { WEFT_HOME: home.dir, OPENAI_API_KEY: 'x' } });
+  app = await startInProcessHost({
+    weftHome: home.dir,
+    cwd: ws.dir,
+    env: { WEFT_HOME: home.dir, OPENAI_API_KEY: 'x' },
+  });
   return app;
 }
 
@@ -46,7 +50,9 @@ async function damagedThread(): Promise<{ id: string; path: string }> {
   await recorder.close();
   await store.close();
   const lines = readFileSync(path, 'utf8').split('\n');
-  const target = lines.findIndex((l) => l.includes('"item_completed"') && l.includes('"UserMessage"') && l.includes('second question'));
+  const target = lines.findIndex(
+    (l) => l.includes('"item_completed"') && l.includes('"UserMessage"') && l.includes('second question'),
+  );
   expect(target).toBeGreaterThan(0);
   lines[target] = `${(lines[target] ?? '').slice(0, 30)}\u0000torn`;
   writeFileSync(path, lines.join('\n'));
@@ -91,7 +97,12 @@ describe('app server edges', () => {
   });
 
   it('answers a request over the line limit with an error carrying its id, then serves the next one', async () => {
-    const host = await createAppHost({ weftHome: home.dir, cwd: ws.dir, env: { WEFT_HOME: home.dir }, log: () => undefined });
+    const host = await createAppHost({
+      weftHome: home.dir,
+      cwd: ws.dir,
+      env: { WEFT_HOME: home.dir },
+      log: () => undefined,
+    });
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const stderr = new PassThrough();
@@ -117,14 +128,17 @@ describe('app server edges', () => {
     stdin.write('{"id":2,"method":"thread/list","params":{}}\n');
     await waitFor(subscribe, () => replies.some((r) => r.id === 2), { label: 'reply to id 2' });
     expect(replies.map((r) => r.id)).toEqual([1, 'big-1', 2]);
-    expect(replies[1]).toEqual({ id: 'big-1', error: { code: -32600, message: `message too large: ${big.length} bytes exceeds the 4096 bytes limit` } });
+    expect(replies[1]).toEqual({
+      id: 'big-1',
+      error: { code: -32600, message: `message too large: ${big.length} bytes exceeds the 4096 bytes limit` },
+    });
     expect(replies[2]?.result).toEqual({ data: [], nextCursor: null });
     stdin.end();
     await done;
     await host.close();
   });
 
-  it('reads files only inside the project, the threads\' folders and WEFT_HOME, through no symlink', async () => {
+  it("reads files only inside the project, the threads' folders and WEFT_HOME, through no symlink", async () => {
     const other = await makeTempWorkspace({ 'elsewhere.txt': 'other project\n' });
     const outside = await makeTempWorkspace({ 'secret.txt': 'not for the page\n' });
     try {
@@ -133,15 +147,30 @@ describe('app server edges', () => {
       const { client } = await start();
       const read = async (path: string) => {
         const reply = await client.call('fs/readFile', { path });
-        return reply.error ? { error: reply.error.code, message: reply.error.message } : Buffer.from(String((reply.result as { dataBase64: string }).dataBase64), 'base64').toString('utf8');
+        return reply.error
+          ? { error: reply.error.code, message: reply.error.message }
+          : Buffer.from(String((reply.result as { dataBase64: string }).dataBase64), 'base64').toString('utf8');
       };
       expect(await read(ws.path('notes.txt'))).toBe('one\n');
       expect(await read(join(home.dir, 'config.toml'))).toBe('model = "mock-model"\n');
-      const refused = { error: -32602, message: expect.stringContaining('is outside the folders this server reads') as unknown };
-      for (const path of [outside.path('secret.txt'), ws.path('link-to-secret'), join(ws.path('link-to-dir'), 'secret.txt'), join(ws.dir, '..', basename(outside.dir), 'secret.txt'), '/etc/hostname', other.path('elsewhere.txt')]) {
+      const refused = {
+        error: -32602,
+        message: expect.stringContaining('is outside the folders this server reads') as unknown,
+      };
+      for (const path of [
+        outside.path('secret.txt'),
+        ws.path('link-to-secret'),
+        join(ws.path('link-to-dir'), 'secret.txt'),
+        join(ws.dir, '..', basename(outside.dir), 'secret.txt'),
+        '/etc/hostname',
+        other.path('elsewhere.txt'),
+      ]) {
         expect(await read(path), path).toEqual(refused);
       }
-      expect(await read(ws.path('missing.txt'))).toEqual({ error: -32602, message: `${ws.path('missing.txt')} is not a readable file` });
+      expect(await read(ws.path('missing.txt'))).toEqual({
+        error: -32602,
+        message: `${ws.path('missing.txt')} is not a readable file`,
+      });
       // A thread opened on another folder makes that folder readable.
       const started = await client.call('thread/start', { cwd: other.dir });
       expect(started.error).toBeUndefined();

@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { StdioRpcClient, WsRpcClient, startWeftServe, type RpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -13,7 +17,9 @@ const cleanups: (() => Promise<void>)[] = [];
 beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace({ 'notes.txt': 'one\ntwo\nthree\n' });
-  home = await makeWeftHome(`model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`);
+  home = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
 });
 
 afterEach(async () => {
@@ -24,8 +30,20 @@ afterEach(async () => {
 });
 
 const env = (): Record<string, string> => ({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' });
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text.slice(0, 4)), evOutputTextDelta(text.slice(4)), evAssistantMessage(text), evCompleted()] });
-const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({ kind: 'sse' as const, events: [evCreated(), ...c, evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [
+    evCreated(),
+    evOutputTextDelta(text.slice(0, 4)),
+    evOutputTextDelta(text.slice(4)),
+    evAssistantMessage(text),
+    evCompleted(),
+  ],
+});
+const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), ...c, evCompleted()],
+});
 
 type Transport = 'stdio' | 'websocket';
 
@@ -47,9 +65,16 @@ async function startThread(client: RpcClient, params: Record<string, unknown> = 
   return result.thread.id;
 }
 
-async function runTurn(client: RpcClient, threadId: string, text: string): Promise<{ turn: { id: string; status: string; error: unknown } }> {
+async function runTurn(
+  client: RpcClient,
+  threadId: string,
+  text: string,
+): Promise<{ turn: { id: string; status: string; error: unknown } }> {
   const from = client.received.length;
-  const { turn } = await client.request<{ turn: { id: string } }>('turn/start', { threadId, input: [{ type: 'text', text }] });
+  const { turn } = await client.request<{ turn: { id: string } }>('turn/start', {
+    threadId,
+    input: [{ type: 'text', text }],
+  });
   const done = await client.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turn.id, from);
   return done as { turn: { id: string; status: string; error: unknown } };
 }
@@ -59,8 +84,13 @@ describe.each<Transport>(['stdio', 'websocket'])('app server over %s', (transpor
     const client = await connect(transport);
     expect((await client.call('thread/list', {})).error).toEqual({ code: -32600, message: 'Not initialized' });
     await client.initialize();
-    expect((await client.call('initialize', { clientInfo: { name: 'x', version: '1' } })).error?.message).toBe('Already initialized');
-    expect((await client.call('no/such/method', {})).error).toEqual({ code: -32601, message: 'Method not found: no/such/method' });
+    expect((await client.call('initialize', { clientInfo: { name: 'x', version: '1' } })).error?.message).toBe(
+      'Already initialized',
+    );
+    expect((await client.call('no/such/method', {})).error).toEqual({
+      code: -32601,
+      message: 'Method not found: no/such/method',
+    });
     const bad = await client.call('turn/start', { threadId: 42, input: [] });
     expect(bad.error?.code).toBe(-32602);
     expect(bad.error?.message).toMatch(/params\.threadId/);
@@ -85,7 +115,10 @@ describe.each<Transport>(['stdio', 'websocket'])('app server over %s', (transpor
     const threadId = await startThread(client);
     const done = await runTurn(client, threadId, 'hi');
     expect(done.turn.status).toBe('completed');
-    const deltas = client.notifications('item/agentMessage/delta').map((p) => p['delta']).join('');
+    const deltas = client
+      .notifications('item/agentMessage/delta')
+      .map((p) => p['delta'])
+      .join('');
     const completed = client.notifications('item/completed').map((p) => p['item'] as { type: string; text?: string });
     expect(completed.map((i) => i.type)).toEqual(['userMessage', 'agentMessage']);
     expect(deltas).toBe('Hello from the mock model');
@@ -114,7 +147,11 @@ describe.each<Transport>(['stdio', 'websocket'])('app server over %s', (transpor
     const threadId = await startThread(client, { approvalPolicy: 'untrusted', sandbox: 'workspace-write' });
     const first = await runTurn(client, threadId, 'go');
     expect(first.turn.status).toBe('completed');
-    expect(order).toEqual(['item/commandExecution/requestApproval', 'item/commandExecution/requestApproval', 'item/commandExecution/requestApproval']);
+    expect(order).toEqual([
+      'item/commandExecution/requestApproval',
+      'item/commandExecution/requestApproval',
+      'item/commandExecution/requestApproval',
+    ]);
     expect(existsSync(ws.path('accepted.txt'))).toBe(true);
     expect(existsSync(ws.path('session.txt'))).toBe(true);
     expect(existsSync(ws.path('declined.txt'))).toBe(false);
@@ -130,34 +167,63 @@ describe.each<Transport>(['stdio', 'websocket'])('app server over %s', (transpor
 
   it('asks for patch approval: accept writes, decline does not', async () => {
     const patch = (name: string) => `*** Begin Patch\n*** Add File: ${name}\n+content\n*** End Patch`;
-    server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: patch('yes.txt') })), calls(evFunctionCall('p2', 'apply_patch', { input: patch('no.txt') })), answer('ok')]);
+    server.enqueueMany([
+      calls(evFunctionCall('p1', 'apply_patch', { input: patch('yes.txt') })),
+      calls(evFunctionCall('p2', 'apply_patch', { input: patch('no.txt') })),
+      answer('ok'),
+    ]);
     const client = await connect(transport);
     await client.initialize();
     const decisions = ['accept', 'decline'];
-    client.onServerRequest = (method) => (method === 'item/fileChange/requestApproval' ? { decision: decisions.shift() } : undefined);
+    client.onServerRequest = (method) =>
+      method === 'item/fileChange/requestApproval' ? { decision: decisions.shift() } : undefined;
     const threadId = await startThread(client, { approvalPolicy: 'untrusted' });
     await runTurn(client, threadId, 'patch');
     expect(await ws.read('yes.txt')).toBe('content\n');
     expect(existsSync(ws.path('no.txt'))).toBe(false);
-    const statuses = client.notifications('item/completed').map((p) => p['item'] as { type: string; status?: string }).filter((i) => i.type === 'fileChange').map((i) => i.status);
+    const statuses = client
+      .notifications('item/completed')
+      .map((p) => p['item'] as { type: string; status?: string })
+      .filter((i) => i.type === 'fileChange')
+      .map((i) => i.status);
     expect(statuses).toEqual(['completed', 'declined']);
   });
 
   it('relays user-input questions and interrupts a running command', async () => {
     server.enqueueMany([
-      calls(evFunctionCall('q', 'request_user_input', { questions: [{ id: 'color', header: 'Color', question: 'Which colour?', options: [{ label: 'Red', description: '' }, { label: 'Blue', description: '' }] }] })),
+      calls(
+        evFunctionCall('q', 'request_user_input', {
+          questions: [
+            {
+              id: 'color',
+              header: 'Color',
+              question: 'Which colour?',
+              options: [
+                { label: 'Red', description: '' },
+                { label: 'Blue', description: '' },
+              ],
+            },
+          ],
+        }),
+      ),
       answer('noted'),
       calls(evFunctionCall('s', 'exec_command', { cmd: 'echo started; sleep 60', yield_time_ms: 30000 })),
     ]);
     const client = await connect(transport);
     await client.initialize();
-    client.onServerRequest = (method) => (method === 'item/tool/requestUserInput' ? { answers: { color: { answers: ['Blue'] } } } : undefined);
+    client.onServerRequest = (method) =>
+      method === 'item/tool/requestUserInput' ? { answers: { color: { answers: ['Blue'] } } } : undefined;
     const threadId = await startThread(client, { approvalPolicy: 'never', sandbox: 'danger-full-access' });
     await runTurn(client, threadId, 'ask me');
-    expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe('{"answers":{"color":{"answers":["Blue"]}}}');
+    expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe(
+      '{"answers":{"color":{"answers":["Blue"]}}}',
+    );
 
     const from = client.received.length;
-    const { turn } = await client.request<{ turn: { id: string } }>('turn/start', { threadId, input: [{ type: 'text', text: 'sleep' }] });
+    const { turn } = await client.request<{ turn: { id: string } }>('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'sleep' }],
+    });
     await client.notification('item/commandExecution/outputDelta', (p) => String(p['delta']).includes('started'), from);
     await client.request('turn/interrupt', { threadId, turnId: turn.id });
     const done = await client.notification('turn/completed', () => true, from);
@@ -172,7 +238,10 @@ describe.each<Transport>(['stdio', 'websocket'])('app server over %s', (transpor
     const t1 = await runTurn(client, threadId, 'first question');
     await runTurn(client, threadId, 'second question');
 
-    const fork = await client.request<{ thread: { id: string; forkedFromId: string; turns: { id: string }[] } }>('thread/fork', { threadId, weftTurnId: t1.turn.id });
+    const fork = await client.request<{ thread: { id: string; forkedFromId: string; turns: { id: string }[] } }>(
+      'thread/fork',
+      { threadId, weftTurnId: t1.turn.id },
+    );
     expect(fork.thread.forkedFromId).toBe(threadId);
     expect(fork.thread.turns).toHaveLength(1);
 
@@ -184,7 +253,10 @@ describe.each<Transport>(['stdio', 'websocket'])('app server over %s', (transpor
     await client.request('thread/archive', { threadId });
     const active = await client.request<{ data: { id: string }[] }>('thread/list', { cwd: ws.dir });
     expect(active.data.map((t) => t.id)).not.toContain(threadId);
-    const archived = await client.request<{ data: { id: string; name: string | null }[] }>('thread/list', { cwd: ws.dir, archived: true });
+    const archived = await client.request<{ data: { id: string; name: string | null }[] }>('thread/list', {
+      cwd: ws.dir,
+      archived: true,
+    });
     expect(archived.data).toEqual([expect.objectContaining({ id: threadId, name: 'Renamed thread' })]);
     const found = await client.request<{ data: { id: string }[] }>('thread/list', { searchTerm: 'second' });
     expect(found.data.map((t) => t.id)).toEqual([]);
@@ -205,7 +277,10 @@ describe('app server: lasting threads and many clients', () => {
     const second = StdioRpcClient.start(env(), ws.dir);
     cleanups.push(() => second.close());
     await second.initialize();
-    const resumed = await second.request<{ thread: { id: string; turns: { items: { type: string }[] }[] } }>('thread/resume', { threadId });
+    const resumed = await second.request<{ thread: { id: string; turns: { items: { type: string }[] }[] } }>(
+      'thread/resume',
+      { threadId },
+    );
     expect(resumed.thread.id).toBe(threadId);
     expect(resumed.thread.turns).toHaveLength(1);
     expect(resumed.thread.turns[0]?.items.map((i) => i.type)).toEqual(['userMessage', 'agentMessage']);

@@ -19,7 +19,8 @@ print('swapping', flush=True)
 while True:
     libc.renameat2(AT_FDCWD, b'd', AT_FDCWD, b'link', RENAME_EXCHANGE)
 `;
-const havePython = spawnSync('python3', ['-c', 'import ctypes; ctypes.CDLL(None).renameat2'], { encoding: 'utf8' }).status === 0;
+const havePython =
+  spawnSync('python3', ['-c', 'import ctypes; ctypes.CDLL(None).renameat2'], { encoding: 'utf8' }).status === 0;
 
 let base: string;
 let ws: string;
@@ -35,23 +36,35 @@ beforeEach(async () => {
 });
 afterEach(() => rm(base, { recursive: true, force: true }));
 
-describe.skipIf(process.platform !== 'linux' || !havePython)('apply_patch while a folder is swapped for a symlink', () => {
-  it(`writes nothing outside the workspace in ${TRIES} tries`, async () => {
-    const roots = writableRootsFor({ type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true }, ws, {});
-    const mayWrite = (real: string): string | null => (isPathWritable(real, roots) ? null : 'outside the writable folders');
-    const swapper = spawn('python3', ['-c', SWAPPER, ws], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
-    let applied = 0;
-    try {
-      for (let i = 0; i < TRIES; i++) {
-        const outcome = await applyPatchText(`*** Begin Patch\n*** Add File: d/x${i}\n+x\n*** End Patch`, { cwd: ws, isWritable: (p) => (isPathWritable(p, roots) ? null : 'outside'), mayWrite });
-        if (outcome.ok) applied++;
+describe.skipIf(process.platform !== 'linux' || !havePython)(
+  'apply_patch while a folder is swapped for a symlink',
+  () => {
+    it(`writes nothing outside the workspace in ${TRIES} tries`, async () => {
+      const roots = writableRootsFor(
+        { type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true },
+        ws,
+        {},
+      );
+      const mayWrite = (real: string): string | null =>
+        isPathWritable(real, roots) ? null : 'outside the writable folders';
+      const swapper = spawn('python3', ['-c', SWAPPER, ws], { stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
+      let applied = 0;
+      try {
+        for (let i = 0; i < TRIES; i++) {
+          const outcome = await applyPatchText(`*** Begin Patch\n*** Add File: d/x${i}\n+x\n*** End Patch`, {
+            cwd: ws,
+            isWritable: (p) => (isPathWritable(p, roots) ? null : 'outside'),
+            mayWrite,
+          });
+          if (outcome.ok) applied++;
+        }
+      } finally {
+        swapper.kill('SIGKILL');
       }
-    } finally {
-      swapper.kill('SIGKILL');
-    }
-    expect(await readdir(outside)).toEqual([]);
-    // The race was real: some patches went through (into the workspace), some were refused.
-    expect(applied).toBeGreaterThan(0);
-  });
-});
+      expect(await readdir(outside)).toEqual([]);
+      // The race was real: some patches went through (into the workspace), some were refused.
+      expect(applied).toBeGreaterThan(0);
+    });
+  },
+);

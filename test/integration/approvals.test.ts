@@ -6,7 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerRequest } from '../../src-preload/protocol';
 import { RuleStore } from '../../src-main/safety/approvals/rules';
 import { paramsOf, startAgent, type AgentHarness, type AgentOptions } from '../support/agent';
-import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
@@ -36,10 +40,21 @@ afterEach(async () => {
   await rm(rulesDir, { recursive: true, force: true });
 });
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
-const call = (id: string, args: object) => ({ kind: 'sse' as const, events: [evCreated(), evFunctionCall(id, 'exec_command', args), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
+const call = (id: string, args: object) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evFunctionCall(id, 'exec_command', args), evCompleted()],
+});
 
-function start(policy: 'untrusted' | 'on-failure' | 'on-request' | 'never', sandbox: 'read-only' | 'workspace-write' | 'danger-full-access', answers: (r: ServerRequest) => unknown, extra: Partial<AgentOptions> = {}): AgentHarness {
+function start(
+  policy: 'untrusted' | 'on-failure' | 'on-request' | 'never',
+  sandbox: 'read-only' | 'workspace-write' | 'danger-full-access',
+  answers: (r: ServerRequest) => unknown,
+  extra: Partial<AgentOptions> = {},
+): AgentHarness {
   return startAgent({
     baseUrl: server.url,
     cwd: ws.dir,
@@ -54,24 +69,39 @@ function outputOf(n: number, i = 0): string {
   return String(assertAllToolOutputsAnswered(server.requests[n - 1]?.body)[i]?.output);
 }
 
-const approvals = (a: AgentHarness) => a.serverRequests.filter((r) => r.method === 'item/commandExecution/requestApproval');
+const approvals = (a: AgentHarness) =>
+  a.serverRequests.filter((r) => r.method === 'item/commandExecution/requestApproval');
 
 describe('approvals and the sandbox through the agent loop', () => {
   it('on-request runs commands sandboxed without asking: workspace writes work, outside writes are denied and explained', async () => {
-    server.enqueueMany([call('w', { cmd: 'echo in > inside.txt && echo ok' }), call('o', { cmd: `echo out > ${outside}/x.txt` }), answer('done')]);
+    server.enqueueMany([
+      call('w', { cmd: 'echo in > inside.txt && echo ok' }),
+      call('o', { cmd: `echo out > ${outside}/x.txt` }),
+      answer('done'),
+    ]);
     agent = start('on-request', 'workspace-write', () => ({ decision: 'accept' }));
     await agent.runTurn('write');
     expect(await ws.read('inside.txt')).toBe('in\n');
     expect(existsSync(join(outside, 'x.txt'))).toBe(false);
     expect(outputOf(3, 0)).toContain('Process exited with code 0');
     expect(outputOf(3, 1)).toMatch(/Read-only file system|Permission denied/);
-    expect(outputOf(3, 1)).toContain(`Note: this command ran in Weft's workspace-write sandbox: files may be written only under ${ws.dir}`);
+    expect(outputOf(3, 1)).toContain(
+      `Note: this command ran in Weft's workspace-write sandbox: files may be written only under ${ws.dir}`,
+    );
     expect(outputOf(3, 1)).toContain('sandbox_permissions: "require_escalated"');
     expect(agent.serverRequests).toEqual([]);
   });
 
   it('on-request asks when the model requests escalation; accept runs it outside the sandbox', async () => {
-    server.enqueueMany([call('e', { cmd: `touch ${outside}/x.txt`, sandbox_permissions: 'require_escalated', justification: 'Write the report outside the repo?', prefix_rule: ['touch'] }), answer('done')]);
+    server.enqueueMany([
+      call('e', {
+        cmd: `touch ${outside}/x.txt`,
+        sandbox_permissions: 'require_escalated',
+        justification: 'Write the report outside the repo?',
+        prefix_rule: ['touch'],
+      }),
+      answer('done'),
+    ]);
     const statuses: unknown[] = [];
     agent = start('on-request', 'workspace-write', () => {
       statuses.push(agent?.session.status);
@@ -81,7 +111,12 @@ describe('approvals and the sandbox through the agent loop', () => {
     expect(approvals(agent)).toEqual([
       {
         method: 'item/commandExecution/requestApproval',
-        params: expect.objectContaining({ reason: 'Write the report outside the repo?', command: `touch ${outside}/x.txt`, cwd: ws.dir, proposedExecpolicyAmendment: ['touch'] }),
+        params: expect.objectContaining({
+          reason: 'Write the report outside the repo?',
+          command: `touch ${outside}/x.txt`,
+          cwd: ws.dir,
+          proposedExecpolicyAmendment: ['touch'],
+        }),
       },
     ]);
     expect(statuses).toEqual([{ type: 'active', activeFlags: ['waitingOnApproval'] }]);
@@ -92,11 +127,16 @@ describe('approvals and the sandbox through the agent loop', () => {
   });
 
   it('decline tells the model and marks the item declined; cancel interrupts the turn', async () => {
-    server.enqueueMany([call('d', { cmd: 'touch x', sandbox_permissions: 'require_escalated', justification: 'ok?' }), answer('fine')]);
+    server.enqueueMany([
+      call('d', { cmd: 'touch x', sandbox_permissions: 'require_escalated', justification: 'ok?' }),
+      answer('fine'),
+    ]);
     agent = start('on-request', 'workspace-write', () => ({ decision: 'decline' }));
     const events = await agent.runTurn('decline');
     expect(outputOf(2)).toBe('exec command rejected by user');
-    expect(paramsOf(events, 'item/completed').find((p) => p.item.type === 'commandExecution')?.item).toMatchObject({ status: 'declined' });
+    expect(paramsOf(events, 'item/completed').find((p) => p.item.type === 'commandExecution')?.item).toMatchObject({
+      status: 'declined',
+    });
     expect(existsSync(ws.path('x'))).toBe(false);
 
     server.enqueueMany([call('c', { cmd: 'touch y', sandbox_permissions: 'require_escalated', justification: 'ok?' })]);
@@ -108,7 +148,11 @@ describe('approvals and the sandbox through the agent loop', () => {
   });
 
   it('acceptForSession is not asked again for the same command in the thread', async () => {
-    const esc = { cmd: `echo hi >> ${outside}/log.txt`, sandbox_permissions: 'require_escalated', justification: 'append?' };
+    const esc = {
+      cmd: `echo hi >> ${outside}/log.txt`,
+      sandbox_permissions: 'require_escalated',
+      justification: 'append?',
+    };
     server.enqueueMany([call('1', esc), call('2', esc), answer('done')]);
     agent = start('on-request', 'workspace-write', () => ({ decision: 'acceptForSession' }));
     await agent.runTurn('twice');
@@ -117,8 +161,18 @@ describe('approvals and the sandbox through the agent loop', () => {
   });
 
   it('"always allow" remembers the prefix as a rule on disk', async () => {
-    server.enqueueMany([call('1', { cmd: `touch ${outside}/a`, sandbox_permissions: 'require_escalated', justification: 'touch?', prefix_rule: ['touch'] }), answer('done')]);
-    agent = start('on-request', 'workspace-write', () => ({ decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } } }));
+    server.enqueueMany([
+      call('1', {
+        cmd: `touch ${outside}/a`,
+        sandbox_permissions: 'require_escalated',
+        justification: 'touch?',
+        prefix_rule: ['touch'],
+      }),
+      answer('done'),
+    ]);
+    agent = start('on-request', 'workspace-write', () => ({
+      decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } },
+    }));
     await agent.runTurn('remember');
     const stored = new RuleStore(rulesDir);
     await stored.load();
@@ -127,10 +181,16 @@ describe('approvals and the sandbox through the agent loop', () => {
   });
 
   it('untrusted runs known-safe commands and asks for everything else', async () => {
-    server.enqueueMany([call('1', { cmd: 'ls -la && git status' }), call('2', { cmd: 'touch made.txt' }), answer('done')]);
+    server.enqueueMany([
+      call('1', { cmd: 'ls -la && git status' }),
+      call('2', { cmd: 'touch made.txt' }),
+      answer('done'),
+    ]);
     agent = start('untrusted', 'workspace-write', () => ({ decision: 'accept' }));
     await agent.runTurn('mixed');
-    expect(approvals(agent).map((r) => r.params)).toEqual([expect.objectContaining({ command: 'touch made.txt', reason: expect.stringContaining('Ask unless read-only') })]);
+    expect(approvals(agent).map((r) => r.params)).toEqual([
+      expect.objectContaining({ command: 'touch made.txt', reason: expect.stringContaining('Ask unless read-only') }),
+    ]);
     expect(existsSync(ws.path('made.txt'))).toBe(true);
   });
 
@@ -177,7 +237,10 @@ describe('approvals and the sandbox through the agent loop', () => {
         return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ decision: 'cancel' })));
       },
     });
-    const waiting = agent.next('thread/status/changed', (n) => n.params.status.type === 'active' && n.params.status.activeFlags.includes('waitingOnApproval'));
+    const waiting = agent.next(
+      'thread/status/changed',
+      (n) => n.params.status.type === 'active' && n.params.status.activeFlags.includes('waitingOnApproval'),
+    );
     const completed = agent.next('turn/completed');
     await agent.session.startTurn([{ type: 'text', text: 'wait' }]);
     await waiting;

@@ -35,10 +35,17 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evAssistantMessage(text), evCompleted()] });
-const command = (id: string, cmd: string) => ({ kind: 'sse' as const, events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd }), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evAssistantMessage(text), evCompleted()],
+});
+const command = (id: string, cmd: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd }), evCompleted()],
+});
 
-const PATCH = "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: notes.txt\n@@\n-two\n+TWO\n*** Add File: patched/new.txt\n+from a patch\n*** End Patch\nEOF";
+const PATCH =
+  "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: notes.txt\n@@\n-two\n+TWO\n*** Add File: patched/new.txt\n+from a patch\n*** End Patch\nEOF";
 const SHELL = [
   'printf "edited\\n" >> notes.txt',
   'rm gone.txt',
@@ -51,7 +58,11 @@ const SHELL = [
 ].join(' && ');
 
 async function start(): Promise<InProcessClient> {
-  app = await startInProcessHost({ weftHome: home.dir, cwd: ws.dir, env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'x' } });
+  app = await startInProcessHost({
+    weftHome: home.dir,
+    cwd: ws.dir,
+    env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
+  });
   return app.client;
 }
 
@@ -64,8 +75,15 @@ async function ok<T>(client: InProcessClient, method: string, params: unknown): 
 /** Runs one turn to its end; returns its id. */
 async function turn(client: InProcessClient, threadId: string, text: string): Promise<string> {
   const from = client.received.length;
-  const { turn: started } = await ok<{ turn: { id: string } }>(client, 'turn/start', { threadId, input: [{ type: 'text', text }] });
-  const done = (await waitFor(client.subscribe, (m) => 'method' in m && m.method === 'turn/completed' && JSON.stringify(m).includes(started.id), { label: 'turn/completed' })) as {
+  const { turn: started } = await ok<{ turn: { id: string } }>(client, 'turn/start', {
+    threadId,
+    input: [{ type: 'text', text }],
+  });
+  const done = (await waitFor(
+    client.subscribe,
+    (m) => 'method' in m && m.method === 'turn/completed' && JSON.stringify(m).includes(started.id),
+    { label: 'turn/completed' },
+  )) as {
     params: { turn: { status: string } };
   };
   expect(client.received.length).toBeGreaterThan(from);
@@ -74,7 +92,13 @@ async function turn(client: InProcessClient, threadId: string, text: string): Pr
 }
 
 async function twoTurns(client: InProcessClient): Promise<{ threadId: string; first: string; second: string }> {
-  server.enqueueMany([command('c1', SHELL), command('p1', PATCH), answer('first done'), command('c2', 'echo later > later.txt && rm -r patched'), answer('second done')]);
+  server.enqueueMany([
+    command('c1', SHELL),
+    command('p1', PATCH),
+    answer('first done'),
+    command('c2', 'echo later > later.txt && rm -r patched'),
+    answer('second done'),
+  ]);
   const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
   const first = await turn(client, thread.id, 'change things');
   const second = await turn(client, thread.id, 'more');
@@ -97,7 +121,10 @@ describe.each([
     const { threadId, first, second } = await twoTurns(client);
     expect(picture(ws.dir)).not.toEqual(original);
 
-    const reverted = await ok<{ thread: { turns: unknown[] }; weftFiles: { restored: string[]; overwritten: string[] } }>(client, 'thread/revert', {
+    const reverted = await ok<{
+      thread: { turns: unknown[] };
+      weftFiles: { restored: string[]; overwritten: string[] };
+    }>(client, 'thread/revert', {
       threadId,
       beforeTurnId: first,
       weftRestoreFiles: true,
@@ -131,15 +158,27 @@ describe('conflicts', () => {
     const read = await ok<{ thread: { turns: unknown[] } }>(client, 'thread/read', { threadId, includeTurns: true });
     expect(read.thread.turns).toHaveLength(2);
 
-    const preview = await ok<{ files: { path: string; conflict: boolean; change: string; current: string | null; restored: string | null }[] }>(client, 'weft/checkpoints/preview', {
+    const preview = await ok<{
+      files: { path: string; conflict: boolean; change: string; current: string | null; restored: string | null }[];
+    }>(client, 'weft/checkpoints/preview', {
       threadId,
       beforeTurnId: first,
     });
     expect(preview.files.find((f) => f.path === 'notes.txt')).toEqual(
-      expect.objectContaining({ conflict: true, change: 'update', current: 'the user rewrote this\n', restored: FILES['notes.txt'] }),
+      expect.objectContaining({
+        conflict: true,
+        change: 'update',
+        current: 'the user rewrote this\n',
+        restored: FILES['notes.txt'],
+      }),
     );
 
-    const forced = await ok<{ weftFiles: { overwritten: string[] } }>(client, 'thread/revert', { threadId, beforeTurnId: first, weftRestoreFiles: true, weftForce: true });
+    const forced = await ok<{ weftFiles: { overwritten: string[] } }>(client, 'thread/revert', {
+      threadId,
+      beforeTurnId: first,
+      weftRestoreFiles: true,
+      weftForce: true,
+    });
     expect(forced.weftFiles.overwritten).toEqual(['notes.txt']);
     expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe(FILES['notes.txt']);
 
@@ -159,11 +198,23 @@ describe('keeping some files (weftKeepFiles)', () => {
 
     // One conflict kept, the other neither kept nor forced: refused, nothing written.
     const edited = picture(ws.dir);
-    const refused = await client.call('thread/revert', { threadId, beforeTurnId: first, weftRestoreFiles: true, weftKeepFiles: ['notes.txt'] });
-    expect(refused.error).toEqual({ code: -32010, message: expect.stringContaining('run.sh'), data: { conflicts: ['run.sh'] } });
+    const refused = await client.call('thread/revert', {
+      threadId,
+      beforeTurnId: first,
+      weftRestoreFiles: true,
+      weftKeepFiles: ['notes.txt'],
+    });
+    expect(refused.error).toEqual({
+      code: -32010,
+      message: expect.stringContaining('run.sh'),
+      data: { conflicts: ['run.sh'] },
+    });
     expect(picture(ws.dir)).toEqual(edited);
 
-    const reverted = await ok<{ thread: { turns: unknown[] }; weftFiles: { restored: string[]; overwritten: string[]; kept: string[] } }>(client, 'thread/revert', {
+    const reverted = await ok<{
+      thread: { turns: unknown[] };
+      weftFiles: { restored: string[]; overwritten: string[]; kept: string[] };
+    }>(client, 'thread/revert', {
       threadId,
       beforeTurnId: first,
       weftRestoreFiles: true,
@@ -200,32 +251,61 @@ describe('thread/fork with weftWorktree', () => {
     await turn(client, thread.id, 'more');
     const original = picture(ws.dir);
 
-    const fork = await ok<{ thread: { id: string; cwd: string } }>(client, 'thread/fork', { threadId: thread.id, weftTurnId: first, weftWorktree: true });
+    const fork = await ok<{ thread: { id: string; cwd: string } }>(client, 'thread/fork', {
+      threadId: thread.id,
+      weftTurnId: first,
+      weftWorktree: true,
+    });
     expect(fork.thread.cwd.startsWith(join(home.dir, 'worktrees'))).toBe(true);
     expect(picture(fork.thread.cwd)).toEqual(afterFirst);
-    if (gitRepo) expect(git(fork.thread.cwd, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toMatch(/^weft\/[0-9a-f]{8}$/);
+    if (gitRepo)
+      expect(git(fork.thread.cwd, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toMatch(/^weft\/[0-9a-f]{8}$/);
 
-    server.enqueueMany([command('f1', 'echo forked >> notes.txt && rm new.txt && echo f > fork-only.txt'), answer('fork done')]);
+    server.enqueueMany([
+      command('f1', 'echo forked >> notes.txt && rm new.txt && echo f > fork-only.txt'),
+      answer('fork done'),
+    ]);
     await turn(client, fork.thread.id, 'work in the fork');
     expect(readFileSync(join(fork.thread.cwd, 'fork-only.txt'), 'utf8')).toBe('f\n');
     expect(picture(ws.dir)).toEqual(original);
 
     // Where the fork lives, for the sidebar (it is listed with the project after a reload).
-    const { data: forks } = await ok<{ data: { threadId: string; parentThreadId: string; cwd: string; kind: string; branch: string | null; removed: boolean }[] }>(
-      client,
-      'weft/forks/list',
-      { cwd: ws.dir },
-    );
+    const { data: forks } = await ok<{
+      data: {
+        threadId: string;
+        parentThreadId: string;
+        cwd: string;
+        kind: string;
+        branch: string | null;
+        removed: boolean;
+      }[];
+    }>(client, 'weft/forks/list', { cwd: ws.dir });
     expect(forks).toEqual([
-      expect.objectContaining({ threadId: fork.thread.id, parentThreadId: thread.id, cwd: fork.thread.cwd, kind: gitRepo ? 'worktree' : 'copy', branch: gitRepo ? expect.stringMatching(/^weft\/[0-9a-f]{8}$/) : null, removed: false }),
+      expect.objectContaining({
+        threadId: fork.thread.id,
+        parentThreadId: thread.id,
+        cwd: fork.thread.cwd,
+        kind: gitRepo ? 'worktree' : 'copy',
+        branch: gitRepo ? expect.stringMatching(/^weft\/[0-9a-f]{8}$/) : null,
+        removed: false,
+      }),
     ]);
     expect((await ok<{ data: unknown[] }>(client, 'weft/forks/list', { cwd: fork.thread.cwd })).data).toEqual([]);
     // The saved thread works in the fork's folder (a reload or resume keeps it there).
-    const listed = await ok<{ data: { id: string; cwd: string }[] }>(client, 'thread/list', { cwd: [ws.dir, fork.thread.cwd] });
-    expect(listed.data.map((t) => [t.id, t.cwd])).toEqual(expect.arrayContaining([[fork.thread.id, fork.thread.cwd], [thread.id, ws.dir]]));
+    const listed = await ok<{ data: { id: string; cwd: string }[] }>(client, 'thread/list', {
+      cwd: [ws.dir, fork.thread.cwd],
+    });
+    expect(listed.data.map((t) => [t.id, t.cwd])).toEqual(
+      expect.arrayContaining([
+        [fork.thread.id, fork.thread.cwd],
+        [thread.id, ws.dir],
+      ]),
+    );
 
     // Compare with parent: each file that differs, with the branch that changed it since the fork.
-    const compared = await ok<{ files: { path: string; changedIn: string; parent: string | null; fork: string | null }[] }>(client, 'weft/forks/compare', { threadId: fork.thread.id });
+    const compared = await ok<{
+      files: { path: string; changedIn: string; parent: string | null; fork: string | null }[];
+    }>(client, 'weft/forks/compare', { threadId: fork.thread.id });
     expect(compared.files.map((f) => [f.path, f.changedIn])).toEqual([
       ['fork-only.txt', 'fork'],
       ['later.txt', 'parent'],
@@ -237,12 +317,19 @@ describe('thread/fork with weftWorktree', () => {
     );
 
     // Remove: asks first, listing the work found nowhere else; removes only when forced.
-    const asked = await ok<{ removed: boolean; uncommitted: string[] }>(client, 'weft/forks/remove', { threadId: fork.thread.id });
+    const asked = await ok<{ removed: boolean; uncommitted: string[] }>(client, 'weft/forks/remove', {
+      threadId: fork.thread.id,
+    });
     expect(asked.removed).toBe(false);
     expect(asked.uncommitted).toEqual(expect.arrayContaining(['fork-only.txt', 'notes.txt']));
     expect(existsSync(fork.thread.cwd)).toBe(true);
-    const removed = await ok<{ removed: boolean; fork: { removed: boolean } }>(client, 'weft/forks/remove', { threadId: fork.thread.id, force: true });
-    expect(removed).toEqual(expect.objectContaining({ removed: true, fork: expect.objectContaining({ removed: true }) }));
+    const removed = await ok<{ removed: boolean; fork: { removed: boolean } }>(client, 'weft/forks/remove', {
+      threadId: fork.thread.id,
+      force: true,
+    });
+    expect(removed).toEqual(
+      expect.objectContaining({ removed: true, fork: expect.objectContaining({ removed: true }) }),
+    );
     expect(existsSync(fork.thread.cwd)).toBe(false);
     expect(picture(ws.dir)).toEqual(original);
     if (gitRepo) {

@@ -14,7 +14,11 @@ import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ThreadStore } from '../../src-main/store';
-import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -31,7 +35,9 @@ let client: StdioRpcClient | null = null;
 beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace({ 'notes.txt': 'one\n' });
-  home = await makeWeftHome(`model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`);
+  home = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
   codexHome = join(ws.dir, '..', `codex-home-${Date.now()}`);
   cpSync(FIXTURES, codexHome, { recursive: true });
 });
@@ -67,7 +73,10 @@ it('a Codex fork continued in Weft keeps its id, stays whole, and Weft writes wh
 
   client = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, ws.dir);
   await client.initialize();
-  const resumed = await client.request<{ thread: { id: string; turns: { items: { type: string }[] }[] } }>('thread/resume', { threadId: ids.fork });
+  const resumed = await client.request<{ thread: { id: string; turns: { items: { type: string }[] }[] } }>(
+    'thread/resume',
+    { threadId: ids.fork },
+  );
   expect(resumed.thread.id).toBe(ids.fork);
   expect(resumed.thread.turns.map((t) => t.items.map((i) => i.type))).toEqual([
     ['userMessage', 'commandExecution', 'agentMessage'],
@@ -78,8 +87,18 @@ it('a Codex fork continued in Weft keeps its id, stays whole, and Weft writes wh
 
   const patch = '*** Begin Patch\n*** Add File: weft-added.txt\n+written by weft\n*** End Patch';
   server.enqueueMany([
-    { kind: 'sse', events: [evCreated('r1'), evFunctionCall('call_w1', 'exec_command', { cmd: 'echo weft-ran-this', yield_time_ms: 30_000 }), evCompleted('r1')] },
-    { kind: 'sse', events: [evCreated('r2'), evFunctionCall('call_w2', 'apply_patch', { input: patch }), evCompleted('r2')] },
+    {
+      kind: 'sse',
+      events: [
+        evCreated('r1'),
+        evFunctionCall('call_w1', 'exec_command', { cmd: 'echo weft-ran-this', yield_time_ms: 30_000 }),
+        evCompleted('r1'),
+      ],
+    },
+    {
+      kind: 'sse',
+      events: [evCreated('r2'), evFunctionCall('call_w2', 'apply_patch', { input: patch }), evCompleted('r2')],
+    },
     { kind: 'sse', events: [evCreated('r3'), evAssistantMessage('continued in weft', 'msg_w3'), evCompleted('r3')] },
   ]);
   const from = client.received.length;
@@ -112,16 +131,27 @@ it('a Codex fork continued in Weft keeps its id, stays whole, and Weft writes wh
 
   // Codex's files are untouched; the thread now lives in WEFT_HOME under the same id and file name.
   expect(files(codexHome)).toEqual(codexBefore);
-  const read = await client.request<{ thread: { id: string; path: string; turns: { items: { type: string }[] }[] } }>('thread/read', { threadId: ids.fork, includeTurns: true });
+  const read = await client.request<{ thread: { id: string; path: string; turns: { items: { type: string }[] }[] } }>(
+    'thread/read',
+    { threadId: ids.fork, includeTurns: true },
+  );
   expect(read.thread.id).toBe(ids.fork);
   expect(read.thread.path.startsWith(join(home.dir, 'sessions'))).toBe(true);
   expect(read.thread.path.endsWith(`-${ids.fork}.jsonl`)).toBe(true);
-  expect(read.thread.turns.at(-1)?.items.map((i) => i.type)).toEqual(['userMessage', 'commandExecution', 'fileChange', 'agentMessage']);
+  expect(read.thread.turns.at(-1)?.items.map((i) => i.type)).toEqual([
+    'userMessage',
+    'commandExecution',
+    'fileChange',
+    'agentMessage',
+  ]);
   const listed = await client.request<{ data: { id: string }[] }>('thread/list', {});
   expect(listed.data.filter((t) => t.id === ids.fork)).toHaveLength(1);
 
   // What Codex reads.
-  const lines = readFileSync(read.thread.path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
+  const lines = readFileSync(read.thread.path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Line);
   const [meta] = lines;
   expect(meta?.type).toBe('session_meta');
   expect(meta?.payload).toMatchObject({ id: ids.fork, history_mode: 'paginated', forked_from_id: ids.main });
@@ -138,7 +168,8 @@ it('a Codex fork continued in Weft keeps its id, stays whole, and Weft writes wh
   const [user, command, fileChange, agent] = weftItems;
   expect(user).toMatchObject({ content: [{ type: 'text', text: 'carry on in weft', text_elements: [] }] });
   // The command's result as Weft's own item has it (how far `echo` got depends on the machine's load).
-  const weftCommand = read.thread.turns.at(-1)?.items.find((i) => i.type === 'commandExecution') as { exitCode: number | null; aggregatedOutput: string | null } | undefined;
+  const weftCommand = read.thread.turns.at(-1)?.items.find((i) => i.type === 'commandExecution') as
+    { exitCode: number | null; aggregatedOutput: string | null } | undefined;
   expect(command).toMatchObject({
     id: expect.any(String),
     command: ['/bin/bash', '-lc', 'echo weft-ran-this'],
@@ -159,7 +190,10 @@ it('a Codex fork continued in Weft keeps its id, stays whole, and Weft writes wh
   expect(agent).toMatchObject({ content: [{ type: 'Text', text: 'continued in weft' }] });
   expect(events.some((e) => e.type === 'user_message' || e.type === 'agent_message')).toBe(false);
   // Rule 5: the model history Codex rebuilds has Weft's calls and their outputs, in pairs.
-  const calls = lines.filter((l) => l.type === 'response_item' && (l.payload.type === 'function_call' || l.payload.type === 'function_call_output'));
+  const calls = lines.filter(
+    (l) =>
+      l.type === 'response_item' && (l.payload.type === 'function_call' || l.payload.type === 'function_call_output'),
+  );
   expect(calls.map((l) => [l.payload.type, l.payload['call_id']]).slice(-4)).toEqual([
     ['function_call', 'call_w1'],
     ['function_call_output', 'call_w1'],

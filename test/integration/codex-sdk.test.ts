@@ -7,12 +7,22 @@ import { Codex, type ThreadEvent } from '@openai/codex-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codexExecFixture, eventKinds, shapeOf } from '../support/codex-exec-fixtures';
 import { startMockResponsesServer, type MockResponsesServer, type MockStep } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta, evReasoning } from '../support/sse';
+import {
+  evAssistantMessage,
+  evCompleted,
+  evCreated,
+  evFunctionCall,
+  evOutputTextDelta,
+  evReasoning,
+} from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 const WEFT = resolve(__dirname, '../../bin/weft.js');
 // A 1×1 PNG, the image Codex's recording attached.
-const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
+const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
+  'base64',
+);
 
 let server: MockResponsesServer;
 let ws: TempWorkspace;
@@ -45,20 +55,66 @@ function codex(): Codex {
   });
 }
 
-const threadOptions = () => ({ workingDirectory: ws.dir, skipGitRepoCheck: true, sandboxMode: 'workspace-write' as const });
+const threadOptions = () => ({
+  workingDirectory: ws.dir,
+  skipGitRepoCheck: true,
+  sandboxMode: 'workspace-write' as const,
+});
 
-function answer(text: string, responseId = 'resp_1', usage = { input_tokens: 100, cached_tokens: 20, output_tokens: 10, reasoning_tokens: 3 }): MockStep {
-  return { kind: 'sse', events: [evCreated(responseId), evReasoning(['Thinking about it']), evOutputTextDelta(text), evAssistantMessage(text), evCompleted(responseId, usage)] };
+function answer(
+  text: string,
+  responseId = 'resp_1',
+  usage = { input_tokens: 100, cached_tokens: 20, output_tokens: 10, reasoning_tokens: 3 },
+): MockStep {
+  return {
+    kind: 'sse',
+    events: [
+      evCreated(responseId),
+      evReasoning(['Thinking about it']),
+      evOutputTextDelta(text),
+      evAssistantMessage(text),
+      evCompleted(responseId, usage),
+    ],
+  };
 }
 
 /** The model script Codex's `tools` recording ran: a command, a patch, a failing command, an answer. */
 function toolsScript(): MockStep[] {
-  const patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: new.txt\n+fresh\n*** Update File: notes.txt\n@@\n-hi\n+hello\n*** End Patch\nEOF";
+  const patch =
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: new.txt\n+fresh\n*** Update File: notes.txt\n@@\n-hi\n+hello\n*** End Patch\nEOF";
   return [
-    { kind: 'sse', events: [evCreated('r1'), evFunctionCall('c1', 'exec_command', { cmd: 'cat notes.txt' }), evCompleted('r1', { input_tokens: 50, output_tokens: 5 })] },
-    { kind: 'sse', events: [evCreated('r2'), evFunctionCall('c2', 'exec_command', { cmd: patch }), evCompleted('r2', { input_tokens: 60, cached_tokens: 10, output_tokens: 6, reasoning_tokens: 1 })] },
-    { kind: 'sse', events: [evCreated('r3'), evFunctionCall('c3', 'exec_command', { cmd: 'false' }), evCompleted('r3', { input_tokens: 100, cached_tokens: 20, output_tokens: 10, reasoning_tokens: 3 })] },
-    { kind: 'sse', events: [evCreated('r4'), evAssistantMessage('Done.'), evCompleted('r4', { input_tokens: 70, cached_tokens: 30, output_tokens: 7, reasoning_tokens: 2 })] },
+    {
+      kind: 'sse',
+      events: [
+        evCreated('r1'),
+        evFunctionCall('c1', 'exec_command', { cmd: 'cat notes.txt' }),
+        evCompleted('r1', { input_tokens: 50, output_tokens: 5 }),
+      ],
+    },
+    {
+      kind: 'sse',
+      events: [
+        evCreated('r2'),
+        evFunctionCall('c2', 'exec_command', { cmd: patch }),
+        evCompleted('r2', { input_tokens: 60, cached_tokens: 10, output_tokens: 6, reasoning_tokens: 1 }),
+      ],
+    },
+    {
+      kind: 'sse',
+      events: [
+        evCreated('r3'),
+        evFunctionCall('c3', 'exec_command', { cmd: 'false' }),
+        evCompleted('r3', { input_tokens: 100, cached_tokens: 20, output_tokens: 10, reasoning_tokens: 3 }),
+      ],
+    },
+    {
+      kind: 'sse',
+      events: [
+        evCreated('r4'),
+        evAssistantMessage('Done.'),
+        evCompleted('r4', { input_tokens: 70, cached_tokens: 30, output_tokens: 7, reasoning_tokens: 2 }),
+      ],
+    },
   ];
 }
 
@@ -84,9 +140,31 @@ describe('@openai/codex-sdk against weft exec', () => {
     expect(ours.at(-1)).toEqual(codexEvents.at(-1));
     const completed = ours.flatMap((e) => (e.type === 'item.completed' ? [e.item] : []));
     expect(completed).toEqual([
-      { id: 'item_0', type: 'command_execution', command: 'cat notes.txt', aggregated_output: 'hi\n', exit_code: 0, status: 'completed' },
-      { id: 'item_1', type: 'file_change', changes: [{ path: ws.path('new.txt'), kind: 'add' }, { path: ws.path('notes.txt'), kind: 'update' }], status: 'completed' },
-      { id: 'item_2', type: 'command_execution', command: 'false', aggregated_output: '', exit_code: 1, status: 'failed' },
+      {
+        id: 'item_0',
+        type: 'command_execution',
+        command: 'cat notes.txt',
+        aggregated_output: 'hi\n',
+        exit_code: 0,
+        status: 'completed',
+      },
+      {
+        id: 'item_1',
+        type: 'file_change',
+        changes: [
+          { path: ws.path('new.txt'), kind: 'add' },
+          { path: ws.path('notes.txt'), kind: 'update' },
+        ],
+        status: 'completed',
+      },
+      {
+        id: 'item_2',
+        type: 'command_execution',
+        command: 'false',
+        aggregated_output: '',
+        exit_code: 1,
+        status: 'failed',
+      },
       { id: 'item_3', type: 'agent_message', text: 'Done.' },
     ]);
     expect(await ws.read('notes.txt')).toBe('hello\n');
@@ -100,12 +178,20 @@ describe('@openai/codex-sdk against weft exec', () => {
     const turn = await first.run('say hello');
     const codexFirst = codexExecFixture('answer');
     expect(turn.finalResponse).toBe('Hello there.');
-    expect(turn.items.map(shapeOf)).toEqual(codexFirst.filter((e) => e.type === 'item.completed').map((e) => shapeOf(e['item'])));
+    expect(turn.items.map(shapeOf)).toEqual(
+      codexFirst.filter((e) => e.type === 'item.completed').map((e) => shapeOf(e['item'])),
+    );
     expect(turn.items).toEqual([
       { id: 'item_0', type: 'reasoning', text: 'Thinking about it' },
       { id: 'item_1', type: 'agent_message', text: 'Hello there.' },
     ]);
-    expect(turn.usage).toEqual({ input_tokens: 100, cached_input_tokens: 20, cache_write_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 3 });
+    expect(turn.usage).toEqual({
+      input_tokens: 100,
+      cached_input_tokens: 20,
+      cache_write_input_tokens: 0,
+      output_tokens: 10,
+      reasoning_output_tokens: 3,
+    });
 
     const id = first.id;
     expect(id).not.toBeNull();
@@ -129,9 +215,18 @@ describe('@openai/codex-sdk against weft exec', () => {
     const schema = recorded.text.format.schema;
     const turn = await codex()
       .startThread(threadOptions())
-      .run([{ type: 'text', text: 'answer in json' }, { type: 'local_image', path: ws.path('tiny.png') }], { outputSchema: schema });
+      .run(
+        [
+          { type: 'text', text: 'answer in json' },
+          { type: 'local_image', path: ws.path('tiny.png') },
+        ],
+        { outputSchema: schema },
+      );
     expect(JSON.parse(turn.finalResponse)).toEqual({ answer: '42' });
-    const body = server.requests[0]?.body as { text: unknown; input: { role?: string; content?: { type: string; image_url?: string; text?: string }[] }[] };
+    const body = server.requests[0]?.body as {
+      text: unknown;
+      input: { role?: string; content?: { type: string; image_url?: string; text?: string }[] }[];
+    };
     expect(body.text).toEqual(recorded.text);
     const user = body.input.at(-1)?.content ?? [];
     const image = recorded.lastUserMessage.content.find((c) => c.type === 'input_image');
@@ -140,7 +235,11 @@ describe('@openai/codex-sdk against weft exec', () => {
   });
 
   it('reports a failed turn as Codex does: error, then turn.failed; run() rejects with the message', async () => {
-    const refusal: MockStep = { kind: 'http-error', status: 400, body: { error: { message: 'bad request: nope', type: 'invalid_request_error', code: null } } };
+    const refusal: MockStep = {
+      kind: 'http-error',
+      status: 400,
+      body: { error: { message: 'bad request: nope', type: 'invalid_request_error', code: null } },
+    };
     server.enqueue(refusal);
     const { events } = await codex().startThread(threadOptions()).runStreamed('hi');
     const ours: ThreadEvent[] = [];
@@ -150,7 +249,10 @@ describe('@openai/codex-sdk against weft exec', () => {
     const codexEvents = codexExecFixture('http-400');
     expect(eventKinds(ours)).toEqual(eventKinds(codexEvents));
     expect(ours.map(shapeOf)).toEqual(codexEvents.map(shapeOf));
-    expect(ours.at(-1)).toMatchObject({ type: 'turn.failed', error: { message: expect.stringContaining('bad request: nope') } });
+    expect(ours.at(-1)).toMatchObject({
+      type: 'turn.failed',
+      error: { message: expect.stringContaining('bad request: nope') },
+    });
 
     server.enqueue(refusal);
     await expect(codex().startThread(threadOptions()).run('hi')).rejects.toThrow(/bad request: nope/);

@@ -9,7 +9,11 @@ import type { ServerRequest } from '../../src-preload/protocol';
 import { RuleStore } from '../../src-main/safety/approvals/rules';
 import { probeBwrap } from '../../src-main/safety/sandbox/linux-bwrap';
 import { paramsOf, startAgent, type AgentHarness, type AgentOptions } from '../support/agent';
-import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
@@ -40,10 +44,20 @@ afterEach(async () => {
   await rm(rulesDir, { recursive: true, force: true });
 });
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
-const call = (id: string, args: object) => ({ kind: 'sse' as const, events: [evCreated(), evFunctionCall(id, 'exec_command', args), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
+const call = (id: string, args: object) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evFunctionCall(id, 'exec_command', args), evCompleted()],
+});
 
-function start(policy: 'untrusted' | 'on-failure' | 'on-request' | 'never', answers: (r: ServerRequest) => unknown, extra: Partial<AgentOptions> = {}): AgentHarness {
+function start(
+  policy: 'untrusted' | 'on-failure' | 'on-request' | 'never',
+  answers: (r: ServerRequest) => unknown,
+  extra: Partial<AgentOptions> = {},
+): AgentHarness {
   return startAgent({
     baseUrl: server.url,
     cwd: ws.dir,
@@ -61,7 +75,11 @@ function outputOf(n: number, i = 0): string {
 describe.skipIf(!probe.ok)('the model cannot choose what the sandbox lets it write', () => {
   for (const policy of ['never', 'on-request'] as const) {
     it(`a workdir outside the writable roots runs read-only (${policy})`, async () => {
-      server.enqueueMany([call('o', { cmd: 'touch x && echo wrote', workdir: outside }), call('r', { cmd: 'cat victim.txt', workdir: outside }), answer('done')]);
+      server.enqueueMany([
+        call('o', { cmd: 'touch x && echo wrote', workdir: outside }),
+        call('r', { cmd: 'cat victim.txt', workdir: outside }),
+        answer('done'),
+      ]);
       await writeFile(join(outside, 'victim.txt'), 'original\n');
       agent = start(policy, () => ({ decision: 'accept' }));
       const events = await agent.runTurn('write outside');
@@ -69,7 +87,9 @@ describe.skipIf(!probe.ok)('the model cannot choose what the sandbox lets it wri
       // Weft never creates anything (such as a protective `.weft`) in a folder the model names.
       expect((await readdir(outside)).sort()).toEqual(['victim.txt']);
       expect(outputOf(3, 0)).toMatch(/Read-only file system|Permission denied/);
-      expect(outputOf(3, 0)).toContain(`the workdir ${outside} is outside the writable folders, so the command ran read-only there`);
+      expect(outputOf(3, 0)).toContain(
+        `the workdir ${outside} is outside the writable folders, so the command ran read-only there`,
+      );
       // Reading there still works.
       expect(outputOf(3, 1)).toContain('original');
       expect(agent.serverRequests).toEqual([]);
@@ -112,17 +132,33 @@ describe.skipIf(!probe.ok)('the model cannot choose what the sandbox lets it wri
 });
 
 describe('approval answers and honest outcomes', () => {
-  const escalate = (id: string, cmd: string) => call(id, { cmd, login: false, sandbox_permissions: 'require_escalated', justification: 'ok?', prefix_rule: ['touch'] });
+  const escalate = (id: string, cmd: string) =>
+    call(id, {
+      cmd,
+      login: false,
+      sandbox_permissions: 'require_escalated',
+      justification: 'ok?',
+      prefix_rule: ['touch'],
+    });
   const commandItems = (events: Awaited<ReturnType<AgentHarness['runTurn']>>) =>
     paramsOf(events, 'item/completed').flatMap((p) => (p.item.type === 'commandExecution' ? [p.item] : []));
 
   it('offers availableDecisions; the run time excludes the wait for approval', async () => {
     const HUMAN_MS = 3000;
     server.enqueueMany([escalate('1', 'touch made'), answer('done')]);
-    agent = start('on-request', () => new Promise((resolve) => setTimeout(() => resolve({ decision: 'accept' }), HUMAN_MS)));
+    agent = start(
+      'on-request',
+      () => new Promise((resolve) => setTimeout(() => resolve({ decision: 'accept' }), HUMAN_MS)),
+    );
     const events = await agent.runTurn('run');
     expect(agent.serverRequests[0]?.params).toMatchObject({
-      availableDecisions: ['accept', 'acceptForSession', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } }, 'decline', 'cancel'],
+      availableDecisions: [
+        'accept',
+        'acceptForSession',
+        { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } },
+        'decline',
+        'cancel',
+      ],
     });
     const [item] = commandItems(events);
     expect(item).toMatchObject({ status: 'completed', exitCode: 0, weftOutcome: 'exited' });
@@ -137,12 +173,22 @@ describe('approval answers and honest outcomes', () => {
     agent = start('on-request', () => ({ decision: 'yes please' }));
     const events = await agent.runTurn('run');
     expect(existsSync(ws.path('never'))).toBe(false);
-    expect(outputOf(2)).toMatch(/^execution error: the answer to item\/commandExecution\/requestApproval is not a valid decision \(result\.decision: .*\), so nothing was run or written$/);
-    expect(commandItems(events)[0]).toMatchObject({ status: 'failed', weftOutcome: 'error', weftError: expect.stringContaining('not a valid decision') });
+    expect(outputOf(2)).toMatch(
+      /^execution error: the answer to item\/commandExecution\/requestApproval is not a valid decision \(result\.decision: .*\), so nothing was run or written$/,
+    );
+    expect(commandItems(events)[0]).toMatchObject({
+      status: 'failed',
+      weftOutcome: 'error',
+      weftError: expect.stringContaining('not a valid decision'),
+    });
   });
 
   it('declined, cancelled and could-not-run commands say so', async () => {
-    server.enqueueMany([escalate('1', 'touch a'), call('2', { cmd: 'true', workdir: join(ws.dir, 'missing') }), answer('done')]);
+    server.enqueueMany([
+      escalate('1', 'touch a'),
+      call('2', { cmd: 'true', workdir: join(ws.dir, 'missing') }),
+      answer('done'),
+    ]);
     agent = start('on-request', () => ({ decision: 'decline' }));
     const items = commandItems(await agent.runTurn('run'));
     expect(items.map((i) => [i.status, i.weftOutcome])).toEqual([
@@ -160,7 +206,9 @@ describe('approval answers and honest outcomes', () => {
   });
 
   it('accepts applyNetworkPolicyAmendment: allow runs the command, deny declines it', async () => {
-    const network = (action: 'allow' | 'deny') => ({ decision: { applyNetworkPolicyAmendment: { network_policy_amendment: { host: 'example.com', action } } } });
+    const network = (action: 'allow' | 'deny') => ({
+      decision: { applyNetworkPolicyAmendment: { network_policy_amendment: { host: 'example.com', action } } },
+    });
     server.enqueueMany([escalate('1', 'touch allowed'), answer('done')]);
     agent = start('on-request', () => network('allow'));
     await agent.runTurn('run');
@@ -174,8 +222,15 @@ describe('approval answers and honest outcomes', () => {
   });
 
   it('patches say whether they were applied or declined, and how long the writing took', async () => {
-    const patchCall = (id: string, input: string) => ({ kind: 'sse' as const, events: [evCreated(), evFunctionCall(id, 'apply_patch', { input }), evCompleted()] });
-    server.enqueueMany([patchCall('1', '*** Begin Patch\n*** Add File: p.txt\n+p\n*** End Patch'), patchCall('2', `*** Begin Patch\n*** Add File: ${outside}/q.txt\n+q\n*** End Patch`), answer('done')]);
+    const patchCall = (id: string, input: string) => ({
+      kind: 'sse' as const,
+      events: [evCreated(), evFunctionCall(id, 'apply_patch', { input }), evCompleted()],
+    });
+    server.enqueueMany([
+      patchCall('1', '*** Begin Patch\n*** Add File: p.txt\n+p\n*** End Patch'),
+      patchCall('2', `*** Begin Patch\n*** Add File: ${outside}/q.txt\n+q\n*** End Patch`),
+      answer('done'),
+    ]);
     agent = start('on-request', () => ({ decision: 'decline' }), { model: 'gpt-oss-mock' });
     const events = await agent.runTurn('patch');
     const patches = paramsOf(events, 'item/completed').flatMap((p) => (p.item.type === 'fileChange' ? [p.item] : []));

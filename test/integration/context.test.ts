@@ -17,7 +17,8 @@ beforeEach(async () => {
     'AGENTS.md': '# Repo rules\nRun `npm test` before you finish.\n',
     'pkg/AGENTS.md': 'Ignored: the override below wins in this folder.\n',
     'pkg/AGENTS.override.md': 'In pkg/, keep functions pure.\n',
-    'pkg/.agents/skills/release/SKILL.md': '---\nname: release\ndescription: Cut a release of this package\n---\nSteps…\n',
+    'pkg/.agents/skills/release/SKILL.md':
+      '---\nname: release\ndescription: Cut a release of this package\n---\nSteps…\n',
     'pkg/index.ts': 'export {};\n',
   });
   await mkdir(ws.path('.git'));
@@ -34,7 +35,10 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 /** The request body with machine-specific parts replaced, so it can be compared across machines. */
 function normalized(body: unknown): unknown {
@@ -51,7 +55,17 @@ function normalized(body: unknown): unknown {
 describe('project context', () => {
   it('sends the exact first request for a fixture project', async () => {
     server.enqueue(answer('ok'));
-    agent = startAgent({ baseUrl: server.url, cwd: ws.path('pkg'), weftHome: home.dir, model: 'gpt-5.1-codex', config: { approval_policy: 'on-request', sandbox_mode: 'workspace-write', sandbox_workspace_write: { exclude_slash_tmp: true, exclude_tmpdir_env_var: true } } });
+    agent = startAgent({
+      baseUrl: server.url,
+      cwd: ws.path('pkg'),
+      weftHome: home.dir,
+      model: 'gpt-5.1-codex',
+      config: {
+        approval_policy: 'on-request',
+        sandbox_mode: 'workspace-write',
+        sandbox_workspace_write: { exclude_slash_tmp: true, exclude_tmpdir_env_var: true },
+      },
+    });
     await agent.runTurn('add a function');
     expect(normalized(server.requests[0]?.body)).toMatchSnapshot();
   });
@@ -64,7 +78,9 @@ describe('project context', () => {
     const done = agent.next('turn/completed');
     await agent.session.startTurn([{ type: 'text', text: 'third' }], { approvalPolicy: 'untrusted', cwd: ws.dir });
     await done;
-    const inputs = server.requests.map((r) => (r.body as { input: { role?: string; content?: { text?: string }[] }[] }).input);
+    const inputs = server.requests.map(
+      (r) => (r.body as { input: { role?: string; content?: { text?: string }[] }[] }).input,
+    );
     const roles = (i: number) => (inputs[i] ?? []).map((m) => m.role ?? 'item');
     expect(roles(0)).toEqual(['developer', 'user', 'user']);
     // Turn two adds only the user's message (and turn one's answer).

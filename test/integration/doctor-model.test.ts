@@ -24,7 +24,18 @@ afterAll(async () => {
 
 async function homeFor(baseUrl: string, extra = ''): Promise<string> {
   const home = await makeWeftHome(
-    ['model = "mock-model"', 'model_provider = "mock"', extra, '', '[model_providers.mock]', 'name = "Mock"', `base_url = "${baseUrl}"`, 'env_key = "MOCK_API_KEY"', 'wire_api = "responses"', ''].join('\n'),
+    [
+      'model = "mock-model"',
+      'model_provider = "mock"',
+      extra,
+      '',
+      '[model_providers.mock]',
+      'name = "Mock"',
+      `base_url = "${baseUrl}"`,
+      'env_key = "MOCK_API_KEY"',
+      'wire_api = "responses"',
+      '',
+    ].join('\n'),
   );
   homes.push(home);
   return home.dir;
@@ -36,9 +47,20 @@ interface Check {
   detail: string;
 }
 
-async function doctor(home: string, env: Record<string, string | undefined>): Promise<{ code: number | null; model: { provider: string | null; ready: boolean; checks: Check[] } }> {
-  const vars = Object.fromEntries(Object.entries({ ...process.env, WEFT_HOME: home, ...env }).filter((e): e is [string, string] => e[1] !== undefined));
-  const child = spawn(process.execPath, [CLI, 'doctor', '--json'], { cwd: home, env: vars, stdio: ['ignore', 'pipe', 'pipe'] });
+async function doctor(
+  home: string,
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; model: { provider: string | null; ready: boolean; checks: Check[] } }> {
+  const vars = Object.fromEntries(
+    Object.entries({ ...process.env, WEFT_HOME: home, ...env }).filter(
+      (e): e is [string, string] => e[1] !== undefined,
+    ),
+  );
+  const child = spawn(process.execPath, [CLI, 'doctor', '--json'], {
+    cwd: home,
+    env: vars,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
@@ -64,15 +86,19 @@ describe('weft doctor: the model set-up', () => {
     expect(byName(model.checks, 'Base URL')?.detail).toBe(`${mock.url}/models answered with 2 models`);
   });
 
-  it('exits 1 naming the variable when the key is missing, and shows config warnings', { timeout: 60_000 }, async () => {
-    const { code, model } = await doctor(await homeFor(mock.url, 'not_a_key = 1'), { MOCK_API_KEY: undefined });
-    expect(code).toBe(1);
-    expect(model.ready).toBe(false);
-    expect(byName(model.checks, 'Config')?.state).toBe('warn');
-    expect(byName(model.checks, 'Config')?.detail).toContain('not_a_key');
-    expect(byName(model.checks, 'API key')).toMatchObject({ state: 'fail' });
-    expect(byName(model.checks, 'API key')?.detail).toContain('MOCK_API_KEY is not set');
-  });
+  it(
+    'exits 1 naming the variable when the key is missing, and shows config warnings',
+    { timeout: 60_000 },
+    async () => {
+      const { code, model } = await doctor(await homeFor(mock.url, 'not_a_key = 1'), { MOCK_API_KEY: undefined });
+      expect(code).toBe(1);
+      expect(model.ready).toBe(false);
+      expect(byName(model.checks, 'Config')?.state).toBe('warn');
+      expect(byName(model.checks, 'Config')?.detail).toContain('not_a_key');
+      expect(byName(model.checks, 'API key')).toMatchObject({ state: 'fail' });
+      expect(byName(model.checks, 'API key')?.detail).toContain('MOCK_API_KEY is not set');
+    },
+  );
 
   it('exits 1 when the base URL does not answer', { timeout: 60_000 }, async () => {
     const { code, model } = await doctor(await homeFor('http://127.0.0.1:9/v1'), { MOCK_API_KEY: 'x' });

@@ -30,7 +30,13 @@ afterEach(async () => {
 
 function runWeft(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolveRun, reject) => {
-    const env = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', WEFT_HOME: home.dir, MOCK_API_KEY: 'sk-test' };
+    const env = {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      SHELL: '/bin/bash',
+      WEFT_HOME: home.dir,
+      MOCK_API_KEY: 'sk-test',
+    };
     const child = spawn(process.execPath, [WEFT, ...args], { cwd: ws.dir, env });
     let stdout = '';
     let stderr = '';
@@ -42,8 +48,14 @@ function runWeft(args: string[]): Promise<{ code: number | null; stdout: string;
   });
 }
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
-const call = (id: string, name: string, args: object) => ({ kind: 'sse' as const, events: [evCreated(), evFunctionCall(id, name, args), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
+const call = (id: string, name: string, args: object) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evFunctionCall(id, name, args), evCompleted()],
+});
 
 describe('weft exec messages', () => {
   it('refuses a -C folder that does not exist, before anything runs', async () => {
@@ -56,7 +68,8 @@ describe('weft exec messages', () => {
   });
 
   it('prints the patches it applied on stderr, like commands', async () => {
-    const patch = '*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** Update File: notes.txt\n@@\n alpha\n-beta\n+gamma\n*** Delete File: old.txt\n*** End Patch';
+    const patch =
+      '*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** Update File: notes.txt\n@@\n alpha\n-beta\n+gamma\n*** Delete File: old.txt\n*** End Patch';
     server.enqueueMany([call('p1', 'apply_patch', { input: patch }), answer('Patched.')]);
     const result = await runWeft(['exec', '-s', 'workspace-write', '-a', 'never', 'patch it']);
     expect(result.code).toBe(0);

@@ -7,9 +7,14 @@ const WEFT = resolve(__dirname, '../../bin/weft.js');
 
 function weft(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [WEFT, ...args], { env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' } }, (error, stdout, stderr) => {
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [WEFT, ...args],
+      { env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' } },
+      (error, stdout, stderr) => {
+        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -25,9 +30,21 @@ describe('weft mcp-server and weft acp options', () => {
   });
 
   it('refuse bad options with a reason', async () => {
-    expect(await weft(['mcp-server', '--port', 'many'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--port must be a whole number from 0 to 65535, got "many"') });
-    expect(await weft(['mcp-server', '--token', 'x'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--token only applies with --port') });
-    expect(await weft(['mcp-server', '-C', '/no/such/folder'])).toMatchObject({ code: 2, stderr: expect.stringContaining('no such directory') });
-    expect(await weft(['acp', '--bogus'])).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") });
+    expect(await weft(['mcp-server', '--port', 'many'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--port must be a whole number from 0 to 65535, got "many"'),
+    });
+    expect(await weft(['mcp-server', '--token', 'x'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--token only applies with --port'),
+    });
+    expect(await weft(['mcp-server', '-C', '/no/such/folder'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('no such directory'),
+    });
+    expect(await weft(['acp', '--bogus'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("Unknown option '--bogus'"),
+    });
   });
 });

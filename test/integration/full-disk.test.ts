@@ -23,7 +23,9 @@ let mountPoint: string;
 beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace({ 'notes.txt': 'alpha\n' });
-  seed = await makeWeftHome(`model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`);
+  seed = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
   // An existing index, as on any machine that has run Weft before.
   await ThreadStore.open(seed.dir, { repair: false }).close();
   // The disk that fills is the one holding the threads.
@@ -37,9 +39,15 @@ afterEach(async () => {
   await seed.cleanup();
 });
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
-function runExec(args: string[], fill = true): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+function runExec(
+  args: string[],
+  fill = true,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   const child = spawnOnFullDisk([process.execPath, WEFT, 'exec', ...args], {
     mountPoint,
@@ -63,16 +71,26 @@ describe.runIf(available)('a full disk under WEFT_HOME', () => {
     server.enqueue(answer('all done'));
     const result = await runExec(['say hi']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/weft: This thread is not being saved: could not save thread [0-9a-f-]+ to .*ENOSPC: no space left on device/);
+    expect(result.stderr).toMatch(
+      /weft: This thread is not being saved: could not save thread [0-9a-f-]+ to .*ENOSPC: no space left on device/,
+    );
     expect(result.stderr).not.toMatch(/the thread is saved/i);
     // At exit the refused lines go to a rescue file outside the full disk, and the user is told where.
-    const rescued = /The thread \(\d+ line\(s\) after its first\) was saved to (\S+weft-unsaved-[0-9a-f-]+\.jsonl) instead; move that file to \S+\/sessions\/\S+\.jsonl once the disk has room/.exec(result.stderr);
+    const rescued =
+      /The thread \(\d+ line\(s\) after its first\) was saved to (\S+weft-unsaved-[0-9a-f-]+\.jsonl) instead; move that file to \S+\/sessions\/\S+\.jsonl once the disk has room/.exec(
+        result.stderr,
+      );
     expect(rescued, result.stderr).not.toBeNull();
     const rescueFile = rescued?.[1] ?? '';
-    const lines = (await readFile(rescueFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; payload: { type?: string; item?: { type?: string } } });
+    const lines = (await readFile(rescueFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; payload: { type?: string; item?: { type?: string } } });
     await rm(rescueFile, { force: true });
     expect(lines[0]?.type).toBe('session_meta');
-    expect(lines.filter((l) => l.payload.type === 'item_completed' && l.payload.item?.type === 'UserMessage')).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.payload.type === 'item_completed' && l.payload.item?.type === 'UserMessage'),
+    ).toHaveLength(1);
     expect(lines.filter((l) => l.payload.type === 'task_complete')).toHaveLength(1);
     // Failing costs no waiting: about as long as the same run with room on the disk.
     server.enqueue(answer('all done'));
@@ -91,26 +109,66 @@ describe.runIf(available)('a full disk under WEFT_HOME', () => {
     const client = StdioRpcClient.attach(child);
     try {
       await client.initialize();
-      const { thread } = await client.request<{ thread: { id: string; path: string } }>('thread/start', { cwd: ws.dir });
-      const first = await client.request<{ turn: { id: string } }>('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'first question' }] });
-      const failed = await client.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === first.turn.id);
-      expect(failed['turn']).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/^This thread is not being saved: could not save thread .*no space left on device/) as unknown } });
+      const { thread } = await client.request<{ thread: { id: string; path: string } }>('thread/start', {
+        cwd: ws.dir,
+      });
+      const first = await client.request<{ turn: { id: string } }>('turn/start', {
+        threadId: thread.id,
+        input: [{ type: 'text', text: 'first question' }],
+      });
+      const failed = await client.notification(
+        'turn/completed',
+        (p) => (p['turn'] as { id: string }).id === first.turn.id,
+      );
+      expect(failed['turn']).toMatchObject({
+        status: 'failed',
+        error: {
+          message: expect.stringMatching(
+            /^This thread is not being saved: could not save thread .*no space left on device/,
+          ) as unknown,
+        },
+      });
       expect(client.notifications('error')).toEqual([
-        { threadId: thread.id, turnId: first.turn.id, willRetry: false, error: (failed['turn'] as { error: unknown }).error },
+        {
+          threadId: thread.id,
+          turnId: first.turn.id,
+          willRetry: false,
+          error: (failed['turn'] as { error: unknown }).error,
+        },
       ]);
-      expect(client.notifications('warning')).toEqual([{ threadId: thread.id, message: expect.stringContaining('line(s) are kept in memory') as unknown }]);
+      expect(client.notifications('warning')).toEqual([
+        { threadId: thread.id, message: expect.stringContaining('line(s) are kept in memory') as unknown },
+      ]);
 
       // Space returns: the kept lines are written without anything else happening in the thread.
       const from = client.received.length;
       await rm(fillerOf(child.pid ?? 0, mountPoint));
-      const again = await client.notification('warning', (p) => String(p['message']).includes('is being saved again'), from);
-      expect(again).toEqual({ threadId: thread.id, message: `thread ${thread.id} is being saved again: every line it recorded is now in ${thread.path}` });
-      const second = await client.request<{ turn: { id: string } }>('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'second question' }] });
-      const done = await client.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === second.turn.id);
+      const again = await client.notification(
+        'warning',
+        (p) => String(p['message']).includes('is being saved again'),
+        from,
+      );
+      expect(again).toEqual({
+        threadId: thread.id,
+        message: `thread ${thread.id} is being saved again: every line it recorded is now in ${thread.path}`,
+      });
+      const second = await client.request<{ turn: { id: string } }>('turn/start', {
+        threadId: thread.id,
+        input: [{ type: 'text', text: 'second question' }],
+      });
+      const done = await client.notification(
+        'turn/completed',
+        (p) => (p['turn'] as { id: string }).id === second.turn.id,
+      );
       expect(done['turn']).toMatchObject({ status: 'completed', error: null });
 
       const onDisk = loadFile(join(`/proc/${child.pid ?? 0}/root`, thread.path));
-      expect(onDisk.turns.map((t) => [t.id, t.items.filter((i) => i.type === 'agentMessage').map((i) => (i.type === 'agentMessage' ? i.text : ''))])).toEqual([
+      expect(
+        onDisk.turns.map((t) => [
+          t.id,
+          t.items.filter((i) => i.type === 'agentMessage').map((i) => (i.type === 'agentMessage' ? i.text : '')),
+        ]),
+      ).toEqual([
         [first.turn.id, ['first answer']],
         [second.turn.id, ['second answer']],
       ]);

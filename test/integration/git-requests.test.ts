@@ -31,11 +31,20 @@ afterEach(async () => {
   app = repo = home = mock = undefined;
 });
 
-async function start(files: Record<string, string>, options: { commit?: boolean } = {}): Promise<{ app: InProcessHost; repo: GitRepo }> {
+async function start(
+  files: Record<string, string>,
+  options: { commit?: boolean } = {},
+): Promise<{ app: InProcessHost; repo: GitRepo }> {
   mock = await startMockResponsesServer();
-  home = await makeWeftHome(`model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${mock.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`);
+  home = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${mock.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
   repo = await makeGitRepo(files, options);
-  app = await startInProcessHost({ weftHome: home.dir, cwd: repo.dir, env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'k' } });
+  app = await startInProcessHost({
+    weftHome: home.dir,
+    cwd: repo.dir,
+    env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'k' },
+  });
   return { app, repo };
 }
 
@@ -64,7 +73,13 @@ interface Status {
   branch: string | null;
   remotes: string[];
   upstream: string | null;
-  files: { path: string; origPath: string | null; staged: string | null; unstaged: string | null; untracked: boolean }[];
+  files: {
+    path: string;
+    origPath: string | null;
+    staged: string | null;
+    unstaged: string | null;
+    untracked: boolean;
+  }[];
 }
 interface Diff {
   diff: string;
@@ -93,12 +108,22 @@ describe('weft/git/status and diff', () => {
     ]);
 
     const staged = await ok<Diff>('weft/git/diff', { cwd: repo.dir, path: 'b.txt', area: 'staged' });
-    expect({ original: staged.original, modified: staged.modified }).toEqual({ original: 'two\n', modified: 'two staged\n' });
+    expect({ original: staged.original, modified: staged.modified }).toEqual({
+      original: 'two\n',
+      modified: 'two staged\n',
+    });
     const unstaged = await ok<Diff>('weft/git/diff', { cwd: repo.dir, path: 'b.txt', area: 'unstaged' });
-    expect({ original: unstaged.original, modified: unstaged.modified }).toEqual({ original: 'two staged\n', modified: 'two staged and more\n' });
+    expect({ original: unstaged.original, modified: unstaged.modified }).toEqual({
+      original: 'two staged\n',
+      modified: 'two staged and more\n',
+    });
     expect(unstaged.diff).toContain('+two staged and more');
     const untracked = await ok<Diff>('weft/git/diff', { cwd: repo.dir, path: 'new file.txt', area: 'untracked' });
-    expect({ original: untracked.original, modified: untracked.modified, hunks: untracked.hunks.length }).toEqual({ original: null, modified: 'fresh\n', hunks: 1 });
+    expect({ original: untracked.original, modified: untracked.modified, hunks: untracked.hunks.length }).toEqual({
+      original: null,
+      modified: 'fresh\n',
+      hunks: 1,
+    });
   });
 
   it('says git is off outside a repository, and refuses paths that leave it', async () => {
@@ -122,13 +147,18 @@ describe('weft/git stage, unstage, discard', () => {
     await writeFile(repo.path('a.txt'), 'a2\n');
     await writeFile(repo.path('b.txt'), 'b2\n');
     await ok('weft/git/stage', { cwd: repo.dir, path: 'a.txt' });
-    const commit = await ok<{ sha: string; branch: string; summary: string }>('weft/git/commit', { cwd: repo.dir, message: 'Change a\n\nOnly a.' });
+    const commit = await ok<{ sha: string; branch: string; summary: string }>('weft/git/commit', {
+      cwd: repo.dir,
+      message: 'Change a\n\nOnly a.',
+    });
     expect(commit.branch).toBe('main');
     expect(commit.sha).toBe((await repo.git('rev-parse', 'HEAD')).trim());
     expect(await repo.git('log', '-1', '--format=%B')).toBe('Change a\n\nOnly a.\n\n');
     expect((await repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe('a.txt');
     const status = await ok<Status>('weft/git/status', { cwd: repo.dir });
-    expect(status.files).toEqual([{ path: 'b.txt', origPath: null, staged: null, unstaged: 'modified', untracked: false }]);
+    expect(status.files).toEqual([
+      { path: 'b.txt', origPath: null, staged: null, unstaged: 'modified', untracked: false },
+    ]);
 
     // Amend replaces the message (and takes what is staged now).
     await ok('weft/git/stage', { cwd: repo.dir, path: 'b.txt' });
@@ -139,7 +169,10 @@ describe('weft/git stage, unstage, discard', () => {
 
   it('stages and unstages single hunks, refusing hunks chosen from a diff that has changed', async () => {
     const { repo } = await start({ 'notes.txt': TWENTY });
-    await writeFile(repo.path('notes.txt'), TWENTY.replace('line 2\n', 'LINE TWO\n').replace('line 18\n', 'LINE EIGHTEEN\n'));
+    await writeFile(
+      repo.path('notes.txt'),
+      TWENTY.replace('line 2\n', 'LINE TWO\n').replace('line 18\n', 'LINE EIGHTEEN\n'),
+    );
     const diff = await ok<Diff>('weft/git/diff', { cwd: repo.dir, path: 'notes.txt', area: 'unstaged' });
     expect(diff.hunks.map((h) => h.oldStart)).toEqual([1, 15]);
 
@@ -149,13 +182,20 @@ describe('weft/git stage, unstage, discard', () => {
     expect(left.hunks).toHaveLength(1);
     expect(left.diff).toContain('+LINE TWO');
 
-    const stale = await host().client.call('weft/git/stage', { cwd: repo.dir, path: 'notes.txt', hunks: [0], expectedDiff: diff.diff });
+    const stale = await host().client.call('weft/git/stage', {
+      cwd: repo.dir,
+      path: 'notes.txt',
+      hunks: [0],
+      expectedDiff: diff.diff,
+    });
     expect(stale.error?.message).toContain('changed since its diff was shown');
 
     const staged = await ok<Diff>('weft/git/diff', { cwd: repo.dir, path: 'notes.txt', area: 'staged' });
     await ok('weft/git/unstage', { cwd: repo.dir, path: 'notes.txt', hunks: [0], expectedDiff: staged.diff });
     expect(await repo.git('show', ':notes.txt')).toBe(TWENTY);
-    expect(await repo.read('notes.txt')).toBe(TWENTY.replace('line 2\n', 'LINE TWO\n').replace('line 18\n', 'LINE EIGHTEEN\n'));
+    expect(await repo.read('notes.txt')).toBe(
+      TWENTY.replace('line 2\n', 'LINE TWO\n').replace('line 18\n', 'LINE EIGHTEEN\n'),
+    );
   });
 
   it('stages one block of an untracked file, leaving the rest unstaged, refusing a stale diff', async () => {
@@ -173,7 +213,13 @@ describe('weft/git stage, unstage, discard', () => {
     expect(await repo.git('show', ':new.txt')).toBe('second one\nsecond two\n\n');
     expect(await repo.read('new.txt')).toBe(text);
     const status = await ok<Status>('weft/git/status', { cwd: repo.dir });
-    expect(status.files.find((f) => f.path === 'new.txt')).toEqual({ path: 'new.txt', origPath: null, staged: 'added', unstaged: 'modified', untracked: false });
+    expect(status.files.find((f) => f.path === 'new.txt')).toEqual({
+      path: 'new.txt',
+      origPath: null,
+      staged: 'added',
+      unstaged: 'modified',
+      untracked: false,
+    });
     // What is left is an ordinary unstaged change, staged hunk by hunk like any other.
     const left = await ok<Diff>('weft/git/diff', { cwd: repo.dir, path: 'new.txt', area: 'unstaged' });
     expect(left.diff).toContain('+first one');
@@ -183,11 +229,18 @@ describe('weft/git stage, unstage, discard', () => {
     await writeFile(repo.path('other.txt'), 'one\n\ntwo\n');
     const other = await ok<Diff>('weft/git/diff', { cwd: repo.dir, path: 'other.txt', area: 'untracked' });
     await writeFile(repo.path('other.txt'), 'one\n\ntwo changed\n');
-    const stale = await host().client.call('weft/git/stage', { cwd: repo.dir, path: 'other.txt', hunks: [0], expectedDiff: other.diff });
+    const stale = await host().client.call('weft/git/stage', {
+      cwd: repo.dir,
+      path: 'other.txt',
+      hunks: [0],
+      expectedDiff: other.diff,
+    });
     expect(stale.error?.message).toContain('changed since its diff was shown');
     const missing = await host().client.call('weft/git/stage', { cwd: repo.dir, path: 'other.txt', hunks: [5] });
     expect(missing.error?.message).toContain('has no hunk 5');
-    expect((await ok<Status>('weft/git/status', { cwd: repo.dir })).files.find((f) => f.path === 'other.txt')?.untracked).toBe(true);
+    expect(
+      (await ok<Status>('weft/git/status', { cwd: repo.dir })).files.find((f) => f.path === 'other.txt')?.untracked,
+    ).toBe(true);
   });
 
   it('unstages a whole file, also before the first commit', async () => {
@@ -195,7 +248,9 @@ describe('weft/git stage, unstage, discard', () => {
     await ok('weft/git/stage', { cwd: repo.dir, path: 'a.txt' });
     expect((await ok<Status>('weft/git/status', { cwd: repo.dir })).files[0]?.staged).toBe('added');
     await ok('weft/git/unstage', { cwd: repo.dir, path: 'a.txt' });
-    expect((await ok<Status>('weft/git/status', { cwd: repo.dir })).files).toEqual([{ path: 'a.txt', origPath: null, staged: null, unstaged: null, untracked: true }]);
+    expect((await ok<Status>('weft/git/status', { cwd: repo.dir })).files).toEqual([
+      { path: 'a.txt', origPath: null, staged: null, unstaged: null, untracked: true },
+    ]);
   });
 
   it('discards a file, a hunk and an untracked file, keeping each so it can be restored', async () => {
@@ -205,16 +260,32 @@ describe('weft/git stage, unstage, discard', () => {
     await writeFile(repo.path('notes.txt'), edited);
     await writeFile(repo.path('scratch.txt'), 'draft\n');
 
-    const file = await ok<{ discard: { id: string; kind: string; summary: string } }>('weft/git/discard', { cwd: repo.dir, path: 'a.txt' });
+    const file = await ok<{ discard: { id: string; kind: string; summary: string } }>('weft/git/discard', {
+      cwd: repo.dir,
+      path: 'a.txt',
+    });
     expect(file.discard).toMatchObject({ kind: 'file', summary: '+1 −1' });
     expect(await repo.read('a.txt')).toBe('a\n');
-    const hunk = await ok<{ discard: { id: string; kind: string } }>('weft/git/discard', { cwd: repo.dir, path: 'notes.txt', hunks: [0] });
+    const hunk = await ok<{ discard: { id: string; kind: string } }>('weft/git/discard', {
+      cwd: repo.dir,
+      path: 'notes.txt',
+      hunks: [0],
+    });
     expect(await repo.read('notes.txt')).toBe(TWENTY.replace('line 18\n', 'LINE EIGHTEEN\n'));
-    const untracked = await ok<{ discard: { id: string; kind: string } }>('weft/git/discard', { cwd: repo.dir, path: 'scratch.txt' });
+    const untracked = await ok<{ discard: { id: string; kind: string } }>('weft/git/discard', {
+      cwd: repo.dir,
+      path: 'scratch.txt',
+    });
     await expect(readFile(repo.path('scratch.txt'))).rejects.toThrow();
 
-    const list = await ok<{ discards: { id: string; path: string; restored: boolean }[] }>('weft/git/discard/list', { cwd: repo.dir });
-    expect(list.discards.map((d) => [d.path, d.restored]).sort()).toEqual([['a.txt', false], ['notes.txt', false], ['scratch.txt', false]]);
+    const list = await ok<{ discards: { id: string; path: string; restored: boolean }[] }>('weft/git/discard/list', {
+      cwd: repo.dir,
+    });
+    expect(list.discards.map((d) => [d.path, d.restored]).sort()).toEqual([
+      ['a.txt', false],
+      ['notes.txt', false],
+      ['scratch.txt', false],
+    ]);
 
     await ok('weft/git/discard/restore', { cwd: repo.dir, id: file.discard.id });
     expect(await repo.read('a.txt')).toBe('a changed\n');
@@ -227,8 +298,13 @@ describe('weft/git stage, unstage, discard', () => {
     expect(conflict.error).toMatchObject({ code: -32022, data: { path: 'notes.txt' } });
     await ok('weft/git/discard/restore', { cwd: repo.dir, id: hunk.discard.id, force: true });
     expect(await repo.read('notes.txt')).toBe(edited);
-    const after = await ok<{ discards: { path: string; restored: boolean; summary: string }[] }>('weft/git/discard/list', { cwd: repo.dir });
-    expect(after.discards.filter((d) => !d.restored).map((d) => [d.path, d.summary])).toEqual([['notes.txt', 'replaced by a forced restore']]);
+    const after = await ok<{ discards: { path: string; restored: boolean; summary: string }[] }>(
+      'weft/git/discard/list',
+      { cwd: repo.dir },
+    );
+    expect(after.discards.filter((d) => !d.restored).map((d) => [d.path, d.summary])).toEqual([
+      ['notes.txt', 'replaced by a forced restore'],
+    ]);
   });
 
   it('answers git failures with the command and git message verbatim', async () => {
@@ -247,7 +323,10 @@ describe('weft/git commit message, push, branches', () => {
     await writeFile(repo.path('a.txt'), 'a better\n');
     await ok('weft/git/stage', { cwd: repo.dir, path: 'a.txt' });
     const text = 'Improve a.txt\n\nSay it better.';
-    mockServer().enqueue({ kind: 'sse', events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+    mockServer().enqueue({
+      kind: 'sse',
+      events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+    });
     const result = await ok<{ message: string }>('weft/git/commitMessage', { cwd: repo.dir });
     expect(result).toEqual({ message: text });
     const sent = JSON.stringify((await mockServer().waitForRequest(1)).body);
@@ -266,9 +345,14 @@ describe('weft/git commit message, push, branches', () => {
     const noRemote = await host().client.call('weft/git/push', { cwd: repo.dir });
     expect(noRemote.error?.message).toContain('no remote');
     await repo.git('remote', 'add', 'origin', bare);
-    const pushed = await ok<{ remote: string; branch: string; output: string }>('weft/git/push', { cwd: repo.dir, progressId: 'p1' });
+    const pushed = await ok<{ remote: string; branch: string; output: string }>('weft/git/push', {
+      cwd: repo.dir,
+      progressId: 'p1',
+    });
     expect(pushed).toMatchObject({ remote: 'origin', branch: 'main' });
-    expect((await run('git', ['--git-dir', bare, 'rev-parse', 'main'])).stdout).toBe(await repo.git('rev-parse', 'HEAD'));
+    expect((await run('git', ['--git-dir', bare, 'rev-parse', 'main'])).stdout).toBe(
+      await repo.git('rev-parse', 'HEAD'),
+    );
     const progress = host().client.notifications('weft/git/progress');
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.every((n) => n.params['progressId'] === 'p1')).toBe(true);
@@ -283,9 +367,16 @@ describe('weft/git commit message, push, branches', () => {
   it('lists, creates and switches branches, warning before a switch with uncommitted changes', async () => {
     const { repo } = await start({ 'a.txt': 'a\n' });
     await ok('weft/git/checkout', { cwd: repo.dir, branch: 'feature', create: true });
-    const branches = await ok<{ current: string; branches: { name: string; current: boolean; subject: string }[]; dirty: boolean }>('weft/git/branches', { cwd: repo.dir });
+    const branches = await ok<{
+      current: string;
+      branches: { name: string; current: boolean; subject: string }[];
+      dirty: boolean;
+    }>('weft/git/branches', { cwd: repo.dir });
     expect(branches.current).toBe('feature');
-    expect(branches.branches.map((b) => [b.name, b.current, b.subject])).toEqual([['feature', true, 'initial'], ['main', false, 'initial']]);
+    expect(branches.branches.map((b) => [b.name, b.current, b.subject])).toEqual([
+      ['feature', true, 'initial'],
+      ['main', false, 'initial'],
+    ]);
     expect(branches.dirty).toBe(false);
 
     await writeFile(repo.path('a.txt'), 'dirty\n');

@@ -8,12 +8,24 @@ import type { Session } from '../../src-main/core/session';
 import { RuleStore } from '../../src-main/safety/approvals/rules';
 import type { ServerNotification } from '../../src-preload/protocol';
 import { mockProvider, paramsOf } from '../support/agent';
-import { chatFinish, chatRole, chatText, chatToolCall, startMockChatServer, type MockChatServer } from '../support/mock-chat-server';
+import {
+  chatFinish,
+  chatRole,
+  chatText,
+  chatToolCall,
+  startMockChatServer,
+  type MockChatServer,
+} from '../support/mock-chat-server';
 import { collectUntil } from '../support/wait';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
 const require = createRequire(import.meta.url);
-const EVERYTHING = join(require.resolve('@modelcontextprotocol/server-everything/package.json'), '..', 'dist', 'index.js');
+const EVERYTHING = join(
+  require.resolve('@modelcontextprotocol/server-everything/package.json'),
+  '..',
+  'dist',
+  'index.js',
+);
 
 let server: MockChatServer;
 let ws: TempWorkspace;
@@ -33,14 +45,23 @@ afterEach(async () => {
 
 describe('MCP tools with a Chat Completions provider', () => {
   it('offers flat mcp__server__tool functions and sends the result back as the tool message', async () => {
-    server.enqueue({ kind: 'sse', chunks: [chatRole(), chatToolCall(0, { id: 'call_1', name: 'mcp__everything__echo', args: '{"message":"flat"}' }), chatFinish('tool_calls')] });
+    server.enqueue({
+      kind: 'sse',
+      chunks: [
+        chatRole(),
+        chatToolCall(0, { id: 'call_1', name: 'mcp__everything__echo', args: '{"message":"flat"}' }),
+        chatFinish('tool_calls'),
+      ],
+    });
     server.enqueue({ kind: 'sse', chunks: [chatRole(), chatText('echoed'), chatFinish('stop')] });
     const config = weftConfigSchema.parse({
       model: 'local-model',
       model_provider: 'local',
       approval_policy: 'never',
       sandbox_mode: 'danger-full-access',
-      mcp_servers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], enabled_tools: ['echo', 'get-sum'] } },
+      mcp_servers: {
+        everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], enabled_tools: ['echo', 'get-sum'] },
+      },
     });
     const s = createSession({
       config,
@@ -57,14 +78,28 @@ describe('MCP tools with a Chat Completions provider', () => {
     await s.startTurn([{ type: 'text', text: 'echo' }]);
     await done;
 
-    const tools = (server.requests[0]?.body as { tools: { type: string; function: { name: string } }[] }).tools.map((t) => t.function.name);
+    const tools = (server.requests[0]?.body as { tools: { type: string; function: { name: string } }[] }).tools.map(
+      (t) => t.function.name,
+    );
     // enabled_tools keeps only these two; no namespace reaches a chat provider.
-    expect(tools.filter((n) => n.startsWith('mcp__')).sort()).toEqual(['mcp__everything__echo', 'mcp__everything__get_sum']);
-    const messages = (server.requests[1]?.body as { messages: { role: string; tool_call_id?: string; content: unknown }[] }).messages;
+    expect(tools.filter((n) => n.startsWith('mcp__')).sort()).toEqual([
+      'mcp__everything__echo',
+      'mcp__everything__get_sum',
+    ]);
+    const messages = (
+      server.requests[1]?.body as { messages: { role: string; tool_call_id?: string; content: unknown }[] }
+    ).messages;
     const toolMessage = messages.find((m) => m.role === 'tool');
     expect(toolMessage?.tool_call_id).toBe('call_1');
     expect(JSON.stringify(toolMessage?.content)).toContain('Echo: flat');
-    const item = paramsOf(events, 'item/completed').map((p) => p.item).find((i) => i.type === 'mcpToolCall');
-    expect(item).toMatchObject({ server: 'everything', tool: 'echo', status: 'completed', arguments: { message: 'flat' } });
+    const item = paramsOf(events, 'item/completed')
+      .map((p) => p.item)
+      .find((i) => i.type === 'mcpToolCall');
+    expect(item).toMatchObject({
+      server: 'everything',
+      tool: 'echo',
+      status: 'completed',
+      arguments: { message: 'flat' },
+    });
   });
 });

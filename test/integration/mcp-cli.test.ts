@@ -24,7 +24,10 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-function runWeft(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runWeft(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
     const env = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WEFT_HOME: home.dir, ...extraEnv };
     const child = spawn(process.execPath, [WEFT, ...args], { cwd: ws.dir, env });
@@ -40,14 +43,30 @@ function runWeft(args: string[], extraEnv: Record<string, string> = {}): Promise
 
 describe('weft mcp', () => {
   it('adds, lists, shows and removes servers, keeping the rest of config.toml', async () => {
-    expect((await runWeft(['mcp', 'add', 'docs', '--env', 'TOKEN=s3cret', '--', 'npx', '-y', 'docs-server'])).code).toBe(0);
-    expect((await runWeft(['mcp', 'add', 'web', '--url', 'https://mcp.example.com/mcp', '--bearer-token-env-var', 'WEB_TOKEN'])).code).toBe(0);
+    expect(
+      (await runWeft(['mcp', 'add', 'docs', '--env', 'TOKEN=s3cret', '--', 'npx', '-y', 'docs-server'])).code,
+    ).toBe(0);
+    expect(
+      (
+        await runWeft([
+          'mcp',
+          'add',
+          'web',
+          '--url',
+          'https://mcp.example.com/mcp',
+          '--bearer-token-env-var',
+          'WEB_TOKEN',
+        ])
+      ).code,
+    ).toBe(0);
     const text = await readFile(join(home.dir, 'config.toml'), 'utf8');
     expect(text.startsWith('# my settings\nmodel = "mock-model"\n')).toBe(true);
 
     const listed = await runWeft(['mcp', 'list']);
     expect(listed.stdout).toBe(
-      'Name  Type   Status   Command / URL\n' + 'docs  stdio  enabled  npx -y docs-server\n' + 'web   http   enabled  https://mcp.example.com/mcp\n',
+      'Name  Type   Status   Command / URL\n' +
+        'docs  stdio  enabled  npx -y docs-server\n' +
+        'web   http   enabled  https://mcp.example.com/mcp\n',
     );
     const json = JSON.parse((await runWeft(['mcp', 'get', 'docs', '--json'])).stdout) as Record<string, unknown>;
     expect(json).toEqual({ name: 'docs', command: 'npx', args: ['-y', 'docs-server'], env: { TOKEN: 's3cret' } });
@@ -73,7 +92,10 @@ describe('weft exec with an MCP server that fails', () => {
   });
 
   it('warns on stderr and still answers', async () => {
-    model.enqueue({ kind: 'sse', events: [evCreated(), evOutputTextDelta('hi'), evAssistantMessage('hi'), evCompleted()] });
+    model.enqueue({
+      kind: 'sse',
+      events: [evCreated(), evOutputTextDelta('hi'), evAssistantMessage('hi'), evCompleted()],
+    });
     await writeFile(
       join(home.dir, 'config.toml'),
       `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${model.url}"\nenv_key = "MOCK_API_KEY"\n[mcp_servers.broken]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FAILING)}]\n`,
@@ -81,6 +103,8 @@ describe('weft exec with an MCP server that fails', () => {
     const result = await runWeft(['exec', '--skip-git-repo-check', 'hello'], { MOCK_API_KEY: 'sk-test' });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('hi\n');
-    expect(result.stderr).toMatch(/weft: warning: MCP server "broken" is not available \(.+\); its tools are left out\n/);
+    expect(result.stderr).toMatch(
+      /weft: warning: MCP server "broken" is not available \(.+\); its tools are left out\n/,
+    );
   });
 });

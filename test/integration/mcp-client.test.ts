@@ -12,13 +12,22 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { McpToolCallItem, ServerNotification, ThreadItem } from '../../src-preload/protocol';
 import { RuleStore } from '../../src-main/safety/approvals/rules';
 import { paramsOf, startAgent, type AgentHarness, type AgentOptions } from '../support/agent';
-import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evNamespacedCall, evOutputTextDelta } from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
 const require = createRequire(import.meta.url);
-const EVERYTHING = join(require.resolve('@modelcontextprotocol/server-everything/package.json'), '..', 'dist', 'index.js');
+const EVERYTHING = join(
+  require.resolve('@modelcontextprotocol/server-everything/package.json'),
+  '..',
+  'dist',
+  'index.js',
+);
 const FIXTURES = resolve(__dirname, '..', 'fixtures', 'mcp');
 
 let model: MockResponsesServer;
@@ -37,8 +46,14 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
-const calls = (...c: ReturnType<typeof evNamespacedCall>[]) => ({ kind: 'sse' as const, events: [evCreated(), ...c, evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
+const calls = (...c: ReturnType<typeof evNamespacedCall>[]) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), ...c, evCompleted()],
+});
 
 const everythingStdio = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
 
@@ -81,17 +96,30 @@ describe('MCP client over stdio (server-everything)', () => {
     expect(ns?.description).toBe('Tools in the mcp__everything namespace.');
     const echo = ns?.tools?.find((t) => t.name === 'echo');
     expect(echo).toMatchObject({ type: 'function', description: 'Echoes back the input string', strict: false });
-    expect(echo?.parameters).toMatchObject({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
+    expect(echo?.parameters).toMatchObject({
+      type: 'object',
+      properties: { message: { type: 'string' } },
+      required: ['message'],
+    });
     expect(echo?.parameters).not.toHaveProperty('$schema');
     // Hyphens are not allowed in function names: the model sees underscores.
     expect(ns?.tools?.map((t) => t.name)).toContain('get_tiny_image');
 
     const outputs = assertAllToolOutputsAnswered(model.requests[1]?.body);
-    const [echoOut, imageOut, structuredOut] = outputs.map((o) => o.output as { type: string; text?: string; image_url?: string }[]);
+    const [echoOut, imageOut, structuredOut] = outputs.map(
+      (o) => o.output as { type: string; text?: string; image_url?: string }[],
+    );
     expect(echoOut?.[0]?.text).toMatch(/^Wall time: \d+\.\d{4} seconds\nOutput:$/);
     expect(echoOut?.[1]).toEqual({ type: 'input_text', text: 'Echo: hello' });
-    expect(imageOut?.some((p) => p.type === 'input_image' && p.image_url?.startsWith('data:image/png;base64,'))).toBe(true);
-    expect(structuredOut?.slice(1).map((p) => p.text).join('')).toContain('temperature');
+    expect(imageOut?.some((p) => p.type === 'input_image' && p.image_url?.startsWith('data:image/png;base64,'))).toBe(
+      true,
+    );
+    expect(
+      structuredOut
+        ?.slice(1)
+        .map((p) => p.text)
+        .join(''),
+    ).toContain('temperature');
 
     const items = mcpItems(events);
     expect(items.map((i) => [i.server, i.tool, i.status])).toEqual([
@@ -99,15 +127,24 @@ describe('MCP client over stdio (server-everything)', () => {
       ['everything', 'get-tiny-image', 'completed'],
       ['everything', 'get-structured-content', 'completed'],
     ]);
-    expect(items[0]).toMatchObject({ arguments: { message: 'hello' }, result: { content: [{ type: 'text', text: 'Echo: hello' }] }, error: null });
+    expect(items[0]).toMatchObject({
+      arguments: { message: 'hello' },
+      result: { content: [{ type: 'text', text: 'Echo: hello' }] },
+      error: null,
+    });
     expect(items[0]?.durationMs).toBeGreaterThanOrEqual(0);
-    expect(items[2]?.result?.structuredContent).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+    expect(items[2]?.result?.structuredContent).toMatchObject({
+      temperature: expect.any(Number),
+      conditions: expect.any(String),
+    });
     const status = paramsOf(events, 'mcpServer/startupStatus/updated').filter((s) => s.name === 'everything');
     expect(status.map((s) => s.status)).toEqual(['starting', 'ready']);
   });
 
   it('streams progress and cancels a long-running call when the turn is interrupted', async () => {
-    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__everything', 'trigger_long_running_operation', { duration: 60, steps: 120 }))]);
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__everything', 'trigger_long_running_operation', { duration: 60, steps: 120 })),
+    ]);
     const a = start({ everything: everythingStdio });
     const progress = a.next('item/mcpToolCall/progress');
     const completed = a.next('turn/completed');
@@ -118,12 +155,20 @@ describe('MCP client over stdio (server-everything)', () => {
     const turn = await completed;
     expect(turn.params.turn.status).toBe('interrupted');
     const item = mcpItems(a.events)[0];
-    expect(item).toMatchObject({ server: 'everything', tool: 'trigger-long-running-operation', status: 'failed', error: { message: 'the turn was interrupted' } });
+    expect(item).toMatchObject({
+      server: 'everything',
+      tool: 'trigger-long-running-operation',
+      status: 'failed',
+      error: { message: 'the turn was interrupted' },
+    });
     expect(item?.durationMs).toBeLessThan(30_000);
   });
 
   it('turns an elicitation into a question and sends the answers back to the server', async () => {
-    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__everything', 'trigger_elicitation_request', {})), answer('thanks')]);
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__everything', 'trigger_elicitation_request', {})),
+      answer('thanks'),
+    ]);
     const asked: unknown[] = [];
     const a = start(
       { everything: { ...everythingStdio, approval: 'never' } },
@@ -131,7 +176,14 @@ describe('MCP client over stdio (server-everything)', () => {
         sendRequest: async (request) => {
           asked.push(request.params);
           if (request.method !== 'item/tool/requestUserInput') return { decision: 'decline' };
-          return { answers: { name: { answers: ['Ada Lovelace'] }, check: { answers: ['Yes'] }, integer: { answers: ['7'] }, titledSingleSelectEnum: { answers: ['Wonder Woman'] } } };
+          return {
+            answers: {
+              name: { answers: ['Ada Lovelace'] },
+              check: { answers: ['Yes'] },
+              integer: { answers: ['7'] },
+              titledSingleSelectEnum: { answers: ['Wonder Woman'] },
+            },
+          };
         },
       },
     );
@@ -140,7 +192,11 @@ describe('MCP client over stdio (server-everything)', () => {
     const questions = (asked[0] as { questions: { id: string; options: { label: string }[] | null }[] }).questions;
     expect(questions.find((q) => q.id === 'name')?.options).toBeNull();
     expect(questions.find((q) => q.id === 'check')?.options?.map((o) => o.label)).toEqual(['Yes', 'No']);
-    expect(questions.find((q) => q.id === 'titledSingleSelectEnum')?.options?.map((o) => o.label)).toEqual(['Superman', 'Green Lantern', 'Wonder Woman']);
+    expect(questions.find((q) => q.id === 'titledSingleSelectEnum')?.options?.map((o) => o.label)).toEqual([
+      'Superman',
+      'Green Lantern',
+      'Wonder Woman',
+    ]);
     const text = JSON.stringify(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output);
     expect(text).toContain('- Name: Ada Lovelace');
     expect(text).toContain('- Agreed to terms: true');
@@ -173,7 +229,9 @@ describe('MCP client over stdio (server-everything)', () => {
     expect(questions).toHaveLength(1);
     expect(questions[0]).toContain('"everything"');
     expect(questions[0]).toContain('"toggle-simulated-logging"');
-    expect(rules.list().map((r) => [r.pattern, r.decision])).toEqual([[['@mcp', 'everything', 'toggle-simulated-logging'], 'allow']]);
+    expect(rules.list().map((r) => [r.pattern, r.decision])).toEqual([
+      [['@mcp', 'everything', 'toggle-simulated-logging'], 'allow'],
+    ]);
     expect(mcpItems(events).map((i) => i.status)).toEqual(['completed', 'completed', 'completed']);
   });
 
@@ -181,20 +239,36 @@ describe('MCP client over stdio (server-everything)', () => {
     model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__everything', 'toggle_simulated_logging', {})), answer('ok')]);
     const a = start(
       { everything: everythingStdio },
-      { config: { approval_policy: 'on-request' }, sendRequest: async () => ({ answers: { approval: { answers: ['Decline'] } } }) },
+      {
+        config: { approval_policy: 'on-request' },
+        sendRequest: async () => ({ answers: { approval: { answers: ['Decline'] } } }),
+      },
     );
     const events = await a.runTurn('toggle');
-    expect(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output).toBe('the user declined the call to everything/toggle-simulated-logging');
-    expect(mcpItems(events)[0]).toMatchObject({ status: 'failed', error: { message: 'the user declined the call to everything/toggle-simulated-logging' } });
+    expect(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output).toBe(
+      'the user declined the call to everything/toggle-simulated-logging',
+    );
+    expect(mcpItems(events)[0]).toMatchObject({
+      status: 'failed',
+      error: { message: 'the user declined the call to everything/toggle-simulated-logging' },
+    });
   });
 });
 
 describe('MCP client with @modelcontextprotocol/server-filesystem', () => {
   it('reads and lists files of the directory the server is given', async () => {
-    const FILESYSTEM = join(require.resolve('@modelcontextprotocol/server-filesystem/package.json'), '..', 'dist', 'index.js');
+    const FILESYSTEM = join(
+      require.resolve('@modelcontextprotocol/server-filesystem/package.json'),
+      '..',
+      'dist',
+      'index.js',
+    );
     await writeFile(join(ws.dir, 'notes.txt'), 'remember the milk\n');
     model.enqueueMany([
-      calls(evNamespacedCall('c1', 'mcp__fs', 'read_text_file', { path: join(ws.dir, 'notes.txt') }), evNamespacedCall('c2', 'mcp__fs', 'list_directory', { path: ws.dir })),
+      calls(
+        evNamespacedCall('c1', 'mcp__fs', 'read_text_file', { path: join(ws.dir, 'notes.txt') }),
+        evNamespacedCall('c2', 'mcp__fs', 'list_directory', { path: ws.dir }),
+      ),
       answer('read'),
     ]);
     const a = start({ fs: { command: process.execPath, args: [FILESYSTEM, ws.dir], approval: 'never' } });
@@ -251,14 +325,22 @@ describe('MCP sampling', () => {
     const a = start({ asker });
     await a.runTurn('ask');
     const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output);
-    expect(out).toContain('refused: MCP error -32600: sampling is not enabled for MCP server \\"asker\\" (set sampling = true under [mcp_servers.asker] in config.toml)');
+    expect(out).toContain(
+      'refused: MCP error -32600: sampling is not enabled for MCP server \\"asker\\" (set sampling = true under [mcp_servers.asker] in config.toml)',
+    );
     // No model request was made for it.
     expect(model.requests).toHaveLength(2);
   });
 
   it('tells the server when the user declines the sampling request', async () => {
     model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })), answer('ok')]);
-    const a = start({ asker: { ...asker, sampling: true } }, { config: { approval_policy: 'on-request' }, sendRequest: async () => ({ answers: { sampling: { answers: ['Decline'] } } }) });
+    const a = start(
+      { asker: { ...asker, sampling: true } },
+      {
+        config: { approval_policy: 'on-request' },
+        sendRequest: async () => ({ answers: { sampling: { answers: ['Decline'] } } }),
+      },
+    );
     await a.runTurn('ask');
     const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output);
     expect(out).toContain('refused: MCP error -1: the user declined the sampling request of MCP server \\"asker\\"');
@@ -287,7 +369,10 @@ describe('MCP client over streamable HTTP and SSE (server-everything)', () => {
 
   async function serve(transport: 'streamableHttp' | 'sse', readyLine: string): Promise<number> {
     const port = await freePort();
-    const proc = spawn(process.execPath, [EVERYTHING, transport], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(process.execPath, [EVERYTHING, transport], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     child = proc;
     await new Promise<void>((ready, fail) => {
       let text = '';
@@ -305,7 +390,12 @@ describe('MCP client over streamable HTTP and SSE (server-everything)', () => {
     model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__old', 'echo', { message: 'over sse' })), answer('ok')]);
     const a = start({ old: { url: `http://127.0.0.1:${port}/sse` } });
     const events = await a.runTurn('echo');
-    expect(mcpItems(events)[0]).toMatchObject({ server: 'old', tool: 'echo', status: 'completed', result: { content: [{ type: 'text', text: 'Echo: over sse' }] } });
+    expect(mcpItems(events)[0]).toMatchObject({
+      server: 'old',
+      tool: 'echo',
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Echo: over sse' }] },
+    });
     expect(a.session.options.mcp?.statuses()[0]?.weftLog?.join('\n')).toContain('trying SSE');
   });
 
@@ -314,7 +404,11 @@ describe('MCP client over streamable HTTP and SSE (server-everything)', () => {
     model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__web', 'get_sum', { a: 2, b: 40 })), answer('42')]);
     const a = start({ web: { url: `http://127.0.0.1:${port}/mcp` } });
     const events = await a.runTurn('add');
-    expect(toolsOf(0).find((t) => t.name === 'mcp__web')?.tools?.some((t) => t.name === 'get_sum')).toBe(true);
+    expect(
+      toolsOf(0)
+        .find((t) => t.name === 'mcp__web')
+        ?.tools?.some((t) => t.name === 'get_sum'),
+    ).toBe(true);
     const out = assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output as { text?: string }[];
     expect(out.map((p) => p.text ?? '').join('\n')).toContain('42');
     expect(mcpItems(events)[0]).toMatchObject({ server: 'web', tool: 'get-sum', status: 'completed' });
@@ -327,7 +421,13 @@ describe('MCP servers that fail', () => {
     const a = start({ broken: { command: process.execPath, args: [join(FIXTURES, 'failing-server.mjs')] } });
     const events = await a.runTurn('hello');
     const failed = paramsOf(events, 'mcpServer/startupStatus/updated').find((s) => s.status === 'failed');
-    expect(failed).toEqual({ name: 'broken', threadId: a.session.threadId, status: 'failed', error: 'the server exited while starting: failing-server: cannot open the database at /nonexistent/db.sqlite', failureReason: null });
+    expect(failed).toEqual({
+      name: 'broken',
+      threadId: a.session.threadId,
+      status: 'failed',
+      error: 'the server exited while starting: failing-server: cannot open the database at /nonexistent/db.sqlite',
+      failureReason: null,
+    });
     expect(toolsOf(0).some((t) => t.name.startsWith('mcp__'))).toBe(false);
     expect(paramsOf(events, 'turn/completed')[0]?.turn.status).toBe('completed');
     const status = a.session.options.mcp?.statuses()[0];
@@ -337,7 +437,9 @@ describe('MCP servers that fail', () => {
 
   it('gives up on a server that does not answer within startup_timeout_sec', async () => {
     model.enqueueMany([answer('went on')]);
-    const a = start({ silent: { command: process.execPath, args: [join(FIXTURES, 'silent-server.mjs')], startup_timeout_sec: 0.5 } });
+    const a = start({
+      silent: { command: process.execPath, args: [join(FIXTURES, 'silent-server.mjs')], startup_timeout_sec: 0.5 },
+    });
     const events = await a.runTurn('hello');
     const failed = paramsOf(events, 'mcpServer/startupStatus/updated').find((s) => s.status === 'failed');
     expect(failed?.error).toBe('did not start within 0.5 s (startup_timeout_sec)');
@@ -345,7 +447,9 @@ describe('MCP servers that fail', () => {
   });
 
   it('fails the turn when a required server cannot start', async () => {
-    const a = start({ broken: { command: process.execPath, args: [join(FIXTURES, 'failing-server.mjs')], required: true } });
+    const a = start({
+      broken: { command: process.execPath, args: [join(FIXTURES, 'failing-server.mjs')], required: true },
+    });
     const events = await a.runTurn('hello');
     const turn = paramsOf(events, 'turn/completed')[0]?.turn;
     expect(turn?.status).toBe('failed');
@@ -356,10 +460,16 @@ describe('MCP servers that fail', () => {
   it('reports a server that crashes mid-call as a failed call and a failed server', async () => {
     model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__crashy', 'crash', {})), answer('it crashed')]);
     const a = start({ crashy: { command: process.execPath, args: [join(FIXTURES, 'crashing-server.mjs')] } });
-    const exited = waitFor(a.subscribe, (n) => n.method === 'mcpServer/startupStatus/updated' && n.params.status === 'failed', { label: 'server failed' });
+    const exited = waitFor(
+      a.subscribe,
+      (n) => n.method === 'mcpServer/startupStatus/updated' && n.params.status === 'failed',
+      { label: 'server failed' },
+    );
     const events = await a.runTurn('crash it');
     const failed = await exited;
-    expect(failed.method === 'mcpServer/startupStatus/updated' && failed.params.error).toBe('the server exited: crashing on purpose');
+    expect(failed.method === 'mcpServer/startupStatus/updated' && failed.params.error).toBe(
+      'the server exited: crashing on purpose',
+    );
     const item = mcpItems(events)[0];
     expect(item).toMatchObject({ server: 'crashy', tool: 'crash', status: 'failed', result: null });
     expect(item?.error?.message).toBeTruthy();

@@ -18,7 +18,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { McpToolCallItem, ThreadItem } from '../../src-preload/protocol';
 import { McpOAuthStore, mcpLogin } from '../../src-main/mcp/oauth';
 import { paramsOf, startAgent, type AgentHarness } from '../support/agent';
-import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evNamespacedCall, evOutputTextDelta } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
@@ -42,13 +46,27 @@ beforeEach(async () => {
   });
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   mcpUrl = `${base}/mcp`;
-  app.use(mcpAuthRouter({ provider, issuerUrl: new URL(base), resourceServerUrl: new URL(mcpUrl), scopesSupported: ['mcp:tools'] }));
-  const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)) });
+  app.use(
+    mcpAuthRouter({
+      provider,
+      issuerUrl: new URL(base),
+      resourceServerUrl: new URL(mcpUrl),
+      scopesSupported: ['mcp:tools'],
+    }),
+  );
+  const bearer = requireBearerAuth({
+    verifier: provider,
+    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)),
+  });
   app.post('/mcp', bearer, async (req, res) => {
     const server = new McpServer({ name: 'secure', version: '1.0.0' });
-    server.registerTool('whoami', { description: 'Says which OAuth client called', inputSchema: {}, annotations: { readOnlyHint: true } }, async (_args, extra) => ({
-      content: [{ type: 'text', text: `signed in as client ${extra.authInfo?.clientId ?? 'nobody'}` }],
-    }));
+    server.registerTool(
+      'whoami',
+      { description: 'Says which OAuth client called', inputSchema: {}, annotations: { readOnlyHint: true } },
+      async (_args, extra) => ({
+        content: [{ type: 'text', text: `signed in as client ${extra.authInfo?.clientId ?? 'nobody'}` }],
+      }),
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => void transport.close().then(() => server.close()));
     await server.connect(transport);
@@ -68,10 +86,18 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 function start(): AgentHarness {
-  agent = startAgent({ baseUrl: model.url, cwd: ws.dir, weftHome: home.dir, config: { mcp_servers: { secure: { url: mcpUrl } } } });
+  agent = startAgent({
+    baseUrl: model.url,
+    cwd: ws.dir,
+    weftHome: home.dir,
+    config: { mcp_servers: { secure: { url: mcpUrl } } },
+  });
   return agent;
 }
 
@@ -104,20 +130,29 @@ describe('OAuth for streamable HTTP MCP servers', () => {
     expect(opened[0]?.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     const file = join(home.dir, 'mcp-oauth.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    const saved = JSON.parse(await readFile(file, 'utf8')) as { servers: Record<string, { url: string; tokens?: { access_token: string }; client?: { client_id: string } }> };
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      servers: Record<string, { url: string; tokens?: { access_token: string }; client?: { client_id: string } }>;
+    };
     const entry = saved.servers['secure'];
     expect(entry?.url).toBe(mcpUrl);
-    expect(await provider.verifyAccessToken(entry?.tokens?.access_token ?? '')).toMatchObject({ clientId: entry?.client?.client_id });
+    expect(await provider.verifyAccessToken(entry?.tokens?.access_token ?? '')).toMatchObject({
+      clientId: entry?.client?.client_id,
+    });
 
     // Signed in: the next thread's server starts and its tool answers as the registered client.
-    model.enqueueMany([{ kind: 'sse', events: [evCreated(), evNamespacedCall('c1', 'mcp__secure', 'whoami', {}), evCompleted()] }, answer('done')]);
+    model.enqueueMany([
+      { kind: 'sse', events: [evCreated(), evNamespacedCall('c1', 'mcp__secure', 'whoami', {}), evCompleted()] },
+      answer('done'),
+    ]);
     a = start();
     const after = await a.runTurn('who am I');
     const item = paramsOf(after, 'item/completed')
       .map((p) => p.item)
       .find((i: ThreadItem): i is McpToolCallItem => i.type === 'mcpToolCall');
     expect(item).toMatchObject({ server: 'secure', tool: 'whoami', status: 'completed' });
-    expect(JSON.stringify(assertAllToolOutputsAnswered(model.requests[2]?.body)[0]?.output)).toContain(`signed in as client ${entry?.client?.client_id ?? '?'}`);
+    expect(JSON.stringify(assertAllToolOutputsAnswered(model.requests[2]?.body)[0]?.output)).toContain(
+      `signed in as client ${entry?.client?.client_id ?? '?'}`,
+    );
     expect(a.session.options.mcp?.statuses()[0]?.authStatus).toBe('oAuth');
     // The token is never in the start log.
     expect(a.session.options.mcp?.statuses()[0]?.weftLog?.join('\n')).not.toContain(entry?.tokens?.access_token ?? '?');
@@ -129,7 +164,11 @@ describe('OAuth for streamable HTTP MCP servers', () => {
 
   it('weft mcp login prints the authorization URL and saves the sign-in; weft mcp logout forgets it', async () => {
     await writeFile(join(home.dir, 'config.toml'), `[mcp_servers.secure]\nurl = ${JSON.stringify(mcpUrl)}\n`);
-    const weft = (args: string[]) => spawn(process.execPath, [resolve(__dirname, '../../bin/weft.js'), 'mcp', ...args], { cwd: ws.dir, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WEFT_HOME: home.dir } });
+    const weft = (args: string[]) =>
+      spawn(process.execPath, [resolve(__dirname, '../../bin/weft.js'), 'mcp', ...args], {
+        cwd: ws.dir,
+        env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WEFT_HOME: home.dir },
+      });
     const finished = (child: ReturnType<typeof weft>) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
         let stdout = '';

@@ -10,7 +10,12 @@ import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 const require = createRequire(import.meta.url);
-const EVERYTHING = join(require.resolve('@modelcontextprotocol/server-everything/package.json'), '..', 'dist', 'index.js');
+const EVERYTHING = join(
+  require.resolve('@modelcontextprotocol/server-everything/package.json'),
+  '..',
+  'dist',
+  'index.js',
+);
 const FAILING = resolve(__dirname, '..', 'fixtures', 'mcp', 'failing-server.mjs');
 
 let ws: TempWorkspace;
@@ -34,7 +39,11 @@ afterEach(async () => {
 });
 
 async function start(): Promise<InProcessHost> {
-  app = await startInProcessHost({ weftHome: home.dir, cwd: ws.dir, env: { WEFT_HOME: home.dir, OPENAI_API_KEY: 'x', PATH: process.env['PATH'] ?? '' } });
+  app = await startInProcessHost({
+    weftHome: home.dir,
+    cwd: ws.dir,
+    env: { WEFT_HOME: home.dir, OPENAI_API_KEY: 'x', PATH: process.env['PATH'] ?? '' },
+  });
   return app;
 }
 
@@ -59,8 +68,16 @@ describe('MCP methods of the app server', () => {
     const { client } = await start();
     const list = McpServerStatusListResult.parse((await client.call('mcpServerStatus/list', {})).result);
     const ev = list.data.find((s) => s.name === 'everything');
-    expect(ev?.resources).toContainEqual(expect.objectContaining({ uri: 'demo://resource/static/document/architecture.md', name: 'architecture.md', mimeType: 'text/markdown' }));
-    expect(ev?.resourceTemplates).toContainEqual(expect.objectContaining({ uriTemplate: 'demo://resource/dynamic/text/{resourceId}', name: expect.any(String) }));
+    expect(ev?.resources).toContainEqual(
+      expect.objectContaining({
+        uri: 'demo://resource/static/document/architecture.md',
+        name: 'architecture.md',
+        mimeType: 'text/markdown',
+      }),
+    );
+    expect(ev?.resourceTemplates).toContainEqual(
+      expect.objectContaining({ uriTemplate: 'demo://resource/dynamic/text/{resourceId}', name: expect.any(String) }),
+    );
     // A server that never started has none.
     expect(list.data.find((s) => s.name === 'broken')).toMatchObject({ resources: [], resourceTemplates: [] });
   });
@@ -70,12 +87,27 @@ describe('MCP methods of the app server', () => {
     const started = await client.call('thread/start', { cwd: ws.dir, ephemeral: true });
     const threadId = (started.result as { thread: { id: string } }).thread.id;
     const ready = (name: string) =>
-      waitFor(client.subscribe, (m) => 'method' in m && m.method === 'mcpServer/startupStatus/updated' && JSON.stringify(m).includes(`"name":"${name}"`) && JSON.stringify(m).includes('"status":"ready"'), { label: `${name} ready` });
+      waitFor(
+        client.subscribe,
+        (m) =>
+          'method' in m &&
+          m.method === 'mcpServer/startupStatus/updated' &&
+          JSON.stringify(m).includes(`"name":"${name}"`) &&
+          JSON.stringify(m).includes('"status":"ready"'),
+        { label: `${name} ready` },
+      );
     await ready('everything');
-    const failed = client.notifications('mcpServer/startupStatus/updated').find((n) => n.params['name'] === 'broken' && n.params['status'] === 'failed');
+    const failed = client
+      .notifications('mcpServer/startupStatus/updated')
+      .find((n) => n.params['name'] === 'broken' && n.params['status'] === 'failed');
     expect(failed?.params['threadId']).toBe(threadId);
 
-    const call = await client.call('mcpServer/tool/call', { threadId, server: 'everything', tool: 'get-sum', arguments: { a: 1, b: 2 } });
+    const call = await client.call('mcpServer/tool/call', {
+      threadId,
+      server: 'everything',
+      tool: 'get-sum',
+      arguments: { a: 1, b: 2 },
+    });
     const result = McpServerToolCallResult.parse(call.result);
     expect(JSON.stringify(result.content)).toContain('3');
 

@@ -10,7 +10,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -27,7 +31,9 @@ const cleanups: (() => Promise<void>)[] = [];
 beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace({ 'notes.txt': 'one\ntwo\n' });
-  home = await makeWeftHome(`model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`);
+  home = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
 });
 
 afterEach(async () => {
@@ -37,28 +43,60 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const env = (): Record<string, string> => ({ PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', WEFT_HOME: home.dir, MOCK_API_KEY: 'x' });
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text.slice(0, 5)), evOutputTextDelta(text.slice(5)), evAssistantMessage(text), evCompleted()] });
-const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({ kind: 'sse' as const, events: [evCreated(), ...c, evCompleted()] });
+const env = (): Record<string, string> => ({
+  PATH: process.env['PATH'] ?? '',
+  HOME: process.env['HOME'] ?? '',
+  SHELL: '/bin/bash',
+  WEFT_HOME: home.dir,
+  MOCK_API_KEY: 'x',
+});
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [
+    evCreated(),
+    evOutputTextDelta(text.slice(0, 5)),
+    evOutputTextDelta(text.slice(5)),
+    evAssistantMessage(text),
+    evCompleted(),
+  ],
+});
+const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), ...c, evCompleted()],
+});
 
 type Elicitor = (request: ElicitRequest) => ElicitResult;
 
 function mcpClient(elicit?: Elicitor): Client {
-  const client = new Client({ name: 'test-host', version: '1.0.0' }, { capabilities: elicit ? { elicitation: {} } : {} });
+  const client = new Client(
+    { name: 'test-host', version: '1.0.0' },
+    { capabilities: elicit ? { elicitation: {} } : {} },
+  );
   if (elicit) client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request));
   return client;
 }
 
 async function connectStdio(elicit?: Elicitor): Promise<Client> {
   const client = mcpClient(elicit);
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [WEFT, 'mcp-server'], env: env(), cwd: ws.dir, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [WEFT, 'mcp-server'],
+      env: env(),
+      cwd: ws.dir,
+      stderr: 'pipe',
+    }),
+  );
   cleanups.push(() => client.close());
   return client;
 }
 
 /** `weft mcp-server --port 0`; resolves once it printed where it listens. */
 async function startHttpServer(): Promise<{ url: string; token: string }> {
-  const child = spawn(process.execPath, [WEFT, 'mcp-server', '--port', '0', '--token', 'test-token'], { cwd: ws.dir, env: env() });
+  const child = spawn(process.execPath, [WEFT, 'mcp-server', '--port', '0', '--token', 'test-token'], {
+    cwd: ws.dir,
+    env: env(),
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
@@ -82,7 +120,12 @@ interface ToolAnswer {
   isError?: boolean;
 }
 
-async function callTool(client: Client, name: string, args: Record<string, unknown>, progress: string[] = []): Promise<ToolAnswer> {
+async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  progress: string[] = [],
+): Promise<ToolAnswer> {
   const result = await client.callTool({ name, arguments: args }, undefined, {
     onprogress: (p) => {
       if (p.message !== undefined) progress.push(p.message);
@@ -92,14 +135,22 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
   return result as ToolAnswer;
 }
 
-async function readThreads(): Promise<{ id: string; preview: string; turns: { status: string; items: { type: string }[] }[] }[]> {
+async function readThreads(): Promise<
+  { id: string; preview: string; turns: { status: string; items: { type: string }[] }[] }[]
+> {
   const app = StdioRpcClient.start(env(), ws.dir);
   try {
     await app.initialize();
     const list = await app.request<{ data: { id: string }[] }>('thread/list', { cwd: ws.dir });
     const threads = [];
     for (const t of list.data) {
-      threads.push((await app.request<{ thread: { id: string; preview: string; turns: { status: string; items: { type: string }[] }[] } }>('thread/read', { threadId: t.id, includeTurns: true })).thread);
+      threads.push(
+        (
+          await app.request<{
+            thread: { id: string; preview: string; turns: { status: string; items: { type: string }[] }[] };
+          }>('thread/read', { threadId: t.id, includeTurns: true })
+        ).thread,
+      );
     }
     return threads;
   } finally {
@@ -113,7 +164,17 @@ describe('weft mcp-server with the MCP SDK client over stdio', { timeout: 60_000
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['weft', 'weft-reply']);
     const weft = tools[0];
-    expect(Object.keys(weft?.inputSchema.properties ?? {})).toEqual(['prompt', 'cwd', 'approval-policy', 'sandbox', 'model', 'profile', 'base-instructions', 'developer-instructions', 'config']);
+    expect(Object.keys(weft?.inputSchema.properties ?? {})).toEqual([
+      'prompt',
+      'cwd',
+      'approval-policy',
+      'sandbox',
+      'model',
+      'profile',
+      'base-instructions',
+      'developer-instructions',
+      'config',
+    ]);
     expect(weft?.inputSchema.required).toEqual(['prompt']);
     expect(tools[1]?.inputSchema.required).toEqual(['threadId', 'prompt']);
     for (const tool of tools) {
@@ -127,7 +188,10 @@ describe('weft mcp-server with the MCP SDK client over stdio', { timeout: 60_000
     const progress: string[] = [];
     const first = await callTool(client, 'weft', { prompt: 'How many lines in notes.txt?', cwd: ws.dir }, progress);
     const threadId = first.structuredContent?.threadId ?? '';
-    expect(first).toEqual({ content: [{ type: 'text', text: 'The notes have two lines.' }], structuredContent: { threadId, content: 'The notes have two lines.' } });
+    expect(first).toEqual({
+      content: [{ type: 'text', text: 'The notes have two lines.' }],
+      structuredContent: { threadId, content: 'The notes have two lines.' },
+    });
     expect(progress).toEqual(['The n', 'otes have two lines.']);
 
     const second = await callTool(client, 'weft-reply', { threadId, prompt: 'And the second line?' });
@@ -155,12 +219,21 @@ describe('weft mcp-server with the MCP SDK client over stdio', { timeout: 60_000
       answer('All done.'),
     ]);
     const asked: string[] = [];
-    const answers: ElicitResult[] = [{ action: 'accept', content: { decision: 'accept' } }, { action: 'decline' }, { action: 'accept' }];
+    const answers: ElicitResult[] = [
+      { action: 'accept', content: { decision: 'accept' } },
+      { action: 'decline' },
+      { action: 'accept' },
+    ];
     const client = await connectStdio((request) => {
       asked.push(request.params.message);
       return answers.shift() ?? { action: 'cancel' };
     });
-    const result = await callTool(client, 'weft', { prompt: 'make files', cwd: ws.dir, 'approval-policy': 'untrusted', sandbox: 'workspace-write' });
+    const result = await callTool(client, 'weft', {
+      prompt: 'make files',
+      cwd: ws.dir,
+      'approval-policy': 'untrusted',
+      sandbox: 'workspace-write',
+    });
     expect(result.structuredContent?.content).toBe('All done.');
     expect(asked).toHaveLength(3);
     expect(asked[0]).toContain('touch allowed.txt');
@@ -176,7 +249,21 @@ describe('weft mcp-server with the MCP SDK client over stdio', { timeout: 60_000
 
   it("asks the agent's questions as an elicitation form", async () => {
     server.enqueueMany([
-      calls(evFunctionCall('q', 'request_user_input', { questions: [{ id: 'color', header: 'Colour', question: 'Which colour?', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] })),
+      calls(
+        evFunctionCall('q', 'request_user_input', {
+          questions: [
+            {
+              id: 'color',
+              header: 'Colour',
+              question: 'Which colour?',
+              options: [
+                { label: 'Red', description: 'warm' },
+                { label: 'Blue', description: 'cool' },
+              ],
+            },
+          ],
+        }),
+      ),
       answer('Blue it is.'),
     ]);
     const forms: ElicitRequest['params'][] = [];
@@ -188,13 +275,27 @@ describe('weft mcp-server with the MCP SDK client over stdio', { timeout: 60_000
     expect(result.structuredContent?.content).toBe('Blue it is.');
     expect(forms).toEqual([
       // The agent's questions allow an answer of one's own, so the options are described, not enforced.
-      { mode: 'form', message: 'Which colour?', requestedSchema: { type: 'object', properties: { color: { type: 'string', title: 'Colour', description: 'Which colour? (Red: warm; Blue: cool)' } } } },
+      {
+        mode: 'form',
+        message: 'Which colour?',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            color: { type: 'string', title: 'Colour', description: 'Which colour? (Red: warm; Blue: cool)' },
+          },
+        },
+      },
     ]);
-    expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe('{"answers":{"color":{"answers":["Blue"]}}}');
+    expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe(
+      '{"answers":{"color":{"answers":["Blue"]}}}',
+    );
   });
 
   it('interrupts the turn when the host cancels the call', async () => {
-    server.enqueueMany([{ kind: 'sse-hang', events: [evCreated(), evOutputTextDelta('Thinking')] }, answer('Back again.')]);
+    server.enqueueMany([
+      { kind: 'sse-hang', events: [evCreated(), evOutputTextDelta('Thinking')] },
+      answer('Back again.'),
+    ]);
     const client = await connectStdio();
     const controller = new AbortController();
     const progress: string[] = [];
@@ -213,28 +314,46 @@ describe('weft mcp-server with the MCP SDK client over stdio', { timeout: 60_000
     expect(reply.structuredContent).toEqual({ threadId, content: 'Back again.' });
     expect(progress).toEqual(['Thinking']);
     await client.close();
-    expect((await readThreads()).map((t) => t.turns.map((turn) => turn.status))).toEqual([['interrupted', 'completed']]);
+    expect((await readThreads()).map((t) => t.turns.map((turn) => turn.status))).toEqual([
+      ['interrupted', 'completed'],
+    ]);
   });
 });
 
 describe('weft mcp-server over streamable HTTP', { timeout: 60_000 }, () => {
   it('requires the token, then serves tools, progress and elicitation', async () => {
-    server.enqueueMany([calls(evFunctionCall('a', 'exec_command', { cmd: 'touch over-http.txt' })), answer('Made it over HTTP.')]);
+    server.enqueueMany([
+      calls(evFunctionCall('a', 'exec_command', { cmd: 'touch over-http.txt' })),
+      answer('Made it over HTTP.'),
+    ]);
     const { url, token } = await startHttpServer();
     const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(refused.status).toBe(401);
     const wrong = mcpClient();
-    await expect(wrong.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer nope' } } }))).rejects.toThrow();
+    await expect(
+      wrong.connect(
+        new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer nope' } } }),
+      ),
+    ).rejects.toThrow();
 
     const asked: string[] = [];
     const client = mcpClient((request) => {
       asked.push(request.params.message);
       return { action: 'accept', content: { decision: 'accept' } };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
     cleanups.push(() => client.close());
     const progress: string[] = [];
-    const result = await callTool(client, 'weft', { prompt: 'touch a file', cwd: ws.dir, 'approval-policy': 'untrusted' }, progress);
+    const result = await callTool(
+      client,
+      'weft',
+      { prompt: 'touch a file', cwd: ws.dir, 'approval-policy': 'untrusted' },
+      progress,
+    );
     expect(result.structuredContent?.content).toBe('Made it over HTTP.');
     expect(progress.join('')).toBe('Made it over HTTP.');
     expect(asked).toEqual([expect.stringContaining('touch over-http.txt')]);
@@ -247,14 +366,41 @@ describe('weft mcp-server with @modelcontextprotocol/inspector-cli', () => {
     server.enqueueMany([answer('Inspected over stdio.'), answer('Inspected over HTTP.')]);
     // The inspector reads its own package.json through a path relative to the working directory, so it
     // runs from its build folder; the threads still work in ws.dir (the `cwd` tool argument).
-    const inspector = (args: string[]) => run(process.execPath, [INSPECTOR, ...args], { cwd: dirname(INSPECTOR), env: env() }).then((r) => JSON.parse(r.stdout) as Record<string, unknown>);
+    const inspector = (args: string[]) =>
+      run(process.execPath, [INSPECTOR, ...args], { cwd: dirname(INSPECTOR), env: env() }).then(
+        (r) => JSON.parse(r.stdout) as Record<string, unknown>,
+      );
     const listed = await inspector([process.execPath, WEFT, 'mcp-server', '--method', 'tools/list']);
     expect((listed['tools'] as { name: string }[]).map((t) => t.name)).toEqual(['weft', 'weft-reply']);
-    const called = await inspector([process.execPath, WEFT, 'mcp-server', '--method', 'tools/call', '--tool-name', 'weft', '--tool-arg', 'prompt=hello', `cwd=${ws.dir}`]);
+    const called = await inspector([
+      process.execPath,
+      WEFT,
+      'mcp-server',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'weft',
+      '--tool-arg',
+      'prompt=hello',
+      `cwd=${ws.dir}`,
+    ]);
     expect(called['structuredContent']).toEqual({ threadId: expect.any(String), content: 'Inspected over stdio.' });
 
     const { url, token } = await startHttpServer();
-    const overHttp = await inspector([url, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, '--method', 'tools/call', '--tool-name', 'weft', '--tool-arg', 'prompt=hello again', `cwd=${ws.dir}`]);
+    const overHttp = await inspector([
+      url,
+      '--transport',
+      'http',
+      '--header',
+      `Authorization: Bearer ${token}`,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'weft',
+      '--tool-arg',
+      'prompt=hello again',
+      `cwd=${ws.dir}`,
+    ]);
     expect(overHttp['structuredContent']).toEqual({ threadId: expect.any(String), content: 'Inspected over HTTP.' });
   }, 120_000); // five processes (three inspectors, each starting or reaching a weft) on a busy machine
 });

@@ -43,7 +43,11 @@ async function launch(script: string, policy: SandboxPolicy, extraFds: number[] 
   const launched = sandbox.launcher(['bash', '-c', script], { cwd: ws, env });
   const [program, ...args] = launched.argv;
   if (program === undefined) throw new Error('launcher returned an empty argv');
-  const child = spawn(program, args, { cwd: ws, env: launched.env ?? env, stdio: ['ignore', 'pipe', 'pipe', ...extraFds] });
+  const child = spawn(program, args, {
+    cwd: ws,
+    env: launched.env ?? env,
+    stdio: ['ignore', 'pipe', 'pipe', ...extraFds],
+  });
   children.add(child);
   child.on('close', () => children.delete(child));
   return child;
@@ -103,7 +107,9 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
   });
 
   it('control: the workspace itself is writable and the command sees the markers', async () => {
-    const result = await sandboxed('echo hi > inside.txt && mkdir -p src && echo x > src/a.txt && echo "$WEFT_SANDBOX $WEFT_SANDBOX_NETWORK_DISABLED"');
+    const result = await sandboxed(
+      'echo hi > inside.txt && mkdir -p src && echo x > src/a.txt && echo "$WEFT_SANDBOX $WEFT_SANDBOX_NETWORK_DISABLED"',
+    );
     expect(result).toEqual({ code: 0, stdout: 'bwrap 1\n', stderr: '' });
     expect(await readFile(join(ws, 'inside.txt'), 'utf8')).toBe('hi\n');
   });
@@ -132,7 +138,9 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
   });
 
   it('cannot create project config in .weft or change .agents', async () => {
-    await sandboxed('mkdir -p .weft; echo \'approval_policy = "never"\' > .weft/config.toml; echo x > .agents/skill.md; true');
+    await sandboxed(
+      'mkdir -p .weft; echo \'approval_policy = "never"\' > .weft/config.toml; echo x > .agents/skill.md; true',
+    );
     expect(existsSync(join(ws, '.weft', 'config.toml'))).toBe(false);
     expect(await readdir(join(ws, '.agents'))).toEqual([]);
   });
@@ -171,13 +179,17 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
   });
 
   it('cannot climb out with cd .. tricks', async () => {
-    await sandboxed('cd .. && echo pwned > outside/victim.txt; cd ../outside && touch new; cd / && touch root-file; true');
+    await sandboxed(
+      'cd .. && echo pwned > outside/victim.txt; cd ../outside && touch new; cd / && touch root-file; true',
+    );
     await expectOutsideUntouched();
     expect(existsSync('/root-file')).toBe(false);
   });
 
   it('cannot write through /proc/self/root or /proc/1/root', async () => {
-    await sandboxed(`echo pwned > /proc/self/root${outside}/victim.txt; echo pwned > /proc/1/root${outside}/victim.txt; true`);
+    await sandboxed(
+      `echo pwned > /proc/self/root${outside}/victim.txt; echo pwned > /proc/1/root${outside}/victim.txt; true`,
+    );
     await expectOutsideUntouched();
   });
 
@@ -253,7 +265,10 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
     it('control: with network access the same connection goes through', async () => {
       const before = connections;
       const counted = new Promise<void>((resolve) => (onConnection = resolve));
-      const result = await sandboxed(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`, { ...WORKSPACE, networkAccess: true });
+      const result = await sandboxed(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`, {
+        ...WORKSPACE,
+        networkAccess: true,
+      });
       expect(result.stdout).toBe('connected\n');
       await counted;
       expect(connections - before).toBe(1);
@@ -317,7 +332,8 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
     // Safety net: if the sandbox ever lets a test process escape, end it (by pid, found by its unique
     // marker) instead of leaving it running on the machine.
     afterAll(async () => {
-      for (const marker of markers) for (const pid of await processesNamed(marker)) process.kill(Number(pid), 'SIGKILL');
+      for (const marker of markers)
+        for (const pid of await processesNamed(marker)) process.kill(Number(pid), 'SIGKILL');
     });
 
     it('a background process does not outlive the command (nohup, setsid, disown)', async () => {
@@ -344,7 +360,9 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
         WORKSPACE,
       );
       const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-      await new Promise<void>((resolve) => child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()));
+      await new Promise<void>((resolve) =>
+        child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()),
+      );
       expect(await processesNamed(marker)).toHaveLength(1);
       child.kill('SIGKILL');
       await exited;
@@ -354,7 +372,8 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
         const check = (): void => {
           void processesNamed(marker).then((pids) => {
             if (pids.length === 0) resolve();
-            else if (Date.now() > deadline) reject(new Error(`still running after the sandbox was killed: ${pids.join(', ')}`));
+            else if (Date.now() > deadline)
+              reject(new Error(`still running after the sandbox was killed: ${pids.join(', ')}`));
             else setImmediate(check);
           });
         };
@@ -363,7 +382,9 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
     });
 
     it('cannot see or signal host processes', async () => {
-      const result = await sandboxed(`ls /proc | grep -c '^[0-9]'; kill -0 ${process.pid} 2>/dev/null && echo can-signal; true`);
+      const result = await sandboxed(
+        `ls /proc | grep -c '^[0-9]'; kill -0 ${process.pid} 2>/dev/null && echo can-signal; true`,
+      );
       expect(Number(result.stdout.split('\n')[0])).toBeLessThan(10);
       expect(result.stdout).not.toContain('can-signal');
     });
@@ -408,7 +429,8 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
 
     it('io_uring, which bypasses socket filters, is refused when the network is off', async () => {
       // io_uring_setup(1, NULL) fails with EFAULT when allowed, EPERM when the filter refuses it.
-      const script = 'import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); libc.syscall(425, 1, None); print(os.strerror(ctypes.get_errno()))';
+      const script =
+        'import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); libc.syscall(425, 1, None); print(os.strerror(ctypes.get_errno()))';
       const result = await sandboxed(`python3 -c "${script}"`);
       expect(result).toEqual({ code: 0, stdout: 'Operation not permitted\n', stderr: '' });
       const control = await sandboxed(`python3 -c "${script}"`, { ...WORKSPACE, networkAccess: true });
@@ -431,20 +453,24 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
   describe('read-only', () => {
     it('cannot write the workspace, /tmp or outside', async () => {
       const tmpFile = join('/tmp', `weft-escape-${randomBytes(4).toString('hex')}`);
-      const result = await sandboxed(`touch inside.txt; touch ${tmpFile}; echo pwned > ${outside}/victim.txt`, READ_ONLY);
+      const result = await sandboxed(
+        `touch inside.txt; touch ${tmpFile}; echo pwned > ${outside}/victim.txt`,
+        READ_ONLY,
+      );
       expect(result.code).not.toBe(0);
       expect(existsSync(join(ws, 'inside.txt'))).toBe(false);
       expect(existsSync(tmpFile)).toBe(false);
       await expectOutsideUntouched();
     });
-
   });
 
   describe('weft sandbox', () => {
     it('exits with the command status and enforces the policy', async () => {
       expect(await runSandboxCommand(['--cd', ws, '--', 'bash', '-c', 'echo ok > from-cli.txt; exit 7'])).toBe(7);
       expect(await readFile(join(ws, 'from-cli.txt'), 'utf8')).toBe('ok\n');
-      expect(await runSandboxCommand(['--cd', ws, '--mode', 'read-only', '--', 'bash', '-c', 'touch x 2>/dev/null'])).toBe(1);
+      expect(
+        await runSandboxCommand(['--cd', ws, '--mode', 'read-only', '--', 'bash', '-c', 'touch x 2>/dev/null']),
+      ).toBe(1);
       expect(existsSync(join(ws, 'x'))).toBe(false);
       expect(await runSandboxCommand(['--mode', 'sideways', '--', 'true'])).toBe(2);
     });
@@ -469,9 +495,13 @@ describe.skipIf(!probe.ok)(`Linux sandbox escape attempts${skipReason}`, () => {
           else process.env[key] = value;
         }
       }
-      const names = (await readFile(join(ws, 'env.txt'), 'utf8')).split('\n').map((line) => line.slice(0, line.indexOf('=')));
+      const names = (await readFile(join(ws, 'env.txt'), 'utf8'))
+        .split('\n')
+        .map((line) => line.slice(0, line.indexOf('=')));
       expect(names).toContain('WEFT_TEST_PLAIN');
-      expect(names.filter((n) => ['OPENAI_API_KEY', 'PGPASSWORD', 'GH_PAT', 'DATABASE_URL', 'SSH_AUTH_SOCK'].includes(n))).toEqual([]);
+      expect(
+        names.filter((n) => ['OPENAI_API_KEY', 'PGPASSWORD', 'GH_PAT', 'DATABASE_URL', 'SSH_AUTH_SOCK'].includes(n)),
+      ).toEqual([]);
     });
   });
 });

@@ -55,7 +55,8 @@ function open(port: number): Promise<Socket> {
   });
 }
 
-const closed = (socket: Socket): Promise<void> => (socket.closed ? Promise.resolve() : new Promise((r) => socket.once('close', () => r())));
+const closed = (socket: Socket): Promise<void> =>
+  socket.closed ? Promise.resolve() : new Promise((r) => socket.once('close', () => r()));
 
 describe('weft serve: Host check', () => {
   it('answers 421 to any Host that is not a loopback name with its port, for pages, /healthz and the socket', async () => {
@@ -65,7 +66,14 @@ describe('weft serve: Host check', () => {
       expect((await rawGet(port, '/healthz', { Host: host })).status, host).toBe(200);
       expect((await rawGet(port, '/', { Host: host })).status, host).toBe(200);
     }
-    for (const host of [`evil.example:${port}`, 'evil.example', `127.0.0.1:${port + 1}`, '127.0.0.1', `localhost.evil.example:${port}`, `127.0.0.2:${port}`]) {
+    for (const host of [
+      `evil.example:${port}`,
+      'evil.example',
+      `127.0.0.1:${port + 1}`,
+      '127.0.0.1',
+      `localhost.evil.example:${port}`,
+      `127.0.0.2:${port}`,
+    ]) {
       const health = await rawGet(port, '/healthz', { Host: host });
       expect(health.status, host).toBe(421);
       expect(health.body).not.toContain('ok');
@@ -73,7 +81,9 @@ describe('weft serve: Host check', () => {
       expect(page.status, host).toBe(421);
       expect(page.body).not.toContain('<title>Weft</title>');
     }
-    const rebound = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${TOKEN}`, { headers: { Host: `evil.example:${port}` } });
+    const rebound = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${TOKEN}`, {
+      headers: { Host: `evil.example:${port}` },
+    });
     const status = await new Promise<number>((done) => {
       rebound.on('unexpected-response', (_req, res) => done(res.statusCode ?? 0));
       rebound.on('open', () => done(101));
@@ -121,7 +131,14 @@ describe('weft serve: held sockets', () => {
     // A slot freed is a slot usable again.
     await waitFor<number>(
       (listener) => {
-        const tick = setInterval(() => void rawGet(server.port, '/healthz').then((r) => listener(r.status), () => listener(0)), 50);
+        const tick = setInterval(
+          () =>
+            void rawGet(server.port, '/healthz').then(
+              (r) => listener(r.status),
+              () => listener(0),
+            ),
+          50,
+        );
         return () => clearInterval(tick);
       },
       (status) => status === 200,
@@ -170,7 +187,11 @@ describe('weft serve: held sockets', () => {
           });
           return socket;
         });
-        await Promise.all(sockets200.map((socket) => new Promise((r) => (socket.connecting ? socket.once('connect', r).once('close', r) : r(null)))));
+        await Promise.all(
+          sockets200.map(
+            (socket) => new Promise((r) => (socket.connecting ? socket.once('connect', r).once('close', r) : r(null))),
+          ),
+        );
         flood.push(...sockets200);
       }
       // Everything over the per-client cap is closed by the server as soon as it is accepted.
@@ -189,7 +210,14 @@ describe('weft serve: held sockets', () => {
       for (const s of opened) s.destroy();
       await waitFor<number>(
         (listener) => {
-          const tick = setInterval(() => void rawGet(port, '/healthz').then((r) => listener(r.status), () => listener(0)), 50);
+          const tick = setInterval(
+            () =>
+              void rawGet(port, '/healthz').then(
+                (r) => listener(r.status),
+                () => listener(0),
+              ),
+            50,
+          );
           return () => clearInterval(tick);
         },
         (status) => status === 200,

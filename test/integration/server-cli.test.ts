@@ -71,7 +71,8 @@ function run(args: string[]): Child {
       const check = (): void => {
         const found = out.split('\n').find((candidate) => pattern.test(candidate));
         if (found !== undefined) resolveLine(found);
-        else if (child.exitCode !== null) reject(new Error(`exited ${child.exitCode} without ${String(pattern)}; stderr: ${err}`));
+        else if (child.exitCode !== null)
+          reject(new Error(`exited ${child.exitCode} without ${String(pattern)}; stderr: ${err}`));
         else waiters.push(check);
       };
       void exit.then(() => waiters.length > 0 && check());
@@ -89,7 +90,10 @@ describe('weft app-server (stdio)', () => {
     await app.line(/"id":2/);
     app.child.stdin.end();
     expect(await app.exit).toBe(0);
-    const lines = app.stdout().split('\n').filter((l) => l !== '');
+    const lines = app
+      .stdout()
+      .split('\n')
+      .filter((l) => l !== '');
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
       { id: 1, result: { echo: 'initialize', params: {} } },
       { id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: /) as unknown } },

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { connect as netConnect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startWebServer, WebServerStartError, type WebServer, type WebServerOptions } from '../../src-main/server/http-server';
+import {
+  startWebServer,
+  WebServerStartError,
+  type WebServer,
+  type WebServerOptions,
+} from '../../src-main/server/http-server';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 import { EchoHost } from '../unit/server/helpers';
@@ -56,7 +61,10 @@ describe('weft serve: WebSocket', () => {
     const connection = host.connections[0];
     expect(connection?.sink.label).toMatch(/^ws 127\.0\.0\.1:\d+$/);
     connection?.notify('warning', { message: 'hi' });
-    expect(await client.next((m) => JSON.stringify(m).includes('warning'), 'warning')).toEqual({ method: 'warning', params: { message: 'hi' } });
+    expect(await client.next((m) => JSON.stringify(m).includes('warning'), 'warning')).toEqual({
+      method: 'warning',
+      params: { message: 'hi' },
+    });
     const closed = waitFor(host.subscribe, (event) => event.type === 'close', { label: 'close' });
     client.ws.close();
     await closed;
@@ -77,7 +85,9 @@ describe('weft serve: WebSocket', () => {
     await expect(openClient(wsUrl(server, ''), ['weft.token.wrong'])).rejects.toThrow('HTTP 401');
     await expect(openClient(`ws://127.0.0.1:${server.port}/other?token=${TOKEN}`)).rejects.toThrow('HTTP 404');
     await expect(openClient(wsUrl(server), undefined, { origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
-    await expect(openClient(wsUrl(server), undefined, { origin: `http://localhost:${server.port + 1}` })).rejects.toThrow('HTTP 403');
+    await expect(
+      openClient(wsUrl(server), undefined, { origin: `http://localhost:${server.port + 1}` }),
+    ).rejects.toThrow('HTTP 403');
     expect(host.connections).toHaveLength(0);
     const own = await openClient(wsUrl(server), undefined, { origin: `http://127.0.0.1:${server.port}` });
     const local = await openClient(wsUrl(server), undefined, { origin: `http://localhost:${server.port}` });
@@ -95,7 +105,13 @@ describe('weft serve: WebSocket', () => {
     await client.next(withId('ok'), 'id ok');
     expect(client.messages).toEqual([
       { id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: /) as unknown } },
-      { id: null, error: { code: -32600, message: 'binary frames are not supported: send each JSON-RPC message as a UTF-8 text frame' } },
+      {
+        id: null,
+        error: {
+          code: -32600,
+          message: 'binary frames are not supported: send each JSON-RPC message as a UTF-8 text frame',
+        },
+      },
       { id: 'ok', result: { echo: 'ping', params: null } },
     ]);
     client.ws.close();
@@ -108,7 +124,9 @@ describe('weft serve: WebSocket', () => {
     client.ws.send('x'.repeat(11 * 1024 * 1024));
     expect(await client.closed).toEqual({ code: 1009, reason: 'message too large: the limit is 10 MiB per message' });
     await hostSawClose;
-    expect(logs.join('\n')).toMatch(/ws 127\.0\.0\.1:\d+ sent a message over the 10 MiB limit; closing its connection \(1009\)/);
+    expect(logs.join('\n')).toMatch(
+      /ws 127\.0\.0\.1:\d+ sent a message over the 10 MiB limit; closing its connection \(1009\)/,
+    );
     const next = await openClient(wsUrl(server));
     next.send({ id: 2, method: 'after' });
     await next.next(withId(2), 'id 2');
@@ -127,7 +145,9 @@ describe('weft serve: WebSocket', () => {
     );
     const { connection } = await connected;
     const socketClosed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    await waitFor(host.subscribe, (event) => event.type === 'close' && event.connection === connection, { label: 'close of the silent peer' });
+    await waitFor(host.subscribe, (event) => event.type === 'close' && event.connection === connection, {
+      label: 'close of the silent peer',
+    });
     await socketClosed;
     expect(logs.join('\n')).toContain('did not answer a ping; closing its connection');
   });
@@ -143,12 +163,15 @@ describe('weft serve: WebSocket', () => {
     let sent = 0;
     const push = (): void => {
       // Bounded so that a broken limit fails by timeout instead of eating memory.
-      for (let i = 0; i < 16 && !connection.closed && sent < 4000; i += 1, sent += 1) connection.notify('warning', { message: chunk });
+      for (let i = 0; i < 16 && !connection.closed && sent < 4000; i += 1, sent += 1)
+        connection.notify('warning', { message: chunk });
       if (!connection.closed && sent < 4000) setImmediate(push);
     };
     push();
     await closed;
-    expect(logs.join('\n')).toMatch(/weft: client ws 127\.0\.0\.1:\d+ is not reading fast enough: [\d.]+ MiB of outgoing messages queued \(limit 1\.0 MiB\); dropping the connection/);
+    expect(logs.join('\n')).toMatch(
+      /weft: client ws 127\.0\.0\.1:\d+ is not reading fast enough: [\d.]+ MiB of outgoing messages queued \(limit 1\.0 MiB\); dropping the connection/,
+    );
     client.ws.terminate();
   });
 });
@@ -173,7 +196,9 @@ describe('weft serve: HTTP', () => {
       'referrer-policy': 'no-referrer',
     });
     const csp = String(index.headers['content-security-policy']);
-    expect(csp).toContain("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:");
+    expect(csp).toContain(
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:",
+    );
     expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${server.port};`);
     expect(csp).toContain("frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
     const script = await rawGet(server.port, '/assets/app.js');
@@ -186,7 +211,8 @@ describe('weft serve: HTTP', () => {
 
   it('builds the CSP from the host the page was loaded from, never with an IPv6 literal', async () => {
     const server = await start();
-    const cspFor = async (host: string): Promise<string> => String((await rawGet(server.port, '/', { host })).headers['content-security-policy']);
+    const cspFor = async (host: string): Promise<string> =>
+      String((await rawGet(server.port, '/', { host })).headers['content-security-policy']);
     expect(await cspFor(`localhost:${server.port}`)).toContain(`connect-src 'self' ws://localhost:${server.port};`);
     const v6 = await cspFor(`[::1]:${server.port}`);
     expect(v6).toContain("connect-src 'self';");
@@ -197,20 +223,32 @@ describe('weft serve: HTTP', () => {
 
   it('answers /token-check with 200 for the token and 401 for any other', async () => {
     const server = await start();
-    expect(await rawGet(server.port, `/token-check?token=${TOKEN}`)).toMatchObject({ status: 200, body: '{"token":"ok"}' });
-    expect(await rawGet(server.port, '/token-check?token=old-token')).toMatchObject({ status: 401, body: '{"token":"rejected"}' });
+    expect(await rawGet(server.port, `/token-check?token=${TOKEN}`)).toMatchObject({
+      status: 200,
+      body: '{"token":"ok"}',
+    });
+    expect(await rawGet(server.port, '/token-check?token=old-token')).toMatchObject({
+      status: 401,
+      body: '{"token":"rejected"}',
+    });
     expect((await rawGet(server.port, '/token-check')).status).toBe(401);
   });
 
-  it.each(['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/assets/../../package.json', '/%2e%2e%5cpackage.json', '/assets%2f..%2f..%2fpackage.json', '//etc/passwd', '/.%2e/package.json'])(
-    'refuses the traversal attempt %s',
-    async (path) => {
-      const server = await start();
-      const response = await rawGet(server.port, path);
-      expect([400, 404]).toContain(response.status);
-      expect(response.body).not.toContain('SECRET');
-    },
-  );
+  it.each([
+    '/../package.json',
+    '/%2e%2e/package.json',
+    '/..%2fpackage.json',
+    '/assets/../../package.json',
+    '/%2e%2e%5cpackage.json',
+    '/assets%2f..%2f..%2fpackage.json',
+    '//etc/passwd',
+    '/.%2e/package.json',
+  ])('refuses the traversal attempt %s', async (path) => {
+    const server = await start();
+    const response = await rawGet(server.port, path);
+    expect([400, 404]).toContain(response.status);
+    expect(response.body).not.toContain('SECRET');
+  });
 
   it('explains how to build the renderer when it is missing', async () => {
     const server = await start({ staticDir: workspace.path('no-such-dir') });
@@ -223,7 +261,9 @@ describe('weft serve: HTTP', () => {
 describe('weft serve: listening', () => {
   it('refuses a non-loopback host unless it was given explicitly, and still requires the token then', async () => {
     await expect(start({ host: '0.0.0.0' })).rejects.toThrow(WebServerStartError);
-    await expect(start({ host: '0.0.0.0' })).rejects.toThrow(/refusing to listen on 0\.0\.0\.0: .*Pass --host explicitly/);
+    await expect(start({ host: '0.0.0.0' })).rejects.toThrow(
+      /refusing to listen on 0\.0\.0\.0: .*Pass --host explicitly/,
+    );
     const server = await start({ host: '0.0.0.0', hostExplicit: true });
     expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${TOKEN}`);
     await expect(openClient(wsUrl(server, ''))).rejects.toThrow('HTTP 401');

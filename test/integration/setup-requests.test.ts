@@ -31,7 +31,10 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
 
 async function start(env: Record<string, string> = {}): Promise<StdioRpcClient> {
   client = StdioRpcClient.start({ WEFT_HOME: home.dir, ...env }, ws.dir);
@@ -41,7 +44,10 @@ async function start(env: Record<string, string> = {}): Promise<StdioRpcClient> 
 
 async function runTurn(c: StdioRpcClient, threadId: string, text: string) {
   const from = c.received.length;
-  const { turn } = await c.request<{ turn: { id: string } }>('turn/start', { threadId, input: [{ type: 'text', text }] });
+  const { turn } = await c.request<{ turn: { id: string } }>('turn/start', {
+    threadId,
+    input: [{ type: 'text', text }],
+  });
   const done = await c.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turn.id, from);
   return done as { turn: { status: string; error: { message: string } | null } };
 }
@@ -57,7 +63,12 @@ interface ProviderInfo {
 describe('set-up requests', () => {
   it('saves a key that the next turn of an open thread uses, and never returns it', async () => {
     const c = await start();
-    const before = await c.request<{ providers: ProviderInfo[]; activeProviderId: string; configFile: string; keyStorage: string }>('weft/provider/list', {});
+    const before = await c.request<{
+      providers: ProviderInfo[];
+      activeProviderId: string;
+      configFile: string;
+      keyStorage: string;
+    }>('weft/provider/list', {});
     expect(before.activeProviderId).toBe('mock');
     expect(before.configFile).toBe(join(home.dir, 'config.toml'));
     expect(before.keyStorage).toBe('file');
@@ -87,7 +98,10 @@ describe('set-up requests', () => {
     const unknown = await c.call('weft/auth/setKey', { providerId: 'nope', apiKey: 'sk-1' });
     expect(unknown.error?.message).toMatch(/there is no provider "nope"/);
 
-    expect(await c.request('weft/auth/setKey', { providerId: 'mock', apiKey: ' sk-saved-123 ' })).toEqual({ providerId: 'mock', keyStorage: 'file' });
+    expect(await c.request('weft/auth/setKey', { providerId: 'mock', apiKey: ' sk-saved-123 ' })).toEqual({
+      providerId: 'mock',
+      keyStorage: 'file',
+    });
     const auth = join(home.dir, 'auth.json');
     expect((await stat(auth)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(auth, 'utf8'))).toEqual({ version: 1, keys: { mock: 'sk-saved-123' } });
@@ -106,7 +120,9 @@ describe('set-up requests', () => {
   });
 
   it('prefers the environment over a saved key', async () => {
-    await writeFile(join(home.dir, 'auth.json'), JSON.stringify({ version: 1, keys: { mock: 'sk-saved' } }), { mode: 0o600 });
+    await writeFile(join(home.dir, 'auth.json'), JSON.stringify({ version: 1, keys: { mock: 'sk-saved' } }), {
+      mode: 0o600,
+    });
     const c = await start({ MOCK_API_KEY: 'sk-env' });
     const list = await c.request<{ providers: ProviderInfo[] }>('weft/provider/list', {});
     expect(list.providers.find((p) => p.id === 'mock')).toMatchObject({ keySource: 'env', savedKey: true });
@@ -126,21 +142,50 @@ describe('set-up requests', () => {
     const listed = await c.request<{ rules: unknown[] }>('weft/rules/list', {});
     expect(listed).toEqual({
       rules: [
-        { id: 'r-1', pattern: ['npm', 'test'], decision: 'allow', justification: null, createdAt: '2026-11-20T10:00:00Z', sourceFile: join(home.dir, 'rules', 'default.toml'), line: 1 },
-        { id: 'r-2', pattern: ['git', 'push'], decision: 'forbidden', justification: 'never push from the agent', createdAt: null, sourceFile: join(home.dir, 'rules', 'default.toml'), line: 7 },
+        {
+          id: 'r-1',
+          pattern: ['npm', 'test'],
+          decision: 'allow',
+          justification: null,
+          createdAt: '2026-11-20T10:00:00Z',
+          sourceFile: join(home.dir, 'rules', 'default.toml'),
+          line: 1,
+        },
+        {
+          id: 'r-2',
+          pattern: ['git', 'push'],
+          decision: 'forbidden',
+          justification: 'never push from the agent',
+          createdAt: null,
+          sourceFile: join(home.dir, 'rules', 'default.toml'),
+          line: 7,
+        },
       ],
       warnings: [],
     });
     expect(await c.request('weft/rules/revoke', { id: 'r-1' })).toMatchObject({ revoked: { id: 'r-1' } });
     expect(await c.request('weft/rules/revoke', { id: 'r-1' })).toEqual({ revoked: null });
-    expect((await c.request<{ rules: { id: string }[] }>('weft/rules/list', {})).rules.map((r) => r.id)).toEqual(['r-2']);
+    expect((await c.request<{ rules: { id: string }[] }>('weft/rules/list', {})).rules.map((r) => r.id)).toEqual([
+      'r-2',
+    ]);
     expect(await readFile(join(home.dir, 'rules', 'default.toml'), 'utf8')).not.toContain('npm');
   });
 
   it('completes folder paths and says what a path is', async () => {
     const c = await start();
-    expect(await c.request('weft/fs/complete', { path: join(ws.dir, 's') })).toEqual({ resolved: join(ws.dir, 's'), kind: 'missing', completions: [join(ws.dir, 'scripts'), join(ws.dir, 'src')] });
-    expect(await c.request('weft/fs/complete', { path: `${ws.dir}/` })).toEqual({ resolved: ws.dir, kind: 'folder', completions: [join(ws.dir, 'scripts'), join(ws.dir, 'src')] });
-    expect(await c.request('weft/fs/complete', { path: join(ws.dir, 'notes.txt') })).toMatchObject({ kind: 'file', completions: [] });
+    expect(await c.request('weft/fs/complete', { path: join(ws.dir, 's') })).toEqual({
+      resolved: join(ws.dir, 's'),
+      kind: 'missing',
+      completions: [join(ws.dir, 'scripts'), join(ws.dir, 'src')],
+    });
+    expect(await c.request('weft/fs/complete', { path: `${ws.dir}/` })).toEqual({
+      resolved: ws.dir,
+      kind: 'folder',
+      completions: [join(ws.dir, 'scripts'), join(ws.dir, 'src')],
+    });
+    expect(await c.request('weft/fs/complete', { path: join(ws.dir, 'notes.txt') })).toMatchObject({
+      kind: 'file',
+      completions: [],
+    });
   });
 });

@@ -79,7 +79,9 @@ afterAll(async () => {
 /** Runs the writer until it has acknowledged `killAfter` items, then kills it with SIGKILL. */
 function runAndKill(threadId: string, mode: 'create' | 'append', seed: number, killAfter: number): Promise<string[]> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [BUNDLE, home.dir, threadId, mode, String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BUNDLE, home.dir, threadId, mode, String(seed)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     running.add(child);
     const acked: string[] = [];
     let buffered = '';
@@ -108,15 +110,21 @@ describe('several processes at once', () => {
   it('open a brand-new home together: one creates the index, the others wait for it', async () => {
     const fresh = await makeWeftHome();
     try {
-      const runs = Array.from({ length: 4 }, () =>
-        new Promise<string>((resolveRun, reject) => {
-          const child = spawn(process.execPath, [BUNDLE, fresh.dir, 'none', 'open', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-          let out = '';
-          let err = '';
-          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-          child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-          child.on('close', (code) => (code === 0 ? resolveRun(out.trim()) : reject(new Error(`open failed (${code}): ${err}`))));
-        }),
+      const runs = Array.from(
+        { length: 4 },
+        () =>
+          new Promise<string>((resolveRun, reject) => {
+            const child = spawn(process.execPath, [BUNDLE, fresh.dir, 'none', 'open', '0'], {
+              stdio: ['ignore', 'pipe', 'pipe'],
+            });
+            let out = '';
+            let err = '';
+            child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+            child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+            child.on('close', (code) =>
+              code === 0 ? resolveRun(out.trim()) : reject(new Error(`open failed (${code}): ${err}`)),
+            );
+          }),
       );
       expect(await Promise.all(runs)).toEqual(['opened 0', 'opened 0', 'opened 0', 'opened 0']);
     } finally {
@@ -140,7 +148,8 @@ describe('kill -9 while recording', () => {
           acked.get(id)?.push(...written);
         }),
       );
-      if (round === 2) for (const f of readdirSync(home.dir)) if (f.startsWith('weft.sqlite')) rmSync(join(home.dir, f));
+      if (round === 2)
+        for (const f of readdirSync(home.dir)) if (f.startsWith('weft.sqlite')) rmSync(join(home.dir, f));
 
       const warnings: string[] = [];
       const store = ThreadStore.open(home.dir, { onWarning: (m) => warnings.push(m) });
@@ -148,12 +157,17 @@ describe('kill -9 while recording', () => {
         for (const id of threads) {
           const state = store.load(id);
           const items = new Set(state.turns.flatMap((t) => t.items.map((i) => i.id)));
-          const history = new Set(state.history.flatMap((h) => ('call_id' in h && typeof h.call_id === 'string' ? [h.call_id] : [])));
+          const history = new Set(
+            state.history.flatMap((h) => ('call_id' in h && typeof h.call_id === 'string' ? [h.call_id] : [])),
+          );
           for (const itemId of acked.get(id) ?? []) {
             expect(items.has(itemId), `item ${itemId} after round ${round}`).toBe(true);
             expect(history.has(itemId), `history of ${itemId} after round ${round}`).toBe(true);
           }
-          expect(state.warnings.every((w) => /not a complete line|skipped: not JSON/.test(w)), state.warnings.join('\n')).toBe(true);
+          expect(
+            state.warnings.every((w) => /not a complete line|skipped: not JSON/.test(w)),
+            state.warnings.join('\n'),
+          ).toBe(true);
         }
         await store.whenIndexed();
         const listed = store.list({ limit: 100 }).data;

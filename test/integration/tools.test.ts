@@ -2,8 +2,19 @@ import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ThreadItem } from '../../src-preload/protocol';
 import { paramsOf, startAgent, type AgentHarness } from '../support/agent';
-import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evCustomToolCall, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
+import {
+  evAssistantMessage,
+  evCompleted,
+  evCreated,
+  evCustomToolCall,
+  evFunctionCall,
+  evOutputTextDelta,
+} from '../support/sse';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
 let server: MockResponsesServer;
@@ -12,7 +23,10 @@ let agent: AgentHarness | undefined;
 
 beforeEach(async () => {
   server = await startMockResponsesServer();
-  ws = await makeTempWorkspace({ 'src/app.py': 'def greet():\n    print("Hi")\n\n\ndef main():\n    greet()\n', 'old.txt': 'obsolete\n' });
+  ws = await makeTempWorkspace({
+    'src/app.py': 'def greet():\n    print("Hi")\n\n\ndef main():\n    greet()\n',
+    'old.txt': 'obsolete\n',
+  });
 });
 
 afterEach(async () => {
@@ -25,8 +39,14 @@ afterEach(async () => {
 /** The temp workspace lives under /tmp, which workspace-write would otherwise make writable. */
 const NO_TMP = { exclude_slash_tmp: true, exclude_tmpdir_env_var: true };
 
-const answer = (text: string) => ({ kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] });
-const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({ kind: 'sse' as const, events: [evCreated(), ...c, evCompleted()] });
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+});
+const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), ...c, evCompleted()],
+});
 
 const PATCH = `*** Begin Patch
 *** Add File: hello.txt
@@ -44,7 +64,10 @@ function completedItems(events: AgentHarness['events']): ThreadItem[] {
 
 describe('apply_patch tool', () => {
   it('applies a freeform patch, reports a fileChange item and the turn diff', async () => {
-    server.enqueueMany([{ kind: 'sse', events: [evCreated(), evCustomToolCall('p1', 'apply_patch', PATCH), evCompleted()] }, answer('patched')]);
+    server.enqueueMany([
+      { kind: 'sse', events: [evCreated(), evCustomToolCall('p1', 'apply_patch', PATCH), evCompleted()] },
+      answer('patched'),
+    ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir, model: 'gpt-5.1-codex' });
     const events = await agent.runTurn('edit');
 
@@ -52,7 +75,9 @@ describe('apply_patch tool', () => {
     expect(tools.find((t) => t.name === 'apply_patch')?.type).toBe('custom');
     const outputs = assertAllToolOutputsAnswered(server.requests[1]?.body);
     expect(outputs[0]).toMatchObject({ type: 'custom_tool_call_output', call_id: 'p1' });
-    expect(String(outputs[0]?.output)).toMatch(/^Exit code: 0\nWall time: \d+\.\d seconds\nOutput:\nSuccess\. Updated the following files:\nA hello\.txt\nM src\/app\.py\nD old\.txt\n$/);
+    expect(String(outputs[0]?.output)).toMatch(
+      /^Exit code: 0\nWall time: \d+\.\d seconds\nOutput:\nSuccess\. Updated the following files:\nA hello\.txt\nM src\/app\.py\nD old\.txt\n$/,
+    );
     expect(await ws.read('hello.txt')).toBe('Hello world\n');
     expect(await ws.read('src/app.py')).toContain('print("Hello, world!")');
     await expect(ws.read('old.txt')).rejects.toThrow();
@@ -76,7 +101,9 @@ describe('apply_patch tool', () => {
     await agent.runTurn('edit');
     const tools = (server.requests[0]?.body as { tools: { type: string; name?: string }[] }).tools;
     expect(tools.find((t) => t.name === 'apply_patch')?.type).toBe('function');
-    expect(String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output)).toContain('Success. Updated the following files:');
+    expect(String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output)).toContain(
+      'Success. Updated the following files:',
+    );
     expect(await ws.read('hello.txt')).toBe('Hello world\n');
   });
 
@@ -95,13 +122,24 @@ describe('apply_patch tool', () => {
   it('asks before writing outside the writable roots, and writes nothing when declined', async () => {
     const outside = `*** Begin Patch\n*** Add File: ../escape.txt\n+nope\n*** End Patch`;
     server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: outside })), answer('ok')]);
-    agent = startAgent({ baseUrl: server.url, cwd: ws.path('src'), config: { approval_policy: 'on-request', sandbox_mode: 'workspace-write', sandbox_workspace_write: NO_TMP } });
+    agent = startAgent({
+      baseUrl: server.url,
+      cwd: ws.path('src'),
+      config: { approval_policy: 'on-request', sandbox_mode: 'workspace-write', sandbox_workspace_write: NO_TMP },
+    });
     const events = await agent.runTurn('escape');
     expect(String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output)).toBe('patch rejected by user');
     expect(agent.serverRequests).toEqual([
       {
         method: 'item/fileChange/requestApproval',
-        params: { threadId: agent.session.threadId, turnId: expect.any(String), itemId: expect.any(String), startedAtMs: expect.any(Number), reason: expect.stringContaining(ws.path('escape.txt')), grantRoot: null },
+        params: {
+          threadId: agent.session.threadId,
+          turnId: expect.any(String),
+          itemId: expect.any(String),
+          startedAtMs: expect.any(Number),
+          reason: expect.stringContaining(ws.path('escape.txt')),
+          grantRoot: null,
+        },
       },
     ]);
     await expect(ws.read('escape.txt')).rejects.toThrow();
@@ -111,9 +149,15 @@ describe('apply_patch tool', () => {
   it('refuses outside writes without asking under "never"', async () => {
     const outside = `*** Begin Patch\n*** Add File: ../escape.txt\n+nope\n*** End Patch`;
     server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: outside })), answer('ok')]);
-    agent = startAgent({ baseUrl: server.url, cwd: ws.path('src'), config: { approval_policy: 'never', sandbox_mode: 'workspace-write', sandbox_workspace_write: NO_TMP } });
+    agent = startAgent({
+      baseUrl: server.url,
+      cwd: ws.path('src'),
+      config: { approval_policy: 'never', sandbox_mode: 'workspace-write', sandbox_workspace_write: NO_TMP },
+    });
     await agent.runTurn('escape');
-    expect(String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output)).toMatch(/^patch rejected: the patch writes outside the writable folders .*approvals are set to "Never ask"/);
+    expect(String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output)).toMatch(
+      /^patch rejected: the patch writes outside the writable folders .*approvals are set to "Never ask"/,
+    );
     expect(agent.serverRequests).toEqual([]);
     await expect(ws.read('escape.txt')).rejects.toThrow();
   });
@@ -124,7 +168,9 @@ describe('apply_patch tool', () => {
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('heredoc');
     const output = String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output);
-    expect(output).toMatch(/^Warning: apply_patch was requested via exec_command\. Use the apply_patch tool instead of exec_command\.\n/);
+    expect(output).toMatch(
+      /^Warning: apply_patch was requested via exec_command\. Use the apply_patch tool instead of exec_command\.\n/,
+    );
     expect(output).toContain('A added.py');
     expect(await ws.read('src/added.py')).toBe('x = 1\n');
     expect(completedItems(events).map((i) => i.type)).toContain('fileChange');
@@ -135,36 +181,91 @@ describe('apply_patch tool', () => {
 describe('other tools', () => {
   it('update_plan publishes the plan and rejects two steps in progress', async () => {
     server.enqueueMany([
-      calls(evFunctionCall('a', 'update_plan', { explanation: 'Start', plan: [{ step: 'Read code', status: 'in_progress' }, { step: 'Fix bug', status: 'pending' }] })),
-      calls(evFunctionCall('b', 'update_plan', { plan: [{ step: 'Read code', status: 'in_progress' }, { step: 'Fix bug', status: 'in_progress' }] })),
+      calls(
+        evFunctionCall('a', 'update_plan', {
+          explanation: 'Start',
+          plan: [
+            { step: 'Read code', status: 'in_progress' },
+            { step: 'Fix bug', status: 'pending' },
+          ],
+        }),
+      ),
+      calls(
+        evFunctionCall('b', 'update_plan', {
+          plan: [
+            { step: 'Read code', status: 'in_progress' },
+            { step: 'Fix bug', status: 'in_progress' },
+          ],
+        }),
+      ),
       answer('ok'),
     ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('plan');
     const plans = paramsOf(events, 'turn/plan/updated');
     expect(plans).toHaveLength(1);
-    expect(plans[0]).toMatchObject({ explanation: 'Start', plan: [{ step: 'Read code', status: 'inProgress' }, { step: 'Fix bug', status: 'pending' }] });
+    expect(plans[0]).toMatchObject({
+      explanation: 'Start',
+      plan: [
+        { step: 'Read code', status: 'inProgress' },
+        { step: 'Fix bug', status: 'pending' },
+      ],
+    });
     expect(String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output)).toBe('Plan updated');
-    expect(String(assertAllToolOutputsAnswered(server.requests[2]?.body)[1]?.output)).toMatch(/^plan rejected: 2 steps are in_progress/);
+    expect(String(assertAllToolOutputsAnswered(server.requests[2]?.body)[1]?.output)).toMatch(
+      /^plan rejected: 2 steps are in_progress/,
+    );
   });
 
   it('view_image sends the image with the next request and explains bad paths', async () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
     await writeFile(ws.path('pic.png'), png);
-    server.enqueueMany([calls(evFunctionCall('i1', 'view_image', { path: 'pic.png' }), evFunctionCall('i2', 'view_image', { path: 'src/app.py' }), evFunctionCall('i3', 'view_image', { path: 'missing.png' })), answer('ok')]);
+    server.enqueueMany([
+      calls(
+        evFunctionCall('i1', 'view_image', { path: 'pic.png' }),
+        evFunctionCall('i2', 'view_image', { path: 'src/app.py' }),
+        evFunctionCall('i3', 'view_image', { path: 'missing.png' }),
+      ),
+      answer('ok'),
+    ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('look');
     const outputs = assertAllToolOutputsAnswered(server.requests[1]?.body).map((o) => String(o.output));
     expect(outputs[0]).toBe(`attached local image path: ${ws.path('pic.png')}`);
     expect(outputs[1]).toMatch(/^unable to view image: .*not an image/);
     expect(outputs[2]).toMatch(/^unable to view image: image not found/);
-    const input = (server.requests[1]?.body as { input: { role?: string; content?: { type: string; image_url?: string }[] }[] }).input;
-    expect(input.at(-1)).toEqual({ type: 'message', role: 'user', content: [{ type: 'input_image', image_url: `data:image/png;base64,${png.toString('base64')}` }] });
-    expect(completedItems(events).filter((i) => i.type === 'imageView')).toEqual([{ type: 'imageView', id: expect.any(String), path: ws.path('pic.png') }]);
+    const input = (
+      server.requests[1]?.body as { input: { role?: string; content?: { type: string; image_url?: string }[] }[] }
+    ).input;
+    expect(input.at(-1)).toEqual({
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_image', image_url: `data:image/png;base64,${png.toString('base64')}` }],
+    });
+    expect(completedItems(events).filter((i) => i.type === 'imageView')).toEqual([
+      { type: 'imageView', id: expect.any(String), path: ws.path('pic.png') },
+    ]);
   });
 
   it('request_user_input asks the client and returns the answers to the model', async () => {
-    server.enqueueMany([calls(evFunctionCall('q', 'request_user_input', { questions: [{ id: 'db', header: 'Database', question: 'Which database?', options: [{ label: 'Postgres (Recommended)', description: 'robust' }, { label: 'SQLite', description: 'simple' }] }] })), answer('ok')]);
+    server.enqueueMany([
+      calls(
+        evFunctionCall('q', 'request_user_input', {
+          questions: [
+            {
+              id: 'db',
+              header: 'Database',
+              question: 'Which database?',
+              options: [
+                { label: 'Postgres (Recommended)', description: 'robust' },
+                { label: 'SQLite', description: 'simple' },
+              ],
+            },
+          ],
+        }),
+      ),
+      answer('ok'),
+    ]);
     const statuses: unknown[] = [];
     agent = startAgent({
       baseUrl: server.url,
@@ -183,12 +284,26 @@ describe('other tools', () => {
           turnId: expect.any(String),
           itemId: expect.any(String),
           isBlocking: true,
-          questions: [{ id: 'db', header: 'Database', question: 'Which database?', isOther: true, isSecret: false, options: [{ label: 'Postgres (Recommended)', description: 'robust' }, { label: 'SQLite', description: 'simple' }] }],
+          questions: [
+            {
+              id: 'db',
+              header: 'Database',
+              question: 'Which database?',
+              isOther: true,
+              isSecret: false,
+              options: [
+                { label: 'Postgres (Recommended)', description: 'robust' },
+                { label: 'SQLite', description: 'simple' },
+              ],
+            },
+          ],
         },
       },
     ]);
     expect(statuses).toEqual([{ type: 'active', activeFlags: ['waitingOnUserInput'] }]);
-    expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe('{"answers":{"db":{"answers":["SQLite"]}}}');
+    expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe(
+      '{"answers":{"db":{"answers":["SQLite"]}}}',
+    );
   });
 
   it('keeps a REPL running as a session that write_stdin drives', async () => {
@@ -197,12 +312,20 @@ describe('other tools', () => {
       (req) => {
         const out = String(assertAllToolOutputsAnswered(req.body)[0]?.output);
         const id = /Process running with session ID (\d+)/.exec(out)?.[1];
-        return calls(evFunctionCall('s2', 'write_stdin', { session_id: Number(id), chars: 'echo $((6*7))\n', yield_time_ms: 1000 }));
+        return calls(
+          evFunctionCall('s2', 'write_stdin', {
+            session_id: Number(id),
+            chars: 'echo $((6*7))\n',
+            yield_time_ms: 1000,
+          }),
+        );
       },
       (req) => {
         const outs = assertAllToolOutputsAnswered(req.body);
         const id = /Process running with session ID (\d+)/.exec(String(outs[0]?.output))?.[1];
-        return calls(evFunctionCall('s3', 'write_stdin', { session_id: Number(id), chars: 'exit 7\n', yield_time_ms: 2000 }));
+        return calls(
+          evFunctionCall('s3', 'write_stdin', { session_id: Number(id), chars: 'exit 7\n', yield_time_ms: 2000 }),
+        );
       },
       answer('done'),
     ]);

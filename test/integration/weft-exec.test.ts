@@ -3,7 +3,11 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertAllToolOutputsAnswered, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
@@ -35,10 +39,23 @@ interface RunResult {
   stderr: string;
 }
 
-function runWeft(args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string; cwd?: string } = {}): Promise<RunResult> {
+function runWeft(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; stdin?: string; cwd?: string } = {},
+): Promise<RunResult> {
   return new Promise((resolveRun, reject) => {
-    const env: Record<string, string | undefined> = { PATH: process.env['PATH'], HOME: process.env['HOME'], SHELL: '/bin/bash', WEFT_HOME: home.dir, MOCK_API_KEY: 'sk-test', ...opts.env };
-    const child = spawn(process.execPath, [WEFT, ...args], { cwd: opts.cwd ?? ws.dir, env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) });
+    const env: Record<string, string | undefined> = {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      SHELL: '/bin/bash',
+      WEFT_HOME: home.dir,
+      MOCK_API_KEY: 'sk-test',
+      ...opts.env,
+    };
+    const child = spawn(process.execPath, [WEFT, ...args], {
+      cwd: opts.cwd ?? ws.dir,
+      env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -50,14 +67,23 @@ function runWeft(args: string[], opts: { env?: Record<string, string | undefined
 }
 
 function answer(text: string) {
-  return { kind: 'sse' as const, events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()] };
+  return {
+    kind: 'sse' as const,
+    events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+  };
 }
 
 describe('weft exec', () => {
   it('runs a multi-step tool-using turn and prints the answer on stdout', async () => {
     server.enqueueMany([
-      { kind: 'sse', events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'cat notes.txt' }), evCompleted()] },
-      { kind: 'sse', events: [evCreated(), evFunctionCall('c2', 'exec_command', { cmd: 'wc -l notes.txt' }), evCompleted()] },
+      {
+        kind: 'sse',
+        events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'cat notes.txt' }), evCompleted()],
+      },
+      {
+        kind: 'sse',
+        events: [evCreated(), evFunctionCall('c2', 'exec_command', { cmd: 'wc -l notes.txt' }), evCompleted()],
+      },
       answer('notes.txt has 2 lines: alpha and beta.'),
     ]);
     const result = await runWeft(['exec', 'how many lines are in notes.txt?']);
@@ -78,11 +104,16 @@ describe('weft exec', () => {
     server.enqueue(answer('json answer'));
     const result = await runWeft(['exec', '--json', 'hi']);
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { method: string; params: Record<string, unknown> });
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { method: string; params: Record<string, unknown> });
     expect(events[0]?.method).toBe('thread/status/changed');
     expect(events.map((e) => e.method)).toContain('item/agentMessage/delta');
     expect(events.slice(-2).map((e) => e.method)).toEqual(['turn/completed', 'thread/status/changed']);
-    const completedMessage = events.find((e) => e.method === 'item/completed' && (e.params['item'] as { type: string }).type === 'agentMessage');
+    const completedMessage = events.find(
+      (e) => e.method === 'item/completed' && (e.params['item'] as { type: string }).type === 'agentMessage',
+    );
     expect(completedMessage?.params['item']).toMatchObject({ text: 'json answer' });
   });
 
@@ -98,9 +129,22 @@ describe('weft exec', () => {
     server.enqueue(answer('ok'));
     const other = await makeTempWorkspace();
     try {
-      const result = await runWeft(['exec', '--model', 'gpt-5.1-codex', '-c', 'model_reasoning_effort="high"', '--cd', other.dir, 'hi']);
+      const result = await runWeft([
+        'exec',
+        '--model',
+        'gpt-5.1-codex',
+        '-c',
+        'model_reasoning_effort="high"',
+        '--cd',
+        other.dir,
+        'hi',
+      ]);
       expect(result.code).toBe(0);
-      const body = server.requests[0]?.body as { model: string; reasoning: unknown; input: { content: { text: string }[] }[] };
+      const body = server.requests[0]?.body as {
+        model: string;
+        reasoning: unknown;
+        input: { content: { text: string }[] }[];
+      };
       expect(body.model).toBe('gpt-5.1-codex');
       expect(body.reasoning).toEqual({ effort: 'high', summary: 'auto' });
       expect(JSON.stringify(body.input[1])).toContain(`<cwd>${other.dir}</cwd>`);
@@ -122,19 +166,35 @@ describe('weft exec', () => {
     await writeFile(join(home.dir, 'config.toml'), 'model = "x"\nmodel_provider = \n');
     const result = await runWeft(['exec', 'hi']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^weft: ${join(home.dir, 'config.toml').replace(/[.]/g, '\\.')}:2:\\d+: TOML syntax error`));
+    expect(result.stderr).toMatch(
+      new RegExp(`^weft: ${join(home.dir, 'config.toml').replace(/[.]/g, '\\.')}:2:\\d+: TOML syntax error`),
+    );
   });
 
   it('fails clearly when the model endpoint is unreachable', async () => {
-    const port = (await startMockResponsesServer().then(async (s) => { const u = new URL(s.url); await s.close(); return u.port; }));
-    await writeFile(join(home.dir, 'config.toml'), mockConfig(`http://127.0.0.1:${port}/v1`).replace('wire_api = "responses"', 'wire_api = "responses"\nrequest_max_retries = 0'));
+    const port = await startMockResponsesServer().then(async (s) => {
+      const u = new URL(s.url);
+      await s.close();
+      return u.port;
+    });
+    await writeFile(
+      join(home.dir, 'config.toml'),
+      mockConfig(`http://127.0.0.1:${port}/v1`).replace(
+        'wire_api = "responses"',
+        'wire_api = "responses"\nrequest_max_retries = 0',
+      ),
+    );
     const result = await runWeft(['exec', 'hi']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/weft: could not reach the model endpoint/);
   });
 
   it('fails with the server message on 401, without retrying', async () => {
-    server.enqueue({ kind: 'http-error', status: 401, body: { error: { message: 'bad key', type: 'invalid_request_error', code: 'invalid_api_key' } } });
+    server.enqueue({
+      kind: 'http-error',
+      status: 401,
+      body: { error: { message: 'bad key', type: 'invalid_request_error', code: 'invalid_api_key' } },
+    });
     const result = await runWeft(['exec', 'hi']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('weft: the model endpoint refused the credentials (HTTP 401): bad key');
@@ -172,20 +232,30 @@ describe('weft exec', () => {
     expect([last.code, last.stdout]).toEqual([0, 'Still 42.\n']);
     expect(last.stderr).toContain(`weft: thread ${id} (resumed)`);
     const lastInput = JSON.stringify((server.requests[2]?.body as { input: unknown[] }).input);
-    for (const text of ['remember 42', 'what was the number?', 'It was 42.', 'and now?']) expect(lastInput).toContain(text);
-    const userTexts = (server.requests[1]?.body as { input: { role?: string; content?: { text?: string }[] }[] }).input.filter((i) => i.role === 'user').map((i) => i.content?.[0]?.text);
+    for (const text of ['remember 42', 'what was the number?', 'It was 42.', 'and now?'])
+      expect(lastInput).toContain(text);
+    const userTexts = (server.requests[1]?.body as { input: { role?: string; content?: { text?: string }[] }[] }).input
+      .filter((i) => i.role === 'user')
+      .map((i) => i.content?.[0]?.text);
     expect(userTexts).not.toContain(`resume ${id} what was the number?`);
   });
 
   it('says when resume --last finds no thread for this directory', async () => {
     const result = await runWeft(['exec', 'resume', '--last', 'hi']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`weft: no saved thread was started in ${ws.dir}; use resume --last --all to pick from every directory\n`);
+    expect(result.stderr).toBe(
+      `weft: no saved thread was started in ${ws.dir}; use resume --last --all to pick from every directory\n`,
+    );
     expect(server.requests).toHaveLength(0);
   });
 
   it('rejects unknown flags and misplaced ones with exit status 2, before calling the model', async () => {
-    for (const args of [['exec', '--frobnicate', 'hi'], ['exec', 'resume'], ['exec', '--last', 'hi'], ['exec', '--json', '--experimental-json', 'hi']]) {
+    for (const args of [
+      ['exec', '--frobnicate', 'hi'],
+      ['exec', 'resume'],
+      ['exec', '--last', 'hi'],
+      ['exec', '--json', '--experimental-json', 'hi'],
+    ]) {
       const result = await runWeft(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toMatch(/^weft exec: .+\n\nUsage: weft exec/);
@@ -196,7 +266,9 @@ describe('weft exec', () => {
 
   it('reads the prompt from stdin when none is given, records --thread-source and writes -o', async () => {
     server.enqueue(answer('piped'));
-    const result = await runWeft(['exec', '--thread-source', 'ci-bot', '-o', 'last.txt'], { stdin: 'prompt from a pipe\n' });
+    const result = await runWeft(['exec', '--thread-source', 'ci-bot', '-o', 'last.txt'], {
+      stdin: 'prompt from a pipe\n',
+    });
     expect(result.code).toBe(0);
     const input = (server.requests[0]?.body as { input: { content: { text: string }[] }[] }).input;
     expect(input.at(-1)?.content[0]?.text).toBe('prompt from a pipe');
@@ -208,14 +280,34 @@ describe('weft exec', () => {
   it('lets --add-dir directories be written under workspace-write', async () => {
     const extra = await makeTempWorkspace();
     try {
-      const write = { kind: 'sse' as const, events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: `echo added > ${extra.path('out.txt')}` }), evCompleted()] };
+      const write = {
+        kind: 'sse' as const,
+        events: [
+          evCreated(),
+          evFunctionCall('c1', 'exec_command', { cmd: `echo added > ${extra.path('out.txt')}` }),
+          evCompleted(),
+        ],
+      };
       server.enqueueMany([write, answer('refused'), write, answer('written')]);
       // The extra folder is under the temp folder, which workspace-write allows unless told not to.
-      const noTmp = ['-c', 'sandbox_workspace_write.exclude_slash_tmp=true', '-c', 'sandbox_workspace_write.exclude_tmpdir_env_var=true'];
+      const noTmp = [
+        '-c',
+        'sandbox_workspace_write.exclude_slash_tmp=true',
+        '-c',
+        'sandbox_workspace_write.exclude_tmpdir_env_var=true',
+      ];
       const without = await runWeft(['exec', '--sandbox', 'workspace-write', ...noTmp, 'write it']);
       expect(without.code).toBe(0);
       await expect(extra.read('out.txt')).rejects.toThrow(/ENOENT/);
-      const result = await runWeft(['exec', '--sandbox', 'workspace-write', ...noTmp, '--add-dir', extra.dir, 'write it']);
+      const result = await runWeft([
+        'exec',
+        '--sandbox',
+        'workspace-write',
+        ...noTmp,
+        '--add-dir',
+        extra.dir,
+        'write it',
+      ]);
       expect(result.code).toBe(0);
       expect(await extra.read('out.txt')).toBe('added\n');
     } finally {
@@ -226,7 +318,10 @@ describe('weft exec', () => {
   it('fails clearly on a bad --output-schema or --image', async () => {
     await writeFile(ws.path('schema.json'), '[1, 2]');
     const schema = await runWeft(['exec', '--output-schema', 'schema.json', 'hi']);
-    expect([schema.code, schema.stderr]).toEqual([1, `weft: the output schema ${ws.path('schema.json')} must be a JSON object (a JSON Schema)\n`]);
+    expect([schema.code, schema.stderr]).toEqual([
+      1,
+      `weft: the output schema ${ws.path('schema.json')} must be a JSON object (a JSON Schema)\n`,
+    ]);
     const image = await runWeft(['exec', '--image', 'missing.png', 'hi']);
     expect([image.code, image.stderr]).toEqual([1, `weft: --image: image not found: ${ws.path('missing.png')}\n`]);
     expect(server.requests).toHaveLength(0);
@@ -245,7 +340,16 @@ describe('weft exec', () => {
 describe('weft exec checkpoints', () => {
   it('records what its commands changed, so `weft threads revert --files` puts the files back', async () => {
     server.enqueueMany([
-      { kind: 'sse', events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'printf "gamma\\n" >> notes.txt && mkdir -p made/deep && echo x > made/deep/x.txt' }), evCompleted()] },
+      {
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evFunctionCall('c1', 'exec_command', {
+            cmd: 'printf "gamma\\n" >> notes.txt && mkdir -p made/deep && echo x > made/deep/x.txt',
+          }),
+          evCompleted(),
+        ],
+      },
       answer('done'),
     ]);
     const run = await runWeft(['exec', 'change things']);
@@ -261,7 +365,10 @@ describe('weft exec checkpoints', () => {
   });
 
   it('records nothing with --ephemeral or [checkpoints] enabled = false', async () => {
-    const call = { kind: 'sse' as const, events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'echo x >> x.txt' }), evCompleted()] };
+    const call = {
+      kind: 'sse' as const,
+      events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'echo x >> x.txt' }), evCompleted()],
+    };
     server.enqueueMany([call, answer('done'), call, answer('done')]);
     expect((await runWeft(['exec', '--ephemeral', 'change things'])).code).toBe(0);
     await writeFile(join(home.dir, 'config.toml'), mockConfig(server.url, '[checkpoints]\nenabled = false\n'));

@@ -14,7 +14,9 @@ export class TestClient {
       this.messages.push(JSON.parse(data.toString('utf8')) as unknown);
       for (const wake of [...this.#waiters]) wake();
     });
-    this.closed = new Promise((resolve) => ws.on('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })),
+    );
   }
 
   send(message: object): void {
@@ -46,7 +48,8 @@ export class TestClient {
 }
 
 export function withId(id: unknown) {
-  return (message: unknown): boolean => typeof message === 'object' && message !== null && 'id' in message && message.id === id;
+  return (message: unknown): boolean =>
+    typeof message === 'object' && message !== null && 'id' in message && message.id === id;
 }
 
 /** Opens a client; rejects with `HTTP <status>` when the server refuses the upgrade. */

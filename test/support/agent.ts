@@ -1,6 +1,11 @@
 // Runs the real agent core (session, turn loop, tools, the `openai` SDK) against a mock Responses
 // server, and records every event it emits.
-import type { NotificationParams, ServerNotification, ServerNotificationMethod, ServerRequest } from '../../src-preload/protocol';
+import type {
+  NotificationParams,
+  ServerNotification,
+  ServerNotificationMethod,
+  ServerRequest,
+} from '../../src-preload/protocol';
 import type { ResolvedProvider } from '../../src-main/config/providers';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -18,7 +23,10 @@ export interface AgentHarness {
   events: ServerNotification[];
   subscribe(listener: (n: ServerNotification) => void): () => void;
   /** Resolves with the next notification of this method that matches. */
-  next<M extends ServerNotification['method']>(method: M, match?: (n: Extract<ServerNotification, { method: M }>) => boolean): Promise<Extract<ServerNotification, { method: M }>>;
+  next<M extends ServerNotification['method']>(
+    method: M,
+    match?: (n: Extract<ServerNotification, { method: M }>) => boolean,
+  ): Promise<Extract<ServerNotification, { method: M }>>;
   /** Starts a turn and resolves with every event up to its `turn/completed`. */
   runTurn(text: string): Promise<ServerNotification[]>;
   serverRequests: ServerRequest[];
@@ -62,7 +70,13 @@ export function mockProvider(baseUrl: string, opts: Partial<ResolvedProvider> = 
 
 export function startAgent(opts: AgentOptions): AgentHarness {
   // Unless a test says otherwise, commands run unsandboxed and nothing asks: the loop is under test.
-  const config = weftConfigSchema.parse({ model: opts.model ?? 'mock-model', model_provider: 'mock', approval_policy: 'never', sandbox_mode: 'danger-full-access', ...opts.config });
+  const config = weftConfigSchema.parse({
+    model: opts.model ?? 'mock-model',
+    model_provider: 'mock',
+    approval_policy: 'never',
+    sandbox_mode: 'danger-full-access',
+    ...opts.config,
+  });
   const serverRequests: ServerRequest[] = [];
   const sendRequest: HostRequestSender = async (request, signal) => {
     serverRequests.push(request);
@@ -81,7 +95,12 @@ export function startAgent(opts: AgentOptions): AgentHarness {
     overrides: opts.overrides,
     weftHome: opts.weftHome,
     rules: opts.rules ?? new RuleStore(join(tmpdir(), `weft-test-rules-${randomUUID()}`)),
-    env: { SHELL: '/bin/bash', PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/root', TZ: 'Europe/Paris' },
+    env: {
+      SHELL: '/bin/bash',
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      HOME: process.env['HOME'] ?? '/root',
+      TZ: 'Europe/Paris',
+    },
   });
   const events: ServerNotification[] = [];
   session.subscribe((n) => events.push(n));
@@ -92,7 +111,9 @@ export function startAgent(opts: AgentOptions): AgentHarness {
     subscribe,
     serverRequests,
     next: (method, match) =>
-      waitFor(subscribe, (n): n is never => n.method === method && (!match || match(n as never)), { label: method }) as never,
+      waitFor(subscribe, (n): n is never => n.method === method && (!match || match(n as never)), {
+        label: method,
+      }) as never,
     runTurn: async (text) => {
       const done = collectUntil(subscribe, (n) => n.method === 'turn/completed', { label: 'turn/completed' });
       await session.startTurn([{ type: 'text', text }]);
@@ -103,7 +124,10 @@ export function startAgent(opts: AgentOptions): AgentHarness {
 }
 
 /** The notifications of one method, with their params. */
-export function paramsOf<M extends ServerNotificationMethod>(events: ServerNotification[], method: M): NotificationParams<M>[] {
+export function paramsOf<M extends ServerNotificationMethod>(
+  events: ServerNotification[],
+  method: M,
+): NotificationParams<M>[] {
   const out: NotificationParams<M>[] = [];
   // Checking `method` is what makes this cast hold.
   for (const n of events) if (n.method === method) out.push(n.params as NotificationParams<M>);

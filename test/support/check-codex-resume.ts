@@ -19,7 +19,8 @@ const take = (flag: string): string | null => {
 };
 const onlyThread = take('--thread');
 const sessionIndex = take('--session-index');
-const codex = args[0] && !args[0].endsWith('.jsonl') ? (args.shift() ?? 'codex') : (process.env['CODEX_BIN'] ?? 'codex');
+const codex =
+  args[0] && !args[0].endsWith('.jsonl') ? (args.shift() ?? 'codex') : (process.env['CODEX_BIN'] ?? 'codex');
 const files = args.map((f) => resolve(f));
 if (files.length === 0) {
   process.stderr.write('usage: check-resume [codex] ROLLOUT… [--thread ID] [--session-index FILE]\n');
@@ -32,7 +33,11 @@ const NAME = /^rollout-(\d{4})-(\d{2})-(\d{2})T[\d-]+-([0-9a-f-]{36})\.jsonl$/;
 
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
-  return content.map((p: unknown) => (typeof p === 'object' && p !== null && 'text' in p && typeof p.text === 'string' ? p.text : '')).join('');
+  return content
+    .map((p: unknown) =>
+      typeof p === 'object' && p !== null && 'text' in p && typeof p.text === 'string' ? p.text : '',
+    )
+    .join('');
 }
 
 async function main(): Promise<void> {
@@ -53,18 +58,31 @@ async function main(): Promise<void> {
   try {
     writeCodexConfig(c, model.server.url);
     // Codex builds its per-thread item tables from the rollout when it resumes the thread: resume first.
-    const resumed = await runCodex(c, ['exec', 'resume', '--json', '--skip-git-repo-check', thread, 'RUN echo resumed-ok']);
+    const resumed = await runCodex(c, [
+      'exec',
+      'resume',
+      '--json',
+      '--skip-git-repo-check',
+      thread,
+      'RUN echo resumed-ok',
+    ]);
     const sourceKinds = ['cli', 'vscode', 'exec', 'appServer', 'unknown'];
     const [read, turnsPage, list] = await codexAppServer(c, [
       { method: 'thread/read', params: { threadId: thread, includeTurns: true } },
-      { method: 'thread/turns/list', params: { threadId: thread, itemsView: 'full', sortDirection: 'asc', limit: 100 } },
+      {
+        method: 'thread/turns/list',
+        params: { threadId: thread, itemsView: 'full', sortDirection: 'asc', limit: 100 },
+      },
       { method: 'thread/list', params: { sourceKinds, limit: 100 } },
     ]);
-    const turns = (read as { thread?: { turns?: { items?: { type: string }[] }[]; name?: string | null; preview?: string } } | null)?.thread;
+    const turns = (
+      read as { thread?: { turns?: { items?: { type: string }[] }[]; name?: string | null; preview?: string } } | null
+    )?.thread;
     const paged = (turnsPage as { data?: { items?: { type: string }[] }[] } | null)?.data;
     const listed = (list as { data?: { id: string; name?: string | null; preview?: string }[] } | null)?.data ?? [];
     const first = model.server.requests[0]?.body;
-    const input = typeof first === 'object' && first !== null && 'input' in first && Array.isArray(first.input) ? first.input : [];
+    const input =
+      typeof first === 'object' && first !== null && 'input' in first && Array.isArray(first.input) ? first.input : [];
     const sent = input.flatMap((i: unknown) => {
       if (typeof i !== 'object' || i === null || !('type' in i)) return [];
       if (i.type === 'message' && 'role' in i && 'content' in i) {
@@ -75,10 +93,23 @@ async function main(): Promise<void> {
     });
     const report = {
       thread,
-      read: read && typeof read === 'object' && 'error' in read ? read : { name: turns?.name ?? null, preview: turns?.preview ?? null, turns: (turns?.turns ?? []).map((t) => (t.items ?? []).map((i) => i.type)) },
+      read:
+        read && typeof read === 'object' && 'error' in read
+          ? read
+          : {
+              name: turns?.name ?? null,
+              preview: turns?.preview ?? null,
+              turns: (turns?.turns ?? []).map((t) => (t.items ?? []).map((i) => i.type)),
+            },
       turnsList: paged ? paged.map((t) => (t.items ?? []).map((i) => i.type)) : turnsPage,
       listed: listed.filter((t) => t.id === thread),
-      resume: { status: resumed.status, stderr: resumed.stderr.split('\n').filter((l) => /error|warn|fail/i.test(l)).slice(0, 10) },
+      resume: {
+        status: resumed.status,
+        stderr: resumed.stderr
+          .split('\n')
+          .filter((l) => /error|warn|fail/i.test(l))
+          .slice(0, 10),
+      },
       modelSaw: sent,
     };
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');

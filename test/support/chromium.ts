@@ -21,12 +21,16 @@ export const CHROMIUM_ARGS = [
 /** `command -v chromium`, or a clear error naming the fix. */
 export function chromiumPath(): string {
   try {
-    const path = execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim();
+    const path = execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
+      encoding: 'utf8',
+    }).trim();
     if (path !== '') return path;
   } catch {
     // Reported below.
   }
-  throw new Error('Chromium is not installed: run `apt-get install -y chromium` (the e2e tests and UI benchmarks drive it).');
+  throw new Error(
+    'Chromium is not installed: run `apt-get install -y chromium` (the e2e tests and UI benchmarks drive it).',
+  );
 }
 
 export interface BrowserSession {

@@ -71,7 +71,14 @@ export function threadIdOf(stdout: string): string | null {
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('{')) continue;
     const ev: unknown = JSON.parse(line);
-    if (typeof ev === 'object' && ev !== null && 'type' in ev && ev.type === 'thread.started' && 'thread_id' in ev && typeof ev.thread_id === 'string') {
+    if (
+      typeof ev === 'object' &&
+      ev !== null &&
+      'type' in ev &&
+      ev.type === 'thread.started' &&
+      'thread_id' in ev &&
+      typeof ev.thread_id === 'string'
+    ) {
       return ev.thread_id;
     }
   }
@@ -84,7 +91,8 @@ export async function codexExec(c: CodexEnv, args: string[]): Promise<string> {
   const rest = sub.length > 0 ? args.slice(1) : args;
   const r = await runCodex(c, ['exec', ...sub, '--json', '--skip-git-repo-check', ...rest]);
   const id = threadIdOf(r.stdout);
-  if (r.status !== 0 || id === null) throw new Error(`codex exec ${args.join(' ')} failed (${r.status}):\n${r.stderr}\n${r.stdout}`);
+  if (r.status !== 0 || id === null)
+    throw new Error(`codex exec ${args.join(' ')} failed (${r.status}):\n${r.stderr}\n${r.stdout}`);
   return id;
 }
 
@@ -95,7 +103,8 @@ export async function codexAppServer(c: CodexEnv, requests: { method: string; pa
   const pending = new Map<number, (v: unknown) => void>();
   lines.on('line', (line) => {
     const msg: unknown = JSON.parse(line);
-    if (typeof msg !== 'object' || msg === null || !('id' in msg) || typeof msg.id !== 'number' || 'method' in msg) return;
+    if (typeof msg !== 'object' || msg === null || !('id' in msg) || typeof msg.id !== 'number' || 'method' in msg)
+      return;
     const done = pending.get(msg.id);
     pending.delete(msg.id);
     done?.('error' in msg ? { error: msg.error } : 'result' in msg ? msg.result : null);

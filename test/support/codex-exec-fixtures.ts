@@ -30,9 +30,14 @@ function isModelMetadataWarning(event: FixtureEvent): boolean {
 /** The shape of a JSON value: each leaf becomes its JSON type, each array the shapes of its elements. */
 export function shapeOf(value: unknown): unknown {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return [...new Set(value.map((v) => JSON.stringify(shapeOf(v))))].map((s) => JSON.parse(s) as unknown);
+  if (Array.isArray(value))
+    return [...new Set(value.map((v) => JSON.stringify(shapeOf(v))))].map((s) => JSON.parse(s) as unknown);
   if (typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, shapeOf(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, shapeOf(v)]),
+    );
   }
   return typeof value;
 }

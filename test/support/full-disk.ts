@@ -29,10 +29,25 @@ export function spawnOnFullDisk(argv: readonly string[], options: FullDiskOption
     'shift 4',
     'exec "$@"',
   ].join('\n');
-  return spawn('unshare', ['-rm', 'sh', '-c', script, 'full-disk', options.mountPoint, options.size ?? '8m', options.seed ?? '', options.fill === false ? 'room' : 'fill', ...argv], {
-    cwd: options.cwd,
-    env: options.env,
-  });
+  return spawn(
+    'unshare',
+    [
+      '-rm',
+      'sh',
+      '-c',
+      script,
+      'full-disk',
+      options.mountPoint,
+      options.size ?? '8m',
+      options.seed ?? '',
+      options.fill === false ? 'room' : 'fill',
+      ...argv,
+    ],
+    {
+      cwd: options.cwd,
+      env: options.env,
+    },
+  );
 }
 
 /** The filler file of a full disk as seen from outside the command's mount namespace. */

@@ -19,7 +19,8 @@ export const GIT_ENV = {
 /** A repository holding `files`, committed as "initial" on branch `main` (unless `commit` is false). */
 export async function makeGitRepo(files: Record<string, string>, options: { commit?: boolean } = {}): Promise<GitRepo> {
   const ws = await makeTempWorkspace(files);
-  const git = async (...args: string[]): Promise<string> => (await run('git', args, { cwd: ws.dir, env: { ...process.env, ...GIT_ENV } })).stdout;
+  const git = async (...args: string[]): Promise<string> =>
+    (await run('git', args, { cwd: ws.dir, env: { ...process.env, ...GIT_ENV } })).stdout;
   await git('init', '--quiet', '--initial-branch=main');
   await git('config', 'user.name', GIT_ENV.GIT_AUTHOR_NAME);
   await git('config', 'user.email', GIT_ENV.GIT_AUTHOR_EMAIL);

@@ -35,7 +35,9 @@ export class InProcessClient {
   /** Sends a request and resolves with its whole reply (result or error). */
   async call(method: string, params: unknown): Promise<RpcReply> {
     const id = this.#nextId++;
-    const reply = waitFor(this.subscribe, (m) => 'id' in m && m.id === id && !('method' in m), { label: `reply to ${method}` });
+    const reply = waitFor(this.subscribe, (m) => 'id' in m && m.id === id && !('method' in m), {
+      label: `reply to ${method}`,
+    });
     this.connection.receive({ id, method, params });
     return (await reply) as RpcReply;
   }

@@ -9,7 +9,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
 
 /** Resource kinds that are always in flight for a moment and say nothing about a leak. */
-const TRANSIENT: ReadonlySet<string> = new Set(['Immediate', 'FSReqCallback', 'FSReqPromise', 'FileHandleCloseReq', 'GetAddrInfoReqWrap', 'ShutdownWrap', 'WriteWrap']);
+const TRANSIENT: ReadonlySet<string> = new Set([
+  'Immediate',
+  'FSReqCallback',
+  'FSReqPromise',
+  'FileHandleCloseReq',
+  'GetAddrInfoReqWrap',
+  'ShutdownWrap',
+  'WriteWrap',
+]);
 
 /** Children that are not a test's to end: esbuild's build service, started once per worker and unref'd. */
 const SHARED_CHILDREN = [/[\\/]esbuild(\.exe)? --service=/];
@@ -96,7 +104,9 @@ if (checked) {
       found = leaks(before, snapshot());
     }
     if (found.length > 0) {
-      throw new Error(`this test file left behind: ${found.join(', ')} (close servers, clear ref'd timers and end child processes in afterAll/afterEach)`);
+      throw new Error(
+        `this test file left behind: ${found.join(', ')} (close servers, clear ref'd timers and end child processes in afterAll/afterEach)`,
+      );
     }
   });
 }

@@ -30,7 +30,15 @@ function rollouts(dir: string): string[] {
 }
 
 function scrub(text: string): string {
-  return text.split(home).join(SCRUBBED_HOME).split(work).join(SCRUBBED_WORK).split(scratch).join('/home/dev').split(`${homedir()}/`).join('/home/dev/');
+  return text
+    .split(home)
+    .join(SCRUBBED_HOME)
+    .split(work)
+    .join(SCRUBBED_WORK)
+    .split(scratch)
+    .join('/home/dev')
+    .split(`${homedir()}/`)
+    .join('/home/dev/');
 }
 
 /**
@@ -44,7 +52,8 @@ function fixHistoryBases(files: string[]): void {
     const meta = typeof head === 'object' && head !== null && 'payload' in head ? head.payload : null;
     if (typeof meta !== 'object' || meta === null || !('history_base' in meta)) continue;
     const base = meta.history_base;
-    if (typeof base !== 'object' || base === null || !('thread_id' in base) || !('end_ordinal_exclusive' in base)) continue;
+    if (typeof base !== 'object' || base === null || !('thread_id' in base) || !('end_ordinal_exclusive' in base))
+      continue;
     const parent = files.find((f) => f.endsWith(`-${String(base.thread_id)}.jsonl`));
     if (!parent) continue;
     let offset = 0;
@@ -82,7 +91,9 @@ async function main(): Promise<void> {
     await exec(['resume', compacted, 'second words after compaction yak-eta']);
     writeCodexConfig(c, model.server.url);
     // A rename, then the parent of the fork archived.
-    const renamed = await codexAppServer(c, [{ method: 'thread/name/set', params: { threadId: main, name: 'Renamed main thread' } }]);
+    const renamed = await codexAppServer(c, [
+      { method: 'thread/name/set', params: { threadId: main, name: 'Renamed main thread' } },
+    ]);
     process.stderr.write(`rename: ${JSON.stringify(renamed)}\n`);
     const archived = await runCodex(c, ['archive', main]);
     process.stderr.write(`archive: ${archived.status} ${archived.stdout} ${archived.stderr}\n`);
@@ -96,7 +107,8 @@ async function main(): Promise<void> {
       written.push(target);
     }
     fixHistoryBases(written);
-    if (existsSync(join(home, 'session_index.jsonl'))) writeFileSync(join(out, 'session_index.jsonl'), scrub(readFileSync(join(home, 'session_index.jsonl'), 'utf8')));
+    if (existsSync(join(home, 'session_index.jsonl')))
+      writeFileSync(join(out, 'session_index.jsonl'), scrub(readFileSync(join(home, 'session_index.jsonl'), 'utf8')));
     writeFileSync(join(out, 'threads.json'), JSON.stringify({ main, fork, forkOfFork, compacted }, null, 2) + '\n');
     process.stderr.write(`fixtures written to ${out}\n`);
   } finally {

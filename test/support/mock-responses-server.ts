@@ -192,10 +192,12 @@ export async function startMockResponsesServer(): Promise<MockResponsesServer> {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         waiters = waiters.filter((w) => w !== waiter);
-        reject(new Error(
-          `mock: waited ${timeoutMs} ms for Responses request #${n}, but only ${requests.length} arrived ` +
-            `(${script.length} scripted steps left). Is the client pointed at this server?`,
-        ));
+        reject(
+          new Error(
+            `mock: waited ${timeoutMs} ms for Responses request #${n}, but only ${requests.length} arrived ` +
+              `(${script.length} scripted steps left). Is the client pointed at this server?`,
+          ),
+        );
       }, timeoutMs);
       const waiter: Waiter = {
         n,

@@ -22,8 +22,11 @@ async function probe(target: Locator): Promise<Hit> {
     const x = box.left + box.width / 2;
     const y = box.top + box.height / 2;
     const describe = (node: Element | null): string =>
-      node === null ? 'nothing (outside the window)' : `<${node.tagName.toLowerCase()} class="${node.getAttribute('class') ?? ''}">`;
-    const at = y >= 0 && y < window.innerHeight && x >= 0 && x < window.innerWidth ? document.elementFromPoint(x, y) : null;
+      node === null
+        ? 'nothing (outside the window)'
+        : `<${node.tagName.toLowerCase()} class="${node.getAttribute('class') ?? ''}">`;
+    const at =
+      y >= 0 && y < window.innerHeight && x >= 0 && x < window.innerWidth ? document.elementFromPoint(x, y) : null;
     const hit = at !== null && (at === element || element.contains(at));
     // Which way to scroll: compare with the nearest clipping ancestor's visible box.
     let top = 0;
@@ -109,7 +112,9 @@ export async function wheelIntoView(page: Page, target: Locator, over: WheelSpot
     await page.mouse.wheel(0, state.direction * step);
     stuck = (await scrolled) ? 0 : stuck + 1;
     if (stuck >= 2 && !(await probe(target)).hit) {
-      throw new Error(`wheelIntoView(${String(target)}): the wheel at (${Math.round(spot.x)}, ${Math.round(spot.y)}) no longer scrolls, and the target is still out of reach (at its centre: ${state.blocker})`);
+      throw new Error(
+        `wheelIntoView(${String(target)}): the wheel at (${Math.round(spot.x)}, ${Math.round(spot.y)}) no longer scrolls, and the target is still out of reach (at its centre: ${state.blocker})`,
+      );
     }
   }
   throw new Error('wheelIntoView: gave up after 60 turns of the wheel');

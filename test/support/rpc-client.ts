@@ -35,7 +35,9 @@ export abstract class RpcClient {
     for (const wake of [...this.waiters]) wake();
     if (message.method && message.id !== undefined && message.id !== null && this.onServerRequest) {
       const id = message.id;
-      void Promise.resolve(this.onServerRequest(message.method, (message.params ?? {}) as Record<string, unknown>)).then((result) => {
+      void Promise.resolve(
+        this.onServerRequest(message.method, (message.params ?? {}) as Record<string, unknown>),
+      ).then((result) => {
         if (result !== undefined) this.send({ id, result });
       });
     }
@@ -81,14 +83,26 @@ export abstract class RpcClient {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`timed out waiting for ${label}; last messages: ${JSON.stringify(this.received.slice(-5)).slice(0, 1500)}`));
+        reject(
+          new Error(
+            `timed out waiting for ${label}; last messages: ${JSON.stringify(this.received.slice(-5)).slice(0, 1500)}`,
+          ),
+        );
       }, GUARD_MS);
       if (!check()) this.waiters.add(check);
     });
   }
 
-  notification(method: string, match: (params: Record<string, unknown>) => boolean = () => true, from = 0): Promise<Record<string, unknown>> {
-    return this.waitFor((m) => m.method === method && m.id === undefined && match((m.params ?? {}) as Record<string, unknown>), method, from).then((m) => (m.params ?? {}) as Record<string, unknown>);
+  notification(
+    method: string,
+    match: (params: Record<string, unknown>) => boolean = () => true,
+    from = 0,
+  ): Promise<Record<string, unknown>> {
+    return this.waitFor(
+      (m) => m.method === method && m.id === undefined && match((m.params ?? {}) as Record<string, unknown>),
+      method,
+      from,
+    ).then((m) => (m.params ?? {}) as Record<string, unknown>);
   }
 
   serverRequest(method: string, from = 0): Promise<RpcMessage> {
@@ -96,7 +110,9 @@ export abstract class RpcClient {
   }
 
   notifications(method: string): Record<string, unknown>[] {
-    return this.received.filter((m) => m.method === method && m.id === undefined).map((m) => (m.params ?? {}) as Record<string, unknown>);
+    return this.received
+      .filter((m) => m.method === method && m.id === undefined)
+      .map((m) => (m.params ?? {}) as Record<string, unknown>);
   }
 }
 
@@ -117,7 +133,10 @@ export class StdioRpcClient extends RpcClient {
   }
 
   static start(env: Record<string, string>, cwd: string): StdioRpcClient {
-    const child = spawn(process.execPath, [WEFT, 'app-server'], { cwd, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', ...env } });
+    const child = spawn(process.execPath, [WEFT, 'app-server'], {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', ...env },
+    });
     return new StdioRpcClient(child);
   }
 
@@ -160,8 +179,14 @@ export class WsRpcClient extends RpcClient {
 }
 
 /** A `weft serve` subprocess; resolves once it prints its URL. */
-export async function startWeftServe(env: Record<string, string>, cwd: string): Promise<{ url: string; wsUrl: string; stop(): Promise<void>; stderr(): string }> {
-  const child = spawn(process.execPath, [WEFT, 'serve', '--port', '0', '--cd', cwd, '--token', 'test-token'], { cwd, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', ...env } });
+export async function startWeftServe(
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ url: string; wsUrl: string; stop(): Promise<void>; stderr(): string }> {
+  const child = spawn(process.execPath, [WEFT, 'serve', '--port', '0', '--cd', cwd, '--token', 'test-token'], {
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', ...env },
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((r) => child.on('exit', () => r()));

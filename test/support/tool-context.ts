@@ -28,7 +28,10 @@ export function testToolContext(opts: TestToolContextOptions = {}): ToolContext 
     signal: opts.signal ?? new AbortController().signal,
     emit: (n) => void emitted.push(n),
     sendRequest: opts.sendRequest ?? (async () => ({ decision: 'decline' })),
-    policy: { approvalPolicy: opts.approvalPolicy ?? 'never', sandboxPolicy: opts.sandboxPolicy ?? { type: 'dangerFullAccess' } },
+    policy: {
+      approvalPolicy: opts.approvalPolicy ?? 'never',
+      sandboxPolicy: opts.sandboxPolicy ?? { type: 'dangerFullAccess' },
+    },
     orchestrator: new ToolOrchestrator(new SafetyServices(rules)),
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
     cancelTurn: () => undefined,

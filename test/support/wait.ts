@@ -25,7 +25,11 @@ export function waitFor<T, U extends T>(
   predicate: (event: T) => event is U,
   options?: WaitForOptions,
 ): Promise<U>;
-export function waitFor<T>(subscribe: Subscribe<T>, predicate: (event: T) => boolean, options?: WaitForOptions): Promise<T>;
+export function waitFor<T>(
+  subscribe: Subscribe<T>,
+  predicate: (event: T) => boolean,
+  options?: WaitForOptions,
+): Promise<T>;
 export async function waitFor<T>(
   subscribe: Subscribe<T>,
   predicate: (event: T) => boolean,
@@ -82,9 +86,11 @@ export function collectUntil<T>(
 function timeoutMessage<T>(label: string, timeoutMs: number, seen: readonly T[]): string {
   const recent = seen.slice(-EVENTS_SHOWN).map((event) => `  ${describe(event)}`);
   const shown = recent.length === 0 ? 'no events at all' : `the last ${recent.length}:\n${recent.join('\n')}`;
-  return `waitFor(${label}): no matching event within ${timeoutMs} ms (a deadlock guard; ` +
+  return (
+    `waitFor(${label}): no matching event within ${timeoutMs} ms (a deadlock guard; ` +
     'nothing should take this long). ' +
-    `Saw ${seen.length} events, ${shown}`;
+    `Saw ${seen.length} events, ${shown}`
+  );
 }
 
 function describe(event: unknown): string {

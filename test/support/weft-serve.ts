@@ -77,13 +77,22 @@ function mockConfig(url: string, options: E2eOptions): string {
  * Starts `weft serve` and resolves with the URL it prints; rejects with its stderr if it exits first.
  * WEFT_E2E_CLI names another entry script taking the same arguments (e.g. a build under test elsewhere).
  */
-export function startServe(cwd: string, home: string, extra: Pick<E2eOptions, 'serveEnv' | 'serveArgs'> = {}): Promise<{ child: ChildProcess; url: string }> {
+export function startServe(
+  cwd: string,
+  home: string,
+  extra: Pick<E2eOptions, 'serveEnv' | 'serveArgs'> = {},
+): Promise<{ child: ChildProcess; url: string }> {
   const cli = process.env.WEFT_E2E_CLI ?? join(ROOT, 'bin', 'weft.js');
   const cliBuilt = process.env.WEFT_E2E_CLI !== undefined || existsSync(join(ROOT, 'dist', 'cli', 'cli.js'));
   if (!cliBuilt || !existsSync(join(ROOT, 'dist', 'renderer', 'index.html'))) {
     throw new Error('The e2e tests need the built CLI and renderer: run `npm run build` first.');
   }
-  const env: Record<string, string | undefined> = { ...process.env, WEFT_HOME: home, MOCK_API_KEY: 'x', ...extra.serveEnv };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    WEFT_HOME: home,
+    MOCK_API_KEY: 'x',
+    ...extra.serveEnv,
+  };
   const args = extra.serveArgs ?? ['--port', '0', '--token', 'e2e-token'];
   const child = spawn(process.execPath, [cli, 'serve', '--cd', cwd, ...args], {
     cwd,
@@ -98,7 +107,8 @@ export function startServe(cwd: string, home: string, extra: Pick<E2eOptions, 's
   if (stdout === null) throw new Error('weft serve: no stdout pipe');
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: stdout });
-    const onExit = (code: number | null): void => reject(new Error(`weft serve exited (${String(code)}) before printing its URL:\n${stderr}`));
+    const onExit = (code: number | null): void =>
+      reject(new Error(`weft serve exited (${String(code)}) before printing its URL:\n${stderr}`));
     child.once('exit', onExit);
     lines.on('line', (line) => {
       const match = /^Weft is serving (\S+)/.exec(line);
@@ -131,7 +141,10 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   try {
     const served = await startServe(workspace.dir, home.dir, options);
     child = served.child;
-    browser = await launchBrowser({ ...(options.viewport === undefined ? {} : { viewport: options.viewport }), ...(options.colorScheme === undefined ? {} : { colorScheme: options.colorScheme }) });
+    browser = await launchBrowser({
+      ...(options.viewport === undefined ? {} : { viewport: options.viewport }),
+      ...(options.colorScheme === undefined ? {} : { colorScheme: options.colorScheme }),
+    });
     const { page } = browser;
     page.setDefaultTimeout(20_000);
     await page.goto(served.url);
@@ -202,7 +215,9 @@ export async function screenshotSizes(e2e: E2e, name: string): Promise<void> {
   const before = page.viewportSize();
   for (const size of SCREENSHOT_SIZES) {
     await page.setViewportSize(size);
-    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    await page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+    );
     await e2e.screenshot(`${name}-${size.width}x${size.height}`);
   }
   if (before !== null) await page.setViewportSize(before);

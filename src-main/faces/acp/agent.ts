@@ -6,7 +6,15 @@
  * become `elicitation/create` when the client offers it, `session/cancel` interrupts the turn, and
  * `session/set_mode` switches between Weft's presets.
  */
-import { agent, methods, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type SessionUpdate } from '@agentclientprotocol/sdk';
+import {
+  agent,
+  methods,
+  RequestError,
+  type AgentApp,
+  type AgentContext,
+  type ClientCapabilities,
+  type SessionUpdate,
+} from '@agentclientprotocol/sdk';
 import type { ServerNotification, ServerRequest } from '../../../src-preload/protocol';
 import { errorMessage } from '../../util/errors';
 import { VERSION } from '../../version';
@@ -59,7 +67,10 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   let peer: AgentContext | null = null;
 
   const send = (session: AcpSession, updates: readonly SessionUpdate[]): Promise<void> =>
-    updates.reduce<Promise<void>>((done, update) => done.then(() => peer?.notify(methods.client.session.update, { sessionId: session.id, update })), Promise.resolve());
+    updates.reduce<Promise<void>>(
+      (done, update) => done.then(() => peer?.notify(methods.client.session.update, { sessionId: session.id, update })),
+      Promise.resolve(),
+    );
 
   const onNotification = (session: AcpSession) => (n: ServerNotification) =>
     session.enqueue(async () => {
@@ -76,17 +87,29 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     await session.enqueue(async () => undefined);
     switch (request.method) {
       case 'item/commandExecution/requestApproval': {
-        const answer = await peer.request(methods.client.session.requestPermission, commandPermission(session.id, request.params));
+        const answer = await peer.request(
+          methods.client.session.requestPermission,
+          commandPermission(session.id, request.params),
+        );
         return { decision: commandDecisionOf(answer.outcome, request.params) };
       }
       case 'item/fileChange/requestApproval': {
-        const answer = await peer.request(methods.client.session.requestPermission, patchPermission(session.id, request.params));
+        const answer = await peer.request(
+          methods.client.session.requestPermission,
+          patchPermission(session.id, request.params),
+        );
         return { decision: patchDecisionOf(answer.outcome) };
       }
       case 'item/tool/requestUserInput': {
         if (!capabilities.elicitation?.form) return { answers: {} };
         const form = questionsForm(request.params);
-        const answer = await peer.request(methods.client.elicitation.create, { mode: 'form', sessionId: session.id, toolCallId: request.params.itemId, message: form.message, requestedSchema: form.requestedSchema });
+        const answer = await peer.request(methods.client.elicitation.create, {
+          mode: 'form',
+          sessionId: session.id,
+          toolCallId: request.params.itemId,
+          message: form.message,
+          requestedSchema: form.requestedSchema,
+        });
         return questionsAnswer(request.params, ElicitationAnswer.parse(answer));
       }
     }
@@ -94,7 +117,11 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
 
   const sessionOf = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
-    if (!session) throw new RequestError(RESOURCE_NOT_FOUND, `No session ${sessionId}: create one with session/new or load it with session/load.`);
+    if (!session)
+      throw new RequestError(
+        RESOURCE_NOT_FOUND,
+        `No session ${sessionId}: create one with session/new or load it with session/load.`,
+      );
     return session;
   };
 
@@ -117,13 +144,23 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     })
     .onRequest(methods.agent.authenticate, () => ({}))
     .onRequest(methods.agent.session.new, async ({ params }) => {
-      const started = await core(() => client.request('thread/start', { cwd: params.cwd, config: mcpServerOverrides(params.mcpServers) }));
+      const started = await core(() =>
+        client.request('thread/start', { cwd: params.cwd, config: mcpServerOverrides(params.mcpServers) }),
+      );
       const session = new AcpSession(started.thread.id, started.cwd, modeOf(started.sandbox));
       sessions.set(session.id, session);
       return { sessionId: session.id, modes: modeState(session.mode) };
     })
     .onRequest(methods.agent.session.load, async ({ params }) => {
-      const resumed = await core(() => client.request('thread/resume', { threadId: params.sessionId, cwd: params.cwd, config: mcpServerOverrides(params.mcpServers) }), RESOURCE_NOT_FOUND);
+      const resumed = await core(
+        () =>
+          client.request('thread/resume', {
+            threadId: params.sessionId,
+            cwd: params.cwd,
+            config: mcpServerOverrides(params.mcpServers),
+          }),
+        RESOURCE_NOT_FOUND,
+      );
       const session = new AcpSession(resumed.thread.id, resumed.cwd, modeOf(resumed.sandbox));
       sessions.set(session.id, session);
       for (const turn of resumed.thread.turns) await send(session, await session.mapper.replay(turn));
@@ -131,15 +168,25 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     })
     .onRequest(methods.agent.session.setMode, async ({ params }) => {
       const session = sessionOf(params.sessionId);
-      if (!isModeId(params.modeId)) throw RequestError.invalidParams(undefined, `Unknown mode "${params.modeId}"; the modes are read-only, auto and full-access.`);
+      if (!isModeId(params.modeId))
+        throw RequestError.invalidParams(
+          undefined,
+          `Unknown mode "${params.modeId}"; the modes are read-only, auto and full-access.`,
+        );
       session.mode = params.modeId;
       session.pendingMode = params.modeId;
-      await session.enqueue(() => send(session, [{ sessionUpdate: 'current_mode_update', currentModeId: params.modeId }]));
+      await session.enqueue(() =>
+        send(session, [{ sessionUpdate: 'current_mode_update', currentModeId: params.modeId }]),
+      );
       return {};
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
       const session = sessionOf(params.sessionId);
-      if (session.running) throw RequestError.invalidRequest(undefined, 'A prompt is already running in this session; wait for it or cancel it.');
+      if (session.running)
+        throw RequestError.invalidRequest(
+          undefined,
+          'A prompt is already running in this session; wait for it or cancel it.',
+        );
       const controller = new AbortController();
       session.running = controller;
       const mode = session.pendingMode === null ? null : modeById(session.pendingMode);
@@ -149,12 +196,15 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
           followTurn(client, {
             threadId: session.id,
             input: promptToInput(params.prompt),
-            overrides: mode ? { approvalPolicy: mode.approvalPolicy, sandboxPolicy: sandboxPolicyOf(mode.sandbox) } : undefined,
+            overrides: mode
+              ? { approvalPolicy: mode.approvalPolicy, sandboxPolicy: sandboxPolicyOf(mode.sandbox) }
+              : undefined,
             onNotification: onNotification(session),
             signal: controller.signal,
           }),
         );
-        if (turn.status === 'failed') throw RequestError.internalError(undefined, turn.error?.message ?? 'The turn failed.');
+        if (turn.status === 'failed')
+          throw RequestError.internalError(undefined, turn.error?.message ?? 'The turn failed.');
         return { stopReason: turn.status === 'interrupted' || controller.signal.aborted ? 'cancelled' : 'end_turn' };
       } finally {
         session.running = null;
@@ -172,7 +222,8 @@ async function core<T>(call: () => Promise<T>, notFoundCode?: number): Promise<T
   } catch (error) {
     if (error instanceof RequestError) throw error;
     if (error instanceof HostRequestError && error.code === -32602) {
-      if (notFoundCode !== undefined && /not found|no thread|unknown thread/i.test(error.message)) throw new RequestError(notFoundCode, error.message);
+      if (notFoundCode !== undefined && /not found|no thread|unknown thread/i.test(error.message))
+        throw new RequestError(notFoundCode, error.message);
       throw RequestError.invalidParams(undefined, error.message);
     }
     throw RequestError.internalError(undefined, errorMessage(error));

@@ -51,7 +51,11 @@ function parseOne(diff: string): StructuredPatch | null {
 }
 
 /** The file before and after, if the patch fits the file on disk one way or the other. */
-async function wholeFile(path: string, patch: StructuredPatch, readText: (path: string) => Promise<string | null>): Promise<{ oldText: string; newText: string } | null> {
+async function wholeFile(
+  path: string,
+  patch: StructuredPatch,
+  readText: (path: string) => Promise<string | null>,
+): Promise<{ oldText: string; newText: string } | null> {
   const current = await readText(path);
   if (current === null || patch.hunks.length === 0) return null;
   const applied = applyPatch(current, patch);

@@ -12,10 +12,14 @@ export function mcpServerOverrides(servers: readonly McpServer[]): Record<string
     const key = `mcp_servers.${JSON.stringify(server.name)}`;
     if ('type' in server && (server.type === 'http' || server.type === 'sse')) {
       const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
-      overrides[key] = Object.keys(headers).length > 0 ? { url: server.url, http_headers: headers } : { url: server.url };
+      overrides[key] =
+        Object.keys(headers).length > 0 ? { url: server.url, http_headers: headers } : { url: server.url };
     } else if ('command' in server) {
       const env = Object.fromEntries(server.env.map((e) => [e.name, e.value]));
-      overrides[key] = Object.keys(env).length > 0 ? { command: server.command, args: server.args, env } : { command: server.command, args: server.args };
+      overrides[key] =
+        Object.keys(env).length > 0
+          ? { command: server.command, args: server.args, env }
+          : { command: server.command, args: server.args };
     }
   }
   return overrides;

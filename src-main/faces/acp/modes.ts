@@ -17,9 +17,27 @@ interface Mode {
 }
 
 export const MODES: readonly Mode[] = [
-  { id: 'read-only', name: 'Read only', description: 'Reads files and runs read-only commands; asks before anything else.', approvalPolicy: 'on-request', sandbox: 'read-only' },
-  { id: 'auto', name: 'Auto', description: 'Edits files and runs commands in the project sandbox; asks to go beyond it.', approvalPolicy: 'on-request', sandbox: 'workspace-write' },
-  { id: 'full-access', name: 'Full access', description: 'Runs anything without asking, with no sandbox. Use with care.', approvalPolicy: 'never', sandbox: 'danger-full-access' },
+  {
+    id: 'read-only',
+    name: 'Read only',
+    description: 'Reads files and runs read-only commands; asks before anything else.',
+    approvalPolicy: 'on-request',
+    sandbox: 'read-only',
+  },
+  {
+    id: 'auto',
+    name: 'Auto',
+    description: 'Edits files and runs commands in the project sandbox; asks to go beyond it.',
+    approvalPolicy: 'on-request',
+    sandbox: 'workspace-write',
+  },
+  {
+    id: 'full-access',
+    name: 'Full access',
+    description: 'Runs anything without asking, with no sandbox. Use with care.',
+    approvalPolicy: 'never',
+    sandbox: 'danger-full-access',
+  },
 ];
 
 export function isModeId(value: string): value is ModeId {
@@ -45,5 +63,8 @@ export function modeOf(sandbox: SandboxPolicy): ModeId {
 }
 
 export function modeState(current: ModeId): SessionModeState {
-  return { currentModeId: current, availableModes: MODES.map((m) => ({ id: m.id, name: m.name, description: m.description })) };
+  return {
+    currentModeId: current,
+    availableModes: MODES.map((m) => ({ id: m.id, name: m.name, description: m.description })),
+  };
 }

@@ -36,21 +36,38 @@ function alwaysDecision(params: CommandExecutionRequestApprovalParams): CommandE
 function onceDecision(params: CommandExecutionRequestApprovalParams): CommandExecutionApprovalDecision {
   const available = params.availableDecisions;
   if (!available || available.includes('accept')) return 'accept';
-  const network = available.find((d) => typeof d === 'object' && 'applyNetworkPolicyAmendment' in d && d.applyNetworkPolicyAmendment.network_policy_amendment.action === 'allow');
+  const network = available.find(
+    (d) =>
+      typeof d === 'object' &&
+      'applyNetworkPolicyAmendment' in d &&
+      d.applyNetworkPolicyAmendment.network_policy_amendment.action === 'allow',
+  );
   return network ?? 'accept';
 }
 
-export function commandPermission(sessionId: string, params: CommandExecutionRequestApprovalParams): RequestPermissionRequest {
+export function commandPermission(
+  sessionId: string,
+  params: CommandExecutionRequestApprovalParams,
+): RequestPermissionRequest {
   const always = alwaysDecision(params);
   const options: PermissionOption[] = [{ optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' }];
   if (always !== null) {
-    const name = typeof always === 'object' && 'acceptWithExecpolicyAmendment' in always ? `Always allow \`${always.acceptWithExecpolicyAmendment.execpolicy_amendment.join(' ')}\`` : 'Allow for this session';
+    const name =
+      typeof always === 'object' && 'acceptWithExecpolicyAmendment' in always
+        ? `Always allow \`${always.acceptWithExecpolicyAmendment.execpolicy_amendment.join(' ')}\``
+        : 'Allow for this session';
     options.push({ optionId: ALLOW_ALWAYS, name, kind: 'allow_always' });
   }
   options.push({ optionId: REJECT, name: 'Reject', kind: 'reject_once' });
   return {
     sessionId,
-    toolCall: { toolCallId: params.itemId, title: params.command, kind: 'execute', status: 'pending', rawInput: { command: params.command, cwd: params.cwd, reason: params.reason ?? null } },
+    toolCall: {
+      toolCallId: params.itemId,
+      title: params.command,
+      kind: 'execute',
+      status: 'pending',
+      rawInput: { command: params.command, cwd: params.cwd, reason: params.reason ?? null },
+    },
     options,
   };
 }
@@ -58,7 +75,11 @@ export function commandPermission(sessionId: string, params: CommandExecutionReq
 export function patchPermission(sessionId: string, params: FileChangeRequestApprovalParams): RequestPermissionRequest {
   return {
     sessionId,
-    toolCall: { toolCallId: params.itemId, status: 'pending', rawInput: { reason: params.reason ?? null, grantRoot: params.grantRoot ?? null } },
+    toolCall: {
+      toolCallId: params.itemId,
+      status: 'pending',
+      rawInput: { reason: params.reason ?? null, grantRoot: params.grantRoot ?? null },
+    },
     options: [
       { optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' },
       { optionId: ALLOW_ALWAYS, name: 'Allow edits for this session', kind: 'allow_always' },
@@ -67,7 +88,10 @@ export function patchPermission(sessionId: string, params: FileChangeRequestAppr
   };
 }
 
-export function commandDecisionOf(outcome: RequestPermissionOutcome, params: CommandExecutionRequestApprovalParams): CommandExecutionApprovalDecision {
+export function commandDecisionOf(
+  outcome: RequestPermissionOutcome,
+  params: CommandExecutionRequestApprovalParams,
+): CommandExecutionApprovalDecision {
   if (outcome.outcome !== 'selected') return 'cancel';
   switch (outcome.optionId) {
     case ALLOW_ONCE:

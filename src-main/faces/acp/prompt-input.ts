@@ -14,12 +14,20 @@ export function promptToInput(blocks: readonly ContentBlock[]): UserInput[] {
         input.push({ type: 'text', text: block.text });
         break;
       case 'image':
-        input.push({ type: 'image', url: block.uri?.startsWith('http') ? block.uri : `data:${block.mimeType};base64,${block.data}` });
+        input.push({
+          type: 'image',
+          url: block.uri?.startsWith('http') ? block.uri : `data:${block.mimeType};base64,${block.data}`,
+        });
         break;
       case 'resource': {
         const resource = block.resource;
-        if ('text' in resource) input.push({ type: 'text', text: `<context ref="${resource.uri}">\n${resource.text}\n</context>` });
-        else input.push({ type: 'text', text: `[binary resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''} not included]` });
+        if ('text' in resource)
+          input.push({ type: 'text', text: `<context ref="${resource.uri}">\n${resource.text}\n</context>` });
+        else
+          input.push({
+            type: 'text',
+            text: `[binary resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''} not included]`,
+          });
         break;
       }
       case 'resource_link':

@@ -14,10 +14,17 @@ export interface AcpStdioOptions {
 }
 
 export async function serveAcpStdio(options: AcpStdioOptions): Promise<void> {
-  const client = await connectHostClient(options.host, { label: 'acp stdio', clientInfo: { name: 'weft-acp', title: 'Weft ACP agent', version: VERSION }, log: options.log });
+  const client = await connectHostClient(options.host, {
+    label: 'acp stdio',
+    clientInfo: { name: 'weft-acp', title: 'Weft ACP agent', version: VERSION },
+    log: options.log,
+  });
   try {
     // stdin carries bytes (no encoding is set on it), which Node's typings do not express.
-    const stream = ndJsonStream(Writable.toWeb(options.stdout), Readable.toWeb(options.stdin) as ReadableStream<Uint8Array>);
+    const stream = ndJsonStream(
+      Writable.toWeb(options.stdout),
+      Readable.toWeb(options.stdin) as ReadableStream<Uint8Array>,
+    );
     const connection = createAcpAgent({ client, log: options.log }).connect(stream);
     await connection.closed;
   } finally {

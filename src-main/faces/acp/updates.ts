@@ -6,7 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { SessionUpdate, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
+import type {
+  SessionUpdate,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+} from '@agentclientprotocol/sdk';
 import type { ServerNotification, ThreadItem, Turn, UserInput } from '../../../src-preload/protocol';
 import { fileChangeDiffs } from './diffs';
 
@@ -35,18 +41,31 @@ export class UpdateMapper {
         return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: n.params.delta } }];
       case 'item/reasoning/summaryPartAdded':
         // Parts after the first start a new paragraph of the thought.
-        return n.params.summaryIndex > 0 ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: '\n\n' } }] : [];
+        return n.params.summaryIndex > 0
+          ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: '\n\n' } }]
+          : [];
       case 'turn/plan/updated':
         return [
           {
             sessionUpdate: 'plan',
-            entries: n.params.plan.map((step) => ({ content: step.step, priority: 'medium', status: step.status === 'inProgress' ? 'in_progress' : step.status })),
+            entries: n.params.plan.map((step) => ({
+              content: step.step,
+              priority: 'medium',
+              status: step.status === 'inProgress' ? 'in_progress' : step.status,
+            })),
           },
         ];
       case 'item/commandExecution/outputDelta': {
         const text = (this.output.get(n.params.itemId) ?? '') + n.params.delta;
         this.output.set(n.params.itemId, text);
-        return [{ sessionUpdate: 'tool_call_update', toolCallId: n.params.itemId, status: 'in_progress', content: [outputContent(text)] }];
+        return [
+          {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: n.params.itemId,
+            status: 'in_progress',
+            content: [outputContent(text)],
+          },
+        ];
       }
       case 'item/started':
         return this.started(n.params.item);
@@ -64,7 +83,8 @@ export class UpdateMapper {
     for (const item of turn.items) {
       switch (item.type) {
         case 'userMessage':
-          for (const input of item.content) updates.push({ sessionUpdate: 'user_message_chunk', content: userContent(input) });
+          for (const input of item.content)
+            updates.push({ sessionUpdate: 'user_message_chunk', content: userContent(input) });
           break;
         case 'agentMessage':
           updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: item.text } });
@@ -86,7 +106,17 @@ export class UpdateMapper {
   private async started(item: ThreadItem, options: { replay?: boolean } = {}): Promise<SessionUpdate[]> {
     switch (item.type) {
       case 'commandExecution':
-        return [{ sessionUpdate: 'tool_call', toolCallId: item.id, title: item.command, kind: commandKind(item), status: 'pending', locations: this.commandLocations(item), rawInput: { command: item.command, cwd: item.cwd } }];
+        return [
+          {
+            sessionUpdate: 'tool_call',
+            toolCallId: item.id,
+            title: item.command,
+            kind: commandKind(item),
+            status: 'pending',
+            locations: this.commandLocations(item),
+            rawInput: { command: item.command, cwd: item.cwd },
+          },
+        ];
       case 'fileChange': {
         const diffs = await fileChangeDiffs(item.changes, this.cwd, this.readText, { live: !options.replay });
         return [
@@ -103,11 +133,38 @@ export class UpdateMapper {
         ];
       }
       case 'mcpToolCall':
-        return [{ sessionUpdate: 'tool_call', toolCallId: item.id, title: `${item.server}: ${item.tool}`, kind: 'other', status: 'in_progress', rawInput: item.arguments }];
+        return [
+          {
+            sessionUpdate: 'tool_call',
+            toolCallId: item.id,
+            title: `${item.server}: ${item.tool}`,
+            kind: 'other',
+            status: 'in_progress',
+            rawInput: item.arguments,
+          },
+        ];
       case 'webSearch':
-        return [{ sessionUpdate: 'tool_call', toolCallId: item.id, title: `Search the web: ${item.query}`, kind: 'fetch', status: 'in_progress', rawInput: { query: item.query } }];
+        return [
+          {
+            sessionUpdate: 'tool_call',
+            toolCallId: item.id,
+            title: `Search the web: ${item.query}`,
+            kind: 'fetch',
+            status: 'in_progress',
+            rawInput: { query: item.query },
+          },
+        ];
       case 'imageView':
-        return [{ sessionUpdate: 'tool_call', toolCallId: item.id, title: `View ${item.path}`, kind: 'read', status: 'in_progress', locations: [{ path: this.absolute(item.path) }] }];
+        return [
+          {
+            sessionUpdate: 'tool_call',
+            toolCallId: item.id,
+            title: `View ${item.path}`,
+            kind: 'read',
+            status: 'in_progress',
+            locations: [{ path: this.absolute(item.path) }],
+          },
+        ];
       default:
         return [];
     }
@@ -119,12 +176,27 @@ export class UpdateMapper {
         const output = item.aggregatedOutput ?? '';
         const content: ToolCallContent[] = output === '' ? [] : [outputContent(output)];
         if (item.weftError) content.push({ type: 'content', content: { type: 'text', text: item.weftError } });
-        return [{ sessionUpdate: 'tool_call_update', toolCallId: item.id, status: statusOf(item.status), content, rawOutput: { exitCode: item.exitCode, output, durationMs: item.durationMs } }];
+        return [
+          {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: item.id,
+            status: statusOf(item.status),
+            content,
+            rawOutput: { exitCode: item.exitCode, output, durationMs: item.durationMs },
+          },
+        ];
       }
       case 'fileChange':
         return [{ sessionUpdate: 'tool_call_update', toolCallId: item.id, status: statusOf(item.status) }];
       case 'mcpToolCall':
-        return [{ sessionUpdate: 'tool_call_update', toolCallId: item.id, status: statusOf(item.status), rawOutput: item.result ?? item.error }];
+        return [
+          {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: item.id,
+            status: statusOf(item.status),
+            rawOutput: item.result ?? item.error,
+          },
+        ];
       case 'webSearch':
       case 'imageView':
         return [{ sessionUpdate: 'tool_call_update', toolCallId: item.id, status: 'completed' }];
@@ -144,7 +216,9 @@ export class UpdateMapper {
   }
 
   private commandLocations(item: Item<'commandExecution'>): ToolCallLocation[] {
-    const paths = item.commandActions.flatMap((a) => (a.type === 'read' ? [a.path] : a.type !== 'unknown' && a.path ? [a.path] : []));
+    const paths = item.commandActions.flatMap((a) =>
+      a.type === 'read' ? [a.path] : a.type !== 'unknown' && a.path ? [a.path] : [],
+    );
     return paths.map((p) => ({ path: isAbsolute(p) ? p : resolve(item.cwd, p) }));
   }
 }
@@ -193,7 +267,9 @@ function patchTitle(item: Item<'fileChange'>, shown: (path: string) => string): 
     case 'delete':
       return `Delete ${shown(only.path)}`;
     case 'update':
-      return only.kind.move_path ? `Move ${shown(only.path)} to ${shown(only.kind.move_path)}` : `Edit ${shown(only.path)}`;
+      return only.kind.move_path
+        ? `Move ${shown(only.path)} to ${shown(only.kind.move_path)}`
+        : `Edit ${shown(only.path)}`;
   }
 }
 
@@ -203,7 +279,9 @@ function userContent(input: UserInput): Extract<SessionUpdate, { sessionUpdate: 
       return { type: 'text', text: input.text };
     case 'image': {
       const data = /^data:([^;,]+);base64,(.*)$/s.exec(input.url);
-      return data?.[1] && data[2] !== undefined ? { type: 'image', mimeType: data[1], data: data[2] } : { type: 'resource_link', name: input.url, uri: input.url };
+      return data?.[1] && data[2] !== undefined
+        ? { type: 'image', mimeType: data[1], data: data[2] }
+        : { type: 'resource_link', name: input.url, uri: input.url };
     }
     case 'localImage':
       return { type: 'resource_link', name: input.path, uri: `file://${input.path}` };

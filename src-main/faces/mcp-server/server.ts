@@ -6,8 +6,20 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ElicitResultSchema, type CallToolResult, type ServerNotification as McpNotification, type ServerRequest as McpRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { FileChangeItem, JsonValue, ServerNotification, ServerRequest, Turn, UserInput } from '../../../src-preload/protocol';
+import {
+  ElicitResultSchema,
+  type CallToolResult,
+  type ServerNotification as McpNotification,
+  type ServerRequest as McpRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type {
+  FileChangeItem,
+  JsonValue,
+  ServerNotification,
+  ServerRequest,
+  Turn,
+  UserInput,
+} from '../../../src-preload/protocol';
 import { VERSION } from '../../version';
 import { errorMessage } from '../../util/errors';
 import { finalAnswer, followTurn } from '../follow-turn';
@@ -21,7 +33,13 @@ import {
   questionsForm,
   type ElicitationForm,
 } from '../questions';
-import { WEFT_REPLY_TOOL_DESCRIPTION, WEFT_TOOL_DESCRIPTION, WeftReplyToolInput, WeftToolInput, WeftToolOutput } from './tools';
+import {
+  WEFT_REPLY_TOOL_DESCRIPTION,
+  WEFT_TOOL_DESCRIPTION,
+  WeftReplyToolInput,
+  WeftToolInput,
+  WeftToolOutput,
+} from './tools';
 
 type Extra = RequestHandlerExtra<McpRequest, McpNotification>;
 
@@ -47,26 +65,39 @@ export function createWeftMcpServer(options: WeftMcpServerOptions): McpServer {
   const server = new McpServer({ name: 'weft', title: 'Weft', version: VERSION }, { capabilities: { tools: {} } });
   const active = new Map<string, ActiveCall>();
 
-  const elicit = async (call: ActiveCall, form: ElicitationForm): Promise<{ action: string; content?: Record<string, unknown> }> => {
+  const elicit = async (
+    call: ActiveCall,
+    form: ElicitationForm,
+  ): Promise<{ action: string; content?: Record<string, unknown> }> => {
     const capabilities = server.server.getClientCapabilities();
     if (!capabilities?.elicitation) {
       log('weft mcp-server: the host cannot answer elicitations (it did not declare the capability); refusing');
       return { action: 'decline' };
     }
-    return call.extra.sendRequest({ method: 'elicitation/create', params: { mode: 'form', ...form } }, ElicitResultSchema, { timeout: ELICITATION_TIMEOUT_MS });
+    return call.extra.sendRequest(
+      { method: 'elicitation/create', params: { mode: 'form', ...form } },
+      ElicitResultSchema,
+      { timeout: ELICITATION_TIMEOUT_MS },
+    );
   };
 
   client.setServerRequestHandler(async (request: ServerRequest) => {
     const call = active.get(request.params.threadId);
     if (!call) {
-      log(`weft mcp-server: ${request.method} for thread ${request.params.threadId}, which no tool call is running; refusing`);
+      log(
+        `weft mcp-server: ${request.method} for thread ${request.params.threadId}, which no tool call is running; refusing`,
+      );
       return request.method === 'item/tool/requestUserInput' ? { answers: {} } : { decision: 'decline' };
     }
     switch (request.method) {
       case 'item/commandExecution/requestApproval':
         return { decision: commandDecision(await elicit(call, commandApprovalForm(request.params))) };
       case 'item/fileChange/requestApproval':
-        return { decision: patchDecision(await elicit(call, patchApprovalForm(request.params, call.fileChanges.get(request.params.itemId)))) };
+        return {
+          decision: patchDecision(
+            await elicit(call, patchApprovalForm(request.params, call.fileChanges.get(request.params.itemId))),
+          ),
+        };
       case 'item/tool/requestUserInput':
         return questionsAnswer(request.params, await elicit(call, questionsForm(request.params)));
     }
@@ -76,17 +107,24 @@ export function createWeftMcpServer(options: WeftMcpServerOptions): McpServer {
     const running = active.get(threadId);
     // A cancelled call's turn is being interrupted: the next prompt waits for it to end.
     if (running?.extra.signal.aborted) await running.ended;
-    else if (running) return errorResult(threadId, `A turn is already running in thread ${threadId}; wait for its answer first.`);
+    else if (running)
+      return errorResult(threadId, `A turn is already running in thread ${threadId}; wait for its answer first.`);
     let ended = (): void => undefined;
     const call: ActiveCall = { extra, ended: new Promise((resolve) => (ended = resolve)), fileChanges: new Map() };
     active.set(threadId, call);
     const progressToken = extra._meta?.progressToken;
     let streamed = 0;
     const onNotification = async (n: ServerNotification): Promise<void> => {
-      if (n.method === 'item/started' && n.params.item.type === 'fileChange') call.fileChanges.set(n.params.item.id, n.params.item);
+      if (n.method === 'item/started' && n.params.item.type === 'fileChange')
+        call.fileChanges.set(n.params.item.id, n.params.item);
       if (n.method === 'item/agentMessage/delta' && progressToken !== undefined) {
         streamed += n.params.delta.length;
-        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: streamed, message: n.params.delta } }).catch(() => undefined);
+        await extra
+          .sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: streamed, message: n.params.delta },
+          })
+          .catch(() => undefined);
       }
     };
     const input: UserInput[] = [{ type: 'text', text: prompt }];
@@ -121,7 +159,10 @@ export function createWeftMcpServer(options: WeftMcpServerOptions): McpServer {
         });
         threadId = started.thread.id;
       } catch (error) {
-        return { content: [{ type: 'text', text: `Weft could not start a thread: ${errorMessage(error)}` }], isError: true };
+        return {
+          content: [{ type: 'text', text: `Weft could not start a thread: ${errorMessage(error)}` }],
+          isError: true,
+        };
       }
       return runTurn(threadId, args.prompt, extra);
     },
@@ -129,7 +170,12 @@ export function createWeftMcpServer(options: WeftMcpServerOptions): McpServer {
 
   server.registerTool(
     'weft-reply',
-    { title: 'Weft reply', description: WEFT_REPLY_TOOL_DESCRIPTION, inputSchema: WeftReplyToolInput, outputSchema: WeftToolOutput },
+    {
+      title: 'Weft reply',
+      description: WEFT_REPLY_TOOL_DESCRIPTION,
+      inputSchema: WeftReplyToolInput,
+      outputSchema: WeftToolOutput,
+    },
     async (args, extra) => {
       try {
         await client.request('thread/resume', { threadId: args.threadId });
@@ -145,11 +191,19 @@ export function createWeftMcpServer(options: WeftMcpServerOptions): McpServer {
 
 function turnResult(threadId: string, turn: Turn): CallToolResult {
   const answer = finalAnswer(turn.items);
-  if (turn.status === 'failed') return errorResult(threadId, `The turn failed: ${turn.error?.message ?? 'unknown error'}${answer ? `\n\n${answer}` : ''}`);
+  if (turn.status === 'failed')
+    return errorResult(
+      threadId,
+      `The turn failed: ${turn.error?.message ?? 'unknown error'}${answer ? `\n\n${answer}` : ''}`,
+    );
   const content = turn.status === 'interrupted' && answer === '' ? 'The turn was interrupted.' : answer;
   return { content: [{ type: 'text', text: content }], structuredContent: { threadId, content } };
 }
 
 function errorResult(threadId: string, message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], structuredContent: { threadId, content: message }, isError: true };
+  return {
+    content: [{ type: 'text', text: message }],
+    structuredContent: { threadId, content: message },
+    isError: true,
+  };
 }

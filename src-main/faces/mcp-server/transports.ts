@@ -28,7 +28,11 @@ export interface McpStdioOptions {
 
 /** Serves one MCP client on stdio; resolves when stdin closes. */
 export async function serveMcpStdio(options: McpStdioOptions): Promise<void> {
-  const client = await connectHostClient(options.host, { label: 'mcp-server stdio', clientInfo: CLIENT_INFO, log: options.log });
+  const client = await connectHostClient(options.host, {
+    label: 'mcp-server stdio',
+    clientInfo: CLIENT_INFO,
+    log: options.log,
+  });
   const server = createWeftMcpServer({ client, log: options.log });
   const transport = new StdioServerTransport(options.stdin, options.stdout);
   const ended = new Promise<void>((resolve) => {
@@ -79,7 +83,11 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   };
 
   const newSession = async (): Promise<StreamableHTTPServerTransport> => {
-    const client = await connectHostClient(options.host, { label: 'mcp-server http', clientInfo: CLIENT_INFO, log: options.log });
+    const client = await connectHostClient(options.host, {
+      label: 'mcp-server http',
+      clientInfo: CLIENT_INFO,
+      log: options.log,
+    });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -99,9 +107,11 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/mcp') return plain(res, 404, 'Not found: the MCP endpoint is /mcp');
-    if (!authorized(req, url)) return plain(res, 401, 'Unauthorized: send the token as "Authorization: Bearer TOKEN" or ?token=TOKEN');
+    if (!authorized(req, url))
+      return plain(res, 401, 'Unauthorized: send the token as "Authorization: Bearer TOKEN" or ?token=TOKEN');
     const origin = req.headers.origin;
-    if (origin !== undefined && !/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin)) return plain(res, 403, `Forbidden: requests from ${origin} are not accepted`);
+    if (origin !== undefined && !/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin))
+      return plain(res, 403, `Forbidden: requests from ${origin} are not accepted`);
     const sessionId = req.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (req.method !== 'POST') {
@@ -111,7 +121,8 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     const body = await readJson(req);
     if (body === undefined) return plain(res, 400, 'Bad request: the body must be JSON (at most 10 MiB)');
     if (known) return known.transport.handleRequest(req, res, body);
-    if (sessionId !== undefined) return plain(res, 404, 'Not found: no such MCP session (start a new one with initialize)');
+    if (sessionId !== undefined)
+      return plain(res, 404, 'Not found: no such MCP session (start a new one with initialize)');
     if (!isInitializeRequest(body)) return plain(res, 400, 'Bad request: a new MCP session starts with initialize');
     const transport = await newSession();
     await transport.handleRequest(req, res, body);

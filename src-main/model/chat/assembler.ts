@@ -73,7 +73,11 @@ export class ChatStreamAssembler {
   /** Call when the stream ended normally. */
   finish(): ModelEvent[] {
     if (this.finishReason === null) {
-      throw new ModelError('the model stream ended before the provider said the response was finished (no finish_reason)', 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
+      throw new ModelError(
+        'the model stream ended before the provider said the response was finished (no finish_reason)',
+        'ResponseStreamDisconnected',
+        { retryable: true, phase: 'stream' },
+      );
     }
     const events: ModelEvent[] = [...this.closeReasoning()];
     if (this.message) {
@@ -83,7 +87,10 @@ export class ChatStreamAssembler {
     }
     for (const [index, call] of [...this.calls].sort(([a], [b]) => a - b)) {
       if (call.name.length === 0) {
-        throw new ModelError(`the model sent tool call #${index} without a function name`, 'Other', { retryable: true, phase: 'stream' });
+        throw new ModelError(`the model sent tool call #${index} without a function name`, 'Other', {
+          retryable: true,
+          phase: 'stream',
+        });
       }
       const item: ResponseItem = {
         type: 'function_call',
@@ -102,10 +109,21 @@ export class ChatStreamAssembler {
     const events: ModelEvent[] = [];
     if (!this.reasoning) {
       this.reasoning = { id: this.ids('rs'), outputIndex: this.nextOutputIndex++, text: '' };
-      events.push({ type: 'reasoningSummaryPartAdded', itemId: this.reasoning.id, outputIndex: this.reasoning.outputIndex, summaryIndex: 0 });
+      events.push({
+        type: 'reasoningSummaryPartAdded',
+        itemId: this.reasoning.id,
+        outputIndex: this.reasoning.outputIndex,
+        summaryIndex: 0,
+      });
     }
     this.reasoning.text += delta;
-    events.push({ type: 'reasoningSummaryDelta', itemId: this.reasoning.id, outputIndex: this.reasoning.outputIndex, summaryIndex: 0, delta });
+    events.push({
+      type: 'reasoningSummaryDelta',
+      itemId: this.reasoning.id,
+      outputIndex: this.reasoning.outputIndex,
+      summaryIndex: 0,
+      delta,
+    });
     return events;
   }
 
@@ -154,9 +172,17 @@ export class ChatStreamAssembler {
 
 function checkFinishReason(reason: string): void {
   if (reason === 'length') {
-    throw new ModelError('the model output hit the token limit (finish_reason "length") before the answer was complete; raise the provider\'s output token limit or ask for a shorter answer', 'Other', { retryable: false, phase: 'stream' });
+    throw new ModelError(
+      'the model output hit the token limit (finish_reason "length") before the answer was complete; raise the provider\'s output token limit or ask for a shorter answer',
+      'Other',
+      { retryable: false, phase: 'stream' },
+    );
   }
   if (reason === 'content_filter') {
-    throw new ModelError('the provider\'s content filter stopped the response (finish_reason "content_filter")', 'Other', { retryable: false, phase: 'stream' });
+    throw new ModelError(
+      'the provider\'s content filter stopped the response (finish_reason "content_filter")',
+      'Other',
+      { retryable: false, phase: 'stream' },
+    );
   }
 }

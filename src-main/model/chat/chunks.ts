@@ -31,11 +31,15 @@ export type ChatDelta = z.infer<typeof ChatDelta>;
 
 export const ChatChunk = z.looseObject({
   id: z.string().nullish(),
-  choices: z.array(z.looseObject({
-    index: z.number().nullish(),
-    delta: ChatDelta.nullish(),
-    finish_reason: z.string().nullish(),
-  })).nullish(),
+  choices: z
+    .array(
+      z.looseObject({
+        index: z.number().nullish(),
+        delta: ChatDelta.nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .nullish(),
   usage: ChatUsage.nullish(),
 });
 export type ChatChunk = z.infer<typeof ChatChunk>;

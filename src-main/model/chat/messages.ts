@@ -50,7 +50,8 @@ export function toChatMessages(instructions: string, input: readonly ResponseIte
 
   const pushOutput = (callId: string, output: ToolOutput): void => {
     const { text, images } = splitToolOutput(output);
-    const note = images.length === 0 ? '' : `(${images.length} image${images.length === 1 ? '' : 's'} in the next message)`;
+    const note =
+      images.length === 0 ? '' : `(${images.length} image${images.length === 1 ? '' : 's'} in the next message)`;
     out.push({ role: 'tool', tool_call_id: callId, content: [text, note].filter((s) => s.length > 0).join('\n') });
     if (images.length > 0) pendingImages.push({ callId, images });
   };
@@ -66,10 +67,21 @@ export function toChatMessages(instructions: string, input: readonly ResponseIte
         break;
       }
       case 'function_call':
-        pushCall({ id: item.call_id, type: 'function', function: { name: typeof item['namespace'] === 'string' ? `${item['namespace']}__${item.name}` : item.name, arguments: item.arguments } });
+        pushCall({
+          id: item.call_id,
+          type: 'function',
+          function: {
+            name: typeof item['namespace'] === 'string' ? `${item['namespace']}__${item.name}` : item.name,
+            arguments: item.arguments,
+          },
+        });
         break;
       case 'custom_tool_call':
-        pushCall({ id: item.call_id, type: 'function', function: { name: item.name, arguments: JSON.stringify({ input: item.input }) } });
+        pushCall({
+          id: item.call_id,
+          type: 'function',
+          function: { name: item.name, arguments: JSON.stringify({ input: item.input }) },
+        });
         break;
       case 'function_call_output':
       case 'custom_tool_call_output':
@@ -90,12 +102,18 @@ export function toChatTools(tools: readonly ToolSpec[]): OpenAI.Chat.ChatComplet
   const out: OpenAI.Chat.ChatCompletionFunctionTool[] = [];
   for (const tool of tools) {
     if (tool.type !== 'function') continue;
-    out.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } });
+    out.push({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    });
   }
   return out;
 }
 
-function toMessage(role: 'user' | 'assistant' | 'developer' | 'system', content: readonly ContentItem[]): ChatMessage | null {
+function toMessage(
+  role: 'user' | 'assistant' | 'developer' | 'system',
+  content: readonly ContentItem[],
+): ChatMessage | null {
   const texts: string[] = [];
   const parts: UserPart[] = [];
   let hasImage = false;
@@ -132,7 +150,8 @@ function toMessage(role: 'user' | 'assistant' | 'developer' | 'system', content:
 }
 
 function textOf(part: ContentItem): string | null {
-  if ((part.type === 'input_text' || part.type === 'output_text') && 'text' in part && typeof part.text === 'string') return part.text;
+  if ((part.type === 'input_text' || part.type === 'output_text') && 'text' in part && typeof part.text === 'string')
+    return part.text;
   return null;
 }
 

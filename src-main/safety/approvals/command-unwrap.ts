@@ -37,7 +37,23 @@ const PREFIXES: Record<string, { withValue: Set<string>; positionals: number }> 
   stdbuf: { withValue: new Set(['-i', '-o', '-e']), positionals: 0 },
   ionice: { withValue: new Set(['-c', '-n', '-p', '-P', '-u']), positionals: 0 },
   timeout: { withValue: new Set(['-s', '--signal', '-k', '--kill-after']), positionals: 1 },
-  xargs: { withValue: new Set(['-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs']), positionals: 0 },
+  xargs: {
+    withValue: new Set([
+      '-I',
+      '-n',
+      '-P',
+      '-L',
+      '-s',
+      '-d',
+      '-E',
+      '-a',
+      '--arg-file',
+      '--delimiter',
+      '--max-args',
+      '--max-procs',
+    ]),
+    positionals: 0,
+  },
 };
 
 /** The command a prefix program runs (`env FOO=1 rm -rf x` → `rm -rf x`); null when `name` is no prefix. */
@@ -92,6 +108,12 @@ export function scriptCommands(script: string): string[][] {
 function roughCommands(script: string): string[][] {
   return script
     .split(/[;&|()\n`]|\$\(/)
-    .map((part) => part.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, '')).filter((w) => w !== ''))
+    .map((part) =>
+      part
+        .trim()
+        .split(/\s+/)
+        .map((w) => w.replace(/^['"]|['"]$/g, ''))
+        .filter((w) => w !== ''),
+    )
     .filter((argv) => argv.length > 0);
 }

@@ -53,8 +53,10 @@ const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
 
 function directReason(name: string, args: readonly string[], depth: number): string | null {
   if (PRIVILEGE.has(name)) return `\`${name}\` runs a command with elevated privileges`;
-  if (name === 'rm' && rmIsForcedOrRecursive(args)) return '`rm` with -r/-f deletes files recursively or without asking';
-  if (name === 'mkfs' || name.startsWith('mkfs.') || DISK_TOOLS.has(name)) return `\`${name}\` destroys data on a disk or file`;
+  if (name === 'rm' && rmIsForcedOrRecursive(args))
+    return '`rm` with -r/-f deletes files recursively or without asking';
+  if (name === 'mkfs' || name.startsWith('mkfs.') || DISK_TOOLS.has(name))
+    return `\`${name}\` destroys data on a disk or file`;
   if (name === 'dd' && args.some((a) => a.startsWith('of='))) return '`dd of=…` overwrites its output file or device';
   if (POWER.has(name)) return `\`${name}\` stops the machine`;
   if ((name === 'chmod' || name === 'chown' || name === 'chgrp') && hasFlag(args, 'R', '--recursive')) {
@@ -93,7 +95,15 @@ function findReason(args: readonly string[], depth: number): string | null {
   return null;
 }
 
-const GIT_GLOBALS_WITH_VALUE = new Set(['-C', '-c', '--config-env', '--git-dir', '--namespace', '--super-prefix', '--work-tree']);
+const GIT_GLOBALS_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--config-env',
+  '--git-dir',
+  '--namespace',
+  '--super-prefix',
+  '--work-tree',
+]);
 
 function gitReason(args: readonly string[]): string | null {
   let i = 0;

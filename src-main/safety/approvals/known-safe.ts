@@ -8,8 +8,31 @@ import { isShellParserLoaded, parseShellScript, parseShellScriptSync, splitShell
 import { SYSTEM_BIN_DIRS } from './system-bins';
 
 const ALWAYS_SAFE = new Set([
-  'cat', 'cd', 'cut', 'echo', 'expr', 'false', 'grep', 'head', 'id', 'ls', 'nl', 'paste', 'pwd', 'rev',
-  'seq', 'stat', 'tail', 'tr', 'true', 'uname', 'wc', 'which', 'whoami', 'numfmt', 'tac',
+  'cat',
+  'cd',
+  'cut',
+  'echo',
+  'expr',
+  'false',
+  'grep',
+  'head',
+  'id',
+  'ls',
+  'nl',
+  'paste',
+  'pwd',
+  'rev',
+  'seq',
+  'stat',
+  'tail',
+  'tr',
+  'true',
+  'uname',
+  'wc',
+  'which',
+  'whoami',
+  'numfmt',
+  'tac',
 ]);
 
 /**
@@ -71,7 +94,15 @@ function isSafe(argv: readonly string[], depth: number): boolean {
 }
 
 const UNSAFE_FIND_OPTIONS = new Set([
-  '-exec', '-execdir', '-ok', '-okdir', '-delete', '-fls', '-fprint', '-fprint0', '-fprintf',
+  '-exec',
+  '-execdir',
+  '-ok',
+  '-okdir',
+  '-delete',
+  '-fls',
+  '-fprint',
+  '-fprint0',
+  '-fprintf',
 ]);
 
 function isSafeRipgrep(args: readonly string[]): boolean {
@@ -92,11 +123,39 @@ function isSafeSed(args: readonly string[]): boolean {
 
 const GIT_SAFE_SUBCOMMANDS = new Set(['status', 'log', 'diff', 'show', 'branch']);
 /** Global options that make git run other programs, read other configs or write elsewhere. */
-const GIT_UNSAFE_GLOBALS = ['-c', '--config-env', '--exec-path', '--git-dir', '--namespace', '--super-prefix', '--work-tree'];
+const GIT_UNSAFE_GLOBALS = [
+  '-c',
+  '--config-env',
+  '--exec-path',
+  '--git-dir',
+  '--namespace',
+  '--super-prefix',
+  '--work-tree',
+];
 /** Global options that consume the next word as their value. */
-const GIT_GLOBALS_WITH_VALUE = new Set(['-C', '-c', '--config-env', '--git-dir', '--namespace', '--super-prefix', '--work-tree', '--list-cmds']);
+const GIT_GLOBALS_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--config-env',
+  '--git-dir',
+  '--namespace',
+  '--super-prefix',
+  '--work-tree',
+  '--list-cmds',
+]);
 const GIT_UNSAFE_ARGS = ['--output', '--ext-diff', '--textconv', '--exec', '--paginate'];
-const GIT_BRANCH_READ_ONLY = new Set(['--list', '-l', '--show-current', '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose']);
+const GIT_BRANCH_READ_ONLY = new Set([
+  '--list',
+  '-l',
+  '--show-current',
+  '-a',
+  '--all',
+  '-r',
+  '--remotes',
+  '-v',
+  '-vv',
+  '--verbose',
+]);
 
 function isSafeGit(args: readonly string[]): boolean {
   let i = 0;

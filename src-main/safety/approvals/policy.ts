@@ -67,7 +67,9 @@ export function assessCommand(input: CommandAssessmentInput): CommandAssessment 
   if (input.sessionApproved) return { kind: 'run', sandbox: approvedSandbox };
 
   const unsandboxedNote =
-    restricted && !sandboxAvailable && !escalationRequested ? '; the sandbox is unavailable, so it would run unsandboxed' : '';
+    restricted && !sandboxAvailable && !escalationRequested
+      ? '; the sandbox is unavailable, so it would run unsandboxed'
+      : '';
   const ask = (reason: string, proposedPrefix: string[] | null = null): CommandAssessment =>
     approvalPolicy === 'never'
       ? { kind: 'forbidden', reason: `${reason}; it needs approval, but approvals are set to "Never ask"` }
@@ -107,20 +109,23 @@ export function assessCommand(input: CommandAssessmentInput): CommandAssessment 
       reason: `${unavailable}, so this command could only run unsandboxed, which needs approval, but approvals are set to "Never ask". Fix the sandbox (see \`weft doctor\`), or choose an approval policy that asks.`,
     };
   }
-  return { kind: 'ask', reason: `${unavailable}; approve to run this command without a sandbox`, proposedPrefix: proposal(), sandboxIfApproved: 'none' };
+  return {
+    kind: 'ask',
+    reason: `${unavailable}; approve to run this command without a sandbox`,
+    proposedPrefix: proposal(),
+    sandboxIfApproved: 'none',
+  };
 }
 
-const UNTRUSTED_REASON = 'approvals are set to "Ask unless read-only": only known read-only commands run without asking';
+const UNTRUSTED_REASON =
+  'approvals are set to "Ask unless read-only": only known read-only commands run without asking';
 
 function ruleReason(rule: Rule, verb: string): string {
   const why = rule.justification === undefined ? '' : `: ${rule.justification}`;
   return `\`${rule.pattern.join(' ')}\` ${verb} by rule ${rule.id} (${rule.sourceFile}:${rule.line})${why}`;
 }
 
-export type RetryDecision =
-  | { kind: 'report' }
-  | { kind: 'rerun' }
-  | { kind: 'ask'; reason: string };
+export type RetryDecision = { kind: 'report' } | { kind: 'rerun' } | { kind: 'ask'; reason: string };
 
 export const RETRY_WITHOUT_SANDBOX_REASON = 'command failed; retry without sandbox?';
 
@@ -129,7 +134,10 @@ export const RETRY_WITHOUT_SANDBOX_REASON = 'command failed; retry without sandb
  * once if the user already approved that for the session); `on-request` and `never` report the
  * denial to the model.
  */
-export function retryAfterDenial(approvalPolicy: AskForApproval, approvedUnsandboxedForSession: boolean): RetryDecision {
+export function retryAfterDenial(
+  approvalPolicy: AskForApproval,
+  approvedUnsandboxedForSession: boolean,
+): RetryDecision {
   if (approvalPolicy === 'on-request' || approvalPolicy === 'never') return { kind: 'report' };
   if (approvedUnsandboxedForSession) return { kind: 'rerun' };
   return { kind: 'ask', reason: RETRY_WITHOUT_SANDBOX_REASON };
@@ -158,7 +166,11 @@ export function assessPatch(input: PatchAssessmentInput): PatchAssessment {
   if (paths.length === 0) return { kind: 'forbidden', reason: 'the patch changes no files' };
   if (input.sessionApproved) return { kind: 'apply', bySession: true };
   if (approvalPolicy === 'untrusted') {
-    return { kind: 'ask', reason: 'approvals are set to "Ask unless read-only": every edit needs approval', grantRoot: null };
+    return {
+      kind: 'ask',
+      reason: 'approvals are set to "Ask unless read-only": every edit needs approval',
+      grantRoot: null,
+    };
   }
   if (sandboxPolicy.type === 'dangerFullAccess') return { kind: 'apply' };
   const roots = writableRootsFor(sandboxPolicy, input.cwd, input.env ?? process.env);
@@ -169,7 +181,14 @@ export function assessPatch(input: PatchAssessmentInput): PatchAssessment {
   if (approvalPolicy === 'never') {
     return { kind: 'forbidden', reason: `${reason}; it needs approval, but approvals are set to "Never ask"` };
   }
-  return { kind: 'ask', reason, grantRoot: grantRootFor(outside, roots.flatMap((r) => r.readOnlySubpaths)) };
+  return {
+    kind: 'ask',
+    reason,
+    grantRoot: grantRootFor(
+      outside,
+      roots.flatMap((r) => r.readOnlySubpaths),
+    ),
+  };
 }
 
 /** The closest common folder of `paths`, unless it is `/` or touches a protected path. */
@@ -184,6 +203,8 @@ function grantRootFor(paths: readonly string[], protectedPaths: readonly string[
   }
   const root = first.slice(0, length).join('/');
   if (root === '' || root === '/') return null;
-  const touchesProtected = protectedPaths.some((p) => p === root || p.startsWith(`${root}/`) || root.startsWith(`${p}/`));
+  const touchesProtected = protectedPaths.some(
+    (p) => p === root || p.startsWith(`${root}/`) || root.startsWith(`${p}/`),
+  );
   return touchesProtected ? null : root;
 }

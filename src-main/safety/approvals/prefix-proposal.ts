@@ -6,9 +6,41 @@ import type { RuleMatcher } from './rules';
 
 /** Programs whose bare prefix, or prefix followed by an option, runs arbitrary code. */
 const BROAD_PROGRAMS = new Set([
-  'bash', 'sh', 'zsh', 'dash', 'fish', 'ksh', 'python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun',
-  'ruby', 'perl', 'php', 'lua', 'env', 'sudo', 'doas', 'su', 'xargs', 'eval', 'exec', 'command', 'nohup',
-  'timeout', 'time', 'nice', 'setsid', 'stdbuf', 'npx', 'pnpx', 'bunx', 'uvx',
+  'bash',
+  'sh',
+  'zsh',
+  'dash',
+  'fish',
+  'ksh',
+  'python',
+  'python2',
+  'python3',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'ruby',
+  'perl',
+  'php',
+  'lua',
+  'env',
+  'sudo',
+  'doas',
+  'su',
+  'xargs',
+  'eval',
+  'exec',
+  'command',
+  'nohup',
+  'timeout',
+  'time',
+  'nice',
+  'setsid',
+  'stdbuf',
+  'npx',
+  'pnpx',
+  'bunx',
+  'uvx',
 ]);
 
 /** Whether remembering `prefix` as an allow rule would be too broad to offer. */
@@ -35,7 +67,11 @@ export function proposePrefix(
 ): string[] | null {
   if (argvs === null) return null;
   const needing = argvs.filter((argv) => !isKnownSafeCommand(argv) && rules.match(argv)?.decision !== 'allow');
-  if (modelPrefix !== undefined && !isTooBroadPrefix(modelPrefix) && needing.some((argv) => isPrefixOf(modelPrefix, argv))) {
+  if (
+    modelPrefix !== undefined &&
+    !isTooBroadPrefix(modelPrefix) &&
+    needing.some((argv) => isPrefixOf(modelPrefix, argv))
+  ) {
     return [...modelPrefix];
   }
   const only = needing.length === 1 ? needing[0] : undefined;

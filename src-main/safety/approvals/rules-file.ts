@@ -41,13 +41,18 @@ export const RULES_FILE_HEADER = `# Weft approval rules: commands you allowed, w
 `;
 
 const RuleTable = z.object({
-  id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, ".", "_" or "-"').optional(),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, ".", "_" or "-"')
+    .optional(),
   pattern: z
     .array(z.string({ error: 'must be a list of words, e.g. ["git", "status"]' }).min(1, 'words must not be empty'), {
       error: 'must be a list of words, e.g. ["git", "status"]',
     })
     .min(1, 'must name at least one word'),
-  decision: z.enum(['allow', 'prompt', 'forbidden'], { error: 'must be "allow", "prompt" or "forbidden"' }).default('allow'),
+  decision: z
+    .enum(['allow', 'prompt', 'forbidden'], { error: 'must be "allow", "prompt" or "forbidden"' })
+    .default('allow'),
   justification: z.string().optional(),
   created_at: z.string().optional(),
 });
@@ -136,7 +141,10 @@ function isNonEmptyObject(value: unknown): value is Record<string, unknown> {
 
 /** A stable id for a rule written without one. */
 export function derivedId(pattern: readonly string[], decision: RuleDecision): string {
-  return `h-${createHash('sha256').update(JSON.stringify([pattern, decision])).digest('hex').slice(0, 8)}`;
+  return `h-${createHash('sha256')
+    .update(JSON.stringify([pattern, decision]))
+    .digest('hex')
+    .slice(0, 8)}`;
 }
 
 export interface NewRuleText {

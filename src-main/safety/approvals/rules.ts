@@ -69,7 +69,9 @@ export class RuleStore implements RuleMatcher {
       for (const rule of parsed.rules) {
         const twin = rules.find((r) => r.id === rule.id);
         if (twin !== undefined) {
-          warnings.push(`${file}:${rule.line}: id "${rule.id}" is already used at ${twin.sourceFile}:${twin.line}; revoking it removes the first`);
+          warnings.push(
+            `${file}:${rule.line}: id "${rule.id}" is already used at ${twin.sourceFile}:${twin.line}; revoking it removes the first`,
+          );
         }
         rules.push(rule);
       }
@@ -99,7 +101,10 @@ export class RuleStore implements RuleMatcher {
       throw new Error('A rule needs at least one word and no empty words, e.g. ["git", "status"].');
     }
     const existing = this.rules.find(
-      (r) => r.decision === input.decision && r.pattern.length === pattern.length && r.pattern.every((w, i) => w === pattern[i]),
+      (r) =>
+        r.decision === input.decision &&
+        r.pattern.length === pattern.length &&
+        r.pattern.every((w, i) => w === pattern[i]),
     );
     if (existing !== undefined) return existing;
     const file = join(this.dir, DEFAULT_RULES_FILE);
@@ -116,7 +121,8 @@ export class RuleStore implements RuleMatcher {
     await writeAtomic(file, appendRule(current, rule));
     await this.load();
     const added = this.rules.find((r) => r.id === id);
-    if (added === undefined) throw new Error(`The rule was written to ${file} but could not be read back; check that file.`);
+    if (added === undefined)
+      throw new Error(`The rule was written to ${file} but could not be read back; check that file.`);
     return added;
   }
 
@@ -127,7 +133,9 @@ export class RuleStore implements RuleMatcher {
     const text = await readIfExists(rule.sourceFile);
     const updated = text === null ? null : removeRule(rule.sourceFile, text, id);
     if (updated === null) {
-      throw new Error(`Rule ${id} is no longer in ${rule.sourceFile} (the file changed); run \`weft rules list\` again.`);
+      throw new Error(
+        `Rule ${id} is no longer in ${rule.sourceFile} (the file changed); run \`weft rules list\` again.`,
+      );
     }
     await writeAtomic(rule.sourceFile, updated);
     await this.load();

@@ -107,7 +107,9 @@ export function splitShellWrapper(argv: readonly string[]): ShellWrapper | null 
 export function scriptForArgv(argv: readonly string[]): string {
   const wrapper = splitShellWrapper(argv);
   if (wrapper !== null) return wrapper.script;
-  return argv.map((word) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return argv
+    .map((word) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`))
+    .join(' ');
 }
 
 function withTree<T>(script: string, read: (root: Node) => T): T {

@@ -62,7 +62,11 @@ const NAMESPACE_MARKERS = [
  * The problem behind a failed probe. `stderr` null means bwrap is not installed in a trusted folder.
  */
 export function diagnoseBwrapFailure(stderr: string | null, settings: UsernsSettings): SandboxProblem {
-  if (settings.kernelVersion !== null && /microsoft/i.test(settings.kernelVersion) && !/wsl2/i.test(settings.kernelVersion)) {
+  if (
+    settings.kernelVersion !== null &&
+    /microsoft/i.test(settings.kernelVersion) &&
+    !/wsl2/i.test(settings.kernelVersion)
+  ) {
     return {
       reason: 'WSL1 cannot run the Linux sandbox (it has no namespaces).',
       fix: 'Convert the distribution to WSL2: `wsl --set-version <distro> 2` in Windows PowerShell, then restart Weft.',
@@ -86,14 +90,16 @@ export function diagnoseBwrapFailure(stderr: string | null, settings: UsernsSett
     if (settings.unprivilegedClone === '0') {
       return {
         reason,
-        fix: 'Enable unprivileged user namespaces: `sudo sysctl -w kernel.unprivileged_userns_clone=1` ' +
+        fix:
+          'Enable unprivileged user namespaces: `sudo sysctl -w kernel.unprivileged_userns_clone=1` ' +
           '(add `kernel.unprivileged_userns_clone=1` to /etc/sysctl.d/99-userns.conf to keep it after a reboot).',
       };
     }
     if (settings.maxUserNamespaces === '0') {
       return {
         reason,
-        fix: 'User namespaces are disabled: `sudo sysctl -w user.max_user_namespaces=15000` ' +
+        fix:
+          'User namespaces are disabled: `sudo sysctl -w user.max_user_namespaces=15000` ' +
           '(add `user.max_user_namespaces=15000` to /etc/sysctl.d/99-userns.conf to keep it after a reboot).',
       };
     }
@@ -107,7 +113,8 @@ export function diagnoseBwrapFailure(stderr: string | null, settings: UsernsSett
   }
   return {
     reason: `bwrap failed: ${firstLine}`,
-    fix: 'Run `bwrap --unshare-user --ro-bind / / --dev /dev --proc /proc -- true` to see the full error, ' +
+    fix:
+      'Run `bwrap --unshare-user --ro-bind / / --dev /dev --proc /proc -- true` to see the full error, ' +
       'and check that your bubblewrap is 0.4 or newer.',
   };
 }

@@ -34,7 +34,13 @@ export function findBash(): string | null {
  * The argv that runs `bwrap <args> [--seccomp 3] -- <command>` through the trampoline. `args` are the
  * bwrap options without `--`.
  */
-export function trampolineArgv(bash: string, bwrap: string, args: readonly string[], command: readonly string[], seccomp: Buffer | null): string[] {
+export function trampolineArgv(
+  bash: string,
+  bwrap: string,
+  args: readonly string[],
+  command: readonly string[],
+  seccomp: Buffer | null,
+): string[] {
   const escaped = seccomp === null ? '' : [...seccomp].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
   const seccompArgs = seccomp === null ? [] : ['--seccomp', String(SECCOMP_FD)];
   return [bash, '-c', TRAMPOLINE, 'weft-sandbox', escaped, bwrap, ...args, ...seccompArgs, '--', ...command];
@@ -45,5 +51,7 @@ export function trampolineArgv(bash: string, bwrap: string, args: readonly strin
  * run code of their own before the trampoline does (BASH_ENV, ENV, exported functions).
  */
 export function trampolineEnv(env: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'BASH_ENV' && name !== 'ENV' && !name.startsWith('BASH_FUNC_')));
+  return Object.fromEntries(
+    Object.entries(env).filter(([name]) => name !== 'BASH_ENV' && name !== 'ENV' && !name.startsWith('BASH_FUNC_')),
+  );
 }

@@ -32,13 +32,24 @@ export interface ContainmentLayer {
 /** The environment filter as configured (see safety/command-env.ts). */
 export function envFilterLayer(policy: CommandEnvPolicy): ContainmentLayer {
   if (policy.ignoreDefaultExcludes) {
-    return { name: 'environment filter', ok: false, detail: 'shell_environment_policy.ignore_default_excludes = true: secret-looking variables reach commands' };
+    return {
+      name: 'environment filter',
+      ok: false,
+      detail: 'shell_environment_policy.ignore_default_excludes = true: secret-looking variables reach commands',
+    };
   }
   const extra = policy.exclude.length > 0 ? ` and ${policy.exclude.length} of shell_environment_policy.exclude` : '';
-  return { name: 'environment filter', ok: true, detail: `keys, tokens, passwords, cookies, credentials and agent sockets withheld (${DEFAULT_EXCLUDES.length} patterns${extra})` };
+  return {
+    name: 'environment filter',
+    ok: true,
+    detail: `keys, tokens, passwords, cookies, credentials and agent sockets withheld (${DEFAULT_EXCLUDES.length} patterns${extra})`,
+  };
 }
 
-export async function sandboxStatus(platform: NodeJS.Platform = process.platform, envPolicy: CommandEnvPolicy = DEFAULT_COMMAND_ENV_POLICY): Promise<SandboxStatus> {
+export async function sandboxStatus(
+  platform: NodeJS.Platform = process.platform,
+  envPolicy: CommandEnvPolicy = DEFAULT_COMMAND_ENV_POLICY,
+): Promise<SandboxStatus> {
   const env = envFilterLayer(envPolicy);
   if (platform === 'linux') return linuxStatus(env);
   if (platform === 'darwin') {
@@ -46,11 +57,21 @@ export async function sandboxStatus(platform: NodeJS.Platform = process.platform
     const seatbelt = (ok: boolean, detail: string): ContainmentLayer[] => [
       { name: 'filesystem', ok, detail },
       { name: 'network', ok, detail },
-      { name: 'unix sockets', ok, detail: ok ? 'Seatbelt denies network (unix sockets included) when the network is off' : detail },
+      {
+        name: 'unix sockets',
+        ok,
+        detail: ok ? 'Seatbelt denies network (unix sockets included) when the network is off' : detail,
+      },
       env,
     ];
     return present
-      ? { platform, mechanism: 'seatbelt', available: true, details: [`sandbox-exec: ${SANDBOX_EXEC}`], layers: seatbelt(true, 'Seatbelt profile') }
+      ? {
+          platform,
+          mechanism: 'seatbelt',
+          available: true,
+          details: [`sandbox-exec: ${SANDBOX_EXEC}`],
+          layers: seatbelt(true, 'Seatbelt profile'),
+        }
       : {
           platform,
           mechanism: 'seatbelt',
@@ -84,8 +105,10 @@ async function linuxStatus(env: ContainmentLayer): Promise<SandboxStatus> {
   if (bwrap === null) details.push(`bwrap: not found in ${TRUSTED_BWRAP_DIRS.join(', ')}`);
   else details.push(`bwrap: ${bwrap} (${(await bwrapVersion(bwrap)) ?? 'version unknown'})`);
   const settings = readUsernsSettings();
-  if (settings.apparmorRestrict !== null) details.push(`kernel.apparmor_restrict_unprivileged_userns = ${settings.apparmorRestrict}`);
-  if (settings.unprivilegedClone !== null) details.push(`kernel.unprivileged_userns_clone = ${settings.unprivilegedClone}`);
+  if (settings.apparmorRestrict !== null)
+    details.push(`kernel.apparmor_restrict_unprivileged_userns = ${settings.apparmorRestrict}`);
+  if (settings.unprivilegedClone !== null)
+    details.push(`kernel.unprivileged_userns_clone = ${settings.unprivilegedClone}`);
   if (settings.maxUserNamespaces !== null) details.push(`user.max_user_namespaces = ${settings.maxUserNamespaces}`);
   const probe = await probeBwrap();
   const layers: ContainmentLayer[] = [
@@ -110,7 +133,15 @@ async function linuxStatus(env: ContainmentLayer): Promise<SandboxStatus> {
     return { platform: 'linux', mechanism: 'bwrap', available: true, details, layers };
   }
   details.push('probe: failed');
-  return { platform: 'linux', mechanism: 'bwrap', available: false, reason: probe.reason, fix: probe.fix, details, layers };
+  return {
+    platform: 'linux',
+    mechanism: 'bwrap',
+    available: false,
+    reason: probe.reason,
+    fix: probe.fix,
+    details,
+    layers,
+  };
 }
 
 function bwrapVersion(bwrap: string): Promise<string | null> {

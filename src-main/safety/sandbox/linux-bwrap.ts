@@ -47,7 +47,12 @@ export interface BwrapArgsOptions {
  * The bwrap options (without the program and without the `--` before the command) for `policy` in a
  * thread working in `cwd`. Not for dangerFullAccess, which runs without bwrap.
  */
-export function bwrapArgs(policy: SandboxPolicy, cwd: string, env: Record<string, string | undefined>, options: BwrapArgsOptions = {}): string[] {
+export function bwrapArgs(
+  policy: SandboxPolicy,
+  cwd: string,
+  env: Record<string, string | undefined>,
+  options: BwrapArgsOptions = {},
+): string[] {
   if (policy.type === 'dangerFullAccess') throw new Error('danger-full-access runs commands without bwrap');
   const args = ['--new-session', '--die-with-parent', '--unshare-user', '--cap-drop', 'ALL', '--unshare-pid'];
   if (!networkAllowed(policy)) args.push('--unshare-net');
@@ -94,7 +99,9 @@ export interface BwrapLayers {
   unixSockets: LayerStatus;
 }
 
-export type BwrapProbe = ({ ok: true; bwrap: string; bash: string } | ({ ok: false } & SandboxProblem)) & { layers: BwrapLayers };
+export type BwrapProbe = ({ ok: true; bwrap: string; bash: string } | ({ ok: false } & SandboxProblem)) & {
+  layers: BwrapLayers;
+};
 
 let probeResult: Promise<BwrapProbe> | null = null;
 
@@ -114,7 +121,9 @@ const MOUNTS = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
 /** The seccomp program for this machine, or null (with why) when Weft has none for its architecture. */
 export function seccompProgram(): { program: Buffer } | { program: null; reason: string } {
   const arch = seccompArchOf();
-  return arch === null ? { program: null, reason: `Weft has no seccomp filter for ${process.arch} (only x64 and arm64)` } : { program: unixSocketFilter(arch) };
+  return arch === null
+    ? { program: null, reason: `Weft has no seccomp filter for ${process.arch} (only x64 and arm64)` }
+    : { program: unixSocketFilter(arch) };
 }
 
 function run(argv: string[], env: Record<string, string>): Promise<{ ok: boolean; stdout: string; stderr: string }> {
@@ -122,7 +131,11 @@ function run(argv: string[], env: Record<string, string>): Promise<{ ok: boolean
   return new Promise((resolve) => {
     if (file === undefined) return resolve({ ok: false, stdout: '', stderr: 'empty argv' });
     execFile(file, args, { timeout: PROBE_TIMEOUT_MS, encoding: 'utf8', env }, (error, stdout, stderr) => {
-      resolve({ ok: error === null, stdout, stderr: stderr.trim() === '' && error !== null ? error.message : stderr.trim() });
+      resolve({
+        ok: error === null,
+        stdout,
+        stderr: stderr.trim() === '' && error !== null ? error.message : stderr.trim(),
+      });
     });
   });
 }
@@ -130,7 +143,11 @@ function run(argv: string[], env: Record<string, string>): Promise<{ ok: boolean
 async function runProbe(): Promise<BwrapProbe> {
   const bwrap = findBwrap();
   const bash = findBash();
-  const missing = (detail: string): BwrapLayers => ({ filesystem: { ok: false, detail }, network: { ok: false, detail }, unixSockets: { ok: false, detail } });
+  const missing = (detail: string): BwrapLayers => ({
+    filesystem: { ok: false, detail },
+    network: { ok: false, detail },
+    unixSockets: { ok: false, detail },
+  });
   if (bwrap === null) {
     const problem = diagnoseBwrapFailure(null, readUsernsSettings());
     return { ok: false, ...problem, layers: missing(problem.reason) };
@@ -152,9 +169,15 @@ async function runProbe(): Promise<BwrapProbe> {
   ]);
   const firstLine = (text: string): string => text.split('\n').find((line) => line.trim() !== '') ?? text;
   const layers: BwrapLayers = {
-    filesystem: fs.ok ? { ok: true, detail: 'read-only root, writable roots bound, no capabilities' } : { ok: false, detail: firstLine(fs.stderr) },
-    network: net.ok ? { ok: true, detail: 'own network namespace (loopback only) when the network is off' } : { ok: false, detail: firstLine(net.stderr) },
-    unixSockets: unix.ok ? { ok: true, detail: 'seccomp refuses unix sockets when the network is off' } : { ok: false, detail: firstLine(unix.stderr) },
+    filesystem: fs.ok
+      ? { ok: true, detail: 'read-only root, writable roots bound, no capabilities' }
+      : { ok: false, detail: firstLine(fs.stderr) },
+    network: net.ok
+      ? { ok: true, detail: 'own network namespace (loopback only) when the network is off' }
+      : { ok: false, detail: firstLine(net.stderr) },
+    unixSockets: unix.ok
+      ? { ok: true, detail: 'seccomp refuses unix sockets when the network is off' }
+      : { ok: false, detail: firstLine(unix.stderr) },
   };
   if (!fs.ok) return { ok: false, ...diagnoseBwrapFailure(fs.stderr, readUsernsSettings()), layers };
   if (!net.ok) return { ok: false, ...diagnoseBwrapFailure(net.stderr, readUsernsSettings()), layers };

@@ -66,7 +66,11 @@ export interface SeatbeltProfile {
 }
 
 /** The profile and its parameters for `policy` in a thread working in `cwd`. */
-export function seatbeltProfile(policy: SandboxPolicy, cwd: string, env: Record<string, string | undefined>): SeatbeltProfile {
+export function seatbeltProfile(
+  policy: SandboxPolicy,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): SeatbeltProfile {
   const params: Record<string, string> = {};
   const writeRules: string[] = [];
   writableRootsFor(policy, cwd, env).forEach((root, i) => {
@@ -84,13 +88,26 @@ export function seatbeltProfile(policy: SandboxPolicy, cwd: string, env: Record<
     );
   });
   let profile = BASE_PROFILE;
-  if (writeRules.length > 0) profile += `\n; Writable roots, minus their protected paths.\n(allow file-write*\n${writeRules.join('\n')})\n`;
+  if (writeRules.length > 0)
+    profile += `\n; Writable roots, minus their protected paths.\n(allow file-write*\n${writeRules.join('\n')})\n`;
   if (networkAllowed(policy)) profile += NETWORK_PROFILE;
   return { profile, params };
 }
 
 /** `sandbox-exec -p <profile> -D… -- argv…`. */
-export function seatbeltArgv(policy: SandboxPolicy, cwd: string, env: Record<string, string | undefined>, argv: readonly string[]): string[] {
+export function seatbeltArgv(
+  policy: SandboxPolicy,
+  cwd: string,
+  env: Record<string, string | undefined>,
+  argv: readonly string[],
+): string[] {
   const { profile, params } = seatbeltProfile(policy, cwd, env);
-  return [SANDBOX_EXEC, '-p', profile, ...Object.entries(params).map(([key, value]) => `-D${key}=${value}`), '--', ...argv];
+  return [
+    SANDBOX_EXEC,
+    '-p',
+    profile,
+    ...Object.entries(params).map(([key, value]) => `-D${key}=${value}`),
+    '--',
+    ...argv,
+  ];
 }

@@ -25,7 +25,11 @@ export interface WritableRoot {
 export const PROTECTED_NAMES = ['.git', '.agents', '.weft'] as const;
 
 /** The writable roots of `policy` for a thread working in `cwd`. dangerFullAccess: all of `/`. */
-export function writableRootsFor(policy: SandboxPolicy, cwd: string, env: Record<string, string | undefined>): WritableRoot[] {
+export function writableRootsFor(
+  policy: SandboxPolicy,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): WritableRoot[] {
   switch (policy.type) {
     case 'dangerFullAccess':
       return [{ root: '/', readOnlySubpaths: [] }];

@@ -2,7 +2,11 @@
 // preview of a restore, redo of the last restore, the store's size.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHECKPOINT_CONFLICT_CODE, type CheckpointPreviewFile, type WeftFilesRestored } from '../../../src-preload/protocol';
+import {
+  CHECKPOINT_CONFLICT_CODE,
+  type CheckpointPreviewFile,
+  type WeftFilesRestored,
+} from '../../../src-preload/protocol';
 import { CheckpointConflictError, CheckpointError } from '../../checkpoints/errors';
 import { UnsafePathError } from '../../checkpoints/restore-apply';
 import type { RestoreOutcome, RestorePlanItem } from '../../checkpoints/service';
@@ -12,7 +16,10 @@ import type { HandlerContext } from './context';
 import { initialState } from '../../core/session-builder';
 import { storeCall } from './store-call';
 
-type CheckpointHandlers = Pick<HandlerTable, 'thread/revert' | 'weft/checkpoints/preview' | 'weft/checkpoints/redo' | 'weft/checkpoints/size'>;
+type CheckpointHandlers = Pick<
+  HandlerTable,
+  'thread/revert' | 'weft/checkpoints/preview' | 'weft/checkpoints/redo' | 'weft/checkpoints/size'
+>;
 
 /** Preview texts larger than this are not sent (the dialog says so). */
 const PREVIEW_MAX_BYTES = 1024 * 1024;
@@ -21,7 +28,8 @@ const MAX_TURNS = 100_000;
 
 /** Checkpoint failures as JSON-RPC errors: conflicts are -32010 with the files in `data.conflicts`. */
 export function checkpointRpcError(error: unknown): unknown {
-  if (error instanceof CheckpointConflictError) return new RpcError(CHECKPOINT_CONFLICT_CODE, error.message, { conflicts: error.conflicts });
+  if (error instanceof CheckpointConflictError)
+    return new RpcError(CHECKPOINT_CONFLICT_CODE, error.message, { conflicts: error.conflicts });
   if (error instanceof CheckpointError || error instanceof UnsafePathError) return invalidRequest(error.message);
   return error;
 }
@@ -34,7 +42,8 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
   const { store, manager, environment } = ctx;
   const service = (): NonNullable<typeof environment.checkpoints>['service'] => {
     const checkpoints = environment.checkpoints;
-    if (checkpoints === undefined) throw invalidRequest('checkpoints are turned off ([checkpoints] enabled = false): files cannot be restored');
+    if (checkpoints === undefined)
+      throw invalidRequest('checkpoints are turned off ([checkpoints] enabled = false): files cannot be restored');
     return checkpoints.service;
   };
 
@@ -51,20 +60,33 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
     'thread/revert': async (params, client) => {
       manager.seen(client);
       const entry = manager.get(params.threadId);
-      if (entry?.thread.ephemeral) throw invalidRequest(`thread ${params.threadId} is ephemeral: it has no saved history to go back in`);
-      if (entry?.session.activeTurnId) throw invalidRequest('a turn is running in this thread; interrupt it before reverting');
+      if (entry?.thread.ephemeral)
+        throw invalidRequest(`thread ${params.threadId} is ephemeral: it has no saved history to go back in`);
+      if (entry?.session.activeTurnId)
+        throw invalidRequest('a turn is running in this thread; interrupt it before reverting');
       const { cwd, turnIds } = turnsFrom(params.threadId, params.beforeTurnId);
       let weftFiles: WeftFilesRestored | null = null;
       if (params.weftRestoreFiles === true) {
         try {
-          weftFiles = filesResult(await service().revert({ threadId: params.threadId, root: cwd, turnIds, force: params.weftForce === true, keep: params.weftKeepFiles ?? [] }));
+          weftFiles = filesResult(
+            await service().revert({
+              threadId: params.threadId,
+              root: cwd,
+              turnIds,
+              force: params.weftForce === true,
+              keep: params.weftKeepFiles ?? [],
+            }),
+          );
         } catch (error) {
           throw checkpointRpcError(error);
         }
       }
       const state = await storeCall(() => store.rollback(params.threadId, turnIds.length, { turnsLimit: 100 }));
       entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
-      manager.broadcast({ method: 'thread/reverted', params: { threadId: params.threadId, weftBeforeTurnId: params.beforeTurnId, weftTurnIds: turnIds, weftFiles } });
+      manager.broadcast({
+        method: 'thread/reverted',
+        params: { threadId: params.threadId, weftBeforeTurnId: params.beforeTurnId, weftTurnIds: turnIds, weftFiles },
+      });
       return { thread: manager.liveThread(params.threadId, true) ?? state.thread, weftFiles };
     },
 
@@ -82,7 +104,13 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
         .filter((item) => item.target?.kind !== 'dir' && item.current?.kind !== 'dir' && item.expected?.kind !== 'dir')
         .map((item): CheckpointPreviewFile => {
           const current = previewText(() => readFileSync(join(cwd, item.path)), item.current);
-          const restored = previewText(() => (item.target?.kind === 'file' && item.target.hash !== null ? checkpoints.blobs.get(item.target.hash) : Buffer.alloc(0)), item.target);
+          const restored = previewText(
+            () =>
+              item.target?.kind === 'file' && item.target.hash !== null
+                ? checkpoints.blobs.get(item.target.hash)
+                : Buffer.alloc(0),
+            item.target,
+          );
           return {
             path: item.path,
             change: item.target === null ? 'delete' : item.current === null ? 'add' : 'update',
@@ -99,10 +127,15 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
     'weft/checkpoints/redo': async (params, client) => {
       manager.seen(client);
       const entry = manager.get(params.threadId);
-      if (entry?.session.activeTurnId) throw invalidRequest('a turn is running in this thread; wait for it or interrupt it first');
+      if (entry?.session.activeTurnId)
+        throw invalidRequest('a turn is running in this thread; wait for it or interrupt it first');
       const cwd = entry?.thread.cwd ?? storeCall(() => store.read(params.threadId, {})).thread.cwd;
       try {
-        return { weftFiles: filesResult(await service().redo({ threadId: params.threadId, root: cwd, force: params.weftForce === true })) };
+        return {
+          weftFiles: filesResult(
+            await service().redo({ threadId: params.threadId, root: cwd, force: params.weftForce === true }),
+          ),
+        };
       } catch (error) {
         throw checkpointRpcError(error);
       }

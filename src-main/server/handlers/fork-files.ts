@@ -16,19 +16,38 @@ export interface ForkedFiles extends ForkFilesResult {
   folder: string;
 }
 
-export async function forkFiles(ctx: HandlerContext, threadId: string, afterTurnId: string | null): Promise<ForkedFiles> {
+export async function forkFiles(
+  ctx: HandlerContext,
+  threadId: string,
+  afterTurnId: string | null,
+): Promise<ForkedFiles> {
   const checkpoints = ctx.environment.checkpoints;
-  if (checkpoints === undefined) throw invalidRequest('checkpoints are turned off ([checkpoints] enabled = false): a fork cannot take the files along');
+  if (checkpoints === undefined)
+    throw invalidRequest(
+      'checkpoints are turned off ([checkpoints] enabled = false): a fork cannot take the files along',
+    );
   const read = storeCall(() => ctx.store.read(threadId, { includeTurns: true, turnsLimit: 100_000 }));
   const ids = read.thread.turns.map((turn) => turn.id);
   const index = afterTurnId === null ? ids.length - 1 : ids.indexOf(afterTurnId);
-  if (afterTurnId !== null && index < 0) throw invalidParams(`weftTurnId: turn ${afterTurnId} is not in thread ${threadId}`);
+  if (afterTurnId !== null && index < 0)
+    throw invalidParams(`weftTurnId: turn ${afterTurnId} is not in thread ${threadId}`);
   const root = ctx.manager.get(threadId)?.thread.cwd ?? read.thread.cwd;
   const shortId = randomBytes(4).toString('hex');
   try {
     const state = await checkpoints.service.stateWithout({ threadId, root, laterTurnIds: ids.slice(index + 1) });
-    const files = await createForkFiles({ root, state, blobs: checkpoints.service.blobs, worktreesDir: checkpoints.worktreesDir, shortId });
-    return { ...files, parentCwd: root, state, folder: files.kind === 'copy' ? files.cwd : folderOf(files.cwd, checkpoints.worktreesDir, shortId) };
+    const files = await createForkFiles({
+      root,
+      state,
+      blobs: checkpoints.service.blobs,
+      worktreesDir: checkpoints.worktreesDir,
+      shortId,
+    });
+    return {
+      ...files,
+      parentCwd: root,
+      state,
+      folder: files.kind === 'copy' ? files.cwd : folderOf(files.cwd, checkpoints.worktreesDir, shortId),
+    };
   } catch (error) {
     throw checkpointRpcError(error);
   }
@@ -40,7 +59,10 @@ function folderOf(cwd: string, worktreesDir: string, shortId: string): string {
 }
 
 /** Records a new fork with files: its parent, where it lives and the state it started from. */
-export function recordFork(ctx: HandlerContext, input: { threadId: string; parentThreadId: string; files: ForkedFiles; now?: Date }): void {
+export function recordFork(
+  ctx: HandlerContext,
+  input: { threadId: string; parentThreadId: string; files: ForkedFiles; now?: Date },
+): void {
   const checkpoints = ctx.environment.checkpoints;
   if (checkpoints === undefined) return;
   const forks = checkpoints.service.forks;

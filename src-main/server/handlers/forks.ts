@@ -36,7 +36,8 @@ function forkOf(record: ForkRecord): WeftFork {
 export function forkHandlers(ctx: HandlerContext): ForkHandlers {
   const service = (): NonNullable<HandlerContext['environment']['checkpoints']>['service'] => {
     const checkpoints = ctx.environment.checkpoints;
-    if (checkpoints === undefined) throw invalidRequest('checkpoints are turned off ([checkpoints] enabled = false): forks with files are not kept');
+    if (checkpoints === undefined)
+      throw invalidRequest('checkpoints are turned off ([checkpoints] enabled = false): forks with files are not kept');
     return checkpoints.service;
   };
   const recordOf = (threadId: string): ForkRecord => {
@@ -53,12 +54,17 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
 
     'weft/forks/compare': async (params) => {
       const record = recordOf(params.threadId);
-      if (record.removedAt !== null || !existsSync(record.cwd)) throw invalidRequest(`the fork's folder ${record.cwd} was removed: there is nothing to compare`);
+      if (record.removedAt !== null || !existsSync(record.cwd))
+        throw invalidRequest(`the fork's folder ${record.cwd} was removed: there is nothing to compare`);
       const checkpoints = service();
       let parent: Map<string, Entry>;
       let fork: Map<string, Entry>;
       try {
-        parent = await checkpoints.stateWithout({ threadId: record.parentThreadId, root: record.parentCwd, laterTurnIds: [] });
+        parent = await checkpoints.stateWithout({
+          threadId: record.parentThreadId,
+          root: record.parentCwd,
+          laterTurnIds: [],
+        });
         fork = await checkpoints.stateWithout({ threadId: record.threadId, root: record.cwd, laterTurnIds: [] });
       } catch (error) {
         throw checkpointRpcError(error);
@@ -67,7 +73,8 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
       const text = (entry: Entry | null): { text: string | null; binary: boolean } => {
         if (entry === null) return { text: null, binary: false };
         if (entry.kind === 'symlink') return { text: `→ ${entry.target}`, binary: false };
-        if (entry.kind !== 'file' || entry.hash === null || entry.size > TEXT_MAX_BYTES) return { text: null, binary: false };
+        if (entry.kind !== 'file' || entry.hash === null || entry.size > TEXT_MAX_BYTES)
+          return { text: null, binary: false };
         const bytes = checkpoints.blobs.get(entry.hash);
         return bytes.includes(0) ? { text: null, binary: true } : { text: bytes.toString('utf8'), binary: false };
       };
@@ -96,12 +103,19 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
     'weft/forks/remove': async (params) => {
       const record = recordOf(params.threadId);
       const checkpoints = service();
-      if (record.removedAt !== null || !existsSync(record.folder)) return { removed: false, uncommitted: [], fork: forkOf(record) };
-      const uncommitted = record.kind === 'worktree' ? await gitUncommitted(record.folder) : await copyChanges(record, checkpoints);
-      if (params.dryRun === true || (uncommitted.length > 0 && params.force !== true)) return { removed: false, uncommitted, fork: forkOf(record) };
-      if (ctx.manager.get(record.threadId)?.session.activeTurnId) throw invalidRequest('a turn is running in this fork; interrupt it before removing its folder');
+      if (record.removedAt !== null || !existsSync(record.folder))
+        return { removed: false, uncommitted: [], fork: forkOf(record) };
+      const uncommitted =
+        record.kind === 'worktree' ? await gitUncommitted(record.folder) : await copyChanges(record, checkpoints);
+      if (params.dryRun === true || (uncommitted.length > 0 && params.force !== true))
+        return { removed: false, uncommitted, fork: forkOf(record) };
+      if (ctx.manager.get(record.threadId)?.session.activeTurnId)
+        throw invalidRequest('a turn is running in this fork; interrupt it before removing its folder');
       try {
-        if (record.kind === 'worktree') await run('git', ['-C', record.parentCwd, 'worktree', 'remove', '--force', record.folder], { encoding: 'utf8' });
+        if (record.kind === 'worktree')
+          await run('git', ['-C', record.parentCwd, 'worktree', 'remove', '--force', record.folder], {
+            encoding: 'utf8',
+          });
         else rmSync(record.folder, { recursive: true, force: true });
       } catch (error) {
         const detail = error instanceof Error && 'stderr' in error ? String(error.stderr).trim() : String(error);
@@ -116,7 +130,11 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
 
 /** Paths `git status` reports in a worktree (changes not committed on its branch). */
 async function gitUncommitted(folder: string): Promise<string[]> {
-  const { stdout } = await run('git', ['-C', folder, '--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'], { encoding: 'utf8' });
+  const { stdout } = await run(
+    'git',
+    ['-C', folder, '--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'],
+    { encoding: 'utf8' },
+  );
   const out: string[] = [];
   const parts = stdout.split('\0');
   for (let i = 0; i < parts.length; i += 1) {
@@ -130,7 +148,10 @@ async function gitUncommitted(folder: string): Promise<string[]> {
 }
 
 /** Files of a copy that differ from the state it started from (work found nowhere else). */
-async function copyChanges(record: ForkRecord, checkpoints: NonNullable<HandlerContext['environment']['checkpoints']>['service']): Promise<string[]> {
+async function copyChanges(
+  record: ForkRecord,
+  checkpoints: NonNullable<HandlerContext['environment']['checkpoints']>['service'],
+): Promise<string[]> {
   const base = checkpoints.forks.base(record);
   const now = await checkpoints.stateWithout({ threadId: record.threadId, root: record.cwd, laterTurnIds: [] });
   const out: string[] = [];

@@ -32,10 +32,15 @@ type GitHandlers = Pick<
 /** git's failures and Weft's refusals as JSON-RPC errors a person can read. */
 export function gitRpcError(error: unknown): unknown {
   if (error instanceof GitCommandError) {
-    return new RpcError(WeftGitErrorCodes.GitFailed, error.message, { command: error.command, exitCode: error.exitCode, stderr: error.stderr });
+    return new RpcError(WeftGitErrorCodes.GitFailed, error.message, {
+      command: error.command,
+      exitCode: error.exitCode,
+      stderr: error.stderr,
+    });
   }
   if (error instanceof GitRequestError) return new RpcError(WeftGitErrorCodes.NotARepository, error.message);
-  if (error instanceof DiscardConflictError) return new RpcError(WeftGitErrorCodes.RestoreConflict, error.message, { path: error.path });
+  if (error instanceof DiscardConflictError)
+    return new RpcError(WeftGitErrorCodes.RestoreConflict, error.message, { path: error.path });
   return error;
 }
 
@@ -48,7 +53,15 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 }
 
 function publicRecord(r: DiscardRecord) {
-  return { id: r.id, root: r.root, path: r.path, kind: r.kind, createdAt: r.createdAt, summary: r.summary, restored: r.restored };
+  return {
+    id: r.id,
+    root: r.root,
+    path: r.path,
+    kind: r.kind,
+    createdAt: r.createdAt,
+    summary: r.summary,
+    restored: r.restored,
+  };
 }
 
 export function gitHandlers(ctx: HandlerContext): GitHandlers {
@@ -81,21 +94,32 @@ export function gitHandlers(ctx: HandlerContext): GitHandlers {
       guarded(async () => {
         const root = await requireRoot(params.cwd);
         const found = discards.get(params.id);
-        if (found === null || found.root !== root) throw new GitRequestError(`there is no discard ${params.id} in ${root}`);
+        if (found === null || found.root !== root)
+          throw new GitRequestError(`there is no discard ${params.id} in ${root}`);
         return { discard: publicRecord(discards.restore(params.id, params.force === true)) };
       }),
-    'weft/git/commit': (params) => guarded(async () => commit(await requireRoot(params.cwd), params.message, params.amend === true)),
+    'weft/git/commit': (params) =>
+      guarded(async () => commit(await requireRoot(params.cwd), params.message, params.amend === true)),
     'weft/git/commitMessage': (params) =>
       guarded(async () => {
         const root = await requireRoot(params.cwd);
         const entry = params.threadId == null ? undefined : manager.get(params.threadId);
         if (entry !== undefined) {
           const { modelClient } = entry.session.options;
-          return { message: await generateCommitMessage(root, modelClient, entry.session.currentSettings.model, AbortSignal.timeout(120_000)) };
+          return {
+            message: await generateCommitMessage(
+              root,
+              modelClient,
+              entry.session.currentSettings.model,
+              AbortSignal.timeout(120_000),
+            ),
+          };
         }
         const { loaded, provider } = await threadConfig(environment, {}, params.cwd);
         const client = environment.modelClient ?? keyedModelClient(provider, environment.keyStore);
-        return { message: await generateCommitMessage(root, client, loaded.config.model, AbortSignal.timeout(120_000)) };
+        return {
+          message: await generateCommitMessage(root, client, loaded.config.model, AbortSignal.timeout(120_000)),
+        };
       }),
     'weft/git/push': (params, client) =>
       guarded(async () => {
@@ -112,7 +136,11 @@ export function gitHandlers(ctx: HandlerContext): GitHandlers {
         if (params.allowDirty !== true) {
           const dirty = trackedChanges((await gitStatus(root)).files);
           if (dirty.length > 0) {
-            throw new RpcError(WeftGitErrorCodes.UncommittedChanges, `there are uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? `, and ${dirty.length - 5} more` : ''}); commit or stash them, or switch anyway`, { files: dirty });
+            throw new RpcError(
+              WeftGitErrorCodes.UncommittedChanges,
+              `there are uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? `, and ${dirty.length - 5} more` : ''}); commit or stash them, or switch anyway`,
+              { files: dirty },
+            );
           }
         }
         await checkout(root, params.branch, params.create === true);

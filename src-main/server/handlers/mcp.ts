@@ -26,7 +26,13 @@ export function mcpHandlers(ctx: HandlerContext): McpHandlers {
       } else {
         // No thread: start the configured servers once, list them, and stop them again.
         const { loaded } = await threadConfig(environment, {}, environment.defaultCwd);
-        const probe = new McpManager({ threadId: '', servers: loaded.config.mcp_servers, env: environment.env, weftHome: environment.weftHome, emit: () => undefined });
+        const probe = new McpManager({
+          threadId: '',
+          servers: loaded.config.mcp_servers,
+          env: environment.env,
+          weftHome: environment.weftHome,
+          emit: () => undefined,
+        });
         try {
           await probe.ready(new AbortController().signal).catch(() => undefined);
           data = probe.statuses();
@@ -51,7 +57,8 @@ export function mcpHandlers(ctx: HandlerContext): McpHandlers {
       const mcp = threadMcp(params.threadId);
       await mcp.ready(new AbortController().signal).catch(() => undefined);
       const connection = mcp.connection(params.server);
-      if (!connection) throw invalidParams(`params.server: thread ${params.threadId} has no MCP server named "${params.server}"`);
+      if (!connection)
+        throw invalidParams(`params.server: thread ${params.threadId} has no MCP server named "${params.server}"`);
       const args = params.arguments;
       const record = args !== null && typeof args === 'object' && !Array.isArray(args) ? args : {};
       try {

@@ -1,7 +1,13 @@
 // `review/start`: a review turn on a loaded thread. The target's diff is computed here and sent with
 // the project's AGENTS.md guidance in the reviewer's one request.
 import { discoverProjectDocs } from '../../context/agents-md';
-import { parseReview, renderReview, REVIEW_INSTRUCTIONS, REVIEW_OUTPUT_SCHEMA, reviewPrompt } from '../../git/review-format';
+import {
+  parseReview,
+  renderReview,
+  REVIEW_INSTRUCTIONS,
+  REVIEW_OUTPUT_SCHEMA,
+  reviewPrompt,
+} from '../../git/review-format';
 import { reviewMaterial, ReviewTargetError } from '../../git/review-target';
 import { SessionError } from '../../core/session';
 import type { HandlerTable } from '../dispatcher';

@@ -11,7 +11,10 @@ import { RpcError } from '../rpc-error';
 import { threadConfig } from '../thread-factory';
 import type { HandlerContext } from './context';
 
-type ServiceHandlers = Pick<HandlerTable, 'model/list' | 'config/read' | 'config/value/write' | 'account/read' | 'skills/list'>;
+type ServiceHandlers = Pick<
+  HandlerTable,
+  'model/list' | 'config/read' | 'config/value/write' | 'account/read' | 'skills/list'
+>;
 
 /** What reasoning models are offered; models without reasoning support get none (and `none` as default). */
 const REASONING_OPTIONS = [
@@ -38,11 +41,15 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
             id,
             model: id,
             displayName: info.displayName,
-            description: known ? `${info.displayName}${info.contextWindow ? `, ${Math.round(info.contextWindow / 1000)}k context` : ''}` : `${id} from ${provider.name}`,
+            description: known
+              ? `${info.displayName}${info.contextWindow ? `, ${Math.round(info.contextWindow / 1000)}k context` : ''}`
+              : `${id} from ${provider.name}`,
             hidden: false,
             contextWindow: info.contextWindow,
             supportedReasoningEfforts: info.supportsReasoning ? REASONING_OPTIONS : [],
-            defaultReasoningEffort: info.supportsReasoning ? (loaded.config.model_reasoning_effort ?? 'medium') : 'none',
+            defaultReasoningEffort: info.supportsReasoning
+              ? (loaded.config.model_reasoning_effort ?? 'medium')
+              : 'none',
             isDefault: id === current,
           };
         }),
@@ -52,7 +59,10 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
     'account/read': async () => {
       const { provider } = await threadConfig(environment, {}, environment.defaultCwd);
       const requiresOpenaiAuth = provider.id === 'openai' || provider.envKey === 'OPENAI_API_KEY';
-      return { account: provider.envKey !== null && provider.apiKey !== null ? { type: 'apiKey' as const } : null, requiresOpenaiAuth };
+      return {
+        account: provider.envKey !== null && provider.apiKey !== null ? { type: 'apiKey' as const } : null,
+        requiresOpenaiAuth,
+      };
     },
     'skills/list': async (params) => {
       const { loaded } = await threadConfig(environment, {}, environment.defaultCwd);
@@ -60,17 +70,29 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
       const userRoot = join(environment.weftHome, 'skills');
       const data = [];
       for (const cwd of cwds) {
-        const found = await discoverSkills({ cwd, weftHome: environment.weftHome, projectRootMarkers: loaded.config.project_root_markers ?? undefined });
+        const found = await discoverSkills({
+          cwd,
+          weftHome: environment.weftHome,
+          projectRootMarkers: loaded.config.project_root_markers ?? undefined,
+        });
         data.push({
           cwd,
-          skills: found.skills.map((skill) => ({ ...skill, scope: skill.path.startsWith(`${userRoot}${sep}`) ? ('user' as const) : ('repo' as const), enabled: true })),
+          skills: found.skills.map((skill) => ({
+            ...skill,
+            scope: skill.path.startsWith(`${userRoot}${sep}`) ? ('user' as const) : ('repo' as const),
+            enabled: true,
+          })),
           errors: found.problems,
         });
       }
       return { data };
     },
     'config/read': async (params) => {
-      const loaded = await loadConfig({ weftHome: environment.weftHome, cwd: params.cwd ?? environment.defaultCwd, env: environment.env });
+      const loaded = await loadConfig({
+        weftHome: environment.weftHome,
+        cwd: params.cwd ?? environment.defaultCwd,
+        env: environment.env,
+      });
       const config = redactConfig(loaded.config);
       return {
         config: JSON.parse(JSON.stringify(config)) as Record<string, never>,
@@ -81,12 +103,22 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
     },
     'config/value/write': async (params) => {
       try {
-        const result = await writeConfigValue(params.filePath ?? userConfigFile(environment.weftHome), params.keyPath, params.value, {
-          expectedVersion: params.expectedVersion ?? undefined,
-          mergeStrategy: params.mergeStrategy ?? undefined,
-          check: { weftHome: environment.weftHome, cwd: environment.defaultCwd, env: environment.env },
-        });
-        return { status: result.status, version: result.version, filePath: result.filePath, overriddenMetadata: result.overriddenMetadata };
+        const result = await writeConfigValue(
+          params.filePath ?? userConfigFile(environment.weftHome),
+          params.keyPath,
+          params.value,
+          {
+            expectedVersion: params.expectedVersion ?? undefined,
+            mergeStrategy: params.mergeStrategy ?? undefined,
+            check: { weftHome: environment.weftHome, cwd: environment.defaultCwd, env: environment.env },
+          },
+        );
+        return {
+          status: result.status,
+          version: result.version,
+          filePath: result.filePath,
+          overriddenMetadata: result.overriddenMetadata,
+        };
       } catch (error) {
         throw new RpcError(ErrorCodes.InvalidParams, error instanceof Error ? error.message : String(error));
       }
@@ -94,9 +126,12 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
   };
 }
 
-
 /** Model ids from the provider's `GET /models`, or null when it does not answer within 2 s. */
-async function providerModels(baseUrl: string, apiKey: string | null, headers: Record<string, string>): Promise<string[] | null> {
+async function providerModels(
+  baseUrl: string,
+  apiKey: string | null,
+  headers: Record<string, string>,
+): Promise<string[] | null> {
   try {
     const response = await fetch(`${baseUrl.replace(/\/$/, '')}/models`, {
       headers: { ...headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },

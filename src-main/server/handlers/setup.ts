@@ -11,7 +11,15 @@ import type { HandlerTable } from '../dispatcher';
 import { invalidParams } from '../rpc-error';
 import type { HandlerContext } from './context';
 
-type SetupHandlers = Pick<HandlerTable, 'weft/provider/list' | 'weft/auth/setKey' | 'weft/auth/clearKey' | 'weft/rules/list' | 'weft/rules/revoke' | 'weft/fs/complete'>;
+type SetupHandlers = Pick<
+  HandlerTable,
+  | 'weft/provider/list'
+  | 'weft/auth/setKey'
+  | 'weft/auth/clearKey'
+  | 'weft/rules/list'
+  | 'weft/rules/revoke'
+  | 'weft/fs/complete'
+>;
 
 const MAX_COMPLETIONS = 50;
 
@@ -33,7 +41,11 @@ export function setupHandlers(ctx: HandlerContext): SetupHandlers {
 
   const load = async (cwd: string | null | undefined) => {
     try {
-      return await loadConfig({ weftHome: environment.weftHome, cwd: cwd ?? environment.defaultCwd, env: environment.env });
+      return await loadConfig({
+        weftHome: environment.weftHome,
+        cwd: cwd ?? environment.defaultCwd,
+        env: environment.env,
+      });
     } catch (error) {
       throw invalidParams(error instanceof Error ? error.message : String(error));
     }
@@ -44,7 +56,10 @@ export function setupHandlers(ctx: HandlerContext): SetupHandlers {
       const loaded = await load(params.cwd);
       const { config } = loaded;
       const saved = new Set(await keys.list().catch(() => []));
-      const ids = [...BUILTIN_PROVIDER_IDS, ...Object.keys(config.model_providers).filter((id) => !BUILTIN_PROVIDER_IDS.includes(id))];
+      const ids = [
+        ...BUILTIN_PROVIDER_IDS,
+        ...Object.keys(config.model_providers).filter((id) => !BUILTIN_PROVIDER_IDS.includes(id)),
+      ];
       const providers = await Promise.all(
         ids.map(async (id) => {
           const entry = BUILTIN_PROVIDERS[id] ?? config.model_providers[id];
@@ -90,7 +105,9 @@ export function setupHandlers(ctx: HandlerContext): SetupHandlers {
     'weft/auth/setKey': async (params) => {
       const { config } = await load(null);
       if (!(params.providerId in BUILTIN_PROVIDERS) && config.model_providers[params.providerId] === undefined) {
-        throw invalidParams(`there is no provider "${params.providerId}"; add a [model_providers.${params.providerId}] table to ${userConfigFile(environment.weftHome)} first`);
+        throw invalidParams(
+          `there is no provider "${params.providerId}"; add a [model_providers.${params.providerId}] table to ${userConfigFile(environment.weftHome)} first`,
+        );
       }
       try {
         checkProviderId(params.providerId);
@@ -129,10 +146,18 @@ export function setupHandlers(ctx: HandlerContext): SetupHandlers {
       const typed = params.path.trim();
       const home = environment.env['HOME'] ?? homedir();
       const expanded = typed === '~' ? home : typed.startsWith('~/') ? join(home, typed.slice(2)) : typed;
-      const absolute = expanded === '' ? environment.defaultCwd : isAbsolute(expanded) ? expanded : resolve(environment.defaultCwd, expanded);
+      const absolute =
+        expanded === ''
+          ? environment.defaultCwd
+          : isAbsolute(expanded)
+            ? expanded
+            : resolve(environment.defaultCwd, expanded);
       const resolved = absolute.length > 1 && absolute.endsWith(sep) ? absolute.slice(0, -1) : absolute;
-      const info = await stat(resolved).catch((error: unknown) => (error instanceof Error && 'code' in error && error.code === 'ENOENT' ? null : undefined));
-      const kind = info === undefined ? 'unreadable' : info === null ? 'missing' : info.isDirectory() ? 'folder' : 'file';
+      const info = await stat(resolved).catch((error: unknown) =>
+        error instanceof Error && 'code' in error && error.code === 'ENOENT' ? null : undefined,
+      );
+      const kind =
+        info === undefined ? 'unreadable' : info === null ? 'missing' : info.isDirectory() ? 'folder' : 'file';
       // "/home/me/pro" completes in /home/me; "/home/me/" (typed with the slash) lists inside it.
       const listIn = expanded.endsWith('/') && kind === 'folder' ? resolved : dirname(resolved);
       const prefix = expanded.endsWith('/') && kind === 'folder' ? '' : basename(resolved);
@@ -140,7 +165,9 @@ export function setupHandlers(ctx: HandlerContext): SetupHandlers {
       try {
         const entries = await readdir(listIn, { withFileTypes: true });
         completions = entries
-          .filter((e) => e.isDirectory() && e.name.startsWith(prefix) && (prefix.startsWith('.') || !e.name.startsWith('.')))
+          .filter(
+            (e) => e.isDirectory() && e.name.startsWith(prefix) && (prefix.startsWith('.') || !e.name.startsWith('.')),
+          )
           .map((e) => join(listIn, e.name))
           .sort()
           .slice(0, MAX_COMPLETIONS);

@@ -9,7 +9,12 @@ import type { HandlerContext } from './context';
 
 type TerminalHandlers = Pick<
   HandlerTable,
-  'command/exec' | 'command/exec/write' | 'command/exec/resize' | 'command/exec/terminate' | 'thread/shellCommand' | 'fuzzyFileSearch'
+  | 'command/exec'
+  | 'command/exec/write'
+  | 'command/exec/resize'
+  | 'command/exec/terminate'
+  | 'thread/shellCommand'
+  | 'fuzzyFileSearch'
 >;
 
 /** `command/exec*` (per connection), `thread/shellCommand` and `fuzzyFileSearch`. */
@@ -44,7 +49,8 @@ export function terminalHandlers(ctx: HandlerContext): TerminalHandlers {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof CommandExecError) throw error.kind === 'params' ? invalidParams(error.message) : invalidRequest(error.message);
+      if (error instanceof CommandExecError)
+        throw error.kind === 'params' ? invalidParams(error.message) : invalidRequest(error.message);
       throw error;
     }
   };
@@ -52,7 +58,11 @@ export function terminalHandlers(ctx: HandlerContext): TerminalHandlers {
     'command/exec': (params, client) => guard(() => sessionsOf(client).exec(params)),
     'command/exec/write': (params, client) =>
       guard(async () => {
-        await sessionsOf(client).write(params.processId, params.deltaBase64 ? Buffer.from(params.deltaBase64, 'base64') : null, params.closeStdin === true);
+        await sessionsOf(client).write(
+          params.processId,
+          params.deltaBase64 ? Buffer.from(params.deltaBase64, 'base64') : null,
+          params.closeStdin === true,
+        );
         return {};
       }),
     'command/exec/resize': (params, client) =>

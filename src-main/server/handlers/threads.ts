@@ -43,10 +43,22 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     overrides: ThreadOverrides,
     recording: { recorder?: ThreadRecorder; state?: LoadedThread },
   ): Promise<Session> => {
-    const cwd = resolveCwd(overrides.cwd ?? recording.state?.lastTurnContext?.cwd ?? thread.cwd, environment.defaultCwd);
+    const cwd = resolveCwd(
+      overrides.cwd ?? recording.state?.lastTurnContext?.cwd ?? thread.cwd,
+      environment.defaultCwd,
+    );
     const { loaded, provider } = await threadConfig(environment, overrides, cwd);
     const entry = manager.add({ ...thread, cwd }, (sendRequest) =>
-      threadSession(environment, { threadId: thread.id, cwd, config: loaded.config, provider, sendRequest, recorder: recording.recorder, state: recording.state, overrides }),
+      threadSession(environment, {
+        threadId: thread.id,
+        cwd,
+        config: loaded.config,
+        provider,
+        sendRequest,
+        recorder: recording.recorder,
+        state: recording.state,
+        overrides,
+      }),
     );
     entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));
     manager.subscribe(thread.id, client);
@@ -71,7 +83,8 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   /** Drops the last `numTurns` turns from the thread on disk and, when it is loaded, from its session. */
   const rollback = async (threadId: string, numTurns: number): Promise<Thread> => {
     const entry = manager.get(threadId);
-    if (entry?.session.activeTurnId) throw invalidRequest('a turn is running in this thread; interrupt it before going back');
+    if (entry?.session.activeTurnId)
+      throw invalidRequest('a turn is running in this thread; interrupt it before going back');
     const state = await storeCall(() => store.rollback(threadId, numTurns, { turnsLimit: RESUME_TURNS }));
     entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
     return manager.liveThread(threadId, true) ?? state.thread;
@@ -100,7 +113,17 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       const ephemeral = params.ephemeral === true;
       const recording: { path: string; recorder: ThreadRecorder } | null = ephemeral
         ? null
-        : storeCall(() => store.createThread({ id, cwd, modelProvider: provider.id, model: params.model ?? loaded.config.model, source: 'appServer', baseInstructions: params.baseInstructions ?? null, git }));
+        : storeCall(() =>
+            store.createThread({
+              id,
+              cwd,
+              modelProvider: provider.id,
+              model: params.model ?? loaded.config.model,
+              source: 'appServer',
+              baseInstructions: params.baseInstructions ?? null,
+              git,
+            }),
+          );
       const thread = newThreadObject({ id, cwd, provider: provider.id, ephemeral, path: recording?.path ?? null, git });
       const session = await attach(client, thread, params, { recorder: recording?.recorder });
       const live = manager.liveThread(id, true) ?? thread;
@@ -121,9 +144,17 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         return startResult(loadedEntry.session, live, live.modelProvider);
       }
       const opening = (async () => {
-        const opened = await storeCallAsync(() => store.openForAppendAsync(params.threadId, { turnsLimit: RESUME_TURNS }));
+        const opened = await storeCallAsync(() =>
+          store.openForAppendAsync(params.threadId, { turnsLimit: RESUME_TURNS }),
+        );
         warnAbout(client, params.threadId, opened.state.warnings);
-        return { thread: opened.state.thread, session: await attach(client, opened.state.thread, params, { recorder: opened.recorder, state: opened.state }) };
+        return {
+          thread: opened.state.thread,
+          session: await attach(client, opened.state.thread, params, {
+            recorder: opened.recorder,
+            state: opened.state,
+          }),
+        };
       })();
       resuming.set(params.threadId, opening);
       let thread: Thread;
@@ -141,11 +172,23 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     'thread/fork': async (params, client) => {
       manager.seen(client);
       // With weftWorktree the files come along first: nothing is forked if they cannot be.
-      const files = params.weftWorktree === true ? await forkFiles(ctx, params.threadId, params.weftTurnId ?? null) : null;
-      const forked = storeCall(() => store.fork(params.threadId, { afterTurnId: params.weftTurnId ?? null, turnsLimit: RESUME_TURNS, cwd: files?.cwd ?? null }));
+      const files =
+        params.weftWorktree === true ? await forkFiles(ctx, params.threadId, params.weftTurnId ?? null) : null;
+      const forked = storeCall(() =>
+        store.fork(params.threadId, {
+          afterTurnId: params.weftTurnId ?? null,
+          turnsLimit: RESUME_TURNS,
+          cwd: files?.cwd ?? null,
+        }),
+      );
       if (files !== null) recordFork(ctx, { threadId: forked.threadId, parentThreadId: params.threadId, files });
       warnAbout(client, forked.threadId, forked.state.warnings);
-      const session = await attach(client, forked.state.thread, files === null ? params : { ...params, cwd: files.cwd }, { recorder: forked.recorder, state: forked.state });
+      const session = await attach(
+        client,
+        forked.state.thread,
+        files === null ? params : { ...params, cwd: files.cwd },
+        { recorder: forked.recorder, state: forked.state },
+      );
       const live = manager.liveThread(forked.threadId, true) ?? forked.state.thread;
       manager.broadcast({ method: 'thread/started', params: { thread: live } });
       return startResult(session, live, live.modelProvider);
@@ -171,7 +214,12 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     'thread/list': async (params, client) => {
       manager.seen(client);
       const page = await storeCallAsync(() => store.listComplete(params));
-      return { data: page.data.map((t) => (manager.isLoaded(t.id) ? { ...t, status: manager.liveThread(t.id, false)?.status ?? t.status } : t)), nextCursor: page.nextCursor };
+      return {
+        data: page.data.map((t) =>
+          manager.isLoaded(t.id) ? { ...t, status: manager.liveThread(t.id, false)?.status ?? t.status } : t,
+        ),
+        nextCursor: page.nextCursor,
+      };
     },
 
     'thread/loaded/list': async () => ({ data: manager.loadedIds(), nextCursor: null }),
@@ -182,7 +230,13 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     },
 
     'thread/turns/list': async (params, client) => {
-      const read = storeCall(() => store.read(params.threadId, { includeTurns: true, turnsCursor: params.cursor ?? null, turnsLimit: params.limit ?? 50 }));
+      const read = storeCall(() =>
+        store.read(params.threadId, {
+          includeTurns: true,
+          turnsCursor: params.cursor ?? null,
+          turnsLimit: params.limit ?? 50,
+        }),
+      );
       warnAbout(client, params.threadId, read.warnings);
       return { data: read.thread.turns, nextCursor: read.olderTurnsCursor };
     },
@@ -190,7 +244,8 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     'thread/name/set': async (params, client) => {
       manager.seen(client);
       const name = params.name.trim();
-      if (!manager.get(params.threadId)?.thread.ephemeral) await storeCall(() => store.setName(params.threadId, name === '' ? null : name));
+      if (!manager.get(params.threadId)?.thread.ephemeral)
+        await storeCall(() => store.setName(params.threadId, name === '' ? null : name));
       manager.updateThread(params.threadId, { name: name === '' ? null : name });
       manager.broadcast({ method: 'thread/name/updated', params: { threadId: params.threadId, name } });
       return {};

@@ -16,14 +16,18 @@ export function turnHandlers(ctx: HandlerContext): TurnHandlers {
       const entry = loaded(params.threadId);
       manager.subscribe(params.threadId, client);
       if (params.input.length === 0) throw invalidParams('params.input: give at least one input item');
-      const turn = await entry.session.startTurn(params.input, {
-        cwd: params.cwd ?? undefined,
-        approvalPolicy: params.approvalPolicy ?? undefined,
-        sandboxPolicy: params.sandboxPolicy ?? undefined,
-        model: params.model ?? undefined,
-        effort: params.effort ?? undefined,
-        summary: params.summary ?? undefined,
-      }, { outputSchema: params.outputSchema ?? null });
+      const turn = await entry.session.startTurn(
+        params.input,
+        {
+          cwd: params.cwd ?? undefined,
+          approvalPolicy: params.approvalPolicy ?? undefined,
+          sandboxPolicy: params.sandboxPolicy ?? undefined,
+          model: params.model ?? undefined,
+          effort: params.effort ?? undefined,
+          summary: params.summary ?? undefined,
+        },
+        { outputSchema: params.outputSchema ?? null },
+      );
       return { turn };
     },
     'turn/steer': async (params) => {
@@ -39,7 +43,8 @@ export function turnHandlers(ctx: HandlerContext): TurnHandlers {
       const entry = loaded(params.threadId);
       const active = entry.session.activeTurnId;
       if (active === null) return {};
-      if (active !== params.turnId) throw invalidRequest(`turn ${params.turnId} is not running (the running turn is ${active})`);
+      if (active !== params.turnId)
+        throw invalidRequest(`turn ${params.turnId} is not running (the running turn is ${active})`);
       void entry.session.interrupt();
       return {};
     },

@@ -2,7 +2,18 @@
 // file is ever seen half-written (unless its directory refuses new files: see writeAtomically); if any
 // step fails, the steps already done are undone.
 
-import { closeSync, fchmodSync, lstatSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { resolveForWrite } from '../../safety/sandbox/writable-roots';
@@ -151,9 +162,15 @@ type Prior = { exists: false } | { exists: true; content: string | Buffer; mode:
  * path as it is now is followed, as a write would), checked with `mayWrite`, then opened component by
  * component, creating missing folders.
  */
-function targetDir(journal: Journal, target: string, display: string, what: string): { dir: DirHandle; name: string; real: string } {
+function targetDir(
+  journal: Journal,
+  target: string,
+  display: string,
+  what: string,
+): { dir: DirHandle; name: string; real: string } {
   const real = resolveForWrite(target, journal.resolved);
-  if (real === null) throw new StepError(`${what} ${display}`, Object.assign(new Error('symlink loop'), { code: 'ELOOP' }));
+  if (real === null)
+    throw new StepError(`${what} ${display}`, Object.assign(new Error('symlink loop'), { code: 'ELOOP' }));
   const refusal = journal.mayWrite(real);
   if (refusal !== null) throw new PatchCommitError(`Refused to write ${display}: ${refusal}`);
   const parent = dirname(real);
@@ -169,19 +186,31 @@ function targetDir(journal: Journal, target: string, display: string, what: stri
     journal.dirs.set(parent, dir);
     journal.handles.push(...opened.kept);
     for (const created of opened.created) {
-      journal.undos.push({ path: join(created.parent.path, created.name), run: () => rmdirSync(created.parent.at(created.name)) });
+      journal.undos.push({
+        path: join(created.parent.path, created.name),
+        run: () => rmdirSync(created.parent.at(created.name)),
+      });
     }
   }
   return { dir, name: basename(real), real };
 }
 
-function writeFile(journal: Journal, target: string, content: string, mode: number | null, display: string, prior?: Prior): void {
+function writeFile(
+  journal: Journal,
+  target: string,
+  content: string,
+  mode: number | null,
+  display: string,
+  prior?: Prior,
+): void {
   // A symlink at the target is written through, so it stays a link to the edited file.
   const { dir, name } = targetDir(journal, target, display, 'Failed to write file');
   let before = prior;
   if (before === undefined || (before.exists && statOrUndefined(target, false)?.isSymbolicLink() === true)) {
     const stats = statOrUndefined(dir.at(name), false);
-    before = stats?.isFile() ? { exists: true, content: readNoFollow(dir, name), mode: stats.mode & 0o7777 } : { exists: false };
+    before = stats?.isFile()
+      ? { exists: true, content: readNoFollow(dir, name), mode: stats.mode & 0o7777 }
+      : { exists: false };
   }
   try {
     writeAtomically(dir, name, content, mode);
@@ -191,7 +220,9 @@ function writeFile(journal: Journal, target: string, content: string, mode: numb
   const restore = before;
   journal.undos.push({
     path: display,
-    run: restore.exists ? () => writeAtomically(dir, name, restore.content, restore.mode) : () => unlinkSync(dir.at(name)),
+    run: restore.exists
+      ? () => writeAtomically(dir, name, restore.content, restore.mode)
+      : () => unlinkSync(dir.at(name)),
   });
 }
 
@@ -246,7 +277,10 @@ function changedSincePlanned(plan: PatchPlan): string[] {
     const observed = file.observed;
     if (observed === undefined) continue;
     const now = statOrUndefined(file.path, true);
-    const same = observed === 'absent' ? now === undefined : now !== undefined && now.mtimeMs === observed.mtimeMs && now.size === observed.size;
+    const same =
+      observed === 'absent'
+        ? now === undefined
+        : now !== undefined && now.mtimeMs === observed.mtimeMs && now.size === observed.size;
     if (!same) changed.push(file.displayPath);
   }
   return changed;
@@ -272,7 +306,10 @@ export async function commitPlan(plan: PatchPlan, options: CommitOptions = {}): 
     const done = journal.undos.length;
     const notRestored = journal.rollback();
     journal.close();
-    const what = error instanceof StepError || error instanceof PatchCommitError ? error.message : `Failed to apply the patch: ${describeFsError(error)}`;
+    const what =
+      error instanceof StepError || error instanceof PatchCommitError
+        ? error.message
+        : `Failed to apply the patch: ${describeFsError(error)}`;
     const outcome =
       notRestored.length === 0
         ? done === 0

@@ -32,9 +32,7 @@ export interface Change {
   chunk: number;
 }
 
-export type ChunkResolution =
-  | { ok: true; changes: Change[] }
-  | { ok: false; chunk: number; reason: string };
+export type ChunkResolution = { ok: true; changes: Change[] } | { ok: false; chunk: number; reason: string };
 
 /**
  * Locates every chunk in `lines` (in order, each search resuming after the previous match) and returns the
@@ -55,7 +53,8 @@ export function resolveChunks(lines: LineSource, chunks: readonly Chunk[], displ
     if (chunk.oldLines.length === 0) {
       // A pure addition goes at the end of the file, before a final blank line if there is one.
       const end = lines.count > 0 && lines.lineEquals(lines.count - 1, '') ? lines.count - 1 : lines.count;
-      if (chunk.newLines.length > 0) changes.push({ start: end, oldLines: [], newLines: [...chunk.newLines], chunk: c });
+      if (chunk.newLines.length > 0)
+        changes.push({ start: end, oldLines: [], newLines: [...chunk.newLines], chunk: c });
       continue;
     }
     let { oldLines, newLines, ops } = chunk;
@@ -120,7 +119,8 @@ function changeRuns(
   newLines: readonly string[],
   ops: string | undefined,
 ): Omit<Change, 'chunk'>[] {
-  const kinds = ops !== undefined && opsFit(ops, oldLines.length, newLines.length) ? ops : prefixSuffixOps(oldLines, newLines);
+  const kinds =
+    ops !== undefined && opsFit(ops, oldLines.length, newLines.length) ? ops : prefixSuffixOps(oldLines, newLines);
   const runs: Omit<Change, 'chunk'>[] = [];
   let run: Omit<Change, 'chunk'> | null = null;
   let oldIndex = 0;
@@ -171,7 +171,10 @@ function prefixSuffixOps(oldLines: readonly string[], newLines: readonly string[
     suffix++;
   }
   return (
-    ' '.repeat(prefix) + '-'.repeat(oldLines.length - prefix - suffix) + '+'.repeat(newLines.length - prefix - suffix) + ' '.repeat(suffix)
+    ' '.repeat(prefix) +
+    '-'.repeat(oldLines.length - prefix - suffix) +
+    '+'.repeat(newLines.length - prefix - suffix) +
+    ' '.repeat(suffix)
   );
 }
 

@@ -31,7 +31,8 @@ export type PreparePatchOutcome = { ok: true; plan: PatchPlan } | { ok: false; o
 export function summarizeSuccess(plan: PatchPlan): string {
   const lines = ['Success. Updated the following files:'];
   for (const file of plan.files) if (file.kind === 'add') lines.push(`A ${file.displayPath}`);
-  for (const file of plan.files) if (file.kind === 'update') lines.push(`M ${file.displayMovePath ?? file.displayPath}`);
+  for (const file of plan.files)
+    if (file.kind === 'update') lines.push(`M ${file.displayMovePath ?? file.displayPath}`);
   for (const file of plan.files) if (file.kind === 'delete') lines.push(`D ${file.displayPath}`);
   return lines.join('\n') + '\n';
 }
@@ -64,7 +65,8 @@ export async function preparePatchText(text: string, opts: ApplyPatchOptions): P
       const refusals: string[] = [];
       for (const file of plan.files) {
         const targets = [{ absPath: file.path, shown: file.displayPath }];
-        if (file.movePath !== null) targets.push({ absPath: file.movePath, shown: file.displayMovePath ?? file.movePath });
+        if (file.movePath !== null)
+          targets.push({ absPath: file.movePath, shown: file.displayMovePath ?? file.movePath });
         for (const { absPath, shown } of targets) {
           const reason = opts.isWritable(absPath);
           if (reason !== null) refusals.push(`Refused to write ${shown}: ${reason}`);

@@ -23,7 +23,8 @@ export class DirHandle {
 
   /** A path that reaches `name` inside this folder without resolving the folder's path again. */
   at(name: string): string {
-    if (name.includes('/') || name === '' || name === '.' || name === '..') throw new Error(`not a plain file name: ${name}`);
+    if (name.includes('/') || name === '' || name === '.' || name === '..')
+      throw new Error(`not a plain file name: ${name}`);
     return this.fd === null ? join(this.path, name) : `/proc/self/fd/${this.fd}/${name}`;
   }
 
@@ -49,7 +50,10 @@ export class SymlinkInPathError extends Error {
  * way whose folder got a new child (they stay open so the creation can be undone); the caller closes
  * them all.
  */
-export function openDirNoFollow(dir: string, create: boolean): { handle: DirHandle; created: CreatedDir[]; kept: DirHandle[] } {
+export function openDirNoFollow(
+  dir: string,
+  create: boolean,
+): { handle: DirHandle; created: CreatedDir[]; kept: DirHandle[] } {
   const parts = dir.split(sep).filter((p) => p !== '');
   const created: CreatedDir[] = [];
   const kept: DirHandle[] = [];
@@ -82,7 +86,9 @@ export function openDirNoFollow(dir: string, create: boolean): { handle: DirHand
 }
 
 function openRoot(): DirHandle {
-  return HAVE_PROC_FD ? new DirHandle('/', openSync('/', constants.O_RDONLY | constants.O_DIRECTORY)) : new DirHandle('/', null);
+  return HAVE_PROC_FD
+    ? new DirHandle('/', openSync('/', constants.O_RDONLY | constants.O_DIRECTORY))
+    : new DirHandle('/', null);
 }
 
 function openChild(entry: string, childPath: string): DirHandle {
@@ -100,7 +106,10 @@ function errnoOf(error: unknown): string | undefined {
 /** ELOOP/ENOTDIR from an O_NOFOLLOW open means a symlink (or a file) where a folder was expected. */
 function describe(error: unknown, childPath: string): unknown {
   const code = errnoOf(error);
-  if (code === 'ELOOP' || code === 'ENOTDIR') return new SymlinkInPathError(`${childPath} changed into a symbolic link or a file while the patch was being written`);
+  if (code === 'ELOOP' || code === 'ENOTDIR')
+    return new SymlinkInPathError(
+      `${childPath} changed into a symbolic link or a file while the patch was being written`,
+    );
   return error;
 }
 

@@ -181,7 +181,13 @@ function chunkHeader(line: string): { context: string | null } | undefined {
 }
 
 /** Parses one chunk starting at lines[i], appends it to `out`, and returns the index after it. */
-function parseChunk(lines: readonly string[], i: number, end: number, allowMissingHeader: boolean, out: Chunk[]): number {
+function parseChunk(
+  lines: readonly string[],
+  i: number,
+  end: number,
+  allowMissingHeader: boolean,
+  out: Chunk[],
+): number {
   const at = (k: number): string => lines[k] ?? '';
   const patchLine = i + 1;
   const contexts: string[] = [];

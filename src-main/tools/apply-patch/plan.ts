@@ -172,7 +172,9 @@ function duplicateFailures(patch: Patch, cwd: string): PatchFailure[] {
       }
       const lines = [earlier.patchLine, hunk.patchLine].filter((l) => l !== undefined);
       const where = lines.length === 2 ? ` (patch lines ${lines.join(' and ')})` : '';
-      const names = new Set([...writtenPaths(earlier), ...writtenPaths(hunk)].filter((p) => resolve(cwd, p) === target));
+      const names = new Set(
+        [...writtenPaths(earlier), ...writtenPaths(hunk)].filter((p) => resolve(cwd, p) === target),
+      );
       const what = names.size === 1 ? earlier.path : `${target} (as ${[...names].map((n) => `'${n}'`).join(' and ')})`;
       failures.push({
         path: hunk.path,
@@ -190,7 +192,8 @@ function duplicateFailures(patch: Patch, cwd: string): PatchFailure[] {
  * Throws PatchApplyError, naming each file and hunk that cannot be applied; writes nothing.
  */
 export async function planPatch(patch: Patch, opts: PlanOptions): Promise<PatchPlan> {
-  if (patch.hunks.length === 0) throw new PatchApplyError([{ path: '', hunk: null, patchLine: null, message: 'No files were modified.' }]);
+  if (patch.hunks.length === 0)
+    throw new PatchApplyError([{ path: '', hunk: null, patchLine: null, message: 'No files were modified.' }]);
   const failures = duplicateFailures(patch, opts.cwd);
   if (failures.length > 0) throw new PatchApplyError(failures);
   const files: PlannedFile[] = [];
@@ -213,7 +216,8 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
   const base = { path, displayPath: hunk.path, movePath: null, displayMovePath: null };
   switch (hunk.kind) {
     case 'add': {
-      if (loaded.state === 'unreadable') return fileFailure(hunk, `Failed to write file ${hunk.path}: ${loaded.reason}`);
+      if (loaded.state === 'unreadable')
+        return fileFailure(hunk, `Failed to write file ${hunk.path}: ${loaded.reason}`);
       const existing = loaded.state === 'file' ? loaded : null;
       const oldLines = existing && existing.text !== null ? splitText(existing.text).lines() : [];
       const newLines = hunk.contents === '' ? [] : hunk.contents.slice(0, -1).split('\n');
@@ -229,8 +233,10 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
       };
     }
     case 'delete': {
-      if (loaded.state === 'absent') return fileFailure(hunk, `Failed to delete file ${hunk.path}: the file does not exist`);
-      if (loaded.state === 'unreadable') return fileFailure(hunk, `Failed to delete file ${hunk.path}: ${loaded.reason}`);
+      if (loaded.state === 'absent')
+        return fileFailure(hunk, `Failed to delete file ${hunk.path}: the file does not exist`);
+      if (loaded.state === 'unreadable')
+        return fileFailure(hunk, `Failed to delete file ${hunk.path}: ${loaded.reason}`);
       const split = loaded.text === null ? null : splitText(loaded.text);
       return {
         ...base,
@@ -247,7 +253,8 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
       const cannotRead = `Failed to read file to update ${hunk.path}`;
       if (loaded.state === 'absent') return fileFailure(hunk, `${cannotRead}: the file does not exist`);
       if (loaded.state === 'unreadable') return fileFailure(hunk, `${cannotRead}: ${loaded.reason}`);
-      if (loaded.text === null) return fileFailure(hunk, `${cannotRead}: it is not UTF-8 text, and apply_patch edits only text files`);
+      if (loaded.text === null)
+        return fileFailure(hunk, `${cannotRead}: it is not UTF-8 text, and apply_patch edits only text files`);
       const split = splitText(loaded.text);
       const resolution = resolveChunks(split, hunk.chunks, hunk.path);
       if (!resolution.ok) {

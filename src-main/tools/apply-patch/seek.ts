@@ -38,7 +38,12 @@ function firstCandidate(lineCount: number, patternLength: number, start: number,
  * in order; -1 if none. An empty pattern matches at `start`. With `eof` only the position that puts the
  * pattern's last line on the file's last line is tried.
  */
-export function seekSequence(lines: readonly string[], pattern: readonly string[], start: number, eof: boolean): number {
+export function seekSequence(
+  lines: readonly string[],
+  pattern: readonly string[],
+  start: number,
+  eof: boolean,
+): number {
   if (pattern.length === 0) return start;
   const from = firstCandidate(lines.length, pattern.length, start, eof);
   if (from < 0) return -1;
@@ -112,7 +117,7 @@ export class LineSeeker {
       for (let i = from; i <= last; i++) if (this.exactAt(pattern, i)) return i;
       return -1;
     }
-    for (let line = from + anchor; ; ) {
+    for (let line = from + anchor; ;) {
       const hit = this.source.findLine(anchorLine, line);
       if (hit < 0 || hit - anchor > last) return -1;
       if (this.exactAt(pattern, hit - anchor)) return hit - anchor;

@@ -67,7 +67,8 @@ export class ExecSessionManager {
       return this.messageResult('The command was not started: the call was interrupted.', started, { aborted: true });
     }
     const workdirProblem = await checkWorkdir(req.workdir);
-    if (workdirProblem !== null) return this.messageResult(`execution error: ${workdirProblem}`, started, { notStarted: workdirProblem });
+    if (workdirProblem !== null)
+      return this.messageResult(`execution error: ${workdirProblem}`, started, { notStarted: workdirProblem });
 
     const env = commandEnv(this.baseEnv, this.envPolicy, req.env);
     const shell = req.shell ?? defaultShell(this.baseEnv['SHELL']);
@@ -75,12 +76,23 @@ export class ExecSessionManager {
     output.sink = ctx.onOutput ?? null;
     let proc: ExecProcess;
     try {
-      const launched = (req.launcher ?? this.launcher)([shell, req.login === false ? '-c' : '-lc', req.cmd], { cwd: req.workdir, env });
-      const spawnOpts: SpawnOptions = { cwd: req.workdir, env: launched.env ?? env, onOutput: (text) => output.push(text) };
+      const launched = (req.launcher ?? this.launcher)([shell, req.login === false ? '-c' : '-lc', req.cmd], {
+        cwd: req.workdir,
+        env,
+      });
+      const spawnOpts: SpawnOptions = {
+        cwd: req.workdir,
+        env: launched.env ?? env,
+        onOutput: (text) => output.push(text),
+      };
       proc = await (req.tty === true ? startPtyProcess : startPipeProcess)(launched.argv, spawnOpts);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      return this.messageResult(`execution error: ${reason}. Check the shell and the command, then try again.`, started, { notStarted: reason });
+      return this.messageResult(
+        `execution error: ${reason}. Check the shell and the command, then try again.`,
+        started,
+        { notStarted: reason },
+      );
     }
     const session = new ExecSession(this.nextId++, req.cmd, proc, output, this.now());
     this.starting.add(session);

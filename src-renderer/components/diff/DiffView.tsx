@@ -9,7 +9,13 @@ export type DiffViewProps = MonacoDiffProps;
 
 export function DiffView(props: DiffViewProps) {
   return (
-    <Suspense fallback={<div className="monaco-diff monaco-diff--loading" aria-busy="true">Loading diff…</div>}>
+    <Suspense
+      fallback={
+        <div className="monaco-diff monaco-diff--loading" aria-busy="true">
+          Loading diff…
+        </div>
+      }
+    >
       <MonacoDiff {...props} />
     </Suspense>
   );

@@ -87,16 +87,26 @@ function commonOptions(label: string): monaco.editor.IEditorOptions & monaco.edi
     contextmenu: false,
     stickyScroll: { enabled: false },
     renderLineHighlight: 'none',
-    scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10, useShadows: false },
+    scrollbar: {
+      alwaysConsumeMouseWheel: false,
+      verticalScrollbarSize: 10,
+      horizontalScrollbarSize: 10,
+      useShadows: false,
+    },
     ariaLabel: label,
   };
 }
 
 export default function MonacoDiff(props: MonacoDiffProps) {
-  const { original, modified, path, sideBySide, maxHeight, hideUnchanged, marks, reveal, label, zones, lineNumbers } = props;
+  const { original, modified, path, sideBySide, maxHeight, hideUnchanged, marks, reveal, label, zones, lineNumbers } =
+    props;
   const host = useRef<HTMLDivElement>(null);
   const viewsRef = useRef<Views | null>(null);
-  const marksRef = useRef<{ original: monaco.editor.IEditorDecorationsCollection | null; modified: monaco.editor.IEditorDecorationsCollection | null; whole: monaco.editor.IEditorDecorationsCollection | null } | null>(null);
+  const marksRef = useRef<{
+    original: monaco.editor.IEditorDecorationsCollection | null;
+    modified: monaco.editor.IEditorDecorationsCollection | null;
+    whole: monaco.editor.IEditorDecorationsCollection | null;
+  } | null>(null);
   const zoneEntries = useRef(new Map<string, ZoneEntry>());
   const layerRef = useRef<HTMLElement | null>(null);
   const placeZones = useRef<() => void>(() => undefined);
@@ -125,8 +135,18 @@ export default function MonacoDiff(props: MonacoDiffProps) {
         diffAlgorithm: 'advanced',
       });
       diff.setModel(models);
-      views = { diff, main: diff.getModifiedEditor(), only: null, editors: [diff.getOriginalEditor(), diff.getModifiedEditor()], models: [models.original, models.modified] };
-      marksRef.current = { original: diff.getOriginalEditor().createDecorationsCollection(), modified: diff.getModifiedEditor().createDecorationsCollection(), whole: null };
+      views = {
+        diff,
+        main: diff.getModifiedEditor(),
+        only: null,
+        editors: [diff.getOriginalEditor(), diff.getModifiedEditor()],
+        models: [models.original, models.modified],
+      };
+      marksRef.current = {
+        original: diff.getOriginalEditor().createDecorationsCollection(),
+        modified: diff.getModifiedEditor().createDecorationsCollection(),
+        whole: null,
+      };
     } else {
       const model = monaco.editor.createModel(oneSided(original, modified)?.text ?? '', language);
       const editor = monaco.editor.create(element, { ...commonOptions(label), model, lineDecorationsWidth: 14 });
@@ -162,7 +182,8 @@ export default function MonacoDiff(props: MonacoDiffProps) {
         entry.host.style.display = hidden ? 'none' : '';
         if (hidden) continue;
         const below = entry.afterLine > 0 ? target.getBottomForLineNumber(entry.afterLine) : 0;
-        const start = split && left !== undefined ? leftBox.left + left.getLayoutInfo().contentLeft : box.left + layout.contentLeft;
+        const start =
+          split && left !== undefined ? leftBox.left + left.getLayoutInfo().contentLeft : box.left + layout.contentLeft;
         const end = box.left + layout.contentLeft + Math.max(0, layout.contentWidth - layout.verticalScrollbarWidth);
         entry.host.style.top = `${box.top - origin.top + below - scrollTop}px`;
         entry.host.style.left = `${start - origin.left}px`;
@@ -245,7 +266,11 @@ export default function MonacoDiff(props: MonacoDiffProps) {
         .filter((mark) => mark.side === side)
         .map((mark) => ({
           range: new monaco.Range(mark.start, 1, mark.end, 1),
-          options: { isWholeLine: true, className: mark.className, linesDecorationsClassName: `${mark.className}-gutter` },
+          options: {
+            isWholeLine: true,
+            className: mark.className,
+            linesDecorationsClassName: `${mark.className}-gutter`,
+          },
         }));
     collections.original?.set(toDecorations('original'));
     collections.modified?.set(toDecorations('modified'));
@@ -255,18 +280,23 @@ export default function MonacoDiff(props: MonacoDiffProps) {
     const views = viewsRef.current;
     if (views === null) return;
     const numbering = (numbers: readonly number[] | undefined): monaco.editor.LineNumbersType =>
-      numbers === undefined ? 'on' : (line: number) => (numbers[line - 1] === undefined ? '' : String(numbers[line - 1]));
+      numbers === undefined
+        ? 'on'
+        : (line: number) => (numbers[line - 1] === undefined ? '' : String(numbers[line - 1]));
     if (views.diff !== null) {
       views.diff.getOriginalEditor().updateOptions({ lineNumbers: numbering(lineNumbers?.original) });
       views.diff.getModifiedEditor().updateOptions({ lineNumbers: numbering(lineNumbers?.modified) });
     } else {
-      views.main.updateOptions({ lineNumbers: numbering(views.only === 'removed' ? lineNumbers?.original : lineNumbers?.modified) });
+      views.main.updateOptions({
+        lineNumbers: numbering(views.only === 'removed' ? lineNumbers?.original : lineNumbers?.modified),
+      });
     }
   }, [lineNumbers, path, onlyKind]);
 
   // Zones follow the lines they belong to: a zone whose line changed (or whose text was replaced) is
   // placed again. Each zone's height follows its content's.
-  const zoneLine = (zone: DiffZone): number => (onlyKind === 'removed' ? (zone.afterOriginalLine ?? zone.afterLine) : zone.afterLine);
+  const zoneLine = (zone: DiffZone): number =>
+    onlyKind === 'removed' ? (zone.afterOriginalLine ?? zone.afterLine) : zone.afterLine;
   const zoneLines = (zones ?? []).map((zone) => `${zone.key}@${zoneLine(zone)}`).join('|');
   useEffect(() => {
     const editor = viewsRef.current?.main;

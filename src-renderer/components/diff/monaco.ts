@@ -58,10 +58,19 @@ subscribeScheme(() => {
 });
 
 /** Every line of a one-sided diff (see `one-sided.ts`) marked added or removed, with the sign in the gutter. */
-export function wholeSideMarks(model: monaco.editor.ITextModel, kind: 'added' | 'removed'): monaco.editor.IModelDeltaDecoration[] {
+export function wholeSideMarks(
+  model: monaco.editor.ITextModel,
+  kind: 'added' | 'removed',
+): monaco.editor.IModelDeltaDecoration[] {
   const line = kind === 'added' ? 'line-insert' : 'line-delete';
-  const gutter = kind === 'added' ? 'gutter-insert diff-sign diff-sign-insert' : 'gutter-delete diff-sign diff-sign-delete';
-  return [{ range: new monaco.Range(1, 1, model.getLineCount(), 1), options: { isWholeLine: true, className: line, linesDecorationsClassName: gutter } }];
+  const gutter =
+    kind === 'added' ? 'gutter-insert diff-sign diff-sign-insert' : 'gutter-delete diff-sign diff-sign-delete';
+  return [
+    {
+      range: new monaco.Range(1, 1, model.getLineCount(), 1),
+      options: { isWholeLine: true, className: line, linesDecorationsClassName: gutter },
+    },
+  ];
 }
 
 /** The Monaco language id for a file name (by extension or exact name); 'plaintext' when none fits. */
@@ -75,7 +84,8 @@ export function languageForPath(path: string): string {
   for (const language of languages) {
     for (const extension of language.extensions ?? []) {
       const ext = extension.toLowerCase();
-      if (name.endsWith(ext) && (best === null || ext.length > best.length)) best = { id: language.id, length: ext.length };
+      if (name.endsWith(ext) && (best === null || ext.length > best.length))
+        best = { id: language.id, length: ext.length };
     }
   }
   return best?.id ?? 'plaintext';

@@ -97,7 +97,9 @@ export function splitDiffByFile(text: string): DiffSection[] {
     sections.push({ path, text: body });
   };
   for (const line of text.split('\n')) {
-    const starts = line.startsWith('diff --git ') || (line.startsWith('--- ') && (current === null || current.some((l) => l.startsWith('@@'))));
+    const starts =
+      line.startsWith('diff --git ') ||
+      (line.startsWith('--- ') && (current === null || current.some((l) => l.startsWith('@@'))));
     if (starts) {
       push();
       current = [line];
@@ -148,7 +150,11 @@ function oldIndex(hunk: Hunk): number {
  * `original` with the hunks for which `include(index)` is true applied (all by default). Returns null when
  * the original does not match a hunk's old side (the file changed since the diff was made).
  */
-export function applyHunks(original: string, hunks: readonly Hunk[], include: (index: number) => boolean = () => true): string | null {
+export function applyHunks(
+  original: string,
+  hunks: readonly Hunk[],
+  include: (index: number) => boolean = () => true,
+): string | null {
   const source = splitText(original);
   const out: string[] = [];
   let cursor = 0;
@@ -187,8 +193,16 @@ export function sidesFromHunks(hunks: readonly Hunk[]): { original: string; modi
     side.push(...lines);
   };
   for (const hunk of hunks) {
-    place(original, oldIndex(hunk), hunk.lines.filter((l) => l.kind !== '+').map((l) => l.text));
-    place(modified, hunk.newCount === 0 ? hunk.newStart : hunk.newStart - 1, hunk.lines.filter((l) => l.kind !== '-').map((l) => l.text));
+    place(
+      original,
+      oldIndex(hunk),
+      hunk.lines.filter((l) => l.kind !== '+').map((l) => l.text),
+    );
+    place(
+      modified,
+      hunk.newCount === 0 ? hunk.newStart : hunk.newStart - 1,
+      hunk.lines.filter((l) => l.kind !== '-').map((l) => l.text),
+    );
   }
   return { original: joinText(original, original.length > 0), modified: joinText(modified, modified.length > 0) };
 }
@@ -247,7 +261,8 @@ export function compactSides(hunks: readonly Hunk[]): CompactSides {
   let previousEnd: number | null = null;
   for (const hunk of hunks) {
     const first = oldFirst(hunk);
-    if (previousEnd !== null && first > previousEnd) gaps.push({ afterModifiedLine: modified.length, hidden: first - previousEnd });
+    if (previousEnd !== null && first > previousEnd)
+      gaps.push({ afterModifiedLine: modified.length, hidden: first - previousEnd });
     let oldLine = first;
     let newLine = newFirst(hunk);
     for (const line of hunk.lines) {

@@ -32,7 +32,11 @@ function patchStatus(item: FileChangeItem) {
       );
     case 'completed': {
       const declined = item.weftDeclined?.length ?? 0;
-      return <span className="status status-ok">{declined === 0 ? 'Applied' : `Applied · ${declined} ${declined === 1 ? 'hunk' : 'hunks'} declined`}</span>;
+      return (
+        <span className="status status-ok">
+          {declined === 0 ? 'Applied' : `Applied · ${declined} ${declined === 1 ? 'hunk' : 'hunks'} declined`}
+        </span>
+      );
     }
     case 'failed':
       return <span className="status status-failed">Failed</span>;
@@ -71,7 +75,17 @@ const NOT_LANDED: Record<FileUpdateChange['kind']['type'], string> = {
 };
 
 /** A diff of hunks shown end to end, with a fold marker for the unchanged lines between them. */
-export function CompactDiff({ hunks, path, label, maxHeight }: { hunks: readonly Hunk[]; path: string; label: string; maxHeight: number }) {
+export function CompactDiff({
+  hunks,
+  path,
+  label,
+  maxHeight,
+}: {
+  hunks: readonly Hunk[];
+  path: string;
+  label: string;
+  maxHeight: number;
+}) {
   const [layout] = useDiffLayout();
   const sides = useMemo(() => compactSides(hunks), [hunks]);
   const numbers = useMemo(() => ({ original: sides.originalNumbers, modified: sides.modifiedNumbers }), [sides]);
@@ -81,7 +95,11 @@ export function CompactDiff({ hunks, path, label, maxHeight }: { hunks: readonly
         key: `gap-${gap.afterModifiedLine}`,
         afterLine: gap.afterModifiedLine,
         content: (
-          <div className="diff-fold" role="separator" aria-label={`${gap.hidden} unchanged ${gap.hidden === 1 ? 'line' : 'lines'}`}>
+          <div
+            className="diff-fold"
+            role="separator"
+            aria-label={`${gap.hidden} unchanged ${gap.hidden === 1 ? 'line' : 'lines'}`}
+          >
             <span aria-hidden="true">⋯</span> {gap.hidden} unchanged {gap.hidden === 1 ? 'line' : 'lines'}
           </div>
         ),
@@ -127,7 +145,19 @@ function DeclinedHunks({ hunks, declined }: { hunks: readonly Hunk[]; declined: 
   );
 }
 
-function FileRow({ item, change, cwd, rowKey, initiallyOpen }: { item: FileChangeItem; change: FileUpdateChange; cwd: string | null; rowKey: string; initiallyOpen: boolean }) {
+function FileRow({
+  item,
+  change,
+  cwd,
+  rowKey,
+  initiallyOpen,
+}: {
+  item: FileChangeItem;
+  change: FileUpdateChange;
+  cwd: string | null;
+  rowKey: string;
+  initiallyOpen: boolean;
+}) {
   const [open, setOpen] = useDisclosure(`${rowKey}:${change.path}`, initiallyOpen);
   const parsed = useMemo(() => parseFileDiff(change.diff), [change.diff]);
   const declined = useMemo(() => declinedOf(item, change), [item, change]);
@@ -136,7 +166,10 @@ function FileRow({ item, change, cwd, rowKey, initiallyOpen }: { item: FileChang
   const stats = hunkStats(landed);
   const kind = changeKindLabel(change);
   const shown = relativePath(change.path, cwd);
-  const target = change.kind.type === 'update' && change.kind.move_path !== null ? ` → ${relativePath(change.kind.move_path, cwd)}` : '';
+  const target =
+    change.kind.type === 'update' && change.kind.move_path !== null
+      ? ` → ${relativePath(change.kind.move_path, cwd)}`
+      : '';
   return (
     <li className={`file-row ${none ? 'is-declined' : ''}`} data-declined={none ? 'true' : undefined}>
       <button type="button" className="file-head" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -164,7 +197,9 @@ function FileRow({ item, change, cwd, rowKey, initiallyOpen }: { item: FileChang
             {landed.length > 0 && (
               <CompactDiff
                 hunks={landed}
-                path={change.kind.type === 'update' && change.kind.move_path !== null ? change.kind.move_path : change.path}
+                path={
+                  change.kind.type === 'update' && change.kind.move_path !== null ? change.kind.move_path : change.path
+                }
                 maxHeight={420}
                 label={`Changes to ${shown}`}
               />
@@ -176,16 +211,32 @@ function FileRow({ item, change, cwd, rowKey, initiallyOpen }: { item: FileChang
   );
 }
 
-export function FileChangeCell({ item, cwd, rowKey, latest }: { item: FileChangeItem; cwd: string | null; rowKey: string; latest: boolean }) {
+export function FileChangeCell({
+  item,
+  cwd,
+  rowKey,
+  latest,
+}: {
+  item: FileChangeItem;
+  cwd: string | null;
+  rowKey: string;
+  latest: boolean;
+}) {
   const files = item.changes.length;
   // What landed: a completed patch counts only the files that kept at least one hunk.
-  const landedFiles = item.status === 'completed' ? item.changes.filter((change) => declinedOf(item, change).size < Math.max(1, parseFileDiff(change.diff).hunks.length)).length : files;
+  const landedFiles =
+    item.status === 'completed'
+      ? item.changes.filter(
+          (change) => declinedOf(item, change).size < Math.max(1, parseFileDiff(change.diff).hunks.length),
+        ).length
+      : files;
   return (
     <div className={`cell cell-tool cell-patch is-${item.status}`}>
       <div className="tool-head tool-head-static">
         <Icon name="diff" size={14} />
         <span className="tool-title">
-          {item.status === 'completed' ? 'Edited' : item.status === 'inProgress' ? 'Proposed changes to' : 'Changes to'} {landedFiles} {landedFiles === 1 ? 'file' : 'files'}
+          {item.status === 'completed' ? 'Edited' : item.status === 'inProgress' ? 'Proposed changes to' : 'Changes to'}{' '}
+          {landedFiles} {landedFiles === 1 ? 'file' : 'files'}
         </span>
         <span className="tool-meta">
           <DiffLayoutToggle />
@@ -194,7 +245,14 @@ export function FileChangeCell({ item, cwd, rowKey, latest }: { item: FileChange
       </div>
       <ul className="file-list">
         {item.changes.map((change) => (
-          <FileRow key={change.path} item={item} change={change} cwd={cwd} rowKey={rowKey} initiallyOpen={latest && files <= 3} />
+          <FileRow
+            key={change.path}
+            item={item}
+            change={change}
+            cwd={cwd}
+            rowKey={rowKey}
+            initiallyOpen={latest && files <= 3}
+          />
         ))}
       </ul>
     </div>

@@ -19,7 +19,9 @@ export interface ItemRowProps {
 export const ItemRow = memo(function ItemRow({ threadId, turnId, itemId, rowKey, latest }: ItemRowProps) {
   const entry = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.items[itemId]);
   const cwd = useWeft((s) => s.data.cwd);
-  const waiting = useWeft((s) => s.data.approvals.some((r) => r.params.threadId === threadId && r.params.itemId === itemId));
+  const waiting = useWeft((s) =>
+    s.data.approvals.some((r) => r.params.threadId === threadId && r.params.itemId === itemId),
+  );
   if (entry === undefined) return null;
   const { item, completed } = entry;
   switch (item.type) {
@@ -32,7 +34,9 @@ export const ItemRow = memo(function ItemRow({ threadId, turnId, itemId, rowKey,
     case 'plan':
       return <PlanItemCell item={item} completed={completed} />;
     case 'commandExecution':
-      return <CommandCell item={item} output={entry.output} cwd={cwd} rowKey={rowKey} latest={latest} waiting={waiting} />;
+      return (
+        <CommandCell item={item} output={entry.output} cwd={cwd} rowKey={rowKey} latest={latest} waiting={waiting} />
+      );
     case 'fileChange':
       return <FileChangeCell item={item} cwd={cwd} rowKey={rowKey} latest={latest} />;
     case 'mcpToolCall':

@@ -52,13 +52,26 @@ export function AgentMessageCell({ item, completed }: { item: AgentMessageItem; 
 function reasoningTitle(item: ReasoningItem): string {
   const latest = [...item.summary].reverse().find((part) => part.trim() !== '') ?? '';
   const line = latest.trim().split('\n')[0] ?? '';
-  return line.replace(/^\*\*(.*)\*\*$/, '$1').replace(/[*_`]/g, '').trim();
+  return line
+    .replace(/^\*\*(.*)\*\*$/, '$1')
+    .replace(/[*_`]/g, '')
+    .trim();
 }
 
-export function ReasoningCell({ item, completed, rowKey }: { item: ReasoningItem; completed: boolean; rowKey: string }) {
+export function ReasoningCell({
+  item,
+  completed,
+  rowKey,
+}: {
+  item: ReasoningItem;
+  completed: boolean;
+  rowKey: string;
+}) {
   const [open, setOpen] = useDisclosure(rowKey, false);
   const title = reasoningTitle(item);
-  const body = [...item.summary, ...(item.summary.length === 0 ? item.content : [])].filter((p) => p.trim() !== '').join('\n\n');
+  const body = [...item.summary, ...(item.summary.length === 0 ? item.content : [])]
+    .filter((p) => p.trim() !== '')
+    .join('\n\n');
   return (
     <div className="cell cell-reasoning">
       <button type="button" className="disclosure" aria-expanded={open} onClick={() => setOpen(!open)}>

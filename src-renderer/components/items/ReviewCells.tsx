@@ -13,7 +13,15 @@ export function EnteredReviewCell({ item }: { item: EnteredReviewModeItem }) {
   );
 }
 
-export function FindingRow({ finding, threadId, itemId }: { finding: ReviewFinding; threadId: string; itemId: string }) {
+export function FindingRow({
+  finding,
+  threadId,
+  itemId,
+}: {
+  finding: ReviewFinding;
+  threadId: string;
+  itemId: string;
+}) {
   const controller = useController();
   const where = `${finding.path}:${finding.lineStart}${finding.lineEnd !== finding.lineStart ? `-${finding.lineEnd}` : ''}`;
   const title = finding.title.replace(/^\s*\[P[0-3]\]\s*/, '');
@@ -29,11 +37,21 @@ export function FindingRow({ finding, threadId, itemId }: { finding: ReviewFindi
       {finding.body !== '' && <p className="finding-body">{finding.body}</p>}
       <div className="finding-actions">
         {finding.path !== '' && (
-          <button type="button" className="btn btn-small" aria-label={`Open ${where}`} onClick={() => changesActions.focus(finding.path, finding.lineStart, finding.lineEnd, { threadId, itemId })}>
+          <button
+            type="button"
+            className="btn btn-small"
+            aria-label={`Open ${where}`}
+            onClick={() => changesActions.focus(finding.path, finding.lineStart, finding.lineEnd, { threadId, itemId })}
+          >
             <Icon name="file" size={12} /> {where}
           </button>
         )}
-        <button type="button" className="btn btn-small btn-primary" aria-label={`Fix this: ${title}`} onClick={() => void controller.send([{ type: 'text', text: fixMessage(finding) }])}>
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          aria-label={`Fix this: ${title}`}
+          onClick={() => void controller.send([{ type: 'text', text: fixMessage(finding) }])}
+        >
           <Icon name="sparkle" size={12} /> Fix this
         </button>
       </div>

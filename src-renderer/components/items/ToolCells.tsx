@@ -1,5 +1,11 @@
 // Commands, MCP tool calls, web searches, image views and compactions.
-import type { CommandExecutionItem, ContextCompactionItem, ImageViewItem, McpToolCallItem, WebSearchItem } from '../../../src-preload/protocol';
+import type {
+  CommandExecutionItem,
+  ContextCompactionItem,
+  ImageViewItem,
+  McpToolCallItem,
+  WebSearchItem,
+} from '../../../src-preload/protocol';
 import { lazy, Suspense, useId, useState } from 'react';
 import { outputText } from '../../store/output-tail';
 import { OUTPUT_TAIL_CHARS } from '../../store/state';
@@ -11,9 +17,16 @@ import { useDisclosure } from '../preferences';
 import { LazyTerminal } from '../LazyTerminal';
 
 /** How a command stands, in words: from `weftOutcome` when the item has one, else from status and exit code. */
-export function commandState(item: CommandExecutionItem, waiting: boolean): { label: string; tone: 'running' | 'waiting' | 'ok' | 'failed' | 'muted' } {
-  if (item.status === 'inProgress') return waiting ? { label: 'Waiting for approval', tone: 'waiting' } : { label: 'Running', tone: 'running' };
-  const failed = (code: number | null) => ({ label: code === null ? 'Failed' : `Failed (exit ${code})`, tone: 'failed' as const });
+export function commandState(
+  item: CommandExecutionItem,
+  waiting: boolean,
+): { label: string; tone: 'running' | 'waiting' | 'ok' | 'failed' | 'muted' } {
+  if (item.status === 'inProgress')
+    return waiting ? { label: 'Waiting for approval', tone: 'waiting' } : { label: 'Running', tone: 'running' };
+  const failed = (code: number | null) => ({
+    label: code === null ? 'Failed' : `Failed (exit ${code})`,
+    tone: 'failed' as const,
+  });
   switch (item.weftOutcome) {
     case 'exited':
       return item.exitCode === null || item.exitCode === 0 ? { label: 'Done', tone: 'ok' } : failed(item.exitCode);
@@ -95,12 +108,20 @@ function CommandOutput({ output, command }: { output: OutputTail; command: strin
       )}
       <LazyTerminal output={output} label={`Output of ${command}`} limit={limit} />
       {editor && (
-        <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && setEditor(false)} onKeyDown={(e) => e.key === 'Escape' && setEditor(false)}>
+        <div
+          className="overlay"
+          onMouseDown={(e) => e.target === e.currentTarget && setEditor(false)}
+          onKeyDown={(e) => e.key === 'Escape' && setEditor(false)}
+        >
           <section className="review output-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
             <header className="review-head">
               <Icon name="terminal" />
               <h2 id={titleId}>Output of {command}</h2>
-              <span className="muted">{output.total > output.kept ? `last ${output.kept.toLocaleString()} of ${output.total.toLocaleString()} characters` : `${output.total.toLocaleString()} characters`}</span>
+              <span className="muted">
+                {output.total > output.kept
+                  ? `last ${output.kept.toLocaleString()} of ${output.total.toLocaleString()} characters`
+                  : `${output.total.toLocaleString()} characters`}
+              </span>
               <span className="spacer" />
               <button type="button" className="icon-button" aria-label="Close" onClick={() => setEditor(false)}>
                 <Icon name="x" />
@@ -139,18 +160,24 @@ export function CommandCell({ item, output, cwd, rowKey, latest, waiting }: Comm
           {item.command}
         </code>
         <span className="tool-meta">
-          {item.durationMs !== null && item.weftOutcome !== 'declined' && item.weftOutcome !== 'cancelled' && <span className="muted">{duration(item.durationMs)}</span>}
+          {item.durationMs !== null && item.weftOutcome !== 'declined' && item.weftOutcome !== 'cancelled' && (
+            <span className="muted">{duration(item.durationMs)}</span>
+          )}
           {commandStatus(item, waiting)}
         </span>
       </button>
       {open && (
         <div className="tool-body">
           {showCwd && <div className="tool-cwd">in {relativePath(item.cwd, cwd)}</div>}
-          {hasOutput && item.weftOutcome === 'error' && <div className="tool-empty error-text">Could not run: {item.weftError ?? 'unknown error'}</div>}
+          {hasOutput && item.weftOutcome === 'error' && (
+            <div className="tool-empty error-text">Could not run: {item.weftError ?? 'unknown error'}</div>
+          )}
           {hasOutput ? (
             <CommandOutput output={output} command={item.command} />
           ) : (
-            <div className={`tool-empty ${item.weftOutcome === 'error' ? 'error-text' : ''}`}>{emptyNote(item, waiting)}</div>
+            <div className={`tool-empty ${item.weftOutcome === 'error' ? 'error-text' : ''}`}>
+              {emptyNote(item, waiting)}
+            </div>
           )}
         </div>
       )}
@@ -164,13 +191,29 @@ function McpProgressLine({ item, progress }: { item: McpToolCallItem; progress: 
   const label = `Progress of ${item.server} · ${item.tool}`;
   return (
     <div className="mcp-progress">
-      {known ? <progress aria-label={label} value={Math.min(progress.progress ?? 0, progress.total ?? 0)} max={progress.total ?? 0} /> : <progress aria-label={label} />}
+      {known ? (
+        <progress
+          aria-label={label}
+          value={Math.min(progress.progress ?? 0, progress.total ?? 0)}
+          max={progress.total ?? 0}
+        />
+      ) : (
+        <progress aria-label={label} />
+      )}
       <span className="mcp-progress-message muted small">{progress.message}</span>
     </div>
   );
 }
 
-export function McpToolCell({ item, rowKey, progress }: { item: McpToolCallItem; rowKey: string; progress: McpProgress | null }) {
+export function McpToolCell({
+  item,
+  rowKey,
+  progress,
+}: {
+  item: McpToolCallItem;
+  rowKey: string;
+  progress: McpProgress | null;
+}) {
   const [open, setOpen] = useDisclosure(rowKey, false);
   return (
     <div className={`cell cell-tool is-${item.status}`}>
@@ -182,7 +225,13 @@ export function McpToolCell({ item, rowKey, progress }: { item: McpToolCallItem;
         </span>
         <span className="tool-meta">
           {item.durationMs !== null && <span className="muted">{duration(item.durationMs)}</span>}
-          {item.status === 'inProgress' ? <Spinner size={12} /> : <span className={`status ${item.status === 'failed' ? 'status-failed' : 'status-ok'}`}>{item.status === 'failed' ? 'Failed' : 'Done'}</span>}
+          {item.status === 'inProgress' ? (
+            <Spinner size={12} />
+          ) : (
+            <span className={`status ${item.status === 'failed' ? 'status-failed' : 'status-ok'}`}>
+              {item.status === 'failed' ? 'Failed' : 'Done'}
+            </span>
+          )}
         </span>
       </button>
       {item.status === 'inProgress' && progress !== null && <McpProgressLine item={item} progress={progress} />}
@@ -190,7 +239,9 @@ export function McpToolCell({ item, rowKey, progress }: { item: McpToolCallItem;
         <div className="tool-body">
           <pre className="json">{JSON.stringify(item.arguments, null, 2)}</pre>
           {item.error !== null && <p className="error-text">{item.error.message}</p>}
-          {item.result !== null && <pre className="json">{JSON.stringify(item.result.structuredContent ?? item.result.content, null, 2)}</pre>}
+          {item.result !== null && (
+            <pre className="json">{JSON.stringify(item.result.structuredContent ?? item.result.content, null, 2)}</pre>
+          )}
         </div>
       )}
     </div>

@@ -14,7 +14,9 @@ export function codeSource(block: Element): string {
 
 /** Replaces the text of each `code[data-lang]` under `root` by its coloured version. */
 export async function highlightCodeBlocks(root: HTMLElement, isCurrent: () => boolean): Promise<void> {
-  const blocks = [...root.querySelectorAll<HTMLElement>('code[data-lang]')].filter((b) => b.dataset.lang !== '' && b.dataset.colored === undefined);
+  const blocks = [...root.querySelectorAll<HTMLElement>('code[data-lang]')].filter(
+    (b) => b.dataset.lang !== '' && b.dataset.colored === undefined,
+  );
   if (blocks.length === 0) return;
   const { colorize, languageForFence } = await import('../diff/monaco');
   for (const block of blocks) {

@@ -1,7 +1,12 @@
 // "Approve command": what the agent wants to run, where and why, and the person's answer.
 import { useEffect, useId, useRef } from 'react';
 import type { KeyboardEvent } from 'react';
-import type { CommandAction, CommandExecutionApprovalDecision, CommandExecutionRequestApprovalParams, SandboxMode } from '../../../src-preload/protocol';
+import type {
+  CommandAction,
+  CommandExecutionApprovalDecision,
+  CommandExecutionRequestApprovalParams,
+  SandboxMode,
+} from '../../../src-preload/protocol';
 import type { IncomingServerRequest } from '../../client/types';
 import { relativePath } from '../../components/format';
 import { Icon } from '../../components/Icon';
@@ -12,7 +17,10 @@ type CommandRequest = Extract<IncomingServerRequest, { method: 'item/commandExec
 const READ_ONLY_ACTIONS: ReadonlySet<CommandAction['type']> = new Set(['read', 'listFiles', 'search']);
 
 /** One sentence on what approving risks, from the request and the sandbox the thread runs in. */
-export function safetyHint(params: CommandExecutionRequestApprovalParams, sandbox: SandboxMode | null): { tone: 'calm' | 'caution' | 'danger'; text: string } {
+export function safetyHint(
+  params: CommandExecutionRequestApprovalParams,
+  sandbox: SandboxMode | null,
+): { tone: 'calm' | 'caution' | 'danger'; text: string } {
   const reason = params.reason ?? '';
   if (reason.startsWith('dangerous command')) {
     return { tone: 'danger', text: `Potentially destructive: ${reason.replace(/^dangerous command:\s*/, '')}.` };
@@ -29,7 +37,11 @@ export function safetyHint(params: CommandExecutionRequestApprovalParams, sandbo
 }
 
 /** Keys that answer the focused card: Y accept, A accept for the session, N decline. */
-const SHORTCUTS: Record<string, 'accept' | 'acceptForSession' | 'decline'> = { y: 'accept', a: 'acceptForSession', n: 'decline' };
+const SHORTCUTS: Record<string, 'accept' | 'acceptForSession' | 'decline'> = {
+  y: 'accept',
+  a: 'acceptForSession',
+  n: 'decline',
+};
 const SHORTCUT_OF: Partial<Record<string, string>> = { accept: 'Y', acceptForSession: 'A', decline: 'N' };
 
 /**
@@ -39,14 +51,32 @@ const SHORTCUT_OF: Partial<Record<string, string>> = { accept: 'Y', acceptForSes
 export function offeredDecisions(params: CommandExecutionRequestApprovalParams): CommandExecutionApprovalDecision[] {
   if (params.availableDecisions !== undefined && params.availableDecisions !== null) return params.availableDecisions;
   const prefix = params.proposedExecpolicyAmendment ?? [];
-  return ['accept', 'acceptForSession', ...(prefix.length > 0 ? [{ acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } }] : []), 'decline', 'cancel'];
+  return [
+    'accept',
+    'acceptForSession',
+    ...(prefix.length > 0 ? [{ acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } }] : []),
+    'decline',
+    'cancel',
+  ];
 }
 
-function DecisionButton({ decision, onAnswer }: { decision: CommandExecutionApprovalDecision; onAnswer: (decision: CommandExecutionApprovalDecision) => void }) {
+function DecisionButton({
+  decision,
+  onAnswer,
+}: {
+  decision: CommandExecutionApprovalDecision;
+  onAnswer: (decision: CommandExecutionApprovalDecision) => void;
+}) {
   if (typeof decision === 'string') {
     const key = SHORTCUT_OF[decision];
-    const label = { accept: 'Accept', acceptForSession: 'Accept for session', decline: 'Decline', cancel: 'Cancel turn' }[decision];
-    const className = decision === 'accept' ? 'btn btn-primary' : decision === 'cancel' ? 'btn btn-danger-ghost' : 'btn';
+    const label = {
+      accept: 'Accept',
+      acceptForSession: 'Accept for session',
+      decline: 'Decline',
+      cancel: 'Cancel turn',
+    }[decision];
+    const className =
+      decision === 'accept' ? 'btn btn-primary' : decision === 'cancel' ? 'btn btn-danger-ghost' : 'btn';
     return (
       <button type="button" className={className} aria-keyshortcuts={key} onClick={() => onAnswer(decision)}>
         {label}
@@ -91,14 +121,29 @@ export function CommandApproval({ request }: { request: CommandRequest }) {
     card.current?.focus();
   }, []);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
-    if (event.ctrlKey || event.metaKey || event.altKey || event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
+    if (
+      event.ctrlKey ||
+      event.metaKey ||
+      event.altKey ||
+      event.target instanceof HTMLTextAreaElement ||
+      event.target instanceof HTMLInputElement
+    )
+      return;
     const decision = SHORTCUTS[event.key.toLowerCase()];
     if (decision === undefined || !offered.includes(decision)) return;
     event.preventDefault();
     answer(decision);
   };
   return (
-    <section className="approval" role="dialog" aria-modal="false" aria-labelledby={titleId} tabIndex={-1} ref={card} onKeyDown={onKeyDown}>
+    <section
+      className="approval"
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      ref={card}
+      onKeyDown={onKeyDown}
+    >
       <header className="approval-head">
         <Icon name="shield" />
         <h2 id={titleId}>Approve command</h2>

@@ -7,7 +7,14 @@ import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/prot
 import type { IncomingServerRequest } from '../../client/types';
 import { DiffView } from '../../components/diff/DiffView';
 import type { DiffZone, LineMark } from '../../components/diff/MonacoDiff';
-import { applyHunks, hunkStats, lastChangeLine, newRange, parseFileDiff, sidesFromHunks } from '../../components/diff/unified-diff';
+import {
+  applyHunks,
+  hunkStats,
+  lastChangeLine,
+  newRange,
+  parseFileDiff,
+  sidesFromHunks,
+} from '../../components/diff/unified-diff';
 import type { Hunk } from '../../components/diff/unified-diff';
 import { relativePath } from '../../components/format';
 import { Icon, Spinner } from '../../components/Icon';
@@ -68,7 +75,13 @@ function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged }: Fi
       if (verdicts.get(hunkKey(change.path, index))?.declined !== true) return;
       const range = newRange(hunk);
       out.push({ side: 'modified', start: range.start, end: range.end, className: 'hunk-declined' });
-      if (hunk.oldCount > 0) out.push({ side: 'original', start: hunk.oldStart, end: hunk.oldStart + hunk.oldCount - 1, className: 'hunk-declined' });
+      if (hunk.oldCount > 0)
+        out.push({
+          side: 'original',
+          start: hunk.oldStart,
+          end: hunk.oldStart + hunk.oldCount - 1,
+          className: 'hunk-declined',
+        });
     });
     return out;
   }, [hunks, verdicts, change.path]);
@@ -102,7 +115,9 @@ function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged }: Fi
         <span className="file-stats">
           <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
         </span>
-        {sides !== null && !sides.fullContext && <span className="muted small">Showing the changed lines only (the file could not be read as it was).</span>}
+        {sides !== null && !sides.fullContext && (
+          <span className="muted small">Showing the changed lines only (the file could not be read as it was).</span>
+        )}
       </header>
       {sides === null ? (
         <div className="monaco-diff monaco-diff--loading">
@@ -169,11 +184,23 @@ function HunkControls({ index, hunk, shown, verdict, onChange }: HunkControlsPro
         </span>
         <span className="spacer" />
         <div className="verdict" role="group" aria-label={`Verdict on ${name}`}>
-          <button type="button" className={`btn btn-small ${verdict.declined ? '' : 'btn-accepted'}`} aria-pressed={!verdict.declined} aria-label={`Accept ${name}`} onClick={() => onChange({ ...verdict, declined: false })}>
+          <button
+            type="button"
+            className={`btn btn-small ${verdict.declined ? '' : 'btn-accepted'}`}
+            aria-pressed={!verdict.declined}
+            aria-label={`Accept ${name}`}
+            onClick={() => onChange({ ...verdict, declined: false })}
+          >
             <Icon name="check" size={12} />
             Accept
           </button>
-          <button type="button" className={`btn btn-small ${verdict.declined ? 'btn-declined' : ''}`} aria-pressed={verdict.declined} aria-label={`Decline ${name}`} onClick={() => onChange({ ...verdict, declined: true })}>
+          <button
+            type="button"
+            className={`btn btn-small ${verdict.declined ? 'btn-declined' : ''}`}
+            aria-pressed={verdict.declined}
+            aria-label={`Decline ${name}`}
+            onClick={() => onChange({ ...verdict, declined: true })}
+          >
             <Icon name="x" size={12} />
             {verdict.declined ? 'Declined' : 'Decline'}
           </button>
@@ -201,7 +228,9 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
   const item: FileChangeItem | null = entry?.item.type === 'fileChange' ? entry.item : null;
   const changes = useMemo(() => item?.changes ?? [], [item]);
   // Kept until the request is answered: switching threads or reloading the page loses nothing.
-  const [verdicts, setVerdicts] = useState<ReadonlyMap<string, HunkVerdict>>(() => loadReviewVerdicts(threadId, itemId));
+  const [verdicts, setVerdicts] = useState<ReadonlyMap<string, HunkVerdict>>(() =>
+    loadReviewVerdicts(threadId, itemId),
+  );
   const [collapseUnchanged, setCollapseUnchanged] = useState(true);
   const titleId = useId();
   const dialog = useRef<HTMLElement>(null);
@@ -236,11 +265,21 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
           </span>
           <span className="spacer" />
           <label className="check">
-            <input type="checkbox" checked={collapseUnchanged} onChange={(e) => setCollapseUnchanged(e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={collapseUnchanged}
+              onChange={(e) => setCollapseUnchanged(e.target.checked)}
+            />
             Collapse unchanged lines
           </label>
           <DiffLayoutToggle />
-          <button type="button" className="icon-button" aria-label="Close (the changes keep waiting)" title="Close (Esc); the changes keep waiting for your review" onClick={() => controller.setReviewAside(request.id, true)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Close (the changes keep waiting)"
+            title="Close (Esc); the changes keep waiting for your review"
+            onClick={() => controller.setReviewAside(request.id, true)}
+          >
             <Icon name="x" />
           </button>
         </header>
@@ -261,7 +300,14 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
             </div>
           ) : (
             changes.map((change) => (
-              <FileReview key={change.path} change={change} cwd={cwd} verdicts={verdicts} setVerdict={setVerdict} collapseUnchanged={collapseUnchanged} />
+              <FileReview
+                key={change.path}
+                change={change}
+                cwd={cwd}
+                verdicts={verdicts}
+                setVerdict={setVerdict}
+                collapseUnchanged={collapseUnchanged}
+              />
             ))
           )}
         </div>

@@ -7,7 +7,15 @@ import { useController } from '../../store/app-context';
 
 type UserInputRequest = Extract<IncomingServerRequest, { method: 'item/tool/requestUserInput' }>;
 
-function Question({ question, value, onChange }: { question: ToolRequestUserInputQuestion; value: string[]; onChange: (v: string[]) => void }) {
+function Question({
+  question,
+  value,
+  onChange,
+}: {
+  question: ToolRequestUserInputQuestion;
+  value: string[];
+  onChange: (v: string[]) => void;
+}) {
   const name = useId();
   const options = question.options ?? [];
   const freeText = question.options === null || question.isOther === true;
@@ -20,7 +28,12 @@ function Question({ question, value, onChange }: { question: ToolRequestUserInpu
       </legend>
       {options.map((option) => (
         <label key={option.label} className="option">
-          <input type="radio" name={name} checked={value.includes(option.label)} onChange={() => onChange([option.label])} />
+          <input
+            type="radio"
+            name={name}
+            checked={value.includes(option.label)}
+            onChange={() => onChange([option.label])}
+          />
           <span>
             <span className="option-label">{option.label}</span>
             {option.description !== '' && <span className="muted"> — {option.description}</span>}
@@ -53,7 +66,12 @@ export function UserInputDialog({ request }: { request: UserInputRequest }) {
         <h2 id={titleId}>{questions.length === 1 ? 'Answer question' : 'Answer questions'}</h2>
       </header>
       {questions.map((question) => (
-        <Question key={question.id} question={question} value={answers[question.id] ?? []} onChange={(v) => setAnswers({ ...answers, [question.id]: v })} />
+        <Question
+          key={question.id}
+          question={question}
+          value={answers[question.id] ?? []}
+          onChange={(v) => setAnswers({ ...answers, [question.id]: v })}
+        />
       ))}
       <div className="approval-actions">
         <button type="button" className="btn btn-primary" onClick={() => controller.answerUserInput(request, answers)}>

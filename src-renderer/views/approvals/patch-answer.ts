@@ -1,5 +1,10 @@
 // The answer to a patch approval with Weft's per-hunk review. Pure.
-import type { FileChangeApprovalDecision, FileChangeRequestApprovalResult, FileUpdateChange, WeftHunkDecision } from '../../../src-preload/protocol';
+import type {
+  FileChangeApprovalDecision,
+  FileChangeRequestApprovalResult,
+  FileUpdateChange,
+  WeftHunkDecision,
+} from '../../../src-preload/protocol';
 import { parseFileDiff } from '../../components/diff/unified-diff';
 import type { HunkVerdict } from '../../store/saved-drafts';
 
@@ -28,14 +33,22 @@ export function buildPatchAnswer(
       const verdict = verdicts.get(hunkKey(change.path, index));
       const declined = decision === 'decline' || verdict?.declined === true;
       const comment = verdict?.comment.trim() ?? '';
-      weftHunks.push({ path: change.path, hunk: index, decision: declined ? 'decline' : 'accept', ...(declined && comment !== '' ? { comment } : {}) });
+      weftHunks.push({
+        path: change.path,
+        hunk: index,
+        decision: declined ? 'decline' : 'accept',
+        ...(declined && comment !== '' ? { comment } : {}),
+      });
     });
   }
   return { decision, weftHunks };
 }
 
 /** How many hunks an Accept would apply, of how many. */
-export function acceptedCount(changes: readonly FileUpdateChange[], verdicts: ReadonlyMap<string, HunkVerdict>): { accepted: number; total: number } {
+export function acceptedCount(
+  changes: readonly FileUpdateChange[],
+  verdicts: ReadonlyMap<string, HunkVerdict>,
+): { accepted: number; total: number } {
   let total = 0;
   let accepted = 0;
   for (const change of changes) {

@@ -33,7 +33,9 @@ export function BranchMenu({ cwd, git }: { cwd: string; git: GitView }) {
       setPending({ branch: target, create });
       return;
     }
-    const ok = await git.run(`Switch to ${target}`, () => controller.request('weft/git/checkout', { cwd, branch: target, create, allowDirty }));
+    const ok = await git.run(`Switch to ${target}`, () =>
+      controller.request('weft/git/checkout', { cwd, branch: target, create, allowDirty }),
+    );
     if (ok) {
       setOpen(false);
       setPending(null);
@@ -43,7 +45,14 @@ export function BranchMenu({ cwd, git }: { cwd: string; git: GitView }) {
 
   return (
     <div className="branch-menu">
-      <button type="button" className="btn btn-small" aria-haspopup="true" aria-expanded={open} aria-label={`Branch ${branch ?? '(detached)'}`} onClick={() => void toggle()}>
+      <button
+        type="button"
+        className="btn btn-small"
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-label={`Branch ${branch ?? '(detached)'}`}
+        onClick={() => void toggle()}
+      >
         <Icon name="fork" size={12} /> {branch ?? 'detached HEAD'}
         <Icon name="chevronDown" size={12} />
       </button>
@@ -52,8 +61,14 @@ export function BranchMenu({ cwd, git }: { cwd: string; git: GitView }) {
           {error !== null && <p className="changes-error">{error}</p>}
           {pending !== null && (
             <div className="changes-confirm" role="alertdialog" aria-label="Uncommitted changes">
-              <span>There are uncommitted changes. Git carries them to {pending.branch} (or refuses if they conflict).</span>
-              <button type="button" className="btn btn-small btn-danger-ghost" onClick={() => void switchTo(pending.branch, pending.create, true)}>
+              <span>
+                There are uncommitted changes. Git carries them to {pending.branch} (or refuses if they conflict).
+              </span>
+              <button
+                type="button"
+                className="btn btn-small btn-danger-ghost"
+                onClick={() => void switchTo(pending.branch, pending.create, true)}
+              >
                 Switch anyway
               </button>
               <button type="button" className="btn btn-small" onClick={() => setPending(null)}>
@@ -64,7 +79,13 @@ export function BranchMenu({ cwd, git }: { cwd: string; git: GitView }) {
           <ul className="branch-list">
             {list?.branches.map((b) => (
               <li key={b.name}>
-                <button type="button" className="branch-item" disabled={b.current} aria-label={b.current ? `${b.name} (current)` : `Switch to ${b.name}`} onClick={() => void switchTo(b.name, false, false)}>
+                <button
+                  type="button"
+                  className="branch-item"
+                  disabled={b.current}
+                  aria-label={b.current ? `${b.name} (current)` : `Switch to ${b.name}`}
+                  onClick={() => void switchTo(b.name, false, false)}
+                >
                   {b.current ? <Icon name="check" size={12} /> : <span className="branch-dot" />}
                   <span className="branch-name">{b.name}</span>
                   <span className="muted branch-subject">{b.subject}</span>
@@ -79,7 +100,12 @@ export function BranchMenu({ cwd, git }: { cwd: string; git: GitView }) {
               if (name.trim() !== '') void switchTo(name.trim(), true, false);
             }}
           >
-            <input aria-label="New branch name" placeholder="new-branch" value={name} onChange={(e) => setName(e.target.value)} />
+            <input
+              aria-label="New branch name"
+              placeholder="new-branch"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
             <button type="submit" className="btn btn-small" disabled={name.trim() === ''}>
               Create
             </button>

@@ -21,7 +21,21 @@ const TABS: { id: ChangesTab; label: string }[] = [
   { id: 'review', label: 'Review' },
 ];
 
-function Group({ title, area, files, cwd, git, sideBySide }: { title: string; area: GitDiffArea; files: GitFileStatus[]; cwd: string; git: ReturnType<typeof useGitView>; sideBySide: boolean }) {
+function Group({
+  title,
+  area,
+  files,
+  cwd,
+  git,
+  sideBySide,
+}: {
+  title: string;
+  area: GitDiffArea;
+  files: GitFileStatus[];
+  cwd: string;
+  git: ReturnType<typeof useGitView>;
+  sideBySide: boolean;
+}) {
   if (files.length === 0) return null;
   return (
     <section className="changes-group" aria-label={title}>
@@ -53,7 +67,12 @@ export function ChangesPanel({ cwd }: { cwd: string }) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
-      if (e.key === 'Escape' && !e.defaultPrevented && !(e.target instanceof HTMLElement && e.target.closest('form, [role="alertdialog"]'))) changesActions.close();
+      if (
+        e.key === 'Escape' &&
+        !e.defaultPrevented &&
+        !(e.target instanceof HTMLElement && e.target.closest('form, [role="alertdialog"]'))
+      )
+        changesActions.close();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -82,7 +101,14 @@ export function ChangesPanel({ cwd }: { cwd: string }) {
       </header>
       <nav className="changes-tabs" role="tablist" aria-label="Changes views">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={`changes-tab ${tab === t.id ? 'is-active' : ''}`} onClick={() => changesActions.setTab(t.id)}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            className={`changes-tab ${tab === t.id ? 'is-active' : ''}`}
+            onClick={() => changesActions.setTab(t.id)}
+          >
             {t.label}
             {t.id === 'changes' && files.length > 0 ? <span className="count">{files.length}</span> : null}
           </button>
@@ -99,13 +125,36 @@ export function ChangesPanel({ cwd }: { cwd: string }) {
             <Spinner size={12} /> Reading the repository…
           </p>
         )}
-        {tab === 'changes' && status !== null && !status.enabled && <CheckpointedChanges reason={status.reason} sideBySide={sideBySide} />}
+        {tab === 'changes' && status !== null && !status.enabled && (
+          <CheckpointedChanges reason={status.reason} sideBySide={sideBySide} />
+        )}
         {tab === 'changes' && status?.enabled === true && (
           <>
             {files.length === 0 && <p className="muted changes-empty">No uncommitted changes.</p>}
-            <Group title="Staged" area="staged" files={files.filter((f) => f.staged !== null)} cwd={cwd} git={git} sideBySide={sideBySide} />
-            <Group title="Unstaged" area="unstaged" files={files.filter((f) => f.unstaged !== null)} cwd={cwd} git={git} sideBySide={sideBySide} />
-            <Group title="Untracked" area="untracked" files={files.filter((f) => f.untracked)} cwd={cwd} git={git} sideBySide={sideBySide} />
+            <Group
+              title="Staged"
+              area="staged"
+              files={files.filter((f) => f.staged !== null)}
+              cwd={cwd}
+              git={git}
+              sideBySide={sideBySide}
+            />
+            <Group
+              title="Unstaged"
+              area="unstaged"
+              files={files.filter((f) => f.unstaged !== null)}
+              cwd={cwd}
+              git={git}
+              sideBySide={sideBySide}
+            />
+            <Group
+              title="Untracked"
+              area="untracked"
+              files={files.filter((f) => f.untracked)}
+              cwd={cwd}
+              git={git}
+              sideBySide={sideBySide}
+            />
             <Discards cwd={cwd} git={git} />
             <Comments />
             <CommitBox cwd={cwd} git={git} />
@@ -123,7 +172,12 @@ export function ChangesPanel({ cwd }: { cwd: string }) {
 export function ChangesButton() {
   const open = useChanges((s) => s.open);
   return (
-    <button type="button" className={`btn btn-small ${open ? 'is-active' : ''}`} aria-pressed={open} onClick={() => (open ? changesActions.close() : changesActions.open())}>
+    <button
+      type="button"
+      className={`btn btn-small ${open ? 'is-active' : ''}`}
+      aria-pressed={open}
+      onClick={() => (open ? changesActions.close() : changesActions.open())}
+    >
       <Icon name="diff" size={12} /> Changes
     </button>
   );

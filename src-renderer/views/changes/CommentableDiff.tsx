@@ -52,12 +52,21 @@ export default function CommentableDiff(props: CommentableDiffProps) {
       contextmenu: false,
       stickyScroll: { enabled: false },
       renderLineHighlight: 'none',
-      scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10, useShadows: false },
+      scrollbar: {
+        alwaysConsumeMouseWheel: false,
+        verticalScrollbarSize: 10,
+        horizontalScrollbarSize: 10,
+        useShadows: false,
+      },
       ariaLabel: label,
     };
     const onMouse = (side: 'original' | 'modified') => (e: monaco.editor.IEditorMouseEvent) => {
       const type = e.target.type;
-      if (type !== monaco.editor.MouseTargetType.GUTTER_LINE_NUMBERS && type !== monaco.editor.MouseTargetType.GUTTER_LINE_DECORATIONS) return;
+      if (
+        type !== monaco.editor.MouseTargetType.GUTTER_LINE_NUMBERS &&
+        type !== monaco.editor.MouseTargetType.GUTTER_LINE_DECORATIONS
+      )
+        return;
       const line = e.target.position?.lineNumber;
       if (line !== undefined) clickRef.current(side, line);
     };
@@ -65,7 +74,10 @@ export default function CommentableDiff(props: CommentableDiffProps) {
     let dispose: () => void;
     const subscriptions: monaco.IDisposable[] = [];
     if (onlyKind === null) {
-      const models = { original: monaco.editor.createModel(original, language), modified: monaco.editor.createModel(modified, language) };
+      const models = {
+        original: monaco.editor.createModel(original, language),
+        modified: monaco.editor.createModel(modified, language),
+      };
       const editor = monaco.editor.createDiffEditor(element, {
         ...shared,
         originalEditable: false,
@@ -79,7 +91,10 @@ export default function CommentableDiff(props: CommentableDiffProps) {
       editorRef.current = editor;
       editors = [editor.getOriginalEditor(), editor.getModifiedEditor()];
       modelsRef.current = [models.original, models.modified];
-      subscriptions.push(editor.getModifiedEditor().onMouseDown(onMouse('modified')), editor.getOriginalEditor().onMouseDown(onMouse('original')));
+      subscriptions.push(
+        editor.getModifiedEditor().onMouseDown(onMouse('modified')),
+        editor.getOriginalEditor().onMouseDown(onMouse('original')),
+      );
       dispose = () => {
         editor.setModel(null);
         editor.dispose();
@@ -145,7 +160,10 @@ export default function CommentableDiff(props: CommentableDiffProps) {
       options: { isWholeLine: true, className: 'diff-commented', linesDecorationsClassName: 'diff-commented-gutter' },
     }));
     if (focus !== null) {
-      decorations.push({ range: new monaco.Range(focus.lineStart, 1, focus.lineEnd, 1), options: { isWholeLine: true, className: 'diff-focus', linesDecorationsClassName: 'diff-focus-gutter' } });
+      decorations.push({
+        range: new monaco.Range(focus.lineStart, 1, focus.lineEnd, 1),
+        options: { isWholeLine: true, className: 'diff-focus', linesDecorationsClassName: 'diff-focus-gutter' },
+      });
     }
     marks.current?.set(decorations);
   }, [commented, focus, original, modified, onlyKind]);
@@ -167,5 +185,13 @@ export default function CommentableDiff(props: CommentableDiffProps) {
     return () => once.dispose();
   }, [focus, onlyKind]);
 
-  return <div ref={host} className="monaco-diff changes-diff" data-path={path} data-one-sided={onlyKind ?? undefined} style={{ height: LINE_HEIGHT * 4 }} />;
+  return (
+    <div
+      ref={host}
+      className="monaco-diff changes-diff"
+      data-path={path}
+      data-one-sided={onlyKind ?? undefined}
+      style={{ height: LINE_HEIGHT * 4 }}
+    />
+  );
 }

@@ -52,15 +52,32 @@ export function CommitBox({ cwd, git }: { cwd: string; git: GitView }) {
       const result = await controller.request('weft/git/push', { cwd, progressId: id });
       setPush((p) => (p === null ? p : { ...p, lines: [...p.lines, `Pushed ${result.branch} to ${result.remote}.`] }));
     });
-    setPush((p) => (p === null ? p : { ...p, running: false, lines: ok ? p.lines : [...p.lines, 'Push failed (see the error above).'] }));
+    setPush((p) =>
+      p === null
+        ? p
+        : { ...p, running: false, lines: ok ? p.lines : [...p.lines, 'Push failed (see the error above).'] },
+    );
   };
 
   return (
     <section className="changes-commit" aria-label="Commit">
-      <textarea className="changes-message" aria-label="Commit message" placeholder={staged === 0 && !amend ? 'Stage changes to commit them' : 'Commit message'} rows={3} value={message} onChange={(e) => setMessage(e.target.value)} />
+      <textarea
+        className="changes-message"
+        aria-label="Commit message"
+        placeholder={staged === 0 && !amend ? 'Stage changes to commit them' : 'Commit message'}
+        rows={3}
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+      />
       {genError !== null && <p className="changes-error">{genError}</p>}
       <div className="changes-commit-row">
-        <button type="button" className="btn btn-small" disabled={generating || staged === 0} onClick={() => void generate()} title="Ask the model for a message from the staged diff">
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={generating || staged === 0}
+          onClick={() => void generate()}
+          title="Ask the model for a message from the staged diff"
+        >
           {generating ? <Spinner size={11} /> : <Icon name="sparkle" size={12} />} Generate
         </button>
         <label className="changes-amend">
@@ -69,10 +86,16 @@ export function CommitBox({ cwd, git }: { cwd: string; git: GitView }) {
         <span className="spacer" />
         {status !== null && status.remotes.length > 0 && (
           <button type="button" className="btn btn-small" disabled={git.busy !== null} onClick={() => void doPush()}>
-            {push?.running === true ? <Spinner size={11} /> : <Icon name="arrowUp" size={12} />} Push{status.ahead > 0 ? ` (${status.ahead})` : ''}
+            {push?.running === true ? <Spinner size={11} /> : <Icon name="arrowUp" size={12} />} Push
+            {status.ahead > 0 ? ` (${status.ahead})` : ''}
           </button>
         )}
-        <button type="button" className="btn btn-small btn-primary" disabled={message.trim() === '' || (staged === 0 && !amend) || git.busy !== null} onClick={() => void commit()}>
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          disabled={message.trim() === '' || (staged === 0 && !amend) || git.busy !== null}
+          onClick={() => void commit()}
+        >
           <Icon name="check" size={12} /> Commit
         </button>
       </div>

@@ -16,7 +16,19 @@ function kindLabel(file: GitFileStatus, area: GitDiffArea): string {
   return kind ?? '';
 }
 
-export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; file: GitFileStatus; area: GitDiffArea; git: GitView; sideBySide: boolean }) {
+export function FileEntry({
+  cwd,
+  file,
+  area,
+  git,
+  sideBySide,
+}: {
+  cwd: string;
+  file: GitFileStatus;
+  area: GitDiffArea;
+  git: GitView;
+  sideBySide: boolean;
+}) {
   const controller = useController();
   const [open, setOpen] = useState(false);
   const [diff, setDiff] = useState<WeftGitDiffResult | null>(null);
@@ -24,7 +36,10 @@ export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; f
   const [confirming, setConfirming] = useState<number | 'file' | null>(null);
   const [draft, setDraft] = useState<{ side: 'original' | 'modified'; line: number; text: string } | null>(null);
   const allComments = useChanges((s) => s.comments);
-  const commented = useMemo(() => allComments.filter((c) => c.path === file.path && c.side === 'modified').map((c) => c.line), [allComments, file.path]);
+  const commented = useMemo(
+    () => allComments.filter((c) => c.path === file.path && c.side === 'modified').map((c) => c.line),
+    [allComments, file.path],
+  );
   const path = file.path;
 
   useEffect(() => {
@@ -42,26 +57,54 @@ export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; f
   const whole = { cwd, path };
   const hunkParams = (i: number) => ({ cwd, path, hunks: [i], expectedDiff: diff?.diff ?? null });
   const discard = (target: number | 'file') =>
-    git.run(`Discard ${path}`, () => controller.request('weft/git/discard', target === 'file' ? whole : hunkParams(target))).then(() => setConfirming(null));
+    git
+      .run(`Discard ${path}`, () =>
+        controller.request('weft/git/discard', target === 'file' ? whole : hunkParams(target)),
+      )
+      .then(() => setConfirming(null));
 
   return (
     <li className="changes-file">
       <div className="changes-file-row">
-        <button type="button" className="changes-file-name" aria-expanded={open} aria-label={`${open ? 'Hide' : 'Show'} diff of ${path}`} onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className="changes-file-name"
+          aria-expanded={open}
+          aria-label={`${open ? 'Hide' : 'Show'} diff of ${path}`}
+          onClick={() => setOpen(!open)}
+        >
           <Icon name={open ? 'chevronDown' : 'chevronRight'} size={12} />
           <span className="file-path">{path}</span>
           <span className={`changes-kind kind-${kindLabel(file, area)}`}>{kindLabel(file, area)}</span>
         </button>
         {area === 'staged' ? (
-          <button type="button" className="btn btn-small" aria-label={`Unstage ${path}`} disabled={git.busy !== null} onClick={() => void git.run(`Unstage ${path}`, () => controller.request('weft/git/unstage', whole))}>
+          <button
+            type="button"
+            className="btn btn-small"
+            aria-label={`Unstage ${path}`}
+            disabled={git.busy !== null}
+            onClick={() => void git.run(`Unstage ${path}`, () => controller.request('weft/git/unstage', whole))}
+          >
             Unstage
           </button>
         ) : (
           <>
-            <button type="button" className="btn btn-small btn-danger-ghost" aria-label={`Discard ${path}`} disabled={git.busy !== null} onClick={() => setConfirming('file')}>
+            <button
+              type="button"
+              className="btn btn-small btn-danger-ghost"
+              aria-label={`Discard ${path}`}
+              disabled={git.busy !== null}
+              onClick={() => setConfirming('file')}
+            >
               Discard
             </button>
-            <button type="button" className="btn btn-small" aria-label={`Stage ${path}`} disabled={git.busy !== null} onClick={() => void git.run(`Stage ${path}`, () => controller.request('weft/git/stage', whole))}>
+            <button
+              type="button"
+              className="btn btn-small"
+              aria-label={`Stage ${path}`}
+              disabled={git.busy !== null}
+              onClick={() => void git.run(`Stage ${path}`, () => controller.request('weft/git/stage', whole))}
+            >
               Stage
             </button>
           </>
@@ -70,7 +113,13 @@ export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; f
       {confirming !== null && (
         <div className="changes-confirm" role="alertdialog" aria-label={`Discard changes to ${path}?`}>
           <span>
-            Discard {confirming === 'file' ? (area === 'untracked' ? 'this new file' : 'the unstaged changes') : `hunk ${confirming + 1}`} of <code>{path}</code>? Weft keeps them: <em>Restore</em> puts them back.
+            Discard{' '}
+            {confirming === 'file'
+              ? area === 'untracked'
+                ? 'this new file'
+                : 'the unstaged changes'
+              : `hunk ${confirming + 1}`}{' '}
+            of <code>{path}</code>? Weft keeps them: <em>Restore</em> puts them back.
           </span>
           <button type="button" className="btn btn-small btn-danger-ghost" onClick={() => void discard(confirming)}>
             Discard
@@ -93,18 +142,41 @@ export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; f
                       <code className="muted">{h.header}</code>
                       <span className="spacer" />
                       {area === 'staged' ? (
-                        <button type="button" className="btn btn-small" aria-label={`Unstage hunk ${h.index + 1} of ${path}`} onClick={() => void git.run(`Unstage hunk`, () => controller.request('weft/git/unstage', hunkParams(h.index)))}>
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          aria-label={`Unstage hunk ${h.index + 1} of ${path}`}
+                          onClick={() =>
+                            void git.run(`Unstage hunk`, () =>
+                              controller.request('weft/git/unstage', hunkParams(h.index)),
+                            )
+                          }
+                        >
                           Unstage hunk
                         </button>
                       ) : (
                         <>
                           {/* A new file's blocks are staged one by one; it is discarded as a whole. */}
                           {area !== 'untracked' && (
-                            <button type="button" className="btn btn-small btn-danger-ghost" aria-label={`Discard hunk ${h.index + 1} of ${path}`} onClick={() => setConfirming(h.index)}>
+                            <button
+                              type="button"
+                              className="btn btn-small btn-danger-ghost"
+                              aria-label={`Discard hunk ${h.index + 1} of ${path}`}
+                              onClick={() => setConfirming(h.index)}
+                            >
                               Discard hunk
                             </button>
                           )}
-                          <button type="button" className="btn btn-small" aria-label={`Stage hunk ${h.index + 1} of ${path}`} onClick={() => void git.run(`Stage hunk`, () => controller.request('weft/git/stage', hunkParams(h.index)))}>
+                          <button
+                            type="button"
+                            className="btn btn-small"
+                            aria-label={`Stage hunk ${h.index + 1} of ${path}`}
+                            onClick={() =>
+                              void git.run(`Stage hunk`, () =>
+                                controller.request('weft/git/stage', hunkParams(h.index)),
+                              )
+                            }
+                          >
                             Stage hunk
                           </button>
                         </>
@@ -138,7 +210,13 @@ export function FileEntry({ cwd, file, area, git, sideBySide }: { cwd: string; f
                 >
                   <label>
                     Comment on {path} line {draft.line}
-                    <textarea aria-label={`Comment on ${path} line ${draft.line}`} value={draft.text} autoFocus rows={2} onChange={(e) => setDraft({ ...draft, text: e.target.value })} />
+                    <textarea
+                      aria-label={`Comment on ${path} line ${draft.line}`}
+                      value={draft.text}
+                      autoFocus
+                      rows={2}
+                      onChange={(e) => setDraft({ ...draft, text: e.target.value })}
+                    />
                   </label>
                   <button type="submit" className="btn btn-small btn-primary">
                     Add comment

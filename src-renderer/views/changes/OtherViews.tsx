@@ -11,14 +11,29 @@ import { errorText } from './git-client';
 
 const CommentableDiff = lazy(() => import('./CommentableDiff'));
 
-function Diff(props: { path: string; original: string; modified: string; sideBySide: boolean; label: string; focus?: { lineStart: number; lineEnd: number; nonce: number } | null }) {
+function Diff(props: {
+  path: string;
+  original: string;
+  modified: string;
+  sideBySide: boolean;
+  label: string;
+  focus?: { lineStart: number; lineEnd: number; nonce: number } | null;
+}) {
   const all = useChanges((s) => s.comments);
-  const comments = useMemo(() => all.filter((c) => c.path === props.path && c.side === 'modified').map((c) => c.line), [all, props.path]);
+  const comments = useMemo(
+    () => all.filter((c) => c.path === props.path && c.side === 'modified').map((c) => c.line),
+    [all, props.path],
+  );
   const [draft, setDraft] = useState<{ line: number; text: string } | null>(null);
   return (
     <>
       <Suspense fallback={<div className="monaco-diff monaco-diff--loading">Loading diff…</div>}>
-        <CommentableDiff {...props} focus={props.focus ?? null} commented={comments} onLineClick={(_side, line) => setDraft({ line, text: '' })} />
+        <CommentableDiff
+          {...props}
+          focus={props.focus ?? null}
+          commented={comments}
+          onLineClick={(_side, line) => setDraft({ line, text: '' })}
+        />
       </Suspense>
       {draft !== null && (
         <form
@@ -26,11 +41,22 @@ function Diff(props: { path: string; original: string; modified: string; sideByS
           onSubmit={(e) => {
             e.preventDefault();
             if (draft.text.trim() === '') return;
-            changesActions.addComment({ path: props.path, line: draft.line, side: 'modified', text: draft.text.trim() });
+            changesActions.addComment({
+              path: props.path,
+              line: draft.line,
+              side: 'modified',
+              text: draft.text.trim(),
+            });
             setDraft(null);
           }}
         >
-          <textarea aria-label={`Comment on ${props.path} line ${draft.line}`} value={draft.text} autoFocus rows={2} onChange={(e) => setDraft({ ...draft, text: e.target.value })} />
+          <textarea
+            aria-label={`Comment on ${props.path} line ${draft.line}`}
+            value={draft.text}
+            autoFocus
+            rows={2}
+            onChange={(e) => setDraft({ ...draft, text: e.target.value })}
+          />
           <button type="submit" className="btn btn-small btn-primary">
             Add comment
           </button>
@@ -47,7 +73,10 @@ export function LastTurnView({ sideBySide }: { sideBySide: boolean }) {
     const last = c?.turnIds[c.turnIds.length - 1];
     return last === undefined ? null : (c?.turns[last]?.diff ?? null);
   });
-  const files = useMemo(() => splitDiffByFile(diff ?? '').map((s) => ({ path: s.path, ...sidesFromHunks(parseFileDiff(s.text).hunks) })), [diff]);
+  const files = useMemo(
+    () => splitDiffByFile(diff ?? '').map((s) => ({ path: s.path, ...sidesFromHunks(parseFileDiff(s.text).hunks) })),
+    [diff],
+  );
   if (files.length === 0) return <p className="muted changes-empty">The last turn changed no files.</p>;
   return (
     <ul className="changes-files">
@@ -56,7 +85,13 @@ export function LastTurnView({ sideBySide }: { sideBySide: boolean }) {
           <div className="changes-file-row">
             <Icon name="file" size={12} /> <span className="file-path">{f.path}</span>
           </div>
-          <Diff path={f.path} original={f.original} modified={f.modified} sideBySide={sideBySide} label={`Last turn's changes to ${f.path}`} />
+          <Diff
+            path={f.path}
+            original={f.original}
+            modified={f.modified}
+            sideBySide={sideBySide}
+            label={`Last turn's changes to ${f.path}`}
+          />
         </li>
       ))}
     </ul>
@@ -85,8 +120,12 @@ export function ReviewView({ cwd, sideBySide }: { cwd: string; sideBySide: boole
   useEffect(() => {
     if (focus === null) return;
     let live = true;
-    Promise.all([controller.request('weft/git/diff', { cwd, path: focus.path, area: 'staged' }), controller.request('weft/git/diff', { cwd, path: focus.path, area: 'unstaged' })]).then(
-      ([staged, unstaged]) => live && setSides({ path: focus.path, original: staged.original ?? '', modified: unstaged.modified ?? '' }),
+    Promise.all([
+      controller.request('weft/git/diff', { cwd, path: focus.path, area: 'staged' }),
+      controller.request('weft/git/diff', { cwd, path: focus.path, area: 'unstaged' }),
+    ]).then(
+      ([staged, unstaged]) =>
+        live && setSides({ path: focus.path, original: staged.original ?? '', modified: unstaged.modified ?? '' }),
       (e: unknown) => live && setError(errorText(e)),
     );
     return () => {
@@ -110,7 +149,13 @@ export function ReviewView({ cwd, sideBySide }: { cwd: string; sideBySide: boole
   return (
     <div className="changes-review">
       <div className="changes-commit-row">
-        <button type="button" className="btn btn-small" disabled={threadId === null || starting} onClick={() => void start()} title={threadId === null ? 'Open or start a thread first' : undefined}>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={threadId === null || starting}
+          onClick={() => void start()}
+          title={threadId === null ? 'Open or start a thread first' : undefined}
+        >
           {starting ? <Spinner size={11} /> : <Icon name="search" size={12} />} Review uncommitted changes
         </button>
       </div>
@@ -130,7 +175,14 @@ export function ReviewView({ cwd, sideBySide }: { cwd: string; sideBySide: boole
               lines {focus.lineStart}–{focus.lineEnd}
             </span>
           </div>
-          <Diff path={focus.path} original={sides.original} modified={sides.modified} sideBySide={sideBySide} label={`Finding in ${focus.path}`} focus={focus} />
+          <Diff
+            path={focus.path}
+            original={sides.original}
+            modified={sides.modified}
+            sideBySide={sideBySide}
+            label={`Finding in ${focus.path}`}
+            focus={focus}
+          />
         </section>
       )}
     </div>
@@ -163,10 +215,13 @@ export function CheckpointedChanges({ reason, sideBySide }: { reason: string | n
   return (
     <div className="changes-nogit">
       <p className="banner banner-info" role="note">
-        Git is off for this folder{reason === null ? '' : ` (${reason})`}. Showing what this thread changed, from its checkpoints.
+        Git is off for this folder{reason === null ? '' : ` (${reason})`}. Showing what this thread changed, from its
+        checkpoints.
       </p>
       {error !== null && <p className="changes-error">{error}</p>}
-      {(threadId === null || firstTurn === undefined || (files !== null && files.length === 0)) && <p className="muted changes-empty">This thread has changed no files.</p>}
+      {(threadId === null || firstTurn === undefined || (files !== null && files.length === 0)) && (
+        <p className="muted changes-empty">This thread has changed no files.</p>
+      )}
       <ul className="changes-files">
         {(files ?? []).map((f) => (
           <li key={f.path} className="changes-file">
@@ -174,7 +229,17 @@ export function CheckpointedChanges({ reason, sideBySide }: { reason: string | n
               <Icon name="file" size={12} /> <span className="file-path">{f.path}</span>
               <span className="changes-kind">{f.change}</span>
             </div>
-            {f.binary ? <p className="muted">Binary file.</p> : <Diff path={f.path} original={f.restored ?? ''} modified={f.current ?? ''} sideBySide={sideBySide} label={`Thread's changes to ${f.path}`} />}
+            {f.binary ? (
+              <p className="muted">Binary file.</p>
+            ) : (
+              <Diff
+                path={f.path}
+                original={f.restored ?? ''}
+                modified={f.current ?? ''}
+                sideBySide={sideBySide}
+                label={`Thread's changes to ${f.path}`}
+              />
+            )}
           </li>
         ))}
       </ul>

@@ -31,7 +31,16 @@ export function Discards({ cwd, git }: { cwd: string; git: GitView }) {
               {d.kind === 'hunks' ? 'hunk' : d.kind} · {d.summary} · {new Date(d.createdAt).toLocaleTimeString()}
             </span>
             <span className="spacer" />
-            <button type="button" className="btn btn-small" aria-label={`Restore ${d.path}`} onClick={() => void git.run(`Restore ${d.path}`, () => controller.request('weft/git/discard/restore', { cwd, id: d.id }))}>
+            <button
+              type="button"
+              className="btn btn-small"
+              aria-label={`Restore ${d.path}`}
+              onClick={() =>
+                void git.run(`Restore ${d.path}`, () =>
+                  controller.request('weft/git/discard/restore', { cwd, id: d.id }),
+                )
+              }
+            >
               <Icon name="refresh" size={12} /> Restore
             </button>
           </li>
@@ -55,7 +64,12 @@ export function Comments() {
               {c.path}:{c.line}
             </code>{' '}
             {c.text}
-            <button type="button" className="icon-button" aria-label={`Remove comment on ${c.path} line ${c.line}`} onClick={() => changesActions.removeComment(c.id)}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Remove comment on ${c.path} line ${c.line}`}
+              onClick={() => changesActions.removeComment(c.id)}
+            >
               <Icon name="x" size={12} />
             </button>
           </li>

@@ -11,7 +11,8 @@ import { messageOf, openCompare } from '../../store/checkpoint-ui';
 
 const CHANGED_IN = { fork: 'changed in the fork', parent: 'changed in the parent', both: 'changed in both' } as const;
 
-type Loaded = { state: 'loading' } | { state: 'ready'; result: WeftForksCompareResult } | { state: 'failed'; message: string };
+type Loaded =
+  { state: 'loading' } | { state: 'ready'; result: WeftForksCompareResult } | { state: 'failed'; message: string };
 
 export function ForkCompareDialog({ threadId }: { threadId: string }) {
   const controller = useController();
@@ -34,7 +35,14 @@ export function ForkCompareDialog({ threadId }: { threadId: string }) {
   const files = loaded.state === 'ready' ? loaded.result.files : [];
   return (
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && openCompare(null)}>
-      <section className="review restore" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} ref={dialog}>
+      <section
+        className="review restore"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        ref={dialog}
+      >
         <header className="review-head">
           <Icon name="columns" />
           <h2 id={titleId}>Compare with parent</h2>
@@ -50,7 +58,8 @@ export function ForkCompareDialog({ threadId }: { threadId: string }) {
         </header>
         {loaded.state === 'ready' && (
           <p className="restore-summary">
-            Left: the parent, <code title={loaded.result.parentCwd}>{loaded.result.parentCwd}</code>; right: the fork, <code title={loaded.result.cwd}>{loaded.result.cwd}</code>.
+            Left: the parent, <code title={loaded.result.parentCwd}>{loaded.result.parentCwd}</code>; right: the fork,{' '}
+            <code title={loaded.result.cwd}>{loaded.result.cwd}</code>.
           </p>
         )}
         <div className="review-body">
@@ -64,9 +73,15 @@ export function ForkCompareDialog({ threadId }: { threadId: string }) {
               {loaded.message}
             </p>
           )}
-          {loaded.state === 'ready' && files.length === 0 && <p className="muted">The fork and its parent hold the same files.</p>}
+          {loaded.state === 'ready' && files.length === 0 && (
+            <p className="muted">The fork and its parent hold the same files.</p>
+          )}
           {files.map((file) => (
-            <section key={file.path} className="review-file restore-file" aria-label={`${file.path} ${CHANGED_IN[file.changedIn]}`}>
+            <section
+              key={file.path}
+              className="review-file restore-file"
+              aria-label={`${file.path} ${CHANGED_IN[file.changedIn]}`}
+            >
               <header className="review-file-head">
                 <Icon name="file" size={14} />
                 <span className="file-path">{file.path}</span>
@@ -75,7 +90,15 @@ export function ForkCompareDialog({ threadId }: { threadId: string }) {
               {file.binary ? (
                 <p className="restore-note muted">Binary file: the two branches' bytes differ.</p>
               ) : (
-                <DiffView original={file.parent ?? ''} modified={file.fork ?? ''} path={file.path} sideBySide hideUnchanged maxHeight={360} label={`${file.path}: parent and fork`} />
+                <DiffView
+                  original={file.parent ?? ''}
+                  modified={file.fork ?? ''}
+                  path={file.path}
+                  sideBySide
+                  hideUnchanged
+                  maxHeight={360}
+                  label={`${file.path}: parent and fork`}
+                />
               )}
             </section>
           ))}

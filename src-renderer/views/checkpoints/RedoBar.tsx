@@ -33,8 +33,8 @@ function Bar({ offer }: { offer: RedoOffer }) {
         {offer.redone !== null
           ? `Put ${offer.redone} ${offer.redone === 1 ? 'file' : 'files'} back as they were before the restore.`
           : conflicts !== null
-          ? `Changed since the restore: ${conflicts.join(', ')}. Overwrite them?`
-          : error ?? `Restored ${offer.files} ${offer.files === 1 ? 'file' : 'files'}.`}
+            ? `Changed since the restore: ${conflicts.join(', ')}. Overwrite them?`
+            : (error ?? `Restored ${offer.files} ${offer.files === 1 ? 'file' : 'files'}.`)}
       </span>
       <span className="spacer" />
       {conflicts !== null && (

@@ -8,7 +8,10 @@ import { useModal } from '../../components/use-modal';
 import { useController } from '../../store/app-context';
 import { messageOf, openRemoveFork } from '../../store/checkpoint-ui';
 
-type Loaded = { state: 'loading' } | { state: 'ready'; uncommitted: string[]; fork: WeftFork } | { state: 'failed'; message: string };
+type Loaded =
+  | { state: 'loading' }
+  | { state: 'ready'; uncommitted: string[]; fork: WeftFork }
+  | { state: 'failed'; message: string };
 
 export function RemoveForkDialog({ threadId }: { threadId: string }) {
   const controller = useController();
@@ -50,7 +53,14 @@ export function RemoveForkDialog({ threadId }: { threadId: string }) {
   const what = loaded.state === 'ready' && loaded.fork.kind === 'copy' ? 'copy' : 'worktree';
   return (
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && openRemoveFork(null)}>
-      <section className="review restore remove-fork" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} ref={dialog}>
+      <section
+        className="review restore remove-fork"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        ref={dialog}
+      >
         <header className="review-head">
           <Icon name="archive" />
           <h2 id={titleId}>Remove {what}</h2>
@@ -84,7 +94,8 @@ export function RemoveForkDialog({ threadId }: { threadId: string }) {
               {loaded.uncommitted.length > 0 ? (
                 <div className="review-reason" role="alert">
                   <strong>
-                    {loaded.uncommitted.length === 1 ? '1 file has' : `${loaded.uncommitted.length} files have`} work found nowhere else
+                    {loaded.uncommitted.length === 1 ? '1 file has' : `${loaded.uncommitted.length} files have`} work
+                    found nowhere else
                     {loaded.fork.kind === 'worktree' ? ' (not committed)' : ''}: removing the folder loses it.
                   </strong>
                   <ul>
@@ -111,8 +122,15 @@ export function RemoveForkDialog({ threadId }: { threadId: string }) {
           <button type="button" className="btn" data-autofocus onClick={() => openRemoveFork(null)}>
             Cancel
           </button>
-          <button type="button" className="btn btn-danger" disabled={busy || loaded.state !== 'ready'} onClick={() => void remove()}>
-            {loaded.state === 'ready' && loaded.uncommitted.length > 0 ? `Remove and lose ${loaded.uncommitted.length} ${loaded.uncommitted.length === 1 ? 'file' : 'files'}` : `Remove ${what}`}
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={busy || loaded.state !== 'ready'}
+            onClick={() => void remove()}
+          >
+            {loaded.state === 'ready' && loaded.uncommitted.length > 0
+              ? `Remove and lose ${loaded.uncommitted.length} ${loaded.uncommitted.length === 1 ? 'file' : 'files'}`
+              : `Remove ${what}`}
           </button>
         </footer>
       </section>

@@ -15,7 +15,8 @@ import { closeRestore, conflictsOf, messageOf, offerRedo, type RestoreTarget } f
 /** What the user chose for a conflicting file. */
 type Choice = 'keep' | 'overwrite';
 
-type Preview = { state: 'loading' } | { state: 'ready'; files: CheckpointPreviewFile[] } | { state: 'failed'; message: string };
+type Preview =
+  { state: 'loading' } | { state: 'ready'; files: CheckpointPreviewFile[] } | { state: 'failed'; message: string };
 
 const CHANGE_LABELS: Record<CheckpointPreviewFile['change'], string> = {
   add: 'comes back',
@@ -26,7 +27,10 @@ const CHANGE_LABELS: Record<CheckpointPreviewFile['change'], string> = {
 function FilePreview({ file, sideBySide }: { file: CheckpointPreviewFile; sideBySide: boolean }) {
   const text = file.current !== null || file.restored !== null;
   return (
-    <section className={`review-file restore-file${file.conflict ? ' is-conflict' : ''}`} aria-label={`${file.path} ${CHANGE_LABELS[file.change]}`}>
+    <section
+      className={`review-file restore-file${file.conflict ? ' is-conflict' : ''}`}
+      aria-label={`${file.path} ${CHANGE_LABELS[file.change]}`}
+    >
       <header className="review-file-head">
         <Icon name="file" size={14} />
         <span className="file-path">{file.path}</span>
@@ -37,7 +41,15 @@ function FilePreview({ file, sideBySide }: { file: CheckpointPreviewFile; sideBy
       {file.binary ? (
         <p className="restore-note muted">Binary file: its bytes go back as they were.</p>
       ) : text ? (
-        <DiffView original={file.current ?? ''} modified={file.restored ?? ''} path={file.path} sideBySide={sideBySide} hideUnchanged maxHeight={360} label={`${file.path}: now and after the restore`} />
+        <DiffView
+          original={file.current ?? ''}
+          modified={file.restored ?? ''}
+          path={file.path}
+          sideBySide={sideBySide}
+          hideUnchanged
+          maxHeight={360}
+          label={`${file.path}: now and after the restore`}
+        />
       ) : (
         <p className="restore-note muted">Too large to show.</p>
       )}
@@ -60,7 +72,10 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
 
   const load = useCallback(async () => {
     try {
-      const result = await controller.request('weft/checkpoints/preview', { threadId: target.threadId, beforeTurnId: target.beforeTurnId });
+      const result = await controller.request('weft/checkpoints/preview', {
+        threadId: target.threadId,
+        beforeTurnId: target.beforeTurnId,
+      });
       setPreview({ state: 'ready', files: result.files });
     } catch (e) {
       setPreview({ state: 'failed', message: messageOf(e) });
@@ -83,7 +98,11 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
         ...(keep.length > 0 ? { weftKeepFiles: keep } : {}),
       });
       const files = result.weftFiles === null || result.weftFiles === undefined ? 0 : result.weftFiles.restored.length;
-      offerRedo(files > 0 ? { threadId: target.threadId, files, turns: Math.max(0, turnCount - target.dropped), redone: null } : null);
+      offerRedo(
+        files > 0
+          ? { threadId: target.threadId, files, turns: Math.max(0, turnCount - target.dropped), redone: null }
+          : null,
+      );
       closeRestore();
     } catch (e) {
       // Someone changed a file between the preview and now: show the conflicts as they are now.
@@ -105,7 +124,14 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
       : `The files go back to how they were right after this turn, and the conversation drops the ${target.dropped === 1 ? 'turn' : `${target.dropped} turns`} after it.`;
   return (
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && closeRestore()}>
-      <section className="review restore" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} ref={dialog}>
+      <section
+        className="review restore"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        ref={dialog}
+      >
         <header className="review-head">
           <Icon name="undo" />
           <h2 id={titleId}>{target.kind === 'undo' ? 'Undo this turn' : 'Restore to here'}</h2>
@@ -120,13 +146,12 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
             <Icon name="x" />
           </button>
         </header>
-        <p className="restore-summary">
-          {summary} Left: the file now; right: after the restore.
-        </p>
+        <p className="restore-summary">{summary} Left: the file now; right: after the restore.</p>
         {conflicts.length > 0 && (
           <div className="review-reason restore-conflicts" role="alert">
             <strong>
-              {conflicts.length === 1 ? '1 file was' : `${conflicts.length} files were`} changed after the agent left {conflicts.length === 1 ? 'it' : 'them'}:
+              {conflicts.length === 1 ? '1 file was' : `${conflicts.length} files were`} changed after the agent left{' '}
+              {conflicts.length === 1 ? 'it' : 'them'}:
             </strong>
             <ul>
               {conflicts.map((file) => (
@@ -148,7 +173,10 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
                 </li>
               ))}
             </ul>
-            <span>“Keep mine” leaves that file as you have it; “Overwrite” saves your version as a checkpoint first: Redo brings it back.</span>
+            <span>
+              “Keep mine” leaves that file as you have it; “Overwrite” saves your version as a checkpoint first: Redo
+              brings it back.
+            </span>
           </div>
         )}
         <div className="review-body">
@@ -162,7 +190,9 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
               {preview.message}
             </p>
           )}
-          {preview.state === 'ready' && files.length === 0 && <p className="muted">No file changes to put back: only the conversation goes back.</p>}
+          {preview.state === 'ready' && files.length === 0 && (
+            <p className="muted">No file changes to put back: only the conversation goes back.</p>
+          )}
           {files.map((file) => (
             <FilePreview key={file.path} file={file} sideBySide={layout === 'split'} />
           ))}

@@ -35,12 +35,15 @@ export function CheckpointsSection() {
     <section className="settings-section" aria-labelledby={titleId}>
       <h3 id={titleId}>Checkpoints</h3>
       <p className="muted small">
-        What each turn changed in your files, kept so “Undo this turn” and “Restore to here” can put them back. Older ones go by <code>[checkpoints] keep_turns</code> and{' '}
-        <code>keep_days</code> in config.toml; <code>weft checkpoints gc</code> frees the room now.
+        What each turn changed in your files, kept so “Undo this turn” and “Restore to here” can put them back. Older
+        ones go by <code>[checkpoints] keep_turns</code> and <code>keep_days</code> in config.toml;{' '}
+        <code>weft checkpoints gc</code> frees the room now.
       </p>
       <div className="checkpoint-size">
         <span>Store size</span>
-        <strong aria-label="Checkpoint store size">{bytes === null ? (error === null ? '…' : '—') : size(bytes)}</strong>
+        <strong aria-label="Checkpoint store size">
+          {bytes === null ? (error === null ? '…' : '—') : size(bytes)}
+        </strong>
       </div>
       {error !== null && (
         <p className="settings-status settings-status-error" role="alert">

@@ -1,7 +1,14 @@
 // The defaults new threads start with: model, reasoning effort, approvals and sandbox (config.toml).
 import { useCallback, useEffect, useId, useState } from 'react';
 import { AskForApproval, ReasoningEffort, SandboxMode } from '../../../src-preload/protocol';
-import { APPROVAL_DESCRIPTIONS, APPROVAL_LABELS, EFFORT_LABELS, riskWarning, SANDBOX_DESCRIPTIONS, SANDBOX_LABELS } from '../../components/policy-labels';
+import {
+  APPROVAL_DESCRIPTIONS,
+  APPROVAL_LABELS,
+  EFFORT_LABELS,
+  riskWarning,
+  SANDBOX_DESCRIPTIONS,
+  SANDBOX_LABELS,
+} from '../../components/policy-labels';
 import { Icon } from '../../components/Icon';
 import { useController, useWeft } from '../../store/app-context';
 
@@ -12,7 +19,14 @@ interface Defaults {
   sandbox: SandboxMode | null;
 }
 
-function Select<T extends string>(props: { label: string; value: T | null; options: readonly T[]; labels: (v: T) => string; onChange: (v: T) => void; hint?: string }) {
+function Select<T extends string>(props: {
+  label: string;
+  value: T | null;
+  options: readonly T[];
+  labels: (v: T) => string;
+  onChange: (v: T) => void;
+  hint?: string;
+}) {
   const id = useId();
   const hintId = useId();
   return (
@@ -77,17 +91,46 @@ export function DefaultsSection() {
   };
 
   const modelIds = models.map((m) => m.id);
-  const modelOptions = values?.model !== null && values?.model !== undefined && !modelIds.includes(values.model) ? [values.model, ...modelIds] : modelIds;
+  const modelOptions =
+    values?.model !== null && values?.model !== undefined && !modelIds.includes(values.model)
+      ? [values.model, ...modelIds]
+      : modelIds;
   const warning = values === null ? null : riskWarning(values.approval, values.sandbox);
   return (
     <section className="settings-section" aria-labelledby={titleId}>
       <h3 id={titleId}>Defaults for new threads</h3>
       {values !== null && (
         <div className="settings-grid">
-          <Select label="Default model" value={values.model} options={modelOptions} labels={(id) => models.find((m) => m.id === id)?.displayName ?? id} onChange={(v) => void write('model', v)} />
-          <Select label="Default reasoning effort" value={values.effort} options={ReasoningEffort.options} labels={(v) => EFFORT_LABELS[v]} onChange={(v) => void write('model_reasoning_effort', v)} />
-          <Select label="Default approvals" value={values.approval} options={AskForApproval.options} labels={(v) => APPROVAL_LABELS[v]} onChange={(v) => void write('approval_policy', v)} hint={values.approval === null ? undefined : APPROVAL_DESCRIPTIONS[values.approval]} />
-          <Select label="Default sandbox" value={values.sandbox} options={SandboxMode.options} labels={(v) => SANDBOX_LABELS[v]} onChange={(v) => void write('sandbox_mode', v)} hint={values.sandbox === null ? undefined : SANDBOX_DESCRIPTIONS[values.sandbox]} />
+          <Select
+            label="Default model"
+            value={values.model}
+            options={modelOptions}
+            labels={(id) => models.find((m) => m.id === id)?.displayName ?? id}
+            onChange={(v) => void write('model', v)}
+          />
+          <Select
+            label="Default reasoning effort"
+            value={values.effort}
+            options={ReasoningEffort.options}
+            labels={(v) => EFFORT_LABELS[v]}
+            onChange={(v) => void write('model_reasoning_effort', v)}
+          />
+          <Select
+            label="Default approvals"
+            value={values.approval}
+            options={AskForApproval.options}
+            labels={(v) => APPROVAL_LABELS[v]}
+            onChange={(v) => void write('approval_policy', v)}
+            hint={values.approval === null ? undefined : APPROVAL_DESCRIPTIONS[values.approval]}
+          />
+          <Select
+            label="Default sandbox"
+            value={values.sandbox}
+            options={SandboxMode.options}
+            labels={(v) => SANDBOX_LABELS[v]}
+            onChange={(v) => void write('sandbox_mode', v)}
+            hint={values.sandbox === null ? undefined : SANDBOX_DESCRIPTIONS[values.sandbox]}
+          />
         </div>
       )}
       {warning !== null && (

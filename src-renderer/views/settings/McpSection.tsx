@@ -45,7 +45,8 @@ export function McpSection() {
   const load = useCallback(async () => {
     try {
       // The open thread's servers when it has them running; otherwise the configured servers are probed.
-      const withThread = threadId === null ? null : await controller.request('mcpServerStatus/list', { threadId }).catch(() => null);
+      const withThread =
+        threadId === null ? null : await controller.request('mcpServerStatus/list', { threadId }).catch(() => null);
       const list = withThread ?? (await controller.request('mcpServerStatus/list', {}));
       setServers(list.data);
       setError(null);
@@ -77,7 +78,8 @@ export function McpSection() {
       {servers === null && error === null && <p className="muted small">Starting the configured servers…</p>}
       {servers !== null && servers.length === 0 && (
         <p className="muted small">
-          None configured. Add one with <code>weft mcp add NAME -- COMMAND</code> or an <code>[mcp_servers.NAME]</code> table in config.toml.
+          None configured. Add one with <code>weft mcp add NAME -- COMMAND</code> or an <code>[mcp_servers.NAME]</code>{' '}
+          table in config.toml.
         </p>
       )}
       {servers !== null && servers.length > 0 && (
@@ -90,9 +92,16 @@ export function McpSection() {
                 <div className="mcp-server-main">
                   <strong className="mcp-server-name">{server.name}</strong>
                   <span className={`mcp-state mcp-state-${state}`}>{STATE_LABELS[state] ?? state}</span>
-                  <span className="muted small">{server.weftTransport === 'http' ? (server.httpOrigin ?? 'HTTP') : 'stdio'}</span>
+                  <span className="muted small">
+                    {server.weftTransport === 'http' ? (server.httpOrigin ?? 'HTTP') : 'stdio'}
+                  </span>
                   <label className="settings-check mcp-enabled">
-                    <input type="checkbox" checked={server.weftEnabled !== false} disabled={busy} onChange={(e) => void setEnabled(server, e.currentTarget.checked)} />
+                    <input
+                      type="checkbox"
+                      checked={server.weftEnabled !== false}
+                      disabled={busy}
+                      onChange={(e) => void setEnabled(server, e.currentTarget.checked)}
+                    />
                     Enabled
                   </label>
                 </div>
@@ -105,7 +114,8 @@ export function McpSection() {
                 {(server.resources.length > 0 || server.resourceTemplates.length > 0) && (
                   <details className="mcp-resources">
                     <summary>
-                      {server.resources.length} resource{server.resources.length === 1 ? '' : 's'}, {server.resourceTemplates.length} template
+                      {server.resources.length} resource{server.resources.length === 1 ? '' : 's'},{' '}
+                      {server.resourceTemplates.length} template
                       {server.resourceTemplates.length === 1 ? '' : 's'}
                     </summary>
                     <ul aria-label={`Resources of ${server.name}`}>

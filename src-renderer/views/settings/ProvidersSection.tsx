@@ -18,7 +18,15 @@ function keyState(provider: WeftProviderInfo): string {
   }
 }
 
-function ProviderRow({ provider, active, autoFocus }: { provider: WeftProviderInfo; active: boolean; autoFocus: boolean }) {
+function ProviderRow({
+  provider,
+  active,
+  autoFocus,
+}: {
+  provider: WeftProviderInfo;
+  active: boolean;
+  autoFocus: boolean;
+}) {
   const controller = useController();
   const [key, setKey] = useState('');
   const [baseUrl, setBaseUrl] = useState(provider.baseUrl ?? '');
@@ -52,7 +60,9 @@ function ProviderRow({ provider, active, autoFocus }: { provider: WeftProviderIn
       </legend>
       <dl className="provider-facts">
         <dt>API key</dt>
-        <dd className={provider.keyRequired && provider.keySource === null ? 'key-missing' : undefined}>{keyState(provider)}</dd>
+        <dd className={provider.keyRequired && provider.keySource === null ? 'key-missing' : undefined}>
+          {keyState(provider)}
+        </dd>
         {provider.builtin && (
           <>
             <dt>Base URL</dt>
@@ -71,7 +81,14 @@ function ProviderRow({ provider, active, autoFocus }: { provider: WeftProviderIn
           }}
         >
           <label htmlFor={urlId}>Base URL</label>
-          <input id={urlId} className="text-input" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} placeholder="https://…/v1" />
+          <input
+            id={urlId}
+            className="text-input"
+            value={baseUrl}
+            onChange={(e) => setBaseUrl(e.target.value)}
+            spellCheck={false}
+            placeholder="https://…/v1"
+          />
           <button type="submit" className="btn" disabled={baseUrl.trim() === '' || baseUrl.trim() === provider.baseUrl}>
             Save URL
           </button>
@@ -105,18 +122,35 @@ function ProviderRow({ provider, active, autoFocus }: { provider: WeftProviderIn
       )}
       <div className="settings-actions">
         {!active && (
-          <button type="button" className="btn btn-small" onClick={() => void controller.writeConfig('model_provider', provider.id).then((error) => error !== null && setStatus({ tone: 'error', text: error }))}>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() =>
+              void controller
+                .writeConfig('model_provider', provider.id)
+                .then((error) => error !== null && setStatus({ tone: 'error', text: error }))
+            }
+          >
             Use {provider.name}
           </button>
         )}
         {provider.savedKey && (
-          <button type="button" className="btn btn-small" onClick={() => void controller.clearKey(provider.id).then(() => setStatus({ tone: 'ok', text: 'Saved key removed.' }))}>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() =>
+              void controller.clearKey(provider.id).then(() => setStatus({ tone: 'ok', text: 'Saved key removed.' }))
+            }
+          >
             Remove saved key
           </button>
         )}
       </div>
       {status !== null && (
-        <p className={`settings-status settings-status-${status.tone}`} role={status.tone === 'error' ? 'alert' : 'status'}>
+        <p
+          className={`settings-status settings-status-${status.tone}`}
+          role={status.tone === 'error' ? 'alert' : 'status'}
+        >
           {status.text}
         </p>
       )}
@@ -135,11 +169,20 @@ export function ProvidersSection({ focusKey }: { focusKey: boolean }) {
       ) : (
         <>
           <p className="muted small">
-            A key set in config.toml (<code>experimental_bearer_token</code>) is used first, then the provider’s environment variable, then the key saved here
-            {providers.keyStorage === 'keychain' ? ' (in the system keychain)' : ' (in auth.json beside config.toml, readable only by you)'}. Saved keys are never shown again.
+            A key set in config.toml (<code>experimental_bearer_token</code>) is used first, then the provider’s
+            environment variable, then the key saved here
+            {providers.keyStorage === 'keychain'
+              ? ' (in the system keychain)'
+              : ' (in auth.json beside config.toml, readable only by you)'}
+            . Saved keys are never shown again.
           </p>
           {providers.providers.map((p) => (
-            <ProviderRow key={p.id} provider={p} active={p.id === providers.activeProviderId} autoFocus={focusKey && p.id === providers.activeProviderId} />
+            <ProviderRow
+              key={p.id}
+              provider={p}
+              active={p.id === providers.activeProviderId}
+              autoFocus={focusKey && p.id === providers.activeProviderId}
+            />
           ))}
           {providers.warnings.map((w) => (
             <p key={w} className="settings-status settings-status-error">
@@ -147,7 +190,8 @@ export function ProvidersSection({ focusKey }: { focusKey: boolean }) {
             </p>
           ))}
           <p className="muted small">
-            Other providers are added as <code>[model_providers.&lt;id&gt;]</code> tables in <code>{providers.configFile}</code>.
+            Other providers are added as <code>[model_providers.&lt;id&gt;]</code> tables in{' '}
+            <code>{providers.configFile}</code>.
           </p>
         </>
       )}

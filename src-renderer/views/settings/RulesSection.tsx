@@ -14,7 +14,9 @@ function origin(rule: WeftRuleInfo): string {
   const where = `${baseName(rule.sourceFile)}:${rule.line}`;
   if (rule.createdAt === null) return `Written in ${where}`;
   const when = new Date(rule.createdAt);
-  const date = Number.isNaN(when.getTime()) ? rule.createdAt : when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = Number.isNaN(when.getTime())
+    ? rule.createdAt
+    : when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   return `Remembered from an approval on ${date} · ${where}`;
 }
 
@@ -49,7 +51,9 @@ export function RulesSection() {
   return (
     <section className="settings-section" aria-labelledby={titleId}>
       <h3 id={titleId}>Remembered approvals</h3>
-      {rules !== null && rules.length === 0 && <p className="muted small">None yet. “Always allow” on a command approval remembers it here.</p>}
+      {rules !== null && rules.length === 0 && (
+        <p className="muted small">None yet. “Always allow” on a command approval remembers it here.</p>
+      )}
       {rules !== null && rules.length > 0 && (
         <ul className="rules" aria-labelledby={titleId}>
           {rules.map((rule) => (
@@ -62,7 +66,12 @@ export function RulesSection() {
                 {origin(rule)}
                 {rule.justification !== null && ` · ${rule.justification}`}
               </div>
-              <button type="button" className="btn btn-small" aria-label={`Revoke ${rule.pattern.join(' ')}`} onClick={() => void revoke(rule)}>
+              <button
+                type="button"
+                className="btn btn-small"
+                aria-label={`Revoke ${rule.pattern.join(' ')}`}
+                onClick={() => void revoke(rule)}
+              >
                 Revoke
               </button>
             </li>

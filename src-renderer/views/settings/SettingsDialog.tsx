@@ -19,7 +19,10 @@ export function SettingsDialog() {
   const dialog = useRef<HTMLElement>(null);
   useModal(dialog, () => controller.closeSettings());
   return (
-    <div className="overlay overlay-center" onMouseDown={(e) => e.target === e.currentTarget && controller.closeSettings()}>
+    <div
+      className="overlay overlay-center"
+      onMouseDown={(e) => e.target === e.currentTarget && controller.closeSettings()}
+    >
       <section className="sheet settings" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={dialog}>
         <header className="sheet-head">
           <h2 id={titleId}>Settings</h2>

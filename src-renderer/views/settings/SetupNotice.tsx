@@ -11,7 +11,8 @@ export function SetupNotice() {
     <div className="setup-notice" role="status">
       <Icon name="alert" size={14} />
       <span>
-        No API key for <strong>{active.name}</strong>: {active.envKey === null ? 'none is configured' : `${active.envKey} is not set`}, so turns cannot run.
+        No API key for <strong>{active.name}</strong>:{' '}
+        {active.envKey === null ? 'none is configured' : `${active.envKey} is not set`}, so turns cannot run.
       </span>
       <button type="button" className="btn btn-small btn-primary" onClick={() => controller.openSettings('providers')}>
         Add API key

@@ -9,7 +9,17 @@ describe('applyPatchText: successful patches', () => {
     const dir = tempDir();
     writeTree(dir, { 'a.txt': 'one\ntwo\nthree\n', 'gone.txt': 'bye\n' });
     const outcome = await applyPatchText(
-      patch('*** Delete File: gone.txt', '*** Update File: a.txt', '@@', ' one', '-two', '+TWO', '*** Add File: sub/dir/new.txt', '+hello', '+world'),
+      patch(
+        '*** Delete File: gone.txt',
+        '*** Update File: a.txt',
+        '@@',
+        ' one',
+        '-two',
+        '+TWO',
+        '*** Add File: sub/dir/new.txt',
+        '+hello',
+        '+world',
+      ),
       { cwd: dir },
     );
     expect(outcome.output).toBe('Success. Updated the following files:\nA sub/dir/new.txt\nM a.txt\nD gone.txt\n');
@@ -27,7 +37,13 @@ describe('applyPatchText: successful patches', () => {
     const dir = tempDir();
     writeTree(dir, { 'src/old.ts': ['export const a = 1;\nexport const b = 2;\n', 0o755] });
     const outcome = await applyPatchText(
-      patch('*** Update File: src/old.ts', '*** Move to: lib/new.ts', '@@', '-export const b = 2;', '+export const b = 3;'),
+      patch(
+        '*** Update File: src/old.ts',
+        '*** Move to: lib/new.ts',
+        '@@',
+        '-export const b = 2;',
+        '+export const b = 3;',
+      ),
       { cwd: dir },
     );
     expect(outcome.output).toBe('Success. Updated the following files:\nM lib/new.ts\n');
@@ -39,7 +55,15 @@ describe('applyPatchText: successful patches', () => {
   it('applies several chunks, chained @@ contexts picking the right occurrence', async () => {
     const dir = tempDir();
     writeTree(dir, {
-      'm.py': ['class A:', '    def run(self):', '        return 1', 'class B:', '    def run(self):', '        return 1', ''].join('\n'),
+      'm.py': [
+        'class A:',
+        '    def run(self):',
+        '        return 1',
+        'class B:',
+        '    def run(self):',
+        '        return 1',
+        '',
+      ].join('\n'),
     });
     const outcome = await applyPatchText(
       patch('*** Update File: m.py', '@@ class B:', '@@     def run(self):', '-        return 1', '+        return 2'),
@@ -47,7 +71,15 @@ describe('applyPatchText: successful patches', () => {
     );
     expect(outcome.ok).toBe(true);
     expect(read(dir, 'm.py')).toBe(
-      ['class A:', '    def run(self):', '        return 1', 'class B:', '    def run(self):', '        return 2', ''].join('\n'),
+      [
+        'class A:',
+        '    def run(self):',
+        '        return 1',
+        'class B:',
+        '    def run(self):',
+        '        return 2',
+        '',
+      ].join('\n'),
     );
   });
 
@@ -58,7 +90,9 @@ describe('applyPatchText: successful patches', () => {
   ])('matches despite %s, keeping the file\u2019s own context lines', async (_name, fileLine, patchLine) => {
     const dir = tempDir();
     writeTree(dir, { 'f.txt': `before\n${fileLine}\nafter\n` });
-    const outcome = await applyPatchText(patch('*** Update File: f.txt', '@@', ` ${patchLine}`, '-after', '+AFTER'), { cwd: dir });
+    const outcome = await applyPatchText(patch('*** Update File: f.txt', '@@', ` ${patchLine}`, '-after', '+AFTER'), {
+      cwd: dir,
+    });
     expect(outcome.ok).toBe(true);
     expect(read(dir, 'f.txt')).toBe(`before\n${fileLine}\nAFTER\n`);
   });
@@ -95,7 +129,18 @@ describe('applyPatchText: successful patches', () => {
     const dir = tempDir();
     writeTree(dir, { 'w.txt': 'one\r\ntwo\r\nthree\r\n', 'mixed.txt': 'a\r\nb\nc\r\nd\r\n' });
     const outcome = await applyPatchText(
-      patch('*** Update File: w.txt', '@@', ' one', '-two', '+2', '+2.5', '*** Update File: mixed.txt', '@@', '-d', '+D'),
+      patch(
+        '*** Update File: w.txt',
+        '@@',
+        ' one',
+        '-two',
+        '+2',
+        '+2.5',
+        '*** Update File: mixed.txt',
+        '@@',
+        '-d',
+        '+D',
+      ),
       { cwd: dir },
     );
     expect(outcome.ok).toBe(true);
@@ -106,14 +151,20 @@ describe('applyPatchText: successful patches', () => {
   it('accepts a patch with CRLF line ends', async () => {
     const dir = tempDir();
     writeTree(dir, { 'f.txt': 'a\nb\n' });
-    const outcome = await applyPatchText(patch('*** Update File: f.txt', '@@', '-b', '+B').replaceAll('\n', '\r\n'), { cwd: dir });
+    const outcome = await applyPatchText(patch('*** Update File: f.txt', '@@', '-b', '+B').replaceAll('\n', '\r\n'), {
+      cwd: dir,
+    });
     expect(outcome.ok).toBe(true);
     expect(read(dir, 'f.txt')).toBe('a\nB\n');
   });
 
   it('preserves the mode of an updated file, a missing final newline when the end is untouched, and a BOM', async () => {
     const dir = tempDir();
-    writeTree(dir, { 'run.sh': ['#!/bin/sh\necho hi\n', 0o750], 'n.txt': 'a\nb\nc', 'bom.txt': '\uFEFFfirst\nsecond\n' });
+    writeTree(dir, {
+      'run.sh': ['#!/bin/sh\necho hi\n', 0o750],
+      'n.txt': 'a\nb\nc',
+      'bom.txt': '\uFEFFfirst\nsecond\n',
+    });
     const outcome = await applyPatchText(
       patch(
         '*** Update File: run.sh',
@@ -173,13 +224,20 @@ describe('applyPatchText: successful patches', () => {
   it('accepts absolute paths, a heredoc wrapper, and an `apply_patch <<EOF` script with cd', async () => {
     const dir = tempDir();
     writeTree(dir, { 'sub/f.txt': 'a\n' });
-    const absolute = await applyPatchText(patch(`*** Update File: ${join(dir, 'sub/f.txt')}`, '@@', '-a', '+b'), { cwd: '/' });
+    const absolute = await applyPatchText(patch(`*** Update File: ${join(dir, 'sub/f.txt')}`, '@@', '-a', '+b'), {
+      cwd: '/',
+    });
     expect(absolute.ok).toBe(true);
-    const heredoc = await applyPatchText(`<<'EOF'\n${patch('*** Update File: sub/f.txt', '@@', '-b', '+c')}EOF\n`, { cwd: dir });
-    expect(heredoc.ok).toBe(true);
-    const script = await applyPatchText(`cd sub && apply_patch <<'EOF'\n${patch('*** Update File: f.txt', '@@', '-c', '+d')}EOF\n`, {
+    const heredoc = await applyPatchText(`<<'EOF'\n${patch('*** Update File: sub/f.txt', '@@', '-b', '+c')}EOF\n`, {
       cwd: dir,
     });
+    expect(heredoc.ok).toBe(true);
+    const script = await applyPatchText(
+      `cd sub && apply_patch <<'EOF'\n${patch('*** Update File: f.txt', '@@', '-c', '+d')}EOF\n`,
+      {
+        cwd: dir,
+      },
+    );
     expect(script.output).toBe('Success. Updated the following files:\nM f.txt\n');
     expect(read(dir, 'sub/f.txt')).toBe('d\n');
   });
@@ -235,7 +293,17 @@ describe('applyPatchText: failures change nothing', () => {
     const dir = tempDir();
     writeTree(dir, files);
     const outcome = await applyPatchText(
-      patch('*** Update File: a.txt', '@@ missing', '-a1', '+x', '*** Delete File: zzz.txt', '*** Update File: nowhere.txt', '@@', '-x', '+y'),
+      patch(
+        '*** Update File: a.txt',
+        '@@ missing',
+        '-a1',
+        '+x',
+        '*** Delete File: zzz.txt',
+        '*** Update File: nowhere.txt',
+        '@@',
+        '-x',
+        '+y',
+      ),
       { cwd: dir },
     );
     expect(outcome.ok).toBe(false);
@@ -250,7 +318,9 @@ describe('applyPatchText: failures change nothing', () => {
   it('explains a hunk whose lines occur before the position reached', async () => {
     const dir = tempDir();
     writeTree(dir, files);
-    const outcome = await applyPatchText(patch('*** Update File: a.txt', '@@', '-a3', '+x', '@@', '-a1', '+y'), { cwd: dir });
+    const outcome = await applyPatchText(patch('*** Update File: a.txt', '@@', '-a3', '+x', '@@', '-a1', '+y'), {
+      cwd: dir,
+    });
     expect(outcome.output).toContain(
       'Failed to find expected lines in a.txt:\na1\n(These lines do occur at line 1, above line 4 where the search for this hunk began',
     );
@@ -259,7 +329,9 @@ describe('applyPatchText: failures change nothing', () => {
   it('rejects an End of File hunk whose lines are not at the end', async () => {
     const dir = tempDir();
     writeTree(dir, files);
-    const outcome = await applyPatchText(patch('*** Update File: a.txt', '@@', '-a1', '+x', '*** End of File'), { cwd: dir });
+    const outcome = await applyPatchText(patch('*** Update File: a.txt', '@@', '-a1', '+x', '*** End of File'), {
+      cwd: dir,
+    });
     expect(outcome.output).toContain("(These lines occur at line 1, but the hunk ends with '*** End of File'");
   });
 
@@ -273,15 +345,23 @@ describe('applyPatchText: failures change nothing', () => {
       expect(outcome.ok).toBe(false);
       return outcome.output;
     };
-    expect(await run('*** Begin Patch\n*** Frobnicate: x\n*** End Patch')).toMatch(/^invalid hunk at line 2, '\*\*\* Frobnicate: x' is not/);
+    expect(await run('*** Begin Patch\n*** Frobnicate: x\n*** End Patch')).toMatch(
+      /^invalid hunk at line 2, '\*\*\* Frobnicate: x' is not/,
+    );
     expect(await run(patch())).toBe('No files were modified.');
-    expect(await run(patch('*** Update File: sub', '@@', '-x', '+y'))).toMatch(/^Failed to read file to update sub: it is a directory/);
-    expect(await run(patch('*** Update File: bin.dat', '@@', '-x', '+y'))).toMatch(/^Failed to read file to update bin.dat: it is not UTF-8 text/);
+    expect(await run(patch('*** Update File: sub', '@@', '-x', '+y'))).toMatch(
+      /^Failed to read file to update sub: it is a directory/,
+    );
+    expect(await run(patch('*** Update File: bin.dat', '@@', '-x', '+y'))).toMatch(
+      /^Failed to read file to update bin.dat: it is not UTF-8 text/,
+    );
     expect(await run(patch('*** Add File: sub', '+x'))).toMatch(/^Failed to write file sub: it is a directory/);
     expect(await run(patch('*** Update File: a.txt', '@@', '-a1', '+x', '*** Delete File: a.txt'))).toMatch(
       /^The patch changes a\.txt in two sections \(patch lines 2 and 6\)\. Put all changes to one file in a single section\.\n/,
     );
-    expect(await run(patch('*** Update File: b.txt', '*** Move to: c.txt', '@@', '-b1', '+x', '*** Delete File: ./c.txt'))).toBe(
+    expect(
+      await run(patch('*** Update File: b.txt', '*** Move to: c.txt', '@@', '-b1', '+x', '*** Delete File: ./c.txt')),
+    ).toBe(
       `The patch changes ${join(dir, 'c.txt')} (as 'c.txt' and './c.txt') in two sections (patch lines 2 and 7). ` +
         'Put all changes to one file in a single section.\n\nNo files were changed: apply_patch checks every hunk before writing ' +
         'anything. Fix the problem above and send the whole patch again.',
@@ -293,11 +373,17 @@ describe('applyPatchText: failures change nothing', () => {
     const dir = tempDir();
     writeTree(dir, files);
     const before = snapshot(dir);
-    const outcome = await applyPatchText(patch('*** Update File: a.txt', '@@', '-a1', '+x', '*** Add File: ../outside.txt', '+o'), {
-      cwd: dir,
-      isWritable: (absPath) => (absPath.startsWith(dir + '/') ? null : 'it is outside the writable roots'),
+    const outcome = await applyPatchText(
+      patch('*** Update File: a.txt', '@@', '-a1', '+x', '*** Add File: ../outside.txt', '+o'),
+      {
+        cwd: dir,
+        isWritable: (absPath) => (absPath.startsWith(dir + '/') ? null : 'it is outside the writable roots'),
+      },
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      output: 'Refused to write ../outside.txt: it is outside the writable roots\nNo files were changed.',
     });
-    expect(outcome).toEqual({ ok: false, output: 'Refused to write ../outside.txt: it is outside the writable roots\nNo files were changed.' });
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -305,19 +391,39 @@ describe('applyPatchText: failures change nothing', () => {
     const dir = tempDir();
     writeTree(dir, { 'a.txt': ['a1\n', 0o640] });
     const outcome = await applyPatchText(
-      patch('*** Update File: a.txt', '@@', '-a1', '+A1', '*** Add File: new/x.txt', '+x', '*** Add File: ro/y.txt', '+y'),
+      patch(
+        '*** Update File: a.txt',
+        '@@',
+        '-a1',
+        '+A1',
+        '*** Add File: new/x.txt',
+        '+x',
+        '*** Add File: ro/y.txt',
+        '+y',
+      ),
       { cwd: dir },
     );
     expect(outcome.ok).toBe(true);
     // Now make the third write fail (a file where a directory must go) and reverse the first two.
-    writeTree(dir, { 'blocker': 'file\n' });
+    writeTree(dir, { blocker: 'file\n' });
     const before = snapshot(dir);
     const failing = await applyPatchText(
-      patch('*** Update File: a.txt', '@@', '-A1', '+a2', '*** Add File: more/z.txt', '+z', '*** Add File: blocker/y.txt', '+y'),
+      patch(
+        '*** Update File: a.txt',
+        '@@',
+        '-A1',
+        '+a2',
+        '*** Add File: more/z.txt',
+        '+z',
+        '*** Add File: blocker/y.txt',
+        '+y',
+      ),
       { cwd: dir },
     );
     expect(failing.ok).toBe(false);
-    expect(failing.output).toMatch(/^Failed to create parent directories for blocker\/y\.txt: .*\nThe changes already made were undone; no files were changed\.$/);
+    expect(failing.output).toMatch(
+      /^Failed to create parent directories for blocker\/y\.txt: .*\nThe changes already made were undone; no files were changed\.$/,
+    );
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -325,13 +431,17 @@ describe('applyPatchText: failures change nothing', () => {
     const { preparePatchText, commitPreparedPlan } = await import('../../../src-main/tools/apply-patch/index');
     const dir = tempDir();
     writeTree(dir, files);
-    const prepared = await preparePatchText(patch('*** Update File: a.txt', '@@', '-a1', '+x', '*** Add File: b2.txt', '+b'), { cwd: dir });
+    const prepared = await preparePatchText(
+      patch('*** Update File: a.txt', '@@', '-a1', '+x', '*** Add File: b2.txt', '+b'),
+      { cwd: dir },
+    );
     if (!prepared.ok) throw new Error(prepared.output);
     writeFileSync(join(dir, 'a.txt'), 'edited meanwhile, longer\n');
     const outcome = await commitPreparedPlan(prepared.plan);
     expect(outcome).toEqual({
       ok: false,
-      output: 'a.txt changed on disk after the patch was checked, so no files were changed. Read the current contents and send the patch again.',
+      output:
+        'a.txt changed on disk after the patch was checked, so no files were changed. Read the current contents and send the patch again.',
     });
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('edited meanwhile, longer\n');
     expect(existsSync(join(dir, 'b2.txt'))).toBe(false);
@@ -343,9 +453,12 @@ describe('applyPatchText: failures change nothing', () => {
     writeTree(dir, { 'locked/f.txt': 'a\n', 'ok.txt': 'o\n' });
     chmodSync(join(dir, 'locked'), 0o555);
     try {
-      const outcome = await applyPatchText(patch('*** Update File: ok.txt', '@@', '-o', '+O', '*** Update File: locked/f.txt', '@@', '-a', '+b'), {
-        cwd: dir,
-      });
+      const outcome = await applyPatchText(
+        patch('*** Update File: ok.txt', '@@', '-o', '+O', '*** Update File: locked/f.txt', '@@', '-a', '+b'),
+        {
+          cwd: dir,
+        },
+      );
       expect(outcome.ok).toBe(false);
       expect(outcome.output).toMatch(/^Failed to write file locked\/f\.txt: permission denied\n/);
       expect(read(dir, 'ok.txt')).toBe('o\n');

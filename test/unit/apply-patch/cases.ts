@@ -17,7 +17,11 @@ export function bigUpdateCase(): { original: string; patchText: string; expected
     expected[target] = `    const value${target} = computeFaster(${target});`;
   }
   patchLines.push('*** End Patch');
-  return { original: lines.join('\n') + '\n', patchText: patchLines.join('\n') + '\n', expected: expected.join('\n') + '\n' };
+  return {
+    original: lines.join('\n') + '\n',
+    patchText: patchLines.join('\n') + '\n',
+    expected: expected.join('\n') + '\n',
+  };
 }
 
 /** A patch adding 500 files of 40 lines each, spread over 10 directories. */

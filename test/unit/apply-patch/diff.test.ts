@@ -8,7 +8,8 @@ import { planPatch } from '../../../src-main/tools/apply-patch/plan';
 import type { PlannedFile } from '../../../src-main/tools/apply-patch/plan';
 import { patch, tempDir, writeTree } from './helpers';
 
-const numbered = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `l${from + i}`);
+const numbered = (from: number, to: number): string[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => `l${from + i}`);
 
 async function diffs(files: Record<string, string>, text: string): Promise<string[]> {
   const dir = tempDir();
@@ -50,12 +51,32 @@ describe('unifiedDiffForFile', () => {
   });
 
   it('merges changes whose contexts would touch into one hunk', async () => {
-    const [diff] = await diffs({ 'f.txt': numbered(1, 12).join('\n') + '\n' }, patch('*** Update File: f.txt', '@@', '-l3', '@@', '-l10'));
-    expect(diff).toBe(['--- a/f.txt', '+++ b/f.txt', '@@ -1,12 +1,10 @@', ' l1', ' l2', '-l3', ...numbered(4, 9).map((l) => ` ${l}`), '-l10', ' l11', ' l12', ''].join('\n'));
+    const [diff] = await diffs(
+      { 'f.txt': numbered(1, 12).join('\n') + '\n' },
+      patch('*** Update File: f.txt', '@@', '-l3', '@@', '-l10'),
+    );
+    expect(diff).toBe(
+      [
+        '--- a/f.txt',
+        '+++ b/f.txt',
+        '@@ -1,12 +1,10 @@',
+        ' l1',
+        ' l2',
+        '-l3',
+        ...numbered(4, 9).map((l) => ` ${l}`),
+        '-l10',
+        ' l11',
+        ' l12',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('uses /dev/null for adds and deletes, and marks a missing final newline', async () => {
-    const [add, del] = await diffs({ 'old.txt': 'x\ny' }, patch('*** Add File: dir/n.txt', '+a', '+b', '*** Delete File: old.txt'));
+    const [add, del] = await diffs(
+      { 'old.txt': 'x\ny' },
+      patch('*** Add File: dir/n.txt', '+a', '+b', '*** Delete File: old.txt'),
+    );
     expect(add).toBe('--- /dev/null\n+++ b/dir/n.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n');
     expect(del).toBe('--- a/old.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x\n-y\n\\ No newline at end of file\n');
   });
@@ -74,7 +95,22 @@ describe('unifiedDiffForFile', () => {
     const original = numbered(1, 40).join('\n') + '\nend';
     writeTree(dir, { 'f.txt': original });
     const plan = await planPatch(
-      parsePatch(patch('*** Update File: f.txt', '@@', '+top', ' l1', '@@', '-l7', '-l8', '+seven', '@@ l20', '-l21', '@@', '+tail')),
+      parsePatch(
+        patch(
+          '*** Update File: f.txt',
+          '@@',
+          '+top',
+          ' l1',
+          '@@',
+          '-l7',
+          '-l8',
+          '+seven',
+          '@@ l20',
+          '-l21',
+          '@@',
+          '+tail',
+        ),
+      ),
       { cwd: dir },
     );
     const [file] = plan.files;

@@ -26,7 +26,10 @@ describe('extractApplyPatchInvocation', () => {
   });
 
   it('keeps a body line that only looks like the delimiter', () => {
-    expect(extractApplyPatchInvocation(`apply_patch <<'EOF'\n+EOF\n EOF\nEOF`)).toEqual({ patch: '+EOF\n EOF', workdir: null });
+    expect(extractApplyPatchInvocation(`apply_patch <<'EOF'\n+EOF\n EOF\nEOF`)).toEqual({
+      patch: '+EOF\n EOF',
+      workdir: null,
+    });
   });
 
   it.each([

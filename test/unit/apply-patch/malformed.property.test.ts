@@ -42,7 +42,8 @@ function updateChunks(random: Random, lines: readonly string[], section: number)
   for (let c = 0; c < chunkCount && position < lines.length - 1; c++) {
     const target = position + int(random, Math.min(4, lines.length - position));
     out.push({ text: '@@', kind: 'chunk', section });
-    for (let k = Math.max(position, target - int(random, 3)); k < target; k++) out.push({ text: ` ${lines[k]}`, kind: 'context', section });
+    for (let k = Math.max(position, target - int(random, 3)); k < target; k++)
+      out.push({ text: ` ${lines[k]}`, kind: 'context', section });
     out.push({ text: `-${lines[target]}`, kind: 'old', section });
     for (let n = int(random, 3); n > 0; n--) out.push({ text: `+added ${int(random, 1000)}`, kind: 'new', section });
     position = target + 1;
@@ -55,7 +56,10 @@ function validPatch(random: Random): PatchLine[] {
   const lines: PatchLine[] = [{ text: '*** Begin Patch', kind: 'begin', section: -1 }];
   const files = Object.keys(FIXTURE_TEXT).sort(() => random() - 0.5);
   const first = files.shift() ?? 'src/a.ts';
-  lines.push({ text: `*** Update File: ${first}`, kind: 'header', section: 0 }, ...updateChunks(random, FIXTURE_TEXT[first] ?? [], 0));
+  lines.push(
+    { text: `*** Update File: ${first}`, kind: 'header', section: 0 },
+    ...updateChunks(random, FIXTURE_TEXT[first] ?? [], 0),
+  );
   const extra = int(random, 4);
   for (let section = 1; section <= extra; section++) {
     const choice = int(random, 4);
@@ -81,23 +85,41 @@ const BREAKERS: ReadonlyArray<(random: Random, lines: PatchLine[]) => void> = [
   (_r, lines) => void lines.pop(),
   (random, lines) => void lines.splice(1 + int(random, lines.length - 2), lines.length), // truncated
   (random, lines) => {
-    const header = pick(random, lines.filter((l) => l.kind === 'header'));
-    header.text = pick(random, ['*** Frob File: x', '*** add file: y', '** Update File: z', 'Update File: w', '*** Update File:']);
+    const header = pick(
+      random,
+      lines.filter((l) => l.kind === 'header'),
+    );
+    header.text = pick(random, [
+      '*** Frob File: x',
+      '*** add file: y',
+      '** Update File: z',
+      'Update File: w',
+      '*** Update File:',
+    ]);
   },
   (random, lines) => {
     const at = 1 + int(random, lines.length - 2);
     lines.splice(at, 0, { text: `${pick(random, ['~', '?', '#', '!', 'x', '@'])}junk`, kind: 'context', section: -1 });
   },
   (random, lines) => {
-    const line = pick(random, lines.filter((l) => l.section === 0 && (l.kind === 'old' || l.kind === 'context')));
+    const line = pick(
+      random,
+      lines.filter((l) => l.section === 0 && (l.kind === 'old' || l.kind === 'context')),
+    );
     line.text += ` \u00a7${int(random, 1e6)}`;
   },
   (random, lines) => {
-    const header = pick(random, lines.filter((l) => l.kind === 'header' && !l.text.startsWith('*** Add')));
+    const header = pick(
+      random,
+      lines.filter((l) => l.kind === 'header' && !l.text.startsWith('*** Add')),
+    );
     header.text = header.text.replace(/: .*/, `: missing/${int(random, 100)}.txt`);
   },
   (random, lines) => {
-    const chunk = pick(random, lines.filter((l) => l.section === 0 && l.kind === 'chunk'));
+    const chunk = pick(
+      random,
+      lines.filter((l) => l.section === 0 && l.kind === 'chunk'),
+    );
     chunk.text = `@@ no such context ${int(random, 100)}`;
   },
   (_r, lines) => {
@@ -107,7 +129,13 @@ const BREAKERS: ReadonlyArray<(random: Random, lines: PatchLine[]) => void> = [
   (random, lines) => {
     const section = lines.filter((l) => l.section === 0);
     lines.splice(lines.length - 1, 0, ...section.map((l) => ({ ...l })));
-    if (random() < 0.5) lines.splice(1, 0, { text: '*** Add File: src', kind: 'header', section: 9 }, { text: '+x', kind: 'add', section: 9 });
+    if (random() < 0.5)
+      lines.splice(
+        1,
+        0,
+        { text: '*** Add File: src', kind: 'header', section: 9 },
+        { text: '+x', kind: 'add', section: 9 },
+      );
   },
 ];
 
@@ -176,7 +204,9 @@ describe('malformed patches (property, seeded)', () => {
     let rejected = 0;
     for (let round = 0; round < 300; round++) {
       const body = Array.from({ length: int(random, 12) }, () => pick(random, pool));
-      const text = (random() < 0.7 ? ['*** Begin Patch', ...body, '*** End Patch'] : body).join(random() < 0.2 ? '\r\n' : '\n');
+      const text = (random() < 0.7 ? ['*** Begin Patch', ...body, '*** End Patch'] : body).join(
+        random() < 0.2 ? '\r\n' : '\n',
+      );
       const before = snapshot(dir);
       const outcome = await applyPatchText(text, { cwd: dir });
       if (outcome.ok) {

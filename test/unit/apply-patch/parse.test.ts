@@ -65,24 +65,38 @@ describe('parsePatch: grammar forms', () => {
         path: 'a.txt',
         movePath: null,
         patchLine: 2,
-        chunks: [{ contexts: [], oldLines: ['one', '', 'two'], newLines: ['one', '', '2'], isEndOfFile: false, patchLine: 3, ops: '  -+' }],
+        chunks: [
+          {
+            contexts: [],
+            oldLines: ['one', '', 'two'],
+            newLines: ['one', '', '2'],
+            isEndOfFile: false,
+            patchLine: 3,
+            ops: '  -+',
+          },
+        ],
       },
     ]);
   });
 
   it('accepts an add with no lines (an empty file) and a patch with no hunks', () => {
-    expect(parsePatch(patch('*** Add File: empty.txt')).hunks).toEqual([{ kind: 'add', path: 'empty.txt', contents: '', patchLine: 2 }]);
+    expect(parsePatch(patch('*** Add File: empty.txt')).hunks).toEqual([
+      { kind: 'add', path: 'empty.txt', contents: '', patchLine: 2 },
+    ]);
     expect(parsePatch(patch()).hunks).toEqual([]);
   });
 
   it('reads a unified-diff range after @@ as no context (or the text after it as the context)', () => {
-    const parsed = parsePatch(patch('*** Update File: a', '@@ -1,2 +1,2 @@', '-x', '+y', '@@ -9,1 +9,1 @@ function f() {', '-p', '+q'));
+    const parsed = parsePatch(
+      patch('*** Update File: a', '@@ -1,2 +1,2 @@', '-x', '+y', '@@ -9,1 +9,1 @@ function f() {', '-p', '+q'),
+    );
     const chunks = parsed.hunks[0]?.kind === 'update' ? parsed.hunks[0].chunks : [];
     expect(chunks.map((c) => c.contexts)).toEqual([[], ['function f() {']]);
   });
 
   it('tolerates surrounding whitespace, CRLF line ends and blank lines between hunks', () => {
-    const text = '\n\n  *** Begin Patch  \r\n*** Add File: a.txt\r\n+x\r\n\r\n   *** Delete File: b.txt   \r\n*** End Patch\r\n\n';
+    const text =
+      '\n\n  *** Begin Patch  \r\n*** Add File: a.txt\r\n+x\r\n\r\n   *** Delete File: b.txt   \r\n*** End Patch\r\n\n';
     expect(parsePatch(text).hunks).toEqual([
       { kind: 'add', path: 'a.txt', contents: 'x\n', patchLine: 4 },
       { kind: 'delete', path: 'b.txt', patchLine: 7 },
@@ -98,8 +112,13 @@ describe('parsePatch: grammar forms', () => {
   });
 
   it('ends a chunk at a line that is not a chunk line once it has lines, and blank lines before the next file', () => {
-    const parsed = parsePatch(patch('*** Update File: a', '@@', '-x', '+y', '', '*** Update File: b', '@@', '-p', '+q'));
-    expect(parsed.hunks.map((h) => (h.kind === 'update' ? h.chunks.map((c) => c.oldLines) : []))).toEqual([[['x', '']], [['p']]]);
+    const parsed = parsePatch(
+      patch('*** Update File: a', '@@', '-x', '+y', '', '*** Update File: b', '@@', '-p', '+q'),
+    );
+    expect(parsed.hunks.map((h) => (h.kind === 'update' ? h.chunks.map((c) => c.oldLines) : []))).toEqual([
+      [['x', '']],
+      [['p']],
+    ]);
   });
 });
 
@@ -127,15 +146,21 @@ describe('parsePatch: errors use Codex wording', () => {
   });
 
   it('rejects an add line without a + (it ends the add and is then no header)', () => {
-    expect(parseError(patch('*** Add File: a', '+x', 'y')).message).toMatch(/^invalid hunk at line 4, 'y' is not a valid hunk header/);
+    expect(parseError(patch('*** Add File: a', '+x', 'y')).message).toMatch(
+      /^invalid hunk at line 4, 'y' is not a valid hunk header/,
+    );
   });
 
   it('rejects an empty update, a chunk without lines, and unexpected chunk lines', () => {
-    expect(parseError(patch('*** Update File: a.txt')).message).toBe("invalid hunk at line 2, Update file hunk for path 'a.txt' is empty");
+    expect(parseError(patch('*** Update File: a.txt')).message).toBe(
+      "invalid hunk at line 2, Update file hunk for path 'a.txt' is empty",
+    );
     expect(parseError(patch('*** Update File: a.txt', '*** Move to: b.txt')).message).toBe(
       "invalid hunk at line 2, Update file hunk for path 'a.txt' is empty",
     );
-    expect(parseError(patch('*** Update File: a', '@@ ctx')).message).toBe('invalid hunk at line 4, Update hunk does not contain any lines');
+    expect(parseError(patch('*** Update File: a', '@@ ctx')).message).toBe(
+      'invalid hunk at line 4, Update hunk does not contain any lines',
+    );
     expect(parseError(patch('*** Update File: a', '@@', '*** End of File')).message).toBe(
       'invalid hunk at line 4, Update hunk does not contain any lines',
     );

@@ -6,7 +6,8 @@ import { PatchApplyError, planPatch, withDeclinedHunks } from '../../../src-main
 import type { PatchPlan } from '../../../src-main/tools/apply-patch/plan';
 import { patch, read, snapshot, tempDir, writeTree } from './helpers';
 
-const numbered = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
+const numbered = (from: number, to: number): string[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
 
 async function planIn(dir: string, text: string): Promise<PatchPlan> {
   return planPatch(parsePatch(text), { cwd: dir });
@@ -56,20 +57,75 @@ describe('planPatch', () => {
         newLines: ['line three', ...numbered(4, 9)],
         ops: '-+      -',
       },
-      { index: 1, oldStart: 20, oldCount: 1, newStart: 19, newCount: 2, oldLines: ['line 20'], newLines: ['line 20a', 'line 20b'], ops: '-++' },
+      {
+        index: 1,
+        oldStart: 20,
+        oldCount: 1,
+        newStart: 19,
+        newCount: 2,
+        oldLines: ['line 20'],
+        newLines: ['line 20a', 'line 20b'],
+        ops: '-++',
+      },
     ]);
     expect(file?.newContent).toBe(
-      ['line 1', 'line 2', 'line three', ...numbered(4, 9), ...numbered(11, 19), 'line 20a', 'line 20b', ...numbered(21, 30)].join('\n') + '\n',
+      [
+        'line 1',
+        'line 2',
+        'line three',
+        ...numbered(4, 9),
+        ...numbered(11, 19),
+        'line 20a',
+        'line 20b',
+        ...numbered(21, 30),
+      ].join('\n') + '\n',
     );
   });
 
   it('plans adds and deletes as one hunk each', async () => {
     const dir = tempDir();
     writeTree(dir, { 'old.txt': 'x\ny\n' });
-    const plan = await planIn(dir, patch('*** Add File: n.txt', '+a', '+b', '*** Delete File: old.txt', '*** Add File: empty.txt'));
+    const plan = await planIn(
+      dir,
+      patch('*** Add File: n.txt', '+a', '+b', '*** Delete File: old.txt', '*** Add File: empty.txt'),
+    );
     expect(plan.files.map((f) => [f.kind, f.oldContent, f.newContent, f.hunks, f.observed])).toEqual([
-      ['add', null, 'a\nb\n', [{ index: 0, oldStart: 0, oldCount: 0, newStart: 1, newCount: 2, oldLines: [], newLines: ['a', 'b'], ops: '++' }], 'absent'],
-      ['delete', 'x\ny\n', null, [{ index: 0, oldStart: 1, oldCount: 2, newStart: 0, newCount: 0, oldLines: ['x', 'y'], newLines: [], ops: '--' }], expect.anything()],
+      [
+        'add',
+        null,
+        'a\nb\n',
+        [
+          {
+            index: 0,
+            oldStart: 0,
+            oldCount: 0,
+            newStart: 1,
+            newCount: 2,
+            oldLines: [],
+            newLines: ['a', 'b'],
+            ops: '++',
+          },
+        ],
+        'absent',
+      ],
+      [
+        'delete',
+        'x\ny\n',
+        null,
+        [
+          {
+            index: 0,
+            oldStart: 1,
+            oldCount: 2,
+            newStart: 0,
+            newCount: 0,
+            oldLines: ['x', 'y'],
+            newLines: [],
+            ops: '--',
+          },
+        ],
+        expect.anything(),
+      ],
       ['add', null, '', [], 'absent'],
     ]);
   });
@@ -77,10 +133,17 @@ describe('planPatch', () => {
   it('throws PatchApplyError naming the file and hunk, without touching the disk', async () => {
     const dir = tempDir();
     writeTree(dir, { 'f.txt': 'a\nb\n' });
-    const error = await planIn(dir, patch('*** Update File: f.txt', '@@', '-a', '+A', '@@', '-zzz', '+Z')).catch((e: unknown) => e);
+    const error = await planIn(dir, patch('*** Update File: f.txt', '@@', '-a', '+A', '@@', '-zzz', '+Z')).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(PatchApplyError);
     expect(error instanceof PatchApplyError ? error.failures : null).toEqual([
-      { path: 'f.txt', hunk: 2, patchLine: 6, message: 'Failed to find expected lines in f.txt:\nzzz\n(hunk 2 of 2 for f.txt, patch line 6)' },
+      {
+        path: 'f.txt',
+        hunk: 2,
+        patchLine: 6,
+        message: 'Failed to find expected lines in f.txt:\nzzz\n(hunk 2 of 2 for f.txt, patch line 6)',
+      },
     ]);
   });
 
@@ -91,10 +154,13 @@ describe('planPatch', () => {
       if (text === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
       return text;
     };
-    const plan = await planPatch(parsePatch(patch('*** Update File: f.txt', '@@', '-b', '+B', '*** Add File: g.txt', '+g')), {
-      cwd: '/virtual',
-      readFile,
-    });
+    const plan = await planPatch(
+      parsePatch(patch('*** Update File: f.txt', '@@', '-b', '+B', '*** Add File: g.txt', '+g')),
+      {
+        cwd: '/virtual',
+        readFile,
+      },
+    );
     expect(plan.files.map((f) => [f.path, f.newContent, f.mode, f.observed])).toEqual([
       ['/virtual/f.txt', 'a\nB\n', null, undefined],
       ['/virtual/g.txt', 'g\n', null, 'absent'],
@@ -104,7 +170,9 @@ describe('planPatch', () => {
   it('reports hunks that change the same lines', async () => {
     const dir = tempDir();
     writeTree(dir, { 'f.txt': 'a\nb\n\n' });
-    const error = await planIn(dir, patch('*** Update File: f.txt', '@@', '-b', '-', '+B', '@@', '+tail')).catch((e: unknown) => e);
+    const error = await planIn(dir, patch('*** Update File: f.txt', '@@', '-b', '-', '+B', '@@', '+tail')).catch(
+      (e: unknown) => e,
+    );
     expect(error instanceof PatchApplyError ? error.failures.map((f) => f.message) : error).toEqual([
       'Hunk 2 changes lines of f.txt that hunk 1 already changes\n(hunk 2 of 2 for f.txt, patch line 7)',
     ]);
@@ -147,7 +215,9 @@ describe('withDeclinedHunks', () => {
       [0, 2, 2],
       [2, 28, 28],
     ]);
-    expect(f?.newContent).toBe(['line 1', 'line two', ...numbered(3, 27), 'line twenty-eight', 'line 29', 'line 30'].join('\n') + '\n');
+    expect(f?.newContent).toBe(
+      ['line 1', 'line two', ...numbered(3, 27), 'line twenty-eight', 'line 29', 'line 30'].join('\n') + '\n',
+    );
     expect(plan.files).toHaveLength(4);
 
     await commitPlan(reviewed);
@@ -163,7 +233,16 @@ describe('withDeclinedHunks', () => {
     const plan = await planIn(dir, patch('*** Update File: n.txt', '@@', '-a', '+A', '@@', '+c'));
     expect(plan.files[0]?.newContent).toBe('A\nb\nc\n');
     expect(plan.files[0]?.hunks).toEqual([
-      { index: 0, oldStart: 1, oldCount: 2, newStart: 1, newCount: 3, oldLines: ['a', 'b'], newLines: ['A', 'b', 'c'], ops: '-+-++' },
+      {
+        index: 0,
+        oldStart: 1,
+        oldCount: 2,
+        newStart: 1,
+        newCount: 3,
+        oldLines: ['a', 'b'],
+        newLines: ['A', 'b', 'c'],
+        ops: '-+-++',
+      },
     ]);
   });
 

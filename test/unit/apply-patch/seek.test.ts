@@ -50,7 +50,24 @@ describe('LineSeeker', () => {
   it('gives the same answers as seekSequence over arrays and over text (random files and patterns, seeded)', () => {
     const random = prng(20240611);
     // Short lines go through the line-by-line scan, long ones (some inside others) through the anchor search.
-    const vocabulary = ['a', 'a ', ' a', 'b', '\u201cq\u201d', '"q"', '', 'c\u00a0d', 'c d', '}', 'long', 'long ', ' long', 'longer', 'x long', '\u2018long\u2019'];
+    const vocabulary = [
+      'a',
+      'a ',
+      ' a',
+      'b',
+      '\u201cq\u201d',
+      '"q"',
+      '',
+      'c\u00a0d',
+      'c d',
+      '}',
+      'long',
+      'long ',
+      ' long',
+      'longer',
+      'x long',
+      '\u2018long\u2019',
+    ];
     const pick = (): string => vocabulary[Math.floor(random() * vocabulary.length)] ?? '';
     for (let round = 0; round < 200; round++) {
       const lines = Array.from({ length: 1 + Math.floor(random() * 40) }, pick);

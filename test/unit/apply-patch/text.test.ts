@@ -25,13 +25,13 @@ describe('TextLines', () => {
 
   it('compares lines in place, ignoring the line end', () => {
     const t = new TextLines('abc\r\nab\nabc');
-    expect([t.lineEquals(0, 'abc'), t.lineEquals(0, 'abc\r'), t.lineEquals(1, 'abc'), t.lineEquals(2, 'abc'), t.lineEquals(3, '')]).toEqual([
-      true,
-      false,
-      false,
-      true,
-      false,
-    ]);
+    expect([
+      t.lineEquals(0, 'abc'),
+      t.lineEquals(0, 'abc\r'),
+      t.lineEquals(1, 'abc'),
+      t.lineEquals(2, 'abc'),
+      t.lineEquals(3, ''),
+    ]).toEqual([true, false, false, true, false]);
   });
 
   it('applyEdits keeps untouched bytes and uses the dominant line end for new lines', () => {

@@ -41,7 +41,11 @@ async function threadWithChanges(): Promise<{ id: string; turns: string[]; origi
 async function weft(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runThreadsCommand(argv, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, env: { WEFT_HOME: home.dir, HOME: home.dir } });
+  const code = await runThreadsCommand(argv, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    env: { WEFT_HOME: home.dir, HOME: home.dir },
+  });
   return { code, stdout, stderr };
 }
 
@@ -49,7 +53,11 @@ describe('weft threads revert', () => {
   it('--files puts the files back and drops the turns', async () => {
     const { id, turns, original } = await threadWithChanges();
     const result = await weft('revert', id, '--before', turns[0] ?? '', '--files');
-    expect(result).toEqual({ code: 0, stdout: `Restored 2 path(s) in ${ws.dir}.\nDropped 2 turn(s) from thread ${id}.\n`, stderr: '' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `Restored 2 path(s) in ${ws.dir}.\nDropped 2 turn(s) from thread ${id}.\n`,
+      stderr: '',
+    });
     expect(picture(ws.dir)).toEqual(original);
     const read = await weft('read', id, '--json');
     expect((JSON.parse(read.stdout) as { thread: { turns: unknown[] } }).thread.turns).toEqual([]);

@@ -14,13 +14,22 @@ let childScript: string;
 beforeAll(() => {
   bundleDir = mkdtempSync(join(tmpdir(), 'weft-restore-child-'));
   childScript = join(bundleDir, 'restore-child.mjs');
-  buildSync({ entryPoints: [join(import.meta.dirname, 'fixtures', 'restore-child.ts')], bundle: true, platform: 'node', format: 'esm', outfile: childScript, logLevel: 'error' });
+  buildSync({
+    entryPoints: [join(import.meta.dirname, 'fixtures', 'restore-child.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: childScript,
+    logLevel: 'error',
+  });
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
 /** Starts the child, waits until it says "paused", kills it with SIGKILL. */
 async function killMidRestore(fx: Fixture, stopAt: string): Promise<void> {
-  const child = spawn(process.execPath, [childScript, fx.home.dir, fx.ws.dir, THREAD, 'turn-1', stopAt], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [childScript, fx.home.dir, fx.ws.dir, THREAD, 'turn-1', stopAt], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
   const lines = createInterface({ input: child.stdout });
   for await (const line of lines) {
@@ -36,7 +45,8 @@ describe('a restore killed with SIGKILL', () => {
   afterEach(async () => fx.cleanup());
 
   const files = { 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n', 'dir/d.txt': 'd\n' };
-  const script = 'echo A > a.txt && echo B > b.txt && rm c.txt && echo D > dir/d.txt && mkdir -p n/m && echo e > n/m/e.txt';
+  const script =
+    'echo A > a.txt && echo B > b.txt && rm c.txt && echo D > dir/d.txt && mkdir -p n/m && echo e > n/m/e.txt';
 
   it('mid-way leaves, once Weft starts again, the restored state', async () => {
     fx = await makeFixture(files, { watch: false });

@@ -14,14 +14,28 @@ describe('fork with files', () => {
     git(fx.ws.dir, 'init', '-q');
     git(fx.ws.dir, 'add', '.');
     git(fx.ws.dir, 'commit', '-qm', 'base');
-    await fx.call('turn-1', 'echo A > a.txt && rm tracked-gone.txt && mkdir -p new/dir && echo n > new/dir/n.txt && ln -s a.txt link && chmod 755 a.txt');
+    await fx.call(
+      'turn-1',
+      'echo A > a.txt && rm tracked-gone.txt && mkdir -p new/dir && echo n > new/dir/n.txt && ln -s a.txt link && chmod 755 a.txt',
+    );
     const afterOne = picture(fx.ws.dir, (rel) => rel.startsWith('node_modules'));
     await fx.call('turn-2', 'echo later > a.txt && echo l > later.txt');
     const original = picture(fx.ws.dir);
 
     const state = await fx.service.stateWithout({ threadId: THREAD, root: fx.ws.dir, laterTurnIds: ['turn-2'] });
-    const fork = await createForkFiles({ root: fx.ws.dir, state, blobs: fx.service.blobs, worktreesDir: join(fx.home.dir, 'worktrees'), shortId: 'abc123' });
-    expect(fork).toEqual({ cwd: join(fx.home.dir, 'worktrees', 'abc123'), kind: 'worktree', branch: 'weft/abc123', notes: [] });
+    const fork = await createForkFiles({
+      root: fx.ws.dir,
+      state,
+      blobs: fx.service.blobs,
+      worktreesDir: join(fx.home.dir, 'worktrees'),
+      shortId: 'abc123',
+    });
+    expect(fork).toEqual({
+      cwd: join(fx.home.dir, 'worktrees', 'abc123'),
+      kind: 'worktree',
+      branch: 'weft/abc123',
+      notes: [],
+    });
     expect(picture(fork.cwd)).toEqual(afterOne);
     expect(git(fork.cwd, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('weft/abc123');
     expect(git(fx.ws.dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).not.toBe('weft/abc123');
@@ -41,7 +55,13 @@ describe('fork with files', () => {
     const original = picture(fx.ws.dir);
 
     const state = await fx.service.stateWithout({ threadId: THREAD, root: fx.ws.dir, laterTurnIds: ['turn-2'] });
-    const fork = await createForkFiles({ root: fx.ws.dir, state, blobs: fx.service.blobs, worktreesDir: join(fx.home.dir, 'worktrees'), shortId: 'def456' });
+    const fork = await createForkFiles({
+      root: fx.ws.dir,
+      state,
+      blobs: fx.service.blobs,
+      worktreesDir: join(fx.home.dir, 'worktrees'),
+      shortId: 'def456',
+    });
     expect(fork.kind).toBe('copy');
     expect(picture(fork.cwd)).toEqual(afterOne);
     execFileSync('sh', ['-c', 'echo fork > a.txt && rm -r sub'], { cwd: fork.cwd });

@@ -21,7 +21,10 @@ export interface Fixture {
 
 export const THREAD = 'thread-1';
 
-export async function makeFixture(files: Record<string, string> = {}, options: Partial<CheckpointServiceOptions> = {}): Promise<Fixture> {
+export async function makeFixture(
+  files: Record<string, string> = {},
+  options: Partial<CheckpointServiceOptions> = {},
+): Promise<Fixture> {
   const ws = await makeTempWorkspace(files);
   const home = await makeWeftHome();
   const service = new CheckpointService({ weftHome: home.dir, ...options });
@@ -60,7 +63,9 @@ export function picture(root: string, skip: (rel: string) => boolean = () => fal
       else if (st.isDirectory()) {
         out[rel] = `dir:${(st.mode & 0o777).toString(8)}`;
         walk(rel);
-      } else out[rel] = `file:${(st.mode & 0o777).toString(8)}:${createHash('sha256').update(readFileSync(abs)).digest('hex').slice(0, 16)}`;
+      } else
+        out[rel] =
+          `file:${(st.mode & 0o777).toString(8)}:${createHash('sha256').update(readFileSync(abs)).digest('hex').slice(0, 16)}`;
     }
   };
   walk('');
@@ -70,6 +75,12 @@ export function picture(root: string, skip: (rel: string) => boolean = () => fal
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-C', cwd, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    },
   });
 }

@@ -16,7 +16,14 @@ const TURN_SCRIPT = [
   'mkdir -p deep/er',
   'echo nested > deep/er/n.txt',
 ].join(' && ');
-const FILES = { 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'old.txt': 'moving\n', 'run.sh': 'echo hi\n', 'gone.txt': 'bye\n', 'keep/x.txt': 'x\n' };
+const FILES = {
+  'a.txt': 'alpha\n',
+  'b.txt': 'beta\n',
+  'old.txt': 'moving\n',
+  'run.sh': 'echo hi\n',
+  'gone.txt': 'bye\n',
+  'keep/x.txt': 'x\n',
+};
 
 describe.each([
   { project: 'plain folder', gitRepo: false },
@@ -49,7 +56,20 @@ describe.each([
     const outcome = await fx.service.revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1', 'turn-2'] });
     expect(picture(fx.ws.dir)).toEqual(before);
     expect(outcome.overwritten).toEqual([]);
-    expect(outcome.restored.sort()).toEqual(['a.txt', 'blob.bin', 'deep', 'deep/er', 'deep/er/n.txt', 'gone.txt', 'keep', 'keep/x.txt', 'link', 'new.txt', 'old.txt', 'run.sh']);
+    expect(outcome.restored.sort()).toEqual([
+      'a.txt',
+      'blob.bin',
+      'deep',
+      'deep/er',
+      'deep/er/n.txt',
+      'gone.txt',
+      'keep',
+      'keep/x.txt',
+      'link',
+      'new.txt',
+      'old.txt',
+      'run.sh',
+    ]);
     if (gitBefore !== null) {
       expect(gitState()).toEqual(gitBefore);
     }
@@ -76,7 +96,9 @@ describe('conflicts', () => {
     writeFileSync(fx.ws.path('a.txt'), 'user edit\n');
     writeFileSync(fx.ws.path('c.txt'), 'user edit too\n');
     const edited = picture(fx.ws.dir);
-    const error = await fx.service.revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'] }).catch((e: unknown) => e);
+    const error = await fx.service
+      .revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointConflictError);
     expect(error instanceof CheckpointConflictError && error.conflicts).toEqual(['a.txt', 'c.txt']);
     expect(error instanceof Error && error.message).toContain('a.txt, c.txt');
@@ -125,7 +147,9 @@ describe('safety', () => {
     // Someone replaces the folder with a link to a folder outside the workspace.
     rmSync(fx.ws.path('dir'), { recursive: true });
     symlinkSync(outside.dir, fx.ws.path('dir'));
-    const error = await fx.service.revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'], force: true }).catch((e: unknown) => e);
+    const error = await fx.service
+      .revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'], force: true })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsafePathError);
     expect(readFileSync(join(outside.dir, 'f.txt'), 'utf8')).toBe('outside\n');
   });
@@ -162,7 +186,11 @@ describe('folders the turn created', () => {
     await fx.call('turn-1', 'mkdir out && echo r > out/r.txt');
     writeFileSync(fx.ws.path('out/x.tmp'), 'ignored');
     const outcome = await fx.service.revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'], force: true });
-    expect(picture(fx.ws.dir)).toEqual({ '.gitignore': expect.stringMatching(/^file:/), out: 'dir:755', 'out/x.tmp': expect.stringMatching(/^file:/) });
+    expect(picture(fx.ws.dir)).toEqual({
+      '.gitignore': expect.stringMatching(/^file:/),
+      out: 'dir:755',
+      'out/x.tmp': expect.stringMatching(/^file:/),
+    });
     expect(outcome.notes).toEqual(['out: left in place: the folder still holds files Weft does not track']);
   });
 });

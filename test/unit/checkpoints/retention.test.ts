@@ -9,7 +9,10 @@ describe('retention and garbage collection', () => {
 
   it('keeps the last N turns or the last D days, and removes blobs nothing refers to', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
-    fx = await makeFixture({ 'a.txt': 'start\n' }, { watch: false, retention: { keepTurns: 2, keepDays: 7 }, now: () => now });
+    fx = await makeFixture(
+      { 'a.txt': 'start\n' },
+      { watch: false, retention: { keepTurns: 2, keepDays: 7 }, now: () => now },
+    );
     for (let turn = 1; turn <= 4; turn += 1) {
       await fx.call(`turn-${turn}`, `echo version-${turn} > a.txt`);
       now = new Date(now.getTime() + 3 * 24 * 60 * 60 * 1000);

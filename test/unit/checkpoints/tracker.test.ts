@@ -12,7 +12,10 @@ describe.each(modes)('what a command changed ($name)', ({ watch }) => {
   afterEach(async () => fx.cleanup());
 
   it('records creations, edits, deletions, renames, chmod, binaries, symlinks and new nested folders', async () => {
-    fx = await makeFixture({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'old.txt': 'moving\n', 'run.sh': 'echo hi\n', 'gone.txt': 'bye\n' }, { watch });
+    fx = await makeFixture(
+      { 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'old.txt': 'moving\n', 'run.sh': 'echo hi\n', 'gone.txt': 'bye\n' },
+      { watch },
+    );
     const record = await fx.call(
       'turn-1',
       [
@@ -28,7 +31,10 @@ describe.each(modes)('what a command changed ($name)', ({ watch }) => {
     );
     expect(record).not.toBeNull();
     const summary = Object.fromEntries(
-      (record?.changes ?? []).map((c) => [c.path, `${c.before?.kind ?? 'none'}->${c.after?.kind ?? 'none'}${c.renamedFrom !== undefined ? ` from ${c.renamedFrom}` : ''}`]),
+      (record?.changes ?? []).map((c) => [
+        c.path,
+        `${c.before?.kind ?? 'none'}->${c.after?.kind ?? 'none'}${c.renamedFrom !== undefined ? ` from ${c.renamedFrom}` : ''}`,
+      ]),
     );
     expect(summary).toEqual({
       'a.txt': 'file->file',
@@ -43,17 +49,35 @@ describe.each(modes)('what a command changed ($name)', ({ watch }) => {
       'run.sh': 'file->file',
     });
     const runSh = record?.changes.find((c) => c.path === 'run.sh');
-    expect(runSh?.before?.kind === 'file' && runSh.after?.kind === 'file' && [runSh.before.mode & 0o777, runSh.after.mode & 0o777]).toEqual([0o644, 0o755]);
+    expect(
+      runSh?.before?.kind === 'file' &&
+        runSh.after?.kind === 'file' && [runSh.before.mode & 0o777, runSh.after.mode & 0o777],
+    ).toEqual([0o644, 0o755]);
     const bin = record?.changes.find((c) => c.path === 'blob.bin');
-    expect(bin?.after?.kind === 'file' && fx.service.blobs.get(bin.after.hash ?? '')).toEqual(Buffer.from([0, 1, 2, 255]));
+    expect(bin?.after?.kind === 'file' && fx.service.blobs.get(bin.after.hash ?? '')).toEqual(
+      Buffer.from([0, 1, 2, 255]),
+    );
     const link = record?.changes.find((c) => c.path === 'link');
     expect(link?.after).toMatchObject({ kind: 'symlink', target: 'a.txt' });
   });
 
   it('a folder removed, moved or replaced by a file takes every path below it along', async () => {
-    fx = await makeFixture({ 'keep.txt': 'k\n', 'lib/a.txt': 'a\n', 'lib/sub/b.txt': 'b\n', 'tmp/c.txt': 'c\n', 'tmp/d/e.txt': 'e\n', 'x/y.txt': 'y\n', 'libx/z.txt': 'z\n' }, { watch });
+    fx = await makeFixture(
+      {
+        'keep.txt': 'k\n',
+        'lib/a.txt': 'a\n',
+        'lib/sub/b.txt': 'b\n',
+        'tmp/c.txt': 'c\n',
+        'tmp/d/e.txt': 'e\n',
+        'x/y.txt': 'y\n',
+        'libx/z.txt': 'z\n',
+      },
+      { watch },
+    );
     const first = await fx.call('turn-1', 'mv lib moved && rm -r tmp && rm -r x && echo file > x');
-    const summary = Object.fromEntries((first?.changes ?? []).map((c) => [c.path, `${c.before?.kind ?? 'none'}->${c.after?.kind ?? 'none'}`]));
+    const summary = Object.fromEntries(
+      (first?.changes ?? []).map((c) => [c.path, `${c.before?.kind ?? 'none'}->${c.after?.kind ?? 'none'}`]),
+    );
     expect(summary).toEqual({
       lib: 'dir->none',
       'lib/a.txt': 'file->none',
@@ -72,8 +96,15 @@ describe.each(modes)('what a command changed ($name)', ({ watch }) => {
     });
     // What is gone stays gone from the index: recreating a path is a creation again.
     const second = await fx.call('turn-2', 'mkdir -p lib/sub && echo again > lib/sub/b.txt && echo z2 > libx/z.txt');
-    const again = Object.fromEntries((second?.changes ?? []).map((c) => [c.path, `${c.before?.kind ?? 'none'}->${c.after?.kind ?? 'none'}`]));
-    expect(again).toEqual({ lib: 'none->dir', 'lib/sub': 'none->dir', 'lib/sub/b.txt': 'none->file', 'libx/z.txt': 'file->file' });
+    const again = Object.fromEntries(
+      (second?.changes ?? []).map((c) => [c.path, `${c.before?.kind ?? 'none'}->${c.after?.kind ?? 'none'}`]),
+    );
+    expect(again).toEqual({
+      lib: 'none->dir',
+      'lib/sub': 'none->dir',
+      'lib/sub/b.txt': 'none->file',
+      'libx/z.txt': 'file->file',
+    });
   });
 
   it('a call that changes nothing records nothing', async () => {
@@ -85,13 +116,19 @@ describe.each(modes)('what a command changed ($name)', ({ watch }) => {
   it('leaves out what .gitignore ignores and never looks inside .git', async () => {
     fx = await makeFixture({ '.gitignore': 'build/\n*.log\n!keep.log\n', 'src/x.ts': 'x\n' }, { watch });
     fx.sh('mkdir -p .git && echo ref > .git/HEAD');
-    const record = await fx.call('turn-1', 'mkdir -p build && echo out > build/o.js && echo l > a.log && echo k > keep.log && echo y > src/x.ts && echo g > .git/config');
+    const record = await fx.call(
+      'turn-1',
+      'mkdir -p build && echo out > build/o.js && echo l > a.log && echo k > keep.log && echo y > src/x.ts && echo g > .git/config',
+    );
     expect(record?.changes.map((c) => c.path)).toEqual(['keep.log', 'src/x.ts']);
   });
 
   it('notes files too large to keep instead of storing them', async () => {
     fx = await makeFixture({ 'a.txt': 'a\n' }, { watch, limits: { maxFileBytes: 1000, maxTurnBytes: 1500 } });
-    const record = await fx.call('turn-1', 'head -c 2000 /dev/zero > big.bin && head -c 900 /dev/zero | tr "\\0" x > m1 && head -c 900 /dev/zero | tr "\\0" y > m2');
+    const record = await fx.call(
+      'turn-1',
+      'head -c 2000 /dev/zero > big.bin && head -c 900 /dev/zero | tr "\\0" x > m1 && head -c 900 /dev/zero | tr "\\0" y > m2',
+    );
     expect(record?.notes).toEqual([
       'big.bin: not checkpointed: too large (2 KiB > 1000 B per file)',
       "m2: not checkpointed: too large (the turn's checkpoints passed 1 KiB)",

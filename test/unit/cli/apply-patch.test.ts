@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { APPLY_PATCH_USAGE, runApplyPatchCli } from '../../../src-main/cli/apply-patch';
 import { patch, read, snapshot, tempDir, writeTree } from '../apply-patch/helpers';
 
-async function run(args: string[], cwd: string, stdinText?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  args: string[],
+  cwd: string,
+  stdinText?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -23,7 +27,11 @@ describe('runApplyPatchCli', () => {
     const dir = tempDir();
     writeTree(dir, { 'a.txt': 'a\n' });
     const result = await run([], dir, patch('*** Update File: a.txt', '@@', '-a', '+b', '*** Add File: n.txt', '+n'));
-    expect(result).toEqual({ code: 0, stdout: 'Success. Updated the following files:\nA n.txt\nM a.txt\n', stderr: '' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'Success. Updated the following files:\nA n.txt\nM a.txt\n',
+      stderr: '',
+    });
     expect(read(dir, 'a.txt')).toBe('b\n');
   });
 
@@ -42,12 +50,18 @@ describe('runApplyPatchCli', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^Failed to find expected lines in a\.txt:\nzzz\n.*\n\nNo files were changed: .*\n$/);
     expect(snapshot(dir)).toEqual(before);
-    expect((await run(['not a patch'], dir)).stderr).toBe("invalid patch: The first line of the patch must be '*** Begin Patch'\n");
+    expect((await run(['not a patch'], dir)).stderr).toBe(
+      "invalid patch: The first line of the patch must be '*** Begin Patch'\n",
+    );
   });
 
   it('exits 2 with usage for no patch or too many arguments, and 0 with usage for --help', async () => {
     const dir = tempDir();
-    expect(await run([], dir, '  \n')).toEqual({ code: 2, stdout: '', stderr: `weft apply-patch: the patch is empty.\n\n${APPLY_PATCH_USAGE}` });
+    expect(await run([], dir, '  \n')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `weft apply-patch: the patch is empty.\n\n${APPLY_PATCH_USAGE}`,
+    });
     expect((await run(['a', 'b'], dir)).code).toBe(2);
     expect(await run(['--help'], dir)).toEqual({ code: 0, stdout: APPLY_PATCH_USAGE, stderr: '' });
   });
@@ -58,10 +72,20 @@ describe('weft apply-patch stays inside the current directory', () => {
     const base = tempDir();
     const dir = join(base, 'ws');
     const outside = join(base, 'outside');
-    writeTree(base, { 'ws/a.txt': 'a\n', 'ws/.git/config': '[core]\n', 'ws/sub/b.txt': 'b\n', 'outside/victim.txt': 'original\n' });
+    writeTree(base, {
+      'ws/a.txt': 'a\n',
+      'ws/.git/config': '[core]\n',
+      'ws/sub/b.txt': 'b\n',
+      'outside/victim.txt': 'original\n',
+    });
     symlinkSync(outside, join(dir, 'link'));
     symlinkSync(join(outside, 'victim.txt'), join(dir, 'victim-link.txt'));
-    const state = (): unknown => ({ outside: snapshot(outside), git: snapshot(join(dir, '.git')), sub: snapshot(join(dir, 'sub')), a: read(dir, 'a.txt') });
+    const state = (): unknown => ({
+      outside: snapshot(outside),
+      git: snapshot(join(dir, '.git')),
+      sub: snapshot(join(dir, 'sub')),
+      a: read(dir, 'a.txt'),
+    });
     const before = state();
     const hostile = [
       ['*** Add File: ../outside/new.txt', '+x'],
@@ -91,7 +115,11 @@ describe('weft apply-patch stays inside the current directory', () => {
     const base = tempDir();
     writeTree(base, { 'ws/a.txt': 'a\n' });
     const result = await run(['--root', base, patch('*** Add File: ../sibling.txt', '+s')], join(base, 'ws'));
-    expect(result).toEqual({ code: 0, stdout: 'Success. Updated the following files:\nA ../sibling.txt\n', stderr: '' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'Success. Updated the following files:\nA ../sibling.txt\n',
+      stderr: '',
+    });
     expect(read(base, 'sibling.txt')).toBe('s\n');
   });
 });

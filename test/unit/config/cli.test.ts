@@ -83,7 +83,11 @@ describe('weft config show', () => {
         config: z.record(z.string(), z.unknown()),
         origins: z.record(z.string(), z.string()),
         layers: z.array(z.object({ source: z.string() })),
-        projectTrust: z.object({ root: z.string(), trusted: z.boolean().nullable(), skippedFiles: z.array(z.string()) }),
+        projectTrust: z.object({
+          root: z.string(),
+          trusted: z.boolean().nullable(),
+          skippedFiles: z.array(z.string()),
+        }),
       })
       .parse(JSON.parse(stdout));
     expect(output.config['model_reasoning_effort']).toBe('high');
@@ -98,7 +102,8 @@ describe('weft config show', () => {
     expect(await run('-c', 'approval_policy=sometimes')).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'weft config: -c approval_policy: `approval_policy` must be one of untrusted, on-failure, on-request, never (got "sometimes")\n',
+      stderr:
+        'weft config: -c approval_policy: `approval_policy` must be one of untrusted, on-failure, on-request, never (got "sometimes")\n',
     });
     expect((await run('--bogus')).code).toBe(2);
     const unknown = await run('frobnicate');
@@ -122,10 +127,14 @@ describe('weft config get', () => {
     expect(await run('get', 'aproval_policy')).toEqual({
       code: 1,
       stdout: '',
-      stderr: expect.stringContaining('weft config: unknown key `aproval_policy` (did you mean `approval_policy`?)\n') as string,
+      stderr: expect.stringContaining(
+        'weft config: unknown key `aproval_policy` (did you mean `approval_policy`?)\n',
+      ) as string,
     });
     expect((await run('get', 'nosuch')).stderr).toContain('weft config: unknown key `nosuch`\n');
-    expect((await run('get', 'model_providers.proxy.base_ur')).stderr).toContain('weft config: unknown key `model_providers.proxy.base_ur` (did you mean `model_providers.proxy.base_url`?)\n');
+    expect((await run('get', 'model_providers.proxy.base_ur')).stderr).toContain(
+      'weft config: unknown key `model_providers.proxy.base_ur` (did you mean `model_providers.proxy.base_url`?)\n',
+    );
     const unset = await run('get', 'developer_instructions');
     expect(unset.code).toBe(1);
     expect(unset.stderr).toContain('weft config: `developer_instructions` is not set; the built-in default applies\n');
@@ -135,7 +144,11 @@ describe('weft config get', () => {
 
 describe('weft config set / unset', () => {
   it('writes the user config, reading VALUE as TOML or else as a string', async () => {
-    expect(await run('set', 'model', 'gpt-5')).toEqual({ code: 0, stdout: `Set model = "gpt-5" in ${userFile}\n`, stderr: '' });
+    expect(await run('set', 'model', 'gpt-5')).toEqual({
+      code: 0,
+      stdout: `Set model = "gpt-5" in ${userFile}\n`,
+      stderr: '',
+    });
     expect((await run('set', 'sandbox_workspace_write.network_access', 'true')).code).toBe(0);
     expect((await run('set', 'sandbox_workspace_write.writable_roots', '["/a", "/b"]')).code).toBe(0);
     expect(await readFile(userFile, 'utf8')).toBe(
@@ -146,7 +159,11 @@ describe('weft config set / unset', () => {
   });
 
   it('refuses unknown keys and bad values without touching the file', async () => {
-    expect(await run('set', 'modle', 'x')).toEqual({ code: 1, stdout: '', stderr: 'weft config: not written: unknown key `modle` (did you mean `model`?)\n' });
+    expect(await run('set', 'modle', 'x')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'weft config: not written: unknown key `modle` (did you mean `model`?)\n',
+    });
     const bad = await run('set', 'approval_policy', 'on-reqest');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe(
@@ -159,12 +176,16 @@ describe('weft config set / unset', () => {
   it('notes when a flag still overrides what was written', async () => {
     const { code, stderr } = await run('set', 'approval_policy', 'untrusted', '-c', 'approval_policy="never"');
     expect(code).toBe(0);
-    expect(stderr).toBe(`weft: note: \`approval_policy\` was written to ${userFile}, but -c approval_policy sets it too and wins\n`);
+    expect(stderr).toBe(
+      `weft: note: \`approval_policy\` was written to ${userFile}, but -c approval_policy sets it too and wins\n`,
+    );
   });
 
   it('removes a key', async () => {
     expect((await run('unset', 'approval_policy')).stdout).toBe(`Removed approval_policy from ${userFile}\n`);
-    expect((await run('unset', 'approval_policy')).stdout).toBe(`approval_policy is not set in ${userFile}; nothing changed\n`);
+    expect((await run('unset', 'approval_policy')).stdout).toBe(
+      `approval_policy is not set in ${userFile}; nothing changed\n`,
+    );
     expect(await readFile(userFile, 'utf8')).toBe(USER_CONFIG.replace('approval_policy = "never"\n', ''));
   });
 });
@@ -183,8 +204,12 @@ describe('weft config trust / untrust', () => {
     expect(originOf(shown.stdout, 'sandbox_mode')).toBe(`${join(project, '.weft/config.toml')}:1`);
     expect(shown.stderr).toBe('');
 
-    expect((await run('untrust')).stdout).toBe(`Untrusted ${project}: its .weft/config.toml files are ignored (recorded in ${userFile})\n`);
-    expect(await readFile(userFile, 'utf8')).toBe(`${USER_CONFIG}\n[projects."${project}"]\ntrust_level = "untrusted"\n`);
+    expect((await run('untrust')).stdout).toBe(
+      `Untrusted ${project}: its .weft/config.toml files are ignored (recorded in ${userFile})\n`,
+    );
+    expect(await readFile(userFile, 'utf8')).toBe(
+      `${USER_CONFIG}\n[projects."${project}"]\ntrust_level = "untrusted"\n`,
+    );
     const after = await run();
     expect(originOf(after.stdout, 'sandbox_mode')).toBe('default');
     expect(after.stderr).toContain(`the project ${project} is not trusted, so`);
@@ -193,6 +218,8 @@ describe('weft config trust / untrust', () => {
   it('rejects a folder that does not exist', async () => {
     const { code, stderr } = await run('trust', 'nowhere');
     expect(code).toBe(1);
-    expect(stderr).toBe(`weft config: ${join(project, 'nowhere')} is not a folder; give the project's folder (or one inside it)\n`);
+    expect(stderr).toBe(
+      `weft config: ${join(project, 'nowhere')} is not a folder; give the project's folder (or one inside it)\n`,
+    );
   });
 });

@@ -25,7 +25,8 @@ afterEach(async () => {
   await tree.dispose();
 });
 
-const load = (overrides: string[] = [], at = cwd): Promise<LoadedConfig> => loadConfig({ weftHome: home, cwd: at, overrides, env: {} });
+const load = (overrides: string[] = [], at = cwd): Promise<LoadedConfig> =>
+  loadConfig({ weftHome: home, cwd: at, overrides, env: {} });
 
 async function loadError(overrides: string[] = []): Promise<ConfigError> {
   const error: unknown = await load(overrides).then(
@@ -66,7 +67,10 @@ async function writeMatrix(trustLevel: string | null): Promise<{ rootFile: strin
     'proj/.weft/config.toml',
     'model = "root"\napproval_policy = "untrusted"\nmodel_reasoning_effort = "low"\ndeveloper_instructions = "root"\n[sandbox_workspace_write]\nnetwork_access = true\n',
   );
-  const subFile = await tree.write('proj/sub/.weft/config.toml', 'model = "sub"\napproval_policy = "on-request"\nmodel_reasoning_effort = "high"\n');
+  const subFile = await tree.write(
+    'proj/sub/.weft/config.toml',
+    'model = "sub"\napproval_policy = "on-request"\nmodel_reasoning_effort = "high"\n',
+  );
   return { rootFile, subFile };
 }
 
@@ -84,7 +88,8 @@ describe('layer precedence', () => {
       model_reasoning_summary: 'auto',
       sandbox_workspace_write: { writable_roots: ['/user'], network_access: true },
     });
-    const rootText = 'model = "root"\napproval_policy = "untrusted"\nmodel_reasoning_effort = "low"\ndeveloper_instructions = "root"\n[sandbox_workspace_write]\nnetwork_access = true\n';
+    const rootText =
+      'model = "root"\napproval_policy = "untrusted"\nmodel_reasoning_effort = "low"\ndeveloper_instructions = "root"\n[sandbox_workspace_write]\nnetwork_access = true\n';
     expect(loaded.layers).toEqual([
       { source: 'default', file: null },
       { source: 'user', file: userFile, version: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
@@ -120,7 +125,12 @@ describe('layer precedence', () => {
   it('skips the project files of an untrusted project and says so', async () => {
     const { rootFile, subFile } = await writeMatrix('untrusted');
     const loaded = await load();
-    expect(loaded.config).toMatchObject({ model: 'profile', approval_policy: 'on-failure', model_reasoning_effort: 'minimal', developer_instructions: 'user' });
+    expect(loaded.config).toMatchObject({
+      model: 'profile',
+      approval_policy: 'on-failure',
+      model_reasoning_effort: 'minimal',
+      developer_instructions: 'user',
+    });
     expect(loaded.config.sandbox_workspace_write).toEqual({ writable_roots: ['/user'] });
     expect(loaded.layers.map((layer) => layer.source)).toEqual(['default', 'user', 'profile']);
     expect(loaded.projectTrust).toEqual({ root, trusted: false, skippedFiles: [rootFile, subFile] });
@@ -138,7 +148,9 @@ describe('layer precedence', () => {
     await tree.write('weft-home/config.toml', trust('trusted'));
     const subFile = await tree.write('proj/sub/.weft/config.toml', '\nsandbox_mode = "full"\n');
     const error = await loadError();
-    expect(error.message).toBe(`${subFile}:2:1: \`sandbox_mode\` must be one of read-only, workspace-write, danger-full-access (got "full")`);
+    expect(error.message).toBe(
+      `${subFile}:2:1: \`sandbox_mode\` must be one of read-only, workspace-write, danger-full-access (got "full")`,
+    );
   });
 
   it('finds trust through a symlinked or differently written project path', async () => {
@@ -216,15 +228,26 @@ describe('profiles', () => {
 
     await tree.write('proj/sub/.weft/config.toml', 'profile = "slow"\n');
     expect((await load()).config).toMatchObject({ profile: 'slow', model: 'slow-model', web_search: 'disabled' });
-    expect((await load(['profile=fast', 'model=flag'])).config).toMatchObject({ profile: 'fast', model: 'flag', web_search: 'live' });
+    expect((await load(['profile=fast', 'model=flag'])).config).toMatchObject({
+      profile: 'fast',
+      model: 'flag',
+      web_search: 'live',
+    });
   });
 
   it('rejects an unknown profile, naming the known ones', async () => {
-    await tree.write('weft-home/config.toml', 'model = "m"\nprofile = "fsat"\n[profiles.fast]\nmodel = "x"\n[profiles.slow]\n');
+    await tree.write(
+      'weft-home/config.toml',
+      'model = "m"\nprofile = "fsat"\n[profiles.fast]\nmodel = "x"\n[profiles.slow]\n',
+    );
     const error = await loadError();
-    expect(error.message).toBe(`${userFile}:2:1: profile "fsat" is not defined; defined profiles: fast, slow (did you mean "fast"?)`);
+    expect(error.message).toBe(
+      `${userFile}:2:1: profile "fsat" is not defined; defined profiles: fast, slow (did you mean "fast"?)`,
+    );
     expect([error.file, error.line, error.column]).toEqual([userFile, 2, 1]);
-    expect((await loadError(['profile=nope'])).message).toBe('-c profile: profile "nope" is not defined; defined profiles: fast, slow');
+    expect((await loadError(['profile=nope'])).message).toBe(
+      '-c profile: profile "nope" is not defined; defined profiles: fast, slow',
+    );
   });
 
   it('says how to define a profile when there are none', async () => {

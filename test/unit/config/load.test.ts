@@ -15,7 +15,8 @@ afterEach(async () => {
   await weft.dispose();
 });
 
-const load = (overrides?: string[]): Promise<LoadedConfig> => loadConfig({ weftHome: weft.home, cwd: weft.home, overrides, env: {} });
+const load = (overrides?: string[]): Promise<LoadedConfig> =>
+  loadConfig({ weftHome: weft.home, cwd: weft.home, overrides, env: {} });
 
 /** The ConfigError a load throws; fails the test when the load succeeds. */
 async function loadError(overrides?: string[]): Promise<ConfigError> {
@@ -218,8 +219,19 @@ unified_exec = true
       developer_instructions: 'Use tabs.',
       model_instructions_file: '/etc/weft/instructions.md',
       profile: 'fast',
-      sandbox_workspace_write: { writable_roots: ['/srv/data'], network_access: true, exclude_tmpdir_env_var: true, exclude_slash_tmp: false },
-      shell_environment_policy: { inherit: 'core', exclude: ['AWS_*'], include_only: ['PATH', 'HOME'], set: { CI: '1' }, ignore_default_excludes: true },
+      sandbox_workspace_write: {
+        writable_roots: ['/srv/data'],
+        network_access: true,
+        exclude_tmpdir_env_var: true,
+        exclude_slash_tmp: false,
+      },
+      shell_environment_policy: {
+        inherit: 'core',
+        exclude: ['AWS_*'],
+        include_only: ['PATH', 'HOME'],
+        set: { CI: '1' },
+        ignore_default_excludes: true,
+      },
       model_providers: {
         proxy: {
           name: 'Proxy',
@@ -238,7 +250,14 @@ unified_exec = true
         },
       },
       mcp_servers: {
-        files: { command: 'mcp-files', args: ['--root', '.'], env: { LOG: '1' }, cwd: '/tmp', startup_timeout_sec: 20, tool_timeout_sec: 90.5 },
+        files: {
+          command: 'mcp-files',
+          args: ['--root', '.'],
+          env: { LOG: '1' },
+          cwd: '/tmp',
+          startup_timeout_sec: 20,
+          tool_timeout_sec: 90.5,
+        },
         docs: {
           url: 'https://docs.example/mcp',
           bearer_token_env_var: 'DOCS_TOKEN',
@@ -275,11 +294,17 @@ unified_exec = true
   it('names an unterminated string as such', async () => {
     await weft.write('model = "gpt-5\napproval_policy = "never"\n');
     const error = await loadError();
-    expect(error.message).toBe(`${weft.file}:1:15: TOML syntax error: unterminated string (the closing " is missing on line 1)`);
+    expect(error.message).toBe(
+      `${weft.file}:1:15: TOML syntax error: unterminated string (the closing " is missing on line 1)`,
+    );
     await weft.write("model = 'gpt-5");
-    expect((await loadError()).message).toBe(`${weft.file}:1:9: TOML syntax error: unterminated string (the closing ' is missing)`);
+    expect((await loadError()).message).toBe(
+      `${weft.file}:1:9: TOML syntax error: unterminated string (the closing ' is missing)`,
+    );
     await weft.write('instructions = """hello\nworld\n');
-    expect((await loadError()).message).toBe(`${weft.file}:1:16: TOML syntax error: unterminated string (the closing """ is missing)`);
+    expect((await loadError()).message).toBe(
+      `${weft.file}:1:16: TOML syntax error: unterminated string (the closing """ is missing)`,
+    );
   });
 
   it('reports a bad enum value with its position, the allowed values and a suggestion', async () => {
@@ -355,7 +380,9 @@ unified_exec = true
       ...DEFAULT_CONFIG,
       approval_policy: 'never',
       sandbox_workspace_write: {},
-      model_providers: { mock: { request_max_retries: 4, stream_max_retries: 5, stream_idle_timeout_ms: 300000, wire_api: 'responses' } },
+      model_providers: {
+        mock: { request_max_retries: 4, stream_max_retries: 5, stream_idle_timeout_ms: 300000, wire_api: 'responses' },
+      },
     });
   });
 
@@ -439,6 +466,8 @@ unified_exec = true
   it('reports an unreadable config file without crashing', async () => {
     await mkdir(join(weft.home, 'config.toml'));
     const error = await loadError();
-    expect(error.message).toMatch(new RegExp(`^${weft.file}: cannot read the config file \\(EISDIR: .*\\); check that it is a readable file$`));
+    expect(error.message).toMatch(
+      new RegExp(`^${weft.file}: cannot read the config file \\(EISDIR: .*\\); check that it is a readable file$`),
+    );
   });
 });

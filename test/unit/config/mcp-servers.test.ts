@@ -47,15 +47,27 @@ http_headers = { "X-Team" = "core" }
 env_http_headers = { "X-Key" = "WEB_KEY" }
 `);
     const { config } = await load();
-    expect(config.mcp_servers['docs']).toMatchObject({ command: 'npx', env_vars: ['DOCS_TOKEN'], required: true, tool_timeout_sec: 5.5, approval: 'always', tools: { search: { approval: 'never' } } });
-    expect(config.mcp_servers['web']).toMatchObject({ url: 'https://mcp.example.com/mcp', env_http_headers: { 'X-Key': 'WEB_KEY' } });
+    expect(config.mcp_servers['docs']).toMatchObject({
+      command: 'npx',
+      env_vars: ['DOCS_TOKEN'],
+      required: true,
+      tool_timeout_sec: 5.5,
+      approval: 'always',
+      tools: { search: { approval: 'never' } },
+    });
+    expect(config.mcp_servers['web']).toMatchObject({
+      url: 'https://mcp.example.com/mcp',
+      env_http_headers: { 'X-Key': 'WEB_KEY' },
+    });
   });
 
   it('reports bad values at their line and column', async () => {
     await weft.write('[mcp_servers.docs]\ncommand = "x"\napproval = "sometimes"\n');
     const error = await loadError();
     expect([error.line, error.column]).toEqual([3, 1]);
-    expect(error.message).toContain('`mcp_servers.docs.approval` must be one of never, on-request, always (got "sometimes")');
+    expect(error.message).toContain(
+      '`mcp_servers.docs.approval` must be one of never, on-request, always (got "sometimes")',
+    );
 
     await weft.write('[mcp_servers.docs]\ncommand = "x"\n\nstartup_timeout_sec = -1\n');
     const negative = await loadError();
@@ -67,7 +79,9 @@ env_http_headers = { "X-Key" = "WEB_KEY" }
 
   it('needs command or url, not both', async () => {
     await weft.write('[mcp_servers.none]\nenabled = true\n');
-    expect((await loadError()).message).toContain('`mcp_servers.none` needs `command` (a stdio server) or `url` (an HTTP server)');
+    expect((await loadError()).message).toContain(
+      '`mcp_servers.none` needs `command` (a stdio server) or `url` (an HTTP server)',
+    );
     await weft.write('[mcp_servers.both]\ncommand = "x"\nurl = "http://127.0.0.1/mcp"\n');
     expect((await loadError()).message).toContain('has both `command` and `url`');
   });
@@ -75,6 +89,8 @@ env_http_headers = { "X-Key" = "WEB_KEY" }
   it('warns about unknown keys with a suggestion', async () => {
     await weft.write('[mcp_servers.docs]\ncommand = "x"\ntool_timeout = 5\n');
     const { warnings } = await load();
-    expect(warnings.join('\n')).toContain('unknown key `mcp_servers.docs.tool_timeout` (did you mean `mcp_servers.docs.tool_timeout_sec`?)');
+    expect(warnings.join('\n')).toContain(
+      'unknown key `mcp_servers.docs.tool_timeout` (did you mean `mcp_servers.docs.tool_timeout_sec`?)',
+    );
   });
 });

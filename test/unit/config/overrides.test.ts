@@ -55,7 +55,9 @@ describe('parseOverride', () => {
     expect(attempt('sandbox..mode=x')).toBe(
       'invalid -c override "sandbox..mode=x": "sandbox..mode" is not a key path; write dotted keys such as sandbox_workspace_write.network_access',
     );
-    expect(attempt('__proto__.polluted=1')).toBe('invalid -c override "__proto__.polluted=1": "__proto__" cannot be used as a key');
+    expect(attempt('__proto__.polluted=1')).toBe(
+      'invalid -c override "__proto__.polluted=1": "__proto__" cannot be used as a key',
+    );
   });
 });
 
@@ -73,10 +75,24 @@ describe('overrides given as values', () => {
       value: true,
     });
     home = await makeWeftHome('');
-    const host = { weftHome: home.dir, env: {}, defaultCwd: home.dir, rules: new RuleStore(home.dir), log: () => undefined, keyStore: new FileKeyStore(home.dir) };
+    const host = {
+      weftHome: home.dir,
+      env: {},
+      defaultCwd: home.dir,
+      rules: new RuleStore(home.dir),
+      log: () => undefined,
+      keyStore: new FileKeyStore(home.dir),
+    };
     // DEL is not allowed in a TOML string: as a `-c` flag the quotes would have become part of the text.
     const instructions = 'Be brief.\u007f And "exact".';
-    const { loaded } = await threadConfig(host, { developerInstructions: instructions, config: { 'shell_environment_policy.set': { CI: '1' }, model_context_window: 200000 } }, home.dir);
+    const { loaded } = await threadConfig(
+      host,
+      {
+        developerInstructions: instructions,
+        config: { 'shell_environment_policy.set': { CI: '1' }, model_context_window: 200000 },
+      },
+      home.dir,
+    );
     expect(loaded.config.developer_instructions).toBe(instructions);
     expect(loaded.config.shell_environment_policy?.set).toEqual({ CI: '1' });
     expect(loaded.config.model_context_window).toBe(200000);

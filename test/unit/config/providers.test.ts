@@ -23,7 +23,11 @@ function resolveError(config: WeftConfig, env: NodeJS.ProcessEnv): ConfigError {
 
 describe('resolveProvider', () => {
   it('resolves the built-in openai provider from the environment', () => {
-    const provider = resolveProvider(configWith({}), { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9000/v1/' }, FILE);
+    const provider = resolveProvider(
+      configWith({}),
+      { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9000/v1/' },
+      FILE,
+    );
     expect(provider).toEqual({
       id: 'openai',
       name: 'OpenAI',
@@ -56,16 +60,44 @@ describe('resolveProvider', () => {
     const provider = resolveProvider(configWith({ openai_base_url: 'http://127.0.0.1:9100/v1/' }), env, FILE);
     expect([provider.baseUrl, provider.apiKey]).toEqual(['http://127.0.0.1:9100/v1', 'sk-codex']);
     expect(resolveProvider(configWith({}), { CODEX_API_KEY: 'sk-codex' }, FILE).apiKey).toBe('sk-codex');
-    const custom = configWith({ model_provider: 'mine', model_providers: { mine: { base_url: 'http://127.0.0.1:9200/v1', env_key: 'MINE_KEY', wire_api: 'responses', ...RETRIES } } });
-    expect(resolveProvider({ ...custom, openai_base_url: 'http://elsewhere/v1' }, { CODEX_API_KEY: 'sk-codex', MINE_KEY: 'sk-mine' }, FILE)).toMatchObject({ baseUrl: 'http://127.0.0.1:9200/v1', apiKey: 'sk-mine' });
+    const custom = configWith({
+      model_provider: 'mine',
+      model_providers: {
+        mine: { base_url: 'http://127.0.0.1:9200/v1', env_key: 'MINE_KEY', wire_api: 'responses', ...RETRIES },
+      },
+    });
+    expect(
+      resolveProvider(
+        { ...custom, openai_base_url: 'http://elsewhere/v1' },
+        { CODEX_API_KEY: 'sk-codex', MINE_KEY: 'sk-mine' },
+        FILE,
+      ),
+    ).toMatchObject({ baseUrl: 'http://127.0.0.1:9200/v1', apiKey: 'sk-mine' });
   });
 
   it('resolves the local built-ins without a key', () => {
-    const ollama = resolveProvider(configWith({ model_provider: 'ollama' }), { OPENAI_BASE_URL: 'http://ignored' }, FILE);
-    expect(ollama).toMatchObject({ id: 'ollama', name: 'Ollama', baseUrl: 'http://localhost:11434/v1', wireApi: 'chat', apiKey: null, envKey: null });
+    const ollama = resolveProvider(
+      configWith({ model_provider: 'ollama' }),
+      { OPENAI_BASE_URL: 'http://ignored' },
+      FILE,
+    );
+    expect(ollama).toMatchObject({
+      id: 'ollama',
+      name: 'Ollama',
+      baseUrl: 'http://localhost:11434/v1',
+      wireApi: 'chat',
+      apiKey: null,
+      envKey: null,
+    });
     expect(missingKeyMessage(ollama)).toBeNull();
     const lmstudio = resolveProvider(configWith({ model_provider: 'lmstudio' }), {}, FILE);
-    expect(lmstudio).toMatchObject({ id: 'lmstudio', name: 'LM Studio', baseUrl: 'http://localhost:1234/v1', wireApi: 'chat', apiKey: null });
+    expect(lmstudio).toMatchObject({
+      id: 'lmstudio',
+      name: 'LM Studio',
+      baseUrl: 'http://localhost:1234/v1',
+      wireApi: 'chat',
+      apiKey: null,
+    });
   });
 
   it('resolves a custom provider with headers, query params and key instructions', () => {
@@ -108,26 +140,45 @@ describe('resolveProvider', () => {
   });
 
   it('needs a key for a custom provider only when it names env_key, and prefers a bearer token', () => {
-    const open = configWith({ model_provider: 'local', model_providers: { local: { ...RETRIES, wire_api: 'chat', base_url: 'http://gpu:8000/v1' } } });
+    const open = configWith({
+      model_provider: 'local',
+      model_providers: { local: { ...RETRIES, wire_api: 'chat', base_url: 'http://gpu:8000/v1' } },
+    });
     const local = resolveProvider(open, {}, FILE);
     expect([local.apiKey, local.envKey, missingKeyMessage(local)]).toEqual([null, null, null]);
 
     const tokened = configWith({
       model_provider: 'proxy',
-      model_providers: { proxy: { ...RETRIES, wire_api: 'responses', base_url: 'http://p/v1', env_key: 'PROXY_KEY', experimental_bearer_token: 'tok' } },
+      model_providers: {
+        proxy: {
+          ...RETRIES,
+          wire_api: 'responses',
+          base_url: 'http://p/v1',
+          env_key: 'PROXY_KEY',
+          experimental_bearer_token: 'tok',
+        },
+      },
     });
     const proxy = resolveProvider(tokened, { PROXY_KEY: 'from-env' }, FILE);
     expect([proxy.apiKey, missingKeyMessage(proxy)]).toEqual(['tok', null]);
 
     const openaiAuth = configWith({
       model_provider: 'gateway',
-      model_providers: { gateway: { ...RETRIES, wire_api: 'responses', base_url: 'http://g/v1', requires_openai_auth: true } },
+      model_providers: {
+        gateway: { ...RETRIES, wire_api: 'responses', base_url: 'http://g/v1', requires_openai_auth: true },
+      },
     });
-    expect(resolveProvider(openaiAuth, { OPENAI_API_KEY: 'sk' }, FILE)).toMatchObject({ envKey: 'OPENAI_API_KEY', apiKey: 'sk' });
+    expect(resolveProvider(openaiAuth, { OPENAI_API_KEY: 'sk' }, FILE)).toMatchObject({
+      envKey: 'OPENAI_API_KEY',
+      apiKey: 'sk',
+    });
   });
 
   it('says how to define an unknown provider', () => {
-    const config = configWith({ model_provider: 'foo', model_providers: { mock: { ...RETRIES, wire_api: 'responses', base_url: 'http://m/v1' } } });
+    const config = configWith({
+      model_provider: 'foo',
+      model_providers: { mock: { ...RETRIES, wire_api: 'responses', base_url: 'http://m/v1' } },
+    });
     const error = resolveError(config, {});
     expect(error.message).toBe(
       `model_provider "foo" is not defined; add a [model_providers.foo] table to ${FILE} or use one of openai, ollama, lmstudio, mock`,
@@ -136,8 +187,13 @@ describe('resolveProvider', () => {
   });
 
   it('says where to add a missing base_url', () => {
-    const config = configWith({ model_provider: 'mock', model_providers: { mock: { ...RETRIES, wire_api: 'responses', env_key: 'K' } } });
-    expect(resolveError(config, {}).message).toBe(`provider "mock" has no base_url; add base_url = "https://…/v1" to [model_providers.mock] in ${FILE}`);
+    const config = configWith({
+      model_provider: 'mock',
+      model_providers: { mock: { ...RETRIES, wire_api: 'responses', env_key: 'K' } },
+    });
+    expect(resolveError(config, {}).message).toBe(
+      `provider "mock" has no base_url; add base_url = "https://…/v1" to [model_providers.mock] in ${FILE}`,
+    );
   });
 
   it('defaults the file it names to config.toml under WEFT_HOME', () => {

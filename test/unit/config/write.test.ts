@@ -2,7 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
-import { ConfigError, configVersion, deleteConfigValue, loadConfig, setProjectTrust, writeConfigValue } from '../../../src-main/config';
+import {
+  ConfigError,
+  configVersion,
+  deleteConfigValue,
+  loadConfig,
+  setProjectTrust,
+  writeConfigValue,
+} from '../../../src-main/config';
 import type { WriteConfigOptions } from '../../../src-main/config';
 import { cloneDocument, deletePath, isTable, setPath } from '../../../src-main/config/document';
 import { applySet, deleteInText, setInText } from '../../../src-main/config/toml-edit';
@@ -55,7 +62,13 @@ afterEach(async () => {
 const text = (): Promise<string> => readFile(file, 'utf8');
 
 /** Writes, then checks the exact new text and that it parses to the old document with the one change. */
-async function expectWrite(keyPath: string, path: string[], value: unknown, expected: string, opts?: WriteConfigOptions): Promise<void> {
+async function expectWrite(
+  keyPath: string,
+  path: string[],
+  value: unknown,
+  expected: string,
+  opts?: WriteConfigOptions,
+): Promise<void> {
   const before = await text();
   const result = await writeConfigValue(file, keyPath, value, opts);
   const after = await text();
@@ -115,7 +128,12 @@ describe('writeConfigValue', () => {
   });
 
   it('adds a top-level key before the first table', async () => {
-    await expectWrite('web_search', ['web_search'], 'live', CONFIG.replace('approval_policy = "on-request"\n', 'approval_policy = "on-request"\nweb_search = "live"\n'));
+    await expectWrite(
+      'web_search',
+      ['web_search'],
+      'live',
+      CONFIG.replace('approval_policy = "on-request"\n', 'approval_policy = "on-request"\nweb_search = "live"\n'),
+    );
     await writeFile(file, '# header comment\n\n[tui]\nx = 1\n');
     await expectWrite('model', ['model'], 'm', '# header comment\n\nmodel = "m"\n\n[tui]\nx = 1\n');
   });
@@ -133,7 +151,12 @@ describe('writeConfigValue', () => {
     await writeFile(file, CONFIG);
     const result = await setProjectTrust(join(tree.dir, 'home'), '/home/you/b', 'trusted');
     expect(result.status).toBe('ok');
-    expect(await text()).toBe(CONFIG.replace('  trust_level = "trusted"\n', '  trust_level = "trusted"\n\n[projects."/home/you/b"]\n  trust_level = "trusted"\n'));
+    expect(await text()).toBe(
+      CONFIG.replace(
+        '  trust_level = "trusted"\n',
+        '  trust_level = "trusted"\n\n[projects."/home/you/b"]\n  trust_level = "trusted"\n',
+      ),
+    );
   });
 
   it('adds a new nested table at the end of the file', async () => {
@@ -172,8 +195,15 @@ describe('writeConfigValue', () => {
   });
 
   it('replaces a table key by key (keeping its comments), or merges into it with upsert', async () => {
-    await writeConfigValue(file, 'sandbox_workspace_write', { network_access: true, exclude_slash_tmp: true }, { mergeStrategy: 'upsert' });
-    expect(await text()).toBe(CONFIG.replace('network_access = false\n', 'network_access = true\nexclude_slash_tmp = true\n'));
+    await writeConfigValue(
+      file,
+      'sandbox_workspace_write',
+      { network_access: true, exclude_slash_tmp: true },
+      { mergeStrategy: 'upsert' },
+    );
+    expect(await text()).toBe(
+      CONFIG.replace('network_access = false\n', 'network_access = true\nexclude_slash_tmp = true\n'),
+    );
     await writeConfigValue(file, 'sandbox_workspace_write', { network_access: false });
     expect(await text()).toBe(CONFIG.replace('writable_roots = [\n  "/srv/data", # shared data\n]\n', ''));
   });
@@ -223,7 +253,9 @@ describe('writeConfigValue', () => {
 
   it('refuses to edit a file with a TOML syntax error', async () => {
     await writeFile(file, 'model = = "x"\n');
-    expect((await writeError(writeConfigValue(file, 'model', 'y'))).message).toBe(`${file}:1:9: TOML syntax error: invalid value`);
+    expect((await writeError(writeConfigValue(file, 'model', 'y'))).message).toBe(
+      `${file}:1:9: TOML syntax error: invalid value`,
+    );
     expect(await text()).toBe('model = = "x"\n');
   });
 
@@ -232,7 +264,10 @@ describe('writeConfigValue', () => {
     const check = { weftHome: home, cwd: tree.dir, overrides: ['model=flag'] };
     const result = await writeConfigValue(file, 'model', 'o3', { check });
     expect(result.status).toBe('okOverridden');
-    expect(result.overriddenMetadata).toEqual({ message: `\`model\` was written to ${file}, but -c model sets it too and wins`, origin: '-c model' });
+    expect(result.overriddenMetadata).toEqual({
+      message: `\`model\` was written to ${file}, but -c model sets it too and wins`,
+      origin: '-c model',
+    });
     expect((await writeConfigValue(file, 'approval_policy', 'never', { check })).status).toBe('ok');
     expect((await loadConfig(check)).config.approval_policy).toBe('never');
   });
@@ -258,7 +293,7 @@ describe('deleteConfigValue', () => {
 
   it('trims the end of the file when the last table goes', async () => {
     await deleteConfigValue(file, 'tui');
-    expect(await text()).toBe(CONFIG.slice(0, CONFIG.indexOf('\n[[tui.themes]]') ));
+    expect(await text()).toBe(CONFIG.slice(0, CONFIG.indexOf('\n[[tui.themes]]')));
   });
 });
 
@@ -295,7 +330,31 @@ const SOURCE = [
   '',
 ].join('\r\n');
 
-const KEYS = ['a', 'b', 'c', 'd', 'e', 't', 'x', 'y', 'p', 'q', 'u', 'z', 'arr', 'k', 'sub', 'v', 'quoted key', 'f', 'g', 'ml', 's', 'inner', 'new'];
+const KEYS = [
+  'a',
+  'b',
+  'c',
+  'd',
+  'e',
+  't',
+  'x',
+  'y',
+  'p',
+  'q',
+  'u',
+  'z',
+  'arr',
+  'k',
+  'sub',
+  'v',
+  'quoted key',
+  'f',
+  'g',
+  'ml',
+  's',
+  'inner',
+  'new',
+];
 const VALUES: unknown[] = [1, 'str', true, [1, 2], { n: 1 }, {}, { p: { deep: 'x' } }, [], [{ a: 1 }]];
 
 /** Empty tables count as absent: dotted keys and removed sections leave none behind. */
@@ -335,7 +394,10 @@ describe('setInText / deleteInText', () => {
         const [got, want] = [pruned(parse(edited)), pruned(intended)];
         // expect() only on a mismatch: it is slow enough to matter at this many steps.
         if (JSON.stringify(got) !== JSON.stringify(want) || edited.replace(/\r\n/g, '').includes('\n')) {
-          expect({ edited, got }, JSON.stringify({ path, value, strategy, text })).toEqual({ edited: edited.replace(/\r?\n/g, '\r\n'), got: want });
+          expect({ edited, got }, JSON.stringify({ path, value, strategy, text })).toEqual({
+            edited: edited.replace(/\r?\n/g, '\r\n'),
+            got: want,
+          });
         }
         if (edited !== text) changed++;
         text = edited;

@@ -51,14 +51,22 @@ describe('discoverProjectDocs', () => {
       'wt/sub/AGENTS.md': 'sub agents',
       'wt/sub/CLAUDE.md': 'sub fallback (not used)',
     });
-    const docs = await discoverProjectDocs({ cwd: ws.path('wt/sub'), weftHome: await emptyHome(), fallbackFilenames: ['CLAUDE.md'] });
+    const docs = await discoverProjectDocs({
+      cwd: ws.path('wt/sub'),
+      weftHome: await emptyHome(),
+      fallbackFilenames: ['CLAUDE.md'],
+    });
     expect(docs.text).toBe('root fallback\n\nsub agents');
     expect(docs.sources).toEqual([ws.path('wt/CLAUDE.md'), ws.path('wt/sub/AGENTS.md')]);
   });
 
   it('reads only the cwd when no folder above holds a marker', async () => {
     const ws = await workspace({ 'AGENTS.md': 'parent', 'a/AGENTS.md': 'cwd only' });
-    const docs = await discoverProjectDocs({ cwd: ws.path('a'), weftHome: await emptyHome(), projectRootMarkers: ['.no-such-marker'] });
+    const docs = await discoverProjectDocs({
+      cwd: ws.path('a'),
+      weftHome: await emptyHome(),
+      projectRootMarkers: ['.no-such-marker'],
+    });
     expect(docs.text).toBe('cwd only');
     expect(await projectDirs(ws.path('a'), [])).toEqual([ws.path('a')]);
   });
@@ -72,12 +80,19 @@ describe('discoverProjectDocs', () => {
       warnings: [],
     });
     const emptyOverride = await home({ 'AGENTS.override.md': '  \n', 'AGENTS.md': 'global' });
-    expect((await discoverProjectDocs({ cwd: ws.dir, weftHome: emptyOverride.dir })).text).toBe('global\n\n--- project-doc ---\n\nproject');
+    expect((await discoverProjectDocs({ cwd: ws.dir, weftHome: emptyOverride.dir })).text).toBe(
+      'global\n\n--- project-doc ---\n\nproject',
+    );
   });
 
   it('cuts the project docs at maxBytes without splitting a character, and says what was cut', async () => {
     // "é" is 2 bytes: 10 bytes of "a", then 3 × "é" (6 bytes) = 16 bytes.
-    const ws = await workspace({ '.git/HEAD': '', 'AGENTS.md': 'aaaaaaaaaa', 'sub/AGENTS.md': 'ééé', 'sub/deeper/AGENTS.md': 'never read' });
+    const ws = await workspace({
+      '.git/HEAD': '',
+      'AGENTS.md': 'aaaaaaaaaa',
+      'sub/AGENTS.md': 'ééé',
+      'sub/deeper/AGENTS.md': 'never read',
+    });
     const docs = await discoverProjectDocs({ cwd: ws.path('sub/deeper'), weftHome: await emptyHome(), maxBytes: 13 });
     expect(docs.text).toBe('aaaaaaaaaa\n\né');
     expect(docs.sources).toEqual([ws.path('AGENTS.md'), ws.path('sub/AGENTS.md')]);
@@ -90,12 +105,20 @@ describe('discoverProjectDocs', () => {
   it('turns project docs off with maxBytes 0 but keeps the global docs', async () => {
     const ws = await workspace({ '.git/HEAD': '', 'AGENTS.md': 'project' });
     const h = await home({ 'AGENTS.md': 'global' });
-    expect(await discoverProjectDocs({ cwd: ws.dir, weftHome: h.dir, maxBytes: 0 })).toEqual({ text: 'global', sources: [h.path('AGENTS.md')], warnings: [] });
+    expect(await discoverProjectDocs({ cwd: ws.dir, weftHome: h.dir, maxBytes: 0 })).toEqual({
+      text: 'global',
+      sources: [h.path('AGENTS.md')],
+      warnings: [],
+    });
   });
 
   it('returns null text when there are no docs', async () => {
     const ws = await workspace({ '.git/HEAD': '', 'README.md': 'hi' });
-    expect(await discoverProjectDocs({ cwd: ws.dir, weftHome: await emptyHome() })).toEqual({ text: null, sources: [], warnings: [] });
+    expect(await discoverProjectDocs({ cwd: ws.dir, weftHome: await emptyHome() })).toEqual({
+      text: null,
+      sources: [],
+      warnings: [],
+    });
   });
 });
 
@@ -104,7 +127,12 @@ describe('renderProjectDocsMessage', () => {
     expect(renderProjectDocsMessage('/w/repo', 'Use pnpm.')).toEqual({
       type: 'message',
       role: 'user',
-      content: [{ type: 'input_text', text: '# AGENTS.md instructions for /w/repo\n\n<INSTRUCTIONS>\nUse pnpm.\n</INSTRUCTIONS>' }],
+      content: [
+        {
+          type: 'input_text',
+          text: '# AGENTS.md instructions for /w/repo\n\n<INSTRUCTIONS>\nUse pnpm.\n</INSTRUCTIONS>',
+        },
+      ],
     });
   });
 });

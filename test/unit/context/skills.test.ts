@@ -26,15 +26,29 @@ describe('discoverSkills', () => {
       'repo/.agents/skills/broken/SKILL.md': skill('name: broken\ndescription: Use when: the user asks'),
       'repo/.agents/skills/nofm/SKILL.md': '# No front matter\n',
       'repo/.agents/skills/.hidden/SKILL.md': skill('name: hidden\ndescription: never found'),
-      'repo/app/.agents/skills/app-only/SKILL.md': skill('name: app-only\ndescription: >\n  Build the app\n  with Vite.\nmetadata:\n  short-description: App'),
+      'repo/app/.agents/skills/app-only/SKILL.md': skill(
+        'name: app-only\ndescription: >\n  Build the app\n  with Vite.\nmetadata:\n  short-description: App',
+      ),
       'home/skills/global/SKILL.md': skill('name: global\ndescription: A skill for every project.'),
     });
     const result = await discoverSkills({ cwd: ws.path('repo/app'), weftHome: ws.path('home') });
     expect(result).toEqual({
       skills: [
-        { name: 'release', description: 'Cut a release of this repo.', path: ws.path('repo/.agents/skills/release/SKILL.md') },
-        { name: 'pdf', description: "Fill PDF forms; it's quick.", path: ws.path('repo/.agents/skills/group/pdf/SKILL.md') },
-        { name: 'app-only', description: 'Build the app with Vite.', path: ws.path('repo/app/.agents/skills/app-only/SKILL.md') },
+        {
+          name: 'release',
+          description: 'Cut a release of this repo.',
+          path: ws.path('repo/.agents/skills/release/SKILL.md'),
+        },
+        {
+          name: 'pdf',
+          description: "Fill PDF forms; it's quick.",
+          path: ws.path('repo/.agents/skills/group/pdf/SKILL.md'),
+        },
+        {
+          name: 'app-only',
+          description: 'Build the app with Vite.',
+          path: ws.path('repo/app/.agents/skills/app-only/SKILL.md'),
+        },
         { name: 'global', description: 'A skill for every project.', path: ws.path('home/skills/global/SKILL.md') },
       ],
       warnings: [
@@ -42,8 +56,14 @@ describe('discoverSkills', () => {
         `skipped the skill in ${ws.path('repo/.agents/skills/nofm/SKILL.md')}: it does not start with a \`---\` line opening the YAML front matter`,
       ],
       problems: [
-        { path: ws.path('repo/.agents/skills/broken/SKILL.md'), message: 'line 3: `description`: a plain value cannot contain ": "; put the value in quotes' },
-        { path: ws.path('repo/.agents/skills/nofm/SKILL.md'), message: 'it does not start with a `---` line opening the YAML front matter' },
+        {
+          path: ws.path('repo/.agents/skills/broken/SKILL.md'),
+          message: 'line 3: `description`: a plain value cannot contain ": "; put the value in quotes',
+        },
+        {
+          path: ws.path('repo/.agents/skills/nofm/SKILL.md'),
+          message: 'it does not start with a `---` line opening the YAML front matter',
+        },
       ],
     });
   });
@@ -78,14 +98,33 @@ describe('discoverSkills', () => {
 
 describe('parseFrontMatter', () => {
   it('reads quoted, plain and block scalars and skips nested maps', () => {
-    const parsed = parseFrontMatter('---\n# comment\nname: "a \\"b\\""\nsummary: |\n  line 1\n  line 2\nmetadata:\n  short-description: x\nlicense: MIT # trailing comment\n---\nbody');
-    expect(parsed).toEqual({ ok: true, fields: new Map([['name', 'a "b"'], ['summary', 'line 1\nline 2'], ['metadata', null], ['license', 'MIT']]) });
+    const parsed = parseFrontMatter(
+      '---\n# comment\nname: "a \\"b\\""\nsummary: |\n  line 1\n  line 2\nmetadata:\n  short-description: x\nlicense: MIT # trailing comment\n---\nbody',
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      fields: new Map([
+        ['name', 'a "b"'],
+        ['summary', 'line 1\nline 2'],
+        ['metadata', null],
+        ['license', 'MIT'],
+      ]),
+    });
   });
 
   it('names the line of a problem', () => {
-    expect(parseFrontMatter('---\nname: x\nname: y\n---\n')).toEqual({ ok: false, problem: 'line 3: `name` is given twice' });
-    expect(parseFrontMatter('---\nname x\n---\n')).toEqual({ ok: false, problem: 'line 2: expected `key: value`, found "name x"' });
-    expect(parseFrontMatter('---\nname: x\n')).toEqual({ ok: false, problem: 'the front matter opened on line 1 is never closed with a `---` line' });
+    expect(parseFrontMatter('---\nname: x\nname: y\n---\n')).toEqual({
+      ok: false,
+      problem: 'line 3: `name` is given twice',
+    });
+    expect(parseFrontMatter('---\nname x\n---\n')).toEqual({
+      ok: false,
+      problem: 'line 2: expected `key: value`, found "name x"',
+    });
+    expect(parseFrontMatter('---\nname: x\n')).toEqual({
+      ok: false,
+      problem: 'the front matter opened on line 1 is never closed with a `---` line',
+    });
   });
 });
 
@@ -97,7 +136,10 @@ describe('renderSkillsSection', () => {
     ]);
     const lines = text.split('\n');
     expect(lines[0]).toBe('## Skills');
-    expect(lines.slice(-2)).toEqual(['- pdf: Fill PDF forms. (file: /h/skills/pdf/SKILL.md)', '- release: Cut a release. (file: /w/.agents/skills/release/SKILL.md)']);
+    expect(lines.slice(-2)).toEqual([
+      '- pdf: Fill PDF forms. (file: /h/skills/pdf/SKILL.md)',
+      '- release: Cut a release. (file: /w/.agents/skills/release/SKILL.md)',
+    ]);
     expect(text).toContain('read that SKILL.md before you start');
     expect(renderSkillsSection([])).toBe('');
   });

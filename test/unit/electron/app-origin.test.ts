@@ -58,7 +58,11 @@ describe('lookupAppFile', () => {
   const root = '/app/dist/renderer';
 
   it('maps URLs to files under the renderer folder with their content types', () => {
-    expect(lookupAppFile(root, 'app://weft/')).toEqual({ ok: true, path: '/app/dist/renderer/index.html', contentType: 'text/html; charset=utf-8' });
+    expect(lookupAppFile(root, 'app://weft/')).toEqual({
+      ok: true,
+      path: '/app/dist/renderer/index.html',
+      contentType: 'text/html; charset=utf-8',
+    });
     expect(lookupAppFile(root, 'app://weft/index.html?cwd=%2Fx#t')).toEqual({
       ok: true,
       path: '/app/dist/renderer/index.html',
@@ -69,7 +73,11 @@ describe('lookupAppFile', () => {
       path: '/app/dist/renderer/assets/editor.worker-Ab12.js',
       contentType: 'text/javascript; charset=utf-8',
     });
-    expect(lookupAppFile(root, 'app://weft/assets/my%20font.woff2')).toMatchObject({ ok: true, path: '/app/dist/renderer/assets/my font.woff2', contentType: 'font/woff2' });
+    expect(lookupAppFile(root, 'app://weft/assets/my%20font.woff2')).toMatchObject({
+      ok: true,
+      path: '/app/dist/renderer/assets/my font.woff2',
+      contentType: 'font/woff2',
+    });
   });
 
   it('never leaves the renderer folder', () => {

@@ -13,7 +13,9 @@ const eslint = new ESLint({ cwd: root });
 
 async function electronImportErrors(relativePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath: join(root, relativePath) });
-  return (result?.messages ?? []).filter((m) => BAN_RULES.has(m.ruleId) && m.message.includes('electron')).map((m) => m.message);
+  return (result?.messages ?? [])
+    .filter((m) => BAN_RULES.has(m.ruleId) && m.message.includes('electron'))
+    .map((m) => m.message);
 }
 
 describe('the electron import ban', () => {

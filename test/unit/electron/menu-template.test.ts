@@ -35,15 +35,31 @@ function click(item: MenuItemConstructorOptions | undefined): void {
 describe('buildMenuTemplate', () => {
   it('has File, Edit, View, Window and Help, plus the app menu on macOS', () => {
     const { actions } = recorder();
-    const linux = buildMenuTemplate({ platform: 'linux', appName: 'Weft', recentProjects: [], devTools: false }, actions);
+    const linux = buildMenuTemplate(
+      { platform: 'linux', appName: 'Weft', recentProjects: [], devTools: false },
+      actions,
+    );
     expect(linux.map((item) => item.label ?? item.role)).toEqual(['File', 'editMenu', 'View', 'windowMenu', 'help']);
-    const mac = buildMenuTemplate({ platform: 'darwin', appName: 'Weft', recentProjects: [], devTools: false }, actions);
-    expect(mac.map((item) => item.role ?? item.label)).toEqual(['appMenu', 'File', 'editMenu', 'View', 'windowMenu', 'help']);
+    const mac = buildMenuTemplate(
+      { platform: 'darwin', appName: 'Weft', recentProjects: [], devTools: false },
+      actions,
+    );
+    expect(mac.map((item) => item.role ?? item.label)).toEqual([
+      'appMenu',
+      'File',
+      'editMenu',
+      'View',
+      'windowMenu',
+      'help',
+    ]);
   });
 
   it('File opens folders, recent projects and new threads', () => {
     const { actions, calls } = recorder();
-    const template = buildMenuTemplate({ platform: 'linux', appName: 'Weft', recentProjects: ['/src/b', '/src/a'], devTools: false }, actions);
+    const template = buildMenuTemplate(
+      { platform: 'linux', appName: 'Weft', recentProjects: ['/src/b', '/src/a'], devTools: false },
+      actions,
+    );
     const file = submenu(find(template, 'File'));
     click(find(file, 'Open Folder…'));
     click(find(file, 'New Thread'));
@@ -57,7 +73,12 @@ describe('buildMenuTemplate', () => {
 
   it('an empty recent list says so and cannot be cleared', () => {
     const { actions } = recorder();
-    const file = submenu(find(buildMenuTemplate({ platform: 'linux', appName: 'Weft', recentProjects: [], devTools: false }, actions), 'File'));
+    const file = submenu(
+      find(
+        buildMenuTemplate({ platform: 'linux', appName: 'Weft', recentProjects: [], devTools: false }, actions),
+        'File',
+      ),
+    );
     const recent = submenu(find(file, 'Open Recent'));
     expect(recent.map((item) => [item.label ?? item.type, item.enabled])).toEqual([
       ['No Recent Projects', false],
@@ -69,7 +90,9 @@ describe('buildMenuTemplate', () => {
   it('offers reload and devtools only in development', () => {
     const { actions } = recorder();
     const roles = (devTools: boolean): unknown[] =>
-      submenu(find(buildMenuTemplate({ platform: 'linux', appName: 'Weft', recentProjects: [], devTools }, actions), 'View')).map((item) => item.role);
+      submenu(
+        find(buildMenuTemplate({ platform: 'linux', appName: 'Weft', recentProjects: [], devTools }, actions), 'View'),
+      ).map((item) => item.role);
     expect(roles(false)).not.toContain('toggleDevTools');
     expect(roles(false)).not.toContain('reload');
     expect(roles(true)).toEqual(expect.arrayContaining(['reload', 'forceReload', 'toggleDevTools']));

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AttentionEvent } from '../../../src-main/server/app-host';
-import { LONG_TURN_MS, badgeCount, formatDuration, planNotification, projectForCwd } from '../../../src-main/electron/notification-rules';
+import {
+  LONG_TURN_MS,
+  badgeCount,
+  formatDuration,
+  planNotification,
+  projectForCwd,
+} from '../../../src-main/electron/notification-rules';
 
 const approval: AttentionEvent = {
   kind: 'approval',
@@ -9,7 +15,14 @@ const approval: AttentionEvent = {
   title: 'Fix the login form',
   detail: 'Run `npm test`?',
 };
-const finished: AttentionEvent = { kind: 'turnFinished', threadId: 'th-2', cwd: '/src/lib', title: '', detail: '', durationMs: 125_000 };
+const finished: AttentionEvent = {
+  kind: 'turnFinished',
+  threadId: 'th-2',
+  cwd: '/src/lib',
+  title: '',
+  detail: '',
+  durationMs: 125_000,
+};
 const open = ['/src/app', '/src/app/packages', '/src/lib', '/src/application'];
 
 describe('projectForCwd', () => {
@@ -25,14 +38,24 @@ describe('projectForCwd', () => {
 
 describe('planNotification', () => {
   it('announces an approval unless its own window has focus', () => {
-    const plan = { title: 'Fix the login form', body: 'Run `npm test`?', threadId: 'th-1', project: '/src/app/packages' };
+    const plan = {
+      title: 'Fix the login form',
+      body: 'Run `npm test`?',
+      threadId: 'th-1',
+      project: '/src/app/packages',
+    };
     expect(planNotification(approval, { openProjects: open, focusedProject: null })).toEqual(plan);
     expect(planNotification(approval, { openProjects: open, focusedProject: '/src/lib' })).toEqual(plan);
     expect(planNotification(approval, { openProjects: open, focusedProject: '/src/app/packages' })).toBeNull();
   });
 
   it('an approval for a closed project still notifies, with no window to focus', () => {
-    expect(planNotification({ ...approval, cwd: '/elsewhere', detail: ' ' }, { openProjects: open, focusedProject: '/src/app' })).toEqual({
+    expect(
+      planNotification(
+        { ...approval, cwd: '/elsewhere', detail: ' ' },
+        { openProjects: open, focusedProject: '/src/app' },
+      ),
+    ).toEqual({
       title: 'Fix the login form',
       body: 'Waiting for your approval.',
       threadId: 'th-1',
@@ -47,18 +70,29 @@ describe('planNotification', () => {
       threadId: 'th-2',
       project: '/src/lib',
     });
-    expect(planNotification({ ...finished, durationMs: LONG_TURN_MS - 1 }, { openProjects: open, focusedProject: null })).toBeNull();
-    expect(planNotification({ ...finished, durationMs: undefined }, { openProjects: open, focusedProject: null })).toBeNull();
-    expect(planNotification({ ...finished, detail: 'All tests pass.' }, { openProjects: open, focusedProject: null })?.body).toBe(
-      'Finished after 2 min 5 s. All tests pass.',
-    );
+    expect(
+      planNotification({ ...finished, durationMs: LONG_TURN_MS - 1 }, { openProjects: open, focusedProject: null }),
+    ).toBeNull();
+    expect(
+      planNotification({ ...finished, durationMs: undefined }, { openProjects: open, focusedProject: null }),
+    ).toBeNull();
+    expect(
+      planNotification({ ...finished, detail: 'All tests pass.' }, { openProjects: open, focusedProject: null })?.body,
+    ).toBe('Finished after 2 min 5 s. All tests pass.');
     expect(planNotification(finished, { openProjects: open, focusedProject: '/src/lib' })).toBeNull();
   });
 });
 
 describe('formatting and badge', () => {
   it('formats durations for people', () => {
-    expect([0, 45_000, 60_000, 125_000, 3_600_000, 3_780_000].map(formatDuration)).toEqual(['0 s', '45 s', '1 min', '2 min 5 s', '1 h', '1 h 3 min']);
+    expect([0, 45_000, 60_000, 125_000, 3_600_000, 3_780_000].map(formatDuration)).toEqual([
+      '0 s',
+      '45 s',
+      '1 min',
+      '2 min 5 s',
+      '1 h',
+      '1 h 3 min',
+    ]);
   });
 
   it('badges a positive whole count, else nothing', () => {

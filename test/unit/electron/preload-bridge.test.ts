@@ -40,14 +40,27 @@ function fakeIpc(): FakeIpc {
 const rpcSent = (ipc: { sent: [string, unknown][] }): unknown[] =>
   ipc.sent.filter(([channel]) => channel === IpcChannels.rpc).map(([, message]) => message);
 
-const initializeResult = { userAgent: 'weft/0.1.0', codexHome: '/home/me/.weft', platformFamily: 'unix', platformOs: 'linux' };
+const initializeResult = {
+  userAgent: 'weft/0.1.0',
+  codexHome: '/home/me/.weft',
+  platformFamily: 'unix',
+  platformOs: 'linux',
+};
 
 describe('createWeftBridge', () => {
   it('announces the page, and exposes only the documented members', () => {
     const ipc = fakeIpc();
     const bridge = createWeftBridge(ipc, 'linux');
     expect(ipc.sent).toEqual([[IpcChannels.open, null]]);
-    expect(Object.keys(bridge).sort()).toEqual(['onNotification', 'onServerRequest', 'onShellEvent', 'openProject', 'platform', 'request', 'respond']);
+    expect(Object.keys(bridge).sort()).toEqual([
+      'onNotification',
+      'onServerRequest',
+      'onShellEvent',
+      'openProject',
+      'platform',
+      'request',
+      'respond',
+    ]);
     expect([bridge.platform, createWeftBridge(fakeIpc(), 'freebsd').platform]).toEqual(['linux', 'other']);
   });
 
@@ -55,7 +68,9 @@ describe('createWeftBridge', () => {
     const ipc = fakeIpc();
     const bridge = createWeftBridge(ipc, 'darwin');
     const outcome = bridge.request('initialize', { clientInfo: { name: 'weft-desktop', version: '0.1.0' } });
-    expect(rpcSent(ipc)).toEqual([{ id: 1, method: 'initialize', params: { clientInfo: { name: 'weft-desktop', version: '0.1.0' } } }]);
+    expect(rpcSent(ipc)).toEqual([
+      { id: 1, method: 'initialize', params: { clientInfo: { name: 'weft-desktop', version: '0.1.0' } } },
+    ]);
     ipc.emit(IpcChannels.rpc, { id: 1, result: initializeResult });
     expect(await outcome).toEqual({ ok: true, result: initializeResult });
     expect(rpcSent(ipc).at(-1)).toEqual({ method: 'initialized' });
@@ -70,7 +85,9 @@ describe('createWeftBridge', () => {
     ipc.emit(IpcChannels.rpc, { id: 1, error: { code: -32600, message: 'Already initialized' } });
     expect(await second).toEqual({ ok: false, error: { code: -32602, message: 'params.threadId: not found' } });
     expect(await first).toEqual({ ok: false, error: { code: -32600, message: 'Already initialized' } });
-    expect(rpcSent(ipc).filter((m) => typeof m === 'object' && m !== null && 'method' in m && m.method === 'initialized')).toEqual([]);
+    expect(
+      rpcSent(ipc).filter((m) => typeof m === 'object' && m !== null && 'method' in m && m.method === 'initialized'),
+    ).toEqual([]);
   });
 
   it('a malformed result becomes an internal error naming the field', async () => {
@@ -80,7 +97,9 @@ describe('createWeftBridge', () => {
     ipc.emit(IpcChannels.rpc, { id: 1, result: { ...initializeResult, platformOs: 'beos' } });
     const settled = await outcome;
     expect(settled.ok).toBe(false);
-    expect(settled.ok ? '' : settled.error.message).toMatch(/^The app's answer to initialize is malformed \(result\.platformOs/);
+    expect(settled.ok ? '' : settled.error.message).toMatch(
+      /^The app's answer to initialize is malformed \(result\.platformOs/,
+    );
     expect(settled.ok ? 0 : settled.error.code).toBe(-32603);
   });
 
@@ -155,8 +174,13 @@ describe('createWeftBridge', () => {
   it('refuses a malformed answer and keeps the request open', () => {
     const ipc = fakeIpc();
     const bridge = createWeftBridge(ipc, 'linux');
-    ipc.emit(IpcChannels.rpc, { id: 7, method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1_759_320_000_000 } });
-    const answer: (request: { id: number; method: 'item/fileChange/requestApproval' }, result: unknown) => void = bridge.respond.bind(bridge) as never;
+    ipc.emit(IpcChannels.rpc, {
+      id: 7,
+      method: 'item/fileChange/requestApproval',
+      params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1_759_320_000_000 },
+    });
+    const answer: (request: { id: number; method: 'item/fileChange/requestApproval' }, result: unknown) => void =
+      bridge.respond.bind(bridge) as never;
     expect(() => answer({ id: 7, method: 'item/fileChange/requestApproval' }, { decision: 'maybe' })).toThrow(
       /^The answer to item\/fileChange\/requestApproval is malformed \(result\.decision/,
     );
@@ -167,9 +191,15 @@ describe('createWeftBridge', () => {
   it('a request resolved by the server (interrupt) can no longer be answered', () => {
     const ipc = fakeIpc();
     const bridge = createWeftBridge(ipc, 'linux');
-    ipc.emit(IpcChannels.rpc, { id: 3, method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1_759_320_000_000 } });
+    ipc.emit(IpcChannels.rpc, {
+      id: 3,
+      method: 'item/fileChange/requestApproval',
+      params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1_759_320_000_000 },
+    });
     ipc.emit(IpcChannels.rpc, { method: 'serverRequest/resolved', params: { threadId: 't', requestId: 3 } });
-    expect(() => bridge.respond({ id: 3, method: 'item/fileChange/requestApproval' }, { decision: 'accept' })).toThrow(/no pending server request/);
+    expect(() => bridge.respond({ id: 3, method: 'item/fileChange/requestApproval' }, { decision: 'accept' })).toThrow(
+      /no pending server request/,
+    );
   });
 
   it('answers unknown or malformed server requests with an error so the server never waits', () => {
@@ -178,8 +208,17 @@ describe('createWeftBridge', () => {
     ipc.emit(IpcChannels.rpc, { id: 10, method: 'item/tool/launchRockets', params: {} });
     ipc.emit(IpcChannels.rpc, { id: 11, method: 'item/commandExecution/requestApproval', params: { threadId: 't' } });
     const [unknown, malformed] = rpcSent(ipc);
-    expect(unknown).toEqual({ id: 10, error: { code: -32601, message: 'The desktop app does not handle the server request "item/tool/launchRockets".' } });
-    expect(malformed).toMatchObject({ id: 11, error: { code: -32602, message: expect.stringMatching(/^item\/commandExecution\/requestApproval: params\.turnId/) } });
+    expect(unknown).toEqual({
+      id: 10,
+      error: { code: -32601, message: 'The desktop app does not handle the server request "item/tool/launchRockets".' },
+    });
+    expect(malformed).toMatchObject({
+      id: 11,
+      error: {
+        code: -32602,
+        message: expect.stringMatching(/^item\/commandExecution\/requestApproval: params\.turnId/),
+      },
+    });
   });
 
   it('ignores responses to unknown ids and non-JSON-RPC noise', async () => {

@@ -40,24 +40,36 @@ describe('the bundled preload', () => {
       ipcRenderer,
     };
     const module = { exports: {} };
-    runInNewContext(code, {
-      require: (name: string) => {
-        required.push(name);
-        if (name !== 'electron') throw new Error(`a sandboxed preload cannot require ${name}`);
-        return electron;
+    runInNewContext(
+      code,
+      {
+        require: (name: string) => {
+          required.push(name);
+          if (name !== 'electron') throw new Error(`a sandboxed preload cannot require ${name}`);
+          return electron;
+        },
+        module,
+        exports: module.exports,
+        process: { platform: 'darwin' },
+        console,
       },
-      module,
-      exports: module.exports,
-      process: { platform: 'darwin' },
-      console,
-    }, { contextCodeGeneration: { strings: false, wasm: false } });
+      { contextCodeGeneration: { strings: false, wasm: false } },
+    );
 
     expect(required).toEqual(['electron']);
     expect([...exposed.keys()]).toEqual(['weft']);
     const weft = exposed.get('weft');
     if (typeof weft !== 'object' || weft === null) throw new Error('window.weft is not an object');
     expect(Object.values(weft)).not.toContain(ipcRenderer);
-    expect(Object.keys(weft).sort()).toEqual(['onNotification', 'onServerRequest', 'onShellEvent', 'openProject', 'platform', 'request', 'respond']);
+    expect(Object.keys(weft).sort()).toEqual([
+      'onNotification',
+      'onServerRequest',
+      'onShellEvent',
+      'openProject',
+      'platform',
+      'request',
+      'respond',
+    ]);
     expect('platform' in weft && weft.platform).toBe('darwin');
     expect(sent).toEqual([['weft:open', null]]);
     expect([...handlers.keys()].sort()).toEqual(['weft:rpc', 'weft:shell']);

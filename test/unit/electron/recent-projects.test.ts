@@ -45,7 +45,13 @@ describe('RecentProjects', () => {
     const store = memoryStore({ version: 1, projects: [{ path: '/a', openedAt: 1 }] });
     const recent = await RecentProjects.load(store);
     let writes = 0;
-    const counting = { read: store.read, write: async (value: unknown) => { writes++; await store.write(value); } };
+    const counting = {
+      read: store.read,
+      write: async (value: unknown) => {
+        writes++;
+        await store.write(value);
+      },
+    };
     const again = await RecentProjects.load(counting);
     expect(await again.prune(async () => true)).toEqual([]);
     expect(writes).toBe(0);
@@ -54,12 +60,23 @@ describe('RecentProjects', () => {
 
   it('drops duplicates found in the file and reports a malformed file', async () => {
     const duplicated = await RecentProjects.load(
-      memoryStore({ version: 1, projects: [{ path: '/a', openedAt: 3 }, { path: '/b', openedAt: 2 }, { path: '/a', openedAt: 1 }] }),
+      memoryStore({
+        version: 1,
+        projects: [
+          { path: '/a', openedAt: 3 },
+          { path: '/b', openedAt: 2 },
+          { path: '/a', openedAt: 1 },
+        ],
+      }),
     );
     expect(duplicated.list().map((p) => p.path)).toEqual(['/a', '/b']);
     const problems: string[] = [];
-    const broken = await RecentProjects.load(memoryStore({ version: 2, projects: 'x' }), { onInvalidFile: (m) => problems.push(m) });
+    const broken = await RecentProjects.load(memoryStore({ version: 2, projects: 'x' }), {
+      onInvalidFile: (m) => problems.push(m),
+    });
     expect(broken.list()).toEqual([]);
-    expect(problems).toEqual([expect.stringMatching(/^Recent projects were not restored: the saved file has an unexpected shape/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^Recent projects were not restored: the saved file has an unexpected shape/),
+    ]);
   });
 });

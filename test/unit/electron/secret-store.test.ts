@@ -51,7 +51,7 @@ describe('SafeSecretStore', () => {
     expect(await store.list()).toEqual([]);
   });
 
-  it('refuses to store when the keychain is missing or is Linux\'s plain-text fallback', async () => {
+  it("refuses to store when the keychain is missing or is Linux's plain-text fallback", async () => {
     for (const safeStorage of [fakeSafeStorage({ available: false }), fakeSafeStorage({ backend: 'basic_text' })]) {
       const memory = memoryStore();
       const store = new SafeSecretStore(safeStorage, memory);
@@ -72,8 +72,13 @@ describe('SafeSecretStore', () => {
   });
 
   it('explains an entry that no longer decrypts, and a malformed file', async () => {
-    const store = new SafeSecretStore(fakeSafeStorage(), memoryStore({ version: 1, secrets: { k: Buffer.from('garbage').toString('base64') } }));
-    await expect(store.get('k')).rejects.toThrow(/The secret "k" could not be decrypted \(bad ciphertext\)\. .*enter the key again/);
+    const store = new SafeSecretStore(
+      fakeSafeStorage(),
+      memoryStore({ version: 1, secrets: { k: Buffer.from('garbage').toString('base64') } }),
+    );
+    await expect(store.get('k')).rejects.toThrow(
+      /The secret "k" could not be decrypted \(bad ciphertext\)\. .*enter the key again/,
+    );
     const broken = new SafeSecretStore(fakeSafeStorage(), memoryStore({ version: 1, secrets: { k: 5 } }));
     await expect(broken.list()).rejects.toThrow(/secrets\.json\) has an unexpected shape/);
   });

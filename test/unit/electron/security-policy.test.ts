@@ -57,7 +57,9 @@ describe('Content-Security-Policy', () => {
   it('never allows eval, inline scripts or remote hosts anywhere', () => {
     for (const [directive, sources] of csp) {
       for (const source of sources) {
-        expect(source, directive).not.toMatch(/unsafe-eval|wasm-unsafe-eval|unsafe-hashes|strict-dynamic|^https?:|^\*|^ws/);
+        expect(source, directive).not.toMatch(
+          /unsafe-eval|wasm-unsafe-eval|unsafe-hashes|strict-dynamic|^https?:|^\*|^ws/,
+        );
         if (directive !== 'style-src') expect(source, directive).not.toBe("'unsafe-inline'");
       }
     }
@@ -82,7 +84,15 @@ describe('permissions', () => {
   it('allows only clipboard writes, and only to our page', () => {
     expect(isPermissionAllowed('clipboard-sanitized-write', 'app://weft/index.html')).toBe(true);
     expect(isPermissionAllowed('clipboard-sanitized-write', 'https://evil.example/')).toBe(false);
-    for (const permission of ['media', 'geolocation', 'notifications', 'openExternal', 'clipboard-read', 'fullscreen', 'unknown']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'openExternal',
+      'clipboard-read',
+      'fullscreen',
+      'unknown',
+    ]) {
       expect(isPermissionAllowed(permission, 'app://weft/index.html'), permission).toBe(false);
     }
   });
@@ -117,7 +127,9 @@ describe('the Electron glue uses the policy', () => {
 
   async function sources(): Promise<Map<string, string>> {
     const files = (await readdir(folder)).filter((name) => name.endsWith('.ts'));
-    return new Map(await Promise.all(files.map(async (name) => [name, await readFile(join(folder, name), 'utf8')] as const)));
+    return new Map(
+      await Promise.all(files.map(async (name) => [name, await readFile(join(folder, name), 'utf8')] as const)),
+    );
   }
 
   it('creates windows only from projectWindowOptions and sets webPreferences nowhere else', async () => {
@@ -126,7 +138,9 @@ describe('the Electron glue uses the policy', () => {
         expect(match[1]?.trim().startsWith('projectWindowOptions('), name).toBe(true);
       }
       if (name !== 'security-policy.ts') expect(text, name).not.toMatch(/webPreferences\s*:/);
-      expect(text, name).not.toMatch(/nodeIntegration\s*:\s*true|contextIsolation\s*:\s*false|sandbox\s*:\s*false|webSecurity\s*:\s*false/);
+      expect(text, name).not.toMatch(
+        /nodeIntegration\s*:\s*true|contextIsolation\s*:\s*false|sandbox\s*:\s*false|webSecurity\s*:\s*false/,
+      );
     }
   });
 

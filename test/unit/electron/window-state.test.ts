@@ -21,7 +21,12 @@ const saved = (patch: Partial<WindowState> = {}): WindowState => ({
 
 describe('placeWindow', () => {
   it('centres a first window at the default size, shrunk to the display', () => {
-    expect(placeWindow(undefined, [laptop], defaults)).toEqual({ width: 1280, height: 860, maximized: false, fullScreen: false });
+    expect(placeWindow(undefined, [laptop], defaults)).toEqual({
+      width: 1280,
+      height: 860,
+      maximized: false,
+      fullScreen: false,
+    });
     expect(placeWindow(undefined, [{ x: 0, y: 0, width: 1024, height: 700 }], defaults)).toEqual({
       width: 1024,
       height: 700,
@@ -70,7 +75,12 @@ describe('placeWindow', () => {
   });
 
   it('a window barely showing (a sliver) counts as gone', () => {
-    expect(placeWindow(saved({ x: 1400, y: 100 }), [laptop], defaults)).toEqual({ width: 1200, height: 800, maximized: false, fullScreen: false });
+    expect(placeWindow(saved({ x: 1400, y: 100 }), [laptop], defaults)).toEqual({
+      width: 1200,
+      height: 800,
+      maximized: false,
+      fullScreen: false,
+    });
   });
 });
 
@@ -88,7 +98,11 @@ describe('WindowStateStore', () => {
     await store.save('/p/a', saved({ x: 10 }));
     await store.save('/p/b', saved({ x: 20, maximized: true }));
     const again = await WindowStateStore.load(jsonFile(file));
-    expect([again.get('/p/a'), again.get('/p/b'), again.get('/p/c')]).toEqual([saved({ x: 10 }), saved({ x: 20, maximized: true }), undefined]);
+    expect([again.get('/p/a'), again.get('/p/b'), again.get('/p/c')]).toEqual([
+      saved({ x: 10 }),
+      saved({ x: 20, maximized: true }),
+      undefined,
+    ]);
     expect(again.get('__proto__')).toBeUndefined();
   });
 
@@ -111,15 +125,21 @@ describe('WindowStateStore', () => {
     await writeFile(file, '{"version": 1, "projects": ');
     const fromBroken = await WindowStateStore.load(jsonFile(file), { onInvalidFile: (m) => problems.push(m) });
     expect(fromBroken.get('/a')).toBeUndefined();
-    const fromWrongShape = await WindowStateStore.load(memoryStore({ version: 1, projects: { '/a': { state: { x: 'left' }, savedAt: 1 } } }), {
-      onInvalidFile: (m) => problems.push(m),
-    });
+    const fromWrongShape = await WindowStateStore.load(
+      memoryStore({ version: 1, projects: { '/a': { state: { x: 'left' }, savedAt: 1 } } }),
+      {
+        onInvalidFile: (m) => problems.push(m),
+      },
+    );
     expect(fromWrongShape.get('/a')).toBeUndefined();
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/^Window positions were not restored: .*window-state\.json is not valid JSON/);
     // The next save replaces the broken file with a good one.
     await fromBroken.save('/a', saved());
-    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ version: 1, projects: { '/a': { state: saved() } } });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
+      version: 1,
+      projects: { '/a': { state: saved() } },
+    });
   });
 
   it('flush waits for the last write, and does not reject when it failed', async () => {
@@ -127,7 +147,9 @@ describe('WindowStateStore', () => {
     const slow = {
       read: () => Promise.resolve(undefined),
       write: (value: unknown) =>
-        new Promise<void>((resolve, reject) => writes.push({ value, finish: (error) => (error === undefined ? resolve() : reject(error)) })),
+        new Promise<void>((resolve, reject) =>
+          writes.push({ value, finish: (error) => (error === undefined ? resolve() : reject(error)) }),
+        ),
     };
     const store = await WindowStateStore.load(slow);
     const saving = store.save('/a', saved());

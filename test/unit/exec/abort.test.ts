@@ -55,13 +55,19 @@ describe('interrupting commands', () => {
     const controller = new AbortController();
     controller.abort();
     let spawned = false;
-    const result = await manager.exec({ cmd: 'echo no', workdir }, { signal: controller.signal, onSpawn: () => (spawned = true) });
+    const result = await manager.exec(
+      { cmd: 'echo no', workdir },
+      { signal: controller.signal, onSpawn: () => (spawned = true) },
+    );
     expect(result).toMatchObject({ aborted: true, exitCode: null, pid: null, output: '' });
     expect(spawned).toBe(false);
   });
 
   it('killProcessGroup escalates to SIGKILL when SIGTERM is ignored', async () => {
-    const child = spawn('sh', ['-c', "trap '' TERM; sleep 100 & echo ready; wait"], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('sh', ['-c', "trap '' TERM; sleep 100 & echo ready; wait"], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const pid = child.pid;
     if (pid === undefined) throw new Error('sh did not start');
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

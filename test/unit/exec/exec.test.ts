@@ -10,7 +10,9 @@ afterAll(() => manager.closeAll('test finished'));
 describe('exec_command', () => {
   it('runs a command to completion and formats the output like Codex', async () => {
     const result = await manager.exec({ cmd: 'echo hello', workdir, login: false }, ctx());
-    expect(result.text).toMatch(/^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\nOutput:\nhello\n$/);
+    expect(result.text).toMatch(
+      /^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\nOutput:\nhello\n$/,
+    );
     expect(result).toMatchObject({
       exitCode: 0,
       sessionId: null,
@@ -31,9 +33,15 @@ describe('exec_command', () => {
   });
 
   it('runs in workdir with the requested shell, as a login shell by default', async () => {
-    const result = await manager.exec({ cmd: 'pwd; shopt -q login_shell && echo login', workdir, shell: '/bin/bash' }, ctx());
+    const result = await manager.exec(
+      { cmd: 'pwd; shopt -q login_shell && echo login', workdir, shell: '/bin/bash' },
+      ctx(),
+    );
     expect(result.output).toBe(`${workdir}\nlogin\n`);
-    const plain = await manager.exec({ cmd: 'shopt -q login_shell || echo not-login', workdir, shell: '/bin/bash', login: false }, ctx());
+    const plain = await manager.exec(
+      { cmd: 'shopt -q login_shell || echo not-login', workdir, shell: '/bin/bash', login: false },
+      ctx(),
+    );
     expect(plain.output).toBe('not-login\n');
   });
 
@@ -79,7 +87,9 @@ describe('exec_command', () => {
     const tail = full.slice(-200);
     expect(body.startsWith(head) && body.endsWith(tail)).toBe(true);
     const removedTokens = Math.ceil((Buffer.byteLength(full) - 400) / 4);
-    expect(body.slice(head.length, body.length - tail.length)).toMatch(new RegExp(`^\\n?…${removedTokens} tokens truncated…\\n?$`));
+    expect(body.slice(head.length, body.length - tail.length)).toMatch(
+      new RegExp(`^\\n?…${removedTokens} tokens truncated…\\n?$`),
+    );
     expect(result.text).toContain(`\nOriginal token count: ${originalTokens}\nOutput:\n`);
   });
 
@@ -94,33 +104,50 @@ describe('exec_command', () => {
     expect(result.output.endsWith('\n0123456789\n012END\n')).toBe(true);
     expect(result.originalTokenCount).toBe(Math.ceil((6 + 3_000_000 + 4) / 4));
     // 10 tokens = 40 bytes shown: 20 from the head, 20 from the tail; 3,000,010 bytes in all.
-    expect(result.text).toMatch(/\nOriginal token count: 750003\nOutput:\nBEGIN\n0123456789\n012\n…749993 tokens truncated…\n9\n0123456789\n012END\n$/);
+    expect(result.text).toMatch(
+      /\nOriginal token count: 750003\nOutput:\nBEGIN\n0123456789\n012\n…749993 tokens truncated…\n9\n0123456789\n012END\n$/,
+    );
   });
 
   it('returns once the command exits even if a background child keeps its output pipe', async () => {
-    const result = await manager.exec({ cmd: 'sleep 30 & echo started', workdir, login: false, yieldTimeMs: 20_000 }, ctx());
+    const result = await manager.exec(
+      { cmd: 'sleep 30 & echo started', workdir, login: false, yieldTimeMs: 20_000 },
+      ctx(),
+    );
     expect(result).toMatchObject({ exitCode: 0, sessionId: null, output: 'started\n' });
     expect(result.wallTimeMs).toBeLessThan(10_000);
   });
 
   it('filters secrets from the environment and sets terminal and pager variables', async () => {
     const secrets = new ExecSessionManager({
-      baseEnv: { ...process.env, FOO_API_KEY: 'hidden', DB_SECRET: 'hidden', PGPASSWORD: 'hidden', ALLOWED_TOKEN: 'shown', NO_COLOR: undefined },
+      baseEnv: {
+        ...process.env,
+        FOO_API_KEY: 'hidden',
+        DB_SECRET: 'hidden',
+        PGPASSWORD: 'hidden',
+        ALLOWED_TOKEN: 'shown',
+        NO_COLOR: undefined,
+      },
       envPolicy: commandEnvPolicy({ set: { ALLOWED_TOKEN: 'shown' } }),
     });
     const result = await secrets.exec({ cmd: 'env', workdir, login: false, env: { EXTRA_VAR: 'extra' } }, ctx());
-    const names = new Map(result.output.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    const names = new Map(
+      result.output
+        .trim()
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
     expect(names.has('FOO_API_KEY')).toBe(false);
     expect(names.has('DB_SECRET')).toBe(false);
     expect(names.has('PGPASSWORD')).toBe(false);
     expect(names.has('NO_COLOR')).toBe(false);
-    expect([names.get('ALLOWED_TOKEN'), names.get('TERM'), names.get('PAGER'), names.get('GIT_PAGER'), names.get('EXTRA_VAR')]).toEqual([
-      'shown',
-      'xterm-256color',
-      'cat',
-      'cat',
-      'extra',
-    ]);
+    expect([
+      names.get('ALLOWED_TOKEN'),
+      names.get('TERM'),
+      names.get('PAGER'),
+      names.get('GIT_PAGER'),
+      names.get('EXTRA_VAR'),
+    ]).toEqual(['shown', 'xterm-256color', 'cat', 'cat', 'extra']);
   });
 
   it('lets a launcher rewrite argv and env', async () => {
@@ -131,7 +158,10 @@ describe('exec_command', () => {
         return { argv: ['/usr/bin/env', 'WRAPPED=yes', ...argv], env: { ...env, FROM_LAUNCHER: '1' } };
       },
     });
-    const result = await wrapped.exec({ cmd: 'echo "$WRAPPED $FROM_LAUNCHER"', workdir, shell: '/bin/sh', login: false }, ctx());
+    const result = await wrapped.exec(
+      { cmd: 'echo "$WRAPPED $FROM_LAUNCHER"', workdir, shell: '/bin/sh', login: false },
+      ctx(),
+    );
     expect(seen).toEqual([['/bin/sh', '-c', 'echo "$WRAPPED $FROM_LAUNCHER"']]);
     expect(result.output).toBe('yes 1\n');
   });
@@ -139,7 +169,9 @@ describe('exec_command', () => {
   it('explains a bad workdir or a missing shell instead of throwing', async () => {
     const missing = await manager.exec({ cmd: 'true', workdir: `${workdir}/nope` }, ctx());
     expect(missing).toMatchObject({ exitCode: null, sessionId: null, pid: null });
-    expect(missing.text).toBe(`execution error: workdir "${workdir}/nope" does not exist or cannot be read; pass an existing directory.`);
+    expect(missing.text).toBe(
+      `execution error: workdir "${workdir}/nope" does not exist or cannot be read; pass an existing directory.`,
+    );
     const relative = await manager.exec({ cmd: 'true', workdir: 'relative/dir' }, ctx());
     expect(relative.text).toContain('is not an absolute path');
     const noShell = await manager.exec({ cmd: 'true', workdir, shell: '/nonexistent/bash' }, ctx());

@@ -4,26 +4,51 @@ import { approxTokenCount, formatExecOutput, truncateMiddle, truncateRetained } 
 describe('formatExecOutput', () => {
   it('formats an exited process like Codex', () => {
     expect(
-      formatExecOutput({ chunkId: 'a1b2c3', wallTimeMs: 1234.56, exitCode: 0, sessionId: null, originalTokenCount: null, body: 'hi\n' }),
+      formatExecOutput({
+        chunkId: 'a1b2c3',
+        wallTimeMs: 1234.56,
+        exitCode: 0,
+        sessionId: null,
+        originalTokenCount: null,
+        body: 'hi\n',
+      }),
     ).toBe('Chunk ID: a1b2c3\nWall time: 1.2346 seconds\nProcess exited with code 0\nOutput:\nhi\n');
   });
 
   it('formats a running session with a truncated body', () => {
     expect(
-      formatExecOutput({ chunkId: 'ffffff', wallTimeMs: 250, exitCode: null, sessionId: 1003, originalTokenCount: 42, body: 'x' }),
-    ).toBe('Chunk ID: ffffff\nWall time: 0.2500 seconds\nProcess running with session ID 1003\nOriginal token count: 42\nOutput:\nx');
+      formatExecOutput({
+        chunkId: 'ffffff',
+        wallTimeMs: 250,
+        exitCode: null,
+        sessionId: 1003,
+        originalTokenCount: 42,
+        body: 'x',
+      }),
+    ).toBe(
+      'Chunk ID: ffffff\nWall time: 0.2500 seconds\nProcess running with session ID 1003\nOriginal token count: 42\nOutput:\nx',
+    );
   });
 
   it('leaves out an empty chunk id', () => {
-    expect(formatExecOutput({ chunkId: '', wallTimeMs: 0, exitCode: 1, sessionId: null, originalTokenCount: null, body: '' })).toBe(
-      'Wall time: 0.0000 seconds\nProcess exited with code 1\nOutput:\n',
-    );
+    expect(
+      formatExecOutput({
+        chunkId: '',
+        wallTimeMs: 0,
+        exitCode: 1,
+        sessionId: null,
+        originalTokenCount: null,
+        body: '',
+      }),
+    ).toBe('Wall time: 0.0000 seconds\nProcess exited with code 1\nOutput:\n');
   });
 });
 
 describe('approxTokenCount', () => {
   it('is UTF-8 bytes / 4 rounded up', () => {
-    expect([approxTokenCount(''), approxTokenCount('abcd'), approxTokenCount('abcde'), approxTokenCount('€')]).toEqual([0, 1, 2, 1]);
+    expect([approxTokenCount(''), approxTokenCount('abcd'), approxTokenCount('abcde'), approxTokenCount('€')]).toEqual([
+      0, 1, 2, 1,
+    ]);
   });
 });
 

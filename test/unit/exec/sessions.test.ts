@@ -21,13 +21,24 @@ describe('sessions', () => {
   it('keeps an interactive bash in a PTY as a session that accepts keystrokes', async () => {
     const manager = newManager();
     const started = await manager.exec(
-      { cmd: 'bash --noprofile --norc -i', workdir, login: false, tty: true, yieldTimeMs: 250, env: { PS1: 'READY> ' } },
+      {
+        cmd: 'bash --noprofile --norc -i',
+        workdir,
+        login: false,
+        tty: true,
+        yieldTimeMs: 250,
+        env: { PS1: 'READY> ' },
+      },
       ctx(),
     );
     const id = sessionIdOf(started);
     expect(id).toBeGreaterThanOrEqual(1000);
     expect(started.exitCode).toBeNull();
-    expect(started.text).toMatch(new RegExp(`^Chunk ID: [0-9a-f]{6}\\nWall time: \\d+\\.\\d{4} seconds\\nProcess running with session ID ${id}\\nOutput:\\n`));
+    expect(started.text).toMatch(
+      new RegExp(
+        `^Chunk ID: [0-9a-f]{6}\\nWall time: \\d+\\.\\d{4} seconds\\nProcess running with session ID ${id}\\nOutput:\\n`,
+      ),
+    );
     expect(manager.liveSessionCount).toBe(1);
 
     const answer = await manager.writeStdin({ sessionId: id, chars: 'echo $((6*7))\n', yieldTimeMs: 1000 }, ctx());
@@ -50,7 +61,10 @@ describe('sessions', () => {
     const started = await manager.exec({ cmd: 'cat', workdir, login: false, tty: true, yieldTimeMs: 250 }, ctx());
     const id = sessionIdOf(started);
     const chunks: string[] = [];
-    const echoed = await manager.writeStdin({ sessionId: id, chars: 'ping\n', yieldTimeMs: 1000 }, ctx({ onOutput: (c) => chunks.push(c) }));
+    const echoed = await manager.writeStdin(
+      { sessionId: id, chars: 'ping\n', yieldTimeMs: 1000 },
+      ctx({ onOutput: (c) => chunks.push(c) }),
+    );
     // The terminal echoes the line and cat prints it back.
     expect(chunks.join('')).toBe(echoed.output);
     expect(echoed.output).toMatch(/ping\r\n[^]*ping\r\n/);
@@ -58,7 +72,10 @@ describe('sessions', () => {
 
   it('an empty poll returns as soon as the process exits, with only the new output', async () => {
     const manager = newManager();
-    const started = await manager.exec({ cmd: 'echo start; sleep 0.5; echo done', workdir, login: false, yieldTimeMs: 250 }, ctx());
+    const started = await manager.exec(
+      { cmd: 'echo start; sleep 0.5; echo done', workdir, login: false, yieldTimeMs: 250 },
+      ctx(),
+    );
     const id = sessionIdOf(started);
     expect(started.output).toBe('start\n');
     const polled = await manager.writeStdin({ sessionId: id }, ctx());
@@ -105,7 +122,9 @@ describe('sessions', () => {
     const manager = newManager();
     expect(manager.maxSessions).toBe(64);
     const results = await Promise.all(
-      Array.from({ length: 65 }, () => manager.exec({ cmd: 'exec sleep 30', workdir, shell: '/bin/sh', login: false, yieldTimeMs: 250 }, ctx())),
+      Array.from({ length: 65 }, () =>
+        manager.exec({ cmd: 'exec sleep 30', workdir, shell: '/bin/sh', login: false, yieldTimeMs: 250 }, ctx()),
+      ),
     );
     expect(manager.liveSessionCount).toBe(64);
     const notes = results.filter((r) => r.text.includes('Note: closed session'));
@@ -137,7 +156,9 @@ describe('sessions', () => {
     const closed = await inFlight;
     expect(closed).toMatchObject({ exitCode: 143, sessionId: null, aborted: false });
     expect(closed.pid).toBe(inFlightPid);
-    expect(closed.text).toMatch(/\nOutput:\nNote: session \d+ was closed \(the thread was closed\); its processes were stopped\.\n$/);
+    expect(closed.text).toMatch(
+      /\nOutput:\nNote: session \d+ was closed \(the thread was closed\); its processes were stopped\.\n$/,
+    );
   });
 
   it('closeAll also stops a command that was still being started', async () => {
@@ -146,7 +167,9 @@ describe('sessions', () => {
     await manager.closeAll('shutting down');
     const result = await pending;
     expect(result).toMatchObject({ sessionId: null, exitCode: 143 });
-    expect(result.text).toMatch(/\nOutput:\nNote: session \d+ was closed \(shutting down\); its processes were stopped\.\n$/);
+    expect(result.text).toMatch(
+      /\nOutput:\nNote: session \d+ was closed \(shutting down\); its processes were stopped\.\n$/,
+    );
     expect(result.pid !== null && isRunning(result.pid)).toBe(false);
     expect(manager.liveSessionCount).toBe(0);
   });

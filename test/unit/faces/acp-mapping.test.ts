@@ -22,7 +22,14 @@ describe('ACP MCP servers in the thread config', () => {
       { type: 'http', name: 'remote', url: 'https://mcp.example/mcp', headers: [{ name: 'X-Key', value: 'k' }] },
       { type: 'sse', name: 'old', url: 'https://mcp.example/sse', headers: [] },
     ]);
-    const host = { weftHome: home.dir, env: {}, defaultCwd: home.dir, rules: new RuleStore(home.dir), log: () => undefined, keyStore: new FileKeyStore(home.dir) };
+    const host = {
+      weftHome: home.dir,
+      env: {},
+      defaultCwd: home.dir,
+      rules: new RuleStore(home.dir),
+      log: () => undefined,
+      keyStore: new FileKeyStore(home.dir),
+    };
     const { loaded } = await threadConfig(host, { config: overrides }, home.dir);
     expect(loaded.config.mcp_servers).toEqual({
       mine: { command: 'my-server' },
@@ -54,7 +61,15 @@ describe('ACP prompts', () => {
 });
 
 describe('ACP permissions', () => {
-  const params = { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 0, command: 'npm test', cwd: '/p', proposedExecpolicyAmendment: ['npm', 'test'] };
+  const params = {
+    threadId: 't',
+    turnId: 'u',
+    itemId: 'i',
+    startedAtMs: 0,
+    command: 'npm test',
+    cwd: '/p',
+    proposedExecpolicyAmendment: ['npm', 'test'],
+  };
   it('offers allow once, always (the proposed rule) and reject', () => {
     expect(commandPermission('s', params).options).toEqual([
       { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
@@ -64,13 +79,22 @@ describe('ACP permissions', () => {
   });
   it('maps the outcome to the decision', () => {
     expect(commandDecisionOf({ outcome: 'selected', optionId: 'allow-once' }, params)).toBe('accept');
-    expect(commandDecisionOf({ outcome: 'selected', optionId: 'allow-always' }, params)).toEqual({ acceptWithExecpolicyAmendment: { execpolicy_amendment: ['npm', 'test'] } });
-    expect(commandDecisionOf({ outcome: 'selected', optionId: 'allow-always' }, { ...params, proposedExecpolicyAmendment: null })).toBe('acceptForSession');
+    expect(commandDecisionOf({ outcome: 'selected', optionId: 'allow-always' }, params)).toEqual({
+      acceptWithExecpolicyAmendment: { execpolicy_amendment: ['npm', 'test'] },
+    });
+    expect(
+      commandDecisionOf(
+        { outcome: 'selected', optionId: 'allow-always' },
+        { ...params, proposedExecpolicyAmendment: null },
+      ),
+    ).toBe('acceptForSession');
     expect(commandDecisionOf({ outcome: 'selected', optionId: 'reject' }, params)).toBe('decline');
     expect(commandDecisionOf({ outcome: 'cancelled' }, params)).toBe('cancel');
     expect(patchDecisionOf({ outcome: 'selected', optionId: 'allow-always' })).toBe('acceptForSession');
     // Only what the request offers.
-    const network = { applyNetworkPolicyAmendment: { network_policy_amendment: { host: 'example.com', action: 'allow' as const } } };
+    const network = {
+      applyNetworkPolicyAmendment: { network_policy_amendment: { host: 'example.com', action: 'allow' as const } },
+    };
     const limited = { ...params, availableDecisions: [network, 'decline' as const] };
     expect(commandPermission('s', limited).options.map((o) => o.kind)).toEqual(['allow_once', 'reject_once']);
     expect(commandDecisionOf({ outcome: 'selected', optionId: 'allow-once' }, limited)).toEqual(network);
@@ -93,7 +117,13 @@ describe('ACP updates', () => {
           type: 'fileChange',
           id: 'fc',
           status: 'declined',
-          changes: [{ path: '/p/src/a.txt', kind: { type: 'update', move_path: null }, diff: '--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,3 +1,3 @@\n x\n-y\n+Y\n z\n' }],
+          changes: [
+            {
+              path: '/p/src/a.txt',
+              kind: { type: 'update', move_path: null },
+              diff: '--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,3 +1,3 @@\n x\n-y\n+Y\n z\n',
+            },
+          ],
         },
       ],
     });

@@ -1,12 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { commandApprovalForm, commandDecision, patchDecision, questionsAnswer, questionsForm } from '../../../src-main/faces/questions';
+import {
+  commandApprovalForm,
+  commandDecision,
+  patchDecision,
+  questionsAnswer,
+  questionsForm,
+} from '../../../src-main/faces/questions';
 
 describe('approvals as elicitation forms', () => {
   it('shows the command and offers the decisions', () => {
-    const form = commandApprovalForm({ threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 0, command: 'rm -rf build', cwd: '/p', reason: 'clean up' });
+    const form = commandApprovalForm({
+      threadId: 't',
+      turnId: 'u',
+      itemId: 'i',
+      startedAtMs: 0,
+      command: 'rm -rf build',
+      cwd: '/p',
+      reason: 'clean up',
+    });
     expect(form.message).toContain('rm -rf build');
     expect(form.message).toContain('Reason: clean up');
-    expect(form.requestedSchema.properties['decision']).toMatchObject({ type: 'string', enum: ['accept', 'acceptForSession', 'decline'] });
+    expect(form.requestedSchema.properties['decision']).toMatchObject({
+      type: 'string',
+      enum: ['accept', 'acceptForSession', 'decline'],
+    });
   });
   it('reads accept, the chosen decision, decline and cancel', () => {
     expect(commandDecision({ action: 'accept' })).toBe('accept');
@@ -25,7 +42,15 @@ describe('questions as elicitation forms', () => {
     turnId: 'u',
     itemId: 'i',
     questions: [
-      { id: 'color', header: 'Colour', question: 'Which colour?', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] },
+      {
+        id: 'color',
+        header: 'Colour',
+        question: 'Which colour?',
+        options: [
+          { label: 'Red', description: 'warm' },
+          { label: 'Blue', description: 'cool' },
+        ],
+      },
       { id: 'name', header: 'Name', question: 'What name?', options: null },
     ],
   };
@@ -36,7 +61,9 @@ describe('questions as elicitation forms', () => {
     });
   });
   it('reads the answers of an accepted form only', () => {
-    expect(questionsAnswer(params, { action: 'accept', content: { color: 'Blue', name: ' ' } })).toEqual({ answers: { color: { answers: ['Blue'] } } });
+    expect(questionsAnswer(params, { action: 'accept', content: { color: 'Blue', name: ' ' } })).toEqual({
+      answers: { color: { answers: ['Blue'] } },
+    });
     expect(questionsAnswer(params, { action: 'decline', content: { color: 'Blue' } })).toEqual({ answers: {} });
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newFilePatchWithHunks, parseFileDiff, splitNewFile } from '../../../src-main/git/hunks';
 
-const HEADER = 'diff --git a/new.txt b/new.txt\nnew file mode 100644\nindex 0000000..1234567\n--- /dev/null\n+++ b/new.txt\n';
+const HEADER =
+  'diff --git a/new.txt b/new.txt\nnew file mode 100644\nindex 0000000..1234567\n--- /dev/null\n+++ b/new.txt\n';
 
 describe('a new file split into blocks', () => {
   it('splits at blank lines, each blank line ending the block before it', () => {
@@ -13,9 +14,13 @@ describe('a new file split into blocks', () => {
   });
 
   it('keeps "no newline" with the last line, and makes a patch of the chosen blocks without the blob id', () => {
-    const parsed = splitNewFile(parseFileDiff(`${HEADER}@@ -0,0 +1,3 @@\n+one\n+\n+two\n\\ No newline at end of file\n`));
+    const parsed = splitNewFile(
+      parseFileDiff(`${HEADER}@@ -0,0 +1,3 @@\n+one\n+\n+two\n\\ No newline at end of file\n`),
+    );
     expect(parsed.hunks).toHaveLength(2);
-    expect(newFilePatchWithHunks(parsed, [1])).toBe('diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+two\n\\ No newline at end of file\n');
+    expect(newFilePatchWithHunks(parsed, [1])).toBe(
+      'diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+two\n\\ No newline at end of file\n',
+    );
     expect(() => newFilePatchWithHunks(parsed, [2])).toThrow('has no hunk 2');
   });
 

@@ -27,16 +27,56 @@ const folderError = (from: string, to: string, specifier: string) => ({
 
 tester.run('weft/layering', layering, {
   valid: [
-    { name: 'the protocol imports zod and itself', filename: file('src-preload/protocol/x.ts'), code: "import { z } from 'zod';\nimport { ThreadId } from './common';" },
-    { name: 'the core imports the tools', filename: file('src-main/core/x.ts'), code: "import { ToolRegistry } from '../tools/registry';" },
-    { name: 'the server imports the core', filename: file('src-main/server/handlers/x.ts'), code: "import type { Session } from '../../core/session';" },
-    { name: 'tools import safety', filename: file('src-main/tools/x.ts'), code: "import { probeBwrap } from '../safety/sandbox/linux-bwrap';" },
-    { name: 'a file under src-main imports a Node built-in', filename: file('src-main/store/x.ts'), code: "import { readFileSync } from 'node:fs';\nimport path from 'path';" },
-    { name: 'the electron folder imports electron', filename: file('src-main/electron/x.ts'), code: "import { app } from 'electron';\nimport { IpcChannels } from '../../src-preload/bridge';" },
-    { name: 'the preload imports electron and its bridge', filename: file('src-preload/index.ts'), code: "import { contextBridge } from 'electron';\nimport { createWeftBridge } from './bridge';" },
-    { name: 'views import components, store and the protocol', filename: file('src-renderer/views/x.tsx'), code: "import { Icon } from '../components/Icon';\nimport { useWeft } from '../store/app-context';\nimport type { Thread } from '../../src-preload/protocol';" },
-    { name: 'the renderer imports browser packages', filename: file('src-renderer/components/x.tsx'), code: "import { useState } from 'react';\nimport { create } from 'zustand';" },
-    { name: 'files outside the source roots are not checked', filename: file('test/unit/x.ts'), code: "import { Session } from '../../src-main/core/session';" },
+    {
+      name: 'the protocol imports zod and itself',
+      filename: file('src-preload/protocol/x.ts'),
+      code: "import { z } from 'zod';\nimport { ThreadId } from './common';",
+    },
+    {
+      name: 'the core imports the tools',
+      filename: file('src-main/core/x.ts'),
+      code: "import { ToolRegistry } from '../tools/registry';",
+    },
+    {
+      name: 'the server imports the core',
+      filename: file('src-main/server/handlers/x.ts'),
+      code: "import type { Session } from '../../core/session';",
+    },
+    {
+      name: 'tools import safety',
+      filename: file('src-main/tools/x.ts'),
+      code: "import { probeBwrap } from '../safety/sandbox/linux-bwrap';",
+    },
+    {
+      name: 'a file under src-main imports a Node built-in',
+      filename: file('src-main/store/x.ts'),
+      code: "import { readFileSync } from 'node:fs';\nimport path from 'path';",
+    },
+    {
+      name: 'the electron folder imports electron',
+      filename: file('src-main/electron/x.ts'),
+      code: "import { app } from 'electron';\nimport { IpcChannels } from '../../src-preload/bridge';",
+    },
+    {
+      name: 'the preload imports electron and its bridge',
+      filename: file('src-preload/index.ts'),
+      code: "import { contextBridge } from 'electron';\nimport { createWeftBridge } from './bridge';",
+    },
+    {
+      name: 'views import components, store and the protocol',
+      filename: file('src-renderer/views/x.tsx'),
+      code: "import { Icon } from '../components/Icon';\nimport { useWeft } from '../store/app-context';\nimport type { Thread } from '../../src-preload/protocol';",
+    },
+    {
+      name: 'the renderer imports browser packages',
+      filename: file('src-renderer/components/x.tsx'),
+      code: "import { useState } from 'react';\nimport { create } from 'zustand';",
+    },
+    {
+      name: 'files outside the source roots are not checked',
+      filename: file('test/unit/x.ts'),
+      code: "import { Session } from '../../src-main/core/session';",
+    },
   ],
   invalid: [
     // The examples of the issue that asked for this rule.
@@ -111,14 +151,22 @@ tester.run('weft/layering', layering, {
       name: 'the core importing electron',
       filename: file('src-main/core/x.ts'),
       code: "import { app } from 'electron';",
-      errors: [{ message: 'Layering rule (docs/ARCHITECTURE.md): src-main/core may not import the package "electron"; it may import any package but electron.' }],
+      errors: [
+        {
+          message:
+            'Layering rule (docs/ARCHITECTURE.md): src-main/core may not import the package "electron"; it may import any package but electron.',
+        },
+      ],
     },
     {
       name: 'the renderer importing a Node built-in',
       filename: file('src-renderer/store/x.ts'),
       code: "import { readFile } from 'node:fs/promises';\nimport os from 'os';",
       errors: [
-        { message: 'Layering rule (docs/ARCHITECTURE.md): src-renderer/store may not import the package "node:fs/promises"; it may import packages that are neither Node built-ins nor electron.' },
+        {
+          message:
+            'Layering rule (docs/ARCHITECTURE.md): src-renderer/store may not import the package "node:fs/promises"; it may import packages that are neither Node built-ins nor electron.',
+        },
         { messageId: 'package' },
       ],
     },

@@ -49,13 +49,20 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   };
 }
 
-async function collect(c: ChatCompletionsClient, req: ModelRequest = request(), signal = new AbortController().signal): Promise<ModelEvent[]> {
+async function collect(
+  c: ChatCompletionsClient,
+  req: ModelRequest = request(),
+  signal = new AbortController().signal,
+): Promise<ModelEvent[]> {
   const events: ModelEvent[] = [];
   for await (const event of c.stream(req, signal)) events.push(event);
   return events;
 }
 
-async function failure(c: ChatCompletionsClient, req: ModelRequest = request()): Promise<{ error: ModelError; events: ModelEvent[] }> {
+async function failure(
+  c: ChatCompletionsClient,
+  req: ModelRequest = request(),
+): Promise<{ error: ModelError; events: ModelEvent[] }> {
   const events: ModelEvent[] = [];
   try {
     for await (const event of c.stream(req, new AbortController().signal)) events.push(event);
@@ -73,7 +80,11 @@ describe('ChatCompletionsClient streaming', () => {
       { type: 'created' },
       { type: 'outputTextDelta', itemId: 'msg_1', outputIndex: 0, delta: 'Hel' },
       { type: 'outputTextDelta', itemId: 'msg_1', outputIndex: 0, delta: 'lo!' },
-      { type: 'outputItemDone', outputIndex: 0, item: { type: 'message', role: 'assistant', id: 'msg_1', content: [{ type: 'output_text', text: 'Hello!' }] } },
+      {
+        type: 'outputItemDone',
+        outputIndex: 0,
+        item: { type: 'message', role: 'assistant', id: 'msg_1', content: [{ type: 'output_text', text: 'Hello!' }] },
+      },
       { type: 'completed', responseId: CHUNK_ID, usage: null },
     ]);
   });
@@ -93,7 +104,11 @@ describe('ChatCompletionsClient streaming', () => {
     });
     expect(await collect(client())).toEqual([
       { type: 'created' },
-      { type: 'outputItemDone', outputIndex: 0, item: { type: 'function_call', call_id: 'call_abc', name: 'exec_command', arguments: '{"cmd": "ls -la"}' } },
+      {
+        type: 'outputItemDone',
+        outputIndex: 0,
+        item: { type: 'function_call', call_id: 'call_abc', name: 'exec_command', arguments: '{"cmd": "ls -la"}' },
+      },
       { type: 'completed', responseId: CHUNK_ID, usage: null },
     ]);
   });
@@ -112,17 +127,44 @@ describe('ChatCompletionsClient streaming', () => {
     });
     const events = await collect(client());
     expect(events.filter((e) => e.type === 'outputItemDone')).toEqual([
-      { type: 'outputItemDone', outputIndex: 0, item: { type: 'message', role: 'assistant', id: 'msg_1', content: [{ type: 'output_text', text: 'Reading both.' }] } },
-      { type: 'outputItemDone', outputIndex: 1, item: { type: 'function_call', call_id: 'call_a', name: 'read', arguments: '{"path":"a.ts"}' } },
-      { type: 'outputItemDone', outputIndex: 2, item: { type: 'function_call', call_id: 'call_b', name: 'grep', arguments: '{"pattern":"TODO"}' } },
+      {
+        type: 'outputItemDone',
+        outputIndex: 0,
+        item: {
+          type: 'message',
+          role: 'assistant',
+          id: 'msg_1',
+          content: [{ type: 'output_text', text: 'Reading both.' }],
+        },
+      },
+      {
+        type: 'outputItemDone',
+        outputIndex: 1,
+        item: { type: 'function_call', call_id: 'call_a', name: 'read', arguments: '{"path":"a.ts"}' },
+      },
+      {
+        type: 'outputItemDone',
+        outputIndex: 2,
+        item: { type: 'function_call', call_id: 'call_b', name: 'grep', arguments: '{"pattern":"TODO"}' },
+      },
     ]);
     expect(events.at(-1)?.type).toBe('completed');
   });
 
   it('generates a call id when the provider sends none, and "{}" for missing arguments', async () => {
-    server.enqueue({ kind: 'sse', chunks: [chatChunk({ tool_calls: [{ index: 0, function: { name: 'list_mcp_resources' } }] }), chatFinish('tool_calls')] });
+    server.enqueue({
+      kind: 'sse',
+      chunks: [
+        chatChunk({ tool_calls: [{ index: 0, function: { name: 'list_mcp_resources' } }] }),
+        chatFinish('tool_calls'),
+      ],
+    });
     const events = await collect(client());
-    expect(events[1]).toEqual({ type: 'outputItemDone', outputIndex: 0, item: { type: 'function_call', call_id: 'call_1', name: 'list_mcp_resources', arguments: '{}' } });
+    expect(events[1]).toEqual({
+      type: 'outputItemDone',
+      outputIndex: 0,
+      item: { type: 'function_call', call_id: 'call_1', name: 'list_mcp_resources', arguments: '{}' },
+    });
   });
 
   it('shows reasoning_content as a reasoning summary and finishes it when the answer starts', async () => {
@@ -141,9 +183,17 @@ describe('ChatCompletionsClient streaming', () => {
       { type: 'reasoningSummaryPartAdded', itemId: 'rs_1', outputIndex: 0, summaryIndex: 0 },
       { type: 'reasoningSummaryDelta', itemId: 'rs_1', outputIndex: 0, summaryIndex: 0, delta: 'The user ' },
       { type: 'reasoningSummaryDelta', itemId: 'rs_1', outputIndex: 0, summaryIndex: 0, delta: 'greets me.' },
-      { type: 'outputItemDone', outputIndex: 0, item: { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'The user greets me.' }] } },
+      {
+        type: 'outputItemDone',
+        outputIndex: 0,
+        item: { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'The user greets me.' }] },
+      },
       { type: 'outputTextDelta', itemId: 'msg_2', outputIndex: 1, delta: 'Hi!' },
-      { type: 'outputItemDone', outputIndex: 1, item: { type: 'message', role: 'assistant', id: 'msg_2', content: [{ type: 'output_text', text: 'Hi!' }] } },
+      {
+        type: 'outputItemDone',
+        outputIndex: 1,
+        item: { type: 'message', role: 'assistant', id: 'msg_2', content: [{ type: 'output_text', text: 'Hi!' }] },
+      },
       { type: 'completed', responseId: CHUNK_ID, usage: null },
     ]);
   });
@@ -151,17 +201,37 @@ describe('ChatCompletionsClient streaming', () => {
   it('reads `delta.reasoning` (Ollama, OpenRouter) the same way', async () => {
     server.enqueue({ kind: 'sse', chunks: [chatChunk({ reasoning: 'hmm' }), chatFinish('stop')] });
     const done = (await collect(client())).filter((e) => e.type === 'outputItemDone');
-    expect(done).toEqual([{ type: 'outputItemDone', outputIndex: 0, item: { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'hmm' }] } }]);
+    expect(done).toEqual([
+      {
+        type: 'outputItemDone',
+        outputIndex: 0,
+        item: { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'hmm' }] },
+      },
+    ]);
   });
 
   it('reports usage from the final usage-only chunk', async () => {
     server.enqueue({
       kind: 'sse',
-      chunks: [chatText('ok'), chatFinish('stop'), chatUsage({ prompt_tokens: 120, completion_tokens: 30, cached_tokens: 100, reasoning_tokens: 12 })],
+      chunks: [
+        chatText('ok'),
+        chatFinish('stop'),
+        chatUsage({ prompt_tokens: 120, completion_tokens: 30, cached_tokens: 100, reasoning_tokens: 12 }),
+      ],
     });
     const events = await collect(client());
     expect(events.filter((e) => e.type === 'completed')).toEqual([
-      { type: 'completed', responseId: CHUNK_ID, usage: { inputTokens: 120, cachedInputTokens: 100, outputTokens: 30, reasoningOutputTokens: 12, totalTokens: 150 } },
+      {
+        type: 'completed',
+        responseId: CHUNK_ID,
+        usage: {
+          inputTokens: 120,
+          cachedInputTokens: 100,
+          outputTokens: 30,
+          reasoningOutputTokens: 12,
+          totalTokens: 150,
+        },
+      },
     ]);
     expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
@@ -171,31 +241,81 @@ describe('ChatCompletionsClient request body', () => {
   it('converts the history, tools and reasoning effort into the chat request', async () => {
     server.enqueue({ kind: 'sse', chunks: [chatText('done'), chatFinish('stop')] });
     const input: ResponseItem[] = [
-      { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<permissions instructions>ro</permissions instructions>' }] },
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: '# AGENTS.md' }, { type: 'input_text', text: '<environment_context/>' }] },
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is in this picture?' }, { type: 'input_image', image_url: 'data:image/png;base64,AAAA', detail: 'high' }] },
+      {
+        type: 'message',
+        role: 'developer',
+        content: [{ type: 'input_text', text: '<permissions instructions>ro</permissions instructions>' }],
+      },
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: '# AGENTS.md' },
+          { type: 'input_text', text: '<environment_context/>' },
+        ],
+      },
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'What is in this picture?' },
+          { type: 'input_image', image_url: 'data:image/png;base64,AAAA', detail: 'high' },
+        ],
+      },
       { type: 'reasoning', id: 'rs_x', summary: [{ type: 'summary_text', text: 'thinking' }], encrypted_content: null },
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Let me look.' }] },
       { type: 'function_call', call_id: 'call_1', name: 'exec_command', arguments: '{"cmd":"ls"}' },
       { type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch' },
       { type: 'function_call_output', call_id: 'call_1', output: 'a.png\n' },
-      { type: 'custom_tool_call_output', call_id: 'call_2', output: [{ type: 'input_text', text: 'Done' }, { type: 'input_image', image_url: 'data:image/png;base64,BBBB' }] },
+      {
+        type: 'custom_tool_call_output',
+        call_id: 'call_2',
+        output: [
+          { type: 'input_text', text: 'Done' },
+          { type: 'input_image', image_url: 'data:image/png;base64,BBBB' },
+        ],
+      },
       { type: 'function_call', call_id: 'call_3', name: 'exec_command', arguments: '{"cmd":"pwd"}' },
       { type: 'function_call_output', call_id: 'call_3', output: '/w\n' },
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'It is a ' }, { type: 'output_text', text: 'cat.' }] },
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [
+          { type: 'output_text', text: 'It is a ' },
+          { type: 'output_text', text: 'cat.' },
+        ],
+      },
     ];
     const tools: ToolSpec[] = [
-      { type: 'function', name: 'exec_command', description: 'Run a command', strict: false, parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] } },
+      {
+        type: 'function',
+        name: 'exec_command',
+        description: 'Run a command',
+        strict: false,
+        parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] },
+      },
       { type: 'custom', name: 'apply_patch', description: 'Patch files', format: { type: 'text' } },
       { type: 'web_search' },
     ];
-    await collect(client(), request({ input, tools, parallelToolCalls: false, reasoning: { effort: 'high', summary: 'auto' } }));
+    await collect(
+      client(),
+      request({ input, tools, parallelToolCalls: false, reasoning: { effort: 'high', summary: 'auto' } }),
+    );
 
     expect(server.requests[0]?.body).toEqual({
       model: 'mock-model',
       stream: true,
       stream_options: { include_usage: true },
-      tools: [{ type: 'function', function: { name: 'exec_command', description: 'Run a command', parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'exec_command',
+            description: 'Run a command',
+            parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] },
+          },
+        },
+      ],
       tool_choice: 'auto',
       parallel_tool_calls: false,
       reasoning_effort: 'high',
@@ -215,7 +335,11 @@ describe('ChatCompletionsClient request body', () => {
           content: 'Let me look.',
           tool_calls: [
             { id: 'call_1', type: 'function', function: { name: 'exec_command', arguments: '{"cmd":"ls"}' } },
-            { id: 'call_2', type: 'function', function: { name: 'apply_patch', arguments: JSON.stringify({ input: '*** Begin Patch\n*** End Patch' }) } },
+            {
+              id: 'call_2',
+              type: 'function',
+              function: { name: 'apply_patch', arguments: JSON.stringify({ input: '*** Begin Patch\n*** End Patch' }) },
+            },
           ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: 'a.png\n' },
@@ -227,7 +351,13 @@ describe('ChatCompletionsClient request body', () => {
             { type: 'image_url', image_url: { url: 'data:image/png;base64,BBBB' } },
           ],
         },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_3', type: 'function', function: { name: 'exec_command', arguments: '{"cmd":"pwd"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_3', type: 'function', function: { name: 'exec_command', arguments: '{"cmd":"pwd"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_3', content: '/w\n' },
         { role: 'assistant', content: 'It is a cat.' },
       ],
@@ -260,7 +390,11 @@ describe('ChatCompletionsClient errors', () => {
   });
 
   it('classifies HTTP 401 as final, naming the credentials', async () => {
-    server.enqueue({ kind: 'http-error', status: 401, body: { error: { message: 'Invalid API key', type: 'auth', code: 'invalid_api_key' } } });
+    server.enqueue({
+      kind: 'http-error',
+      status: 401,
+      body: { error: { message: 'Invalid API key', type: 'auth', code: 'invalid_api_key' } },
+    });
     const { error } = await failure(client());
     expect(error.options).toMatchObject({ retryable: false, phase: 'request', httpStatus: 401 });
     expect(error.info).toBe('Unauthorized');
@@ -268,7 +402,11 @@ describe('ChatCompletionsClient errors', () => {
   });
 
   it('recognises a context overflow in a plain 400 (`{"error": "<text>"}`, as Ollama sends)', async () => {
-    server.enqueue({ kind: 'http-error', status: 400, body: { error: "This model's maximum context length is 8192 tokens" } });
+    server.enqueue({
+      kind: 'http-error',
+      status: 400,
+      body: { error: "This model's maximum context length is 8192 tokens" },
+    });
     const { error } = await failure(client());
     expect(error.info).toBe('ContextWindowExceeded');
     expect(error.options.retryable).toBe(false);
@@ -290,7 +428,10 @@ describe('ChatCompletionsClient errors', () => {
   });
 
   it('fails finish_reason "length" without retry, saying the output hit the token limit', async () => {
-    server.enqueue({ kind: 'sse', chunks: [chatText('a long ans'), chatFinish('length'), chatUsage({ prompt_tokens: 1, completion_tokens: 2 })] });
+    server.enqueue({
+      kind: 'sse',
+      chunks: [chatText('a long ans'), chatFinish('length'), chatUsage({ prompt_tokens: 1, completion_tokens: 2 })],
+    });
     const { error, events } = await failure(client());
     expect(events.some((e) => e.type === 'completed')).toBe(false);
     expect(error.options).toMatchObject({ retryable: false, phase: 'stream' });
@@ -298,7 +439,10 @@ describe('ChatCompletionsClient errors', () => {
   });
 
   it('classifies an error frame in the stream by its code', async () => {
-    server.enqueue({ kind: 'sse', chunks: [chatText('x'), { error: { message: 'overloaded, try again in 2s', code: 'server_is_overloaded' } }] });
+    server.enqueue({
+      kind: 'sse',
+      chunks: [chatText('x'), { error: { message: 'overloaded, try again in 2s', code: 'server_is_overloaded' } }],
+    });
     const { error } = await failure(client());
     expect(error.options).toMatchObject({ retryable: true, phase: 'stream', retryAfterMs: 2000 });
   });
@@ -310,7 +454,7 @@ describe('ChatCompletionsClient errors', () => {
     expect(error.message).toContain('idle');
   });
 
-  it('rethrows the caller\'s abort reason', async () => {
+  it("rethrows the caller's abort reason", async () => {
     server.enqueue({ kind: 'sse-hang', chunks: [chatText('hello')] });
     const controller = new AbortController();
     const reason = new Error('turn interrupted');
@@ -327,8 +471,15 @@ describe('ChatCompletionsClient errors', () => {
 
   it('sends an output schema as a strict json_schema response format', async () => {
     server.enqueue({ kind: 'sse', chunks: [chatText('{"a":1}'), chatFinish('stop')] });
-    const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'number' } },
+      required: ['a'],
+      additionalProperties: false,
+    };
     await collect(client(), request({ outputSchema: schema }));
-    expect(server.requests[0]?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'codex_output_schema', schema, strict: true } } });
+    expect(server.requests[0]?.body).toMatchObject({
+      response_format: { type: 'json_schema', json_schema: { name: 'codex_output_schema', schema, strict: true } },
+    });
   });
 });

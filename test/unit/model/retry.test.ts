@@ -2,8 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../../src-main/model/errors';
 import { backoffMs, exhaustedError, RetryBudget } from '../../../src-main/model/retry';
 
-const streamDrop = (): ModelError => new ModelError('dropped', 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
-const http500 = (retryAfterMs: number | null = null): ModelError => new ModelError('HTTP 500', 'InternalServerError', { retryable: true, phase: 'request', httpStatus: 500, retryAfterMs });
+const streamDrop = (): ModelError =>
+  new ModelError('dropped', 'ResponseStreamDisconnected', { retryable: true, phase: 'stream' });
+const http500 = (retryAfterMs: number | null = null): ModelError =>
+  new ModelError('HTTP 500', 'InternalServerError', {
+    retryable: true,
+    phase: 'request',
+    httpStatus: 500,
+    retryAfterMs,
+  });
 
 describe('backoff', () => {
   it('doubles from 200 ms with ±10% jitter', () => {

@@ -20,7 +20,9 @@ const Facts = z.object({
   askForApproval: z.object({ strings: z.array(z.string()), objectKeys: z.array(z.string()), granular: FieldList }),
   reasoningEffort: z.object({ type: z.string(), minLength: z.number() }),
 });
-const facts = Facts.parse(JSON.parse(readFileSync(resolve(__dirname, '../../fixtures/codex-app-server-0.169/schema-facts.json'), 'utf8')));
+const facts = Facts.parse(
+  JSON.parse(readFileSync(resolve(__dirname, '../../fixtures/codex-app-server-0.169/schema-facts.json'), 'utf8')),
+);
 
 type Node = Record<string, unknown>;
 const files = generateProtocolJsonSchema() as Record<string, Node>;
@@ -90,7 +92,13 @@ function tagOf(node: Node): string {
 }
 
 function enumValues(file: Node, node: Node): string[] {
-  return branches(file, node).flatMap((branch) => (Array.isArray(branch['enum']) ? branch['enum'].map(String) : typeof branch['const'] === 'string' ? [branch['const']] : []));
+  return branches(file, node).flatMap((branch) =>
+    Array.isArray(branch['enum'])
+      ? branch['enum'].map(String)
+      : typeof branch['const'] === 'string'
+        ? [branch['const']]
+        : [],
+  );
 }
 
 const minus = (a: readonly string[], b: readonly string[]): string[] => a.filter((x) => !b.includes(x)).sort();
@@ -158,9 +166,13 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
       const codex = facts.objects[codexName];
       if (codex === undefined) throw new Error(`no facts for ${codexName}`);
       const weft = fieldsOf(weftSchema(weftPath).node);
-      for (const field of minus(codex.required, weft.required)) problems.push(`${weftPath}: Codex requires \`${field}\`${weft.all.includes(field) ? ' (Weft may omit it)' : ''}`);
+      for (const field of minus(codex.required, weft.required))
+        problems.push(
+          `${weftPath}: Codex requires \`${field}\`${weft.all.includes(field) ? ' (Weft may omit it)' : ''}`,
+        );
       const extra = minus(weft.all, [...codex.required, ...codex.optional]).filter((f) => !f.startsWith('weft'));
-      if (minus(extra, WEFT_ONLY_FIELDS[codexName] ?? []).length > 0) problems.push(`${weftPath}: fields Codex does not know: ${extra.join(', ')}`);
+      if (minus(extra, WEFT_ONLY_FIELDS[codexName] ?? []).length > 0)
+        problems.push(`${weftPath}: fields Codex does not know: ${extra.join(', ')}`);
     }
     expect(problems).toEqual([]);
   });
@@ -171,10 +183,13 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
       const codex = facts.objects[codexName];
       if (codex === undefined) throw new Error(`no facts for ${codexName}`);
       const weft = fieldsOf(weftSchema(weftPath).node);
-      for (const field of minus(weft.required, codex.required)) problems.push(`${weftPath}: Weft requires \`${field}\`, Codex does not`);
-      for (const field of minus(codex.required, weft.all)) problems.push(`${weftPath}: Weft does not read the required \`${field}\``);
+      for (const field of minus(weft.required, codex.required))
+        problems.push(`${weftPath}: Weft requires \`${field}\`, Codex does not`);
+      for (const field of minus(codex.required, weft.all))
+        problems.push(`${weftPath}: Weft does not read the required \`${field}\``);
       const extra = minus(weft.all, [...codex.required, ...codex.optional]).filter((f) => !f.startsWith('weft'));
-      if (minus(extra, WEFT_ONLY_FIELDS[codexName] ?? []).length > 0) problems.push(`${weftPath}: params Codex does not know: ${extra.join(', ')}`);
+      if (minus(extra, WEFT_ONLY_FIELDS[codexName] ?? []).length > 0)
+        problems.push(`${weftPath}: params Codex does not know: ${extra.join(', ')}`);
     }
     expect(problems).toEqual([]);
   });
@@ -194,7 +209,20 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
       if (extra.length > 0) problems.push(`${tag}: fields Codex does not know: ${extra.join(', ')}`);
     }
     expect(problems).toEqual([]);
-    expect([...weftItems.keys()].sort()).toEqual(['agentMessage', 'commandExecution', 'contextCompaction', 'enteredReviewMode', 'exitedReviewMode', 'fileChange', 'imageView', 'mcpToolCall', 'plan', 'reasoning', 'userMessage', 'webSearch']);
+    expect([...weftItems.keys()].sort()).toEqual([
+      'agentMessage',
+      'commandExecution',
+      'contextCompaction',
+      'enteredReviewMode',
+      'exitedReviewMode',
+      'fileChange',
+      'imageView',
+      'mcpToolCall',
+      'plan',
+      'reasoning',
+      'userMessage',
+      'webSearch',
+    ]);
   });
 
   it("accepts Codex's UserInput kinds except audio, with Codex's fields", () => {
@@ -207,7 +235,10 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
       const codex = facts.userInputs[tag];
       expect(codex, tag).toBeDefined();
       expect(minus(weft.required, [...(codex?.required ?? []), ...(alsoRequired[tag] ?? [])]), tag).toEqual([]);
-      expect(minus(weft.all, [...(codex?.required ?? []), ...(codex?.optional ?? []), ...(alsoRequired[tag] ?? [])]), tag).toEqual([]);
+      expect(
+        minus(weft.all, [...(codex?.required ?? []), ...(codex?.optional ?? []), ...(alsoRequired[tag] ?? [])]),
+        tag,
+      ).toEqual([]);
     }
   });
 
@@ -230,9 +261,17 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
     for (const [codexName, path] of Object.entries(sent)) {
       const codexValues = facts.enums[codexName] ?? [];
       const { file, node } = weftSchema(path);
-      const values = codexName === 'ThreadActiveFlag'
-        ? branches(file, node).flatMap((b) => (tagOf(b) === 'active' ? enumValues(file, resolveNode(file, resolveNode(file, (b['properties'] as Node)['activeFlags'])['items'])) : []))
-        : enumValues(file, node);
+      const values =
+        codexName === 'ThreadActiveFlag'
+          ? branches(file, node).flatMap((b) =>
+              tagOf(b) === 'active'
+                ? enumValues(
+                    file,
+                    resolveNode(file, resolveNode(file, (b['properties'] as Node)['activeFlags'])['items']),
+                  )
+                : [],
+            )
+          : enumValues(file, node);
       expect(values.length, codexName).toBeGreaterThan(0);
       expect(minus(values, codexValues), codexName).toEqual([]);
     }
@@ -244,7 +283,11 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
     expect(minus(statusOf('commandExecution'), facts.enums['CommandExecutionStatus'] ?? [])).toEqual([]);
     expect(minus(statusOf('fileChange'), facts.enums['PatchApplyStatus'] ?? [])).toEqual([]);
     expect(minus(statusOf('mcpToolCall'), facts.enums['McpToolCallStatus'] ?? [])).toEqual([]);
-    for (const [codexName, path] of Object.entries({ SandboxPolicy: 'ThreadStartResult.sandbox', ThreadStatus: 'ThreadStatusChangedNotification.status', Account: 'AccountReadResult.account' })) {
+    for (const [codexName, path] of Object.entries({
+      SandboxPolicy: 'ThreadStartResult.sandbox',
+      ThreadStatus: 'ThreadStatusChangedNotification.status',
+      Account: 'AccountReadResult.account',
+    })) {
       const { file, node } = weftSchema(path);
       expect(minus(branches(file, node).map(tagOf), facts.unionTags[codexName] ?? []), codexName).toEqual([]);
     }
@@ -256,11 +299,15 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
     expect(enumValues(sent.file, sent.node).sort()).toEqual([...facts.askForApproval.strings].sort());
     const granular = sentBranches.find((b) => isNode(b['properties']) && 'granular' in b['properties']);
     expect(granular && Object.keys(granular['properties'] as Node)).toEqual(facts.askForApproval.objectKeys);
-    expect(fieldsOf(resolveNode(sent.file, (granular?.['properties'] as Node)['granular'])).required).toEqual(facts.askForApproval.granular.required);
+    expect(fieldsOf(resolveNode(sent.file, (granular?.['properties'] as Node)['granular'])).required).toEqual(
+      facts.askForApproval.granular.required,
+    );
 
     const accepted = weftSchema('TurnStartParams.approvalPolicy');
     expect(minus(facts.askForApproval.strings, enumValues(accepted.file, accepted.node))).toEqual([]);
-    expect(branches(accepted.file, accepted.node).some((b) => isNode(b['properties']) && 'granular' in b['properties'])).toBe(true);
+    expect(
+      branches(accepted.file, accepted.node).some((b) => isNode(b['properties']) && 'granular' in b['properties']),
+    ).toBe(true);
     const weftPolicy = weftSchema('ThreadStartResult.weftApprovalPolicy');
     expect(weftPolicy.node['x-weft-extension-values']).toEqual(['on-failure']);
     expect(minus(enumValues(weftPolicy.file, weftPolicy.node), facts.askForApproval.strings)).toEqual(['on-failure']);
@@ -279,7 +326,8 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
       const properties = node['properties'];
       if (isNode(properties)) {
         for (const [name, property] of Object.entries(properties)) {
-          if (name.startsWith('weft') && !(isNode(property) && property['x-weft-extension'] === true)) unmarked.push(`${where}.${name}`);
+          if (name.startsWith('weft') && !(isNode(property) && property['x-weft-extension'] === true))
+            unmarked.push(`${where}.${name}`);
         }
       }
       for (const [key, child] of Object.entries(node)) walk(child, `${where}/${key}`);

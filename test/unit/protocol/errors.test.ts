@@ -10,7 +10,9 @@ function describe1(schema: z.ZodType, value: unknown, root?: string): string {
 
 describe('describeZodError', () => {
   it('names the path under "params" by default', () => {
-    expect(describe1(z.object({ threadId: z.string() }), {})).toBe('params.threadId: expected string, received undefined');
+    expect(describe1(z.object({ threadId: z.string() }), {})).toBe(
+      'params.threadId: expected string, received undefined',
+    );
   });
 
   it('uses the given root, or none', () => {
@@ -36,10 +38,15 @@ describe('describeZodError', () => {
   it('describes enum, literal, discriminator, size and unknown-key problems', () => {
     expect(describe1(z.object({ k: z.enum(['a', 'b']) }), { k: 'c' })).toBe('params.k: expected one of "a", "b"');
     expect(describe1(z.object({ k: z.literal('x') }), { k: 'y' })).toBe('params.k: expected "x"');
-    const tagged = z.discriminatedUnion('type', [z.object({ type: z.literal('a') }), z.object({ type: z.literal('b') })]);
+    const tagged = z.discriminatedUnion('type', [
+      z.object({ type: z.literal('a') }),
+      z.object({ type: z.literal('b') }),
+    ]);
     expect(describe1(tagged, { type: 'c' })).toBe('params.type: expected one of "a", "b"');
     expect(describe1(z.object({ n: z.number().int().min(1) }), { n: 0 })).toBe('params.n: expected number to be >=1');
-    expect(describe1(z.object({ s: z.string().max(2) }), { s: 'abc' })).toBe('params.s: expected string to have <=2 characters');
+    expect(describe1(z.object({ s: z.string().max(2) }), { s: 'abc' })).toBe(
+      'params.s: expected string to have <=2 characters',
+    );
     expect(describe1(z.strictObject({ a: z.string() }), { a: 'x', b: 1 })).toBe('params: unexpected field "b"');
   });
 

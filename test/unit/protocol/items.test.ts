@@ -52,7 +52,12 @@ const cases: Case[] = [
   {
     kind: 'reasoning',
     schema: ReasoningItem,
-    valid: { type: 'reasoning', id: 'item-3', summary: ['**Reading the test**', 'It expects a trailing newline.'], content: [] },
+    valid: {
+      type: 'reasoning',
+      id: 'item-3',
+      summary: ['**Reading the test**', 'It expects a trailing newline.'],
+      content: [],
+    },
     broken: { type: 'reasoning', id: 'item-3', summary: 'thinking', content: [] },
     message: 'item.summary: expected array, received string',
   },
@@ -177,8 +182,28 @@ const cases: Case[] = [
   {
     kind: 'exitedReviewMode',
     schema: ExitedReviewModeItem,
-    valid: { type: 'exitedReviewMode', id: 'r2', review: 'No findings.', weftReview: { findings: [], overallCorrectness: 'patch is correct', overallExplanation: '', overallConfidence: null } },
-    broken: { type: 'exitedReviewMode', id: 'r2', review: 'x', weftReview: { findings: [{ title: 't', body: 'b', priority: 4, confidence: 0.5, path: 'a.ts', lineStart: 1, lineEnd: 1 }], overallCorrectness: '', overallExplanation: '', overallConfidence: null } },
+    valid: {
+      type: 'exitedReviewMode',
+      id: 'r2',
+      review: 'No findings.',
+      weftReview: {
+        findings: [],
+        overallCorrectness: 'patch is correct',
+        overallExplanation: '',
+        overallConfidence: null,
+      },
+    },
+    broken: {
+      type: 'exitedReviewMode',
+      id: 'r2',
+      review: 'x',
+      weftReview: {
+        findings: [{ title: 't', body: 'b', priority: 4, confidence: 0.5, path: 'a.ts', lineStart: 1, lineEnd: 1 }],
+        overallCorrectness: '',
+        overallExplanation: '',
+        overallConfidence: null,
+      },
+    },
     message: 'item.weftReview.findings[0].priority: expected number to be <=3',
   },
 ];

@@ -148,19 +148,31 @@ describe('method tables', () => {
   });
 
   it('derives the types from the table', () => {
-    expectTypeOf<ParamsOf<'thread/read'>>().toEqualTypeOf<{ threadId: string; includeTurns?: boolean | null | undefined }>();
+    expectTypeOf<ParamsOf<'thread/read'>>().toEqualTypeOf<{
+      threadId: string;
+      includeTurns?: boolean | null | undefined;
+    }>();
     expectTypeOf<undefined>().toExtend<ParamsInput<'thread/list'>>();
     expectTypeOf<ParamsOf<'thread/list'>>().not.toExtend<undefined>();
     expectTypeOf<ResultOf<'fs/readFile'>>().toEqualTypeOf<{ dataBase64: string }>();
-    expectTypeOf<NotificationParams<'item/completed'>>().toEqualTypeOf<{ threadId: string; turnId: string; item: ThreadItem; completedAtMs: number }>();
+    expectTypeOf<NotificationParams<'item/completed'>>().toEqualTypeOf<{
+      threadId: string;
+      turnId: string;
+      item: ThreadItem;
+      completedAtMs: number;
+    }>();
     expectTypeOf<ServerRequestResult<'item/tool/requestUserInput'>>().toEqualTypeOf<{
       answers: Record<string, { answers: string[] }>;
     }>();
 
     const note: ServerNotification = { method: 'turn/diff/updated', params: { threadId: 't', turnId: 'u', diff: '' } };
     if (note.method === 'turn/diff/updated') expectTypeOf(note.params.diff).toEqualTypeOf<string>();
-    const request: ServerRequest = { method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1 } };
-    if (request.method === 'item/fileChange/requestApproval') expectTypeOf(request.params.itemId).toEqualTypeOf<string>();
+    const request: ServerRequest = {
+      method: 'item/fileChange/requestApproval',
+      params: { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 1 },
+    };
+    if (request.method === 'item/fileChange/requestApproval')
+      expectTypeOf(request.params.itemId).toEqualTypeOf<string>();
     expect(note.method).toBe('turn/diff/updated');
     expect(request.method).toBe('item/fileChange/requestApproval');
   });

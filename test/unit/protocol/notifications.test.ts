@@ -17,14 +17,28 @@ import {
   WarningNotification,
 } from '../../../src-preload/protocol';
 
-const usage = { totalTokens: 5330, inputTokens: 5120, cachedInputTokens: 4096, outputTokens: 210, reasoningOutputTokens: 64 };
+const usage = {
+  totalTokens: 5330,
+  inputTokens: 5120,
+  cachedInputTokens: 4096,
+  outputTokens: 210,
+  reasoningOutputTokens: 64,
+};
 
 describe('notifications', () => {
   it('parses token usage, plan, reasoning and resolution notifications', () => {
-    const tokens = { threadId: 't', turnId: 'u', tokenUsage: { total: usage, last: usage, modelContextWindow: 272000 } };
+    const tokens = {
+      threadId: 't',
+      turnId: 'u',
+      tokenUsage: { total: usage, last: usage, modelContextWindow: 272000 },
+    };
     expect(ThreadTokenUsageUpdatedNotification.parse(tokens)).toEqual(tokens);
-    expect(ThreadTokenUsageUpdatedNotification.parse({ ...tokens, tokenUsage: { ...tokens.tokenUsage, modelContextWindow: null } }))
-      .toMatchObject({ tokenUsage: { modelContextWindow: null } });
+    expect(
+      ThreadTokenUsageUpdatedNotification.parse({
+        ...tokens,
+        tokenUsage: { ...tokens.tokenUsage, modelContextWindow: null },
+      }),
+    ).toMatchObject({ tokenUsage: { modelContextWindow: null } });
 
     const plan = {
       threadId: 't',
@@ -40,7 +54,9 @@ describe('notifications', () => {
     const badPlan = TurnPlanUpdatedNotification.safeParse({ ...plan, plan: [{ step: 'x', status: 'in_progress' }] });
     expect(badPlan.success).toBe(false);
     if (!badPlan.success) {
-      expect(describeZodError(badPlan.error)).toBe('params.plan[0].status: expected one of "pending", "inProgress", "completed"');
+      expect(describeZodError(badPlan.error)).toBe(
+        'params.plan[0].status: expected one of "pending", "inProgress", "completed"',
+      );
     }
 
     const part = { threadId: 't', turnId: 'u', itemId: 'r1', summaryIndex: 1 };
@@ -49,28 +65,51 @@ describe('notifications', () => {
     expect(ReasoningTextDeltaNotification.parse(raw)).toEqual(raw);
     expect(ReasoningTextDeltaNotification.safeParse({ ...raw, contentIndex: undefined }).success).toBe(false);
 
-    expect(ServerRequestResolvedNotification.parse({ threadId: 't', requestId: 3 })).toEqual({ threadId: 't', requestId: 3 });
-    expect(ServerRequestResolvedNotification.parse({ threadId: 't', requestId: 'r-3' })).toEqual({ threadId: 't', requestId: 'r-3' });
+    expect(ServerRequestResolvedNotification.parse({ threadId: 't', requestId: 3 })).toEqual({
+      threadId: 't',
+      requestId: 3,
+    });
+    expect(ServerRequestResolvedNotification.parse({ threadId: 't', requestId: 'r-3' })).toEqual({
+      threadId: 't',
+      requestId: 'r-3',
+    });
   });
 
   it('parses error and warning notifications', () => {
     const error = {
-      error: { message: 'stream disconnected before completion', codexErrorInfo: 'ResponseStreamDisconnected', additionalDetails: null },
+      error: {
+        message: 'stream disconnected before completion',
+        codexErrorInfo: 'ResponseStreamDisconnected',
+        additionalDetails: null,
+      },
       willRetry: true,
       threadId: 't',
       turnId: 'u',
     };
     expect(ErrorNotification.parse(error)).toEqual(error);
-    expect(ErrorNotification.parse({ ...error, error: { message: 'x' } })).toEqual({ ...error, error: { message: 'x' } });
+    expect(ErrorNotification.parse({ ...error, error: { message: 'x' } })).toEqual({
+      ...error,
+      error: { message: 'x' },
+    });
     expect(WarningNotification.parse({ message: 'sandbox unavailable' })).toEqual({ message: 'sandbox unavailable' });
     expect(WarningNotification.parse({ message: 'm', threadId: 't' })).toEqual({ message: 'm', threadId: 't' });
   });
 
   it('parses item/started with a full item and rejects a bad one naming the field', () => {
     const schema = ServerNotifications['item/started'];
-    const params = { threadId: 't', turnId: 'u', item: { type: 'plan', id: 'p', text: '1. Do it' }, startedAtMs: 1_759_320_000_000 };
+    const params = {
+      threadId: 't',
+      turnId: 'u',
+      item: { type: 'plan', id: 'p', text: '1. Do it' },
+      startedAtMs: 1_759_320_000_000,
+    };
     expect(schema.parse(params)).toEqual(params);
-    const bad = schema.safeParse({ threadId: 't', turnId: 'u', item: { type: 'plan', id: 'p' }, startedAtMs: 1_759_320_000_000 });
+    const bad = schema.safeParse({
+      threadId: 't',
+      turnId: 'u',
+      item: { type: 'plan', id: 'p' },
+      startedAtMs: 1_759_320_000_000,
+    });
     expect(bad.success).toBe(false);
     if (!bad.success) expect(describeZodError(bad.error)).toBe('params.item.text: expected string, received undefined');
   });
@@ -110,10 +149,15 @@ describe('server requests', () => {
     };
     expect(FileChangeRequestApprovalResult.parse(result)).toEqual(result);
     expect(FileChangeRequestApprovalResult.parse({ decision: 'decline' })).toEqual({ decision: 'decline' });
-    const bad = FileChangeRequestApprovalResult.safeParse({ decision: 'accept', weftHunks: [{ path: 'a', hunk: -1, decision: 'accept' }] });
+    const bad = FileChangeRequestApprovalResult.safeParse({
+      decision: 'accept',
+      weftHunks: [{ path: 'a', hunk: -1, decision: 'accept' }],
+    });
     expect(bad.success).toBe(false);
     if (!bad.success) expect(describeZodError(bad.error, 'result')).toMatch(/^result\.weftHunks\[0\]\.hunk: /);
-    expect(FileChangeRequestApprovalResult.safeParse({ decision: { acceptWithExecpolicyAmendment: {} } }).success).toBe(false);
+    expect(FileChangeRequestApprovalResult.safeParse({ decision: { acceptWithExecpolicyAmendment: {} } }).success).toBe(
+      false,
+    );
   });
 
   it('parses user-input questions and answers keyed by question id', () => {
@@ -141,6 +185,7 @@ describe('server requests', () => {
     expect(ToolRequestUserInputResult.parse(answers)).toEqual(answers);
     const bad = ToolRequestUserInputResult.safeParse({ answers: { db: 'sqlite' } });
     expect(bad.success).toBe(false);
-    if (!bad.success) expect(describeZodError(bad.error, 'result')).toBe('result.answers.db: expected object, received string');
+    if (!bad.success)
+      expect(describeZodError(bad.error, 'result')).toBe('result.answers.db: expected object, received string');
   });
 });

@@ -46,7 +46,9 @@ describe('client request params', () => {
   it('parses the handshake as Codex clients send it', () => {
     const params = { clientInfo: { name: 'codex_vscode', title: 'Codex VS Code Extension', version: '0.1.0' } };
     expect(InitializeParams.parse(params)).toEqual(params);
-    expect(InitializeParams.parse({ clientInfo: { name: 'x', title: null, version: '1' }, capabilities: null })).toEqual({
+    expect(
+      InitializeParams.parse({ clientInfo: { name: 'x', title: null, version: '1' }, capabilities: null }),
+    ).toEqual({
       clientInfo: { name: 'x', title: null, version: '1' },
       capabilities: null,
     });
@@ -72,13 +74,23 @@ describe('client request params', () => {
   });
 
   it("reads Codex's approval policies, any effort string and mention / skill inputs", () => {
-    const granular = (sandbox_approval: boolean) => ({ granular: { sandbox_approval, rules: true, mcp_elicitations: false, skill_approval: false } });
-    expect(TurnStartParams.parse({ threadId: 't1', input: [], approvalPolicy: granular(true) }).approvalPolicy).toBe('on-request');
-    expect(ThreadStartParams.parse({ approvalPolicy: granular(false), approvalsReviewer: 'auto_review' })).toEqual({ approvalPolicy: 'never', approvalsReviewer: 'auto_review' });
+    const granular = (sandbox_approval: boolean) => ({
+      granular: { sandbox_approval, rules: true, mcp_elicitations: false, skill_approval: false },
+    });
+    expect(TurnStartParams.parse({ threadId: 't1', input: [], approvalPolicy: granular(true) }).approvalPolicy).toBe(
+      'on-request',
+    );
+    expect(ThreadStartParams.parse({ approvalPolicy: granular(false), approvalsReviewer: 'auto_review' })).toEqual({
+      approvalPolicy: 'never',
+      approvalsReviewer: 'auto_review',
+    });
     expect(ThreadStartParams.parse({ approvalPolicy: 'on-failure' }).approvalPolicy).toBe('on-failure');
     expect(TurnStartParams.parse({ threadId: 't1', input: [], effort: 'max' }).effort).toBe('max');
     expect(paramsError('turn/start', { threadId: 't1', input: [], effort: '' })).toMatch(/^params\.effort: /);
-    const input = [{ type: 'mention', name: 'README', path: '/p/README.md' }, { type: 'skill', name: 'release', path: '/p/.agents/skills/release/SKILL.md' }];
+    const input = [
+      { type: 'mention', name: 'README', path: '/p/README.md' },
+      { type: 'skill', name: 'release', path: '/p/.agents/skills/release/SKILL.md' },
+    ];
     expect(TurnStartParams.parse({ threadId: 't1', input }).input).toEqual(input);
   });
 
@@ -184,7 +196,13 @@ describe('results and shared objects', () => {
       approvalPolicy: 'on-request',
       weftApprovalPolicy: 'on-failure',
       approvalsReviewer: 'user',
-      sandbox: { type: 'workspaceWrite', writableRoots: [], networkAccess: false, excludeTmpdirEnvVar: false, excludeSlashTmp: false },
+      sandbox: {
+        type: 'workspaceWrite',
+        writableRoots: [],
+        networkAccess: false,
+        excludeTmpdirEnvVar: false,
+        excludeSlashTmp: false,
+      },
       reasoningEffort: 'medium',
     };
     expect(ThreadStartResult.parse(result)).toEqual(result);
@@ -194,7 +212,11 @@ describe('results and shared objects', () => {
   });
 
   it('parses every sandbox policy and rejects kebab-case tags', () => {
-    for (const policy of [{ type: 'readOnly' }, { type: 'readOnly', networkAccess: true }, { type: 'dangerFullAccess' }]) {
+    for (const policy of [
+      { type: 'readOnly' },
+      { type: 'readOnly', networkAccess: true },
+      { type: 'dangerFullAccess' },
+    ]) {
       expect(SandboxPolicy.parse(policy)).toEqual(policy);
     }
     expect(SandboxPolicy.safeParse({ type: 'workspace-write' }).success).toBe(false);
@@ -205,6 +227,14 @@ describe('results and shared objects', () => {
       data: [{ id: 'turn-1', items: [], status: 'completed', error: null }],
       nextCursor: null,
     });
-    expect(page.data[0]).toEqual({ id: 'turn-1', items: [], status: 'completed', error: null, startedAt: null, completedAt: null, durationMs: null });
+    expect(page.data[0]).toEqual({
+      id: 'turn-1',
+      items: [],
+      status: 'completed',
+      error: null,
+      startedAt: null,
+      completedAt: null,
+      durationMs: null,
+    });
   });
 });

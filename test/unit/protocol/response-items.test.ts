@@ -56,7 +56,11 @@ const examples: Record<string, unknown>[] = [
     name: 'apply_patch',
     input: '*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n',
   },
-  { type: 'custom_tool_call_output', call_id: 'call_patch', output: 'Success. Updated the following files:\nA a.txt\n' },
+  {
+    type: 'custom_tool_call_output',
+    call_id: 'call_patch',
+    output: 'Success. Updated the following files:\nA a.txt\n',
+  },
   { type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'zod 4 looseObject' } },
   { type: 'compaction', encrypted_content: 'gAAAAABcompact…' },
 ];
@@ -83,8 +87,16 @@ describe('ResponseItem', () => {
   });
 
   it('parses unknown item types as the catch-all and keeps every field', () => {
-    const ghost = { type: 'ghost_snapshot', ghost_commit: { id: 'abc123', parent: null, preexisting_untracked_files: [] } };
-    const shell = { type: 'local_shell_call', call_id: 'c2', status: 'completed', action: { type: 'exec', command: ['ls'] } };
+    const ghost = {
+      type: 'ghost_snapshot',
+      ghost_commit: { id: 'abc123', parent: null, preexisting_untracked_files: [] },
+    };
+    const shell = {
+      type: 'local_shell_call',
+      call_id: 'c2',
+      status: 'completed',
+      action: { type: 'exec', command: ['ls'] },
+    };
     for (const item of [ghost, shell]) {
       const parsed = ResponseItem.parse(item);
       expect(parsed).toEqual(item);
@@ -106,16 +118,24 @@ describe('ResponseItem', () => {
   it('rejects a broken known item naming its own field, not the catch-all', () => {
     const missing = ResponseItem.safeParse({ type: 'function_call', name: 'shell', arguments: '{}' });
     expect(missing.success).toBe(false);
-    if (!missing.success) expect(describeZodError(missing.error, 'item')).toBe('item.call_id: expected string, received undefined');
+    if (!missing.success)
+      expect(describeZodError(missing.error, 'item')).toBe('item.call_id: expected string, received undefined');
 
-    const badPart = ResponseItem.safeParse({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 7 }] });
+    const badPart = ResponseItem.safeParse({
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: 7 }],
+    });
     expect(badPart.success).toBe(false);
-    if (!badPart.success) expect(describeZodError(badPart.error, 'item')).toBe('item.content[0].text: expected string, received number');
+    if (!badPart.success)
+      expect(describeZodError(badPart.error, 'item')).toBe('item.content[0].text: expected string, received number');
 
     const badRole = ResponseItem.safeParse({ type: 'message', role: 'tool', content: [] });
     expect(badRole.success).toBe(false);
     if (!badRole.success) {
-      expect(describeZodError(badRole.error, 'item')).toBe('item.role: expected one of "user", "assistant", "developer", "system"');
+      expect(describeZodError(badRole.error, 'item')).toBe(
+        'item.role: expected one of "user", "assistant", "developer", "system"',
+      );
     }
   });
 

@@ -36,8 +36,20 @@ const tokenCount = JSON.stringify({
   payload: {
     type: 'token_count',
     info: {
-      total_token_usage: { input_tokens: 5120, cached_input_tokens: 4096, output_tokens: 210, reasoning_output_tokens: 64, total_tokens: 5330 },
-      last_token_usage: { input_tokens: 5120, cached_input_tokens: 4096, output_tokens: 210, reasoning_output_tokens: 64, total_tokens: 5330 },
+      total_token_usage: {
+        input_tokens: 5120,
+        cached_input_tokens: 4096,
+        output_tokens: 210,
+        reasoning_output_tokens: 64,
+        total_tokens: 5330,
+      },
+      last_token_usage: {
+        input_tokens: 5120,
+        cached_input_tokens: 4096,
+        output_tokens: 210,
+        reasoning_output_tokens: 64,
+        total_tokens: 5330,
+      },
       model_context_window: 272000,
     },
     rate_limits: null,
@@ -102,7 +114,14 @@ describe('parseRolloutLine', () => {
       line: {
         timestamp: '2025-05-07T17:24:21.123Z',
         type: 'session_meta',
-        payload: { id: 'abc', timestamp: '2025-05-07T17:24:21.000Z', cwd: '/p', originator: '', cli_version: '', source: 'unknown' },
+        payload: {
+          id: 'abc',
+          timestamp: '2025-05-07T17:24:21.000Z',
+          cwd: '/p',
+          originator: '',
+          cli_version: '',
+          source: 'unknown',
+        },
       },
     });
   });
@@ -130,7 +149,16 @@ describe('parseRolloutLine', () => {
   });
 
   it('returns ok:false without throwing on garbage', () => {
-    const garbage = ['', '   ', 'not json at all', '{"timestamp":"2025-10-01T12:00:00Z","type":"sess', '[1,2,3]', 'null', '42', '"text"'];
+    const garbage = [
+      '',
+      '   ',
+      'not json at all',
+      '{"timestamp":"2025-10-01T12:00:00Z","type":"sess',
+      '[1,2,3]',
+      'null',
+      '42',
+      '"text"',
+    ];
     for (const text of garbage) {
       const result = parseRolloutLine(text);
       expect(result.ok).toBe(false);

@@ -3,12 +3,25 @@ import { describe, expect, it } from 'vitest';
 import type { CommandExecutionRequestApprovalParams } from '../../../src-preload/protocol';
 import { offeredDecisions } from '../../../src-renderer/views/approvals/CommandApproval';
 
-const base: CommandExecutionRequestApprovalParams = { threadId: 't', turnId: 'u', itemId: 'i', startedAtMs: 0, command: 'make', cwd: '/w' };
+const base: CommandExecutionRequestApprovalParams = {
+  threadId: 't',
+  turnId: 'u',
+  itemId: 'i',
+  startedAtMs: 0,
+  command: 'make',
+  cwd: '/w',
+};
 
 describe('offeredDecisions', () => {
   it('follows availableDecisions when the request lists them', () => {
-    const availableDecisions = ['accept', { applyNetworkPolicyAmendment: { network_policy_amendment: { host: 'example.com', action: 'allow' as const } } }, 'decline'] as const;
-    expect(offeredDecisions({ ...base, availableDecisions: [...availableDecisions], proposedExecpolicyAmendment: ['make'] })).toEqual([...availableDecisions]);
+    const availableDecisions = [
+      'accept',
+      { applyNetworkPolicyAmendment: { network_policy_amendment: { host: 'example.com', action: 'allow' as const } } },
+      'decline',
+    ] as const;
+    expect(
+      offeredDecisions({ ...base, availableDecisions: [...availableDecisions], proposedExecpolicyAmendment: ['make'] }),
+    ).toEqual([...availableDecisions]);
   });
 
   it('offers every answer when the request lists none', () => {

@@ -30,7 +30,10 @@ function fakeBridge(answers: Partial<Record<ClientRequestMethod, RpcOutcome<Clie
   return { bridge, calls, notificationListeners, responses };
 }
 
-const init = { ok: true as const, result: { userAgent: 'weft', codexHome: '/h', platformFamily: 'unix' as const, platformOs: 'linux' as const } };
+const init = {
+  ok: true as const,
+  result: { userAgent: 'weft', codexHome: '/h', platformFamily: 'unix' as const, platformOs: 'linux' as const },
+};
 
 describe('createBridgeClient', () => {
   it('initializes first, then turns outcomes into results and RpcErrors', async () => {
@@ -43,7 +46,9 @@ describe('createBridgeClient', () => {
     const seen: ConnectionState[] = [];
     client.onConnection((s) => seen.push(s));
     expect(await client.request('thread/list', {})).toEqual({ data: [], nextCursor: null });
-    await expect(client.request('thread/read', { threadId: 'x' })).rejects.toEqual(new RpcError('thread/read', -32602, 'no such thread'));
+    await expect(client.request('thread/read', { threadId: 'x' })).rejects.toEqual(
+      new RpcError('thread/read', -32602, 'no such thread'),
+    );
     expect(fake.calls.map((c) => c.method)).toEqual(['initialize', 'thread/list', 'thread/read']);
     expect(fake.calls[0]?.params).toEqual({ clientInfo: { name: 'weft-ui', version: '1' } });
     expect(seen).toEqual([{ phase: 'connecting' }, { phase: 'open' }]);
@@ -56,7 +61,10 @@ describe('createBridgeClient', () => {
     client.onNotification(() => undefined);
     expect(fake.notificationListeners.size).toBe(1);
     await expect(client.request('model/list', {})).rejects.toThrow('Already initialized');
-    expect(client.state).toEqual({ phase: 'failed', message: 'The desktop app refused the handshake: Already initialized' });
+    expect(client.state).toEqual({
+      phase: 'failed',
+      message: 'The desktop app refused the handshake: Already initialized',
+    });
     client.dispose();
     expect(fake.notificationListeners.size).toBe(0);
   });

@@ -47,10 +47,22 @@ export function makeTurn(overrides: Partial<Turn> = {}): Turn {
   };
 }
 
-export const userMessage = (id = 'u1', text = 'hello'): ThreadItem => ({ type: 'userMessage', id, content: [{ type: 'text', text }] });
+export const userMessage = (id = 'u1', text = 'hello'): ThreadItem => ({
+  type: 'userMessage',
+  id,
+  content: [{ type: 'text', text }],
+});
 export const agentMessage = (id = 'm1', text = ''): ThreadItem => ({ type: 'agentMessage', id, text, phase: null });
-export const reasoning = (id = 'r1', summary: string[] = [], content: string[] = []): ThreadItem => ({ type: 'reasoning', id, summary, content });
-export function command(id = 'c1', overrides: Partial<Extract<ThreadItem, { type: 'commandExecution' }>> = {}): ThreadItem {
+export const reasoning = (id = 'r1', summary: string[] = [], content: string[] = []): ThreadItem => ({
+  type: 'reasoning',
+  id,
+  summary,
+  content,
+});
+export function command(
+  id = 'c1',
+  overrides: Partial<Extract<ThreadItem, { type: 'commandExecution' }>> = {},
+): ThreadItem {
   return {
     type: 'commandExecution',
     id,
@@ -67,7 +79,10 @@ export function command(id = 'c1', overrides: Partial<Extract<ThreadItem, { type
 }
 
 /** A notification as the client delivers it: parsed by the protocol schema, so fixtures cannot drift. */
-export function note<M extends ServerNotificationMethod>(method: M, params: NotificationParamsInput<M>): ServerNotification {
+export function note<M extends ServerNotificationMethod>(
+  method: M,
+  params: NotificationParamsInput<M>,
+): ServerNotification {
   const message = classifyMessage({ method, params }, 'The Weft UI');
   if (message.kind !== 'notification') throw new Error(`fixture ${method} does not parse: ${JSON.stringify(message)}`);
   return message.notification;

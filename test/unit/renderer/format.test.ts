@@ -10,7 +10,13 @@ describe('format', () => {
   });
 
   it('formats durations and token counts', () => {
-    expect([duration(850), duration(4200), duration(42_000), duration(185_000), duration(3_720_000)]).toEqual(['850 ms', '4.2 s', '42 s', '3 m 05 s', '1 h 02 m']);
+    expect([duration(850), duration(4200), duration(42_000), duration(185_000), duration(3_720_000)]).toEqual([
+      '850 ms',
+      '4.2 s',
+      '42 s',
+      '3 m 05 s',
+      '1 h 02 m',
+    ]);
     expect([compactNumber(950), compactNumber(12_345), compactNumber(1_234_567)]).toEqual(['950', '12k', '1.2M']);
   });
 

@@ -38,7 +38,11 @@ describe('renderMarkdownBlocks', () => {
     }
     expect(kept).toBeGreaterThan(50);
     streamed = renderMarkdownBlocks(TEXT, streamed);
-    expect(streamed.blocks.map((b) => b.html).join('')).toBe(renderMarkdownBlocks(TEXT, null).blocks.map((b) => b.html).join(''));
+    expect(streamed.blocks.map((b) => b.html).join('')).toBe(
+      renderMarkdownBlocks(TEXT, null)
+        .blocks.map((b) => b.html)
+        .join(''),
+    );
     expect(streamed.blocks.map((b) => b.start)).toEqual(renderMarkdownBlocks(TEXT, null).blocks.map((b) => b.start));
   });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { newDraft } from '../../../src-renderer/store/draft';
-import { appendOutput, EMPTY_OUTPUT, lastChars, outputText, replaceOutput } from '../../../src-renderer/store/output-tail';
+import {
+  appendOutput,
+  EMPTY_OUTPUT,
+  lastChars,
+  outputText,
+  replaceOutput,
+} from '../../../src-renderer/store/output-tail';
 import { OUTPUT_TAIL_CHARS } from '../../../src-renderer/store/state';
 import type { OutputTail } from '../../../src-renderer/store/state';
 

@@ -3,7 +3,11 @@ import type { FileUpdateChange } from '../../../src-preload/protocol';
 import { acceptedCount, buildPatchAnswer, hunkKey } from '../../../src-renderer/views/approvals/patch-answer';
 
 const changes: FileUpdateChange[] = [
-  { path: '/p/a.txt', kind: { type: 'update', move_path: null }, diff: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n@@ -9 +9 @@\n-i\n+I\n' },
+  {
+    path: '/p/a.txt',
+    kind: { type: 'update', move_path: null },
+    diff: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n@@ -9 +9 @@\n-i\n+I\n',
+  },
   { path: '/p/b.txt', kind: { type: 'add' }, diff: '--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1 @@\n+b\n' },
 ];
 
@@ -27,6 +31,10 @@ describe('buildPatchAnswer', () => {
 
   it('declines every hunk on Decline but still passes the comments on', () => {
     const verdicts = new Map([[hunkKey('/p/b.txt', 0), { declined: true, comment: 'no new files' }]]);
-    expect(buildPatchAnswer(changes, verdicts, 'decline').weftHunks?.map((h) => h.decision)).toEqual(['decline', 'decline', 'decline']);
+    expect(buildPatchAnswer(changes, verdicts, 'decline').weftHunks?.map((h) => h.decision)).toEqual([
+      'decline',
+      'decline',
+      'decline',
+    ]);
   });
 });

@@ -5,7 +5,9 @@ import { threadTitle } from '../../../src-renderer/store/selectors';
 
 describe('thread titles', () => {
   it('are plain text', () => {
-    expect(plainTitle('# Fix the **login** bug in `auth.ts`.\n\nMore detail here.')).toBe('Fix the login bug in auth.ts.');
+    expect(plainTitle('# Fix the **login** bug in `auth.ts`.\n\nMore detail here.')).toBe(
+      'Fix the login bug in auth.ts.',
+    );
     expect(plainTitle('See [the docs](http://example.com) and *this*')).toBe('See the docs and this');
     expect(plainTitle('- one\n- two')).toBe('one two');
     expect(plainTitle('a & b < c')).toBe('a & b < c');

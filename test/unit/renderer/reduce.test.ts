@@ -38,29 +38,71 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'thread/started': note('thread/started', { thread: makeThread() }),
   'thread/status/changed': note('thread/status/changed', { threadId: T, status: { type: 'active', activeFlags: [] } }),
   'thread/name/updated': note('thread/name/updated', { threadId: T, name: 'Build fix' }),
-  'thread/tokenUsage/updated': note('thread/tokenUsage/updated', { ...where, tokenUsage: { total: usage, last: usage, modelContextWindow: 1000 } }),
+  'thread/tokenUsage/updated': note('thread/tokenUsage/updated', {
+    ...where,
+    tokenUsage: { total: usage, last: usage, modelContextWindow: 1000 },
+  }),
   'turn/started': note('turn/started', { threadId: T, turn: makeTurn() }),
   'item/started': note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
   'item/agentMessage/delta': note('item/agentMessage/delta', { ...where, itemId: 'm1', delta: 'Hi' }),
-  'item/reasoning/summaryPartAdded': note('item/reasoning/summaryPartAdded', { ...where, itemId: 'r1', summaryIndex: 0 }),
-  'item/reasoning/summaryTextDelta': note('item/reasoning/summaryTextDelta', { ...where, itemId: 'r1', delta: 'think', summaryIndex: 0 }),
-  'item/reasoning/textDelta': note('item/reasoning/textDelta', { ...where, itemId: 'r1', delta: 'raw', contentIndex: 0 }),
-  'item/commandExecution/outputDelta': note('item/commandExecution/outputDelta', { ...where, itemId: 'c1', delta: 'ok\n' }),
+  'item/reasoning/summaryPartAdded': note('item/reasoning/summaryPartAdded', {
+    ...where,
+    itemId: 'r1',
+    summaryIndex: 0,
+  }),
+  'item/reasoning/summaryTextDelta': note('item/reasoning/summaryTextDelta', {
+    ...where,
+    itemId: 'r1',
+    delta: 'think',
+    summaryIndex: 0,
+  }),
+  'item/reasoning/textDelta': note('item/reasoning/textDelta', {
+    ...where,
+    itemId: 'r1',
+    delta: 'raw',
+    contentIndex: 0,
+  }),
+  'item/commandExecution/outputDelta': note('item/commandExecution/outputDelta', {
+    ...where,
+    itemId: 'c1',
+    delta: 'ok\n',
+  }),
   'item/fileChange/outputDelta': note('item/fileChange/outputDelta', { ...where, itemId: 'f1', delta: 'Success' }),
-  'item/completed': note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: agentMessage('m1', 'Hi') }),
+  'item/completed': note('item/completed', {
+    ...where,
+    completedAtMs: 1_700_000_002_000,
+    item: agentMessage('m1', 'Hi'),
+  }),
   'turn/diff/updated': note('turn/diff/updated', { ...where, diff: '--- a/x\n+++ b/x\n' }),
-  'turn/plan/updated': note('turn/plan/updated', { ...where, explanation: null, plan: [{ step: 'Read', status: 'completed' }] }),
+  'turn/plan/updated': note('turn/plan/updated', {
+    ...where,
+    explanation: null,
+    plan: [{ step: 'Read', status: 'completed' }],
+  }),
   error: note('error', { ...where, error: { message: 'stream dropped; retrying 1/5' }, willRetry: true }),
   warning: note('warning', { message: 'Sandbox unavailable' }),
   'serverRequest/resolved': note('serverRequest/resolved', { threadId: T, requestId: 7 }),
-  'turn/completed': note('turn/completed', { threadId: T, turn: makeTurn({ status: 'completed', durationMs: 1200, completedAt: 1_700_000_102 }) }),
+  'turn/completed': note('turn/completed', {
+    threadId: T,
+    turn: makeTurn({ status: 'completed', durationMs: 1200, completedAt: 1_700_000_102 }),
+  }),
   'thread/reverted': note('thread/reverted', { threadId: T, weftBeforeTurnId: TURN, weftTurnIds: [TURN] }),
   'thread/archived': note('thread/archived', { threadId: T }),
   'thread/unarchived': note('thread/unarchived', { threadId: T }),
   'thread/closed': note('thread/closed', { threadId: T }),
   'item/mcpToolCall/progress': note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '1/5' }),
-  'mcpServer/startupStatus/updated': note('mcpServer/startupStatus/updated', { threadId: T, name: 'docs', status: 'failed', error: 'exited' }),
-  'command/exec/outputDelta': note('command/exec/outputDelta', { processId: 'term-1', stream: 'stdout', deltaBase64: 'aGk=', capReached: false }),
+  'mcpServer/startupStatus/updated': note('mcpServer/startupStatus/updated', {
+    threadId: T,
+    name: 'docs',
+    status: 'failed',
+    error: 'exited',
+  }),
+  'command/exec/outputDelta': note('command/exec/outputDelta', {
+    processId: 'term-1',
+    stream: 'stdout',
+    deltaBase64: 'aGk=',
+    capReached: false,
+  }),
   'weft/git/progress': note('weft/git/progress', { progressId: 'p1', line: 'Writing objects: 100%' }),
 };
 
@@ -71,17 +113,26 @@ describe('reduceNotification', () => {
 
   it('never mutates the state it is given, and a repeated snapshot notification changes nothing', () => {
     let state = deepFreeze(withRunningTurn());
-    state = reduceNotification(state, note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: reasoning('r1') }));
-    state = reduceNotification(state, note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }));
-    state = deepFreeze(addServerRequest(state, {
-      id: 7,
-      method: 'item/fileChange/requestApproval',
-      params: { threadId: T, turnId: TURN, itemId: 'f1', startedAtMs: 1_700_000_001_000 },
-    }));
+    state = reduceNotification(
+      state,
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: reasoning('r1') }),
+    );
+    state = reduceNotification(
+      state,
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }),
+    );
+    state = deepFreeze(
+      addServerRequest(state, {
+        id: 7,
+        method: 'item/fileChange/requestApproval',
+        params: { threadId: T, turnId: TURN, itemId: 'f1', startedAtMs: 1_700_000_001_000 },
+      }),
+    );
     for (const notification of Object.values(samples)) {
       const once = deepFreeze(reduceNotification(state, notification));
       // A delta to an open item appends by nature; its replay is covered once the item completed (below).
-      if (!DELTAS.has(notification.method)) expect(reduceNotification(once, notification), notification.method).toBe(once);
+      if (!DELTAS.has(notification.method))
+        expect(reduceNotification(once, notification), notification.method).toBe(once);
       state = once;
     }
   });
@@ -93,7 +144,11 @@ describe('reduceNotification', () => {
       note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
       ...[...DELTAS].map((method) => samples[method]),
       note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: reasoning('r1', ['think'], ['raw']) }),
-      note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: command('c1', { status: 'completed', aggregatedOutput: 'ok\n', exitCode: 0 }) }),
+      note('item/completed', {
+        ...where,
+        completedAtMs: 1_700_000_002_000,
+        item: command('c1', { status: 'completed', aggregatedOutput: 'ok\n', exitCode: 0 }),
+      }),
       note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: agentMessage('m1', 'Hi') }),
     ];
     const once = deepFreeze(run(withRunningTurn(), stream));
@@ -105,12 +160,20 @@ describe('reduceNotification', () => {
       note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
       note('item/agentMessage/delta', { ...where, itemId: 'm1', delta: 'Hel' }),
       note('item/agentMessage/delta', { ...where, itemId: 'm1', delta: 'lo' }),
-      note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: { type: 'agentMessage', id: 'm1', text: 'Hello', phase: 'final_answer' } }),
+      note('item/completed', {
+        ...where,
+        completedAtMs: 1_700_000_002_000,
+        item: { type: 'agentMessage', id: 'm1', text: 'Hello', phase: 'final_answer' },
+      }),
     ];
     const once = run(withRunningTurn(), stream);
     const turn = once.conversations[T]?.turns[TURN];
     expect(turn?.itemIds).toEqual(['m1']);
-    expect(turn?.items.m1).toEqual({ item: { type: 'agentMessage', id: 'm1', text: 'Hello', phase: 'final_answer' }, completed: true, output: null });
+    expect(turn?.items.m1).toEqual({
+      item: { type: 'agentMessage', id: 'm1', text: 'Hello', phase: 'final_answer' },
+      completed: true,
+      output: null,
+    });
     expect(run(once, stream)).toBe(once);
   });
 
@@ -119,7 +182,12 @@ describe('reduceNotification', () => {
       note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
       note('item/agentMessage/delta', { ...where, itemId: 'm1', delta: 'Hel' }),
     ]);
-    expect(state.conversations[T]?.turns[TURN]?.items.m1?.item).toEqual({ type: 'agentMessage', id: 'm1', text: 'Hel', phase: null });
+    expect(state.conversations[T]?.turns[TURN]?.items.m1?.item).toEqual({
+      type: 'agentMessage',
+      id: 'm1',
+      text: 'Hel',
+      phase: null,
+    });
     expect(state.conversations[T]?.turns[TURN]?.items.m1?.completed).toBe(false);
   });
 
@@ -132,34 +200,82 @@ describe('reduceNotification', () => {
       note('item/reasoning/summaryTextDelta', { ...where, itemId: 'r1', delta: 'Then', summaryIndex: 1 }),
       note('item/reasoning/textDelta', { ...where, itemId: 'r1', delta: 'raw', contentIndex: 0 }),
     ]);
-    expect(state.conversations[T]?.turns[TURN]?.items.r1?.item).toEqual({ type: 'reasoning', id: 'r1', summary: ['Looking', 'Then'], content: ['raw'] });
+    expect(state.conversations[T]?.turns[TURN]?.items.r1?.item).toEqual({
+      type: 'reasoning',
+      id: 'r1',
+      summary: ['Looking', 'Then'],
+      content: ['raw'],
+    });
   });
 
   it('keeps the latest progress of a running MCP call, and none once it has ended', () => {
-    const mcp: ThreadItem = { type: 'mcpToolCall', id: 'x1', server: 'docs', tool: 'index', status: 'inProgress', arguments: {}, result: null, error: null, durationMs: null };
-    let state = reduceNotification(withRunningTurn(), note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: mcp }));
+    const mcp: ThreadItem = {
+      type: 'mcpToolCall',
+      id: 'x1',
+      server: 'docs',
+      tool: 'index',
+      status: 'inProgress',
+      arguments: {},
+      result: null,
+      error: null,
+      durationMs: null,
+    };
+    let state = reduceNotification(
+      withRunningTurn(),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: mcp }),
+    );
     const entry = (s: AppData) => s.conversations[T]?.turns[TURN]?.items['x1'];
     expect(entry(state)?.progress ?? null).toBeNull();
     state = run(state, [
-      note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '1/4 Reading', weftProgress: 1, weftTotal: 4 }),
-      note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '3/4 Writing', weftProgress: 3, weftTotal: 4 }),
+      note('item/mcpToolCall/progress', {
+        ...where,
+        itemId: 'x1',
+        message: '1/4 Reading',
+        weftProgress: 1,
+        weftTotal: 4,
+      }),
+      note('item/mcpToolCall/progress', {
+        ...where,
+        itemId: 'x1',
+        message: '3/4 Writing',
+        weftProgress: 3,
+        weftTotal: 4,
+      }),
     ]);
     expect(entry(state)?.progress).toEqual({ message: '3/4 Writing', progress: 3, total: 4 });
     // A server without numbers still shows its message.
-    state = reduceNotification(state, note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: 'almost there' }));
+    state = reduceNotification(
+      state,
+      note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: 'almost there' }),
+    );
     expect(entry(state)?.progress).toEqual({ message: 'almost there', progress: null, total: null });
-    state = reduceNotification(state, note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: { ...mcp, status: 'completed', durationMs: 5 } }));
+    state = reduceNotification(
+      state,
+      note('item/completed', {
+        ...where,
+        completedAtMs: 1_700_000_002_000,
+        item: { ...mcp, status: 'completed', durationMs: 5 },
+      }),
+    );
     expect(entry(state)?.progress ?? null).toBeNull();
     // Late progress for the ended call changes nothing.
-    const after = reduceNotification(state, note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '4/4', weftProgress: 4, weftTotal: 4 }));
+    const after = reduceNotification(
+      state,
+      note('item/mcpToolCall/progress', { ...where, itemId: 'x1', message: '4/4', weftProgress: 4, weftTotal: 4 }),
+    );
     expect(after).toBe(state);
   });
 
   it('keeps a bounded tail of command output and counts every character', () => {
     // 10 deltas of 64 KB: the tail keeps the last 256 KB, whole chunks dropped from the front.
-    let state = reduceNotification(withRunningTurn(), note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }));
+    let state = reduceNotification(
+      withRunningTurn(),
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }),
+    );
     const chunk = 'x'.repeat(64 * 1024);
-    const deltas = Array.from({ length: 10 }, (_, i) => note('item/commandExecution/outputDelta', { ...where, itemId: 'c1', delta: chunk.slice(1) + String(i) }));
+    const deltas = Array.from({ length: 10 }, (_, i) =>
+      note('item/commandExecution/outputDelta', { ...where, itemId: 'c1', delta: chunk.slice(1) + String(i) }),
+    );
     state = reduceNotifications(state, deltas);
     const output = state.conversations[T]?.turns[TURN]?.items.c1?.output;
     expect(output?.total).toBe(10 * chunk.length);
@@ -177,19 +293,52 @@ describe('reduceNotification', () => {
       note('item/commandExecution/outputDelta', { ...where, itemId: 'c1', delta: 'ok\n' }),
     ]);
     const before = started.conversations[T]?.turns[TURN]?.items.c1?.output;
-    const matching = reduceNotification(started, note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: command('c1', { status: 'completed', aggregatedOutput: 'ok\n', exitCode: 0, durationMs: 5 }) }));
+    const matching = reduceNotification(
+      started,
+      note('item/completed', {
+        ...where,
+        completedAtMs: 1_700_000_002_000,
+        item: command('c1', { status: 'completed', aggregatedOutput: 'ok\n', exitCode: 0, durationMs: 5 }),
+      }),
+    );
     const entry = matching.conversations[T]?.turns[TURN]?.items.c1;
     expect(entry?.output).toBe(before);
-    expect(entry?.item).toEqual(command('c1', { status: 'completed', aggregatedOutput: null, exitCode: 0, durationMs: 5 }));
-    const differing = reduceNotification(started, note('item/completed', { ...where, completedAtMs: 1_700_000_002_000, item: command('c1', { status: 'failed', aggregatedOutput: 'other', exitCode: 1 }) }));
-    expect(differing.conversations[T]?.turns[TURN]?.items.c1?.output).toEqual({ chunks: ['other'], kept: 5, total: 5, epoch: 1 });
+    expect(entry?.item).toEqual(
+      command('c1', { status: 'completed', aggregatedOutput: null, exitCode: 0, durationMs: 5 }),
+    );
+    const differing = reduceNotification(
+      started,
+      note('item/completed', {
+        ...where,
+        completedAtMs: 1_700_000_002_000,
+        item: command('c1', { status: 'failed', aggregatedOutput: 'other', exitCode: 1 }),
+      }),
+    );
+    expect(differing.conversations[T]?.turns[TURN]?.items.c1?.output).toEqual({
+      chunks: ['other'],
+      kept: 5,
+      total: 5,
+      epoch: 1,
+    });
   });
 
   it('ignores deltas for items it does not know and for threads not loaded', () => {
     const state = withRunningTurn();
-    expect(reduceNotification(state, note('item/agentMessage/delta', { ...where, itemId: 'nope', delta: 'x' }))).toBe(state);
-    expect(reduceNotification(state, note('item/agentMessage/delta', { threadId: 'other', turnId: TURN, itemId: 'm1', delta: 'x' }))).toBe(state);
-    expect(reduceNotification(state, note('item/started', { threadId: 'other', turnId: TURN, startedAtMs: 1_700_000_001_000, item: agentMessage() }))).toBe(state);
+    expect(reduceNotification(state, note('item/agentMessage/delta', { ...where, itemId: 'nope', delta: 'x' }))).toBe(
+      state,
+    );
+    expect(
+      reduceNotification(
+        state,
+        note('item/agentMessage/delta', { threadId: 'other', turnId: TURN, itemId: 'm1', delta: 'x' }),
+      ),
+    ).toBe(state);
+    expect(
+      reduceNotification(
+        state,
+        note('item/started', { threadId: 'other', turnId: TURN, startedAtMs: 1_700_000_001_000, item: agentMessage() }),
+      ),
+    ).toBe(state);
   });
 
   it('takes the completed turn as authoritative and clears retry notices', () => {
@@ -198,12 +347,25 @@ describe('reduceNotification', () => {
       note('error', { ...where, error: { message: 'Reconnecting 1/5' }, willRetry: true }),
       note('error', { ...where, error: { message: 'Reconnecting 2/5' }, willRetry: true }),
     ]);
-    expect(state.conversations[T]?.turns[TURN]?.notices).toEqual([{ kind: 'retry', message: 'Reconnecting 2/5', details: null }]);
-    state = reduceNotification(state, note('error', { ...where, error: { message: 'Quota exceeded', additionalDetails: 'Upgrade' }, willRetry: false }));
-    state = reduceNotification(state, note('turn/completed', {
-      threadId: T,
-      turn: makeTurn({ status: 'failed', error: { message: 'Quota exceeded' }, items: [userMessage('u1'), agentMessage('m2', 'partial')], durationMs: 900 }),
-    }));
+    expect(state.conversations[T]?.turns[TURN]?.notices).toEqual([
+      { kind: 'retry', message: 'Reconnecting 2/5', details: null },
+    ]);
+    state = reduceNotification(
+      state,
+      note('error', { ...where, error: { message: 'Quota exceeded', additionalDetails: 'Upgrade' }, willRetry: false }),
+    );
+    state = reduceNotification(
+      state,
+      note('turn/completed', {
+        threadId: T,
+        turn: makeTurn({
+          status: 'failed',
+          error: { message: 'Quota exceeded' },
+          items: [userMessage('u1'), agentMessage('m2', 'partial')],
+          durationMs: 900,
+        }),
+      }),
+    );
     const turn = state.conversations[T]?.turns[TURN];
     expect(turn?.status).toBe('failed');
     expect(turn?.itemIds).toEqual(['u1', 'm2']);
@@ -215,30 +377,54 @@ describe('reduceNotification', () => {
   it('keeps the latest plan and diff of a turn', () => {
     const state = run(withRunningTurn(), [
       note('turn/plan/updated', { ...where, explanation: 'First', plan: [{ step: 'a', status: 'inProgress' }] }),
-      note('turn/plan/updated', { ...where, plan: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'pending' }] }),
+      note('turn/plan/updated', {
+        ...where,
+        plan: [
+          { step: 'a', status: 'completed' },
+          { step: 'b', status: 'pending' },
+        ],
+      }),
       note('turn/diff/updated', { ...where, diff: 'one' }),
       note('turn/diff/updated', { ...where, diff: 'two' }),
     ]);
     const turn = state.conversations[T]?.turns[TURN];
-    expect(turn?.plan).toEqual({ explanation: null, steps: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'pending' }] });
+    expect(turn?.plan).toEqual({
+      explanation: null,
+      steps: [
+        { step: 'a', status: 'completed' },
+        { step: 'b', status: 'pending' },
+      ],
+    });
     expect(turn?.diff).toBe('two');
   });
 
   it('moves threads between the live and archived lists and renames them', () => {
-    let state = setList(emptyAppData(CWD), 'live', [makeThread(), makeThread({ id: 'thr_2', updatedAt: 1_700_000_500 })]);
+    let state = setList(emptyAppData(CWD), 'live', [
+      makeThread(),
+      makeThread({ id: 'thr_2', updatedAt: 1_700_000_500 }),
+    ]);
     state = reduceNotification(state, note('thread/archived', { threadId: T }));
     expect(state.live.map((t) => t.id)).toEqual(['thr_2']);
     expect(state.archived.map((t) => t.id)).toEqual([T]);
     state = reduceNotification(state, note('thread/name/updated', { threadId: T, name: 'Renamed' }));
     expect(state.archived[0]?.name).toBe('Renamed');
     state = reduceNotification(state, note('thread/unarchived', { threadId: T }));
-    expect(state.live.map((t) => [t.id, t.name])).toEqual([['thr_2', null], [T, 'Renamed']]);
+    expect(state.live.map((t) => [t.id, t.name])).toEqual([
+      ['thr_2', null],
+      [T, 'Renamed'],
+    ]);
   });
 
   it('lists a started thread of this project first, and only records the status of other projects', () => {
     let state = setList(emptyAppData(CWD), 'live', [makeThread()]);
-    state = reduceNotification(state, note('thread/started', { thread: makeThread({ id: 'new', updatedAt: 1_800_000_000 }) }));
-    state = reduceNotification(state, note('thread/started', { thread: makeThread({ id: 'elsewhere', cwd: '/tmp/other' }) }));
+    state = reduceNotification(
+      state,
+      note('thread/started', { thread: makeThread({ id: 'new', updatedAt: 1_800_000_000 }) }),
+    );
+    state = reduceNotification(
+      state,
+      note('thread/started', { thread: makeThread({ id: 'elsewhere', cwd: '/tmp/other' }) }),
+    );
     expect(state.live.map((t) => t.id)).toEqual(['new', T]);
     expect(state.statuses.elsewhere).toEqual({ type: 'idle' });
     expect(state.conversations.new?.turnIds).toEqual([]);
@@ -246,8 +432,21 @@ describe('reduceNotification', () => {
 
   it('lists a fork of a listed thread that works in its own copy of the project elsewhere', () => {
     let state = setList(emptyAppData(CWD), 'live', [makeThread()]);
-    state = reduceNotification(state, note('thread/started', { thread: makeThread({ id: 'fork', cwd: '/home/u/.weft/worktrees/demo-1a2b', forkedFromId: T, updatedAt: 1_800_000_000 }) }));
-    state = reduceNotification(state, note('thread/started', { thread: makeThread({ id: 'stranger', cwd: '/tmp/other', forkedFromId: 'not-listed' }) }));
+    state = reduceNotification(
+      state,
+      note('thread/started', {
+        thread: makeThread({
+          id: 'fork',
+          cwd: '/home/u/.weft/worktrees/demo-1a2b',
+          forkedFromId: T,
+          updatedAt: 1_800_000_000,
+        }),
+      }),
+    );
+    state = reduceNotification(
+      state,
+      note('thread/started', { thread: makeThread({ id: 'stranger', cwd: '/tmp/other', forkedFromId: 'not-listed' }) }),
+    );
     expect(state.live.map((t) => t.id)).toEqual(['fork', T]);
   });
 
@@ -255,13 +454,22 @@ describe('reduceNotification', () => {
     let state = setList(emptyAppData(CWD), 'live', [makeThread({ preview: '' })]);
     state = reduceNotification(state, note('thread/started', { thread: makeThread({ preview: '' }) }));
     state = reduceNotification(state, note('turn/started', { threadId: T, turn: makeTurn() }));
-    state = reduceNotification(state, note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: userMessage('u1', 'Fix the tests') }));
-    state = reduceNotification(state, note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: userMessage('u2', 'and the lint') }));
+    state = reduceNotification(
+      state,
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: userMessage('u1', 'Fix the tests') }),
+    );
+    state = reduceNotification(
+      state,
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: userMessage('u2', 'and the lint') }),
+    );
     expect(state.live[0]?.preview).toBe('Fix the tests');
   });
 
   it('moves a thread to the top of the list when a turn starts in it', () => {
-    let state = setList(emptyAppData(CWD), 'live', [makeThread({ id: 'b', updatedAt: 2 }), makeThread({ id: 'a', updatedAt: 1 })]);
+    let state = setList(emptyAppData(CWD), 'live', [
+      makeThread({ id: 'b', updatedAt: 2 }),
+      makeThread({ id: 'a', updatedAt: 1 }),
+    ]);
     state = reduceNotification(state, note('turn/started', { threadId: 'a', turn: makeTurn({ startedAt: 3 }) }));
     expect(state.live.map((t) => t.id)).toEqual(['a', 'b']);
     expect(state.lastTurnStatus.a).toBe('inProgress');
@@ -269,20 +477,25 @@ describe('reduceNotification', () => {
 
   it('attaches a thread warning to its latest turn and keeps server-wide warnings apart', () => {
     let state = reduceNotification(withRunningTurn(), note('warning', { message: 'Slow disk', threadId: T }));
-    expect(state.conversations[T]?.turns[TURN]?.notices).toEqual([{ kind: 'warning', message: 'Slow disk', details: null }]);
+    expect(state.conversations[T]?.turns[TURN]?.notices).toEqual([
+      { kind: 'warning', message: 'Slow disk', details: null },
+    ]);
     state = reduceNotification(state, note('warning', { message: 'Update available' }));
     expect(state.warnings).toEqual([{ kind: 'warning', message: 'Update available', details: null }]);
   });
 
   it('reduces a batch exactly as it reduces the same notifications one by one', () => {
-    const base = deepFreeze(run(withRunningTurn(), [
-      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
-      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }),
-    ]));
+    const base = deepFreeze(
+      run(withRunningTurn(), [
+        note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: agentMessage('m1') }),
+        note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: command('c1') }),
+      ]),
+    );
     const stream: ServerNotification[] = [];
     for (let i = 0; i < 200; i++) {
       stream.push(note('item/agentMessage/delta', { ...where, itemId: 'm1', delta: `w${i} ` }));
-      if (i % 10 === 0) stream.push(note('item/commandExecution/outputDelta', { ...where, itemId: 'c1', delta: `line ${i}\n` }));
+      if (i % 10 === 0)
+        stream.push(note('item/commandExecution/outputDelta', { ...where, itemId: 'c1', delta: `line ${i}\n` }));
     }
     stream.push(note('turn/plan/updated', { ...where, plan: [{ step: 'x', status: 'pending' }] }));
     expect(reduceNotifications(base, stream)).toEqual(run(base, stream));

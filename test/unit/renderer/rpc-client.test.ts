@@ -1,19 +1,30 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRpcClient, CONNECTION_LOST, RpcError, socketUrlFor } from '../../../src-renderer/client';
-import type { ConnectionHandlers, ConnectionState, Connector, IncomingServerRequest, Timers, WeftClient } from '../../../src-renderer/client';
+import type {
+  ConnectionHandlers,
+  ConnectionState,
+  Connector,
+  IncomingServerRequest,
+  Timers,
+  WeftClient,
+} from '../../../src-renderer/client';
 import { makeThread } from './fixtures';
 
 /** One fake connection: records what the client sends, and lets the test speak as the server. */
 class FakeConnection {
   readonly sent: Record<string, unknown>[] = [];
   closed = false;
-  private waiters: { predicate: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
+  private waiters: {
+    predicate: (m: Record<string, unknown>) => boolean;
+    resolve: (m: Record<string, unknown>) => void;
+  }[] = [];
 
   constructor(private readonly handlers: ConnectionHandlers) {}
 
   send(text: string): void {
     const parsed: unknown = JSON.parse(text);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`client sent a non-object: ${text}`);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error(`client sent a non-object: ${text}`);
     const message = Object.fromEntries(Object.entries(parsed));
     this.sent.push(message);
     for (const waiter of this.waiters.filter((w) => w.predicate(message))) {
@@ -73,7 +84,10 @@ function fakeServer() {
 
 async function handshake(connection: FakeConnection): Promise<void> {
   const init = await connection.request('initialize');
-  connection.deliver({ id: init.id, result: { userAgent: 'weft/0.1', codexHome: '/h', platformFamily: 'unix', platformOs: 'linux' } });
+  connection.deliver({
+    id: init.id,
+    result: { userAgent: 'weft/0.1', codexHome: '/h', platformFamily: 'unix', platformOs: 'linux' },
+  });
   await connection.next((m) => m.method === 'initialized');
 }
 
@@ -135,7 +149,10 @@ describe('createRpcClient', () => {
     const init = await connection.request('initialize');
     expect(init).toEqual({ id: init.id, method: 'initialize', params: { clientInfo } });
     expect(connection.sent).toHaveLength(1);
-    connection.deliver({ id: init.id, result: { userAgent: 'weft/0.1', codexHome: '/h', platformFamily: 'unix', platformOs: 'linux' } });
+    connection.deliver({
+      id: init.id,
+      result: { userAgent: 'weft/0.1', codexHome: '/h', platformFamily: 'unix', platformOs: 'linux' },
+    });
     const list = await connection.request('thread/list');
     expect(connection.sent.map((m) => m.method)).toEqual(['initialize', 'initialized', 'thread/list']);
     expect(list.params).toEqual({ limit: 5 });
@@ -158,7 +175,10 @@ describe('createRpcClient', () => {
     const malformed = client.request('fs/readFile', { path: '/etc/hosts' });
     const file = await connection.request('fs/readFile');
     connection.deliver({ id: file.id, result: { data: 42 } });
-    await expect(malformed).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('fs/readFile is malformed (result.dataBase64') });
+    await expect(malformed).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('fs/readFile is malformed (result.dataBase64'),
+    });
   });
 
   it('delivers parsed notifications and drops the ones that do not parse', async () => {
@@ -186,7 +206,14 @@ describe('createRpcClient', () => {
     client.onServerRequest((r) => requests.push(r));
     const connection = await server.connection(0);
     await handshake(connection);
-    const params = { threadId: 't', turnId: 'u', itemId: 'c', startedAtMs: 1_700_000_000_000, command: 'rm -rf build', cwd: '/p' };
+    const params = {
+      threadId: 't',
+      turnId: 'u',
+      itemId: 'c',
+      startedAtMs: 1_700_000_000_000,
+      command: 'rm -rf build',
+      cwd: '/p',
+    };
     connection.deliver({ id: 'srv-1', method: 'item/commandExecution/requestApproval', params });
     expect(requests).toEqual([{ id: 'srv-1', method: 'item/commandExecution/requestApproval', params }]);
     const request = requests[0];
@@ -194,7 +221,10 @@ describe('createRpcClient', () => {
 
     expect(() => client?.respond(request, { decision: 'maybe' as never })).toThrow(/result\.decision/);
     client.respond(request, { decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['rm'] } } });
-    expect(connection.sent.at(-1)).toEqual({ id: 'srv-1', result: { decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['rm'] } } } });
+    expect(connection.sent.at(-1)).toEqual({
+      id: 'srv-1',
+      result: { decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['rm'] } } },
+    });
     expect(() => client?.respond(request, { decision: 'accept' })).toThrow(/no pending/);
   });
 
@@ -205,20 +235,34 @@ describe('createRpcClient', () => {
     client.onServerRequest((r) => requests.push(r));
     const connection = await server.connection(0);
     await handshake(connection);
-    connection.deliver({ id: 9, method: 'item/fileChange/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'f', startedAtMs: 1_700_000_000_000 } });
+    connection.deliver({
+      id: 9,
+      method: 'item/fileChange/requestApproval',
+      params: { threadId: 't', turnId: 'u', itemId: 'f', startedAtMs: 1_700_000_000_000 },
+    });
     connection.deliver({ method: 'serverRequest/resolved', params: { threadId: 't', requestId: 9 } });
     const request = requests[0];
     if (request === undefined) throw new Error('no request');
-    expect(() => client?.respond(request, { decision: 'accept' })).toThrow(/no pending item\/fileChange\/requestApproval request with id 9/);
+    expect(() => client?.respond(request, { decision: 'accept' })).toThrow(
+      /no pending item\/fileChange\/requestApproval request with id 9/,
+    );
 
     connection.deliver({ id: 10, method: 'item/somethingNew', params: {} });
-    expect(connection.sent.at(-1)).toEqual({ id: 10, error: { code: -32601, message: 'The Weft UI does not handle the server request "item/somethingNew".' } });
+    expect(connection.sent.at(-1)).toEqual({
+      id: 10,
+      error: { code: -32601, message: 'The Weft UI does not handle the server request "item/somethingNew".' },
+    });
   });
 
   it('reconnects with backoff after a drop, failing what was in flight, and handshakes again', async () => {
     const server = fakeServer();
     const clock = manualTimers();
-    client = createRpcClient({ connector: server.connector, clientInfo, timers: clock.timers, backoffMs: [10, 20, 30] });
+    client = createRpcClient({
+      connector: server.connector,
+      clientInfo,
+      timers: clock.timers,
+      backoffMs: [10, 20, 30],
+    });
     const watch = states(client);
     const readies: boolean[] = [];
     client.onReady((e) => readies.push(e.reconnect));
@@ -228,8 +272,16 @@ describe('createRpcClient', () => {
     const inFlight = client.request('model/list', {});
     await first.request('model/list');
     first.drop('the server restarted');
-    await expect(inFlight).rejects.toMatchObject({ code: CONNECTION_LOST, message: expect.stringContaining('model/list (the server restarted)') });
-    expect(await watch.until((s) => s.phase === 'reconnecting')).toEqual({ phase: 'reconnecting', attempt: 1, maxAttempts: 3, lastError: 'the server restarted' });
+    await expect(inFlight).rejects.toMatchObject({
+      code: CONNECTION_LOST,
+      message: expect.stringContaining('model/list (the server restarted)'),
+    });
+    expect(await watch.until((s) => s.phase === 'reconnecting')).toEqual({
+      phase: 'reconnecting',
+      attempt: 1,
+      maxAttempts: 3,
+      lastError: 'the server restarted',
+    });
     expect(clock.delays()).toEqual([10]);
 
     const waiting = client.request('thread/list', {});
@@ -254,7 +306,11 @@ describe('createRpcClient', () => {
     clock.fireAll();
     await watch.until((s) => s.phase === 'reconnecting' && s.attempt === 2);
     clock.fireAll();
-    expect(await watch.until((s) => s.phase === 'failed')).toEqual({ phase: 'failed', message: 'Could not reach Weft after 2 attempts: connection refused', reason: 'unreachable' });
+    expect(await watch.until((s) => s.phase === 'failed')).toEqual({
+      phase: 'failed',
+      message: 'Could not reach Weft after 2 attempts: connection refused',
+      reason: 'unreachable',
+    });
     await expect(waiting).rejects.toMatchObject({ code: CONNECTION_LOST });
     await expect(client.request('thread/list', {})).rejects.toThrow(/unreachable/);
 

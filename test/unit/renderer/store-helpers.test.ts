@@ -11,7 +11,9 @@ describe('createFrameBatcher', () => {
   it('delivers everything pushed before a frame in one call, in order', () => {
     const frames: (() => void)[] = [];
     const delivered: number[][] = [];
-    const batcher = createFrameBatcher<number>({ schedule: (cb) => (frames.push(cb), () => undefined) }, (v) => delivered.push(v));
+    const batcher = createFrameBatcher<number>({ schedule: (cb) => (frames.push(cb), () => undefined) }, (v) =>
+      delivered.push(v),
+    );
     batcher.push(1);
     batcher.push(2);
     batcher.push(3);
@@ -37,15 +39,33 @@ describe('createFrameBatcher', () => {
 
 describe('conversationRows', () => {
   it('lists each turn as its items and an end row, and keeps the same array while only text streams', () => {
-    let state = reduceNotification(emptyAppData(CWD), note('thread/started', { thread: makeThread({ turns: [makeTurn({ status: 'completed', items: [userMessage('u1'), agentMessage('a1', 'hi')] })] }) }));
+    let state = reduceNotification(
+      emptyAppData(CWD),
+      note('thread/started', {
+        thread: makeThread({
+          turns: [makeTurn({ status: 'completed', items: [userMessage('u1'), agentMessage('a1', 'hi')] })],
+        }),
+      }),
+    );
     state = reduceNotification(state, note('turn/started', { threadId: 'thr_1', turn: makeTurn({ id: 'turn_2' }) }));
-    state = reduceNotification(state, note('item/started', { threadId: 'thr_1', turnId: 'turn_2', item: agentMessage('a2'), startedAtMs: 1_700_000_001_000 }));
+    state = reduceNotification(
+      state,
+      note('item/started', {
+        threadId: 'thr_1',
+        turnId: 'turn_2',
+        item: agentMessage('a2'),
+        startedAtMs: 1_700_000_001_000,
+      }),
+    );
     const conversation = state.conversations.thr_1;
     if (conversation === undefined) throw new Error('no conversation');
     const first = conversationRows(conversation, null);
     expect(first.rows.map((r) => r.key)).toEqual(['turn_1/u1', 'turn_1/a1', 'turn_1/$end', 'turn_2/a2', 'turn_2/$end']);
 
-    state = reduceNotification(state, note('item/agentMessage/delta', { threadId: 'thr_1', turnId: 'turn_2', itemId: 'a2', delta: 'x' }));
+    state = reduceNotification(
+      state,
+      note('item/agentMessage/delta', { threadId: 'thr_1', turnId: 'turn_2', itemId: 'a2', delta: 'x' }),
+    );
     const streamed = state.conversations.thr_1;
     if (streamed === undefined) throw new Error('no conversation');
     expect(conversationRows(streamed, first)).toBe(first);
@@ -100,7 +120,10 @@ describe('page location', () => {
 
   it('remembers recent projects most recent first, without duplicates', () => {
     const saved = new Map<string, string>();
-    const storage = { getItem: (k: string) => saved.get(k) ?? null, setItem: (k: string, v: string) => void saved.set(k, v) };
+    const storage = {
+      getItem: (k: string) => saved.get(k) ?? null,
+      setItem: (k: string, v: string) => void saved.set(k, v),
+    };
     const list = rememberProject(storage, ['/a', '/b'], '/b');
     expect(list).toEqual(['/b', '/a']);
     expect(saved.get('weft.recentProjects')).toBe('["/b","/a"]');

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { applyHunks, hunkStats, parseFileDiff, sidesFromHunks, splitDiffByFile } from '../../../src-renderer/components/diff/unified-diff';
+import {
+  applyHunks,
+  hunkStats,
+  parseFileDiff,
+  sidesFromHunks,
+  splitDiffByFile,
+} from '../../../src-renderer/components/diff/unified-diff';
 
-const ORIGINAL = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].join('\n') + '\n';
+const ORIGINAL =
+  ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].join('\n') + '\n';
 
 const DIFF = `--- a/src/n.txt
 +++ b/src/n.txt
@@ -24,7 +31,10 @@ describe('parseFileDiff', () => {
     const diff = parseFileDiff(DIFF);
     expect(diff.oldPath).toBe('src/n.txt');
     expect(diff.newPath).toBe('src/n.txt');
-    expect(diff.hunks.map((h) => [h.oldStart, h.oldCount, h.newStart, h.newCount])).toEqual([[1, 3, 1, 3], [9, 4, 9, 5]]);
+    expect(diff.hunks.map((h) => [h.oldStart, h.oldCount, h.newStart, h.newCount])).toEqual([
+      [1, 3, 1, 3],
+      [9, 4, 9, 5],
+    ]);
     expect(diff.hunks[1]?.lines).toEqual([
       { kind: ' ', text: 'nine' },
       { kind: ' ', text: 'ten' },
@@ -37,7 +47,9 @@ describe('parseFileDiff', () => {
   });
 
   it('recognises added files, deleted files and missing final line breaks', () => {
-    const added = parseFileDiff('--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n\\ No newline at end of file\n');
+    const added = parseFileDiff(
+      '--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n\\ No newline at end of file\n',
+    );
     expect([added.oldPath, added.newPath, added.hunks[0]?.newNoEol]).toEqual([null, 'new.txt', true]);
     expect(applyHunks('', added.hunks)).toBe('a\nb');
     const deleted = parseFileDiff('--- a/old.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x\n-y\n');
@@ -49,8 +61,12 @@ describe('parseFileDiff', () => {
 describe('applyHunks', () => {
   it('applies every hunk, or only the chosen ones', () => {
     const { hunks } = parseFileDiff(DIFF);
-    expect(applyHunks(ORIGINAL, hunks)).toBe(ORIGINAL.replace('one', 'ONE').replace('eleven\n', 'ELEVEN\neleven and a half\n'));
-    expect(applyHunks(ORIGINAL, hunks, (i) => i === 1)).toBe(ORIGINAL.replace('eleven\n', 'ELEVEN\neleven and a half\n'));
+    expect(applyHunks(ORIGINAL, hunks)).toBe(
+      ORIGINAL.replace('one', 'ONE').replace('eleven\n', 'ELEVEN\neleven and a half\n'),
+    );
+    expect(applyHunks(ORIGINAL, hunks, (i) => i === 1)).toBe(
+      ORIGINAL.replace('eleven\n', 'ELEVEN\neleven and a half\n'),
+    );
     expect(applyHunks(ORIGINAL, hunks, () => false)).toBe(ORIGINAL);
   });
 
@@ -75,7 +91,8 @@ describe('sidesFromHunks', () => {
 
 describe('splitDiffByFile', () => {
   it('splits a git-style multi-file diff into per-file sections', () => {
-    const text = 'diff --git a/a.txt b/a.txt\nindex 1..2\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\ndiff --git a/b.txt b/b.txt\nnew file mode 100644\n--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1 @@\n+b\n';
+    const text =
+      'diff --git a/a.txt b/a.txt\nindex 1..2\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\ndiff --git a/b.txt b/b.txt\nnew file mode 100644\n--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1 @@\n+b\n';
     const sections = splitDiffByFile(text);
     expect(sections.map((s) => s.path)).toEqual(['a.txt', 'b.txt']);
     expect(parseFileDiff(sections[1]?.text ?? '').hunks[0]?.lines).toEqual([{ kind: '+', text: 'b' }]);

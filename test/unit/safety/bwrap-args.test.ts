@@ -31,7 +31,13 @@ afterAll(async () => {
 
 describe('bwrapArgs', () => {
   it('read-only: everything read-only, no network', () => {
-    expect(bwrapArgs({ type: 'readOnly' }, ws, env)).toEqual([...ISOLATION, '--unshare-net', ...BASE_MOUNTS, '--chdir', ws]);
+    expect(bwrapArgs({ type: 'readOnly' }, ws, env)).toEqual([
+      ...ISOLATION,
+      '--unshare-net',
+      ...BASE_MOUNTS,
+      '--chdir',
+      ws,
+    ]);
   });
 
   it('read-only with network keeps the network namespace', () => {
@@ -45,7 +51,12 @@ describe('bwrapArgs', () => {
 
   it('workspace-write: binds roots read-write, then re-binds protected paths read-only', () => {
     const args = bwrapArgs(
-      { type: 'workspaceWrite', writableRoots: [extra, join(extra, 'nested')], excludeSlashTmp: true, excludeTmpdirEnvVar: true },
+      {
+        type: 'workspaceWrite',
+        writableRoots: [extra, join(extra, 'nested')],
+        excludeSlashTmp: true,
+        excludeTmpdirEnvVar: true,
+      },
       ws,
       env,
     );
@@ -53,18 +64,42 @@ describe('bwrapArgs', () => {
       ...ISOLATION,
       '--unshare-net',
       ...BASE_MOUNTS,
-      '--bind', ws, ws,
-      '--bind', extra, extra,
-      '--bind', join(extra, 'nested'), join(extra, 'nested'),
+      '--bind',
+      ws,
+      ws,
+      '--bind',
+      extra,
+      extra,
+      '--bind',
+      join(extra, 'nested'),
+      join(extra, 'nested'),
       // .agents is a symlink to a folder outside every root: read-only already, the link is skipped.
-      '--ro-bind', join(ws, '.git'), join(ws, '.git'),
-      '--ro-bind', join(ws, '.weft'), join(ws, '.weft'),
+      '--ro-bind',
+      join(ws, '.git'),
+      join(ws, '.git'),
+      '--ro-bind',
+      join(ws, '.weft'),
+      join(ws, '.weft'),
       // Missing .git/.agents/.weft in a configured root get an empty read-only placeholder.
-      '--tmpfs', join(extra, '.agents'), '--remount-ro', join(extra, '.agents'),
-      '--ro-bind', join(extra, '.git'), join(extra, '.git'),
-      '--tmpfs', join(extra, '.weft'), '--remount-ro', join(extra, '.weft'),
-      ...['.agents', '.git', '.weft'].flatMap((name) => ['--tmpfs', join(extra, 'nested', name), '--remount-ro', join(extra, 'nested', name)]),
-      '--chdir', ws,
+      '--tmpfs',
+      join(extra, '.agents'),
+      '--remount-ro',
+      join(extra, '.agents'),
+      '--ro-bind',
+      join(extra, '.git'),
+      join(extra, '.git'),
+      '--tmpfs',
+      join(extra, '.weft'),
+      '--remount-ro',
+      join(extra, '.weft'),
+      ...['.agents', '.git', '.weft'].flatMap((name) => [
+        '--tmpfs',
+        join(extra, 'nested', name),
+        '--remount-ro',
+        join(extra, 'nested', name),
+      ]),
+      '--chdir',
+      ws,
     ]);
   });
 
@@ -82,14 +117,32 @@ describe('bwrapArgs', () => {
   it('a missing .git, .agents or .weft in the cwd gets an empty read-only placeholder', async () => {
     const fresh = join(base, 'fresh');
     await mkdir(fresh);
-    expect(bwrapArgs({ type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true, networkAccess: true }, fresh, env)).toEqual([
+    expect(
+      bwrapArgs(
+        { type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true, networkAccess: true },
+        fresh,
+        env,
+      ),
+    ).toEqual([
       ...ISOLATION,
       ...BASE_MOUNTS,
-      '--bind', fresh, fresh,
-      '--tmpfs', join(fresh, '.agents'), '--remount-ro', join(fresh, '.agents'),
-      '--tmpfs', join(fresh, '.git'), '--remount-ro', join(fresh, '.git'),
-      '--tmpfs', join(fresh, '.weft'), '--remount-ro', join(fresh, '.weft'),
-      '--chdir', fresh,
+      '--bind',
+      fresh,
+      fresh,
+      '--tmpfs',
+      join(fresh, '.agents'),
+      '--remount-ro',
+      join(fresh, '.agents'),
+      '--tmpfs',
+      join(fresh, '.git'),
+      '--remount-ro',
+      join(fresh, '.git'),
+      '--tmpfs',
+      join(fresh, '.weft'),
+      '--remount-ro',
+      join(fresh, '.weft'),
+      '--chdir',
+      fresh,
     ]);
   });
 
@@ -107,7 +160,12 @@ describe('findBwrap', () => {
 });
 
 describe('diagnoseBwrapFailure', () => {
-  const plain: UsernsSettings = { apparmorRestrict: null, unprivilegedClone: null, maxUserNamespaces: '15000', kernelVersion: 'Linux version 6.8' };
+  const plain: UsernsSettings = {
+    apparmorRestrict: null,
+    unprivilegedClone: null,
+    maxUserNamespaces: '15000',
+    kernelVersion: 'Linux version 6.8',
+  };
 
   it('not installed', () => {
     expect(diagnoseBwrapFailure(null, plain)).toMatchObject({
@@ -117,22 +175,38 @@ describe('diagnoseBwrapFailure', () => {
   });
 
   it('user namespaces blocked by AppArmor', () => {
-    const result = diagnoseBwrapFailure('bwrap: setting up uid map: Permission denied', { ...plain, apparmorRestrict: '1' });
-    expect(result.reason).toBe('user namespaces are blocked, so bwrap cannot create a sandbox: bwrap: setting up uid map: Permission denied');
+    const result = diagnoseBwrapFailure('bwrap: setting up uid map: Permission denied', {
+      ...plain,
+      apparmorRestrict: '1',
+    });
+    expect(result.reason).toBe(
+      'user namespaces are blocked, so bwrap cannot create a sandbox: bwrap: setting up uid map: Permission denied',
+    );
     expect(result.fix).toContain('/etc/apparmor.d/bwrap');
     expect(result.fix).toContain('apparmor_parser -r');
   });
 
   it('user namespaces disabled by sysctl', () => {
-    const stderr = 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.';
-    expect(diagnoseBwrapFailure(stderr, { ...plain, unprivilegedClone: '0' }).fix).toContain('kernel.unprivileged_userns_clone=1');
-    expect(diagnoseBwrapFailure(stderr, { ...plain, maxUserNamespaces: '0' }).fix).toContain('user.max_user_namespaces=15000');
+    const stderr =
+      'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.';
+    expect(diagnoseBwrapFailure(stderr, { ...plain, unprivilegedClone: '0' }).fix).toContain(
+      'kernel.unprivileged_userns_clone=1',
+    );
+    expect(diagnoseBwrapFailure(stderr, { ...plain, maxUserNamespaces: '0' }).fix).toContain(
+      'user.max_user_namespaces=15000',
+    );
     expect(diagnoseBwrapFailure(stderr, plain).fix).toContain('seccomp=unconfined');
   });
 
   it('network namespace setup, WSL1 and unknown failures', () => {
-    expect(diagnoseBwrapFailure('bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted', plain).reason).toMatch(/network namespace/);
-    expect(diagnoseBwrapFailure('x', { ...plain, kernelVersion: 'Linux version 4.4.0-19041-Microsoft' }).reason).toMatch(/WSL1/);
-    expect(diagnoseBwrapFailure('bwrap: something odd', plain)).toMatchObject({ reason: 'bwrap failed: bwrap: something odd' });
+    expect(diagnoseBwrapFailure('bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted', plain).reason).toMatch(
+      /network namespace/,
+    );
+    expect(
+      diagnoseBwrapFailure('x', { ...plain, kernelVersion: 'Linux version 4.4.0-19041-Microsoft' }).reason,
+    ).toMatch(/WSL1/);
+    expect(diagnoseBwrapFailure('bwrap: something odd', plain)).toMatchObject({
+      reason: 'bwrap failed: bwrap: something odd',
+    });
   });
 });

@@ -42,7 +42,19 @@ describe('weft rules', () => {
     expect(await runRulesCommand(['list'])).toBe(0);
     expect(stdout).toBe(`No rules in ${join(home.dir, 'rules')}.\n`);
 
-    expect(await runRulesCommand(['add', '--decision', 'forbidden', '--justification', 'shared history', '--', 'git', 'push', '--force'])).toBe(0);
+    expect(
+      await runRulesCommand([
+        'add',
+        '--decision',
+        'forbidden',
+        '--justification',
+        'shared history',
+        '--',
+        'git',
+        'push',
+        '--force',
+      ]),
+    ).toBe(0);
     const id = /Added (r-[0-9a-f]{8}) /.exec(stdout)?.[1];
     expect(id).toBeDefined();
     expect(await runRulesCommand(['add', '--decision', 'allow', '--', 'npm', 'run', 'test:unit'])).toBe(0);
@@ -51,7 +63,9 @@ describe('weft rules', () => {
     expect(await runRulesCommand(['list'])).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+DECISION\s+PATTERN\s+FILE$/);
-    expect(lines[1]).toMatch(new RegExp(`^${id}\\s+forbidden\\s+git push --force\\s+${join(home.dir, 'rules', 'default.toml')}:\\d+$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^${id}\\s+forbidden\\s+git push --force\\s+${join(home.dir, 'rules', 'default.toml')}:\\d+$`),
+    );
     expect(lines[2]).toMatch(/^r-[0-9a-f]{8}\s+allow\s+npm run test:unit\s+/);
     expect(lines[3]).toBe(`  ${id}: shared history`);
 
@@ -60,7 +74,9 @@ describe('weft rules', () => {
     expect(stdout).toMatch(new RegExp(`^Revoked ${id} \\(forbidden: git push --force\\)`));
     stdout = '';
     expect(await runRulesCommand(['list', '--json'])).toBe(0);
-    expect(JSON.parse(stdout)).toEqual([expect.objectContaining({ pattern: ['npm', 'run', 'test:unit'], decision: 'allow' })]);
+    expect(JSON.parse(stdout)).toEqual([
+      expect.objectContaining({ pattern: ['npm', 'run', 'test:unit'], decision: 'allow' }),
+    ]);
   });
 
   it('explains mistakes', async () => {
@@ -89,12 +105,18 @@ describe('weft doctor', () => {
     expect(status.layers.map((l) => l.name)).toEqual(['filesystem', 'network', 'unix sockets', 'environment filter']);
     // This home's provider (OpenAI) has no key here: a turn could not run, whatever the sandbox says.
     expect(code).toBe(1);
-    expect(stdout.split('\n')).toContain(`Sandbox (${status.platform}, ${status.mechanism}): ${status.available ? 'OK' : 'NOT AVAILABLE'}`);
-    for (const layer of status.layers) expect(stdout).toContain(`  ${layer.name}: ${layer.ok ? 'OK' : 'MISSING'} — ${layer.detail}\n`);
+    expect(stdout.split('\n')).toContain(
+      `Sandbox (${status.platform}, ${status.mechanism}): ${status.available ? 'OK' : 'NOT AVAILABLE'}`,
+    );
+    for (const layer of status.layers)
+      expect(stdout).toContain(`  ${layer.name}: ${layer.ok ? 'OK' : 'MISSING'} — ${layer.detail}\n`);
     if (!status.available) expect(stdout).toContain(`Fix: ${status.fix ?? ''}`);
     stdout = '';
     expect(await runDoctorCommand(['--json'])).toBe(code);
-    expect(JSON.parse(stdout)).toEqual({ ...status, model: expect.objectContaining({ provider: 'openai', ready: false }) });
+    expect(JSON.parse(stdout)).toEqual({
+      ...status,
+      model: expect.objectContaining({ provider: 'openai', ready: false }),
+    });
   });
 });
 
@@ -105,7 +127,10 @@ describe('the environment filter layer', () => {
       ok: false,
       detail: 'shell_environment_policy.ignore_default_excludes = true: secret-looking variables reach commands',
     });
-    expect(envFilterLayer(commandEnvPolicy({ exclude: ['AWS_*'] }))).toMatchObject({ ok: true, detail: expect.stringContaining('and 1 of shell_environment_policy.exclude') });
+    expect(envFilterLayer(commandEnvPolicy({ exclude: ['AWS_*'] }))).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining('and 1 of shell_environment_policy.exclude'),
+    });
   });
 });
 

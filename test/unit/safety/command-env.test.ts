@@ -40,9 +40,24 @@ describe('the command environment filter', () => {
 
   it('applies inherit, exclude, set and include_only in that order; extras come last', () => {
     const core = commandEnvPolicy({ inherit: 'core', exclude: ['home'], set: { CI: '1', PAGER: 'less' } });
-    expect(commandEnv(HOST, core, { WEFT_SANDBOX: 'bwrap' })).toEqual({ PATH: '/usr/bin', TERM: 'xterm-256color', PAGER: 'less', GIT_PAGER: 'cat', CI: '1', WEFT_SANDBOX: 'bwrap' });
-    expect(commandEnv(HOST, commandEnvPolicy({ inherit: 'none' }))).toEqual({ TERM: 'xterm-256color', PAGER: 'cat', GIT_PAGER: 'cat' });
-    expect(commandEnv(HOST, commandEnvPolicy({ include_only: ['PATH', 'GIT_*'] }))).toEqual({ PATH: '/usr/bin', GIT_AUTHOR_NAME: 'Ann', GIT_PAGER: 'cat' });
+    expect(commandEnv(HOST, core, { WEFT_SANDBOX: 'bwrap' })).toEqual({
+      PATH: '/usr/bin',
+      TERM: 'xterm-256color',
+      PAGER: 'less',
+      GIT_PAGER: 'cat',
+      CI: '1',
+      WEFT_SANDBOX: 'bwrap',
+    });
+    expect(commandEnv(HOST, commandEnvPolicy({ inherit: 'none' }))).toEqual({
+      TERM: 'xterm-256color',
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
+    });
+    expect(commandEnv(HOST, commandEnvPolicy({ include_only: ['PATH', 'GIT_*'] }))).toEqual({
+      PATH: '/usr/bin',
+      GIT_AUTHOR_NAME: 'Ann',
+      GIT_PAGER: 'cat',
+    });
   });
 
   it('ignore_default_excludes passes secret-looking names through (for people who choose so)', () => {

@@ -26,7 +26,15 @@ afterAll(async () => {
 });
 
 function assess(paths: string[], overrides: Partial<PatchAssessmentInput> = {}): PatchAssessment {
-  return assessPatch({ paths, approvalPolicy: 'on-request', sandboxPolicy: WORKSPACE, cwd: ws, sessionApproved: false, env, ...overrides });
+  return assessPatch({
+    paths,
+    approvalPolicy: 'on-request',
+    sandboxPolicy: WORKSPACE,
+    cwd: ws,
+    sessionApproved: false,
+    env,
+    ...overrides,
+  });
 }
 
 describe('assessPatch matrix', () => {
@@ -36,7 +44,11 @@ describe('assessPatch matrix', () => {
       const result = assess([join(ws, 'src', 'a.ts'), join(ws, 'b.ts')], { approvalPolicy });
       expect(result).toEqual(
         approvalPolicy === 'untrusted'
-          ? { kind: 'ask', reason: 'approvals are set to "Ask unless read-only": every edit needs approval', grantRoot: null }
+          ? {
+              kind: 'ask',
+              reason: 'approvals are set to "Ask unless read-only": every edit needs approval',
+              grantRoot: null,
+            }
           : { kind: 'apply' },
       );
     });
@@ -45,7 +57,10 @@ describe('assessPatch matrix', () => {
       const result = assess([join(ws, 'a.ts'), join(outside, 'x', 'b.ts')], { approvalPolicy });
       const reason = `the patch writes outside the writable folders (or into a protected .git/.weft/.agents): ${join(outside, 'x', 'b.ts')}`;
       if (approvalPolicy === 'never') {
-        expect(result).toEqual({ kind: 'forbidden', reason: `${reason}; it needs approval, but approvals are set to "Never ask"` });
+        expect(result).toEqual({
+          kind: 'forbidden',
+          reason: `${reason}; it needs approval, but approvals are set to "Never ask"`,
+        });
       } else if (approvalPolicy === 'untrusted') {
         expect(result.kind).toBe('ask');
       } else {
@@ -60,7 +75,10 @@ describe('assessPatch matrix', () => {
   }
 
   it('read-only: every patch asks', () => {
-    expect(assess([join(ws, 'a.ts')], { sandboxPolicy: { type: 'readOnly' } })).toMatchObject({ kind: 'ask', grantRoot: ws });
+    expect(assess([join(ws, 'a.ts')], { sandboxPolicy: { type: 'readOnly' } })).toMatchObject({
+      kind: 'ask',
+      grantRoot: ws,
+    });
   });
 
   it('a symlink out of the workspace is outside; protected paths ask with no folder to grant', () => {
@@ -70,7 +88,10 @@ describe('assessPatch matrix', () => {
   });
 
   it('a session approval applies, even under untrusted', () => {
-    expect(assess([join(outside, 'x')], { sessionApproved: true, approvalPolicy: 'untrusted' })).toEqual({ kind: 'apply', bySession: true });
+    expect(assess([join(outside, 'x')], { sessionApproved: true, approvalPolicy: 'untrusted' })).toEqual({
+      kind: 'apply',
+      bySession: true,
+    });
   });
 
   it('an empty patch is refused', () => {

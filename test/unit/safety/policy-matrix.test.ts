@@ -72,7 +72,8 @@ describe('decision table: approval policy × sandbox policy × command', () => {
         } else if (restricted) {
           expect(result).toEqual({
             kind: 'forbidden',
-            reason: 'dangerous command: `rm` with -r/-f deletes files recursively or without asking; it needs approval, but approvals are set to "Never ask"',
+            reason:
+              'dangerous command: `rm` with -r/-f deletes files recursively or without asking; it needs approval, but approvals are set to "Never ask"',
           });
         } else {
           expect(result).toEqual(run('none'));
@@ -82,7 +83,12 @@ describe('decision table: approval policy × sandbox policy × command', () => {
   }
 
   it('dangerous commands hidden in substitutions, wrappers and prefixes still ask', async () => {
-    for (const script of ['ls $(rm -rf ~)', "bash -lc 'ls && git reset --hard'", 'sudo apt-get install x', 'env X=1 git push --force']) {
+    for (const script of [
+      'ls $(rm -rf ~)',
+      "bash -lc 'ls && git reset --hard'",
+      'sudo apt-get install x',
+      'env X=1 git push --force',
+    ]) {
       expect((await assess(script)).kind).toBe('ask');
     }
   });
@@ -90,7 +96,9 @@ describe('decision table: approval policy × sandbox policy × command', () => {
 
 describe('escalation requests (sandbox_permissions: require_escalated)', () => {
   it('on-request asks to run unsandboxed, with the justification as the reason', async () => {
-    expect(await assess('npm install', { escalationRequested: true, justification: 'needs the network to install' })).toEqual({
+    expect(
+      await assess('npm install', { escalationRequested: true, justification: 'needs the network to install' }),
+    ).toEqual({
       kind: 'ask',
       reason: 'needs the network to install',
       proposedPrefix: ['npm', 'install'],
@@ -99,8 +107,12 @@ describe('escalation requests (sandbox_permissions: require_escalated)', () => {
   });
 
   it('on-failure and never keep the sandbox; untrusted asks to run unsandboxed', async () => {
-    expect(await assess('npm install', { approvalPolicy: 'on-failure', escalationRequested: true })).toEqual(run('platform'));
-    expect(await assess('npm install', { approvalPolicy: 'never', escalationRequested: true })).toEqual(run('platform'));
+    expect(await assess('npm install', { approvalPolicy: 'on-failure', escalationRequested: true })).toEqual(
+      run('platform'),
+    );
+    expect(await assess('npm install', { approvalPolicy: 'never', escalationRequested: true })).toEqual(
+      run('platform'),
+    );
     expect(await assess('npm install', { approvalPolicy: 'untrusted', escalationRequested: true })).toMatchObject({
       kind: 'ask',
       sandboxIfApproved: 'none',
@@ -123,7 +135,8 @@ describe('when the platform sandbox is unavailable', () => {
     for (const approvalPolicy of ['on-request', 'on-failure'] as const) {
       expect(await assess('npm test', { ...unavailable, approvalPolicy })).toEqual({
         kind: 'ask',
-        reason: 'the sandbox is unavailable (bubblewrap (bwrap) is not installed); approve to run this command without a sandbox',
+        reason:
+          'the sandbox is unavailable (bubblewrap (bwrap) is not installed); approve to run this command without a sandbox',
         proposedPrefix: ['npm', 'test'],
         sandboxIfApproved: 'none',
       });
@@ -133,7 +146,9 @@ describe('when the platform sandbox is unavailable', () => {
   it('under never it is forbidden, saying why and what to do', async () => {
     const result = await assess('npm test', { ...unavailable, approvalPolicy: 'never' });
     expect(result.kind).toBe('forbidden');
-    expect(result.kind === 'forbidden' && result.reason).toMatch(/bubblewrap \(bwrap\) is not installed.*"Never ask".*weft doctor/);
+    expect(result.kind === 'forbidden' && result.reason).toMatch(
+      /bubblewrap \(bwrap\) is not installed.*"Never ask".*weft doctor/,
+    );
     expect(result.kind === 'forbidden' && result.reason).not.toMatch(/danger-full-access|without (a|the) sandbox/);
   });
 
@@ -179,7 +194,10 @@ describe('remembered rules', () => {
   it('allow: runs without asking under untrusted, sandboxed; also with safe commands around it', async () => {
     expect(await assess('npm test', { rules, approvalPolicy: 'untrusted' })).toEqual(run('platform'));
     expect(await assess('npm test && ls', { rules, approvalPolicy: 'untrusted' })).toEqual(run('platform'));
-    expect(await assess('npm test && make', { rules, approvalPolicy: 'untrusted' })).toMatchObject({ kind: 'ask', proposedPrefix: ['make'] });
+    expect(await assess('npm test && make', { rules, approvalPolicy: 'untrusted' })).toMatchObject({
+      kind: 'ask',
+      proposedPrefix: ['make'],
+    });
   });
 
   it('allow: an escalated or sandbox-less run is covered by the rule, unsandboxed', async () => {
@@ -223,9 +241,15 @@ describe('remembered rules', () => {
 describe('proposed prefix rules', () => {
   it("uses the model's prefix_rule when it is a prefix of the command and not too broad", async () => {
     const ask = { approvalPolicy: 'untrusted' as const };
-    expect(await assess('cargo test --all', { ...ask, prefixRule: ['cargo', 'test'] })).toMatchObject({ proposedPrefix: ['cargo', 'test'] });
-    expect(await assess('cargo test --all', { ...ask, prefixRule: ['make'] })).toMatchObject({ proposedPrefix: ['cargo', 'test', '--all'] });
-    expect(await assess('python3 -c "print(1)"', { ...ask, prefixRule: ['python3'] })).toMatchObject({ proposedPrefix: null });
+    expect(await assess('cargo test --all', { ...ask, prefixRule: ['cargo', 'test'] })).toMatchObject({
+      proposedPrefix: ['cargo', 'test'],
+    });
+    expect(await assess('cargo test --all', { ...ask, prefixRule: ['make'] })).toMatchObject({
+      proposedPrefix: ['cargo', 'test', '--all'],
+    });
+    expect(await assess('python3 -c "print(1)"', { ...ask, prefixRule: ['python3'] })).toMatchObject({
+      proposedPrefix: null,
+    });
     expect(await assess('python3 tools/gen.py', ask)).toMatchObject({ proposedPrefix: ['python3', 'tools/gen.py'] });
     expect(await assess('make && npm run build', ask)).toMatchObject({ proposedPrefix: null });
     expect(await assess('make > log', ask)).toMatchObject({ proposedPrefix: null });
@@ -234,8 +258,14 @@ describe('proposed prefix rules', () => {
 
 describe('retryAfterDenial', () => {
   it('offers the unsandboxed retry only under on-failure and untrusted', () => {
-    expect(retryAfterDenial('on-failure', false)).toEqual({ kind: 'ask', reason: 'command failed; retry without sandbox?' });
-    expect(retryAfterDenial('untrusted', false)).toEqual({ kind: 'ask', reason: 'command failed; retry without sandbox?' });
+    expect(retryAfterDenial('on-failure', false)).toEqual({
+      kind: 'ask',
+      reason: 'command failed; retry without sandbox?',
+    });
+    expect(retryAfterDenial('untrusted', false)).toEqual({
+      kind: 'ask',
+      reason: 'command failed; retry without sandbox?',
+    });
     expect(retryAfterDenial('on-failure', true)).toEqual({ kind: 'rerun' });
     expect(retryAfterDenial('on-request', false)).toEqual({ kind: 'report' });
     expect(retryAfterDenial('never', true)).toEqual({ kind: 'report' });

@@ -106,7 +106,11 @@ describe('seatbeltProfile', () => {
   });
 
   it('paths never enter the profile text, only parameters', () => {
-    const { profile } = seatbeltProfile({ type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true }, ws, env);
+    const { profile } = seatbeltProfile(
+      { type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true },
+      ws,
+      env,
+    );
     expect(profile).not.toContain(ws);
   });
 });

@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { commandWords, loadShellParser, parseShellScript, scriptForArgv, splitShellWrapper } from '../../../src-main/safety/approvals/shell-parse';
+import {
+  commandWords,
+  loadShellParser,
+  parseShellScript,
+  scriptForArgv,
+  splitShellWrapper,
+} from '../../../src-main/safety/approvals/shell-parse';
 
 beforeAll(async () => {
   await loadShellParser();
@@ -8,9 +14,12 @@ beforeAll(async () => {
 describe('parseShellScript', () => {
   it.each<[string, string[][]]>([
     ['ls -la', [['ls', '-la']]],
-    ["ls -la && echo 'a b' \"c\" | wc -l; git status || true", [['ls', '-la'], ['echo', 'a b', 'c'], ['wc', '-l'], ['git', 'status'], ['true']]],
+    [
+      'ls -la && echo \'a b\' "c" | wc -l; git status || true',
+      [['ls', '-la'], ['echo', 'a b', 'c'], ['wc', '-l'], ['git', 'status'], ['true']],
+    ],
     ['ls\npwd', [['ls'], ['pwd']]],
-    ["echo 'x'\"y\"z", [['echo', 'xyz']]],
+    ['echo \'x\'"y"z', [['echo', 'xyz']]],
     ['echo a\\ b \\$HOME', [['echo', 'a b', '$HOME']]],
     ['echo "a\\"b \\$x \\\\ \\n"', [['echo', 'a"b $x \\ \\n']]],
     ['"ls" -- "" x', [['ls', '--', '', 'x']]],

@@ -41,13 +41,14 @@ describe('writableRootsFor', () => {
     const tmpdirEnv = join(base, 'tmpdir');
     await mkdir(extra);
     await mkdir(tmpdirEnv);
-    const roots = writableRootsFor(
-      { type: 'workspaceWrite', writableRoots: ['../extra', join(base, 'missing')] },
-      ws,
-      { ...env, TMPDIR: tmpdirEnv },
-    ).map((r) => r.root);
+    const roots = writableRootsFor({ type: 'workspaceWrite', writableRoots: ['../extra', join(base, 'missing')] }, ws, {
+      ...env,
+      TMPDIR: tmpdirEnv,
+    }).map((r) => r.root);
     expect(roots).toEqual([ws, extra, await realpath('/tmp'), tmpdirEnv]);
-    const excluded = writableRootsFor({ ...noTmp, writableRoots: [extra] }, ws, { ...env, TMPDIR: tmpdirEnv }).map((r) => r.root);
+    const excluded = writableRootsFor({ ...noTmp, writableRoots: [extra] }, ws, { ...env, TMPDIR: tmpdirEnv }).map(
+      (r) => r.root,
+    );
     expect(excluded).toEqual([ws, extra]);
   });
 

@@ -5,7 +5,12 @@ import { ClientRequests, ErrorCodes, type ClientRequestMethod } from '../../../s
 import { RpcDispatcher, type Client, type Handler, type HandlerTable } from '../../../src-main/server/dispatcher';
 import { RpcError } from '../../../src-main/server/rpc-error';
 
-const serverInfo = { userAgent: 'weft/0.1.0', codexHome: '/home/ada/.weft', platformFamily: 'unix', platformOs: 'linux' };
+const serverInfo = {
+  userAgent: 'weft/0.1.0',
+  codexHome: '/home/ada/.weft',
+  platformFamily: 'unix',
+  platformOs: 'linux',
+};
 
 /** Every method answers "not in this test" unless `overrides` gives it a handler. */
 function handlers(overrides: Partial<HandlerTable>): HandlerTable {
@@ -21,7 +26,12 @@ function connect(overrides: Partial<HandlerTable> = {}) {
   const sent: object[] = [];
   const log: string[] = [];
   const closed: Client[] = [];
-  const dispatcher = new RpcDispatcher({ handlers: handlers(overrides), serverInfo: () => serverInfo, log: (l) => log.push(l), onClientClosed: (c) => closed.push(c) });
+  const dispatcher = new RpcDispatcher({
+    handlers: handlers(overrides),
+    serverInfo: () => serverInfo,
+    log: (l) => log.push(l),
+    onClientClosed: (c) => closed.push(c),
+  });
   const connection = dispatcher.connect({ send: (m) => sent.push(m), label: 'test' });
   return { sent, log, closed, connection };
 }
@@ -66,9 +76,18 @@ describe('RpcDispatcher', () => {
     await flush();
     expect(sent).toEqual([
       { id: 2, error: { code: ErrorCodes.MethodNotFound, message: 'Method not found: thread/launchRockets' } },
-      { id: 3, error: { code: ErrorCodes.InvalidParams, message: 'Invalid params: params.threadId: expected string, received number' } },
+      {
+        id: 3,
+        error: {
+          code: ErrorCodes.InvalidParams,
+          message: 'Invalid params: params.threadId: expected string, received number',
+        },
+      },
       { id: 4, error: { code: ErrorCodes.ParseError, message: 'Parse error: bad JSON' } },
-      { id: null, error: { code: ErrorCodes.InvalidRequest, message: expect.stringMatching(/^Invalid request: /) as string } },
+      {
+        id: null,
+        error: { code: ErrorCodes.InvalidRequest, message: expect.stringMatching(/^Invalid request: /) as string },
+      },
       { id: 5, error: { code: ErrorCodes.InternalError, message: 'disk on fire' } },
     ]);
     expect(log.some((l) => l.includes('thread/archive failed: Error: disk on fire'))).toBe(true);
@@ -90,7 +109,10 @@ describe('RpcDispatcher', () => {
     expect(sent).toEqual([]);
     release();
     await flush();
-    expect(sent).toEqual([{ id: 7, result: {} }, { method: 'thread/archived', params: { threadId: 't' } }]);
+    expect(sent).toEqual([
+      { id: 7, result: {} },
+      { method: 'thread/archived', params: { threadId: 't' } },
+    ]);
   });
 
   it('resolves a server request with the answer to its id, rejects on an error answer and on disconnect', async () => {
@@ -140,7 +162,10 @@ describe('RpcDispatcher', () => {
         return Promise.resolve({});
       },
     });
-    connection.receive({ ...init, params: { ...init.params, capabilities: { optOutNotificationMethods: ['warning'] } } });
+    connection.receive({
+      ...init,
+      params: { ...init.params, capabilities: { optOutNotificationMethods: ['warning'] } },
+    });
     connection.receive({ id: 1, method: 'thread/archive', params: { threadId: 't' } });
     await flush();
     if (client === null) throw new Error('the handler did not run');

@@ -26,7 +26,11 @@ describe('JsonlDecoder', () => {
   it('reports a line that is not JSON as a -32700 frame error and goes on', () => {
     const out = decode(['hello world\n{"id":2,"method":"x"}\n']);
     expect(out).toEqual([
-      { kind: 'frame-error', code: -32700, message: expect.stringMatching(/^Parse error: .*not valid JSON/) as unknown },
+      {
+        kind: 'frame-error',
+        code: -32700,
+        message: expect.stringMatching(/^Parse error: .*not valid JSON/) as unknown,
+      },
       { id: 2, method: 'x' },
     ]);
   });
@@ -102,7 +106,12 @@ describe('the id of a line over the limit', () => {
       expect(idOf(`{"method":"thread/list","params":{"searchTerm":"${pad}"},"id":"req-9"}`, chunk)).toBe('req-9');
       expect(idOf(` { "method" : "x" , "id" : -12.5e1 , "params" : ["${pad}"] }`, chunk)).toBe(-125);
     }
-    expect(tooLarge(`{"id":7,"params":"${pad}"}`)).toEqual({ kind: 'frame-error', code: -32600, id: 7, message: expect.stringContaining('exceeds the 64 bytes limit') as unknown });
+    expect(tooLarge(`{"id":7,"params":"${pad}"}`)).toEqual({
+      kind: 'frame-error',
+      code: -32600,
+      id: 7,
+      message: expect.stringContaining('exceeds the 64 bytes limit') as unknown,
+    });
   });
 
   it('ignores ids that are nested, inside strings, escaped, or not a string or number', () => {

@@ -2,7 +2,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClientRequests, ServerNotifications, ServerRequests } from '../../../src-preload/protocol';
-import { COMBINED_SCHEMA_FILE, generateProtocolJsonSchema, methodTypeName, schemaFileText } from '../../../src-main/server/json-schema';
+import {
+  COMBINED_SCHEMA_FILE,
+  generateProtocolJsonSchema,
+  methodTypeName,
+  schemaFileText,
+} from '../../../src-main/server/json-schema';
 
 const SNAPSHOT_DIR = resolve(__dirname, '../../snapshots/protocol-schema');
 const REGENERATE = 'npx weft app-server generate-json-schema --out test/snapshots/protocol-schema';
@@ -60,7 +65,8 @@ describe('protocol JSON Schema', () => {
       expect(generated).toHaveProperty([`${methodTypeName(method)}Params.json`]);
       expect(generated).toHaveProperty([`${methodTypeName(method)}Result.json`]);
     }
-    for (const method of Object.keys(ServerNotifications)) expect(generated).toHaveProperty([`${methodTypeName(method)}Notification.json`]);
+    for (const method of Object.keys(ServerNotifications))
+      expect(generated).toHaveProperty([`${methodTypeName(method)}Notification.json`]);
   });
 
   it('resolves every $ref inside the file that holds it', () => {
@@ -82,13 +88,25 @@ describe('protocol JSON Schema', () => {
       $schema: 'http://json-schema.org/draft-07/schema#',
       title: 'ItemAgentMessageDeltaNotification',
       type: 'object',
-      properties: { threadId: { type: 'string' }, turnId: { type: 'string' }, itemId: { type: 'string' }, delta: { type: 'string' } },
+      properties: {
+        threadId: { type: 'string' },
+        turnId: { type: 'string' },
+        itemId: { type: 'string' },
+        delta: { type: 'string' },
+      },
       required: ['threadId', 'turnId', 'itemId', 'delta'],
       additionalProperties: false,
     });
     const combined = generated[COMBINED_SCHEMA_FILE];
     expect(Object.keys(definitionsOf(combined ?? {}))).toEqual(
-      expect.arrayContaining(['ClientRequest', 'ServerNotification', 'ServerRequest', 'Thread', 'ThreadItem', 'ThreadStartParams']),
+      expect.arrayContaining([
+        'ClientRequest',
+        'ServerNotification',
+        'ServerRequest',
+        'Thread',
+        'ThreadItem',
+        'ThreadStartParams',
+      ]),
     );
   });
 });

@@ -125,7 +125,11 @@ describe('OutboundQueue', () => {
     for (let i = 0; i < 20; i += 1) queue.send({ method: 'warning', params: { message: 'z'.repeat(1000) } });
     expect(overflows()).toBe(1);
     expect(queue.closed).toBe(true);
-    expect(logs).toEqual([expect.stringMatching(/^weft: client test-client is not reading fast enough: 1\d{4} bytes of outgoing messages queued \(limit 10000 bytes\); dropping the connection$/)]);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /^weft: client test-client is not reading fast enough: 1\d{4} bytes of outgoing messages queued \(limit 10000 bytes\); dropping the connection$/,
+      ),
+    ]);
     await idle;
     queue.drained();
     queue.send({ method: 'late', params: {} });
@@ -155,8 +159,12 @@ describe('OutboundQueue', () => {
     queue.send({ method: 'ok', params: {} });
     expect(sink.written).toEqual([{ method: 'ok', params: {} }]);
     expect(logs).toEqual([
-      expect.stringMatching(/^weft: dropped an outgoing warning message to test-client: it cannot be sent as JSON \(.*circular/i),
-      expect.stringMatching(/^weft: dropped an outgoing item\/completed message to test-client: it cannot be sent as JSON \(.*BigInt/),
+      expect.stringMatching(
+        /^weft: dropped an outgoing warning message to test-client: it cannot be sent as JSON \(.*circular/i,
+      ),
+      expect.stringMatching(
+        /^weft: dropped an outgoing item\/completed message to test-client: it cannot be sent as JSON \(.*BigInt/,
+      ),
     ]);
   });
 });

@@ -50,7 +50,10 @@ const approval = (command: string): ServerRequest => ({
   params: { threadId: 'th', turnId: 'tu', itemId: `it-${command}`, startedAtMs: 1, command, cwd: '/w' },
 });
 
-const resolved = (requestId: number): ServerNotification => ({ method: 'serverRequest/resolved', params: { threadId: 'th', requestId } });
+const resolved = (requestId: number): ServerNotification => ({
+  method: 'serverRequest/resolved',
+  params: { threadId: 'th', requestId },
+});
 
 /** Lets promise callbacks (a client's answer reaching the pending entry) run. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -59,7 +62,12 @@ function setUp(): { pending: PendingRequests; subscribers: Set<FakeClient>; logg
   let id = 100;
   const subscribers = new Set<FakeClient>();
   const logged: string[] = [];
-  const pending = new PendingRequests('th', () => id++, () => subscribers, (line) => logged.push(line));
+  const pending = new PendingRequests(
+    'th',
+    () => id++,
+    () => subscribers,
+    (line) => logged.push(line),
+  );
   return { pending, subscribers, logged };
 }
 
@@ -113,7 +121,11 @@ describe('PendingRequests', () => {
     a.asked1().fail(new Error('bad params'));
     await settle();
     expect(pending.size).toBe(1);
-    expect(logged).toEqual(['weft app-server: client ' + String(a.id) + ' answered item/commandExecution/requestApproval #100 with an error: bad params']);
+    expect(logged).toEqual([
+      'weft app-server: client ' +
+        String(a.id) +
+        ' answered item/commandExecution/requestApproval #100 with an error: bad params',
+    ]);
     b.asked1().answer({ decision: 'decline' });
     await expect(answer).resolves.toEqual({ decision: 'decline' });
   });
@@ -139,7 +151,9 @@ describe('PendingRequests', () => {
     subscribers.add(a);
     const controller = new AbortController();
     controller.abort();
-    await expect(pending.ask(approval('ls'), controller.signal, () => ({ decision: 'cancel' }))).resolves.toEqual({ decision: 'cancel' });
+    await expect(pending.ask(approval('ls'), controller.signal, () => ({ decision: 'cancel' }))).resolves.toEqual({
+      decision: 'cancel',
+    });
     expect(a.asked).toEqual([]);
     expect(pending.size).toBe(0);
   });

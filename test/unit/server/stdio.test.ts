@@ -48,10 +48,13 @@ function start(options: { maxQueuedBytes?: number; stdout?: Writable } = {}) {
 }
 
 function receivedMessage(host: EchoHost, predicate: (message: unknown) => boolean) {
-  return waitFor(host.subscribe, (event) => isReceive(event) && predicate(event.message), { label: 'a received message' });
+  return waitFor(host.subscribe, (event) => isReceive(event) && predicate(event.message), {
+    label: 'a received message',
+  });
 }
 
-const hasId = (id: unknown) => (message: unknown) => typeof message === 'object' && message !== null && 'id' in message && message.id === id;
+const hasId = (id: unknown) => (message: unknown) =>
+  typeof message === 'object' && message !== null && 'id' in message && message.id === id;
 
 describe('runStdioServer', () => {
   it('reads messages split across chunks, ignores blank lines, and writes one JSON object per line', async () => {
@@ -61,7 +64,10 @@ describe('runStdioServer', () => {
     stdin.write('"params":{"x":"é');
     stdin.write('"}}\n\n  \n{"id":2,"method":"c"}\n');
     await answered;
-    expect(connection.received).toEqual([{ id: 1, method: 'a/b', params: { x: 'é' } }, { id: 2, method: 'c' }]);
+    expect(connection.received).toEqual([
+      { id: 1, method: 'a/b', params: { x: 'é' } },
+      { id: 2, method: 'c' },
+    ]);
     expect(out.messages).toEqual([
       { id: 1, result: { echo: 'a/b', params: { x: 'é' } } },
       { id: 2, result: { echo: 'c', params: null } },
@@ -76,7 +82,11 @@ describe('runStdioServer', () => {
     const answered = waitFor(out.subscribe, (line) => line.includes('"id":5'), { label: 'answer to id 5' });
     stdin.write('this is not json\n{"id":5,"method":"still/alive"}\n');
     await answered;
-    expect(connection.received[0]).toEqual({ kind: 'frame-error', code: -32700, message: expect.stringMatching(/^Parse error: /) as unknown });
+    expect(connection.received[0]).toEqual({
+      kind: 'frame-error',
+      code: -32700,
+      message: expect.stringMatching(/^Parse error: /) as unknown,
+    });
     expect(out.messages).toEqual([
       { id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: /) as unknown } },
       { id: 5, result: { echo: 'still/alive', params: null } },
@@ -165,13 +175,18 @@ describe('runStdioServer with a slow client', () => {
     const { stdin, done, connection } = start({ stdout });
     const drained = new Promise<void>((resolve) => stdout.once('drain', () => resolve()));
     const words = ['The', ' quick', ' brown', ' fox'];
-    for (const word of words) connection.notify('item/agentMessage/delta', { threadId: 't1', turnId: 'u1', itemId: 'm1', delta: word });
+    for (const word of words)
+      connection.notify('item/agentMessage/delta', { threadId: 't1', turnId: 'u1', itemId: 'm1', delta: word });
     connection.notify('item/completed', { itemId: 'm1' });
     expect(stdout.lines).toEqual([delta('m1', 'The')]);
     stdout.release();
     await drained;
     stdout.release();
-    expect(stdout.lines).toEqual([delta('m1', 'The'), delta('m1', ' quick brown fox'), { method: 'item/completed', params: { itemId: 'm1' } }]);
+    expect(stdout.lines).toEqual([
+      delta('m1', 'The'),
+      delta('m1', ' quick brown fox'),
+      { method: 'item/completed', params: { itemId: 'm1' } },
+    ]);
     stdin.end();
     stdout.release();
     await done;
@@ -186,6 +201,8 @@ describe('runStdioServer with a slow client', () => {
     push(connection);
     await done;
     expect(connection.closed).toBe(true);
-    expect(stderr()).toMatch(/weft: client stdio is not reading fast enough: \d+ bytes of outgoing messages queued \(limit 4096 bytes\); dropping the connection/);
+    expect(stderr()).toMatch(
+      /weft: client stdio is not reading fast enough: \d+ bytes of outgoing messages queued \(limit 4096 bytes\); dropping the connection/,
+    );
   });
 });

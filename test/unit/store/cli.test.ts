@@ -43,8 +43,12 @@ describe('weft threads', () => {
     const page = JSON.parse(json.stdout) as { data: { id: string }[]; nextCursor: string | null };
     expect(page.data.map((t) => t.id)).toEqual([...ids].reverse());
     const human = await weft('list', '--cwd', '/proj/one');
-    expect(human.stdout.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${ids[0]}  \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}  Parser fix  /proj/one$`))]);
-    expect((await weft('list', '--search', 'zero', '--limit', '1')).stdout).toMatch(/More: weft threads list --cursor \S+/);
+    expect(human.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^${ids[0]}  \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}  Parser fix  /proj/one$`)),
+    ]);
+    expect((await weft('list', '--search', 'zero', '--limit', '1')).stdout).toMatch(
+      /More: weft threads list --cursor \S+/,
+    );
     expect((await weft('list', '--search', 'absent-word')).stdout).toBe('No thread matches.\n');
   });
 
@@ -82,15 +86,29 @@ describe('weft threads', () => {
   });
 
   it('says what went wrong', async () => {
-    expect(await weft('read', 'no-such-id')).toMatchObject({ code: 1, stderr: expect.stringMatching(/^weft threads: no thread no-such-id in /) });
-    expect(await weft('list', '--limit', '0')).toMatchObject({ code: 2, stderr: expect.stringMatching(/--limit must be a whole number/) });
+    expect(await weft('read', 'no-such-id')).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^weft threads: no thread no-such-id in /),
+    });
+    expect(await weft('list', '--limit', '0')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--limit must be a whole number/),
+    });
     expect(await weft('list', '--bogus')).toMatchObject({ code: 2 });
-    expect(await weft('frobnicate')).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown command "frobnicate"/) });
+    expect(await weft('frobnicate')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/unknown command "frobnicate"/),
+    });
     expect((await weft('--help')).stdout).toMatch(/^Usage: weft threads/);
   });
 
   it('shows help for a sub-command instead of running it', async () => {
-    for (const argv of [['import-codex', '--help'], ['import-codex', '-h'], ['list', '--help'], ['reindex', '--help']]) {
+    for (const argv of [
+      ['import-codex', '--help'],
+      ['import-codex', '-h'],
+      ['list', '--help'],
+      ['reindex', '--help'],
+    ]) {
       const result = await weft(...argv);
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toMatch(/^Usage: weft threads/);

@@ -11,7 +11,12 @@ import type { ThreadStore } from '../../../src-main/store';
 import { openStore, tempHome, type TempHome } from './helpers';
 
 const FIXTURES = join(__dirname, '../../fixtures/codex-0.169');
-const ids = JSON.parse(readFileSync(join(FIXTURES, 'threads.json'), 'utf8')) as { main: string; fork: string; forkOfFork: string; compacted: string };
+const ids = JSON.parse(readFileSync(join(FIXTURES, 'threads.json'), 'utf8')) as {
+  main: string;
+  fork: string;
+  forkOfFork: string;
+  compacted: string;
+};
 
 const THREE_TURNS = '01a20966-d840-7883-a01d-5c8eb6808e3c';
 
@@ -45,7 +50,14 @@ function shape(item: ThreadItem): unknown {
     case 'reasoning':
       return ['reasoning', item.summary];
     case 'commandExecution':
-      return ['command', item.command, item.cwd, item.status, item.exitCode, item.aggregatedOutput?.trim().split('\n').pop()];
+      return [
+        'command',
+        item.command,
+        item.cwd,
+        item.status,
+        item.exitCode,
+        item.aggregatedOutput?.trim().split('\n').pop(),
+      ];
     case 'fileChange':
       return ['patch', item.changes, item.status];
     case 'contextCompaction':
@@ -59,20 +71,35 @@ const turnShapes = (turns: Turn[]): unknown[][] => turns.map((t) => t.items.map(
 const text = (t: string) => [{ type: 'text', text: t }];
 
 const MAIN_TURNS = [
-  [['user', text('RUN echo marker-alpha')], ['command', 'echo marker-alpha', '/home/dev/src/demo', 'completed', 0, 'marker-alpha'], ['agent', 'DONE: marker-alpha']],
+  [
+    ['user', text('RUN echo marker-alpha')],
+    ['command', 'echo marker-alpha', '/home/dev/src/demo', 'completed', 0, 'marker-alpha'],
+    ['agent', 'DONE: marker-alpha'],
+  ],
   [
     ['user', text('PATCH notes-beta.txt zebra-gamma')],
-    ['patch', [{ path: '/home/dev/src/demo/notes-beta.txt', kind: { type: 'add' }, diff: 'zebra-gamma\n' }], 'completed'],
+    [
+      'patch',
+      [{ path: '/home/dev/src/demo/notes-beta.txt', kind: { type: 'add' }, diff: 'zebra-gamma\n' }],
+      'completed',
+    ],
     ['agent', 'DONE: A notes-beta.txt'],
   ],
-  [['user', text('THINK pondering quokka-delta')], ['reasoning', ['pondering quokka-delta']], ['agent', 'ACK: pondering quokka-delta']],
+  [
+    ['user', text('THINK pondering quokka-delta')],
+    ['reasoning', ['pondering quokka-delta']],
+    ['agent', 'ACK: pondering quokka-delta'],
+  ],
 ];
 
 function messages(history: ResponseItem[]): string[] {
   return history.flatMap((item) => {
     if (item.type !== 'message' || !('content' in item) || !Array.isArray(item.content)) return [];
     const first: unknown = item.content[0];
-    const t = typeof first === 'object' && first !== null && 'text' in first && typeof first.text === 'string' ? first.text : '';
+    const t =
+      typeof first === 'object' && first !== null && 'text' in first && typeof first.text === 'string'
+        ? first.text
+        : '';
     return t.startsWith('<') ? [] : [t];
   });
 }
@@ -83,12 +110,23 @@ describe('Codex 0.169 rollouts', () => {
     const read = store.read(ids.main, { includeTurns: true });
     expect(read.warnings).toEqual([]);
     expect(turnShapes(read.thread.turns)).toEqual(MAIN_TURNS);
-    expect(read.thread).toMatchObject({ id: ids.main, preview: 'RUN echo marker-alpha', name: 'Renamed main thread', cliVersion: '0.169.0', source: 'exec', modelProvider: 'mock' });
+    expect(read.thread).toMatchObject({
+      id: ids.main,
+      preview: 'RUN echo marker-alpha',
+      name: 'Renamed main thread',
+      cliVersion: '0.169.0',
+      source: 'exec',
+      modelProvider: 'mock',
+    });
     const [first] = read.thread.turns;
     expect(first?.items.map((i) => i.id)).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), 'call_fx_1', 'msg_fx_2']);
     expect(first).toMatchObject({ status: 'completed', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const command = first?.items[1];
-    expect(command).toMatchObject({ type: 'commandExecution', commandActions: [{ type: 'unknown', command: 'echo marker-alpha' }], durationMs: expect.any(Number) });
+    expect(command).toMatchObject({
+      type: 'commandExecution',
+      commandActions: [{ type: 'unknown', command: 'echo marker-alpha' }],
+      durationMs: expect.any(Number),
+    });
   });
 
   it('are listed with their preview and name, and every user and agent message is searchable', async () => {
@@ -101,8 +139,14 @@ describe('Codex 0.169 rollouts', () => {
       [ids.fork, 'RUN echo marker-alpha'],
       [THREE_TURNS, 'ACC_EXEC echo marker-alpha'],
     ]);
-    expect(store.list({ archived: true }).data.map((t) => [t.id, t.name, t.preview])).toEqual([[ids.main, 'Renamed main thread', 'RUN echo marker-alpha']]);
-    const search = (term: string, archived = false): string[] => store.list({ searchTerm: term, archived }).data.map((t) => t.id).sort();
+    expect(store.list({ archived: true }).data.map((t) => [t.id, t.name, t.preview])).toEqual([
+      [ids.main, 'Renamed main thread', 'RUN echo marker-alpha'],
+    ]);
+    const search = (term: string, archived = false): string[] =>
+      store
+        .list({ searchTerm: term, archived })
+        .data.map((t) => t.id)
+        .sort();
     expect(search('pondering')).toEqual([ids.fork, ids.forkOfFork].sort());
     expect(search('pondering', true)).toEqual([ids.main]);
     expect(search('ocelot')).toEqual([ids.fork, ids.forkOfFork].sort());
@@ -115,7 +159,13 @@ describe('Codex 0.169 rollouts', () => {
     await store.importCodex(codexHome);
     const fork = store.load(ids.fork);
     expect(fork.warnings).toEqual([]);
-    expect(turnShapes(fork.turns)).toEqual([...MAIN_TURNS, [['user', text('please summarise the fork ocelot-epsilon')], ['agent', 'ACK: please summarise the fork ocelot-epsilon']]]);
+    expect(turnShapes(fork.turns)).toEqual([
+      ...MAIN_TURNS,
+      [
+        ['user', text('please summarise the fork ocelot-epsilon')],
+        ['agent', 'ACK: please summarise the fork ocelot-epsilon'],
+      ],
+    ]);
     expect(fork.thread).toMatchObject({ id: ids.fork, forkedFromId: ids.main, preview: 'RUN echo marker-alpha' });
 
     const deeper = store.load(ids.forkOfFork);
@@ -133,7 +183,9 @@ describe('Codex 0.169 rollouts', () => {
       'second fork walks two parents kestrel-theta',
       'ACK: second fork walks two parents kestrel-theta',
     ]);
-    const calls = deeper.history.filter((i) => i.type === 'function_call' || i.type === 'function_call_output').map((i) => ('call_id' in i ? i.call_id : ''));
+    const calls = deeper.history
+      .filter((i) => i.type === 'function_call' || i.type === 'function_call_output')
+      .map((i) => ('call_id' in i ? i.call_id : ''));
     expect(calls).toEqual(['call_fx_1', 'call_fx_1', 'call_fx_3', 'call_fx_3']);
   });
 
@@ -146,7 +198,9 @@ describe('Codex 0.169 rollouts', () => {
     expect(json).not.toContain('history_sequence');
     const userIds = history.filter((i) => i.type === 'message' && 'role' in i && i.role === 'user' && 'id' in i);
     expect(userIds).toEqual([]);
-    expect(history.find((i) => i.type === 'message' && 'role' in i && i.role === 'assistant')).toMatchObject({ id: 'msg_fx_2' });
+    expect(history.find((i) => i.type === 'message' && 'role' in i && i.role === 'assistant')).toMatchObject({
+      id: 'msg_fx_2',
+    });
   });
 
   it('a compaction shows as an item and the model history restarts from its replacement history', async () => {
@@ -154,13 +208,23 @@ describe('Codex 0.169 rollouts', () => {
     const state = store.load(ids.compacted);
     expect(state.warnings).toEqual([]);
     expect(turnShapes(state.turns)).toEqual([
-      [['user', text('first words before compaction walrus-zeta')], ['agent', 'ACK: first words before compaction walrus-zeta']],
-      [['compaction'], ['user', text('second words after compaction yak-eta')], ['agent', 'ACK: second words after compaction yak-eta']],
+      [
+        ['user', text('first words before compaction walrus-zeta')],
+        ['agent', 'ACK: first words before compaction walrus-zeta'],
+      ],
+      [
+        ['compaction'],
+        ['user', text('second words after compaction yak-eta')],
+        ['agent', 'ACK: second words after compaction yak-eta'],
+      ],
     ]);
     const words = messages(state.history);
     expect(words[0]).toBe('first words before compaction walrus-zeta');
     expect(words[1]).toMatch(/^Another language model started to solve this problem[\s\S]*SUMMARY: /);
-    expect(words.slice(2)).toEqual(['second words after compaction yak-eta', 'ACK: second words after compaction yak-eta']);
+    expect(words.slice(2)).toEqual([
+      'second words after compaction yak-eta',
+      'ACK: second words after compaction yak-eta',
+    ]);
   });
 
   it('the shared three-turn rollout reads whole too', async () => {
@@ -172,7 +236,12 @@ describe('Codex 0.169 rollouts', () => {
       ['userMessage', 'fileChange', 'agentMessage'],
       ['userMessage', 'agentMessage'],
     ]);
-    expect(store.list({ searchTerm: 'zebra' }).data.map((t) => t.id).sort()).toEqual([THREE_TURNS, ids.fork, ids.forkOfFork].sort());
+    expect(
+      store
+        .list({ searchTerm: 'zebra' })
+        .data.map((t) => t.id)
+        .sort(),
+    ).toEqual([THREE_TURNS, ids.fork, ids.forkOfFork].sort());
   });
 
   it('a fork whose parent is gone shows its own turns and says why', async () => {

@@ -41,13 +41,24 @@ describe('damaged rollouts still load', () => {
     expect(lastAnswer).toBeGreaterThan(0);
     all[webSearch] = (all[webSearch] ?? '').slice(0, 40) + '\u0000garbage';
     all[lastAnswer] = 'not json at all';
-    all.splice(3, 0, '', '[1,2,3]', '{"timestamp":"2025-01-01T00:00:00.000Z","type":"response_item","payload":{"type":"message"}}');
+    all.splice(
+      3,
+      0,
+      '',
+      '[1,2,3]',
+      '{"timestamp":"2025-01-01T00:00:00.000Z","type":"response_item","payload":{"type":"message"}}',
+    );
     writeFileSync(path, all.join('\n') + '\n');
 
     const state = store.load(id);
-    const expectedTurns = session.transcript.turns.map((t) => ({ ...t, items: t.items.filter((i) => i.id !== 'ws-1') }));
+    const expectedTurns = session.transcript.turns.map((t) => ({
+      ...t,
+      items: t.items.filter((i) => i.id !== 'ws-1'),
+    }));
     expect(state.turns).toEqual(expectedTurns);
-    expect(state.history).toEqual(session.transcript.history.filter((h) => !JSON.stringify(h).includes('"The parser"')));
+    expect(state.history).toEqual(
+      session.transcript.history.filter((h) => !JSON.stringify(h).includes('"The parser"')),
+    );
     expect(state.warnings.length).toBeGreaterThanOrEqual(3);
     expect(state.warnings.join('\n')).toContain(basename(path));
   });
@@ -89,7 +100,11 @@ describe('damaged rollouts still load', () => {
     const full = readFileSync(path);
     const lastLineStart = full.lastIndexOf(0x0a, full.length - 2) + 1;
     truncateSync(path, lastLineStart + 30);
-    const rename = { timestamp: '2031-01-01T00:00:00.000Z', type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: id, thread_name: 'Recovered' } };
+    const rename = {
+      timestamp: '2031-01-01T00:00:00.000Z',
+      type: 'event_msg',
+      payload: { type: 'thread_name_updated', thread_id: id, thread_name: 'Recovered' },
+    };
     appendFileSync(path, JSON.stringify(rename) + '\n');
     const state = store.load(id);
     expect(state.thread.name).toBe('Recovered');
@@ -166,12 +181,19 @@ describe('write failures lose nothing', () => {
     mkdirSync(dirname(blocker), { recursive: true });
     writeFileSync(blocker, 'a file where a folder should be');
     const session = new ScriptedSession(id, recorder);
-    await expect(session.turn([{ type: 'text', text: 'kept in memory' }], 'completed')).rejects.toThrow(/is not a directory|ENOTDIR/);
-    expect(notices).toEqual([{ threadId: id, message: expect.stringContaining('line(s) are kept in memory') as unknown }]);
+    await expect(session.turn([{ type: 'text', text: 'kept in memory' }], 'completed')).rejects.toThrow(
+      /is not a directory|ENOTDIR/,
+    );
+    expect(notices).toEqual([
+      { threadId: id, message: expect.stringContaining('line(s) are kept in memory') as unknown },
+    ]);
     const recovered = new Promise<void>((resolve) => (wake = () => notices.length > 1 && resolve()));
     rmSync(blocker);
     await recovered;
-    expect(notices[1]).toEqual({ threadId: id, message: `thread ${id} is being saved again: every line it recorded is now in ${path}` });
+    expect(notices[1]).toEqual({
+      threadId: id,
+      message: `thread ${id} is being saved again: every line it recorded is now in ${path}`,
+    });
     expect(store.load(id).turns).toEqual(session.transcript.turns);
     await recorder.close();
   });
@@ -201,7 +223,9 @@ describe('write failures lose nothing', () => {
     expect(readFileSync(rescue, 'utf8')).toBe([line(1), line(2), line(3)].join('\n') + '\n');
     expect(statSync(rescue).mode & 0o777).toBe(0o600);
     expect(errors.map((e) => e.fate)).toEqual([{ type: 'kept' }, { type: 'rescued', file: rescue, whole: false }]);
-    expect(errors[1]?.message).toContain(`3 line(s) that could not be written were saved to ${rescue} instead; append them to /dev/full`);
+    expect(errors[1]?.message).toContain(
+      `3 line(s) that could not be written were saved to ${rescue} instead; append them to /dev/full`,
+    );
     await expect(writer.durable()).rejects.toThrow(/no space left on device/i);
     writer.append([line(4)]);
     await writer.close();

@@ -3,7 +3,15 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { JsonValue, ResponseItem, ServerNotification, ThreadItem, ThreadTokenUsage, Turn, UserInput } from '../../../src-preload/protocol';
+import type {
+  JsonValue,
+  ResponseItem,
+  ServerNotification,
+  ThreadItem,
+  ThreadTokenUsage,
+  Turn,
+  UserInput,
+} from '../../../src-preload/protocol';
 import type { SessionRecorder } from '../../../src-main/store';
 import type { TurnDetails } from '../../../src-main/store';
 import { ThreadStore } from '../../../src-main/store';
@@ -55,7 +63,13 @@ export interface Transcript {
 }
 
 const usage = (n: number): ThreadTokenUsage => ({
-  total: { totalTokens: n * 10, inputTokens: n * 7, cachedInputTokens: n, outputTokens: n * 3, reasoningOutputTokens: n },
+  total: {
+    totalTokens: n * 10,
+    inputTokens: n * 7,
+    cachedInputTokens: n,
+    outputTokens: n * 3,
+    reasoningOutputTokens: n,
+  },
   last: { totalTokens: n, inputTokens: 6, cachedInputTokens: 0, outputTokens: n - 6, reasoningOutputTokens: 1 },
   modelContextWindow: 272000,
 });
@@ -89,7 +103,15 @@ export class ScriptedSession {
     this.turnNo++;
     const id = `turn-${this.threadId.slice(-4)}-${this.turnNo}`;
     const startedAt = this.clock++;
-    const started: Turn = { id, items: [], status: 'inProgress', error: null, startedAt, completedAt: null, durationMs: null };
+    const started: Turn = {
+      id,
+      items: [],
+      status: 'inProgress',
+      error: null,
+      startedAt,
+      completedAt: null,
+      durationMs: null,
+    };
     const details: TurnDetails = { turnId: id, plan: null, approvals: [], errors: [] };
     const items: ThreadItem[] = [];
     this.emit({ method: 'turn/started', params: { threadId: this.threadId, turn: started } });
@@ -97,15 +119,30 @@ export class ScriptedSession {
       turnId: id,
       cwd: '/work/project',
       approvalPolicy: 'on-request',
-      sandboxPolicy: { type: 'workspaceWrite', writableRoots: [], networkAccess: false, excludeTmpdirEnvVar: false, excludeSlashTmp: false },
+      sandboxPolicy: {
+        type: 'workspaceWrite',
+        writableRoots: [],
+        networkAccess: false,
+        excludeTmpdirEnvVar: false,
+        excludeSlashTmp: false,
+      },
       model: 'gpt-5.1-codex',
       effort: 'medium',
       summary: 'auto',
     });
     const item = (i: ThreadItem): void => {
-      this.emit({ method: 'item/started', params: { threadId: this.threadId, turnId: id, item: i, startedAtMs: 1_000 } });
-      this.emit({ method: 'item/agentMessage/delta', params: { threadId: this.threadId, turnId: id, itemId: i.id, delta: 'x' } });
-      this.emit({ method: 'item/completed', params: { threadId: this.threadId, turnId: id, item: i, completedAtMs: 2_000 } });
+      this.emit({
+        method: 'item/started',
+        params: { threadId: this.threadId, turnId: id, item: i, startedAtMs: 1_000 },
+      });
+      this.emit({
+        method: 'item/agentMessage/delta',
+        params: { threadId: this.threadId, turnId: id, itemId: i.id, delta: 'x' },
+      });
+      this.emit({
+        method: 'item/completed',
+        params: { threadId: this.threadId, turnId: id, item: i, completedAtMs: 2_000 },
+      });
       items.push(i);
     };
     const userText = input.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
@@ -126,12 +163,23 @@ export class ScriptedSession {
       },
       usage: (n) => {
         const u = usage(n);
-        this.emit({ method: 'thread/tokenUsage/updated', params: { threadId: this.threadId, turnId: id, tokenUsage: u } });
+        this.emit({
+          method: 'thread/tokenUsage/updated',
+          params: { threadId: this.threadId, turnId: id, tokenUsage: u },
+        });
         this.transcript.tokenUsage = u;
       },
       fail: (message) => {
         error = { message, codexErrorInfo: 'contextWindowExceeded', additionalDetails: null };
-        this.emit({ method: 'error', params: { error: { message: 'Reconnecting... 1/5', codexErrorInfo: null, additionalDetails: null }, willRetry: true, threadId: this.threadId, turnId: id } });
+        this.emit({
+          method: 'error',
+          params: {
+            error: { message: 'Reconnecting... 1/5', codexErrorInfo: null, additionalDetails: null },
+            willRetry: true,
+            threadId: this.threadId,
+            turnId: id,
+          },
+        });
         this.emit({ method: 'error', params: { error, willRetry: false, threadId: this.threadId, turnId: id } });
         details.errors.push(error);
       },
@@ -145,7 +193,15 @@ export class ScriptedSession {
       },
     });
     const completedAt = this.clock++;
-    const done: Turn = { id, items: [], status, error: status === 'failed' ? error : null, startedAt, completedAt, durationMs: (completedAt - startedAt) * 1000 };
+    const done: Turn = {
+      id,
+      items: [],
+      status,
+      error: status === 'failed' ? error : null,
+      startedAt,
+      completedAt,
+      durationMs: (completedAt - startedAt) * 1000,
+    };
     this.emit({ method: 'turn/completed', params: { threadId: this.threadId, turn: done } });
     // A turn read back carries the diff of the patches that landed in it (none of these turns records one).
     const diff = diffFromFileChanges(items);
@@ -173,10 +229,20 @@ export interface TurnScript {
 /** A thread with every item kind, approvals, a plan, a failed, a compacted and an interrupted turn. */
 export async function scriptEveryKind(s: ScriptedSession): Promise<void> {
   await s.turn(
-    [{ type: 'text', text: 'Fix the failing test in parser.ts' }, { type: 'image', url: 'data:image/png;base64,AAAA' }, { type: 'localImage', path: '/tmp/shot.png' }],
+    [
+      { type: 'text', text: 'Fix the failing test in parser.ts' },
+      { type: 'image', url: 'data:image/png;base64,AAAA' },
+      { type: 'localImage', path: '/tmp/shot.png' },
+    ],
     'completed',
     (t) => {
-      t.history([{ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Looking at the test' }], encrypted_content: 'opaque' }]);
+      t.history([
+        {
+          type: 'reasoning',
+          summary: [{ type: 'summary_text', text: 'Looking at the test' }],
+          encrypted_content: 'opaque',
+        },
+      ]);
       t.item({ type: 'reasoning', id: `${t.turnId}-r`, summary: ['Looking at the test'], content: [] });
       t.plan('First look, then fix', [
         { step: 'Run the tests', status: 'completed' },
@@ -198,8 +264,15 @@ export async function scriptEveryKind(s: ScriptedSession): Promise<void> {
       });
       t.history([{ type: 'function_call_output', call_id: 'call-1', output: 'FAIL parser.test.ts' }]);
       t.item({ type: 'plan', id: `${t.turnId}-plan`, text: '1. Run the tests\n2. Fix the parser' });
-      t.history([{ type: 'custom_tool_call', call_id: 'call-2', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch' }]);
-      t.approval('fileChange', 'call-2', { reason: null }, { decision: 'accept', weftHunks: [{ path: 'parser.ts', hunk: 0, decision: 'accept' }] });
+      t.history([
+        { type: 'custom_tool_call', call_id: 'call-2', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch' },
+      ]);
+      t.approval(
+        'fileChange',
+        'call-2',
+        { reason: null },
+        { decision: 'accept', weftHunks: [{ path: 'parser.ts', hunk: 0, decision: 'accept' }] },
+      );
       t.item({
         type: 'fileChange',
         id: 'call-2',
@@ -210,12 +283,34 @@ export async function scriptEveryKind(s: ScriptedSession): Promise<void> {
         status: 'completed',
       });
       t.history([{ type: 'custom_tool_call_output', call_id: 'call-2', output: 'Success' }]);
-      t.item({ type: 'mcpToolCall', id: 'call-3', server: 'docs', tool: 'search', status: 'completed', arguments: { q: 'parser' }, result: { content: [{ type: 'text', text: 'found' }] }, error: null, durationMs: 15 });
+      t.item({
+        type: 'mcpToolCall',
+        id: 'call-3',
+        server: 'docs',
+        tool: 'search',
+        status: 'completed',
+        arguments: { q: 'parser' },
+        result: { content: [{ type: 'text', text: 'found' }] },
+        error: null,
+        durationMs: 15,
+      });
       t.item({ type: 'webSearch', id: 'ws-1', query: 'vitest toEqual' });
       t.item({ type: 'imageView', id: 'iv-1', path: '/work/project/diagram.png' });
       t.item({ type: 'agentMessage', id: `${t.turnId}-c`, text: 'Running the tests first.', phase: 'commentary' });
-      t.history([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Fixed: the parser now counts from zero.' }], phase: 'final_answer' }]);
-      t.item({ type: 'agentMessage', id: `${t.turnId}-a`, text: 'Fixed: the parser now counts from zero.', phase: 'final_answer' });
+      t.history([
+        {
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'Fixed: the parser now counts from zero.' }],
+          phase: 'final_answer',
+        },
+      ]);
+      t.item({
+        type: 'agentMessage',
+        id: `${t.turnId}-a`,
+        text: 'Fixed: the parser now counts from zero.',
+        phase: 'final_answer',
+      });
       t.usage(100);
       t.rename('Parser fix');
     },

@@ -22,7 +22,10 @@ beforeEach(async () => {
   for (let i = 0; i < 12; i++) {
     const id = uuidv7();
     const { recorder } = store.createThread(meta(id));
-    await new ScriptedSession(id, recorder).turn([{ type: 'text', text: `question ${i} about zebras ${'word '.repeat(150)}` }], 'completed');
+    await new ScriptedSession(id, recorder).turn(
+      [{ type: 'text', text: `question ${i} about zebras ${'word '.repeat(150)}` }],
+      'completed',
+    );
     await recorder.close();
     ids.push(id);
   }
@@ -34,7 +37,10 @@ afterEach(async () => {
 });
 
 const indexPath = (): string => join(tmp.home, 'weft.sqlite');
-const unusable = (): string[] => readdirSync(tmp.home).filter((n) => n.startsWith('weft.sqlite.unusable-')).sort();
+const unusable = (): string[] =>
+  readdirSync(tmp.home)
+    .filter((n) => n.startsWith('weft.sqlite.unusable-'))
+    .sort();
 
 /** Overwrites every page of the given b-trees with garbage (the others stay intact). */
 function damage(trees: readonly string[]): void {
@@ -79,7 +85,9 @@ describe('a damaged thread index', () => {
       const page = await store.listComplete({ limit: 50 });
       expect(page.data.map((t) => t.id).sort()).toEqual([...ids].sort());
       expect(warnings.filter((w) => w.includes('set aside'))).toEqual([
-        expect.stringMatching(/^the thread index was damaged \(database disk image is malformed\); it was set aside as weft\.sqlite\.unusable-\S+ and is being rebuilt from the rollouts$/),
+        expect.stringMatching(
+          /^the thread index was damaged \(database disk image is malformed\); it was set aside as weft\.sqlite\.unusable-\S+ and is being rebuilt from the rollouts$/,
+        ),
       ]);
       expect(unusable()).toHaveLength(1);
       expect((await store.listComplete({ searchTerm: 'zebras', limit: 50 })).data).toHaveLength(ids.length);
@@ -99,7 +107,11 @@ describe('a damaged thread index', () => {
     const warnings: string[] = [];
     const store = ThreadStore.open(tmp.home, { onWarning: (m) => warnings.push(m), repair: false });
     try {
-      expect(warnings).toEqual([expect.stringMatching(/could not be used \(.+\); it was set aside as weft\.sqlite\.unusable-\S+ and is being rebuilt from the rollouts$/)]);
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /could not be used \(.+\); it was set aside as weft\.sqlite\.unusable-\S+ and is being rebuilt from the rollouts$/,
+        ),
+      ]);
       expect((await store.listComplete({ limit: 50 })).data).toHaveLength(ids.length);
     } finally {
       await store.close();
@@ -110,11 +122,17 @@ describe('a damaged thread index', () => {
     damagePages();
     const result = await weft('reindex');
     expect(result.stdout).toBe(`Indexed ${ids.length} thread(s) from ${ids.length} rollout file(s).\n`);
-    expect(result.stderr).toMatch(/the thread index was damaged \(.+\); it was set aside as weft\.sqlite\.unusable-\S+ and is being rebuilt/);
+    expect(result.stderr).toMatch(
+      /the thread index was damaged \(.+\); it was set aside as weft\.sqlite\.unusable-\S+ and is being rebuilt/,
+    );
     expect(result.code).toBe(0);
     expect(unusable()).toHaveLength(1);
     const check = await weft('reindex');
-    expect(check).toEqual({ code: 0, stdout: `Indexed ${ids.length} thread(s) from ${ids.length} rollout file(s).\n`, stderr: '' });
+    expect(check).toEqual({
+      code: 0,
+      stdout: `Indexed ${ids.length} thread(s) from ${ids.length} rollout file(s).\n`,
+      stderr: '',
+    });
   });
 
   it('keeps only the newest set-aside copies', () => {
@@ -122,7 +140,11 @@ describe('a damaged thread index', () => {
       openSync(indexPath(), 'w');
       setIndexAside(indexPath(), new Date(Date.UTC(2030, 0, 1, 0, 0, i)));
     }
-    expect(unusable()).toEqual(['weft.sqlite.unusable-2030-01-01T00-00-02-000Z', 'weft.sqlite.unusable-2030-01-01T00-00-03-000Z', 'weft.sqlite.unusable-2030-01-01T00-00-04-000Z']);
+    expect(unusable()).toEqual([
+      'weft.sqlite.unusable-2030-01-01T00-00-02-000Z',
+      'weft.sqlite.unusable-2030-01-01T00-00-03-000Z',
+      'weft.sqlite.unusable-2030-01-01T00-00-04-000Z',
+    ]);
   });
 
   it('is a clear error when a folder sits where the index belongs', async () => {
@@ -130,7 +152,9 @@ describe('a damaged thread index', () => {
     mkdirSync(indexPath());
     const result = await weft('list');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`${indexPath()} is a folder, but Weft keeps its thread index in a file of that name; move the folder elsewhere`);
+    expect(result.stderr).toContain(
+      `${indexPath()} is a folder, but Weft keeps its thread index in a file of that name; move the folder elsewhere`,
+    );
     expect(() => ThreadStore.open(tmp.home)).toThrow(/is a folder/);
   });
 });

@@ -6,7 +6,13 @@ import { tempHome, type TempHome } from './helpers';
 
 let tmp: TempHome;
 let fd: number;
-const LINES = ['{"a":1}', 'x'.repeat(300), '', '{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","weft_mirror":true,"message":"hé \\"q\\"\\n"}}', 'last'];
+const LINES = [
+  '{"a":1}',
+  'x'.repeat(300),
+  '',
+  '{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","weft_mirror":true,"message":"hé \\"q\\"\\n"}}',
+  'last',
+];
 
 beforeEach(async () => {
   tmp = await tempHome();
@@ -24,7 +30,12 @@ describe('line reading', () => {
   it('reports every complete line with its offset, whatever the chunk size, and the torn tail', () => {
     for (const chunkSize of [7, 64, 1 << 20]) {
       const seen: { text: string; offset: number }[] = [];
-      const end = forEachLine(fd, 0, (l) => seen.push({ text: l.buf.toString('utf8', l.start, l.end), offset: l.offset }), { chunkSize });
+      const end = forEachLine(
+        fd,
+        0,
+        (l) => seen.push({ text: l.buf.toString('utf8', l.start, l.end), offset: l.offset }),
+        { chunkSize },
+      );
       expect(seen.map((s) => s.text)).toEqual(LINES);
       const offsets: number[] = [];
       let offset = 0;
@@ -54,7 +65,12 @@ describe('line reading', () => {
     const line = Buffer.from(LINES[3] ?? '');
     const s = new Sniffer();
     expect(s.sniff(line, 0, line.length)).toBe(true);
-    expect({ type: s.type, event: s.event, mirror: s.mirror, ts: s.timestamp(line) }).toEqual({ type: 'event_msg', event: 'user_message', mirror: true, ts: 't' });
+    expect({ type: s.type, event: s.event, mirror: s.mirror, ts: s.timestamp(line) }).toEqual({
+      type: 'event_msg',
+      event: 'user_message',
+      mirror: true,
+      ts: 't',
+    });
     expect(jsonStringNear(line, 0, line.length, Buffer.from('"message":"'))).toBe('hé "q"\n');
     const odd = Buffer.from('{"type":"event_msg","timestamp":"t","payload":{}}');
     expect(s.sniff(odd, 0, odd.length)).toBe(false);

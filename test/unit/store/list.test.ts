@@ -30,7 +30,8 @@ async function thread(s: ThreadStore, text: string, options: { cwd?: string; ans
   const { recorder } = s.createThread(meta(id, options.cwd));
   const session = new ScriptedSession(id, recorder);
   await session.turn([{ type: 'text', text }], 'completed', (t) => {
-    if (options.answer) t.item({ type: 'agentMessage', id: `${t.turnId}-a`, text: options.answer, phase: 'final_answer' });
+    if (options.answer)
+      t.item({ type: 'agentMessage', id: `${t.turnId}-a`, text: options.answer, phase: 'final_answer' });
   });
   await recorder.close();
   return id;
@@ -53,8 +54,17 @@ describe('listing threads', () => {
     expect(store.list({ sortKey: 'updated_at' }).data.map((t) => t.id)).toEqual([a, c, b]);
     expect(store.list({ sortKey: 'created_at' }).data.map((t) => t.id)).toEqual([c, b, a]);
     const first = store.list().data[2];
-    expect(first).toMatchObject({ id: a, preview: 'first thread', cwd: '/work/project', modelProvider: 'openai', turns: [], status: { type: 'notLoaded' } });
-    expect(first?.path).toMatch(/sessions\/\d{4}\/\d{2}\/\d{2}\/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-.*\.jsonl$/);
+    expect(first).toMatchObject({
+      id: a,
+      preview: 'first thread',
+      cwd: '/work/project',
+      modelProvider: 'openai',
+      turns: [],
+      status: { type: 'notLoaded' },
+    });
+    expect(first?.path).toMatch(
+      /sessions\/\d{4}\/\d{2}\/\d{2}\/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-.*\.jsonl$/,
+    );
   });
 
   it('filters by cwd and by archived', async () => {
@@ -69,7 +79,9 @@ describe('listing threads', () => {
   });
 
   it('finds threads by user text, agent text and name; any search text is safe', async () => {
-    const parser = await thread(store, 'Fix the flaky parser test', { answer: 'The tokenizer dropped a café character.' });
+    const parser = await thread(store, 'Fix the flaky parser test', {
+      answer: 'The tokenizer dropped a café character.',
+    });
     const docs = await thread(store, 'Write the README', { answer: 'Done, see docs/README.md' });
     await store.setName(docs, 'Documentation sprint');
     const ids = (term: string): string[] => store.list({ searchTerm: term }).data.map((t) => t.id);
@@ -80,7 +92,18 @@ describe('listing threads', () => {
     expect(ids('toke')).toEqual([parser]);
     expect(ids('the')).toEqual([docs, parser]);
     expect(ids('nothing-like-this')).toEqual([]);
-    for (const weird of ['"', 'AND OR NOT', 'parser)', '(*', '-parser', 'NEAR(a b', "it's", '^', '***', '"unterminated']) {
+    for (const weird of [
+      '"',
+      'AND OR NOT',
+      'parser)',
+      '(*',
+      '-parser',
+      'NEAR(a b',
+      "it's",
+      '^',
+      '***',
+      '"unterminated',
+    ]) {
       expect(() => store.list({ searchTerm: weird })).not.toThrow();
     }
     expect(ids('parser)')).toEqual([parser]);
@@ -107,7 +130,17 @@ describe('listing threads', () => {
     await thread(store, 'one thread');
     const { db } = openIndex(join(tmp.home, 'weft.sqlite'));
     const index = new ThreadIndex(db);
-    const first: ListQuery = { limit: 25, sortKey: 'created_at', direction: 'desc', archived: false, cwds: null, providers: null, sources: null, match: null, after: null };
+    const first: ListQuery = {
+      limit: 25,
+      sortKey: 'created_at',
+      direction: 'desc',
+      archived: false,
+      cwds: null,
+      providers: null,
+      sources: null,
+      match: null,
+      after: null,
+    };
     const after = { value: Date.now(), id: 'z' };
     const queries: ListQuery[] = [
       first,
@@ -171,12 +204,20 @@ describe('the index is derived', () => {
     const a = await thread(store, 'original');
     const path = store.read(a).thread.path ?? '';
     await store.close();
-    const line = { timestamp: '2030-01-01T00:00:00.000Z', type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: a, thread_name: 'Renamed elsewhere' } };
+    const line = {
+      timestamp: '2030-01-01T00:00:00.000Z',
+      type: 'event_msg',
+      payload: { type: 'thread_name_updated', thread_id: a, thread_name: 'Renamed elsewhere' },
+    };
     appendFileSync(path, JSON.stringify(line) + '\n');
     reopen();
     expect(store.list().data[0]?.name).toBeNull();
     await store.whenIndexed();
-    expect(store.list().data[0]).toMatchObject({ id: a, name: 'Renamed elsewhere', updatedAt: Date.UTC(2030, 0, 1) / 1000 });
+    expect(store.list().data[0]).toMatchObject({
+      id: a,
+      name: 'Renamed elsewhere',
+      updatedAt: Date.UTC(2030, 0, 1) / 1000,
+    });
   });
 
   it('finds a thread by id even before the index knows it', async () => {

@@ -45,7 +45,9 @@ function makeRecorder(options: { nextOrdinal?: number; hasPreview?: boolean; nam
     name: options.name ?? null,
   });
   const json = (): { ordinal: number; type: string; payload: { type?: string } & Record<string, unknown> }[] =>
-    writer.lines.map((l) => JSON.parse(l) as { ordinal: number; type: string; payload: { type?: string } & Record<string, unknown> });
+    writer.lines.map(
+      (l) => JSON.parse(l) as { ordinal: number; type: string; payload: { type?: string } & Record<string, unknown> },
+    );
   return { writer, recorder, deltas, json, closedCalls: () => closedCalls };
 }
 
@@ -80,17 +82,27 @@ describe('RolloutRecorder', () => {
     // The script exercises every kind Weft writes except a rollback and a turn's diff (their own tests
     // below) and Weft-only item fields (items whose Codex form says it all).
     const notScripted = new Set(['thread_rolled_back', 'weft_item_fields', 'weft_turn_diff']);
-    expect([...written].sort()).toEqual(Object.keys(WrittenEventPayloads).filter((k) => !notScripted.has(k)).sort());
+    expect([...written].sort()).toEqual(
+      Object.keys(WrittenEventPayloads)
+        .filter((k) => !notScripted.has(k))
+        .sort(),
+    );
   });
 
   it('ignores deltas and retried errors, and records the error that ended a turn', () => {
     const { recorder, json } = makeRecorder();
-    recorder.notification({ method: 'item/agentMessage/delta', params: { threadId: 'thr-1', turnId: 't1', itemId: 'm1', delta: 'Hel' } });
+    recorder.notification({
+      method: 'item/agentMessage/delta',
+      params: { threadId: 'thr-1', turnId: 't1', itemId: 'm1', delta: 'Hel' },
+    });
     const error = { message: 'Reconnecting... 1/5', codexErrorInfo: null, additionalDetails: null };
     recorder.notification({ method: 'error', params: { threadId: 'thr-1', turnId: 't1', error, willRetry: true } });
     expect(json()).toEqual([]);
     const fatal = { message: 'stream closed', codexErrorInfo: 'responseStreamDisconnected', additionalDetails: null };
-    recorder.notification({ method: 'error', params: { threadId: 'thr-1', turnId: 't1', error: fatal, willRetry: false } });
+    recorder.notification({
+      method: 'error',
+      params: { threadId: 'thr-1', turnId: 't1', error: fatal, willRetry: false },
+    });
     expect(json().map((l) => l.payload)).toEqual([
       { type: 'error', message: 'stream closed', codex_error_info: null, turn_id: 't1', weft_error: fatal },
     ]);
@@ -99,13 +111,29 @@ describe('RolloutRecorder', () => {
   it('records an interrupted turn as turn_aborted and a finished one as task_complete with its last agent message', () => {
     const { recorder, json } = makeRecorder();
     recorder.notification({ method: 'turn/started', params: { threadId: 'thr-1', turn: turn('t1', 'inProgress') } });
-    recorder.notification({ method: 'item/completed', params: { threadId: 'thr-1', turnId: 't1', item: { type: 'agentMessage', id: 'm1', text: 'Done.', phase: null }, completedAtMs: 1 } });
+    recorder.notification({
+      method: 'item/completed',
+      params: {
+        threadId: 'thr-1',
+        turnId: 't1',
+        item: { type: 'agentMessage', id: 'm1', text: 'Done.', phase: null },
+        completedAtMs: 1,
+      },
+    });
     recorder.notification({ method: 'turn/completed', params: { threadId: 'thr-1', turn: turn('t1', 'completed') } });
     recorder.notification({ method: 'turn/completed', params: { threadId: 'thr-1', turn: turn('t2', 'interrupted') } });
     const { items: _items, ...t1 } = turn('t1', 'completed');
     const { items: _items2, ...t2 } = turn('t2', 'interrupted');
-    expect(json().map((l) => l.payload).filter((p) => p.type !== 'item_completed' && p.type !== 'weft_item_fields')).toEqual([
-      { type: 'task_started', turn_id: 't1', weft_turn: { ...t1, status: 'inProgress', completedAt: null, durationMs: null } },
+    expect(
+      json()
+        .map((l) => l.payload)
+        .filter((p) => p.type !== 'item_completed' && p.type !== 'weft_item_fields'),
+    ).toEqual([
+      {
+        type: 'task_started',
+        turn_id: 't1',
+        weft_turn: { ...t1, status: 'inProgress', completedAt: null, durationMs: null },
+      },
       { type: 'task_complete', turn_id: 't1', last_agent_message: 'Done.', weft_turn: t1 },
       { type: 'turn_aborted', turn_id: 't2', reason: 'interrupted', weft_turn: t2 },
     ]);
@@ -114,25 +142,46 @@ describe('RolloutRecorder', () => {
   it("records a turn's last aggregated diff once as the turn ends, and none for a turn that changed nothing", () => {
     const { recorder, json } = makeRecorder();
     recorder.notification({ method: 'turn/started', params: { threadId: 'thr-1', turn: turn('t1', 'inProgress') } });
-    recorder.notification({ method: 'turn/diff/updated', params: { threadId: 'thr-1', turnId: 't1', diff: 'diff --git a/x b/x\n-1\n+2\n' } });
-    recorder.notification({ method: 'turn/diff/updated', params: { threadId: 'thr-1', turnId: 't1', diff: 'diff --git a/x b/x\n-1\n+3\n' } });
+    recorder.notification({
+      method: 'turn/diff/updated',
+      params: { threadId: 'thr-1', turnId: 't1', diff: 'diff --git a/x b/x\n-1\n+2\n' },
+    });
+    recorder.notification({
+      method: 'turn/diff/updated',
+      params: { threadId: 'thr-1', turnId: 't1', diff: 'diff --git a/x b/x\n-1\n+3\n' },
+    });
     expect(json().filter((l) => l.payload.type === 'weft_turn_diff')).toEqual([]);
     recorder.notification({ method: 'turn/completed', params: { threadId: 'thr-1', turn: turn('t1', 'completed') } });
     recorder.notification({ method: 'turn/started', params: { threadId: 'thr-1', turn: turn('t2', 'inProgress') } });
     recorder.notification({ method: 'turn/diff/updated', params: { threadId: 'thr-1', turnId: 't2', diff: '' } });
     recorder.notification({ method: 'turn/completed', params: { threadId: 'thr-1', turn: turn('t2', 'completed') } });
-    expect(json().map((l) => l.payload).filter((p) => p.type === 'weft_turn_diff')).toEqual([
-      { type: 'weft_turn_diff', turn_id: 't1', diff: 'diff --git a/x b/x\n-1\n+3\n' },
-    ]);
+    expect(
+      json()
+        .map((l) => l.payload)
+        .filter((p) => p.type === 'weft_turn_diff'),
+    ).toEqual([{ type: 'weft_turn_diff', turn_id: 't1', diff: 'diff --git a/x b/x\n-1\n+3\n' }]);
   });
 
   it('records approvals as JSON (undefined fields dropped) and renames only when the name changes', () => {
     const { recorder, json, deltas } = makeRecorder({ name: 'Old' });
-    recorder.approval({ turnId: 't1', itemId: 'c1', kind: 'command', request: { command: 'ls', reason: undefined }, decision: undefined });
+    recorder.approval({
+      turnId: 't1',
+      itemId: 'c1',
+      kind: 'command',
+      request: { command: 'ls', reason: undefined },
+      decision: undefined,
+    });
     recorder.recordName('Old');
     recorder.recordName('New');
     expect(json().map((l) => l.payload)).toEqual([
-      { type: 'weft_approval', turn_id: 't1', item_id: 'c1', kind: 'command', request: { command: 'ls' }, decision: null },
+      {
+        type: 'weft_approval',
+        turn_id: 't1',
+        item_id: 'c1',
+        kind: 'command',
+        request: { command: 'ls' },
+        decision: null,
+      },
       { type: 'thread_name_updated', thread_id: 'thr-1', thread_name: 'New' },
     ]);
     expect(deltas.map((d) => d.name)).toEqual(['New']);
@@ -141,11 +190,21 @@ describe('RolloutRecorder', () => {
   it('tells the index the first user message once, and nothing while the file is not saved', () => {
     const { recorder, writer, deltas } = makeRecorder();
     writer.created = false;
-    const user = (id: string, text: string) => ({ type: 'userMessage' as const, id, content: [{ type: 'text' as const, text }] });
-    recorder.notification({ method: 'item/completed', params: { threadId: 'thr-1', turnId: 't1', item: user('u1', 'Fix the parser'), completedAtMs: 1 } });
+    const user = (id: string, text: string) => ({
+      type: 'userMessage' as const,
+      id,
+      content: [{ type: 'text' as const, text }],
+    });
+    recorder.notification({
+      method: 'item/completed',
+      params: { threadId: 'thr-1', turnId: 't1', item: user('u1', 'Fix the parser'), completedAtMs: 1 },
+    });
     expect(deltas).toEqual([]);
     writer.created = true;
-    recorder.notification({ method: 'item/completed', params: { threadId: 'thr-1', turnId: 't1', item: user('u2', 'And the lexer'), completedAtMs: 2 } });
+    recorder.notification({
+      method: 'item/completed',
+      params: { threadId: 'thr-1', turnId: 't1', item: user('u2', 'And the lexer'), completedAtMs: 2 },
+    });
     expect(deltas.map((d) => [d.preview, d.text])).toEqual([['Fix the parser', ['Fix the parser', 'And the lexer']]]);
   });
 

@@ -5,8 +5,19 @@ import { isCommonResponseItem } from '../../../src-main/store/response-item-chec
 // The quick check may only accept what the protocol schema accepts, unchanged.
 const accepted: unknown[] = [
   { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
-  { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'yo', annotations: [] }], phase: 'final_answer', id: null },
-  { type: 'message', role: 'user', content: [{ type: 'input_image', image_url: 'data:x', detail: 'auto' }], extra: { kept: true } },
+  {
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'output_text', text: 'yo', annotations: [] }],
+    phase: 'final_answer',
+    id: null,
+  },
+  {
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'input_image', image_url: 'data:x', detail: 'auto' }],
+    extra: { kept: true },
+  },
   { type: 'function_call', name: 'exec', arguments: '{}', call_id: 'c' },
   { type: 'function_call_output', call_id: 'c', output: 'text' },
   { type: 'function_call_output', call_id: 'c', output: [{ type: 'input_text', text: 'a' }] },

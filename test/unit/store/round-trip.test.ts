@@ -74,7 +74,13 @@ describe('recording and resuming a thread', () => {
     expect(state.lastTurnContext).toMatchObject({
       turnId: session.transcript.turns[3]?.id,
       approvalPolicy: 'on-request',
-      sandboxPolicy: { type: 'workspaceWrite', writableRoots: [], networkAccess: false, excludeTmpdirEnvVar: false, excludeSlashTmp: false },
+      sandboxPolicy: {
+        type: 'workspaceWrite',
+        writableRoots: [],
+        networkAccess: false,
+        excludeTmpdirEnvVar: false,
+        excludeSlashTmp: false,
+      },
       model: 'gpt-5.1-codex',
       effort: 'medium',
       summary: 'auto',
@@ -92,15 +98,48 @@ describe('recording and resuming a thread', () => {
     expect(parsed.every((p) => p.ok)).toBe(true);
     const types = parsed.map((p) => (p.ok ? p.line.type : ''));
     expect(types[0]).toBe('session_meta');
-    expect(new Set(types)).toEqual(new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']));
-    const json = lines.map((l) => JSON.parse(l) as { ordinal?: number; payload: { type?: string; history_mode?: string; item?: { type: string; content?: { text: string }[] } } });
+    expect(new Set(types)).toEqual(
+      new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']),
+    );
+    const json = lines.map(
+      (l) =>
+        JSON.parse(l) as {
+          ordinal?: number;
+          payload: { type?: string; history_mode?: string; item?: { type: string; content?: { text: string }[] } };
+        },
+    );
     expect(json.map((l) => l.ordinal)).toEqual(json.map((_, i) => i));
     expect(json[0]?.payload.history_mode).toBe('paginated');
-    const items = json.map((l) => l.payload).filter((p) => p.type === 'item_completed').map((p) => p.item);
-    const texts = (kind: string): string[] => items.filter((i) => i?.type === kind).map((i) => (i?.content ?? []).map((c) => c.text).join(''));
-    expect(texts('UserMessage')).toEqual(['Fix the failing test in parser.ts', 'Now make it faster', 'Compact please', 'Explain the change']);
-    expect(texts('AgentMessage')).toEqual(['Running the tests first.', 'Fixed: the parser now counts from zero.', 'The parser']);
-    expect(new Set(items.map((i) => i?.type))).toEqual(new Set(['UserMessage', 'AgentMessage', 'Reasoning', 'Plan', 'CommandExecution', 'FileChange', 'WebSearch', 'ImageView', 'ContextCompaction']));
+    const items = json
+      .map((l) => l.payload)
+      .filter((p) => p.type === 'item_completed')
+      .map((p) => p.item);
+    const texts = (kind: string): string[] =>
+      items.filter((i) => i?.type === kind).map((i) => (i?.content ?? []).map((c) => c.text).join(''));
+    expect(texts('UserMessage')).toEqual([
+      'Fix the failing test in parser.ts',
+      'Now make it faster',
+      'Compact please',
+      'Explain the change',
+    ]);
+    expect(texts('AgentMessage')).toEqual([
+      'Running the tests first.',
+      'Fixed: the parser now counts from zero.',
+      'The parser',
+    ]);
+    expect(new Set(items.map((i) => i?.type))).toEqual(
+      new Set([
+        'UserMessage',
+        'AgentMessage',
+        'Reasoning',
+        'Plan',
+        'CommandExecution',
+        'FileChange',
+        'WebSearch',
+        'ImageView',
+        'ContextCompaction',
+      ]),
+    );
     expect(json.some((l) => l.payload.type === 'user_message' || l.payload.type === 'agent_message')).toBe(false);
     expect(lines.some((l) => l.includes('"Reconnecting'))).toBe(false);
     expect(lines.some((l) => l.includes('item/agentMessage/delta') || l.includes('"delta"'))).toBe(false);
@@ -121,10 +160,15 @@ describe('recording and resuming a thread', () => {
     await recorder.close();
 
     const after = store.load(id);
-    expect(after.turns.map((t) => t.items[0])).toEqual([session.transcript.turns[0]?.items[0], resumed.transcript.turns[0]?.items[0]]);
+    expect(after.turns.map((t) => t.items[0])).toEqual([
+      session.transcript.turns[0]?.items[0],
+      resumed.transcript.turns[0]?.items[0],
+    ]);
     expect(after.history).toEqual([...session.transcript.history, ...resumed.transcript.history]);
     expect(after.thread.preview).toBe('hello');
-    const sessionsFiles = readdirSync(join(tmp.home, 'sessions'), { recursive: true }).filter((f) => String(f).endsWith('.jsonl'));
+    const sessionsFiles = readdirSync(join(tmp.home, 'sessions'), { recursive: true }).filter((f) =>
+      String(f).endsWith('.jsonl'),
+    );
     expect(sessionsFiles).toHaveLength(1);
   });
 

@@ -21,15 +21,23 @@ afterEach(async () => {
 });
 
 /** A closed thread of `n` turns, each with a user message, an answer and history. */
-async function threadOf(n: number, body?: (i: number) => Parameters<ScriptedSession['turn']>[2]): Promise<ScriptedSession> {
+async function threadOf(
+  n: number,
+  body?: (i: number) => Parameters<ScriptedSession['turn']>[2],
+): Promise<ScriptedSession> {
   const id = uuidv7();
   const { recorder } = store.createThread(meta(id));
   const s = new ScriptedSession(id, recorder);
   for (let i = 0; i < n; i++) {
-    await s.turn([{ type: 'text', text: `question ${i}` }], 'completed', body?.(i) ?? ((t) => {
-      t.history([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `answer ${i}` }] }]);
-      t.item({ type: 'agentMessage', id: `${t.turnId}-a`, text: `answer ${i}`, phase: 'final_answer' });
-    }));
+    await s.turn(
+      [{ type: 'text', text: `question ${i}` }],
+      'completed',
+      body?.(i) ??
+        ((t) => {
+          t.history([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `answer ${i}` }] }]);
+          t.item({ type: 'agentMessage', id: `${t.turnId}-a`, text: `answer ${i}`, phase: 'final_answer' });
+        }),
+    );
   }
   await recorder.close();
   return s;
@@ -45,16 +53,26 @@ describe('fork', () => {
     const fork = store.fork(source.threadId, { afterTurnId: turn2 });
     expect(fork.state.turns).toEqual(source.transcript.turns.slice(0, 2));
     expect(fork.state.history).toEqual(historyUpTo(source, 2));
-    expect(fork.state.thread).toMatchObject({ id: fork.threadId, forkedFromId: source.threadId, preview: 'question 0', path: fork.path });
+    expect(fork.state.thread).toMatchObject({
+      id: fork.threadId,
+      forkedFromId: source.threadId,
+      preview: 'question 0',
+      path: fork.path,
+    });
     expect(fork.state.forkedAtTurnId).toBe(turn2);
-    expect(store.forksOf(source.threadId).map((f) => [f.thread.id, f.forkedAtTurnId])).toEqual([[fork.threadId, turn2]]);
+    expect(store.forksOf(source.threadId).map((f) => [f.thread.id, f.forkedAtTurnId])).toEqual([
+      [fork.threadId, turn2],
+    ]);
     expect(store.list().data.map((t) => t.id)).toEqual([fork.threadId, source.threadId]);
 
     const cont = new ScriptedSession(fork.threadId, fork.recorder);
     await cont.turn([{ type: 'text', text: 'a different direction' }], 'completed');
     await fork.recorder.close();
     const after = store.load(fork.threadId);
-    expect(after.turns.map((t) => t.id)).toEqual([...source.transcript.turns.slice(0, 2).map((t) => t.id), cont.transcript.turns[0]?.id]);
+    expect(after.turns.map((t) => t.id)).toEqual([
+      ...source.transcript.turns.slice(0, 2).map((t) => t.id),
+      cont.transcript.turns[0]?.id,
+    ]);
     expect(after.history).toEqual([...historyUpTo(source, 2), ...cont.transcript.history]);
     expect(store.load(source.threadId).turns).toEqual(source.transcript.turns);
   });
@@ -65,8 +83,30 @@ describe('fork', () => {
     const s = new ScriptedSession(id, recorder);
     await s.turn([{ type: 'text', text: 'done turn' }], 'completed');
     const turnId = 'turn-cut-short';
-    recorder.notification({ method: 'turn/started', params: { threadId: id, turn: { id: turnId, items: [], status: 'inProgress', error: null, startedAt: 5, completedAt: null, durationMs: null } } });
-    recorder.notification({ method: 'item/completed', params: { threadId: id, turnId, item: { type: 'userMessage', id: 'u', content: [{ type: 'text', text: 'never answered' }] }, completedAtMs: 6_000 } });
+    recorder.notification({
+      method: 'turn/started',
+      params: {
+        threadId: id,
+        turn: {
+          id: turnId,
+          items: [],
+          status: 'inProgress',
+          error: null,
+          startedAt: 5,
+          completedAt: null,
+          durationMs: null,
+        },
+      },
+    });
+    recorder.notification({
+      method: 'item/completed',
+      params: {
+        threadId: id,
+        turnId,
+        item: { type: 'userMessage', id: 'u', content: [{ type: 'text', text: 'never answered' }] },
+        completedAtMs: 6_000,
+      },
+    });
     await recorder.close();
 
     expect(store.load(id).turns[1]).toMatchObject({ id: turnId, status: 'interrupted', completedAt: null });
@@ -74,7 +114,10 @@ describe('fork', () => {
     await fork.recorder.close();
     expect(fork.state.turns).toEqual(store.load(id).turns);
     const lines = readFileSync(fork.path, 'utf8').trimEnd().split('\n');
-    expect(JSON.parse(lines[lines.length - 1] ?? '{}')).toMatchObject({ type: 'event_msg', payload: { type: 'turn_aborted', turn_id: turnId, reason: 'interrupted' } });
+    expect(JSON.parse(lines[lines.length - 1] ?? '{}')).toMatchObject({
+      type: 'event_msg',
+      payload: { type: 'turn_aborted', turn_id: turnId, reason: 'interrupted' },
+    });
   });
 
   it('refuses a turn the thread does not have', async () => {
@@ -112,7 +155,11 @@ describe('rollback', () => {
     await cont.turn([{ type: 'text', text: 'after rollback' }], 'completed');
     await recorder.close();
     const after = store.load(source.threadId);
-    expect(after.turns.map((t) => t.id)).toEqual([source.transcript.turns[0]?.id, source.transcript.turns[1]?.id, cont.transcript.turns[0]?.id]);
+    expect(after.turns.map((t) => t.id)).toEqual([
+      source.transcript.turns[0]?.id,
+      source.transcript.turns[1]?.id,
+      cont.transcript.turns[0]?.id,
+    ]);
     expect(after.history).toEqual([...historyUpTo(source, 2), ...cont.transcript.history]);
   });
 

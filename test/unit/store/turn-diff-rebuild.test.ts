@@ -3,7 +3,21 @@ import { describe, expect, it } from 'vitest';
 import type { ThreadItem } from '../../../src-preload/protocol';
 import { diffFromFileChanges, keptFileDiff } from '../../../src-main/store/turn-diff-rebuild';
 
-const UPDATE = ['--- a/notes.txt', '+++ b/notes.txt', '@@ -1,3 +1,4 @@', ' one', '+one and a half', ' two', ' three', '@@ -20,3 +21,3 @@', ' twenty', '-twenty-one', '+TWENTY-ONE', ' twenty-two', ''].join('\n');
+const UPDATE = [
+  '--- a/notes.txt',
+  '+++ b/notes.txt',
+  '@@ -1,3 +1,4 @@',
+  ' one',
+  '+one and a half',
+  ' two',
+  ' three',
+  '@@ -20,3 +21,3 @@',
+  ' twenty',
+  '-twenty-one',
+  '+TWENTY-ONE',
+  ' twenty-two',
+  '',
+].join('\n');
 const ADD = ['--- /dev/null', '+++ b/fresh.txt', '@@ -0,0 +1,2 @@', '+a', '+b', ''].join('\n');
 
 describe('diffFromFileChanges', () => {
@@ -19,7 +33,12 @@ describe('diffFromFileChanges', () => {
         ],
         weftDeclined: [{ path: '/w/notes.txt', hunk: 0 }],
       },
-      { type: 'fileChange', id: 'p2', status: 'declined', changes: [{ path: '/w/other.txt', kind: { type: 'add' }, diff: ADD }] },
+      {
+        type: 'fileChange',
+        id: 'p2',
+        status: 'declined',
+        changes: [{ path: '/w/other.txt', kind: { type: 'add' }, diff: ADD }],
+      },
     ];
     expect(diffFromFileChanges(items)).toBe(
       [

@@ -1,8 +1,18 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import OpenAI, { APIConnectionError, APIUserAbortError, AuthenticationError, InternalServerError, RateLimitError } from 'openai';
+import OpenAI, {
+  APIConnectionError,
+  APIUserAbortError,
+  AuthenticationError,
+  InternalServerError,
+  RateLimitError,
+} from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
-import { assertAllToolOutputsAnswered, createGate, startMockResponsesServer } from '../../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  createGate,
+  startMockResponsesServer,
+} from '../../support/mock-responses-server';
 import type { MockResponsesServer } from '../../support/mock-responses-server';
 import {
   evAssistantMessage,
@@ -99,7 +109,9 @@ describe('mock Responses server, through the openai SDK', () => {
     server.enqueue({
       kind: 'http-error',
       status: 401,
-      body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } },
+      body: {
+        error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+      },
     });
 
     const error: unknown = await startStream().then(
@@ -207,7 +219,10 @@ describe('mock Responses server, through the openai SDK', () => {
 
   it('records each request and lets a function step answer from the request body', async () => {
     server.enqueue((request) => {
-      const input = typeof request.body === 'object' && request.body !== null && 'input' in request.body ? request.body.input : null;
+      const input =
+        typeof request.body === 'object' && request.body !== null && 'input' in request.body
+          ? request.body.input
+          : null;
       return { kind: 'sse', events: [evCreated(), evOutputTextDelta(`echo: ${String(input)}`), evCompleted()] };
     });
 

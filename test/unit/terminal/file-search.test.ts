@@ -19,7 +19,11 @@ describe('fuzzy file search candidates', () => {
 
   it('hands over every match when there are few, and needs each word of a query with spaces', () => {
     const index = indexOf(['src/main.ts', 'src/parser.ts', 'test/parser.test.ts', 'README.md']);
-    expect(candidates('pars', index).map((p) => p.target).sort()).toEqual(['src/parser.ts', 'test/parser.test.ts']);
+    expect(
+      candidates('pars', index)
+        .map((p) => p.target)
+        .sort(),
+    ).toEqual(['src/parser.ts', 'test/parser.test.ts']);
     expect(candidates('pars test', index).map((p) => p.target)).toEqual(['test/parser.test.ts']);
     expect(candidates('   ', index)).toEqual([]);
   });

@@ -3,11 +3,17 @@ import { parseCommandActions } from '../../../src-main/tools/command-actions';
 
 describe('parseCommandActions', () => {
   it('recognises reads, listings and searches', () => {
-    expect(parseCommandActions('cat src/a.ts')).toEqual([{ type: 'read', command: 'cat src/a.ts', name: 'a.ts', path: 'src/a.ts' }]);
-    expect(parseCommandActions("sed -n '1,20p' lib/b.py")).toEqual([{ type: 'read', command: "sed -n '1,20p' lib/b.py", name: 'b.py', path: 'lib/b.py' }]);
+    expect(parseCommandActions('cat src/a.ts')).toEqual([
+      { type: 'read', command: 'cat src/a.ts', name: 'a.ts', path: 'src/a.ts' },
+    ]);
+    expect(parseCommandActions("sed -n '1,20p' lib/b.py")).toEqual([
+      { type: 'read', command: "sed -n '1,20p' lib/b.py", name: 'b.py', path: 'lib/b.py' },
+    ]);
     expect(parseCommandActions('ls -la src')).toEqual([{ type: 'listFiles', command: 'ls -la src', path: 'src' }]);
     expect(parseCommandActions('rg --files')).toEqual([{ type: 'listFiles', command: 'rg --files', path: null }]);
-    expect(parseCommandActions('rg -n "needle here" src')).toEqual([{ type: 'search', command: 'rg -n "needle here" src', query: 'needle here', path: 'src' }]);
+    expect(parseCommandActions('rg -n "needle here" src')).toEqual([
+      { type: 'search', command: 'rg -n "needle here" src', query: 'needle here', path: 'src' },
+    ]);
   });
 
   it('calls anything compound or unfamiliar unknown', () => {

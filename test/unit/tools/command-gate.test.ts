@@ -30,11 +30,24 @@ afterAll(() => rmSync(rulesRoot, { recursive: true, force: true }));
 const workspaceWrite: SandboxPolicy = { type: 'workspaceWrite', writableRoots: [], networkAccess: false };
 
 function result(exitCode: number, output = ''): ExecResult {
-  return { text: `exit ${exitCode}\n${output}`, exitCode, sessionId: null, output, wallTimeMs: 1, truncated: false, originalTokenCount: null, aborted: false, pid: 1 };
+  return {
+    text: `exit ${exitCode}\n${output}`,
+    exitCode,
+    sessionId: null,
+    output,
+    wallTimeMs: 1,
+    truncated: false,
+    originalTokenCount: null,
+    aborted: false,
+    pid: 1,
+  };
 }
 
 interface Gate {
-  run(cmd: string, opts?: { escalate?: boolean; outputs?: ExecResult[] }): Promise<{ output: string; success: boolean }>;
+  run(
+    cmd: string,
+    opts?: { escalate?: boolean; outputs?: ExecResult[] },
+  ): Promise<{ output: string; success: boolean }>;
   /** The launcher of each run: 'sandbox' or 'none'. */
   launches: string[];
   asked: Parameters<ToolContext['sendRequest']>[0][];
@@ -43,10 +56,21 @@ interface Gate {
   rules: RuleStore;
 }
 
-function gate(approvalPolicy: AskForApproval, answers: unknown[] = [], sandboxPolicy: SandboxPolicy = workspaceWrite): Gate {
+function gate(
+  approvalPolicy: AskForApproval,
+  answers: unknown[] = [],
+  sandboxPolicy: SandboxPolicy = workspaceWrite,
+): Gate {
   const rules = new RuleStore(join(rulesRoot, String(rulesDirs++)));
   const safety = new FakeSandboxServices(rules);
-  const g: Gate = { run: async () => ({ output: '', success: false }), launches: [], asked: [], emitted: [], cancelled: 0, rules };
+  const g: Gate = {
+    run: async () => ({ output: '', success: false }),
+    launches: [],
+    asked: [],
+    emitted: [],
+    cancelled: 0,
+    rules,
+  };
   const ctx: ToolContext = {
     threadId: 't',
     turnId: 'u',
@@ -66,9 +90,20 @@ function gate(approvalPolicy: AskForApproval, answers: unknown[] = [], sandboxPo
   };
   g.run = async (cmd, opts = {}) => {
     const outputs = opts.outputs ?? [result(0)];
-    const request: CommandRequest = { cmd, workdir: '/work', escalationRequested: opts.escalate === true, ...(opts.escalate === true ? { justification: 'needs the network' } : {}) };
+    const request: CommandRequest = {
+      cmd,
+      workdir: '/work',
+      escalationRequested: opts.escalate === true,
+      ...(opts.escalate === true ? { justification: 'needs the network' } : {}),
+    };
     const out = await runCommandItem(safety, ctx, request, (_onOutput, launcher) => {
-      g.launches.push(launcher === identityLauncher ? 'none' : launcher(['x'], { cwd: '/work', env: {} }).argv[0] === 'sandbox' ? 'sandbox' : 'other');
+      g.launches.push(
+        launcher === identityLauncher
+          ? 'none'
+          : launcher(['x'], { cwd: '/work', env: {} }).argv[0] === 'sandbox'
+            ? 'sandbox'
+            : 'other',
+      );
       const next = outputs.shift();
       if (next === undefined) throw new Error(`${cmd} ran more often than expected`);
       return Promise.resolve(next);
@@ -79,14 +114,22 @@ function gate(approvalPolicy: AskForApproval, answers: unknown[] = [], sandboxPo
 }
 
 const completedStatus = (g: Gate): string[] =>
-  g.emitted.flatMap((n) => (n.method === 'item/completed' && n.params.item.type === 'commandExecution' ? [`${n.params.item.status}/${n.params.item.weftOutcome ?? ''}`] : []));
+  g.emitted.flatMap((n) =>
+    n.method === 'item/completed' && n.params.item.type === 'commandExecution'
+      ? [`${n.params.item.status}/${n.params.item.weftOutcome ?? ''}`]
+      : [],
+  );
 
 describe('the command gate', () => {
   it('runs a known-safe command in the sandbox without asking, under every policy', async () => {
     for (const policy of ['untrusted', 'on-failure', 'on-request', 'never'] as const) {
       const g = gate(policy);
       await expect(g.run('ls -la')).resolves.toMatchObject({ success: true });
-      expect({ policy, launches: g.launches, asked: g.asked.length }).toEqual({ policy, launches: ['sandbox'], asked: 0 });
+      expect({ policy, launches: g.launches, asked: g.asked.length }).toEqual({
+        policy,
+        launches: ['sandbox'],
+        asked: 0,
+      });
     }
   });
 
@@ -199,7 +242,9 @@ describe('the command gate', () => {
         const out = await g.run('touch /etc/x', { outputs: [denied()] });
         expect(g.asked).toEqual([]);
         expect(g.launches).toEqual(['sandbox']);
-        expect(out.output).toContain(policy === 'never' ? 'Approvals are off in this session' : 'sandbox_permissions: "require_escalated"');
+        expect(out.output).toContain(
+          policy === 'never' ? 'Approvals are off in this session' : 'sandbox_permissions: "require_escalated"',
+        );
       }
     });
 

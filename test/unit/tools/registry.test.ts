@@ -24,7 +24,12 @@ function gatedTool(name: string, parallel: boolean, log: string[], gates: Map<st
   });
 }
 
-const call = (name: string, id: string): ToolCall => ({ kind: 'function', callId: id, name, arguments: JSON.stringify({ id }) });
+const call = (name: string, id: string): ToolCall => ({
+  kind: 'function',
+  callId: id,
+  name,
+  arguments: JSON.stringify({ id }),
+});
 
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setImmediate(r));
@@ -44,17 +49,30 @@ describe('ToolRegistry', () => {
         },
       }),
     );
-    expect(await reg.dispatch({ kind: 'function', callId: '1', name: 'nope', arguments: '{}' }, ctx())).toEqual({ output: 'unsupported call: nope', success: false });
-    expect((await reg.dispatch({ kind: 'function', callId: '2', name: 'echo', arguments: '{' }, ctx())).output).toMatch(/^failed to parse function arguments: /);
-    expect(await reg.dispatch({ kind: 'function', callId: '3', name: 'echo', arguments: '{"text": 1}' }, ctx())).toEqual({ output: expect.stringMatching(/^failed to parse function arguments: text: /), success: false });
-    expect(await reg.dispatch({ kind: 'function', callId: '4', name: 'echo', arguments: '{"text": "boom"}' }, ctx())).toEqual({ output: 'execution error: kaput', success: false });
-    expect(await reg.dispatch({ kind: 'function', callId: '5', name: 'echo', arguments: '{"text": "hi"}' }, ctx())).toEqual({ output: 'hi', success: true });
+    expect(await reg.dispatch({ kind: 'function', callId: '1', name: 'nope', arguments: '{}' }, ctx())).toEqual({
+      output: 'unsupported call: nope',
+      success: false,
+    });
+    expect((await reg.dispatch({ kind: 'function', callId: '2', name: 'echo', arguments: '{' }, ctx())).output).toMatch(
+      /^failed to parse function arguments: /,
+    );
+    expect(
+      await reg.dispatch({ kind: 'function', callId: '3', name: 'echo', arguments: '{"text": 1}' }, ctx()),
+    ).toEqual({ output: expect.stringMatching(/^failed to parse function arguments: text: /), success: false });
+    expect(
+      await reg.dispatch({ kind: 'function', callId: '4', name: 'echo', arguments: '{"text": "boom"}' }, ctx()),
+    ).toEqual({ output: 'execution error: kaput', success: false });
+    expect(
+      await reg.dispatch({ kind: 'function', callId: '5', name: 'echo', arguments: '{"text": "hi"}' }, ctx()),
+    ).toEqual({ output: 'hi', success: true });
   });
 
   it('overlaps parallel calls, serialises exclusive ones, and keeps call order in results', async () => {
     const log: string[] = [];
     const gates = new Map<string, () => void>();
-    const reg = new ToolRegistry().register(gatedTool('par', true, log, gates)).register(gatedTool('excl', false, log, gates));
+    const reg = new ToolRegistry()
+      .register(gatedTool('par', true, log, gates))
+      .register(gatedTool('excl', false, log, gates));
     const results = reg.dispatchAll([call('par', 'a'), call('par', 'b'), call('excl', 'c'), call('par', 'd')], ctx());
 
     await until(() => gates.has('a') && gates.has('b'));

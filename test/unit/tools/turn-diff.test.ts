@@ -15,7 +15,12 @@ afterEach(() => ws.cleanup());
 describe('TurnDiffTracker', () => {
   it('diffs every touched file against its first-touch baseline, following moves', async () => {
     const t = new TurnDiffTracker(ws.dir);
-    await t.beforeChange([{ path: ws.path('a.txt') }, { path: ws.path('new.txt') }, { path: ws.path('gone.txt') }, { path: ws.path('old/name.txt'), movePath: ws.path('moved.txt') }]);
+    await t.beforeChange([
+      { path: ws.path('a.txt') },
+      { path: ws.path('new.txt') },
+      { path: ws.path('gone.txt') },
+      { path: ws.path('old/name.txt'), movePath: ws.path('moved.txt') },
+    ]);
     await writeFile(ws.path('a.txt'), 'one\nTWO\nthree\n');
     await writeFile(ws.path('new.txt'), 'fresh\n');
     await rm(ws.path('gone.txt'));

@@ -20,7 +20,11 @@ describe('project-root markers', () => {
     await writeFile(join(dir, 'worktree', '.git'), 'gitdir: ../repo/.git/worktrees/w\n');
     const results = await Promise.all(['placeholder', 'repo', 'worktree'].map((d) => hasMarker(join(dir, d), '.git')));
     expect(results).toEqual([false, true, true]);
-    expect(['placeholder', 'repo', 'worktree'].map((d) => hasMarkerSync(join(dir, d), '.git'))).toEqual([false, true, true]);
+    expect(['placeholder', 'repo', 'worktree'].map((d) => hasMarkerSync(join(dir, d), '.git'))).toEqual([
+      false,
+      true,
+      true,
+    ]);
     // Other markers count by existence.
     await writeFile(join(dir, 'placeholder', 'package.json'), '{}');
     expect(await hasMarker(join(dir, 'placeholder'), 'package.json')).toBe(true);
@@ -30,6 +34,8 @@ describe('project-root markers', () => {
     await mkdir(join(dir, 'repo', '.git'), { recursive: true });
     await writeFile(join(dir, 'repo', '.git', 'HEAD'), 'ref: refs/heads/main\n');
     await mkdir(join(dir, 'repo', 'pkg', '.git'), { recursive: true });
-    expect(await findProjectRoot(join(dir, 'repo', 'pkg'), ['.git'])).toBe(await findProjectRoot(join(dir, 'repo'), ['.git']));
+    expect(await findProjectRoot(join(dir, 'repo', 'pkg'), ['.git'])).toBe(
+      await findProjectRoot(join(dir, 'repo'), ['.git']),
+    );
   });
 });
