@@ -6,7 +6,7 @@ const Terminal = lazy(() => import('./Terminal').then((m) => ({ default: m.Termi
 
 export function LazyTerminal(props: TerminalProps) {
   return (
-    <Suspense fallback={<div className="terminal terminal-loading" aria-busy="true" />}>
+    <Suspense fallback={<div className="output-terminal terminal-loading" aria-busy="true" />}>
       <Terminal {...props} />
     </Suspense>
   );

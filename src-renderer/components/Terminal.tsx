@@ -20,7 +20,8 @@ import { resolvedScheme, useColorScheme } from './use-color-scheme';
  */
 const FLOOD_LIMIT = 4 * 1024;
 const FLOOD_REDRAW_MS = 100;
-const MIN_ROWS = 2;
+/** A one-line output takes one row (xterm draws at least one). */
+const MIN_ROWS = 1;
 const MAX_ROWS = 18;
 
 function themeFor(dark: boolean): ITheme {
@@ -182,7 +183,7 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
   }, [dark]);
 
   return (
-    <div className="terminal" role="log" aria-label={label}>
+    <div className="output-terminal" role="log" aria-label={label}>
       <div ref={host} className="terminal-host" />
     </div>
   );

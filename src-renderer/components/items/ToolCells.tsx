@@ -6,7 +6,8 @@ import type {
   McpToolCallItem,
   WebSearchItem,
 } from '../../../src-preload/protocol';
-import { lazy, Suspense, useId, useState } from 'react';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { outputText } from '../../store/output-tail';
 import { OUTPUT_TAIL_CHARS } from '../../store/state';
 import type { McpProgress, OutputTail } from '../../store/state';
@@ -15,6 +16,7 @@ import { duration, relativePath } from '../format';
 import { Icon, Spinner } from '../Icon';
 import { useDisclosure } from '../preferences';
 import { LazyTerminal } from '../LazyTerminal';
+import { useModal } from '../use-modal';
 
 /** How a command stands, in words: from `weftOutcome` when the item has one, else from status and exit code. */
 export function commandState(
@@ -85,12 +87,44 @@ const SHORT_OUTPUT_CHARS = 16 * 1024;
 
 const OutputEditor = lazy(() => import('../OutputEditor'));
 
+/**
+ * The kept output in a read-only editor; a modal (focus kept inside, Esc closes, focus goes back). Drawn
+ * on the page's body: inside the conversation's rows it would be clipped and painted over by later rows.
+ */
+function OutputDialog({ output, command, onClose }: { output: OutputTail; command: string; onClose: () => void }) {
+  const dialog = useRef<HTMLElement>(null);
+  useModal(dialog, onClose);
+  const titleId = useId();
+  return createPortal(
+    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <section ref={dialog} className="review output-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+        <header className="review-head">
+          <Icon name="terminal" />
+          <h2 id={titleId}>Output of {command}</h2>
+          <span className="muted">
+            {output.total > output.kept
+              ? `last ${output.kept.toLocaleString()} of ${output.total.toLocaleString()} characters`
+              : `${output.total.toLocaleString()} characters`}
+          </span>
+          <span className="spacer" />
+          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+            <Icon name="x" />
+          </button>
+        </header>
+        <Suspense fallback={<div className="tool-empty">Loading…</div>}>
+          <OutputEditor text={outputText(output)} label={`Output of ${command}`} />
+        </Suspense>
+      </section>
+    </div>,
+    document.body,
+  );
+}
+
 function CommandOutput({ output, command }: { output: OutputTail; command: string }) {
   const [all, setAll] = useState(false);
   const [editor, setEditor] = useState(false);
   const limit = all ? OUTPUT_TAIL_CHARS : SHORT_OUTPUT_CHARS;
   const hidden = output.total - Math.min(output.kept, limit);
-  const titleId = useId();
   return (
     <>
       {hidden > 0 && (
@@ -107,32 +141,7 @@ function CommandOutput({ output, command }: { output: OutputTail; command: strin
         </div>
       )}
       <LazyTerminal output={output} label={`Output of ${command}`} limit={limit} />
-      {editor && (
-        <div
-          className="overlay"
-          onMouseDown={(e) => e.target === e.currentTarget && setEditor(false)}
-          onKeyDown={(e) => e.key === 'Escape' && setEditor(false)}
-        >
-          <section className="review output-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
-            <header className="review-head">
-              <Icon name="terminal" />
-              <h2 id={titleId}>Output of {command}</h2>
-              <span className="muted">
-                {output.total > output.kept
-                  ? `last ${output.kept.toLocaleString()} of ${output.total.toLocaleString()} characters`
-                  : `${output.total.toLocaleString()} characters`}
-              </span>
-              <span className="spacer" />
-              <button type="button" className="icon-button" aria-label="Close" onClick={() => setEditor(false)}>
-                <Icon name="x" />
-              </button>
-            </header>
-            <Suspense fallback={<div className="tool-empty">Loading…</div>}>
-              <OutputEditor text={outputText(output)} label={`Output of ${command}`} />
-            </Suspense>
-          </section>
-        </div>
-      )}
+      {editor && <OutputDialog output={output} command={command} onClose={() => setEditor(false)} />}
     </>
   );
 }
