@@ -168,6 +168,36 @@ describe('approval answers and honest outcomes', () => {
     expect(existsSync(ws.path('made'))).toBe(true);
   });
 
+  it("a patch's duration and wall time exclude the wait for its review", async () => {
+    const HUMAN_MS = 1500;
+    server.enqueueMany([
+      {
+        kind: 'sse' as const,
+        events: [
+          evCreated(),
+          evFunctionCall('1', 'apply_patch', {
+            input: '*** Begin Patch\n*** Add File: reviewed.txt\n+r\n*** End Patch',
+          }),
+          evCompleted(),
+        ],
+      },
+      answer('done'),
+    ]);
+    agent = start(
+      'untrusted',
+      () => new Promise((resolve) => setTimeout(() => resolve({ decision: 'accept' }), HUMAN_MS)),
+      { model: 'gpt-oss-mock' },
+    );
+    const events = await agent.runTurn('patch');
+    expect(agent.serverRequests.map((r) => r.method)).toEqual(['item/fileChange/requestApproval']);
+    const [patch] = paramsOf(events, 'item/completed').flatMap((p) => (p.item.type === 'fileChange' ? [p.item] : []));
+    expect(patch).toMatchObject({ status: 'completed', weftOutcome: 'applied' });
+    expect(patch?.weftDurationMs).toBeLessThan(HUMAN_MS);
+    const wall = Number(/Wall time: ([\d.]+) seconds/.exec(outputOf(2))?.[1]);
+    expect(wall).toBeLessThan(HUMAN_MS / 1000);
+    expect(await ws.read('reviewed.txt')).toBe('r\n');
+  });
+
   it('a malformed answer is an error, never a decline or an accept', async () => {
     server.enqueueMany([escalate('1', 'touch never'), answer('done')]);
     agent = start('on-request', () => ({ decision: 'yes please' }));
