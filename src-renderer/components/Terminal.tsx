@@ -47,24 +47,31 @@ function themeFor(dark: boolean): ITheme {
       };
 }
 
-/**
- * Lines the output would take, capped: the terminal grows with its output up to MAX_ROWS, then scrolls.
- * A final line break opens no row of its own (it is written only once more output follows it).
- */
-function rowsFor(output: OutputTail): number {
-  const text = lastChars(output, 8192);
-  let lines = 1;
-  for (let i = text.length - 1; i >= 0 && lines < MAX_ROWS; i--) if (text.charCodeAt(i) === 10) lines += 1;
-  if (text.endsWith('\n')) lines -= 1;
-  return Math.max(MIN_ROWS, Math.min(MAX_ROWS, lines));
+/** Rows the output takes in the terminal as it is now: its lines, wide ones wrapped at the width. */
+function usedRows(xterm: XTerm): number {
+  const buffer = xterm.buffer.active;
+  return buffer.baseY + buffer.cursorY + 1;
 }
 
-function resize(xterm: XTerm, fit: FitAddon, rows: number): void {
-  const proposed = fit.proposeDimensions()?.cols;
+/**
+ * The rows follow the output (one per row it takes, wrapped lines included) up to MAX_ROWS, after which
+ * it scrolls. Growing pulls the lines that had scrolled out back into view, so the first line of a short
+ * output is always shown.
+ */
+function fitRows(xterm: XTerm): void {
+  const rows = Math.max(MIN_ROWS, Math.min(MAX_ROWS, usedRows(xterm)));
+  if (rows !== xterm.rows) xterm.resize(xterm.cols, rows);
+}
+
+/** The width decides the columns. Says whether they changed (the output must then be wrapped anew). */
+function fitCols(xterm: XTerm, addon: FitAddon): boolean {
+  const proposed = addon.proposeDimensions()?.cols;
   // Not laid out yet (or hidden): the width reads as NaN; keep the current size until it is known.
-  if (proposed === undefined || !Number.isInteger(proposed)) return;
+  if (proposed === undefined || !Number.isInteger(proposed)) return false;
   const cols = Math.max(20, proposed);
-  if (cols !== xterm.cols || rows !== xterm.rows) xterm.resize(cols, rows);
+  if (cols === xterm.cols) return false;
+  xterm.resize(cols, xterm.rows);
+  return true;
 }
 
 export interface TerminalProps {
@@ -80,12 +87,9 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
   const written = useRef<{ epoch: number; total: number; limit: number }>({ epoch: -1, total: 0, limit });
   const limitRef = useRef(limit);
   limitRef.current = limit;
-  /** The last write ended with a line break that is held back (see rowsFor). */
+  /** The last write ended with a line break that is held back (see pump). */
   const heldBreak = useRef(false);
   const dark = useColorScheme() === 'dark';
-  const rows = rowsFor(output);
-  const rowsRef = useRef(rows);
-  rowsRef.current = rows;
   const latest = useRef(output);
   latest.current = output;
   const busy = useRef(false);
@@ -115,13 +119,14 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
     } else {
       data = lastChars(out, out.total - seen.total);
     }
-    // A final line break would scroll the first line out of a terminal sized to the output: hold it
-    // back until more output follows.
+    // A final line break would open a row of its own under the output: hold it back until more
+    // output follows.
     if (heldBreak.current) data = `\n${data}`;
     heldBreak.current = data.endsWith('\n');
     if (heldBreak.current) data = data.slice(0, data.endsWith('\r\n') ? -2 : -1);
     busy.current = true;
     current.xterm.write(data, () => {
+      fitRows(current.xterm);
       // In a flood, draw about ten times a second and leave the other frames to the rest of the page.
       if (flooded) {
         window.setTimeout(() => {
@@ -152,17 +157,22 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
       allowProposedApi: false,
       screenReaderMode: false,
     });
-    const fit = new FitAddon();
-    xterm.loadAddon(fit);
+    const addon = new FitAddon();
+    xterm.loadAddon(addon);
     xterm.open(element);
     xterm.write('\x1b[?25l');
-    term.current = { xterm, fit };
+    term.current = { xterm, fit: addon };
     written.current = { epoch: -1, total: 0, limit: limitRef.current };
     heldBreak.current = false;
     busy.current = false;
-    // The width decides the columns; the rows follow the output (rowsFor), and the element takes the
-    // height xterm needs for them.
-    const observer = new ResizeObserver(() => resize(xterm, fit, rowsRef.current));
+    // The element takes the height xterm needs for its rows. A new width writes the output again:
+    // xterm's own reflow does not always bring back the rows a wrapped line gains, so the row count
+    // (fitRows) would miss them and the first rows would scroll out of view.
+    const observer = new ResizeObserver(() => {
+      if (!fitCols(xterm, addon)) return;
+      written.current = { ...written.current, epoch: -1 };
+      pump();
+    });
     observer.observe(element);
     return () => {
       observer.disconnect();
@@ -172,11 +182,6 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
   }, []);
 
   useEffect(() => pump(), [output, limit, pump]);
-
-  useEffect(() => {
-    const current = term.current;
-    if (current !== null) resize(current.xterm, current.fit, rows);
-  }, [rows]);
 
   useEffect(() => {
     if (term.current !== null) term.current.xterm.options.theme = themeFor(dark);

@@ -47,7 +47,13 @@ describe('command output in the conversation', () => {
         ["printf 'no-break-at-end'", ['no-break-at-end']],
         ["printf 'one\\ntwo\\nthree\\n'", ['one', 'two', 'three']],
       ];
-      mock.enqueueMany([...short.map(([cmd], i) => call(`s${i}`, cmd)), answer('Printed them.')]);
+      // One line wider than the cell: it wraps, and every row of it is in view.
+      const wide = "printf '%0300d\\n' 0";
+      mock.enqueueMany([
+        ...short.map(([cmd], i) => call(`s${i}`, cmd)),
+        call('w1', wide),
+        answer('Printed them.'),
+      ]);
       await sendMessage(page, 'Print a few lines');
       await conversation(page).getByText('Printed them.').waitFor();
       for (const [cmd, lines] of short) {
@@ -60,6 +66,16 @@ describe('command output in the conversation', () => {
         expect(host?.height).toBeGreaterThanOrEqual(rowHeight * lines.length - 1);
         expect(host?.height).toBeLessThanOrEqual(rowHeight * lines.length + 1);
       }
+      const wrapped = cell(wide).getByRole('log', { name: `Output of ${wide}` });
+      for (const size of [
+        { width: 1400, height: 900 },
+        { width: 900, height: 700 },
+      ]) {
+        await page.setViewportSize(size);
+        await expect.poll(async () => (await drawnRows(wrapped)).join(''), { timeout: 20_000 }).toBe('0'.repeat(300));
+        expect((await drawnRows(wrapped)).length).toBeGreaterThan(1);
+      }
+      await page.setViewportSize({ width: 1400, height: 900 });
       await screenshotSizes(e2e, 'command-output-short');
 
       // 60,000 lines (about 349,000 characters): more than the cell shows, and more than the page keeps.
