@@ -33,7 +33,7 @@ describe('lint habits', () => {
     it(`${rel}: type-aware promise and switch rules are errors`, async () => {
       const rules = await rulesFor(rel);
       for (const rule of TYPE_AWARE) expect([rule, severity(rules[rule])]).toEqual([rule, 2]);
-      // A `default:` does not excuse a switch over a union from naming its members.
+      // A switch over a union names every member unless it has a `default:`.
       expect(rules['@typescript-eslint/switch-exhaustiveness-check']).toEqual([
         2,
         expect.objectContaining({ considerDefaultExhaustiveForUnions: true }),
