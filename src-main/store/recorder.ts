@@ -74,7 +74,7 @@ export interface RecorderOptions {
 /** What the recorder needs of its file: a `RolloutWriter`, or a fake in tests. */
 export type RecorderWriter = Pick<
   RolloutWriter,
-  'path' | 'created' | 'unsaved' | 'append' | 'durable' | 'sync' | 'close'
+  'path' | 'created' | 'unsaved' | 'append' | 'written' | 'durable' | 'sync' | 'close'
 >;
 
 /** Turns a session's reports into rollout lines for one `RolloutWriter`. */
@@ -213,6 +213,11 @@ export class RolloutRecorder implements SessionRecorder {
       appendSessionIndex(this.options.sessionIndex, this.options.threadId, name, this.options.now());
     this.delta.name = name;
     this.flushDelta();
+  }
+
+  /** Resolves once every line recorded so far was handed to the OS (not fsynced; see `RolloutWriter`). */
+  written(): Promise<void> {
+    return this.writer.written();
   }
 
   /** Fsyncs what was recorded and tells the index. */

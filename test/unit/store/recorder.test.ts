@@ -17,6 +17,9 @@ class MemoryWriter implements RecorderWriter {
   append(lines: readonly string[]): void {
     this.lines.push(...lines);
   }
+  written(): Promise<void> {
+    return Promise.resolve();
+  }
   durable(): Promise<void> {
     this.syncs++;
     return Promise.resolve();
