@@ -292,8 +292,13 @@ export class RolloutRecorder implements SessionRecorder {
     this.lastWriteAt = at;
     this.dirty = true;
     const timestamp = lineTimestamp(at);
+    // Serialized by the writer at the end of this event-loop turn, a slice at a time (a response of thousands
+    // of items never holds the loop); what is recorded is not changed afterwards (it was sent to clients).
     this.writer.append(
-      entries.map(({ type, payload }) => JSON.stringify({ timestamp, ordinal: this.ordinal++, type, payload })),
+      entries.map(({ type, payload }) => {
+        const line = { timestamp, ordinal: this.ordinal++, type, payload };
+        return () => JSON.stringify(line);
+      }),
     );
   }
 

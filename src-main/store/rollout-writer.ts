@@ -3,9 +3,11 @@
 // Durability contract:
 // - Lines are written in batches, off the event loop: `append` queues them, and one asynchronous `write`
 //   (libuv's thread pool) takes everything queued at the end of the event-loop turn in which they were
-//   recorded; while a write is in flight, lines queue behind it and the next write takes them all. So a
-//   crash or `kill -9` of this process loses at most the lines whose write had not finished: those recorded
-//   in the last event-loop turn or two (milliseconds). `written()` resolves once everything appended before
+//   recorded; while a write is in flight, lines queue behind it and the next write takes them all. A line
+//   may be given as a function that serializes it: those are serialized at the end of the turn too, about
+//   8 ms of them per event-loop turn, so a batch of thousands of items never holds the loop. So a crash or
+//   `kill -9` of this process loses at most the lines whose write had not finished: those recorded in the
+//   last event-loop turns (milliseconds; longer only behind a batch of thousands). `written()` resolves once everything appended before
 //   it is handed to the OS. `sync()` writes what is queued and fsyncs (turn end, rename, rollback, close),
 //   so lines also survive a power loss from then on. `durable()` is `sync()` that throws when something is
 //   still not on disk.
@@ -67,10 +69,18 @@ const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = Buffer.from('\n');
 
+/** How long lines given as functions are serialized in one event-loop turn before the loop gets a turn. */
+const ENCODE_BUDGET_MS = 8;
+
+/** A line: its JSON text (no newline), or a function that makes it (called once, soon, in order). */
+export type RolloutLine = string | (() => string);
+
 export class RolloutWriter {
   private fd: number | null = null;
   private lock: ThreadLock | null = null;
   private pending: Buffer[] = [];
+  /** Lines not serialized yet (they go to `pending` before anything queued after them). */
+  private queued: RolloutLine[] = [];
   private pendingBytes = 0;
   private tornTail = false;
   /** The error of the current failure streak (writes refused or the last fsync failed); null when healthy. */
@@ -108,7 +118,7 @@ export class RolloutWriter {
 
   /** Lines not yet on disk because writes failed. */
   get pendingLines(): number {
-    return this.pending.reduce((n, b) => n + countNewlines(b), 0);
+    return this.pending.reduce((n, b) => n + countNewlines(b), this.queued.length);
   }
 
   /** Opens an existing file now (taking the lock); throws `ThreadLockedError` when someone else writes it. */
@@ -138,9 +148,14 @@ export class RolloutWriter {
   }
 
   /** Queues whole lines (JSON text without newline); they are written at the end of this event-loop turn. */
-  append(lines: readonly string[]): void {
+  append(lines: readonly RolloutLine[]): void {
     if (this.closed) throw new Error(`the rollout writer of thread ${this.options.threadId} is closed`);
     if (lines.length === 0) return;
+    if (this.queued.length > 0 || lines.some((l) => typeof l !== 'string')) {
+      for (const l of lines) this.queued.push(l);
+      this.schedule();
+      return;
+    }
     const buf = Buffer.from(lines.join('\n') + '\n', 'utf8');
     this.pending.push(buf);
     this.pendingBytes += buf.length;
@@ -220,7 +235,7 @@ export class RolloutWriter {
     this.closed = true;
     this.stopRetrying();
     this.unschedule();
-    if (this.pending.length > 0) this.rescue();
+    if (this.pending.length > 0 || this.queued.length > 0) this.rescue();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     this.lock?.release();
@@ -229,7 +244,7 @@ export class RolloutWriter {
 
   /** Writes the queue at the end of this event-loop turn (one write for all that is recorded until then). */
   private schedule(): void {
-    if (this.scheduled !== null || this.inFlight) return;
+    if (this.scheduled !== null || (this.inFlight && this.queued.length === 0) || this.closed) return;
     this.scheduled = setImmediate(() => {
       this.scheduled = null;
       this.flush();
@@ -246,8 +261,15 @@ export class RolloutWriter {
    * file first when there is something to write (or `create` says so).
    */
   private flush(create = false): void {
-    if (this.inFlight) return;
     this.unschedule();
+    this.encode(ENCODE_BUDGET_MS);
+    if (this.queued.length > 0) this.schedule();
+    this.startWrite(create);
+  }
+
+  /** Starts writing `pending` unless a write is in flight (which then takes it when it ends). */
+  private startWrite(create = false): void {
+    if (this.inFlight) return;
     if (this.fd === null) {
       if (this.pending.length === 0 && !create) return;
       if (!this.openNew()) return;
@@ -271,7 +293,7 @@ export class RolloutWriter {
         this.announce();
         if (!this.syncFailed) this.recovered();
         if (this.pending.length > 0 && !this.closed) {
-          this.flush();
+          this.startWrite();
           return;
         }
       } else {
@@ -291,9 +313,26 @@ export class RolloutWriter {
     });
   }
 
-  /** The write in flight ended (or none could start): whoever waits for the queue hears now. */
+  /** Serializes queued lines into `pending`, for about `budgetMs` (all of them when Infinity). */
+  private encode(budgetMs: number): void {
+    if (this.queued.length === 0) return;
+    const start = performance.now();
+    const texts: string[] = [];
+    let i = 0;
+    while (i < this.queued.length) {
+      const l = this.queued[i++] ?? '';
+      texts.push(typeof l === 'string' ? l : l());
+      if ((i & 15) === 0 && performance.now() - start > budgetMs) break;
+    }
+    this.queued = i === this.queued.length ? [] : this.queued.slice(i);
+    const buf = Buffer.from(texts.join('\n') + '\n', 'utf8');
+    this.pending.push(buf);
+    this.pendingBytes += buf.length;
+  }
+
+  /** The write in flight ended (or none could start): whoever waits for the queue hears now (once it is all serialized). */
   private drained(): void {
-    if (this.inFlight) return;
+    if (this.inFlight || (this.queued.length > 0 && !this.closed)) return;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const w of waiters) w();
@@ -301,6 +340,7 @@ export class RolloutWriter {
 
   /** Moves the queue to the thread's rescue file (appending, so earlier rescues stay in order). */
   private rescue(): void {
+    this.encode(Infinity);
     const lines = this.pendingLines;
     if (lines === 0) return;
     const file = join(this.options.rescueDir ?? tmpdir(), `weft-unsaved-${this.options.threadId}.jsonl`);

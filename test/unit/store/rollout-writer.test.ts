@@ -74,6 +74,36 @@ describe('batched rollout writes', () => {
     await writer.close();
   });
 
+  it('serializes a huge batch given as functions a slice per event-loop turn, in order', async () => {
+    const path = join(tmp.home, 'rollout.jsonl');
+    const writer = writerFor(path);
+    const total = 20_000;
+    const body = 'x'.repeat(2000);
+    let made = 0;
+    writer.append(
+      Array.from({ length: total }, (_, n) => () => {
+        made++;
+        return JSON.stringify({ n, body });
+      }),
+    );
+    expect(made).toBe(0);
+    // Other work gets event-loop turns while the batch is serialized.
+    const seen: number[] = [];
+    let done = false;
+    const tick = (): void => {
+      seen.push(made);
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await writer.written();
+    done = true;
+    expect(seen.some((m) => m > 0 && m < total)).toBe(true);
+    const lines = linesOf(path);
+    expect(lines).toHaveLength(total);
+    expect(lines.every((l, n) => (JSON.parse(l) as { n: number }).n === n)).toBe(true);
+    await writer.close();
+  });
+
   it('close writes and fsyncs what is queued in the same turn', async () => {
     const path = join(tmp.home, 'rollout.jsonl');
     const writer = writerFor(path);
