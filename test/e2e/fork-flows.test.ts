@@ -128,7 +128,7 @@ describe('fork flows in the UI', () => {
       expect(readFileSync(`${worktree}/notes.txt`, 'utf8')).toContain('LINE THIRTEEN');
 
       // The dialog then shows what is left to bring back: the declined hunk only.
-      await dialog.getByText('Accept applies all 1 hunk to the parent.').waitFor();
+      await dialog.getByText('Accept applies its one hunk to the parent.').waitFor();
       expect(await dialog.locator('.review-file').count()).toBe(1);
       await dialog.getByRole('region', { name: 'Changes to notes.txt' }).waitFor();
       await dialog.locator('.monaco-diff--loading').first().waitFor({ state: 'detached' });

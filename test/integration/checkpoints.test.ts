@@ -1,8 +1,8 @@
 // Undo a turn with its files, through the real app host and the real openai SDK against the mock
-// Responses server: commands and patches that create, edit, delete, rename and chmod files, binary
+// Responses server: commands and patches that create, edit, delete, rename (a patch's Move to too) and chmod files, binary
 // files, a symlink and a nested new folder; in a git repository and in a plain folder; the conflict
 // path with and without force; forks into a worktree or a copy whose commands never touch the original.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
@@ -138,6 +138,47 @@ describe.each([
     if (gitIndex !== null) expect(readFileSync(ws.path('.git/index'))).toEqual(gitIndex);
     const read = await ok<{ thread: { turns: unknown[] } }>(client, 'thread/read', { threadId, includeTurns: true });
     expect(read.thread.turns).toEqual([]);
+  });
+
+  it('undoes a patch that renames (keeping the mode), deletes, and adds in a new nested folder', async () => {
+    chmodSync(ws.path('run.sh'), 0o755);
+    if (gitRepo) {
+      git(ws.dir, 'init', '-q');
+      git(ws.dir, 'add', '.');
+      git(ws.dir, 'commit', '-qm', 'base');
+    }
+    const original = picture(ws.dir);
+    const client = await start();
+    const patch = [
+      "apply_patch <<'EOF'",
+      '*** Begin Patch',
+      '*** Update File: run.sh',
+      '*** Move to: bin/tools/run.sh',
+      '@@',
+      '-echo hi',
+      '+echo hello',
+      '*** Update File: old.txt',
+      '*** Move to: renamed.txt',
+      '@@',
+      '-moving',
+      '+moved',
+      '*** Delete File: gone.txt',
+      '*** Add File: fresh/nested/new.txt',
+      '+from a patch',
+      '*** End Patch',
+      'EOF',
+    ].join('\n');
+    server.enqueueMany([command('p1', patch), answer('patched')]);
+    const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+    const only = await turn(client, thread.id, 'move things');
+    const after = picture(ws.dir);
+    expect(after['bin/tools/run.sh']).toMatch(/^file:755:/);
+    expect([after['run.sh'], after['old.txt'], after['gone.txt']]).toEqual([undefined, undefined, undefined]);
+    expect(readFileSync(ws.path('renamed.txt'), 'utf8')).toBe('moved\n');
+    expect(readFileSync(ws.path('fresh/nested/new.txt'), 'utf8')).toBe('from a patch\n');
+
+    await ok(client, 'thread/revert', { threadId: thread.id, beforeTurnId: only, weftRestoreFiles: true });
+    expect(picture(ws.dir)).toEqual(original);
   });
 });
 

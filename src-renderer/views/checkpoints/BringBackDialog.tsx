@@ -122,9 +122,11 @@ export function BringBackDialog({ threadId }: { threadId: string }) {
       summary={
         changes.length === 0
           ? 'Nothing to apply.'
-          : counts.accepted === counts.total
-            ? `Accept applies all ${counts.total} ${counts.total === 1 ? 'hunk' : 'hunks'} to the parent.`
-            : `Accept applies ${counts.accepted} of ${counts.total} hunks to the parent.`
+          : counts.total === 1 && counts.accepted === 1
+            ? 'Accept applies its one hunk to the parent.'
+            : counts.accepted === counts.total
+              ? `Accept applies all ${counts.total} hunks to the parent.`
+              : `Accept applies ${counts.accepted} of ${counts.total} hunks to the parent.`
       }
       actions={
         <>
