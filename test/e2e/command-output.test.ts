@@ -49,11 +49,7 @@ describe('command output in the conversation', () => {
       ];
       // One line wider than the cell: it wraps, and every row of it is in view.
       const wide = "printf '%0300d\\n' 0";
-      mock.enqueueMany([
-        ...short.map(([cmd], i) => call(`s${i}`, cmd)),
-        call('w1', wide),
-        answer('Printed them.'),
-      ]);
+      mock.enqueueMany([...short.map(([cmd], i) => call(`s${i}`, cmd)), call('w1', wide), answer('Printed them.')]);
       await sendMessage(page, 'Print a few lines');
       await conversation(page).getByText('Printed them.').waitFor();
       for (const [cmd, lines] of short) {
