@@ -179,7 +179,8 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
       term.current = null;
       xterm.dispose();
     };
-  }, []);
+    // pump is stable (a callback without dependencies): the terminal is made once per mount.
+  }, [pump]);
 
   useEffect(() => pump(), [output, limit, pump]);
 
