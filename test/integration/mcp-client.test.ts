@@ -17,7 +17,14 @@ import {
   startMockResponsesServer,
   type MockResponsesServer,
 } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evNamespacedCall, evOutputTextDelta } from '../support/sse';
+import {
+  evAssistantMessage,
+  evCompleted,
+  evCreated,
+  evIncomplete,
+  evNamespacedCall,
+  evOutputTextDelta,
+} from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
@@ -309,8 +316,15 @@ describe('MCP sampling', () => {
     expect(questions[0]).toContain('MCP server "everything" asks the model');
     expect(questions[0]).toContain('say hi');
     // The sampling request went to the same provider: the server's system prompt and message, no tools.
-    const sampled = model.requests[1]?.body as { instructions: string; input: unknown[]; tools?: unknown[] };
+    const sampled = model.requests[1]?.body as {
+      instructions: string;
+      input: unknown[];
+      tools?: unknown[];
+      max_output_tokens?: number;
+    };
     expect(sampled.instructions).toBe('You are a helpful test server.');
+    // The server's maxTokens bounds the answer.
+    expect(sampled.max_output_tokens).toBe(20);
     expect(JSON.stringify(sampled.input)).toContain('Resource trigger-sampling-request context: say hi');
     expect(sampled.tools ?? []).toEqual([]);
     // The server got the model's answer and returned it in the tool result.
@@ -318,6 +332,27 @@ describe('MCP sampling', () => {
     expect(out).toContain('Hi from the model');
     expect(out).toContain('mock-model');
     expect(mcpItems(events)[0]).toMatchObject({ tool: 'trigger-sampling-request', status: 'completed' });
+  });
+
+  it("honours the server's maxTokens: the answer cut at the limit is returned with stopReason maxTokens", async () => {
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })),
+      { kind: 'sse', events: [evCreated(), evOutputTextDelta('Four, because two'), evIncomplete('max_output_tokens')] },
+      answer('ok'),
+    ]);
+    const a = start(
+      { asker: { ...asker, sampling: true } },
+      {
+        config: { approval_policy: 'on-request' },
+        sendRequest: async () => ({ answers: { sampling: { answers: ['Allow'] } } }),
+      },
+    );
+    await a.runTurn('ask');
+    expect((model.requests[1]?.body as { max_output_tokens?: number }).max_output_tokens).toBe(50);
+    const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[2]?.body)[0]?.output);
+    expect(out).toContain('answered: ');
+    expect(out).toContain('Four, because two');
+    expect(out).toContain('\\"stopReason\\":\\"maxTokens\\"');
   });
 
   it('declines sampling with an error naming the setting when it is not enabled', async () => {
