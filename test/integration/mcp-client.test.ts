@@ -21,6 +21,7 @@ import {
   evAssistantMessage,
   evCompleted,
   evCreated,
+  evFunctionCall,
   evIncomplete,
   evNamespacedCall,
   evOutputTextDelta,
@@ -259,6 +260,33 @@ describe('MCP client over stdio (server-everything)', () => {
       status: 'failed',
       error: { message: 'the user declined the call to everything/toggle-simulated-logging' },
     });
+  });
+});
+
+describe('MCP resources (server-everything)', () => {
+  it('offers list_mcp_resources, list_mcp_resource_templates and read_mcp_resource, and answers them', async () => {
+    const uri = 'demo://resource/static/document/architecture.md';
+    model.enqueueMany([
+      calls(
+        evFunctionCall('c1', 'list_mcp_resources', { server: 'everything' }),
+        evFunctionCall('c2', 'list_mcp_resource_templates', {}),
+        evFunctionCall('c3', 'read_mcp_resource', { server: 'everything', uri }),
+        evFunctionCall('c4', 'read_mcp_resource', { server: 'nope', uri }),
+      ),
+      answer('read it'),
+    ]);
+    start({ everything: everythingStdio });
+    await agent?.runTurn('what resources are there?');
+    const names = toolsOf(0).map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource']),
+    );
+    const outputs = assertAllToolOutputsAnswered(model.requests[1]?.body).map((o) => JSON.stringify(o.output));
+    expect(outputs[0]).toContain(uri);
+    expect(outputs[1]).toContain('demo://resource/dynamic/text/{resourceId}');
+    // The resource's own text, as the server has it.
+    expect(outputs[2]).toContain(`Resource ${uri} (text/markdown):\\n# Everything Server – Architecture`);
+    expect(outputs[3]).toBe(JSON.stringify('no running MCP server named "nope" has resources'));
   });
 });
 
