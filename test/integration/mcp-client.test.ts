@@ -267,12 +267,17 @@ describe('MCP resources (server-everything)', () => {
   it('offers list_mcp_resources, list_mcp_resource_templates and read_mcp_resource, and answers them', async () => {
     const uri = 'demo://resource/static/document/architecture.md';
     model.enqueueMany([
-      calls(
-        evFunctionCall('c1', 'list_mcp_resources', { server: 'everything' }),
-        evFunctionCall('c2', 'list_mcp_resource_templates', {}),
-        evFunctionCall('c3', 'read_mcp_resource', { server: 'everything', uri }),
-        evFunctionCall('c4', 'read_mcp_resource', { server: 'nope', uri }),
-      ),
+      {
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evFunctionCall('c1', 'list_mcp_resources', { server: 'everything' }),
+          evFunctionCall('c2', 'list_mcp_resource_templates', {}),
+          evFunctionCall('c3', 'read_mcp_resource', { server: 'everything', uri }),
+          evFunctionCall('c4', 'read_mcp_resource', { server: 'nope', uri }),
+          evCompleted(),
+        ],
+      },
       answer('read it'),
     ]);
     start({ everything: everythingStdio });
