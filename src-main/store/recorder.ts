@@ -163,6 +163,13 @@ export class RolloutRecorder implements SessionRecorder {
       case 'item/commandExecution/outputDelta':
       case 'item/fileChange/outputDelta':
       case 'serverRequest/resolved':
+      case 'item/mcpToolCall/progress':
+      case 'command/exec/outputDelta':
+      case 'mcpServer/startupStatus/updated':
+      case 'weft/git/progress':
+        return;
+      case 'thread/reverted':
+        // The revert is in the rollout already: store.rollback appends its thread_rolled_back line.
         return;
     }
   }

@@ -4,6 +4,10 @@
 // remembered by key; the spacers depend only on rows that are not mounted, so a mounted row that grows
 // (a streaming message) moves the rows below it without any re-render. The list sticks to the bottom
 // while the bottom is in view; elsewhere the browser's scroll anchoring keeps what is read in place.
+// The measurements (row heights, the viewport, whether the bottom is in view) live in refs, outside React
+// state, by design: a scroll re-renders the list only when the mounted range changes (syncRange). Render
+// reads them, which the React Compiler's rules forbid; Weft does not compile with it.
+/* eslint-disable react-hooks/refs, react-hooks/preserve-manual-memoization -- measurements are read in render by design (above) */
 import { memo, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode, Ref } from 'react';
 import { flushSync } from 'react-dom';
@@ -101,6 +105,18 @@ const Measured = memo(function Measured({
   );
 });
 
+/** Rendered rows by row object, per row renderer: a new renderer starts afresh. */
+const rendered = new WeakMap<object, WeakMap<object, ReactNode>>();
+
+function renderedRows(renderRow: object): WeakMap<object, ReactNode> {
+  let rows = rendered.get(renderRow);
+  if (rows === undefined) {
+    rows = new WeakMap();
+    rendered.set(renderRow, rows);
+  }
+  return rows;
+}
+
 export function VirtualList<R extends { key: string }>(props: VirtualListProps<R>) {
   const {
     rows,
@@ -121,9 +137,11 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
   const [, rerender] = useState(0);
   const atBottom = useRef(true);
   const onAtBottomRef = useRef(onAtBottomChange);
-  onAtBottomRef.current = onAtBottomChange;
   const overscanRef = useRef(overscan);
-  overscanRef.current = overscan;
+  useLayoutEffect(() => {
+    onAtBottomRef.current = onAtBottomChange;
+    overscanRef.current = overscan;
+  });
 
   const layout = useMemo<Layout<R>>(() => {
     const count = rows.length;
@@ -141,7 +159,10 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
     return next;
   }, [rows, estimate]);
   const layoutRef = useRef(layout);
-  layoutRef.current = layout;
+  // Before the effects below (and before any scroll or resize callback) read it.
+  useLayoutEffect(() => {
+    layoutRef.current = layout;
+  }, [layout]);
 
   const setAtBottom = useCallback((value: boolean) => {
     if (atBottom.current === value) return;
@@ -244,7 +265,7 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
   );
 
   // Rendered rows are kept per row object, so a re-render of the list re-renders no row.
-  const elements = useMemo(() => new WeakMap<R, ReactNode>(), [renderRow]);
+  const elements = renderedRows(renderRow);
   const range = visibleRange(layout, viewport.current, overscan, atBottom.current);
   mounted.current = range;
   const visible: ReactNode[] = [];

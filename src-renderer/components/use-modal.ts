@@ -1,7 +1,7 @@
 // What every modal dialog does with the keyboard: focus moves into it when it opens (to the element marked
 // `data-autofocus`, else the first control), Tab and Shift+Tab stay inside it, Esc closes it, and focus
 // returns to where it was when it closes.
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 
 const FOCUSABLE =
@@ -19,15 +19,15 @@ function focusables(root: HTMLElement): HTMLElement[] {
 /** Wires `ref` (the dialog element) as a modal; `onClose` runs on Esc. */
 export function useModal(ref: RefObject<HTMLElement | null>, onClose: () => void): void {
   const close = useRef(onClose);
-  close.current = onClose;
+  useLayoutEffect(() => {
+    close.current = onClose;
+  });
   // Read while rendering the first time: effects of the dialog's children (an autofocused field) run
   // before this hook's effect and would already have moved focus.
-  const opened = useRef<{ opener: HTMLElement | null } | null>(null);
-  opened.current ??= { opener: document.activeElement instanceof HTMLElement ? document.activeElement : null };
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
   useEffect(() => {
     const root = ref.current;
     if (root === null) return;
-    const opener = opened.current?.opener ?? null;
     const first = root.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(root)[0] ?? root;
     if (!root.contains(document.activeElement)) first.focus();
     const token = {};
@@ -74,5 +74,5 @@ export function useModal(ref: RefObject<HTMLElement | null>, onClose: () => void
       document.removeEventListener('focusin', onFocusIn);
       if (opener !== null && opener.isConnected) opener.focus();
     };
-  }, [ref]);
+  }, [ref, opener]);
 }

@@ -207,11 +207,16 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
     };
   }, [mentionQuery, cwd, controller]);
 
-  useEffect(() => {
+  // Another thread (or project): its own draft, no attachments, in the same render as the switch.
+  const [shownDraftKey, setShownDraftKey] = useState(draftKey);
+  if (shownDraftKey !== draftKey) {
+    setShownDraftKey(draftKey);
     setText(loadComposerDraft(draftKey));
     setAttachments([]);
     setMentions([]);
     setStatusOpen(false);
+  }
+  useEffect(() => {
     input.current?.focus();
   }, [draftKey]);
 

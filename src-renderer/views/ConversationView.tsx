@@ -1,5 +1,5 @@
 // The open thread: header, the virtualized conversation, pending approvals, the composer.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Icon, Spinner } from '../components/Icon';
 import { ItemRow } from '../components/items/ItemRow';
@@ -22,6 +22,8 @@ import { SetupNotice } from './settings/SetupNotice';
 import { useApp, useController, useWeft } from '../store/app-context';
 
 /** Height guesses by row kind, close enough that the scrollbar does not jump much as rows get measured. */
+const NO_ROWS: Row[] = [];
+
 const ESTIMATES: Record<string, number> = {
   userMessage: 64,
   agentMessage: 96,
@@ -95,16 +97,23 @@ function Conversation({ threadId }: { threadId: string }) {
   const [turnIds, shape] = useWeft(
     useShallow((s) => [s.data.conversations[threadId]?.turnIds, s.data.conversations[threadId]?.shape] as const),
   );
-  const cache = useRef<RowsCache | null>(null);
   const list = useRef<VirtualListHandle>(null);
   const [atBottom, setAtBottom] = useState(true);
   const archived = useWeft((s) => isArchived(s.data, threadId));
-  const rows = useMemo(() => {
+  // The rows are rebuilt when the turns or their items change; the last build is kept (in state) so
+  // unchanged turns keep their row objects and the list re-renders only what changed.
+  const buildRows = (previous: RowsCache | null): RowsCache | null => {
     const conversation = store.getState().data.conversations[threadId];
-    if (conversation === undefined || turnIds === undefined || shape === undefined) return [];
-    cache.current = conversationRows(conversation, cache.current);
-    return cache.current.rows;
-  }, [store, threadId, turnIds, shape]);
+    if (conversation === undefined || turnIds === undefined || shape === undefined) return null;
+    return conversationRows(conversation, previous);
+  };
+  const [built, setBuilt] = useState(() => ({ threadId, turnIds, shape, cache: buildRows(null) }));
+  let cache = built.cache;
+  if (built.threadId !== threadId || built.turnIds !== turnIds || built.shape !== shape) {
+    cache = buildRows(built.cache);
+    setBuilt({ threadId, turnIds, shape, cache });
+  }
+  const rows = cache?.rows ?? NO_ROWS;
   const lastTurnId = turnIds?.[turnIds.length - 1];
 
   const estimate = useCallback(

@@ -29,10 +29,7 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
   }, [autoFocus]);
   // Folder names complete as the person types (the server lists what is there).
   useEffect(() => {
-    if (desktop !== null || path.trim() === '') {
-      setCompletions([]);
-      return;
-    }
+    if (desktop !== null || path.trim() === '') return;
     let current = true;
     const timer = window.setTimeout(() => {
       void controller
@@ -75,7 +72,7 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
           aria-describedby={problem === null ? undefined : problemId}
         />
         <datalist id={listId}>
-          {completions.map((c) => (
+          {(desktop !== null || path.trim() === '' ? [] : completions).map((c) => (
             <option key={c} value={c} />
           ))}
         </datalist>

@@ -24,8 +24,13 @@ function SearchBox() {
   const controller = useController();
   const term = useWeft((s) => s.ui.searchTerm);
   const [value, setValue] = useState(term);
+  // The search term changed elsewhere (cleared, or set by another window): the box shows it.
+  const [shownTerm, setShownTerm] = useState(term);
+  if (shownTerm !== term) {
+    setShownTerm(term);
+    setValue(term);
+  }
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => setValue(term), [term]);
   useEffect(() => {
     if (value === term) return;
     const timer = window.setTimeout(() => void controller.search(value), 200);

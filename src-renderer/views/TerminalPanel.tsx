@@ -4,7 +4,7 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal as XTerm } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon';
 import { useController } from '../store/app-context';
 
@@ -28,7 +28,8 @@ function fromBase64(data: string): Uint8Array {
   return bytes;
 }
 
-let nextTab = 1;
+/** Panels in this page: each panel's process ids start with its own number, so they never collide. */
+let nextPanel = 1;
 
 /** One shell: its xterm and its process, alive while the tab is open (hidden tabs keep running). */
 function TerminalTab({
@@ -47,7 +48,11 @@ function TerminalTab({
   const fitRef = useRef<FitAddon | null>(null);
   const xtermRef = useRef<XTerm | null>(null);
   const onExitRef = useRef(onExit);
-  onExitRef.current = onExit;
+  useLayoutEffect(() => {
+    onExitRef.current = onExit;
+  });
+  // One process per tab for the tab's life: it starts in the project's folder at the time the tab opened.
+  const [startCwd] = useState(cwd);
 
   useEffect(() => {
     const element = host.current;
@@ -86,7 +91,7 @@ function TerminalTab({
     controller
       .request('command/exec', {
         command: ['/bin/sh', '-c', 'exec "${SHELL:-/bin/bash}" -l'],
-        cwd,
+        cwd: startCwd,
         processId,
         tty: true,
         size: { cols: xterm.cols, rows: xterm.rows },
@@ -116,8 +121,7 @@ function TerminalTab({
       void controller.request('command/exec/terminate', { processId }).catch(() => undefined);
       xterm.dispose();
     };
-    // One process per tab for the tab's life: cwd is the project's at the time the tab opened.
-  }, [tab.id]);
+  }, [tab.id, controller, startCwd]);
 
   useEffect(() => {
     if (!visible) return;
@@ -129,11 +133,14 @@ function TerminalTab({
 }
 
 export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boolean; onClose: () => void }) {
-  const [tabs, setTabs] = useState<Tab[]>(() => [{ id: `terminal-${nextTab++}`, title: 'Terminal 1', exited: null }]);
+  const [panel] = useState(() => nextPanel++);
+  const tabNumbered = (n: number): Tab => ({ id: `terminal-${panel}-${n}`, title: `Terminal ${n}`, exited: null });
+  const [tabs, setTabs] = useState<Tab[]>(() => [tabNumbered(1)]);
   const [active, setActive] = useState<string | null>(tabs[0]?.id ?? null);
+  const [nextNumber, setNextNumber] = useState(2);
   const add = (): void => {
-    const n = nextTab++;
-    const tab = { id: `terminal-${n}`, title: `Terminal ${n}`, exited: null };
+    const tab = tabNumbered(nextNumber);
+    setNextNumber(nextNumber + 1);
     setTabs((list) => [...list, tab]);
     setActive(tab.id);
   };
@@ -145,10 +152,12 @@ export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boole
       return rest;
     });
   };
-  useEffect(() => {
+  // Reopening an emptied panel starts a fresh shell.
+  const [wasOpen, setWasOpen] = useState(open);
+  if (wasOpen !== open) {
+    setWasOpen(open);
     if (open && tabs.length === 0) add();
-    // Reopening an emptied panel starts a fresh shell.
-  }, [open]);
+  }
   return (
     <section className="terminal-panel" aria-label="Terminal" hidden={!open}>
       <div className="terminal-tabs" role="tablist" aria-label="Terminals">

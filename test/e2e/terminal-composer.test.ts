@@ -55,6 +55,18 @@ describe('terminal and composer', () => {
       await clickCentre(page, page.getByRole('button', { name: 'Terminal' }));
       await panel.waitFor();
       await expect.poll(() => screen.innerText()).toContain('42');
+
+      // Closing every tab hides the panel; opening it again starts a fresh shell in a new tab.
+      await clickCentre(page, panel.getByRole('button', { name: 'Close Terminal 1' }));
+      await clickCentre(page, panel.getByRole('button', { name: 'Close Terminal 2' }));
+      await panel.waitFor({ state: 'hidden' });
+      await clickCentre(page, page.getByRole('button', { name: 'Terminal' }));
+      await panel.getByRole('tab', { name: 'Terminal 3' }).waitFor();
+      expect(await panel.getByRole('tab').count()).toBe(1);
+      await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toMatch(/\S/);
+      await page.keyboard.type('echo fresh-$((40+2))');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toContain('fresh-42');
     },
   );
 
@@ -167,6 +179,11 @@ describe('terminal and composer', () => {
     mock.enqueue(answer('The tax rate is 7.25%.'));
     await page.keyboard.press('Enter');
     await conversation(page).getByText('The tax rate is 7.25%.').waitFor();
+    // The sent message names the file it points at, as a chip with the file's path on hover.
+    const chip = conversation(page).locator('.cell-user .chip-mention');
+    expect((await chip.innerText()).trim()).toBe('src/billing/invoice-total.ts');
+    expect(await chip.getAttribute('title')).toMatch(/src\/billing\/invoice-total\.ts$/);
+    await e2e.screenshot('mention-chip-1400');
     const sent = JSON.stringify(mock.requests[0]?.body);
     expect(sent).toContain('export const TAX_RATE = 0.0725;');
     expect(sent).toContain('invoice-total.ts');

@@ -6,7 +6,7 @@
 // is hidden from screen readers and takes the mouse wheel), placed where Monaco draws the spacer, across
 // both sides when they stand side by side. A diff with one empty side (a new or deleted file) is a plain
 // read-only editor of the other side, every line marked added or removed (see `one-sided.ts`).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { currentTheme, languageForPath, monaco, wholeSideMarks } from './monaco';
@@ -97,6 +97,11 @@ function commonOptions(label: string): monaco.editor.IEditorOptions & monaco.edi
   };
 }
 
+/** The line a zone follows: in a removed file's one-sided view, its line on the original side. */
+function zoneLine(zone: DiffZone, onlyKind: OneSidedKind | null): number {
+  return onlyKind === 'removed' ? (zone.afterOriginalLine ?? zone.afterLine) : zone.afterLine;
+}
+
 export default function MonacoDiff(props: MonacoDiffProps) {
   const { original, modified, path, sideBySide, maxHeight, hideUnchanged, marks, reveal, label, zones, lineNumbers } =
     props;
@@ -113,10 +118,18 @@ export default function MonacoDiff(props: MonacoDiffProps) {
   const [zoneHosts, setZoneHosts] = useState<ReadonlyMap<string, HTMLElement>>(new Map());
   const only = oneSided(original, modified);
   const onlyKind = only?.kind ?? null;
+  // The props as of the last render, for the effects that build the editor or place the zones: they read
+  // them without being re-run by them (text and options are updated in place by the effects below).
+  const latest = useRef({ original, modified, label, sideBySide, hideUnchanged, maxHeight, zones });
+  useLayoutEffect(() => {
+    latest.current = { original, modified, label, sideBySide, hideUnchanged, maxHeight, zones };
+  });
 
   useEffect(() => {
     const element = host.current;
     if (element === null) return;
+    const entries = zoneEntries.current;
+    const { original, modified, label, sideBySide, hideUnchanged } = latest.current;
     const language = languageForPath(path);
     let views: Views;
     if (onlyKind === null) {
@@ -196,6 +209,7 @@ export default function MonacoDiff(props: MonacoDiffProps) {
 
     const fit = (): void => {
       const height = Math.max(...views.editors.map((editor) => editor.getContentHeight()));
+      const { maxHeight } = latest.current;
       element.style.height = `${Math.min(Math.max(height, LINE_HEIGHT * 2), maxHeight)}px`;
       // An editor as tall as its content never scrolls itself (Monaco may, while a zone above the top
       // line grows): the page around it does.
@@ -215,8 +229,8 @@ export default function MonacoDiff(props: MonacoDiffProps) {
     fit();
     return () => {
       for (const subscription of subscriptions) subscription.dispose();
-      for (const entry of zoneEntries.current.values()) entry.observer.disconnect();
-      zoneEntries.current.clear();
+      for (const entry of entries.values()) entry.observer.disconnect();
+      entries.clear();
       if (frame !== 0) window.cancelAnimationFrame(frame);
       placeZones.current = () => undefined;
       layer.remove();
@@ -295,14 +309,12 @@ export default function MonacoDiff(props: MonacoDiffProps) {
 
   // Zones follow the lines they belong to: a zone whose line changed (or whose text was replaced) is
   // placed again. Each zone's height follows its content's.
-  const zoneLine = (zone: DiffZone): number =>
-    onlyKind === 'removed' ? (zone.afterOriginalLine ?? zone.afterLine) : zone.afterLine;
-  const zoneLines = (zones ?? []).map((zone) => `${zone.key}@${zoneLine(zone)}`).join('|');
+  const zoneLines = (zones ?? []).map((zone) => `${zone.key}@${zoneLine(zone, onlyKind)}`).join('|');
   useEffect(() => {
     const editor = viewsRef.current?.main;
     if (editor === undefined) return;
     const entries = zoneEntries.current;
-    const wanted = new Map((zones ?? []).map((zone) => [zone.key, zoneLine(zone)]));
+    const wanted = new Map((latest.current.zones ?? []).map((zone) => [zone.key, zoneLine(zone, onlyKind)]));
     const layer = layerRef.current;
     if (layer === null) return;
     editor.changeViewZones((accessor) => {

@@ -31,6 +31,19 @@ export function UserMessageCell({ item }: { item: UserMessageItem }) {
                   <Icon name="image" size={13} /> {part.path}
                 </span>
               );
+            case 'mention':
+              return (
+                <span key={i} className="chip chip-mention" title={part.path}>
+                  <Icon name="file" size={13} /> {part.name}
+                </span>
+              );
+            case 'skill':
+              return (
+                <span key={i} className="chip chip-skill" title={part.path}>
+                  <Icon name="sparkle" size={13} /> <span className="sr-only">Skill </span>
+                  {part.name}
+                </span>
+              );
           }
         })}
       </div>

@@ -1,7 +1,7 @@
 // A read-only Monaco diff where clicking a line number starts a comment on that line, comments show as
 // marked lines, and a given line range can be revealed and highlighted (a review finding). A new or
 // deleted file (one empty side) is a plain editor of the other side, every line marked added or removed.
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { currentTheme, languageForPath, monaco, wholeSideMarks } from '../../components/diff/monaco';
 import { oneSided } from '../../components/diff/one-sided';
 
@@ -31,12 +31,19 @@ export default function CommentableDiff(props: CommentableDiffProps) {
   const marks = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
   const whole = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
   const clickRef = useRef(onLineClick);
-  clickRef.current = onLineClick;
+  // The props as of the last render, for the effect that builds the editor: it reads them without being
+  // re-run by them (text and layout are updated in place by the effects below).
+  const latest = useRef({ original, modified, sideBySide, label });
+  useLayoutEffect(() => {
+    clickRef.current = onLineClick;
+    latest.current = { original, modified, sideBySide, label };
+  });
   const onlyKind = oneSided(original, modified)?.kind ?? null;
 
   useEffect(() => {
     const element = host.current;
     if (element === null) return;
+    const { original, modified, sideBySide, label } = latest.current;
     const language = languageForPath(path);
     const shared: monaco.editor.IEditorOptions & monaco.editor.IGlobalEditorOptions = {
       readOnly: true,

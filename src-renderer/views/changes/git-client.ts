@@ -35,6 +35,7 @@ export function useGitView(cwd: string, reloadKey: unknown): GitView {
   }, [controller, cwd]);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- reload() sets state only after its await (react/react#34905)
     void reload();
   }, [reload, reloadKey]);
 

@@ -83,6 +83,7 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
   }, [controller, target.threadId, target.beforeTurnId]);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)
     void load();
   }, [load]);
 

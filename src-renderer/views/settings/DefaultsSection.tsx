@@ -82,6 +82,7 @@ export function DefaultsSection() {
   }, [controller, cwd]);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)
     void load();
   }, [load]);
 

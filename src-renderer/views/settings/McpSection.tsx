@@ -61,6 +61,7 @@ export function McpSection() {
   }, [controller, threadId]);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)
     void load();
   }, [load]);
 

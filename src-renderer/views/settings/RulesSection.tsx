@@ -35,6 +35,7 @@ export function RulesSection() {
   }, [controller]);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)
     void load();
   }, [load]);
 
