@@ -42,6 +42,8 @@ const ROOT = process.cwd();
 const WEFT = resolve(ROOT, 'bin/weft.js');
 const CODEX = process.env['CODEX_BIN'] ?? null;
 const RUNS = Number(process.env['SIDE_BY_SIDE_RUNS'] ?? 9);
+/** SIDE_BY_SIDE_ONLY=exec,apply-patch,app-server: the parts to run (default all). */
+const ONLY = new Set((process.env['SIDE_BY_SIDE_ONLY'] ?? 'exec,apply-patch,app-server').split(','));
 const THREADS = 10_000;
 const HUGE_BYTES = 50 * 1024 * 1024;
 const HUGE_ITEMS = 20_000;
@@ -225,10 +227,25 @@ function appServer(
   });
 }
 
+/** The notes, with what was compared and the machine's load before (`loadBefore`) and now. */
+function finalNotes(notes: string[]): string[] {
+  const loadAfter = loadavg();
+  return [
+    ...notes,
+    CODEX
+      ? `Codex: ${codexVersion(CODEX)} from CODEX_BIN (exec and app-server through its npm launcher, as users run it; apply_patch through the native binary it re-invokes itself as). Runs alternate between the two programs.`
+      : 'CODEX_BIN was not set: Weft only. Set CODEX_BIN to a Codex 0.169 `codex` command to measure both and print ratios.',
+    'Wall times are whole processes (start-up included) except the resume row, which times the request inside a started server. Peak RSS: getrusage children (exec, apply-patch) or VmHWM of the process tree (app-server).',
+    `Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after, on ${availableParallelism()} shared cores.`,
+  ];
+}
+
 const ratio = (w: number, c: number | null): string => (c === null || c === 0 ? '' : `${(w / c).toFixed(2)}×`);
 
+let loadBefore = loadavg();
+
 export default async function run() {
-  const loadBefore = loadavg();
+  loadBefore = loadavg();
   const work = resolve(process.env['CODEX_BENCH_DIR'] ?? join(ROOT, 'bench/.work/side-by-side'));
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
@@ -326,8 +343,10 @@ export default async function run() {
         note: cr === null ? '' : `Codex ${cr.toFixed(0)} MiB; ratio ${ratio(median(r.weft.rss), cr)}`,
       });
     };
-    execRows('plain answer', await execCase([answer]));
-    execRows('one tool call', await execCase([toolCall, answer]));
+    if (ONLY.has('exec')) {
+      execRows('plain answer', await execCase([answer]));
+      execRows('one tool call', await execCase([toolCall, answer]));
+    }
 
     // ---- apply-patch ----
     const patches = join(work, 'patches');
@@ -370,10 +389,13 @@ export default async function run() {
         note: `${cw === null ? '' : `Codex ${cw.toFixed(0)} ms; ratio ${ratio(median(r.weft.wall), cw)}; `}peak RSS ${median(r.weft.rss).toFixed(0)} MiB${r.codex ? ` (Codex ${median(r.codex.rss).toFixed(0)})` : ''}`,
       });
     };
-    patchRows('2,000 hunks on a 200,000-line file', await patchCase('big.patch', true));
-    patchRows('500 new files', await patchCase('many.patch', false));
+    if (ONLY.has('apply-patch')) {
+      patchRows('2,000 hunks on a 200,000-line file', await patchCase('big.patch', true));
+      patchRows('500 new files', await patchCase('many.patch', false));
+    }
 
     // ---- app server: first thread/list, resume of a 50 MB thread ----
+    if (!ONLY.has('app-server')) return { title: 'Side by side with Codex 0.169', rows, notes: finalNotes(notes) };
     const genStart = performance.now();
     const ids = generateThreads(weftHome, CODEX ? codexHome : null, project);
     notes.push(
@@ -445,13 +467,5 @@ export default async function run() {
     await server.close();
     rmSync(work, { recursive: true, force: true });
   }
-  const loadAfter = loadavg();
-  notes.push(
-    CODEX
-      ? `Codex: ${codexVersion(CODEX)} from CODEX_BIN (exec and app-server through its npm launcher, as users run it; apply_patch through the native binary it re-invokes itself as). Runs alternate between the two programs.`
-      : 'CODEX_BIN was not set: Weft only. Set CODEX_BIN to a Codex 0.169 `codex` command to measure both and print ratios.',
-    'Wall times are whole processes (start-up included) except the resume row, which times the request inside a started server. Peak RSS: getrusage children (exec, apply-patch) or VmHWM of the process tree (app-server).',
-    `Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after, on ${availableParallelism()} shared cores.`,
-  );
-  return { title: 'Side by side with Codex 0.169', rows, notes };
+  return { title: 'Side by side with Codex 0.169', rows, notes: finalNotes(notes) };
 }

@@ -1,44 +1,30 @@
 // One configured MCP server: its transport (a child process on stdio, or streamable HTTP falling back
 // to SSE), the SDK client over it, its tool list, and what it printed while starting.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-  type ElicitRequest,
-  type ElicitResult,
-  type Implementation,
-  type ListResourcesResult,
-  type ListResourceTemplatesResult,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type Tool,
-  ErrorCode,
+import type {
+  CallToolResult,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  Implementation,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS, type McpServerConfig } from '../config/schema';
 import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
-import { McpLoginRequiredError, McpOAuthStore, WeftOAuthProvider } from './oauth';
+import type * as ClientSdkModule from './client-sdk';
+import { ErrorCode } from './error-codes';
 import { SamplingError, samplingNotEnabled } from './sampling';
 
-/** The server wants a (new) sign-in: the SDK's UnauthorizedError, or Weft's provider refusing to open a browser. */
-function isLoginError(error: unknown): boolean {
-  return (
-    error instanceof UnauthorizedError ||
-    error instanceof McpLoginRequiredError ||
-    (error instanceof Error && error.cause !== undefined && isLoginError(error.cause))
-  );
-}
+/** The SDK's client side, loaded on the first connect (see client-sdk.ts). */
+type ClientSdk = typeof ClientSdkModule;
 
 /** Where a server is: Codex's startup states, plus `disabled` (configured with `enabled = false`). */
 export type McpServerState = 'starting' | 'ready' | 'failed' | 'cancelled' | 'disabled';
@@ -182,11 +168,12 @@ export class McpConnection {
   }
 
   private async connect(): Promise<void> {
+    const sdk = await import('./client-sdk');
     if (this.config.command !== undefined) {
-      const transport = new StdioClientTransport({
+      const transport = new sdk.StdioClientTransport({
         command: this.config.command,
         args: this.config.args ?? [],
-        env: this.childEnv(),
+        env: this.childEnv(sdk),
         cwd: this.config.cwd,
         stderr: 'pipe',
       });
@@ -198,7 +185,7 @@ export class McpConnection {
         }
       });
       this.note(`starting: ${[this.config.command, ...(this.config.args ?? [])].join(' ')}`);
-      await this.attach(transport);
+      await this.attach(sdk, transport);
       return;
     }
     const url = new URL(this.config.url ?? '');
@@ -207,7 +194,7 @@ export class McpConnection {
     // refreshes tokens, and asks for a new sign-in by failing the start.
     const authProvider =
       this.weftHome !== undefined && this.config.bearer_token_env_var === undefined
-        ? new WeftOAuthProvider(new McpOAuthStore(this.weftHome), this.name, this.config.url ?? '')
+        ? new sdk.WeftOAuthProvider(new sdk.McpOAuthStore(this.weftHome), this.name, this.config.url ?? '')
         : undefined;
     if (authProvider !== undefined && (await authProvider.tokens()) !== undefined) this.authStatus = 'oAuth';
     const auth = authProvider === undefined ? {} : { authProvider };
@@ -228,14 +215,16 @@ export class McpConnection {
     try {
       try {
         await this.attach(
-          new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: watched, ...auth }),
+          sdk,
+          new sdk.StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: watched, ...auth }),
         );
       } catch (error) {
         // A 401 is about credentials: SSE would be refused the same way.
-        if (this.closing || isLoginError(error) || this.unauthorized) throw error;
+        if (this.closing || sdk.isLoginError(error) || this.unauthorized) throw error;
         this.note(`streamable HTTP failed (${errorMessage(error)}); trying SSE`);
         await this.attach(
-          new SSEClientTransport(url, {
+          sdk,
+          new sdk.SSEClientTransport(url, {
             requestInit: { headers },
             fetch: watched,
             ...auth,
@@ -251,10 +240,10 @@ export class McpConnection {
       }
     } catch (error) {
       if (this.closing) throw error;
-      if (authProvider !== undefined && (isLoginError(error) || this.unauthorized)) {
+      if (authProvider !== undefined && (sdk.isLoginError(error) || this.unauthorized)) {
         this.authStatus = 'notLoggedIn';
         this.needsLogin = true;
-        throw new McpLoginRequiredError(this.name);
+        throw new sdk.McpLoginRequiredError(this.name);
       }
       if (this.unauthorized) {
         this.needsLogin = true;
@@ -270,32 +259,32 @@ export class McpConnection {
     }
   }
 
-  private async attach(transport: Transport): Promise<void> {
+  private async attach(sdk: ClientSdk, transport: Transport): Promise<void> {
     // Sampling is declared only for servers configured with `sampling = true`; any other server that
     // asks anyway is told which setting would allow it.
     const sampling = this.config.sampling === true;
-    const client = new Client(
+    const client = new sdk.Client(
       { name: 'weft', version: VERSION },
       { capabilities: { elicitation: { form: {} }, ...(sampling ? { sampling: {} } : {}) } },
     );
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+    client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) =>
       this.hooks.elicit(this.name, request.params, extra.signal),
     );
     if (sampling)
-      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) =>
         this.hooks.sample(this.name, request.params, extra.signal),
       );
     client.fallbackRequestHandler = (request) => {
       if (request.method === 'sampling/createMessage') return Promise.reject(samplingNotEnabled(this.name));
       return Promise.reject(new SamplingError(ErrorCode.MethodNotFound, 'Method not found'));
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
       void this.refreshTools().then(
         () => this.hooks.changed(this.name),
         (error: unknown) => this.note(`tools/list failed: ${errorMessage(error)}`),
       );
     });
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () => {
       void this.refreshResources().then(() => this.hooks.changed(this.name));
     });
     client.onclose = () => {
@@ -324,8 +313,8 @@ export class McpConnection {
     this.capabilities = (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null;
   }
 
-  private childEnv(): Record<string, string> {
-    const env: Record<string, string> = { ...getDefaultEnvironment() };
+  private childEnv(sdk: ClientSdk): Record<string, string> {
+    const env: Record<string, string> = { ...sdk.getDefaultEnvironment() };
     for (const name of this.config.env_vars ?? []) {
       const value = this.env[name];
       if (value !== undefined) env[name] = value;

@@ -2,19 +2,19 @@
 // created; a turn waits for them at most until each one's startup timeout. A server that fails, times
 // out or exits is reported (`mcpServer/startupStatus/updated`) and its tools are left out; a `required`
 // server that is not ready fails the turn instead.
-import {
-  ErrorCode,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-  type ElicitRequest,
-  type ElicitResult,
-  type Tool,
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { JsonValue, ServerRequests, type McpServerStatus, type ServerNotification } from '../../src-preload/protocol';
 import type { McpServerConfig } from '../config/schema';
 import type { ToolContext } from '../tools/types';
 import { newItemId } from '../util/ids';
 import { McpConnection, type McpServerState } from './connection';
+import { ErrorCode } from './error-codes';
 import { elicitationQuestions, elicitationResult } from './elicitation';
 import { assignToolNames, type NamedTool } from './names';
 import { SamplingError, type McpSampler } from './sampling';

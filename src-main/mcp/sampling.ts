@@ -3,17 +3,13 @@
 // with `sampling = true`, only while one of the server's tool calls runs (so the request belongs to a
 // turn), and only after the user allows it (the MCP spec asks for a human in the loop); with the
 // approval policy `never` it runs unasked and the user is told with a warning.
-import {
-  ErrorCode,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-  type SamplingMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult, SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MessageResponseItem, ServerRequests, type ContentItem, type ResponseItem } from '../../src-preload/protocol';
 import { ModelError } from '../model/errors';
 import type { ModelClient } from '../model/types';
 import type { ToolContext } from '../tools/types';
 import { newItemId } from '../util/ids';
+import { ErrorCode } from './error-codes';
 
 /** What the spec names the error for a sampling request the user rejected. */
 const USER_REJECTED = -1;

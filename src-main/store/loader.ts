@@ -9,7 +9,7 @@ import { outlineFd, outlineFdAsync, type RolloutOutline } from './outline';
 import { parseRolloutFileName } from './paths';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 import type { RecordedTurnContext } from './turn-context';
-import { materializeTurns, type TurnDetails } from './turn-items';
+import { materializeTurns, type TurnDetails, type TurnPage } from './turn-items';
 
 export interface LoadedThread {
   /** The protocol thread (status notLoaded); `thread.turns` is `turns`. */
@@ -122,7 +122,14 @@ export function loadFd(fd: RolloutFd, path: string, options: LoadOptions = {}): 
   return loadOutline(fd, outline, options);
 }
 
-export function loadOutline(fd: RolloutFd, outline: RolloutOutline, options: LoadOptions = {}): LoadedThread {
+/** Which turns a load shows: [from, before) of the outline's turns. */
+interface PageRange {
+  from: number;
+  before: number;
+  warnings: string[];
+}
+
+function pageRange(outline: RolloutOutline, options: LoadOptions): PageRange {
   const warnings = [...outline.warnings];
   if (!outline.meta)
     warnings.push(`${outline.path}: no readable session_meta line; id and cwd come from the file name`);
@@ -130,7 +137,42 @@ export function loadOutline(fd: RolloutFd, outline: RolloutOutline, options: Loa
   const before = options.turnsCursor ? decodeTurnsCursor(options.turnsCursor, outline) : total;
   const limit = options.turnsLimit ?? null;
   const from = limit === null ? 0 : Math.max(0, before - Math.max(1, limit));
-  const page = materializeTurns(fd, outline, from, before, warnings);
+  return { from, before, warnings };
+}
+
+export function loadOutline(fd: RolloutFd, outline: RolloutOutline, options: LoadOptions = {}): LoadedThread {
+  const range = pageRange(outline, options);
+  return assemble(fd, outline, options, range, materializeTurns(fd, outline, range.from, range.before, range.warnings));
+}
+
+/** How long loading may hold the event loop before it gives it back (between turns). */
+const SLICE_MS = 10;
+
+/** `loadOutline` that materializes the page's turns a few at a time, giving the event loop back between them. */
+async function loadOutlineAsync(fd: RolloutFd, outline: RolloutOutline, options: LoadOptions): Promise<LoadedThread> {
+  const range = pageRange(outline, options);
+  const page: TurnPage = { turns: [], details: [] };
+  let sliceStart = performance.now();
+  for (let at = range.from; at < range.before; at++) {
+    const one = materializeTurns(fd, outline, at, at + 1, range.warnings);
+    page.turns.push(...one.turns);
+    page.details.push(...one.details);
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((resolveYield) => setImmediate(resolveYield));
+      sliceStart = performance.now();
+    }
+  }
+  return assemble(fd, outline, options, range, page);
+}
+
+function assemble(
+  fd: RolloutFd,
+  outline: RolloutOutline,
+  options: LoadOptions,
+  { from, warnings }: PageRange,
+  page: TurnPage,
+): LoadedThread {
+  const total = outline.turns.length;
   const history = options.history === false ? [] : buildHistory(fd, outline, warnings);
   const thread = threadOf(outline);
   thread.turns = page.turns;
@@ -154,7 +196,7 @@ export async function loadFileAsync(path: string, options: LoadOptions = {}): Pr
   const { fd, warnings } = openRollout(path);
   try {
     const outline = await outlineFdAsync(fd, path, { history: options.history !== false });
-    const loaded = loadOutline(fd, outline, options);
+    const loaded = await loadOutlineAsync(fd, outline, options);
     loaded.warnings.unshift(...warnings);
     return loaded;
   } finally {

@@ -74,7 +74,7 @@ export interface RecorderOptions {
 /** What the recorder needs of its file: a `RolloutWriter`, or a fake in tests. */
 export type RecorderWriter = Pick<
   RolloutWriter,
-  'path' | 'created' | 'unsaved' | 'append' | 'durable' | 'sync' | 'close'
+  'path' | 'created' | 'unsaved' | 'append' | 'written' | 'durable' | 'sync' | 'close'
 >;
 
 /** Turns a session's reports into rollout lines for one `RolloutWriter`. */
@@ -222,6 +222,11 @@ export class RolloutRecorder implements SessionRecorder {
     this.flushDelta();
   }
 
+  /** Resolves once every line recorded so far was handed to the OS (not fsynced; see `RolloutWriter`). */
+  written(): Promise<void> {
+    return this.writer.written();
+  }
+
   /** Fsyncs what was recorded and tells the index. */
   async sync(): Promise<void> {
     await this.writer.sync();
@@ -294,8 +299,13 @@ export class RolloutRecorder implements SessionRecorder {
     this.lastWriteAt = at;
     this.dirty = true;
     const timestamp = lineTimestamp(at);
+    // Serialized by the writer at the end of this event-loop turn, a slice at a time (a response of thousands
+    // of items never holds the loop); what is recorded is not changed afterwards (it was sent to clients).
     this.writer.append(
-      entries.map(({ type, payload }) => JSON.stringify({ timestamp, ordinal: this.ordinal++, type, payload })),
+      entries.map(({ type, payload }) => {
+        const line = { timestamp, ordinal: this.ordinal++, type, payload };
+        return () => JSON.stringify(line);
+      }),
     );
   }
 

@@ -6,6 +6,7 @@
 // A parent that is itself a fork is a chain too. Parents are looked up in the Codex home of the file
 // (`sessions/**` and `archived_sessions/`), so a fork of an archived thread stays whole.
 import { closeSync, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ARCHIVED_DIR, SESSIONS_DIR } from './paths';
@@ -132,6 +133,12 @@ function historyBaseOf(line: string): HistoryBase | null {
 }
 
 const ORDINAL = /^\{"timestamp":"[^"]*","ordinal":(\d+),/;
+
+/** The `ordinal` a line's text starts with (the first 128 bytes are enough), or null. */
+export function ordinalOfLine(head: string): number | null {
+  const m = ORDINAL.exec(head);
+  return m?.[1] === undefined ? null : Number(m[1]);
+}
 
 function ordinalAt(fd: RolloutFd, offset: number, size: number): number | null {
   if (offset >= size) return null;
@@ -298,5 +305,31 @@ export function nextOrdinalOf(path: string): number {
     return lines;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** `nextOrdinalOf` without holding the event loop: a file whose last line has no ordinal is counted by chunks. */
+export async function nextOrdinalOfAsync(path: string): Promise<number> {
+  const file = await open(path, 'r');
+  try {
+    const size = (await file.stat()).size;
+    const tail = Buffer.allocUnsafe(Math.min(size, 256 << 10));
+    const { bytesRead } = await file.read(tail, 0, tail.length, size - tail.length);
+    const text = tail.toString('latin1', 0, bytesRead);
+    const end = text.endsWith('\n') ? text.length - 1 : text.length;
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const ordinal = start > 0 || tail.length === size ? ordinalOfLine(text.slice(start, start + 128)) : null;
+    if (ordinal !== null) return ordinal + 1;
+    let lines = 0;
+    const buf = Buffer.allocUnsafe(1 << 20);
+    for (let pos = 0; pos < size;) {
+      const got = (await file.read(buf, 0, Math.min(buf.length, size - pos), pos)).bytesRead;
+      if (got === 0) break;
+      for (let i = buf.indexOf(0x0a); i !== -1 && i < got; i = buf.indexOf(0x0a, i + 1)) lines++;
+      pos += got;
+    }
+    return lines;
+  } finally {
+    await file.close();
   }
 }

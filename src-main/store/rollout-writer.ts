@@ -1,18 +1,25 @@
 // Appends lines to one rollout file.
 //
 // Durability contract:
-// - Each call to `append` hands its lines to the OS at once, in one `write` (whole lines only), so they
-//   survive a crash or `kill -9` of this process; `sync()` fsyncs (turn end, close) so they also survive a
-//   power loss. `durable()` is `sync()` that throws when something is still not on disk.
+// - Lines are written in batches, off the event loop: `append` queues them, and one asynchronous `write`
+//   (libuv's thread pool) takes everything queued at the end of the event-loop turn in which they were
+//   recorded; while a write is in flight, lines queue behind it and the next write takes them all. A line
+//   may be given as a function that serializes it: those are serialized at the end of the turn too, about
+//   8 ms of them per event-loop turn, so a batch of thousands of items never holds the loop. So a crash or
+//   `kill -9` of this process loses at most the lines whose write had not finished: those recorded in the
+//   last event-loop turns (milliseconds; longer only behind a batch of thousands). `written()` resolves once everything appended before
+//   it is handed to the OS. `sync()` writes what is queued and fsyncs (turn end, rename, rollback, close),
+//   so lines also survive a power loss from then on. `durable()` is `sync()` that throws when something is
+//   still not on disk.
 // - A failed write (disk full, permissions) loses nothing: the unwritten lines stay queued in memory, in
-//   order, and are retried every `retryIntervalMs` (and with the next append or sync) until the disk takes
+//   order, and are retried every `retryIntervalMs` (and with the next sync) until the disk takes
 //   them; `onError` is told once per failure streak, `onRecovered` when the queue is written again.
 // - Memory is bounded: past `maxPendingBytes` of refused lines, the queue moves to a rescue file outside
 //   the thread's folder (`rescueDir`, mode 0600). At `close`, lines still refused go there too. Every such
 //   move is reported with the rescue file's path.
 // - A torn line (a crash or failure in the middle of a write) is never continued: the next write starts
 //   with a newline, so the fragment stays a lone corrupt line that readers skip.
-// - The file is created at the first append (by `create`: the session_meta line, or a fork's copied lines),
+// - The file is created at the first write (by `create`: the session_meta line, or a fork's copied lines),
 //   so a thread that never records anything leaves no file. The thread's write lock is held from creation
 //   (or from opening an existing file) until `close`.
 import {
@@ -25,7 +32,7 @@ import {
   mkdirSync,
   openSync,
   readSync,
-  writeSync,
+  write,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -62,10 +69,18 @@ const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = Buffer.from('\n');
 
+/** How long lines given as functions are serialized in one event-loop turn before the loop gets a turn. */
+const ENCODE_BUDGET_MS = 8;
+
+/** A line: its JSON text (no newline), or a function that makes it (called once, soon, in order). */
+export type RolloutLine = string | (() => string);
+
 export class RolloutWriter {
   private fd: number | null = null;
   private lock: ThreadLock | null = null;
   private pending: Buffer[] = [];
+  /** Lines not serialized yet (they go to `pending` before anything queued after them). */
+  private queued: RolloutLine[] = [];
   private pendingBytes = 0;
   private tornTail = false;
   /** The error of the current failure streak (writes refused or the last fsync failed); null when healthy. */
@@ -78,6 +93,12 @@ export class RolloutWriter {
   private syncing: Promise<void> = Promise.resolve();
   private bytes = 0;
   private announceCreation = false;
+  /** A batch is being written (the queue waits behind it). */
+  private inFlight = false;
+  /** A write is scheduled for the end of this event-loop turn. */
+  private scheduled: NodeJS.Immediate | null = null;
+  /** Waiting for the queue to be written (or refused). */
+  private drainWaiters: (() => void)[] = [];
 
   constructor(private readonly options: RolloutWriterOptions) {}
 
@@ -97,7 +118,7 @@ export class RolloutWriter {
 
   /** Lines not yet on disk because writes failed. */
   get pendingLines(): number {
-    return this.pending.reduce((n, b) => n + countNewlines(b), 0);
+    return this.pending.reduce((n, b) => n + countNewlines(b), this.queued.length);
   }
 
   /** Opens an existing file now (taking the lock); throws `ThreadLockedError` when someone else writes it. */
@@ -126,15 +147,34 @@ export class RolloutWriter {
     return this.failure;
   }
 
-  /** Queues whole lines (JSON text without newline) and writes them out at once. */
-  append(lines: readonly string[]): void {
+  /** Queues whole lines (JSON text without newline); they are written at the end of this event-loop turn. */
+  append(lines: readonly RolloutLine[]): void {
     if (this.closed) throw new Error(`the rollout writer of thread ${this.options.threadId} is closed`);
     if (lines.length === 0) return;
+    if (this.queued.length > 0 || lines.some((l) => typeof l !== 'string')) {
+      for (const l of lines) this.queued.push(l);
+      this.schedule();
+      return;
+    }
     const buf = Buffer.from(lines.join('\n') + '\n', 'utf8');
     this.pending.push(buf);
     this.pendingBytes += buf.length;
-    this.flush();
-    if (this.pendingBytes > (this.options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES)) this.rescue();
+    if (
+      this.failure !== null &&
+      !this.inFlight &&
+      this.pendingBytes > (this.options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES)
+    )
+      this.rescue();
+    else this.schedule();
+  }
+
+  /** Resolves once everything appended so far was handed to the OS (or refused: see `unsaved`). */
+  written(): Promise<void> {
+    return new Promise((resolve) => {
+      this.drainWaiters.push(resolve);
+      this.flush();
+      if (!this.inFlight) this.drained();
+    });
   }
 
   /** Creates the file now if it does not exist yet (forks are written at once). */
@@ -145,7 +185,7 @@ export class RolloutWriter {
   /** Writes what is queued, then fsyncs. Resolves even when the disk refuses (see `onError`, `unsaved`). */
   sync(): Promise<void> {
     const run = this.syncing.then(async () => {
-      this.flush();
+      await this.written();
       const fd = this.fd;
       if (fd === null || this.closed || this.pending.length > 0) return;
       await new Promise<void>((resolve) => {
@@ -181,6 +221,7 @@ export class RolloutWriter {
   abandon(): void {
     this.closed = true;
     this.stopRetrying();
+    this.unschedule();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     this.lock?.release();
@@ -193,15 +234,42 @@ export class RolloutWriter {
     await this.sync();
     this.closed = true;
     this.stopRetrying();
-    if (this.pending.length > 0) this.rescue();
+    this.unschedule();
+    if (this.pending.length > 0 || this.queued.length > 0) this.rescue();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     this.lock?.release();
     this.lock = null;
   }
 
-  /** Writes the queue; creates the file first when there is something to write (or `create` says so). */
+  /** Writes the queue at the end of this event-loop turn (one write for all that is recorded until then). */
+  private schedule(): void {
+    if (this.scheduled !== null || (this.inFlight && this.queued.length === 0) || this.closed) return;
+    this.scheduled = setImmediate(() => {
+      this.scheduled = null;
+      this.flush();
+    });
+  }
+
+  private unschedule(): void {
+    if (this.scheduled !== null) clearImmediate(this.scheduled);
+    this.scheduled = null;
+  }
+
+  /**
+   * Starts writing the queue (unless a write is in flight: it takes the queue when it ends); creates the
+   * file first when there is something to write (or `create` says so).
+   */
   private flush(create = false): void {
+    this.unschedule();
+    this.encode(ENCODE_BUDGET_MS);
+    if (this.queued.length > 0) this.schedule();
+    this.startWrite(create);
+  }
+
+  /** Starts writing `pending` unless a write is in flight (which then takes it when it ends). */
+  private startWrite(create = false): void {
+    if (this.inFlight) return;
     if (this.fd === null) {
       if (this.pending.length === 0 && !create) return;
       if (!this.openNew()) return;
@@ -214,30 +282,65 @@ export class RolloutWriter {
     }
     const parts = this.tornTail ? [NEWLINE, ...this.pending] : this.pending;
     const buf = parts.length === 1 && parts[0] ? parts[0] : Buffer.concat(parts);
-    let off = 0;
-    try {
-      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-      this.bytes += buf.length;
-      this.pending = [];
-      this.pendingBytes = 0;
-      this.tornTail = false;
-      this.announce();
-      if (!this.syncFailed) this.recovered();
-    } catch (error) {
-      const whole = off === 0 ? 0 : buf.lastIndexOf(0x0a, off - 1) + 1;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.inFlight = true;
+    writeAll(fd, buf, (error, off) => {
+      this.inFlight = false;
       this.bytes += off;
-      let rest = buf.subarray(whole);
-      if (rest[0] === 0x0a) rest = rest.subarray(1);
-      this.pending = rest.length > 0 ? [Buffer.from(rest)] : [];
-      this.pendingBytes = rest.length;
-      this.tornTail = off > whole || (this.tornTail && off === 0);
-      this.report(error);
-      this.scheduleRetry();
+      if (error === null) {
+        this.tornTail = false;
+        this.announce();
+        if (!this.syncFailed) this.recovered();
+        if (this.pending.length > 0 && !this.closed) {
+          this.startWrite();
+          return;
+        }
+      } else {
+        // Whole lines not written go back to the front of the queue; a torn fragment is never continued.
+        const whole = off === 0 ? 0 : buf.lastIndexOf(0x0a, off - 1) + 1;
+        let rest = buf.subarray(whole);
+        if (rest[0] === 0x0a) rest = rest.subarray(1);
+        if (rest.length > 0) {
+          this.pending.unshift(Buffer.from(rest));
+          this.pendingBytes += rest.length;
+        }
+        this.tornTail = off > whole || (this.tornTail && off === 0);
+        this.report(error);
+        this.scheduleRetry();
+      }
+      this.drained();
+    });
+  }
+
+  /** Serializes queued lines into `pending`, for about `budgetMs` (all of them when Infinity). */
+  private encode(budgetMs: number): void {
+    if (this.queued.length === 0) return;
+    const start = performance.now();
+    const texts: string[] = [];
+    let i = 0;
+    while (i < this.queued.length) {
+      const l = this.queued[i++] ?? '';
+      texts.push(typeof l === 'string' ? l : l());
+      if ((i & 15) === 0 && performance.now() - start > budgetMs) break;
     }
+    this.queued = i === this.queued.length ? [] : this.queued.slice(i);
+    const buf = Buffer.from(texts.join('\n') + '\n', 'utf8');
+    this.pending.push(buf);
+    this.pendingBytes += buf.length;
+  }
+
+  /** The write in flight ended (or none could start): whoever waits for the queue hears now (once it is all serialized). */
+  private drained(): void {
+    if (this.inFlight || (this.queued.length > 0 && !this.closed)) return;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w();
   }
 
   /** Moves the queue to the thread's rescue file (appending, so earlier rescues stay in order). */
   private rescue(): void {
+    this.encode(Infinity);
     const lines = this.pendingLines;
     if (lines === 0) return;
     const file = join(this.options.rescueDir ?? tmpdir(), `weft-unsaved-${this.options.threadId}.jsonl`);
@@ -319,6 +422,18 @@ export class RolloutWriter {
     this.failure = new RolloutWriteError(this.options.threadId, this.options.path, this.pendingLines, error);
     this.options.onError(this.failure);
   }
+}
+
+/** Writes all of `buf` (appending), then calls back with the error, if any, and how many bytes were written. */
+function writeAll(fd: number, buf: Buffer, done: (error: Error | null, written: number) => void): void {
+  const step = (off: number): void => {
+    write(fd, buf, off, buf.length - off, null, (error, n) => {
+      if (error) done(error, off);
+      else if (off + n < buf.length) step(off + n);
+      else done(null, buf.length);
+    });
+  };
+  step(0);
 }
 
 function countNewlines(buf: Buffer): number {

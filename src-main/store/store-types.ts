@@ -39,7 +39,11 @@ export interface RecordingOptions {
 }
 
 /** A session recorder that also knows its file. */
-export type ThreadRecorder = SessionRecorder & { readonly path: string };
+export type ThreadRecorder = SessionRecorder & {
+  readonly path: string;
+  /** Resolves once every line recorded so far was handed to the OS (a process crash no longer loses it). */
+  written(): Promise<void>;
+};
 
 export interface OpenedThread {
   state: LoadedThread;

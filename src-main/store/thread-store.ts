@@ -18,7 +18,7 @@ import { outlineFile } from './outline';
 import { archivedDir, indexFile, rolloutPath, sessionsDir, unarchivedPath } from './paths';
 import { RolloutRecorder, type IndexDelta, type RecorderSink } from './recorder';
 import type { RepairReport } from './repair';
-import { nextOrdinalOf } from './rollout-source';
+import { nextOrdinalOf, nextOrdinalOfAsync } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
 import { SESSION_INDEX_FILE } from './session-index';
 import { ThreadIndex, threadFromRow } from './thread-index';
@@ -142,9 +142,11 @@ export class ThreadStore {
     if (loc.origin === 'codex') return this.continueCodex(loc, options);
     const writer = this.appendWriter(threadId, loc.path, options);
     let state: LoadedThread;
+    let nextOrdinal: number;
     this.opening.add(threadId);
     try {
       state = await loadFileAsync(loc.path, { turnsLimit: options.turnsLimit });
+      nextOrdinal = await nextOrdinalOfAsync(loc.path);
     } catch (error) {
       writer.abandon();
       throw error;
@@ -155,7 +157,7 @@ export class ThreadStore {
       writer.abandon();
       throw new StoreError('the thread store closed while the thread was being opened');
     }
-    return this.appending(threadId, loc.path, writer, state);
+    return this.appending(threadId, loc.path, writer, state, nextOrdinal);
   }
 
   /** The writer of a saved thread's file, opened (its lock taken) before the file is read. */
@@ -166,14 +168,20 @@ export class ThreadStore {
     return writer;
   }
 
-  private appending(threadId: string, path: string, writer: RolloutWriter, state: LoadedThread): OpenedThread {
+  private appending(
+    threadId: string,
+    path: string,
+    writer: RolloutWriter,
+    state: LoadedThread,
+    nextOrdinal = nextOrdinalOf(path),
+  ): OpenedThread {
     const recorder = new RolloutRecorder(writer, {
       threadId,
       now: this.now,
       sink: this.sink(threadId, path, null),
       hasPreview: state.thread.preview !== '',
       name: state.thread.name,
-      nextOrdinal: nextOrdinalOf(path),
+      nextOrdinal,
       sessionIndex: this.sessionIndex,
     });
     this.recorders.set(threadId, recorder);

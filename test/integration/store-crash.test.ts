@@ -1,5 +1,7 @@
 // Kill -9 a process that is recording a thread, again and again, at random moments: every thread must still
 // load, the index must repair itself, and nothing the writer had written before the kill may be lost.
+// Lines are written in batches off the event loop (see rollout-writer.ts): an item counts as written once
+// `recorder.written()` says so; what was only recorded may be lost by a kill, as the design allows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { makeWeftHome, type WeftHome } from '../support/workspace';
 const ROOT = resolve(__dirname, '../..');
 const BUNDLE = join(ROOT, 'node_modules/.cache/weft-store-crash/writer.mjs');
 
-/** The writer child: records turns forever; after each item is written it prints `w <item id>`. */
+/** The writer child: records turns forever; once each item is written (`written()`) it prints `w <item id>`. */
 const WRITER = `
 import { ThreadStore } from './src-main/store';
 const [home, threadId, mode, seed] = process.argv.slice(2);
@@ -39,6 +41,7 @@ for (let t = 0; ; t++) {
       : { type: 'commandExecution', id, command: 'yes', cwd: '/crash', processId: null, status: 'completed', commandActions: [], aggregatedOutput: 'y\\n'.repeat(size / 2), exitCode: 0, durationMs: 1 };
     recorder.responseItems([{ type: 'function_call_output', call_id: id, output: 'x'.repeat(size) }]);
     recorder.notification({ method: 'item/completed', params: { threadId, turnId, item } });
+    await recorder.written();
     ack(id);
   }
   recorder.notification({ method: 'turn/completed', params: { threadId, turn: { ...turn, status: 'completed', completedAt: 2, durationMs: 1000 } } });

@@ -164,7 +164,8 @@ function realOrResolved(path: string): string {
 
 function lstatOrNull(path: string): ReturnType<typeof lstatSync> | null {
   try {
-    return lstatSync(path);
+    // A missing entry (every file a patch adds) answers undefined instead of building an exception.
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

@@ -1,6 +1,5 @@
 import type { McpServerStatus } from '../../../src-preload/protocol';
 import { McpManager } from '../../mcp/manager';
-import { mcpLogin } from '../../mcp/oauth';
 import { callResultOf } from '../../mcp/tools';
 import { errorMessage } from '../../util/errors';
 import type { HandlerTable } from '../dispatcher';
@@ -91,6 +90,8 @@ export function mcpHandlers(ctx: HandlerContext, logins: McpLogins = new McpLogi
       const scopes = params.scopes ?? server.scopes;
       let shown: (url: string | null) => void = () => undefined;
       const authorizationUrl = new Promise<string | null>((resolve) => (shown = resolve));
+      // Loaded on use: the OAuth module pulls in the MCP SDK, which a host without sign-ins never needs.
+      const { mcpLogin } = await import('../../mcp/oauth');
       const login = logins.run(name, (signal) =>
         mcpLogin({
           weftHome: environment.weftHome,

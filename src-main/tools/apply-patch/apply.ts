@@ -5,6 +5,7 @@
 import {
   closeSync,
   fchmodSync,
+  writevSync,
   lstatSync,
   openSync,
   readFileSync,
@@ -18,7 +19,7 @@ import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { resolveForWrite } from '../../safety/sandbox/writable-roots';
 import { FILE_OVERWRITE_FLAGS, FILE_READ_FLAGS, openDirNoFollow, type DirHandle } from './nofollow';
-import { describeFsError, errnoCode } from './plan';
+import { describeFsError, errnoCode, plannedNewBytes } from './plan';
 import type { PatchPlan, PlannedFile } from './plan';
 
 /** Writing a plan failed; the message says what failed and whether everything was put back. */
@@ -103,6 +104,35 @@ function statOrUndefined(path: string, follow: boolean): Stats | undefined {
   }
 }
 
+/** What a file is written with: text, bytes, or bytes in pieces (written in order with writev). */
+type Content = string | Buffer | readonly Buffer[];
+
+/** Most buffers one writev takes (Linux's IOV_MAX). */
+const IOV_MAX = 1024;
+
+function writeContent(fd: number, content: Content): void {
+  if (typeof content === 'string' || Buffer.isBuffer(content)) {
+    writeFileSync(fd, content);
+    return;
+  }
+  const pieces = content.filter((b) => b.length > 0);
+  let at = 0;
+  while (at < pieces.length) {
+    const batch = pieces.slice(at, at + IOV_MAX);
+    let written = writevSync(fd, batch);
+    // A short write: skip what was written, finish the buffer it stopped in, then go on.
+    for (const piece of batch) {
+      if (written >= piece.length) {
+        written -= piece.length;
+        at++;
+        continue;
+      }
+      pieces[at] = piece.subarray(written);
+      break;
+    }
+  }
+}
+
 /** Reads a file inside `dir` without following a symlink in its place. */
 function readNoFollow(dir: DirHandle, name: string): Buffer {
   const fd = openSync(dir.at(name), FILE_READ_FLAGS);
@@ -118,7 +148,7 @@ function readNoFollow(dir: DirHandle, name: string): Buffer {
  * When the folder refuses new files but the file exists, it is overwritten in place. Nothing here
  * follows a symlink: the temporary file is created exclusively and the rename replaces the entry.
  */
-function writeAtomically(dir: DirHandle, name: string, content: string | Buffer, mode: number | null): void {
+function writeAtomically(dir: DirHandle, name: string, content: Content, mode: number | null): void {
   const temp = tempNameFor(name);
   let fd: number;
   try {
@@ -128,7 +158,7 @@ function writeAtomically(dir: DirHandle, name: string, content: string | Buffer,
     if ((code === 'EACCES' || code === 'EPERM') && statOrUndefined(dir.at(name), false)?.isFile()) {
       const existing = openSync(dir.at(name), FILE_OVERWRITE_FLAGS);
       try {
-        writeFileSync(existing, content);
+        writeContent(existing, content);
       } finally {
         closeSync(existing);
       }
@@ -138,7 +168,7 @@ function writeAtomically(dir: DirHandle, name: string, content: string | Buffer,
   }
   try {
     try {
-      writeFileSync(fd, content);
+      writeContent(fd, content);
       if (mode !== null) fchmodSync(fd, mode);
     } finally {
       closeSync(fd);
@@ -198,7 +228,7 @@ function targetDir(
 function writeFile(
   journal: Journal,
   target: string,
-  content: string,
+  content: Content,
   mode: number | null,
   display: string,
   prior?: Prior,
@@ -243,8 +273,16 @@ function removeFile(journal: Journal, target: string, what: string, display: str
   journal.onSuccess.push(() => unlinkSync(dir.at(backup)));
 }
 
+/** Whether an update's new content differs from the old; from the byte count alone when it can. */
+function updateChanges(file: PlannedFile, bytes: readonly Buffer[] | null): boolean {
+  if (bytes !== null && file.oldContent !== null) {
+    const length = bytes.reduce((n, b) => n + b.length, 0);
+    if (length !== Buffer.byteLength(file.oldContent, 'utf8')) return true;
+  }
+  return file.newContent !== file.oldContent;
+}
+
 function commitFile(journal: Journal, file: PlannedFile): void {
-  const newContent = file.newContent ?? '';
   const known: Prior | undefined =
     file.observed === 'absent'
       ? { exists: false }
@@ -253,20 +291,23 @@ function commitFile(journal: Journal, file: PlannedFile): void {
         : undefined;
   switch (file.kind) {
     case 'add':
-      writeFile(journal, file.path, newContent, file.mode, file.displayPath, known);
+      writeFile(journal, file.path, file.newContent ?? '', file.mode, file.displayPath, known);
       return;
     case 'delete':
       removeFile(journal, file.path, `Failed to delete file ${file.displayPath}`, file.displayPath);
       return;
-    case 'update':
+    case 'update': {
+      const bytes = plannedNewBytes(file);
+      const content = bytes ?? file.newContent ?? '';
       if (file.movePath !== null) {
         const display = file.displayMovePath ?? file.movePath;
-        writeFile(journal, file.movePath, newContent, file.mode, display);
+        writeFile(journal, file.movePath, content, file.mode, display);
         removeFile(journal, file.path, `Failed to remove original ${file.displayPath}`, file.displayPath);
-      } else if (newContent !== file.oldContent) {
-        writeFile(journal, file.path, newContent, file.mode, file.displayPath, known);
+      } else if (updateChanges(file, bytes)) {
+        writeFile(journal, file.path, content, file.mode, file.displayPath, known);
       }
       return;
+    }
   }
 }
 

@@ -10,7 +10,7 @@ import type { Change, PlannedHunk } from './hunks';
 
 export type { PlannedHunk };
 import type { FileHunk, Patch } from './parse';
-import { applyEdits, arrayLines, splitText } from './text';
+import { applyEdits, arrayLines, editedBytes, splitText } from './text';
 import type { Eol } from './text';
 
 /** Size and modification time of a file as planning saw it. */
@@ -80,7 +80,14 @@ export class PatchApplyError extends Error {
 
 type Loaded =
   | { state: 'absent' }
-  | { state: 'file'; text: string | null; mode: number | null; observed: FileStamp | undefined }
+  | {
+      state: 'file';
+      text: string | null;
+      /** The file's bytes when `text` is them byte for byte (ASCII); see TextLines. */
+      bytes: Buffer | null;
+      mode: number | null;
+      observed: FileStamp | undefined;
+    }
   | { state: 'unreadable'; reason: string };
 
 export function errnoCode(error: unknown): string | undefined {
@@ -110,11 +117,22 @@ export function describeFsError(error: unknown): string {
 /**
  * A file's bytes as text; null when they are not UTF-8. ASCII (most source files) is decoded as Latin-1,
  * byte for byte the same string: Node's UTF-8 decoder takes tens of milliseconds on a file of a few MB,
- * the Latin-1 copy well under one.
+ * the Latin-1 copy well under one. The bytes are kept then, for writing the edited file from them.
  */
-export function decodeText(bytes: Buffer): string | null {
-  if (isAscii(bytes)) return bytes.toString('latin1');
-  return isUtf8(bytes) ? bytes.toString('utf8') : null;
+function decodeText(bytes: Buffer): { text: string | null; bytes: Buffer | null } {
+  if (isAscii(bytes)) return { text: bytes.toString('latin1'), bytes };
+  return { text: isUtf8(bytes) ? bytes.toString('utf8') : null, bytes: null };
+}
+
+/**
+ * The new content of planned updates as bytes to write (see editedBytes). Kept beside the plan rather than
+ * in it: a copy of a planned file (withDeclinedHunks) has other content and must not inherit them.
+ */
+const newBytesOf = new WeakMap<PlannedFile, () => Buffer[] | null>();
+
+/** A planned file's new content as UTF-8 bytes to write in order, when planning can give them without building the text. */
+export function plannedNewBytes(file: PlannedFile): Buffer[] | null {
+  return newBytesOf.get(file)?.() ?? null;
 }
 
 /**
@@ -127,7 +145,7 @@ const SYNC_READ_MAX_BYTES = 256 * 1024;
 async function loadFile(absPath: string, readFile: PlanOptions['readFile']): Promise<Loaded> {
   if (readFile) {
     try {
-      return { state: 'file', text: await readFile(absPath), mode: null, observed: undefined };
+      return { state: 'file', text: await readFile(absPath), bytes: null, mode: null, observed: undefined };
     } catch (error) {
       const code = errnoCode(error);
       if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'absent' };
@@ -141,7 +159,7 @@ async function loadFile(absPath: string, readFile: PlanOptions['readFile']): Pro
     if (!stats.isFile()) return { state: 'unreadable', reason: 'it is not a regular file' };
     return {
       state: 'file',
-      text: decodeText(stats.size <= SYNC_READ_MAX_BYTES ? readFileSync(absPath) : await readFileAsync(absPath)),
+      ...decodeText(stats.size <= SYNC_READ_MAX_BYTES ? readFileSync(absPath) : await readFileAsync(absPath)),
       mode: stats.mode & 0o7777,
       observed: { mtimeMs: stats.mtimeMs, size: stats.size },
     };
@@ -255,7 +273,7 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
       if (loaded.state === 'unreadable') return fileFailure(hunk, `${cannotRead}: ${loaded.reason}`);
       if (loaded.text === null)
         return fileFailure(hunk, `${cannotRead}: it is not UTF-8 text, and apply_patch edits only text files`);
-      const split = splitText(loaded.text);
+      const split = splitText(loaded.text, loaded.bytes);
       const resolution = resolveChunks(split, hunk.chunks, hunk.path);
       if (!resolution.ok) {
         const chunk = hunk.chunks[resolution.chunk];
@@ -277,18 +295,26 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
           return fileFailure(hunk, `Failed to write file ${hunk.movePath ?? ''}: ${destination.reason}`);
         }
       }
-      return {
+      // The new text is built only when asked for: writing takes editedBytes, views of the file's bytes.
+      const edits = editsFromHunks(hunks);
+      let newContent: string | undefined;
+      const planned: PlannedFile = {
         ...base,
         kind: 'update',
         movePath,
         displayMovePath: movePath === null ? null : hunk.movePath,
         oldContent: loaded.text,
-        newContent: applyEdits(split, editsFromHunks(hunks)),
+        get newContent(): string {
+          newContent ??= applyEdits(split, edits);
+          return newContent;
+        },
         eol: split.eol,
         mode: loaded.mode,
         hunks,
         observed: loaded.observed,
       };
+      newBytesOf.set(planned, () => editedBytes(split, edits));
+      return planned;
     }
   }
 }

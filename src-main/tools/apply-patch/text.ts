@@ -47,7 +47,16 @@ export class TextLines implements LineSource {
   private readonly hasCr: boolean;
   private all: string[] | null = null;
 
-  constructor(text: string) {
+  /**
+   * `bytes`: the file's bytes when `text` is them decoded byte for byte (an ASCII file read as Latin-1), so
+   * that offsets into the text are offsets into the bytes and editedBytes can write untouched runs as views
+   * of them.
+   */
+  constructor(
+    text: string,
+    readonly bytes: Buffer | null = null,
+  ) {
+    if (bytes !== null && bytes.length !== text.length) throw new Error('TextLines: bytes and text differ in length');
     this.bom = text.charCodeAt(0) === 0xfeff;
     const body = this.bom ? text.slice(1) : text;
     this.body = body;
@@ -138,15 +147,23 @@ export class TextLines implements LineSource {
   raw(from: number, to: number): string {
     return this.body.slice(this.starts[from], Math.min(this.starts[to] ?? 0, this.body.length));
   }
+
+  /** raw(from, to) as a view of the file's bytes (needs `bytes`). */
+  rawBytes(bytes: Buffer, from: number, to: number): Buffer {
+    return bytes.subarray(this.starts[from], Math.min(this.starts[to] ?? 0, bytes.length));
+  }
 }
 
 let memoText: string | null = null;
 let memoLines: TextLines | null = null;
 
-/** The lines of `text`. The last result is remembered, since planning and diffing read the same text. */
-export function splitText(text: string): TextLines {
-  if (memoLines !== null && memoText === text) return memoLines;
-  memoLines = new TextLines(text);
+/**
+ * The lines of `text` (`bytes`: see TextLines). The last result is remembered, since planning and diffing
+ * read the same text.
+ */
+export function splitText(text: string, bytes: Buffer | null = null): TextLines {
+  if (memoLines !== null && memoText === text && (bytes === null || memoLines.bytes === bytes)) return memoLines;
+  memoLines = new TextLines(text, bytes);
   memoText = text;
   return memoLines;
 }
@@ -158,22 +175,53 @@ export interface LineEdit {
   newLines: readonly string[];
 }
 
+/** The pieces of the edited text in order: untouched runs of the original (`raw`) and replacement text. */
+function editPieces<T>(
+  text: TextLines,
+  edits: readonly LineEdit[],
+  raw: (from: number, to: number) => T,
+  fresh: (text: string) => T,
+): T[] {
+  const parts: T[] = text.bom ? [fresh('\uFEFF')] : [];
+  let cursor = 0;
+  for (const edit of edits) {
+    if (edit.start > cursor) {
+      parts.push(raw(cursor, edit.start));
+      // Lines added after an unterminated last line need a line break between.
+      if (edit.start >= text.count && !text.finalNewline) parts.push(fresh(text.eol));
+    }
+    if (edit.newLines.length > 0) parts.push(fresh(edit.newLines.join(text.eol) + text.eol));
+    cursor = Math.max(cursor, edit.start + edit.oldCount);
+  }
+  if (cursor < text.count) parts.push(raw(cursor, text.count));
+  return parts;
+}
+
 /**
  * Applies sorted, non-overlapping edits. Untouched lines keep their own line ends; replacement lines get the
  * dominant one. The result ends with a line break unless the original did not and no edit reaches its end.
  */
 export function applyEdits(text: TextLines, edits: readonly LineEdit[]): string {
-  const parts: string[] = text.bom ? ['\uFEFF'] : [];
-  let cursor = 0;
-  for (const edit of edits) {
-    if (edit.start > cursor) {
-      parts.push(text.raw(cursor, edit.start));
-      // Lines added after an unterminated last line need a line break between.
-      if (edit.start >= text.count && !text.finalNewline) parts.push(text.eol);
-    }
-    if (edit.newLines.length > 0) parts.push(edit.newLines.join(text.eol), text.eol);
-    cursor = Math.max(cursor, edit.start + edit.oldCount);
-  }
-  if (cursor < text.count) parts.push(text.raw(cursor, text.count));
-  return parts.join('');
+  return editPieces(
+    text,
+    edits,
+    (from, to) => text.raw(from, to),
+    (s) => s,
+  ).join('');
+}
+
+/**
+ * applyEdits as UTF-8 bytes to write in order, without building the text: untouched runs are views of the
+ * file's bytes (for 2,000 edits in an 8 MB file this skips copying the whole text twice, once to join it
+ * and once to encode it). Null when the text was not built with its bytes.
+ */
+export function editedBytes(text: TextLines, edits: readonly LineEdit[]): Buffer[] | null {
+  const bytes = text.bytes;
+  if (bytes === null) return null;
+  return editPieces(
+    text,
+    edits,
+    (from, to) => text.rawBytes(bytes, from, to),
+    (s) => Buffer.from(s, 'utf8'),
+  );
 }

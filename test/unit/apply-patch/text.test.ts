@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TextLines, applyEdits } from '../../../src-main/tools/apply-patch/text';
+import { TextLines, applyEdits, editedBytes, type LineEdit } from '../../../src-main/tools/apply-patch/text';
 
 const view = (t: TextLines): unknown => ({
   lines: t.lines(),
@@ -41,5 +41,30 @@ describe('TextLines', () => {
     expect(applyEdits(t, [{ start: 4, oldCount: 0, newLines: ['e'] }])).toBe('\uFEFFa\r\nb\nc\r\nd\r\ne\r\n');
     expect(applyEdits(t, [{ start: 0, oldCount: 4, newLines: [] }])).toBe('\uFEFF');
     expect(applyEdits(t, [])).toBe('\uFEFFa\r\nb\nc\r\nd');
+  });
+
+  it.each([
+    ['a\r\nb\nc\r\nd', [{ start: 1, oldCount: 1, newLines: ['B', 'B2'] }]],
+    ['a\r\nb\nc\r\nd', [{ start: 4, oldCount: 0, newLines: ['e'] }]],
+    [
+      'a\nb\nc\n',
+      [
+        { start: 0, oldCount: 1, newLines: [] },
+        { start: 2, oldCount: 1, newLines: ['C', 'é'] },
+      ],
+    ],
+    ['a\nb', [{ start: 2, oldCount: 0, newLines: ['x'] }]],
+    ['a\nb\n', [{ start: 0, oldCount: 2, newLines: [] }]],
+    ['a\nb\n', []],
+  ] satisfies [string, LineEdit[]][])('editedBytes of %j are the bytes of applyEdits', (text, edits) => {
+    const t = new TextLines(text, Buffer.from(text, 'latin1'));
+    const pieces = editedBytes(t, edits);
+    expect(pieces).not.toBeNull();
+    expect(Buffer.concat(pieces ?? []).toString('utf8')).toBe(applyEdits(t, edits));
+  });
+
+  it('editedBytes needs the bytes the text was read from', () => {
+    expect(editedBytes(new TextLines('a\n'), [])).toBeNull();
+    expect(() => new TextLines('é\n', Buffer.from('é\n', 'utf8'))).toThrow(/differ in length/);
   });
 });

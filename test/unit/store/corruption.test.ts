@@ -157,9 +157,14 @@ describe('write failures lose nothing', () => {
     writer.openExisting();
     writer.append(['{"a":1}']);
     writer.append(['{"b":2}', '{"c":3}']);
+    await writer.written();
     expect(errors).toHaveLength(1);
     expect(errors[0]?.message).toMatch(/no space left on device/i);
     expect(writer.pendingLines).toBe(3);
+    writer.append(['{"d":4}']);
+    await writer.written();
+    expect(errors).toHaveLength(1);
+    expect(writer.pendingLines).toBe(4);
     writer.abandon();
   });
 
@@ -215,7 +220,9 @@ describe('write failures lose nothing', () => {
     writer.openExisting();
     const line = (n: number): string => JSON.stringify({ n, text: 'x'.repeat(20) });
     writer.append([line(1)]);
+    await writer.written();
     writer.append([line(2)]);
+    await writer.written();
     expect(writer.pendingLines).toBe(2);
     writer.append([line(3)]);
     const rescue = join(rescueDir, 'weft-unsaved-disk-full.jsonl');

@@ -5,6 +5,7 @@ import { WrittenEventPayloads, parseRolloutLine, parseWrittenEvent } from '../..
 import type { RecorderWriter, IndexDelta } from '../../../src-main/store/recorder';
 import { RolloutRecorder } from '../../../src-main/store/recorder';
 import type { RolloutWriteError } from '../../../src-main/store/errors';
+import type { RolloutLine } from '../../../src-main/store/rollout-writer';
 import { ScriptedSession, fakeClock, scriptEveryKind } from './helpers';
 
 class MemoryWriter implements RecorderWriter {
@@ -14,8 +15,11 @@ class MemoryWriter implements RecorderWriter {
   unsaved: RolloutWriteError | null = null;
   syncs = 0;
   closed = false;
-  append(lines: readonly string[]): void {
-    this.lines.push(...lines);
+  append(lines: readonly RolloutLine[]): void {
+    for (const l of lines) this.lines.push(typeof l === 'string' ? l : l());
+  }
+  written(): Promise<void> {
+    return Promise.resolve();
   }
   durable(): Promise<void> {
     this.syncs++;

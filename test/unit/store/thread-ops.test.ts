@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { StoreError, ThreadLockedError, type ThreadStore } from '../../../src-main/store';
 import { uuidv7 } from '../../../src-main/util/ids';
@@ -246,6 +246,30 @@ describe('the write lock', () => {
     await opened.recorder.close();
     const again = store.openForAppend(s.threadId);
     await again.recorder.close();
+  });
+
+  it("numbers the lines it appends after the file's last, read without holding the event loop", async () => {
+    const ordinals = (path: string): number[] =>
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => (JSON.parse(l) as { ordinal?: number }).ordinal ?? -1);
+    const s = await threadOf(2);
+    const path = store.load(s.threadId).thread.path ?? '';
+    const before = ordinals(path);
+    const opened = await store.openForAppendAsync(s.threadId);
+    await store.setName(s.threadId, 'renamed');
+    await opened.recorder.close();
+    expect(ordinals(path)).toEqual([...before, (before.at(-1) ?? 0) + 1]);
+
+    // A file whose lines carry no ordinal (older writers): the next one is the number of lines.
+    const bare = readFileSync(path, 'utf8').replace(/"ordinal":\d+,/g, '');
+    writeFileSync(path, bare);
+    const lines = bare.split('\n').length - 1;
+    const again = await store.openForAppendAsync(s.threadId);
+    await store.setName(s.threadId, 'renamed again');
+    await again.recorder.close();
+    expect(ordinals(path).at(-1)).toBe(lines);
   });
 
   it('refuses a thread another process is writing, and frees it when that process dies', async () => {

@@ -1,0 +1,81 @@
+// What each `weft` command loads before it does anything: the command's chunk and every chunk it imports
+// statically, read from esbuild's metafile for the same bundle scripts/build-cli.mjs writes. A library
+// that only some runs need (the MCP SDK when no server is configured) must be behind a dynamic import.
+import { build, type Metafile } from 'esbuild';
+import { ErrorCode as SdkErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../src-main/mcp/error-codes';
+
+let meta: Metafile;
+
+beforeAll(async () => {
+  const result = await build({
+    entryPoints: { cli: 'src-main/cli.ts' },
+    outdir: 'out',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['node-pty', 'better-sqlite3', 'electron', 'web-tree-sitter'],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  meta = result.metafile;
+}, 60_000);
+
+/** The sources and external packages loaded with `entry`'s chunk: static imports only, transitively. */
+function staticClosure(entry: string): { inputs: Set<string>; externals: Set<string> } {
+  const outputs = meta.outputs;
+  const start = Object.keys(outputs).find((o) => outputs[o]?.entryPoint === entry);
+  if (start === undefined) throw new Error(`no chunk has the entry point ${entry}`);
+  const inputs = new Set<string>();
+  const externals = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (path: string): void => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const output = outputs[path];
+    if (output === undefined) throw new Error(`the metafile has no output ${path}`);
+    for (const input of Object.keys(output.inputs)) inputs.add(input);
+    for (const imported of output.imports) {
+      if (imported.kind !== 'import-statement') continue;
+      if (imported.external) externals.add(imported.path);
+      else visit(imported.path);
+    }
+  };
+  visit(start);
+  return { inputs, externals };
+}
+
+const fromPackage = (inputs: Set<string>, name: string): string[] =>
+  [...inputs].filter((i) => i.includes(`node_modules/${name}/`));
+
+describe('weft command start-up', () => {
+  it('exec loads no MCP SDK (nor its ajv validator) until a server is configured', () => {
+    const { inputs } = staticClosure('src-main/cli/exec.ts');
+    expect(inputs.has('src-main/cli/exec.ts')).toBe(true);
+    expect(inputs.has('src-main/mcp/manager.ts')).toBe(true);
+    expect(fromPackage(inputs, '@modelcontextprotocol/sdk')).toEqual([]);
+    expect(fromPackage(inputs, 'ajv')).toEqual([]);
+    expect(inputs.has('src-main/mcp/client-sdk.ts')).toBe(false);
+    expect(inputs.has('src-main/mcp/oauth.ts')).toBe(false);
+  });
+
+  it('the MCP client side is one dynamic import away from a connection', () => {
+    const client = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === 'src-main/mcp/client-sdk.ts');
+    expect(client).toBeDefined();
+    const { inputs } = staticClosure('src-main/mcp/client-sdk.ts');
+    expect(fromPackage(inputs, '@modelcontextprotocol/sdk').length).toBeGreaterThan(0);
+    expect(inputs.has('src-main/mcp/oauth.ts')).toBe(true);
+  });
+
+  it("answers MCP servers with the SDK's JSON-RPC error codes", () => {
+    expect(ErrorCode).toEqual({
+      InvalidRequest: SdkErrorCode.InvalidRequest,
+      MethodNotFound: SdkErrorCode.MethodNotFound,
+      InvalidParams: SdkErrorCode.InvalidParams,
+    });
+  });
+});

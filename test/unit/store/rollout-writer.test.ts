@@ -1,0 +1,185 @@
+// The rollout writer batches: lines recorded in one event-loop turn go out in one asynchronous write, never
+// a synchronous write per recorder call. Turn end, close and the store's shutdown write and fsync what is
+// queued, so nothing recorded is lost by the batching there.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as fs from 'node:fs';
+type Fs = typeof fs;
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RolloutWriter } from '../../../src-main/store/rollout-writer';
+import type { ThreadStore } from '../../../src-main/store';
+import { uuidv7 } from '../../../src-main/util/ids';
+import { meta, openStore, tempHome, type TempHome } from './helpers';
+
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<Fs>();
+  return { ...real, write: vi.fn(real.write), writeSync: vi.fn(real.writeSync) };
+});
+
+let tmp: TempHome;
+
+beforeEach(async () => {
+  tmp = await tempHome();
+  vi.mocked(fs.write).mockClear();
+  vi.mocked(fs.writeSync).mockClear();
+});
+
+afterEach(async () => {
+  await tmp.dispose();
+});
+
+function writerFor(path: string): RolloutWriter {
+  writeFileSync(path, '');
+  const writer = new RolloutWriter({
+    threadId: 'batch',
+    path,
+    create: null,
+    lock: () => ({ threadId: 'batch', release: () => undefined }),
+    onError: (e) => {
+      throw e;
+    },
+  });
+  writer.openExisting();
+  return writer;
+}
+
+const line = (n: number): string => JSON.stringify({ n, text: `line ${n}` });
+const linesOf = (path: string): string[] => readFileSync(path, 'utf8').split('\n').slice(0, -1);
+
+describe('batched rollout writes', () => {
+  it('writes every line of one event-loop turn in one asynchronous write, none synchronously', async () => {
+    const path = join(tmp.home, 'rollout.jsonl');
+    const writer = writerFor(path);
+    for (let i = 0; i < 1000; i++) writer.append([line(i)]);
+    expect(statSync(path).size).toBe(0);
+    await writer.written();
+    expect(linesOf(path)).toEqual(Array.from({ length: 1000 }, (_, i) => line(i)));
+    expect(vi.mocked(fs.write)).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(fs.writeSync)).not.toHaveBeenCalled();
+    await writer.close();
+  });
+
+  it('queues lines behind a write in flight and writes them all in the next one, in order', async () => {
+    const path = join(tmp.home, 'rollout.jsonl');
+    const writer = writerFor(path);
+    writer.append([line(0)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first batch is in flight now (or done); these two turns' lines queue behind it.
+    writer.append([line(1)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    writer.append([line(2), line(3)]);
+    await writer.written();
+    expect(linesOf(path)).toEqual([0, 1, 2, 3].map(line));
+    expect(vi.mocked(fs.write).mock.calls.length).toBeLessThanOrEqual(3);
+    await writer.close();
+  });
+
+  it('serializes a huge batch given as functions a slice per event-loop turn, in order', async () => {
+    const path = join(tmp.home, 'rollout.jsonl');
+    const writer = writerFor(path);
+    const total = 20_000;
+    const body = 'x'.repeat(2000);
+    let made = 0;
+    writer.append(
+      Array.from({ length: total }, (_, n) => () => {
+        made++;
+        return JSON.stringify({ n, body });
+      }),
+    );
+    expect(made).toBe(0);
+    // Other work gets event-loop turns while the batch is serialized.
+    const seen: number[] = [];
+    let done = false;
+    const tick = (): void => {
+      seen.push(made);
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await writer.written();
+    done = true;
+    expect(seen.some((m) => m > 0 && m < total)).toBe(true);
+    const lines = linesOf(path);
+    expect(lines).toHaveLength(total);
+    expect(lines.every((l, n) => (JSON.parse(l) as { n: number }).n === n)).toBe(true);
+    await writer.close();
+  });
+
+  it('close writes and fsyncs what is queued in the same turn', async () => {
+    const path = join(tmp.home, 'rollout.jsonl');
+    const writer = writerFor(path);
+    writer.append([line(1), line(2)]);
+    await writer.close();
+    expect(linesOf(path)).toEqual([line(1), line(2)]);
+  });
+});
+
+describe('the recorder flushes', () => {
+  let store: ThreadStore;
+
+  beforeEach(async () => {
+    ({ store } = openStore(tmp.home));
+    await store.whenIndexed();
+  });
+
+  afterEach(async () => {
+    await store.close();
+  });
+
+  const turn = (id: string, status: 'inProgress' | 'completed') => ({
+    id,
+    items: [],
+    status,
+    error: null,
+    startedAt: 1,
+    completedAt: status === 'completed' ? 2 : null,
+    durationMs: status === 'completed' ? 1000 : null,
+  });
+
+  function recordTurn(recorder: ReturnType<ThreadStore['createThread']>['recorder'], threadId: string): void {
+    recorder.notification({ method: 'turn/started', params: { threadId, turn: turn('t1', 'inProgress') } });
+    for (let i = 0; i < 50; i++) {
+      recorder.responseItems([{ type: 'function_call_output', call_id: `c${i}`, output: `out ${i}` }]);
+      recorder.notification({
+        method: 'item/completed',
+        params: {
+          threadId,
+          turnId: 't1',
+          item: { type: 'agentMessage', id: `m${i}`, text: `message ${i}`, phase: null },
+          completedAtMs: 1,
+        },
+      });
+    }
+    recorder.notification({ method: 'turn/completed', params: { threadId, turn: turn('t1', 'completed') } });
+  }
+
+  it('at turn end: every line recorded in the turn is in the file when turnEnded resolves', async () => {
+    const id = uuidv7();
+    const { recorder, path } = store.createThread(meta(id));
+    recordTurn(recorder, id);
+    await recorder.turnEnded();
+    const text = readFileSync(path, 'utf8');
+    for (let i = 0; i < 50; i++) {
+      expect(text).toContain(`"call_id":"c${i}"`);
+      expect(text).toContain(`"id":"m${i}"`);
+    }
+    expect(text).toContain('"type":"task_complete"');
+    await recorder.close();
+  });
+
+  it('at shutdown: closing the store writes what its open recorders recorded in the same turn', async () => {
+    const id = uuidv7();
+    const { recorder, path } = store.createThread(meta(id));
+    recordTurn(recorder, id);
+    await store.close();
+    const loaded = openStore(tmp.home).store;
+    try {
+      const state = loaded.load(id);
+      expect(state.turns.map((t) => t.status)).toEqual(['completed']);
+      expect(state.turns[0]?.items.map((i) => i.id)).toEqual(Array.from({ length: 50 }, (_, i) => `m${i}`));
+      expect(state.history).toHaveLength(50);
+      expect(readFileSync(path, 'utf8').endsWith('\n')).toBe(true);
+    } finally {
+      await loaded.close();
+    }
+  });
+});
