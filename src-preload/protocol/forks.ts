@@ -1,6 +1,8 @@
 // Forks with files (Weft): where each fork of `thread/fork {weftWorktree: true}` lives, how its files
 // compare with its parent's, and removing its folder.
 import { z } from 'zod';
+import { FileUpdateChange } from './items';
+import { WeftHunkDecision } from './server-requests';
 
 /** A fork with its own copy of the project: a git worktree on `branch`, or a plain copy. */
 export const WeftFork = z.object({
@@ -61,3 +63,33 @@ export const WeftForksRemoveResult = z.object({
   fork: WeftFork,
 });
 export type WeftForksRemoveResult = z.infer<typeof WeftForksRemoveResult>;
+
+/**
+ * "Bring changes back": the fork's changes since it was made (its files now against the state it started
+ * from), as a patch on its parent's project. With `dryRun` nothing is written: `changes` is the patch as the
+ * review dialog shows it (one entry per file, a unified diff against the parent's file as it is now) and
+ * `fingerprint` names it. To apply, send the reviewed `fingerprint` back with the hunks the person declined
+ * (`weftHunks`, as in a patch approval): when the patch is no longer the one reviewed (either side changed
+ * since), nothing is written and the request fails. Changes a patch cannot carry (binary files, symlinks,
+ * files too large to keep, a file added in the fork where the parent has its own, a file deleted in the
+ * fork that the parent changed) are listed in `skipped` and never written.
+ */
+export const WeftForksBringBackParams = z.object({
+  threadId: z.string().min(1),
+  dryRun: z.boolean().nullish(),
+  fingerprint: z.string().nullish(),
+  weftHunks: z.array(WeftHunkDecision).nullish(),
+});
+export type WeftForksBringBackParams = z.infer<typeof WeftForksBringBackParams>;
+export const WeftForkSkippedChange = z.object({ path: z.string(), reason: z.string() });
+export type WeftForkSkippedChange = z.infer<typeof WeftForkSkippedChange>;
+export const WeftForksBringBackResult = z.object({
+  parentThreadId: z.string(),
+  parentCwd: z.string(),
+  changes: z.array(FileUpdateChange),
+  skipped: z.array(WeftForkSkippedChange),
+  fingerprint: z.string(),
+  /** The files written (absolute); empty for a dry run or when every hunk was declined. */
+  applied: z.array(z.string()),
+});
+export type WeftForksBringBackResult = z.infer<typeof WeftForksBringBackResult>;

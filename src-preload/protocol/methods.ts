@@ -14,6 +14,8 @@ import {
   ThreadRevertResult,
 } from './checkpoints';
 import {
+  WeftForksBringBackParams,
+  WeftForksBringBackResult,
   WeftForksCompareParams,
   WeftForksCompareResult,
   WeftForksListParams,
@@ -192,6 +194,7 @@ export const ClientRequests = {
   'weft/forks/list': { params: WeftForksListParams, result: WeftForksListResult },
   'weft/forks/compare': { params: WeftForksCompareParams, result: WeftForksCompareResult },
   'weft/forks/remove': { params: WeftForksRemoveParams, result: WeftForksRemoveResult },
+  'weft/forks/bringBack': { params: WeftForksBringBackParams, result: WeftForksBringBackResult },
   'thread/compact/start': { params: ThreadCompactStartParams, result: ThreadCompactStartResult },
   'turn/start': { params: TurnStartParams, result: TurnStartResult },
   'turn/steer': { params: TurnSteerParams, result: TurnSteerResult },

@@ -30,6 +30,8 @@ interface CheckpointUiState {
   /** The fork (thread id) whose files are being compared with its parent's, or whose folder is being removed. */
   compare: string | null;
   removeFork: string | null;
+  /** The fork whose changes are being brought back to its parent's project. */
+  bringBack: string | null;
 }
 
 export const useCheckpointUi = create<CheckpointUiState>(() => ({
@@ -37,6 +39,7 @@ export const useCheckpointUi = create<CheckpointUiState>(() => ({
   redo: null,
   compare: null,
   removeFork: null,
+  bringBack: null,
 }));
 
 export function openCompare(threadId: string | null): void {
@@ -45,6 +48,10 @@ export function openCompare(threadId: string | null): void {
 
 export function openRemoveFork(threadId: string | null): void {
   useCheckpointUi.setState({ removeFork: threadId });
+}
+
+export function openBringBack(threadId: string | null): void {
+  useCheckpointUi.setState({ bringBack: threadId });
 }
 
 export function openRestore(target: RestoreTarget): void {

@@ -1,7 +1,7 @@
 // One thread in the sidebar: its name (or first message), how long ago it changed, its state (running,
 // waiting for you, failed) and, for a fork with its own files, where it lives (branch `weft/<id>` or a
 // copy); a menu with Rename, Fork, Archive / Unarchive, and for such a fork Open in worktree, Compare
-// with parent, Remove worktree.
+// with parent, Bring changes back, Remove worktree.
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import type { Thread } from '../../src-preload/protocol';
 import { baseName, relativeTime } from '../components/format';
@@ -9,7 +9,7 @@ import { Spinner } from '../components/Icon';
 import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
 import { threadBadge, threadTitle } from '../store/selectors';
-import { openCompare, openRemoveFork } from '../store/checkpoint-ui';
+import { openBringBack, openCompare, openRemoveFork } from '../store/checkpoint-ui';
 import { useController, useWeft } from '../store/app-context';
 
 const BADGE_TEXT = { running: 'Running', waiting: 'Waiting for you', failed: 'Failed' } as const;
@@ -50,8 +50,17 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
   if (fork !== undefined && !fork.removed) {
     const what = fork.kind === 'worktree' ? 'worktree' : 'copy';
     items.push(
-      { label: `Open in ${what}`, icon: 'folder', onSelect: () => controller.openProject(fork.cwd) },
+      {
+        label: `Open in ${what}`,
+        icon: 'folder',
+        // The fork's folder becomes the project, with the fork's thread open in it.
+        onSelect: () => {
+          controller.openProject(fork.cwd);
+          void controller.selectThread(thread.id);
+        },
+      },
       { label: 'Compare with parent', icon: 'columns', onSelect: () => openCompare(thread.id) },
+      { label: 'Bring changes back', icon: 'undo', onSelect: () => openBringBack(thread.id) },
       { label: `Remove ${what}`, icon: 'archive', danger: true, onSelect: () => openRemoveFork(thread.id) },
     );
   }

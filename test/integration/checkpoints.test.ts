@@ -1,8 +1,8 @@
 // Undo a turn with its files, through the real app host and the real openai SDK against the mock
-// Responses server: commands and patches that create, edit, delete, rename and chmod files, binary
+// Responses server: commands and patches that create, edit, delete, rename (a patch's Move to too) and chmod files, binary
 // files, a symlink and a nested new folder; in a git repository and in a plain folder; the conflict
 // path with and without force; forks into a worktree or a copy whose commands never touch the original.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
@@ -138,6 +138,47 @@ describe.each([
     if (gitIndex !== null) expect(readFileSync(ws.path('.git/index'))).toEqual(gitIndex);
     const read = await ok<{ thread: { turns: unknown[] } }>(client, 'thread/read', { threadId, includeTurns: true });
     expect(read.thread.turns).toEqual([]);
+  });
+
+  it('undoes a patch that renames (keeping the mode), deletes, and adds in a new nested folder', async () => {
+    chmodSync(ws.path('run.sh'), 0o755);
+    if (gitRepo) {
+      git(ws.dir, 'init', '-q');
+      git(ws.dir, 'add', '.');
+      git(ws.dir, 'commit', '-qm', 'base');
+    }
+    const original = picture(ws.dir);
+    const client = await start();
+    const patch = [
+      "apply_patch <<'EOF'",
+      '*** Begin Patch',
+      '*** Update File: run.sh',
+      '*** Move to: bin/tools/run.sh',
+      '@@',
+      '-echo hi',
+      '+echo hello',
+      '*** Update File: old.txt',
+      '*** Move to: renamed.txt',
+      '@@',
+      '-moving',
+      '+moved',
+      '*** Delete File: gone.txt',
+      '*** Add File: fresh/nested/new.txt',
+      '+from a patch',
+      '*** End Patch',
+      'EOF',
+    ].join('\n');
+    server.enqueueMany([command('p1', patch), answer('patched')]);
+    const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+    const only = await turn(client, thread.id, 'move things');
+    const after = picture(ws.dir);
+    expect(after['bin/tools/run.sh']).toMatch(/^file:755:/);
+    expect([after['run.sh'], after['old.txt'], after['gone.txt']]).toEqual([undefined, undefined, undefined]);
+    expect(readFileSync(ws.path('renamed.txt'), 'utf8')).toBe('moved\n');
+    expect(readFileSync(ws.path('fresh/nested/new.txt'), 'utf8')).toBe('from a patch\n');
+
+    await ok(client, 'thread/revert', { threadId: thread.id, beforeTurnId: only, weftRestoreFiles: true });
+    expect(picture(ws.dir)).toEqual(original);
   });
 });
 
@@ -338,4 +379,124 @@ describe('thread/fork with weftWorktree', () => {
       expect(git(ws.dir, 'worktree', 'list')).not.toContain(fork.thread.cwd);
     }
   });
+});
+
+describe('weft/forks/bringBack', () => {
+  it.each([
+    { project: 'a git repository (a worktree)', gitRepo: true },
+    { project: 'a plain folder (a copy)', gitRepo: false },
+  ])(
+    'in $project: previews the fork changes as a patch on the parent, applies the hunks kept, refuses a stale preview',
+    async ({ gitRepo }) => {
+      const long = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+      writeFileSync(join(ws.dir, 'long.txt'), long.join('\n') + '\n');
+      if (gitRepo) {
+        git(ws.dir, 'init', '-q');
+        git(ws.dir, 'add', '.');
+        git(ws.dir, 'commit', '-qm', 'base');
+      }
+      const client = await start();
+      server.enqueueMany([command('c1', SHELL), answer('first done')]);
+      const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+      const first = await turn(client, thread.id, 'change things');
+      const fork = await ok<{ thread: { id: string; cwd: string } }>(client, 'thread/fork', {
+        threadId: thread.id,
+        weftTurnId: first,
+        weftWorktree: true,
+      });
+      // The parent moves on in the middle of long.txt; the fork edits near both of its ends.
+      server.enqueueMany([
+        command('c2', "echo later > later.txt && sed -i 's/^line 10$/LINE TEN/' long.txt"),
+        answer('second done'),
+      ]);
+      await turn(client, thread.id, 'more');
+      server.enqueueMany([
+        command(
+          'f1',
+          [
+            'echo forked >> notes.txt',
+            'rm new.txt',
+            'echo f > fork-only.txt',
+            "sed -i -e 's/^line 2$/LINE TWO/' -e 's/^line 19$/LINE NINETEEN/' long.txt",
+            'printf "\\000\\002" > blob.bin',
+          ].join(' && '),
+        ),
+        answer('fork done'),
+      ]);
+      await turn(client, fork.thread.id, 'work in the fork');
+      const parentBefore = picture(ws.dir);
+      const forkBefore = picture(fork.thread.cwd);
+
+      type Result = {
+        parentThreadId: string;
+        parentCwd: string;
+        changes: { path: string; kind: { type: string }; diff: string }[];
+        skipped: { path: string; reason: string }[];
+        fingerprint: string;
+        applied: string[];
+      };
+      const preview = await ok<Result>(client, 'weft/forks/bringBack', { threadId: fork.thread.id, dryRun: true });
+      expect(preview.parentThreadId).toBe(thread.id);
+      expect(preview.parentCwd).toBe(ws.dir);
+      expect(preview.changes.map((c) => [c.path, c.kind.type])).toEqual([
+        [join(ws.dir, 'fork-only.txt'), 'add'],
+        [join(ws.dir, 'long.txt'), 'update'],
+        [join(ws.dir, 'new.txt'), 'delete'],
+        [join(ws.dir, 'notes.txt'), 'update'],
+      ]);
+      const longDiff = preview.changes.find((c) => c.path.endsWith('long.txt'))?.diff ?? '';
+      expect(longDiff.match(/^@@/gm)).toHaveLength(2);
+      expect(preview.skipped).toEqual([{ path: 'blob.bin', reason: expect.stringContaining('binary') }]);
+      expect(preview.applied).toEqual([]);
+      expect(picture(ws.dir)).toEqual(parentBefore);
+
+      // A preview that is not the one reviewed writes nothing.
+      const stale = await client.call('weft/forks/bringBack', { threadId: fork.thread.id, fingerprint: 'stale' });
+      expect(stale.error?.message).toMatch(/changed since the preview: nothing was written/);
+      const unreviewed = await client.call('weft/forks/bringBack', { threadId: fork.thread.id });
+      expect(unreviewed.error?.message).toMatch(/params\.fingerprint/);
+      expect(picture(ws.dir)).toEqual(parentBefore);
+
+      // Declined: long.txt's second hunk and the deletion of new.txt. The rest lands in the parent.
+      const done = await ok<Result>(client, 'weft/forks/bringBack', {
+        threadId: fork.thread.id,
+        fingerprint: preview.fingerprint,
+        weftHunks: [
+          { path: join(ws.dir, 'long.txt'), hunk: 0, decision: 'accept' },
+          { path: join(ws.dir, 'long.txt'), hunk: 1, decision: 'decline', comment: 'not yet' },
+          { path: join(ws.dir, 'new.txt'), hunk: 0, decision: 'decline' },
+        ],
+      });
+      expect(done.applied.sort()).toEqual(['fork-only.txt', 'long.txt', 'notes.txt'].map((p) => join(ws.dir, p)));
+      const read = (path: string): string => readFileSync(join(ws.dir, path), 'utf8');
+      expect(read('fork-only.txt')).toBe('f\n');
+      expect(read('notes.txt')).toBe('one\ntwo\nthree\nedited\nforked\n');
+      expect(read('long.txt')).toBe(
+        long.map((l) => (l === 'line 2' ? 'LINE TWO' : l === 'line 10' ? 'LINE TEN' : l)).join('\n') + '\n',
+      );
+      expect(read('new.txt')).toBe('moving\n');
+      expect(read('later.txt')).toBe('later\n');
+      expect(picture(ws.dir)['blob.bin']).toEqual(parentBefore['blob.bin']);
+      // The fork itself is left as it was.
+      expect(picture(fork.thread.cwd)).toEqual(forkBefore);
+
+      // What is left to bring back: the declined hunks.
+      const again = await ok<Result>(client, 'weft/forks/bringBack', { threadId: fork.thread.id, dryRun: true });
+      expect(again.changes.map((c) => [c.path, c.kind.type])).toEqual([
+        [join(ws.dir, 'long.txt'), 'update'],
+        [join(ws.dir, 'new.txt'), 'delete'],
+      ]);
+      expect(again.changes[0]?.diff).toContain('+LINE NINETEEN');
+      expect(again.changes[0]?.diff).not.toContain('+LINE TWO');
+
+      // The parent changes the very lines a fork hunk changes: that file is left out, named, not half brought.
+      writeFileSync(join(ws.dir, 'long.txt'), read('long.txt').replace('line 19\n', 'mine 19\n'));
+      const clash = await ok<Result>(client, 'weft/forks/bringBack', { threadId: fork.thread.id, dryRun: true });
+      expect(clash.changes.map((c) => c.path)).toEqual([join(ws.dir, 'new.txt')]);
+      expect(clash.skipped).toEqual([
+        { path: 'blob.bin', reason: expect.stringContaining('binary') },
+        { path: 'long.txt', reason: 'the parent changed the same lines since the fork' },
+      ]);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 // Forks with files: where they live (`weft/forks/list`, for the sidebar's tree), how a fork's files
 // compare with its parent's project (`weft/forks/compare`), and removing a fork's folder
-// (`weft/forks/remove`, which lists work found nowhere else before it removes anything).
+// (`weft/forks/remove`, which lists work found nowhere else before it removes anything), and bringing a
+// fork's changes back to its parent's project as a reviewed patch (`weft/forks/bringBack`).
 import { execFile } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -10,11 +11,15 @@ import { sameContent, type Entry } from '../../checkpoints/types';
 import type { HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { checkpointRpcError } from './checkpoints';
+import { bringBack } from './fork-bring-back';
 import type { HandlerContext } from './context';
 
 const run = promisify(execFile);
 
-type ForkHandlers = Pick<HandlerTable, 'weft/forks/list' | 'weft/forks/compare' | 'weft/forks/remove'>;
+type ForkHandlers = Pick<
+  HandlerTable,
+  'weft/forks/list' | 'weft/forks/compare' | 'weft/forks/remove' | 'weft/forks/bringBack'
+>;
 
 /** Texts larger than this are not sent. */
 const TEXT_MAX_BYTES = 1024 * 1024;
@@ -98,6 +103,15 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
         });
       }
       return { parentCwd: record.parentCwd, cwd: record.cwd, files };
+    },
+
+    'weft/forks/bringBack': async (params) => {
+      const record = recordOf(params.threadId);
+      if (record.removedAt !== null || !existsSync(record.cwd))
+        throw invalidRequest(`the fork's folder ${record.cwd} was removed: there are no changes to bring back`);
+      if (params.dryRun !== true && ctx.manager.get(record.parentThreadId)?.session.activeTurnId)
+        throw invalidRequest('a turn is running in the parent thread; wait for it to end before bringing changes back');
+      return bringBack(service(), record, params);
     },
 
     'weft/forks/remove': async (params) => {

@@ -11,7 +11,8 @@ import type { PatchPlan } from './plan';
 export type { CommitOptions } from './apply';
 export { unifiedDiffForFile } from './diff';
 export { extractApplyPatchInvocation } from './intercept';
-export { withDeclinedHunks } from './plan';
+export { planPatch, withDeclinedHunks } from './plan';
+export type { Chunk, FileHunk } from './parse';
 export type { PatchPlan } from './plan';
 
 export interface ApplyPatchOptions {

@@ -2,6 +2,7 @@
 // file read through `fs/readFile`), and Weft's per-hunk review: decline single hunks, say why, accept the
 // rest.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useModal } from '../../components/use-modal';
 import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
 import type { IncomingServerRequest } from '../../client/types';
@@ -60,9 +61,11 @@ interface FileReviewProps {
   verdicts: ReadonlyMap<string, HunkVerdict>;
   setVerdict: (key: string, verdict: HunkVerdict) => void;
   collapseUnchanged: boolean;
+  /** Whether a declined hunk asks why (the agent is told); false where no agent reads the answer. */
+  askWhy: boolean;
 }
 
-function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged }: FileReviewProps) {
+function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged, askWhy }: FileReviewProps) {
   const [layout] = useDiffLayout();
   const hunks = useMemo(() => parseFileDiff(change.diff).hunks, [change.diff]);
   const sides = useFileSides(change, hunks);
@@ -99,10 +102,11 @@ function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged }: Fi
             shown={shown}
             verdict={verdicts.get(hunkKey(change.path, index)) ?? NO_VERDICT}
             onChange={(verdict) => setVerdict(hunkKey(change.path, index), verdict)}
+            askWhy={askWhy}
           />
         ),
       })),
-    [hunks, verdicts, change.path, shown, setVerdict],
+    [hunks, verdicts, change.path, shown, setVerdict, askWhy],
   );
 
   return (
@@ -164,10 +168,11 @@ interface HunkControlsProps {
   shown: string;
   verdict: HunkVerdict;
   onChange: (verdict: HunkVerdict) => void;
+  askWhy: boolean;
 }
 
 /** Accept / Decline for one hunk, and why it was declined; shown under the hunk inside the diff. */
-function HunkControls({ index, hunk, shown, verdict, onChange }: HunkControlsProps) {
+function HunkControls({ index, hunk, shown, verdict, onChange, askWhy }: HunkControlsProps) {
   const stats = hunkStats([hunk]);
   const heading = hunk.header.replace(/^@@[^@]*@@\s?/, '');
   const name = `hunk ${index + 1} of ${shown}`;
@@ -206,7 +211,7 @@ function HunkControls({ index, hunk, shown, verdict, onChange }: HunkControlsPro
           </button>
         </div>
       </div>
-      {verdict.declined && (
+      {verdict.declined && askWhy && (
         <textarea
           className="text-input hunk-comment"
           rows={2}
@@ -216,6 +221,103 @@ function HunkControls({ index, hunk, shown, verdict, onChange }: HunkControlsPro
           onChange={(e) => onChange({ ...verdict, comment: e.target.value })}
         />
       )}
+    </div>
+  );
+}
+
+/** The dialog's frame around a patch: shared by a patch approval and "Bring changes back". */
+export interface PatchReviewDialogProps {
+  title: string;
+  /** null while the patch is loading. */
+  changes: readonly FileUpdateChange[] | null;
+  cwd: string | null;
+  verdicts: ReadonlyMap<string, HunkVerdict>;
+  setVerdict: (key: string, verdict: HunkVerdict) => void;
+  /** Esc and the close button. */
+  onClose: () => void;
+  closeLabel: string;
+  closeTitle?: string;
+  /** Shown above the files (why the patch is proposed, what accepting grants). */
+  intro?: ReactNode;
+  /** What Accept would do, left of the buttons. */
+  summary: ReactNode;
+  /** The footer's buttons. */
+  actions: ReactNode;
+  loadingText: string;
+  /** Whether a declined hunk asks why (default: yes, the agent is told). */
+  askWhy?: boolean;
+}
+
+export function PatchReviewDialog({
+  title,
+  changes,
+  cwd,
+  verdicts,
+  setVerdict,
+  onClose,
+  closeLabel,
+  closeTitle,
+  intro,
+  summary,
+  actions,
+  loadingText,
+  askWhy = true,
+}: PatchReviewDialogProps) {
+  const [collapseUnchanged, setCollapseUnchanged] = useState(true);
+  const titleId = useId();
+  const dialog = useRef<HTMLElement>(null);
+  useModal(dialog, onClose);
+  const files = changes ?? [];
+
+  return (
+    <div className="overlay">
+      <section className="review" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} ref={dialog}>
+        <header className="review-head">
+          <Icon name="diff" />
+          <h2 id={titleId}>{title}</h2>
+          <span className="muted">
+            {files.length} {files.length === 1 ? 'file' : 'files'}
+          </span>
+          <span className="spacer" />
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={collapseUnchanged}
+              onChange={(e) => setCollapseUnchanged(e.target.checked)}
+            />
+            Collapse unchanged lines
+          </label>
+          <DiffLayoutToggle />
+          <button type="button" className="icon-button" aria-label={closeLabel} title={closeTitle} onClick={onClose}>
+            <Icon name="x" />
+          </button>
+        </header>
+        {intro}
+        <div className="review-body">
+          {changes === null ? (
+            <div className="tool-empty">
+              <Spinner size={14} /> {loadingText}
+            </div>
+          ) : (
+            changes.map((change) => (
+              <FileReview
+                key={change.path}
+                change={change}
+                cwd={cwd}
+                verdicts={verdicts}
+                setVerdict={setVerdict}
+                collapseUnchanged={collapseUnchanged}
+                askWhy={askWhy}
+              />
+            ))
+          )}
+        </div>
+        <footer className="review-foot">
+          <span className="muted">{summary}</span>
+          <span className="spacer" />
+          {actions}
+        </footer>
+      </section>
     </div>
   );
 }
@@ -231,12 +333,6 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
   const [verdicts, setVerdicts] = useState<ReadonlyMap<string, HunkVerdict>>(() =>
     loadReviewVerdicts(threadId, itemId),
   );
-  const [collapseUnchanged, setCollapseUnchanged] = useState(true);
-  const titleId = useId();
-  const dialog = useRef<HTMLElement>(null);
-
-  // Esc closes it without answering: the request stays pending and the conversation offers it again.
-  useModal(dialog, () => controller.setReviewAside(request.id, true));
 
   const setVerdict = useCallback(
     (key: string, verdict: HunkVerdict): void => {
@@ -255,35 +351,19 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
   };
 
   return (
-    <div className="overlay">
-      <section className="review" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} ref={dialog}>
-        <header className="review-head">
-          <Icon name="diff" />
-          <h2 id={titleId}>Review changes</h2>
-          <span className="muted">
-            {changes.length} {changes.length === 1 ? 'file' : 'files'}
-          </span>
-          <span className="spacer" />
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={collapseUnchanged}
-              onChange={(e) => setCollapseUnchanged(e.target.checked)}
-            />
-            Collapse unchanged lines
-          </label>
-          <DiffLayoutToggle />
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Close (the changes keep waiting)"
-            title="Close (Esc); the changes keep waiting for your review"
-            onClick={() => controller.setReviewAside(request.id, true)}
-          >
-            <Icon name="x" />
-          </button>
-        </header>
-        {((reason ?? '') !== '' || (grantRoot ?? '') !== '') && (
+    <PatchReviewDialog
+      title="Review changes"
+      changes={item === null ? null : changes}
+      cwd={cwd}
+      verdicts={verdicts}
+      setVerdict={setVerdict}
+      // Esc closes it without answering: the request stays pending and the conversation offers it again.
+      onClose={() => controller.setReviewAside(request.id, true)}
+      closeLabel="Close (the changes keep waiting)"
+      closeTitle="Close (Esc); the changes keep waiting for your review"
+      loadingText="Loading the proposed changes…"
+      intro={
+        ((reason ?? '') !== '' || (grantRoot ?? '') !== '') && (
           <div className="review-reason">
             {reason !== null && reason !== undefined && reason !== '' && <p>{reason}</p>}
             {grantRoot !== null && grantRoot !== undefined && grantRoot !== '' && (
@@ -292,32 +372,15 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
               </p>
             )}
           </div>
-        )}
-        <div className="review-body">
-          {item === null ? (
-            <div className="tool-empty">
-              <Spinner size={14} /> Loading the proposed changes…
-            </div>
-          ) : (
-            changes.map((change) => (
-              <FileReview
-                key={change.path}
-                change={change}
-                cwd={cwd}
-                verdicts={verdicts}
-                setVerdict={setVerdict}
-                collapseUnchanged={collapseUnchanged}
-              />
-            ))
-          )}
-        </div>
-        <footer className="review-foot">
-          <span className="muted">
-            {counts.accepted === counts.total
-              ? `Accept applies all ${counts.total} ${counts.total === 1 ? 'hunk' : 'hunks'}.`
-              : `Accept applies ${counts.accepted} of ${counts.total} hunks; the agent is told which were declined and why.`}
-          </span>
-          <span className="spacer" />
+        )
+      }
+      summary={
+        counts.accepted === counts.total
+          ? `Accept applies all ${counts.total} ${counts.total === 1 ? 'hunk' : 'hunks'}.`
+          : `Accept applies ${counts.accepted} of ${counts.total} hunks; the agent is told which were declined and why.`
+      }
+      actions={
+        <>
           <button type="button" className="btn" onClick={() => answer('decline')}>
             Decline
           </button>
@@ -327,8 +390,8 @@ export function ReviewChanges({ request }: { request: PatchRequest }) {
           <button type="button" className="btn btn-primary" onClick={() => answer('accept')}>
             Accept
           </button>
-        </footer>
-      </section>
-    </div>
+        </>
+      }
+    />
   );
 }

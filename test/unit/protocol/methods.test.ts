@@ -60,6 +60,7 @@ const clientRequestMethods = [
   'weft/forks/list',
   'weft/forks/compare',
   'weft/forks/remove',
+  'weft/forks/bringBack',
   'weft/fs/complete',
   'mcpServerStatus/list',
   'config/mcpServer/reload',
