@@ -1,7 +1,7 @@
 // One configured MCP server: its transport (a child process on stdio, or streamable HTTP falling back
 // to SSE), the SDK client over it, its tool list, and what it printed while starting.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
   CallToolResult,
   CreateMessageRequest,
@@ -60,6 +60,10 @@ export class McpConnection {
   readonly log: string[] = [];
   /** How Weft authenticates to the server (Codex's `authStatus`). */
   authStatus: 'unsupported' | 'notLoggedIn' | 'bearerToken' | 'oAuth';
+  /** The last start failed because the server wants credentials (it answered 401, or wants a sign-in). */
+  needsLogin = false;
+  /** The server's endpoint answered 401 during this start. */
+  private unauthorized = false;
   private client: Client | null = null;
   private transport: Transport | null = null;
   private closing = false;
@@ -115,6 +119,8 @@ export class McpConnection {
     if (this.state === 'disabled') return;
     this.state = 'starting';
     this.error = null;
+    this.needsLogin = false;
+    this.unauthorized = false;
     this.lastStderr = null;
     this.log.length = 0;
     this.resources = [];
@@ -192,23 +198,39 @@ export class McpConnection {
         : undefined;
     if (authProvider !== undefined && (await authProvider.tokens()) !== undefined) this.authStatus = 'oAuth';
     const auth = authProvider === undefined ? {} : { authProvider };
+    // Every request goes through here, so a 401 of the server's own endpoint is known whatever the
+    // transport or the SDK's auth flow makes of it afterwards.
+    const endpoint = `${url.origin}${url.pathname}`;
+    const watched: FetchLike = async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status === 401) {
+        const target = new URL(input instanceof URL ? input.href : input);
+        if (`${target.origin}${target.pathname}` === endpoint) this.unauthorized = true;
+      }
+      return response;
+    };
     this.note(
       `connecting: ${url.origin}${url.pathname} (streamable HTTP${this.authStatus === 'oAuth' ? ', signed in' : ''})`,
     );
     try {
       try {
-        await this.attach(sdk, new sdk.StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth }));
+        await this.attach(
+          sdk,
+          new sdk.StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: watched, ...auth }),
+        );
       } catch (error) {
-        if (this.closing || sdk.isLoginError(error)) throw error;
+        // A 401 is about credentials: SSE would be refused the same way.
+        if (this.closing || sdk.isLoginError(error) || this.unauthorized) throw error;
         this.note(`streamable HTTP failed (${errorMessage(error)}); trying SSE`);
         await this.attach(
           sdk,
           new sdk.SSEClientTransport(url, {
             requestInit: { headers },
+            fetch: watched,
             ...auth,
             eventSourceInit: {
               fetch: (input, init) =>
-                fetch(input, {
+                watched(input, {
                   ...init,
                   headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) },
                 }),
@@ -217,9 +239,21 @@ export class McpConnection {
         );
       }
     } catch (error) {
-      if (authProvider !== undefined && sdk.isLoginError(error)) {
+      if (this.closing) throw error;
+      if (authProvider !== undefined && (sdk.isLoginError(error) || this.unauthorized)) {
         this.authStatus = 'notLoggedIn';
+        this.needsLogin = true;
         throw new sdk.McpLoginRequiredError(this.name);
+      }
+      if (this.unauthorized) {
+        this.needsLogin = true;
+        const tokenVar = this.config.bearer_token_env_var;
+        throw new Error(
+          tokenVar !== undefined
+            ? `MCP server "${this.name}" refused the bearer token in ${tokenVar} (401 Unauthorized)`
+            : `MCP server "${this.name}" answered 401 Unauthorized: it wants credentials (bearer_token_env_var, http_headers or env_http_headers)`,
+          { cause: error },
+        );
       }
       throw error;
     }

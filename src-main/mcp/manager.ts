@@ -56,7 +56,7 @@ export class McpManager {
     this.connections = this.build(options.servers);
   }
 
-  private build(servers: Record<string, McpServerConfig>): Map<string, McpConnection> {
+  private connect(name: string, config: McpServerConfig): McpConnection {
     const hooks = {
       elicit: (server: string, params: ElicitRequest['params'], signal: AbortSignal) =>
         this.elicit(server, params, signal),
@@ -64,13 +64,23 @@ export class McpManager {
         this.sample(server, params, signal),
       changed: (server: string) => this.changed(server),
     };
+    return new McpConnection(name, config, this.options.env, hooks, this.options.weftHome);
+  }
+
+  private build(servers: Record<string, McpServerConfig>): Map<string, McpConnection> {
     const sorted = Object.keys(servers).sort();
-    return new Map(
-      sorted.map((name) => [
-        name,
-        new McpConnection(name, servers[name] ?? {}, this.options.env, hooks, this.options.weftHome),
-      ]),
-    );
+    return new Map(sorted.map((name) => [name, this.connect(name, servers[name] ?? {})]));
+  }
+
+  /** Starts one server again with its config (after a sign-in); the others keep running. */
+  async restartServer(name: string): Promise<void> {
+    const old = this.connections.get(name);
+    if (old === undefined || this.closed) return;
+    await old.close();
+    const fresh = this.connect(name, old.config);
+    this.connections.set(name, fresh);
+    this.toolCache = null;
+    await fresh.start(this.generation.signal);
   }
 
   get serverNames(): string[] {
@@ -169,7 +179,8 @@ export class McpManager {
     return [...this.connections.values()].map((c) => ({
       name: c.name,
       authStatus: c.authStatus,
-      runtimeStatus: c.state === 'ready' ? 'connected' : c.state,
+      runtimeStatus:
+        c.state === 'ready' ? 'connected' : c.state === 'failed' && c.needsLogin ? 'authenticationRequired' : c.state,
       serverInfo:
         c.serverInfo === null
           ? null
@@ -265,7 +276,13 @@ export class McpManager {
     this.reported.set(server, key);
     this.options.emit({
       method: 'mcpServer/startupStatus/updated',
-      params: { threadId: this.options.threadId, name: server, status: state, error: c.error, failureReason: null },
+      params: {
+        threadId: this.options.threadId,
+        name: server,
+        status: state,
+        error: c.error,
+        failureReason: state === 'failed' && c.needsLogin ? 'reauthenticationRequired' : null,
+      },
     });
   }
 

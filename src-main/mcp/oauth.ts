@@ -199,6 +199,8 @@ export interface McpLoginOptions {
   open(authorizationUrl: URL): Promise<void>;
   /** How long to wait for the browser to come back (default 5 minutes). */
   timeoutMs?: number;
+  /** Gives up the sign-in (the listener closes). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -255,6 +257,11 @@ export async function mcpLogin(options: McpLoginOptions): Promise<void> {
       ),
     options.timeoutMs ?? 300_000,
   );
+  const onAbort = (): void => settle?.reject(new Error('the sign-in was cancelled'));
+  if (options.signal?.aborted === true) onAbort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  // The code may never be awaited (the first step fails, or signs in without a browser).
+  codeArrived.catch(() => undefined);
   try {
     const scope = options.scopes?.join(' ');
     const first = await auth(provider, { serverUrl: options.url, ...(scope ? { scope } : {}) });
@@ -268,6 +275,7 @@ export async function mcpLogin(options: McpLoginOptions): Promise<void> {
     if (second !== 'AUTHORIZED') throw new Error('the server did not accept the authorization code');
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
     listener.closeAllConnections();
     await new Promise<void>((resolve) => listener.close(() => resolve()));
   }

@@ -5,6 +5,7 @@
 // approval policy `never` it runs unasked and the user is told with a warning.
 import type { CreateMessageRequest, CreateMessageResult, SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MessageResponseItem, ServerRequests, type ContentItem, type ResponseItem } from '../../src-preload/protocol';
+import { ModelError } from '../model/errors';
 import type { ModelClient } from '../model/types';
 import type { ToolContext } from '../tools/types';
 import { newItemId } from '../util/ids';
@@ -147,31 +148,39 @@ export function mcpSampler(source: SamplingModel): McpSampler {
     }
     let text = '';
     let done = '';
-    for await (const event of source.client.stream(
-      {
-        model,
-        instructions: params.systemPrompt ?? '',
-        input: inputOf(params.messages),
-        tools: [],
-        parallelToolCalls: false,
-        reasoning: null,
-        promptCacheKey: `${ctx.threadId}:mcp-sampling:${server}`,
-      },
-      signal,
-    )) {
-      if (event.type === 'outputTextDelta') text += event.delta;
-      else if (event.type === 'outputItemDone') {
-        const item = MessageResponseItem.safeParse(event.item);
-        if (item.success && item.data.role === 'assistant')
-          for (const part of item.data.content)
-            if (part.type === 'output_text' && typeof part['text'] === 'string') done += part['text'];
+    let stopReason: 'endTurn' | 'maxTokens' = 'endTurn';
+    try {
+      for await (const event of source.client.stream(
+        {
+          model,
+          instructions: params.systemPrompt ?? '',
+          input: inputOf(params.messages),
+          tools: [],
+          parallelToolCalls: false,
+          reasoning: null,
+          promptCacheKey: `${ctx.threadId}:mcp-sampling:${server}`,
+          maxOutputTokens: params.maxTokens,
+        },
+        signal,
+      )) {
+        if (event.type === 'outputTextDelta') text += event.delta;
+        else if (event.type === 'outputItemDone') {
+          const item = MessageResponseItem.safeParse(event.item);
+          if (item.success && item.data.role === 'assistant')
+            for (const part of item.data.content)
+              if (part.type === 'output_text' && typeof part['text'] === 'string') done += part['text'];
+        }
       }
+    } catch (error) {
+      // The server asked for at most maxTokens: an answer cut there is its answer, said so in stopReason.
+      if (!(error instanceof ModelError && error.options.outputLimit === true)) throw error;
+      stopReason = 'maxTokens';
     }
     return {
       role: 'assistant',
       content: { type: 'text', text: done !== '' ? done : text },
       model,
-      stopReason: 'endTurn',
+      stopReason,
     };
   };
 }

@@ -66,6 +66,9 @@ export function buildChatBody(request: ModelRequest): OpenAI.Chat.ChatCompletion
       json_schema: { name: OUTPUT_SCHEMA_NAME, schema: request.outputSchema, strict: true },
     };
   }
+  // `max_tokens` rather than OpenAI's newer `max_completion_tokens`: it is the one compatible servers
+  // (Ollama, llama.cpp, vLLM, OpenRouter) all read.
+  if (request.maxOutputTokens !== undefined) body.max_tokens = request.maxOutputTokens;
   const effort = request.reasoning?.effort ?? null;
   if (isReasoningEffort(effort)) body.reasoning_effort = effort;
   return body;

@@ -26,6 +26,8 @@ export class ModelError extends Error {
       httpStatus?: number | null;
       /** Server-requested delay (Retry-After); wins over our backoff. */
       retryAfterMs?: number | null;
+      /** The answer stopped at the output token limit (what came before it was streamed). */
+      outputLimit?: boolean;
     },
   ) {
     super(message);

@@ -103,6 +103,7 @@ function buildBody(request: ModelRequest): OpenAI.Responses.ResponseCreateParams
     stream: true,
     prompt_cache_key: request.promptCacheKey,
   };
+  if (request.maxOutputTokens !== undefined) body['max_output_tokens'] = request.maxOutputTokens;
   if (request.outputSchema) {
     body['text'] = {
       format: { type: 'json_schema', name: OUTPUT_SCHEMA_NAME, schema: request.outputSchema, strict: true },
@@ -183,7 +184,11 @@ function toModelEvent(raw: unknown): ModelEvent | null {
     }
     case 'response.incomplete': {
       const reason = ev.response?.incomplete_details?.reason ?? 'unknown';
-      throw new ModelError(`the response was incomplete: ${reason}`, 'Other', { retryable: false, phase: 'stream' });
+      throw new ModelError(`the response was incomplete: ${reason}`, 'Other', {
+        retryable: false,
+        phase: 'stream',
+        outputLimit: reason === 'max_output_tokens',
+      });
     }
   }
 }

@@ -45,6 +45,8 @@ export interface ModelRequest {
    * absent or null = free text.
    */
   outputSchema?: Record<string, unknown> | null;
+  /** The most output tokens the answer may take (an MCP sampling request's `maxTokens`); absent = the provider's limit. */
+  maxOutputTokens?: number;
 }
 
 /** The name an output schema is given in the response format (the name Codex gives it). */

@@ -8,7 +8,7 @@ import { FileKeyStore, type KeyStore } from '../config/key-store';
 import { rulesDir } from '../safety/approvals/rules';
 import { ThreadStore } from '../store/thread-store';
 import { sharedRuleStore } from '../tools/safety-services';
-import { mcpHandlers } from './handlers/mcp';
+import { McpLogins, mcpHandlers } from './handlers/mcp';
 import { VERSION } from '../version';
 import { RpcDispatcher } from './dispatcher';
 import { readFileForClient } from './file-access';
@@ -123,13 +123,14 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     }
   };
   const context = { store, manager, environment, onSessionEvent: notifyAttention };
+  const mcpLogins = new McpLogins();
   const dispatcher = new RpcDispatcher({
     handlers: {
       ...threadHandlers(context),
       ...turnHandlers(context),
       ...serviceHandlers(context),
       ...setupHandlers(context),
-      ...mcpHandlers(context),
+      ...mcpHandlers(context, mcpLogins),
       ...checkpointHandlers(context),
       ...forkHandlers(context),
       ...terminalHandlers(context),
@@ -159,6 +160,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       return () => waitingListeners.delete(listener);
     },
     close: async () => {
+      await mcpLogins.close();
       await manager.closeAll();
       await store.close();
       checkpoints.service.dispose();

@@ -3,7 +3,8 @@
 // of a root walks the disk. A query first scans every path's lowercase form for the query's letters in
 // order (no allocation per file) and keeps the CANDIDATES likeliest paths by a cheap score; fuzzysort
 // then ranks only those, so a query matching all 50,000 files costs no more garbage than one matching
-// a few. A list older than REFRESH_AFTER_MS is answered from as it is and rebuilt in the background
+// a few. The scan reads each folder once per query word and then only the file names in it: the
+// folder part of a path, shared by its files, is where most of a query's letters are usually found. A list older than REFRESH_AFTER_MS is answered from as it is and rebuilt in the background
 // (in slices, reusing the prepared paths) for the searches after it.
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -23,12 +24,21 @@ const LIST_SLICE = 2_000;
 /** Folders that are never searched, ignored or not: version control and dependency stores. */
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn']);
 
-interface RootIndex {
-  files: Fuzzysort.Prepared[];
-  /** `files[i].target` in lower case, for the allocation-free first pass. */
-  lower: string[];
-  /** `letterBits(lower[i])`: a path lacking a query letter is passed over without reading it. */
+/** The lower-case paths of a root, split into folder (with its `/`) and file name, for the first pass. */
+export interface ScanIndex {
+  files: readonly Fuzzysort.Prepared[];
+  /** The distinct folders, lower case, each with its trailing `/` ('' for the root). */
+  dirs: readonly string[];
+  /** `dirs[dirOf[i]]` is the folder of `files[i]`. */
+  dirOf: Int32Array;
+  /** The lower-case file name of `files[i]`. */
+  base: readonly string[];
+  /** `letterBits` of the lower-case path: a path lacking a query letter is passed over without reading it. */
   bits: Int32Array;
+}
+
+interface RootIndex extends ScanIndex {
+  files: Fuzzysort.Prepared[];
   builtAt: number;
   rebuilding: Promise<void> | null;
 }
@@ -93,7 +103,9 @@ export class FileSearch {
         .then((files) => {
           const fresh = prepared(files, new Map(index.files.map((f) => [f.target, f])));
           index.files = fresh.files;
-          index.lower = fresh.lower;
+          index.dirs = fresh.dirs;
+          index.dirOf = fresh.dirOf;
+          index.base = fresh.base;
           index.bits = fresh.bits;
           index.builtAt = this.now();
         })
@@ -106,16 +118,32 @@ export class FileSearch {
   }
 }
 
-/** Prepared targets (reusing those of an earlier listing) and their lower-case forms. */
+/** Prepared targets (reusing those of an earlier listing) and their lower-case folders and names. */
 export function prepared(
   files: readonly string[],
   earlier: ReadonlyMap<string, Fuzzysort.Prepared>,
-): { files: Fuzzysort.Prepared[]; lower: string[]; bits: Int32Array } {
+): ScanIndex & { files: Fuzzysort.Prepared[] } {
   const targets = files.map((f) => earlier.get(f) ?? fuzzysort.prepare(f));
-  const lower = files.map((f) => f.toLowerCase());
-  const bits = new Int32Array(lower.length);
-  for (let i = 0; i < lower.length; i++) bits[i] = letterBits(lower[i] ?? '');
-  const index = { files: targets, lower, bits };
+  const dirIds = new Map<string, number>();
+  const dirs: string[] = [];
+  const dirOf = new Int32Array(files.length);
+  const base: string[] = [];
+  const bits = new Int32Array(files.length);
+  for (let i = 0; i < files.length; i++) {
+    const lower = (files[i] ?? '').toLowerCase();
+    const cut = lower.lastIndexOf('/') + 1;
+    const dir = lower.slice(0, cut);
+    let id = dirIds.get(dir);
+    if (id === undefined) {
+      id = dirs.length;
+      dirs.push(dir);
+      dirIds.set(dir, id);
+    }
+    dirOf[i] = id;
+    base.push(lower.slice(cut));
+    bits[i] = letterBits(lower);
+  }
+  const index = { files: targets, dirs, dirOf, base, bits };
   // The first query should not pay for running the scan in the interpreter: run it now, while listing.
   for (const warm of ['s', 'e.t', 'a/b']) fuzzysort.go(warm, candidates(warm, index), { limit: 1 });
   return index;
@@ -126,25 +154,26 @@ export function prepared(
  * fuzzysort can match at all), best CANDIDATES by `roughScore`. Scanning allocates nothing per path;
  * the kept ones sit in a min-heap of CANDIDATES slots.
  */
-export function candidates(
-  needle: string,
-  index: { files: readonly Fuzzysort.Prepared[]; lower: readonly string[]; bits: Int32Array },
-): Fuzzysort.Prepared[] {
+export function candidates(needle: string, index: ScanIndex): Fuzzysort.Prepared[] {
   const words = needle
     .toLowerCase()
     .split(/\s+/)
     .filter((w) => w !== '');
   if (words.length === 0) return [];
   const wanted = letterBits(words.join(''));
+  // The folders are walked once a path has the query's letters at all (most queries typed rule out most paths).
+  let folders: FolderStates[] | null = null;
   const heapScore = new Int32Array(CANDIDATES);
   const heapIndex = new Int32Array(CANDIDATES);
   let size = 0;
-  for (let i = 0; i < index.lower.length; i++) {
+  for (let i = 0; i < index.files.length; i++) {
     if (((index.bits[i] ?? 0) & wanted) !== wanted) continue;
-    const path = index.lower[i] ?? '';
+    folders ??= words.map((word) => folderStates(word, index.dirs));
+    const dir = index.dirOf[i] ?? 0;
+    const name = index.base[i] ?? '';
     let score = 0;
-    for (const word of words) {
-      const s = roughScore(word, path);
+    for (let w = 0; w < words.length; w++) {
+      const s = nameScore(words[w] ?? '', folders[w], dir, (index.dirs[dir] ?? '').length, name);
       if (s === NO_MATCH) {
         score = NO_MATCH;
         break;
@@ -204,12 +233,101 @@ function letterBits(text: string): number {
 /** `roughScore` of a path that lacks some of the word's letters. */
 const NO_MATCH = -(2 ** 30);
 
+/** Where `roughScore`'s walk over one word stands at the end of each folder, and what the folder holds. */
+interface FolderStates {
+  /** Letters of the word found in the folder, in order. */
+  taken: Int32Array;
+  /** Separate runs of letters so far. */
+  runs: Int32Array;
+  /** Index in the folder of the last letter found (-2: none). */
+  last: Int32Array;
+  /** 1 when the whole word is in the folder. */
+  whole: Uint8Array;
+  /** Per folder, the lengths j of word prefixes the folder ends with (a whole word may run on into the name). */
+  tails: (number[] | null)[];
+}
+
+function folderStates(word: string, dirs: readonly string[]): FolderStates {
+  const n = dirs.length;
+  const out: FolderStates = {
+    taken: new Int32Array(n),
+    runs: new Int32Array(n),
+    last: new Int32Array(n),
+    whole: new Uint8Array(n),
+    tails: new Array<number[] | null>(n).fill(null),
+  };
+  for (let d = 0; d < n; d++) {
+    const dir = dirs[d] ?? '';
+    let runs = 0;
+    let from = 0;
+    let last = -2;
+    let w = 0;
+    for (; w < word.length; w++) {
+      const at = dir.indexOf(word[w] ?? '', from);
+      if (at < 0) break;
+      if (at !== last + 1) runs++;
+      last = at;
+      from = at + 1;
+    }
+    out.taken[d] = w;
+    out.runs[d] = runs;
+    out.last[d] = last;
+    out.whole[d] = dir.includes(word) ? 1 : 0;
+    for (let j = 1; j < word.length; j++) {
+      if (dir.endsWith(word.slice(0, j))) (out.tails[d] ??= []).push(j);
+    }
+  }
+  return out;
+}
+
+/**
+ * `roughScore(word, folder + name)`, from the folder's precomputed walk: the walk goes on in the name
+ * (the letters the folder lacked), and the whole word is looked for in the name, the folder, and across
+ * the two. Equal to `roughScore` for every path (the unit tests compare them).
+ */
+function nameScore(
+  word: string,
+  folder: FolderStates | undefined,
+  dir: number,
+  dirLength: number,
+  name: string,
+): number {
+  if (folder === undefined) return NO_MATCH;
+  let runs = folder.runs[dir] ?? 0;
+  let last = folder.last[dir] ?? -2;
+  let from = 0;
+  for (let w = folder.taken[dir] ?? 0; w < word.length; w++) {
+    const at = name.indexOf(word[w] ?? '', from);
+    if (at < 0) return NO_MATCH;
+    if (dirLength + at !== last + 1) runs++;
+    last = dirLength + at;
+    from = at + 1;
+  }
+  let score = -runs * 16 - (dirLength + name.length);
+  if (name.includes(word)) score += 4096;
+  else if (folder.whole[dir] === 1 || crosses(word, folder.tails[dir] ?? null, name)) score += 2048;
+  return score;
+}
+
+/** `nameScore` of one lower-case path on its own (to check it against `roughScore`). */
+export function splitScore(word: string, path: string): number {
+  const cut = path.lastIndexOf('/') + 1;
+  return nameScore(word, folderStates(word, [path.slice(0, cut)]), 0, cut, path.slice(cut));
+}
+
+/** Whether the word starts at the end of the folder (one of `tails`) and ends at the start of the name. */
+function crosses(word: string, tails: number[] | null, name: string): boolean {
+  if (tails === null) return false;
+  for (const j of tails) if (name.startsWith(word.slice(j))) return true;
+  return false;
+}
+
 /**
  * NO_MATCH when `word`'s letters are not all in `path` in order; otherwise a score that favours the
  * word whole (in the file name most), few separate runs of letters, and short paths. Small integers
  * only, so the scan stays free of allocation.
  */
-function roughScore(word: string, path: string): number {
+export function roughScore(word: string, path: string): number {
   let runs = 0;
   let from = 0;
   let last = -2;

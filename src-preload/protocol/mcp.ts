@@ -1,6 +1,6 @@
 // MCP servers of a thread, in Codex's shapes: `mcpServerStatus/list`, `config/mcpServer/reload`,
-// `mcpServer/tool/call`, and the `mcpServer/startupStatus/updated` / `item/mcpToolCall/progress`
-// notifications. Weft's additions are named `weft…`.
+// `mcpServer/tool/call`, `mcpServer/oauth/login`, and the `mcpServer/startupStatus/updated` /
+// `item/mcpToolCall/progress` / `mcpServer/oauthLogin/completed` notifications. Weft's additions are named `weft…`.
 import { z } from 'zod';
 import { JsonValue } from './common';
 
@@ -112,3 +112,30 @@ export const McpServerToolCallResult = z.object({
   _meta: JsonValue.optional(),
 });
 export type McpServerToolCallResult = z.infer<typeof McpServerToolCallResult>;
+
+/**
+ * Starts the OAuth sign-in of a server reached by URL (what `weft mcp login NAME` does): the client opens
+ * `authorizationUrl` in a browser, which comes back to a loopback listener of the app server; the
+ * outcome arrives as `mcpServer/oauthLogin/completed`, and the server restarts in the loaded threads.
+ */
+export const McpServerOauthLoginParams = z.object({
+  name: z.string(),
+  /** Default: the server's configured `scopes`. */
+  scopes: z.array(z.string()).nullish(),
+  /** How long the listener waits for the browser (default 300 s). */
+  timeoutSecs: z.number().int().positive().nullish(),
+});
+export type McpServerOauthLoginParams = z.infer<typeof McpServerOauthLoginParams>;
+
+export const McpServerOauthLoginResult = z.object({
+  /** Null when the saved sign-in was still good (no browser needed; the notification follows). */
+  authorizationUrl: z.string().nullable(),
+});
+export type McpServerOauthLoginResult = z.infer<typeof McpServerOauthLoginResult>;
+
+export const McpServerOauthLoginCompletedNotification = z.object({
+  name: z.string(),
+  success: z.boolean(),
+  error: z.string().nullish(),
+});
+export type McpServerOauthLoginCompletedNotification = z.infer<typeof McpServerOauthLoginCompletedNotification>;

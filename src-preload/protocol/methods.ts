@@ -25,6 +25,9 @@ import {
 } from './forks';
 import { InitializeParams, InitializeResult } from './initialize';
 import {
+  McpServerOauthLoginCompletedNotification,
+  McpServerOauthLoginParams,
+  McpServerOauthLoginResult,
   McpServerReloadParams,
   McpServerReloadResult,
   McpServerStartupStatusUpdatedNotification,
@@ -211,6 +214,7 @@ export const ClientRequests = {
   'mcpServerStatus/list': { params: McpServerStatusListParams, result: McpServerStatusListResult },
   'config/mcpServer/reload': { params: McpServerReloadParams, result: McpServerReloadResult },
   'mcpServer/tool/call': { params: McpServerToolCallParams, result: McpServerToolCallResult },
+  'mcpServer/oauth/login': { params: McpServerOauthLoginParams, result: McpServerOauthLoginResult },
   'command/exec': { params: CommandExecParams, result: CommandExecResult },
   'command/exec/write': { params: CommandExecWriteParams, result: CommandExecWriteResult },
   'command/exec/resize': { params: CommandExecResizeParams, result: CommandExecResizeResult },
@@ -259,6 +263,7 @@ export const ServerNotifications = {
   'serverRequest/resolved': ServerRequestResolvedNotification,
   'item/mcpToolCall/progress': McpToolCallProgressNotification,
   'mcpServer/startupStatus/updated': McpServerStartupStatusUpdatedNotification,
+  'mcpServer/oauthLogin/completed': McpServerOauthLoginCompletedNotification,
   'command/exec/outputDelta': CommandExecOutputDeltaNotification,
   'weft/git/progress': WeftGitProgressNotification,
 } as const;

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { evAssistantMessage, evCompleted, evCreated, evNamespacedCall, evOutputTextDelta } from '../support/sse';
+import { startOAuthMcpServer } from '../support/mcp-oauth-server';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
@@ -93,6 +94,52 @@ describe('MCP servers in the UI', () => {
       });
       await page.setViewportSize({ width: 900, height: 700 });
       await e2e.screenshot('mcp-settings-900');
+    },
+  );
+
+  it(
+    'signs in to a server that needs OAuth from Settings: the browser page comes back and the server runs',
+    { timeout: 120_000 },
+    async () => {
+      const secure = await startOAuthMcpServer();
+      try {
+        e2e = await startE2e({
+          viewport: { width: 1400, height: 900 },
+          extraConfig: `[mcp_servers.secure]\nurl = ${JSON.stringify(secure.url)}\n`,
+        });
+        const { page, browser } = e2e;
+        await page.getByRole('button', { name: 'Settings', exact: true }).click();
+        const dialog = page.getByRole('dialog', { name: 'Settings' });
+        const server = dialog
+          .getByRole('list', { name: 'MCP servers' })
+          .getByRole('listitem', { name: 'MCP server secure' });
+        await server.getByText('Needs sign-in', { exact: true }).waitFor();
+        await server
+          .locator('.settings-status-error')
+          .getByText('MCP server "secure" needs you to sign in: run weft mcp login secure', { exact: true })
+          .waitFor();
+        await server.scrollIntoViewIfNeeded();
+        await e2e.screenshot('mcp-sign-in-1400');
+
+        // The sign-in page opens in a new tab (the system browser in the desktop app); the in-memory
+        // authorization server approves at once and sends it back to Weft's loopback listener.
+        const popup = browser.context.waitForEvent('page');
+        await server.getByRole('button', { name: 'Sign in' }).click();
+        const tab = await popup;
+        await tab.getByText('Signed in. You can close this page and go back to Weft.').waitFor();
+        await tab.close();
+
+        await server.getByText('Running', { exact: true }).waitFor();
+        expect(await server.textContent()).toContain('1 tool: whoami');
+        expect(await server.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+        await page.setViewportSize({ width: 900, height: 700 });
+        await server.scrollIntoViewIfNeeded();
+        await e2e.screenshot('mcp-signed-in-900');
+      } finally {
+        await e2e?.close();
+        e2e = undefined;
+        await secure.close();
+      }
     },
   );
 

@@ -234,4 +234,45 @@ describe('terminal and composer', () => {
     await expect.poll(() => threads.getByRole('listitem').count(), { timeout: 20_000 }).toBe(before + 1);
     await conversation(page).getByText('Hello there.').waitFor();
   });
+
+  it(
+    '/diff says when there is nothing to show, /init asks the model for an AGENTS.md, /mcp opens Settings',
+    {
+      timeout: 240_000,
+    },
+    async () => {
+      e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
+      const { page, mock } = e2e;
+      const box = page.getByRole('textbox', { name: 'Message' });
+      const run = async (command: string): Promise<void> => {
+        await box.click();
+        await page.keyboard.type(command);
+        await page.getByRole('listbox', { name: 'Commands' }).waitFor();
+        await page.keyboard.press('Enter');
+      };
+      mock.enqueue(answer('Hello there.'));
+      await box.click();
+      await page.keyboard.type('Say hello');
+      await page.keyboard.press('Enter');
+      await conversation(page).getByText('Hello there.').waitFor();
+
+      // No turn changed a file yet.
+      await run('/diff');
+      await page.getByRole('alert').filter({ hasText: 'No changes in this thread yet.' }).waitFor();
+
+      // /init is a turn: the model is asked to write AGENTS.md from the project.
+      mock.enqueue(answer('Wrote AGENTS.md.'));
+      await run('/init');
+      await conversation(page).getByText('Wrote AGENTS.md.').waitFor();
+      expect(JSON.stringify(mock.requests.at(-1)?.body)).toContain(
+        'Create a file named AGENTS.md at the root of this project',
+      );
+      expect(await box.inputValue()).toBe('');
+
+      await run('/mcp');
+      const settings = page.getByRole('dialog', { name: 'Settings' });
+      await settings.getByRole('heading', { name: 'MCP servers' }).waitFor();
+      await e2e.screenshot('slash-mcp-1400');
+    },
+  );
 });

@@ -17,7 +17,15 @@ import {
   startMockResponsesServer,
   type MockResponsesServer,
 } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evNamespacedCall, evOutputTextDelta } from '../support/sse';
+import {
+  evAssistantMessage,
+  evCompleted,
+  evCreated,
+  evFunctionCall,
+  evIncomplete,
+  evNamespacedCall,
+  evOutputTextDelta,
+} from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
@@ -255,6 +263,38 @@ describe('MCP client over stdio (server-everything)', () => {
   });
 });
 
+describe('MCP resources (server-everything)', () => {
+  it('offers list_mcp_resources, list_mcp_resource_templates and read_mcp_resource, and answers them', async () => {
+    const uri = 'demo://resource/static/document/architecture.md';
+    model.enqueueMany([
+      {
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evFunctionCall('c1', 'list_mcp_resources', { server: 'everything' }),
+          evFunctionCall('c2', 'list_mcp_resource_templates', {}),
+          evFunctionCall('c3', 'read_mcp_resource', { server: 'everything', uri }),
+          evFunctionCall('c4', 'read_mcp_resource', { server: 'nope', uri }),
+          evCompleted(),
+        ],
+      },
+      answer('read it'),
+    ]);
+    start({ everything: everythingStdio });
+    await agent?.runTurn('what resources are there?');
+    const names = toolsOf(0).map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource']),
+    );
+    const outputs = assertAllToolOutputsAnswered(model.requests[1]?.body).map((o) => JSON.stringify(o.output));
+    expect(outputs[0]).toContain(uri);
+    expect(outputs[1]).toContain('demo://resource/dynamic/text/{resourceId}');
+    // The resource's own text, as the server has it.
+    expect(outputs[2]).toContain(`Resource ${uri} (text/markdown):\\n# Everything Server – Architecture`);
+    expect(outputs[3]).toBe(JSON.stringify('no running MCP server named "nope" has resources'));
+  });
+});
+
 describe('MCP client with @modelcontextprotocol/server-filesystem', () => {
   it('reads and lists files of the directory the server is given', async () => {
     const FILESYSTEM = join(
@@ -309,8 +349,15 @@ describe('MCP sampling', () => {
     expect(questions[0]).toContain('MCP server "everything" asks the model');
     expect(questions[0]).toContain('say hi');
     // The sampling request went to the same provider: the server's system prompt and message, no tools.
-    const sampled = model.requests[1]?.body as { instructions: string; input: unknown[]; tools?: unknown[] };
+    const sampled = model.requests[1]?.body as {
+      instructions: string;
+      input: unknown[];
+      tools?: unknown[];
+      max_output_tokens?: number;
+    };
     expect(sampled.instructions).toBe('You are a helpful test server.');
+    // The server's maxTokens bounds the answer.
+    expect(sampled.max_output_tokens).toBe(20);
     expect(JSON.stringify(sampled.input)).toContain('Resource trigger-sampling-request context: say hi');
     expect(sampled.tools ?? []).toEqual([]);
     // The server got the model's answer and returned it in the tool result.
@@ -318,6 +365,27 @@ describe('MCP sampling', () => {
     expect(out).toContain('Hi from the model');
     expect(out).toContain('mock-model');
     expect(mcpItems(events)[0]).toMatchObject({ tool: 'trigger-sampling-request', status: 'completed' });
+  });
+
+  it("honours the server's maxTokens: the answer cut at the limit is returned with stopReason maxTokens", async () => {
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })),
+      { kind: 'sse', events: [evCreated(), evOutputTextDelta('Four, because two'), evIncomplete('max_output_tokens')] },
+      answer('ok'),
+    ]);
+    const a = start(
+      { asker: { ...asker, sampling: true } },
+      {
+        config: { approval_policy: 'on-request' },
+        sendRequest: async () => ({ answers: { sampling: { answers: ['Allow'] } } }),
+      },
+    );
+    await a.runTurn('ask');
+    expect((model.requests[1]?.body as { max_output_tokens?: number }).max_output_tokens).toBe(50);
+    const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[2]?.body)[0]?.output);
+    expect(out).toContain('answered: ');
+    expect(out).toContain('Four, because two');
+    expect(out).toContain('\\"stopReason\\":\\"maxTokens\\"');
   });
 
   it('declines sampling with an error naming the setting when it is not enabled', async () => {

@@ -17,6 +17,9 @@ import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { McpToolCallItem, ThreadItem } from '../../src-preload/protocol';
 import { McpOAuthStore, mcpLogin } from '../../src-main/mcp/oauth';
+import { McpServerOauthLoginResult, McpServerStatusListResult } from '../../src-preload/protocol';
+import { startInProcessHost, type InProcessHost } from '../support/in-process-host';
+import { waitFor } from '../support/wait';
 import { paramsOf, startAgent, type AgentHarness } from '../support/agent';
 import {
   assertAllToolOutputsAnswered,
@@ -33,6 +36,7 @@ let agent: AgentHarness | undefined;
 let http: Server;
 let mcpUrl: string;
 let provider: DemoInMemoryAuthProvider;
+let host: InProcessHost | null = null;
 
 beforeEach(async () => {
   model = await startMockResponsesServer();
@@ -73,12 +77,16 @@ beforeEach(async () => {
     await transport.handleRequest(req, res, req.body);
   });
   app.get('/mcp', (_req, res) => void res.status(405).end());
+  // A server that wants credentials and offers no OAuth: 401 to everything.
+  app.all('/plain', (_req, res) => void res.status(401).end());
   app.delete('/mcp', (_req, res) => void res.status(405).end());
 });
 
 afterEach(async () => {
   await agent?.close();
   agent = undefined;
+  await host?.close();
+  host = null;
   http.closeAllConnections();
   await new Promise<void>((resolve) => http.close(() => resolve()));
   await model.close();
@@ -109,7 +117,11 @@ describe('OAuth for streamable HTTP MCP servers', () => {
     const events = await a.runTurn('hello');
     const failed = paramsOf(events, 'mcpServer/startupStatus/updated').find((s) => s.status === 'failed');
     expect(failed?.error).toBe('MCP server "secure" needs you to sign in: run weft mcp login secure');
-    expect(a.session.options.mcp?.statuses()[0]?.authStatus).toBe('notLoggedIn');
+    expect(failed?.failureReason).toBe('reauthenticationRequired');
+    expect(a.session.options.mcp?.statuses()[0]).toMatchObject({
+      authStatus: 'notLoggedIn',
+      runtimeStatus: 'authenticationRequired',
+    });
     await agent?.close();
     agent = undefined;
 
@@ -198,5 +210,112 @@ describe('OAuth for streamable HTTP MCP servers', () => {
 
     expect(await finished(weft(['logout', 'secure']))).toMatchObject({ code: 0, stdout: 'Signed out of "secure".\n' });
     expect(await new McpOAuthStore(home.dir).get('secure', mcpUrl)).toBeUndefined();
+  });
+});
+
+describe('MCP servers answering 401', () => {
+  const plainStatus = async (server: Record<string, unknown>, weftHome: string | undefined) => {
+    model.enqueueMany([answer('went on')]);
+    agent = startAgent({
+      baseUrl: model.url,
+      cwd: ws.dir,
+      ...(weftHome === undefined ? {} : { weftHome }),
+      config: { mcp_servers: { plain: { url: mcpUrl.replace(/\/mcp$/, '/plain'), ...server } } },
+    });
+    const events = await agent.runTurn('hello');
+    const failed = paramsOf(events, 'mcpServer/startupStatus/updated').find((s) => s.status === 'failed');
+    return { failed, status: agent.session.options.mcp?.statuses()[0] };
+  };
+
+  it('reports a server without OAuth that answers 401 as authenticationRequired, naming what to configure', async () => {
+    const { failed, status } = await plainStatus({}, undefined);
+    expect(failed?.failureReason).toBe('reauthenticationRequired');
+    expect(status?.runtimeStatus).toBe('authenticationRequired');
+    expect(status?.weftError).toBe(
+      'MCP server "plain" answered 401 Unauthorized: it wants credentials (bearer_token_env_var, http_headers or env_http_headers)',
+    );
+  });
+
+  it('with sign-ins available, a 401 without OAuth metadata still asks for weft mcp login', async () => {
+    const { failed, status } = await plainStatus({}, home.dir);
+    expect(failed?.failureReason).toBe('reauthenticationRequired');
+    expect(status).toMatchObject({ runtimeStatus: 'authenticationRequired', authStatus: 'notLoggedIn' });
+    expect(status?.weftError).toBe('MCP server "plain" needs you to sign in: run weft mcp login plain');
+  });
+
+  it('says the bearer token was refused when one is configured', async () => {
+    const { status } = await plainStatus({ bearer_token_env_var: 'TZ' }, home.dir);
+    expect(status).toMatchObject({ runtimeStatus: 'authenticationRequired', authStatus: 'bearerToken' });
+    expect(status?.weftError).toBe('MCP server "plain" refused the bearer token in TZ (401 Unauthorized)');
+  });
+});
+
+describe('mcpServer/oauth/login', () => {
+  const startHost = async (): Promise<InProcessHost> => {
+    await writeFile(
+      join(home.dir, 'config.toml'),
+      `model = "mock-model"\n[mcp_servers.secure]\nurl = ${JSON.stringify(mcpUrl)}\n[mcp_servers.local]\ncommand = "true"\n`,
+    );
+    host = await startInProcessHost({
+      weftHome: home.dir,
+      cwd: ws.dir,
+      env: { WEFT_HOME: home.dir, OPENAI_API_KEY: 'x', PATH: process.env['PATH'] ?? '' },
+    });
+    return host;
+  };
+
+  it('signs in from the protocol and restarts the server in the open thread', async () => {
+    const { client } = await startHost();
+    const listed = McpServerStatusListResult.parse((await client.call('mcpServerStatus/list', {})).result);
+    expect(listed.data.find((s) => s.name === 'secure')).toMatchObject({
+      runtimeStatus: 'authenticationRequired',
+      authStatus: 'notLoggedIn',
+    });
+
+    const started = await client.call('thread/start', { cwd: ws.dir, ephemeral: true });
+    const threadId = (started.result as { thread: { id: string } }).thread.id;
+    const secureIs = (status: string) =>
+      waitFor(
+        client.subscribe,
+        (m) =>
+          'method' in m &&
+          m.method === 'mcpServer/startupStatus/updated' &&
+          JSON.stringify(m).includes('"name":"secure"') &&
+          JSON.stringify(m).includes(`"status":"${status}"`),
+        { label: `secure ${status}` },
+      );
+    const failed = (await secureIs('failed')) as { params: { failureReason?: string } };
+    expect(failed.params.failureReason).toBe('reauthenticationRequired');
+
+    const ready = secureIs('ready');
+    const completed = waitFor(client.subscribe, (m) => 'method' in m && m.method === 'mcpServer/oauthLogin/completed', {
+      label: 'oauthLogin/completed',
+    });
+    const reply = await client.call('mcpServer/oauth/login', { name: 'secure' });
+    const { authorizationUrl } = McpServerOauthLoginResult.parse(reply.result);
+    expect(authorizationUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/authorize\?/);
+    // The user's browser follows the URL; the redirect lands on Weft's loopback listener.
+    expect((await fetch(authorizationUrl ?? '')).status).toBe(200);
+    expect(await completed).toMatchObject({ params: { name: 'secure', success: true } });
+    await ready;
+    const after = McpServerStatusListResult.parse((await client.call('mcpServerStatus/list', { threadId })).result);
+    expect(after.data.find((s) => s.name === 'secure')).toMatchObject({
+      runtimeStatus: 'connected',
+      authStatus: 'oAuth',
+    });
+    expect(Object.keys(after.data.find((s) => s.name === 'secure')?.tools ?? {})).toEqual(['whoami']);
+    // The tokens never go over the protocol.
+    const saved = await new McpOAuthStore(home.dir).get('secure', mcpUrl);
+    expect(JSON.stringify(client.received)).not.toContain(saved?.tokens?.access_token ?? '?');
+  });
+
+  it('refuses unknown and stdio servers with errors naming them', async () => {
+    const { client } = await startHost();
+    expect((await client.call('mcpServer/oauth/login', { name: 'nope' })).error?.message).toBe(
+      'params.name: no MCP server named "nope" in the config',
+    );
+    expect((await client.call('mcpServer/oauth/login', { name: 'local' })).error?.message).toBe(
+      'params.name: "local" is a stdio server; OAuth is for servers reached by URL',
+    );
   });
 });

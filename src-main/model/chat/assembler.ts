@@ -175,7 +175,7 @@ function checkFinishReason(reason: string): void {
     throw new ModelError(
       'the model output hit the token limit (finish_reason "length") before the answer was complete; raise the provider\'s output token limit or ask for a shorter answer',
       'Other',
-      { retryable: false, phase: 'stream' },
+      { retryable: false, phase: 'stream', outputLimit: true },
     );
   }
   if (reason === 'content_filter') {

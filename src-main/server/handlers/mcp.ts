@@ -7,9 +7,35 @@ import { invalidParams, invalidRequest } from '../rpc-error';
 import { threadConfig } from '../thread-factory';
 import type { HandlerContext } from './context';
 
-type McpHandlers = Pick<HandlerTable, 'mcpServerStatus/list' | 'config/mcpServer/reload' | 'mcpServer/tool/call'>;
+type McpHandlers = Pick<
+  HandlerTable,
+  'mcpServerStatus/list' | 'config/mcpServer/reload' | 'mcpServer/tool/call' | 'mcpServer/oauth/login'
+>;
 
-export function mcpHandlers(ctx: HandlerContext): McpHandlers {
+/** Sign-ins started by `mcpServer/oauth/login` and still waiting for the browser: one per server. */
+export class McpLogins {
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
+
+  /** Runs `login` for `server`, giving up the one already running for it. */
+  run(server: string, login: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    this.running.get(server)?.abort.abort();
+    const abort = new AbortController();
+    const done = login(abort.signal).finally(() => {
+      if (this.running.get(server)?.abort === abort) this.running.delete(server);
+    });
+    this.running.set(server, { abort, done: done.catch(() => undefined) });
+    return done;
+  }
+
+  /** Gives up every sign-in and waits for their listeners to close (the app server is closing). */
+  async close(): Promise<void> {
+    const all = [...this.running.values()];
+    for (const r of all) r.abort.abort();
+    await Promise.all(all.map((r) => r.done));
+  }
+}
+
+export function mcpHandlers(ctx: HandlerContext, logins: McpLogins = new McpLogins()): McpHandlers {
   const { manager, environment } = ctx;
   const threadMcp = (threadId: string): McpManager => {
     const entry = manager.get(threadId);
@@ -52,6 +78,57 @@ export function mcpHandlers(ctx: HandlerContext): McpHandlers {
         await mcp.reload(loaded.config.mcp_servers);
       }
       return {};
+    },
+    'mcpServer/oauth/login': async (params) => {
+      const { name } = params;
+      const { loaded } = await threadConfig(environment, {}, environment.defaultCwd);
+      const server = loaded.config.mcp_servers[name];
+      if (server === undefined) throw invalidParams(`params.name: no MCP server named "${name}" in the config`);
+      const url = server.url;
+      if (url === undefined)
+        throw invalidParams(`params.name: "${name}" is a stdio server; OAuth is for servers reached by URL`);
+      const scopes = params.scopes ?? server.scopes;
+      let shown: (url: string | null) => void = () => undefined;
+      const authorizationUrl = new Promise<string | null>((resolve) => (shown = resolve));
+      // Loaded on use: the OAuth module pulls in the MCP SDK, which a host without sign-ins never needs.
+      const { mcpLogin } = await import('../../mcp/oauth');
+      const login = logins.run(name, (signal) =>
+        mcpLogin({
+          weftHome: environment.weftHome,
+          server: name,
+          url,
+          ...(scopes === undefined ? {} : { scopes }),
+          timeoutMs: (params.timeoutSecs ?? 300) * 1000,
+          signal,
+          open: async (u) => shown(u.href),
+        }),
+      );
+      // The request answers with the URL to open (or null when no browser was needed); the outcome
+      // follows as a notification, once the threads' copies of the server have restarted with the sign-in.
+      let answered = false;
+      void login.then(
+        async () => {
+          shown(null);
+          for (const id of manager.loadedIds()) {
+            const mcp = manager.get(id)?.session.options.mcp;
+            if (mcp?.connection(name)?.config.url === url) await mcp.restartServer(name);
+          }
+          manager.broadcast({ method: 'mcpServer/oauthLogin/completed', params: { name, success: true, error: null } });
+        },
+        (error: unknown) => {
+          // Failing before the URL was shown fails the request itself (below).
+          if (answered)
+            manager.broadcast({
+              method: 'mcpServer/oauthLogin/completed',
+              params: { name, success: false, error: errorMessage(error) },
+            });
+        },
+      );
+      const result = await Promise.race([authorizationUrl, login.then(() => null)]).catch((error: unknown) => {
+        throw invalidRequest(`sign-in to MCP server "${name}" failed: ${errorMessage(error)}`);
+      });
+      answered = true;
+      return { authorizationUrl: result };
     },
     'mcpServer/tool/call': async (params) => {
       const mcp = threadMcp(params.threadId);

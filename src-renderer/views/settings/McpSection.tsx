@@ -1,5 +1,7 @@
 // MCP servers: each configured server with its state, its tools, what it printed at its last start, and
-// a switch that writes `enabled` to config.toml and restarts the servers (`config/mcpServer/reload`).
+// a switch that writes `enabled` to config.toml and restarts the servers (`config/mcpServer/reload`). A
+// server reached by URL that wants a sign-in gets a "Sign in" button: `mcpServer/oauth/login` gives the
+// page to open in the browser, and `mcpServer/oauthLogin/completed` says how it went.
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { JsonValue, McpServerStatus } from '../../../src-preload/protocol';
 import { useController, useWeft } from '../../store/app-context';
@@ -40,6 +42,9 @@ export function McpSection() {
   const [servers, setServers] = useState<McpServerStatus[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The sign-in in progress: which server, and the page the browser should show. */
+  const [signIn, setSignIn] = useState<{ name: string; url: string | null } | null>(null);
+  const [signInError, setSignInError] = useState<{ name: string; message: string } | null>(null);
   const titleId = useId();
 
   const load = useCallback(async () => {
@@ -59,6 +64,34 @@ export function McpSection() {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)
     void load();
   }, [load]);
+
+  const signingIn = signIn?.name ?? null;
+  useEffect(() => {
+    if (signingIn === null) return;
+    return controller.onNotification((n) => {
+      if (n.method !== 'mcpServer/oauthLogin/completed' || n.params.name !== signingIn) return;
+      setSignIn(null);
+      if (!n.params.success)
+        setSignInError({ name: signingIn, message: `Sign-in failed: ${n.params.error ?? 'unknown error'}` });
+      void load();
+    });
+  }, [controller, signingIn, load]);
+
+  const startSignIn = async (server: McpServerStatus): Promise<void> => {
+    setSignInError(null);
+    setSignIn({ name: server.name, url: null });
+    try {
+      const { authorizationUrl } = await controller.request('mcpServer/oauth/login', { name: server.name });
+      if (authorizationUrl !== null) {
+        // In the desktop app this opens the system browser; served, a new tab. The link stays in case it was blocked.
+        window.open(authorizationUrl, '_blank', 'noopener,noreferrer');
+        setSignIn((s) => (s?.name === server.name ? { name: server.name, url: authorizationUrl } : s));
+      }
+    } catch (e) {
+      setSignIn(null);
+      setSignInError({ name: server.name, message: e instanceof Error ? e.message : String(e) });
+    }
+  };
 
   const setEnabled = async (server: McpServerStatus, enabled: boolean): Promise<void> => {
     setBusy(true);
@@ -107,6 +140,34 @@ export function McpSection() {
                   </label>
                 </div>
                 {server.weftError && <p className="settings-status settings-status-error">{server.weftError}</p>}
+                {server.weftTransport === 'http' &&
+                  (state === 'authenticationRequired' || server.authStatus === 'notLoggedIn') && (
+                    <div className="mcp-sign-in">
+                      <button
+                        type="button"
+                        className="btn"
+                        disabled={signIn !== null}
+                        onClick={() => void startSignIn(server)}
+                      >
+                        Sign in
+                      </button>
+                      {signIn?.name === server.name && (
+                        <span className="muted small" role="status">
+                          Waiting for the sign-in in your browser…{' '}
+                          {signIn.url !== null && (
+                            <a href={signIn.url} target="_blank" rel="noopener noreferrer">
+                              Open the sign-in page
+                            </a>
+                          )}
+                        </span>
+                      )}
+                    </div>
+                  )}
+                {signInError?.name === server.name && (
+                  <p className="settings-status settings-status-error" role="alert">
+                    {signInError.message}
+                  </p>
+                )}
                 {tools.length > 0 && (
                   <p className="muted small mcp-tools">
                     {tools.length} tool{tools.length === 1 ? '' : 's'}: {tools.join(', ')}

@@ -434,8 +434,14 @@ describe('ChatCompletionsClient errors', () => {
     });
     const { error, events } = await failure(client());
     expect(events.some((e) => e.type === 'completed')).toBe(false);
-    expect(error.options).toMatchObject({ retryable: false, phase: 'stream' });
+    expect(error.options).toMatchObject({ retryable: false, phase: 'stream', outputLimit: true });
     expect(error.message).toContain('token limit');
+  });
+
+  it('sends maxOutputTokens as max_tokens', async () => {
+    server.enqueue({ kind: 'sse', chunks: [chatText('ok'), chatFinish('stop')] });
+    await collect(client(), request({ maxOutputTokens: 42 }));
+    expect(server.requests[0]?.body).toMatchObject({ max_tokens: 42 });
   });
 
   it('classifies an error frame in the stream by its code', async () => {

@@ -104,6 +104,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
     capReached: false,
   }),
   'weft/git/progress': note('weft/git/progress', { progressId: 'p1', line: 'Writing objects: 100%' }),
+  'mcpServer/oauthLogin/completed': note('mcpServer/oauthLogin/completed', { name: 'docs', success: true }),
 };
 
 describe('reduceNotification', () => {
