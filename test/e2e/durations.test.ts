@@ -45,15 +45,16 @@ function wallTimeSent(mock: MockResponsesServer, callId: string): number {
 }
 
 /**
- * Lets the approval wait: from the moment it is shown until the turn's own clock ("Working 3.0 s") has
- * passed three seconds, which takes real time the test can observe. Returns the wait in ms, measured up to
- * just before the answer is clicked.
+ * Lets the approval wait: from the moment it is shown until the turn's own clock ("Working 4.2 s"), which
+ * ticks once a second, has moved on four seconds from what it read then. That takes real time the test
+ * can observe. Returns the wait in ms, measured up to just before the answer is clicked.
  */
-async function letItWait(page: Page, shown: number): Promise<number> {
-  await page
-    .locator('.turn-end .working')
-    .filter({ hasText: /Working\s*(?:[3-9]\.\d s|\d{2} s|\d+ m \d)/ })
-    .waitFor();
+async function letItWait(page: Page): Promise<number> {
+  const shown = performance.now();
+  const clock = page.locator('.turn-end .working');
+  const read = async () => parseDuration((await clock.innerText()).replace(/^\s*Working\s*/, '').trim());
+  const target = (await read()) + 4000;
+  await expect.poll(read, { timeout: 30_000 }).toBeGreaterThanOrEqual(target);
   return performance.now() - shown;
 }
 
@@ -75,7 +76,7 @@ describe('durations', () => {
     await sendMessage(page, 'Touch a file');
     const approval = page.getByRole('dialog', { name: 'Approve command' });
     await approval.waitFor();
-    const commandWait = await letItWait(page, performance.now());
+    const commandWait = await letItWait(page);
     await clickCentre(page, approval.getByRole('button', { name: 'Accept', exact: true }));
     await conversation(page).getByText('Touched it.').waitFor();
 
@@ -98,7 +99,7 @@ describe('durations', () => {
     await sendMessage(page, 'Write a file');
     const review = page.getByRole('dialog', { name: 'Review changes' });
     await review.waitFor();
-    const patchWait = await letItWait(page, performance.now());
+    const patchWait = await letItWait(page);
     await clickCentre(page, review.getByRole('button', { name: 'Accept', exact: true }));
     await conversation(page).getByText('Wrote it.').waitFor();
     expect(await workspace.read('reviewed.txt')).toBe('reviewed\n');
