@@ -1,13 +1,8 @@
 // E2E: approvals by click — a command, and a patch reviewed hunk by hunk — against `weft serve`.
 import { afterEach, describe, expect, it } from 'vitest';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
-
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 
 const NOTES = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const PATCH = [
@@ -44,7 +39,7 @@ describe('approvals', () => {
           evCompleted(),
         ],
       },
-      answer('It printed the greeting.'),
+      answerTurn('It printed the greeting.'),
     ]);
 
     await sendMessage(page, 'Write a greeting to a file');
@@ -73,7 +68,7 @@ describe('approvals', () => {
           kind: 'sse',
           events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()],
         },
-        answer('Kept line 18 as it was.'),
+        answerTurn('Kept line 18 as it was.'),
       ]);
 
       await sendMessage(page, 'Capitalise lines 2 and 18');
@@ -102,7 +97,7 @@ describe('approvals', () => {
     const { page, mock, workspace } = e2e;
     mock.enqueueMany([
       { kind: 'sse', events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()] },
-      answer('Understood, no changes.'),
+      answerTurn('Understood, no changes.'),
     ]);
 
     await sendMessage(page, 'Capitalise lines 2 and 18');

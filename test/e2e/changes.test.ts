@@ -5,25 +5,15 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GIT_ENV } from '../support/git-repo';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e, type E2e } from '../support/weft-serve';
 
 const run = promisify(execFile);
 const TWENTY = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 async function git(dir: string, ...args: string[]): Promise<string> {
   return (await run('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV } })).stdout;
@@ -206,7 +196,7 @@ describe('Changes panel', () => {
         overall_explanation: 'ratio divides by zero.',
         overall_confidence_score: 0.85,
       };
-      mock.enqueueMany([answer('Hello.'), answer(JSON.stringify(findings)), answer('Added a zero check.')]);
+      mock.enqueueMany([answerTurn('Hello.'), answerTurn(JSON.stringify(findings)), answerTurn('Added a zero check.')]);
       await sendMessage(page, 'Hi');
       await conversation(page).getByText('Hello.').waitFor();
 
@@ -242,7 +232,7 @@ describe('Changes panel', () => {
     const { page, workspace, mock } = e2e;
     await commitAll(workspace.dir);
     await writeFile(workspace.path('a.txt'), 'one\nTWO\nthree\n');
-    mock.enqueue(answer('Will do.'));
+    mock.enqueue(answerTurn('Will do.'));
     const panel = await openChanges(page);
     await panel.getByRole('button', { name: 'Show diff of a.txt' }).click();
     const lineNumber = panel.locator('.changes-diff .editor.modified .line-numbers').filter({ hasText: /^2$/ });
@@ -269,7 +259,7 @@ describe('Changes panel', () => {
           kind: 'sse',
           events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: patch }), evCompleted()],
         },
-        answer('Done.'),
+        answerTurn('Done.'),
       ]);
       await sendMessage(page, 'Capitalise');
       await conversation(page).getByText('Done.').waitFor();

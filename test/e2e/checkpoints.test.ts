@@ -3,17 +3,13 @@
 // mouse (wheel + click) at 1400×900 and 900×700 through `weft serve`.
 import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { clickCentre, wheelIntoView } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const command = (id: string, cmd: string) => ({
   kind: 'sse' as const,
   events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd }), evCompleted()],
@@ -22,20 +18,14 @@ const command = (id: string, cmd: string) => ({
 const FILES = { 'notes.txt': 'one\ntwo\nthree\n', 'gone.txt': 'bye\n' };
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 /** Two turns: the first edits, deletes and creates a nested folder; the second adds a file. */
 async function twoTurns(e: E2e): Promise<void> {
   e.mock.enqueueMany([
     command('c1', 'printf "TWO\\n" >> notes.txt && rm gone.txt && mkdir -p made/deep && echo x > made/deep/x.txt'),
-    answer('First done.'),
+    answerTurn('First done.'),
     command('c2', 'echo later > later.txt'),
-    answer('Second done.'),
+    answerTurn('Second done.'),
   ]);
   await sendMessage(e.page, 'Change the notes');
   await conversation(e.page).getByText('First done.').waitFor();
@@ -170,7 +160,7 @@ describe('checkpoints in the UI', () => {
       await e2e.screenshot('checkpoints-fork-900');
 
       // The fork's commands run in the copy and never touch the original.
-      e2e.mock.enqueueMany([command('f1', 'echo forked > fork-only.txt'), answer('Fork done.')]);
+      e2e.mock.enqueueMany([command('f1', 'echo forked > fork-only.txt'), answerTurn('Fork done.')]);
       await sendMessage(page, 'Work in the fork');
       await conversation(page).getByText('Fork done.').waitFor();
       expect(readFileSync(join(copy, 'fork-only.txt'), 'utf8')).toBe('forked\n');

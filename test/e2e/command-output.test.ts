@@ -2,28 +2,18 @@
 // first line never scrolled away, no empty row under a one-line output), and a long output's tail with
 // a note of what it leaves out, "Show all" and "Open in editor".
 import type { Locator } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clickCentre } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const call = (id: string, cmd: string) => ({
   kind: 'sse' as const,
   events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd }), evCompleted()],
 });
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 /** The rows xterm draws for a cell (one element per terminal row) and the text of each. */
 async function drawnRows(cell: Locator): Promise<string[]> {
@@ -49,7 +39,7 @@ describe('command output in the conversation', () => {
       ];
       // One line wider than the cell: it wraps, and every row of it is in view.
       const wide = "printf '%0300d\\n' 0";
-      mock.enqueueMany([...short.map(([cmd], i) => call(`s${i}`, cmd)), call('w1', wide), answer('Printed them.')]);
+      mock.enqueueMany([...short.map(([cmd], i) => call(`s${i}`, cmd)), call('w1', wide), answerTurn('Printed them.')]);
       await sendMessage(page, 'Print a few lines');
       await conversation(page).getByText('Printed them.').waitFor();
       for (const [cmd, lines] of short) {
@@ -76,7 +66,7 @@ describe('command output in the conversation', () => {
 
       // 60,000 lines (about 349,000 characters): more than the cell shows, and more than the page keeps.
       const long = 'seq 1 60000';
-      mock.enqueueMany([call('l1', long), answer('Counted.')]);
+      mock.enqueueMany([call('l1', long), answerTurn('Counted.')]);
       await sendMessage(page, 'Count far');
       await conversation(page).getByText('Counted.').waitFor();
       const note = cell(long).locator('.output-note');

@@ -1,27 +1,17 @@
 // E2E: a command's cell and the thread header say how the command stands: waiting for approval,
 // running, done, failed with its exit code, not run (declined), cancelled, stopped, or an error.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clickCentre } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const call = (id: string, args: object) => ({
   kind: 'sse' as const,
   events: [evCreated(), evFunctionCall(id, 'exec_command', args), evCompleted()],
 });
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 describe('command states', () => {
   it('labels every way a command can stand or end', { timeout: 420_000 }, async () => {
@@ -39,7 +29,7 @@ describe('command states', () => {
       call('c2', { cmd: 'ls', workdir: '/no/such/folder' }),
       call('c3', { cmd: 'ls no-such-file' }),
       call('c4', { cmd: 'ls' }),
-      answer('Tried everything.'),
+      answerTurn('Tried everything.'),
     ]);
     await sendMessage(page, 'Try some commands');
     await approval.waitFor();

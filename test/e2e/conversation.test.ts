@@ -1,14 +1,16 @@
 // E2E: a real `weft serve` with the mock model, driven through the built UI in headless Chromium.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGate } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import {
+  evAssistantMessage,
+  evCompleted,
+  evCreated,
+  evFunctionCall,
+  evOutputTextDelta,
+  answerTurn,
+} from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
-
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
@@ -73,7 +75,7 @@ describe('conversation', () => {
     const { page, mock } = e2e;
     mock.enqueueMany([
       { kind: 'sse', events: [evCreated(), evFunctionCall('call_ls', 'exec_command', { cmd: 'ls' }), evCompleted()] },
-      answer('There is a README and a src folder.'),
+      answerTurn('There is a README and a src folder.'),
     ]);
 
     await sendMessage(page, 'What is in this project?');

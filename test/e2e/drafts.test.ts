@@ -1,15 +1,10 @@
 // E2E: unsent work is kept — a patch review's hunk verdicts and comments survive switching threads and a
 // reload until the request is answered, and the composer's draft of each thread survives a reload.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clickCentre, wheelIntoView } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
-
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 
 const NOTES = Array.from({ length: 30 }, (_, i) => `note ${i + 1}`).join('\n') + '\n';
 const PATCH = [
@@ -25,12 +20,6 @@ const PATCH = [
 ].join('\n');
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 describe('unsent work is kept', () => {
   it(
@@ -42,7 +31,7 @@ describe('unsent work is kept', () => {
       const threads = page.getByRole('navigation', { name: 'Threads' });
       const box = page.getByRole('textbox', { name: 'Message' });
 
-      mock.enqueueMany([answer('Hello there.')]);
+      mock.enqueueMany([answerTurn('Hello there.')]);
       await sendMessage(page, 'Say hello');
       await conversation(page).getByText('Hello there.').waitFor();
 
@@ -53,7 +42,7 @@ describe('unsent work is kept', () => {
           kind: 'sse',
           events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()],
         },
-        answer('Applied the rest.'),
+        answerTurn('Applied the rest.'),
       ]);
       await sendMessage(page, 'Shout two notes');
       const dialog = page.getByRole('dialog', { name: 'Review changes' });

@@ -1,18 +1,14 @@
 // E2E: a command's duration in its cell, and the "Wall time" the model reads back for a command and for a
 // patch, count the run only, never the time the user took to answer the approval or the review.
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clickCentre } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 import type { MockResponsesServer } from '../support/mock-responses-server';
 import type { Page } from 'playwright-core';
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const call = (id: string, name: string, args: object) => ({
   kind: 'sse' as const,
   events: [evCreated(), evFunctionCall(id, name, args), evCompleted()],
@@ -59,12 +55,6 @@ async function letItWait(page: Page): Promise<number> {
 }
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 describe('durations', () => {
   it('leave out the wait for approval and for review', { timeout: 420_000 }, async () => {
@@ -72,7 +62,7 @@ describe('durations', () => {
     const { page, mock, workspace } = e2e;
 
     // A command that asks first.
-    mock.enqueueMany([call('c1', 'exec_command', { cmd: 'touch timed.txt' }), answer('Touched it.')]);
+    mock.enqueueMany([call('c1', 'exec_command', { cmd: 'touch timed.txt' }), answerTurn('Touched it.')]);
     await sendMessage(page, 'Touch a file');
     const approval = page.getByRole('dialog', { name: 'Approve command' });
     await approval.waitFor();
@@ -95,7 +85,7 @@ describe('durations', () => {
     await screenshotSizes(e2e, 'duration-command');
 
     // A patch that waits for its review, in a new turn so the clock starts again.
-    mock.enqueueMany([call('p1', 'apply_patch', { input: PATCH }), answer('Wrote it.')]);
+    mock.enqueueMany([call('p1', 'apply_patch', { input: PATCH }), answerTurn('Wrote it.')]);
     await sendMessage(page, 'Write a file');
     const review = page.getByRole('dialog', { name: 'Review changes' });
     await review.waitFor();

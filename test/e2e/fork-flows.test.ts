@@ -5,18 +5,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { GIT_ENV } from '../support/git-repo';
 import { clickCentre, wheelIntoView } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const command = (id: string, cmd: string) => ({
   kind: 'sse' as const,
   events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd }), evCompleted()],
@@ -26,12 +22,6 @@ const LINES = Array.from({ length: 14 }, (_, i) => `line ${i + 1}`);
 const FILES = { 'notes.txt': LINES.join('\n') + '\n', 'README.md': '# Demo\n' };
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
@@ -66,9 +56,9 @@ describe('fork flows in the UI', () => {
 
       mock.enqueueMany([
         command('c1', 'echo base > base.txt'),
-        answer('First done.'),
+        answerTurn('First done.'),
         command('c2', 'echo later > later.txt'),
-        answer('Second done.'),
+        answerTurn('Second done.'),
       ]);
       await sendMessage(page, 'Start');
       await conversation(page).getByText('First done.').waitFor();
@@ -96,7 +86,7 @@ describe('fork flows in the UI', () => {
           'f1',
           "sed -i -e 's/^line 2$/LINE TWO/' -e 's/^line 13$/LINE THIRTEEN/' notes.txt && echo forked > fork-only.txt",
         ),
-        answer('Fork done.'),
+        answerTurn('Fork done.'),
       ]);
       await sendMessage(page, 'Work in the fork');
       await conversation(page).getByText('Fork done.').waitFor();
@@ -147,7 +137,7 @@ describe('fork flows in the UI', () => {
       await expect.poll(() => new URL(page.url()).searchParams.get('thread')).toBe(forkThreadId);
       expect(await threads.locator('.thread-row.is-active').count()).toBe(1);
       // A new message runs in the worktree.
-      mock.enqueueMany([command('w1', 'echo here > in-worktree.txt'), answer('Worktree done.')]);
+      mock.enqueueMany([command('w1', 'echo here > in-worktree.txt'), answerTurn('Worktree done.')]);
       await sendMessage(page, 'Once more');
       await conversation(page).getByText('Worktree done.').waitFor();
       expect(readFileSync(`${worktree}/in-worktree.txt`, 'utf8')).toBe('here\n');

@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parse } from 'smol-toml';
-import { afterEach, describe, expect, it } from 'vitest';
-import { evAssistantMessage, evCompleted, evCreated, evNamespacedCall, evOutputTextDelta } from '../support/sse';
+import { describe, expect, it } from 'vitest';
+import { evCompleted, evCreated, evNamespacedCall, answerTurn } from '../support/sse';
 import { startOAuthMcpServer } from '../support/mcp-oauth-server';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
@@ -19,18 +19,7 @@ const EVERYTHING = join(
 );
 const FAILING = resolve(__dirname, '..', 'fixtures', 'mcp', 'failing-server.mjs');
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
-
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 const SERVERS = [
   '[mcp_servers.everything]',
@@ -52,7 +41,7 @@ describe('MCP servers in the UI', () => {
       const { page, mock, home } = e2e;
 
       // A thread starts its servers: the broken one is reported with a chip, and the turn goes on.
-      mock.enqueue(answer('Hello without the broken server.'));
+      mock.enqueue(answerTurn('Hello without the broken server.'));
       await sendMessage(page, 'Hello');
       await conversation(page).getByText('Hello without the broken server.').waitFor();
       const chip = page.getByRole('button', { name: 'MCP server broken failed' });

@@ -1,17 +1,13 @@
 // E2E: every modal (Review changes, Open folder, Settings) keeps Tab inside, closes with Esc and gives
 // focus back; a review closed with Esc keeps waiting and opens again from the conversation; the command
 // approval card takes focus and shows its shortcuts.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { clickCentre, wheelIntoView } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const PATCH = [
   '*** Begin Patch',
   '*** Update File: README.md',
@@ -22,12 +18,6 @@ const PATCH = [
 ].join('\n');
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 const focusInside = (dialog: Locator): Promise<boolean> => dialog.evaluate((el) => el.contains(document.activeElement));
 const isFocused = (target: Locator): Promise<boolean> => target.evaluate((el) => el === document.activeElement);
@@ -95,7 +85,7 @@ describe('modals and keyboard', () => {
           kind: 'sse',
           events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()],
         },
-        answer('Renamed the project.'),
+        answerTurn('Renamed the project.'),
       ]);
       await sendMessage(page, 'Touch a file, then rename the project');
       const card = page.getByRole('dialog', { name: 'Approve command' });

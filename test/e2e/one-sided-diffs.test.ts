@@ -2,16 +2,11 @@
 // line on the other side, no "lines 0–0"), in the review dialog, the conversation's "Edited N files" cell
 // and "View changes"; between two hunks the cell shows a fold marker across the whole diff.
 import type { Locator } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clickCentre, wheelIntoView } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
-
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 
 const NOTES = Array.from({ length: 40 }, (_, i) => `note ${i + 1}`).join('\n') + '\n';
 const PATCH = [
@@ -31,12 +26,6 @@ const PATCH = [
 ].join('\n');
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 /** Every line the diff view draws (all of its editors, top to bottom), with what marks it. */
 async function drawnLines(diff: Locator): Promise<{ text: string; added: boolean; removed: boolean }[]> {
@@ -92,7 +81,7 @@ describe('diffs of new and deleted files', () => {
           kind: 'sse',
           events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()],
         },
-        answer('Changed three files.'),
+        answerTurn('Changed three files.'),
       ]);
       await sendMessage(page, 'Change some files');
 

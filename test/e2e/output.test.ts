@@ -1,24 +1,13 @@
 // E2E: output shown faithfully — Copy on a code block copies its source, and messages sent into a
 // running turn show up at once.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGate } from '../support/mock-responses-server';
 import { clickCentre } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta, answerTurn } from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
-
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 const CODE = 'function add(a, b) {\n  const sum = a + b;\n  return sum;\n}';
 
@@ -27,7 +16,7 @@ describe('faithful output', () => {
     e2e = await startE2e({ viewport: { width: 900, height: 700 } });
     const { page, mock } = e2e;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2e.url).origin });
-    mock.enqueue(answer(`Here it is:\n\n\`\`\`js\n${CODE}\n\`\`\`\n`));
+    mock.enqueue(answerTurn(`Here it is:\n\n\`\`\`js\n${CODE}\n\`\`\`\n`));
     await sendMessage(page, 'Write an add function');
     const block = conversation(page).locator('.md-code');
     await block.locator('code[data-colored]').waitFor({ state: 'attached', timeout: 60_000 });
@@ -54,7 +43,7 @@ describe('faithful output', () => {
           evCompleted(),
         ],
       },
-      answer('Noted, using tabs.'),
+      answerTurn('Noted, using tabs.'),
     ]);
     await sendMessage(page, 'Start the work');
     await conversation(page).getByText('Working on it').waitFor();

@@ -1,22 +1,11 @@
 // E2E: recovering from a failed turn (Retry, errors naming provider and URL), policies labelled by what
 // they do, the approval card's focus and shortcuts, and what a screen reader hears.
-import { afterEach, describe, expect, it } from 'vitest';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { describe, expect, it } from 'vitest';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
-
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 describe('recovery and accessibility', () => {
   it('names the provider and URL of a failed turn and retries it', { timeout: 90_000 }, async () => {
@@ -35,7 +24,7 @@ describe('recovery and accessibility', () => {
     await expect.poll(() => live.textContent()).toMatch(/failed$/);
     await e2e.screenshot('retry-failed-1400');
 
-    mock.enqueue(answer('The README describes a demo project.'));
+    mock.enqueue(answerTurn('The README describes a demo project.'));
     await conversation(page).getByRole('button', { name: 'Retry' }).click();
     await conversation(page).getByText('The README describes a demo project.').waitFor();
     expect(await conversation(page).getByText('upstream exploded').count()).toBe(0);
@@ -98,7 +87,7 @@ describe('recovery and accessibility', () => {
             evCompleted(),
           ],
         },
-        answer('Made it.'),
+        answerTurn('Made it.'),
       ]);
       await sendMessage(page, 'Make a file');
       const card = page.getByRole('dialog', { name: 'Approve command' });

@@ -1,15 +1,10 @@
 // E2E: the review of a patch with two files and five hunks, reached by mouse only (wheel + click) at
 // 1400×900 and 900×700; the conversation then shows what landed, with declined parts marked.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clickCentre, wheelIntoView } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
-
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 
 const lines = (prefix: string, count: number): string =>
   Array.from({ length: count }, (_, i) => `${prefix} line ${i + 1}`).join('\n') + '\n';
@@ -40,12 +35,6 @@ const PATCH = [
 ].join('\n');
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 const VIEWPORTS = [
   { width: 1400, height: 900 },
@@ -66,7 +55,7 @@ describe('review changes, by mouse', () => {
             kind: 'sse',
             events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()],
           },
-          answer('Applied what you accepted.'),
+          answerTurn('Applied what you accepted.'),
         ]);
 
         await sendMessage(page, 'Shout some lines and drop old.txt');

@@ -2,17 +2,11 @@
 // with a new one the page says so instead of "could not connect". The page loads with no CSP errors.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 describe('weft serve token', () => {
   it(

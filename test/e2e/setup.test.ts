@@ -1,22 +1,11 @@
 // E2E: setting Weft up from the UI: no key → told before typing → Settings → key saved → the next turn
 // uses it; defaults and remembered approvals; keyboard use of the dialogs.
-import { afterEach, describe, expect, it } from 'vitest';
-import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { describe, expect, it } from 'vitest';
+import { answerTurn } from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
-
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 const RULES =
   '[[rule]]\nid = "r-npm"\npattern = ["npm", "test"]\ndecision = "allow"\ncreated_at = "2026-11-20T10:00:00Z"\n';
@@ -79,7 +68,7 @@ describe('set-up from the UI', () => {
       await dialog.waitFor({ state: 'detached' });
       expect(await notice.count()).toBe(0);
 
-      mock.enqueue(answer('Hello from the mock.'));
+      mock.enqueue(answerTurn('Hello from the mock.'));
       await sendMessage(page, 'Hello again');
       await conversation(page).getByText('Hello from the mock.').waitFor();
       expect(mock.requests[0]?.headers['authorization']).toBe('Bearer sk-e2e-key');

@@ -1,23 +1,12 @@
 // E2E: the integrated terminal (Ctrl+`, typing, output, tabs), the composer's `!` command, `@` file
 // mentions reaching the model, and the `/` menu.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clickCentre } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { answerTurn } from '../support/sse';
 import { conversation, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
-
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 describe('terminal and composer', () => {
   it(
@@ -73,7 +62,7 @@ describe('terminal and composer', () => {
   it('keeps the terminal panel, its tabs and their output across thread switches', { timeout: 240_000 }, async () => {
     e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
     const { page, mock } = e2e;
-    mock.enqueueMany([answer('Apples are red.'), answer('Cherries are sweet.')]);
+    mock.enqueueMany([answerTurn('Apples are red.'), answerTurn('Cherries are sweet.')]);
     const exchange = async (text: string, reply: string): Promise<void> => {
       const box = page.getByRole('textbox', { name: 'Message' });
       await box.fill(text);
@@ -145,7 +134,7 @@ describe('terminal and composer', () => {
     }
     await e2e.screenshot('shell-command-900');
     expect(mock.requests).toHaveLength(0);
-    mock.enqueue(answer('You printed user-made-42.'));
+    mock.enqueue(answerTurn('You printed user-made-42.'));
     await box.click();
     await page.keyboard.type('What did my command print?');
     await page.keyboard.press('Enter');
@@ -176,7 +165,7 @@ describe('terminal and composer', () => {
     expect(await box.inputValue()).toBe('Check @src/billing/invoice-total.ts ');
     await page.getByRole('list', { name: 'Mentioned files' }).getByText('@src/billing/invoice-total.ts').waitFor();
     await page.keyboard.type('please');
-    mock.enqueue(answer('The tax rate is 7.25%.'));
+    mock.enqueue(answerTurn('The tax rate is 7.25%.'));
     await page.keyboard.press('Enter');
     await conversation(page).getByText('The tax rate is 7.25%.').waitFor();
     // The sent message names the file it points at, as a chip with the file's path on hover.
@@ -193,7 +182,7 @@ describe('terminal and composer', () => {
     e2e = await startE2e({ viewport: { width: 900, height: 700 } });
     const { page, mock } = e2e;
     const box = page.getByRole('textbox', { name: 'Message' });
-    mock.enqueue(answer('Hello there.'));
+    mock.enqueue(answerTurn('Hello there.'));
     await box.click();
     await page.keyboard.type('Say hello');
     await page.keyboard.press('Enter');
@@ -250,7 +239,7 @@ describe('terminal and composer', () => {
         await page.getByRole('listbox', { name: 'Commands' }).waitFor();
         await page.keyboard.press('Enter');
       };
-      mock.enqueue(answer('Hello there.'));
+      mock.enqueue(answerTurn('Hello there.'));
       await box.click();
       await page.keyboard.type('Say hello');
       await page.keyboard.press('Enter');
@@ -261,7 +250,7 @@ describe('terminal and composer', () => {
       await page.getByRole('alert').filter({ hasText: 'No changes in this thread yet.' }).waitFor();
 
       // /init is a turn: the model is asked to write AGENTS.md from the project.
-      mock.enqueue(answer('Wrote AGENTS.md.'));
+      mock.enqueue(answerTurn('Wrote AGENTS.md.'));
       await run('/init');
       await conversation(page).getByText('Wrote AGENTS.md.').waitFor();
       expect(JSON.stringify(mock.requests.at(-1)?.body)).toContain(

@@ -1,14 +1,9 @@
 // E2E: the thread list — fork from an earlier turn, archive, search — against `weft serve`.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { answerTurn } from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
-
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 
 let e2e: E2e | undefined;
 afterEach(async (context) => {
@@ -28,7 +23,7 @@ describe('threads', () => {
   it('forks from an earlier turn and draws the fork under its parent', { timeout: 60_000 }, async () => {
     e2e = await startE2e();
     const { page, mock } = e2e;
-    mock.enqueueMany([answer('First answer.'), answer('Second answer.')]);
+    mock.enqueueMany([answerTurn('First answer.'), answerTurn('Second answer.')]);
     await exchange(page, 'First question', 'First answer.');
     await exchange(page, 'Second question', 'Second answer.');
     const parentUrl = page.url();
@@ -49,7 +44,7 @@ describe('threads', () => {
   it('archives a thread and lists it under Archived', { timeout: 60_000 }, async () => {
     e2e = await startE2e();
     const { page, mock } = e2e;
-    mock.enqueueMany([answer('Noted.')]);
+    mock.enqueueMany([answerTurn('Noted.')]);
     await exchange(page, 'Remember the milk', 'Noted.');
 
     const threads = page.getByRole('navigation', { name: 'Threads' });
@@ -66,7 +61,7 @@ describe('threads', () => {
   it('finds a thread by the text of its messages', { timeout: 60_000 }, async () => {
     e2e = await startE2e();
     const { page, mock } = e2e;
-    mock.enqueueMany([answer('Apples are red.'), answer('Cherries are sweet.')]);
+    mock.enqueueMany([answerTurn('Apples are red.'), answerTurn('Cherries are sweet.')]);
     await exchange(page, 'Tell me about apples', 'Apples are red.');
     await page.getByRole('button', { name: 'New thread' }).click();
     await exchange(page, 'Tell me about cherries', 'Cherries are sweet.');

@@ -1,27 +1,16 @@
 // E2E: thread titles are plain text of a bounded length, a fork's title says it is a fork, unarchiving
 // puts a thread back where it was, and the open thread is scrolled into view in the sidebar.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { clickCentre, wheelIntoView } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
-
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 
 const LONG =
   '# Fix the **login** bug in `auth.ts` and then keep going with many more words than any sidebar title should ever hold';
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 /** The titles of the live threads as the sidebar lists them, top to bottom. */
 function titles(page: Page): Promise<string[]> {
@@ -48,7 +37,7 @@ describe('thread titles and the thread list', () => {
       e2e = await startE2e({ viewport: { width: 900, height: 700 } });
       const { page, mock } = e2e;
       const threads = page.getByRole('navigation', { name: 'Threads' });
-      mock.enqueueMany([answer('Alpha reply.'), answer('Login reply.'), answer('Charlie reply.')]);
+      mock.enqueueMany([answerTurn('Alpha reply.'), answerTurn('Login reply.'), answerTurn('Charlie reply.')]);
       await sendMessage(page, 'Alpha thread');
       await conversation(page).getByText('Alpha reply.').waitFor();
       const alphaId = new URL(page.url()).searchParams.get('thread');

@@ -1,15 +1,10 @@
 // E2E: a turn's "View changes" survives a reload (the diff is rebuilt from the rollout), and the diffs of
 // new and deleted files count only their own lines, with fold markers between hunks.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clickCentre, wheelIntoView } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
-
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 
 const NOTES = Array.from({ length: 40 }, (_, i) => `note ${i + 1}`).join('\n') + '\n';
 const PATCH = [
@@ -29,12 +24,6 @@ const PATCH = [
 ].join('\n');
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 describe('a turn’s changes', () => {
   it('are still there to view after a reload, with fold markers between hunks', { timeout: 300_000 }, async () => {
@@ -46,7 +35,7 @@ describe('a turn’s changes', () => {
     const { page, mock } = e2e;
     mock.enqueueMany([
       { kind: 'sse', events: [evCreated(), evFunctionCall('call_p', 'apply_patch', { input: PATCH }), evCompleted()] },
-      answer('Changed three files.'),
+      answerTurn('Changed three files.'),
     ]);
     await sendMessage(page, 'Change some files');
     await conversation(page).getByText('Changed three files.').waitFor();

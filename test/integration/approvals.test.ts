@@ -11,7 +11,7 @@ import {
   startMockResponsesServer,
   type MockResponsesServer,
 } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
 // These run commands under the real OS sandbox (bubblewrap); `.ci/run` installs it.
@@ -40,10 +40,6 @@ afterEach(async () => {
   await rm(rulesDir, { recursive: true, force: true });
 });
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const call = (id: string, args: object) => ({
   kind: 'sse' as const,
   events: [evCreated(), evFunctionCall(id, 'exec_command', args), evCompleted()],
@@ -77,7 +73,7 @@ describe('approvals and the sandbox through the agent loop', () => {
     server.enqueueMany([
       call('w', { cmd: 'echo in > inside.txt && echo ok' }),
       call('o', { cmd: `echo out > ${outside}/x.txt` }),
-      answer('done'),
+      answerTurn('done'),
     ]);
     agent = start('on-request', 'workspace-write', () => ({ decision: 'accept' }));
     await agent.runTurn('write');
@@ -100,7 +96,7 @@ describe('approvals and the sandbox through the agent loop', () => {
         justification: 'Write the report outside the repo?',
         prefix_rule: ['touch'],
       }),
-      answer('done'),
+      answerTurn('done'),
     ]);
     const statuses: unknown[] = [];
     agent = start('on-request', 'workspace-write', () => {
@@ -129,7 +125,7 @@ describe('approvals and the sandbox through the agent loop', () => {
   it('decline tells the model and marks the item declined; cancel interrupts the turn', async () => {
     server.enqueueMany([
       call('d', { cmd: 'touch x', sandbox_permissions: 'require_escalated', justification: 'ok?' }),
-      answer('fine'),
+      answerTurn('fine'),
     ]);
     agent = start('on-request', 'workspace-write', () => ({ decision: 'decline' }));
     const events = await agent.runTurn('decline');
@@ -153,7 +149,7 @@ describe('approvals and the sandbox through the agent loop', () => {
       sandbox_permissions: 'require_escalated',
       justification: 'append?',
     };
-    server.enqueueMany([call('1', esc), call('2', esc), answer('done')]);
+    server.enqueueMany([call('1', esc), call('2', esc), answerTurn('done')]);
     agent = start('on-request', 'workspace-write', () => ({ decision: 'acceptForSession' }));
     await agent.runTurn('twice');
     expect(approvals(agent)).toHaveLength(1);
@@ -168,7 +164,7 @@ describe('approvals and the sandbox through the agent loop', () => {
         justification: 'touch?',
         prefix_rule: ['touch'],
       }),
-      answer('done'),
+      answerTurn('done'),
     ]);
     agent = start('on-request', 'workspace-write', () => ({
       decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } },
@@ -184,7 +180,7 @@ describe('approvals and the sandbox through the agent loop', () => {
     server.enqueueMany([
       call('1', { cmd: 'ls -la && git status' }),
       call('2', { cmd: 'touch made.txt' }),
-      answer('done'),
+      answerTurn('done'),
     ]);
     agent = start('untrusted', 'workspace-write', () => ({ decision: 'accept' }));
     await agent.runTurn('mixed');
@@ -195,7 +191,7 @@ describe('approvals and the sandbox through the agent loop', () => {
   });
 
   it('on-failure offers to rerun a sandbox-denied command without the sandbox', async () => {
-    server.enqueueMany([call('1', { cmd: `echo x > ${outside}/f.txt` }), answer('done')]);
+    server.enqueueMany([call('1', { cmd: `echo x > ${outside}/f.txt` }), answerTurn('done')]);
     agent = start('on-failure', 'workspace-write', () => ({ decision: 'accept' }));
     const events = await agent.runTurn('retry');
     expect(approvals(agent).map((r) => r.params.reason)).toEqual(['command failed; retry without sandbox?']);
@@ -205,7 +201,7 @@ describe('approvals and the sandbox through the agent loop', () => {
   });
 
   it('never refuses dangerous commands under a restricted sandbox without asking, and runs them with full access', async () => {
-    server.enqueueMany([call('1', { cmd: 'rm -rf a.txt' }), answer('done')]);
+    server.enqueueMany([call('1', { cmd: 'rm -rf a.txt' }), answerTurn('done')]);
     agent = start('never', 'workspace-write', () => ({ decision: 'accept' }));
     await agent.runTurn('danger');
     expect(outputOf(2)).toMatch(/^exec command rejected: dangerous command: .*approvals are set to "Never ask"/);
@@ -213,7 +209,7 @@ describe('approvals and the sandbox through the agent loop', () => {
     expect(existsSync(ws.path('a.txt'))).toBe(true);
     await agent.close();
 
-    server.enqueueMany([call('2', { cmd: 'rm -rf a.txt' }), answer('done')]);
+    server.enqueueMany([call('2', { cmd: 'rm -rf a.txt' }), answerTurn('done')]);
     agent = start('never', 'danger-full-access', () => ({ decision: 'accept' }));
     await agent.runTurn('danger');
     expect(existsSync(ws.path('a.txt'))).toBe(false);
@@ -222,7 +218,7 @@ describe('approvals and the sandbox through the agent loop', () => {
   it('a forbidden rule is never overridden', async () => {
     const rules = new RuleStore(rulesDir);
     await rules.add({ pattern: ['git', 'push'], decision: 'forbidden', justification: 'never push from the agent' });
-    server.enqueueMany([call('1', { cmd: 'git push origin main' }), answer('done')]);
+    server.enqueueMany([call('1', { cmd: 'git push origin main' }), answerTurn('done')]);
     agent = start('never', 'danger-full-access', () => ({ decision: 'accept' }), { rules });
     await agent.runTurn('push');
     expect(outputOf(2)).toMatch(/^exec command rejected: `git push` is forbidden by rule .*never push from the agent/);

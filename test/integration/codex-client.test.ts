@@ -13,7 +13,7 @@ import {
 } from '../../src-preload/protocol';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient, type RpcClient, type RpcMessage } from '../support/rpc-client';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 let server: MockResponsesServer;
@@ -56,10 +56,6 @@ function problemsOf(message: RpcMessage): string[] {
   return [`unknown message ${method}`];
 }
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({
   kind: 'sse' as const,
   events: [evCreated(), ...c, evCompleted()],
@@ -84,7 +80,10 @@ async function runTurn(threadId: string, text: string, extra: Record<string, unk
 
 describe('a Codex client against weft app-server', () => {
   it('gets each response before the notifications it causes, and the fields Codex requires', async () => {
-    server.enqueueMany([calls(evFunctionCall('c1', 'exec_command', { cmd: 'cat notes.txt' })), answer('It says one.')]);
+    server.enqueueMany([
+      calls(evFunctionCall('c1', 'exec_command', { cmd: 'cat notes.txt' })),
+      answerTurn('It says one.'),
+    ]);
     const before = Date.now();
     let from = client.received.length;
     const started = await client.request<Record<string, unknown> & { thread: { id: string } }>('thread/start', {
@@ -146,7 +145,7 @@ describe('a Codex client against weft app-server', () => {
           ],
         }),
       ),
-      answer('done'),
+      answerTurn('done'),
     ]);
     client.onServerRequest = (method) =>
       method === 'item/tool/requestUserInput' ? { answers: { color: { answers: ['Red'] } } } : { decision: 'accept' };
@@ -168,7 +167,7 @@ describe('a Codex client against weft app-server', () => {
     const skill = ws.path('.agents/skills/release/SKILL.md');
     await mkdir(dirname(skill), { recursive: true });
     await writeFile(skill, '---\nname: release\ndescription: Cut a release.\n---\nRun the release script.\n');
-    server.enqueue(answer('ok'));
+    server.enqueue(answerTurn('ok'));
     const granular = { granular: { sandbox_approval: false, rules: true, mcp_elicitations: false } };
     const started = await client.request<{
       thread: { id: string };
@@ -208,7 +207,7 @@ describe('a Codex client against weft app-server', () => {
   });
 
   it('reverts a thread to before a turn (history only) and says so', async () => {
-    server.enqueueMany([answer('first'), answer('second'), answer('third'), answer('after revert')]);
+    server.enqueueMany([answerTurn('first'), answerTurn('second'), answerTurn('third'), answerTurn('after revert')]);
     const { thread } = await client.request<{ thread: { id: string } }>('thread/start', { cwd: ws.dir });
     const t1 = await runTurn(thread.id, 'one');
     const t2 = await runTurn(thread.id, 'two');

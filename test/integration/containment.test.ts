@@ -14,7 +14,7 @@ import {
   startMockResponsesServer,
   type MockResponsesServer,
 } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
 const probe = process.platform === 'linux' ? await probeBwrap() : { ok: false as const, reason: 'not Linux' };
@@ -44,10 +44,6 @@ afterEach(async () => {
   await rm(rulesDir, { recursive: true, force: true });
 });
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const call = (id: string, args: object) => ({
   kind: 'sse' as const,
   events: [evCreated(), evFunctionCall(id, 'exec_command', args), evCompleted()],
@@ -78,7 +74,7 @@ describe.skipIf(!probe.ok)('the model cannot choose what the sandbox lets it wri
       server.enqueueMany([
         call('o', { cmd: 'touch x && echo wrote', workdir: outside }),
         call('r', { cmd: 'cat victim.txt', workdir: outside }),
-        answer('done'),
+        answerTurn('done'),
       ]);
       await writeFile(join(outside, 'victim.txt'), 'original\n');
       agent = start(policy, () => ({ decision: 'accept' }));
@@ -100,7 +96,7 @@ describe.skipIf(!probe.ok)('the model cannot choose what the sandbox lets it wri
 
   it('a workdir inside the workspace stays writable, and relative workdirs resolve against the thread cwd', async () => {
     await mkdir(ws.path('sub'));
-    server.enqueueMany([call('i', { cmd: 'touch made', workdir: 'sub' }), answer('done')]);
+    server.enqueueMany([call('i', { cmd: 'touch made', workdir: 'sub' }), answerTurn('done')]);
     agent = start('never', () => ({ decision: 'accept' }));
     await agent.runTurn('write inside');
     expect(existsSync(ws.path('sub/made'))).toBe(true);
@@ -113,7 +109,7 @@ describe.skipIf(!probe.ok)('the model cannot choose what the sandbox lets it wri
       call('1', { cmd: 'touch hooks-planted', workdir: '.git' }),
       call('2', { cmd: `touch ${outside}/escaped`, workdir: '/' }),
       call('3', { cmd: `touch ${outside.split('/').pop() ?? ''}/escaped2`, workdir: '..' }),
-      answer('done'),
+      answerTurn('done'),
     ]);
     agent = start('never', () => ({ decision: 'accept' }));
     await agent.runTurn('escape');
@@ -123,7 +119,7 @@ describe.skipIf(!probe.ok)('the model cannot choose what the sandbox lets it wri
 
   it('an apply_patch heredoc with an outside workdir is judged against the thread cwd, not the workdir', async () => {
     const patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: planted.txt\n+x\n*** End Patch\nEOF";
-    server.enqueueMany([call('p', { cmd: patch, workdir: outside }), answer('done')]);
+    server.enqueueMany([call('p', { cmd: patch, workdir: outside }), answerTurn('done')]);
     agent = start('never', () => ({ decision: 'accept' }));
     await agent.runTurn('patch outside');
     expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
@@ -145,7 +141,7 @@ describe('approval answers and honest outcomes', () => {
 
   it('offers availableDecisions; the run time excludes the wait for approval', async () => {
     const HUMAN_MS = 3000;
-    server.enqueueMany([escalate('1', 'touch made'), answer('done')]);
+    server.enqueueMany([escalate('1', 'touch made'), answerTurn('done')]);
     agent = start(
       'on-request',
       () => new Promise((resolve) => setTimeout(() => resolve({ decision: 'accept' }), HUMAN_MS)),
@@ -181,7 +177,7 @@ describe('approval answers and honest outcomes', () => {
           evCompleted(),
         ],
       },
-      answer('done'),
+      answerTurn('done'),
     ]);
     agent = start(
       'untrusted',
@@ -199,7 +195,7 @@ describe('approval answers and honest outcomes', () => {
   });
 
   it('a malformed answer is an error, never a decline or an accept', async () => {
-    server.enqueueMany([escalate('1', 'touch never'), answer('done')]);
+    server.enqueueMany([escalate('1', 'touch never'), answerTurn('done')]);
     agent = start('on-request', () => ({ decision: 'yes please' }));
     const events = await agent.runTurn('run');
     expect(existsSync(ws.path('never'))).toBe(false);
@@ -217,7 +213,7 @@ describe('approval answers and honest outcomes', () => {
     server.enqueueMany([
       escalate('1', 'touch a'),
       call('2', { cmd: 'true', workdir: join(ws.dir, 'missing') }),
-      answer('done'),
+      answerTurn('done'),
     ]);
     agent = start('on-request', () => ({ decision: 'decline' }));
     const items = commandItems(await agent.runTurn('run'));
@@ -239,12 +235,12 @@ describe('approval answers and honest outcomes', () => {
     const network = (action: 'allow' | 'deny') => ({
       decision: { applyNetworkPolicyAmendment: { network_policy_amendment: { host: 'example.com', action } } },
     });
-    server.enqueueMany([escalate('1', 'touch allowed'), answer('done')]);
+    server.enqueueMany([escalate('1', 'touch allowed'), answerTurn('done')]);
     agent = start('on-request', () => network('allow'));
     await agent.runTurn('run');
     expect(existsSync(ws.path('allowed'))).toBe(true);
     await agent.close();
-    server.enqueueMany([escalate('2', 'touch denied'), answer('done')]);
+    server.enqueueMany([escalate('2', 'touch denied'), answerTurn('done')]);
     agent = start('on-request', () => network('deny'));
     await agent.runTurn('run');
     expect(existsSync(ws.path('denied'))).toBe(false);
@@ -259,7 +255,7 @@ describe('approval answers and honest outcomes', () => {
     server.enqueueMany([
       patchCall('1', '*** Begin Patch\n*** Add File: p.txt\n+p\n*** End Patch'),
       patchCall('2', `*** Begin Patch\n*** Add File: ${outside}/q.txt\n+q\n*** End Patch`),
-      answer('done'),
+      answerTurn('done'),
     ]);
     agent = start('on-request', () => ({ decision: 'decline' }), { model: 'gpt-oss-mock' });
     const events = await agent.runTurn('patch');

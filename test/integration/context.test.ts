@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { paramsOf, startAgent, type AgentHarness } from '../support/agent';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { answerTurn } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 let server: MockResponsesServer;
@@ -35,11 +35,6 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
-
 /** The request body with machine-specific parts replaced, so it can be compared across machines. */
 function normalized(body: unknown): unknown {
   const text = JSON.stringify(body)
@@ -54,7 +49,7 @@ function normalized(body: unknown): unknown {
 
 describe('project context', () => {
   it('sends the exact first request for a fixture project', async () => {
-    server.enqueue(answer('ok'));
+    server.enqueue(answerTurn('ok'));
     agent = startAgent({
       baseUrl: server.url,
       cwd: ws.path('pkg'),
@@ -71,7 +66,7 @@ describe('project context', () => {
   });
 
   it('sends only what changed on later turns', async () => {
-    server.enqueueMany([answer('one'), answer('two'), answer('three')]);
+    server.enqueueMany([answerTurn('one'), answerTurn('two'), answerTurn('three')]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.path('pkg'), weftHome: home.dir });
     await agent.runTurn('first');
     await agent.runTurn('second');

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 const WEFT = resolve(__dirname, '../../bin/weft.js');
@@ -48,10 +48,6 @@ function runWeft(args: string[]): Promise<{ code: number | null; stdout: string;
   });
 }
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const call = (id: string, name: string, args: object) => ({
   kind: 'sse' as const,
   events: [evCreated(), evFunctionCall(id, name, args), evCompleted()],
@@ -70,7 +66,7 @@ describe('weft exec messages', () => {
   it('prints the patches it applied on stderr, like commands', async () => {
     const patch =
       '*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** Update File: notes.txt\n@@\n alpha\n-beta\n+gamma\n*** Delete File: old.txt\n*** End Patch';
-    server.enqueueMany([call('p1', 'apply_patch', { input: patch }), answer('Patched.')]);
+    server.enqueueMany([call('p1', 'apply_patch', { input: patch }), answerTurn('Patched.')]);
     const result = await runWeft(['exec', '-s', 'workspace-write', '-a', 'never', 'patch it']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Patched.\n');
@@ -83,7 +79,7 @@ describe('weft exec messages', () => {
   });
 
   it('explains a command it could not ask about without advising to drop the sandbox', async () => {
-    server.enqueueMany([call('c1', 'exec_command', { cmd: 'touch made.txt' }), answer('It was declined.')]);
+    server.enqueueMany([call('c1', 'exec_command', { cmd: 'touch made.txt' }), answerTurn('It was declined.')]);
     const result = await runWeft(['exec', '-s', 'danger-full-access', '-a', 'untrusted', 'make a file']);
     expect(result.code).toBe(0);
     const declined = result.stderr.split('\n').find((line) => line.startsWith('weft: declined'));

@@ -9,7 +9,7 @@ import { loadFile } from '../../src-main/store/loader';
 import { canMountFullDisk, fillerOf, spawnOnFullDisk } from '../support/full-disk';
 import { StdioRpcClient } from '../support/rpc-client';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { answerTurn } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 const WEFT = resolve(__dirname, '../../bin/weft.js');
@@ -39,11 +39,6 @@ afterEach(async () => {
   await seed.cleanup();
 });
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
-
 function runExec(
   args: string[],
   fill = true,
@@ -68,7 +63,7 @@ function runExec(
 
 describe.runIf(available)('a full disk under WEFT_HOME', () => {
   it('fails the turn quickly, exits non-zero and never says the thread is saved', async () => {
-    server.enqueue(answer('all done'));
+    server.enqueue(answerTurn('all done'));
     const result = await runExec(['say hi']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
@@ -93,14 +88,14 @@ describe.runIf(available)('a full disk under WEFT_HOME', () => {
     ).toHaveLength(1);
     expect(lines.filter((l) => l.payload.type === 'task_complete')).toHaveLength(1);
     // Failing costs no waiting: about as long as the same run with room on the disk.
-    server.enqueue(answer('all done'));
+    server.enqueue(answerTurn('all done'));
     const healthy = await runExec(['say hi'], false);
     expect(healthy.code).toBe(0);
     expect(result.ms - healthy.ms).toBeLessThan(3000);
   });
 
   it('tells app-server clients the thread is not being saved, then writes every kept line once space returns', async () => {
-    server.enqueueMany([answer('first answer'), answer('second answer')]);
+    server.enqueueMany([answerTurn('first answer'), answerTurn('second answer')]);
     const child = spawnOnFullDisk([process.execPath, WEFT, 'app-server'], {
       mountPoint,
       cwd: ws.dir,

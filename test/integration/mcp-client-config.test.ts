@@ -14,7 +14,7 @@ import {
   startMockResponsesServer,
   type MockResponsesServer,
 } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evNamespacedCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evNamespacedCall, answerTurn } from '../support/sse';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
 const PROBE = join(__dirname, '..', 'support', 'mcp-probe-server.mjs');
@@ -36,10 +36,6 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const calls = (...c: ReturnType<typeof evNamespacedCall>[]) => ({
   kind: 'sse' as const,
   events: [evCreated(), ...c, evCompleted()],
@@ -86,7 +82,7 @@ describe('MCP approvals', () => {
         evNamespacedCall('c2', 'mcp__probe', 'destructive', {}),
         evNamespacedCall('c3', 'mcp__probe', 'plain', {}),
       ),
-      answer('ok'),
+      answerTurn('ok'),
     ]);
     const { agent: a, questions } = startAsking({ probe: probeStdio });
     const events = await a.runTurn('run them');
@@ -111,7 +107,7 @@ describe('MCP approvals', () => {
         evNamespacedCall('c4', 'mcp__lax', 'readonly', {}),
         evNamespacedCall('c5', 'mcp__default', 'readonly', {}),
       ),
-      answer('ok'),
+      answerTurn('ok'),
     ]);
     const { agent: a, questions } = startAsking({
       strict: { ...probeStdio, approval: 'always', tools: { plain: { approval: 'never' } } },
@@ -128,7 +124,7 @@ describe('MCP approvals', () => {
   });
 
   it('refuses a call that must ask when the approval policy is "never", and tells the model', async () => {
-    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__probe', 'readonly', {})), answer('ok')]);
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__probe', 'readonly', {})), answerTurn('ok')]);
     const a = start({ probe: { ...probeStdio, approval: 'always' } });
     const events = await a.runTurn('run it');
     const message = 'probe/readonly needs approval, and the approval policy is "never"';
@@ -142,7 +138,7 @@ describe('what reaches an MCP server', () => {
   it("gives a stdio server `env`, the `env_vars` it names, and `cwd`, and nothing else of Weft's environment", async () => {
     const dir = join(ws.dir, 'server-home');
     await mkdir(dir);
-    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__probe', 'whoami', {})), answer('ok')]);
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__probe', 'whoami', {})), answerTurn('ok')]);
     const a = start(
       {
         probe: {
@@ -183,7 +179,7 @@ describe('what reaches an MCP server', () => {
 
     it('sends `http_headers`, `env_http_headers` whose variable is set, and the `bearer_token_env_var` token', async () => {
       const port = await serve();
-      model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__web', 'whoami', {})), answer('ok')]);
+      model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__web', 'whoami', {})), answerTurn('ok')]);
       const a = start(
         {
           web: {
@@ -213,7 +209,7 @@ describe('tool_timeout_sec', () => {
     model.enqueueMany([
       calls(evNamespacedCall('c1', 'mcp__probe', 'slow', { ms: 60_000 })),
       calls(evNamespacedCall('c2', 'mcp__probe', 'slow', { ms: 1 })),
-      answer('went on'),
+      answerTurn('went on'),
     ]);
     const a = start({ probe: { ...probeStdio, tool_timeout_sec: 0.5 } });
     const events = await a.runTurn('be slow');

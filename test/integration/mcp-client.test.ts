@@ -18,13 +18,13 @@ import {
   type MockResponsesServer,
 } from '../support/mock-responses-server';
 import {
-  evAssistantMessage,
   evCompleted,
   evCreated,
   evFunctionCall,
   evIncomplete,
   evNamespacedCall,
   evOutputTextDelta,
+  answerTurn,
 } from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
@@ -54,10 +54,6 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const calls = (...c: ReturnType<typeof evNamespacedCall>[]) => ({
   kind: 'sse' as const,
   events: [evCreated(), ...c, evCompleted()],
@@ -95,7 +91,7 @@ describe('MCP client over stdio (server-everything)', () => {
         evNamespacedCall('c2', 'mcp__everything', 'get_tiny_image', {}),
         evNamespacedCall('c3', 'mcp__everything', 'get_structured_content', { location: 'New York' }),
       ),
-      answer('done'),
+      answerTurn('done'),
     ]);
     const a = start({ everything: everythingStdio });
     const events = await a.runTurn('use the tools');
@@ -175,7 +171,7 @@ describe('MCP client over stdio (server-everything)', () => {
   it('turns an elicitation into a question and sends the answers back to the server', async () => {
     model.enqueueMany([
       calls(evNamespacedCall('c1', 'mcp__everything', 'trigger_elicitation_request', {})),
-      answer('thanks'),
+      answerTurn('thanks'),
     ]);
     const asked: unknown[] = [];
     const a = start(
@@ -218,7 +214,7 @@ describe('MCP client over stdio (server-everything)', () => {
       calls(evNamespacedCall('c1', 'mcp__everything', 'toggle_simulated_logging', {})),
       calls(evNamespacedCall('c2', 'mcp__everything', 'toggle_simulated_logging', {})),
       calls(evNamespacedCall('c3', 'mcp__everything', 'echo', { message: 'no need to ask' })),
-      answer('ok'),
+      answerTurn('ok'),
     ]);
     const questions: string[] = [];
     const a = start(
@@ -244,7 +240,10 @@ describe('MCP client over stdio (server-everything)', () => {
   });
 
   it('tells the model when the user declines', async () => {
-    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__everything', 'toggle_simulated_logging', {})), answer('ok')]);
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__everything', 'toggle_simulated_logging', {})),
+      answerTurn('ok'),
+    ]);
     const a = start(
       { everything: everythingStdio },
       {
@@ -278,7 +277,7 @@ describe('MCP resources (server-everything)', () => {
           evCompleted(),
         ],
       },
-      answer('read it'),
+      answerTurn('read it'),
     ]);
     start({ everything: everythingStdio });
     await agent?.runTurn('what resources are there?');
@@ -309,7 +308,7 @@ describe('MCP client with @modelcontextprotocol/server-filesystem', () => {
         evNamespacedCall('c1', 'mcp__fs', 'read_text_file', { path: join(ws.dir, 'notes.txt') }),
         evNamespacedCall('c2', 'mcp__fs', 'list_directory', { path: ws.dir }),
       ),
-      answer('read'),
+      answerTurn('read'),
     ]);
     const a = start({ fs: { command: process.execPath, args: [FILESYSTEM, ws.dir], approval: 'never' } });
     const events = await a.runTurn('read my notes');
@@ -329,8 +328,8 @@ describe('MCP sampling', () => {
   it("answers a server's sampling request with the thread's model once the user allows it", async () => {
     model.enqueueMany([
       calls(evNamespacedCall('c1', 'mcp__everything', 'trigger_sampling_request', { prompt: 'say hi', maxTokens: 20 })),
-      answer('Hi from the model'),
-      answer('done'),
+      answerTurn('Hi from the model'),
+      answerTurn('done'),
     ]);
     const questions: string[] = [];
     const a = start(
@@ -371,7 +370,7 @@ describe('MCP sampling', () => {
     model.enqueueMany([
       calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })),
       { kind: 'sse', events: [evCreated(), evOutputTextDelta('Four, because two'), evIncomplete('max_output_tokens')] },
-      answer('ok'),
+      answerTurn('ok'),
     ]);
     const a = start(
       { asker: { ...asker, sampling: true } },
@@ -389,7 +388,10 @@ describe('MCP sampling', () => {
   });
 
   it('declines sampling with an error naming the setting when it is not enabled', async () => {
-    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })), answer('ok')]);
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })),
+      answerTurn('ok'),
+    ]);
     const a = start({ asker });
     await a.runTurn('ask');
     const out = JSON.stringify(assertAllToolOutputsAnswered(model.requests[1]?.body)[0]?.output);
@@ -401,7 +403,10 @@ describe('MCP sampling', () => {
   });
 
   it('tells the server when the user declines the sampling request', async () => {
-    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })), answer('ok')]);
+    model.enqueueMany([
+      calls(evNamespacedCall('c1', 'mcp__asker', 'ask', { question: 'what is 2+2?' })),
+      answerTurn('ok'),
+    ]);
     const a = start(
       { asker: { ...asker, sampling: true } },
       {
@@ -455,7 +460,7 @@ describe('MCP client over streamable HTTP and SSE (server-everything)', () => {
 
   it('falls back to SSE for a server that only speaks SSE', async () => {
     const port = await serve('sse', 'Server is running on port');
-    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__old', 'echo', { message: 'over sse' })), answer('ok')]);
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__old', 'echo', { message: 'over sse' })), answerTurn('ok')]);
     const a = start({ old: { url: `http://127.0.0.1:${port}/sse` } });
     const events = await a.runTurn('echo');
     expect(mcpItems(events)[0]).toMatchObject({
@@ -469,7 +474,7 @@ describe('MCP client over streamable HTTP and SSE (server-everything)', () => {
 
   it('calls a tool of a server reached by URL', async () => {
     const port = await serve('streamableHttp', 'listening on port');
-    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__web', 'get_sum', { a: 2, b: 40 })), answer('42')]);
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__web', 'get_sum', { a: 2, b: 40 })), answerTurn('42')]);
     const a = start({ web: { url: `http://127.0.0.1:${port}/mcp` } });
     const events = await a.runTurn('add');
     expect(
@@ -485,7 +490,7 @@ describe('MCP client over streamable HTTP and SSE (server-everything)', () => {
 
 describe('MCP servers that fail', () => {
   it('reports a server that cannot start, leaves its tools out, and goes on with the turn', async () => {
-    model.enqueueMany([answer('fine without it')]);
+    model.enqueueMany([answerTurn('fine without it')]);
     const a = start({ broken: { command: process.execPath, args: [join(FIXTURES, 'failing-server.mjs')] } });
     const events = await a.runTurn('hello');
     const failed = paramsOf(events, 'mcpServer/startupStatus/updated').find((s) => s.status === 'failed');
@@ -504,7 +509,7 @@ describe('MCP servers that fail', () => {
   });
 
   it('gives up on a server that does not answer within startup_timeout_sec', async () => {
-    model.enqueueMany([answer('went on')]);
+    model.enqueueMany([answerTurn('went on')]);
     const a = start({
       silent: { command: process.execPath, args: [join(FIXTURES, 'silent-server.mjs')], startup_timeout_sec: 0.5 },
     });
@@ -526,7 +531,7 @@ describe('MCP servers that fail', () => {
   });
 
   it('reports a server that crashes mid-call as a failed call and a failed server', async () => {
-    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__crashy', 'crash', {})), answer('it crashed')]);
+    model.enqueueMany([calls(evNamespacedCall('c1', 'mcp__crashy', 'crash', {})), answerTurn('it crashed')]);
     const a = start({ crashy: { command: process.execPath, args: [join(FIXTURES, 'crashing-server.mjs')] } });
     const exited = waitFor(
       a.subscribe,

@@ -26,7 +26,7 @@ import {
   startMockResponsesServer,
   type MockResponsesServer,
 } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evNamespacedCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evNamespacedCall, answerTurn } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 let model: MockResponsesServer;
@@ -94,11 +94,6 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
-
 function start(): AgentHarness {
   agent = startAgent({
     baseUrl: model.url,
@@ -112,7 +107,7 @@ function start(): AgentHarness {
 describe('OAuth for streamable HTTP MCP servers', () => {
   it('asks for weft mcp login, signs in through the loopback redirect, keeps the tokens private, and uses them', async () => {
     // Not signed in: the server is reported, its tools are left out, the turn goes on.
-    model.enqueueMany([answer('without it')]);
+    model.enqueueMany([answerTurn('without it')]);
     let a = start();
     const events = await a.runTurn('hello');
     const failed = paramsOf(events, 'mcpServer/startupStatus/updated').find((s) => s.status === 'failed');
@@ -154,7 +149,7 @@ describe('OAuth for streamable HTTP MCP servers', () => {
     // Signed in: the next thread's server starts and its tool answers as the registered client.
     model.enqueueMany([
       { kind: 'sse', events: [evCreated(), evNamespacedCall('c1', 'mcp__secure', 'whoami', {}), evCompleted()] },
-      answer('done'),
+      answerTurn('done'),
     ]);
     a = start();
     const after = await a.runTurn('who am I');
@@ -215,7 +210,7 @@ describe('OAuth for streamable HTTP MCP servers', () => {
 
 describe('MCP servers answering 401', () => {
   const plainStatus = async (server: Record<string, unknown>, weftHome: string | undefined) => {
-    model.enqueueMany([answer('went on')]);
+    model.enqueueMany([answerTurn('went on')]);
     agent = startAgent({
       baseUrl: model.url,
       cwd: ws.dir,

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeGitRepo, type GitRepo } from '../support/git-repo';
 import { startInProcessHost, type InProcessHost } from '../support/in-process-host';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { answerTurn } from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeWeftHome, type WeftHome } from '../support/workspace';
 
@@ -23,11 +23,6 @@ afterEach(async () => {
   await home?.cleanup();
   await mock?.close();
   app = repo = home = mock = undefined;
-});
-
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
 });
 
 async function setUp(files: Record<string, string>) {
@@ -125,7 +120,7 @@ describe('review/start', () => {
         overall_explanation: 'It divides by zero.',
         overall_confidence_score: 0.8,
       };
-      server.enqueue(answer(JSON.stringify(json)));
+      server.enqueue(answerTurn(JSON.stringify(json)));
       const { items, reviewThreadId } = await reviewTurn(host, threadId, { type: 'uncommittedChanges' });
       expect(reviewThreadId).toBe(threadId);
 
@@ -175,7 +170,7 @@ describe('review/start', () => {
       expect(exited?.review).toContain('- [P1] Division by zero — calc.ts:1 (confidence 0.90)');
 
       // The next turn's history carries the review's result.
-      server.enqueue(answer('Fixed.'));
+      server.enqueue(answerTurn('Fixed.'));
       const next = await host.client.call('turn/start', { threadId, input: [{ type: 'text', text: 'Fix the P1' }] });
       await turnCompleted(host, (next.result as { turn: { id: string } }).turn.id);
       expect(JSON.stringify((await server.waitForRequest(2)).body)).toContain('Division by zero');
@@ -205,7 +200,7 @@ describe('review/start', () => {
         overall_explanation: 'Fine.',
         overall_confidence_score: 0.9,
       });
-      server.enqueue(answer(none));
+      server.enqueue(answerTurn(none));
       const commit = await reviewTurn(host, threadId, { type: 'commit', sha, title: 'Add two' });
       expect(commit.items[0]?.review).toBe(`commit ${sha.slice(0, 12)}: Add two`);
       expect(commit.items[1]?.review).toContain('No findings.');
@@ -213,13 +208,13 @@ describe('review/start', () => {
       expect(commitSent).toContain('+two');
       expect(commitSent).toContain('Add two');
 
-      server.enqueue(answer(none));
+      server.enqueue(answerTurn(none));
       host.client.received.splice(0);
       const base = await reviewTurn(host, threadId, { type: 'baseBranch', branch: 'main' });
       expect(base.items[0]?.review).toMatch(/^the changes against main \(merge base [0-9a-f]{12}\)$/);
       expect(JSON.stringify((await server.waitForRequest(2)).body)).toContain('+two');
 
-      server.enqueue(answer('not json at all'));
+      server.enqueue(answerTurn('not json at all'));
       host.client.received.splice(0);
       const custom = await reviewTurn(host, threadId, { type: 'custom', instructions: 'Check the README for typos' });
       expect(JSON.stringify((await server.waitForRequest(3)).body)).toContain('Check the README for typos');
@@ -274,7 +269,7 @@ describe('weft review', () => {
       overall_explanation: 'Minor.',
       overall_confidence_score: 0.7,
     };
-    server.enqueueMany([answer(JSON.stringify(json)), answer(JSON.stringify(json))]);
+    server.enqueueMany([answerTurn(JSON.stringify(json)), answerTurn(JSON.stringify(json))]);
     const text = await runWeft(['review', '--commit', sha], r.dir, home?.dir ?? '');
     expect(text.stderr).toContain(`Reviewing commit ${sha.slice(0, 12)}: Add two`);
     expect({ code: text.code, stdout: text.stdout }).toEqual({

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
-import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
+import { answerTurn } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 let server: MockResponsesServer;
@@ -29,11 +29,6 @@ afterEach(async () => {
   await server.close();
   await ws.cleanup();
   await home.cleanup();
-});
-
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
 });
 
 async function start(env: Record<string, string> = {}): Promise<StdioRpcClient> {
@@ -109,7 +104,7 @@ describe('set-up requests', () => {
     expect(after.providers.find((p) => p.id === 'mock')).toMatchObject({ keySource: 'saved', savedKey: true });
     expect(JSON.stringify(after)).not.toContain('sk-saved-123');
 
-    server.enqueue(answer('Hello there.'));
+    server.enqueue(answerTurn('Hello there.'));
     const ok = await runTurn(c, thread.id, 'hello again');
     expect(ok.turn.status).toBe('completed');
     expect(server.requests[0]?.headers['authorization']).toBe('Bearer sk-saved-123');
@@ -127,7 +122,7 @@ describe('set-up requests', () => {
     const list = await c.request<{ providers: ProviderInfo[] }>('weft/provider/list', {});
     expect(list.providers.find((p) => p.id === 'mock')).toMatchObject({ keySource: 'env', savedKey: true });
     const { thread } = await c.request<{ thread: { id: string } }>('thread/start', { cwd: ws.dir });
-    server.enqueue(answer('ok'));
+    server.enqueue(answerTurn('ok'));
     expect((await runTurn(c, thread.id, 'hi')).turn.status).toBe('completed');
     expect(server.requests[0]?.headers['authorization']).toBe('Bearer sk-env');
   });

@@ -7,14 +7,7 @@ import {
   startMockResponsesServer,
   type MockResponsesServer,
 } from '../support/mock-responses-server';
-import {
-  evAssistantMessage,
-  evCompleted,
-  evCreated,
-  evCustomToolCall,
-  evFunctionCall,
-  evOutputTextDelta,
-} from '../support/sse';
+import { evCompleted, evCreated, evCustomToolCall, evFunctionCall, answerTurn } from '../support/sse';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
 let server: MockResponsesServer;
@@ -39,10 +32,6 @@ afterEach(async () => {
 /** The temp workspace lives under /tmp, which workspace-write would otherwise make writable. */
 const NO_TMP = { exclude_slash_tmp: true, exclude_tmpdir_env_var: true };
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const calls = (...c: ReturnType<typeof evFunctionCall>[]) => ({
   kind: 'sse' as const,
   events: [evCreated(), ...c, evCompleted()],
@@ -66,7 +55,7 @@ describe('apply_patch tool', () => {
   it('applies a freeform patch, reports a fileChange item and the turn diff', async () => {
     server.enqueueMany([
       { kind: 'sse', events: [evCreated(), evCustomToolCall('p1', 'apply_patch', PATCH), evCompleted()] },
-      answer('patched'),
+      answerTurn('patched'),
     ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir, model: 'gpt-5.1-codex' });
     const events = await agent.runTurn('edit');
@@ -96,7 +85,7 @@ describe('apply_patch tool', () => {
   });
 
   it('offers the JSON function form to models without freeform tools', async () => {
-    server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: PATCH })), answer('ok')]);
+    server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: PATCH })), answerTurn('ok')]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     await agent.runTurn('edit');
     const tools = (server.requests[0]?.body as { tools: { type: string; name?: string }[] }).tools;
@@ -109,7 +98,7 @@ describe('apply_patch tool', () => {
 
   it('writes nothing when any hunk fails, and says which', async () => {
     const bad = PATCH.replace('-    print("Hi")', '-    print("Nope")');
-    server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: bad })), answer('ok')]);
+    server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: bad })), answerTurn('ok')]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('edit');
     const output = String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output);
@@ -121,7 +110,7 @@ describe('apply_patch tool', () => {
 
   it('asks before writing outside the writable roots, and writes nothing when declined', async () => {
     const outside = `*** Begin Patch\n*** Add File: ../escape.txt\n+nope\n*** End Patch`;
-    server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: outside })), answer('ok')]);
+    server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: outside })), answerTurn('ok')]);
     agent = startAgent({
       baseUrl: server.url,
       cwd: ws.path('src'),
@@ -148,7 +137,7 @@ describe('apply_patch tool', () => {
 
   it('refuses outside writes without asking under "never"', async () => {
     const outside = `*** Begin Patch\n*** Add File: ../escape.txt\n+nope\n*** End Patch`;
-    server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: outside })), answer('ok')]);
+    server.enqueueMany([calls(evFunctionCall('p1', 'apply_patch', { input: outside })), answerTurn('ok')]);
     agent = startAgent({
       baseUrl: server.url,
       cwd: ws.path('src'),
@@ -164,7 +153,7 @@ describe('apply_patch tool', () => {
 
   it('routes an apply_patch heredoc sent through exec_command to the patch path', async () => {
     const cmd = `cd src && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: added.py\n+x = 1\n*** End Patch\nEOF`;
-    server.enqueueMany([calls(evFunctionCall('c1', 'exec_command', { cmd })), answer('ok')]);
+    server.enqueueMany([calls(evFunctionCall('c1', 'exec_command', { cmd })), answerTurn('ok')]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('heredoc');
     const output = String(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output);
@@ -198,7 +187,7 @@ describe('other tools', () => {
           ],
         }),
       ),
-      answer('ok'),
+      answerTurn('ok'),
     ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('plan');
@@ -226,7 +215,7 @@ describe('other tools', () => {
         evFunctionCall('i2', 'view_image', { path: 'src/app.py' }),
         evFunctionCall('i3', 'view_image', { path: 'missing.png' }),
       ),
-      answer('ok'),
+      answerTurn('ok'),
     ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     const events = await agent.runTurn('look');
@@ -264,7 +253,7 @@ describe('other tools', () => {
           ],
         }),
       ),
-      answer('ok'),
+      answerTurn('ok'),
     ]);
     const statuses: unknown[] = [];
     agent = startAgent({
@@ -327,7 +316,7 @@ describe('other tools', () => {
           evFunctionCall('s3', 'write_stdin', { session_id: Number(id), chars: 'exit 7\n', yield_time_ms: 2000 }),
         );
       },
-      answer('done'),
+      answerTurn('done'),
     ]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
     await agent.runTurn('repl');
@@ -338,7 +327,7 @@ describe('other tools', () => {
   });
 
   it('offers hosted web search when configured', async () => {
-    server.enqueue(answer('ok'));
+    server.enqueue(answerTurn('ok'));
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir, config: { web_search: 'live' } });
     await agent.runTurn('search');
     const tools = (server.requests[0]?.body as { tools: { type: string }[] }).tools;

@@ -210,3 +210,11 @@ export function sseFrame(event: SseEvent): string {
 export function sseBody(events: SseEventList): string {
   return withSequenceNumbers(events).map(sseFrame).join('');
 }
+
+/** A model turn that answers `text`: streamed, then the whole message. */
+export function answerTurn(text: string) {
+  return {
+    kind: 'sse' as const,
+    events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
+  };
+}

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
 import { launchBrowser } from './chromium';
 import type { BrowserSession } from './chromium';
 import { startMockResponsesServer } from './mock-responses-server';
@@ -151,7 +152,8 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     await page.getByRole('navigation', { name: 'Threads' }).waitFor();
     const session = browser;
     let server = child;
-    return {
+    let closed = false;
+    const e2e: E2e = {
       mock,
       workspace,
       home,
@@ -172,6 +174,8 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
         return again.url;
       },
       async close() {
+        if (closed) return;
+        closed = true;
         await session.close();
         await stop(server);
         await mock.close();
@@ -179,6 +183,13 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
         await home.cleanup();
       },
     };
+    // Whatever the test does, it ends closed; a failed test leaves a screenshot of where it stood.
+    onTestFinished(async (context) => {
+      if (context.task.result?.state === 'fail')
+        await e2e.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
+      await e2e.close();
+    });
+    return e2e;
   } catch (error) {
     await browser?.close();
     if (child !== null) await stop(child);
