@@ -5,21 +5,15 @@
 // next thread calls the server's tools with them; logout forgets them.
 import { spawn } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import express from 'express';
+import type { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { McpToolCallItem, ThreadItem } from '../../src-preload/protocol';
 import { McpOAuthStore, mcpLogin } from '../../src-main/mcp/oauth';
 import { McpServerOauthLoginResult, McpServerStatusListResult } from '../../src-preload/protocol';
 import { startInProcessHost, type InProcessHost } from '../support/in-process-host';
 import { waitFor } from '../support/wait';
+import { startOAuthMcpServer, type OAuthMcpServer } from '../support/mcp-oauth-server';
 import { paramsOf, startAgent, type AgentHarness } from '../support/agent';
 import {
   assertAllToolOutputsAnswered,
@@ -33,7 +27,7 @@ let model: MockResponsesServer;
 let ws: TempWorkspace;
 let home: WeftHome;
 let agent: AgentHarness | undefined;
-let http: Server;
+let oauthServer: OAuthMcpServer;
 let mcpUrl: string;
 let provider: DemoInMemoryAuthProvider;
 let host: InProcessHost | null = null;
@@ -42,44 +36,9 @@ beforeEach(async () => {
   model = await startMockResponsesServer();
   ws = await makeTempWorkspace({});
   home = await makeWeftHome('');
-  provider = new DemoInMemoryAuthProvider();
-  const app = express();
-  app.use(express.json());
-  http = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  mcpUrl = `${base}/mcp`;
-  app.use(
-    mcpAuthRouter({
-      provider,
-      issuerUrl: new URL(base),
-      resourceServerUrl: new URL(mcpUrl),
-      scopesSupported: ['mcp:tools'],
-    }),
-  );
-  const bearer = requireBearerAuth({
-    verifier: provider,
-    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)),
-  });
-  app.post('/mcp', bearer, async (req, res) => {
-    const server = new McpServer({ name: 'secure', version: '1.0.0' });
-    server.registerTool(
-      'whoami',
-      { description: 'Says which OAuth client called', inputSchema: {}, annotations: { readOnlyHint: true } },
-      async (_args, extra) => ({
-        content: [{ type: 'text', text: `signed in as client ${extra.authInfo?.clientId ?? 'nobody'}` }],
-      }),
-    );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => void transport.close().then(() => server.close()));
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-  });
-  app.get('/mcp', (_req, res) => void res.status(405).end());
-  // A server that wants credentials and offers no OAuth: 401 to everything.
-  app.all('/plain', (_req, res) => void res.status(401).end());
-  app.delete('/mcp', (_req, res) => void res.status(405).end());
+  oauthServer = await startOAuthMcpServer();
+  provider = oauthServer.provider;
+  mcpUrl = oauthServer.url;
 });
 
 afterEach(async () => {
@@ -87,8 +46,7 @@ afterEach(async () => {
   agent = undefined;
   await host?.close();
   host = null;
-  http.closeAllConnections();
-  await new Promise<void>((resolve) => http.close(() => resolve()));
+  await oauthServer.close();
   await model.close();
   await ws.cleanup();
   await home.cleanup();

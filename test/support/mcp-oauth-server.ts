@@ -1,6 +1,7 @@
 // A loopback MCP server (streamable HTTP) behind the SDK's own server-side OAuth pieces: mcpAuthRouter,
 // requireBearerAuth and the SDK's in-memory authorization provider, which approves every authorization
-// request at once (the "browser" only has to follow the redirects). One tool, `whoami`.
+// request at once (the "browser" only has to follow the redirects). One tool, `whoami`; `/plain` beside
+// `/mcp` answers 401 to everything and offers no OAuth.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
@@ -54,6 +55,8 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
   });
   app.get('/mcp', (_req, res) => void res.status(405).end());
   app.delete('/mcp', (_req, res) => void res.status(405).end());
+  // Beside it, a server that wants credentials and offers no OAuth: 401 to everything.
+  app.all('/plain', (_req, res) => void res.status(401).end());
   return {
     url,
     provider,
