@@ -157,6 +157,11 @@ describe('composer / commands', () => {
     await slash(page, 'review');
     await conversation(page).getByRole('listitem', { name: 'Finding: Division by zero' }).waitFor();
     expect(bodyOf(e2e, 1)).toContain('a / b');
+    // "Reviewing …" is one line: its icon beside the text, not above it.
+    const started = conversation(page).locator('.review-start');
+    const [cell, icon] = [await started.boundingBox(), await started.locator('svg').boundingBox()];
+    if (cell === null || icon === null) throw new Error('the review start is not visible');
+    expect(Math.abs(icon.y + icon.height / 2 - (cell.y + cell.height / 2))).toBeLessThan(4);
     expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('');
     await screenshotSizes(e2e, 'slash-review');
   });
