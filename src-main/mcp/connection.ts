@@ -401,11 +401,22 @@ export class McpConnection {
   async callTool(tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     const client = this.requireClient();
     const onProgress = options.onProgress;
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-      signal: options.signal,
-      timeout: this.toolTimeoutMs,
-      ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: false } : {}),
-    });
+    const timeout = this.toolTimeoutMs;
+    const result = await client
+      .callTool({ name: tool, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout,
+        ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: false } : {}),
+      })
+      .catch((error: unknown) => {
+        // The SDK's own timeout (it has told the server to cancel): say which setting ended the call.
+        if (isTimeoutOf(error, timeout))
+          throw new Error(
+            `MCP server "${this.name}" did not answer the call to ${tool} within ${timeout / 1000} s (tool_timeout_sec)`,
+            { cause: error },
+          );
+        throw error;
+      });
     // The SDK's result type also allows the legacy `toolResult` form; Weft reads `content`.
     return 'content' in result
       ? (result as CallToolResult)
@@ -450,4 +461,11 @@ export class McpConnection {
       this.closing = false;
     }
   }
+}
+
+/** The SDK's "Request timed out" error for a request sent with this timeout. */
+function isTimeoutOf(error: unknown, timeoutMs: number): boolean {
+  if (!(error instanceof Error) || !('code' in error) || error.code !== ErrorCode.RequestTimeout) return false;
+  const data = 'data' in error ? error.data : undefined;
+  return typeof data === 'object' && data !== null && 'timeout' in data && data.timeout === timeoutMs;
 }

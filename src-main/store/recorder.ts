@@ -166,6 +166,7 @@ export class RolloutRecorder implements SessionRecorder {
       case 'item/mcpToolCall/progress':
       case 'command/exec/outputDelta':
       case 'mcpServer/startupStatus/updated':
+      case 'mcpServer/oauthLogin/completed':
       case 'weft/git/progress':
         return;
       case 'thread/reverted':

@@ -48,6 +48,8 @@ export interface AgentOptions {
   rules?: RuleStore;
   /** Extra config.toml keys (as parsed TOML values). */
   config?: Record<string, unknown>;
+  /** Extra variables of the environment Weft runs in (what `env_vars` and `*_env_var` keys read). */
+  env?: Record<string, string>;
 }
 
 export function mockProvider(baseUrl: string, opts: Partial<ResolvedProvider> = {}): ResolvedProvider {
@@ -100,6 +102,7 @@ export function startAgent(opts: AgentOptions): AgentHarness {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',
       HOME: process.env['HOME'] ?? '/root',
       TZ: 'Europe/Paris',
+      ...opts.env,
     },
   });
   const events: ServerNotification[] = [];

@@ -76,6 +76,7 @@ describe('weft command start-up', () => {
       InvalidRequest: SdkErrorCode.InvalidRequest,
       MethodNotFound: SdkErrorCode.MethodNotFound,
       InvalidParams: SdkErrorCode.InvalidParams,
+      RequestTimeout: SdkErrorCode.RequestTimeout,
     });
   });
 });
