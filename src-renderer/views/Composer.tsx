@@ -30,6 +30,7 @@ import {
   type MenuEntry,
 } from './ComposerMenus';
 import { useController, useWeft } from '../store/app-context';
+import { openRestore } from '../store/checkpoint-ui';
 
 interface Mention {
   name: string;
@@ -250,12 +251,10 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
             );
         return;
       case 'undo':
+        // The same preview as the turn's "Undo this turn": what would change, conflicts, then confirm.
         if (threadId === null || last === undefined) controller.toast('Nothing to undo yet.');
-        else
-          await controller
-            .request('thread/revert', { threadId, beforeTurnId: last, weftRestoreFiles: true })
-            .then(() => controller.toast('Undid the last turn and put its files back.'))
-            .catch((e: unknown) => controller.toast(`Could not undo: ${e instanceof Error ? e.message : String(e)}`));
+        else if (running) controller.toast('Wait for the turn to finish (or stop it) before undoing it.');
+        else openRestore({ threadId, beforeTurnId: last, kind: 'undo', dropped: 1 });
         return;
       case 'fork':
         if (threadId === null) controller.toast('Nothing to fork yet: start a thread first.');
