@@ -5,18 +5,14 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMPACTION_PROMPT } from '../../src-main/context/compaction';
 import { GIT_ENV } from '../support/git-repo';
 import { clickCentre } from '../support/mouse';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e, type E2e } from '../support/weft-serve';
 
 const run = promisify(execFile);
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evOutputTextDelta(text), evAssistantMessage(text), evCompleted()],
-});
 const patch = (id: string, path: string, from: string, to: string) => ({
   kind: 'sse' as const,
   events: [
@@ -33,12 +29,6 @@ const command = (id: string, cmd: string) => ({
 });
 
 let e2e: E2e | undefined;
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await e2e?.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  await e2e?.close();
-  e2e = undefined;
-});
 
 async function git(dir: string, ...args: string[]): Promise<string> {
   return (await run('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV } })).stdout;
@@ -72,9 +62,9 @@ describe('Changes panel: Last turn and Generate', () => {
     await commitAll(workspace.dir);
     mock.enqueueMany([
       patch('p1', 'a.txt', 'alpha', 'alpha-first-turn'),
-      answer('First done.'),
+      answerTurn('First done.'),
       patch('p2', 'b.txt', 'beta', 'beta-second-turn'),
-      answer('Second done.'),
+      answerTurn('Second done.'),
     ]);
     await sendMessage(page, 'Change a');
     await conversation(page).getByText('First done.').waitFor();
@@ -107,7 +97,7 @@ describe('Changes panel: Last turn and Generate', () => {
       await writeFile(workspace.path('a.txt'), 'alpha staged-edit\n');
       await writeFile(workspace.path('b.txt'), 'beta unstaged-edit\n');
       await git(workspace.dir, 'add', 'a.txt');
-      mock.enqueue(answer('Reword alpha'));
+      mock.enqueue(answerTurn('Reword alpha'));
 
       await clickCentre(page, page.getByRole('button', { name: 'Changes', exact: true }));
       const panel = page.getByRole('region', { name: 'Changes' });
@@ -150,7 +140,7 @@ describe('composer / commands', () => {
       overall_explanation: 'ratio divides by zero.',
       overall_confidence_score: 0.8,
     };
-    mock.enqueueMany([answer('Hello.'), answer(JSON.stringify(findings))]);
+    mock.enqueueMany([answerTurn('Hello.'), answerTurn(JSON.stringify(findings))]);
     await sendMessage(page, 'Hi');
     await conversation(page).getByText('Hello.').waitFor();
 
@@ -169,7 +159,7 @@ describe('composer / commands', () => {
   it('/compact compacts the thread: the model is asked for a summary', { timeout: 180_000 }, async () => {
     e2e = await startE2e();
     const { page, mock } = e2e;
-    mock.enqueueMany([answer('Hello.'), answer('## Goal\nSay hello.'), answer('Still here.')]);
+    mock.enqueueMany([answerTurn('Hello.'), answerTurn('## Goal\nSay hello.'), answerTurn('Still here.')]);
     await sendMessage(page, 'Hi');
     await conversation(page).getByText('Hello.').waitFor();
 
@@ -189,7 +179,7 @@ describe('composer / commands', () => {
     async () => {
       e2e = await startE2e({ files: { 'notes.txt': 'one\n' }, approvalPolicy: 'never' });
       const { page, workspace, mock } = e2e;
-      mock.enqueueMany([command('c1', 'echo two >> notes.txt'), answer('Added two.')]);
+      mock.enqueueMany([command('c1', 'echo two >> notes.txt'), answerTurn('Added two.')]);
       await sendMessage(page, 'Add a line');
       await conversation(page).getByText('Added two.').waitFor();
       expect(await workspace.read('notes.txt')).toBe('one\ntwo\n');
