@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointService } from '../src-main/checkpoints/service';
-import { median } from './measure';
+import { median, p95 } from './measure';
 
 interface BenchRow {
   name: string;
@@ -38,11 +38,6 @@ function makeTree(root: string, top: number, mid: number, files: number, lines: 
   }
   writeFileSync(join(root, '.gitignore'), 'node_modules/\ndist/\n');
   return n;
-}
-
-function p95(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
 }
 
 function cpuMs(usage: NodeJS.CpuUsage): number {
