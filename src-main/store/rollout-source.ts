@@ -135,7 +135,7 @@ function historyBaseOf(line: string): HistoryBase | null {
 const ORDINAL = /^\{"timestamp":"[^"]*","ordinal":(\d+),/;
 
 /** The `ordinal` a line's text starts with (the first 128 bytes are enough), or null. */
-export function ordinalOfLine(head: string): number | null {
+function ordinalOfLine(head: string): number | null {
   const m = ORDINAL.exec(head);
   return m?.[1] === undefined ? null : Number(m[1]);
 }
@@ -144,8 +144,7 @@ function ordinalAt(fd: RolloutFd, offset: number, size: number): number | null {
   if (offset >= size) return null;
   const buf = Buffer.allocUnsafe(Math.min(128, size - offset));
   const n = readAt(fd, buf, 0, buf.length, offset);
-  const m = ORDINAL.exec(buf.toString('latin1', 0, n));
-  return m?.[1] === undefined ? null : Number(m[1]);
+  return ordinalOfLine(buf.toString('latin1', 0, n));
 }
 
 /**
@@ -279,6 +278,23 @@ export function openRollout(path: string, seen: readonly string[] = []): OpenedR
   }
 }
 
+/** How much of a rollout's end is read to find its last line's ordinal. */
+const TAIL_BYTES = 256 << 10;
+
+/** The ordinal of the last whole line in a file's last `n` bytes (`whole`: that is all of the file), or null. */
+function lastOrdinalIn(tail: Buffer, n: number, whole: boolean): number | null {
+  const text = tail.toString('latin1', 0, n);
+  const end = text.endsWith('\n') ? text.length - 1 : text.length;
+  const start = text.lastIndexOf('\n', end - 1) + 1;
+  return start > 0 || whole ? ordinalOfLine(text.slice(start, start + 128)) : null;
+}
+
+function newlinesIn(buf: Buffer, length: number): number {
+  let lines = 0;
+  for (let i = buf.indexOf(0x0a); i !== -1 && i < length; i = buf.indexOf(0x0a, i + 1)) lines++;
+  return lines;
+}
+
 /**
  * The ordinal for the next line appended to a rollout file: one more than its last line's (read from the
  * file's tail), else the number of lines (a file written before lines had ordinals).
@@ -287,19 +303,16 @@ export function nextOrdinalOf(path: string): number {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    const tail = Buffer.allocUnsafe(Math.min(size, 256 << 10));
+    const tail = Buffer.allocUnsafe(Math.min(size, TAIL_BYTES));
     const n = readSync(fd, tail, 0, tail.length, size - tail.length);
-    const text = tail.toString('latin1', 0, n);
-    const end = text.endsWith('\n') ? text.length - 1 : text.length;
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const m = start > 0 || tail.length === size ? ORDINAL.exec(text.slice(start, start + 128)) : null;
-    if (m?.[1] !== undefined) return Number(m[1]) + 1;
+    const last = lastOrdinalIn(tail, n, tail.length === size);
+    if (last !== null) return last + 1;
     let lines = 0;
     const buf = Buffer.allocUnsafe(1 << 20);
     for (let pos = 0; pos < size;) {
       const got = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
       if (got === 0) break;
-      for (let i = buf.indexOf(0x0a); i !== -1 && i < got; i = buf.indexOf(0x0a, i + 1)) lines++;
+      lines += newlinesIn(buf, got);
       pos += got;
     }
     return lines;
@@ -313,19 +326,16 @@ export async function nextOrdinalOfAsync(path: string): Promise<number> {
   const file = await open(path, 'r');
   try {
     const size = (await file.stat()).size;
-    const tail = Buffer.allocUnsafe(Math.min(size, 256 << 10));
+    const tail = Buffer.allocUnsafe(Math.min(size, TAIL_BYTES));
     const { bytesRead } = await file.read(tail, 0, tail.length, size - tail.length);
-    const text = tail.toString('latin1', 0, bytesRead);
-    const end = text.endsWith('\n') ? text.length - 1 : text.length;
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const ordinal = start > 0 || tail.length === size ? ordinalOfLine(text.slice(start, start + 128)) : null;
-    if (ordinal !== null) return ordinal + 1;
+    const last = lastOrdinalIn(tail, bytesRead, tail.length === size);
+    if (last !== null) return last + 1;
     let lines = 0;
     const buf = Buffer.allocUnsafe(1 << 20);
     for (let pos = 0; pos < size;) {
       const got = (await file.read(buf, 0, Math.min(buf.length, size - pos), pos)).bytesRead;
       if (got === 0) break;
-      for (let i = buf.indexOf(0x0a); i !== -1 && i < got; i = buf.indexOf(0x0a, i + 1)) lines++;
+      lines += newlinesIn(buf, got);
       pos += got;
     }
     return lines;

@@ -7,8 +7,8 @@
 //   may be given as a function that serializes it: those are serialized at the end of the turn too, about
 //   8 ms of them per event-loop turn, so a batch of thousands of items never holds the loop. So a crash or
 //   `kill -9` of this process loses at most the lines whose write had not finished: those recorded in the
-//   last event-loop turns (milliseconds; longer only behind a batch of thousands). `written()` resolves once everything appended before
-//   it is handed to the OS. `sync()` writes what is queued and fsyncs (turn end, rename, rollback, close),
+//   last event-loop turns (milliseconds; longer only behind a batch of thousands). `written()` resolves
+//   once everything appended before it is handed to the OS. `sync()` writes what is queued and fsyncs (turn end, rename, rollback, close),
 //   so lines also survive a power loss from then on. `durable()` is `sync()` that throws when something is
 //   still not on disk.
 // - A failed write (disk full, permissions) loses nothing: the unwritten lines stay queued in memory, in

@@ -3,8 +3,7 @@
 // as they are now (so hunks find their place even where the parent moved on), shown in the review dialog,
 // and written all or nothing with the hunks the person declined left out.
 import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { realpath } from 'node:fs/promises';
 import { structuredPatch } from 'diff';
 import type {
   FileUpdateChange,
@@ -13,6 +12,7 @@ import type {
   WeftForksBringBackResult,
 } from '../../../src-preload/protocol';
 import type { CheckpointService } from '../../checkpoints/service';
+import { isInsidePath } from '../../safety/sandbox/writable-roots';
 import type { ForkRecord } from '../../checkpoints/fork-records';
 import { sameContent, type Entry } from '../../checkpoints/types';
 import {
@@ -261,17 +261,13 @@ export async function bringBack(
   const declined = (params.weftHunks ?? []).filter((d) => d.decision === 'decline');
   const kept = withDeclinedHunks(plan, declined);
   for (const file of kept.files) {
-    const inside = relative(record.parentCwd, file.path);
-    if (inside === '' || inside.startsWith('..') || isAbsolute(inside))
+    if (file.path === record.parentCwd || !isInsidePath(file.path, record.parentCwd))
       throw invalidRequest(`refused to write ${file.path}: it is outside the parent's project`);
   }
   if (kept.files.length === 0) return { ...result, applied: [] };
-  const realRoot = realpathSync(record.parentCwd);
+  const realRoot = await realpath(record.parentCwd);
   const outcome = await commitPreparedPlan(kept, {
-    mayWrite: (real) => {
-      const inside = relative(realRoot, real);
-      return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? "outside the parent's project" : null;
-    },
+    mayWrite: (real) => (real === realRoot || !isInsidePath(real, realRoot) ? "outside the parent's project" : null),
   });
   if (!outcome.ok) throw invalidRequest(`nothing was written: ${outcome.output.trim()}`);
   return { ...result, applied: kept.files.map((file) => file.path) };
