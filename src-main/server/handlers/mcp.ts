@@ -111,7 +111,8 @@ export function mcpHandlers(ctx: HandlerContext, logins: McpLogins = new McpLogi
           shown(null);
           for (const id of manager.loadedIds()) {
             const mcp = manager.get(id)?.session.options.mcp;
-            if (mcp?.connection(name)?.config.url === url) await mcp.restartServer(name);
+            // A restart that fails shows in that thread's server status; the sign-in itself succeeded.
+            if (mcp?.connection(name)?.config.url === url) await mcp.restartServer(name).catch(() => undefined);
           }
           manager.broadcast({ method: 'mcpServer/oauthLogin/completed', params: { name, success: true, error: null } });
         },
