@@ -51,6 +51,7 @@ export function initialState(saved: LoadedThread): NonNullable<SessionOptions['i
   const last = saved.lastTurnContext;
   return {
     history: saved.history,
+    ...(saved.loadHistory ? { loadHistory: saved.loadHistory } : {}),
     turns: turnRecords(saved.turns),
     tokenUsage: saved.tokenUsage,
     contextRef:

@@ -50,10 +50,13 @@ export class Session implements TurnHost {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly waiting = new Map<ThreadActiveFlag, number>();
+  /** The part of the history not read yet (a resumed thread's, read when its first turn starts). */
+  private laterHistory: NonNullable<SessionOptions['initial']>['loadHistory'] | null;
 
   constructor(readonly options: SessionOptions) {
     this.settings = { ...options.settings };
     this.historyItems = [...(options.initial?.history ?? [])];
+    this.laterHistory = options.initial?.loadHistory ?? null;
     this.turns = [...(options.initial?.turns ?? [])];
     this.contextRef = options.initial?.contextRef ?? null;
     this.workingMemory = memoryFromHistory(this.historyItems);
@@ -70,14 +73,45 @@ export class Session implements TurnHost {
   }
 
   /** Replaces the history (after a rollback or compaction), without recording it. */
-  replaceHistory(items: ResponseItem[]): void {
-    this.historyItems.splice(0, this.historyItems.length, ...items);
+  replaceHistory(items: readonly ResponseItem[]): void {
+    // One push per item: a spread of a long history would overflow the call's argument limit.
+    this.historyItems.length = 0;
+    for (const item of items) this.historyItems.push(item);
+  }
+
+  /**
+   * Reads the part of the history a resume left for later, once: turns wait for it. What reading it had to
+   * skip (torn or corrupt lines) reaches the clients as warnings. A failed read fails the turn that needed
+   * it, saying why, and is tried again by the next one.
+   */
+  private async historyReady(): Promise<void> {
+    // A rollback while it was being read leaves a newer history to read instead.
+    for (let load = this.laterHistory; load; load = this.laterHistory) {
+      let read: Awaited<ReturnType<typeof load>>;
+      try {
+        read = await load();
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        throw new SessionError(`could not read this thread's history: ${why}`);
+      }
+      if (this.laterHistory !== load) continue;
+      this.laterHistory = null;
+      const since = this.historyItems.splice(0);
+      this.replaceHistory(read.items);
+      for (const item of since) this.historyItems.push(item);
+      this.workingMemory = memoryFromHistory(this.historyItems);
+      for (const message of read.warnings) {
+        this.broadcast({ method: 'warning', params: { threadId: this.threadId, message } });
+      }
+    }
   }
 
   /** Replaces everything the session knows of the past (after a rollback), without recording it. */
   resetState(state: NonNullable<SessionOptions['initial']>): void {
     if (this.active) throw new SessionError('cannot reset a thread while a turn is running');
+    this.laterHistory = state.loadHistory ?? null;
     this.replaceHistory(state.history);
+    this.workingMemory = memoryFromHistory(this.historyItems);
     this.turns.splice(0, this.turns.length, ...state.turns);
     this.tokenUsage = state.tokenUsage;
     this.contextRef = state.contextRef;
@@ -244,6 +278,9 @@ export class Session implements TurnHost {
 
   private async handle(op: Op): Promise<OpResult> {
     if (this.closed) throw new SessionError(`thread ${this.threadId} is shut down`);
+    if (op.type === 'userTurn' || op.type === 'compact' || op.type === 'userShell' || op.type === 'review') {
+      await this.historyReady();
+    }
     switch (op.type) {
       case 'userTurn': {
         if (op.overrides) this.settings = { ...this.settings, ...definedOnly(op.overrides) };

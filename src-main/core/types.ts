@@ -66,6 +66,11 @@ export interface SessionOptions {
   /** State of a resumed or forked thread. */
   initial?: {
     history: ResponseItem[];
+    /**
+     * Reads the rest of the history when the first turn needs it (a resumed thread: the resume answers
+     * without parsing it). Its items come before `history`; what it had to skip is told as warnings.
+     */
+    loadHistory?: () => Promise<{ items: ResponseItem[]; warnings: string[] }>;
     turns: TurnRecord[];
     tokenUsage: ThreadTokenUsage | null;
     /** What the model was last told about cwd and permissions, if anything. */

@@ -6,7 +6,7 @@ import { CompactedPayload, ResponseItem, isKnownResponseItem } from '../../src-p
 import { readLines, type LineRef } from './line-reader';
 import { parseLine } from './line-parse';
 import { isCommonResponseItem } from './response-item-check';
-import type { RolloutFd } from './rollout-source';
+import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 
 export interface HistoryRef extends LineRef {
   /** A `compacted` line (its replacement history restarts the model history). */
@@ -98,10 +98,47 @@ export interface HistoryOutline {
 
 /** The model history of an outlined rollout. */
 export function buildHistory(fd: RolloutFd, outline: HistoryOutline, warnings: string[]): ResponseItem[] {
+  const base = outline.historyBase;
+  const refs = outline.historyRefs;
+  return historyOf(entriesOf(fd, base >= 0 ? refs.slice(base) : refs, warnings, outline.path), fd, outline, warnings);
+}
+
+/** History lines parsed between two yields to the event loop (`buildHistoryAsync`). */
+const HISTORY_CHUNK = 256;
+/** How long building the history may hold the event loop before it gives it back. */
+const SLICE_MS = 10;
+
+/** `buildHistory` that parses the lines a chunk at a time, giving the event loop back between chunks. */
+export async function buildHistoryAsync(
+  fd: RolloutFd,
+  outline: HistoryOutline,
+  warnings: string[],
+): Promise<ResponseItem[]> {
+  const base = outline.historyBase;
+  const refs = base >= 0 ? outline.historyRefs.slice(base) : outline.historyRefs;
+  const entries: HistoryEntry[] = [];
+  let sliceStart = performance.now();
+  for (let at = 0; at < refs.length; at += HISTORY_CHUNK) {
+    for (const entry of entriesOf(fd, refs.slice(at, at + HISTORY_CHUNK), warnings, outline.path)) entries.push(entry);
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((resolveYield) => setImmediate(resolveYield));
+      sliceStart = performance.now();
+    }
+  }
+  return historyOf(entries, fd, outline, warnings);
+}
+
+/** The history from its entries (from the newest compaction on): a compaction restarts it. */
+function historyOf(
+  entries: readonly HistoryEntry[],
+  fd: RolloutFd,
+  outline: HistoryOutline,
+  warnings: string[],
+): ResponseItem[] {
   const refs = outline.historyRefs;
   const base = outline.historyBase;
   const history: ResponseItem[] = [];
-  for (const entry of entriesOf(fd, base >= 0 ? refs.slice(base) : refs, warnings, outline.path)) {
+  for (const entry of entries) {
     if (entry.kind === 'item') {
       history.push(entry.item);
       continue;
@@ -118,4 +155,29 @@ export function buildHistory(fd: RolloutFd, outline: HistoryOutline, warnings: s
     history.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: entry.compacted.message }] });
   }
   return history;
+}
+
+/** A thread's model history read when it is first needed, and what reading it had to skip. */
+export interface LaterHistory {
+  items: ResponseItem[];
+  warnings: string[];
+}
+
+/**
+ * Reads the model history of an outlined rollout later (a resumed thread's first turn): the file is
+ * opened again by path and only the outline's history lines are read. Rollouts are append-only, so the
+ * outline's offsets still hold whatever was written since.
+ */
+export function historyLater(outline: HistoryOutline): () => Promise<LaterHistory> {
+  // Only what reading needs is kept, not the outline's turns.
+  const kept: HistoryOutline = { path: outline.path, historyRefs: outline.historyRefs, historyBase: outline.historyBase };
+  return async () => {
+    const { fd, warnings } = openRollout(kept.path);
+    try {
+      const items = await buildHistoryAsync(fd, kept, warnings);
+      return { items, warnings };
+    } finally {
+      closeRollout(fd);
+    }
+  };
 }

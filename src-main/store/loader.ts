@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ResponseItem, Thread, ThreadTokenUsage, Turn } from '../../src-preload/protocol';
 import { StoreInputError } from './errors';
-import { buildHistory } from './history';
+import { buildHistory, historyLater, type LaterHistory } from './history';
 import { outlineFd, outlineFdAsync, type RolloutOutline } from './outline';
 import { parseRolloutFileName } from './paths';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
@@ -14,8 +14,10 @@ import { materializeTurns, type TurnDetails, type TurnPage } from './turn-items'
 export interface LoadedThread {
   /** The protocol thread (status notLoaded); `thread.turns` is `turns`. */
   thread: Thread;
-  /** The model-visible history (empty when `history: false` was asked). */
+  /** The model-visible history (empty when `history: false` or `'later'` was asked). */
   history: ResponseItem[];
+  /** With `history: 'later'`: reads the model history when it is first needed (else absent). */
+  loadHistory?: () => Promise<LaterHistory>;
   /** The turns asked for (all, or the page), oldest first, with their items. */
   turns: Turn[];
   /** Plans, approvals and errors of each turn in `turns` (same order). */
@@ -33,12 +35,20 @@ export interface LoadedThread {
 }
 
 export interface LoadOptions {
-  /** Build the model history (default true; `read` does not need it). */
-  history?: boolean;
+  /**
+   * Build the model history (default true; `read` does not need it). `'later'`: only locate its lines and
+   * give `loadHistory` to read them when needed (a resume answers without parsing a big thread's history).
+   */
+  history?: boolean | 'later';
   /** Turns per page; omitted = every turn. */
   turnsLimit?: number | null;
   /** `olderTurnsCursor` of a previous load: the page just before it. */
   turnsCursor?: string | null;
+}
+
+/** Whether the outline parses the history lines as it goes (to build the history right away). */
+function parsesHistory(options: LoadOptions): boolean {
+  return options.history === undefined || options.history === true;
 }
 
 const TurnsCursor = z.object({ before: z.number().int().nonnegative(), id: z.string() });
@@ -118,7 +128,7 @@ export function forkedAtTurnIdOf(outline: RolloutOutline): string | null {
 
 /** Loads an open rollout; problems in the file become warnings, never errors. */
 export function loadFd(fd: RolloutFd, path: string, options: LoadOptions = {}): LoadedThread {
-  const outline = outlineFd(fd, path, { history: options.history !== false });
+  const outline = outlineFd(fd, path, { history: parsesHistory(options) });
   return loadOutline(fd, outline, options);
 }
 
@@ -173,7 +183,7 @@ function assemble(
   page: TurnPage,
 ): LoadedThread {
   const total = outline.turns.length;
-  const history = options.history === false ? [] : buildHistory(fd, outline, warnings);
+  const history = parsesHistory(options) ? buildHistory(fd, outline, warnings) : [];
   const thread = threadOf(outline);
   thread.turns = page.turns;
   const first = outline.turns[from];
@@ -188,6 +198,7 @@ function assemble(
     tokenUsage: outline.tokenUsage,
     forkedAtTurnId: forkedAtTurnIdOf(outline),
     warnings,
+    ...(options.history === 'later' ? { loadHistory: historyLater(outline) } : {}),
   };
 }
 
@@ -195,7 +206,7 @@ function assemble(
 export async function loadFileAsync(path: string, options: LoadOptions = {}): Promise<LoadedThread> {
   const { fd, warnings } = openRollout(path);
   try {
-    const outline = await outlineFdAsync(fd, path, { history: options.history !== false });
+    const outline = await outlineFdAsync(fd, path, { history: parsesHistory(options) });
     const loaded = await loadOutlineAsync(fd, outline, options);
     loaded.warnings.unshift(...warnings);
     return loaded;

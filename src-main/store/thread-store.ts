@@ -145,7 +145,7 @@ export class ThreadStore {
     let nextOrdinal: number;
     this.opening.add(threadId);
     try {
-      state = await loadFileAsync(loc.path, { turnsLimit: options.turnsLimit });
+      state = await loadFileAsync(loc.path, { turnsLimit: options.turnsLimit, history: 'later' });
       nextOrdinal = await nextOrdinalOfAsync(loc.path);
     } catch (error) {
       writer.abandon();

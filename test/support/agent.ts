@@ -14,7 +14,7 @@ import { weftConfigSchema } from '../../src-main/config/schema';
 import { RuleStore } from '../../src-main/safety/approvals/rules';
 import { createSession } from '../../src-main/core/create-session';
 import type { Session } from '../../src-main/core/session';
-import type { TurnOverrides } from '../../src-main/core/types';
+import type { SessionOptions, TurnOverrides } from '../../src-main/core/types';
 import type { HostRequestSender } from '../../src-main/tools/types';
 import { collectUntil, waitFor } from './wait';
 
@@ -50,6 +50,8 @@ export interface AgentOptions {
   config?: Record<string, unknown>;
   /** Extra variables of the environment Weft runs in (what `env_vars` and `*_env_var` keys read). */
   env?: Record<string, string>;
+  /** What the session starts from (a saved thread's history and turns). */
+  initial?: SessionOptions['initial'];
 }
 
 export function mockProvider(baseUrl: string, opts: Partial<ResolvedProvider> = {}): ResolvedProvider {
@@ -95,6 +97,7 @@ export function startAgent(opts: AgentOptions): AgentHarness {
     cwd: opts.cwd,
     sendRequest,
     overrides: opts.overrides,
+    initial: opts.initial,
     weftHome: opts.weftHome,
     rules: opts.rules ?? new RuleStore(join(tmpdir(), `weft-test-rules-${randomUUID()}`)),
     env: {

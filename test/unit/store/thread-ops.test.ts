@@ -241,7 +241,10 @@ describe('the write lock', () => {
     const opened = await reading;
     const sync = store.load(s.threadId, { turnsLimit: 2 });
     expect(opened.state.thread).toEqual(sync.thread);
-    expect(opened.state.history).toEqual(sync.history);
+    // The history is left for the first turn: only its lines were located.
+    expect(opened.state.history).toEqual([]);
+    expect(sync.history.length).toBeGreaterThan(0);
+    expect(await opened.state.loadHistory?.()).toEqual({ items: sync.history, warnings: [] });
     expect(opened.state.totalTurns).toBe(3);
     await opened.recorder.close();
     const again = store.openForAppend(s.threadId);
@@ -291,6 +294,35 @@ describe('the write lock', () => {
     child.kill('SIGKILL');
     await exited;
     const opened = store.openForAppend(s.threadId);
+    await opened.recorder.close();
+  });
+});
+
+describe('a resumed thread’s history, read later', () => {
+  it('is only located when the thread is opened, and read (with what it had to skip) when asked', async () => {
+    const s = await threadOf(3);
+    const path = store.load(s.threadId).thread.path ?? '';
+    // Tear one history line (the second turn's answer): valid lines around it stay readable.
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const torn = lines.findIndex((l) => l.includes('"response_item"') && l.includes('answer 1'));
+    expect(torn).toBeGreaterThan(0);
+    const offset = Buffer.byteLength(lines.slice(0, torn).join('\n')) + 1;
+    lines[torn] = (lines[torn] ?? '').slice(0, -20);
+    writeFileSync(path, lines.join('\n'));
+
+    const opened = await store.openForAppendAsync(s.threadId);
+    expect(opened.state.history).toEqual([]);
+    expect(opened.state.warnings).toEqual([]);
+    const later = await opened.state.loadHistory?.();
+    const texts = later?.items.map((i) => ('content' in i ? JSON.stringify(i.content) : i.type)).join(' ');
+    expect(texts).toContain('answer 0');
+    expect(texts).not.toContain('answer 1');
+    expect(texts).toContain('answer 2');
+    expect(later?.warnings).toEqual([expect.stringContaining(`history line at byte ${offset} skipped`)]);
+
+    // Lines appended since the thread was opened do not move the ones located.
+    await store.setName(s.threadId, 'renamed while open');
+    expect((await opened.state.loadHistory?.())?.items).toEqual(later?.items);
     await opened.recorder.close();
   });
 });
