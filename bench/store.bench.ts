@@ -322,8 +322,18 @@ if (mode === 'read') {
   const r = store.read(id, { includeTurns: true });
   turns = r.thread.turns.length; items = r.thread.turns.reduce((n, t) => n + t.items.length, 0);
 } else {
-  const s = store.load(id, { turnsLimit: 50 });
-  turns = s.turns.length; items = s.turns.reduce((n, t) => n + t.items.length, 0); history = s.history.length;
+  // What thread/resume does: the thread and its newest turns; the history is read by the first turn.
+  const opened = await store.openForAppendAsync(id, { turnsLimit: 50 });
+  const s = opened.state;
+  turns = s.turns.length; items = s.turns.reduce((n, t) => n + t.items.length, 0);
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  const resumedPeakMiB = process.resourceUsage().maxRSS / 1024;
+  const h0 = performance.now();
+  const later = await s.loadHistory();
+  const historyMs = performance.now() - h0;
+  report({ ms, cpuMs: (c.user + c.system) / 1000, turns, items, history: later.items.length, historyMs, resumedPeakMiB, rssBeforeMiB: rssBefore / 1048576, peakRssMiB: process.resourceUsage().maxRSS / 1024 });
+  process.exit(0);
 }
 const ms = performance.now() - t0;
 const c = process.cpuUsage(c0);
@@ -493,13 +503,24 @@ export default async function run(): Promise<BenchResult> {
           note: `${(read.out['rssBeforeMiB'] ?? 0).toFixed(0)} MiB before the read`,
         },
         {
-          name: 'resume 50 MB thread (history + newest 50 turns)',
+          name: 'resume 50 MB thread (newest 50 turns; history located)',
           value: resume.out['ms'] ?? -1,
           unit: 'ms',
-          target: '≤ 400 ms',
-          note: `${resume.out['history']} history items; CPU ${(resume.out['cpuMs'] ?? 0).toFixed(0)} ms`,
+          target: '≤ 250 ms',
+          note: `${resume.out['items']} items; CPU ${(resume.out['cpuMs'] ?? 0).toFixed(0)} ms; what thread/resume does`,
         },
-        { name: 'resume: peak RSS of the process', value: resume.peakRssMiB, unit: 'MiB', target: '≤ 150 MiB' },
+        {
+          name: 'resume: peak RSS of the process',
+          value: Number((resume.out['resumedPeakMiB'] ?? -1).toFixed(1)),
+          unit: 'MiB',
+          target: '≤ 120 MiB',
+        },
+        {
+          name: 'then the first turn reads the history',
+          value: Number((resume.out['historyMs'] ?? -1).toFixed(0)),
+          unit: 'ms',
+          note: `${resume.out['history']} history items; peak RSS after it ${resume.peakRssMiB.toFixed(0)} MiB`,
+        },
         {
           name: 'read all 20,000 items at once (unpaged)',
           value: readAll.out['ms'] ?? -1,

@@ -68,6 +68,8 @@ export function* lineSteps(
   let filled = 0;
   let bufOffset = from;
   let eof = false;
+  // One line object for the whole scan (a line is valid only during its callback): no garbage per line.
+  const line: RawLine = { buf, start: 0, end: 0, offset: 0 };
   for (;;) {
     if (!eof) {
       if (filled === buf.length) {
@@ -84,7 +86,11 @@ export function* lineSteps(
     for (;;) {
       const nl = buf.indexOf(NEWLINE, pos);
       if (nl === -1 || nl >= filled) break;
-      if (onLine({ buf, start: pos, end: nl, offset: bufOffset + pos }) === false) {
+      line.buf = buf;
+      line.start = pos;
+      line.end = nl;
+      line.offset = bufOffset + pos;
+      if (onLine(line) === false) {
         return { end: bufOffset + nl + 1, tailBytes: 0 };
       }
       pos = nl + 1;
