@@ -4,7 +4,7 @@
 // Stricter than Codex in two places: the program must be a bare name or an absolute path in a system
 // folder (a `./ls` from the workspace is not `ls`), and `uniq` with an output file is not safe.
 import { basename } from 'node:path';
-import { isShellParserLoaded, parseShellScript, parseShellScriptSync, splitShellWrapper } from './shell-parse';
+import { canParseSync, parseShellScript, parseShellScriptSync, splitShellWrapper } from './shell-parse';
 import { SYSTEM_BIN_DIRS } from './system-bins';
 
 const ALWAYS_SAFE = new Set([
@@ -68,7 +68,7 @@ function isSafe(argv: readonly string[], depth: number): boolean {
   if (program === undefined) return false;
   const wrapper = splitShellWrapper(argv);
   if (wrapper !== null) {
-    if (depth >= MAX_WRAPPER_DEPTH || !isShellParserLoaded()) return false;
+    if (depth >= MAX_WRAPPER_DEPTH || !canParseSync(wrapper.script)) return false;
     const inner = parseShellScriptSync(wrapper.script);
     return inner !== null && inner.every((cmd) => isSafe(cmd, depth + 1));
   }

@@ -9,9 +9,13 @@
 //   substitutions, subshells, functions…), for detecting dangerous commands and forbidden rules in
 //   scripts that are not plain. Words that are not literal keep their source text.
 //
-// The grammar is loaded lazily once per process (~90 ms), and with it web-tree-sitter itself (156 KB of
-// JavaScript that a run without commands never needs); the sync functions need it loaded first
-// (`loadShellParser`, or any async function of this module).
+// The grammar is loaded lazily once per process (about 200 ms: web-tree-sitter's 156 KB of JavaScript,
+// its WebAssembly, the grammar, and a first parse that a run without commands never needs); the sync
+// functions need it loaded first (`loadShellParser`, or any async function of this module). A *simple*
+// script (`simpleScript`: words of safe characters or quoted text without expansions, joined by `&&`,
+// `||`, `;` or `|`) is read without the grammar: most commands an agent runs are simple, so a short
+// `weft exec` often never loads it. Its result is the grammar's own for every such script (a test
+// compares them on generated scripts).
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import type { Node, Parser } from 'web-tree-sitter';
@@ -40,19 +44,26 @@ export async function loadShellParser(): Promise<void> {
   }
 }
 
-/** Whether the sync functions can run (the grammar is loaded). */
-export function isShellParserLoaded(): boolean {
-  return parser !== null;
+/** Whether the sync functions can read `script` now: the grammar is loaded, or the script is simple. */
+export function canParseSync(script: string): boolean {
+  return parser !== null || simpleScript(script) !== null;
 }
 
 /** The argv of each simple command when `script` is plain (see the file header), else null. */
 export async function parseShellScript(script: string): Promise<string[][] | null> {
+  const simple = simpleScript(script);
+  if (simple !== null) return simple;
   await loadShellParser();
   return parseShellScriptSync(script);
 }
 
-/** `parseShellScript` for callers that already loaded the grammar; throws if it is not loaded. */
+/** `parseShellScript` for callers that can parse now (`canParseSync`); throws if they cannot. */
 export function parseShellScriptSync(script: string): string[][] | null {
+  return simpleScript(script) ?? grammarCommands(script);
+}
+
+/** The grammar's reading of `script` (plain commands or null), simple or not; needs the grammar loaded. */
+export function grammarCommands(script: string): string[][] | null {
   return withTree(script, (root) => {
     if (root.hasError) return null;
     const commands: string[][] = [];
@@ -65,7 +76,13 @@ export function parseShellScriptSync(script: string): string[][] | null {
  * their source text. Null when the grammar is not loaded.
  */
 export function commandWordsSync(script: string): string[][] | null {
-  if (parser === null) return null;
+  const simple = simpleScript(script);
+  if (simple !== null) return simple;
+  return parser === null ? null : grammarCommandWords(script);
+}
+
+/** The grammar's `commandWordsSync`, simple script or not; needs the grammar loaded. */
+export function grammarCommandWords(script: string): string[][] {
   return withTree(script, (root) => {
     const found: string[][] = [];
     collectCommands(root, found);
@@ -73,10 +90,93 @@ export function commandWordsSync(script: string): string[][] | null {
   });
 }
 
-/** `commandWordsSync` after loading the grammar. */
+/** `commandWordsSync` after loading the grammar (when the script is not simple). */
 export async function commandWords(script: string): Promise<string[][]> {
+  const simple = simpleScript(script);
+  if (simple !== null) return simple;
   await loadShellParser();
   return commandWordsSync(script) ?? [];
+}
+
+/** Characters of an unquoted word that the shell takes as they are (no expansion, quoting or operator). */
+const SIMPLE_WORD_CHAR = /[A-Za-z0-9_@%+:,./-]/;
+/**
+ * What a simple command's name may hold: no `=` (an assignment), and none of the characters tree-sitter-bash
+ * reads differently in a command name (`a@b` is not one word to it).
+ */
+const COMMAND_NAME = /^[A-Za-z0-9_./+-]+$/;
+/** Bash's reserved words: a command starting with one is not simple. */
+const RESERVED = new Set([
+  'case',
+  'coproc',
+  'do',
+  'done',
+  'elif',
+  'else',
+  'esac',
+  'fi',
+  'for',
+  'function',
+  'if',
+  'in',
+  'select',
+  'then',
+  'time',
+  'until',
+  'while',
+]);
+/** Longest script read without the grammar. */
+const SIMPLE_MAX = 4096;
+
+/**
+ * The commands of a simple script, or null when it is not simple (the grammar decides then). Simple:
+ * words made of SIMPLE_WORD_CHARs, 'single-quoted' text without a newline, and "double-quoted" text
+ * without `$`, backtick, backslash, `!` or a newline (pieces of one word may be joined), separated by
+ * spaces or tabs; commands joined by `&&`, `||`, `;` or `|`, none empty, none starting with a reserved
+ * word or a name COMMAND_NAME refuses.
+ */
+export function simpleScript(script: string): string[][] | null {
+  if (script.length === 0 || script.length > SIMPLE_MAX) return null;
+  const commands: string[][] = [];
+  let argv: string[] = [];
+  let word: string | null = null;
+  const endWord = (): void => {
+    if (word !== null) argv.push(word);
+    word = null;
+  };
+  const endCommand = (): boolean => {
+    endWord();
+    const first = argv[0];
+    if (first === undefined || RESERVED.has(first) || !COMMAND_NAME.test(first)) return false;
+    commands.push(argv);
+    argv = [];
+    return true;
+  };
+  for (let i = 0; i < script.length; i++) {
+    const ch = script.charAt(i);
+    if (ch === ' ' || ch === '\t') {
+      endWord();
+    } else if (ch === '&' || ch === '|' || ch === ';') {
+      const double = script.charAt(i + 1) === ch;
+      if (ch === '&' && !double) return null;
+      if (ch === ';' && double) return null;
+      if (double) i++;
+      if (!endCommand()) return null;
+    } else if (ch === "'" || ch === '"') {
+      const close = script.indexOf(ch, i + 1);
+      if (close < 0) return null;
+      const text = script.slice(i + 1, close);
+      if (text.includes('\n') || text.includes('\r')) return null;
+      if (ch === '"' && /[$`\\!]/.test(text)) return null;
+      word = (word ?? '') + text;
+      i = close;
+    } else if (SIMPLE_WORD_CHAR.test(ch)) {
+      word = (word ?? '') + ch;
+    } else {
+      return null;
+    }
+  }
+  return endCommand() ? commands : null;
 }
 
 export interface ShellWrapper {
