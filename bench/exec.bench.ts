@@ -15,13 +15,15 @@ export default async function run() {
   const server = await startMockResponsesServer();
   const home = await mkdtemp(join(tmpdir(), 'weft-bench-home-'));
   const work = await mkdtemp(join(tmpdir(), 'weft-bench-ws-'));
+  // Commands run in a login shell: an empty HOME keeps the machine's own profile scripts out of the figure.
+  const userHome = await mkdtemp(join(tmpdir(), 'weft-bench-user-'));
   await writeFile(
     join(home, 'config.toml'),
     `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n`,
   );
   const env = {
     PATH: process.env['PATH'],
-    HOME: process.env['HOME'],
+    HOME: userHome,
     SHELL: '/bin/bash',
     WEFT_HOME: home,
     MOCK_API_KEY: 'x',
@@ -54,6 +56,7 @@ export default async function run() {
   await server.close();
   await rm(home, { recursive: true, force: true });
   await rm(work, { recursive: true, force: true });
+  await rm(userHome, { recursive: true, force: true });
   return {
     title: 'weft exec (whole process, mock model)',
     rows: [

@@ -7,6 +7,7 @@ import type { SandboxPolicy } from '../../src-preload/protocol';
 import { assessCommand, retryAfterDenial, type CommandAssessment } from '../safety/approvals/policy';
 import { parseShellScript } from '../safety/approvals/shell-parse';
 import { isLikelySandboxDenied } from '../safety/sandbox/denial';
+import { forgetBwrapProbe } from '../safety/sandbox/linux-bwrap';
 import { identityLauncher } from '../safety/sandbox/launcher';
 import { isPathWritable, writableRootsFor } from '../safety/sandbox/writable-roots';
 import { abortError, isAbortError } from '../util/abort';
@@ -83,6 +84,8 @@ export async function runCommandItem(
     }
     result = await timed(choice.launcher);
     if (choice.sandboxed && !result.aborted && result.exitCode !== null && result.exitCode !== 0) {
+      // bwrap's own refusal (not the command's output): the machine changed since the probe said it works.
+      if (/^bwrap: /m.test(result.output)) forgetBwrapProbe();
       const after = await afterSandboxedRun(safety, ctx, base, command, result);
       if (after.kind === 'cancelled') {
         complete({

@@ -110,7 +110,7 @@ async function linuxStatus(env: ContainmentLayer): Promise<SandboxStatus> {
   if (settings.unprivilegedClone !== null)
     details.push(`kernel.unprivileged_userns_clone = ${settings.unprivilegedClone}`);
   if (settings.maxUserNamespaces !== null) details.push(`user.max_user_namespaces = ${settings.maxUserNamespaces}`);
-  const probe = await probeBwrap();
+  const probe = await probeBwrap({ fresh: true });
   const layers: ContainmentLayer[] = [
     { name: 'filesystem', ...probe.layers.filesystem },
     { name: 'network', ...probe.layers.network },

@@ -15,6 +15,7 @@ import { diagnoseBwrapFailure, readUsernsSettings } from './bwrap-diagnose';
 import type { SandboxProblem } from './bwrap-diagnose';
 import { findBash, trampolineArgv } from './bwrap-launch';
 import { networkAllowed } from './network';
+import { bwrapProbeKey, forgetBwrapProbeFile, readBwrapProbe, saveBwrapProbe } from './probe-cache';
 import { seccompArchOf, unixSocketFilter } from './seccomp-filter';
 import { writableRootsFor } from './writable-roots';
 
@@ -107,11 +108,23 @@ let probeResult: Promise<BwrapProbe> | null = null;
 
 /**
  * Runs bwrap once per process with the same isolation the sandbox uses, layer by layer, and caches the
- * outcome: ok, or why not and what to do, and the state of each layer.
+ * outcome: ok, or why not and what to do, and the state of each layer. A success is also remembered for
+ * later processes while nothing it depends on changes (probe-cache.ts); `fresh` (`weft doctor`) always
+ * runs bwrap.
  */
-export function probeBwrap(): Promise<BwrapProbe> {
-  probeResult ??= runProbe();
+export function probeBwrap(options: { fresh?: boolean } = {}): Promise<BwrapProbe> {
+  if (options.fresh === true) return runProbe(false);
+  probeResult ??= runProbe(true);
   return probeResult;
+}
+
+/**
+ * Forgets the probe, in this process and for later ones: bwrap refused to start a command although the
+ * probe said it works (the machine changed), so the next command probes again.
+ */
+export function forgetBwrapProbe(): void {
+  probeResult = null;
+  forgetBwrapProbeFile();
 }
 
 /** Generous: on a loaded machine bwrap can take seconds to start, and a timeout reads as "no sandbox". */
@@ -140,7 +153,7 @@ function run(argv: string[], env: Record<string, string>): Promise<{ ok: boolean
   });
 }
 
-async function runProbe(): Promise<BwrapProbe> {
+async function runProbe(remembered: boolean): Promise<BwrapProbe> {
   const bwrap = findBwrap();
   const bash = findBash();
   const missing = (detail: string): BwrapLayers => ({
@@ -158,6 +171,14 @@ async function runProbe(): Promise<BwrapProbe> {
   }
   const env = { PATH: '/usr/bin:/bin', ELECTRON_RUN_AS_NODE: '1' };
   const seccomp = seccompProgram();
+  const key = bwrapProbeKey({
+    bwrap,
+    bash,
+    seccomp: seccomp.program,
+    argv: JSON.stringify([ISOLATION, MOUNTS]),
+  });
+  const known = remembered ? readBwrapProbe(key) : null;
+  if (known !== null && known.bwrap === bwrap && known.bash === bash) return known;
   // The unix-socket layer works when bwrap accepts and loads the program (it refuses to run the command
   // otherwise); what the program refuses is checked against the kernel by the escape suite.
   const [fs, net, unix] = await Promise.all([
@@ -181,5 +202,7 @@ async function runProbe(): Promise<BwrapProbe> {
   };
   if (!fs.ok) return { ok: false, ...diagnoseBwrapFailure(fs.stderr, readUsernsSettings()), layers };
   if (!net.ok) return { ok: false, ...diagnoseBwrapFailure(net.stderr, readUsernsSettings()), layers };
-  return { ok: true, bwrap, bash, layers };
+  const probe = { ok: true as const, bwrap, bash, layers };
+  void saveBwrapProbe(key, probe);
+  return probe;
 }
