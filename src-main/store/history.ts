@@ -170,7 +170,11 @@ export interface LaterHistory {
  */
 export function historyLater(outline: HistoryOutline): () => Promise<LaterHistory> {
   // Only what reading needs is kept, not the outline's turns.
-  const kept: HistoryOutline = { path: outline.path, historyRefs: outline.historyRefs, historyBase: outline.historyBase };
+  const kept: HistoryOutline = {
+    path: outline.path,
+    historyRefs: outline.historyRefs,
+    historyBase: outline.historyBase,
+  };
   return async () => {
     const { fd, warnings } = openRollout(kept.path);
     try {

@@ -41,7 +41,10 @@ describe('a history read later', () => {
     const loadHistory = async () => {
       reads++;
       await gate.released;
-      return { items: saved, warnings: ['thread.jsonl: history line at byte 812 skipped: Unexpected end of JSON input'] };
+      return {
+        items: saved,
+        warnings: ['thread.jsonl: history line at byte 812 skipped: Unexpected end of JSON input'],
+      };
     };
     agent = startAgent({
       baseUrl: server.url,
