@@ -320,6 +320,8 @@
 
   const toBase64 = (text) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
   const ok = (result) => Promise.resolve({ ok: true, result });
+  /** Turns `thread/resume` answers with, as src-main/server/handlers/threads.ts. */
+  const RESUME_TURNS = 100;
 
   const handlers = {
     initialize: () =>
@@ -342,7 +344,20 @@
           () => emit('thread/tokenUsage/updated', { threadId: t.id, turnId: 'turn_b', tokenUsage: usage(68400) }),
           0,
         );
-      return ok({ thread: t, ...settings });
+      // As Weft's server: the newest RESUME_TURNS turns, and a cursor for the older ones.
+      const from = Math.max(0, t.turns.length - RESUME_TURNS);
+      return ok({
+        thread: { ...t, turns: t.turns.slice(from) },
+        ...settings,
+        weftOlderTurnsCursor: from > 0 ? `before:${from}` : null,
+      });
+    },
+    'thread/turns/list': (p) => {
+      const t = threads.get(p.threadId);
+      if (!t) return Promise.resolve({ ok: false, error: { code: -32602, message: `no thread ${p.threadId}` } });
+      const before = p.cursor ? Number(p.cursor.slice('before:'.length)) : t.turns.length;
+      const from = Math.max(0, before - (p.limit || 50));
+      return ok({ data: t.turns.slice(from, before), nextCursor: from > 0 ? `before:${from}` : null });
     },
     'thread/read': (p) => ok({ thread: threads.get(p.threadId) }),
     'thread/start': (p) => {

@@ -52,6 +52,7 @@ export function initialState(saved: LoadedThread): NonNullable<SessionOptions['i
   return {
     history: saved.history,
     ...(saved.loadHistory ? { loadHistory: saved.loadHistory } : {}),
+    olderTurnsCursor: saved.olderTurnsCursor,
     turns: turnRecords(saved.turns),
     tokenUsage: saved.tokenUsage,
     contextRef:

@@ -50,6 +50,8 @@ export class Session implements TurnHost {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly waiting = new Map<ThreadActiveFlag, number>();
+  /** The loaded turns are the newest of a long thread: this pages the older ones (else null). */
+  olderTurnsCursor: string | null;
   /** The part of the history not read yet (a resumed thread's, read when its first turn starts). */
   private laterHistory: NonNullable<SessionOptions['initial']>['loadHistory'] | null;
 
@@ -57,6 +59,7 @@ export class Session implements TurnHost {
     this.settings = { ...options.settings };
     this.historyItems = [...(options.initial?.history ?? [])];
     this.laterHistory = options.initial?.loadHistory ?? null;
+    this.olderTurnsCursor = options.initial?.olderTurnsCursor ?? null;
     this.turns = [...(options.initial?.turns ?? [])];
     this.contextRef = options.initial?.contextRef ?? null;
     this.workingMemory = memoryFromHistory(this.historyItems);
@@ -110,6 +113,7 @@ export class Session implements TurnHost {
   resetState(state: NonNullable<SessionOptions['initial']>): void {
     if (this.active) throw new SessionError('cannot reset a thread while a turn is running');
     this.laterHistory = state.loadHistory ?? null;
+    this.olderTurnsCursor = state.olderTurnsCursor ?? null;
     this.replaceHistory(state.history);
     this.workingMemory = memoryFromHistory(this.historyItems);
     this.turns.splice(0, this.turns.length, ...state.turns);

@@ -71,6 +71,8 @@ export interface SessionOptions {
      * without parsing it). Its items come before `history`; what it had to skip is told as warnings.
      */
     loadHistory?: () => Promise<{ items: ResponseItem[]; warnings: string[] }>;
+    /** `turns` are the newest of the thread: this pages the older ones (`thread/turns/list`); else null. */
+    olderTurnsCursor?: string | null;
     turns: TurnRecord[];
     tokenUsage: ThreadTokenUsage | null;
     /** What the model was last told about cwd and permissions, if anything. */

@@ -59,6 +59,11 @@ export const ThreadStartResult = z.object({
   approvalsReviewer: ApprovalsReviewer,
   sandbox: SandboxPolicy,
   reasoningEffort: ReasoningEffortValue.nullish(),
+  /**
+   * Weft: `thread.turns` holds only the newest turns of a long thread; this cursor pages the older ones
+   * with `thread/turns/list` (null or absent: `thread.turns` starts at the first turn).
+   */
+  weftOlderTurnsCursor: z.string().nullish(),
 });
 export type ThreadStartResult = z.infer<typeof ThreadStartResult>;
 

@@ -24,6 +24,7 @@ const paths = {
   ),
   chevronRight: <path d="m6 3.5 4.5 4.5L6 12.5" />,
   chevronDown: <path d="M3.5 6 8 10.5 12.5 6" />,
+  chevronUp: <path d="M3.5 10 8 5.5 12.5 10" />,
   check: <path d="m3 8.5 3 3 7-7" />,
   x: <path d="m4 4 8 8M12 4l-8 8" />,
   stop: <rect x="4" y="4" width="8" height="8" rx="1.5" fill="currentColor" stroke="none" />,

@@ -19,7 +19,7 @@ import {
 } from '../../src-preload/protocol';
 import type { IncomingServerRequest, WeftClient } from '../client/types';
 import { addServerRequest, clearServerRequests, removeServerRequest } from './approvals';
-import { conversationFromThread } from './conversation';
+import { conversationFromThread, keepingOlderTurns, withOlderTurns } from './conversation';
 import { createFrameBatcher } from './frame-batcher';
 import type { FrameScheduler } from './frame-batcher';
 import { forgetProject, readLocation, rememberProject, withLocation } from './location';
@@ -42,6 +42,8 @@ export interface ControllerEnv {
 }
 
 const LIST_LIMIT = 100;
+/** Turns loaded per "Show earlier turns". */
+const OLDER_TURNS_PAGE = 50;
 
 export type Controller = ReturnType<typeof createController>;
 
@@ -54,6 +56,8 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
   let steeringId = 0;
   let searchSeq = 0;
   let selectSeq = 0;
+  /** Threads whose older turns are being loaded (one page at a time). */
+  const loadingOlder = new Set<string>();
   let defaults: Settings = emptySettings;
 
   const get = () => store.getState();
@@ -153,6 +157,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     setUi(store, { activeThreadId: threadId, loadingThreadId: threadId, turnDiff: null });
     syncLocation();
     let thread: Thread | undefined;
+    let resumedCursor: string | null = null;
     let settings: Settings | null = null;
     if (isArchived(get().data, threadId)) {
       const read = await attempt('Could not open the thread', () =>
@@ -162,6 +167,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     } else {
       const resumed = await attempt('Could not open the thread', () => client.request('thread/resume', { threadId }));
       thread = resumed?.thread;
+      resumedCursor = resumed?.weftOlderTurnsCursor ?? null;
       if (resumed !== undefined) settings = settingsFrom(resumed);
     }
     if (thread === undefined) {
@@ -169,11 +175,15 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       return;
     }
     const snapshot = thread;
+    const olderTurnsCursor = resumedCursor ?? null;
     batcher.flush();
     setData(store, (data) => {
       const previous = data.conversations[threadId];
       if (previous !== undefined && !reload && runningTurn(previous) !== null) return data;
-      const conversation = { ...conversationFromThread(snapshot), tokenUsage: previous?.tokenUsage ?? null };
+      const conversation = keepingOlderTurns(
+        { ...conversationFromThread(snapshot, olderTurnsCursor), tokenUsage: previous?.tokenUsage ?? null },
+        previous,
+      );
       const withThread = upsertThread(newDraft(), data, listed(snapshot));
       return { ...withThread, conversations: { ...withThread.conversations, [threadId]: conversation } };
     });
@@ -276,6 +286,34 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
     selectThread(threadId: string): Promise<void> {
       return showThread(threadId, false);
+    },
+
+    /** Loads the page of turns before the first one shown (a long thread opens on its newest turns). */
+    async loadOlderTurns(threadId: string): Promise<void> {
+      const cursor = get().data.conversations[threadId]?.olderTurnsCursor ?? null;
+      if (cursor === null || loadingOlder.has(threadId)) return;
+      loadingOlder.add(threadId);
+      try {
+        const page = await attempt('Could not load the earlier turns', () =>
+          client.request('thread/turns/list', { threadId, cursor, limit: OLDER_TURNS_PAGE }),
+        );
+        if (page === undefined) return;
+        batcher.flush();
+        setData(store, (data) => {
+          const conversation = data.conversations[threadId];
+          // Read again meanwhile (another page, a reload): this page belongs to a cursor no longer shown.
+          if (conversation === undefined || conversation.olderTurnsCursor !== cursor) return data;
+          return {
+            ...data,
+            conversations: {
+              ...data.conversations,
+              [threadId]: withOlderTurns(conversation, page.data, page.nextCursor),
+            },
+          };
+        });
+      } finally {
+        loadingOlder.delete(threadId);
+      }
     },
 
     newThread(): void {
@@ -422,7 +460,13 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         ...data,
         conversations: {
           ...data.conversations,
-          [threadId]: { ...conversationFromThread(rolled.thread), tokenUsage: conversation.tokenUsage },
+          [threadId]: keepingOlderTurns(
+            {
+              ...conversationFromThread(rolled.thread, conversation.olderTurnsCursor),
+              tokenUsage: conversation.tokenUsage,
+            },
+            conversation,
+          ),
         },
       }));
       await attempt('Could not retry the turn', () => client.request('turn/start', { threadId, input }));
@@ -455,7 +499,13 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       if (forks !== null) setData(store, (data) => (data.cwd === cwd ? { ...data, forks } : data));
       setData(store, (data) => {
         const next = upsertThread(newDraft(), data, fork);
-        return { ...next, conversations: { ...next.conversations, [fork.id]: conversationFromThread(fork) } };
+        return {
+          ...next,
+          conversations: {
+            ...next.conversations,
+            [fork.id]: conversationFromThread(fork, result.weftOlderTurnsCursor ?? null),
+          },
+        };
       });
       selectSeq += 1;
       setUi(store, {

@@ -67,15 +67,57 @@ export function turnViewFrom(turn: Turn, previous?: TurnView): TurnView {
   };
 }
 
-/** A conversation from a thread read with its turns (resume, fork, read). */
-export function conversationFromThread(thread: Thread): Conversation {
+/**
+ * A conversation from a thread read with its turns (resume, fork, read). `olderTurnsCursor`: the turns
+ * are the newest of a long thread and this pages the older ones.
+ */
+export function conversationFromThread(thread: Thread, olderTurnsCursor: string | null = null): Conversation {
   const turns: Record<string, TurnView> = {};
   const turnIds: string[] = [];
   for (const turn of thread.turns) {
     if (turns[turn.id] === undefined) turnIds.push(turn.id);
     turns[turn.id] = turnViewFrom(turn);
   }
-  return { threadId: thread.id, shape: 0, turnIds, turns, tokenUsage: null };
+  return { threadId: thread.id, shape: 0, turnIds, turns, tokenUsage: null, olderTurnsCursor };
+}
+
+/**
+ * `conversation` with a page of older turns (oldest first) put before its first turn, and the cursor of
+ * the page before those. Turns it already has are left as they are.
+ */
+export function withOlderTurns(conversation: Conversation, page: readonly Turn[], cursor: string | null): Conversation {
+  const turns = { ...conversation.turns };
+  const older: string[] = [];
+  for (const turn of page) {
+    if (turns[turn.id] !== undefined) continue;
+    turns[turn.id] = turnViewFrom(turn);
+    older.push(turn.id);
+  }
+  return {
+    ...conversation,
+    turns,
+    turnIds: [...older, ...conversation.turnIds],
+    shape: conversation.shape + 1,
+    olderTurnsCursor: cursor,
+  };
+}
+
+/**
+ * `next` (the thread read again: its newest turns) keeping the older turns `previous` had already loaded
+ * before `next`'s first turn, and their cursor, so that reading a thread again never hides what was shown.
+ */
+export function keepingOlderTurns(next: Conversation, previous: Conversation | undefined): Conversation {
+  const first = next.turnIds[0];
+  if (previous === undefined || first === undefined || next.olderTurnsCursor === null) return next;
+  const at = previous.turnIds.indexOf(first);
+  if (at <= 0) return next;
+  const turns = { ...next.turns };
+  const older = previous.turnIds.slice(0, at);
+  for (const id of older) {
+    const turn = previous.turns[id];
+    if (turn !== undefined) turns[id] = turn;
+  }
+  return { ...next, turns, turnIds: [...older, ...next.turnIds], olderTurnsCursor: previous.olderTurnsCursor };
 }
 
 export function emptyTurn(id: string): TurnView {

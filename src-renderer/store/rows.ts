@@ -4,14 +4,21 @@
 import type { Conversation } from './state';
 
 export type Row =
-  { kind: 'item'; key: string; turnId: string; itemId: string } | { kind: 'turnEnd'; key: string; turnId: string };
+  | { kind: 'item'; key: string; turnId: string; itemId: string }
+  | { kind: 'turnEnd'; key: string; turnId: string }
+  /** First row of a conversation whose older turns are not loaded: the control that loads them. */
+  | { kind: 'older'; key: string };
 
-const perTurn = new WeakMap<string[], Row[]>();
+const OLDER_ROW: Row[] = [{ kind: 'older', key: '$older' }];
 
-function turnRows(turnId: string, itemIds: string[]): Row[] {
+type TurnRow = Exclude<Row, { kind: 'older' }>;
+
+const perTurn = new WeakMap<string[], TurnRow[]>();
+
+function turnRows(turnId: string, itemIds: string[]): TurnRow[] {
   const cached = perTurn.get(itemIds);
   if (cached !== undefined && cached[cached.length - 1]?.turnId === turnId) return cached;
-  const rows: Row[] = itemIds.map((itemId) => ({ kind: 'item', key: `${turnId}/${itemId}`, turnId, itemId }));
+  const rows: TurnRow[] = itemIds.map((itemId) => ({ kind: 'item', key: `${turnId}/${itemId}`, turnId, itemId }));
   rows.push({ kind: 'turnEnd', key: `${turnId}/$end`, turnId });
   perTurn.set(itemIds, rows);
   return rows;
@@ -24,7 +31,7 @@ export interface RowsCache {
 
 /** All rows of a conversation; returns `previous.rows` itself when no turn's item list changed. */
 export function conversationRows(conversation: Conversation, previous: RowsCache | null): RowsCache {
-  const parts: Row[][] = [];
+  const parts: Row[][] = conversation.olderTurnsCursor === null ? [] : [OLDER_ROW];
   for (const turnId of conversation.turnIds) {
     const turn = conversation.turns[turnId];
     if (turn !== undefined) parts.push(turnRows(turnId, turn.itemIds));

@@ -85,6 +85,11 @@ export interface Conversation {
   turnIds: string[];
   turns: Record<string, TurnView>;
   tokenUsage: ThreadTokenUsage | null;
+  /**
+   * The thread has turns before the first loaded one: the cursor that pages them (`thread/turns/list`);
+   * null when `turnIds` starts at the thread's first turn.
+   */
+  olderTurnsCursor: string | null;
 }
 
 export interface AppData {

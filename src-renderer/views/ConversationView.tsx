@@ -1,5 +1,5 @@
 // The open thread: header, the virtualized conversation, pending approvals, the composer.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Icon, Spinner } from '../components/Icon';
 import { ItemRow } from '../components/items/ItemRow';
@@ -115,10 +115,19 @@ function Conversation({ threadId }: { threadId: string }) {
   }
   const rows = cache?.rows ?? NO_ROWS;
   const lastTurnId = turnIds?.[turnIds.length - 1];
+  // Older turns put before the first one shown keep the view where it was: on that turn, not at the top.
+  const firstTurnId = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const before = firstTurnId.current;
+    firstTurnId.current = turnIds?.[0];
+    if (before === undefined || turnIds === undefined || turnIds.indexOf(before) <= 0) return;
+    const anchor = rows.find((row) => row.kind !== 'older' && row.turnId === before);
+    if (anchor !== undefined) list.current?.scrollToKey(anchor.key);
+  }, [turnIds, rows]);
 
   const estimate = useCallback(
     (row: Row): number => {
-      if (row.kind === 'turnEnd') return 44;
+      if (row.kind === 'turnEnd' || row.kind === 'older') return 44;
       const item = store.getState().data.conversations[threadId]?.turns[row.turnId]?.items[row.itemId]?.item;
       return item === undefined ? 60 : (ESTIMATES[item.type] ?? 60);
     },
@@ -127,7 +136,9 @@ function Conversation({ threadId }: { threadId: string }) {
 
   const renderRow = useCallback(
     (row: Row) =>
-      row.kind === 'item' ? (
+      row.kind === 'older' ? (
+        <OlderTurns threadId={threadId} />
+      ) : row.kind === 'item' ? (
         <ItemRow
           threadId={threadId}
           turnId={row.turnId}
@@ -166,6 +177,23 @@ function Conversation({ threadId }: { threadId: string }) {
           <Icon name="chevronDown" size={14} /> Latest
         </button>
       )}
+    </div>
+  );
+}
+
+/** The first row of a long thread shown from its newest turns: loads the turns before them. */
+function OlderTurns({ threadId }: { threadId: string }) {
+  const controller = useController();
+  const [loading, setLoading] = useState(false);
+  const load = (): void => {
+    setLoading(true);
+    void controller.loadOlderTurns(threadId).finally(() => setLoading(false));
+  };
+  return (
+    <div className="older-turns">
+      <button type="button" className="btn btn-small" onClick={load} disabled={loading}>
+        {loading ? <Spinner size={12} /> : <Icon name="chevronUp" size={14} />} Show earlier turns
+      </button>
     </div>
   );
 }

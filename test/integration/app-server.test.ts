@@ -292,6 +292,55 @@ describe('app server: lasting threads and many clients', () => {
     expect(texts.at(-1)).toBe('what was it?');
   });
 
+  it('resumes a long thread on its newest 100 turns and pages the older ones with thread/turns/list', async () => {
+    const TURNS = 104;
+    server.enqueueMany(Array.from({ length: TURNS }, (_, i) => answer(`answer ${i}`)));
+    const first = StdioRpcClient.start(env(), ws.dir);
+    await first.initialize();
+    const threadId = await startThread(first);
+    for (let i = 0; i < TURNS; i++) await runTurn(first, threadId, `question ${i}`);
+    await first.close();
+
+    const second = StdioRpcClient.start(env(), ws.dir);
+    cleanups.push(() => second.close());
+    await second.initialize();
+    type TurnShape = { id: string; items: { type: string; content?: { text?: string }[] }[] };
+    const question = (turn: TurnShape | undefined): string | undefined =>
+      turn?.items.find((i) => i.type === 'userMessage')?.content?.[0]?.text;
+    const resumed = await second.request<{ thread: { turns: TurnShape[] }; weftOlderTurnsCursor: string | null }>(
+      'thread/resume',
+      { threadId },
+    );
+    expect(resumed.thread.turns).toHaveLength(100);
+    expect(question(resumed.thread.turns[0])).toBe('question 4');
+    expect(question(resumed.thread.turns.at(-1))).toBe(`question ${TURNS - 1}`);
+    expect(resumed.weftOlderTurnsCursor).toEqual(expect.any(String));
+
+    const older = await second.request<{ data: TurnShape[]; nextCursor: string | null }>('thread/turns/list', {
+      threadId,
+      cursor: resumed.weftOlderTurnsCursor,
+      limit: 3,
+    });
+    expect(older.data.map(question)).toEqual(['question 1', 'question 2', 'question 3']);
+    const oldest = await second.request<{ data: TurnShape[]; nextCursor: string | null }>('thread/turns/list', {
+      threadId,
+      cursor: older.nextCursor,
+      limit: 3,
+    });
+    expect(oldest.data.map(question)).toEqual(['question 0']);
+    expect(oldest.nextCursor).toBeNull();
+
+    // Resumed again while loaded (a window reloading): the same page and cursor. A new thread has none.
+    const again = await second.request<{ thread: { turns: TurnShape[] }; weftOlderTurnsCursor: string | null }>(
+      'thread/resume',
+      { threadId },
+    );
+    expect(again.thread.turns.map((t) => t.id)).toEqual(resumed.thread.turns.map((t) => t.id));
+    expect(again.weftOlderTurnsCursor).toBe(resumed.weftOlderTurnsCursor);
+    const short = await second.request<{ weftOlderTurnsCursor?: string | null }>('thread/start', { cwd: ws.dir });
+    expect(short.weftOlderTurnsCursor ?? null).toBeNull();
+  });
+
   it('lets two clients watch one thread; an approval left by one is answered by the other', async () => {
     server.enqueueMany([calls(evFunctionCall('a', 'exec_command', { cmd: 'touch shared.txt' })), answer('done')]);
     const served = await startWeftServe(env(), ws.dir);

@@ -120,6 +120,24 @@ export async function wheelIntoView(page: Page, target: Locator, over: WheelSpot
   throw new Error('wheelIntoView: gave up after 60 turns of the wheel');
 }
 
+/**
+ * Turns the mouse wheel up with the pointer over `over` until `target` is in the page at all (a
+ * virtualized list mounts rows only as they come near the view). Throws when the wheel stops scrolling
+ * first.
+ */
+export async function wheelUpUntilAttached(page: Page, target: Locator, over: WheelSpot, step = 2400): Promise<void> {
+  for (let turn = 0; turn < 200; turn++) {
+    if ((await target.count()) > 0) return;
+    const spot = await spotOf(over);
+    await page.mouse.move(spot.x, spot.y);
+    const scrolled = nextScroll(page, 4000);
+    await page.mouse.wheel(0, -step);
+    if (!(await scrolled) && (await target.count()) === 0)
+      throw new Error(`wheelUpUntilAttached(${String(target)}): the wheel no longer scrolls and the target never came`);
+  }
+  throw new Error('wheelUpUntilAttached: gave up after 200 turns of the wheel');
+}
+
 /** Clicks at the centre of `target`, after checking that the pointer would hit the target there. */
 export async function clickCentre(page: Page, target: Locator): Promise<void> {
   await target.waitFor({ state: 'visible' });

@@ -77,6 +77,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       approvalsReviewer: 'user' as const,
       sandbox: s.sandboxPolicy,
       reasoningEffort: s.effort,
+      weftOlderTurnsCursor: session.olderTurnsCursor,
     };
   };
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { conversationFromThread, keepingOlderTurns, withOlderTurns } from '../../../src-renderer/store/conversation';
 import { createFrameBatcher } from '../../../src-renderer/store/frame-batcher';
 import { readLocation, rememberProject, withLocation } from '../../../src-renderer/store/location';
 import { reduceNotification } from '../../../src-renderer/store/reduce';
@@ -127,5 +128,35 @@ describe('page location', () => {
     const list = rememberProject(storage, ['/a', '/b'], '/b');
     expect(list).toEqual(['/b', '/a']);
     expect(saved.get('weft.recentProjects')).toBe('["/b","/a"]');
+  });
+});
+
+describe('older turns of a long thread', () => {
+  const turn = (n: number) => makeTurn({ id: `t${n}`, items: [userMessage(`u${n}`, `question ${n}`)] });
+  const thread = (from: number, to: number) =>
+    makeThread({ id: 'th', turns: Array.from({ length: to - from }, (_, i) => turn(from + i)) });
+
+  it('puts a page before the first turn, with the next cursor, and a control row while older ones remain', () => {
+    const newest = conversationFromThread(thread(5, 8), 'c5');
+    expect(conversationRows(newest, null).rows[0]).toEqual({ kind: 'older', key: '$older' });
+    const more = withOlderTurns(newest, [turn(3), turn(4), turn(5)], 'c3');
+    expect(more.turnIds).toEqual(['t3', 't4', 't5', 't6', 't7']);
+    expect(more.turns['t5']).toBe(newest.turns['t5']);
+    expect(more.olderTurnsCursor).toBe('c3');
+    expect(more.shape).toBe(newest.shape + 1);
+    const all = withOlderTurns(more, [turn(0), turn(1), turn(2)], null);
+    const rows = conversationRows(all, null).rows;
+    expect(rows[0]).toEqual({ kind: 'item', key: 't0/u0', turnId: 't0', itemId: 'u0' });
+    expect(rows.filter((r) => r.kind === 'older')).toEqual([]);
+  });
+
+  it('keeps the older turns already loaded when the thread is read again, and their cursor', () => {
+    const shown = withOlderTurns(conversationFromThread(thread(5, 8), 'c5'), [turn(3), turn(4)], 'c3');
+    const again = keepingOlderTurns(conversationFromThread(thread(5, 9), 'c5'), shown);
+    expect(again.turnIds).toEqual(['t3', 't4', 't5', 't6', 't7', 't8']);
+    expect(again.olderTurnsCursor).toBe('c3');
+    // A thread read whole (no cursor), or one that no longer starts with a turn shown, is taken as it is.
+    expect(keepingOlderTurns(conversationFromThread(thread(0, 9)), shown).turnIds).toHaveLength(9);
+    expect(keepingOlderTurns(conversationFromThread(thread(20, 22), 'c20'), shown).turnIds).toEqual(['t20', 't21']);
   });
 });

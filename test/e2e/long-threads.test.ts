@@ -1,0 +1,72 @@
+// E2E: a long thread opens on its newest turns (as the server sends them); "Show earlier turns" at the top
+// of the conversation, reached with the mouse wheel, loads the older ones and keeps the view in place.
+import { describe, expect, it } from 'vitest';
+import { WsRpcClient } from '../support/rpc-client';
+import { answerTurn } from '../support/sse';
+import { clickCentre, wheelIntoView, wheelUpUntilAttached } from '../support/mouse';
+import { conversation, SCREENSHOT_SIZES, startE2e } from '../support/weft-serve';
+
+const TURNS = 104;
+
+describe('long threads', () => {
+  it(
+    'loads the turns before the newest 100 when asked, keeping the view on the turn it showed',
+    { timeout: 120_000 },
+    async () => {
+      const e2e = await startE2e();
+      const { page, mock } = e2e;
+      // The thread is made over the protocol (a hundred turns by hand would be slow), then opened in the UI.
+      const served = new URL(e2e.url);
+      const client = await WsRpcClient.connect(
+        `ws://${served.host}/ws?token=${served.searchParams.get('token') ?? ''}`,
+      );
+      await client.initialize();
+      const { thread } = await client.request<{ thread: { id: string } }>('thread/start', { cwd: e2e.workspace.dir });
+      mock.enqueueMany(Array.from({ length: TURNS }, (_, i) => answerTurn(`Answer ${i}.`)));
+      for (let i = 0; i < TURNS; i++) {
+        const from = client.received.length;
+        const { turn } = await client.request<{ turn: { id: string } }>('turn/start', {
+          threadId: thread.id,
+          input: [{ type: 'text', text: `question ${i}` }],
+        });
+        await client.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turn.id, from);
+      }
+      await client.close();
+      // Weft starts again (the thread is no longer in memory) and a fresh page opens it, as a person would.
+      await page.goto(await e2e.startServeAgain(['--port', '0', '--token', 'e2e-token']));
+      const threads = page.getByRole('navigation', { name: 'Threads' });
+      await clickCentre(page, threads.getByRole('button', { name: 'question 0', exact: true }));
+      const rows = conversation(page);
+      await rows.getByText(`Answer ${TURNS - 1}.`, { exact: true }).waitFor();
+      expect(await rows.getByText('question 3', { exact: true }).count()).toBe(0);
+
+      const older = rows.getByRole('button', { name: 'Show earlier turns' });
+      await wheelUpUntilAttached(page, older, rows);
+      await wheelIntoView(page, older, rows);
+      for (const size of SCREENSHOT_SIZES) {
+        await page.setViewportSize(size);
+        await e2e.screenshot(`long-thread-older-${size.width}x${size.height}`);
+      }
+      await page.setViewportSize(SCREENSHOT_SIZES[0] ?? { width: 1400, height: 900 });
+      await wheelIntoView(page, older, rows);
+      const anchor = rows.getByText('question 4', { exact: true });
+      await clickCentre(page, older);
+      // All the older turns came (fewer than a page): the control is gone, and the view stayed on the turn
+      // that was first, now below the loaded ones.
+      await rows.getByText('question 3', { exact: true }).waitFor({ state: 'attached' });
+      await older.waitFor({ state: 'detached' });
+      const view = await rows.boundingBox();
+      const shown = await anchor.boundingBox();
+      expect(view).not.toBeNull();
+      expect(shown).not.toBeNull();
+      if (view !== null && shown !== null) {
+        expect(shown.y).toBeGreaterThanOrEqual(view.y - 1);
+        expect(shown.y + shown.height).toBeLessThanOrEqual(view.y + view.height + 1);
+      }
+      const first = rows.getByText('question 0', { exact: true });
+      await wheelUpUntilAttached(page, first, rows);
+      await wheelIntoView(page, first, rows);
+      await e2e.screenshot('long-thread-first-turn');
+    },
+  );
+});
