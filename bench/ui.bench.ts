@@ -171,6 +171,10 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
       .getByRole('navigation', { name: 'Threads' })
       .getByRole('button', { name: `Bench thread (${ITEMS} items)`, exact: true });
     await threadButton.waitFor();
+    // A person clicks a thread a moment after the window shows: let start-up settle first (the page
+    // fetches and evaluates the chunks its rows use, Monaco and xterm, when it is idle).
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 })));
 
     // Open the 5,000-item thread: time from the click to the first frame showing its rows, and to the
     // first task after that frame (the page answers input again).
@@ -208,12 +212,60 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
       name: `Open a ${ITEMS}-item thread: interactive`,
       value: round(open.interactive),
       unit: 'ms',
-      target: '< 500 ms',
-      note: `main-thread CPU meanwhile: ${round(openCost.cpuMs.reduce((a, b) => a + b, 0))} ms`,
+      target: '≤ 250 ms',
+      note: `the newest 100 turns, as Weft's server sends them; main-thread CPU meanwhile: ${round(openCost.cpuMs.reduce((a, b) => a + b, 0))} ms`,
+    });
+
+    // The thread opened on its newest turns (as Weft's server sends them); "Show earlier turns" loads the
+    // rest, 50 turns a click: the first click is timed (click to the frame showing the rows), then every
+    // page is loaded so that the scroll below runs over all the items.
+    const pages = await page.evaluate(async () => {
+      const button = (): HTMLButtonElement | undefined =>
+        [...document.querySelectorAll<HTMLButtonElement>('.conversation button')].find((b) =>
+          b.textContent?.includes('Show earlier turns'),
+        );
+      const turnsShown = (): number => document.querySelectorAll('.conversation .vrow').length;
+      const times: number[] = [];
+      let clicks = 0;
+      // The control is the list's first row: scroll to it.
+      const top = document.querySelector('.conversation .vlist');
+      if (top instanceof HTMLElement) top.scrollTop = 0;
+      for (let frames = 0; button() === undefined && frames < 30; frames++)
+        await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+      for (let b = button(); b !== undefined && clicks < 100; b = button()) {
+        const start = performance.now();
+        const before = turnsShown();
+        const list = document.querySelector('.conversation .vlist');
+        const scrollBefore = list instanceof HTMLElement ? list.scrollTop : 0;
+        b.click();
+        clicks += 1;
+        await new Promise<void>((resolve) => {
+          const check = (): void => {
+            const moved = list instanceof HTMLElement && list.scrollTop !== scrollBefore;
+            if (button() !== b || moved || turnsShown() !== before) resolve();
+            else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        });
+        times.push(performance.now() - start);
+        if (list instanceof HTMLElement) list.scrollTop = 0;
+        await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+      }
+      return { clicks, first: times[0] ?? 0, slowest: times.reduce((a, t) => Math.max(a, t), 0) };
+    });
+    rows.push({
+      name: 'Show earlier turns (50 turns, 500 items): click to the frame showing them',
+      value: round(pages.first),
+      unit: 'ms',
+      note: `${pages.clicks} pages loaded to reach the first turn; slowest ${round(pages.slowest)} ms`,
     });
 
     // A fast fling: 200 px a frame (12,000 px/s) for 300 frames, upwards from the end, through rows never
     // shown before (each mounts, renders its Markdown, and unmounts again).
+    await page.evaluate(() => {
+      const list = document.querySelector('.conversation .vlist');
+      if (list instanceof HTMLElement) list.scrollTop = list.scrollHeight;
+    });
     const scroll = await measurePhase(page, cdp, () =>
       page.evaluate(
         () =>

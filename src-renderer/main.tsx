@@ -1,6 +1,7 @@
 // The renderer's entry: connect (Electron bridge or WebSocket), build the store and controller, render.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { renderMarkdownBlocks } from './components/markdown/render';
 import { connectWeft, findBridge } from './client';
 import { createController } from './store/controller';
 import { animationFrameScheduler } from './store/frame-batcher';
@@ -41,6 +42,16 @@ function Fatal({ message }: { message: string }) {
   );
 }
 
+/** Markdown with the common blocks (paragraph, emphasis, code, list, link), rendered once at start-up. */
+const MARKDOWN_WARM_UP =
+  '# Title\n\nSome **bold** and `code` with a [link](https://example.com).\n\n- one\n- two\n\n```ts\nconst x = 1;\n```\n';
+
+/** Runs `task` when the page is idle (or after 2 s at the latest). */
+function whenIdle(win: Window, task: () => void): void {
+  if (typeof win.requestIdleCallback === 'function') win.requestIdleCallback(task, { timeout: 2000 });
+  else win.setTimeout(task, 500);
+}
+
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element.');
 const root = createRoot(container);
@@ -71,8 +82,14 @@ try {
     controller.dispose();
     client.dispose();
   });
-  // xterm loads on first use; fetch it once the page has settled so the first command output does not wait.
-  window.setTimeout(() => void import('./components/Terminal').catch(() => undefined), 3000);
+  // Monaco (diffs) and xterm (command output) load on first use, and Markdown's first run is slow until
+  // the JIT has seen it: do all three once the page has settled, so opening the first thread waits for
+  // none of them.
+  whenIdle(window, () => {
+    renderMarkdownBlocks(MARKDOWN_WARM_UP, null);
+    void import('./components/Terminal').catch(() => undefined);
+    void import('./components/diff/MonacoDiff').catch(() => undefined);
+  });
   root.render(
     <StrictMode>
       <AppContext.Provider
