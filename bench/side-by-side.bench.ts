@@ -98,7 +98,7 @@ function manyFilesPatch(): string {
 }
 
 /** 10,000 small threads (one of them 50 MB) in Weft's home and, in Codex's form, in Codex's home. */
-export function generateThreads(
+function generateThreads(
   weftHome: string,
   codexHome: string | null,
   cwd: string,
@@ -177,7 +177,7 @@ interface AppServerRun {
 }
 
 /** Starts an app server, initializes, sends `requests` one after another; times them; stops it. */
-export function appServer(
+function appServer(
   argv: string[],
   env: NodeJS.ProcessEnv,
   cwd: string,

@@ -87,15 +87,6 @@ export class ThreadStore {
     return store;
   }
 
-  /**
-   * Starts bringing the index up to date in the background, for a store opened with `repair: false` by a
-   * host that has start-up work of its own first: the repair's slices would otherwise sit between every
-   * asynchronous step of that work (each module loaded, each file read) and hold the first answer back.
-   */
-  repairInBackground(): void {
-    void this.catalog.queueRepair(false, null);
-  }
-
   /** Resolves when the background repair (or the latest reindex / import) has finished. */
   whenIndexed(): Promise<void> {
     return this.catalog.whenIndexed();
