@@ -181,14 +181,22 @@ function Conversation({ threadId }: { threadId: string }) {
   );
 }
 
-/** The first row of a long thread shown from its newest turns: loads the turns before them. */
+/**
+ * The first row of a long thread shown from its newest turns: the turns before them load as this row
+ * comes near the view (the list mounts it a little before it is seen), and the button loads them again
+ * if that failed.
+ */
 function OlderTurns({ threadId }: { threadId: string }) {
   const controller = useController();
   const [loading, setLoading] = useState(false);
-  const load = (): void => {
+  const load = useCallback((): void => {
     setLoading(true);
     void controller.loadOlderTurns(threadId).finally(() => setLoading(false));
-  };
+  }, [controller, threadId]);
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the load is the effect; its state only drives the spinner
+    load();
+  }, [load]);
   return (
     <div className="older-turns">
       <button type="button" className="btn btn-small" onClick={load} disabled={loading}>

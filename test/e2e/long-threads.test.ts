@@ -1,5 +1,5 @@
-// E2E: a long thread opens on its newest turns (as the server sends them); "Show earlier turns" at the top
-// of the conversation, reached with the mouse wheel, loads the older ones and keeps the view in place.
+// E2E: a long thread opens on its newest turns (as the server sends them); wheeling up to the top of the
+// conversation loads the older ones and keeps the view in place.
 import { describe, expect, it } from 'vitest';
 import { WsRpcClient } from '../support/rpc-client';
 import { answerTurn } from '../support/sse';
@@ -10,7 +10,7 @@ const TURNS = 104;
 
 describe('long threads', () => {
   it(
-    'loads the turns before the newest 100 when asked, keeping the view on the turn it showed',
+    'loads the turns before the newest 100 on reaching the top, keeping the view on the turn it showed',
     { timeout: 120_000 },
     async () => {
       const e2e = await startE2e();
@@ -40,19 +40,12 @@ describe('long threads', () => {
       await rows.getByText(`Answer ${TURNS - 1}.`, { exact: true }).waitFor();
       expect(await rows.getByText('question 3', { exact: true }).count()).toBe(0);
 
+      // Wheeling up: the first row (the control that loads older turns) comes near the view, and the turns
+      // before the newest 100 load by themselves. All came (fewer than a page): the control is gone, and
+      // the view stayed on the turn that was first, now below the loaded ones.
       const older = rows.getByRole('button', { name: 'Show earlier turns' });
-      await wheelUpUntilAttached(page, older, rows);
-      await wheelIntoView(page, older, rows);
-      for (const size of SCREENSHOT_SIZES) {
-        await page.setViewportSize(size);
-        await e2e.screenshot(`long-thread-older-${size.width}x${size.height}`);
-      }
-      await page.setViewportSize(SCREENSHOT_SIZES[0] ?? { width: 1400, height: 900 });
-      await wheelIntoView(page, older, rows);
       const anchor = rows.getByText('question 4', { exact: true });
-      await clickCentre(page, older);
-      // All the older turns came (fewer than a page): the control is gone, and the view stayed on the turn
-      // that was first, now below the loaded ones.
+      await wheelUpUntilAttached(page, older, rows);
       await rows.getByText('question 3', { exact: true }).waitFor({ state: 'attached' });
       await older.waitFor({ state: 'detached' });
       const view = await rows.boundingBox();
@@ -66,7 +59,10 @@ describe('long threads', () => {
       const first = rows.getByText('question 0', { exact: true });
       await wheelUpUntilAttached(page, first, rows);
       await wheelIntoView(page, first, rows);
-      await e2e.screenshot('long-thread-first-turn');
+      for (const size of SCREENSHOT_SIZES) {
+        await page.setViewportSize(size);
+        await e2e.screenshot(`long-thread-first-turn-${size.width}x${size.height}`);
+      }
     },
   );
 });
