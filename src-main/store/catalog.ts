@@ -9,6 +9,7 @@ import { StoreError, ThreadNotFoundError } from './errors';
 import { checkIndex, isIndexCorruption, openIndex, setIndexAside } from './index-db';
 import { summarizeRollout, type ThreadOrigin } from './index-scan';
 import { archivedDir, indexFile, sessionsDir } from './paths';
+import type { LoadedThread } from './loader';
 import type { IndexDelta } from './recorder';
 import { repairIndex, type RepairReport, type RolloutSource } from './repair';
 import type { ThreadIndex } from './thread-index';
@@ -229,6 +230,35 @@ export class Catalog {
     } catch (error) {
       this.warn(`the index entry of thread ${threadId} could not be updated (the thread is saved): ${message(error)}`);
     }
+  }
+
+  /** The thread's saved outline; null when there is none or the index cannot give it (then the file is read). */
+  savedOutline(threadId: string): Buffer | null {
+    if (this.closed) return null;
+    try {
+      return this.guard(() => this.index.savedOutline(threadId));
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Keeps what a load read for the next one (`LoadedThread.outlineToSave`), once the current task is done:
+   * encoding and writing it are not part of the answer. A failure is only a warning: the next load reads
+   * the file again.
+   */
+  saveOutlineLater(threadId: string, loaded: LoadedThread): void {
+    const encode = loaded.outlineToSave;
+    if (!encode) return;
+    setImmediate(() => {
+      if (this.closed) return;
+      try {
+        const data = encode();
+        if (data !== null) this.guard(() => this.index.saveOutline(threadId, data));
+      } catch (error) {
+        this.warn(`the outline of thread ${threadId} could not be kept for its next read: ${message(error)}`);
+      }
+    });
   }
 
   /** Stops the repairs (at their next pause) and closes the index. */

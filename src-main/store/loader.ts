@@ -5,7 +5,14 @@ import { z } from 'zod';
 import type { ResponseItem, Thread, ThreadTokenUsage, Turn } from '../../src-preload/protocol';
 import { StoreInputError } from './errors';
 import { buildHistory, historyLater, type LaterHistory } from './history';
-import { outlineFd, outlineFdAsync, type RolloutOutline } from './outline';
+import {
+  continueOutline,
+  continueOutlineAsync,
+  type ContinuedOutline,
+  type OutlineStart,
+  type RolloutOutline,
+} from './outline';
+import { SAVE_OUTLINE_BYTES, decodeOutline, encodeOutline, markOf } from './outline-snapshot';
 import { parseRolloutFileName } from './paths';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 import type { RecordedTurnContext } from './turn-context';
@@ -32,6 +39,15 @@ export interface LoadedThread {
   forkedAtTurnId: string | null;
   /** Lines that were skipped (torn, corrupt) and other problems; loading never fails on them. */
   warnings: string[];
+  /** Complete lines in the file when it was read (null for a Codex fork read with its parent's lines). */
+  lineCount: number | null;
+  /** Where reading the file began: 0, or the end of the saved outline it continued (`savedOutline`). */
+  outlineReadFrom: number;
+  /**
+   * The outline's saved form, when it read enough of the file to be worth keeping (see outline-snapshot.ts);
+   * it gives null when this outline cannot be saved.
+   */
+  outlineToSave?: () => Buffer | null;
 }
 
 export interface LoadOptions {
@@ -44,6 +60,11 @@ export interface LoadOptions {
   turnsLimit?: number | null;
   /** `olderTurnsCursor` of a previous load: the page just before it. */
   turnsCursor?: string | null;
+  /**
+   * The thread's saved outline (`outlineToSave` of an earlier load): when it still applies, only the lines
+   * after it are read. Not used when the history is built at once (`history: true`).
+   */
+  savedOutline?: Buffer | null;
 }
 
 /** Whether the outline parses the history lines as it goes (to build the history right away). */
@@ -128,8 +149,24 @@ export function forkedAtTurnIdOf(outline: RolloutOutline): string | null {
 
 /** Loads an open rollout; problems in the file become warnings, never errors. */
 export function loadFd(fd: RolloutFd, path: string, options: LoadOptions = {}): LoadedThread {
-  const outline = outlineFd(fd, path, { history: parsesHistory(options) });
-  return loadOutline(fd, outline, options);
+  const outlined = continueOutline(fd, path, { history: parsesHistory(options) }, savedStart(fd, path, options));
+  return withSaving(fd, outlined, loadOutline(fd, outlined.outline, options));
+}
+
+/** Where to continue from: the saved outline, when one was given and still applies. */
+function savedStart(fd: RolloutFd, path: string, options: LoadOptions): OutlineStart | null {
+  if (!options.savedOutline || parsesHistory(options)) return null;
+  return decodeOutline(options.savedOutline, fd, path);
+}
+
+/** Sets where the read began and, when it read much, how to save the outline. */
+function withSaving(fd: RolloutFd, outlined: ContinuedOutline, loaded: LoadedThread): LoadedThread {
+  loaded.outlineReadFrom = outlined.readFrom;
+  loaded.lineCount = typeof fd === 'number' ? outlined.progress.lineNo : null;
+  if (outlined.outline.end - outlined.readFrom < SAVE_OUTLINE_BYTES) return loaded;
+  const mark = markOf(fd, outlined.outline.end);
+  if (mark !== null) loaded.outlineToSave = () => encodeOutline(outlined, mark);
+  return loaded;
 }
 
 /** Which turns a load shows: [from, before) of the outline's turns. */
@@ -198,16 +235,19 @@ function assemble(
     tokenUsage: outline.tokenUsage,
     forkedAtTurnId: forkedAtTurnIdOf(outline),
     warnings,
+    outlineReadFrom: 0,
+    lineCount: null,
     ...(options.history === 'later' ? { loadHistory: historyLater(outline) } : {}),
   };
 }
 
-/** `loadFile` that gives the event loop back while it reads the file (see `outlineFdAsync`). */
+/** `loadFile` that gives the event loop back while it reads the file (see `continueOutlineAsync`). */
 export async function loadFileAsync(path: string, options: LoadOptions = {}): Promise<LoadedThread> {
   const { fd, warnings } = openRollout(path);
   try {
-    const outline = await outlineFdAsync(fd, path, { history: parsesHistory(options) });
-    const loaded = await loadOutlineAsync(fd, outline, options);
+    const start = savedStart(fd, path, options);
+    const outlined = await continueOutlineAsync(fd, path, { history: parsesHistory(options) }, start);
+    const loaded = withSaving(fd, outlined, await loadOutlineAsync(fd, outlined.outline, options));
     loaded.warnings.unshift(...warnings);
     return loaded;
   } finally {

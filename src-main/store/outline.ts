@@ -104,6 +104,24 @@ function messageOf(payload: unknown): string | null {
 
 const ITEM_TYPE_KEY = Buffer.from('"item":{"type":"');
 
+/**
+ * Where an outline stood after its last complete line, before `finish` closed its open turn: with the
+ * outline's fields, what continuing it over lines appended later needs (outline-snapshot.ts keeps it).
+ */
+export interface OutlineProgress {
+  /** Index in `turns` of the turn still open (-1: none). */
+  openIndex: number;
+  /** Turns opened so far, rolled back ones too (names the next implied turn). */
+  opened: number;
+  tokenRef: LineRef | null;
+  lastContext: LineRef | null;
+  lastLine: LineRef | null;
+  /** Lines read (for the line numbers of warnings). */
+  lineNo: number;
+  /** `warnings` found in the lines (finish adds the torn-tail one after). */
+  lineWarnings: number;
+}
+
 class OutlineBuilder {
   readonly o: RolloutOutline;
   private open: TurnOutline | null = null;
@@ -112,6 +130,8 @@ class OutlineBuilder {
   private lastContext: LineRef | null = null;
   private lastLine: LineRef | null = null;
   private lineNo = 0;
+  /** Taken by `finish`, before it closes the open turn. */
+  progress: OutlineProgress | null = null;
   private readonly sniffer = new Sniffer();
   /** The line being read, whether it was sniffed, and its parse (undefined: not parsed yet; null: not JSON). */
   private raw: RawLine = { buf: Buffer.alloc(0), start: 0, end: 0, offset: 0 };
@@ -121,7 +141,20 @@ class OutlineBuilder {
   constructor(
     path: string,
     private readonly withHistory: boolean,
+    from?: { outline: RolloutOutline; progress: OutlineProgress },
   ) {
+    if (from) {
+      // Continuing a saved outline over the lines written after it (its history lines are only located).
+      const p = from.progress;
+      this.o = from.outline;
+      this.open = this.o.turns[p.openIndex] ?? null;
+      this.opened = p.opened;
+      this.tokenRef = p.tokenRef;
+      this.lastContext = p.lastContext;
+      this.lastLine = p.lastLine;
+      this.lineNo = p.lineNo;
+      return;
+    }
     this.o = {
       path,
       meta: null,
@@ -390,6 +423,15 @@ class OutlineBuilder {
   }
 
   finish(fd: RolloutFd, end: number, tailBytes: number): RolloutOutline {
+    this.progress = {
+      openIndex: this.open ? this.o.turns.indexOf(this.open) : -1,
+      opened: this.opened,
+      tokenRef: this.tokenRef,
+      lastContext: this.lastContext,
+      lastLine: this.lastLine,
+      lineNo: this.lineNo,
+      lineWarnings: this.o.warnings.length,
+    };
     this.o.end = end;
     this.o.tailBytes = tailBytes;
     if (tailBytes > 0) {
@@ -422,34 +464,84 @@ class OutlineBuilder {
  * history lines are parsed on the way (one read of the file for a resume) instead of only located.
  */
 export function outlineFd(fd: RolloutFd, path: string, options: { history?: boolean } = {}): RolloutOutline {
-  const builder = new OutlineBuilder(path, options.history === true);
-  const { end, tailBytes } = forEachLine(fd, 0, (raw) => builder.line(raw), { sizeHint: sizeOf(fd) });
-  return builder.finish(fd, end, tailBytes);
+  return continueOutline(fd, path, options, null).outline;
 }
 
 /** How long an outline may hold the event loop before it gives it back (between chunks of the file). */
 const SLICE_MS = 15;
 
+/** A saved outline to continue: the outline as it was after its last line, and the builder's progress. */
+export interface OutlineStart {
+  outline: RolloutOutline;
+  progress: OutlineProgress;
+}
+
+/** An outline, with where its reading started (0, or the end of the saved outline it continued). */
+export interface ContinuedOutline {
+  outline: RolloutOutline;
+  progress: OutlineProgress;
+  readFrom: number;
+}
+
 /**
- * `outlineFd` that gives the event loop back between chunks once it has held it for a slice, so outlining
- * a big thread in the desktop app's main process never freezes its windows.
+ * Outlines from a saved outline's end (`start`), reading only the lines appended since, or the whole file
+ * when `start` is null. The model history is only located then (`history` applies to a whole read).
  */
-export async function outlineFdAsync(
+export function continueOutline(
   fd: RolloutFd,
   path: string,
-  options: { history?: boolean } = {},
-): Promise<RolloutOutline> {
-  const builder = new OutlineBuilder(path, options.history === true);
-  const steps = lineSteps(fd, 0, (raw) => builder.line(raw), { sizeHint: sizeOf(fd) });
+  options: { history?: boolean },
+  start: OutlineStart | null,
+): ContinuedOutline {
+  const { builder, from } = begin(path, options, start);
+  const { end, tailBytes } = forEachLine(fd, from, (raw) => builder.line(raw), { sizeHint: sizeOf(fd) });
+  return finished(builder, fd, end, tailBytes, from);
+}
+
+/**
+ * `continueOutline` that gives the event loop back between chunks once it has held it for a slice, so
+ * outlining a big thread in the desktop app's main process never freezes its windows.
+ */
+export async function continueOutlineAsync(
+  fd: RolloutFd,
+  path: string,
+  options: { history?: boolean },
+  start: OutlineStart | null,
+): Promise<ContinuedOutline> {
+  const { builder, from } = begin(path, options, start);
+  const steps = lineSteps(fd, from, (raw) => builder.line(raw), { sizeHint: sizeOf(fd) });
   let sliceStart = performance.now();
   for (;;) {
     const step = steps.next();
-    if (step.done) return builder.finish(fd, step.value.end, step.value.tailBytes);
+    if (step.done) return finished(builder, fd, step.value.end, step.value.tailBytes, from);
     if (performance.now() - sliceStart >= SLICE_MS) {
       await new Promise<void>((resolveYield) => setImmediate(resolveYield));
       sliceStart = performance.now();
     }
   }
+}
+
+function begin(
+  path: string,
+  options: { history?: boolean },
+  start: OutlineStart | null,
+): { builder: OutlineBuilder; from: number } {
+  if (start === null || options.history === true)
+    return { builder: new OutlineBuilder(path, options.history === true), from: 0 };
+  return { builder: new OutlineBuilder(path, false, start), from: start.outline.end };
+}
+
+function finished(
+  builder: OutlineBuilder,
+  fd: RolloutFd,
+  end: number,
+  tailBytes: number,
+  from: number,
+): ContinuedOutline {
+  const outline = builder.finish(fd, end, tailBytes);
+  const progress = builder.progress;
+  if (!progress) throw new Error('outline finished without its progress');
+  return { outline, progress, readFrom: from };
 }
 
 export function outlineFile(path: string): RolloutOutline {

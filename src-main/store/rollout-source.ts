@@ -321,8 +321,11 @@ export function nextOrdinalOf(path: string): number {
   }
 }
 
-/** `nextOrdinalOf` without holding the event loop: a file whose last line has no ordinal is counted by chunks. */
-export async function nextOrdinalOfAsync(path: string): Promise<number> {
+/**
+ * `nextOrdinalOf` without holding the event loop: a file whose last line has no ordinal is counted by chunks,
+ * unless its count of lines is known (`lines`, from an outline of the whole file made under the same lock).
+ */
+export async function nextOrdinalOfAsync(path: string, lines?: number): Promise<number> {
   const file = await open(path, 'r');
   try {
     const size = (await file.stat()).size;
@@ -330,15 +333,16 @@ export async function nextOrdinalOfAsync(path: string): Promise<number> {
     const { bytesRead } = await file.read(tail, 0, tail.length, size - tail.length);
     const last = lastOrdinalIn(tail, bytesRead, tail.length === size);
     if (last !== null) return last + 1;
-    let lines = 0;
+    if (lines !== undefined) return lines;
+    let counted = 0;
     const buf = Buffer.allocUnsafe(1 << 20);
     for (let pos = 0; pos < size;) {
       const got = (await file.read(buf, 0, Math.min(buf.length, size - pos), pos)).bytesRead;
       if (got === 0) break;
-      lines += newlinesIn(buf, got);
+      counted += newlinesIn(buf, got);
       pos += got;
     }
-    return lines;
+    return counted;
   } finally {
     await file.close();
   }

@@ -145,8 +145,13 @@ export class ThreadStore {
     let nextOrdinal: number;
     this.opening.add(threadId);
     try {
-      state = await loadFileAsync(loc.path, { turnsLimit: options.turnsLimit, history: 'later' });
-      nextOrdinal = await nextOrdinalOfAsync(loc.path);
+      state = await loadFileAsync(loc.path, {
+        turnsLimit: options.turnsLimit,
+        history: 'later',
+        savedOutline: this.catalog.savedOutline(threadId),
+      });
+      this.catalog.saveOutlineLater(threadId, state);
+      nextOrdinal = await nextOrdinalOfAsync(loc.path, state.lineCount ?? undefined);
     } catch (error) {
       writer.abandon();
       throw error;
@@ -240,8 +245,15 @@ export class ThreadStore {
   load(target: string | { path: string }, options: LoadOptions = {}): LoadedThread {
     if (typeof target !== 'string') return loadFile(target.path, options);
     const loc = this.catalog.locate(target);
-    const state = loadFile(loc.path, options);
+    const state = this.loadKept(loc, options);
     if (loc.origin === 'codex' && loc.name !== null) state.thread.name = loc.name;
+    return state;
+  }
+
+  /** Loads a located thread from its saved outline when it has one, and keeps the outline when worth it. */
+  private loadKept(loc: Located, options: LoadOptions): LoadedThread {
+    const state = loadFile(loc.path, { ...options, savedOutline: this.catalog.savedOutline(loc.id) });
+    this.catalog.saveOutlineLater(loc.id, state);
     return state;
   }
 
@@ -274,7 +286,7 @@ export class ThreadStore {
       if (row)
         return { thread: threadFromRow(row), turnDetails: [], olderTurnsCursor: null, totalTurns: null, warnings: [] };
     }
-    const state = loadFile(loc.path, {
+    const state = this.loadKept(loc, {
       history: false,
       turnsLimit: options.turnsLimit,
       turnsCursor: options.turnsCursor,
