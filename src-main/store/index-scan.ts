@@ -20,6 +20,7 @@ import {
   stringFieldNear,
   type LineRef,
   type RawLine,
+  type ScanEnd,
 } from './line-reader';
 import { parseLine, payloadType } from './line-parse';
 import { createdAtMs, forkedAtTurnIdOf, threadOf } from './loader';
@@ -113,6 +114,14 @@ export function summarizeRollout(path: string, options: SummarizeOptions): Threa
 export interface SummarizeOptions {
   archived: boolean;
   origin: ThreadOrigin;
+  /** Another reader of the same lines (an outline made in the same pass), told each line and the end. */
+  alongside?: LineReader;
+}
+
+/** What reads a rollout's lines alongside the summary: every line (empty ones too), then where they ended. */
+export interface LineReader {
+  line(raw: RawLine): void;
+  end(fd: RolloutFd, scan: ScanEnd): void;
 }
 
 /**
@@ -146,10 +155,12 @@ export function* summarizeSteps(
   };
   const sniffer = new Sniffer();
   let lastLength = -1;
-  yield* lineSteps(
+  const alongside = options.alongside;
+  const scan = yield* lineSteps(
     fd,
     0,
     (raw) => {
+      alongside?.line(raw);
       if (raw.end === raw.start) return;
       const s = sniffer.sniff(raw.buf, raw.start, raw.end);
       let type: string;
@@ -233,6 +244,7 @@ export function* summarizeSteps(
     },
     { sizeHint: sizeOf(fd) },
   );
+  alongside?.end(fd, scan);
   // The last token count, turn context and turn end, and the last line (lines are in time order: it
   // says when the thread was last updated), read again now that the scan is over.
   const last: LineRef | null = lastLength < 0 ? null : { offset: lastOffset, length: lastLength };

@@ -17,7 +17,16 @@ import {
   codexErrorInfoName,
   tokenUsageFromEvent,
 } from './events';
-import { Sniffer, forEachLine, lineSteps, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
+import {
+  Sniffer,
+  forEachLine,
+  lineSteps,
+  readLines,
+  stringFieldNear,
+  type LineRef,
+  type RawLine,
+  type ScanEnd,
+} from './line-reader';
 import { parseLine, payloadType, type LooseLine } from './line-parse';
 import { historyEntry, type HistoryRef } from './history';
 
@@ -518,6 +527,27 @@ export async function continueOutlineAsync(
       await new Promise<void>((resolveYield) => setImmediate(resolveYield));
       sliceStart = performance.now();
     }
+  }
+}
+
+/**
+ * An outline made alongside another pass over a rollout's lines (the index repair's summary): give it every
+ * line, then the end; `result` is the outline then.
+ */
+export class OutlineAlongside {
+  private readonly builder: OutlineBuilder;
+  result: ContinuedOutline | null = null;
+
+  constructor(path: string) {
+    this.builder = new OutlineBuilder(path, false);
+  }
+
+  line(raw: RawLine): void {
+    this.builder.line(raw);
+  }
+
+  end(fd: RolloutFd, scan: ScanEnd): void {
+    this.result = finished(this.builder, fd, scan.end, scan.tailBytes, 0);
   }
 }
 

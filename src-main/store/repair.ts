@@ -1,12 +1,15 @@
 // Bringing the index in line with the rollouts, in the background: every rollout whose size or mtime differs
-// from its row (or that has no row) is rescanned, rows whose file is gone are dropped. The work is cut into
+// from its row (or that has no row) is rescanned, rows whose file is gone are dropped. A big rollout's outline
+// is made in the same pass and kept (outline-snapshot.ts), so its first resume reads only newer lines. The work is cut into
 // slices of a few milliseconds with the event loop free in between, so lists are answered (from what is
 // indexed so far) while a cold build of thousands of threads goes on; the newest threads are indexed first.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { summarizeSteps, type ThreadOrigin, type ThreadSummary } from './index-scan';
 import { parseRolloutFileName } from './paths';
-import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
+import { OutlineAlongside } from './outline';
+import { SAVE_OUTLINE_BYTES, encodeOutline, markOf } from './outline-snapshot';
+import { closeRollout, openRollout, sizeOf, type RolloutFd } from './rollout-source';
 import type { ThreadIndex } from './thread-index';
 
 /** A folder of rollouts: `sessions/` (dated subfolders) or `archived_sessions/` (flat), of Weft or of Codex. */
@@ -132,6 +135,8 @@ export async function repairIndex(
   queue.sort((a, b) => (basename(a.path) < basename(b.path) ? 1 : -1));
   const upserted = new Set<string>();
   let batch: ThreadSummary[] = [];
+  // Outlines of big rollouts, made in the same pass, kept so their first resume reads only new lines.
+  let outlines: [string, Buffer][] = [];
   let batchText = 0;
   let commits = 0;
   // Rows are written in large transactions (full-text indexing is much cheaper in bulk; one commit of
@@ -140,21 +145,31 @@ export async function repairIndex(
     if (batch.length === 0) return;
     if (!force && commits > 0 && batch.length < BATCH_THREADS && batchText < BATCH_TEXT) return;
     const items = batch;
+    const kept = outlines;
     batch = [];
+    outlines = [];
     batchText = 0;
     commits++;
     index.transaction(() => {
       for (const s of items) index.upsert(s);
+      for (const [id, data] of kept) index.saveOutline(id, data);
     });
   };
   for (const f of queue) {
     let summary: ThreadSummary;
     let fd: RolloutFd | null = null;
+    let outline: Buffer | null = null;
     try {
       const opened = openRollout(f.path);
       fd = opened.fd;
       for (const w of opened.warnings) report.warnings.push(w);
-      const steps = summarizeSteps(fd, f.path, { archived: f.source.archived, origin: f.source.origin });
+      const alongside =
+        sizeOf(fd) >= SAVE_OUTLINE_BYTES && typeof fd === 'number' ? new OutlineAlongside(f.path) : null;
+      const steps = summarizeSteps(fd, f.path, {
+        archived: f.source.archived,
+        origin: f.source.origin,
+        ...(alongside ? { alongside } : {}),
+      });
       let step = steps.next();
       while (!step.done) {
         if (slicer.due()) {
@@ -165,6 +180,9 @@ export async function repairIndex(
         step = steps.next();
       }
       summary = step.value;
+      const made = alongside?.result;
+      const mark = made ? markOf(fd, made.outline.end) : null;
+      if (made && mark) outline = encodeOutline(made, mark);
     } catch (error) {
       report.warnings.push(
         `${f.path}: could not be read (${error instanceof Error ? error.message : String(error)}); not indexed`,
@@ -185,6 +203,7 @@ export async function repairIndex(
       seenIds.add(summary.id);
       upserted.add(summary.id);
       batch.push(summary);
+      if (outline) outlines.push([summary.id, outline]);
       batchText += summary.text.length;
       report.indexed++;
     }

@@ -8,6 +8,7 @@ import {
   readFileSync,
   readdirSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -263,6 +264,20 @@ describe('the store keeps the outline of a big thread', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it('is made by the index build, so the first read after it reads only new lines', async () => {
+    const id = await bigThread(30);
+    const whole = store.load(id, { history: false, turnsLimit: 5 });
+    await store.close();
+    // A new index, built from the rollouts (as after an import, or a lost index).
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(tmp.home, `weft.sqlite${suffix}`), { force: true });
+    ({ store } = openStore(tmp.home));
+    await store.whenIndexed();
+    const first = store.load(id, { history: false, turnsLimit: 5 });
+    expect(first.outlineReadFrom).toBe(statSync(whole.thread.path ?? '').size);
+    expect(first.turns).toEqual(whole.turns);
+    expect(first.totalTurns).toBe(30);
   });
 
   it('saves nothing for a small thread', async () => {
