@@ -70,7 +70,9 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // A thread that stops (or resumes) being saved is told to every client, not only to the log.
   const saveWarnings: { notify: (threadId: string, message: string) => void } = { notify: () => undefined };
+  // The index is repaired once the host is assembled (see ThreadStore.repairInBackground).
   const store = ThreadStore.open(weftHome, {
+    repair: false,
     onWarning: (m) => log(`weft app-server: warning: ${m}`),
     onThreadWarning: (threadId, m) => {
       log(`weft app-server: warning: ${m}`);
@@ -148,7 +150,9 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       platformOs: process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : 'linux',
     }),
     log,
+    inForeground: (work) => store.inForeground(work),
   });
+  store.repairInBackground();
   return {
     host: dispatcher,
     onAttention: (listener) => {

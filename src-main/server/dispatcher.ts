@@ -32,6 +32,9 @@ export interface Client {
  * waits, in order, until its response is out. Long-running requests are not listed: they would hold
  * back their own progress.
  */
+/** Longest wait for an answer to leave before background work goes on anyway (a client may stop reading). */
+const ANSWER_SENT_WAIT_MS = 2_000;
+
 const RESPONSE_FIRST: ReadonlySet<ClientRequestMethod> = new Set<ClientRequestMethod>([
   'thread/start',
   'thread/resume',
@@ -57,6 +60,8 @@ export interface DispatcherOptions {
   serverInfo: () => { userAgent: string; codexHome: string; platformFamily: string; platformOs: string };
   log: (line: string) => void;
   onClientClosed?: (client: Client) => void;
+  /** Runs a request's handler ahead of background work (the index repair gives way to it). */
+  inForeground?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 interface FrameErrorLike {
@@ -225,8 +230,34 @@ class ConnectionState implements Client {
     }
     const hold = RESPONSE_FIRST.has(method);
     if (hold) this.holds += 1;
+    const inForeground = this.options.inForeground;
+    if (method !== 'initialize' && inForeground) {
+      // Background work (the index repair) gives way until the answer has left, not only until it is made:
+      // a big answer leaves in several writes, each waiting for a turn of the event loop.
+      await inForeground(async () => {
+        await this.respond(id, method, checked.data, hold);
+        await this.answerSent();
+      });
+      return;
+    }
+    await this.respond(id, method, checked.data, hold);
+  }
+
+  /** Resolves when the client's sink has taken the answers (at most ANSWER_SENT_WAIT_MS: a client may stop reading). */
+  private answerSent(): Promise<void> {
+    const sent = this.sink.whenSent?.();
+    if (!sent) return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ANSWER_SENT_WAIT_MS);
+      timer.unref();
+    });
+    return Promise.race([sent, waited]).finally(() => clearTimeout(timer));
+  }
+
+  private async respond(id: RequestId, method: ClientRequestMethod, params: unknown, hold: boolean): Promise<void> {
     try {
-      const result = method === 'initialize' ? this.initialize(checked.data) : await this.invoke(method, checked.data);
+      const result = method === 'initialize' ? this.initialize(params) : await this.invoke(method, params);
       if (!this.closed) this.sink.send({ id, result });
     } catch (error) {
       if (error instanceof RpcError) this.sendError(id, error.code, error.message, error.data);
@@ -243,7 +274,7 @@ class ConnectionState implements Client {
 
   private invoke<M extends ClientRequestMethod>(method: M, params: unknown): Promise<unknown> {
     const handler = this.options.handlers[method] as Handler<M>;
-    // `params` was parsed with this method's own schema just above.
+    // `params` was parsed with this method's own schema in handleRequest.
     return handler(params as ParamsOf<M>, this);
   }
 

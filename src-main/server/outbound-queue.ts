@@ -70,6 +70,7 @@ export class OutboundQueue {
   #congested = false;
   #closed = false;
   #idleWaiters: (() => void)[] = [];
+  #sentWaiters: (() => void)[] = [];
 
   constructor(sink: OutboundSink, options: OutboundQueueOptions) {
     this.#sink = sink;
@@ -130,7 +131,17 @@ export class OutboundQueue {
       this.#entries = [];
       this.#head = 0;
       this.#notifyIdle();
+      if (!this.#congested) this.#notifySent();
     }
+  }
+
+  /**
+   * Resolves when everything sent so far was taken by the sink without congestion (the transport had room
+   * for it), or when the queue closes.
+   */
+  whenSent(): Promise<void> {
+    if (this.#closed || (!this.#congested && this.queuedMessages === 0)) return Promise.resolve();
+    return new Promise((resolve) => this.#sentWaiters.push(resolve));
   }
 
   /** Resolves when nothing waits in the queue (immediately if empty; also when the queue closes). */
@@ -147,6 +158,7 @@ export class OutboundQueue {
     this.#head = 0;
     this.#queuedBytes = 0;
     this.#notifyIdle();
+    this.#notifySent();
   }
 
   #enqueue(message: object): void {
@@ -188,6 +200,12 @@ export class OutboundQueue {
   #notifyIdle(): void {
     const waiters = this.#idleWaiters;
     this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  #notifySent(): void {
+    const waiters = this.#sentWaiters;
+    this.#sentWaiters = [];
     for (const resolve of waiters) resolve();
   }
 }

@@ -132,7 +132,11 @@ export function runStdioServer(
 
     stdout.on('error', onStdoutError);
     stdin.on('error', onStdinError);
-    client.connection = host.connect({ label: LABEL, send: (message) => queue.send(message) });
+    client.connection = host.connect({
+      label: LABEL,
+      send: (message) => queue.send(message),
+      whenSent: () => queue.whenSent(),
+    });
     stdin.on('data', onData);
     stdin.on('end', onEnd);
     stdin.on('close', onEnd);

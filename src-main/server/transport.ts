@@ -8,6 +8,8 @@ export interface ClientSink {
   send(message: object): void;
   /** Human-readable name for logs, e.g. `stdio`, `ws 127.0.0.1:53122`, `ipc window 3`. */
   readonly label: string;
+  /** Resolves when what was sent so far has left for the client (a big answer takes several writes). */
+  whenSent?(): Promise<void>;
 }
 
 export interface ClientConnection {

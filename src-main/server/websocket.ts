@@ -179,7 +179,11 @@ export function createWebSocketEndpoint(host: ConnectionHost, options: WebSocket
       }
     });
 
-    attached.connection = host.connect({ label, send: (message) => queue.send(message) });
+    attached.connection = host.connect({
+      label,
+      send: (message) => queue.send(message),
+      whenSent: () => queue.whenSent(),
+    });
   }
 
   const keepalive = setInterval(() => {

@@ -52,11 +52,17 @@ export class Catalog {
   recoveries = 0;
   /** The rebuild after damage, while it runs: lists wait for it to be complete. */
   rebuilding: Promise<unknown> | null = null;
+  /** Requests reading the store now (`inForeground`), and the repairs waiting for them to finish. */
+  private foreground = 0;
+  private waitingForIdle: (() => void)[] = [];
+  /** Callers of `whenIndexed` waiting now. */
+  private awaitingIndex = 0;
 
   constructor(
     readonly home: string,
     readonly index: ThreadIndex,
     private readonly warn: (message: string) => void,
+    private readonly sliceMs?: number,
   ) {}
 
   /** The folders of rollouts: Weft's sessions and archive, and those of every imported Codex home. */
@@ -72,18 +78,58 @@ export class Catalog {
   }
 
   /**
+   * Runs `work` (a request that reads rollouts, such as a resume) ahead of the background repairs: they
+   * pause at their next slice until no such work is left, so a repair never stretches a request.
+   */
+  async inForeground<T>(work: () => Promise<T>): Promise<T> {
+    this.foreground++;
+    try {
+      return await work();
+    } finally {
+      this.foreground--;
+      if (this.foreground === 0) this.releaseRepairs();
+    }
+  }
+
+  /**
+   * What a background repair awaits at each pause. It never waits while someone waits for the index
+   * (`whenIndexed`): that may be the very request it would give way to.
+   */
+  private readonly giveWay = (): Promise<void> =>
+    this.foreground === 0 || this.closed || this.awaitingIndex > 0
+      ? Promise.resolve()
+      : new Promise((resolve) => this.waitingForIdle.push(resolve));
+
+  private releaseRepairs(): void {
+    const waiting = this.waitingForIdle;
+    this.waitingForIdle = [];
+    for (const resume of waiting) resume();
+  }
+
+  /**
    * Runs a repair after the ones queued before it; `sources` null = all (read when it starts). A failure
    * becomes a warning and null, or is thrown with `rethrow`. An index found damaged on the way is set
-   * aside and the repair starts over, in full, on a new one.
+   * aside and the repair starts over, in full, on a new one. A `background` repair (the start-up check)
+   * gives way to requests in flight (`inForeground`).
    */
-  queueRepair(full: boolean, sources: RolloutSource[] | null, rethrow = false): Promise<RepairReport | null> {
+  queueRepair(
+    full: boolean,
+    sources: RolloutSource[] | null,
+    rethrow = false,
+    background = false,
+  ): Promise<RepairReport | null> {
     const run = this.indexing.then(async () => {
       await new Promise((r) => setImmediate(r));
       if (this.closed) return null;
       try {
         let report: RepairReport;
         try {
-          report = await repairIndex(this.index, sources ?? this.sources(), { full, cancelled: () => this.closed });
+          report = await repairIndex(this.index, sources ?? this.sources(), {
+            full,
+            ...(this.sliceMs === undefined ? {} : { sliceMs: this.sliceMs }),
+            cancelled: () => this.closed,
+            ...(background ? { giveWay: this.giveWay } : {}),
+          });
         } catch (error) {
           if (!isIndexCorruption(error) || this.closed) throw error;
           this.setAside(error);
@@ -158,11 +204,17 @@ export class Catalog {
 
   /** Resolves when every queued repair has finished. */
   async whenIndexed(): Promise<void> {
-    let current: Promise<RepairReport | null>;
-    do {
-      current = this.indexing;
-      await current;
-    } while (current !== this.indexing);
+    this.awaitingIndex++;
+    this.releaseRepairs();
+    try {
+      let current: Promise<RepairReport | null>;
+      do {
+        current = this.indexing;
+        await current;
+      } while (current !== this.indexing);
+    } finally {
+      this.awaitingIndex--;
+    }
   }
 
   /** Where a thread's rollout is: from the index, else found in the folders (and indexed). */
@@ -265,6 +317,7 @@ export class Catalog {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.releaseRepairs();
     await this.indexing.catch(() => null);
     this.index.db.close();
   }

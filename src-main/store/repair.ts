@@ -28,6 +28,8 @@ export interface RepairOptions {
   sliceMs?: number;
   /** Checked at every yield: stop when the store closed. */
   cancelled: () => boolean;
+  /** Awaited at every yield: resolves when no request waits on the store (the repair gives way to them). */
+  giveWay?: () => Promise<void>;
 }
 
 export interface RepairReport {
@@ -53,12 +55,16 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 
 class Slicer {
   private start = performance.now();
-  constructor(private readonly ms: number) {}
+  constructor(
+    private readonly ms: number,
+    private readonly giveWay: () => Promise<void> = () => Promise.resolve(),
+  ) {}
   due(): boolean {
     return performance.now() - this.start >= this.ms;
   }
   async pause(): Promise<void> {
     await yieldToLoop();
+    await this.giveWay();
     this.start = performance.now();
   }
 }
@@ -96,7 +102,7 @@ export async function repairIndex(
   sources: readonly RolloutSource[],
   options: RepairOptions,
 ): Promise<RepairReport> {
-  const slicer = new Slicer(options.sliceMs ?? 8);
+  const slicer = new Slicer(options.sliceMs ?? 8, options.giveWay);
   const report: RepairReport = { indexed: 0, removed: 0, files: 0, warnings: [], cancelled: false };
   const stop = (): RepairReport => ({ ...report, cancelled: true });
   const found: Found[] = [];

@@ -18,6 +18,8 @@ export interface ThreadStoreOptions {
   onThreadWarning?: (threadId: string, message: string) => void;
   /** Tuning of the rollout writers (tests shorten the retry interval). */
   writer?: { retryIntervalMs?: number; maxPendingBytes?: number; rescueDir?: string };
+  /** Longest stretch of repair work between yields, in ms (default 8; tests use 0 to pause at every step). */
+  repairSliceMs?: number;
 }
 
 export interface NewThreadMeta {

@@ -64,7 +64,7 @@ export class ThreadStore {
     index: ThreadIndex,
     options: ThreadStoreOptions,
   ) {
-    this.catalog = new Catalog(home, index, (m) => this.warn(m));
+    this.catalog = new Catalog(home, index, (m) => this.warn(m), options.repairSliceMs);
     this.sessionIndex = join(home, SESSION_INDEX_FILE);
     this.now = options.now ?? (() => new Date());
     this.warn = options.onWarning ?? ((m) => process.stderr.write(`weft: warning: ${m}\n`));
@@ -83,8 +83,22 @@ export class ThreadStore {
       // A damaged index was replaced by an empty one: rebuild it whatever `repair` says.
       store.catalog.recoveries++;
       store.catalog.rebuild();
-    } else if (options.repair !== false) void store.catalog.queueRepair(false, null);
+    } else if (options.repair !== false) void store.catalog.queueRepair(false, null, false, true);
     return store;
+  }
+
+  /**
+   * Starts bringing the index up to date in the background, for a store opened with `repair: false` by a
+   * host that has start-up work of its own first: the repair's slices would otherwise sit between every
+   * asynchronous step of that work (each module loaded, each file read) and hold the first answer back.
+   */
+  repairInBackground(): void {
+    void this.catalog.queueRepair(false, null, false, true);
+  }
+
+  /** Runs `work` (a client's request) ahead of the background repairs, which pause until it is done. */
+  inForeground<T>(work: () => Promise<T>): Promise<T> {
+    return this.catalog.inForeground(work);
   }
 
   /** Resolves when the background repair (or the latest reindex / import) has finished. */
@@ -134,9 +148,16 @@ export class ThreadStore {
   }
 
   /** `openForAppend` that gives the event loop back while it reads the rollout (the desktop app's resume). */
-  async openForAppendAsync(
+  openForAppendAsync(
     threadId: string,
     options: RecordingOptions & { turnsLimit?: number | null } = {},
+  ): Promise<OpenedThread> {
+    return this.catalog.inForeground(() => this.openingForAppend(threadId, options));
+  }
+
+  private async openingForAppend(
+    threadId: string,
+    options: RecordingOptions & { turnsLimit?: number | null },
   ): Promise<OpenedThread> {
     const loc = this.catalog.locate(threadId);
     if (loc.origin === 'codex') return this.continueCodex(loc, options);

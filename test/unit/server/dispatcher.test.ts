@@ -37,6 +37,43 @@ function connect(overrides: Partial<HandlerTable> = {}) {
 }
 
 const init = { id: 0, method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } };
+
+describe('requests ahead of background work', () => {
+  it('holds the foreground from the request until its answer has left, not for initialize', async () => {
+    const events: string[] = [];
+    let sentNow: () => void = () => undefined;
+    const dispatcher = new RpcDispatcher({
+      handlers: handlers({
+        'thread/archive': () => {
+          events.push('handler');
+          return Promise.resolve({});
+        },
+      }),
+      serverInfo: () => serverInfo,
+      log: () => undefined,
+      inForeground: async (work) => {
+        events.push('enter');
+        try {
+          return await work();
+        } finally {
+          events.push('leave');
+        }
+      },
+    });
+    const connection = dispatcher.connect({
+      label: 'test',
+      send: (m) => events.push(`send ${JSON.stringify(m).slice(0, 14)}`),
+      whenSent: () => new Promise<void>((resolve) => (sentNow = resolve)),
+    });
+    connection.receive(init);
+    connection.receive({ id: 1, method: 'thread/archive', params: { threadId: 't' } });
+    await flush();
+    expect(events).toEqual(['send {"id":0,"resul', 'enter', 'handler', 'send {"id":1,"resul']);
+    sentNow();
+    await flush();
+    expect(events.at(-1)).toBe('leave');
+  });
+});
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('RpcDispatcher', () => {

@@ -27,6 +27,35 @@ function makeQueue(sink: FakeSink, maxQueuedBytes?: number) {
 }
 
 describe('OutboundQueue', () => {
+  it('says when what was sent has been taken by the sink without congestion', async () => {
+    const sink = new FakeSink();
+    const { queue } = makeQueue(sink);
+    await queue.whenSent();
+    sink.room = 1;
+    queue.send({ id: 1, result: 'big' });
+    queue.send({ id: 2, result: 'waits' });
+    let sent = false;
+    void queue.whenSent().then(() => (sent = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toBe(false);
+    sink.room = 1;
+    queue.drained();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The waiting message went out, but the sink is congested again: not sent yet.
+    expect(sink.written).toHaveLength(2);
+    expect(sent).toBe(false);
+    sink.room = Infinity;
+    queue.drained();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toBe(true);
+    // A closed queue has nothing left to send.
+    sink.room = 1;
+    queue.send({ id: 3, result: 'big' });
+    const closing = queue.whenSent();
+    queue.close();
+    await closing;
+  });
+
   it('writes straight through while the sink keeps up, without merging', () => {
     const sink = new FakeSink();
     const { queue } = makeQueue(sink);
