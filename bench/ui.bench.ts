@@ -174,6 +174,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
     // A person clicks a thread a moment after the window shows: let start-up settle first (the page
     // fetches and evaluates the chunks its rows use, Monaco and xterm, when it is idle).
     await page.waitForLoadState('networkidle');
+    await page.locator('html[data-warm]').waitFor({ state: 'attached' });
     await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 })));
 
     // Open the 5,000-item thread: time from the click to the first frame showing its rows, and to the

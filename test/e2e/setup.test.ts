@@ -25,6 +25,14 @@ describe('set-up from the UI', () => {
       await notice.waitFor();
       expect(await notice.textContent()).toContain('MOCK_API_KEY is not set');
       await e2e.screenshot('setup-no-key-1400');
+      // Start-up ends with the chunks conversations use loaded when the page is idle; the app's own code
+      // is marked for compiling as it streams in (V8's compile hint, first line of the entry script).
+      await page.locator('html[data-warm]').waitFor({ state: 'attached' });
+      const entry = await page.evaluate(async () => {
+        const script = document.querySelector<HTMLScriptElement>('script[type="module"][src]');
+        return script ? (await (await fetch(script.src)).text()).slice(0, 40) : '';
+      });
+      expect(entry.split('\n')[0]).toBe('//# allFunctionsCalledOnLoad');
 
       // Sending anyway fails with a message that names the config file.
       await sendMessage(page, 'Hello?');
