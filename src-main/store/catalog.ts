@@ -11,6 +11,7 @@ import { summarizeRollout, type ThreadOrigin } from './index-scan';
 import { archivedDir, indexFile, sessionsDir } from './paths';
 import type { LoadedThread } from './loader';
 import type { IndexDelta } from './recorder';
+import { forgetSavedOutline, readSavedOutline, writeSavedOutline } from './outline-snapshot';
 import { repairIndex, type RepairReport, type RolloutSource } from './repair';
 import type { ThreadIndex } from './thread-index';
 
@@ -126,6 +127,7 @@ export class Catalog {
         try {
           report = await repairIndex(this.index, sources ?? this.sources(), {
             full,
+            outlines: { keep: this.keepOutline, forget: this.forgetOutline },
             ...(this.sliceMs === undefined ? {} : { sliceMs: this.sliceMs }),
             cancelled: () => this.closed,
             ...(background ? { giveWay: this.giveWay } : {}),
@@ -133,7 +135,11 @@ export class Catalog {
         } catch (error) {
           if (!isIndexCorruption(error) || this.closed) throw error;
           this.setAside(error);
-          report = await repairIndex(this.index, this.sources(), { full: true, cancelled: () => this.closed });
+          report = await repairIndex(this.index, this.sources(), {
+            full: true,
+            outlines: { keep: this.keepOutline, forget: this.forgetOutline },
+            cancelled: () => this.closed,
+          });
         }
         for (const w of report.warnings) this.warn(w);
         return report;
@@ -237,7 +243,10 @@ export class Catalog {
       this.index.transaction(() => this.index.upsert(summary));
       return { id: threadId, path, origin: source.origin, archived: source.archived, name: summary.name };
     }
-    if (row) this.index.transaction(() => this.index.remove(threadId));
+    if (row) {
+      this.index.transaction(() => this.index.remove(threadId));
+      this.forgetOutline(threadId);
+    }
     throw new ThreadNotFoundError(threadId, `${sessionsDir(this.home)} or ${archivedDir(this.home)}`);
   }
 
@@ -284,14 +293,9 @@ export class Catalog {
     }
   }
 
-  /** The thread's saved outline; null when there is none or the index cannot give it (then the file is read). */
+  /** The thread's saved outline; null when there is none (then the file is read). */
   savedOutline(threadId: string): Buffer | null {
-    if (this.closed) return null;
-    try {
-      return this.guard(() => this.index.savedOutline(threadId));
-    } catch {
-      return null;
-    }
+    return readSavedOutline(this.home, threadId);
   }
 
   /**
@@ -304,14 +308,26 @@ export class Catalog {
     if (!encode) return;
     setImmediate(() => {
       if (this.closed) return;
-      try {
-        const data = encode();
-        if (data !== null) this.guard(() => this.index.saveOutline(threadId, data));
-      } catch (error) {
-        this.warn(`the outline of thread ${threadId} could not be kept for its next read: ${message(error)}`);
-      }
+      const data = encode();
+      if (data !== null) this.keepOutline(threadId, data);
     });
   }
+
+  private readonly keepOutline = (threadId: string, data: Buffer): void => {
+    try {
+      writeSavedOutline(this.home, threadId, data);
+    } catch (error) {
+      this.warn(`the outline of thread ${threadId} could not be kept for its next read: ${message(error)}`);
+    }
+  };
+
+  private readonly forgetOutline = (threadId: string): void => {
+    try {
+      forgetSavedOutline(this.home, threadId);
+    } catch {
+      // A saved outline left behind is never used for another file (see outline-snapshot.ts).
+    }
+  };
 
   /** Stops the repairs (at their next pause) and closes the index. */
   async close(): Promise<void> {

@@ -169,10 +169,18 @@ export interface LaterHistory {
  * outline's offsets still hold whatever was written since.
  */
 export function historyLater(outline: HistoryOutline): () => Promise<LaterHistory> {
-  // Only what reading needs is kept, not the outline's turns.
+  // Only what reading needs is kept, not the outline's turns; the lines' list is taken when first read
+  // (a saved outline makes it only then, see outline-snapshot.ts).
+  let refs: () => readonly HistoryRef[] = () => {
+    const taken = outline.historyRefs;
+    refs = () => taken;
+    return taken;
+  };
   const kept: HistoryOutline = {
     path: outline.path,
-    historyRefs: outline.historyRefs,
+    get historyRefs() {
+      return refs();
+    },
     historyBase: outline.historyBase,
   };
   return async () => {

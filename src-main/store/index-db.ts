@@ -1,16 +1,14 @@
 // The thread index, `WEFT_HOME/weft.sqlite` (better-sqlite3, WAL). Derived from the rollouts and never
 // authoritative: a missing, corrupt or too-new index is set aside and rebuilt from the files.
 //
-// Schema (version 2; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1):
+// Schema (version 1; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1):
 // - `threads`: one row per rollout. `rid` (rowid) keys the full-text rows; times are unix milliseconds;
 //   `file_size`/`file_mtime_ms` are what the row was built from (a file that differs is rescanned);
 //   `origin` is "weft" or "codex" (indexed from an imported Codex home, never written by Weft).
 // - `thread_text` (FTS5, contentless): user and agent message text. A thread's text sits in rows
 //   `rid * TEXT_CHUNKS_PER_THREAD + k`: chunk 0 from a full scan, later chunks appended at each turn end.
 // - `thread_names` (FTS5, rowid = rid): thread names, so renames are searchable at once.
-// - `outlines` (version 2): the saved outline of big threads (outline-snapshot.ts), by thread id, so that
-//   reading one again reads only the lines appended since.
-// Both full-text tables keep no token positions (`detail=none`): search matches threads holding every word (see
+// Both keep no token positions (`detail=none`): search matches threads holding every word (see
 // list-query.ts), which needs no positions, and the index builds twice as fast at a quarter of the size.
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -60,9 +58,6 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX threads_by_path ON threads(path);
   CREATE VIRTUAL TABLE thread_text USING fts5(body, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2');
   CREATE VIRTUAL TABLE thread_names USING fts5(name, detail=none, tokenize='unicode61 remove_diacritics 2');
-  `,
-  `
-  CREATE TABLE outlines (id TEXT PRIMARY KEY, data BLOB NOT NULL);
   `,
 ];
 

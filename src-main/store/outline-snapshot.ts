@@ -4,19 +4,23 @@
 //
 // A saved outline is used only for the same file (device and inode) when the file still reaches its end and
 // the bytes just before that end are unchanged; anything else (a rewritten or replaced file, a saved form
-// that fails its checksum or is of another version) reads the whole file, as without one. It is derived data, kept in the thread index.
+// that fails its checksum or is of another version) reads the whole file, as without one. It is derived
+// data, kept as `WEFT_HOME/outlines/<thread id>.outline` (a file: a 1.4 MB outline is read in one call,
+// where SQLite reads a blob page by page). It is derived data, kept in the thread index.
 //
 // Form: "WOL1", the header's length (uint32 LE), the header (JSON), the turn ids (one per line), then from
 // the next multiple of 8, float64 numbers: each history line (offset, length, compacted 0/1), each turn
 // (TURN_NUMBERS), each turn's item lines (offset, length). Turn errors are in the header.
-import { fstatSync } from 'node:fs';
+import { fstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { endianness } from 'node:os';
+import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { z } from 'zod';
 import { SessionMetaPayload, TurnError, TurnStatus } from '../../src-preload/protocol';
 import type { HistoryRef } from './history';
 import type { LineRef } from './line-reader';
 import type { ContinuedOutline, OutlineStart, RolloutOutline, TurnOutline } from './outline';
+import { outlinesDir } from './paths';
 import { readAt, type RolloutFd } from './rollout-source';
 
 const MAGIC = Buffer.from('WOL1');
@@ -24,6 +28,38 @@ const MAGIC = Buffer.from('WOL1');
 const CHECK_BYTES = 64;
 /** An outline is worth saving when it read at least this much of the file (smaller ones are quick to redo). */
 export const SAVE_OUTLINE_BYTES = 1 << 20;
+
+const ID = /^[0-9A-Za-z-]+$/;
+const outlineFile = (home: string, id: string): string => join(outlinesDir(home), `${id}.outline`);
+
+/** The thread's saved outline, or null when there is none (or it cannot be read: the file is read then). */
+export function readSavedOutline(home: string, id: string): Buffer | null {
+  if (!ID.test(id)) return null;
+  try {
+    return readFileSync(outlineFile(home, id));
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps a thread's outline (written whole, then renamed over the old one). */
+export function writeSavedOutline(home: string, id: string, data: Buffer): void {
+  if (!ID.test(id)) return;
+  const file = outlineFile(home, id);
+  mkdirSync(outlinesDir(home), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, data);
+    renameSync(temp, file);
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** Drops a thread's saved outline (its rollout is gone from the index). */
+export function forgetSavedOutline(home: string, id: string): void {
+  if (ID.test(id)) rmSync(outlineFile(home, id), { force: true });
+}
 
 /** Which file, and how it ended, an outline was made of. */
 export interface FileMark {
@@ -219,19 +255,22 @@ class SavedTurn implements TurnOutline {
     id: string,
     error: TurnError | null,
   ) {
-    const n = (k: number): number => nums[at + k] ?? 0;
+    const startOffset = nums[at + 1] ?? -1;
+    const endOffset = nums[at + 3] ?? -1;
+    const startedAt = nums[at + 5] ?? Number.NaN;
+    const endedAt = nums[at + 6] ?? Number.NaN;
     this.id = id;
-    this.explicit = n(0) === 1;
-    this.startRef = n(1) === -1 ? null : { offset: n(1), length: n(2) };
-    this.endRef = n(3) === -1 ? null : { offset: n(3), length: n(4) };
-    this.startedAtMs = Number.isNaN(n(5)) ? null : n(5);
-    this.endedAtMs = Number.isNaN(n(6)) ? null : n(6);
-    this.ended = n(7) === 1;
-    this.status = STATUSES[n(8)] ?? 'completed';
+    this.explicit = nums[at] === 1;
+    this.startRef = startOffset === -1 ? null : { offset: startOffset, length: nums[at + 2] ?? 0 };
+    this.endRef = endOffset === -1 ? null : { offset: endOffset, length: nums[at + 4] ?? 0 };
+    this.startedAtMs = Number.isNaN(startedAt) ? null : startedAt;
+    this.endedAtMs = Number.isNaN(endedAt) ? null : endedAt;
+    this.ended = nums[at + 7] === 1;
+    this.status = STATUSES[nums[at + 8] ?? 0] ?? 'completed';
     this.error = error;
-    this.historyMark = { refs: n(9), base: n(10) };
-    this.endOffset = n(11);
-    this.itemCount = n(12);
+    this.historyMark = { refs: nums[at + 9] ?? 0, base: nums[at + 10] ?? -1 };
+    this.endOffset = nums[at + 11] ?? 0;
+    this.itemCount = nums[at + 12] ?? 0;
   }
 
   get itemRefs(): LineRef[] {

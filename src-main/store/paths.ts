@@ -8,6 +8,8 @@ import { join } from 'node:path';
 export const SESSIONS_DIR = 'sessions';
 export const ARCHIVED_DIR = 'archived_sessions';
 export const LOCKS_DIR = 'locks';
+/** Saved outlines of big threads (derived, see outline-snapshot.ts): `<thread id>.outline`. */
+export const OUTLINES_DIR = 'outlines';
 export const INDEX_FILE = 'weft.sqlite';
 /** Codex homes whose threads `weft threads import-codex` indexed; kept so a rebuilt index finds them again. */
 export const CODEX_HOMES_FILE = 'codex-homes.json';
@@ -22,6 +24,10 @@ export function archivedDir(home: string): string {
 
 export function locksDir(home: string): string {
   return join(home, LOCKS_DIR);
+}
+
+export function outlinesDir(home: string): string {
+  return join(home, OUTLINES_DIR);
 }
 
 export function indexFile(home: string): string {

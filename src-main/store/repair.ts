@@ -28,6 +28,8 @@ export interface RepairOptions {
   sliceMs?: number;
   /** Checked at every yield: stop when the store closed. */
   cancelled: () => boolean;
+  /** Where big rollouts' outlines are kept (made in the same pass) and dropped (their thread is gone). */
+  outlines?: { keep(id: string, data: Buffer): void; forget(id: string): void };
   /** Awaited at every yield: resolves when no request waits on the store (the repair gives way to them). */
   giveWay?: () => Promise<void>;
 }
@@ -158,8 +160,8 @@ export async function repairIndex(
     commits++;
     index.transaction(() => {
       for (const s of items) index.upsert(s);
-      for (const [id, data] of kept) index.saveOutline(id, data);
     });
+    for (const [id, data] of kept) options.outlines?.keep(id, data);
   };
   for (const f of queue) {
     let summary: ThreadSummary;
@@ -170,7 +172,9 @@ export async function repairIndex(
       fd = opened.fd;
       for (const w of opened.warnings) report.warnings.push(w);
       const alongside =
-        sizeOf(fd) >= SAVE_OUTLINE_BYTES && typeof fd === 'number' ? new OutlineAlongside(f.path) : null;
+        options.outlines && sizeOf(fd) >= SAVE_OUTLINE_BYTES && typeof fd === 'number'
+          ? new OutlineAlongside(f.path)
+          : null;
       const steps = summarizeSteps(fd, f.path, {
         archived: f.source.archived,
         origin: f.source.origin,
@@ -225,6 +229,7 @@ export async function repairIndex(
     index.transaction(() => {
       for (const r of gone) index.remove(r.id);
     });
+    for (const r of gone) options.outlines?.forget(r.id);
     report.removed = gone.length;
   }
   return report;

@@ -359,21 +359,6 @@ export class ThreadIndex {
     this.stmt('DELETE FROM thread_text WHERE rowid >= ? AND rowid < ?').run(textBase(row.rid), textBase(row.rid + 1));
     this.stmt('DELETE FROM thread_names WHERE rowid = ?').run(row.rid);
     this.stmt('DELETE FROM threads WHERE rid = ?').run(row.rid);
-    this.stmt('DELETE FROM outlines WHERE id = ?').run(id);
-  }
-
-  /** The thread's saved outline (outline-snapshot.ts), or null. */
-  savedOutline(id: string): Buffer | null {
-    const row: unknown = this.stmt('SELECT data FROM outlines WHERE id = ?').get(id);
-    const data = typeof row === 'object' && row !== null ? columns(row).raw('data') : null;
-    return Buffer.isBuffer(data) ? data : null;
-  }
-
-  saveOutline(id: string, data: Buffer): void {
-    this.stmt('INSERT INTO outlines (id, data) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data').run(
-      id,
-      data,
-    );
   }
 
   origin(id: string): ThreadOrigin | null {

@@ -270,8 +270,9 @@ describe('the store keeps the outline of a big thread', () => {
     const id = await bigThread(30);
     const whole = store.load(id, { history: false, turnsLimit: 5 });
     await store.close();
-    // A new index, built from the rollouts (as after an import, or a lost index).
+    // A new index, built from the rollouts (as after an import, or a lost index), with no saved outline.
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(tmp.home, `weft.sqlite${suffix}`), { force: true });
+    rmSync(join(tmp.home, 'outlines'), { recursive: true, force: true });
     ({ store } = openStore(tmp.home));
     await store.whenIndexed();
     const first = store.load(id, { history: false, turnsLimit: 5 });
