@@ -1,5 +1,6 @@
 // Shared helpers for the thread store tests: a temp WEFT_HOME, a fake clock, and a scripted session that
 // records every item kind through a SessionRecorder and remembers what a live client saw.
+import { afterEach, beforeEach } from 'vitest';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,43 @@ export function fakeClock(startMs = Date.UTC(2025, 2, 4, 5, 6, 7)): () => Date {
     t += 1000;
     return d;
   };
+}
+
+/** A temp home with an indexed store, made before each test of the file and removed after it. */
+export class StoreFixture {
+  private home: TempHome | null = null;
+  private current: ThreadStore | null = null;
+
+  get tmp(): TempHome {
+    if (this.home === null) throw new Error('no store: use the fixture inside a test');
+    return this.home;
+  }
+
+  get store(): ThreadStore {
+    if (this.current === null) throw new Error('no store: use the fixture inside a test');
+    return this.current;
+  }
+
+  /** A store opened again by the test (closed after it instead of the first). */
+  set store(store: ThreadStore) {
+    this.current = store;
+  }
+
+  static forEachTest(): StoreFixture {
+    const fixture = new StoreFixture();
+    beforeEach(async () => {
+      fixture.home = await tempHome();
+      fixture.current = openStore(fixture.home.home).store;
+      await fixture.current.whenIndexed();
+    });
+    afterEach(async () => {
+      await fixture.current?.close();
+      await fixture.home?.dispose();
+      fixture.current = null;
+      fixture.home = null;
+    });
+    return fixture;
+  }
 }
 
 export function openStore(home: string, now = fakeClock(), repair = true): { store: ThreadStore; warnings: string[] } {

@@ -1,6 +1,6 @@
 // A saved outline continued over the lines appended since must equal an outline of the whole file, at any
 // point the save was made; a saved outline that no longer describes the file must not be used.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   appendFileSync,
   closeSync,
@@ -13,25 +13,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { ThreadStore } from '../../../src-main/store';
 import { continueOutline, type ContinuedOutline, type RolloutOutline } from '../../../src-main/store/outline';
 import { decodeOutline, encodeOutline, markOf } from '../../../src-main/store/outline-snapshot';
 import { uuidv7 } from '../../../src-main/util/ids';
-import { ScriptedSession, meta, openStore, scriptEveryKind, tempHome, type TempHome } from './helpers';
+import { ScriptedSession, StoreFixture, meta, openStore, scriptEveryKind } from './helpers';
 
-let tmp: TempHome;
-let store: ThreadStore;
-
-beforeEach(async () => {
-  tmp = await tempHome();
-  ({ store } = openStore(tmp.home));
-  await store.whenIndexed();
-});
-
-afterEach(async () => {
-  await store.close();
-  await tmp.dispose();
-});
+const fixture = StoreFixture.forEachTest();
 
 /** An outline as plain data (saved turns make their item lines on first use, through an accessor). */
 function plain(o: RolloutOutline): unknown {
@@ -70,16 +57,16 @@ function outlineOf(path: string, saved: Buffer | null = null): ContinuedOutline 
 /** A Weft thread with every item kind (a failed, a compacted, an interrupted turn), renamed, rolled back. */
 async function everyKindRollout(): Promise<string> {
   const id = uuidv7();
-  const { recorder } = store.createThread(meta(id));
+  const { recorder } = fixture.store.createThread(meta(id));
   const s = new ScriptedSession(id, recorder);
   await scriptEveryKind(s);
   await s.turn([{ type: 'text', text: 'one more' }], 'completed', (t) => t.rename('renamed'));
   await recorder.close();
-  await store.rollback(id, 1);
-  const again = store.openForAppend(id);
+  await fixture.store.rollback(id, 1);
+  const again = fixture.store.openForAppend(id);
   await new ScriptedSession(id, again.recorder).turn([{ type: 'text', text: 'after the rollback' }], 'completed');
   await again.recorder.close();
-  return store.load(id).thread.path ?? '';
+  return fixture.store.load(id).thread.path ?? '';
 }
 
 function codexRollouts(): string[] {
@@ -131,10 +118,10 @@ describe('a saved outline continued over the lines appended since', () => {
     // A torn line in the middle (a crash long ago) and one at the end: warnings, with their line numbers.
     const text = readFileSync(path, 'utf8').split('\n');
     text.splice(5, 0, text[5]?.slice(0, 30) ?? '');
-    const damaged = join(tmp.home, 'damaged.jsonl');
+    const damaged = join(fixture.tmp.home, 'damaged.jsonl');
     writeFileSync(damaged, `${text.join('\n')}{"timestamp":"2025-`);
-    expect(checkEveryCut(path, join(tmp.home, 'work.jsonl'))).toBeGreaterThan(40);
-    expect(checkEveryCut(damaged, join(tmp.home, 'work2.jsonl'))).toBeGreaterThan(40);
+    expect(checkEveryCut(path, join(fixture.tmp.home, 'work.jsonl'))).toBeGreaterThan(40);
+    expect(checkEveryCut(damaged, join(fixture.tmp.home, 'work2.jsonl'))).toBeGreaterThan(40);
     const whole = outlineOf(damaged).outline;
     expect(whole.warnings).toEqual([
       expect.stringContaining('line 6 skipped'),
@@ -147,14 +134,15 @@ describe('a saved outline continued over the lines appended since', () => {
     const sources = codexRollouts();
     expect(sources.length).toBeGreaterThan(3);
     let checked = 0;
-    for (const [i, source] of sources.entries()) checked += checkEveryCut(source, join(tmp.home, `codex-${i}.jsonl`));
+    for (const [i, source] of sources.entries())
+      checked += checkEveryCut(source, join(fixture.tmp.home, `codex-${i}.jsonl`));
     expect(checked).toBeGreaterThan(50);
   });
 });
 
 describe('a saved outline that no longer describes the file', () => {
   async function saved(): Promise<{ path: string; data: Buffer; end: number }> {
-    const path = join(tmp.home, 'thread.jsonl');
+    const path = join(fixture.tmp.home, 'thread.jsonl');
     writeFileSync(path, readFileSync(await everyKindRollout()));
     const c = outlineOf(path);
     if (c.saved === null) throw new Error('not saved');
@@ -208,7 +196,7 @@ describe('the store keeps the outline of a big thread', () => {
   /** A closed thread of `n` turns whose answers make it bigger than a saved outline's threshold. */
   async function bigThread(n: number): Promise<string> {
     const id = uuidv7();
-    const { recorder } = store.createThread(meta(id));
+    const { recorder } = fixture.store.createThread(meta(id));
     const s = new ScriptedSession(id, recorder);
     const long = 'x'.repeat(40_000);
     for (let i = 0; i < n; i++) {
@@ -222,20 +210,20 @@ describe('the store keeps the outline of a big thread', () => {
   }
   const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
   const page = (id: string, cursor: string | null = null) =>
-    store.read(id, { includeTurns: true, turnsLimit: 5, turnsCursor: cursor });
+    fixture.store.read(id, { includeTurns: true, turnsLimit: 5, turnsCursor: cursor });
 
   it('reads only what was appended since, and answers as a whole read does', async () => {
     const id = await bigThread(30);
-    const first = store.load(id, { history: false, turnsLimit: 5 });
+    const first = fixture.store.load(id, { history: false, turnsLimit: 5 });
     expect(first.outlineReadFrom).toBe(0);
     await tick();
-    const again = store.load(id, { history: false, turnsLimit: 5 });
+    const again = fixture.store.load(id, { history: false, turnsLimit: 5 });
     expect(again.outlineReadFrom).toBe(statSync(first.thread.path ?? '').size);
     expect(again.turns).toEqual(first.turns);
     expect(again.olderTurnsCursor).toBe(first.olderTurnsCursor);
 
     // Pages of older turns, a resume and its history after the thread went on.
-    const opened = await store.openForAppendAsync(id, { turnsLimit: 5 });
+    const opened = await fixture.store.openForAppendAsync(id, { turnsLimit: 5 });
     expect(opened.state.outlineReadFrom).toBeGreaterThan(0);
     const history = await opened.state.loadHistory?.();
     expect(history?.items).toHaveLength(60);
@@ -247,12 +235,12 @@ describe('the store keeps the outline of a big thread', () => {
       [26, 27, 28, 29, 30].map((i) => [{ type: 'text', text: `question ${i - 5}` }]),
     );
     await tick();
-    const resumed = await store.openForAppendAsync(id, { turnsLimit: 5 });
+    const resumed = await fixture.store.openForAppendAsync(id, { turnsLimit: 5 });
     expect(resumed.state.outlineReadFrom).toBeGreaterThan(0);
     expect((await resumed.state.loadHistory?.())?.items).toHaveLength(61);
     await resumed.recorder.close();
     // The same as reading the whole file with no saved outline.
-    const fresh = openStore(tmp.home, undefined, false).store;
+    const fresh = openStore(fixture.tmp.home, undefined, false).store;
     try {
       const path = first.thread.path ?? '';
       const { loadFile } = await import('../../../src-main/store/loader');
@@ -268,14 +256,14 @@ describe('the store keeps the outline of a big thread', () => {
 
   it('is made by the index build, so the first read after it reads only new lines', async () => {
     const id = await bigThread(30);
-    const whole = store.load(id, { history: false, turnsLimit: 5 });
-    await store.close();
+    const whole = fixture.store.load(id, { history: false, turnsLimit: 5 });
+    await fixture.store.close();
     // A new index, built from the rollouts (as after an import, or a lost index), with no saved outline.
-    for (const suffix of ['', '-wal', '-shm']) rmSync(join(tmp.home, `weft.sqlite${suffix}`), { force: true });
-    rmSync(join(tmp.home, 'outlines'), { recursive: true, force: true });
-    ({ store } = openStore(tmp.home));
-    await store.whenIndexed();
-    const first = store.load(id, { history: false, turnsLimit: 5 });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(fixture.tmp.home, `weft.sqlite${suffix}`), { force: true });
+    rmSync(join(fixture.tmp.home, 'outlines'), { recursive: true, force: true });
+    fixture.store = openStore(fixture.tmp.home).store;
+    await fixture.store.whenIndexed();
+    const first = fixture.store.load(id, { history: false, turnsLimit: 5 });
     expect(first.outlineReadFrom).toBe(statSync(whole.thread.path ?? '').size);
     expect(first.turns).toEqual(whole.turns);
     expect(first.totalTurns).toBe(30);
@@ -283,11 +271,11 @@ describe('the store keeps the outline of a big thread', () => {
 
   it('saves nothing for a small thread', async () => {
     const id = uuidv7();
-    const { recorder } = store.createThread(meta(id));
+    const { recorder } = fixture.store.createThread(meta(id));
     await new ScriptedSession(id, recorder).turn([{ type: 'text', text: 'hi' }], 'completed');
     await recorder.close();
-    store.load(id, { history: false });
+    fixture.store.load(id, { history: false });
     await tick();
-    expect(store.load(id, { history: false }).outlineReadFrom).toBe(0);
+    expect(fixture.store.load(id, { history: false }).outlineReadFrom).toBe(0);
   });
 });
