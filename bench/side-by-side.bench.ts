@@ -102,10 +102,12 @@ function generateThreads(
   weftHome: string,
   codexHome: string | null,
   cwd: string,
-): { weftHuge: string; codexHuge: string } {
+): { weftHuge: string; codexHuge: string; weftHugeBytes: number; codexHugeBytes: number } {
   const now = Date.UTC(2026, 10, 1);
   let weftHuge = '';
   let codexHuge = '';
+  let weftHugeBytes = 0;
+  let codexHugeBytes = 0;
   for (let i = 0; i < THREADS; i++) {
     const created = now - (THREADS - i) * 60_000;
     const huge = i === THREADS - 100;
@@ -116,7 +118,10 @@ function generateThreads(
     const path = rolloutPath(weftHome, new Date(created), wid);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
-    if (huge) weftHuge = wid;
+    if (huge) {
+      weftHuge = wid;
+      weftHugeBytes = Buffer.byteLength(text);
+    }
     if (codexHome === null) continue;
     const cid = codexId(created);
     const made = codexRollout(cid, created, cwd, huge ? HUGE_BYTES : 3_000, `task ${i}: fix the parser`, null, null);
@@ -130,9 +135,12 @@ function generateThreads(
     );
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, rolloutFileName(d, cid)), made.text);
-    if (huge) codexHuge = cid;
+    if (huge) {
+      codexHuge = cid;
+      codexHugeBytes = Buffer.byteLength(made.text);
+    }
   }
-  return { weftHuge, codexHuge };
+  return { weftHuge, codexHuge, weftHugeBytes, codexHugeBytes };
 }
 
 // ---- measuring -----------------------------------------------------------------------------------------
@@ -399,7 +407,7 @@ export default async function run() {
     const genStart = performance.now();
     const ids = generateThreads(weftHome, CODEX ? codexHome : null, project);
     notes.push(
-      `Generated ${THREADS} threads (about 3 KB each, one of 50 MB) for each program in ${((performance.now() - genStart) / 1000).toFixed(1)} s.`,
+      `Generated ${THREADS} threads (about 3 KB each, one of 50 MB of text) for each program in ${((performance.now() - genStart) / 1000).toFixed(1)} s. The big thread's file: Weft's ${(ids.weftHugeBytes / 1e6).toFixed(1)} MB (each item is a history line and an event line), Codex's ${(ids.codexHugeBytes / 1e6).toFixed(1)} MB.`,
     );
     // Weft's index is built once (as after the first start); Codex gets warm-up starts for its own.
     const store = ThreadStore.open(weftHome, { onWarning: () => undefined });
