@@ -43,6 +43,9 @@ function findRollout(dir: string, suffix: string, depth = 0): string | null {
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** Longest time one request holds the background repairs back (`inForeground`). */
+const FOREGROUND_HOLD_MS = 2_000;
+
 /** Rebuilds after damage allowed in one process: a disk that damages every new index is an error. */
 const MAX_RECOVERIES = 3;
 
@@ -80,15 +83,27 @@ export class Catalog {
 
   /**
    * Runs `work` (a request that reads rollouts, such as a resume) ahead of the background repairs: they
-   * pause at their next slice until no such work is left, so a repair never stretches a request.
+   * pause at their next slice until no such work is left (or it has run FOREGROUND_HOLD_MS), so a repair
+   * never stretches a request.
    */
   async inForeground<T>(work: () => Promise<T>): Promise<T> {
     this.foreground++;
+    let held = true;
+    const release = (): void => {
+      if (!held) return;
+      held = false;
+      this.foreground--;
+      if (this.foreground === 0) this.releaseRepairs();
+    };
+    // A long request (a command run for the client, a sign-in waiting for the browser) holds the repairs
+    // back for a moment only.
+    const timer = setTimeout(release, FOREGROUND_HOLD_MS);
+    timer.unref();
     try {
       return await work();
     } finally {
-      this.foreground--;
-      if (this.foreground === 0) this.releaseRepairs();
+      clearTimeout(timer);
+      release();
     }
   }
 

@@ -68,6 +68,23 @@ describe('the start-up repair', () => {
     expect(names()).toEqual(['renamed 0', 'renamed 1', 'renamed 2']);
   });
 
+  it('goes on after a moment beside a request that takes long', async () => {
+    const made = await threads(1);
+    renameOnDisk(made[0]?.path ?? '', made[0]?.id ?? '', 'renamed');
+    store = Store.open(tmp.home, { repair: false, repairSliceMs: 0, onWarning: () => undefined });
+    let release: () => void = () => undefined;
+    const started = performance.now();
+    const request = store.inForeground(async () => {
+      store.repairInBackground();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    // The request is still running when the repair is done.
+    await expect.poll(() => store.read(made[0]?.id ?? '').thread.name, { timeout: 5_000 }).toBe('renamed');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_900);
+    release();
+    await request;
+  });
+
   it('does not wait for a request that waits for the index', async () => {
     const made = await threads(2);
     renameOnDisk(made[0]?.path ?? '', made[0]?.id ?? '', 'renamed');
