@@ -1,5 +1,5 @@
-// E2E: a command's duration in its cell, and the "Wall time" the model reads back for a command and for a
-// patch, count the run only, never the time the user took to answer the approval or the review.
+// E2E: the duration in a command's cell and in a patch's cell, and the "Wall time" the model reads back for
+// each, count the run only, never the time the user took to answer the approval or the review.
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { clickCentre } from '../support/mouse';
@@ -95,6 +95,14 @@ describe('durations', () => {
     expect(await workspace.read('reviewed.txt')).toBe('reviewed\n');
     expect(patchWait).toBeGreaterThan(2000);
     expect(wallTimeSent(mock, 'p1')).toBeLessThan(patchWait);
+    const patchCell = conversation(page).locator('.cell-patch', { hasText: 'reviewed.txt' });
+    expect(await patchCell.locator('.tool-meta .status').innerText()).toBe('Applied');
+    const patchShown = patchCell.locator('.tool-meta .muted');
+    expect(await patchShown.count(), 'the patch cell shows its duration').toBe(1);
+    const patchMs = parseDuration(await patchShown.innerText());
+    expect(patchMs, `shown ${await patchShown.innerText()}, waited ${Math.round(patchWait)} ms`).toBeLessThan(
+      patchWait,
+    );
     await screenshotSizes(e2e, 'duration-patch');
   });
 });

@@ -7,7 +7,7 @@ import { DiffView } from '../diff/DiffView';
 import type { DiffZone } from '../diff/MonacoDiff';
 import { compactSides, hunkStats, keptHunks, parseFileDiff } from '../diff/unified-diff';
 import type { Hunk } from '../diff/unified-diff';
-import { relativePath } from '../format';
+import { duration, relativePath } from '../format';
 import { Icon, Spinner } from '../Icon';
 import { useDiffLayout, useDisclosure } from '../preferences';
 
@@ -240,6 +240,9 @@ export function FileChangeCell({
         </span>
         <span className="tool-meta">
           <DiffLayoutToggle />
+          {item.weftDurationMs !== undefined && (item.status === 'completed' || item.status === 'failed') && (
+            <span className="muted">{duration(item.weftDurationMs)}</span>
+          )}
           {patchStatus(item)}
         </span>
       </div>
