@@ -32,9 +32,6 @@ export interface Client {
  * waits, in order, until its response is out. Long-running requests are not listed: they would hold
  * back their own progress.
  */
-/** Longest wait for an answer to leave before background work goes on anyway (a client may stop reading). */
-const ANSWER_SENT_WAIT_MS = 2_000;
-
 const RESPONSE_FIRST: ReadonlySet<ClientRequestMethod> = new Set<ClientRequestMethod>([
   'thread/start',
   'thread/resume',
@@ -236,23 +233,13 @@ class ConnectionState implements Client {
       // a big answer leaves in several writes, each waiting for a turn of the event loop.
       await inForeground(async () => {
         await this.respond(id, method, checked.data, hold);
-        await this.answerSent();
+        // The queue answers when the transport has taken it, overflowed or closed; `inForeground` bounds
+        // how long background work waits for a client that reads slowly.
+        await this.sink.whenSent?.();
       });
       return;
     }
     await this.respond(id, method, checked.data, hold);
-  }
-
-  /** Resolves when the client's sink has taken the answers (at most ANSWER_SENT_WAIT_MS: a client may stop reading). */
-  private answerSent(): Promise<void> {
-    const sent = this.sink.whenSent?.();
-    if (!sent) return Promise.resolve();
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ANSWER_SENT_WAIT_MS);
-      timer.unref();
-    });
-    return Promise.race([sent, waited]).finally(() => clearTimeout(timer));
   }
 
   private async respond(id: RequestId, method: ClientRequestMethod, params: unknown, hold: boolean): Promise<void> {

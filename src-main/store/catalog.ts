@@ -142,7 +142,7 @@ export class Catalog {
         try {
           report = await repairIndex(this.index, sources ?? this.sources(), {
             full,
-            outlines: { keep: this.keepOutline, forget: this.forgetOutline },
+            outlines: this.outlines,
             ...(this.sliceMs === undefined ? {} : { sliceMs: this.sliceMs }),
             cancelled: () => this.closed,
             ...(background ? { giveWay: this.giveWay } : {}),
@@ -152,7 +152,7 @@ export class Catalog {
           this.setAside(error);
           report = await repairIndex(this.index, this.sources(), {
             full: true,
-            outlines: { keep: this.keepOutline, forget: this.forgetOutline },
+            outlines: this.outlines,
             cancelled: () => this.closed,
           });
         }
@@ -343,6 +343,9 @@ export class Catalog {
       // A saved outline left behind is never used for another file (see outline-snapshot.ts).
     }
   };
+
+  /** Where repairs keep the outlines they make and drop those of threads that are gone. */
+  private readonly outlines = { keep: this.keepOutline, forget: this.forgetOutline };
 
   /** Stops the repairs (at their next pause) and closes the index. */
   async close(): Promise<void> {

@@ -169,17 +169,11 @@ export interface LaterHistory {
  * outline's offsets still hold whatever was written since.
  */
 export function historyLater(outline: HistoryOutline): () => Promise<LaterHistory> {
-  // Only what reading needs is kept, not the outline's turns; the lines' list is taken when first read
-  // (a saved outline makes it only then, see outline-snapshot.ts).
-  let refs: () => readonly HistoryRef[] = () => {
-    const taken = outline.historyRefs;
-    refs = () => taken;
-    return taken;
-  };
+  // The lines' list is asked for when first read: a saved outline makes it only then (outline-snapshot.ts).
   const kept: HistoryOutline = {
     path: outline.path,
     get historyRefs() {
-      return refs();
+      return outline.historyRefs;
     },
     historyBase: outline.historyBase,
   };

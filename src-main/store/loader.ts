@@ -61,10 +61,10 @@ export interface LoadOptions {
   /** `olderTurnsCursor` of a previous load: the page just before it. */
   turnsCursor?: string | null;
   /**
-   * The thread's saved outline (`outlineToSave` of an earlier load): when it still applies, only the lines
-   * after it are read. Not used when the history is built at once (`history: true`).
+   * Gives the thread's saved outline (`outlineToSave` of an earlier load): when it still applies, only the
+   * lines after it are read. Not asked for when the history is built at once (`history: true`).
    */
-  savedOutline?: Buffer | null;
+  savedOutline?: () => Buffer | null;
 }
 
 /** Whether the outline parses the history lines as it goes (to build the history right away). */
@@ -156,7 +156,8 @@ export function loadFd(fd: RolloutFd, path: string, options: LoadOptions = {}): 
 /** Where to continue from: the saved outline, when one was given and still applies. */
 function savedStart(fd: RolloutFd, path: string, options: LoadOptions): OutlineStart | null {
   if (!options.savedOutline || parsesHistory(options)) return null;
-  return decodeOutline(options.savedOutline, fd, path);
+  const saved = options.savedOutline();
+  return saved === null ? null : decodeOutline(saved, fd, path);
 }
 
 /** Sets where the read began and, when it read much, how to save the outline. */

@@ -1,12 +1,12 @@
 // A rollout's outline saved for the next read: rollouts only grow, so an outline made up to a line boundary
 // stays true for that part of the file, and the next resume, read or page of turns of the thread reads only
-// the lines appended since (a 50 MB thread: a few milliseconds instead of a pass over the whole file).
+// the lines appended since (a 108 MB thread: tens of milliseconds instead of a pass over the whole file).
 //
 // A saved outline is used only for the same file (device and inode) when the file still reaches its end and
 // the bytes just before that end are unchanged; anything else (a rewritten or replaced file, a saved form
 // that fails its checksum or is of another version) reads the whole file, as without one. It is derived
 // data, kept as `WEFT_HOME/outlines/<thread id>.outline` (a file: a 1.4 MB outline is read in one call,
-// where SQLite reads a blob page by page). It is derived data, kept in the thread index.
+// where SQLite reads a blob page by page).
 //
 // Form: "WOL1", the header's length (uint32 LE), the header (JSON), the turn ids (one per line), then from
 // the next multiple of 8, float64 numbers: each history line (offset, length, compacted 0/1), each turn

@@ -139,8 +139,6 @@ class OutlineBuilder {
   private lastContext: LineRef | null = null;
   private lastLine: LineRef | null = null;
   private lineNo = 0;
-  /** Taken by `finish`, before it closes the open turn. */
-  progress: OutlineProgress | null = null;
   private readonly sniffer = new Sniffer();
   /** The line being read, whether it was sniffed, and its parse (undefined: not parsed yet; null: not JSON). */
   private raw: RawLine = { buf: Buffer.alloc(0), start: 0, end: 0, offset: 0 };
@@ -431,8 +429,9 @@ class OutlineBuilder {
     if (this.open && !this.o.turns.includes(this.open)) this.open = null;
   }
 
-  finish(fd: RolloutFd, end: number, tailBytes: number): RolloutOutline {
-    this.progress = {
+  /** The outline, and where it stood before this closed its open turn (to continue it later). */
+  finish(fd: RolloutFd, end: number, tailBytes: number): { outline: RolloutOutline; progress: OutlineProgress } {
+    const progress: OutlineProgress = {
       openIndex: this.open ? this.o.turns.indexOf(this.open) : -1,
       opened: this.opened,
       tokenRef: this.tokenRef,
@@ -464,7 +463,7 @@ class OutlineBuilder {
       if (raw.offset === this.lastContext?.offset) this.o.lastTurnContext = recordedTurnContext(p.line.payload);
       if (raw.offset === last?.offset) this.o.updatedAtMs = timeMs(p.line.timestamp);
     });
-    return this.o;
+    return { outline: this.o, progress };
   }
 }
 
@@ -568,10 +567,7 @@ function finished(
   tailBytes: number,
   from: number,
 ): ContinuedOutline {
-  const outline = builder.finish(fd, end, tailBytes);
-  const progress = builder.progress;
-  if (!progress) throw new Error('outline finished without its progress');
-  return { outline, progress, readFrom: from };
+  return { ...builder.finish(fd, end, tailBytes), readFrom: from };
 }
 
 export function outlineFile(path: string): RolloutOutline {

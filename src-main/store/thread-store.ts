@@ -148,16 +148,9 @@ export class ThreadStore {
   }
 
   /** `openForAppend` that gives the event loop back while it reads the rollout (the desktop app's resume). */
-  openForAppendAsync(
+  async openForAppendAsync(
     threadId: string,
     options: RecordingOptions & { turnsLimit?: number | null } = {},
-  ): Promise<OpenedThread> {
-    return this.catalog.inForeground(() => this.openingForAppend(threadId, options));
-  }
-
-  private async openingForAppend(
-    threadId: string,
-    options: RecordingOptions & { turnsLimit?: number | null },
   ): Promise<OpenedThread> {
     const loc = this.catalog.locate(threadId);
     if (loc.origin === 'codex') return this.continueCodex(loc, options);
@@ -169,7 +162,7 @@ export class ThreadStore {
       state = await loadFileAsync(loc.path, {
         turnsLimit: options.turnsLimit,
         history: 'later',
-        savedOutline: this.catalog.savedOutline(threadId),
+        savedOutline: () => this.catalog.savedOutline(threadId),
       });
       this.catalog.saveOutlineLater(threadId, state);
       nextOrdinal = await nextOrdinalOfAsync(loc.path, state.lineCount ?? undefined);
@@ -273,7 +266,7 @@ export class ThreadStore {
 
   /** Loads a located thread from its saved outline when it has one, and keeps the outline when worth it. */
   private loadKept(loc: Located, options: LoadOptions): LoadedThread {
-    const state = loadFile(loc.path, { ...options, savedOutline: this.catalog.savedOutline(loc.id) });
+    const state = loadFile(loc.path, { ...options, savedOutline: () => this.catalog.savedOutline(loc.id) });
     this.catalog.saveOutlineLater(loc.id, state);
     return state;
   }
