@@ -407,7 +407,7 @@ export default async function run() {
     const genStart = performance.now();
     const ids = generateThreads(weftHome, CODEX ? codexHome : null, project);
     notes.push(
-      `Generated ${THREADS} threads (about 3 KB each, one of 50 MB of text) for each program in ${((performance.now() - genStart) / 1000).toFixed(1)} s. The big thread's file: Weft's ${(ids.weftHugeBytes / 1e6).toFixed(1)} MB (each item is a history line and an event line), Codex's ${(ids.codexHugeBytes / 1e6).toFixed(1)} MB.`,
+      `Generated ${THREADS} threads (about 3 KB each, one of 50 MB of text) for each program in ${((performance.now() - genStart) / 1000).toFixed(1)} s. The big thread's file: Weft's ${(ids.weftHugeBytes / 1e6).toFixed(1)} MB (each item is a history line and an event line)${CODEX ? `, Codex's ${(ids.codexHugeBytes / 1e6).toFixed(1)} MB` : ''}.`,
     );
     // Weft's index is built once (as after the first start); Codex gets warm-up starts for its own.
     const store = ThreadStore.open(weftHome, { onWarning: () => undefined });
