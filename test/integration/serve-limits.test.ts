@@ -44,11 +44,19 @@ async function start(overrides: Partial<WebServerOptions> = {}): Promise<WebServ
   return server;
 }
 
-/** A raw TCP connection; resolves once connected. */
+/** What each raw connection has received. */
+const received = new WeakMap<Socket, string>();
+
+/**
+ * A raw TCP connection; resolves once connected. It reads whatever the server sends: the server may
+ * answer 408 before closing, and a socket left holding unread bytes never reports the close.
+ */
 function open(port: number): Promise<Socket> {
   return new Promise((resolveOpen, reject) => {
     const socket = connect({ host: '127.0.0.1', port });
     sockets.push(socket);
+    received.set(socket, '');
+    socket.on('data', (chunk: Buffer) => received.set(socket, (received.get(socket) ?? '') + chunk.toString('latin1')));
     socket.on('error', () => undefined);
     socket.once('connect', () => resolveOpen(socket));
     socket.once('error', reject);
@@ -117,6 +125,8 @@ describe('weft serve: held sockets', () => {
       clearInterval(trickle);
     }
     expect(sent).toBeLessThan(header.length);
+    // Closed with nothing said, or with a 408: never a page.
+    for (const socket of [idle, slow]) expect(received.get(socket)).toMatch(/^(|HTTP\/1\.1 408 [^]*)$/);
     expect((await rawGet(server.port, '/healthz')).status).toBe(200);
   });
 
