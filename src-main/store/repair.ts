@@ -84,16 +84,18 @@ async function walk(source: RolloutSource, slicer: Slicer, out: Found[], cancell
   while (stack.length > 0) {
     const next = stack.pop();
     if (!next) break;
-    for (const entry of listDir(next.dir)) {
+    const entries = listDir(next.dir);
+    for (const [i, entry] of entries.entries()) {
       if (entry.dir) {
         if (next.depth < 4) stack.push({ dir: join(next.dir, entry.name), depth: next.depth + 1 });
       } else if (parseRolloutFileName(entry.name)) {
         out.push({ path: join(next.dir, entry.name), source });
       }
-    }
-    if (slicer.due()) {
-      await slicer.pause();
-      if (cancelled()) return;
+      // A day's folder may hold thousands of rollouts: the slice can end inside it.
+      if ((i % 256 === 255 || i === entries.length - 1) && slicer.due()) {
+        await slicer.pause();
+        if (cancelled()) return;
+      }
     }
   }
 }
@@ -118,6 +120,11 @@ export async function repairIndex(
   const seenIds = new Set<string>();
   const queue: Found[] = [];
   for (const f of found) {
+    // Checked before each file, unchanged ones included: a stat of every rollout is most of the work.
+    if (slicer.due()) {
+      await slicer.pause();
+      if (options.cancelled()) return stop();
+    }
     walked.add(f.path);
     const row = rows.get(f.path);
     let stat;
@@ -134,10 +141,6 @@ export async function repairIndex(
     const named = row ? null : parseRolloutFileName(basename(f.path));
     if (f.source.origin === 'codex' && named && index.origin(named.id) === 'weft') continue;
     queue.push(f);
-    if (slicer.due()) {
-      await slicer.pause();
-      if (options.cancelled()) return stop();
-    }
   }
   // Newest first: rollout names start with their creation time, so the first page fills in first.
   queue.sort((a, b) => (basename(a.path) < basename(b.path) ? 1 : -1));

@@ -85,6 +85,24 @@ describe('the start-up repair', () => {
     await request;
   });
 
+  it('pauses between rollouts while it checks them, also when none of them changed', async () => {
+    const made = await threads(40);
+    store = Store.open(tmp.home, { repair: false, repairSliceMs: 0, onWarning: () => undefined });
+    let turns = 0;
+    let done = false;
+    const count = (): void => {
+      if (done) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    store.repairInBackground();
+    await store.whenIndexed();
+    done = true;
+    // A slice of 0 ms ends at every check: the event loop gets a turn at least once per rollout looked at.
+    expect(turns).toBeGreaterThanOrEqual(made.length);
+  });
+
   it('does not wait for a request that waits for the index', async () => {
     const made = await threads(2);
     renameOnDisk(made[0]?.path ?? '', made[0]?.id ?? '', 'renamed');
