@@ -10,7 +10,7 @@ import { parseRolloutFileName } from './paths';
 import { OutlineAlongside } from './outline';
 import { SAVE_OUTLINE_BYTES, encodeOutline, markOf } from './outline-snapshot';
 import { closeRollout, openRollout, sizeOf, type RolloutFd } from './rollout-source';
-import type { ThreadIndex } from './thread-index';
+import type { IndexFileRow, ThreadIndex } from './thread-index';
 
 /** A folder of rollouts: `sessions/` (dated subfolders) or `archived_sessions/` (flat), of Weft or of Codex. */
 export interface RolloutSource {
@@ -52,6 +52,8 @@ interface Found {
 
 const BATCH_THREADS = 100;
 const BATCH_TEXT = 2 << 20;
+/** Index rows read at once when the repair compares them with the files (a few ms a page). */
+const FILE_PAGE_ROWS = 1_000;
 
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -115,7 +117,18 @@ export async function repairIndex(
     if (options.cancelled()) return stop();
   }
   report.files = found.length;
-  const rows = new Map(index.files().map((r) => [r.path, r]));
+  const rows = new Map<string, IndexFileRow>();
+  for (
+    let page = index.filePage(0, FILE_PAGE_ROWS);
+    page !== null;
+    page = index.filePage(page.lastRid, FILE_PAGE_ROWS)
+  ) {
+    for (const r of page.rows) rows.set(r.path, r);
+    if (slicer.due()) {
+      await slicer.pause();
+      if (options.cancelled()) return stop();
+    }
+  }
   const walked = new Set<string>();
   const seenIds = new Set<string>();
   const queue: Found[] = [];

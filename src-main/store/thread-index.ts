@@ -234,12 +234,22 @@ export class ThreadIndex {
     return row === undefined ? null : rowOf(row);
   }
 
-  files(): IndexFileRow[] {
-    const rows: unknown[] = this.stmt('SELECT id, path, file_size, file_mtime_ms FROM threads').all();
-    return rows.map((r) => {
+  /**
+   * Every row's file, a page at a time (by row id, after `afterRid`; null when none are left), so the
+   * caller can pause between pages: reading 10,000 rows at once holds the event loop for tens of ms.
+   */
+  filePage(afterRid: number, limit: number): { rows: IndexFileRow[]; lastRid: number } | null {
+    const rows: unknown[] = this.stmt(
+      'SELECT rid, id, path, file_size, file_mtime_ms FROM threads WHERE rid > ? ORDER BY rid LIMIT ?',
+    ).all(afterRid, limit);
+    if (rows.length === 0) return null;
+    let lastRid = afterRid;
+    const out = rows.map((r) => {
       const { str, num } = columns(r);
+      lastRid = num('rid');
       return { id: str('id'), path: str('path'), file_size: num('file_size'), file_mtime_ms: num('file_mtime_ms') };
     });
+    return { rows: out, lastRid };
   }
 
   count(): number {

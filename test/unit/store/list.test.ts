@@ -159,6 +159,22 @@ describe('listing threads', () => {
     db.close();
   });
 
+  it("gives the repair every row's file once, in pages", async () => {
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await thread(store, `paged ${i}`));
+    const { db } = openIndex(join(tmp.home, 'weft.sqlite'));
+    const index = new ThreadIndex(db);
+    const pages: string[][] = [];
+    for (let page = index.filePage(0, 2); page !== null; page = index.filePage(page.lastRid, 2))
+      pages.push(page.rows.map((r) => r.id));
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+    expect(pages.flat().sort()).toEqual([...made].sort());
+    const row = index.filePage(0, 1)?.rows[0];
+    expect(row?.path).toMatch(/rollout-.*\.jsonl$/);
+    expect(row?.file_size).toBeGreaterThan(0);
+    db.close();
+  });
+
   it('rejects a cursor that is not one, or was made for another order', async () => {
     for (let i = 0; i < 3; i++) await thread(store, `t${i}`);
     const { nextCursor } = store.list({ limit: 1 });
