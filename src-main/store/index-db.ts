@@ -170,7 +170,9 @@ export function openIndex(path: string): OpenedIndex {
       configure(db);
       const before = userVersion(db);
       migrate(db);
-      db.prepare('SELECT count(*) FROM threads').get();
+      // Reads the schema and the table's first page: a file that is not an index fails here. (A count of
+      // the rows read every page of an index: 15 ms with 10,000 threads, 50 ms from a cold disk cache.)
+      db.prepare('SELECT rid FROM threads LIMIT 1').get();
       return { db, fresh: !existed || before === 0, setAside, warnings };
     } catch (error) {
       db?.close();
