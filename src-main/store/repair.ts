@@ -9,7 +9,7 @@ import { summarizeSteps, type ThreadOrigin, type ThreadSummary } from './index-s
 import { parseRolloutFileName } from './paths';
 import { OutlineAlongside } from './outline';
 import { SAVE_OUTLINE_BYTES, encodeOutline, markOf } from './outline-snapshot';
-import { closeRollout, openRollout, sizeOf, type RolloutFd } from './rollout-source';
+import { closeRollout, openRollout, siblingsAmong, sizeOf, type RolloutFd, type SiblingFinder } from './rollout-source';
 import type { IndexFileRow, ThreadIndex } from './thread-index';
 
 /** A folder of rollouts: `sessions/` (dated subfolders) or `archived_sessions/` (flat), of Weft or of Codex. */
@@ -117,6 +117,9 @@ export async function repairIndex(
     if (options.cancelled()) return stop();
   }
   report.files = found.length;
+  // A fork's parent is looked up among the rollouts just listed (made on the first fork met).
+  let siblings: SiblingFinder | null = null;
+  const findParent: SiblingFinder = (child, id) => (siblings ??= siblingsAmong(found.map((f) => f.path)))(child, id);
   const rows = new Map<string, IndexFileRow>();
   for (
     let page = index.filePage(0, FILE_PAGE_ROWS);
@@ -184,7 +187,7 @@ export async function repairIndex(
     let fd: RolloutFd | null = null;
     let outline: Buffer | null = null;
     try {
-      const opened = openRollout(f.path);
+      const opened = openRollout(f.path, [], findParent);
       fd = opened.fd;
       for (const w of opened.warnings) report.warnings.push(w);
       const alongside =

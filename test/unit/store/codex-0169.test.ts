@@ -4,8 +4,9 @@
 // rename (session_index.jsonl); the first thread archived. `three-turns.jsonl` is one more real 0.169 rollout
 // (a command, a patch, three turns), placed in the same Codex home.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { findSibling, siblingsAmong } from '../../../src-main/store/rollout-source';
 import type { ResponseItem, ThreadItem, Turn } from '../../../src-preload/protocol';
 import type { ThreadStore } from '../../../src-main/store';
 import { openStore, tempHome, type TempHome } from './helpers';
@@ -242,6 +243,22 @@ describe('Codex 0.169 rollouts', () => {
         .data.map((t) => t.id)
         .sort(),
     ).toEqual([THREE_TURNS, ids.fork, ids.forkOfFork].sort());
+  });
+
+  it("a repair finds a fork's parent among the rollouts it listed as a look through the folders does", () => {
+    const paths = readdirSync(codexHome, { recursive: true, encoding: 'utf8' })
+      .filter((p) => p.endsWith('.jsonl') && p.includes('rollout-'))
+      .map((p) => join(codexHome, p));
+    expect(paths.length).toBeGreaterThanOrEqual(5);
+    const listed = siblingsAmong(paths);
+    const known = [ids.main, ids.fork, ids.forkOfFork, ids.compacted, THREE_TURNS];
+    for (const child of paths)
+      for (const id of [...known, '01a217dd-0000-7000-8000-000000000000'])
+        expect(listed(child, id), `${child} ${id}`).toBe(findSibling(child, id));
+    expect(listed(paths[0] ?? '', ids.main)).toMatch(/archived_sessions/);
+    // A parent written after the listing is still found, on disk.
+    const later = siblingsAmong(paths.filter((p) => !p.includes(ids.main)));
+    expect(later(paths[0] ?? '', ids.main)).toBe(findSibling(paths[0] ?? '', ids.main));
   });
 
   it('a fork whose parent is gone shows its own turns and says why', async () => {
