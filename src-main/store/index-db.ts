@@ -1,7 +1,8 @@
 // The thread index, `WEFT_HOME/weft.sqlite` (better-sqlite3, WAL). Derived from the rollouts and never
 // authoritative: a missing, corrupt or too-new index is set aside and rebuilt from the files.
 //
-// Schema (version 1; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1):
+// Schema (version 3; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1; version 2 had
+// an `outlines` table, dropped in 3: saved outlines are files, see outline-snapshot.ts):
 // - `threads`: one row per rollout. `rid` (rowid) keys the full-text rows; times are unix milliseconds;
 //   `file_size`/`file_mtime_ms` are what the row was built from (a file that differs is rescanned);
 //   `origin` is "weft" or "codex" (indexed from an imported Codex home, never written by Weft).
@@ -58,6 +59,13 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX threads_by_path ON threads(path);
   CREATE VIRTUAL TABLE thread_text USING fts5(body, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2');
   CREATE VIRTUAL TABLE thread_names USING fts5(name, detail=none, tokenize='unicode61 remove_diacritics 2');
+  `,
+  // Version 2 kept big threads' saved outlines in the index; they live in WEFT_HOME/outlines/ now.
+  `
+  CREATE TABLE outlines (id TEXT PRIMARY KEY, data BLOB NOT NULL);
+  `,
+  `
+  DROP TABLE outlines;
   `,
 ];
 

@@ -246,6 +246,25 @@ describe('the index is derived', () => {
     expect(store.list().data.map((t) => t.id)).toEqual([a]);
   });
 
+  it('takes over an index of schema 2 (saved outlines in a table) as it is, dropping that table', async () => {
+    const a = await thread(store, 'kept as it was');
+    await store.close();
+    const file = join(tmp.home, 'weft.sqlite');
+    const old = new Database(file);
+    old.exec('CREATE TABLE outlines (id TEXT PRIMARY KEY, data BLOB NOT NULL)');
+    old.pragma('user_version = 2');
+    old.close();
+    reopen();
+    expect(store.list().data.map((t) => t.id)).toEqual([a]);
+    await store.whenIndexed();
+    expect(warnings).toEqual([]);
+    expect(readdirSync(tmp.home).some((f) => f.startsWith('weft.sqlite.unusable-'))).toBe(false);
+    const check = new Database(file, { readonly: true });
+    const tables = check.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'outlines'").all();
+    check.close();
+    expect(tables).toEqual([]);
+  });
+
   it('sets aside an index that is corrupt or from a newer Weft, and rebuilds it', async () => {
     const a = await thread(store, 'survivor');
     await store.close();
