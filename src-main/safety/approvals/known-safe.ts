@@ -51,9 +51,16 @@ export function programName(program: string): string | null {
  * script is plain and every command in it is safe; this needs the bash grammar loaded (see
  * `loadShellParser`), otherwise a wrapper counts as not safe.
  */
-export function isKnownSafeCommand(argv: readonly string[]): boolean {
-  return isSafe(argv, 0);
+export function isKnownSafeCommand(argv: readonly string[], where: KnownSafeWhere = 'sandboxed'): boolean {
+  return isSafe(argv, 0, where);
 }
+
+/**
+ * Where a known-safe command would run. Outside the sandbox git does not count: what it runs is
+ * steered by repository config (`core.fsmonitor`, `diff.external`, textconv, the pager) that a model
+ * may have written into any repository it can write, a nested one included.
+ */
+export type KnownSafeWhere = 'sandboxed' | 'unsandboxed';
 
 /** Whether every command of a plain script is known-safe (false for scripts that are not plain). */
 export async function isKnownSafeScript(script: string): Promise<boolean> {
@@ -63,14 +70,14 @@ export async function isKnownSafeScript(script: string): Promise<boolean> {
 
 const MAX_WRAPPER_DEPTH = 3;
 
-function isSafe(argv: readonly string[], depth: number): boolean {
+function isSafe(argv: readonly string[], depth: number, where: KnownSafeWhere): boolean {
   const [program, ...args] = argv;
   if (program === undefined) return false;
   const wrapper = splitShellWrapper(argv);
   if (wrapper !== null) {
     if (depth >= MAX_WRAPPER_DEPTH || !canParseSync(wrapper.script)) return false;
     const inner = parseShellScriptSync(wrapper.script);
-    return inner !== null && inner.every((cmd) => isSafe(cmd, depth + 1));
+    return inner !== null && inner.every((cmd) => isSafe(cmd, depth + 1, where));
   }
   const name = programName(program);
   if (name === null) return false;
@@ -83,7 +90,7 @@ function isSafe(argv: readonly string[], depth: number): boolean {
     case 'rg':
       return isSafeRipgrep(args);
     case 'git':
-      return isSafeGit(args);
+      return where === 'sandboxed' && isSafeGit(args);
     case 'sed':
       return isSafeSed(args);
     case 'uniq':

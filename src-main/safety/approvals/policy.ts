@@ -11,11 +11,14 @@
 //    rules do not cover dangerous commands (an allowed `git push` prefix must not allow `--force`).
 // 5. A plain script whose every command is allowed by a rule or known-safe (at least one by a rule):
 //    run; the rule is a standing approval, so it also runs when the sandbox is unavailable.
-// 6. Known-safe plain script: run (sandboxed when a sandbox exists; these are read-only by
-//    construction, so they also run when none is available).
-// 7. Anything else: danger-full-access runs it (asks under `untrusted`); `untrusted` asks; `on-request`
-//    with an escalation request asks to run unsandboxed; otherwise it runs sandboxed, and when no
-//    sandbox is available it asks (forbidden under `never`, with the reason).
+// 6. Known-safe plain script: run sandboxed. "Known-safe" means read-only inside the sandbox: a command
+//    that asks to leave it (`require_escalated`) is never known-safe, and when no sandbox is available
+//    only commands that no workspace file can steer run unasked (git, whose config may name programs,
+//    asks).
+// 7. Anything else: danger-full-access runs it (asks under `untrusted`); an escalation request under
+//    `never` is forbidden, with the reason; `untrusted` asks; `on-request` with an escalation request
+//    asks to run unsandboxed; otherwise it runs sandboxed, and when no sandbox is available it asks
+//    (forbidden under `never`, with the reason).
 import type { AskForApproval, SandboxPolicy } from '../../../src-preload/protocol';
 import { isPathWritable, writableRootsFor } from '../sandbox/writable-roots';
 import { expandCommand } from './command-unwrap';
@@ -86,15 +89,23 @@ export function assessCommand(input: CommandAssessmentInput): CommandAssessment 
   }
 
   if (argvs !== null) {
+    const safe = (argv: string[]): boolean => skipsQuestion(argv, restricted, escalationRequested, sandboxAvailable);
     const allowed = argvs.map((argv) => rules.match(argv)?.decision === 'allow');
-    if (allowed.some(Boolean) && argvs.every((argv, i) => allowed[i] === true || isKnownSafeCommand(argv))) {
+    if (allowed.some(Boolean) && argvs.every((argv, i) => allowed[i] === true || safe(argv))) {
       return { kind: 'run', sandbox: approvedSandbox };
     }
-    if (argvs.every((argv) => isKnownSafeCommand(argv))) return { kind: 'run', sandbox: approvedSandbox };
+    if (argvs.every(safe)) return { kind: 'run', sandbox: approvedSandbox };
   }
 
   if (!restricted) {
     return approvalPolicy === 'untrusted' ? ask(UNTRUSTED_REASON, proposal()) : { kind: 'run', sandbox: 'none' };
+  }
+  if (escalationRequested && approvalPolicy === 'never') {
+    return {
+      kind: 'forbidden',
+      reason:
+        'the command asks to run outside the sandbox (sandbox_permissions: require_escalated), which needs approval, but approvals are set to "Never ask"; run it inside the sandbox instead (leave out sandbox_permissions)',
+    };
   }
   if (approvalPolicy === 'untrusted') return ask(UNTRUSTED_REASON, proposal());
   if (approvalPolicy === 'on-request' && escalationRequested) {
@@ -115,6 +126,23 @@ export function assessCommand(input: CommandAssessmentInput): CommandAssessment 
     proposedPrefix: proposal(),
     sandboxIfApproved: 'none',
   };
+}
+
+/**
+ * Whether a known-safe command may run without the question. Known-safe means "read-only inside the
+ * sandbox": asking to leave the sandbox is never known-safe, and with no sandbox at all only commands no
+ * file in the workspace can steer count (not git, see KnownSafeWhere). With full access there is no
+ * sandbox to leave.
+ */
+function skipsQuestion(
+  argv: string[],
+  restricted: boolean,
+  escalationRequested: boolean,
+  sandboxAvailable: boolean,
+): boolean {
+  if (!restricted) return isKnownSafeCommand(argv);
+  if (escalationRequested) return false;
+  return isKnownSafeCommand(argv, sandboxAvailable ? 'sandboxed' : 'unsandboxed');
 }
 
 const UNTRUSTED_REASON =

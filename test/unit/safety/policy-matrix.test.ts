@@ -79,6 +79,32 @@ describe('decision table: approval policy × sandbox policy × command', () => {
           expect(result).toEqual(run('none'));
         }
       });
+
+      it(`${label}: a known-safe command that asks to leave the sandbox is never known-safe`, async () => {
+        for (const script of [SAFE, 'git -C .cache/r diff']) {
+          const result = await assess(script, {
+            approvalPolicy,
+            sandboxPolicy,
+            escalationRequested: true,
+            justification: 'look',
+          });
+          if (!restricted) expect(result, script).toEqual(run('none'));
+          else if (approvalPolicy === 'never') {
+            expect(result, script).toEqual({
+              kind: 'forbidden',
+              reason:
+                'the command asks to run outside the sandbox (sandbox_permissions: require_escalated), which needs approval, but approvals are set to "Never ask"; run it inside the sandbox instead (leave out sandbox_permissions)',
+            });
+          } else if (approvalPolicy === 'on-failure') expect(result, script).toEqual(run('platform'));
+          else {
+            expect(result, script).toMatchObject({
+              kind: 'ask',
+              reason: approvalPolicy === 'untrusted' ? expect.stringContaining('Ask unless read-only') : 'look',
+              sandboxIfApproved: 'none',
+            });
+          }
+        }
+      });
     }
   }
 
@@ -106,21 +132,43 @@ describe('escalation requests (sandbox_permissions: require_escalated)', () => {
     });
   });
 
-  it('on-failure and never keep the sandbox; untrusted asks to run unsandboxed', async () => {
+  it('on-failure keeps the sandbox; never refuses, saying why; untrusted asks to run unsandboxed', async () => {
     expect(await assess('npm install', { approvalPolicy: 'on-failure', escalationRequested: true })).toEqual(
       run('platform'),
     );
-    expect(await assess('npm install', { approvalPolicy: 'never', escalationRequested: true })).toEqual(
-      run('platform'),
-    );
+    expect(await assess('npm install', { approvalPolicy: 'never', escalationRequested: true })).toMatchObject({
+      kind: 'forbidden',
+      reason: expect.stringMatching(/outside the sandbox.*"Never ask"/),
+    });
     expect(await assess('npm install', { approvalPolicy: 'untrusted', escalationRequested: true })).toMatchObject({
       kind: 'ask',
       sandboxIfApproved: 'none',
     });
   });
 
-  it('a known-safe command with an escalation request runs unsandboxed without asking', async () => {
-    expect(await assess('cat /etc/hostname', { escalationRequested: true })).toEqual(run('none'));
+  it('a known-safe command with an escalation request asks like any other', async () => {
+    for (const script of ['cat /etc/hostname', 'git status', 'git -C .cache/r diff']) {
+      expect(await assess(script, { escalationRequested: true })).toEqual({
+        kind: 'ask',
+        reason: 'the command asks to run outside the sandbox',
+        // No standing rule is proposed for a command whose only difference is leaving the sandbox.
+        proposedPrefix: null,
+        sandboxIfApproved: 'none',
+      });
+    }
+  });
+
+  it('a known-safe part does not carry an escalated script that a rule only partly allows', async () => {
+    const rules: RuleMatcher = {
+      match: (argv) =>
+        argv[0] === 'npm'
+          ? { id: 'r1', pattern: ['npm'], decision: 'allow', createdAt: null, sourceFile: 'default.toml', line: 1 }
+          : null,
+    };
+    expect(await assess('npm test && git status', { rules, escalationRequested: true })).toMatchObject({
+      kind: 'ask',
+    });
+    expect(await assess('npm test', { rules, escalationRequested: true })).toEqual(run('none'));
   });
 
   it('danger-full-access has nothing to escalate from', async () => {
@@ -154,6 +202,11 @@ describe('when the platform sandbox is unavailable', () => {
 
   it('known-safe read-only commands still run; dangerous ones say they would run unsandboxed', async () => {
     expect(await assess('ls -la', unavailable)).toEqual(run('none'));
+    // git runs programs its repository's config names (core.fsmonitor, diff.external): unsandboxed, it asks.
+    expect(await assess('git status', unavailable)).toMatchObject({ kind: 'ask', sandboxIfApproved: 'none' });
+    expect(await assess('ls && git diff', { ...unavailable, approvalPolicy: 'never' })).toMatchObject({
+      kind: 'forbidden',
+    });
     expect(await assess('rm -rf build', unavailable)).toMatchObject({
       kind: 'ask',
       reason: expect.stringContaining('the sandbox is unavailable, so it would run unsandboxed'),
