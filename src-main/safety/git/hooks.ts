@@ -10,7 +10,8 @@
 import { constants } from 'node:fs';
 import { access, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { isInside } from '../../util/workspace-file';
 import { repositoryValue, userValue, type ConfigEntry } from './config-guard';
 
 /** Hooks `git commit` may run (`post-rewrite` on amend, `pre-auto-gc` when it tidies up). */
@@ -33,12 +34,6 @@ export interface HooksPlan {
   directory: string | null;
   /** Why a configured hooks path is not used, for people; null when nothing was set aside. */
   ignored: string | null;
-}
-
-/** Whether `path` is `root` or inside it (both absolute, resolved). */
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 async function real(path: string): Promise<string> {
