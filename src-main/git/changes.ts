@@ -136,9 +136,30 @@ export interface HunkSelection {
   expectedDiff?: string | null;
 }
 
+/** Index entries at or under `path` that are gitlinks (a submodule, or a nested repository once staged). */
+async function gitlinksAt(root: string, path: string): Promise<string[]> {
+  const { stdout } = await git(root, ['ls-files', '--stage', '-z', '--', path]);
+  return stdout
+    .split('\0')
+    .filter((record) => record.startsWith('160000 '))
+    .map((record) => record.slice(record.indexOf('\t') + 1));
+}
+
+/**
+ * `git add --all` of `path`, except that gitlinks get their new commit through `git update-index`: `git
+ * add` of a submodule whose work tree changed runs `git status` inside it, with the nested repository's
+ * own config (its filters), which the overrides of safety/git/run.ts do not cover.
+ */
+async function stageWhole(root: string, path: string): Promise<void> {
+  const gitlinks = await gitlinksAt(root, path);
+  if (gitlinks.length > 0) await git(root, ['update-index', '--add', '--remove', '--', ...gitlinks]);
+  if (gitlinks.includes(path.replace(/\/+$/, ''))) return;
+  await git(root, ['add', '--all', '--', path, ...gitlinks.map((g) => `:(exclude,literal)${g}`)]);
+}
+
 export async function stage(root: string, path: string, sel: HunkSelection): Promise<void> {
   if (sel.hunks == null) {
-    await git(root, ['add', '--all', '--', path]);
+    await stageWhole(root, path);
     return;
   }
   if (await isUntracked(root, path)) {

@@ -171,7 +171,13 @@ describe('programs named by a nested repository never run', () => {
     'status, diff, stage, unstage, commit, branches, checkout, thread/start and review with a hostile vendor/lib/.git/config',
     { timeout: 60_000 },
     async () => {
-      const s = await setUp({ 'README.md': 'root\n', '.gitattributes': '* filter=x diff=x\n' });
+      // `.gitmodules` asks for the nested work tree to be checked (`ignore = none`), which would mean a git
+      // process inside it, with its config.
+      const s = await setUp({
+        'README.md': 'root\n',
+        '.gitattributes': '* filter=x diff=x\n',
+        '.gitmodules': '[submodule "lib"]\n\tpath = vendor/lib\n\turl = ./vendor/lib\n\tignore = none\n',
+      });
       const lib = s.repo.path('vendor/lib');
       await mkdir(lib, { recursive: true });
       // The test's own git in the nested repository runs none of what its config names either.
@@ -219,6 +225,14 @@ describe('programs named by a nested repository never run', () => {
       await step(s, 'weft/git/unstage', { cwd: s.repo.dir, path: 'vendor/lib' });
       await step(s, 'weft/git/stage', { cwd: s.repo.dir, path: 'vendor/lib' });
       await step(s, 'weft/git/commit', { cwd: s.repo.dir, message: 'vendor lib' });
+      // Now tracked: its work tree changes again and a new commit of it is staged (`git add` of a dirty
+      // submodule runs `git status` inside it).
+      await writeFile(join(lib, 'x.txt'), 'three\n');
+      await libGit('commit', '--quiet', '-am', 'again');
+      await writeFile(join(lib, 'x.txt'), 'four\n');
+      await step(s, 'weft/git/stage', { cwd: s.repo.dir, path: 'vendor/lib' });
+      await step(s, 'weft/git/stage', { cwd: s.repo.dir, path: 'vendor' });
+      const restaged = await step<Status>(s, 'weft/git/status', { cwd: s.repo.dir });
       await step(s, 'weft/git/branches', { cwd: s.repo.dir });
       await step(s, 'weft/git/checkout', { cwd: s.repo.dir, branch: 'next', create: true, allowDirty: true });
       expect(await review(s, mockOf())).toContain('root changed');
@@ -226,6 +240,10 @@ describe('programs named by a nested repository never run', () => {
 
       expect(await lines(s.hostileMarker)).toEqual([]);
       expect(failures).toEqual([]);
+      expect(restaged.files.map((f) => [f.path, f.staged, f.unstaged])).toEqual([
+        ['README.md', null, 'modified'],
+        ['vendor/lib', 'modified', null],
+      ]);
     },
   );
 });
