@@ -5,7 +5,7 @@
 // (to a FIFO, or out of the workspace).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -269,6 +269,8 @@ describe("programs named by a hostile clone's root .git/config never run", () =>
       // The user's own hook in the root repository (the sandbox keeps the root .git read-only).
       await writeFile(s.repo.path('.git/hooks/pre-commit'), `#!/bin/sh\necho "user pre-commit" >> '${s.userMarker}'\n`);
       await chmod(s.repo.path('.git/hooks/pre-commit'), 0o755);
+      await writeFile(s.repo.path('.git/hooks/pre-push'), `#!/bin/sh\necho "user pre-push" >> '${s.userMarker}'\n`);
+      await chmod(s.repo.path('.git/hooks/pre-push'), 0o755);
       // What the clone shipped in its own .git/config, with a remote whose receive-pack is a program too.
       const bare = join(tools?.dir ?? '', 'remote.git');
       await run('git', ['init', '--quiet', '--bare', bare]);
@@ -307,11 +309,12 @@ describe("programs named by a hostile clone's root .git/config never run", () =>
       expect(first.hooks).toEqual({
         directory: s.repo.path('.git/hooks'),
         commit: ['pre-commit'],
-        push: [],
+        push: ['pre-push'],
         ignored: expect.stringContaining('core.hooksPath') as unknown,
       });
       const user = await lines(s.userMarker);
       expect(user).toContain('user pre-commit');
+      expect(user).toContain('user pre-push');
       expect(user.some((l) => l.startsWith('user-filter'))).toBe(true);
       expect((await run('git', ['log', '--format=%s', 'main'], { cwd: bare })).stdout).toBe('change\ninitial\n');
     },
@@ -373,6 +376,24 @@ describe('untracked symlinks are shown as links, never followed', () => {
     });
     expect(JSON.stringify(through)).not.toContain(passwd.split('\n')[0]);
     expect(through.error?.message).toContain('etc-link/passwd');
+  });
+});
+
+describe('a discard is put back only inside the repository', () => {
+  it('restore refuses to write through a folder that became a symlink out of the workspace', async () => {
+    const s = await setUp({ 'src/a.txt': 'one\n' });
+    await writeFile(s.repo.path('src/a.txt'), 'two\n');
+    const { discard } = await ok<{ discard: { id: string } }>(s.client, 'weft/git/discard', {
+      cwd: s.repo.dir,
+      path: 'src/a.txt',
+    });
+    const outside = join(tools?.dir ?? '', 'outside');
+    await mkdir(outside);
+    await rm(s.repo.path('src'), { recursive: true });
+    await symlink(outside, s.repo.path('src'));
+    const reply = await s.client.call('weft/git/discard/restore', { cwd: s.repo.dir, id: discard.id, force: true });
+    expect(existsSync(join(outside, 'a.txt'))).toBe(false);
+    expect(reply.error?.message).toContain('src/a.txt leads outside');
   });
 });
 

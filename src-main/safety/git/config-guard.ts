@@ -27,7 +27,7 @@ export interface ConfigEntry {
 /** Scopes the user controls; anything else (`local`, `worktree`, `submodule`, `unknown`) is the repository's. */
 const USER_SCOPES = new Set(['system', 'global', 'command']);
 
-export function isUserScope(scope: string): boolean {
+function isUserScope(scope: string): boolean {
   return USER_SCOPES.has(scope);
 }
 
