@@ -41,7 +41,11 @@ export async function rawDiff(root: string, path: string, area: GitDiffArea): Pr
       // read) or a path through a symlinked folder is refused before git sees it.
       const entry = await workTreeEntry(root, path);
       if (entry.kind === 'other')
-        throw new GitRequestError(`${path} is not a regular file or a symlink; it has no diff`);
+        throw new GitRequestError(
+          path.endsWith('/')
+            ? `${path} is a nested git repository: it has no diff of its own (staging it records its commit)`
+            : `${path} is not a regular file or a symlink; it has no diff`,
+        );
       return (
         await git(root, ['diff', '--no-index', ...common, '--', '/dev/null', path], {
           okExitCodes: [1],

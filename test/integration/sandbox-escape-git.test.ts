@@ -205,6 +205,14 @@ describe('programs named by a nested repository never run', () => {
       expect(untracked.files).toEqual([
         { path: 'vendor/lib/', origPath: null, staged: null, unstaged: null, untracked: true },
       ]);
+      const folderDiff = await s.client.call('weft/git/diff', {
+        cwd: s.repo.dir,
+        path: 'vendor/lib/',
+        area: 'untracked',
+      });
+      expect(folderDiff.error?.message).toBe(
+        'vendor/lib/ is a nested git repository: it has no diff of its own (staging it records its commit)',
+      );
       // The user stages the nested repository (a gitlink), then it changes inside.
       await step(s, 'weft/git/stage', { cwd: s.repo.dir, path: 'vendor/lib/' });
       await writeFile(join(lib, 'x.txt'), 'two\n');
