@@ -3,7 +3,6 @@
  * committed base, then the checkpointed state written over it) or, outside git, a copy of the folder
  * (reflinks where the filesystem has them). The original workspace is only read.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -21,14 +20,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
-import { promisify } from 'node:util';
+import { git } from '../safety/git/run';
 import type { BlobStore } from './blob-store';
 import { CheckpointError } from './errors';
 import { IgnoreRules } from './ignore-rules';
 import { STAGING_PREFIX } from './restore-apply';
 import type { Entry } from './types';
-
-const run = promisify(execFile);
 
 export interface ForkFilesResult {
   /** The new thread's working directory. */
@@ -42,10 +39,10 @@ export interface ForkFilesResult {
 
 async function gitTopLevel(root: string): Promise<string | null> {
   try {
-    const { stdout } = await run('git', ['-C', root, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
+    const { stdout } = await git(root, ['rev-parse', '--show-toplevel']);
     const top = stdout.trim();
     if (top === '') return null;
-    await run('git', ['-C', root, 'rev-parse', '--verify', '--quiet', 'HEAD'], { encoding: 'utf8' });
+    await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
     return top;
   } catch {
     return null;
@@ -71,7 +68,8 @@ export async function createForkFiles(input: {
   if (top !== null) {
     const branch = `weft/${input.shortId}`;
     try {
-      await run('git', ['-C', top, 'worktree', 'add', '--quiet', '-b', branch, dest, 'HEAD'], { encoding: 'utf8' });
+      // Runs no hook (post-checkout) and none of the repository's own filters (safety/git/run.ts).
+      await git(top, ['worktree', 'add', '--quiet', '-b', branch, dest, 'HEAD']);
     } catch (error) {
       const detail = error instanceof Error && 'stderr' in error ? String(error.stderr).trim() : String(error);
       throw new CheckpointError(`could not create a git worktree for the fork: ${detail}`);

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { GitInfo, Thread, ThreadOverrides } from '../../src-preload/protocol';
 import { loadConfig, overrideValue, type LoadedConfig, type ParsedOverride } from '../config';
@@ -11,6 +10,7 @@ import type { SessionRecorder } from '../core/types';
 import type { ModelClient } from '../model/types';
 import type { CheckpointService } from '../checkpoints/service';
 import type { RuleStore } from '../safety/approvals/rules';
+import { git as runGit } from '../safety/git/run';
 import type { LoadedThread } from '../store/loader';
 import type { HostRequestSender } from '../tools/types';
 import { VERSION } from '../version';
@@ -157,11 +157,10 @@ const GIT_TIMEOUT_MS = 2000;
  */
 export async function gitInfoOf(cwd: string): Promise<GitInfo | null> {
   const git = (args: string[]): Promise<string | null> =>
-    new Promise((resolveGit) => {
-      execFile('git', args, { cwd, encoding: 'utf8', timeout: GIT_TIMEOUT_MS }, (error, stdout) =>
-        resolveGit(error ? null : stdout.trim() || null),
-      );
-    });
+    runGit(cwd, args, { timeoutMs: GIT_TIMEOUT_MS }).then(
+      (out) => out.stdout.trim() || null,
+      () => null,
+    );
   const [gitDir, sha, branch, originUrl] = await Promise.all([
     git(['rev-parse', '--git-dir']),
     git(['rev-parse', 'HEAD']),
