@@ -1,12 +1,14 @@
 // `weft serve` against a hostile page and a hostile client: requests addressed to another host name
 // (DNS rebinding) get 421; idle and trickling sockets are closed; a flood of connections cannot use up
-// the server's file descriptors. All with real sockets.
+// the server's file descriptors nor lock out the page that holds the token. `weft mcp-server --port`
+// closes stalled sockets the same way. All with real sockets.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { startMcpHttpServer } from '../../src-main/faces/mcp-server/transports';
 import { startWebServer, type WebServer, type WebServerOptions } from '../../src-main/server/http-server';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace } from '../support/workspace';
@@ -17,7 +19,7 @@ const TOKEN = 'test-token-0123456789';
 const WEFT = resolve(__dirname, '../../bin/weft.js');
 
 let workspace: TempWorkspace;
-const servers: WebServer[] = [];
+const servers: Pick<WebServer, 'close'>[] = [];
 const sockets: Socket[] = [];
 
 beforeEach(async () => {
@@ -289,6 +291,41 @@ describe('weft serve: held sockets', () => {
     }
   }, 60_000);
 });
+
+describe('weft mcp-server --port: held sockets', () => {
+  it('closes a socket that sends nothing and one that stops inside its request line, as weft serve does', async () => {
+    const server = await startMcpHttpServer({
+      host: new EchoHost(),
+      port: 0,
+      token: TOKEN,
+      log: () => undefined,
+      limits: { headersTimeoutMs: 400, requestTimeoutMs: 800 },
+    });
+    servers.push(server);
+    const port = Number(new URL(server.url).port);
+    const idle = await open(port);
+    const partial = await open(port);
+    partial.write('POST /mc');
+    await Promise.all([closedWithin(idle, 'the idle socket'), closedWithin(partial, 'the partial request line')]);
+    for (const socket of [idle, partial]) expect(received.get(socket)).toMatch(/^(|HTTP\/1\.1 408 [^]*)$/);
+    const served = await rawGet(port, `/mcp?token=${TOKEN}`);
+    expect(served).toMatchObject({ status: 400, body: 'Bad request: no such MCP session\n' });
+  });
+});
+
+/**
+ * Resolves when the server has closed `socket`; rejects well after the 400 ms header timeout the
+ * tests set (a deadlock guard that names what stayed open: Node's own default is 60 s).
+ */
+function closedWithin(socket: Socket, label: string): Promise<void> {
+  return new Promise((resolveClosed, reject) => {
+    const guard = setTimeout(() => reject(new Error(`${label} is still open 5 s after it was accepted`)), 5_000);
+    void closed(socket).then(() => {
+      clearTimeout(guard);
+      resolveClosed();
+    });
+  });
+}
 
 /** `weft serve` (the built binary) on a free port, with its own WEFT_HOME. */
 async function startServe(): Promise<{ child: ChildProcessWithoutNullStreams; port: number; stop(): Promise<void> }> {
