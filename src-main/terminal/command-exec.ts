@@ -124,9 +124,20 @@ export class CommandExecSessions {
         out.justCut = false;
       }
     };
-    const started = tty
-      ? await startPty(launched.argv, cwd, launched.env ?? env, params.size ?? DEFAULT_SIZE, (c) => onData('stdout', c))
-      : startPipes(launched.argv, cwd, launched.env ?? env, streamIn, onData);
+    const release = launched.release ?? (() => undefined);
+    let started: { running: Running; exited: Promise<number> };
+    try {
+      started = tty
+        ? await startPty(launched.argv, cwd, launched.env ?? env, params.size ?? DEFAULT_SIZE, (c) =>
+            onData('stdout', c),
+          )
+        : startPipes(launched.argv, cwd, launched.env ?? env, streamIn, onData);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    // A start that fails later (spawn's `error`) rejects `exited`: released then too.
+    started.exited.then(release, release);
     const timer = timeoutMs === null ? null : setTimeout(() => void started.running.terminate(), timeoutMs);
     const result = started.exited
       .then((exitCode) => ({

@@ -5,9 +5,10 @@
 // parent terminal) and, when network is off, a network namespace with only a loopback of its own.
 //
 // A missing `.git`, `.agents` or `.weft` in the cwd or a configured root is protected by mounting an
-// empty read-only tmpfs on it (a placeholder), which leaves an empty folder of that name in the
-// workspace (the mount point has to exist on disk). An empty `.git` folder is not a repository: git
-// looks further up, and Weft does not count it as a project root (see util/markers.ts).
+// empty read-only tmpfs on it (a placeholder). The mount point has to exist on disk, in the workspace:
+// placeholders.ts makes it and removes it once the last command using it has ended. While it is there
+// it is no repository (no `HEAD`): git looks further up, and Weft does not count it as a project root
+// (see util/markers.ts).
 import { accessSync, constants, lstatSync, statSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import type { SandboxPolicy } from '../../../src-preload/protocol';
@@ -15,6 +16,7 @@ import { diagnoseBwrapFailure, readUsernsSettings } from './bwrap-diagnose';
 import type { SandboxProblem } from './bwrap-diagnose';
 import { findBash, trampolineArgv } from './bwrap-launch';
 import { networkAllowed } from './network';
+import { claimPlaceholder, releasePlaceholder } from './placeholders';
 import { bwrapProbeKey, forgetBwrapProbeFile, readBwrapProbe, saveBwrapProbe } from './probe-cache';
 import { seccompArchOf, unixSocketFilter } from './seccomp-filter';
 import { writableRootsFor } from './writable-roots';
@@ -44,44 +46,68 @@ export interface BwrapArgsOptions {
   chdir?: string;
 }
 
+export interface BwrapLaunch {
+  /** The bwrap options, without the program and without the `--` before the command. */
+  args: string[];
+  /**
+   * Call once the command has ended (or did not start): gives up the placeholders it claimed, so the
+   * last command using one removes it from disk. Calling it again does nothing.
+   */
+  release(): void;
+}
+
 /**
- * The bwrap options (without the program and without the `--` before the command) for `policy` in a
- * thread working in `cwd`. Not for dangerFullAccess, which runs without bwrap.
+ * The bwrap options for `policy` in a thread working in `cwd`, with the placeholder folders they mount
+ * claimed (see placeholders.ts). Not for dangerFullAccess, which runs without bwrap.
  */
 export function bwrapArgs(
   policy: SandboxPolicy,
   cwd: string,
   env: Record<string, string | undefined>,
   options: BwrapArgsOptions = {},
-): string[] {
+): BwrapLaunch {
   if (policy.type === 'dangerFullAccess') throw new Error('danger-full-access runs commands without bwrap');
   const args = ['--new-session', '--die-with-parent', '--unshare-user', '--cap-drop', 'ALL', '--unshare-pid'];
   if (!networkAllowed(policy)) args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
 
-  const roots = writableRootsFor(policy, cwd, env).sort((a, b) => depth(a.root) - depth(b.root));
-  for (const { root } of roots) args.push('--bind', root, root);
-  const protectedPaths = [...new Set(roots.flatMap((r) => r.readOnlySubpaths))].sort((a, b) => depth(a) - depth(b));
-  for (const path of protectedPaths) {
-    const kind = pathKind(path);
-    // A symlink is bound through its target, which is in the list too.
-    if (kind === 'file-or-dir') args.push('--ro-bind', path, path);
-    else if (kind === 'missing') args.push('--tmpfs', path, '--remount-ro', path);
+  const claimed: string[] = [];
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    for (const path of claimed) releasePlaceholder(path);
+  };
+  try {
+    const roots = writableRootsFor(policy, cwd, env).sort((a, b) => depth(a.root) - depth(b.root));
+    for (const { root } of roots) args.push('--bind', root, root);
+    const protectedPaths = [...new Set(roots.flatMap((r) => r.readOnlySubpaths))].sort((a, b) => depth(a) - depth(b));
+    for (const path of protectedPaths) {
+      const kind = pathKind(path);
+      // A symlink is bound through its target, which is in the list too.
+      if (kind === 'symlink') continue;
+      // A file, or a folder with content, is bound as it is; a missing or empty folder gets a placeholder.
+      const claim = kind === 'file' ? 'existing' : claimPlaceholder(path);
+      if (claim === 'claimed') claimed.push(path);
+      if (claim === 'existing' || (claim === 'unclaimable' && kind === 'dir')) args.push('--ro-bind', path, path);
+      else args.push('--tmpfs', path, '--remount-ro', path);
+    }
+  } catch (error) {
+    release();
+    throw error;
   }
   args.push('--chdir', options.chdir ?? cwd);
-  return args;
+  return { args, release };
 }
 
 function depth(path: string): number {
   return path.split('/').length;
 }
 
-function pathKind(path: string): 'file-or-dir' | 'symlink' | 'missing' {
-  try {
-    return lstatSync(path).isSymbolicLink() ? 'symlink' : 'file-or-dir';
-  } catch {
-    return 'missing';
-  }
+function pathKind(path: string): 'file' | 'dir' | 'symlink' | 'missing' {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (stat === undefined) return 'missing';
+  return stat.isSymbolicLink() ? 'symlink' : stat.isDirectory() ? 'dir' : 'file';
 }
 
 /** One containment layer as the probe found it: working, or why not (one line). */
