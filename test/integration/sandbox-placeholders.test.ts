@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandboxLauncher } from '../../src-main/safety/sandbox/launcher';
 import { probeBwrap } from '../../src-main/safety/sandbox/linux-bwrap';
+import { ExecSessionManager } from '../../src-main/tools/exec';
 import type { SandboxPolicy } from '../../src-preload/protocol';
 import { waitFor } from '../support/wait';
 
@@ -199,6 +200,25 @@ describe.skipIf(!probe.ok)(`Linux sandbox placeholders${skipReason}`, () => {
     const next = await sandboxed('echo next');
     expect(await next.ended).toEqual({ code: 0, output: 'next\n' });
     for (const name of PROTECTED) expect(existsSync(join(project, name)), name).toBe(false);
+  });
+
+  it('through the exec engine: a command kept running as a session holds them until it exits', async () => {
+    const sandbox = await createSandboxLauncher(WORKSPACE, project, env);
+    if (!sandbox.available) throw new Error(`sandbox unavailable: ${sandbox.reason}`);
+    const manager = new ExecSessionManager({ launcher: sandbox.launcher, baseEnv: env });
+    const ctx = { signal: new AbortController().signal };
+    const first = await manager.exec(
+      { cmd: waitingScript(ARM), workdir: project, shell: '/bin/bash', login: false, yieldTimeMs: 250 },
+      ctx,
+    );
+    expect(first).toMatchObject({ exitCode: null, sessionId: expect.any(Number) });
+    const quick = await manager.exec({ cmd: 'echo quick', workdir: project, shell: '/bin/bash', login: false }, ctx);
+    expect(quick).toMatchObject({ exitCode: 0, output: 'quick\n' });
+    for (const name of PROTECTED) expect(existsSync(join(project, name)), name).toBe(true);
+    await go();
+    const done = await manager.writeStdin({ sessionId: first.sessionId ?? -1, yieldTimeMs: 30_000 }, ctx);
+    expect(done.exitCode).toBe(0);
+    await expectNothingPlanted();
   });
 
   it('writes nothing the command can see in the placeholders', async () => {
