@@ -97,25 +97,24 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     );
     return 1;
   }
-  const launched = sandbox.launcher(command, { cwd, env });
-  const release = launched.release ?? (() => undefined);
+  const launched = await sandbox.launcher(command, { cwd, env });
   const [program, ...args] = launched.argv;
-  if (program === undefined) {
-    release();
-    return 2;
-  }
-  return new Promise<number>((done) => {
+  const status = await new Promise<number>((done) => {
+    if (program === undefined) {
+      done(2);
+      return;
+    }
     const child = spawn(program, args, { cwd, env: launched.env ?? env, stdio: 'inherit' });
     child.on('error', (error) => {
-      release();
       process.stderr.write(`weft sandbox: could not start ${program}: ${error.message}\n`);
       done(1);
     });
     child.on('exit', (code, signal) => {
-      release();
       done(code ?? 128 + (signal === null ? 0 : (constants.signals[signal] ?? 0)));
     });
   });
+  await launched.release?.();
+  return status;
 }
 
 function policyFor(mode: Mode, network: boolean, writableRoots: string[]): SandboxPolicy {

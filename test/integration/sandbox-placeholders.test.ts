@@ -37,7 +37,8 @@ interface Run {
   ended: Promise<{ code: number | null; output: string }>;
 }
 
-function track(child: ChildProcessWithoutNullStreams, release: () => void = () => undefined): Run {
+/** `release`: what the launch holds, given up once the command has ended (as the exec engine does). */
+function track(child: ChildProcessWithoutNullStreams, release: () => Promise<void> = () => Promise.resolve()): Run {
   running.add(child);
   let output = '';
   const listeners = new Set<() => void>();
@@ -50,8 +51,7 @@ function track(child: ChildProcessWithoutNullStreams, release: () => void = () =
   const ended = new Promise<{ code: number | null; output: string }>((done) =>
     child.once('close', (code) => {
       running.delete(child);
-      release();
-      done({ code, output });
+      void release().then(() => done({ code, output }));
     }),
   );
   return {
@@ -77,7 +77,7 @@ function track(child: ChildProcessWithoutNullStreams, release: () => void = () =
 async function sandboxed(script: string, cwd = project, policy: SandboxPolicy = WORKSPACE): Promise<Run> {
   const sandbox = await createSandboxLauncher(policy, cwd, env);
   if (!sandbox.available) throw new Error(`sandbox unavailable: ${sandbox.reason}`);
-  const launched = sandbox.launcher(['bash', '-c', script], { cwd, env });
+  const launched = await sandbox.launcher(['bash', '-c', script], { cwd, env });
   const [program, ...args] = launched.argv;
   if (program === undefined) throw new Error('the launcher returned an empty argv');
   return track(spawn(program, args, { cwd, env: launched.env ?? env }), launched.release);

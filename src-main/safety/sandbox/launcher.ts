@@ -54,8 +54,8 @@ export async function createSandboxLauncher(
       return {
         available: true,
         mechanism: 'bwrap',
-        launcher: (argv, opts) => {
-          const launch = bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd });
+        launcher: async (argv, opts) => {
+          const launch = await bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd });
           return {
             argv: trampolineArgv(bash, bwrap, launch.args, argv, seccomp),
             env: trampolineEnv({ ...opts.env, WEFT_SANDBOX: 'bwrap', ...markers }),

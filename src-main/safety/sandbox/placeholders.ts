@@ -7,15 +7,17 @@
 // Removing the folder under a running sandbox would detach its mount there (Linux lazily unmounts a
 // mount point removed from another namespace) and let that command create the real `.git`. So every
 // process using a placeholder keeps a lease file in it, hidden from the sandboxes by the tmpfs: `rmdir`
-// fails while any lease (or anything else) is inside, so the kernel settles every race, not Weft.
-// Within a process, commands share one lease per folder (counted).
+// fails while any lease (or anything else) is inside, so the kernel settles every race between
+// processes, not Weft. Within a process, commands share one lease per folder (counted), and claims and
+// releases of one folder run one after the other.
 //
 // Lease names: `.weft-sandbox-placeholder.<pid>.<n>` — Weft made the folder, the last holder removes
 // it — and `.weft-sandbox-in-use.<pid>.<n>` — the folder was there, empty, before, and stays. A lease
 // whose process is gone (killed mid-command) is removed by the next claim, which takes over its role.
 // A folder with anything else in it is never claimed, and nothing but Weft's own leases is ever
-// removed from one.
-import { lstatSync, mkdirSync, readdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+// removed from one. Everything is asynchronous: `mkdir` and `rmdir` can take milliseconds on a
+// journaled disk, and the main process serves every thread meanwhile.
+import { lstat, mkdir, open, readdir, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** What a protected path gets: a placeholder claimed here, or (`existing`) a read-only bind of itself. */
@@ -33,6 +35,8 @@ interface Held {
 }
 
 const held = new Map<string, Held>();
+/** The claim or release of each folder in progress; the next one waits for it. */
+const queues = new Map<string, Promise<unknown>>();
 let serial = 0;
 
 /** Whether `name` is one of these lease files (checkpoints ignore them). */
@@ -46,9 +50,31 @@ export function isPlaceholderLease(name: string): boolean {
  * (or is not a folder) and must be bound as it is. `unclaimable`: it could not be made (permissions);
  * bwrap makes the mount point itself then, and it stays. Each `claimed` needs one {@link releasePlaceholder}.
  */
-export function claimPlaceholder(path: string): PlaceholderClaim {
+export function claimPlaceholder(path: string): Promise<PlaceholderClaim> {
+  return inTurn(path, () => claim(path));
+}
+
+/**
+ * One command that claimed `path` has ended; the last one of this process drops the lease, then removes
+ * the folder if Weft made it and nothing else is in it. Never rejects.
+ */
+export function releasePlaceholder(path: string): Promise<void> {
+  return inTurn(path, () => release(path));
+}
+
+function inTurn<T>(path: string, step: () => Promise<T>): Promise<T> {
+  const run = (queues.get(path) ?? Promise.resolve()).then(step, step);
+  const settled = run.catch(() => undefined);
+  queues.set(path, settled);
+  void settled.then(() => {
+    if (queues.get(path) === settled) queues.delete(path);
+  });
+  return run;
+}
+
+async function claim(path: string): Promise<PlaceholderClaim> {
   const mine = held.get(path);
-  if (mine !== undefined && exists(mine.lease)) {
+  if (mine !== undefined && (await exists(mine.lease))) {
     mine.count++;
     return 'claimed';
   }
@@ -56,53 +82,52 @@ export function claimPlaceholder(path: string): PlaceholderClaim {
   for (let round = 0; round < 3; round++) {
     let made: boolean;
     try {
-      mkdirSync(path);
+      await mkdir(path);
       made = true;
     } catch (error) {
       if (codeOf(error) !== 'EEXIST') return 'unclaimable';
-      const found = inspect(path);
+      const found = await inspect(path);
       if (found === 'gone') continue;
       if (found === 'content') return 'existing';
       made = found.made;
     }
     const lease = join(path, `${LEASE_PREFIX}${made ? 'placeholder' : 'in-use'}.${process.pid}.${++serial}`);
     try {
-      writeFileSync(lease, '', { flag: 'wx', mode: 0o600 });
+      await (await open(lease, 'wx', 0o600)).close();
     } catch (error) {
       if (codeOf(error) === 'ENOENT') continue;
-      if (made) removeIfEmpty(path);
+      if (made) await removeIfEmpty(path);
       return 'unclaimable';
     }
-    // The lease of an earlier round of this process (its folder was removed meanwhile) is gone anyway.
+    // The lease of an earlier claim of this process (its folder was removed meanwhile) is gone anyway.
     held.set(path, { count: (mine?.count ?? 0) + 1, lease, made: made || mine?.made === true });
     return 'claimed';
   }
   return 'unclaimable';
 }
 
-/** One command that claimed `path` has ended; the last one of this process drops the lease. */
-export function releasePlaceholder(path: string): void {
+async function release(path: string): Promise<void> {
   const mine = held.get(path);
   if (mine === undefined) return;
   if (--mine.count > 0) return;
   held.delete(path);
   try {
-    unlinkSync(mine.lease);
+    await unlink(mine.lease);
   } catch {
     // Already gone (someone removed the folder): nothing of ours is left in it.
   }
-  if (mine.made) removeIfEmpty(path);
+  if (mine.made) await removeIfEmpty(path);
 }
 
 /**
  * An existing folder: `content` when it holds anything but leases (or is no folder), else whether Weft
  * made it. Leases of processes that are gone are removed on the way.
  */
-function inspect(path: string): 'gone' | 'content' | { made: boolean } {
+async function inspect(path: string): Promise<'gone' | 'content' | { made: boolean }> {
   let names: string[];
   try {
-    if (!lstatSync(path).isDirectory()) return 'content';
-    names = readdirSync(path);
+    if (!(await lstat(path)).isDirectory()) return 'content';
+    names = await readdir(path);
   } catch (error) {
     return codeOf(error) === 'ENOENT' ? 'gone' : 'content';
   }
@@ -113,13 +138,11 @@ function inspect(path: string): 'gone' | 'content' | { made: boolean } {
     made ||= lease[1] === 'placeholder';
   }
   for (const name of names) {
-    const pid = Number(LEASE.exec(name)?.[2]);
-    if (isGone(pid, join(path, name))) {
-      try {
-        unlinkSync(join(path, name));
-      } catch {
-        // Another claim removed it first.
-      }
+    if (!isGone(Number(LEASE.exec(name)?.[2]), join(path, name))) continue;
+    try {
+      await unlink(join(path, name));
+    } catch {
+      // Another claim removed it first.
     }
   }
   return { made };
@@ -136,16 +159,21 @@ function isGone(pid: number, lease: string): boolean {
   }
 }
 
-function removeIfEmpty(path: string): void {
+async function removeIfEmpty(path: string): Promise<void> {
   try {
-    rmdirSync(path);
+    await rmdir(path);
   } catch {
     // Not empty (another process's lease, or something the user put there), or already gone: it stays.
   }
 }
 
-function exists(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function codeOf(error: unknown): string | undefined {

@@ -84,7 +84,7 @@ export class ExecSessionManager {
     let proc: ExecProcess;
     let launched: LaunchedCommand | undefined;
     try {
-      launched = (req.launcher ?? this.launcher)([shell, req.login === false ? '-c' : '-lc', req.cmd], {
+      launched = await (req.launcher ?? this.launcher)([shell, req.login === false ? '-c' : '-lc', req.cmd], {
         cwd: req.workdir,
         env,
       });
@@ -93,11 +93,12 @@ export class ExecSessionManager {
         env: launched.env ?? env,
         onOutput: (text) => output.push(text),
       };
-      proc = await (req.tty === true ? startPtyProcess : startPipeProcess)(launched.argv, spawnOpts);
-      // Before anything else waits on the exit: what the launch held is given up by the time it is reported.
-      if (launched.release !== undefined) void proc.exited.finally(launched.release);
+      const started = await (req.tty === true ? startPtyProcess : startPipeProcess)(launched.argv, spawnOpts);
+      // The exit is reported once what the launch held (sandbox placeholders) has been given up.
+      proc =
+        launched.release === undefined ? started : { ...started, exited: started.exited.finally(launched.release) };
     } catch (err) {
-      launched?.release?.();
+      void launched?.release?.();
       const reason = err instanceof Error ? err.message : String(err);
       return this.messageResult(
         `execution error: ${reason}. Check the shell and the command, then try again.`,

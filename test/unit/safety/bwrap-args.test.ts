@@ -32,8 +32,8 @@ afterAll(async () => {
 });
 
 describe('bwrapArgs', () => {
-  it('read-only: everything read-only, no network', () => {
-    expect(bwrapArgs({ type: 'readOnly' }, ws, env).args).toEqual([
+  it('read-only: everything read-only, no network', async () => {
+    expect((await bwrapArgs({ type: 'readOnly' }, ws, env)).args).toEqual([
       ...ISOLATION,
       '--unshare-net',
       ...BASE_MOUNTS,
@@ -42,17 +42,14 @@ describe('bwrapArgs', () => {
     ]);
   });
 
-  it('read-only with network keeps the network namespace', () => {
-    expect(bwrapArgs({ type: 'readOnly', networkAccess: true }, ws, env, { chdir: join(ws, 'sub') }).args).toEqual([
-      ...ISOLATION,
-      ...BASE_MOUNTS,
-      '--chdir',
-      join(ws, 'sub'),
-    ]);
+  it('read-only with network keeps the network namespace', async () => {
+    expect(
+      (await bwrapArgs({ type: 'readOnly', networkAccess: true }, ws, env, { chdir: join(ws, 'sub') })).args,
+    ).toEqual([...ISOLATION, ...BASE_MOUNTS, '--chdir', join(ws, 'sub')]);
   });
 
   it('workspace-write: binds roots read-write, then re-binds protected paths read-only', async () => {
-    const { args, release } = bwrapArgs(
+    const { args, release } = await bwrapArgs(
       {
         type: 'workspaceWrite',
         writableRoots: [extra, join(extra, 'nested')],
@@ -103,7 +100,7 @@ describe('bwrapArgs', () => {
       '--chdir',
       ws,
     ]);
-    release();
+    await release();
     // The placeholders' folders were made for the command, and are gone with it.
     expect((await readdir(extra)).sort()).toEqual(['.git', 'nested']);
     expect(await readdir(join(extra, 'nested'))).toEqual([]);
@@ -112,11 +109,11 @@ describe('bwrapArgs', () => {
   it('binds /tmp and $TMPDIR unless excluded; a protected symlink target inside a root is re-bound', async () => {
     const tmpdirEnv = join(base, 'tmpdir');
     await mkdir(tmpdirEnv, { recursive: true });
-    const { args, release } = bwrapArgs({ type: 'workspaceWrite', writableRoots: [base] }, ws, {
+    const { args, release } = await bwrapArgs({ type: 'workspaceWrite', writableRoots: [base] }, ws, {
       ...env,
       TMPDIR: tmpdirEnv,
     });
-    release();
+    await release();
     const pairs = args.map((arg, i) => `${arg} ${args[i + 1] ?? ''}`);
     expect(pairs).toContain(`--bind ${await realpath('/tmp')}`);
     expect(pairs).toContain(`--bind ${tmpdirEnv}`);
@@ -127,7 +124,7 @@ describe('bwrapArgs', () => {
   it('a missing .git, .agents or .weft in the cwd gets an empty read-only placeholder, gone on release', async () => {
     const fresh = join(base, 'fresh');
     await mkdir(fresh);
-    const launch = bwrapArgs(
+    const launch = await bwrapArgs(
       { type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true, networkAccess: true },
       fresh,
       env,
@@ -157,8 +154,8 @@ describe('bwrapArgs', () => {
     expect((await readdir(fresh)).sort()).toEqual(['.agents', '.git', '.weft']);
     for (const name of ['.agents', '.git', '.weft'])
       expect(await readdir(join(fresh, name))).toEqual([expect.stringMatching(/^\.weft-sandbox-placeholder\./)]);
-    launch.release();
-    launch.release();
+    await launch.release();
+    await launch.release();
     expect(await readdir(fresh)).toEqual([]);
   });
 
@@ -166,20 +163,24 @@ describe('bwrapArgs', () => {
     const mixed = join(base, 'mixed');
     await mkdir(join(mixed, '.weft'), { recursive: true });
     await mkdir(join(mixed, '.agents', 'skills'), { recursive: true });
-    const launch = bwrapArgs({ type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true }, mixed, env);
+    const launch = await bwrapArgs(
+      { type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true },
+      mixed,
+      env,
+    );
     const pairs = launch.args.map((arg, i) => `${arg} ${launch.args[i + 1] ?? ''}`);
     expect(pairs).toContain(`--ro-bind ${join(mixed, '.agents')}`);
     expect(pairs).toContain(`--tmpfs ${join(mixed, '.weft')}`);
     expect(pairs).toContain(`--tmpfs ${join(mixed, '.git')}`);
     expect(await readdir(join(mixed, '.weft'))).toEqual([expect.stringMatching(/^\.weft-sandbox-in-use\./)]);
-    launch.release();
+    await launch.release();
     expect((await readdir(mixed)).sort()).toEqual(['.agents', '.weft']);
     expect(await readdir(join(mixed, '.weft'))).toEqual([]);
     expect(await readdir(join(mixed, '.agents'))).toEqual(['skills']);
   });
 
-  it('refuses danger-full-access (it runs without bwrap)', () => {
-    expect(() => bwrapArgs({ type: 'dangerFullAccess' }, ws, env)).toThrow(/without bwrap/);
+  it('refuses danger-full-access (it runs without bwrap)', async () => {
+    await expect(bwrapArgs({ type: 'dangerFullAccess' }, ws, env)).rejects.toThrow(/without bwrap/);
   });
 });
 

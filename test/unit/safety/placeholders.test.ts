@@ -27,15 +27,16 @@ const entries = async (dir: string): Promise<string[]> => (await readdir(dir)).s
 describe('sandbox placeholders', () => {
   it('are made once per process, counted, and removed by the last release', async () => {
     const path = join(base, '.git');
-    expect([claimPlaceholder(path), claimPlaceholder(path)]).toEqual(['claimed', 'claimed']);
+    // Two commands at once: the second waits for the first claim, and shares its lease.
+    expect(await Promise.all([claimPlaceholder(path), claimPlaceholder(path)])).toEqual(['claimed', 'claimed']);
     // One lease for the two commands of this process.
     expect(await entries(path)).toEqual([
       expect.stringMatching(new RegExp(`^\\.weft-sandbox-placeholder\\.${process.pid}\\.\\d+$`)),
     ]);
-    releasePlaceholder(path);
+    await releasePlaceholder(path);
     expect(await entries(base)).toEqual(['.git']);
-    releasePlaceholder(path);
-    releasePlaceholder(path);
+    await releasePlaceholder(path);
+    await releasePlaceholder(path);
     expect(await entries(base)).toEqual([]);
   });
 
@@ -43,7 +44,10 @@ describe('sandbox placeholders', () => {
     const path = join(base, '.agents');
     await mkdir(join(path, 'skills'), { recursive: true });
     await writeFile(join(base, '.weft'), 'a file\n');
-    expect([claimPlaceholder(path), claimPlaceholder(join(base, '.weft'))]).toEqual(['existing', 'existing']);
+    expect(await Promise.all([claimPlaceholder(path), claimPlaceholder(join(base, '.weft'))])).toEqual([
+      'existing',
+      'existing',
+    ]);
     expect(await entries(path)).toEqual(['skills']);
   });
 
@@ -51,9 +55,9 @@ describe('sandbox placeholders', () => {
     const orphan = join(base, 'orphan');
     await mkdir(orphan);
     await writeFile(join(orphan, `.weft-sandbox-placeholder.${deadPid()}.1`), '');
-    expect(claimPlaceholder(orphan)).toBe('claimed');
+    expect(await claimPlaceholder(orphan)).toBe('claimed');
     expect(await entries(orphan)).toEqual([expect.stringMatching(/^\.weft-sandbox-placeholder\./)]);
-    releasePlaceholder(orphan);
+    await releasePlaceholder(orphan);
     expect(await entries(base)).toEqual([]);
 
     const shared = join(base, 'shared');
@@ -61,22 +65,22 @@ describe('sandbox placeholders', () => {
     // pid 1 lives as long as the machine does.
     const other = '.weft-sandbox-placeholder.1.7';
     await writeFile(join(shared, other), '');
-    expect(claimPlaceholder(shared)).toBe('claimed');
-    releasePlaceholder(shared);
+    expect(await claimPlaceholder(shared)).toBe('claimed');
+    await releasePlaceholder(shared);
     expect(await entries(shared)).toEqual([other]);
   });
 
   it('an empty folder that was there before is used and left in place, empty', async () => {
     const path = join(base, '.weft');
     await mkdir(path);
-    expect(claimPlaceholder(path)).toBe('claimed');
+    expect(await claimPlaceholder(path)).toBe('claimed');
     expect(await entries(path)).toEqual([expect.stringMatching(/^\.weft-sandbox-in-use\./)]);
-    releasePlaceholder(path);
+    await releasePlaceholder(path);
     expect(await entries(base)).toEqual(['.weft']);
     expect(await entries(path)).toEqual([]);
   });
 
-  it('cannot be made where the parent is missing: bwrap is left to it', () => {
-    expect(claimPlaceholder(join(base, 'missing', '.git'))).toBe('unclaimable');
+  it('cannot be made where the parent is missing: bwrap is left to it', async () => {
+    expect(await claimPlaceholder(join(base, 'missing', '.git'))).toBe('unclaimable');
   });
 });
