@@ -9,6 +9,7 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { BlobStore } from './blob-store';
+import { isPlaceholderLease } from '../safety/sandbox/placeholders';
 import { STAGING_PREFIX } from './restore-apply';
 import { DirWatcher } from './dir-watcher';
 import { IgnoreRules } from './ignore-rules';
@@ -227,7 +228,7 @@ export class WorkspaceTracker {
 
   /** Re-examines one candidate path (from the watcher). */
   private async look(rel: string, notes: string[], stored: { bytes: number }, budgetKey: string | null): Promise<void> {
-    if (rel.split('/').some((part) => part === '.git' || part.startsWith(STAGING_PREFIX))) return;
+    if (rel.split('/').some((part) => skipped(part))) return;
     let st: Stats | undefined;
     try {
       st = lstatSync(join(this.root, rel));
@@ -312,7 +313,7 @@ export class WorkspaceTracker {
       return;
     }
     for (const name of names) {
-      if (name === '.git' || name.startsWith(STAGING_PREFIX)) continue;
+      if (skipped(name)) continue;
       const rel = dirRel === '' ? name : `${dirRel}/${name}`;
       let st: Stats;
       try {
@@ -426,4 +427,12 @@ export function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${Math.round(n / (1024 * 1024))} MiB`;
   if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
   return `${n} B`;
+}
+
+/**
+ * Names never recorded: `.git`, a restore's staging folder, and the sandbox's placeholder leases (Weft's
+ * own bookkeeping while a command runs, gone when it ends).
+ */
+function skipped(name: string): boolean {
+  return name === '.git' || name.startsWith(STAGING_PREFIX) || isPlaceholderLease(name);
 }

@@ -54,10 +54,14 @@ export async function createSandboxLauncher(
       return {
         available: true,
         mechanism: 'bwrap',
-        launcher: (argv, opts) => ({
-          argv: trampolineArgv(bash, bwrap, bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd }), argv, seccomp),
-          env: trampolineEnv({ ...opts.env, WEFT_SANDBOX: 'bwrap', ...markers }),
-        }),
+        launcher: async (argv, opts) => {
+          const launch = await bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd });
+          return {
+            argv: trampolineArgv(bash, bwrap, launch.args, argv, seccomp),
+            env: trampolineEnv({ ...opts.env, WEFT_SANDBOX: 'bwrap', ...markers }),
+            release: launch.release,
+          };
+        },
       };
     }
     case 'darwin':

@@ -8,7 +8,7 @@
 // when it lies inside a root without containing one. In the cwd and the configured roots `.git`,
 // `.agents` and `.weft` are protected even when missing, so a command cannot create one and arm it
 // (`git init` + `core.fsmonitor` runs on the user's next `git status`); the sandbox mounts an empty
-// read-only placeholder there. A protected path inside any root is protected in every root that
+// read-only placeholder there (placeholders.ts: on disk only while commands run). A protected path inside any root is protected in every root that
 // contains it.
 import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';

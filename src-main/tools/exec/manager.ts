@@ -11,7 +11,14 @@ import { ExecSession, OutputChannel } from './session';
 import type { WaitOutcome } from './session';
 import { startPipeProcess } from './spawn-pipe';
 import { startPtyProcess } from './spawn-pty';
-import type { CommandLauncher, ExecContext, ExecRequest, ExecResult, WriteStdinRequest } from './types';
+import type {
+  CommandLauncher,
+  ExecContext,
+  ExecRequest,
+  ExecResult,
+  LaunchedCommand,
+  WriteStdinRequest,
+} from './types';
 
 export interface ExecSessionManagerOptions {
   /** Sessions kept at once (default 64); starting one more closes the least recently used. */
@@ -75,8 +82,9 @@ export class ExecSessionManager {
     const output = new OutputChannel();
     output.sink = ctx.onOutput ?? null;
     let proc: ExecProcess;
+    let launched: LaunchedCommand | undefined;
     try {
-      const launched = (req.launcher ?? this.launcher)([shell, req.login === false ? '-c' : '-lc', req.cmd], {
+      launched = await (req.launcher ?? this.launcher)([shell, req.login === false ? '-c' : '-lc', req.cmd], {
         cwd: req.workdir,
         env,
       });
@@ -85,8 +93,12 @@ export class ExecSessionManager {
         env: launched.env ?? env,
         onOutput: (text) => output.push(text),
       };
-      proc = await (req.tty === true ? startPtyProcess : startPipeProcess)(launched.argv, spawnOpts);
+      const started = await (req.tty === true ? startPtyProcess : startPipeProcess)(launched.argv, spawnOpts);
+      // The exit is reported once what the launch held (sandbox placeholders) has been given up.
+      proc =
+        launched.release === undefined ? started : { ...started, exited: started.exited.finally(launched.release) };
     } catch (err) {
+      void launched?.release?.();
       const reason = err instanceof Error ? err.message : String(err);
       return this.messageResult(
         `execution error: ${reason}. Check the shell and the command, then try again.`,

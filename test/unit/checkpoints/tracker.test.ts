@@ -61,6 +61,15 @@ describe.each(modes)('what a command changed ($name)', ({ watch }) => {
     expect(link?.after).toMatchObject({ kind: 'symlink', target: 'a.txt' });
   });
 
+  it("never records the sandbox's placeholder leases", async () => {
+    fx = await makeFixture({ 'a.txt': 'alpha\n' }, { watch });
+    const record = await fx.call(
+      'turn-1',
+      'mkdir .weft && touch .weft/.weft-sandbox-in-use.123.4 .weft/.weft-sandbox-placeholder.5.6 .weft/note.txt',
+    );
+    expect((record?.changes ?? []).map((c) => c.path).sort()).toEqual(['.weft', '.weft/note.txt']);
+  });
+
   it('a folder removed, moved or replaced by a file takes every path below it along', async () => {
     fx = await makeFixture(
       {
