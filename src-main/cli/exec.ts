@@ -140,6 +140,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       checkpoints: checkpoints ?? undefined,
       // A resumed run takes its settings from the config and flags, as a new one does.
       saved: persisted?.state,
+      protectedPaths: loaded.projectTrust.trustedConfigDirs,
     });
     if (persisted && args.output !== 'codex')
       process.stderr.write(`weft: thread ${persisted.threadId}${resumed ? ' (resumed)' : ''}\n`);

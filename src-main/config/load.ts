@@ -19,7 +19,7 @@ import { formatKeyPath } from './toml-keys';
 import { userConfigFile } from './home';
 import { findProjectRoot, projectConfigFiles, restrictProjectLayer, rootMarkers, trustRecordOf } from './project';
 import type { ProjectTrust } from './project';
-import { readProjectFiles } from './project-files';
+import { readProjectFiles, trustedConfigDirs } from './project-files';
 import type { ReadProjectFile, TrustRecord } from './project-files';
 import { holdBackProjectMcpServers } from './project-mcp';
 import type { HeldBackMcpServer } from './project-mcp';
@@ -127,6 +127,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
       trusted: project.record.level === null ? null : project.record.level === 'trusted',
       skippedFiles: project.files.filter((f) => f.info.status !== 'applied').map((f) => f.info.path),
       files: project.files.map((f) => f.info),
+      trustedConfigDirs: trustedConfigDirs(project.root, project.record),
     },
     heldBackMcpServers: held.heldBack,
   };

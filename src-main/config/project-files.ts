@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { ConfigError } from './errors';
 import { getPath, isTable, leafPaths } from './document';
 import { fileLayer } from './layers';
@@ -97,6 +97,20 @@ export function contentHash(bytes: Uint8Array): string {
 /** The `trusted_files` key of `path` in the project at `root`. */
 export function relativeKey(root: string, path: string): string {
   return relative(root, path).split(sep).join('/');
+}
+
+/**
+ * The `.weft` folders holding the files of a trusted project's record, wherever they are below the
+ * root (see `ProjectTrust.trustedConfigDirs`). Keys that do not name a file in a `.weft` folder inside
+ * the root are left out.
+ */
+export function trustedConfigDirs(root: string, record: TrustRecord): string[] {
+  if (record.level !== 'trusted' || record.files === null) return [];
+  const dirs = Object.keys(record.files).map((key) => dirname(join(root, key)));
+  return [...new Set(dirs)].filter((dir) => {
+    const rel = relative(root, dir);
+    return basename(dir) === '.weft' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  });
 }
 
 function statusOf(record: TrustRecord, key: string, hash: string): ProjectFileStatus {

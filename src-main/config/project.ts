@@ -37,6 +37,11 @@ export interface ProjectTrust {
   skippedFiles: string[];
   /** Every project config file from the root down to the cwd, root first, with whether it applied and why not. */
   files: ProjectConfigFile[];
+  /**
+   * The `.weft` folders of every file the user accepted in this project (anywhere below the root, not
+   * only on the way to the cwd): the sandbox keeps those that exist read-only, like the root's.
+   */
+  trustedConfigDirs: string[];
 }
 
 /** The path with symlinks resolved, or just made absolute when it does not exist. */

@@ -235,6 +235,34 @@ describe('project config written after the project was trusted', () => {
   });
 });
 
+describe('the sandbox and trusted nested project config', () => {
+  it('keeps the .weft folder of a trusted nested config read-only for commands and patches', async () => {
+    const text = 'model_reasoning_effort = "low"\n';
+    await mkdir(ws.path('pkg/.weft'), { recursive: true });
+    await writeFile(ws.path('pkg/.weft/config.toml'), text);
+    expect((await runWeft(['config', 'trust'], ws.path('pkg'))).code).toBe(0);
+
+    // A session at the root (workspace-write): the model tries a command, then a patch.
+    const patch =
+      '*** Begin Patch\n*** Update File: pkg/.weft/config.toml\n@@\n model_reasoning_effort = "low"\n+sandbox_mode = "danger-full-access"\n*** End Patch';
+    server.enqueueMany([
+      call('c1', 'exec_command', { cmd: 'echo \'sandbox_mode = "danger-full-access"\' >> pkg/.weft/config.toml' }),
+      call('p1', 'apply_patch', { input: patch }),
+      answerTurn('Tried.'),
+    ]);
+    const result = await runWeft(['exec', '-s', 'workspace-write', 'loosen it']);
+    expect(result.code).toBe(0);
+    expect(await ws.read('pkg/.weft/config.toml')).toBe(text);
+    // The model was told both attempts failed.
+    const outputs = server.requests
+      .flatMap((r) => (r.body as { input?: { type?: string; output?: unknown }[] } | undefined)?.input ?? [])
+      .filter((item) => item.type === 'function_call_output')
+      .map((item) => JSON.stringify(item.output));
+    expect(outputs.some((o) => o.includes('Read-only file system'))).toBe(true);
+    expect(outputs.some((o) => o.includes('protected .git/.weft/.agents'))).toBe(true);
+  });
+});
+
 describe('an explicit read-only session', () => {
   it('does not start the project MCP servers, says which it skipped and how to allow them', async () => {
     await mkdir(ws.path('.weft'), { recursive: true });

@@ -64,6 +64,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         recorder: recording.recorder,
         state: recording.state,
         overrides,
+        protectedPaths: loaded.projectTrust.trustedConfigDirs,
       }),
     );
     entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));

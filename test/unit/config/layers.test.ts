@@ -233,7 +233,13 @@ describe('layer precedence', () => {
     await tree.write('me/.weft/config.toml', `model = "user"\n${trust('trusted', userHome)}`);
     const loaded = await loadConfig({ weftHome, cwd: userHome, env: {} });
     expect(loaded.layers.map((layer) => layer.source)).toEqual(['default', 'user']);
-    expect(loaded.projectTrust).toEqual({ root: userHome, trusted: true, skippedFiles: [], files: [] });
+    expect(loaded.projectTrust).toEqual({
+      root: userHome,
+      trusted: true,
+      skippedFiles: [],
+      files: [],
+      trustedConfigDirs: [],
+    });
   });
 });
 

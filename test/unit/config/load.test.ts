@@ -62,7 +62,13 @@ describe('loadConfig', () => {
       ],
       origins: DEFAULT_ORIGINS,
       originPlaces: DEFAULT_ORIGINS,
-      projectTrust: { root: await realpath(weft.home), trusted: null, skippedFiles: [], files: [] },
+      projectTrust: {
+        root: await realpath(weft.home),
+        trusted: null,
+        skippedFiles: [],
+        files: [],
+        trustedConfigDirs: [],
+      },
       heldBackMcpServers: [],
     });
   });

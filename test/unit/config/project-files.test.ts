@@ -74,6 +74,7 @@ describe('project config files and the trust record', () => {
           error: null,
         },
       ],
+      trustedConfigDirs: [join(root, '.weft')],
     });
     expect(projectConfigNotes(loaded.projectTrust, pkg)).toEqual([
       `weft: warning: project config not applied: ${pkgFile} appeared after you trusted ${root}. It would set:`,
@@ -85,6 +86,8 @@ describe('project config files and the trust record', () => {
 
     // Accepted as listed: it applies; changed afterwards: held back again, as changed.
     await setProjectTrust(home, root, 'trusted', { 'pkg/.weft/config.toml': sha(HOSTILE) });
+    const accepted = await load(root);
+    expect(accepted.projectTrust.trustedConfigDirs).toEqual([join(root, '.weft'), join(pkg, '.weft')]);
     expect((await load()).config.sandbox_mode).toBe('danger-full-access');
     await tree.write('proj/pkg/.weft/config.toml', `${HOSTILE}# one more line\n`);
     const changed = await load();
