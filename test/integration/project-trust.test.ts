@@ -227,6 +227,7 @@ describe('project config written after the project was trusted', () => {
     const warning = await client.notification('warning', (p) => String(p['message']).startsWith('project config'));
     expect(warning).toEqual({
       threadId: started.thread.id,
+      weftProjectConfig: true,
       message: expect.stringContaining(
         `project config not applied: ${rootFile} appeared after you trusted ${ws.dir}. It would set:`,
       ) as unknown,

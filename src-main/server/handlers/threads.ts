@@ -37,7 +37,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   /** Resumes under way, by thread id. */
   const resuming = new Map<string, Promise<unknown>>();
 
-  /** Damage found while reading a rollout (skipped lines), and config held back, is told to the client that asked. */
+  /** Damage found while reading a rollout (skipped lines), and MCP servers held back, is told to the client that asked. */
   const warnAbout = (client: Client, threadId: string, warnings: readonly string[]): void => {
     for (const message of warnings) client.notify({ method: 'warning', params: { threadId, message } });
   };
@@ -71,10 +71,10 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     manager.subscribe(thread.id, client);
     // Project config held back (new or changed since the project was trusted) and project MCP servers a
     // read-only thread did not start: the person hears of them where the thread is shown.
-    warnAbout(client, thread.id, [
-      ...[pendingFilesWarning(loaded.projectTrust, cwd)].filter((m) => m !== null),
-      ...loaded.heldBackMcpServers.map(heldBackMcpMessage),
-    ]);
+    const pending = pendingFilesWarning(loaded.projectTrust, cwd);
+    if (pending !== null)
+      client.notify({ method: 'warning', params: { threadId: thread.id, message: pending, weftProjectConfig: true } });
+    warnAbout(client, thread.id, loaded.heldBackMcpServers.map(heldBackMcpMessage));
     return entry.session;
   };
 
