@@ -16,6 +16,7 @@ import {
 } from '../config';
 import type { LoadConfigOptions, LoadedConfig } from '../config';
 import { getPath, isTable, leafPaths } from '../config/document';
+import { realpathOr } from '../config/project';
 import { projectConfigNotes, settingLines } from '../config/project-report';
 import { knownKeysAt } from '../config/schema';
 import { closestMatch } from '../config/suggest';
@@ -273,7 +274,12 @@ async function trust(args: Args, io: ConfigCommandIo, level: 'trusted' | 'untrus
     );
     return 0;
   }
-  io.stdout.write(`Trusted ${project.root}: its .weft/config.toml files now apply (recorded in ${result.filePath})\n`);
+  // Only the files on the way to DIR were seen and recorded: say so, so a file elsewhere is not thought accepted.
+  const which =
+    (await realpathOr(dir)) === project.root
+      ? 'its .weft/config.toml applies as it is now'
+      : `its .weft/config.toml files from the root down to ${dir} apply as they are now`;
+  io.stdout.write(`Trusted ${project.root}: ${which} (recorded in ${result.filePath})\n`);
   // What was accepted now, so the person sees what they said yes to.
   for (const { info } of project.files) {
     if (info.status === 'applied') continue;

@@ -200,7 +200,7 @@ describe('weft config trust / untrust', () => {
     expect(trusted).toEqual({
       code: 0,
       stdout:
-        `Trusted ${project}: its .weft/config.toml files now apply (recorded in ${userFile})\n` +
+        `Trusted ${project}: its .weft/config.toml files from the root down to ${inner} apply as they are now (recorded in ${userFile})\n` +
         `  ${projectFile} (new), which sets:\n    sandbox_mode = "read-only"\n`,
       stderr: '',
     });
