@@ -5,6 +5,7 @@ import type { ServerNotification, Turn, UserInput } from '../../src-preload/prot
 import { ConfigError } from '../config/errors';
 import { loadConfig, overrideValue, type ParsedOverride } from '../config';
 import { resolveWeftHome } from '../config/home';
+import { heldBackMcpMessage, projectConfigNotes } from '../config/project-report';
 import { FileKeyStore, keyFor } from '../config/key-store';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
 import { buildSession } from '../core/session-builder';
@@ -95,6 +96,9 @@ export async function runExecCommand(argv: string[]): Promise<number> {
         ? await loadConfig({ weftHome, cwd, overrides, env })
         : probe;
     for (const warning of loaded.warnings) process.stderr.write(`weft: warning: ${warning}\n`);
+    for (const line of projectConfigNotes(loaded.projectTrust, cwd)) process.stderr.write(`${line}\n`);
+    for (const server of loaded.heldBackMcpServers)
+      process.stderr.write(`weft: warning: ${heldBackMcpMessage(server)}\n`);
     const config = withAddedDirs(
       loaded.config,
       args.addDirs.map((dir) => resolve(cwd, dir)),
@@ -136,6 +140,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       checkpoints: checkpoints ?? undefined,
       // A resumed run takes its settings from the config and flags, as a new one does.
       saved: persisted?.state,
+      protectedPaths: loaded.projectTrust.trustedConfigDirs,
     });
     if (persisted && args.output !== 'codex')
       process.stderr.write(`weft: thread ${persisted.threadId}${resumed ? ' (resumed)' : ''}\n`);

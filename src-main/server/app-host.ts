@@ -17,6 +17,7 @@ import { checkpointHandlers } from './handlers/checkpoints';
 import { forkHandlers } from './handlers/forks';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
+import { projectConfigHandlers } from './handlers/project-config';
 import { gitHandlers } from './handlers/git';
 import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
@@ -132,6 +133,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...turnHandlers(context),
       ...serviceHandlers(context),
       ...setupHandlers(context),
+      ...projectConfigHandlers(context),
       ...mcpHandlers(context, mcpLogins),
       ...checkpointHandlers(context),
       ...forkHandlers(context),

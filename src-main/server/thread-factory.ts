@@ -89,6 +89,8 @@ export function threadSession(
     recorder?: SessionRecorder;
     state?: LoadedThread;
     overrides: ThreadOverrides;
+    /** The trusted project config folders, kept read-only (`ProjectTrust.trustedConfigDirs`). */
+    protectedPaths: readonly string[];
   },
 ): Session {
   return buildSession({
@@ -103,6 +105,7 @@ export function threadSession(
     recorder: input.recorder,
     checkpoints: input.config.checkpoints?.enabled === false ? undefined : host.checkpoints?.service,
     saved: input.state,
+    protectedPaths: input.protectedPaths,
     // The key is looked up per request (config token > environment > saved key), so one saved in
     // Settings applies to the next turn.
     modelClient: host.modelClient,

@@ -9,6 +9,7 @@ export * from './checkpoints';
 export * from './forks';
 export * from './service-requests';
 export * from './weft-setup';
+export * from './weft-project-config';
 export * from './terminal';
 export * from './weft-git';
 export * from './review';

@@ -649,6 +649,9 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
     refreshProviders,
 
+    /** Reads the new-thread defaults again (after project config was trusted, say). */
+    reloadDefaults: loadDefaults,
+
     /** Saves a key for the provider (never kept in the page); the error message, or null when saved. */
     async saveKey(providerId: string, apiKey: string): Promise<string | null> {
       try {

@@ -45,6 +45,8 @@ export function findBwrap(): string | null {
 export interface BwrapArgsOptions {
   /** Folder the command starts in; default the policy's cwd. */
   chdir?: string;
+  /** More paths kept read-only when they exist inside a writable root (see `writableRootsFor`). */
+  protectedPaths?: readonly string[];
 }
 
 export interface BwrapLaunch {
@@ -72,7 +74,9 @@ export async function bwrapArgs(
   if (!networkAllowed(policy)) args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
 
-  const roots = writableRootsFor(policy, cwd, env).sort((a, b) => depth(a.root) - depth(b.root));
+  const roots = writableRootsFor(policy, cwd, env, options.protectedPaths).sort(
+    (a, b) => depth(a.root) - depth(b.root),
+  );
   for (const { root } of roots) args.push('--bind', root, root);
   const protectedPaths = [...new Set(roots.flatMap((r) => r.readOnlySubpaths))].sort((a, b) => depth(a) - depth(b));
   const mounts = await Promise.allSettled(protectedPaths.map((path) => protectedMount(path)));

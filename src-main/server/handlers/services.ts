@@ -98,7 +98,11 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
         config: JSON.parse(JSON.stringify(config)) as Record<string, never>,
         origins: Object.fromEntries(loaded.origins),
         layers: params.includeLayers ? loaded.layers.map((l) => ({ source: l.source, file: l.file })) : null,
-        weftProjectTrust: loaded.projectTrust,
+        weftProjectTrust: {
+          root: loaded.projectTrust.root,
+          trusted: loaded.projectTrust.trusted,
+          skippedFiles: loaded.projectTrust.skippedFiles,
+        },
       };
     },
     'config/value/write': async (params) => {

@@ -1,4 +1,5 @@
 import { codexApprovalPolicy, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
+import { heldBackMcpMessage, pendingFilesWarning } from '../../config/project-report';
 import type { Session } from '../../core/session';
 import { initialState } from '../../core/session-builder';
 import type { LoadedThread } from '../../store/loader';
@@ -36,6 +37,11 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   /** Resumes under way, by thread id. */
   const resuming = new Map<string, Promise<unknown>>();
 
+  /** Damage found while reading a rollout (skipped lines), and MCP servers held back, is told to the client that asked. */
+  const warnAbout = (client: Client, threadId: string, warnings: readonly string[]): void => {
+    for (const message of warnings) client.notify({ method: 'warning', params: { threadId, message } });
+  };
+
   /** Loads a session for a thread into the manager and subscribes the client to it. */
   const attach = async (
     client: Client,
@@ -58,10 +64,17 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         recorder: recording.recorder,
         state: recording.state,
         overrides,
+        protectedPaths: loaded.projectTrust.trustedConfigDirs,
       }),
     );
     entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));
     manager.subscribe(thread.id, client);
+    // Project config held back (new or changed since the project was trusted) and project MCP servers a
+    // read-only thread did not start: the person hears of them where the thread is shown.
+    const pending = pendingFilesWarning(loaded.projectTrust, cwd);
+    if (pending !== null)
+      client.notify({ method: 'warning', params: { threadId: thread.id, message: pending, weftProjectConfig: true } });
+    warnAbout(client, thread.id, loaded.heldBackMcpServers.map(heldBackMcpMessage));
     return entry.session;
   };
 
@@ -89,11 +102,6 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     const state = await storeCall(() => store.rollback(threadId, numTurns, { turnsLimit: RESUME_TURNS }));
     entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
     return manager.liveThread(threadId, true) ?? state.thread;
-  };
-
-  /** Damage found while reading a rollout (skipped lines) is told to the client that asked. */
-  const warnAbout = (client: Client, threadId: string, warnings: readonly string[]): void => {
-    for (const message of warnings) client.notify({ method: 'warning', params: { threadId, message } });
   };
 
   const liveOrStored = (threadId: string, includeTurns: boolean, client: Client): Thread => {
