@@ -86,7 +86,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     const entry = manager.get(threadId);
     if (entry?.session.activeTurnId)
       throw invalidRequest('a turn is running in this thread; interrupt it before going back');
-    const state = await storeCall(() => store.rollback(threadId, numTurns, { turnsLimit: RESUME_TURNS }));
+    const state = await storeCallAsync(() => store.rollback(threadId, numTurns, { turnsLimit: RESUME_TURNS }));
     entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
     return manager.liveThread(threadId, true) ?? state.thread;
   };
@@ -246,7 +246,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       manager.seen(client);
       const name = params.name.trim();
       if (!manager.get(params.threadId)?.thread.ephemeral)
-        await storeCall(() => store.setName(params.threadId, name === '' ? null : name));
+        await storeCallAsync(() => store.setName(params.threadId, name === '' ? null : name));
       manager.updateThread(params.threadId, { name: name === '' ? null : name });
       manager.broadcast({ method: 'thread/name/updated', params: { threadId: params.threadId, name } });
       return {};
