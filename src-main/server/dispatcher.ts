@@ -12,6 +12,7 @@ import {
   type ServerRequest,
 } from '../../src-preload/protocol';
 import { errorMessage } from '../util/errors';
+import { MAX_MESSAGE_DEPTH, nestsDeeper, TOO_DEEP_MESSAGE } from './framing';
 import { RpcError } from './rpc-error';
 import type { ClientConnection, ClientSink, ConnectionHost } from './transport';
 
@@ -174,6 +175,16 @@ class ConnectionState implements Client {
       this.sendError(raw.id ?? null, raw.code, raw.message);
       return;
     }
+    // Validation and handlers recurse on params. Transports that hand over objects (Electron IPC,
+    // in-process clients) are bounded here; the stream transports refuse such frames before parsing them.
+    if (this.sink.boundsNesting !== true && nestsDeeper(raw, MAX_MESSAGE_DEPTH)) {
+      this.sendError(idOf(raw), ErrorCodes.InvalidRequest, TOO_DEEP_MESSAGE);
+      return;
+    }
+    if (hasUnusableId(raw)) {
+      this.sendError(null, ErrorCodes.InvalidRequest, 'Invalid request: id must be a string or an integer');
+      return;
+    }
     const parsed = JsonRpcMessage.safeParse(raw);
     if (!parsed.success) {
       this.sendError(idOf(raw), ErrorCodes.InvalidRequest, `Invalid request: ${describeZodError(parsed.error, '')}`);
@@ -278,13 +289,20 @@ class ConnectionState implements Client {
   }
 }
 
+/** The message's id when a reply can carry it (a string or an integer), else null. */
 function idOf(raw: unknown): RequestId | null {
-  if (
-    typeof raw === 'object' &&
-    raw !== null &&
-    'id' in raw &&
-    (typeof raw.id === 'string' || typeof raw.id === 'number')
-  )
-    return raw.id;
-  return null;
+  if (typeof raw !== 'object' || raw === null || !('id' in raw)) return null;
+  const id = raw.id;
+  if (typeof id === 'string') return id;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+}
+
+/**
+ * A request (it has a method) whose `id` is there but no reply could carry it back (an object, a
+ * fraction, null): answered as invalid, never taken for a notification.
+ */
+function hasUnusableId(raw: unknown): boolean {
+  if (typeof raw !== 'object' || raw === null || !('method' in raw) || !('id' in raw) || raw.id === undefined)
+    return false;
+  return idOf(raw) === null;
 }

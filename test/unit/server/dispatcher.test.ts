@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClientRequests, ErrorCodes, type ClientRequestMethod } from '../../../src-preload/protocol';
 import { RpcDispatcher, type Client, type Handler, type HandlerTable } from '../../../src-main/server/dispatcher';
+import { TOO_DEEP_MESSAGE } from '../../../src-main/server/framing';
 import { RpcError } from '../../../src-main/server/rpc-error';
 
 const serverInfo = {
@@ -22,7 +23,7 @@ function handlers(overrides: Partial<HandlerTable>): HandlerTable {
   return { ...(table as HandlerTable), ...overrides };
 }
 
-function connect(overrides: Partial<HandlerTable> = {}) {
+function connect(overrides: Partial<HandlerTable> = {}, options: { boundsNesting?: boolean } = {}) {
   const sent: object[] = [];
   const log: string[] = [];
   const closed: Client[] = [];
@@ -32,8 +33,20 @@ function connect(overrides: Partial<HandlerTable> = {}) {
     log: (l) => log.push(l),
     onClientClosed: (c) => closed.push(c),
   });
-  const connection = dispatcher.connect({ send: (m) => sent.push(m), label: 'test' });
+  const connection = dispatcher.connect({ send: (m) => sent.push(m), label: 'test', ...options });
   return { sent, log, closed, connection };
+}
+
+/** `{a: {a: … {} }}`, `depth` objects deep. */
+function nested(depth: number): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  let at = root;
+  for (let i = 1; i < depth; i++) {
+    const next: Record<string, unknown> = {};
+    at['a'] = next;
+    at = next;
+  }
+  return root;
 }
 
 const init = { id: 0, method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } };
@@ -211,5 +224,55 @@ describe('RpcDispatcher', () => {
     c.notify({ method: 'warning', params: { message: 'careful' } });
     c.notify({ method: 'thread/archived', params: { threadId: 't' } });
     expect(sent).toEqual([{ method: 'thread/archived', params: { threadId: 't' } }]);
+  });
+
+  it('answers a request whose id no reply can carry with -32600 and id null, never as a notification', async () => {
+    const { sent, connection, log } = connect();
+    connection.receive(init);
+    await flush();
+    sent.length = 0;
+    for (const id of [{ a: 1 }, 1.5, null, [2], 2 ** 60]) connection.receive({ id, method: 'thread/list', params: {} });
+    await flush();
+    const invalid = {
+      id: null,
+      error: { code: ErrorCodes.InvalidRequest, message: 'Invalid request: id must be a string or an integer' },
+    };
+    expect(sent).toEqual([invalid, invalid, invalid, invalid, invalid]);
+    expect(log).toEqual([]);
+  });
+
+  it('refuses objects nested deeper than the bound from transports that hand over objects', async () => {
+    const archived: unknown[] = [];
+    const archive = (params: { threadId: string }) => {
+      archived.push(params.threadId);
+      return Promise.resolve({});
+    };
+    const { sent, connection } = connect({ 'thread/archive': archive });
+    connection.receive(init);
+    await flush();
+    sent.length = 0;
+    const cyclic: Record<string, unknown> = { threadId: 'loop' };
+    cyclic['self'] = cyclic;
+    connection.receive({ id: 1, method: 'thread/archive', params: { threadId: 'deep', x: nested(200) } });
+    connection.receive({ id: 2, method: 'thread/archive', params: cyclic });
+    connection.receive({ id: 3, method: 'thread/archive', params: { threadId: 'fine', x: nested(90) } });
+    await flush();
+    expect(sent).toEqual([
+      { id: 1, error: { code: ErrorCodes.InvalidRequest, message: TOO_DEEP_MESSAGE } },
+      { id: 2, error: { code: ErrorCodes.InvalidRequest, message: TOO_DEEP_MESSAGE } },
+      { id: 3, result: {} },
+    ]);
+    expect(archived).toEqual(['fine']);
+
+    // A stream transport bounds its frames before parsing them: the dispatcher does not walk them again.
+    const framed = connect({ 'thread/archive': archive }, { boundsNesting: true });
+    framed.connection.receive(init);
+    framed.connection.receive({
+      id: 4,
+      method: 'thread/archive',
+      params: { threadId: 'walked by nobody', x: nested(200) },
+    });
+    await flush();
+    expect(framed.sent.at(-1)).toEqual({ id: 4, result: {} });
   });
 });
