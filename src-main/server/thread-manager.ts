@@ -65,7 +65,7 @@ export class ThreadManager {
       () => subscribers,
       this.options.log,
     );
-    const session = makeSession((request, signal) => pending.ask(request, signal, () => cancelAnswer(request)));
+    const session = makeSession((request, signal) => pending.ask(request, signal));
     const entry: LoadedThread = {
       session,
       thread,
@@ -131,7 +131,7 @@ export class ThreadManager {
     if (!entry) return;
     this.loaded.delete(threadId);
     this.cancelUnload(entry);
-    entry.pending.cancelAll(cancelAnswer);
+    entry.pending.cancelAll();
     await entry.session
       .shutdown()
       .catch((e: unknown) => this.options.log(`weft app-server: closing thread ${threadId}: ${String(e)}`));
@@ -181,9 +181,4 @@ export class ThreadManager {
     if (entry.unloadTimer) clearTimeout(entry.unloadTimer);
     entry.unloadTimer = null;
   }
-}
-
-/** What a request resolves to when the turn is interrupted or the thread closes before anyone answers. */
-function cancelAnswer(request: ServerRequest): unknown {
-  return request.method === 'item/tool/requestUserInput' ? { answers: {} } : { decision: 'cancel' };
 }

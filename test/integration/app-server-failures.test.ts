@@ -1,11 +1,15 @@
-// What a client gets wrong does not bring the server down, over the real `weft app-server` and
-// `weft serve`: a message nested thousands deep (or a config key path thousands of parts long) is refused
-// with its id, and a request whose id is unusable is answered (with `id: null`) instead of being taken for
-// a notification.
+// What a client gets wrong neither hangs a turn nor brings the server down, over the real `weft app-server`
+// and `weft serve`: an approval answered with an error is declined (the model is told, the clients are
+// warned), a message nested thousands deep is refused with its id, and a request whose id is unusable
+// is answered (with `id: null`) instead of being taken for a notification.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { StdioRpcClient, WsRpcClient, startWeftServe, type RpcClient } from '../support/rpc-client';
-import { evAssistantMessage, evCompleted, evCreated } from '../support/sse';
+import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 let server: MockResponsesServer;
@@ -58,6 +62,45 @@ function nested(depth: number): Record<string, unknown> {
   }
   return root;
 }
+
+describe('an approval answered with an error', () => {
+  it('is declined once every client that could answer has failed: the turn ends, the model is told', async () => {
+    server.enqueueMany([
+      {
+        kind: 'sse',
+        events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'touch refused.txt' }), evCompleted()],
+      },
+      { kind: 'sse', events: [evCreated(), evAssistantMessage('understood'), evCompleted()] },
+    ]);
+    const client = await stdioClient();
+    const started = await client.request<{ thread: { id: string } }>('thread/start', {
+      cwd: ws.dir,
+      approvalPolicy: 'untrusted',
+      sandbox: 'workspace-write',
+    });
+    const threadId = started.thread.id;
+    const from = client.received.length;
+    await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'run it' }] });
+    const asked = await client.serverRequest('item/commandExecution/requestApproval', from);
+    client.send({ id: asked.id, error: { code: -32603, message: 'the approval dialog crashed' } });
+
+    const done = await client.notification('turn/completed', () => true, from);
+    expect(done['turn']).toMatchObject({ status: 'completed' });
+    const outputs = assertAllToolOutputsAnswered(server.requests[1]?.body).map((o) => String(o.output));
+    expect(outputs).toEqual(['exec command rejected by user']);
+    const warnings = client.received.slice(from).filter((m) => m.method === 'warning');
+    expect(warnings.map((m) => m.params)).toEqual([
+      {
+        threadId,
+        message:
+          'item/commandExecution/requestApproval was declined: every client that could answer it failed ' +
+          '(stdio: the approval dialog crashed)',
+      },
+    ]);
+    const resolved = client.received.slice(from).filter((m) => m.method === 'serverRequest/resolved');
+    expect(resolved.map((m) => m.params)).toEqual([{ threadId, requestId: asked.id }]);
+  });
+});
 
 describe('a config key path thousands of parts long', () => {
   it('is refused with -32602 before it becomes a table nested as deep', async () => {
