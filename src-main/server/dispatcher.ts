@@ -13,6 +13,8 @@ import {
 } from '../../src-preload/protocol';
 import { errorMessage } from '../util/errors';
 import { MAX_MESSAGE_DEPTH, nestsDeeper, TOO_DEEP_MESSAGE } from './framing';
+import type { QueueMode } from './request-queue';
+import { requestScope } from './request-scopes';
 import { RpcError } from './rpc-error';
 import type { ClientConnection, ClientSink, ConnectionHost } from './transport';
 
@@ -60,6 +62,8 @@ export interface DispatcherOptions {
   onClientClosed?: (client: Client) => void;
   /** Runs a request's handler ahead of background work (the index repair gives way to it). */
   inForeground?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Orders the handling of the requests naming one thread (`request-scopes.ts`); absent = no order. */
+  threadQueue?: { run<T>(threadId: string, mode: QueueMode, work: () => Promise<T>): Promise<T> };
 }
 
 interface FrameErrorLike {
@@ -236,24 +240,32 @@ class ConnectionState implements Client {
       this.sendError(id, ErrorCodes.InvalidParams, `Invalid params: ${describeZodError(checked.error)}`);
       return;
     }
-    const hold = RESPONSE_FIRST.has(method);
-    if (hold) this.holds += 1;
+    const scope = requestScope(method, checked.data);
+    const queue = this.options.threadQueue;
+    // The thread's queue orders the handling (until the answer is sent), not what the request starts.
+    const answer = (): Promise<void> =>
+      scope && queue
+        ? queue.run(scope.threadId, scope.mode, () => this.respond(id, method, checked.data))
+        : this.respond(id, method, checked.data);
     const inForeground = this.options.inForeground;
     if (method !== 'initialize' && inForeground) {
       // Background work (the index repair) gives way until the answer has left, not only until it is made:
       // a big answer leaves in several writes, each waiting for a turn of the event loop.
       await inForeground(async () => {
-        await this.respond(id, method, checked.data, hold);
+        await answer();
         // The queue answers when the transport has taken it, overflowed or closed; `inForeground` bounds
         // how long background work waits for a client that reads slowly.
         await this.sink.whenSent?.();
       });
       return;
     }
-    await this.respond(id, method, checked.data, hold);
+    await answer();
   }
 
-  private async respond(id: RequestId, method: ClientRequestMethod, params: unknown, hold: boolean): Promise<void> {
+  /** Handles one request and sends its answer; never throws. */
+  private async respond(id: RequestId, method: ClientRequestMethod, params: unknown): Promise<void> {
+    const hold = RESPONSE_FIRST.has(method);
+    if (hold) this.holds += 1;
     try {
       const result = method === 'initialize' ? this.initialize(params) : await this.invoke(method, params);
       if (!this.closed) this.sink.send({ id, result });

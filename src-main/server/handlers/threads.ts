@@ -33,10 +33,11 @@ type ThreadHandlers = Pick<
 
 export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   const { store, manager, environment } = ctx;
-  /** Resumes under way, by thread id. */
-  const resuming = new Map<string, Promise<unknown>>();
 
-  /** Loads a session for a thread into the manager and subscribes the client to it. */
+  /**
+   * Loads a session for a thread into the manager and subscribes the client to it. Called within
+   * `manager.load` (the thread is `loading` meanwhile) by a request holding the thread's queue.
+   */
   const attach = async (
     client: Client,
     thread: Thread,
@@ -47,19 +48,27 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       overrides.cwd ?? recording.state?.lastTurnContext?.cwd ?? thread.cwd,
       environment.defaultCwd,
     );
-    const { loaded, provider } = await threadConfig(environment, overrides, cwd);
-    const entry = manager.add({ ...thread, cwd }, (sendRequest) =>
-      threadSession(environment, {
-        threadId: thread.id,
-        cwd,
-        config: loaded.config,
-        provider,
-        sendRequest,
-        recorder: recording.recorder,
-        state: recording.state,
-        overrides,
-      }),
-    );
+    let entry: ReturnType<typeof manager.add>;
+    try {
+      const { loaded, provider } = await threadConfig(environment, overrides, cwd);
+      entry = manager.add({ ...thread, cwd }, (sendRequest) =>
+        threadSession(environment, {
+          threadId: thread.id,
+          cwd,
+          config: loaded.config,
+          provider,
+          sendRequest,
+          recorder: recording.recorder,
+          state: recording.state,
+          overrides,
+        }),
+      );
+    } catch (error) {
+      // No session took the recorder over: it is closed here, or its lock would keep the thread from
+      // being resumed again.
+      await recording.recorder?.close().catch(() => undefined);
+      throw error;
+    }
     entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));
     manager.subscribe(thread.id, client);
     return entry.session;
@@ -126,7 +135,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
             }),
           );
       const thread = newThreadObject({ id, cwd, provider: provider.id, ephemeral, path: recording?.path ?? null, git });
-      const session = await attach(client, thread, params, { recorder: recording?.recorder });
+      const session = await manager.load(id, () => attach(client, thread, params, { recorder: recording?.recorder }));
       const live = manager.liveThread(id, true) ?? thread;
       manager.broadcast({ method: 'thread/started', params: { thread: live } });
       return startResult(session, live, provider.id);
@@ -134,9 +143,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/resume': async (params, client) => {
       manager.seen(client);
-      // A resume of the same thread already under way (its rollout is read without holding the event
-      // loop) is waited for: this client then joins the loaded thread.
-      await resuming.get(params.threadId)?.catch(() => undefined);
+      // The thread's queue is held: nothing else loads or unloads it meanwhile.
       const loadedEntry = manager.get(params.threadId);
       if (loadedEntry) {
         manager.subscribe(params.threadId, client);
@@ -144,7 +151,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         if (!live) throw invalidParams(`thread ${params.threadId} is not loaded`);
         return startResult(loadedEntry.session, live, live.modelProvider);
       }
-      const opening = (async () => {
+      const { thread, session } = await manager.load(params.threadId, async () => {
         const opened = await storeCallAsync(() =>
           store.openForAppendAsync(params.threadId, { turnsLimit: RESUME_TURNS }),
         );
@@ -156,15 +163,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
             state: opened.state,
           }),
         };
-      })();
-      resuming.set(params.threadId, opening);
-      let thread: Thread;
-      let session: Session;
-      try {
-        ({ thread, session } = await opening);
-      } finally {
-        resuming.delete(params.threadId);
-      }
+      });
       const live = manager.liveThread(thread.id, true) ?? thread;
       if (thread.id !== params.threadId) manager.broadcast({ method: 'thread/started', params: { thread: live } });
       return startResult(session, live, thread.modelProvider);
@@ -184,11 +183,11 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       );
       if (files !== null) recordFork(ctx, { threadId: forked.threadId, parentThreadId: params.threadId, files });
       warnAbout(client, forked.threadId, forked.state.warnings);
-      const session = await attach(
-        client,
-        forked.state.thread,
-        files === null ? params : { ...params, cwd: files.cwd },
-        { recorder: forked.recorder, state: forked.state },
+      const session = await manager.load(forked.threadId, () =>
+        attach(client, forked.state.thread, files === null ? params : { ...params, cwd: files.cwd }, {
+          recorder: forked.recorder,
+          state: forked.state,
+        }),
       );
       const live = manager.liveThread(forked.threadId, true) ?? forked.state.thread;
       manager.broadcast({ method: 'thread/started', params: { thread: live } });
