@@ -26,14 +26,24 @@ import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
 import type { ConnectionHost } from './transport';
 
+/**
+ * How long a thread nobody watches keeps its session (MCP servers, recorder) in case a client comes back
+ * to it. Codex waits 30 minutes; Weft's desktop app views threads one after the other, and each one left
+ * loaded holds processes, so it waits 30 seconds and keeps at most 16 such threads.
+ */
+const UNLOAD_AFTER_MS = 30_000;
+const MAX_UNWATCHED_THREADS = 16;
+
 export interface AppHostOptions {
   weftHome?: string;
   env?: NodeJS.ProcessEnv;
   /** Project new threads open on when the client names no cwd (default: the process cwd). */
   cwd?: string;
   log?: (line: string) => void;
-  /** Idle threads with no subscriber are unloaded after this long (default 30 minutes). */
+  /** Idle threads with no subscriber are unloaded after this long (default 30 seconds). */
   unloadAfterMs?: number;
+  /** At most this many idle threads with no subscriber stay loaded (default 16); beyond, the oldest go. */
+  maxUnwatchedThreads?: number;
   modelClient?: HostEnvironment['modelClient'];
   /** Where keys saved from Settings are kept (the desktop app's keychain); default WEFT_HOME/auth.json. */
   keyStore?: KeyStore;
@@ -93,7 +103,11 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     keyStore: options.keyStore ?? new FileKeyStore(weftHome),
     checkpoints,
   };
-  const manager = new ThreadManager({ log, unloadAfterMs: options.unloadAfterMs ?? 30 * 60_000 });
+  const manager = new ThreadManager({
+    log,
+    unloadAfterMs: options.unloadAfterMs ?? UNLOAD_AFTER_MS,
+    maxUnwatched: options.maxUnwatchedThreads ?? MAX_UNWATCHED_THREADS,
+  });
   saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
   const attention = new Set<(e: AttentionEvent) => void>();
   const waitingListeners = new Set<(count: number) => void>();
@@ -153,6 +167,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     }),
     log,
     inForeground: (work) => store.inForeground(work),
+    threadQueue: manager,
   });
   store.repairInBackground();
   return {

@@ -58,9 +58,26 @@ export async function threadConfig(
   return { loaded, provider };
 }
 
+/**
+ * Most parts a config key path from a client may have. Config keys are a few tables deep
+ * (`mcp_servers.docs.env.TOKEN`); a dotted key of thousands of parts would become a table nested as deep,
+ * which the config layers are merged and checked through recursively.
+ */
+export const MAX_KEY_PATH_PARTS = 32;
+
+/** Refuses a key path deeper than {@link MAX_KEY_PATH_PARTS}; `field` names it for the client. */
+export function checkKeyPathParts(path: readonly string[], field: string): void {
+  if (path.length > MAX_KEY_PATH_PARTS)
+    throw invalidParams(`${field}: a key path of ${path.length} parts; config keys have at most ${MAX_KEY_PATH_PARTS}`);
+}
+
 /** A thread's overrides as config layer values: its `config` map first, then the named settings. */
 function threadOverrideValues(overrides: ThreadOverrides): ParsedOverride[] {
-  const values = Object.entries(overrides.config ?? {}).map(([key, value]) => overrideValue(key, value));
+  const values = Object.entries(overrides.config ?? {}).map(([key, value]) => {
+    const parsed = overrideValue(key, value);
+    checkKeyPathParts(parsed.path, 'params.config');
+    return parsed;
+  });
   const named: [string, string | null | undefined][] = [
     ['model', overrides.model],
     ['model_provider', overrides.modelProvider],

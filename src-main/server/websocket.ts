@@ -187,6 +187,7 @@ export function createWebSocketEndpoint(host: ConnectionHost, options: WebSocket
       label,
       send: (message) => queue.send(message),
       whenSent: () => queue.whenSent(),
+      boundsNesting: true,
     });
   }
 

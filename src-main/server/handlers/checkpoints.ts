@@ -14,7 +14,7 @@ import type { HandlerTable } from '../dispatcher';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
 import type { HandlerContext } from './context';
 import { initialState } from '../../core/session-builder';
-import { storeCall } from './store-call';
+import { storeCall, storeCallAsync } from './store-call';
 
 type CheckpointHandlers = Pick<
   HandlerTable,
@@ -81,7 +81,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
           throw checkpointRpcError(error);
         }
       }
-      const state = await storeCall(() => store.rollback(params.threadId, turnIds.length, { turnsLimit: 100 }));
+      const state = await storeCallAsync(() => store.rollback(params.threadId, turnIds.length, { turnsLimit: 100 }));
       entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
       manager.broadcast({
         method: 'thread/reverted',
