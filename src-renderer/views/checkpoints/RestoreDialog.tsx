@@ -3,7 +3,7 @@
 // conflicts, and for each the user picks "Keep mine" (that file is left as it is, `weftKeepFiles`) or
 // "Overwrite" (their version is checkpointed first, so Redo brings it back); every other file is restored.
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { CheckpointPreviewFile } from '../../../src-preload/protocol';
+import { displayPath, type CheckpointPreviewFile } from '../../../src-preload/protocol';
 import { DiffView } from '../../components/diff/DiffView';
 import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { Icon, Spinner } from '../../components/Icon';
@@ -29,11 +29,11 @@ function FilePreview({ file, sideBySide }: { file: CheckpointPreviewFile; sideBy
   return (
     <section
       className={`review-file restore-file${file.conflict ? ' is-conflict' : ''}`}
-      aria-label={`${file.path} ${CHANGE_LABELS[file.change]}`}
+      aria-label={`${displayPath(file.path)} ${CHANGE_LABELS[file.change]}`}
     >
       <header className="review-file-head">
         <Icon name="file" size={14} />
-        <span className="file-path">{file.path}</span>
+        <span className="file-path">{displayPath(file.path)}</span>
         <span className={`badge restore-change restore-${file.change}`}>{CHANGE_LABELS[file.change]}</span>
         {file.conflict && <span className="badge badge-waiting">changed since the agent</span>}
       </header>
@@ -44,11 +44,11 @@ function FilePreview({ file, sideBySide }: { file: CheckpointPreviewFile; sideBy
         <DiffView
           original={file.current ?? ''}
           modified={file.restored ?? ''}
-          path={file.path}
+          path={displayPath(file.path)}
           sideBySide={sideBySide}
           hideUnchanged
           maxHeight={360}
-          label={`${file.path}: now and after the restore`}
+          label={`${displayPath(file.path)}: now and after the restore`}
         />
       ) : (
         <p className="restore-note muted">Too large to show.</p>
@@ -98,10 +98,20 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
         weftForce: force,
         ...(keep.length > 0 ? { weftKeepFiles: keep } : {}),
       });
-      const files = result.weftFiles === null || result.weftFiles === undefined ? 0 : result.weftFiles.restored.length;
+      const weftFiles = result.weftFiles ?? null;
+      const files = weftFiles === null ? 0 : weftFiles.restored.length;
+      const notRestored = weftFiles?.notRestored ?? [];
+      const stopped = weftFiles?.stoppedCommands ?? [];
       offerRedo(
-        files > 0
-          ? { threadId: target.threadId, files, turns: Math.max(0, turnCount - target.dropped), redone: null }
+        files > 0 || notRestored.length > 0 || stopped.length > 0
+          ? {
+              threadId: target.threadId,
+              files,
+              notRestored,
+              stopped,
+              turns: Math.max(0, turnCount - target.dropped),
+              redone: null,
+            }
           : null,
       );
       closeRestore();
@@ -157,14 +167,14 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
             <ul>
               {conflicts.map((file) => (
                 <li key={file.path} className="restore-conflict">
-                  <code>{file.path}</code>
-                  <span className="segmented" role="group" aria-label={`What to do with ${file.path}`}>
+                  <code>{displayPath(file.path)}</code>
+                  <span className="segmented" role="group" aria-label={`What to do with ${displayPath(file.path)}`}>
                     {(['keep', 'overwrite'] as const).map((choice) => (
                       <button
                         key={choice}
                         type="button"
                         aria-pressed={choiceOf(file.path) === choice}
-                        aria-label={`${choice === 'keep' ? 'Keep mine' : 'Overwrite'}: ${file.path}`}
+                        aria-label={`${choice === 'keep' ? 'Keep mine' : 'Overwrite'}: ${displayPath(file.path)}`}
                         onClick={() => setChoices((current) => ({ ...current, [file.path]: choice }))}
                       >
                         {choice === 'keep' ? 'Keep mine' : 'Overwrite'}
