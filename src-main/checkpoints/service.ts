@@ -384,6 +384,7 @@ export class CheckpointService {
         });
     }
     notRestored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const done = new Set(restored);
     const notes = notRestored.map((item) => `${shown(item.path)}: not restored: ${item.reason}`);
     const record =
       scan.changes.length > 0
@@ -393,7 +394,7 @@ export class CheckpointService {
     return {
       restored,
       notRestored,
-      overwritten: conflicts,
+      overwritten: conflicts.filter((path) => done.has(path)),
       kept: [],
       notes: [],
       record,
