@@ -175,7 +175,8 @@ describe.skipIf(process.platform !== 'linux' || !havePython)('a restore attacked
         const redone = await fx.service.redo({ threadId: THREAD, root: fx.ws.dir, force: true });
         expect({ outside: listing(outside), try: i }).toEqual({ outside: [], try: i });
         await attacker.pause();
-        expectHonest(redone, fx.ws.dir, false, true);
+        // Redo takes back what the undo changed: the files it could not restore are not part of it.
+        expectHonest(redone, fx.ws.dir, false, false);
         attacker.resume();
       }
       // The attack was real (some files could not be restored: the thief had taken their staged copy), and
@@ -194,7 +195,7 @@ describe.skipIf(process.platform !== 'linux' || !havePython)('a restore attacked
       writeFileSync(join(outside, 'keep', 'mine.txt'), 'not the workspace\n');
       const before = listing(outside);
       attacker = await Attacker.start(FLIPPER, fx.ws.dir, outside);
-      let restored = 0;
+      let landed = 0;
       for (let i = 0; i < TRIES; i++) {
         const undone = await fx.service.revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'], force: true });
         expect({ outside: listing(outside), try: i }).toEqual({ outside: before, try: i });
@@ -202,7 +203,7 @@ describe.skipIf(process.platform !== 'linux' || !havePython)('a restore attacked
         // was there at its final look, and stays (the flipper only moves the folder).
         await attacker.pause();
         expectHonest(undone, fx.ws.dir, true, false);
-        restored += undone.restored.length;
+        landed += readdirSync(fx.ws.path('d')).length;
         attacker.resume();
         // Nothing restored (the folder was a symlink when it was opened): nothing to redo.
         if (undone.record === null) continue;
@@ -210,8 +211,8 @@ describe.skipIf(process.platform !== 'linux' || !havePython)('a restore attacked
         expect({ outside: listing(outside), try: i }).toEqual({ outside: before, try: i });
       }
       expect(readFileSync(join(outside, 'keep', 'mine.txt'), 'utf8')).toBe('not the workspace\n');
-      // The race was real and some restores still went through, into the workspace.
-      expect(restored).toBeGreaterThan(0);
+      // Restores still wrote into the workspace's folder, whatever its name was at the time.
+      expect(landed).toBeGreaterThan(0);
     },
   );
 });
