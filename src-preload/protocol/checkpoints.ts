@@ -6,9 +6,6 @@ import { Thread } from './thread';
 /** The JSON-RPC error code of a restore refused because files changed since the agent wrote them. */
 export const CHECKPOINT_CONFLICT_CODE = -32010;
 
-/** `data` of a -32010 error: the files someone else changed (workspace-relative). */
-export const CheckpointConflictData = z.object({ conflicts: z.array(z.string()) });
-export type CheckpointConflictData = z.infer<typeof CheckpointConflictData>;
 
 /**
  * Go back to just before turn `beforeTurnId`: it and every later turn leave the thread's history (and the
@@ -33,6 +30,16 @@ export type FileNotRestored = z.infer<typeof FileNotRestored>;
 /** A command the agent had left running (an exec session), stopped before the files were touched. */
 export const StoppedCommand = z.object({ sessionId: z.number(), command: z.string() });
 export type StoppedCommand = z.infer<typeof StoppedCommand>;
+
+/**
+ * `data` of a -32010 error: the files someone else changed (workspace-relative); the commands the agent
+ * had left running that were stopped before the files were compared (they stay stopped).
+ */
+export const CheckpointConflictData = z.object({
+  conflicts: z.array(z.string()),
+  stoppedCommands: z.array(StoppedCommand).optional(),
+});
+export type CheckpointConflictData = z.infer<typeof CheckpointConflictData>;
 
 /**
  * What a file restore did: paths written/created/removed, paths overwritten by force, paths left as they

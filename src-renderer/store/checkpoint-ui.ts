@@ -82,6 +82,13 @@ export function conflictsOf(error: unknown): string[] | null {
   return data.success ? data.data.conflicts : [];
 }
 
+/** The commands a refused restore stopped before it compared the files (they stay stopped). */
+export function stoppedOf(error: unknown): StoppedCommand[] {
+  if (!(error instanceof RpcError) || error.code !== CHECKPOINT_CONFLICT_CODE) return [];
+  const data = CheckpointConflictData.safeParse(error.data);
+  return data.success ? (data.data.stoppedCommands ?? []) : [];
+}
+
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -156,9 +156,31 @@ describe.skipIf(process.platform !== 'linux' || !havePython)(
       server.enqueueMany([command('s1', sleeper, 250), answer('sleeping')]);
       await turn(client, thread.id, 'sleep in the background', { sandboxPolicy: { type: 'dangerFullAccess' } });
       expect(processesMarked('weft-sleeper-marker')).toHaveLength(1);
-      const redone = await ok<{ weftFiles: Files }>(client, 'weft/checkpoints/redo', { threadId: thread.id });
+      // The user changed a file since: Redo is refused, but the command was stopped first, and the answer
+      // says so (it stays stopped).
+      writeFileSync(ws.path('a.txt'), 'mine\n');
+      const refused = await client.call('weft/checkpoints/redo', { threadId: thread.id });
       expect(processesMarked('weft-sleeper-marker')).toEqual([]);
-      expect(redone.weftFiles.stoppedCommands).toEqual([{ sessionId: expect.any(Number), command: sleeper }]);
+      const stopped = [{ sessionId: expect.any(Number), command: sleeper }];
+      expect(refused.error).toEqual({
+        code: -32010,
+        message: expect.stringContaining(
+          `Stopped 1 command the agent left running, so it could not change files during the restore: ${sleeper}`,
+        ),
+        data: { conflicts: ['a.txt'], stoppedCommands: stopped },
+      });
+      const redone = await ok<{ weftFiles: Files }>(client, 'weft/checkpoints/redo', {
+        threadId: thread.id,
+        weftForce: true,
+      });
+      expect(redone.weftFiles).toEqual({
+        restored: expect.arrayContaining(['a.txt', 'd/f0']),
+        overwritten: ['a.txt'],
+        kept: [],
+        notRestored: [],
+        stoppedCommands: [],
+        notes: [],
+      });
       expect(picture(ws.dir)).toEqual(afterTurn);
     });
   },

@@ -40,25 +40,26 @@ export function checkpointRpcError(error: unknown): unknown {
   return error;
 }
 
+/** The sentence that names the commands stopped before a restore. */
+function stoppedNote(stopped: readonly StoppedCommand[]): string {
+  return `Stopped ${stopped.length === 1 ? '1 command' : `${stopped.length} commands`} the agent left running, so ${stopped.length === 1 ? 'it' : 'they'} could not change files during the restore: ${stopped.map((c) => c.command).join('; ')}`;
+}
+
 function filesResult(outcome: RestoreOutcome, stopped: StoppedCommand[]): WeftFilesRestored {
-  const notes = [...outcome.notes];
-  if (stopped.length > 0)
-    notes.unshift(
-      `Stopped ${stopped.length === 1 ? '1 command' : `${stopped.length} commands`} the agent left running, so ${stopped.length === 1 ? 'it' : 'they'} could not change files during the restore: ${stopped.map((c) => c.command).join('; ')}`,
-    );
   return {
     restored: outcome.restored,
     overwritten: outcome.overwritten,
     kept: outcome.kept,
     notRestored: outcome.notRestored,
     stoppedCommands: stopped,
-    notes,
+    notes: stopped.length > 0 ? [stoppedNote(stopped), ...outcome.notes] : outcome.notes,
   };
 }
 
 /**
  * Runs a file restore of a thread: between its turns when it is loaded, after stopping the commands the
- * model left running (they are passed to `work`); as it is when the thread is not loaded here.
+ * model left running (they are passed to `work`); as it is when the thread is not loaded here. A restore
+ * refused after that (a conflict) still says what was stopped: it stays stopped.
  */
 async function restoring<T>(
   session: Session | undefined,
@@ -67,12 +68,24 @@ async function restoring<T>(
 ): Promise<T> {
   if (session === undefined) return work([]);
   try {
-    return await session.exclusive(what, async () =>
-      work(await session.stopBackgroundCommands('its files were being restored')),
-    );
+    return await session.exclusive(what, async () => {
+      const stopped = await session.stopBackgroundCommands('its files were being restored');
+      try {
+        return await work(stopped);
+      } catch (error) {
+        throw withStopped(checkpointRpcError(error), stopped);
+      }
+    });
   } catch (error) {
     throw checkpointRpcError(error);
   }
+}
+
+function withStopped(error: unknown, stopped: StoppedCommand[]): unknown {
+  if (stopped.length === 0 || !(error instanceof RpcError)) return error;
+  const data =
+    typeof error.data === 'object' && error.data !== null ? { ...error.data, stoppedCommands: stopped } : error.data;
+  return new RpcError(error.code, `${error.message} ${stoppedNote(stopped)}.`, data);
 }
 
 export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {

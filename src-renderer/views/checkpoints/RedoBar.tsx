@@ -6,7 +6,14 @@ import { useState } from 'react';
 import { displayPath, type FileNotRestored, type StoppedCommand } from '../../../src-preload/protocol';
 import { Icon } from '../../components/Icon';
 import { useController, useWeft } from '../../store/app-context';
-import { conflictsOf, messageOf, offerRedo, useCheckpointUi, type RedoOffer } from '../../store/checkpoint-ui';
+import {
+  conflictsOf,
+  messageOf,
+  offerRedo,
+  stoppedOf,
+  useCheckpointUi,
+  type RedoOffer,
+} from '../../store/checkpoint-ui';
 
 function Bar({ offer }: { offer: RedoOffer }) {
   const controller = useController();
@@ -30,6 +37,8 @@ function Bar({ offer }: { offer: RedoOffer }) {
       const named = conflictsOf(e);
       if (named !== null) setConflicts(named);
       else setError(messageOf(e));
+      const stopped = stoppedOf(e);
+      if (stopped.length > 0) offerRedo({ ...offer, stopped });
       setBusy(false);
     }
   };

@@ -3,14 +3,21 @@
 // conflicts, and for each the user picks "Keep mine" (that file is left as it is, `weftKeepFiles`) or
 // "Overwrite" (their version is checkpointed first, so Redo brings it back); every other file is restored.
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { displayPath, type CheckpointPreviewFile } from '../../../src-preload/protocol';
+import { displayPath, type CheckpointPreviewFile, type StoppedCommand } from '../../../src-preload/protocol';
 import { DiffView } from '../../components/diff/DiffView';
 import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { Icon, Spinner } from '../../components/Icon';
 import { useDiffLayout } from '../../components/preferences';
 import { useModal } from '../../components/use-modal';
 import { useController, useWeft } from '../../store/app-context';
-import { closeRestore, conflictsOf, messageOf, offerRedo, type RestoreTarget } from '../../store/checkpoint-ui';
+import {
+  closeRestore,
+  conflictsOf,
+  messageOf,
+  offerRedo,
+  stoppedOf,
+  type RestoreTarget,
+} from '../../store/checkpoint-ui';
 
 /** What the user chose for a conflicting file. */
 type Choice = 'keep' | 'overwrite';
@@ -64,6 +71,8 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
   const [preview, setPreview] = useState<Preview>({ state: 'loading' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Commands a refused restore stopped before comparing the files: they stay stopped, so say so.
+  const [stopped, setStopped] = useState<StoppedCommand[]>([]);
   // Conflicts start as "Keep mine": nothing the user wrote is overwritten unless they say so.
   const [choices, setChoices] = useState<Record<string, Choice>>({});
   const titleId = useId();
@@ -116,6 +125,8 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
       );
       closeRestore();
     } catch (e) {
+      const halted = stoppedOf(e);
+      if (halted.length > 0) setStopped((current) => [...current, ...halted]);
       // Someone changed a file between the preview and now: show the conflicts as they are now.
       if (conflictsOf(e) !== null) await load();
       else setError(messageOf(e));
@@ -158,6 +169,13 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
           </button>
         </header>
         <p className="restore-summary">{summary} Left: the file now; right: after the restore.</p>
+        {stopped.length > 0 && (
+          <p className="restore-summary" role="status">
+            Stopped {stopped.length === 1 ? 'a command' : `${stopped.length} commands`} the agent left running, so{' '}
+            {stopped.length === 1 ? 'it' : 'they'} cannot change files during the restore:{' '}
+            {stopped.map((command) => command.command).join('; ')}
+          </p>
+        )}
         {conflicts.length > 0 && (
           <div className="review-reason restore-conflicts" role="alert">
             <strong>
