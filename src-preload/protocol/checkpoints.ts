@@ -6,7 +6,6 @@ import { Thread } from './thread';
 /** The JSON-RPC error code of a restore refused because files changed since the agent wrote them. */
 export const CHECKPOINT_CONFLICT_CODE = -32010;
 
-
 /**
  * Go back to just before turn `beforeTurnId`: it and every later turn leave the thread's history (and the
  * model's context). `weftRestoreFiles` (Weft): put the files back as they were before that turn, in the
