@@ -24,6 +24,7 @@ import { git } from '../safety/git/run';
 import type { BlobStore } from './blob-store';
 import { CheckpointError } from './errors';
 import { IgnoreRules } from './ignore-rules';
+import { childKey, fsPath, keyOfName } from './path-key';
 import { STAGING_PREFIX } from './restore-apply';
 import type { Entry } from './types';
 
@@ -106,7 +107,7 @@ function materialize(
   for (const path of paths) {
     const entry = state.get(path);
     if (entry === undefined) continue;
-    const abs = join(dest, path);
+    const abs = fsPath(dest, path);
     const existing = kindOf(abs);
     if (entry.kind === 'dir') {
       if (existing !== 'dir') {
@@ -126,7 +127,7 @@ function materialize(
     let bytes: Buffer;
     if (entry.hash === null) {
       try {
-        bytes = readFileSync(join(source, path));
+        bytes = readFileSync(fsPath(source, path));
         notes.push(`${path}: copied as it is now (its checkpoint was too large to keep)`);
       } catch {
         notes.push(`${path}: left out: not checkpointed (too large) and no longer in the project`);
@@ -146,27 +147,28 @@ function materialize(
   // Files the committed base has but the state does not (the agent deleted them).
   const rules = new IgnoreRules(dest);
   const prune = (dirRel: string): void => {
-    let names: string[];
+    let names: Buffer[];
     try {
-      names = readdirSync(dirRel === '' ? dest : join(dest, dirRel));
+      names = readdirSync(fsPath(dest, dirRel), { encoding: 'buffer' });
     } catch {
       return;
     }
-    for (const name of names) {
+    for (const bytes of names) {
+      const name = keyOfName(bytes);
       if (name === '.git') continue;
-      const rel = dirRel === '' ? name : `${dirRel}/${name}`;
-      const kind = kindOf(join(dest, rel));
+      const rel = childKey(dirRel, name);
+      const kind = kindOf(fsPath(dest, rel));
       if (kind === 'dir') {
         if (rules.ignored(rel, true)) continue;
-        if (!state.has(rel)) rmSync(join(dest, rel), { recursive: true, force: true });
+        if (!state.has(rel)) rmSync(fsPath(dest, rel), { recursive: true, force: true });
         else prune(rel);
-      } else if (!rules.ignored(rel, false) && !state.has(rel)) rmSync(join(dest, rel), { force: true });
+      } else if (!rules.ignored(rel, false) && !state.has(rel)) rmSync(fsPath(dest, rel), { force: true });
     }
   };
   prune('');
 }
 
-function kindOf(abs: string): 'file' | 'symlink' | 'dir' | null {
+function kindOf(abs: string | Buffer): 'file' | 'symlink' | 'dir' | null {
   try {
     const st = lstatSync(abs);
     return st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : 'file';

@@ -6,7 +6,17 @@
  * The new content of every changed file goes into the blob store before the change is reported, so
  * the next change to it has its "before" on hand.
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  type Stats,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { BlobStore } from './blob-store';
 import { isPlaceholderLease } from '../safety/sandbox/placeholders';
@@ -14,6 +24,7 @@ import { STAGING_PREFIX } from './restore-apply';
 import { DirWatcher } from './dir-watcher';
 import { IgnoreRules } from './ignore-rules';
 import { Mutex } from './mutex';
+import { childKey, fsPath, keyOfName, shown } from './path-key';
 import { type Change, type CheckpointLimits, type Entry, sameContent, statDiffers } from './types';
 import { indexFileFor, loadIndex, saveIndex } from './workspace-index';
 
@@ -231,7 +242,7 @@ export class WorkspaceTracker {
     if (rel.split('/').some((part) => skipped(part))) return;
     let st: Stats | undefined;
     try {
-      st = lstatSync(join(this.root, rel));
+      st = lstatSync(fsPath(this.root, rel));
     } catch {
       st = undefined;
     }
@@ -306,19 +317,22 @@ export class WorkspaceTracker {
     stored: { bytes: number },
     budgetKey: string | null,
   ): Promise<void> {
-    let names: string[];
+    let names: Buffer[];
     try {
-      names = readdirSync(dirRel === '' ? this.root : join(this.root, dirRel));
+      names = readdirSync(fsPath(this.root, dirRel), { encoding: 'buffer' });
     } catch {
       return;
     }
-    for (const name of names) {
+    for (const bytes of names) {
+      const name = keyOfName(bytes);
       if (skipped(name)) continue;
-      const rel = dirRel === '' ? name : `${dirRel}/${name}`;
+      const rel = childKey(dirRel, name);
       let st: Stats;
       try {
-        st = lstatSync(join(this.root, rel));
-      } catch {
+        st = lstatSync(fsPath(this.root, rel));
+      } catch (error) {
+        if (errorCode(error) === 'ENAMETOOLONG')
+          notes.push(`${shown(rel)}: not checkpointed: its path is longer than the system allows`);
         continue;
       }
       if (st.isDirectory()) {
@@ -345,11 +359,11 @@ export class WorkspaceTracker {
     stored: { bytes: number },
     budgetKey: string | null,
   ): Entry {
-    const abs = join(this.root, rel);
+    const abs = fsPath(this.root, rel);
     if (st.isSymbolicLink()) {
       let target = '';
       try {
-        target = readlinkSync(abs);
+        target = readlinkSync(abs, 'utf8');
       } catch {
         /* vanished: recorded as an empty link, the next look corrects it */
       }
@@ -373,7 +387,7 @@ export class WorkspaceTracker {
     const { maxFileBytes, maxTurnBytes } = this.options.limits;
     if (st.size > maxFileBytes) {
       notes.push(
-        `${rel}: not checkpointed: too large (${formatBytes(st.size)} > ${formatBytes(maxFileBytes)} per file)`,
+        `${shown(rel)}: not checkpointed: too large (${formatBytes(st.size)} > ${formatBytes(maxFileBytes)} per file)`,
       );
       return statOnly;
     }
@@ -381,20 +395,44 @@ export class WorkspaceTracker {
     const key = budgetKey;
     const spent = key === null ? 0 : (this.spent.get(key) ?? 0);
     if (key !== null && spent + st.size > maxTurnBytes) {
-      notes.push(`${rel}: not checkpointed: too large (the turn's checkpoints passed ${formatBytes(maxTurnBytes)})`);
+      notes.push(
+        `${shown(rel)}: not checkpointed: too large (the turn's checkpoints passed ${formatBytes(maxTurnBytes)})`,
+      );
       return statOnly;
     }
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(abs);
-    } catch {
-      return statOnly;
-    }
+    const bytes = readRegularFile(abs, st);
+    if (bytes === null) return statOnly;
     const put = this.options.blobs.put(bytes);
     stored.bytes += put.written;
     if (key !== null) this.spent.set(key, spent + bytes.length);
     return { ...statOnly, size: bytes.length, hash: put.hash };
   }
+}
+
+/**
+ * The content of the regular file `abs` that `st` describes; null when it is no longer that file (a
+ * symlink, a FIFO or another file was put in its place since it was looked at: never followed or read).
+ */
+function readRegularFile(abs: string | Buffer, st: Stats): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const now = fstatSync(fd);
+    if (!now.isFile() || now.ino !== st.ino || now.dev !== st.dev) return null;
+    return readFileSync(fd);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
 /** The changes between two states, renames paired by content. */

@@ -113,6 +113,8 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       process.stderr.write(`weft: ${missing}\n`);
       return 1;
     }
+    // An Undo a crash cut short is finished first: this run may continue that thread or work in those files.
+    await finishInterruptedUndo(weftHome);
     const persisted = await openThread({
       weftHome,
       cwd,
@@ -215,6 +217,31 @@ async function openCheckpoints(config: WeftConfig, weftHome: string): Promise<Ch
   if (!settings.enabled) return null;
   const { CheckpointService } = await import('../checkpoints/service');
   return new CheckpointService(settings.service);
+}
+
+/** Finishes the restores (and thread reverts) a process that died left half done. */
+async function finishInterruptedUndo(weftHome: string): Promise<void> {
+  const [{ CheckpointService }, { finishInterruptedRestores }, { ThreadStore }] = await Promise.all([
+    import('../checkpoints/service'),
+    import('../server/restore-recovery'),
+    import('../store/thread-store'),
+  ]);
+  const service = new CheckpointService({ weftHome });
+  try {
+    await finishInterruptedRestores(
+      service,
+      () => {
+        const store = ThreadStore.open(weftHome, {
+          repair: false,
+          onWarning: (m) => process.stderr.write(`weft: warning: ${m}\n`),
+        });
+        return { store, release: () => store.close() };
+      },
+      (line) => process.stderr.write(`${line}\n`),
+    );
+  } finally {
+    service.dispose();
+  }
 }
 
 /** A problem with what `weft exec` was given (a file, an image), told to the user as it is. */

@@ -151,7 +151,10 @@ export function createSession(input: CreateSessionInput): Session {
     recorder: input.recorder,
     checkpoints: input.checkpoints,
     initial: input.initial,
-    onInterrupt: () => exec.closeAll('the turn was interrupted'),
+    onInterrupt: async () => {
+      await exec.closeAll('the turn was interrupted');
+    },
+    stopBackgroundCommands: (reason) => exec.closeAll(reason),
     onShutdown: async () => {
       await Promise.all([exec.closeAll('the thread was closed'), mcp.close()]);
     },

@@ -22,6 +22,7 @@ import { gitHandlers } from './handlers/git';
 import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
+import { finishInterruptedRestores } from './restore-recovery';
 import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
 import type { ConnectionHost } from './transport';
@@ -93,6 +94,8 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
   const defaultCwd = options.cwd ?? process.cwd();
   const checkpoints = await openCheckpoints(weftHome, defaultCwd, env, log);
+  // An Undo a crash cut short is finished (files, then the thread's turns) before anyone is answered.
+  await finishInterruptedRestores(checkpoints.service, () => ({ store, release: () => Promise.resolve() }), log);
   const environment: HostEnvironment = {
     weftHome,
     env,

@@ -6,6 +6,7 @@ export * from './thread';
 export * from './initialize';
 export * from './requests';
 export * from './checkpoints';
+export * from './checkpoint-paths';
 export * from './forks';
 export * from './service-requests';
 export * from './weft-setup';

@@ -11,6 +11,7 @@ import { ExecSession, OutputChannel } from './session';
 import type { WaitOutcome } from './session';
 import { startPipeProcess } from './spawn-pipe';
 import { startPtyProcess } from './spawn-pty';
+import type { StoppedCommand } from '../../../src-preload/protocol';
 import type {
   CommandLauncher,
   ExecContext,
@@ -156,19 +157,25 @@ export class ExecSessionManager {
     });
   }
 
-  /** Kills every command this manager started that is still running, and forgets all sessions. */
-  async closeAll(reason = 'all sessions were closed'): Promise<void> {
+  /**
+   * Kills every command this manager started that is still running, and forgets all sessions. Resolves,
+   * once they are gone, with the commands that were still running.
+   */
+  async closeAll(reason = 'all sessions were closed'): Promise<StoppedCommand[]> {
     this.epoch++;
     this.lastCloseReason = reason;
     const all = new Set<ExecSession>([...this.sessions.values(), ...this.starting]);
     this.sessions.clear();
     const kills: Promise<void>[] = [];
+    const stopped: StoppedCommand[] = [];
     for (const session of all) {
       if (session.exitCode !== null) continue;
       session.closeNote = closeAllNote(session, reason);
+      stopped.push({ sessionId: session.id, command: session.command });
       kills.push(session.terminate());
     }
     await Promise.all(kills);
+    return stopped.sort((a, b) => a.sessionId - b.sessionId);
   }
 
   /** Stores a still-running command as a session, closing the least recently used ones beyond the cap. */
