@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { BlobStore } from './blob-store';
-import { isPlaceholderLease } from '../safety/sandbox/placeholders';
+import { isPlaceholderFolder, isPlaceholderLease } from '../safety/sandbox/placeholders';
 import { STAGING_PREFIX } from './restore-apply';
 import { DirWatcher } from './dir-watcher';
 import { IgnoreRules } from './ignore-rules';
@@ -246,6 +246,7 @@ export class WorkspaceTracker {
     } catch {
       st = undefined;
     }
+    if (st?.isDirectory() === true && this.isMountPoint(rel)) st = undefined;
     const known = this.index.get(rel);
     if (
       st === undefined ||
@@ -336,7 +337,7 @@ export class WorkspaceTracker {
         continue;
       }
       if (st.isDirectory()) {
-        if (this.rules.ignored(rel, true)) continue;
+        if (this.rules.ignored(rel, true) || this.isMountPoint(rel)) continue;
         await this.walkDir(rel, st, previous, notes, stored, budgetKey);
       } else if (st.isFile() || st.isSymbolicLink()) {
         if (this.rules.ignored(rel, false)) continue;
@@ -347,6 +348,15 @@ export class WorkspaceTracker {
         this.sinceYield = 0;
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
+    }
+  }
+
+  /** A folder the sandbox made to mount a placeholder on, present only while a command runs. */
+  private isMountPoint(rel: string): boolean {
+    try {
+      return isPlaceholderFolder(rel.slice(rel.lastIndexOf('/') + 1), () => readdirSync(fsPath(this.root, rel)));
+    } catch {
+      return false;
     }
   }
 

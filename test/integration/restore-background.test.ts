@@ -11,6 +11,7 @@ import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../s
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 import { picture } from '../unit/checkpoints/helpers';
+import { isPlaceholderFolder } from '../../src-main/safety/sandbox/placeholders';
 
 let server: MockResponsesServer;
 let ws: TempWorkspace;
@@ -135,7 +136,11 @@ describe.skipIf(process.platform !== 'linux' || !havePython)(
       const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
       const first = await turn(client, thread.id, 'change things and watch');
       expect(processesMarked('weft-thief-marker')).toHaveLength(1);
-      const afterTurn = picture(ws.dir);
+      // The running command's sandbox mount points (`.agents`, `.weft` holding only leases) are not work.
+      const mountPoint = (rel: string): boolean =>
+        isPlaceholderFolder(rel.slice(rel.lastIndexOf('/') + 1), () => readdirSync(join(ws.dir, rel)));
+      const afterTurn = picture(ws.dir, mountPoint);
+      expect(Object.keys(picture(ws.dir)).filter((rel) => mountPoint(rel))).toEqual(['.agents', '.weft']);
 
       const reverted = await ok<{ weftFiles: Files }>(client, 'thread/revert', {
         threadId: thread.id,
@@ -215,8 +220,8 @@ describe('a turn that also made a file with a back-slash in its name', () => {
       beforeTurnId: only,
       weftRestoreFiles: true,
     });
-    // The sandbox's mount points for the protected `.agents` and `.weft` came with the turn and go too.
-    expect(reverted.weftFiles.restored.sort()).toEqual(['.agents', '.weft', 'a.txt', 'weird\\name']);
+    // The sandbox's mount points for the protected `.agents` and `.weft` were never the turn's work.
+    expect(reverted.weftFiles.restored.sort()).toEqual(['a.txt', 'weird\\name']);
     expect(reverted.weftFiles.notRestored).toEqual([]);
     expect(reverted.thread.turns).toEqual([]);
     expect(picture(ws.dir)).toEqual(original);

@@ -44,6 +44,20 @@ export function isPlaceholderLease(name: string): boolean {
   return name.startsWith(LEASE_PREFIX) && LEASE.test(name);
 }
 
+/** The folder names the sandbox may hold a placeholder at (see writable-roots.ts). */
+const PLACEHOLDER_NAMES = new Set(['.git', '.agents', '.weft']);
+
+/**
+ * Whether the folder `name` is a sandbox mount point that exists only while commands run (nothing but
+ * leases in it): not the user's or the model's work, so checkpoints leave it out. `list` reads the
+ * folder's entries; it is called only for the names a placeholder can have.
+ */
+export function isPlaceholderFolder(name: string, list: () => readonly string[]): boolean {
+  if (!PLACEHOLDER_NAMES.has(name)) return false;
+  const entries = list();
+  return entries.length > 0 && entries.every(isPlaceholderLease);
+}
+
 /**
  * Claims `path` (absolute, symlink-free parent) as a placeholder for one command: made here when
  * missing, or taken over when it is a folder holding nothing or only leases. `existing`: it has content
