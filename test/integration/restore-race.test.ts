@@ -134,7 +134,8 @@ function listing(dir: string): string[] {
 }
 
 /**
- * What the result says was restored is in the workspace, with the restored content (`present`) or gone.
+ * What the result says was restored is in the workspace, with the restored content (`present`) or gone,
+ * and the restore's record (what Redo takes back) holds exactly those paths: nothing another process did.
  * `complete`: every file of `d` was either restored or named as not restored.
  */
 function expectHonest(outcome: RestoreOutcome, ws: string, present: boolean, complete: boolean): void {
@@ -153,6 +154,7 @@ function expectHonest(outcome: RestoreOutcome, ws: string, present: boolean, com
     return [path, text];
   });
   expect(actual).toEqual(outcome.restored.map((path) => [path, present ? content(Number(path.slice(3))) : null]));
+  expect(outcome.record?.changes.map((change) => change.path) ?? []).toEqual(outcome.restored);
 }
 
 describe.skipIf(process.platform !== 'linux' || !havePython)('a restore attacked by a background process', () => {
@@ -199,16 +201,22 @@ describe.skipIf(process.platform !== 'linux' || !havePython)('a restore attacked
       for (let i = 0; i < TRIES; i++) {
         const undone = await fx.service.revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'], force: true });
         expect({ outside: listing(outside), try: i }).toEqual({ outside: before, try: i });
-        // While the folder flips, what the restore saw can change at any moment; what it calls restored
-        // was there at its final look, and stays (the flipper only moves the folder).
+        // While the folder flips, a look by path sees the folder, the symlink or the outside at any moment.
+        // What the restore calls restored was in the folder it wrote into, that folder then at its name
+        // `d`, and stays there: the flipper only moves that one folder, and puts it back as `d` when paused.
+        // Were the flips part of the restore's record, Redo would turn `link` into a second folder, and
+        // which of the two is `d` after a pause would be chance.
         await attacker.pause();
         expectHonest(undone, fx.ws.dir, true, false);
         landed += readdirSync(fx.ws.path('d')).length;
         attacker.resume();
         // Nothing restored (the folder was a symlink when it was opened): nothing to redo.
         if (undone.record === null) continue;
-        await fx.service.redo({ threadId: THREAD, root: fx.ws.dir, force: true });
+        const redone = await fx.service.redo({ threadId: THREAD, root: fx.ws.dir, force: true });
         expect({ outside: listing(outside), try: i }).toEqual({ outside: before, try: i });
+        await attacker.pause();
+        expectHonest(redone, fx.ws.dir, false, false);
+        attacker.resume();
       }
       expect(readFileSync(join(outside, 'keep', 'mine.txt'), 'utf8')).toBe('not the workspace\n');
       // Restores still wrote into the workspace's folder, whatever its name was at the time.
