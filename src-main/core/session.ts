@@ -3,6 +3,7 @@ import type {
   ServerNotification,
   ServerRequest,
   ThreadActiveFlag,
+  ThreadItem,
   ThreadStatus,
   ThreadTokenUsage,
   Turn,
@@ -186,25 +187,53 @@ export class Session implements TurnHost {
 
   /** Sends a notification to the rollout and every subscriber, with item lifecycle times stamped. */
   emit(event: CoreNotification): void {
+    this.publish(event, true);
+  }
+
+  /**
+   * Sends a notification to every subscriber now and returns what records it in the rollout (a model
+   * attempt's items are recorded once the attempt has succeeded; see SampleCollector).
+   */
+  announce(event: CoreNotification): () => void {
+    const notification = this.publish(event, false);
+    return () => this.options.recorder?.notification(notification);
+  }
+
+  /**
+   * Takes back an item clients were shown that is not part of the turn (what a failed model attempt had
+   * begun and no later attempt said): it is completed as given (empty) and leaves the turn's items.
+   */
+  withdraw(turnId: string, item: ThreadItem): void {
+    this.publish({ method: 'item/completed', params: { threadId: this.threadId, turnId, item } }, false);
+    const record = this.turns.find((t) => t.turn.id === turnId);
+    const at = record ? lastIndexOfItem(record.items, item.id) : -1;
+    if (at >= 0) record?.items.splice(at, 1);
+  }
+
+  private publish(event: CoreNotification, record: boolean): ServerNotification {
     const notification = this.stamp(event);
-    this.options.recorder?.notification(notification);
+    if (record) this.options.recorder?.notification(notification);
     if (notification.method === 'turn/diff/updated') {
-      const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
-      if (record) record.diff = notification.params.diff;
+      const turn = this.turns.find((t) => t.turn.id === notification.params.turnId);
+      if (turn) turn.diff = notification.params.diff;
     }
     if (notification.method === 'item/started' || notification.method === 'item/completed') {
-      const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
-      if (record) {
-        record.open ??= new Map();
-        if (notification.method === 'item/started')
-          record.open.set(notification.params.item.id, notification.params.item);
+      const turn = this.turns.find((t) => t.turn.id === notification.params.turnId);
+      if (turn) {
+        turn.open ??= new Map();
+        const { item } = notification.params;
+        if (notification.method === 'item/started') turn.open.set(item.id, item);
+        else if (turn.open.delete(item.id)) turn.items.push(item);
         else {
-          record.open.delete(notification.params.item.id);
-          record.items.push(notification.params.item);
+          // Completed again (a retried model attempt said it anew): the newer one replaces it.
+          const at = lastIndexOfItem(turn.items, item.id);
+          if (at >= 0) turn.items[at] = item;
+          else turn.items.push(item);
         }
       }
     }
     this.broadcast(notification);
+    return notification;
   }
 
   private stamp(event: CoreNotification): ServerNotification {
@@ -389,6 +418,12 @@ export class Session implements TurnHost {
   private emitStatus(): void {
     this.emit({ method: 'thread/status/changed', params: { threadId: this.threadId, status: this.status } });
   }
+}
+
+/** Where an item is among a turn's completed items (searched from the newest), or -1. */
+function lastIndexOfItem(items: readonly ThreadItem[], id: string): number {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i]?.id === id) return i;
+  return -1;
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

@@ -3,6 +3,7 @@ import {
   type CommandExecutionItem,
   type ContentItem,
   type ResponseItem,
+  type ThreadItem,
   type ThreadTokenUsage,
   type Turn,
   type TurnError,
@@ -28,7 +29,7 @@ import {
   type WorkingMemory,
 } from '../context/compaction';
 import { reviewHistoryText, type ReviewTurnInput } from './review-turn';
-import { SampleCollector, type SampleOutcome } from './sample-collector';
+import { SampleCollector, type CarriedItems, type CollectorHost, type SampleOutcome } from './sample-collector';
 import type { SessionOptions, TurnOptions, TurnSettings } from './types';
 import { userInputToMessage } from './user-input';
 
@@ -45,6 +46,10 @@ export interface TurnHost {
   /** Appends to the model-visible history (and the thread's rollout). */
   appendHistory(...items: ResponseItem[]): void;
   emit(notification: CoreNotification): void;
+  /** Sends a notification to clients without recording it; returns what records it later. */
+  announce(notification: CoreNotification): () => void;
+  /** Takes back an item clients were shown that is not part of the turn: it completes empty and leaves it. */
+  withdraw(turnId: string, item: ThreadItem): void;
   /** Server requests go through the session, which tracks what the thread is waiting on. */
   sendRequest: ServerRequestSender;
   /** What the model was last told about cwd and permissions, or null before the first turn. */
@@ -478,25 +483,32 @@ export class TurnRunner {
   private async sample(request?: ModelRequest, quiet = false): Promise<SampleOutcome> {
     const o = this.host.options;
     const budget = new RetryBudget(o.retry.requestMaxRetries, o.retry.streamMaxRetries);
+    const host: CollectorHost = quiet
+      ? { announce: () => () => undefined, withdraw: () => undefined }
+      : { announce: (n) => this.host.announce(n), withdraw: (turnId, item) => this.host.withdraw(turnId, item) };
+    // A failed attempt's items, carried on by the next one.
+    let carried: CarriedItems | null = null;
     for (;;) {
-      const collector = new SampleCollector(
-        o.threadId,
-        this.id,
-        quiet ? () => undefined : (n) => this.host.emit(n),
-        () => undefined,
-      );
+      const collector: SampleCollector = new SampleCollector(o.threadId, this.id, host, carried);
       try {
         for await (const event of o.modelClient.stream(request ?? this.buildRequest(), this.signal)) {
           collector.handle(event);
         }
         return collector.outcome();
       } catch (e) {
-        collector.abandon();
-        if (this.signal.aborted) throw abortError(this.signal);
+        if (this.signal.aborted) {
+          collector.abandon();
+          throw abortError(this.signal);
+        }
         const err =
           e instanceof ModelError ? e : new ModelError(errorMessage(e), 'Other', { retryable: false, phase: 'stream' });
         const decision = budget.next(err);
-        if (!decision.retry) throw exhaustedError(err, decision);
+        if (!decision.retry) {
+          collector.abandon();
+          throw exhaustedError(err, decision);
+        }
+        const left = collector.suspend();
+        carried = left;
         this.host.emit({
           method: 'error',
           params: {
@@ -510,7 +522,13 @@ export class TurnRunner {
             turnId: this.id,
           },
         });
-        await delay(decision.delayMs, this.signal);
+        try {
+          await delay(decision.delayMs, this.signal);
+        } catch (stopped) {
+          // Interrupted while waiting to retry: the failed attempt was the last one.
+          SampleCollector.close(o.threadId, this.id, host, left);
+          throw stopped;
+        }
       }
     }
   }
