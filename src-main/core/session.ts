@@ -13,6 +13,7 @@ import type { CoreNotification, ServerRequestSender } from '../tools/types';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
+import { dropFromTurn, noteInTurns } from './turn-record';
 import { TurnRunner, type TurnHost, type UserShellInput } from './turn-runner';
 import type {
   Op,
@@ -205,33 +206,16 @@ export class Session implements TurnHost {
    */
   withdraw(turnId: string, item: ThreadItem): void {
     this.publish({ method: 'item/completed', params: { threadId: this.threadId, turnId, item } }, false);
-    const record = this.turns.find((t) => t.turn.id === turnId);
-    const at = record ? lastIndexOfItem(record.items, item.id) : -1;
-    if (at >= 0) record?.items.splice(at, 1);
+    dropFromTurn(
+      this.turns.find((t) => t.turn.id === turnId),
+      item.id,
+    );
   }
 
   private publish(event: CoreNotification, record: boolean): ServerNotification {
     const notification = this.stamp(event);
     if (record) this.options.recorder?.notification(notification);
-    if (notification.method === 'turn/diff/updated') {
-      const turn = this.turns.find((t) => t.turn.id === notification.params.turnId);
-      if (turn) turn.diff = notification.params.diff;
-    }
-    if (notification.method === 'item/started' || notification.method === 'item/completed') {
-      const turn = this.turns.find((t) => t.turn.id === notification.params.turnId);
-      if (turn) {
-        turn.open ??= new Map();
-        const { item } = notification.params;
-        if (notification.method === 'item/started') turn.open.set(item.id, item);
-        else if (turn.open.delete(item.id)) turn.items.push(item);
-        else {
-          // Completed again (a retried model attempt said it anew): the newer one replaces it.
-          const at = lastIndexOfItem(turn.items, item.id);
-          if (at >= 0) turn.items[at] = item;
-          else turn.items.push(item);
-        }
-      }
-    }
+    noteInTurns(this.turns, notification);
     this.broadcast(notification);
     return notification;
   }
@@ -418,12 +402,6 @@ export class Session implements TurnHost {
   private emitStatus(): void {
     this.emit({ method: 'thread/status/changed', params: { threadId: this.threadId, status: this.status } });
   }
-}
-
-/** Where an item is among a turn's completed items (searched from the newest), or -1. */
-function lastIndexOfItem(items: readonly ThreadItem[], id: string): number {
-  for (let i = items.length - 1; i >= 0; i--) if (items[i]?.id === id) return i;
-  return -1;
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {
