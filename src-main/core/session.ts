@@ -304,7 +304,9 @@ export class Session implements TurnHost {
         if (this.active?.steer(op.input)) return { turn: this.active.snapshot() };
         // The running turn is already ending: this input starts the next turn once it has.
         if (this.active) await this.activeFinished;
-        return { turn: this.begin(op.input, op.options) };
+        const turn = this.begin(op.input, op.options);
+        await this.inputSaved();
+        return { turn };
       }
       case 'compact': {
         if (this.active) throw new SessionError('a turn is running; compact the thread once it has finished');
@@ -392,6 +394,16 @@ export class Session implements TurnHost {
       this.emitStatus();
     });
     return record.turn;
+  }
+
+  /**
+   * Resolves once the new turn's first input is recorded and fsynced, so that a client answered `turn/start`
+   * can rely on the user's message being on disk. A disk that refuses it is already told to clients (and
+   * fails the turn when it ends); the turn runs all the same.
+   */
+  private async inputSaved(): Promise<void> {
+    await this.active?.inputRecorded;
+    await this.options.recorder?.durable().catch(() => undefined);
   }
 
   private mustHaveActive(): Turn {

@@ -81,6 +81,12 @@ export class TurnRunner {
   private readonly review: ReviewTurnInput | null = null;
   private readonly startedAtMs: number;
   readonly done: Promise<Turn>;
+  /**
+   * Resolves once the turn's first input is recorded (the user's message in the history and the rollout),
+   * or the turn ended before it was: `turn/start` is answered after it is on disk.
+   */
+  readonly inputRecorded: Promise<void>;
+  private markInputRecorded: () => void = () => undefined;
 
   constructor(
     private readonly host: TurnHost,
@@ -89,6 +95,7 @@ export class TurnRunner {
     private readonly turnOptions: TurnOptions = {},
   ) {
     this.startedAtMs = Date.now();
+    this.inputRecorded = new Promise((resolve) => (this.markInputRecorded = resolve));
     this.turnDiff = new TurnDiffTracker(findRepoRoot(settings.cwd));
     this.orchestrator = new ToolOrchestrator(host.options.safety, host.options.checkpoints ?? null);
     if (input === 'compact') {
@@ -105,6 +112,8 @@ export class TurnRunner {
       this.pending.push(input);
       this.done = this.run(false);
     }
+    const mark = (): void => this.markInputRecorded();
+    this.done.then(mark, mark);
   }
 
   get signal(): AbortSignal {
@@ -257,8 +266,18 @@ export class TurnRunner {
         await this.runReview(this.review);
         return this.snapshot('completed', null);
       }
-      if (this.overLimit()) await this.compact();
-      await this.recordContext();
+      // The user's message is recorded first thing (after the context it follows), so that it is on disk
+      // when `turn/start` is answered. A history over the limit is then compacted without it, and the
+      // message follows the summary and the context again (the model sees it last, as it would have).
+      const overLimit = this.overLimit();
+      if (!overLimit) await this.recordContext();
+      const input = await this.drainPending();
+      this.markInputRecorded();
+      if (overLimit) {
+        await this.compact(input.length);
+        await this.recordContext();
+        this.host.appendHistory(...input);
+      }
       // Tools that are still being discovered (MCP servers starting) are waited for, within their timeouts.
       await this.host.options.tools.prepare(this.signal);
       let compactedForLength = false;
@@ -344,17 +363,22 @@ export class TurnRunner {
     this.host.contextRef = contextReference(this.settings);
   }
 
-  private async drainPending(): Promise<void> {
-    if (this.pendingItems.length > 0) this.host.appendHistory(...this.pendingItems.splice(0));
+  /** Appends what waits for the next request to the history (and the rollout); returns what it appended. */
+  private async drainPending(): Promise<ResponseItem[]> {
+    const appended = this.pendingItems.splice(0);
+    if (appended.length > 0) this.host.appendHistory(...appended);
     while (this.pending.length > 0) {
       const input = this.pending.shift();
       if (!input) continue;
-      this.host.appendHistory(await userInputToMessage(input, this.settings.cwd));
+      const message = await userInputToMessage(input, this.settings.cwd);
+      appended.push(message);
+      this.host.appendHistory(message);
       const item = { type: 'userMessage' as const, id: newItemId(), content: input };
       const { threadId } = this.host.options;
       this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
       this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item } });
     }
+    return appended;
   }
 
   private overLimit(): boolean {
@@ -367,8 +391,10 @@ export class TurnRunner {
    * Replaces the history with the user's recent messages, a handoff summary written by the model and
    * the thread's working memory; the context is sent again at the next request.
    */
-  private async compact(): Promise<void> {
+  private async compact(newest = 0): Promise<void> {
     const o = this.host.options;
+    // `newest`: items just appended that the compaction leaves out (they go back after it).
+    const before = newest === 0 ? this.host.history : this.host.history.slice(0, this.host.history.length - newest);
     const { threadId } = o;
     const item = { type: 'contextCompaction' as const, id: newItemId() };
     this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
@@ -382,7 +408,7 @@ export class TurnRunner {
         reasoning: request.reasoning,
         promptCacheKey: request.promptCacheKey,
       },
-      this.host.history,
+      before,
       this.signal,
       (e) => e instanceof ModelError && e.info === 'ContextWindowExceeded',
     );
@@ -393,7 +419,7 @@ export class TurnRunner {
       });
     const { summary, memory } = parseCompactionAnswer(answer);
     this.host.workingMemory = mergeMemory(this.host.workingMemory, memory);
-    const replacement = replacementHistory(this.host.history, summary, this.host.workingMemory);
+    const replacement = replacementHistory(before, summary, this.host.workingMemory);
     this.host.replaceHistory(replacement);
     o.recorder?.compacted({ message: summary, replacementHistory: replacement });
     this.host.contextRef = null;

@@ -35,6 +35,8 @@ export interface SessionRecorder {
   compacted(ctx: { message: string; replacementHistory: ResponseItem[] }): void;
   /** The turn ended: fsync. Rejects (with a `RolloutWriteError`) when what was recorded is not on disk. */
   turnEnded(): Promise<void>;
+  /** Fsyncs what was recorded so far (a turn's first input); rejects as `turnEnded` does. */
+  durable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -195,7 +197,11 @@ export class RolloutRecorder implements SessionRecorder {
     this.write([{ type: 'compacted', payload: { message: ctx.message, replacement_history: ctx.replacementHistory } }]);
   }
 
-  async turnEnded(): Promise<void> {
+  turnEnded(): Promise<void> {
+    return this.durable();
+  }
+
+  async durable(): Promise<void> {
     try {
       await this.writer.durable();
     } finally {
