@@ -94,6 +94,8 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   };
   const manager = new ThreadManager({ log, unloadAfterMs: options.unloadAfterMs ?? 30 * 60_000 });
   saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
+  // A list answered while a new index was being built said so (`weftIndexing`); this says it is whole now.
+  store.onIndexed(() => manager.broadcast({ method: 'weft/threads/indexed', params: {} }));
   const attention = new Set<(e: AttentionEvent) => void>();
   const waitingListeners = new Set<(count: number) => void>();
   const waiting = new Set<string>();

@@ -170,6 +170,7 @@ export class RolloutRecorder implements SessionRecorder {
       case 'mcpServer/startupStatus/updated':
       case 'mcpServer/oauthLogin/completed':
       case 'weft/git/progress':
+      case 'weft/threads/indexed':
         return;
       case 'thread/reverted':
         // The revert is in the rollout already: store.rollback appends its thread_rolled_back line.

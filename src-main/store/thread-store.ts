@@ -83,7 +83,11 @@ export class ThreadStore {
       // A damaged index was replaced by an empty one: rebuild it whatever `repair` says.
       store.catalog.recoveries++;
       store.catalog.rebuild();
-    } else if (options.repair !== false) void store.catalog.queueRepair(false, null, false, true);
+    } else {
+      // A new index (deleted, or never made) fills up as its first repair goes: lists say so meanwhile.
+      store.catalog.building = opened.fresh;
+      if (options.repair !== false) void store.catalog.queueRepair(false, null, false, true);
+    }
     return store;
   }
 
@@ -99,6 +103,18 @@ export class ThreadStore {
   /** Runs `work` (a client's request) ahead of the background repairs, which pause until it is done. */
   inForeground<T>(work: () => Promise<T>): Promise<T> {
     return this.catalog.inForeground(work);
+  }
+
+  /**
+   * Whether the index is being built from nothing (a new file) and does not list every thread yet; `listener`
+   * is called when it does (returns the unsubscribe).
+   */
+  get indexing(): boolean {
+    return this.catalog.building;
+  }
+
+  onIndexed(listener: () => void): () => void {
+    return this.catalog.whenBuilt(listener);
   }
 
   /** Resolves when the background repair (or the latest reindex / import) has finished. */
@@ -278,15 +294,19 @@ export class ThreadStore {
 
   /**
    * `list`, complete even when the index was just found damaged: then the page is taken again once the
-   * rebuild from the rollouts has finished.
+   * rebuild from the rollouts has finished. While a new index is first built (`indexing`), the page holds
+   * what is indexed so far and says so: such a build takes seconds with thousands of threads, which no list
+   * should wait for.
    */
-  async listComplete(params: ListParamsInput = {}): Promise<{ data: Thread[]; nextCursor: string | null }> {
+  async listComplete(
+    params: ListParamsInput = {},
+  ): Promise<{ data: Thread[]; nextCursor: string | null; indexing: boolean }> {
     if (this.catalog.rebuilding !== null) await this.whenIndexed();
     const recoveries = this.catalog.recoveries;
     const page = this.list(params);
-    if (this.catalog.recoveries === recoveries) return page;
+    if (this.catalog.recoveries === recoveries) return { ...page, indexing: this.catalog.building };
     await this.whenIndexed();
-    return this.list(params);
+    return { ...this.list(params), indexing: this.catalog.building };
   }
 
   /** A thread, with its turns when asked: all of them, or `turnsLimit` at a time from the newest. */

@@ -220,6 +220,8 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
           manager.isLoaded(t.id) ? { ...t, status: manager.liveThread(t.id, false)?.status ?? t.status } : t,
         ),
         nextCursor: page.nextCursor,
+        // A new index is being built: this page holds what is indexed so far (weft/threads/indexed follows).
+        ...(page.indexing ? { weftIndexing: true } : {}),
       };
     },
 

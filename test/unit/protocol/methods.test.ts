@@ -108,6 +108,7 @@ const serverNotificationMethods = [
   'mcpServer/oauthLogin/completed',
   'command/exec/outputDelta',
   'weft/git/progress',
+  'weft/threads/indexed',
   'error',
   'warning',
 ];
