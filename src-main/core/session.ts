@@ -1,7 +1,6 @@
 import type {
   ResponseItem,
   ServerNotification,
-  ServerRequest,
   ThreadActiveFlag,
   ThreadItem,
   ThreadStatus,
@@ -13,6 +12,7 @@ import type { CoreNotification, ServerRequestSender } from '../tools/types';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
+import { stampNotification, stampRequest } from './stamps';
 import { dropFromTurn, noteInTurns } from './turn-record';
 import { TurnRunner, type TurnHost, type UserShellInput } from './turn-runner';
 import type {
@@ -150,19 +150,7 @@ export class Session implements TurnHost {
       request.method === 'item/tool/requestUserInput' ? 'waitingOnUserInput' : 'waitingOnApproval';
     this.waiting.set(flag, (this.waiting.get(flag) ?? 0) + 1);
     this.emitStatus();
-    const startedAtMs = this.nowMs();
-    const stamped: ServerRequest =
-      request.method === 'item/tool/requestUserInput'
-        ? { method: request.method, params: { ...request.params, isBlocking: request.params.isBlocking ?? true } }
-        : request.method === 'item/commandExecution/requestApproval'
-          ? {
-              method: request.method,
-              params: { ...request.params, startedAtMs: request.params.startedAtMs ?? startedAtMs },
-            }
-          : {
-              method: request.method,
-              params: { ...request.params, startedAtMs: request.params.startedAtMs ?? startedAtMs },
-            };
+    const stamped = stampRequest(request, this.nowMs());
     try {
       const answer = await this.options.sendRequest(stamped, signal);
       if (request.method !== 'item/tool/requestUserInput') {
@@ -213,28 +201,11 @@ export class Session implements TurnHost {
   }
 
   private publish(event: CoreNotification, record: boolean): ServerNotification {
-    const notification = this.stamp(event);
+    const notification = stampNotification(event, () => this.nowMs());
     if (record) this.options.recorder?.notification(notification);
     noteInTurns(this.turns, notification);
     this.broadcast(notification);
     return notification;
-  }
-
-  private stamp(event: CoreNotification): ServerNotification {
-    switch (event.method) {
-      case 'item/started':
-        return {
-          method: event.method,
-          params: { ...event.params, startedAtMs: event.params.startedAtMs ?? this.nowMs() },
-        };
-      case 'item/completed':
-        return {
-          method: event.method,
-          params: { ...event.params, completedAtMs: event.params.completedAtMs ?? this.nowMs() },
-        };
-      default:
-        return event;
-    }
   }
 
   private nowMs(): number {

@@ -3,7 +3,6 @@ import {
   type CommandExecutionItem,
   type ContentItem,
   type ResponseItem,
-  type ThreadItem,
   type ThreadTokenUsage,
   type Turn,
   type TurnError,
@@ -13,12 +12,11 @@ import { runUserShell, userShellMessage } from '../terminal/user-shell';
 import { parseCommandActions } from '../tools/command-actions';
 import { contextItems, contextReference, type ContextReference } from '../context/initial-context';
 import { ModelError } from '../model/errors';
-import { exhaustedError, RetryBudget } from '../model/retry';
 import type { ModelRequest, ModelUsage } from '../model/types';
 import { findRepoRoot, TurnDiffTracker } from '../tools/turn-diff';
-import type { CoreNotification, ServerRequestSender, ToolCall, ToolContext, ToolResult } from '../tools/types';
+import type { ServerRequestSender, ToolCall, ToolContext, ToolResult } from '../tools/types';
 import { ToolOrchestrator } from '../tools/orchestrator';
-import { abortError, delay, isAbortError } from '../util/abort';
+import { isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import {
@@ -29,8 +27,9 @@ import {
   type WorkingMemory,
 } from '../context/compaction';
 import { reviewHistoryText, type ReviewTurnInput } from './review-turn';
-import { SampleCollector, type CarriedItems, type CollectorHost, type SampleOutcome } from './sample-collector';
-import type { SessionOptions, TurnOptions, TurnSettings } from './types';
+import type { SampleOutcome } from './sample-collector';
+import { codexErrorInfo, sampleWithRetries, type SamplingHost } from './sampling';
+import type { TurnOptions, TurnSettings } from './types';
 import { userInputToMessage } from './user-input';
 
 /** The user's own command (`thread/shellCommand`). */
@@ -40,16 +39,10 @@ export interface UserShellInput {
 }
 
 /** What a turn shares with its session. */
-export interface TurnHost {
-  readonly options: SessionOptions;
+export interface TurnHost extends SamplingHost {
   readonly history: readonly ResponseItem[];
   /** Appends to the model-visible history (and the thread's rollout). */
   appendHistory(...items: ResponseItem[]): void;
-  emit(notification: CoreNotification): void;
-  /** Sends a notification to clients without recording it; returns what records it later. */
-  announce(notification: CoreNotification): () => void;
-  /** Takes back an item clients were shown that is not part of the turn: it completes empty and leaves it. */
-  withdraw(turnId: string, item: ThreadItem): void;
   /** Server requests go through the session, which tracks what the thread is waiting on. */
   sendRequest: ServerRequestSender;
   /** What the model was last told about cwd and permissions, or null before the first turn. */
@@ -506,57 +499,13 @@ export class TurnRunner {
    * One model response, retried on drops and 5xx/429 within the provider's budgets. `quiet`: its items
    * are collected but not shown (a review's raw answer).
    */
-  private async sample(request?: ModelRequest, quiet = false): Promise<SampleOutcome> {
-    const o = this.host.options;
-    const budget = new RetryBudget(o.retry.requestMaxRetries, o.retry.streamMaxRetries);
-    const host: CollectorHost = quiet
-      ? { announce: () => () => undefined, withdraw: () => undefined }
-      : { announce: (n) => this.host.announce(n), withdraw: (turnId, item) => this.host.withdraw(turnId, item) };
-    // A failed attempt's items, carried on by the next one.
-    let carried: CarriedItems | null = null;
-    for (;;) {
-      const collector: SampleCollector = new SampleCollector(o.threadId, this.id, host, carried);
-      try {
-        for await (const event of o.modelClient.stream(request ?? this.buildRequest(), this.signal)) {
-          collector.handle(event);
-        }
-        return collector.outcome();
-      } catch (e) {
-        if (this.signal.aborted) {
-          collector.abandon();
-          throw abortError(this.signal);
-        }
-        const err =
-          e instanceof ModelError ? e : new ModelError(errorMessage(e), 'Other', { retryable: false, phase: 'stream' });
-        const decision = budget.next(err);
-        if (!decision.retry) {
-          collector.abandon();
-          throw exhaustedError(err, decision);
-        }
-        const left = collector.suspend();
-        carried = left;
-        this.host.emit({
-          method: 'error',
-          params: {
-            error: {
-              message: `Reconnecting... ${decision.attempt}/${decision.max}`,
-              codexErrorInfo: codexErrorInfo(err.info),
-              additionalDetails: err.message,
-            },
-            willRetry: true,
-            threadId: o.threadId,
-            turnId: this.id,
-          },
-        });
-        try {
-          await delay(decision.delayMs, this.signal);
-        } catch (stopped) {
-          // Interrupted while waiting to retry: the failed attempt was the last one.
-          SampleCollector.close(o.threadId, this.id, host, left);
-          throw stopped;
-        }
-      }
-    }
+  private sample(request?: ModelRequest, quiet = false): Promise<SampleOutcome> {
+    return sampleWithRetries(this.host, {
+      turnId: this.id,
+      request: () => request ?? this.buildRequest(),
+      signal: this.signal,
+      quiet,
+    });
   }
 
   private recordUsage(usage: ModelUsage): void {
@@ -609,9 +558,4 @@ function toolOutputItem(call: ToolCall, result: ToolResult): ResponseItem {
   return call.kind === 'custom'
     ? { type: 'custom_tool_call_output', call_id: call.callId, output }
     : { type: 'function_call_output', call_id: call.callId, output };
-}
-
-/** Codex's v2 wire spelling of its error kinds: camelCase. */
-function codexErrorInfo(info: ModelError['info']): string {
-  return info.charAt(0).toLowerCase() + info.slice(1);
 }
