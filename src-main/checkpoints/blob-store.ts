@@ -17,8 +17,12 @@ import {
   utimesSync,
   writeSync,
 } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateSync, inflate, inflateSync } from 'node:zlib';
+
+const inflateAsync = promisify(inflate);
 
 export class BlobDamagedError extends Error {
   constructor(readonly hash: string) {
@@ -84,6 +88,18 @@ export class BlobStore {
     let bytes: Buffer;
     try {
       bytes = inflateSync(readFileSync(this.pathOf(hash)));
+    } catch {
+      throw new BlobDamagedError(hash);
+    }
+    if (hashBytes(bytes) !== hash) throw new BlobDamagedError(hash);
+    return bytes;
+  }
+
+  /** `get` without blocking: the file is read and inflated off the event loop's critical path. */
+  async read(hash: string): Promise<Buffer> {
+    let bytes: Buffer;
+    try {
+      bytes = await inflateAsync(await readFile(this.pathOf(hash)));
     } catch {
       throw new BlobDamagedError(hash);
     }

@@ -8,6 +8,7 @@
  */
 import { mkdirSync, rmSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
+import { childKey, fsPath, keyOfName } from './path-key';
 
 const BARRIER_TIMEOUT_MS = 5000;
 
@@ -33,18 +34,13 @@ export class DirWatcher {
   add(dirRel: string): boolean {
     if (this.watchers.has(dirRel)) return true;
     try {
-      const watcher = watch(
-        dirRel === '' ? this.root : join(this.root, dirRel),
-        { persistent: false },
-        (_event, name) => {
-          if (name === null || name === '') {
-            this.lost = true;
-            return;
-          }
-          const fileName = name.toString();
-          this.dirty.add(dirRel === '' ? fileName : `${dirRel}/${fileName}`);
-        },
-      );
+      const watcher = watch(fsPath(this.root, dirRel), { persistent: false, encoding: 'buffer' }, (_event, name) => {
+        if (name === null || name.length === 0) {
+          this.lost = true;
+          return;
+        }
+        this.dirty.add(childKey(dirRel, keyOfName(name)));
+      });
       watcher.on('error', () => {
         // The directory went away (its parent's event reports that) or the watch broke.
         this.watchers.delete(dirRel);

@@ -4,10 +4,15 @@
  * a discard record refers to. Records are never removed by Weft on its own; a restore marks them.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { confinedPath, readEntry } from '../util/workspace-file';
 import { BlobStore, hashBytes } from './blob-store';
+
+/** Largest file a discard keeps (it is held in memory once); a larger one is not discarded. */
+const MAX_KEPT_BYTES = 512 * 1024 * 1024;
 
 const DiscardRecordFile = z.object({
   id: z.string(),
@@ -33,23 +38,26 @@ export class DiscardConflictError extends Error {
   }
 }
 
-function readIfFile(path: string): { bytes: Buffer; mode: number } | null {
-  try {
-    const st = lstatSync(path);
-    if (!st.isFile()) return null;
-    return { bytes: readFileSync(path), mode: st.mode & 0o7777 };
-  } catch {
-    return null;
-  }
+/**
+ * The regular file at `path` (already confined to its root), or null for anything else: a symlink or a
+ * FIFO is neither followed nor opened (see util/workspace-file.ts).
+ */
+async function readIfFile(path: string): Promise<{ bytes: Buffer; mode: number } | null> {
+  const entry = await readEntry(path, MAX_KEPT_BYTES);
+  if (entry.kind === 'tooLarge')
+    throw new Error(
+      `${path} is ${(entry.size / 1048576).toFixed(0)} MiB; discards keep at most ${MAX_KEPT_BYTES / 1048576} MiB so they can be restored, so it was left as it is`,
+    );
+  return entry.kind === 'file' ? { bytes: entry.bytes, mode: entry.mode } : null;
 }
 
 /** Writes a file through a temp file + rename, with `mode`. */
-function writeAtomic(path: string, bytes: Buffer, mode: number): void {
-  mkdirSync(dirname(path), { recursive: true });
+async function writeAtomic(path: string, bytes: Buffer, mode: number): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.weft-restore-${randomBytes(4).toString('hex')}`;
-  writeFileSync(tmp, bytes, { mode });
-  chmodSync(tmp, mode);
-  renameSync(tmp, path);
+  await writeFile(tmp, bytes, { mode });
+  await chmod(tmp, mode);
+  await rename(tmp, path);
 }
 
 export class DiscardStore {
@@ -73,11 +81,11 @@ export class DiscardStore {
     input: { root: string; path: string; kind: DiscardRecord['kind']; summary: string },
     discard: () => Promise<T>,
   ): Promise<DiscardRecord> {
-    const file = join(input.root, input.path);
-    const before = readIfFile(file);
+    const file = await confinedPath(input.root, input.path);
+    const before = await readIfFile(file);
     const stored = before === null ? null : { hash: this.blobs.put(before.bytes).hash, mode: before.mode };
     await discard();
-    const after = readIfFile(file);
+    const after = await readIfFile(file);
     const record: DiscardRecord = {
       id: `${this.now().toString(36)}-${randomBytes(4).toString('hex')}`,
       root: input.root,
@@ -109,11 +117,12 @@ export class DiscardStore {
   }
 
   /** Puts the content back. A file changed since the discard is a conflict unless `force`. */
-  restore(id: string, force: boolean): DiscardRecord {
+  async restore(id: string, force: boolean): Promise<DiscardRecord> {
     const record = this.get(id);
     if (record === null) throw new Error(`there is no discard ${id}`);
-    const file = join(record.root, record.path);
-    const current = readIfFile(file);
+    // Confined again now: a folder on the way may have become a symlink out of the workspace since.
+    const file = await confinedPath(record.root, record.path);
+    const current = await readIfFile(file);
     const currentHash = current === null ? null : hashBytes(current.bytes);
     if (currentHash !== record.afterHash) {
       if (!force) throw new DiscardConflictError(record.path);
@@ -134,7 +143,7 @@ export class DiscardStore {
     if (record.before === null) {
       throw new Error(`${record.path} did not exist before the discard; nothing to put back`);
     }
-    writeAtomic(file, this.blobs.get(record.before.hash), record.before.mode);
+    await writeAtomic(file, this.blobs.get(record.before.hash), record.before.mode);
     const restored = { ...record, restored: true };
     this.write(restored);
     return restored;

@@ -3,7 +3,6 @@
  * committed base, then the checkpointed state written over it) or, outside git, a copy of the folder
  * (reflinks where the filesystem has them). The original workspace is only read.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -21,14 +20,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
-import { promisify } from 'node:util';
+import { git } from '../safety/git/run';
 import type { BlobStore } from './blob-store';
 import { CheckpointError } from './errors';
 import { IgnoreRules } from './ignore-rules';
+import { childKey, fsPath, keyOfName } from './path-key';
 import { STAGING_PREFIX } from './restore-apply';
 import type { Entry } from './types';
-
-const run = promisify(execFile);
 
 export interface ForkFilesResult {
   /** The new thread's working directory. */
@@ -42,10 +40,10 @@ export interface ForkFilesResult {
 
 async function gitTopLevel(root: string): Promise<string | null> {
   try {
-    const { stdout } = await run('git', ['-C', root, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
+    const { stdout } = await git(root, ['rev-parse', '--show-toplevel']);
     const top = stdout.trim();
     if (top === '') return null;
-    await run('git', ['-C', root, 'rev-parse', '--verify', '--quiet', 'HEAD'], { encoding: 'utf8' });
+    await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
     return top;
   } catch {
     return null;
@@ -71,7 +69,8 @@ export async function createForkFiles(input: {
   if (top !== null) {
     const branch = `weft/${input.shortId}`;
     try {
-      await run('git', ['-C', top, 'worktree', 'add', '--quiet', '-b', branch, dest, 'HEAD'], { encoding: 'utf8' });
+      // Runs no hook (post-checkout) and none of the repository's own filters (safety/git/run.ts).
+      await git(top, ['worktree', 'add', '--quiet', '-b', branch, dest, 'HEAD']);
     } catch (error) {
       const detail = error instanceof Error && 'stderr' in error ? String(error.stderr).trim() : String(error);
       throw new CheckpointError(`could not create a git worktree for the fork: ${detail}`);
@@ -108,7 +107,7 @@ function materialize(
   for (const path of paths) {
     const entry = state.get(path);
     if (entry === undefined) continue;
-    const abs = join(dest, path);
+    const abs = fsPath(dest, path);
     const existing = kindOf(abs);
     if (entry.kind === 'dir') {
       if (existing !== 'dir') {
@@ -128,7 +127,7 @@ function materialize(
     let bytes: Buffer;
     if (entry.hash === null) {
       try {
-        bytes = readFileSync(join(source, path));
+        bytes = readFileSync(fsPath(source, path));
         notes.push(`${path}: copied as it is now (its checkpoint was too large to keep)`);
       } catch {
         notes.push(`${path}: left out: not checkpointed (too large) and no longer in the project`);
@@ -148,27 +147,28 @@ function materialize(
   // Files the committed base has but the state does not (the agent deleted them).
   const rules = new IgnoreRules(dest);
   const prune = (dirRel: string): void => {
-    let names: string[];
+    let names: Buffer[];
     try {
-      names = readdirSync(dirRel === '' ? dest : join(dest, dirRel));
+      names = readdirSync(fsPath(dest, dirRel), { encoding: 'buffer' });
     } catch {
       return;
     }
-    for (const name of names) {
+    for (const bytes of names) {
+      const name = keyOfName(bytes);
       if (name === '.git') continue;
-      const rel = dirRel === '' ? name : `${dirRel}/${name}`;
-      const kind = kindOf(join(dest, rel));
+      const rel = childKey(dirRel, name);
+      const kind = kindOf(fsPath(dest, rel));
       if (kind === 'dir') {
         if (rules.ignored(rel, true)) continue;
-        if (!state.has(rel)) rmSync(join(dest, rel), { recursive: true, force: true });
+        if (!state.has(rel)) rmSync(fsPath(dest, rel), { recursive: true, force: true });
         else prune(rel);
-      } else if (!rules.ignored(rel, false) && !state.has(rel)) rmSync(join(dest, rel), { force: true });
+      } else if (!rules.ignored(rel, false) && !state.has(rel)) rmSync(fsPath(dest, rel), { force: true });
     }
   };
   prune('');
 }
 
-function kindOf(abs: string): 'file' | 'symlink' | 'dir' | null {
+function kindOf(abs: string | Buffer): 'file' | 'symlink' | 'dir' | null {
   try {
     const st = lstatSync(abs);
     return st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : 'file';

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { childKey, fsPath } from './path-key';
 
 export class IgnoreRules {
   private readonly byDir = new Map<string, Ignore | null>();
@@ -40,9 +41,8 @@ export class IgnoreRules {
     const cached = this.byDir.get(dirRel);
     if (cached !== undefined) return cached;
     const texts: string[] = [];
-    const dir = dirRel === '' ? this.root : join(this.root, dirRel);
     if (dirRel === '') texts.push(readText(join(this.root, '.git', 'info', 'exclude')));
-    texts.push(readText(join(dir, '.gitignore')));
+    texts.push(readText(fsPath(this.root, childKey(dirRel, '.gitignore'))));
     const body = texts.join('\n');
     const rules = body.trim() === '' ? null : ignore().add(body);
     this.byDir.set(dirRel, rules);
@@ -50,7 +50,7 @@ export class IgnoreRules {
   }
 }
 
-function readText(path: string): string {
+function readText(path: string | Buffer): string {
   try {
     return readFileSync(path, 'utf8');
   } catch {

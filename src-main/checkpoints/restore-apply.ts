@@ -1,382 +1,341 @@
 /**
- * Puts a set of paths into given states, all or nothing from the user's point of view. Every new
- * file is staged first in `<root>/.weft-restore-<id>/` (same filesystem, so renames are atomic); a
- * journal in the checkpoint store then says "applying" (fsynced) and the staged files are renamed
- * into place, each replaced file kept as a hard link backup. On an error the applied steps are undone
- * from the backups; after a crash, `recoverRestores` finishes what a journal says was applying (or
- * drops what was only staged), so the workspace ends in the old or the new state, never between.
- * No step follows a symlink: a path whose parent inside the workspace is a symlink is refused.
+ * Puts a set of paths into given states. Every new file is first staged as `<root>/.weft-restore-<id>.nN`
+ * (inside the workspace: the same file system, so each step is one rename, and hard-link backups work);
+ * a journal in the checkpoint store then says "applying" (fsynced) and the steps run. A path that cannot
+ * be restored (something in the way, a folder that is a symlink, its content lost) is reported with its
+ * reason and every other path is restored; an unexpected error undoes the steps done. After a crash,
+ * `recoverRestores` finishes what a journal says was applying (or drops what was only staged).
+ *
+ * Nothing is done by path: the root is opened from `/` without following symlinks and every folder
+ * written into is held open (see restore-ops.ts), so a background process swapping a folder for a
+ * symlink cannot make the restore write outside the workspace. Staged entries are created in the held
+ * root itself (O_CREAT | O_EXCL | O_NOFOLLOW), not in a staging folder: between a folder's mkdir and its
+ * open a watching process can always put a symlink in its place (measured: it won nearly every time),
+ * while the root cannot be swapped once it is open. A staged entry replaced by someone is still only
+ * moved within the workspace, and the look after the restore reports that path as not restored.
+ * The work is asynchronous (node:fs/promises), so a big restore does not hold the event loop.
  */
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, realpath, symlink, unlink } from 'node:fs/promises';
+import { OpenDir } from '../util/open-dir';
+import { BlobDamagedError, type BlobStore } from './blob-store';
+import { CheckpointError } from './errors';
+import { keyProblem } from './path-key';
 import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  fsyncSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  symlinkSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
-import { isAbsolute, join } from 'node:path';
-import { z } from 'zod';
-import type { BlobStore } from './blob-store';
+  currentOwner,
+  ownerAlive,
+  readJournals,
+  removeJournal,
+  writeJournal,
+  type Journal,
+  type Kind,
+  type Op,
+  type ThreadRevert,
+} from './restore-journal';
+import { applyOp, DirCache, parentsOf, PathRefusal, refusalOf, undoOp } from './restore-ops';
 import type { Entry } from './types';
 
 export const STAGING_PREFIX = '.weft-restore-';
+/** Files staged at once. */
+const STAGE_CONCURRENCY = 8;
 
-/** One path and the state it should end in (null = absent). */
+/** One path, the state it should end in (null = absent), and the state the plan saw it in. */
 export interface DesiredState {
   path: string;
   state: Entry | null;
+  current: Entry | null;
 }
 
-const OpSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('place'), path: z.string(), stage: z.string(), backup: z.string() }),
-  z.object({ kind: z.literal('remove'), path: z.string(), backup: z.string() }),
-  z.object({ kind: z.literal('rmdir'), path: z.string() }),
-  z.object({ kind: z.literal('mkdir'), path: z.string(), mode: z.int() }),
-  z.object({ kind: z.literal('chmod'), path: z.string(), mode: z.int(), oldMode: z.int() }),
-]);
-type Op = z.infer<typeof OpSchema>;
-
-const JournalSchema = z.object({
-  v: z.literal(1),
-  id: z.string(),
-  root: z.string(),
-  state: z.enum(['staging', 'applying']),
-  ops: z.array(OpSchema),
-});
-type Journal = z.infer<typeof JournalSchema>;
-
-export class UnsafePathError extends Error {
-  constructor(
-    readonly path: string,
-    reason: string,
-  ) {
-    super(`${path}: not restored: ${reason}`);
-    this.name = 'UnsafePathError';
-  }
+/** A path left as it was, and why (for people). */
+export interface NotRestored {
+  path: string;
+  reason: string;
 }
 
 export interface ApplyHooks {
   /** Called once everything is staged, before the first step (tests use it to stop a process there). */
   afterStaging?: () => Promise<void> | void;
-  /** Called after each applied step (tests use it to stop a process mid-restore). */
+  /** Called after each step (tests use it to stop a process mid-restore). */
   afterStep?: (index: number, total: number) => Promise<void> | void;
 }
 
+export interface ApplyRequest {
+  root: string;
+  journalDir: string;
+  blobs: BlobStore;
+  desired: readonly DesiredState[];
+  hooks?: ApplyHooks;
+  /** The thread revert this restore belongs to: the journal stays until `finishRevert` says it is written. */
+  thread?: ThreadRevert | null;
+}
+
 export interface ApplyResult {
-  /** Paths that were left as they were, with the reason (e.g. a folder that still holds other files). */
-  skipped: string[];
+  /** Desired paths now in their state. */
+  restored: string[];
+  /** Desired paths left as they were. */
+  notRestored: NotRestored[];
+  /** The journal to finish once the thread's revert is written (null: nothing to finish). */
+  pending: string | null;
 }
 
-/** Checks a relative path and that no parent inside the root is a symlink or a non-directory. */
-export function assertSafePath(root: string, rel: string): void {
-  if (
-    rel === '' ||
-    isAbsolute(rel) ||
-    rel.includes('\\') ||
-    rel.split('/').some((part) => part === '..' || part === '.' || part === '')
-  ) {
-    throw new UnsafePathError(rel, 'the path leaves the workspace');
-  }
-  const parts = rel.split('/');
-  let current = root;
-  for (const part of parts.slice(0, -1)) {
-    current = join(current, part);
-    let st;
-    try {
-      st = lstatSync(current);
-    } catch {
-      return; // missing parents are created as plain folders
-    }
-    if (st.isSymbolicLink())
-      throw new UnsafePathError(rel, `its folder ${current.slice(root.length + 1)} is a symbolic link`);
-    if (!st.isDirectory()) throw new UnsafePathError(rel, `${current.slice(root.length + 1)} is not a folder`);
-  }
-}
-
-function currentKind(abs: string): 'file' | 'symlink' | 'dir' | 'other' | null {
+/** Applies the desired states; throws (having undone what it wrote) only for an unexpected error. */
+export async function applyRestore(request: ApplyRequest): Promise<ApplyResult> {
+  const refused = new Map<string, string>();
+  const refuse = (path: string, reason: string): void => {
+    if (!refused.has(path)) refused.set(path, reason);
+  };
+  const valid = request.desired.filter((item) => {
+    const problem = keyProblem(item.path);
+    if (problem !== null) refuse(item.path, problem);
+    return problem === null;
+  });
+  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const { ops, targets } = planOps(valid, `${STAGING_PREFIX}${id}.`);
+  let rootPath: string;
+  let root: OpenDir;
   try {
-    const st = lstatSync(abs);
-    if (st.isSymbolicLink()) return 'symlink';
-    if (st.isDirectory()) return 'dir';
-    if (st.isFile()) return 'file';
-    return 'other';
-  } catch {
-    return null;
+    rootPath = await realpath(request.root);
+    root = await OpenDir.open(rootPath);
+  } catch (error) {
+    throw new CheckpointError(
+      `Nothing was restored: the project folder ${request.root} cannot be opened (${String(error)}).`,
+    );
   }
-}
-
-function depth(path: string): number {
-  return path.split('/').length;
+  const dirs = new DirCache(root);
+  const journal: Journal = {
+    v: 2,
+    id,
+    root: rootPath,
+    state: 'staging',
+    ops: [],
+    thread: request.thread ?? null,
+    owner: currentOwner(),
+  };
+  try {
+    await writeJournal(request.journalDir, journal);
+    const staged = await stageAll(ops, targets, root, request.blobs, refuse);
+    await root.sync();
+    await request.hooks?.afterStaging?.();
+    journal.state = 'applying';
+    journal.ops = staged;
+    await writeJournal(request.journalDir, journal);
+    const done: Op[] = [];
+    try {
+      for (const [index, op] of staged.entries()) {
+        await dirs.trim();
+        try {
+          if (await applyOp(op, dirs, root, false)) done.push(op);
+        } catch (error) {
+          const refusal = refusalOf(op.path, error);
+          if (refusal === null) throw error;
+          if (op.kind !== 'mkdir' || !op.implicit) refuse(op.path, refusal.reason);
+        }
+        await request.hooks?.afterStep?.(index, staged.length);
+      }
+    } catch (error) {
+      for (const op of done.reverse()) await undoOp(op, dirs, root);
+      throw error;
+    }
+    await cleanStaged(root, id);
+    if (journal.thread !== null) {
+      journal.state = 'applied';
+      await writeJournal(request.journalDir, journal);
+    } else await removeJournal(request.journalDir, id);
+  } catch (error) {
+    await cleanStaged(root, id);
+    await removeJournal(request.journalDir, id);
+    throw error;
+  } finally {
+    await dirs.closeAll();
+    await root.close();
+  }
+  return {
+    restored: valid.map((item) => item.path).filter((path) => !refused.has(path)),
+    notRestored: [...refused].map(([path, reason]) => ({ path, reason })),
+    pending: journal.thread !== null ? id : null,
+  };
 }
 
 /**
- * Applies the desired states. Throws (having written nothing, or having undone what it wrote) when a
- * step fails.
+ * The steps, in the order they run: removals (deepest first), folders (top first), files, modes; and
+ * the state each file step puts in place, by its stage name (the journal needs only the names).
  */
-export async function applyRestore(
-  root: string,
-  journalDir: string,
-  blobs: BlobStore,
-  desired: readonly DesiredState[],
-  hooks: ApplyHooks = {},
-): Promise<ApplyResult> {
-  for (const item of desired) assertSafePath(root, item.path);
-  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-  const stagingDir = join(root, `${STAGING_PREFIX}${id}`);
-  const journalFile = join(journalDir, `${id}.json`);
-  const skipped: string[] = [];
+function planOps(desired: readonly DesiredState[], prefix: string): { ops: Op[]; targets: Map<string, Entry> } {
+  const targets = new Map<string, Entry>();
+  let n = 0;
+  const nextName = (): string => `${prefix}n${(n += 1)}`;
   const removals: Op[] = [];
   const rmdirs: Op[] = [];
-  const mkdirs: Op[] = [];
+  const mkdirs = new Map<string, Op & { kind: 'mkdir' }>();
   const places: Op[] = [];
   const chmods: Op[] = [];
-  let n = 0;
-  const nextName = (): string => `n${(n += 1)}`;
   const desiredDirs = new Set(desired.filter((d) => d.state?.kind === 'dir').map((d) => d.path));
-  const implicitDirs = new Set<string>();
-  const wantParents = (rel: string): void => {
-    const parts = rel.split('/');
-    for (let i = 1; i < parts.length; i += 1) {
-      const dir = parts.slice(0, i).join('/');
-      if (!desiredDirs.has(dir) && !implicitDirs.has(dir) && currentKind(join(root, dir)) === null) {
-        implicitDirs.add(dir);
-        mkdirs.push({ kind: 'mkdir', path: dir, mode: 0o755 });
+  const wantParents = (path: string): void => {
+    for (const dir of parentsOf(path))
+      if (!desiredDirs.has(dir) && !mkdirs.has(dir))
+        mkdirs.set(dir, { kind: 'mkdir', path: dir, mode: 0o755, implicit: true });
+  };
+  for (const { path, state, current } of desired) {
+    const kind: Kind | null = current?.kind ?? null;
+    if (state === null) {
+      if (kind === 'dir') rmdirs.push({ kind: 'rmdir', path });
+      else if (kind !== null) removals.push({ kind: 'remove', path, backup: nextName(), expect: kind });
+      continue;
+    }
+    if (state.kind === 'dir') {
+      const mode = state.mode & 0o7777;
+      if (kind === 'dir') {
+        if (current?.kind === 'dir' && (current.mode & 0o7777) !== mode)
+          chmods.push({ kind: 'chmod', path, mode, oldMode: current.mode & 0o7777 });
+        continue;
+      }
+      if (kind !== null) removals.push({ kind: 'remove', path, backup: nextName(), expect: kind });
+      wantParents(path);
+      // Created writable, so what goes inside can be placed; its own mode comes last.
+      mkdirs.set(path, { kind: 'mkdir', path, mode: mode | 0o700, implicit: false });
+      if ((mode | 0o700) !== mode) chmods.push({ kind: 'chmod', path, mode, oldMode: mode | 0o700 });
+      continue;
+    }
+    if (kind === 'dir') rmdirs.push({ kind: 'rmdir', path });
+    wantParents(path);
+    const stage = nextName();
+    targets.set(stage, state);
+    places.push({ kind: 'place', path, stage, backup: nextName(), expect: kind === 'dir' ? null : kind });
+  }
+  const depth = (op: Op): number => op.path.split('/').length;
+  removals.sort((a, b) => depth(b) - depth(a));
+  rmdirs.sort((a, b) => depth(b) - depth(a));
+  const folders = [...mkdirs.values()].sort((a, b) => depth(a) - depth(b));
+  chmods.sort((a, b) => depth(b) - depth(a));
+  return { ops: [...removals, ...rmdirs, ...folders, ...places, ...chmods], targets };
+}
+
+/**
+ * Writes each file and symlink to restore as a staged entry of the root (content checked against its
+ * hash, mode set on the open file, fsynced). Returns the steps to run: a path whose content is lost is
+ * refused and its step dropped.
+ */
+async function stageAll(
+  ops: Op[],
+  targets: ReadonlyMap<string, Entry>,
+  root: OpenDir,
+  blobs: BlobStore,
+  refuse: (path: string, reason: string) => void,
+): Promise<Op[]> {
+  const dropped = new Set<Op>();
+  const places = ops.filter((op) => op.kind === 'place');
+  // Several at a time: most of the cost is each file's fsync, which the file system can batch.
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let op = places[next++]; op !== undefined; op = places[next++]) {
+      const target = targets.get(op.stage);
+      if (target === undefined || target.kind === 'dir') {
+        dropped.add(op);
+        continue;
+      }
+      try {
+        await stageOne(target, root.at(op.stage), blobs);
+      } catch (error) {
+        dropped.add(op);
+        if (error instanceof BlobDamagedError)
+          refuse(op.path, `its stored copy (checkpoint blob ${error.hash.slice(0, 12)}) is missing or damaged`);
+        else {
+          const refusal = refusalOf(op.path, error);
+          if (refusal === null) throw error;
+          refuse(op.path, refusal.reason);
+        }
       }
     }
   };
-  const journal: Journal = { v: 1, id, root, state: 'staging', ops: [] };
-  mkdirSync(journalDir, { recursive: true });
-  writeJournal(journalFile, journal);
-  mkdirSync(stagingDir, { mode: 0o700 });
-  try {
-    for (const { path, state } of desired) {
-      const abs = join(root, path);
-      const kind = currentKind(abs);
-      if (state === null) {
-        if (kind === 'dir') rmdirs.push({ kind: 'rmdir', path });
-        else if (kind !== null) removals.push({ kind: 'remove', path, backup: nextName() });
-        continue;
-      }
-      if (state.kind === 'dir') {
-        if (kind === 'dir') {
-          const mode = lstatSync(abs).mode;
-          if ((mode & 0o7777) !== (state.mode & 0o7777))
-            chmods.push({ kind: 'chmod', path, mode: state.mode & 0o7777, oldMode: mode & 0o7777 });
-        } else {
-          if (kind !== null) removals.push({ kind: 'remove', path, backup: nextName() });
-          wantParents(path);
-          mkdirs.push({ kind: 'mkdir', path, mode: state.mode & 0o7777 });
-        }
-        continue;
-      }
-      if (kind === 'dir') {
-        rmdirs.push({ kind: 'rmdir', path });
-      }
-      wantParents(path);
-      const stage = nextName();
-      const stageAbs = join(stagingDir, stage);
-      if (state.kind === 'symlink') symlinkSync(state.target, stageAbs);
-      else {
-        if (state.hash === null) throw new UnsafePathError(path, 'its content was not checkpointed (too large)');
-        const bytes = blobs.get(state.hash);
-        const fd = openSync(stageAbs, 'w', 0o600);
-        try {
-          writeSync(fd, bytes);
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-        chmodSync(stageAbs, state.mode & 0o7777);
-      }
-      places.push({ kind: 'place', path, stage, backup: nextName() });
-    }
-    await hooks.afterStaging?.();
-  } catch (error) {
-    rmSync(stagingDir, { recursive: true, force: true });
-    unlinkQuiet(journalFile);
-    throw error;
-  }
-  removals.sort((a, b) => depth(b.path) - depth(a.path));
-  rmdirs.sort((a, b) => depth(b.path) - depth(a.path));
-  mkdirs.sort((a, b) => depth(a.path) - depth(b.path));
-  const ops: Op[] = [...removals, ...rmdirs, ...mkdirs, ...places, ...chmods];
-  journal.state = 'applying';
-  journal.ops = ops;
-  writeJournal(journalFile, journal);
-  const done: Op[] = [];
-  try {
-    for (const [index, op] of ops.entries()) {
-      assertSafePath(root, op.path);
-      if (applyOp(root, stagingDir, op)) done.push(op);
-      else skipped.push(`${op.path}: left in place: the folder still holds files Weft does not track`);
-      await hooks.afterStep?.(index, ops.length);
-    }
-  } catch (error) {
-    for (const op of done.reverse()) undoOp(root, stagingDir, op);
-    rmSync(stagingDir, { recursive: true, force: true });
-    unlinkQuiet(journalFile);
-    throw error;
-  }
-  rmSync(stagingDir, { recursive: true, force: true });
-  unlinkQuiet(journalFile);
-  return { skipped };
+  await Promise.all(Array.from({ length: STAGE_CONCURRENCY }, worker));
+  return ops.filter((op) => !dropped.has(op));
 }
 
-/** Performs one step; false when it was skipped (a folder that is not empty). */
-function applyOp(root: string, stagingDir: string, op: Op): boolean {
-  const abs = join(root, op.path);
-  switch (op.kind) {
-    case 'remove':
-      renameSync(abs, join(stagingDir, op.backup));
-      return true;
-    case 'rmdir':
+async function stageOne(target: Exclude<Entry, { kind: 'dir' }>, at: string, blobs: BlobStore): Promise<void> {
+  if (target.kind === 'symlink') {
+    if (target.target === '') throw Object.assign(new Error('empty symlink target'), { code: 'EINVAL' });
+    await symlink(target.target, at);
+    return;
+  }
+  if (target.hash === null) throw new PathRefusal('', 'its earlier version was not checkpointed (too large)');
+  const bytes = await blobs.read(target.hash);
+  const file = await open(at, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    await file.writeFile(bytes);
+    await file.chmod(target.mode & 0o7777);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** Removes the restore's staged entries and backups (and whatever someone renamed them to) from the root. */
+async function cleanStaged(root: OpenDir, id: string): Promise<void> {
+  const prefix = Buffer.from(`${STAGING_PREFIX}${id}.`);
+  try {
+    for (const name of await root.names()) {
+      if (!name.subarray(0, prefix.length).equals(prefix)) continue;
       try {
-        rmdirSync(abs);
-        return true;
-      } catch (error) {
-        if (isCode(error, 'ENOTEMPTY') || isCode(error, 'EEXIST')) return false;
-        throw error;
-      }
-    case 'mkdir':
-      mkdirSync(abs, { mode: op.mode });
-      chmodSync(abs, op.mode);
-      return true;
-    case 'chmod':
-      chmodSync(abs, op.mode);
-      return true;
-    case 'place': {
-      const kind = currentKind(abs);
-      if (kind === 'file') linkSync(abs, join(stagingDir, op.backup));
-      else if (kind !== null) renameSync(abs, join(stagingDir, op.backup));
-      renameSync(join(stagingDir, op.stage), abs);
-      return true;
-    }
-  }
-}
-
-function undoOp(root: string, stagingDir: string, op: Op): void {
-  const abs = join(root, op.path);
-  try {
-    switch (op.kind) {
-      case 'remove':
-        renameSync(join(stagingDir, op.backup), abs);
-        return;
-      case 'rmdir':
-        mkdirSync(abs);
-        return;
-      case 'mkdir':
-        rmdirSync(abs);
-        return;
-      case 'chmod':
-        chmodSync(abs, op.oldMode);
-        return;
-      case 'place': {
-        const backup = join(stagingDir, op.backup);
-        if (existsSync(backup) || currentKind(backup) !== null) renameSync(backup, abs);
-        else unlinkSync(abs);
-        return;
+        await unlink(root.at(name));
+      } catch {
+        /* a folder someone put there is left */
       }
     }
   } catch {
-    /* best effort: the remaining steps are still undone */
+    /* left in place: the tracker never looks at .weft-restore-* */
   }
+}
+
+/** A thread revert whose files are restored and whose turns are still to be dropped. */
+export interface PendingRevert {
+  journal: string;
+  root: string;
+  thread: ThreadRevert;
 }
 
 /**
- * Finishes or drops restores a crashed process left behind (call before looking at a workspace).
- * Returns the roots that were repaired.
+ * Finishes or drops the restores of processes that died (call at start-up, before answering anyone).
+ * Journals of a process still running are left to it. Returns the thread reverts still to be written
+ * (then `removeJournal`) and what could not be finished, for the log.
  */
-export function recoverRestores(journalDir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(journalDir).filter((name) => name.endsWith('.json'));
-  } catch {
-    return [];
-  }
-  const repaired: string[] = [];
-  for (const name of names) {
-    const file = join(journalDir, name);
-    let journal: Journal;
+export async function recoverRestores(journalDir: string): Promise<{ pending: PendingRevert[]; warnings: string[] }> {
+  const pending: PendingRevert[] = [];
+  const warnings: string[] = [];
+  for (const journal of await readJournals(journalDir)) {
+    if (ownerAlive(journal.owner)) continue;
+    let root: OpenDir;
     try {
-      journal = JournalSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-    } catch {
-      unlinkQuiet(file);
+      root = await OpenDir.open(journal.root);
+    } catch (error) {
+      warnings.push(
+        `an interrupted restore in ${journal.root} was dropped: the folder cannot be opened (${String(error)})`,
+      );
+      await removeJournal(journalDir, journal.id);
       continue;
     }
-    const stagingDir = join(journal.root, `${STAGING_PREFIX}${journal.id}`);
-    if (journal.state === 'applying') {
-      for (const op of journal.ops) redoOp(journal.root, stagingDir, op);
+    const dirs = new DirCache(root);
+    try {
+      if (journal.state === 'applying')
+        for (const op of journal.ops) {
+          await dirs.trim();
+          try {
+            await applyOp(op, dirs, root, true);
+          } catch (error) {
+            warnings.push(
+              `${journal.root}: ${op.path}: left as it is: ${refusalOf(op.path, error)?.reason ?? String(error)}`,
+            );
+          }
+        }
+      await cleanStaged(root, journal.id);
+      if (journal.thread !== null && journal.state !== 'staging') {
+        if (journal.state !== 'applied') await writeJournal(journalDir, { ...journal, state: 'applied' });
+        pending.push({ journal: journal.id, root: journal.root, thread: journal.thread });
+      } else await removeJournal(journalDir, journal.id);
+    } finally {
+      await dirs.closeAll();
+      await root.close();
     }
-    rmSync(stagingDir, { recursive: true, force: true });
-    unlinkQuiet(file);
-    repaired.push(journal.root);
   }
-  return repaired;
-}
-
-/** Applies a step again if it has not happened yet (idempotent). */
-function redoOp(root: string, stagingDir: string, op: Op): void {
-  const abs = join(root, op.path);
-  try {
-    switch (op.kind) {
-      case 'remove':
-        if (currentKind(join(stagingDir, op.backup)) === null && currentKind(abs) !== null)
-          rmSync(abs, { force: true });
-        return;
-      case 'rmdir':
-        rmdirSync(abs);
-        return;
-      case 'mkdir':
-        mkdirSync(abs, { recursive: true, mode: op.mode });
-        return;
-      case 'chmod':
-        chmodSync(abs, op.mode);
-        return;
-      case 'place': {
-        const stage = join(stagingDir, op.stage);
-        if (currentKind(stage) === null) return;
-        if (currentKind(abs) === 'dir') return;
-        renameSync(stage, abs);
-        return;
-      }
-    }
-  } catch {
-    /* a step that cannot be redone leaves that path as it was */
-  }
-}
-
-function writeJournal(file: string, journal: Journal): void {
-  const tmp = `${file}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, JSON.stringify(journal));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-}
-
-function unlinkQuiet(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    /* already gone */
-  }
-}
-
-function isCode(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === code;
+  return { pending, warnings };
 }

@@ -11,7 +11,16 @@ import { ForkRecords } from './fork-records';
 import { BlobStore } from './blob-store';
 import { CheckpointConflictError, CheckpointError } from './errors';
 import { RecordLog, recordHashes } from './records';
-import { applyRestore, recoverRestores, type ApplyHooks, type DesiredState } from './restore-apply';
+import { shown } from './path-key';
+import {
+  applyRestore,
+  recoverRestores,
+  type ApplyHooks,
+  type DesiredState,
+  type NotRestored,
+  type PendingRevert,
+} from './restore-apply';
+import { removeJournal, type ThreadRevert } from './restore-journal';
 import { WorkspaceTracker } from './tracker';
 import {
   DEFAULT_LIMITS,
@@ -45,19 +54,26 @@ export interface RestorePlanItem {
   /** The state it will be put back to. */
   target: Entry | null;
   conflict: boolean;
-  /** Set when the path cannot be restored (e.g. not checkpointed: too large). */
+  /** Why the path cannot be restored (e.g. its earlier version was not checkpointed: too large). */
   unrestorable?: string;
 }
 
 export interface RestoreOutcome {
-  /** Paths written, created or removed. */
+  /** Paths written, created or removed (and found so once the restore was done). */
   restored: string[];
+  /** Paths of the plan left as they were, each with the reason. */
+  notRestored: NotRestored[];
   /** Paths that differed from what the agent left and were overwritten (force); their versions are in a `force-save` record. */
   overwritten: string[];
   /** Paths of the plan left as they were because the request kept them. */
   kept: string[];
   notes: string[];
   record: CheckpointRecord | null;
+  /**
+   * The journal of the restore, kept until the thread's revert is written (`finishRevert`); null when
+   * the request named no thread revert or nothing was written.
+   */
+  pending: string | null;
 }
 
 export interface RestoreRequest {
@@ -69,6 +85,11 @@ export interface RestoreRequest {
   /** Paths left exactly as they are now (the user keeps their version); every other path is restored. */
   keep?: readonly string[];
   hooks?: ApplyHooks;
+  /**
+   * The thread revert this restore is part of: after a crash, start-up finishes the files and then
+   * drops these turns too (see `recover`).
+   */
+  thread?: ThreadRevert;
 }
 
 export class CheckpointService {
@@ -80,7 +101,6 @@ export class CheckpointService {
   private readonly limits: CheckpointLimits;
   private readonly retention: RetentionPolicy;
   private readonly now: () => Date;
-  private recovered = false;
 
   constructor(private readonly options: CheckpointServiceOptions) {
     this.dir = join(options.weftHome, 'checkpoints');
@@ -96,12 +116,22 @@ export class CheckpointService {
     return join(this.dir, 'restores');
   }
 
-  /** The tracker of a workspace (restores a crashed process left half done are finished first). */
+  /**
+   * Finishes the restores a process that died left half done (hosts call it at start-up, before they
+   * answer anyone). Returns the thread reverts whose files are back and whose turns are still to be
+   * dropped: the host drops them, then calls `finishRevert`.
+   */
+  async recover(): Promise<{ pending: PendingRevert[]; warnings: string[] }> {
+    return recoverRestores(this.journalDir);
+  }
+
+  /** The thread's revert of a restore (its `pending` journal) is written: the journal goes. */
+  async finishRevert(journal: string): Promise<void> {
+    await removeJournal(this.journalDir, journal);
+  }
+
+  /** The tracker of a workspace. */
   tracker(root: string): WorkspaceTracker {
-    if (!this.recovered) {
-      recoverRestores(this.journalDir);
-      this.recovered = true;
-    }
     let tracker = this.trackers.get(root);
     if (tracker === undefined) {
       tracker = new WorkspaceTracker({
@@ -297,7 +327,7 @@ export class CheckpointService {
     const current = tracker.entry(path);
     const item: RestorePlanItem = { path, expected, current, target, conflict: !sameContent(current, expected) };
     if (target?.kind === 'file' && target.hash === null)
-      item.unrestorable = `${path}: not restored: its earlier version was not checkpointed (too large)`;
+      item.unrestorable = 'its earlier version was not checkpointed (too large)';
     // A folder is compared by existence only: its files are items of their own.
     if (expected?.kind === 'dir' && current?.kind === 'dir') item.conflict = false;
     return item;
@@ -308,8 +338,10 @@ export class CheckpointService {
     plan: RestorePlanItem[],
     tracker: WorkspaceTracker,
   ): Promise<RestoreOutcome> {
+    const lost: NotRestored[] = plan.flatMap((item) =>
+      item.unrestorable !== undefined ? [{ path: item.path, reason: item.unrestorable }] : [],
+    );
     const active = plan.filter((item) => item.unrestorable === undefined && !sameContent(item.current, item.target));
-    const notes = plan.flatMap((item) => (item.unrestorable !== undefined ? [item.unrestorable] : []));
     const conflicts = active.filter((item) => item.conflict).map((item) => item.path);
     if (conflicts.length > 0 && request.force !== true) throw new CheckpointConflictError(conflicts);
     if (conflicts.length > 0) {
@@ -319,23 +351,54 @@ export class CheckpointService {
         .map((item) => ({ path: item.path, before: item.expected, after: item.current }));
       this.append(request.threadId, null, null, 'force-save', request.root, saved, []);
     }
-    const desired: DesiredState[] = active.map((item) => ({ path: item.path, state: item.target }));
-    const applied = await applyRestore(request.root, this.journalDir, this.blobs, desired, request.hooks);
+    if (active.length === 0)
+      return { restored: [], notRestored: lost, overwritten: [], kept: [], notes: [], record: null, pending: null };
+    const desired: DesiredState[] = active.map((item) => ({
+      path: item.path,
+      state: item.target,
+      current: item.current,
+    }));
+    const applied = await applyRestore({
+      root: request.root,
+      journalDir: this.journalDir,
+      blobs: this.blobs,
+      desired,
+      hooks: request.hooks,
+      thread: request.thread ?? null,
+    });
     const scan = await tracker.syncUnlocked(null);
+    // What the restore calls restored is what the look after it found: a path something else changed
+    // meanwhile (a process still writing in the project) is reported, not claimed.
+    const targets = new Map(active.map((item) => [item.path, item.target]));
+    const restored: string[] = [];
+    const notRestored = [...lost, ...applied.notRestored];
+    for (const path of applied.restored) {
+      const target = targets.get(path) ?? null;
+      const now = tracker.entry(path);
+      const same = target?.kind === 'dir' ? now?.kind === 'dir' : sameContent(now, target);
+      if (same) restored.push(path);
+      else
+        notRestored.push({
+          path,
+          reason: 'it changed while it was being restored (is a command still writing there?)',
+        });
+    }
+    notRestored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const done = new Set(restored);
+    const notes = notRestored.map((item) => `${shown(item.path)}: not restored: ${item.reason}`);
     const record =
       scan.changes.length > 0
-        ? this.append(request.threadId, null, null, 'restore', request.root, scan.changes, [
-            ...notes,
-            ...applied.skipped,
-          ])
+        ? this.append(request.threadId, null, null, 'restore', request.root, scan.changes, notes)
         : null;
     tracker.persistSoon();
     return {
-      restored: active.map((item) => item.path),
-      overwritten: conflicts,
+      restored,
+      notRestored,
+      overwritten: conflicts.filter((path) => done.has(path)),
       kept: [],
-      notes: [...notes, ...applied.skipped],
+      notes: [],
       record,
+      pending: applied.pending,
     };
   }
 

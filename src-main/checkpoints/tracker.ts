@@ -6,13 +6,25 @@
  * The new content of every changed file goes into the blob store before the change is reported, so
  * the next change to it has its "before" on hand.
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  type Stats,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { BlobStore } from './blob-store';
+import { isPlaceholderFolder, isPlaceholderLease } from '../safety/sandbox/placeholders';
 import { STAGING_PREFIX } from './restore-apply';
 import { DirWatcher } from './dir-watcher';
 import { IgnoreRules } from './ignore-rules';
 import { Mutex } from './mutex';
+import { childKey, fsPath, keyOfName, shown } from './path-key';
 import { type Change, type CheckpointLimits, type Entry, sameContent, statDiffers } from './types';
 import { indexFileFor, loadIndex, saveIndex } from './workspace-index';
 
@@ -227,13 +239,14 @@ export class WorkspaceTracker {
 
   /** Re-examines one candidate path (from the watcher). */
   private async look(rel: string, notes: string[], stored: { bytes: number }, budgetKey: string | null): Promise<void> {
-    if (rel.split('/').some((part) => part === '.git' || part.startsWith(STAGING_PREFIX))) return;
+    if (rel.split('/').some((part) => skipped(part))) return;
     let st: Stats | undefined;
     try {
-      st = lstatSync(join(this.root, rel));
+      st = lstatSync(fsPath(this.root, rel));
     } catch {
       st = undefined;
     }
+    if (st?.isDirectory() === true && this.isMountPoint(rel)) st = undefined;
     const known = this.index.get(rel);
     if (
       st === undefined ||
@@ -305,23 +318,26 @@ export class WorkspaceTracker {
     stored: { bytes: number },
     budgetKey: string | null,
   ): Promise<void> {
-    let names: string[];
+    let names: Buffer[];
     try {
-      names = readdirSync(dirRel === '' ? this.root : join(this.root, dirRel));
+      names = readdirSync(fsPath(this.root, dirRel), { encoding: 'buffer' });
     } catch {
       return;
     }
-    for (const name of names) {
-      if (name === '.git' || name.startsWith(STAGING_PREFIX)) continue;
-      const rel = dirRel === '' ? name : `${dirRel}/${name}`;
+    for (const bytes of names) {
+      const name = keyOfName(bytes);
+      if (skipped(name)) continue;
+      const rel = childKey(dirRel, name);
       let st: Stats;
       try {
-        st = lstatSync(join(this.root, rel));
-      } catch {
+        st = lstatSync(fsPath(this.root, rel));
+      } catch (error) {
+        if (errorCode(error) === 'ENAMETOOLONG')
+          notes.push(`${shown(rel)}: not checkpointed: its path is longer than the system allows`);
         continue;
       }
       if (st.isDirectory()) {
-        if (this.rules.ignored(rel, true)) continue;
+        if (this.rules.ignored(rel, true) || this.isMountPoint(rel)) continue;
         await this.walkDir(rel, st, previous, notes, stored, budgetKey);
       } else if (st.isFile() || st.isSymbolicLink()) {
         if (this.rules.ignored(rel, false)) continue;
@@ -335,6 +351,15 @@ export class WorkspaceTracker {
     }
   }
 
+  /** A folder the sandbox made to mount a placeholder on, present only while a command runs. */
+  private isMountPoint(rel: string): boolean {
+    try {
+      return isPlaceholderFolder(rel.slice(rel.lastIndexOf('/') + 1), () => readdirSync(fsPath(this.root, rel)));
+    } catch {
+      return false;
+    }
+  }
+
   /** The entry for a file or symlink; reads and stores content only when the stats changed. */
   private examine(
     rel: string,
@@ -344,11 +369,11 @@ export class WorkspaceTracker {
     stored: { bytes: number },
     budgetKey: string | null,
   ): Entry {
-    const abs = join(this.root, rel);
+    const abs = fsPath(this.root, rel);
     if (st.isSymbolicLink()) {
       let target = '';
       try {
-        target = readlinkSync(abs);
+        target = readlinkSync(abs, 'utf8');
       } catch {
         /* vanished: recorded as an empty link, the next look corrects it */
       }
@@ -372,7 +397,7 @@ export class WorkspaceTracker {
     const { maxFileBytes, maxTurnBytes } = this.options.limits;
     if (st.size > maxFileBytes) {
       notes.push(
-        `${rel}: not checkpointed: too large (${formatBytes(st.size)} > ${formatBytes(maxFileBytes)} per file)`,
+        `${shown(rel)}: not checkpointed: too large (${formatBytes(st.size)} > ${formatBytes(maxFileBytes)} per file)`,
       );
       return statOnly;
     }
@@ -380,20 +405,44 @@ export class WorkspaceTracker {
     const key = budgetKey;
     const spent = key === null ? 0 : (this.spent.get(key) ?? 0);
     if (key !== null && spent + st.size > maxTurnBytes) {
-      notes.push(`${rel}: not checkpointed: too large (the turn's checkpoints passed ${formatBytes(maxTurnBytes)})`);
+      notes.push(
+        `${shown(rel)}: not checkpointed: too large (the turn's checkpoints passed ${formatBytes(maxTurnBytes)})`,
+      );
       return statOnly;
     }
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(abs);
-    } catch {
-      return statOnly;
-    }
+    const bytes = readRegularFile(abs, st);
+    if (bytes === null) return statOnly;
     const put = this.options.blobs.put(bytes);
     stored.bytes += put.written;
     if (key !== null) this.spent.set(key, spent + bytes.length);
     return { ...statOnly, size: bytes.length, hash: put.hash };
   }
+}
+
+/**
+ * The content of the regular file `abs` that `st` describes; null when it is no longer that file (a
+ * symlink, a FIFO or another file was put in its place since it was looked at: never followed or read).
+ */
+function readRegularFile(abs: string | Buffer, st: Stats): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const now = fstatSync(fd);
+    if (!now.isFile() || now.ino !== st.ino || now.dev !== st.dev) return null;
+    return readFileSync(fd);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
 /** The changes between two states, renames paired by content. */
@@ -426,4 +475,12 @@ export function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${Math.round(n / (1024 * 1024))} MiB`;
   if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
   return `${n} B`;
+}
+
+/**
+ * Names never recorded: `.git`, a restore's staging folder, and the sandbox's placeholder leases (Weft's
+ * own bookkeeping while a command runs, gone when it ends).
+ */
+function skipped(name: string): boolean {
+  return name === '.git' || name.startsWith(STAGING_PREFIX) || isPlaceholderLease(name);
 }

@@ -6,7 +6,7 @@ import {
   deleteConfigValue,
   loadConfig,
   parseTomlValue,
-  projectRootFor,
+  projectState,
   redactConfig,
   resolveWeftHome,
   setProjectTrust,
@@ -16,6 +16,8 @@ import {
 } from '../config';
 import type { LoadConfigOptions, LoadedConfig } from '../config';
 import { getPath, isTable, leafPaths } from '../config/document';
+import { realpathOr } from '../config/project';
+import { projectConfigNotes, settingLines } from '../config/project-report';
 import { knownKeysAt } from '../config/schema';
 import { closestMatch } from '../config/suggest';
 import { formatKeyPath, parseKeyPath } from '../config/toml-keys';
@@ -35,7 +37,9 @@ const USAGE = `Usage: weft config [show] [--json] [--cd DIR] [-c key=value]… [
   set      Write KEY = VALUE to WEFT_HOME/config.toml, keeping its comments. VALUE is read as TOML,
            else taken as a string: \`weft config set model gpt-5\`, \`… sandbox_workspace_write.network_access true\`.
   unset    Remove KEY (a key or a whole table) from WEFT_HOME/config.toml.
-  trust    Apply the .weft/config.toml files of the project holding DIR (default: the current folder).
+  trust    Apply the .weft/config.toml files of the project holding DIR (default: the current folder),
+           from its root down to DIR, as they are now (each file's contents are recorded; a file
+           that appears or changes later waits for \`weft config trust\` again). Prints what they set.
   untrust  Stop applying them.
 
   --cd DIR        Resolve the project config of DIR instead of the current folder
@@ -140,13 +144,7 @@ function loadOptions(args: Args, io: ConfigCommandIo): LoadConfigOptions {
 async function loadAndReport(args: Args, io: ConfigCommandIo): Promise<LoadedConfig> {
   const loaded = await loadConfig(loadOptions(args, io));
   for (const warning of loaded.warnings) io.stderr.write(`weft: warning: ${warning}\n`);
-  const { root, trusted, skippedFiles } = loaded.projectTrust;
-  if (skippedFiles.length > 0) {
-    const state = trusted === null ? 'has not been trusted yet' : 'is not trusted';
-    io.stderr.write(
-      `weft: note: the project ${root} ${state}, so ${skippedFiles.join(', ')} ${skippedFiles.length === 1 ? 'was' : 'were'} not applied; run \`weft config trust ${root}\` to apply ${skippedFiles.length === 1 ? 'it' : 'them'}\n`,
-    );
-  }
+  for (const line of projectConfigNotes(loaded.projectTrust, loadOptions(args, io).cwd)) io.stderr.write(`${line}\n`);
   return loaded;
 }
 
@@ -267,13 +265,32 @@ async function trust(args: Args, io: ConfigCommandIo, level: 'trusted' | 'untrus
     return 1;
   }
   const options = loadOptions(args, io);
-  const root = await projectRootFor({ ...options, cwd: dir });
-  const result = await setProjectTrust(options.weftHome, root, level);
-  io.stdout.write(
-    level === 'trusted'
-      ? `Trusted ${root}: its .weft/config.toml files now apply (recorded in ${result.filePath})\n`
-      : `Untrusted ${root}: its .weft/config.toml files are ignored (recorded in ${result.filePath})\n`,
-  );
+  const project = await projectState({ ...options, cwd: dir });
+  const accepted = Object.fromEntries(project.files.map((f) => [f.info.relativePath, f.info.sha256]));
+  const result = await setProjectTrust(options.weftHome, project.root, level, accepted);
+  if (level === 'untrusted') {
+    io.stdout.write(
+      `Untrusted ${project.root}: its .weft/config.toml files are ignored (recorded in ${result.filePath})\n`,
+    );
+    return 0;
+  }
+  // Only the files on the way to DIR were seen and recorded: say so, so a file elsewhere is not thought accepted.
+  const which =
+    (await realpathOr(dir)) === project.root
+      ? 'its .weft/config.toml applies as it is now'
+      : `its .weft/config.toml files from the root down to ${dir} apply as they are now`;
+  io.stdout.write(`Trusted ${project.root}: ${which} (recorded in ${result.filePath})\n`);
+  // What was accepted now, so the person sees what they said yes to.
+  for (const { info } of project.files) {
+    if (info.status === 'applied') continue;
+    const state = info.status === 'ignored' ? 'untrusted until now' : info.status;
+    if (info.error !== null) {
+      io.stdout.write(`  ${info.path} (${state}), which cannot be read yet: ${info.error}\n`);
+      continue;
+    }
+    const lines = settingLines(info);
+    io.stdout.write(`  ${info.path} (${state}), which sets:\n${lines.length > 0 ? lines.join('\n') : '    nothing'}\n`);
+  }
   return 0;
 }
 

@@ -13,7 +13,8 @@ Options:
   -C, --cd <dir>             Work in <dir> instead of the current directory
   -c, --config <key=value>   Override a config value (TOML value; repeatable), e.g. -c model_reasoning_effort="high"
   -a, --approval-policy <p>  untrusted | on-failure | on-request | never (default: never — nobody is there to ask)
-  -s, --sandbox <mode>       read-only | workspace-write | danger-full-access (default: workspace-write)
+  -s, --sandbox <mode>       read-only | workspace-write | danger-full-access (default: workspace-write);
+                             read-only also leaves out the MCP servers of the project's config
       --add-dir <dir>        Another directory commands may write (workspace-write; repeatable)
   -i, --image <file>         Attach an image to the prompt (repeatable)
       --output-schema <file> A JSON Schema file the final answer must follow

@@ -5,6 +5,7 @@ import type { ServerNotification, Turn, UserInput } from '../../src-preload/prot
 import { ConfigError } from '../config/errors';
 import { loadConfig, overrideValue, type ParsedOverride } from '../config';
 import { resolveWeftHome } from '../config/home';
+import { heldBackMcpMessage, projectConfigNotes } from '../config/project-report';
 import { FileKeyStore, keyFor } from '../config/key-store';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
 import { buildSession } from '../core/session-builder';
@@ -95,6 +96,9 @@ export async function runExecCommand(argv: string[]): Promise<number> {
         ? await loadConfig({ weftHome, cwd, overrides, env })
         : probe;
     for (const warning of loaded.warnings) process.stderr.write(`weft: warning: ${warning}\n`);
+    for (const line of projectConfigNotes(loaded.projectTrust, cwd)) process.stderr.write(`${line}\n`);
+    for (const server of loaded.heldBackMcpServers)
+      process.stderr.write(`weft: warning: ${heldBackMcpMessage(server)}\n`);
     const config = withAddedDirs(
       loaded.config,
       args.addDirs.map((dir) => resolve(cwd, dir)),
@@ -109,6 +113,8 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       process.stderr.write(`weft: ${missing}\n`);
       return 1;
     }
+    // An Undo a crash cut short is finished first: this run may continue that thread or work in those files.
+    await finishInterruptedUndo(weftHome);
     const persisted = await openThread({
       weftHome,
       cwd,
@@ -136,6 +142,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       checkpoints: checkpoints ?? undefined,
       // A resumed run takes its settings from the config and flags, as a new one does.
       saved: persisted?.state,
+      protectedPaths: loaded.projectTrust.trustedConfigDirs,
     });
     if (persisted && args.output !== 'codex')
       process.stderr.write(`weft: thread ${persisted.threadId}${resumed ? ' (resumed)' : ''}\n`);
@@ -210,6 +217,31 @@ async function openCheckpoints(config: WeftConfig, weftHome: string): Promise<Ch
   if (!settings.enabled) return null;
   const { CheckpointService } = await import('../checkpoints/service');
   return new CheckpointService(settings.service);
+}
+
+/** Finishes the restores (and thread reverts) a process that died left half done. */
+async function finishInterruptedUndo(weftHome: string): Promise<void> {
+  const [{ CheckpointService }, { finishInterruptedRestores }, { ThreadStore }] = await Promise.all([
+    import('../checkpoints/service'),
+    import('../server/restore-recovery'),
+    import('../store/thread-store'),
+  ]);
+  const service = new CheckpointService({ weftHome });
+  try {
+    await finishInterruptedRestores(
+      service,
+      () => {
+        const store = ThreadStore.open(weftHome, {
+          repair: false,
+          onWarning: (m) => process.stderr.write(`weft: warning: ${m}\n`),
+        });
+        return { store, release: () => store.close() };
+      },
+      (line) => process.stderr.write(`${line}\n`),
+    );
+  } finally {
+    service.dispose();
+  }
 }
 
 /** A problem with what `weft exec` was given (a file, an image), told to the user as it is. */

@@ -97,10 +97,13 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     );
     return 1;
   }
-  const launched = sandbox.launcher(command, { cwd, env });
+  const launched = await sandbox.launcher(command, { cwd, env });
   const [program, ...args] = launched.argv;
-  if (program === undefined) return 2;
-  return new Promise<number>((done) => {
+  const status = await new Promise<number>((done) => {
+    if (program === undefined) {
+      done(2);
+      return;
+    }
     const child = spawn(program, args, { cwd, env: launched.env ?? env, stdio: 'inherit' });
     child.on('error', (error) => {
       process.stderr.write(`weft sandbox: could not start ${program}: ${error.message}\n`);
@@ -110,6 +113,8 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
       done(code ?? 128 + (signal === null ? 0 : (constants.signals[signal] ?? 0)));
     });
   });
+  await launched.release?.();
+  return status;
 }
 
 function policyFor(mode: Mode, network: boolean, writableRoots: string[]): SandboxPolicy {

@@ -2,8 +2,8 @@
  * The config room: loading the layers (defaults, WEFT_HOME/config.toml, trusted project files,
  * the profile, `-c` overrides), comment-preserving writes, project trust, providers, redaction.
  */
-export { loadConfig, projectRootFor } from './load';
-export type { LoadConfigOptions, LoadedConfig } from './load';
+export { loadConfig, projectState } from './load';
+export type { LoadConfigOptions, LoadedConfig, ProjectState } from './load';
 export { deleteConfigValue, setProjectTrust, validateConfigValue, writeConfigValue } from './write';
 export type { WriteConfigOptions } from './write';
 export { configVersion } from './layers';

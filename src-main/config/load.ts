@@ -1,9 +1,10 @@
 /**
  * Loading the effective config. Layers, lowest first: built-in defaults < WEFT_HOME/config.toml <
- * the project's `.weft/config.toml` files, root down to the cwd (trusted projects only, see
- * project.ts) < the selected profile (profile.ts) < `-c` overrides (the CLI's flags and a
- * thread's overrides from the protocol). Layers are deep-merged (tables merge, anything else is
- * replaced), each validated with messages that point at the file position or flag that set the value.
+ * the project's `.weft/config.toml` files, root down to the cwd (trusted projects only, and only the
+ * files the user accepted as they are: see project.ts and project-files.ts) < the selected profile
+ * (profile.ts) < `-c` overrides (the CLI's flags and a thread's overrides from the protocol). Layers
+ * are deep-merged (tables merge, anything else is replaced), each validated with messages that point
+ * at the file position or flag that set the value.
  */
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from './errors';
@@ -16,8 +17,12 @@ import { parseOverrides, type ParsedOverride } from './overrides';
 import { checkLayer, mergeLayers } from './validate';
 import { formatKeyPath } from './toml-keys';
 import { userConfigFile } from './home';
-import { findProjectRoot, projectConfigFiles, restrictProjectLayer, rootMarkers, trustLevelOf } from './project';
+import { findProjectRoot, projectConfigFiles, restrictProjectLayer, rootMarkers, trustRecordOf } from './project';
 import type { ProjectTrust } from './project';
+import { readProjectFiles, trustedConfigDirs } from './project-files';
+import type { ReadProjectFile, TrustRecord } from './project-files';
+import { holdBackProjectMcpServers } from './project-mcp';
+import type { HeldBackMcpServer } from './project-mcp';
 import { chosenProfile, profileLayer } from './profile';
 
 export interface LoadConfigOptions {
@@ -58,8 +63,20 @@ export interface LoadedConfig {
   origins: Map<string, string>;
   /** The same keys as `origins`, with the line for files: `/home/me/.weft/config.toml:12`. */
   originPlaces: Map<string, string>;
-  /** The project of the cwd, its trust, and the project files skipped because it is not trusted. */
+  /** The project of the cwd, its trust, and each project file with whether it applied. */
   projectTrust: ProjectTrust;
+  /**
+   * Project MCP servers left out because the session's own flags (`-c`, `--sandbox`, a thread's
+   * `sandbox`) ask for a read-only sandbox: such servers are commands that run outside it.
+   */
+  heldBackMcpServers: HeldBackMcpServer[];
+}
+
+/** The project of a cwd: its root, what the user recorded about it, and its config files as read now. */
+export interface ProjectState {
+  root: string;
+  record: TrustRecord;
+  files: ReadProjectFile[];
 }
 
 /** Throws ConfigError (never anything else for bad input) when a layer cannot be read or is invalid. */
@@ -80,14 +97,12 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const user = check(await readFileLayer('user', userFile));
   const override = overrides.length > 0 ? check(overrideLayer(overrides)) : null;
 
-  const root = await findProjectRoot(opts.cwd, rootMarkers(user, override));
-  const files = await projectConfigFiles(root, opts.cwd, opts.weftHome);
-  const level = await trustLevelOf(user, override, root);
-  const trusted = level === null ? null : level === 'trusted';
+  const project = await readProject(opts, user, override);
   const projectLayers: ConfigLayer[] = [];
-  if (trusted === true) {
-    for (const file of files)
-      projectLayers.push(check(await readFileLayer('project', file), (l) => restrictProjectLayer(l, userFile)));
+  for (const file of project.files) {
+    if (file.info.status !== 'applied') continue;
+    if (file.layer === null) throw file.parseError;
+    projectLayers.push(check(file.layer, (l) => restrictProjectLayer(l, userFile)));
   }
 
   const fileLayers = sortLayers([
@@ -100,23 +115,44 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const layers =
     choice === null ? fileLayers : sortLayers([...fileLayers, check(profileLayer(choice, fileLayers, userFile))]);
 
-  const config = mergeLayers(layers);
+  const held = holdBackProjectMcpServers(mergeLayers(layers), projectLayers, override);
   return {
-    config,
+    config: held.config,
     warnings: layers.flatMap((layer) => warningsOf.get(layer) ?? []),
     layers: layers.map(describeLayer),
     origins: originsOf(layers, (layer, path) => layer.origin(path)),
     originPlaces: originsOf(layers, (layer, path) => layer.originPlace(path)),
-    projectTrust: { root, trusted, skippedFiles: trusted === true ? [] : files },
+    projectTrust: {
+      root: project.root,
+      trusted: project.record.level === null ? null : project.record.level === 'trusted',
+      skippedFiles: project.files.filter((f) => f.info.status !== 'applied').map((f) => f.info.path),
+      files: project.files.map((f) => f.info),
+      trustedConfigDirs: trustedConfigDirs(project.root, project.record),
+    },
+    heldBackMcpServers: held.heldBack,
   };
 }
 
-/** The project root of `cwd`, found with the markers of the user config and `-c` flags (project files are not read). */
-export async function projectRootFor(opts: LoadConfigOptions): Promise<string> {
+/**
+ * The project of `opts.cwd` without applying anything: what `weft config trust` and
+ * `weft/projectConfig/list` show. A project file with a syntax error is listed with its error.
+ */
+export async function projectState(opts: LoadConfigOptions): Promise<ProjectState> {
   const overrides = parseOverrides(opts.overrides ?? []);
   const user = checkLayer(await readFileLayer('user', userConfigFile(opts.weftHome))).layer;
   const override = overrides.length > 0 ? checkLayer(overrideLayer(overrides)).layer : null;
-  return findProjectRoot(opts.cwd, rootMarkers(user, override));
+  return readProject(opts, user, override);
+}
+
+async function readProject(
+  opts: LoadConfigOptions,
+  user: ConfigLayer,
+  override: ConfigLayer | null,
+): Promise<ProjectState> {
+  const root = await findProjectRoot(opts.cwd, rootMarkers(user, override));
+  const record = await trustRecordOf(user, override, root);
+  const paths = await projectConfigFiles(root, opts.cwd, opts.weftHome);
+  return { root, record, files: await readProjectFiles(root, paths, record) };
 }
 
 /** A config file as a layer; a missing file is an empty layer. */

@@ -5,9 +5,11 @@
  * or the cwd itself when none does. The markers come from the user config and `-c` flags only.
  *
  * Project files apply only when the user config says `[projects."<root>"] trust_level = "trusted"`
- * (the root realpath'd); otherwise they are reported as skipped, so a UI can ask once. A project
- * file may not set `projects` (a project cannot trust itself) or `project_root_markers`: both are
- * dropped with a warning.
+ * (the root realpath'd) AND records the file's content hash in that table's `trusted_files` (path
+ * relative to the root → `sha256:<hex>`): a file that is new or changed since the user trusted the
+ * project could have been written by the model, so it waits for the user's yes (project-files.ts).
+ * A project file may not set `projects` (a project cannot trust itself) or `project_root_markers`:
+ * both are dropped with a warning.
  */
 import { realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +17,7 @@ import { z } from 'zod';
 import { deletePath, getPath, isTable, mergeDocuments } from './document';
 import type { TomlDocument } from './document';
 import type { ConfigLayer } from './layers';
+import type { ProjectConfigFile, TrustRecord } from './project-files';
 import { TRUST_LEVELS } from './schema';
 import { hasMarker } from '../util/markers';
 
@@ -30,8 +33,15 @@ export interface ProjectTrust {
   root: string;
   /** From `trust_level`: true = trusted, false = untrusted, null = never decided. */
   trusted: boolean | null;
-  /** Project config files that exist but were not applied because the project is not trusted. */
+  /** Project config files that exist but were not applied (project not trusted, or file not yet accepted). */
   skippedFiles: string[];
+  /** Every project config file from the root down to the cwd, root first, with whether it applied and why not. */
+  files: ProjectConfigFile[];
+  /**
+   * The `.weft` folders of every file the user accepted in this project (anywhere below the root, not
+   * only on the way to the cwd): the sandbox keeps those that exist read-only, like the root's.
+   */
+  trustedConfigDirs: string[];
 }
 
 /** The path with symlinks resolved, or just made absolute when it does not exist. */
@@ -90,24 +100,36 @@ export function rootMarkers(user: ConfigLayer, override: ConfigLayer | null): re
   return DEFAULT_PROJECT_ROOT_MARKERS;
 }
 
-const projectsSchema = z.record(z.string(), z.object({ trust_level: z.enum(TRUST_LEVELS).optional() }).loose());
+const projectsSchema = z.record(
+  z.string(),
+  z
+    .object({
+      trust_level: z.enum(TRUST_LEVELS).optional(),
+      trusted_files: z.record(z.string(), z.string()).optional(),
+    })
+    .loose(),
+);
 
-/** The trust level the user layer and `-c` flags give `root`; keys are compared after realpath. */
-export async function trustLevelOf(
+/** The trust record the user layer and `-c` flags give `root`; keys are compared after realpath. */
+export async function trustRecordOf(
   user: ConfigLayer,
   override: ConfigLayer | null,
   root: string,
-): Promise<TrustLevel | null> {
+): Promise<TrustRecord> {
   const tables = [user, override].map((layer) => (layer === null ? undefined : getPath(layer.doc, ['projects'])));
   const merged = tables.reduce<TomlDocument>((doc, table) => (isTable(table) ? mergeDocuments(doc, table) : doc), {});
   const parsed = projectsSchema.safeParse(merged);
-  if (!parsed.success) return null;
-  const exact = parsed.data[root]?.trust_level;
-  if (exact !== undefined) return exact;
-  for (const [path, entry] of Object.entries(parsed.data)) {
-    if (entry.trust_level !== undefined && (await realpathOr(path)) === root) return entry.trust_level;
+  if (!parsed.success) return { level: null, files: null };
+  let entry = parsed.data[root];
+  if (entry?.trust_level === undefined) {
+    for (const [path, candidate] of Object.entries(parsed.data)) {
+      if (candidate.trust_level !== undefined && (await realpathOr(path)) === root) {
+        entry = candidate;
+        break;
+      }
+    }
   }
-  return null;
+  return { level: entry?.trust_level ?? null, files: entry?.trusted_files ?? null };
 }
 
 /** A project layer without the keys a project may not set, and the warnings about them (in file order). */

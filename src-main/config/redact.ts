@@ -5,6 +5,7 @@
  * secret, password, cookie). `env_http_headers` holds variable names, not secrets, and is kept.
  */
 import { isTable } from './document';
+import type { TomlDocument } from './document';
 import type { WeftConfig } from './schema';
 
 export const REDACTED = '<redacted>';
@@ -14,6 +15,11 @@ const SECRET_MAPS = new Set(['http_headers', 'env', 'set']);
 
 export function redactConfig(config: WeftConfig): unknown {
   return redactValue(config, null);
+}
+
+/** The same for a raw layer document (a project file shown for review). */
+export function redactDocument(doc: TomlDocument): unknown {
+  return redactValue(doc, null);
 }
 
 function redactValue(value: unknown, key: string | null): unknown {

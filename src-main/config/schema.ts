@@ -210,7 +210,18 @@ const documentFields = {
   profile: z.string().optional(),
   profiles: z.record(z.string(), profileSchema).optional(),
   /** Keyed by absolute project path. */
-  projects: z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS).optional() })).optional(),
+  projects: z
+    .record(
+      z.string(),
+      z.strictObject({
+        trust_level: z.enum(TRUST_LEVELS).optional(),
+        /** The project config files the user accepted: path from the project root → `sha256:<hex>` of the file's bytes. */
+        trusted_files: z
+          .record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" and 64 hex digits'))
+          .optional(),
+      }),
+    )
+    .optional(),
   history: looseTable.optional(),
   /** Weft's own: per-turn checkpoints of the workspace's files (undo a turn with its files). */
   checkpoints: z

@@ -70,10 +70,32 @@ export function deleteConfigValue(
   return editConfigFile(file, parseWritePath(keyPath), null, opts);
 }
 
-/** Records in WEFT_HOME/config.toml whether the project at `root` (realpath'd here) is trusted. */
-export async function setProjectTrust(weftHome: string, root: string, level: TrustLevel): Promise<WriteConfigResult> {
-  const key = formatKeyPath(['projects', await realpathOr(root), 'trust_level']);
-  return writeConfigValue(userConfigFile(weftHome), key, level);
+/**
+ * Records in WEFT_HOME/config.toml whether the project at `root` (realpath'd here) is trusted. Trusting
+ * also records `accepted` (path from the root → `sha256:<hex>`) into `trusted_files`, keeping the files
+ * accepted before; untrusting forgets them all. Two writes, trust first: if the second never happens,
+ * the project is trusted with no record of files, so every file is asked about again (never applied unseen).
+ */
+export async function setProjectTrust(
+  weftHome: string,
+  root: string,
+  level: TrustLevel,
+  accepted: Readonly<Record<string, string>> = {},
+): Promise<WriteConfigResult> {
+  const project = await realpathOr(root);
+  const file = userConfigFile(weftHome);
+  const trust = await writeConfigValue(file, formatKeyPath(['projects', project, 'trust_level']), level);
+  const filesKey = formatKeyPath(['projects', project, 'trusted_files']);
+  const next =
+    level === 'trusted'
+      ? await writeConfigValue(
+          file,
+          filesKey,
+          { ...accepted },
+          { mergeStrategy: 'upsert', expectedVersion: trust.version },
+        )
+      : await deleteConfigValue(file, filesKey, { expectedVersion: trust.version });
+  return { ...next, changed: trust.changed || next.changed, warnings: [...trust.warnings, ...next.warnings] };
 }
 
 /**

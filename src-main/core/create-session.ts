@@ -44,6 +44,8 @@ export interface CreateSessionInput {
   initial?: SessionOptions['initial'];
   /** Checkpoints of the files tool calls change; absent = none. */
   checkpoints?: FileCheckpoints;
+  /** More paths commands and patches may not write (the trusted project config folders); absent = none. */
+  protectedPaths?: readonly string[];
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -137,7 +139,7 @@ export function createSession(input: CreateSessionInput): Session {
       config.model_context_window ?? info.contextWindow,
     ),
     env: input.env,
-    safety: new SafetyServices(input.rules),
+    safety: new SafetyServices(input.rules, process.platform, input.protectedPaths ?? []),
     context: input.weftHome
       ? {
           weftHome: input.weftHome,
@@ -149,7 +151,10 @@ export function createSession(input: CreateSessionInput): Session {
     recorder: input.recorder,
     checkpoints: input.checkpoints,
     initial: input.initial,
-    onInterrupt: () => exec.closeAll('the turn was interrupted'),
+    onInterrupt: async () => {
+      await exec.closeAll('the turn was interrupted');
+    },
+    stopBackgroundCommands: (reason) => exec.closeAll(reason),
     onShutdown: async () => {
       await Promise.all([exec.closeAll('the thread was closed'), mcp.close()]);
     },

@@ -1,6 +1,7 @@
 import type {
   ResponseItem,
   ServerNotification,
+  StoppedCommand,
   ThreadActiveFlag,
   ThreadItem,
   ThreadStatus,
@@ -257,6 +258,25 @@ export class Session implements TurnHost {
 
   shutdown(): Promise<void> {
     return this.submit({ type: 'shutdown' }).then(() => undefined);
+  }
+
+  /**
+   * Runs `work` between ops: it is refused while a turn runs, and a turn asked for meanwhile starts
+   * once it has ended (a file restore must not race the agent). `what` ends the refusal's sentence.
+   */
+  exclusive<T>(what: string, work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(async () => {
+      if (this.closed) throw new SessionError(`thread ${this.threadId} is shut down`);
+      if (this.active) throw new SessionError(`a turn is running in this thread; interrupt it before ${what}`);
+      return work();
+    });
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Stops the commands the model left running after its turns; returns what was stopped. */
+  async stopBackgroundCommands(reason: string): Promise<StoppedCommand[]> {
+    return (await this.options.stopBackgroundCommands?.(reason)) ?? [];
   }
 
   /** Resolves when no turn is running. */

@@ -4,6 +4,7 @@ import type {
   ThreadTokenUsage,
   ReasoningSummary,
   SandboxPolicy,
+  StoppedCommand,
   ServerNotification,
   ThreadItem,
   Turn,
@@ -55,6 +56,8 @@ export interface SessionOptions {
   onInterrupt?: () => Promise<void> | void;
   /** Called once at shutdown, after the active turn has ended (kill exec sessions, close files). */
   onShutdown?: () => Promise<void> | void;
+  /** Stops the commands the model left running after its turns (exec sessions); returns them. */
+  stopBackgroundCommands?: (reason: string) => Promise<StoppedCommand[]>;
   env?: NodeJS.ProcessEnv;
   now?: () => Date;
   /** Approval rules, session approvals and the OS sandbox: every command and patch goes through them. */

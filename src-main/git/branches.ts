@@ -1,7 +1,7 @@
 // Branches: list, switch, create; and push of the current branch with git's progress.
 import type { GitBranch, WeftGitBranchesResult, WeftGitPushResult } from '../../src-preload/protocol';
 import { GitRequestError } from './changes';
-import { git } from './run';
+import { git } from '../safety/git/run';
 import { gitStatus } from './status';
 
 export async function listBranches(root: string): Promise<WeftGitBranchesResult> {
@@ -56,6 +56,7 @@ export async function push(
   const args = ['push', '--progress', '--porcelain'];
   if (status.upstream === null) args.push('--set-upstream');
   args.push(remote, status.branch);
-  const out = await git(root, args, { onStderrLine: onLine });
+  // The root repository's own pre-push hook runs (see safety/git/hooks.ts).
+  const out = await git(root, args, { onStderrLine: onLine, hooks: 'repository' });
   return { remote, branch: status.branch, output: `${out.stderr}${out.stdout}` };
 }

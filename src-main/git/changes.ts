@@ -1,12 +1,18 @@
 // The Changes panel's operations on a repository: per-file diffs, stage / unstage / discard of a file or
 // of chosen hunks, commit. Hunks are applied with `git apply` on patches rebuilt from git's own diff.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { GitDiffArea, WeftGitCommitResult, WeftGitDiffResult } from '../../src-preload/protocol';
 import type { DiscardRecord, DiscardStore } from '../checkpoints/discards';
+import { git } from '../safety/git/run';
+import { confinedPath, OutsideRootError, readWorkspaceEntry, type WorkspaceEntry } from '../util/workspace-file';
 import { lineSummary, newFilePatchWithHunks, parseFileDiff, patchWithHunks, splitNewFile } from './hunks';
-import { git } from './run';
 import { repoRoot } from './status';
+
+/** Largest work-tree file shown beside its diff (Monaco holds it whole); git's diff itself is not cut. */
+const MAX_SHOWN_BYTES = 16 * 1024 * 1024;
+
+/** An untracked file's diff is git reading the file itself: bounded in case it was swapped for a FIFO. */
+const UNTRACKED_DIFF_TIMEOUT_MS = 30_000;
 
 export class GitRequestError extends Error {
   constructor(message: string) {
@@ -30,8 +36,33 @@ export async function rawDiff(root: string, path: string, area: GitDiffArea): Pr
       return (await git(root, ['diff', ...common, '--', path])).stdout;
     case 'staged':
       return (await git(root, ['diff', '--cached', ...common, '--', path])).stdout;
-    case 'untracked':
-      return (await git(root, ['diff', '--no-index', ...common, '--', '/dev/null', path], { okExitCodes: [1] })).stdout;
+    case 'untracked': {
+      // git shows a symlink as its target and reads a regular file; anything else (a FIFO would block its
+      // read) or a path through a symlinked folder is refused before git sees it.
+      const entry = await workTreeEntry(root, path);
+      if (entry.kind === 'other')
+        throw new GitRequestError(
+          path.endsWith('/')
+            ? `${path} is a nested git repository: it has no diff of its own (staging it records its commit)`
+            : `${path} is not a regular file or a symlink; it has no diff`,
+        );
+      return (
+        await git(root, ['diff', '--no-index', ...common, '--', '/dev/null', path], {
+          okExitCodes: [1],
+          timeoutMs: UNTRACKED_DIFF_TIMEOUT_MS,
+        })
+      ).stdout;
+    }
+  }
+}
+
+/** What is at `path` in the work tree, read safely; a path leading out of `root` is a request error. */
+async function workTreeEntry(root: string, path: string): Promise<WorkspaceEntry> {
+  try {
+    return await readWorkspaceEntry(root, path, MAX_SHOWN_BYTES);
+  } catch (error) {
+    if (error instanceof OutsideRootError) throw new GitRequestError(error.message);
+    throw error;
   }
 }
 
@@ -44,12 +75,12 @@ async function showObject(root: string, spec: string): Promise<string | null> {
   }
 }
 
+/** The work-tree side for Monaco: a file's text, a symlink's target (as git diffs it), else null. */
 async function workTreeText(root: string, path: string): Promise<string | null> {
-  try {
-    return await readFile(join(root, path), 'utf8');
-  } catch {
-    return null;
-  }
+  const entry = await workTreeEntry(root, path);
+  if (entry.kind === 'file') return entry.bytes.toString('utf8');
+  if (entry.kind === 'symlink') return entry.target;
+  return null;
 }
 
 export async function fileDiff(root: string, path: string, area: GitDiffArea): Promise<WeftGitDiffResult> {
@@ -109,9 +140,30 @@ export interface HunkSelection {
   expectedDiff?: string | null;
 }
 
+/** Index entries at or under `path` that are gitlinks (a submodule, or a nested repository once staged). */
+async function gitlinksAt(root: string, path: string): Promise<string[]> {
+  const { stdout } = await git(root, ['ls-files', '--stage', '-z', '--', path]);
+  return stdout
+    .split('\0')
+    .filter((record) => record.startsWith('160000 '))
+    .map((record) => record.slice(record.indexOf('\t') + 1));
+}
+
+/**
+ * `git add --all` of `path`, except that gitlinks get their new commit through `git update-index`: `git
+ * add` of a submodule whose work tree changed runs `git status` inside it, with the nested repository's
+ * own config (its filters), which the overrides of safety/git/run.ts do not cover.
+ */
+async function stageWhole(root: string, path: string): Promise<void> {
+  const gitlinks = await gitlinksAt(root, path);
+  if (gitlinks.length > 0) await git(root, ['update-index', '--add', '--remove', '--', ...gitlinks]);
+  if (gitlinks.includes(path.replace(/\/+$/, ''))) return;
+  await git(root, ['add', '--all', '--', path, ...gitlinks.map((g) => `:(exclude,literal)${g}`)]);
+}
+
 export async function stage(root: string, path: string, sel: HunkSelection): Promise<void> {
   if (sel.hunks == null) {
-    await git(root, ['add', '--all', '--', path]);
+    await stageWhole(root, path);
     return;
   }
   if (await isUntracked(root, path)) {
@@ -153,19 +205,18 @@ export async function discard(
   sel: HunkSelection,
   discards: DiscardStore,
 ): Promise<DiscardRecord> {
-  const { rm } = await import('node:fs/promises');
   if (await isUntracked(root, path)) {
     if (sel.hunks != null) throw new GitRequestError(`${path} is untracked: discard it as a whole`);
-    const text = await workTreeText(root, path);
-    return discards.keep(
-      {
-        root,
-        path,
-        kind: 'untracked',
-        summary: text === null ? 'untracked file' : `+${text.split('\n').length} lines (untracked file)`,
-      },
-      () => rm(join(root, path)),
-    );
+    const entry = await workTreeEntry(root, path);
+    const summary =
+      entry.kind === 'file'
+        ? `+${entry.bytes.toString('utf8').split('\n').length} lines (untracked file)`
+        : entry.kind === 'symlink'
+          ? `symlink to ${entry.target} (untracked)`
+          : 'untracked file';
+    // `rm` removes a symlink itself, never what it points to; the folders on the way were checked.
+    const target = await confinedPath(root, path);
+    return discards.keep({ root, path, kind: 'untracked', summary }, () => rm(target));
   }
   if (sel.hunks == null) {
     const diff = await rawDiff(root, path, 'unstaged');
@@ -183,7 +234,8 @@ export async function discard(
 export async function commit(root: string, message: string, amend: boolean): Promise<WeftGitCommitResult> {
   const args = ['commit', '--file=-', '--cleanup=strip'];
   if (amend) args.push('--amend');
-  const out = await git(root, args, { input: message });
+  // The root repository's own hooks run (see safety/git/hooks.ts); the status lists them for the commit box.
+  const out = await git(root, args, { input: message, hooks: 'repository' });
   const [sha, branch] = await Promise.all([
     git(root, ['rev-parse', 'HEAD']).then((r) => r.stdout.trim()),
     git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okExitCodes: [1] }).then((r) =>

@@ -1,9 +1,8 @@
 // What a review looks at: the diff of its target, computed here and sent to the reviewer in the
 // request itself (one round trip; the reviewer never has to ask for `git diff`).
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ReviewTarget } from '../../src-preload/protocol';
-import { git } from './run';
+import { git } from '../safety/git/run';
+import { readWorkspaceEntry } from '../util/workspace-file';
 import { gitStatus } from './status';
 
 /** Past this, the diff is cut (the reviewer is told) so the request stays within a model's context. */
@@ -23,13 +22,26 @@ export interface ReviewMaterial {
 
 const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '-U5'];
 
+/** An untracked file's diff is git reading it: bounded in case it was swapped for a FIFO meanwhile. */
+const UNTRACKED_DIFF_TIMEOUT_MS = 30_000;
+
+/**
+ * git's diffs of the untracked files that are regular files or symlinks (shown as their target), inside
+ * the repository; anything else (a FIFO, a path through a symlinked folder) is left out.
+ */
 async function untrackedDiff(root: string, paths: readonly string[]): Promise<string> {
   const parts: string[] = [];
   for (const path of paths) {
-    const text = await readFile(join(root, path), 'utf8').catch(() => null);
-    if (text === null) continue;
+    // A cap of 0 bytes: only what kind of entry it is matters here, git reads the file.
+    const entry = await readWorkspaceEntry(root, path, 0).catch(() => null);
+    if (entry === null || (entry.kind !== 'symlink' && entry.kind !== 'tooLarge' && entry.kind !== 'file')) continue;
     parts.push(
-      (await git(root, ['diff', '--no-index', ...DIFF_FLAGS, '--', '/dev/null', path], { okExitCodes: [1] })).stdout,
+      (
+        await git(root, ['diff', '--no-index', ...DIFF_FLAGS, '--', '/dev/null', path], {
+          okExitCodes: [1],
+          timeoutMs: UNTRACKED_DIFF_TIMEOUT_MS,
+        })
+      ).stdout,
     );
   }
   return parts.join('');

@@ -1,6 +1,8 @@
 // `git status` as the Changes panel needs it: one `git status --porcelain=v2 -z --branch` call, parsed.
-import type { GitChangeKind, GitFileStatus, WeftGitStatusResult } from '../../src-preload/protocol';
-import { git, GitCommandError } from './run';
+import type { GitChangeKind, GitFileStatus, GitHooks, WeftGitStatusResult } from '../../src-preload/protocol';
+import type { ConfigEntry } from '../safety/git/config-guard';
+import { COMMIT_HOOKS, planHooks, presentHooks, PUSH_HOOKS } from '../safety/git/hooks';
+import { git, gitConfigEntries, GitCommandError } from '../safety/git/run';
 
 function kindOf(code: string): GitChangeKind | null {
   switch (code) {
@@ -87,15 +89,40 @@ export function parseStatus(output: string): { info: BranchInfo; files: GitFileS
   return { info, files };
 }
 
+/**
+ * The repository root holding `cwd` and its common git directory, or null when there is none (or git is
+ * missing: `reason` says).
+ */
+export async function repoDirs(
+  cwd: string,
+): Promise<{ root: string; commonDir: string; reason: null } | { root: null; commonDir: null; reason: string }> {
+  try {
+    const { stdout } = await git(cwd, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir']);
+    const [root = '', commonDir = ''] = stdout.split('\n');
+    return { root, commonDir, reason: null };
+  } catch (error) {
+    if (error instanceof GitCommandError && error.exitCode === null)
+      return { root: null, commonDir: null, reason: error.stderr };
+    return { root: null, commonDir: null, reason: `${cwd} is not in a git repository` };
+  }
+}
+
 /** The repository root holding `cwd`, or null when there is none (or git is missing: `reason` says). */
 export async function repoRoot(cwd: string): Promise<{ root: string | null; reason: string | null }> {
-  try {
-    const { stdout } = await git(cwd, ['rev-parse', '--show-toplevel']);
-    return { root: stdout.trim(), reason: null };
-  } catch (error) {
-    if (error instanceof GitCommandError && error.exitCode === null) return { root: null, reason: error.stderr };
-    return { root: null, reason: `${cwd} is not in a git repository` };
-  }
+  const { root, reason } = await repoDirs(cwd);
+  return { root, reason };
+}
+
+const NO_HOOKS: GitHooks = { directory: null, commit: [], push: [], ignored: null };
+
+/** The hooks commit and push would run in the repository (see safety/git/hooks.ts). */
+async function hooksOf(entries: readonly ConfigEntry[], root: string, commonDir: string): Promise<GitHooks> {
+  const plan = await planHooks(entries, root, commonDir);
+  const [commit, push] = await Promise.all([
+    presentHooks(plan.directory, COMMIT_HOOKS),
+    presentHooks(plan.directory, PUSH_HOOKS),
+  ]);
+  return { directory: plan.directory, commit, push, ignored: plan.ignored };
 }
 
 /**
@@ -109,12 +136,13 @@ export async function gitStatus(cwd: string): Promise<WeftGitStatusResult> {
       (value) => ({ value, error: null }),
       (error: unknown) => ({ value: null, error }),
     );
-  const [rootResult, status, remotes] = await Promise.all([
-    repoRoot(cwd),
+  const [dirs, status, remotes, config] = await Promise.all([
+    repoDirs(cwd),
     settle(git(cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'])),
     settle(git(cwd, ['remote'])),
+    settle(gitConfigEntries(cwd)),
   ]);
-  const { root, reason } = rootResult;
+  const { root, reason } = dirs;
   if (root === null) {
     return {
       enabled: false,
@@ -127,11 +155,14 @@ export async function gitStatus(cwd: string): Promise<WeftGitStatusResult> {
       behind: 0,
       remotes: [],
       files: [],
+      hooks: NO_HOOKS,
     };
   }
   if (status.value === null) throw status.error;
   if (remotes.value === null) throw remotes.error;
   const { info, files } = parseStatus(status.value.stdout);
+  if (config.value === null) throw config.error;
+  const hooks = await hooksOf(config.value, root, dirs.commonDir);
   return {
     enabled: true,
     reason: null,
@@ -142,5 +173,6 @@ export async function gitStatus(cwd: string): Promise<WeftGitStatusResult> {
       .map((r) => r.trim())
       .filter((r) => r !== ''),
     files,
+    hooks,
   };
 }

@@ -18,13 +18,23 @@ import { checkpointHandlers } from './handlers/checkpoints';
 import { forkHandlers } from './handlers/forks';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
+import { projectConfigHandlers } from './handlers/project-config';
 import { gitHandlers } from './handlers/git';
 import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
+import { finishInterruptedRestores } from './restore-recovery';
 import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
 import type { ConnectionHost } from './transport';
+
+/**
+ * How long a thread nobody watches keeps its session (MCP servers, recorder) in case a client comes back
+ * to it. Codex waits 30 minutes; Weft's desktop app views threads one after the other, and each one left
+ * loaded holds processes, so it waits 30 seconds and keeps at most 16 such threads.
+ */
+const UNLOAD_AFTER_MS = 30_000;
+const MAX_UNWATCHED_THREADS = 16;
 
 export interface AppHostOptions {
   weftHome?: string;
@@ -32,8 +42,10 @@ export interface AppHostOptions {
   /** Project new threads open on when the client names no cwd (default: the process cwd). */
   cwd?: string;
   log?: (line: string) => void;
-  /** Idle threads with no subscriber are unloaded after this long (default 30 minutes). */
+  /** Idle threads with no subscriber are unloaded after this long (default 30 seconds). */
   unloadAfterMs?: number;
+  /** At most this many idle threads with no subscriber stay loaded (default 16); beyond, the oldest go. */
+  maxUnwatchedThreads?: number;
   modelClient?: HostEnvironment['modelClient'];
   /** Where keys saved from Settings are kept (the desktop app's keychain); default WEFT_HOME/auth.json. */
   keyStore?: KeyStore;
@@ -83,6 +95,8 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
   const defaultCwd = options.cwd ?? process.cwd();
   const checkpoints = await openCheckpoints(weftHome, defaultCwd, env, log);
+  // An Undo a crash cut short is finished (files, then the thread's turns) before anyone is answered.
+  await finishInterruptedRestores(checkpoints.service, () => ({ store, release: () => Promise.resolve() }), log);
   const environment: HostEnvironment = {
     weftHome,
     env,
@@ -93,7 +107,11 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     keyStore: options.keyStore ?? new FileKeyStore(weftHome),
     checkpoints,
   };
-  const manager = new ThreadManager({ log, unloadAfterMs: options.unloadAfterMs ?? 30 * 60_000 });
+  const manager = new ThreadManager({
+    log,
+    unloadAfterMs: options.unloadAfterMs ?? UNLOAD_AFTER_MS,
+    maxUnwatched: options.maxUnwatchedThreads ?? MAX_UNWATCHED_THREADS,
+  });
   saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
   // A list answered while a new index was being built said so (`weftIndexing`); this says it is whole now.
   store.onIndexed(() => manager.broadcast({ method: 'weft/threads/indexed', params: {} }));
@@ -135,6 +153,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       ...turnHandlers(context),
       ...serviceHandlers(context),
       ...setupHandlers(context),
+      ...projectConfigHandlers(context),
       ...mcpHandlers(context, mcpLogins),
       ...checkpointHandlers(context),
       ...forkHandlers(context),
@@ -154,6 +173,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     }),
     log,
     inForeground: (work) => store.inForeground(work),
+    threadQueue: manager,
   });
   store.repairInBackground();
   return {

@@ -12,6 +12,9 @@ import {
   type ServerRequest,
 } from '../../src-preload/protocol';
 import { errorMessage } from '../util/errors';
+import { MAX_MESSAGE_DEPTH, nestsDeeper, TOO_DEEP_MESSAGE } from './framing';
+import type { QueueMode } from './request-queue';
+import { requestScope } from './request-scopes';
 import { RpcError } from './rpc-error';
 import type { ClientConnection, ClientSink, ConnectionHost } from './transport';
 
@@ -59,6 +62,8 @@ export interface DispatcherOptions {
   onClientClosed?: (client: Client) => void;
   /** Runs a request's handler ahead of background work (the index repair gives way to it). */
   inForeground?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Orders the handling of the requests naming one thread (`request-scopes.ts`); absent = no order. */
+  threadQueue?: { run<T>(threadId: string, mode: QueueMode, work: () => Promise<T>): Promise<T> };
 }
 
 interface FrameErrorLike {
@@ -174,6 +179,16 @@ class ConnectionState implements Client {
       this.sendError(raw.id ?? null, raw.code, raw.message);
       return;
     }
+    // Validation and handlers recurse on params. Transports that hand over objects (Electron IPC,
+    // in-process clients) are bounded here; the stream transports refuse such frames before parsing them.
+    if (this.sink.boundsNesting !== true && nestsDeeper(raw, MAX_MESSAGE_DEPTH)) {
+      this.sendError(idOf(raw), ErrorCodes.InvalidRequest, TOO_DEEP_MESSAGE);
+      return;
+    }
+    if (hasUnusableId(raw)) {
+      this.sendError(null, ErrorCodes.InvalidRequest, 'Invalid request: id must be a string or an integer');
+      return;
+    }
     const parsed = JsonRpcMessage.safeParse(raw);
     if (!parsed.success) {
       this.sendError(idOf(raw), ErrorCodes.InvalidRequest, `Invalid request: ${describeZodError(parsed.error, '')}`);
@@ -225,24 +240,32 @@ class ConnectionState implements Client {
       this.sendError(id, ErrorCodes.InvalidParams, `Invalid params: ${describeZodError(checked.error)}`);
       return;
     }
-    const hold = RESPONSE_FIRST.has(method);
-    if (hold) this.holds += 1;
+    const scope = requestScope(method, checked.data);
+    const queue = this.options.threadQueue;
+    // The thread's queue orders the handling (until the answer is sent), not what the request starts.
+    const answer = (): Promise<void> =>
+      scope && queue
+        ? queue.run(scope.threadId, scope.mode, () => this.respond(id, method, checked.data))
+        : this.respond(id, method, checked.data);
     const inForeground = this.options.inForeground;
     if (method !== 'initialize' && inForeground) {
       // Background work (the index repair) gives way until the answer has left, not only until it is made:
       // a big answer leaves in several writes, each waiting for a turn of the event loop.
       await inForeground(async () => {
-        await this.respond(id, method, checked.data, hold);
+        await answer();
         // The queue answers when the transport has taken it, overflowed or closed; `inForeground` bounds
         // how long background work waits for a client that reads slowly.
         await this.sink.whenSent?.();
       });
       return;
     }
-    await this.respond(id, method, checked.data, hold);
+    await answer();
   }
 
-  private async respond(id: RequestId, method: ClientRequestMethod, params: unknown, hold: boolean): Promise<void> {
+  /** Handles one request and sends its answer; never throws. */
+  private async respond(id: RequestId, method: ClientRequestMethod, params: unknown): Promise<void> {
+    const hold = RESPONSE_FIRST.has(method);
+    if (hold) this.holds += 1;
     try {
       const result = method === 'initialize' ? this.initialize(params) : await this.invoke(method, params);
       if (!this.closed) this.sink.send({ id, result });
@@ -278,13 +301,20 @@ class ConnectionState implements Client {
   }
 }
 
+/** The message's id when a reply can carry it (a string or an integer), else null. */
 function idOf(raw: unknown): RequestId | null {
-  if (
-    typeof raw === 'object' &&
-    raw !== null &&
-    'id' in raw &&
-    (typeof raw.id === 'string' || typeof raw.id === 'number')
-  )
-    return raw.id;
-  return null;
+  if (typeof raw !== 'object' || raw === null || !('id' in raw)) return null;
+  const id = raw.id;
+  if (typeof id === 'string') return id;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+}
+
+/**
+ * A request (it has a method) whose `id` is there but no reply could carry it back (an object, a
+ * fraction, null): answered as invalid, never taken for a notification.
+ */
+function hasUnusableId(raw: unknown): boolean {
+  if (typeof raw !== 'object' || raw === null || !('method' in raw) || !('id' in raw) || raw.id === undefined)
+    return false;
+  return idOf(raw) === null;
 }

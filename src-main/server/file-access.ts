@@ -2,20 +2,16 @@
  * What `fs/readFile` may read: files inside the folders a client already works in, namely the project
  * the server was started on, WEFT_HOME, and every loaded thread's cwd and writable roots. Paths are
  * resolved through symlinks first, so a link inside a root that points elsewhere is refused, as is
- * `..`. A page that got hold of the socket can read the project, not the rest of the machine.
+ * `..`. A page that got hold of the socket can read the project, not the rest of the machine. Only a
+ * regular file is opened (never a FIFO, whose read would hold one of libuv's threads until a writer came).
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { isInside, readEntry } from '../util/workspace-file';
 import { invalidParams } from './rpc-error';
 
 /** Largest file sent whole (base64 in one message). */
 export const MAX_READ_BYTES = 50 * 1024 * 1024;
-
-/** Whether `path` is `root` or inside it (both already resolved). */
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
 
 /** Real paths of the roots that exist (a missing root allows nothing). */
 async function realRoots(roots: readonly string[]): Promise<string[]> {
@@ -40,9 +36,10 @@ export async function readFileForClient(path: string, roots: () => readonly stri
       `${path} is outside the folders this server reads (the project, the threads' folders and WEFT_HOME)`,
     );
   }
-  const info = await stat(real);
-  if (!info.isFile()) throw invalidParams(`${path} is not a readable file`);
-  if (info.size > MAX_READ_BYTES)
-    throw invalidParams(`${path} is ${(info.size / 1048576).toFixed(0)} MiB; files over 50 MiB are not sent`);
-  return { dataBase64: (await readFile(real)).toString('base64') };
+  // Opened without following a link or waiting on a FIFO: what is at `real` may have changed since.
+  const entry = await readEntry(real, MAX_READ_BYTES);
+  if (entry.kind === 'tooLarge')
+    throw invalidParams(`${path} is ${(entry.size / 1048576).toFixed(0)} MiB; files over 50 MiB are not sent`);
+  if (entry.kind !== 'file') throw invalidParams(`${path} is not a readable file`);
+  return { dataBase64: entry.bytes.toString('base64') };
 }

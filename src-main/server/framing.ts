@@ -1,15 +1,25 @@
 /**
- * Framing shared by the stream transports: JSONL decoding with a size limit, and the marker a transport
- * hands to the dispatcher instead of a message when a frame could not be read. The dispatcher answers a
- * frame error with a JSON-RPC error carrying the frame's `id` when it could be read (a line over the
- * limit), else `id: null`.
+ * Framing shared by the stream transports: JSONL decoding with size and nesting limits, and the marker a
+ * transport hands to the dispatcher instead of a message when a frame could not be read. The dispatcher
+ * answers a frame error with a JSON-RPC error carrying the frame's `id` when it could be read (a line
+ * over the limit, a message nested too deep), else `id: null`.
  */
 import { RequestIdScanner } from './request-id-scanner';
 
 /** Largest message accepted on any transport: a line on stdio, a text frame on WebSocket. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
-/** A frame that could not become a message: `-32700` not JSON, `-32600` unusable (too large, binary). */
+/**
+ * Deepest nesting of objects and arrays accepted in a message. Validation and handlers walk params
+ * recursively (the JSON value schemas, config overrides, TOML layers); a message nested thousands deep
+ * would overflow the stack and take every thread of the host down with it. Real messages stay far below:
+ * an output schema 30 properties deep is about 60 levels.
+ */
+export const MAX_MESSAGE_DEPTH = 100;
+
+export const TOO_DEEP_MESSAGE = `Invalid request: the message is nested deeper than ${MAX_MESSAGE_DEPTH} levels`;
+
+/** A frame that could not become a message: `-32700` not JSON, `-32600` unusable (too large, too deep, binary). */
 export interface FrameError {
   readonly kind: 'frame-error';
   readonly code: -32700 | -32600;
@@ -57,14 +67,84 @@ export function parseError(detail: string): FrameError {
   return { kind: 'frame-error', code: -32700, message: `Parse error: ${short}` };
 }
 
-/** Parses one frame's text: the JSON value (not yet validated as a message), or a `-32700` frame error. */
+export function tooDeepError(id: string | number | null): FrameError {
+  return id === null
+    ? { kind: 'frame-error', code: -32600, message: TOO_DEEP_MESSAGE }
+    : { kind: 'frame-error', code: -32600, message: TOO_DEEP_MESSAGE, id };
+}
+
+/**
+ * Parses one frame's text: the JSON value (not yet validated as a message), a `-32700` frame error, or a
+ * `-32600` one for a message nested deeper than {@link MAX_MESSAGE_DEPTH} (counted before parsing, with
+ * the request's id when it can be found).
+ */
 export function parseFrame(text: string): unknown {
+  if (textNestsDeeper(text, MAX_MESSAGE_DEPTH)) {
+    const scanner = new RequestIdScanner();
+    scanner.push(Buffer.from(text, 'utf8'));
+    return tooDeepError(scanner.id);
+  }
   try {
     const value: unknown = JSON.parse(text);
     return value;
   } catch (error) {
     return parseError(error instanceof Error ? error.message : String(error));
   }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/**
+ * Whether JSON text opens more than `limit` objects and arrays inside one another (strings skipped).
+ * Malformed text is not judged: `JSON.parse` says what is wrong with it.
+ */
+export function textNestsDeeper(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) i = closingQuote(text, i);
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth -= 1;
+  }
+  return false;
+}
+
+/** Index of the quote closing the string opened at `open` (the text's length when there is none). */
+function closingQuote(text: string, open: number): number {
+  let from = open + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
+/**
+ * Whether a value holds objects and arrays more than `limit` deep (a cycle counts as endless), for
+ * transports that hand over objects rather than text. Walked level by level without recursion; an
+ * object reached twice on one level is walked once, so shared parts cost no more than a tree.
+ */
+export function nestsDeeper(value: unknown, limit: number): boolean {
+  let level = new Set<object>();
+  if (typeof value === 'object' && value !== null) level.add(value);
+  for (let depth = 1; level.size > 0; depth++) {
+    if (depth > limit) return true;
+    const next = new Set<object>();
+    for (const node of level)
+      for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) next.add(child);
+    level = next;
+  }
+  return false;
 }
 
 const NEWLINE = 0x0a;

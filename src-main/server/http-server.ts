@@ -2,10 +2,9 @@
  * The HTTP side of `weft serve`: the built renderer as static files, `/healthz`, and the WebSocket
  * endpoint at `/ws`. Loopback only unless the caller explicitly asked for another host; the socket
  * always requires the token. Every request (and upgrade) must name this server in `Host`
- * (host-allowlist.ts: 421 otherwise); sockets are capped per client and in total
- * (connection-limiter.ts); a socket must deliver a request's headers within `headersTimeoutMs` of
- * being accepted (or of the previous response), and a whole request within `requestTimeoutMs`; an idle
- * kept-alive socket is closed after 5 s. A WebSocket, once open, is kept by its own pings.
+ * (host-allowlist.ts: 421 otherwise); sockets that have not presented the token are capped per client
+ * and in total (connection-limiter.ts); request timeouts are those of http-timeouts.ts. A WebSocket,
+ * once open, is kept by its own pings.
  *
  * Static files do NOT require the token: the page reads the token from its own URL and presents it on
  * the socket, and without the socket the page can do nothing. Requiring it for assets would only force
@@ -14,14 +13,15 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIP, type Socket } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { resolve, sep } from 'node:path';
 import { errorMessage } from '../util/errors';
 import { ConnectionLimiter, type ConnectionLimits } from './connection-limiter';
 import { contentTypeFor } from './content-types';
 import { allowedHosts, isAllowedHost, MISDIRECTED_MESSAGE } from './host-allowlist';
+import { createTimedHttpServer, type HttpTimeouts } from './http-timeouts';
 import type { ConnectionHost } from './transport';
 import { createWebSocketEndpoint, WS_PATH } from './websocket';
 
@@ -40,19 +40,9 @@ export interface WebServerOptions {
   keepaliveIntervalMs?: number;
   /** Outgoing bytes allowed to wait for a slow WebSocket client before it is dropped. Default 64 MiB. */
   maxQueuedBytes?: number;
-  /** Socket caps and timeouts; defaults in {@link DEFAULT_HTTP_LIMITS} and connection-limiter.ts. */
-  limits?: HttpLimits;
+  /** Socket caps and timeouts; defaults in connection-limiter.ts and http-timeouts.ts. */
+  limits?: ConnectionLimits & HttpTimeouts;
 }
-
-export interface HttpLimits extends ConnectionLimits {
-  /** From accepting a socket (or its previous response) to the end of a request's headers. */
-  headersTimeoutMs?: number;
-  /** From the start of a request to its end. */
-  requestTimeoutMs?: number;
-}
-
-/** A page's requests take milliseconds; these only bound what a stalled or hostile client can hold. */
-export const DEFAULT_HTTP_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
 
 export interface WebServer {
   /** `http://HOST:PORT/?token=…`: the page to open. */
@@ -93,27 +83,8 @@ export async function startWebServer(host: ConnectionHost, opts: WebServerOption
     );
   }
   const token = opts.token ?? randomBytes(32).toString('base64url');
-  const limits = { ...DEFAULT_HTTP_LIMITS, ...definedOnly(opts.limits ?? {}) };
-  const server = createServer({
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    // How often those two are checked; Node's default (30 s) would let a stalled socket linger.
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, limits.headersTimeoutMs / 4)),
-  });
   const limiter = new ConnectionLimiter(opts.limits);
-  // Node's header timeout starts with the first byte: a socket that never sends one is closed here.
-  const silent = new WeakMap<Duplex, NodeJS.Timeout>();
-  const spoke = (socket: Duplex): void => {
-    clearTimeout(silent.get(socket));
-    silent.delete(socket);
-  };
-  server.on('connection', (socket: Socket) => {
-    if (!limiter.admit(socket)) return;
-    const timer = setTimeout(() => socket.destroy(), limits.headersTimeoutMs);
-    timer.unref();
-    silent.set(socket, timer);
-    socket.once('close', () => spoke(socket));
-  });
+  const { server, spoke } = createTimedHttpServer(opts.limits, (socket) => limiter.admit(socket));
   const port = await listen(server, bindHost, opts.port);
   const hosts = allowedHosts({ port, explicitHost: opts.hostExplicit && !isLoopbackHost(bindHost) ? bindHost : null });
 
@@ -138,10 +109,12 @@ export async function startWebServer(host: ConnectionHost, opts: WebServerOption
       refuseUpgrade(socket);
       return;
     }
-    endpoint.handleUpgrade(request, socket, head);
+    if (endpoint.handleUpgrade(request, socket, head)) limiter.trust(request.socket);
   });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    spoke(request.socket);
+    const socket = request.socket;
+    limiter.requestStarted(socket);
+    response.once('close', () => limiter.requestEnded(socket));
     // The CSP names the socket address the page was actually loaded from (a source list cannot hold an
     // IPv6 literal such as [::1], so there only 'self' applies, which covers the page's own ws: origin).
     const headers = securityHeaders(socketSourceFor(request.headers.host, origins));
@@ -149,6 +122,7 @@ export async function startWebServer(host: ConnectionHost, opts: WebServerOption
       sendText(response, 421, headers, MISDIRECTED_MESSAGE);
       return;
     }
+    if (tokenMatches(queryToken(request))) limiter.trust(socket);
     handleRequest(request, response, staticRoot, headers, tokenMatches).catch((error: unknown) => {
       opts.log(`weft serve: ${request.method ?? '?'} ${request.url ?? '?'} failed: ${errorMessage(error)}`);
       if (!response.headersSent) sendText(response, 500, headers, 'Internal error; see the server log.\n');
@@ -177,8 +151,9 @@ function refuseUpgrade(socket: Duplex): void {
   );
 }
 
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+/** The `token` query parameter of a request, or null. */
+function queryToken(request: IncomingMessage): string | null {
+  return new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
 }
 
 function listen(server: Server, host: string, port: number): Promise<number> {
@@ -245,8 +220,7 @@ async function handleRequest(
   if (rawPath === TOKEN_CHECK_PATH) {
     // Lets the page tell "the server is gone" from "the server restarted with another token" (a browser
     // WebSocket never sees the 401 of a refused upgrade).
-    const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
-    const ok = tokenMatches(token);
+    const ok = tokenMatches(queryToken(request));
     sendBody(
       response,
       ok ? 200 : 401,

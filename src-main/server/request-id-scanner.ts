@@ -4,7 +4,7 @@
  * id's value are kept (at most {@link MAX_ID_BYTES}); everything else is only walked through.
  *
  * The id is what `JSON.parse` would give: the last top-level `"id"` key wins. A key written with escapes
- * (`"\u0069d"`) is not recognised, and an id that is not a string or a number counts as unknown.
+ * (`"\u0069d"`) is not recognised, and an id that is not a string or an integer counts as unknown.
  */
 
 /** Longest id value kept, in bytes. Ids are short counters or uuids; a longer one counts as unknown. */
@@ -174,6 +174,7 @@ export class RequestIdScanner {
     } catch {
       parsed = null;
     }
-    this.#found = typeof parsed === 'string' || (typeof parsed === 'number' && Number.isFinite(parsed)) ? parsed : null;
+    this.#found =
+      typeof parsed === 'string' || (typeof parsed === 'number' && Number.isSafeInteger(parsed)) ? parsed : null;
   }
 }

@@ -136,6 +136,7 @@ export function runStdioServer(
       label: LABEL,
       send: (message) => queue.send(message),
       whenSent: () => queue.whenSent(),
+      boundsNesting: true,
     });
     stdin.on('data', onData);
     stdin.on('end', onEnd);

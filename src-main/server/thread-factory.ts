@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { GitInfo, Thread, ThreadOverrides } from '../../src-preload/protocol';
 import { loadConfig, overrideValue, type LoadedConfig, type ParsedOverride } from '../config';
@@ -11,6 +10,7 @@ import type { SessionRecorder } from '../core/types';
 import type { ModelClient } from '../model/types';
 import type { CheckpointService } from '../checkpoints/service';
 import type { RuleStore } from '../safety/approvals/rules';
+import { git as runGit } from '../safety/git/run';
 import type { LoadedThread } from '../store/loader';
 import type { HostRequestSender } from '../tools/types';
 import { VERSION } from '../version';
@@ -58,9 +58,26 @@ export async function threadConfig(
   return { loaded, provider };
 }
 
+/**
+ * Most parts a config key path from a client may have. Config keys are a few tables deep
+ * (`mcp_servers.docs.env.TOKEN`); a dotted key of thousands of parts would become a table nested as deep,
+ * which the config layers are merged and checked through recursively.
+ */
+export const MAX_KEY_PATH_PARTS = 32;
+
+/** Refuses a key path deeper than {@link MAX_KEY_PATH_PARTS}; `field` names it for the client. */
+export function checkKeyPathParts(path: readonly string[], field: string): void {
+  if (path.length > MAX_KEY_PATH_PARTS)
+    throw invalidParams(`${field}: a key path of ${path.length} parts; config keys have at most ${MAX_KEY_PATH_PARTS}`);
+}
+
 /** A thread's overrides as config layer values: its `config` map first, then the named settings. */
 function threadOverrideValues(overrides: ThreadOverrides): ParsedOverride[] {
-  const values = Object.entries(overrides.config ?? {}).map(([key, value]) => overrideValue(key, value));
+  const values = Object.entries(overrides.config ?? {}).map(([key, value]) => {
+    const parsed = overrideValue(key, value);
+    checkKeyPathParts(parsed.path, 'params.config');
+    return parsed;
+  });
   const named: [string, string | null | undefined][] = [
     ['model', overrides.model],
     ['model_provider', overrides.modelProvider],
@@ -89,6 +106,8 @@ export function threadSession(
     recorder?: SessionRecorder;
     state?: LoadedThread;
     overrides: ThreadOverrides;
+    /** The trusted project config folders, kept read-only (`ProjectTrust.trustedConfigDirs`). */
+    protectedPaths: readonly string[];
   },
 ): Session {
   return buildSession({
@@ -103,6 +122,7 @@ export function threadSession(
     recorder: input.recorder,
     checkpoints: input.config.checkpoints?.enabled === false ? undefined : host.checkpoints?.service,
     saved: input.state,
+    protectedPaths: input.protectedPaths,
     // The key is looked up per request (config token > environment > saved key), so one saved in
     // Settings applies to the next turn.
     modelClient: host.modelClient,
@@ -157,11 +177,10 @@ const GIT_TIMEOUT_MS = 2000;
  */
 export async function gitInfoOf(cwd: string): Promise<GitInfo | null> {
   const git = (args: string[]): Promise<string | null> =>
-    new Promise((resolveGit) => {
-      execFile('git', args, { cwd, encoding: 'utf8', timeout: GIT_TIMEOUT_MS }, (error, stdout) =>
-        resolveGit(error ? null : stdout.trim() || null),
-      );
-    });
+    runGit(cwd, args, { timeoutMs: GIT_TIMEOUT_MS }).then(
+      (out) => out.stdout.trim() || null,
+      () => null,
+    );
   const [gitDir, sha, branch, originUrl] = await Promise.all([
     git(['rev-parse', '--git-dir']),
     git(['rev-parse', 'HEAD']),

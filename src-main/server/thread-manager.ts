@@ -3,6 +3,16 @@ import type { Session } from '../core/session';
 import { threadPreview, userItemText } from '../store/preview';
 import type { Client } from './dispatcher';
 import { PendingRequests } from './pending-requests';
+import { RequestQueue, type QueueMode } from './request-queue';
+
+/**
+ * Where a thread stands in this host. `notLoaded` → `loading` (`thread/start`, `resume`, `fork`) → `idle`
+ * ⇄ `running` (a turn) → `unloading` (archive, nobody watching, the host closing) → `notLoaded`.
+ * Rollback, revert and redo change an `idle` (or not loaded) thread and leave it as it was; unarchive
+ * changes a `notLoaded` one. Loading and unloading happen while a request (or the unload) holds the
+ * thread's queue, so no request of that thread ever sees them half done.
+ */
+export type ThreadLifecycle = 'notLoaded' | 'loading' | 'idle' | 'running' | 'unloading';
 
 interface LoadedThread {
   session: Session;
@@ -10,22 +20,31 @@ interface LoadedThread {
   thread: Thread;
   subscribers: Set<Client>;
   pending: PendingRequests;
-  unloadTimer: NodeJS.Timeout | null;
   unsubscribeSession: () => void;
 }
 
 export interface ThreadManagerOptions {
   log: (line: string) => void;
-  /** An idle thread without subscribers is unloaded after this long (Codex: 30 minutes). */
+  /** A loaded thread nobody watches (idle, no subscriber, no request waiting) is unloaded after this long. */
   unloadAfterMs: number;
+  /** At most this many threads nobody watches stay loaded; beyond, the one unwatched longest is unloaded. */
+  maxUnwatched: number;
 }
 
 /**
- * The threads loaded in this server: their sessions, the clients watching each, and the server
- * requests waiting for an answer. Notifications of a thread go to every client subscribed to it.
+ * The threads of this host: their lifecycle, their request queues, their sessions, the clients watching
+ * each and the server requests waiting for an answer. Notifications of a thread go to every client
+ * subscribed to it. A loaded thread nobody watches keeps a session, its MCP servers and its recorder:
+ * it is unloaded after `unloadAfterMs`, or at once when more than `maxUnwatched` such threads are loaded.
  */
 export class ThreadManager {
   private readonly loaded = new Map<string, LoadedThread>();
+  /** Threads being loaded or unloaded now. */
+  private readonly moving = new Map<string, 'loading' | 'unloading'>();
+  /** Request queues of the threads with a request queued or being handled. */
+  private readonly queues = new Map<string, RequestQueue>();
+  /** Loaded threads nobody watches, the one unwatched longest first, with the timer that unloads each. */
+  private readonly unwatched = new Map<string, NodeJS.Timeout>();
   private readonly clients = new Set<Client>();
   private nextRequestId = 1;
 
@@ -38,6 +57,27 @@ export class ThreadManager {
     client.onClose(() => this.clientClosed(client));
   }
 
+  lifecycle(threadId: string): ThreadLifecycle {
+    const moving = this.moving.get(threadId);
+    if (moving !== undefined) return moving;
+    const entry = this.loaded.get(threadId);
+    if (!entry) return 'notLoaded';
+    return entry.session.activeTurnId === null ? 'idle' : 'running';
+  }
+
+  /** Handles a request in its thread's queue (see `QueueMode`). */
+  run<T>(threadId: string, mode: QueueMode, work: () => Promise<T>): Promise<T> {
+    let queue = this.queues.get(threadId);
+    if (!queue) {
+      queue = new RequestQueue();
+      this.queues.set(threadId, queue);
+    }
+    const own = queue;
+    return own.run(mode, work, () => {
+      if (this.queues.get(threadId) === own && own.size === 0) this.queues.delete(threadId);
+    });
+  }
+
   get(threadId: string): LoadedThread | undefined {
     return this.loaded.get(threadId);
   }
@@ -48,6 +88,23 @@ export class ThreadManager {
 
   isLoaded(threadId: string): boolean {
     return this.loaded.has(threadId);
+  }
+
+  /**
+   * `notLoaded` → `loading` → `idle`: `open` builds the thread's session and hands it to `add`. A thread
+   * nobody subscribed to by the end (a failed request) is left to the unwatched threads' rules.
+   */
+  async load<T>(threadId: string, open: () => Promise<T>): Promise<T> {
+    const now = this.lifecycle(threadId);
+    if (now !== 'notLoaded') throw new Error(`thread ${threadId} cannot be loaded: it is ${now}`);
+    this.moving.set(threadId, 'loading');
+    try {
+      return await open();
+    } finally {
+      this.moving.delete(threadId);
+      const entry = this.loaded.get(threadId);
+      if (entry) this.reconsider(entry);
+    }
   }
 
   /**
@@ -65,13 +122,12 @@ export class ThreadManager {
       () => subscribers,
       this.options.log,
     );
-    const session = makeSession((request, signal) => pending.ask(request, signal, () => cancelAnswer(request)));
+    const session = makeSession((request, signal) => pending.ask(request, signal));
     const entry: LoadedThread = {
       session,
       thread,
       subscribers,
       pending,
-      unloadTimer: null,
       unsubscribeSession: () => undefined,
     };
     entry.unsubscribeSession = session.subscribe((n) => {
@@ -88,7 +144,7 @@ export class ThreadManager {
     this.seen(client);
     if (entry.subscribers.has(client)) return;
     entry.subscribers.add(client);
-    this.cancelUnload(entry);
+    this.reconsider(entry);
     entry.pending.attach(client);
   }
 
@@ -96,7 +152,7 @@ export class ThreadManager {
     const entry = this.loaded.get(threadId);
     if (!entry) return 'notLoaded';
     if (!entry.subscribers.delete(client)) return 'notSubscribed';
-    this.maybeScheduleUnload(entry);
+    this.reconsider(entry);
     return 'unsubscribed';
   }
 
@@ -125,22 +181,33 @@ export class ThreadManager {
     if (entry) entry.thread = { ...entry.thread, ...patch };
   }
 
-  /** Shuts the session down and forgets the thread. */
+  /**
+   * `idle` | `running` → `unloading` → `notLoaded`: settles the requests still waiting, stops a running
+   * turn and shuts the session down (its commands, its MCP servers, its recorder). Called by a request
+   * holding the thread's queue, or by the host closing.
+   */
   async unload(threadId: string, reason: string): Promise<void> {
     const entry = this.loaded.get(threadId);
     if (!entry) return;
     this.loaded.delete(threadId);
-    this.cancelUnload(entry);
-    entry.pending.cancelAll(cancelAnswer);
-    await entry.session
-      .shutdown()
-      .catch((e: unknown) => this.options.log(`weft app-server: closing thread ${threadId}: ${String(e)}`));
-    entry.unsubscribeSession();
+    this.forgetUnwatched(threadId);
+    this.moving.set(threadId, 'unloading');
+    try {
+      entry.pending.cancelAll();
+      await entry.session
+        .shutdown()
+        .catch((e: unknown) => this.options.log(`weft app-server: closing thread ${threadId}: ${String(e)}`));
+      entry.unsubscribeSession();
+    } finally {
+      this.moving.delete(threadId);
+    }
     this.options.log(`weft app-server: unloaded thread ${threadId} (${reason})`);
     this.broadcast({ method: 'thread/closed', params: { threadId } });
   }
 
   async closeAll(): Promise<void> {
+    for (const timer of this.unwatched.values()) clearTimeout(timer);
+    this.unwatched.clear();
     await Promise.all([...this.loaded.keys()].map((id) => this.unload(id, 'server shutting down')));
   }
 
@@ -148,7 +215,7 @@ export class ThreadManager {
     if (n.method === 'turn/started' || n.method === 'turn/completed') {
       entry.thread = { ...entry.thread, updatedAt: Math.floor(Date.now() / 1000) };
     }
-    if (n.method === 'thread/status/changed' && n.params.status.type === 'idle') this.maybeScheduleUnload(entry);
+    if (n.method === 'thread/status/changed') this.reconsider(entry);
     if (n.method === 'item/completed' && n.params.item.type === 'userMessage' && entry.thread.preview === '') {
       entry.thread = { ...entry.thread, preview: threadPreview(userItemText(n.params.item)) };
     }
@@ -157,33 +224,52 @@ export class ThreadManager {
   private clientClosed(client: Client): void {
     this.clients.delete(client);
     for (const entry of this.loaded.values()) {
-      if (entry.subscribers.delete(client)) this.maybeScheduleUnload(entry);
+      if (entry.subscribers.delete(client)) this.reconsider(entry);
     }
   }
 
-  private maybeScheduleUnload(entry: LoadedThread): void {
-    if (
-      entry.subscribers.size > 0 ||
-      entry.session.activeTurnId !== null ||
-      entry.pending.size > 0 ||
-      entry.unloadTimer
-    )
+  private isUnwatched(entry: LoadedThread): boolean {
+    return entry.subscribers.size === 0 && entry.session.activeTurnId === null && entry.pending.size === 0;
+  }
+
+  /** Starts or stops counting a thread among those nobody watches, after a change that may matter. */
+  private reconsider(entry: LoadedThread): void {
+    const threadId = entry.thread.id;
+    if (this.loaded.get(threadId) !== entry || this.moving.has(threadId)) return;
+    if (!this.isUnwatched(entry)) {
+      this.forgetUnwatched(threadId);
       return;
-    entry.unloadTimer = setTimeout(() => {
-      entry.unloadTimer = null;
-      if (entry.subscribers.size === 0 && entry.session.activeTurnId === null)
-        void this.unload(entry.thread.id, 'idle with no subscribers');
-    }, this.options.unloadAfterMs);
-    entry.unloadTimer.unref();
+    }
+    if (this.unwatched.has(threadId)) return;
+    const timer = setTimeout(
+      () => this.unloadUnwatched(threadId, 'idle with no subscribers'),
+      this.options.unloadAfterMs,
+    );
+    timer.unref();
+    this.unwatched.set(threadId, timer);
+    for (const oldest of this.unwatched.keys()) {
+      if (this.unwatched.size <= this.options.maxUnwatched) break;
+      this.forgetUnwatched(oldest);
+      this.unloadUnwatched(
+        oldest,
+        `more than ${this.options.maxUnwatched} idle threads with no subscribers; this one was left longest`,
+      );
+    }
   }
 
-  private cancelUnload(entry: LoadedThread): void {
-    if (entry.unloadTimer) clearTimeout(entry.unloadTimer);
-    entry.unloadTimer = null;
+  private forgetUnwatched(threadId: string): void {
+    const timer = this.unwatched.get(threadId);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.unwatched.delete(threadId);
   }
-}
 
-/** What a request resolves to when the turn is interrupted or the thread closes before anyone answers. */
-function cancelAnswer(request: ServerRequest): unknown {
-  return request.method === 'item/tool/requestUserInput' ? { answers: {} } : { decision: 'cancel' };
+  /** Unloads a thread in its turn of its queue, unless someone watches it again by then. */
+  private unloadUnwatched(threadId: string, reason: string): void {
+    this.forgetUnwatched(threadId);
+    void this.run(threadId, 'exclusive', async () => {
+      const entry = this.loaded.get(threadId);
+      if (entry && this.isUnwatched(entry)) await this.unload(threadId, reason);
+    }).catch((e: unknown) => this.options.log(`weft app-server: unloading thread ${threadId}: ${String(e)}`));
+  }
 }

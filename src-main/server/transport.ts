@@ -10,6 +10,11 @@ export interface ClientSink {
   readonly label: string;
   /** Resolves when what was sent so far has left for the client (a big answer takes several writes). */
   whenSent?(): Promise<void>;
+  /**
+   * True when the transport refuses frames nested deeper than `MAX_MESSAGE_DEPTH` before parsing them
+   * (`parseFrame`); otherwise the dispatcher walks each message it receives to check.
+   */
+  readonly boundsNesting?: boolean;
 }
 
 export interface ClientConnection {

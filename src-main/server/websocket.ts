@@ -37,8 +37,11 @@ export interface WebSocketEndpointOptions {
 }
 
 export interface WebSocketEndpoint {
-  /** Handles an http `upgrade` event: answers 404/403/401 itself, or opens the WebSocket. */
-  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * Handles an http `upgrade` event: answers 404/403/401 itself (false), or opens the WebSocket of a
+   * request that presented the token (true).
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /** Closes every client (code 1001) and stops the keepalive timer. */
   close(): Promise<void>;
   readonly clientCount: number;
@@ -81,23 +84,24 @@ export function createWebSocketEndpoint(host: ConnectionHost, options: WebSocket
     },
   });
 
-  function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+  function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const url = new URL(request.url ?? '/', 'http://upgrade.invalid');
     if (url.pathname !== WS_PATH) {
       reject(socket, 404, `No WebSocket endpoint at ${url.pathname}; connect to ${WS_PATH}.`);
-      return;
+      return false;
     }
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(origin)) {
       log(`weft serve: refused a WebSocket from origin ${origin} (only this server's own pages may connect)`);
       reject(socket, 403, `WebSocket connections from origin ${origin} are not allowed.`);
-      return;
+      return false;
     }
     if (!presentsToken(request, url)) {
       reject(socket, 401, 'Missing or wrong token: open the URL that `weft serve` printed (it carries ?token=…).');
-      return;
+      return false;
     }
     server.handleUpgrade(request, socket, head, (ws) => attach(ws, request));
+    return true;
   }
 
   function presentsToken(request: IncomingMessage, url: URL): boolean {
@@ -183,6 +187,7 @@ export function createWebSocketEndpoint(host: ConnectionHost, options: WebSocket
       label,
       send: (message) => queue.send(message),
       whenSent: () => queue.whenSent(),
+      boundsNesting: true,
     });
   }
 

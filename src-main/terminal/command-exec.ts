@@ -108,7 +108,7 @@ export class CommandExecSessions {
     const sandbox = await createSandboxLauncher(policy, cwd, env);
     if (!sandbox.available)
       throw new CommandExecError(`the sandbox cannot run here: ${sandbox.reason} ${sandbox.fix}`, 'request');
-    const launched = sandbox.launcher([...params.command], { cwd, env });
+    const launched = await sandbox.launcher([...params.command], { cwd, env });
     const timeoutMs = params.disableTimeout ? null : (params.timeoutMs ?? (streamOut ? null : DEFAULT_TIMEOUT_MS));
     const cap = params.disableOutputCap ? null : (params.outputBytesCap ?? (streamOut ? null : DEFAULT_OUTPUT_CAP));
     const outputs = { stdout: new Output(cap), stderr: new Output(cap) };
@@ -124,9 +124,21 @@ export class CommandExecSessions {
         out.justCut = false;
       }
     };
-    const started = tty
-      ? await startPty(launched.argv, cwd, launched.env ?? env, params.size ?? DEFAULT_SIZE, (c) => onData('stdout', c))
-      : startPipes(launched.argv, cwd, launched.env ?? env, streamIn, onData);
+    const release = launched.release ?? (() => Promise.resolve());
+    let spawned: { running: Running; exited: Promise<number> };
+    try {
+      spawned = tty
+        ? await startPty(launched.argv, cwd, launched.env ?? env, params.size ?? DEFAULT_SIZE, (c) =>
+            onData('stdout', c),
+          )
+        : startPipes(launched.argv, cwd, launched.env ?? env, streamIn, onData);
+    } catch (error) {
+      void release();
+      throw error;
+    }
+    // The exit (or a start that fails later: spawn's `error` rejects it) is reported once what the launch
+    // held (sandbox placeholders) has been given up.
+    const started = { running: spawned.running, exited: spawned.exited.finally(release) };
     const timer = timeoutMs === null ? null : setTimeout(() => void started.running.terminate(), timeoutMs);
     const result = started.exited
       .then((exitCode) => ({

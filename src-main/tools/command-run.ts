@@ -66,7 +66,7 @@ export async function runCommandItem(
       runMs += Date.now() - t0;
     }
   };
-  const outsideNote = workdirNote(ctx, command.workdir);
+  const outsideNote = workdirNote(ctx, command.workdir, safety.protectedPaths);
   let result: ExecResult | null = null;
   let note: string | null = null;
   /** Output of a first, sandboxed attempt that was rerun without the sandbox. */
@@ -294,10 +294,10 @@ async function afterSandboxedRun(
 }
 
 /** Why a workdir outside every writable root could not be written, for the model; null when it can. */
-function workdirNote(ctx: ToolContext, workdir: string): string | null {
+function workdirNote(ctx: ToolContext, workdir: string, protectedPaths: readonly string[]): string | null {
   const policy = ctx.policy.sandboxPolicy;
   if (policy.type === 'dangerFullAccess') return null;
-  const roots = writableRootsFor(policy, ctx.cwd, ctx.env);
+  const roots = writableRootsFor(policy, ctx.cwd, ctx.env, protectedPaths);
   if (isPathWritable(workdir, roots)) return null;
   const where =
     roots.length === 0 ? 'nowhere (read-only sandbox)' : `only under ${roots.map((r) => r.root).join(', ')}`;

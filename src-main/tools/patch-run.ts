@@ -84,7 +84,7 @@ export async function runPatchItem(
   // The wall time counts the writing only, never the wait for review.
   const started = Date.now();
   await ctx.turnDiff?.beforeChange(plan.files.map((f) => ({ path: f.path, movePath: f.movePath })));
-  const outcome = await commitPreparedPlan(plan, { mayWrite: writeCheck(ctx, review) });
+  const outcome = await commitPreparedPlan(plan, { mayWrite: writeCheck(ctx, review, safety.protectedPaths) });
   const elapsed = Date.now() - started;
   if (!outcome.ok) {
     finish('failed', { weftOutcome: 'error', weftError: outcome.output.trim(), weftDurationMs: elapsed });
@@ -126,6 +126,7 @@ async function reviewPatch(
     cwd: ctx.cwd,
     sessionApproved: safety.sessionApprovals.areFilesApproved(paths),
     env: ctx.env,
+    protectedPaths: safety.protectedPaths,
   });
   const approvedRealPaths = (): string[] => paths.map((p) => resolveForWrite(p)).filter((p): p is string => p !== null);
   if (assessment.kind === 'apply') {
@@ -193,10 +194,14 @@ async function reviewPatch(
  * The check made again at write time on each resolved path: a folder swapped for a symlink after the
  * review must not carry a write outside what the policy or the person allowed.
  */
-function writeCheck(ctx: ToolContext, review: PatchReview): (realPath: string) => string | null {
+function writeCheck(
+  ctx: ToolContext,
+  review: PatchReview,
+  protectedPaths: readonly string[],
+): (realPath: string) => string | null {
   const policy = ctx.policy.sandboxPolicy;
   if (policy.type === 'dangerFullAccess') return () => null;
-  const roots = writableRootsFor(policy, ctx.cwd, ctx.env);
+  const roots = writableRootsFor(policy, ctx.cwd, ctx.env, protectedPaths);
   const approved = new Set(review.approvedRealPaths);
   return (real) =>
     isPathWritable(real, roots) || approved.has(real)

@@ -11,9 +11,14 @@ export class SafetyServices {
   readonly sessionApprovals = new SessionApprovals();
   private readonly launchers = new Map<string, Promise<SandboxLauncherResult>>();
 
+  /**
+   * `protectedPaths`: more paths the sandbox and patches keep read-only when they exist inside a writable
+   * root: the `.weft` folders of the project config files the user trusted (see `writableRootsFor`).
+   */
   constructor(
     readonly rules: RuleStore,
     private readonly platform: NodeJS.Platform = process.platform,
+    readonly protectedPaths: readonly string[] = [],
   ) {}
 
   /** The sandbox launcher for commands under `policy` in `cwd` (probed once, then cached). */
@@ -25,7 +30,7 @@ export class SafetyServices {
     const key = `${JSON.stringify(policy)}\0${cwd}`;
     let launcher = this.launchers.get(key);
     if (!launcher) {
-      launcher = createSandboxLauncher(policy, cwd, env, this.platform);
+      launcher = createSandboxLauncher(policy, cwd, env, this.platform, this.protectedPaths);
       this.launchers.set(key, launcher);
     }
     return launcher;

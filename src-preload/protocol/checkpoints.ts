@@ -6,10 +6,6 @@ import { Thread } from './thread';
 /** The JSON-RPC error code of a restore refused because files changed since the agent wrote them. */
 export const CHECKPOINT_CONFLICT_CODE = -32010;
 
-/** `data` of a -32010 error: the files someone else changed (workspace-relative). */
-export const CheckpointConflictData = z.object({ conflicts: z.array(z.string()) });
-export type CheckpointConflictData = z.infer<typeof CheckpointConflictData>;
-
 /**
  * Go back to just before turn `beforeTurnId`: it and every later turn leave the thread's history (and the
  * model's context). `weftRestoreFiles` (Weft): put the files back as they were before that turn, in the
@@ -26,14 +22,37 @@ export const ThreadRevertParams = z.object({
 });
 export type ThreadRevertParams = z.infer<typeof ThreadRevertParams>;
 
+/** A file a restore left as it was, and why (for people: "x is not a folder"). */
+export const FileNotRestored = z.object({ path: z.string(), reason: z.string() });
+export type FileNotRestored = z.infer<typeof FileNotRestored>;
+
+/** A command the agent had left running (an exec session), stopped before the files were touched. */
+export const StoppedCommand = z.object({ sessionId: z.number(), command: z.string() });
+export type StoppedCommand = z.infer<typeof StoppedCommand>;
+
+/**
+ * `data` of a -32010 error: the files someone else changed (workspace-relative); the commands the agent
+ * had left running that were stopped before the files were compared (they stay stopped).
+ */
+export const CheckpointConflictData = z.object({
+  conflicts: z.array(z.string()),
+  stoppedCommands: z.array(StoppedCommand).optional(),
+});
+export type CheckpointConflictData = z.infer<typeof CheckpointConflictData>;
+
 /**
  * What a file restore did: paths written/created/removed, paths overwritten by force, paths left as they
- * were because the request kept them (`weftKeepFiles`), notes for people.
+ * were because the request kept them (`weftKeepFiles`), paths that could not be restored with the reason
+ * (the others are restored all the same), the commands the agent had left running that were stopped
+ * first (so they could not change files during the restore), notes for people. Paths are
+ * workspace-relative; see checkpoint-paths.ts for names that are not UTF-8.
  */
 export const WeftFilesRestored = z.object({
   restored: z.array(z.string()),
   overwritten: z.array(z.string()),
   kept: z.array(z.string()).optional(),
+  notRestored: z.array(FileNotRestored),
+  stoppedCommands: z.array(StoppedCommand),
   notes: z.array(z.string()),
 });
 export type WeftFilesRestored = z.infer<typeof WeftFilesRestored>;

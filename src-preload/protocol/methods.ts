@@ -133,6 +133,12 @@ import {
   WeftRulesRevokeResult,
 } from './weft-setup';
 import {
+  WeftProjectConfigListParams,
+  WeftProjectConfigListResult,
+  WeftProjectConfigTrustParams,
+  WeftProjectConfigTrustResult,
+} from './weft-project-config';
+import {
   CommandExecOutputDeltaNotification,
   CommandExecParams,
   CommandExecResizeParams,
@@ -210,6 +216,8 @@ export const ClientRequests = {
   'weft/rules/list': { params: WeftRulesListParams, result: WeftRulesListResult },
   'weft/rules/revoke': { params: WeftRulesRevokeParams, result: WeftRulesRevokeResult },
   'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult },
+  'weft/projectConfig/list': { params: WeftProjectConfigListParams, result: WeftProjectConfigListResult },
+  'weft/projectConfig/trust': { params: WeftProjectConfigTrustParams, result: WeftProjectConfigTrustResult },
   'account/read': { params: AccountReadParams, result: AccountReadResult },
   'skills/list': { params: SkillsListParams, result: SkillsListResult },
   'mcpServerStatus/list': { params: McpServerStatusListParams, result: McpServerStatusListResult },

@@ -144,5 +144,10 @@ export type ErrorNotification = z.infer<typeof ErrorNotification>;
 export const WarningNotification = z.object({
   message: z.string(),
   threadId: z.string().nullish(),
+  /**
+   * Weft: true when the warning is about project config held back until the user accepts it (see
+   * `weft/projectConfig/list`); a client that shows its own prompt for that may leave the warning out.
+   */
+  weftProjectConfig: z.boolean().optional(),
 });
 export type WarningNotification = z.infer<typeof WarningNotification>;

@@ -60,7 +60,10 @@ export const ConfigReadResult = z.object({
   config: z.record(z.string(), JsonValue),
   origins: z.record(z.string(), JsonValue).optional(),
   layers: z.array(JsonValue).nullish(),
-  /** Weft: the project root of `cwd` and whether its `.weft/config.toml` files apply (null = never decided). */
+  /**
+   * Weft: the project root of `cwd`, whether it is trusted (null = never decided), and the project config
+   * files that did not apply (project not trusted, or new or changed since it was: `weft/projectConfig/list` says which).
+   */
   weftProjectTrust: z
     .object({ root: z.string(), trusted: z.boolean().nullable(), skippedFiles: z.array(z.string()) })
     .optional(),

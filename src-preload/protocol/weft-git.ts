@@ -44,6 +44,20 @@ export const WeftGitStatusParams = z.object({ cwd: AbsolutePath });
 export type WeftGitStatusParams = z.infer<typeof WeftGitStatusParams>;
 
 /**
+ * The hooks Weft's commit and push run: only from `directory` (null = none run), the one the user's own
+ * git config names or else the repository's git directory's `hooks`. `commit` / `push`: the executable
+ * hooks there that `git commit` / `git push` would run. `ignored`: why a configured hooks path is not
+ * used (e.g. one the repository's own config sets), for people; null when nothing was set aside.
+ */
+export const GitHooks = z.object({
+  directory: z.string().nullable(),
+  commit: z.array(z.string()),
+  push: z.array(z.string()),
+  ignored: z.string().nullable(),
+});
+export type GitHooks = z.infer<typeof GitHooks>;
+
+/**
  * `enabled` false: no repository holds `cwd` (or git is missing); `reason` says which, every other field
  * is empty. `branch` null = detached HEAD; `headSha` null = no commit yet. `remotes`: configured remote
  * names (push is offered when there is one); `upstream`: e.g. `origin/main`, null when none is set.
@@ -59,6 +73,7 @@ export const WeftGitStatusResult = z.object({
   behind: z.number().int().nonnegative(),
   remotes: z.array(z.string()),
   files: z.array(GitFileStatus),
+  hooks: GitHooks,
 });
 export type WeftGitStatusResult = z.infer<typeof WeftGitStatusResult>;
 

@@ -1,7 +1,12 @@
 // What the checkpoint views share: the restore being previewed and the restore that Redo can undo.
 // Kept apart from the app store: nothing else reads it, and it never outlives the page.
 import { create } from 'zustand';
-import { CHECKPOINT_CONFLICT_CODE, CheckpointConflictData } from '../../src-preload/protocol';
+import {
+  CHECKPOINT_CONFLICT_CODE,
+  CheckpointConflictData,
+  type FileNotRestored,
+  type StoppedCommand,
+} from '../../src-preload/protocol';
 import { RpcError } from '../client/types';
 
 export interface RestoreTarget {
@@ -16,8 +21,12 @@ export interface RestoreTarget {
 
 export interface RedoOffer {
   threadId: string;
-  /** Files the restore changed. */
+  /** Files the restore changed (0: nothing to redo, the bar only reports). */
   files: number;
+  /** Files the last restore (or redo) could not put back, with the reason. */
+  notRestored: FileNotRestored[];
+  /** Commands the agent had left running, stopped before the files were touched. */
+  stopped: StoppedCommand[];
   /** The thread's turn count right after the restore: a new turn ends the offer (its changes come first). */
   turns: number;
   /** Files Redo put back, once it has run; null until then. */
@@ -71,6 +80,13 @@ export function conflictsOf(error: unknown): string[] | null {
   if (!(error instanceof RpcError) || error.code !== CHECKPOINT_CONFLICT_CODE) return null;
   const data = CheckpointConflictData.safeParse(error.data);
   return data.success ? data.data.conflicts : [];
+}
+
+/** The commands a refused restore stopped before it compared the files (they stay stopped). */
+export function stoppedOf(error: unknown): StoppedCommand[] {
+  if (!(error instanceof RpcError) || error.code !== CHECKPOINT_CONFLICT_CODE) return [];
+  const data = CheckpointConflictData.safeParse(error.data);
+  return data.success ? (data.data.stoppedCommands ?? []) : [];
 }
 
 export function messageOf(error: unknown): string {

@@ -29,7 +29,7 @@ import { isArchived, runningTurn, sandboxModeOf, sandboxPolicyOf, userMessagesWi
 import { emptyAppData, type AppData } from './state';
 import { emptySettings, setData, setUi } from './store';
 import type { AppStore, SettingKey, Settings } from './store';
-import { listed, setList, upsertThread } from './thread-list';
+import { listed, markUnarchived, setList, upsertThread } from './thread-list';
 import { newDraft } from './draft';
 
 export interface ControllerEnv {
@@ -538,7 +538,10 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       const result = await attempt('Could not unarchive the thread', () =>
         client.request('thread/unarchive', { threadId }),
       );
-      if (result !== undefined) setData(store, (data) => upsertThread(newDraft(), data, result.thread));
+      if (result === undefined) return;
+      setData(store, (data) => markUnarchived(newDraft(), upsertThread(newDraft(), data, result.thread), threadId));
+      // An archived thread is shown from disk, not loaded: the open one is resumed, so it takes messages again.
+      if (get().ui.activeThreadId === threadId) await showThread(threadId, false);
     },
 
     async search(term: string): Promise<void> {
@@ -654,6 +657,9 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     },
 
     refreshProviders,
+
+    /** Reads the new-thread defaults again (after project config was trusted, say). */
+    reloadDefaults: loadDefaults,
 
     /** Saves a key for the provider (never kept in the page); the error message, or null when saved. */
     async saveKey(providerId: string, apiKey: string): Promise<string | null> {

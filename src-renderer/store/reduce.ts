@@ -321,6 +321,8 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       return state;
     case 'warning': {
       const { message, threadId } = notification.params;
+      // Held-back project config is the project config prompt's to show (ProjectConfigPrompt).
+      if (notification.params.weftProjectConfig === true) return state;
       const notice: Notice = { kind: 'warning', message, details: null };
       if (state.warnings.some((w) => w.message === message)) return state;
       const conversation = threadId === undefined || threadId === null ? undefined : state.conversations[threadId];

@@ -8,6 +8,7 @@ import { Icon } from '../components/Icon';
 import { usePreference } from '../components/preferences';
 import { useController, useWeft } from '../store/app-context';
 import { ConversationView } from './ConversationView';
+import { ProjectConfigPrompt } from './ProjectConfigPrompt';
 import { ProjectPicker, Welcome } from './ProjectPicker';
 import { CheckpointLayer } from './checkpoints/CheckpointLayer';
 import { LiveRegion } from './LiveRegion';
@@ -123,6 +124,7 @@ export function App() {
           </div>
         </div>
       )}
+      {cwd !== null && <ProjectConfigPrompt cwd={cwd} />}
       {picker && <ProjectPicker />}
       {settings && <SettingsDialog />}
       <Toasts />

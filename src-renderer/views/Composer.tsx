@@ -1,7 +1,7 @@
 // The composer: multi-line message (Enter sends, Shift+Enter breaks the line), image attachments (file
 // picker or paste), the model / effort / approval / sandbox pickers, and Send / Stop. While a turn runs,
 // sending steers it; Stop or Esc interrupts it.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent } from 'react';
 import type { UserInput } from '../../src-preload/protocol';
 import {
@@ -331,6 +331,10 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
     }
   };
 
+  /** The draft is a `!` command: it runs unsandboxed, which the composer says while it is typed. */
+  const shellDraft = attachments.length === 0 && text.trimStart().startsWith('!');
+  const shellHintId = useId();
+
   const canSend = !disabled && !sending && connection !== 'failed' && (text.trim() !== '' || attachments.length > 0);
 
   const send = async (): Promise<void> => {
@@ -476,9 +480,16 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
         onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
         aria-autocomplete="list"
         aria-expanded={entries.length > 0}
+        aria-describedby={shellDraft ? shellHintId : undefined}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
       />
+      {shellDraft && (
+        <p className="composer-hint" id={shellHintId} role="note">
+          <Icon name="terminal" size={12} />
+          <span>Runs in your own shell, outside the sandbox. The agent sees its output next turn.</span>
+        </p>
+      )}
       <div className="composer-bar">
         <button
           type="button"

@@ -1,5 +1,5 @@
-// The integrated terminal: the user's login shell in the project folder, in xterm.js, over
-// `command/exec` (tty). Several tabs; the panel lives beside the conversation, so switching threads
+// The integrated terminal: the user's login shell in the project folder, outside the sandbox (the strip
+// says so), in xterm.js, over `command/exec` (tty). Several tabs; the panel lives beside the conversation, so switching threads
 // keeps it and its shells. xterm (and the shell) start only when the panel is first opened.
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal as XTerm } from '@xterm/xterm';
@@ -176,6 +176,13 @@ export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boole
           <Icon name="plus" size={14} />
         </button>
         <span className="spacer" />
+        <span
+          className="terminal-note"
+          role="note"
+          title="Commands typed here are not sandboxed: they run with your rights."
+        >
+          Your login shell, outside the sandbox
+        </span>
         <button
           type="button"
           className="icon-button"

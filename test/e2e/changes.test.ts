@@ -2,7 +2,7 @@
 // commit it with a typed message, stage one hunk, discard and restore, and a review whose findings are
 // listed, open their line in a diff, and start a turn with "Fix this".
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -58,9 +58,16 @@ describe('Changes panel', () => {
       await commitAll(workspace.dir);
       await writeFile(workspace.path('a.txt'), 'alpha changed\n');
       await writeFile(workspace.path('b.txt'), 'beta changed\n');
+      // The repository's own pre-commit hook: the commit box says it will run, and it does.
+      const ran = workspace.path('.git/hook-ran');
+      await writeFile(workspace.path('.git/hooks/pre-commit'), `#!/bin/sh\necho ran > '${ran}'\n`, { mode: 0o755 });
 
       const panel = await openChanges(page);
       await panel.getByRole('button', { name: 'Branch main' }).waitFor();
+      await panel
+        .getByRole('note', { name: 'Hooks' })
+        .getByText(`This repository's pre-commit hook will run when you commit (from ${workspace.path('.git/hooks')}).`)
+        .waitFor();
       const unstaged = panel.getByRole('region', { name: 'Unstaged', exact: true });
       await unstaged.getByRole('button', { name: 'Show diff of a.txt' }).click();
       await panel.locator('.changes-diff .line-insert').first().waitFor({ state: 'attached' });
@@ -77,6 +84,7 @@ describe('Changes panel', () => {
       await panel.getByRole('button', { name: 'Commit', exact: true }).click();
       await panel.getByRole('region', { name: 'Staged', exact: true }).waitFor({ state: 'detached' });
       await e2e.screenshot('changes-committed');
+      expect(await readFile(ran, 'utf8')).toBe('ran\n');
 
       expect(await git(workspace.dir, 'log', '-1', '--format=%s')).toBe('Change alpha only\n');
       expect((await git(workspace.dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('a.txt');

@@ -1,6 +1,7 @@
 // E2E: undo a turn with its files, restore to an earlier turn, Redo, the conflict path with "Keep mine"
-// and "Overwrite" chosen per file, fork into a worktree (a copy, outside git) and the store size in Settings; reached by
+// and "Overwrite" chosen per file, the files an undo could not put back named with the reason, fork into a worktree (a copy, outside git) and the store size in Settings; reached by
 // mouse (wheel + click) at 1400×900 and 900×700 through `weft serve`.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -126,6 +127,46 @@ describe('checkpoints in the UI', () => {
         null,
         'mine\n',
       ]);
+    },
+  );
+
+  it(
+    'names the files an undo could not put back, with the reason, and restores the others',
+    { timeout: 300_000 },
+    async () => {
+      e2e = await startE2e({
+        files: { 'a.txt': 'alpha\n', 'x/y.txt': 'why\n' },
+        approvalPolicy: 'never',
+        viewport: { width: 1400, height: 900 },
+      });
+      const { page, workspace } = e2e;
+      e2e.mock.enqueueMany([
+        command('c1', "echo destroyed > a.txt && rm -r x && echo odd > 'weird\\name'"),
+        answerTurn('Changed.'),
+      ]);
+      await sendMessage(page, 'Change things');
+      await conversation(page).getByText('Changed.').waitFor();
+      // Someone puts a FIFO (which checkpoints do not track) where the folder was.
+      execFileSync('mkfifo', [workspace.path('x')]);
+
+      await clickAction(page, 'Undo this turn');
+      const undo = page.getByRole('dialog', { name: 'Undo this turn' });
+      await undo.getByRole('region', { name: 'weird\\name is removed' }).waitFor();
+      await undo.getByRole('region', { name: 'x/y.txt comes back' }).waitFor();
+      await clickCentre(page, undo.getByRole('button', { name: 'Restore 3 files' }));
+      await undo.waitFor({ state: 'detached' });
+      await conversation(page).getByText('Changed.').waitFor({ state: 'detached' });
+
+      const bar = page.getByRole('status', { name: 'Restore done' });
+      const missing = bar.getByRole('group', { name: 'Not restored' });
+      await missing.waitFor();
+      expect(await missing.locator('li').allTextContents()).toEqual([
+        'x — something that is not a folder is in the way',
+        'x/y.txt — x is not a folder',
+      ]);
+      await e2e.screenshot('checkpoints-not-restored-1400');
+      expect(readFileSync(workspace.path('a.txt'), 'utf8')).toBe('alpha\n');
+      expect(existsSync(workspace.path('weird\\name'))).toBe(false);
     },
   );
 

@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { clickCentre } from '../support/mouse';
 import { answerTurn } from '../support/sse';
-import { conversation, startE2e } from '../support/weft-serve';
+import { conversation, SCREENSHOT_SIZES, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
+import type { Locator } from 'playwright-core';
 
 let e2e: E2e | undefined;
 
@@ -144,6 +145,64 @@ describe('terminal and composer', () => {
     expect(sent).toContain('user-made-42');
   });
 
+  it(
+    'says that the terminal and ! commands run outside the sandbox, in notes that fit and cover nothing',
+    { timeout: 240_000 },
+    async () => {
+      e2e = await startE2e({ viewport: { width: 1400, height: 900 } });
+      const { page } = e2e;
+      const box = page.getByRole('textbox', { name: 'Message' });
+      const composer = page.locator('.composer');
+      const hint = composer.getByRole('note');
+
+      // Where `!` is typed, the composer says where it runs, and only while the draft is a shell command.
+      await box.click();
+      await page.keyboard.type('ls');
+      expect(await hint.count()).toBe(0);
+      await page.keyboard.press('Home');
+      await page.keyboard.type('!');
+      await hint.waitFor();
+      expect(await hint.innerText()).toBe(
+        'Runs in your own shell, outside the sandbox. The agent sees its output next turn.',
+      );
+      expect(await box.getAttribute('aria-describedby')).toBe(await hint.getAttribute('id'));
+      await box.fill('!echo from-my-shell');
+      await box.press('Enter');
+      await conversation(page).getByText('from-my-shell').last().waitFor({ timeout: 30_000 });
+      await hint.waitFor({ state: 'detached' });
+
+      // The command's cell says it too.
+      const cell = conversation(page).locator('.cell-command').first();
+      const tag = cell.getByText('your shell, outside the sandbox', { exact: true });
+      await tag.waitFor();
+      expect(await tag.getAttribute('title')).toBe('You ran this in your own shell, outside the sandbox.');
+
+      // The terminal panel's strip says it beside the tabs.
+      await page.keyboard.press('Control+Backquote');
+      const panel = page.getByRole('region', { name: 'Terminal' });
+      const note = panel.getByRole('note');
+      await note.waitFor();
+      expect(await note.innerText()).toBe('Your login shell, outside the sandbox');
+
+      await box.click();
+      await page.keyboard.type('!pwd');
+      await hint.waitFor();
+      for (const size of SCREENSHOT_SIZES) {
+        await page.setViewportSize(size);
+        await page.evaluate(
+          () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+        );
+        const where = `${size.width}x${size.height}`;
+        expect(await fits(note, panel.locator('.terminal-tabs'), panel.locator('.terminal-tabs button')), where).toBe(
+          'fits',
+        );
+        expect(await fits(hint, composer, composer.locator('textarea, button')), where).toBe('fits');
+        expect(await fits(tag, cell.locator('.tool-head'), cell.locator('.tool-command, .status')), where).toBe('fits');
+        await e2e.screenshot(`outside-sandbox-notes-${where}`);
+      }
+    },
+  );
+
   it('attaches a file chosen with @ and sends its content to the model', { timeout: 240_000 }, async () => {
     e2e = await startE2e({
       viewport: { width: 1400, height: 900 },
@@ -265,3 +324,35 @@ describe('terminal and composer', () => {
     },
   );
 });
+
+/**
+ * `fits` when `element` is shown whole inside `container` (not cut off, its text not ellipsised), is what
+ * the pointer hits at its centre, and overlaps none of `neighbours`; otherwise what is wrong.
+ */
+async function fits(element: Locator, container: Locator, neighbours: Locator): Promise<string> {
+  const [own, outer] = [await element.boundingBox(), await container.boundingBox()];
+  if (own === null || outer === null) return 'not shown';
+  if (own.width === 0 || own.height === 0) return 'empty';
+  const inside =
+    own.x >= outer.x - 0.5 &&
+    own.y >= outer.y - 0.5 &&
+    own.x + own.width <= outer.x + outer.width + 0.5 &&
+    own.y + own.height <= outer.y + outer.height + 0.5;
+  if (!inside) return `outside its container: ${JSON.stringify(own)} in ${JSON.stringify(outer)}`;
+  const whole = await element.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+  if (!whole) return 'its text is cut off';
+  const hit = await element.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return at !== null && (at === el || el.contains(at));
+  });
+  if (!hit) return 'covered by something else';
+  for (const other of await neighbours.all()) {
+    const b = await other.boundingBox();
+    if (b === null) continue;
+    const apart =
+      b.x >= own.x + own.width || own.x >= b.x + b.width || b.y >= own.y + own.height || own.y >= b.y + b.height;
+    if (!apart) return `overlaps ${await other.evaluate((el) => el.outerHTML.slice(0, 120))}`;
+  }
+  return 'fits';
+}

@@ -1,5 +1,6 @@
 // E2E: thread titles are plain text of a bounded length, a fork's title says it is a fork, unarchiving
-// puts a thread back where it was, and the open thread is scrolled into view in the sidebar.
+// puts a thread back where it was (and open to new messages), and the open thread is scrolled into view in
+// the sidebar.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { clickCentre, wheelIntoView } from '../support/mouse';
@@ -71,6 +72,10 @@ describe('thread titles and the thread list', () => {
       await clickCentre(page, page.getByRole('button', { name: 'Unarchive' }));
       await page.getByText('This thread is archived.').waitFor({ state: 'detached' });
       expect(await titles(page)).toEqual(['Charlie thread', long, 'Alpha thread']);
+      // The unarchived thread is open again: a message sent now runs a turn in it.
+      mock.enqueue(answerTurn('Back from the archive.'));
+      await sendMessage(page, 'Still with me?');
+      await conversation(page).getByText('Back from the archive.').waitFor();
 
       // Forks say that they are forks.
       for (let n = 0; n < 12; n++) {

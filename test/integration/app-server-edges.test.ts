@@ -75,6 +75,29 @@ describe('app server edges', () => {
     expect(turns.error?.message).toContain('is not a turns cursor of this thread');
   });
 
+  it('answers changes to an unknown thread with -32602, as a read, and logs no stack trace', async () => {
+    const { client } = await start();
+    const threadId = uuidv7();
+    const unknown = {
+      code: -32602,
+      message: expect.stringContaining(`no thread ${threadId} in `) as unknown,
+    };
+    for (const [method, params] of [
+      ['thread/read', { threadId }],
+      ['thread/name/set', { threadId, name: 'x' }],
+      ['thread/rollback', { threadId, numTurns: 1 }],
+      ['thread/revert', { threadId, beforeTurnId: 'turn-1' }],
+      ['thread/archive', { threadId }],
+      ['thread/unarchive', { threadId }],
+      ['thread/resume', { threadId }],
+      ['thread/fork', { threadId }],
+    ] as const) {
+      const reply = await client.call(method, params);
+      expect({ method, error: reply.error }).toEqual({ method, error: unknown });
+    }
+    expect(app?.logs.filter((line) => line.includes(' failed: '))).toEqual([]);
+  });
+
   it('tells the client about corrupt rollout lines with warning notifications', async () => {
     const { id, path } = await damagedThread();
     const { client } = await start();

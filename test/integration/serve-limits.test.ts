@@ -1,23 +1,25 @@
 // `weft serve` against a hostile page and a hostile client: requests addressed to another host name
 // (DNS rebinding) get 421; idle and trickling sockets are closed; a flood of connections cannot use up
-// the server's file descriptors. All with real sockets.
-import { spawn } from 'node:child_process';
+// the server's file descriptors nor lock out the page that holds the token. `weft mcp-server --port`
+// closes stalled sockets the same way. All with real sockets.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { startMcpHttpServer } from '../../src-main/faces/mcp-server/transports';
 import { startWebServer, type WebServer, type WebServerOptions } from '../../src-main/server/http-server';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace } from '../support/workspace';
 import { EchoHost } from '../unit/server/helpers';
-import { rawGet } from './ws-client';
+import { openClient, rawGet, withId } from './ws-client';
 
 const TOKEN = 'test-token-0123456789';
 const WEFT = resolve(__dirname, '../../bin/weft.js');
 
 let workspace: TempWorkspace;
-const servers: WebServer[] = [];
+const servers: Pick<WebServer, 'close'>[] = [];
 const sockets: Socket[] = [];
 
 beforeEach(async () => {
@@ -51,9 +53,9 @@ const received = new WeakMap<Socket, string>();
  * A raw TCP connection; resolves once connected. It reads whatever the server sends: the server may
  * answer 408 before closing, and a socket left holding unread bytes never reports the close.
  */
-function open(port: number): Promise<Socket> {
+function open(port: number, localAddress?: string): Promise<Socket> {
   return new Promise((resolveOpen, reject) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host: '127.0.0.1', port, ...(localAddress === undefined ? {} : { localAddress }) });
     sockets.push(socket);
     received.set(socket, '');
     socket.on('data', (chunk: Buffer) => received.set(socket, (received.get(socket) ?? '') + chunk.toString('latin1')));
@@ -130,14 +132,34 @@ describe('weft serve: held sockets', () => {
     expect((await rawGet(server.port, '/healthz')).status).toBe(200);
   });
 
-  it('caps the sockets of one client and in all, closing the extra ones at once', async () => {
+  it('caps the idle sockets of one client and in all: a new one pushes out the oldest', async () => {
     const server = await start({ limits: { perClient: 5, total: 8 } });
-    const held = await Promise.all(Array.from({ length: 5 }, () => open(server.port)));
-    const extra = await open(server.port);
-    await closed(extra);
-    expect(held.every((s) => !s.destroyed)).toBe(true);
-    held[0]?.destroy();
+    const held: Socket[] = [];
+    const openAll = async (...from: string[]): Promise<void> => {
+      for (const address of from) held.push(await open(server.port, address));
+    };
+    const states = (): string => held.map((s) => (s.closed ? 'x' : 'o')).join('');
+    await openAll(...Array<string>(5).fill('127.0.0.1'));
+    // Over the per-client cap: the oldest socket of that address makes room.
+    await openAll('127.0.0.1');
     await closed(held[0] as Socket);
+    expect(states()).toBe('xooooo');
+    // Two more addresses fill the total cap; the next socket pushes out the oldest of all.
+    await openAll('127.0.0.2', '127.0.0.2', '127.0.0.3', '127.0.0.3');
+    await closed(held[1] as Socket);
+    expect(states()).toBe('xxoooooooo');
+    // The page's socket pushes out the oldest idle one, then presents the token and leaves the caps:
+    // the next socket finds room, and only the one after it pushes out another.
+    const page = await openClient(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`);
+    await closed(held[2] as Socket);
+    await openAll('127.0.0.3', '127.0.0.3');
+    await closed(held[3] as Socket);
+    page.send({ id: 1, method: 'initialize', params: {} });
+    await page.next(withId(1), 'an answer on the page socket');
+    expect(states()).toBe('xxxxoooooooo');
+    expect(page.ws.readyState).toBe(WebSocket.OPEN);
+    page.ws.close();
+    for (const s of held) s.destroy();
     // A slot freed is a slot usable again.
     await waitFor<number>(
       (listener) => {
@@ -157,27 +179,8 @@ describe('weft serve: held sockets', () => {
   });
 
   it('keeps its file descriptors bounded under a flood of idle connections', async () => {
-    const home = await makeWeftHome();
-    const child = spawn(process.execPath, [WEFT, 'serve', '--port', '0', '--token', TOKEN, '--cd', workspace.dir], {
-      cwd: workspace.dir,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WEFT_HOME: home.dir },
-    });
+    const { child, port, stop } = await startServe();
     try {
-      let stdout = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.resume();
-      const port = await waitFor<number>(
-        (listener) => {
-          const onData = (): void => {
-            const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(stdout);
-            if (m) listener(Number(m[1]));
-          };
-          child.stdout.on('data', onData);
-          return () => child.stdout.off('data', onData);
-        },
-        () => true,
-        { label: 'weft serve URL' },
-      );
       const fds = (): number => readdirSync(`/proc/${child.pid ?? 0}/fd`).length;
       const before = fds();
       const FLOOD = 3000;
@@ -234,9 +237,128 @@ describe('weft serve: held sockets', () => {
         { label: 'served again after the flood' },
       );
     } finally {
-      child.kill();
-      await new Promise((r) => child.once('exit', r));
-      await home.cleanup();
+      await stop();
     }
   }, 120_000);
+
+  it('serves the page holding the token, and upgrades its socket, while idle sockets fill the per-client cap', async () => {
+    const { port, stop } = await startServe();
+    try {
+      // Any local process shares the page's address: these fill its per-client cap and then some.
+      const idle = await Promise.all(Array.from({ length: 80 }, () => open(port)));
+      let seenClosed = 0;
+      const closeWaiters = new Set<(n: number) => void>();
+      for (const socket of idle)
+        socket.once('close', () => {
+          seenClosed++;
+          for (const l of [...closeWaiters]) l(seenClosed);
+        });
+      const closedAtLeast = (n: number, label: string): Promise<number> =>
+        waitFor<number>(
+          (listener) => {
+            closeWaiters.add(listener);
+            listener(seenClosed);
+            return () => closeWaiters.delete(listener);
+          },
+          (count) => count >= n,
+          { label },
+        );
+      // The server has taken all 80 once 16 are gone: it holds no more than 64 sockets nobody vouched for.
+      await closedAtLeast(80 - 64, 'the sockets over the cap closed');
+
+      const page = await rawGet(port, `/?token=${TOKEN}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<html');
+      const client = await openClient(`ws://127.0.0.1:${port}/ws?token=${TOKEN}`);
+      client.send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'test', version: '0' } } });
+      expect(await client.next(withId(1), 'initialize answer')).toMatchObject({ id: 1, result: {} });
+
+      // Another flood: still capped, and it does not push out the page's socket.
+      const more = await Promise.all(Array.from({ length: 80 }, () => open(port)));
+      for (const socket of more)
+        socket.once('close', () => {
+          seenClosed++;
+          for (const l of [...closeWaiters]) l(seenClosed);
+        });
+      await closedAtLeast(160 - 64, 'the second flood capped');
+      expect([...idle, ...more].filter((s) => !s.closed)).toHaveLength(64);
+      client.send({ id: 2, method: 'thread/list', params: {} });
+      expect(await client.next(withId(2), 'thread/list answer')).toMatchObject({ id: 2, result: { data: [] } });
+      expect(client.ws.readyState).toBe(WebSocket.OPEN);
+      client.ws.close();
+    } finally {
+      await stop();
+    }
+  }, 60_000);
 });
+
+describe('weft mcp-server --port: held sockets', () => {
+  it('closes a socket that sends nothing and one that stops inside its request line, as weft serve does', async () => {
+    const server = await startMcpHttpServer({
+      host: new EchoHost(),
+      port: 0,
+      token: TOKEN,
+      log: () => undefined,
+      limits: { headersTimeoutMs: 400, requestTimeoutMs: 800 },
+    });
+    servers.push(server);
+    const port = Number(new URL(server.url).port);
+    const idle = await open(port);
+    const partial = await open(port);
+    partial.write('POST /mc');
+    await Promise.all([closedWithin(idle, 'the idle socket'), closedWithin(partial, 'the partial request line')]);
+    for (const socket of [idle, partial]) expect(received.get(socket)).toMatch(/^(|HTTP\/1\.1 408 [^]*)$/);
+    const served = await rawGet(port, `/mcp?token=${TOKEN}`);
+    expect(served).toMatchObject({ status: 400, body: 'Bad request: no such MCP session\n' });
+  });
+});
+
+/**
+ * Resolves when the server has closed `socket`; rejects well after the 400 ms header timeout the
+ * tests set (a deadlock guard that names what stayed open: Node's own default is 60 s).
+ */
+function closedWithin(socket: Socket, label: string): Promise<void> {
+  return new Promise((resolveClosed, reject) => {
+    const guard = setTimeout(() => reject(new Error(`${label} is still open 5 s after it was accepted`)), 5_000);
+    void closed(socket).then(() => {
+      clearTimeout(guard);
+      resolveClosed();
+    });
+  });
+}
+
+/** `weft serve` (the built binary) on a free port, with its own WEFT_HOME. */
+async function startServe(): Promise<{ child: ChildProcessWithoutNullStreams; port: number; stop(): Promise<void> }> {
+  const home = await makeWeftHome();
+  const child = spawn(process.execPath, [WEFT, 'serve', '--port', '0', '--token', TOKEN, '--cd', workspace.dir], {
+    cwd: workspace.dir,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', WEFT_HOME: home.dir },
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  const stop = async (): Promise<void> => {
+    child.kill();
+    await exited;
+    await home.cleanup();
+  };
+  try {
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.resume();
+    const port = await waitFor<number>(
+      (listener) => {
+        const onData = (): void => {
+          const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(stdout);
+          if (m) listener(Number(m[1]));
+        };
+        child.stdout.on('data', onData);
+        return () => child.stdout.off('data', onData);
+      },
+      () => true,
+      { label: 'weft serve URL' },
+    );
+    return { child, port, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -2,13 +2,15 @@
  * Where `weft mcp-server` listens: stdio (one MCP client, the process's stdin/stdout), or streamable
  * HTTP on loopback, where every MCP session gets its own server and host client and every request must
  * carry the token (`Authorization: Bearer TOKEN`, or `?token=TOKEN` in the URL), as `weft serve` does.
+ * Stalled sockets are closed with `weft serve`'s timeouts (server/http-timeouts.ts).
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createTimedHttpServer, type HttpTimeouts } from '../../server/http-timeouts';
 import type { ConnectionHost } from '../../server/transport';
 import { VERSION } from '../../version';
 import { errorMessage } from '../../util/errors';
@@ -53,6 +55,8 @@ export interface McpHttpOptions {
   /** Default: 32 random bytes, base64url. */
   token?: string;
   log: (line: string) => void;
+  /** Default: http-timeouts.ts's, the same as `weft serve`'s. */
+  limits?: HttpTimeouts;
 }
 
 export interface McpHttpServer {
@@ -128,7 +132,8 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     await transport.handleRequest(req, res, body);
   };
 
-  const server: Server = createServer((req, res) => {
+  const { server } = createTimedHttpServer(options.limits);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       options.log(`weft mcp-server: ${req.method ?? ''} ${req.url ?? ''} failed: ${errorMessage(error)}`);
       if (!res.headersSent) plain(res, 500, 'Internal error');

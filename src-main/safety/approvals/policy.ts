@@ -181,6 +181,8 @@ export interface PatchAssessmentInput {
   sessionApproved: boolean;
   /** For `$TMPDIR`; default process.env. */
   env?: Record<string, string | undefined>;
+  /** More read-only paths of the session (see `writableRootsFor`). */
+  protectedPaths?: readonly string[];
 }
 
 export type PatchAssessment =
@@ -201,7 +203,7 @@ export function assessPatch(input: PatchAssessmentInput): PatchAssessment {
     };
   }
   if (sandboxPolicy.type === 'dangerFullAccess') return { kind: 'apply' };
-  const roots = writableRootsFor(sandboxPolicy, input.cwd, input.env ?? process.env);
+  const roots = writableRootsFor(sandboxPolicy, input.cwd, input.env ?? process.env, input.protectedPaths);
   const outside = paths.filter((path) => !isPathWritable(path, roots));
   if (outside.length === 0) return { kind: 'apply' };
   const listed = outside.slice(0, 3).join(', ') + (outside.length > 3 ? ` and ${outside.length - 3} more` : '');

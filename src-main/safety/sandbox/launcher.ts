@@ -22,13 +22,15 @@ export const identityLauncher: CommandLauncher = (argv) => ({ argv });
 /**
  * A launcher enforcing `policy` for a thread working in `cwd`. The writable roots are computed at each
  * launch (so a `.git` created meanwhile is protected) from the command's environment (`$TMPDIR`).
- * `env` is used only to decide availability up front.
+ * `env` is used only to decide availability up front. `protectedPaths`: more paths kept read-only
+ * when they exist (the session's trusted project config folders).
  */
 export async function createSandboxLauncher(
   policy: SandboxPolicy,
   cwd: string,
   _env: Record<string, string | undefined>,
   platform: NodeJS.Platform = process.platform,
+  protectedPaths: readonly string[] = [],
 ): Promise<SandboxLauncherResult> {
   if (policy.type === 'dangerFullAccess') return { available: true, mechanism: 'none', launcher: identityLauncher };
   const markers: Record<string, string> = networkAllowed(policy) ? {} : { WEFT_SANDBOX_NETWORK_DISABLED: '1' };
@@ -54,10 +56,14 @@ export async function createSandboxLauncher(
       return {
         available: true,
         mechanism: 'bwrap',
-        launcher: (argv, opts) => ({
-          argv: trampolineArgv(bash, bwrap, bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd }), argv, seccomp),
-          env: trampolineEnv({ ...opts.env, WEFT_SANDBOX: 'bwrap', ...markers }),
-        }),
+        launcher: async (argv, opts) => {
+          const launch = await bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd, protectedPaths });
+          return {
+            argv: trampolineArgv(bash, bwrap, launch.args, argv, seccomp),
+            env: trampolineEnv({ ...opts.env, WEFT_SANDBOX: 'bwrap', ...markers }),
+            release: launch.release,
+          };
+        },
       };
     }
     case 'darwin':
@@ -73,7 +79,7 @@ export async function createSandboxLauncher(
         available: true,
         mechanism: 'seatbelt',
         launcher: (argv, opts) => ({
-          argv: seatbeltArgv(policy, cwd, opts.env, argv),
+          argv: seatbeltArgv(policy, cwd, opts.env, argv, protectedPaths),
           env: { ...opts.env, WEFT_SANDBOX: 'seatbelt', ...markers },
         }),
       };

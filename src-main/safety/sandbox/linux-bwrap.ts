@@ -5,16 +5,19 @@
 // parent terminal) and, when network is off, a network namespace with only a loopback of its own.
 //
 // A missing `.git`, `.agents` or `.weft` in the cwd or a configured root is protected by mounting an
-// empty read-only tmpfs on it (a placeholder), which leaves an empty folder of that name in the
-// workspace (the mount point has to exist on disk). An empty `.git` folder is not a repository: git
-// looks further up, and Weft does not count it as a project root (see util/markers.ts).
-import { accessSync, constants, lstatSync, statSync } from 'node:fs';
+// empty read-only tmpfs on it (a placeholder). The mount point has to exist on disk, in the workspace:
+// placeholders.ts makes it and removes it once the last command using it has ended. While it is there
+// it is no repository (no `HEAD`): git looks further up, and Weft does not count it as a project root
+// (see util/markers.ts).
+import { accessSync, constants, statSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import type { SandboxPolicy } from '../../../src-preload/protocol';
 import { diagnoseBwrapFailure, readUsernsSettings } from './bwrap-diagnose';
 import type { SandboxProblem } from './bwrap-diagnose';
 import { findBash, trampolineArgv } from './bwrap-launch';
 import { networkAllowed } from './network';
+import { claimPlaceholder, releasePlaceholder } from './placeholders';
 import { bwrapProbeKey, forgetBwrapProbeFile, readBwrapProbe, saveBwrapProbe } from './probe-cache';
 import { seccompArchOf, unixSocketFilter } from './seccomp-filter';
 import { writableRootsFor } from './writable-roots';
@@ -42,43 +45,83 @@ export function findBwrap(): string | null {
 export interface BwrapArgsOptions {
   /** Folder the command starts in; default the policy's cwd. */
   chdir?: string;
+  /** More paths kept read-only when they exist inside a writable root (see `writableRootsFor`). */
+  protectedPaths?: readonly string[];
+}
+
+export interface BwrapLaunch {
+  /** The bwrap options, without the program and without the `--` before the command. */
+  args: string[];
+  /**
+   * Call once the command has ended (or did not start): gives up the placeholders it claimed, so the
+   * last command using one removes it from disk. Calling it again does nothing; never rejects.
+   */
+  release(): Promise<void>;
 }
 
 /**
- * The bwrap options (without the program and without the `--` before the command) for `policy` in a
- * thread working in `cwd`. Not for dangerFullAccess, which runs without bwrap.
+ * The bwrap options for `policy` in a thread working in `cwd`, with the placeholder folders they mount
+ * claimed (see placeholders.ts). Not for dangerFullAccess, which runs without bwrap.
  */
-export function bwrapArgs(
+export async function bwrapArgs(
   policy: SandboxPolicy,
   cwd: string,
   env: Record<string, string | undefined>,
   options: BwrapArgsOptions = {},
-): string[] {
+): Promise<BwrapLaunch> {
   if (policy.type === 'dangerFullAccess') throw new Error('danger-full-access runs commands without bwrap');
   const args = ['--new-session', '--die-with-parent', '--unshare-user', '--cap-drop', 'ALL', '--unshare-pid'];
   if (!networkAllowed(policy)) args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
 
-  const roots = writableRootsFor(policy, cwd, env).sort((a, b) => depth(a.root) - depth(b.root));
+  const roots = writableRootsFor(policy, cwd, env, options.protectedPaths).sort(
+    (a, b) => depth(a.root) - depth(b.root),
+  );
   for (const { root } of roots) args.push('--bind', root, root);
   const protectedPaths = [...new Set(roots.flatMap((r) => r.readOnlySubpaths))].sort((a, b) => depth(a) - depth(b));
-  for (const path of protectedPaths) {
-    const kind = pathKind(path);
-    // A symlink is bound through its target, which is in the list too.
-    if (kind === 'file-or-dir') args.push('--ro-bind', path, path);
-    else if (kind === 'missing') args.push('--tmpfs', path, '--remount-ro', path);
+  const mounts = await Promise.allSettled(protectedPaths.map((path) => protectedMount(path)));
+  const claimed = protectedPaths.filter((_path, i) => {
+    const mount = mounts[i];
+    return mount?.status === 'fulfilled' && mount.value.claimed;
+  });
+  let released: Promise<void> | null = null;
+  const release = (): Promise<void> => {
+    released ??= Promise.all(claimed.map((path) => releasePlaceholder(path))).then(() => undefined);
+    return released;
+  };
+  for (const mount of mounts) {
+    if (mount.status === 'rejected') {
+      await release();
+      throw mount.reason;
+    }
+    args.push(...mount.value.args);
   }
   args.push('--chdir', options.chdir ?? cwd);
-  return args;
+  return { args, release };
+}
+
+/** The mount of one protected path, and whether it claimed a placeholder there. */
+async function protectedMount(path: string): Promise<{ args: string[]; claimed: boolean }> {
+  const kind = await pathKind(path);
+  // A symlink is bound through its target, which is in the list too.
+  if (kind === 'symlink') return { args: [], claimed: false };
+  // A file, or a folder with content, is bound as it is; a missing or empty folder gets a placeholder.
+  const claim = kind === 'file' ? 'existing' : await claimPlaceholder(path);
+  const bound = claim === 'existing' || (claim === 'unclaimable' && kind === 'dir');
+  return {
+    args: bound ? ['--ro-bind', path, path] : ['--tmpfs', path, '--remount-ro', path],
+    claimed: claim === 'claimed',
+  };
 }
 
 function depth(path: string): number {
   return path.split('/').length;
 }
 
-function pathKind(path: string): 'file-or-dir' | 'symlink' | 'missing' {
+async function pathKind(path: string): Promise<'file' | 'dir' | 'symlink' | 'missing'> {
   try {
-    return lstatSync(path).isSymbolicLink() ? 'symlink' : 'file-or-dir';
+    const stat = await lstat(path);
+    return stat.isSymbolicLink() ? 'symlink' : stat.isDirectory() ? 'dir' : 'file';
   } catch {
     return 'missing';
   }

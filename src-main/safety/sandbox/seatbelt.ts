@@ -70,10 +70,11 @@ export function seatbeltProfile(
   policy: SandboxPolicy,
   cwd: string,
   env: Record<string, string | undefined>,
+  protectedPaths: readonly string[] = [],
 ): SeatbeltProfile {
   const params: Record<string, string> = {};
   const writeRules: string[] = [];
-  writableRootsFor(policy, cwd, env).forEach((root, i) => {
+  writableRootsFor(policy, cwd, env, protectedPaths).forEach((root, i) => {
     const rootParam = `WRITABLE_ROOT_${i}`;
     params[rootParam] = root.root;
     const excluded = root.readOnlySubpaths.map((path, j) => {
@@ -100,8 +101,9 @@ export function seatbeltArgv(
   cwd: string,
   env: Record<string, string | undefined>,
   argv: readonly string[],
+  protectedPaths: readonly string[] = [],
 ): string[] {
-  const { profile, params } = seatbeltProfile(policy, cwd, env);
+  const { profile, params } = seatbeltProfile(policy, cwd, env, protectedPaths);
   return [
     SANDBOX_EXEC,
     '-p',

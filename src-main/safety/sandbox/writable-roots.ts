@@ -8,8 +8,12 @@
 // when it lies inside a root without containing one. In the cwd and the configured roots `.git`,
 // `.agents` and `.weft` are protected even when missing, so a command cannot create one and arm it
 // (`git init` + `core.fsmonitor` runs on the user's next `git status`); the sandbox mounts an empty
-// read-only placeholder there. A protected path inside any root is protected in every root that
-// contains it.
+// read-only placeholder there (placeholders.ts: on disk only while commands run). A protected path
+// inside any root is protected in every root that contains it. The caller may name more paths to protect
+// when they exist (`extraProtected`): a session passes the `.weft` folders of the project config files
+// the user trusted, wherever they are in the project, so a command cannot rewrite a nested
+// `pkg/.weft/config.toml` the user accepted either (one it creates is held back by the trust check
+// instead: see config/project-files.ts).
 import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { SandboxPolicy } from '../../../src-preload/protocol';
@@ -29,6 +33,7 @@ export function writableRootsFor(
   policy: SandboxPolicy,
   cwd: string,
   env: Record<string, string | undefined>,
+  extraProtected: readonly string[] = [],
 ): WritableRoot[] {
   switch (policy.type) {
     case 'dangerFullAccess':
@@ -58,6 +63,12 @@ export function writableRootsFor(
   const protectedPaths = new Set<string>();
   for (const root of roots) {
     for (const path of protectedPathsIn(root, projectRoots.has(root))) protectedPaths.add(path);
+  }
+  for (const path of extraProtected) {
+    if (lstatOrNull(path) === null) continue;
+    protectedPaths.add(path);
+    const real = realOrNull(path);
+    if (real !== null) protectedPaths.add(real);
   }
   const weftHome = realOrNull(resolveWeftHome(env));
   if (weftHome !== null && !roots.some((root) => isInsidePath(root, weftHome))) protectedPaths.add(weftHome);

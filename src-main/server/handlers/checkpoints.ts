@@ -1,20 +1,26 @@
 // thread/revert (history, and with weftRestoreFiles the files too) and Weft's checkpoint methods:
 // preview of a restore, redo of the last restore, the store's size.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+//
+// A restore of a loaded thread runs between its turns (`Session.exclusive`: a turn asked for meanwhile
+// waits) and first stops the commands the model left running after its turns: one of them could
+// otherwise change or swap files while they are being put back. The result names what was stopped.
+import { readFile } from 'node:fs/promises';
 import {
   CHECKPOINT_CONFLICT_CODE,
+  displayPath,
   type CheckpointPreviewFile,
+  type StoppedCommand,
   type WeftFilesRestored,
 } from '../../../src-preload/protocol';
 import { CheckpointConflictError, CheckpointError } from '../../checkpoints/errors';
-import { UnsafePathError } from '../../checkpoints/restore-apply';
+import { fsPath } from '../../checkpoints/path-key';
 import type { RestoreOutcome, RestorePlanItem } from '../../checkpoints/service';
+import { SessionError, type Session } from '../../core/session';
 import type { HandlerTable } from '../dispatcher';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
 import type { HandlerContext } from './context';
 import { initialState } from '../../core/session-builder';
-import { storeCall } from './store-call';
+import { storeCall, storeCallAsync } from './store-call';
 
 type CheckpointHandlers = Pick<
   HandlerTable,
@@ -30,12 +36,56 @@ const MAX_TURNS = 100_000;
 export function checkpointRpcError(error: unknown): unknown {
   if (error instanceof CheckpointConflictError)
     return new RpcError(CHECKPOINT_CONFLICT_CODE, error.message, { conflicts: error.conflicts });
-  if (error instanceof CheckpointError || error instanceof UnsafePathError) return invalidRequest(error.message);
+  if (error instanceof CheckpointError || error instanceof SessionError) return invalidRequest(error.message);
   return error;
 }
 
-function filesResult(outcome: RestoreOutcome): WeftFilesRestored {
-  return { restored: outcome.restored, overwritten: outcome.overwritten, kept: outcome.kept, notes: outcome.notes };
+/** The sentence that names the commands stopped before a restore. */
+function stoppedNote(stopped: readonly StoppedCommand[]): string {
+  return `Stopped ${stopped.length === 1 ? '1 command' : `${stopped.length} commands`} the agent left running, so ${stopped.length === 1 ? 'it' : 'they'} could not change files during the restore: ${stopped.map((c) => c.command).join('; ')}`;
+}
+
+function filesResult(outcome: RestoreOutcome, stopped: StoppedCommand[]): WeftFilesRestored {
+  return {
+    restored: outcome.restored,
+    overwritten: outcome.overwritten,
+    kept: outcome.kept,
+    notRestored: outcome.notRestored,
+    stoppedCommands: stopped,
+    notes: stopped.length > 0 ? [stoppedNote(stopped), ...outcome.notes] : outcome.notes,
+  };
+}
+
+/**
+ * Runs a file restore of a thread: between its turns when it is loaded, after stopping the commands the
+ * model left running (they are passed to `work`); as it is when the thread is not loaded here. A restore
+ * refused after that (a conflict) still says what was stopped: it stays stopped.
+ */
+async function restoring<T>(
+  session: Session | undefined,
+  what: string,
+  work: (stopped: StoppedCommand[]) => Promise<T>,
+): Promise<T> {
+  if (session === undefined) return work([]);
+  try {
+    return await session.exclusive(what, async () => {
+      const stopped = await session.stopBackgroundCommands('its files were being restored');
+      try {
+        return await work(stopped);
+      } catch (error) {
+        throw withStopped(checkpointRpcError(error), stopped);
+      }
+    });
+  } catch (error) {
+    throw checkpointRpcError(error);
+  }
+}
+
+function withStopped(error: unknown, stopped: StoppedCommand[]): unknown {
+  if (stopped.length === 0 || !(error instanceof RpcError)) return error;
+  const data =
+    typeof error.data === 'object' && error.data !== null ? { ...error.data, stoppedCommands: stopped } : error.data;
+  return new RpcError(error.code, `${error.message} ${stoppedNote(stopped)}.`, data);
 }
 
 export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
@@ -64,25 +114,36 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
         throw invalidRequest(`thread ${params.threadId} is ephemeral: it has no saved history to go back in`);
       if (entry?.session.activeTurnId)
         throw invalidRequest('a turn is running in this thread; interrupt it before reverting');
-      const { cwd, turnIds } = turnsFrom(params.threadId, params.beforeTurnId);
-      let weftFiles: WeftFilesRestored | null = null;
-      if (params.weftRestoreFiles === true) {
-        try {
-          weftFiles = filesResult(
-            await service().revert({
+      const revert = async (stopped: StoppedCommand[]) => {
+        const { cwd, turnIds } = turnsFrom(params.threadId, params.beforeTurnId);
+        let weftFiles: WeftFilesRestored | null = null;
+        let pending: string | null = null;
+        if (params.weftRestoreFiles === true) {
+          try {
+            const outcome = await service().revert({
               threadId: params.threadId,
               root: cwd,
               turnIds,
               force: params.weftForce === true,
               keep: params.weftKeepFiles ?? [],
-            }),
-          );
-        } catch (error) {
-          throw checkpointRpcError(error);
+              // Journalled with the files: a crash before the rollback below is finished at start-up.
+              thread: { threadId: params.threadId, beforeTurnId: params.beforeTurnId, turns: turnIds.length },
+            });
+            weftFiles = filesResult(outcome, stopped);
+            pending = outcome.pending;
+          } catch (error) {
+            throw checkpointRpcError(error);
+          }
         }
-      }
-      const state = await storeCall(() => store.rollback(params.threadId, turnIds.length, { turnsLimit: 100 }));
-      entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
+        const state = await storeCallAsync(() => store.rollback(params.threadId, turnIds.length, { turnsLimit: 100 }));
+        if (pending !== null) await service().finishRevert(pending);
+        entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
+        return { state, weftFiles, turnIds };
+      };
+      const { state, weftFiles, turnIds } =
+        params.weftRestoreFiles === true
+          ? await restoring(entry?.session, 'reverting it with its files', revert)
+          : await revert([]);
       manager.broadcast({
         method: 'thread/reverted',
         params: { threadId: params.threadId, weftBeforeTurnId: params.beforeTurnId, weftTurnIds: turnIds, weftFiles },
@@ -100,27 +161,31 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       } catch (error) {
         throw checkpointRpcError(error);
       }
-      const files = plan
-        .filter((item) => item.target?.kind !== 'dir' && item.current?.kind !== 'dir' && item.expected?.kind !== 'dir')
-        .map((item): CheckpointPreviewFile => {
-          const current = previewText(() => readFileSync(join(cwd, item.path)), item.current);
-          const restored = previewText(
-            () =>
-              item.target?.kind === 'file' && item.target.hash !== null
-                ? checkpoints.blobs.get(item.target.hash)
-                : Buffer.alloc(0),
-            item.target,
-          );
-          return {
-            path: item.path,
-            change: item.target === null ? 'delete' : item.current === null ? 'add' : 'update',
-            conflict: item.conflict,
-            current: current.text,
-            restored: restored.text,
-            binary: current.binary || restored.binary,
-            unrestorable: item.unrestorable ?? null,
-          };
+      const files: CheckpointPreviewFile[] = [];
+      for (const item of plan) {
+        if (item.target?.kind === 'dir' || item.current?.kind === 'dir' || item.expected?.kind === 'dir') continue;
+        const target = item.target;
+        const current = await previewText(() => readFile(fsPath(cwd, item.path)), item.current);
+        const restored = await previewText(
+          () =>
+            target?.kind === 'file' && target.hash !== null
+              ? checkpoints.blobs.read(target.hash)
+              : Promise.resolve(Buffer.alloc(0)),
+          target,
+        );
+        files.push({
+          path: item.path,
+          change: item.target === null ? 'delete' : item.current === null ? 'add' : 'update',
+          conflict: item.conflict,
+          current: current.text,
+          restored: restored.text,
+          binary: current.binary || restored.binary,
+          unrestorable:
+            item.unrestorable === undefined
+              ? null
+              : `${displayPath(item.path)} cannot be restored: ${item.unrestorable}.`,
         });
+      }
       return { files };
     },
 
@@ -130,15 +195,18 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       if (entry?.session.activeTurnId)
         throw invalidRequest('a turn is running in this thread; wait for it or interrupt it first');
       const cwd = entry?.thread.cwd ?? storeCall(() => store.read(params.threadId, {})).thread.cwd;
-      try {
-        return {
-          weftFiles: filesResult(
-            await service().redo({ threadId: params.threadId, root: cwd, force: params.weftForce === true }),
-          ),
-        };
-      } catch (error) {
-        throw checkpointRpcError(error);
-      }
+      return restoring(entry?.session, 'redoing its files', async (stopped) => {
+        try {
+          const outcome = await service().redo({
+            threadId: params.threadId,
+            root: cwd,
+            force: params.weftForce === true,
+          });
+          return { weftFiles: filesResult(outcome, stopped) };
+        } catch (error) {
+          throw checkpointRpcError(error);
+        }
+      });
     },
 
     'weft/checkpoints/size': async () => ({ bytes: environment.checkpoints?.service.sizeOnDisk() ?? 0 }),
@@ -146,13 +214,16 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
 }
 
 /** A file's text for the preview; null when absent, binary or too large. */
-function previewText(read: () => Buffer, entry: RestorePlanItem['current']): { text: string | null; binary: boolean } {
+async function previewText(
+  read: () => Promise<Buffer>,
+  entry: RestorePlanItem['current'],
+): Promise<{ text: string | null; binary: boolean }> {
   if (entry === null) return { text: null, binary: false };
   if (entry.kind === 'symlink') return { text: `→ ${entry.target}`, binary: false };
   if (entry.kind !== 'file' || entry.size > PREVIEW_MAX_BYTES) return { text: null, binary: false };
   let bytes: Buffer;
   try {
-    bytes = read();
+    bytes = await read();
   } catch {
     return { text: null, binary: false };
   }

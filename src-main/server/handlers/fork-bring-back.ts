@@ -102,7 +102,10 @@ function buildPatch(
     const parent = sides.parent.get(path) ?? null;
     // Already the same in the parent: nothing to bring.
     if (sameContent(parent, fork)) continue;
-    const cannot = unpatchable(fork) ?? unpatchable(base) ?? unpatchable(parent);
+    const cannot =
+      path.includes('\0') || path.includes('\n')
+        ? 'its name is not a line of UTF-8 text: a patch cannot name it'
+        : (unpatchable(fork) ?? unpatchable(base) ?? unpatchable(parent));
     if (cannot !== null) {
       skipped.push({ path, reason: cannot });
       continue;

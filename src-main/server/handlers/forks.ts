@@ -2,19 +2,16 @@
 // compare with its parent's project (`weft/forks/compare`), and removing a fork's folder
 // (`weft/forks/remove`, which lists work found nowhere else before it removes anything), and bringing a
 // fork's changes back to its parent's project as a reviewed patch (`weft/forks/bringBack`).
-import { execFile } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { promisify } from 'node:util';
 import type { WeftFork, WeftForkCompareFile } from '../../../src-preload/protocol';
 import type { ForkRecord } from '../../checkpoints/fork-records';
 import { sameContent, type Entry } from '../../checkpoints/types';
+import { git } from '../../safety/git/run';
 import type { HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { checkpointRpcError } from './checkpoints';
 import { bringBack } from './fork-bring-back';
 import type { HandlerContext } from './context';
-
-const run = promisify(execFile);
 
 type ForkHandlers = Pick<
   HandlerTable,
@@ -126,10 +123,7 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
       if (ctx.manager.get(record.threadId)?.session.activeTurnId)
         throw invalidRequest('a turn is running in this fork; interrupt it before removing its folder');
       try {
-        if (record.kind === 'worktree')
-          await run('git', ['-C', record.parentCwd, 'worktree', 'remove', '--force', record.folder], {
-            encoding: 'utf8',
-          });
+        if (record.kind === 'worktree') await git(record.parentCwd, ['worktree', 'remove', '--force', record.folder]);
         else rmSync(record.folder, { recursive: true, force: true });
       } catch (error) {
         const detail = error instanceof Error && 'stderr' in error ? String(error.stderr).trim() : String(error);
@@ -144,11 +138,9 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
 
 /** Paths `git status` reports in a worktree (changes not committed on its branch). */
 async function gitUncommitted(folder: string): Promise<string[]> {
-  const { stdout } = await run(
-    'git',
-    ['-C', folder, '--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'],
-    { encoding: 'utf8' },
-  );
+  const { stdout } = await git(folder, ['status', '--porcelain=v1', '-z', '--untracked-files=all'], {
+    optionalLocks: false,
+  });
   const out: string[] = [];
   const parts = stdout.split('\0');
   for (let i = 0; i < parts.length; i += 1) {

@@ -6,7 +6,8 @@ import { keyedModelClient } from '../../core/keyed-model-client';
 import { checkout, listBranches, push, trackedChanges } from '../../git/branches';
 import { commit, discard, fileDiff, GitRequestError, requireRoot, stage, unstage } from '../../git/changes';
 import { generateCommitMessage } from '../../git/commit-message';
-import { GitCommandError } from '../../git/run';
+import { GitCommandError } from '../../safety/git/run';
+import { OutsideRootError } from '../../util/workspace-file';
 import { gitStatus } from '../../git/status';
 import type { HandlerTable } from '../dispatcher';
 import { RpcError } from '../rpc-error';
@@ -39,6 +40,7 @@ export function gitRpcError(error: unknown): unknown {
     });
   }
   if (error instanceof GitRequestError) return new RpcError(WeftGitErrorCodes.NotARepository, error.message);
+  if (error instanceof OutsideRootError) return new RpcError(WeftGitErrorCodes.NotARepository, error.message);
   if (error instanceof DiscardConflictError)
     return new RpcError(WeftGitErrorCodes.RestoreConflict, error.message, { path: error.path });
   return error;
@@ -96,7 +98,7 @@ export function gitHandlers(ctx: HandlerContext): GitHandlers {
         const found = discards.get(params.id);
         if (found === null || found.root !== root)
           throw new GitRequestError(`there is no discard ${params.id} in ${root}`);
-        return { discard: publicRecord(discards.restore(params.id, params.force === true)) };
+        return { discard: publicRecord(await discards.restore(params.id, params.force === true)) };
       }),
     'weft/git/commit': (params) =>
       guarded(async () => commit(await requireRoot(params.cwd), params.message, params.amend === true)),

@@ -74,7 +74,10 @@ export function mcpHandlers(ctx: HandlerContext, logins: McpLogins = new McpLogi
         const entry = manager.get(id);
         const mcp = entry?.session.options.mcp;
         if (!entry || !mcp) continue;
-        const { loaded } = await threadConfig(environment, {}, entry.session.currentSettings.cwd);
+        const { cwd, sandboxPolicy } = entry.session.currentSettings;
+        // A read-only thread keeps the project's MCP servers stopped (they would run outside its sandbox).
+        const overrides = sandboxPolicy.type === 'readOnly' ? { sandbox: 'read-only' as const } : {};
+        const { loaded } = await threadConfig(environment, overrides, cwd);
         await mcp.reload(loaded.config.mcp_servers);
       }
       return {};

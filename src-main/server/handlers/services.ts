@@ -4,11 +4,12 @@ import { ErrorCodes } from '../../../src-preload/protocol';
 import { loadConfig, userConfigFile, writeConfigValue } from '../../config';
 import { keyFor } from '../../config/key-store';
 import { redactConfig } from '../../config/redact';
+import { parseKeyPath } from '../../config/toml-keys';
 import { discoverSkills } from '../../context/skills';
 import { knownModels, modelInfo } from '../../model/catalog';
 import type { HandlerTable } from '../dispatcher';
 import { RpcError } from '../rpc-error';
-import { threadConfig } from '../thread-factory';
+import { checkKeyPathParts, threadConfig } from '../thread-factory';
 import type { HandlerContext } from './context';
 
 type ServiceHandlers = Pick<
@@ -98,10 +99,15 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
         config: JSON.parse(JSON.stringify(config)) as Record<string, never>,
         origins: Object.fromEntries(loaded.origins),
         layers: params.includeLayers ? loaded.layers.map((l) => ({ source: l.source, file: l.file })) : null,
-        weftProjectTrust: loaded.projectTrust,
+        weftProjectTrust: {
+          root: loaded.projectTrust.root,
+          trusted: loaded.projectTrust.trusted,
+          skippedFiles: loaded.projectTrust.skippedFiles,
+        },
       };
     },
     'config/value/write': async (params) => {
+      checkKeyPathParts(parseKeyPath(params.keyPath) ?? [], 'params.keyPath');
       try {
         const result = await writeConfigValue(
           params.filePath ?? userConfigFile(environment.weftHome),

@@ -3,8 +3,19 @@ import { ErrorCodes } from '../../../src-preload/protocol';
 import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError } from '../../store/errors';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
 
-/** Store errors become JSON-RPC errors a client can show as they are. */
-export function storeCall<T>(fn: () => T): T {
+/**
+ * A second argument only a promise-returning `fn` asks for, which no caller can give: `storeCall(async …)`
+ * does not compile. (Its error would escape `storeCall`'s try as a rejection, and reach the client as an
+ * internal error.)
+ */
+type SyncOnly<T> = [T] extends [never]
+  ? []
+  : [T] extends [PromiseLike<unknown>]
+    ? [use_storeCallAsync_for_store_calls_that_wait: never]
+    : [];
+
+/** A synchronous store call; the store's errors become JSON-RPC errors a client can show as they are. */
+export function storeCall<T>(fn: () => T, ..._syncOnly: SyncOnly<T>): T {
   try {
     return fn();
   } catch (error) {
@@ -12,7 +23,7 @@ export function storeCall<T>(fn: () => T): T {
   }
 }
 
-/** `storeCall` for store operations that wait. */
+/** `storeCall` for store operations that wait: their rejections are translated as well. */
 export async function storeCallAsync<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();

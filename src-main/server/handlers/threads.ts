@@ -1,4 +1,5 @@
 import { codexApprovalPolicy, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
+import { heldBackMcpMessage, pendingFilesWarning } from '../../config/project-report';
 import type { Session } from '../../core/session';
 import { initialState } from '../../core/session-builder';
 import type { LoadedThread } from '../../store/loader';
@@ -33,10 +34,16 @@ type ThreadHandlers = Pick<
 
 export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   const { store, manager, environment } = ctx;
-  /** Resumes under way, by thread id. */
-  const resuming = new Map<string, Promise<unknown>>();
 
-  /** Loads a session for a thread into the manager and subscribes the client to it. */
+  /** Damage found while reading a rollout (skipped lines), and MCP servers held back, is told to the client that asked. */
+  const warnAbout = (client: Client, threadId: string, warnings: readonly string[]): void => {
+    for (const message of warnings) client.notify({ method: 'warning', params: { threadId, message } });
+  };
+
+  /**
+   * Loads a session for a thread into the manager and subscribes the client to it. Called within
+   * `manager.load` (the thread is `loading` meanwhile) by a request holding the thread's queue.
+   */
   const attach = async (
     client: Client,
     thread: Thread,
@@ -47,21 +54,40 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       overrides.cwd ?? recording.state?.lastTurnContext?.cwd ?? thread.cwd,
       environment.defaultCwd,
     );
-    const { loaded, provider } = await threadConfig(environment, overrides, cwd);
-    const entry = manager.add({ ...thread, cwd }, (sendRequest) =>
-      threadSession(environment, {
-        threadId: thread.id,
-        cwd,
-        config: loaded.config,
-        provider,
-        sendRequest,
-        recorder: recording.recorder,
-        state: recording.state,
-        overrides,
-      }),
-    );
+    let entry: ReturnType<typeof manager.add>;
+    let loaded: Awaited<ReturnType<typeof threadConfig>>['loaded'];
+    try {
+      const config = await threadConfig(environment, overrides, cwd);
+      loaded = config.loaded;
+      const provider = config.provider;
+      const trustedConfigDirs = loaded.projectTrust.trustedConfigDirs;
+      entry = manager.add({ ...thread, cwd }, (sendRequest) =>
+        threadSession(environment, {
+          threadId: thread.id,
+          cwd,
+          config: config.loaded.config,
+          provider,
+          sendRequest,
+          recorder: recording.recorder,
+          state: recording.state,
+          overrides,
+          protectedPaths: trustedConfigDirs,
+        }),
+      );
+    } catch (error) {
+      // No session took the recorder over: it is closed here, or its lock would keep the thread from
+      // being resumed again.
+      await recording.recorder?.close().catch(() => undefined);
+      throw error;
+    }
     entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));
     manager.subscribe(thread.id, client);
+    // Project config held back (new or changed since the project was trusted) and project MCP servers a
+    // read-only thread did not start: the person hears of them where the thread is shown.
+    const pending = pendingFilesWarning(loaded.projectTrust, cwd);
+    if (pending !== null)
+      client.notify({ method: 'warning', params: { threadId: thread.id, message: pending, weftProjectConfig: true } });
+    warnAbout(client, thread.id, loaded.heldBackMcpServers.map(heldBackMcpMessage));
     return entry.session;
   };
 
@@ -86,14 +112,9 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     const entry = manager.get(threadId);
     if (entry?.session.activeTurnId)
       throw invalidRequest('a turn is running in this thread; interrupt it before going back');
-    const state = await storeCall(() => store.rollback(threadId, numTurns, { turnsLimit: RESUME_TURNS }));
+    const state = await storeCallAsync(() => store.rollback(threadId, numTurns, { turnsLimit: RESUME_TURNS }));
     entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
     return manager.liveThread(threadId, true) ?? state.thread;
-  };
-
-  /** Damage found while reading a rollout (skipped lines) is told to the client that asked. */
-  const warnAbout = (client: Client, threadId: string, warnings: readonly string[]): void => {
-    for (const message of warnings) client.notify({ method: 'warning', params: { threadId, message } });
   };
 
   const liveOrStored = (threadId: string, includeTurns: boolean, client: Client): Thread => {
@@ -126,7 +147,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
             }),
           );
       const thread = newThreadObject({ id, cwd, provider: provider.id, ephemeral, path: recording?.path ?? null, git });
-      const session = await attach(client, thread, params, { recorder: recording?.recorder });
+      const session = await manager.load(id, () => attach(client, thread, params, { recorder: recording?.recorder }));
       const live = manager.liveThread(id, true) ?? thread;
       manager.broadcast({ method: 'thread/started', params: { thread: live } });
       return startResult(session, live, provider.id);
@@ -134,9 +155,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/resume': async (params, client) => {
       manager.seen(client);
-      // A resume of the same thread already under way (its rollout is read without holding the event
-      // loop) is waited for: this client then joins the loaded thread.
-      await resuming.get(params.threadId)?.catch(() => undefined);
+      // The thread's queue is held: nothing else loads or unloads it meanwhile.
       const loadedEntry = manager.get(params.threadId);
       if (loadedEntry) {
         manager.subscribe(params.threadId, client);
@@ -144,7 +163,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         if (!live) throw invalidParams(`thread ${params.threadId} is not loaded`);
         return startResult(loadedEntry.session, live, live.modelProvider);
       }
-      const opening = (async () => {
+      const { thread, session } = await manager.load(params.threadId, async () => {
         const opened = await storeCallAsync(() =>
           store.openForAppendAsync(params.threadId, { turnsLimit: RESUME_TURNS }),
         );
@@ -156,15 +175,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
             state: opened.state,
           }),
         };
-      })();
-      resuming.set(params.threadId, opening);
-      let thread: Thread;
-      let session: Session;
-      try {
-        ({ thread, session } = await opening);
-      } finally {
-        resuming.delete(params.threadId);
-      }
+      });
       const live = manager.liveThread(thread.id, true) ?? thread;
       if (thread.id !== params.threadId) manager.broadcast({ method: 'thread/started', params: { thread: live } });
       return startResult(session, live, thread.modelProvider);
@@ -192,11 +203,11 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       }
       if (files !== null) recordFork(ctx, { threadId: forked.threadId, parentThreadId: params.threadId, files });
       warnAbout(client, forked.threadId, forked.state.warnings);
-      const session = await attach(
-        client,
-        forked.state.thread,
-        files === null ? params : { ...params, cwd: files.cwd },
-        { recorder: forked.recorder, state: forked.state },
+      const session = await manager.load(forked.threadId, () =>
+        attach(client, forked.state.thread, files === null ? params : { ...params, cwd: files.cwd }, {
+          recorder: forked.recorder,
+          state: forked.state,
+        }),
       );
       const live = manager.liveThread(forked.threadId, true) ?? forked.state.thread;
       manager.broadcast({ method: 'thread/started', params: { thread: live } });
@@ -256,7 +267,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       manager.seen(client);
       const name = params.name.trim();
       if (!manager.get(params.threadId)?.thread.ephemeral)
-        await storeCall(() => store.setName(params.threadId, name === '' ? null : name));
+        await storeCallAsync(() => store.setName(params.threadId, name === '' ? null : name));
       manager.updateThread(params.threadId, { name: name === '' ? null : name });
       manager.broadcast({ method: 'thread/name/updated', params: { threadId: params.threadId, name } });
       return {};

@@ -18,7 +18,7 @@ import {
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { resolveForWrite } from '../../safety/sandbox/writable-roots';
-import { FILE_OVERWRITE_FLAGS, FILE_READ_FLAGS, openDirNoFollow, type DirHandle } from './nofollow';
+import { FILE_OVERWRITE_FLAGS, FILE_READ_FLAGS, openDirNoFollow, type DirHandle } from '../../util/nofollow';
 import { describeFsError, errnoCode, plannedNewBytes } from './plan';
 import type { PatchPlan, PlannedFile } from './plan';
 

@@ -11,7 +11,15 @@ import { ExecSession, OutputChannel } from './session';
 import type { WaitOutcome } from './session';
 import { startPipeProcess } from './spawn-pipe';
 import { startPtyProcess } from './spawn-pty';
-import type { CommandLauncher, ExecContext, ExecRequest, ExecResult, WriteStdinRequest } from './types';
+import type { StoppedCommand } from '../../../src-preload/protocol';
+import type {
+  CommandLauncher,
+  ExecContext,
+  ExecRequest,
+  ExecResult,
+  LaunchedCommand,
+  WriteStdinRequest,
+} from './types';
 
 export interface ExecSessionManagerOptions {
   /** Sessions kept at once (default 64); starting one more closes the least recently used. */
@@ -75,8 +83,9 @@ export class ExecSessionManager {
     const output = new OutputChannel();
     output.sink = ctx.onOutput ?? null;
     let proc: ExecProcess;
+    let launched: LaunchedCommand | undefined;
     try {
-      const launched = (req.launcher ?? this.launcher)([shell, req.login === false ? '-c' : '-lc', req.cmd], {
+      launched = await (req.launcher ?? this.launcher)([shell, req.login === false ? '-c' : '-lc', req.cmd], {
         cwd: req.workdir,
         env,
       });
@@ -85,8 +94,12 @@ export class ExecSessionManager {
         env: launched.env ?? env,
         onOutput: (text) => output.push(text),
       };
-      proc = await (req.tty === true ? startPtyProcess : startPipeProcess)(launched.argv, spawnOpts);
+      const started = await (req.tty === true ? startPtyProcess : startPipeProcess)(launched.argv, spawnOpts);
+      // The exit is reported once what the launch held (sandbox placeholders) has been given up.
+      proc =
+        launched.release === undefined ? started : { ...started, exited: started.exited.finally(launched.release) };
     } catch (err) {
+      void launched?.release?.();
       const reason = err instanceof Error ? err.message : String(err);
       return this.messageResult(
         `execution error: ${reason}. Check the shell and the command, then try again.`,
@@ -144,19 +157,25 @@ export class ExecSessionManager {
     });
   }
 
-  /** Kills every command this manager started that is still running, and forgets all sessions. */
-  async closeAll(reason = 'all sessions were closed'): Promise<void> {
+  /**
+   * Kills every command this manager started that is still running, and forgets all sessions. Resolves,
+   * once they are gone, with the commands that were still running.
+   */
+  async closeAll(reason = 'all sessions were closed'): Promise<StoppedCommand[]> {
     this.epoch++;
     this.lastCloseReason = reason;
     const all = new Set<ExecSession>([...this.sessions.values(), ...this.starting]);
     this.sessions.clear();
     const kills: Promise<void>[] = [];
+    const stopped: StoppedCommand[] = [];
     for (const session of all) {
       if (session.exitCode !== null) continue;
       session.closeNote = closeAllNote(session, reason);
+      stopped.push({ sessionId: session.id, command: session.command });
       kills.push(session.terminate());
     }
     await Promise.all(kills);
+    return stopped.sort((a, b) => a.sessionId - b.sessionId);
   }
 
   /** Stores a still-running command as a session, closing the least recently used ones beyond the cap. */

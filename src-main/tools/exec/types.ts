@@ -1,8 +1,8 @@
 // Requests and results of the exec engine behind `exec_command` / `write_stdin`.
 
-import type { CommandLauncher } from '../../safety/sandbox/command-launcher';
+import type { CommandLauncher, LaunchedCommand } from '../../safety/sandbox/command-launcher';
 
-export type { CommandLauncher };
+export type { CommandLauncher, LaunchedCommand };
 
 export interface ExecRequest {
   cmd: string;

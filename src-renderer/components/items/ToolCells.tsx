@@ -169,6 +169,11 @@ export function CommandCell({ item, output, cwd, rowKey, latest, waiting }: Comm
           {item.command}
         </code>
         <span className="tool-meta">
+          {item.source === 'userShell' && (
+            <span className="tool-tag" title="You ran this in your own shell, outside the sandbox.">
+              your shell, outside the sandbox
+            </span>
+          )}
           {item.durationMs !== null && item.weftOutcome !== 'declined' && item.weftOutcome !== 'cancelled' && (
             <span className="muted">{duration(item.durationMs)}</span>
           )}

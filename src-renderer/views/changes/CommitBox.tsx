@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Icon, Spinner } from '../../components/Icon';
 import { useController, useWeft } from '../../store/app-context';
 import { errorText, type GitView } from './git-client';
+import { hookNotes } from './hook-notes';
 
 export function CommitBox({ cwd, git }: { cwd: string; git: GitView }) {
   const controller = useController();
@@ -14,6 +15,8 @@ export function CommitBox({ cwd, git }: { cwd: string; git: GitView }) {
   const [push, setPush] = useState<{ lines: string[]; running: boolean; id: string } | null>(null);
   const status = git.status;
   const staged = status?.files.filter((f) => f.staged !== null).length ?? 0;
+  const hooks = status === null ? null : hookNotes(status.hooks, amend);
+  const hookLines = hooks === null ? [] : [hooks.commit, status?.remotes.length ? hooks.push : null, hooks.ignored];
 
   useEffect(() => {
     if (push === null || !push.running) return;
@@ -70,6 +73,11 @@ export function CommitBox({ cwd, git }: { cwd: string; git: GitView }) {
         onChange={(e) => setMessage(e.target.value)}
       />
       {genError !== null && <p className="changes-error">{genError}</p>}
+      {hookLines.some((l) => l !== null) && (
+        <div className="changes-hooks" role="note" aria-label="Hooks">
+          {hookLines.map((line) => line !== null && <p key={line}>{line}</p>)}
+        </div>
+      )}
       <div className="changes-commit-row">
         <button
           type="button"

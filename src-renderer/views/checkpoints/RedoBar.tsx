@@ -1,9 +1,19 @@
 // After a restore: "Redo" puts the files back as the restore found them (the conversation stays where
-// the restore left it). The offer ends with the next turn, whose changes would come first.
+// the restore left it). The offer ends with the next turn, whose changes would come first. The bar also
+// names the files the restore (or the redo) could not put back, with the reason, and the commands the
+// agent had left running that were stopped first.
 import { useState } from 'react';
+import { displayPath, type FileNotRestored, type StoppedCommand } from '../../../src-preload/protocol';
 import { Icon } from '../../components/Icon';
 import { useController, useWeft } from '../../store/app-context';
-import { conflictsOf, messageOf, offerRedo, useCheckpointUi, type RedoOffer } from '../../store/checkpoint-ui';
+import {
+  conflictsOf,
+  messageOf,
+  offerRedo,
+  stoppedOf,
+  useCheckpointUi,
+  type RedoOffer,
+} from '../../store/checkpoint-ui';
 
 function Bar({ offer }: { offer: RedoOffer }) {
   const controller = useController();
@@ -17,11 +27,18 @@ function Bar({ offer }: { offer: RedoOffer }) {
     try {
       const result = await controller.request('weft/checkpoints/redo', { threadId: offer.threadId, weftForce: force });
       setBusy(false);
-      offerRedo({ ...offer, redone: result.weftFiles.restored.length });
+      offerRedo({
+        ...offer,
+        redone: result.weftFiles.restored.length,
+        notRestored: result.weftFiles.notRestored,
+        stopped: result.weftFiles.stoppedCommands,
+      });
     } catch (e) {
       const named = conflictsOf(e);
       if (named !== null) setConflicts(named);
       else setError(messageOf(e));
+      const stopped = stoppedOf(e);
+      if (stopped.length > 0) offerRedo({ ...offer, stopped });
       setBusy(false);
     }
   };
@@ -29,13 +46,16 @@ function Bar({ offer }: { offer: RedoOffer }) {
   return (
     <div className="redo-bar" role="status" aria-label="Restore done">
       <Icon name="undo" size={14} />
-      <span>
-        {offer.redone !== null
-          ? `Put ${offer.redone} ${offer.redone === 1 ? 'file' : 'files'} back as they were before the restore.`
-          : conflicts !== null
-            ? `Changed since the restore: ${conflicts.join(', ')}. Overwrite them?`
-            : (error ?? `Restored ${offer.files} ${offer.files === 1 ? 'file' : 'files'}.`)}
-      </span>
+      <div className="redo-bar-text">
+        <span>
+          {offer.redone !== null
+            ? `Put ${offer.redone} ${offer.redone === 1 ? 'file' : 'files'} back as they were before the restore.`
+            : conflicts !== null
+              ? `Changed since the restore: ${conflicts.map(displayPath).join(', ')}. Overwrite them?`
+              : (error ?? `Restored ${offer.files} ${offer.files === 1 ? 'file' : 'files'}.`)}
+        </span>
+        <Details notRestored={offer.notRestored} stopped={offer.stopped} />
+      </div>
       <span className="spacer" />
       {conflicts !== null && (
         <>
@@ -47,7 +67,7 @@ function Bar({ offer }: { offer: RedoOffer }) {
           </button>
         </>
       )}
-      {conflicts === null && offer.redone === null && (
+      {conflicts === null && offer.redone === null && offer.files > 0 && (
         <button type="button" className="btn btn-small" disabled={busy} onClick={() => void redo(false)}>
           <Icon name="redo" size={12} /> Redo
         </button>
@@ -56,6 +76,44 @@ function Bar({ offer }: { offer: RedoOffer }) {
         <Icon name="x" size={14} />
       </button>
     </div>
+  );
+}
+
+/** The files left as they were (each with its reason) and the commands stopped before the restore. */
+function Details({ notRestored, stopped }: { notRestored: FileNotRestored[]; stopped: StoppedCommand[] }) {
+  if (notRestored.length === 0 && stopped.length === 0) return null;
+  return (
+    <>
+      {notRestored.length > 0 && (
+        <div className="redo-bar-list" role="group" aria-label="Not restored">
+          <strong>
+            Not restored ({notRestored.length} {notRestored.length === 1 ? 'file' : 'files'}):
+          </strong>
+          <ul>
+            {notRestored.map((item) => (
+              <li key={item.path}>
+                <code>{displayPath(item.path)}</code> — {item.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {stopped.length > 0 && (
+        <div className="redo-bar-list" role="group" aria-label="Stopped commands">
+          <strong>
+            Stopped {stopped.length === 1 ? 'a command' : `${stopped.length} commands`} the agent left running, so{' '}
+            {stopped.length === 1 ? 'it' : 'they'} could not change files during the restore:
+          </strong>
+          <ul>
+            {stopped.map((command) => (
+              <li key={command.sessionId}>
+                <code>{command.command}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </>
   );
 }
 

@@ -3,14 +3,21 @@
 // conflicts, and for each the user picks "Keep mine" (that file is left as it is, `weftKeepFiles`) or
 // "Overwrite" (their version is checkpointed first, so Redo brings it back); every other file is restored.
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { CheckpointPreviewFile } from '../../../src-preload/protocol';
+import { displayPath, type CheckpointPreviewFile, type StoppedCommand } from '../../../src-preload/protocol';
 import { DiffView } from '../../components/diff/DiffView';
 import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { Icon, Spinner } from '../../components/Icon';
 import { useDiffLayout } from '../../components/preferences';
 import { useModal } from '../../components/use-modal';
 import { useController, useWeft } from '../../store/app-context';
-import { closeRestore, conflictsOf, messageOf, offerRedo, type RestoreTarget } from '../../store/checkpoint-ui';
+import {
+  closeRestore,
+  conflictsOf,
+  messageOf,
+  offerRedo,
+  stoppedOf,
+  type RestoreTarget,
+} from '../../store/checkpoint-ui';
 
 /** What the user chose for a conflicting file. */
 type Choice = 'keep' | 'overwrite';
@@ -29,11 +36,11 @@ function FilePreview({ file, sideBySide }: { file: CheckpointPreviewFile; sideBy
   return (
     <section
       className={`review-file restore-file${file.conflict ? ' is-conflict' : ''}`}
-      aria-label={`${file.path} ${CHANGE_LABELS[file.change]}`}
+      aria-label={`${displayPath(file.path)} ${CHANGE_LABELS[file.change]}`}
     >
       <header className="review-file-head">
         <Icon name="file" size={14} />
-        <span className="file-path">{file.path}</span>
+        <span className="file-path">{displayPath(file.path)}</span>
         <span className={`badge restore-change restore-${file.change}`}>{CHANGE_LABELS[file.change]}</span>
         {file.conflict && <span className="badge badge-waiting">changed since the agent</span>}
       </header>
@@ -44,11 +51,11 @@ function FilePreview({ file, sideBySide }: { file: CheckpointPreviewFile; sideBy
         <DiffView
           original={file.current ?? ''}
           modified={file.restored ?? ''}
-          path={file.path}
+          path={displayPath(file.path)}
           sideBySide={sideBySide}
           hideUnchanged
           maxHeight={360}
-          label={`${file.path}: now and after the restore`}
+          label={`${displayPath(file.path)}: now and after the restore`}
         />
       ) : (
         <p className="restore-note muted">Too large to show.</p>
@@ -64,6 +71,8 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
   const [preview, setPreview] = useState<Preview>({ state: 'loading' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Commands a refused restore stopped before comparing the files: they stay stopped, so say so.
+  const [stopped, setStopped] = useState<StoppedCommand[]>([]);
   // Conflicts start as "Keep mine": nothing the user wrote is overwritten unless they say so.
   const [choices, setChoices] = useState<Record<string, Choice>>({});
   const titleId = useId();
@@ -98,14 +107,26 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
         weftForce: force,
         ...(keep.length > 0 ? { weftKeepFiles: keep } : {}),
       });
-      const files = result.weftFiles === null || result.weftFiles === undefined ? 0 : result.weftFiles.restored.length;
+      const weftFiles = result.weftFiles ?? null;
+      const files = weftFiles === null ? 0 : weftFiles.restored.length;
+      const notRestored = weftFiles?.notRestored ?? [];
+      const stopped = weftFiles?.stoppedCommands ?? [];
       offerRedo(
-        files > 0
-          ? { threadId: target.threadId, files, turns: Math.max(0, turnCount - target.dropped), redone: null }
+        files > 0 || notRestored.length > 0 || stopped.length > 0
+          ? {
+              threadId: target.threadId,
+              files,
+              notRestored,
+              stopped,
+              turns: Math.max(0, turnCount - target.dropped),
+              redone: null,
+            }
           : null,
       );
       closeRestore();
     } catch (e) {
+      const halted = stoppedOf(e);
+      if (halted.length > 0) setStopped((current) => [...current, ...halted]);
       // Someone changed a file between the preview and now: show the conflicts as they are now.
       if (conflictsOf(e) !== null) await load();
       else setError(messageOf(e));
@@ -148,6 +169,13 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
           </button>
         </header>
         <p className="restore-summary">{summary} Left: the file now; right: after the restore.</p>
+        {stopped.length > 0 && (
+          <p className="restore-summary" role="status">
+            Stopped {stopped.length === 1 ? 'a command' : `${stopped.length} commands`} the agent left running, so{' '}
+            {stopped.length === 1 ? 'it' : 'they'} cannot change files during the restore:{' '}
+            {stopped.map((command) => command.command).join('; ')}
+          </p>
+        )}
         {conflicts.length > 0 && (
           <div className="review-reason restore-conflicts" role="alert">
             <strong>
@@ -157,14 +185,14 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
             <ul>
               {conflicts.map((file) => (
                 <li key={file.path} className="restore-conflict">
-                  <code>{file.path}</code>
-                  <span className="segmented" role="group" aria-label={`What to do with ${file.path}`}>
+                  <code>{displayPath(file.path)}</code>
+                  <span className="segmented" role="group" aria-label={`What to do with ${displayPath(file.path)}`}>
                     {(['keep', 'overwrite'] as const).map((choice) => (
                       <button
                         key={choice}
                         type="button"
                         aria-pressed={choiceOf(file.path) === choice}
-                        aria-label={`${choice === 'keep' ? 'Keep mine' : 'Overwrite'}: ${file.path}`}
+                        aria-label={`${choice === 'keep' ? 'Keep mine' : 'Overwrite'}: ${displayPath(file.path)}`}
                         onClick={() => setChoices((current) => ({ ...current, [file.path]: choice }))}
                       >
                         {choice === 'keep' ? 'Keep mine' : 'Overwrite'}

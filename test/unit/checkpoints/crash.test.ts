@@ -61,7 +61,7 @@ describe('a restore killed with SIGKILL', () => {
     expect(torn).not.toEqual(afterTurn);
 
     const next = new CheckpointService({ weftHome: fx.home.dir, watch: false });
-    next.tracker(fx.ws.dir);
+    expect(await next.recover()).toEqual({ pending: [], warnings: [] });
     expect(picture(fx.ws.dir)).toEqual(original);
     expect(readdirSync(join(fx.home.dir, 'checkpoints', 'restores'))).toEqual([]);
     next.dispose();
@@ -77,8 +77,9 @@ describe('a restore killed with SIGKILL', () => {
     expect(readdirSync(fx.ws.dir).some((name) => name.startsWith('.weft-restore-'))).toBe(true);
 
     const next = new CheckpointService({ weftHome: fx.home.dir, watch: false });
-    next.tracker(fx.ws.dir);
+    expect(await next.recover()).toEqual({ pending: [], warnings: [] });
     expect(picture(fx.ws.dir)).toEqual(afterTurn);
+    expect(readdirSync(join(fx.home.dir, 'checkpoints', 'restores'))).toEqual([]);
     next.dispose();
   });
 });

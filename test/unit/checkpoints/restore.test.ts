@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointConflictError } from '../../../src-main/checkpoints/errors';
-import { UnsafePathError } from '../../../src-main/checkpoints/restore-apply';
 import { git, makeFixture, picture, THREAD, type Fixture } from './helpers';
 import { makeTempWorkspace, type TempWorkspace } from '../../support/workspace';
 
@@ -140,17 +139,22 @@ describe('safety', () => {
     await outside.cleanup();
   });
 
-  it('never follows a symlink out of the workspace', async () => {
-    fx = await makeFixture({ 'dir/f.txt': 'inside\n' });
+  it('never follows a symlink out of the workspace: that path is named, the others restored', async () => {
+    fx = await makeFixture({ 'dir/f.txt': 'inside\n', 'a.txt': 'a\n' });
     outside = await makeTempWorkspace({ 'f.txt': 'outside\n' });
-    await fx.call('turn-1', 'echo changed > dir/f.txt');
+    await fx.call('turn-1', 'echo changed > dir/f.txt && echo A > a.txt');
     // Someone replaces the folder with a link to a folder outside the workspace.
     rmSync(fx.ws.path('dir'), { recursive: true });
     symlinkSync(outside.dir, fx.ws.path('dir'));
-    const error = await fx.service
-      .revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'], force: true })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnsafePathError);
+    const outcome = await fx.service.revert({
+      threadId: THREAD,
+      root: fx.ws.dir,
+      turnIds: ['turn-1'],
+      force: true,
+    });
+    expect(outcome.notRestored).toEqual([{ path: 'dir/f.txt', reason: 'dir is a symbolic link' }]);
+    expect(outcome.restored).toEqual(['a.txt']);
+    expect(readFileSync(fx.ws.path('a.txt'), 'utf8')).toBe('a\n');
     expect(readFileSync(join(outside.dir, 'f.txt'), 'utf8')).toBe('outside\n');
   });
 
@@ -191,6 +195,24 @@ describe('folders the turn created', () => {
       out: 'dir:755',
       'out/x.tmp': expect.stringMatching(/^file:/),
     });
-    expect(outcome.notes).toEqual(['out: left in place: the folder still holds files Weft does not track']);
+    expect(outcome.notRestored).toEqual([{ path: 'out', reason: 'the folder still holds files Weft does not track' }]);
+    expect(outcome.restored).toEqual(['out/r.txt']);
+  });
+});
+
+describe('a restore across many folders', () => {
+  let fx: Fixture;
+  afterEach(async () => fx.cleanup());
+
+  it('puts back 300 folders, more than it holds open at once', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`f${i}/deep/x.txt`] = `${i}\n`;
+    fx = await makeFixture(files);
+    const original = picture(fx.ws.dir);
+    await fx.call('turn-1', 'rm -r f*');
+    const outcome = await fx.service.revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'] });
+    expect(outcome.notRestored).toEqual([]);
+    expect(outcome.restored).toHaveLength(900);
+    expect(picture(fx.ws.dir)).toEqual(original);
   });
 });

@@ -61,6 +61,27 @@ describe.each(modes)('what a command changed ($name)', ({ watch }) => {
     expect(link?.after).toMatchObject({ kind: 'symlink', target: 'a.txt' });
   });
 
+  it("never records the sandbox's placeholder leases", async () => {
+    fx = await makeFixture({ 'a.txt': 'alpha\n' }, { watch });
+    const record = await fx.call(
+      'turn-1',
+      'mkdir .weft && touch .weft/.weft-sandbox-in-use.123.4 .weft/.weft-sandbox-placeholder.5.6 .weft/note.txt',
+    );
+    expect((record?.changes ?? []).map((c) => c.path).sort()).toEqual(['.weft', '.weft/note.txt']);
+  });
+
+  it("never records a folder that holds only the sandbox's leases (a mount point while a command runs)", async () => {
+    fx = await makeFixture({ 'a.txt': 'alpha\n' }, { watch });
+    const during = await fx.call(
+      'turn-1',
+      'mkdir .agents .weft && touch .agents/.weft-sandbox-placeholder.5.6 .weft/.weft-sandbox-in-use.7.8 && echo b > b.txt',
+    );
+    expect((during?.changes ?? []).map((c) => c.path)).toEqual(['b.txt']);
+    // The command ended and its placeholders went: nothing to record either.
+    const after = await fx.call('turn-2', 'rm -r .agents .weft && echo c > c.txt');
+    expect((after?.changes ?? []).map((c) => c.path)).toEqual(['c.txt']);
+  });
+
   it('a folder removed, moved or replaced by a file takes every path below it along', async () => {
     fx = await makeFixture(
       {

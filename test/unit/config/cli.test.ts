@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -194,14 +195,20 @@ describe('weft config trust / untrust', () => {
   it('records trust for the project root and applies its files from then on', async () => {
     const inner = await tree.mkdir('proj/src/lib');
     const trusted = await run('trust', inner);
+    const projectFile = join(project, '.weft/config.toml');
+    const hash = `sha256:${createHash('sha256').update('sandbox_mode = "read-only"\n').digest('hex')}`;
     expect(trusted).toEqual({
       code: 0,
-      stdout: `Trusted ${project}: its .weft/config.toml files now apply (recorded in ${userFile})\n`,
+      stdout:
+        `Trusted ${project}: its .weft/config.toml files from the root down to ${inner} apply as they are now (recorded in ${userFile})\n` +
+        `  ${projectFile} (new), which sets:\n    sandbox_mode = "read-only"\n`,
       stderr: '',
     });
-    expect(await readFile(userFile, 'utf8')).toBe(`${USER_CONFIG}\n[projects."${project}"]\ntrust_level = "trusted"\n`);
+    expect(await readFile(userFile, 'utf8')).toBe(
+      `${USER_CONFIG}\n[projects."${project}"]\ntrust_level = "trusted"\ntrusted_files = { ".weft/config.toml" = "${hash}" }\n`,
+    );
     const shown = await run();
-    expect(originOf(shown.stdout, 'sandbox_mode')).toBe(`${join(project, '.weft/config.toml')}:1`);
+    expect(originOf(shown.stdout, 'sandbox_mode')).toBe(`${projectFile}:1`);
     expect(shown.stderr).toBe('');
 
     expect((await run('untrust')).stdout).toBe(

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, configVersion, loadConfig } from '../../../src-main/config';
@@ -37,7 +38,17 @@ async function loadError(overrides: string[] = []): Promise<ConfigError> {
   return error;
 }
 
-const trust = (level: string, path = root): string => `[projects."${path}"]\ntrust_level = "${level}"\n`;
+const sha = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
+/** A trust record for the project at `path`, accepting `files` (path from the root → contents) as they are. */
+const trust = (level: string, path = root, files: Record<string, string> = {}): string =>
+  `[projects."${path}"]\ntrust_level = "${level}"\ntrusted_files = { ${Object.entries(files)
+    .map(([rel, text]) => `"${rel}" = "${sha(text)}"`)
+    .join(', ')} }\n`;
+
+const ROOT_TEXT =
+  'model = "root"\napproval_policy = "untrusted"\nmodel_reasoning_effort = "low"\ndeveloper_instructions = "root"\n[sandbox_workspace_write]\nnetwork_access = true\n';
+const SUB_TEXT = 'model = "sub"\napproval_policy = "on-request"\nmodel_reasoning_effort = "high"\n';
 
 /** Each key is set by every layer up to the one that should win. */
 async function writeMatrix(trustLevel: string | null): Promise<{ rootFile: string; subFile: string }> {
@@ -58,19 +69,15 @@ async function writeMatrix(trustLevel: string | null): Promise<{ rootFile: strin
       'model = "profile"',
       'approval_policy = "on-failure"',
       '',
-      trustLevel === null ? '' : trust(trustLevel),
+      trustLevel === null
+        ? ''
+        : trust(trustLevel, root, { '.weft/config.toml': ROOT_TEXT, 'sub/.weft/config.toml': SUB_TEXT }),
     ].join('\n'),
   );
   // Above the project root: never read.
   await tree.write('.weft/config.toml', 'instructions = "above the root"\n');
-  const rootFile = await tree.write(
-    'proj/.weft/config.toml',
-    'model = "root"\napproval_policy = "untrusted"\nmodel_reasoning_effort = "low"\ndeveloper_instructions = "root"\n[sandbox_workspace_write]\nnetwork_access = true\n',
-  );
-  const subFile = await tree.write(
-    'proj/sub/.weft/config.toml',
-    'model = "sub"\napproval_policy = "on-request"\nmodel_reasoning_effort = "high"\n',
-  );
+  const rootFile = await tree.write('proj/.weft/config.toml', ROOT_TEXT);
+  const subFile = await tree.write('proj/sub/.weft/config.toml', SUB_TEXT);
   return { rootFile, subFile };
 }
 
@@ -88,8 +95,7 @@ describe('layer precedence', () => {
       model_reasoning_summary: 'auto',
       sandbox_workspace_write: { writable_roots: ['/user'], network_access: true },
     });
-    const rootText =
-      'model = "root"\napproval_policy = "untrusted"\nmodel_reasoning_effort = "low"\ndeveloper_instructions = "root"\n[sandbox_workspace_write]\nnetwork_access = true\n';
+    const rootText = ROOT_TEXT;
     expect(loaded.layers).toEqual([
       { source: 'default', file: null },
       { source: 'user', file: userFile, version: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
@@ -98,7 +104,11 @@ describe('layer precedence', () => {
       { source: 'profile', file: null, profile: 'fast' },
       { source: 'override', file: null },
     ]);
-    expect(loaded.projectTrust).toEqual({ root, trusted: true, skippedFiles: [] });
+    expect(loaded.projectTrust).toMatchObject({ root, trusted: true, skippedFiles: [] });
+    expect(loaded.projectTrust.files.map((f) => [f.path, f.relativePath, f.sha256, f.status])).toEqual([
+      [rootFile, '.weft/config.toml', sha(ROOT_TEXT), 'applied'],
+      [subFile, 'sub/.weft/config.toml', sha(SUB_TEXT), 'applied'],
+    ]);
     expect(Object.fromEntries(loaded.origins)).toMatchObject({
       model: '-c model',
       approval_policy: 'profile fast',
@@ -133,20 +143,28 @@ describe('layer precedence', () => {
     });
     expect(loaded.config.sandbox_workspace_write).toEqual({ writable_roots: ['/user'] });
     expect(loaded.layers.map((layer) => layer.source)).toEqual(['default', 'user', 'profile']);
-    expect(loaded.projectTrust).toEqual({ root, trusted: false, skippedFiles: [rootFile, subFile] });
+    expect(loaded.projectTrust).toMatchObject({ root, trusted: false, skippedFiles: [rootFile, subFile] });
+    expect(loaded.projectTrust.files.map((f) => f.status)).toEqual(['ignored', 'ignored']);
   });
 
-  it('skips them when trust was never decided, without even parsing them', async () => {
+  it('skips them when trust was never decided, reporting a broken one without failing', async () => {
     const { rootFile, subFile } = await writeMatrix(null);
     await tree.write('proj/sub/.weft/config.toml', 'model = = "broken"\n');
     const loaded = await load();
     expect(loaded.config.model).toBe('profile');
-    expect(loaded.projectTrust).toEqual({ root, trusted: null, skippedFiles: [rootFile, subFile] });
+    expect(loaded.projectTrust).toMatchObject({ root, trusted: null, skippedFiles: [rootFile, subFile] });
+    expect(loaded.projectTrust.files.map((f) => [f.status, f.error])).toEqual([
+      ['new', null],
+      ['new', `${subFile}:1:9: TOML syntax error: invalid value`],
+    ]);
   });
 
   it('reports a bad value in a trusted project file at its position', async () => {
-    await tree.write('weft-home/config.toml', trust('trusted'));
     const subFile = await tree.write('proj/sub/.weft/config.toml', '\nsandbox_mode = "full"\n');
+    await tree.write(
+      'weft-home/config.toml',
+      trust('trusted', root, { 'sub/.weft/config.toml': '\nsandbox_mode = "full"\n' }),
+    );
     const error = await loadError();
     expect(error.message).toBe(
       `${subFile}:2:1: \`sandbox_mode\` must be one of read-only, workspace-write, danger-full-access (got "full")`,
@@ -155,25 +173,29 @@ describe('layer precedence', () => {
 
   it('finds trust through a symlinked or differently written project path', async () => {
     await tree.write('proj/.weft/config.toml', 'model = "root"\n');
-    await tree.write('weft-home/config.toml', trust('trusted', `${root}/sub/..`));
+    const files = { '.weft/config.toml': 'model = "root"\n' };
+    await tree.write('weft-home/config.toml', trust('trusted', `${root}/sub/..`, files));
     expect((await load()).config.model).toBe('root');
     const link = join(tree.dir, 'link');
     await symlink(root, link);
-    await tree.write('weft-home/config.toml', trust('trusted', link));
+    await tree.write('weft-home/config.toml', trust('trusted', link, files));
     expect((await load()).config.model).toBe('root');
     // Loading through the link finds the same (realpath'd) project.
-    expect((await load([], join(link, 'sub'))).projectTrust).toEqual({ root, trusted: true, skippedFiles: [] });
+    expect((await load([], join(link, 'sub'))).projectTrust).toMatchObject({ root, trusted: true, skippedFiles: [] });
   });
 
   it('counts a .git file (a worktree) as the root marker', async () => {
     const worktree = await tree.mkdir('proj/worktree');
     await tree.write('proj/worktree/.git', 'gitdir: ../.git/worktrees/w\n');
     const inner = await tree.mkdir('proj/worktree/src');
-    await tree.write('weft-home/config.toml', trust('trusted', worktree));
+    await tree.write(
+      'weft-home/config.toml',
+      trust('trusted', worktree, { '.weft/config.toml': 'instructions = "worktree"\n' }),
+    );
     await tree.write('proj/.weft/config.toml', 'model = "outer project"\n');
     const file = await tree.write('proj/worktree/.weft/config.toml', 'instructions = "worktree"\n');
     const loaded = await load([], inner);
-    expect(loaded.projectTrust).toEqual({ root: worktree, trusted: true, skippedFiles: [] });
+    expect(loaded.projectTrust).toMatchObject({ root: worktree, trusted: true, skippedFiles: [] });
     expect(loaded.config.model).toBe('gpt-5.1-codex');
     expect(loaded.origins.get('instructions')).toBe(file);
   });
@@ -188,16 +210,16 @@ describe('layer precedence', () => {
   });
 
   it('ignores project_root_markers and projects set by a project file, with warnings', async () => {
-    await tree.write('weft-home/config.toml', trust('trusted'));
-    const rootFile = await tree.write(
-      'proj/.weft/config.toml',
-      `model = "root"\nproject_root_markers = ["sub"]\n[projects."${join(root, 'sub')}"]\ntrust_level = "trusted"\n`,
-    );
+    const text = `model = "root"\nproject_root_markers = ["sub"]\n[projects."${join(root, 'sub')}"]\ntrust_level = "trusted"\n`;
+    await tree.write('weft-home/config.toml', trust('trusted', root, { '.weft/config.toml': text }));
+    const rootFile = await tree.write('proj/.weft/config.toml', text);
     const loaded = await load();
     expect(loaded.projectTrust.root).toBe(root);
     expect(loaded.config.model).toBe('root');
     expect(loaded.config.project_root_markers).toBeUndefined();
-    expect(loaded.config.projects).toEqual({ [root]: { trust_level: 'trusted' } });
+    expect(loaded.config.projects).toEqual({
+      [root]: { trust_level: 'trusted', trusted_files: { '.weft/config.toml': sha(text) } },
+    });
     expect(loaded.warnings).toEqual([
       `${rootFile}:2: \`project_root_markers\` is ignored in a project's config (it decides where the project starts); set it in ${userFile}`,
       `${rootFile}:3: \`projects\` is ignored in a project's config: a project cannot change trust; trust it in ${userFile} or with \`weft config trust\``,
@@ -211,7 +233,13 @@ describe('layer precedence', () => {
     await tree.write('me/.weft/config.toml', `model = "user"\n${trust('trusted', userHome)}`);
     const loaded = await loadConfig({ weftHome, cwd: userHome, env: {} });
     expect(loaded.layers.map((layer) => layer.source)).toEqual(['default', 'user']);
-    expect(loaded.projectTrust).toEqual({ root: userHome, trusted: true, skippedFiles: [] });
+    expect(loaded.projectTrust).toEqual({
+      root: userHome,
+      trusted: true,
+      skippedFiles: [],
+      files: [],
+      trustedConfigDirs: [],
+    });
   });
 });
 
@@ -219,7 +247,14 @@ describe('profiles', () => {
   it('applies the profile named by the highest layer, merging its table across files', async () => {
     await tree.write(
       'weft-home/config.toml',
-      `profile = "fast"\nmodel = "top"\n[profiles.fast]\nmodel = "fast-model"\nweb_search = "cached"\n[profiles.slow]\nmodel = "slow-model"\n${trust('trusted')}`,
+      `profile = "fast"\nmodel = "top"\n[profiles.fast]\nmodel = "fast-model"\nweb_search = "cached"\n[profiles.slow]\nmodel = "slow-model"\n${trust(
+        'trusted',
+        root,
+        {
+          '.weft/config.toml': '[profiles.fast]\nweb_search = "live"\n',
+          'sub/.weft/config.toml': 'profile = "slow"\n',
+        },
+      )}`,
     );
     await tree.write('proj/.weft/config.toml', '[profiles.fast]\nweb_search = "live"\n');
     const loaded = await load();

@@ -62,7 +62,14 @@ describe('loadConfig', () => {
       ],
       origins: DEFAULT_ORIGINS,
       originPlaces: DEFAULT_ORIGINS,
-      projectTrust: { root: await realpath(weft.home), trusted: null, skippedFiles: [] },
+      projectTrust: {
+        root: await realpath(weft.home),
+        trusted: null,
+        skippedFiles: [],
+        files: [],
+        trustedConfigDirs: [],
+      },
+      heldBackMcpServers: [],
     });
   });
 

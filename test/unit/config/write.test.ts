@@ -154,7 +154,7 @@ describe('writeConfigValue', () => {
     expect(await text()).toBe(
       CONFIG.replace(
         '  trust_level = "trusted"\n',
-        '  trust_level = "trusted"\n\n[projects."/home/you/b"]\n  trust_level = "trusted"\n',
+        '  trust_level = "trusted"\n\n[projects."/home/you/b"]\n  trust_level = "trusted"\n  trusted_files = {}\n',
       ),
     );
   });

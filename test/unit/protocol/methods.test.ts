@@ -62,6 +62,8 @@ const clientRequestMethods = [
   'weft/forks/remove',
   'weft/forks/bringBack',
   'weft/fs/complete',
+  'weft/projectConfig/list',
+  'weft/projectConfig/trust',
   'mcpServerStatus/list',
   'config/mcpServer/reload',
   'mcpServer/tool/call',

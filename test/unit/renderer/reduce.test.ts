@@ -486,6 +486,12 @@ describe('reduceNotification', () => {
     expect(state.warnings).toEqual([{ kind: 'warning', message: 'Update available', details: null }]);
   });
 
+  it('leaves held-back project config to the project config prompt', () => {
+    const base = withRunningTurn();
+    const held = note('warning', { message: 'project config not applied: …', threadId: T, weftProjectConfig: true });
+    expect(reduceNotification(base, held)).toBe(base);
+  });
+
   it('reduces a batch exactly as it reduces the same notifications one by one', () => {
     const base = deepFreeze(
       run(withRunningTurn(), [

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +18,10 @@ beforeAll(async () => {
   ws = join(base, 'ws');
   extra = join(base, 'extra');
   await mkdir(join(ws, '.git'), { recursive: true });
+  await writeFile(join(ws, '.git', 'HEAD'), 'ref: refs/heads/main\n');
   await mkdir(join(ws, '.weft'), { recursive: true });
-  await mkdir(join(base, 'real-agents'));
+  await writeFile(join(ws, '.weft', 'config.toml'), '');
+  await mkdir(join(base, 'real-agents', 'skills'), { recursive: true });
   await symlink(join(base, 'real-agents'), join(ws, '.agents'));
   await mkdir(join(extra, 'nested'), { recursive: true });
   await writeFile(join(extra, '.git'), 'gitdir: /somewhere/else\n');
@@ -30,8 +32,8 @@ afterAll(async () => {
 });
 
 describe('bwrapArgs', () => {
-  it('read-only: everything read-only, no network', () => {
-    expect(bwrapArgs({ type: 'readOnly' }, ws, env)).toEqual([
+  it('read-only: everything read-only, no network', async () => {
+    expect((await bwrapArgs({ type: 'readOnly' }, ws, env)).args).toEqual([
       ...ISOLATION,
       '--unshare-net',
       ...BASE_MOUNTS,
@@ -40,17 +42,14 @@ describe('bwrapArgs', () => {
     ]);
   });
 
-  it('read-only with network keeps the network namespace', () => {
-    expect(bwrapArgs({ type: 'readOnly', networkAccess: true }, ws, env, { chdir: join(ws, 'sub') })).toEqual([
-      ...ISOLATION,
-      ...BASE_MOUNTS,
-      '--chdir',
-      join(ws, 'sub'),
-    ]);
+  it('read-only with network keeps the network namespace', async () => {
+    expect(
+      (await bwrapArgs({ type: 'readOnly', networkAccess: true }, ws, env, { chdir: join(ws, 'sub') })).args,
+    ).toEqual([...ISOLATION, ...BASE_MOUNTS, '--chdir', join(ws, 'sub')]);
   });
 
-  it('workspace-write: binds roots read-write, then re-binds protected paths read-only', () => {
-    const args = bwrapArgs(
+  it('workspace-write: binds roots read-write, then re-binds protected paths read-only', async () => {
+    const { args, release } = await bwrapArgs(
       {
         type: 'workspaceWrite',
         writableRoots: [extra, join(extra, 'nested')],
@@ -101,12 +100,20 @@ describe('bwrapArgs', () => {
       '--chdir',
       ws,
     ]);
+    await release();
+    // The placeholders' folders were made for the command, and are gone with it.
+    expect((await readdir(extra)).sort()).toEqual(['.git', 'nested']);
+    expect(await readdir(join(extra, 'nested'))).toEqual([]);
   });
 
   it('binds /tmp and $TMPDIR unless excluded; a protected symlink target inside a root is re-bound', async () => {
     const tmpdirEnv = join(base, 'tmpdir');
     await mkdir(tmpdirEnv, { recursive: true });
-    const args = bwrapArgs({ type: 'workspaceWrite', writableRoots: [base] }, ws, { ...env, TMPDIR: tmpdirEnv });
+    const { args, release } = await bwrapArgs({ type: 'workspaceWrite', writableRoots: [base] }, ws, {
+      ...env,
+      TMPDIR: tmpdirEnv,
+    });
+    await release();
     const pairs = args.map((arg, i) => `${arg} ${args[i + 1] ?? ''}`);
     expect(pairs).toContain(`--bind ${await realpath('/tmp')}`);
     expect(pairs).toContain(`--bind ${tmpdirEnv}`);
@@ -114,16 +121,15 @@ describe('bwrapArgs', () => {
     expect(pairs).toContain(`--ro-bind ${join(base, 'real-agents')}`);
   });
 
-  it('a missing .git, .agents or .weft in the cwd gets an empty read-only placeholder', async () => {
+  it('a missing .git, .agents or .weft in the cwd gets an empty read-only placeholder, gone on release', async () => {
     const fresh = join(base, 'fresh');
     await mkdir(fresh);
-    expect(
-      bwrapArgs(
-        { type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true, networkAccess: true },
-        fresh,
-        env,
-      ),
-    ).toEqual([
+    const launch = await bwrapArgs(
+      { type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true, networkAccess: true },
+      fresh,
+      env,
+    );
+    expect(launch.args).toEqual([
       ...ISOLATION,
       ...BASE_MOUNTS,
       '--bind',
@@ -144,10 +150,37 @@ describe('bwrapArgs', () => {
       '--chdir',
       fresh,
     ]);
+    // Made just now, each holding this process's lease (the sandbox sees them empty: the tmpfs hides it).
+    expect((await readdir(fresh)).sort()).toEqual(['.agents', '.git', '.weft']);
+    for (const name of ['.agents', '.git', '.weft'])
+      expect(await readdir(join(fresh, name))).toEqual([expect.stringMatching(/^\.weft-sandbox-placeholder\./)]);
+    await launch.release();
+    await launch.release();
+    expect(await readdir(fresh)).toEqual([]);
   });
 
-  it('refuses danger-full-access (it runs without bwrap)', () => {
-    expect(() => bwrapArgs({ type: 'dangerFullAccess' }, ws, env)).toThrow(/without bwrap/);
+  it('an empty existing folder gets a placeholder too, and stays; one with content is bound as it is', async () => {
+    const mixed = join(base, 'mixed');
+    await mkdir(join(mixed, '.weft'), { recursive: true });
+    await mkdir(join(mixed, '.agents', 'skills'), { recursive: true });
+    const launch = await bwrapArgs(
+      { type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true },
+      mixed,
+      env,
+    );
+    const pairs = launch.args.map((arg, i) => `${arg} ${launch.args[i + 1] ?? ''}`);
+    expect(pairs).toContain(`--ro-bind ${join(mixed, '.agents')}`);
+    expect(pairs).toContain(`--tmpfs ${join(mixed, '.weft')}`);
+    expect(pairs).toContain(`--tmpfs ${join(mixed, '.git')}`);
+    expect(await readdir(join(mixed, '.weft'))).toEqual([expect.stringMatching(/^\.weft-sandbox-in-use\./)]);
+    await launch.release();
+    expect((await readdir(mixed)).sort()).toEqual(['.agents', '.weft']);
+    expect(await readdir(join(mixed, '.weft'))).toEqual([]);
+    expect(await readdir(join(mixed, '.agents'))).toEqual(['skills']);
+  });
+
+  it('refuses danger-full-access (it runs without bwrap)', async () => {
+    await expect(bwrapArgs({ type: 'dangerFullAccess' }, ws, env)).rejects.toThrow(/without bwrap/);
   });
 });
 

@@ -34,7 +34,7 @@ describe('createSandboxLauncher', () => {
     const result = await createSandboxLauncher({ type: 'dangerFullAccess' }, '/w', env, 'linux');
     expect(result.available).toBe(true);
     if (result.available)
-      expect(result.launcher(['bash', '-lc', 'ls'], { cwd: '/w', env })).toEqual({ argv: ['bash', '-lc', 'ls'] });
+      expect(await result.launcher(['bash', '-lc', 'ls'], { cwd: '/w', env })).toEqual({ argv: ['bash', '-lc', 'ls'] });
   });
 
   it('an unsupported platform is unavailable, with a reason and a fix', async () => {
@@ -51,7 +51,7 @@ describe('createSandboxLauncher', () => {
     async () => {
       const result = await createSandboxLauncher({ type: 'readOnly' }, '/', env, 'linux');
       if (!result.available) throw new Error(`bwrap is installed but unusable: ${result.reason}`);
-      const launched = result.launcher(['bash', '-lc', 'ls'], {
+      const launched = await result.launcher(['bash', '-lc', 'ls'], {
         cwd: '/usr',
         env: { ...env, BASH_ENV: '/x', 'BASH_FUNC_exec%%': '() { :; }' },
       });
@@ -62,7 +62,7 @@ describe('createSandboxLauncher', () => {
       expect(launched.env).toEqual({ ...env, WEFT_SANDBOX: 'bwrap', WEFT_SANDBOX_NETWORK_DISABLED: '1' });
       const withNetwork = await createSandboxLauncher({ type: 'readOnly', networkAccess: true }, '/', env, 'linux');
       if (!withNetwork.available) throw new Error(withNetwork.reason);
-      const open = withNetwork.launcher(['true'], { cwd: '/', env });
+      const open = await withNetwork.launcher(['true'], { cwd: '/', env });
       expect(open.env).toEqual({ ...env, WEFT_SANDBOX: 'bwrap' });
       expect(open.argv[4]).toBe('');
       expect(open.argv).not.toContain('--seccomp');

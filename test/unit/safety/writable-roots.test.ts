@@ -36,6 +36,31 @@ describe('writableRootsFor', () => {
     ]);
   });
 
+  it('protects the extra paths it is given that exist (a nested trusted .weft, also through a link)', async () => {
+    const nested = join(ws, 'pkg', '.weft');
+    await mkdir(nested, { recursive: true });
+    await mkdir(join(ws, 'lib'));
+    await symlink(join(ws, 'pkg'), join(ws, 'pkg-link'));
+    const extra = [nested, join(ws, 'pkg-link', '.weft'), join(ws, 'lib', '.weft'), join(outside, '.weft')];
+    expect(writableRootsFor(noTmp, ws, env, extra)).toEqual([
+      {
+        root: ws,
+        readOnlySubpaths: [
+          join(ws, '.agents'),
+          join(ws, '.git'),
+          join(ws, '.weft'),
+          join(ws, 'pkg-link', '.weft'),
+          nested,
+        ],
+      },
+    ]);
+    const roots = writableRootsFor(noTmp, ws, env, extra);
+    expect(isPathWritable(join(nested, 'config.toml'), roots)).toBe(false);
+    expect(isPathWritable(join(ws, 'pkg', 'index.js'), roots)).toBe(true);
+    // A missing one is not protected (nor given a placeholder): a file created there is held back by the trust check.
+    expect(isPathWritable(join(ws, 'lib', '.weft', 'config.toml'), roots)).toBe(true);
+  });
+
   it('adds configured roots (relative to cwd, missing ones left out), /tmp and $TMPDIR unless excluded', async () => {
     const extra = join(base, 'extra');
     const tmpdirEnv = join(base, 'tmpdir');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isFrameError, JsonlDecoder, parseFrame, tooLargeError } from '../../../src-main/server/framing';
+import {
+  isFrameError,
+  JsonlDecoder,
+  MAX_MESSAGE_DEPTH,
+  nestsDeeper,
+  parseFrame,
+  textNestsDeeper,
+  TOO_DEEP_MESSAGE,
+  tooLargeError,
+} from '../../../src-main/server/framing';
 
 function decode(chunks: (Buffer | string)[], maxLineBytes?: number, end = false): unknown[] {
   const out: unknown[] = [];
@@ -120,6 +129,7 @@ describe('the id of a line over the limit', () => {
     expect(idOf(`{"params":["${pad}",{"id":5}],"method":"m"}`)).toBe('absent');
     expect(idOf(`{"id":{"n":1},"params":"${pad}"}`)).toBe('absent');
     expect(idOf(`{"id":null,"params":"${pad}"}`)).toBe('absent');
+    expect(idOf(`{"id":1.5,"params":"${pad}"}`)).toBe('absent');
     expect(idOf(`{"id":"${'i'.repeat(2000)}","params":"${pad}"}`)).toBe('absent');
     expect(idOf(`[{"id":1},"${pad}"]`)).toBe('absent');
     expect(idOf(`{"i":1,"idd":2,"params":"${pad}"}`)).toBe('absent');
@@ -129,5 +139,48 @@ describe('the id of a line over the limit', () => {
     expect(idOf(`{"id":1,"params":"${pad}","id":"two"}`)).toBe('two');
     expect(idOf(`{"id":"a\\"b\\u0063","params":"${pad}"}`)).toBe('a"bc');
     expect(idOf(`{"params":"${pad}\\\\","id":8}`)).toBe(8);
+  });
+});
+
+describe('nesting', () => {
+  const deep = (depth: number, inner = '1'): string => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+
+  it('refuses a frame nested deeper than the bound before parsing it, with its id when it has one', () => {
+    const atBound = `{"id":1,"method":"m","params":${deep(MAX_MESSAGE_DEPTH - 1)}}`;
+    expect(parseFrame(atBound)).toEqual(JSON.parse(atBound));
+    expect(parseFrame(`{"id":"r-2","method":"m","params":${deep(MAX_MESSAGE_DEPTH)}}`)).toEqual({
+      kind: 'frame-error',
+      code: -32600,
+      message: TOO_DEEP_MESSAGE,
+      id: 'r-2',
+    });
+    expect(parseFrame(deep(5000))).toEqual({ kind: 'frame-error', code: -32600, message: TOO_DEEP_MESSAGE });
+    expect(decode([`{"params":${deep(200)},"id":3}\n`])).toEqual([
+      { kind: 'frame-error', code: -32600, message: TOO_DEEP_MESSAGE, id: 3 },
+    ]);
+  });
+
+  it('counts brackets outside strings only, escaped quotes included', () => {
+    const brackets = '['.repeat(500);
+    expect(textNestsDeeper(`{"text":"${brackets}"}`, 3)).toBe(false);
+    // a\ then the closing quote; then a\" inside the string.
+    expect(textNestsDeeper(String.raw`{"text":"a\\"}` + deep(4), 3)).toBe(true);
+    expect(textNestsDeeper(String.raw`{"text":"a\\\"` + `${brackets}"}`, 3)).toBe(false);
+    expect(textNestsDeeper(deep(3), 3)).toBe(false);
+    expect(textNestsDeeper(`{"a":{"b":[{}]}}`, 3)).toBe(true);
+  });
+
+  it('walks objects without recursion: deep, cyclic and shared values', () => {
+    const value: unknown = JSON.parse(deep(100_000));
+    expect(nestsDeeper(value, MAX_MESSAGE_DEPTH)).toBe(true);
+    expect(nestsDeeper(JSON.parse(deep(MAX_MESSAGE_DEPTH - 1)), MAX_MESSAGE_DEPTH)).toBe(false);
+    const cyclic: unknown[] = [];
+    cyclic.push(cyclic);
+    expect(nestsDeeper(cyclic, MAX_MESSAGE_DEPTH)).toBe(true);
+    // 60 levels of two references to the same object: 2^60 paths, 60 objects.
+    let shared: object = {};
+    for (let i = 0; i < 60; i++) shared = { left: shared, right: shared };
+    expect(nestsDeeper(shared, MAX_MESSAGE_DEPTH)).toBe(false);
+    expect(nestsDeeper('text', 0)).toBe(false);
   });
 });

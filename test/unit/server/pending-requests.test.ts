@@ -50,6 +50,11 @@ const approval = (command: string): ServerRequest => ({
   params: { threadId: 'th', turnId: 'tu', itemId: `it-${command}`, startedAtMs: 1, command, cwd: '/w' },
 });
 
+const question = (): ServerRequest => ({
+  method: 'item/tool/requestUserInput',
+  params: { threadId: 'th', turnId: 'tu', itemId: 'q', isBlocking: true, questions: [] },
+});
+
 const resolved = (requestId: number): ServerNotification => ({
   method: 'serverRequest/resolved',
   params: { threadId: 'th', requestId },
@@ -158,15 +163,71 @@ describe('PendingRequests', () => {
     expect(pending.size).toBe(0);
   });
 
-  it('settles everything still waiting when the thread unloads, each with its own answer', async () => {
+  it('settles everything still waiting when the thread unloads, each with its cancel answer', async () => {
     const { pending } = setUp();
     const signal = new AbortController().signal;
     const first = pending.ask(approval('one'), signal, () => 'aborted');
-    const second = pending.ask(approval('two'), signal, () => 'aborted');
+    const second = pending.ask(question(), signal, () => 'aborted');
     expect(pending.size).toBe(2);
-    pending.cancelAll((request) => ({ decision: 'cancel', for: request.params.itemId }));
-    await expect(first).resolves.toEqual({ decision: 'cancel', for: 'it-one' });
-    await expect(second).resolves.toEqual({ decision: 'cancel', for: 'it-two' });
+    pending.cancelAll();
+    await expect(first).resolves.toEqual({ decision: 'cancel' });
+    await expect(second).resolves.toEqual({ answers: {} });
     expect(pending.size).toBe(0);
+  });
+
+  it('declines a request once every client asked has answered with an error, and warns the subscribers', async () => {
+    const { pending, subscribers, logged } = setUp();
+    const a = new FakeClient();
+    const b = new FakeClient();
+    subscribers.add(a).add(b);
+    const answer = pending.ask(approval('make'), new AbortController().signal);
+    a.asked1().fail(new Error('bad params'));
+    await settle();
+    expect(pending.size).toBe(1);
+    b.asked1().fail(new Error('no dialog'));
+    await expect(answer).resolves.toEqual({ decision: 'decline' });
+    const warning: ServerNotification = {
+      method: 'warning',
+      params: {
+        threadId: 'th',
+        message:
+          'item/commandExecution/requestApproval was declined: every client that could answer it failed ' +
+          `(client ${a.id}: bad params; client ${b.id}: no dialog)`,
+      },
+    };
+    expect(a.notified).toEqual([warning, resolved(100)]);
+    expect(b.notified).toEqual([warning, resolved(100)]);
+    expect(logged).toHaveLength(3);
+  });
+
+  it('declines once the last client that could still answer leaves after another one failed', async () => {
+    const { pending, subscribers } = setUp();
+    const failing = new FakeClient();
+    const leaving = new FakeClient();
+    subscribers.add(failing).add(leaving);
+    const answer = pending.ask(question(), new AbortController().signal);
+    failing.asked1().fail(new Error('cannot show forms'));
+    await settle();
+    expect(pending.size).toBe(1);
+    subscribers.delete(leaving);
+    leaving.disconnect();
+    await expect(answer).resolves.toEqual({ answers: {} });
+    expect(failing.notified.map((n) => n.method)).toEqual(['warning', 'serverRequest/resolved']);
+  });
+
+  it('asks a client again when it subscribes anew after failing, and waits for its answer', async () => {
+    const { pending, subscribers } = setUp();
+    const a = new FakeClient();
+    const b = new FakeClient();
+    subscribers.add(a).add(b);
+    const answer = pending.ask(approval('ls'), new AbortController().signal);
+    a.asked1().fail(new Error('busy'));
+    await settle();
+    pending.attach(a);
+    b.asked1().fail(new Error('no dialog'));
+    await settle();
+    expect(pending.size).toBe(1);
+    a.asked[1]?.answer({ decision: 'accept' });
+    await expect(answer).resolves.toEqual({ decision: 'accept' });
   });
 });

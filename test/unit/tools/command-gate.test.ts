@@ -96,11 +96,11 @@ function gate(
       escalationRequested: opts.escalate === true,
       ...(opts.escalate === true ? { justification: 'needs the network' } : {}),
     };
-    const out = await runCommandItem(safety, ctx, request, (_onOutput, launcher) => {
+    const out = await runCommandItem(safety, ctx, request, async (_onOutput, launcher) => {
       g.launches.push(
         launcher === identityLauncher
           ? 'none'
-          : launcher(['x'], { cwd: '/work', env: {} }).argv[0] === 'sandbox'
+          : (await launcher(['x'], { cwd: '/work', env: {} })).argv[0] === 'sandbox'
             ? 'sandbox'
             : 'other',
       );

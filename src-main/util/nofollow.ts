@@ -7,11 +7,29 @@
 //
 // Without /proc (macOS), handles fall back to plain paths: each component is still checked with lstat,
 // which narrows the race but cannot close it.
+//
+// apply_patch uses the synchronous handles here; the checkpoint restore the asynchronous ones of
+// `open-dir.ts`, which name entries the same way (`entryPath`).
 import { closeSync, constants, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { join, sep } from 'node:path';
 
-const HAVE_PROC_FD = process.platform === 'linux';
-const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+export const HAVE_PROC_FD = process.platform === 'linux';
+export const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/**
+ * The path of the entry `name` (a plain name: no `/`, not `.` or `..`; a Buffer for bytes that are
+ * not UTF-8) inside the folder open as `fd` (or, without /proc, found at `dirPath`).
+ */
+export function entryPath(fd: number | null, dirPath: string, name: string): string;
+export function entryPath(fd: number | null, dirPath: string, name: Buffer): Buffer;
+export function entryPath(fd: number | null, dirPath: string, name: string | Buffer): string | Buffer;
+export function entryPath(fd: number | null, dirPath: string, name: string | Buffer): string | Buffer {
+  const text = typeof name === 'string' ? name : name.toString('latin1');
+  if (text === '' || text === '.' || text === '..' || text.includes('/') || text.includes('\0'))
+    throw new Error(`not a plain file name: ${JSON.stringify(text)}`);
+  const base = fd === null ? (dirPath.endsWith('/') ? dirPath : `${dirPath}/`) : `/proc/self/fd/${fd}/`;
+  return typeof name === 'string' ? `${base}${name}` : Buffer.concat([Buffer.from(base), name]);
+}
 
 /** An open folder; `at(name)` names an entry of it for the fs calls. */
 export class DirHandle {
@@ -23,9 +41,7 @@ export class DirHandle {
 
   /** A path that reaches `name` inside this folder without resolving the folder's path again. */
   at(name: string): string {
-    if (name.includes('/') || name === '' || name === '.' || name === '..')
-      throw new Error(`not a plain file name: ${name}`);
-    return this.fd === null ? join(this.path, name) : `/proc/self/fd/${this.fd}/${name}`;
+    return entryPath(this.fd, this.path, name);
   }
 
   close(): void {
