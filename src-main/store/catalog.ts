@@ -207,6 +207,31 @@ export class Catalog {
     return () => this.builtListeners.delete(listener);
   }
 
+  /**
+   * Resolves once the first build is over, or after `ms`, whichever comes first; meanwhile the build does
+   * not give way to requests (the one waiting may be among them).
+   */
+  async builtWithin(ms: number): Promise<void> {
+    if (!this.building) return;
+    this.awaitingIndex++;
+    this.releaseRepairs();
+    let stop = (): void => undefined;
+    try {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        timer.unref();
+        const off = this.whenBuilt(resolve);
+        stop = () => {
+          clearTimeout(timer);
+          off();
+        };
+      });
+    } finally {
+      stop();
+      this.awaitingIndex--;
+    }
+  }
+
   private built(): void {
     if (!this.building) return;
     this.building = false;

@@ -1,7 +1,8 @@
 // A new thread index (its file deleted, or a first start over existing rollouts) is built in the
-// background, and lists answer meanwhile from what is indexed so far. Such a list must say so: through
-// the real `weft app-server`, the first `thread/list` over 2,000 threads is flagged `weftIndexing`, the
-// server tells when the index is whole (`weft/threads/indexed`), and the list then holds every thread.
+// background. A list waits for it a moment (a small home is whole by then), then answers from what is
+// indexed so far, and must say so: through the real `weft app-server`, the first `thread/list` over
+// 5,000 threads is flagged `weftIndexing`, the server tells when the index is whole
+// (`weft/threads/indexed`), and the list then holds every thread.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { StdioRpcClient } from '../support/rpc-client';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 import { ScriptedSession, meta } from '../unit/store/helpers';
 
-const THREADS = 2000;
+const THREADS = 5000;
 
 let ws: TempWorkspace;
 let home: WeftHome;
@@ -90,4 +91,14 @@ it('says a list is partial while a new index is built, and when it is whole', { 
   const next = await again.request<Page>('thread/list', { cwd: ws.dir, limit: 50 });
   expect(next.data).toHaveLength(50);
   expect(next.weftIndexing).toBeUndefined();
+});
+
+it('lists a small home whole at once while its new index is built', async () => {
+  await saveThreads(20);
+  const rpc = StdioRpcClient.start({ WEFT_HOME: home.dir }, ws.dir);
+  client = rpc;
+  await rpc.initialize();
+  const first = await rpc.request<Page>('thread/list', { cwd: ws.dir, limit: 50 });
+  expect(first.data).toHaveLength(20);
+  expect(first.weftIndexing).toBeUndefined();
 });
