@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { ModelError } from './errors';
+import { linkedSignal } from '../util/abort';
 import { abortReason, classifyRequestError, classifyStreamError, idleError } from './request-errors';
 
 /** Where a provider's API lives and how to authenticate, as both wire APIs need it. */
@@ -35,31 +36,40 @@ export async function* guardedStream(
   signal: AbortSignal,
   idleMs: number,
 ): AsyncGenerator<unknown, void, undefined> {
-  const idle = new AbortController();
-  let stream: AsyncIterable<unknown>;
-  try {
-    stream = await open(AbortSignal.any([signal, idle.signal]));
-  } catch (error) {
-    throw classifyRequestError(error, signal);
-  }
+  // The attempt's own signal: the caller's abort or the idle timer ends it. Its link to the caller's
+  // signal is removed when the attempt ends (see `linkedSignal`: never `AbortSignal.any` here).
+  const attempt = linkedSignal([signal]);
+  let idle = false;
   let timer: NodeJS.Timeout | undefined;
-  const armIdle = (): void => {
-    clearTimeout(timer);
-    timer = setTimeout(() => idle.abort(), idleMs);
-  };
   try {
-    armIdle();
-    for await (const raw of stream) {
-      armIdle();
-      yield raw;
+    let stream: AsyncIterable<unknown>;
+    try {
+      stream = await open(attempt.signal);
+    } catch (error) {
+      throw classifyRequestError(error, signal);
     }
-  } catch (error) {
-    if (error instanceof ModelError) throw error;
+    const armIdle = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        idle = true;
+        attempt.abort();
+      }, idleMs);
+    };
+    try {
+      armIdle();
+      for await (const raw of stream) {
+        armIdle();
+        yield raw;
+      }
+    } catch (error) {
+      if (error instanceof ModelError) throw error;
+      if (signal.aborted) throw abortReason(signal);
+      throw classifyStreamError(error, idle, idleMs);
+    }
     if (signal.aborted) throw abortReason(signal);
-    throw classifyStreamError(error, idle.signal.aborted, idleMs);
+    if (idle) throw idleError(idleMs);
   } finally {
     clearTimeout(timer);
+    attempt.dispose();
   }
-  if (signal.aborted) throw abortReason(signal);
-  if (idle.signal.aborted) throw idleError(idleMs);
 }

@@ -1,6 +1,7 @@
 import { platform } from 'node:os';
 import type { ServerNotification } from '../../src-preload/protocol';
 import { CheckpointService } from '../checkpoints/service';
+import { cleanForkLeftovers, describeForkLeftovers } from '../checkpoints/fork-leftovers';
 import { checkpointSettings } from '../checkpoints/settings';
 import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
@@ -112,6 +113,8 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     maxUnwatched: options.maxUnwatchedThreads ?? MAX_UNWATCHED_THREADS,
   });
   saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
+  // A list answered while a new index was being built said so (`weftIndexing`); this says it is whole now.
+  store.onIndexed(() => manager.broadcast({ method: 'weft/threads/indexed', params: {} }));
   const attention = new Set<(e: AttentionEvent) => void>();
   const waitingListeners = new Set<(count: number) => void>();
   const waiting = new Set<string>();
@@ -225,6 +228,14 @@ async function openCheckpoints(
     );
   }
   const service = new CheckpointService(settings.service);
+  // What forks a crash interrupted left (folders, worktrees, branches), cleaned once per start.
+  void cleanForkLeftovers({ worktreesDir: settings.worktreesDir, forks: service.forks, blobs: service.blobs }).then(
+    (report) => {
+      for (const line of describeForkLeftovers(report)) log(`weft app-server: ${line}`);
+    },
+    (error: unknown) =>
+      log(`weft app-server: warning: could not look for what interrupted forks left: ${String(error)}`),
+  );
   // Retention and collection once per start, off the start-up path.
   setTimeout(() => {
     try {

@@ -35,6 +35,8 @@ export interface SessionRecorder {
   compacted(ctx: { message: string; replacementHistory: ResponseItem[] }): void;
   /** The turn ended: fsync. Rejects (with a `RolloutWriteError`) when what was recorded is not on disk. */
   turnEnded(): Promise<void>;
+  /** Fsyncs what was recorded so far (a turn's first input); rejects as `turnEnded` does. */
+  durable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -168,6 +170,7 @@ export class RolloutRecorder implements SessionRecorder {
       case 'mcpServer/startupStatus/updated':
       case 'mcpServer/oauthLogin/completed':
       case 'weft/git/progress':
+      case 'weft/threads/indexed':
         return;
       case 'thread/reverted':
         // The revert is in the rollout already: store.rollback appends its thread_rolled_back line.
@@ -195,7 +198,11 @@ export class RolloutRecorder implements SessionRecorder {
     this.write([{ type: 'compacted', payload: { message: ctx.message, replacement_history: ctx.replacementHistory } }]);
   }
 
-  async turnEnded(): Promise<void> {
+  turnEnded(): Promise<void> {
+    return this.durable();
+  }
+
+  async durable(): Promise<void> {
     try {
       await this.writer.durable();
     } finally {

@@ -28,6 +28,13 @@ export type ThreadNameUpdatedNotification = z.infer<typeof ThreadNameUpdatedNoti
 export const ThreadClosedNotification = z.object({ threadId: z.string() });
 export type ThreadClosedNotification = z.infer<typeof ThreadClosedNotification>;
 
+/**
+ * Weft: the thread index, made anew (a first start, or its file deleted), now lists every thread: a
+ * `thread/list` answered with `weftIndexing: true` is worth asking again.
+ */
+export const WeftThreadsIndexedNotification = z.object({});
+export type WeftThreadsIndexedNotification = z.infer<typeof WeftThreadsIndexedNotification>;
+
 export const ThreadTokenUsageUpdatedNotification = z.object({
   threadId: z.string(),
   turnId: z.string(),

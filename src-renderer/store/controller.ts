@@ -125,7 +125,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       if (archived !== undefined) next = setList(next, 'archived', archived.data);
       return next;
     });
-    setUi(store, { listsLoaded: true });
+    setUi(store, { listsLoaded: true, indexing: live?.weftIndexing === true || archived?.weftIndexing === true });
   };
 
   const refreshProviders = async (): Promise<void> => {
@@ -209,7 +209,13 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
   const actions = {
     start(): void {
-      disposers.push(client.onNotification((notification) => batcher.push(notification)));
+      disposers.push(
+        client.onNotification((notification) => {
+          // A new thread index is whole now: the lists taken while it was built were partial.
+          if (notification.method === 'weft/threads/indexed') void refreshLists();
+          batcher.push(notification);
+        }),
+      );
       disposers.push(client.onServerRequest(onServerRequest));
       disposers.push(client.onConnection((connection) => setUi(store, { connection })));
       disposers.push(

@@ -295,6 +295,9 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'weft/git/progress':
       // Push progress belongs to the Changes panel, which listens for it itself.
       return state;
+    case 'weft/threads/indexed':
+      // The controller lists the threads again (the lists are replaced from that answer).
+      return state;
     case 'mcpServer/oauthLogin/completed':
       // A sign-in's outcome belongs to Settings' MCP section, which listens for it itself.
       return state;

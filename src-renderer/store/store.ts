@@ -39,6 +39,8 @@ export interface UiState {
   /** Results of the current search; null when the search box is empty. */
   searchResults: Thread[] | null;
   listsLoaded: boolean;
+  /** The server is building a new thread index: the lists are partial until it says they are whole. */
+  indexing: boolean;
   models: ModelInfo[];
   settings: Settings;
   /** Settings the person changed since the last turn started; only these are sent as overrides. */
@@ -87,6 +89,7 @@ export function initialUi(recentProjects: string[] = []): UiState {
     searchTerm: '',
     searchResults: null,
     listsLoaded: false,
+    indexing: false,
     models: [],
     settings: emptySettings,
     changed: [],

@@ -77,6 +77,7 @@ function ThreadLists() {
   const results = useWeft((s) => s.ui.searchResults);
   const term = useWeft((s) => s.ui.searchTerm);
   const loaded = useWeft((s) => s.ui.listsLoaded);
+  const indexing = useWeft((s) => s.ui.indexing);
   const archivedIds = useWeft(useShallow((s) => s.data.archived.map((t) => t.id)));
   const [showArchived, setShowArchived] = useState(false);
 
@@ -106,11 +107,16 @@ function ThreadLists() {
   return (
     <nav className="threads" aria-label="Threads">
       <div className="section-label">Threads</div>
+      {loaded && indexing && (
+        <div className="empty-note" role="status">
+          <Spinner size={12} /> Indexing threads…
+        </div>
+      )}
       {!loaded ? (
         <div className="empty-note">
           <Spinner size={12} /> Loading…
         </div>
-      ) : live.length === 0 ? (
+      ) : live.length === 0 && indexing ? null : live.length === 0 ? (
         <p className="empty-note">
           {archived.length > 0 ? 'No active threads.' : 'No threads yet. Start one with a message.'}
         </p>

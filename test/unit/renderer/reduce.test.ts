@@ -105,6 +105,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   }),
   'weft/git/progress': note('weft/git/progress', { progressId: 'p1', line: 'Writing objects: 100%' }),
   'mcpServer/oauthLogin/completed': note('mcpServer/oauthLogin/completed', { name: 'docs', success: true }),
+  'weft/threads/indexed': note('weft/threads/indexed', {}),
 };
 
 describe('reduceNotification', () => {
