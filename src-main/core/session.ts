@@ -190,7 +190,10 @@ export class Session implements TurnHost {
     this.options.recorder?.notification(notification);
     if (notification.method === 'turn/diff/updated') {
       const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
-      if (record) record.diff = notification.params.diff;
+      if (record) {
+        record.diff = notification.params.diff;
+        record.diffCut = notification.params.weftDiffCut;
+      }
     }
     if (notification.method === 'item/started' || notification.method === 'item/completed') {
       const record = this.turns.find((t) => t.turn.id === notification.params.turnId);

@@ -110,11 +110,38 @@ export const PatchChangeKind = z.discriminatedUnion('type', [
 ]);
 export type PatchChangeKind = z.infer<typeof PatchChangeKind>;
 
-/** One file of a patch; `diff` is its unified diff (the whole content for add/delete). */
+/**
+ * Most characters of diff text one message carries: a `fileChange` item's diff of one file, and the
+ * aggregated diff of `turn/diff/updated` (and of `Turn.weftDiff`). A longer diff is cut after its last
+ * whole hunk that fits (or, when not even the first fits, inside that hunk, with a header counting what is
+ * shown), a marker line starting with `~ Weft left out` ends it, and `weftDiffCut` gives the whole diff's
+ * totals. 1 MiB is about 20,000 lines of diff, far past what anyone reads in a diff view, while a patch of
+ * 10,000 hunks on a big file makes several MB, which every client would otherwise receive and keep.
+ */
+export const WEFT_DIFF_MAX_CHARS = 1024 * 1024;
+
+/** Weft extension: the totals of a diff that was cut to WEFT_DIFF_MAX_CHARS. */
+export const WeftDiffCut = z.object({
+  /** Files in the whole diff (1 for a `fileChange` entry). */
+  files: z.number().int().nonnegative(),
+  /** Hunks in the whole diff, and how many of them the text shows (the last one perhaps in part). */
+  hunks: z.number().int().nonnegative(),
+  shownHunks: z.number().int().nonnegative(),
+  /** Lines added and removed by the whole diff. */
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+});
+export type WeftDiffCut = z.infer<typeof WeftDiffCut>;
+
+/**
+ * One file of a patch; `diff` is its unified diff (the whole content for add/delete), cut to
+ * WEFT_DIFF_MAX_CHARS: `weftDiffCut` (Weft extension) is present exactly when it was.
+ */
 export const FileUpdateChange = z.object({
   path: z.string(),
   kind: PatchChangeKind,
   diff: z.string(),
+  weftDiffCut: WeftDiffCut.optional(),
 });
 export type FileUpdateChange = z.infer<typeof FileUpdateChange>;
 

@@ -1,6 +1,7 @@
 // From parsed chunks to planned hunks: locate each chunk in the file, reduce it to its changed lines, and
 // group changes that lie close together into the hunks a reviewer accepts or declines.
 
+import type { Pacer } from '../../util/slicer';
 import type { Chunk } from './parse';
 import { LineSeeker } from './seek';
 import type { LineEdit, LineSource } from './text';
@@ -35,18 +36,27 @@ export interface Change {
 export type ChunkResolution = { ok: true; changes: Change[] } | { ok: false; chunk: number; reason: string };
 
 /**
- * Locates every chunk in `lines` (in order, each search resuming after the previous match) and returns the
- * changes sorted by position, or the first chunk that cannot be placed and why (Codex's wording first).
+ * Locates every chunk in `lines` (in order, each search resuming after the previous match, so the whole
+ * patch is one pass over the file) and returns the changes sorted by position, or the first chunk that
+ * cannot be placed and why (Codex's wording first). Pauses between chunks when `pacer` says so.
  */
-export function resolveChunks(lines: LineSource, chunks: readonly Chunk[], displayPath: string): ChunkResolution {
+export async function resolveChunks(
+  lines: LineSource,
+  chunks: readonly Chunk[],
+  displayPath: string,
+  pacer: Pacer,
+): Promise<ChunkResolution> {
   const seeker = new LineSeeker(lines);
+  const seek = (pattern: readonly string[], from: number, eof: boolean): Promise<number> =>
+    seeker.seekPaced(pattern, from, eof, pacer);
   const changes: Change[] = [];
   let position = 0;
   for (let c = 0; c < chunks.length; c++) {
     const chunk = chunks[c];
     if (chunk === undefined) continue;
+    if (pacer.due()) await pacer.pause();
     for (const context of chunk.contexts) {
-      const found = seeker.seek([context], position, false);
+      const found = await seek([context], position, false);
       if (found < 0) return { ok: false, chunk: c, reason: `Failed to find context '${context}' in ${displayPath}` };
       position = found + 1;
     }
@@ -58,11 +68,11 @@ export function resolveChunks(lines: LineSource, chunks: readonly Chunk[], displ
       continue;
     }
     let { oldLines, newLines, ops } = chunk;
-    let found = seeker.seek(oldLines, position, chunk.isEndOfFile);
+    let found = await seek(oldLines, position, chunk.isEndOfFile);
     if (found < 0 && oldLines[oldLines.length - 1] === '') {
       // A blank line ending a chunk is often just the separator before the next section.
       const shorterOld = oldLines.slice(0, -1);
-      const at = seeker.seek(shorterOld, position, chunk.isEndOfFile);
+      const at = await seek(shorterOld, position, chunk.isEndOfFile);
       if (at >= 0) {
         found = at;
         oldLines = shorterOld;
@@ -72,7 +82,7 @@ export function resolveChunks(lines: LineSource, chunks: readonly Chunk[], displ
     }
     if (found < 0) {
       const reason = `Failed to find expected lines in ${displayPath}:\n${chunk.oldLines.join('\n')}`;
-      return { ok: false, chunk: c, reason: reason + misplacementHint(seeker, chunk, position) };
+      return { ok: false, chunk: c, reason: reason + (await misplacementHint(seek, chunk, position)) };
     }
     for (const change of changeRuns(lines, found, oldLines, newLines, ops)) changes.push({ ...change, chunk: c });
     position = found + oldLines.length;
@@ -95,8 +105,12 @@ export function resolveChunks(lines: LineSource, chunks: readonly Chunk[], displ
 }
 
 /** Where the lines of a chunk that was not found do occur, when that explains the failure. */
-function misplacementHint(seeker: LineSeeker, chunk: Chunk, position: number): string {
-  const anywhere = seeker.seek(chunk.oldLines, 0, false);
+async function misplacementHint(
+  seek: (pattern: readonly string[], from: number, eof: boolean) => Promise<number>,
+  chunk: Chunk,
+  position: number,
+): Promise<string> {
+  const anywhere = await seek(chunk.oldLines, 0, false);
   if (anywhere < 0) return '';
   if (anywhere < position) {
     return (
@@ -195,6 +209,24 @@ export function coverUnterminatedEnd(lines: LineSource, changes: Change[]): void
 
 /** Groups sorted, non-overlapping changes into hunks, merging changes at most 2 × DIFF_CONTEXT lines apart. */
 export function groupChanges(lines: LineSource, changes: readonly Change[]): PlannedHunk[] {
+  const steps = groupSteps(lines, changes);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
+}
+
+/** groupChanges, pausing between changes when `pacer` says so. */
+export async function groupChangesPaced(
+  lines: LineSource,
+  changes: readonly Change[],
+  pacer: Pacer,
+): Promise<PlannedHunk[]> {
+  const steps = groupSteps(lines, changes);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done === true) return step.value;
+    if (pacer.due()) await pacer.pause();
+  }
+}
+
+function* groupSteps(lines: LineSource, changes: readonly Change[]): Generator<void, PlannedHunk[], void> {
   const groups: { start: number; end: number; oldLines: string[]; newLines: string[]; ops: string[] }[] = [];
   for (const change of changes) {
     const end = change.start + change.oldLines.length;
@@ -214,6 +246,7 @@ export function groupChanges(lines: LineSource, changes: readonly Change[]): Pla
     for (const line of change.oldLines) group.oldLines.push(line);
     for (const line of change.newLines) group.newLines.push(line);
     group.ops.push('-'.repeat(change.oldLines.length), '+'.repeat(change.newLines.length));
+    yield;
   }
   const hunks = groups.map((g, index) => {
     const oldCount = g.oldLines.length;
@@ -228,6 +261,7 @@ export function groupChanges(lines: LineSource, changes: readonly Change[]): Pla
       ops: g.ops.join(''),
     };
   });
+  yield;
   return withNewStarts(hunks);
 }
 

@@ -2,14 +2,15 @@
 // or nothing: any failure leaves every file as it was and explains itself in words meant for the model.
 
 import { resolve } from 'node:path';
+import { Slicer } from '../../util/slicer';
 import { PatchCommitError, commitPlan, type CommitOptions } from './apply';
 import { extractApplyPatchInvocation } from './intercept';
-import { PatchParseError, parsePatch } from './parse';
+import { PatchParseError, parsePatchPaced } from './parse';
 import { PatchApplyError, planPatch } from './plan';
 import type { PatchPlan } from './plan';
 
 export type { CommitOptions } from './apply';
-export { unifiedDiffForFile } from './diff';
+export { fileChangesOf } from './diff';
 export { extractApplyPatchInvocation } from './intercept';
 export { planPatch, withDeclinedHunks } from './plan';
 export type { Chunk, FileHunk } from './parse';
@@ -59,9 +60,10 @@ export async function preparePatchText(text: string, opts: ApplyPatchOptions): P
       body = invocation.patch;
       if (invocation.workdir !== null) cwd = resolve(cwd, invocation.workdir);
     }
-    const patch = parsePatch(body);
+    const pacer = new Slicer();
+    const patch = await parsePatchPaced(body, pacer);
     if (patch.hunks.length === 0) return { ok: false, output: 'No files were modified.' };
-    const plan = await planPatch(patch, { cwd });
+    const plan = await planPatch(patch, { cwd, pacer });
     if (opts.isWritable) {
       const refusals: string[] = [];
       for (const file of plan.files) {
