@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { ModelError } from './errors';
 import { abortReason, classifyRequestError, classifyStreamError, idleError } from './request-errors';
+import { wholeEventsFetch } from './sse-events';
 
 /** Where a provider's API lives and how to authenticate, as both wire APIs need it. */
 export interface EndpointOptions {
@@ -22,6 +23,8 @@ export function createSdk(options: EndpointOptions): OpenAI {
     timeout: 10 * 60_000,
     defaultHeaders: options.headers,
     defaultQuery: options.queryParams,
+    // Streams reach the SDK one event per chunk: its own event splitting is quadratic in an event's size.
+    fetch: wholeEventsFetch(),
   });
 }
 
