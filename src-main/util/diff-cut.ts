@@ -1,6 +1,7 @@
 // Diff text cut to what one message may carry (WEFT_DIFF_MAX_CHARS): hunks are written while they fit and
 // counted after, a marker line says what was left out, and the totals go beside the text (WeftDiffCut).
-import { WEFT_DIFF_MAX_CHARS, type WeftDiffCut } from '../../src-preload/protocol';
+import type { WeftDiffCut } from '../../src-preload/protocol';
+import { WEFT_DIFF_MAX_CHARS } from '../../src-preload/protocol/diff-limits';
 
 /** Room kept for the marker line, so that text and marker together stay within the cap. */
 const MARKER_ROOM = 240;

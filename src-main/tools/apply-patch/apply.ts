@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 import { resolveForWrite } from '../../safety/sandbox/writable-roots';
 import { FILE_OVERWRITE_FLAGS, FILE_READ_FLAGS, openDirNoFollow, type DirHandle } from './nofollow';
-import { describeFsError, errnoCode, plannedNewBytes } from './plan';
+import { describeFsError, errnoCode, plannedNewBytes, plannedOldBytes } from './plan';
 import type { PatchPlan, PlannedFile } from './plan';
 
 /** Writing a plan failed; the message says what failed and whether everything was put back. */
@@ -294,9 +294,16 @@ function removeFile(journal: Journal, target: string, what: string, display: str
 
 /** Whether an update's new content differs from the old; from the byte count alone when it can. */
 function updateChanges(file: PlannedFile, bytes: readonly Buffer[] | null): boolean {
-  if (bytes !== null && file.oldContent !== null) {
-    const length = bytes.reduce((n, b) => n + b.length, 0);
-    if (length !== Buffer.byteLength(file.oldContent, 'utf8')) return true;
+  const old = plannedOldBytes(file);
+  if (bytes !== null && old !== null) {
+    // Compared as bytes, piece by piece: neither text is built (a 50 MB file would be copied twice).
+    let at = 0;
+    for (const piece of bytes) {
+      if (at + piece.length > old.length || old.compare(piece, 0, piece.length, at, at + piece.length) !== 0)
+        return true;
+      at += piece.length;
+    }
+    return at !== old.length;
   }
   return file.newContent !== file.oldContent;
 }

@@ -30,6 +30,24 @@ function range(start0: number, count: number): string {
  * `maxChars` (default WEFT_DIFF_MAX_CHARS), with `cut` giving the totals when it was.
  */
 export function unifiedDiffForFile(file: PlannedFile, maxChars?: number): { diff: string; cut?: WeftDiffCut } {
+  const steps = diffSteps(file, maxChars);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
+}
+
+/** unifiedDiffForFile, pausing between hunks when `pacer` says so (1 MiB of text is tens of ms to write). */
+async function unifiedDiffPaced(file: PlannedFile, pacer: Pacer): Promise<{ diff: string; cut?: WeftDiffCut }> {
+  const steps = diffSteps(file, undefined);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done === true) return step.value;
+    if (pacer.due()) await pacer.pause();
+  }
+}
+
+/** The diff, yielding every 64 hunks. */
+function* diffSteps(
+  file: PlannedFile,
+  maxChars: number | undefined,
+): Generator<void, { diff: string; cut?: WeftDiffCut }, void> {
   const out = new DiffText(maxChars);
   const oldLabel = file.kind === 'add' && file.oldContent === null ? '/dev/null' : label('a/', file.displayPath);
   const newLabel = file.kind === 'delete' ? '/dev/null' : label('b/', file.displayMovePath ?? file.displayPath);
@@ -42,7 +60,8 @@ export function unifiedDiffForFile(file: PlannedFile, maxChars?: number): { diff
   let old: ReturnType<typeof splitText> | null = null;
   const oldLines = (): ReturnType<typeof splitText> => (old ??= splitText(file.oldContent ?? ''));
   let delta = 0;
-  for (const hunk of file.hunks) {
+  for (const [n, hunk] of file.hunks.entries()) {
+    if ((n & 63) === 63) yield;
     let added = 0;
     let removed = 0;
     for (const kind of hunk.ops) {
@@ -105,7 +124,7 @@ export async function fileChangesOf(plan: PatchPlan, pacer: Pacer = new Slicer()
   const changes: FileUpdateChange[] = [];
   for (const file of plan.files) {
     await pacer.pace();
-    const { diff, cut } = unifiedDiffForFile(file);
+    const { diff, cut } = await unifiedDiffPaced(file, pacer);
     changes.push({
       path: file.path,
       kind: file.kind === 'update' ? { type: 'update', move_path: file.movePath } : { type: file.kind },

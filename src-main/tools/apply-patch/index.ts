@@ -25,6 +25,9 @@ export interface ApplyPatchOptions {
   mayWrite?: (realPath: string) => string | null;
 }
 
+/** Past this size a patch's text took a while to receive and decode. */
+const BIG_PATCH_CHARS = 256 * 1024;
+
 export type ApplyPatchOutcome = { ok: true; output: string; plan: PatchPlan } | { ok: false; output: string };
 export type PreparePatchOutcome = { ok: true; plan: PatchPlan } | { ok: false; output: string };
 
@@ -53,6 +56,9 @@ function failureText(error: unknown): string {
  */
 export async function preparePatchText(text: string, opts: ApplyPatchOptions): Promise<PreparePatchOutcome> {
   try {
+    // A big patch arrives in a big event, whose parsing held the event loop just now: give it back first.
+    const pacer = new Slicer();
+    if (text.length > BIG_PATCH_CHARS) await pacer.pause();
     let cwd = opts.cwd;
     let body = text;
     const invocation = extractApplyPatchInvocation(text.trim());
@@ -60,7 +66,7 @@ export async function preparePatchText(text: string, opts: ApplyPatchOptions): P
       body = invocation.patch;
       if (invocation.workdir !== null) cwd = resolve(cwd, invocation.workdir);
     }
-    const pacer = new Slicer();
+    await pacer.pace();
     const patch = await parsePatchPaced(body, pacer);
     if (patch.hunks.length === 0) return { ok: false, output: 'No files were modified.' };
     const plan = await planPatch(patch, { cwd, pacer });

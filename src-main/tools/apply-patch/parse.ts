@@ -90,7 +90,7 @@ export async function parsePatchPaced(text: string, pacer: Pacer): Promise<Patch
   }
 }
 
-/** The parse, yielding after each chunk so that a caller may pause. */
+/** The parse, yielding every few chunks so that a caller may pause. */
 function* parseSteps(text: string): Generator<void, Patch, void> {
   const lines = text.split('\n');
   if (text.includes('\r')) {
@@ -128,7 +128,7 @@ function boundaryError(firstLine: string, lastLine: string, nonEmpty: boolean): 
   return null;
 }
 
-/** Parses the file hunks in lines[start..end] (inclusive, 0-based), yielding after each chunk. */
+/** Parses the file hunks in lines[start..end] (inclusive, 0-based), yielding every 32 chunks. */
 function* parseHunks(lines: readonly string[], start: number, end: number): Generator<void, FileHunk[], void> {
   const at = (i: number): string => lines[i] ?? '';
   const hunks: FileHunk[] = [];
@@ -169,7 +169,7 @@ function* parseHunks(lines: readonly string[], start: number, end: number): Gene
         }
         if (line.startsWith('***') || isFileHeader(line.trim())) break;
         i = parseChunk(lines, i, end, chunks.length === 0, chunks);
-        yield;
+        if ((chunks.length & 31) === 0) yield;
       }
       if (chunks.length === 0) throw invalidHunk(headerLine, `Update file hunk for path '${path}' is empty`);
       hunks.push({ kind: 'update', path, movePath, chunks, patchLine: headerLine });

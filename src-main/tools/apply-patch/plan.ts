@@ -161,6 +161,13 @@ export function plannedNewBytes(file: PlannedFile): Buffer[] | null {
   return newBytesOf.get(file)?.() ?? null;
 }
 
+/** The bytes planning read, for an update whose new content plannedNewBytes gives. */
+const oldBytesOf = new WeakMap<PlannedFile, Buffer>();
+
+export function plannedOldBytes(file: PlannedFile): Buffer | null {
+  return oldBytesOf.get(file) ?? null;
+}
+
 /**
  * Files up to this size are read synchronously: for many small ones (500 added files) the thread-pool round
  * trips of async reads would cost more than the reads. Bigger ones are read asynchronously, so a patch to a
@@ -345,6 +352,7 @@ async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promis
         observed: loaded.observed,
       };
       newBytesOf.set(planned, () => editedBytes(split, edits));
+      if (split.bytes !== null) oldBytesOf.set(planned, split.bytes);
       return planned;
     }
   }

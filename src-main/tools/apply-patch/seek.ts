@@ -88,13 +88,24 @@ export class LineSeeker {
     }
   }
 
-  /** seek(), building an index it needs (a pass over every line of the file) in slices between pauses. */
-  async seekPaced(pattern: readonly string[], start: number, eof: boolean, pacer: Pacer): Promise<number> {
-    const search = this.search(pattern, start, eof);
-    for (let step = search.next(); ; step = search.next()) {
-      if (step.done === true) return step.value;
-      for (const _ of this.build(step.value)) if (pacer.due()) await pacer.pause();
+  /**
+   * seek() without building anything: the position (-1 if none), or the pass whose index must be built
+   * (buildPaced) before this search can run.
+   */
+  trySeek(pattern: readonly string[], start: number, eof: boolean): number | { pass: number } {
+    // The common case, an exact match found in place, without the search's generator.
+    if (!eof && !this.exactMissed && pattern.length > 0) {
+      const from = firstCandidate(this.source.count, pattern.length, start, eof);
+      const hit = from < 0 ? -1 : this.seekExact(pattern, from);
+      if (hit >= 0) return hit;
     }
+    const step = this.search(pattern, start, eof).next();
+    return step.done === true ? step.value : { pass: step.value };
+  }
+
+  /** Builds the index of `pass` (a pass over every line of the file) in slices between pauses. */
+  async buildPaced(pass: number, pacer: Pacer): Promise<void> {
+    for (const _ of this.build(pass)) if (pacer.due()) await pacer.pause();
   }
 
   /** The search; it yields the pass whose index must be built before it goes on, and returns the match. */

@@ -40,6 +40,7 @@ interface LineScan {
   starts: Int32Array;
   count: number;
   crlf: number;
+  hasCr: boolean;
 }
 
 /** Finds the line starts of `body`, yielding every few thousand lines so a caller can pause. */
@@ -65,7 +66,7 @@ function* scanLines(body: string, hasCr: boolean): Generator<void, LineScan, voi
     if ((count & 4095) === 0) yield;
   }
   starts[count] = from;
-  return { starts, count, crlf };
+  return { starts, count, crlf, hasCr };
 }
 
 export class TextLines implements LineSource {
@@ -96,10 +97,9 @@ export class TextLines implements LineSource {
     this.bom = text.charCodeAt(0) === 0xfeff;
     const body = this.bom ? text.slice(1) : text;
     this.body = body;
-    this.hasCr = body.includes('\r');
     let scan = scanned;
     if (scan === null) {
-      const steps = scanLines(body, this.hasCr);
+      const steps = scanLines(body, body.includes('\r'));
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done === true) {
           scan = step.value;
@@ -107,6 +107,7 @@ export class TextLines implements LineSource {
         }
       }
     }
+    this.hasCr = scan.hasCr;
     this.starts = scan.starts;
     this.count = scan.count;
     this.finalNewline = body.length === 0 || body.charCodeAt(body.length - 1) === LF;
