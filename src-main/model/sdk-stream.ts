@@ -13,8 +13,11 @@ export interface EndpointOptions {
   streamIdleTimeoutMs: number;
 }
 
-/** An SDK client that never retries by itself: Weft's retry budgets decide (see retry.ts). */
-export function createSdk(options: EndpointOptions): OpenAI {
+/**
+ * An SDK client that never retries by itself: Weft's retry budgets decide (see retry.ts). `sdkReadsStreams`:
+ * the SDK reads its event streams itself, so they reach it one whole event per chunk (see sse-events.ts).
+ */
+export function createSdk(options: EndpointOptions, sdkReadsStreams = false): OpenAI {
   return new OpenAI({
     // The SDK insists on a key; endpoints without auth ignore the header.
     apiKey: options.apiKey ?? 'unused',
@@ -23,8 +26,7 @@ export function createSdk(options: EndpointOptions): OpenAI {
     timeout: 10 * 60_000,
     defaultHeaders: options.headers,
     defaultQuery: options.queryParams,
-    // Streams reach the SDK one event per chunk: its own event splitting is quadratic in an event's size.
-    fetch: wholeEventsFetch(),
+    ...(sdkReadsStreams ? { fetch: wholeEventsFetch() } : {}),
   });
 }
 

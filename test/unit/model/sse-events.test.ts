@@ -1,5 +1,6 @@
+import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { EventCutter } from '../../../src-main/model/sse-events';
+import { EventCutter, responseEvents } from '../../../src-main/model/sse-events';
 
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
 
@@ -51,5 +52,53 @@ describe('EventCutter', () => {
     const big = `data: ${'z'.repeat(4 * 1024 * 1024)}\n\n`;
     const cuts = Array.from({ length: 64 }, (_, k) => (k + 1) * 65_536);
     expect(cutInto(big + 'data: end\n\n', cuts)).toEqual([big, 'data: end\n\n']);
+  });
+});
+
+/** A streamed response delivering `text` in pieces of `size` bytes. */
+function streamed(text: string, size: number): Response {
+  const bytes = Buffer.from(text);
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += size) controller.enqueue(bytes.subarray(at, at + size));
+        controller.close();
+      },
+    }),
+    { headers: { 'content-type': 'text/event-stream' } },
+  );
+}
+
+async function collect(response: Response): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const event of responseEvents(response)) out.push(event);
+  return out;
+}
+
+describe('responseEvents', () => {
+  it('reads events as the SDK does: comments skipped, data lines joined, [DONE] ends the stream', async () => {
+    const text = [
+      ': keep-alive\n\n',
+      'event: response.created\ndata: {"type":"response.created"}\n\n',
+      'event: response.output_text.delta\r\ndata: {"type":"response.output_text.delta",\r\ndata: "delta":"h\u00e9"}\r\n\r\n',
+      `data: {"type":"big","text":"${'x'.repeat(300_000)}"}\n\n`,
+      'data: [DONE]\n\n',
+      'data: {"type":"after done"}\n\n',
+    ].join('');
+    for (const size of [7, 1000, 65_536]) {
+      expect(await collect(streamed(text, size))).toEqual([
+        { type: 'response.created' },
+        { type: 'response.output_text.delta', delta: 'hé' },
+        { type: 'big', text: 'x'.repeat(300_000) },
+      ]);
+    }
+  });
+
+  it('throws an APIError for an event carrying an error, as the SDK does', async () => {
+    const text =
+      'data: {"type":"response.created"}\n\ndata: {"error":{"message":"overloaded","code":"server_error"}}\n\n';
+    const events = responseEvents(streamed(text, 16));
+    expect(await events.next()).toEqual({ done: false, value: { type: 'response.created' } });
+    await expect(events.next()).rejects.toBeInstanceOf(APIError);
   });
 });
