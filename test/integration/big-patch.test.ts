@@ -173,5 +173,18 @@ describe('a patch of 10,000 hunks on a 500,000-line file', () => {
     });
     expect(between.length).toBeGreaterThanOrEqual(3);
     expect(lists.slowestMs).toBeLessThan(SLOWEST_LIST_MS);
+
+    // Read back from disk by a new server: the turn's diff as it was recorded, cut, with its totals.
+    await rpc.close();
+    const again = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, ws.dir);
+    client = again;
+    await again.initialize();
+    const read = await again.request<{ thread: { turns: Record<string, unknown>[] } }>('thread/read', {
+      threadId: thread.id,
+      includeTurns: true,
+    });
+    const [saved] = read.thread.turns;
+    expect(saved?.['weftDiff']).toBe(turnDiff.diff);
+    expect(saved?.['weftDiffCut']).toEqual(turnDiff.weftDiffCut);
   }, 120_000);
 });
