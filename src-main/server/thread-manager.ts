@@ -169,7 +169,7 @@ export class ThreadManager {
     const turns: Turn[] = includeTurns
       ? entry.session.turns.map((r) => ({
           ...r.turn,
-          ...(r.diff ? { weftDiff: r.diff } : {}),
+          ...(r.diff ? { weftDiff: r.diff, ...(r.diffCut ? { weftDiffCut: r.diffCut } : {}) } : {}),
           items: [...r.items, ...(r.turn.status === 'inProgress' ? (r.open?.values() ?? []) : [])],
         }))
       : [];
