@@ -519,12 +519,13 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         }),
       );
       if (result === undefined) return;
-      // The server subscribed this window to the fork.
-      open.hold(result.thread.id, settingsFrom(result));
       const cwd = get().data.cwd;
       const forks = options.worktree === true && cwd !== null ? await lists.listForks(cwd) : null;
       batcher.flush();
       const fork = result.thread;
+      // The server subscribed this window to the fork, shown from here on (held only now: it is not let go
+      // as a thread not shown meanwhile).
+      open.hold(fork.id, settingsFrom(result));
       if (forks !== null) setData(store, (data) => (data.cwd === cwd ? { ...data, forks } : data));
       setData(store, (data) => {
         const next = upsertThread(newDraft(), data, fork);

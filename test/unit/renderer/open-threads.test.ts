@@ -111,3 +111,23 @@ it('drops the conversations of threads neither shown nor held beyond the 8 shown
   expect(store.getState().data.conversations['thr_0']?.threadId).toBe('thr_0');
   expect(server.params('thread/resume').filter((p) => JSON.stringify(p) === '{"threadId":"thr_0"}')).toHaveLength(2);
 });
+
+it('holds a fork it made and shows it, letting go of the thread it came from', async () => {
+  const { server, store, controller: c } = await started();
+  await server.answer('weft/forks/list', 0, { data: [] });
+  const parent = makeThread({ id: 'thr_parent', preview: 'parent' });
+  await show(server, c, parent);
+  const forked = c.fork('thr_parent', undefined, { worktree: true });
+  const fork = makeThread({ id: 'thr_fork', preview: 'parent', forkedFromId: 'thr_parent' });
+  await server.answer('thread/fork', 0, resumed(fork));
+  // News arrives while the forks are listed again: the fork, not shown yet, is not let go for it.
+  server.deliver({ method: 'thread/started', params: { thread: fork } });
+  await server.answer('weft/forks/list', 1, { data: [] });
+  await forked;
+  expect(store.getState().ui.activeThreadId).toBe('thr_fork');
+  await server.request('thread/unsubscribe', 0);
+  // Shown again without a resume: it is held.
+  await c.selectThread('thr_fork');
+  expect(server.params('thread/resume')).toEqual([{ threadId: 'thr_parent' }]);
+  expect(server.params('thread/unsubscribe')).toEqual([{ threadId: 'thr_parent' }]);
+});
