@@ -2,9 +2,11 @@
  * What Weft knows about each fork with files: `checkpoints/forks/<thread>.json` (where it lives, its
  * branch, the project it came from) and `<thread>.base.json.gz`, the state the fork started from (a
  * workspace index, so "Compare with parent" tells each branch's changes apart and gc keeps its blobs).
+ * A fork being made is `checkpoints/forks/pending/<short id>.json` from before its folder is created
+ * until its record is saved: what a crash leaves in between is found by it (see fork-leftovers.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Entry } from './types';
@@ -30,6 +32,20 @@ export const ForkRecordSchema = z.object({
 });
 export type ForkRecord = z.infer<typeof ForkRecordSchema>;
 
+/** A fork being made: its folder and branch are named by `shortId`. */
+export const PendingForkSchema = z.object({
+  v: z.literal(1),
+  shortId: z.string().regex(/^[0-9a-f]+$/),
+  /** The folder the fork's files go to (`<worktrees dir>/<short id>`). */
+  folder: z.string(),
+  /** The project forked (the parent thread's cwd). */
+  root: z.string(),
+  /** The process making it: while it lives, the fork is not left over. */
+  pid: z.number().int(),
+  startedAt: z.string(),
+});
+export type PendingFork = z.infer<typeof PendingForkSchema>;
+
 export class ForkRecords {
   readonly dir: string;
 
@@ -43,6 +59,43 @@ export class ForkRecords {
     const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
     renameSync(tmp, file);
+  }
+
+  /** Notes a fork being made (before its folder exists). */
+  begin(pending: PendingFork): void {
+    const dir = join(this.dir, 'pending');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${pending.shortId}.json`);
+    const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(pending)}\n`, { mode: 0o600 });
+    renameSync(tmp, file);
+  }
+
+  /** The fork named `shortId` is made (its record saved) or was cleaned away. */
+  settle(shortId: string): void {
+    rmSync(join(this.dir, 'pending', `${shortId}.json`), { force: true });
+  }
+
+  /** Forks being made, or left half made by a process that ended (unreadable notes are skipped). */
+  pending(): PendingFork[] {
+    const dir = join(this.dir, 'pending');
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return [];
+    }
+    const out: PendingFork[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        const parsed = PendingForkSchema.safeParse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
+        if (parsed.success) out.push(parsed.data);
+      } catch {
+        // A torn note (crash while writing it) names nothing: its folder, if any, is found as unrecorded.
+      }
+    }
+    return out;
   }
 
   saveBase(threadId: string, cwd: string, state: ReadonlyMap<string, Entry>): void {

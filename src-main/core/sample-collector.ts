@@ -2,22 +2,32 @@ import { isKnownResponseItem, type ResponseItem, type ThreadItem } from '../../s
 import type { ModelEvent, ModelUsage } from '../model/types';
 import type { CoreNotification, ToolCall } from '../tools/types';
 import { newItemId } from '../util/ids';
+import {
+  KINDS,
+  ShownText,
+  finished,
+  shownItem,
+  shownParts,
+  toThreadItem,
+  type Kind,
+  type Tracked,
+} from './streamed-items';
 
-interface OpenMessage {
-  kind: 'agentMessage';
-  id: string;
-  text: string;
-  phase: 'commentary' | 'final_answer' | null;
+/**
+ * The items a failed attempt left, handed to the next one: it carries them on (same ids) rather than
+ * starting new ones, so clients see one item per thing the model says, whatever the number of attempts.
+ */
+export interface CarriedItems {
+  readonly items: readonly Tracked[];
 }
 
-interface OpenReasoning {
-  kind: 'reasoning';
-  id: string;
-  summary: string[];
-  content: string[];
+/** Where a collector sends what it sees. */
+export interface CollectorHost {
+  /** Sends a notification to clients now; returns what records it (called once the attempt has succeeded). */
+  announce(notification: CoreNotification): () => void;
+  /** Takes back an item clients were shown that no attempt kept: it completes empty and leaves the turn. */
+  withdraw(turnId: string, item: ThreadItem): void;
 }
-
-type OpenItem = OpenMessage | OpenReasoning;
 
 export interface SampleOutcome {
   /** Output items in the order the model produced them, for the history. */
@@ -27,21 +37,49 @@ export interface SampleOutcome {
 }
 
 /**
- * Turns one model stream into thread items: `item/started` → deltas → `item/completed`, with the
- * deltas of each item concatenating exactly to its completed text. One collector per attempt.
+ * Turns one model stream (one attempt) into thread items: `item/started` → deltas → `item/completed`, with
+ * the deltas of each item concatenating exactly to its completed text. One collector per attempt.
+ *
+ * What an attempt says counts only once it has succeeded: its completed items are sent to clients as they
+ * complete but recorded (rollout) when the stream ends well (`outcome`), and nothing of it reaches the
+ * history before. When it fails and is retried (`suspend`), the next attempt carries its items on under the
+ * same ids (the first item of each kind takes the first carried item of that kind, and so on) and does not
+ * send again what clients already hold of their text; carried items the retry never says again are
+ * withdrawn when it ends. The last attempt of a failed or interrupted request (`abandon`) completes and
+ * records its items as they were streamed.
  */
 export class SampleCollector {
-  private readonly open = new Map<string, OpenItem>();
+  private readonly open = new Map<string, Tracked>();
   private readonly items: ResponseItem[] = [];
   private readonly toolCalls: ToolCall[] = [];
   private usage: ModelUsage | null = null;
+  /** This attempt's items, in the order they began. */
+  private readonly tracked: Tracked[] = [];
+  /** Items of failed attempts not taken over yet, per kind, oldest first. */
+  private readonly carried = new Map<Kind, Tracked[]>();
+  /** What records this attempt's completed items, in completion order. */
+  private readonly completions: (() => void)[] = [];
 
   constructor(
     private readonly threadId: string,
     private readonly turnId: string,
-    private readonly emit: (n: CoreNotification) => void,
-    private readonly onItemCompleted: (item: ThreadItem) => void,
-  ) {}
+    private readonly host: CollectorHost,
+    carried: CarriedItems | null = null,
+  ) {
+    for (const t of carried?.items ?? []) {
+      const queue = this.carried.get(t.kind) ?? [];
+      queue.push(t);
+      this.carried.set(t.kind, queue);
+    }
+  }
+
+  /** Completes the items of a failed attempt as they were (no attempt follows): records them. */
+  static close(threadId: string, turnId: string, host: CollectorHost, carried: CarriedItems): void {
+    for (const t of carried.items) {
+      if (t.clientCompleted) t.record?.();
+      else host.announce({ method: 'item/completed', params: { threadId, turnId, item: shownItem(t) } })();
+    }
+  }
 
   handle(event: ModelEvent): void {
     switch (event.type) {
@@ -52,17 +90,18 @@ export class SampleCollector {
         return;
       case 'outputTextDelta': {
         const open = this.ensureMessage(event);
-        open.text += event.delta;
-        this.emit({
+        this.sendDelta(open, open.text.append(event.delta), (delta) => ({
           method: 'item/agentMessage/delta',
-          params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, delta: event.delta },
-        });
+          params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, delta },
+        }));
         return;
       }
       case 'reasoningSummaryPartAdded': {
         const open = this.ensureReasoning(event);
-        while (open.summary.length <= event.summaryIndex) open.summary.push('');
-        this.emit({
+        this.part(open, 'summary', event.summaryIndex);
+        if (open.clientCompleted || event.summaryIndex < open.partsShown) return;
+        open.partsShown = event.summaryIndex + 1;
+        this.host.announce({
           method: 'item/reasoning/summaryPartAdded',
           params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, summaryIndex: event.summaryIndex },
         });
@@ -70,34 +109,32 @@ export class SampleCollector {
       }
       case 'reasoningSummaryDelta': {
         const open = this.ensureReasoning(event);
-        while (open.summary.length <= event.summaryIndex) open.summary.push('');
-        open.summary[event.summaryIndex] += event.delta;
-        this.emit({
+        const part = this.part(open, 'summary', event.summaryIndex);
+        this.sendDelta(open, part.append(event.delta), (delta) => ({
           method: 'item/reasoning/summaryTextDelta',
           params: {
             threadId: this.threadId,
             turnId: this.turnId,
             itemId: open.id,
-            delta: event.delta,
+            delta,
             summaryIndex: event.summaryIndex,
           },
-        });
+        }));
         return;
       }
       case 'reasoningTextDelta': {
         const open = this.ensureReasoning(event);
-        while (open.content.length <= event.contentIndex) open.content.push('');
-        open.content[event.contentIndex] += event.delta;
-        this.emit({
+        const part = this.part(open, 'content', event.contentIndex);
+        this.sendDelta(open, part.append(event.delta), (delta) => ({
           method: 'item/reasoning/textDelta',
           params: {
             threadId: this.threadId,
             turnId: this.turnId,
             itemId: open.id,
-            delta: event.delta,
+            delta,
             contentIndex: event.contentIndex,
           },
-        });
+        }));
         return;
       }
       case 'outputItemDone':
@@ -110,16 +147,55 @@ export class SampleCollector {
     }
   }
 
+  /** The attempt succeeded: its items are recorded, carried items it did not say again are withdrawn. */
   outcome(): SampleOutcome {
+    this.finishOpenItems();
+    this.settle();
     return { items: this.items, toolCalls: this.toolCalls, usage: this.usage };
   }
 
   /**
-   * The attempt failed or was interrupted: items that started stay as they were streamed, so every
-   * `item/started` still gets its `item/completed`. Nothing of this attempt reaches the history.
+   * The attempt failed or was interrupted and none follows: items that started complete as they were
+   * streamed (every `item/started` gets its `item/completed`) and are recorded. Nothing of this attempt
+   * reaches the history.
    */
   abandon(): void {
     this.finishOpenItems();
+    this.settle();
+  }
+
+  /** The attempt failed and another follows: its items, open or not, go to the next one, unrecorded. */
+  suspend(): CarriedItems {
+    const items: Tracked[] = [];
+    for (const kind of KINDS) {
+      items.push(...this.tracked.filter((t) => t.kind === kind), ...(this.carried.get(kind) ?? []));
+    }
+    this.open.clear();
+    this.carried.clear();
+    return { items };
+  }
+
+  private settle(): void {
+    for (const queue of this.carried.values()) {
+      for (const t of queue) this.host.withdraw(this.turnId, toThreadItem(t, true));
+    }
+    this.carried.clear();
+    for (const record of this.completions.splice(0)) record();
+  }
+
+  private sendDelta(open: Tracked, delta: string, notification: (delta: string) => CoreNotification): void {
+    if (delta === '' || open.clientCompleted) return;
+    this.host.announce(notification(delta));
+  }
+
+  /** A summary or content part of a reasoning item, begun with what clients hold of it. */
+  private part(open: Tracked, which: 'summary' | 'content', index: number): ShownText {
+    const parts = open[which];
+    const prior = which === 'summary' ? open.priorSummary : open.priorContent;
+    while (parts.length <= index) parts.push(new ShownText(prior[parts.length] ?? null));
+    const part = parts[index];
+    if (part === undefined) throw new Error(`reasoning ${which} part ${index} is missing`);
+    return part;
   }
 
   private onAdded(item: ResponseItem, key: ItemKey): void {
@@ -136,22 +212,23 @@ export class SampleCollector {
         if (item.role !== 'assistant') return;
         const open = this.ensureMessage(key, phaseOf(item));
         const finalText = item.content.map((c) => (c.type === 'output_text' ? c.text : '')).join('');
-        if (finalText.startsWith(open.text) && finalText.length > open.text.length) {
+        const streamed = open.text.text;
+        if (finalText.startsWith(streamed) && finalText.length > streamed.length) {
           // A provider that sends the text only in the final item still streams it once.
-          const rest = finalText.slice(open.text.length);
-          this.emit({
+          const rest = open.text.append(finalText.slice(streamed.length));
+          this.sendDelta(open, rest, (delta) => ({
             method: 'item/agentMessage/delta',
-            params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, delta: rest },
-          });
+            params: { threadId: this.threadId, turnId: this.turnId, itemId: open.id, delta },
+          }));
         }
-        open.text = finalText;
+        open.text.text = finalText;
         open.phase = phaseOf(item) ?? open.phase;
         this.complete(open);
         return;
       }
       case 'reasoning': {
         const open = this.ensureReasoning(key);
-        open.summary = item.summary.map((s) => s.text);
+        open.summary = item.summary.map((s) => finished(s.text));
         this.complete(open);
         return;
       }
@@ -168,10 +245,10 @@ export class SampleCollector {
         this.toolCalls.push({ kind: 'custom', callId: item.call_id, name: item.name, input: item.input });
         return;
       case 'web_search_call': {
-        const item2: ThreadItem = { type: 'webSearch', id: newItemId(), query: webSearchQuery(item) };
-        this.emit({ method: 'item/started', params: { threadId: this.threadId, turnId: this.turnId, item: item2 } });
-        this.emit({ method: 'item/completed', params: { threadId: this.threadId, turnId: this.turnId, item: item2 } });
-        this.onItemCompleted(item2);
+        const { item: search, carried } = this.begin('webSearch', null);
+        search.query = webSearchQuery(item);
+        if (!carried) this.announceStarted(search);
+        this.announceCompleted(search);
         return;
       }
       default:
@@ -179,24 +256,25 @@ export class SampleCollector {
     }
   }
 
-  private ensureMessage(key: ItemKey, phase: OpenMessage['phase'] = null): OpenMessage {
+  private ensureMessage(key: ItemKey, phase: Tracked['phase'] = null): Tracked {
     const existing = this.find('agentMessage', key);
     if (existing?.kind === 'agentMessage') return existing;
-    const open: OpenMessage = { kind: 'agentMessage', id: newItemId(), text: '', phase };
-    this.openItem(open, key);
-    return open;
+    const { item, carried } = this.begin('agentMessage', key);
+    item.phase = phase;
+    if (!carried) this.announceStarted(item);
+    return item;
   }
 
-  private ensureReasoning(key: ItemKey): OpenReasoning {
+  private ensureReasoning(key: ItemKey): Tracked {
     const existing = this.find('reasoning', key);
     if (existing?.kind === 'reasoning') return existing;
-    const open: OpenReasoning = { kind: 'reasoning', id: newItemId(), summary: [], content: [] };
-    this.openItem(open, key);
-    return open;
+    const { item, carried } = this.begin('reasoning', key);
+    if (!carried) this.announceStarted(item);
+    return item;
   }
 
   /** Events name an item by id, by output index, or (some providers) by neither: try each in turn. */
-  private find(kind: OpenItem['kind'], key: ItemKey): OpenItem | undefined {
+  private find(kind: Kind, key: ItemKey): Tracked | undefined {
     const keys = keysOf(key);
     for (const k of keys) {
       const hit = this.open.get(k);
@@ -211,16 +289,43 @@ export class SampleCollector {
     return undefined;
   }
 
-  private openItem(open: OpenItem, key: ItemKey): void {
-    const keys = keysOf(key);
-    for (const k of keys.length > 0 ? keys : [`anon:${open.id}`]) this.open.set(k, open);
-    this.emit({
+  /**
+   * A new item of this attempt: the oldest carried item of that kind (clients have it already), else a
+   * new one. `key` null: an item that completes at once (not kept open).
+   */
+  private begin(kind: Kind, key: ItemKey | null): { item: Tracked; carried: boolean } {
+    const prior = this.carried.get(kind)?.shift();
+    const item: Tracked = {
+      kind,
+      id: prior?.id ?? newItemId(),
+      phase: null,
+      text: new ShownText(prior && !prior.clientCompleted ? prior.text.clientText : null),
+      summary: [],
+      content: [],
+      priorSummary: prior && !prior.clientCompleted ? shownParts(prior.summary, prior.priorSummary) : [],
+      priorContent: prior && !prior.clientCompleted ? shownParts(prior.content, prior.priorContent) : [],
+      partsShown: prior?.partsShown ?? 0,
+      query: '',
+      clientCompleted: prior?.clientCompleted ?? false,
+      record: null,
+    };
+    this.tracked.push(item);
+    if (key !== null) {
+      const keys = keysOf(key);
+      for (const k of keys.length > 0 ? keys : [`anon:${item.id}`]) this.open.set(k, item);
+    }
+    return { item, carried: prior !== undefined };
+  }
+
+  private announceStarted(t: Tracked): void {
+    this.host.announce({
       method: 'item/started',
-      params: { threadId: this.threadId, turnId: this.turnId, item: toThreadItem(open, true) },
+      params: { threadId: this.threadId, turnId: this.turnId, item: toThreadItem(t, t.kind !== 'webSearch') },
     });
   }
 
-  private complete(open: OpenItem): void {
+  /** Completes an open item (once). */
+  private complete(open: Tracked): void {
     let found = false;
     for (const [k, v] of this.open) {
       if (v === open) {
@@ -228,26 +333,22 @@ export class SampleCollector {
         found = true;
       }
     }
-    if (!found) return;
-    const item = toThreadItem(open, false);
-    this.emit({ method: 'item/completed', params: { threadId: this.threadId, turnId: this.turnId, item } });
-    this.onItemCompleted(item);
+    if (found) this.announceCompleted(open);
+  }
+
+  private announceCompleted(t: Tracked): void {
+    const item = toThreadItem(t, false);
+    t.record = this.host.announce({
+      method: 'item/completed',
+      params: { threadId: this.threadId, turnId: this.turnId, item },
+    });
+    t.clientCompleted = true;
+    this.completions.push(t.record);
   }
 
   private finishOpenItems(): void {
     for (const open of new Set(this.open.values())) this.complete(open);
   }
-}
-
-function toThreadItem(open: OpenItem, starting: boolean): ThreadItem {
-  if (open.kind === 'agentMessage')
-    return { type: 'agentMessage', id: open.id, text: starting ? '' : open.text, phase: open.phase };
-  return {
-    type: 'reasoning',
-    id: open.id,
-    summary: starting ? [] : [...open.summary],
-    content: starting ? [] : [...open.content],
-  };
 }
 
 interface ItemKey {
@@ -266,7 +367,7 @@ function itemIdOf(item: ResponseItem): string | null {
   return 'id' in item && typeof item.id === 'string' ? item.id : null;
 }
 
-function phaseOf(item: ResponseItem): OpenMessage['phase'] {
+function phaseOf(item: ResponseItem): Tracked['phase'] {
   if (item.type !== 'message') return null;
   const phase: unknown = 'phase' in item ? item.phase : null;
   return phase === 'commentary' || phase === 'final_answer' ? phase : null;

@@ -1,9 +1,9 @@
 import type {
   ResponseItem,
   ServerNotification,
-  ServerRequest,
   StoppedCommand,
   ThreadActiveFlag,
+  ThreadItem,
   ThreadStatus,
   ThreadTokenUsage,
   Turn,
@@ -13,6 +13,8 @@ import type { CoreNotification, ServerRequestSender } from '../tools/types';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
+import { stampNotification, stampRequest } from './stamps';
+import { dropFromTurn, noteInTurns } from './turn-record';
 import { TurnRunner, type TurnHost, type UserShellInput } from './turn-runner';
 import type {
   Op,
@@ -149,19 +151,7 @@ export class Session implements TurnHost {
       request.method === 'item/tool/requestUserInput' ? 'waitingOnUserInput' : 'waitingOnApproval';
     this.waiting.set(flag, (this.waiting.get(flag) ?? 0) + 1);
     this.emitStatus();
-    const startedAtMs = this.nowMs();
-    const stamped: ServerRequest =
-      request.method === 'item/tool/requestUserInput'
-        ? { method: request.method, params: { ...request.params, isBlocking: request.params.isBlocking ?? true } }
-        : request.method === 'item/commandExecution/requestApproval'
-          ? {
-              method: request.method,
-              params: { ...request.params, startedAtMs: request.params.startedAtMs ?? startedAtMs },
-            }
-          : {
-              method: request.method,
-              params: { ...request.params, startedAtMs: request.params.startedAtMs ?? startedAtMs },
-            };
+    const stamped = stampRequest(request, this.nowMs());
     try {
       const answer = await this.options.sendRequest(stamped, signal);
       if (request.method !== 'item/tool/requestUserInput') {
@@ -187,42 +177,36 @@ export class Session implements TurnHost {
 
   /** Sends a notification to the rollout and every subscriber, with item lifecycle times stamped. */
   emit(event: CoreNotification): void {
-    const notification = this.stamp(event);
-    this.options.recorder?.notification(notification);
-    if (notification.method === 'turn/diff/updated') {
-      const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
-      if (record) record.diff = notification.params.diff;
-    }
-    if (notification.method === 'item/started' || notification.method === 'item/completed') {
-      const record = this.turns.find((t) => t.turn.id === notification.params.turnId);
-      if (record) {
-        record.open ??= new Map();
-        if (notification.method === 'item/started')
-          record.open.set(notification.params.item.id, notification.params.item);
-        else {
-          record.open.delete(notification.params.item.id);
-          record.items.push(notification.params.item);
-        }
-      }
-    }
-    this.broadcast(notification);
+    this.publish(event, true);
   }
 
-  private stamp(event: CoreNotification): ServerNotification {
-    switch (event.method) {
-      case 'item/started':
-        return {
-          method: event.method,
-          params: { ...event.params, startedAtMs: event.params.startedAtMs ?? this.nowMs() },
-        };
-      case 'item/completed':
-        return {
-          method: event.method,
-          params: { ...event.params, completedAtMs: event.params.completedAtMs ?? this.nowMs() },
-        };
-      default:
-        return event;
-    }
+  /**
+   * Sends a notification to every subscriber now and returns what records it in the rollout (a model
+   * attempt's items are recorded once the attempt has succeeded; see SampleCollector).
+   */
+  announce(event: CoreNotification): () => void {
+    const notification = this.publish(event, false);
+    return () => this.options.recorder?.notification(notification);
+  }
+
+  /**
+   * Takes back an item clients were shown that is not part of the turn (what a failed model attempt had
+   * begun and no later attempt said): it is completed as given (empty) and leaves the turn's items.
+   */
+  withdraw(turnId: string, item: ThreadItem): void {
+    this.publish({ method: 'item/completed', params: { threadId: this.threadId, turnId, item } }, false);
+    dropFromTurn(
+      this.turns.find((t) => t.turn.id === turnId),
+      item.id,
+    );
+  }
+
+  private publish(event: CoreNotification, record: boolean): ServerNotification {
+    const notification = stampNotification(event, () => this.nowMs());
+    if (record) this.options.recorder?.notification(notification);
+    noteInTurns(this.turns, notification);
+    this.broadcast(notification);
+    return notification;
   }
 
   private nowMs(): number {
@@ -311,7 +295,9 @@ export class Session implements TurnHost {
         if (this.active?.steer(op.input)) return { turn: this.active.snapshot() };
         // The running turn is already ending: this input starts the next turn once it has.
         if (this.active) await this.activeFinished;
-        return { turn: this.begin(op.input, op.options) };
+        const turn = this.begin(op.input, op.options);
+        await this.inputSaved();
+        return { turn };
       }
       case 'compact': {
         if (this.active) throw new SessionError('a turn is running; compact the thread once it has finished');
@@ -399,6 +385,16 @@ export class Session implements TurnHost {
       this.emitStatus();
     });
     return record.turn;
+  }
+
+  /**
+   * Resolves once the new turn's first input is recorded and fsynced, so that a client answered `turn/start`
+   * can rely on the user's message being on disk. A disk that refuses it is already told to clients (and
+   * fails the turn when it ends); the turn runs all the same.
+   */
+  private async inputSaved(): Promise<void> {
+    await this.active?.inputRecorded;
+    await this.options.recorder?.durable().catch(() => undefined);
   }
 
   private mustHaveActive(): Turn {

@@ -12,12 +12,11 @@ import { runUserShell, userShellMessage } from '../terminal/user-shell';
 import { parseCommandActions } from '../tools/command-actions';
 import { contextItems, contextReference, type ContextReference } from '../context/initial-context';
 import { ModelError } from '../model/errors';
-import { exhaustedError, RetryBudget } from '../model/retry';
 import type { ModelRequest, ModelUsage } from '../model/types';
 import { findRepoRoot, TurnDiffTracker } from '../tools/turn-diff';
-import type { CoreNotification, ServerRequestSender, ToolCall, ToolContext, ToolResult } from '../tools/types';
+import type { ServerRequestSender, ToolCall, ToolContext, ToolResult } from '../tools/types';
 import { ToolOrchestrator } from '../tools/orchestrator';
-import { abortError, delay, isAbortError } from '../util/abort';
+import { isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import {
@@ -28,8 +27,9 @@ import {
   type WorkingMemory,
 } from '../context/compaction';
 import { reviewHistoryText, type ReviewTurnInput } from './review-turn';
-import { SampleCollector, type SampleOutcome } from './sample-collector';
-import type { SessionOptions, TurnOptions, TurnSettings } from './types';
+import type { SampleOutcome } from './sample-collector';
+import { codexErrorInfo, sampleWithRetries, type SamplingHost } from './sampling';
+import type { TurnOptions, TurnSettings } from './types';
 import { userInputToMessage } from './user-input';
 
 /** The user's own command (`thread/shellCommand`). */
@@ -39,12 +39,10 @@ export interface UserShellInput {
 }
 
 /** What a turn shares with its session. */
-export interface TurnHost {
-  readonly options: SessionOptions;
+export interface TurnHost extends SamplingHost {
   readonly history: readonly ResponseItem[];
   /** Appends to the model-visible history (and the thread's rollout). */
   appendHistory(...items: ResponseItem[]): void;
-  emit(notification: CoreNotification): void;
   /** Server requests go through the session, which tracks what the thread is waiting on. */
   sendRequest: ServerRequestSender;
   /** What the model was last told about cwd and permissions, or null before the first turn. */
@@ -76,6 +74,12 @@ export class TurnRunner {
   private readonly review: ReviewTurnInput | null = null;
   private readonly startedAtMs: number;
   readonly done: Promise<Turn>;
+  /**
+   * Resolves once the turn's first input is recorded (the user's message in the history and the rollout),
+   * or the turn ended before it was: `turn/start` is answered after it is on disk.
+   */
+  readonly inputRecorded: Promise<void>;
+  private markInputRecorded: () => void = () => undefined;
 
   constructor(
     private readonly host: TurnHost,
@@ -84,6 +88,7 @@ export class TurnRunner {
     private readonly turnOptions: TurnOptions = {},
   ) {
     this.startedAtMs = Date.now();
+    this.inputRecorded = new Promise((resolve) => (this.markInputRecorded = resolve));
     this.turnDiff = new TurnDiffTracker(findRepoRoot(settings.cwd));
     this.orchestrator = new ToolOrchestrator(host.options.safety, host.options.checkpoints ?? null);
     if (input === 'compact') {
@@ -100,6 +105,8 @@ export class TurnRunner {
       this.pending.push(input);
       this.done = this.run(false);
     }
+    const mark = (): void => this.markInputRecorded();
+    this.done.then(mark, mark);
   }
 
   get signal(): AbortSignal {
@@ -252,8 +259,18 @@ export class TurnRunner {
         await this.runReview(this.review);
         return this.snapshot('completed', null);
       }
-      if (this.overLimit()) await this.compact();
-      await this.recordContext();
+      // The user's message is recorded first thing (after the context it follows), so that it is on disk
+      // when `turn/start` is answered. A history over the limit is then compacted without it, and the
+      // message follows the summary and the context again (the model sees it last, as it would have).
+      const overLimit = this.overLimit();
+      if (!overLimit) await this.recordContext();
+      const input = await this.drainPending();
+      this.markInputRecorded();
+      if (overLimit) {
+        await this.compact(input.length);
+        await this.recordContext();
+        this.host.appendHistory(...input);
+      }
       // Tools that are still being discovered (MCP servers starting) are waited for, within their timeouts.
       await this.host.options.tools.prepare(this.signal);
       let compactedForLength = false;
@@ -339,17 +356,22 @@ export class TurnRunner {
     this.host.contextRef = contextReference(this.settings);
   }
 
-  private async drainPending(): Promise<void> {
-    if (this.pendingItems.length > 0) this.host.appendHistory(...this.pendingItems.splice(0));
+  /** Appends what waits for the next request to the history (and the rollout); returns what it appended. */
+  private async drainPending(): Promise<ResponseItem[]> {
+    const appended = this.pendingItems.splice(0);
+    if (appended.length > 0) this.host.appendHistory(...appended);
     while (this.pending.length > 0) {
       const input = this.pending.shift();
       if (!input) continue;
-      this.host.appendHistory(await userInputToMessage(input, this.settings.cwd));
+      const message = await userInputToMessage(input, this.settings.cwd);
+      appended.push(message);
+      this.host.appendHistory(message);
       const item = { type: 'userMessage' as const, id: newItemId(), content: input };
       const { threadId } = this.host.options;
       this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
       this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item } });
     }
+    return appended;
   }
 
   private overLimit(): boolean {
@@ -362,8 +384,10 @@ export class TurnRunner {
    * Replaces the history with the user's recent messages, a handoff summary written by the model and
    * the thread's working memory; the context is sent again at the next request.
    */
-  private async compact(): Promise<void> {
+  private async compact(newest = 0): Promise<void> {
     const o = this.host.options;
+    // `newest`: items just appended that the compaction leaves out (they go back after it).
+    const before = newest === 0 ? this.host.history : this.host.history.slice(0, this.host.history.length - newest);
     const { threadId } = o;
     const item = { type: 'contextCompaction' as const, id: newItemId() };
     this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
@@ -377,7 +401,7 @@ export class TurnRunner {
         reasoning: request.reasoning,
         promptCacheKey: request.promptCacheKey,
       },
-      this.host.history,
+      before,
       this.signal,
       (e) => e instanceof ModelError && e.info === 'ContextWindowExceeded',
     );
@@ -388,7 +412,7 @@ export class TurnRunner {
       });
     const { summary, memory } = parseCompactionAnswer(answer);
     this.host.workingMemory = mergeMemory(this.host.workingMemory, memory);
-    const replacement = replacementHistory(this.host.history, summary, this.host.workingMemory);
+    const replacement = replacementHistory(before, summary, this.host.workingMemory);
     this.host.replaceHistory(replacement);
     o.recorder?.compacted({ message: summary, replacementHistory: replacement });
     this.host.contextRef = null;
@@ -475,44 +499,13 @@ export class TurnRunner {
    * One model response, retried on drops and 5xx/429 within the provider's budgets. `quiet`: its items
    * are collected but not shown (a review's raw answer).
    */
-  private async sample(request?: ModelRequest, quiet = false): Promise<SampleOutcome> {
-    const o = this.host.options;
-    const budget = new RetryBudget(o.retry.requestMaxRetries, o.retry.streamMaxRetries);
-    for (;;) {
-      const collector = new SampleCollector(
-        o.threadId,
-        this.id,
-        quiet ? () => undefined : (n) => this.host.emit(n),
-        () => undefined,
-      );
-      try {
-        for await (const event of o.modelClient.stream(request ?? this.buildRequest(), this.signal)) {
-          collector.handle(event);
-        }
-        return collector.outcome();
-      } catch (e) {
-        collector.abandon();
-        if (this.signal.aborted) throw abortError(this.signal);
-        const err =
-          e instanceof ModelError ? e : new ModelError(errorMessage(e), 'Other', { retryable: false, phase: 'stream' });
-        const decision = budget.next(err);
-        if (!decision.retry) throw exhaustedError(err, decision);
-        this.host.emit({
-          method: 'error',
-          params: {
-            error: {
-              message: `Reconnecting... ${decision.attempt}/${decision.max}`,
-              codexErrorInfo: codexErrorInfo(err.info),
-              additionalDetails: err.message,
-            },
-            willRetry: true,
-            threadId: o.threadId,
-            turnId: this.id,
-          },
-        });
-        await delay(decision.delayMs, this.signal);
-      }
-    }
+  private sample(request?: ModelRequest, quiet = false): Promise<SampleOutcome> {
+    return sampleWithRetries(this.host, {
+      turnId: this.id,
+      request: () => request ?? this.buildRequest(),
+      signal: this.signal,
+      quiet,
+    });
   }
 
   private recordUsage(usage: ModelUsage): void {
@@ -565,9 +558,4 @@ function toolOutputItem(call: ToolCall, result: ToolResult): ResponseItem {
   return call.kind === 'custom'
     ? { type: 'custom_tool_call_output', call_id: call.callId, output }
     : { type: 'function_call_output', call_id: call.callId, output };
-}
-
-/** Codex's v2 wire spelling of its error kinds: camelCase. */
-function codexErrorInfo(info: ModelError['info']): string {
-  return info.charAt(0).toLowerCase() + info.slice(1);
 }

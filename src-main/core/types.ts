@@ -9,6 +9,7 @@ import type {
   ThreadItem,
   Turn,
   UserInput,
+  WeftDiffCut,
 } from '../../src-preload/protocol';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
@@ -115,10 +116,12 @@ export interface TurnRecord {
   /** Completed items, in the order they completed. */
   items: ThreadItem[];
   /**
-   * Items started and not completed yet (a command running, a patch waiting for review), so that a client
-   * attaching mid-turn sees them; absent on turns read from disk.
+   * Items started and not completed yet (a command running, a patch waiting for review, an answer
+   * streaming: its text so far), so that a client attaching mid-turn sees them; absent on turns read from disk.
    */
   open?: Map<string, ThreadItem>;
   /** The turn's latest aggregated diff (`turn/diff/updated`), for clients that attach later. */
   diff?: string;
+  /** Its totals when it was cut (`weftDiffCut`). */
+  diffCut?: WeftDiffCut;
 }

@@ -13,6 +13,7 @@ import { JsonValue, ServerRequests, type McpServerStatus, type ServerNotificatio
 import type { McpServerConfig } from '../config/schema';
 import type { ToolContext } from '../tools/types';
 import { newItemId } from '../util/ids';
+import { linkedSignal } from '../util/abort';
 import { McpConnection, type McpServerState } from './connection';
 import { ErrorCode } from './error-codes';
 import { elicitationQuestions, elicitationResult } from './elicitation';
@@ -225,7 +226,7 @@ export class McpManager {
     const active = [...this.activeCalls].reverse().find((c) => c.server === server);
     if (!active || !('requestedSchema' in params)) return { action: 'decline' };
     const { ctx } = active;
-    const both = AbortSignal.any([signal, ctx.signal]);
+    const both = linkedSignal([signal, ctx.signal]);
     let raw: unknown;
     try {
       raw = await ctx.sendRequest(
@@ -238,10 +239,12 @@ export class McpManager {
             questions: elicitationQuestions(server, params),
           },
         },
-        both,
+        both.signal,
       );
     } catch {
       return { action: 'cancel' };
+    } finally {
+      both.dispose();
     }
     const parsed = ServerRequests['item/tool/requestUserInput'].result.safeParse(raw);
     if (!parsed.success) return { action: 'cancel' };
@@ -262,7 +265,12 @@ export class McpManager {
         ErrorCode.InvalidRequest,
         `Weft answers sampling requests of MCP server "${server}" only during a call to one of its tools`,
       );
-    return sampler(server, params, active.ctx, AbortSignal.any([signal, active.ctx.signal]));
+    const both = linkedSignal([signal, active.ctx.signal]);
+    try {
+      return await sampler(server, params, active.ctx, both.signal);
+    } finally {
+      both.dispose();
+    }
   }
 
   private changed(server: string): void {

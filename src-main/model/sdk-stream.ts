@@ -1,6 +1,8 @@
 import OpenAI from 'openai';
 import { ModelError } from './errors';
+import { linkedSignal } from '../util/abort';
 import { abortReason, classifyRequestError, classifyStreamError, idleError } from './request-errors';
+import { wholeEventsFetch } from './sse-events';
 
 /** Where a provider's API lives and how to authenticate, as both wire APIs need it. */
 export interface EndpointOptions {
@@ -12,8 +14,11 @@ export interface EndpointOptions {
   streamIdleTimeoutMs: number;
 }
 
-/** An SDK client that never retries by itself: Weft's retry budgets decide (see retry.ts). */
-export function createSdk(options: EndpointOptions): OpenAI {
+/**
+ * An SDK client that never retries by itself: Weft's retry budgets decide (see retry.ts). `sdkReadsStreams`:
+ * the SDK reads its event streams itself, so they reach it one whole event per chunk (see sse-events.ts).
+ */
+export function createSdk(options: EndpointOptions, sdkReadsStreams = false): OpenAI {
   return new OpenAI({
     // The SDK insists on a key; endpoints without auth ignore the header.
     apiKey: options.apiKey ?? 'unused',
@@ -22,6 +27,7 @@ export function createSdk(options: EndpointOptions): OpenAI {
     timeout: 10 * 60_000,
     defaultHeaders: options.headers,
     defaultQuery: options.queryParams,
+    ...(sdkReadsStreams ? { fetch: wholeEventsFetch() } : {}),
   });
 }
 
@@ -35,31 +41,40 @@ export async function* guardedStream(
   signal: AbortSignal,
   idleMs: number,
 ): AsyncGenerator<unknown, void, undefined> {
-  const idle = new AbortController();
-  let stream: AsyncIterable<unknown>;
-  try {
-    stream = await open(AbortSignal.any([signal, idle.signal]));
-  } catch (error) {
-    throw classifyRequestError(error, signal);
-  }
+  // The attempt's own signal: the caller's abort or the idle timer ends it. Its link to the caller's
+  // signal is removed when the attempt ends (see `linkedSignal`: never `AbortSignal.any` here).
+  const attempt = linkedSignal([signal]);
+  let idle = false;
   let timer: NodeJS.Timeout | undefined;
-  const armIdle = (): void => {
-    clearTimeout(timer);
-    timer = setTimeout(() => idle.abort(), idleMs);
-  };
   try {
-    armIdle();
-    for await (const raw of stream) {
-      armIdle();
-      yield raw;
+    let stream: AsyncIterable<unknown>;
+    try {
+      stream = await open(attempt.signal);
+    } catch (error) {
+      throw classifyRequestError(error, signal);
     }
-  } catch (error) {
-    if (error instanceof ModelError) throw error;
+    const armIdle = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        idle = true;
+        attempt.abort();
+      }, idleMs);
+    };
+    try {
+      armIdle();
+      for await (const raw of stream) {
+        armIdle();
+        yield raw;
+      }
+    } catch (error) {
+      if (error instanceof ModelError) throw error;
+      if (signal.aborted) throw abortReason(signal);
+      throw classifyStreamError(error, idle, idleMs);
+    }
     if (signal.aborted) throw abortReason(signal);
-    throw classifyStreamError(error, idle.signal.aborted, idleMs);
+    if (idle) throw idleError(idleMs);
   } finally {
     clearTimeout(timer);
+    attempt.dispose();
   }
-  if (signal.aborted) throw abortReason(signal);
-  if (idle.signal.aborted) throw idleError(idleMs);
 }

@@ -1,6 +1,7 @@
 import { platform } from 'node:os';
 import type { ServerNotification } from '../../src-preload/protocol';
 import { CheckpointService } from '../checkpoints/service';
+import { cleanForkLeftovers, describeForkLeftovers } from '../checkpoints/fork-leftovers';
 import { checkpointSettings } from '../checkpoints/settings';
 import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
@@ -29,11 +30,15 @@ import type { ConnectionHost } from './transport';
 
 /**
  * How long a thread nobody watches keeps its session (MCP servers, recorder) in case a client comes back
- * to it. Codex waits 30 minutes; Weft's desktop app views threads one after the other, and each one left
- * loaded holds processes, so it waits 30 seconds and keeps at most 16 such threads.
+ * to it, and how many such threads stay loaded at most. The UI lets go of every thread it stops showing,
+ * so the bound is what caps the processes of a person clicking through threads: 4 idle threads keep
+ * their MCP servers (with the one shown, five threads' worth). Within the bound, going back to a thread
+ * seen in the last few minutes finds its servers running instead of starting them again (a server may
+ * take seconds to start), and after 5 minutes without anyone a thread gives its processes back. Codex
+ * waits 30 minutes and has no bound.
  */
-const UNLOAD_AFTER_MS = 30_000;
-const MAX_UNWATCHED_THREADS = 16;
+const UNLOAD_AFTER_MS = 5 * 60_000;
+const MAX_UNWATCHED_THREADS = 4;
 
 export interface AppHostOptions {
   weftHome?: string;
@@ -41,9 +46,9 @@ export interface AppHostOptions {
   /** Project new threads open on when the client names no cwd (default: the process cwd). */
   cwd?: string;
   log?: (line: string) => void;
-  /** Idle threads with no subscriber are unloaded after this long (default 30 seconds). */
+  /** Idle threads with no subscriber are unloaded after this long (default 5 minutes). */
   unloadAfterMs?: number;
-  /** At most this many idle threads with no subscriber stay loaded (default 16); beyond, the oldest go. */
+  /** At most this many idle threads with no subscriber stay loaded (default 4); beyond, the oldest go. */
   maxUnwatchedThreads?: number;
   modelClient?: HostEnvironment['modelClient'];
   /** Where keys saved from Settings are kept (the desktop app's keychain); default WEFT_HOME/auth.json. */
@@ -112,6 +117,8 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     maxUnwatched: options.maxUnwatchedThreads ?? MAX_UNWATCHED_THREADS,
   });
   saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
+  // A list answered while a new index was being built said so (`weftIndexing`); this says it is whole now.
+  store.onIndexed(() => manager.broadcast({ method: 'weft/threads/indexed', params: {} }));
   const attention = new Set<(e: AttentionEvent) => void>();
   const waitingListeners = new Set<(count: number) => void>();
   const waiting = new Set<string>();
@@ -225,6 +232,14 @@ async function openCheckpoints(
     );
   }
   const service = new CheckpointService(settings.service);
+  // What forks a crash interrupted left (folders, worktrees, branches), cleaned once per start.
+  void cleanForkLeftovers({ worktreesDir: settings.worktreesDir, forks: service.forks, blobs: service.blobs }).then(
+    (report) => {
+      for (const line of describeForkLeftovers(report)) log(`weft app-server: ${line}`);
+    },
+    (error: unknown) =>
+      log(`weft app-server: warning: could not look for what interrupted forks left: ${String(error)}`),
+  );
   // Retention and collection once per start, off the start-up path.
   setTimeout(() => {
     try {

@@ -56,6 +56,12 @@ export class Catalog {
   recoveries = 0;
   /** The rebuild after damage, while it runs: lists wait for it to be complete. */
   rebuilding: Promise<unknown> | null = null;
+  /**
+   * The index was made empty (a new file) and its first pass over the rollouts has not finished: lists
+   * answer with what is indexed so far and say so (see `whenBuilt`).
+   */
+  building = false;
+  private readonly builtListeners = new Set<() => void>();
   /** Requests reading the store now (`inForeground`), and the repairs waiting for them to finish. */
   private foreground = 0;
   private waitingForIdle: (() => void)[] = [];
@@ -165,6 +171,8 @@ export class Catalog {
       }
     });
     this.indexing = run.catch(() => null);
+    // A pass over every source, however it ends, ends the first build (a failure was warned about).
+    if (sources === null) void this.indexing.then(() => this.built());
     return run;
   }
 
@@ -191,6 +199,43 @@ export class Catalog {
     void run.finally(() => {
       if (this.rebuilding === run) this.rebuilding = null;
     });
+  }
+
+  /** Calls `listener` once the first pass over the rollouts of an index made empty has finished. */
+  whenBuilt(listener: () => void): () => void {
+    this.builtListeners.add(listener);
+    return () => this.builtListeners.delete(listener);
+  }
+
+  /**
+   * Resolves once the first build is over, or after `ms`, whichever comes first; meanwhile the build does
+   * not give way to requests (the one waiting may be among them).
+   */
+  async builtWithin(ms: number): Promise<void> {
+    if (!this.building) return;
+    this.awaitingIndex++;
+    this.releaseRepairs();
+    let stop = (): void => undefined;
+    try {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        timer.unref();
+        const off = this.whenBuilt(resolve);
+        stop = () => {
+          clearTimeout(timer);
+          off();
+        };
+      });
+    } finally {
+      stop();
+      this.awaitingIndex--;
+    }
+  }
+
+  private built(): void {
+    if (!this.building) return;
+    this.building = false;
+    for (const listener of [...this.builtListeners]) listener();
   }
 
   /** SQLite's quick_check of the index: the problems found, [] when sound. */

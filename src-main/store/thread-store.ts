@@ -44,9 +44,14 @@ export type {
   ThreadStoreOptions,
 };
 
+/** How long a list waits for a new index's first build before answering with what it holds (see `listComplete`). */
+const LIST_WAITS_FOR_BUILD_MS = 100;
+
 export class ThreadStore {
   private readonly catalog: Catalog;
   private readonly recorders = new Map<string, RolloutRecorder>();
+  /** A list was answered while a new index was first built (it held only part of the threads). */
+  private listedPartial = false;
   /** Threads whose rollout is being read to continue them (`openForAppendAsync`). */
   private readonly opening = new Set<string>();
   /** The model of threads whose file is not created yet (for their first index row). */
@@ -83,7 +88,11 @@ export class ThreadStore {
       // A damaged index was replaced by an empty one: rebuild it whatever `repair` says.
       store.catalog.recoveries++;
       store.catalog.rebuild();
-    } else if (options.repair !== false) void store.catalog.queueRepair(false, null, false, true);
+    } else {
+      // A new index (deleted, or never made) fills up as its first repair goes: lists say so meanwhile.
+      store.catalog.building = opened.fresh;
+      if (options.repair !== false) void store.catalog.queueRepair(false, null, false, true);
+    }
     return store;
   }
 
@@ -99,6 +108,18 @@ export class ThreadStore {
   /** Runs `work` (a client's request) ahead of the background repairs, which pause until it is done. */
   inForeground<T>(work: () => Promise<T>): Promise<T> {
     return this.catalog.inForeground(work);
+  }
+
+  /** Whether the index is being built from nothing (a new file) and does not list every thread yet. */
+  get indexing(): boolean {
+    return this.catalog.building;
+  }
+
+  /** Calls `listener` once a new index lists every thread, when a list said it did not (returns the unsubscribe). */
+  onIndexed(listener: () => void): () => void {
+    return this.catalog.whenBuilt(() => {
+      if (this.listedPartial) listener();
+    });
   }
 
   /** Resolves when the background repair (or the latest reindex / import) has finished. */
@@ -278,15 +299,24 @@ export class ThreadStore {
 
   /**
    * `list`, complete even when the index was just found damaged: then the page is taken again once the
-   * rebuild from the rollouts has finished.
+   * rebuild from the rollouts has finished. While a new index is first built (`indexing`), a list waits
+   * for it LIST_WAITS_FOR_BUILD_MS at most (a home of a few hundred threads is indexed by then), then
+   * holds what is indexed so far and says so: with thousands of threads the build takes seconds, which
+   * no list should wait for.
    */
-  async listComplete(params: ListParamsInput = {}): Promise<{ data: Thread[]; nextCursor: string | null }> {
+  async listComplete(
+    params: ListParamsInput = {},
+  ): Promise<{ data: Thread[]; nextCursor: string | null; indexing: boolean }> {
     if (this.catalog.rebuilding !== null) await this.whenIndexed();
+    else await this.catalog.builtWithin(LIST_WAITS_FOR_BUILD_MS);
     const recoveries = this.catalog.recoveries;
     const page = this.list(params);
-    if (this.catalog.recoveries === recoveries) return page;
-    await this.whenIndexed();
-    return this.list(params);
+    if (this.catalog.recoveries !== recoveries) {
+      await this.whenIndexed();
+      return { ...this.list(params), indexing: false };
+    }
+    this.listedPartial ||= this.catalog.building;
+    return { ...page, indexing: this.catalog.building };
   }
 
   /** A thread, with its turns when asked: all of them, or `turnsLimit` at a time from the newest. */

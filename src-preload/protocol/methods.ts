@@ -67,6 +67,7 @@ import {
   TurnDiffUpdatedNotification,
   TurnPlanUpdatedNotification,
   TurnStartedNotification,
+  WeftThreadsIndexedNotification,
   WarningNotification,
 } from './notifications';
 import {
@@ -274,6 +275,7 @@ export const ServerNotifications = {
   'mcpServer/oauthLogin/completed': McpServerOauthLoginCompletedNotification,
   'command/exec/outputDelta': CommandExecOutputDeltaNotification,
   'weft/git/progress': WeftGitProgressNotification,
+  'weft/threads/indexed': WeftThreadsIndexedNotification,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

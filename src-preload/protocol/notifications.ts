@@ -1,7 +1,7 @@
 // Params of the server → client notifications.
 import { z } from 'zod';
 import { ThreadTokenUsage } from './common';
-import { ThreadItem } from './items';
+import { ThreadItem, WeftDiffCut } from './items';
 import { RequestId } from './jsonrpc';
 import { Thread, ThreadStatus, Turn, TurnError } from './thread';
 
@@ -28,6 +28,13 @@ export type ThreadNameUpdatedNotification = z.infer<typeof ThreadNameUpdatedNoti
 export const ThreadClosedNotification = z.object({ threadId: z.string() });
 export type ThreadClosedNotification = z.infer<typeof ThreadClosedNotification>;
 
+/**
+ * Weft: the thread index, made anew (a first start, or its file deleted), now lists every thread: a
+ * `thread/list` answered with `weftIndexing: true` is worth asking again.
+ */
+export const WeftThreadsIndexedNotification = z.object({});
+export type WeftThreadsIndexedNotification = z.infer<typeof WeftThreadsIndexedNotification>;
+
 export const ThreadTokenUsageUpdatedNotification = z.object({
   threadId: z.string(),
   turnId: z.string(),
@@ -43,10 +50,12 @@ export const TurnCompletedNotification = z.object({ threadId: z.string(), turn: 
 export type TurnCompletedNotification = z.infer<typeof TurnCompletedNotification>;
 
 /** `diff`: the unified diff of every file change in the turn so far (a full snapshot, not an increment). */
+/** The turn's aggregated diff so far; cut to WEFT_DIFF_MAX_CHARS, when `weftDiffCut` says so. */
 export const TurnDiffUpdatedNotification = z.object({
   threadId: z.string(),
   turnId: z.string(),
   diff: z.string(),
+  weftDiffCut: WeftDiffCut.optional(),
 });
 export type TurnDiffUpdatedNotification = z.infer<typeof TurnDiffUpdatedNotification>;
 

@@ -146,6 +146,12 @@ export const ThreadListResult = z.object({
   data: z.array(Thread),
   nextCursor: z.string().nullable(),
   backwardsCursor: z.string().nullish(),
+  /**
+   * Weft: true while the thread index is first built from the rollouts (a new index, e.g. its file was
+   * deleted): the page holds the threads indexed so far, and `weft/threads/indexed` is sent once it holds
+   * them all. Omitted otherwise.
+   */
+  weftIndexing: z.boolean().optional(),
 });
 export type ThreadListResult = z.infer<typeof ThreadListResult>;
 

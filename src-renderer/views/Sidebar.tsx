@@ -6,6 +6,7 @@ import { baseName } from '../components/format';
 import { Icon, Spinner } from '../components/Icon';
 import { threadTree } from '../store/selectors';
 import { useApp, useController, useWeft } from '../store/app-context';
+import { MoreThreads } from './MoreThreads';
 import { ThreadRow } from './ThreadRow';
 
 /** How the platform writes the Ctrl/Cmd modifier in shortcut hints. */
@@ -75,8 +76,12 @@ function ThreadLists() {
   const live = useWeft((s) => s.data.live);
   const archived = useWeft((s) => s.data.archived);
   const results = useWeft((s) => s.ui.searchResults);
+  const moreResults = useWeft((s) => s.ui.searchCursor !== null);
+  const moreLive = useWeft((s) => s.ui.listCursors.live !== null);
+  const moreArchived = useWeft((s) => s.ui.listCursors.archived !== null);
   const term = useWeft((s) => s.ui.searchTerm);
   const loaded = useWeft((s) => s.ui.listsLoaded);
+  const indexing = useWeft((s) => s.ui.indexing);
   const archivedIds = useWeft(useShallow((s) => s.data.archived.map((t) => t.id)));
   const [showArchived, setShowArchived] = useState(false);
 
@@ -97,6 +102,7 @@ function ThreadLists() {
                 now={now}
               />
             ))}
+            {moreResults && <MoreThreads list="results" shown={results.length} />}
           </ul>
         )}
       </nav>
@@ -106,11 +112,16 @@ function ThreadLists() {
   return (
     <nav className="threads" aria-label="Threads">
       <div className="section-label">Threads</div>
+      {loaded && indexing && (
+        <div className="empty-note" role="status">
+          <Spinner size={12} /> Indexing threads…
+        </div>
+      )}
       {!loaded ? (
         <div className="empty-note">
           <Spinner size={12} /> Loading…
         </div>
-      ) : live.length === 0 ? (
+      ) : live.length === 0 && indexing ? null : live.length === 0 ? (
         <p className="empty-note">
           {archived.length > 0 ? 'No active threads.' : 'No threads yet. Start one with a message.'}
         </p>
@@ -119,6 +130,7 @@ function ThreadLists() {
           {threadTree(live).map((node) => (
             <ThreadRow key={node.thread.id} thread={node.thread} depth={node.depth} archived={false} now={now} />
           ))}
+          {moreLive && <MoreThreads list="live" shown={live.length} />}
         </ul>
       )}
       {archived.length > 0 && (
@@ -131,13 +143,17 @@ function ThreadLists() {
           >
             <Icon name={showArchived ? 'chevronDown' : 'chevronRight'} size={12} />
             Archived
-            <span className="count">{archived.length}</span>
+            <span className="count">
+              {archived.length}
+              {moreArchived ? '+' : ''}
+            </span>
           </button>
           {showArchived && (
             <ul className="thread-list" aria-label="Archived threads">
               {archived.map((thread) => (
                 <ThreadRow key={thread.id} thread={thread} depth={0} archived now={now} />
               ))}
+              {moreArchived && <MoreThreads list="archived" shown={archived.length} />}
             </ul>
           )}
         </div>

@@ -62,7 +62,9 @@ describe('compaction', () => {
     expect(after.some((t) => t.includes('<permissions instructions>'))).toBe(true);
     expect(after.some((t) => t === 'big answer')).toBe(false);
     const items = paramsOf(events, 'item/completed').map((p) => p.item.type);
-    expect(items[0]).toBe('contextCompaction');
+    // The user's message is recorded first (it is on disk once turn/start is answered), then compacted
+    // around: the model still sees it last, after the summary and the context.
+    expect(items).toEqual(['userMessage', 'contextCompaction', 'agentMessage']);
     expect(paramsOf(events, 'warning').map((w) => w.message)).toEqual([
       expect.stringMatching(/^Heads up: this thread was compacted/),
     ]);

@@ -89,6 +89,11 @@ export interface MockResponsesServer {
   waitForRequest(n: number, options?: WaitOptions): Promise<RecordedRequest>;
   /** Resolves with all Responses calls once at least `n` have arrived. */
   waitForRequestCount(n: number, options?: WaitOptions): Promise<readonly RecordedRequest[]>;
+  /**
+   * Forgets the Responses calls recorded so far (a test sending thousands keeps its memory flat); later
+   * calls keep counting from where the forgotten ones stopped, and only they can be waited for.
+   */
+  forgetRequests(): void;
   /** Stops listening and destroys open connections, so nothing keeps the test alive. */
   close(): Promise<void>;
 }
@@ -129,6 +134,8 @@ export async function startMockResponsesServer(): Promise<MockResponsesServer> {
   const sockets = new Set<Socket>();
   let waiters: Waiter[] = [];
   let closed = false;
+  /** Responses calls forgotten (`forgetRequests`): `n` and the waits count them. */
+  let forgotten = 0;
   let models: readonly (string | Record<string, unknown>)[] = ['mock-model'];
 
   const server = createServer((req, res) => {
@@ -149,7 +156,7 @@ export async function startMockResponsesServer(): Promise<MockResponsesServer> {
     const base = { method, path, headers: flattenHeaders(req), body: parseJson(rawBody), rawBody };
 
     if (method === 'POST' && (path === '/v1/responses' || path === '/responses')) {
-      const request: RecordedRequest = { ...base, n: requests.length + 1 };
+      const request: RecordedRequest = { ...base, n: forgotten + requests.length + 1 };
       requests.push(request);
       notifyWaiters();
       const queued = script.shift();
@@ -180,13 +187,13 @@ export async function startMockResponsesServer(): Promise<MockResponsesServer> {
   }
 
   function notifyWaiters(): void {
-    const ready = waiters.filter((w) => requests.length >= w.n);
-    waiters = waiters.filter((w) => requests.length < w.n);
+    const ready = waiters.filter((w) => forgotten + requests.length >= w.n);
+    waiters = waiters.filter((w) => forgotten + requests.length < w.n);
     for (const w of ready) w.resolve();
   }
 
   function waitForCount(n: number, options: WaitOptions = {}): Promise<void> {
-    if (requests.length >= n) return Promise.resolve();
+    if (forgotten + requests.length >= n) return Promise.resolve();
     if (closed) return Promise.reject(new Error(`mock: server closed before request #${n} arrived`));
     const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
     return new Promise<void>((resolve, reject) => {
@@ -194,7 +201,7 @@ export async function startMockResponsesServer(): Promise<MockResponsesServer> {
         waiters = waiters.filter((w) => w !== waiter);
         reject(
           new Error(
-            `mock: waited ${timeoutMs} ms for Responses request #${n}, but only ${requests.length} arrived ` +
+            `mock: waited ${timeoutMs} ms for Responses request #${n}, but only ${forgotten + requests.length} arrived ` +
               `(${script.length} scripted steps left). Is the client pointed at this server?`,
           ),
         );
@@ -242,13 +249,17 @@ export async function startMockResponsesServer(): Promise<MockResponsesServer> {
     },
     enqueue,
     enqueueMany: (steps) => steps.map(enqueue),
+    forgetRequests: () => {
+      forgotten += requests.length;
+      requests.length = 0;
+    },
     setModels: (next) => {
       models = [...next];
     },
     waitForRequest: async (n, options) => {
       await waitForCount(n, options);
-      const request = requests[n - 1];
-      if (!request) throw new Error(`mock: request #${n} is not recorded (n is 1-based)`);
+      const request = requests[n - 1 - forgotten];
+      if (!request) throw new Error(`mock: request #${n} is not recorded (n is 1-based; forgotten: ${forgotten})`);
       return request;
     },
     waitForRequestCount: async (n, options) => {

@@ -2,7 +2,9 @@
 // in a git worktree (or a copy), which becomes the new thread's cwd; then the fork's record (where it
 // lives, the state it started from) for the sidebar and "Compare with parent".
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { createForkFiles, type ForkFilesResult } from '../../checkpoints/fork-files';
+import { discardForkFiles } from '../../checkpoints/fork-leftovers';
 import type { Entry } from '../../checkpoints/types';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { checkpointRpcError } from './checkpoints';
@@ -14,6 +16,8 @@ export interface ForkedFiles extends ForkFilesResult {
   parentCwd: string;
   state: ReadonlyMap<string, Entry>;
   folder: string;
+  /** Names the folder and the branch, and the note of the fork being made (settled by `recordFork`). */
+  shortId: string;
 }
 
 export async function forkFiles(
@@ -33,8 +37,12 @@ export async function forkFiles(
     throw invalidParams(`weftTurnId: turn ${afterTurnId} is not in thread ${threadId}`);
   const root = ctx.manager.get(threadId)?.thread.cwd ?? read.thread.cwd;
   const shortId = randomBytes(4).toString('hex');
+  const folder = join(checkpoints.worktreesDir, shortId);
+  const forks = checkpoints.service.forks;
   try {
     const state = await checkpoints.service.stateWithout({ threadId, root, laterTurnIds: ids.slice(index + 1) });
+    // Noted before the folder exists: a crash from here on leaves something the next start finds.
+    forks.begin({ v: 1, shortId, folder, root, pid: process.pid, startedAt: new Date().toISOString() });
     const files = await createForkFiles({
       root,
       state,
@@ -47,9 +55,29 @@ export async function forkFiles(
       parentCwd: root,
       state,
       folder: files.kind === 'copy' ? files.cwd : folderOf(files.cwd, checkpoints.worktreesDir, shortId),
+      shortId,
     };
   } catch (error) {
+    await discardFork(ctx, { folder, shortId, root });
     throw checkpointRpcError(error);
+  }
+}
+
+/** Removes what a fork that could not be made left (its half-made folder, its branch), as a leftover. */
+export async function discardFork(
+  ctx: HandlerContext,
+  fork: { folder: string; shortId: string; root: string },
+): Promise<void> {
+  const checkpoints = ctx.environment.checkpoints;
+  if (checkpoints === undefined) return;
+  const { forks, blobs } = checkpoints.service;
+  try {
+    const report = await discardForkFiles(fork, { forks, blobs });
+    for (const kept of report.kept) ctx.environment.log(`weft app-server: kept ${kept.path}: ${kept.reason}`);
+  } catch (error) {
+    ctx.environment.log(
+      `weft app-server: warning: could not remove what the failed fork left in ${fork.folder}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -82,4 +110,5 @@ export function recordFork(
     createdAt: (input.now ?? new Date()).toISOString(),
     removedAt: null,
   });
+  forks.settle(input.files.shortId);
 }

@@ -8,7 +8,7 @@ import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { gitInfoOf, newThreadObject, resolveCwd, threadConfig, threadSession } from '../thread-factory';
-import { forkFiles, recordFork } from './fork-files';
+import { discardFork, forkFiles, recordFork } from './fork-files';
 import { storeCall, storeCallAsync } from './store-call';
 import type { HandlerContext } from './context';
 
@@ -186,13 +186,21 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       // With weftWorktree the files come along first: nothing is forked if they cannot be.
       const files =
         params.weftWorktree === true ? await forkFiles(ctx, params.threadId, params.weftTurnId ?? null) : null;
-      const forked = storeCall(() =>
-        store.fork(params.threadId, {
-          afterTurnId: params.weftTurnId ?? null,
-          turnsLimit: RESUME_TURNS,
-          cwd: files?.cwd ?? null,
-        }),
-      );
+      let forked: ReturnType<typeof store.fork>;
+      try {
+        forked = storeCall(() =>
+          store.fork(params.threadId, {
+            afterTurnId: params.weftTurnId ?? null,
+            turnsLimit: RESUME_TURNS,
+            cwd: files?.cwd ?? null,
+          }),
+        );
+      } catch (error) {
+        // No thread was made: neither are its files.
+        if (files !== null)
+          await discardFork(ctx, { folder: files.folder, shortId: files.shortId, root: files.parentCwd });
+        throw error;
+      }
       if (files !== null) recordFork(ctx, { threadId: forked.threadId, parentThreadId: params.threadId, files });
       warnAbout(client, forked.threadId, forked.state.warnings);
       const session = await manager.load(forked.threadId, () =>
@@ -231,6 +239,8 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
           manager.isLoaded(t.id) ? { ...t, status: manager.liveThread(t.id, false)?.status ?? t.status } : t,
         ),
         nextCursor: page.nextCursor,
+        // A new index is being built: this page holds what is indexed so far (weft/threads/indexed follows).
+        ...(page.indexing ? { weftIndexing: true } : {}),
       };
     },
 

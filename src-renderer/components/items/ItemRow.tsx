@@ -28,6 +28,8 @@ export const ItemRow = memo(function ItemRow({ threadId, turnId, itemId, rowKey,
     case 'userMessage':
       return <UserMessageCell item={item} />;
     case 'agentMessage':
+      // A message completed empty says nothing (one a failed model attempt began and the retry withdrew).
+      if (completed && item.text === '') return null;
       return <AgentMessageCell item={item} completed={completed} />;
     case 'reasoning':
       return <ReasoningCell item={item} completed={completed} rowKey={rowKey} />;

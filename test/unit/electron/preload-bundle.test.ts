@@ -52,6 +52,9 @@ describe('the bundled preload', () => {
         exports: module.exports,
         process: { platform: 'darwin' },
         console,
+        // Web APIs every renderer, and so a sandboxed preload, has.
+        TextDecoder,
+        TextEncoder,
       },
       { contextCodeGeneration: { strings: false, wasm: false } },
     );

@@ -110,6 +110,7 @@ const serverNotificationMethods = [
   'mcpServer/oauthLogin/completed',
   'command/exec/outputDelta',
   'weft/git/progress',
+  'weft/threads/indexed',
   'error',
   'warning',
 ];

@@ -177,7 +177,7 @@ describe('the command gate', () => {
     expect(g.rules.match(['make', 'lint'])?.decision).toBe('allow');
   });
 
-  it('an escalation request runs outside the sandbox once approved (on-request); under never it stays in the sandbox, unasked', async () => {
+  it('an escalation request runs outside the sandbox once approved (on-request); under never it is refused, unasked', async () => {
     const asking = gate('on-request', [{ decision: 'accept' }]);
     await asking.run('curl https://example.com', { escalate: true });
     expect(asking.asked).toHaveLength(1);
@@ -187,7 +187,7 @@ describe('the command gate', () => {
     const never = gate('never');
     await never.run('curl https://example.com', { escalate: true });
     expect(never.asked).toEqual([]);
-    expect(never.launches).toEqual(['sandbox']);
+    expect(never.launches).toEqual([]);
   });
 
   it('a dangerous command is asked about, and refused without asking under never', async () => {
