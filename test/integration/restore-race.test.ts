@@ -164,16 +164,16 @@ describe.skipIf(process.platform !== 'linux' || !havePython)('a restore attacked
     async () => {
       const { fx, outside } = await setUp();
       attacker = await Attacker.start(STAGING_THIEF, fx.ws.dir, outside);
-      let restored = 0;
       let notRestored = 0;
       for (let i = 0; i < TRIES; i++) {
         const undone = await fx.service.revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'], force: true });
         expect({ outside: listing(outside), try: i }).toEqual({ outside: [], try: i });
         await attacker.pause();
         expectHonest(undone, fx.ws.dir, true, true);
-        restored += undone.restored.length;
         notRestored += undone.notRestored.length;
         attacker.resume();
+        // Nothing restored (the thief took every staged copy): nothing to redo.
+        if (undone.record === null) continue;
         const redone = await fx.service.redo({ threadId: THREAD, root: fx.ws.dir, force: true });
         expect({ outside: listing(outside), try: i }).toEqual({ outside: [], try: i });
         await attacker.pause();
@@ -181,10 +181,18 @@ describe.skipIf(process.platform !== 'linux' || !havePython)('a restore attacked
         expectHonest(redone, fx.ws.dir, false, false);
         attacker.resume();
       }
-      // The attack was real (some files could not be restored: the thief had taken their staged copy), and
-      // some restores went through all the same.
+      // The attack was real: files could not be restored (the thief had taken their staged copy). How many
+      // went through while it ran is up to the scheduler (on a busy machine the thief can win every one).
       expect(notRestored).toBeGreaterThan(0);
-      expect(restored).toBeGreaterThan(0);
+      // With the thief held, the same restore brings back every file the attacked ones could not: what they
+      // left behind (its symlinks, moved copies) does not stand in the way.
+      await attacker.pause();
+      const calm = await fx.service.revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'], force: true });
+      expectHonest(calm, fx.ws.dir, true, true);
+      expect({ restored: calm.restored.length, notRestored: calm.notRestored }).toEqual({
+        restored: FILES,
+        notRestored: [],
+      });
     },
   );
 
