@@ -25,6 +25,7 @@ export {
   ErrorEvent,
   ThreadNameUpdatedEvent,
   ThreadRolledBackEvent,
+  WeftRollbackUndoneEvent,
   UserMessageEvent,
   AgentMessageEvent,
   AgentReasoningEvent,

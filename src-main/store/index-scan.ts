@@ -281,6 +281,7 @@ export function* summarizeSteps(
     end: 0,
     tailBytes: 0,
     warnings: [],
+    lastRollback: null,
   };
   const thread = threadOf(outlineLike);
   const id = thread.id || (parseRolloutFileName(basename(path))?.id ?? '');

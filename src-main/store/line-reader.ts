@@ -228,6 +228,7 @@ const EVENT_TYPES = new Interner([
   'task_complete',
   'turn_aborted',
   'thread_rolled_back',
+  'weft_rollback_undone',
   'thread_name_updated',
   'token_count',
   'error',

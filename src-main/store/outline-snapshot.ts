@@ -94,6 +94,8 @@ const Header = z.object({
   meta: SessionMetaPayload.nullable(),
   historyBase: z.number().int(),
   name: z.string().nullable(),
+  /** The last rollback's restore record (its dropped turns are never saved: see encodeOutline). */
+  lastRollbackRecord: z.string().nullable().optional(),
   preview: z.string(),
   firstTimestampMs: z.number(),
   warnings: z.array(z.string()),
@@ -133,7 +135,9 @@ const numbersAt = (headLength: number, idBytes: number): number =>
  * Null when it cannot be saved (a turn id with a line break).
  */
 export function encodeOutline({ outline: o, progress: p }: ContinuedOutline, mark: FileMark): Buffer | null {
-  if (!LITTLE_ENDIAN || o.turns.some((t) => t.id.includes('\n'))) return null;
+  // Turns a rollback dropped are kept only in memory until a turn begins after it: such an outline is
+  // made again from the file (rare: between an undo and the next turn).
+  if (!LITTLE_ENDIAN || o.lastRollback?.dropped || o.turns.some((t) => t.id.includes('\n'))) return null;
   const ids = Buffer.from(o.turns.map((t) => t.id).join('\n'));
   let items = 0;
   const errors: Header['errors'] = [];
@@ -150,6 +154,7 @@ export function encodeOutline({ outline: o, progress: p }: ContinuedOutline, mar
     meta: o.meta,
     historyBase: o.historyBase,
     name: o.name,
+    lastRollbackRecord: o.lastRollback?.restoreRecord ?? null,
     preview: o.preview,
     firstTimestampMs: o.firstTimestampMs,
     warnings: o.warnings.slice(0, p.lineWarnings),
@@ -348,6 +353,10 @@ export function decodeOutline(saved: Buffer, fd: RolloutFd, path: string): Outli
     end: h.end,
     tailBytes: 0,
     warnings,
+    lastRollback:
+      h.lastRollbackRecord === undefined || h.lastRollbackRecord === null
+        ? null
+        : { restoreRecord: h.lastRollbackRecord, dropped: null },
   };
   return {
     outline,

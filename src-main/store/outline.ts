@@ -7,13 +7,16 @@
 // Older Codex rollouts have no such events: a `turn_context` (or a user message outside any turn) opens a
 // turn that the next one closes. `turn_context.turn_id` is the canonical turn id. A turn still open at the
 // end of the file was cut short (crash, kill) and reads as interrupted. `thread_rolled_back {num_turns}`
-// drops the last turns, both from the UI turns and from the model history.
+// drops the last turns, both from the UI turns and from the model history; Weft names in it the checkpoint
+// record of the files restored with it (`weft_restore_record`). `weft_rollback_undone {num_turns}` brings
+// back the turns the last rollback dropped, when no turn began since (Redo of an undo with its files).
 import { SessionMetaPayload, type ThreadTokenUsage, type TurnError, type TurnStatus } from '../../src-preload/protocol';
 import {
   ErrorEvent,
   ThreadNameUpdatedEvent,
   ThreadRolledBackEvent,
   UserMessageEvent,
+  WeftRollbackUndoneEvent,
   codexErrorInfoName,
   tokenUsageFromEvent,
 } from './events';
@@ -78,6 +81,16 @@ export interface RolloutOutline {
   /** Bytes after `end` (a torn last line or a write in progress). */
   tailBytes: number;
   warnings: string[];
+  /** The last rollback, until the rollout ends or a later one replaces it. */
+  lastRollback: LastRollback | null;
+}
+
+/** What the last rollback dropped, while it can still be undone. */
+export interface LastRollback {
+  /** The checkpoint record of the files restored with it (a revert with its files); null without. */
+  restoreRecord: string | null;
+  /** The turns it dropped and the model history with them; null once a turn began after it. */
+  dropped: { turns: TurnOutline[]; historyRefs: HistoryRef[]; historyBase: number } | null;
 }
 
 const ITEM_EVENTS: ReadonlySet<string> = new Set([
@@ -178,6 +191,7 @@ class OutlineBuilder {
       end: 0,
       tailBytes: 0,
       warnings: [],
+      lastRollback: null,
     };
   }
 
@@ -310,7 +324,12 @@ class OutlineBuilder {
       }
       case 'thread_rolled_back': {
         const e = ThreadRolledBackEvent.safeParse(get());
-        if (e.success) this.rollback(e.data.num_turns);
+        if (e.success) this.rollback(e.data.num_turns, e.data.weft_restore_record ?? null);
+        return;
+      }
+      case 'weft_rollback_undone': {
+        const e = WeftRollbackUndoneEvent.safeParse(get());
+        if (e.success) this.undoRollback(e.data.num_turns);
         return;
       }
       case 'thread_name_updated': {
@@ -388,6 +407,9 @@ class OutlineBuilder {
 
   private openTurn(id: string | null, explicit: boolean, ms: number): TurnOutline {
     this.opened++;
+    // The thread went on: the turns a rollback dropped stay dropped (its restore record is still named).
+    const last = this.o.lastRollback;
+    if (last !== null) this.o.lastRollback = last.restoreRecord === null ? null : { ...last, dropped: null };
     const turn: TurnOutline = {
       id: id ?? `turn-${this.opened}`,
       explicit,
@@ -418,15 +440,36 @@ class OutlineBuilder {
     if (this.open) this.end(this.open, status, ms);
   }
 
-  private rollback(numTurns: number): void {
+  private rollback(numTurns: number, restoreRecord: string | null): void {
     const n = Math.min(numTurns, this.o.turns.length);
     if (n <= 0) return;
     const first = this.o.turns[this.o.turns.length - n];
     if (!first) return;
+    this.o.lastRollback = {
+      restoreRecord,
+      dropped: {
+        turns: this.o.turns.slice(-n),
+        historyRefs: this.o.historyRefs.slice(first.historyMark.refs),
+        historyBase: this.o.historyBase,
+      },
+    };
     this.o.historyRefs.length = first.historyMark.refs;
     this.o.historyBase = first.historyMark.base;
     this.o.turns.length -= n;
     if (this.open && !this.o.turns.includes(this.open)) this.open = null;
+  }
+
+  /** Brings back what the last rollback dropped, when it dropped `numTurns` and no turn began since. */
+  private undoRollback(numTurns: number): void {
+    const dropped = this.o.lastRollback?.dropped;
+    if (!dropped || dropped.turns.length !== numTurns) {
+      this.o.warnings.push(`${this.o.path}: line ${this.lineNo}: no rollback of ${numTurns} turn(s) to undo, ignored`);
+      return;
+    }
+    this.o.turns.push(...dropped.turns);
+    this.o.historyRefs.push(...dropped.historyRefs);
+    this.o.historyBase = dropped.historyBase;
+    this.o.lastRollback = null;
   }
 
   /** The outline, and where it stood before this closed its open turn (to continue it later). */

@@ -173,6 +173,9 @@ export class RolloutRecorder implements SessionRecorder {
       case 'weft/git/progress':
       case 'weft/threads/indexed':
         return;
+      case 'weft/thread/turnsRestored':
+        // In the rollout already: store.undoRollback appends its weft_rollback_undone line.
+        return;
       case 'thread/reverted':
         // The revert is in the rollout already: store.rollback appends its thread_rolled_back line.
         return;
@@ -242,9 +245,23 @@ export class RolloutRecorder implements SessionRecorder {
     this.flushDelta();
   }
 
-  /** Records that the last `numTurns` turns are dropped, then fsyncs. */
-  async recordRollback(numTurns: number): Promise<void> {
-    this.event({ type: 'thread_rolled_back', num_turns: numTurns });
+  /**
+   * Records that the last `numTurns` turns are dropped (with `restoreRecord`, the checkpoint record of the
+   * files restored with them), then fsyncs.
+   */
+  async recordRollback(numTurns: number, restoreRecord: string | null = null): Promise<void> {
+    this.event({
+      type: 'thread_rolled_back',
+      num_turns: numTurns,
+      ...(restoreRecord === null ? {} : { weft_restore_record: restoreRecord }),
+    });
+    await this.writer.sync();
+    this.flushDelta();
+  }
+
+  /** Records that the `numTurns` turns the last rollback dropped are back, then fsyncs. */
+  async recordRollbackUndone(numTurns: number): Promise<void> {
+    this.event({ type: 'weft_rollback_undone', num_turns: numTurns });
     await this.writer.sync();
     this.flushDelta();
   }

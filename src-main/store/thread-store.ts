@@ -374,7 +374,7 @@ export class ThreadStore {
   async rollback(
     threadId: string,
     numTurns: number,
-    options: { turnsLimit?: number | null } = {},
+    options: { turnsLimit?: number | null; restoreRecord?: string | null } = {},
   ): Promise<LoadedThread> {
     if (!Number.isInteger(numTurns) || numTurns < 1)
       throw new StoreInputError(`numTurns must be a whole number of at least 1, got ${numTurns}`);
@@ -382,9 +382,36 @@ export class ThreadStore {
     const total = outlineFile(loc.path).turns.length;
     if (numTurns > total)
       throw new StoreInputError(`thread ${threadId} has ${total} turn(s); it cannot roll back ${numTurns}`);
+    const record = options.restoreRecord ?? null;
     const open = this.recorders.get(threadId);
-    if (open) await open.recordRollback(numTurns);
-    else await this.withRecorder(loc, (r) => r.recordRollback(numTurns));
+    if (open) await open.recordRollback(numTurns, record);
+    else await this.withRecorder(loc, (r) => r.recordRollback(numTurns, record));
+    return loadFile(loc.path, { turnsLimit: options.turnsLimit });
+  }
+
+  /**
+   * The thread's last rollback: the checkpoint record of the files restored with it, and the ids of the
+   * turns it dropped while they can come back (no turn began since); null when it never rolled back.
+   */
+  lastRollback(threadId: string): { restoreRecord: string | null; turnIds: string[] | null } | null {
+    const last = outlineFile(this.catalog.locate(threadId).path).lastRollback;
+    if (last === null) return null;
+    return { restoreRecord: last.restoreRecord, turnIds: last.dropped?.turns.map((turn) => turn.id) ?? null };
+  }
+
+  /**
+   * Brings back the turns the last rollback dropped (Redo of an undo), refused once a turn began after
+   * it; returns the thread as it is now.
+   */
+  async undoRollback(threadId: string, options: { turnsLimit?: number | null } = {}): Promise<LoadedThread> {
+    const loc = this.writable(threadId, 'bring back turns of');
+    const dropped = outlineFile(loc.path).lastRollback?.dropped;
+    if (!dropped)
+      throw new StoreInputError(`thread ${threadId} has no dropped turns to bring back (a turn began after the undo)`);
+    const count = dropped.turns.length;
+    const open = this.recorders.get(threadId);
+    if (open) await open.recordRollbackUndone(count);
+    else await this.withRecorder(loc, (r) => r.recordRollbackUndone(count));
     return loadFile(loc.path, { turnsLimit: options.turnsLimit });
   }
 

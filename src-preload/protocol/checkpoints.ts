@@ -72,6 +72,10 @@ export const ThreadRevertedNotification = z.object({
 });
 export type ThreadRevertedNotification = z.infer<typeof ThreadRevertedNotification>;
 
+/** Weft: turns an undo dropped are back (`weft/checkpoints/redo`): clients read the thread again. */
+export const WeftThreadTurnsRestoredNotification = z.object({ threadId: z.string(), turnIds: z.array(z.string()) });
+export type WeftThreadTurnsRestoredNotification = z.infer<typeof WeftThreadTurnsRestoredNotification>;
+
 /** What reverting to before `beforeTurnId` would do to the files; nothing is written. */
 export const CheckpointPreviewParams = z.object({ threadId: z.string(), beforeTurnId: z.string() });
 export type CheckpointPreviewParams = z.infer<typeof CheckpointPreviewParams>;
@@ -96,7 +100,11 @@ export type CheckpointPreviewResult = z.infer<typeof CheckpointPreviewResult>;
 /** Put back the files the thread's last restore replaced (files only; the history stays as it is). */
 export const CheckpointRedoParams = z.object({ threadId: z.string(), weftForce: z.boolean().nullish() });
 export type CheckpointRedoParams = z.infer<typeof CheckpointRedoParams>;
-export const CheckpointRedoResult = z.object({ weftFiles: WeftFilesRestored });
+export const CheckpointRedoResult = z.object({
+  weftFiles: WeftFilesRestored,
+  /** The turns brought back with the files (the redo of an undo that dropped them), oldest first. */
+  weftTurnIds: z.array(z.string()).optional(),
+});
 export type CheckpointRedoResult = z.infer<typeof CheckpointRedoResult>;
 
 /** The checkpoint store's size on disk (for Settings). */

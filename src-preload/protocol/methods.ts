@@ -11,6 +11,7 @@ import {
   CheckpointSizeResult,
   ThreadRevertedNotification,
   ThreadRevertParams,
+  WeftThreadTurnsRestoredNotification,
   ThreadRevertResult,
 } from './checkpoints';
 import {
@@ -276,6 +277,7 @@ export const ServerNotifications = {
   'command/exec/outputDelta': CommandExecOutputDeltaNotification,
   'weft/git/progress': WeftGitProgressNotification,
   'weft/threads/indexed': WeftThreadsIndexedNotification,
+  'weft/thread/turnsRestored': WeftThreadTurnsRestoredNotification,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

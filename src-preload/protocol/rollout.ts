@@ -159,8 +159,11 @@ export function parseRolloutLine(text: string): ParseRolloutLineResult {
 //                       an error that ended a turn (retried errors are not recorded)
 //   token_count         {type, info: {total_token_usage, last_token_usage, model_context_window}, rate_limits: null}
 //   thread_name_updated {type, thread_id, thread_name}        rename (null = cleared)
-//   thread_rolled_back  {type, num_turns}                     the last `num_turns` turns are dropped, from
-//                                                              the model history and from the UI turns
+//   thread_rolled_back  {type, num_turns, weft_restore_record?}   the last `num_turns` turns are dropped,
+//                       from the model history and from the UI turns; `weft_restore_record`: the checkpoint
+//                       record of the files restored with them (an undo with its files)
+//   weft_rollback_undone {type, num_turns}                    the turns the last rollback dropped are back
+//                       (Redo of that undo); written only while no turn began after the rollback
 //
 // Read from Codex rollouts as well: task_started / task_complete (older names of turn_started /
 // turn_complete), agent_reasoning, agent_reasoning_raw_content, exec_command_end, patch_apply_end,
@@ -260,7 +263,14 @@ export const TokenCountEvent = z.looseObject({
 });
 
 export const ThreadNameUpdatedEvent = z.looseObject({ thread_id: nullishString, thread_name: z.string().nullish() });
-export const ThreadRolledBackEvent = z.looseObject({ num_turns: z.number().int().nonnegative() });
+export const ThreadRolledBackEvent = z.looseObject({
+  num_turns: z.number().int().nonnegative(),
+  /** Weft: the checkpoint record of the files restored with the rollback (an undo with its files). */
+  weft_restore_record: z.string().optional(),
+});
+
+/** Weft: the turns the last rollback dropped are back (Redo of an undo); it names how many there were. */
+export const WeftRollbackUndoneEvent = z.looseObject({ num_turns: z.number().int().positive() });
 
 export const UserMessageEvent = z.looseObject({
   message: z.string(),
@@ -333,6 +343,7 @@ export const WrittenEventPayloads = {
   token_count: TokenCountEvent,
   thread_name_updated: ThreadNameUpdatedEvent,
   thread_rolled_back: ThreadRolledBackEvent,
+  weft_rollback_undone: WeftRollbackUndoneEvent,
 } as const;
 export type WrittenEventType = keyof typeof WrittenEventPayloads;
 

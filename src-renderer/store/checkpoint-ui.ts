@@ -31,6 +31,8 @@ export interface RedoOffer {
   turns: number;
   /** Files Redo put back, once it has run; null until then. */
   redone: number | null;
+  /** Turns Redo brought back with the files (those the undo dropped); 0 until then. */
+  turnsBack?: number;
 }
 
 interface CheckpointUiState {

@@ -188,6 +188,22 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     setUi(store, (ui) => ({ loadingThreadId: null, settings: settings ?? ui.settings, changed: [] }));
   };
 
+  /**
+   * A thread whose turns came back (Redo of an undo): shown, it is read again now; held in the
+   * background, what this window kept of it is dropped, so showing it reads it again.
+   */
+  const rereadThread = (threadId: string): void => {
+    if (get().ui.activeThreadId === threadId) {
+      void showThread(threadId, true);
+      return;
+    }
+    if (get().data.conversations[threadId] === undefined) return;
+    setData(store, (data) => ({
+      ...data,
+      conversations: Object.fromEntries(Object.entries(data.conversations).filter(([id]) => id !== threadId)),
+    }));
+  };
+
   /** Shows a thread this window just started (the server subscribed it to it); returns its id. */
   const showStarted = (started: ThreadStartResult): string => {
     const id = started.thread.id;
@@ -229,6 +245,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         client.onNotification((notification) => {
           // A new thread index is whole now: the lists taken while it was built were partial.
           if (notification.method === 'weft/threads/indexed') void refreshLists();
+          if (notification.method === 'weft/thread/turnsRestored') rereadThread(notification.params.threadId);
           batcher.push(notification);
         }),
       );

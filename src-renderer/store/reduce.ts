@@ -300,6 +300,9 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'weft/threads/indexed':
       // The controller lists the threads again (the lists are replaced from that answer).
       return state;
+    case 'weft/thread/turnsRestored':
+      // The controller reads the thread again (the turns come back with all their items).
+      return state;
     case 'mcpServer/oauthLogin/completed':
       // A sign-in's outcome belongs to Settings' MCP section, which listens for it itself.
       return state;

@@ -66,14 +66,24 @@ describe('checkpoints in the UI', () => {
       expect(file('later.txt')).toBeNull();
       expect(file('notes.txt')).toBe('one\ntwo\nthree\nTWO\n');
 
-      // Redo puts the file back; the conversation stays where it is.
+      // Redo puts the file back and the turn that made it: the conversation is as before the restore.
       const redoBar = page.getByRole('status', { name: 'Restore done' });
       await redoBar.getByText('Restored 1 file.').waitFor();
       await e2e.screenshot('checkpoints-redo-bar-1400');
       await clickCentre(page, redoBar.getByRole('button', { name: 'Redo' }));
-      await redoBar.getByText('Put 1 file back as they were before the restore.').waitFor();
+      await redoBar.getByText('Brought back the turn and 1 file as they were before the restore.').waitFor();
+      await conversation(page).getByText('Second done.').waitFor();
       expect(await redoBar.getByRole('button', { name: 'Redo' }).count()).toBe(0);
       expect(file('later.txt')).toBe('later\n');
+      await e2e.screenshot('checkpoints-redone-1400');
+      // The turn brought back is the latest again: it can be undone, and is (the file goes with it).
+      await clickAction(page, 'Undo this turn');
+      const undoSecond = page.getByRole('dialog', { name: 'Undo this turn' });
+      await undoSecond.getByRole('region', { name: 'later.txt is removed' }).waitFor();
+      await clickCentre(page, undoSecond.getByRole('button', { name: 'Restore 1 file' }));
+      await undoSecond.waitFor({ state: 'detached' });
+      await conversation(page).getByText('Second done.').waitFor({ state: 'detached' });
+      expect(file('later.txt')).toBeNull();
 
       // The user edits two files the first turn changed: undoing that turn is a conflict over both.
       writeFileSync(workspace.path('notes.txt'), 'the user rewrote this\n');
@@ -116,12 +126,13 @@ describe('checkpoints in the UI', () => {
       expect([file('notes.txt'), file('gone.txt'), file('later.txt'), existsSync(workspace.path('made'))]).toEqual([
         'the user rewrote this\n',
         FILES['gone.txt'],
-        'later\n',
+        null,
         false,
       ]);
-      // The overwritten version is a checkpoint too: Redo brings it back; the kept file never moved.
+      // The overwritten version is a checkpoint too: Redo brings it back with the turn; the kept file never moved.
       await clickCentre(page, redoBar.getByRole('button', { name: 'Redo' }));
-      await redoBar.getByText(/^Put \d+ files back as they were before the restore\.$/).waitFor();
+      await redoBar.getByText(/^Brought back the turn and \d+ files as they were before the restore\.$/).waitFor();
+      await conversation(page).getByText('First done.').waitFor();
       expect([file('notes.txt'), file('gone.txt'), file('made/deep/x.txt')]).toEqual([
         'the user rewrote this\n',
         null,

@@ -106,6 +106,24 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
     return { cwd: manager.get(threadId)?.thread.cwd ?? read.thread.cwd, turnIds: ids.slice(index) };
   };
 
+  /**
+   * The turns a redo brings back with the files: those of the undo whose restore it takes back, when the
+   * thread's last rollback was that undo. Refused when the conversation went on after that undo (a new
+   * turn): the files alone would come back without the turns that made them, out of reach of any Undo.
+   */
+  const turnsToBringBack = (threadId: string): string[] => {
+    const last = [...service().records.read(threadId)]
+      .reverse()
+      .find((record) => record.source === 'restore' || record.source === 'tool');
+    const rollback = storeCall(() => store.lastRollback(threadId));
+    if (last?.source !== 'restore' || rollback === null || rollback.restoreRecord !== last.id) return [];
+    if (rollback.turnIds === null)
+      throw invalidRequest(
+        'The conversation went on after the undo: its turns cannot come back, so its files are not redone either.',
+      );
+    return rollback.turnIds;
+  };
+
   return {
     'thread/revert': async (params, client) => {
       manager.seen(client);
@@ -118,6 +136,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
         const { cwd, turnIds } = turnsFrom(params.threadId, params.beforeTurnId);
         let weftFiles: WeftFilesRestored | null = null;
         let pending: string | null = null;
+        let restoreRecord: string | null = null;
         if (params.weftRestoreFiles === true) {
           try {
             const outcome = await service().revert({
@@ -131,11 +150,15 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
             });
             weftFiles = filesResult(outcome, stopped);
             pending = outcome.pending;
+            restoreRecord = outcome.record?.id ?? null;
           } catch (error) {
             throw checkpointRpcError(error);
           }
         }
-        const state = await storeCallAsync(() => store.rollback(params.threadId, turnIds.length, { turnsLimit: 100 }));
+        // The rollback names the files' restore: Redo brings both back (see weft/checkpoints/redo).
+        const state = await storeCallAsync(() =>
+          store.rollback(params.threadId, turnIds.length, { turnsLimit: 100, restoreRecord }),
+        );
         if (pending !== null) await service().finishRevert(pending);
         entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
         return { state, weftFiles, turnIds };
@@ -195,18 +218,30 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       if (entry?.session.activeTurnId)
         throw invalidRequest('a turn is running in this thread; wait for it or interrupt it first');
       const cwd = entry?.thread.cwd ?? storeCall(() => store.read(params.threadId, {})).thread.cwd;
-      return restoring(entry?.session, 'redoing its files', async (stopped) => {
+      const turnIds = turnsToBringBack(params.threadId);
+      const result = await restoring(entry?.session, 'redoing its files', async (stopped) => {
+        let weftFiles: WeftFilesRestored;
         try {
           const outcome = await service().redo({
             threadId: params.threadId,
             root: cwd,
             force: params.weftForce === true,
           });
-          return { weftFiles: filesResult(outcome, stopped) };
+          weftFiles = filesResult(outcome, stopped);
         } catch (error) {
           throw checkpointRpcError(error);
         }
+        if (turnIds.length === 0) return { weftFiles, weftTurnIds: [] };
+        const state = await storeCallAsync(() => store.undoRollback(params.threadId, { turnsLimit: 100 }));
+        entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
+        return { weftFiles, weftTurnIds: turnIds };
       });
+      if (result.weftTurnIds.length > 0)
+        manager.broadcast({
+          method: 'weft/thread/turnsRestored',
+          params: { threadId: params.threadId, turnIds: result.weftTurnIds },
+        });
+      return result;
     },
 
     'weft/checkpoints/size': async () => ({ bytes: environment.checkpoints?.service.sizeOnDisk() ?? 0 }),

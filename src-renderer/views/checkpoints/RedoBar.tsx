@@ -1,5 +1,6 @@
-// After a restore: "Redo" puts the files back as the restore found them (the conversation stays where
-// the restore left it). The offer ends with the next turn, whose changes would come first. The bar also
+// After a restore: "Redo" puts the files back as the restore found them, and the turns an undo dropped
+// with them come back to the conversation. The offer ends with the next turn, whose changes would come
+// first (the server refuses a redo then: the turns could no longer come back). The bar also
 // names the files the restore (or the redo) could not put back, with the reason, and the commands the
 // agent had left running that were stopped first.
 import { useState } from 'react';
@@ -27,8 +28,12 @@ function Bar({ offer }: { offer: RedoOffer }) {
     try {
       const result = await controller.request('weft/checkpoints/redo', { threadId: offer.threadId, weftForce: force });
       setBusy(false);
+      const turnsBack = result.weftTurnIds?.length ?? 0;
       offerRedo({
         ...offer,
+        // The turns brought back are the thread's again: the bar stays until a turn after them.
+        turns: offer.turns + turnsBack,
+        turnsBack,
         redone: result.weftFiles.restored.length,
         notRestored: result.weftFiles.notRestored,
         stopped: result.weftFiles.stoppedCommands,
@@ -49,7 +54,7 @@ function Bar({ offer }: { offer: RedoOffer }) {
       <div className="redo-bar-text">
         <span>
           {offer.redone !== null
-            ? `Put ${offer.redone} ${offer.redone === 1 ? 'file' : 'files'} back as they were before the restore.`
+            ? redoneText(offer.redone, offer.turnsBack ?? 0)
             : conflicts !== null
               ? `Changed since the restore: ${conflicts.map(displayPath).join(', ')}. Overwrite them?`
               : (error ?? `Restored ${offer.files} ${offer.files === 1 ? 'file' : 'files'}.`)}
@@ -77,6 +82,13 @@ function Bar({ offer }: { offer: RedoOffer }) {
       </button>
     </div>
   );
+}
+
+/** What Redo did, for the bar: the files, and the turns that came back with them. */
+function redoneText(files: number, turns: number): string {
+  const filesText = `${files} ${files === 1 ? 'file' : 'files'}`;
+  if (turns === 0) return `Put ${filesText} back as they were before the restore.`;
+  return `Brought back ${turns === 1 ? 'the turn' : `${turns} turns`} and ${filesText} as they were before the restore.`;
 }
 
 /** The files left as they were (each with its reason) and the commands stopped before the restore. */

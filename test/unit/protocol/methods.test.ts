@@ -111,6 +111,7 @@ const serverNotificationMethods = [
   'command/exec/outputDelta',
   'weft/git/progress',
   'weft/threads/indexed',
+  'weft/thread/turnsRestored',
   'error',
   'warning',
 ];

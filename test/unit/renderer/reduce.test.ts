@@ -106,6 +106,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'weft/git/progress': note('weft/git/progress', { progressId: 'p1', line: 'Writing objects: 100%' }),
   'mcpServer/oauthLogin/completed': note('mcpServer/oauthLogin/completed', { name: 'docs', success: true }),
   'weft/threads/indexed': note('weft/threads/indexed', {}),
+  'weft/thread/turnsRestored': note('weft/thread/turnsRestored', { threadId: 't1', turnIds: ['u1'] }),
 };
 
 describe('reduceNotification', () => {

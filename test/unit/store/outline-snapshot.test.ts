@@ -99,6 +99,12 @@ function checkEveryCut(source: string, work: string): number {
   for (const cut of cuts(bytes)) {
     writeFileSync(work, bytes.subarray(0, cut));
     const before = outlineOf(work);
+    // Between a rollback and the next turn the dropped turns (Redo may bring them back) are held in memory
+    // only: that outline is not saved, the next read makes it from the file.
+    if (before.outline.lastRollback?.dropped) {
+      expect(before.saved, `outline at byte ${cut}, just after a rollback`).toBeNull();
+      continue;
+    }
     expect(before.saved, `saved outline at byte ${cut}`).not.toBeNull();
     appendFileSync(work, bytes.subarray(cut));
     const whole = outlineOf(work);

@@ -83,9 +83,9 @@ describe('RolloutRecorder', () => {
     const lines = json();
     expect(lines.map((l) => l.ordinal)).toEqual(lines.map((_, i) => i + 7));
     const written = new Set(lines.filter((l) => l.type === 'event_msg').map((l) => l.payload.type));
-    // The script exercises every kind Weft writes except a rollback and a turn's diff (their own tests
+    // The script exercises every kind Weft writes except a rollback, its undoing and a turn's diff (their own tests
     // below) and Weft-only item fields (items whose Codex form says it all).
-    const notScripted = new Set(['thread_rolled_back', 'weft_item_fields', 'weft_turn_diff']);
+    const notScripted = new Set(['thread_rolled_back', 'weft_rollback_undone', 'weft_item_fields', 'weft_turn_diff']);
     expect([...written].sort()).toEqual(
       Object.keys(WrittenEventPayloads)
         .filter((k) => !notScripted.has(k))
@@ -218,6 +218,18 @@ describe('RolloutRecorder', () => {
     expect(json().map((l) => l.payload)).toEqual([{ type: 'thread_rolled_back', num_turns: 2 }]);
     expect(parseWrittenEvent(json()[0]?.payload).ok).toBe(true);
     expect(writer.syncs).toBe(1);
+    await recorder.recordRollback(1, 'rec-1');
+    await recorder.recordRollbackUndone(1);
+    expect(
+      json()
+        .map((l) => l.payload)
+        .slice(1),
+    ).toEqual([
+      { type: 'thread_rolled_back', num_turns: 1, weft_restore_record: 'rec-1' },
+      { type: 'weft_rollback_undone', num_turns: 1 },
+    ]);
+    expect(json().every((l) => parseWrittenEvent(l.payload).ok)).toBe(true);
+    expect(writer.syncs).toBe(3);
     await Promise.all([recorder.close(), recorder.close()]);
     expect(writer.closed).toBe(true);
     expect(closedCalls()).toBe(1);
