@@ -4,7 +4,7 @@
 // machine): it holds on a loaded machine, and a synchronous pass over the file breaks it several times.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBigRollout, type BigRollout } from '../support/big-rollout';
-import { startListProbe, type ProbeAnswer } from '../support/list-probe';
+import { startListProbe, stdioChannel, type ProbeAnswer } from '../support/list-probe';
 import { StdioRpcClient, type RpcMessage } from '../support/rpc-client';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
@@ -64,7 +64,7 @@ interface Probed {
 
 /** Sends `method` while lists go out every 10 ms; returns its answer and the lists sent meanwhile. */
 async function probed(method: string, params: unknown): Promise<Probed> {
-  const probe = startListProbe(client.child);
+  const probe = startListProbe(stdioChannel(client.child));
   const id = `probed-${method}`;
   const sentAt = performance.now();
   client.send({ id, method, params });
