@@ -6,13 +6,14 @@
 // (as in ui.bench.ts), and the slowest list answer over a WebSocket beside it.
 //
 // WEFT_BASELINE names another Weft checkout, built (`npm run build` in it), run the same way in the same
-// bench, runs alternating: e.g. the main branch exported into bench/.work/baseline. MANY_AGENTS_RUNS runs
+// bench, runs alternating: e.g. the main branch exported into bench/.work/baseline; WEFT_BASELINE_LABEL says
+// what it is in the notes (e.g. "main at 9f8812e"). MANY_AGENTS_RUNS runs
 // of each (default 2; the slowest answer and the frame times are the median over runs). MANY_AGENTS_CPU_PROF
 // names a folder: the app servers then run with `--cpu-prof` into it.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startListProbe, stdioChannel, type ProbeAnswer } from '../test/support/list-probe';
 import { startMockResponsesServer } from '../test/support/mock-responses-server';
@@ -33,6 +34,9 @@ interface Row {
 const ROOT = process.cwd();
 const RUNS = Number(process.env['MANY_AGENTS_RUNS'] ?? 2);
 const BASELINE = process.env['WEFT_BASELINE'] ? resolve(process.env['WEFT_BASELINE']) : null;
+/** What the baseline is, for the notes: WEFT_BASELINE_LABEL, else its folder relative to the checkout. */
+const BASELINE_LABEL =
+  BASELINE === null ? null : (process.env['WEFT_BASELINE_LABEL'] ?? `WEFT_BASELINE ${relative(ROOT, BASELINE)}`);
 /** MANY_AGENTS_ONLY=app-server or ui: run that part only. */
 const ONLY = process.env['MANY_AGENTS_ONLY'] ?? 'app-server,ui';
 const CPU_PROF = process.env['MANY_AGENTS_CPU_PROF'] ? resolve(process.env['MANY_AGENTS_CPU_PROF']) : null;
@@ -230,9 +234,9 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
     rows,
     notes: [
       `Each agent: one turn of ${WORK_SUMMARY}, a commentary streamed before each step (mock Responses server), sandboxed (workspace-write), checkpointed; the ${AGENTS} threads share one project, each writing its own folder.`,
-      `Values are medians over ${RUNS} runs; ${BASELINE === null ? 'WEFT_BASELINE was not set: this build only' : `"baseline" is WEFT_BASELINE (${BASELINE}), run alternately with this build`}.`,
+      `Values are medians over ${RUNS} runs; ${BASELINE === null ? 'WEFT_BASELINE was not set: this build only' : `"baseline" is ${BASELINE_LABEL}, built, run alternately with this build`}.`,
       'List answers are timed by the client from the write of the request to the arrival of its answer (stdio for app-server, a WebSocket for serve). Frame intervals come from requestAnimationFrame, CPU per frame from a DevTools trace (ui-trace.ts); the page is the one the threads were started from, showing the last one.',
-      `Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after, on ${availableParallelism()} shared cores: wall times include waiting for a core.`,
+      `Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after, on ${availableParallelism()} cores shared with other work running meanwhile: wall times include waiting for a core.`,
     ],
   };
 }
