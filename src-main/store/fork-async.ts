@@ -14,10 +14,8 @@ import { loadOutlinedAsync, type LoadedThread } from './loader';
 import { OutlineAlongside, continueOutlineAsync } from './outline';
 import { decodeOutline } from './outline-snapshot';
 import { closeRollout, openRollout } from './rollout-source';
-import { Slicer, runSliced } from './slices';
-
-/** Longest stretch a fork holds the event loop between yields. */
-const SLICE_MS = 8;
+import { SLICE_MS, Slicer } from '../util/slicer';
+import { runSliced } from './slices';
 
 /**
  * Writes the fork of `source` (after `afterTurnId`, or all of it) as the new thread `target.id` at

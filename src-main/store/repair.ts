@@ -10,7 +10,7 @@ import { parseRolloutFileName } from './paths';
 import { OutlineAlongside } from './outline';
 import { SAVE_OUTLINE_BYTES, encodeOutline, markOf } from './outline-snapshot';
 import { closeRollout, openRollout, siblingsAmong, sizeOf, type RolloutFd, type SiblingFinder } from './rollout-source';
-import { Slicer } from './slices';
+import { Slicer } from '../util/slicer';
 import type { IndexFileRow, ThreadIndex } from './thread-index';
 
 /** A folder of rollouts: `sessions/` (dated subfolders) or `archived_sessions/` (flat), of Weft or of Codex. */
