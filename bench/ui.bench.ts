@@ -75,7 +75,7 @@ function serveRenderer(root: string): Promise<{ server: Server; url: string }> {
   });
 }
 
-function percentile(values: readonly number[], p: number): number {
+export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -84,7 +84,7 @@ function percentile(values: readonly number[], p: number): number {
 const round = (value: number): number => Math.round(value * 10) / 10;
 
 /** Starts recording frame intervals in the page; `stopFrames` returns them. */
-async function startFrames(page: Page): Promise<void> {
+export async function startFrames(page: Page): Promise<void> {
   await page.evaluate(() => {
     const record = { intervals: [] as number[], running: true };
     Object.assign(window, { __frames: record });
@@ -99,7 +99,7 @@ async function startFrames(page: Page): Promise<void> {
   });
 }
 
-async function stopFrames(page: Page): Promise<number[]> {
+export async function stopFrames(page: Page): Promise<number[]> {
   return page.evaluate(() => {
     const holder: unknown = Reflect.get(window, '__frames');
     if (typeof holder !== 'object' || holder === null) return [];

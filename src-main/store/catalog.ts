@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { codexSources, readCodexHomes } from './codex-homes';
 import { StoreError, ThreadNotFoundError } from './errors';
 import { checkIndex, isIndexCorruption, openIndex, setIndexAside } from './index-db';
-import { summarizeRollout, type ThreadOrigin } from './index-scan';
+import { summarizeRollout, type ThreadOrigin, type ThreadSummary } from './index-scan';
 import { archivedDir, indexFile, sessionsDir } from './paths';
 import type { LoadedThread } from './loader';
 import type { IndexDelta } from './recorder';
@@ -316,12 +316,26 @@ export class Catalog {
     try {
       const summary = summarizeRollout(path, { archived: false, origin: 'weft' });
       summary.model ??= model;
+      this.indexSummary(threadId, summary);
+    } catch (error) {
+      this.notIndexed(threadId, error);
+    }
+  }
+
+  /** Indexes what was read of a rollout this process just created (`indexFile` once it is summarized). */
+  indexSummary(threadId: string, summary: ThreadSummary): void {
+    if (this.closed) return;
+    try {
       this.guard(() => this.index.transaction(() => this.index.upsert(summary)));
     } catch (error) {
-      this.warn(
-        `thread ${threadId} could not be indexed (it is saved; \`weft threads reindex\` retries): ${message(error)}`,
-      );
+      this.notIndexed(threadId, error);
     }
+  }
+
+  private notIndexed(threadId: string, error: unknown): void {
+    this.warn(
+      `thread ${threadId} could not be indexed (it is saved; \`weft threads reindex\` retries): ${message(error)}`,
+    );
   }
 
   /** Applies what a recorder learned; a thread without a row yet is indexed from its file. */

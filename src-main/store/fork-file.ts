@@ -14,7 +14,7 @@ import type { SessionMetaPayload } from '../../src-preload/protocol';
 import type { Located } from './catalog';
 import { StoreInputError } from './errors';
 import { outlineFd, type RolloutOutline, type TurnOutline } from './outline';
-import { forEachLine } from './line-reader';
+import { forEachLine, lineSteps } from './line-reader';
 import { lineTimestamp } from './paths';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 import type { NewThreadMeta } from './store-types';
@@ -30,7 +30,11 @@ export interface ForkSource {
 
 /** Where to cut `path` for a fork after `afterTurnId` (null = everything). */
 export function planFork(fd: RolloutFd, path: string, threadId: string, afterTurnId: string | null): ForkSource {
-  const outline = outlineFd(fd, path);
+  return cutAt(outlineFd(fd, path), threadId, afterTurnId);
+}
+
+/** Where to cut a rollout with this outline for a fork after `afterTurnId` (null = everything). */
+export function cutAt(outline: RolloutOutline, threadId: string, afterTurnId: string | null): ForkSource {
   let turn: TurnOutline | undefined;
   let end = outline.end;
   if (afterTurnId !== null) {
@@ -116,6 +120,58 @@ export function forkLineCount(sourceFd: RolloutFd, plan: ForkSource, extraEvents
   return 1 + lines + (plan.unfinished ? 1 : 0) + extraEvents;
 }
 
+/** Bytes of the fork file gathered before they are handed out (one write each). */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * The fork file's bytes, about a megabyte at a time (see the file comment): its session_meta, the source's
+ * lines renumbered, and the closing lines. Returns how many lines it gave.
+ */
+export function* forkChunks(
+  sourceFd: RolloutFd,
+  plan: ForkSource,
+  meta: Record<string, unknown>,
+  now: Date,
+  extraEvents: readonly Record<string, unknown>[] = [],
+): Generator<Buffer, number> {
+  const stamp = lineTimestamp(now);
+  let ordinal = 0;
+  const line = (type: string, payload: unknown): Buffer =>
+    Buffer.from(JSON.stringify({ timestamp: stamp, ordinal: ordinal++, type, payload }) + '\n');
+  yield line('session_meta', meta);
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  const steps = lineSteps(
+    sourceFd,
+    plan.outline.metaEnd,
+    (raw) => {
+      const text = raw.buf.toString('utf8', raw.start, raw.end);
+      const copied = raw.end === raw.start ? text : withOrdinal(text, ordinal++);
+      pending.push(copied + '\n');
+      pendingBytes += copied.length;
+    },
+    { until: plan.end },
+  );
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (pendingBytes > CHUNK_BYTES || (step.done === true && pending.length > 0)) {
+      yield Buffer.from(pending.join(''));
+      pending = [];
+      pendingBytes = 0;
+    }
+    if (step.done === true) break;
+  }
+  const t = plan.unfinished;
+  if (t) {
+    const startedAt =
+      readTurnRecords(sourceFd, t).start?.startedAt ??
+      (t.startedAtMs === null ? null : Math.floor(t.startedAtMs / 1000));
+    const weftTurn = { id: t.id, status: 'interrupted', error: null, startedAt, completedAt: null, durationMs: null };
+    yield line('event_msg', { type: 'turn_aborted', turn_id: t.id, reason: 'interrupted', weft_turn: weftTurn });
+  }
+  for (const payload of extraEvents) yield line('event_msg', payload);
+  return ordinal;
+}
+
 /** Writes the fork file at `target` (see the file comment). */
 export function writeForkFile(
   sourceFd: RolloutFd,
@@ -126,43 +182,7 @@ export function writeForkFile(
   extraEvents: readonly Record<string, unknown>[] = [],
 ): void {
   writeAtomically(target, (out) => {
-    const stamp = lineTimestamp(now);
-    let ordinal = 0;
-    const line = (type: string, payload: unknown): Buffer =>
-      Buffer.from(JSON.stringify({ timestamp: stamp, ordinal: ordinal++, type, payload }) + '\n');
-    writeAll(out, line('session_meta', meta));
-    let pending: string[] = [];
-    let pendingBytes = 0;
-    const flush = (): void => {
-      writeAll(out, Buffer.from(pending.join('')));
-      pending = [];
-      pendingBytes = 0;
-    };
-    forEachLine(
-      sourceFd,
-      plan.outline.metaEnd,
-      (raw) => {
-        const text = raw.buf.toString('utf8', raw.start, raw.end);
-        const copied = raw.end === raw.start ? text : withOrdinal(text, ordinal++);
-        pending.push(copied + '\n');
-        pendingBytes += copied.length;
-        if (pendingBytes > 1 << 20) flush();
-      },
-      { until: plan.end },
-    );
-    flush();
-    const t = plan.unfinished;
-    if (t) {
-      const startedAt =
-        readTurnRecords(sourceFd, t).start?.startedAt ??
-        (t.startedAtMs === null ? null : Math.floor(t.startedAtMs / 1000));
-      const weftTurn = { id: t.id, status: 'interrupted', error: null, startedAt, completedAt: null, durationMs: null };
-      writeAll(
-        out,
-        line('event_msg', { type: 'turn_aborted', turn_id: t.id, reason: 'interrupted', weft_turn: weftTurn }),
-      );
-    }
-    for (const payload of extraEvents) writeAll(out, line('event_msg', payload));
+    for (const chunk of forkChunks(sourceFd, plan, meta, now, extraEvents)) writeAll(out, chunk);
   });
 }
 
@@ -235,32 +255,11 @@ export interface PlannedCopy {
  * a fork when the id is new (`forked_from_id` = the source), else the same thread continued in Weft. The
  * source is read now (a Codex fork with its parents); `write()` writes what was read then.
  */
-export function planCopy(
-  source: Located,
-  afterTurnId: string | null,
-  target: { id: string; path: string; created: Date; cliVersion: string; cwd?: string | null },
-): PlannedCopy {
+export function planCopy(source: Located, afterTurnId: string | null, target: CopyTarget): PlannedCopy {
   const { fd } = openRollout(source.path);
   try {
     const plan = planFork(fd, source.path, source.id, afterTurnId);
-    const sameThread = target.id === source.id;
-    const meta = sameThread
-      ? { ...copiedMeta(plan.outline.meta, ''), id: source.id }
-      : {
-          ...forkMetaPayload(plan.outline.meta, {
-            id: target.id,
-            sourceId: source.id,
-            afterTurnId,
-            now: target.created,
-            cliVersion: target.cliVersion,
-            fallbackCwd: '',
-          }),
-          // A fork with its own files works in its worktree or copy.
-          ...(target.cwd !== undefined && target.cwd !== null ? { cwd: target.cwd } : {}),
-        };
-    // A Codex thread's name lives in Codex's session index, not in its rollout: carry it over.
-    const rename = source.origin === 'codex' && source.name !== null && source.name !== plan.outline.name;
-    const extra = rename ? [{ type: 'thread_name_updated', thread_id: target.id, thread_name: source.name }] : [];
+    const { meta, extra } = copyLines(source, plan, afterTurnId, target);
     const lines = forkLineCount(fd, plan, extra.length);
     closeRollout(fd);
     return {
@@ -281,11 +280,45 @@ export function planCopy(
   }
 }
 
-/** Writes the fork of `source` (after `afterTurnId`, or all of it) as the new thread `target.id` at `target.path`. */
-export function writeForkOf(
+/** What a copy is made as: a new thread (a fork), or the same thread continued in Weft. */
+export interface CopyTarget {
+  id: string;
+  path: string;
+  created: Date;
+  cliVersion: string;
+  /** A fork's own working directory (its worktree or copy), when it has one. */
+  cwd?: string | null;
+}
+
+/** The lines a copy of `source` as `target` has besides the copied ones: its session_meta, and events after them. */
+export function copyLines(
   source: Located,
+  plan: ForkSource,
   afterTurnId: string | null,
-  target: { id: string; path: string; created: Date; cliVersion: string; cwd?: string | null },
-): void {
+  target: CopyTarget,
+): { meta: Record<string, unknown>; extra: Record<string, unknown>[] } {
+  const meta =
+    target.id === source.id
+      ? { ...copiedMeta(plan.outline.meta, ''), id: source.id }
+      : {
+          ...forkMetaPayload(plan.outline.meta, {
+            id: target.id,
+            sourceId: source.id,
+            afterTurnId,
+            now: target.created,
+            cliVersion: target.cliVersion,
+            fallbackCwd: '',
+          }),
+          // A fork with its own files works in its worktree or copy.
+          ...(target.cwd !== undefined && target.cwd !== null ? { cwd: target.cwd } : {}),
+        };
+  // A Codex thread's name lives in Codex's session index, not in its rollout: carry it over.
+  const rename = source.origin === 'codex' && source.name !== null && source.name !== plan.outline.name;
+  const extra = rename ? [{ type: 'thread_name_updated', thread_id: target.id, thread_name: source.name }] : [];
+  return { meta, extra };
+}
+
+/** Writes the fork of `source` (after `afterTurnId`, or all of it) as the new thread `target.id` at `target.path`. */
+export function writeForkOf(source: Located, afterTurnId: string | null, target: CopyTarget): void {
   planCopy(source, afterTurnId, target).write();
 }

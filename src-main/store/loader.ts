@@ -242,13 +242,26 @@ function assemble(
   };
 }
 
+/**
+ * Loads an open rollout whose outline was just made (`continueOutlineAsync`, `OutlineAlongside`): reads the
+ * turns asked for, giving the event loop back between them (`history: true` would build the whole model
+ * history in one stretch: ask for `false` or `'later'`).
+ */
+export async function loadOutlinedAsync(
+  fd: RolloutFd,
+  outlined: ContinuedOutline,
+  options: LoadOptions,
+): Promise<LoadedThread> {
+  return withSaving(fd, outlined, await loadOutlineAsync(fd, outlined.outline, options));
+}
+
 /** `loadFile` that gives the event loop back while it reads the file (see `continueOutlineAsync`). */
 export async function loadFileAsync(path: string, options: LoadOptions = {}): Promise<LoadedThread> {
   const { fd, warnings } = openRollout(path);
   try {
     const start = savedStart(fd, path, options);
     const outlined = await continueOutlineAsync(fd, path, { history: parsesHistory(options) }, start);
-    const loaded = withSaving(fd, outlined, await loadOutlineAsync(fd, outlined.outline, options));
+    const loaded = await loadOutlinedAsync(fd, outlined, options);
     loaded.warnings.unshift(...warnings);
     return loaded;
   } finally {

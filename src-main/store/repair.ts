@@ -10,6 +10,7 @@ import { parseRolloutFileName } from './paths';
 import { OutlineAlongside } from './outline';
 import { SAVE_OUTLINE_BYTES, encodeOutline, markOf } from './outline-snapshot';
 import { closeRollout, openRollout, siblingsAmong, sizeOf, type RolloutFd, type SiblingFinder } from './rollout-source';
+import { Slicer } from '../util/slicer';
 import type { IndexFileRow, ThreadIndex } from './thread-index';
 
 /** A folder of rollouts: `sessions/` (dated subfolders) or `archived_sessions/` (flat), of Weft or of Codex. */
@@ -54,24 +55,6 @@ const BATCH_THREADS = 100;
 const BATCH_TEXT = 2 << 20;
 /** Index rows read at once when the repair compares them with the files (a few ms a page). */
 const FILE_PAGE_ROWS = 1_000;
-
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-class Slicer {
-  private start = performance.now();
-  constructor(
-    private readonly ms: number,
-    private readonly giveWay: () => Promise<void> = () => Promise.resolve(),
-  ) {}
-  due(): boolean {
-    return performance.now() - this.start >= this.ms;
-  }
-  async pause(): Promise<void> {
-    await yieldToLoop();
-    await this.giveWay();
-    this.start = performance.now();
-  }
-}
 
 function listDir(dir: string): { name: string; dir: boolean }[] {
   try {

@@ -9,11 +9,12 @@ import { VERSION } from '../version';
 import { Catalog, type Located } from './catalog';
 import { codexSources, rememberCodexHome } from './codex-homes';
 import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError, type RolloutWriteError } from './errors';
+import { indexAndLoadFork, writeForkOfAsync } from './fork-async';
 import { newSessionMeta, planCopy, writeForkOf, writeNewRollout } from './fork-file';
 import { openIndex } from './index-db';
 import { listThreads, type ListParamsInput } from './list-query';
 import { loadFile, loadFileAsync, type LoadedThread, type LoadOptions } from './loader';
-import { acquireThreadLock } from './lock';
+import { acquireThreadLock, type ThreadLock } from './lock';
 import { outlineFile } from './outline';
 import { archivedDir, indexFile, rolloutPath, sessionsDir, unarchivedPath } from './paths';
 import { RolloutRecorder, type IndexDelta, type RecorderSink } from './recorder';
@@ -22,6 +23,7 @@ import { nextOrdinalOf, nextOrdinalOfAsync } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
 import { SESSION_INDEX_FILE } from './session-index';
 import { ThreadIndex, threadFromRow } from './thread-index';
+import { readFromIndex, readLoadOptions, readResult, type ReadOptions } from './thread-read';
 import type {
   ForkEntry,
   ForkedThread,
@@ -43,6 +45,9 @@ export type {
   ThreadRecorder,
   ThreadStoreOptions,
 };
+
+/** How a fork is made: after which turn (default all), its first page of turns, its own cwd. */
+type ForkOptions = RecordingOptions & { afterTurnId?: string | null; turnsLimit?: number | null; cwd?: string | null };
 
 /** How long a list waits for a new index's first build before answering with what it holds (see `listComplete`). */
 const LIST_WAITS_FOR_BUILD_MS = 100;
@@ -320,30 +325,25 @@ export class ThreadStore {
   }
 
   /** A thread, with its turns when asked: all of them, or `turnsLimit` at a time from the newest. */
-  read(
-    threadId: string,
-    options: { includeTurns?: boolean | null; turnsCursor?: string | null; turnsLimit?: number | null } = {},
-  ): ReadThreadResult {
+  read(threadId: string, options: ReadOptions = {}): ReadThreadResult {
     const loc = this.catalog.locate(threadId);
-    if (!options.includeTurns) {
-      const row = this.catalog.guard(() => this.catalog.index.get(threadId));
-      if (row)
-        return { thread: threadFromRow(row), turnDetails: [], olderTurnsCursor: null, totalTurns: null, warnings: [] };
-    }
-    const state = this.loadKept(loc, {
-      history: false,
-      turnsLimit: options.turnsLimit,
-      turnsCursor: options.turnsCursor,
+    return (
+      readFromIndex(this.catalog, threadId, options) ??
+      readResult(loc, options, this.loadKept(loc, readLoadOptions(options)))
+    );
+  }
+
+  /** `read` that gives the event loop back while it reads the rollout and its turns (the app host's `thread/read`). */
+  async readAsync(threadId: string, options: ReadOptions = {}): Promise<ReadThreadResult> {
+    const loc = this.catalog.locate(threadId);
+    const indexed = readFromIndex(this.catalog, threadId, options);
+    if (indexed !== null) return indexed;
+    const state = await loadFileAsync(loc.path, {
+      ...readLoadOptions(options),
+      savedOutline: () => this.catalog.savedOutline(loc.id),
     });
-    if (loc.origin === 'codex' && loc.name !== null) state.thread.name = loc.name;
-    if (!options.includeTurns) state.thread.turns = [];
-    return {
-      thread: state.thread,
-      turnDetails: options.includeTurns ? state.turnDetails : [],
-      olderTurnsCursor: options.includeTurns ? state.olderTurnsCursor : null,
-      totalTurns: options.includeTurns ? state.totalTurns : null,
-      warnings: state.warnings,
-    };
+    this.catalog.saveOutlineLater(loc.id, state);
+    return readResult(loc, options, state);
   }
 
   /** Threads forked from `threadId` (for the thread tree), oldest first. */
@@ -436,18 +436,12 @@ export class ThreadStore {
 
   /**
    * A new thread holding a copy of `threadId` up to the end of turn `afterTurnId` (or all of it), with
-   * `forked_from_id`; its file is written at once and its recorder is ready to continue it.
+   * `forked_from_id`; its file is written at once and its recorder is ready to continue it. `cwd`: the
+   * fork's working directory when it differs from the source's (a fork with its own files).
    */
-  /** `cwd`: the fork's working directory when it differs from the source's (a fork with its own files). */
-  fork(
-    threadId: string,
-    options: RecordingOptions & { afterTurnId?: string | null; turnsLimit?: number | null; cwd?: string | null } = {},
-  ): ForkedThread {
+  fork(threadId: string, options: ForkOptions = {}): ForkedThread {
     const loc = this.catalog.locate(threadId);
-    const created = this.now();
-    const id = uuidv7(created.getTime());
-    const path = rolloutPath(this.home, created, id);
-    const lock = acquireThreadLock(this.home, id);
+    const { id, path, created, lock } = this.forkTarget();
     let writer: RolloutWriter;
     try {
       writeForkOf(loc, options.afterTurnId ?? null, {
@@ -465,17 +459,39 @@ export class ThreadStore {
     }
     this.catalog.indexFile(id, path, null);
     const state = loadFile(path, { turnsLimit: options.turnsLimit });
-    const recorder = new RolloutRecorder(writer, {
-      threadId: id,
-      now: this.now,
-      sink: this.sink(id, path, null),
-      hasPreview: state.thread.preview !== '',
-      name: state.thread.name,
-      nextOrdinal: nextOrdinalOf(path),
-      sessionIndex: this.sessionIndex,
-    });
-    this.recorders.set(id, recorder);
-    return { threadId: id, path, recorder, state };
+    return { threadId: id, path, ...this.appending(id, path, writer, state) };
+  }
+
+  /**
+   * `fork` that gives the event loop back while it copies, indexes and reads the fork (the app host's
+   * `thread/fork`, see fork-async.ts). The fork's model history is only located: its first turn reads it.
+   */
+  async forkAsync(threadId: string, options: ForkOptions = {}): Promise<ForkedThread> {
+    const loc = this.catalog.locate(threadId);
+    const { id, path, created, lock } = this.forkTarget();
+    let writer: RolloutWriter | null = null;
+    try {
+      const target = { id, path, created, cliVersion: VERSION, cwd: options.cwd ?? null };
+      await writeForkOfAsync(loc, options.afterTurnId ?? null, target, () => this.catalog.savedOutline(loc.id));
+      writer = this.writer(id, path, null, options.onError, () => lock);
+      writer.openExisting();
+      const state = await indexAndLoadFork(this.catalog, id, path, options.turnsLimit);
+      const nextOrdinal = await nextOrdinalOfAsync(path, state.lineCount ?? undefined);
+      if (this.closed) throw new StoreError('the thread store closed while the thread was being forked');
+      return { threadId: id, path, ...this.appending(id, path, writer, state, nextOrdinal) };
+    } catch (error) {
+      if (writer === null) lock.release();
+      else writer.abandon();
+      throw error;
+    }
+  }
+
+  /** The id, file and lock of a new fork. */
+  private forkTarget(): { id: string; path: string; created: Date; lock: ThreadLock } {
+    const created = this.now();
+    const id = uuidv7(created.getTime());
+    const path = rolloutPath(this.home, created, id);
+    return { id, path, created, lock: acquireThreadLock(this.home, id) };
   }
 
   // ---- the index -------------------------------------------------------------------------------------

@@ -9,21 +9,26 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 
 /**
  * Cuts a stretch of work into slices of about `ms`: call `due()` often (it reads the clock) and
- * `await pause()` when it says so; I/O, timers and other requests run in between.
+ * `await pause()` when it says so; I/O, timers and other requests run in between. A background pass gives
+ * `giveWay`: each pause also waits for it (for instance until nothing more urgent is queued).
  */
 export class Slicer {
   private start = performance.now();
 
-  constructor(private readonly ms: number = SLICE_MS) {}
+  constructor(
+    private readonly ms: number = SLICE_MS,
+    private readonly giveWay: () => Promise<void> = () => Promise.resolve(),
+  ) {}
 
   /** Whether the current slice has used its time. */
   due(): boolean {
     return performance.now() - this.start >= this.ms;
   }
 
-  /** Gives the event loop back once, then starts a new slice. */
+  /** Gives the event loop back once (and waits for `giveWay`), then starts a new slice. */
   async pause(): Promise<void> {
     await yieldToLoop();
+    await this.giveWay();
     this.start = performance.now();
   }
 

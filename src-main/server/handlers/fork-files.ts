@@ -9,7 +9,7 @@ import type { Entry } from '../../checkpoints/types';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { checkpointRpcError } from './checkpoints';
 import type { HandlerContext } from './context';
-import { storeCall } from './store-call';
+import { storeCallAsync } from './store-call';
 
 export interface ForkedFiles extends ForkFilesResult {
   /** The parent's cwd and the state written into the fork. */
@@ -30,7 +30,7 @@ export async function forkFiles(
     throw invalidRequest(
       'checkpoints are turned off ([checkpoints] enabled = false): a fork cannot take the files along',
     );
-  const read = storeCall(() => ctx.store.read(threadId, { includeTurns: true, turnsLimit: 100_000 }));
+  const read = await storeCallAsync(() => ctx.store.readAsync(threadId, { includeTurns: true, turnsLimit: 100_000 }));
   const ids = read.thread.turns.map((turn) => turn.id);
   const index = afterTurnId === null ? ids.length - 1 : ids.indexOf(afterTurnId);
   if (afterTurnId !== null && index < 0)

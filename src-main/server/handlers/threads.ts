@@ -117,10 +117,10 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     return manager.liveThread(threadId, true) ?? state.thread;
   };
 
-  const liveOrStored = (threadId: string, includeTurns: boolean, client: Client): Thread => {
+  const liveOrStored = async (threadId: string, includeTurns: boolean, client: Client): Promise<Thread> => {
     const live = manager.liveThread(threadId, includeTurns);
     if (live && (live.ephemeral || includeTurns)) return live;
-    const read = storeCall(() => store.read(threadId, { includeTurns }));
+    const read = await storeCallAsync(() => store.readAsync(threadId, { includeTurns }));
     warnAbout(client, threadId, read.warnings);
     return live ? { ...read.thread, status: live.status } : read.thread;
   };
@@ -186,10 +186,10 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       // With weftWorktree the files come along first: nothing is forked if they cannot be.
       const files =
         params.weftWorktree === true ? await forkFiles(ctx, params.threadId, params.weftTurnId ?? null) : null;
-      let forked: ReturnType<typeof store.fork>;
+      let forked: Awaited<ReturnType<typeof store.forkAsync>>;
       try {
-        forked = storeCall(() =>
-          store.fork(params.threadId, {
+        forked = await storeCallAsync(() =>
+          store.forkAsync(params.threadId, {
             afterTurnId: params.weftTurnId ?? null,
             turnsLimit: RESUME_TURNS,
             cwd: files?.cwd ?? null,
@@ -248,12 +248,12 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/read': async (params, client) => {
       manager.seen(client);
-      return { thread: liveOrStored(params.threadId, params.includeTurns === true, client) };
+      return { thread: await liveOrStored(params.threadId, params.includeTurns === true, client) };
     },
 
     'thread/turns/list': async (params, client) => {
-      const read = storeCall(() =>
-        store.read(params.threadId, {
+      const read = await storeCallAsync(() =>
+        store.readAsync(params.threadId, {
           includeTurns: true,
           turnsCursor: params.cursor ?? null,
           turnsLimit: params.limit ?? 50,

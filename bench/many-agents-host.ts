@@ -1,0 +1,105 @@
+// What both parts of the "many agents" bench share: the programs compared, a scenario's folders (a Weft
+// home configured for the mock model, a project), the server processes, and a guard against a scenario
+// that never ends.
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProbeAnswer } from '../test/support/list-probe';
+import type { MockResponsesServer } from '../test/support/mock-responses-server';
+
+/** Longest a scenario may take before the bench gives up on it. */
+export const GUARD_MS = 240_000;
+
+/** A Weft to run: this build, or WEFT_BASELINE's. */
+export interface Program {
+  label: string;
+  /** The `weft` entry script. */
+  bin: string;
+}
+
+/** What one part measured in one run. */
+export interface AppServerResult {
+  lists: ProbeAnswer[];
+  peakRssMiB: number;
+  seconds: number;
+}
+
+/** Peak RSS (VmHWM) of one process, in MiB. */
+export function peakRss(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid ?? 0}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** A fresh home (config for the mock model) and project for one scenario. */
+export function scenarioDirs(work: string, name: string, mock: MockResponsesServer): { home: string; project: string } {
+  const dir = join(work, name);
+  rmSync(dir, { recursive: true, force: true });
+  const home = join(dir, 'home');
+  const project = join(dir, 'project');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'README.md'), '# Many agents\n');
+  writeFileSync(
+    join(home, 'config.toml'),
+    [
+      'model = "mock-model"',
+      'model_provider = "mock"',
+      'approval_policy = "never"',
+      'sandbox_mode = "workspace-write"',
+      '[model_providers.mock]',
+      'name = "Mock"',
+      `base_url = "${mock.url}"`,
+      'env_key = "MOCK_API_KEY"',
+      'wire_api = "responses"',
+      'request_max_retries = 0',
+      '',
+    ].join('\n'),
+  );
+  return { home, project };
+}
+
+export function env(home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env['PATH'],
+    HOME: process.env['HOME'],
+    SHELL: '/bin/bash',
+    WEFT_HOME: home,
+    MOCK_API_KEY: 'x',
+  };
+}
+
+/** Resolves when `child` has exited. */
+export function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((r) => child.once('exit', () => r()));
+}
+
+/** Rejects after GUARD_MS, naming what did not finish. */
+export function guarded<T>(what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`many-agents: ${what} did not finish in ${GUARD_MS} ms`)), GUARD_MS);
+  });
+  return Promise.race([work, guard]).finally(() => clearTimeout(timer));
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The errors of the failed turns recorded in a home's rollouts (to say why a scenario broke off). */
+export function failedTurns(home: string): string[] {
+  const errors: string[] = [];
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (entry.name.endsWith('.jsonl'))
+        for (const m of readFileSync(path, 'utf8').matchAll(
+          /"status":"failed","error":\{"message":"((?:[^"\\]|\\.)*)"/g,
+        ))
+          errors.push(m[1] ?? '');
+    }
+  };
+  visit(join(home, 'sessions'));
+  return errors;
+}

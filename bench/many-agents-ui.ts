@@ -1,0 +1,129 @@
+// The "many agents" bench's page part: `weft serve` with its page open in headless Chromium, the 8 agents
+// started from the page (New thread, then the message) and streaming into it, while a WebSocket client
+// beside the page sends `thread/list` every 10 ms. Frame intervals from requestAnimationFrame and the
+// main thread's CPU per frame from a DevTools trace, as in ui.bench.ts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { WebSocket } from 'ws';
+import { launchBrowser } from '../test/support/chromium';
+import { startListProbe, webSocketChannel } from '../test/support/list-probe';
+import { startMockResponsesServer } from '../test/support/mock-responses-server';
+import {
+  GUARD_MS,
+  env,
+  exited,
+  failedTurns,
+  guarded,
+  peakRss,
+  scenarioDirs,
+  sleep,
+  type AppServerResult,
+  type Program,
+} from './many-agents-host';
+import { AGENTS, REQUESTS_PER_AGENT, agentPrompt, scriptAgents } from './many-agents-work';
+import { startFrames, stopFrames } from './ui.bench';
+import { traceFrames } from './ui-trace';
+
+export interface UiResult extends AppServerResult {
+  intervals: number[];
+  cpuMs: number[];
+}
+
+/** `weft serve` on a free port; resolves with its address once it prints it. */
+function startServe(program: Program, home: string, project: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [program.bin, 'serve', '--cd', project, '--port', '0', '--token', 'bench'], {
+    cwd: project,
+    env: env(home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolveServe, reject) => {
+    child.once('exit', (code) => reject(new Error(`weft serve exited (${String(code)}):\n${stderr}`)));
+    createInterface({ input: child.stdout ?? process.stdin }).on('line', (line) => {
+      const url = /^Weft is serving (\S+)/.exec(line)?.[1];
+      if (url !== undefined) resolveServe({ child, url });
+    });
+  });
+}
+
+/** An initialized WebSocket client of `weft serve`. */
+async function serveClient(url: string): Promise<WebSocket> {
+  const u = new URL(url);
+  const ws = new WebSocket(`ws://${u.host}/ws?token=${u.searchParams.get('token') ?? ''}`);
+  await new Promise<void>((r, reject) => {
+    ws.once('open', () => r());
+    ws.once('error', reject);
+  });
+  const answered = new Promise<void>((r) => {
+    const onMessage = (data: Buffer): void => {
+      if (!data.toString('latin1', 0, 40).includes('"id":"init"')) return;
+      ws.off('message', onMessage);
+      r();
+    };
+    ws.on('message', onMessage);
+  });
+  ws.send(
+    JSON.stringify({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'weft-bench', version: '0' } } }),
+  );
+  await answered;
+  ws.send(JSON.stringify({ method: 'initialized' }));
+  return ws;
+}
+
+/** The 8 agents started from the page of `weft serve` in Chromium, streaming into it. */
+export async function uiRun(program: Program, work: string): Promise<UiResult> {
+  const mock = await startMockResponsesServer();
+  const { home, project } = scenarioDirs(work, `ui-${program.label}`, mock);
+  const served = await startServe(program, home, project);
+  const session = await launchBrowser({ viewport: { width: 1360, height: 900 } });
+  let ws: WebSocket | null = null;
+  try {
+    const { page } = session;
+    await page.goto(served.url);
+    await page.getByRole('navigation', { name: 'Threads' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    ws = await serveClient(served.url);
+    scriptAgents(mock);
+    const cdp = await session.context.newCDPSession(page);
+    const probe = startListProbe(webSocketChannel(ws));
+    const started = performance.now();
+    await startFrames(page);
+    const cost = await traceFrames(cdp, async () => {
+      const box = page.getByRole('textbox', { name: 'Message' });
+      for (let a = 0; a < AGENTS; a++) {
+        if (a > 0) await page.getByRole('button', { name: 'New thread' }).click();
+        await box.fill(agentPrompt(a));
+        await box.press('Enter');
+        await page.waitForFunction((n) => document.querySelectorAll('.thread-row').length >= n, a + 1);
+      }
+      // Every agent's last request made (or one failed), then no thread running any more.
+      const total = AGENTS * REQUESTS_PER_AGENT;
+      const failed = page.locator('.thread-badge.is-failed');
+      await guarded(
+        `${program.label}: the agents' turns`,
+        (async () => {
+          while (mock.requests.length < total && (await failed.count()) === 0) await sleep(250);
+        })(),
+      );
+      await page.waitForFunction(() => document.querySelectorAll('.thread-badge.is-running').length === 0, undefined, {
+        timeout: GUARD_MS,
+      });
+      if (mock.requests.length < total || (await failed.count()) > 0)
+        throw new Error(
+          `many-agents: ${program.label}: ${mock.requests.length} model requests of ${total}; failed turns: ${failedTurns(home).join('; ')}`,
+        );
+    });
+    const intervals = await stopFrames(page);
+    const seconds = (performance.now() - started) / 1000;
+    const lists = await probe.stop();
+    const peakRssMiB = peakRss(served.child.pid);
+    return { lists, peakRssMiB, seconds, intervals, cpuMs: cost.cpuMs };
+  } finally {
+    ws?.close();
+    await session.close();
+    served.child.kill('SIGTERM');
+    await exited(served.child);
+    await mock.close();
+  }
+}

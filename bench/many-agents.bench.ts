@@ -1,0 +1,242 @@
+// Many busy agents on one host: 8 threads at once, each running a turn of commands that write files of
+// 1 KiB to 8 MiB and patches (many-agents-work.ts, on the mock Responses server), with another client
+// sending `thread/list` every 10 ms meanwhile. Through `weft app-server` (stdio): the slowest list answer
+// and the server's peak RSS. Through `weft serve` with the page open in headless Chromium, the 8 threads
+// started from the page and streaming into it: the page's frame intervals and main-thread CPU per frame
+// (as in ui.bench.ts), and the slowest list answer over a WebSocket beside it.
+//
+// WEFT_BASELINE names another Weft checkout, built (`npm run build` in it), run the same way in the same
+// bench, runs alternating: e.g. the main branch exported into bench/.work/baseline; WEFT_BASELINE_LABEL says
+// what it is in the notes (e.g. "main at 9f8812e"). MANY_AGENTS_RUNS runs
+// of each (default 2; the slowest answer and the frame times are the median over runs). MANY_AGENTS_CPU_PROF
+// names a folder: the app servers then run with `--cpu-prof` into it.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { startListProbe, stdioChannel, type ProbeAnswer } from '../test/support/list-probe';
+import { startMockResponsesServer } from '../test/support/mock-responses-server';
+import { median } from './measure';
+import { env, exited, guarded, peakRss, scenarioDirs, type AppServerResult, type Program } from './many-agents-host';
+import { uiRun, type UiResult } from './many-agents-ui';
+import { AGENTS, REQUESTS_PER_AGENT, WORK_SUMMARY, agentPrompt, scriptAgents } from './many-agents-work';
+import { percentile } from './ui.bench';
+
+interface Row {
+  name: string;
+  value: number | string;
+  unit: string;
+  target?: string;
+  note?: string;
+}
+
+const ROOT = process.cwd();
+const RUNS = Number(process.env['MANY_AGENTS_RUNS'] ?? 2);
+const BASELINE = process.env['WEFT_BASELINE'] ? resolve(process.env['WEFT_BASELINE']) : null;
+/** What the baseline is, for the notes: WEFT_BASELINE_LABEL, else its folder relative to the checkout. */
+const BASELINE_LABEL =
+  BASELINE === null ? null : (process.env['WEFT_BASELINE_LABEL'] ?? `WEFT_BASELINE ${relative(ROOT, BASELINE)}`);
+/** MANY_AGENTS_ONLY=app-server or ui: run that part only. */
+const ONLY = process.env['MANY_AGENTS_ONLY'] ?? 'app-server,ui';
+const CPU_PROF = process.env['MANY_AGENTS_CPU_PROF'] ? resolve(process.env['MANY_AGENTS_CPU_PROF']) : null;
+
+/** The part of a `turn/completed` notification read here. */
+interface TurnCompleted {
+  params: { threadId: string; turn: { status: string; error: { message: string } | null } };
+}
+
+/** Node's flags for the app server (`--cpu-prof` with MANY_AGENTS_CPU_PROF). */
+function nodeArgs(program: Program, run: number): string[] {
+  if (CPU_PROF === null) return [];
+  mkdirSync(CPU_PROF, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${program.label}-${run}.cpuprofile`];
+}
+
+/** The 8 agents through `weft app-server` on stdio, with lists probing it meanwhile. */
+async function appServerRun(program: Program, work: string, run: number): Promise<AppServerResult> {
+  const mock = await startMockResponsesServer();
+  const { home, project } = scenarioDirs(work, `app-server-${program.label}`, mock);
+  const child = spawn(process.execPath, [...nodeArgs(program, run), program.bin, 'app-server'], {
+    cwd: project,
+    env: env(home),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  try {
+    // Answers to the bench's own requests (ids `bench-N`) are parsed; everything else is only counted.
+    const waiting = new Map<string, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+    // Each thread's finished turn (status, and error when it failed).
+    const ended = new Map<string, string>();
+    let allDone: () => void = () => undefined;
+    const done = new Promise<void>((r) => (allDone = r));
+    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      if (line.startsWith('{"method":"turn/completed"')) {
+        const { params } = JSON.parse(line) as TurnCompleted;
+        ended.set(
+          params.threadId,
+          `${params.turn.status}${params.turn.error ? ` (${params.turn.error.message})` : ''}`,
+        );
+        if (ended.size === AGENTS) allDone();
+        return;
+      }
+      if (!line.startsWith('{"id":"bench-')) return;
+      const message = JSON.parse(line) as { id: string; result?: unknown; error?: { message: string } };
+      const waiter = waiting.get(message.id);
+      if (message.error)
+        waiter?.reject(new Error(`many-agents: ${message.id} failed: ${message.error.message}\n${stderr}`));
+      else waiter?.resolve(message.result);
+    });
+    let next = 0;
+    const request = (method: string, params: unknown): Promise<unknown> =>
+      new Promise((resolveRequest, reject) => {
+        const id = `bench-${next++}`;
+        waiting.set(id, { resolve: resolveRequest, reject });
+        child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
+      });
+    await request('initialize', { clientInfo: { name: 'weft-bench', title: null, version: '0' }, capabilities: null });
+    child.stdin.write(`${JSON.stringify({ method: 'initialized' })}\n`);
+    scriptAgents(mock);
+    const probe = startListProbe(stdioChannel(child));
+    const started = performance.now();
+    for (let a = 0; a < AGENTS; a++) {
+      const { thread } = (await request('thread/start', { cwd: project })) as { thread: { id: string } };
+      await request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: agentPrompt(a) }] });
+    }
+    await guarded(`${program.label}: the agents' turns`, done);
+    const seconds = (performance.now() - started) / 1000;
+    const lists = await probe.stop();
+    const failed = [...ended.values()].filter((status) => status !== 'completed');
+    if (mock.requests.length !== AGENTS * REQUESTS_PER_AGENT || failed.length > 0)
+      throw new Error(
+        `many-agents: ${program.label}: ${mock.requests.length} model requests of ${AGENTS * REQUESTS_PER_AGENT}; turns not completed: ${failed.join('; ')}\n${stderr.slice(-2000)}`,
+      );
+    const peakRssMiB = peakRss(child.pid);
+    child.stdin.end();
+    await guarded(`${program.label}: the app server's exit`, exited(child));
+    return { lists, peakRssMiB, seconds };
+  } finally {
+    child.kill('SIGKILL');
+    await mock.close();
+  }
+}
+
+const slowest = (lists: readonly ProbeAnswer[]): number => lists.reduce((m, a) => Math.max(m, a.ms), 0);
+const round = (v: number): number => Math.round(v * 10) / 10;
+
+/** "this build: 12 ms (runs 10, 14); baseline: …" for the values `f` gives of each program's runs. */
+function beside<T>(results: Map<string, T[]>, programs: Program[], f: (r: T) => number, unit: string): string {
+  return programs
+    .map((p) => {
+      const values = (results.get(p.label) ?? []).map(f);
+      const name = p.label === 'weft' ? 'this build' : 'baseline';
+      return `${name}: ${round(median(values))} ${unit} (runs ${values.map((v) => round(v)).join(', ')})`;
+    })
+    .join('; ');
+}
+
+/** The median over this build's runs. */
+function ours<T>(results: Map<string, T[]>, f: (r: T) => number): number {
+  return round(median((results.get('weft') ?? []).map(f)));
+}
+
+function serverRows(results: Map<string, AppServerResult[]>, programs: Program[]): Row[] {
+  const runs = results.get('weft') ?? [];
+  if (runs.length === 0) return [];
+  const waits = runs.flatMap((r) => r.lists.map((a) => a.ms));
+  return [
+    {
+      name: `${AGENTS} agents at once (app-server): slowest thread/list answer, one every 10 ms`,
+      value: ours(results, (r) => slowest(r.lists)),
+      unit: 'ms',
+      target: '≤ 50 ms',
+      note: `${beside(results, programs, (r) => slowest(r.lists), 'ms')}; this build: p99 ${round(percentile(waits, 99))} ms over ${waits.length} lists, turns took ${runs.map((r) => r.seconds.toFixed(1)).join(', ')} s`,
+    },
+    {
+      name: `${AGENTS} agents at once (app-server): peak RSS of the server`,
+      value: ours(results, (r) => r.peakRssMiB),
+      unit: 'MiB',
+      note: beside(results, programs, (r) => r.peakRssMiB, 'MiB'),
+    },
+  ];
+}
+
+function uiRows(results: Map<string, UiResult[]>, programs: Program[]): Row[] {
+  const runs = results.get('weft') ?? [];
+  if (runs.length === 0) return [];
+  const p95Frame = (r: UiResult): number => percentile(r.intervals, 95);
+  const p95Cpu = (r: UiResult): number => percentile(r.cpuMs, 95);
+  const frames = runs.map(
+    (r) =>
+      `${r.intervals.length} frames, median ${round(percentile(r.intervals, 50))} ms, max ${round(Math.max(...r.intervals))} ms`,
+  );
+  return [
+    {
+      name: `${AGENTS} agents streaming into the page (weft serve + Chromium): p95 frame interval`,
+      value: ours(results, p95Frame),
+      unit: 'ms',
+      target: '≤ 16.7 ms',
+      note: `${beside(results, programs, p95Frame, 'ms')}; this build: ${frames.join('; ')}`,
+    },
+    {
+      name: `${AGENTS} agents streaming into the page: p95 main-thread CPU per frame`,
+      value: ours(results, p95Cpu),
+      unit: 'ms',
+      target: '≤ 16.7 ms',
+      note: `${beside(results, programs, p95Cpu, 'ms')}; this build: max ${runs.map((r) => round(Math.max(...r.cpuMs))).join(', ')} ms`,
+    },
+    {
+      name: `${AGENTS} agents streaming into the page: slowest thread/list answer over a WebSocket beside it`,
+      value: ours(results, (r) => slowest(r.lists)),
+      unit: 'ms',
+      target: '≤ 50 ms',
+      note: `${beside(results, programs, (r) => slowest(r.lists), 'ms')}; the turns took ${runs.map((r) => r.seconds.toFixed(1)).join(', ')} s`,
+    },
+    {
+      name: `${AGENTS} agents streaming into the page: peak RSS of weft serve`,
+      value: ours(results, (r) => r.peakRssMiB),
+      unit: 'MiB',
+      note: beside(results, programs, (r) => r.peakRssMiB, 'MiB'),
+    },
+  ];
+}
+
+export default async function run(): Promise<{ title: string; rows: Row[]; notes: string[] }> {
+  const loadBefore = loadavg();
+  const work = join(ROOT, 'bench/.work/many-agents');
+  mkdirSync(work, { recursive: true });
+  const programs: Program[] = [{ label: 'weft', bin: join(ROOT, 'bin/weft.js') }];
+  if (BASELINE !== null) {
+    const bin = join(BASELINE, 'bin/weft.js');
+    if (!existsSync(join(BASELINE, 'dist/cli/cli.js')))
+      throw new Error(`WEFT_BASELINE ${BASELINE} is not built: run \`npm run build\` in it`);
+    programs.push({ label: 'baseline', bin });
+  }
+  const server = new Map<string, AppServerResult[]>();
+  const ui = new Map<string, UiResult[]>();
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      if (ONLY.includes('app-server'))
+        for (const p of programs)
+          server.set(p.label, [...(server.get(p.label) ?? []), await appServerRun(p, work, run)]);
+      if (ONLY.includes('ui'))
+        for (const p of programs) ui.set(p.label, [...(ui.get(p.label) ?? []), await uiRun(p, work)]);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const rows = [...serverRows(server, programs), ...uiRows(ui, programs)];
+  const loadAfter = loadavg();
+  return {
+    title: `Many agents (${AGENTS} busy threads on one host)`,
+    rows,
+    notes: [
+      `Each agent: one turn of ${WORK_SUMMARY}, a commentary streamed before each step (mock Responses server), sandboxed (workspace-write), checkpointed; the ${AGENTS} threads share one project, each writing its own folder.`,
+      `Values are medians over ${RUNS} runs; ${BASELINE === null ? 'WEFT_BASELINE was not set: this build only' : `"baseline" is ${BASELINE_LABEL}, built, run alternately with this build`}.`,
+      'List answers are timed by the client from the write of the request to the arrival of its answer (stdio for app-server, a WebSocket for serve). Frame intervals come from requestAnimationFrame, CPU per frame from a DevTools trace (ui-trace.ts); the page is the one the threads were started from, showing the last one.',
+      `Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after, on ${availableParallelism()} cores shared with other work running meanwhile: wall times include waiting for a core.`,
+    ],
+  };
+}
