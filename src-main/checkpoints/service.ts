@@ -58,8 +58,14 @@ export interface RestorePlanItem {
   unrestorable?: string;
 }
 
+/** A plan item about a folder: it goes back to a folder, or a folder goes away (not a file or link). */
+export function isFolder(item: Pick<RestorePlanItem, 'expected' | 'current' | 'target'>): boolean {
+  if (item.target !== null) return item.target.kind === 'dir';
+  return item.current?.kind === 'dir' || item.expected?.kind === 'dir';
+}
+
 export interface RestoreOutcome {
-  /** Paths written, created or removed (and found so once the restore was done). */
+  /** Files and links written, created or removed (and found so once the restore was done); not folders. */
   restored: string[];
   /** Paths of the plan left as they were, each with the reason. */
   notRestored: NotRestored[];
@@ -385,6 +391,9 @@ export class CheckpointService {
     }
     notRestored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const done = new Set(restored);
+    // Folders come and go with their files; what a restore says it restored is files and links, as the
+    // preview lists them.
+    const folders = new Set(active.filter((item) => isFolder(item)).map((item) => item.path));
     const notes = notRestored.map((item) => `${shown(item.path)}: not restored: ${item.reason}`);
     const record =
       scan.changes.length > 0
@@ -392,7 +401,7 @@ export class CheckpointService {
         : null;
     tracker.persistSoon();
     return {
-      restored,
+      restored: restored.filter((path) => !folders.has(path)),
       notRestored,
       overwritten: conflicts.filter((path) => done.has(path)),
       kept: [],

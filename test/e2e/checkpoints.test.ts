@@ -71,7 +71,7 @@ describe('checkpoints in the UI', () => {
       await redoBar.getByText('Restored 1 file.').waitFor();
       await e2e.screenshot('checkpoints-redo-bar-1400');
       await clickCentre(page, redoBar.getByRole('button', { name: 'Redo' }));
-      await redoBar.getByText('Put 1 file back as they were before the restore.').waitFor();
+      await redoBar.getByText('Put 1 file back as it was before the restore.').waitFor();
       expect(await redoBar.getByRole('button', { name: 'Redo' }).count()).toBe(0);
       expect(file('later.txt')).toBe('later\n');
 

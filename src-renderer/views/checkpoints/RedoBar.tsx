@@ -49,10 +49,12 @@ function Bar({ offer }: { offer: RedoOffer }) {
       <div className="redo-bar-text">
         <span>
           {offer.redone !== null
-            ? `Put ${offer.redone} ${offer.redone === 1 ? 'file' : 'files'} back as they were before the restore.`
+            ? offer.redone === 1
+              ? 'Put 1 file back as it was before the restore.'
+              : `Put ${offer.redone} files back as they were before the restore.`
             : conflicts !== null
               ? `Changed since the restore: ${conflicts.map(displayPath).join(', ')}. Overwrite them?`
-              : (error ?? `Restored ${offer.files} ${offer.files === 1 ? 'file' : 'files'}.`)}
+              : (error ?? restoredText(offer))}
         </span>
         <Details notRestored={offer.notRestored} stopped={offer.stopped} />
       </div>
@@ -77,6 +79,13 @@ function Bar({ offer }: { offer: RedoOffer }) {
       </button>
     </div>
   );
+}
+
+/** "Restored 2 files; kept 1 of yours as it is." */
+function restoredText(offer: RedoOffer): string {
+  const restored = `Restored ${offer.files === 0 ? 'no' : offer.files} ${offer.files === 1 ? 'file' : 'files'}`;
+  if (offer.kept === 0) return `${restored}.`;
+  return `${restored}; kept ${offer.kept} of yours as ${offer.kept === 1 ? 'it is' : 'they are'}.`;
 }
 
 /** The files left as they were (each with its reason) and the commands stopped before the restore. */
