@@ -1,7 +1,8 @@
 // What every modal dialog does with the keyboard: focus moves into it when it opens (to the element marked
 // `data-autofocus`, else the first control), Tab and Shift+Tab stay inside it, Esc closes it, and focus
-// returns to where it was when it closes.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+// returns to where it was when it closes. `useModalOpen` tells what must stay out of a dialog's way (the
+// toasts go behind the backdrop) that one is open.
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { RefObject } from 'react';
 
 const FOCUSABLE =
@@ -9,6 +10,21 @@ const FOCUSABLE =
 
 /** Open modals, innermost last: only the innermost one answers Esc and Tab. */
 const openModals: object[] = [];
+const modalListeners = new Set<() => void>();
+
+function modalsChanged(): void {
+  for (const listener of modalListeners) listener();
+}
+
+function subscribeModals(listener: () => void): () => void {
+  modalListeners.add(listener);
+  return () => modalListeners.delete(listener);
+}
+
+/** Whether a modal dialog is open now. */
+export function useModalOpen(): boolean {
+  return useSyncExternalStore(subscribeModals, () => openModals.length > 0);
+}
 
 function focusables(root: HTMLElement): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
@@ -32,6 +48,7 @@ export function useModal(ref: RefObject<HTMLElement | null>, onClose: () => void
     if (!root.contains(document.activeElement)) first.focus();
     const token = {};
     openModals.push(token);
+    modalsChanged();
     const onKey = (event: KeyboardEvent): void => {
       if (openModals[openModals.length - 1] !== token) return;
       if (event.key === 'Escape') {
@@ -71,6 +88,7 @@ export function useModal(ref: RefObject<HTMLElement | null>, onClose: () => void
     return () => {
       document.removeEventListener('keydown', onKey);
       openModals.splice(openModals.indexOf(token), 1);
+      modalsChanged();
       document.removeEventListener('focusin', onFocusIn);
       if (opener !== null && opener.isConnected) opener.focus();
     };

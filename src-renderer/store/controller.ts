@@ -28,7 +28,7 @@ import { reduceNotifications } from './reduce';
 import { isArchived, runningTurn, sandboxModeOf, sandboxPolicyOf, userMessagesWith } from './selectors';
 import { emptyAppData, type AppData } from './state';
 import { emptySettings, setData, setUi } from './store';
-import type { AppStore, SettingKey, Settings } from './store';
+import type { AppStore, SettingKey, Settings, ToastKind } from './store';
 import { listed, markUnarchived, setList, upsertThread } from './thread-list';
 import { newDraft } from './draft';
 
@@ -62,10 +62,10 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
   const get = () => store.getState();
 
-  const toast = (message: string): void => {
+  const toast = (message: string, kind: ToastKind = 'error'): void => {
     toastId += 1;
     const id = toastId;
-    setUi(store, (ui) => ({ toasts: [...ui.toasts, { id, message }].slice(-3) }));
+    setUi(store, (ui) => ({ toasts: [...ui.toasts, { id, message, kind }].slice(-3) }));
   };
 
   const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {

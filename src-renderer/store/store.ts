@@ -24,9 +24,13 @@ export interface Settings {
 
 export type SettingKey = keyof Settings;
 
+/** `info` goes by itself after a few seconds; `error` stays until dismissed. */
+export type ToastKind = 'info' | 'error';
+
 export interface Toast {
   id: number;
   message: string;
+  kind: ToastKind;
 }
 
 export interface UiState {
