@@ -28,7 +28,7 @@ import { reduceNotifications } from './reduce';
 import { isArchived, runningTurn, sandboxModeOf, sandboxPolicyOf, userMessagesWith } from './selectors';
 import { emptyAppData, type AppData } from './state';
 import { emptySettings, setData, setUi } from './store';
-import type { AppStore, SettingKey, Settings, ToastKind } from './store';
+import type { AppStore, SettingKey, Settings, SettingsSection, ToastKind } from './store';
 import { listed, markUnarchived, setList, upsertThread } from './thread-list';
 import { newDraft } from './draft';
 
@@ -647,7 +647,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     /** Any protocol request, for views that keep what it returns to themselves (Settings). */
     request: client.request.bind(client),
 
-    openSettings(section: 'providers' | null = null): void {
+    openSettings(section: SettingsSection | null = null): void {
       setUi(store, { settingsOpen: { section } });
       void refreshProviders();
     },

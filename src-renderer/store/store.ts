@@ -24,6 +24,9 @@ export interface Settings {
 
 export type SettingKey = keyof Settings;
 
+/** A section Settings can open at: its keys (providers) or the MCP servers. */
+export type SettingsSection = 'providers' | 'mcp';
+
 /** `info` goes by itself after a few seconds; `error` stays until dismissed. */
 export type ToastKind = 'info' | 'error';
 
@@ -56,7 +59,7 @@ export interface UiState {
   /** The project picker is open. */
   projectPicker: boolean;
   /** The Settings dialog is open (on this section, when one was asked for). */
-  settingsOpen: { section: 'providers' | null } | null;
+  settingsOpen: { section: SettingsSection | null } | null;
   /** Providers and whether each has a key; null until the server answered. */
   providers: WeftProviderListResult | null;
   /** Messages sent into a running turn that the conversation does not show yet (see `steering`). */

@@ -295,7 +295,7 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
             );
         return;
       case 'mcp':
-        controller.openSettings();
+        controller.openSettings('mcp');
         return;
       default:
         controller.toast(`/${name} is not available on this server.`, 'info');
@@ -400,6 +400,10 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void send();
+    } else if (event.key === 'Escape' && statusOpen) {
+      // The /status panel goes first; the next Esc stops a running turn.
+      event.preventDefault();
+      setStatusOpen(false);
     } else if (event.key === 'Escape' && running) {
       event.preventDefault();
       void controller.stop();
@@ -430,7 +434,10 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
           model={settings.model ?? 'default'}
           approvals={settings.approvalPolicy === null ? 'default' : APPROVAL_LABELS[settings.approvalPolicy]}
           sandbox={settings.sandbox === null ? 'default' : SANDBOX_LABELS[settings.sandbox]}
-          onClose={() => setStatusOpen(false)}
+          onClose={() => {
+            setStatusOpen(false);
+            input.current?.focus();
+          }}
         />
       )}
       {mentions.length > 0 && (

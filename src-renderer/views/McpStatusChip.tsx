@@ -1,5 +1,5 @@
 // A chip that says when MCP servers failed to start or exited; it opens Settings, where the MCP section
-// shows why (the server's last start log).
+// shows why (the server's last start log); Settings opens at that section.
 import { useController, useWeft } from '../store/app-context';
 
 export function McpStatusChip() {
@@ -14,7 +14,7 @@ export function McpStatusChip() {
         type="button"
         className="mcp-chip"
         title={names.map((n) => `${n}: ${failures[n] ?? ''}`).join('\n')}
-        onClick={() => controller.openSettings()}
+        onClick={() => controller.openSettings('mcp')}
       >
         {label}
       </button>
