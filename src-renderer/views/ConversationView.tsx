@@ -5,6 +5,7 @@ import { Icon, Spinner } from '../components/Icon';
 import { ItemRow } from '../components/items/ItemRow';
 import { TokenMeter } from '../components/TokenMeter';
 import { ChangesButton } from './changes/ChangesPanel';
+import { McpStatusChip } from './McpStatusChip';
 import { TerminalButton } from './TerminalButton';
 import { TurnEnd } from '../components/TurnEnd';
 import { VirtualList } from '../components/VirtualList';
@@ -255,6 +256,7 @@ function ThreadHeader({ threadId }: { threadId: string }) {
           </button>
         )}
       </div>
+      <McpStatusChip />
       <TerminalButton />
       <ChangesButton />
       <TokenMeter usage={usage} contextWindow={contextWindow} />
@@ -293,6 +295,7 @@ export function ConversationView() {
       <main className="main">
         <div className="main-header main-header-bare">
           <span className="spacer" />
+          <McpStatusChip />
           <TerminalButton />
           <ChangesButton />
         </div>
