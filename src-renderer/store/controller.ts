@@ -246,6 +246,8 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
           activeThreadId: null,
           searchTerm: '',
           searchResults: null,
+          searchSnippets: {},
+          searchCursor: 0,
           listsLoaded: false,
           recentProjects,
           projectPicker: false,
@@ -549,7 +551,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       setUi(store, { searchTerm: term });
       const cwd = get().data.cwd;
       if (term.trim() === '' || cwd === null) {
-        setUi(store, { searchResults: null });
+        setUi(store, { searchResults: null, searchSnippets: {}, searchCursor: 0 });
         return;
       }
       const [live, archived] = await Promise.all([
@@ -561,7 +563,26 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         ),
       ]);
       if (seq !== searchSeq) return;
-      setUi(store, { searchResults: [...(live?.data ?? []), ...(archived?.data ?? [])].map(listed) });
+      setUi(store, {
+        searchResults: [...(live?.data ?? []), ...(archived?.data ?? [])].map(listed),
+        searchSnippets: { ...live?.weftSnippets, ...archived?.weftSnippets },
+        searchCursor: 0,
+      });
+    },
+
+    moveSearchCursor(by: number): void {
+      const { searchResults, searchCursor } = get().ui;
+      if (searchResults === null || searchResults.length === 0) return;
+      const next = Math.min(searchResults.length - 1, Math.max(0, searchCursor + by));
+      if (next !== searchCursor) setUi(store, { searchCursor: next });
+    },
+
+    async openSearchResult(term: string): Promise<void> {
+      // Enter right after typing: the search the box is waiting to send goes first.
+      if (term !== get().ui.searchTerm) await this.search(term);
+      const { searchResults, searchCursor } = get().ui;
+      const thread = searchResults?.[searchCursor];
+      if (thread !== undefined) await this.selectThread(thread.id);
     },
 
     answerCommand(

@@ -45,6 +45,10 @@ export interface UiState {
   searchTerm: string;
   /** Results of the current search; null when the search box is empty. */
   searchResults: Thread[] | null;
+  /** For results matched in their messages: a line of the matching text, by thread id. */
+  searchSnippets: Record<string, string>;
+  /** The result ↓ / ↑ point at and Enter opens (an index into `searchResults`). */
+  searchCursor: number;
   listsLoaded: boolean;
   /** The server is building a new thread index: the lists are partial until it says they are whole. */
   indexing: boolean;
@@ -95,6 +99,8 @@ export function initialUi(recentProjects: string[] = []): UiState {
     loadingThreadId: null,
     searchTerm: '',
     searchResults: null,
+    searchSnippets: {},
+    searchCursor: 0,
     listsLoaded: false,
     indexing: false,
     models: [],
