@@ -65,7 +65,10 @@ export function isFolder(item: Pick<RestorePlanItem, 'expected' | 'current' | 't
 }
 
 export interface RestoreOutcome {
-  /** Files and links written, created or removed (and found so once the restore was done); not folders. */
+  /**
+   * Files and links written, created or removed, and found so once the restore was done, through the
+   * folders it wrote into (each still at its name); not folders.
+   */
   restored: string[];
   /** Paths of the plan left as they were, each with the reason. */
   notRestored: NotRestored[];
@@ -372,33 +375,28 @@ export class CheckpointService {
       hooks: request.hooks,
       thread: request.thread ?? null,
     });
-    const scan = await tracker.syncUnlocked(null);
-    // What the restore calls restored is what the look after it found: a path something else changed
-    // meanwhile (a process still writing in the project) is reported, not claimed.
-    const targets = new Map(active.map((item) => [item.path, item.target]));
-    const restored: string[] = [];
-    const notRestored = [...lost, ...applied.notRestored];
-    for (const path of applied.restored) {
-      const target = targets.get(path) ?? null;
-      const now = tracker.entry(path);
-      const same = target?.kind === 'dir' ? now?.kind === 'dir' : sameContent(now, target);
-      if (same) restored.push(path);
-      else
-        notRestored.push({
-          path,
-          reason: 'it changed while it was being restored (is a command still writing there?)',
-        });
-    }
-    notRestored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // The index follows the workspace; what the restore did is what applyRestore found through the
+    // folders it wrote into. A look by path cannot tell that: while a process moves folders it reads
+    // whatever the names lead to at that moment (outside the workspace, through a swapped-in symlink).
+    await tracker.syncUnlocked(null);
+    const byPath = new Map(active.map((item) => [item.path, item]));
+    const restored = applied.restored;
+    const notRestored = [...lost, ...applied.notRestored].sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+    );
     const done = new Set(restored);
     // Folders come and go with their files; what a restore says it restored is files and links, as the
     // preview lists them.
     const folders = new Set(active.filter((item) => isFolder(item)).map((item) => item.path));
     const notes = notRestored.map((item) => `${shown(item.path)}: not restored: ${item.reason}`);
+    // The record (what Redo takes back) holds the restore's own changes only: what another process
+    // changed meanwhile (a folder it moved, files it wrote) is not the restore's to take back.
+    const changes: Change[] = restored.flatMap((path) => {
+      const item = byPath.get(path);
+      return item === undefined ? [] : [{ path, before: item.current, after: item.target }];
+    });
     const record =
-      scan.changes.length > 0
-        ? this.append(request.threadId, null, null, 'restore', request.root, scan.changes, notes)
-        : null;
+      changes.length > 0 ? this.append(request.threadId, null, null, 'restore', request.root, changes, notes) : null;
     tracker.persistSoon();
     return {
       restored: restored.filter((path) => !folders.has(path)),

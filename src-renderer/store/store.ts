@@ -45,11 +45,15 @@ export interface UiState {
   searchTerm: string;
   /** Results of the current search; null when the search box is empty. */
   searchResults: Thread[] | null;
+  /** Where the search results go on; null when they are all shown. */
+  searchCursor: SearchCursor | null;
   /** For results matched in their messages: a line of the matching text, by thread id. */
   searchSnippets: Record<string, string>;
   /** The result ↓ / ↑ point at and Enter opens (an index into `searchResults`). */
-  searchCursor: number;
+  searchChosen: number;
   listsLoaded: boolean;
+  /** Where each thread list goes on (a `thread/list` cursor); null when the list is whole. */
+  listCursors: { live: string | null; archived: string | null };
   /** The server is building a new thread index: the lists are partial until it says they are whole. */
   indexing: boolean;
   models: ModelInfo[];
@@ -70,6 +74,12 @@ export interface UiState {
   steering: SteeringMessage[];
   /** Patch reviews closed with Esc, still waiting: the conversation offers to open them again (request ids). */
   reviewsSetAside: string[];
+}
+
+/** The next page of search results: of the live threads, or of the archived ones (null: their first). */
+export interface SearchCursor {
+  archived: boolean;
+  cursor: string | null;
 }
 
 /**
@@ -99,9 +109,11 @@ export function initialUi(recentProjects: string[] = []): UiState {
     loadingThreadId: null,
     searchTerm: '',
     searchResults: null,
+    searchCursor: null,
     searchSnippets: {},
-    searchCursor: 0,
+    searchChosen: 0,
     listsLoaded: false,
+    listCursors: { live: null, archived: null },
     indexing: false,
     models: [],
     settings: emptySettings,

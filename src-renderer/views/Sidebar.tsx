@@ -6,6 +6,7 @@ import { baseName } from '../components/format';
 import { Icon, Spinner } from '../components/Icon';
 import { threadTree } from '../store/selectors';
 import { useApp, useController, useWeft } from '../store/app-context';
+import { MoreThreads } from './MoreThreads';
 import { ThreadRow } from './ThreadRow';
 
 /** How the platform writes the Ctrl/Cmd modifier in shortcut hints. */
@@ -65,7 +66,7 @@ function SearchBox() {
             void controller.openSearchResult(value);
           } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && value.trim() !== '') {
             e.preventDefault();
-            controller.moveSearchCursor(e.key === 'ArrowDown' ? 1 : -1);
+            controller.moveSearchChoice(e.key === 'ArrowDown' ? 1 : -1);
           }
         }}
       />
@@ -82,7 +83,10 @@ function ThreadLists() {
   const archived = useWeft((s) => s.data.archived);
   const results = useWeft((s) => s.ui.searchResults);
   const snippets = useWeft((s) => s.ui.searchSnippets);
-  const cursor = useWeft((s) => s.ui.searchCursor);
+  const chosen = useWeft((s) => s.ui.searchChosen);
+  const moreResults = useWeft((s) => s.ui.searchCursor !== null);
+  const moreLive = useWeft((s) => s.ui.listCursors.live !== null);
+  const moreArchived = useWeft((s) => s.ui.listCursors.archived !== null);
   const term = useWeft((s) => s.ui.searchTerm);
   const loaded = useWeft((s) => s.ui.listsLoaded);
   const indexing = useWeft((s) => s.ui.indexing);
@@ -105,9 +109,10 @@ function ThreadLists() {
                 depth={0}
                 archived={archivedIds.includes(thread.id)}
                 now={now}
-                search={{ term, snippet: snippets[thread.id] ?? null, selected: i === cursor }}
+                search={{ term, snippet: snippets[thread.id] ?? null, selected: i === chosen }}
               />
             ))}
+            {moreResults && <MoreThreads list="results" shown={results.length} />}
           </ul>
         )}
       </nav>
@@ -135,6 +140,7 @@ function ThreadLists() {
           {threadTree(live).map((node) => (
             <ThreadRow key={node.thread.id} thread={node.thread} depth={node.depth} archived={false} now={now} />
           ))}
+          {moreLive && <MoreThreads list="live" shown={live.length} />}
         </ul>
       )}
       {archived.length > 0 && (
@@ -147,13 +153,17 @@ function ThreadLists() {
           >
             <Icon name={showArchived ? 'chevronDown' : 'chevronRight'} size={12} />
             Archived
-            <span className="count">{archived.length}</span>
+            <span className="count">
+              {archived.length}
+              {moreArchived ? '+' : ''}
+            </span>
           </button>
           {showArchived && (
             <ul className="thread-list" aria-label="Archived threads">
               {archived.map((thread) => (
                 <ThreadRow key={thread.id} thread={thread} depth={0} archived now={now} />
               ))}
+              {moreArchived && <MoreThreads list="archived" shown={archived.length} />}
             </ul>
           )}
         </div>
