@@ -58,10 +58,16 @@ export interface RestorePlanItem {
   unrestorable?: string;
 }
 
+/** A plan item about a folder: it goes back to a folder, or a folder goes away (not a file or link). */
+export function isFolder(item: Pick<RestorePlanItem, 'expected' | 'current' | 'target'>): boolean {
+  if (item.target !== null) return item.target.kind === 'dir';
+  return item.current?.kind === 'dir' || item.expected?.kind === 'dir';
+}
+
 export interface RestoreOutcome {
   /**
-   * Paths written, created or removed, and found so once the restore was done, through the folders it
-   * wrote into (each still at its name).
+   * Files and links written, created or removed, and found so once the restore was done, through the
+   * folders it wrote into (each still at its name); not folders.
    */
   restored: string[];
   /** Paths of the plan left as they were, each with the reason. */
@@ -379,6 +385,9 @@ export class CheckpointService {
       a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
     );
     const done = new Set(restored);
+    // Folders come and go with their files; what a restore says it restored is files and links, as the
+    // preview lists them.
+    const folders = new Set(active.filter((item) => isFolder(item)).map((item) => item.path));
     const notes = notRestored.map((item) => `${shown(item.path)}: not restored: ${item.reason}`);
     // The record (what Redo takes back) holds the restore's own changes only: what another process
     // changed meanwhile (a folder it moved, files it wrote) is not the restore's to take back.
@@ -390,7 +399,7 @@ export class CheckpointService {
       changes.length > 0 ? this.append(request.threadId, null, null, 'restore', request.root, changes, notes) : null;
     tracker.persistSoon();
     return {
-      restored,
+      restored: restored.filter((path) => !folders.has(path)),
       notRestored,
       overwritten: conflicts.filter((path) => done.has(path)),
       kept: [],

@@ -118,7 +118,8 @@ export async function runServeCommand(
     return 1;
   }
 
-  const url = values.cd === undefined ? server.url : `${server.url}&cwd=${encodeURIComponent(cwd)}`;
+  // The page opens on the project: `--cd`'s, else the folder `weft serve` was started in.
+  const url = `${server.url}&cwd=${encodeURIComponent(cwd)}`;
   process.stdout.write(`Weft is serving ${url}\n`);
   if (values.open) openInBrowser(url, log);
 

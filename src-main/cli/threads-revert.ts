@@ -63,7 +63,7 @@ export async function revertThread(
       });
       pending = outcome.pending;
       io.out(
-        `Restored ${outcome.restored.length} path(s) in ${read.thread.cwd}${outcome.overwritten.length > 0 ? `; overwrote (after saving them) ${outcome.overwritten.map(displayPath).join(', ')}` : ''}.`,
+        `Restored ${outcome.restored.length} file(s) in ${read.thread.cwd}${outcome.overwritten.length > 0 ? `; overwrote (after saving them) ${outcome.overwritten.map(displayPath).join(', ')}` : ''}.`,
       );
       for (const item of outcome.notRestored) io.out(`  ${displayPath(item.path)}: not restored: ${item.reason}`);
       for (const note of outcome.notes) io.out(`  ${note}`);

@@ -245,6 +245,14 @@ export async function commit(root: string, message: string, amend: boolean): Pro
   return { sha, branch, summary: out.stdout.split('\n')[0]?.trim() ?? '' };
 }
 
+/** HEAD's commit and its whole message; null when the branch has no commit yet. */
+export async function lastCommit(root: string): Promise<{ sha: string; message: string } | null> {
+  const head = await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD'], { okExitCodes: [1] });
+  if (head.exitCode !== 0) return null;
+  const { stdout } = await git(root, ['log', '-1', '--format=%B', 'HEAD']);
+  return { sha: head.stdout.trim(), message: stdout.replace(/\n+$/, '') };
+}
+
 /** The staged diff, for a commit message (bounded: the model needs the gist, not every byte). */
 export async function stagedDiff(
   root: string,

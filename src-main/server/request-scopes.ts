@@ -65,6 +65,7 @@ const SCOPES: { readonly [M in ClientRequestMethod]: QueueMode | null } = {
   'weft/git/discard/list': null,
   'weft/git/discard/restore': null,
   'weft/git/commit': null,
+  'weft/git/lastCommit': null,
   'weft/git/commitMessage': null,
   'weft/git/push': null,
   'weft/git/branches': null,

@@ -1,7 +1,7 @@
 // An MCP tool call as an `mcpToolCall` item: approval (per server and per tool, the tool's annotations,
 // remembered rules, session memory) → the call with its progress → the result for the model.
 import type { McpToolCallItem } from '../../src-preload/protocol';
-import { ServerRequests } from '../../src-preload/protocol';
+import { MCP_TOOL_APPROVAL, ServerRequests } from '../../src-preload/protocol';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
 import type { SafetyServices } from './safety-services';
@@ -19,10 +19,12 @@ export function mcpRulePattern(server: string, tool: string): string[] {
   return ['@mcp', server, tool];
 }
 
-const ALLOW_ONCE = 'Allow';
-const ALLOW_SESSION = 'Allow for this session';
-const ALLOW_ALWAYS = 'Always allow this tool';
-const DECLINE = 'Decline';
+const {
+  allow: ALLOW_ONCE,
+  allowForSession: ALLOW_SESSION,
+  allowAlways: ALLOW_ALWAYS,
+  decline: DECLINE,
+} = MCP_TOOL_APPROVAL;
 
 type Verdict = 'run' | 'declined' | 'cancelled' | { refused: string };
 
@@ -45,8 +47,7 @@ async function decide(safety: SafetyServices, ctx: ToolContext, req: McpCallRequ
   if (ctx.policy.approvalPolicy === 'never')
     return { refused: `${req.server}/${req.tool} needs approval, and the approval policy is "never"` };
 
-  const destructive =
-    req.annotations?.destructiveHint === true ? ' The server says this tool may change or delete things.' : '';
+  const destructive = req.annotations?.destructiveHint === true ? ` ${MCP_TOOL_APPROVAL.destructiveNote}` : '';
   const args = JSON.stringify(req.arguments);
   const raw = await ctx.sendRequest(
     {
@@ -57,8 +58,8 @@ async function decide(safety: SafetyServices, ctx: ToolContext, req: McpCallRequ
         itemId,
         questions: [
           {
-            id: 'approval',
-            header: 'MCP tool',
+            id: MCP_TOOL_APPROVAL.questionId,
+            header: MCP_TOOL_APPROVAL.header,
             question: `Allow the MCP server "${req.server}" to run its tool "${req.tool}" with ${args.length > 400 ? `${args.slice(0, 400)}…` : args}?${destructive}`,
             isOther: false,
             isSecret: false,
@@ -75,7 +76,7 @@ async function decide(safety: SafetyServices, ctx: ToolContext, req: McpCallRequ
     ctx.signal,
   );
   const parsed = ServerRequests['item/tool/requestUserInput'].result.safeParse(raw);
-  const choice = parsed.success ? parsed.data.answers['approval']?.answers[0] : undefined;
+  const choice = parsed.success ? parsed.data.answers[MCP_TOOL_APPROVAL.questionId]?.answers[0] : undefined;
   switch (choice) {
     case ALLOW_ONCE:
       return 'run';

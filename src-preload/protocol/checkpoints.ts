@@ -41,7 +41,8 @@ export const CheckpointConflictData = z.object({
 export type CheckpointConflictData = z.infer<typeof CheckpointConflictData>;
 
 /**
- * What a file restore did: paths written/created/removed, paths overwritten by force, paths left as they
+ * What a file restore did: files and links written/created/removed (`restored`; the folders made or
+ * removed with them are not listed), paths overwritten by force, paths left as they
  * were because the request kept them (`weftKeepFiles`), paths that could not be restored with the reason
  * (the others are restored all the same), the commands the agent had left running that were stopped
  * first (so they could not change files during the restore), notes for people. Paths are

@@ -48,8 +48,9 @@ export type WeftForksCompareResult = z.infer<typeof WeftForksCompareResult>;
 
 /**
  * Removes a fork's folder (a worktree: `git worktree remove`; its branch is kept). Work there that is
- * nowhere else (uncommitted changes in a worktree, changed files in a copy) is listed in `uncommitted`
- * and stops the removal unless `force`. `dryRun` only lists.
+ * nowhere else (uncommitted changes in a worktree, files changed since the base in a copy, either one
+ * only when the parent's folder does not hold that file as it is) is listed in `uncommitted` and stops the
+ * removal unless `force`. `dryRun` only lists.
  */
 export const WeftForksRemoveParams = z.object({
   threadId: z.string().min(1),

@@ -4,6 +4,22 @@
 import { z } from 'zod';
 import { JsonValue } from './common';
 
+/**
+ * An MCP tool call waiting for the person's yes is asked as `item/tool/requestUserInput` whose `itemId` is
+ * the call's `mcpToolCall` item and whose one question has this id, these option labels as answers, and
+ * `destructiveNote` at the end of its text when the server says the tool may change or delete things.
+ * Clients that know it draw an approval; the others show the question.
+ */
+export const MCP_TOOL_APPROVAL = {
+  questionId: 'approval',
+  header: 'MCP tool',
+  allow: 'Allow',
+  allowForSession: 'Allow for this session',
+  allowAlways: 'Always allow this tool',
+  decline: 'Decline',
+  destructiveNote: 'The server says this tool may change or delete things.',
+} as const;
+
 export const McpServerStartupState = z.enum(['starting', 'ready', 'failed', 'cancelled']);
 export type McpServerStartupState = z.infer<typeof McpServerStartupState>;
 

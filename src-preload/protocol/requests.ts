@@ -152,6 +152,11 @@ export const ThreadListResult = z.object({
    * them all. Omitted otherwise.
    */
   weftIndexing: z.boolean().optional(),
+  /**
+   * Weft, with `searchTerm`: by thread id, a line of the first user or agent message holding every word of
+   * the search, cut around the first word (threads matched by their name only have none).
+   */
+  weftSnippets: z.record(z.string(), z.string()).optional(),
 });
 export type ThreadListResult = z.infer<typeof ThreadListResult>;
 

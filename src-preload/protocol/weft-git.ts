@@ -173,6 +173,16 @@ export type WeftGitCommitParams = z.infer<typeof WeftGitCommitParams>;
 export const WeftGitCommitResult = z.object({ sha: z.string(), branch: z.string().nullable(), summary: z.string() });
 export type WeftGitCommitResult = z.infer<typeof WeftGitCommitResult>;
 
+/** The commit HEAD names, for "Amend last commit" to start from its message. */
+export const WeftGitLastCommitParams = z.object({ cwd: AbsolutePath });
+export type WeftGitLastCommitParams = z.infer<typeof WeftGitLastCommitParams>;
+
+/** `commit` null: the branch has no commit yet. `message`: the whole message, as git keeps it. */
+export const WeftGitLastCommitResult = z.object({
+  commit: z.object({ sha: z.string(), message: z.string() }).nullable(),
+});
+export type WeftGitLastCommitResult = z.infer<typeof WeftGitLastCommitResult>;
+
 /** Asks the model for a commit message describing the staged diff. `threadId`: use that thread's model and provider. */
 export const WeftGitCommitMessageParams = z.object({ cwd: AbsolutePath, threadId: z.string().nullish() });
 export type WeftGitCommitMessageParams = z.infer<typeof WeftGitCommitMessageParams>;

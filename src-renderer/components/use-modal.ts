@@ -1,7 +1,9 @@
 // What every modal dialog does with the keyboard: focus moves into it when it opens (to the element marked
-// `data-autofocus`, else the first control), Tab and Shift+Tab stay inside it, Esc closes it, and focus
-// returns to where it was when it closes.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+// `data-autofocus`, else the first control; to the dialog itself while the marked one is disabled, and to
+// it once enabled), Tab and Shift+Tab stay inside it, Esc closes it, and focus
+// returns to where it was when it closes. `useModalOpen` tells what must stay out of a dialog's way (the
+// toasts go behind the backdrop) that one is open.
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { RefObject } from 'react';
 
 const FOCUSABLE =
@@ -9,6 +11,21 @@ const FOCUSABLE =
 
 /** Open modals, innermost last: only the innermost one answers Esc and Tab. */
 const openModals: object[] = [];
+const modalListeners = new Set<() => void>();
+
+function modalsChanged(): void {
+  for (const listener of modalListeners) listener();
+}
+
+function subscribeModals(listener: () => void): () => void {
+  modalListeners.add(listener);
+  return () => modalListeners.delete(listener);
+}
+
+/** Whether a modal dialog is open now. */
+export function useModalOpen(): boolean {
+  return useSyncExternalStore(subscribeModals, () => openModals.length > 0);
+}
 
 function focusables(root: HTMLElement): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
@@ -28,10 +45,22 @@ export function useModal(ref: RefObject<HTMLElement | null>, onClose: () => void
   useEffect(() => {
     const root = ref.current;
     if (root === null) return;
-    const first = root.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(root)[0] ?? root;
-    if (!root.contains(document.activeElement)) first.focus();
+    // The element marked `data-autofocus` may be disabled until the dialog has loaded (a Restore button
+    // waiting for its preview): the dialog holds the focus meanwhile, and it moves there once enabled.
+    const marked = root.querySelector<HTMLElement>('[data-autofocus]');
+    const usable = (el: HTMLElement | null): el is HTMLElement => el !== null && !el.matches(':disabled');
+    const first = (): HTMLElement => (usable(marked) ? marked : (focusables(root)[0] ?? root));
+    if (!root.contains(document.activeElement)) (usable(marked) || marked === null ? first() : root).focus();
+    const enabled = new MutationObserver(() => {
+      if (!usable(marked)) return;
+      enabled.disconnect();
+      if (document.activeElement === root || !root.contains(document.activeElement)) marked.focus();
+    });
+    if (marked !== null && !usable(marked))
+      enabled.observe(marked, { attributes: true, attributeFilter: ['disabled'] });
     const token = {};
     openModals.push(token);
+    modalsChanged();
     const onKey = (event: KeyboardEvent): void => {
       if (openModals[openModals.length - 1] !== token) return;
       if (event.key === 'Escape') {
@@ -65,12 +94,14 @@ export function useModal(ref: RefObject<HTMLElement | null>, onClose: () => void
     // Focus that lands outside (a click on the backdrop, a script) is brought back in.
     const onFocusIn = (event: FocusEvent): void => {
       if (openModals[openModals.length - 1] !== token) return;
-      if (event.target instanceof Node && !root.contains(event.target)) first.focus();
+      if (event.target instanceof Node && !root.contains(event.target)) first().focus();
     };
     document.addEventListener('focusin', onFocusIn);
     return () => {
+      enabled.disconnect();
       document.removeEventListener('keydown', onKey);
       openModals.splice(openModals.indexOf(token), 1);
+      modalsChanged();
       document.removeEventListener('focusin', onFocusIn);
       if (opener !== null && opener.isConnected) opener.focus();
     };

@@ -23,6 +23,8 @@ export interface RedoOffer {
   threadId: string;
   /** Files the restore changed (0: nothing to redo, the bar only reports). */
   files: number;
+  /** Files left as the user had them ("Keep mine"). */
+  kept: number;
   /** Files the last restore (or redo) could not put back, with the reason. */
   notRestored: FileNotRestored[];
   /** Commands the agent had left running, stopped before the files were touched. */

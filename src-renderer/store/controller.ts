@@ -29,7 +29,7 @@ import { reduceNotifications } from './reduce';
 import { isArchived, runningTurn, sandboxModeOf, sandboxPolicyOf, userMessagesWith } from './selectors';
 import { emptyAppData } from './state';
 import { emptySettings, setData, setUi } from './store';
-import type { AppStore, SettingKey, Settings } from './store';
+import type { AppStore, SettingKey, Settings, SettingsSection, ToastKind } from './store';
 import { listed, markUnarchived, upsertThread } from './thread-list';
 import { newDraft } from './draft';
 
@@ -65,10 +65,10 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
   const get = () => store.getState();
 
-  const toast = (message: string): void => {
+  const toast = (message: string, kind: ToastKind = 'error'): void => {
     toastId += 1;
     const id = toastId;
-    setUi(store, (ui) => ({ toasts: [...ui.toasts, { id, message }].slice(-3) }));
+    setUi(store, (ui) => ({ toasts: [...ui.toasts, { id, message, kind }].slice(-3) }));
   };
 
   const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
@@ -284,6 +284,8 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
           searchTerm: '',
           searchResults: null,
           searchCursor: null,
+          searchSnippets: {},
+          searchChosen: 0,
           listsLoaded: false,
           listCursors: { live: null, archived: null },
           recentProjects,
@@ -589,6 +591,21 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
 
     search: lists.search,
 
+    moveSearchChoice(by: number): void {
+      const { searchResults, searchChosen } = get().ui;
+      if (searchResults === null || searchResults.length === 0) return;
+      const next = Math.min(searchResults.length - 1, Math.max(0, searchChosen + by));
+      if (next !== searchChosen) setUi(store, { searchChosen: next });
+    },
+
+    async openSearchResult(term: string): Promise<void> {
+      // Enter right after typing: the search the box is waiting to send goes first.
+      if (term !== get().ui.searchTerm) await this.search(term);
+      const { searchResults, searchChosen } = get().ui;
+      const thread = searchResults?.[searchChosen];
+      if (thread !== undefined) await this.selectThread(thread.id);
+    },
+
     answerCommand(
       request: Extract<IncomingServerRequest, { method: 'item/commandExecution/requestApproval' }>,
       decision: CommandExecutionApprovalDecision,
@@ -672,7 +689,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     /** Any protocol request, for views that keep what it returns to themselves (Settings). */
     request: client.request.bind(client),
 
-    openSettings(section: 'providers' | null = null): void {
+    openSettings(section: SettingsSection | null = null): void {
       setUi(store, { settingsOpen: { section } });
       void refreshProviders();
     },

@@ -18,6 +18,8 @@ interface Page {
   data: Thread[];
   nextCursor: string | null;
   indexing: boolean;
+  /** A search's matching text by thread id (`weftSnippets`). */
+  snippets: Record<string, string>;
 }
 
 /** The folders whose threads the project lists: its own, then its forks' (one string when alone). */
@@ -37,7 +39,12 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
       client.request('thread/list', { ...params, limit: LIST_PAGE, ...(cursor === null ? {} : { cursor }) }),
     );
     if (result === undefined) return undefined;
-    return { data: result.data, nextCursor: result.nextCursor, indexing: result.weftIndexing === true };
+    return {
+      data: result.data,
+      nextCursor: result.nextCursor,
+      indexing: result.weftIndexing === true,
+      snippets: result.weftSnippets ?? {},
+    };
   };
 
   /** Pages from the first until at least `atLeast` threads came (or the list ended). */
@@ -123,18 +130,20 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
     cwd: string,
     term: string,
     cursor: SearchCursor,
-  ): Promise<{ data: Thread[]; next: SearchCursor | null } | undefined> => {
+  ): Promise<{ data: Thread[]; snippets: Record<string, string>; next: SearchCursor | null } | undefined> => {
     const folders = projectFolders(cwd, get().data.forks);
     const params = (archived: boolean): ThreadListParams => ({ cwd: folders, searchTerm: term, archived });
     const found = await page('Search failed', params(cursor.archived), cursor.cursor);
     if (found === undefined) return undefined;
+    const { snippets } = found;
     if (found.nextCursor !== null)
-      return { data: found.data, next: { archived: cursor.archived, cursor: found.nextCursor } };
-    if (cursor.archived) return { data: found.data, next: null };
+      return { data: found.data, snippets, next: { archived: cursor.archived, cursor: found.nextCursor } };
+    if (cursor.archived) return { data: found.data, snippets, next: null };
     const archived = await page('Search failed', params(true), null);
-    if (archived === undefined) return { data: found.data, next: null };
+    if (archived === undefined) return { data: found.data, snippets, next: null };
     return {
       data: [...found.data, ...archived.data],
+      snippets: { ...snippets, ...archived.snippets },
       next: archived.nextCursor === null ? null : { archived: true, cursor: archived.nextCursor },
     };
   };
@@ -144,12 +153,17 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
     setUi(store, { searchTerm: term });
     const cwd = get().data.cwd;
     if (term.trim() === '' || cwd === null) {
-      setUi(store, { searchResults: null, searchCursor: null });
+      setUi(store, { searchResults: null, searchCursor: null, searchSnippets: {}, searchChosen: 0 });
       return;
     }
     const found = await searchPage(cwd, term.trim(), { archived: false, cursor: null });
     if (seq !== searchSeq) return;
-    setUi(store, { searchResults: (found?.data ?? []).map(listed), searchCursor: found?.next ?? null });
+    setUi(store, {
+      searchResults: (found?.data ?? []).map(listed),
+      searchCursor: found?.next ?? null,
+      searchSnippets: found?.snippets ?? {},
+      searchChosen: 0,
+    });
   };
 
   /** The next page of search results, appended (nothing when they are all shown). */
@@ -165,7 +179,11 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
       setUi(store, (now) => {
         const shown = new Set((now.searchResults ?? []).map((t) => t.id));
         const added = found.data.filter((t) => !shown.has(t.id)).map(listed);
-        return { searchResults: [...(now.searchResults ?? []), ...added], searchCursor: found.next };
+        return {
+          searchResults: [...(now.searchResults ?? []), ...added],
+          searchCursor: found.next,
+          searchSnippets: { ...now.searchSnippets, ...found.snippets },
+        };
       });
     } finally {
       loadingMore.delete('results');

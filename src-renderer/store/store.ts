@@ -24,9 +24,16 @@ export interface Settings {
 
 export type SettingKey = keyof Settings;
 
+/** A section Settings can open at: its keys (providers) or the MCP servers. */
+export type SettingsSection = 'providers' | 'mcp';
+
+/** `info` goes by itself after a few seconds; `error` stays until dismissed. */
+export type ToastKind = 'info' | 'error';
+
 export interface Toast {
   id: number;
   message: string;
+  kind: ToastKind;
 }
 
 export interface UiState {
@@ -40,6 +47,10 @@ export interface UiState {
   searchResults: Thread[] | null;
   /** Where the search results go on; null when they are all shown. */
   searchCursor: SearchCursor | null;
+  /** For results matched in their messages: a line of the matching text, by thread id. */
+  searchSnippets: Record<string, string>;
+  /** The result ↓ / ↑ point at and Enter opens (an index into `searchResults`). */
+  searchChosen: number;
   listsLoaded: boolean;
   /** Where each thread list goes on (a `thread/list` cursor); null when the list is whole. */
   listCursors: { live: string | null; archived: string | null };
@@ -56,7 +67,7 @@ export interface UiState {
   /** The project picker is open. */
   projectPicker: boolean;
   /** The Settings dialog is open (on this section, when one was asked for). */
-  settingsOpen: { section: 'providers' | null } | null;
+  settingsOpen: { section: SettingsSection | null } | null;
   /** Providers and whether each has a key; null until the server answered. */
   providers: WeftProviderListResult | null;
   /** Messages sent into a running turn that the conversation does not show yet (see `steering`). */
@@ -99,6 +110,8 @@ export function initialUi(recentProjects: string[] = []): UiState {
     searchTerm: '',
     searchResults: null,
     searchCursor: null,
+    searchSnippets: {},
+    searchChosen: 0,
     listsLoaded: false,
     listCursors: { live: null, archived: null },
     indexing: false,

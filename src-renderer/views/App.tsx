@@ -12,7 +12,6 @@ import { ProjectConfigPrompt } from './ProjectConfigPrompt';
 import { ProjectPicker, Welcome } from './ProjectPicker';
 import { CheckpointLayer } from './checkpoints/CheckpointLayer';
 import { LiveRegion } from './LiveRegion';
-import { McpStatusChip } from './McpStatusChip';
 import { useAttentionNotifications } from './notifications';
 import { SettingsDialog } from './settings/SettingsDialog';
 import { Sidebar, SHORTCUT_MOD } from './Sidebar';
@@ -112,7 +111,6 @@ export function App() {
             )}
             <ConnectionBanner />
             <CheckpointLayer />
-            <McpStatusChip />
             <ConversationView />
             {terminal.started && (
               <Suspense fallback={null}>

@@ -1,6 +1,9 @@
 // App-wide notices: the connection banner, toasts, and server warnings.
+import { useEffect, useRef, useState } from 'react';
 import { Icon, Spinner } from '../components/Icon';
+import { useModalOpen } from '../components/use-modal';
 import { useController, useWeft } from '../store/app-context';
+import type { Toast } from '../store/store';
 
 export function ConnectionBanner() {
   const controller = useController();
@@ -48,32 +51,81 @@ export function ConnectionBanner() {
   }
 }
 
-export function Toasts() {
+/** How long a notice that only informs stays, counted while the pointer and the focus are elsewhere. */
+const INFO_MS = 5000;
+/** Left again after being pointed at, a notice stays at least this long. */
+const INFO_AFTER_PAUSE_MS = 1500;
+
+function ToastItem({ toast }: { toast: Toast }) {
   const controller = useController();
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const remaining = useRef(INFO_MS);
+  const paused = hovered || focused;
+  useEffect(() => {
+    if (toast.kind !== 'info' || paused) return;
+    const started = Date.now();
+    const timer = window.setTimeout(() => controller.dismissToast(toast.id), remaining.current);
+    return () => {
+      window.clearTimeout(timer);
+      remaining.current = Math.max(INFO_AFTER_PAUSE_MS, remaining.current - (Date.now() - started));
+    };
+  }, [controller, toast.id, toast.kind, paused]);
+  return (
+    <div
+      className={`toast toast-${toast.kind}`}
+      role={toast.kind === 'error' ? 'alert' : 'status'}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => {
+        if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setFocused(false);
+      }}
+    >
+      <Icon name={toast.kind === 'error' ? 'alert' : 'info'} size={14} />
+      <span>{toast.message}</span>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Dismiss"
+        onClick={() => controller.dismissToast(toast.id)}
+      >
+        <Icon name="x" size={12} />
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Notices in the window's corner: server warnings and toasts. A notice that only informs goes by itself
+ * (not while pointed at or focused); errors and warnings stay until dismissed. While a modal dialog is
+ * open they sit behind its backdrop, so they never cover the dialog or take its clicks.
+ */
+export function Toasts() {
   const toasts = useWeft((s) => s.ui.toasts);
   const warnings = useWeft((s) => s.data.warnings);
-  if (toasts.length === 0 && warnings.length === 0) return null;
+  const underModal = useModalOpen();
+  const [dismissed, setDismissed] = useState<readonly string[]>([]);
+  const shown = warnings.filter((warning) => !dismissed.includes(warning.message));
+  if (toasts.length === 0 && shown.length === 0) return null;
   return (
-    <div className="toasts">
-      {warnings.map((warning, i) => (
-        <div key={`w${i}`} className="toast toast-warn" role="status">
+    <div className={`toasts${underModal ? ' is-under-modal' : ''}`}>
+      {shown.map((warning) => (
+        <div key={warning.message} className="toast toast-warn" role="status">
           <Icon name="alert" size={14} />
           <span>{warning.message}</span>
-        </div>
-      ))}
-      {toasts.map((toast) => (
-        <div key={toast.id} className="toast" role="alert">
-          <Icon name="alert" size={14} />
-          <span>{toast.message}</span>
           <button
             type="button"
             className="icon-button"
             aria-label="Dismiss"
-            onClick={() => controller.dismissToast(toast.id)}
+            onClick={() => setDismissed((list) => [...list, warning.message])}
           >
             <Icon name="x" size={12} />
           </button>
         </div>
+      ))}
+      {toasts.map((toast) => (
+        <ToastItem key={toast.id} toast={toast} />
       ))}
     </div>
   );

@@ -242,7 +242,7 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
     const last = conversation?.turnIds[conversation.turnIds.length - 1];
     switch (name) {
       case 'compact':
-        if (threadId === null) controller.toast('Nothing to compact yet: start a thread first.');
+        if (threadId === null) controller.toast('Nothing to compact yet: start a thread first.', 'info');
         else
           await controller
             .request('thread/compact/start', { threadId })
@@ -252,12 +252,12 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
         return;
       case 'undo':
         // The same preview as the turn's "Undo this turn": what would change, conflicts, then confirm.
-        if (threadId === null || last === undefined) controller.toast('Nothing to undo yet.');
-        else if (running) controller.toast('Wait for the turn to finish (or stop it) before undoing it.');
+        if (threadId === null || last === undefined) controller.toast('Nothing to undo yet.', 'info');
+        else if (running) controller.toast('Wait for the turn to finish (or stop it) before undoing it.', 'info');
         else openRestore({ threadId, beforeTurnId: last, kind: 'undo', dropped: 1 });
         return;
       case 'fork':
-        if (threadId === null) controller.toast('Nothing to fork yet: start a thread first.');
+        if (threadId === null) controller.toast('Nothing to fork yet: start a thread first.', 'info');
         else await controller.fork(threadId);
         return;
       case 'model':
@@ -281,12 +281,12 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
         return;
       case 'diff': {
         const withDiff = conversation?.turnIds.findLast((id) => conversation.turns[id]?.diff);
-        if (threadId === null || withDiff === undefined) controller.toast('No changes in this thread yet.');
+        if (threadId === null || withDiff === undefined) controller.toast('No changes in this thread yet.', 'info');
         else controller.showTurnDiff(threadId, withDiff);
         return;
       }
       case 'review':
-        if (threadId === null) controller.toast('Nothing to review in: start a thread first.');
+        if (threadId === null) controller.toast('Nothing to review in: start a thread first.', 'info');
         else
           await controller
             .request('review/start', { threadId, target: { type: 'uncommittedChanges' } })
@@ -295,10 +295,10 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
             );
         return;
       case 'mcp':
-        controller.openSettings();
+        controller.openSettings('mcp');
         return;
       default:
-        controller.toast(`/${name} is not available on this server.`);
+        controller.toast(`/${name} is not available on this server.`, 'info');
     }
   };
 
@@ -400,6 +400,10 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void send();
+    } else if (event.key === 'Escape' && statusOpen) {
+      // The /status panel goes first; the next Esc stops a running turn.
+      event.preventDefault();
+      setStatusOpen(false);
     } else if (event.key === 'Escape' && running) {
       event.preventDefault();
       void controller.stop();
@@ -430,7 +434,10 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
           model={settings.model ?? 'default'}
           approvals={settings.approvalPolicy === null ? 'default' : APPROVAL_LABELS[settings.approvalPolicy]}
           sandbox={settings.sandbox === null ? 'default' : SANDBOX_LABELS[settings.sandbox]}
-          onClose={() => setStatusOpen(false)}
+          onClose={() => {
+            setStatusOpen(false);
+            input.current?.focus();
+          }}
         />
       )}
       {mentions.length > 0 && (

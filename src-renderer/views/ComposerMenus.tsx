@@ -116,7 +116,7 @@ function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** `/status`: the thread's token use, how full the context is, and the limits that apply. */
+/** `/status`: the thread's token use, how full the context is, and the limits that apply. Esc closes it. */
 export function StatusPanel({
   conversation,
   model,
@@ -140,7 +140,16 @@ export function StatusPanel({
         ? `${count(inContext ?? 0)} tokens`
         : `${count(inContext)} of ${count(window)} tokens (${Math.round((inContext / window) * 100)}%)`;
   return (
-    <section className="status-panel" aria-label="Status">
+    <section
+      className="status-panel"
+      aria-label="Status"
+      onKeyDown={(event) => {
+        // Esc closes it also when the focus is on its own button.
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onClose();
+      }}
+    >
       <dl>
         <dt>Model</dt>
         <dd>{model}</dd>

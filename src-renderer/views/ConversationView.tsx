@@ -5,6 +5,7 @@ import { Icon, Spinner } from '../components/Icon';
 import { ItemRow } from '../components/items/ItemRow';
 import { TokenMeter } from '../components/TokenMeter';
 import { ChangesButton } from './changes/ChangesPanel';
+import { McpStatusChip } from './McpStatusChip';
 import { TerminalButton } from './TerminalButton';
 import { TurnEnd } from '../components/TurnEnd';
 import { VirtualList } from '../components/VirtualList';
@@ -15,6 +16,7 @@ import { conversationRows } from '../store/rows';
 import type { Row, RowsCache } from '../store/rows';
 import { findThread, isArchived, runningTurn, threadTitle, userMessagesWith } from '../store/selectors';
 import { CommandApproval } from './approvals/CommandApproval';
+import { mcpApprovalCall, McpToolApproval } from './approvals/McpToolApproval';
 import { ReviewChanges } from './approvals/ReviewChanges';
 import { UserInputDialog } from './approvals/UserInputRequest';
 import { Composer } from './Composer';
@@ -41,6 +43,15 @@ function PendingRequest({ threadId }: { threadId: string }) {
   const controller = useController();
   const request = useWeft((s) => firstRequestFor(s.data, threadId));
   const setAside = useWeft((s) => request !== null && s.ui.reviewsSetAside.includes(String(request.id)));
+  // A question that asks for an MCP tool call's approval is drawn as an approval.
+  const mcpCall = useWeft((s) =>
+    request?.method === 'item/tool/requestUserInput'
+      ? mcpApprovalCall(
+          request,
+          s.data.conversations[threadId]?.turns[request.params.turnId]?.items[request.params.itemId]?.item,
+        )
+      : null,
+  );
   if (request === null) return null;
   switch (request.method) {
     case 'item/commandExecution/requestApproval':
@@ -62,7 +73,11 @@ function PendingRequest({ threadId }: { threadId: string }) {
         <ReviewChanges key={String(request.id)} request={request} />
       );
     case 'item/tool/requestUserInput':
-      return <UserInputDialog key={String(request.id)} request={request} />;
+      return mcpCall !== null ? (
+        <McpToolApproval key={String(request.id)} request={request} call={mcpCall} />
+      ) : (
+        <UserInputDialog key={String(request.id)} request={request} />
+      );
   }
 }
 
@@ -241,6 +256,7 @@ function ThreadHeader({ threadId }: { threadId: string }) {
           </button>
         )}
       </div>
+      <McpStatusChip />
       <TerminalButton />
       <ChangesButton />
       <TokenMeter usage={usage} contextWindow={contextWindow} />
@@ -279,6 +295,7 @@ export function ConversationView() {
       <main className="main">
         <div className="main-header main-header-bare">
           <span className="spacer" />
+          <McpStatusChip />
           <TerminalButton />
           <ChangesButton />
         </div>

@@ -5,6 +5,7 @@ import { baseName } from '../components/format';
 import { Icon } from '../components/Icon';
 import { useModal } from '../components/use-modal';
 import { useApp, useWeft } from '../store/app-context';
+import { SetupNotice } from './settings/SetupNotice';
 
 export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
   const { controller, desktop } = useApp();
@@ -156,6 +157,7 @@ export function Welcome() {
         </div>
         <h1>Welcome to Weft</h1>
         <p className="muted">Open a project folder to start. Threads, approvals and history are kept per project.</p>
+        <SetupNotice />
         <ProjectChooser autoFocus />
         <button type="button" className="link-button small welcome-settings" onClick={() => controller.openSettings()}>
           <Icon name="settings" size={12} /> Settings

@@ -61,6 +61,12 @@ function SearchBox() {
           if (e.key === 'Escape' && value !== '') {
             e.preventDefault();
             setValue('');
+          } else if (e.key === 'Enter' && value.trim() !== '') {
+            e.preventDefault();
+            void controller.openSearchResult(value);
+          } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && value.trim() !== '') {
+            e.preventDefault();
+            controller.moveSearchChoice(e.key === 'ArrowDown' ? 1 : -1);
           }
         }}
       />
@@ -76,6 +82,8 @@ function ThreadLists() {
   const live = useWeft((s) => s.data.live);
   const archived = useWeft((s) => s.data.archived);
   const results = useWeft((s) => s.ui.searchResults);
+  const snippets = useWeft((s) => s.ui.searchSnippets);
+  const chosen = useWeft((s) => s.ui.searchChosen);
   const moreResults = useWeft((s) => s.ui.searchCursor !== null);
   const moreLive = useWeft((s) => s.ui.listCursors.live !== null);
   const moreArchived = useWeft((s) => s.ui.listCursors.archived !== null);
@@ -89,17 +97,19 @@ function ThreadLists() {
     return (
       <nav className="threads" aria-label="Threads">
         <div className="section-label">Results for “{term}”</div>
+        {results.length > 0 && <p className="search-hint">↓ ↑ to choose, Enter to open</p>}
         {results.length === 0 ? (
           <p className="empty-note">No threads match.</p>
         ) : (
           <ul className="thread-list">
-            {results.map((thread) => (
+            {results.map((thread, i) => (
               <ThreadRow
                 key={thread.id}
                 thread={thread}
                 depth={0}
                 archived={archivedIds.includes(thread.id)}
                 now={now}
+                search={{ term, snippet: snippets[thread.id] ?? null, selected: i === chosen }}
               />
             ))}
             {moreResults && <MoreThreads list="results" shown={results.length} />}

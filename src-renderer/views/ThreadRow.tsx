@@ -19,9 +19,11 @@ export interface ThreadRowProps {
   depth: number;
   archived: boolean;
   now: number;
+  /** In search results: the search, the matching text, and whether ↓ / ↑ point at this row. */
+  search?: { term: string; snippet: string | null; selected: boolean };
 }
 
-export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now }: ThreadRowProps) {
+export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now, search }: ThreadRowProps) {
   const controller = useController();
   const active = useWeft((s) => s.ui.activeThreadId === thread.id);
   const status = useWeft((s) => s.data.statuses[thread.id]);
@@ -32,11 +34,13 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
   const [renaming, setRenaming] = useState(false);
   const row = useRef<HTMLLIElement>(null);
   // The open thread is always in sight in the list, however it was opened (a link, a fork, a reload).
+  const selected = search?.selected === true;
   useEffect(() => {
-    if (active) row.current?.scrollIntoView({ block: 'nearest' });
-  }, [active]);
+    if (active || selected) row.current?.scrollIntoView({ block: 'nearest' });
+  }, [active, selected]);
   const titleId = useId();
   const metaId = useId();
+  const snippetId = useId();
   const title = threadTitle(thread);
   const badge = threadBadge(status, lastTurn, waiting);
 
@@ -76,7 +80,7 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
   return (
     <li
       ref={row}
-      className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''}`}
+      className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''} ${selected ? 'is-selected' : ''}`}
       style={{ paddingLeft: 6 + depth * 14 }}
     >
       {depth > 0 && <span className="fork-line" aria-hidden="true" />}
@@ -94,12 +98,17 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
           className="thread-button"
           aria-current={active ? 'page' : undefined}
           aria-labelledby={titleId}
-          aria-describedby={metaId}
+          aria-describedby={search?.snippet == null ? metaId : `${snippetId} ${metaId}`}
           onClick={() => void controller.selectThread(thread.id)}
         >
           <span className="thread-title" id={titleId}>
             {title}
           </span>
+          {search !== undefined && search.snippet !== null && (
+            <span className="thread-snippet" id={snippetId}>
+              <Highlighted text={search.snippet} term={search.term} />
+            </span>
+          )}
           <span className="thread-meta" id={metaId}>
             {badge !== null && (
               <span className={`thread-badge is-${badge}`}>
@@ -126,6 +135,14 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now 
     </li>
   );
 });
+
+/** `text` with the words of `term` marked (case-insensitive). */
+function Highlighted({ text, term }: { text: string; term: string }) {
+  const words = (term.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (words.length === 0) return <>{text}</>;
+  const parts = text.split(new RegExp(`(${words.join('|')})`, 'giu'));
+  return <>{parts.map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : part))}</>;
+}
 
 function RenameField({ initial, onDone }: { initial: string; onDone: (name: string | null) => void }) {
   const [value, setValue] = useState(initial);

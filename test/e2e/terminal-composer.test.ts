@@ -306,7 +306,7 @@ describe('terminal and composer', () => {
 
       // No turn changed a file yet.
       await run('/diff');
-      await page.getByRole('alert').filter({ hasText: 'No changes in this thread yet.' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'No changes in this thread yet.' }).waitFor();
 
       // /init is a turn: the model is asked to write AGENTS.md from the project.
       mock.enqueue(answerTurn('Wrote AGENTS.md.'));

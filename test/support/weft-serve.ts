@@ -31,6 +31,8 @@ export interface E2eOptions {
   serveEnv?: Record<string, string | undefined>;
   /** Extra `weft serve` arguments. */
   serveArgs?: string[];
+  /** Start `weft serve` in the project folder without `--cd`, as a person there would. */
+  noCd?: boolean;
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
   /** Files to create in WEFT_HOME before the server starts (e.g. rules/default.toml). */
@@ -85,7 +87,7 @@ function mockConfig(url: string, options: E2eOptions): string {
 export function startServe(
   cwd: string,
   home: string,
-  extra: Pick<E2eOptions, 'serveEnv' | 'serveArgs'> = {},
+  extra: Pick<E2eOptions, 'serveEnv' | 'serveArgs' | 'noCd'> = {},
 ): Promise<{ child: ChildProcess; url: string }> {
   const cli = process.env.WEFT_E2E_CLI ?? join(ROOT, 'bin', 'weft.js');
   const cliBuilt = process.env.WEFT_E2E_CLI !== undefined || existsSync(join(ROOT, 'dist', 'cli', 'cli.js'));
@@ -99,7 +101,7 @@ export function startServe(
     ...extra.serveEnv,
   };
   const args = extra.serveArgs ?? ['--port', '0', '--token', 'e2e-token'];
-  const child = spawn(process.execPath, [cli, 'serve', '--cd', cwd, ...args], {
+  const child = spawn(process.execPath, [cli, 'serve', ...(extra.noCd === true ? [] : ['--cd', cwd]), ...args], {
     cwd,
     env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],

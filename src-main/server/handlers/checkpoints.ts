@@ -14,7 +14,8 @@ import {
 } from '../../../src-preload/protocol';
 import { CheckpointConflictError, CheckpointError } from '../../checkpoints/errors';
 import { fsPath } from '../../checkpoints/path-key';
-import type { RestoreOutcome, RestorePlanItem } from '../../checkpoints/service';
+import { isFolder, type RestoreOutcome, type RestorePlanItem } from '../../checkpoints/service';
+import { sameContent } from '../../checkpoints/types';
 import { SessionError, type Session } from '../../core/session';
 import type { HandlerTable } from '../dispatcher';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
@@ -186,7 +187,8 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       }
       const files: CheckpointPreviewFile[] = [];
       for (const item of plan) {
-        if (item.target?.kind === 'dir' || item.current?.kind === 'dir' || item.expected?.kind === 'dir') continue;
+        // Folders come and go with their files; a file already as it would be is not changed.
+        if (isFolder(item) || (item.unrestorable === undefined && sameContent(item.current, item.target))) continue;
         const target = item.target;
         const current = await previewText(() => readFile(fsPath(cwd, item.path)), item.current);
         const restored = await previewText(

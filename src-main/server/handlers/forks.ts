@@ -3,8 +3,10 @@
 // (`weft/forks/remove`, which lists work found nowhere else before it removes anything), and bringing a
 // fork's changes back to its parent's project as a reviewed patch (`weft/forks/bringBack`).
 import { existsSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import type { WeftFork, WeftForkCompareFile } from '../../../src-preload/protocol';
 import type { ForkRecord } from '../../checkpoints/fork-records';
+import { workOnlyInFork } from '../../checkpoints/fork-work';
 import { sameContent, type Entry } from '../../checkpoints/types';
 import { git } from '../../safety/git/run';
 import type { HandlerTable } from '../dispatcher';
@@ -116,8 +118,12 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
       const checkpoints = service();
       if (record.removedAt !== null || !existsSync(record.folder))
         return { removed: false, uncommitted: [], fork: forkOf(record) };
-      const uncommitted =
+      // Changed paths (uncommitted in a worktree, changed since the base in a copy) that the parent's
+      // folder does not hold as they are.
+      const changed =
         record.kind === 'worktree' ? await gitUncommitted(record.folder) : await copyChanges(record, checkpoints);
+      const parentRoot = resolve(record.parentCwd, relative(record.cwd, record.folder));
+      const uncommitted = await workOnlyInFork(record.folder, parentRoot, changed);
       if (params.dryRun === true || (uncommitted.length > 0 && params.force !== true))
         return { removed: false, uncommitted, fork: forkOf(record) };
       if (ctx.manager.get(record.threadId)?.session.activeTurnId)

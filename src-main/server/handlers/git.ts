@@ -4,7 +4,7 @@ import { WeftGitErrorCodes } from '../../../src-preload/protocol';
 import { DiscardConflictError, DiscardStore, type DiscardRecord } from '../../checkpoints/discards';
 import { keyedModelClient } from '../../core/keyed-model-client';
 import { checkout, listBranches, push, trackedChanges } from '../../git/branches';
-import { commit, discard, fileDiff, GitRequestError, requireRoot, stage, unstage } from '../../git/changes';
+import { commit, discard, fileDiff, GitRequestError, lastCommit, requireRoot, stage, unstage } from '../../git/changes';
 import { generateCommitMessage } from '../../git/commit-message';
 import { GitCommandError } from '../../safety/git/run';
 import { OutsideRootError } from '../../util/workspace-file';
@@ -24,6 +24,7 @@ type GitHandlers = Pick<
   | 'weft/git/discard/list'
   | 'weft/git/discard/restore'
   | 'weft/git/commit'
+  | 'weft/git/lastCommit'
   | 'weft/git/commitMessage'
   | 'weft/git/push'
   | 'weft/git/branches'
@@ -102,6 +103,8 @@ export function gitHandlers(ctx: HandlerContext): GitHandlers {
       }),
     'weft/git/commit': (params) =>
       guarded(async () => commit(await requireRoot(params.cwd), params.message, params.amend === true)),
+    'weft/git/lastCommit': (params) =>
+      guarded(async () => ({ commit: await lastCommit(await requireRoot(params.cwd)) })),
     'weft/git/commitMessage': (params) =>
       guarded(async () => {
         const root = await requireRoot(params.cwd);

@@ -9,6 +9,7 @@ import type { Client, HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { gitInfoOf, newThreadObject, resolveCwd, threadConfig, threadSession } from '../thread-factory';
 import { discardFork, forkFiles, recordFork } from './fork-files';
+import { searchSnippets } from '../../store/search-snippet';
 import { storeCall, storeCallAsync } from './store-call';
 import type { HandlerContext } from './context';
 
@@ -234,6 +235,8 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     'thread/list': async (params, client) => {
       manager.seen(client);
       const page = await storeCallAsync(() => store.listComplete(params));
+      const term = params.searchTerm?.trim() ?? '';
+      const snippets = term === '' ? null : await searchSnippets(page.data, term);
       return {
         data: page.data.map((t) =>
           manager.isLoaded(t.id) ? { ...t, status: manager.liveThread(t.id, false)?.status ?? t.status } : t,
@@ -241,6 +244,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         nextCursor: page.nextCursor,
         // A new index is being built: this page holds what is indexed so far (weft/threads/indexed follows).
         ...(page.indexing ? { weftIndexing: true } : {}),
+        ...(snippets === null ? {} : { weftSnippets: snippets }),
       };
     },
 

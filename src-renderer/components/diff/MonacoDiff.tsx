@@ -55,6 +55,8 @@ export interface MonacoDiffProps {
   zones?: readonly DiffZone[];
   /** Line numbers to show instead of the models' own (index 0 = line 1; a missing entry shows none). */
   lineNumbers?: { original: readonly number[]; modified: readonly number[] };
+  /** A click on a line number (to comment on that line). */
+  onLineClick?: (side: 'original' | 'modified', line: number) => void;
 }
 
 const LINE_HEIGHT = 19;
@@ -105,6 +107,7 @@ function zoneLine(zone: DiffZone, onlyKind: OneSidedKind | null): number {
 export default function MonacoDiff(props: MonacoDiffProps) {
   const { original, modified, path, sideBySide, maxHeight, hideUnchanged, marks, reveal, label, zones, lineNumbers } =
     props;
+  const clickRef = useRef(props.onLineClick);
   const host = useRef<HTMLDivElement>(null);
   const viewsRef = useRef<Views | null>(null);
   const marksRef = useRef<{
@@ -123,6 +126,7 @@ export default function MonacoDiff(props: MonacoDiffProps) {
   const latest = useRef({ original, modified, label, sideBySide, hideUnchanged, maxHeight, zones });
   useLayoutEffect(() => {
     latest.current = { original, modified, label, sideBySide, hideUnchanged, maxHeight, zones };
+    clickRef.current = props.onLineClick;
   });
 
   useEffect(() => {
@@ -217,7 +221,23 @@ export default function MonacoDiff(props: MonacoDiffProps) {
         for (const side of views.editors) if (side.getScrollTop() !== 0) side.setScrollTop(0);
       }
     };
+    const onMouse = (side: 'original' | 'modified') => (e: monaco.editor.IEditorMouseEvent) => {
+      const type = e.target.type;
+      const gutter =
+        type === monaco.editor.MouseTargetType.GUTTER_LINE_NUMBERS ||
+        type === monaco.editor.MouseTargetType.GUTTER_LINE_DECORATIONS;
+      const line = e.target.position?.lineNumber;
+      if (gutter && line !== undefined) clickRef.current?.(side, line);
+    };
+    const sides: ['original' | 'modified', monaco.editor.ICodeEditor][] =
+      views.diff === null
+        ? [[onlyKind === 'removed' ? 'original' : 'modified', views.main]]
+        : [
+            ['original', views.diff.getOriginalEditor()],
+            ['modified', views.diff.getModifiedEditor()],
+          ];
     const subscriptions = [
+      ...sides.map(([side, editor]) => editor.onMouseDown(onMouse(side))),
       views.main.onDidScrollChange(() => {
         fit();
         placeZones.current();

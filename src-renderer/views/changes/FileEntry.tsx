@@ -1,14 +1,21 @@
 // One changed file in one area (staged, unstaged, untracked): its buttons, and once opened its diff
-// with per-hunk buttons and inline comments. A new file's hunks are its blocks between blank lines (see
+// with each hunk's buttons right under that hunk, and inline comments. A new file's hunks are its blocks between blank lines (see
 // `splitNewFile` on the server): staging one puts the file in the index with those lines only.
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import type { GitDiffArea, GitFileStatus, WeftGitDiffResult } from '../../../src-preload/protocol';
+import { useEffect, useMemo, useState } from 'react';
+import type { GitDiffArea, GitFileStatus, GitHunk, WeftGitDiffResult } from '../../../src-preload/protocol';
+import { DiffView } from '../../components/diff/DiffView';
+import type { LineMark } from '../../components/diff/MonacoDiff';
+import { lastChangeLine, parseFileDiff } from '../../components/diff/unified-diff';
 import { Icon } from '../../components/Icon';
 import { useController } from '../../store/app-context';
 import { changesActions, useChanges } from '../../store/changes-store';
 import { errorText, type GitView } from './git-client';
 
-const CommentableDiff = lazy(() => import('./CommentableDiff'));
+/**
+ * Past this height a file's diff scrolls inside itself; below it the editor is as tall as its content, so
+ * the mouse wheel over it scrolls the panel, and every hunk's buttons are reached that way.
+ */
+const DIFF_MAX_HEIGHT = 6000;
 
 function kindLabel(file: GitFileStatus, area: GitDiffArea): string {
   if (area === 'untracked') return 'new';
@@ -41,6 +48,17 @@ export function FileEntry({
     [allComments, file.path],
   );
   const path = file.path;
+  // Each hunk's buttons go under its last changed line (not its trailing context, which may border a
+  // folded run of unchanged lines). A new file's blocks have no context: their own ends are used.
+  const changeEnds = useMemo(() => {
+    if (diff === null || area === 'untracked') return [];
+    const parsed = parseFileDiff(diff.diff).hunks;
+    return parsed.length === diff.hunks.length ? parsed.map(lastChangeLine) : [];
+  }, [diff, area]);
+  const marks = useMemo<LineMark[]>(
+    () => commented.map((line) => ({ side: 'modified', start: line, end: line, className: 'diff-commented' })),
+    [commented],
+  );
 
   useEffect(() => {
     if (!open) return;
@@ -135,68 +153,41 @@ export function FileEntry({
           {diff !== null && diff.binary && <p className="muted">Binary file: no text diff.</p>}
           {diff !== null && !diff.binary && (
             <>
-              {diff.hunks.length > 0 && (
-                <ol className="changes-hunks">
-                  {diff.hunks.map((h) => (
-                    <li key={h.index} className="changes-hunk">
-                      <code className="muted">{h.header}</code>
-                      <span className="spacer" />
-                      {area === 'staged' ? (
-                        <button
-                          type="button"
-                          className="btn btn-small"
-                          aria-label={`Unstage hunk ${h.index + 1} of ${path}`}
-                          onClick={() =>
-                            void git.run(`Unstage hunk`, () =>
-                              controller.request('weft/git/unstage', hunkParams(h.index)),
-                            )
-                          }
-                        >
-                          Unstage hunk
-                        </button>
-                      ) : (
-                        <>
-                          {/* A new file's blocks are staged one by one; it is discarded as a whole. */}
-                          {area !== 'untracked' && (
-                            <button
-                              type="button"
-                              className="btn btn-small btn-danger-ghost"
-                              aria-label={`Discard hunk ${h.index + 1} of ${path}`}
-                              onClick={() => setConfirming(h.index)}
-                            >
-                              Discard hunk
-                            </button>
-                          )}
-                          <button
-                            type="button"
-                            className="btn btn-small"
-                            aria-label={`Stage hunk ${h.index + 1} of ${path}`}
-                            onClick={() =>
-                              void git.run(`Stage hunk`, () =>
-                                controller.request('weft/git/stage', hunkParams(h.index)),
-                              )
-                            }
-                          >
-                            Stage hunk
-                          </button>
-                        </>
-                      )}
-                    </li>
-                  ))}
-                </ol>
-              )}
-              <Suspense fallback={<div className="monaco-diff monaco-diff--loading">Loading diff…</div>}>
-                <CommentableDiff
+              <div className="changes-diff">
+                <DiffView
                   original={diff.original ?? ''}
                   modified={diff.modified ?? ''}
                   path={path}
                   sideBySide={sideBySide}
-                  commented={commented}
-                  focus={null}
-                  onLineClick={(side, line) => setDraft({ side, line, text: '' })}
+                  hideUnchanged
+                  maxHeight={DIFF_MAX_HEIGHT}
+                  marks={marks}
                   label={`${area} changes to ${path}`}
+                  zones={diff.hunks.map((h) => ({
+                    key: String(h.index),
+                    afterLine: changeEnds[h.index] ?? (h.newLines > 0 ? h.newStart + h.newLines - 1 : h.newStart),
+                    afterOriginalLine: h.oldStart + Math.max(h.oldLines, 1) - 1,
+                    content: (
+                      <HunkButtons
+                        hunk={h}
+                        path={path}
+                        area={area}
+                        busy={git.busy !== null}
+                        onStage={() =>
+                          void git.run(`Stage hunk`, () => controller.request('weft/git/stage', hunkParams(h.index)))
+                        }
+                        onUnstage={() =>
+                          void git.run(`Unstage hunk`, () =>
+                            controller.request('weft/git/unstage', hunkParams(h.index)),
+                          )
+                        }
+                        onDiscard={() => setConfirming(h.index)}
+                      />
+                    ),
+                  }))}
+                  onLineClick={(side, line) => setDraft({ side, line, text: '' })}
                 />
-              </Suspense>
+              </div>
               <p className="muted small">Click a line number to comment on that line.</p>
               {draft !== null && (
                 <form
@@ -231,5 +222,64 @@ export function FileEntry({
         </div>
       )}
     </li>
+  );
+}
+
+interface HunkButtonsProps {
+  hunk: GitHunk;
+  path: string;
+  area: GitDiffArea;
+  busy: boolean;
+  onStage: () => void;
+  onUnstage: () => void;
+  onDiscard: () => void;
+}
+
+/** Stage / Unstage / Discard for one hunk; shown in the diff under the hunk. */
+function HunkButtons({ hunk, path, area, busy, onStage, onUnstage, onDiscard }: HunkButtonsProps) {
+  const name = `hunk ${hunk.index + 1} of ${path}`;
+  return (
+    <div className="hunk-zone changes-hunk-zone">
+      <div className="hunk-row">
+        <span className="hunk-name">Hunk {hunk.index + 1}</span>
+        <code className="muted">{hunk.header}</code>
+        <span className="spacer" />
+        {area === 'staged' ? (
+          <button
+            type="button"
+            className="btn btn-small"
+            aria-label={`Unstage ${name}`}
+            disabled={busy}
+            onClick={onUnstage}
+          >
+            Unstage hunk
+          </button>
+        ) : (
+          <>
+            {/* A new file's blocks are staged one by one; it is discarded as a whole. */}
+            {area !== 'untracked' && (
+              <button
+                type="button"
+                className="btn btn-small btn-danger-ghost"
+                aria-label={`Discard ${name}`}
+                disabled={busy}
+                onClick={onDiscard}
+              >
+                Discard hunk
+              </button>
+            )}
+            <button
+              type="button"
+              className="btn btn-small"
+              aria-label={`Stage ${name}`}
+              disabled={busy}
+              onClick={onStage}
+            >
+              Stage hunk
+            </button>
+          </>
+        )}
+      </div>
+    </div>
   );
 }

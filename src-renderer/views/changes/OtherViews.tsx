@@ -8,6 +8,7 @@ import { FindingRow } from '../../components/items/ReviewCells';
 import { useController, useWeft } from '../../store/app-context';
 import { changesActions, useChanges } from '../../store/changes-store';
 import { errorText } from './git-client';
+import { latestReview, ReviewRun, turnIndexOf } from './ReviewRun';
 
 const CommentableDiff = lazy(() => import('./CommentableDiff'));
 
@@ -104,6 +105,8 @@ export function ReviewView({ cwd, sideBySide }: { cwd: string; sideBySide: boole
   const review = useChanges((s) => s.review);
   const focus = useChanges((s) => s.focus);
   const threadId = useWeft((s) => s.ui.activeThreadId);
+  const thread = useWeft((s) => (threadId === null ? undefined : s.data.conversations[threadId]));
+  const run = useMemo(() => latestReview(thread), [thread]);
   const item = useWeft((s): ExitedReviewModeItem | null => {
     if (review === null) return null;
     const c = s.data.conversations[review.threadId];
@@ -133,6 +136,13 @@ export function ReviewView({ cwd, sideBySide }: { cwd: string; sideBySide: boole
     };
   }, [controller, cwd, focus]);
 
+  // The open thread's newest review is followed (its progress, then its result), unless a finding of a
+  // later or other review was opened here.
+  const followRun =
+    run !== null &&
+    threadId !== null &&
+    (review === null || review.threadId !== threadId || run.turnIndex >= turnIndexOf(thread, review.itemId));
+
   const start = async (): Promise<void> => {
     if (threadId === null) return;
     setStarting(true);
@@ -152,7 +162,7 @@ export function ReviewView({ cwd, sideBySide }: { cwd: string; sideBySide: boole
         <button
           type="button"
           className="btn btn-small"
-          disabled={threadId === null || starting}
+          disabled={threadId === null || starting || (run?.status === 'inProgress' && run.result === null)}
           onClick={() => void start()}
           title={threadId === null ? 'Open or start a thread first' : undefined}
         >
@@ -160,7 +170,8 @@ export function ReviewView({ cwd, sideBySide }: { cwd: string; sideBySide: boole
         </button>
       </div>
       {error !== null && <p className="changes-error">{error}</p>}
-      {item?.weftReview !== undefined && review !== null && (
+      {followRun && threadId !== null && <ReviewRun run={run} threadId={threadId} />}
+      {!followRun && item?.weftReview !== undefined && review !== null && (
         <ol className="findings">
           {item.weftReview.findings.map((f, i) => (
             <FindingRow key={i} finding={f} threadId={review.threadId} itemId={review.itemId} />

@@ -57,7 +57,7 @@ function Bar({ offer }: { offer: RedoOffer }) {
             ? redoneText(offer.redone, offer.turnsBack ?? 0)
             : conflicts !== null
               ? `Changed since the restore: ${conflicts.map(displayPath).join(', ')}. Overwrite them?`
-              : (error ?? `Restored ${offer.files} ${offer.files === 1 ? 'file' : 'files'}.`)}
+              : (error ?? restoredText(offer))}
         </span>
         <Details notRestored={offer.notRestored} stopped={offer.stopped} />
       </div>
@@ -86,9 +86,17 @@ function Bar({ offer }: { offer: RedoOffer }) {
 
 /** What Redo did, for the bar: the files, and the turns that came back with them. */
 function redoneText(files: number, turns: number): string {
-  const filesText = `${files} ${files === 1 ? 'file' : 'files'}`;
-  if (turns === 0) return `Put ${filesText} back as they were before the restore.`;
+  const filesText = files === 1 ? '1 file' : `${files} files`;
+  const asThey = files === 1 ? 'as it was' : 'as they were';
+  if (turns === 0) return `Put ${filesText} back ${asThey} before the restore.`;
   return `Brought back ${turns === 1 ? 'the turn' : `${turns} turns`} and ${filesText} as they were before the restore.`;
+}
+
+/** "Restored 2 files; kept 1 of yours as it is." */
+function restoredText(offer: RedoOffer): string {
+  const restored = `Restored ${offer.files === 0 ? 'no' : offer.files} ${offer.files === 1 ? 'file' : 'files'}`;
+  if (offer.kept === 0) return `${restored}.`;
+  return `${restored}; kept ${offer.kept} of yours as ${offer.kept === 1 ? 'it is' : 'they are'}.`;
 }
 
 /** The files left as they were (each with its reason) and the commands stopped before the restore. */

@@ -1,5 +1,6 @@
 // "Remove worktree": asks before removing a fork's folder, and names the work there that is found
-// nowhere else (uncommitted changes in a worktree, changed files in a copy) before it goes. A worktree's
+// nowhere else (uncommitted changes in a worktree, changed files in a copy, that the parent's folder does
+// not hold as they are) before it goes. A worktree's
 // branch is kept; the thread stays in the list.
 import { useEffect, useId, useRef, useState } from 'react';
 import type { WeftFork } from '../../../src-preload/protocol';
@@ -107,7 +108,10 @@ export function RemoveForkDialog({ threadId }: { threadId: string }) {
                   </ul>
                 </div>
               ) : (
-                <p className="muted">Nothing there is uncommitted: the folder holds no work of its own.</p>
+                <p className="muted">
+                  Nothing there is found only there: every file it changed is the same in the parent’s folder
+                  {loaded.fork.kind === 'worktree' ? ' or committed' : ''}.
+                </p>
               )}
             </>
           )}

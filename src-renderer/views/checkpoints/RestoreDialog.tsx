@@ -109,13 +109,15 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
       });
       const weftFiles = result.weftFiles ?? null;
       const files = weftFiles === null ? 0 : weftFiles.restored.length;
+      const keptFiles = weftFiles?.kept?.length ?? 0;
       const notRestored = weftFiles?.notRestored ?? [];
       const stopped = weftFiles?.stoppedCommands ?? [];
       offerRedo(
-        files > 0 || notRestored.length > 0 || stopped.length > 0
+        files > 0 || keptFiles > 0 || notRestored.length > 0 || stopped.length > 0
           ? {
               threadId: target.threadId,
               files,
+              kept: keptFiles,
               notRestored,
               stopped,
               turns: Math.max(0, turnCount - target.dropped),
@@ -139,7 +141,8 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
   const choiceOf = (path: string): Choice => choices[path] ?? 'keep';
   const kept = conflicts.filter((file) => choiceOf(file.path) === 'keep').map((file) => file.path);
   const overwriting = conflicts.length - kept.length;
-  const restoring = files.length - kept.length;
+  // What the button promises is what the bar will count: files that can be restored and are not kept.
+  const restoring = files.filter((file) => file.unrestorable === null && !kept.includes(file.path)).length;
   const summary =
     target.kind === 'undo'
       ? 'The files go back to how they were before this turn, and the conversation drops it.'

@@ -1,8 +1,10 @@
-// MCP servers: each configured server with its state, its tools, what it printed at its last start, and
+// MCP servers: each server of the open thread (or, when it runs none, of config.toml, with a button that
+// starts them in the thread) with its state, its tools, what it printed at its last start, and
 // a switch that writes `enabled` to config.toml and restarts the servers (`config/mcpServer/reload`). A
 // server reached by URL that wants a sign-in gets a "Sign in" button: `mcpServer/oauth/login` gives the
 // page to open in the browser, and `mcpServer/oauthLogin/completed` says how it went.
 import { useCallback, useEffect, useId, useState } from 'react';
+import type { Ref } from 'react';
 import type { JsonValue, McpServerStatus } from '../../../src-preload/protocol';
 import { useController, useWeft } from '../../store/app-context';
 
@@ -36,10 +38,12 @@ function resourceLine(entry: JsonValue, uriKey: 'uri' | 'uriTemplate') {
   );
 }
 
-export function McpSection() {
+export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
   const controller = useController();
   const threadId = useWeft((s) => s.ui.activeThreadId);
   const [servers, setServers] = useState<McpServerStatus[] | null>(null);
+  /** The list is config.toml's, not the open thread's: the thread runs none of them (it started before). */
+  const [notInThread, setNotInThread] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   /** The sign-in in progress: which server, and the page the browser should show. */
@@ -49,11 +53,18 @@ export function McpSection() {
 
   const load = useCallback(async () => {
     try {
-      // The open thread's servers when it has them running; otherwise the configured servers are probed.
+      // The open thread's servers when it has any; otherwise (no thread, or one started before the servers
+      // were added to config.toml) the configured servers are probed.
       const withThread =
         threadId === null ? null : await controller.request('mcpServerStatus/list', { threadId }).catch(() => null);
-      const list = withThread ?? (await controller.request('mcpServerStatus/list', {}));
-      setServers(list.data);
+      if (withThread !== null && withThread.data.length > 0) {
+        setServers(withThread.data);
+        setNotInThread(false);
+      } else {
+        const configured = await controller.request('mcpServerStatus/list', {});
+        setServers(configured.data);
+        setNotInThread(withThread !== null && configured.data.length > 0);
+      }
       setError(null);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -64,6 +75,16 @@ export function McpSection() {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)
     void load();
   }, [load]);
+
+  // The thread's servers change state as they start (after "Start in this thread", an Enabled switch):
+  // the list follows.
+  const following = threadId !== null && !notInThread;
+  useEffect(() => {
+    if (!following) return;
+    return controller.onNotification((n) => {
+      if (n.method === 'mcpServer/startupStatus/updated' && n.params.threadId === threadId) void load();
+    });
+  }, [controller, following, threadId, load]);
 
   const signingIn = signIn?.name ?? null;
   useEffect(() => {
@@ -106,10 +127,33 @@ export function McpSection() {
     setBusy(false);
   };
 
+  const startInThread = async (): Promise<void> => {
+    setBusy(true);
+    try {
+      await controller.request('config/mcpServer/reload', {});
+      setError(null);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+    await load();
+    setBusy(false);
+  };
+
   return (
-    <section className="settings-section" aria-labelledby={titleId}>
+    <section className="settings-section" aria-labelledby={titleId} ref={ref}>
       <h3 id={titleId}>MCP servers</h3>
       {servers === null && error === null && <p className="muted small">Starting the configured servers…</p>}
+      {notInThread && (
+        <p className="settings-note" role="note">
+          <span>
+            Configured in config.toml, but not running in this thread: it started before they were added. New threads
+            start them.
+          </span>
+          <button type="button" className="btn btn-small" disabled={busy} onClick={() => void startInThread()}>
+            Start in this thread
+          </button>
+        </p>
+      )}
       {servers !== null && servers.length === 0 && (
         <p className="muted small">
           None configured. Add one with <code>weft mcp add NAME -- COMMAND</code> or an <code>[mcp_servers.NAME]</code>{' '}

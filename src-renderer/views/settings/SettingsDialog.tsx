@@ -1,7 +1,7 @@
 // Settings: providers and their keys, the defaults new threads start with, appearance, the
 // remembered approvals and the MCP servers. Everything is written to the user's config.toml through the protocol, except
 // keys (saved by `weft/auth/setKey`, never shown again) and view preferences (kept in this browser).
-import { useId, useRef } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import { Icon } from '../../components/Icon';
 import { useModal } from '../../components/use-modal';
 import { useController, useWeft } from '../../store/app-context';
@@ -18,6 +18,29 @@ export function SettingsDialog() {
   const titleId = useId();
   const dialog = useRef<HTMLElement>(null);
   useModal(dialog, () => controller.closeSettings());
+  // Opened at the MCP section (`/mcp`, the failed-server chip): its top is kept at the top of the view
+  // while the sections load and change size, until the person scrolls, clicks or types there.
+  const mcpSection = useRef<HTMLElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const atMcp = open?.section === 'mcp';
+  useLayoutEffect(() => {
+    const section = mcpSection.current;
+    const scroller = body.current;
+    if (!atMcp || section === null || scroller === null) return;
+    const pin = (): void => {
+      scroller.scrollTop += section.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
+    };
+    pin();
+    const observer = new ResizeObserver(pin);
+    for (const child of scroller.children) observer.observe(child);
+    const events = ['wheel', 'pointerdown', 'keydown'] as const;
+    const unpin = (): void => {
+      observer.disconnect();
+      for (const name of events) scroller.removeEventListener(name, unpin);
+    };
+    for (const name of events) scroller.addEventListener(name, unpin, { passive: true });
+    return unpin;
+  }, [atMcp]);
   return (
     <div
       className="overlay overlay-center"
@@ -30,13 +53,13 @@ export function SettingsDialog() {
             <Icon name="x" />
           </button>
         </header>
-        <div className="settings-body">
+        <div className="settings-body" ref={body}>
           <ProvidersSection focusKey={open?.section === 'providers'} />
           <DefaultsSection />
           <AppearanceSection />
           <RulesSection />
           <CheckpointsSection />
-          <McpSection />
+          <McpSection ref={mcpSection} />
         </div>
       </section>
     </div>

@@ -55,7 +55,7 @@ describe('weft threads revert', () => {
     const result = await weft('revert', id, '--before', turns[0] ?? '', '--files');
     expect(result).toEqual({
       code: 0,
-      stdout: `Restored 2 path(s) in ${ws.dir}.\nDropped 2 turn(s) from thread ${id}.\n`,
+      stdout: `Restored 2 file(s) in ${ws.dir}.\nDropped 2 turn(s) from thread ${id}.\n`,
       stderr: '',
     });
     expect(picture(ws.dir)).toEqual(original);

@@ -77,6 +77,7 @@ const clientRequestMethods = [
   'weft/git/discard/list',
   'weft/git/discard/restore',
   'weft/git/commit',
+  'weft/git/lastCommit',
   'weft/git/commitMessage',
   'weft/git/push',
   'weft/git/branches',
