@@ -4,7 +4,7 @@
  * before a call that may change files and `afterToolCall` after it; `revert` puts files back.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DiscardStore } from './discards';
 import { ForkRecords } from './fork-records';
@@ -42,6 +42,20 @@ export interface CheckpointServiceOptions {
   /** Use directory watchers where available (default true). */
   watch?: boolean;
   now?: () => Date;
+  /**
+   * Workspaces whose tracker (file index and inotify watches) is kept at most (default 16); the
+   * least recently used beyond it is closed. A closed tracker's index is saved, and the next look at
+   * that workspace compares against it, so nothing is lost but the watches.
+   */
+  maxTrackers?: number;
+  /** A tracker not used for this long is closed (default 10 minutes). */
+  trackerIdleMs?: number;
+}
+
+/** A turn whose files were not (all) checkpointed, and why. */
+export interface CheckpointGap {
+  turnId: string;
+  reason: string;
 }
 
 /** What a restore would do to one path. */
@@ -97,10 +111,19 @@ export class CheckpointService {
   readonly blobs: BlobStore;
   readonly records: RecordLog;
   readonly forks: ForkRecords;
+  /** Open trackers, least recently used first. */
   private readonly trackers = new Map<string, WorkspaceTracker>();
+  /** Trackers being closed (their index being saved): a new one for the root waits for it. */
+  private readonly closing = new Map<string, Promise<boolean>>();
+  /** Roots whose tracker was closed with its index saved: the next look reports changes since. */
+  private readonly resumable = new Set<string>();
+  /** Calls between `beforeChange` and `afterToolCall`, per root: such a tracker is never closed. */
+  private readonly open = new Map<string, number>();
   private readonly limits: CheckpointLimits;
   private readonly retention: RetentionPolicy;
   private readonly now: () => Date;
+  /** Failed checkpoints by thread and turn (also on disk when the record could be written). */
+  private readonly failed = new Map<string, string>();
 
   constructor(private readonly options: CheckpointServiceOptions) {
     this.dir = join(options.weftHome, 'checkpoints');
@@ -130,8 +153,9 @@ export class CheckpointService {
     await removeJournal(this.journalDir, journal);
   }
 
-  /** The tracker of a workspace. */
-  tracker(root: string): WorkspaceTracker {
+  /** The tracker of a workspace (made, or made again after it was closed, on first use). */
+  async tracker(root: string): Promise<WorkspaceTracker> {
+    for (let closing = this.closing.get(root); closing !== undefined; closing = this.closing.get(root)) await closing;
     let tracker = this.trackers.get(root);
     if (tracker === undefined) {
       tracker = new WorkspaceTracker({
@@ -140,19 +164,58 @@ export class CheckpointService {
         blobs: this.blobs,
         limits: this.limits,
         watch: this.options.watch,
+        resume: this.resumable.delete(root),
       });
-      this.trackers.set(root, tracker);
     }
+    // Most recently used last.
+    this.trackers.delete(root);
+    this.trackers.set(root, tracker);
+    tracker.lastUsed = Date.now();
+    this.evict();
     return tracker;
+  }
+
+  /** How many workspaces have an open tracker, and the directories they watch. */
+  get openTrackers(): { trackers: number; watchedDirs: number } {
+    let watchedDirs = 0;
+    for (const tracker of this.trackers.values()) watchedDirs += tracker.watchedDirs;
+    return { trackers: this.trackers.size, watchedDirs };
+  }
+
+  /** Closes trackers beyond the bound (least recently used first) and those idle too long. */
+  private evict(): void {
+    const max = Math.max(1, this.options.maxTrackers ?? 16);
+    const idleMs = this.options.trackerIdleMs ?? 10 * 60 * 1000;
+    const now = Date.now();
+    let excess = this.trackers.size - max;
+    for (const [root, tracker] of this.trackers) {
+      if ((this.open.get(root) ?? 0) > 0 || tracker.busy) continue;
+      const idle = now - tracker.lastUsed >= idleMs;
+      if (excess <= 0 && !idle) continue;
+      excess -= 1;
+      this.trackers.delete(root);
+      const closed = tracker.dispose().then(
+        (saved) => {
+          if (saved) this.resumable.add(root);
+          return saved;
+        },
+        () => false,
+      );
+      this.closing.set(
+        root,
+        closed.finally(() => this.closing.delete(root)),
+      );
+    }
   }
 
   /**
    * Takes stock before a call that may change files: the current content of every file is in the
    * store afterwards (the first call walks the workspace). Changes found here were made by someone
-   * else and belong to no turn.
+   * else and belong to no turn. The workspace's tracker stays open until the matching `afterToolCall`.
    */
   async beforeChange(root: string): Promise<void> {
-    const tracker = this.tracker(root);
+    this.open.set(root, (this.open.get(root) ?? 0) + 1);
+    const tracker = await this.tracker(root);
     await tracker.sync(null);
     tracker.persistSoon();
   }
@@ -164,25 +227,55 @@ export class CheckpointService {
     callId: string | null;
     root: string;
   }): Promise<CheckpointRecord | null> {
-    const tracker = this.tracker(input.root);
-    const scan = await tracker.sync(input.turnId);
-    if (scan.changes.length === 0 && scan.notes.length === 0) return null;
-    const record = this.append(
-      input.threadId,
-      input.turnId,
-      input.callId,
-      'tool',
-      input.root,
-      scan.changes,
-      scan.notes,
-    );
-    tracker.persistSoon();
-    return record;
+    try {
+      const tracker = await this.tracker(input.root);
+      const scan = await tracker.sync(input.turnId);
+      if (scan.changes.length === 0 && scan.notes.length === 0) return null;
+      const record = await this.append(
+        input.threadId,
+        input.turnId,
+        input.callId,
+        'tool',
+        input.root,
+        scan.changes,
+        scan.notes,
+      );
+      tracker.persistSoon();
+      return record;
+    } finally {
+      const open = (this.open.get(input.root) ?? 0) - 1;
+      if (open > 0) this.open.set(input.root, open);
+      else this.open.delete(input.root);
+    }
+  }
+
+  /**
+   * Notes that a checkpoint of the turn failed: what its calls changed may not be restorable, so its
+   * undo says so (`gaps`) before anything is written. Kept on disk with the thread's records and in
+   * memory (should the disk be why it failed).
+   */
+  async checkpointFailed(input: { threadId: string; turnId: string; root: string; reason: string }): Promise<void> {
+    this.failed.set(`${input.threadId}\u0000${input.turnId}`, input.reason);
+    await this.append(input.threadId, input.turnId, null, 'tool', input.root, [], [], input.reason);
+  }
+
+  /** The turns among `turnIds` whose checkpoint failed, with the reason (in the order of `turnIds`). */
+  async gaps(threadId: string, turnIds: readonly string[]): Promise<CheckpointGap[]> {
+    const reasons = new Map<string, string>();
+    for (const record of await this.records.read(threadId))
+      if (record.failure !== undefined && record.turnId !== null && !reasons.has(record.turnId))
+        reasons.set(record.turnId, record.failure);
+    const gaps: CheckpointGap[] = [];
+    for (const turnId of turnIds) {
+      const reason = reasons.get(turnId) ?? this.failed.get(`${threadId}\u0000${turnId}`);
+      if (reason !== undefined) gaps.push({ turnId, reason });
+    }
+    return gaps;
   }
 
   /** What undoing `turnIds` would do, with conflicts; writes nothing. */
   async plan(request: Omit<RestoreRequest, 'force' | 'hooks'>): Promise<RestorePlanItem[]> {
-    const tracker = this.tracker(request.root);
+    const tracker = await this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
       return this.planUnlocked(request, tracker);
@@ -194,11 +287,11 @@ export class CheckpointService {
    * file differs from what the agent left, unless `force`.
    */
   async revert(request: RestoreRequest): Promise<RestoreOutcome> {
-    const tracker = this.tracker(request.root);
+    const tracker = await this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
       const keep = new Set(request.keep ?? []);
-      const plan = this.planUnlocked(request, tracker);
+      const plan = await this.planUnlocked(request, tracker);
       const kept = plan.filter((item) => keep.has(item.path)).map((item) => item.path);
       const outcome = await this.execute(
         request,
@@ -211,12 +304,12 @@ export class CheckpointService {
 
   /** Undoes the thread's last restore (files only), with the same conflict rules. */
   async redo(request: { threadId: string; root: string; force?: boolean }): Promise<RestoreOutcome> {
-    const last = [...this.records.read(request.threadId)]
+    const last = [...(await this.records.read(request.threadId))]
       .reverse()
-      .find((record) => record.source === 'restore' || record.source === 'tool');
+      .find((record) => record.source === 'restore' || (record.source === 'tool' && record.failure === undefined));
     if (last?.source !== 'restore')
       throw new CheckpointError('There is no restore to redo: the thread changed files after it, or never restored.');
-    const tracker = this.tracker(request.root);
+    const tracker = await this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
       const plan = last.changes.map((change) => this.planItem(tracker, change.path, change.after, change.before));
@@ -233,11 +326,11 @@ export class CheckpointService {
     root: string;
     laterTurnIds: readonly string[];
   }): Promise<Map<string, Entry>> {
-    const tracker = this.tracker(request.root);
+    const tracker = await this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
       const state = tracker.snapshot();
-      for (const [path, span] of this.spans(request.threadId, request.laterTurnIds)) {
+      for (const [path, span] of await this.spans(request.threadId, request.laterTurnIds)) {
         if (span.first === null) state.delete(path);
         else state.set(path, span.first);
       }
@@ -246,33 +339,33 @@ export class CheckpointService {
   }
 
   /** Drops records past retention and blobs nothing refers to. */
-  gc(graceMs = 10 * 60 * 1000): {
+  async gc(graceMs = 10 * 60 * 1000): Promise<{
     droppedRecords: number;
     removedBlobs: number;
     freedBytes: number;
     keptBytes: number;
-  } {
+  }> {
     let droppedRecords = 0;
-    for (const thread of this.records.threads())
-      droppedRecords += this.records.applyRetention(thread, this.retention, this.now().getTime());
-    for (const tracker of this.trackers.values()) tracker.persist();
+    for (const thread of await this.records.threads())
+      droppedRecords += await this.records.applyRetention(thread, this.retention, this.now().getTime());
+    for (const tracker of this.trackers.values()) await tracker.persist();
     const keep = new Set<string>();
-    for (const thread of this.records.threads())
-      for (const record of this.records.read(thread)) for (const hash of recordHashes(record)) keep.add(hash);
+    for (const thread of await this.records.threads())
+      for (const record of await this.records.read(thread)) for (const hash of recordHashes(record)) keep.add(hash);
     const workspacesDir = join(this.dir, 'workspaces');
     let indexFiles: string[];
     try {
-      indexFiles = readdirSync(workspacesDir).filter((name) => name.endsWith('.json.gz'));
+      indexFiles = (await readdir(workspacesDir)).filter((name) => name.endsWith('.json.gz'));
     } catch {
       indexFiles = [];
     }
-    for (const name of indexFiles) for (const hash of indexHashes(join(workspacesDir, name))) keep.add(hash);
+    for (const name of indexFiles) for (const hash of await indexHashes(join(workspacesDir, name))) keep.add(hash);
     // Content the Changes panel discarded stays restorable.
-    for (const hash of new DiscardStore(this.options.weftHome).hashes()) keep.add(hash);
+    for (const hash of await new DiscardStore(this.options.weftHome).hashes()) keep.add(hash);
     // The state each fork started from ("Compare with parent").
-    for (const hash of this.forks.hashes()) keep.add(hash);
+    for (const hash of await this.forks.hashes()) keep.add(hash);
     // Blob ages are file times: compared with the real clock.
-    const collected = this.blobs.collect(keep, graceMs, Date.now());
+    const collected = await this.blobs.collect(keep, graceMs, Date.now());
     return {
       droppedRecords,
       removedBlobs: collected.removed,
@@ -282,23 +375,25 @@ export class CheckpointService {
   }
 
   /** Bytes the store takes (blobs + records). */
-  sizeOnDisk(): number {
-    return this.blobs.sizeOnDisk() + this.records.sizeOnDisk();
+  async sizeOnDisk(): Promise<number> {
+    return (await this.blobs.sizeOnDisk()) + (await this.records.sizeOnDisk());
   }
 
-  dispose(): void {
-    for (const tracker of this.trackers.values()) tracker.dispose();
+  /** Closes every tracker (saving its index) and waits for trackers being closed. */
+  async dispose(): Promise<void> {
+    const trackers = [...this.trackers.values()];
     this.trackers.clear();
+    await Promise.all([...trackers.map((tracker) => tracker.dispose()), ...this.closing.values()]);
   }
 
   /** For each path the thread's tool calls in `turnIds` changed: its state before the first and after the last. */
-  private spans(
+  private async spans(
     threadId: string,
     turnIds: readonly string[],
-  ): Map<string, { first: Entry | null; last: Entry | null }> {
+  ): Promise<Map<string, { first: Entry | null; last: Entry | null }>> {
     const wanted = new Set(turnIds);
     const spans = new Map<string, { first: Entry | null; last: Entry | null }>();
-    for (const record of this.records.read(threadId)) {
+    for (const record of await this.records.read(threadId)) {
       if (record.source !== 'tool' || record.turnId === null || !wanted.has(record.turnId)) continue;
       for (const change of record.changes) {
         const span = spans.get(change.path);
@@ -309,9 +404,12 @@ export class CheckpointService {
     return spans;
   }
 
-  private planUnlocked(request: Omit<RestoreRequest, 'force' | 'hooks'>, tracker: WorkspaceTracker): RestorePlanItem[] {
+  private async planUnlocked(
+    request: Omit<RestoreRequest, 'force' | 'hooks'>,
+    tracker: WorkspaceTracker,
+  ): Promise<RestorePlanItem[]> {
     const items: RestorePlanItem[] = [];
-    for (const [path, span] of this.spans(request.threadId, request.turnIds)) {
+    for (const [path, span] of await this.spans(request.threadId, request.turnIds)) {
       if (sameContent(span.first, span.last)) continue;
       items.push(this.planItem(tracker, path, span.last, span.first));
     }
@@ -349,7 +447,7 @@ export class CheckpointService {
       const saved: Change[] = active
         .filter((item) => item.conflict)
         .map((item) => ({ path: item.path, before: item.expected, after: item.current }));
-      this.append(request.threadId, null, null, 'force-save', request.root, saved, []);
+      await this.append(request.threadId, null, null, 'force-save', request.root, saved, []);
     }
     if (active.length === 0)
       return { restored: [], notRestored: lost, overwritten: [], kept: [], notes: [], record: null, pending: null };
@@ -388,7 +486,7 @@ export class CheckpointService {
     const notes = notRestored.map((item) => `${shown(item.path)}: not restored: ${item.reason}`);
     const record =
       scan.changes.length > 0
-        ? this.append(request.threadId, null, null, 'restore', request.root, scan.changes, notes)
+        ? await this.append(request.threadId, null, null, 'restore', request.root, scan.changes, notes)
         : null;
     tracker.persistSoon();
     return {
@@ -402,7 +500,7 @@ export class CheckpointService {
     };
   }
 
-  private append(
+  private async append(
     threadId: string,
     turnId: string | null,
     callId: string | null,
@@ -410,7 +508,8 @@ export class CheckpointService {
     root: string,
     changes: Change[],
     notes: string[],
-  ): CheckpointRecord {
+    failure?: string,
+  ): Promise<CheckpointRecord> {
     const record: CheckpointRecord = {
       v: 1,
       id: randomUUID(),
@@ -422,8 +521,9 @@ export class CheckpointService {
       root,
       changes,
       notes,
+      ...(failure === undefined ? {} : { failure }),
     };
-    this.records.append(record);
+    await this.records.append(record);
     return record;
   }
 }

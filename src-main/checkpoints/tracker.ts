@@ -5,18 +5,13 @@
  * command changed, not what the project holds; elsewhere (or if the watcher lost events) it walks.
  * The new content of every changed file goes into the blob store before the change is reported, so
  * the next change to it has its "before" on hand.
+ *
+ * Every step is asynchronous (the host serves every thread from one process): stats and reads go
+ * through `node:fs/promises` a batch of entries at a time, content is hashed and compressed off the
+ * event loop by the blob store, and the bookkeeping between them yields every 10 ms.
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  type Stats,
-} from 'node:fs';
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore } from './blob-store';
 import { isPlaceholderFolder, isPlaceholderLease } from '../safety/sandbox/placeholders';
@@ -27,6 +22,7 @@ import { Mutex } from './mutex';
 import { childKey, fsPath, keyOfName, shown } from './path-key';
 import { type Change, type CheckpointLimits, type Entry, sameContent, statDiffers } from './types';
 import { indexFileFor, loadIndex, saveIndex } from './workspace-index';
+import { Slicer } from './yield';
 
 export interface ScanResult {
   changes: Change[];
@@ -44,10 +40,21 @@ export interface TrackerOptions {
   limits: CheckpointLimits;
   /** Use the directory watcher where the platform allows (default true). */
   watch?: boolean;
+  /**
+   * The persisted index is exact as of when an earlier tracker of this workspace was closed: the first
+   * look reports what changed since, instead of taking it as the baseline.
+   */
+  resume?: boolean;
 }
 
-const YIELD_EVERY = 512;
+/** Entries of a folder stat-ed (and files read) at once. */
+const BATCH = 32;
 const BASELINE_BUDGET = '\u0000baseline';
+/**
+ * Turns whose spending is remembered: a turn's budget starts at 0, and the oldest is forgotten once
+ * this many newer ones spent (several threads may work in one workspace at once).
+ */
+const BUDGETS_KEPT = 8;
 
 export class WorkspaceTracker {
   readonly root: string;
@@ -66,7 +73,10 @@ export class WorkspaceTracker {
   private persistTimer: NodeJS.Timeout | null = null;
   /** Bytes of new content stored per budget key (a turn id). */
   private readonly spent = new Map<string, number>();
-  private sinceYield = 0;
+  private readonly slicer = new Slicer();
+  private persisting: Promise<void> | null = null;
+  /** When a look last started or ended (for idle eviction). */
+  lastUsed = Date.now();
   /** During a watch-mode look: each touched path's entry before the look. */
   private touched: Map<string, Entry | null> | null = null;
 
@@ -111,12 +121,32 @@ export class WorkspaceTracker {
   }
 
   /** Writes the index so the next process starts from it; cheap no-op when nothing changed. */
-  persist(): void {
+  async persist(): Promise<void> {
     if (this.persistTimer !== null) clearTimeout(this.persistTimer);
     this.persistTimer = null;
+    while (this.persisting !== null) await this.persisting;
     if (!this.dirtyIndex) return;
-    saveIndex(this.indexFile, this.root, this.index);
     this.dirtyIndex = false;
+    // A copy: looks may change the index while it is written.
+    this.persisting = saveIndex(this.indexFile, this.root, new Map(this.index))
+      .catch((error: unknown) => {
+        this.dirtyIndex = true;
+        throw error;
+      })
+      .finally(() => {
+        this.persisting = null;
+      });
+    await this.persisting;
+  }
+
+  /** Bytes of new content the turn `budgetKey` stored so far (0 for a turn not remembered). */
+  spentBy(budgetKey: string): number {
+    return this.spent.get(budgetKey) ?? 0;
+  }
+
+  /** How many turns' spending is remembered (bounded by `BUDGETS_KEPT`). */
+  get budgetsKept(): number {
+    return this.spent.size;
   }
 
   /**
@@ -127,11 +157,9 @@ export class WorkspaceTracker {
     if (this.persistTimer !== null || !this.dirtyIndex) return;
     this.persistTimer = setTimeout(() => {
       this.persistTimer = null;
-      try {
-        this.persist();
-      } catch {
+      this.persist().catch(() => {
         /* the next walk rebuilds it */
-      }
+      });
     }, delayMs);
     this.persistTimer.unref();
   }
@@ -140,20 +168,43 @@ export class WorkspaceTracker {
     return this.watcher?.size ?? 0;
   }
 
-  dispose(): void {
-    try {
-      this.persist();
-    } catch {
-      /* the next walk rebuilds it */
-    }
-    this.watcher?.dispose();
+  /** A look is under way or waiting. */
+  get busy(): boolean {
+    return this.mutex.busy;
+  }
+
+  /**
+   * Stops watching at once, then writes the index (waiting for a look under way to end first). True
+   * when the index on disk is then exact (saved, or nothing had changed).
+   */
+  async dispose(): Promise<boolean> {
+    const released = this.watcher?.dispose();
+    const saved = await this.mutex.run(async () => {
+      try {
+        await this.persist();
+        return this.started;
+      } catch {
+        return false; // the next walk rebuilds it
+      }
+    });
+    await released?.catch(() => undefined);
+    return saved;
   }
 
   private async syncLocked(budgetKey: string | null): Promise<ScanResult> {
+    this.lastUsed = Date.now();
+    try {
+      return await this.scan(budgetKey);
+    } finally {
+      this.lastUsed = Date.now();
+    }
+  }
+
+  private async scan(budgetKey: string | null): Promise<ScanResult> {
     const notes: string[] = [];
     const stored = { bytes: 0 };
     if (!this.started) {
-      const persisted = loadIndex(this.indexFile, this.root);
+      const persisted = await loadIndex(this.indexFile, this.root);
       this.index = new Map();
       this.children = new Map();
       this.touched = null;
@@ -161,8 +212,10 @@ export class WorkspaceTracker {
       await this.walk(persisted, notes, stored, BASELINE_BUDGET);
       this.started = true;
       this.dirtyIndex = true;
-      // The first look establishes the baseline: nothing is reported as changed by it.
-      return { changes: [], notes, storedBytes: stored.bytes, mode: 'walk' };
+      // The first look establishes the baseline: nothing is reported as changed by it, unless it
+      // continues a closed tracker's exact picture.
+      const changes = this.options.resume === true ? diff(persisted, this.index) : [];
+      return { changes, notes, storedBytes: stored.bytes, mode: 'walk' };
     }
     if (this.watcher !== null) await this.watcher.barrier();
     const taken = this.watcher?.take() ?? { paths: new Set<string>(), lost: true };
@@ -181,7 +234,7 @@ export class WorkspaceTracker {
     } else {
       const touched = new Map<string, Entry | null>();
       this.touched = touched;
-      for (const path of [...taken.paths].sort()) await this.look(path, notes, stored, budgetKey);
+      await this.lookAt([...taken.paths].sort(), notes, stored, budgetKey);
       this.touched = null;
       const before = new Map<string, Entry>();
       const after = new Map<string, Entry>();
@@ -237,21 +290,62 @@ export class WorkspaceTracker {
     return out;
   }
 
-  /** Re-examines one candidate path (from the watcher). */
-  private async look(rel: string, notes: string[], stored: { bytes: number }, budgetKey: string | null): Promise<void> {
-    if (rel.split('/').some((part) => skipped(part))) return;
-    let st: Stats | undefined;
-    try {
-      st = lstatSync(fsPath(this.root, rel));
-    } catch {
-      st = undefined;
+  /**
+   * Re-examines the watcher's candidate paths (sorted, so a folder comes before what is below it),
+   * stat-ing a batch at once. Files are read and stored side by side; anything else waits for them.
+   */
+  private async lookAt(
+    paths: readonly string[],
+    notes: string[],
+    stored: { bytes: number },
+    budgetKey: string | null,
+  ): Promise<void> {
+    for (let at = 0; at < paths.length; at += BATCH) {
+      const batch = paths.slice(at, at + BATCH).filter((rel) => !rel.split('/').some((part) => skipped(part)));
+      const stats = await Promise.all(
+        batch.map((rel) =>
+          lstat(fsPath(this.root, rel)).then(
+            (st) => st,
+            () => undefined,
+          ),
+        ),
+      );
+      const files: Promise<void>[] = [];
+      for (const [i, rel] of batch.entries()) {
+        const st = stats[i];
+        const known = this.index.get(rel);
+        if (
+          st !== undefined &&
+          (st.isFile() || st.isSymbolicLink()) &&
+          known?.kind !== 'dir' &&
+          !(await this.rules.ignored(rel, false))
+        ) {
+          files.push(this.examine(rel, st, known, notes, stored, budgetKey).then((entry) => this.put(rel, entry)));
+          continue;
+        }
+        await Promise.all(files.splice(0));
+        await this.look(rel, st, notes, stored, budgetKey);
+      }
+      await Promise.all(files);
+      await this.slicer.maybeYield();
     }
-    if (st?.isDirectory() === true && this.isMountPoint(rel)) st = undefined;
+  }
+
+  /** Re-examines one candidate path whose stats (undefined: gone) were just taken. */
+  private async look(
+    rel: string,
+    stats: Stats | undefined,
+    notes: string[],
+    stored: { bytes: number },
+    budgetKey: string | null,
+  ): Promise<void> {
+    let st = stats;
+    if (st?.isDirectory() === true && (await this.isMountPoint(rel))) st = undefined;
     const known = this.index.get(rel);
     if (
       st === undefined ||
       (!st.isDirectory() && !st.isFile() && !st.isSymbolicLink()) ||
-      this.rules.ignored(rel, st.isDirectory())
+      (await this.rules.ignored(rel, st.isDirectory()))
     ) {
       if (known !== undefined) this.forgetTree(rel);
       return;
@@ -274,7 +368,7 @@ export class WorkspaceTracker {
       return;
     }
     if (known?.kind === 'dir') this.forgetTree(rel);
-    this.put(rel, this.examine(rel, st, known, notes, stored, budgetKey));
+    this.put(rel, await this.examine(rel, st, known, notes, stored, budgetKey));
   }
 
   private forgetTree(rel: string): void {
@@ -320,60 +414,78 @@ export class WorkspaceTracker {
   ): Promise<void> {
     let names: Buffer[];
     try {
-      names = readdirSync(fsPath(this.root, dirRel), { encoding: 'buffer' });
+      names = await readdir(fsPath(this.root, dirRel), { encoding: 'buffer' });
     } catch {
       return;
     }
+    const rels: string[] = [];
     for (const bytes of names) {
       const name = keyOfName(bytes);
-      if (skipped(name)) continue;
-      const rel = childKey(dirRel, name);
-      let st: Stats;
-      try {
-        st = lstatSync(fsPath(this.root, rel));
-      } catch (error) {
-        if (errorCode(error) === 'ENAMETOOLONG')
-          notes.push(`${shown(rel)}: not checkpointed: its path is longer than the system allows`);
-        continue;
+      if (!skipped(name)) rels.push(childKey(dirRel, name));
+    }
+    for (let at = 0; at < rels.length; at += BATCH) {
+      const batch = rels.slice(at, at + BATCH);
+      const stats = await Promise.all(
+        batch.map((rel) =>
+          lstat(fsPath(this.root, rel)).then(
+            (st) => st,
+            (error: unknown) => {
+              if (errorCode(error) === 'ENAMETOOLONG')
+                notes.push(`${shown(rel)}: not checkpointed: its path is longer than the system allows`);
+              return null;
+            },
+          ),
+        ),
+      );
+      // Files of the batch are read and stored side by side; folders are walked one after another.
+      const files: Promise<void>[] = [];
+      const folders: [string, Stats][] = [];
+      for (const [i, rel] of batch.entries()) {
+        const st = stats[i];
+        if (st === null || st === undefined) continue;
+        if (st.isDirectory()) {
+          if ((await this.rules.ignored(rel, true)) || (await this.isMountPoint(rel))) continue;
+          folders.push([rel, st]);
+        } else if (st.isFile() || st.isSymbolicLink()) {
+          if (await this.rules.ignored(rel, false)) continue;
+          files.push(
+            this.examine(rel, st, previous.get(rel), notes, stored, budgetKey).then((entry) => this.put(rel, entry)),
+          );
+        }
       }
-      if (st.isDirectory()) {
-        if (this.rules.ignored(rel, true) || this.isMountPoint(rel)) continue;
-        await this.walkDir(rel, st, previous, notes, stored, budgetKey);
-      } else if (st.isFile() || st.isSymbolicLink()) {
-        if (this.rules.ignored(rel, false)) continue;
-        this.put(rel, this.examine(rel, st, previous.get(rel), notes, stored, budgetKey));
-      }
-      this.sinceYield += 1;
-      if (this.sinceYield >= YIELD_EVERY) {
-        this.sinceYield = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      await Promise.all(files);
+      for (const [rel, st] of folders) await this.walkDir(rel, st, previous, notes, stored, budgetKey);
+      await this.slicer.maybeYield();
     }
   }
 
   /** A folder the sandbox made to mount a placeholder on, present only while a command runs. */
-  private isMountPoint(rel: string): boolean {
+  private async isMountPoint(rel: string): Promise<boolean> {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    // Only a few dot-names can be placeholders (isPlaceholderFolder asks for the listing only then).
+    if (!name.startsWith('.')) return false;
     try {
-      return isPlaceholderFolder(rel.slice(rel.lastIndexOf('/') + 1), () => readdirSync(fsPath(this.root, rel)));
+      const listing = await readdir(fsPath(this.root, rel));
+      return isPlaceholderFolder(name, () => listing);
     } catch {
       return false;
     }
   }
 
   /** The entry for a file or symlink; reads and stores content only when the stats changed. */
-  private examine(
+  private async examine(
     rel: string,
     st: Stats,
     previous: Entry | undefined,
     notes: string[],
     stored: { bytes: number },
     budgetKey: string | null,
-  ): Entry {
+  ): Promise<Entry> {
     const abs = fsPath(this.root, rel);
     if (st.isSymbolicLink()) {
       let target = '';
       try {
-        target = readlinkSync(abs, 'utf8');
+        target = await readlink(abs, 'utf8');
       } catch {
         /* vanished: recorded as an empty link, the next look corrects it */
       }
@@ -410,12 +522,25 @@ export class WorkspaceTracker {
       );
       return statOnly;
     }
-    const bytes = readRegularFile(abs, st);
+    // Reserved before reading: files of one batch are read side by side.
+    if (key !== null) this.spend(key, st.size);
+    const bytes = await readRegularFile(abs, st);
+    if (key !== null) this.spend(key, (bytes?.length ?? 0) - st.size);
     if (bytes === null) return statOnly;
-    const put = this.options.blobs.put(bytes);
+    const put = await this.options.blobs.put(bytes);
     stored.bytes += put.written;
-    if (key !== null) this.spent.set(key, spent + bytes.length);
     return { ...statOnly, size: bytes.length, hash: put.hash };
+  }
+
+  /** Adds to a turn's spending; that turn becomes the newest remembered, the oldest beyond the bound is forgotten. */
+  private spend(key: string, bytes: number): void {
+    const total = (this.spent.get(key) ?? 0) + bytes;
+    this.spent.delete(key);
+    this.spent.set(key, total);
+    for (const old of this.spent.keys()) {
+      if (this.spent.size <= BUDGETS_KEPT) break;
+      this.spent.delete(old);
+    }
   }
 }
 
@@ -423,21 +548,21 @@ export class WorkspaceTracker {
  * The content of the regular file `abs` that `st` describes; null when it is no longer that file (a
  * symlink, a FIFO or another file was put in its place since it was looked at: never followed or read).
  */
-function readRegularFile(abs: string | Buffer, st: Stats): Buffer | null {
-  let fd: number;
+async function readRegularFile(abs: string | Buffer, st: Stats): Promise<Buffer | null> {
+  let handle;
   try {
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return null;
   }
   try {
-    const now = fstatSync(fd);
+    const now = await handle.stat();
     if (!now.isFile() || now.ino !== st.ino || now.dev !== st.dev) return null;
-    return readFileSync(fd);
+    return await handle.readFile();
   } catch {
     return null;
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 

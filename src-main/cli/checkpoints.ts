@@ -35,7 +35,7 @@ export async function runCheckpointsCommand(argv: string[]): Promise<number> {
     const settings = checkpointSettings(config, weftHome);
     const service = new CheckpointService(settings.service);
     if (sub === 'size') {
-      const bytes = service.sizeOnDisk();
+      const bytes = await service.sizeOnDisk();
       process.stdout.write(
         values.json === true
           ? `${JSON.stringify({ bytes })}\n`
@@ -49,7 +49,7 @@ export async function runCheckpointsCommand(argv: string[]): Promise<number> {
       forks: service.forks,
       blobs: service.blobs,
     });
-    const result = service.gc();
+    const result = await service.gc();
     if (values.json === true) process.stdout.write(`${JSON.stringify({ ...result, forks })}\n`);
     else {
       process.stdout.write(
