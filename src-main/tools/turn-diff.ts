@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { structuredPatch } from 'diff';
-import { hasMarkerSync } from '../util/markers';
+import { hasMarker } from '../util/markers';
 
 interface Tracked {
   /** Path before the turn touched it; null when the file did not exist. */
@@ -16,9 +16,9 @@ interface Tracked {
 const ZERO_OID = '0000000000000000000000000000000000000000';
 
 /** The git root above `dir`, or `dir` itself outside a repository. */
-export function findRepoRoot(dir: string): string {
+export async function findRepoRoot(dir: string): Promise<string> {
   for (let d = dir; ; d = dirname(d)) {
-    if (hasMarkerSync(d, '.git')) return d;
+    if (await hasMarker(d, '.git')) return d;
     if (dirname(d) === d) return dir;
   }
 }
@@ -30,7 +30,8 @@ export function findRepoRoot(dir: string): string {
 export class TurnDiffTracker {
   private readonly files: Tracked[] = [];
 
-  constructor(private readonly root: string) {}
+  /** `root`: the folder diff paths are relative to (found while the turn runs: see findRepoRoot). */
+  constructor(private readonly root: string | Promise<string>) {}
 
   /** Call before a patch is written, for every path it will touch (and each move's destination). */
   async beforeChange(changes: { path: string; movePath?: string | null }[]): Promise<void> {
@@ -63,25 +64,22 @@ export class TurnDiffTracker {
 
   /** The aggregated diff, files in path order; empty when nothing differs from the baselines. */
   async diff(): Promise<string> {
+    const root = await this.root;
     const parts: { key: string; text: string }[] = [];
     for (const f of this.files) {
       const current = f.currentPath ? await readOrNull(f.currentPath) : null;
       if (f.baseline === null && current === null) continue;
       if (f.baseline && current && f.baseline.equals(current) && f.originalPath === f.currentPath) continue;
-      const text = await this.fileDiff(f, current);
-      parts.push({ key: this.rel(f.originalPath ?? f.currentPath ?? ''), text });
+      const text = await this.fileDiff(root, f, current);
+      parts.push({ key: rel(root, f.originalPath ?? f.currentPath ?? ''), text });
     }
     parts.sort((a, b) => a.key.localeCompare(b.key));
     return parts.map((p) => p.text).join('');
   }
 
-  private rel(p: string): string {
-    return relative(this.root, p).split('\\').join('/');
-  }
-
-  private async fileDiff(f: Tracked, current: Buffer | null): Promise<string> {
-    const oldName = f.originalPath ? this.rel(f.originalPath) : this.rel(f.currentPath ?? '');
-    const newName = f.currentPath ? this.rel(f.currentPath) : oldName;
+  private async fileDiff(root: string, f: Tracked, current: Buffer | null): Promise<string> {
+    const oldName = f.originalPath ? rel(root, f.originalPath) : rel(root, f.currentPath ?? '');
+    const newName = f.currentPath ? rel(root, f.currentPath) : oldName;
     const lines = [`diff --git a/${oldName} b/${newName}`];
     const newMode = f.currentPath ? await modeOf(f.currentPath) : '100644';
     if (f.baseline === null) lines.push(`new file mode ${newMode}`);
@@ -138,4 +136,8 @@ export function blobOid(content: Buffer): string {
 
 function isBinary(b: Buffer | null): boolean {
   return b !== null && b.subarray(0, 8000).includes(0);
+}
+
+function rel(root: string, p: string): string {
+  return relative(root, p).split('\\').join('/');
 }
