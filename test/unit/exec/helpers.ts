@@ -39,12 +39,10 @@ export function runningInGroup(pgid: number): number[] {
   } catch {
     throw new Error('these tests read /proc to inspect the process table; run them on Linux');
   }
-  return entries
-    .map(Number)
-    .filter((pid) => {
-      const stat = readProcStat(pid);
-      return stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X';
-    });
+  return entries.map(Number).filter((pid) => {
+    const stat = readProcStat(pid);
+    return stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X';
+  });
 }
 
 /** Resolves with the collected output once `pattern` shows up in it. */
