@@ -15,13 +15,21 @@ import { shown } from './path-key';
 import {
   applyRestore,
   recoverRestores,
-  type ApplyHooks,
   type DesiredState,
   type NotRestored,
   type PendingRevert,
 } from './restore-apply';
-import { removeJournal, type ThreadRevert } from './restore-journal';
+import { byPath, changeSpans, judgeRestored, planItem, planUndo } from './restore-plan';
+import { removeJournal } from './restore-journal';
 import { WorkspaceTracker } from './tracker';
+import { TrackerPool } from './tracker-pool';
+import type {
+  CheckpointGap,
+  CheckpointServiceOptions,
+  RestoreOutcome,
+  RestorePlanItem,
+  RestoreRequest,
+} from './service-types';
 import {
   DEFAULT_LIMITS,
   DEFAULT_RETENTION,
@@ -35,90 +43,20 @@ import {
 } from './types';
 import { indexHashes } from './workspace-index';
 
-export interface CheckpointServiceOptions {
-  weftHome: string;
-  limits?: Partial<CheckpointLimits>;
-  retention?: Partial<RetentionPolicy>;
-  /** Use directory watchers where available (default true). */
-  watch?: boolean;
-  now?: () => Date;
-  /**
-   * Workspaces whose tracker (file index and inotify watches) is kept at most (default 16); the
-   * least recently used beyond it is closed. A closed tracker's index is saved, and the next look at
-   * that workspace compares against it, so nothing is lost but the watches.
-   */
-  maxTrackers?: number;
-  /** A tracker not used for this long is closed (default 10 minutes). */
-  trackerIdleMs?: number;
-}
-
-/** A turn whose files were not (all) checkpointed, and why. */
-export interface CheckpointGap {
-  turnId: string;
-  reason: string;
-}
-
-/** What a restore would do to one path. */
-export interface RestorePlanItem {
-  path: string;
-  /** The state the agent left (what the file should be now). */
-  expected: Entry | null;
-  /** The state on disk now. */
-  current: Entry | null;
-  /** The state it will be put back to. */
-  target: Entry | null;
-  conflict: boolean;
-  /** Why the path cannot be restored (e.g. its earlier version was not checkpointed: too large). */
-  unrestorable?: string;
-}
-
-export interface RestoreOutcome {
-  /** Paths written, created or removed (and found so once the restore was done). */
-  restored: string[];
-  /** Paths of the plan left as they were, each with the reason. */
-  notRestored: NotRestored[];
-  /** Paths that differed from what the agent left and were overwritten (force); their versions are in a `force-save` record. */
-  overwritten: string[];
-  /** Paths of the plan left as they were because the request kept them. */
-  kept: string[];
-  notes: string[];
-  record: CheckpointRecord | null;
-  /**
-   * The journal of the restore, kept until the thread's revert is written (`finishRevert`); null when
-   * the request named no thread revert or nothing was written.
-   */
-  pending: string | null;
-}
-
-export interface RestoreRequest {
-  threadId: string;
-  root: string;
-  /** The turns whose changes are undone (the chosen turn and every later one). */
-  turnIds: readonly string[];
-  force?: boolean;
-  /** Paths left exactly as they are now (the user keeps their version); every other path is restored. */
-  keep?: readonly string[];
-  hooks?: ApplyHooks;
-  /**
-   * The thread revert this restore is part of: after a crash, start-up finishes the files and then
-   * drops these turns too (see `recover`).
-   */
-  thread?: ThreadRevert;
-}
+export type {
+  CheckpointGap,
+  CheckpointServiceOptions,
+  RestoreOutcome,
+  RestorePlanItem,
+  RestoreRequest,
+} from './service-types';
 
 export class CheckpointService {
   readonly dir: string;
   readonly blobs: BlobStore;
   readonly records: RecordLog;
   readonly forks: ForkRecords;
-  /** Open trackers, least recently used first. */
-  private readonly trackers = new Map<string, WorkspaceTracker>();
-  /** Trackers being closed (their index being saved): a new one for the root waits for it. */
-  private readonly closing = new Map<string, Promise<boolean>>();
-  /** Roots whose tracker was closed with its index saved: the next look reports changes since. */
-  private readonly resumable = new Set<string>();
-  /** Calls between `beforeChange` and `afterToolCall`, per root: such a tracker is never closed. */
-  private readonly open = new Map<string, number>();
+  private readonly trackers: TrackerPool;
   private readonly limits: CheckpointLimits;
   private readonly retention: RetentionPolicy;
   private readonly now: () => Date;
@@ -133,6 +71,19 @@ export class CheckpointService {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.retention = { ...DEFAULT_RETENTION, ...options.retention };
     this.now = options.now ?? (() => new Date());
+    this.trackers = new TrackerPool({
+      make: (root, resume) =>
+        new WorkspaceTracker({
+          root,
+          checkpointsDir: this.dir,
+          blobs: this.blobs,
+          limits: this.limits,
+          watch: options.watch,
+          resume,
+        }),
+      max: options.maxTrackers,
+      idleMs: options.trackerIdleMs,
+    });
   }
 
   get journalDir(): string {
@@ -154,58 +105,13 @@ export class CheckpointService {
   }
 
   /** The tracker of a workspace (made, or made again after it was closed, on first use). */
-  async tracker(root: string): Promise<WorkspaceTracker> {
-    for (let closing = this.closing.get(root); closing !== undefined; closing = this.closing.get(root)) await closing;
-    let tracker = this.trackers.get(root);
-    if (tracker === undefined) {
-      tracker = new WorkspaceTracker({
-        root,
-        checkpointsDir: this.dir,
-        blobs: this.blobs,
-        limits: this.limits,
-        watch: this.options.watch,
-        resume: this.resumable.delete(root),
-      });
-    }
-    // Most recently used last.
-    this.trackers.delete(root);
-    this.trackers.set(root, tracker);
-    tracker.lastUsed = Date.now();
-    this.evict();
-    return tracker;
+  tracker(root: string): Promise<WorkspaceTracker> {
+    return this.trackers.get(root);
   }
 
-  /** How many workspaces have an open tracker, and the directories they watch. */
+  /** How many workspaces have an open tracker, and the folders they watch. */
   get openTrackers(): { trackers: number; watchedDirs: number } {
-    let watchedDirs = 0;
-    for (const tracker of this.trackers.values()) watchedDirs += tracker.watchedDirs;
-    return { trackers: this.trackers.size, watchedDirs };
-  }
-
-  /** Closes trackers beyond the bound (least recently used first) and those idle too long. */
-  private evict(): void {
-    const max = Math.max(1, this.options.maxTrackers ?? 16);
-    const idleMs = this.options.trackerIdleMs ?? 10 * 60 * 1000;
-    const now = Date.now();
-    let excess = this.trackers.size - max;
-    for (const [root, tracker] of this.trackers) {
-      if ((this.open.get(root) ?? 0) > 0 || tracker.busy) continue;
-      const idle = now - tracker.lastUsed >= idleMs;
-      if (excess <= 0 && !idle) continue;
-      excess -= 1;
-      this.trackers.delete(root);
-      const closed = tracker.dispose().then(
-        (saved) => {
-          if (saved) this.resumable.add(root);
-          return saved;
-        },
-        () => false,
-      );
-      this.closing.set(
-        root,
-        closed.finally(() => this.closing.delete(root)),
-      );
-    }
+    return this.trackers.stats;
   }
 
   /**
@@ -214,7 +120,7 @@ export class CheckpointService {
    * else and belong to no turn. The workspace's tracker stays open until the matching `afterToolCall`.
    */
   async beforeChange(root: string): Promise<void> {
-    this.open.set(root, (this.open.get(root) ?? 0) + 1);
+    this.trackers.begin(root);
     const tracker = await this.tracker(root);
     await tracker.sync(null);
     tracker.persistSoon();
@@ -243,9 +149,7 @@ export class CheckpointService {
       tracker.persistSoon();
       return record;
     } finally {
-      const open = (this.open.get(input.root) ?? 0) - 1;
-      if (open > 0) this.open.set(input.root, open);
-      else this.open.delete(input.root);
+      this.trackers.end(input.root);
     }
   }
 
@@ -312,7 +216,9 @@ export class CheckpointService {
     const tracker = await this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
-      const plan = last.changes.map((change) => this.planItem(tracker, change.path, change.after, change.before));
+      const plan = last.changes.map((change) =>
+        planItem((path) => tracker.entry(path), change.path, change.after, change.before),
+      );
       return this.execute({ ...request, turnIds: [] }, plan, tracker);
     });
   }
@@ -330,7 +236,8 @@ export class CheckpointService {
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
       const state = tracker.snapshot();
-      for (const [path, span] of await this.spans(request.threadId, request.laterTurnIds)) {
+      const spans = changeSpans(await this.records.read(request.threadId), request.laterTurnIds);
+      for (const [path, span] of spans) {
         if (span.first === null) state.delete(path);
         else state.set(path, span.first);
       }
@@ -348,7 +255,7 @@ export class CheckpointService {
     let droppedRecords = 0;
     for (const thread of await this.records.threads())
       droppedRecords += await this.records.applyRetention(thread, this.retention, this.now().getTime());
-    for (const tracker of this.trackers.values()) await tracker.persist();
+    await this.trackers.persistAll();
     const keep = new Set<string>();
     for (const thread of await this.records.threads())
       for (const record of await this.records.read(thread)) for (const hash of recordHashes(record)) keep.add(hash);
@@ -381,54 +288,15 @@ export class CheckpointService {
 
   /** Closes every tracker (saving its index) and waits for trackers being closed. */
   async dispose(): Promise<void> {
-    const trackers = [...this.trackers.values()];
-    this.trackers.clear();
-    await Promise.all([...trackers.map((tracker) => tracker.dispose()), ...this.closing.values()]);
-  }
-
-  /** For each path the thread's tool calls in `turnIds` changed: its state before the first and after the last. */
-  private async spans(
-    threadId: string,
-    turnIds: readonly string[],
-  ): Promise<Map<string, { first: Entry | null; last: Entry | null }>> {
-    const wanted = new Set(turnIds);
-    const spans = new Map<string, { first: Entry | null; last: Entry | null }>();
-    for (const record of await this.records.read(threadId)) {
-      if (record.source !== 'tool' || record.turnId === null || !wanted.has(record.turnId)) continue;
-      for (const change of record.changes) {
-        const span = spans.get(change.path);
-        if (span === undefined) spans.set(change.path, { first: change.before, last: change.after });
-        else span.last = change.after;
-      }
-    }
-    return spans;
+    await this.trackers.dispose();
   }
 
   private async planUnlocked(
     request: Omit<RestoreRequest, 'force' | 'hooks'>,
     tracker: WorkspaceTracker,
   ): Promise<RestorePlanItem[]> {
-    const items: RestorePlanItem[] = [];
-    for (const [path, span] of await this.spans(request.threadId, request.turnIds)) {
-      if (sameContent(span.first, span.last)) continue;
-      items.push(this.planItem(tracker, path, span.last, span.first));
-    }
-    return items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  }
-
-  private planItem(
-    tracker: WorkspaceTracker,
-    path: string,
-    expected: Entry | null,
-    target: Entry | null,
-  ): RestorePlanItem {
-    const current = tracker.entry(path);
-    const item: RestorePlanItem = { path, expected, current, target, conflict: !sameContent(current, expected) };
-    if (target?.kind === 'file' && target.hash === null)
-      item.unrestorable = 'its earlier version was not checkpointed (too large)';
-    // A folder is compared by existence only: its files are items of their own.
-    if (expected?.kind === 'dir' && current?.kind === 'dir') item.conflict = false;
-    return item;
+    const spans = changeSpans(await this.records.read(request.threadId), request.turnIds);
+    return planUndo(spans, (path) => tracker.entry(path));
   }
 
   private async execute(
@@ -465,23 +333,10 @@ export class CheckpointService {
       thread: request.thread ?? null,
     });
     const scan = await tracker.syncUnlocked(null);
-    // What the restore calls restored is what the look after it found: a path something else changed
-    // meanwhile (a process still writing in the project) is reported, not claimed.
-    const targets = new Map(active.map((item) => [item.path, item.target]));
-    const restored: string[] = [];
-    const notRestored = [...lost, ...applied.notRestored];
-    for (const path of applied.restored) {
-      const target = targets.get(path) ?? null;
-      const now = tracker.entry(path);
-      const same = target?.kind === 'dir' ? now?.kind === 'dir' : sameContent(now, target);
-      if (same) restored.push(path);
-      else
-        notRestored.push({
-          path,
-          reason: 'it changed while it was being restored (is a command still writing there?)',
-        });
-    }
-    notRestored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const judged = judgeRestored(applied.restored, active, (path) => tracker.entry(path));
+    const restored = judged.restored;
+    const notRestored = [...lost, ...applied.notRestored, ...judged.changedMeanwhile];
+    notRestored.sort((a, b) => byPath(a.path, b.path));
     const done = new Set(restored);
     const notes = notRestored.map((item) => `${shown(item.path)}: not restored: ${item.reason}`);
     const record =

@@ -10,18 +10,21 @@
  * through `node:fs/promises` a batch of entries at a time, content is hashed and compressed off the
  * event loop by the blob store, and the bookkeeping between them yields every 10 ms.
  */
-import { constants, type Stats } from 'node:fs';
-import { lstat, open, readdir, readlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore } from './blob-store';
-import { isPlaceholderFolder, isPlaceholderLease } from '../safety/sandbox/placeholders';
-import { STAGING_PREFIX } from './restore-apply';
 import { DirWatcher } from './dir-watcher';
 import { IgnoreRules } from './ignore-rules';
+import { diff } from './changes';
+import { EntryIndex } from './entry-index';
 import { Mutex } from './mutex';
-import { childKey, fsPath, keyOfName, shown } from './path-key';
-import { type Change, type CheckpointLimits, type Entry, sameContent, statDiffers } from './types';
-import { indexFileFor, loadIndex, saveIndex } from './workspace-index';
+import { childKey, fsPath, keyOfName } from './path-key';
+import { isMountPoint, skipped } from './walk-filters';
+import { examineEntry, statAll, TurnBudgets } from './tracker-files';
+import type { Change, CheckpointLimits, Entry } from './types';
+import { IndexSaver } from './index-saver';
+import { indexFileFor, loadIndex } from './workspace-index';
 import { Slicer } from './yield';
 
 export interface ScanResult {
@@ -50,40 +53,29 @@ export interface TrackerOptions {
 /** Entries of a folder stat-ed (and files read) at once. */
 const BATCH = 32;
 const BASELINE_BUDGET = '\u0000baseline';
-/**
- * Turns whose spending is remembered: a turn's budget starts at 0, and the oldest is forgotten once
- * this many newer ones spent (several threads may work in one workspace at once).
- */
-const BUDGETS_KEPT = 8;
 
 export class WorkspaceTracker {
   readonly root: string;
-  private index = new Map<string, Entry>();
-  /**
-   * The names of the known entries directly inside each folder ('' = the root), so that a folder's
-   * known subtree costs what it holds rather than a pass over the whole index.
-   */
-  private children = new Map<string, Set<string>>();
+  private index = new EntryIndex();
   private readonly rules: IgnoreRules;
   private readonly watcher: DirWatcher | null;
   private readonly mutex = new Mutex();
-  private readonly indexFile: string;
+  private readonly saver: IndexSaver;
   private started = false;
-  private dirtyIndex = false;
-  private persistTimer: NodeJS.Timeout | null = null;
   /** Bytes of new content stored per budget key (a turn id). */
-  private readonly spent = new Map<string, number>();
+  private readonly budgets = new TurnBudgets();
   private readonly slicer = new Slicer();
-  private persisting: Promise<void> | null = null;
   /** When a look last started or ended (for idle eviction). */
   lastUsed = Date.now();
-  /** During a watch-mode look: each touched path's entry before the look. */
-  private touched: Map<string, Entry | null> | null = null;
 
   constructor(private readonly options: TrackerOptions) {
     this.root = options.root;
     this.rules = new IgnoreRules(options.root);
-    this.indexFile = indexFileFor(options.checkpointsDir, options.root);
+    this.saver = new IndexSaver(
+      indexFileFor(options.checkpointsDir, options.root),
+      options.root,
+      () => this.index.entries,
+    );
     const wantWatch = options.watch !== false && DirWatcher.supported();
     this.watcher = wantWatch
       ? new DirWatcher(
@@ -117,51 +109,27 @@ export class WorkspaceTracker {
 
   /** Every known entry (a copy). */
   snapshot(): Map<string, Entry> {
-    return new Map(this.index);
+    return new Map(this.index.entries);
   }
 
   /** Writes the index so the next process starts from it; cheap no-op when nothing changed. */
-  async persist(): Promise<void> {
-    if (this.persistTimer !== null) clearTimeout(this.persistTimer);
-    this.persistTimer = null;
-    while (this.persisting !== null) await this.persisting;
-    if (!this.dirtyIndex) return;
-    this.dirtyIndex = false;
-    // A copy: looks may change the index while it is written.
-    this.persisting = saveIndex(this.indexFile, this.root, new Map(this.index))
-      .catch((error: unknown) => {
-        this.dirtyIndex = true;
-        throw error;
-      })
-      .finally(() => {
-        this.persisting = null;
-      });
-    await this.persisting;
+  persist(): Promise<void> {
+    return this.saver.now();
   }
 
   /** Bytes of new content the turn `budgetKey` stored so far (0 for a turn not remembered). */
   spentBy(budgetKey: string): number {
-    return this.spent.get(budgetKey) ?? 0;
+    return this.budgets.spentBy(budgetKey);
   }
 
-  /** How many turns' spending is remembered (bounded by `BUDGETS_KEPT`). */
+  /** How many turns' spending is remembered (the most recent 8). */
   get budgetsKept(): number {
-    return this.spent.size;
+    return this.budgets.size;
   }
 
-  /**
-   * Writes the index a little later: writing it whole costs time proportional to the project, so
-   * it is not done on a command's critical path. A lost write only means stats are compared again.
-   */
+  /** Writes the index a little later (off a command's critical path). */
   persistSoon(delayMs = 15_000): void {
-    if (this.persistTimer !== null || !this.dirtyIndex) return;
-    this.persistTimer = setTimeout(() => {
-      this.persistTimer = null;
-      this.persist().catch(() => {
-        /* the next walk rebuilds it */
-      });
-    }, delayMs);
-    this.persistTimer.unref();
+    this.saver.soon(delayMs);
   }
 
   get watchedDirs(): number {
@@ -204,17 +172,15 @@ export class WorkspaceTracker {
     const notes: string[] = [];
     const stored = { bytes: 0 };
     if (!this.started) {
-      const persisted = await loadIndex(this.indexFile, this.root);
-      this.index = new Map();
-      this.children = new Map();
-      this.touched = null;
+      const persisted = await loadIndex(indexFileFor(this.options.checkpointsDir, this.root), this.root);
+      this.index = new EntryIndex();
       // The first look has a budget of its own (the per-turn limit), whatever call it serves.
       await this.walk(persisted, notes, stored, BASELINE_BUDGET);
       this.started = true;
-      this.dirtyIndex = true;
+      this.saver.dirty = true;
       // The first look establishes the baseline: nothing is reported as changed by it, unless it
       // continues a closed tracker's exact picture.
-      const changes = this.options.resume === true ? diff(persisted, this.index) : [];
+      const changes = this.options.resume === true ? diff(persisted, this.index.entries) : [];
       return { changes, notes, storedBytes: stored.bytes, mode: 'walk' };
     }
     if (this.watcher !== null) await this.watcher.barrier();
@@ -224,18 +190,16 @@ export class WorkspaceTracker {
     let mode: 'watch' | 'walk';
     if (taken.lost || gitignoreChanged) {
       if (gitignoreChanged) this.rules.reset();
-      const before = this.index;
-      this.index = new Map();
-      this.children = new Map();
-      this.touched = null;
+      const before = this.index.entries;
+      this.index = new EntryIndex();
       await this.walk(before, notes, stored, budgetKey);
-      changes = diff(before, this.index);
+      changes = diff(before, this.index.entries);
       mode = 'walk';
     } else {
       const touched = new Map<string, Entry | null>();
-      this.touched = touched;
+      this.index.touched = touched;
       await this.lookAt([...taken.paths].sort(), notes, stored, budgetKey);
-      this.touched = null;
+      this.index.touched = null;
       const before = new Map<string, Entry>();
       const after = new Map<string, Entry>();
       for (const [path, old] of touched) {
@@ -246,48 +210,8 @@ export class WorkspaceTracker {
       changes = diff(before, after);
       mode = 'watch';
     }
-    if (changes.length > 0) this.dirtyIndex = true;
+    if (changes.length > 0) this.saver.dirty = true;
     return { changes, notes, storedBytes: stored.bytes, mode };
-  }
-
-  /** Sets or removes an entry, remembering its value before this look (watch mode). */
-  private put(rel: string, entry: Entry | null): void {
-    if (this.touched !== null && !this.touched.has(rel)) this.touched.set(rel, this.index.get(rel) ?? null);
-    const slash = rel.lastIndexOf('/');
-    const dir = slash < 0 ? '' : rel.slice(0, slash);
-    const name = rel.slice(slash + 1);
-    if (entry === null) {
-      if (!this.index.delete(rel)) return;
-      const names = this.children.get(dir);
-      names?.delete(name);
-      if (names?.size === 0) this.children.delete(dir);
-      return;
-    }
-    if (!this.index.has(rel)) {
-      let names = this.children.get(dir);
-      if (names === undefined) {
-        names = new Set();
-        this.children.set(dir, names);
-      }
-      names.add(name);
-    }
-    this.index.set(rel, entry);
-  }
-
-  /** Every known path below the folder `rel` (not `rel` itself). */
-  private below(rel: string): string[] {
-    const out: string[] = [];
-    const stack = [rel];
-    for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
-      const names = this.children.get(dir);
-      if (names === undefined) continue;
-      for (const name of names) {
-        const path = `${dir}/${name}`;
-        out.push(path);
-        stack.push(path);
-      }
-    }
-    return out;
   }
 
   /**
@@ -302,14 +226,7 @@ export class WorkspaceTracker {
   ): Promise<void> {
     for (let at = 0; at < paths.length; at += BATCH) {
       const batch = paths.slice(at, at + BATCH).filter((rel) => !rel.split('/').some((part) => skipped(part)));
-      const stats = await Promise.all(
-        batch.map((rel) =>
-          lstat(fsPath(this.root, rel)).then(
-            (st) => st,
-            () => undefined,
-          ),
-        ),
-      );
+      const stats = await statAll(this.root, batch, notes);
       const files: Promise<void>[] = [];
       for (const [i, rel] of batch.entries()) {
         const st = stats[i];
@@ -320,7 +237,9 @@ export class WorkspaceTracker {
           known?.kind !== 'dir' &&
           !(await this.rules.ignored(rel, false))
         ) {
-          files.push(this.examine(rel, st, known, notes, stored, budgetKey).then((entry) => this.put(rel, entry)));
+          files.push(
+            this.examine(rel, st, known, notes, stored, budgetKey).then((entry) => this.index.put(rel, entry)),
+          );
           continue;
         }
         await Promise.all(files.splice(0));
@@ -340,7 +259,7 @@ export class WorkspaceTracker {
     budgetKey: string | null,
   ): Promise<void> {
     let st = stats;
-    if (st?.isDirectory() === true && (await this.isMountPoint(rel))) st = undefined;
+    if (st?.isDirectory() === true && (await isMountPoint(this.root, rel))) st = undefined;
     const known = this.index.get(rel);
     if (
       st === undefined ||
@@ -353,32 +272,32 @@ export class WorkspaceTracker {
     if (st.isDirectory()) {
       // A directory that appeared, or was replaced, or changed its mode: its content may predate any
       // watch on it, so walk it (unchanged files keep their hashes: stats are compared first).
-      if (known !== undefined && known.kind !== 'dir') this.put(rel, null);
+      if (known !== undefined && known.kind !== 'dir') this.index.put(rel, null);
       const previous = new Map<string, Entry>();
       // Only a folder known before can have known entries below it.
       if (known?.kind === 'dir') {
-        for (const path of this.below(rel)) {
+        for (const path of this.index.below(rel)) {
           const entry = this.index.get(path);
           if (entry !== undefined) previous.set(path, entry);
         }
-        for (const path of previous.keys()) this.put(path, null);
+        for (const path of previous.keys()) this.index.put(path, null);
         this.watcher?.removeTree(rel);
       }
       await this.walkDir(rel, st, previous, notes, stored, budgetKey);
       return;
     }
     if (known?.kind === 'dir') this.forgetTree(rel);
-    this.put(rel, await this.examine(rel, st, known, notes, stored, budgetKey));
+    this.index.put(rel, await this.examine(rel, st, known, notes, stored, budgetKey));
   }
 
   private forgetTree(rel: string): void {
     if (this.index.get(rel)?.kind !== 'dir') {
-      this.put(rel, null);
+      this.index.put(rel, null);
       return;
     }
-    const below = this.below(rel);
-    this.put(rel, null);
-    for (const path of below) this.put(path, null);
+    const below = this.index.below(rel);
+    this.index.put(rel, null);
+    for (const path of below) this.index.put(path, null);
     this.watcher?.removeTree(rel);
   }
 
@@ -400,7 +319,7 @@ export class WorkspaceTracker {
     stored: { bytes: number },
     budgetKey: string | null,
   ): Promise<void> {
-    this.put(rel, { kind: 'dir', mode: st.mode });
+    this.index.put(rel, { kind: 'dir', mode: st.mode });
     this.watcher?.add(rel);
     await this.readDir(rel, previous, notes, stored, budgetKey);
   }
@@ -425,31 +344,22 @@ export class WorkspaceTracker {
     }
     for (let at = 0; at < rels.length; at += BATCH) {
       const batch = rels.slice(at, at + BATCH);
-      const stats = await Promise.all(
-        batch.map((rel) =>
-          lstat(fsPath(this.root, rel)).then(
-            (st) => st,
-            (error: unknown) => {
-              if (errorCode(error) === 'ENAMETOOLONG')
-                notes.push(`${shown(rel)}: not checkpointed: its path is longer than the system allows`);
-              return null;
-            },
-          ),
-        ),
-      );
+      const stats = await statAll(this.root, batch, notes);
       // Files of the batch are read and stored side by side; folders are walked one after another.
       const files: Promise<void>[] = [];
       const folders: [string, Stats][] = [];
       for (const [i, rel] of batch.entries()) {
         const st = stats[i];
-        if (st === null || st === undefined) continue;
+        if (st === undefined) continue;
         if (st.isDirectory()) {
-          if ((await this.rules.ignored(rel, true)) || (await this.isMountPoint(rel))) continue;
+          if ((await this.rules.ignored(rel, true)) || (await isMountPoint(this.root, rel))) continue;
           folders.push([rel, st]);
         } else if (st.isFile() || st.isSymbolicLink()) {
           if (await this.rules.ignored(rel, false)) continue;
           files.push(
-            this.examine(rel, st, previous.get(rel), notes, stored, budgetKey).then((entry) => this.put(rel, entry)),
+            this.examine(rel, st, previous.get(rel), notes, stored, budgetKey).then((entry) =>
+              this.index.put(rel, entry),
+            ),
           );
         }
       }
@@ -459,21 +369,8 @@ export class WorkspaceTracker {
     }
   }
 
-  /** A folder the sandbox made to mount a placeholder on, present only while a command runs. */
-  private async isMountPoint(rel: string): Promise<boolean> {
-    const name = rel.slice(rel.lastIndexOf('/') + 1);
-    // Only a few dot-names can be placeholders (isPlaceholderFolder asks for the listing only then).
-    if (!name.startsWith('.')) return false;
-    try {
-      const listing = await readdir(fsPath(this.root, rel));
-      return isPlaceholderFolder(name, () => listing);
-    } catch {
-      return false;
-    }
-  }
-
   /** The entry for a file or symlink; reads and stores content only when the stats changed. */
-  private async examine(
+  private examine(
     rel: string,
     st: Stats,
     previous: Entry | undefined,
@@ -481,131 +378,17 @@ export class WorkspaceTracker {
     stored: { bytes: number },
     budgetKey: string | null,
   ): Promise<Entry> {
-    const abs = fsPath(this.root, rel);
-    if (st.isSymbolicLink()) {
-      let target = '';
-      try {
-        target = await readlink(abs, 'utf8');
-      } catch {
-        /* vanished: recorded as an empty link, the next look corrects it */
-      }
-      return { kind: 'symlink', target, mtimeMs: st.mtimeMs, ino: st.ino };
-    }
-    const statOnly: Entry = {
-      kind: 'file',
-      mode: st.mode,
-      size: st.size,
-      mtimeMs: st.mtimeMs,
-      ino: st.ino,
-      hash: null,
-    };
-    if (
-      previous !== undefined &&
-      !statDiffers(previous, statOnly) &&
-      previous.kind === 'file' &&
-      previous.hash !== null
-    )
-      return previous;
-    const { maxFileBytes, maxTurnBytes } = this.options.limits;
-    if (st.size > maxFileBytes) {
-      notes.push(
-        `${shown(rel)}: not checkpointed: too large (${formatBytes(st.size)} > ${formatBytes(maxFileBytes)} per file)`,
-      );
-      return statOnly;
-    }
-    // Without a key (changes someone else made between calls) only the per-file limit applies.
-    const key = budgetKey;
-    const spent = key === null ? 0 : (this.spent.get(key) ?? 0);
-    if (key !== null && spent + st.size > maxTurnBytes) {
-      notes.push(
-        `${shown(rel)}: not checkpointed: too large (the turn's checkpoints passed ${formatBytes(maxTurnBytes)})`,
-      );
-      return statOnly;
-    }
-    // Reserved before reading: files of one batch are read side by side.
-    if (key !== null) this.spend(key, st.size);
-    const bytes = await readRegularFile(abs, st);
-    if (key !== null) this.spend(key, (bytes?.length ?? 0) - st.size);
-    if (bytes === null) return statOnly;
-    const put = await this.options.blobs.put(bytes);
-    stored.bytes += put.written;
-    return { ...statOnly, size: bytes.length, hash: put.hash };
+    return examineEntry({
+      abs: fsPath(this.root, rel),
+      rel,
+      st,
+      previous,
+      notes,
+      stored,
+      budgetKey,
+      limits: this.options.limits,
+      budgets: this.budgets,
+      blobs: this.options.blobs,
+    });
   }
-
-  /** Adds to a turn's spending; that turn becomes the newest remembered, the oldest beyond the bound is forgotten. */
-  private spend(key: string, bytes: number): void {
-    const total = (this.spent.get(key) ?? 0) + bytes;
-    this.spent.delete(key);
-    this.spent.set(key, total);
-    for (const old of this.spent.keys()) {
-      if (this.spent.size <= BUDGETS_KEPT) break;
-      this.spent.delete(old);
-    }
-  }
-}
-
-/**
- * The content of the regular file `abs` that `st` describes; null when it is no longer that file (a
- * symlink, a FIFO or another file was put in its place since it was looked at: never followed or read).
- */
-async function readRegularFile(abs: string | Buffer, st: Stats): Promise<Buffer | null> {
-  let handle;
-  try {
-    handle = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const now = await handle.stat();
-    if (!now.isFile() || now.ino !== st.ino || now.dev !== st.dev) return null;
-    return await handle.readFile();
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-}
-
-/** The changes between two states, renames paired by content. */
-export function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>): Change[] {
-  const changes: Change[] = [];
-  for (const [path, entry] of after) {
-    const old = before.get(path) ?? null;
-    if (old === null || !sameContent(old, entry)) changes.push({ path, before: old, after: entry });
-  }
-  for (const [path, entry] of before) if (!after.has(path)) changes.push({ path, before: entry, after: null });
-  const removedByHash = new Map<string, string>();
-  for (const change of changes) {
-    if (change.after === null && change.before?.kind === 'file' && change.before.hash !== null)
-      removedByHash.set(change.before.hash, change.path);
-  }
-  for (const change of changes) {
-    if (change.before === null && change.after?.kind === 'file' && change.after.hash !== null) {
-      const from = removedByHash.get(change.after.hash);
-      if (from !== undefined) {
-        change.renamedFrom = from;
-        removedByHash.delete(change.after.hash);
-      }
-    }
-  }
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 * 1024) return `${(n / (1024 * 1024 * 1024)).toFixed(1)} GiB`;
-  if (n >= 1024 * 1024) return `${Math.round(n / (1024 * 1024))} MiB`;
-  if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
-  return `${n} B`;
-}
-
-/**
- * Names never recorded: `.git`, a restore's staging folder, and the sandbox's placeholder leases (Weft's
- * own bookkeeping while a command runs, gone when it ends).
- */
-function skipped(name: string): boolean {
-  return name === '.git' || name.startsWith(STAGING_PREFIX) || isPlaceholderLease(name);
 }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { cleanForkLeftovers, describeForkLeftovers } from '../checkpoints/fork-leftovers';
 import { checkpointSettings } from '../checkpoints/settings';
 import { CheckpointService } from '../checkpoints/service';
-import { formatBytes } from '../checkpoints/tracker';
+import { formatBytes } from '../checkpoints/tracker-files';
 import { loadConfig, resolveWeftHome } from '../config';
 import { errorMessage } from '../util/errors';
 
