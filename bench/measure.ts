@@ -5,6 +5,8 @@ import { spawn } from 'node:child_process';
 
 export interface ProcessRun {
   wallMs: number;
+  /** User + system CPU time of the command (getrusage children): what it cost without waiting for a core. */
+  cpuMs: number;
   peakRssMiB: number;
   exitCode: number;
   stdout: string;
@@ -16,8 +18,9 @@ import json, resource, subprocess, sys, time
 start = time.perf_counter()
 proc = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, capture_output=True)
 wall = time.perf_counter() - start
-peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-sys.stdout.write(json.dumps({"wall": wall, "peak_kib": peak_kib, "code": proc.returncode, "out": proc.stdout.decode("utf-8", "replace"), "err": proc.stderr.decode("utf-8", "replace")}))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+peak_kib = usage.ru_maxrss
+sys.stdout.write(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_kib": peak_kib, "code": proc.returncode, "out": proc.stdout.decode("utf-8", "replace"), "err": proc.stderr.decode("utf-8", "replace")}))
 `;
 
 export function measureProcess(
@@ -35,9 +38,17 @@ export function measureProcess(
     child.on('error', reject);
     child.on('close', () => {
       try {
-        const r = JSON.parse(out) as { wall: number; peak_kib: number; code: number; out: string; err: string };
+        const r = JSON.parse(out) as {
+          wall: number;
+          cpu: number;
+          peak_kib: number;
+          code: number;
+          out: string;
+          err: string;
+        };
         resolve({
           wallMs: r.wall * 1000,
+          cpuMs: r.cpu * 1000,
           peakRssMiB: r.peak_kib / 1024,
           exitCode: r.code,
           stdout: r.out,

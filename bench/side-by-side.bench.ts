@@ -49,12 +49,12 @@ const HUGE_BYTES = 50 * 1024 * 1024;
 const HUGE_ITEMS = 20_000;
 
 /** `codex --version`, e.g. "codex-cli 0.169.0". */
-function codexVersion(bin: string): string {
+export function codexVersion(bin: string): string {
   return spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim() || 'codex (version unknown)';
 }
 
 /** The native Codex binary behind the npm launcher (apply_patch is a mode of it). */
-function nativeCodex(bin: string): string {
+export function nativeCodex(bin: string): string {
   const real = realpathSync(bin);
   if (readFileSync(real).subarray(0, 4).toString('latin1') === '\x7fELF') return real;
   const pkg = dirname(dirname(real));

@@ -9,15 +9,12 @@
  * it (a copy the kill cut short). Anything else is work found nowhere else: the folder (or a branch with
  * commits no other ref has) is kept and reported.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { promisify } from 'node:util';
+import { git as runGit } from '../safety/git/run';
 import { hashContent, type BlobStore } from './blob-store';
 import type { ForkRecords } from './fork-records';
-
-const run = promisify(execFile);
 
 /** Names Weft gives fork folders and branches (`weft/<short id>`): 4 random bytes in hex. */
 const SHORT_ID = /^[0-9a-f]{8}$/;
@@ -268,9 +265,7 @@ async function worktreeAdminDir(folder: string): Promise<string | null> {
 
 /** The repository (common dir) holding `cwd`. */
 async function commonDir(cwd: string): Promise<string> {
-  const { stdout } = await run('git', ['-C', cwd, 'rev-parse', '--path-format=absolute', '--git-common-dir'], {
-    encoding: 'utf8',
-  });
+  const { stdout } = await runGit(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
   return resolve(stdout.trim());
 }
 
@@ -281,10 +276,10 @@ async function addRepo(repos: Set<string>, cwd: string): Promise<void> {
 /** Paths `git status` shows as changed or new in a worktree; null when git cannot read it (half made). */
 async function changedPaths(folder: string): Promise<string[] | null> {
   try {
-    const { stdout } = await run(
-      'git',
-      ['-C', folder, '--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'],
-      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    const { stdout } = await runGit(
+      folder,
+      ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'],
+      { optionalLocks: false },
     );
     return stdout
       .split('\0')
@@ -298,10 +293,7 @@ async function changedPaths(folder: string): Promise<string[] | null> {
 /** The blob id of each file committed at a worktree's HEAD, or null when it has none readable. */
 async function committedBlobs(folder: string): Promise<Map<string, string> | null> {
   try {
-    const { stdout } = await run('git', ['-C', folder, 'ls-tree', '-r', '-z', '--full-tree', 'HEAD'], {
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-    });
+    const { stdout } = await runGit(folder, ['ls-tree', '-r', '-z', '--full-tree', 'HEAD']);
     const out = new Map<string, string>();
     for (const entry of stdout.split('\0')) {
       const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
@@ -343,8 +335,9 @@ function gitBlobId(bytes: Buffer): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
+/** A command on the repository itself (its common dir is the cwd: git finds the repository it is in). */
 function git(repo: string, args: string[]): Promise<{ stdout: string }> {
-  return run('git', [`--git-dir=${repo}`, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return runGit(repo, args);
 }
 
 function inside(dir: string, path: string): boolean {

@@ -12,7 +12,8 @@
  * root itself (O_CREAT | O_EXCL | O_NOFOLLOW), not in a staging folder: between a folder's mkdir and its
  * open a watching process can always put a symlink in its place (measured: it won nearly every time),
  * while the root cannot be swapped once it is open. A staged entry replaced by someone is still only
- * moved within the workspace, and the look after the restore reports that path as not restored.
+ * moved within the workspace. Once the steps are done, each path is looked at through the same folder
+ * handles (restore-verify.ts): one whose entry or folder changed meanwhile is reported, not claimed.
  * The work is asynchronous (node:fs/promises), so a big restore does not hold the event loop.
  */
 import { randomBytes } from 'node:crypto';
@@ -34,6 +35,7 @@ import {
   type ThreadRevert,
 } from './restore-journal';
 import { applyOp, DirCache, parentsOf, PathRefusal, refusalOf, undoOp } from './restore-ops';
+import { unmetStates } from './restore-verify';
 import type { Entry } from './types';
 
 export const STAGING_PREFIX = '.weft-restore-';
@@ -56,7 +58,10 @@ export interface NotRestored {
 export interface ApplyHooks {
   /** Called once everything is staged, before the first step (tests use it to stop a process there). */
   afterStaging?: () => Promise<void> | void;
-  /** Called after each step (tests use it to stop a process mid-restore). */
+  /**
+   * Called after each step (tests use it to stop a process mid-restore, or to move a folder after the
+   * last step, before the restore looks at what it did).
+   */
   afterStep?: (index: number, total: number) => Promise<void> | void;
 }
 
@@ -71,7 +76,7 @@ export interface ApplyRequest {
 }
 
 export interface ApplyResult {
-  /** Desired paths now in their state. */
+  /** Desired paths in their state once the steps were done, as the folders written into show them. */
   restored: string[];
   /** Desired paths left as they were. */
   notRestored: NotRestored[];
@@ -137,6 +142,12 @@ export async function applyRestore(request: ApplyRequest): Promise<ApplyResult> 
       for (const op of done.reverse()) await undoOp(op, dirs, root);
       throw error;
     }
+    // What is called restored is what the folders written into hold now (see restore-verify.ts).
+    const unmet = await unmetStates(
+      valid.filter((item) => !refused.has(item.path)),
+      dirs,
+    );
+    for (const [path, reason] of unmet) refuse(path, reason);
     await cleanStaged(root, id);
     if (journal.thread !== null) {
       journal.state = 'applied';

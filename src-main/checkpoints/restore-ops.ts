@@ -170,7 +170,8 @@ async function kindAt(dir: OpenDir, name: string): Promise<Kind | 'other' | null
   return st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
 }
 
-function entry(dir: OpenDir, component: string): string | Buffer {
+/** The entry `component` (a key component) of the held folder `dir`, for the fs calls. */
+export function entry(dir: OpenDir, component: string): string | Buffer {
   const name = nameArg(component);
   return typeof name === 'string' ? dir.at(name) : dir.at(name);
 }

@@ -1,8 +1,7 @@
 /**
  * What a restore would do, worked out from a thread's records and the workspace as the tracker last saw
- * it, and what it then did, judged by the look after it. Pure: nothing here reads or writes files.
+ * it. Pure: nothing here reads or writes files.
  */
-import type { NotRestored } from './restore-apply';
 import type { RestorePlanItem } from './service-types';
 import { sameContent, type CheckpointRecord, type Entry } from './types';
 
@@ -54,32 +53,6 @@ export function planItem(
   // A folder is compared by existence only: its files are items of their own.
   if (expected?.kind === 'dir' && current?.kind === 'dir') item.conflict = false;
   return item;
-}
-
-/**
- * Which of the paths a restore wrote are as planned in the look after it. A path something else changed
- * meanwhile (a process still writing in the project) is reported, not claimed.
- */
-export function judgeRestored(
-  written: readonly string[],
-  active: readonly RestorePlanItem[],
-  entryOf: EntryOf,
-): { restored: string[]; changedMeanwhile: NotRestored[] } {
-  const targets = new Map(active.map((item) => [item.path, item.target]));
-  const restored: string[] = [];
-  const changedMeanwhile: NotRestored[] = [];
-  for (const path of written) {
-    const target = targets.get(path) ?? null;
-    const now = entryOf(path);
-    const same = target?.kind === 'dir' ? now?.kind === 'dir' : sameContent(now, target);
-    if (same) restored.push(path);
-    else
-      changedMeanwhile.push({
-        path,
-        reason: 'it changed while it was being restored (is a command still writing there?)',
-      });
-  }
-  return { restored, changedMeanwhile };
 }
 
 export function byPath(a: string, b: string): number {

@@ -44,7 +44,10 @@ export interface RestorePlanItem {
 }
 
 export interface RestoreOutcome {
-  /** Paths written, created or removed (and found so once the restore was done). */
+  /**
+   * Paths written, created or removed, and found so once the restore was done, through the folders it
+   * wrote into (each still at its name).
+   */
   restored: string[];
   /** Paths of the plan left as they were, each with the reason. */
   notRestored: NotRestored[];

@@ -19,7 +19,7 @@ import {
   type NotRestored,
   type PendingRevert,
 } from './restore-apply';
-import { byPath, changeSpans, judgeRestored, planItem, planUndo } from './restore-plan';
+import { byPath, changeSpans, planItem, planUndo } from './restore-plan';
 import { removeJournal } from './restore-journal';
 import { WorkspaceTracker } from './tracker';
 import { TrackerPool } from './tracker-pool';
@@ -332,16 +332,24 @@ export class CheckpointService {
       hooks: request.hooks,
       thread: request.thread ?? null,
     });
-    const scan = await tracker.syncUnlocked(null);
-    const judged = judgeRestored(applied.restored, active, (path) => tracker.entry(path));
-    const restored = judged.restored;
-    const notRestored = [...lost, ...applied.notRestored, ...judged.changedMeanwhile];
-    notRestored.sort((a, b) => byPath(a.path, b.path));
+    // The index follows the workspace; what the restore did is what applyRestore found through the
+    // folders it wrote into. A look by path cannot tell that: while a process moves folders it reads
+    // whatever the names lead to at that moment (outside the workspace, through a swapped-in symlink).
+    await tracker.syncUnlocked(null);
+    const planned = new Map(active.map((item) => [item.path, item]));
+    const restored = applied.restored;
+    const notRestored = [...lost, ...applied.notRestored].sort((a, b) => byPath(a.path, b.path));
     const done = new Set(restored);
     const notes = notRestored.map((item) => `${shown(item.path)}: not restored: ${item.reason}`);
+    // The record (what Redo takes back) holds the restore's own changes only: what another process
+    // changed meanwhile (a folder it moved, files it wrote) is not the restore's to take back.
+    const changes: Change[] = restored.flatMap((path) => {
+      const item = planned.get(path);
+      return item === undefined ? [] : [{ path, before: item.current, after: item.target }];
+    });
     const record =
-      scan.changes.length > 0
-        ? await this.append(request.threadId, null, null, 'restore', request.root, scan.changes, notes)
+      changes.length > 0
+        ? await this.append(request.threadId, null, null, 'restore', request.root, changes, notes)
         : null;
     tracker.persistSoon();
     return {

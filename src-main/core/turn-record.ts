@@ -9,7 +9,10 @@ export function noteInTurns(turns: readonly TurnRecord[], n: ServerNotification)
   switch (n.method) {
     case 'turn/diff/updated': {
       const turn = turns.find((t) => t.turn.id === n.params.turnId);
-      if (turn) turn.diff = n.params.diff;
+      if (turn) {
+        turn.diff = n.params.diff;
+        turn.diffCut = n.params.weftDiffCut;
+      }
       return;
     }
     case 'item/started': {

@@ -9,6 +9,7 @@ import type {
   ThreadItem,
   Turn,
   UserInput,
+  WeftDiffCut,
 } from '../../src-preload/protocol';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
@@ -121,4 +122,6 @@ export interface TurnRecord {
   open?: Map<string, ThreadItem>;
   /** The turn's latest aggregated diff (`turn/diff/updated`), for clients that attach later. */
   diff?: string;
+  /** Its totals when it was cut (`weftDiffCut`). */
+  diffCut?: WeftDiffCut;
 }

@@ -26,7 +26,7 @@ export class ChatCompletionsClient implements ModelClient {
 
   constructor(private readonly options: ChatCompletionsClientOptions) {
     this.ids = options.ids ?? defaultChatIds;
-    this.sdk = createSdk(options);
+    this.sdk = createSdk(options, true);
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {

@@ -4,6 +4,7 @@ import { ResponseItem } from '../../src-preload/protocol';
 import { ModelError } from './errors';
 import { streamedError } from './request-errors';
 import { createSdk, guardedStream, type EndpointOptions } from './sdk-stream';
+import { responseEvents } from './sse-events';
 import { OUTPUT_SCHEMA_NAME, type ModelClient, type ModelEvent, type ModelRequest, type ModelUsage } from './types';
 
 export type ResponsesClientOptions = EndpointOptions;
@@ -73,8 +74,9 @@ export class ResponsesClient implements ModelClient {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const body = buildBody(request);
+    // The raw response, read by responseEvents: the SDK's own reading of an event is quadratic in its size.
     const raws = guardedStream(
-      (s) => this.sdk.responses.create(body, { signal: s }),
+      async (s) => responseEvents(await this.sdk.responses.create(body, { signal: s }).asResponse()),
       signal,
       this.options.streamIdleTimeoutMs,
     );

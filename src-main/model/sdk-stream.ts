@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { ModelError } from './errors';
 import { linkedSignal } from '../util/abort';
 import { abortReason, classifyRequestError, classifyStreamError, idleError } from './request-errors';
+import { wholeEventsFetch } from './sse-events';
 
 /** Where a provider's API lives and how to authenticate, as both wire APIs need it. */
 export interface EndpointOptions {
@@ -13,8 +14,11 @@ export interface EndpointOptions {
   streamIdleTimeoutMs: number;
 }
 
-/** An SDK client that never retries by itself: Weft's retry budgets decide (see retry.ts). */
-export function createSdk(options: EndpointOptions): OpenAI {
+/**
+ * An SDK client that never retries by itself: Weft's retry budgets decide (see retry.ts). `sdkReadsStreams`:
+ * the SDK reads its event streams itself, so they reach it one whole event per chunk (see sse-events.ts).
+ */
+export function createSdk(options: EndpointOptions, sdkReadsStreams = false): OpenAI {
   return new OpenAI({
     // The SDK insists on a key; endpoints without auth ignore the header.
     apiKey: options.apiKey ?? 'unused',
@@ -23,6 +27,7 @@ export function createSdk(options: EndpointOptions): OpenAI {
     timeout: 10 * 60_000,
     defaultHeaders: options.headers,
     defaultQuery: options.queryParams,
+    ...(sdkReadsStreams ? { fetch: wholeEventsFetch() } : {}),
   });
 }
 

@@ -30,11 +30,15 @@ import type { ConnectionHost } from './transport';
 
 /**
  * How long a thread nobody watches keeps its session (MCP servers, recorder) in case a client comes back
- * to it. Codex waits 30 minutes; Weft's desktop app views threads one after the other, and each one left
- * loaded holds processes, so it waits 30 seconds and keeps at most 16 such threads.
+ * to it, and how many such threads stay loaded at most. The UI lets go of every thread it stops showing,
+ * so the bound is what caps the processes of a person clicking through threads: 4 idle threads keep
+ * their MCP servers (with the one shown, five threads' worth). Within the bound, going back to a thread
+ * seen in the last few minutes finds its servers running instead of starting them again (a server may
+ * take seconds to start), and after 5 minutes without anyone a thread gives its processes back. Codex
+ * waits 30 minutes and has no bound.
  */
-const UNLOAD_AFTER_MS = 30_000;
-const MAX_UNWATCHED_THREADS = 16;
+const UNLOAD_AFTER_MS = 5 * 60_000;
+const MAX_UNWATCHED_THREADS = 4;
 
 export interface AppHostOptions {
   weftHome?: string;
@@ -42,9 +46,9 @@ export interface AppHostOptions {
   /** Project new threads open on when the client names no cwd (default: the process cwd). */
   cwd?: string;
   log?: (line: string) => void;
-  /** Idle threads with no subscriber are unloaded after this long (default 30 seconds). */
+  /** Idle threads with no subscriber are unloaded after this long (default 5 minutes). */
   unloadAfterMs?: number;
-  /** At most this many idle threads with no subscriber stay loaded (default 16); beyond, the oldest go. */
+  /** At most this many idle threads with no subscriber stay loaded (default 4); beyond, the oldest go. */
   maxUnwatchedThreads?: number;
   modelClient?: HostEnvironment['modelClient'];
   /** Where keys saved from Settings are kept (the desktop app's keychain); default WEFT_HOME/auth.json. */

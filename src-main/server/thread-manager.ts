@@ -34,8 +34,9 @@ export interface ThreadManagerOptions {
 /**
  * The threads of this host: their lifecycle, their request queues, their sessions, the clients watching
  * each and the server requests waiting for an answer. Notifications of a thread go to every client
- * subscribed to it. A loaded thread nobody watches keeps a session, its MCP servers and its recorder:
- * it is unloaded after `unloadAfterMs`, or at once when more than `maxUnwatched` such threads are loaded.
+ * subscribed to it, and its `thread/status/changed` to every client. A loaded thread nobody watches keeps
+ * a session, its MCP servers and its recorder: it is unloaded after `unloadAfterMs`, or at once when more
+ * than `maxUnwatched` such threads are loaded.
  */
 export class ThreadManager {
   private readonly loaded = new Map<string, LoadedThread>();
@@ -132,7 +133,11 @@ export class ThreadManager {
     };
     entry.unsubscribeSession = session.subscribe((n) => {
       this.onSessionEvent(entry, n);
-      for (const client of subscribers) client.notify(n);
+      // A thread's status (running, waiting on someone, idle) is news for every client: lists show it for
+      // threads nobody there watches, so a client can let go of a thread and still see it need someone.
+      // (Subscribing makes a client seen, so subscribers get it this way too.)
+      if (n.method === 'thread/status/changed') this.broadcast(n);
+      else for (const client of subscribers) client.notify(n);
     });
     this.loaded.set(thread.id, entry);
     return entry;
@@ -156,7 +161,7 @@ export class ThreadManager {
     return 'unsubscribed';
   }
 
-  /** Thread-wide news (started, archived, renamed, closed) goes to every client. */
+  /** Thread-wide news (started, status, archived, renamed, closed) goes to every client. */
   broadcast(notification: ServerNotification): void {
     for (const client of this.clients) client.notify(notification);
   }
@@ -169,7 +174,7 @@ export class ThreadManager {
     const turns: Turn[] = includeTurns
       ? entry.session.turns.map((r) => ({
           ...r.turn,
-          ...(r.diff ? { weftDiff: r.diff } : {}),
+          ...(r.diff ? { weftDiff: r.diff, ...(r.diffCut ? { weftDiffCut: r.diffCut } : {}) } : {}),
           items: [...r.items, ...(r.turn.status === 'inProgress' ? (r.open?.values() ?? []) : [])],
         }))
       : [];

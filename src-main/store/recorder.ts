@@ -10,6 +10,7 @@ import type {
   ThreadTokenUsage,
   Turn,
   TurnStatus,
+  WeftDiffCut,
 } from '../../src-preload/protocol';
 import { toCodexItem, weftOnlyFields } from './codex-thread-items';
 import { tokenCountPayload, type ApprovalKind } from './events';
@@ -86,7 +87,7 @@ export class RolloutRecorder implements SessionRecorder {
   private delta: IndexDelta;
   private lastAgentMessage = new Map<string, string>();
   /** Each running turn's latest aggregated diff, recorded once as the turn ends. */
-  private turnDiffs = new Map<string, string>();
+  private turnDiffs = new Map<string, { diff: string; cut?: WeftDiffCut }>();
   private closing: Promise<void> | null = null;
   /** When the last line was written: the thread's `updatedAt`, as a rescan of the file would find it. */
   private lastWriteAt: Date | null = null;
@@ -149,7 +150,7 @@ export class RolloutRecorder implements SessionRecorder {
         this.recordName(n.params.name);
         return;
       case 'turn/diff/updated':
-        this.turnDiffs.set(n.params.turnId, n.params.diff);
+        this.turnDiffs.set(n.params.turnId, { diff: n.params.diff, cut: n.params.weftDiffCut });
         return;
       case 'warning':
       case 'thread/started':
@@ -249,9 +250,12 @@ export class RolloutRecorder implements SessionRecorder {
   }
 
   private turnCompleted(turn: Turn): void {
-    const diff = this.turnDiffs.get(turn.id);
+    const latest = this.turnDiffs.get(turn.id);
     this.turnDiffs.delete(turn.id);
-    if (diff !== undefined && diff !== '') this.event({ type: 'weft_turn_diff', turn_id: turn.id, diff });
+    if (latest !== undefined && latest.diff !== '') {
+      const { diff, cut } = latest;
+      this.event({ type: 'weft_turn_diff', turn_id: turn.id, diff, ...(cut === undefined ? {} : { cut }) });
+    }
     const weftTurn = withoutItems(turn);
     if (turn.status === 'interrupted') {
       this.event({ type: 'turn_aborted', turn_id: turn.id, reason: 'interrupted', weft_turn: weftTurn });

@@ -1,7 +1,7 @@
 // Second pass for the UI: the items of chosen turns, read from their event lines only. Weft's
 // `weft_item_completed` events carry the items as the live thread showed them; Codex's events are
 // translated (codex-items.ts), consecutive reasoning events merging into one reasoning item.
-import { ThreadItem, type Turn, type TurnError } from '../../src-preload/protocol';
+import { ThreadItem, type Turn, type TurnError, type WeftDiffCut } from '../../src-preload/protocol';
 import { codexItem } from './codex-items';
 import {
   AgentReasoningEvent,
@@ -63,11 +63,11 @@ function turnOf(
   items: ThreadItem[],
   start: RecordedTurn | null,
   end: RecordedTurn | null,
-  diff: string | null,
+  diff: { diff: string; cut?: WeftDiffCut } | null,
 ): Turn {
   // Recorded as the turn ended; for turns recorded without it (older threads, Codex's, a turn cut short),
   // rebuilt from the patches that landed.
-  const weftDiff = diff ?? diffFromFileChanges(items);
+  const weftDiff = diff?.diff ?? diffFromFileChanges(items);
   // A turn Weft saw end: its recorded status and times, as they were. Otherwise derived from line times;
   // a turn cut short (no end line) has no end time.
   const fromRecord = t.endRef !== null && end !== null && end.status !== 'inProgress';
@@ -87,14 +87,15 @@ function turnOf(
     completedAt: fromRecord ? end.completedAt : cutShort ? null : seconds(t.endedAtMs),
     durationMs: fromRecord ? end.durationMs : cutShort ? null : derivedDuration,
     ...(weftDiff === null ? {} : { weftDiff }),
+    ...(diff?.cut === undefined ? {} : { weftDiffCut: diff.cut }),
   };
 }
 
 class TurnAssembler {
   readonly items: ThreadItem[] = [];
   readonly details: TurnDetails;
-  /** The turn's recorded aggregated diff (`weft_turn_diff`), if any. */
-  diff: string | null = null;
+  /** The turn's recorded aggregated diff (`weft_turn_diff`), if any, with its totals when it was cut. */
+  diff: { diff: string; cut?: WeftDiffCut } | null = null;
   private reasoning: Extract<ThreadItem, { type: 'reasoning' }> | null = null;
 
   constructor(turnId: string) {
@@ -132,7 +133,7 @@ class TurnAssembler {
       }
       case 'weft_turn_diff': {
         const e = WeftTurnDiffEvent.safeParse(payload);
-        if (e.success) this.diff = e.data.diff;
+        if (e.success) this.diff = { diff: e.data.diff, ...(e.data.cut === undefined ? {} : { cut: e.data.cut }) };
         return;
       }
       case 'weft_plan_updated': {

@@ -1,19 +1,13 @@
 // One patch as a `fileChange` item: prepared and planned (nothing written) → review when policy says
 // so (as a whole or hunk by hunk) → written → `turn/diff/updated`. Which paths may be written is judged
 // against the thread's cwd and policy, whatever folder the patch's paths are relative to.
-import type { FileChangeItem, FileUpdateChange } from '../../src-preload/protocol';
+import type { FileChangeItem } from '../../src-preload/protocol';
 import { assessPatch } from '../safety/approvals/policy';
 import { isPathWritable, resolveForWrite, writableRootsFor } from '../safety/sandbox/writable-roots';
 import { abortError, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
-import {
-  commitPreparedPlan,
-  preparePatchText,
-  unifiedDiffForFile,
-  withDeclinedHunks,
-  type PatchPlan,
-} from './apply-patch';
+import { commitPreparedPlan, preparePatchText, fileChangesOf, withDeclinedHunks, type PatchPlan } from './apply-patch';
 import type { SafetyServices } from './safety-services';
 import { parseFileChangeApprovalAnswer } from './server-request-answer';
 import type { ToolContext, ToolResult } from './types';
@@ -47,7 +41,7 @@ export async function runPatchItem(
   const item: FileChangeItem = {
     type: 'fileChange',
     id: newItemId(),
-    changes: changesOf(prepared.plan),
+    changes: await fileChangesOf(prepared.plan),
     status: 'inProgress',
   };
   const { threadId, turnId } = ctx;
@@ -97,8 +91,13 @@ export async function runPatchItem(
     weftDurationMs: elapsed,
     ...(weftDeclined.length > 0 ? { weftDeclined } : {}),
   });
-  if (ctx.turnDiff)
-    ctx.emit({ method: 'turn/diff/updated', params: { threadId, turnId, diff: await ctx.turnDiff.diff() } });
+  if (ctx.turnDiff) {
+    const { diff, cut } = await ctx.turnDiff.diff();
+    ctx.emit({
+      method: 'turn/diff/updated',
+      params: { threadId, turnId, diff, ...(cut === undefined ? {} : { weftDiffCut: cut }) },
+    });
+  }
   const seconds = (elapsed / 1000).toFixed(1);
   const declined = review.declinedHunks.length > 0 ? `\n${describeDeclined(review)}` : '';
   return {
@@ -207,14 +206,6 @@ function writeCheck(
     isPathWritable(real, roots) || approved.has(real)
       ? null
       : 'it resolves outside the writable folders (a symlink changed after the patch was checked)';
-}
-
-function changesOf(plan: PatchPlan): FileUpdateChange[] {
-  return plan.files.map((f) => ({
-    path: f.path,
-    kind: f.kind === 'update' ? { type: 'update', move_path: f.movePath } : { type: f.kind },
-    diff: unifiedDiffForFile(f),
-  }));
 }
 
 /** Tells the model exactly which hunks the person declined, and why, so it can adapt. */

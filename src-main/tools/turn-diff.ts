@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
-import { structuredPatch } from 'diff';
+import type { WeftDiffCut } from '../../src-preload/protocol';
+import { DiffText } from '../util/diff-cut';
+import { diffBytes, writeHunks } from '../util/line-diff';
 import { hasMarker } from '../util/markers';
+import { Slicer, type Pacer } from '../util/slicer';
 
 interface Tracked {
   /** Path before the turn touched it; null when the file did not exist. */
@@ -11,6 +14,8 @@ interface Tracked {
   currentPath: string | null;
   baseline: Buffer | null;
   baselineMode: string;
+  /** The baseline's blob id, once computed. */
+  baselineOid?: string;
 }
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
@@ -62,22 +67,28 @@ export class TurnDiffTracker {
     }
   }
 
-  /** The aggregated diff, files in path order; empty when nothing differs from the baselines. */
-  async diff(): Promise<string> {
+  /**
+   * The aggregated diff, files in path order; empty when nothing differs from the baselines. Cut to
+   * WEFT_DIFF_MAX_CHARS (`cut` then gives the totals). Computed in slices that give the event loop back:
+   * a file of a million lines with ten thousand changes takes a few hundred ms of work, never in one go.
+   */
+  async diff(): Promise<{ diff: string; cut?: WeftDiffCut }> {
     const root = await this.root;
-    const parts: { key: string; text: string }[] = [];
+    const pacer = new Slicer();
+    const changed: { key: string; file: Tracked; current: Buffer | null }[] = [];
     for (const f of this.files) {
       const current = f.currentPath ? await readOrNull(f.currentPath) : null;
       if (f.baseline === null && current === null) continue;
       if (f.baseline && current && f.baseline.equals(current) && f.originalPath === f.currentPath) continue;
-      const text = await this.fileDiff(root, f, current);
-      parts.push({ key: rel(root, f.originalPath ?? f.currentPath ?? ''), text });
+      changed.push({ key: rel(root, f.originalPath ?? f.currentPath ?? ''), file: f, current });
     }
-    parts.sort((a, b) => a.key.localeCompare(b.key));
-    return parts.map((p) => p.text).join('');
+    changed.sort((a, b) => a.key.localeCompare(b.key));
+    const out = new DiffText();
+    for (const { file, current } of changed) await this.fileDiff(root, file, current, out, pacer);
+    return out.finish();
   }
 
-  private async fileDiff(root: string, f: Tracked, current: Buffer | null): Promise<string> {
+  private async fileDiff(root: string, f: Tracked, current: Buffer | null, out: DiffText, pacer: Pacer): Promise<void> {
     const oldName = f.originalPath ? rel(root, f.originalPath) : rel(root, f.currentPath ?? '');
     const newName = f.currentPath ? rel(root, f.currentPath) : oldName;
     const lines = [`diff --git a/${oldName} b/${newName}`];
@@ -85,33 +96,26 @@ export class TurnDiffTracker {
     if (f.baseline === null) lines.push(`new file mode ${newMode}`);
     else if (current === null) lines.push(`deleted file mode ${f.baselineMode}`);
     else if (f.baselineMode !== newMode) lines.push(`old mode ${f.baselineMode}`, `new mode ${newMode}`);
-    const oldOid = f.baseline ? blobOid(f.baseline) : ZERO_OID;
-    const newOid = current ? blobOid(current) : ZERO_OID;
+    if (f.baseline !== null) f.baselineOid ??= await blobOidSliced(f.baseline, pacer);
+    const oldOid = f.baselineOid ?? ZERO_OID;
+    const newOid = current ? await blobOidSliced(current, pacer) : ZERO_OID;
     const sameMode = f.baseline !== null && current !== null && f.baselineMode === newMode;
     lines.push(`index ${oldOid}..${newOid}${sameMode ? ` ${newMode}` : ''}`);
     if (isBinary(f.baseline) || isBinary(current)) {
       lines.push(
         `Binary files ${f.baseline ? `a/${oldName}` : '/dev/null'} and ${current ? `b/${newName}` : '/dev/null'} differ`,
       );
-      return `${lines.join('\n')}\n`;
+      out.file(lines);
+      return;
     }
-    const oldText = f.baseline?.toString('utf8') ?? '';
-    const newText = current?.toString('utf8') ?? '';
     lines.push(f.baseline ? `--- a/${oldName}` : '--- /dev/null', current ? `+++ b/${newName}` : '+++ /dev/null');
-    const patch = structuredPatch(oldName, newName, oldText, newText, undefined, undefined, { context: 3 });
-    for (const h of patch.hunks) {
-      lines.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`);
-      lines.push(...h.lines);
-    }
-    return `${lines.join('\n')}\n`;
+    const diff = await diffBytes(f.baseline ?? EMPTY, current ?? EMPTY, pacer);
+    out.file(lines);
+    await writeHunks(diff, out, pacer);
   }
 }
 
-/** A hunk range as git writes it: an empty range starts at the line before it (0 for an empty file). */
-function range(start: number, count: number): string {
-  if (count === 0) return `${Math.max(0, start - 1)},0`;
-  return count === 1 ? `${start}` : `${start},${count}`;
-}
+const EMPTY = Buffer.alloc(0);
 
 async function readOrNull(path: string): Promise<Buffer | null> {
   try {
@@ -132,6 +136,19 @@ async function modeOf(path: string): Promise<string> {
 /** Git's object id for file content: sha1 of `blob <size>\0<content>`. */
 export function blobOid(content: Buffer): string {
   return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+}
+
+/** Bytes hashed in one slice: about 4 ms of SHA-1. */
+const HASH_CHUNK = 4 * 1024 * 1024;
+
+/** blobOid, hashing a big file a few MB at a time between pauses. */
+async function blobOidSliced(content: Buffer, pacer: Pacer): Promise<string> {
+  const hash = createHash('sha1').update(`blob ${content.length}\0`);
+  for (let at = 0; at < content.length; at += HASH_CHUNK) {
+    hash.update(content.subarray(at, at + HASH_CHUNK));
+    await pacer.pace();
+  }
+  return hash.digest('hex');
 }
 
 function isBinary(b: Buffer | null): boolean {

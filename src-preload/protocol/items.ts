@@ -110,11 +110,30 @@ export const PatchChangeKind = z.discriminatedUnion('type', [
 ]);
 export type PatchChangeKind = z.infer<typeof PatchChangeKind>;
 
-/** One file of a patch; `diff` is its unified diff (the whole content for add/delete). */
+export { WEFT_DIFF_MAX_CHARS } from './diff-limits';
+
+/** Weft extension: the totals of a diff that was cut to WEFT_DIFF_MAX_CHARS. */
+export const WeftDiffCut = z.object({
+  /** Files in the whole diff (1 for a `fileChange` entry). */
+  files: z.number().int().nonnegative(),
+  /** Hunks in the whole diff, and how many of them the text shows (the last one perhaps in part). */
+  hunks: z.number().int().nonnegative(),
+  shownHunks: z.number().int().nonnegative(),
+  /** Lines added and removed by the whole diff. */
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+});
+export type WeftDiffCut = z.infer<typeof WeftDiffCut>;
+
+/**
+ * One file of a patch; `diff` is its unified diff (the whole content for add/delete), cut to
+ * WEFT_DIFF_MAX_CHARS: `weftDiffCut` (Weft extension) is present exactly when it was.
+ */
 export const FileUpdateChange = z.object({
   path: z.string(),
   kind: PatchChangeKind,
   diff: z.string(),
+  weftDiffCut: WeftDiffCut.optional(),
 });
 export type FileUpdateChange = z.infer<typeof FileUpdateChange>;
 

@@ -1,7 +1,7 @@
 // Params of the server → client notifications.
 import { z } from 'zod';
 import { ThreadTokenUsage } from './common';
-import { ThreadItem } from './items';
+import { ThreadItem, WeftDiffCut } from './items';
 import { RequestId } from './jsonrpc';
 import { Thread, ThreadStatus, Turn, TurnError } from './thread';
 
@@ -50,10 +50,12 @@ export const TurnCompletedNotification = z.object({ threadId: z.string(), turn: 
 export type TurnCompletedNotification = z.infer<typeof TurnCompletedNotification>;
 
 /** `diff`: the unified diff of every file change in the turn so far (a full snapshot, not an increment). */
+/** The turn's aggregated diff so far; cut to WEFT_DIFF_MAX_CHARS, when `weftDiffCut` says so. */
 export const TurnDiffUpdatedNotification = z.object({
   threadId: z.string(),
   turnId: z.string(),
   diff: z.string(),
+  weftDiffCut: WeftDiffCut.optional(),
 });
 export type TurnDiffUpdatedNotification = z.infer<typeof TurnDiffUpdatedNotification>;
 

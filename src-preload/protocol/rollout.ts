@@ -6,7 +6,7 @@ import { describeZodError } from './errors';
 import { unknownTag } from './open-union';
 import { ResponseItem } from './response-items';
 import { JsonValue } from './common';
-import { ThreadItem } from './items';
+import { ThreadItem, WeftDiffCut } from './items';
 import { TurnPlanStep } from './notifications';
 import { Turn, TurnError } from './thread';
 
@@ -153,8 +153,8 @@ export function parseRolloutLine(text: string): ParseRolloutLineResult {
 //   weft_approval       {type, turn_id, item_id, kind: "command"|"fileChange", request, decision}
 //                       an approval asked and answered (request params and decision as on the wire)
 //   weft_plan_updated   {type, turn_id, explanation, plan: [{step, status}]}   the latest plan of a turn
-//   weft_turn_diff      {type, turn_id, diff}                 the turn's aggregated diff as it ended (only
-//                                                              when the turn changed files)
+//   weft_turn_diff      {type, turn_id, diff, cut?}           the turn's aggregated diff as it ended (only
+//                                                              when the turn changed files; cut: see WeftDiffCut)
 //   error               {type, message, codex_error_info: null, turn_id, weft_error: TurnError}
 //                       an error that ended a turn (retried errors are not recorded)
 //   token_count         {type, info: {total_token_usage, last_token_usage, model_context_window}, rate_limits: null}
@@ -226,6 +226,8 @@ export const WeftPlanUpdatedEvent = z.looseObject({
 export const WeftTurnDiffEvent = z.looseObject({
   turn_id: z.string(),
   diff: z.string(),
+  /** The totals of a diff cut to WEFT_DIFF_MAX_CHARS; absent when it is whole. */
+  cut: WeftDiffCut.optional(),
 });
 
 export const ErrorEvent = z.looseObject({

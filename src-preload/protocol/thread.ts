@@ -1,6 +1,6 @@
 // Thread and Turn: a saved conversation and one exchange within it.
 import { z } from 'zod';
-import { ThreadItem } from './items';
+import { ThreadItem, WeftDiffCut } from './items';
 
 export const ThreadActiveFlag = z.enum(['waitingOnApproval', 'waitingOnUserInput']);
 export type ThreadActiveFlag = z.infer<typeof ThreadActiveFlag>;
@@ -61,6 +61,8 @@ export const Turn = z.object({
    * when the turn changed no files or is live (live changes come in `turn/diff/updated`).
    */
   weftDiff: z.string().nullable().optional(),
+  /** Weft: present when `weftDiff` was cut to WEFT_DIFF_MAX_CHARS, with the whole diff's totals. */
+  weftDiffCut: WeftDiffCut.optional(),
 });
 export type Turn = z.infer<typeof Turn>;
 

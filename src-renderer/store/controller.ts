@@ -10,7 +10,6 @@ import type {
   Thread,
   ThreadStartResult,
   UserInput,
-  WeftFork,
 } from '../../src-preload/protocol';
 import {
   AskForApproval as AskForApprovalSchema,
@@ -21,15 +20,17 @@ import type { IncomingServerRequest, WeftClient } from '../client/types';
 import { addServerRequest, clearServerRequests, removeServerRequest } from './approvals';
 import { conversationFromThread, keepingOlderTurns, withOlderTurns } from './conversation';
 import { createFrameBatcher } from './frame-batcher';
+import { createListLoader } from './list-loader';
 import type { FrameScheduler } from './frame-batcher';
 import { forgetProject, readLocation, rememberProject, withLocation } from './location';
 import type { KeyValueStorage } from './location';
+import { createOpenThreads } from './open-threads';
 import { reduceNotifications } from './reduce';
 import { isArchived, runningTurn, sandboxModeOf, sandboxPolicyOf, userMessagesWith } from './selectors';
-import { emptyAppData, type AppData } from './state';
+import { emptyAppData } from './state';
 import { emptySettings, setData, setUi } from './store';
 import type { AppStore, SettingKey, Settings } from './store';
-import { listed, markUnarchived, setList, upsertThread } from './thread-list';
+import { listed, markUnarchived, upsertThread } from './thread-list';
 import { newDraft } from './draft';
 
 export interface ControllerEnv {
@@ -41,7 +42,6 @@ export interface ControllerEnv {
   storage: KeyValueStorage | null;
 }
 
-const LIST_LIMIT = 100;
 /** Turns loaded per "Show earlier turns". */
 const OLDER_TURNS_PAGE = 50;
 
@@ -49,12 +49,15 @@ export type Controller = ReturnType<typeof createController>;
 
 export function createController(client: WeftClient, store: AppStore, env: ControllerEnv) {
   const disposers: (() => void)[] = [];
+  const open = createOpenThreads(client, store);
   const batcher = createFrameBatcher<ServerNotification>(env.scheduler, (batch) => {
     setData(store, (data) => reduceNotifications(data, batch));
+    // A thread left while a turn ran is let go once the turn has ended and nothing waits on the person.
+    open.heard(batch);
+    open.tidy();
   });
   let toastId = 0;
   let steeringId = 0;
-  let searchSeq = 0;
   let selectSeq = 0;
   /** Threads whose older turns are being loaded (one page at a time). */
   const loadingOlder = new Set<string>();
@@ -97,36 +100,8 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     sandbox: result.sandbox === undefined ? get().ui.settings.sandbox : sandboxModeOf(result.sandbox),
   });
 
-  /** The project's forks with files, by thread id (none when they cannot be listed). */
-  const listForks = async (cwd: string): Promise<Record<string, WeftFork>> => {
-    const result = await attempt('Could not list the forks', () => client.request('weft/forks/list', { cwd }));
-    return Object.fromEntries((result?.data ?? []).map((fork) => [fork.threadId, fork]));
-  };
-
-  const refreshLists = async (): Promise<void> => {
-    const cwd = get().data.cwd;
-    if (cwd === null) return;
-    // Forks into a worktree or a copy work elsewhere but belong to this project's tree.
-    const forks = await listForks(cwd);
-    const cwds = [cwd, ...new Set(Object.values(forks).map((fork) => fork.cwd))];
-    const listCwd = cwds.length === 1 ? cwd : cwds;
-    const [live, archived] = await Promise.all([
-      attempt('Could not list the threads', () =>
-        client.request('thread/list', { cwd: listCwd, archived: false, limit: LIST_LIMIT, sortKey: 'updated_at' }),
-      ),
-      attempt('Could not list the archived threads', () =>
-        client.request('thread/list', { cwd: listCwd, archived: true, limit: LIST_LIMIT, sortKey: 'updated_at' }),
-      ),
-    ]);
-    if (get().data.cwd !== cwd) return;
-    setData(store, (data) => {
-      let next: AppData = { ...data, forks };
-      if (live !== undefined) next = setList(next, 'live', live.data);
-      if (archived !== undefined) next = setList(next, 'archived', archived.data);
-      return next;
-    });
-    setUi(store, { listsLoaded: true, indexing: live?.weftIndexing === true || archived?.weftIndexing === true });
-  };
+  const lists = createListLoader(client, store, attempt);
+  const refreshLists = lists.refresh;
 
   const refreshProviders = async (): Promise<void> => {
     const providers = await client.request('weft/provider/list', { cwd: get().data.cwd }).catch(() => null);
@@ -152,10 +127,27 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     if (get().ui.activeThreadId === null && get().ui.changed.length === 0) setUi(store, { settings: defaults });
   };
 
+  /**
+   * Shows a thread: one this window still holds (subscribed, its conversation live) at once; any other
+   * is resumed (which subscribes to it) or, archived, read. `reload`: resume it whatever is held (after a
+   * reconnect). The thread shown before is let go unless something goes on there (see open-threads.ts).
+   */
   const showThread = async (threadId: string, reload: boolean): Promise<void> => {
     const seq = ++selectSeq;
+    const before = get().ui.activeThreadId;
     setUi(store, { activeThreadId: threadId, loadingThreadId: threadId, turnDiff: null });
     syncLocation();
+    open.shown(threadId);
+    open.tidy();
+    if (!reload && open.holds(threadId) && get().data.conversations[threadId] !== undefined) {
+      const kept = open.settingsOf(threadId);
+      setUi(store, (ui) =>
+        before === threadId
+          ? { loadingThreadId: null }
+          : { loadingThreadId: null, settings: kept ?? ui.settings, changed: [] },
+      );
+      return;
+    }
     let thread: Thread | undefined;
     let resumedCursor: string | null = null;
     let settings: Settings | null = null;
@@ -168,7 +160,10 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       const resumed = await attempt('Could not open the thread', () => client.request('thread/resume', { threadId }));
       thread = resumed?.thread;
       resumedCursor = resumed?.weftOlderTurnsCursor ?? null;
-      if (resumed !== undefined) settings = settingsFrom(resumed);
+      if (resumed !== undefined) {
+        settings = settingsFrom(resumed);
+        open.hold(threadId, settings);
+      }
     }
     if (thread === undefined) {
       if (seq === selectSeq) setUi(store, { loadingThreadId: null });
@@ -177,9 +172,9 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     const snapshot = thread;
     const olderTurnsCursor = resumedCursor ?? null;
     batcher.flush();
+    // The snapshot is the thread as it is now: what this window kept of it was not followed meanwhile.
     setData(store, (data) => {
       const previous = data.conversations[threadId];
-      if (previous !== undefined && !reload && runningTurn(previous) !== null) return data;
       const conversation = keepingOlderTurns(
         { ...conversationFromThread(snapshot, olderTurnsCursor), tokenUsage: previous?.tokenUsage ?? null },
         previous,
@@ -187,8 +182,29 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       const withThread = upsertThread(newDraft(), data, listed(snapshot));
       return { ...withThread, conversations: { ...withThread.conversations, [threadId]: conversation } };
     });
+    // Another thread was chosen meanwhile: this one is let go again (unless busy).
+    open.tidy();
     if (seq !== selectSeq) return;
     setUi(store, (ui) => ({ loadingThreadId: null, settings: settings ?? ui.settings, changed: [] }));
+  };
+
+  /** Shows a thread this window just started (the server subscribed it to it); returns its id. */
+  const showStarted = (started: ThreadStartResult): string => {
+    const id = started.thread.id;
+    const settings = { ...settingsFrom(started), effort: get().ui.settings.effort };
+    open.hold(id, settings);
+    setData(store, (d) => {
+      const next = upsertThread(newDraft(), d, started.thread);
+      return next.conversations[id] !== undefined
+        ? next
+        : { ...next, conversations: { ...next.conversations, [id]: conversationFromThread(started.thread) } };
+    });
+    selectSeq += 1;
+    setUi(store, { activeThreadId: id, loadingThreadId: null, settings });
+    syncLocation();
+    open.shown(id);
+    open.tidy();
+    return id;
   };
 
   const onServerRequest = (request: IncomingServerRequest): void => {
@@ -220,7 +236,11 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       disposers.push(client.onConnection((connection) => setUi(store, { connection })));
       disposers.push(
         client.onReady(({ reconnect }) => {
-          if (reconnect) setData(store, clearServerRequests);
+          if (reconnect) {
+            // The server let go of everything the old connection held: shown threads are resumed anew.
+            open.reset();
+            setData(store, clearServerRequests);
+          }
           void refreshLists();
           if (!reconnect) void loadDefaults();
           void refreshProviders();
@@ -246,7 +266,9 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
           activeThreadId: null,
           searchTerm: '',
           searchResults: null,
+          searchCursor: null,
           listsLoaded: false,
+          listCursors: { live: null, archived: null },
           recentProjects,
           projectPicker: false,
           settings: defaults,
@@ -254,10 +276,15 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         },
       }));
       syncLocation();
+      // The threads of the project left behind are let go (none is shown now).
+      open.tidy();
       void refreshLists();
     },
 
     refreshLists,
+
+    /** Fetches the next page of a list (or of the search results) whose end came near. */
+    loadMore: lists.loadMore,
 
     /** Removes a folder from Recent (nothing on disk changes). */
     forgetProject(cwd: string): void {
@@ -326,6 +353,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       selectSeq += 1;
       setUi(store, { activeThreadId: null, loadingThreadId: null, settings: defaults, changed: [], turnDiff: null });
       syncLocation();
+      open.tidy();
     },
 
     setSetting<K extends SettingKey>(key: K, value: Settings[K]): void {
@@ -359,16 +387,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         }),
       );
       if (started === undefined) return null;
-      const id = started.thread.id;
-      setData(store, (d) => {
-        const next = upsertThread(newDraft(), d, started.thread);
-        return next.conversations[id] !== undefined
-          ? next
-          : { ...next, conversations: { ...next.conversations, [id]: conversationFromThread(started.thread) } };
-      });
-      setUi(store, { activeThreadId: id, settings: { ...settingsFrom(started), effort: get().ui.settings.effort } });
-      syncLocation();
-      return id;
+      return showStarted(started);
     },
 
     /** Every notification as it arrives, unbatched (the terminal panel's output, push progress in the Changes panel). */
@@ -391,16 +410,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
           }),
         );
         if (started === undefined) return false;
-        threadId = started.thread.id;
-        const id = threadId;
-        setData(store, (d) => {
-          const next = upsertThread(newDraft(), d, started.thread);
-          return next.conversations[id] !== undefined
-            ? next
-            : { ...next, conversations: { ...next.conversations, [id]: conversationFromThread(started.thread) } };
-        });
-        setUi(store, { activeThreadId: id, settings: { ...settingsFrom(started), effort: get().ui.settings.effort } });
-        syncLocation();
+        threadId = showStarted(started);
       }
       const running = runningTurn(get().data.conversations[threadId]);
       if (running !== null) {
@@ -423,6 +433,8 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       const sandbox: SandboxMode | undefined = ui.activeThreadId === null ? undefined : o.sandbox;
       const approvalPolicy: AskForApproval | undefined = ui.activeThreadId === null ? undefined : o.approvalPolicy;
       const effort: ReasoningEffort | undefined = o.effort;
+      const asked = threadId;
+      open.expectTurn(asked);
       const result = await attempt('Could not start the turn', () =>
         client.request('turn/start', {
           threadId,
@@ -433,7 +445,12 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
           sandboxPolicy: sandbox === undefined ? undefined : sandboxPolicyOf(sandbox),
         }),
       );
-      if (result === undefined) return false;
+      if (result === undefined) {
+        open.noTurn(asked);
+        return false;
+      }
+      // The overrides stick to the thread: shown again while held, it shows them.
+      if (changed.length > 0) open.remember(asked, get().ui.settings);
       setUi(store, { changed: [] });
       return true;
     },
@@ -475,7 +492,11 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
           ),
         },
       }));
-      await attempt('Could not retry the turn', () => client.request('turn/start', { threadId, input }));
+      open.expectTurn(threadId);
+      const retried = await attempt('Could not retry the turn', () =>
+        client.request('turn/start', { threadId, input }),
+      );
+      if (retried === undefined) open.noTurn(threadId);
     },
 
     async stop(): Promise<void> {
@@ -499,9 +520,12 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       );
       if (result === undefined) return;
       const cwd = get().data.cwd;
-      const forks = options.worktree === true && cwd !== null ? await listForks(cwd) : null;
+      const forks = options.worktree === true && cwd !== null ? await lists.listForks(cwd) : null;
       batcher.flush();
       const fork = result.thread;
+      // The server subscribed this window to the fork, shown from here on (held only now: it is not let go
+      // as a thread not shown meanwhile).
+      open.hold(fork.id, settingsFrom(result));
       if (forks !== null) setData(store, (data) => (data.cwd === cwd ? { ...data, forks } : data));
       setData(store, (data) => {
         const next = upsertThread(newDraft(), data, fork);
@@ -522,6 +546,8 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         turnDiff: null,
       });
       syncLocation();
+      open.shown(fork.id);
+      open.tidy();
     },
 
     async rename(threadId: string, name: string): Promise<void> {
@@ -544,25 +570,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       if (get().ui.activeThreadId === threadId) await showThread(threadId, false);
     },
 
-    async search(term: string): Promise<void> {
-      const seq = ++searchSeq;
-      setUi(store, { searchTerm: term });
-      const cwd = get().data.cwd;
-      if (term.trim() === '' || cwd === null) {
-        setUi(store, { searchResults: null });
-        return;
-      }
-      const [live, archived] = await Promise.all([
-        attempt('Search failed', () =>
-          client.request('thread/list', { cwd, searchTerm: term.trim(), archived: false, limit: LIST_LIMIT }),
-        ),
-        attempt('Search failed', () =>
-          client.request('thread/list', { cwd, searchTerm: term.trim(), archived: true, limit: LIST_LIMIT }),
-        ),
-      ]);
-      if (seq !== searchSeq) return;
-      setUi(store, { searchResults: [...(live?.data ?? []), ...(archived?.data ?? [])].map(listed) });
-    },
+    search: lists.search,
 
     answerCommand(
       request: Extract<IncomingServerRequest, { method: 'item/commandExecution/requestApproval' }>,

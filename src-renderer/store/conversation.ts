@@ -62,6 +62,7 @@ export function turnViewFrom(turn: Turn, previous?: TurnView): TurnView {
     items,
     // Live, `turn/diff/updated` keeps it current; a turn read from disk brings the one recorded.
     diff: previous?.diff ?? turn.weftDiff ?? null,
+    diffCut: previous?.diff != null ? previous.diffCut : (turn.weftDiffCut ?? null),
     plan: previous?.plan ?? null,
     notices: running ? (previous?.notices ?? []) : (previous?.notices ?? []).filter((n) => n.kind !== 'retry'),
   };
@@ -131,6 +132,7 @@ export function emptyTurn(id: string): TurnView {
     itemIds: [],
     items: {},
     diff: null,
+    diffCut: null,
     plan: null,
     notices: [],
   };

@@ -200,11 +200,13 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     }
     case 'turn/diff/updated': {
       const { threadId, turnId, diff } = notification.params;
+      const diffCut = notification.params.weftDiffCut ?? null;
       const turn = state.conversations[threadId]?.turns[turnId];
-      if (turn === undefined || turn.diff === diff) return state;
+      if (turn === undefined || (turn.diff === diff && sameJson(turn.diffCut, diffCut))) return state;
       const path = ownTurn(draft, state, threadId, turnId, false);
       if (path === null) return state;
       path.turn.diff = diff;
+      path.turn.diffCut = diffCut;
       return path.state;
     }
     case 'turn/plan/updated': {

@@ -11,6 +11,19 @@ export function runningTurn(conversation: Conversation | undefined): TurnView | 
   return last !== undefined && last.status === 'inProgress' ? last : null;
 }
 
+/**
+ * Whether something goes on in a thread that the person will want to hear of: a turn runs (as its status,
+ * its last turn or its conversation says) or a request waits on them.
+ */
+export function threadBusy(data: AppData, threadId: string): boolean {
+  return (
+    data.statuses[threadId]?.type === 'active' ||
+    data.lastTurnStatus[threadId] === 'inProgress' ||
+    runningTurn(data.conversations[threadId]) !== null ||
+    data.approvals.some((request) => request.params.threadId === threadId)
+  );
+}
+
 export type ThreadBadge = 'running' | 'waiting' | 'failed' | null;
 
 /** What the thread list shows beside a thread. */

@@ -10,6 +10,7 @@ import type {
   TurnError,
   TurnPlanStep,
   TurnStatus,
+  WeftDiffCut,
 } from '../../src-preload/protocol';
 import type { IncomingServerRequest } from '../client/types';
 
@@ -71,6 +72,8 @@ export interface TurnView {
   items: Record<string, ItemEntry>;
   /** The turn's aggregated unified diff (latest snapshot); null when it changed no files. */
   diff: string | null;
+  /** The whole diff's totals when `diff` was cut to what a message carries; null when it is whole. */
+  diffCut: WeftDiffCut | null;
   plan: PlanView | null;
   notices: Notice[];
 }

@@ -38,7 +38,11 @@ export interface UiState {
   searchTerm: string;
   /** Results of the current search; null when the search box is empty. */
   searchResults: Thread[] | null;
+  /** Where the search results go on; null when they are all shown. */
+  searchCursor: SearchCursor | null;
   listsLoaded: boolean;
+  /** Where each thread list goes on (a `thread/list` cursor); null when the list is whole. */
+  listCursors: { live: string | null; archived: string | null };
   /** The server is building a new thread index: the lists are partial until it says they are whole. */
   indexing: boolean;
   models: ModelInfo[];
@@ -59,6 +63,12 @@ export interface UiState {
   steering: SteeringMessage[];
   /** Patch reviews closed with Esc, still waiting: the conversation offers to open them again (request ids). */
   reviewsSetAside: string[];
+}
+
+/** The next page of search results: of the live threads, or of the archived ones (null: their first). */
+export interface SearchCursor {
+  archived: boolean;
+  cursor: string | null;
 }
 
 /**
@@ -88,7 +98,9 @@ export function initialUi(recentProjects: string[] = []): UiState {
     loadingThreadId: null,
     searchTerm: '',
     searchResults: null,
+    searchCursor: null,
     listsLoaded: false,
+    listCursors: { live: null, archived: null },
     indexing: false,
     models: [],
     settings: emptySettings,

@@ -117,3 +117,19 @@ export function setList(state: AppData, which: 'live' | 'archived', threads: rea
   }
   return { ...state, [which]: threads.map(listed), statuses };
 }
+
+/**
+ * The next page of `thread/list` for one list: its threads join the list (those it already holds, moved
+ * since the previous page, are not added twice), newest first, and their statuses are recorded as
+ * `setList` does.
+ */
+export function appendList(state: AppData, which: 'live' | 'archived', threads: readonly Thread[]): AppData {
+  const known = new Set(state[which].map((t) => t.id));
+  const added = threads.filter((t) => !known.has(t.id));
+  if (added.length === 0) return state;
+  const statuses = { ...state.statuses };
+  for (const thread of added) {
+    if (thread.status.type !== 'notLoaded' || statuses[thread.id] === undefined) statuses[thread.id] = thread.status;
+  }
+  return { ...state, [which]: byUpdatedDesc([...state[which], ...added.map(listed)]), statuses };
+}

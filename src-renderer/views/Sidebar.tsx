@@ -6,6 +6,7 @@ import { baseName } from '../components/format';
 import { Icon, Spinner } from '../components/Icon';
 import { threadTree } from '../store/selectors';
 import { useApp, useController, useWeft } from '../store/app-context';
+import { MoreThreads } from './MoreThreads';
 import { ThreadRow } from './ThreadRow';
 
 /** How the platform writes the Ctrl/Cmd modifier in shortcut hints. */
@@ -75,6 +76,9 @@ function ThreadLists() {
   const live = useWeft((s) => s.data.live);
   const archived = useWeft((s) => s.data.archived);
   const results = useWeft((s) => s.ui.searchResults);
+  const moreResults = useWeft((s) => s.ui.searchCursor !== null);
+  const moreLive = useWeft((s) => s.ui.listCursors.live !== null);
+  const moreArchived = useWeft((s) => s.ui.listCursors.archived !== null);
   const term = useWeft((s) => s.ui.searchTerm);
   const loaded = useWeft((s) => s.ui.listsLoaded);
   const indexing = useWeft((s) => s.ui.indexing);
@@ -98,6 +102,7 @@ function ThreadLists() {
                 now={now}
               />
             ))}
+            {moreResults && <MoreThreads list="results" shown={results.length} />}
           </ul>
         )}
       </nav>
@@ -125,6 +130,7 @@ function ThreadLists() {
           {threadTree(live).map((node) => (
             <ThreadRow key={node.thread.id} thread={node.thread} depth={node.depth} archived={false} now={now} />
           ))}
+          {moreLive && <MoreThreads list="live" shown={live.length} />}
         </ul>
       )}
       {archived.length > 0 && (
@@ -137,13 +143,17 @@ function ThreadLists() {
           >
             <Icon name={showArchived ? 'chevronDown' : 'chevronRight'} size={12} />
             Archived
-            <span className="count">{archived.length}</span>
+            <span className="count">
+              {archived.length}
+              {moreArchived ? '+' : ''}
+            </span>
           </button>
           {showArchived && (
             <ul className="thread-list" aria-label="Archived threads">
               {archived.map((thread) => (
                 <ThreadRow key={thread.id} thread={thread} depth={0} archived now={now} />
               ))}
+              {moreArchived && <MoreThreads list="archived" shown={archived.length} />}
             </ul>
           )}
         </div>

@@ -1,6 +1,8 @@
 // Everything one turn changed, file by file (the turn's aggregated diff).
 import { useId, useMemo, useRef } from 'react';
-import { hunkStats, parseFileDiff, splitDiffByFile } from '../components/diff/unified-diff';
+import { BigDiffGate } from '../components/diff/BigDiff';
+import { describeDiffSize, diffSize } from '../components/diff/diff-size';
+import { parseFileDiff, splitDiffByFile } from '../components/diff/unified-diff';
 import { Icon } from '../components/Icon';
 import { CompactDiff, DiffLayoutToggle } from '../components/items/FileChangeCell';
 import { useModal } from '../components/use-modal';
@@ -9,6 +11,7 @@ import { useController, useWeft } from '../store/app-context';
 export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId: string }) {
   const controller = useController();
   const diff = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.diff ?? null);
+  const cut = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.diffCut ?? null);
   const titleId = useId();
   const dialog = useRef<HTMLElement>(null);
   const files = useMemo(
@@ -25,7 +28,9 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
           <Icon name="diff" />
           <h2 id={titleId}>Changes in this turn</h2>
           <span className="muted">
-            {files.length} {files.length === 1 ? 'file' : 'files'}
+            {cut === null
+              ? `${files.length} ${files.length === 1 ? 'file' : 'files'}`
+              : describeDiffSize(diffSize([], cut)).totals}
           </span>
           <span className="spacer" />
           <DiffLayoutToggle />
@@ -34,19 +39,34 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
           </button>
         </header>
         <div className="review-body">
+          {cut !== null && (
+            <p className="muted small review-note">
+              {describeDiffSize(diffSize([], cut)).shown} The files on disk hold every change.
+            </p>
+          )}
           {files.map((file, index) => {
-            const stats = hunkStats(file.hunks);
+            // Each file is sized by its own hunks; past the size where Monaco struggles it is summarised.
+            const size = diffSize(file.hunks, undefined);
             return (
               <section key={`${index}:${file.path}`} className="review-file" aria-label={`Changes to ${file.path}`}>
                 <header className="review-file-head">
                   <Icon name="file" size={14} />
                   <span className="file-path">{file.path}</span>
                   <span className="file-stats">
-                    <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
+                    <span className="added">+{size.added}</span> <span className="removed">−{size.removed}</span>
                   </span>
                 </header>
                 {file.hunks.length > 0 ? (
-                  <CompactDiff hunks={file.hunks} path={file.path} maxHeight={480} label={`Changes to ${file.path}`} />
+                  <BigDiffGate size={size} text={file.text} label={`Changes to ${file.path}`}>
+                    {() => (
+                      <CompactDiff
+                        hunks={file.hunks}
+                        path={file.path}
+                        maxHeight={480}
+                        label={`Changes to ${file.path}`}
+                      />
+                    )}
+                  </BigDiffGate>
                 ) : (
                   <div className="tool-empty">Binary file</div>
                 )}

@@ -3,13 +3,13 @@
 // client never sees its own requests collide), a turn holds nothing but itself (reads, renames and
 // interrupts go through while it runs), an unarchived thread can be resumed and run, and idle threads
 // nobody watches are unloaded with their MCP servers.
-import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ThreadStore } from '../../src-main/store';
 import { uuidv7 } from '../../src-main/util/ids';
-import { startInProcessHost, type InProcessHost } from '../support/in-process-host';
+import { InProcessClient, startInProcessHost, type InProcessHost } from '../support/in-process-host';
+import { childrenRunning } from '../support/proc';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient, type RpcMessage } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
@@ -171,25 +171,72 @@ describe('requests on one thread', () => {
   });
 });
 
-/** Live processes whose parent is `pid` and whose command line mentions `needle`. */
-function childrenRunning(pid: number, needle: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    let cmdline: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-    } catch {
-      continue; // exited while we looked
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] === 'Z' || Number(fields[1]) !== pid) continue;
-    if (cmdline.includes(needle)) found.push(Number(entry));
-  }
-  return found;
-}
+describe('what every client hears', () => {
+  it('tells every client a thread’s status, also a client that never watched it', async () => {
+    server.enqueueMany([
+      {
+        kind: 'sse',
+        events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'touch x.txt' }), evCompleted()],
+      },
+      answer('done'),
+    ]);
+    app = await startInProcessHost({
+      weftHome: home.dir,
+      cwd: ws.dir,
+      env: { WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
+    });
+    const { client } = app;
+    // A second window: it lists threads (as the UI does first) and watches none.
+    let observer: InProcessClient | null = null;
+    const connection = app.host.host.connect({ label: 'observer', send: (message) => observer?.deliver(message) });
+    observer = new InProcessClient(connection);
+    expect(
+      (await observer.call('initialize', { clientInfo: { name: 'observer', version: '0' } })).error,
+    ).toBeUndefined();
+    expect((await observer.call('thread/list', {})).error).toBeUndefined();
+
+    const started = await client.call('thread/start', {
+      cwd: ws.dir,
+      approvalPolicy: 'untrusted',
+      sandbox: 'workspace-write',
+    });
+    const threadId = (started.result as { thread: { id: string } }).thread.id;
+    const statusOf = (flags: string[] | null) => (m: object) =>
+      'method' in m &&
+      m.method === 'thread/status/changed' &&
+      'params' in m &&
+      JSON.stringify(m.params) ===
+        JSON.stringify({
+          threadId,
+          status: flags === null ? { type: 'idle' } : { type: 'active', activeFlags: flags },
+        });
+    const waiting = waitFor(observer.subscribe, statusOf(['waitingOnApproval']), {
+      label: 'waiting, told the observer',
+    });
+    const asked = waitFor(client.subscribe, (m) => 'method' in m && 'id' in m, { label: 'approval request' });
+    expect(
+      (await client.call('turn/start', { threadId, input: [{ type: 'text', text: 'go' }] })).error,
+    ).toBeUndefined();
+    const request = (await asked) as { id: number };
+    await waiting;
+    const idle = waitFor(observer.subscribe, statusOf(null), { label: 'idle, told the observer' });
+    client.connection.receive({ id: request.id, result: { decision: 'decline' } });
+    await idle;
+
+    // Statuses only: the turn's items, and the approval itself, stay with the client that watches.
+    const about = observer.received.filter((m) => 'params' in m && JSON.stringify(m.params).includes(threadId));
+    expect(new Set(about.map((m) => ('method' in m ? m.method : 'reply')))).toEqual(
+      new Set(['thread/started', 'thread/status/changed']),
+    );
+    // The watching client hears each status once.
+    const watched = client.notifications('thread/status/changed').filter((n) => n.params['threadId'] === threadId);
+    const seenByObserver = observer
+      .notifications('thread/status/changed')
+      .filter((n) => n.params['threadId'] === threadId);
+    expect(watched).toEqual(seenByObserver);
+    connection.close();
+  });
+});
 
 describe('idle threads', () => {
   it('unloads a thread nobody watches once it is idle, never while a turn runs, and resumes it again', async () => {
@@ -254,8 +301,9 @@ describe('idle threads', () => {
   });
 
   it('unloads threads nobody watches beyond the bound, stopping their MCP servers; a resume loads one again', async () => {
-    const bound = 16;
-    const ids = await savedThreads(20);
+    // The host's default bound.
+    const bound = 4;
+    const ids = await savedThreads(8);
     await writeFile(
       join(home.dir, 'config.toml'),
       `${modelConfig()}[mcp_servers.probe]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(PROBE)}]\n`,
@@ -272,8 +320,8 @@ describe('idle threads', () => {
       );
       expect(await client.request('thread/unsubscribe', { threadId })).toEqual({ status: 'unsubscribed' });
     }
-    // Those left longest go first; on a machine slow enough for the 30 s grace to pass meanwhile, the
-    // next ones follow in the same order.
+    // Those left longest go first; on a machine slow enough for the 5 minutes' grace to pass meanwhile,
+    // the next ones follow in the same order.
     const evicted = ids.slice(0, ids.length - bound);
     await client.notification('thread/closed', (p) => p['threadId'] === evicted[evicted.length - 1]);
     const closed = client.notifications('thread/closed').map((p) => p['threadId']);

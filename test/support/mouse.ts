@@ -146,3 +146,40 @@ export async function clickCentre(page: Page, target: Locator): Promise<void> {
   if (!state.hit) throw new Error(`clickCentre: at the centre of the target the pointer would hit ${state.blocker}`);
   await page.mouse.click(state.x, state.y);
 }
+
+/**
+ * Turns the mouse wheel down with the pointer over the scrolling `list` until `target` is in the page at
+ * all (a list that loads its next page as its end comes near the view). At the end of what is loaded it
+ * waits for the list to change (the next page); throws when neither the wheel nor the list moves.
+ */
+export async function wheelDownUntilAttached(page: Page, target: Locator, list: Locator, step = 2400): Promise<void> {
+  for (let turn = 0; turn < 200; turn++) {
+    if ((await target.count()) > 0) return;
+    const spot = await spotOf(list);
+    await page.mouse.move(spot.x, spot.y);
+    // Settles false when the page goes away first (the test ended while the wheel was not waiting on it).
+    const changed = list
+      .evaluate(
+        (element, ms) =>
+          new Promise<boolean>((resolve) => {
+            const observer = new MutationObserver(() => done(true));
+            const done = (value: boolean): void => {
+              observer.disconnect();
+              window.clearTimeout(timer);
+              resolve(value);
+            };
+            observer.observe(element, { childList: true, subtree: true });
+            const timer = window.setTimeout(() => done(false), ms);
+          }),
+        4000,
+      )
+      .catch(() => false);
+    const scrolled = nextScroll(page, 4000);
+    await page.mouse.wheel(0, step);
+    if (!(await scrolled) && !(await changed) && (await target.count()) === 0)
+      throw new Error(
+        `wheelDownUntilAttached(${String(target)}): the wheel no longer scrolls, no more rows came, and the target is not there`,
+      );
+  }
+  throw new Error('wheelDownUntilAttached: gave up after 200 turns of the wheel');
+}

@@ -18,13 +18,19 @@ export interface RpcMessage {
   error?: { code: number; message: string };
 }
 
+interface Waiter {
+  /** Resolves the wait if a message matches; says whether it did. */
+  check(): boolean;
+  fail(why: string): void;
+}
+
 export type ServerRequestHandler = (method: string, params: Record<string, unknown>) => unknown | Promise<unknown>;
 
 export abstract class RpcClient {
   readonly received: RpcMessage[] = [];
   /** When each message of `received` arrived (performance.now(), same index). */
   readonly receivedAt: number[] = [];
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Set<Waiter>();
   private nextId = 1;
   /** Answers server requests; default: never answers (the test decides when). */
   onServerRequest: ServerRequestHandler | null = null;
@@ -36,7 +42,7 @@ export abstract class RpcClient {
     const message = JSON.parse(text) as RpcMessage;
     this.received.push(message);
     this.receivedAt.push(performance.now());
-    for (const wake of [...this.waiters]) wake();
+    for (const waiter of [...this.waiters]) waiter.check();
     if (message.method && message.id !== undefined && message.id !== null && this.onServerRequest) {
       const id = message.id;
       void Promise.resolve(
@@ -77,24 +83,36 @@ export abstract class RpcClient {
   /** The first message received at or after index `from` that matches. */
   waitFor(predicate: (m: RpcMessage) => boolean, label: string, from = 0): Promise<RpcMessage> {
     return new Promise((resolveWait, reject) => {
-      const check = (): boolean => {
-        const hit = this.received.slice(from).find(predicate);
-        if (!hit) return false;
-        this.waiters.delete(check);
-        clearTimeout(timer);
-        resolveWait(hit);
-        return true;
+      const waiter: Waiter = {
+        check: () => {
+          const hit = this.received.slice(from).find(predicate);
+          if (!hit) return false;
+          this.waiters.delete(waiter);
+          clearTimeout(timer);
+          resolveWait(hit);
+          return true;
+        },
+        fail: (why) => {
+          this.waiters.delete(waiter);
+          clearTimeout(timer);
+          reject(new Error(`${why} while waiting for ${label}`));
+        },
       };
       const timer = setTimeout(() => {
-        this.waiters.delete(check);
+        this.waiters.delete(waiter);
         reject(
           new Error(
             `timed out waiting for ${label}; last messages: ${JSON.stringify(this.received.slice(-5)).slice(0, 1500)}`,
           ),
         );
       }, GUARD_MS);
-      if (!check()) this.waiters.add(check);
+      if (!waiter.check()) this.waiters.add(waiter);
     });
+  }
+
+  /** Rejects every pending wait (the peer is gone: nothing more will arrive). */
+  protected failWaiters(why: string): void {
+    for (const waiter of [...this.waiters]) waiter.fail(why);
   }
 
   notification(
@@ -126,7 +144,9 @@ export class StdioRpcClient extends RpcClient {
 
   private constructor(readonly child: ChildProcessWithoutNullStreams) {
     super();
-    createInterface({ input: child.stdout }).on('line', (line) => this.onMessage(line));
+    createInterface({ input: child.stdout })
+      .on('line', (line) => this.onMessage(line))
+      .on('close', () => this.failWaiters('the app server closed its output'));
     child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.exited = new Promise((r) => child.on('exit', (code) => r(code)));
   }

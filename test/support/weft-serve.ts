@@ -37,6 +37,8 @@ export interface E2eOptions {
   homeFiles?: Record<string, string>;
   /** TOML appended to the generated config.toml (e.g. `[mcp_servers.NAME]` tables). */
   extraConfig?: string;
+  /** Runs once the home and the project exist, before `weft serve` starts (e.g. to save threads there). */
+  beforeServe?: (dirs: { home: string; cwd: string }) => Promise<void>;
 }
 
 export interface E2e {
@@ -49,6 +51,8 @@ export interface E2e {
   page: Page;
   /** Saves `test-results/e2e/<name>.png`. */
   screenshot(name: string): Promise<void>;
+  /** The process id of the `weft serve` running now. */
+  servePid(): number;
   /** Stops `weft serve` (the page stays open). */
   stopServe(): Promise<void>;
   /** Starts `weft serve` again on the same home and project with these arguments; resolves with its URL. */
@@ -140,6 +144,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   let child: ChildProcess | null = null;
   let browser: BrowserSession | null = null;
   try {
+    await options.beforeServe?.({ home: home.dir, cwd: workspace.dir });
     const served = await startServe(workspace.dir, home.dir, options);
     child = served.child;
     browser = await launchBrowser({
@@ -163,6 +168,10 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       async screenshot(name) {
         await mkdir(SCREENSHOT_DIR, { recursive: true });
         await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+      },
+      servePid() {
+        if (server.pid === undefined) throw new Error('weft serve has no process id (it failed to start)');
+        return server.pid;
       },
       async stopServe() {
         await stop(server);

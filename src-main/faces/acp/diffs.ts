@@ -2,7 +2,7 @@
  * A patch's files as ACP diffs (`{path, oldText, newText}`, absolute paths). While a patch is live
  * the whole file is given: its text on disk with the patch applied (or, if it already landed, undone),
  * so the editor shows the change in place. When that is not possible (a replayed thread, whose files
- * may have changed since) the diff carries the patch's hunks alone, which is what the patch says.
+ * may have changed since; a diff cut to WEFT_DIFF_MAX_CHARS) the diff carries the patch's hunks alone.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { applyPatch, parsePatch, reversePatch, type StructuredPatch } from 'diff';
@@ -33,7 +33,10 @@ export async function fileChangeDiffs(
         diffs.push({ path, oldText: fragments.oldText, newText: '' });
         break;
       case 'update': {
-        const whole = options.live && patch ? await wholeFile(path, patch, readText) : null;
+        // A cut diff (`weftDiffCut`) holds only the first hunks: applied to the file it would show a
+        // change that was never made, so its hunks alone are given.
+        const whole =
+          options.live && patch && change.weftDiffCut === undefined ? await wholeFile(path, patch, readText) : null;
         diffs.push({ path, ...(whole ?? fragments) });
         break;
       }

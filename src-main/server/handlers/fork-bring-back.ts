@@ -18,7 +18,7 @@ import { sameContent, type Entry } from '../../checkpoints/types';
 import {
   commitPreparedPlan,
   planPatch,
-  unifiedDiffForFile,
+  fileChangesOf,
   withDeclinedHunks,
   type Chunk,
   type FileHunk,
@@ -197,14 +197,6 @@ async function fitToParent(
   return out;
 }
 
-function changesOf(plan: PatchPlan): FileUpdateChange[] {
-  return plan.files.map((file) => ({
-    path: file.path,
-    kind: file.kind === 'update' ? { type: 'update', move_path: file.movePath } : { type: file.kind },
-    diff: unifiedDiffForFile(file),
-  }));
-}
-
 function fingerprintOf(changes: readonly FileUpdateChange[], skipped: readonly WeftForkSkippedChange[]): string {
   return createHash('sha256')
     .update(JSON.stringify([changes, skipped]))
@@ -242,7 +234,7 @@ export async function bringBack(
     const detail = error instanceof Error ? error.message : String(error);
     throw invalidRequest(`the fork's changes no longer fit the parent's files: ${detail}`);
   }
-  const changes = changesOf(plan);
+  const changes = await fileChangesOf(plan);
   const fingerprint = fingerprintOf(changes, skipped);
   const result = {
     parentThreadId: record.parentThreadId,

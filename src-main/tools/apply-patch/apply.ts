@@ -5,6 +5,7 @@
 import {
   closeSync,
   fchmodSync,
+  writev,
   writevSync,
   lstatSync,
   openSync,
@@ -13,13 +14,13 @@ import {
   rmdirSync,
   statSync,
   unlinkSync,
-  writeFileSync,
 } from 'node:fs';
 import type { Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 import { resolveForWrite } from '../../safety/sandbox/writable-roots';
 import { FILE_OVERWRITE_FLAGS, FILE_READ_FLAGS, openDirNoFollow, type DirHandle } from '../../util/nofollow';
-import { describeFsError, errnoCode, plannedNewBytes } from './plan';
+import { describeFsError, errnoCode, plannedNewBytes, plannedOldBytes } from './plan';
 import type { PatchPlan, PlannedFile } from './plan';
 
 /** Writing a plan failed; the message says what failed and whether everything was put back. */
@@ -36,7 +37,7 @@ class StepError extends Error {
 
 interface Undo {
   path: string;
-  run: () => void;
+  run: () => void | Promise<void>;
 }
 
 /** The steps done so far: how to undo them, and what to tidy once every step has succeeded. */
@@ -63,11 +64,11 @@ class Journal {
   }
 
   /** Undoes every step, newest first; returns the paths that could not be restored, with the reason. */
-  rollback(): string[] {
+  async rollback(): Promise<string[]> {
     const failed: string[] = [];
     for (const undo of this.undos.reverse()) {
       try {
-        undo.run();
+        await undo.run();
       } catch (error) {
         failed.push(`${undo.path} (${describeFsError(error)})`);
       }
@@ -110,16 +111,21 @@ type Content = string | Buffer | readonly Buffer[];
 /** Most buffers one writev takes (Linux's IOV_MAX). */
 const IOV_MAX = 1024;
 
-function writeContent(fd: number, content: Content): void {
-  if (typeof content === 'string' || Buffer.isBuffer(content)) {
-    writeFileSync(fd, content);
-    return;
-  }
-  const pieces = content.filter((b) => b.length > 0);
+/**
+ * Content up to this size is written synchronously: for many small files (500 added files) thread-pool
+ * round trips would cost more than the writes. Bigger content is written by the thread pool, so a 50 MB
+ * file never holds the event loop (in the desktop app, the main process) while the kernel copies it.
+ */
+const SYNC_WRITE_MAX_BYTES = 256 * 1024;
+
+const writevAsync = promisify(writev);
+
+/** Writes `pieces` in order with writev, going on after short writes. */
+async function writePieces(pieces: Buffer[], write: (batch: Buffer[]) => number | Promise<number>): Promise<void> {
   let at = 0;
   while (at < pieces.length) {
     const batch = pieces.slice(at, at + IOV_MAX);
-    let written = writevSync(fd, batch);
+    let written = await write(batch);
     // A short write: skip what was written, finish the buffer it stopped in, then go on.
     for (const piece of batch) {
       if (written >= piece.length) {
@@ -131,6 +137,19 @@ function writeContent(fd: number, content: Content): void {
       break;
     }
   }
+}
+
+async function writeContent(fd: number, content: Content): Promise<void> {
+  const pieces =
+    typeof content === 'string'
+      ? [Buffer.from(content, 'utf8')]
+      : Buffer.isBuffer(content)
+        ? [content]
+        : content.filter((b) => b.length > 0);
+  let size = 0;
+  for (const piece of pieces) size += piece.length;
+  if (size <= SYNC_WRITE_MAX_BYTES) await writePieces(pieces, (batch) => writevSync(fd, batch));
+  else await writePieces(pieces, async (batch) => (await writevAsync(fd, batch)).bytesWritten);
 }
 
 /** Reads a file inside `dir` without following a symlink in its place. */
@@ -148,7 +167,7 @@ function readNoFollow(dir: DirHandle, name: string): Buffer {
  * When the folder refuses new files but the file exists, it is overwritten in place. Nothing here
  * follows a symlink: the temporary file is created exclusively and the rename replaces the entry.
  */
-function writeAtomically(dir: DirHandle, name: string, content: Content, mode: number | null): void {
+async function writeAtomically(dir: DirHandle, name: string, content: Content, mode: number | null): Promise<void> {
   const temp = tempNameFor(name);
   let fd: number;
   try {
@@ -158,7 +177,7 @@ function writeAtomically(dir: DirHandle, name: string, content: Content, mode: n
     if ((code === 'EACCES' || code === 'EPERM') && statOrUndefined(dir.at(name), false)?.isFile()) {
       const existing = openSync(dir.at(name), FILE_OVERWRITE_FLAGS);
       try {
-        writeContent(existing, content);
+        await writeContent(existing, content);
       } finally {
         closeSync(existing);
       }
@@ -168,7 +187,7 @@ function writeAtomically(dir: DirHandle, name: string, content: Content, mode: n
   }
   try {
     try {
-      writeContent(fd, content);
+      await writeContent(fd, content);
       if (mode !== null) fchmodSync(fd, mode);
     } finally {
       closeSync(fd);
@@ -225,14 +244,14 @@ function targetDir(
   return { dir, name: basename(real), real };
 }
 
-function writeFile(
+async function writeFile(
   journal: Journal,
   target: string,
   content: Content,
   mode: number | null,
   display: string,
   prior?: Prior,
-): void {
+): Promise<void> {
   // A symlink at the target is written through, so it stays a link to the edited file.
   const { dir, name } = targetDir(journal, target, display, 'Failed to write file');
   let before = prior;
@@ -243,7 +262,7 @@ function writeFile(
       : { exists: false };
   }
   try {
-    writeAtomically(dir, name, content, mode);
+    await writeAtomically(dir, name, content, mode);
   } catch (error) {
     throw new StepError(`Failed to write file ${display}`, error);
   }
@@ -275,14 +294,21 @@ function removeFile(journal: Journal, target: string, what: string, display: str
 
 /** Whether an update's new content differs from the old; from the byte count alone when it can. */
 function updateChanges(file: PlannedFile, bytes: readonly Buffer[] | null): boolean {
-  if (bytes !== null && file.oldContent !== null) {
-    const length = bytes.reduce((n, b) => n + b.length, 0);
-    if (length !== Buffer.byteLength(file.oldContent, 'utf8')) return true;
+  const old = plannedOldBytes(file);
+  if (bytes !== null && old !== null) {
+    // Compared as bytes, piece by piece: neither text is built (a 50 MB file would be copied twice).
+    let at = 0;
+    for (const piece of bytes) {
+      if (at + piece.length > old.length || old.compare(piece, 0, piece.length, at, at + piece.length) !== 0)
+        return true;
+      at += piece.length;
+    }
+    return at !== old.length;
   }
   return file.newContent !== file.oldContent;
 }
 
-function commitFile(journal: Journal, file: PlannedFile): void {
+async function commitFile(journal: Journal, file: PlannedFile): Promise<void> {
   const known: Prior | undefined =
     file.observed === 'absent'
       ? { exists: false }
@@ -291,7 +317,7 @@ function commitFile(journal: Journal, file: PlannedFile): void {
         : undefined;
   switch (file.kind) {
     case 'add':
-      writeFile(journal, file.path, file.newContent ?? '', file.mode, file.displayPath, known);
+      await writeFile(journal, file.path, file.newContent ?? '', file.mode, file.displayPath, known);
       return;
     case 'delete':
       removeFile(journal, file.path, `Failed to delete file ${file.displayPath}`, file.displayPath);
@@ -301,10 +327,10 @@ function commitFile(journal: Journal, file: PlannedFile): void {
       const content = bytes ?? file.newContent ?? '';
       if (file.movePath !== null) {
         const display = file.displayMovePath ?? file.movePath;
-        writeFile(journal, file.movePath, content, file.mode, display);
+        await writeFile(journal, file.movePath, content, file.mode, display);
         removeFile(journal, file.path, `Failed to remove original ${file.displayPath}`, file.displayPath);
       } else if (updateChanges(file, bytes)) {
-        writeFile(journal, file.path, content, file.mode, file.displayPath, known);
+        await writeFile(journal, file.path, content, file.mode, file.displayPath, known);
       }
       return;
     }
@@ -333,6 +359,25 @@ function changedSincePlanned(plan: PatchPlan): string[] {
  * earlier step undone; the message names any file that could not be restored).
  */
 export async function commitPlan(plan: PatchPlan, options: CommitOptions = {}): Promise<void> {
+  const previous = committing;
+  let done = (): void => undefined;
+  committing = new Promise((resolve) => (done = resolve));
+  await previous;
+  try {
+    await commitAlone(plan, options);
+  } finally {
+    done();
+  }
+}
+
+/**
+ * The commit in progress. Big files are written by the thread pool, so a commit has pauses in which other
+ * work runs; commits still take turns, each checking its files only once the one before has written them
+ * (two threads patching the same file: the second finds it changed, instead of overwriting the first).
+ */
+let committing: Promise<void> = Promise.resolve();
+
+async function commitAlone(plan: PatchPlan, options: CommitOptions): Promise<void> {
   const changed = changedSincePlanned(plan);
   if (changed.length > 0) {
     throw new PatchCommitError(
@@ -342,10 +387,10 @@ export async function commitPlan(plan: PatchPlan, options: CommitOptions = {}): 
   }
   const journal = new Journal(options.mayWrite ?? (() => null));
   try {
-    for (const file of plan.files) commitFile(journal, file);
+    for (const file of plan.files) await commitFile(journal, file);
   } catch (error) {
     const done = journal.undos.length;
-    const notRestored = journal.rollback();
+    const notRestored = await journal.rollback();
     journal.close();
     const what =
       error instanceof StepError || error instanceof PatchCommitError

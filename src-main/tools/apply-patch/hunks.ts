@@ -1,6 +1,7 @@
 // From parsed chunks to planned hunks: locate each chunk in the file, reduce it to its changed lines, and
 // group changes that lie close together into the hunks a reviewer accepts or declines.
 
+import type { Pacer } from '../../util/slicer';
 import type { Chunk } from './parse';
 import { LineSeeker } from './seek';
 import type { LineEdit, LineSource } from './text';
@@ -34,49 +35,39 @@ export interface Change {
 
 export type ChunkResolution = { ok: true; changes: Change[] } | { ok: false; chunk: number; reason: string };
 
+/** A chunk could not be placed until the seeker has built the index of this pass (see LineSeeker). */
+interface NeedsIndex {
+  pass: number;
+}
+
+type Placement = null | NeedsIndex | { chunk: number; reason: string };
+
 /**
- * Locates every chunk in `lines` (in order, each search resuming after the previous match) and returns the
- * changes sorted by position, or the first chunk that cannot be placed and why (Codex's wording first).
+ * Locates every chunk in `lines` (in order, each search resuming after the previous match, so the whole
+ * patch is one pass over the file) and returns the changes sorted by position, or the first chunk that
+ * cannot be placed and why (Codex's wording first). Pauses between chunks when `pacer` says so, and builds
+ * a search index a chunk needs (a pass over every line) in slices; placing a chunk is a plain function, so
+ * that the engine optimises it.
  */
-export function resolveChunks(lines: LineSource, chunks: readonly Chunk[], displayPath: string): ChunkResolution {
+export async function resolveChunks(
+  lines: LineSource,
+  chunks: readonly Chunk[],
+  displayPath: string,
+  pacer: Pacer,
+): Promise<ChunkResolution> {
   const seeker = new LineSeeker(lines);
-  const changes: Change[] = [];
-  let position = 0;
+  const state: PlacingState = { changes: [], position: 0 };
   for (let c = 0; c < chunks.length; c++) {
-    const chunk = chunks[c];
-    if (chunk === undefined) continue;
-    for (const context of chunk.contexts) {
-      const found = seeker.seek([context], position, false);
-      if (found < 0) return { ok: false, chunk: c, reason: `Failed to find context '${context}' in ${displayPath}` };
-      position = found + 1;
+    // Placing a chunk takes microseconds: the clock is read every 16 of them.
+    if ((c & 15) === 15 && pacer.due()) await pacer.pause();
+    let placed = placeChunk(seeker, lines, chunks, c, state, displayPath);
+    while (placed !== null && 'pass' in placed) {
+      await seeker.buildPaced(placed.pass, pacer);
+      placed = placeChunk(seeker, lines, chunks, c, state, displayPath);
     }
-    if (chunk.oldLines.length === 0) {
-      // A pure addition goes at the end of the file, before a final blank line if there is one.
-      const end = lines.count > 0 && lines.lineEquals(lines.count - 1, '') ? lines.count - 1 : lines.count;
-      if (chunk.newLines.length > 0)
-        changes.push({ start: end, oldLines: [], newLines: [...chunk.newLines], chunk: c });
-      continue;
-    }
-    let { oldLines, newLines, ops } = chunk;
-    let found = seeker.seek(oldLines, position, chunk.isEndOfFile);
-    if (found < 0 && oldLines[oldLines.length - 1] === '') {
-      // A blank line ending a chunk is often just the separator before the next section.
-      const shorterOld = oldLines.slice(0, -1);
-      const at = seeker.seek(shorterOld, position, chunk.isEndOfFile);
-      if (at >= 0) {
-        found = at;
-        oldLines = shorterOld;
-        if (newLines[newLines.length - 1] === '') newLines = newLines.slice(0, -1);
-        ops = ops?.endsWith(' ') ? ops.slice(0, -1) : undefined;
-      }
-    }
-    if (found < 0) {
-      const reason = `Failed to find expected lines in ${displayPath}:\n${chunk.oldLines.join('\n')}`;
-      return { ok: false, chunk: c, reason: reason + misplacementHint(seeker, chunk, position) };
-    }
-    for (const change of changeRuns(lines, found, oldLines, newLines, ops)) changes.push({ ...change, chunk: c });
-    position = found + oldLines.length;
+    if (placed !== null) return { ok: false, ...placed };
   }
+  const { changes } = state;
   // Stable: a pure insertion sorts before a removal starting at the same line; otherwise patch order.
   changes.sort((a, b) => a.start - b.start || Number(b.oldLines.length === 0) - Number(a.oldLines.length === 0));
   for (let k = 1; k < changes.length; k++) {
@@ -94,9 +85,71 @@ export function resolveChunks(lines: LineSource, chunks: readonly Chunk[], displ
   return { ok: true, changes };
 }
 
+interface PlacingState {
+  changes: Change[];
+  /** Where the search for the next chunk begins. */
+  position: number;
+}
+
+/**
+ * Places chunk `c`: null once its changes are added to `state`, or why it cannot be placed, or the index
+ * to build first (then `state` is untouched and the chunk is placed again).
+ */
+function placeChunk(
+  seeker: LineSeeker,
+  lines: LineSource,
+  chunks: readonly Chunk[],
+  c: number,
+  state: PlacingState,
+  displayPath: string,
+): Placement {
+  const chunk = chunks[c];
+  if (chunk === undefined) return null;
+  let position = state.position;
+  for (const context of chunk.contexts) {
+    const found = seeker.trySeek([context], position, false);
+    if (typeof found !== 'number') return found;
+    if (found < 0) return { chunk: c, reason: `Failed to find context '${context}' in ${displayPath}` };
+    position = found + 1;
+  }
+  if (chunk.oldLines.length === 0) {
+    // A pure addition goes at the end of the file, before a final blank line if there is one.
+    const end = lines.count > 0 && lines.lineEquals(lines.count - 1, '') ? lines.count - 1 : lines.count;
+    if (chunk.newLines.length > 0)
+      state.changes.push({ start: end, oldLines: [], newLines: [...chunk.newLines], chunk: c });
+    state.position = position;
+    return null;
+  }
+  let { oldLines, newLines, ops } = chunk;
+  let found = seeker.trySeek(oldLines, position, chunk.isEndOfFile);
+  if (typeof found !== 'number') return found;
+  if (found < 0 && oldLines[oldLines.length - 1] === '') {
+    // A blank line ending a chunk is often just the separator before the next section.
+    const shorterOld = oldLines.slice(0, -1);
+    const at = seeker.trySeek(shorterOld, position, chunk.isEndOfFile);
+    if (typeof at !== 'number') return at;
+    if (at >= 0) {
+      found = at;
+      oldLines = shorterOld;
+      if (newLines[newLines.length - 1] === '') newLines = newLines.slice(0, -1);
+      ops = ops?.endsWith(' ') ? ops.slice(0, -1) : undefined;
+    }
+  }
+  if (found < 0) {
+    const hint = misplacementHint(seeker, chunk, position);
+    if (typeof hint !== 'string') return hint;
+    const reason = `Failed to find expected lines in ${displayPath}:\n${chunk.oldLines.join('\n')}`;
+    return { chunk: c, reason: reason + hint };
+  }
+  for (const change of changeRuns(lines, found, oldLines, newLines, ops)) state.changes.push({ ...change, chunk: c });
+  state.position = found + oldLines.length;
+  return null;
+}
+
 /** Where the lines of a chunk that was not found do occur, when that explains the failure. */
-function misplacementHint(seeker: LineSeeker, chunk: Chunk, position: number): string {
-  const anywhere = seeker.seek(chunk.oldLines, 0, false);
+function misplacementHint(seeker: LineSeeker, chunk: Chunk, position: number): string | NeedsIndex {
+  const anywhere = seeker.trySeek(chunk.oldLines, 0, false);
+  if (typeof anywhere !== 'number') return anywhere;
   if (anywhere < 0) return '';
   if (anywhere < position) {
     return (
@@ -195,25 +248,37 @@ export function coverUnterminatedEnd(lines: LineSource, changes: Change[]): void
 
 /** Groups sorted, non-overlapping changes into hunks, merging changes at most 2 × DIFF_CONTEXT lines apart. */
 export function groupChanges(lines: LineSource, changes: readonly Change[]): PlannedHunk[] {
-  const groups: { start: number; end: number; oldLines: string[]; newLines: string[]; ops: string[] }[] = [];
-  for (const change of changes) {
-    const end = change.start + change.oldLines.length;
-    let group = groups[groups.length - 1];
-    if (group && change.start - group.end <= 2 * DIFF_CONTEXT) {
-      for (let k = group.end; k < change.start; k++) {
-        const line = lines.line(k);
-        group.oldLines.push(line);
-        group.newLines.push(line);
-        group.ops.push(' ');
-      }
-      group.end = end;
-    } else {
-      group = { start: change.start, end, oldLines: [], newLines: [], ops: [] };
-      groups.push(group);
-    }
-    for (const line of change.oldLines) group.oldLines.push(line);
-    for (const line of change.newLines) group.newLines.push(line);
-    group.ops.push('-'.repeat(change.oldLines.length), '+'.repeat(change.newLines.length));
+  const steps = groupSteps(lines, changes);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
+}
+
+/** groupChanges, pausing between changes when `pacer` says so. */
+export async function groupChangesPaced(
+  lines: LineSource,
+  changes: readonly Change[],
+  pacer: Pacer,
+): Promise<PlannedHunk[]> {
+  const steps = groupSteps(lines, changes);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done === true) return step.value;
+    if (pacer.due()) await pacer.pause();
+  }
+}
+
+interface Group {
+  start: number;
+  end: number;
+  oldLines: string[];
+  newLines: string[];
+  ops: string[];
+}
+
+function* groupSteps(lines: LineSource, changes: readonly Change[]): Generator<void, PlannedHunk[], void> {
+  const groups: Group[] = [];
+  for (let k = 0; k < changes.length; k++) {
+    const change = changes[k];
+    if (change !== undefined) addChange(groups, change, lines);
+    if ((k & 255) === 255) yield;
   }
   const hunks = groups.map((g, index) => {
     const oldCount = g.oldLines.length;
@@ -228,7 +293,29 @@ export function groupChanges(lines: LineSource, changes: readonly Change[]): Pla
       ops: g.ops.join(''),
     };
   });
+  yield;
   return withNewStarts(hunks);
+}
+
+/** Adds a change to the last group when it is close enough, else as a group of its own. */
+function addChange(groups: Group[], change: Change, lines: LineSource): void {
+  const end = change.start + change.oldLines.length;
+  let group = groups[groups.length - 1];
+  if (group && change.start - group.end <= 2 * DIFF_CONTEXT) {
+    for (let k = group.end; k < change.start; k++) {
+      const line = lines.line(k);
+      group.oldLines.push(line);
+      group.newLines.push(line);
+      group.ops.push(' ');
+    }
+    group.end = end;
+  } else {
+    group = { start: change.start, end, oldLines: [], newLines: [], ops: [] };
+    groups.push(group);
+  }
+  for (const line of change.oldLines) group.oldLines.push(line);
+  for (const line of change.newLines) group.newLines.push(line);
+  group.ops.push('-'.repeat(change.oldLines.length), '+'.repeat(change.newLines.length));
 }
 
 /** 0-based index of the first old line a hunk replaces (for an insertion: the line it goes before). */

@@ -2,14 +2,15 @@
 // or nothing: any failure leaves every file as it was and explains itself in words meant for the model.
 
 import { resolve } from 'node:path';
+import { Slicer } from '../../util/slicer';
 import { PatchCommitError, commitPlan, type CommitOptions } from './apply';
 import { extractApplyPatchInvocation } from './intercept';
-import { PatchParseError, parsePatch } from './parse';
+import { PatchParseError, parsePatchPaced } from './parse';
 import { PatchApplyError, planPatch } from './plan';
 import type { PatchPlan } from './plan';
 
 export type { CommitOptions } from './apply';
-export { unifiedDiffForFile } from './diff';
+export { fileChangesOf } from './diff';
 export { extractApplyPatchInvocation } from './intercept';
 export { planPatch, withDeclinedHunks } from './plan';
 export type { Chunk, FileHunk } from './parse';
@@ -23,6 +24,9 @@ export interface ApplyPatchOptions {
   /** Asked again at write time about each resolved path (see CommitOptions). */
   mayWrite?: (realPath: string) => string | null;
 }
+
+/** Past this size a patch's text took a while to receive and decode. */
+const BIG_PATCH_CHARS = 256 * 1024;
 
 export type ApplyPatchOutcome = { ok: true; output: string; plan: PatchPlan } | { ok: false; output: string };
 export type PreparePatchOutcome = { ok: true; plan: PatchPlan } | { ok: false; output: string };
@@ -52,6 +56,9 @@ function failureText(error: unknown): string {
  */
 export async function preparePatchText(text: string, opts: ApplyPatchOptions): Promise<PreparePatchOutcome> {
   try {
+    // A big patch arrives in a big event, whose parsing held the event loop just now: give it back first.
+    const pacer = new Slicer();
+    if (text.length > BIG_PATCH_CHARS) await pacer.pause();
     let cwd = opts.cwd;
     let body = text;
     const invocation = extractApplyPatchInvocation(text.trim());
@@ -59,9 +66,10 @@ export async function preparePatchText(text: string, opts: ApplyPatchOptions): P
       body = invocation.patch;
       if (invocation.workdir !== null) cwd = resolve(cwd, invocation.workdir);
     }
-    const patch = parsePatch(body);
+    await pacer.pace();
+    const patch = await parsePatchPaced(body, pacer);
     if (patch.hunks.length === 0) return { ok: false, output: 'No files were modified.' };
-    const plan = await planPatch(patch, { cwd });
+    const plan = await planPatch(patch, { cwd, pacer });
     if (opts.isWritable) {
       const refusals: string[] = [];
       for (const file of plan.files) {

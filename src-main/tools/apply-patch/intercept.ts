@@ -31,18 +31,25 @@ export function extractApplyPatchInvocation(cmd: string): { patch: string; workd
   if (!match) return null;
   const stripTabs = match[2] === '-';
   const delimiter = match[3] ?? match[4] ?? match[5] ?? '';
-  const lines = script.slice(match[0].length).split('\n');
-  const body: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    let line = lines[i] ?? '';
+  const body = script.slice(match[0].length);
+  // The first line that is the delimiter (after a `\r`, leading tabs with `<<-`, trailing blanks), found
+  // by searching for the word rather than splitting a patch of megabytes into lines.
+  for (let from = 0; ;) {
+    const hit = body.indexOf(delimiter, from);
+    if (hit < 0) return null;
+    const start = body.lastIndexOf('\n', hit - 1) + 1;
+    const newline = body.indexOf('\n', hit);
+    const end = newline < 0 ? body.length : newline;
+    let line = body.slice(start, end);
     if (line.endsWith('\r')) line = line.slice(0, -1);
     if (stripTabs) line = line.replace(/^\t+/, '');
     if (line.trimEnd() === delimiter) {
-      const rest = lines.slice(i + 1).join('\n');
-      if (rest.trim() !== '') return null;
-      return { patch: body.join('\n'), workdir: match[1] === undefined ? null : unquoteDirectory(match[1]) };
+      if (body.slice(end).trim() !== '') return null;
+      let patch = body.slice(0, Math.max(0, start - 1)).replace(/\r\n/g, '\n');
+      if (patch.endsWith('\r')) patch = patch.slice(0, -1);
+      if (stripTabs) patch = patch.replace(/(^|\n)\t+/g, '$1');
+      return { patch, workdir: match[1] === undefined ? null : unquoteDirectory(match[1]) };
     }
-    body.push(line);
+    from = hit + 1;
   }
-  return null;
 }

@@ -1,6 +1,8 @@
 // Parser for the Codex patch grammar (`*** Begin Patch` … `*** End Patch`). Error messages keep Codex's
 // wording, because models are trained on it.
 
+import type { Pacer } from '../../util/slicer';
+
 /** One `@@` section of an `*** Update File` hunk. */
 export interface Chunk {
   /** The `@@ <line>` headers in order (chained headers narrow the position); each is sought as a single
@@ -75,6 +77,21 @@ function isFileHeader(trimmed: string): boolean {
  * ends, blank lines between hunks, and a `<<'EOF'` … `EOF` heredoc wrapper. Throws PatchParseError.
  */
 export function parsePatch(text: string): Patch {
+  const steps = parseSteps(text);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
+}
+
+/** parsePatch, pausing between chunks when `pacer` says so: a patch of 10,000 hunks is tens of ms of work. */
+export async function parsePatchPaced(text: string, pacer: Pacer): Promise<Patch> {
+  const steps = parseSteps(text);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done === true) return step.value;
+    if (pacer.due()) await pacer.pause();
+  }
+}
+
+/** The parse, yielding every few chunks so that a caller may pause. */
+function* parseSteps(text: string): Generator<void, Patch, void> {
   const lines = text.split('\n');
   if (text.includes('\r')) {
     for (let i = 0; i < lines.length; i++) {
@@ -102,7 +119,7 @@ export function parsePatch(text: string): Patch {
     const innerError = boundaryError(at(first), at(last), first < last);
     if (innerError !== null) throw new PatchParseError(innerError, null);
   }
-  return { hunks: parseHunks(lines, first + 1, last - 1) };
+  return { hunks: yield* parseHunks(lines, first + 1, last - 1) };
 }
 
 function boundaryError(firstLine: string, lastLine: string, nonEmpty: boolean): string | null {
@@ -111,8 +128,8 @@ function boundaryError(firstLine: string, lastLine: string, nonEmpty: boolean): 
   return null;
 }
 
-/** Parses the file hunks in lines[start..end] (inclusive, 0-based). */
-function parseHunks(lines: readonly string[], start: number, end: number): FileHunk[] {
+/** Parses the file hunks in lines[start..end] (inclusive, 0-based), yielding every 32 chunks. */
+function* parseHunks(lines: readonly string[], start: number, end: number): Generator<void, FileHunk[], void> {
   const at = (i: number): string => lines[i] ?? '';
   const hunks: FileHunk[] = [];
   let i = start;
@@ -152,6 +169,7 @@ function parseHunks(lines: readonly string[], start: number, end: number): FileH
         }
         if (line.startsWith('***') || isFileHeader(line.trim())) break;
         i = parseChunk(lines, i, end, chunks.length === 0, chunks);
+        if ((chunks.length & 31) === 0) yield;
       }
       if (chunks.length === 0) throw invalidHunk(headerLine, `Update file hunk for path '${path}' is empty`);
       hunks.push({ kind: 'update', path, movePath, chunks, patchLine: headerLine });

@@ -5,12 +5,20 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { readFileSync, statSync } from 'node:fs';
 import { readFile as readFileAsync } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { coverUnterminatedEnd, editsFromHunks, groupChanges, resolveChunks, withNewStarts } from './hunks';
+import { Slicer, type Pacer } from '../../util/slicer';
+import {
+  coverUnterminatedEnd,
+  editsFromHunks,
+  groupChanges,
+  groupChangesPaced,
+  resolveChunks,
+  withNewStarts,
+} from './hunks';
 import type { Change, PlannedHunk } from './hunks';
 
 export type { PlannedHunk };
 import type { FileHunk, Patch } from './parse';
-import { applyEdits, arrayLines, editedBytes, splitText } from './text';
+import { applyEdits, arrayLines, editedBytes, splitText, splitTextPaced } from './text';
 import type { Eol } from './text';
 
 /** Size and modification time of a file as planning saw it. */
@@ -53,6 +61,11 @@ export interface PlanOptions {
   cwd: string;
   /** Reads a file as UTF-8 text; rejects (ENOENT when missing) otherwise. Default: the local disk. */
   readFile?: (absPath: string) => Promise<string>;
+  /**
+   * Paces the work (finding lines, placing hunks) so it gives the event loop back every few ms: a patch of
+   * 10,000 hunks on a 50 MB file is half a second of work. Default: a fresh Slicer.
+   */
+  pacer?: Pacer;
 }
 
 /** One reason a patch cannot be applied. */
@@ -114,14 +127,27 @@ export function describeFsError(error: unknown): string {
   }
 }
 
+/** Bytes of a non-ASCII file decoded at once: beyond this, a line-aligned piece at a time between pauses. */
+const DECODE_PIECE = 4 * 1024 * 1024;
+
 /**
  * A file's bytes as text; null when they are not UTF-8. ASCII (most source files) is decoded as Latin-1,
  * byte for byte the same string: Node's UTF-8 decoder takes tens of milliseconds on a file of a few MB,
- * the Latin-1 copy well under one. The bytes are kept then, for writing the edited file from them.
+ * the Latin-1 copy well under one. The bytes are kept then, for writing the edited file from them. Other
+ * UTF-8 is decoded a few MB at a time, each piece ending after a '\n' (never inside a character).
  */
-function decodeText(bytes: Buffer): { text: string | null; bytes: Buffer | null } {
+async function decodeText(bytes: Buffer, pacer: Pacer): Promise<{ text: string | null; bytes: Buffer | null }> {
   if (isAscii(bytes)) return { text: bytes.toString('latin1'), bytes };
-  return { text: isUtf8(bytes) ? bytes.toString('utf8') : null, bytes: null };
+  if (!isUtf8(bytes)) return { text: null, bytes: null };
+  const pieces: string[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const newline = at + DECODE_PIECE >= bytes.length ? -1 : bytes.indexOf(10, at + DECODE_PIECE);
+    const end = newline < 0 ? bytes.length : newline + 1;
+    pieces.push(bytes.toString('utf8', at, end));
+    at = end;
+    await pacer.pace();
+  }
+  return { text: pieces.join(''), bytes: null };
 }
 
 /**
@@ -135,6 +161,13 @@ export function plannedNewBytes(file: PlannedFile): Buffer[] | null {
   return newBytesOf.get(file)?.() ?? null;
 }
 
+/** The bytes planning read, for an update whose new content plannedNewBytes gives. */
+const oldBytesOf = new WeakMap<PlannedFile, Buffer>();
+
+export function plannedOldBytes(file: PlannedFile): Buffer | null {
+  return oldBytesOf.get(file) ?? null;
+}
+
 /**
  * Files up to this size are read synchronously: for many small ones (500 added files) the thread-pool round
  * trips of async reads would cost more than the reads. Bigger ones are read asynchronously, so a patch to a
@@ -142,7 +175,7 @@ export function plannedNewBytes(file: PlannedFile): Buffer[] | null {
  */
 const SYNC_READ_MAX_BYTES = 256 * 1024;
 
-async function loadFile(absPath: string, readFile: PlanOptions['readFile']): Promise<Loaded> {
+async function loadFile(absPath: string, readFile: PlanOptions['readFile'], pacer: Pacer): Promise<Loaded> {
   if (readFile) {
     try {
       return { state: 'file', text: await readFile(absPath), bytes: null, mode: null, observed: undefined };
@@ -157,9 +190,10 @@ async function loadFile(absPath: string, readFile: PlanOptions['readFile']): Pro
     if (stats === undefined) return { state: 'absent' };
     if (stats.isDirectory()) return { state: 'unreadable', reason: 'it is a directory' };
     if (!stats.isFile()) return { state: 'unreadable', reason: 'it is not a regular file' };
+    const bytes = stats.size <= SYNC_READ_MAX_BYTES ? readFileSync(absPath) : await readFileAsync(absPath);
     return {
       state: 'file',
-      ...decodeText(stats.size <= SYNC_READ_MAX_BYTES ? readFileSync(absPath) : await readFileAsync(absPath)),
+      ...(await decodeText(bytes, pacer)),
       mode: stats.mode & 0o7777,
       observed: { mtimeMs: stats.mtimeMs, size: stats.size },
     };
@@ -215,8 +249,10 @@ export async function planPatch(patch: Patch, opts: PlanOptions): Promise<PatchP
   const failures = duplicateFailures(patch, opts.cwd);
   if (failures.length > 0) throw new PatchApplyError(failures);
   const files: PlannedFile[] = [];
+  const pacer = opts.pacer ?? new Slicer();
   for (const hunk of patch.hunks) {
-    const planned = await planFile(hunk, opts);
+    await pacer.pace();
+    const planned = await planFile(hunk, opts, pacer);
     if ('message' in planned) failures.push(planned);
     else files.push(planned);
   }
@@ -228,9 +264,9 @@ function fileFailure(hunk: FileHunk, message: string): PatchFailure {
   return { path: hunk.path, hunk: null, patchLine: hunk.patchLine ?? null, message: message + at(hunk.patchLine) };
 }
 
-async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile | PatchFailure> {
+async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promise<PlannedFile | PatchFailure> {
   const path = resolve(opts.cwd, hunk.path);
-  const loaded = await loadFile(path, opts.readFile);
+  const loaded = await loadFile(path, opts.readFile, pacer);
   const base = { path, displayPath: hunk.path, movePath: null, displayMovePath: null };
   switch (hunk.kind) {
     case 'add': {
@@ -273,8 +309,9 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
       if (loaded.state === 'unreadable') return fileFailure(hunk, `${cannotRead}: ${loaded.reason}`);
       if (loaded.text === null)
         return fileFailure(hunk, `${cannotRead}: it is not UTF-8 text, and apply_patch edits only text files`);
-      const split = splitText(loaded.text, loaded.bytes);
-      const resolution = resolveChunks(split, hunk.chunks, hunk.path);
+      await pacer.pace();
+      const split = await splitTextPaced(loaded.text, loaded.bytes, pacer);
+      const resolution = await resolveChunks(split, hunk.chunks, hunk.path, pacer);
       if (!resolution.ok) {
         const chunk = hunk.chunks[resolution.chunk];
         const where = `hunk ${resolution.chunk + 1} of ${hunk.chunks.length} for ${hunk.path}`;
@@ -286,11 +323,12 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
         };
       }
       if (!split.finalNewline) coverUnterminatedEnd(split, resolution.changes);
-      const hunks = groupChanges(split, resolution.changes);
+      const hunks = await groupChangesPaced(split, resolution.changes, pacer);
+      await pacer.pace();
       let movePath = hunk.movePath === null ? null : resolve(opts.cwd, hunk.movePath);
       if (movePath === path) movePath = null;
       if (movePath !== null && !opts.readFile) {
-        const destination = await loadFile(movePath, undefined);
+        const destination = await loadFile(movePath, undefined, pacer);
         if (destination.state === 'unreadable') {
           return fileFailure(hunk, `Failed to write file ${hunk.movePath ?? ''}: ${destination.reason}`);
         }
@@ -314,6 +352,7 @@ async function planFile(hunk: FileHunk, opts: PlanOptions): Promise<PlannedFile 
         observed: loaded.observed,
       };
       newBytesOf.set(planned, () => editedBytes(split, edits));
+      if (split.bytes !== null) oldBytesOf.set(planned, split.bytes);
       return planned;
     }
   }

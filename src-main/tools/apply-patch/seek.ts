@@ -1,6 +1,7 @@
 // Finding a chunk's old lines in a file: four passes of increasing leniency, each scanning forward from the
 // current position; the first pass with a hit wins (so an exact match further on beats a fuzzy one nearer).
 
+import type { Pacer } from '../../util/slicer';
 import type { LineSource } from './text';
 
 type Normalize = (line: string) => string;
@@ -70,7 +71,7 @@ interface PassIndex {
  * seekSequence over one file, for many chunks: the same results, but the exact pass compares in place
  * (no line strings), and the lenient passes (and the exact pass, once it has missed) use per-pass indexes
  * built on first need, so a patch of many fuzzy chunks stays near-linear instead of rescanning the rest of
- * the file for each chunk.
+ * the file for each chunk. Chunks are sought in file order, each from where the previous one matched.
  */
 export class LineSeeker {
   private readonly indexes: (PassIndex | undefined)[] = [];
@@ -78,7 +79,37 @@ export class LineSeeker {
 
   constructor(private readonly source: LineSource) {}
 
+  /** Seeks synchronously, building any index it needs in one go. */
   seek(pattern: readonly string[], start: number, eof: boolean): number {
+    const search = this.search(pattern, start, eof);
+    for (let step = search.next(); ; step = search.next()) {
+      if (step.done === true) return step.value;
+      for (const _ of this.build(step.value));
+    }
+  }
+
+  /**
+   * seek() without building anything: the position (-1 if none), or the pass whose index must be built
+   * (buildPaced) before this search can run.
+   */
+  trySeek(pattern: readonly string[], start: number, eof: boolean): number | { pass: number } {
+    // The common case, an exact match found in place, without the search's generator.
+    if (!eof && !this.exactMissed && pattern.length > 0) {
+      const from = firstCandidate(this.source.count, pattern.length, start, eof);
+      const hit = from < 0 ? -1 : this.seekExact(pattern, from);
+      if (hit >= 0) return hit;
+    }
+    const step = this.search(pattern, start, eof).next();
+    return step.done === true ? step.value : { pass: step.value };
+  }
+
+  /** Builds the index of `pass` (a pass over every line of the file) in slices between pauses. */
+  async buildPaced(pass: number, pacer: Pacer): Promise<void> {
+    for (const _ of this.build(pass)) if (pacer.due()) await pacer.pause();
+  }
+
+  /** The search; it yields the pass whose index must be built before it goes on, and returns the match. */
+  private *search(pattern: readonly string[], start: number, eof: boolean): Generator<number, number, void> {
     if (pattern.length === 0) return start;
     const from = firstCandidate(this.source.count, pattern.length, start, eof);
     if (from < 0) return -1;
@@ -96,12 +127,15 @@ export class LineSeeker {
       if (hit >= 0) return hit;
       this.exactMissed = true;
     } else {
+      if (this.indexes[0] === undefined) yield 0;
       const hit = this.seekIndexed(0, (line) => line, pattern, from);
       if (hit >= 0) return hit;
     }
     for (let pass = 0; pass < LENIENT_PASSES.length; pass++) {
       const normalize = LENIENT_PASSES[pass];
-      const hit = normalize ? this.seekIndexed(pass + 1, normalize, pattern, from) : -1;
+      if (normalize === undefined) continue;
+      if (this.indexes[pass + 1] === undefined) yield pass + 1;
+      const hit = this.seekIndexed(pass + 1, normalize, pattern, from);
       if (hit >= 0) return hit;
     }
     return -1;
@@ -131,7 +165,8 @@ export class LineSeeker {
   }
 
   private seekIndexed(pass: number, normalize: Normalize, pattern: readonly string[], from: number): number {
-    const index = this.indexFor(pass, normalize);
+    const index = this.indexes[pass];
+    if (index === undefined) return -1;
     const wanted = pattern.map(normalize);
     const candidates = index.positions.get(wanted[0] ?? '');
     if (candidates === undefined) return -1;
@@ -146,19 +181,22 @@ export class LineSeeker {
     return -1;
   }
 
-  private indexFor(pass: number, normalize: Normalize): PassIndex {
-    const existing = this.indexes[pass];
-    if (existing) return existing;
-    const normalized = pass === 0 ? this.source.lines() : this.source.lines().map(normalize);
+  /** Builds the index of `pass` (0: exact), yielding every few thousand lines. */
+  private *build(pass: number): Generator<void, void, void> {
+    if (this.indexes[pass] !== undefined) return;
+    const normalize = pass === 0 ? (line: string) => line : (LENIENT_PASSES[pass - 1] ?? ((line: string) => line));
+    const count = this.source.count;
+    const normalized = new Array<string>(count);
     const positions = new Map<string, number[]>();
-    normalized.forEach((line, i) => {
+    for (let i = 0; i < count; i++) {
+      const line = normalize(this.source.line(i));
+      normalized[i] = line;
       const list = positions.get(line);
       if (list) list.push(i);
       else positions.set(line, [i]);
-    });
-    const built = { normalized, positions };
-    this.indexes[pass] = built;
-    return built;
+      if ((i & 2047) === 2047) yield;
+    }
+    this.indexes[pass] = { normalized, positions };
   }
 }
 

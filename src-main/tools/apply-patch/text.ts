@@ -2,6 +2,8 @@
 // only when it is needed (a 200,000-line file must not cost 200,000 allocations). Line ends and a
 // byte-order mark survive the round trip through applyEdits.
 
+import type { Pacer } from '../../util/slicer';
+
 export type Eol = '\n' | '\r\n';
 
 /** Read access to a sequence of lines (without their line ends). */
@@ -33,6 +35,40 @@ export function arrayLines(lines: readonly string[]): LineSource {
 const LF = 10;
 const CR = 13;
 
+/** Where each line of a text starts (`starts[count]`: just past the end) and how many end in CRLF. */
+interface LineScan {
+  starts: Int32Array;
+  count: number;
+  crlf: number;
+  hasCr: boolean;
+}
+
+/** Finds the line starts of `body`, yielding every few thousand lines so a caller can pause. */
+function* scanLines(body: string, hasCr: boolean): Generator<void, LineScan, void> {
+  let starts = new Int32Array(1024);
+  let count = 0;
+  let crlf = 0;
+  let from = 0;
+  while (from < body.length) {
+    if (count + 1 >= starts.length) {
+      const grown = new Int32Array(starts.length * 2);
+      grown.set(starts);
+      starts = grown;
+    }
+    starts[count++] = from;
+    const lf = body.indexOf('\n', from);
+    if (lf < 0) {
+      from = body.length + 1;
+      break;
+    }
+    if (hasCr && lf > from && body.charCodeAt(lf - 1) === CR) crlf++;
+    from = lf + 1;
+    if ((count & 4095) === 0) yield;
+  }
+  starts[count] = from;
+  return { starts, count, crlf, hasCr };
+}
+
 export class TextLines implements LineSource {
   /** The text without its byte-order mark. */
   readonly body: string;
@@ -50,42 +86,33 @@ export class TextLines implements LineSource {
   /**
    * `bytes`: the file's bytes when `text` is them decoded byte for byte (an ASCII file read as Latin-1), so
    * that offsets into the text are offsets into the bytes and editedBytes can write untouched runs as views
-   * of them.
+   * of them. `scanned`: the line starts found beforehand (splitTextPaced), else found here.
    */
   constructor(
     text: string,
     readonly bytes: Buffer | null = null,
+    scanned: LineScan | null = null,
   ) {
     if (bytes !== null && bytes.length !== text.length) throw new Error('TextLines: bytes and text differ in length');
     this.bom = text.charCodeAt(0) === 0xfeff;
     const body = this.bom ? text.slice(1) : text;
     this.body = body;
-    this.hasCr = body.includes('\r');
-    let starts = new Int32Array(1024);
-    let count = 0;
-    let crlf = 0;
-    let from = 0;
-    while (from < body.length) {
-      if (count + 1 >= starts.length) {
-        const grown = new Int32Array(starts.length * 2);
-        grown.set(starts);
-        starts = grown;
+    let scan = scanned;
+    if (scan === null) {
+      const steps = scanLines(body, body.includes('\r'));
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done === true) {
+          scan = step.value;
+          break;
+        }
       }
-      starts[count++] = from;
-      const lf = body.indexOf('\n', from);
-      if (lf < 0) {
-        from = body.length + 1;
-        break;
-      }
-      if (this.hasCr && lf > from && body.charCodeAt(lf - 1) === CR) crlf++;
-      from = lf + 1;
     }
-    starts[count] = from;
-    this.starts = starts;
-    this.count = count;
+    this.hasCr = scan.hasCr;
+    this.starts = scan.starts;
+    this.count = scan.count;
     this.finalNewline = body.length === 0 || body.charCodeAt(body.length - 1) === LF;
-    const breaks = this.finalNewline ? count : count - 1;
-    this.eol = crlf > breaks - crlf ? '\r\n' : '\n';
+    const breaks = this.finalNewline ? scan.count : scan.count - 1;
+    this.eol = scan.crlf > breaks - scan.crlf ? '\r\n' : '\n';
   }
 
   /** Offset just past line `index`'s content, before any '\r' and '\n'. */
@@ -164,6 +191,24 @@ let memoLines: TextLines | null = null;
 export function splitText(text: string, bytes: Buffer | null = null): TextLines {
   if (memoLines !== null && memoText === text && (bytes === null || memoLines.bytes === bytes)) return memoLines;
   memoLines = new TextLines(text, bytes);
+  memoText = text;
+  return memoLines;
+}
+
+/** splitText, finding the lines of a big text in slices between pauses. */
+export async function splitTextPaced(text: string, bytes: Buffer | null, pacer: Pacer): Promise<TextLines> {
+  if (memoLines !== null && memoText === text && (bytes === null || memoLines.bytes === bytes)) return memoLines;
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const steps = scanLines(body, body.includes('\r'));
+  let scan: LineScan;
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done === true) {
+      scan = step.value;
+      break;
+    }
+    if (pacer.due()) await pacer.pause();
+  }
+  memoLines = new TextLines(text, bytes, scan);
   memoText = text;
   return memoLines;
 }

@@ -3,6 +3,8 @@
 import { useMemo } from 'react';
 import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
 import { assertNever } from '../../../src-preload/protocol';
+import { BigDiffGate } from '../diff/BigDiff';
+import { diffSize } from '../diff/diff-size';
 import { DiffView } from '../diff/DiffView';
 import type { DiffZone } from '../diff/MonacoDiff';
 import { compactSides, hunkStats, keptHunks, parseFileDiff } from '../diff/unified-diff';
@@ -163,7 +165,9 @@ function FileRow({
   const declined = useMemo(() => declinedOf(item, change), [item, change]);
   const landed = useMemo(() => keptHunks(parsed.hunks, declined), [parsed, declined]);
   const none = parsed.hunks.length > 0 && landed.length === 0;
-  const stats = hunkStats(landed);
+  // A cut diff holds only its first hunks: its totals come from the server (declined hunks included).
+  const size = useMemo(() => diffSize(landed, change.weftDiffCut), [landed, change.weftDiffCut]);
+  const stats = size.cut ? size : hunkStats(landed);
   const kind = changeKindLabel(change);
   const shown = relativePath(change.path, cwd);
   const target =
@@ -195,14 +199,20 @@ function FileRow({
         ) : (
           <>
             {landed.length > 0 && (
-              <CompactDiff
-                hunks={landed}
-                path={
-                  change.kind.type === 'update' && change.kind.move_path !== null ? change.kind.move_path : change.path
-                }
-                maxHeight={420}
-                label={`Changes to ${shown}`}
-              />
+              <BigDiffGate size={size} text={change.diff} label={`Changes to ${shown}`}>
+                {() => (
+                  <CompactDiff
+                    hunks={landed}
+                    path={
+                      change.kind.type === 'update' && change.kind.move_path !== null
+                        ? change.kind.move_path
+                        : change.path
+                    }
+                    maxHeight={420}
+                    label={`Changes to ${shown}`}
+                  />
+                )}
+              </BigDiffGate>
             )}
             <DeclinedHunks hunks={parsed.hunks} declined={declined} />
           </>

@@ -6,6 +6,8 @@ import type { ReactNode } from 'react';
 import { useModal } from '../../components/use-modal';
 import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
 import type { IncomingServerRequest } from '../../client/types';
+import { BigDiffGate } from '../../components/diff/BigDiff';
+import { diffSize } from '../../components/diff/diff-size';
 import { DiffView } from '../../components/diff/DiffView';
 import type { DiffZone, LineMark } from '../../components/diff/MonacoDiff';
 import {
@@ -66,12 +68,60 @@ interface FileReviewProps {
 }
 
 function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged, askWhy }: FileReviewProps) {
-  const [layout] = useDiffLayout();
   const hunks = useMemo(() => parseFileDiff(change.diff).hunks, [change.diff]);
-  const sides = useFileSides(change, hunks);
+  const size = useMemo(() => diffSize(hunks, change.weftDiffCut), [hunks, change.weftDiffCut]);
   const shown = relativePath(change.path, cwd);
-  const stats = hunkStats(hunks);
+  const stats = size.cut ? size : hunkStats(hunks);
   const kind = changeKindLabel(change);
+  const hidden = size.hunks - size.shownHunks;
+
+  return (
+    <section className="review-file" aria-label={`Changes to ${shown}`}>
+      <header className="review-file-head">
+        <span className={`kind kind-${kind.letter}`} title={kind.word}>
+          {kind.letter}
+        </span>
+        <span className="file-path">{shown}</span>
+        <span className="file-stats">
+          <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
+        </span>
+      </header>
+      {hidden > 0 && (
+        <p className="muted small review-note">
+          {hidden.toLocaleString('en-US')} of its {size.hunks.toLocaleString('en-US')} hunks are not shown here: they
+          follow Accept or Decline.
+        </p>
+      )}
+      {/* A big diff is summarised first: the file is read and diffed only once it is opened. */}
+      <BigDiffGate size={size} text={change.diff} label={`Proposed changes to ${shown}`}>
+        {() => (
+          <FileReviewDiff
+            change={change}
+            hunks={hunks}
+            shown={shown}
+            verdicts={verdicts}
+            setVerdict={setVerdict}
+            collapseUnchanged={collapseUnchanged}
+            askWhy={askWhy}
+          />
+        )}
+      </BigDiffGate>
+    </section>
+  );
+}
+
+/** The file's diff with full context (the current file read through `fs/readFile`) and a verdict per hunk. */
+function FileReviewDiff({
+  change,
+  hunks,
+  shown,
+  verdicts,
+  setVerdict,
+  collapseUnchanged,
+  askWhy,
+}: Omit<FileReviewProps, 'cwd'> & { hunks: Hunk[]; shown: string }) {
+  const [layout] = useDiffLayout();
+  const sides = useFileSides(change, hunks);
   const marks = useMemo<LineMark[]>(() => {
     const out: LineMark[] = [];
     hunks.forEach((hunk, index) => {
@@ -109,38 +159,32 @@ function FileReview({ change, cwd, verdicts, setVerdict, collapseUnchanged, askW
     [hunks, verdicts, change.path, shown, setVerdict, askWhy],
   );
 
+  if (sides === null) {
+    return (
+      <div className="monaco-diff monaco-diff--loading">
+        <Spinner size={14} /> Reading {shown}…
+      </div>
+    );
+  }
   return (
-    <section className="review-file" aria-label={`Changes to ${shown}`}>
-      <header className="review-file-head">
-        <span className={`kind kind-${kind.letter}`} title={kind.word}>
-          {kind.letter}
-        </span>
-        <span className="file-path">{shown}</span>
-        <span className="file-stats">
-          <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
-        </span>
-        {sides !== null && !sides.fullContext && (
-          <span className="muted small">Showing the changed lines only (the file could not be read as it was).</span>
-        )}
-      </header>
-      {sides === null ? (
-        <div className="monaco-diff monaco-diff--loading">
-          <Spinner size={14} /> Reading {shown}…
-        </div>
-      ) : (
-        <DiffView
-          original={sides.original}
-          modified={sides.modified}
-          path={change.path}
-          sideBySide={layout === 'split'}
-          hideUnchanged={collapseUnchanged || !sides.fullContext}
-          maxHeight={REVIEW_MAX_HEIGHT}
-          marks={marks}
-          label={`Proposed changes to ${shown}`}
-          zones={zones}
-        />
+    <>
+      {!sides.fullContext && (
+        <p className="muted small review-note">
+          Showing the changed lines only (the file could not be read as it was).
+        </p>
       )}
-    </section>
+      <DiffView
+        original={sides.original}
+        modified={sides.modified}
+        path={change.path}
+        sideBySide={layout === 'split'}
+        hideUnchanged={collapseUnchanged || !sides.fullContext}
+        maxHeight={REVIEW_MAX_HEIGHT}
+        marks={marks}
+        label={`Proposed changes to ${shown}`}
+        zones={zones}
+      />
+    </>
   );
 }
 

@@ -44,7 +44,10 @@ export function buildPatchAnswer(
   return { decision, weftHunks };
 }
 
-/** How many hunks an Accept would apply, of how many. */
+/**
+ * How many hunks an Accept would apply, of how many. The hunks a cut diff leaves out (`weftDiffCut`) cannot
+ * be reviewed one by one: they follow the overall decision, so an Accept applies them.
+ */
 export function acceptedCount(
   changes: readonly FileUpdateChange[],
   verdicts: ReadonlyMap<string, HunkVerdict>,
@@ -53,7 +56,9 @@ export function acceptedCount(
   let accepted = 0;
   for (const change of changes) {
     const count = parseFileDiff(change.diff).hunks.length;
-    total += count;
+    const hidden = Math.max(0, (change.weftDiffCut?.hunks ?? count) - count);
+    total += count + hidden;
+    accepted += hidden;
     for (let i = 0; i < count; i++) if (verdicts.get(hunkKey(change.path, i))?.declined !== true) accepted += 1;
   }
   return { accepted, total };

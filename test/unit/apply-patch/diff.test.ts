@@ -15,7 +15,7 @@ async function diffs(files: Record<string, string>, text: string): Promise<strin
   const dir = tempDir();
   writeTree(dir, files);
   const plan = await planPatch(parsePatch(text), { cwd: dir });
-  return plan.files.map((f: PlannedFile) => unifiedDiffForFile(f));
+  return plan.files.map((f: PlannedFile) => unifiedDiffForFile(f).diff);
 }
 
 describe('unifiedDiffForFile', () => {
@@ -115,7 +115,7 @@ describe('unifiedDiffForFile', () => {
     );
     const [file] = plan.files;
     if (!file) throw new Error('no planned file');
-    writeFileSync(join(dir, 'change.diff'), unifiedDiffForFile(file));
+    writeFileSync(join(dir, 'change.diff'), unifiedDiffForFile(file).diff);
     execFileSync('git', ['apply', 'change.diff'], { cwd: dir });
     expect(readFileSync(join(dir, 'f.txt'), 'utf8')).toBe(file.newContent);
   });

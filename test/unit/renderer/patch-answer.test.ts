@@ -37,4 +37,12 @@ describe('buildPatchAnswer', () => {
       'decline',
     ]);
   });
+
+  it('counts the hunks a cut diff leaves out as following Accept', () => {
+    const [first] = changes;
+    if (first === undefined) throw new Error('no change');
+    const cut = { ...first, weftDiffCut: { files: 1, hunks: 10, shownHunks: 2, added: 10, removed: 10 } };
+    const verdicts = new Map([[hunkKey('/p/a.txt', 1), { declined: true, comment: '' }]]);
+    expect(acceptedCount([cut], verdicts)).toEqual({ accepted: 9, total: 10 });
+  });
 });

@@ -386,7 +386,11 @@ describe('reduceNotification', () => {
           { step: 'b', status: 'pending' },
         ],
       }),
-      note('turn/diff/updated', { ...where, diff: 'one' }),
+      note('turn/diff/updated', {
+        ...where,
+        diff: 'one',
+        weftDiffCut: { files: 1, hunks: 9, shownHunks: 1, added: 9, removed: 9 },
+      }),
       note('turn/diff/updated', { ...where, diff: 'two' }),
     ]);
     const turn = state.conversations[T]?.turns[TURN];
@@ -398,6 +402,15 @@ describe('reduceNotification', () => {
       ],
     });
     expect(turn?.diff).toBe('two');
+    // The later diff came whole: the earlier one's totals went with it.
+    expect(turn?.diffCut).toBeNull();
+  });
+
+  it('keeps the totals of a cut diff beside it', () => {
+    const cut = { files: 2, hunks: 9, shownHunks: 1, added: 9, removed: 8 };
+    const state = run(withRunningTurn(), [note('turn/diff/updated', { ...where, diff: 'cut', weftDiffCut: cut })]);
+    const turn = state.conversations[T]?.turns[TURN];
+    expect([turn?.diff, turn?.diffCut]).toEqual(['cut', cut]);
   });
 
   it('moves threads between the live and archived lists and renames them', () => {

@@ -2,64 +2,11 @@
 // speaking as the server. A list answered with `weftIndexing` marks the lists partial ("Indexing
 // threads…"); `weft/threads/indexed` makes the controller list again, and the whole list replaces it.
 import { afterEach, expect, it } from 'vitest';
-import {
-  createRpcClient,
-  type ConnectionHandlers,
-  type Connector,
-  type WeftClient,
-} from '../../../src-renderer/client';
+import { createRpcClient, type WeftClient } from '../../../src-renderer/client';
 import { createController } from '../../../src-renderer/store/controller';
 import { createAppStore } from '../../../src-renderer/store/store';
+import { FakeServer as Server } from './fake-server';
 import { CWD, makeThread } from './fixtures';
-
-/** The server side of one connection: what the client sent, and a way to answer. */
-class Server {
-  readonly sent: Record<string, unknown>[] = [];
-  private handlers: ConnectionHandlers | null = null;
-  private waiters: {
-    predicate: (m: Record<string, unknown>) => boolean;
-    resolve: (m: Record<string, unknown>) => void;
-  }[] = [];
-
-  readonly connector: Connector = (handlers) => {
-    this.handlers = handlers;
-    return Promise.resolve({
-      send: (text: string) => this.receive(text),
-      close: () => undefined,
-    });
-  };
-
-  private receive(text: string): void {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-      throw new Error(`not an object: ${text}`);
-    const message = Object.fromEntries(Object.entries(parsed));
-    this.sent.push(message);
-    for (const waiter of this.waiters.filter((w) => w.predicate(message))) {
-      this.waiters.splice(this.waiters.indexOf(waiter), 1);
-      waiter.resolve(message);
-    }
-  }
-
-  /** The n-th request (0-based) of `method` the client sent, once sent. */
-  request(method: string, n = 0): Promise<Record<string, unknown>> {
-    const matches = (m: Record<string, unknown>): boolean => m.method === method && 'id' in m;
-    const seen = this.sent.filter(matches)[n];
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolve) =>
-      this.waiters.push({ predicate: (m) => matches(m) && this.sent.filter(matches).length > n, resolve }),
-    ).then(() => this.sent.filter(matches)[n] ?? {});
-  }
-
-  deliver(message: object): void {
-    this.handlers?.onMessage(JSON.stringify(message));
-  }
-
-  async answer(method: string, n: number, result: object): Promise<void> {
-    const request = await this.request(method, n);
-    this.deliver({ id: request['id'], result });
-  }
-}
 
 let client: WeftClient | undefined;
 afterEach(() => {

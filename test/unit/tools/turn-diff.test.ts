@@ -37,7 +37,7 @@ describe('TurnDiffTracker', () => {
     t.afterChange([{ path: ws.path('a.txt'), kind: 'update' }]);
 
     const oid = (s: string) => blobOid(Buffer.from(s));
-    expect(await t.diff()).toBe(
+    expect((await t.diff()).diff).toBe(
       [
         'diff --git a/a.txt b/a.txt',
         `index ${oid('one\ntwo\nthree\n')}..${oid('one\nTWO\nthree\nfour\n')} 100644`,
