@@ -50,6 +50,15 @@ export interface TrackerOptions {
   resume?: boolean;
 }
 
+/** What one look gathers as it goes. */
+interface Look {
+  notes: string[];
+  /** Compressed bytes newly written to the blob store. */
+  stored: { bytes: number };
+  /** The turn whose budget pays for new content; null: changes made between calls (per-file limit only). */
+  budgetKey: string | null;
+}
+
 /** Entries of a folder stat-ed (and files read) at once. */
 const BATCH = 32;
 const BASELINE_BUDGET = '\u0000baseline';
@@ -169,19 +178,18 @@ export class WorkspaceTracker {
   }
 
   private async scan(budgetKey: string | null): Promise<ScanResult> {
-    const notes: string[] = [];
-    const stored = { bytes: 0 };
+    const look: Look = { notes: [], stored: { bytes: 0 }, budgetKey };
     if (!this.started) {
       const persisted = await loadIndex(indexFileFor(this.options.checkpointsDir, this.root), this.root);
       this.index = new EntryIndex();
       // The first look has a budget of its own (the per-turn limit), whatever call it serves.
-      await this.walk(persisted, notes, stored, BASELINE_BUDGET);
+      await this.walk(persisted, { ...look, budgetKey: BASELINE_BUDGET });
       this.started = true;
       this.saver.dirty = true;
       // The first look establishes the baseline: nothing is reported as changed by it, unless it
       // continues a closed tracker's exact picture.
       const changes = this.options.resume === true ? diff(persisted, this.index.entries) : [];
-      return { changes, notes, storedBytes: stored.bytes, mode: 'walk' };
+      return { changes, notes: look.notes, storedBytes: look.stored.bytes, mode: 'walk' };
     }
     if (this.watcher !== null) await this.watcher.barrier();
     const taken = this.watcher?.take() ?? { paths: new Set<string>(), lost: true };
@@ -192,13 +200,13 @@ export class WorkspaceTracker {
       if (gitignoreChanged) this.rules.reset();
       const before = this.index.entries;
       this.index = new EntryIndex();
-      await this.walk(before, notes, stored, budgetKey);
+      await this.walk(before, look);
       changes = diff(before, this.index.entries);
       mode = 'walk';
     } else {
       const touched = new Map<string, Entry | null>();
       this.index.touched = touched;
-      await this.lookAt([...taken.paths].sort(), notes, stored, budgetKey);
+      await this.lookAt([...taken.paths].sort(), look);
       this.index.touched = null;
       const before = new Map<string, Entry>();
       const after = new Map<string, Entry>();
@@ -211,22 +219,17 @@ export class WorkspaceTracker {
       mode = 'watch';
     }
     if (changes.length > 0) this.saver.dirty = true;
-    return { changes, notes, storedBytes: stored.bytes, mode };
+    return { changes, notes: look.notes, storedBytes: look.stored.bytes, mode };
   }
 
   /**
    * Re-examines the watcher's candidate paths (sorted, so a folder comes before what is below it),
    * stat-ing a batch at once. Files are read and stored side by side; anything else waits for them.
    */
-  private async lookAt(
-    paths: readonly string[],
-    notes: string[],
-    stored: { bytes: number },
-    budgetKey: string | null,
-  ): Promise<void> {
+  private async lookAt(paths: readonly string[], look: Look): Promise<void> {
     for (let at = 0; at < paths.length; at += BATCH) {
       const batch = paths.slice(at, at + BATCH).filter((rel) => !rel.split('/').some((part) => skipped(part)));
-      const stats = await statAll(this.root, batch, notes);
+      const stats = await statAll(this.root, batch, look.notes);
       const files: Promise<void>[] = [];
       for (const [i, rel] of batch.entries()) {
         const st = stats[i];
@@ -237,13 +240,11 @@ export class WorkspaceTracker {
           known?.kind !== 'dir' &&
           !(await this.rules.ignored(rel, false))
         ) {
-          files.push(
-            this.examine(rel, st, known, notes, stored, budgetKey).then((entry) => this.index.put(rel, entry)),
-          );
+          files.push(this.examine(rel, st, known, look).then((entry) => this.index.put(rel, entry)));
           continue;
         }
         await Promise.all(files.splice(0));
-        await this.look(rel, st, notes, stored, budgetKey);
+        await this.lookAtOne(rel, st, look);
       }
       await Promise.all(files);
       await this.slicer.maybeYield();
@@ -251,13 +252,7 @@ export class WorkspaceTracker {
   }
 
   /** Re-examines one candidate path whose stats (undefined: gone) were just taken. */
-  private async look(
-    rel: string,
-    stats: Stats | undefined,
-    notes: string[],
-    stored: { bytes: number },
-    budgetKey: string | null,
-  ): Promise<void> {
+  private async lookAtOne(rel: string, stats: Stats | undefined, look: Look): Promise<void> {
     let st = stats;
     if (st?.isDirectory() === true && (await isMountPoint(this.root, rel))) st = undefined;
     const known = this.index.get(rel);
@@ -283,11 +278,11 @@ export class WorkspaceTracker {
         for (const path of previous.keys()) this.index.put(path, null);
         this.watcher?.removeTree(rel);
       }
-      await this.walkDir(rel, st, previous, notes, stored, budgetKey);
+      await this.walkDir(rel, st, previous, look);
       return;
     }
     if (known?.kind === 'dir') this.forgetTree(rel);
-    this.index.put(rel, await this.examine(rel, st, known, notes, stored, budgetKey));
+    this.index.put(rel, await this.examine(rel, st, known, look));
   }
 
   private forgetTree(rel: string): void {
@@ -301,36 +296,18 @@ export class WorkspaceTracker {
     this.watcher?.removeTree(rel);
   }
 
-  private async walk(
-    previous: ReadonlyMap<string, Entry>,
-    notes: string[],
-    stored: { bytes: number },
-    budgetKey: string | null,
-  ): Promise<void> {
+  private async walk(previous: ReadonlyMap<string, Entry>, look: Look): Promise<void> {
     this.watcher?.add('');
-    await this.readDir('', previous, notes, stored, budgetKey);
+    await this.readDir('', previous, look);
   }
 
-  private async walkDir(
-    rel: string,
-    st: Stats,
-    previous: ReadonlyMap<string, Entry>,
-    notes: string[],
-    stored: { bytes: number },
-    budgetKey: string | null,
-  ): Promise<void> {
+  private async walkDir(rel: string, st: Stats, previous: ReadonlyMap<string, Entry>, look: Look): Promise<void> {
     this.index.put(rel, { kind: 'dir', mode: st.mode });
     this.watcher?.add(rel);
-    await this.readDir(rel, previous, notes, stored, budgetKey);
+    await this.readDir(rel, previous, look);
   }
 
-  private async readDir(
-    dirRel: string,
-    previous: ReadonlyMap<string, Entry>,
-    notes: string[],
-    stored: { bytes: number },
-    budgetKey: string | null,
-  ): Promise<void> {
+  private async readDir(dirRel: string, previous: ReadonlyMap<string, Entry>, look: Look): Promise<void> {
     let names: Buffer[];
     try {
       names = await readdir(fsPath(this.root, dirRel), { encoding: 'buffer' });
@@ -344,7 +321,7 @@ export class WorkspaceTracker {
     }
     for (let at = 0; at < rels.length; at += BATCH) {
       const batch = rels.slice(at, at + BATCH);
-      const stats = await statAll(this.root, batch, notes);
+      const stats = await statAll(this.root, batch, look.notes);
       // Files of the batch are read and stored side by side; folders are walked one after another.
       const files: Promise<void>[] = [];
       const folders: [string, Stats][] = [];
@@ -356,36 +333,23 @@ export class WorkspaceTracker {
           folders.push([rel, st]);
         } else if (st.isFile() || st.isSymbolicLink()) {
           if (await this.rules.ignored(rel, false)) continue;
-          files.push(
-            this.examine(rel, st, previous.get(rel), notes, stored, budgetKey).then((entry) =>
-              this.index.put(rel, entry),
-            ),
-          );
+          files.push(this.examine(rel, st, previous.get(rel), look).then((entry) => this.index.put(rel, entry)));
         }
       }
       await Promise.all(files);
-      for (const [rel, st] of folders) await this.walkDir(rel, st, previous, notes, stored, budgetKey);
+      for (const [rel, st] of folders) await this.walkDir(rel, st, previous, look);
       await this.slicer.maybeYield();
     }
   }
 
   /** The entry for a file or symlink; reads and stores content only when the stats changed. */
-  private examine(
-    rel: string,
-    st: Stats,
-    previous: Entry | undefined,
-    notes: string[],
-    stored: { bytes: number },
-    budgetKey: string | null,
-  ): Promise<Entry> {
+  private examine(rel: string, st: Stats, previous: Entry | undefined, look: Look): Promise<Entry> {
     return examineEntry({
       abs: fsPath(this.root, rel),
       rel,
       st,
       previous,
-      notes,
-      stored,
-      budgetKey,
+      ...look,
       limits: this.options.limits,
       budgets: this.budgets,
       blobs: this.options.blobs,
