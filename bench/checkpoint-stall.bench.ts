@@ -106,11 +106,15 @@ async function scenario(bin: string, server: MockResponsesServer, scratch: strin
     server.enqueueMany([
       command(
         'c1',
-        `for i in $(seq 1 ${BIG_FILES}); do head -c 6291456 /dev/urandom | base64 -w0 > big$i.txt; done; rm big*.txt`,
+        `mkdir big; for i in $(seq 1 ${BIG_FILES}); do head -c 6291456 /dev/urandom | base64 -w0 > big/f$i.txt; done`,
       ),
       answer('written'),
     ]);
+    // The files stay until the command's checkpoint is taken (all of their content is stored); a turn of
+    // its own removes them, so the steps after it work on the 3,000 small files only.
     await step('big', () => turn(thread.id, 'write big files'));
+    server.enqueueMany([command('c1b', 'rm -r big'), answer('removed')]);
+    await turn(thread.id, 'remove big files');
     server.enqueueMany([command('c2', 'for f in many/*/*.txt; do echo changed >> "$f"; done'), answer('changed')]);
     const changed = await step('checkpoint', () => turn(thread.id, 'change every file'));
     await step('preview', () =>
