@@ -26,9 +26,10 @@ export const OFF_LOOP_BYTES = 64 * 1024;
 /** Output chunk of the asynchronous deflate: one thread-pool round trip per MiB written. */
 const DEFLATE_CHUNK = 1024 * 1024;
 /**
- * One hash, deflate or inflate of big content at a time, process-wide: with every pool thread busy
- * compressing (20 files of 8 MiB side by side) the requests' own file reads queue behind them, and on a
- * machine of two cores the event loop waits for a core (measured: answers 190-310 ms late).
+ * One hash or deflate of big content at a time, process-wide (inflating for a restore is not limited):
+ * with every pool thread busy compressing (20 files of 8 MiB side by side) the requests' own file reads
+ * queue behind them, and on a machine of two cores the event loop waits for a core (measured: answers
+ * 190-310 ms late).
  */
 const offLoop = new Mutex();
 
