@@ -1,10 +1,14 @@
 // Lint rules, including the layering rule of docs/ARCHITECTURE.md (lint/layers.js, enforced by
-// lint/layering.js as `weft/layering`): a layer violation is a lint error.
+// lint/layering.js as `weft/layering`): a layer violation is a lint error; and `weft/no-sync-fs`
+// (lint/no-sync-fs.js): no synchronous node:fs call in src-main outside start-up and command-line code.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
-import weft from './lint/layering.js';
+import layeringPlugin from './lint/layering.js';
+import { noSyncFs } from './lint/no-sync-fs.js';
+
+const weft = { ...layeringPlugin, rules: { ...layeringPlugin.rules, 'no-sync-fs': noSyncFs } };
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'test-results/', 'bench/.work/'] },
@@ -29,6 +33,10 @@ export default tseslint.config(
   {
     files: ['src-main/**/*.ts', 'src-preload/**/*.ts', 'src-renderer/**/*.{ts,tsx}'],
     rules: { 'weft/layering': 'error' },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    rules: { 'weft/no-sync-fs': 'error' },
   },
   {
     // Outside the source folders (tests, benches) the layering table does not apply, but electron stays

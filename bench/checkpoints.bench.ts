@@ -82,11 +82,11 @@ async function perCommand(
       throw new Error(
         `the look after command ${i} missed changes: ${JSON.stringify(record?.changes.map((c) => c.path))}`,
       );
-    mode = watch ? (service.tracker(root).watchedDirs > 0 ? 'watch' : 'walk') : 'walk';
+    mode = watch ? ((await service.tracker(root)).watchedDirs > 0 ? 'watch' : 'walk') : 'walk';
     costs.push(cost);
     cpu.push(cpuCost);
   }
-  service.dispose();
+  await service.dispose();
   return { first, costs, cpu, mode };
 }
 
@@ -140,7 +140,7 @@ export default async function run(): Promise<{ title: string; rows: BenchRow[]; 
     const home2 = join(scratch, 'home2');
     const service = new CheckpointService({ weftHome: home2, retention: { keepTurns: 1000, keepDays: 365 } });
     await service.beforeChange(project);
-    const baseline = service.sizeOnDisk();
+    const baseline = await service.sizeOnDisk();
     const projectBytes = Number(execFileSync('du', ['-sb', project], { encoding: 'utf8' }).split('\t')[0]);
     for (let turn = 0; turn < 200; turn += 1) {
       await service.beforeChange(project);
@@ -156,7 +156,7 @@ export default async function run(): Promise<{ title: string; rows: BenchRow[]; 
       );
       await service.afterToolCall({ threadId: 'bench', turnId: `turn-${turn}`, callId: null, root: project });
     }
-    const after = service.sizeOnDisk();
+    const after = await service.sizeOnDisk();
     rows.push({
       name: `store after the first look at ${files.toLocaleString('en')} files (${(projectBytes / 1024 / 1024).toFixed(1)} MiB on disk)`,
       value: Math.round((baseline / 1024 / 1024) * 10) / 10,
@@ -168,12 +168,12 @@ export default async function run(): Promise<{ title: string; rows: BenchRow[]; 
       unit: 'MiB',
       note: `+${Math.round((after - baseline) / 1024)} KiB for the 200 turns`,
     });
-    service.dispose();
+    await service.dispose();
     const kept = new CheckpointService({ weftHome: home2, retention: { keepTurns: 50, keepDays: 0 } });
-    kept.gc(0);
+    await kept.gc(0);
     rows.push({
       name: 'after `weft checkpoints gc` keeping the last 50 turns',
-      value: Math.round((kept.sizeOnDisk() / 1024 / 1024) * 10) / 10,
+      value: Math.round(((await kept.sizeOnDisk()) / 1024 / 1024) * 10) / 10,
       unit: 'MiB',
     });
   } finally {

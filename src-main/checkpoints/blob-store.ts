@@ -1,28 +1,37 @@
 /**
  * Content-addressed blobs: `blobs/<first two hex>/<rest of the sha256>`, deflate-compressed. A blob
  * is written once (temp file + rename) and shared by every checkpoint that holds the same bytes.
+ *
+ * Nothing here holds the event loop for long (the host serves every thread from one process): hashing
+ * and compressing content above `OFF_LOOP_BYTES` run on libuv's thread pool (WebCrypto's digest and
+ * zlib's asynchronous deflate each own their handle there), files are read and written through
+ * `node:fs/promises`, and the listing for gc and sizes yields between folders.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-  writeSync,
-} from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createHash, randomBytes, webcrypto } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { deflateSync, inflate, inflateSync } from 'node:zlib';
+import { deflate, deflateSync, inflate } from 'node:zlib';
+import { Mutex } from './mutex';
+import { yieldToLoop } from './yield';
 
 const inflateAsync = promisify(inflate);
+const deflateAsync = promisify(deflate);
+
+/**
+ * Content this large or larger is hashed and compressed off the event loop; below it the work takes
+ * well under a millisecond and a round trip to the thread pool would cost more than it saves.
+ */
+export const OFF_LOOP_BYTES = 64 * 1024;
+/** Output chunk of the asynchronous deflate: one thread-pool round trip per MiB written. */
+const DEFLATE_CHUNK = 1024 * 1024;
+/**
+ * One hash or deflate of big content at a time, process-wide (inflating for a restore is not limited):
+ * with every pool thread busy compressing (20 files of 8 MiB side by side) the requests' own file reads
+ * queue behind them, and on a machine of two cores the event loop waits for a core (measured: answers
+ * 190-310 ms late).
+ */
+const offLoop = new Mutex();
 
 export class BlobDamagedError extends Error {
   constructor(readonly hash: string) {
@@ -31,8 +40,21 @@ export class BlobDamagedError extends Error {
   }
 }
 
+/** The sha256 of small content, on the calling thread. */
 export function hashBytes(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The sha256 of any content; from `OFF_LOOP_BYTES` on, computed on the thread pool. */
+export async function hashContent(bytes: Uint8Array): Promise<string> {
+  if (bytes.length < OFF_LOOP_BYTES) return hashBytes(bytes);
+  return offLoop.run(async () => Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex'));
+}
+
+/** Deflate (level 6, the blob format); from `OFF_LOOP_BYTES` on, on the thread pool. */
+export async function packContent(bytes: Uint8Array): Promise<Buffer> {
+  if (bytes.length < OFF_LOOP_BYTES) return deflateSync(bytes, { level: 6 });
+  return offLoop.run(() => deflateAsync(bytes, { level: 6, chunkSize: DEFLATE_CHUNK }));
 }
 
 export class BlobStore {
@@ -40,6 +62,10 @@ export class BlobStore {
   private readonly tmpDir: string;
   /** Hashes known to be on disk (saves a stat per put). */
   private readonly known = new Set<string>();
+  /** Puts under way, by hash: a second put of the same content waits for the first. */
+  private readonly writing = new Map<string, Promise<number>>();
+  /** Folders known to exist. */
+  private readonly made = new Set<string>();
 
   constructor(checkpointsDir: string) {
     this.dir = join(checkpointsDir, 'blobs');
@@ -51,51 +77,51 @@ export class BlobStore {
   }
 
   /** Stores the bytes (if new) and returns their hash and how many compressed bytes were written (0 if deduplicated). */
-  put(bytes: Uint8Array): { hash: string; written: number } {
-    const hash = hashBytes(bytes);
-    const path = this.pathOf(hash);
+  async put(bytes: Uint8Array): Promise<{ hash: string; written: number }> {
+    const hash = await hashContent(bytes);
     if (this.known.has(hash)) return { hash, written: 0 };
-    if (existsSync(path)) {
-      // Refresh the time so a collection running right now treats it as fresh.
-      const now = new Date();
-      try {
-        utimesSync(path, now, now);
-      } catch {
-        /* a collection removed it meanwhile: written again below */
-      }
-      if (existsSync(path)) {
-        this.known.add(hash);
-        return { hash, written: 0 };
-      }
+    const under = this.writing.get(hash);
+    if (under !== undefined) {
+      await under;
+      return { hash, written: 0 };
     }
-    const packed = deflateSync(bytes, { level: 6 });
-    mkdirSync(join(this.dir, hash.slice(0, 2)), { recursive: true });
-    mkdirSync(this.tmpDir, { recursive: true });
-    const tmp = join(this.tmpDir, `${hash.slice(0, 16)}-${randomBytes(6).toString('hex')}`);
-    const fd = openSync(tmp, 'w', 0o600);
+    const work = this.write(hash, bytes);
+    this.writing.set(hash, work);
     try {
-      writeSync(fd, packed);
+      return { hash, written: await work };
     } finally {
-      closeSync(fd);
+      this.writing.delete(hash);
     }
-    renameSync(tmp, path);
-    this.known.add(hash);
-    return { hash, written: packed.length };
   }
 
-  /** The bytes of a blob, checked against its hash. */
-  get(hash: string): Buffer {
-    let bytes: Buffer;
+  private async write(hash: string, bytes: Uint8Array): Promise<number> {
+    const path = this.pathOf(hash);
+    // Refresh the time of a blob already there so a collection running right now treats it as fresh.
+    const now = new Date();
     try {
-      bytes = inflateSync(readFileSync(this.pathOf(hash)));
+      await utimes(path, now, now);
+      this.known.add(hash);
+      return 0;
     } catch {
-      throw new BlobDamagedError(hash);
+      /* absent (or a collection removed it meanwhile): written below */
     }
-    if (hashBytes(bytes) !== hash) throw new BlobDamagedError(hash);
-    return bytes;
+    const packed = await packContent(bytes);
+    await this.ensureDir(join(this.dir, hash.slice(0, 2)));
+    await this.ensureDir(this.tmpDir);
+    const tmp = join(this.tmpDir, `${hash.slice(0, 16)}-${randomBytes(6).toString('hex')}`);
+    await writeFile(tmp, packed, { mode: 0o600 });
+    await rename(tmp, path);
+    this.known.add(hash);
+    return packed.length;
   }
 
-  /** `get` without blocking: the file is read and inflated off the event loop's critical path. */
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.made.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.made.add(dir);
+  }
+
+  /** The bytes of a blob, checked against its hash (read, inflated and hashed off the event loop). */
   async read(hash: string): Promise<Buffer> {
     let bytes: Buffer;
     try {
@@ -103,35 +129,41 @@ export class BlobStore {
     } catch {
       throw new BlobDamagedError(hash);
     }
-    if (hashBytes(bytes) !== hash) throw new BlobDamagedError(hash);
+    if ((await hashContent(bytes)) !== hash) throw new BlobDamagedError(hash);
     return bytes;
   }
 
-  has(hash: string): boolean {
-    return this.known.has(hash) || existsSync(this.pathOf(hash));
+  async has(hash: string): Promise<boolean> {
+    if (this.known.has(hash)) return true;
+    try {
+      await stat(this.pathOf(hash));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**
    * Removes blobs not in `keep` whose file is older than `graceMs` (a blob written by a checkpoint
    * still being recorded is never removed). Returns the count and bytes freed.
    */
-  collect(
+  async collect(
     keep: ReadonlySet<string>,
     graceMs: number,
     now = Date.now(),
-  ): { removed: number; freedBytes: number; keptBytes: number } {
+  ): Promise<{ removed: number; freedBytes: number; keptBytes: number }> {
     let removed = 0;
     let freedBytes = 0;
     let keptBytes = 0;
-    for (const prefix of safeReaddir(this.dir)) {
+    for (const prefix of await safeReaddir(this.dir)) {
       const sub = join(this.dir, prefix);
-      for (const rest of safeReaddir(sub)) {
+      for (const rest of await safeReaddir(sub)) {
         const hash = prefix + rest;
         const path = join(sub, rest);
         let size: number;
         let mtimeMs: number;
         try {
-          const st = statSync(path);
+          const st = await stat(path);
           size = st.size;
           mtimeMs = st.mtimeMs;
         } catch {
@@ -142,7 +174,7 @@ export class BlobStore {
           continue;
         }
         try {
-          unlinkSync(path);
+          await unlink(path);
           this.known.delete(hash);
           removed += 1;
           freedBytes += size;
@@ -150,12 +182,13 @@ export class BlobStore {
           keptBytes += size;
         }
       }
+      await yieldToLoop();
     }
     // Temp files of writers that died.
-    for (const name of safeReaddir(this.tmpDir)) {
+    for (const name of await safeReaddir(this.tmpDir)) {
       const path = join(this.tmpDir, name);
       try {
-        if (now - statSync(path).mtimeMs > graceMs) rmSync(path, { recursive: true, force: true });
+        if (now - (await stat(path)).mtimeMs > graceMs) await rm(path, { recursive: true, force: true });
       } catch {
         /* gone already */
       }
@@ -164,24 +197,26 @@ export class BlobStore {
   }
 
   /** Total compressed bytes on disk. */
-  sizeOnDisk(): number {
+  async sizeOnDisk(): Promise<number> {
     let total = 0;
-    for (const prefix of safeReaddir(this.dir)) {
-      for (const rest of safeReaddir(join(this.dir, prefix))) {
-        try {
-          total += statSync(join(this.dir, prefix, rest)).size;
-        } catch {
-          /* removed meanwhile */
-        }
-      }
+    for (const prefix of await safeReaddir(this.dir)) {
+      const sizes = await Promise.all(
+        (await safeReaddir(join(this.dir, prefix))).map((rest) =>
+          stat(join(this.dir, prefix, rest)).then(
+            (st) => st.size,
+            () => 0, // removed meanwhile
+          ),
+        ),
+      );
+      for (const size of sizes) total += size;
     }
     return total;
   }
 }
 
-function safeReaddir(dir: string): string[] {
+async function safeReaddir(dir: string): Promise<string[]> {
   try {
-    return readdirSync(dir);
+    return await readdir(dir);
   } catch {
     return [];
   }

@@ -6,7 +6,8 @@
  * unreliable (a watch that cannot be added, an event without a name) sets `lost`, and the tracker
  * falls back to a full walk.
  */
-import { mkdirSync, rmSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
+import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { childKey, fsPath, keyOfName } from './path-key';
 
@@ -67,7 +68,7 @@ export class DirWatcher {
   /** Resolves once every event queued before the call has been delivered. */
   async barrier(): Promise<void> {
     if (this.barrierWatcher === null) {
-      mkdirSync(this.barrierDir, { recursive: true });
+      await mkdir(this.barrierDir, { recursive: true });
       this.barrierWatcher = watch(this.barrierDir, { persistent: false }, (_event, name) => {
         if (name === null) return;
         const resolve = this.barrierWaiters.get(name.toString());
@@ -92,13 +93,11 @@ export class DirWatcher {
         clearTimeout(timer);
         resolve();
       });
-      writeFileSync(file, '');
+      writeFile(file, '').catch(() => {
+        // No event will come: the timer above makes the next look a walk.
+      });
     });
-    try {
-      unlinkSync(file);
-    } catch {
-      /* already gone */
-    }
+    await unlink(file).catch(() => undefined);
   }
 
   /** The paths seen since the last call (and whether any were missed). */
@@ -113,13 +112,14 @@ export class DirWatcher {
     return this.watchers.size;
   }
 
-  dispose(): void {
+  /** Closes every watch at once; the barrier folder is removed by the returned promise. */
+  dispose(): Promise<void> {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
     this.barrierWatcher?.close();
     this.barrierWatcher = null;
     for (const resolve of this.barrierWaiters.values()) resolve();
     this.barrierWaiters.clear();
-    rmSync(this.barrierDir, { recursive: true, force: true });
+    return rm(this.barrierDir, { recursive: true, force: true });
   }
 }

@@ -4,12 +4,11 @@
  * a discard record refers to. Records are never removed by Weft on its own; a restore marks them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { confinedPath, readEntry } from '../util/workspace-file';
-import { BlobStore, hashBytes } from './blob-store';
+import { BlobStore, hashContent } from './blob-store';
 
 /** Largest file a discard keeps (it is held in memory once); a larger one is not discarded. */
 const MAX_KEPT_BYTES = 512 * 1024 * 1024;
@@ -83,7 +82,7 @@ export class DiscardStore {
   ): Promise<DiscardRecord> {
     const file = await confinedPath(input.root, input.path);
     const before = await readIfFile(file);
-    const stored = before === null ? null : { hash: this.blobs.put(before.bytes).hash, mode: before.mode };
+    const stored = before === null ? null : { hash: (await this.blobs.put(before.bytes)).hash, mode: before.mode };
     await discard();
     const after = await readIfFile(file);
     const record: DiscardRecord = {
@@ -95,22 +94,20 @@ export class DiscardStore {
       summary: input.summary,
       restored: false,
       before: stored,
-      afterHash: after === null ? null : hashBytes(after.bytes),
+      afterHash: after === null ? null : await hashContent(after.bytes),
     };
-    this.write(record);
+    await this.write(record);
     return record;
   }
 
-  list(root: string): DiscardRecord[] {
-    return this.all()
-      .filter((r) => r.root === root)
-      .sort((a, b) => b.createdAt - a.createdAt);
+  async list(root: string): Promise<DiscardRecord[]> {
+    return (await this.all()).filter((r) => r.root === root).sort((a, b) => b.createdAt - a.createdAt);
   }
 
-  get(id: string): DiscardRecord | null {
+  async get(id: string): Promise<DiscardRecord | null> {
     if (!/^[a-z0-9-]+$/.test(id)) return null;
     try {
-      return DiscardRecordFile.parse(JSON.parse(readFileSync(join(this.dir, `${id}.json`), 'utf8')));
+      return DiscardRecordFile.parse(JSON.parse(await readFile(join(this.dir, `${id}.json`), 'utf8')));
     } catch {
       return null;
     }
@@ -118,18 +115,18 @@ export class DiscardStore {
 
   /** Puts the content back. A file changed since the discard is a conflict unless `force`. */
   async restore(id: string, force: boolean): Promise<DiscardRecord> {
-    const record = this.get(id);
+    const record = await this.get(id);
     if (record === null) throw new Error(`there is no discard ${id}`);
     // Confined again now: a folder on the way may have become a symlink out of the workspace since.
     const file = await confinedPath(record.root, record.path);
     const current = await readIfFile(file);
-    const currentHash = current === null ? null : hashBytes(current.bytes);
+    const currentHash = current === null ? null : await hashContent(current.bytes);
     if (currentHash !== record.afterHash) {
       if (!force) throw new DiscardConflictError(record.path);
       // The newer content is kept as a discard of its own before it is replaced.
       if (current !== null) {
-        const saved = { hash: this.blobs.put(current.bytes).hash, mode: current.mode };
-        this.write({
+        const saved = { hash: (await this.blobs.put(current.bytes)).hash, mode: current.mode };
+        await this.write({
           ...record,
           id: `${this.now().toString(36)}-${randomBytes(4).toString('hex')}`,
           kind: 'file',
@@ -143,37 +140,37 @@ export class DiscardStore {
     if (record.before === null) {
       throw new Error(`${record.path} did not exist before the discard; nothing to put back`);
     }
-    await writeAtomic(file, this.blobs.get(record.before.hash), record.before.mode);
+    await writeAtomic(file, await this.blobs.read(record.before.hash), record.before.mode);
     const restored = { ...record, restored: true };
-    this.write(restored);
+    await this.write(restored);
     return restored;
   }
 
   /** Every blob hash a discard refers to (kept by the checkpoint gc). */
-  hashes(): string[] {
-    return this.all().flatMap((r) => (r.before === null ? [] : [r.before.hash]));
+  async hashes(): Promise<string[]> {
+    return (await this.all()).flatMap((r) => (r.before === null ? [] : [r.before.hash]));
   }
 
-  private all(): DiscardRecord[] {
+  private async all(): Promise<DiscardRecord[]> {
     let names: string[];
     try {
-      names = readdirSync(this.dir).filter((n) => n.endsWith('.json'));
+      names = (await readdir(this.dir)).filter((n) => n.endsWith('.json'));
     } catch {
       return [];
     }
     const out: DiscardRecord[] = [];
     for (const name of names) {
-      const record = this.get(name.slice(0, -'.json'.length));
+      const record = await this.get(name.slice(0, -'.json'.length));
       if (record !== null) out.push(record);
     }
     return out;
   }
 
-  private write(record: DiscardRecord): void {
-    mkdirSync(this.dir, { recursive: true });
+  private async write(record: DiscardRecord): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
     const path = join(this.dir, `${record.id}.json`);
     const tmp = `${path}.tmp-${randomBytes(4).toString('hex')}`;
-    writeFileSync(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-    renameSync(tmp, path);
+    await writeFile(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    await rename(tmp, path);
   }
 }

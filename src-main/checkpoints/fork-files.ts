@@ -1,32 +1,36 @@
 /**
  * A forked thread's own copy of the project: a git worktree on a new branch `weft/<short-id>` (the
  * committed base, then the checkpointed state written over it) or, outside git, a copy of the folder
- * (reflinks where the filesystem has them). The original workspace is only read.
+ * (reflinks where the filesystem has them). The original workspace is only read. All of it is
+ * asynchronous (a project of thousands of files is copied and written without holding the event loop).
  */
-import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
 import {
-  chmodSync,
-  constants,
-  cpSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+  chmod,
+  cp,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { git } from '../safety/git/run';
-import type { BlobStore } from './blob-store';
+import { hashContent, type BlobStore } from './blob-store';
 import { CheckpointError } from './errors';
 import { IgnoreRules } from './ignore-rules';
 import { childKey, fsPath, keyOfName } from './path-key';
 import { STAGING_PREFIX } from './restore-apply';
 import type { Entry } from './types';
+import { Slicer } from './yield';
+
+/** Files written or compared at once. */
+const BATCH = 16;
 
 export interface ForkFilesResult {
   /** The new thread's working directory. */
@@ -62,8 +66,8 @@ export async function createForkFiles(input: {
   shortId: string;
 }): Promise<ForkFilesResult> {
   const dest = join(input.worktreesDir, input.shortId);
-  if (existsSync(dest)) throw new CheckpointError(`${dest} already exists; remove it or fork again`);
-  mkdirSync(input.worktreesDir, { recursive: true });
+  if (await exists(dest)) throw new CheckpointError(`${dest} already exists; remove it or fork again`);
+  await mkdir(input.worktreesDir, { recursive: true });
   const top = await gitTopLevel(input.root);
   const notes: string[] = [];
   if (top !== null) {
@@ -77,11 +81,11 @@ export async function createForkFiles(input: {
     }
     const sub = relative(top, input.root);
     const cwd = sub === '' ? dest : join(dest, sub);
-    mkdirSync(cwd, { recursive: true });
-    materialize(input.root, cwd, input.state, input.blobs, notes);
+    await mkdir(cwd, { recursive: true });
+    await materialize(input.root, cwd, input.state, input.blobs, notes);
     return { cwd, kind: 'worktree', branch, notes };
   }
-  cpSync(input.root, dest, {
+  await cp(input.root, dest, {
     recursive: true,
     mode: constants.COPYFILE_FICLONE,
     verbatimSymlinks: true,
@@ -91,65 +95,49 @@ export async function createForkFiles(input: {
         .split('/')
         .some((part) => part.startsWith(STAGING_PREFIX)),
   });
-  materialize(input.root, dest, input.state, input.blobs, notes);
+  await materialize(input.root, dest, input.state, input.blobs, notes);
   return { cwd: dest, kind: 'copy', branch: null, notes };
 }
 
 /** Makes the checkpointed (non-ignored) files of `dest` equal to `state`. */
-function materialize(
+async function materialize(
   source: string,
   dest: string,
   state: ReadonlyMap<string, Entry>,
   blobs: BlobStore,
   notes: string[],
-): void {
+): Promise<void> {
   const paths = [...state.keys()].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  const slicer = new Slicer();
+  // Folders first, parents before children; then files and links, a batch at a time.
   for (const path of paths) {
     const entry = state.get(path);
-    if (entry === undefined) continue;
+    if (entry?.kind !== 'dir') continue;
     const abs = fsPath(dest, path);
-    const existing = kindOf(abs);
-    if (entry.kind === 'dir') {
-      if (existing !== 'dir') {
-        if (existing !== null) rmSync(abs, { force: true });
-        mkdirSync(abs, { recursive: true });
-      }
-      chmodSync(abs, entry.mode & 0o7777);
-      continue;
+    const existing = await kindOf(abs);
+    if (existing !== 'dir') {
+      if (existing !== null) await rm(abs, { force: true });
+      await mkdir(abs, { recursive: true });
     }
-    if (existing === 'dir') rmSync(abs, { recursive: true, force: true });
-    if (entry.kind === 'symlink') {
-      if (existing === 'symlink' && readlinkSync(abs) === entry.target) continue;
-      if (existing !== null && existing !== 'dir') unlinkSync(abs);
-      symlinkSync(entry.target, abs);
-      continue;
-    }
-    let bytes: Buffer;
-    if (entry.hash === null) {
-      try {
-        bytes = readFileSync(fsPath(source, path));
-        notes.push(`${path}: copied as it is now (its checkpoint was too large to keep)`);
-      } catch {
-        notes.push(`${path}: left out: not checkpointed (too large) and no longer in the project`);
-        continue;
-      }
-    } else {
-      if (existing === 'file' && sha256(readFileSync(abs)) === entry.hash) {
-        chmodSync(abs, entry.mode & 0o7777);
-        continue;
-      }
-      bytes = blobs.get(entry.hash);
-    }
-    if (existing === 'symlink') unlinkSync(abs);
-    writeFileSync(abs, bytes);
-    chmodSync(abs, entry.mode & 0o7777);
+    await chmod(abs, entry.mode & 0o7777);
+    await slicer.maybeYield();
+  }
+  const others = paths.filter((path) => state.get(path)?.kind !== 'dir');
+  for (let at = 0; at < others.length; at += BATCH) {
+    await Promise.all(
+      others.slice(at, at + BATCH).map(async (path) => {
+        const entry = state.get(path);
+        if (entry !== undefined && entry.kind !== 'dir') await writeEntry(source, dest, path, entry, blobs, notes);
+      }),
+    );
+    await slicer.maybeYield();
   }
   // Files the committed base has but the state does not (the agent deleted them).
   const rules = new IgnoreRules(dest);
-  const prune = (dirRel: string): void => {
+  const prune = async (dirRel: string): Promise<void> => {
     let names: Buffer[];
     try {
-      names = readdirSync(fsPath(dest, dirRel), { encoding: 'buffer' });
+      names = await readdir(fsPath(dest, dirRel), { encoding: 'buffer' });
     } catch {
       return;
     }
@@ -157,26 +145,71 @@ function materialize(
       const name = keyOfName(bytes);
       if (name === '.git') continue;
       const rel = childKey(dirRel, name);
-      const kind = kindOf(fsPath(dest, rel));
+      const kind = await kindOf(fsPath(dest, rel));
       if (kind === 'dir') {
-        if (rules.ignored(rel, true)) continue;
-        if (!state.has(rel)) rmSync(fsPath(dest, rel), { recursive: true, force: true });
-        else prune(rel);
-      } else if (!rules.ignored(rel, false) && !state.has(rel)) rmSync(fsPath(dest, rel), { force: true });
+        if (await rules.ignored(rel, true)) continue;
+        if (!state.has(rel)) await rm(fsPath(dest, rel), { recursive: true, force: true });
+        else await prune(rel);
+      } else if (!(await rules.ignored(rel, false)) && !state.has(rel)) await rm(fsPath(dest, rel), { force: true });
+      await slicer.maybeYield();
     }
   };
-  prune('');
+  await prune('');
 }
 
-function kindOf(abs: string | Buffer): 'file' | 'symlink' | 'dir' | null {
+/** Makes the file or link at `path` of `dest` what `entry` says. */
+async function writeEntry(
+  source: string,
+  dest: string,
+  path: string,
+  entry: Exclude<Entry, { kind: 'dir' }>,
+  blobs: BlobStore,
+  notes: string[],
+): Promise<void> {
+  const abs = fsPath(dest, path);
+  const existing = await kindOf(abs);
+  if (existing === 'dir') await rm(abs, { recursive: true, force: true });
+  if (entry.kind === 'symlink') {
+    if (existing === 'symlink' && (await readlink(abs)) === entry.target) return;
+    if (existing !== null && existing !== 'dir') await unlink(abs);
+    await symlink(entry.target, abs);
+    return;
+  }
+  let bytes: Buffer;
+  if (entry.hash === null) {
+    try {
+      bytes = await readFile(fsPath(source, path));
+      notes.push(`${path}: copied as it is now (its checkpoint was too large to keep)`);
+    } catch {
+      notes.push(`${path}: left out: not checkpointed (too large) and no longer in the project`);
+      return;
+    }
+  } else {
+    if (existing === 'file' && (await hashContent(await readFile(abs))) === entry.hash) {
+      await chmod(abs, entry.mode & 0o7777);
+      return;
+    }
+    bytes = await blobs.read(entry.hash);
+  }
+  if (existing === 'symlink') await unlink(abs);
+  await writeFile(abs, bytes);
+  await chmod(abs, entry.mode & 0o7777);
+}
+
+async function kindOf(abs: string | Buffer): Promise<'file' | 'symlink' | 'dir' | null> {
   try {
-    const st = lstatSync(abs);
+    const st = await lstat(abs);
     return st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : 'file';
   } catch {
     return null;
   }
 }
 
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

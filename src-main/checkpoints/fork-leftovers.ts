@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { git as runGit } from '../safety/git/run';
-import type { BlobStore } from './blob-store';
+import { hashContent, type BlobStore } from './blob-store';
 import type { ForkRecords } from './fork-records';
 
 /** Names Weft gives fork folders and branches (`weft/<short id>`): 4 random bytes in hex. */
@@ -52,9 +52,9 @@ export async function cleanForkLeftovers(input: ForkLeftoverInput): Promise<Fork
   const report: ForkLeftoverReport = { removedFolders: [], removedBranches: [], kept: [], problems: [] };
   const alive = input.alive ?? processAlive;
   const worktreesDir = resolve(input.worktreesDir);
-  const records = input.forks.list();
+  const records = await input.forks.list();
   const recorded = new Set(records.map((r) => resolve(r.folder)));
-  const notes = input.forks.pending();
+  const notes = await input.forks.pending();
   const busy = notes.filter((n) => n.pid === process.pid || alive(n.pid));
   const busyFolders = new Set(busy.map((n) => resolve(n.folder)));
   /** Branches a fork still uses or is being given. */
@@ -68,7 +68,7 @@ export async function cleanForkLeftovers(input: ForkLeftoverInput): Promise<Fork
     if (busy.includes(note)) continue;
     const folder = resolve(note.folder);
     // Its record was saved, and the process ended before the note was cleared.
-    if (recorded.has(folder)) input.forks.settle(note.shortId);
+    if (recorded.has(folder)) await input.forks.settle(note.shortId);
     else candidates.set(folder, { folder, shortId: note.shortId, root: note.root });
   }
   for (const name of await readdir(worktreesDir).catch(() => [])) {
@@ -153,7 +153,7 @@ async function clean(
     } else await rm(c.folder, { recursive: true, force: true });
     report.removedFolders.push(c.folder);
   }
-  if (c.shortId !== null) input.forks.settle(c.shortId);
+  if (c.shortId !== null) await input.forks.settle(c.shortId);
   return repo;
 }
 
@@ -173,7 +173,7 @@ async function workFoundNowhereElse(c: Candidate, blobs: BlobStore, worktree: bo
     // Gone (deleted in the fork: the committed file holds it), or not a file (folders, links hold no work).
     if (st === null || !st.isFile()) continue;
     const bytes = await readFile(abs);
-    if (blobs.has(createHash('sha256').update(bytes).digest('hex'))) continue;
+    if (await blobs.has(await hashContent(bytes))) continue;
     if (committed?.get(rel) === gitBlobId(bytes)) continue;
     if (c.root !== null && (await startOf(join(c.root, rel), bytes))) continue;
     out.push(rel);

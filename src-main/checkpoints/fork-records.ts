@@ -6,7 +6,7 @@
  * until its record is saved: what a crash leaves in between is found by it (see fork-leftovers.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Entry } from './types';
@@ -53,35 +53,26 @@ export class ForkRecords {
     this.dir = join(checkpointsDir, 'forks');
   }
 
-  save(record: ForkRecord): void {
-    mkdirSync(this.dir, { recursive: true });
-    const file = join(this.dir, `${record.threadId}.json`);
-    const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+  async save(record: ForkRecord): Promise<void> {
+    await writeAtomic(this.dir, `${record.threadId}.json`, `${JSON.stringify(record)}\n`);
   }
 
   /** Notes a fork being made (before its folder exists). */
-  begin(pending: PendingFork): void {
-    const dir = join(this.dir, 'pending');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `${pending.shortId}.json`);
-    const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(pending)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+  async begin(pending: PendingFork): Promise<void> {
+    await writeAtomic(join(this.dir, 'pending'), `${pending.shortId}.json`, `${JSON.stringify(pending)}\n`);
   }
 
   /** The fork named `shortId` is made (its record saved) or was cleaned away. */
-  settle(shortId: string): void {
-    rmSync(join(this.dir, 'pending', `${shortId}.json`), { force: true });
+  async settle(shortId: string): Promise<void> {
+    await rm(join(this.dir, 'pending', `${shortId}.json`), { force: true });
   }
 
   /** Forks being made, or left half made by a process that ended (unreadable notes are skipped). */
-  pending(): PendingFork[] {
+  async pending(): Promise<PendingFork[]> {
     const dir = join(this.dir, 'pending');
     let names: string[];
     try {
-      names = readdirSync(dir);
+      names = await readdir(dir);
     } catch {
       return [];
     }
@@ -89,7 +80,7 @@ export class ForkRecords {
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
       try {
-        const parsed = PendingForkSchema.safeParse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
+        const parsed = PendingForkSchema.safeParse(JSON.parse(await readFile(join(dir, name), 'utf8')));
         if (parsed.success) out.push(parsed.data);
       } catch {
         // A torn note (crash while writing it) names nothing: its folder, if any, is found as unrecorded.
@@ -98,17 +89,17 @@ export class ForkRecords {
     return out;
   }
 
-  saveBase(threadId: string, cwd: string, state: ReadonlyMap<string, Entry>): void {
-    saveIndex(this.baseFile(threadId), cwd, state);
+  saveBase(threadId: string, cwd: string, state: ReadonlyMap<string, Entry>): Promise<void> {
+    return saveIndex(this.baseFile(threadId), cwd, state);
   }
 
-  base(record: ForkRecord): Map<string, Entry> {
+  base(record: ForkRecord): Promise<Map<string, Entry>> {
     return loadIndex(this.baseFile(record.threadId), record.cwd);
   }
 
-  get(threadId: string): ForkRecord | null {
+  async get(threadId: string): Promise<ForkRecord | null> {
     try {
-      const parsed = ForkRecordSchema.safeParse(JSON.parse(readFileSync(join(this.dir, `${threadId}.json`), 'utf8')));
+      const parsed = ForkRecordSchema.safeParse(JSON.parse(await readFile(join(this.dir, `${threadId}.json`), 'utf8')));
       return parsed.success ? parsed.data : null;
     } catch {
       return null;
@@ -116,34 +107,46 @@ export class ForkRecords {
   }
 
   /** Every readable record (unreadable ones are skipped). */
-  list(): ForkRecord[] {
+  async list(): Promise<ForkRecord[]> {
     let names: string[];
     try {
-      names = readdirSync(this.dir);
+      names = await readdir(this.dir);
     } catch {
       return [];
     }
     const out: ForkRecord[] = [];
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
-      const record = this.get(name.slice(0, -'.json'.length));
+      const record = await this.get(name.slice(0, -'.json'.length));
       if (record !== null) out.push(record);
     }
     return out;
   }
 
   /** Blobs the fork bases refer to (for garbage collection). */
-  hashes(): string[] {
+  async hashes(): Promise<string[]> {
     let names: string[];
     try {
-      names = readdirSync(this.dir);
+      names = await readdir(this.dir);
     } catch {
       return [];
     }
-    return names.filter((name) => name.endsWith('.base.json.gz')).flatMap((name) => indexHashes(join(this.dir, name)));
+    const hashes: string[] = [];
+    for (const name of names)
+      if (name.endsWith('.base.json.gz')) hashes.push(...(await indexHashes(join(this.dir, name))));
+    return hashes;
   }
 
   private baseFile(threadId: string): string {
     return join(this.dir, `${threadId}.base.json.gz`);
   }
+}
+
+/** Writes `dir/name` whole (temp + rename). */
+async function writeAtomic(dir: string, name: string, text: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, name);
+  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(tmp, text, { mode: 0o600 });
+  await rename(tmp, file);
 }

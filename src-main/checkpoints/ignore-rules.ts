@@ -3,7 +3,7 @@
  * `.gitignore` files (at any depth) and `.git/info/exclude` ignore, with git's precedence (a deeper
  * file overrides a shallower one; `!` re-includes). Read-only: nothing in `.git` is ever written.
  */
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { childKey, fsPath } from './path-key';
@@ -18,14 +18,17 @@ export class IgnoreRules {
     this.byDir.clear();
   }
 
-  /** `rel` is relative to the root; `isDir` decides dir-only patterns (`build/`). */
-  ignored(rel: string, isDir: boolean): boolean {
+  /**
+   * `rel` is relative to the root; `isDir` decides dir-only patterns (`build/`). The rules of a folder
+   * are read the first time a path below it is asked about.
+   */
+  async ignored(rel: string, isDir: boolean): Promise<boolean> {
     const parts = rel.split('/');
     if (parts.includes('.git')) return true;
     let verdict = false;
     let dirRel = '';
     for (let i = 0; i < parts.length; i += 1) {
-      const rules = this.rulesFor(dirRel);
+      const rules = this.byDir.get(dirRel) ?? (await this.rulesFor(dirRel));
       if (rules !== null) {
         const sub = parts.slice(i).join('/') + (isDir ? '/' : '');
         const result = rules.test(sub);
@@ -37,12 +40,12 @@ export class IgnoreRules {
     return verdict;
   }
 
-  private rulesFor(dirRel: string): Ignore | null {
+  private async rulesFor(dirRel: string): Promise<Ignore | null> {
     const cached = this.byDir.get(dirRel);
     if (cached !== undefined) return cached;
     const texts: string[] = [];
-    if (dirRel === '') texts.push(readText(join(this.root, '.git', 'info', 'exclude')));
-    texts.push(readText(fsPath(this.root, childKey(dirRel, '.gitignore'))));
+    if (dirRel === '') texts.push(await readText(join(this.root, '.git', 'info', 'exclude')));
+    texts.push(await readText(fsPath(this.root, childKey(dirRel, '.gitignore'))));
     const body = texts.join('\n');
     const rules = body.trim() === '' ? null : ignore().add(body);
     this.byDir.set(dirRel, rules);
@@ -50,9 +53,9 @@ export class IgnoreRules {
   }
 }
 
-function readText(path: string | Buffer): string {
+async function readText(path: string | Buffer): Promise<string> {
   try {
-    return readFileSync(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch {
     return '';
   }

@@ -1,20 +1,14 @@
 /**
  * Each thread's checkpoint records: `checkpoints/threads/<threadId>.jsonl`, one record per line,
  * appended with one write. Retention rewrites a file whole (temp + rename); nothing else edits it.
+ * All of it is asynchronous, and a long file is parsed in slices (a record of a turn that touched
+ * thousands of files is a line of megabytes).
  */
 import { randomBytes } from 'node:crypto';
-import {
-  appendFileSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFile, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointRecordSchema, type CheckpointRecord, type RetentionPolicy } from './types';
+import { Slicer } from './yield';
 
 const SAFE_ID = /^[A-Za-z0-9._-]+$/;
 
@@ -30,25 +24,26 @@ export class RecordLog {
     return join(this.dir, `${threadId}.jsonl`);
   }
 
-  append(record: CheckpointRecord): void {
-    mkdirSync(this.dir, { recursive: true });
-    appendFileSync(this.fileOf(record.threadId), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  async append(record: CheckpointRecord): Promise<void> {
+    const file = this.fileOf(record.threadId);
+    await mkdir(this.dir, { recursive: true });
+    await appendFile(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   }
 
   /** A thread's records in the order written; a torn or foreign line is skipped. */
-  read(threadId: string): CheckpointRecord[] {
+  async read(threadId: string): Promise<CheckpointRecord[]> {
     let text: string;
     try {
-      text = readFileSync(this.fileOf(threadId), 'utf8');
+      text = await readFile(this.fileOf(threadId), 'utf8');
     } catch {
       return [];
     }
     return parseLines(text);
   }
 
-  threads(): string[] {
+  async threads(): Promise<string[]> {
     try {
-      return readdirSync(this.dir)
+      return (await readdir(this.dir))
         .filter((name) => name.endsWith('.jsonl'))
         .map((name) => name.slice(0, -'.jsonl'.length));
     } catch {
@@ -57,10 +52,10 @@ export class RecordLog {
   }
 
   /** Copies a thread's records under a new thread id (a fork keeps its parent's checkpoints). */
-  copy(fromThreadId: string, toThreadId: string, keep: (record: CheckpointRecord) => boolean): void {
-    const records = this.read(fromThreadId).filter(keep);
+  async copy(fromThreadId: string, toThreadId: string, keep: (record: CheckpointRecord) => boolean): Promise<void> {
+    const records = (await this.read(fromThreadId)).filter(keep);
     if (records.length === 0) return;
-    this.rewrite(
+    await this.rewrite(
       toThreadId,
       records.map((record) => ({ ...record, threadId: toThreadId })),
     );
@@ -70,8 +65,8 @@ export class RecordLog {
    * Drops records that are neither among the last `keepTurns` turns of the thread nor younger than
    * `keepDays`. Returns how many were dropped.
    */
-  applyRetention(threadId: string, policy: RetentionPolicy, now = Date.now()): number {
-    const records = this.read(threadId);
+  async applyRetention(threadId: string, policy: RetentionPolicy, now = Date.now()): Promise<number> {
+    const records = await this.read(threadId);
     const turnOrder: string[] = [];
     for (const record of records)
       if (record.turnId !== null && !turnOrder.includes(record.turnId)) turnOrder.push(record.turnId);
@@ -82,20 +77,16 @@ export class RecordLog {
     );
     if (kept.length === records.length) return 0;
     if (kept.length === 0) {
-      try {
-        unlinkSync(this.fileOf(threadId));
-      } catch {
-        /* already gone */
-      }
-    } else this.rewrite(threadId, kept);
+      await unlink(this.fileOf(threadId)).catch(() => undefined);
+    } else await this.rewrite(threadId, kept);
     return records.length - kept.length;
   }
 
-  sizeOnDisk(): number {
+  async sizeOnDisk(): Promise<number> {
     let total = 0;
-    for (const thread of this.threads()) {
+    for (const thread of await this.threads()) {
       try {
-        total += statSync(this.fileOf(thread)).size;
+        total += (await stat(this.fileOf(thread))).size;
       } catch {
         /* removed meanwhile */
       }
@@ -103,18 +94,26 @@ export class RecordLog {
     return total;
   }
 
-  private rewrite(threadId: string, records: CheckpointRecord[]): void {
-    mkdirSync(this.dir, { recursive: true });
+  private async rewrite(threadId: string, records: CheckpointRecord[]): Promise<void> {
     const file = this.fileOf(threadId);
+    await mkdir(this.dir, { recursive: true });
     const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, records.map((record) => `${JSON.stringify(record)}\n`).join(''), { mode: 0o600 });
-    renameSync(tmp, file);
+    const lines: string[] = [];
+    const slicer = new Slicer();
+    for (const record of records) {
+      lines.push(`${JSON.stringify(record)}\n`);
+      await slicer.maybeYield();
+    }
+    await writeFile(tmp, lines.join(''), { mode: 0o600 });
+    await rename(tmp, file);
   }
 }
 
-function parseLines(text: string): CheckpointRecord[] {
+async function parseLines(text: string): Promise<CheckpointRecord[]> {
   const records: CheckpointRecord[] = [];
+  const slicer = new Slicer();
   for (const line of text.split('\n')) {
+    await slicer.maybeYield();
     if (line.trim() === '') continue;
     let value: unknown;
     try {

@@ -72,6 +72,7 @@ export function ownerAlive(owner: Journal['owner']): boolean {
 /** The kernel's start time of a process (Linux), so a reused pid is not taken for the writer. */
 function startTimeOf(pid: number): string | null {
   try {
+    // eslint-disable-next-line weft/no-sync-fs -- /proc/<pid>/stat (a few hundred bytes, never on disk): once per restore and per journal found at start-up
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
   } catch {

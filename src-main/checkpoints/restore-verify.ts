@@ -11,7 +11,7 @@
  */
 import { constants } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
-import { hashBytes } from './blob-store';
+import { hashContent } from './blob-store';
 import { shown, splitKey } from './path-key';
 import { codeOf, entry, parentsOf, refusalOf, type DirCache } from './restore-ops';
 import type { Entry } from './types';
@@ -91,7 +91,7 @@ async function matches(at: string | Buffer, state: Entry): Promise<boolean> {
       try {
         const st = await file.stat();
         if (!st.isFile() || (st.mode & 0o777) !== (state.mode & 0o777)) return false;
-        return hashBytes(await file.readFile()) === state.hash;
+        return (await hashContent(await file.readFile())) === state.hash;
       } finally {
         await file.close();
       }

@@ -4,7 +4,7 @@
  * before a call that may change files and `afterToolCall` after it; `revert` puts files back.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DiscardStore } from './discards';
 import { ForkRecords } from './fork-records';
@@ -15,13 +15,21 @@ import { shown } from './path-key';
 import {
   applyRestore,
   recoverRestores,
-  type ApplyHooks,
   type DesiredState,
   type NotRestored,
   type PendingRevert,
 } from './restore-apply';
-import { removeJournal, type ThreadRevert } from './restore-journal';
+import { byPath, changeSpans, planItem, planUndo } from './restore-plan';
+import { removeJournal } from './restore-journal';
 import { WorkspaceTracker } from './tracker';
+import { TrackerPool } from './tracker-pool';
+import type {
+  CheckpointGap,
+  CheckpointServiceOptions,
+  RestoreOutcome,
+  RestorePlanItem,
+  RestoreRequest,
+} from './service-types';
 import {
   DEFAULT_LIMITS,
   DEFAULT_RETENTION,
@@ -35,28 +43,13 @@ import {
 } from './types';
 import { indexHashes } from './workspace-index';
 
-export interface CheckpointServiceOptions {
-  weftHome: string;
-  limits?: Partial<CheckpointLimits>;
-  retention?: Partial<RetentionPolicy>;
-  /** Use directory watchers where available (default true). */
-  watch?: boolean;
-  now?: () => Date;
-}
-
-/** What a restore would do to one path. */
-export interface RestorePlanItem {
-  path: string;
-  /** The state the agent left (what the file should be now). */
-  expected: Entry | null;
-  /** The state on disk now. */
-  current: Entry | null;
-  /** The state it will be put back to. */
-  target: Entry | null;
-  conflict: boolean;
-  /** Why the path cannot be restored (e.g. its earlier version was not checkpointed: too large). */
-  unrestorable?: string;
-}
+export type {
+  CheckpointGap,
+  CheckpointServiceOptions,
+  RestoreOutcome,
+  RestorePlanItem,
+  RestoreRequest,
+} from './service-types';
 
 /** A plan item about a folder: it goes back to a folder, or a folder goes away (not a file or link). */
 export function isFolder(item: Pick<RestorePlanItem, 'expected' | 'current' | 'target'>): boolean {
@@ -64,52 +57,17 @@ export function isFolder(item: Pick<RestorePlanItem, 'expected' | 'current' | 't
   return item.current?.kind === 'dir' || item.expected?.kind === 'dir';
 }
 
-export interface RestoreOutcome {
-  /**
-   * Files and links written, created or removed, and found so once the restore was done, through the
-   * folders it wrote into (each still at its name); not folders.
-   */
-  restored: string[];
-  /** Paths of the plan left as they were, each with the reason. */
-  notRestored: NotRestored[];
-  /** Paths that differed from what the agent left and were overwritten (force); their versions are in a `force-save` record. */
-  overwritten: string[];
-  /** Paths of the plan left as they were because the request kept them. */
-  kept: string[];
-  notes: string[];
-  record: CheckpointRecord | null;
-  /**
-   * The journal of the restore, kept until the thread's revert is written (`finishRevert`); null when
-   * the request named no thread revert or nothing was written.
-   */
-  pending: string | null;
-}
-
-export interface RestoreRequest {
-  threadId: string;
-  root: string;
-  /** The turns whose changes are undone (the chosen turn and every later one). */
-  turnIds: readonly string[];
-  force?: boolean;
-  /** Paths left exactly as they are now (the user keeps their version); every other path is restored. */
-  keep?: readonly string[];
-  hooks?: ApplyHooks;
-  /**
-   * The thread revert this restore is part of: after a crash, start-up finishes the files and then
-   * drops these turns too (see `recover`).
-   */
-  thread?: ThreadRevert;
-}
-
 export class CheckpointService {
   readonly dir: string;
   readonly blobs: BlobStore;
   readonly records: RecordLog;
   readonly forks: ForkRecords;
-  private readonly trackers = new Map<string, WorkspaceTracker>();
+  private readonly trackers: TrackerPool;
   private readonly limits: CheckpointLimits;
   private readonly retention: RetentionPolicy;
   private readonly now: () => Date;
+  /** Failed checkpoints by thread and turn (also on disk when the record could be written). */
+  private readonly failed = new Map<string, string>();
 
   constructor(private readonly options: CheckpointServiceOptions) {
     this.dir = join(options.weftHome, 'checkpoints');
@@ -119,6 +77,19 @@ export class CheckpointService {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.retention = { ...DEFAULT_RETENTION, ...options.retention };
     this.now = options.now ?? (() => new Date());
+    this.trackers = new TrackerPool({
+      make: (root, resume) =>
+        new WorkspaceTracker({
+          root,
+          checkpointsDir: this.dir,
+          blobs: this.blobs,
+          limits: this.limits,
+          watch: options.watch,
+          resume,
+        }),
+      max: options.maxTrackers,
+      idleMs: options.trackerIdleMs,
+    });
   }
 
   get journalDir(): string {
@@ -139,29 +110,24 @@ export class CheckpointService {
     await removeJournal(this.journalDir, journal);
   }
 
-  /** The tracker of a workspace. */
-  tracker(root: string): WorkspaceTracker {
-    let tracker = this.trackers.get(root);
-    if (tracker === undefined) {
-      tracker = new WorkspaceTracker({
-        root,
-        checkpointsDir: this.dir,
-        blobs: this.blobs,
-        limits: this.limits,
-        watch: this.options.watch,
-      });
-      this.trackers.set(root, tracker);
-    }
-    return tracker;
+  /** The tracker of a workspace (made, or made again after it was closed, on first use). */
+  tracker(root: string): Promise<WorkspaceTracker> {
+    return this.trackers.get(root);
+  }
+
+  /** How many workspaces have an open tracker, and the folders they watch. */
+  get openTrackers(): { trackers: number; watchedDirs: number } {
+    return this.trackers.stats;
   }
 
   /**
    * Takes stock before a call that may change files: the current content of every file is in the
    * store afterwards (the first call walks the workspace). Changes found here were made by someone
-   * else and belong to no turn.
+   * else and belong to no turn. The workspace's tracker stays open until the matching `afterToolCall`.
    */
   async beforeChange(root: string): Promise<void> {
-    const tracker = this.tracker(root);
+    this.trackers.begin(root);
+    const tracker = await this.tracker(root);
     await tracker.sync(null);
     tracker.persistSoon();
   }
@@ -173,25 +139,53 @@ export class CheckpointService {
     callId: string | null;
     root: string;
   }): Promise<CheckpointRecord | null> {
-    const tracker = this.tracker(input.root);
-    const scan = await tracker.sync(input.turnId);
-    if (scan.changes.length === 0 && scan.notes.length === 0) return null;
-    const record = this.append(
-      input.threadId,
-      input.turnId,
-      input.callId,
-      'tool',
-      input.root,
-      scan.changes,
-      scan.notes,
-    );
-    tracker.persistSoon();
-    return record;
+    try {
+      const tracker = await this.tracker(input.root);
+      const scan = await tracker.sync(input.turnId);
+      if (scan.changes.length === 0 && scan.notes.length === 0) return null;
+      const record = await this.append(
+        input.threadId,
+        input.turnId,
+        input.callId,
+        'tool',
+        input.root,
+        scan.changes,
+        scan.notes,
+      );
+      tracker.persistSoon();
+      return record;
+    } finally {
+      this.trackers.end(input.root);
+    }
+  }
+
+  /**
+   * Notes that a checkpoint of the turn failed: what its calls changed may not be restorable, so its
+   * undo says so (`gaps`) before anything is written. Kept on disk with the thread's records and in
+   * memory (should the disk be why it failed).
+   */
+  async checkpointFailed(input: { threadId: string; turnId: string; root: string; reason: string }): Promise<void> {
+    this.failed.set(`${input.threadId}\u0000${input.turnId}`, input.reason);
+    await this.append(input.threadId, input.turnId, null, 'tool', input.root, [], [], input.reason);
+  }
+
+  /** The turns among `turnIds` whose checkpoint failed, with the reason (in the order of `turnIds`). */
+  async gaps(threadId: string, turnIds: readonly string[]): Promise<CheckpointGap[]> {
+    const reasons = new Map<string, string>();
+    for (const record of await this.records.read(threadId))
+      if (record.failure !== undefined && record.turnId !== null && !reasons.has(record.turnId))
+        reasons.set(record.turnId, record.failure);
+    const gaps: CheckpointGap[] = [];
+    for (const turnId of turnIds) {
+      const reason = reasons.get(turnId) ?? this.failed.get(`${threadId}\u0000${turnId}`);
+      if (reason !== undefined) gaps.push({ turnId, reason });
+    }
+    return gaps;
   }
 
   /** What undoing `turnIds` would do, with conflicts; writes nothing. */
   async plan(request: Omit<RestoreRequest, 'force' | 'hooks'>): Promise<RestorePlanItem[]> {
-    const tracker = this.tracker(request.root);
+    const tracker = await this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
       return this.planUnlocked(request, tracker);
@@ -203,11 +197,11 @@ export class CheckpointService {
    * file differs from what the agent left, unless `force`.
    */
   async revert(request: RestoreRequest): Promise<RestoreOutcome> {
-    const tracker = this.tracker(request.root);
+    const tracker = await this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
       const keep = new Set(request.keep ?? []);
-      const plan = this.planUnlocked(request, tracker);
+      const plan = await this.planUnlocked(request, tracker);
       const kept = plan.filter((item) => keep.has(item.path)).map((item) => item.path);
       const outcome = await this.execute(
         request,
@@ -220,15 +214,17 @@ export class CheckpointService {
 
   /** Undoes the thread's last restore (files only), with the same conflict rules. */
   async redo(request: { threadId: string; root: string; force?: boolean }): Promise<RestoreOutcome> {
-    const last = [...this.records.read(request.threadId)]
+    const last = [...(await this.records.read(request.threadId))]
       .reverse()
-      .find((record) => record.source === 'restore' || record.source === 'tool');
+      .find((record) => record.source === 'restore' || (record.source === 'tool' && record.failure === undefined));
     if (last?.source !== 'restore')
       throw new CheckpointError('There is no restore to redo: the thread changed files after it, or never restored.');
-    const tracker = this.tracker(request.root);
+    const tracker = await this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
-      const plan = last.changes.map((change) => this.planItem(tracker, change.path, change.after, change.before));
+      const plan = last.changes.map((change) =>
+        planItem((path) => tracker.entry(path), change.path, change.after, change.before),
+      );
       return this.execute({ ...request, turnIds: [] }, plan, tracker);
     });
   }
@@ -242,11 +238,12 @@ export class CheckpointService {
     root: string;
     laterTurnIds: readonly string[];
   }): Promise<Map<string, Entry>> {
-    const tracker = this.tracker(request.root);
+    const tracker = await this.tracker(request.root);
     return tracker.exclusive(async () => {
       await tracker.syncUnlocked(null);
       const state = tracker.snapshot();
-      for (const [path, span] of this.spans(request.threadId, request.laterTurnIds)) {
+      const spans = changeSpans(await this.records.read(request.threadId), request.laterTurnIds);
+      for (const [path, span] of spans) {
         if (span.first === null) state.delete(path);
         else state.set(path, span.first);
       }
@@ -255,33 +252,33 @@ export class CheckpointService {
   }
 
   /** Drops records past retention and blobs nothing refers to. */
-  gc(graceMs = 10 * 60 * 1000): {
+  async gc(graceMs = 10 * 60 * 1000): Promise<{
     droppedRecords: number;
     removedBlobs: number;
     freedBytes: number;
     keptBytes: number;
-  } {
+  }> {
     let droppedRecords = 0;
-    for (const thread of this.records.threads())
-      droppedRecords += this.records.applyRetention(thread, this.retention, this.now().getTime());
-    for (const tracker of this.trackers.values()) tracker.persist();
+    for (const thread of await this.records.threads())
+      droppedRecords += await this.records.applyRetention(thread, this.retention, this.now().getTime());
+    await this.trackers.persistAll();
     const keep = new Set<string>();
-    for (const thread of this.records.threads())
-      for (const record of this.records.read(thread)) for (const hash of recordHashes(record)) keep.add(hash);
+    for (const thread of await this.records.threads())
+      for (const record of await this.records.read(thread)) for (const hash of recordHashes(record)) keep.add(hash);
     const workspacesDir = join(this.dir, 'workspaces');
     let indexFiles: string[];
     try {
-      indexFiles = readdirSync(workspacesDir).filter((name) => name.endsWith('.json.gz'));
+      indexFiles = (await readdir(workspacesDir)).filter((name) => name.endsWith('.json.gz'));
     } catch {
       indexFiles = [];
     }
-    for (const name of indexFiles) for (const hash of indexHashes(join(workspacesDir, name))) keep.add(hash);
+    for (const name of indexFiles) for (const hash of await indexHashes(join(workspacesDir, name))) keep.add(hash);
     // Content the Changes panel discarded stays restorable.
-    for (const hash of new DiscardStore(this.options.weftHome).hashes()) keep.add(hash);
+    for (const hash of await new DiscardStore(this.options.weftHome).hashes()) keep.add(hash);
     // The state each fork started from ("Compare with parent").
-    for (const hash of this.forks.hashes()) keep.add(hash);
+    for (const hash of await this.forks.hashes()) keep.add(hash);
     // Blob ages are file times: compared with the real clock.
-    const collected = this.blobs.collect(keep, graceMs, Date.now());
+    const collected = await this.blobs.collect(keep, graceMs, Date.now());
     return {
       droppedRecords,
       removedBlobs: collected.removed,
@@ -291,55 +288,21 @@ export class CheckpointService {
   }
 
   /** Bytes the store takes (blobs + records). */
-  sizeOnDisk(): number {
-    return this.blobs.sizeOnDisk() + this.records.sizeOnDisk();
+  async sizeOnDisk(): Promise<number> {
+    return (await this.blobs.sizeOnDisk()) + (await this.records.sizeOnDisk());
   }
 
-  dispose(): void {
-    for (const tracker of this.trackers.values()) tracker.dispose();
-    this.trackers.clear();
+  /** Closes every tracker (saving its index) and waits for trackers being closed. */
+  async dispose(): Promise<void> {
+    await this.trackers.dispose();
   }
 
-  /** For each path the thread's tool calls in `turnIds` changed: its state before the first and after the last. */
-  private spans(
-    threadId: string,
-    turnIds: readonly string[],
-  ): Map<string, { first: Entry | null; last: Entry | null }> {
-    const wanted = new Set(turnIds);
-    const spans = new Map<string, { first: Entry | null; last: Entry | null }>();
-    for (const record of this.records.read(threadId)) {
-      if (record.source !== 'tool' || record.turnId === null || !wanted.has(record.turnId)) continue;
-      for (const change of record.changes) {
-        const span = spans.get(change.path);
-        if (span === undefined) spans.set(change.path, { first: change.before, last: change.after });
-        else span.last = change.after;
-      }
-    }
-    return spans;
-  }
-
-  private planUnlocked(request: Omit<RestoreRequest, 'force' | 'hooks'>, tracker: WorkspaceTracker): RestorePlanItem[] {
-    const items: RestorePlanItem[] = [];
-    for (const [path, span] of this.spans(request.threadId, request.turnIds)) {
-      if (sameContent(span.first, span.last)) continue;
-      items.push(this.planItem(tracker, path, span.last, span.first));
-    }
-    return items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  }
-
-  private planItem(
+  private async planUnlocked(
+    request: Omit<RestoreRequest, 'force' | 'hooks'>,
     tracker: WorkspaceTracker,
-    path: string,
-    expected: Entry | null,
-    target: Entry | null,
-  ): RestorePlanItem {
-    const current = tracker.entry(path);
-    const item: RestorePlanItem = { path, expected, current, target, conflict: !sameContent(current, expected) };
-    if (target?.kind === 'file' && target.hash === null)
-      item.unrestorable = 'its earlier version was not checkpointed (too large)';
-    // A folder is compared by existence only: its files are items of their own.
-    if (expected?.kind === 'dir' && current?.kind === 'dir') item.conflict = false;
-    return item;
+  ): Promise<RestorePlanItem[]> {
+    const spans = changeSpans(await this.records.read(request.threadId), request.turnIds);
+    return planUndo(spans, (path) => tracker.entry(path));
   }
 
   private async execute(
@@ -358,7 +321,7 @@ export class CheckpointService {
       const saved: Change[] = active
         .filter((item) => item.conflict)
         .map((item) => ({ path: item.path, before: item.expected, after: item.current }));
-      this.append(request.threadId, null, null, 'force-save', request.root, saved, []);
+      await this.append(request.threadId, null, null, 'force-save', request.root, saved, []);
     }
     if (active.length === 0)
       return { restored: [], notRestored: lost, overwritten: [], kept: [], notes: [], record: null, pending: null };
@@ -379,11 +342,9 @@ export class CheckpointService {
     // folders it wrote into. A look by path cannot tell that: while a process moves folders it reads
     // whatever the names lead to at that moment (outside the workspace, through a swapped-in symlink).
     await tracker.syncUnlocked(null);
-    const byPath = new Map(active.map((item) => [item.path, item]));
+    const planned = new Map(active.map((item) => [item.path, item]));
     const restored = applied.restored;
-    const notRestored = [...lost, ...applied.notRestored].sort((a, b) =>
-      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-    );
+    const notRestored = [...lost, ...applied.notRestored].sort((a, b) => byPath(a.path, b.path));
     const done = new Set(restored);
     // Folders come and go with their files; what a restore says it restored is files and links, as the
     // preview lists them.
@@ -392,11 +353,13 @@ export class CheckpointService {
     // The record (what Redo takes back) holds the restore's own changes only: what another process
     // changed meanwhile (a folder it moved, files it wrote) is not the restore's to take back.
     const changes: Change[] = restored.flatMap((path) => {
-      const item = byPath.get(path);
+      const item = planned.get(path);
       return item === undefined ? [] : [{ path, before: item.current, after: item.target }];
     });
     const record =
-      changes.length > 0 ? this.append(request.threadId, null, null, 'restore', request.root, changes, notes) : null;
+      changes.length > 0
+        ? await this.append(request.threadId, null, null, 'restore', request.root, changes, notes)
+        : null;
     tracker.persistSoon();
     return {
       restored: restored.filter((path) => !folders.has(path)),
@@ -409,7 +372,7 @@ export class CheckpointService {
     };
   }
 
-  private append(
+  private async append(
     threadId: string,
     turnId: string | null,
     callId: string | null,
@@ -417,7 +380,8 @@ export class CheckpointService {
     root: string,
     changes: Change[],
     notes: string[],
-  ): CheckpointRecord {
+    failure?: string,
+  ): Promise<CheckpointRecord> {
     const record: CheckpointRecord = {
       v: 1,
       id: randomUUID(),
@@ -429,8 +393,9 @@ export class CheckpointService {
       root,
       changes,
       notes,
+      ...(failure === undefined ? {} : { failure }),
     };
-    this.records.append(record);
+    await this.records.append(record);
     return record;
   }
 }

@@ -55,6 +55,11 @@ export const CheckpointRecordSchema = z.object({
   changes: z.array(ChangeSchema),
   /** Plain sentences for people, e.g. "big.bin: not checkpointed: too large (12 MiB > 8 MiB)". */
   notes: z.array(z.string()),
+  /**
+   * Set when taking the turn's checkpoint failed (why, for people): what the turn changed may not be
+   * restorable, and undoing it says so first. Such a record has no changes.
+   */
+  failure: z.string().optional(),
 });
 export type CheckpointRecord = z.infer<typeof CheckpointRecordSchema>;
 

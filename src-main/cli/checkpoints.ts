@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { cleanForkLeftovers, describeForkLeftovers } from '../checkpoints/fork-leftovers';
 import { checkpointSettings } from '../checkpoints/settings';
 import { CheckpointService } from '../checkpoints/service';
-import { formatBytes } from '../checkpoints/tracker';
+import { formatBytes } from '../checkpoints/tracker-files';
 import { loadConfig, resolveWeftHome } from '../config';
 import { errorMessage } from '../util/errors';
 
@@ -35,7 +35,7 @@ export async function runCheckpointsCommand(argv: string[]): Promise<number> {
     const settings = checkpointSettings(config, weftHome);
     const service = new CheckpointService(settings.service);
     if (sub === 'size') {
-      const bytes = service.sizeOnDisk();
+      const bytes = await service.sizeOnDisk();
       process.stdout.write(
         values.json === true
           ? `${JSON.stringify({ bytes })}\n`
@@ -49,7 +49,7 @@ export async function runCheckpointsCommand(argv: string[]): Promise<number> {
       forks: service.forks,
       blobs: service.blobs,
     });
-    const result = service.gc();
+    const result = await service.gc();
     if (values.json === true) process.stdout.write(`${JSON.stringify({ ...result, forks })}\n`);
     else {
       process.stdout.write(

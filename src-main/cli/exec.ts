@@ -150,7 +150,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     process.stderr.write(
       `weft: ${error instanceof ConfigError || error instanceof ExecInputError ? error.message : errorMessage(error)}\n`,
     );
-    checkpoints?.dispose();
+    await checkpoints?.dispose();
     await store?.close();
     return 1;
   }
@@ -205,7 +205,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     await session.shutdown();
-    checkpoints?.dispose();
+    await checkpoints?.dispose();
     await store?.close();
   }
 }
@@ -240,7 +240,7 @@ async function finishInterruptedUndo(weftHome: string): Promise<void> {
       (line) => process.stderr.write(`${line}\n`),
     );
   } finally {
-    service.dispose();
+    await service.dispose();
   }
 }
 

@@ -40,7 +40,7 @@ export async function revertThread(
       (line) => io.err(`${line}\n`),
     );
   } finally {
-    recovery.dispose();
+    await recovery.dispose();
   }
   const read = store.read(id, { includeTurns: true, turnsLimit: 100_000 });
   const ids = read.thread.turns.map((turn) => turn.id);
@@ -68,7 +68,7 @@ export async function revertThread(
       for (const item of outcome.notRestored) io.out(`  ${displayPath(item.path)}: not restored: ${item.reason}`);
       for (const note of outcome.notes) io.out(`  ${note}`);
     } catch (error) {
-      service.dispose();
+      await service.dispose();
       if (error instanceof CheckpointConflictError) {
         io.err(`weft threads: ${error.message}\n  Run again with --force to overwrite them.\n`);
         return 1;
@@ -80,7 +80,7 @@ export async function revertThread(
     await store.rollback(id, turnIds.length);
     if (pending !== null) await service?.finishRevert(pending);
   } finally {
-    service?.dispose();
+    await service?.dispose();
   }
   io.out(
     `Dropped ${turnIds.length} turn(s) from thread ${id}${values.files === true ? '' : ' (files untouched; add --files to restore them)'}.`,

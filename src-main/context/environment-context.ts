@@ -44,7 +44,16 @@ export function renderEnvironmentContext(ctx: EnvironmentContext): string {
 function localTimeZone(env: NodeJS.ProcessEnv): string {
   const tz = env['TZ'];
   if (tz && /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return tz;
+  systemZone ??= systemTimeZone();
+  return systemZone;
+}
+
+/** The machine's zone, looked up once per process. */
+let systemZone: string | undefined;
+
+function systemTimeZone(): string {
   try {
+    // eslint-disable-next-line weft/no-sync-fs -- one readlink, once per process (memoized above)
     const target = readlinkSync('/etc/localtime');
     const m = /zoneinfo\/(.+)$/.exec(target);
     if (m?.[1]) return m[1];

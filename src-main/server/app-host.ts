@@ -194,7 +194,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       await mcpLogins.close();
       await manager.closeAll();
       await store.close();
-      checkpoints.service.dispose();
+      await checkpoints.service.dispose();
     },
   };
 }
@@ -242,13 +242,13 @@ async function openCheckpoints(
   );
   // Retention and collection once per start, off the start-up path.
   setTimeout(() => {
-    try {
-      service.gc();
-    } catch (error) {
-      log(
-        `weft app-server: warning: checkpoint collection failed: ${error instanceof Error ? error.message : String(error)}`,
+    service
+      .gc()
+      .catch((error: unknown) =>
+        log(
+          `weft app-server: warning: checkpoint collection failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
       );
-    }
   }, 60_000).unref();
   return { service, worktreesDir: settings.worktreesDir };
 }

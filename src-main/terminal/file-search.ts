@@ -443,9 +443,9 @@ export async function listFiles(root: string): Promise<string[]> {
       for (const e of entries) {
         const rel = dir === '' ? e.name : `${dir}/${e.name}`;
         if (e.isDirectory()) {
-          if (SKIP_DIRS.has(e.name) || rules.ignored(rel, true)) continue;
+          if (SKIP_DIRS.has(e.name) || (await rules.ignored(rel, true))) continue;
           next.push(rel);
-        } else if ((e.isFile() || e.isSymbolicLink()) && !rules.ignored(rel, false)) {
+        } else if ((e.isFile() || e.isSymbolicLink()) && !(await rules.ignored(rel, false))) {
           files.push(rel);
         }
       }

@@ -7,4 +7,6 @@ export interface FileCheckpoints {
   beforeChange(root: string): Promise<void>;
   /** Records what changed since the last look as the turn's. */
   afterToolCall(input: { threadId: string; turnId: string; callId: string | null; root: string }): Promise<unknown>;
+  /** Marks the turn as not (wholly) undoable: taking its checkpoint failed, for `reason`. */
+  checkpointFailed(input: { threadId: string; turnId: string; root: string; reason: string }): Promise<void>;
 }

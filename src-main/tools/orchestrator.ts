@@ -45,14 +45,15 @@ export class ToolOrchestrator implements Orchestrator {
 
   /**
    * Records what changed in the workspace since the last look as this turn's (e.g. after a command
-   * that kept running in the background was polled). A checkpoint that fails never fails the call.
+   * that kept running in the background was polled). A checkpoint that fails never fails the call: the
+   * thread's clients get a `warning` naming the reason, and the turn is marked as not undoable.
    */
   async recordChanges(ctx: ToolContext): Promise<void> {
     if (this.checkpoints === null) return;
     try {
       await this.checkpoints.afterToolCall({ threadId: ctx.threadId, turnId: ctx.turnId, callId: null, root: ctx.cwd });
-    } catch {
-      /* the call's own result matters more than its checkpoint */
+    } catch (error) {
+      await this.checkpointFailed(ctx, 'after', error);
     }
   }
 
@@ -60,8 +61,24 @@ export class ToolOrchestrator implements Orchestrator {
     if (this.checkpoints === null) return;
     try {
       await this.checkpoints.beforeChange(ctx.cwd);
+    } catch (error) {
+      await this.checkpointFailed(ctx, 'before', error);
+    }
+  }
+
+  private async checkpointFailed(ctx: ToolContext, when: 'before' | 'after', error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    ctx.emit({
+      method: 'warning',
+      params: {
+        threadId: ctx.threadId,
+        message: `Checkpoint of the files in ${ctx.cwd} failed ${when === 'before' ? 'before' : 'after'} a tool call (${reason}): Undo of this turn cannot put back what the call changed.`,
+      },
+    });
+    try {
+      await this.checkpoints?.checkpointFailed({ threadId: ctx.threadId, turnId: ctx.turnId, root: ctx.cwd, reason });
     } catch {
-      /* as above */
+      /* the service keeps it in memory too; the warning above has told the user */
     }
   }
 

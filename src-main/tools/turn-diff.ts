@@ -4,7 +4,7 @@ import { dirname, relative } from 'node:path';
 import type { WeftDiffCut } from '../../src-preload/protocol';
 import { DiffText } from '../util/diff-cut';
 import { diffBytes, writeHunks } from '../util/line-diff';
-import { hasMarkerSync } from '../util/markers';
+import { hasMarker } from '../util/markers';
 import { Slicer, type Pacer } from '../util/slicer';
 
 interface Tracked {
@@ -21,9 +21,9 @@ interface Tracked {
 const ZERO_OID = '0000000000000000000000000000000000000000';
 
 /** The git root above `dir`, or `dir` itself outside a repository. */
-export function findRepoRoot(dir: string): string {
+export async function findRepoRoot(dir: string): Promise<string> {
   for (let d = dir; ; d = dirname(d)) {
-    if (hasMarkerSync(d, '.git')) return d;
+    if (await hasMarker(d, '.git')) return d;
     if (dirname(d) === d) return dir;
   }
 }
@@ -35,7 +35,8 @@ export function findRepoRoot(dir: string): string {
 export class TurnDiffTracker {
   private readonly files: Tracked[] = [];
 
-  constructor(private readonly root: string) {}
+  /** `root`: the folder diff paths are relative to (found while the turn runs: see findRepoRoot). */
+  constructor(private readonly root: string | Promise<string>) {}
 
   /** Call before a patch is written, for every path it will touch (and each move's destination). */
   async beforeChange(changes: { path: string; movePath?: string | null }[]): Promise<void> {
@@ -72,27 +73,24 @@ export class TurnDiffTracker {
    * a file of a million lines with ten thousand changes takes a few hundred ms of work, never in one go.
    */
   async diff(): Promise<{ diff: string; cut?: WeftDiffCut }> {
+    const root = await this.root;
     const pacer = new Slicer();
     const changed: { key: string; file: Tracked; current: Buffer | null }[] = [];
     for (const f of this.files) {
       const current = f.currentPath ? await readOrNull(f.currentPath) : null;
       if (f.baseline === null && current === null) continue;
       if (f.baseline && current && f.baseline.equals(current) && f.originalPath === f.currentPath) continue;
-      changed.push({ key: this.rel(f.originalPath ?? f.currentPath ?? ''), file: f, current });
+      changed.push({ key: rel(root, f.originalPath ?? f.currentPath ?? ''), file: f, current });
     }
     changed.sort((a, b) => a.key.localeCompare(b.key));
     const out = new DiffText();
-    for (const { file, current } of changed) await this.fileDiff(file, current, out, pacer);
+    for (const { file, current } of changed) await this.fileDiff(root, file, current, out, pacer);
     return out.finish();
   }
 
-  private rel(p: string): string {
-    return relative(this.root, p).split('\\').join('/');
-  }
-
-  private async fileDiff(f: Tracked, current: Buffer | null, out: DiffText, pacer: Pacer): Promise<void> {
-    const oldName = f.originalPath ? this.rel(f.originalPath) : this.rel(f.currentPath ?? '');
-    const newName = f.currentPath ? this.rel(f.currentPath) : oldName;
+  private async fileDiff(root: string, f: Tracked, current: Buffer | null, out: DiffText, pacer: Pacer): Promise<void> {
+    const oldName = f.originalPath ? rel(root, f.originalPath) : rel(root, f.currentPath ?? '');
+    const newName = f.currentPath ? rel(root, f.currentPath) : oldName;
     const lines = [`diff --git a/${oldName} b/${newName}`];
     const newMode = f.currentPath ? await modeOf(f.currentPath) : '100644';
     if (f.baseline === null) lines.push(`new file mode ${newMode}`);
@@ -155,4 +153,8 @@ async function blobOidSliced(content: Buffer, pacer: Pacer): Promise<string> {
 
 function isBinary(b: Buffer | null): boolean {
   return b !== null && b.subarray(0, 8000).includes(0);
+}
+
+function rel(root: string, p: string): string {
+  return relative(root, p).split('\\').join('/');
 }

@@ -1,7 +1,6 @@
 // Whether a folder holds a project-root marker. `.git` counts as a file (a worktree's or submodule's
 // `gitdir:` pointer) or as a folder with a `HEAD`: an empty `.git` folder (such as the read-only
 // placeholder the sandbox mounts where a workspace has none) is not a repository, for git or for Weft.
-import { existsSync, lstatSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -12,16 +11,6 @@ export async function hasMarker(dir: string, marker: string): Promise<boolean> {
     if (marker !== '.git' || !info.isDirectory()) return true;
     await stat(join(path, 'HEAD'));
     return true;
-  } catch {
-    return false;
-  }
-}
-
-export function hasMarkerSync(dir: string, marker: string): boolean {
-  const path = join(dir, marker);
-  try {
-    const info = lstatSync(path);
-    return marker !== '.git' || !info.isDirectory() || existsSync(join(path, 'HEAD'));
   } catch {
     return false;
   }

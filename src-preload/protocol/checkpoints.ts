@@ -95,7 +95,18 @@ export const CheckpointPreviewFile = z.object({
 });
 export type CheckpointPreviewFile = z.infer<typeof CheckpointPreviewFile>;
 
-export const CheckpointPreviewResult = z.object({ files: z.array(CheckpointPreviewFile) });
+/**
+ * A turn being undone whose checkpoint failed (a disk error, say): what it changed cannot all be put
+ * back. `reason` is the failure; `message` says it for people.
+ */
+export const CheckpointNotUndoable = z.object({ turnId: z.string(), reason: z.string(), message: z.string() });
+export type CheckpointNotUndoable = z.infer<typeof CheckpointNotUndoable>;
+
+/** `notUndoable`: the turns among those undone whose checkpoint failed (absent or empty: none). */
+export const CheckpointPreviewResult = z.object({
+  files: z.array(CheckpointPreviewFile),
+  notUndoable: z.array(CheckpointNotUndoable).optional(),
+});
 export type CheckpointPreviewResult = z.infer<typeof CheckpointPreviewResult>;
 
 /** Put back the files the thread's last restore replaced (files only; the history stays as it is). */

@@ -6,7 +6,8 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { WebSocket } from 'ws';
 
-const WEFT = resolve(__dirname, '../../bin/weft.js');
+/** This checkout's `weft` (resolved when used: a bundled benchmark has no `__dirname`). */
+const weftBin = (): string => resolve(__dirname, '../../bin/weft.js');
 const GUARD_MS = 20_000;
 
 export interface RpcMessage {
@@ -27,6 +28,8 @@ export type ServerRequestHandler = (method: string, params: Record<string, unkno
 
 export abstract class RpcClient {
   readonly received: RpcMessage[] = [];
+  /** When each message of `received` arrived (performance.now(), same index). */
+  readonly receivedAt: number[] = [];
   private readonly waiters = new Set<Waiter>();
   private nextId = 1;
   /** Answers server requests; default: never answers (the test decides when). */
@@ -38,6 +41,7 @@ export abstract class RpcClient {
   protected onMessage(text: string): void {
     const message = JSON.parse(text) as RpcMessage;
     this.received.push(message);
+    this.receivedAt.push(performance.now());
     for (const waiter of [...this.waiters]) waiter.check();
     if (message.method && message.id !== undefined && message.id !== null && this.onServerRequest) {
       const id = message.id;
@@ -152,8 +156,14 @@ export class StdioRpcClient extends RpcClient {
     return new StdioRpcClient(child);
   }
 
-  static start(env: Record<string, string>, cwd: string): StdioRpcClient {
-    const child = spawn(process.execPath, [WEFT, 'app-server'], {
+  /** `weft app-server` of this checkout, or of the `bin/weft.js` given (another build, for benchmarks). */
+  static start(
+    env: Record<string, string>,
+    cwd: string,
+    bin: string = weftBin(),
+    nodeArgs: readonly string[] = [],
+  ): StdioRpcClient {
+    const child = spawn(process.execPath, [...nodeArgs, bin, 'app-server'], {
       cwd,
       env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', ...env },
     });
@@ -203,7 +213,7 @@ export async function startWeftServe(
   env: Record<string, string>,
   cwd: string,
 ): Promise<{ url: string; wsUrl: string; stop(): Promise<void>; stderr(): string }> {
-  const child = spawn(process.execPath, [WEFT, 'serve', '--port', '0', '--cd', cwd, '--token', 'test-token'], {
+  const child = spawn(process.execPath, [weftBin(), 'serve', '--port', '0', '--cd', cwd, '--token', 'test-token'], {
     cwd,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', ...env },
   });

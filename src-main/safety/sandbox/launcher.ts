@@ -67,7 +67,7 @@ export async function createSandboxLauncher(
       };
     }
     case 'darwin':
-      if (!existsSync(SANDBOX_EXEC)) {
+      if (!sandboxExecPresent()) {
         return {
           available: false,
           mechanism: 'seatbelt',
@@ -91,4 +91,13 @@ export async function createSandboxLauncher(
         fix: 'Commands will ask for approval before running. To run them without asking, choose `sandbox_mode = "danger-full-access"` (only in a disposable environment).',
       };
   }
+}
+
+/** Whether macOS's sandbox-exec is there; looked up once per process. */
+let sandboxExec: boolean | undefined;
+
+function sandboxExecPresent(): boolean {
+  // eslint-disable-next-line weft/no-sync-fs -- one stat of a system file, once per process (memoized)
+  sandboxExec ??= existsSync(SANDBOX_EXEC);
+  return sandboxExec;
 }

@@ -8,13 +8,14 @@ import { readFile } from 'node:fs/promises';
 import {
   CHECKPOINT_CONFLICT_CODE,
   displayPath,
+  type CheckpointNotUndoable,
   type CheckpointPreviewFile,
   type StoppedCommand,
   type WeftFilesRestored,
 } from '../../../src-preload/protocol';
 import { CheckpointConflictError, CheckpointError } from '../../checkpoints/errors';
 import { fsPath } from '../../checkpoints/path-key';
-import { isFolder, type RestoreOutcome, type RestorePlanItem } from '../../checkpoints/service';
+import { isFolder, type CheckpointGap, type RestoreOutcome, type RestorePlanItem } from '../../checkpoints/service';
 import { sameContent } from '../../checkpoints/types';
 import { SessionError, type Session } from '../../core/session';
 import type { HandlerTable } from '../dispatcher';
@@ -30,6 +31,12 @@ type CheckpointHandlers = Pick<
 
 /** Preview texts larger than this are not sent (the dialog says so). */
 const PREVIEW_MAX_BYTES = 1024 * 1024;
+/**
+ * Texts of one preview answer stop at about this many bytes (the rest of the files are listed without
+ * texts, as too large to show): serializing and sending an answer of tens of MB would hold the host,
+ * and every thread with it, for a second or more.
+ */
+const PREVIEW_TOTAL_BYTES = 4 * 1024 * 1024;
 /** Threads with more turns than this are rare; their oldest turns cannot be reverted to in one step. */
 const MAX_TURNS = 100_000;
 
@@ -46,14 +53,27 @@ function stoppedNote(stopped: readonly StoppedCommand[]): string {
   return `Stopped ${stopped.length === 1 ? '1 command' : `${stopped.length} commands`} the agent left running, so ${stopped.length === 1 ? 'it' : 'they'} could not change files during the restore: ${stopped.map((c) => c.command).join('; ')}`;
 }
 
-function filesResult(outcome: RestoreOutcome, stopped: StoppedCommand[]): WeftFilesRestored {
+/** The turns being undone whose checkpoint failed, said for people. */
+function notUndoable(gaps: readonly CheckpointGap[], turnIds: readonly string[]): CheckpointNotUndoable[] {
+  return gaps.map((gap) => ({
+    ...gap,
+    message: `The checkpoint of turn ${turnIds.indexOf(gap.turnId) + 1} of those undone failed (${gap.reason}): what that turn changed cannot all be put back.`,
+  }));
+}
+
+function filesResult(
+  outcome: RestoreOutcome,
+  stopped: StoppedCommand[],
+  gaps: readonly CheckpointNotUndoable[] = [],
+): WeftFilesRestored {
   return {
     restored: outcome.restored,
     overwritten: outcome.overwritten,
     kept: outcome.kept,
     notRestored: outcome.notRestored,
     stoppedCommands: stopped,
-    notes: stopped.length > 0 ? [stoppedNote(stopped), ...outcome.notes] : outcome.notes,
+    // What cannot be undone comes first.
+    notes: [...gaps.map((gap) => gap.message), ...(stopped.length > 0 ? [stoppedNote(stopped)] : []), ...outcome.notes],
   };
 }
 
@@ -112,8 +132,8 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
    * thread's last rollback was that undo. Refused when the conversation went on after that undo (a new
    * turn): the files alone would come back without the turns that made them, out of reach of any Undo.
    */
-  const turnsToBringBack = (threadId: string): string[] => {
-    const last = [...service().records.read(threadId)]
+  const turnsToBringBack = async (threadId: string): Promise<string[]> => {
+    const last = [...(await service().records.read(threadId))]
       .reverse()
       .find((record) => record.source === 'restore' || record.source === 'tool');
     const rollback = storeCall(() => store.lastRollback(threadId));
@@ -149,7 +169,8 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
               // Journalled with the files: a crash before the rollback below is finished at start-up.
               thread: { threadId: params.threadId, beforeTurnId: params.beforeTurnId, turns: turnIds.length },
             });
-            weftFiles = filesResult(outcome, stopped);
+            const gaps = await service().gaps(params.threadId, turnIds);
+            weftFiles = filesResult(outcome, stopped, notUndoable(gaps, turnIds));
             pending = outcome.pending;
             restoreRecord = outcome.record?.id ?? null;
           } catch (error) {
@@ -186,18 +207,25 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
         throw checkpointRpcError(error);
       }
       const files: CheckpointPreviewFile[] = [];
+      let textBytes = 0;
       for (const item of plan) {
         // Folders come and go with their files; a file already as it would be is not changed.
         if (isFolder(item) || (item.unrestorable === undefined && sameContent(item.current, item.target))) continue;
         const target = item.target;
-        const current = await previewText(() => readFile(fsPath(cwd, item.path)), item.current);
-        const restored = await previewText(
-          () =>
-            target?.kind === 'file' && target.hash !== null
-              ? checkpoints.blobs.read(target.hash)
-              : Promise.resolve(Buffer.alloc(0)),
-          target,
-        );
+        const room = textBytes < PREVIEW_TOTAL_BYTES;
+        const current = room
+          ? await previewText(() => readFile(fsPath(cwd, item.path)), item.current)
+          : { text: null, binary: false };
+        const restored = !room
+          ? { text: null, binary: false }
+          : await previewText(
+              () =>
+                target?.kind === 'file' && target.hash !== null
+                  ? checkpoints.blobs.read(target.hash)
+                  : Promise.resolve(Buffer.alloc(0)),
+              target,
+            );
+        textBytes += (current.text?.length ?? 0) + (restored.text?.length ?? 0);
         files.push({
           path: item.path,
           change: item.target === null ? 'delete' : item.current === null ? 'add' : 'update',
@@ -211,7 +239,8 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
               : `${displayPath(item.path)} cannot be restored: ${item.unrestorable}.`,
         });
       }
-      return { files };
+      const gaps = notUndoable(await checkpoints.gaps(params.threadId, turnIds), turnIds);
+      return gaps.length > 0 ? { files, notUndoable: gaps } : { files };
     },
 
     'weft/checkpoints/redo': async (params, client) => {
@@ -220,7 +249,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       if (entry?.session.activeTurnId)
         throw invalidRequest('a turn is running in this thread; wait for it or interrupt it first');
       const cwd = entry?.thread.cwd ?? storeCall(() => store.read(params.threadId, {})).thread.cwd;
-      const turnIds = turnsToBringBack(params.threadId);
+      const turnIds = await turnsToBringBack(params.threadId);
       const result = await restoring(entry?.session, 'redoing its files', async (stopped) => {
         let weftFiles: WeftFilesRestored;
         try {
@@ -246,7 +275,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       return result;
     },
 
-    'weft/checkpoints/size': async () => ({ bytes: environment.checkpoints?.service.sizeOnDisk() ?? 0 }),
+    'weft/checkpoints/size': async () => ({ bytes: (await environment.checkpoints?.service.sizeOnDisk()) ?? 0 }),
   };
 }
 

@@ -42,9 +42,9 @@ function unpatchable(entry: Entry | null): string | null {
   return null;
 }
 
-function textOf(service: CheckpointService, entry: Entry | null): string | null {
+async function textOf(service: CheckpointService, entry: Entry | null): Promise<string | null> {
   if (entry === null || entry.kind !== 'file' || entry.hash === null) return null;
-  const bytes = service.blobs.get(entry.hash);
+  const bytes = await service.blobs.read(entry.hash);
   return bytes.includes(0) ? null : bytes.toString('utf8');
 }
 
@@ -88,10 +88,10 @@ type DraftHunk =
   Exclude<FileHunk, { kind: 'update' }> | (Extract<FileHunk, { kind: 'update' }> & { parentMoved: boolean });
 
 /** The patch (relative paths) and what it leaves out, from the three states. */
-function buildPatch(
+async function buildPatch(
   service: CheckpointService,
   sides: Sides,
-): { hunks: DraftHunk[]; skipped: WeftForkSkippedChange[] } {
+): Promise<{ hunks: DraftHunk[]; skipped: WeftForkSkippedChange[] }> {
   const hunks: DraftHunk[] = [];
   const skipped: WeftForkSkippedChange[] = [];
   const paths = [...new Set([...sides.base.keys(), ...sides.fork.keys()])].sort();
@@ -114,8 +114,8 @@ function buildPatch(
       skipped.push({ path, reason: 'the parent has a folder there' });
       continue;
     }
-    const forkText = textOf(service, fork);
-    const baseText = textOf(service, base);
+    const forkText = await textOf(service, fork);
+    const baseText = await textOf(service, base);
     if ((fork !== null && forkText === null) || (base !== null && baseText === null)) {
       skipped.push({ path, reason: 'a binary file: a patch carries text files only' });
       continue;
@@ -138,7 +138,7 @@ function buildPatch(
       }
       hunks.push({ kind: 'add', path, contents: forkText ?? '' });
     } else {
-      if (textOf(service, parent) === null) {
+      if ((await textOf(service, parent)) === null) {
         skipped.push({ path, reason: 'a binary file in the parent: a patch carries text files only' });
         continue;
       }
@@ -212,7 +212,7 @@ export async function bringBack(
   let sides: Sides;
   try {
     sides = {
-      base: service.forks.base(record),
+      base: await service.forks.base(record),
       fork: await service.stateWithout({ threadId: record.threadId, root: record.cwd, laterTurnIds: [] }),
       parent: await service.stateWithout({
         threadId: record.parentThreadId,
@@ -223,7 +223,7 @@ export async function bringBack(
   } catch (error) {
     throw checkpointRpcError(error);
   }
-  const draft = buildPatch(service, sides);
+  const draft = await buildPatch(service, sides);
   const skipped = draft.skipped;
   const hunks = await fitToParent(record.parentCwd, draft.hunks, skipped);
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

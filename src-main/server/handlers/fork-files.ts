@@ -42,7 +42,7 @@ export async function forkFiles(
   try {
     const state = await checkpoints.service.stateWithout({ threadId, root, laterTurnIds: ids.slice(index + 1) });
     // Noted before the folder exists: a crash from here on leaves something the next start finds.
-    forks.begin({ v: 1, shortId, folder, root, pid: process.pid, startedAt: new Date().toISOString() });
+    await forks.begin({ v: 1, shortId, folder, root, pid: process.pid, startedAt: new Date().toISOString() });
     const files = await createForkFiles({
       root,
       state,
@@ -87,17 +87,17 @@ function folderOf(cwd: string, worktreesDir: string, shortId: string): string {
 }
 
 /** Records a new fork with files: its parent, where it lives and the state it started from. */
-export function recordFork(
+export async function recordFork(
   ctx: HandlerContext,
   input: { threadId: string; parentThreadId: string; files: ForkedFiles; now?: Date },
-): void {
+): Promise<void> {
   const checkpoints = ctx.environment.checkpoints;
   if (checkpoints === undefined) return;
   const forks = checkpoints.service.forks;
   // A fork of a fork belongs to the first project.
-  const parent = forks.get(input.parentThreadId);
-  forks.saveBase(input.threadId, input.files.cwd, input.files.state);
-  forks.save({
+  const parent = await forks.get(input.parentThreadId);
+  await forks.saveBase(input.threadId, input.files.cwd, input.files.state);
+  await forks.save({
     v: 1,
     threadId: input.threadId,
     parentThreadId: input.parentThreadId,
@@ -110,5 +110,5 @@ export function recordFork(
     createdAt: (input.now ?? new Date()).toISOString(),
     removedAt: null,
   });
-  forks.settle(input.files.shortId);
+  await forks.settle(input.files.shortId);
 }

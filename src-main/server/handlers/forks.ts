@@ -2,7 +2,7 @@
 // compare with its parent's project (`weft/forks/compare`), and removing a fork's folder
 // (`weft/forks/remove`, which lists work found nowhere else before it removes anything), and bringing a
 // fork's changes back to its parent's project as a reviewed patch (`weft/forks/bringBack`).
-import { existsSync, rmSync } from 'node:fs';
+import { access, rm } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import type { WeftFork, WeftForkCompareFile } from '../../../src-preload/protocol';
 import type { ForkRecord } from '../../checkpoints/fork-records';
@@ -44,21 +44,21 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
       throw invalidRequest('checkpoints are turned off ([checkpoints] enabled = false): forks with files are not kept');
     return checkpoints.service;
   };
-  const recordOf = (threadId: string): ForkRecord => {
-    const record = service().forks.get(threadId);
+  const recordOf = async (threadId: string): Promise<ForkRecord> => {
+    const record = await service().forks.get(threadId);
     if (record === null) throw invalidParams(`params.threadId: thread ${threadId} is not a fork with its own files`);
     return record;
   };
 
   return {
     'weft/forks/list': async (params) => {
-      const forks = ctx.environment.checkpoints?.service.forks.list() ?? [];
+      const forks = (await ctx.environment.checkpoints?.service.forks.list()) ?? [];
       return { data: forks.filter((record) => record.project === params.cwd).map(forkOf) };
     },
 
     'weft/forks/compare': async (params) => {
-      const record = recordOf(params.threadId);
-      if (record.removedAt !== null || !existsSync(record.cwd))
+      const record = await recordOf(params.threadId);
+      if (record.removedAt !== null || !(await exists(record.cwd)))
         throw invalidRequest(`the fork's folder ${record.cwd} was removed: there is nothing to compare`);
       const checkpoints = service();
       let parent: Map<string, Entry>;
@@ -73,13 +73,13 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
       } catch (error) {
         throw checkpointRpcError(error);
       }
-      const base = checkpoints.forks.base(record);
-      const text = (entry: Entry | null): { text: string | null; binary: boolean } => {
+      const base = await checkpoints.forks.base(record);
+      const text = async (entry: Entry | null): Promise<{ text: string | null; binary: boolean }> => {
         if (entry === null) return { text: null, binary: false };
         if (entry.kind === 'symlink') return { text: `→ ${entry.target}`, binary: false };
         if (entry.kind !== 'file' || entry.hash === null || entry.size > TEXT_MAX_BYTES)
           return { text: null, binary: false };
-        const bytes = checkpoints.blobs.get(entry.hash);
+        const bytes = await checkpoints.blobs.read(entry.hash);
         return bytes.includes(0) ? { text: null, binary: true } : { text: bytes.toString('utf8'), binary: false };
       };
       const paths = new Set([...parent.keys(), ...fork.keys(), ...base.keys()]);
@@ -91,8 +91,8 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
         const b = base.get(path) ?? null;
         const inFork = !sameContent(b, f);
         const inParent = !sameContent(b, p);
-        const parentText = text(p);
-        const forkText = text(f);
+        const parentText = await text(p);
+        const forkText = await text(f);
         files.push({
           path,
           changedIn: inFork && inParent ? 'both' : inFork ? 'fork' : 'parent',
@@ -105,8 +105,8 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
     },
 
     'weft/forks/bringBack': async (params) => {
-      const record = recordOf(params.threadId);
-      if (record.removedAt !== null || !existsSync(record.cwd))
+      const record = await recordOf(params.threadId);
+      if (record.removedAt !== null || !(await exists(record.cwd)))
         throw invalidRequest(`the fork's folder ${record.cwd} was removed: there are no changes to bring back`);
       if (params.dryRun !== true && ctx.manager.get(record.parentThreadId)?.session.activeTurnId)
         throw invalidRequest('a turn is running in the parent thread; wait for it to end before bringing changes back');
@@ -114,9 +114,9 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
     },
 
     'weft/forks/remove': async (params) => {
-      const record = recordOf(params.threadId);
+      const record = await recordOf(params.threadId);
       const checkpoints = service();
-      if (record.removedAt !== null || !existsSync(record.folder))
+      if (record.removedAt !== null || !(await exists(record.folder)))
         return { removed: false, uncommitted: [], fork: forkOf(record) };
       // Changed paths (uncommitted in a worktree, changed since the base in a copy) that the parent's
       // folder does not hold as they are.
@@ -130,13 +130,13 @@ export function forkHandlers(ctx: HandlerContext): ForkHandlers {
         throw invalidRequest('a turn is running in this fork; interrupt it before removing its folder');
       try {
         if (record.kind === 'worktree') await git(record.parentCwd, ['worktree', 'remove', '--force', record.folder]);
-        else rmSync(record.folder, { recursive: true, force: true });
+        else await rm(record.folder, { recursive: true, force: true });
       } catch (error) {
         const detail = error instanceof Error && 'stderr' in error ? String(error.stderr).trim() : String(error);
         throw invalidRequest(`could not remove ${record.folder}: ${detail}`);
       }
       const removed: ForkRecord = { ...record, removedAt: new Date().toISOString() };
-      checkpoints.forks.save(removed);
+      await checkpoints.forks.save(removed);
       return { removed: true, uncommitted, fork: forkOf(removed) };
     },
   };
@@ -164,7 +164,7 @@ async function copyChanges(
   record: ForkRecord,
   checkpoints: NonNullable<HandlerContext['environment']['checkpoints']>['service'],
 ): Promise<string[]> {
-  const base = checkpoints.forks.base(record);
+  const base = await checkpoints.forks.base(record);
   const now = await checkpoints.stateWithout({ threadId: record.threadId, root: record.cwd, laterTurnIds: [] });
   const out: string[] = [];
   for (const path of new Set([...base.keys(), ...now.keys()])) {
@@ -174,4 +174,13 @@ async function copyChanges(
     if (!sameContent(before, after)) out.push(path);
   }
   return out.sort();
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

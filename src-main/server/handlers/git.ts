@@ -91,12 +91,12 @@ export function gitHandlers(ctx: HandlerContext): GitHandlers {
     'weft/git/discard/list': (params) =>
       guarded(async () => {
         const root = await requireRoot(params.cwd);
-        return { discards: discards.list(root).map(publicRecord) };
+        return { discards: (await discards.list(root)).map(publicRecord) };
       }),
     'weft/git/discard/restore': (params) =>
       guarded(async () => {
         const root = await requireRoot(params.cwd);
-        const found = discards.get(params.id);
+        const found = await discards.get(params.id);
         if (found === null || found.root !== root)
           throw new GitRequestError(`there is no discard ${params.id} in ${root}`);
         return { discard: publicRecord(await discards.restore(params.id, params.force === true)) };

@@ -202,7 +202,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
           await discardFork(ctx, { folder: files.folder, shortId: files.shortId, root: files.parentCwd });
         throw error;
       }
-      if (files !== null) recordFork(ctx, { threadId: forked.threadId, parentThreadId: params.threadId, files });
+      if (files !== null) await recordFork(ctx, { threadId: forked.threadId, parentThreadId: params.threadId, files });
       warnAbout(client, forked.threadId, forked.state.warnings);
       const session = await manager.load(forked.threadId, () =>
         attach(client, forked.state.thread, files === null ? params : { ...params, cwd: files.cwd }, {

@@ -5,6 +5,6 @@ export { approxTokenCount, formatExecOutput, truncateMiddle, truncateRetained } 
 export { execYieldMs, outputTokenBudget, writeStdinYieldMs } from './limits';
 export { ExecSessionManager } from './manager';
 
-export { groupMembers, killProcessGroup, readProcStat } from './process-group';
+export { killProcessGroup } from './process-group';
 
 export type { CommandLauncher, ExecContext, ExecResult } from './types';

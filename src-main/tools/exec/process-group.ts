@@ -1,11 +1,13 @@
 // Signalling and reaping whole process groups. Every command runs as the leader of its own process group
 // (pipes: `detached`; PTY: a new session), so its pid is also its process-group id, and killing the group
 // reaches everything it started that did not deliberately leave (setsid).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { KILL_GRACE_MS } from './constants';
 
 /** How often a kill checks whether the group is gone. */
 const GROUP_POLL_MS = 10;
+/** /proc entries read at once. */
+const PROC_BATCH = 64;
 /** After SIGKILL, how long to wait for the group to disappear before giving up. */
 const AFTER_KILL_WAIT_MS = 2_000;
 
@@ -30,10 +32,10 @@ export interface ProcStat {
 }
 
 /** The kernel's view of one process (Linux), or null if it does not exist. */
-export function readProcStat(pid: number): ProcStat | null {
+export async function readProcStat(pid: number): Promise<ProcStat | null> {
   let raw: string;
   try {
-    raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    raw = await readFile(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return null;
   }
@@ -45,19 +47,22 @@ export function readProcStat(pid: number): ProcStat | null {
   return { pid, state, ppid: Number(ppid), pgrp: Number(pgrp) };
 }
 
-/** Processes in group `pgid` that have not exited (zombies left). Linux only: null elsewhere. */
-export function groupMembers(pgid: number): number[] | null {
+/**
+ * Processes in group `pgid` that have not exited (zombies left). Linux only: null elsewhere. The process
+ * table is read asynchronously, a batch of /proc entries at a time (a busy machine has thousands).
+ */
+export async function groupMembers(pgid: number): Promise<number[] | null> {
   let entries: string[];
   try {
-    entries = readdirSync('/proc');
+    entries = (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry));
   } catch {
     return null;
   }
   const members: number[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readProcStat(Number(entry));
-    if (stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(stat.pid);
+  for (let at = 0; at < entries.length; at += PROC_BATCH) {
+    const stats = await Promise.all(entries.slice(at, at + PROC_BATCH).map((entry) => readProcStat(Number(entry))));
+    for (const stat of stats)
+      if (stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(stat.pid);
   }
   return members;
 }
@@ -66,8 +71,8 @@ export function groupMembers(pgid: number): number[] | null {
  * Whether any process of the group is still running. Zombies do not count (an orphan whose reaper is
  * slow, e.g. a container init, is already dead), except where /proc is missing and only kill(0) can tell.
  */
-export function isGroupAlive(pgid: number): boolean {
-  const members = groupMembers(pgid);
+export async function isGroupAlive(pgid: number): Promise<boolean> {
+  const members = await groupMembers(pgid);
   if (members !== null) return members.length > 0;
   return signalGroup(pgid, 0);
 }
@@ -87,16 +92,18 @@ export async function killProcessGroup(pgid: number, opts: KillGroupOptions = {}
   const graceMs = opts.graceMs ?? KILL_GRACE_MS;
   const leaderExited = opts.leaderExited ?? Promise.resolve();
   if (signalGroup(pgid, 'SIGTERM')) signalGroup(pgid, 'SIGCONT');
-  const goneInGrace = await waitUntil(() => !isGroupAlive(pgid), Promise.resolve(), graceMs);
+  const gone = async (): Promise<boolean> => !(await isGroupAlive(pgid));
+  const goneInGrace = await waitUntil(gone, Promise.resolve(), graceMs);
   if (!goneInGrace) signalGroup(pgid, 'SIGKILL');
-  await waitUntil(() => !isGroupAlive(pgid), leaderExited, goneInGrace ? graceMs : AFTER_KILL_WAIT_MS);
+  await waitUntil(gone, leaderExited, goneInGrace ? graceMs : AFTER_KILL_WAIT_MS);
 }
 
 /** Resolves true once `done()` holds and `also` has settled, false if `timeoutMs` passes first. */
-function waitUntil(done: () => boolean, also: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+function waitUntil(done: () => Promise<boolean>, also: Promise<unknown>, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     let alsoSettled = false;
     let finished = false;
+    let checking = false;
     const finish = (ok: boolean): void => {
       if (finished) return;
       finished = true;
@@ -104,8 +111,19 @@ function waitUntil(done: () => boolean, also: Promise<unknown>, timeoutMs: numbe
       clearTimeout(timer);
       resolve(ok);
     };
+    // One look at a time: a look at a big process table can take longer than the poll interval.
     const check = (): void => {
-      if (alsoSettled && done()) finish(true);
+      if (!alsoSettled || checking || finished) return;
+      checking = true;
+      done().then(
+        (ok) => {
+          checking = false;
+          if (ok) finish(true);
+        },
+        () => {
+          checking = false;
+        },
+      );
     };
     const poll = setInterval(check, GROUP_POLL_MS);
     const timer = setTimeout(() => finish(false), timeoutMs);

@@ -23,7 +23,9 @@ import {
 type Choice = 'keep' | 'overwrite';
 
 type Preview =
-  { state: 'loading' } | { state: 'ready'; files: CheckpointPreviewFile[] } | { state: 'failed'; message: string };
+  | { state: 'loading' }
+  | { state: 'ready'; files: CheckpointPreviewFile[]; notUndoable: string[] }
+  | { state: 'failed'; message: string };
 
 const CHANGE_LABELS: Record<CheckpointPreviewFile['change'], string> = {
   add: 'comes back',
@@ -85,7 +87,11 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
         threadId: target.threadId,
         beforeTurnId: target.beforeTurnId,
       });
-      setPreview({ state: 'ready', files: result.files });
+      setPreview({
+        state: 'ready',
+        files: result.files,
+        notUndoable: (result.notUndoable ?? []).map((turn) => turn.message),
+      });
     } catch (e) {
       setPreview({ state: 'failed', message: messageOf(e) });
     }
@@ -172,6 +178,13 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
           </button>
         </header>
         <p className="restore-summary">{summary} Left: the file now; right: after the restore.</p>
+        {preview.state === 'ready' && preview.notUndoable.length > 0 && (
+          <div className="review-reason restore-conflicts" role="alert">
+            {preview.notUndoable.map((message) => (
+              <p key={message}>{message}</p>
+            ))}
+          </div>
+        )}
         {stopped.length > 0 && (
           <p className="restore-summary" role="status">
             Stopped {stopped.length === 1 ? 'a command' : `${stopped.length} commands`} the agent left running, so{' '}

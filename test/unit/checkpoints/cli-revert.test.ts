@@ -32,7 +32,7 @@ async function threadWithChanges(): Promise<{ id: string; turns: string[]; origi
     await service.afterToolCall({ threadId: id, turnId: turn.id, callId: null, root: ws.dir });
     turns.push(turn.id);
   }
-  service.dispose();
+  await service.dispose();
   await recorder.close();
   await store.close();
   return { id, turns, original };

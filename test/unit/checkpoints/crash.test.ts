@@ -53,7 +53,7 @@ describe('a restore killed with SIGKILL', () => {
     const original = picture(fx.ws.dir);
     await fx.call('turn-1', script);
     const afterTurn = picture(fx.ws.dir);
-    fx.service.dispose();
+    await fx.service.dispose();
 
     await killMidRestore(fx, '2');
     const torn = picture(fx.ws.dir, (rel) => rel.startsWith('.weft-restore-'));
@@ -64,14 +64,14 @@ describe('a restore killed with SIGKILL', () => {
     expect(await next.recover()).toEqual({ pending: [], warnings: [] });
     expect(picture(fx.ws.dir)).toEqual(original);
     expect(readdirSync(join(fx.home.dir, 'checkpoints', 'restores'))).toEqual([]);
-    next.dispose();
+    await next.dispose();
   });
 
   it('while staging leaves, once Weft starts again, the state before the restore', async () => {
     fx = await makeFixture(files, { watch: false });
     await fx.call('turn-1', script);
     const afterTurn = picture(fx.ws.dir);
-    fx.service.dispose();
+    await fx.service.dispose();
 
     await killMidRestore(fx, 'staging');
     expect(readdirSync(fx.ws.dir).some((name) => name.startsWith('.weft-restore-'))).toBe(true);
@@ -80,6 +80,6 @@ describe('a restore killed with SIGKILL', () => {
     expect(await next.recover()).toEqual({ pending: [], warnings: [] });
     expect(picture(fx.ws.dir)).toEqual(afterTurn);
     expect(readdirSync(join(fx.home.dir, 'checkpoints', 'restores'))).toEqual([]);
-    next.dispose();
+    await next.dispose();
   });
 });

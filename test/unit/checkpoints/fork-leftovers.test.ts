@@ -16,7 +16,7 @@ describe('fork leftovers', () => {
     const state = await fx.service.stateWithout({ threadId: THREAD, root: fx.ws.dir, laterTurnIds: [] });
     const worktreesDir = join(fx.home.dir, 'worktrees');
     const folder = join(worktreesDir, shortId);
-    fx.service.forks.begin({ v: 1, shortId, folder, root: fx.ws.dir, pid, startedAt: new Date().toISOString() });
+    await fx.service.forks.begin({ v: 1, shortId, folder, root: fx.ws.dir, pid, startedAt: new Date().toISOString() });
     await createForkFiles({ root: fx.ws.dir, state, blobs: fx.service.blobs, worktreesDir, shortId });
     return folder;
   }
@@ -58,6 +58,6 @@ describe('fork leftovers', () => {
       'weft/0000aaaa',
       'weft/0000bbbb',
     ]);
-    expect(fx.service.forks.pending().map((p) => p.shortId)).toEqual(['0000bbbb']);
+    expect((await fx.service.forks.pending()).map((p) => p.shortId)).toEqual(['0000bbbb']);
   });
 });

@@ -42,7 +42,7 @@ export async function makeFixture(
       return service.afterToolCall({ threadId: THREAD, turnId, callId: `call-${calls}`, root: ws.dir });
     },
     async cleanup() {
-      service.dispose();
+      await service.dispose();
       await ws.cleanup();
       await home.cleanup();
     },

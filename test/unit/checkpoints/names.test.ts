@@ -107,7 +107,7 @@ describe('odd file names', () => {
     // Someone puts a FIFO (which checkpoints do not track) where the folder was, and the stored copy of
     // lost.txt goes missing from the checkpoint store.
     execFileSync('mkfifo', [fx.ws.path('x')]);
-    const lost = fx.service.records.read(THREAD)[0]?.changes.find((c) => c.path === 'lost.txt')?.before;
+    const lost = (await fx.service.records.read(THREAD))[0]?.changes.find((c) => c.path === 'lost.txt')?.before;
     if (lost?.kind !== 'file' || lost.hash === null) throw new Error('lost.txt was not checkpointed');
     rmSync(fx.service.blobs.pathOf(lost.hash));
 

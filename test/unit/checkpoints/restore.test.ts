@@ -111,9 +111,11 @@ describe('conflicts', () => {
     const outcome = await fx.service.revert({ threadId: THREAD, root: fx.ws.dir, turnIds: ['turn-1'], force: true });
     expect(outcome.overwritten).toEqual(['a.txt']);
     expect(picture(fx.ws.dir)).toEqual(original);
-    const saved = fx.service.records.read(THREAD).find((r) => r.source === 'force-save');
+    const saved = (await fx.service.records.read(THREAD)).find((r) => r.source === 'force-save');
     const userVersion = saved?.changes[0]?.after;
-    expect(userVersion?.kind === 'file' && fx.service.blobs.get(userVersion.hash ?? '').toString()).toBe('user edit\n');
+    expect(userVersion?.kind === 'file' && (await fx.service.blobs.read(userVersion.hash ?? '')).toString()).toBe(
+      'user edit\n',
+    );
     // Redo puts back what the restore replaced: the user's version.
     await fx.service.redo({ threadId: THREAD, root: fx.ws.dir });
     expect(picture(fx.ws.dir)).toEqual(edited);

@@ -19,17 +19,18 @@ describe('retention and garbage collection', () => {
     }
     // Turns were recorded on days 0, 3, 6, 9; "now" is day 12: day 6 and 9 are within 7 days,
     // and turns 3 and 4 are the last two.
+    const records = await fx.service.records.read(THREAD);
     const hashOf = (turn: number): string => {
-      const after = fx.service.records.read(THREAD).find((r) => r.turnId === `turn-${turn}`)?.changes[0]?.after;
+      const after = records.find((r) => r.turnId === `turn-${turn}`)?.changes[0]?.after;
       return after?.kind === 'file' && after.hash !== null ? after.hash : '';
     };
-    const turn1Before = fx.service.records.read(THREAD)[0]?.changes[0]?.before;
+    const turn1Before = records[0]?.changes[0]?.before;
     const startHash = turn1Before?.kind === 'file' ? (turn1Before.hash ?? '') : '';
     const turn1Hash = hashOf(1);
     expect(existsSync(fx.service.blobs.pathOf(startHash))).toBe(true);
 
-    const result = fx.service.gc(0);
-    expect(fx.service.records.read(THREAD).map((r) => r.turnId)).toEqual(['turn-3', 'turn-4']);
+    const result = await fx.service.gc(0);
+    expect((await fx.service.records.read(THREAD)).map((r) => r.turnId)).toEqual(['turn-3', 'turn-4']);
     expect(result.droppedRecords).toBe(2);
     // "start" and version-1 are referenced by nothing now; version-2 is turn 3's "before".
     expect(existsSync(fx.service.blobs.pathOf(startHash))).toBe(false);
@@ -41,9 +42,9 @@ describe('retention and garbage collection', () => {
 
   it('never removes a blob written moments ago (a checkpoint in progress)', async () => {
     fx = await makeFixture({}, { watch: false });
-    const fresh = fx.service.blobs.put(Buffer.from('in flight'));
-    const result = new CheckpointService({ weftHome: fx.home.dir }).gc();
+    const fresh = await fx.service.blobs.put(Buffer.from('in flight'));
+    const result = await new CheckpointService({ weftHome: fx.home.dir }).gc();
     expect(result.removedBlobs).toBe(0);
-    expect(fx.service.blobs.get(fresh.hash).toString()).toBe('in flight');
+    expect((await fx.service.blobs.read(fresh.hash)).toString()).toBe('in flight');
   });
 });

@@ -54,7 +54,7 @@ describe.each(modes)('what a command changed ($name)', ({ watch }) => {
         runSh.after?.kind === 'file' && [runSh.before.mode & 0o777, runSh.after.mode & 0o777],
     ).toEqual([0o644, 0o755]);
     const bin = record?.changes.find((c) => c.path === 'blob.bin');
-    expect(bin?.after?.kind === 'file' && fx.service.blobs.get(bin.after.hash ?? '')).toEqual(
+    expect(bin?.after?.kind === 'file' && (await fx.service.blobs.read(bin.after.hash ?? ''))).toEqual(
       Buffer.from([0, 1, 2, 255]),
     );
     const link = record?.changes.find((c) => c.path === 'link');
@@ -131,7 +131,7 @@ describe.each(modes)('what a command changed ($name)', ({ watch }) => {
   it('a call that changes nothing records nothing', async () => {
     fx = await makeFixture({ 'a.txt': 'alpha\n' }, { watch });
     expect(await fx.call('turn-1', 'cat a.txt > /dev/null')).toBeNull();
-    expect(fx.service.records.read('thread-1')).toEqual([]);
+    expect(await fx.service.records.read('thread-1')).toEqual([]);
   });
 
   it('leaves out what .gitignore ignores and never looks inside .git', async () => {
@@ -174,11 +174,11 @@ describe('blob store', () => {
   it('stores each content once, compressed', async () => {
     fx = await makeFixture({});
     const text = Buffer.from('same words again and again\n'.repeat(400));
-    const first = fx.service.blobs.put(text);
-    const second = fx.service.blobs.put(text);
+    const first = await fx.service.blobs.put(text);
+    const second = await fx.service.blobs.put(text);
     expect(second).toEqual({ hash: first.hash, written: 0 });
     expect(first.written).toBeGreaterThan(0);
     expect(first.written).toBeLessThan(text.length / 10);
-    expect(fx.service.blobs.get(first.hash)).toEqual(text);
+    expect(await fx.service.blobs.read(first.hash)).toEqual(text);
   });
 });

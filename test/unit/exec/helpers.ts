@@ -1,8 +1,7 @@
 // Shared set-up for the exec engine tests: a scratch workdir, a context, and process-table checks.
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { groupMembers, readProcStat } from '../../../src-main/tools/exec';
 import type { ExecContext } from '../../../src-main/tools/exec';
 
 export function scratchDir(): string {
@@ -13,6 +12,19 @@ export function ctx(extra: Partial<ExecContext> = {}): ExecContext {
   return { signal: new AbortController().signal, ...extra };
 }
 
+/** The state and group of a process from /proc/<pid>/stat, or null when it does not exist. */
+function readProcStat(pid: number): { state: string; pgrp: number } | null {
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // "pid (comm) state ppid pgrp …" — comm may itself contain spaces and parentheses.
+  const [state, , pgrp] = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+  return state === undefined || pgrp === undefined ? null : { state, pgrp: Number(pgrp) };
+}
+
 /** Whether `pid` is running (a zombie waiting for its reaper has already exited). */
 export function isRunning(pid: number): boolean {
   const stat = readProcStat(pid);
@@ -21,9 +33,16 @@ export function isRunning(pid: number): boolean {
 
 /** Running members of the process group; the tests need Linux's /proc. */
 export function runningInGroup(pgid: number): number[] {
-  const members = groupMembers(pgid);
-  if (members === null) throw new Error('these tests read /proc to inspect the process table; run them on Linux');
-  return members;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    throw new Error('these tests read /proc to inspect the process table; run them on Linux');
+  }
+  return entries.map(Number).filter((pid) => {
+    const stat = readProcStat(pid);
+    return stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X';
+  });
 }
 
 /** Resolves with the collected output once `pattern` shows up in it. */

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findProjectRoot } from '../../../src-main/config/project';
-import { hasMarker, hasMarkerSync } from '../../../src-main/util/markers';
+import { hasMarker } from '../../../src-main/util/markers';
+import { findRepoRoot } from '../../../src-main/tools/turn-diff';
 
 let dir: string;
 beforeEach(async () => {
@@ -20,11 +21,9 @@ describe('project-root markers', () => {
     await writeFile(join(dir, 'worktree', '.git'), 'gitdir: ../repo/.git/worktrees/w\n');
     const results = await Promise.all(['placeholder', 'repo', 'worktree'].map((d) => hasMarker(join(dir, d), '.git')));
     expect(results).toEqual([false, true, true]);
-    expect(['placeholder', 'repo', 'worktree'].map((d) => hasMarkerSync(join(dir, d), '.git'))).toEqual([
-      false,
-      true,
-      true,
-    ]);
+    // The turn diff's root: the repository above a folder, never a placeholder.
+    await mkdir(join(dir, 'repo', 'sub', '.git'), { recursive: true });
+    expect(await findRepoRoot(join(dir, 'repo', 'sub'))).toBe(join(dir, 'repo'));
     // Other markers count by existence.
     await writeFile(join(dir, 'placeholder', 'package.json'), '{}');
     expect(await hasMarker(join(dir, 'placeholder'), 'package.json')).toBe(true);
