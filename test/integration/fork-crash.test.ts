@@ -3,8 +3,8 @@
 // worktree and a `weft/<id>` branch. `weft checkpoints gc` and the next start of the server remove them;
 // a leftover holding work found nowhere else is kept, and said so.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, watch, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -149,15 +149,18 @@ it('removes the worktree, its registration and its branch a killed fork left in 
   expect(existsSync(folder)).toBe(true);
   const branches = async (): Promise<string> =>
     (await repo.git('for-each-ref', '--format=%(refname:short)', 'refs/heads/weft/')).trim();
-  const registered = async (): Promise<string[]> =>
-    (await repo.git('worktree', 'list', '--porcelain'))
-      .split('\n')
-      .filter((l) => l.startsWith('worktree '))
-      .map((l) => l.slice('worktree '.length));
+  // Read from the registrations themselves: `git worktree list` fails outright on one the kill cut short
+  // before git wrote its `commondir` (which the clean-up must handle too).
+  const registered = async (): Promise<string[]> => {
+    const admin = join(repo.dir, '.git', 'worktrees');
+    const names = existsSync(admin) ? readdirSync(admin) : [];
+    const folders = names.map((name) => dirname(readFileSync(join(admin, name, 'gitdir'), 'utf8').trim()));
+    return [repo.dir, ...folders.sort()];
+  };
 
   // What the crash left: the folder half made, registered as a worktree, on its new branch.
   const wholeBranch = `weft/${wholeCwd.slice(-8)}`;
-  expect((await registered()).sort()).toEqual([repo.dir, wholeCwd, folder].sort());
+  expect(await registered()).toEqual([repo.dir, ...[wholeCwd, folder].sort()]);
   expect(await branches()).toBe([wholeBranch, `weft/${folder.slice(-8)}`].sort().join('\n'));
 
   const said = await gc(repo.dir);

@@ -118,7 +118,7 @@ type Files = {
 describe.skipIf(process.platform !== 'linux' || !havePython)(
   'commands the model left running in the background',
   () => {
-    it('are stopped before Undo or Redo touches a file, and the result names them', async () => {
+    it('are stopped before Undo touches a file, and the result names them; a refused Redo touches nothing', async () => {
       const original = picture(ws.dir);
       app = await startInProcessHost({
         weftHome: home.dir,
@@ -156,37 +156,22 @@ describe.skipIf(process.platform !== 'linux' || !havePython)(
       expect(readdirSync(outside.dir)).toEqual(['thief.py']);
       expect(picture(ws.dir)).toEqual(original);
 
-      // A later turn leaves a command running; Redo stops it too. (Outside the sandbox: its mount points
-      // for `.agents` and `.weft` would be a change of files, after which there is nothing to redo.)
+      // A later turn leaves a command running. The conversation went on after the undo, so Redo is refused
+      // before anything is touched: the command keeps running and no file changes. (Outside the sandbox:
+      // its mount points for `.agents` and `.weft` would be a change of files.)
       server.enqueueMany([command('s1', sleeper, 250), answer('sleeping')]);
       await turn(client, thread.id, 'sleep in the background', { sandboxPolicy: { type: 'dangerFullAccess' } });
       expect(processesMarked('weft-sleeper-marker')).toHaveLength(1);
-      // The user changed a file since: Redo is refused, but the command was stopped first, and the answer
-      // says so (it stays stopped).
-      writeFileSync(ws.path('a.txt'), 'mine\n');
-      const refused = await client.call('weft/checkpoints/redo', { threadId: thread.id });
-      expect(processesMarked('weft-sleeper-marker')).toEqual([]);
-      const stopped = [{ sessionId: expect.any(Number), command: sleeper }];
+      const before = picture(ws.dir);
+      const refused = await client.call('weft/checkpoints/redo', { threadId: thread.id, weftForce: true });
       expect(refused.error).toEqual({
-        code: -32010,
-        message: expect.stringContaining(
-          `Stopped 1 command the agent left running, so it could not change files during the restore: ${sleeper}`,
-        ),
-        data: { conflicts: ['a.txt'], stoppedCommands: stopped },
+        code: -32600,
+        message:
+          'The conversation went on after the undo: its turns cannot come back, so its files are not redone either.',
       });
-      const redone = await ok<{ weftFiles: Files }>(client, 'weft/checkpoints/redo', {
-        threadId: thread.id,
-        weftForce: true,
-      });
-      expect(redone.weftFiles).toEqual({
-        restored: expect.arrayContaining(['a.txt', 'd/f0']),
-        overwritten: ['a.txt'],
-        kept: [],
-        notRestored: [],
-        stoppedCommands: [],
-        notes: [],
-      });
-      expect(picture(ws.dir)).toEqual(afterTurn);
+      expect(processesMarked('weft-sleeper-marker')).toHaveLength(1);
+      expect(picture(ws.dir)).toEqual(before);
+      expect(afterTurn).not.toEqual(before);
     });
   },
 );
