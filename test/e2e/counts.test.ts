@@ -62,11 +62,21 @@ describe('counts in the checkpoint views', () => {
       expect(await bar.locator('.redo-bar-text > span').first().textContent()).toBe('Restored 1 file.');
       expect(existsSync(workspace.path('later'))).toBe(false);
       await clickCentre(page, bar.getByRole('button', { name: 'Redo' }));
-      await bar.getByText(/^Put \d+ files? back/).waitFor();
+      await bar.getByText(/^Brought back the turn and \d+ files? /).waitFor();
       expect(await bar.locator('.redo-bar-text > span').first().textContent()).toBe(
-        'Put 1 file back as it was before the restore.',
+        'Brought back the turn and 1 file as they were before the restore.',
       );
       expect(file('later/inner/later.txt')).toBe('later\n');
+      await conversation(page).getByText('Second done.').waitFor();
+
+      // The second turn is back and the latest: undone again, it removes its one file (not its folders).
+      await clickAction(page, 'Undo this turn');
+      const undoSecond = page.getByRole('dialog', { name: 'Undo this turn' });
+      await undoSecond.getByRole('region', { name: 'later/inner/later.txt is removed' }).waitFor();
+      await clickCentre(page, undoSecond.getByRole('button', { name: 'Restore 1 file' }));
+      await undoSecond.waitFor({ state: 'detached' });
+      await conversation(page).getByText('Second done.').waitFor({ state: 'detached' });
+      expect(existsSync(workspace.path('later'))).toBe(false);
 
       // The user rewrites notes.txt; undoing the first turn keeps their version and restores the two others.
       writeFileSync(workspace.path('notes.txt'), 'the user rewrote this\n');
