@@ -17,8 +17,12 @@ export interface HunkRevertRequest {
   threadId: string;
   turnId: string;
   root: string;
-  /** Workspace-relative, as the checkpoint records name it. */
+  /**
+   * As the turn's diff names it: workspace-relative, or relative to the repository root above the
+   * workspace (`repoPrefix` is the workspace's path below that root, '' when they are the same).
+   */
   path: string;
+  repoPrefix?: string;
   /** The hunk as the turn's diff numbers it (its header). */
   hunk: HunkRange;
 }
@@ -63,8 +67,15 @@ async function contentOf(blobs: BlobStore, entry: Entry | null, path: string, wh
 
 /** Runs inside the tracker's exclusive section, after a look at the workspace. */
 export async function revertHunkUnlocked(request: HunkRevertRequest, deps: HunkRevertDeps): Promise<CheckpointRecord> {
-  const { path } = request;
-  const span = turnSpan(deps.records, request.turnId, path);
+  const prefix = request.repoPrefix ?? '';
+  const inWorkspace =
+    prefix !== '' && request.path.startsWith(`${prefix}/`) ? request.path.slice(prefix.length + 1) : null;
+  let path = request.path;
+  let span = turnSpan(deps.records, request.turnId, path);
+  if (span === null && inWorkspace !== null) {
+    path = inWorkspace;
+    span = turnSpan(deps.records, request.turnId, path);
+  }
   if (span === null) throw new CheckpointError(`The turn did not change ${shown(path)}: it has no hunks to undo.`);
   if (span.after === null)
     throw new CheckpointError(`The turn removed ${shown(path)}: undo the whole turn to bring the file back.`);

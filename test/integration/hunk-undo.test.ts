@@ -3,7 +3,8 @@
 // server. Only the hunk's lines go back; a hunk whose lines the user changed since is refused with the
 // restore conflict (-32010) and nothing is written; undoing the whole turn afterwards still restores the
 // file as it was before the turn.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { startInProcessHost, type InProcessClient, type InProcessHost } from '../support/in-process-host';
@@ -87,7 +88,7 @@ function diffHunks(client: InProcessClient, turnId: string): Hunk[] {
 }
 
 /** A thread with one landed turn (no approval asked: on-request writes inside the workspace at once). */
-async function landedTurn(client: InProcessClient): Promise<{ threadId: string; turnId: string }> {
+async function landedTurn(client: InProcessClient, cwd = ws.dir): Promise<{ threadId: string; turnId: string }> {
   server.enqueueMany([
     {
       kind: 'sse',
@@ -101,7 +102,7 @@ async function landedTurn(client: InProcessClient): Promise<{ threadId: string; 
     },
     { kind: 'sse', events: [evCreated(), evAssistantMessage('edited'), evCompleted()] },
   ]);
-  const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+  const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd });
   const { turn } = await ok<{ turn: { id: string } }>(client, 'turn/start', {
     threadId: thread.id,
     input: [{ type: 'text', text: 'edit notes' }],
@@ -112,7 +113,7 @@ async function landedTurn(client: InProcessClient): Promise<{ threadId: string; 
     { label: 'turn/completed' },
   );
   expect(client.notifications('item/fileChange/requestApproval')).toEqual([]);
-  expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe(AFTER);
+  expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe(AFTER);
   return { threadId: thread.id, turnId: turn.id };
 }
 
@@ -230,5 +231,19 @@ describe('weft/checkpoints/revertHunk', () => {
     })) as Reply;
     expect(noFile.error?.message).toContain('did not change other.txt');
     expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe(AFTER);
+  });
+
+  it('takes the path as the turn diff names it, from the repository root above the project folder', async () => {
+    const client = host().client;
+    mkdirSync(ws.path('.git'));
+    writeFileSync(ws.path('.git/HEAD'), 'ref: refs/heads/main\n');
+    mkdirSync(ws.path('app'));
+    writeFileSync(ws.path('app/notes.txt'), BEFORE);
+    const { threadId, turnId } = await landedTurn(client, ws.path('app'));
+    const diff = client.notifications('turn/diff/updated').at(-1)?.params as { diff: string };
+    expect(diff.diff).toContain('+++ b/app/notes.txt');
+    const hunks = diffHunks(client, turnId);
+    await ok(client, 'weft/checkpoints/revertHunk', { threadId, turnId, path: 'app/notes.txt', hunk: hunks[1] });
+    expect(readFileSync(ws.path('app/notes.txt'), 'utf8')).toBe(edited(BEFORE, { 1: 'TWO' }));
   });
 });

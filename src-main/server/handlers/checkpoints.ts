@@ -5,6 +5,7 @@
 // waits) and first stops the commands the model left running after its turns: one of them could
 // otherwise change or swap files while they are being put back. The result names what was stopped.
 import { readFile } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
 import {
   CHECKPOINT_CONFLICT_CODE,
   displayPath,
@@ -18,6 +19,7 @@ import { fsPath } from '../../checkpoints/path-key';
 import { isFolder, type CheckpointGap, type RestoreOutcome, type RestorePlanItem } from '../../checkpoints/service';
 import { sameContent } from '../../checkpoints/types';
 import { SessionError, type Session } from '../../core/session';
+import { findRepoRoot } from '../../tools/turn-diff';
 import type { HandlerTable } from '../dispatcher';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
 import type { HandlerContext } from './context';
@@ -292,7 +294,11 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       // written atomically, and a command that changes it meanwhile makes it a conflict, not a loss).
       const undo = async (): Promise<void> => {
         const { threadId, turnId, path, hunk } = params;
-        await service().revertHunk({ threadId, turnId, root: cwd, path, hunk });
+        // The turn's diff names paths from the repository root above the workspace.
+        const repoPrefix = relative(await findRepoRoot(cwd), cwd)
+          .split(sep)
+          .join('/');
+        await service().revertHunk({ threadId, turnId, root: cwd, path, hunk, repoPrefix });
       };
       try {
         await (entry === undefined ? undo() : entry.session.exclusive('undoing a hunk of its changes', undo));
