@@ -64,7 +64,7 @@ export function TurnHunkControls({ threadId, turnId, path, index, hunk }: TurnHu
     >
       <div className="hunk-row">
         <span className="hunk-name">Hunk {index + 1}</span>
-        <span className="file-stats">
+        <span className="hunk-stats">
           <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
         </span>
         {verdict !== undefined && (
