@@ -14,12 +14,25 @@ export interface ChangeSpan {
 /** The current entry of a path (null: absent). */
 export type EntryOf = (path: string) => Entry | null;
 
-/** For each path the tool calls of `turnIds` changed (in `records`, oldest first): its span. */
+/**
+ * For each path the tool calls of `turnIds` changed (in `records`, oldest first): its span. A hunk undone
+ * in one of those turns (a `hunk` record) carries the span on when it started from the span's last state
+ * (what the agent left, as the turns' own changes made it); one made over someone else's edits does not:
+ * those edits are not the turns' to take back silently, so the path stays a conflict.
+ */
 export function changeSpans(records: readonly CheckpointRecord[], turnIds: readonly string[]): Map<string, ChangeSpan> {
   const wanted = new Set(turnIds);
   const spans = new Map<string, ChangeSpan>();
   for (const record of records) {
-    if (record.source !== 'tool' || record.turnId === null || !wanted.has(record.turnId)) continue;
+    if (record.turnId === null || !wanted.has(record.turnId)) continue;
+    if (record.source === 'hunk') {
+      for (const change of record.changes) {
+        const span = spans.get(change.path);
+        if (span !== undefined && sameContent(span.last, change.before)) span.last = change.after;
+      }
+      continue;
+    }
+    if (record.source !== 'tool') continue;
     for (const change of record.changes) {
       const span = spans.get(change.path);
       if (span === undefined) spans.set(change.path, { first: change.before, last: change.after });

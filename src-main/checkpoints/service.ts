@@ -10,6 +10,7 @@ import { DiscardStore } from './discards';
 import { ForkRecords } from './fork-records';
 import { BlobStore } from './blob-store';
 import { CheckpointConflictError, CheckpointError } from './errors';
+import { revertHunkUnlocked, type HunkRevertRequest } from './hunk-revert';
 import { RecordLog, recordHashes } from './records';
 import { shown } from './path-key';
 import {
@@ -212,11 +213,34 @@ export class CheckpointService {
     });
   }
 
+  /**
+   * Puts back the lines of one hunk of what a turn changed in a file (a `hunk` record of that turn).
+   * Throws CheckpointConflictError (nothing written) when those lines are not as the agent left them.
+   */
+  async revertHunk(request: HunkRevertRequest): Promise<CheckpointRecord> {
+    const tracker = await this.tracker(request.root);
+    return tracker.exclusive(async () => {
+      await tracker.syncUnlocked(null);
+      return revertHunkUnlocked(request, {
+        records: await this.records.read(request.threadId),
+        blobs: this.blobs,
+        journalDir: this.journalDir,
+        tracker,
+        record: (changes) => this.append(request.threadId, request.turnId, null, 'hunk', request.root, changes, []),
+      });
+    });
+  }
+
   /** Undoes the thread's last restore (files only), with the same conflict rules. */
   async redo(request: { threadId: string; root: string; force?: boolean }): Promise<RestoreOutcome> {
     const last = [...(await this.records.read(request.threadId))]
       .reverse()
-      .find((record) => record.source === 'restore' || (record.source === 'tool' && record.failure === undefined));
+      .find(
+        (record) =>
+          record.source === 'restore' ||
+          record.source === 'hunk' ||
+          (record.source === 'tool' && record.failure === undefined),
+      );
     if (last?.source !== 'restore')
       throw new CheckpointError('There is no restore to redo: the thread changed files after it, or never restored.');
     const tracker = await this.tracker(request.root);

@@ -36,9 +36,10 @@ export type Change = z.infer<typeof ChangeSchema>;
 
 /**
  * Why a record exists: `tool` = a tool call of the turn changed files; `restore` = Weft put files back;
- * `force-save` = the user's own versions, saved before a forced restore overwrote them.
+ * `force-save` = the user's own versions, saved before a forced restore overwrote them; `hunk` = one hunk of
+ * the turn's changes to a file was undone (`turnId` is that turn's).
  */
-export const RECORD_SOURCES = ['tool', 'restore', 'force-save'] as const;
+export const RECORD_SOURCES = ['tool', 'restore', 'force-save', 'hunk'] as const;
 export type RecordSource = (typeof RECORD_SOURCES)[number];
 
 export const CheckpointRecordSchema = z.object({

@@ -25,6 +25,7 @@ const SCOPES: { readonly [M in ClientRequestMethod]: QueueMode | null } = {
   'thread/revert': 'exclusive',
   'weft/checkpoints/preview': 'shared',
   'weft/checkpoints/redo': 'exclusive',
+  'weft/checkpoints/revertHunk': 'exclusive',
   'weft/checkpoints/size': null,
   'weft/forks/list': null,
   'weft/forks/compare': 'shared',

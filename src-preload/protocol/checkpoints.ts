@@ -124,3 +124,33 @@ export const CheckpointSizeParams = z.object({}).nullish();
 export type CheckpointSizeParams = z.infer<typeof CheckpointSizeParams>;
 export const CheckpointSizeResult = z.object({ bytes: z.number() });
 export type CheckpointSizeResult = z.infer<typeof CheckpointSizeResult>;
+
+/**
+ * A hunk as the turn's diff (`turn/diff/updated`) numbers it: the numbers of its
+ * `@@ -oldStart,oldLines +newStart,newLines @@` header (git's rules: an empty range starts at the line
+ * before it).
+ */
+export const CheckpointHunkRange = z.object({
+  oldStart: z.int().nonnegative(),
+  oldLines: z.int().nonnegative(),
+  newStart: z.int().nonnegative(),
+  newLines: z.int().nonnegative(),
+});
+export type CheckpointHunkRange = z.infer<typeof CheckpointHunkRange>;
+
+/**
+ * Weft: put back the lines of one hunk of what turn `turnId` changed in `path` (workspace-relative, as
+ * the turn's diff names it), in the file as it is now; the rest of the file stays. The hunks are those of
+ * the file before the turn against the file as the turn left it (3 lines of context). Refused with -32010
+ * (`data.conflicts: [path]`), nothing written, when those lines are not as the agent left them (changed
+ * since, or the hunk is undone already).
+ */
+export const CheckpointRevertHunkParams = z.object({
+  threadId: z.string().min(1),
+  turnId: z.string().min(1),
+  path: z.string().min(1),
+  hunk: CheckpointHunkRange,
+});
+export type CheckpointRevertHunkParams = z.infer<typeof CheckpointRevertHunkParams>;
+export const CheckpointRevertHunkResult = z.object({ path: z.string(), hunk: CheckpointHunkRange });
+export type CheckpointRevertHunkResult = z.infer<typeof CheckpointRevertHunkResult>;

@@ -32,6 +32,7 @@ import { emptySettings, setData, setUi } from './store';
 import type { AppStore, SettingKey, Settings, SettingsSection, ToastKind } from './store';
 import { listed, markUnarchived, upsertThread } from './thread-list';
 import { newDraft } from './draft';
+import { turnReview } from './turn-review';
 
 export interface ControllerEnv {
   scheduler: FrameScheduler;
@@ -443,9 +444,11 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
           before: userMessagesWith(get().data.conversations[threadId], text),
         };
         setUi(store, (ui) => ({ steering: [...ui.steering, pending] }));
+        const steerInput = turnReview.withNotes(threadId, input);
         const steered = await attempt('Could not add to the running turn', () =>
-          client.request('turn/steer', { threadId, input, expectedTurnId: running.id }),
+          client.request('turn/steer', { threadId, input: steerInput, expectedTurnId: running.id }),
         );
+        if (steered !== undefined) turnReview.sent(threadId);
         if (steered === undefined) setUi(store, (ui) => ({ steering: ui.steering.filter((m) => m.id !== pending.id) }));
         return steered !== undefined;
       }
@@ -454,10 +457,12 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
       const effort: ReasoningEffort | undefined = o.effort;
       const asked = threadId;
       open.expectTurn(asked);
+      // What the person said reviewing landed hunks goes with this message.
+      const turnInput = turnReview.withNotes(threadId, input);
       const result = await attempt('Could not start the turn', () =>
         client.request('turn/start', {
           threadId,
-          input,
+          input: turnInput,
           model: ui.activeThreadId === null ? undefined : o.model,
           effort,
           approvalPolicy,
@@ -468,6 +473,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
         open.noTurn(asked);
         return false;
       }
+      turnReview.sent(asked);
       // The overrides stick to the thread: shown again while held, it shows them.
       if (changed.length > 0) open.remember(asked, get().ui.settings);
       setUi(store, { changed: [] });

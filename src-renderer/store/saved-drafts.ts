@@ -10,7 +10,8 @@ const REVIEW_PREFIX = 'weft.review.';
 /** Used when localStorage is unavailable (disabled, private mode): drafts then last as long as the page. */
 const memory = new Map<string, string>();
 
-function read(key: string): string | null {
+/** A stored value (localStorage, or this page's memory when it is unavailable). */
+export function read(key: string): string | null {
   try {
     const value = window.localStorage.getItem(key);
     if (value !== null) return value;
@@ -20,7 +21,8 @@ function read(key: string): string | null {
   return memory.get(key) ?? null;
 }
 
-function write(key: string, value: string | null): void {
+/** Stores a value; null removes it. */
+export function write(key: string, value: string | null): void {
   if (value === null) memory.delete(key);
   else memory.set(key, value);
   try {

@@ -31,6 +31,7 @@ import {
 } from './ComposerMenus';
 import { useController, useWeft } from '../store/app-context';
 import { openRestore } from '../store/checkpoint-ui';
+import { useReviewNotes } from '../store/turn-review';
 
 interface Mention {
   name: string;
@@ -159,6 +160,7 @@ function Pickers() {
 export function Composer({ disabled, placeholder }: { disabled: boolean; placeholder: string }) {
   const controller = useController();
   const threadId = useWeft((s) => s.ui.activeThreadId);
+  const reviewNotes = useReviewNotes(threadId);
   const running = useWeft((s) => (threadId === null ? false : runningTurn(s.data.conversations[threadId]) !== null));
   const connection = useWeft((s) => s.ui.connection.phase);
   const cwd = useWeft((s) => s.data.cwd);
@@ -491,6 +493,15 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
         onKeyDown={onKeyDown}
         onPaste={onPaste}
       />
+      {reviewNotes.length > 0 && !shellDraft && (
+        <p className="composer-hint" role="note">
+          <Icon name="diff" size={12} />
+          <span>
+            Your review of {reviewNotes.length === 1 ? '1 hunk' : `${reviewNotes.length} hunks`} goes to the agent with
+            this message.
+          </span>
+        </p>
+      )}
       {shellDraft && (
         <p className="composer-hint" id={shellHintId} role="note">
           <Icon name="terminal" size={12} />

@@ -22,6 +22,7 @@ import { UserInputDialog } from './approvals/UserInputRequest';
 import { Composer } from './Composer';
 import { SetupNotice } from './settings/SetupNotice';
 import { useApp, useController, useWeft } from '../store/app-context';
+import { ReviewModes } from '../components/ReviewModes';
 
 /** Height guesses by row kind, close enough that the scrollbar does not jump much as rows get measured. */
 const NO_ROWS: Row[] = [];
@@ -308,6 +309,7 @@ export function ConversationView() {
             New thread in <strong>{cwd === null ? 'no project' : baseName(cwd)}</strong>. Weft reads your code, runs
             commands in a sandbox and asks before it changes anything you have not allowed.
           </p>
+          <ReviewModes />
         </div>
         <div className="composer-dock">
           <SetupNotice />

@@ -6,6 +6,7 @@ import { Icon } from '../components/Icon';
 import { useModal } from '../components/use-modal';
 import { useApp, useWeft } from '../store/app-context';
 import { SetupNotice } from './settings/SetupNotice';
+import { ReviewModes } from '../components/ReviewModes';
 
 export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
   const { controller, desktop } = useApp();
@@ -159,6 +160,7 @@ export function Welcome() {
         <p className="muted">Open a project folder to start. Threads, approvals and history are kept per project.</p>
         <SetupNotice />
         <ProjectChooser autoFocus />
+        <ReviewModes />
         <button type="button" className="link-button small welcome-settings" onClick={() => controller.openSettings()}>
           <Icon name="settings" size={12} /> Settings
         </button>

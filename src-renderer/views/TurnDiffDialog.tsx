@@ -1,4 +1,5 @@
-// Everything one turn changed, file by file (the turn's aggregated diff).
+// Everything one turn changed, file by file (the turn's aggregated diff), to review after it landed:
+// each hunk kept or undone (with a reason for the model), each file marked viewed (see TurnHunkReview).
 import { useId, useMemo, useRef } from 'react';
 import { BigDiffGate } from '../components/diff/BigDiff';
 import { describeDiffSize, diffSize } from '../components/diff/diff-size';
@@ -7,6 +8,8 @@ import { Icon } from '../components/Icon';
 import { CompactDiff, DiffLayoutToggle } from '../components/items/FileChangeCell';
 import { useModal } from '../components/use-modal';
 import { useController, useWeft } from '../store/app-context';
+import { useTurnReview } from '../store/turn-review';
+import { TurnHunkControls, ViewedToggle } from './TurnHunkReview';
 
 export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId: string }) {
   const controller = useController();
@@ -15,9 +18,15 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
   const titleId = useId();
   const dialog = useRef<HTMLElement>(null);
   const files = useMemo(
-    () => splitDiffByFile(diff ?? '').map((section) => ({ ...section, hunks: parseFileDiff(section.text).hunks })),
+    () =>
+      splitDiffByFile(diff ?? '').map((section) => {
+        const parsed = parseFileDiff(section.text);
+        return { ...section, hunks: parsed.hunks, removed: parsed.newPath === null && parsed.oldPath !== null };
+      }),
     [diff],
   );
+
+  const viewed = useTurnReview(threadId, turnId).viewed;
 
   useModal(dialog, () => controller.closeTurnDiff());
 
@@ -47,6 +56,7 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
           {files.map((file, index) => {
             // Each file is sized by its own hunks; past the size where Monaco struggles it is summarised.
             const size = diffSize(file.hunks, undefined);
+            const folded = viewed.includes(file.path);
             return (
               <section key={`${index}:${file.path}`} className="review-file" aria-label={`Changes to ${file.path}`}>
                 <header className="review-file-head">
@@ -55,8 +65,10 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
                   <span className="file-stats">
                     <span className="added">+{size.added}</span> <span className="removed">−{size.removed}</span>
                   </span>
+                  <span className="spacer" />
+                  <ViewedToggle threadId={threadId} turnId={turnId} path={file.path} />
                 </header>
-                {file.hunks.length > 0 ? (
+                {folded ? null : file.hunks.length > 0 ? (
                   <BigDiffGate size={size} text={file.text} label={`Changes to ${file.path}`}>
                     {() => (
                       <CompactDiff
@@ -64,6 +76,21 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
                         path={file.path}
                         maxHeight={480}
                         label={`Changes to ${file.path}`}
+                        hunkZones={
+                          // A file the turn removed comes back only with the whole turn's undo.
+                          file.removed
+                            ? undefined
+                            : file.hunks.map((hunk, index) => (
+                                <TurnHunkControls
+                                  key={hunk.header}
+                                  threadId={threadId}
+                                  turnId={turnId}
+                                  path={file.path}
+                                  index={index}
+                                  hunk={hunk}
+                                />
+                              ))
+                        }
                       />
                     )}
                   </BigDiffGate>

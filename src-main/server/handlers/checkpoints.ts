@@ -5,6 +5,7 @@
 // waits) and first stops the commands the model left running after its turns: one of them could
 // otherwise change or swap files while they are being put back. The result names what was stopped.
 import { readFile } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
 import {
   CHECKPOINT_CONFLICT_CODE,
   displayPath,
@@ -18,6 +19,7 @@ import { fsPath } from '../../checkpoints/path-key';
 import { isFolder, type CheckpointGap, type RestoreOutcome, type RestorePlanItem } from '../../checkpoints/service';
 import { sameContent } from '../../checkpoints/types';
 import { SessionError, type Session } from '../../core/session';
+import { findRepoRoot } from '../../tools/turn-diff';
 import type { HandlerTable } from '../dispatcher';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
 import type { HandlerContext } from './context';
@@ -26,7 +28,11 @@ import { storeCall, storeCallAsync } from './store-call';
 
 type CheckpointHandlers = Pick<
   HandlerTable,
-  'thread/revert' | 'weft/checkpoints/preview' | 'weft/checkpoints/redo' | 'weft/checkpoints/size'
+  | 'thread/revert'
+  | 'weft/checkpoints/preview'
+  | 'weft/checkpoints/redo'
+  | 'weft/checkpoints/revertHunk'
+  | 'weft/checkpoints/size'
 >;
 
 /** Preview texts larger than this are not sent (the dialog says so). */
@@ -135,7 +141,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
   const turnsToBringBack = async (threadId: string): Promise<string[]> => {
     const last = [...(await service().records.read(threadId))]
       .reverse()
-      .find((record) => record.source === 'restore' || record.source === 'tool');
+      .find((record) => record.source === 'restore' || record.source === 'tool' || record.source === 'hunk');
     const rollback = storeCall(() => store.lastRollback(threadId));
     if (last?.source !== 'restore' || rollback === null || rollback.restoreRecord !== last.id) return [];
     if (rollback.turnIds === null)
@@ -273,6 +279,33 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
           params: { threadId: params.threadId, turnIds: result.weftTurnIds },
         });
       return result;
+    },
+
+    'weft/checkpoints/revertHunk': async (params, client) => {
+      manager.seen(client);
+      const entry = manager.get(params.threadId);
+      if (entry?.session.activeTurnId)
+        throw invalidRequest('a turn is running in this thread; wait for it or interrupt it before undoing a hunk');
+      const read = storeCall(() => store.read(params.threadId, { includeTurns: true, turnsLimit: MAX_TURNS }));
+      if (!read.thread.turns.some((turn) => turn.id === params.turnId))
+        throw invalidParams(`params.turnId: thread ${params.threadId} has no turn ${params.turnId}`);
+      const cwd = entry?.thread.cwd ?? read.thread.cwd;
+      // Between the thread's turns; the commands the agent left running go on (one hunk is one file,
+      // written atomically, and a command that changes it meanwhile makes it a conflict, not a loss).
+      const undo = async (): Promise<void> => {
+        const { threadId, turnId, path, hunk } = params;
+        // The turn's diff names paths from the repository root above the workspace.
+        const repoPrefix = relative(await findRepoRoot(cwd), cwd)
+          .split(sep)
+          .join('/');
+        await service().revertHunk({ threadId, turnId, root: cwd, path, hunk, repoPrefix });
+      };
+      try {
+        await (entry === undefined ? undo() : entry.session.exclusive('undoing a hunk of its changes', undo));
+      } catch (error) {
+        throw checkpointRpcError(error);
+      }
+      return { path: params.path, hunk: params.hunk };
     },
 
     'weft/checkpoints/size': async () => ({ bytes: (await environment.checkpoints?.service.sizeOnDisk()) ?? 0 }),

@@ -299,3 +299,26 @@ export function lastChangeLine(hunk: Hunk): number {
   }
   return last;
 }
+
+/**
+ * For each hunk, the line of `compactSides(hunks).modified` right after which its last change sits
+ * (0 = before the first line): where its controls go in a compact diff.
+ */
+export function compactChangeEnds(hunks: readonly Hunk[]): number[] {
+  const ends: number[] = [];
+  let offset = 0;
+  for (const hunk of hunks) {
+    let shown = 0;
+    let last = 0;
+    for (const entry of hunk.lines) {
+      if (entry.kind === '+') {
+        shown += 1;
+        last = shown;
+      } else if (entry.kind === ' ') shown += 1;
+      else last = Math.max(last, shown);
+    }
+    ends.push(offset + last);
+    offset += shown;
+  }
+  return ends;
+}

@@ -1,13 +1,13 @@
 // A patch the agent made (or proposes): one row per file with its +/− counts, and a Monaco diff of the
 // hunks when the row is open.
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
 import { assertNever } from '../../../src-preload/protocol';
 import { BigDiffGate } from '../diff/BigDiff';
 import { diffSize } from '../diff/diff-size';
 import { DiffView } from '../diff/DiffView';
 import type { DiffZone } from '../diff/MonacoDiff';
-import { compactSides, hunkStats, keptHunks, parseFileDiff } from '../diff/unified-diff';
+import { compactChangeEnds, compactSides, hunkStats, keptHunks, parseFileDiff } from '../diff/unified-diff';
 import type { Hunk } from '../diff/unified-diff';
 import { duration, relativePath } from '../format';
 import { Icon, Spinner } from '../Icon';
@@ -82,11 +82,14 @@ export function CompactDiff({
   path,
   label,
   maxHeight,
+  hunkZones,
 }: {
   hunks: readonly Hunk[];
   path: string;
   label: string;
   maxHeight: number;
+  /** Content under each hunk's last change (index = the hunk's), e.g. its review controls. */
+  hunkZones?: readonly ReactNode[];
 }) {
   const [layout] = useDiffLayout();
   const sides = useMemo(() => compactSides(hunks), [hunks]);
@@ -108,6 +111,18 @@ export function CompactDiff({
       })),
     [sides],
   );
+  const ends = useMemo(() => compactChangeEnds(hunks), [hunks]);
+  const allZones = useMemo<DiffZone[]>(
+    () => [
+      ...zones,
+      ...(hunkZones ?? []).map((content, index) => ({
+        key: `hunk-${index}`,
+        afterLine: ends[index] ?? 0,
+        content,
+      })),
+    ],
+    [zones, hunkZones, ends],
+  );
   return (
     <DiffView
       original={sides.original}
@@ -117,7 +132,7 @@ export function CompactDiff({
       hideUnchanged={false}
       maxHeight={maxHeight}
       label={label}
-      zones={zones}
+      zones={allZones}
       lineNumbers={numbers}
     />
   );

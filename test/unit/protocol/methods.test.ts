@@ -56,6 +56,7 @@ const clientRequestMethods = [
   'weft/rules/revoke',
   'weft/checkpoints/preview',
   'weft/checkpoints/redo',
+  'weft/checkpoints/revertHunk',
   'weft/checkpoints/size',
   'weft/forks/list',
   'weft/forks/compare',
