@@ -5,6 +5,7 @@
  * over the limit, a message nested too deep), else `id: null`.
  */
 import { RequestIdScanner } from './request-id-scanner';
+import { QUOTE, BACKSLASH, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY } from './json-bytes';
 
 /** Largest message accepted on any transport: a line on stdio, a text frame on WebSocket. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -91,13 +92,6 @@ export function parseFrame(text: string): unknown {
     return parseError(error instanceof Error ? error.message : String(error));
   }
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
 
 /**
  * Whether JSON text opens more than `limit` objects and arrays inside one another (strings skipped).

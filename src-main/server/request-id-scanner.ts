@@ -6,18 +6,10 @@
  * The id is what `JSON.parse` would give: the last top-level `"id"` key wins. A key written with escapes
  * (`"\u0069d"`) is not recognised, and an id that is not a string or an integer counts as unknown.
  */
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes';
 
 /** Longest id value kept, in bytes. Ids are short counters or uuids; a longer one counts as unknown. */
 const MAX_ID_BYTES = 1024;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 

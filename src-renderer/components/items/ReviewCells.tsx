@@ -13,6 +13,16 @@ export function EnteredReviewCell({ item }: { item: EnteredReviewModeItem }) {
   );
 }
 
+/** "3 findings · patch is incorrect": a review's count of findings and its verdict. */
+export function ReviewTally({ review }: { review: { findings: readonly unknown[]; overallCorrectness: string } }) {
+  return (
+    <span className="muted">
+      {review.findings.length} {review.findings.length === 1 ? 'finding' : 'findings'}
+      {review.overallCorrectness !== '' ? ` · ${review.overallCorrectness}` : ''}
+    </span>
+  );
+}
+
 export function FindingRow({
   finding,
   threadId,
@@ -66,12 +76,7 @@ export function ReviewFindingsCell({ item, threadId }: { item: ExitedReviewModeI
       <header className="review-result-head">
         <Icon name="list" size={14} />
         <strong>Review</strong>
-        {review !== undefined && (
-          <span className="muted">
-            {review.findings.length} {review.findings.length === 1 ? 'finding' : 'findings'}
-            {review.overallCorrectness !== '' ? ` · ${review.overallCorrectness}` : ''}
-          </span>
-        )}
+        {review !== undefined && <ReviewTally review={review} />}
       </header>
       {review === undefined ? (
         <pre className="review-raw">{item.review}</pre>

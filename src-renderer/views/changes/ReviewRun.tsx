@@ -1,7 +1,7 @@
 // The newest review of the open thread, for the Changes panel's Review tab: while its turn runs, that it
 // is running; once it ended, the verdict, the explanation and the findings, or why it stopped.
 import type { ExitedReviewModeItem, TurnStatus } from '../../../src-preload/protocol';
-import { FindingRow } from '../../components/items/ReviewCells';
+import { FindingRow, ReviewTally } from '../../components/items/ReviewCells';
 import { Spinner } from '../../components/Icon';
 import type { Conversation } from '../../store/state';
 
@@ -65,12 +65,7 @@ export function ReviewRun({ run, threadId }: { run: ReviewRunView; threadId: str
     <section className="changes-review-result review-result" aria-label="Review result">
       <header className="review-result-head">
         <strong>Review of {what}</strong>
-        {review !== undefined && (
-          <span className="muted">
-            {review.findings.length} {review.findings.length === 1 ? 'finding' : 'findings'}
-            {review.overallCorrectness !== '' ? ` · ${review.overallCorrectness}` : ''}
-          </span>
-        )}
+        {review !== undefined && <ReviewTally review={review} />}
       </header>
       {review === undefined ? (
         <pre className="review-raw">{result.review}</pre>
