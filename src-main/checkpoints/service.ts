@@ -11,7 +11,7 @@ import { ForkRecords } from './fork-records';
 import { BlobStore } from './blob-store';
 import { CheckpointConflictError, CheckpointError } from './errors';
 import { RecordLog, recordHashes } from './records';
-import { shown } from './path-key';
+import { fsPath, shown } from './path-key';
 import {
   applyRestore,
   recoverRestores,
@@ -55,6 +55,20 @@ export type {
 export function isFolder(item: Pick<RestorePlanItem, 'expected' | 'current' | 'target'>): boolean {
   if (item.target !== null) return item.target.kind === 'dir';
   return item.current?.kind === 'dir' || item.expected?.kind === 'dir';
+}
+
+/**
+ * Names, per command, the restored paths that were changed while a command of an earlier turn (not
+ * undone) was running in the background: their changes may have been that command's.
+ */
+export function backgroundNotes(items: readonly RestorePlanItem[]): string[] {
+  const byCommand = new Map<string, string[]>();
+  for (const item of items)
+    for (const command of item.background ?? []) byCommand.set(command, [...(byCommand.get(command) ?? []), item.path]);
+  return [...byCommand].map(([command, paths]) => {
+    const count = paths.length === 1 ? '1 file was' : `${paths.length} files were`;
+    return `${count} changed while a background command of an earlier turn was running (${command}); ${paths.length === 1 ? 'it was' : 'they were'} restored too: ${paths.map(shown).join(', ')}`;
+  });
 }
 
 export class CheckpointService {
@@ -122,14 +136,33 @@ export class CheckpointService {
 
   /**
    * Takes stock before a call that may change files: the current content of every file is in the
-   * store afterwards (the first call walks the workspace). Changes found here were made by someone
-   * else and belong to no turn. The workspace's tracker stays open until the matching `afterToolCall`.
+   * store afterwards (the first call walks the workspace). Changes found here were made between calls:
+   * they are recorded as the turn `owner`'s (the turn whose command was left running in the background
+   * meanwhile), or, without an owner, were made by someone else and belong to no turn. The workspace's
+   * tracker stays open until the matching `afterToolCall`.
    */
-  async beforeChange(root: string): Promise<void> {
+  async beforeChange(root: string, owner?: { threadId: string; turnId: string }): Promise<CheckpointRecord | null> {
     this.trackers.begin(root);
     const tracker = await this.tracker(root);
-    await tracker.sync(null);
+    const scan = await tracker.sync(owner?.turnId ?? null);
     tracker.persistSoon();
+    if (owner === undefined || (scan.changes.length === 0 && scan.notes.length === 0)) return null;
+    return this.append(owner.threadId, owner.turnId, null, 'tool', root, scan.changes, scan.notes);
+  }
+
+  /**
+   * Records what changes were made since the last look as the turn `owner`'s (a command of it kept
+   * running after its call): outside any tool call, e.g. before a restore looks at the workspace.
+   */
+  async recordBetweenCalls(
+    root: string,
+    owner: { threadId: string; turnId: string },
+  ): Promise<CheckpointRecord | null> {
+    const tracker = await this.tracker(root);
+    const scan = await tracker.sync(owner.turnId);
+    if (scan.changes.length === 0 && scan.notes.length === 0) return null;
+    tracker.persistSoon();
+    return this.append(owner.threadId, owner.turnId, null, 'tool', root, scan.changes, scan.notes);
   }
 
   /** Records what a tool call changed. Null when it changed nothing. */
@@ -138,11 +171,13 @@ export class CheckpointService {
     turnId: string;
     callId: string | null;
     root: string;
+    background?: readonly { turnId: string; command: string }[];
   }): Promise<CheckpointRecord | null> {
     try {
       const tracker = await this.tracker(input.root);
       const scan = await tracker.sync(input.turnId);
       if (scan.changes.length === 0 && scan.notes.length === 0) return null;
+      const background = input.background ?? [];
       const record = await this.append(
         input.threadId,
         input.turnId,
@@ -151,12 +186,24 @@ export class CheckpointService {
         input.root,
         scan.changes,
         scan.notes,
+        undefined,
+        background.length > 0 && scan.changes.length > 0 ? [...background] : undefined,
       );
       tracker.persistSoon();
       return record;
     } finally {
       this.trackers.end(input.root);
     }
+  }
+
+  /** Stored content by hash. */
+  content(hash: string): Promise<Buffer> {
+    return this.blobs.read(hash);
+  }
+
+  /** The file system path of a workspace key (names that are not UTF-8 as bytes). */
+  absolutePath(root: string, key: string): string | Buffer {
+    return fsPath(root, key);
   }
 
   /**
@@ -361,12 +408,13 @@ export class CheckpointService {
         ? await this.append(request.threadId, null, null, 'restore', request.root, changes, notes)
         : null;
     tracker.persistSoon();
+    const restoredFiles = restored.filter((path) => !folders.has(path));
     return {
-      restored: restored.filter((path) => !folders.has(path)),
+      restored: restoredFiles,
       notRestored,
       overwritten: conflicts.filter((path) => done.has(path)),
       kept: [],
-      notes: [],
+      notes: backgroundNotes(restoredFiles.flatMap((path) => planned.get(path) ?? [])),
       record,
       pending: applied.pending,
     };
@@ -381,6 +429,7 @@ export class CheckpointService {
     changes: Change[],
     notes: string[],
     failure?: string,
+    background?: CheckpointRecord['background'],
   ): Promise<CheckpointRecord> {
     const record: CheckpointRecord = {
       v: 1,
@@ -394,6 +443,7 @@ export class CheckpointService {
       changes,
       notes,
       ...(failure === undefined ? {} : { failure }),
+      ...(background === undefined ? {} : { background }),
     };
     await this.records.append(record);
     return record;
