@@ -9,17 +9,11 @@ import { join } from 'node:path';
 import { DiscardStore } from './discards';
 import { ForkRecords } from './fork-records';
 import { BlobStore } from './blob-store';
-import { CheckpointConflictError, CheckpointError } from './errors';
+import { CheckpointError } from './errors';
 import { RecordLog, recordHashes } from './records';
-import { fsPath, shown } from './path-key';
-import {
-  applyRestore,
-  recoverRestores,
-  type DesiredState,
-  type NotRestored,
-  type PendingRevert,
-} from './restore-apply';
-import { byPath, changeSpans, planItem, planUndo } from './restore-plan';
+import { fsPath } from './path-key';
+import { recoverRestores, type PendingRevert } from './restore-apply';
+import { changeSpans, planItem, planUndo } from './restore-plan';
 import { removeJournal } from './restore-journal';
 import { WorkspaceTracker } from './tracker';
 import { TrackerPool } from './tracker-pool';
@@ -33,7 +27,6 @@ import type {
 import {
   DEFAULT_LIMITS,
   DEFAULT_RETENTION,
-  sameContent,
   type Change,
   type CheckpointLimits,
   type CheckpointRecord,
@@ -51,25 +44,8 @@ export type {
   RestoreRequest,
 } from './service-types';
 
-/** A plan item about a folder: it goes back to a folder, or a folder goes away (not a file or link). */
-export function isFolder(item: Pick<RestorePlanItem, 'expected' | 'current' | 'target'>): boolean {
-  if (item.target !== null) return item.target.kind === 'dir';
-  return item.current?.kind === 'dir' || item.expected?.kind === 'dir';
-}
-
-/**
- * Names, per command, the restored paths that were changed while a command of an earlier turn (not
- * undone) was running in the background: their changes may have been that command's.
- */
-export function backgroundNotes(items: readonly RestorePlanItem[]): string[] {
-  const byCommand = new Map<string, string[]>();
-  for (const item of items)
-    for (const command of item.background ?? []) byCommand.set(command, [...(byCommand.get(command) ?? []), item.path]);
-  return [...byCommand].map(([command, paths]) => {
-    const count = paths.length === 1 ? '1 file was' : `${paths.length} files were`;
-    return `${count} changed while a background command of an earlier turn was running (${command}); ${paths.length === 1 ? 'it was' : 'they were'} restored too: ${paths.map(shown).join(', ')}`;
-  });
-}
+export { isFolder } from './restore-run';
+import { executeRestore } from './restore-run';
 
 export class CheckpointService {
   readonly dir: string;
@@ -352,72 +328,20 @@ export class CheckpointService {
     return planUndo(spans, (path) => tracker.entry(path));
   }
 
-  private async execute(
+  private execute(
     request: RestoreRequest,
     plan: RestorePlanItem[],
     tracker: WorkspaceTracker,
   ): Promise<RestoreOutcome> {
-    const lost: NotRestored[] = plan.flatMap((item) =>
-      item.unrestorable !== undefined ? [{ path: item.path, reason: item.unrestorable }] : [],
-    );
-    const active = plan.filter((item) => item.unrestorable === undefined && !sameContent(item.current, item.target));
-    const conflicts = active.filter((item) => item.conflict).map((item) => item.path);
-    if (conflicts.length > 0 && request.force !== true) throw new CheckpointConflictError(conflicts);
-    if (conflicts.length > 0) {
-      // The user's versions go into the store first, so the forced restore can itself be undone.
-      const saved: Change[] = active
-        .filter((item) => item.conflict)
-        .map((item) => ({ path: item.path, before: item.expected, after: item.current }));
-      await this.append(request.threadId, null, null, 'force-save', request.root, saved, []);
-    }
-    if (active.length === 0)
-      return { restored: [], notRestored: lost, overwritten: [], kept: [], notes: [], record: null, pending: null };
-    const desired: DesiredState[] = active.map((item) => ({
-      path: item.path,
-      state: item.target,
-      current: item.current,
-    }));
-    const applied = await applyRestore({
-      root: request.root,
-      journalDir: this.journalDir,
+    return executeRestore({
+      request,
+      plan,
+      tracker,
       blobs: this.blobs,
-      desired,
-      hooks: request.hooks,
-      thread: request.thread ?? null,
+      journalDir: this.journalDir,
+      append: (source, changes, notes) =>
+        this.append(request.threadId, null, null, source, request.root, changes, notes),
     });
-    // The index follows the workspace; what the restore did is what applyRestore found through the
-    // folders it wrote into. A look by path cannot tell that: while a process moves folders it reads
-    // whatever the names lead to at that moment (outside the workspace, through a swapped-in symlink).
-    await tracker.syncUnlocked(null);
-    const planned = new Map(active.map((item) => [item.path, item]));
-    const restored = applied.restored;
-    const notRestored = [...lost, ...applied.notRestored].sort((a, b) => byPath(a.path, b.path));
-    const done = new Set(restored);
-    // Folders come and go with their files; what a restore says it restored is files and links, as the
-    // preview lists them.
-    const folders = new Set(active.filter((item) => isFolder(item)).map((item) => item.path));
-    const notes = notRestored.map((item) => `${shown(item.path)}: not restored: ${item.reason}`);
-    // The record (what Redo takes back) holds the restore's own changes only: what another process
-    // changed meanwhile (a folder it moved, files it wrote) is not the restore's to take back.
-    const changes: Change[] = restored.flatMap((path) => {
-      const item = planned.get(path);
-      return item === undefined ? [] : [{ path, before: item.current, after: item.target }];
-    });
-    const record =
-      changes.length > 0
-        ? await this.append(request.threadId, null, null, 'restore', request.root, changes, notes)
-        : null;
-    tracker.persistSoon();
-    const restoredFiles = restored.filter((path) => !folders.has(path));
-    return {
-      restored: restoredFiles,
-      notRestored,
-      overwritten: conflicts.filter((path) => done.has(path)),
-      kept: [],
-      notes: backgroundNotes(restoredFiles.flatMap((path) => planned.get(path) ?? [])),
-      record,
-      pending: applied.pending,
-    };
   }
 
   private async append(
