@@ -8,6 +8,9 @@ import { hasMarker } from '../util/markers';
 import { Slicer, type Pacer } from '../util/slicer';
 import type { CheckpointedChange, FileCheckpoints } from './file-checkpoints';
 
+/** What the diff reads from checkpoints: stored contents and where a workspace key is. */
+type CheckpointContent = Pick<FileCheckpoints, 'content' | 'absolutePath'>;
+
 interface Tracked {
   /** Path before the turn touched it; null when the file did not exist. */
   originalPath: string | null;
@@ -79,30 +82,25 @@ export class TurnDiffTracker {
    * are not files of the diff; a path whose earlier or later content was too large to be checkpointed is
    * named without content.
    */
-  async addRecorded(changes: readonly CheckpointedChange[], root: string, checkpoints: FileCheckpoints): Promise<void> {
+  async addRecorded(
+    changes: readonly CheckpointedChange[],
+    root: string,
+    checkpoints: CheckpointContent,
+  ): Promise<void> {
+    const known = new Set(this.files.map((f) => f.currentPath));
+    const added: { path: string; change: CheckpointedChange }[] = [];
     for (const change of changes) {
-      const { before, after } = change;
-      if (before?.kind !== 'file' && after?.kind !== 'file') continue;
+      if (change.before?.kind !== 'file' && change.after?.kind !== 'file') continue;
       const path = checkpoints.absolutePath(root, change.path);
-      if (typeof path !== 'string' || this.files.some((f) => f.currentPath === path)) continue;
-      const tooLarge =
-        (before?.kind === 'file' && before.hash === null) || (after?.kind === 'file' && after.hash === null);
-      const file = before?.kind === 'file' ? before : null;
-      let baseline: Buffer | null = null;
-      if (file !== null && file.hash !== null) {
-        try {
-          baseline = await checkpoints.content(file.hash);
-        } catch {
-          baseline = null; // collected meanwhile: shown like a file too large to keep
-        }
-      }
-      this.files.push({
-        originalPath: file === null ? null : path,
-        currentPath: path,
-        baseline,
-        baselineMode: file !== null && file.mode & 0o111 ? '100755' : '100644',
-        ...(tooLarge || (file !== null && baseline === null) ? { tooLarge: true as const } : {}),
-      });
+      if (typeof path !== 'string' || known.has(path)) continue;
+      known.add(path);
+      added.push({ path, change });
+    }
+    // Earlier contents are read from the store a batch at a time, side by side.
+    for (let at = 0; at < added.length; at += READ_BATCH) {
+      const batch = added.slice(at, at + READ_BATCH);
+      const tracked = await Promise.all(batch.map(({ path, change }) => trackedFrom(path, change, checkpoints)));
+      this.files.push(...tracked);
     }
   }
 
@@ -164,6 +162,30 @@ export class TurnDiffTracker {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** Earlier contents read from the checkpoint store at once. */
+const READ_BATCH = 16;
+
+/** A file a command changed, with its checkpointed earlier content as the baseline. */
+async function trackedFrom(path: string, change: CheckpointedChange, checkpoints: CheckpointContent): Promise<Tracked> {
+  const { before, after } = change;
+  const file = before?.kind === 'file' ? before : null;
+  let baseline: Buffer | null = null;
+  if (file !== null && file.hash !== null) {
+    try {
+      baseline = await checkpoints.content(file.hash);
+    } catch {
+      baseline = null; // collected meanwhile: shown like a file too large to keep
+    }
+  }
+  const tooLarge = (file !== null && baseline === null) || (after?.kind === 'file' && after.hash === null);
+  return {
+    originalPath: file === null ? null : path,
+    currentPath: path,
+    baseline,
+    baselineMode: file !== null && file.mode & 0o111 ? '100755' : '100644',
+    ...(tooLarge ? { tooLarge: true as const } : {}),
+  };
+}
 
 async function readOrNull(path: string): Promise<Buffer | null> {
   try {
