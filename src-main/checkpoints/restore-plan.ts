@@ -9,6 +9,11 @@ import { sameContent, type CheckpointRecord, type Entry } from './types';
 export interface ChangeSpan {
   first: Entry | null;
   last: Entry | null;
+  /**
+   * Commands of turns not among those looked at that were running in the background while the path was
+   * changed: the change may be theirs.
+   */
+  background?: Set<string>;
 }
 
 /** The current entry of a path (null: absent). */
@@ -33,10 +38,12 @@ export function changeSpans(records: readonly CheckpointRecord[], turnIds: reado
       continue;
     }
     if (record.source !== 'tool') continue;
+    const others = (record.background ?? []).filter((command) => !wanted.has(command.turnId));
     for (const change of record.changes) {
-      const span = spans.get(change.path);
-      if (span === undefined) spans.set(change.path, { first: change.before, last: change.after });
+      let span = spans.get(change.path);
+      if (span === undefined) spans.set(change.path, (span = { first: change.before, last: change.after }));
       else span.last = change.after;
+      for (const other of others) (span.background ??= new Set()).add(other.command);
     }
   }
   return spans;
@@ -47,7 +54,9 @@ export function planUndo(spans: ReadonlyMap<string, ChangeSpan>, entryOf: EntryO
   const items: RestorePlanItem[] = [];
   for (const [path, span] of spans) {
     if (sameContent(span.first, span.last)) continue;
-    items.push(planItem(entryOf, path, span.last, span.first));
+    const item = planItem(entryOf, path, span.last, span.first);
+    if (span.background !== undefined) item.background = [...span.background];
+    items.push(item);
   }
   return items.sort((a, b) => byPath(a.path, b.path));
 }

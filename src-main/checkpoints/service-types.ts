@@ -41,6 +41,11 @@ export interface RestorePlanItem {
   conflict: boolean;
   /** Why the path cannot be restored (e.g. its earlier version was not checkpointed: too large). */
   unrestorable?: string;
+  /**
+   * Commands of earlier turns (not undone) that were running in the background when the path was changed:
+   * the change may be theirs, and an undo says so by name.
+   */
+  background?: string[];
 }
 
 export interface RestoreOutcome {

@@ -9,18 +9,12 @@ import { join } from 'node:path';
 import { DiscardStore } from './discards';
 import { ForkRecords } from './fork-records';
 import { BlobStore } from './blob-store';
-import { CheckpointConflictError, CheckpointError } from './errors';
+import { CheckpointError } from './errors';
 import { revertHunkUnlocked, type HunkRevertRequest } from './hunk-revert';
 import { RecordLog, recordHashes } from './records';
-import { shown } from './path-key';
-import {
-  applyRestore,
-  recoverRestores,
-  type DesiredState,
-  type NotRestored,
-  type PendingRevert,
-} from './restore-apply';
-import { byPath, changeSpans, planItem, planUndo } from './restore-plan';
+import { fsPath } from './path-key';
+import { recoverRestores, type PendingRevert } from './restore-apply';
+import { changeSpans, planItem, planUndo } from './restore-plan';
 import { removeJournal } from './restore-journal';
 import { WorkspaceTracker } from './tracker';
 import { TrackerPool } from './tracker-pool';
@@ -34,7 +28,6 @@ import type {
 import {
   DEFAULT_LIMITS,
   DEFAULT_RETENTION,
-  sameContent,
   type Change,
   type CheckpointLimits,
   type CheckpointRecord,
@@ -52,11 +45,8 @@ export type {
   RestoreRequest,
 } from './service-types';
 
-/** A plan item about a folder: it goes back to a folder, or a folder goes away (not a file or link). */
-export function isFolder(item: Pick<RestorePlanItem, 'expected' | 'current' | 'target'>): boolean {
-  if (item.target !== null) return item.target.kind === 'dir';
-  return item.current?.kind === 'dir' || item.expected?.kind === 'dir';
-}
+export { isFolder } from './restore-run';
+import { executeRestore } from './restore-run';
 
 export class CheckpointService {
   readonly dir: string;
@@ -123,14 +113,33 @@ export class CheckpointService {
 
   /**
    * Takes stock before a call that may change files: the current content of every file is in the
-   * store afterwards (the first call walks the workspace). Changes found here were made by someone
-   * else and belong to no turn. The workspace's tracker stays open until the matching `afterToolCall`.
+   * store afterwards (the first call walks the workspace). Changes found here were made between calls:
+   * they are recorded as the turn `owner`'s (the turn whose command was left running in the background
+   * meanwhile), or, without an owner, were made by someone else and belong to no turn. The workspace's
+   * tracker stays open until the matching `afterToolCall`.
    */
-  async beforeChange(root: string): Promise<void> {
+  async beforeChange(root: string, owner?: { threadId: string; turnId: string }): Promise<CheckpointRecord | null> {
     this.trackers.begin(root);
     const tracker = await this.tracker(root);
-    await tracker.sync(null);
+    const scan = await tracker.sync(owner?.turnId ?? null);
     tracker.persistSoon();
+    if (owner === undefined || (scan.changes.length === 0 && scan.notes.length === 0)) return null;
+    return this.append(owner.threadId, owner.turnId, null, 'tool', root, scan.changes, scan.notes);
+  }
+
+  /**
+   * Records what changes were made since the last look as the turn `owner`'s (a command of it kept
+   * running after its call): outside any tool call, e.g. before a restore looks at the workspace.
+   */
+  async recordBetweenCalls(
+    root: string,
+    owner: { threadId: string; turnId: string },
+  ): Promise<CheckpointRecord | null> {
+    const tracker = await this.tracker(root);
+    const scan = await tracker.sync(owner.turnId);
+    if (scan.changes.length === 0 && scan.notes.length === 0) return null;
+    tracker.persistSoon();
+    return this.append(owner.threadId, owner.turnId, null, 'tool', root, scan.changes, scan.notes);
   }
 
   /** Records what a tool call changed. Null when it changed nothing. */
@@ -139,11 +148,13 @@ export class CheckpointService {
     turnId: string;
     callId: string | null;
     root: string;
+    background?: readonly { turnId: string; command: string }[];
   }): Promise<CheckpointRecord | null> {
     try {
       const tracker = await this.tracker(input.root);
       const scan = await tracker.sync(input.turnId);
       if (scan.changes.length === 0 && scan.notes.length === 0) return null;
+      const background = input.background ?? [];
       const record = await this.append(
         input.threadId,
         input.turnId,
@@ -152,12 +163,24 @@ export class CheckpointService {
         input.root,
         scan.changes,
         scan.notes,
+        undefined,
+        background.length > 0 && scan.changes.length > 0 ? [...background] : undefined,
       );
       tracker.persistSoon();
       return record;
     } finally {
       this.trackers.end(input.root);
     }
+  }
+
+  /** Stored content by hash. */
+  content(hash: string): Promise<Buffer> {
+    return this.blobs.read(hash);
+  }
+
+  /** The file system path of a workspace key (names that are not UTF-8 as bytes). */
+  absolutePath(root: string, key: string): string | Buffer {
+    return fsPath(root, key);
   }
 
   /**
@@ -329,71 +352,20 @@ export class CheckpointService {
     return planUndo(spans, (path) => tracker.entry(path));
   }
 
-  private async execute(
+  private execute(
     request: RestoreRequest,
     plan: RestorePlanItem[],
     tracker: WorkspaceTracker,
   ): Promise<RestoreOutcome> {
-    const lost: NotRestored[] = plan.flatMap((item) =>
-      item.unrestorable !== undefined ? [{ path: item.path, reason: item.unrestorable }] : [],
-    );
-    const active = plan.filter((item) => item.unrestorable === undefined && !sameContent(item.current, item.target));
-    const conflicts = active.filter((item) => item.conflict).map((item) => item.path);
-    if (conflicts.length > 0 && request.force !== true) throw new CheckpointConflictError(conflicts);
-    if (conflicts.length > 0) {
-      // The user's versions go into the store first, so the forced restore can itself be undone.
-      const saved: Change[] = active
-        .filter((item) => item.conflict)
-        .map((item) => ({ path: item.path, before: item.expected, after: item.current }));
-      await this.append(request.threadId, null, null, 'force-save', request.root, saved, []);
-    }
-    if (active.length === 0)
-      return { restored: [], notRestored: lost, overwritten: [], kept: [], notes: [], record: null, pending: null };
-    const desired: DesiredState[] = active.map((item) => ({
-      path: item.path,
-      state: item.target,
-      current: item.current,
-    }));
-    const applied = await applyRestore({
-      root: request.root,
-      journalDir: this.journalDir,
+    return executeRestore({
+      request,
+      plan,
+      tracker,
       blobs: this.blobs,
-      desired,
-      hooks: request.hooks,
-      thread: request.thread ?? null,
+      journalDir: this.journalDir,
+      append: (source, changes, notes) =>
+        this.append(request.threadId, null, null, source, request.root, changes, notes),
     });
-    // The index follows the workspace; what the restore did is what applyRestore found through the
-    // folders it wrote into. A look by path cannot tell that: while a process moves folders it reads
-    // whatever the names lead to at that moment (outside the workspace, through a swapped-in symlink).
-    await tracker.syncUnlocked(null);
-    const planned = new Map(active.map((item) => [item.path, item]));
-    const restored = applied.restored;
-    const notRestored = [...lost, ...applied.notRestored].sort((a, b) => byPath(a.path, b.path));
-    const done = new Set(restored);
-    // Folders come and go with their files; what a restore says it restored is files and links, as the
-    // preview lists them.
-    const folders = new Set(active.filter((item) => isFolder(item)).map((item) => item.path));
-    const notes = notRestored.map((item) => `${shown(item.path)}: not restored: ${item.reason}`);
-    // The record (what Redo takes back) holds the restore's own changes only: what another process
-    // changed meanwhile (a folder it moved, files it wrote) is not the restore's to take back.
-    const changes: Change[] = restored.flatMap((path) => {
-      const item = planned.get(path);
-      return item === undefined ? [] : [{ path, before: item.current, after: item.target }];
-    });
-    const record =
-      changes.length > 0
-        ? await this.append(request.threadId, null, null, 'restore', request.root, changes, notes)
-        : null;
-    tracker.persistSoon();
-    return {
-      restored: restored.filter((path) => !folders.has(path)),
-      notRestored,
-      overwritten: conflicts.filter((path) => done.has(path)),
-      kept: [],
-      notes: [],
-      record,
-      pending: applied.pending,
-    };
   }
 
   private async append(
@@ -405,6 +377,7 @@ export class CheckpointService {
     changes: Change[],
     notes: string[],
     failure?: string,
+    background?: CheckpointRecord['background'],
   ): Promise<CheckpointRecord> {
     const record: CheckpointRecord = {
       v: 1,
@@ -418,6 +391,7 @@ export class CheckpointService {
       changes,
       notes,
       ...(failure === undefined ? {} : { failure }),
+      ...(background === undefined ? {} : { background }),
     };
     await this.records.append(record);
     return record;

@@ -61,6 +61,12 @@ export const CheckpointRecordSchema = z.object({
    * restorable, and undoing it says so first. Such a record has no changes.
    */
   failure: z.string().optional(),
+  /**
+   * Commands of other turns that were running in the background while these changes were made: any of
+   * them may be theirs (a look cannot tell who wrote a file). An undo that takes these changes back
+   * without those turns names the paths.
+   */
+  background: z.array(z.object({ turnId: z.string(), command: z.string() })).optional(),
 });
 export type CheckpointRecord = z.infer<typeof CheckpointRecordSchema>;
 

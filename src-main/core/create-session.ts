@@ -150,6 +150,7 @@ export function createSession(input: CreateSessionInput): Session {
       : undefined,
     recorder: input.recorder,
     checkpoints: input.checkpoints,
+    background: exec,
     initial: input.initial,
     onInterrupt: async () => {
       await exec.closeAll('the turn was interrupted');

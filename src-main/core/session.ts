@@ -10,6 +10,7 @@ import type {
   UserInput,
 } from '../../src-preload/protocol';
 import type { CoreNotification, ServerRequestSender } from '../tools/types';
+import { recordBackgroundChanges } from '../tools/background-changes';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
@@ -277,6 +278,17 @@ export class Session implements TurnHost {
   /** Stops the commands the model left running after its turns; returns what was stopped. */
   async stopBackgroundCommands(reason: string): Promise<StoppedCommand[]> {
     return (await this.options.stopBackgroundCommands?.(reason)) ?? [];
+  }
+
+  /**
+   * Records what the commands the model left running changed since the last look, as the turns that
+   * started them (before a restore looks at the workspace `root`). Nothing without checkpoints or such
+   * commands.
+   */
+  async recordBackgroundChanges(root: string): Promise<void> {
+    const { checkpoints, background, threadId } = this.options;
+    if (checkpoints === undefined || background === undefined) return;
+    await recordBackgroundChanges(checkpoints, background, threadId, root);
   }
 
   /** Resolves when no turn is running. */

@@ -90,7 +90,11 @@ export class TurnRunner {
     this.startedAtMs = Date.now();
     this.inputRecorded = new Promise((resolve) => (this.markInputRecorded = resolve));
     this.turnDiff = new TurnDiffTracker(findRepoRoot(settings.cwd));
-    this.orchestrator = new ToolOrchestrator(host.options.safety, host.options.checkpoints ?? null);
+    this.orchestrator = new ToolOrchestrator(
+      host.options.safety,
+      host.options.checkpoints ?? null,
+      host.options.background ?? null,
+    );
     if (input === 'compact') {
       this.acceptingInput = false;
       this.done = this.run(true);

@@ -17,6 +17,7 @@ import type { ModelClient } from '../model/types';
 import type { McpManager } from '../mcp/manager';
 import type { ToolRegistry } from '../tools/registry';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
+import type { BackgroundSessions } from '../tools/background-changes';
 import type { SafetyServices } from '../tools/safety-services';
 import type { HostRequestSender } from '../tools/types';
 import type { SessionRecorder } from '../store/recorder';
@@ -65,6 +66,8 @@ export interface SessionOptions {
   safety: SafetyServices;
   /** Checkpoints of the files each tool call changes; absent = none. */
   checkpoints?: FileCheckpoints;
+  /** The commands left running in the background (the exec engine), whose changes belong to their turns. */
+  background?: BackgroundSessions;
   /** Persists the thread as it happens; absent for ephemeral threads. */
   recorder?: SessionRecorder;
   /** State of a resumed or forked thread. */

@@ -120,6 +120,7 @@ export function execCommandTool(manager: ExecSessionManager): ToolHandler {
             yieldTimeMs: args.yield_time_ms,
             maxOutputTokens: args.max_output_tokens,
             launcher,
+            turnId: ctx.turnId,
           },
           { signal: ctx.signal, onOutput },
         ),
@@ -166,8 +167,8 @@ export function writeStdinTool(manager: ExecSessionManager): ToolHandler {
         },
         { signal: ctx.signal },
       );
-      // The command may have changed files since it was started: those changes are this turn's.
-      await ctx.orchestrator.recordChanges(ctx);
+      // What the command changed since the last look belongs to the turn that started it.
+      await ctx.orchestrator.recordChanges(ctx, result.turnId === undefined ? {} : { owner: result.turnId });
       return { output: result.text, success: result.exitCode === null || result.exitCode === 0 };
     },
   });

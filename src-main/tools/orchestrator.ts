@@ -3,8 +3,10 @@
 // tool can run without the session's safety services: they are required, never optional.
 import { runCommandItem } from './command-run';
 import { runMcpItem } from './mcp-run';
-import type { FileCheckpoints } from './file-checkpoints';
+import { othersRunning, ownerOf, type BackgroundSessions } from './background-changes';
+import type { BackgroundCommand, CheckpointedChange, FileCheckpoints } from './file-checkpoints';
 import { runPatchItem } from './patch-run';
+import { sendTurnDiff } from './turn-diff-send';
 import type { SafetyServices } from './safety-services';
 import type { CommandRequest, CommandRunner, McpCallRequest, Orchestrator, ToolContext, ToolResult } from './types';
 
@@ -15,6 +17,8 @@ export class ToolOrchestrator implements Orchestrator {
     readonly safety: SafetyServices,
     /** Checkpoints of the files each call changes (absent: none are taken). */
     private readonly checkpoints: FileCheckpoints | null = null,
+    /** The commands left running in the background (absent: none are). */
+    private readonly background: BackgroundSessions | null = null,
   ) {}
 
   /**
@@ -23,11 +27,11 @@ export class ToolOrchestrator implements Orchestrator {
    */
   runCommand(ctx: ToolContext, command: CommandRequest, run: CommandRunner): Promise<ToolResult> {
     const checkpointed: CommandRunner = async (onOutput, launcher) => {
-      await this.takeStock(ctx);
+      const others = await this.takeStock(ctx);
       try {
         return await run(onOutput, launcher);
       } finally {
-        await this.recordChanges(ctx);
+        await this.recordChanges(ctx, { background: others });
       }
     };
     return runCommandItem(this.safety, ctx, command, this.checkpoints === null ? run : checkpointed);
@@ -35,35 +39,71 @@ export class ToolOrchestrator implements Orchestrator {
 
   /** A patch as a `fileChange` item; relative paths in it resolve against `baseDir` (default the cwd). */
   async runPatch(ctx: ToolContext, text: string, baseDir: string = ctx.cwd): Promise<ToolResult> {
-    await this.takeStock(ctx);
+    const others = await this.takeStock(ctx);
     try {
       return await runPatchItem(this.safety, ctx, text, baseDir);
     } finally {
-      await this.recordChanges(ctx);
+      await this.recordChanges(ctx, { background: others });
     }
   }
 
   /**
-   * Records what changed in the workspace since the last look as this turn's (e.g. after a command
-   * that kept running in the background was polled). A checkpoint that fails never fails the call: the
-   * thread's clients get a `warning` naming the reason, and the turn is marked as not undoable.
+   * Records what changed in the workspace since the last look as the turn `owner`'s (default this
+   * turn's; e.g. after a command that kept running in the background was polled: the turn that started
+   * it). What this turn changed joins its diff, and `turn/diff/updated` goes out when that changed. A
+   * checkpoint that fails never fails the call: the thread's clients get a `warning` naming the reason,
+   * and the turn is marked as not undoable.
    */
-  async recordChanges(ctx: ToolContext): Promise<void> {
+  async recordChanges(
+    ctx: ToolContext,
+    options: { owner?: string; background?: readonly BackgroundCommand[] } = {},
+  ): Promise<void> {
     if (this.checkpoints === null) return;
+    const turnId = options.owner ?? ctx.turnId;
     try {
-      await this.checkpoints.afterToolCall({ threadId: ctx.threadId, turnId: ctx.turnId, callId: null, root: ctx.cwd });
+      const record = await this.checkpoints.afterToolCall({
+        threadId: ctx.threadId,
+        turnId,
+        callId: null,
+        root: ctx.cwd,
+        ...(options.background === undefined || options.background.length === 0
+          ? {}
+          : { background: options.background }),
+      });
+      if (record !== null && turnId === ctx.turnId) await this.joinTurnDiff(ctx, record.changes);
     } catch (error) {
       await this.checkpointFailed(ctx, 'after', error);
     }
   }
 
-  private async takeStock(ctx: ToolContext): Promise<void> {
-    if (this.checkpoints === null) return;
+  /**
+   * Takes stock before a call: what changed since the last look is recorded as the turn of the oldest
+   * command running in the background, if any (see background-changes.ts). Returns the commands of other
+   * turns still running, which the call's record names.
+   */
+  private async takeStock(ctx: ToolContext): Promise<BackgroundCommand[]> {
+    if (this.checkpoints === null) return [];
+    const seen = this.background?.backgroundSessions() ?? [];
+    const owner = ownerOf(seen);
     try {
-      await this.checkpoints.beforeChange(ctx.cwd);
+      const record = await this.checkpoints.beforeChange(
+        ctx.cwd,
+        owner === null ? undefined : { threadId: ctx.threadId, turnId: owner },
+      );
+      if (record !== null && owner === ctx.turnId) await this.joinTurnDiff(ctx, record.changes);
     } catch (error) {
       await this.checkpointFailed(ctx, 'before', error);
     }
+    this.background?.forgetExited(seen.filter((s) => s.exited).map((s) => s.sessionId));
+    return othersRunning(seen, ctx.turnId);
+  }
+
+  /** Adds what this turn changed to its diff; sends `turn/diff/updated` when the diff is not what was last sent. */
+  private async joinTurnDiff(ctx: ToolContext, changes: readonly CheckpointedChange[]): Promise<void> {
+    const turnDiff = ctx.turnDiff;
+    if (turnDiff === undefined || this.checkpoints === null || changes.length === 0) return;
+    await turnDiff.addRecorded(changes, ctx.cwd, this.checkpoints);
+    await sendTurnDiff(ctx, turnDiff, false);
   }
 
   private async checkpointFailed(ctx: ToolContext, when: 'before' | 'after', error: unknown): Promise<void> {

@@ -1,6 +1,7 @@
 // One patch as a `fileChange` item: prepared and planned (nothing written) → review when policy says
 // so (as a whole or hunk by hunk) → written → `turn/diff/updated`. Which paths may be written is judged
 // against the thread's cwd and policy, whatever folder the patch's paths are relative to.
+import { sendTurnDiff } from './turn-diff-send';
 import type { FileChangeItem } from '../../src-preload/protocol';
 import { assessPatch } from '../safety/approvals/policy';
 import { isPathWritable, resolveForWrite, writableRootsFor } from '../safety/sandbox/writable-roots';
@@ -91,13 +92,7 @@ export async function runPatchItem(
     weftDurationMs: elapsed,
     ...(weftDeclined.length > 0 ? { weftDeclined } : {}),
   });
-  if (ctx.turnDiff) {
-    const { diff, cut } = await ctx.turnDiff.diff();
-    ctx.emit({
-      method: 'turn/diff/updated',
-      params: { threadId, turnId, diff, ...(cut === undefined ? {} : { weftDiffCut: cut }) },
-    });
-  }
+  if (ctx.turnDiff) await sendTurnDiff(ctx, ctx.turnDiff, true);
   const seconds = (elapsed / 1000).toFixed(1);
   const declined = review.declinedHunks.length > 0 ? `\n${describeDeclined(review)}` : '';
   return {

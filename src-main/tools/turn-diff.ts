@@ -6,6 +6,10 @@ import { DiffText } from '../util/diff-cut';
 import { diffBytes, writeHunks } from '../util/line-diff';
 import { hasMarker } from '../util/markers';
 import { Slicer, type Pacer } from '../util/slicer';
+import type { CheckpointedChange, FileCheckpoints } from './file-checkpoints';
+
+/** What the diff reads from checkpoints: stored contents and where a workspace key is. */
+type CheckpointContent = Pick<FileCheckpoints, 'content' | 'absolutePath'>;
 
 interface Tracked {
   /** Path before the turn touched it; null when the file did not exist. */
@@ -16,6 +20,8 @@ interface Tracked {
   baselineMode: string;
   /** The baseline's blob id, once computed. */
   baselineOid?: string;
+  /** Set when a side was too large to be checkpointed: the file is named as changed, without content. */
+  tooLarge?: true;
 }
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
@@ -29,11 +35,14 @@ export async function findRepoRoot(dir: string): Promise<string> {
 }
 
 /**
- * Everything one turn changed through patches, as one git-style unified diff: each file's content
- * the first time the turn touched it is the baseline; moves keep the file's identity.
+ * Everything one turn changed, through patches and commands, as one git-style unified diff: each
+ * file's content the first time the turn touched it is the baseline; a patch's moves keep the file's
+ * identity.
  */
 export class TurnDiffTracker {
   private readonly files: Tracked[] = [];
+  /** The diff last sent in `turn/diff/updated` (null: none yet). */
+  lastSent: string | null = null;
 
   /** `root`: the folder diff paths are relative to (found while the turn runs: see findRepoRoot). */
   constructor(private readonly root: string | Promise<string>) {}
@@ -68,6 +77,34 @@ export class TurnDiffTracker {
   }
 
   /**
+   * Adds the files a checkpoint saw a command change (`changes` as recorded, against `root`): a file the
+   * turn had not touched yet gets its checkpointed earlier content as its baseline. Folders and symlinks
+   * are not files of the diff; a path whose earlier or later content was too large to be checkpointed is
+   * named without content.
+   */
+  async addRecorded(
+    changes: readonly CheckpointedChange[],
+    root: string,
+    checkpoints: CheckpointContent,
+  ): Promise<void> {
+    const known = new Set(this.files.map((f) => f.currentPath));
+    const added: { path: string; change: CheckpointedChange }[] = [];
+    for (const change of changes) {
+      if (change.before?.kind !== 'file' && change.after?.kind !== 'file') continue;
+      const path = checkpoints.absolutePath(root, change.path);
+      if (typeof path !== 'string' || known.has(path)) continue;
+      known.add(path);
+      added.push({ path, change });
+    }
+    // Earlier contents are read from the store a batch at a time, side by side.
+    for (let at = 0; at < added.length; at += READ_BATCH) {
+      const batch = added.slice(at, at + READ_BATCH);
+      const tracked = await Promise.all(batch.map(({ path, change }) => trackedFrom(path, change, checkpoints)));
+      this.files.push(...tracked);
+    }
+  }
+
+  /**
    * The aggregated diff, files in path order; empty when nothing differs from the baselines. Cut to
    * WEFT_DIFF_MAX_CHARS (`cut` then gives the totals). Computed in slices that give the event loop back:
    * a file of a million lines with ten thousand changes takes a few hundred ms of work, never in one go.
@@ -77,6 +114,10 @@ export class TurnDiffTracker {
     const pacer = new Slicer();
     const changed: { key: string; file: Tracked; current: Buffer | null }[] = [];
     for (const f of this.files) {
+      if (f.tooLarge) {
+        changed.push({ key: rel(root, f.originalPath ?? f.currentPath ?? ''), file: f, current: null });
+        continue;
+      }
       const current = f.currentPath ? await readOrNull(f.currentPath) : null;
       if (f.baseline === null && current === null) continue;
       if (f.baseline && current && f.baseline.equals(current) && f.originalPath === f.currentPath) continue;
@@ -92,6 +133,11 @@ export class TurnDiffTracker {
     const oldName = f.originalPath ? rel(root, f.originalPath) : rel(root, f.currentPath ?? '');
     const newName = f.currentPath ? rel(root, f.currentPath) : oldName;
     const lines = [`diff --git a/${oldName} b/${newName}`];
+    if (f.tooLarge) {
+      lines.push(`~ Weft left out the content of ${newName}: it was too large to be checkpointed`);
+      out.file(lines);
+      return;
+    }
     const newMode = f.currentPath ? await modeOf(f.currentPath) : '100644';
     if (f.baseline === null) lines.push(`new file mode ${newMode}`);
     else if (current === null) lines.push(`deleted file mode ${f.baselineMode}`);
@@ -116,6 +162,30 @@ export class TurnDiffTracker {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** Earlier contents read from the checkpoint store at once. */
+const READ_BATCH = 16;
+
+/** A file a command changed, with its checkpointed earlier content as the baseline. */
+async function trackedFrom(path: string, change: CheckpointedChange, checkpoints: CheckpointContent): Promise<Tracked> {
+  const { before, after } = change;
+  const file = before?.kind === 'file' ? before : null;
+  let baseline: Buffer | null = null;
+  if (file !== null && file.hash !== null) {
+    try {
+      baseline = await checkpoints.content(file.hash);
+    } catch {
+      baseline = null; // collected meanwhile: shown like a file too large to keep
+    }
+  }
+  const tooLarge = (file !== null && baseline === null) || (after?.kind === 'file' && after.hash === null);
+  return {
+    originalPath: file === null ? null : path,
+    currentPath: path,
+    baseline,
+    baselineMode: file !== null && file.mode & 0o111 ? '100755' : '100644',
+    ...(tooLarge ? { tooLarge: true as const } : {}),
+  };
+}
 
 async function readOrNull(path: string): Promise<Buffer | null> {
   try {

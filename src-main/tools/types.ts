@@ -113,8 +113,11 @@ export interface Orchestrator {
   runCommand(ctx: ToolContext, command: CommandRequest, run: CommandRunner): Promise<ToolResult>;
   /** A patch as a `fileChange` item; relative paths in it resolve against `baseDir` (default the cwd). */
   runPatch(ctx: ToolContext, text: string, baseDir?: string): Promise<ToolResult>;
-  /** Records what changed in the workspace since the last look as this turn's. */
-  recordChanges(ctx: ToolContext): Promise<void>;
+  /**
+   * Records what changed in the workspace since the last look as the turn `owner`'s (default this turn's):
+   * e.g. after polling a command that turn started.
+   */
+  recordChanges(ctx: ToolContext, options?: { owner?: string }): Promise<void>;
   /** An MCP tool call as an `mcpToolCall` item. */
   runMcpCall(ctx: ToolContext, request: McpCallRequest): Promise<ToolResult>;
 }

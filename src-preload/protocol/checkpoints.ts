@@ -92,6 +92,12 @@ export const CheckpointPreviewFile = z.object({
   binary: z.boolean(),
   /** Why the file cannot be restored, if it cannot. */
   unrestorable: z.string().nullish(),
+  /**
+   * Set when the file was changed while a command an earlier turn (not undone) left running in the
+   * background was running: the change may be that command's, and restoring takes it back too. Says so
+   * for people, naming the command.
+   */
+  background: z.string().nullish(),
 });
 export type CheckpointPreviewFile = z.infer<typeof CheckpointPreviewFile>;
 

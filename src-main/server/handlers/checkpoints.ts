@@ -166,6 +166,8 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
         let restoreRecord: string | null = null;
         if (params.weftRestoreFiles === true) {
           try {
+            // What the stopped commands changed last is their turns' (an undo of those turns takes it back).
+            await entry?.session.recordBackgroundChanges(cwd);
             const outcome = await service().revert({
               threadId: params.threadId,
               root: cwd,
@@ -206,8 +208,12 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       manager.seen(client);
       const { cwd, turnIds } = turnsFrom(params.threadId, params.beforeTurnId);
       const checkpoints = service();
+      const entry = manager.get(params.threadId);
       let plan: RestorePlanItem[];
       try {
+        // Between turns, what commands left running changed since the last look is their turns'.
+        if (entry !== undefined && entry.session.activeTurnId === null)
+          await entry.session.recordBackgroundChanges(cwd);
         plan = await checkpoints.plan({ threadId: params.threadId, root: cwd, turnIds });
       } catch (error) {
         throw checkpointRpcError(error);
@@ -243,6 +249,10 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
             item.unrestorable === undefined
               ? null
               : `${displayPath(item.path)} cannot be restored: ${item.unrestorable}.`,
+          background:
+            item.background === undefined
+              ? null
+              : `changed while a background command of an earlier turn was running: ${item.background.join('; ')}`,
         });
       }
       const gaps = notUndoable(await checkpoints.gaps(params.threadId, turnIds), turnIds);

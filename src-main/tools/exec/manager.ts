@@ -12,6 +12,7 @@ import type { WaitOutcome } from './session';
 import { startPipeProcess } from './spawn-pipe';
 import { startPtyProcess } from './spawn-pty';
 import type { StoppedCommand } from '../../../src-preload/protocol';
+import type { BackgroundSession, BackgroundSessions } from '../background-changes';
 import type {
   CommandLauncher,
   ExecContext,
@@ -37,7 +38,7 @@ export interface ExecSessionManagerOptions {
 const identityLauncher: CommandLauncher = (argv) => ({ argv });
 const DEFAULT_SHELLS = new Set(['bash', 'zsh', 'sh']);
 
-export class ExecSessionManager {
+export class ExecSessionManager implements BackgroundSessions {
   readonly maxSessions: number;
   private readonly launcher: CommandLauncher;
   private readonly now: () => number;
@@ -45,6 +46,8 @@ export class ExecSessionManager {
   private readonly envPolicy: CommandEnvPolicy;
   /** Sessions the model can address with write_stdin. */
   private readonly sessions = new Map<number, ExecSession>();
+  /** Commands kept running after their first call, until a look after their end (see background-changes.ts). */
+  private readonly background = new Set<ExecSession>();
   /** Commands inside their first exec call, not (yet) sessions. */
   private readonly starting = new Set<ExecSession>();
   private nextId = FIRST_SESSION_ID;
@@ -66,6 +69,21 @@ export class ExecSessionManager {
    */
   get liveSessionCount(): number {
     return this.sessions.size;
+  }
+
+  backgroundSessions(): BackgroundSession[] {
+    return [...this.background]
+      .sort((a, b) => a.id - b.id)
+      .flatMap((s) =>
+        s.turnId === null
+          ? []
+          : [{ sessionId: s.id, turnId: s.turnId, command: s.command, exited: s.exitCode !== null }],
+      );
+  }
+
+  forgetExited(sessionIds: readonly number[]): void {
+    for (const session of [...this.background])
+      if (session.exitCode !== null && sessionIds.includes(session.id)) this.background.delete(session);
   }
 
   async exec(req: ExecRequest, ctx: ExecContext): Promise<ExecResult> {
@@ -107,7 +125,7 @@ export class ExecSessionManager {
         { notStarted: reason },
       );
     }
-    const session = new ExecSession(this.nextId++, req.cmd, proc, output, this.now());
+    const session = new ExecSession(this.nextId++, req.cmd, proc, output, this.now(), req.turnId ?? null);
     this.starting.add(session);
     ctx.onSpawn?.({ pid: proc.pid, sessionId: session.id });
     if (this.epoch !== epoch) {
@@ -196,6 +214,7 @@ export class ExecSessionManager {
       notes.push(note);
     }
     this.sessions.set(session.id, session);
+    if (session.turnId !== null) this.background.add(session);
     await Promise.all(victims.map((victim) => victim.terminate()));
     return notes;
   }
@@ -229,6 +248,7 @@ export class ExecSessionManager {
       originalTokenCount,
       aborted,
       pid: session.process.pid,
+      ...(session.turnId === null ? {} : { turnId: session.turnId }),
     };
   }
 

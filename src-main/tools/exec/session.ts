@@ -45,6 +45,8 @@ export class ExecSession {
     readonly process: ExecProcess,
     readonly output: OutputChannel,
     now: number,
+    /** The turn that started it (null: not said). */
+    readonly turnId: string | null = null,
   ) {
     this.lastUsed = now;
     void process.exited.then((code) => {

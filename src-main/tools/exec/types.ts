@@ -25,6 +25,8 @@ export interface ExecRequest {
   env?: Record<string, string>;
   /** Wraps this command (the sandbox chosen for it); default: the manager's launcher. */
   launcher?: CommandLauncher;
+  /** The turn that started the command: what it changes in the background is that turn's. */
+  turnId?: string;
 }
 
 export interface WriteStdinRequest {
@@ -70,4 +72,6 @@ export interface ExecResult {
   pid: number | null;
   /** Set when the command could not be started: why, in words for people. */
   notStarted?: string;
+  /** The turn that started the command (when its request named one). */
+  turnId?: string;
 }

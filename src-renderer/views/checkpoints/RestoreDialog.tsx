@@ -47,6 +47,11 @@ function FilePreview({ file, sideBySide }: { file: CheckpointPreviewFile; sideBy
         {file.conflict && <span className="badge badge-waiting">changed since the agent</span>}
       </header>
       {file.unrestorable !== null && <p className="restore-note">{file.unrestorable}</p>}
+      {typeof file.background === 'string' && (
+        <p className="restore-note">
+          {displayPath(file.path)} was {file.background}. Restoring it may take back that command&apos;s work.
+        </p>
+      )}
       {file.binary ? (
         <p className="restore-note muted">Binary file: its bytes go back as they were.</p>
       ) : text ? (

@@ -77,4 +77,64 @@ describe('TurnDiffTracker', () => {
     const git = execFileSync('git', ['hash-object', ws.path('b.txt')], { encoding: 'utf8' }).trim();
     expect(blobOid(Buffer.from('hello\n'))).toBe(git);
   });
+
+  it('takes what a command changed from its checkpoint: stored earlier contents, too-large files named only', async () => {
+    const stored = new Map([
+      ['h-gone', Buffer.from('bye\n')],
+      ['h-a', Buffer.from('one\ntwo\nthree\n')],
+    ]);
+    const checkpoints = {
+      content: async (hash: string) => {
+        const bytes = stored.get(hash);
+        if (bytes === undefined) throw new Error(`no blob ${hash}`);
+        return bytes;
+      },
+      absolutePath: (root: string, key: string) => `${root}/${key}`,
+    };
+    const t = new TurnDiffTracker(ws.dir);
+    // A patch touched a.txt first: its baseline stays the one the patch saw.
+    await t.beforeChange([{ path: ws.path('a.txt') }]);
+    await writeFile(ws.path('a.txt'), 'one\nTWO\nthree\n');
+    t.afterChange([{ path: ws.path('a.txt'), kind: 'update' }]);
+    await writeFile(ws.path('a.txt'), 'one\nTWO\nthree\nfour\n');
+    await rm(ws.path('gone.txt'));
+    await writeFile(ws.path('big.bin'), 'large\n');
+    await mkdir(ws.path('dir'));
+    const file = (hash: string | null) => ({ kind: 'file' as const, mode: 0o644, hash });
+    await t.addRecorded(
+      [
+        { path: 'a.txt', before: file('h-changed-by-patch'), after: file('h-a2') },
+        { path: 'gone.txt', before: file('h-gone'), after: null },
+        { path: 'big.bin', before: null, after: file(null) },
+        { path: 'dir', before: null, after: { kind: 'dir', mode: 0o755 } },
+      ],
+      ws.dir,
+      checkpoints,
+    );
+    const oid = (text: string) => blobOid(Buffer.from(text));
+    expect((await t.diff()).diff).toBe(
+      [
+        'diff --git a/a.txt b/a.txt',
+        `index ${oid('one\ntwo\nthree\n')}..${oid('one\nTWO\nthree\nfour\n')} 100644`,
+        '--- a/a.txt',
+        '+++ b/a.txt',
+        '@@ -1,3 +1,4 @@',
+        ' one',
+        '-two',
+        '+TWO',
+        ' three',
+        '+four',
+        'diff --git a/big.bin b/big.bin',
+        '~ Weft left out the content of big.bin: it was too large to be checkpointed',
+        'diff --git a/gone.txt b/gone.txt',
+        'deleted file mode 100644',
+        `index ${oid('bye\n')}..0000000000000000000000000000000000000000`,
+        '--- a/gone.txt',
+        '+++ /dev/null',
+        '@@ -1 +0,0 @@',
+        '-bye',
+        '',
+      ].join('\n'),
+    );
+  });
 });

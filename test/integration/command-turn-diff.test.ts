@@ -1,0 +1,234 @@
+// What commands change is part of the turn's diff, and what a command left running in the background
+// changes belongs to the turn that started it: through the real app host, the real openai SDK against the
+// mock Responses server and the real bubblewrap sandbox.
+import { existsSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { startInProcessHost, type InProcessClient, type InProcessHost } from '../support/in-process-host';
+import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { waitFor } from '../support/wait';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+
+let server: MockResponsesServer;
+let ws: TempWorkspace;
+let home: WeftHome;
+let app: InProcessHost | null = null;
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  ws = await makeTempWorkspace({ 'keep.txt': 'kept\n', 'other.txt': 'before\n' });
+  home = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
+});
+
+afterEach(async () => {
+  await app?.close();
+  app = null;
+  await server.close();
+  await ws.cleanup();
+  await home.cleanup();
+});
+
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evAssistantMessage(text), evCompleted()],
+});
+const command = (id: string, cmd: string, yieldMs?: number) => ({
+  kind: 'sse' as const,
+  events: [
+    evCreated(),
+    evFunctionCall(id, 'exec_command', yieldMs === undefined ? { cmd } : { cmd, yield_time_ms: yieldMs }),
+    evCompleted(),
+  ],
+});
+
+async function start(): Promise<InProcessClient> {
+  app = await startInProcessHost({
+    weftHome: home.dir,
+    cwd: ws.dir,
+    env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
+  });
+  return app.client;
+}
+
+async function ok<T>(client: InProcessClient, method: string, params: unknown): Promise<T> {
+  const reply = await client.call(method, params);
+  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+  return reply.result as T;
+}
+
+/** Runs one turn to its end; returns its id and the messages the client got while it ran. */
+async function turn(client: InProcessClient, threadId: string, text: string): Promise<{ id: string; seen: object[] }> {
+  const from = client.received.length;
+  const { turn: started } = await ok<{ turn: { id: string } }>(client, 'turn/start', {
+    threadId,
+    input: [{ type: 'text', text }],
+  });
+  const done = (await waitFor(
+    client.subscribe,
+    (m) => 'method' in m && m.method === 'turn/completed' && JSON.stringify(m).includes(started.id),
+    { label: 'turn/completed' },
+  )) as { params: { turn: { status: string } } };
+  expect(done.params.turn.status).toBe('completed');
+  return { id: started.id, seen: client.received.slice(from) };
+}
+
+describe('a command that changes files', () => {
+  it('is in the turn diff sent before turn/completed, and in the turn read after a restart', async () => {
+    let client = await start();
+    server.enqueueMany([
+      command('c1', 'echo shellmade > shell-made.txt && printf "after\\n" > other.txt'),
+      answer('done'),
+    ]);
+    const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+    const { id, seen } = await turn(client, thread.id, 'make a file');
+    expect(readFileSync(join(ws.dir, 'shell-made.txt'), 'utf8')).toBe('shellmade\n');
+    const methods = seen.flatMap((m) => ('method' in m && typeof m.method === 'string' ? [m.method] : []));
+    const diffAt = methods.lastIndexOf('turn/diff/updated');
+    expect(diffAt).toBeGreaterThanOrEqual(0);
+    expect(diffAt).toBeLessThan(methods.indexOf('turn/completed'));
+    const sent = client.notifications('turn/diff/updated').at(-1)?.params;
+    // Files in path order; blob ids masked (the deleted side of a new file is all zeros).
+    const expected = [
+      'diff --git a/other.txt b/other.txt',
+      'index OID..OID 100644',
+      '--- a/other.txt',
+      '+++ b/other.txt',
+      '@@ -1 +1 @@',
+      '-before',
+      '+after',
+      'diff --git a/shell-made.txt b/shell-made.txt',
+      'new file mode 100644',
+      'index 0000000000000000000000000000000000000000..OID',
+      '--- /dev/null',
+      '+++ b/shell-made.txt',
+      '@@ -0,0 +1 @@',
+      '+shellmade',
+      '',
+    ].join('\n');
+    const masked = (diff: unknown): string =>
+      String(diff).replace(/index ([0-9a-f]{40})\.\.([0-9a-f]{40})/g, (_all, a: string) =>
+        a === '0'.repeat(40) ? `index ${a}..OID` : 'index OID..OID',
+      );
+    expect({ ...sent, diff: masked(sent?.diff) }).toEqual({ threadId: thread.id, turnId: id, diff: expected });
+
+    await app?.close();
+    app = null;
+    client = await start();
+    const read = await ok<{ thread: { turns: { id: string; weftDiff?: string | null }[] } }>(client, 'thread/read', {
+      threadId: thread.id,
+      includeTurns: true,
+    });
+    const readTurn = read.thread.turns.find((t) => t.id === id);
+    expect(masked(readTurn?.weftDiff)).toEqual(expected);
+  });
+});
+
+/** Resolves once `path` exists (watching its folder, never polling with sleeps). */
+function fileAppears(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(dirname(path), () => {
+      if (existsSync(path)) done();
+    });
+    const done = (): void => {
+      watcher.close();
+      resolve();
+    };
+    if (existsSync(path)) done();
+  });
+}
+
+const bgFiles = (): string[] =>
+  readdirSync(ws.dir)
+    .filter((name) => name.startsWith('bg-'))
+    .sort();
+
+interface Preview {
+  files: { path: string; change: string; background?: string | null }[];
+}
+interface Reverted {
+  weftFiles: { restored: string[]; notes: string[] };
+}
+
+describe.skipIf(process.platform !== 'linux')('a command left running after its turn', () => {
+  it('writes files that belong to its turn: undoing the next turn keeps them, undoing its own removes them', async () => {
+    const signal = await makeTempWorkspace({});
+    try {
+      const client = await start();
+      // Turn 1 leaves a command running that writes 50 files once the test says so, after the turn ended.
+      const go = join(signal.dir, 'go');
+      const background = `while [ ! -e ${go} ]; do sleep 0.02; done; for i in $(seq 1 50); do echo $i > bg-$i.txt; done`;
+      server.enqueueMany([command('b1', background, 100), answer('started')]);
+      const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+      const first = await turn(client, thread.id, 'start the writer');
+      expect(bgFiles()).toEqual([]);
+      writeFileSync(go, '');
+      await fileAppears(join(ws.dir, 'bg-50.txt'));
+      server.enqueueMany([command('c2', 'printf "changed\\n" > other.txt'), answer('changed')]);
+      const second = await turn(client, thread.id, 'change other.txt');
+      expect(bgFiles()).toHaveLength(50);
+
+      const preview = await ok<Preview>(client, 'weft/checkpoints/preview', {
+        threadId: thread.id,
+        beforeTurnId: second.id,
+      });
+      expect(preview.files.map((f) => [f.path, f.change])).toEqual([['other.txt', 'update']]);
+      const undoSecond = await ok<Reverted>(client, 'thread/revert', {
+        threadId: thread.id,
+        beforeTurnId: second.id,
+        weftRestoreFiles: true,
+      });
+      expect(undoSecond.weftFiles.restored).toEqual(['other.txt']);
+      expect(readFileSync(join(ws.dir, 'other.txt'), 'utf8')).toBe('before\n');
+      expect(bgFiles()).toHaveLength(50);
+
+      const undoFirst = await ok<Reverted>(client, 'thread/revert', {
+        threadId: thread.id,
+        beforeTurnId: first.id,
+        weftRestoreFiles: true,
+      });
+      expect(undoFirst.weftFiles.restored.filter((p) => p.startsWith('bg-'))).toHaveLength(50);
+      expect(bgFiles()).toEqual([]);
+      expect(readFileSync(join(ws.dir, 'keep.txt'), 'utf8')).toBe('kept\n');
+    } finally {
+      await signal.cleanup();
+    }
+  });
+
+  it("names what it wrote while a later turn's command ran, in the preview and in the undo's result", async () => {
+    const client = await start();
+    // Turn 2's command changes other.txt, lets turn 1's command go, and waits for the last of its files:
+    // the two write at the same time, and no look can tell whose each file is.
+    const background = 'while [ ! -e go ]; do sleep 0.02; done; for i in $(seq 1 50); do echo $i > bg-$i.txt; done';
+    server.enqueueMany([command('b1', background, 100), answer('started')]);
+    const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+    await turn(client, thread.id, 'start the writer');
+    server.enqueueMany([
+      command('c2', 'printf "changed\\n" > other.txt && touch go && while [ ! -e bg-50.txt ]; do sleep 0.02; done'),
+      answer('changed'),
+    ]);
+    const second = await turn(client, thread.id, 'change other.txt');
+    expect(bgFiles()).toHaveLength(50);
+
+    const preview = await ok<Preview>(client, 'weft/checkpoints/preview', {
+      threadId: thread.id,
+      beforeTurnId: second.id,
+    });
+    const named = `changed while a background command of an earlier turn was running: ${background}`;
+    const deletes = preview.files.filter((f) => f.change === 'delete');
+    expect(deletes.map((f) => f.path).sort()).toEqual(['go', ...bgFiles()].sort());
+    for (const file of preview.files) expect([file.path, file.background]).toEqual([file.path, named]);
+    const undoSecond = await ok<Reverted>(client, 'thread/revert', {
+      threadId: thread.id,
+      beforeTurnId: second.id,
+      weftRestoreFiles: true,
+    });
+    const removed = undoSecond.weftFiles.restored.filter((path) => path.startsWith('bg-')).sort();
+    expect(removed).toHaveLength(50);
+    expect(undoSecond.weftFiles.notes).toContain(
+      `${removed.length + 2} files were changed while a background command of an earlier turn was running (${background}); they were restored too: ${['go', 'other.txt', ...removed].sort().join(', ')}`,
+    );
+  });
+});
