@@ -152,6 +152,46 @@ describe('weft/checkpoints/revertHunk', () => {
     expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe(`added by me\n${BEFORE}`);
   });
 
+  it('undoes one hunk of what a command changed, numbered as the turn diff numbers it', async () => {
+    const client = host().client;
+    server.enqueueMany([
+      {
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evFunctionCall('c1', 'exec_command', {
+            cmd: "sed -i -e 's/^two$/TWO/' -e 's/^eight more$/EIGHT MORE/' notes.txt",
+          }),
+          evCompleted(),
+        ],
+      },
+      { kind: 'sse', events: [evCreated(), evAssistantMessage('edited by a command'), evCompleted()] },
+    ]);
+    const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+    const { turn } = await ok<{ turn: { id: string } }>(client, 'turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'edit notes with sed' }],
+    });
+    await waitFor(
+      client.subscribe,
+      (m) => 'method' in m && m.method === 'turn/completed' && JSON.stringify(m).includes(turn.id),
+      { label: 'turn/completed' },
+    );
+    expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe(AFTER);
+    const hunks = diffHunks(client, turn.id);
+    expect(hunks).toEqual([
+      { oldStart: 1, oldLines: 5, newStart: 1, newLines: 5 },
+      { oldStart: 15, oldLines: 6, newStart: 15, newLines: 6 },
+    ]);
+    await ok(client, 'weft/checkpoints/revertHunk', {
+      threadId: thread.id,
+      turnId: turn.id,
+      path: 'notes.txt',
+      hunk: hunks[0],
+    });
+    expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe(edited(BEFORE, { 17: 'EIGHT MORE' }));
+  });
+
   it('undoes the whole turn after its hunks were undone one by one', async () => {
     const client = host().client;
     const { threadId, turnId } = await landedTurn(client);
