@@ -4,7 +4,7 @@ import { APPROVAL_LABELS } from './policy-labels';
 
 export function ReviewModes() {
   return (
-    <section className="review-modes" aria-label="How you review the agent’s changes">
+    <section className="review-modes" aria-label="Review modes">
       <h2>How you review the agent’s changes</h2>
       <ul>
         <li>

@@ -46,7 +46,7 @@ describe('review of a landed turn, by mouse', () => {
             answerTurn('Understood.'),
           ]);
           // The first screen of the project says which mode reviews what, and when.
-          const modes = page.getByRole('region', { name: 'How you review the agent’s changes' });
+          const modes = page.getByRole('region', { name: 'Review modes' });
           await modes.waitFor();
           expect(await modes.innerText()).toContain('Undo hunk');
           expect(await modes.innerText()).toContain('Ask unless read-only: every edit is also shown hunk by hunk');
