@@ -87,12 +87,21 @@ export class TurnDiffTracker {
     root: string,
     checkpoints: CheckpointContent,
   ): Promise<void> {
-    const known = new Set(this.files.map((f) => f.currentPath));
+    // Paths the turn already tracks, where they are now and where they were (a file a patch deleted or
+    // moved away is still the same file: its earlier content is its baseline already).
+    const known = new Set(this.files.flatMap((f) => [f.currentPath, f.originalPath]));
     const added: { path: string; change: CheckpointedChange }[] = [];
     for (const change of changes) {
       if (change.before?.kind !== 'file' && change.after?.kind !== 'file') continue;
       const path = checkpoints.absolutePath(root, change.path);
-      if (typeof path !== 'string' || known.has(path)) continue;
+      if (typeof path !== 'string') continue;
+      if (known.has(path)) {
+        // A file the turn deleted that a command made again: it is there again, compared with its baseline.
+        const gone = this.files.find((f) => f.originalPath === path && f.currentPath === null);
+        const there = this.files.some((f) => f.currentPath === path);
+        if (gone !== undefined && !there && change.after !== null) gone.currentPath = path;
+        continue;
+      }
       known.add(path);
       added.push({ path, change });
     }

@@ -137,4 +137,24 @@ describe('TurnDiffTracker', () => {
       ].join('\n'),
     );
   });
+
+  it("counts a file a patch deleted once when the patch's checkpoint records it, and again as there when a command remakes it", async () => {
+    const checkpoints = {
+      content: async () => Buffer.from('bye\n'),
+      absolutePath: (root: string, key: string) => `${root}/${key}`,
+    };
+    const file = { kind: 'file' as const, mode: 0o644, hash: 'h-gone' };
+    const t = new TurnDiffTracker(ws.dir);
+    await t.beforeChange([{ path: ws.path('gone.txt') }]);
+    await rm(ws.path('gone.txt'));
+    t.afterChange([{ path: ws.path('gone.txt'), kind: 'delete' }]);
+    await t.addRecorded([{ path: 'gone.txt', before: file, after: null }], ws.dir, checkpoints);
+    const files = async () => [...(await t.diff()).diff.matchAll(/^diff --git .*$/gm)].map((m) => m[0]);
+    expect(await files()).toEqual(['diff --git a/gone.txt b/gone.txt']);
+    await writeFile(ws.path('gone.txt'), 'back\n');
+    await t.addRecorded([{ path: 'gone.txt', before: null, after: { ...file, hash: 'h-back' } }], ws.dir, checkpoints);
+    const { diff } = await t.diff();
+    expect(await files()).toEqual(['diff --git a/gone.txt b/gone.txt']);
+    expect(diff).toContain('-bye\n+back');
+  });
 });
