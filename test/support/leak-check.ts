@@ -3,8 +3,8 @@
 // child processes than there were before it was imported. Everything vitest itself holds (its IPC channel
 // to the runner, stdio, the running hook's timer) is there before and after, so it cancels out.
 //
-// Runs for test/unit and test/integration; the browser-driven e2e files share one long-lived Chromium
-// and `weft serve` per file by design, and are not checked.
+// Runs for test/unit and test/integration. The browser-driven e2e files are not checked here: each test
+// starts its own Chromium and `weft serve` (`startE2e`) and stops them itself (`E2e.close`).
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
 
