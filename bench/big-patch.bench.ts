@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, sseBody } from '../test/support/sse';
 import { measureProcess, median } from './measure';
-import { codexVersion, nativeCodex } from './side-by-side.bench';
+import { codexVersion, nativeCodex, writeMockHomes } from './side-by-side.bench';
 
 const ROOT = process.cwd();
 const WEFT = resolve(ROOT, 'bin/weft.js');
@@ -282,29 +282,7 @@ export default async function run() {
   const server = await startModel(work, big.patch);
   const notes: string[] = [];
   try {
-    writeFileSync(
-      join(weftHome, 'config.toml'),
-      `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n`,
-    );
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      [
-        'model = "mock-model"',
-        'model_provider = "mock"',
-        'approval_policy = "never"',
-        'sandbox_mode = "workspace-write"',
-        '[model_providers.mock]',
-        'name = "mock"',
-        `base_url = "${server.url}"`,
-        'wire_api = "responses"',
-        'env_key = "MOCK_API_KEY"',
-        'request_max_retries = 0',
-        'stream_max_retries = 0',
-        `[projects."${project}"]`,
-        'trust_level = "trusted"',
-        '',
-      ].join('\n'),
-    );
+    writeMockHomes(weftHome, codexHome, server.url, project);
     const baseEnv = { PATH: process.env['PATH'], HOME: home, SHELL: '/bin/bash', MOCK_API_KEY: 'x', RUST_LOG: 'error' };
     const probe = join(work, 'stall-probe.mjs');
     writeFileSync(probe, STALL_PROBE);

@@ -306,6 +306,36 @@ function finalNotes(notes: string[]): string[] {
   ];
 }
 
+/**
+ * Both programs' config homes pointed at the mock Responses server at `url`, approvals off; Codex's in
+ * `workspace-write` with `project` trusted.
+ */
+export function writeMockHomes(weftHome: string, codexHome: string, url: string, project: string): void {
+  writeFileSync(
+    join(weftHome, 'config.toml'),
+    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n`,
+  );
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [
+      'model = "mock-model"',
+      'model_provider = "mock"',
+      'approval_policy = "never"',
+      'sandbox_mode = "workspace-write"',
+      '[model_providers.mock]',
+      'name = "mock"',
+      `base_url = "${url}"`,
+      'wire_api = "responses"',
+      'env_key = "MOCK_API_KEY"',
+      'request_max_retries = 0',
+      'stream_max_retries = 0',
+      `[projects."${project}"]`,
+      'trust_level = "trusted"',
+      '',
+    ].join('\n'),
+  );
+}
+
 const ratio = (w: number, c: number | null): string => (c === null || c === 0 ? '' : `${(w / c).toFixed(2)}×`);
 
 let loadBefore = loadavg();
@@ -325,29 +355,7 @@ export default async function run() {
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   try {
-    writeFileSync(
-      join(weftHome, 'config.toml'),
-      `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\n`,
-    );
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      [
-        'model = "mock-model"',
-        'model_provider = "mock"',
-        'approval_policy = "never"',
-        'sandbox_mode = "workspace-write"',
-        '[model_providers.mock]',
-        'name = "mock"',
-        `base_url = "${server.url}"`,
-        'wire_api = "responses"',
-        'env_key = "MOCK_API_KEY"',
-        'request_max_retries = 0',
-        'stream_max_retries = 0',
-        `[projects."${project}"]`,
-        'trust_level = "trusted"',
-        '',
-      ].join('\n'),
-    );
+    writeMockHomes(weftHome, codexHome, server.url, project);
     // An empty HOME: commands run through a login shell, and the user's profile is not what is measured.
     const home = join(work, 'home');
     mkdirSync(home, { recursive: true });
