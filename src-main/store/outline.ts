@@ -613,10 +613,11 @@ function finished(
   return { ...builder.finish(fd, end, tailBytes), readFrom: from };
 }
 
-export function outlineFile(path: string): RolloutOutline {
+/** The outline of the rollout at `path`, giving the event loop back while it reads (see `continueOutlineAsync`). */
+export async function outlineFileAsync(path: string): Promise<RolloutOutline> {
   const { fd, warnings } = openRollout(path);
   try {
-    const outline = outlineFd(fd, path, {});
+    const { outline } = await continueOutlineAsync(fd, path, {}, null);
     outline.warnings.unshift(...warnings);
     return outline;
   } finally {

@@ -15,7 +15,7 @@ import { openIndex } from './index-db';
 import { listThreads, type ListParamsInput } from './list-query';
 import { loadFile, loadFileAsync, type LoadedThread, type LoadOptions } from './loader';
 import { acquireThreadLock, type ThreadLock } from './lock';
-import { outlineFile } from './outline';
+import { outlineFileAsync } from './outline';
 import { archivedDir, indexFile, rolloutPath, sessionsDir, unarchivedPath } from './paths';
 import { RolloutRecorder, type IndexDelta, type RecorderSink } from './recorder';
 import type { RepairReport } from './repair';
@@ -379,22 +379,22 @@ export class ThreadStore {
     if (!Number.isInteger(numTurns) || numTurns < 1)
       throw new StoreInputError(`numTurns must be a whole number of at least 1, got ${numTurns}`);
     const loc = this.writable(threadId, 'roll back');
-    const total = outlineFile(loc.path).turns.length;
+    const total = (await outlineFileAsync(loc.path)).turns.length;
     if (numTurns > total)
       throw new StoreInputError(`thread ${threadId} has ${total} turn(s); it cannot roll back ${numTurns}`);
     const record = options.restoreRecord ?? null;
     const open = this.recorders.get(threadId);
     if (open) await open.recordRollback(numTurns, record);
     else await this.withRecorder(loc, (r) => r.recordRollback(numTurns, record));
-    return loadFile(loc.path, { turnsLimit: options.turnsLimit });
+    return loadFileAsync(loc.path, { turnsLimit: options.turnsLimit });
   }
 
   /**
    * The thread's last rollback: the checkpoint record of the files restored with it, and the ids of the
    * turns it dropped while they can come back (no turn began since); null when it never rolled back.
    */
-  lastRollback(threadId: string): { restoreRecord: string | null; turnIds: string[] | null } | null {
-    const last = outlineFile(this.catalog.locate(threadId).path).lastRollback;
+  async lastRollback(threadId: string): Promise<{ restoreRecord: string | null; turnIds: string[] | null } | null> {
+    const last = (await outlineFileAsync(this.catalog.locate(threadId).path)).lastRollback;
     if (last === null) return null;
     return { restoreRecord: last.restoreRecord, turnIds: last.dropped?.turns.map((turn) => turn.id) ?? null };
   }
@@ -405,14 +405,14 @@ export class ThreadStore {
    */
   async undoRollback(threadId: string, options: { turnsLimit?: number | null } = {}): Promise<LoadedThread> {
     const loc = this.writable(threadId, 'bring back turns of');
-    const dropped = outlineFile(loc.path).lastRollback?.dropped;
+    const dropped = (await outlineFileAsync(loc.path)).lastRollback?.dropped;
     if (!dropped)
       throw new StoreInputError(`thread ${threadId} has no dropped turns to bring back (a turn began after the undo)`);
     const count = dropped.turns.length;
     const open = this.recorders.get(threadId);
     if (open) await open.recordRollbackUndone(count);
     else await this.withRecorder(loc, (r) => r.recordRollbackUndone(count));
-    return loadFile(loc.path, { turnsLimit: options.turnsLimit });
+    return loadFileAsync(loc.path, { turnsLimit: options.turnsLimit });
   }
 
   /** Moves the rollout to `archived_sessions/` (kept, never deleted). */
