@@ -142,7 +142,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
     const last = [...(await service().records.read(threadId))]
       .reverse()
       .find((record) => record.source === 'restore' || record.source === 'tool' || record.source === 'hunk');
-    const rollback = storeCall(() => store.lastRollback(threadId));
+    const rollback = await storeCallAsync(() => store.lastRollback(threadId));
     if (last?.source !== 'restore' || rollback === null || rollback.restoreRecord !== last.id) return [];
     if (rollback.turnIds === null)
       throw invalidRequest(
@@ -265,8 +265,11 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       if (entry?.session.activeTurnId)
         throw invalidRequest('a turn is running in this thread; wait for it or interrupt it first');
       const cwd = entry?.thread.cwd ?? storeCall(() => store.read(params.threadId, {})).thread.cwd;
-      const turnIds = await turnsToBringBack(params.threadId);
+      // Asked first so that a refused redo stops nothing; asked again between the thread's turns, where
+      // no turn can begin before the files and the turns are back.
+      await turnsToBringBack(params.threadId);
       const result = await restoring(entry?.session, 'redoing its files', async (stopped) => {
+        const turnIds = await turnsToBringBack(params.threadId);
         let weftFiles: WeftFilesRestored;
         try {
           const outcome = await service().redo({
