@@ -59,6 +59,8 @@ describe('review of a landed turn, by mouse', () => {
             NOTES.replace('note 3\n', 'NOTE THREE\n').replace('note 35\n', 'NOTE THIRTY-FIVE\n'),
           );
 
+          // The turn has ended (its footer is laid out for good) before its action is clicked.
+          await conversation(page).locator('.turn-status.is-completed').waitFor();
           const view = conversation(page).getByRole('button', { name: 'View changes (1 file)' });
           await wheelIntoView(page, view, conversation(page));
           await clickCentre(page, view);
