@@ -138,13 +138,66 @@ export async function wheelUpUntilAttached(page: Page, target: Locator, over: Wh
   throw new Error('wheelUpUntilAttached: gave up after 200 turns of the wheel');
 }
 
-/** Clicks at the centre of `target`, after checking that the pointer would hit the target there. */
+/**
+ * Arms a one-shot watch on `target`: the function it returns says whether the next press of the button
+ * (the mousedown, which is where menus act and what a shifted layout makes miss) landed on it.
+ */
+async function watchClick(target: Locator): Promise<() => Promise<string | null>> {
+  const handle = await target.elementHandle();
+  if (handle === null) throw new Error('clickCentre: the target went away');
+  await handle.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const record = { reached: false, elsewhere: '', from: `${Math.round(box.left)},${Math.round(box.top)}` };
+    (element as unknown as { weftClick?: typeof record }).weftClick = record;
+    const onPress = (event: Event): void => {
+      document.removeEventListener('mousedown', onPress, true);
+      const hit = event.target instanceof Element ? event.target : null;
+      if (hit !== null && (hit === element || element.contains(hit))) record.reached = true;
+      else
+        record.elsewhere =
+          hit === null ? 'nothing' : `<${hit.tagName.toLowerCase()} class="${hit.getAttribute('class') ?? ''}">`;
+    };
+    document.addEventListener('mousedown', onPress, true);
+  });
+  return async () => {
+    const verdict = await handle
+      .evaluate((element) => {
+        const record = (element as unknown as { weftClick?: { reached: boolean; elsewhere: string; from: string } })
+          .weftClick;
+        if (record === undefined || record.reached) return null;
+        const box = element.getBoundingClientRect();
+        const now = `${Math.round(box.left)},${Math.round(box.top)}`;
+        const where = element.isConnected ? `it moved from ${record.from} to ${now}` : 'it was replaced in the page';
+        return `the press landed on ${record.elsewhere === '' ? 'no element' : record.elsewhere}: ${where}`;
+      })
+      // The click took the page away (a reload, a navigation): it was received.
+      .catch(() => null);
+    await handle.dispose();
+    return verdict;
+  };
+}
+
+/**
+ * Clicks at the centre of `target`, after checking that the pointer would hit the target there, and
+ * checks that the click reached it. When the page moved the target between the look and the click (a late
+ * layout change), the click is made once more where the target now is, as a person would; a second miss
+ * fails with what the click reached instead.
+ */
 export async function clickCentre(page: Page, target: Locator): Promise<void> {
-  await target.waitFor({ state: 'visible' });
-  await settled(target);
-  const state = await probe(target);
-  if (!state.hit) throw new Error(`clickCentre: at the centre of the target the pointer would hit ${state.blocker}`);
-  await page.mouse.click(state.x, state.y);
+  let missed = '';
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await target.waitFor({ state: 'visible' });
+    await settled(target);
+    const state = await probe(target);
+    if (!state.hit) throw new Error(`clickCentre: at the centre of the target the pointer would hit ${state.blocker}`);
+    const reached = await watchClick(target);
+    await page.mouse.click(state.x, state.y);
+    const miss = await reached();
+    if (miss === null) return;
+    console.warn(`clickCentre(${String(target)}): ${miss}; clicking again`);
+    missed = miss;
+  }
+  throw new Error(`clickCentre(${String(target)}): twice the click missed the target; last time ${missed}`);
 }
 
 /**
