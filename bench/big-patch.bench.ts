@@ -5,7 +5,10 @@
 // request waits meanwhile; (2) the apply-patch command alone, as a whole process.
 //
 // Codex comes from CODEX_BIN (without it, Weft only); its homes live under CODEX_BENCH_DIR (default
-// bench/.work/big-patch): Codex's sandbox refuses commands whose home is under /tmp.
+// bench/.work/big-patch): Codex's sandbox refuses commands whose home is under /tmp. BIG_PATCH_RUNS sets
+// the number of runs (default 3). BIG_PATCH_CPU_PROF names a folder: the runs with the stall probe then
+// also run with `--cpu-prof` into it, and each run's stalls (from the probe) are written beside the
+// profile as `stalls-N.json`, stamped with the clock the profile uses.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -21,6 +24,7 @@ const CODEX = process.env['CODEX_BIN'] ?? null;
 const LINES = 1_000_000;
 const HUNKS = 10_000;
 const RUNS = Number(process.env['BIG_PATCH_RUNS'] ?? 3);
+const CPU_PROF = process.env['BIG_PATCH_CPU_PROF'] ? resolve(process.env['BIG_PATCH_CPU_PROF']) : null;
 const PROCESS_RUNS = 5;
 const LIST_EVERY_MS = 10;
 const MARK = ' // changed ';
@@ -65,6 +69,8 @@ interface TurnRun {
   diffLineBytes: number;
   /** With the stall probe preloaded: the longest gap between its 5 ms ticks during the turn, wall and CPU. */
   stall: { wallMs: number; cpuMs: number } | null;
+  /** With the stall probe preloaded: every gap during the turn (the end, in hrtime nanoseconds). */
+  stalls: { at: string; wallMs: number; cpuMs: number }[];
 }
 
 /**
@@ -178,6 +184,7 @@ function turnWithLists(
                 cpuMs: Math.max(0, ...turnStalls.map((s) => s.cpuMs)),
               }
             : null,
+          stalls: turnStalls.map((s) => ({ at: String(s.at), wallMs: s.wallMs, cpuMs: s.cpuMs })),
         });
       }
     });
@@ -275,6 +282,7 @@ export default async function run() {
   const codexHome = join(work, 'codex-home');
   const home = join(work, 'home');
   for (const dir of [project, weftHome, codexHome, home]) mkdirSync(dir, { recursive: true });
+  if (CPU_PROF !== null) mkdirSync(CPU_PROF, { recursive: true });
   const big = bigCase();
   const patchFile = join(work, 'big.patch');
   writeFileSync(patchFile, big.patch);
@@ -300,9 +308,24 @@ export default async function run() {
       weftRuns.push(await turnWithLists(weftArgv, { ...baseEnv, WEFT_HOME: weftHome }, project, { limit: 25 }));
       if (changedLines(target) !== HUNKS) throw new Error(`Weft's turn left ${changedLines(target)} changed lines`);
       writeFileSync(target, big.content);
-      probedRuns.push(
-        await turnWithLists(weftProbed, { ...baseEnv, WEFT_HOME: weftHome }, project, { limit: 25 }, true),
+      const profiled =
+        CPU_PROF === null
+          ? weftProbed
+          : [
+              process.execPath,
+              '--cpu-prof',
+              `--cpu-prof-dir=${CPU_PROF}`,
+              `--cpu-prof-name=weft-${i}.cpuprofile`,
+            ].concat(weftProbed.slice(1));
+      const probedRun = await turnWithLists(
+        profiled,
+        { ...baseEnv, WEFT_HOME: weftHome },
+        project,
+        { limit: 25 },
+        true,
       );
+      probedRuns.push(probedRun);
+      if (CPU_PROF !== null) writeFileSync(join(CPU_PROF, `stalls-${i}.json`), JSON.stringify(probedRun.stalls));
       if (codexArgv === null) continue;
       writeFileSync(target, big.content);
       codexRuns.push(
