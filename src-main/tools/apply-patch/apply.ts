@@ -309,11 +309,14 @@ function updateChanges(file: PlannedFile, bytes: readonly Buffer[] | null): bool
 }
 
 async function commitFile(journal: Journal, file: PlannedFile): Promise<void> {
+  // The old bytes when planning kept them (an ASCII file): the old text is then never built.
+  const oldContent =
+    file.observed === undefined || file.observed === 'absent' ? null : (plannedOldBytes(file) ?? file.oldContent);
   const known: Prior | undefined =
     file.observed === 'absent'
       ? { exists: false }
-      : file.oldContent !== null && file.observed !== undefined
-        ? { exists: true, content: file.oldContent, mode: file.mode }
+      : oldContent !== null
+        ? { exists: true, content: oldContent, mode: file.mode }
         : undefined;
   switch (file.kind) {
     case 'add':

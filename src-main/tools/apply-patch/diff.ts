@@ -9,8 +9,8 @@ import type { FileUpdateChange, WeftDiffCut } from '../../../src-preload/protoco
 import { DiffText } from '../../util/diff-cut';
 import { Slicer, type Pacer } from '../../util/slicer';
 import { DIFF_CONTEXT, hunkStart } from './hunks';
-import type { PatchPlan, PlannedFile } from './plan';
-import { splitText } from './text';
+import { plannedOldLines, type PatchPlan, type PlannedFile } from './plan';
+import type { TextLines } from './text';
 
 const NO_NEWLINE = '\\ No newline at end of file';
 
@@ -57,8 +57,8 @@ function* diffSteps(
   }
   out.file([`--- ${oldLabel}`, `+++ ${newLabel}`]);
   // Only the lines of hunks shown are ever read, so a file is split into lines only while text is kept.
-  let old: ReturnType<typeof splitText> | null = null;
-  const oldLines = (): ReturnType<typeof splitText> => (old ??= splitText(file.oldContent ?? ''));
+  let old: TextLines | null = null;
+  const oldLines = (): TextLines => (old ??= plannedOldLines(file));
   let delta = 0;
   for (const [n, hunk] of file.hunks.entries()) {
     if ((n & 63) === 63) yield;

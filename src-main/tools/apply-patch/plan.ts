@@ -19,7 +19,7 @@ import type { Change, PlannedHunk } from './hunks';
 export type { PlannedHunk };
 import type { FileHunk, Patch } from './parse';
 import { applyEdits, arrayLines, editedBytes, splitText, splitTextPaced } from './text';
-import type { Eol } from './text';
+import type { Eol, TextLines } from './text';
 
 /** Size and modification time of a file as planning saw it. */
 export interface FileStamp {
@@ -91,13 +91,20 @@ export class PatchApplyError extends Error {
   }
 }
 
+/**
+ * A text file's content: its bytes when they are ASCII (each byte is one character, and no string of the
+ * whole file is made unless asked for: see TextLines), else the decoded text.
+ */
+type FileText = { ascii: Buffer; text: null } | { ascii: null; text: string };
+
+const textOf = (content: FileText): string => content.text ?? content.ascii.toString('latin1');
+
 type Loaded =
   | { state: 'absent' }
   | {
       state: 'file';
-      text: string | null;
-      /** The file's bytes when `text` is them byte for byte (ASCII); see TextLines. */
-      bytes: Buffer | null;
+      /** Null when the file is not UTF-8 text. */
+      content: FileText | null;
       mode: number | null;
       observed: FileStamp | undefined;
     }
@@ -131,14 +138,14 @@ export function describeFsError(error: unknown): string {
 const DECODE_PIECE = 4 * 1024 * 1024;
 
 /**
- * A file's bytes as text; null when they are not UTF-8. ASCII (most source files) is decoded as Latin-1,
- * byte for byte the same string: Node's UTF-8 decoder takes tens of milliseconds on a file of a few MB,
- * the Latin-1 copy well under one. The bytes are kept then, for writing the edited file from them. Other
- * UTF-8 is decoded a few MB at a time, each piece ending after a '\n' (never inside a character).
+ * A file's bytes as text; null when they are not UTF-8. ASCII (most source files) stays as its bytes: they
+ * are the text byte for byte, planning reads lines from them, and the edited file is written from views
+ * of them. Other UTF-8 is decoded a few MB at a time, each piece ending after a '\n' (never inside a
+ * character): Node's UTF-8 decoder takes tens of milliseconds on a file of a few MB.
  */
-async function decodeText(bytes: Buffer, pacer: Pacer): Promise<{ text: string | null; bytes: Buffer | null }> {
-  if (isAscii(bytes)) return { text: bytes.toString('latin1'), bytes };
-  if (!isUtf8(bytes)) return { text: null, bytes: null };
+async function decodeText(bytes: Buffer, pacer: Pacer): Promise<FileText | null> {
+  if (isAscii(bytes)) return { ascii: bytes, text: null };
+  if (!isUtf8(bytes)) return null;
   const pieces: string[] = [];
   for (let at = 0; at < bytes.length;) {
     const newline = at + DECODE_PIECE >= bytes.length ? -1 : bytes.indexOf(10, at + DECODE_PIECE);
@@ -147,7 +154,7 @@ async function decodeText(bytes: Buffer, pacer: Pacer): Promise<{ text: string |
     at = end;
     await pacer.pace();
   }
-  return { text: pieces.join(''), bytes: null };
+  return { ascii: null, text: pieces.join('') };
 }
 
 /**
@@ -168,6 +175,14 @@ export function plannedOldBytes(file: PlannedFile): Buffer | null {
   return oldBytesOf.get(file) ?? null;
 }
 
+/** The lines planning found in an update's old text, for diffing without building that text. */
+const oldLinesOf = new WeakMap<PlannedFile, TextLines>();
+
+/** A planned file's old text as lines (empty when it had none). */
+export function plannedOldLines(file: PlannedFile): TextLines {
+  return oldLinesOf.get(file) ?? splitText(file.oldContent ?? '');
+}
+
 /**
  * Files up to this size are read synchronously: for many small ones (500 added files) the thread-pool round
  * trips of async reads would cost more than the reads. Bigger ones are read asynchronously, so a patch to a
@@ -178,7 +193,12 @@ const SYNC_READ_MAX_BYTES = 256 * 1024;
 async function loadFile(absPath: string, readFile: PlanOptions['readFile'], pacer: Pacer): Promise<Loaded> {
   if (readFile) {
     try {
-      return { state: 'file', text: await readFile(absPath), bytes: null, mode: null, observed: undefined };
+      return {
+        state: 'file',
+        content: { ascii: null, text: await readFile(absPath) },
+        mode: null,
+        observed: undefined,
+      };
     } catch (error) {
       const code = errnoCode(error);
       if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'absent' };
@@ -193,7 +213,7 @@ async function loadFile(absPath: string, readFile: PlanOptions['readFile'], pace
     const bytes = stats.size <= SYNC_READ_MAX_BYTES ? readFileSync(absPath) : await readFileAsync(absPath);
     return {
       state: 'file',
-      ...(await decodeText(bytes, pacer)),
+      content: await decodeText(bytes, pacer),
       mode: stats.mode & 0o7777,
       observed: { mtimeMs: stats.mtimeMs, size: stats.size },
     };
@@ -273,12 +293,13 @@ async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promis
       if (loaded.state === 'unreadable')
         return fileFailure(hunk, `Failed to write file ${hunk.path}: ${loaded.reason}`);
       const existing = loaded.state === 'file' ? loaded : null;
-      const oldLines = existing && existing.text !== null ? splitText(existing.text).lines() : [];
+      const oldText = existing?.content ? textOf(existing.content) : null;
+      const oldLines = oldText !== null ? splitText(oldText).lines() : [];
       const newLines = hunk.contents === '' ? [] : hunk.contents.slice(0, -1).split('\n');
       return {
         ...base,
         kind: 'add',
-        oldContent: existing?.text ?? null,
+        oldContent: oldText,
         newContent: hunk.contents,
         eol: '\n',
         mode: existing?.mode ?? null,
@@ -291,11 +312,12 @@ async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promis
         return fileFailure(hunk, `Failed to delete file ${hunk.path}: the file does not exist`);
       if (loaded.state === 'unreadable')
         return fileFailure(hunk, `Failed to delete file ${hunk.path}: ${loaded.reason}`);
-      const split = loaded.text === null ? null : splitText(loaded.text);
+      const oldText = loaded.content === null ? null : textOf(loaded.content);
+      const split = oldText === null ? null : splitText(oldText);
       return {
         ...base,
         kind: 'delete',
-        oldContent: loaded.text,
+        oldContent: oldText,
         newContent: null,
         eol: split?.eol ?? '\n',
         mode: loaded.mode,
@@ -307,10 +329,11 @@ async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promis
       const cannotRead = `Failed to read file to update ${hunk.path}`;
       if (loaded.state === 'absent') return fileFailure(hunk, `${cannotRead}: the file does not exist`);
       if (loaded.state === 'unreadable') return fileFailure(hunk, `${cannotRead}: ${loaded.reason}`);
-      if (loaded.text === null)
+      const content = loaded.content;
+      if (content === null)
         return fileFailure(hunk, `${cannotRead}: it is not UTF-8 text, and apply_patch edits only text files`);
       await pacer.pace();
-      const split = await splitTextPaced(loaded.text, loaded.bytes, pacer);
+      const split = await splitTextPaced(content.ascii ?? content.text, pacer);
       const resolution = await resolveChunks(split, hunk.chunks, hunk.path, pacer);
       if (!resolution.ok) {
         const chunk = hunk.chunks[resolution.chunk];
@@ -336,12 +359,17 @@ async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promis
       // The new text is built only when asked for: writing takes editedBytes, views of the file's bytes.
       const edits = editsFromHunks(hunks);
       let newContent: string | undefined;
+      let oldContent: string | undefined;
       const planned: PlannedFile = {
         ...base,
         kind: 'update',
         movePath,
         displayMovePath: movePath === null ? null : hunk.movePath,
-        oldContent: loaded.text,
+        // Both texts are built only when asked for (a whole-file string of a big file is a long copy).
+        get oldContent(): string {
+          oldContent ??= textOf(content);
+          return oldContent;
+        },
         get newContent(): string {
           newContent ??= applyEdits(split, edits);
           return newContent;
@@ -352,6 +380,7 @@ async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promis
         observed: loaded.observed,
       };
       newBytesOf.set(planned, () => editedBytes(split, edits));
+      oldLinesOf.set(planned, split);
       if (split.bytes !== null) oldBytesOf.set(planned, split.bytes);
       return planned;
     }
@@ -385,7 +414,7 @@ export function withDeclinedHunks(plan: PatchPlan, declined: ReadonlyArray<{ pat
         files.push(file);
       } else if (kept.length > 0) {
         const hunks = withNewStarts(kept);
-        const newContent = applyEdits(splitText(file.oldContent ?? ''), editsFromHunks(hunks));
+        const newContent = applyEdits(plannedOldLines(file), editsFromHunks(hunks));
         files.push({ ...file, hunks, newContent });
       }
     }

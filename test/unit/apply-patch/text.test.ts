@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { TextLines, applyEdits, editedBytes, type LineEdit } from '../../../src-main/tools/apply-patch/text';
+import {
+  TextLines,
+  applyEdits,
+  editedBytes,
+  splitTextPaced,
+  type LineEdit,
+} from '../../../src-main/tools/apply-patch/text';
+import { Slicer } from '../../../src-main/util/slicer';
 
 const view = (t: TextLines): unknown => ({
   lines: t.lines(),
@@ -53,6 +60,15 @@ describe('TextLines', () => {
         { start: 2, oldCount: 1, newLines: ['C', 'é'] },
       ],
     ],
+    [
+      'a\nb\nc\nd\n',
+      [
+        { start: 0, oldCount: 1, newLines: ['ü'] },
+        { start: 1, oldCount: 1, newLines: [] },
+        { start: 2, oldCount: 1, newLines: ['x', '€€'] },
+        { start: 3, oldCount: 1, newLines: ['y'] },
+      ],
+    ],
     ['a\nb', [{ start: 2, oldCount: 0, newLines: ['x'] }]],
     ['a\nb\n', [{ start: 0, oldCount: 2, newLines: [] }]],
     ['a\nb\n', []],
@@ -66,5 +82,36 @@ describe('TextLines', () => {
   it('editedBytes needs the bytes the text was read from', () => {
     expect(editedBytes(new TextLines('a\n'), [])).toBeNull();
     expect(() => new TextLines('é\n', Buffer.from('é\n', 'utf8'))).toThrow(/differ in length/);
+  });
+});
+
+describe('TextLines over the bytes of an ASCII file', () => {
+  // Everything read from lines held as bytes must be what the same text held as a string gives.
+  const reads = (t: TextLines): unknown => ({
+    ...(view(t) as object),
+    line: [t.line(-1), t.line(0), t.line(t.count - 1), t.line(t.count)],
+    equals: [
+      t.lineEquals(0, t.line(0)),
+      t.lineEquals(0, `${t.line(0)}x`),
+      t.lineEquals(t.count - 1, t.line(t.count - 1)),
+    ],
+    find: [t.findLine('b', 0), t.findLine('b', 2), t.findLine('', 0), t.findLine('a\rb', 0), t.findLine('zz', 0)],
+    raw: [t.raw(0, t.count), t.raw(1, t.count)],
+    edited: applyEdits(t, [{ start: 1, oldCount: 1, newLines: ['B'] }]),
+  });
+
+  it.each(['', 'a', 'a\nb\nb\n', 'a\r\nb\r\nc\n', 'x\r\nb\nc', 'a\rb\nb\n\n', 'a\n\nb'])(
+    'reads %j as the string would',
+    async (text) => {
+      const bytes = Buffer.from(text, 'latin1');
+      expect(reads(new TextLines(null, bytes))).toEqual(reads(new TextLines(text)));
+      expect(reads(await splitTextPaced(Buffer.from(bytes), new Slicer()))).toEqual(reads(new TextLines(text)));
+    },
+  );
+
+  it('never finds text with characters beyond ASCII, whose low bytes would match', () => {
+    // "Ł" is U+0141: written as Latin-1 it would be 0x41, an "A".
+    const t = new TextLines(null, Buffer.from('x\nA\n'));
+    expect([t.findLine('A', 0), t.findLine('Ł', 0), t.lineEquals(1, 'Ł')]).toEqual([1, -1, false]);
   });
 });
