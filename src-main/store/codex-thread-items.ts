@@ -19,6 +19,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { MessagePhase, type CommandAction, type ThreadItem, type UserInput } from '../../src-preload/protocol';
+import { jsonEqual } from '../util/json-equal';
 import { commandActions, fileChange, shellJoin } from './codex-item-parts';
 import { CodexDuration, durationMs } from './events';
 
@@ -297,7 +298,7 @@ export function weftOnlyFields(item: ThreadItem, codex: Record<string, unknown>)
   const fields: Record<string, unknown> = {};
   const backFields: Record<string, unknown> = back ? { ...back } : {};
   for (const [key, value] of Object.entries(item)) {
-    if (JSON.stringify(backFields[key]) !== JSON.stringify(value)) fields[key] = value;
+    if (!jsonEqual(backFields[key], value)) fields[key] = value;
   }
   return Object.keys(fields).length === 0 ? null : fields;
 }
