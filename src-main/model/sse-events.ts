@@ -172,6 +172,8 @@ export async function* responseEvents(response: Response): AsyncGenerator<unknow
       const { done, value } = await reader.read();
       if (done) break;
       for (const raw of cutter.push(value)) {
+        // A big event was joined from its chunks in this turn: it is decoded and parsed in the next.
+        if (raw.length >= BIG_EVENT) await slicer.pause();
         const data = handle(raw);
         if (data === DONE) return;
         if (data !== null) yield data;

@@ -83,8 +83,8 @@ export class DiffText {
     let size = header.length + 1;
     for (const line of lines) size += line.length + 1;
     if (size <= this.room) {
-      this.parts.push(header, '\n');
-      for (const line of lines) this.parts.push(line, '\n');
+      // One part per hunk: joining 10,000 hunks' lines one by one at the end took 15–25 ms in one stretch.
+      this.parts.push(`${header}\n${lines.join('\n')}${lines.length > 0 ? '\n' : ''}`);
       this.room -= size;
       this.shownHunks++;
       this.fileShown = true;
