@@ -4,7 +4,8 @@
 // to the runner, stdio, the running hook's timer) is there before and after, so it cancels out.
 //
 // Runs for test/unit and test/integration. The browser-driven e2e files are not checked here: each test
-// starts its own Chromium and `weft serve` (`startE2e`) and stops them itself (`E2e.close`).
+// starts its own `weft serve` and browser context (`startE2e`) and stops them itself (`E2e.close`), and
+// the file's one Chromium ends after its last test.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
 

@@ -1,6 +1,7 @@
 // End-to-end harness: a mock model, a temp workspace and Weft home, `weft serve` (the built CLI and
-// renderer) on a free port, and a fresh headless Chromium on the page it prints. Everything is torn down
-// by `close()`, which also saves a screenshot of the end state under test-results/e2e/.
+// renderer) on a free port, and a fresh browser context (in the headless Chromium the test file shares,
+// ended after its last test) on the page it prints. Everything else is torn down by `close()`, which also
+// saves a screenshot of the end state under test-results/e2e/.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,8 +10,8 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { onTestFinished } from 'vitest';
-import { launchBrowser } from './chromium';
+import { afterAll, onTestFinished } from 'vitest';
+import { closeSharedBrowser, openSession } from './chromium';
 import type { BrowserSession } from './chromium';
 import { startMockResponsesServer } from './mock-responses-server';
 import type { MockResponsesServer } from './mock-responses-server';
@@ -18,6 +19,9 @@ import { makeTempWorkspace, makeWeftHome } from './workspace';
 import type { TempWorkspace, WeftHome } from './workspace';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+// Registered while the test file that imports this module is collected: the file's browser ends with it.
+afterAll(closeSharedBrowser);
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'e2e');
 
 export interface E2eOptions {
@@ -149,7 +153,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     await options.beforeServe?.({ home: home.dir, cwd: workspace.dir });
     const served = await startServe(workspace.dir, home.dir, options);
     child = served.child;
-    browser = await launchBrowser({
+    browser = await openSession({
       ...(options.viewport === undefined ? {} : { viewport: options.viewport }),
       ...(options.colorScheme === undefined ? {} : { colorScheme: options.colorScheme }),
     });
