@@ -3,6 +3,7 @@ export * from './jsonrpc';
 export * from './common';
 export * from './items';
 export * from './thread';
+export * from './thread-title';
 export * from './initialize';
 export * from './requests';
 export * from './checkpoints';
