@@ -18,6 +18,7 @@ export * from './review';
 export * from './notifications';
 export * from './mcp';
 export * from './server-requests';
+export * from './approval-decisions';
 export * from './response-items';
 export * from './rollout';
 export * from './errors';
