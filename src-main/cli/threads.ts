@@ -1,7 +1,7 @@
 // `weft threads`: list, read, rename, archive and reindex saved threads, and import Codex's.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { assertNever, type Thread, type ThreadItem, type Turn } from '../../src-preload/protocol';
+import { assertNever, threadTitle, type ThreadItem, type Turn } from '../../src-preload/protocol';
 import { resolveWeftHome } from '../config/home';
 import { StoreError, ThreadStore } from '../store';
 import { errorMessage } from '../util/errors';
@@ -46,10 +46,6 @@ function when(unixSeconds: number | null): string {
   const d = new Date(unixSeconds * 1000);
   const pad = (n: number): string => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-function title(t: Thread): string {
-  return t.name ?? (t.preview === '' ? '(no message yet)' : t.preview);
 }
 
 function indent(text: string, prefix = '    '): string {
@@ -142,7 +138,7 @@ async function run(store: ThreadStore, command: string, args: string[], io: Thre
       if (page.data.length === 0) out(values.search ? 'No thread matches.' : 'No threads yet.');
       for (const t of page.data)
         out(
-          `${t.id}  ${when(values.sort === 'updated' ? t.updatedAt : t.createdAt)}  ${oneLine(title(t), 60)}  ${t.cwd}`,
+          `${t.id}  ${when(values.sort === 'updated' ? t.updatedAt : t.createdAt)}  ${oneLine(threadTitle(t), 60)}  ${t.cwd}`,
         );
       if (page.nextCursor) out(`More: weft threads list --cursor ${page.nextCursor}`);
       return 0;
@@ -162,7 +158,7 @@ async function run(store: ThreadStore, command: string, args: string[], io: Thre
       }
       const t = result.thread;
       out(
-        `${title(t)}\n${t.id} · ${t.cwd} · created ${when(t.createdAt)}${t.forkedFromId ? ` · forked from ${t.forkedFromId}` : ''}`,
+        `${threadTitle(t)}\n${t.id} · ${t.cwd} · created ${when(t.createdAt)}${t.forkedFromId ? ` · forked from ${t.forkedFromId}` : ''}`,
       );
       t.turns.forEach((turn, i) => out(`\n${renderTurn(turn, i + 1)}`));
       for (const w of result.warnings) io.stderr.write(`weft: warning: ${w}\n`);

@@ -16,7 +16,12 @@ import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
 import { stampNotification, stampRequest } from './stamps';
 import { dropFromTurn, noteInTurns } from './turn-record';
-import { TurnRunner, type TurnHost, type UserShellInput } from './turn-runner';
+import type { TurnHost, TurnTask } from './turns/base';
+import { CompactTurn } from './turns/compact';
+import { RegularTurn } from './turns/regular';
+import { ReviewTurn } from './turns/review';
+import type { UserShellInput } from './turns/shell-command-item';
+import { UserShellTurn } from './turns/user-shell';
 import type {
   Op,
   SessionEventListener,
@@ -47,7 +52,7 @@ export class Session implements TurnHost {
   workingMemory: WorkingMemory;
   tokenUsage: ThreadTokenUsage | null;
   private settings: TurnSettings;
-  private active: TurnRunner | null = null;
+  private active: TurnTask | null = null;
   /** Resolves once the active turn is announced and the session is ready for the next one. */
   private activeFinished: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<SessionEventListener>();
@@ -307,24 +312,24 @@ export class Session implements TurnHost {
         if (this.active?.steer(op.input)) return { turn: this.active.snapshot() };
         // The running turn is already ending: this input starts the next turn once it has.
         if (this.active) await this.activeFinished;
-        const turn = this.begin(op.input, op.options);
+        const turn = this.begin(new RegularTurn(this, this.settings, op.input, op.options));
         await this.inputSaved();
         return { turn };
       }
       case 'compact': {
         if (this.active) throw new SessionError('a turn is running; compact the thread once it has finished');
-        return { turn: this.begin('compact') };
+        return { turn: this.begin(new CompactTurn(this, this.settings)) };
       }
       case 'userShell': {
         const input: UserShellInput = { userShell: op.command, timeoutMs: op.timeoutMs };
         if (this.active?.addUserShell(input)) return { turn: this.active.snapshot() };
         // The running turn is already ending: the command gets a turn of its own once it has.
         if (this.active) await this.activeFinished;
-        return { turn: this.begin(input) };
+        return { turn: this.begin(new UserShellTurn(this, this.settings, input)) };
       }
       case 'review': {
         if (this.active) throw new SessionError('a turn is running; start the review once it has finished');
-        return { turn: this.begin(op.review) };
+        return { turn: this.begin(new ReviewTurn(this, this.settings, op.review)) };
       }
       case 'steer': {
         if (!this.active) throw new SessionError('there is no running turn to steer; start a new turn instead');
@@ -358,13 +363,14 @@ export class Session implements TurnHost {
     }
   }
 
-  private begin(input: UserInput[] | 'compact' | UserShellInput | ReviewTurnInput, options?: TurnOptions): Turn {
-    const runner = new TurnRunner(this, this.settings, input, options);
+  /** Makes `runner` (a turn of any kind) the active turn and starts it; announces it once it has ended. */
+  private begin(runner: TurnTask): Turn {
+    const done = runner.start();
     this.active = runner;
     const record: TurnRecord = { turn: runner.snapshot(), items: [] };
     this.turns.push(record);
     this.emitStatus();
-    this.activeFinished = runner.done.then(async (finished) => {
+    this.activeFinished = done.then(async (finished) => {
       let turn = finished;
       // Durable before announced: once a client sees turn/completed, the turn is on disk; and the
       // session is ready for the next turn by then. A turn that could not be saved fails, saying so.

@@ -1,5 +1,5 @@
 import { platform } from 'node:os';
-import type { ServerNotification } from '../../src-preload/protocol';
+import { threadTitle, type ServerNotification } from '../../src-preload/protocol';
 import { CheckpointService } from '../checkpoints/service';
 import { cleanForkLeftovers, describeForkLeftovers } from '../checkpoints/fork-leftovers';
 import { checkpointSettings } from '../checkpoints/settings';
@@ -62,7 +62,7 @@ export interface AttentionEvent {
   threadId: string;
   /** The thread's working directory: picks the project window a click on the notification focuses. */
   cwd: string;
-  /** The thread's name, else its preview; shown as the notification's title. */
+  /** The thread's title (`threadTitle`; 'Weft' for a thread no longer loaded); the notification's title. */
   title: string;
   /** One line on what is waiting or how the turn ended; empty = a generic line is shown. */
   detail: string;
@@ -124,7 +124,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
   const waiting = new Set<string>();
   const notifyAttention = (threadId: string, n: ServerNotification): void => {
     const thread = manager.get(threadId)?.thread;
-    const base = { threadId, cwd: thread?.cwd ?? '', title: thread?.name ?? (thread?.preview || 'Weft') };
+    const base = { threadId, cwd: thread?.cwd ?? '', title: thread === undefined ? 'Weft' : threadTitle(thread) };
     if (n.method === 'thread/status/changed') {
       const flags = n.params.status.type === 'active' ? n.params.status.activeFlags : [];
       const was = waiting.has(threadId);

@@ -2,7 +2,7 @@
 // chosen → run → on a sandbox denial, the escalation path. The sandbox's writable roots come from the
 // thread's cwd and the policy only: the `workdir` the model names is where the command starts, never
 // what it may write.
-import type { CommandExecutionItem } from '../../src-preload/protocol';
+import { commandApprovalDecisions, type CommandExecutionItem } from '../../src-preload/protocol';
 import type { SandboxPolicy } from '../../src-preload/protocol';
 import { assessCommand, retryAfterDenial, type CommandAssessment } from '../safety/approvals/policy';
 import { parseShellScript } from '../safety/approvals/shell-parse';
@@ -13,7 +13,6 @@ import { isPathWritable, writableRootsFor } from '../safety/sandbox/writable-roo
 import { abortError, isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import { newItemId } from '../util/ids';
-import { commandApprovalDecisions } from './approval-decisions';
 import { parseCommandActions } from './command-actions';
 import type { CommandLauncher, ExecResult } from './exec';
 import type { SafetyServices } from './safety-services';

@@ -1,5 +1,6 @@
 // Derived views of the state, shared by the controller and the views.
 import type { SandboxMode, SandboxPolicy, Thread, ThreadStatus, TurnStatus } from '../../src-preload/protocol';
+import { threadTitle as titleOf } from '../../src-preload/protocol';
 import type { AppData, Conversation, TurnView } from './state';
 import { plainTitle } from './plain-title';
 
@@ -39,13 +40,11 @@ export function threadBadge(
 }
 
 /**
- * A thread's name for people: its name, else its first message as plain text (Markdown removed), else a
- * placeholder; cut to a length (see plain-title.ts). A fork says so.
+ * A thread's name for people (the protocol's `threadTitle`), its text made plain with Markdown removed and
+ * cut to a length (see plain-title.ts). A fork says so.
  */
 export function threadTitle(thread: Pick<Thread, 'name' | 'preview' | 'forkedFromId'>): string {
-  const name = thread.name?.trim();
-  const base = name !== undefined && name !== '' ? plainTitle(name) : plainTitle(thread.preview);
-  const title = base === '' ? 'Untitled thread' : base;
+  const title = titleOf(thread, plainTitle);
   return thread.forkedFromId !== null && !title.endsWith('(fork)') ? `${title} (fork)` : title;
 }
 

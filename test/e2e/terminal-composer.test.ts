@@ -9,6 +9,9 @@ import type { Locator } from 'playwright-core';
 
 let e2e: E2e | undefined;
 
+/** A 1×1 PNG. */
+const PNG_DOT = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 describe('terminal and composer', () => {
   it(
     'opens a terminal in the project with Ctrl+` and runs what is typed, in several tabs',
@@ -203,39 +206,59 @@ describe('terminal and composer', () => {
     },
   );
 
-  it('attaches a file chosen with @ and sends its content to the model', { timeout: 240_000 }, async () => {
-    e2e = await startE2e({
-      viewport: { width: 1400, height: 900 },
-      files: {
-        'README.md': '# Demo\n',
-        'src/billing/invoice-total.ts': 'export const TAX_RATE = 0.0725;\n',
-        'src/other.ts': 'x\n',
-      },
-    });
-    const { page, mock } = e2e;
-    const box = page.getByRole('textbox', { name: 'Message' });
-    await box.click();
-    await page.keyboard.type('Check @invtot');
-    const files = page.getByRole('listbox', { name: 'Files' });
-    await files.getByRole('option', { name: /src\/billing\/invoice-total\.ts/ }).waitFor();
-    await e2e.screenshot('mention-menu-1400');
-    await page.keyboard.press('Enter');
-    await files.waitFor({ state: 'detached' });
-    expect(await box.inputValue()).toBe('Check @src/billing/invoice-total.ts ');
-    await page.getByRole('list', { name: 'Mentioned files' }).getByText('@src/billing/invoice-total.ts').waitFor();
-    await page.keyboard.type('please');
-    mock.enqueue(answerTurn('The tax rate is 7.25%.'));
-    await page.keyboard.press('Enter');
-    await conversation(page).getByText('The tax rate is 7.25%.').waitFor();
-    // The sent message names the file it points at, as a chip with the file's path on hover.
-    const chip = conversation(page).locator('.cell-user .chip-mention');
-    expect((await chip.innerText()).trim()).toBe('src/billing/invoice-total.ts');
-    expect(await chip.getAttribute('title')).toMatch(/src\/billing\/invoice-total\.ts$/);
-    await e2e.screenshot('mention-chip-1400');
-    const sent = JSON.stringify(mock.requests[0]?.body);
-    expect(sent).toContain('export const TAX_RATE = 0.0725;');
-    expect(sent).toContain('invoice-total.ts');
-  });
+  it(
+    'attaches a file chosen with @ and sends its content to the model, then an image chosen with the paperclip',
+    { timeout: 240_000 },
+    async () => {
+      e2e = await startE2e({
+        viewport: { width: 1400, height: 900 },
+        files: {
+          'README.md': '# Demo\n',
+          'src/billing/invoice-total.ts': 'export const TAX_RATE = 0.0725;\n',
+          'src/other.ts': 'x\n',
+        },
+      });
+      const { page, mock } = e2e;
+      const box = page.getByRole('textbox', { name: 'Message' });
+      await box.click();
+      await page.keyboard.type('Check @invtot');
+      const files = page.getByRole('listbox', { name: 'Files' });
+      await files.getByRole('option', { name: /src\/billing\/invoice-total\.ts/ }).waitFor();
+      await e2e.screenshot('mention-menu-1400');
+      await page.keyboard.press('Enter');
+      await files.waitFor({ state: 'detached' });
+      expect(await box.inputValue()).toBe('Check @src/billing/invoice-total.ts ');
+      await page.getByRole('list', { name: 'Mentioned files' }).getByText('@src/billing/invoice-total.ts').waitFor();
+      await page.keyboard.type('please');
+      mock.enqueue(answerTurn('The tax rate is 7.25%.'));
+      await page.keyboard.press('Enter');
+      await conversation(page).getByText('The tax rate is 7.25%.').waitFor();
+      // The sent message names the file it points at, as a chip with the file's path on hover.
+      const chip = conversation(page).locator('.cell-user .chip-mention');
+      expect((await chip.innerText()).trim()).toBe('src/billing/invoice-total.ts');
+      expect(await chip.getAttribute('title')).toMatch(/src\/billing\/invoice-total\.ts$/);
+      await e2e.screenshot('mention-chip-1400');
+      const sent = JSON.stringify(mock.requests[0]?.body);
+      expect(sent).toContain('export const TAX_RATE = 0.0725;');
+      expect(sent).toContain('invoice-total.ts');
+
+      // An image chosen with the paperclip goes with the next message, and leaves the composer once sent.
+      await page.locator('.composer input[type="file"]').setInputFiles({
+        name: 'dot.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from(PNG_DOT, 'base64'),
+      });
+      const attached = page.getByRole('list', { name: 'Attached images' });
+      await attached.getByText('dot.png').waitFor();
+      await box.click();
+      await page.keyboard.type('And this?');
+      mock.enqueue(answerTurn('A dot.'));
+      await page.keyboard.press('Enter');
+      await conversation(page).getByText('A dot.').waitFor();
+      await attached.waitFor({ state: 'detached' });
+      expect(JSON.stringify(mock.requests[1]?.body)).toContain(`data:image/png;base64,${PNG_DOT}`);
+    },
+  );
 
   it('opens / commands from the menu: /status shows usage, /fork copies the thread', { timeout: 240_000 }, async () => {
     e2e = await startE2e({ viewport: { width: 900, height: 700 } });

@@ -6,6 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AttentionEvent } from '../../src-main/server/app-host';
 import { ThreadStore } from '../../src-main/store';
 import { uuidv7 } from '../../src-main/util/ids';
 import { InProcessClient, startInProcessHost, type InProcessHost } from '../support/in-process-host';
@@ -172,6 +173,37 @@ describe('requests on one thread', () => {
 });
 
 describe('what every client hears', () => {
+  it('titles what needs the person by the thread’s title: its first message’s first line, then its name', async () => {
+    server.enqueueMany([answer('done'), answer('done again')]);
+    app = await startInProcessHost({
+      weftHome: home.dir,
+      cwd: ws.dir,
+      env: { WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
+    });
+    const { client, host } = app;
+    const events: AttentionEvent[] = [];
+    const off = host.onAttention((event) => events.push(event));
+    const started = await client.call('thread/start', { cwd: ws.dir });
+    const threadId = (started.result as { thread: { id: string } }).thread.id;
+    const finished = (n: number) => (m: object) =>
+      client.notifications('turn/completed').length >= n && 'method' in m && m.method === 'turn/completed';
+    const first = waitFor(client.subscribe, finished(1), { label: 'the first turn/completed' });
+    await client.call('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'Fix the parser\nIt fails on empty input' }],
+    });
+    await first;
+    expect((await client.call('thread/name/set', { threadId, name: '  Parser fix ' })).error).toBeUndefined();
+    const second = waitFor(client.subscribe, finished(2), { label: 'the second turn/completed' });
+    await client.call('turn/start', { threadId, input: [{ type: 'text', text: 'And the lexer' }] });
+    await second;
+    off();
+    expect(events.map((e) => [e.kind, e.title])).toEqual([
+      ['turnFinished', 'Fix the parser'],
+      ['turnFinished', 'Parser fix'],
+    ]);
+  });
+
   it('tells every client a thread’s status, also a client that never watched it', async () => {
     server.enqueueMany([
       {

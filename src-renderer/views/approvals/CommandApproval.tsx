@@ -1,11 +1,12 @@
 // "Approve command": what the agent wants to run, where and why, and the person's answer.
 import { useEffect, useId, useRef } from 'react';
 import type { KeyboardEvent } from 'react';
-import type {
-  CommandAction,
-  CommandExecutionApprovalDecision,
-  CommandExecutionRequestApprovalParams,
-  SandboxMode,
+import {
+  commandApprovalDecisions,
+  type CommandAction,
+  type CommandExecutionApprovalDecision,
+  type CommandExecutionRequestApprovalParams,
+  type SandboxMode,
 } from '../../../src-preload/protocol';
 import type { IncomingServerRequest } from '../../client/types';
 import { relativePath } from '../../components/format';
@@ -45,19 +46,12 @@ const SHORTCUTS: Record<string, 'accept' | 'acceptForSession' | 'decline'> = {
 const SHORTCUT_OF: Partial<Record<string, string>> = { accept: 'Y', acceptForSession: 'A', decline: 'N' };
 
 /**
- * The answers the card offers, in order: the request's `availableDecisions` when it lists them, else all
- * of them (with "Always allow" only when a prefix is proposed).
+ * The answers the card offers, in order: the request's `availableDecisions` when it lists them, else the
+ * ones the server offers (`commandApprovalDecisions`: "Always allow" only when a prefix is proposed).
  */
 export function offeredDecisions(params: CommandExecutionRequestApprovalParams): CommandExecutionApprovalDecision[] {
   if (params.availableDecisions !== undefined && params.availableDecisions !== null) return params.availableDecisions;
-  const prefix = params.proposedExecpolicyAmendment ?? [];
-  return [
-    'accept',
-    'acceptForSession',
-    ...(prefix.length > 0 ? [{ acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } }] : []),
-    'decline',
-    'cancel',
-  ];
+  return commandApprovalDecisions(params.proposedExecpolicyAmendment ?? null);
 }
 
 function DecisionButton({

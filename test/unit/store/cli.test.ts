@@ -65,6 +65,34 @@ describe('weft threads', () => {
     expect(json.thread.turns).toHaveLength(4);
   });
 
+  it('titles a thread by its name, else its first message’s first line, else "Untitled thread"', async () => {
+    const { store } = openStore(tmp.home);
+    // Its only message is an image: no text to call it by.
+    const empty = uuidv7();
+    const created = store.createThread(meta(empty, '/proj/three'));
+    await new ScriptedSession(empty, created.recorder).turn(
+      [{ type: 'image', url: 'data:image/png;base64,AAAA' }],
+      'completed',
+    );
+    await created.recorder.close();
+    const asked = uuidv7();
+    const { recorder } = store.createThread(meta(asked, '/proj/three'));
+    await new ScriptedSession(asked, recorder).turn(
+      [{ type: 'text', text: 'Fix the parser\nIt fails on empty input' }],
+      'completed',
+    );
+    await recorder.close();
+    await store.close();
+    const titles = (await weft('list', '--cwd', '/proj/three')).stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('  ')[2])
+      .sort();
+    expect(titles).toEqual(['Fix the parser', 'Untitled thread']);
+    expect((await weft('read', empty)).stdout).toMatch(new RegExp(`^Untitled thread\n${empty} · `));
+    expect((await weft('read', asked)).stdout).toMatch(new RegExp(`^Fix the parser\n${asked} · `));
+  });
+
   it('renames, archives and unarchives', async () => {
     const id = ids[1] ?? '';
     expect((await weft('rename', id, 'A', 'new', 'name')).code).toBe(0);

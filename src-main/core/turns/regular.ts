@@ -1,0 +1,203 @@
+import type { ContentItem, ResponseItem, Turn, TurnError, UserInput } from '../../../src-preload/protocol';
+import { contextItems, contextReference } from '../../context/initial-context';
+import { ModelError } from '../../model/errors';
+import type { ModelRequest } from '../../model/types';
+import { ToolOrchestrator } from '../../tools/orchestrator';
+import { findRepoRoot, TurnDiffTracker } from '../../tools/turn-diff';
+import type { ToolCall, ToolContext, ToolResult } from '../../tools/types';
+import { newItemId } from '../../util/ids';
+import type { SampleOutcome } from '../sample-collector';
+import type { TurnOptions, TurnSettings } from '../types';
+import { userInputToMessage } from '../user-input';
+import { TurnTask, type TurnHost } from './base';
+import { compactHistory } from './compact';
+
+/**
+ * One turn of the ReAct loop (`turn/start`): sample, run the tool calls, feed their outputs back, repeat
+ * until the model answers without a tool call and no input is pending. Input that arrives meanwhile
+ * (`steer`) joins it at its next model request.
+ */
+export class RegularTurn extends TurnTask {
+  private readonly pending: UserInput[][] = [];
+  /** Content tools produced for the model (e.g. an image from view_image), sent with the next request. */
+  private readonly toolAttachments: ContentItem[] = [];
+  private readonly turnDiff: TurnDiffTracker;
+  private readonly orchestrator: ToolOrchestrator;
+  private pendingCompaction = false;
+
+  constructor(
+    host: TurnHost,
+    settings: TurnSettings,
+    input: UserInput[],
+    private readonly turnOptions: TurnOptions = {},
+  ) {
+    super(host, settings);
+    this.turnDiff = new TurnDiffTracker(findRepoRoot(settings.cwd));
+    this.orchestrator = new ToolOrchestrator(
+      host.options.safety,
+      host.options.checkpoints ?? null,
+      host.options.background ?? null,
+    );
+    this.acceptingInput = true;
+    this.pending.push(input);
+  }
+
+  override steer(input: UserInput[]): boolean {
+    if (!this.acceptingInput) return false;
+    this.pending.push(input);
+    return true;
+  }
+
+  protected async run(): Promise<Turn> {
+    let status: Turn['status'] = 'completed';
+    let error: TurnError | null = null;
+    const unanswered = new Map<string, ToolCall>();
+    try {
+      // The user's message is recorded first thing (after the context it follows), so that it is on disk
+      // when `turn/start` is answered. A history over the limit is then compacted without it, and the
+      // message follows the summary and the context again (the model sees it last, as it would have).
+      const overLimit = this.overLimit();
+      if (!overLimit) await this.recordContext();
+      const input = await this.drainPending();
+      this.markInputRecorded();
+      if (overLimit) {
+        await compactHistory(this, input.length);
+        await this.recordContext();
+        this.host.appendHistory(...input);
+      }
+      // Tools that are still being discovered (MCP servers starting) are waited for, within their timeouts.
+      await this.host.options.tools.prepare(this.signal);
+      let compactedForLength = false;
+      for (;;) {
+        await this.drainPending();
+        let outcome: SampleOutcome;
+        try {
+          outcome = await this.sample(() => this.buildRequest(), false);
+        } catch (e) {
+          // Too long for the model: compact once and try again; a second refusal ends the turn.
+          if (!(e instanceof ModelError) || e.info !== 'ContextWindowExceeded' || compactedForLength) throw e;
+          compactedForLength = true;
+          await compactHistory(this);
+          await this.recordContext();
+          continue;
+        }
+        this.host.appendHistory(...outcome.items);
+        if (outcome.usage) this.recordUsage(outcome.usage);
+        if (outcome.toolCalls.length > 0 && this.overLimit()) {
+          // Mid-turn: the outputs of these calls go after the summary, with the context again.
+          this.pendingCompaction = true;
+        }
+        if (outcome.toolCalls.length === 0) {
+          if (this.pending.length === 0) {
+            this.acceptingInput = false;
+            break;
+          }
+          continue;
+        }
+        for (const call of outcome.toolCalls) unanswered.set(call.callId, call);
+        const results = await this.host.options.tools.dispatchAll(outcome.toolCalls, this.toolContext());
+        outcome.toolCalls.forEach((call, i) => {
+          const result = results[i];
+          if (!result) return;
+          this.host.appendHistory(toolOutputItem(call, result));
+          unanswered.delete(call.callId);
+        });
+        if (this.toolAttachments.length > 0) {
+          this.host.appendHistory({ type: 'message', role: 'user', content: this.toolAttachments.splice(0) });
+        }
+        if (this.pendingCompaction) {
+          this.pendingCompaction = false;
+          await compactHistory(this);
+          await this.recordContext();
+        }
+      }
+    } catch (e) {
+      ({ status, error } = this.failure(e));
+    }
+    // Every call the model made must have an output, or the next request is invalid.
+    for (const call of unanswered.values()) {
+      this.host.appendHistory(toolOutputItem(call, { output: 'aborted', success: false }));
+    }
+    return this.finish(status, error);
+  }
+
+  /** The full context on the first turn; afterwards only what changed (cwd, permissions). */
+  private async recordContext(): Promise<void> {
+    const o = this.host.options;
+    const { items, warnings } = await contextItems(this.host.contextRef, this.settings, {
+      weftHome: o.context?.weftHome ?? null,
+      developerInstructions: o.developerInstructions ?? null,
+      projectDocMaxBytes: o.context?.projectDocMaxBytes ?? 32_768,
+      projectDocFallbackFilenames: o.context?.projectDocFallbackFilenames ?? [],
+      projectRootMarkers: o.context?.projectRootMarkers ?? ['.git'],
+      env: o.env ?? process.env,
+      now: o.now?.() ?? new Date(),
+    });
+    for (const message of warnings) this.host.emit({ method: 'warning', params: { threadId: o.threadId, message } });
+    if (items.length > 0) this.host.appendHistory(...items);
+    this.host.contextRef = contextReference(this.settings);
+  }
+
+  /** Appends what waits for the next request to the history (and the rollout); returns what it appended. */
+  private async drainPending(): Promise<ResponseItem[]> {
+    const appended = this.pendingItems.splice(0);
+    if (appended.length > 0) this.host.appendHistory(...appended);
+    while (this.pending.length > 0) {
+      const input = this.pending.shift();
+      if (!input) continue;
+      const message = await userInputToMessage(input, this.settings.cwd);
+      appended.push(message);
+      this.host.appendHistory(message);
+      const item = { type: 'userMessage' as const, id: newItemId(), content: input };
+      const { threadId } = this.host.options;
+      this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
+      this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item } });
+    }
+    return appended;
+  }
+
+  private overLimit(): boolean {
+    const limit = this.host.options.autoCompactTokenLimit ?? null;
+    const used = this.host.tokenUsage?.last.totalTokens ?? 0;
+    return limit !== null && used >= limit;
+  }
+
+  private buildRequest(): ModelRequest {
+    const o = this.host.options;
+    return {
+      model: this.settings.model,
+      instructions: o.baseInstructions,
+      input: [...this.host.history],
+      tools: o.tools.specs(),
+      parallelToolCalls: true,
+      reasoning: this.reasoning(),
+      promptCacheKey: o.threadId,
+      outputSchema: this.turnOptions.outputSchema ?? null,
+    };
+  }
+
+  private toolContext(): ToolContext {
+    const o = this.host.options;
+    return {
+      threadId: o.threadId,
+      turnId: this.id,
+      cwd: this.settings.cwd,
+      signal: this.signal,
+      emit: (n) => this.host.emit(n),
+      sendRequest: this.host.sendRequest,
+      addPendingInput: (items) => this.toolAttachments.push(...items),
+      turnDiff: this.turnDiff,
+      policy: { approvalPolicy: this.settings.approvalPolicy, sandboxPolicy: this.settings.sandboxPolicy },
+      orchestrator: this.orchestrator,
+      env: o.env ?? process.env,
+      cancelTurn: () => this.interrupt(),
+    };
+  }
+}
+
+function toolOutputItem(call: ToolCall, result: ToolResult): ResponseItem {
+  const output = result.output;
+  return call.kind === 'custom'
+    ? { type: 'custom_tool_call_output', call_id: call.callId, output }
+    : { type: 'function_call_output', call_id: call.callId, output };
+}

@@ -1,0 +1,130 @@
+// The composer's settings (model, effort, approvals, sandbox), the new-thread defaults from config, the
+// providers and their keys, and the Settings dialog.
+import type { ThreadStartResult } from '../../../src-preload/protocol';
+import {
+  AskForApproval as AskForApprovalSchema,
+  ReasoningEffort as ReasoningEffortSchema,
+  SandboxMode as SandboxModeSchema,
+} from '../../../src-preload/protocol';
+import { sandboxModeOf } from '../selectors';
+import { emptySettings, setUi } from '../store';
+import type { SettingKey, Settings, SettingsSection } from '../store';
+import type { ActionContext } from './context';
+
+type SettingsOf = Partial<
+  Pick<ThreadStartResult, 'model' | 'approvalPolicy' | 'weftApprovalPolicy' | 'sandbox' | 'reasoningEffort'>
+>;
+
+export function createSettings(ctx: ActionContext) {
+  const { client, store, get, attempt } = ctx;
+  let defaults: Settings = emptySettings;
+
+  /** The settings a started, resumed or forked thread runs with (the composer's where it says none). */
+  const settingsFrom = (result: SettingsOf): Settings => ({
+    model: result.model ?? get().ui.settings.model,
+    effort: ReasoningEffortSchema.safeParse(result.reasoningEffort).data ?? get().ui.settings.effort,
+    approvalPolicy:
+      result.weftApprovalPolicy ??
+      AskForApprovalSchema.safeParse(result.approvalPolicy).data ??
+      get().ui.settings.approvalPolicy,
+    sandbox: result.sandbox === undefined ? get().ui.settings.sandbox : sandboxModeOf(result.sandbox),
+  });
+
+  const refreshProviders = async (): Promise<void> => {
+    const providers = await client.request('weft/provider/list', { cwd: get().data.cwd }).catch(() => null);
+    if (providers !== null) setUi(store, { providers });
+  };
+
+  const loadDefaults = async (): Promise<void> => {
+    const models = await attempt('Could not list the models', () => client.request('model/list', {}));
+    if (models !== undefined) setUi(store, { models: models.data });
+    const config = await client.request('config/read', { cwd: get().data.cwd }).catch(() => undefined);
+    const value = (key: string): unknown => config?.config[key];
+    const model = value('model');
+    const effort = ReasoningEffortSchema.safeParse(value('model_reasoning_effort'));
+    const policy = AskForApprovalSchema.safeParse(value('approval_policy'));
+    const sandbox = SandboxModeSchema.safeParse(value('sandbox_mode'));
+    const fallbackModel = models?.data.find((m) => m.isDefault === true)?.id ?? models?.data[0]?.id ?? null;
+    defaults = {
+      model: typeof model === 'string' ? model : fallbackModel,
+      effort: effort.success ? effort.data : null,
+      approvalPolicy: policy.success ? policy.data : null,
+      sandbox: sandbox.success ? sandbox.data : null,
+    };
+    if (get().ui.activeThreadId === null && get().ui.changed.length === 0) setUi(store, { settings: defaults });
+  };
+
+  /** The settings the person changed among `keys`, as request overrides (undefined: not changed). */
+  const overrides = (keys: readonly SettingKey[]) => {
+    const { settings } = get().ui;
+    const has = (key: SettingKey): boolean => keys.includes(key);
+    return {
+      model: has('model') && settings.model !== null ? settings.model : undefined,
+      effort: has('effort') && settings.effort !== null ? settings.effort : undefined,
+      approvalPolicy: has('approvalPolicy') && settings.approvalPolicy !== null ? settings.approvalPolicy : undefined,
+      sandbox: has('sandbox') && settings.sandbox !== null ? settings.sandbox : undefined,
+    };
+  };
+
+  const actions = {
+    setSetting<K extends SettingKey>(key: K, value: Settings[K]): void {
+      setUi(store, (ui) => ({
+        settings: { ...ui.settings, [key]: value },
+        changed: ui.changed.includes(key) ? ui.changed : [...ui.changed, key],
+      }));
+    },
+
+    openSettings(section: SettingsSection | null = null): void {
+      setUi(store, { settingsOpen: { section } });
+      void refreshProviders();
+    },
+
+    closeSettings(): void {
+      setUi(store, { settingsOpen: null });
+    },
+
+    refreshProviders,
+
+    /** Reads the new-thread defaults again (after project config was trusted, say). */
+    reloadDefaults: loadDefaults,
+
+    /** Saves a key for the provider (never kept in the page); the error message, or null when saved. */
+    async saveKey(providerId: string, apiKey: string): Promise<string | null> {
+      try {
+        await client.request('weft/auth/setKey', { providerId, apiKey });
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+      await refreshProviders();
+      void loadDefaults();
+      return null;
+    },
+
+    async clearKey(providerId: string): Promise<void> {
+      await attempt('Could not remove the key', () => client.request('weft/auth/clearKey', { providerId }));
+      await refreshProviders();
+    },
+
+    /** Writes one key of the user config.toml; the new defaults apply to new threads. */
+    async writeConfig(keyPath: string, value: string | boolean): Promise<string | null> {
+      try {
+        await client.request('config/value/write', { keyPath, value });
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+      await Promise.all([refreshProviders(), loadDefaults()]);
+      return null;
+    },
+  };
+
+  return {
+    /** The new-thread settings config gives (empty until read). */
+    defaults: (): Settings => defaults,
+    settingsFrom,
+    loadDefaults,
+    overrides,
+    actions,
+  };
+}
+
+export type SettingsActions = ReturnType<typeof createSettings>;

@@ -1,0 +1,148 @@
+// Turns: sending a message (a new turn, or steering the running one), retrying a failed last turn,
+// stopping one, and the user's own commands (`!cmd`).
+import type { AskForApproval, ReasoningEffort, SandboxMode, UserInput } from '../../../src-preload/protocol';
+import { conversationFromThread, keepingOlderTurns } from '../conversation';
+import { runningTurn, sandboxPolicyOf, userMessagesWith } from '../selectors';
+import { setData, setUi } from '../store';
+import { turnReview } from '../turn-review';
+import type { ActionContext } from './context';
+import type { SettingsActions } from './settings';
+import type { ThreadActions } from './threads';
+
+export function createTurns(ctx: ActionContext, settings: SettingsActions, threads: ThreadActions) {
+  const { client, store, get, open, batcher, attempt, toast } = ctx;
+  let steeringId = 0;
+
+  return {
+    /** Runs the user's own command (`!cmd`) in the open thread (started first when none is open). */
+    async shellCommand(command: string): Promise<boolean> {
+      const threadId = get().ui.activeThreadId ?? (await threads.actions.openThread());
+      if (threadId === null) return false;
+      const done = await attempt('Could not run the command', () =>
+        client.request('thread/shellCommand', { threadId, command }),
+      );
+      return done !== undefined;
+    },
+
+    /** Starts a turn (creating the thread first when none is open), or steers the running one. */
+    async send(input: UserInput[]): Promise<boolean> {
+      const { data, ui } = get();
+      if (input.length === 0 || data.cwd === null) return false;
+      let threadId = ui.activeThreadId;
+      const changed = ui.changed;
+      const o = settings.overrides(changed);
+      if (threadId === null) {
+        const started = await attempt('Could not start a thread', () =>
+          client.request('thread/start', {
+            cwd: data.cwd,
+            model: o.model,
+            approvalPolicy: o.approvalPolicy,
+            sandbox: o.sandbox,
+          }),
+        );
+        if (started === undefined) return false;
+        threadId = threads.showStarted(started);
+      }
+      const running = runningTurn(get().data.conversations[threadId]);
+      if (running !== null) {
+        // Shown at once, marked, until the turn takes it in (its user message item arrives).
+        const text = input.find((part) => part.type === 'text')?.text ?? '';
+        steeringId += 1;
+        const pending = {
+          id: steeringId,
+          threadId,
+          text,
+          before: userMessagesWith(get().data.conversations[threadId], text),
+        };
+        setUi(store, (ui) => ({ steering: [...ui.steering, pending] }));
+        const steerInput = turnReview.withNotes(threadId, input);
+        const steered = await attempt('Could not add to the running turn', () =>
+          client.request('turn/steer', { threadId, input: steerInput, expectedTurnId: running.id }),
+        );
+        if (steered !== undefined) turnReview.sent(threadId);
+        if (steered === undefined) setUi(store, (ui) => ({ steering: ui.steering.filter((m) => m.id !== pending.id) }));
+        return steered !== undefined;
+      }
+      const sandbox: SandboxMode | undefined = ui.activeThreadId === null ? undefined : o.sandbox;
+      const approvalPolicy: AskForApproval | undefined = ui.activeThreadId === null ? undefined : o.approvalPolicy;
+      const effort: ReasoningEffort | undefined = o.effort;
+      const asked = threadId;
+      open.expectTurn(asked);
+      // What the person said reviewing landed hunks goes with this message.
+      const turnInput = turnReview.withNotes(threadId, input);
+      const result = await attempt('Could not start the turn', () =>
+        client.request('turn/start', {
+          threadId,
+          input: turnInput,
+          model: ui.activeThreadId === null ? undefined : o.model,
+          effort,
+          approvalPolicy,
+          sandboxPolicy: sandbox === undefined ? undefined : sandboxPolicyOf(sandbox),
+        }),
+      );
+      if (result === undefined) {
+        open.noTurn(asked);
+        return false;
+      }
+      turnReview.sent(asked);
+      // The overrides stick to the thread: shown again while held, it shows them.
+      if (changed.length > 0) open.remember(asked, get().ui.settings);
+      setUi(store, { changed: [] });
+      return true;
+    },
+
+    /**
+     * Runs a failed last turn again: the turn is rolled back (history and rollout, not files) and its
+     * message is sent anew.
+     */
+    async retryTurn(threadId: string, turnId: string): Promise<void> {
+      const conversation = get().data.conversations[threadId];
+      const turn = conversation?.turns[turnId];
+      if (
+        conversation === undefined ||
+        turn === undefined ||
+        conversation.turnIds[conversation.turnIds.length - 1] !== turnId
+      )
+        return;
+      const message = turn.itemIds.map((id) => turn.items[id]?.item).find((item) => item?.type === 'userMessage');
+      if (message?.type !== 'userMessage') {
+        toast('Could not retry: the turn has no message to send again.');
+        return;
+      }
+      const input = message.content;
+      const rolled = await attempt('Could not retry the turn', () =>
+        client.request('thread/rollback', { threadId, numTurns: 1 }),
+      );
+      if (rolled === undefined) return;
+      batcher.flush();
+      setData(store, (data) => ({
+        ...data,
+        conversations: {
+          ...data.conversations,
+          [threadId]: keepingOlderTurns(
+            {
+              ...conversationFromThread(rolled.thread, conversation.olderTurnsCursor),
+              tokenUsage: conversation.tokenUsage,
+            },
+            conversation,
+          ),
+        },
+      }));
+      open.expectTurn(threadId);
+      const retried = await attempt('Could not retry the turn', () =>
+        client.request('turn/start', { threadId, input }),
+      );
+      if (retried === undefined) open.noTurn(threadId);
+    },
+
+    async stop(): Promise<void> {
+      const threadId = get().ui.activeThreadId;
+      if (threadId === null) return;
+      const running = runningTurn(get().data.conversations[threadId]);
+      if (running === null) return;
+      await attempt('Could not stop the turn', () =>
+        client.request('turn/interrupt', { threadId, turnId: running.id }),
+      );
+    },
+  };
+}
