@@ -14,8 +14,14 @@ const pairs: [unknown, unknown][] = [
   ['a', 'b'],
   [true, false],
   [[], {}],
-  [[1, undefined], [1, null]],
-  [[1, 2], [1, 2, 3]],
+  [
+    [1, undefined],
+    [1, null],
+  ],
+  [
+    [1, 2],
+    [1, 2, 3],
+  ],
   [{ a: 1, b: undefined }, { a: 1 }],
   [{ a: 1 }, { a: 1, b: 2 }],
   [{ a: undefined }, { b: undefined }],
