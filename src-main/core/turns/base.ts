@@ -27,6 +27,12 @@ export interface TurnHost extends SamplingHost {
   tokenUsage: ThreadTokenUsage | null;
 }
 
+/** How a kind's own work ended (`run`); the turn ends after the user's commands that joined it. */
+export interface TurnEnd {
+  status: Turn['status'];
+  error: TurnError | null;
+}
+
 /**
  * What every kind of turn shares (regular.ts, compact.ts, review.ts, user-shell.ts): its id, its end
  * (`interrupt`), its snapshot, the user's commands that join it, its model requests and their token
@@ -58,8 +64,11 @@ export abstract class TurnTask {
     this.inputRecorded = new Promise((resolve) => (this.markInputRecorded = resolve));
   }
 
-  /** The kind's own work, after `turn/started` and the turn context are recorded; resolves with the turn. */
-  protected abstract run(): Promise<Turn>;
+  /**
+   * The kind's own work, after `turn/started` and the turn context are recorded. A throw ends the turn as
+   * `failure` says; either way the turn then ends as `finish` says.
+   */
+  protected abstract run(): Promise<TurnEnd>;
 
   /** Runs the turn (once; later calls return the same promise), resolving with the finished turn. */
   start(): Promise<Turn> {
@@ -85,7 +94,13 @@ export abstract class TurnTask {
       effort: this.settings.effort,
       summary: this.settings.summary,
     });
-    return this.run();
+    let end: TurnEnd;
+    try {
+      end = await this.run();
+    } catch (e) {
+      end = this.failure(e);
+    }
+    return this.finish(end);
   }
 
   get signal(): AbortSignal {
@@ -141,14 +156,18 @@ export abstract class TurnTask {
   }
 
   /**
-   * Ends the turn: the user's commands end within the turn they joined, and what they printed waits for the
-   * next request.
+   * Ends a turn of any kind: the user's commands that joined it end within it (their items come before
+   * `turn/completed`; a later command gets a turn of its own), and what they printed waits for the next
+   * request, in the order they ended. A turn interrupted while it waits for them ends interrupted (the
+   * interrupt stopped them).
    */
-  protected async finish(status: Turn['status'], error: TurnError | null): Promise<Turn> {
+  private async finish(end: TurnEnd): Promise<Turn> {
     this.shellsClosed = true;
-    await Promise.all(this.userShells);
+    this.acceptingInput = false;
     if (this.pendingItems.length > 0) this.host.appendHistory(...this.pendingItems.splice(0));
-    return this.snapshot(status, error);
+    await Promise.all(this.userShells);
+    const status = end.status === 'completed' && this.signal.aborted ? 'interrupted' : end.status;
+    return this.snapshot(status, end.error);
   }
 
   /** The reasoning parameters of this turn's requests (null when the model takes none). */

@@ -1,19 +1,13 @@
-import type { Turn } from '../../../src-preload/protocol';
 import { mergeMemory, parseCompactionAnswer, replacementHistory, summarize } from '../../context/compaction';
 import { ModelError } from '../../model/errors';
 import { newItemId } from '../../util/ids';
-import { TurnTask } from './base';
+import { TurnTask, type TurnEnd } from './base';
 
 /** A turn that only compacts the history (`thread/compact/start`). */
 export class CompactTurn extends TurnTask {
-  protected async run(): Promise<Turn> {
-    try {
-      await compactHistory(this);
-      return this.snapshot('completed', null);
-    } catch (e) {
-      const { status, error } = this.failure(e);
-      return this.finish(status, error);
-    }
+  protected async run(): Promise<TurnEnd> {
+    await compactHistory(this);
+    return { status: 'completed', error: null };
   }
 }
 

@@ -9,7 +9,7 @@ import { newItemId } from '../../util/ids';
 import type { SampleOutcome } from '../sample-collector';
 import type { TurnOptions, TurnSettings } from '../types';
 import { userInputToMessage } from '../user-input';
-import { TurnTask, type TurnHost } from './base';
+import { TurnTask, type TurnEnd, type TurnHost } from './base';
 import { compactHistory } from './compact';
 
 /**
@@ -48,7 +48,7 @@ export class RegularTurn extends TurnTask {
     return true;
   }
 
-  protected async run(): Promise<Turn> {
+  protected async run(): Promise<TurnEnd> {
     let status: Turn['status'] = 'completed';
     let error: TurnError | null = null;
     const unanswered = new Map<string, ToolCall>();
@@ -118,7 +118,7 @@ export class RegularTurn extends TurnTask {
     for (const call of unanswered.values()) {
       this.host.appendHistory(toolOutputItem(call, { output: 'aborted', success: false }));
     }
-    return this.finish(status, error);
+    return { status, error };
   }
 
   /** The full context on the first turn; afterwards only what changed (cwd, permissions). */

@@ -1,9 +1,9 @@
-import { isKnownResponseItem, type Turn } from '../../../src-preload/protocol';
+import { isKnownResponseItem } from '../../../src-preload/protocol';
 import type { ModelRequest } from '../../model/types';
 import { newItemId } from '../../util/ids';
 import { reviewHistoryText, type ReviewTurnInput } from '../review-turn';
 import type { TurnSettings } from '../types';
-import { TurnTask, type TurnHost } from './base';
+import { TurnTask, type TurnEnd, type TurnHost } from './base';
 
 /**
  * A review (`review/start`): the reviewer gets its own instructions and one message holding the diff, no
@@ -19,17 +19,7 @@ export class ReviewTurn extends TurnTask {
     super(host, settings);
   }
 
-  protected async run(): Promise<Turn> {
-    try {
-      await this.runReview();
-      return this.snapshot('completed', null);
-    } catch (e) {
-      const { status, error } = this.failure(e);
-      return this.finish(status, error);
-    }
-  }
-
-  private async runReview(): Promise<void> {
+  protected async run(): Promise<TurnEnd> {
     const { review } = this;
     const { threadId } = this.host.options;
     const entered = { type: 'enteredReviewMode' as const, id: newItemId(), review: review.description };
@@ -68,5 +58,6 @@ export class ReviewTurn extends TurnTask {
       role: 'user',
       content: [{ type: 'input_text', text: reviewHistoryText(review.description, text) }],
     });
+    return { status: 'completed', error: null };
   }
 }

@@ -1,5 +1,4 @@
-import type { Turn } from '../../../src-preload/protocol';
-import { TurnTask, type TurnHost } from './base';
+import { TurnTask, type TurnEnd, type TurnHost } from './base';
 import { shellCommandItem, type UserShellInput } from './shell-command-item';
 import type { TurnSettings } from '../types';
 
@@ -16,8 +15,8 @@ export class UserShellTurn extends TurnTask {
     super(host, settings);
   }
 
-  protected async run(): Promise<Turn> {
+  protected async run(): Promise<TurnEnd> {
     this.host.appendHistory(await shellCommandItem(this, this.input));
-    return this.snapshot(this.signal.aborted ? 'interrupted' : 'completed', null);
+    return { status: 'completed', error: null };
   }
 }
