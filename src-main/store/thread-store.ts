@@ -22,6 +22,7 @@ import type { RepairReport } from './repair';
 import { nextOrdinalOf, nextOrdinalOfAsync } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
 import { SESSION_INDEX_FILE } from './session-index';
+import { DEFAULT_ATTRIBUTES, type ThreadAttributes } from './thread-events';
 import { ThreadIndex, threadFromRow } from './thread-index';
 import { readFromIndex, readLoadOptions, readResult, type ReadOptions } from './thread-read';
 import type {
@@ -145,7 +146,7 @@ export class ThreadStore {
     const recorder = this.recorder(meta.id, path, {
       create: (target) => writeNewRollout(target, payload, created),
       hasPreview: false,
-      name: null,
+      attributes: DEFAULT_ATTRIBUTES,
       model: meta.model,
       nextOrdinal: 1,
       onError: options.onError,
@@ -225,7 +226,7 @@ export class ThreadStore {
       now: this.now,
       sink: this.sink(threadId, path, null),
       hasPreview: state.thread.preview !== '',
-      name: state.thread.name,
+      attributes: state.attributes,
       nextOrdinal,
       sessionIndex: this.sessionIndex,
     });
@@ -246,7 +247,7 @@ export class ThreadStore {
     const recorder = this.recorder(loc.id, path, {
       create: (target) => copy.write(target),
       hasPreview: source.thread.preview !== '',
-      name: loc.name,
+      attributes: loc.attributes,
       model: source.lastTurnContext?.model ?? null,
       nextOrdinal: copy.lines,
       onError: options.onError,
@@ -254,7 +255,7 @@ export class ThreadStore {
     const thread: Thread = {
       ...source.thread,
       path,
-      name: loc.name ?? source.thread.name,
+      name: loc.attributes.name ?? source.thread.name,
       status: { type: 'notLoaded' },
     };
     return { state: { ...source, thread }, recorder };
@@ -276,7 +277,7 @@ export class ThreadStore {
       lock.release();
     }
     this.catalog.indexFile(loc.id, path, null);
-    return { id: loc.id, path, origin: 'weft', archived: false, name: loc.name };
+    return { id: loc.id, path, origin: 'weft', archived: false, attributes: loc.attributes };
   }
 
   // ---- reading ---------------------------------------------------------------------------------------
@@ -286,7 +287,7 @@ export class ThreadStore {
     if (typeof target !== 'string') return loadFile(target.path, options);
     const loc = this.catalog.locate(target);
     const state = this.loadKept(loc, options);
-    if (loc.origin === 'codex' && loc.name !== null) state.thread.name = loc.name;
+    if (loc.origin === 'codex' && loc.attributes.name !== null) state.thread.name = loc.attributes.name;
     return state;
   }
 
@@ -386,6 +387,7 @@ export class ThreadStore {
     const open = this.recorders.get(threadId);
     if (open) await open.recordRollback(numTurns, record);
     else await this.withRecorder(loc, (r) => r.recordRollback(numTurns, record));
+    await this.catalog.reindexFile(loc);
     return loadFileAsync(loc.path, { turnsLimit: options.turnsLimit });
   }
 
@@ -412,6 +414,7 @@ export class ThreadStore {
     const open = this.recorders.get(threadId);
     if (open) await open.recordRollbackUndone(count);
     else await this.withRecorder(loc, (r) => r.recordRollbackUndone(count));
+    await this.catalog.reindexFile(loc);
     return loadFileAsync(loc.path, { turnsLimit: options.turnsLimit });
   }
 
@@ -605,7 +608,7 @@ export class ThreadStore {
     o: {
       create: (target: string) => void;
       hasPreview: boolean;
-      name: string | null;
+      attributes: ThreadAttributes;
       model: string | null;
       nextOrdinal: number;
       onError?: (e: RolloutWriteError) => void;
@@ -618,7 +621,7 @@ export class ThreadStore {
       now: this.now,
       sink: this.sink(threadId, path, o.model),
       hasPreview: o.hasPreview,
-      name: o.name,
+      attributes: o.attributes,
       nextOrdinal: o.nextOrdinal,
       sessionIndex: this.sessionIndex,
     });
@@ -645,7 +648,7 @@ export class ThreadStore {
       now: this.now,
       sink: { update: (d) => this.catalog.applyDelta(loc.id, loc.path, d, null), closed: () => undefined },
       hasPreview: true,
-      name: loc.name,
+      attributes: loc.attributes,
       nextOrdinal: nextOrdinalOf(loc.path),
       sessionIndex: this.sessionIndex,
     });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { WrittenEventPayloads, parseRolloutLine, parseWrittenEvent } from '../../../src-preload/protocol';
 import type { RecorderWriter, IndexDelta } from '../../../src-main/store/recorder';
 import { RolloutRecorder } from '../../../src-main/store/recorder';
+import { DEFAULT_ATTRIBUTES } from '../../../src-main/store/thread-events';
 import type { RolloutWriteError } from '../../../src-main/store/errors';
 import type { RolloutLine } from '../../../src-main/store/rollout-writer';
 import { ScriptedSession, fakeClock, scriptEveryKind } from './helpers';
@@ -46,7 +47,7 @@ function makeRecorder(options: { nextOrdinal?: number; hasPreview?: boolean; nam
     now: fakeClock(),
     sink: { update: (d) => deltas.push(d), closed: () => closedCalls++ },
     hasPreview: options.hasPreview ?? false,
-    name: options.name ?? null,
+    attributes: { ...DEFAULT_ATTRIBUTES, name: options.name ?? null },
   });
   const json = (): { ordinal: number; type: string; payload: { type?: string } & Record<string, unknown> }[] =>
     writer.lines.map(
@@ -188,7 +189,7 @@ describe('RolloutRecorder', () => {
       },
       { type: 'thread_name_updated', thread_id: 'thr-1', thread_name: 'New' },
     ]);
-    expect(deltas.map((d) => d.name)).toEqual(['New']);
+    expect(deltas.map((d) => d.attributes?.name)).toEqual(['New']);
   });
 
   it('tells the index the first user message once, and nothing while the file is not saved', () => {
