@@ -85,7 +85,7 @@ export type RecorderWriter = Pick<
 /** Turns a session's reports into rollout lines for one `RolloutWriter`. */
 export class RolloutRecorder implements SessionRecorder {
   private hasPreview: boolean;
-  private attributes: ThreadAttributes;
+  private recorded: ThreadAttributes;
   private delta: IndexDelta;
   private lastAgentMessage = new Map<string, string>();
   /** Each running turn's latest aggregated diff, recorded once as the turn ends. */
@@ -102,7 +102,7 @@ export class RolloutRecorder implements SessionRecorder {
     private readonly options: RecorderOptions,
   ) {
     this.hasPreview = options.hasPreview;
-    this.attributes = options.attributes;
+    this.recorded = options.attributes;
     this.delta = { updatedAt: new Date(0), text: [] };
     this.ordinal = options.nextOrdinal;
   }
@@ -227,27 +227,27 @@ export class RolloutRecorder implements SessionRecorder {
 
   /** Records a rename unless it is the current name (the store and the session may both report it). */
   recordName(name: string | null): void {
-    const renamed = this.recordAttribute({
-      type: 'thread_name_updated',
-      thread_id: this.options.threadId,
-      thread_name: name,
-    });
-    if (renamed && this.options.sessionIndex)
-      appendSessionIndex(this.options.sessionIndex, this.options.threadId, name, this.options.now());
+    this.recordAttribute({ type: 'thread_name_updated', thread_id: this.options.threadId, thread_name: name });
+  }
+
+  /** The thread's attributes as recorded so far. */
+  get attributes(): ThreadAttributes {
+    return this.recorded;
   }
 
   /**
-   * Records an attribute event (see thread-events.ts) unless it changes nothing, and tells the index;
-   * returns whether it was recorded.
+   * Records an attribute event (see thread-events.ts) unless it changes nothing, and tells the index. A
+   * rename also goes to Codex's session index.
    */
-  recordAttribute(event: AttributeEventInput): boolean {
-    const next = applyAttributeEvent(this.attributes, event);
-    if (sameAttributes(next, this.attributes)) return false;
-    this.attributes = next;
+  recordAttribute(event: AttributeEventInput): void {
+    const next = applyAttributeEvent(this.recorded, event);
+    if (sameAttributes(next, this.recorded)) return;
+    this.recorded = next;
     this.event(event);
+    if (event.type === 'thread_name_updated' && this.options.sessionIndex)
+      appendSessionIndex(this.options.sessionIndex, this.options.threadId, next.name, this.options.now());
     this.delta.attributes = next;
     this.flushDelta();
-    return true;
   }
 
   /** Resolves once every line recorded so far was handed to the OS (not fsynced; see `RolloutWriter`). */

@@ -24,7 +24,10 @@ export const DEFAULT_ATTRIBUTES: ThreadAttributes = ThreadAttributes.parse({});
 /** The attributes' names: an index made when they were other is rescanned (see index-db.ts). */
 export const ATTRIBUTE_KEYS = Object.keys(ThreadAttributes.shape).join(',');
 
-/** The Thread fields the attributes show as. A Weft-only field at its default is left out. */
+/**
+ * The Thread fields the attributes show as, every one of them: a Weft-only field at its default is
+ * undefined (left out on the wire, as Codex's clients expect), so the fields patch a Thread whole.
+ */
 export function attributeFields(a: ThreadAttributes): Pick<Thread, 'name'> {
   return { name: a.name };
 }

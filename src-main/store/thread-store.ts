@@ -22,7 +22,7 @@ import type { RepairReport } from './repair';
 import { nextOrdinalOf, nextOrdinalOfAsync } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
 import { SESSION_INDEX_FILE } from './session-index';
-import { DEFAULT_ATTRIBUTES, type ThreadAttributes } from './thread-events';
+import { DEFAULT_ATTRIBUTES, type AttributeEventInput, type ThreadAttributes } from './thread-events';
 import { ThreadIndex, threadFromRow } from './thread-index';
 import { readFromIndex, readLoadOptions, readResult, type ReadOptions } from './thread-read';
 import type {
@@ -358,17 +358,28 @@ export class ThreadStore {
 
   /** Renames a thread (null or "" clears the name). */
   async setName(threadId: string, name: string | null): Promise<void> {
-    const loc = this.writable(threadId, 'rename');
     const value = name === null || name.trim() === '' ? null : name;
+    await this.recordAttribute(threadId, { type: 'thread_name_updated', thread_id: threadId, thread_name: value });
+  }
+
+  /**
+   * Records an attribute event of a thread (its name, …: see thread-events.ts) in its rollout, unless it
+   * changes nothing, and tells the index; returns the thread's attributes as they are now.
+   */
+  async recordAttribute(threadId: string, event: AttributeEventInput): Promise<ThreadAttributes> {
+    const loc = this.writable(threadId, 'change');
     const open = this.recorders.get(threadId);
     if (open) {
-      open.recordName(value);
+      open.recordAttribute(event);
       await open.sync();
-      return;
+      return open.attributes;
     }
+    let attributes = loc.attributes;
     await this.withRecorder(loc, (r) => {
-      r.recordName(value);
+      r.recordAttribute(event);
+      attributes = r.attributes;
     });
+    return attributes;
   }
 
   /** Drops the last `numTurns` turns (a marker line; nothing is deleted) and returns the thread as it is now. */
