@@ -4,7 +4,8 @@
 // text the table marks, so the index and a read of the thread cannot disagree. A kind not in the table
 // means nothing to any reader (Codex's newer events, say).
 //
-// A thread's persisted attributes (its name) are set by attribute events, the last one of a kind winning.
+// A thread's persisted attributes (its name, whether it is pinned) are set by attribute events, the last
+// one of a kind winning.
 // A new attribute is: its event's schema in `WrittenEventPayloads` (rollout.ts), its field and default in
 // `ThreadAttributes`, its reducer entry in `THREAD_EVENTS`, and the Thread field it shows as in
 // `attributeFields` (and, when a fork should not inherit it, in `forkAttributeEvents`). The recorder writes
@@ -16,6 +17,7 @@ import { WrittenEventPayloads, type RolloutEventInput, type Thread } from '../..
 /** The thread's persisted attributes. A field missing or unreadable (an index row of an older Weft) is its default. */
 export const ThreadAttributes = z.object({
   name: z.string().nullable().catch(null),
+  pinned: z.boolean().catch(false),
 });
 export type ThreadAttributes = z.infer<typeof ThreadAttributes>;
 
@@ -28,16 +30,16 @@ export const ATTRIBUTE_KEYS = Object.keys(ThreadAttributes.shape).join(',');
  * The Thread fields the attributes show as, every one of them: a Weft-only field at its default is
  * undefined (left out on the wire, as Codex's clients expect), so the fields patch a Thread whole.
  */
-export function attributeFields(a: ThreadAttributes): Pick<Thread, 'name'> {
-  return { name: a.name };
+export function attributeFields(a: ThreadAttributes): Pick<Thread, 'name' | 'weftPinned'> {
+  return { name: a.name, weftPinned: a.pinned ? true : undefined };
 }
 
 /**
  * The events a fork writes after the lines it copied, so it starts with the attributes of a new thread
- * where it should (a fork keeps its source's name: the UI marks it as a fork).
+ * where it should: a fork keeps its source's name (the UI marks it as a fork) but is not pinned.
  */
-export function forkAttributeEvents(_a: ThreadAttributes): AttributeEventInput[] {
-  return [];
+export function forkAttributeEvents(a: ThreadAttributes): AttributeEventInput[] {
+  return a.pinned ? [{ type: 'weft_thread_pinned', pinned: false }] : [];
 }
 
 /** Where a line's message text is, for search and the thread's preview. */
@@ -110,6 +112,7 @@ export const THREAD_EVENTS = {
     ...a,
     name: e.thread_name ?? null,
   })),
+  weft_thread_pinned: attribute(WrittenEventPayloads.weft_thread_pinned, (a, e) => ({ ...a, pinned: e.pinned })),
   thread_settings_applied: { kind: 'none' },
 } as const satisfies Record<string, EventMeaning>;
 

@@ -86,7 +86,13 @@ describe('RolloutRecorder', () => {
     const written = new Set(lines.filter((l) => l.type === 'event_msg').map((l) => l.payload.type));
     // The script exercises every kind Weft writes except a rollback, its undoing and a turn's diff (their own tests
     // below) and Weft-only item fields (items whose Codex form says it all).
-    const notScripted = new Set(['thread_rolled_back', 'weft_rollback_undone', 'weft_item_fields', 'weft_turn_diff']);
+    const notScripted = new Set([
+      'thread_rolled_back',
+      'weft_rollback_undone',
+      'weft_item_fields',
+      'weft_turn_diff',
+      'weft_thread_pinned',
+    ]);
     expect([...written].sort()).toEqual(
       Object.keys(WrittenEventPayloads)
         .filter((k) => !notScripted.has(k))
