@@ -5,12 +5,12 @@
 // means nothing to any reader (Codex's newer events, say).
 //
 // A thread's persisted attributes (its name, whether it is pinned) are set by attribute events, the last
-// one of a kind winning.
-// A new attribute is: its event's schema in `WrittenEventPayloads` (rollout.ts), its field and default in
-// `ThreadAttributes`, its reducer entry in `THREAD_EVENTS`, and the Thread field it shows as in
-// `attributeFields` (and, when a fork should not inherit it, in `forkAttributeEvents`). The recorder writes
-// it (`recordAttribute`), every reader reads it back through here, and the index keeps it with the others in
-// one column, so it needs no migration (see index-db.ts). docs/HOW-TO.md walks through one.
+// one of a kind winning. A new attribute is: its event's schema in `WrittenEventPayloads` (rollout.ts), its
+// field and default in `ThreadAttributes`, its reducer entry in `THREAD_EVENTS`, and the Thread field it
+// shows as in `attributeFields` (and, when a fork should not inherit it, in `forkAttributeEvents`). The
+// recorder writes it (`recordAttribute`), every reader reads it back through here, and the index keeps it
+// with the others in one column, so it needs no migration (see index-db.ts). docs/HOW-TO.md walks through
+// one (pinned threads).
 import { z } from 'zod';
 import { WrittenEventPayloads, type RolloutEventInput, type Thread } from '../../src-preload/protocol';
 
