@@ -11,7 +11,8 @@ const USAGE = `Usage: weft threads <command> [options]
 
 Commands:
   list [--cwd DIR] [--archived] [--search TEXT] [--sort created|updated] [--limit N] [--cursor C] [--json]
-                             Newest threads first (25 by default, at most 100)
+                             Newest threads first (25 by default, at most 100); [pinned] marks
+                             the threads pinned in the app
   read ID [--json]           A thread with its turns
   rename ID NAME             Set a thread's name ("" clears it)
   archive ID                 Move a thread to archived_sessions/ (nothing is deleted)
@@ -136,10 +137,12 @@ async function run(store: ThreadStore, command: string, args: string[], io: Thre
         return 0;
       }
       if (page.data.length === 0) out(values.search ? 'No thread matches.' : 'No threads yet.');
-      for (const t of page.data)
+      for (const t of page.data) {
+        const pin = t.weftPinned === true ? '[pinned] ' : '';
         out(
-          `${t.id}  ${when(values.sort === 'updated' ? t.updatedAt : t.createdAt)}  ${oneLine(threadTitle(t), 60)}  ${t.cwd}`,
+          `${t.id}  ${when(values.sort === 'updated' ? t.updatedAt : t.createdAt)}  ${pin}${oneLine(threadTitle(t), 60)}  ${t.cwd}`,
         );
+      }
       if (page.nextCursor) out(`More: weft threads list --cursor ${page.nextCursor}`);
       return 0;
     }

@@ -21,6 +21,7 @@ const SCOPES: { readonly [M in ClientRequestMethod]: QueueMode | null } = {
   'thread/read': 'shared',
   'thread/turns/list': 'shared',
   'thread/name/set': 'exclusive',
+  'weft/thread/pin': 'exclusive',
   'thread/rollback': 'exclusive',
   'thread/revert': 'exclusive',
   'weft/checkpoints/preview': 'shared',

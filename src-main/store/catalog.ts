@@ -7,13 +7,17 @@ import { basename, join } from 'node:path';
 import { codexSources, readCodexHomes } from './codex-homes';
 import { StoreError, ThreadNotFoundError } from './errors';
 import { checkIndex, isIndexCorruption, openIndex, setIndexAside } from './index-db';
-import { summarizeRollout, type ThreadOrigin, type ThreadSummary } from './index-scan';
+import { summarizeRollout, summarizeSteps, type ThreadOrigin, type ThreadSummary } from './index-scan';
 import { archivedDir, indexFile, sessionsDir } from './paths';
 import type { LoadedThread } from './loader';
 import type { IndexDelta } from './recorder';
 import { forgetSavedOutline, readSavedOutline, writeSavedOutline } from './outline-snapshot';
 import { repairIndex, type RepairReport, type RolloutSource } from './repair';
-import type { ThreadIndex } from './thread-index';
+import { closeRollout, openRollout } from './rollout-source';
+import { runSliced } from './slices';
+import { SLICE_MS } from '../util/slicer';
+import type { ThreadAttributes } from './thread-events';
+import { attributesOfRow, type ThreadIndex } from './thread-index';
 
 /** Where a thread's rollout is, as the index (or a search of the folders) says. */
 export interface Located {
@@ -21,7 +25,8 @@ export interface Located {
   path: string;
   origin: ThreadOrigin;
   archived: boolean;
-  name: string | null;
+  /** The name and the other attributes, as the index has them (a Codex thread's name from Codex's session index). */
+  attributes: ThreadAttributes;
 }
 
 function findRollout(dir: string, suffix: string, depth = 0): string | null {
@@ -291,7 +296,8 @@ export class Catalog {
   private locateIn(threadId: string): Located {
     const row = this.index.get(threadId);
     if (row && existsSync(row.path)) {
-      return { id: row.id, path: row.path, origin: row.origin, archived: row.archived !== 0, name: row.name };
+      const attributes = attributesOfRow(row);
+      return { id: row.id, path: row.path, origin: row.origin, archived: row.archived !== 0, attributes };
     }
     const suffix = `-${threadId}.jsonl`;
     for (const source of this.sources()) {
@@ -299,9 +305,9 @@ export class Catalog {
       if (!path) continue;
       const summary = summarizeRollout(path, { archived: source.archived, origin: source.origin });
       const name = source.names?.get(threadId);
-      if (name !== undefined) summary.name = name;
+      if (name !== undefined) summary.attributes = { ...summary.attributes, name };
       this.index.transaction(() => this.index.upsert(summary));
-      return { id: threadId, path, origin: source.origin, archived: source.archived, name: summary.name };
+      return { id: threadId, path, origin: source.origin, archived: source.archived, attributes: summary.attributes };
     }
     if (row) {
       this.index.transaction(() => this.index.remove(threadId));
@@ -319,6 +325,26 @@ export class Catalog {
       this.indexSummary(threadId, summary);
     } catch (error) {
       this.notIndexed(threadId, error);
+    }
+  }
+
+  /**
+   * Indexes a thread's rollout again from the whole file, giving the event loop back as it reads: after a
+   * rollback (or its undoing) the index holds the text of the live turns only, as a rebuild would.
+   */
+  async reindexFile(loc: Located): Promise<void> {
+    if (this.closed) return;
+    try {
+      const { fd } = openRollout(loc.path);
+      try {
+        const options = { archived: loc.archived, origin: loc.origin };
+        const { summary } = await runSliced(summarizeSteps(fd, loc.path, options), SLICE_MS);
+        this.indexSummary(loc.id, summary);
+      } finally {
+        closeRollout(fd);
+      }
+    } catch (error) {
+      this.notIndexed(loc.id, error);
     }
   }
 
@@ -351,7 +377,7 @@ export class Catalog {
             fileSize: stat.size,
             fileMtimeMs: Math.floor(stat.mtimeMs),
             preview: delta.preview,
-            name: delta.name,
+            attributes: delta.attributes,
             model: delta.model,
             tokens: usage
               ? { total: usage.totalTokens, input: usage.inputTokens, output: usage.outputTokens }

@@ -23,7 +23,6 @@ export {
   WeftPlanUpdatedEvent,
   WeftTurnDiffEvent,
   ErrorEvent,
-  ThreadNameUpdatedEvent,
   ThreadRolledBackEvent,
   WeftRollbackUndoneEvent,
   UserMessageEvent,

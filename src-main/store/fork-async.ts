@@ -7,11 +7,10 @@
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Catalog, Located } from './catalog';
-import { StoreError } from './errors';
 import { copyLines, cutAt, forkChunks, type CopyTarget } from './fork-file';
 import { summarizeSteps } from './index-scan';
 import { loadOutlinedAsync, type LoadedThread } from './loader';
-import { OutlineAlongside, continueOutlineAsync } from './outline';
+import { continueOutlineAsync } from './outline';
 import { decodeOutline } from './outline-snapshot';
 import { closeRollout, openRollout } from './rollout-source';
 import { SLICE_MS, Slicer } from '../util/slicer';
@@ -66,7 +65,7 @@ async function writeAtomicallyAsync(target: string, chunks: Generator<Buffer, un
 
 /**
  * Indexes a fork this process just wrote and reads its newest `turnsLimit` turns, in one sliced pass over
- * the file (the index summary with the outline alongside). The outline is kept for the fork's next read.
+ * the file (the index summary and the outline it makes). The outline is kept for the fork's next read.
  */
 export async function indexAndLoadFork(
   catalog: Catalog,
@@ -76,11 +75,11 @@ export async function indexAndLoadFork(
 ): Promise<LoadedThread> {
   const { fd } = openRollout(path);
   try {
-    const alongside = new OutlineAlongside(path);
-    const summary = await runSliced(summarizeSteps(fd, path, { archived: false, origin: 'weft', alongside }), SLICE_MS);
+    const { summary, outlined } = await runSliced(
+      summarizeSteps(fd, path, { archived: false, origin: 'weft' }),
+      SLICE_MS,
+    );
     catalog.indexSummary(threadId, summary);
-    const outlined = alongside.result;
-    if (outlined === null) throw new StoreError(`the fork ${path} was written but could not be read back`);
     const state = await loadOutlinedAsync(fd, outlined, { history: 'later', turnsLimit });
     catalog.saveOutlineLater(threadId, state);
     return state;

@@ -18,6 +18,7 @@ import { forEachLine, lineSteps } from './line-reader';
 import { lineTimestamp } from './paths';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 import type { NewThreadMeta } from './store-types';
+import { forkAttributeEvents } from './thread-events';
 import { readTurnRecords } from './turn-items';
 
 export interface ForkSource {
@@ -313,8 +314,13 @@ export function copyLines(
           ...(target.cwd !== undefined && target.cwd !== null ? { cwd: target.cwd } : {}),
         };
   // A Codex thread's name lives in Codex's session index, not in its rollout: carry it over.
-  const rename = source.origin === 'codex' && source.name !== null && source.name !== plan.outline.name;
-  const extra = rename ? [{ type: 'thread_name_updated', thread_id: target.id, thread_name: source.name }] : [];
+  const name = source.attributes.name;
+  const rename = source.origin === 'codex' && name !== null && name !== plan.outline.attributes.name;
+  const extra: Record<string, unknown>[] = rename
+    ? [{ type: 'thread_name_updated', thread_id: target.id, thread_name: name }]
+    : [];
+  // A fork starts with the attributes of a new thread where it should (a copy of the same thread keeps all).
+  if (target.id !== source.id) extra.push(...forkAttributeEvents(plan.outline.attributes));
   return { meta, extra };
 }
 

@@ -1,11 +1,14 @@
 // The thread index, `WEFT_HOME/weft.sqlite` (better-sqlite3, WAL). Derived from the rollouts and never
 // authoritative: a missing, corrupt or too-new index is set aside and rebuilt from the files.
 //
-// Schema (version 3; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1; version 2 had
+// Schema (version 4; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1; version 2 had
 // an `outlines` table, dropped in 3: saved outlines are files, see outline-snapshot.ts):
 // - `threads`: one row per rollout. `rid` (rowid) keys the full-text rows; times are unix milliseconds;
 //   `file_size`/`file_mtime_ms` are what the row was built from (a file that differs is rescanned);
-//   `origin` is "weft" or "codex" (indexed from an imported Codex home, never written by Weft).
+//   `origin` is "weft" or "codex" (indexed from an imported Codex home, never written by Weft). `name` and
+//   `attrs` (JSON) hold the thread's attributes (thread-events.ts): a new attribute needs no migration.
+// - `index_meta`: `attributes` names the attributes the rows were made with; when the table of thread events
+//   has others, every row is marked changed (`file_size` -1) and the next repair rescans it.
 // - `thread_text` (FTS5, contentless): user and agent message text. A thread's text sits in rows
 //   `rid * TEXT_CHUNKS_PER_THREAD + k`: chunk 0 from a full scan, later chunks appended at each turn end.
 // - `thread_names` (FTS5, rowid = rid): thread names, so renames are searchable at once.
@@ -15,6 +18,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { StoreError } from './errors';
+import { ATTRIBUTE_KEYS } from './thread-events';
 
 export type IndexDatabase = Database.Database;
 
@@ -67,6 +71,12 @@ const MIGRATIONS: readonly string[] = [
   `
   DROP TABLE outlines;
   `,
+  // Version 4: the attributes other than the name. Rows of version 3 hold the name, then the only one.
+  `
+  ALTER TABLE threads ADD COLUMN attrs TEXT NOT NULL DEFAULT '{}';
+  CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  INSERT INTO index_meta (key, value) VALUES ('attributes', 'name');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -97,6 +107,17 @@ function migrate(db: IndexDatabase): void {
       db.exec(sql);
     }
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+/** Marks every row changed when it was made with other attributes than the table's (see the file comment). */
+function checkAttributes(db: IndexDatabase): void {
+  const row: unknown = db.prepare("SELECT value FROM index_meta WHERE key = 'attributes'").get();
+  const made = typeof row === 'object' && row !== null && 'value' in row ? row.value : null;
+  if (made === ATTRIBUTE_KEYS) return;
+  db.transaction(() => {
+    db.prepare('UPDATE threads SET file_size = -1').run();
+    db.prepare("INSERT OR REPLACE INTO index_meta (key, value) VALUES ('attributes', ?)").run(ATTRIBUTE_KEYS);
   }).immediate();
 }
 
@@ -178,6 +199,7 @@ export function openIndex(path: string): OpenedIndex {
       configure(db);
       const before = userVersion(db);
       migrate(db);
+      checkAttributes(db);
       // Reads the schema and the table's first page: a file that is not an index fails here. (A count of
       // the rows read every page of an index: 15 ms with 10,000 threads, 50 ms from a cold disk cache.)
       db.prepare('SELECT rid FROM threads LIMIT 1').get();

@@ -4,6 +4,7 @@
 // `timestamp`, [`ordinal` (Codex 0.169 and Weft),] `type`, `payload`, and the payload's `type` first; a line
 // that does not start that way is simply parsed in full.
 import { readAt, type RolloutFd } from './rollout-source';
+import { THREAD_EVENT_KINDS } from './thread-events';
 
 /** A line's place in its file; `length` excludes the newline. */
 export interface LineRef {
@@ -221,34 +222,8 @@ const LINE_TYPES = new Interner([
   'world_state',
   'token_usage_record',
 ]);
-const EVENT_TYPES = new Interner([
-  'turn_started',
-  'task_started',
-  'turn_complete',
-  'task_complete',
-  'turn_aborted',
-  'thread_rolled_back',
-  'weft_rollback_undone',
-  'thread_name_updated',
-  'token_count',
-  'error',
-  'user_message',
-  'agent_message',
-  'agent_reasoning',
-  'agent_reasoning_raw_content',
-  'exec_command_end',
-  'patch_apply_end',
-  'item_completed',
-  'context_compacted',
-  'web_search_end',
-  'view_image_tool_call',
-  'mcp_tool_call_end',
-  'weft_item_completed',
-  'weft_approval',
-  'weft_plan_updated',
-  'weft_item_fields',
-  'thread_settings_applied',
-]);
+/** The event kinds the table of thread events knows (thread-events.ts). */
+const EVENT_TYPES = new Interner(THREAD_EVENT_KINDS);
 
 /**
  * What the first bytes of a line say about it. One Sniffer is reused for every line of a scan: after a

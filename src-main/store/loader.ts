@@ -15,6 +15,7 @@ import {
 import { SAVE_OUTLINE_BYTES, decodeOutline, encodeOutline, markOf } from './outline-snapshot';
 import { parseRolloutFileName } from './paths';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
+import { attributeFields, type ThreadAttributes } from './thread-events';
 import type { RecordedTurnContext } from './turn-context';
 import { materializeTurns, type TurnDetails, type TurnPage } from './turn-items';
 
@@ -35,6 +36,8 @@ export interface LoadedThread {
   totalTurns: number;
   lastTurnContext: RecordedTurnContext | null;
   tokenUsage: ThreadTokenUsage | null;
+  /** What the thread's attribute events set (`thread` shows them). */
+  attributes: ThreadAttributes;
   /** The turn this thread was forked after (Weft forks), else null. */
   forkedAtTurnId: string | null;
   /** Lines that were skipped (torn, corrupt) and other problems; loading never fails on them. */
@@ -137,7 +140,7 @@ export function threadOf(outline: RolloutOutline): Thread {
     gitInfo: git
       ? { sha: git.commit_hash ?? null, branch: git.branch ?? null, originUrl: git.repository_url ?? null }
       : null,
-    name: outline.name,
+    ...attributeFields(outline.attributes),
     turns: [],
   };
 }
@@ -234,6 +237,7 @@ function assemble(
     totalTurns: total,
     lastTurnContext: outline.lastTurnContext,
     tokenUsage: outline.tokenUsage,
+    attributes: outline.attributes,
     forkedAtTurnId: forkedAtTurnIdOf(outline),
     warnings,
     outlineReadFrom: 0,
@@ -243,7 +247,7 @@ function assemble(
 }
 
 /**
- * Loads an open rollout whose outline was just made (`continueOutlineAsync`, `OutlineAlongside`): reads the
+ * Loads an open rollout whose outline was just made (`continueOutlineAsync`, `summarizeSteps`): reads the
  * turns asked for, giving the event loop back between them (`history: true` would build the whole model
  * history in one stretch: ask for `false` or `'later'`).
  */

@@ -22,6 +22,7 @@ import type { LineRef } from './line-reader';
 import type { ContinuedOutline, OutlineStart, RolloutOutline, TurnOutline } from './outline';
 import { outlinesDir } from './paths';
 import { readAt, type RolloutFd } from './rollout-source';
+import { ATTRIBUTE_KEYS, ThreadAttributes } from './thread-events';
 
 const MAGIC = Buffer.from('WOL1');
 /** Bytes before the outline's end that must be unchanged for it to be used. */
@@ -93,7 +94,9 @@ const Header = z.object({
   metaEnd: z.number().int().nonnegative(),
   meta: SessionMetaPayload.nullable(),
   historyBase: z.number().int(),
-  name: z.string().nullable(),
+  /** The attributes' names when it was saved: an outline of other attributes is not used. */
+  attributeKeys: z.literal(ATTRIBUTE_KEYS),
+  attributes: ThreadAttributes,
   /** The last rollback's restore record (its dropped turns are never saved: see encodeOutline). */
   lastRollbackRecord: z.string().nullable().optional(),
   preview: z.string(),
@@ -153,7 +156,8 @@ export function encodeOutline({ outline: o, progress: p }: ContinuedOutline, mar
     metaEnd: o.metaEnd,
     meta: o.meta,
     historyBase: o.historyBase,
-    name: o.name,
+    attributeKeys: ATTRIBUTE_KEYS,
+    attributes: o.attributes,
     lastRollbackRecord: o.lastRollback?.restoreRecord ?? null,
     preview: o.preview,
     firstTimestampMs: o.firstTimestampMs,
@@ -346,7 +350,7 @@ export function decodeOutline(saved: Buffer, fd: RolloutFd, path: string): Outli
     historyBase: h.historyBase,
     lastTurnContext: null,
     tokenUsage: null,
-    name: h.name,
+    attributes: h.attributes,
     preview: h.preview,
     updatedAtMs: 0,
     firstTimestampMs: h.firstTimestampMs,

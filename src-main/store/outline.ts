@@ -1,7 +1,9 @@
 // First pass over a rollout: the thread's structure without its bulk. Small lines (meta, turn boundaries,
 // contexts, names, rollbacks) are parsed; big ones (history items, completed items) are only located, so a
 // 50 MB thread is outlined in one quick read. `history.ts` and `turn-items.ts` then parse just the lines a
-// caller asks for.
+// caller asks for. What each event kind means (a turn's start or end, a rollback, an item, an attribute of
+// the thread such as its name) is the table in thread-events.ts; the index scan reads rollouts through
+// this outline too (`outlineSteps`).
 //
 // Turns: `turn_started` opens a turn and `turn_complete` / `turn_aborted` close it (Weft, newer Codex).
 // Older Codex rollouts have no such events: a `turn_context` (or a user message outside any turn) opens a
@@ -13,23 +15,13 @@
 import { SessionMetaPayload, type ThreadTokenUsage, type TurnError, type TurnStatus } from '../../src-preload/protocol';
 import {
   ErrorEvent,
-  ThreadNameUpdatedEvent,
   ThreadRolledBackEvent,
   UserMessageEvent,
   WeftRollbackUndoneEvent,
   codexErrorInfoName,
   tokenUsageFromEvent,
 } from './events';
-import {
-  Sniffer,
-  forEachLine,
-  lineSteps,
-  readLines,
-  stringFieldNear,
-  type LineRef,
-  type RawLine,
-  type ScanEnd,
-} from './line-reader';
+import { Sniffer, forEachLine, lineSteps, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
 import { parseLine, payloadType, type LooseLine } from './line-parse';
 import { historyEntry, type HistoryRef } from './history';
 
@@ -38,6 +30,7 @@ import { closeRollout, openRollout, sizeOf, type RolloutFd } from './rollout-sou
 import { recordedTurnContext, type RecordedTurnContext } from './turn-context';
 import { codexItemType, userMessageText } from './codex-thread-items';
 import { threadPreview } from './preview';
+import { DEFAULT_ATTRIBUTES, eventMeaning, type MessageText, type ThreadAttributes } from './thread-events';
 
 export interface TurnOutline {
   id: string;
@@ -71,7 +64,8 @@ export interface RolloutOutline {
   historyBase: number;
   lastTurnContext: RecordedTurnContext | null;
   tokenUsage: ThreadTokenUsage | null;
-  name: string | null;
+  /** What the attribute events set (the name, …), as of the last line. */
+  attributes: ThreadAttributes;
   preview: string;
   /** Unix ms of the newest line (0 when none has a valid timestamp). */
   updatedAtMs: number;
@@ -92,25 +86,6 @@ export interface LastRollback {
   /** The turns it dropped and the model history with them; null once a turn began after it. */
   dropped: { turns: TurnOutline[]; historyRefs: HistoryRef[]; historyBase: number } | null;
 }
-
-const ITEM_EVENTS: ReadonlySet<string> = new Set([
-  'weft_item_completed',
-  'weft_approval',
-  'weft_plan_updated',
-  'weft_turn_diff',
-  'weft_item_fields',
-  'user_message',
-  'agent_message',
-  'agent_reasoning',
-  'agent_reasoning_raw_content',
-  'exec_command_end',
-  'patch_apply_end',
-  'item_completed',
-  'context_compacted',
-  'web_search_end',
-  'view_image_tool_call',
-  'mcp_tool_call_end',
-]);
 
 function timeMs(ts: string): number {
   const ms = Date.parse(ts);
@@ -144,7 +119,23 @@ export interface OutlineProgress {
   lineWarnings: number;
 }
 
-class OutlineBuilder {
+/** A line whose event holds a message, as the outline saw it (for the index's search text). */
+export interface MessageLine {
+  readonly raw: RawLine;
+  /** Whether its kind was read from its first bytes (else it was parsed in full). */
+  readonly sniffed: boolean;
+  /** Its payload, parsed on first use (undefined when the line is not JSON). */
+  payload(): unknown;
+  /** The `item.type` of an item_completed line. */
+  itemType(): string | null;
+  /** The turn it belongs to, null outside every turn. */
+  readonly turn: TurnOutline | null;
+}
+
+/** Told of every line whose event the table says holds a message, once the outline has taken it in. */
+export type MessageListener = (text: MessageText, line: MessageLine) => void;
+
+class OutlineBuilder implements MessageLine {
   readonly o: RolloutOutline;
   private open: TurnOutline | null = null;
   private opened = 0;
@@ -154,14 +145,15 @@ class OutlineBuilder {
   private lineNo = 0;
   private readonly sniffer = new Sniffer();
   /** The line being read, whether it was sniffed, and its parse (undefined: not parsed yet; null: not JSON). */
-  private raw: RawLine = { buf: Buffer.alloc(0), start: 0, end: 0, offset: 0 };
-  private sniffed = false;
+  raw: RawLine = { buf: Buffer.alloc(0), start: 0, end: 0, offset: 0 };
+  sniffed = false;
   private parsed: LooseLine | null | undefined = undefined;
 
   constructor(
     path: string,
     private readonly withHistory: boolean,
     from?: { outline: RolloutOutline; progress: OutlineProgress },
+    private readonly messages?: MessageListener,
   ) {
     if (from) {
       // Continuing a saved outline over the lines written after it (its history lines are only located).
@@ -184,7 +176,7 @@ class OutlineBuilder {
       historyBase: -1,
       lastTurnContext: null,
       tokenUsage: null,
-      name: null,
+      attributes: DEFAULT_ATTRIBUTES,
       preview: '',
       updatedAtMs: 0,
       firstTimestampMs: 0,
@@ -272,7 +264,7 @@ class OutlineBuilder {
   }
 
   /** The current line's payload (parsed on first use; undefined when the line is not JSON). */
-  private payload(): unknown {
+  payload(): unknown {
     if (this.parsed === undefined) {
       const p = parseLine(this.raw);
       this.parsed = p.ok ? p.line : null;
@@ -288,10 +280,9 @@ class OutlineBuilder {
   }
 
   private event(event: string, mirror: boolean, offset: number, length: number): void {
-    const get = (): unknown => this.payload();
-    switch (event) {
-      case 'turn_started':
-      case 'task_started': {
+    const meaning = eventMeaning(event);
+    switch (meaning.kind) {
+      case 'turnStart': {
         const ms = this.ms();
         const id = this.turnId();
         const open = this.open;
@@ -313,35 +304,31 @@ class OutlineBuilder {
         turn.startRef = { offset, length };
         return;
       }
-      case 'turn_complete':
-      case 'task_complete':
-      case 'turn_aborted': {
+      case 'turnEnd': {
         const turn = this.open;
         if (!turn) return;
         turn.endRef = { offset, length };
-        this.end(turn, event === 'turn_aborted' ? 'interrupted' : turn.error ? 'failed' : 'completed', this.ms());
+        this.end(turn, meaning.interrupted ? 'interrupted' : turn.error ? 'failed' : 'completed', this.ms());
         return;
       }
-      case 'thread_rolled_back': {
-        const e = ThreadRolledBackEvent.safeParse(get());
+      case 'rollback': {
+        const e = ThreadRolledBackEvent.safeParse(this.payload());
         if (e.success) this.rollback(e.data.num_turns, e.data.weft_restore_record ?? null);
         return;
       }
-      case 'weft_rollback_undone': {
-        const e = WeftRollbackUndoneEvent.safeParse(get());
+      case 'rollbackUndone': {
+        const e = WeftRollbackUndoneEvent.safeParse(this.payload());
         if (e.success) this.undoRollback(e.data.num_turns);
         return;
       }
-      case 'thread_name_updated': {
-        const e = ThreadNameUpdatedEvent.safeParse(get());
-        if (e.success) this.o.name = e.data.thread_name ?? null;
+      case 'attribute':
+        this.o.attributes = meaning.apply(this.o.attributes, this.payload());
         return;
-      }
-      case 'token_count':
+      case 'tokenCount':
         this.tokenRef = { offset, length };
         return;
-      case 'error': {
-        const e = ErrorEvent.safeParse(get());
+      case 'turnError': {
+        const e = ErrorEvent.safeParse(this.payload());
         if (!e.success) return;
         const turn = this.ensureTurn();
         turn.error = e.data.weft_error ?? {
@@ -352,19 +339,23 @@ class OutlineBuilder {
         turn.itemRefs.push({ offset, length });
         return;
       }
-      default:
-        break;
+      case 'item':
+        if (meaning.text !== null) this.previewFrom(meaning.text);
+        if (!mirror) this.ensureTurn().itemRefs.push({ offset, length });
+        if (meaning.text !== null) this.messages?.(meaning.text, this);
+        return;
+      case 'none':
+        return;
     }
-    if (event === 'user_message' && this.o.preview === '') {
-      const message = messageOf(get());
-      if (message !== null) this.o.preview = threadPreview(message);
-    }
-    if (event === 'item_completed' && this.o.preview === '' && this.itemType() === 'UserMessage') {
-      const message = userMessageText(get());
-      if (message !== null) this.o.preview = threadPreview(message);
-    }
-    if (!ITEM_EVENTS.has(event) || mirror) return;
-    this.ensureTurn().itemRefs.push({ offset, length });
+  }
+
+  /** The thread's preview, from its first user message. */
+  private previewFrom(text: MessageText): void {
+    if (this.o.preview !== '') return;
+    let message: string | null = null;
+    if (text === 'userMessage') message = messageOf(this.payload());
+    else if (text === 'codexItem' && this.itemType() === 'UserMessage') message = userMessageText(this.payload());
+    if (message !== null) this.o.preview = threadPreview(message);
   }
 
   private turnContext(offset: number, length: number): void {
@@ -380,7 +371,7 @@ class OutlineBuilder {
   }
 
   /** The `item.type` of the current item_completed line (read from its first bytes when it can be). */
-  private itemType(): string | null {
+  itemType(): string | null {
     const raw = this.raw;
     if (this.sniffed) {
       const type = stringFieldNear(raw.buf, raw.start, raw.end, ITEM_TYPE_KEY);
@@ -399,6 +390,10 @@ class OutlineBuilder {
     const payload = this.payload();
     if (typeof payload !== 'object' || payload === null || !('turn_id' in payload)) return null;
     return typeof payload.turn_id === 'string' ? payload.turn_id : null;
+  }
+
+  get turn(): TurnOutline | null {
+    return this.open;
   }
 
   private ensureTurn(): TurnOutline {
@@ -573,24 +568,17 @@ export async function continueOutlineAsync(
 }
 
 /**
- * An outline made alongside another pass over a rollout's lines (the index repair's summary): give it every
- * line, then the end; `result` is the outline then.
+ * A whole outline of an open file as a stepwise pass (it pauses after each chunk read, see `lineSteps`),
+ * telling `messages` of every line that holds a message: the index scan's one read of a rollout.
  */
-export class OutlineAlongside {
-  private readonly builder: OutlineBuilder;
-  result: ContinuedOutline | null = null;
-
-  constructor(path: string) {
-    this.builder = new OutlineBuilder(path, false);
-  }
-
-  line(raw: RawLine): void {
-    this.builder.line(raw);
-  }
-
-  end(fd: RolloutFd, scan: ScanEnd): void {
-    this.result = finished(this.builder, fd, scan.end, scan.tailBytes, 0);
-  }
+export function* outlineSteps(
+  fd: RolloutFd,
+  path: string,
+  messages: MessageListener,
+): Generator<void, ContinuedOutline> {
+  const builder = new OutlineBuilder(path, false, undefined, messages);
+  const { end, tailBytes } = yield* lineSteps(fd, 0, (raw) => builder.line(raw), { sizeHint: sizeOf(fd) });
+  return finished(builder, fd, end, tailBytes, 0);
 }
 
 function begin(

@@ -18,6 +18,7 @@ import { appendSessionIndex } from './session-index';
 import { threadPreview, userItemText } from './preview';
 import { lineTimestamp } from './paths';
 import type { RolloutWriter } from './rollout-writer';
+import { applyAttributeEvent, sameAttributes, type AttributeEventInput, type ThreadAttributes } from './thread-events';
 import { turnContextPayload, type TurnContextInput } from './turn-context';
 
 /** Where a session writes its history as it happens (the core's view of the thread store's recorder). */
@@ -46,8 +47,8 @@ export interface IndexDelta {
   updatedAt: Date;
   /** The first user message, when this is it. */
   preview?: string;
-  /** Set when the name changed (null = cleared). */
-  name?: string | null;
+  /** Set when an attribute changed (the name, …): all of them as they are now. */
+  attributes?: ThreadAttributes;
   tokenUsage?: ThreadTokenUsage;
   model?: string;
   lastTurnStatus?: TurnStatus;
@@ -71,7 +72,8 @@ export interface RecorderOptions {
   sink: RecorderSink;
   /** Whether the thread already has a first user message (a resumed or forked thread). */
   hasPreview: boolean;
-  name: string | null;
+  /** The thread's attributes as its file has them so far. */
+  attributes: ThreadAttributes;
 }
 
 /** What the recorder needs of its file: a `RolloutWriter`, or a fake in tests. */
@@ -83,7 +85,7 @@ export type RecorderWriter = Pick<
 /** Turns a session's reports into rollout lines for one `RolloutWriter`. */
 export class RolloutRecorder implements SessionRecorder {
   private hasPreview: boolean;
-  private name: string | null;
+  private recorded: ThreadAttributes;
   private delta: IndexDelta;
   private lastAgentMessage = new Map<string, string>();
   /** Each running turn's latest aggregated diff, recorded once as the turn ends. */
@@ -100,7 +102,7 @@ export class RolloutRecorder implements SessionRecorder {
     private readonly options: RecorderOptions,
   ) {
     this.hasPreview = options.hasPreview;
-    this.name = options.name;
+    this.recorded = options.attributes;
     this.delta = { updatedAt: new Date(0), text: [] };
     this.ordinal = options.nextOrdinal;
   }
@@ -225,12 +227,26 @@ export class RolloutRecorder implements SessionRecorder {
 
   /** Records a rename unless it is the current name (the store and the session may both report it). */
   recordName(name: string | null): void {
-    if (name === this.name) return;
-    this.name = name;
-    this.event({ type: 'thread_name_updated', thread_id: this.options.threadId, thread_name: name });
-    if (this.options.sessionIndex)
-      appendSessionIndex(this.options.sessionIndex, this.options.threadId, name, this.options.now());
-    this.delta.name = name;
+    this.recordAttribute({ type: 'thread_name_updated', thread_id: this.options.threadId, thread_name: name });
+  }
+
+  /** The thread's attributes as recorded so far. */
+  get attributes(): ThreadAttributes {
+    return this.recorded;
+  }
+
+  /**
+   * Records an attribute event (see thread-events.ts) unless it changes nothing, and tells the index. A
+   * rename also goes to Codex's session index.
+   */
+  recordAttribute(event: AttributeEventInput): void {
+    const next = applyAttributeEvent(this.recorded, event);
+    if (sameAttributes(next, this.recorded)) return;
+    this.recorded = next;
+    this.event(event);
+    if (event.type === 'thread_name_updated' && this.options.sessionIndex)
+      appendSessionIndex(this.options.sessionIndex, this.options.threadId, next.name, this.options.now());
+    this.delta.attributes = next;
     this.flushDelta();
   }
 

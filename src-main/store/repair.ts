@@ -7,9 +7,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { summarizeSteps, type ThreadOrigin, type ThreadSummary } from './index-scan';
 import { parseRolloutFileName } from './paths';
-import { OutlineAlongside } from './outline';
 import { SAVE_OUTLINE_BYTES, encodeOutline, markOf } from './outline-snapshot';
-import { closeRollout, openRollout, siblingsAmong, sizeOf, type RolloutFd, type SiblingFinder } from './rollout-source';
+import { closeRollout, openRollout, siblingsAmong, type RolloutFd, type SiblingFinder } from './rollout-source';
 import { Slicer } from '../util/slicer';
 import type { IndexFileRow, ThreadIndex } from './thread-index';
 
@@ -173,15 +172,7 @@ export async function repairIndex(
       const opened = openRollout(f.path, [], findParent);
       fd = opened.fd;
       for (const w of opened.warnings) report.warnings.push(w);
-      const alongside =
-        options.outlines && sizeOf(fd) >= SAVE_OUTLINE_BYTES && typeof fd === 'number'
-          ? new OutlineAlongside(f.path)
-          : null;
-      const steps = summarizeSteps(fd, f.path, {
-        archived: f.source.archived,
-        origin: f.source.origin,
-        ...(alongside ? { alongside } : {}),
-      });
+      const steps = summarizeSteps(fd, f.path, { archived: f.source.archived, origin: f.source.origin });
       let step = steps.next();
       while (!step.done) {
         if (slicer.due()) {
@@ -191,10 +182,10 @@ export async function repairIndex(
         }
         step = steps.next();
       }
-      summary = step.value;
-      const made = alongside?.result;
-      const mark = made ? markOf(fd, made.outline.end) : null;
-      if (made && mark) outline = encodeOutline(made, mark);
+      summary = step.value.summary;
+      const made = step.value.outlined;
+      const mark = options.outlines && made.outline.end >= SAVE_OUTLINE_BYTES ? markOf(fd, made.outline.end) : null;
+      if (mark) outline = encodeOutline(made, mark);
     } catch (error) {
       report.warnings.push(
         `${f.path}: could not be read (${error instanceof Error ? error.message : String(error)}); not indexed`,
@@ -211,7 +202,7 @@ export async function repairIndex(
         report.warnings.push(`${f.path}: thread ${summary.id} is also in another rollout; this copy is not indexed`);
     } else {
       const name = f.source.names?.get(summary.id);
-      if (name !== undefined) summary.name = name;
+      if (name !== undefined) summary.attributes = { ...summary.attributes, name };
       seenIds.add(summary.id);
       upserted.add(summary.id);
       batch.push(summary);

@@ -6,6 +6,7 @@ import type { Thread, TurnStatus } from '../../src-preload/protocol';
 import { TEXT_CHUNKS_PER_THREAD, type IndexDatabase } from './index-db';
 import { StoreError } from './errors';
 import type { ThreadOrigin, ThreadSummary } from './index-scan';
+import { attributeFields, decodeAttributes, encodeAttributes, type ThreadAttributes } from './thread-events';
 
 type Statement = Database.Statement<unknown[]>;
 
@@ -37,6 +38,8 @@ export interface IndexRow {
   tokens_output: number;
   last_turn_status: string | null;
   text_chunks: number;
+  /** The thread's attributes but its name, as JSON (see thread-events.ts). */
+  attrs: string;
 }
 
 class BadRow extends StoreError {
@@ -104,6 +107,7 @@ function rowOf(r: unknown): IndexRow {
     tokens_output: num('tokens_output'),
     last_turn_status: opt('last_turn_status'),
     text_chunks: num('text_chunks'),
+    attrs: str('attrs'),
   };
 }
 
@@ -137,11 +141,17 @@ export interface RowUpdate {
   fileSize: number;
   fileMtimeMs: number;
   preview?: string;
-  name?: string | null;
+  /** Set when an attribute changed (all of them, the name included). */
+  attributes?: ThreadAttributes;
   model?: string;
   tokens?: { total: number; input: number; output: number };
   lastTurnStatus?: TurnStatus;
   text?: string;
+}
+
+/** A row's attributes: its name column, and the others from their JSON. */
+export function attributesOfRow(row: IndexRow): ThreadAttributes {
+  return { ...decodeAttributes(row.attrs), name: row.name };
 }
 
 export function threadFromRow(row: IndexRow): Thread {
@@ -162,7 +172,7 @@ export function threadFromRow(row: IndexRow): Thread {
     cliVersion: row.cli_version,
     source: row.source,
     gitInfo: hasGit ? { sha: row.git_sha, branch: row.git_branch, originUrl: row.git_origin_url } : null,
-    name: row.name,
+    ...attributeFields(attributesOfRow(row)),
     turns: [],
   };
 }
@@ -270,7 +280,8 @@ export class ThreadIndex {
       updated_at: s.updatedAtMs,
       cwd: s.cwd,
       preview: s.preview,
-      name: s.name,
+      name: s.attributes.name,
+      attrs: encodeAttributes(s.attributes),
       model: s.model,
       model_provider: s.modelProvider,
       source: s.source,
@@ -305,7 +316,8 @@ export class ThreadIndex {
       this.stmt('DELETE FROM thread_names WHERE rowid = ?').run(rid);
     }
     if (s.text !== '') this.stmt('INSERT INTO thread_text (rowid, body) VALUES (?, ?)').run(textBase(rid), s.text);
-    if (s.name) this.stmt('INSERT INTO thread_names (rowid, name) VALUES (?, ?)').run(rid, s.name);
+    const name = s.attributes.name;
+    if (name) this.stmt('INSERT INTO thread_names (rowid, name) VALUES (?, ?)').run(rid, name);
   }
 
   /** Applies a recorder's changes; returns false when the thread has no row (yet). */
@@ -323,9 +335,10 @@ export class ThreadIndex {
       sets.push('preview = @preview');
       values['preview'] = u.preview;
     }
-    if (u.name !== undefined) {
-      sets.push('name = @name');
-      values['name'] = u.name;
+    if (u.attributes !== undefined) {
+      sets.push('name = @name', 'attrs = @attrs');
+      values['name'] = u.attributes.name;
+      values['attrs'] = encodeAttributes(u.attributes);
     }
     if (u.model !== undefined) {
       sets.push('model = @model');
@@ -346,9 +359,10 @@ export class ThreadIndex {
     this.stmt(`UPDATE threads SET ${sets.join(', ')} WHERE id = @id`).run(values);
     if (addText)
       this.stmt('INSERT INTO thread_text (rowid, body) VALUES (?, ?)').run(textBase(row.rid) + row.text_chunks, u.text);
-    if (u.name !== undefined) {
+    const name = u.attributes?.name;
+    if (name !== undefined) {
       this.stmt('DELETE FROM thread_names WHERE rowid = ?').run(row.rid);
-      if (u.name) this.stmt('INSERT INTO thread_names (rowid, name) VALUES (?, ?)').run(row.rid, u.name);
+      if (name) this.stmt('INSERT INTO thread_names (rowid, name) VALUES (?, ?)').run(row.rid, name);
     }
     return true;
   }

@@ -26,7 +26,7 @@ export function readLoadOptions(options: ReadOptions): LoadOptions {
 
 /** The answer from the loaded rollout. */
 export function readResult(loc: Located, options: ReadOptions, state: LoadedThread): ReadThreadResult {
-  if (loc.origin === 'codex' && loc.name !== null) state.thread.name = loc.name;
+  if (loc.origin === 'codex' && loc.attributes.name !== null) state.thread.name = loc.attributes.name;
   if (!options.includeTurns) state.thread.turns = [];
   return {
     thread: state.thread,

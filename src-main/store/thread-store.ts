@@ -22,6 +22,7 @@ import type { RepairReport } from './repair';
 import { nextOrdinalOf, nextOrdinalOfAsync } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
 import { SESSION_INDEX_FILE } from './session-index';
+import { DEFAULT_ATTRIBUTES, type AttributeEventInput, type ThreadAttributes } from './thread-events';
 import { ThreadIndex, threadFromRow } from './thread-index';
 import { readFromIndex, readLoadOptions, readResult, type ReadOptions } from './thread-read';
 import type {
@@ -145,7 +146,7 @@ export class ThreadStore {
     const recorder = this.recorder(meta.id, path, {
       create: (target) => writeNewRollout(target, payload, created),
       hasPreview: false,
-      name: null,
+      attributes: DEFAULT_ATTRIBUTES,
       model: meta.model,
       nextOrdinal: 1,
       onError: options.onError,
@@ -225,7 +226,7 @@ export class ThreadStore {
       now: this.now,
       sink: this.sink(threadId, path, null),
       hasPreview: state.thread.preview !== '',
-      name: state.thread.name,
+      attributes: state.attributes,
       nextOrdinal,
       sessionIndex: this.sessionIndex,
     });
@@ -246,7 +247,7 @@ export class ThreadStore {
     const recorder = this.recorder(loc.id, path, {
       create: (target) => copy.write(target),
       hasPreview: source.thread.preview !== '',
-      name: loc.name,
+      attributes: loc.attributes,
       model: source.lastTurnContext?.model ?? null,
       nextOrdinal: copy.lines,
       onError: options.onError,
@@ -254,7 +255,7 @@ export class ThreadStore {
     const thread: Thread = {
       ...source.thread,
       path,
-      name: loc.name ?? source.thread.name,
+      name: loc.attributes.name ?? source.thread.name,
       status: { type: 'notLoaded' },
     };
     return { state: { ...source, thread }, recorder };
@@ -276,7 +277,7 @@ export class ThreadStore {
       lock.release();
     }
     this.catalog.indexFile(loc.id, path, null);
-    return { id: loc.id, path, origin: 'weft', archived: false, name: loc.name };
+    return { id: loc.id, path, origin: 'weft', archived: false, attributes: loc.attributes };
   }
 
   // ---- reading ---------------------------------------------------------------------------------------
@@ -286,7 +287,7 @@ export class ThreadStore {
     if (typeof target !== 'string') return loadFile(target.path, options);
     const loc = this.catalog.locate(target);
     const state = this.loadKept(loc, options);
-    if (loc.origin === 'codex' && loc.name !== null) state.thread.name = loc.name;
+    if (loc.origin === 'codex' && loc.attributes.name !== null) state.thread.name = loc.attributes.name;
     return state;
   }
 
@@ -357,17 +358,28 @@ export class ThreadStore {
 
   /** Renames a thread (null or "" clears the name). */
   async setName(threadId: string, name: string | null): Promise<void> {
-    const loc = this.writable(threadId, 'rename');
     const value = name === null || name.trim() === '' ? null : name;
+    await this.recordAttribute(threadId, { type: 'thread_name_updated', thread_id: threadId, thread_name: value });
+  }
+
+  /**
+   * Records an attribute event of a thread (its name, …: see thread-events.ts) in its rollout, unless it
+   * changes nothing, and tells the index; returns the thread's attributes as they are now.
+   */
+  async recordAttribute(threadId: string, event: AttributeEventInput): Promise<ThreadAttributes> {
+    const loc = this.writable(threadId, 'change');
     const open = this.recorders.get(threadId);
     if (open) {
-      open.recordName(value);
+      open.recordAttribute(event);
       await open.sync();
-      return;
+      return open.attributes;
     }
+    let attributes = loc.attributes;
     await this.withRecorder(loc, (r) => {
-      r.recordName(value);
+      r.recordAttribute(event);
+      attributes = r.attributes;
     });
+    return attributes;
   }
 
   /** Drops the last `numTurns` turns (a marker line; nothing is deleted) and returns the thread as it is now. */
@@ -386,6 +398,7 @@ export class ThreadStore {
     const open = this.recorders.get(threadId);
     if (open) await open.recordRollback(numTurns, record);
     else await this.withRecorder(loc, (r) => r.recordRollback(numTurns, record));
+    await this.catalog.reindexFile(loc);
     return loadFileAsync(loc.path, { turnsLimit: options.turnsLimit });
   }
 
@@ -412,6 +425,7 @@ export class ThreadStore {
     const open = this.recorders.get(threadId);
     if (open) await open.recordRollbackUndone(count);
     else await this.withRecorder(loc, (r) => r.recordRollbackUndone(count));
+    await this.catalog.reindexFile(loc);
     return loadFileAsync(loc.path, { turnsLimit: options.turnsLimit });
   }
 
@@ -605,7 +619,7 @@ export class ThreadStore {
     o: {
       create: (target: string) => void;
       hasPreview: boolean;
-      name: string | null;
+      attributes: ThreadAttributes;
       model: string | null;
       nextOrdinal: number;
       onError?: (e: RolloutWriteError) => void;
@@ -618,7 +632,7 @@ export class ThreadStore {
       now: this.now,
       sink: this.sink(threadId, path, o.model),
       hasPreview: o.hasPreview,
-      name: o.name,
+      attributes: o.attributes,
       nextOrdinal: o.nextOrdinal,
       sessionIndex: this.sessionIndex,
     });
@@ -645,7 +659,7 @@ export class ThreadStore {
       now: this.now,
       sink: { update: (d) => this.catalog.applyDelta(loc.id, loc.path, d, null), closed: () => undefined },
       hasPreview: true,
-      name: loc.name,
+      attributes: loc.attributes,
       nextOrdinal: nextOrdinalOf(loc.path),
       sessionIndex: this.sessionIndex,
     });

@@ -106,6 +106,8 @@ import {
   TurnStartResult,
   TurnSteerParams,
   TurnSteerResult,
+  WeftThreadPinParams,
+  WeftThreadPinResult,
 } from './requests';
 import {
   AccountReadParams,
@@ -198,6 +200,7 @@ export const ClientRequests = {
   'thread/read': { params: ThreadReadParams, result: ThreadReadResult },
   'thread/turns/list': { params: ThreadTurnsListParams, result: ThreadTurnsListResult },
   'thread/name/set': { params: ThreadNameSetParams, result: ThreadNameSetResult },
+  'weft/thread/pin': { params: WeftThreadPinParams, result: WeftThreadPinResult },
   'thread/rollback': { params: ThreadRollbackParams, result: ThreadRollbackResult },
   'thread/revert': { params: ThreadRevertParams, result: ThreadRevertResult },
   'weft/checkpoints/preview': { params: CheckpointPreviewParams, result: CheckpointPreviewResult },

@@ -197,6 +197,12 @@ export type ThreadNameSetParams = z.infer<typeof ThreadNameSetParams>;
 export const ThreadNameSetResult = z.object({});
 export type ThreadNameSetResult = z.infer<typeof ThreadNameSetResult>;
 
+/** Weft: pin a thread (the UI lists pinned threads first) or unpin it; kept in its rollout. Answers the thread. */
+export const WeftThreadPinParams = z.object({ threadId: ThreadId, pinned: z.boolean() });
+export type WeftThreadPinParams = z.infer<typeof WeftThreadPinParams>;
+export const WeftThreadPinResult = z.object({ thread: Thread });
+export type WeftThreadPinResult = z.infer<typeof WeftThreadPinResult>;
+
 /** Drop the last `numTurns` turns from the model's context (files on disk are not reverted). */
 export const ThreadRollbackParams = z.object({
   threadId: ThreadId,

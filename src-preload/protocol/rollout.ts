@@ -164,6 +164,7 @@ export function parseRolloutLine(text: string): ParseRolloutLineResult {
 //                       record of the files restored with them (an undo with its files)
 //   weft_rollback_undone {type, num_turns}                    the turns the last rollback dropped are back
 //                       (Redo of that undo); written only while no turn began after the rollback
+//   weft_thread_pinned  {type, pinned}                        the thread was pinned (listed first) or unpinned
 //
 // Read from Codex rollouts as well: task_started / task_complete (older names of turn_started /
 // turn_complete), agent_reasoning, agent_reasoning_raw_content, exec_command_end, patch_apply_end,
@@ -272,6 +273,9 @@ export const ThreadRolledBackEvent = z.looseObject({
 /** Weft: the turns the last rollback dropped are back (Redo of an undo); it names how many there were. */
 export const WeftRollbackUndoneEvent = z.looseObject({ num_turns: z.number().int().positive() });
 
+/** Weft: the thread was pinned (the UI lists it first) or unpinned; the last one counts. */
+export const WeftThreadPinnedEvent = z.looseObject({ pinned: z.boolean() });
+
 export const UserMessageEvent = z.looseObject({
   message: z.string(),
   images: z.array(z.string()).nullish(),
@@ -344,6 +348,7 @@ export const WrittenEventPayloads = {
   thread_name_updated: ThreadNameUpdatedEvent,
   thread_rolled_back: ThreadRolledBackEvent,
   weft_rollback_undone: WeftRollbackUndoneEvent,
+  weft_thread_pinned: WeftThreadPinnedEvent,
 } as const;
 export type WrittenEventType = keyof typeof WrittenEventPayloads;
 

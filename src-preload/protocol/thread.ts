@@ -92,5 +92,7 @@ export const Thread = z.object({
   gitInfo: GitInfo.nullable(),
   name: z.string().nullable(),
   turns: z.array(Turn),
+  /** Weft: the thread is pinned (`weft/thread/pin`; the UI lists it first); absent when it is not. */
+  weftPinned: z.boolean().optional(),
 });
 export type Thread = z.infer<typeof Thread>;

@@ -1,5 +1,5 @@
-// The sidebar: the project, "New thread", search, the thread tree (forks under their parent), and the
-// archived threads.
+// The sidebar: the project, "New thread", search, the pinned threads, the thread tree (forks under their
+// parent), and the archived threads.
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { baseName } from '../components/format';
@@ -92,6 +92,8 @@ function ThreadLists() {
   const indexing = useWeft((s) => s.ui.indexing);
   const archivedIds = useWeft(useShallow((s) => s.data.archived.map((t) => t.id)));
   const [showArchived, setShowArchived] = useState(false);
+  const pinned = live.filter((thread) => thread.weftPinned === true);
+  const others = pinned.length === 0 ? live : live.filter((thread) => thread.weftPinned !== true);
 
   if (results !== null) {
     return (
@@ -121,6 +123,16 @@ function ThreadLists() {
 
   return (
     <nav className="threads" aria-label="Threads">
+      {loaded && pinned.length > 0 && (
+        <>
+          <div className="section-label">Pinned</div>
+          <ul className="thread-list" aria-label="Pinned threads">
+            {pinned.map((thread) => (
+              <ThreadRow key={thread.id} thread={thread} depth={0} archived={false} now={now} />
+            ))}
+          </ul>
+        </>
+      )}
       <div className="section-label">Threads</div>
       {loaded && indexing && (
         <div className="empty-note" role="status">
@@ -137,7 +149,7 @@ function ThreadLists() {
         </p>
       ) : (
         <ul className="thread-list">
-          {threadTree(live).map((node) => (
+          {threadTree(others).map((node) => (
             <ThreadRow key={node.thread.id} thread={node.thread} depth={node.depth} archived={false} now={now} />
           ))}
           {moreLive && <MoreThreads list="live" shown={live.length} />}

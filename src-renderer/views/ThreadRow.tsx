@@ -1,7 +1,7 @@
 // One thread in the sidebar: its name (or first message), how long ago it changed, its state (running,
 // waiting for you, failed) and, for a fork with its own files, where it lives (branch `weft/<id>` or a
-// copy); a menu with Rename, Fork, Archive / Unarchive, and for such a fork Open in worktree, Compare
-// with parent, Bring changes back, Remove worktree.
+// copy); a menu with Rename, Pin / Unpin, Fork, Archive / Unarchive, and for such a fork Open in
+// worktree, Compare with parent, Bring changes back, Remove worktree.
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import type { Thread } from '../../src-preload/protocol';
 import { baseName, relativeTime } from '../components/format';
@@ -10,7 +10,10 @@ import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
 import { threadBadge, threadTitle } from '../store/selectors';
 import { openBringBack, openCompare, openRemoveFork } from '../store/checkpoint-ui';
-import { useController, useWeft } from '../store/app-context';
+import { useApp, useWeft } from '../store/app-context';
+import { newDraft } from '../store/draft';
+import { setData } from '../store/store';
+import { upsertThread } from '../store/thread-list';
 
 const BADGE_TEXT = { running: 'Running', waiting: 'Waiting for you', failed: 'Failed' } as const;
 
@@ -24,7 +27,7 @@ export interface ThreadRowProps {
 }
 
 export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now, search }: ThreadRowProps) {
-  const controller = useController();
+  const { controller, store } = useApp();
   const active = useWeft((s) => s.ui.activeThreadId === thread.id);
   const status = useWeft((s) => s.data.statuses[thread.id]);
   const lastTurn = useWeft((s) => s.data.lastTurnStatus[thread.id]);
@@ -44,8 +47,23 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
   const title = threadTitle(thread);
   const badge = threadBadge(status, lastTurn, waiting);
 
+  // Pinned threads are listed first (the sidebar's "Pinned"); the answer is the thread as it is now.
+  const setPinned = async (pinned: boolean): Promise<void> => {
+    try {
+      const result = await controller.request('weft/thread/pin', { threadId: thread.id, pinned });
+      setData(store, (data) => upsertThread(newDraft(), data, result.thread));
+    } catch (error) {
+      controller.toast(
+        `Could not ${pinned ? 'pin' : 'unpin'} the thread: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  };
+  const pinned = thread.weftPinned === true;
+
+  const pin: MenuItem = { label: pinned ? 'Unpin' : 'Pin', icon: 'pin', onSelect: () => void setPinned(!pinned) };
   const items: MenuItem[] = [
     { label: 'Rename', icon: 'pencil', onSelect: () => setRenaming(true) },
+    ...(archived ? [] : [pin]),
     { label: 'Fork', icon: 'fork', onSelect: () => void controller.fork(thread.id) },
     archived
       ? { label: 'Unarchive', icon: 'archive', onSelect: () => void controller.unarchive(thread.id) }

@@ -135,7 +135,8 @@ describe('fork flows in the UI', () => {
       await conversation(page).getByText('Fork done.').waitFor();
       await expect.poll(() => new URL(page.url()).searchParams.get('cwd')).toBe(worktree);
       await expect.poll(() => new URL(page.url()).searchParams.get('thread')).toBe(forkThreadId);
-      expect(await threads.locator('.thread-row.is-active').count()).toBe(1);
+      // The worktree's list comes after the thread is shown: its one active row, once listed.
+      await expect.poll(() => threads.locator('.thread-row.is-active').count()).toBe(1);
       // A new message runs in the worktree.
       mock.enqueueMany([command('w1', 'echo here > in-worktree.txt'), answerTurn('Worktree done.')]);
       await sendMessage(page, 'Once more');

@@ -3,6 +3,7 @@ import { heldBackMcpMessage, pendingFilesWarning } from '../../config/project-re
 import type { Session } from '../../core/session';
 import { initialState } from '../../core/session-builder';
 import type { LoadedThread } from '../../store/loader';
+import { attributeFields, type AttributeEventInput } from '../../store/thread-events';
 import type { ThreadRecorder } from '../../store/thread-store';
 import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
@@ -29,6 +30,7 @@ type ThreadHandlers = Pick<
   | 'thread/read'
   | 'thread/turns/list'
   | 'thread/name/set'
+  | 'weft/thread/pin'
   | 'thread/rollback'
   | 'thread/compact/start'
 >;
@@ -116,6 +118,20 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     const state = await storeCallAsync(() => store.rollback(threadId, numTurns, { turnsLimit: RESUME_TURNS }));
     entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
     return manager.liveThread(threadId, true) ?? state.thread;
+  };
+
+  /**
+   * Sets an attribute of a saved thread (store/thread-events.ts): appended to its rollout, and to the
+   * thread as the host holds it when it is loaded; answers the thread as it is now.
+   */
+  const setAttribute = async (threadId: string, event: AttributeEventInput, client: Client): Promise<Thread> => {
+    if (manager.get(threadId)?.thread.ephemeral)
+      throw invalidRequest(
+        `thread ${threadId} is ephemeral: nothing of it is saved, so it cannot keep this; start a thread without \`ephemeral\` to keep it`,
+      );
+    const attributes = await storeCallAsync(() => store.recordAttribute(threadId, event));
+    manager.updateThread(threadId, attributeFields(attributes));
+    return liveOrStored(threadId, false, client);
   };
 
   const liveOrStored = async (threadId: string, includeTurns: boolean, client: Client): Promise<Thread> => {
@@ -275,6 +291,12 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       manager.updateThread(params.threadId, { name: name === '' ? null : name });
       manager.broadcast({ method: 'thread/name/updated', params: { threadId: params.threadId, name } });
       return {};
+    },
+
+    'weft/thread/pin': async (params, client) => {
+      manager.seen(client);
+      const event = { type: 'weft_thread_pinned', pinned: params.pinned } as const;
+      return { thread: await setAttribute(params.threadId, event, client) };
     },
 
     'thread/rollback': async (params, client) => {

@@ -62,6 +62,7 @@ const clientRequestMethods = [
   'weft/forks/compare',
   'weft/forks/remove',
   'weft/forks/bringBack',
+  'weft/thread/pin',
   'weft/fs/complete',
   'weft/projectConfig/list',
   'weft/projectConfig/trust',

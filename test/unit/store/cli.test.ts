@@ -52,6 +52,17 @@ describe('weft threads', () => {
     expect((await weft('list', '--search', 'absent-word')).stdout).toBe('No thread matches.\n');
   });
 
+  it('marks a pinned thread', async () => {
+    const { store } = openStore(tmp.home);
+    await store.recordAttribute(ids[0] ?? '', { type: 'weft_thread_pinned', pinned: true });
+    await store.close();
+    const human = await weft('list');
+    expect(human.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^${ids[1]}  \\S+ \\S+  Parser fix  /proj/two$`)),
+      expect.stringMatching(new RegExp(`^${ids[0]}  \\S+ \\S+  \\[pinned\\] Parser fix  /proj/one$`)),
+    ]);
+  });
+
   it('reads a thread with its turns', async () => {
     const { code, stdout } = await weft('read', ids[0] ?? '');
     expect(code).toBe(0);

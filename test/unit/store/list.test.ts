@@ -251,6 +251,8 @@ describe('the index is derived', () => {
     await store.close();
     const file = join(tmp.home, 'weft.sqlite');
     const old = new Database(file);
+    // Schema 2: the table of saved outlines, and no attributes column (schema 4) yet.
+    old.exec('ALTER TABLE threads DROP COLUMN attrs; DROP TABLE index_meta');
     old.exec('CREATE TABLE outlines (id TEXT PRIMARY KEY, data BLOB NOT NULL)');
     old.pragma('user_version = 2');
     old.close();

@@ -54,7 +54,7 @@ function outlineOf(path: string, saved: Buffer | null = null): ContinuedOutline 
   }
 }
 
-/** A Weft thread with every item kind (a failed, a compacted, an interrupted turn), renamed, rolled back. */
+/** A Weft thread with every item kind (a failed, a compacted, an interrupted turn), renamed, rolled back, pinned. */
 async function everyKindRollout(): Promise<string> {
   const id = uuidv7();
   const { recorder } = fixture.store.createThread(meta(id));
@@ -63,6 +63,7 @@ async function everyKindRollout(): Promise<string> {
   await s.turn([{ type: 'text', text: 'one more' }], 'completed', (t) => t.rename('renamed'));
   await recorder.close();
   await fixture.store.rollback(id, 1);
+  await fixture.store.recordAttribute(id, { type: 'weft_thread_pinned', pinned: true });
   const again = fixture.store.openForAppend(id);
   await new ScriptedSession(id, again.recorder).turn([{ type: 'text', text: 'after the rollback' }], 'completed');
   await again.recorder.close();

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { WrittenEventPayloads, parseRolloutLine, parseWrittenEvent } from '../../../src-preload/protocol';
 import type { RecorderWriter, IndexDelta } from '../../../src-main/store/recorder';
 import { RolloutRecorder } from '../../../src-main/store/recorder';
+import { DEFAULT_ATTRIBUTES } from '../../../src-main/store/thread-events';
 import type { RolloutWriteError } from '../../../src-main/store/errors';
 import type { RolloutLine } from '../../../src-main/store/rollout-writer';
 import { ScriptedSession, fakeClock, scriptEveryKind } from './helpers';
@@ -46,7 +47,7 @@ function makeRecorder(options: { nextOrdinal?: number; hasPreview?: boolean; nam
     now: fakeClock(),
     sink: { update: (d) => deltas.push(d), closed: () => closedCalls++ },
     hasPreview: options.hasPreview ?? false,
-    name: options.name ?? null,
+    attributes: { ...DEFAULT_ATTRIBUTES, name: options.name ?? null },
   });
   const json = (): { ordinal: number; type: string; payload: { type?: string } & Record<string, unknown> }[] =>
     writer.lines.map(
@@ -85,7 +86,13 @@ describe('RolloutRecorder', () => {
     const written = new Set(lines.filter((l) => l.type === 'event_msg').map((l) => l.payload.type));
     // The script exercises every kind Weft writes except a rollback, its undoing and a turn's diff (their own tests
     // below) and Weft-only item fields (items whose Codex form says it all).
-    const notScripted = new Set(['thread_rolled_back', 'weft_rollback_undone', 'weft_item_fields', 'weft_turn_diff']);
+    const notScripted = new Set([
+      'thread_rolled_back',
+      'weft_rollback_undone',
+      'weft_item_fields',
+      'weft_turn_diff',
+      'weft_thread_pinned',
+    ]);
     expect([...written].sort()).toEqual(
       Object.keys(WrittenEventPayloads)
         .filter((k) => !notScripted.has(k))
@@ -188,7 +195,7 @@ describe('RolloutRecorder', () => {
       },
       { type: 'thread_name_updated', thread_id: 'thr-1', thread_name: 'New' },
     ]);
-    expect(deltas.map((d) => d.name)).toEqual(['New']);
+    expect(deltas.map((d) => d.attributes?.name)).toEqual(['New']);
   });
 
   it('tells the index the first user message once, and nothing while the file is not saved', () => {

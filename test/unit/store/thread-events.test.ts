@@ -1,0 +1,51 @@
+// The table of thread events (thread-events.ts): every kind Weft writes means something to the readers, and
+// an index made when the thread attributes were other is read again from the rollouts.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { WrittenEventPayloads } from '../../../src-preload/protocol';
+import type { ThreadStore } from '../../../src-main/store';
+import { indexFile } from '../../../src-main/store/paths';
+import { THREAD_EVENT_KINDS, eventMeaning } from '../../../src-main/store/thread-events';
+import { uuidv7 } from '../../../src-main/util/ids';
+import { ScriptedSession, meta, openStore, tempHome, type TempHome } from './helpers';
+
+let tmp: TempHome;
+let store: ThreadStore;
+
+beforeEach(async () => {
+  tmp = await tempHome();
+  ({ store } = openStore(tmp.home));
+  await store.whenIndexed();
+});
+
+afterEach(async () => {
+  await store.close();
+  await tmp.dispose();
+});
+
+describe('the table of thread events', () => {
+  it('gives every kind Weft writes a meaning', () => {
+    const meaningless = Object.keys(WrittenEventPayloads).filter((kind) => eventMeaning(kind).kind === 'none');
+    expect(meaningless).toEqual([]);
+    expect(THREAD_EVENT_KINDS).toEqual(expect.arrayContaining(Object.keys(WrittenEventPayloads)));
+  });
+
+  it('has an index made with other attributes read again from the rollouts', async () => {
+    const id = uuidv7();
+    const { recorder } = store.createThread(meta(id));
+    const s = new ScriptedSession(id, recorder);
+    await s.turn([{ type: 'text', text: 'hello' }], 'completed', (t) => t.rename('From the file'));
+    await recorder.close();
+    expect(store.read(id).thread.name).toBe('From the file');
+    await store.close();
+
+    // A row that says otherwise, in an index whose attributes were other: its file is unchanged, yet read again.
+    const db = new Database(indexFile(tmp.home));
+    db.prepare('UPDATE threads SET name = ? WHERE id = ?').run('Left from before', id);
+    db.prepare("UPDATE index_meta SET value = 'name,retired' WHERE key = 'attributes'").run();
+    db.close();
+    ({ store } = openStore(tmp.home));
+    await store.whenIndexed();
+    expect(store.read(id).thread.name).toBe('From the file');
+  });
+});
