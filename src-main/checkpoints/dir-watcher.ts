@@ -1,3 +1,5 @@
+// Hand-written on purpose over node:fs.watch: the tracker needs raw-byte names, the barrier proof that the
+// one inotify queue has delivered everything, and `lost` when a watch fails; watcher packages debounce and hide these.
 /**
  * Collects the paths that may have changed under a workspace, so a scan after a command looks at
  * those only. One inotify watch per directory (Linux). All of a process's watches share one kernel

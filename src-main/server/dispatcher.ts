@@ -1,3 +1,5 @@
+// Hand-written on purpose: the wire is Codex's JSON-RPC dialect (no `jsonrpc` field) with per-thread queues and
+// handlers typed by the protocol's one table; JSON-RPC packages insist on `"jsonrpc": "2.0"` and own the framing.
 import {
   ClientRequests,
   describeZodError,
