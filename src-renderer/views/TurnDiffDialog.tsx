@@ -23,6 +23,7 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
         path: file.path,
         text: file.text,
         hunks: file.hunks,
+        problem: file.problem,
         removed: file.newPath === null && file.oldPath !== null,
       })),
     [diff],
@@ -96,6 +97,8 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
                       />
                     )}
                   </BigDiffGate>
+                ) : file.problem !== undefined ? (
+                  <div className="tool-empty">Not shown: {file.problem}</div>
                 ) : (
                   <div className="tool-empty">Binary file</div>
                 )}

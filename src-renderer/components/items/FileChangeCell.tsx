@@ -209,6 +209,8 @@ function FileRow({
       {open &&
         (parsed.binary ? (
           <div className="tool-empty">Binary file</div>
+        ) : parsed.problem !== undefined ? (
+          <div className="tool-empty">Not shown: {parsed.problem}</div>
         ) : (
           <>
             {landed.length > 0 && (
