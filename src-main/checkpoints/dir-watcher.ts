@@ -12,10 +12,11 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { childKey, fsPath, keyOfName } from './path-key';
+import type { Disposable } from '../util/disposable';
 
 const BARRIER_TIMEOUT_MS = 5000;
 
-export class DirWatcher {
+export class DirWatcher implements Disposable {
   private readonly watchers = new Map<string, FSWatcher>();
   private dirty = new Set<string>();
   private barrierWatcher: FSWatcher | null = null;
