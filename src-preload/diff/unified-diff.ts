@@ -64,7 +64,11 @@ export function parseFileDiff(text: string, fallbackPath = 'file'): FileDiff {
  */
 export function parseMultiFileDiff(text: string): FileDiff[] {
   const files: FileDiff[] = [];
-  for (const section of gitSections(text)) files.push(...readSection(section, 'file'));
+  for (const section of gitSections(text)) {
+    // Named by its `diff --git` line should jsdiff not read it.
+    const named = /^diff --git a\/(.*?) b\//.exec(section)?.[1];
+    files.push(...readSection(section, named ?? 'file'));
+  }
   return files;
 }
 

@@ -273,6 +273,16 @@ describe('parseMultiFileDiff', () => {
     expect(files.map((f) => [f.path, f.hunks.length])).toEqual([['q.sql', 1]]);
   });
 
+  it('names a file it cannot read by its diff --git line, and reads the others', () => {
+    const files = parseMultiFileDiff(
+      `diff --git a/m.txt b/m.txt\n${F.MISCOUNTED}diff --git a/a.txt b/a.txt\n${F.UPDATE}`,
+    );
+    expect(files.map((f) => [f.path, f.hunks.length, f.problem])).toEqual([
+      ['m.txt', 0, 'the diff could not be read: Hunk at line 4 contained invalid line '],
+      ['src/n.txt', 2, undefined],
+    ]);
+  });
+
   it('is empty for an empty diff', () => {
     expect(parseMultiFileDiff('')).toEqual([]);
     expect(parseMultiFileDiff('\n')).toEqual([]);
