@@ -8,6 +8,8 @@
 const main = (names) => names.map((n) => `src-main/${n}`);
 const renderer = (names) => names.map((n) => `src-renderer/${n}`);
 const PROTOCOL = 'src-preload/protocol';
+/** The one reader of unified diffs (jsdiff underneath), shared by the core and the renderer. */
+const DIFF = 'src-preload/diff';
 
 /** Folders below the core's tools: safety, model and config, and the helpers everything may use. */
 const BASE = [...main(['safety', 'model', 'config', 'util', 'version']), PROTOCOL];
@@ -26,7 +28,7 @@ export const layers = {
     may: [...main(['server', 'config', 'util', 'version']), 'src-preload/bridge', PROTOCOL],
     packages: 'any',
   },
-  'src-main/faces': { may: [...main(['server', 'util', 'version']), PROTOCOL], packages: 'node' },
+  'src-main/faces': { may: [...main(['server', 'util', 'version']), PROTOCOL, DIFF], packages: 'node' },
   // The app server and the core.
   'src-main/server': {
     may: [...main(['core', 'tools', 'store', 'context', 'mcp', 'checkpoints', 'git', 'terminal']), ...BASE],
@@ -38,12 +40,12 @@ export const layers = {
   },
   // What the core uses.
   'src-main/tools': { may: BASE, packages: 'node' },
-  'src-main/store': { may: BASE, packages: 'node' },
+  'src-main/store': { may: [...BASE, DIFF], packages: 'node' },
   'src-main/context': { may: BASE, packages: 'node' },
   'src-main/checkpoints': { may: BASE, packages: 'node' },
   'src-main/mcp': { may: [...main(['tools']), ...BASE], packages: 'node' },
   'src-main/terminal': { may: [...main(['tools', 'checkpoints']), ...BASE], packages: 'node' },
-  'src-main/git': { may: [...main(['checkpoints']), ...BASE], packages: 'node' },
+  'src-main/git': { may: [...main(['checkpoints']), ...BASE, DIFF], packages: 'node' },
   // Below the tools.
   'src-main/safety': { may: [...main(['config', 'util']), PROTOCOL], packages: 'node' },
   'src-main/model': { may: [...main(['config', 'util', 'version']), PROTOCOL], packages: 'node' },
@@ -52,6 +54,7 @@ export const layers = {
   'src-main/version': { may: [], packages: 'node' },
   // The contract and the preload.
   'src-preload/protocol': { may: [], packages: ['zod'] },
+  [DIFF]: { may: [], packages: ['diff'] },
   'src-preload/bridge': { may: [PROTOCOL], packages: ['zod'] },
   'src-preload/index': { may: ['src-preload/bridge', PROTOCOL], packages: ['zod', 'electron'] },
   // The renderer: it reaches the core only through the protocol.
@@ -60,10 +63,10 @@ export const layers = {
     packages: 'browser',
   },
   'src-renderer/views': {
-    may: [...renderer(['components', 'store', 'client', 'styles']), PROTOCOL],
+    may: [...renderer(['components', 'store', 'client', 'styles']), PROTOCOL, DIFF],
     packages: 'browser',
   },
-  'src-renderer/components': { may: [...renderer(['store', 'styles']), PROTOCOL], packages: 'browser' },
+  'src-renderer/components': { may: [...renderer(['store', 'styles']), PROTOCOL, DIFF], packages: 'browser' },
   'src-renderer/store': { may: [...renderer(['client']), PROTOCOL], packages: 'browser' },
   'src-renderer/client': { may: [PROTOCOL], packages: 'browser' },
   'src-renderer/styles': { may: [], packages: 'browser' },

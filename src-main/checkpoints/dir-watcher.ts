@@ -1,3 +1,5 @@
+// Hand-written on purpose over node:fs.watch: the tracker needs raw-byte names, the barrier proof that the
+// one inotify queue has delivered everything, and `lost` when a watch fails; watcher packages debounce and hide these.
 /**
  * Collects the paths that may have changed under a workspace, so a scan after a command looks at
  * those only. One inotify watch per directory (Linux). All of a process's watches share one kernel
@@ -10,10 +12,11 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { childKey, fsPath, keyOfName } from './path-key';
+import type { Disposable } from '../util/disposable';
 
 const BARRIER_TIMEOUT_MS = 5000;
 
-export class DirWatcher {
+export class DirWatcher implements Disposable {
   private readonly watchers = new Map<string, FSWatcher>();
   private dirty = new Set<string>();
   private barrierWatcher: FSWatcher | null = null;

@@ -47,8 +47,9 @@ export type {
 
 export { isFolder } from './restore-run';
 import { executeRestore } from './restore-run';
+import type { Disposable } from '../util/disposable';
 
-export class CheckpointService {
+export class CheckpointService implements Disposable {
   readonly dir: string;
   readonly blobs: BlobStore;
   readonly records: RecordLog;

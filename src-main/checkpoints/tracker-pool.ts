@@ -6,6 +6,7 @@
  * its index, and the next tracker of that workspace resumes from it (reporting what changed meanwhile).
  */
 import type { WorkspaceTracker } from './tracker';
+import type { Disposable } from '../util/disposable';
 
 export interface TrackerPoolOptions {
   /** Makes the tracker of `root`; `resume`: an earlier one saved an exact index on closing. */
@@ -16,7 +17,7 @@ export interface TrackerPoolOptions {
   idleMs?: number;
 }
 
-export class TrackerPool {
+export class TrackerPool implements Disposable {
   /** Open trackers, least recently used first. */
   private readonly open = new Map<string, WorkspaceTracker>();
   /** Trackers being closed (their index being saved): a new one for the root waits for it. */
@@ -107,7 +108,7 @@ export class TrackerPool {
       if (excess <= 0 && !idle) continue;
       excess -= 1;
       this.open.delete(root);
-      const closed = tracker.dispose().then(
+      const closed = tracker.close().then(
         (saved) => {
           if (saved) this.resumable.add(root);
           return saved;

@@ -26,6 +26,7 @@ import type { Change, CheckpointLimits, Entry } from './types';
 import { IndexSaver } from './index-saver';
 import { indexFileFor, loadIndex } from './workspace-index';
 import { Slicer } from './yield';
+import type { Disposable } from '../util/disposable';
 
 export interface ScanResult {
   changes: Change[];
@@ -63,7 +64,7 @@ interface Look {
 const BATCH = 32;
 const BASELINE_BUDGET = '\u0000baseline';
 
-export class WorkspaceTracker {
+export class WorkspaceTracker implements Disposable {
   readonly root: string;
   private index = new EntryIndex();
   private readonly rules: IgnoreRules;
@@ -154,7 +155,7 @@ export class WorkspaceTracker {
    * Stops watching at once, then writes the index (waiting for a look under way to end first). True
    * when the index on disk is then exact (saved, or nothing had changed).
    */
-  async dispose(): Promise<boolean> {
+  async close(): Promise<boolean> {
     const released = this.watcher?.dispose();
     const saved = await this.mutex.run(async () => {
       try {
@@ -166,6 +167,11 @@ export class WorkspaceTracker {
     });
     await released?.catch(() => undefined);
     return saved;
+  }
+
+  /** `close`, when whether the index was saved does not matter. */
+  async dispose(): Promise<void> {
+    await this.close();
   }
 
   private async syncLocked(budgetKey: string | null): Promise<ScanResult> {

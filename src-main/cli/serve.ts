@@ -11,10 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startWebServer, WebServerStartError, type WebServer } from '../server/http-server';
 import { resolveWeftHome } from '../config/home';
+import { DisposableStore, toDisposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
 import {
   badPortMessage,
-  closeHost,
   openHost,
   parsePort,
   projectDir,
@@ -101,6 +101,14 @@ export async function runServeCommand(
 
   const created = await openHost('serve', createHost, { cwd });
   if (created === null) return 1;
+  // The host, then the server in front of it: released in reverse when `weft serve` stops.
+  const owned = new DisposableStore();
+  owned.add(
+    toDisposable(() => created.close()),
+    'the agent host',
+  );
+  const stop = (): Promise<void> =>
+    owned.dispose().catch((error: unknown) => log(`weft serve: shutting down failed: ${errorMessage(error)}`));
 
   let server: WebServer;
   try {
@@ -114,9 +122,10 @@ export async function runServeCommand(
     });
   } catch (error) {
     process.stderr.write(`weft serve: ${startErrorMessage(error, port)}\n`);
-    await closeHost('serve', created, log);
+    await stop();
     return 1;
   }
+  owned.add(server, 'the web server');
 
   // The page opens on the project: `--cd`'s, else the folder `weft serve` was started in.
   const url = `${server.url}&cwd=${encodeURIComponent(cwd)}`;
@@ -125,12 +134,7 @@ export async function runServeCommand(
 
   await waitForSignal();
   log('weft serve: shutting down');
-  try {
-    await server.close();
-  } catch (error) {
-    log(`weft serve: closing the server failed: ${errorMessage(error)}`);
-  }
-  await closeHost('serve', created, log);
+  await stop();
   return 0;
 }
 

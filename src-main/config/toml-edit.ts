@@ -1,3 +1,5 @@
+// Hand-written on purpose: the TOML packages for Node (smol-toml included) parse and stringify whole documents,
+// dropping the user's comments, blank lines and key order; none edits a document in place.
 /**
  * Editing TOML source in place: setting or removing one key while keeping every comment, blank
  * line and the order of everything else.

@@ -3,6 +3,8 @@
 // `<weftHome>/skills/`; listed to the model, which reads a SKILL.md when its task matches.
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { errorMessage } from '../util/errors';
 import { DEFAULT_PROJECT_ROOT_MARKERS, projectDirs } from './agents-md';
 
 export const SKILL_FILE = 'SKILL.md';
@@ -81,12 +83,13 @@ async function loadSkill(path: string): Promise<Skill | { problem: string }> {
   }
   const parsed = parseFrontMatter(text);
   if (!parsed.ok) return { problem: parsed.problem };
-  const rawName = parsed.fields.get('name');
-  const rawDescription = parsed.fields.get('description');
-  if (rawName === null) return { problem: '`name` must be text, not a list or map' };
-  if (rawDescription === null) return { problem: '`description` must be text, not a list or map' };
-  const name = rawName?.trim() ?? '';
-  const description = rawDescription?.trim() ?? '';
+  for (const key of ['name', 'description'] as const) {
+    const field = parsed.fields.get(key);
+    if (field !== undefined && typeof field.value !== 'string' && field.value !== null)
+      return { problem: `line ${field.line}: \`${key}\` must be text, not ${kindOf(field.value)}` };
+  }
+  const name = textOf(parsed.fields.get('name')).trim();
+  const description = textOf(parsed.fields.get('description')).trim();
   if (name.length === 0) return { problem: 'the front matter has no `name`' };
   if (description.length === 0) return { problem: 'the front matter has no `description`' };
   if (/[\r\n]/.test(name)) return { problem: '`name` must be a single line' };
@@ -152,24 +155,21 @@ async function isKind(path: string, kind: 'file' | 'dir'): Promise<boolean> {
 
 // ---- front matter ---------------------------------------------------------------------------------
 
-/** Top-level keys → text values; `null` for a value that is a list or map. */
-type FrontMatter = { ok: true; fields: Map<string, string | null> } | { ok: false; problem: string };
-
-interface RawEntry {
-  key: string;
-  value: string;
+/** A top-level value of the front matter and the file line (1-based) of its key. */
+interface FrontMatterField {
+  value: unknown;
   line: number;
-  /** The indented lines after it. */
-  more: string[];
 }
 
-const KEY_LINE = /^([A-Za-z0-9_-]+):(?:[ \t]+(.*))?$/;
-const NESTED_LINE = /^\s+(?:- |-$|[A-Za-z0-9_"'-]+:(?:\s|$))/;
+type FrontMatter = { ok: true; fields: Map<string, FrontMatterField> } | { ok: false; problem: string };
+
+/** How many alias expansions a front matter may cost (the `yaml` package's guard against alias bombs). */
+const MAX_ALIAS_COUNT = 100;
 
 /**
- * A small, strict reader for the YAML front matter of a SKILL.md: the `---` block opening the file,
- * holding top-level `key: value` lines with plain, single- or double-quoted scalars, `|` / `>` block
- * scalars, or nested lists/maps (whose content is not read). Anything else is reported with its line.
+ * The YAML front matter of a SKILL.md: the `---` block opening the file, read by the `yaml` package (YAML
+ * 1.2 core schema: plain data, no custom types) into its top-level keys. Problems name the line of the
+ * file they are on.
  */
 export function parseFrontMatter(text: string): FrontMatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -178,98 +178,60 @@ export function parseFrontMatter(text: string): FrontMatter {
   const end = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === '---' || line.trimEnd() === '...'));
   if (end < 0) return { ok: false, problem: 'the front matter opened on line 1 is never closed with a `---` line' };
 
-  const entries: RawEntry[] = [];
-  for (let i = 1; i < end; i++) {
-    const line = lines[i] ?? '';
-    const current = entries[entries.length - 1];
-    if (/^\s/.test(line) && line.trim().length > 0) {
-      if (!current) return { ok: false, problem: `line ${i + 1}: an indented line before any key` };
-      current.more.push(line);
-      continue;
-    }
-    if (line.trim().length === 0) {
-      current?.more.push('');
-      continue;
-    }
-    if (line.startsWith('#')) continue;
-    const m = KEY_LINE.exec(line);
-    if (!m?.[1]) return { ok: false, problem: `line ${i + 1}: expected \`key: value\`, found ${JSON.stringify(line)}` };
-    if (entries.some((e) => e.key === m[1])) return { ok: false, problem: `line ${i + 1}: \`${m[1]}\` is given twice` };
-    entries.push({ key: m[1], value: (m[2] ?? '').trim(), line: i + 1, more: [] });
+  const counter = new LineCounter();
+  const doc = parseDocument(lines.slice(1, end).join('\n'), {
+    schema: 'core',
+    lineCounter: counter,
+    prettyErrors: false,
+    uniqueKeys: true,
+  });
+  /** File line of an offset in the block (the block starts on line 2). */
+  const at = (offset: number): { line: number; col: number } => {
+    const { line, col } = counter.linePos(offset);
+    return { line: line + 1, col };
+  };
+  const error = doc.errors[0];
+  if (error !== undefined) {
+    const { line, col } = at(error.pos[0]);
+    const hint = error.code === 'BLOCK_AS_IMPLICIT_KEY' ? ' (put a value holding ": " in quotes)' : '';
+    return {
+      ok: false,
+      problem: `line ${line}, column ${col}: the front matter is not valid YAML: ${error.message}${hint}`,
+    };
   }
-
-  const fields = new Map<string, string | null>();
-  for (const entry of entries) {
-    const value = scalarValue(entry);
-    if (typeof value === 'object' && value !== null) return { ok: false, problem: value.problem };
-    fields.set(entry.key, value);
+  const fields = new Map<string, FrontMatterField>();
+  if (doc.contents === null) return { ok: true, fields };
+  if (!isMap(doc.contents)) {
+    const what = isScalar(doc.contents) ? 'a single value' : 'a list';
+    return { ok: false, problem: `the front matter must be \`key: value\` lines (a YAML map), not ${what}` };
+  }
+  let values: unknown;
+  try {
+    values = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // An alias bomb (aliases of aliases, each expanded again) is refused rather than built.
+    return { ok: false, problem: `the front matter could not be read: ${errorMessage(error)}` };
+  }
+  if (typeof values !== 'object' || values === null) return { ok: true, fields };
+  for (const pair of doc.contents.items) {
+    if (!isScalar(pair.key) || typeof pair.key.value !== 'string') continue;
+    const key = pair.key.value;
+    fields.set(key, {
+      value: Object.getOwnPropertyDescriptor(values, key)?.value,
+      line: at(pair.key.range?.[0] ?? 0).line,
+    });
   }
   return { ok: true, fields };
 }
 
-function scalarValue(entry: RawEntry): string | null | { problem: string } {
-  const { key, value, line } = entry;
-  const more = trimTrailingBlank(entry.more);
-  const at = `line ${line}: \`${key}\``;
-  if (/^[|>][+-]?$/.test(value)) return blockScalar(value.startsWith('|'), more);
-  if (value === '' && more.length === 0) return '';
-  if (value === '' || value.startsWith('[') || value.startsWith('{')) {
-    if (value === '' && !more.some((l) => NESTED_LINE.test(l))) return fold(more);
-    return null;
-  }
-  if (value.startsWith('"')) {
-    if (more.length > 0) return { problem: `${at}: a quoted value must fit on one line` };
-    const m = /^("(?:[^"\\]|\\.)*")\s*(?:#.*)?$/.exec(value);
-    if (!m?.[1]) return { problem: `${at}: the double-quoted value is not closed` };
-    try {
-      const parsed: unknown = JSON.parse(m[1]);
-      if (typeof parsed === 'string') return parsed;
-    } catch {
-      // Reported below.
-    }
-    return { problem: `${at}: the double-quoted value has an escape this reader does not know` };
-  }
-  if (value.startsWith("'")) {
-    if (more.length > 0) return { problem: `${at}: a quoted value must fit on one line` };
-    const m = /^'((?:[^']|'')*)'\s*(?:#.*)?$/.exec(value);
-    if (m?.[1] === undefined) return { problem: `${at}: the single-quoted value is not closed` };
-    return m[1].replaceAll("''", "'");
-  }
-  if (/^[&*!%@`]/.test(value))
-    return {
-      problem: `${at}: anchors, aliases, tags and values starting with ${value[0]} are not supported; quote the value`,
-    };
-  const plain = value.replace(/\s+#.*$/, '');
-  if (/:\s/.test(plain) || plain.endsWith(':'))
-    return { problem: `${at}: a plain value cannot contain ": "; put the value in quotes` };
-  if (more.some((l) => NESTED_LINE.test(l))) return { problem: `${at}: has both a value and nested lines` };
-  return more.length === 0 ? plain : fold([plain, ...more]);
+function textOf(field: FrontMatterField | undefined): string {
+  return typeof field?.value === 'string' ? field.value : '';
 }
 
-/** `|` keeps line breaks, `>` folds lines into spaces (blank lines stay breaks); indentation removed. */
-function blockScalar(literal: boolean, lines: readonly string[]): string {
-  const indent = Math.min(...lines.filter((l) => l.trim().length > 0).map((l) => /^\s*/.exec(l)?.[0].length ?? 0));
-  const body = lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0));
-  return literal ? body.join('\n') : fold(body);
-}
-
-function fold(lines: readonly string[]): string {
-  const out: string[] = [];
-  let paragraph: string[] = [];
-  for (const l of lines) {
-    if (l.trim().length === 0) {
-      out.push(paragraph.join(' '));
-      paragraph = [];
-    } else {
-      paragraph.push(l.trim());
-    }
-  }
-  out.push(paragraph.join(' '));
-  return out.join('\n').trim();
-}
-
-function trimTrailingBlank(lines: readonly string[]): string[] {
-  const out = [...lines];
-  while (out.length > 0 && out[out.length - 1]?.trim() === '') out.pop();
-  return out;
+/** What a non-text YAML value is, for a person, with what to do about it. */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'a list; write it as one string';
+  if (typeof value === 'number') return 'a number; put it in quotes';
+  if (typeof value === 'boolean') return 'true or false; put it in quotes';
+  return 'a map; put it in quotes';
 }

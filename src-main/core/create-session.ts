@@ -156,11 +156,11 @@ export function createSession(input: CreateSessionInput): Session {
       await exec.closeAll('the turn was interrupted');
     },
     stopBackgroundCommands: (reason) => exec.closeAll(reason),
-    onShutdown: async () => {
-      await Promise.all([exec.closeAll('the thread was closed'), mcp.close()]);
-    },
     mcp,
   });
+  // Released in reverse: the MCP servers, then the commands, then (added by the session) the rollout.
+  session.resources.add(exec, 'the commands the thread left running');
+  session.resources.add(mcp, "the thread's MCP servers");
   setImmediate(() => void mcp.start());
   return session;
 }

@@ -10,6 +10,7 @@ import type {
   UserInput,
 } from '../../src-preload/protocol';
 import type { CoreNotification, ServerRequestSender } from '../tools/types';
+import { DisposableStore, toDisposable, type Disposable } from '../util/disposable';
 import { recordBackgroundChanges } from '../tools/background-changes';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
@@ -45,7 +46,12 @@ type OpResult = { turn: Turn } | { ok: true };
  * One thread's agent: a submission queue in (`submit`), an event stream out (`subscribe`). At most one
  * turn runs at a time; input that arrives while it runs joins it at its next model request.
  */
-export class Session implements TurnHost {
+export class Session implements TurnHost, Disposable {
+  /**
+   * What the thread owns (its rollout, the commands it left running, its MCP servers): released, newest
+   * first, when it shuts down, once its turn has stopped.
+   */
+  readonly resources = new DisposableStore();
   private readonly historyItems: ResponseItem[];
   readonly turns: TurnRecord[];
   contextRef: ContextReference | null;
@@ -73,6 +79,12 @@ export class Session implements TurnHost {
     this.contextRef = options.initial?.contextRef ?? null;
     this.workingMemory = memoryFromHistory(this.historyItems);
     this.tokenUsage = options.initial?.tokenUsage ?? null;
+    const recorder = options.recorder;
+    if (recorder)
+      this.resources.add(
+        toDisposable(() => recorder.close()),
+        "the thread's rollout",
+      );
   }
 
   get history(): readonly ResponseItem[] {
@@ -266,6 +278,11 @@ export class Session implements TurnHost {
     return this.submit({ type: 'shutdown' }).then(() => undefined);
   }
 
+  /** `shutdown` (once; again, it waits for the first): stops the turn, then releases what the thread owns. */
+  dispose(): Promise<void> {
+    return this.shutdown();
+  }
+
   /**
    * Runs `work` between ops: it is refused while a turn runs, and a turn asked for meanwhile starts
    * once it has ended (a file restore must not race the agent). `what` ends the refusal's sentence.
@@ -302,7 +319,11 @@ export class Session implements TurnHost {
   }
 
   private async handle(op: Op): Promise<OpResult> {
-    if (this.closed) throw new SessionError(`thread ${this.threadId} is shut down`);
+    if (this.closed) {
+      // Shutting down again waits for (and reports) the first release.
+      if (op.type === 'shutdown') return this.resources.dispose().then(() => ({ ok: true }));
+      throw new SessionError(`thread ${this.threadId} is shut down`);
+    }
     if (op.type === 'userTurn' || op.type === 'compact' || op.type === 'userShell' || op.type === 'review') {
       await this.historyReady();
     }
@@ -356,8 +377,7 @@ export class Session implements TurnHost {
           await this.activeFinished;
         }
         this.closed = true;
-        await this.options.onShutdown?.();
-        await this.options.recorder?.close();
+        await this.resources.dispose();
         return { ok: true };
       }
     }

@@ -56,8 +56,6 @@ export interface SessionOptions {
   modelContextWindow: number | null;
   /** Called after an interrupt has stopped the turn (kill background exec sessions). */
   onInterrupt?: () => Promise<void> | void;
-  /** Called once at shutdown, after the active turn has ended (kill exec sessions, close files). */
-  onShutdown?: () => Promise<void> | void;
   /** Stops the commands the model left running after its turns (exec sessions); returns them. */
   stopBackgroundCommands?: (reason: string) => Promise<StoppedCommand[]>;
   env?: NodeJS.ProcessEnv;

@@ -5,7 +5,8 @@ import type { GitDiffArea, WeftGitCommitResult, WeftGitDiffResult } from '../../
 import type { DiscardRecord, DiscardStore } from '../checkpoints/discards';
 import { git } from '../safety/git/run';
 import { confinedPath, OutsideRootError, readWorkspaceEntry, type WorkspaceEntry } from '../util/workspace-file';
-import { lineSummary, newFilePatchWithHunks, parseFileDiff, patchWithHunks, splitNewFile } from './hunks';
+import { lineSummary, newFilePatchWithHunks, patchWithHunks, readGitDiff, splitNewFile } from './hunks';
+import type { ParsedFileDiff } from './hunks';
 import { repoRoot } from './status';
 
 /** Largest work-tree file shown beside its diff (Monaco holds it whole); git's diff itself is not cut. */
@@ -83,10 +84,19 @@ async function workTreeText(root: string, path: string): Promise<string | null> 
   return null;
 }
 
+/** git's diff of `path` read, or a request error saying why it could not be. */
+function readDiff(path: string, diff: string): ParsedFileDiff {
+  try {
+    return readGitDiff(diff);
+  } catch (error) {
+    throw new GitRequestError(`git's diff of ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 export async function fileDiff(root: string, path: string, area: GitDiffArea): Promise<WeftGitDiffResult> {
   const diff = await rawDiff(root, path, area);
   // A new file's one hunk is split into blocks, so part of it can be staged (see `stage`).
-  const parsed = area === 'untracked' ? splitNewFile(parseFileDiff(diff)) : parseFileDiff(diff);
+  const parsed = area === 'untracked' ? splitNewFile(readDiff(path, diff)) : readDiff(path, diff);
   let original: string | null = null;
   let modified: string | null = null;
   if (!parsed.binary) {
@@ -100,7 +110,7 @@ export async function fileDiff(root: string, path: string, area: GitDiffArea): P
     path,
     area,
     diff,
-    hunks: parsed.hunks.map(({ text: _text, ...hunk }) => hunk),
+    hunks: parsed.hunks.map(({ lines: _lines, ...hunk }) => hunk),
     original,
     modified,
     binary: parsed.binary,
@@ -120,7 +130,7 @@ async function hunkPatch(
     throw new GitRequestError(`${path} changed since its diff was shown; look at it again before choosing hunks`);
   if (diff === '') throw new GitRequestError(`${path} has no ${area} changes`);
   try {
-    return patchWithHunks(parseFileDiff(diff), hunks);
+    return patchWithHunks(readGitDiff(diff), hunks);
   } catch (error) {
     throw new GitRequestError(`${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -174,7 +184,7 @@ export async function stage(root: string, path: string, sel: HunkSelection): Pro
       throw new GitRequestError(`${path} changed since its diff was shown; look at it again before choosing hunks`);
     let patch: string;
     try {
-      patch = newFilePatchWithHunks(splitNewFile(parseFileDiff(diff)), sel.hunks);
+      patch = newFilePatchWithHunks(splitNewFile(readGitDiff(diff)), sel.hunks);
     } catch (error) {
       throw new GitRequestError(`${path}: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -1,64 +1,53 @@
-// Unified diffs as git prints them, split into a file header and hunks, and patches rebuilt from a
-// chosen subset of hunks (for `git apply`).
+// git's unified diff of one path, read by the one diff reader (src-preload/diff), and patches rebuilt
+// from a chosen subset of its hunks (for `git apply`). Hunks are numbered as their `@@` lines say (git's).
 import type { GitHunk } from '../../src-preload/protocol';
+import { headerNumbers, hunkStats, parseFileDiff, parseMultiFileDiff } from '../../src-preload/diff/unified-diff';
 
 export interface ParsedHunk extends GitHunk {
-  /** The hunk's text: its `@@` line and body, each line ending in `\n`. */
-  text: string;
+  /** The hunk's lines after its `@@` line, as git wrote them (without line ends). */
+  lines: readonly string[];
 }
 
 export interface ParsedFileDiff {
-  /** Everything before the first hunk (`diff --git`, `index`, `---`, `+++`…). */
+  /** Everything before the first hunk (`diff --git`, `index`, `---`, `+++`…), each line ending in `\n`. */
   header: string;
   hunks: ParsedHunk[];
   binary: boolean;
 }
 
-const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+/** Reads one file's diff as git printed it; throws (saying why) when it cannot be read. */
+export function readGitDiff(diff: string): ParsedFileDiff {
+  const file = parseFileDiff(diff);
+  if (file.problem !== undefined) throw new Error(file.problem);
+  return {
+    header: file.preamble,
+    hunks: file.hunks.map((hunk, index) => ({ index, header: hunk.header, ...headerNumbers(hunk), lines: hunk.lines })),
+    binary: file.binary,
+  };
+}
 
-/** Splits one file's unified diff. Lines keep their endings; a diff without hunks has an empty list. */
-export function parseFileDiff(diff: string): ParsedFileDiff {
-  const lines = diff.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-  let header = '';
-  const hunks: ParsedHunk[] = [];
-  let current: ParsedHunk | null = null;
-  let binary = false;
-  for (const line of lines) {
-    const m = HUNK_HEADER.exec(line);
-    if (m) {
-      current = {
-        index: hunks.length,
-        header: line.replace(/\n$/, ''),
-        oldStart: Number(m[1]),
-        oldLines: m[2] === undefined ? 1 : Number(m[2]),
-        newStart: Number(m[3]),
-        newLines: m[4] === undefined ? 1 : Number(m[4]),
-        text: line.endsWith('\n') ? line : `${line}\n`,
-      };
-      hunks.push(current);
-    } else if (current) {
-      current.text += line.endsWith('\n') ? line : `${line}\n`;
-    } else {
-      if (line.startsWith('Binary files ') || line.startsWith('GIT binary patch')) binary = true;
-      header += line.endsWith('\n') ? line : `${line}\n`;
-    }
+/** The hunk's text: its `@@` line and body, each line ending in `\n`. */
+function hunkText(hunk: ParsedHunk): string {
+  return `${hunk.header}\n${hunk.lines.map((line) => `${line}\n`).join('')}`;
+}
+
+function checkIndices(parsed: ParsedFileDiff, wanted: ReadonlySet<number>): void {
+  for (const i of wanted) {
+    if (parsed.hunks[i] === undefined) throw new Error(`the diff has no hunk ${i} (it has ${parsed.hunks.length})`);
   }
-  return { header, hunks, binary };
 }
 
 /** A patch holding the header and only the hunks at `indices`; throws when an index is not there. */
 export function patchWithHunks(parsed: ParsedFileDiff, indices: readonly number[]): string {
   const wanted = new Set(indices);
-  for (const i of wanted) {
-    if (parsed.hunks[i] === undefined) throw new Error(`the diff has no hunk ${i} (it has ${parsed.hunks.length})`);
-  }
+  checkIndices(parsed, wanted);
   // Hunks left out shift the later ones; `git apply` finds them by their context, so the header numbers
   // of the old side (which stay right) are what matters.
   return (
     parsed.header +
     parsed.hunks
       .filter((h) => wanted.has(h.index))
-      .map((h) => h.text)
+      .map(hunkText)
       .join('')
   );
 }
@@ -70,13 +59,9 @@ export function patchWithHunks(parsed: ParsedFileDiff, indices: readonly number[
 export function splitNewFile(parsed: ParsedFileDiff): ParsedFileDiff {
   const only = parsed.hunks[0];
   if (parsed.hunks.length !== 1 || only === undefined || only.oldStart !== 0 || only.oldLines !== 0) return parsed;
-  const body = only.text
-    .split('\n')
-    .slice(1, -1)
-    .map((line) => `${line}\n`);
   const blocks: string[][] = [];
   let current: string[] = [];
-  for (const line of body) {
+  for (const line of only.lines) {
     // A "\ No newline" marker belongs to the line before it.
     if (line.startsWith('\\')) {
       current.push(line);
@@ -93,15 +78,14 @@ export function splitNewFile(parsed: ParsedFileDiff): ParsedFileDiff {
   let start = 1;
   const hunks = blocks.map((lines, index): ParsedHunk => {
     const count = lines.filter((l) => !l.startsWith('\\')).length;
-    const header = `@@ -0,0 +${start},${count} @@`;
     const hunk = {
       index,
-      header,
+      header: `@@ -0,0 +${start},${count} @@`,
       oldStart: 0,
       oldLines: 0,
       newStart: start,
       newLines: count,
-      text: `${header}\n${lines.join('')}`,
+      lines,
     };
     start += count;
     return hunk;
@@ -115,33 +99,19 @@ export function splitNewFile(parsed: ParsedFileDiff): ParsedFileDiff {
  */
 export function newFilePatchWithHunks(parsed: ParsedFileDiff, indices: readonly number[]): string {
   const wanted = new Set(indices);
-  for (const i of wanted) {
-    if (parsed.hunks[i] === undefined) throw new Error(`the diff has no hunk ${i} (it has ${parsed.hunks.length})`);
-  }
-  const lines = parsed.hunks
-    .filter((h) => wanted.has(h.index))
-    .flatMap((h) =>
-      h.text
-        .split('\n')
-        .slice(1, -1)
-        .map((line) => `${line}\n`),
-    );
+  checkIndices(parsed, wanted);
+  const lines = parsed.hunks.filter((h) => wanted.has(h.index)).flatMap((h) => h.lines);
   // The blob id on the `index` line names the whole file, not the part staged.
   const header = parsed.header
     .split('\n')
     .filter((line) => !line.startsWith('index '))
     .join('\n');
   const count = lines.filter((l) => !l.startsWith('\\')).length;
-  return `${header}@@ -0,0 +1,${count} @@\n${lines.join('')}`;
+  return `${header}@@ -0,0 +1,${count} @@\n${lines.map((line) => `${line}\n`).join('')}`;
 }
 
-/** "+3 −1" for a list. */
+/** "+3 −1" for a list: the lines a patch adds and removes. */
 export function lineSummary(patch: string): string {
-  let added = 0;
-  let removed = 0;
-  for (const line of patch.split('\n')) {
-    if (line.startsWith('+') && !line.startsWith('+++')) added++;
-    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
-  }
+  const { added, removed } = hunkStats(parseMultiFileDiff(patch).flatMap((file) => file.hunks));
   return `+${added} −${removed}`;
 }

@@ -22,6 +22,7 @@ import { VERSION } from '../version';
 import type * as ClientSdkModule from './client-sdk';
 import { ErrorCode } from './error-codes';
 import { SamplingError, samplingNotEnabled } from './sampling';
+import type { Disposable } from '../util/disposable';
 
 /** The SDK's client side, loaded on the first connect (see client-sdk.ts). */
 type ClientSdk = typeof ClientSdkModule;
@@ -48,7 +49,7 @@ export interface McpCallOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
-export class McpConnection {
+export class McpConnection implements Disposable {
   state: McpServerState;
   error: string | null = null;
   tools: Tool[] = [];
@@ -446,7 +447,13 @@ export class McpConnection {
     return this.capabilities !== null && 'resources' in this.capabilities;
   }
 
-  async close(): Promise<void> {
+  /** `dispose`. */
+  close(): Promise<void> {
+    return this.dispose();
+  }
+
+  /** Closes the connection and stops the server's process (a stdio server); a server already gone is no error. */
+  async dispose(): Promise<void> {
     this.closing = true;
     const client = this.client;
     const transport = this.transport;

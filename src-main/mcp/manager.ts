@@ -14,6 +14,7 @@ import type { McpServerConfig } from '../config/schema';
 import type { ToolContext } from '../tools/types';
 import { newItemId } from '../util/ids';
 import { linkedSignal } from '../util/abort';
+import { DisposeError, type Disposable } from '../util/disposable';
 import { McpConnection, type McpServerState } from './connection';
 import { ErrorCode } from './error-codes';
 import { elicitationQuestions, elicitationResult } from './elicitation';
@@ -43,7 +44,7 @@ export class McpRequiredServerError extends Error {
   override readonly name = 'McpRequiredServerError';
 }
 
-export class McpManager {
+export class McpManager implements Disposable {
   private connections = new Map<string, McpConnection>();
   private startup: Promise<void> | null = null;
   private readonly reported = new Map<string, string>();
@@ -294,10 +295,21 @@ export class McpManager {
     });
   }
 
-  async close(): Promise<void> {
+  /** `dispose`. */
+  close(): Promise<void> {
+    return this.dispose();
+  }
+
+  /** Stops every server, side by side (none depends on another); each failure is reported, with its name. */
+  async dispose(): Promise<void> {
     this.closed = true;
     this.generation.abort();
-    await Promise.all([...this.connections.values()].map((c) => c.close()));
+    const connections = [...this.connections.values()];
+    const results = await Promise.allSettled(connections.map((c) => c.dispose()));
+    const failures = results.flatMap((r, i) =>
+      r.status === 'rejected' ? [{ what: `the MCP server ${connections[i]?.name ?? '?'}`, error: r.reason }] : [],
+    );
+    if (failures.length > 0) throw new DisposeError(failures, connections.length);
   }
 }
 

@@ -27,6 +27,7 @@ import { finishInterruptedRestores } from './restore-recovery';
 import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
 import type { ConnectionHost } from './transport';
+import { DisposableStore } from '../util/disposable';
 
 /**
  * How long a thread nobody watches keeps its session (MCP servers, recorder) in case a client comes back
@@ -76,29 +77,49 @@ export interface AppHost {
   onAttention(listener: (event: AttentionEvent) => void): () => void;
   /** How many threads wait on the person (approvals, questions), on every change (for a dock badge). */
   onWaitingCountChanged(listener: (count: number) => void): () => void;
-  /** Stops running turns and flushes stores. Called once, before the app quits. */
+  /**
+   * Disconnects the clients (ending their terminals), unloads the threads (their turns, commands, MCP
+   * servers, rollouts), then closes the checkpoints and the index. Called before the app quits.
+   */
   close(): Promise<void>;
 }
 
-/** The whole agent behind the protocol: store, threads, sessions and the dispatcher. */
+/**
+ * The whole agent behind the protocol: store, threads, sessions and the dispatcher. What it opens is kept
+ * in one store, released newest first when it closes (or at once when it could not be assembled).
+ */
 export async function createAppHost(options: AppHostOptions = {}): Promise<AppHost> {
+  const owned = new DisposableStore();
+  try {
+    return await assembleAppHost(options, owned);
+  } catch (error) {
+    await owned.dispose().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function assembleAppHost(options: AppHostOptions, owned: DisposableStore): Promise<AppHost> {
   const env = options.env ?? process.env;
   const weftHome = options.weftHome ?? resolveWeftHome(env);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // A thread that stops (or resumes) being saved is told to every client, not only to the log.
   const saveWarnings: { notify: (threadId: string, message: string) => void } = { notify: () => undefined };
   // The index is repaired once the host is assembled (see ThreadStore.repairInBackground).
-  const store = ThreadStore.open(weftHome, {
-    repair: false,
-    onWarning: (m) => log(`weft app-server: warning: ${m}`),
-    onThreadWarning: (threadId, m) => {
-      log(`weft app-server: warning: ${m}`);
-      saveWarnings.notify(threadId, m);
-    },
-  });
+  const store = owned.add(
+    ThreadStore.open(weftHome, {
+      repair: false,
+      onWarning: (m) => log(`weft app-server: warning: ${m}`),
+      onThreadWarning: (threadId, m) => {
+        log(`weft app-server: warning: ${m}`);
+        saveWarnings.notify(threadId, m);
+      },
+    }),
+    'the thread index',
+  );
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
   const defaultCwd = options.cwd ?? process.cwd();
   const checkpoints = await openCheckpoints(weftHome, defaultCwd, env, log);
+  owned.add(checkpoints.service, 'the checkpoints');
   // An Undo a crash cut short is finished (files, then the thread's turns) before anyone is answered.
   await finishInterruptedRestores(checkpoints.service, () => ({ store, release: () => Promise.resolve() }), log);
   const environment: HostEnvironment = {
@@ -116,6 +137,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     unloadAfterMs: options.unloadAfterMs ?? UNLOAD_AFTER_MS,
     maxUnwatched: options.maxUnwatchedThreads ?? MAX_UNWATCHED_THREADS,
   });
+  owned.add(manager, 'the loaded threads');
   saveWarnings.notify = (threadId, message) => manager.broadcast({ method: 'warning', params: { threadId, message } });
   // A list answered while a new index was being built said so (`weftIndexing`); this says it is whole now.
   store.onIndexed(() => manager.broadcast({ method: 'weft/threads/indexed', params: {} }));
@@ -150,7 +172,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     }
   };
   const context = { store, manager, environment, onSessionEvent: notifyAttention };
-  const mcpLogins = new McpLogins();
+  const mcpLogins = owned.add(new McpLogins(), 'the MCP sign-ins');
   const dispatcher = new RpcDispatcher({
     handlers: {
       ...threadHandlers(context),
@@ -179,6 +201,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
     inForeground: (work) => store.inForeground(work),
     threadQueue: manager,
   });
+  owned.add(dispatcher, 'the connected clients');
   store.repairInBackground();
   return {
     host: dispatcher,
@@ -190,12 +213,7 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
       waitingListeners.add(listener);
       return () => waitingListeners.delete(listener);
     },
-    close: async () => {
-      await mcpLogins.close();
-      await manager.closeAll();
-      await store.close();
-      await checkpoints.service.dispose();
-    },
+    close: () => owned.dispose(),
   };
 }
 

@@ -1,3 +1,5 @@
+// Hand-written on purpose: the wire is Codex's JSON-RPC dialect (no `jsonrpc` field) with per-thread queues and
+// handlers typed by the protocol's one table; JSON-RPC packages insist on `"jsonrpc": "2.0"` and own the framing.
 import {
   ClientRequests,
   describeZodError,
@@ -11,6 +13,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '../../src-preload/protocol';
+import { DisposableStore, type Disposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
 import { MAX_MESSAGE_DEPTH, nestsDeeper, TOO_DEEP_MESSAGE } from './framing';
 import type { QueueMode } from './request-queue';
@@ -27,6 +30,8 @@ export interface Client {
   /** Sends a server request; resolves with the client's result, rejects with its error or on disconnect. */
   request(request: ServerRequest, id: RequestId): Promise<unknown>;
   onClose(listener: () => void): void;
+  /** What the connection owns (its terminal's processes): released when it disconnects. */
+  readonly resources: DisposableStore;
 }
 
 /**
@@ -91,21 +96,39 @@ function isFrameErrorLike(x: unknown): x is FrameErrorLike {
  * enforces the initialize handshake, routes to the handler, and matches responses to server requests.
  * Nothing a client sends can throw out of `receive`.
  */
-export class RpcDispatcher implements ConnectionHost {
+export class RpcDispatcher implements ConnectionHost, Disposable {
   private nextClientId = 1;
+  private readonly open = new Set<ConnectionState>();
+  /** Closed connections whose resources are still being released. */
+  private readonly releasing = new Set<Promise<void>>();
 
   constructor(private readonly options: DispatcherOptions) {}
 
   connect(sink: ClientSink): ClientConnection {
     const state = new ConnectionState(this.nextClientId++, sink, this.options);
+    this.open.add(state);
     return {
       receive: (message) => state.receive(message),
-      close: () => state.close(),
+      close: () => this.closeConnection(state),
     };
+  }
+
+  private closeConnection(state: ConnectionState): void {
+    if (!this.open.delete(state)) return;
+    const released = state.close();
+    this.releasing.add(released);
+    void released.finally(() => this.releasing.delete(released));
+  }
+
+  /** Disconnects every client, and resolves once what each connection owned is released. */
+  async dispose(): Promise<void> {
+    for (const state of [...this.open]) this.closeConnection(state);
+    await Promise.all(this.releasing);
   }
 }
 
 class ConnectionState implements Client {
+  readonly resources = new DisposableStore();
   private initialized = false;
   private optOut = new Set<string>();
   private readonly pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -156,13 +179,19 @@ class ConnectionState implements Client {
     this.closeListeners.push(listener);
   }
 
-  close(): void {
-    if (this.closed) return;
+  /** Disconnects the client; resolves once what it owned is released (a failure is logged). */
+  close(): Promise<void> {
+    if (this.closed) return this.resources.dispose().catch(() => undefined);
     this.closed = true;
     for (const p of this.pending.values()) p.reject(new Error(`client ${this.label} disconnected`));
     this.pending.clear();
     for (const l of this.closeListeners) l();
     this.options.onClientClosed?.(this);
+    return this.resources
+      .dispose()
+      .catch((error: unknown) =>
+        this.options.log(`weft app-server: releasing what ${this.label} had open: ${errorMessage(error)}`),
+      );
   }
 
   receive(raw: unknown): void {

@@ -1,3 +1,5 @@
+// Hand-written on purpose: size and nesting limits are checked on the bytes before JSON.parse, and a frame
+// error keeps the request's id; the JSON-RPC packages parse first and answer unreadable frames with `id: null`.
 /**
  * Framing shared by the stream transports: JSONL decoding with size and nesting limits, and the marker a
  * transport hands to the dispatcher instead of a message when a frame could not be read. The dispatcher

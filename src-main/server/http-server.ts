@@ -24,6 +24,7 @@ import { allowedHosts, isAllowedHost, MISDIRECTED_MESSAGE } from './host-allowli
 import { createTimedHttpServer, type HttpTimeouts } from './http-timeouts';
 import type { ConnectionHost } from './transport';
 import { createWebSocketEndpoint, WS_PATH } from './websocket';
+import type { Disposable } from '../util/disposable';
 
 export interface WebServerOptions {
   host: string;
@@ -44,12 +45,12 @@ export interface WebServerOptions {
   limits?: ConnectionLimits & HttpTimeouts;
 }
 
-export interface WebServer {
+export interface WebServer extends Disposable {
   /** `http://HOST:PORT/?token=…`: the page to open. */
   url: string;
   port: number;
   token: string;
-  /** Closes every WebSocket client and the listener. */
+  /** `dispose`: closes every WebSocket client and the listener. */
   close(): Promise<void>;
 }
 
@@ -130,16 +131,19 @@ export async function startWebServer(host: ConnectionHost, opts: WebServerOption
     });
   });
 
+  async function dispose(): Promise<void> {
+    const closed = new Promise<void>((done) => server.close(() => done()));
+    await endpoint.dispose();
+    server.closeAllConnections();
+    await closed;
+  }
+
   return {
     url: `http://${urlHost}:${port}/?token=${encodeURIComponent(token)}`,
     port,
     token,
-    async close() {
-      const closed = new Promise<void>((done) => server.close(() => done()));
-      await endpoint.close();
-      server.closeAllConnections();
-      await closed;
-    },
+    close: dispose,
+    dispose,
   };
 }
 

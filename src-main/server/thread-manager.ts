@@ -4,6 +4,7 @@ import { threadPreview, userItemText } from '../store/preview';
 import type { Client } from './dispatcher';
 import { PendingRequests } from './pending-requests';
 import { RequestQueue, type QueueMode } from './request-queue';
+import type { Disposable } from '../util/disposable';
 
 /**
  * Where a thread stands in this host. `notLoaded` → `loading` (`thread/start`, `resume`, `fork`) → `idle`
@@ -38,7 +39,7 @@ export interface ThreadManagerOptions {
  * a session, its MCP servers and its recorder: it is unloaded after `unloadAfterMs`, or at once when more
  * than `maxUnwatched` such threads are loaded.
  */
-export class ThreadManager {
+export class ThreadManager implements Disposable {
   private readonly loaded = new Map<string, LoadedThread>();
   /** Threads being loaded or unloaded now. */
   private readonly moving = new Map<string, 'loading' | 'unloading'>();
@@ -208,6 +209,11 @@ export class ThreadManager {
     }
     this.options.log(`weft app-server: unloaded thread ${threadId} (${reason})`);
     this.broadcast({ method: 'thread/closed', params: { threadId } });
+  }
+
+  /** Unloads every thread (the host is closing). */
+  dispose(): Promise<void> {
+    return this.closeAll();
   }
 
   async closeAll(): Promise<void> {

@@ -10,6 +10,7 @@ import { errorMessage } from '../util/errors';
 import { formatLimit, MAX_MESSAGE_BYTES, parseFrame, type FrameError } from './framing';
 import { OutboundQueue } from './outbound-queue';
 import type { ClientConnection, ConnectionHost } from './transport';
+import type { Disposable } from '../util/disposable';
 
 export const WS_PATH = '/ws';
 /** A browser cannot set headers on a WebSocket; it may offer the token as this subprotocol instead. */
@@ -36,13 +37,13 @@ export interface WebSocketEndpointOptions {
   maxQueuedBytes?: number;
 }
 
-export interface WebSocketEndpoint {
+export interface WebSocketEndpoint extends Disposable {
   /**
    * Handles an http `upgrade` event: answers 404/403/401 itself (false), or opens the WebSocket of a
    * request that presented the token (true).
    */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
-  /** Closes every client (code 1001) and stops the keepalive timer. */
+  /** `dispose`: closes every client (code 1001) and stops the keepalive timer. */
   close(): Promise<void>;
   readonly clientCount: number;
 }
@@ -225,6 +226,7 @@ export function createWebSocketEndpoint(host: ConnectionHost, options: WebSocket
   return {
     handleUpgrade,
     close,
+    dispose: close,
     get clientCount() {
       return clients.size;
     },

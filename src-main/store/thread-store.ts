@@ -35,6 +35,7 @@ import type {
   ThreadRecorder,
   ThreadStoreOptions,
 } from './store-types';
+import type { Disposable } from '../util/disposable';
 
 export type {
   ForkEntry,
@@ -53,7 +54,7 @@ type ForkOptions = RecordingOptions & { afterTurnId?: string | null; turnsLimit?
 /** How long a list waits for a new index's first build before answering with what it holds (see `listComplete`). */
 const LIST_WAITS_FOR_BUILD_MS = 100;
 
-export class ThreadStore {
+export class ThreadStore implements Disposable {
   private readonly catalog: Catalog;
   private readonly recorders = new Map<string, RolloutRecorder>();
   /** A list was answered while a new index was first built (it held only part of the threads). */
@@ -545,6 +546,11 @@ export class ThreadStore {
       );
     }
     return { ...report, setAside };
+  }
+
+  /** `close`. */
+  dispose(): Promise<void> {
+    return this.close();
   }
 
   /** Closes the recorders still open (flushing them), then the index. */

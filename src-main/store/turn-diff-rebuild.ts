@@ -2,31 +2,17 @@
 // record one (`weft_turn_diff`): each completed `fileChange` item's files, minus the hunks declined in
 // review, as `diff --git` sections in the order they were applied. Pure.
 import type { ThreadItem } from '../../src-preload/protocol';
-
-const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
-
-function stripLabel(label: string): string | null {
-  const path = label.split('\t')[0]?.trim() ?? '';
-  return path === '/dev/null' ? null : path.replace(/^[ab]\//, '');
-}
+import { cutMarker, formatHunkHeader, hunkHeading, parseFileDiff } from '../../src-preload/diff/unified-diff';
 
 /**
  * One file's unified diff (`---` / `+++` and `@@` hunks) without the hunks whose 0-based index is in
  * `declined`, under a `diff --git` line; later hunks' new-side line numbers are moved by what the dropped
- * hunks would have added or removed. Null when no hunk is left.
+ * hunks would have added or removed, and a cut diff keeps its `~ Weft left out …` line. Null when no hunk
+ * is left, or when the diff cannot be read (its item shows no hunks either).
  */
 export function keptFileDiff(diff: string, declined: ReadonlySet<number>, fallbackPath: string): string | null {
-  const lines = diff.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  let oldPath: string | null | undefined;
-  let newPath: string | null | undefined;
-  const hunks: string[][] = [];
-  for (const line of lines) {
-    if (HUNK_HEADER.test(line)) hunks.push([line]);
-    else if (hunks.length > 0) hunks[hunks.length - 1]?.push(line);
-    else if (line.startsWith('--- ')) oldPath = stripLabel(line.slice(4));
-    else if (line.startsWith('+++ ')) newPath = stripLabel(line.slice(4));
-  }
+  const file = parseFileDiff(diff);
+  const { hunks, oldPath, newPath } = file;
   if (hunks.length === 0 || hunks.every((_, i) => declined.has(i))) return null;
   const name = newPath ?? oldPath ?? fallbackPath.replace(/^\/+/, '');
   const out = [
@@ -36,20 +22,14 @@ export function keptFileDiff(diff: string, declined: ReadonlySet<number>, fallba
   ];
   let shift = 0;
   hunks.forEach((hunk, index) => {
-    const match = HUNK_HEADER.exec(hunk[0] ?? '');
-    if (match === null) return;
-    const oldCount = match[2] === undefined ? 1 : Number(match[2]);
-    const newCount = match[4] === undefined ? 1 : Number(match[4]);
     if (declined.has(index)) {
-      shift -= newCount - oldCount;
+      shift -= hunk.newLines - hunk.oldLines;
       return;
     }
-    const newStart = Number(match[3]) + shift;
-    out.push(
-      `@@ -${match[1]}${match[2] === undefined ? '' : `,${match[2]}`} +${newStart}${match[4] === undefined ? '' : `,${match[4]}`} @@${match[5] ?? ''}`,
-      ...hunk.slice(1),
-    );
+    out.push(formatHunkHeader({ ...hunk, newStart: hunk.newStart + shift }, hunkHeading(hunk)), ...hunk.lines);
   });
+  const marker = cutMarker(diff);
+  if (marker !== null) out.push(marker);
   return `${out.join('\n')}\n`;
 }
 

@@ -15,6 +15,7 @@ import { commandEnv } from '../safety/command-env';
 import { createSandboxLauncher } from '../safety/sandbox/launcher';
 import { exitCodeFromSignal } from '../tools/exec/exec-process';
 import { killProcessGroup, signalGroup, trackGroup } from '../tools/exec/process-group';
+import type { Disposable } from '../util/disposable';
 
 /** Buffered commands stop after this long unless told otherwise (Codex's default for shell calls). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -51,7 +52,7 @@ export interface CommandExecHost {
 }
 
 /** The processes of one connection. */
-export class CommandExecSessions {
+export class CommandExecSessions implements Disposable {
   private readonly running = new Map<string, Promise<Running>>();
   private closed = false;
 
@@ -174,8 +175,13 @@ export class CommandExecSessions {
     await (await this.find(processId)).terminate();
   }
 
-  /** Kills every process of the connection (it closed). */
-  async closeAll(): Promise<void> {
+  /** `dispose`. */
+  closeAll(): Promise<void> {
+    return this.dispose();
+  }
+
+  /** Kills every process of the connection (it closed), and refuses new ones. */
+  async dispose(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.running.values()].map((p) => p.then((r) => r.terminate()).catch(() => undefined)));
     this.running.clear();

@@ -3,7 +3,7 @@
 import { useId, useMemo, useRef } from 'react';
 import { BigDiffGate } from '../components/diff/BigDiff';
 import { describeDiffSize, diffSize } from '../components/diff/diff-size';
-import { parseFileDiff, splitDiffByFile } from '../components/diff/unified-diff';
+import { parseMultiFileDiff } from '../../src-preload/diff/unified-diff';
 import { Icon } from '../components/Icon';
 import { CompactDiff, DiffLayoutToggle } from '../components/items/FileChangeCell';
 import { useModal } from '../components/use-modal';
@@ -19,10 +19,13 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
   const dialog = useRef<HTMLElement>(null);
   const files = useMemo(
     () =>
-      splitDiffByFile(diff ?? '').map((section) => {
-        const parsed = parseFileDiff(section.text);
-        return { ...section, hunks: parsed.hunks, removed: parsed.newPath === null && parsed.oldPath !== null };
-      }),
+      parseMultiFileDiff(diff ?? '').map((file) => ({
+        path: file.path,
+        text: file.text,
+        hunks: file.hunks,
+        problem: file.problem,
+        removed: file.newPath === null && file.oldPath !== null,
+      })),
     [diff],
   );
 
@@ -94,6 +97,8 @@ export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId:
                       />
                     )}
                   </BigDiffGate>
+                ) : file.problem !== undefined ? (
+                  <div className="tool-empty">Not shown: {file.problem}</div>
                 ) : (
                   <div className="tool-empty">Binary file</div>
                 )}

@@ -2,7 +2,8 @@
 // reason (it goes to the model with the next message); Undo hunk puts that hunk's lines back on disk
 // through the checkpoints (`weft/checkpoints/revertHunk`), refused when the lines changed since.
 import { useState } from 'react';
-import { hunkStats, type Hunk } from '../components/diff/unified-diff';
+import { headerNumbers, hunkStats } from '../../src-preload/diff/unified-diff';
+import type { Hunk } from '../components/diff/hunks';
 import { Icon } from '../components/Icon';
 import { useController } from '../store/app-context';
 import { conflictsOf, messageOf } from '../store/checkpoint-ui';
@@ -42,7 +43,7 @@ export function TurnHunkControls({ threadId, turnId, path, index, hunk }: TurnHu
         threadId,
         turnId,
         path,
-        hunk: { oldStart: hunk.oldStart, oldLines: hunk.oldCount, newStart: hunk.newStart, newLines: hunk.newCount },
+        hunk: headerNumbers(hunk),
       });
       turnReview.judge(threadId, turnId, note('undone'));
     } catch (e) {

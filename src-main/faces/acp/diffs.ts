@@ -5,7 +5,8 @@
  * may have changed since; a diff cut to WEFT_DIFF_MAX_CHARS) the diff carries the patch's hunks alone.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { applyPatch, parsePatch, reversePatch, type StructuredPatch } from 'diff';
+import { applyPatch, reversePatch, type StructuredPatch } from 'diff';
+import { parseFileDiff } from '../../../src-preload/diff/unified-diff';
 import type { FileUpdateChange } from '../../../src-preload/protocol';
 
 export interface FileDiff {
@@ -46,11 +47,8 @@ export async function fileChangeDiffs(
 }
 
 function parseOne(diff: string): StructuredPatch | null {
-  try {
-    return parsePatch(diff)[0] ?? null;
-  } catch {
-    return null;
-  }
+  const file = parseFileDiff(diff);
+  return file.problem === undefined ? file : null;
 }
 
 /** The file before and after, if the patch fits the file on disk one way or the other. */

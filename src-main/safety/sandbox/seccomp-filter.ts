@@ -1,3 +1,5 @@
+// Hand-written on purpose: the npm bindings to libseccomp are native addons (rebuilt per Node and Electron);
+// this fixed program of a few dozen instructions is plain bytes, run by the kernel in the sandbox escape suite.
 // The seccomp program that keeps sandboxed commands away from the host's unix sockets when the network
 // is off. bwrap's network namespace already cuts TCP/UDP and abstract unix sockets (they belong to a
 // network namespace), but a unix socket bound to a path (docker.sock, the ssh agent, D-Bus) is reached

@@ -6,6 +6,7 @@ import type { HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { threadConfig } from '../thread-factory';
 import type { HandlerContext } from './context';
+import type { Disposable } from '../../util/disposable';
 
 type McpHandlers = Pick<
   HandlerTable,
@@ -13,7 +14,7 @@ type McpHandlers = Pick<
 >;
 
 /** Sign-ins started by `mcpServer/oauth/login` and still waiting for the browser: one per server. */
-export class McpLogins {
+export class McpLogins implements Disposable {
   private readonly running = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
 
   /** Runs `login` for `server`, giving up the one already running for it. */
@@ -27,8 +28,13 @@ export class McpLogins {
     return done;
   }
 
+  /** `dispose`. */
+  close(): Promise<void> {
+    return this.dispose();
+  }
+
   /** Gives up every sign-in and waits for their listeners to close (the app server is closing). */
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     const all = [...this.running.values()];
     for (const r of all) r.abort.abort();
     await Promise.all(all.map((r) => r.done));

@@ -38,10 +38,8 @@ export function terminalHandlers(ctx: HandlerContext): TerminalHandlers {
       );
       s = created;
       sessions.set(client, created);
-      client.onClose(() => {
-        sessions.delete(client);
-        void created.closeAll();
-      });
+      client.resources.add(created, 'its terminal processes');
+      client.onClose(() => sessions.delete(client));
     }
     return s;
   };

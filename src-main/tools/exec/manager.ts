@@ -13,6 +13,7 @@ import { startPipeProcess } from './spawn-pipe';
 import { startPtyProcess } from './spawn-pty';
 import type { StoppedCommand } from '../../../src-preload/protocol';
 import type { BackgroundSession, BackgroundSessions } from '../background-changes';
+import type { Disposable } from '../../util/disposable';
 import type {
   CommandLauncher,
   ExecContext,
@@ -38,7 +39,7 @@ export interface ExecSessionManagerOptions {
 const identityLauncher: CommandLauncher = (argv) => ({ argv });
 const DEFAULT_SHELLS = new Set(['bash', 'zsh', 'sh']);
 
-export class ExecSessionManager implements BackgroundSessions {
+export class ExecSessionManager implements BackgroundSessions, Disposable {
   readonly maxSessions: number;
   private readonly launcher: CommandLauncher;
   private readonly now: () => number;
@@ -194,6 +195,11 @@ export class ExecSessionManager implements BackgroundSessions {
     }
     await Promise.all(kills);
     return stopped.sort((a, b) => a.sessionId - b.sessionId);
+  }
+
+  /** Kills every command still running: the thread that owns them was closed. */
+  async dispose(): Promise<void> {
+    await this.closeAll('the thread was closed');
   }
 
   /** Stores a still-running command as a session, closing the least recently used ones beyond the cap. */

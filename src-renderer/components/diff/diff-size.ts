@@ -2,7 +2,7 @@
 // and diffs every line it is given, and tens of thousands of lines take seconds and hundreds of MB. Such a
 // diff is summarised (files, hunks, lines added and removed) with a way to open it anyway. Pure.
 import { WEFT_DIFF_MAX_CHARS, type WeftDiffCut } from '../../../src-preload/protocol';
-import type { Hunk } from './unified-diff';
+import type { Hunk } from './hunks';
 
 /** Past this many lines of hunks (context included), a diff is summarised until opened. */
 export const BIG_DIFF_LINES = 5_000;
@@ -26,10 +26,12 @@ export function diffSize(hunks: readonly Hunk[], cut: WeftDiffCut | null | undef
   let removed = 0;
   let lines = 0;
   for (const hunk of hunks) {
-    lines += hunk.lines.length;
     for (const line of hunk.lines) {
-      if (line.kind === '+') added += 1;
-      else if (line.kind === '-') removed += 1;
+      const kind = line[0];
+      if (kind === '\\') continue; // "\ No newline at end of file" belongs to the line before
+      lines += 1;
+      if (kind === '+') added += 1;
+      else if (kind === '-') removed += 1;
     }
   }
   if (cut === null || cut === undefined)

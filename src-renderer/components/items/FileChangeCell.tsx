@@ -7,8 +7,9 @@ import { BigDiffGate } from '../diff/BigDiff';
 import { diffSize } from '../diff/diff-size';
 import { DiffView } from '../diff/DiffView';
 import type { DiffZone } from '../diff/MonacoDiff';
-import { compactChangeEnds, compactSides, hunkStats, keptHunks, parseFileDiff } from '../diff/unified-diff';
-import type { Hunk } from '../diff/unified-diff';
+import { hunkStats, parseFileDiff } from '../../../src-preload/diff/unified-diff';
+import { changedLines, compactChangeEnds, compactSides, keptHunks } from '../diff/hunks';
+import type { Hunk } from '../diff/hunks';
 import { duration, relativePath } from '../format';
 import { Icon, Spinner } from '../Icon';
 import { useDiffLayout, useDisclosure } from '../preferences';
@@ -150,10 +151,7 @@ function DeclinedHunks({ hunks, declined }: { hunks: readonly Hunk[]; declined: 
               <Icon name="x" size={12} /> Hunk {index + 1} declined, not applied
             </div>
             <pre className="declined-hunk-lines" data-declined="true">
-              {hunk.lines
-                .filter((line) => line.kind !== ' ')
-                .map((line) => `${line.kind} ${line.text}`)
-                .join('\n')}
+              {changedLines(hunk)}
             </pre>
           </div>
         ) : null,
@@ -211,6 +209,8 @@ function FileRow({
       {open &&
         (parsed.binary ? (
           <div className="tool-empty">Binary file</div>
+        ) : parsed.problem !== undefined ? (
+          <div className="tool-empty">Not shown: {parsed.problem}</div>
         ) : (
           <>
             {landed.length > 0 && (

@@ -10,15 +10,9 @@ import { BigDiffGate } from '../../components/diff/BigDiff';
 import { diffSize } from '../../components/diff/diff-size';
 import { DiffView } from '../../components/diff/DiffView';
 import type { DiffZone, LineMark } from '../../components/diff/MonacoDiff';
-import {
-  applyHunks,
-  hunkStats,
-  lastChangeLine,
-  newRange,
-  parseFileDiff,
-  sidesFromHunks,
-} from '../../components/diff/unified-diff';
-import type { Hunk } from '../../components/diff/unified-diff';
+import { hunkStats, parseFileDiff } from '../../../src-preload/diff/unified-diff';
+import { applyHunks, lastChangeLine, newRange, oldEnd, sidesFromHunks } from '../../components/diff/hunks';
+import type { Hunk } from '../../components/diff/hunks';
 import { relativePath } from '../../components/format';
 import { Icon, Spinner } from '../../components/Icon';
 import { changeKindLabel, DiffLayoutToggle } from '../../components/items/FileChangeCell';
@@ -128,11 +122,11 @@ function FileReviewDiff({
       if (verdicts.get(hunkKey(change.path, index))?.declined !== true) return;
       const range = newRange(hunk);
       out.push({ side: 'modified', start: range.start, end: range.end, className: 'hunk-declined' });
-      if (hunk.oldCount > 0)
+      if (hunk.oldLines > 0)
         out.push({
           side: 'original',
           start: hunk.oldStart,
-          end: hunk.oldStart + hunk.oldCount - 1,
+          end: oldEnd(hunk),
           className: 'hunk-declined',
         });
     });
@@ -144,7 +138,7 @@ function FileReviewDiff({
       hunks.map((hunk, index) => ({
         key: String(index),
         afterLine: lastChangeLine(hunk),
-        afterOriginalLine: hunk.oldStart + Math.max(hunk.oldCount, 1) - 1,
+        afterOriginalLine: oldEnd(hunk),
         content: (
           <HunkControls
             index={index}
@@ -198,8 +192,8 @@ const REVIEW_MAX_HEIGHT = 6000;
 
 /** Which lines a hunk covers, for people: the new side's, or the old side's when it only removes. */
 export function hunkLines(hunk: Hunk): string {
-  if (hunk.newCount === 0) {
-    const end = hunk.oldStart + Math.max(hunk.oldCount, 1) - 1;
+  if (hunk.newLines === 0) {
+    const end = Math.max(oldEnd(hunk), hunk.oldStart);
     return hunk.oldStart === end ? `removes line ${hunk.oldStart}` : `removes lines ${hunk.oldStart}–${end}`;
   }
   const range = newRange(hunk);

@@ -5,7 +5,7 @@ import type {
   FileUpdateChange,
   WeftHunkDecision,
 } from '../../../src-preload/protocol';
-import { parseFileDiff } from '../../components/diff/unified-diff';
+import { parseFileDiff } from '../../../src-preload/diff/unified-diff';
 import type { HunkVerdict } from '../../store/saved-drafts';
 
 /** The person's verdict on one hunk; hunks without one are accepted. */

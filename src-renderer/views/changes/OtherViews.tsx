@@ -2,7 +2,8 @@
 // at, and — outside git — the thread's checkpointed changes.
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { CheckpointPreviewFile, ExitedReviewModeItem } from '../../../src-preload/protocol';
-import { parseFileDiff, sidesFromHunks, splitDiffByFile } from '../../components/diff/unified-diff';
+import { parseMultiFileDiff } from '../../../src-preload/diff/unified-diff';
+import { sidesFromHunks } from '../../components/diff/hunks';
 import { Icon, Spinner } from '../../components/Icon';
 import { FindingRow } from '../../components/items/ReviewCells';
 import { useController, useWeft } from '../../store/app-context';
@@ -75,7 +76,7 @@ export function LastTurnView({ sideBySide }: { sideBySide: boolean }) {
     return last === undefined ? null : (c?.turns[last]?.diff ?? null);
   });
   const files = useMemo(
-    () => splitDiffByFile(diff ?? '').map((s) => ({ path: s.path, ...sidesFromHunks(parseFileDiff(s.text).hunks) })),
+    () => parseMultiFileDiff(diff ?? '').map((f) => ({ path: f.path, ...sidesFromHunks(f.hunks) })),
     [diff],
   );
   if (files.length === 0) return <p className="muted changes-empty">The last turn changed no files.</p>;

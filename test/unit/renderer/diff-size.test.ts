@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BIG_DIFF_LINES, describeDiffSize, diffSize, isBigDiff } from '../../../src-renderer/components/diff/diff-size';
-import { parseFileDiff } from '../../../src-renderer/components/diff/unified-diff';
+import { parseFileDiff } from '../../../src-preload/diff/unified-diff';
 
 const hunks = parseFileDiff(
   '--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n ctx\n-a\n+A\n@@ -9 +9,2 @@\n-i\n+I\n+J\n',

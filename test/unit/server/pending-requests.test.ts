@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerNotification, ServerRequest } from '../../../src-preload/protocol';
 import type { Client } from '../../../src-main/server/dispatcher';
 import { PendingRequests } from '../../../src-main/server/pending-requests';
+import { DisposableStore } from '../../../src-main/util/disposable';
 
 interface Asked {
   request: ServerRequest;
@@ -19,6 +20,7 @@ class FakeClient implements Client {
   closed = false;
   readonly asked: Asked[] = [];
   readonly notified: ServerNotification[] = [];
+  readonly resources = new DisposableStore();
 
   notify(notification: ServerNotification): void {
     this.notified.push(notification);

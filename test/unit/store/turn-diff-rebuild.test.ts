@@ -67,3 +67,38 @@ describe('diffFromFileChanges', () => {
     expect(keptFileDiff(ADD, new Set([0]), '/w/fresh.txt')).toBeNull();
   });
 });
+
+describe('keptFileDiff', () => {
+  it("keeps each hunk's heading, moves later hunks, and keeps a cut diff's marker line", () => {
+    const cut = [
+      '--- a/big.txt',
+      '+++ b/big.txt',
+      '@@ -2,0 +3,2 @@ section',
+      '+x',
+      '+y',
+      '@@ -5 +7 @@ other',
+      '-e',
+      '+E',
+      '~ Weft left out 8 of 10 hunks: diffs are cut at 1 MiB (the whole diff: 1 file, +12 −9 lines).',
+      '',
+    ].join('\n');
+    expect(keptFileDiff(cut, new Set([0]), '/w/big.txt')).toBe(
+      [
+        'diff --git a/big.txt b/big.txt',
+        '--- a/big.txt',
+        '+++ b/big.txt',
+        '@@ -5 +5 @@ other',
+        '-e',
+        '+E',
+        '~ Weft left out 8 of 10 hunks: diffs are cut at 1 MiB (the whole diff: 1 file, +12 −9 lines).',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('names a diff of hunks alone (Codex) by the change path', () => {
+    expect(keptFileDiff('@@ -1 +1 @@\n-a\n+b\n', new Set(), '/w/x.txt')).toBe(
+      'diff --git a/w/x.txt b/w/x.txt\n--- a/w/x.txt\n+++ b/w/x.txt\n@@ -1 +1 @@\n-a\n+b\n',
+    );
+  });
+});

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyHunks,
-  hunkStats,
-  parseFileDiff,
-  sidesFromHunks,
-  splitDiffByFile,
-} from '../../../src-renderer/components/diff/unified-diff';
+import { hunkStats, missingNewlines, parseFileDiff, parseMultiFileDiff } from '../../../src-preload/diff/unified-diff';
+import { applyHunks, sidesFromHunks } from '../../../src-renderer/components/diff/hunks';
 
 const ORIGINAL =
   ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].join('\n') + '\n';
@@ -31,18 +26,11 @@ describe('parseFileDiff', () => {
     const diff = parseFileDiff(DIFF);
     expect(diff.oldPath).toBe('src/n.txt');
     expect(diff.newPath).toBe('src/n.txt');
-    expect(diff.hunks.map((h) => [h.oldStart, h.oldCount, h.newStart, h.newCount])).toEqual([
+    expect(diff.hunks.map((h) => [h.oldStart, h.oldLines, h.newStart, h.newLines])).toEqual([
       [1, 3, 1, 3],
       [9, 4, 9, 5],
     ]);
-    expect(diff.hunks[1]?.lines).toEqual([
-      { kind: ' ', text: 'nine' },
-      { kind: ' ', text: 'ten' },
-      { kind: '-', text: 'eleven' },
-      { kind: '+', text: 'ELEVEN' },
-      { kind: '+', text: 'eleven and a half' },
-      { kind: ' ', text: 'twelve' },
-    ]);
+    expect(diff.hunks[1]?.lines).toEqual([' nine', ' ten', '-eleven', '+ELEVEN', '+eleven and a half', ' twelve']);
     expect(hunkStats(diff.hunks)).toEqual({ added: 3, removed: 2 });
   });
 
@@ -50,7 +38,8 @@ describe('parseFileDiff', () => {
     const added = parseFileDiff(
       '--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n\\ No newline at end of file\n',
     );
-    expect([added.oldPath, added.newPath, added.hunks[0]?.newNoEol]).toEqual([null, 'new.txt', true]);
+    expect([added.oldPath, added.newPath]).toEqual([null, 'new.txt']);
+    expect(added.hunks.map(missingNewlines)).toEqual([{ old: false, new: true }]);
     expect(applyHunks('', added.hunks)).toBe('a\nb');
     const deleted = parseFileDiff('--- a/old.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x\n-y\n');
     expect(applyHunks('x\ny\n', deleted.hunks)).toBe('');
@@ -89,12 +78,12 @@ describe('sidesFromHunks', () => {
   });
 });
 
-describe('splitDiffByFile', () => {
+describe('parseMultiFileDiff', () => {
   it('splits a git-style multi-file diff into per-file sections', () => {
     const text =
       'diff --git a/a.txt b/a.txt\nindex 1..2\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\ndiff --git a/b.txt b/b.txt\nnew file mode 100644\n--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1 @@\n+b\n';
-    const sections = splitDiffByFile(text);
+    const sections = parseMultiFileDiff(text);
     expect(sections.map((s) => s.path)).toEqual(['a.txt', 'b.txt']);
-    expect(parseFileDiff(sections[1]?.text ?? '').hunks[0]?.lines).toEqual([{ kind: '+', text: 'b' }]);
+    expect(parseFileDiff(sections[1]?.text ?? '').hunks[0]?.lines).toEqual(['+b']);
   });
 });
