@@ -71,6 +71,8 @@ interface TurnRun {
   stall: { wallMs: number; cpuMs: number } | null;
   /** With the stall probe preloaded: every gap during the turn (the end, in hrtime nanoseconds). */
   stalls: { at: string; wallMs: number; cpuMs: number }[];
+  /** The lists sent during the turn that waited over 25 ms: when sent (hrtime nanoseconds) and how long. */
+  slowListTimes: { sentNs: string; tookMs: number }[];
 }
 
 /**
@@ -113,12 +115,14 @@ function turnWithLists(
     let next = 1;
     const sentAt = new Map<number, number>();
     const waiting = new Map<number, (line: string) => void>();
-    const lists: { sent: number; took: number }[] = [];
+    const lists: { sent: number; took: number; sentNs: bigint }[] = [];
+    const sentNs = new Map<number, bigint>();
     const listIds = new Set<number>();
     let ticker: NodeJS.Timeout | undefined;
     const send = (method: string, params: unknown, onAnswer?: (line: string) => void): number => {
       const id = next++;
       sentAt.set(id, performance.now());
+      sentNs.set(id, process.hrtime.bigint());
       if (onAnswer) waiting.set(id, onAnswer);
       child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
       return id;
@@ -149,7 +153,8 @@ function turnWithLists(
         if (at === undefined) return;
         sentAt.delete(id);
         if (/^\{(?:"jsonrpc":"2\.0",)?"id":\d+,"error":/.test(head)) return fail(`request ${id} failed: ${head}`);
-        if (listIds.delete(id)) lists.push({ sent: at, took: now - at });
+        if (listIds.delete(id)) lists.push({ sent: at, took: now - at, sentNs: sentNs.get(id) ?? 0n });
+        sentNs.delete(id);
         waiting.get(id)?.(line);
         waiting.delete(id);
         return;
@@ -185,6 +190,7 @@ function turnWithLists(
               }
             : null,
           stalls: turnStalls.map((s) => ({ at: String(s.at), wallMs: s.wallMs, cpuMs: s.cpuMs })),
+          slowListTimes: during.filter((l) => l.took > 25).map((l) => ({ sentNs: String(l.sentNs), tookMs: l.took })),
         });
       }
     });
@@ -325,7 +331,10 @@ export default async function run() {
         true,
       );
       probedRuns.push(probedRun);
-      if (CPU_PROF !== null) writeFileSync(join(CPU_PROF, `stalls-${i}.json`), JSON.stringify(probedRun.stalls));
+      if (CPU_PROF !== null) {
+        writeFileSync(join(CPU_PROF, `stalls-${i}.json`), JSON.stringify(probedRun.stalls));
+        writeFileSync(join(CPU_PROF, `lists-${i}.json`), JSON.stringify(probedRun.slowListTimes));
+      }
       if (codexArgv === null) continue;
       writeFileSync(target, big.content);
       codexRuns.push(
