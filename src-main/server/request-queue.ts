@@ -1,13 +1,7 @@
-/**
- * How a request takes its thread's queue (see `request-scopes.ts` for which request takes it how):
- * - `exclusive`: handled after everything queued before it, and nothing queued after it starts until it
- *   has answered (a resume, a rename, a turn's start, an archive…).
- * - `shared`: handled after the exclusive requests queued before it, alongside other shared ones; an
- *   exclusive request queued after it waits for its answer (reads: `thread/read`, `thread/turns/list`).
- * - `after`: handled after the exclusive requests queued before it, holding nothing while it runs (a
- *   call that may last, such as an MCP tool call, must not hold the thread's next requests back).
- */
-export type QueueMode = 'exclusive' | 'shared' | 'after';
+import type { RequestQueueMode } from '../../src-preload/protocol';
+
+/** How a request takes its thread's queue: the method table's `queue` (see `RequestQueueMode`). */
+export type QueueMode = RequestQueueMode;
 
 const settled = (): void => undefined;
 
