@@ -21,6 +21,7 @@ import {
 } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { git } from '../safety/git/run';
+import { addWorktree, gitMessage } from '../safety/git/worktree-add';
 import { hashContent, type BlobStore } from './blob-store';
 import { CheckpointError } from './errors';
 import { IgnoreRules } from './ignore-rules';
@@ -42,13 +43,14 @@ export interface ForkFilesResult {
   notes: string[];
 }
 
-async function gitTopLevel(root: string): Promise<string | null> {
+/** The repository's top folder and its `HEAD` commit, or null outside git (or before a first commit). */
+async function gitTopLevel(root: string): Promise<{ top: string; head: string } | null> {
   try {
     const { stdout } = await git(root, ['rev-parse', '--show-toplevel']);
     const top = stdout.trim();
     if (top === '') return null;
-    await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
-    return top;
+    const head = (await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD'])).stdout.trim();
+    return head === '' ? null : { top, head };
   } catch {
     return null;
   }
@@ -68,16 +70,16 @@ export async function createForkFiles(input: {
   const dest = join(input.worktreesDir, input.shortId);
   if (await exists(dest)) throw new CheckpointError(`${dest} already exists; remove it or fork again`);
   await mkdir(input.worktreesDir, { recursive: true });
-  const top = await gitTopLevel(input.root);
+  const repo = await gitTopLevel(input.root);
   const notes: string[] = [];
-  if (top !== null) {
+  if (repo !== null) {
+    const { top } = repo;
     const branch = `weft/${input.shortId}`;
     try {
       // Runs no hook (post-checkout) and none of the repository's own filters (safety/git/run.ts).
-      await git(top, ['worktree', 'add', '--quiet', '-b', branch, dest, 'HEAD']);
+      await addWorktree(top, { dest, branch, commit: repo.head });
     } catch (error) {
-      const detail = error instanceof Error && 'stderr' in error ? String(error.stderr).trim() : String(error);
-      throw new CheckpointError(`could not create a git worktree for the fork: ${detail}`);
+      throw new CheckpointError(`could not create a git worktree for the fork: ${gitMessage(error)}`);
     }
     const sub = relative(top, input.root);
     const cwd = sub === '' ? dest : join(dest, sub);

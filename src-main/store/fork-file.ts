@@ -240,6 +240,7 @@ export function newSessionMeta(meta: NewThreadMeta, created: Date, cliVersion: s
     base_instructions: meta.baseInstructions === null ? null : { text: meta.baseInstructions },
     git: meta.git ? { commit_hash: meta.git.sha, branch: meta.git.branch, repository_url: meta.git.originUrl } : null,
     history_mode: 'paginated',
+    ...(meta.weftWorktree ? { weft_worktree: meta.weftWorktree } : {}),
   };
 }
 

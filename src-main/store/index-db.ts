@@ -1,11 +1,13 @@
 // The thread index, `WEFT_HOME/weft.sqlite` (better-sqlite3, WAL). Derived from the rollouts and never
 // authoritative: a missing, corrupt or too-new index is set aside and rebuilt from the files.
 //
-// Schema (version 3; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1; version 2 had
+// Schema (version 4; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1; version 2 had
 // an `outlines` table, dropped in 3: saved outlines are files, see outline-snapshot.ts):
 // - `threads`: one row per rollout. `rid` (rowid) keys the full-text rows; times are unix milliseconds;
 //   `file_size`/`file_mtime_ms` are what the row was built from (a file that differs is rescanned);
-//   `origin` is "weft" or "codex" (indexed from an imported Codex home, never written by Weft).
+//   `origin` is "weft" or "codex" (indexed from an imported Codex home, never written by Weft);
+//   `weft_worktree` is the session_meta's `weft_worktree` as JSON (null: the thread has no worktree of its
+//   own) and `weft_project_root` its `project_root`, so a project's worktree threads are found by index.
 // - `thread_text` (FTS5, contentless): user and agent message text. A thread's text sits in rows
 //   `rid * TEXT_CHUNKS_PER_THREAD + k`: chunk 0 from a full scan, later chunks appended at each turn end.
 // - `thread_names` (FTS5, rowid = rid): thread names, so renames are searchable at once.
@@ -21,7 +23,10 @@ export type IndexDatabase = Database.Database;
 /** Full-text rows per thread: chunk 0 (full scan) and up to 4095 turn-end increments. */
 export const TEXT_CHUNKS_PER_THREAD = 4096;
 
-const MIGRATIONS: readonly string[] = [
+/** A step of the schema: SQL, or code for a step that must look at the table first. */
+type Migration = string | ((db: IndexDatabase) => void);
+
+const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE threads (
     rid INTEGER PRIMARY KEY,
@@ -67,6 +72,15 @@ const MIGRATIONS: readonly string[] = [
   `
   DROP TABLE outlines;
   `,
+  // Version 4: worktree threads (rows of older versions describe rollouts written before they existed).
+  // The columns are added where missing: an index whose version was set back keeps the ones it has.
+  (db) => {
+    const rows: unknown[] = db.prepare('PRAGMA table_info(threads)').all();
+    const have = new Set(rows.map((row) => (typeof row === 'object' && row !== null && 'name' in row ? row.name : '')));
+    for (const column of ['weft_worktree', 'weft_project_root'])
+      if (!have.has(column)) db.exec(`ALTER TABLE threads ADD COLUMN ${column} TEXT`);
+    db.exec('CREATE INDEX IF NOT EXISTS threads_by_project_root ON threads(weft_project_root)');
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -92,9 +106,10 @@ function migrate(db: IndexDatabase): void {
     const current = userVersion(db);
     if (current > SCHEMA_VERSION) throw new TooNewIndex(current);
     for (let v = current; v < SCHEMA_VERSION; v++) {
-      const sql = MIGRATIONS[v];
-      if (sql === undefined) break;
-      db.exec(sql);
+      const step = MIGRATIONS[v];
+      if (step === undefined) break;
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
     }
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();

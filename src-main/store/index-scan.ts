@@ -3,7 +3,7 @@
 // messages for search, the name, and the last token count, turn context and turn end.
 import { fstatSync } from 'node:fs';
 import { basename } from 'node:path';
-import { SessionMetaPayload, type TurnStatus } from '../../src-preload/protocol';
+import { SessionMetaPayload, type RolloutWeftWorktree, type TurnStatus } from '../../src-preload/protocol';
 import {
   AgentMessageEvent,
   ThreadNameUpdatedEvent,
@@ -23,7 +23,7 @@ import {
   type ScanEnd,
 } from './line-reader';
 import { parseLine, payloadType } from './line-parse';
-import { createdAtMs, forkedAtTurnIdOf, threadOf } from './loader';
+import { createdAtMs, forkedAtTurnIdOf, rolloutWorktreeOf, threadOf } from './loader';
 import type { RolloutOutline } from './outline';
 import { threadPreview } from './preview';
 import { parseRolloutFileName } from './paths';
@@ -65,6 +65,8 @@ export interface ThreadSummary {
   tokensInput: number;
   tokensOutput: number;
   lastTurnStatus: TurnStatus | null;
+  /** The session_meta's `weft_worktree`, or null. */
+  weftWorktree: RolloutWeftWorktree | null;
   text: string;
 }
 
@@ -311,6 +313,7 @@ export function* summarizeSteps(
     tokensInput: tokens?.total.inputTokens ?? 0,
     tokensOutput: tokens?.total.outputTokens ?? 0,
     lastTurnStatus: lastStatus,
+    weftWorktree: rolloutWorktreeOf(outlineLike.meta),
     text: text.join('\n'),
   };
 }

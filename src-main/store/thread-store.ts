@@ -22,7 +22,7 @@ import type { RepairReport } from './repair';
 import { nextOrdinalOf, nextOrdinalOfAsync } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
 import { SESSION_INDEX_FILE } from './session-index';
-import { ThreadIndex, threadFromRow } from './thread-index';
+import { ThreadIndex, rowWorktree, threadFromRow } from './thread-index';
 import { readFromIndex, readLoadOptions, readResult, type ReadOptions } from './thread-read';
 import type {
   ForkEntry,
@@ -33,6 +33,7 @@ import type {
   RecordingOptions,
   ThreadRecorder,
   ThreadStoreOptions,
+  WorktreeThread,
 } from './store-types';
 
 export type {
@@ -44,6 +45,7 @@ export type {
   RecordingOptions,
   ThreadRecorder,
   ThreadStoreOptions,
+  WorktreeThread,
 };
 
 /** How a fork is made: after which turn (default all), its first page of turns, its own cwd. */
@@ -344,6 +346,16 @@ export class ThreadStore {
     });
     this.catalog.saveOutlineLater(loc.id, state);
     return readResult(loc, options, state);
+  }
+
+  /** Every thread that works in a git worktree of its own, with whether it is archived, oldest first. */
+  worktreeThreads(): WorktreeThread[] {
+    return this.catalog
+      .guard(() => this.catalog.index.worktreeRows())
+      .flatMap((row) => {
+        const worktree = rowWorktree(row);
+        return worktree === null ? [] : [{ thread: threadFromRow(row), archived: row.archived === 1, worktree }];
+      });
   }
 
   /** Threads forked from `threadId` (for the thread tree), oldest first. */
