@@ -40,17 +40,26 @@ export interface ForkFilesResult {
   kind: 'worktree' | 'copy';
   /** The worktree's branch (git only). */
   branch: string | null;
+  /** What the branch was made from (git only): the project's branch, or its commit when detached. */
+  base: { ref: string; commit: string } | null;
   notes: string[];
 }
 
-/** The repository's top folder and its `HEAD` commit, or null outside git (or before a first commit). */
-async function gitTopLevel(root: string): Promise<{ top: string; head: string } | null> {
+/**
+ * The repository's top folder, its `HEAD` commit and the branch checked out (null when detached), or null
+ * outside git (or before a first commit).
+ */
+async function gitTopLevel(root: string): Promise<{ top: string; head: string; branch: string | null } | null> {
   try {
     const { stdout } = await git(root, ['rev-parse', '--show-toplevel']);
     const top = stdout.trim();
     if (top === '') return null;
     const head = (await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD'])).stdout.trim();
-    return head === '' ? null : { top, head };
+    const branch = await git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD']).then(
+      (out) => out.stdout.trim() || null,
+      () => null,
+    );
+    return head === '' ? null : { top, head, branch };
   } catch {
     return null;
   }
@@ -85,7 +94,7 @@ export async function createForkFiles(input: {
     const cwd = sub === '' ? dest : join(dest, sub);
     await mkdir(cwd, { recursive: true });
     await materialize(input.root, cwd, input.state, input.blobs, notes);
-    return { cwd, kind: 'worktree', branch, notes };
+    return { cwd, kind: 'worktree', branch, base: { ref: repo.branch ?? repo.head, commit: repo.head }, notes };
   }
   await cp(input.root, dest, {
     recursive: true,
@@ -98,7 +107,7 @@ export async function createForkFiles(input: {
         .some((part) => part.startsWith(STAGING_PREFIX)),
   });
   await materialize(input.root, dest, input.state, input.blobs, notes);
-  return { cwd: dest, kind: 'copy', branch: null, notes };
+  return { cwd: dest, kind: 'copy', branch: null, base: null, notes };
 }
 
 /** Makes the checkpointed (non-ignored) files of `dest` equal to `state`. */

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { threadTitle } from '../../src-preload/protocol';
+import { CheckpointService } from '../checkpoints/service';
 import { checkpointSettings } from '../checkpoints/settings';
 import { loadConfig, resolveWeftHome } from '../config';
 import {
@@ -54,6 +55,7 @@ export async function runWorktreesCommand(argv: string[]): Promise<number> {
 }
 
 interface Context {
+  weftHome: string;
   worktreesDir: string;
   pruneAfterDays: number;
   worktrees: InspectedWorktree[];
@@ -63,7 +65,7 @@ interface Context {
 async function inspect(): Promise<Context> {
   const weftHome = resolveWeftHome(process.env);
   const { config } = await loadConfig({ weftHome, cwd: process.cwd(), env: process.env });
-  const worktreesDir = checkpointSettings(config, weftHome).worktreesDir;
+  const { worktreesDir } = checkpointSettings(config, weftHome);
   const byPath = new Map<string, { recorded: RecordedWorktree; threads: WorktreeThreadRef[] }>();
   const store = ThreadStore.open(weftHome, { onWarning: (m) => process.stderr.write(`weft: warning: ${m}\n`) });
   try {
@@ -101,6 +103,7 @@ async function inspect(): Promise<Context> {
     worktrees.push({ recorded: { ...recorded, branch }, threads, state });
   }
   return {
+    weftHome,
     worktreesDir,
     pruneAfterDays: config.worktree?.prune_after_days ?? DEFAULT_PRUNE_AFTER_DAYS,
     worktrees: worktrees.sort((a, b) => (a.recorded.path < b.recorded.path ? -1 : 1)),
@@ -209,6 +212,7 @@ async function prune(argv: string[]): Promise<number> {
     try {
       const lost = uniqueWork(w.state);
       const { deletedBranch } = await removeWorktree(w, context.worktreesDir);
+      await forkFolderRemoved(context, path);
       report.push({ path, removed: true, deletedBranch });
       const branch =
         deletedBranch === null ? ` (its branch ${w.recorded.branch} is kept)` : ` and its branch ${deletedBranch}`;
@@ -224,4 +228,12 @@ async function prune(argv: string[]): Promise<number> {
   else if (!report.some((r) => r['removed'] === true || r['wouldRemove'] === true))
     process.stdout.write('Nothing to remove.\n');
   return failed ? 1 : 0;
+}
+
+/** A fork's worktree removed here is marked removed in its fork record (the sidebar stops offering it). */
+async function forkFolderRemoved(context: Context, folder: string): Promise<void> {
+  const { forks } = new CheckpointService(checkpointSettings({}, context.weftHome).service);
+  for (const record of await forks.list())
+    if (resolve(record.folder) === folder && record.removedAt === null)
+      await forks.save({ ...record, removedAt: new Date().toISOString() });
 }

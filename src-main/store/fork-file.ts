@@ -10,7 +10,7 @@
 // continuing it) is written the same way.
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { SessionMetaPayload } from '../../src-preload/protocol';
+import type { RolloutWeftWorktree, SessionMetaPayload } from '../../src-preload/protocol';
 import type { Located } from './catalog';
 import { StoreInputError } from './errors';
 import { outlineFd, type RolloutOutline, type TurnOutline } from './outline';
@@ -289,6 +289,8 @@ export interface CopyTarget {
   cliVersion: string;
   /** A fork's own working directory (its worktree or copy), when it has one. */
   cwd?: string | null;
+  /** With `cwd`: the git worktree it is (a copy: none; the source's worktree is not the fork's). */
+  weftWorktree?: RolloutWeftWorktree | null;
 }
 
 /** The lines a copy of `source` as `target` has besides the copied ones: its session_meta, and events after them. */
@@ -310,8 +312,10 @@ export function copyLines(
             cliVersion: target.cliVersion,
             fallbackCwd: '',
           }),
-          // A fork with its own files works in its worktree or copy.
-          ...(target.cwd !== undefined && target.cwd !== null ? { cwd: target.cwd } : {}),
+          // A fork with its own files works in its worktree or copy (an undefined worktree is left out).
+          ...(target.cwd !== undefined && target.cwd !== null
+            ? { cwd: target.cwd, weft_worktree: target.weftWorktree ?? undefined }
+            : {}),
         };
   // A Codex thread's name lives in Codex's session index, not in its rollout: carry it over.
   const rename = source.origin === 'codex' && source.name !== null && source.name !== plan.outline.name;

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, renameSync, statSync, utimesSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import type { Thread } from '../../src-preload/protocol';
+import type { RolloutWeftWorktree, Thread } from '../../src-preload/protocol';
 import { uuidv7 } from '../util/ids';
 import { VERSION } from '../version';
 import { Catalog, type Located } from './catalog';
@@ -49,7 +49,13 @@ export type {
 };
 
 /** How a fork is made: after which turn (default all), its first page of turns, its own cwd. */
-type ForkOptions = RecordingOptions & { afterTurnId?: string | null; turnsLimit?: number | null; cwd?: string | null };
+type ForkOptions = RecordingOptions & {
+  afterTurnId?: string | null;
+  turnsLimit?: number | null;
+  cwd?: string | null;
+  /** With `cwd`: the git worktree that folder is (null or absent: none). */
+  weftWorktree?: RolloutWeftWorktree | null;
+};
 
 /** How long a list waits for a new index's first build before answering with what it holds (see `listComplete`). */
 const LIST_WAITS_FOR_BUILD_MS = 100;
@@ -462,6 +468,7 @@ export class ThreadStore {
         created,
         cliVersion: VERSION,
         cwd: options.cwd ?? null,
+        weftWorktree: options.weftWorktree ?? null,
       });
       writer = this.writer(id, path, null, options.onError, () => lock);
       writer.openExisting();
@@ -483,7 +490,14 @@ export class ThreadStore {
     const { id, path, created, lock } = this.forkTarget();
     let writer: RolloutWriter | null = null;
     try {
-      const target = { id, path, created, cliVersion: VERSION, cwd: options.cwd ?? null };
+      const target = {
+        id,
+        path,
+        created,
+        cliVersion: VERSION,
+        cwd: options.cwd ?? null,
+        weftWorktree: options.weftWorktree ?? null,
+      };
       await writeForkOfAsync(loc, options.afterTurnId ?? null, target, () => this.catalog.savedOutline(loc.id));
       writer = this.writer(id, path, null, options.onError, () => lock);
       writer.openExisting();

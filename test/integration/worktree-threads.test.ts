@@ -273,6 +273,46 @@ describe('thread/start with weftWorktree', () => {
   });
 });
 
+describe('forks and worktrees', () => {
+  it('gives a fork with files its own worktree in weftWorktree; a fork without files shares its source’s', async () => {
+    const client = await appServer();
+    const local = await ok<Started>(client, 'thread/start', { cwd: repo.dir });
+    server.enqueueMany([answer('local done')]);
+    await turn(client, local.thread.id, 'hello');
+    const started = await ok<Started>(client, 'thread/start', { cwd: repo.dir, weftWorktree: true });
+    const wt = started.thread.weftWorktree;
+    server.enqueueMany([command('c1', 'echo in the worktree > made.txt'), answer('done')]);
+    await turn(client, started.thread.id, 'make a file');
+
+    const shared = await ok<Started>(client, 'thread/fork', { threadId: started.thread.id });
+    expect(shared.thread.weftWorktree).toEqual(wt);
+    expect(shared.cwd).toBe(wt?.path);
+
+    const own = await ok<Started>(client, 'thread/fork', { threadId: started.thread.id, weftWorktree: true });
+    expect(own.thread.weftWorktree).toEqual({
+      path: expect.stringMatching(new RegExp(`^${worktreesRoot()}/[0-9a-f]{8}$`)) as unknown,
+      branch: expect.stringMatching(/^weft\/[0-9a-f]{8}$/) as unknown,
+      baseRef: wt?.branch,
+      projectRoot: repo.dir,
+    });
+    expect(own.cwd).toBe(own.thread.weftWorktree?.path);
+    expect(await readFile(join(own.cwd, 'made.txt'), 'utf8')).toBe('in the worktree\n');
+
+    const ofLocal = await ok<Started>(client, 'thread/fork', { threadId: local.thread.id, weftWorktree: true });
+    expect(ofLocal.thread.weftWorktree).toEqual({
+      path: ofLocal.cwd,
+      branch: expect.stringMatching(/^weft\/[0-9a-f]{8}$/) as unknown,
+      baseRef: 'main',
+      projectRoot: repo.dir,
+    });
+    // All of them are the project's threads.
+    const listed = await ok<{ data: Started['thread'][] }>(client, 'thread/list', { cwd: repo.dir });
+    expect(listed.data.map((t) => t.id).sort()).toEqual(
+      [local.thread.id, started.thread.id, shared.thread.id, own.thread.id, ofLocal.thread.id].sort(),
+    );
+  });
+});
+
 /** `weft config trust DIR`: the project and its config files as they are now. */
 function trust(dir: string): Promise<number | null> {
   return new Promise((resolveRun, reject) => {

@@ -229,6 +229,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
             afterTurnId: params.weftTurnId ?? null,
             turnsLimit: RESUME_TURNS,
             cwd: files?.cwd ?? null,
+            weftWorktree: files?.worktree ?? null,
           }),
         );
       } catch (error) {
