@@ -1,16 +1,19 @@
 // E2E: a Worktree thread started from the UI, by mouse, at 1400×900 and at 900×700 (one thread each): New
-// thread → Worktree (with "Carry my uncommitted changes" at the second size), a message whose scripted
-// command writes a file; the file is in the thread's worktree and not in the project, the header shows
+// thread → Worktree (with "Carry my uncommitted changes" at the second size), the trusted project's setup
+// script shown first, then a message whose scripted command writes a file; the file is in the thread's
+// worktree and not in the project, the header shows
 // the branch and the sidebar row marks the thread as a worktree thread (after a reload too). Screenshots
 // at both sizes.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GIT_ENV } from '../support/git-repo';
 import { clickCentre } from '../support/mouse';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { conversation, SCREENSHOT_SIZES, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
+
+const WEFT = resolve(__dirname, '../../bin/weft.js');
 
 const command = (id: string, cmd: string) => ({
   kind: 'sse' as const,
@@ -24,14 +27,25 @@ function git(cwd: string, ...args: string[]): string {
 describe('worktree threads in the UI', () => {
   it('starts a Worktree thread from New thread by mouse at both sizes; its command writes in the worktree only', async () => {
     const e2e = await startE2e({
-      files: { 'notes.txt': 'committed\n', 'README.md': '# Demo\n' },
+      files: {
+        'notes.txt': 'committed\n',
+        'README.md': '# Demo\n',
+        '.weft/config.toml': '[worktree]\nsetup = "echo preparing the worktree"\n',
+      },
       approvalPolicy: 'never',
       viewport: SCREENSHOT_SIZES[0],
+      // A git project whose setup script the user trusted.
+      beforeServe: async ({ home, cwd }) => {
+        git(cwd, 'init', '-q', '--initial-branch=main');
+        git(cwd, 'add', '.');
+        git(cwd, 'commit', '-qm', 'initial');
+        execFileSync(process.execPath, [WEFT, 'config', 'trust', cwd], {
+          cwd,
+          env: { ...process.env, WEFT_HOME: home },
+        });
+      },
     });
     const { page, workspace, mock } = e2e;
-    git(workspace.dir, 'init', '-q', '--initial-branch=main');
-    git(workspace.dir, 'add', '.');
-    git(workspace.dir, 'commit', '-qm', 'initial');
     // Uncommitted work in the project: carried only when asked.
     writeFileSync(workspace.path('notes.txt'), 'changed, not committed\n');
     writeFileSync(workspace.path('draft.txt'), 'untracked\n');
@@ -55,6 +69,9 @@ describe('worktree threads in the UI', () => {
       await conversation(page)
         .getByText(`Thread ${n + 1} done.`)
         .waitFor();
+      // The project's setup script ran first, shown as a command marked as the worktree's setup.
+      const setup = conversation(page).locator('.cell-command', { hasText: 'worktree setup' });
+      await setup.getByText('echo preparing the worktree').waitFor();
 
       // The header names the branch; its title says where the worktree is.
       const badge = page.locator('.main-header .badge-worktree');
