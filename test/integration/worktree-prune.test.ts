@@ -19,6 +19,7 @@ const WEFT = resolve(__dirname, '../../bin/weft.js');
 let server: MockResponsesServer;
 let repo: GitRepo;
 let home: WeftHome;
+let client: StdioRpcClient | null = null;
 
 beforeEach(async () => {
   server = await startMockResponsesServer();
@@ -29,6 +30,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  await client?.close();
+  client = null;
   await server.close();
   await repo.cleanup();
   await home.cleanup();
@@ -74,11 +77,11 @@ interface Made {
 
 /** A worktree thread with one finished turn (so it is saved), archived unless `live`. */
 async function worktreeThread(
-  client: StdioRpcClient,
+  app: StdioRpcClient,
   text: string,
   options: { live?: boolean; carry?: boolean } = {},
 ): Promise<Made> {
-  const reply = await client.call('thread/start', {
+  const reply = await app.call('thread/start', {
     cwd: repo.dir,
     weftWorktree: true,
     ...(options.carry === true ? { weftWorktreeCarryChanges: true } : {}),
@@ -86,10 +89,10 @@ async function worktreeThread(
   if (reply.error) throw new Error(reply.error.message);
   const { thread } = reply.result as { thread: { id: string; weftWorktree: { path: string; branch: string } } };
   server.enqueueMany([{ kind: 'sse', events: [evCreated(), evAssistantMessage(`ok ${text}`), evCompleted()] }]);
-  const from = client.received.length;
-  await client.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text }] });
-  await client.notification('turn/completed', (p) => p['threadId'] === thread.id, from);
-  if (options.live !== true) await client.request('thread/archive', { threadId: thread.id });
+  const from = app.received.length;
+  await app.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text }] });
+  await app.notification('turn/completed', (p) => p['threadId'] === thread.id, from);
+  if (options.live !== true) await app.request('thread/archive', { threadId: thread.id });
   return { id: thread.id, path: thread.weftWorktree.path, branch: thread.weftWorktree.branch };
 }
 
@@ -106,14 +109,17 @@ interface Listed {
 describe('weft worktrees', () => {
   it('lists what each worktree holds and prunes only the archived ones whose branch is merged or empty', async () => {
     await writeFile(repo.path('carried.txt'), 'the same in the project\n');
-    const client = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, repo.dir);
-    await client.initialize();
-    const merged = await worktreeThread(client, 'merged');
-    const empty = await worktreeThread(client, 'empty', { carry: true });
-    const dirty = await worktreeThread(client, 'dirty');
-    const unmerged = await worktreeThread(client, 'unmerged');
-    const live = await worktreeThread(client, 'live', { live: true });
-    await client.close();
+    const app = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, repo.dir);
+    client = app;
+    await app.initialize();
+    const merged = await worktreeThread(app, 'merged');
+    const empty = await worktreeThread(app, 'empty', { carry: true });
+    const dirty = await worktreeThread(app, 'dirty');
+    const unmerged = await worktreeThread(app, 'unmerged');
+    const live = await worktreeThread(app, 'live', { live: true });
+    // The app server is closed: prune works on what is saved.
+    client = null;
+    await app.close();
 
     // merged: a commit, merged into main. unmerged: a commit nowhere else.
     await writeFile(join(merged.path, 'feature.txt'), 'feature\n');
