@@ -1,26 +1,18 @@
 // `weft worktrees`: the git worktrees Weft made for worktree threads, what each holds, and their clean-up.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { threadTitle } from '../../src-preload/protocol';
 import { CheckpointService } from '../checkpoints/service';
 import { checkpointSettings } from '../checkpoints/settings';
 import { loadConfig, resolveWeftHome } from '../config';
+import { branchSummary, uniqueWork, type InspectedWorktree } from '../git/worktree-prune';
 import {
-  branchSummary,
-  pruneVerdict,
-  removeWorktree,
-  uniqueWork,
-  type InspectedWorktree,
-  type PruneVerdict,
-  type WorktreeThreadRef,
-} from '../git/worktree-prune';
-import { worktreeFolders, worktreeState, type RecordedWorktree } from '../git/worktree-status';
+  DEFAULT_PRUNE_AFTER_DAYS,
+  inspectWorktrees,
+  pruneWorktrees,
+  type PruneOutcome,
+} from '../server/worktree-cleanup';
 import { ThreadStore } from '../store';
-import { errorMessage } from '../util/errors';
 import { dispatchSubCommand } from './sub-commands';
-
-/** `[worktree] prune_after_days` when the config says nothing. */
-export const DEFAULT_PRUNE_AFTER_DAYS = 7;
 
 const USAGE = `Usage: weft worktrees list [--json]
        weft worktrees prune [--days N] [--yes PATH|BRANCH]... [--dry-run] [--json]
@@ -37,7 +29,8 @@ of its own, under WEFT_HOME/worktrees/<project>-<hash>/<name> on a new branch (w
           base or has no commits; its branch goes too when no commit of it would be lost. One that
           holds work found nowhere else is kept and named, unless you name it yourself with --yes
           (its folder or its branch; repeat --yes for several). --dry-run only says what it would do.
-          Nothing else is ever removed.
+          Nothing else is ever removed. The app (weft serve, weft app-server) prunes the same way, without
+          --yes, a minute after it starts.
 `;
 
 export async function runWorktreesCommand(argv: string[]): Promise<number> {
@@ -61,52 +54,23 @@ interface Context {
   worktrees: InspectedWorktree[];
 }
 
-/** Every worktree Weft made: those saved threads name, then folders under the worktrees dir no thread names. */
 async function inspect(): Promise<Context> {
   const weftHome = resolveWeftHome(process.env);
   const { config } = await loadConfig({ weftHome, cwd: process.cwd(), env: process.env });
   const { worktreesDir } = checkpointSettings(config, weftHome);
-  const byPath = new Map<string, { recorded: RecordedWorktree; threads: WorktreeThreadRef[] }>();
   const store = ThreadStore.open(weftHome, { onWarning: (m) => process.stderr.write(`weft: warning: ${m}\n`) });
+  let worktrees: InspectedWorktree[];
   try {
     await store.whenIndexed();
-    for (const { thread, archived, worktree } of store.worktreeThreads()) {
-      const path = resolve(worktree.path);
-      const entry = byPath.get(path) ?? {
-        recorded: {
-          path,
-          branch: worktree.branch,
-          baseRef: worktree.base_ref,
-          baseCommit: worktree.base_commit,
-          projectRoot: worktree.project_root,
-        },
-        threads: [],
-      };
-      entry.threads.push({ id: thread.id, title: threadTitle(thread), archived, updatedAt: thread.updatedAt });
-      byPath.set(path, entry);
-    }
+    worktrees = await inspectWorktrees(store, worktreesDir);
   } finally {
     await store.close();
-  }
-  for (const folder of await worktreeFolders(worktreesDir)) {
-    if (!byPath.has(folder))
-      byPath.set(folder, {
-        recorded: { path: folder, branch: '', baseRef: '', baseCommit: null, projectRoot: null },
-        threads: [],
-      });
-  }
-  const worktrees: InspectedWorktree[] = [];
-  for (const { recorded, threads } of byPath.values()) {
-    const state = await worktreeState(recorded);
-    // A folder no thread names: its branch is whatever is checked out there.
-    const branch = recorded.branch === '' ? (state.checkedOut ?? '(detached)') : recorded.branch;
-    worktrees.push({ recorded: { ...recorded, branch }, threads, state });
   }
   return {
     weftHome,
     worktreesDir,
     pruneAfterDays: config.worktree?.prune_after_days ?? DEFAULT_PRUNE_AFTER_DAYS,
-    worktrees: worktrees.sort((a, b) => (a.recorded.path < b.recorded.path ? -1 : 1)),
+    worktrees,
   };
 }
 
@@ -186,54 +150,44 @@ async function prune(argv: string[]): Promise<number> {
     return 2;
   }
   const context = await inspect();
-  const yes = named(context.worktrees, values.yes ?? []);
-  const options = { nowMs: Date.now(), days: days ?? context.pruneAfterDays };
-  const dryRun = values['dry-run'] === true;
-  const report: Record<string, unknown>[] = [];
-  let failed = false;
-  for (const w of context.worktrees) {
-    const verdict: PruneVerdict = pruneVerdict(w, options);
-    const path = w.recorded.path;
-    if (verdict.kind === 'keep' || (verdict.kind === 'needsYes' && !yes.has(w))) {
-      report.push({ path, removed: false, reason: verdict.reason });
-      if (verdict.kind === 'needsYes' && values.json !== true)
-        process.stderr.write(
-          `weft worktrees: kept ${path}: ${verdict.reason}. To remove it anyway: weft worktrees prune --yes ${path}\n`,
-        );
-      else if (yes.has(w) && values.json !== true)
-        process.stderr.write(`weft worktrees: kept ${path} (named with --yes): ${verdict.reason}\n`);
-      continue;
-    }
-    if (dryRun) {
-      report.push({ path, removed: false, wouldRemove: true });
-      if (values.json !== true) process.stdout.write(`Would remove ${path} (${w.recorded.branch})\n`);
-      continue;
-    }
-    try {
-      const lost = uniqueWork(w.state);
-      const { deletedBranch } = await removeWorktree(w, context.worktreesDir);
-      await forkFolderRemoved(context, path);
-      report.push({ path, removed: true, deletedBranch });
-      const branch =
-        deletedBranch === null ? ` (its branch ${w.recorded.branch} is kept)` : ` and its branch ${deletedBranch}`;
-      if (values.json !== true)
-        process.stdout.write(`Removed ${path}${branch}${lost === null ? '' : `, with what only it held: ${lost}`}\n`);
-    } catch (error) {
-      failed = true;
-      report.push({ path, removed: false, reason: errorMessage(error) });
-      if (values.json !== true) process.stderr.write(`weft worktrees: ${errorMessage(error)}\n`);
-    }
-  }
-  if (values.json === true) process.stdout.write(`${JSON.stringify(report)}\n`);
-  else if (!report.some((r) => r['removed'] === true || r['wouldRemove'] === true))
+  const outcomes = await pruneWorktrees(context.worktrees, {
+    worktreesDir: context.worktreesDir,
+    days: days ?? context.pruneAfterDays,
+    nowMs: Date.now(),
+    named: named(context.worktrees, values.yes ?? []),
+    dryRun: values['dry-run'] === true,
+    forks: new CheckpointService(checkpointSettings({}, context.weftHome).service).forks,
+  });
+  if (values.json === true) {
+    const report = outcomes.map((o) => ({
+      path: o.worktree.recorded.path,
+      removed: o.removed !== null,
+      ...(values['dry-run'] === true ? { wouldRemove: o.wouldGo } : {}),
+      deletedBranch: o.removed?.deletedBranch ?? null,
+      reason: o.verdict.kind === 'remove' ? null : o.verdict.reason,
+      error: o.error,
+    }));
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+  } else for (const o of outcomes) say(o, values['dry-run'] === true);
+  if (values.json !== true && !outcomes.some((o) => o.removed !== null || (values['dry-run'] === true && o.wouldGo)))
     process.stdout.write('Nothing to remove.\n');
-  return failed ? 1 : 0;
+  return outcomes.some((o) => o.error !== null) ? 1 : 0;
 }
 
-/** A fork's worktree removed here is marked removed in its fork record (the sidebar stops offering it). */
-async function forkFolderRemoved(context: Context, folder: string): Promise<void> {
-  const { forks } = new CheckpointService(checkpointSettings({}, context.weftHome).service);
-  for (const record of await forks.list())
-    if (resolve(record.folder) === folder && record.removedAt === null)
-      await forks.save({ ...record, removedAt: new Date().toISOString() });
+/** What happened to one worktree, for people: removals on stdout, what was kept for a reason on stderr. */
+function say(o: PruneOutcome, dryRun: boolean): void {
+  const { path, branch } = o.worktree.recorded;
+  if (o.error !== null) process.stderr.write(`weft worktrees: ${o.error}\n`);
+  else if (dryRun && o.wouldGo) process.stdout.write(`Would remove ${path} (${branch})\n`);
+  else if (o.removed !== null) {
+    const kept = o.removed.deletedBranch === null;
+    process.stdout.write(
+      `Removed ${path}${kept ? ` (its branch ${branch} is kept)` : ` and its branch ${o.removed.deletedBranch}`}${o.lost === null ? '' : `, with what only it held: ${o.lost}`}\n`,
+    );
+  } else if (o.verdict.kind === 'needsYes')
+    process.stderr.write(
+      `weft worktrees: kept ${path}: ${o.verdict.reason}. To remove it anyway: weft worktrees prune --yes ${path}\n`,
+    );
+  else if (o.named && o.verdict.kind === 'keep')
+    process.stderr.write(`weft worktrees: kept ${path} (named with --yes): ${o.verdict.reason}\n`);
 }

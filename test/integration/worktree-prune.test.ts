@@ -5,13 +5,16 @@
 // else is touched.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PruneOutcome } from '../../src-main/server/worktree-cleanup';
 import { GIT_ENV, makeGitRepo, type GitRepo } from '../support/git-repo';
+import { startInProcessHost } from '../support/in-process-host';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated } from '../support/sse';
+import { waitFor } from '../support/wait';
 import { makeWeftHome, type WeftHome } from '../support/workspace';
 
 const WEFT = resolve(__dirname, '../../bin/weft.js');
@@ -217,5 +220,59 @@ describe('weft worktrees', () => {
     expect(unknown.stderr).toBe(
       'weft worktrees: --yes /nowhere: no worktree has that folder or branch (`weft worktrees list` shows them)\n',
     );
+  });
+
+  it('is done by the app host at start for what may go without asking, and said in its log', async () => {
+    await writeFile(
+      join(home.dir, 'config.toml'),
+      `${await readFile(join(home.dir, 'config.toml'), 'utf8')}\n[worktree]\nprune_after_days = 0\n`,
+    );
+    const first = await startInProcessHost({
+      weftHome: home.dir,
+      cwd: repo.dir,
+      env: ENV(),
+      pruneWorktreesAfterMs: 3_600_000,
+    });
+    const start = async (archive: boolean): Promise<{ id: string; path: string; branch: string }> => {
+      const reply = await first.client.call('thread/start', { cwd: repo.dir, weftWorktree: true });
+      const { thread } = reply.result as { thread: { id: string; weftWorktree: { path: string; branch: string } } };
+      server.enqueueMany([{ kind: 'sse', events: [evCreated(), evAssistantMessage('ok'), evCompleted()] }]);
+      const done = waitFor(first.client.subscribe, (m) => 'method' in m && m.method === 'turn/completed', {
+        label: 'turn/completed',
+      });
+      await first.client.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hi' }] });
+      await done;
+      if (archive) await first.client.call('thread/archive', { threadId: thread.id });
+      return { id: thread.id, ...thread.weftWorktree };
+    };
+    const archived = await start(true);
+    const live = await start(false);
+    await first.close();
+
+    let pruned: (outcomes: PruneOutcome[]) => void = () => undefined;
+    const outcomes = new Promise<PruneOutcome[]>((resolvePruned) => (pruned = resolvePruned));
+    const second = await startInProcessHost({
+      weftHome: home.dir,
+      cwd: repo.dir,
+      env: ENV(),
+      pruneWorktreesAfterMs: 0,
+      onWorktreesPruned: (o) => pruned(o),
+    });
+    try {
+      const done = await outcomes;
+      expect(done.map((o) => [o.worktree.recorded.path, o.removed])).toEqual(
+        [
+          [archived.path, { deletedBranch: archived.branch }],
+          [live.path, null],
+        ].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
+      );
+      expect(existsSync(archived.path)).toBe(false);
+      expect(existsSync(live.path)).toBe(true);
+      expect(second.logs).toContain(
+        `weft app-server: removed the worktree ${archived.path} (threads archived, branch ${archived.branch} deleted)`,
+      );
+    } finally {
+      await second.close();
+    }
   });
 });
