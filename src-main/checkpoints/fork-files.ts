@@ -21,6 +21,7 @@ import {
 } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { git } from '../safety/git/run';
+import { addWorktree, gitMessage } from '../safety/git/worktree-add';
 import { hashContent, type BlobStore } from './blob-store';
 import { CheckpointError } from './errors';
 import { IgnoreRules } from './ignore-rules';
@@ -39,16 +40,26 @@ export interface ForkFilesResult {
   kind: 'worktree' | 'copy';
   /** The worktree's branch (git only). */
   branch: string | null;
+  /** What the branch was made from (git only): the project's branch, or its commit when detached. */
+  base: { ref: string; commit: string } | null;
   notes: string[];
 }
 
-async function gitTopLevel(root: string): Promise<string | null> {
+/**
+ * The repository's top folder, its `HEAD` commit and the branch checked out (null when detached), or null
+ * outside git (or before a first commit).
+ */
+async function gitTopLevel(root: string): Promise<{ top: string; head: string; branch: string | null } | null> {
   try {
     const { stdout } = await git(root, ['rev-parse', '--show-toplevel']);
     const top = stdout.trim();
     if (top === '') return null;
-    await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
-    return top;
+    const head = (await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD'])).stdout.trim();
+    const branch = await git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD']).then(
+      (out) => out.stdout.trim() || null,
+      () => null,
+    );
+    return head === '' ? null : { top, head, branch };
   } catch {
     return null;
   }
@@ -68,22 +79,22 @@ export async function createForkFiles(input: {
   const dest = join(input.worktreesDir, input.shortId);
   if (await exists(dest)) throw new CheckpointError(`${dest} already exists; remove it or fork again`);
   await mkdir(input.worktreesDir, { recursive: true });
-  const top = await gitTopLevel(input.root);
+  const repo = await gitTopLevel(input.root);
   const notes: string[] = [];
-  if (top !== null) {
+  if (repo !== null) {
+    const { top } = repo;
     const branch = `weft/${input.shortId}`;
     try {
       // Runs no hook (post-checkout) and none of the repository's own filters (safety/git/run.ts).
-      await git(top, ['worktree', 'add', '--quiet', '-b', branch, dest, 'HEAD']);
+      await addWorktree(top, { dest, branch, commit: repo.head });
     } catch (error) {
-      const detail = error instanceof Error && 'stderr' in error ? String(error.stderr).trim() : String(error);
-      throw new CheckpointError(`could not create a git worktree for the fork: ${detail}`);
+      throw new CheckpointError(`could not create a git worktree for the fork: ${gitMessage(error)}`);
     }
     const sub = relative(top, input.root);
     const cwd = sub === '' ? dest : join(dest, sub);
     await mkdir(cwd, { recursive: true });
     await materialize(input.root, cwd, input.state, input.blobs, notes);
-    return { cwd, kind: 'worktree', branch, notes };
+    return { cwd, kind: 'worktree', branch, base: { ref: repo.branch ?? repo.head, commit: repo.head }, notes };
   }
   await cp(input.root, dest, {
     recursive: true,
@@ -96,7 +107,7 @@ export async function createForkFiles(input: {
         .some((part) => part.startsWith(STAGING_PREFIX)),
   });
   await materialize(input.root, dest, input.state, input.blobs, notes);
-  return { cwd: dest, kind: 'copy', branch: null, notes };
+  return { cwd: dest, kind: 'copy', branch: null, base: null, notes };
 }
 
 /** Makes the checkpointed (non-ignored) files of `dest` equal to `state`. */

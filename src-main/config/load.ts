@@ -17,7 +17,14 @@ import { parseOverrides, type ParsedOverride } from './overrides';
 import { checkLayer, mergeLayers } from './validate';
 import { formatKeyPath } from './toml-keys';
 import { userConfigFile } from './home';
-import { findProjectRoot, projectConfigFiles, restrictProjectLayer, rootMarkers, trustRecordOf } from './project';
+import {
+  findProjectRoot,
+  projectConfigFiles,
+  realpathOr,
+  restrictProjectLayer,
+  rootMarkers,
+  trustRecordOf,
+} from './project';
 import type { ProjectTrust } from './project';
 import { readProjectFiles, trustedConfigDirs } from './project-files';
 import type { ReadProjectFile, TrustRecord } from './project-files';
@@ -37,6 +44,12 @@ export interface LoadConfigOptions {
   overrides?: readonly (string | ParsedOverride)[];
   /** Reserved for env-dependent layers; not read yet (provider env vars are read by `resolveProvider`). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The cwd is in a git worktree Weft made of the project at `projectRoot` (a worktree thread): when the
+   * cwd's project root is that worktree's folder (`path`), the project's trust record applies to its
+   * config files (accepted by content, as always: a file with other bytes waits for the user's yes).
+   */
+  worktreeOf?: { path: string; projectRoot: string } | null;
 }
 
 export interface LoadedConfigLayer {
@@ -149,8 +162,14 @@ async function readProject(
   user: ConfigLayer,
   override: ConfigLayer | null,
 ): Promise<ProjectState> {
-  const root = await findProjectRoot(opts.cwd, rootMarkers(user, override));
-  const record = await trustRecordOf(user, override, root);
+  const markers = rootMarkers(user, override);
+  const root = await findProjectRoot(opts.cwd, markers);
+  const worktree = opts.worktreeOf ?? null;
+  const trustRoot =
+    worktree !== null && root === (await realpathOr(worktree.path))
+      ? await findProjectRoot(worktree.projectRoot, markers)
+      : root;
+  const record = await trustRecordOf(user, override, trustRoot);
   const paths = await projectConfigFiles(root, opts.cwd, opts.weftHome);
   return { root, record, files: await readProjectFiles(root, paths, record) };
 }

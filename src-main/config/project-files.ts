@@ -80,6 +80,7 @@ const STEERING_KEYS = new Set([
   'shell_environment_policy',
   'mcp_servers',
   'notify',
+  'worktree',
   'model_provider',
   'model_providers',
   'profile',

@@ -240,6 +240,18 @@ const documentFields = {
       worktrees_dir: z.string().optional(),
     })
     .optional(),
+  /** Weft's own: worktree threads (`thread/start {weftWorktree: true}`) and their clean-up. */
+  worktree: z
+    .strictObject({
+      /**
+       * A shell command run in each new worktree of the project (in the thread's sandbox, before its first
+       * turn), such as `npm ci`. Applies from a trusted project's `.weft/config.toml` (or the user's).
+       */
+      setup: z.string().min(1, 'must be a command, such as "npm ci"').optional(),
+      /** `weft worktrees prune` removes what it may only once the worktree's threads were idle this long. */
+      prune_after_days: z.number().min(0).optional(),
+    })
+    .optional(),
   tui: looseTable.optional(),
   features: looseTable.optional(),
 };

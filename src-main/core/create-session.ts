@@ -91,7 +91,8 @@ export function createSession(input: CreateSessionInput): Session {
   const { config, provider } = input;
   const model = input.overrides?.model ?? config.model;
   const info = modelInfo(model);
-  const exec = new ExecSessionManager({ envPolicy: commandEnvPolicy(config.shell_environment_policy) });
+  const envPolicy = commandEnvPolicy(config.shell_environment_policy);
+  const exec = new ExecSessionManager({ envPolicy });
   const tools = new ToolRegistry()
     .register(execCommandTool(exec))
     .register(writeStdinTool(exec))
@@ -139,6 +140,7 @@ export function createSession(input: CreateSessionInput): Session {
       config.model_context_window ?? info.contextWindow,
     ),
     env: input.env,
+    envPolicy,
     safety: new SafetyServices(input.rules, process.platform, input.protectedPaths ?? []),
     context: input.weftHome
       ? {

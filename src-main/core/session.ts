@@ -23,6 +23,7 @@ import { RegularTurn } from './turns/regular';
 import { ReviewTurn } from './turns/review';
 import type { UserShellInput } from './turns/shell-command-item';
 import { UserShellTurn } from './turns/user-shell';
+import { WorktreeSetupTurn } from './turns/worktree-setup';
 import type {
   Op,
   SessionEventListener,
@@ -264,6 +265,14 @@ export class Session implements TurnHost, Disposable {
     return this.submit({ type: 'userShell', command, timeoutMs }).then(() => undefined);
   }
 
+  /**
+   * Runs a worktree's setup script (`[worktree] setup`) in the sandbox, as a turn of its own; a turn asked
+   * for meanwhile starts once it has ended. Resolves once it has started.
+   */
+  worktreeSetup(script: string): Promise<void> {
+    return this.submit({ type: 'worktreeSetup', script }).then(() => undefined);
+  }
+
   /** Compacts the history now, as a turn of its own. */
   compact(): Promise<Turn> {
     return this.submit({ type: 'compact' }).then((r) => ('turn' in r ? r.turn : this.mustHaveActive()));
@@ -347,6 +356,10 @@ export class Session implements TurnHost, Disposable {
         // The running turn is already ending: the command gets a turn of its own once it has.
         if (this.active) await this.activeFinished;
         return { turn: this.begin(new UserShellTurn(this, this.settings, input)) };
+      }
+      case 'worktreeSetup': {
+        if (this.active) await this.activeFinished;
+        return { turn: this.begin(new WorktreeSetupTurn(this, this.settings, op.script)) };
       }
       case 'review': {
         if (this.active) throw new SessionError('a turn is running; start the review once it has finished');

@@ -19,6 +19,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
 import type { BackgroundSessions } from '../tools/background-changes';
 import type { SafetyServices } from '../tools/safety-services';
+import type { CommandEnvPolicy } from '../safety/command-env';
 import type { HostRequestSender } from '../tools/types';
 import type { SessionRecorder } from '../store/recorder';
 
@@ -59,6 +60,8 @@ export interface SessionOptions {
   /** Stops the commands the model left running after its turns (exec sessions); returns them. */
   stopBackgroundCommands?: (reason: string) => Promise<StoppedCommand[]>;
   env?: NodeJS.ProcessEnv;
+  /** What commands the session runs itself start with (`shell_environment_policy`); default: the default filter. */
+  envPolicy?: CommandEnvPolicy;
   now?: () => Date;
   /** Approval rules, session approvals and the OS sandbox: every command and patch goes through them. */
   safety: SafetyServices;
@@ -104,6 +107,7 @@ export type Op =
   | { type: 'userTurn'; input: UserInput[]; overrides?: TurnOverrides; options?: TurnOptions }
   | { type: 'compact' }
   | { type: 'userShell'; command: string; timeoutMs: number }
+  | { type: 'worktreeSetup'; script: string }
   | { type: 'review'; review: ReviewTurnInput }
   | { type: 'steer'; input: UserInput[]; expectedTurnId?: string }
   | { type: 'interrupt' }

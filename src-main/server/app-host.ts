@@ -24,6 +24,7 @@ import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
 import { finishInterruptedRestores } from './restore-recovery';
+import { DEFAULT_PRUNE_AFTER_DAYS, pruneOnStart, type PruneOutcome } from './worktree-cleanup';
 import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
 import type { ConnectionHost } from './transport';
@@ -54,6 +55,10 @@ export interface AppHostOptions {
   modelClient?: HostEnvironment['modelClient'];
   /** Where keys saved from Settings are kept (the desktop app's keychain); default WEFT_HOME/auth.json. */
   keyStore?: KeyStore;
+  /** How long after start the worktrees that may go are pruned (default a minute, off the start-up path). */
+  pruneWorktreesAfterMs?: number;
+  /** Told what the start's worktree prune did, once it is done. */
+  onWorktreesPruned?: (outcomes: PruneOutcome[]) => void;
 }
 
 /** Something a person should come back for. */
@@ -203,6 +208,9 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
   });
   owned.add(dispatcher, 'the connected clients');
   store.repairInBackground();
+  const pruning = schedulePrune({ weftHome, env, defaultCwd, store, checkpoints, log, options });
+  // Added last, so stopped first: a prune under way finishes before the store and checkpoints close.
+  owned.add({ dispose: () => pruning.stop() }, 'the worktree clean-up');
   return {
     host: dispatcher,
     onAttention: (listener) => {
@@ -269,4 +277,47 @@ async function openCheckpoints(
       );
   }, 60_000).unref();
   return { service, worktreesDir: settings.worktreesDir };
+}
+
+/**
+ * Once per start, after `pruneWorktreesAfterMs`: the worktrees of worktree threads whose threads are all
+ * archived and idle for `[worktree] prune_after_days`, whose branch is merged or empty and that hold no
+ * work found nowhere else are removed (`weft worktrees prune` without `--yes`). `stop` cancels it or waits
+ * for it to end.
+ */
+function schedulePrune(input: {
+  weftHome: string;
+  env: NodeJS.ProcessEnv;
+  defaultCwd: string;
+  store: ThreadStore;
+  checkpoints: { service: CheckpointService; worktreesDir: string };
+  log: (line: string) => void;
+  options: AppHostOptions;
+}): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  const run = async (): Promise<void> => {
+    const { config } = await loadConfig({ weftHome: input.weftHome, cwd: input.defaultCwd, env: input.env });
+    const outcomes = await pruneOnStart({
+      store: input.store,
+      worktreesDir: input.checkpoints.worktreesDir,
+      days: config.worktree?.prune_after_days ?? DEFAULT_PRUNE_AFTER_DAYS,
+      forks: input.checkpoints.service.forks,
+      log: input.log,
+    });
+    input.options.onWorktreesPruned?.(outcomes);
+  };
+  const timer = setTimeout(() => {
+    running = run().catch((error: unknown) =>
+      input.log(
+        `weft app-server: warning: could not prune worktrees: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+  }, input.options.pruneWorktreesAfterMs ?? 60_000);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearTimeout(timer);
+      await running;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { GitInfo, Thread, ThreadOverrides } from '../../src-preload/protocol';
+import type { GitInfo, Thread, ThreadOverrides, WeftWorktree } from '../../src-preload/protocol';
 import { loadConfig, overrideValue, type LoadedConfig, type ParsedOverride } from '../config';
 import type { KeyStore } from '../config/key-store';
 import { resolveProvider, type ResolvedProvider } from '../config/providers';
@@ -31,11 +31,15 @@ export interface HostEnvironment {
   checkpoints?: { service: CheckpointService; worktreesDir: string };
 }
 
-/** The effective config for a thread: config.toml + the client's overrides (values, as given). */
+/**
+ * The effective config for a thread: config.toml + the client's overrides (values, as given).
+ * `worktree`: the thread works in that worktree of its project (its project's trust applies there).
+ */
 export async function threadConfig(
   host: HostEnvironment,
   overrides: ThreadOverrides,
   cwd: string,
+  worktree: WeftWorktree | null = null,
 ): Promise<{ loaded: LoadedConfig; provider: ResolvedProvider }> {
   let loaded: LoadedConfig;
   try {
@@ -44,6 +48,7 @@ export async function threadConfig(
       cwd,
       overrides: threadOverrideValues(overrides),
       env: host.env,
+      worktreeOf: worktree === null ? null : { path: worktree.path, projectRoot: worktree.projectRoot },
     });
   } catch (error) {
     throw invalidParams(error instanceof Error ? error.message : String(error));
@@ -145,6 +150,7 @@ export function newThreadObject(input: {
   ephemeral: boolean;
   path: string | null;
   git: GitInfo | null;
+  worktree?: WeftWorktree | null;
 }): Thread {
   const now = Math.floor(Date.now() / 1000);
   return {
@@ -165,6 +171,7 @@ export function newThreadObject(input: {
     gitInfo: input.git,
     name: null,
     turns: [],
+    ...(input.worktree ? { weftWorktree: input.worktree } : {}),
   };
 }
 

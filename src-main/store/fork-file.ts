@@ -10,7 +10,7 @@
 // continuing it) is written the same way.
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { SessionMetaPayload } from '../../src-preload/protocol';
+import type { RolloutWeftWorktree, SessionMetaPayload } from '../../src-preload/protocol';
 import type { Located } from './catalog';
 import { StoreInputError } from './errors';
 import { outlineFd, type RolloutOutline, type TurnOutline } from './outline';
@@ -241,6 +241,7 @@ export function newSessionMeta(meta: NewThreadMeta, created: Date, cliVersion: s
     base_instructions: meta.baseInstructions === null ? null : { text: meta.baseInstructions },
     git: meta.git ? { commit_hash: meta.git.sha, branch: meta.git.branch, repository_url: meta.git.originUrl } : null,
     history_mode: 'paginated',
+    ...(meta.weftWorktree ? { weft_worktree: meta.weftWorktree } : {}),
   };
 }
 
@@ -289,6 +290,8 @@ export interface CopyTarget {
   cliVersion: string;
   /** A fork's own working directory (its worktree or copy), when it has one. */
   cwd?: string | null;
+  /** With `cwd`: the git worktree it is (a copy: none; the source's worktree is not the fork's). */
+  weftWorktree?: RolloutWeftWorktree | null;
 }
 
 /** The lines a copy of `source` as `target` has besides the copied ones: its session_meta, and events after them. */
@@ -310,8 +313,10 @@ export function copyLines(
             cliVersion: target.cliVersion,
             fallbackCwd: '',
           }),
-          // A fork with its own files works in its worktree or copy.
-          ...(target.cwd !== undefined && target.cwd !== null ? { cwd: target.cwd } : {}),
+          // A fork with its own files works in its worktree or copy (an undefined worktree is left out).
+          ...(target.cwd !== undefined && target.cwd !== null
+            ? { cwd: target.cwd, weft_worktree: target.weftWorktree ?? undefined }
+            : {}),
         };
   // A Codex thread's name lives in Codex's session index, not in its rollout: carry it over.
   const name = source.attributes.name;

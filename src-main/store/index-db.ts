@@ -7,6 +7,8 @@
 //   `file_size`/`file_mtime_ms` are what the row was built from (a file that differs is rescanned);
 //   `origin` is "weft" or "codex" (indexed from an imported Codex home, never written by Weft). `name` and
 //   `attrs` (JSON) hold the thread's attributes (thread-events.ts): a new attribute needs no migration.
+//   `weft_worktree` is the session_meta's `weft_worktree` as JSON (null: the thread has no worktree of its
+//   own) and `weft_project_root` its `project_root`, so a project's worktree threads are found by index.
 // - `index_meta`: `attributes` names the attributes the rows were made with; when the table of thread events
 //   has others, every row is marked changed (`file_size` -1) and the next repair rescans it.
 // - `thread_text` (FTS5, contentless): user and agent message text. A thread's text sits in rows
@@ -25,7 +27,10 @@ export type IndexDatabase = Database.Database;
 /** Full-text rows per thread: chunk 0 (full scan) and up to 4095 turn-end increments. */
 export const TEXT_CHUNKS_PER_THREAD = 4096;
 
-const MIGRATIONS: readonly string[] = [
+/** A step of the schema: SQL, or code for a step that must look at the table first. */
+type Migration = string | ((db: IndexDatabase) => void);
+
+const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE threads (
     rid INTEGER PRIMARY KEY,
@@ -77,6 +82,15 @@ const MIGRATIONS: readonly string[] = [
   CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   INSERT INTO index_meta (key, value) VALUES ('attributes', 'name');
   `,
+  // Version 5: worktree threads (rows of older versions describe rollouts written before they existed).
+  // The columns are added where missing: an index whose version was set back keeps the ones it has.
+  (db) => {
+    const rows: unknown[] = db.prepare('PRAGMA table_info(threads)').all();
+    const have = new Set(rows.map((row) => (typeof row === 'object' && row !== null && 'name' in row ? row.name : '')));
+    for (const column of ['weft_worktree', 'weft_project_root'])
+      if (!have.has(column)) db.exec(`ALTER TABLE threads ADD COLUMN ${column} TEXT`);
+    db.exec('CREATE INDEX IF NOT EXISTS threads_by_project_root ON threads(weft_project_root)');
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -102,9 +116,10 @@ function migrate(db: IndexDatabase): void {
     const current = userVersion(db);
     if (current > SCHEMA_VERSION) throw new TooNewIndex(current);
     for (let v = current; v < SCHEMA_VERSION; v++) {
-      const sql = MIGRATIONS[v];
-      if (sql === undefined) break;
-      db.exec(sql);
+      const step = MIGRATIONS[v];
+      if (step === undefined) break;
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
     }
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();

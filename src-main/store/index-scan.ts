@@ -4,12 +4,12 @@
 // messages for search. The text of turns a rollback dropped is left out, as the outline leaves them out.
 import { fstatSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { TurnStatus } from '../../src-preload/protocol';
+import type { RolloutWeftWorktree, TurnStatus } from '../../src-preload/protocol';
 import { AgentMessageEvent, TurnEndedEvent, UserMessageEvent } from './events';
 import { codexMessageText } from './codex-thread-items';
 import { jsonStringNear, readLines } from './line-reader';
 import { parseLine } from './line-parse';
-import { createdAtMs, forkedAtTurnIdOf, threadOf } from './loader';
+import { createdAtMs, forkedAtTurnIdOf, rolloutWorktreeOf, threadOf } from './loader';
 import {
   outlineSteps,
   type ContinuedOutline,
@@ -57,6 +57,8 @@ export interface ThreadSummary {
   tokensInput: number;
   tokensOutput: number;
   lastTurnStatus: TurnStatus | null;
+  /** The session_meta's `weft_worktree`, or null. */
+  weftWorktree: RolloutWeftWorktree | null;
   text: string;
 }
 
@@ -188,6 +190,7 @@ export function* summarizeSteps(
     tokensInput: tokens?.total.inputTokens ?? 0,
     tokensOutput: tokens?.total.outputTokens ?? 0,
     lastTurnStatus: lastTurnStatus(fd, outlined),
+    weftWorktree: rolloutWorktreeOf(outline.meta),
     text: text.of(outline.turns),
   };
   return { summary, outlined };

@@ -2,7 +2,15 @@
 // the UI turns — all of them, or one page of the newest turns for huge threads (older pages by cursor).
 import { basename } from 'node:path';
 import { z } from 'zod';
-import type { ResponseItem, Thread, ThreadTokenUsage, Turn } from '../../src-preload/protocol';
+import {
+  RolloutWeftWorktree,
+  type ResponseItem,
+  type SessionMetaPayload,
+  type Thread,
+  type ThreadTokenUsage,
+  type Turn,
+  type WeftWorktree,
+} from '../../src-preload/protocol';
 import { StoreInputError } from './errors';
 import { buildHistory, historyLater, type LaterHistory } from './history';
 import {
@@ -116,6 +124,17 @@ export function createdAtMs(outline: RolloutOutline, id: string): number {
   return outline.firstTimestampMs;
 }
 
+/** The `weft_worktree` of a session_meta, or null when it has none (or a damaged one). */
+export function rolloutWorktreeOf(meta: SessionMetaPayload | null | undefined): RolloutWeftWorktree | null {
+  const parsed = RolloutWeftWorktree.safeParse(meta?.['weft_worktree']);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The protocol form of a saved worktree. */
+export function weftWorktreeOf(saved: RolloutWeftWorktree): WeftWorktree {
+  return { path: saved.path, branch: saved.branch, baseRef: saved.base_ref, projectRoot: saved.project_root };
+}
+
 /** The protocol Thread an outline describes (no turns). */
 export function threadOf(outline: RolloutOutline): Thread {
   const meta = outline.meta;
@@ -142,7 +161,13 @@ export function threadOf(outline: RolloutOutline): Thread {
       : null,
     ...attributeFields(outline.attributes),
     turns: [],
+    ...worktreeField(rolloutWorktreeOf(meta)),
   };
+}
+
+/** `{weftWorktree}` for a thread in a worktree, else nothing (the field is absent). */
+export function worktreeField(saved: RolloutWeftWorktree | null): { weftWorktree?: WeftWorktree } {
+  return saved === null ? {} : { weftWorktree: weftWorktreeOf(saved) };
 }
 
 export function forkedAtTurnIdOf(outline: RolloutOutline): string | null {

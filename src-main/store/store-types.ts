@@ -1,5 +1,5 @@
 // The shapes the thread store's API takes and gives (see thread-store.ts).
-import type { GitInfo, Thread } from '../../src-preload/protocol';
+import type { GitInfo, RolloutWeftWorktree, Thread } from '../../src-preload/protocol';
 import type { RolloutWriteError } from './errors';
 import type { LoadedThread } from './loader';
 import type { SessionRecorder } from './recorder';
@@ -33,6 +33,8 @@ export interface NewThreadMeta {
   forkedFromId?: string | null;
   forkedAtTurnId?: string | null;
   git?: GitInfo | null;
+  /** The git worktree the thread works in (a worktree thread); absent or null: none. */
+  weftWorktree?: RolloutWeftWorktree | null;
 }
 
 export interface RecordingOptions {
@@ -65,6 +67,13 @@ export interface ReadThreadResult {
   /** Live turns in all; null when turns were not read. */
   totalTurns: number | null;
   warnings: string[];
+}
+
+/** A thread working in a git worktree of its own (see `ThreadStore.worktreeThreads`). */
+export interface WorktreeThread {
+  thread: Thread;
+  archived: boolean;
+  worktree: RolloutWeftWorktree;
 }
 
 export interface ForkEntry {

@@ -2,11 +2,12 @@
 // paging on (sort time, id), so the cost of a page does not grow with the number of threads.
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import type { Thread, TurnStatus } from '../../src-preload/protocol';
+import { RolloutWeftWorktree, type Thread, type TurnStatus } from '../../src-preload/protocol';
 import { TEXT_CHUNKS_PER_THREAD, type IndexDatabase } from './index-db';
 import { StoreError } from './errors';
 import type { ThreadOrigin, ThreadSummary } from './index-scan';
 import { attributeFields, decodeAttributes, encodeAttributes, type ThreadAttributes } from './thread-events';
+import { worktreeField } from './loader';
 
 type Statement = Database.Statement<unknown[]>;
 
@@ -40,6 +41,9 @@ export interface IndexRow {
   text_chunks: number;
   /** The thread's attributes but its name, as JSON (see thread-events.ts). */
   attrs: string;
+  /** JSON of the session_meta's `weft_worktree`, or null. */
+  weft_worktree: string | null;
+  weft_project_root: string | null;
 }
 
 class BadRow extends StoreError {
@@ -108,6 +112,8 @@ function rowOf(r: unknown): IndexRow {
     last_turn_status: opt('last_turn_status'),
     text_chunks: num('text_chunks'),
     attrs: str('attrs'),
+    weft_worktree: opt('weft_worktree'),
+    weft_project_root: opt('weft_project_root'),
   };
 }
 
@@ -174,7 +180,19 @@ export function threadFromRow(row: IndexRow): Thread {
     gitInfo: hasGit ? { sha: row.git_sha, branch: row.git_branch, originUrl: row.git_origin_url } : null,
     ...attributeFields(attributesOfRow(row)),
     turns: [],
+    ...worktreeField(rowWorktree(row)),
   };
+}
+
+/** The saved worktree of a row (null when it has none, or its JSON cannot be read). */
+export function rowWorktree(row: IndexRow): RolloutWeftWorktree | null {
+  if (row.weft_worktree === null) return null;
+  try {
+    const parsed = RolloutWeftWorktree.safeParse(JSON.parse(row.weft_worktree));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 const textBase = (rid: number): number => rid * TEXT_CHUNKS_PER_THREAD;
@@ -297,6 +315,8 @@ export class ThreadIndex {
       tokens_output: s.tokensOutput,
       last_turn_status: s.lastTurnStatus,
       text_chunks: s.text === '' ? 0 : 1,
+      weft_worktree: s.weftWorktree === null ? null : JSON.stringify(s.weftWorktree),
+      weft_project_root: s.weftWorktree?.project_root ?? null,
     };
     let rid: number;
     if (existing === undefined) {
@@ -389,18 +409,39 @@ export class ThreadIndex {
     return this.get(id)?.origin ?? null;
   }
 
-  /** One page (`limit + 1` rows are read to know whether more follow). */
+  /**
+   * One page (`limit + 1` rows are read to know whether more follow). A project's worktree threads work
+   * in folders of their own but are the project's: listing by the project's folder lists them too.
+   */
   list(q: ListQuery): IndexRow[] {
-    const { sql, args } = listSql(q);
+    const { sql, args } = listSql(this.withWorktreeFolders(q));
     const rows: unknown[] = this.stmt(sql).all(...args);
     return rows.map((r) => rowOf(r));
   }
 
   /** SQLite's plan for a list query (tests check that lists stay on an index). */
   explain(q: ListQuery): string[] {
-    const { sql, args } = listSql(q);
+    const { sql, args } = listSql(this.withWorktreeFolders(q));
     const rows: unknown[] = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args);
     return rows.map((r) => String(columns(r).raw('detail')));
+  }
+
+  /** `q` with the folders of the worktree threads of its folders added to them (one indexed query). */
+  private withWorktreeFolders(q: ListQuery): ListQuery {
+    if (q.cwds === null || q.cwds.length === 0) return q;
+    const rows: unknown[] = this.db
+      .prepare(`SELECT DISTINCT cwd FROM threads WHERE weft_project_root IN (${q.cwds.map(() => '?').join(', ')})`)
+      .all(...q.cwds);
+    const more = rows.map((r) => columns(r).str('cwd')).filter((cwd) => !q.cwds?.includes(cwd));
+    return more.length === 0 ? q : { ...q, cwds: [...q.cwds, ...more] };
+  }
+
+  /** Every thread working in a worktree of its own (live and archived), oldest first. */
+  worktreeRows(): IndexRow[] {
+    const rows: unknown[] = this.stmt(
+      'SELECT * FROM threads WHERE weft_project_root IS NOT NULL ORDER BY created_at, id',
+    ).all();
+    return rows.map((r) => rowOf(r));
   }
 
   /** Threads forked from `id`, oldest first. */

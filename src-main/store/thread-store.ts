@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, renameSync, statSync, utimesSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import type { Thread } from '../../src-preload/protocol';
+import type { RolloutWeftWorktree, Thread } from '../../src-preload/protocol';
 import { uuidv7 } from '../util/ids';
 import { VERSION } from '../version';
 import { Catalog, type Located } from './catalog';
@@ -23,7 +23,7 @@ import { nextOrdinalOf, nextOrdinalOfAsync } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
 import { SESSION_INDEX_FILE } from './session-index';
 import { DEFAULT_ATTRIBUTES, type AttributeEventInput, type ThreadAttributes } from './thread-events';
-import { ThreadIndex, threadFromRow } from './thread-index';
+import { ThreadIndex, rowWorktree, threadFromRow } from './thread-index';
 import { readFromIndex, readLoadOptions, readResult, type ReadOptions } from './thread-read';
 import type {
   ForkEntry,
@@ -34,6 +34,7 @@ import type {
   RecordingOptions,
   ThreadRecorder,
   ThreadStoreOptions,
+  WorktreeThread,
 } from './store-types';
 import type { Disposable } from '../util/disposable';
 
@@ -46,10 +47,17 @@ export type {
   RecordingOptions,
   ThreadRecorder,
   ThreadStoreOptions,
+  WorktreeThread,
 };
 
 /** How a fork is made: after which turn (default all), its first page of turns, its own cwd. */
-type ForkOptions = RecordingOptions & { afterTurnId?: string | null; turnsLimit?: number | null; cwd?: string | null };
+type ForkOptions = RecordingOptions & {
+  afterTurnId?: string | null;
+  turnsLimit?: number | null;
+  cwd?: string | null;
+  /** With `cwd`: the git worktree that folder is (null or absent: none). */
+  weftWorktree?: RolloutWeftWorktree | null;
+};
 
 /** How long a list waits for a new index's first build before answering with what it holds (see `listComplete`). */
 const LIST_WAITS_FOR_BUILD_MS = 100;
@@ -348,6 +356,16 @@ export class ThreadStore implements Disposable {
     return readResult(loc, options, state);
   }
 
+  /** Every thread that works in a git worktree of its own, with whether it is archived, oldest first. */
+  worktreeThreads(): WorktreeThread[] {
+    return this.catalog
+      .guard(() => this.catalog.index.worktreeRows())
+      .flatMap((row) => {
+        const worktree = rowWorktree(row);
+        return worktree === null ? [] : [{ thread: threadFromRow(row), archived: row.archived === 1, worktree }];
+      });
+  }
+
   /** Threads forked from `threadId` (for the thread tree), oldest first. */
   forksOf(threadId: string): ForkEntry[] {
     return this.catalog
@@ -465,6 +483,7 @@ export class ThreadStore implements Disposable {
         created,
         cliVersion: VERSION,
         cwd: options.cwd ?? null,
+        weftWorktree: options.weftWorktree ?? null,
       });
       writer = this.writer(id, path, null, options.onError, () => lock);
       writer.openExisting();
@@ -486,7 +505,14 @@ export class ThreadStore implements Disposable {
     const { id, path, created, lock } = this.forkTarget();
     let writer: RolloutWriter | null = null;
     try {
-      const target = { id, path, created, cliVersion: VERSION, cwd: options.cwd ?? null };
+      const target = {
+        id,
+        path,
+        created,
+        cliVersion: VERSION,
+        cwd: options.cwd ?? null,
+        weftWorktree: options.weftWorktree ?? null,
+      };
       await writeForkOfAsync(loc, options.afterTurnId ?? null, target, () => this.catalog.savedOutline(loc.id));
       writer = this.writer(id, path, null, options.onError, () => lock);
       writer.openExisting();

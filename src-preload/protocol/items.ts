@@ -99,6 +99,11 @@ export const CommandExecutionItem = z.object({
   weftOutcome: z.enum(['exited', 'declined', 'cancelled', 'stopped', 'error']).optional(),
   /** Weft extension: why the command could not run (with `weftOutcome: "error"`), in words for people. */
   weftError: z.string().optional(),
+  /**
+   * Weft extension: true on the project's worktree setup script (`[worktree] setup` in its config), run
+   * in the sandbox in a turn of its own when a worktree thread starts, before its first turn.
+   */
+  weftWorktreeSetup: z.boolean().optional(),
 });
 export type CommandExecutionItem = z.infer<typeof CommandExecutionItem>;
 

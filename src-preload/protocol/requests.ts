@@ -38,9 +38,22 @@ export const ThreadOverrides = z.object({
 });
 export type ThreadOverrides = z.infer<typeof ThreadOverrides>;
 
-/** All optional; omitted params mean `{}`. `ephemeral`: keep the thread in memory only, never on disk. */
+/**
+ * All optional; omitted params mean `{}`. `ephemeral`: keep the thread in memory only, never on disk.
+ * Weft: `weftWorktree: true` gives the thread its own git worktree of the project (`cwd`'s repository),
+ * under `WEFT_HOME/worktrees/<project>-<hash>/<name>`, on a new branch `weftBranch` (default
+ * `weft/<short name>`, unique) made from `weftBaseRef` (default: the project's `HEAD`); the thread's `cwd`
+ * is the worktree (at the same place within it as `cwd` within the repository). With
+ * `weftWorktreeCarryChanges: true` the project's uncommitted changes come along: tracked files' changes
+ * and untracked files that are not ignored. A project outside git is refused (-32602). The three
+ * `weftBaseRef`, `weftBranch`, `weftWorktreeCarryChanges` mean nothing without `weftWorktree`.
+ */
 export const ThreadStartParams = ThreadOverrides.extend({
   ephemeral: z.boolean().nullish(),
+  weftWorktree: z.boolean().nullish(),
+  weftBaseRef: z.string().min(1).nullish(),
+  weftBranch: z.string().min(1).nullish(),
+  weftWorktreeCarryChanges: z.boolean().nullish(),
 }).default({});
 export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
 

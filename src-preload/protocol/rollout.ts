@@ -19,6 +19,20 @@ export const RolloutGitInfo = z.looseObject({
 export type RolloutGitInfo = z.infer<typeof RolloutGitInfo>;
 
 /**
+ * Weft: `weft_worktree` of a session_meta, the git worktree the thread works in (see `WeftWorktree`).
+ * `base_commit` is the commit the branch was made from. Read on its own (`safeParse`), so that a damaged
+ * value loses only itself, never the meta line.
+ */
+export const RolloutWeftWorktree = z.looseObject({
+  path: z.string(),
+  branch: z.string(),
+  base_ref: z.string(),
+  base_commit: z.string(),
+  project_root: z.string(),
+});
+export type RolloutWeftWorktree = z.infer<typeof RolloutWeftWorktree>;
+
+/**
  * First line of every rollout. `id` is the thread id; `forked_from_id` the thread it was forked from;
  * `timestamp` RFC 3339; `source` a string such as "cli" or "vscode" (Codex also writes objects for
  * sub-agents); `base_instructions` null/absent = the model's built-in instructions. Older writers may omit

@@ -67,6 +67,20 @@ export const Turn = z.object({
 export type Turn = z.infer<typeof Turn>;
 
 /**
+ * Weft: the git worktree a thread works in (a worktree thread of `thread/start {weftWorktree}`, or a fork
+ * with files in a git project). `path`: the worktree's folder; `branch`: its branch; `baseRef`: what the
+ * branch was made from (a branch name, or a commit when the project's `HEAD` was detached); `projectRoot`:
+ * the project folder the thread was started for (its threads are listed with the project's).
+ */
+export const WeftWorktree = z.object({
+  path: z.string(),
+  branch: z.string(),
+  baseRef: z.string(),
+  projectRoot: z.string(),
+});
+export type WeftWorktree = z.infer<typeof WeftWorktree>;
+
+/**
  * A saved conversation. `id` is a UUID v7; `createdAt`/`updatedAt` are unix seconds; `path` is the rollout
  * file (null for ephemeral threads); `preview` is usually the first user message ("" if none yet);
  * `forkedFromId` is the thread it was forked from; `name` is the user-set title. `turns` is filled only by
@@ -94,5 +108,7 @@ export const Thread = z.object({
   turns: z.array(Turn),
   /** Weft: the thread is pinned (`weft/thread/pin`; the UI lists it first); absent when it is not. */
   weftPinned: z.boolean().optional(),
+  /** Weft: present when the thread works in a git worktree of its own (see `WeftWorktree`). */
+  weftWorktree: WeftWorktree.optional(),
 });
 export type Thread = z.infer<typeof Thread>;

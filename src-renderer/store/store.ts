@@ -74,6 +74,14 @@ export interface UiState {
   steering: SteeringMessage[];
   /** Patch reviews closed with Esc, still waiting: the conversation offers to open them again (request ids). */
   reviewsSetAside: string[];
+  /** Where the next new thread works: the project's folder, or a git worktree of its own. */
+  newThreadPlace: NewThreadPlace;
+}
+
+/** `worktree`: the new thread gets a git worktree; `carryChanges`: with the project's uncommitted changes. */
+export interface NewThreadPlace {
+  worktree: boolean;
+  carryChanges: boolean;
 }
 
 /** The next page of search results: of the live threads, or of the archived ones (null: their first). */
@@ -126,6 +134,7 @@ export function initialUi(recentProjects: string[] = []): UiState {
     providers: null,
     steering: [],
     reviewsSetAside: [],
+    newThreadPlace: { worktree: false, carryChanges: false },
   };
 }
 

@@ -20,6 +20,7 @@ import { mcpApprovalCall, McpToolApproval } from './approvals/McpToolApproval';
 import { ReviewChanges } from './approvals/ReviewChanges';
 import { UserInputDialog } from './approvals/UserInputRequest';
 import { Composer } from './Composer';
+import { NewThreadPlace } from './NewThreadPlace';
 import { SetupNotice } from './settings/SetupNotice';
 import { useApp, useController, useWeft } from '../store/app-context';
 import { ReviewModes } from '../components/ReviewModes';
@@ -247,6 +248,13 @@ function ThreadHeader({ threadId }: { threadId: string }) {
             </span>
           ))}
         {archived && <span className="badge">Archived</span>}
+        {thread?.weftWorktree !== undefined && (
+          <span className="badge badge-worktree" title={`Works in the worktree ${thread.weftWorktree.path}`}>
+            <Icon name="fork" size={11} />
+            <span className="sr-only">Worktree on branch </span>
+            <span>{thread.weftWorktree.branch}</span>
+          </span>
+        )}
         {thread?.forkedFromId !== null && thread?.forkedFromId !== undefined && (
           <button
             type="button"
@@ -273,6 +281,7 @@ export function ConversationView() {
   const archived = useWeft((s) => threadId !== null && isArchived(s.data, threadId));
   const cwd = useWeft((s) => s.data.cwd);
   const running = useWeft((s) => threadId !== null && runningTurn(s.data.conversations[threadId]) !== null);
+  const inWorktree = useWeft((s) => s.ui.newThreadPlace.worktree);
 
   // Esc anywhere outside a text field or dialog stops the running turn.
   useEffect(() => {
@@ -306,13 +315,16 @@ export function ConversationView() {
           </div>
           <h1>What should we work on?</h1>
           <p className="muted">
-            New thread in <strong>{cwd === null ? 'no project' : baseName(cwd)}</strong>. Weft reads your code, runs
-            commands in a sandbox and asks before it changes anything you have not allowed.
+            New {inWorktree ? 'worktree thread' : 'thread'} in{' '}
+            <strong>{cwd === null ? 'no project' : baseName(cwd)}</strong>
+            {inWorktree ? ', in a git worktree of its own on a new branch' : ''}. Weft reads your code, runs commands in
+            a sandbox and asks before it changes anything you have not allowed.
           </p>
           <ReviewModes />
         </div>
         <div className="composer-dock">
           <SetupNotice />
+          {cwd !== null && <NewThreadPlace />}
           <Composer disabled={cwd === null} placeholder="Describe a task, ask a question…" />
         </div>
       </main>

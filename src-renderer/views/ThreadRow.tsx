@@ -5,7 +5,7 @@
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import type { Thread } from '../../src-preload/protocol';
 import { baseName, relativeTime } from '../components/format';
-import { Spinner } from '../components/Icon';
+import { Icon, Spinner } from '../components/Icon';
 import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
 import { threadBadge, threadTitle } from '../store/selectors';
@@ -86,6 +86,8 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
       { label: `Remove ${what}`, icon: 'archive', danger: true, onSelect: () => openRemoveFork(thread.id) },
     );
   }
+  // A worktree thread is marked with its branch (a fork with files says where it lives below).
+  const worktree = fork === undefined ? (thread.weftWorktree ?? null) : null;
   const where =
     fork === undefined
       ? null
@@ -134,7 +136,13 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
                 {BADGE_TEXT[badge]}
               </span>
             )}
-            {where !== null ? (
+            {worktree !== null ? (
+              <span className="thread-where thread-worktree" title={`Worktree ${worktree.path}`}>
+                <Icon name="fork" size={10} />
+                <span className="sr-only">worktree on </span>
+                <span>{worktree.branch}</span>
+              </span>
+            ) : where !== null ? (
               <span className={`thread-where${fork?.removed === true ? ' is-removed' : ''}`} title={thread.cwd}>
                 {where}
               </span>

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createForkFiles, type ForkFilesResult } from '../../checkpoints/fork-files';
 import { discardForkFiles } from '../../checkpoints/fork-leftovers';
 import type { Entry } from '../../checkpoints/types';
+import type { RolloutWeftWorktree } from '../../../src-preload/protocol';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { checkpointRpcError } from './checkpoints';
 import type { HandlerContext } from './context';
@@ -18,6 +19,8 @@ export interface ForkedFiles extends ForkFilesResult {
   folder: string;
   /** Names the folder and the branch, and the note of the fork being made (settled by `recordFork`). */
   shortId: string;
+  /** The fork's git worktree as its session_meta keeps it (null for a copy). */
+  worktree: RolloutWeftWorktree | null;
 }
 
 export async function forkFiles(
@@ -50,13 +53,21 @@ export async function forkFiles(
       worktreesDir: checkpoints.worktreesDir,
       shortId,
     });
-    return {
-      ...files,
-      parentCwd: root,
-      state,
-      folder: files.kind === 'copy' ? files.cwd : folderOf(files.cwd, checkpoints.worktreesDir, shortId),
-      shortId,
-    };
+    const made = files.kind === 'copy' ? files.cwd : folderOf(files.cwd, checkpoints.worktreesDir, shortId);
+    // A fork belongs to the project its parent belongs to (a worktree thread's, a fork's first project).
+    const parentWorktree = ctx.manager.get(threadId)?.thread.weftWorktree ?? read.thread.weftWorktree ?? null;
+    const projectRoot = parentWorktree?.projectRoot ?? (await forks.get(threadId))?.project ?? root;
+    const worktree =
+      files.branch === null || files.base === null
+        ? null
+        : {
+            path: made,
+            branch: files.branch,
+            base_ref: files.base.ref,
+            base_commit: files.base.commit,
+            project_root: projectRoot,
+          };
+    return { ...files, parentCwd: root, state, folder: made, shortId, worktree };
   } catch (error) {
     await discardFork(ctx, { folder, shortId, root });
     throw checkpointRpcError(error);
@@ -101,7 +112,7 @@ export async function recordFork(
     v: 1,
     threadId: input.threadId,
     parentThreadId: input.parentThreadId,
-    project: parent?.project ?? input.files.parentCwd,
+    project: parent?.project ?? input.files.worktree?.project_root ?? input.files.parentCwd,
     parentCwd: input.files.parentCwd,
     cwd: input.files.cwd,
     folder: input.files.folder,

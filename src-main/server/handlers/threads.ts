@@ -10,6 +10,7 @@ import type { Client, HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { gitInfoOf, newThreadObject, resolveCwd, threadConfig, threadSession } from '../thread-factory';
 import { discardFork, forkFiles, recordFork } from './fork-files';
+import { startWorktree } from './worktree-start';
 import { searchSnippets } from '../../store/search-snippet';
 import { storeCall, storeCallAsync } from './store-call';
 import type { HandlerContext } from './context';
@@ -60,7 +61,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     let entry: ReturnType<typeof manager.add>;
     let loaded: Awaited<ReturnType<typeof threadConfig>>['loaded'];
     try {
-      const config = await threadConfig(environment, overrides, cwd);
+      const config = await threadConfig(environment, overrides, cwd, thread.weftWorktree ?? null);
       loaded = config.loaded;
       const provider = config.provider;
       const trustedConfigDirs = loaded.projectTrust.trustedConfigDirs;
@@ -145,29 +146,63 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   return {
     'thread/start': async (params, client) => {
       manager.seen(client);
-      const cwd = resolveCwd(params.cwd, environment.defaultCwd);
-      // git answers while the config loads; neither blocks the event loop.
-      const [{ loaded, provider }, git] = await Promise.all([threadConfig(environment, params, cwd), gitInfoOf(cwd)]);
-      const id = uuidv7();
-      const ephemeral = params.ephemeral === true;
-      const recording: { path: string; recorder: ThreadRecorder } | null = ephemeral
-        ? null
-        : storeCall(() =>
-            store.createThread({
-              id,
-              cwd,
-              modelProvider: provider.id,
-              model: params.model ?? loaded.config.model,
-              source: 'appServer',
-              baseInstructions: params.baseInstructions ?? null,
-              git,
-            }),
-          );
-      const thread = newThreadObject({ id, cwd, provider: provider.id, ephemeral, path: recording?.path ?? null, git });
-      const session = await manager.load(id, () => attach(client, thread, params, { recorder: recording?.recorder }));
-      const live = manager.liveThread(id, true) ?? thread;
+      const requested = resolveCwd(params.cwd, environment.defaultCwd);
+      // A worktree thread's worktree is made first; if the thread cannot start, it is taken back.
+      const own = params.weftWorktree === true ? await startWorktree(ctx, params, requested) : null;
+      const cwd = own?.cwd ?? requested;
+      let started: { session: Session; thread: Thread; provider: string };
+      try {
+        // git answers while the config loads; neither blocks the event loop.
+        const [{ loaded, provider }, git] = await Promise.all([
+          threadConfig(environment, params, cwd, own?.worktree ?? null),
+          gitInfoOf(cwd),
+        ]);
+        const id = uuidv7();
+        const ephemeral = params.ephemeral === true;
+        const recording: { path: string; recorder: ThreadRecorder } | null = ephemeral
+          ? null
+          : storeCall(() =>
+              store.createThread({
+                id,
+                cwd,
+                modelProvider: provider.id,
+                model: params.model ?? loaded.config.model,
+                source: 'appServer',
+                baseInstructions: params.baseInstructions ?? null,
+                git,
+                weftWorktree: own?.saved ?? null,
+              }),
+            );
+        const thread = newThreadObject({
+          id,
+          cwd,
+          provider: provider.id,
+          ephemeral,
+          path: recording?.path ?? null,
+          git,
+          worktree: own?.worktree ?? null,
+        });
+        const session = await manager.load(id, () =>
+          attach(client, thread, { ...params, cwd }, { recorder: recording?.recorder }),
+        );
+        started = { session, thread, provider: provider.id };
+      } catch (error) {
+        await own?.discard();
+        throw error;
+      }
+      const { session, thread } = started;
+      const live = manager.liveThread(thread.id, true) ?? thread;
       manager.broadcast({ method: 'thread/started', params: { thread: live } });
-      return startResult(session, live, provider.id);
+      // The setup runs as the thread's first turn (a turn asked for meanwhile waits for it to end).
+      if (own?.setup)
+        session
+          .worktreeSetup(own.setup)
+          .catch((error: unknown) =>
+            environment.log(
+              `weft app-server: warning: the worktree setup of thread ${thread.id} did not run: ${String(error)}`,
+            ),
+          );
+      return startResult(session, live, started.provider);
     },
 
     'thread/resume': async (params, client) => {
@@ -210,6 +245,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
             afterTurnId: params.weftTurnId ?? null,
             turnsLimit: RESUME_TURNS,
             cwd: files?.cwd ?? null,
+            weftWorktree: files?.worktree ?? null,
           }),
         );
       } catch (error) {

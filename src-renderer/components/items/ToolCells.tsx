@@ -174,6 +174,14 @@ export function CommandCell({ item, output, cwd, rowKey, latest, waiting }: Comm
               your shell, outside the sandbox
             </span>
           )}
+          {item.weftWorktreeSetup === true && (
+            <span
+              className="tool-tag"
+              title="The project's setup script ([worktree] setup), run in this thread's new worktree, in the sandbox."
+            >
+              worktree setup
+            </span>
+          )}
           {item.durationMs !== null && item.weftOutcome !== 'declined' && item.weftOutcome !== 'cancelled' && (
             <span className="muted">{duration(item.durationMs)}</span>
           )}

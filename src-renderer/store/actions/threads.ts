@@ -116,17 +116,22 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
     return id;
   };
 
-  /** Starts a thread on the project with the composer's settings and shows it; null when it failed. */
+  /**
+   * Starts a thread on the project with the composer's settings, in the project's folder or a worktree of
+   * its own (`newThreadPlace`), and shows it; null when it failed.
+   */
   const openThread = async (): Promise<string | null> => {
     const { data, ui } = get();
     if (data.cwd === null) return null;
     const o = settings.overrides(ui.changed);
+    const place = ui.newThreadPlace;
     const started = await attempt('Could not start a thread', () =>
       client.request('thread/start', {
         cwd: data.cwd,
         model: o.model,
         approvalPolicy: o.approvalPolicy,
         sandbox: o.sandbox,
+        ...(place.worktree ? { weftWorktree: true, weftWorktreeCarryChanges: place.carryChanges } : {}),
       }),
     );
     if (started === undefined) return null;

@@ -32,16 +32,9 @@ export function createTurns(ctx: ActionContext, settings: SettingsActions, threa
       const changed = ui.changed;
       const o = settings.overrides(changed);
       if (threadId === null) {
-        const started = await attempt('Could not start a thread', () =>
-          client.request('thread/start', {
-            cwd: data.cwd,
-            model: o.model,
-            approvalPolicy: o.approvalPolicy,
-            sandbox: o.sandbox,
-          }),
-        );
-        if (started === undefined) return false;
-        threadId = threads.showStarted(started);
+        // Started as New thread says (Local or Worktree), with the composer's settings.
+        threadId = await threads.actions.openThread();
+        if (threadId === null) return false;
       }
       const running = runningTurn(get().data.conversations[threadId]);
       if (running !== null) {

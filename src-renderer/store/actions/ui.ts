@@ -1,6 +1,6 @@
 // What only the page shows: toasts, the turn-diff dialog, the connection's retry; and the client's own
 // calls for views that keep what they get to themselves.
-import { setUi } from '../store';
+import { setUi, type NewThreadPlace } from '../store';
 import type { ActionContext } from './context';
 
 export function createUiActions(ctx: ActionContext) {
@@ -18,6 +18,11 @@ export function createUiActions(ctx: ActionContext) {
 
     closeTurnDiff(): void {
       setUi(store, { turnDiff: null });
+    },
+
+    /** Where the next new thread works (kept for the threads after it, until changed). */
+    setNewThreadPlace(place: Partial<NewThreadPlace>): void {
+      setUi(store, (ui) => ({ newThreadPlace: { ...ui.newThreadPlace, ...place } }));
     },
 
     retryConnection(): void {

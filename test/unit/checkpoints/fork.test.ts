@@ -34,6 +34,11 @@ describe('fork with files', () => {
       cwd: join(fx.home.dir, 'worktrees', 'abc123'),
       kind: 'worktree',
       branch: 'weft/abc123',
+      // Made from the project's branch, at its HEAD.
+      base: {
+        ref: git(fx.ws.dir, 'symbolic-ref', '--short', 'HEAD').trim(),
+        commit: git(fx.ws.dir, 'rev-parse', 'HEAD').trim(),
+      },
       notes: [],
     });
     expect(picture(fork.cwd)).toEqual(afterOne);
@@ -63,6 +68,7 @@ describe('fork with files', () => {
       shortId: 'def456',
     });
     expect(fork.kind).toBe('copy');
+    expect(fork.base).toBeNull();
     expect(picture(fork.cwd)).toEqual(afterOne);
     execFileSync('sh', ['-c', 'echo fork > a.txt && rm -r sub'], { cwd: fork.cwd });
     expect(picture(fx.ws.dir)).toEqual(original);

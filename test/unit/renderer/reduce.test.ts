@@ -446,6 +446,27 @@ describe('reduceNotification', () => {
     expect(state.conversations.new?.turnIds).toEqual([]);
   });
 
+  it("lists a worktree thread started for this project, though it works in its worktree; not another project's", () => {
+    const worktree = (projectRoot: string) => ({
+      path: '/home/ada/.weft/worktrees/project-1a2b3c4d/3fa9c1',
+      branch: 'weft/3fa9c1',
+      baseRef: 'main',
+      projectRoot,
+    });
+    let state = setList(emptyAppData(CWD), 'live', [makeThread()]);
+    const mine = makeThread({
+      id: 'mine',
+      cwd: worktree(CWD).path,
+      updatedAt: 1_800_000_000,
+      weftWorktree: worktree(CWD),
+    });
+    const theirs = makeThread({ id: 'theirs', cwd: '/elsewhere/wt', weftWorktree: worktree('/tmp/other') });
+    state = reduceNotification(state, note('thread/started', { thread: mine }));
+    state = reduceNotification(state, note('thread/started', { thread: theirs }));
+    expect(state.live).toEqual([mine, makeThread()]);
+    expect(state.statuses.theirs).toEqual({ type: 'idle' });
+  });
+
   it('lists a fork of a listed thread that works in its own copy of the project elsewhere', () => {
     let state = setList(emptyAppData(CWD), 'live', [makeThread()]);
     state = reduceNotification(
