@@ -10,7 +10,7 @@ import { Catalog, type Located } from './catalog';
 import { codexSources, rememberCodexHome } from './codex-homes';
 import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError, type RolloutWriteError } from './errors';
 import { indexAndLoadFork, writeForkOfAsync } from './fork-async';
-import { newSessionMeta, planCopy, writeForkOf, writeNewRollout } from './fork-file';
+import { newSessionMeta, planCopy, writeForkOf, writeNewRollout, type CopyTarget } from './fork-file';
 import { openIndex } from './index-db';
 import { listThreads, type ListParamsInput } from './list-query';
 import { loadFile, loadFileAsync, type LoadedThread, type LoadOptions } from './loader';
@@ -474,17 +474,11 @@ export class ThreadStore implements Disposable {
    */
   fork(threadId: string, options: ForkOptions = {}): ForkedThread {
     const loc = this.catalog.locate(threadId);
-    const { id, path, created, lock } = this.forkTarget();
+    const { target, lock } = this.forkTarget(options);
+    const { id, path } = target;
     let writer: RolloutWriter;
     try {
-      writeForkOf(loc, options.afterTurnId ?? null, {
-        id,
-        path,
-        created,
-        cliVersion: VERSION,
-        cwd: options.cwd ?? null,
-        weftWorktree: options.weftWorktree ?? null,
-      });
+      writeForkOf(loc, options.afterTurnId ?? null, target);
       writer = this.writer(id, path, null, options.onError, () => lock);
       writer.openExisting();
     } catch (error) {
@@ -502,17 +496,10 @@ export class ThreadStore implements Disposable {
    */
   async forkAsync(threadId: string, options: ForkOptions = {}): Promise<ForkedThread> {
     const loc = this.catalog.locate(threadId);
-    const { id, path, created, lock } = this.forkTarget();
+    const { target, lock } = this.forkTarget(options);
+    const { id, path } = target;
     let writer: RolloutWriter | null = null;
     try {
-      const target = {
-        id,
-        path,
-        created,
-        cliVersion: VERSION,
-        cwd: options.cwd ?? null,
-        weftWorktree: options.weftWorktree ?? null,
-      };
       await writeForkOfAsync(loc, options.afterTurnId ?? null, target, () => this.catalog.savedOutline(loc.id));
       writer = this.writer(id, path, null, options.onError, () => lock);
       writer.openExisting();
@@ -528,11 +515,20 @@ export class ThreadStore implements Disposable {
   }
 
   /** The id, file and lock of a new fork. */
-  private forkTarget(): { id: string; path: string; created: Date; lock: ThreadLock } {
+  /** A new fork's id, file and session_meta fields, with the lock on it held. */
+  private forkTarget(options: ForkOptions): { target: CopyTarget; lock: ThreadLock } {
     const created = this.now();
     const id = uuidv7(created.getTime());
     const path = rolloutPath(this.home, created, id);
-    return { id, path, created, lock: acquireThreadLock(this.home, id) };
+    const target: CopyTarget = {
+      id,
+      path,
+      created,
+      cliVersion: VERSION,
+      cwd: options.cwd ?? null,
+      weftWorktree: options.weftWorktree ?? null,
+    };
+    return { target, lock: acquireThreadLock(this.home, id) };
   }
 
   // ---- the index -------------------------------------------------------------------------------------

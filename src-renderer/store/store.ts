@@ -110,11 +110,12 @@ export type AppStore = StoreApi<StoreState>;
 
 export const emptySettings: Settings = { model: null, effort: null, approvalPolicy: null, sandbox: null };
 
-export function initialUi(recentProjects: string[] = []): UiState {
+/** The thread lists and search of no project yet: where a newly opened project starts too. */
+export function emptyLists(): Pick<
+  UiState,
+  'searchTerm' | 'searchResults' | 'searchCursor' | 'searchSnippets' | 'searchChosen' | 'listsLoaded' | 'listCursors'
+> {
   return {
-    connection: { phase: 'connecting' },
-    activeThreadId: null,
-    loadingThreadId: null,
     searchTerm: '',
     searchResults: null,
     searchCursor: null,
@@ -122,6 +123,15 @@ export function initialUi(recentProjects: string[] = []): UiState {
     searchChosen: 0,
     listsLoaded: false,
     listCursors: { live: null, archived: null },
+  };
+}
+
+export function initialUi(recentProjects: string[] = []): UiState {
+  return {
+    connection: { phase: 'connecting' },
+    activeThreadId: null,
+    loadingThreadId: null,
+    ...emptyLists(),
     indexing: false,
     models: [],
     settings: emptySettings,

@@ -2,7 +2,7 @@
 // search in the sidebar.
 import { forgetProject, rememberProject } from '../location';
 import { emptyAppData } from '../state';
-import { setUi } from '../store';
+import { emptyLists, setUi } from '../store';
 import type { ActionContext } from './context';
 import type { SettingsActions } from './settings';
 import type { ThreadActions } from './threads';
@@ -19,13 +19,7 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
       ui: {
         ...state.ui,
         activeThreadId: null,
-        searchTerm: '',
-        searchResults: null,
-        searchCursor: null,
-        searchSnippets: {},
-        searchChosen: 0,
-        listsLoaded: false,
-        listCursors: { live: null, archived: null },
+        ...emptyLists(),
         recentProjects,
         projectPicker: false,
         settings: settings.defaults(),
