@@ -27,7 +27,7 @@ export function userShellArgv(command: string, env: NodeJS.ProcessEnv): string[]
 }
 
 /** Runs `command`; output arrives through `onOutput` as it comes and whole in the result. */
-export async function runUserShell(opts: {
+export function runUserShell(opts: {
   command: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -35,21 +35,40 @@ export async function runUserShell(opts: {
   signal: AbortSignal;
   onOutput: (text: string) => void;
 }): Promise<UserShellRun> {
+  return runPiped({ ...opts, argv: userShellArgv(opts.command, opts.env), env: commandEnv(opts.env) });
+}
+
+/**
+ * Runs `argv` with its output piped: it arrives through `onOutput` as it comes and whole in the result.
+ * Killed when `signal` aborts or after `timeoutMs` (none: no limit). The user's commands run through it,
+ * and a worktree's setup script once its sandbox has wrapped the argv.
+ */
+export async function runPiped(opts: {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs?: number;
+  signal: AbortSignal;
+  onOutput: (text: string) => void;
+}): Promise<UserShellRun> {
   const started = Date.now();
   let output = '';
   let timedOut = false;
-  const proc = await startPipeProcess(userShellArgv(opts.command, opts.env), {
+  const proc = await startPipeProcess(opts.argv, {
     cwd: opts.cwd,
-    env: commandEnv(opts.env),
+    env: opts.env,
     onOutput: (text) => {
       output += text;
       opts.onOutput(text);
     },
   });
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void proc.kill();
-  }, opts.timeoutMs);
+  const timer =
+    opts.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          void proc.kill();
+        }, opts.timeoutMs);
   const onAbort = (): void => void proc.kill();
   opts.signal.addEventListener('abort', onAbort, { once: true });
   try {

@@ -1,9 +1,8 @@
 import type { CommandExecutionItem, ResponseItem } from '../../../src-preload/protocol';
 import { commandEnv } from '../../safety/command-env';
-import { userShellArgv } from '../../terminal/user-shell';
+import { runPiped, userShellArgv } from '../../terminal/user-shell';
 import { parseCommandActions } from '../../tools/command-actions';
 import { truncateMiddle } from '../../tools/exec';
-import { startPipeProcess } from '../../tools/exec/spawn-pipe';
 import { errorMessage } from '../../util/errors';
 import { newItemId } from '../../util/ids';
 import type { TurnSettings } from '../types';
@@ -104,26 +103,23 @@ export class WorktreeSetupTurn extends TurnTask {
     const sandbox = await options.safety.sandboxFor(sandboxPolicy, cwd, env);
     // Never run outside the sandbox the thread asked for: nobody is there to approve it.
     if (!sandbox.available) return failed(`the sandbox cannot run (${sandbox.reason}) ${sandbox.fix}`);
-    let output = '';
     let launched: Awaited<ReturnType<typeof sandbox.launcher>> | null = null;
     try {
       launched = await sandbox.launcher(userShellArgv(this.script, env), { cwd, env });
-      const proc = await startPipeProcess(launched.argv, {
+      const run = await runPiped({
+        argv: launched.argv,
         cwd,
         env: launched.env ?? env,
-        onOutput: (text) => {
-          output += text;
-          onOutput(text);
-        },
+        signal: this.signal,
+        onOutput,
       });
-      const stop = (): void => void proc.kill();
-      this.signal.addEventListener('abort', stop, { once: true });
-      try {
-        const exitCode = await proc.exited;
-        return { exitCode, output, durationMs: Date.now() - started, aborted: this.signal.aborted, error: null };
-      } finally {
-        this.signal.removeEventListener('abort', stop);
-      }
+      return {
+        exitCode: run.exitCode,
+        output: run.output,
+        durationMs: run.durationMs,
+        aborted: run.aborted,
+        error: null,
+      };
     } catch (error) {
       return failed(`could not start it: ${errorMessage(error)}`);
     } finally {
