@@ -26,7 +26,8 @@ const englishOnlyZodLocales = {
 
 rmSync(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src-main/cli.ts' },
+  // The spawn host (src-main/util/spawn-host/host-main.ts) is a program of its own, beside the CLI.
+  entryPoints: { cli: 'src-main/cli.ts', 'spawn-host': 'src-main/util/spawn-host/host-main.ts' },
   outdir: 'dist/cli',
   bundle: true,
   splitting: true,

@@ -10,7 +10,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 
 const outdir = new URL('../dist/electron/', import.meta.url);
 // Keep dist/electron/node_modules (the Electron-ABI natives staged by scripts/electron-natives.mjs).
-for (const name of ['main.js', 'main.js.map', 'preload.cjs', 'preload.cjs.map'])
+for (const name of ['main.js', 'main.js.map', 'spawn-host.js', 'spawn-host.js.map', 'preload.cjs', 'preload.cjs.map'])
   rmSync(new URL(name, outdir), { force: true });
 mkdirSync(outdir, { recursive: true });
 
@@ -20,7 +20,8 @@ const chromeTarget = 'chrome140';
 const nodeTarget = 'node22';
 
 await build({
-  entryPoints: { main: 'src-main/electron/entry.ts' },
+  // The spawn host (src-main/util/spawn-host/host-main.ts) runs beside main.js, as its own process.
+  entryPoints: { main: 'src-main/electron/entry.ts', 'spawn-host': 'src-main/util/spawn-host/host-main.ts' },
   outdir: 'dist/electron',
   bundle: true,
   format: 'esm',

@@ -1,7 +1,7 @@
 // `command/exec`: a process outside any thread, for the integrated terminal and for scripts. Each
 // connection has its own processes, named by the ids it chose; closing the connection kills them all.
-// PTY mode uses node-pty (loaded on first use); otherwise stdout and stderr are pipes.
-import { spawn } from 'node:child_process';
+// PTY mode uses node-pty (loaded on first use); otherwise stdout and stderr are pipes, started through the
+// spawn host (util/spawn-host) so that starting one never forks the host.
 import { isAbsolute, resolve } from 'node:path';
 import type * as NodePty from 'node-pty';
 import type {
@@ -16,6 +16,7 @@ import { createSandboxLauncher } from '../safety/sandbox/launcher';
 import { exitCodeFromSignal } from '../tools/exec/exec-process';
 import { killProcessGroup, signalGroup, trackGroup } from '../tools/exec/process-group';
 import type { Disposable } from '../util/disposable';
+import { spawnHosted } from '../util/spawn-host/hosted-child';
 
 /** Buffered commands stop after this long unless told otherwise (Codex's default for shell calls). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -249,16 +250,17 @@ function startPipes(
   onData: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
 ): { running: Running; exited: Promise<number> } {
   const [file, ...args] = argv;
-  const child = spawn(file ?? '', args, {
-    cwd,
-    env,
-    detached: true,
-    stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  const child = spawnHosted(file ?? '', args, { cwd, env, detached: true, stdin: stdin ? 'pipe' : 'ignore' });
+  let untrack = (): void => undefined;
+  const started = new Promise<number | undefined>((resolveStart) => {
+    child.once('spawn', () => {
+      if (child.pid !== undefined) untrack = trackGroup(child.pid);
+      resolveStart(child.pid);
+    });
+    child.once('error', () => resolveStart(undefined));
   });
-  const pid = child.pid;
-  const untrack = pid === undefined ? () => undefined : trackGroup(pid);
-  child.stdout?.on('data', (c: Buffer) => onData('stdout', c));
-  child.stderr?.on('data', (c: Buffer) => onData('stderr', c));
+  child.stdout.on('data', (c: Buffer) => onData('stdout', c));
+  child.stderr.on('data', (c: Buffer) => onData('stderr', c));
   child.stdin?.on('error', () => undefined);
   let stdinOpen = stdin;
   const exited = new Promise<number>((resolveExit, reject) => {
@@ -269,7 +271,7 @@ function startPipes(
     child.once('close', (code, signal) => {
       untrack();
       stdinOpen = false;
-      if (pid !== undefined) signalGroup(pid, 'SIGHUP');
+      if (child.pid !== undefined) signalGroup(child.pid, 'SIGHUP');
       resolveExit(code ?? (signal === null ? -1 : exitCodeFromSignal(signal)));
     });
   });
@@ -284,8 +286,10 @@ function startPipes(
       child.stdin?.end();
     },
     resize: () => undefined,
-    terminate: () =>
-      pid === undefined ? Promise.resolve() : killProcessGroup(pid, { leaderExited: exited.catch(() => -1) }),
+    terminate: async () => {
+      const pid = await started;
+      if (pid !== undefined) await killProcessGroup(pid, { leaderExited: exited.catch(() => -1) });
+    },
   };
   return { running, exited };
 }

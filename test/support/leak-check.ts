@@ -8,6 +8,7 @@
 // the file's one Chromium ends after its last test.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
+import { stopSpawnHost } from '../../src-main/util/spawn-host/connection';
 
 /** Resource kinds that are always in flight for a moment and say nothing about a leak. */
 const TRANSIENT: ReadonlySet<string> = new Set([
@@ -98,6 +99,8 @@ const checked = (() => {
 if (checked) {
   const before = snapshot();
   afterAll(async () => {
+    // The spawn host lives as long as the process that started it, as in the app: stopped here as at exit.
+    await stopSpawnHost();
     const deadline = Date.now() + SETTLE_MS;
     let found = leaks(before, snapshot());
     while (found.length > 0 && Date.now() < deadline) {

@@ -10,7 +10,6 @@
  * and status and diffs `--ignore-submodules=dirty` (a submodule's commit is compared, its work tree is not
  * opened). stdin is closed unless the call writes to it.
  */
-import { spawn } from 'node:child_process';
 import {
   configEnv,
   parseConfigList,
@@ -19,6 +18,7 @@ import {
   subcommandOverrides,
   type ConfigEntry,
 } from './config-guard';
+import { spawnHosted } from '../../util/spawn-host/hosted-child';
 import { planHooks } from './hooks';
 
 /** A git command that failed: `command` is the argv (starting with `git`), `stderr` git's message. */
@@ -172,6 +172,12 @@ export async function git(cwd: string, args: readonly string[], options: GitRunO
   );
 }
 
+function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  return out;
+}
+
 function spawnGit(
   cwd: string,
   argv: readonly string[],
@@ -180,14 +186,13 @@ function spawnGit(
   command: string[] = ['git', ...argv],
 ): Promise<GitOutput> {
   return new Promise<GitOutput>((resolve, reject) => {
-    const child = spawn('git', argv, {
+    const child = spawnHosted('git', argv, {
       cwd,
-      env,
-      signal: options.signal,
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      env: definedEnv(env),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      stdin: options.input === undefined ? 'ignore' : 'pipe',
     });
     const { stdout: childOut, stderr: childErr } = child;
-    if (childOut === null || childErr === null) throw new Error('git was started without output pipes');
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;

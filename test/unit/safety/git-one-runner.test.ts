@@ -16,9 +16,9 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Ways a file could start a process: Node's child_process (any import form) and node-pty. */
+/** Ways a file could start a process: Node's child_process (any import form), node-pty, the spawn host. */
 const STARTS_PROCESSES =
-  /from\s+['"](node:)?child_process['"]|require\(\s*['"](node:)?child_process['"]\s*\)|from\s+['"]node-pty['"]/;
+  /from\s+['"](node:)?child_process['"]|require\(\s*['"](node:)?child_process['"]\s*\)|from\s+['"]node-pty['"]|from\s+['"][^'"]*spawn-host\/hosted-child['"]/;
 /** `git` as a program name: a string literal that is exactly git (or a path ending in /git). */
 const GIT_PROGRAM = /['"`](?:[^'"`\s]*\/)?git['"`]/;
 
@@ -46,12 +46,13 @@ describe('git runs through one place', () => {
         'b.ts': 'import * as cp from \'child_process\';\nconst run = promisify(cp.execFile);\nrun("git", []);\n',
         'c.ts': "const { spawn } = require('node:child_process');\nspawn(`/usr/bin/git`, []);\n",
         'd.ts': "import { spawn } from 'node-pty';\nspawn('git', [], {});\n",
+        'e.ts': "import { spawnHosted } from '../../util/spawn-host/hosted-child';\nspawnHosted('git', [], o);\n",
         'ok.ts':
           "import { execFile } from 'node:child_process';\nexecFile('bwrap', ['--version']); // .git is protected\n",
       };
       for (const [name, text] of Object.entries(forms)) writeFileSync(join(dir, name), text);
       const found = offenders(sources(dir)).map((f) => f.split('/').at(-1));
-      expect(found.sort()).toEqual(['a.ts', 'b.ts', 'c.ts', 'd.ts']);
+      expect(found.sort()).toEqual(['a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,0 +1,159 @@
+// The host's end of the spawn host: forks it on first use, routes its reports to the children they name,
+// and tells every live child when the spawn host is gone (each is reported as ended; its process group is
+// the host's to signal, by id, as before).
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { access } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { fromSpawnHost } from './messages';
+import type { FromSpawnHost, ToSpawnHost } from './messages';
+
+/** What a child listens for from the spawn host. */
+export interface HostedListener {
+  report(message: FromSpawnHost): void;
+  /** The spawn host went away before the child's close. */
+  lost(): void;
+}
+
+export class SpawnHostConnection {
+  private readonly listeners = new Map<number, HostedListener>();
+  private nextId = 0;
+  private closed = false;
+
+  constructor(private readonly process: ChildProcess) {
+    process.on('message', (raw) => {
+      const parsed = fromSpawnHost.safeParse(raw);
+      if (!parsed.success) return;
+      const message = parsed.data;
+      const listener = this.listeners.get(message.id);
+      if (listener === undefined) return;
+      if (message.kind === 'close' || message.kind === 'failed') this.forget(message.id);
+      listener.report(message);
+    });
+    process.once('exit', () => this.lose());
+    process.once('error', () => this.lose());
+    this.updateRef();
+  }
+
+  /** The spawn host's process id. */
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  get usable(): boolean {
+    return !this.closed && this.process.connected;
+  }
+
+  /** Registers a child and returns its id; its start message is the caller's to send. */
+  register(listener: HostedListener): number {
+    const id = this.nextId++;
+    this.listeners.set(id, listener);
+    this.updateRef();
+    return id;
+  }
+
+  send(message: ToSpawnHost): void {
+    if (this.usable) this.process.send(message);
+  }
+
+  forget(id: number): void {
+    this.listeners.delete(id);
+    this.updateRef();
+  }
+
+  /** Disconnects; the spawn host exits when its channel closes. */
+  close(): Promise<void> {
+    const child = this.process;
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      if (child.connected) child.disconnect();
+      else child.kill('SIGTERM');
+    });
+  }
+
+  private lose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const listeners = [...this.listeners.values()];
+    this.listeners.clear();
+    for (const listener of listeners) listener.lost();
+    if (current === this) {
+      current = null;
+      connection = undefined;
+    }
+  }
+
+  /** The spawn host keeps the program alive only while a child it started is live, as a direct pipe would. */
+  private updateRef(): void {
+    if (this.listeners.size > 0) {
+      this.process.ref();
+      this.process.channel?.ref();
+    } else {
+      this.process.unref();
+      this.process.channel?.unref();
+    }
+  }
+}
+
+let connection: Promise<SpawnHostConnection | null> | undefined;
+let current: SpawnHostConnection | null = null;
+
+/**
+ * Where the spawn host's program is: built next to the bundle that runs this code (dist/cli,
+ * dist/electron). Run from source (the tests), there is none unless WEFT_SPAWN_HOST names one.
+ */
+function hostScript(): string | null {
+  const named = process.env.WEFT_SPAWN_HOST;
+  if (named === '0') return null;
+  if (named !== undefined && named !== '') return named;
+  if (!import.meta.url.startsWith('file:')) return null;
+  return fileURLToPath(new URL('./spawn-host.js', import.meta.url));
+}
+
+async function connect(): Promise<SpawnHostConnection | null> {
+  const script = hostScript();
+  if (script === null) return null;
+  try {
+    await access(script);
+  } catch {
+    return null;
+  }
+  // In the desktop app, process.execPath is Electron's binary: this flag makes it run the script as Node.
+  const env = process.versions.electron === undefined ? process.env : { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
+  const child = fork(script, [], {
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env,
+    execArgv: [],
+  });
+  const started = await new Promise<boolean>((resolve) => {
+    child.once('spawn', () => resolve(true));
+    child.once('error', () => resolve(false));
+  });
+  if (!started) return null;
+  current = new SpawnHostConnection(child);
+  return current;
+}
+
+/** The spawn host, started on first use; null where there is none (then commands start directly). */
+export function spawnHostConnection(): Promise<SpawnHostConnection | null> {
+  if (current !== null && !current.usable) {
+    current = null;
+    connection = undefined;
+  }
+  connection ??= connect();
+  return connection;
+}
+
+/**
+ * Stops the spawn host (it would also stop by itself when this process exits). Commands it started keep
+ * running: stopping them is their owners' job, by process group.
+ */
+export async function stopSpawnHost(): Promise<void> {
+  const running = await (connection ?? Promise.resolve(null));
+  connection = undefined;
+  current = null;
+  if (running === null) return;
+  await running.close();
+}

@@ -1,0 +1,57 @@
+// The messages between the host process and its spawn host (host-main.ts), over the fork's IPC channel
+// with Node's "advanced" serialization (so output travels as bytes, not as JSON text). Both sides check
+// what they receive: a message of the wrong shape is dropped, never acted on.
+import { z } from 'zod';
+
+const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
+const signalName = z.string().regex(/^SIG[A-Z0-9]+$/);
+
+/** What the host asks of the spawn host. `id` names one child for the life of the connection. */
+export const toSpawnHost = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('start'),
+    id: z.number().int().nonnegative(),
+    file: z.string().min(1),
+    args: z.array(z.string()),
+    cwd: z.string().min(1),
+    env: z.record(z.string(), z.string()),
+    detached: z.boolean(),
+    stdin: z.enum(['ignore', 'pipe']),
+  }),
+  z.object({ kind: z.literal('stdin'), id: z.number().int().nonnegative(), data: bytes }),
+  z.object({ kind: z.literal('stdinEnd'), id: z.number().int().nonnegative() }),
+  /** Stop reading the child's output (a background process kept the pipes open after the leader exited). */
+  z.object({ kind: z.literal('destroy'), id: z.number().int().nonnegative() }),
+]);
+export type ToSpawnHost = z.infer<typeof toSpawnHost>;
+
+/** What the spawn host reports, in the order it happened. */
+export const fromSpawnHost = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('spawned'), id: z.number().int().nonnegative(), pid: z.number().int().positive() }),
+  z.object({
+    kind: z.literal('failed'),
+    id: z.number().int().nonnegative(),
+    message: z.string(),
+    code: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('output'),
+    id: z.number().int().nonnegative(),
+    fd: z.union([z.literal(1), z.literal(2)]),
+    data: bytes,
+  }),
+  z.object({
+    kind: z.literal('exit'),
+    id: z.number().int().nonnegative(),
+    code: z.number().int().nullable(),
+    signal: signalName.nullable(),
+  }),
+  /** Both output pipes have ended; nothing more comes for this id. */
+  z.object({
+    kind: z.literal('close'),
+    id: z.number().int().nonnegative(),
+    code: z.number().int().nullable(),
+    signal: signalName.nullable(),
+  }),
+]);
+export type FromSpawnHost = z.infer<typeof fromSpawnHost>;
