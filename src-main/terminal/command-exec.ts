@@ -1,9 +1,8 @@
 // `command/exec`: a process outside any thread, for the integrated terminal and for scripts. Each
 // connection has its own processes, named by the ids it chose; closing the connection kills them all.
-// PTY mode uses node-pty (loaded on first use); otherwise stdout and stderr are pipes, started through the
-// spawn host (util/spawn-host) so that starting one never forks the host.
+// PTY mode uses node-pty (loaded on first use); otherwise stdout and stderr are pipes. Both start in the
+// spawn host (util/spawn-host), so that starting one never forks the host.
 import { isAbsolute, resolve } from 'node:path';
-import type * as NodePty from 'node-pty';
 import type {
   CommandExecParams,
   CommandExecResult,
@@ -17,6 +16,8 @@ import { exitCodeFromSignal } from '../tools/exec/exec-process';
 import { killProcessGroup, signalGroup, trackGroup } from '../tools/exec/process-group';
 import type { Disposable } from '../util/disposable';
 import { spawnHosted } from '../util/spawn-host/hosted-child';
+import { PtyStartError, spawnHostedPty } from '../util/spawn-host/hosted-pty';
+import type { HostedPty } from '../util/spawn-host/hosted-pty';
 
 /** Buffered commands stop after this long unless told otherwise (Codex's default for shell calls). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -302,46 +303,33 @@ async function startPty(
   onData: (chunk: Buffer) => void,
 ): Promise<{ running: Running; exited: Promise<number> }> {
   const [file, ...args] = argv;
-  let pty: typeof NodePty;
+  let term: HostedPty;
   try {
-    pty = await import('node-pty');
-  } catch (err) {
-    throw new CommandExecError(
-      `tty: true needs the node-pty native addon, which failed to load (${err instanceof Error ? err.message : String(err)}); rebuild it with \`npm rebuild node-pty\``,
-      'request',
-    );
-  }
-  let term: NodePty.IPty;
-  try {
-    term = pty.spawn(file ?? '', args, {
+    term = await spawnHostedPty(file ?? '', args, {
       name: env.TERM ?? 'xterm-256color',
       cols: size.cols,
       rows: size.rows,
       cwd,
       env,
-      encoding: null,
     });
   } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
     throw new CommandExecError(
-      `could not start ${file ?? ''} in a terminal: ${err instanceof Error ? err.message : String(err)}`,
+      err instanceof PtyStartError && err.code === 'NO_PTY'
+        ? `tty: true needs the node-pty native addon, which failed to load (${message}); rebuild it with \`npm rebuild node-pty\``
+        : `could not start ${file ?? ''} in a terminal: ${message}`,
       'request',
     );
   }
   const pid = term.pid;
   const untrack = trackGroup(pid);
   let open = true;
-  const data = term.onData((chunk: string | Buffer) =>
-    onData(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk),
-  );
-  const exited = new Promise<number>((resolveExit) => {
-    const sub = term.onExit(({ exitCode, signal }) => {
-      open = false;
-      signalGroup(pid, 'SIGHUP');
-      untrack();
-      data.dispose();
-      sub.dispose();
-      resolveExit(signal !== undefined && signal > 0 ? exitCodeFromSignal(signal) : exitCode);
-    });
+  term.onData(onData);
+  const exited = term.exited.then(({ exitCode, signal }) => {
+    open = false;
+    signalGroup(pid, 'SIGHUP');
+    untrack();
+    return signal !== null ? exitCodeFromSignal(signal) : exitCode;
   });
   const running: Running = {
     tty: true,

@@ -27,7 +27,7 @@ export class SpawnHostConnection {
       const message = parsed.data;
       const listener = this.listeners.get(message.id);
       if (listener === undefined) return;
-      if (message.kind === 'close' || message.kind === 'failed') this.forget(message.id);
+      if (message.kind === 'close' || message.kind === 'failed' || message.kind === 'ptyExit') this.forget(message.id);
       listener.report(message);
     });
     process.once('exit', () => this.lose());

@@ -8,6 +8,7 @@
 // process groups of their own, which the host signals directly by id.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import type * as NodePty from 'node-pty';
 import { fromSpawnHost, toSpawnHost } from './messages';
 import type { FromSpawnHost, ToSpawnHost } from './messages';
 
@@ -15,6 +16,7 @@ import type { FromSpawnHost, ToSpawnHost } from './messages';
 const MAX_UNSENT_CHUNKS = 32;
 
 const children = new Map<number, ChildProcess>();
+const terminals = new Map<number, NodePty.IPty>();
 let unsent = 0;
 const paused = new Set<ChildProcess>();
 
@@ -77,16 +79,64 @@ function start(message: Extract<ToSpawnHost, { kind: 'start' }>): void {
   });
 }
 
+async function startPty(message: Extract<ToSpawnHost, { kind: 'startPty' }>): Promise<void> {
+  const { id } = message;
+  let pty: typeof NodePty;
+  try {
+    pty = await import('node-pty');
+  } catch (error) {
+    send({ kind: 'failed', id, message: error instanceof Error ? error.message : String(error), code: 'NO_PTY' });
+    return;
+  }
+  let term: NodePty.IPty;
+  try {
+    term = pty.spawn(message.file, message.args, {
+      name: message.name,
+      cols: message.cols,
+      rows: message.rows,
+      cwd: message.cwd,
+      env: message.env,
+      encoding: null,
+    });
+  } catch (error) {
+    send({ kind: 'failed', id, message: error instanceof Error ? error.message : String(error) });
+    return;
+  }
+  terminals.set(id, term);
+  send({ kind: 'spawned', id, pid: term.pid });
+  term.onData((chunk: string | Buffer) => {
+    if (!process.connected) return;
+    const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    process.send?.({ kind: 'output', id, fd: 1, data } satisfies FromSpawnHost);
+  });
+  // node-pty reports the exit once the terminal's output has been read to the end.
+  term.onExit(({ exitCode, signal }) => {
+    terminals.delete(id);
+    send({ kind: 'ptyExit', id, exitCode, signal: signal !== undefined && signal > 0 ? signal : null });
+  });
+}
+
 function handle(message: ToSpawnHost): void {
   if (message.kind === 'start') {
     start(message);
+    return;
+  }
+  if (message.kind === 'startPty') {
+    void startPty(message);
+    return;
+  }
+  const term = terminals.get(message.id);
+  if (term !== undefined) {
+    if (message.kind === 'stdin')
+      term.write(Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength));
+    else if (message.kind === 'ptyResize') term.resize(message.cols, message.rows);
     return;
   }
   const child = children.get(message.id);
   if (child === undefined) return;
   if (message.kind === 'stdin') child.stdin?.write(message.data);
   else if (message.kind === 'stdinEnd') child.stdin?.end();
-  else {
+  else if (message.kind === 'destroy') {
     child.stdout?.destroy();
     child.stderr?.destroy();
   }

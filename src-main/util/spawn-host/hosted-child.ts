@@ -110,6 +110,8 @@ class HostedChild extends EventEmitter {
       case 'close':
         this.close(message.code, message.signal as NodeJS.Signals | null);
         break;
+      case 'ptyExit':
+        break; // Only a PTY's, never a piped child's.
     }
   }
 

@@ -18,6 +18,24 @@ export const toSpawnHost = z.discriminatedUnion('kind', [
     detached: z.boolean(),
     stdin: z.enum(['ignore', 'pipe']),
   }),
+  /** A command in a pseudo-terminal (node-pty), for interactive programs and the terminal panel. */
+  z.object({
+    kind: z.literal('startPty'),
+    id: z.number().int().nonnegative(),
+    file: z.string().min(1),
+    args: z.array(z.string()),
+    cwd: z.string().min(1),
+    env: z.record(z.string(), z.string()),
+    name: z.string(),
+    cols: z.number().int().positive(),
+    rows: z.number().int().positive(),
+  }),
+  z.object({
+    kind: z.literal('ptyResize'),
+    id: z.number().int().nonnegative(),
+    cols: z.number().int().positive(),
+    rows: z.number().int().positive(),
+  }),
   z.object({ kind: z.literal('stdin'), id: z.number().int().nonnegative(), data: bytes }),
   z.object({ kind: z.literal('stdinEnd'), id: z.number().int().nonnegative() }),
   /** Stop reading the child's output (a background process kept the pipes open after the leader exited). */
@@ -45,6 +63,13 @@ export const fromSpawnHost = z.discriminatedUnion('kind', [
     id: z.number().int().nonnegative(),
     code: z.number().int().nullable(),
     signal: signalName.nullable(),
+  }),
+  /** A PTY's command exited, after its output was read to the end; nothing more comes for this id. */
+  z.object({
+    kind: z.literal('ptyExit'),
+    id: z.number().int().nonnegative(),
+    exitCode: z.number().int(),
+    signal: z.number().int().nullable(),
   }),
   /** Both output pipes have ended; nothing more comes for this id. */
   z.object({

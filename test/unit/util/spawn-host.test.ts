@@ -10,20 +10,24 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnHostConnection, stopSpawnHost } from '../../../src-main/util/spawn-host/connection';
 import { spawnHosted } from '../../../src-main/util/spawn-host/hosted-child';
+import { spawnHostedPty } from '../../../src-main/util/spawn-host/hosted-pty';
 import type { SpawnedChild } from '../../../src-main/util/spawn-host/hosted-child';
 
 const ROOT = resolve(__dirname, '../../..');
 const dir = mkdtempSync(join(tmpdir(), 'weft-spawn-host-'));
+/** The built spawn host sits inside the repository, so that it finds node-pty as the real build does. */
+const buildDir = join(ROOT, 'node_modules', '.cache', `weft-spawn-host-${process.pid}`);
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' };
 
 beforeAll(async () => {
-  const outfile = join(dir, 'spawn-host.js');
+  const outfile = join(buildDir, 'spawn-host.js');
   await build({
     entryPoints: [join(ROOT, 'src-main/util/spawn-host/host-main.ts')],
     outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
+    external: ['node-pty'],
     logLevel: 'warning',
   });
   process.env.WEFT_SPAWN_HOST = outfile;
@@ -33,6 +37,7 @@ afterAll(async () => {
   await stopSpawnHost();
   delete process.env.WEFT_SPAWN_HOST;
   await rm(dir, { recursive: true, force: true });
+  await rm(buildDir, { recursive: true, force: true });
 });
 
 interface Ran {
@@ -148,5 +153,35 @@ describe('spawn host', () => {
     process.kill(-(child.pid ?? 0), 'SIGKILL');
     const next = await collect(spawnHosted('echo', ['again'], { cwd: dir, env }));
     expect(next).toMatchObject({ code: 0, stdout: 'again\n' });
+  });
+
+  it('runs a command in a pseudo-terminal: its size, resizes, keystrokes and exit code', async () => {
+    const term = await spawnHostedPty('/bin/sh', ['-c', 'stty size; read x; stty size; echo "got $x"; exit 4'], {
+      cwd: dir,
+      env: { ...env, TERM: 'xterm' },
+      name: 'xterm',
+      cols: 90,
+      rows: 30,
+    });
+    const host = await spawnHostConnection();
+    expect(await parentOf(term.pid)).toBe(host?.pid);
+    let output = '';
+    const seen = (text: string): Promise<void> =>
+      new Promise((resolveSeen) => {
+        const check = setInterval(() => {
+          if (!output.includes(text)) return;
+          clearInterval(check);
+          resolveSeen();
+        }, 5);
+      });
+    term.onData((chunk) => {
+      output += chunk.toString('utf8');
+    });
+    await seen('30 90');
+    term.resize(100, 40);
+    term.write('hello\r');
+    expect(await term.exited).toEqual({ exitCode: 4, signal: null });
+    expect(output).toContain('40 100');
+    expect(output).toContain('got hello');
   });
 });
