@@ -11,7 +11,12 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const nativeModules = ['better-sqlite3', 'node-pty', 'tree-sitter-bash'];
 
-for (const required of ['dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/renderer/index.html']) {
+for (const required of [
+  'dist/electron/main.js',
+  'dist/electron/spawn-host.js',
+  'dist/electron/preload.cjs',
+  'dist/renderer/index.html',
+]) {
   if (!existsSync(new URL(`../${required}`, import.meta.url))) {
     console.error(`${required} is missing: build first (npm run build, then node scripts/build-electron.mjs).`);
     process.exit(1);

@@ -22,6 +22,8 @@ import type { SafeStorageLike } from './secret-store';
 import { jsonFile } from './state-file';
 import { WindowStateStore } from './window-state';
 import { guardAllWebContents, hardenSession } from './web-guards';
+import { setSpawnHostLauncher } from '../util/spawn-host/connection';
+import { utilitySpawnHost } from './spawn-host-launcher';
 
 /** How long quitting waits for the core to stop turns and flush before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -115,6 +117,8 @@ export function startDesktopApp(factory: AppHostFactory): void {
   });
 
   const run = async (): Promise<void> => {
+    // Commands start in a utility process of their own, never by forking this one (util/spawn-host).
+    setSpawnHostLauncher(utilitySpawnHost);
     const appPath = app.getAppPath();
     const userData = app.getPath('userData');
     const weftHome = resolveWeftHome(process.env);

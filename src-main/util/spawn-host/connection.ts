@@ -1,10 +1,10 @@
-// The host's end of the spawn host: forks it on first use, routes its reports to the children they name,
+// The host's end of the spawn host: starts it on first use, routes its reports to the children they name,
 // and tells every live child when the spawn host is gone (each is reported as ended; its process group is
 // the host's to signal, by id, as before).
-import { fork } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { access } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { forkSpawnHost } from './channel';
+import type { SpawnHostChannel, SpawnHostLauncher } from './channel';
 import { fromSpawnHost } from './messages';
 import type { FromSpawnHost, ToSpawnHost } from './messages';
 
@@ -20,8 +20,8 @@ export class SpawnHostConnection {
   private nextId = 0;
   private closed = false;
 
-  constructor(private readonly process: ChildProcess) {
-    process.on('message', (raw) => {
+  constructor(private readonly channel: SpawnHostChannel) {
+    channel.onMessage((raw) => {
       const parsed = fromSpawnHost.safeParse(raw);
       if (!parsed.success) return;
       const message = parsed.data;
@@ -30,18 +30,17 @@ export class SpawnHostConnection {
       if (message.kind === 'close' || message.kind === 'failed' || message.kind === 'ptyExit') this.forget(message.id);
       listener.report(message);
     });
-    process.once('exit', () => this.lose());
-    process.once('error', () => this.lose());
+    channel.onGone(() => this.lose());
     this.updateRef();
   }
 
   /** The spawn host's process id. */
   get pid(): number | undefined {
-    return this.process.pid;
+    return this.channel.pid;
   }
 
   get usable(): boolean {
-    return !this.closed && this.process.connected;
+    return !this.closed && this.channel.usable;
   }
 
   /** Registers a child and returns its id; its start message is the caller's to send. */
@@ -53,7 +52,7 @@ export class SpawnHostConnection {
   }
 
   send(message: ToSpawnHost): void {
-    if (this.usable) this.process.send(message);
+    if (this.usable) this.channel.send(message);
   }
 
   forget(id: number): void {
@@ -61,15 +60,9 @@ export class SpawnHostConnection {
     this.updateRef();
   }
 
-  /** Disconnects; the spawn host exits when its channel closes. */
+  /** Asks the spawn host to go; it exits when its channel closes. */
   close(): Promise<void> {
-    const child = this.process;
-    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      child.once('exit', () => resolve());
-      if (child.connected) child.disconnect();
-      else child.kill('SIGTERM');
-    });
+    return this.channel.close();
   }
 
   private lose(): void {
@@ -86,13 +79,7 @@ export class SpawnHostConnection {
 
   /** The spawn host keeps the program alive only while a child it started is live, as a direct pipe would. */
   private updateRef(): void {
-    if (this.listeners.size > 0) {
-      this.process.ref();
-      this.process.channel?.ref();
-    } else {
-      this.process.unref();
-      this.process.channel?.unref();
-    }
+    this.channel.keepAlive(this.listeners.size > 0);
   }
 }
 
@@ -111,6 +98,13 @@ function hostScript(): string | null {
   return fileURLToPath(new URL('./spawn-host.js', import.meta.url));
 }
 
+let launcher: SpawnHostLauncher = forkSpawnHost;
+
+/** How the spawn host is started here (the desktop app starts it as an Electron utility process). */
+export function setSpawnHostLauncher(next: SpawnHostLauncher): void {
+  launcher = next;
+}
+
 async function connect(): Promise<SpawnHostConnection | null> {
   const script = hostScript();
   if (script === null) return null;
@@ -119,20 +113,12 @@ async function connect(): Promise<SpawnHostConnection | null> {
   } catch {
     return null;
   }
-  // In the desktop app, process.execPath is Electron's binary: this flag makes it run the script as Node.
-  const env = process.versions.electron === undefined ? process.env : { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
-  const child = fork(script, [], {
-    serialization: 'advanced',
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env,
-    execArgv: [],
-  });
-  const started = await new Promise<boolean>((resolve) => {
-    child.once('spawn', () => resolve(true));
-    child.once('error', () => resolve(false));
-  });
-  if (!started) return null;
-  current = new SpawnHostConnection(child);
+  // Electron's own binary cannot run the script as Node in the packaged app (its RunAsNode fuse is off):
+  // there the desktop app names its own launcher, and without one commands start directly.
+  if (process.versions.electron !== undefined && launcher === forkSpawnHost) return null;
+  const channel = await launcher(script).catch(() => null);
+  if (channel === null) return null;
+  current = new SpawnHostConnection(channel);
   return current;
 }
 

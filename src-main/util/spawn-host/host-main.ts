@@ -4,8 +4,9 @@
 // machine): from the host that serves every thread, each command stalled all of them. This process stays
 // small, so its forks stay cheap, and the host only exchanges messages with it.
 //
-// It exits when the host goes away (the IPC channel closes). Commands it started keep running: they lead
-// process groups of their own, which the host signals directly by id.
+// It exits when the host goes away (the IPC channel closes; an Electron utility process is ended with the
+// app). Commands it started keep running: they lead process groups of their own, which the host signals
+// directly by id.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type * as NodePty from 'node-pty';
@@ -20,16 +21,30 @@ const terminals = new Map<number, NodePty.IPty>();
 let unsent = 0;
 const paused = new Set<ChildProcess>();
 
+/** The desktop app's channel: an Electron utility process talks to its parent through `parentPort`. */
+interface ParentPort {
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
+}
+const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).parentPort;
+
+/** Hands `message` to the channel; `written` runs once it left this process (at once on a parentPort). */
+function post(message: FromSpawnHost, written?: () => void): void {
+  if (parentPort !== undefined) {
+    parentPort.postMessage(message);
+    written?.();
+  } else if (process.connected) process.send?.(message, undefined, {}, written);
+}
+
 function send(message: FromSpawnHost): void {
   // A message this process cannot describe is a bug here, not input to tolerate.
   fromSpawnHost.parse(message);
-  if (process.connected) process.send?.(message);
+  post(message);
 }
 
 function sendOutput(child: ChildProcess, id: number, fd: 1 | 2, data: Buffer): void {
-  if (!process.connected) return;
   unsent += 1;
-  process.send?.({ kind: 'output', id, fd, data } satisfies FromSpawnHost, undefined, {}, () => {
+  post({ kind: 'output', id, fd, data }, () => {
     unsent -= 1;
     if (unsent > MAX_UNSENT_CHUNKS / 2) return;
     for (const waiting of paused) {
@@ -105,9 +120,7 @@ async function startPty(message: Extract<ToSpawnHost, { kind: 'startPty' }>): Pr
   terminals.set(id, term);
   send({ kind: 'spawned', id, pid: term.pid });
   term.onData((chunk: string | Buffer) => {
-    if (!process.connected) return;
-    const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    process.send?.({ kind: 'output', id, fd: 1, data } satisfies FromSpawnHost);
+    post({ kind: 'output', id, fd: 1, data: typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk });
   });
   // node-pty reports the exit once the terminal's output has been read to the end.
   term.onExit(({ exitCode, signal }) => {
@@ -142,8 +155,13 @@ function handle(message: ToSpawnHost): void {
   }
 }
 
-process.on('message', (raw) => {
+function receive(raw: unknown): void {
   const parsed = toSpawnHost.safeParse(raw);
   if (parsed.success) handle(parsed.data);
-});
-process.on('disconnect', () => process.exit(0));
+}
+
+if (parentPort !== undefined) parentPort.on('message', (event) => receive(event.data));
+else {
+  process.on('message', receive);
+  process.on('disconnect', () => process.exit(0));
+}
