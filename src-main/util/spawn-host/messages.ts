@@ -6,26 +6,22 @@ import { z } from 'zod';
 const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
 const signalName = z.string().regex(/^SIG[A-Z0-9]+$/);
 
-/** What the host asks of the spawn host. `id` names one child for the life of the connection. */
+/** What any start names: the child's id for the life of the connection, and the program to run. */
+const command = {
+  id: z.number().int().nonnegative(),
+  file: z.string().min(1),
+  args: z.array(z.string()),
+  cwd: z.string().min(1),
+  env: z.record(z.string(), z.string()),
+};
+
+/** What the host asks of the spawn host. */
 export const toSpawnHost = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('start'),
-    id: z.number().int().nonnegative(),
-    file: z.string().min(1),
-    args: z.array(z.string()),
-    cwd: z.string().min(1),
-    env: z.record(z.string(), z.string()),
-    detached: z.boolean(),
-    stdin: z.enum(['ignore', 'pipe']),
-  }),
+  z.object({ kind: z.literal('start'), ...command, detached: z.boolean(), stdin: z.enum(['ignore', 'pipe']) }),
   /** A command in a pseudo-terminal (node-pty), for interactive programs and the terminal panel. */
   z.object({
     kind: z.literal('startPty'),
-    id: z.number().int().nonnegative(),
-    file: z.string().min(1),
-    args: z.array(z.string()),
-    cwd: z.string().min(1),
-    env: z.record(z.string(), z.string()),
+    ...command,
     name: z.string(),
     cols: z.number().int().positive(),
     rows: z.number().int().positive(),

@@ -1,29 +1,21 @@
 // The spawn host as the desktop app starts it: an Electron utility process talks to its parent through
 // `process.parentPort`, not Node's IPC. Here a preload gives the built spawn host a parentPort of that
 // shape (over the fork's channel), and commands run through it as they do through Node's channel.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnHostConnection, stopSpawnHost } from '../../../src-main/util/spawn-host/connection';
 import { spawnHosted } from '../../../src-main/util/spawn-host/hosted-child';
+import { buildSpawnHost } from '../../support/spawn-host-build';
 
-const ROOT = resolve(__dirname, '../../..');
-const buildDir = join(ROOT, 'node_modules', '.cache', `weft-spawn-host-port-${process.pid}`);
+let buildDir = '';
+let removeBuild: () => Promise<void> = () => Promise.resolve();
 const savedNodeOptions = process.env.NODE_OPTIONS;
 
 beforeAll(async () => {
-  mkdirSync(buildDir, { recursive: true });
-  const outfile = join(buildDir, 'spawn-host.js');
-  await build({
-    entryPoints: [join(ROOT, 'src-main/util/spawn-host/host-main.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    external: ['node-pty'],
-    logLevel: 'warning',
-  });
+  const built = await buildSpawnHost('spawn-host-port');
+  buildDir = built.dir;
+  removeBuild = built.remove;
   // Electron's parentPort: postMessage(message), and 'message' events carrying { data }.
   const preload = join(buildDir, 'parent-port.mjs');
   writeFileSync(
@@ -37,7 +29,7 @@ beforeAll(async () => {
     ].join('\n'),
   );
   process.env.NODE_OPTIONS = `--import ${preload}`;
-  process.env.WEFT_SPAWN_HOST = outfile;
+  process.env.WEFT_SPAWN_HOST = built.script;
 });
 
 afterAll(async () => {
@@ -45,7 +37,7 @@ afterAll(async () => {
   if (savedNodeOptions === undefined) delete process.env.NODE_OPTIONS;
   else process.env.NODE_OPTIONS = savedNodeOptions;
   delete process.env.WEFT_SPAWN_HOST;
-  rmSync(buildDir, { recursive: true, force: true });
+  await removeBuild();
 });
 
 describe('spawn host over a parentPort', () => {

@@ -5,39 +5,29 @@
 import { readFile, rm } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnHostConnection, stopSpawnHost } from '../../../src-main/util/spawn-host/connection';
 import { spawnHosted } from '../../../src-main/util/spawn-host/hosted-child';
 import { spawnHostedPty } from '../../../src-main/util/spawn-host/hosted-pty';
 import type { SpawnedChild } from '../../../src-main/util/spawn-host/hosted-child';
+import { buildSpawnHost } from '../../support/spawn-host-build';
 
-const ROOT = resolve(__dirname, '../../..');
 const dir = mkdtempSync(join(tmpdir(), 'weft-spawn-host-'));
-/** The built spawn host sits inside the repository, so that it finds node-pty as the real build does. */
-const buildDir = join(ROOT, 'node_modules', '.cache', `weft-spawn-host-${process.pid}`);
+let removeBuild: () => Promise<void> = () => Promise.resolve();
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' };
 
 beforeAll(async () => {
-  const outfile = join(buildDir, 'spawn-host.js');
-  await build({
-    entryPoints: [join(ROOT, 'src-main/util/spawn-host/host-main.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    external: ['node-pty'],
-    logLevel: 'warning',
-  });
-  process.env.WEFT_SPAWN_HOST = outfile;
+  const built = await buildSpawnHost('spawn-host');
+  removeBuild = built.remove;
+  process.env.WEFT_SPAWN_HOST = built.script;
 });
 
 afterAll(async () => {
   await stopSpawnHost();
   delete process.env.WEFT_SPAWN_HOST;
   await rm(dir, { recursive: true, force: true });
-  await rm(buildDir, { recursive: true, force: true });
+  await removeBuild();
 });
 
 interface Ran {
