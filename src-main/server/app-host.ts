@@ -29,6 +29,7 @@ import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
 import type { ConnectionHost } from './transport';
 import { DisposableStore } from '../util/disposable';
+import { spawnHostConnection } from '../util/spawn-host/connection';
 
 /**
  * How long a thread nobody watches keeps its session (MCP servers, recorder) in case a client comes back
@@ -104,6 +105,8 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
 }
 
 async function assembleAppHost(options: AppHostOptions, owned: DisposableStore): Promise<AppHost> {
+  // The spawn host is started now, while this process is small: forking costs more as it grows.
+  void spawnHostConnection();
   const env = options.env ?? process.env;
   const weftHome = options.weftHome ?? resolveWeftHome(env);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
