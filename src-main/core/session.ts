@@ -58,6 +58,8 @@ export class Session implements TurnHost, Disposable {
   contextRef: ContextReference | null;
   workingMemory: WorkingMemory;
   tokenUsage: ThreadTokenUsage | null;
+  /** The client that asked for the latest turn (TurnOptions.client); null until one names itself. */
+  turnClient: string | null = null;
   private settings: TurnSettings;
   private active: TurnTask | null = null;
   /** Resolves once the active turn is announced and the session is ready for the next one. */
@@ -339,6 +341,7 @@ export class Session implements TurnHost, Disposable {
     switch (op.type) {
       case 'userTurn': {
         if (op.overrides) this.settings = { ...this.settings, ...definedOnly(op.overrides) };
+        if (op.options?.client !== undefined) this.turnClient = op.options.client;
         if (this.active?.steer(op.input)) return { turn: this.active.snapshot() };
         // The running turn is already ending: this input starts the next turn once it has.
         if (this.active) await this.activeFinished;

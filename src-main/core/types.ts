@@ -40,6 +40,8 @@ export type TurnOverrides = Partial<TurnSettings>;
 export interface TurnOptions {
   /** A JSON Schema the turn's final answer must follow; absent = free text. */
   outputSchema?: Record<string, unknown> | null;
+  /** The client that asks for the turn (its `clientInfo.name`; `weft_exec`), told to the `notify` program. */
+  client?: string;
 }
 
 export interface SessionOptions {
