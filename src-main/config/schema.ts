@@ -45,6 +45,38 @@ const looseTable = z.record(z.string(), z.unknown());
 const positiveInt = z.int().positive();
 const retries = z.int().min(0).max(MAX_RETRIES);
 
+/** A price in US dollars per million tokens. */
+const pricePerMillion = z.number().min(0).max(1_000_000);
+
+/** `cached_input` omitted = the same as `input` (no discount for cached tokens). */
+const modelPriceSchema = z.strictObject({
+  input: pricePerMillion,
+  cached_input: pricePerMillion.optional(),
+  output: pricePerMillion,
+});
+
+/** `[notifications]` omitted keys take these values. */
+export const NOTIFICATION_DEFAULTS = {
+  approval: true,
+  question: true,
+  turn_finished: true,
+  turn_failed: true,
+  /** Minutes between reminders of a request still unanswered; 0 = tell once. */
+  repeat_minutes: 0,
+  sound: false,
+} as const;
+
+const notificationsSchema = z.strictObject({
+  /** A command or a patch waits for the person's approval. */
+  approval: z.boolean().optional(),
+  /** The agent asks the person a question. */
+  question: z.boolean().optional(),
+  turn_finished: z.boolean().optional(),
+  turn_failed: z.boolean().optional(),
+  repeat_minutes: z.int().min(0).max(24 * 60).optional(),
+  sound: z.boolean().optional(),
+});
+
 const providerFields = {
   /** Display name; the id when omitted. */
   name: z.string().optional(),
@@ -200,8 +232,12 @@ const documentFields = {
     })
     .optional(),
   web_search: z.enum(WEB_SEARCH_MODES).optional(),
-  /** argv of a program run with a JSON payload appended when a turn ends. */
+  /** argv of a program run with Codex's `agent-turn-complete` JSON appended when an agent turn completes. */
   notify: stringList.optional(),
+  /** Weft's own: US dollars per million tokens, by model name (`[model_prices."gpt-5.1-codex"]`). */
+  model_prices: z.record(z.string().min(1, 'a model name cannot be empty'), modelPriceSchema).optional(),
+  /** Weft's own: when the app tells the person a thread needs them (see NOTIFICATION_DEFAULTS). */
+  notifications: notificationsSchema.optional(),
   instructions: z.string().optional(),
   developer_instructions: z.string().optional(),
   model_instructions_file: z.string().optional(),

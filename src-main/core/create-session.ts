@@ -5,6 +5,7 @@ import { BASE_INSTRUCTIONS } from '../context/base-instructions';
 import { autoCompactLimit } from '../context/compaction';
 import { modelInfo } from '../model/catalog';
 import { ChatCompletionsClient } from '../model/chat-client';
+import { priceTable } from '../model/prices';
 import { ResponsesClient } from '../model/responses-client';
 import type { ModelClient } from '../model/types';
 import { applyPatchTool } from '../tools/apply-patch-tool';
@@ -137,6 +138,7 @@ export function createSession(input: CreateSessionInput): Session {
     sendRequest: input.sendRequest,
     retry: { requestMaxRetries: provider.requestMaxRetries, streamMaxRetries: provider.streamMaxRetries },
     supportsReasoning: info.supportsReasoning,
+    prices: priceTable(config),
     modelContextWindow: config.model_context_window ?? info.contextWindow,
     autoCompactTokenLimit: autoCompactLimit(
       config.model_auto_compact_token_limit,

@@ -23,6 +23,7 @@ import { gitHandlers } from './handlers/git';
 import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
+import { usageHandlers } from './handlers/usage';
 import { finishInterruptedRestores } from './restore-recovery';
 import { DEFAULT_PRUNE_AFTER_DAYS, pruneOnStart, type PruneOutcome } from './worktree-cleanup';
 import type { HostEnvironment } from './thread-factory';
@@ -191,6 +192,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       ...terminalHandlers(context),
       ...gitHandlers(context),
       ...reviewHandlers(context),
+      ...usageHandlers(context),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },
