@@ -73,7 +73,11 @@ const notificationsSchema = z.strictObject({
   question: z.boolean().optional(),
   turn_finished: z.boolean().optional(),
   turn_failed: z.boolean().optional(),
-  repeat_minutes: z.int().min(0).max(24 * 60).optional(),
+  repeat_minutes: z
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .optional(),
   sound: z.boolean().optional(),
 });
 

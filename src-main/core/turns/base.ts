@@ -234,5 +234,4 @@ export abstract class TurnTask {
       thread: threadCost(byModel, prices),
     };
   }
-
 }
