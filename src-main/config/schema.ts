@@ -6,6 +6,7 @@
  * - `weftConfigSchema` parses the merged layers and applies defaults, giving `WeftConfig`.
  */
 import { z } from 'zod';
+import { NotificationsTable } from '../../src-preload/protocol';
 import { formatKeyPath } from './toml-keys';
 
 export const APPROVAL_POLICIES = ['untrusted', 'on-failure', 'on-request', 'never'] as const;
@@ -53,32 +54,6 @@ const modelPriceSchema = z.strictObject({
   input: pricePerMillion,
   cached_input: pricePerMillion.optional(),
   output: pricePerMillion,
-});
-
-/** `[notifications]` omitted keys take these values. */
-export const NOTIFICATION_DEFAULTS = {
-  approval: true,
-  question: true,
-  turn_finished: true,
-  turn_failed: true,
-  /** Minutes between reminders of a request still unanswered; 0 = tell once. */
-  repeat_minutes: 0,
-  sound: false,
-} as const;
-
-const notificationsSchema = z.strictObject({
-  /** A command or a patch waits for the person's approval. */
-  approval: z.boolean().optional(),
-  /** The agent asks the person a question. */
-  question: z.boolean().optional(),
-  turn_finished: z.boolean().optional(),
-  turn_failed: z.boolean().optional(),
-  repeat_minutes: z
-    .int()
-    .min(0)
-    .max(24 * 60)
-    .optional(),
-  sound: z.boolean().optional(),
 });
 
 const providerFields = {
@@ -241,7 +216,7 @@ const documentFields = {
   /** Weft's own: US dollars per million tokens, by model name (`[model_prices."gpt-5.1-codex"]`). */
   model_prices: z.record(z.string().min(1, 'a model name cannot be empty'), modelPriceSchema).optional(),
   /** Weft's own: when the app tells the person a thread needs them (see NOTIFICATION_DEFAULTS). */
-  notifications: notificationsSchema.optional(),
+  notifications: NotificationsTable.optional(),
   instructions: z.string().optional(),
   developer_instructions: z.string().optional(),
   model_instructions_file: z.string().optional(),

@@ -5,7 +5,10 @@ import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { BrowserWindow, Menu, app, dialog, ipcMain, safeStorage, session, shell } from 'electron';
 import type { OpenDialogOptions } from 'electron';
+import { homedir } from 'node:os';
+import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
+import { NOTIFICATION_DEFAULTS, notificationSettings } from '../../src-preload/protocol';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import type { AppHost } from '../server/app-host';
 import type { AppHostFactory } from './host-types';
@@ -238,6 +241,11 @@ export function startDesktopApp(factory: AppHostFactory): void {
         appHost,
         windows: projectWindows,
         log,
+        settings: () =>
+          loadConfig({ weftHome, cwd: homedir(), env: process.env }).then(
+            (loaded) => notificationSettings(loaded.config.notifications),
+            () => NOTIFICATION_DEFAULTS,
+          ),
         focusThread: (plan, cwd) => {
           const window = plan.project === null ? undefined : projectWindows.get(plan.project);
           if (plan.project === null || window === undefined || window.isDestroyed()) {

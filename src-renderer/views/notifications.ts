@@ -1,37 +1,136 @@
-// Browser notifications (Settings → Notifications) when an approval starts waiting or a turn ends while
-// the page is hidden. The desktop app notifies from its main process instead.
-import { useEffect } from 'react';
+// Browser notifications (Settings → Notifications) while the page is hidden or another window has the focus:
+// an approval or a question starts waiting, a turn finishes or fails, each as `[notifications]` in
+// config.toml allows; a request still unanswered is told again every `repeat_minutes`, until it is
+// answered. A click brings the page forward on that thread with its request focused. The desktop app
+// notifies from its main process instead (src-main/electron/notifications.ts).
+import { useEffect, useState } from 'react';
+import { NOTIFICATION_DEFAULTS, notificationSettings, type NotificationSettings } from '../../src-preload/protocol';
 import { usePreference } from '../components/preferences';
-import { threadTitle, findThread } from '../store/selectors';
-import { useApp } from '../store/app-context';
-import { NOTIFY_PREFERENCE, NOTIFY_VALUES } from './settings/AppearanceSection';
+import { useApp, useController } from '../store/app-context';
+import { newsBetween, requestNews, type News } from './notification-news';
+
+/** Whether this browser shows notifications (the page's own switch; the browser's permission is the other). */
+export const NOTIFY_PREFERENCE = 'weft.notify';
+export const NOTIFY_VALUES = ['on', 'off'] as const;
+/** Sent on `window` when Settings changed `[notifications]`: the page reads the table again. */
+export const NOTIFICATION_SETTINGS_CHANGED = 'weft-notification-settings';
+
+/** `[notifications]` of the config, read again whenever Settings changes it. */
+export function useNotificationSettings(): NotificationSettings {
+  const controller = useController();
+  const { store } = useApp();
+  const [settings, setSettings] = useState<NotificationSettings>(NOTIFICATION_DEFAULTS);
+  useEffect(() => {
+    let live = true;
+    const load = (): void => {
+      controller.request('config/read', { cwd: store.getState().data.cwd }).then(
+        (read) => live && setSettings(notificationSettings(read.config['notifications'])),
+        () => undefined,
+      );
+    };
+    load();
+    window.addEventListener(NOTIFICATION_SETTINGS_CHANGED, load);
+    return () => {
+      live = false;
+      window.removeEventListener(NOTIFICATION_SETTINGS_CHANGED, load);
+    };
+  }, [controller, store]);
+  return settings;
+}
+
+/** A short two-note chime (the page's own, as an OS may play no sound for a browser's notification). */
+export function playChime(): void {
+  try {
+    const audio = new AudioContext();
+    const gain = audio.createGain();
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.5);
+    gain.connect(audio.destination);
+    [880, 1320].forEach((frequency, i) => {
+      const tone = audio.createOscillator();
+      tone.frequency.value = frequency;
+      tone.connect(gain);
+      tone.start(audio.currentTime + i * 0.12);
+      tone.stop(audio.currentTime + 0.5);
+      if (i === 1) tone.onended = () => void audio.close();
+    });
+  } catch {
+    // No audio output (or the browser refuses it before a click on the page): the notification still shows.
+  }
+}
+
+/** Frames a click waits for the thread's request to be drawn before it gives up focusing it. */
+const FOCUS_FRAMES = 120;
+
+/**
+ * Focuses the waiting request of the thread shown (its card, or its dialog) and scrolls it into view, once
+ * it is drawn (a thread just selected draws it a few frames later); nothing when none comes.
+ */
+export function focusWaitingRequest(frames = FOCUS_FRAMES): void {
+  const card = document.querySelector<HTMLElement>('.composer-dock [role="dialog"], .composer-dock .approval');
+  if (card === null) {
+    if (frames > 0) requestAnimationFrame(() => focusWaitingRequest(frames - 1));
+    return;
+  }
+  card.scrollIntoView({ block: 'nearest' });
+  if (!card.contains(document.activeElement)) card.focus();
+}
 
 export function useAttentionNotifications(): void {
   const { store, desktop } = useApp();
+  const controller = useController();
   const [notify] = usePreference(NOTIFY_PREFERENCE, NOTIFY_VALUES, 'off');
+  const settings = useNotificationSettings();
   useEffect(() => {
     if (desktop !== null || notify !== 'on' || typeof Notification === 'undefined') return;
-    const show = (title: string, body: string): void => {
-      if (!document.hidden || Notification.permission !== 'granted') return;
-      const n = new Notification(title, { body });
-      n.onclick = () => window.focus();
+    const away = (): boolean => document.hidden || !document.hasFocus();
+    const open = async (news: News): Promise<void> => {
+      window.focus();
+      await controller.selectThread(news.threadId);
+      if (news.requestId !== null) focusWaitingRequest();
     };
-    return store.subscribe((state, previous) => {
-      const { data } = state;
-      if (data.approvals.length > previous.data.approvals.length) show('Weft needs you', 'An approval is waiting.');
-      for (const [threadId, status] of Object.entries(data.lastTurnStatus)) {
-        if (status === previous.data.lastTurnStatus[threadId] || status === 'inProgress') continue;
-        const thread = findThread(data, threadId);
-        const title = thread === undefined ? 'Weft' : threadTitle(thread);
-        show(
-          title,
-          status === 'failed'
-            ? 'The turn failed.'
-            : status === 'interrupted'
-              ? 'The turn was stopped.'
-              : 'The turn finished.',
-        );
+    const show = (news: News, reminder: boolean): void => {
+      if (Notification.permission !== 'granted' || !away()) return;
+      const notification = new Notification(news.title, {
+        body: reminder ? `Still waiting. ${news.body}` : news.body,
+        tag: news.key,
+        silent: !settings.sound,
+      });
+      if (settings.sound) playChime();
+      notification.onclick = () => {
+        notification.close();
+        void open(news);
+      };
+    };
+    const reminders = new Map<string, ReturnType<typeof setInterval>>();
+    const remind = (news: News): void => {
+      if (news.requestId === null || settings.repeat_minutes === 0 || reminders.has(news.requestId)) return;
+      const id = news.requestId;
+      reminders.set(
+        id,
+        setInterval(() => {
+          const request = store.getState().data.approvals.find((r) => String(r.id) === id);
+          if (request !== undefined) show({ ...news, ...requestNews(request) }, true);
+        }, settings.repeat_minutes * 60_000),
+      );
+    };
+    const unsubscribe = store.subscribe((state, previous) => {
+      for (const news of newsBetween(previous.data, state.data)) {
+        if (!settings[news.kind]) continue;
+        show(news, false);
+        remind(news);
+      }
+      // An answered request is not told again.
+      if (state.data.approvals === previous.data.approvals) return;
+      for (const [id, timer] of reminders) {
+        if (state.data.approvals.some((r) => String(r.id) === id)) continue;
+        clearInterval(timer);
+        reminders.delete(id);
       }
     });
-  }, [store, desktop, notify]);
+    return () => {
+      unsubscribe();
+      for (const timer of reminders.values()) clearInterval(timer);
+    };
+  }, [store, desktop, notify, settings, controller]);
 }
