@@ -9,7 +9,10 @@ import { usePreference } from '../components/preferences';
 import { useApp, useController } from '../store/app-context';
 import { newsBetween, requestNews, type News } from './notification-news';
 
-/** Whether this browser shows notifications (the page's own switch; the browser's permission is the other). */
+/**
+ * Whether this browser shows notifications once the browser allows them (the page's own switch, on unless
+ * the person turns it off in Settings; the browser's permission, asked by Settings' Allow step, is the other).
+ */
 export const NOTIFY_PREFERENCE = 'weft.notify';
 export const NOTIFY_VALUES = ['on', 'off'] as const;
 /** Sent on `window` when Settings changed `[notifications]`: the page reads the table again. */
@@ -79,7 +82,7 @@ export function focusWaitingRequest(frames = FOCUS_FRAMES): void {
 export function useAttentionNotifications(): void {
   const { store, desktop } = useApp();
   const controller = useController();
-  const [notify] = usePreference(NOTIFY_PREFERENCE, NOTIFY_VALUES, 'off');
+  const [notify] = usePreference(NOTIFY_PREFERENCE, NOTIFY_VALUES, 'on');
   const settings = useNotificationSettings();
   useEffect(() => {
     if (desktop !== null || notify !== 'on' || typeof Notification === 'undefined') return;

@@ -50,11 +50,14 @@ export function NotificationsSection() {
   const controller = useController();
   const titleId = useId();
   const settings = useNotificationSettings();
-  const [notify, setNotify] = usePreference(NOTIFY_PREFERENCE, NOTIFY_VALUES, 'off');
+  const [notify, setNotify] = usePreference(NOTIFY_PREFERENCE, NOTIFY_VALUES, 'on');
   const permission = usePermission();
   const [asked, setAsked] = useState<NotificationPermission | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const allowed = (asked ?? permission) === 'granted';
+  // What the browser says now wins (the person may change it in the site settings); until it has decided,
+  // the answer to the Allow step (a browser that asks nobody answers "denied" at once).
+  const decided = permission === 'default' && asked !== null ? asked : permission;
+  const allowed = decided === 'granted';
 
   const allow = async (): Promise<void> => {
     const answer = await Notification.requestPermission().catch(() => 'denied' as const);
@@ -91,7 +94,7 @@ export function NotificationsSection() {
               />
               Notify me in this browser while this page is in the background
             </label>
-          ) : (asked ?? permission) === 'denied' ? (
+          ) : decided === 'denied' ? (
             <p className="settings-status settings-status-error" role="alert">
               This browser blocks notifications from this page: allow them in its site settings (the icon left of the
               address), then come back here.
@@ -115,7 +118,7 @@ export function NotificationsSection() {
           </label>
         ))}
       </fieldset>
-      <label className="settings-field">
+      <label className="settings-field notify-repeat">
         <span className="muted">Remind me of an unanswered approval or question</span>
         <select
           className="select"
