@@ -148,6 +148,12 @@ describe('notifications and cost', () => {
         // Answered by mouse; the header then shows what the thread cost (2 × 2500 micro-dollars).
         await clickCentre(page, approval.getByRole('button', { name: 'Accept', exact: true }));
         await conversation(page).getByText('Made the file.').waitFor();
+        // The turn ended while the page had the focus: nothing more was told.
+        expect(
+          await page.evaluate(
+            () => (window as unknown as { __weftNotifications: Notification[] }).__weftNotifications.length,
+          ),
+        ).toBe(1);
         const cost = page.locator('.main-header .cost-chip');
         await expect.poll(() => cost.textContent()).toBe('$0.0050');
         expect(await cost.getAttribute('title')).toContain(

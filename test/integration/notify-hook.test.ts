@@ -144,6 +144,26 @@ describe('the notify program', () => {
     });
   });
 
+  it('gets no key Weft holds beyond its environment: a key saved in Settings reaches neither argv nor env', async () => {
+    const secret = 'sk-saved-notify-probe-8c1f';
+    server.enqueue(answerTurn('Done.'));
+    const client = StdioRpcClient.start({ WEFT_HOME: home.dir }, ws.dir);
+    cleanups.push(() => client.close());
+    await client.initialize();
+    await client.request('weft/auth/setKey', { providerId: 'mock', apiKey: secret });
+    const started = await client.request<{ thread: { id: string } }>('thread/start', { cwd: ws.dir });
+    await client.request('turn/start', {
+      threadId: started.thread.id,
+      input: [{ type: 'text', text: 'hi', text_elements: [] }],
+    });
+    await client.notification('turn/completed', (p) => p['threadId'] === started.thread.id);
+    // The model was asked with the saved key; the program never sees it.
+    expect(JSON.stringify((await server.waitForRequest(1)).headers)).toContain(secret);
+    const call = await recorder.call(1);
+    expect(JSON.stringify(call)).not.toContain(secret);
+    expect(call.env['MOCK_API_KEY']).toBeUndefined();
+  });
+
   it('never holds up the turn: weft exec ends while the program still runs', async () => {
     const hanging = await makeNotifyRecorder(
       join(ws.dir, '..', `${ws.dir.split('/').pop() ?? 'ws'}-notify-calls`),

@@ -3,19 +3,22 @@
 import { watch } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
+
+const Saved = z.object({ argv: z.array(z.string()), env: z.record(z.string(), z.string()) });
 
 export interface NotifyRecorder {
   /** `notify` for config.toml: node, the script, and a first argument of its own. */
   argv: string[];
-  /** Resolves with the argv of the `count`-th call (1-based) and the program's pid, once it has been saved. */
-  call(count: number): Promise<{ argv: string[]; pid: number }>;
+  /** Resolves with the `count`-th call (1-based): its argv, environment and pid, once it has been saved. */
+  call(count: number): Promise<{ argv: string[]; env: Record<string, string>; pid: number }>;
 }
 
 const SCRIPT = `
 const { writeFileSync, renameSync } = require('node:fs');
 const dir = process.argv[2];
 const name = String(process.hrtime.bigint()) + '-' + process.pid;
-writeFileSync(dir + '/.' + name, JSON.stringify(process.argv.slice(3)));
+writeFileSync(dir + '/.' + name, JSON.stringify({ argv: process.argv.slice(3), env: process.env }));
 renameSync(dir + '/.' + name, dir + '/' + name + '.json');
 if (process.argv[3] === 'hang') setInterval(() => undefined, 1000);
 `;
@@ -40,10 +43,8 @@ export async function makeNotifyRecorder(dir: string, firstArg = 'first-arg'): P
           const seen = changes;
           const file = (await saved())[count - 1];
           if (file !== undefined) {
-            const argv: unknown = JSON.parse(await readFile(join(dir, file), 'utf8'));
-            if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string'))
-              throw new Error(`${file} does not hold an argv`);
-            return { argv, pid: Number(/-(\d+)\.json$/.exec(file)?.[1]) };
+            const saved = Saved.parse(JSON.parse(await readFile(join(dir, file), 'utf8')));
+            return { ...saved, pid: Number(/-(\d+)\.json$/.exec(file)?.[1]) };
           }
           if (changes === seen) await new Promise<void>((r) => (wake = r));
           wake = null;
