@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import { NOTIFICATION_DEFAULTS, notificationSettings, type NotificationSettings } from '../../src-preload/protocol';
 import { usePreference } from '../components/preferences';
 import { useApp, useController } from '../store/app-context';
-import { newsBetween, requestNews, type News } from './notification-news';
+import { attachAttentionNotifier } from './attention-notifier';
+import type { News } from './notification-news';
 
 /**
  * Whether this browser shows notifications once the browser allows them (the page's own switch, on unless
@@ -86,54 +87,28 @@ export function useAttentionNotifications(): void {
   const settings = useNotificationSettings();
   useEffect(() => {
     if (desktop !== null || notify !== 'on' || typeof Notification === 'undefined') return;
-    const away = (): boolean => document.hidden || !document.hasFocus();
     const open = async (news: News): Promise<void> => {
       window.focus();
       await controller.selectThread(news.threadId);
       if (news.requestId !== null) focusWaitingRequest();
     };
-    const show = (news: News, reminder: boolean): void => {
-      if (Notification.permission !== 'granted' || !away()) return;
-      const notification = new Notification(news.title, {
-        body: reminder ? `Still waiting. ${news.body}` : news.body,
-        tag: news.key,
-        silent: !settings.sound,
-      });
-      if (settings.sound) playChime();
-      notification.onclick = () => {
-        notification.close();
-        void open(news);
-      };
-    };
-    const reminders = new Map<string, ReturnType<typeof setInterval>>();
-    const remind = (news: News): void => {
-      if (news.requestId === null || settings.repeat_minutes === 0 || reminders.has(news.requestId)) return;
-      const id = news.requestId;
-      reminders.set(
-        id,
-        setInterval(() => {
-          const request = store.getState().data.approvals.find((r) => String(r.id) === id);
-          if (request !== undefined) show({ ...news, ...requestNews(request) }, true);
-        }, settings.repeat_minutes * 60_000),
-      );
-    };
-    const unsubscribe = store.subscribe((state, previous) => {
-      for (const news of newsBetween(previous.data, state.data)) {
-        if (!settings[news.kind]) continue;
-        show(news, false);
-        remind(news);
-      }
-      // An answered request is not told again.
-      if (state.data.approvals === previous.data.approvals) return;
-      for (const [id, timer] of reminders) {
-        if (state.data.approvals.some((r) => String(r.id) === id)) continue;
-        clearInterval(timer);
-        reminders.delete(id);
-      }
+    return attachAttentionNotifier({
+      store,
+      settings,
+      away: () => document.hidden || !document.hasFocus(),
+      show: (news, reminder) => {
+        if (Notification.permission !== 'granted') return;
+        const notification = new Notification(news.title, {
+          body: reminder ? `Still waiting. ${news.body}` : news.body,
+          tag: news.key,
+          silent: !settings.sound,
+        });
+        if (settings.sound) playChime();
+        notification.onclick = () => {
+          notification.close();
+          void open(news);
+        };
+      },
     });
-    return () => {
-      unsubscribe();
-      for (const timer of reminders.values()) clearInterval(timer);
-    };
   }, [store, desktop, notify, settings, controller]);
 }
