@@ -5,7 +5,6 @@ import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { BrowserWindow, Menu, app, dialog, ipcMain, safeStorage, session, shell } from 'electron';
 import type { OpenDialogOptions } from 'electron';
-import { homedir } from 'node:os';
 import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
 import { NOTIFICATION_DEFAULTS, notificationSettings } from '../../src-preload/protocol';
@@ -242,7 +241,8 @@ export function startDesktopApp(factory: AppHostFactory): void {
         windows: projectWindows,
         log,
         settings: () =>
-          loadConfig({ weftHome, cwd: homedir(), env: process.env }).then(
+          // The user's own table: read from WEFT_HOME, where no project's `.weft/config.toml` applies.
+          loadConfig({ weftHome, cwd: weftHome, env: process.env }).then(
             (loaded) => notificationSettings(loaded.config.notifications),
             () => NOTIFICATION_DEFAULTS,
           ),
