@@ -3,6 +3,7 @@ import { dailyUsage } from '../../store/usage-report';
 import type { HandlerTable } from '../dispatcher';
 import { resolveCwd, threadConfig } from '../thread-factory';
 import type { HandlerContext } from './context';
+import { storeCallAsync } from './store-call';
 
 type UsageHandlers = Pick<HandlerTable, 'weft/usage/daily'>;
 
@@ -12,11 +13,15 @@ export function usageHandlers(ctx: HandlerContext): UsageHandlers {
   return {
     'weft/usage/daily': async (params) => {
       const { loaded } = await threadConfig(environment, {}, resolveCwd(params.cwd, environment.defaultCwd));
-      return dailyUsage(store, priceTable(loaded.config), {
-        ...(params.days == null ? {} : { days: params.days }),
-        onSkipped: (paths) =>
-          environment.log(`weft app-server: warning: per-day usage left out unreadable rollouts: ${paths.join(', ')}`),
-      });
+      return storeCallAsync(() =>
+        dailyUsage(store, priceTable(loaded.config), {
+          ...(params.days == null ? {} : { days: params.days }),
+          onSkipped: (paths) =>
+            environment.log(
+              `weft app-server: warning: per-day usage left out unreadable rollouts: ${paths.join(', ')}`,
+            ),
+        }),
+      );
     },
   };
 }
