@@ -3,6 +3,7 @@
 //   node scripts/codex-tools.mjs check-resume [codex] FILE…   copy rollouts into a scratch Codex home and
 //                                                             check that `thread/read`, `thread/list` and
 //                                                             `codex exec resume` accept them
+//   node scripts/codex-tools.mjs make-notify [codex]          remake test/fixtures/codex-notify-0.169/
 // The codex binary defaults to $CODEX_BIN, else `codex` on PATH. Each tool is a TypeScript file in
 // test/support/, bundled here with esbuild and run with Node.
 import { build } from 'esbuild';
@@ -11,7 +12,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const TOOLS = { 'make-fixtures': 'make-codex-fixtures.ts', 'check-resume': 'check-codex-resume.ts' };
+const TOOLS = {
+  'make-fixtures': 'make-codex-fixtures.ts',
+  'check-resume': 'check-codex-resume.ts',
+  'make-notify': 'make-notify-fixture.ts',
+};
 const [tool, ...args] = process.argv.slice(2);
 const source = TOOLS[tool ?? ''];
 if (!source) {

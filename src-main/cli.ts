@@ -28,6 +28,7 @@ Commands:
   mcp list|get|add|remove     Manage the MCP servers whose tools the agent can use
   checkpoints gc|size         Collect old file checkpoints; show their size
   worktrees list|prune        Show the worktrees of worktree threads; remove those merged or empty
+  usage [--days N] [--json]   Tokens used per day and what they cost ([model_prices] in config.toml)
   config [show|get|set|trust] Show the effective config and where each value comes from; change it
   doctor                      Check the sandbox and the setup, with concrete fixes
   help                        Show this help
@@ -101,6 +102,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/checkpoints')).runCheckpointsCommand(rest);
     case 'worktrees':
       return (await import('./cli/worktrees')).runWorktreesCommand(rest);
+    case 'usage':
+      return (await import('./cli/usage')).runUsageCommand(rest);
     case 'config':
       return (await import('./cli/config')).runConfigCommand(rest);
     case 'doctor':

@@ -8,6 +8,7 @@ import { animationFrameScheduler } from './store/frame-batcher';
 import { loadRecentProjects, readLocation, rememberProject } from './store/location';
 import { createAppStore, setUi } from './store/store';
 import { App } from './views/App';
+import { focusWaitingRequest } from './views/notifications';
 import './components/use-color-scheme';
 import { AppContext } from './store/app-context';
 import './styles/tokens.css';
@@ -75,7 +76,8 @@ try {
   });
   controller.start();
   bridge?.onShellEvent((event) => {
-    if (event.type === 'focusThread') void controller.selectThread(event.threadId);
+    // A click on a desktop notification: the thread, with its waiting request focused when it has one.
+    if (event.type === 'focusThread') void controller.selectThread(event.threadId).then(() => focusWaitingRequest());
     else controller.newThread();
   });
   window.addEventListener('pagehide', () => {

@@ -8,6 +8,7 @@ import { resolveWeftHome } from '../config/home';
 import { heldBackMcpMessage, projectConfigNotes } from '../config/project-report';
 import { FileKeyStore, keyFor } from '../config/key-store';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
+import { EXEC_CLIENT_NAME } from '../core/notify-hook';
 import { buildSession } from '../core/session-builder';
 import type { HostRequestSender } from '../tools/types';
 import { errorMessage } from '../util/errors';
@@ -186,7 +187,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   try {
-    await session.startTurn(input, undefined, { outputSchema });
+    await session.startTurn(input, undefined, { outputSchema, client: EXEC_CLIENT_NAME });
     const turn = await finished;
     if (args.outputLastMessage !== undefined)
       await writeFileAtomic(resolve(cwd, args.outputLastMessage), lastAnswer ?? '');

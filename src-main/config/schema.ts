@@ -6,6 +6,7 @@
  * - `weftConfigSchema` parses the merged layers and applies defaults, giving `WeftConfig`.
  */
 import { z } from 'zod';
+import { NotificationsTable } from '../../src-preload/protocol';
 import { formatKeyPath } from './toml-keys';
 
 export const APPROVAL_POLICIES = ['untrusted', 'on-failure', 'on-request', 'never'] as const;
@@ -44,6 +45,16 @@ const stringList = z.array(z.string());
 const looseTable = z.record(z.string(), z.unknown());
 const positiveInt = z.int().positive();
 const retries = z.int().min(0).max(MAX_RETRIES);
+
+/** A price in US dollars per million tokens. */
+const pricePerMillion = z.number().min(0).max(1_000_000);
+
+/** `cached_input` omitted = the same as `input` (no discount for cached tokens). */
+const modelPriceSchema = z.strictObject({
+  input: pricePerMillion,
+  cached_input: pricePerMillion.optional(),
+  output: pricePerMillion,
+});
 
 const providerFields = {
   /** Display name; the id when omitted. */
@@ -200,8 +211,12 @@ const documentFields = {
     })
     .optional(),
   web_search: z.enum(WEB_SEARCH_MODES).optional(),
-  /** argv of a program run with a JSON payload appended when a turn ends. */
+  /** argv of a program run with Codex's `agent-turn-complete` JSON appended when an agent turn completes. */
   notify: stringList.optional(),
+  /** Weft's own: US dollars per million tokens, by model name (`[model_prices."gpt-5.1-codex"]`). */
+  model_prices: z.record(z.string().min(1, 'a model name cannot be empty'), modelPriceSchema).optional(),
+  /** Weft's own: when the app tells the person a thread needs them (see NOTIFICATION_DEFAULTS). */
+  notifications: NotificationsTable.optional(),
   instructions: z.string().optional(),
   developer_instructions: z.string().optional(),
   model_instructions_file: z.string().optional(),

@@ -5,6 +5,7 @@ import { BASE_INSTRUCTIONS } from '../context/base-instructions';
 import { autoCompactLimit } from '../context/compaction';
 import { modelInfo } from '../model/catalog';
 import { ChatCompletionsClient } from '../model/chat-client';
+import { priceTable } from '../model/prices';
 import { ResponsesClient } from '../model/responses-client';
 import type { ModelClient } from '../model/types';
 import { applyPatchTool } from '../tools/apply-patch-tool';
@@ -20,6 +21,7 @@ import { uuidv7 } from '../util/ids';
 import { mcpSampler } from '../mcp/sampling';
 import { McpManager } from '../mcp/manager';
 import { mcpToolSource } from '../mcp/tools';
+import { notifyHook } from './notify-hook';
 import { Session } from './session';
 import type { RuleStore } from '../safety/approvals/rules';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
@@ -46,6 +48,8 @@ export interface CreateSessionInput {
   checkpoints?: FileCheckpoints;
   /** More paths commands and patches may not write (the trusted project config folders); absent = none. */
   protectedPaths?: readonly string[];
+  /** Where problems of the thread's side programs (the `notify` program) are told; default stderr. */
+  log?: (line: string) => void;
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -134,6 +138,7 @@ export function createSession(input: CreateSessionInput): Session {
     sendRequest: input.sendRequest,
     retry: { requestMaxRetries: provider.requestMaxRetries, streamMaxRetries: provider.streamMaxRetries },
     supportsReasoning: info.supportsReasoning,
+    prices: priceTable(config),
     modelContextWindow: config.model_context_window ?? info.contextWindow,
     autoCompactTokenLimit: autoCompactLimit(
       config.model_auto_compact_token_limit,
@@ -163,6 +168,19 @@ export function createSession(input: CreateSessionInput): Session {
   // Released in reverse: the MCP servers, then the commands, then (added by the session) the rollout.
   session.resources.add(exec, 'the commands the thread left running');
   session.resources.add(mcp, "the thread's MCP servers");
+  if (config.notify !== undefined && config.notify.length > 0) {
+    const started = session;
+    const hook = notifyHook({
+      argv: config.notify,
+      threadId,
+      cwd: () => started.currentSettings.cwd,
+      client: () => started.turnClient,
+      env: input.env ?? process.env,
+      log: input.log ?? ((line) => process.stderr.write(`${line}\n`)),
+    });
+    session.subscribe(hook.listener);
+    session.resources.add({ dispose: hook.settled }, 'the notify programs being started');
+  }
   setImmediate(() => void mcp.start());
   return session;
 }

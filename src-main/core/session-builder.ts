@@ -55,6 +55,7 @@ export function initialState(saved: LoadedThread): NonNullable<SessionOptions['i
     olderTurnsCursor: saved.olderTurnsCursor,
     turns: turnRecords(saved.turns),
     tokenUsage: saved.tokenUsage,
+    usageByModel: saved.usageByModel,
     contextRef:
       last && isApproval(last.approvalPolicy) && last.sandboxPolicy
         ? { cwd: last.cwd, approvalPolicy: last.approvalPolicy, sandbox: JSON.stringify(last.sandboxPolicy) }

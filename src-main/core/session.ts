@@ -6,12 +6,14 @@ import type {
   ThreadItem,
   ThreadStatus,
   ThreadTokenUsage,
+  TokenUsageBreakdown,
   Turn,
   UserInput,
 } from '../../src-preload/protocol';
 import type { CoreNotification, ServerRequestSender } from '../tools/types';
 import { DisposableStore, toDisposable, type Disposable } from '../util/disposable';
 import { recordBackgroundChanges } from '../tools/background-changes';
+import { priceTable, threadCost } from '../model/prices';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
@@ -58,6 +60,9 @@ export class Session implements TurnHost, Disposable {
   contextRef: ContextReference | null;
   workingMemory: WorkingMemory;
   tokenUsage: ThreadTokenUsage | null;
+  readonly usageByModel: Map<string, TokenUsageBreakdown>;
+  /** The client that asked for the latest turn (TurnOptions.client); null until one names itself. */
+  turnClient: string | null = null;
   private settings: TurnSettings;
   private active: TurnTask | null = null;
   /** Resolves once the active turn is announced and the session is ready for the next one. */
@@ -80,6 +85,7 @@ export class Session implements TurnHost, Disposable {
     this.contextRef = options.initial?.contextRef ?? null;
     this.workingMemory = memoryFromHistory(this.historyItems);
     this.tokenUsage = options.initial?.tokenUsage ?? null;
+    this.usageByModel = new Map(Object.entries(options.initial?.usageByModel ?? {}));
     const recorder = options.recorder;
     if (recorder)
       this.resources.add(
@@ -140,11 +146,32 @@ export class Session implements TurnHost, Disposable {
     this.workingMemory = memoryFromHistory(this.historyItems);
     this.turns.splice(0, this.turns.length, ...state.turns);
     this.tokenUsage = state.tokenUsage;
+    this.usageByModel.clear();
+    for (const [model, usage] of Object.entries(state.usageByModel ?? {})) this.usageByModel.set(model, usage);
     this.contextRef = state.contextRef;
   }
 
   get threadId(): string {
     return this.options.threadId;
+  }
+
+  /**
+   * `thread/tokenUsage/updated` for what the thread has used so far, with its cost at today's prices (sent
+   * after `thread/resume`, as Codex does when usage was saved); null before the thread used any tokens.
+   */
+  tokenUsageUpdate(): ServerNotification | null {
+    if (this.tokenUsage === null) return null;
+    const prices = this.options.prices ?? priceTable({});
+    const model = this.settings.model;
+    return {
+      method: 'thread/tokenUsage/updated',
+      params: {
+        threadId: this.threadId,
+        turnId: this.turns[this.turns.length - 1]?.turn.id ?? '',
+        tokenUsage: this.tokenUsage,
+        weftCost: { model, price: prices(model), turn: null, thread: threadCost(this.usageByModel, prices) },
+      },
+    };
   }
 
   get currentSettings(): TurnSettings {
@@ -339,6 +366,7 @@ export class Session implements TurnHost, Disposable {
     switch (op.type) {
       case 'userTurn': {
         if (op.overrides) this.settings = { ...this.settings, ...definedOnly(op.overrides) };
+        if (op.options?.client !== undefined) this.turnClient = op.options.client;
         if (this.active?.steer(op.input)) return { turn: this.active.snapshot() };
         // The running turn is already ending: this input starts the next turn once it has.
         if (this.active) await this.activeFinished;

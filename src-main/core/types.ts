@@ -2,6 +2,7 @@ import type {
   AskForApproval,
   ResponseItem,
   ThreadTokenUsage,
+  TokenUsageBreakdown,
   ReasoningSummary,
   SandboxPolicy,
   StoppedCommand,
@@ -14,6 +15,7 @@ import type {
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
 import type { ModelClient } from '../model/types';
+import type { PriceTable } from '../model/prices';
 import type { McpManager } from '../mcp/manager';
 import type { ToolRegistry } from '../tools/registry';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
@@ -40,6 +42,8 @@ export type TurnOverrides = Partial<TurnSettings>;
 export interface TurnOptions {
   /** A JSON Schema the turn's final answer must follow; absent = free text. */
   outputSchema?: Record<string, unknown> | null;
+  /** The client that asks for the turn (its `clientInfo.name`; `weft_exec`), told to the `notify` program. */
+  client?: string;
 }
 
 export interface SessionOptions {
@@ -54,6 +58,8 @@ export interface SessionOptions {
   retry: { requestMaxRetries: number; streamMaxRetries: number };
   /** Whether the model accepts `reasoning` parameters. */
   supportsReasoning: boolean;
+  /** Each model's price, for the cost in `thread/tokenUsage/updated`; absent = Weft's default prices. */
+  prices?: PriceTable;
   modelContextWindow: number | null;
   /** Called after an interrupt has stopped the turn (kill background exec sessions). */
   onInterrupt?: () => Promise<void> | void;
@@ -83,6 +89,8 @@ export interface SessionOptions {
     olderTurnsCursor?: string | null;
     turns: TurnRecord[];
     tokenUsage: ThreadTokenUsage | null;
+    /** `tokenUsage.total` by model; absent or null = none known (a thread without usage). */
+    usageByModel?: Readonly<Record<string, TokenUsageBreakdown>> | null;
     /** What the model was last told about cwd and permissions, if anything. */
     contextRef: ContextReference | null;
   };

@@ -5,7 +5,9 @@ import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { BrowserWindow, Menu, app, dialog, ipcMain, safeStorage, session, shell } from 'electron';
 import type { OpenDialogOptions } from 'electron';
+import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
+import { NOTIFICATION_DEFAULTS, notificationSettings } from '../../src-preload/protocol';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import type { AppHost } from '../server/app-host';
 import type { AppHostFactory } from './host-types';
@@ -242,6 +244,12 @@ export function startDesktopApp(factory: AppHostFactory): void {
         appHost,
         windows: projectWindows,
         log,
+        settings: () =>
+          // The user's own table: read from WEFT_HOME, where no project's `.weft/config.toml` applies.
+          loadConfig({ weftHome, cwd: weftHome, env: process.env }).then(
+            (loaded) => notificationSettings(loaded.config.notifications),
+            () => NOTIFICATION_DEFAULTS,
+          ),
         focusThread: (plan, cwd) => {
           const window = plan.project === null ? undefined : projectWindows.get(plan.project);
           if (plan.project === null || window === undefined || window.isDestroyed()) {

@@ -1,5 +1,6 @@
 // When an attention event becomes an OS notification, and what it says. Pure: the glue
 // (notifications.ts) supplies which project window is focused and shows the result.
+import { NOTIFICATION_DEFAULTS, type NotificationSettings } from '../../src-preload/protocol';
 import type { AttentionEvent } from '../server/app-host';
 
 /** A turn shorter than this finishes silently: the person is probably still watching it. */
@@ -18,6 +19,10 @@ export interface NotificationPlan {
   threadId: string;
   /** The window a click focuses; null when no open window holds the thread's folder. */
   project: string | null;
+  /** Shown without the system's sound (`[notifications] sound = false`). */
+  silent: boolean;
+  /** Told again this often while the thread still waits (an approval or a question); null = once. */
+  remindEveryMs: number | null;
 }
 
 function isInside(child: string, parent: string): boolean {
@@ -47,25 +52,41 @@ export function formatDuration(ms: number): string {
 
 /**
  * Whether to notify, and with what. Nothing is shown while the thread's own project window has focus
- * (the person sees it there). An approval always notifies otherwise; a finished turn only when it ran
- * at least `longTurnMs`.
+ * (the person sees it there), nor for a kind `[notifications]` turns off. An approval or a question
+ * notifies otherwise, and again every `repeat_minutes` while it waits; a failed turn always; a finished
+ * turn only when it ran at least `longTurnMs`; a stopped one never.
  */
 export function planNotification(
   event: AttentionEvent,
   context: AttentionContext,
+  settings: NotificationSettings = NOTIFICATION_DEFAULTS,
   longTurnMs: number = LONG_TURN_MS,
 ): NotificationPlan | null {
   const project = projectForCwd(event.cwd, context.openProjects);
   if (project !== null && project === context.focusedProject) return null;
   const title = event.title.trim() === '' ? 'Weft' : event.title.trim();
   const detail = event.detail.trim();
+  const plan = { title, threadId: event.threadId, project, silent: !settings.sound, remindEveryMs: null };
   switch (event.kind) {
     case 'approval':
-      return { title, body: detail === '' ? 'Waiting for your approval.' : detail, threadId: event.threadId, project };
+    case 'question': {
+      if (!settings[event.kind]) return null;
+      const waiting = event.kind === 'question' ? 'The agent has a question for you.' : 'Waiting for your approval.';
+      const remindEveryMs = settings.repeat_minutes > 0 ? settings.repeat_minutes * 60_000 : null;
+      return { ...plan, body: detail === '' ? waiting : detail, remindEveryMs };
+    }
+    case 'answered':
+      return null;
     case 'turnFinished': {
+      if (event.status === 'interrupted') return null;
+      if (event.status === 'failed') {
+        if (!settings.turn_failed) return null;
+        return { ...plan, body: detail === '' ? 'The turn failed.' : detail };
+      }
+      if (!settings.turn_finished) return null;
       if (event.durationMs === undefined || event.durationMs < longTurnMs) return null;
       const ran = `Finished after ${formatDuration(event.durationMs)}.`;
-      return { title, body: detail === '' ? ran : `${ran} ${detail}`, threadId: event.threadId, project };
+      return { ...plan, body: detail === '' ? ran : `${ran} ${detail}` };
     }
   }
 }

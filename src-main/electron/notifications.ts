@@ -1,7 +1,9 @@
-// OS notifications when an approval waits or a long turn finishes (a click focuses the thread), and the
-// dock / taskbar badge with the number of threads waiting. The rules are in notification-rules.ts.
+// OS notifications when an approval or a question waits (again every `[notifications] repeat_minutes` until
+// it is answered) or a turn fails or a long one finishes (a click focuses the thread), and the dock /
+// taskbar badge with the number of threads waiting. The rules are in notification-rules.ts.
 import { Notification } from 'electron';
 import type { App } from 'electron';
+import type { NotificationSettings } from '../../src-preload/protocol';
 import type { AppHost } from '../server/app-host';
 import { badgeCount, planNotification } from './notification-rules';
 import type { NotificationPlan } from './notification-rules';
@@ -14,15 +16,24 @@ export interface AttentionOptions {
   /** Brings the project's window forward and shows the thread (opens the window if it was closed). */
   focusThread: (plan: NotificationPlan, cwd: string) => void;
   log: (message: string) => void;
+  /** `[notifications]` of the user's config, read at each event (so a change in Settings applies at once). */
+  settings: () => Promise<NotificationSettings>;
 }
 
 /** Wires attention events to notifications and the badge; returns the disposer. */
 export function attachAttention(options: AttentionOptions): () => void {
   const shown = new Set<Notification>();
 
+  /** Reminders of threads still waiting, by thread id. */
+  const reminders = new Map<string, ReturnType<typeof setInterval>>();
+  const stopReminding = (threadId: string): void => {
+    clearInterval(reminders.get(threadId));
+    reminders.delete(threadId);
+  };
+
   const show = (plan: NotificationPlan, cwd: string): void => {
     if (!Notification.isSupported()) return;
-    const notification = new Notification({ title: plan.title, body: plan.body, silent: false });
+    const notification = new Notification({ title: plan.title, body: plan.body, silent: plan.silent });
     shown.add(notification);
     const forget = (): void => {
       shown.delete(notification);
@@ -39,12 +50,27 @@ export function attachAttention(options: AttentionOptions): () => void {
     notification.show();
   };
 
+  const context = () => ({
+    openProjects: options.windows.projects(),
+    focusedProject: options.windows.focusedProject(),
+  });
   const offAttention = options.appHost.onAttention((event) => {
-    const plan = planNotification(event, {
-      openProjects: options.windows.projects(),
-      focusedProject: options.windows.focusedProject(),
+    if (event.kind === 'answered' || event.kind === 'turnFinished') stopReminding(event.threadId);
+    void options.settings().then((settings) => {
+      const plan = planNotification(event, context(), settings);
+      if (plan === null) return;
+      show(plan, event.cwd);
+      if (plan.remindEveryMs === null) return;
+      stopReminding(event.threadId);
+      reminders.set(
+        event.threadId,
+        setInterval(() => {
+          // Told again only while its window is still in the background.
+          const again = planNotification(event, context(), settings);
+          if (again !== null) show({ ...again, body: `Still waiting. ${again.body}` }, event.cwd);
+        }, plan.remindEveryMs),
+      );
     });
-    if (plan !== null) show(plan, event.cwd);
   });
   const offWaiting = options.appHost.onWaitingCountChanged((count) => {
     options.app.setBadgeCount(badgeCount(count));
@@ -53,6 +79,7 @@ export function attachAttention(options: AttentionOptions): () => void {
   return () => {
     offAttention();
     offWaiting();
+    for (const threadId of [...reminders.keys()]) stopReminding(threadId);
     for (const notification of shown) notification.close();
     shown.clear();
     options.app.setBadgeCount(0);

@@ -23,6 +23,7 @@ import { gitHandlers } from './handlers/git';
 import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
+import { usageHandlers } from './handlers/usage';
 import { finishInterruptedRestores } from './restore-recovery';
 import { DEFAULT_PRUNE_AFTER_DAYS, pruneOnStart, type PruneOutcome } from './worktree-cleanup';
 import type { HostEnvironment } from './thread-factory';
@@ -62,10 +63,13 @@ export interface AppHostOptions {
   onWorktreesPruned?: (outcomes: PruneOutcome[]) => void;
 }
 
-/** Something a person should come back for. */
+/** Something a person should come back for, or (`answered`) no longer needs to. */
 export interface AttentionEvent {
-  /** `approval`: a command, patch or question waits on the user. `turnFinished`: a turn ended. */
-  kind: 'approval' | 'turnFinished';
+  /**
+   * `approval`: a command or a patch waits on the user; `question`: the agent asks them something;
+   * `answered`: nothing waits on them in the thread any more; `turnFinished`: a turn ended (`status`).
+   */
+  kind: 'approval' | 'question' | 'answered' | 'turnFinished';
   threadId: string;
   /** The thread's working directory: picks the project window a click on the notification focuses. */
   cwd: string;
@@ -75,6 +79,8 @@ export interface AttentionEvent {
   detail: string;
   /** For `turnFinished`: how long the turn ran. Omitted = unknown (treated as short). */
   durationMs?: number;
+  /** For `turnFinished`: how it ended. */
+  status?: 'completed' | 'failed' | 'interrupted';
 }
 
 export interface AppHost {
@@ -162,11 +168,11 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       else waiting.delete(threadId);
       if (was !== waiting.has(threadId)) for (const l of waitingListeners) l(waiting.size);
       if (flags.length > 0 && !was) {
-        const detail = flags.includes('waitingOnUserInput')
-          ? 'The agent has a question for you.'
-          : 'An approval is waiting for you.';
-        for (const l of attention) l({ ...base, kind: 'approval', detail });
+        const question = flags.includes('waitingOnUserInput');
+        const detail = question ? 'The agent has a question for you.' : 'An approval is waiting for you.';
+        for (const l of attention) l({ ...base, kind: question ? 'question' : 'approval', detail });
       }
+      if (flags.length === 0 && was) for (const l of attention) l({ ...base, kind: 'answered', detail: '' });
     }
     if (n.method === 'turn/completed') {
       const t = n.params.turn;
@@ -176,7 +182,9 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
           : t.status === 'interrupted'
             ? 'The turn was stopped.'
             : 'The turn finished.';
-      for (const l of attention) l({ ...base, kind: 'turnFinished', detail, durationMs: t.durationMs ?? undefined });
+      const status = t.status === 'inProgress' ? 'completed' : t.status;
+      for (const l of attention)
+        l({ ...base, kind: 'turnFinished', detail, status, durationMs: t.durationMs ?? undefined });
     }
   };
   const context = { store, manager, environment, onSessionEvent: notifyAttention };
@@ -194,6 +202,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       ...terminalHandlers(context),
       ...gitHandlers(context),
       ...reviewHandlers(context),
+      ...usageHandlers(context),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },

@@ -25,6 +25,8 @@ import type { ClientConnection, ClientSink, ConnectionHost } from './transport';
 export interface Client {
   readonly id: number;
   readonly label: string;
+  /** `clientInfo.name` from its `initialize` (null before it). */
+  readonly name: string | null;
   readonly closed: boolean;
   notify(notification: ServerNotification): void;
   /** Sends a server request; resolves with the client's result, rejects with its error or on disconnect. */
@@ -130,6 +132,7 @@ export class RpcDispatcher implements ConnectionHost, Disposable {
 class ConnectionState implements Client {
   readonly resources = new DisposableStore();
   private initialized = false;
+  name: string | null = null;
   private optOut = new Set<string>();
   private readonly pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly closeListeners: (() => void)[] = [];
@@ -320,6 +323,7 @@ class ConnectionState implements Client {
   private initialize(params: unknown): unknown {
     const checked = ClientRequests.initialize.params.parse(params);
     this.initialized = true;
+    this.name = checked.clientInfo.name;
     this.optOut = new Set(checked.capabilities?.optOutNotificationMethods ?? []);
     return this.options.serverInfo();
   }

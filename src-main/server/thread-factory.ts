@@ -132,6 +132,7 @@ export function threadSession(
     // Settings applies to the next turn.
     modelClient: host.modelClient,
     keyStore: host.keyStore,
+    log: host.log,
     // A resumed thread keeps its own settings unless the client overrides them now.
     asked: {
       model: input.overrides.model ?? undefined,

@@ -7,6 +7,7 @@ import {
   type RolloutEventInput,
   type RolloutTokenUsage,
   type TokenUsageBreakdown,
+  type WeftTokenCost,
   TokenCountEvent,
 } from '../../src-preload/protocol';
 
@@ -70,8 +71,14 @@ function snakeUsage(b: TokenUsageBreakdown): RolloutTokenUsage {
   };
 }
 
-/** A `token_count` payload (Codex's shape) for the thread's usage. */
-export function tokenCountPayload(usage: ThreadTokenUsage): Extract<RolloutEventInput, { type: 'token_count' }> {
+/**
+ * A `token_count` payload (Codex's shape) for the thread's usage, with Weft's `weft_model` and
+ * `weft_usage_by_model` when the cost is known.
+ */
+export function tokenCountPayload(
+  usage: ThreadTokenUsage,
+  cost?: WeftTokenCost,
+): Extract<RolloutEventInput, { type: 'token_count' }> {
   return {
     type: 'token_count',
     info: {
@@ -80,7 +87,21 @@ export function tokenCountPayload(usage: ThreadTokenUsage): Extract<RolloutEvent
       model_context_window: usage.modelContextWindow,
     },
     rate_limits: null,
+    ...(cost === undefined
+      ? {}
+      : {
+          weft_model: cost.model,
+          weft_usage_by_model: Object.fromEntries(cost.thread.byModel.map((m) => [m.model, snakeUsage(m.usage)])),
+        }),
   };
+}
+
+/** `total_token_usage` by model from a `token_count` payload (Weft's), or null when it has none. */
+export function usageByModelFromEvent(payload: unknown): Record<string, TokenUsageBreakdown> | null {
+  const parsed = TokenCountEvent.safeParse(payload);
+  const byModel = parsed.success ? parsed.data.weft_usage_by_model : undefined;
+  if (byModel === undefined) return null;
+  return Object.fromEntries(Object.entries(byModel).map(([model, u]) => [model, breakdown(u)]));
 }
 
 /** Milliseconds of a Codex duration, or null when absent or unreadable. */

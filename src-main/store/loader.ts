@@ -8,6 +8,7 @@ import {
   type SessionMetaPayload,
   type Thread,
   type ThreadTokenUsage,
+  type TokenUsageBreakdown,
   type Turn,
   type WeftWorktree,
 } from '../../src-preload/protocol';
@@ -44,6 +45,11 @@ export interface LoadedThread {
   totalTurns: number;
   lastTurnContext: RecordedTurnContext | null;
   tokenUsage: ThreadTokenUsage | null;
+  /**
+   * `tokenUsage.total` by model: as Weft recorded it, else (a Codex rollout, or one written before Weft
+   * recorded it) all of it under the last turn's model; null when the thread has used no tokens.
+   */
+  usageByModel: Record<string, TokenUsageBreakdown> | null;
   /** What the thread's attribute events set (`thread` shows them). */
   attributes: ThreadAttributes;
   /** The turn this thread was forked after (Weft forks), else null. */
@@ -262,6 +268,11 @@ function assemble(
     totalTurns: total,
     lastTurnContext: outline.lastTurnContext,
     tokenUsage: outline.tokenUsage,
+    usageByModel:
+      outline.usageByModel ??
+      (outline.tokenUsage === null
+        ? null
+        : { [outline.lastTurnContext?.model ?? 'unknown']: outline.tokenUsage.total }),
     attributes: outline.attributes,
     forkedAtTurnId: forkedAtTurnIdOf(outline),
     warnings,

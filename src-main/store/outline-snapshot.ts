@@ -350,6 +350,7 @@ export function decodeOutline(saved: Buffer, fd: RolloutFd, path: string): Outli
     historyBase: h.historyBase,
     lastTurnContext: null,
     tokenUsage: null,
+    usageByModel: null,
     attributes: h.attributes,
     preview: h.preview,
     updatedAtMs: 0,

@@ -12,7 +12,13 @@
 // drops the last turns, both from the UI turns and from the model history; Weft names in it the checkpoint
 // record of the files restored with it (`weft_restore_record`). `weft_rollback_undone {num_turns}` brings
 // back the turns the last rollback dropped, when no turn began since (Redo of an undo with its files).
-import { SessionMetaPayload, type ThreadTokenUsage, type TurnError, type TurnStatus } from '../../src-preload/protocol';
+import {
+  SessionMetaPayload,
+  type ThreadTokenUsage,
+  type TokenUsageBreakdown,
+  type TurnError,
+  type TurnStatus,
+} from '../../src-preload/protocol';
 import {
   ErrorEvent,
   ThreadRolledBackEvent,
@@ -20,6 +26,7 @@ import {
   WeftRollbackUndoneEvent,
   codexErrorInfoName,
   tokenUsageFromEvent,
+  usageByModelFromEvent,
 } from './events';
 import { Sniffer, forEachLine, lineSteps, readLines, stringFieldNear, type LineRef, type RawLine } from './line-reader';
 import { parseLine, payloadType, type LooseLine } from './line-parse';
@@ -64,6 +71,8 @@ export interface RolloutOutline {
   historyBase: number;
   lastTurnContext: RecordedTurnContext | null;
   tokenUsage: ThreadTokenUsage | null;
+  /** `tokenUsage.total` by model, when the last token count says (Weft's; null in Codex's rollouts). */
+  usageByModel: Record<string, TokenUsageBreakdown> | null;
   /** What the attribute events set (the name, …), as of the last line. */
   attributes: ThreadAttributes;
   preview: string;
@@ -176,6 +185,7 @@ class OutlineBuilder implements MessageLine {
       historyBase: -1,
       lastTurnContext: null,
       tokenUsage: null,
+      usageByModel: null,
       attributes: DEFAULT_ATTRIBUTES,
       preview: '',
       updatedAtMs: 0,
@@ -497,7 +507,10 @@ class OutlineBuilder implements MessageLine {
     readLines(fd, tail, (raw) => {
       const p = parseLine(raw);
       if (!p.ok) return;
-      if (raw.offset === this.tokenRef?.offset) this.o.tokenUsage = tokenUsageFromEvent(p.line.payload);
+      if (raw.offset === this.tokenRef?.offset) {
+        this.o.tokenUsage = tokenUsageFromEvent(p.line.payload);
+        this.o.usageByModel = usageByModelFromEvent(p.line.payload);
+      }
       if (raw.offset === this.lastContext?.offset) this.o.lastTurnContext = recordedTurnContext(p.line.payload);
       if (raw.offset === last?.offset) this.o.updatedAtMs = timeMs(p.line.timestamp);
     });

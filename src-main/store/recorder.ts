@@ -127,7 +127,7 @@ export class RolloutRecorder implements SessionRecorder {
         this.itemCompleted(n.params.turnId, n.params.item);
         return;
       case 'thread/tokenUsage/updated':
-        this.event(tokenCountPayload(n.params.tokenUsage));
+        this.event(tokenCountPayload(n.params.tokenUsage, n.params.weftCost));
         this.delta.tokenUsage = n.params.tokenUsage;
         return;
       case 'error':

@@ -444,6 +444,16 @@ export class ThreadIndex {
     return rows.map((r) => rowOf(r));
   }
 
+  /** Rollouts of Weft's own threads (archived too) that used tokens and changed at or after `ms`. */
+  pathsUsedSince(ms: number): string[] {
+    const rows: unknown[] = this.stmt(
+      "SELECT path FROM threads WHERE origin = 'weft' AND tokens_total > 0 AND updated_at >= ? ORDER BY updated_at",
+    ).all(ms);
+    return rows.flatMap((r) =>
+      typeof r === 'object' && r !== null && 'path' in r && typeof r.path === 'string' ? [r.path] : [],
+    );
+  }
+
   /** Threads forked from `id`, oldest first. */
   forksOf(id: string): IndexRow[] {
     const rows: unknown[] = this.stmt('SELECT * FROM threads WHERE forked_from_id = ? ORDER BY created_at, id').all(id);

@@ -366,6 +366,11 @@ export class ThreadStore implements Disposable {
       });
   }
 
+  /** The rollouts of Weft's threads that used tokens since `ms` (unix ms), for the per-day totals. */
+  rolloutsUsedSince(ms: number): string[] {
+    return this.catalog.guard(() => this.catalog.index.pathsUsedSince(ms));
+  }
+
   /** Threads forked from `threadId` (for the thread tree), oldest first. */
   forksOf(threadId: string): ForkEntry[] {
     return this.catalog

@@ -14,6 +14,8 @@ export * from './weft-setup';
 export * from './weft-project-config';
 export * from './terminal';
 export * from './weft-git';
+export * from './weft-cost';
+export * from './weft-notifications';
 export * from './review';
 export * from './notifications';
 export * from './mcp';

@@ -185,6 +185,7 @@ import {
   WeftGitStatusResult,
 } from './weft-git';
 import { ReviewStartParams, ReviewStartResult } from './review';
+import { WeftUsageDailyParams, WeftUsageDailyResult } from './weft-cost';
 
 /**
  * How a request that names a thread (`params.threadId`) is ordered among that thread's requests:
@@ -250,6 +251,7 @@ export const ClientRequests = {
   'weft/rules/revoke': { params: WeftRulesRevokeParams, result: WeftRulesRevokeResult, queue: null },
   'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult, queue: null },
   'weft/projectConfig/list': { params: WeftProjectConfigListParams, result: WeftProjectConfigListResult, queue: null },
+  'weft/usage/daily': { params: WeftUsageDailyParams, result: WeftUsageDailyResult, queue: null },
   'weft/projectConfig/trust': {
     params: WeftProjectConfigTrustParams,
     result: WeftProjectConfigTrustResult,

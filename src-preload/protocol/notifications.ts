@@ -4,6 +4,7 @@ import { ThreadTokenUsage } from './common';
 import { ThreadItem, WeftDiffCut } from './items';
 import { RequestId } from './jsonrpc';
 import { Thread, ThreadStatus, Turn, TurnError } from './thread';
+import { WeftTokenCost } from './weft-cost';
 
 /** A thread was created, forked, or loaded; the connection now receives its notifications. */
 export const ThreadStartedNotification = z.object({ thread: Thread });
@@ -39,6 +40,8 @@ export const ThreadTokenUsageUpdatedNotification = z.object({
   threadId: z.string(),
   turnId: z.string(),
   tokenUsage: ThreadTokenUsage,
+  /** Weft: what the turn and the thread cost at the price table (`[model_prices]`); absent from Codex. */
+  weftCost: WeftTokenCost.optional(),
 });
 export type ThreadTokenUsageUpdatedNotification = z.infer<typeof ThreadTokenUsageUpdatedNotification>;
 

@@ -268,6 +268,10 @@ export type RolloutTokenUsage = z.infer<typeof RolloutTokenUsage>;
 export const TokenCountEvent = z.looseObject({
   /** Codex's account limits; Weft writes null. */
   rate_limits: z.unknown().optional(),
+  /** Weft: the model of the request this count follows (absent in Codex's rollouts). */
+  weft_model: z.string().optional().catch(undefined),
+  /** Weft: `total_token_usage` by model, for the thread's cost (absent in Codex's rollouts). */
+  weft_usage_by_model: z.record(z.string(), RolloutTokenUsage).optional().catch(undefined),
   info: z
     .looseObject({
       total_token_usage: RolloutTokenUsage,

@@ -45,3 +45,11 @@ export function baseName(path: string): string {
   const trimmed = path.replace(/[\\/]+$/, '');
   return trimmed.split(/[\\/]/).pop() || trimmed || path;
 }
+
+/** "$0.0044", "$1.27", "unknown price", "$0.01 + unknown price" (micro-dollars in, models without a price). */
+export function costText(cost: { usdMicros: number; unpricedModels: readonly string[] }): string {
+  const dollars = cost.usdMicros / 1e6;
+  const usd = `$${dollars.toFixed(dollars > 0 && dollars < 0.01 ? 4 : 2)}`;
+  if (cost.unpricedModels.length === 0) return usd;
+  return cost.usdMicros === 0 ? 'unknown price' : `${usd} + unknown price`;
+}

@@ -163,12 +163,21 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'thread/name/updated':
       return patchThread(draft, state, notification.params.threadId, { name: notification.params.name });
     case 'thread/tokenUsage/updated': {
-      const { threadId, tokenUsage } = notification.params;
+      const { threadId, tokenUsage, weftCost } = notification.params;
       const conversation = state.conversations[threadId];
-      if (conversation === undefined || sameJson(conversation.tokenUsage, tokenUsage)) return state;
+      const newUsage = conversation !== undefined && !sameJson(conversation.tokenUsage, tokenUsage);
+      // A cost is kept whether or not the conversation is loaded (the one after a resume may come first).
+      const newCost = weftCost !== undefined && !sameJson(state.costs[threadId], weftCost);
+      if (!newUsage && !newCost) return state;
       const next = own(draft, state);
-      next.conversations = own(draft, next.conversations);
-      next.conversations[threadId] = { ...conversation, tokenUsage };
+      if (newUsage) {
+        next.conversations = own(draft, next.conversations);
+        next.conversations[threadId] = { ...conversation, tokenUsage };
+      }
+      if (newCost) {
+        next.costs = own(draft, next.costs);
+        next.costs[threadId] = weftCost;
+      }
       return next;
     }
     case 'turn/started': {

@@ -1,5 +1,12 @@
 // Derived views of the state, shared by the controller and the views.
-import type { SandboxMode, SandboxPolicy, Thread, ThreadStatus, TurnStatus } from '../../src-preload/protocol';
+import type {
+  SandboxMode,
+  SandboxPolicy,
+  Thread,
+  ThreadStatus,
+  TurnStatus,
+  WeftTokenCost,
+} from '../../src-preload/protocol';
 import { threadTitle as titleOf } from '../../src-preload/protocol';
 import type { AppData, Conversation, TurnView } from './state';
 import { plainTitle } from './plain-title';
@@ -131,4 +138,12 @@ export function userMessagesWith(conversation: Conversation | undefined, text: s
     }
   }
   return count;
+}
+
+/**
+ * What a thread has cost so far, as the server last said (`weftCost.thread`, priced with `[model_prices]`);
+ * null when it has said nothing of it in this session (the thread was not loaded since the page opened).
+ */
+export function threadCost(data: AppData, threadId: string): WeftTokenCost['thread'] | null {
+  return data.costs[threadId]?.thread ?? null;
 }

@@ -11,6 +11,7 @@ import type {
   TurnPlanStep,
   TurnStatus,
   WeftDiffCut,
+  WeftTokenCost,
 } from '../../src-preload/protocol';
 import type { IncomingServerRequest } from '../client/types';
 
@@ -115,6 +116,8 @@ export interface AppData {
   mcpFailures: Record<string, string>;
   /** Forks with their own copy of the project (worktree or copy) made from this project's threads, by thread id. */
   forks: Record<string, WeftFork>;
+  /** The latest cost the server told of each thread (`weftCost` of `thread/tokenUsage/updated`), by thread id. */
+  costs: Record<string, WeftTokenCost>;
 }
 
 export const MAX_WARNINGS = 5;
@@ -131,5 +134,6 @@ export function emptyAppData(cwd: string | null = null): AppData {
     warnings: [],
     mcpFailures: {},
     forks: {},
+    costs: {},
   };
 }

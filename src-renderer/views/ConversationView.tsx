@@ -3,6 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { useShallow } from 'zustand/react/shallow';
 import { Icon, Spinner } from '../components/Icon';
 import { ItemRow } from '../components/items/ItemRow';
+import { CostChip } from '../components/CostChip';
 import { TokenMeter } from '../components/TokenMeter';
 import { ChangesButton } from './changes/ChangesPanel';
 import { McpStatusChip } from './McpStatusChip';
@@ -227,6 +228,7 @@ function ThreadHeader({ threadId }: { threadId: string }) {
   const controller = useController();
   const thread = useWeft((s) => findThread(s.data, threadId));
   const usage = useWeft((s) => s.data.conversations[threadId]?.tokenUsage ?? null);
+  const cost = useWeft((s) => s.data.costs[threadId] ?? null);
   const archived = useWeft((s) => isArchived(s.data, threadId));
   const running = useWeft((s) => runningTurn(s.data.conversations[threadId]) !== null);
   const waiting = useWeft(
@@ -269,6 +271,7 @@ function ThreadHeader({ threadId }: { threadId: string }) {
       <TerminalButton />
       <ChangesButton />
       <TokenMeter usage={usage} contextWindow={contextWindow} />
+      <CostChip cost={cost} />
     </header>
   );
 }

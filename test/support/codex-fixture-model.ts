@@ -4,6 +4,7 @@
 //   RUN <command>                an exec_command call
 //   PATCH <file> <text>          an apply_patch (freeform) call adding <file> holding <text>
 //   THINK <text>                 a reasoning item (summary <text>), then `ACK: …`
+//   FAIL <text>                  HTTP 400 with <text> as the error message (the turn fails)
 //   anything else                `ACK: <message>`
 // A request that asks for a compaction summary is answered `SUMMARY: …`. Every answer reports
 // `usageTokens` input tokens, so a small `model_auto_compact_token_limit` makes Codex compact.
@@ -108,6 +109,8 @@ export async function startFixtureModel(options: { usageTokens?: number } = {}):
         return reply([evCustomToolCall(`call_fx_${n}`, 'apply_patch', patch)]);
       return reply([evFunctionCall(`call_fx_${n}`, 'exec_command', { cmd: `apply_patch <<'EOF'\n${patch}EOF\n` })]);
     }
+    if (verb === 'FAIL')
+      return { kind: 'http-error', status: 400, body: { error: { message: rest.join(' '), type: 'invalid_request' } } };
     if (verb === 'THINK') {
       const thought = rest.join(' ');
       return reply([

@@ -45,6 +45,8 @@ export interface E2eOptions {
   extraConfig?: string;
   /** Runs once the home and the project exist, before `weft serve` starts (e.g. to save threads there). */
   beforeServe?: (dirs: { home: string; cwd: string }) => Promise<void>;
+  /** Runs once the browser context exists, before the page loads (init scripts, permissions). */
+  beforeLoad?: (session: BrowserSession, url: string) => Promise<void>;
 }
 
 export interface E2e {
@@ -159,6 +161,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     });
     const { page } = browser;
     page.setDefaultTimeout(20_000);
+    await options.beforeLoad?.(browser, served.url);
     await page.goto(served.url);
     await page.getByRole('navigation', { name: 'Threads' }).waitFor();
     const session = browser;

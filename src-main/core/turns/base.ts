@@ -1,7 +1,16 @@
-import type { ResponseItem, ThreadTokenUsage, Turn, TurnError, UserInput } from '../../../src-preload/protocol';
+import type {
+  ResponseItem,
+  ThreadTokenUsage,
+  TokenUsageBreakdown,
+  Turn,
+  TurnError,
+  UserInput,
+  WeftTokenCost,
+} from '../../../src-preload/protocol';
 import type { ContextReference } from '../../context/initial-context';
 import type { WorkingMemory } from '../../context/compaction';
 import { ModelError } from '../../model/errors';
+import { addUsage, costOf, priceTable, threadCost, ZERO_USAGE } from '../../model/prices';
 import type { ModelRequest, ModelUsage } from '../../model/types';
 import type { ServerRequestSender } from '../../tools/types';
 import { isAbortError } from '../../util/abort';
@@ -25,6 +34,8 @@ export interface TurnHost extends SamplingHost {
   workingMemory: WorkingMemory;
   replaceHistory(items: ResponseItem[]): void;
   tokenUsage: ThreadTokenUsage | null;
+  /** The thread's tokens by model (for its cost at each model's price). */
+  readonly usageByModel: Map<string, TokenUsageBreakdown>;
 }
 
 /** How a kind's own work ended (`run`); the turn ends after the user's commands that joined it. */
@@ -56,6 +67,8 @@ export abstract class TurnTask {
    */
   readonly inputRecorded: Promise<void>;
   protected markInputRecorded: () => void = () => undefined;
+  /** The tokens of this turn's requests so far. */
+  private turnUsage: TokenUsageBreakdown = ZERO_USAGE;
 
   constructor(
     readonly host: TurnHost,
@@ -193,20 +206,32 @@ export abstract class TurnTask {
       outputTokens: usage.outputTokens,
       reasoningOutputTokens: usage.reasoningOutputTokens,
     };
-    const prev = this.host.tokenUsage?.total;
-    const total = prev
-      ? {
-          totalTokens: prev.totalTokens + last.totalTokens,
-          inputTokens: prev.inputTokens + last.inputTokens,
-          cachedInputTokens: prev.cachedInputTokens + last.cachedInputTokens,
-          outputTokens: prev.outputTokens + last.outputTokens,
-          reasoningOutputTokens: prev.reasoningOutputTokens + last.reasoningOutputTokens,
-        }
-      : { ...last };
+    const total = addUsage(this.host.tokenUsage?.total ?? ZERO_USAGE, last);
     this.host.tokenUsage = { total, last, modelContextWindow: this.host.options.modelContextWindow };
     this.host.emit({
       method: 'thread/tokenUsage/updated',
-      params: { threadId: this.host.options.threadId, turnId: this.id, tokenUsage: this.host.tokenUsage },
+      params: {
+        threadId: this.host.options.threadId,
+        turnId: this.id,
+        tokenUsage: this.host.tokenUsage,
+        weftCost: this.costWith(last),
+      },
     });
+  }
+
+  /** The turn's and the thread's cost once `last` (a request of this turn's model) is added to them. */
+  private costWith(last: TokenUsageBreakdown): WeftTokenCost {
+    const model = this.settings.model;
+    const byModel = this.host.usageByModel;
+    byModel.set(model, addUsage(byModel.get(model) ?? ZERO_USAGE, last));
+    this.turnUsage = addUsage(this.turnUsage, last);
+    const prices = this.host.options.prices ?? priceTable({});
+    const price = prices(model);
+    return {
+      model,
+      price,
+      turn: { usage: this.turnUsage, cost: costOf(model, this.turnUsage, price) },
+      thread: threadCost(byModel, prices),
+    };
   }
 }

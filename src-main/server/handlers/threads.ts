@@ -40,6 +40,11 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   const { store, manager, environment } = ctx;
 
   /** Damage found while reading a rollout (skipped lines), and MCP servers held back, is told to the client that asked. */
+  /** The thread's usage so far, sent after the resume's answer (it is held until the answer is out). */
+  const tellUsage = (client: Client, session: Session): void => {
+    const update = session.tokenUsageUpdate();
+    if (update !== null) client.notify(update);
+  };
   const warnAbout = (client: Client, threadId: string, warnings: readonly string[]): void => {
     for (const message of warnings) client.notify({ method: 'warning', params: { threadId, message } });
   };
@@ -213,6 +218,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         manager.subscribe(params.threadId, client);
         const live = manager.liveThread(params.threadId, true);
         if (!live) throw invalidParams(`thread ${params.threadId} is not loaded`);
+        tellUsage(client, loadedEntry.session);
         return startResult(loadedEntry.session, live, live.modelProvider);
       }
       const { thread, session } = await manager.load(params.threadId, async () => {
@@ -230,6 +236,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       });
       const live = manager.liveThread(thread.id, true) ?? thread;
       if (thread.id !== params.threadId) manager.broadcast({ method: 'thread/started', params: { thread: live } });
+      tellUsage(client, session);
       return startResult(session, live, thread.modelProvider);
     },
 

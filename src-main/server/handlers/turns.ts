@@ -26,7 +26,7 @@ export function turnHandlers(ctx: HandlerContext): TurnHandlers {
           effort: params.effort ?? undefined,
           summary: params.summary ?? undefined,
         },
-        { outputSchema: params.outputSchema ?? null },
+        { outputSchema: params.outputSchema ?? null, ...(client.name === null ? {} : { client: client.name }) },
       );
       return { turn };
     },

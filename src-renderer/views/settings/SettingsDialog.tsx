@@ -1,5 +1,5 @@
-// Settings: providers and their keys, the defaults new threads start with, appearance, the
-// remembered approvals and the MCP servers. Everything is written to the user's config.toml through the protocol, except
+// Settings: providers and their keys, the defaults new threads start with, appearance, notifications, the
+// tokens and cost per day, the remembered approvals and the MCP servers. Everything is written to the user's config.toml through the protocol, except
 // keys (saved by `weft/auth/setKey`, never shown again) and view preferences (kept in this browser).
 import { useId, useLayoutEffect, useRef } from 'react';
 import { Icon } from '../../components/Icon';
@@ -9,8 +9,10 @@ import { AppearanceSection } from './AppearanceSection';
 import { CheckpointsSection } from './CheckpointsSection';
 import { DefaultsSection } from './DefaultsSection';
 import { McpSection } from './McpSection';
+import { NotificationsSection } from './NotificationsSection';
 import { ProvidersSection } from './ProvidersSection';
 import { RulesSection } from './RulesSection';
+import { UsageSection } from './UsageSection';
 
 export function SettingsDialog() {
   const controller = useController();
@@ -57,6 +59,8 @@ export function SettingsDialog() {
           <ProvidersSection focusKey={open?.section === 'providers'} />
           <DefaultsSection />
           <AppearanceSection />
+          <NotificationsSection />
+          <UsageSection />
           <RulesSection />
           <CheckpointsSection />
           <McpSection ref={mcpSection} />

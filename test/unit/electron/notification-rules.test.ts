@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NOTIFICATION_DEFAULTS } from '../../../src-preload/protocol';
 import type { AttentionEvent } from '../../../src-main/server/app-host';
 import {
   LONG_TURN_MS,
@@ -43,6 +44,8 @@ describe('planNotification', () => {
       body: 'Run `npm test`?',
       threadId: 'th-1',
       project: '/src/app/packages',
+      silent: true,
+      remindEveryMs: null,
     };
     expect(planNotification(approval, { openProjects: open, focusedProject: null })).toEqual(plan);
     expect(planNotification(approval, { openProjects: open, focusedProject: '/src/lib' })).toEqual(plan);
@@ -60,6 +63,8 @@ describe('planNotification', () => {
       body: 'Waiting for your approval.',
       threadId: 'th-1',
       project: null,
+      silent: true,
+      remindEveryMs: null,
     });
   });
 
@@ -69,6 +74,8 @@ describe('planNotification', () => {
       body: 'Finished after 2 min 5 s.',
       threadId: 'th-2',
       project: '/src/lib',
+      silent: true,
+      remindEveryMs: null,
     });
     expect(
       planNotification({ ...finished, durationMs: LONG_TURN_MS - 1 }, { openProjects: open, focusedProject: null }),
@@ -80,6 +87,42 @@ describe('planNotification', () => {
       planNotification({ ...finished, detail: 'All tests pass.' }, { openProjects: open, focusedProject: null })?.body,
     ).toBe('Finished after 2 min 5 s. All tests pass.');
     expect(planNotification(finished, { openProjects: open, focusedProject: '/src/lib' })).toBeNull();
+  });
+});
+
+describe('planNotification with [notifications]', () => {
+  const context = { openProjects: open, focusedProject: null };
+
+  it('leaves out the kinds turned off, and plays the sound when asked', () => {
+    const off = { ...NOTIFICATION_DEFAULTS, approval: false, turn_failed: false };
+    expect(planNotification(approval, context, off)).toBeNull();
+    expect(planNotification({ ...approval, kind: 'question', detail: '' }, context, off)).toEqual({
+      title: 'Fix the login form',
+      body: 'The agent has a question for you.',
+      threadId: 'th-1',
+      project: '/src/app/packages',
+      silent: true,
+      remindEveryMs: null,
+    });
+    expect(planNotification({ ...finished, status: 'failed', durationMs: 10 }, context, off)).toBeNull();
+    expect(planNotification({ ...approval, kind: 'answered' }, context)).toBeNull();
+    const sound = { ...NOTIFICATION_DEFAULTS, sound: true };
+    expect(planNotification(approval, context, sound)?.silent).toBe(false);
+  });
+
+  it('tells a failed turn however short, never a stopped one, and reminds of what waits', () => {
+    expect(planNotification({ ...finished, status: 'failed', durationMs: 10, detail: '' }, context)).toEqual({
+      title: 'Weft',
+      body: 'The turn failed.',
+      threadId: 'th-2',
+      project: '/src/lib',
+      silent: true,
+      remindEveryMs: null,
+    });
+    expect(planNotification({ ...finished, status: 'interrupted' }, context)).toBeNull();
+    const repeat = { ...NOTIFICATION_DEFAULTS, repeat_minutes: 5 };
+    expect(planNotification(approval, context, repeat)?.remindEveryMs).toBe(300_000);
+    expect(planNotification({ ...finished, status: 'completed' }, context, repeat)?.remindEveryMs).toBeNull();
   });
 });
 

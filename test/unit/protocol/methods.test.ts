@@ -65,6 +65,7 @@ const clientRequestMethods = [
   'weft/thread/pin',
   'weft/fs/complete',
   'weft/projectConfig/list',
+  'weft/usage/daily',
   'weft/projectConfig/trust',
   'mcpServerStatus/list',
   'config/mcpServer/reload',

@@ -17,6 +17,7 @@ class FakeClient implements Client {
   static next = 1;
   readonly id = FakeClient.next++;
   readonly label = `client ${this.id}`;
+  readonly name = null;
   closed = false;
   readonly asked: Asked[] = [];
   readonly notified: ServerNotification[] = [];
