@@ -22,6 +22,7 @@ import { McpManager } from '../mcp/manager';
 import { mcpToolSource } from '../mcp/tools';
 import { Session } from './session';
 import type { RuleStore } from '../safety/approvals/rules';
+import type { OwnWorktree } from '../safety/sandbox/worktree-git';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
 import { SafetyServices } from '../tools/safety-services';
 import type { SessionOptions, SessionRecorder, TurnOverrides } from './types';
@@ -46,6 +47,8 @@ export interface CreateSessionInput {
   checkpoints?: FileCheckpoints;
   /** More paths commands and patches may not write (the trusted project config folders); absent = none. */
   protectedPaths?: readonly string[];
+  /** The thread's own git worktree, where its commands may commit on its branch; absent = none. */
+  ownWorktree?: OwnWorktree | null;
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -141,7 +144,7 @@ export function createSession(input: CreateSessionInput): Session {
     ),
     env: input.env,
     envPolicy,
-    safety: new SafetyServices(input.rules, process.platform, input.protectedPaths ?? []),
+    safety: new SafetyServices(input.rules, process.platform, input.protectedPaths ?? [], input.ownWorktree ?? null),
     context: input.weftHome
       ? {
           weftHome: input.weftHome,

@@ -76,6 +76,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
           state: recording.state,
           overrides,
           protectedPaths: trustedConfigDirs,
+          worktree: thread.weftWorktree ?? null,
         }),
       );
     } catch (error) {
