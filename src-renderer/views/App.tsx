@@ -18,6 +18,7 @@ import { Sidebar, SHORTCUT_MOD } from './Sidebar';
 import { TurnDiffDialog } from './TurnDiffDialog';
 import { ChangesPanel } from './changes/ChangesPanel';
 import { useChanges } from '../store/changes-store';
+import { workFolder } from '../store/selectors';
 import { terminalActions, useTerminalState } from '../store/terminal-store';
 
 function useTitle(): void {
@@ -68,6 +69,7 @@ export function App() {
   useAttentionNotifications();
   const controller = useController();
   const cwd = useWeft((s) => s.data.cwd);
+  const folder = useWeft((s) => workFolder(s.data, s.ui.activeThreadId)) ?? cwd;
   const picker = useWeft((s) => s.ui.projectPicker);
   const turnDiff = useWeft((s) => s.ui.turnDiff);
   const settings = useWeft((s) => s.ui.settingsOpen !== null);
@@ -114,10 +116,14 @@ export function App() {
             <ConversationView />
             {terminal.started && (
               <Suspense fallback={null}>
-                <TerminalPanel cwd={cwd} open={terminal.open} onClose={() => terminalActions.setOpen(false)} />
+                <TerminalPanel
+                  cwd={folder ?? cwd}
+                  open={terminal.open}
+                  onClose={() => terminalActions.setOpen(false)}
+                />
               </Suspense>
             )}
-            {changesOpen && <ChangesPanel cwd={cwd} />}
+            {changesOpen && <ChangesPanel key={folder ?? cwd} cwd={folder ?? cwd} />}
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
           </div>
         </div>
