@@ -16,6 +16,7 @@ import { readFileForClient } from './file-access';
 import { threadHandlers } from './handlers/threads';
 import { checkpointHandlers } from './handlers/checkpoints';
 import { forkHandlers } from './handlers/forks';
+import { handoffHandlers } from './handlers/worktree-handoff';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
 import { projectConfigHandlers } from './handlers/project-config';
@@ -188,6 +189,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       ...mcpHandlers(context, mcpLogins),
       ...checkpointHandlers(context),
       ...forkHandlers(context),
+      ...handoffHandlers(context),
       ...terminalHandlers(context),
       ...gitHandlers(context),
       ...reviewHandlers(context),

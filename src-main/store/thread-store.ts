@@ -366,6 +366,12 @@ export class ThreadStore implements Disposable {
       });
   }
 
+  /** The worktree a saved thread works in, as its session_meta recorded it (null: none, or not indexed yet). */
+  worktreeOf(threadId: string): RolloutWeftWorktree | null {
+    const row = this.catalog.guard(() => this.catalog.index.get(threadId));
+    return row === null ? null : rowWorktree(row);
+  }
+
   /** Threads forked from `threadId` (for the thread tree), oldest first. */
   forksOf(threadId: string): ForkEntry[] {
     return this.catalog

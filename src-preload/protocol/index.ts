@@ -9,6 +9,7 @@ export * from './requests';
 export * from './checkpoints';
 export * from './checkpoint-paths';
 export * from './forks';
+export * from './worktree-handoff';
 export * from './service-requests';
 export * from './weft-setup';
 export * from './weft-project-config';

@@ -26,6 +26,12 @@ import {
   WeftForksRemoveParams,
   WeftForksRemoveResult,
 } from './forks';
+import {
+  WeftWorktreeHandoffParams,
+  WeftWorktreeHandoffPreviewParams,
+  WeftWorktreeHandoffPreviewResult,
+  WeftWorktreeHandoffResult,
+} from './worktree-handoff';
 import { InitializeParams, InitializeResult } from './initialize';
 import {
   McpServerOauthLoginCompletedNotification,
@@ -235,6 +241,12 @@ export const ClientRequests = {
   'weft/forks/compare': { params: WeftForksCompareParams, result: WeftForksCompareResult, queue: 'shared' },
   'weft/forks/remove': { params: WeftForksRemoveParams, result: WeftForksRemoveResult, queue: 'exclusive' },
   'weft/forks/bringBack': { params: WeftForksBringBackParams, result: WeftForksBringBackResult, queue: null },
+  'weft/worktree/handoff/preview': {
+    params: WeftWorktreeHandoffPreviewParams,
+    result: WeftWorktreeHandoffPreviewResult,
+    queue: 'shared',
+  },
+  'weft/worktree/handoff': { params: WeftWorktreeHandoffParams, result: WeftWorktreeHandoffResult, queue: 'exclusive' },
   'thread/compact/start': { params: ThreadCompactStartParams, result: ThreadCompactStartResult, queue: 'exclusive' },
   'turn/start': { params: TurnStartParams, result: TurnStartResult, queue: 'exclusive' },
   'turn/steer': { params: TurnSteerParams, result: TurnSteerResult, queue: 'exclusive' },

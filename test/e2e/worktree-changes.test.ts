@@ -25,7 +25,7 @@ describe('a worktree thread’s Changes panel and terminal', () => {
       files: { 'notes.txt': 'committed\n' },
       approvalPolicy: 'never',
       viewport: SCREENSHOT_SIZES[0],
-      beforeServe: ({ cwd }) => {
+      beforeServe: async ({ cwd }) => {
         git(cwd, 'init', '-q', '--initial-branch=main');
         git(cwd, 'add', '.');
         git(cwd, 'commit', '-qm', 'initial');

@@ -62,6 +62,8 @@ const clientRequestMethods = [
   'weft/forks/compare',
   'weft/forks/remove',
   'weft/forks/bringBack',
+  'weft/worktree/handoff/preview',
+  'weft/worktree/handoff',
   'weft/thread/pin',
   'weft/fs/complete',
   'weft/projectConfig/list',
