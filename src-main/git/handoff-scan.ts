@@ -1,6 +1,8 @@
-// What a handoff reads from git (through the one runner, safety/git/run.ts): the paths of a work tree that
-// differ from a commit, with the commit's entry for each, and a blob's text for a three-way merge.
+// What a handoff and a comparison of worktrees read from git (through the one runner, safety/git/run.ts):
+// the paths of a work tree that differ from a commit (with the commit's entry for each, or lines added and
+// removed), a blob's text for a three-way merge, and what a move takes back.
 import { git } from '../safety/git/run';
+import { readWorkspaceEntry } from '../util/workspace-file';
 
 /** A path's entry in a commit: git's mode (`100644`, `100755`, `120000` a symlink, `160000` a submodule) and object id. */
 export interface CommitEntry {
@@ -91,4 +93,50 @@ export async function mergeBase(top: string, a: string, b: string): Promise<stri
   const out = await git(top, ['merge-base', '--end-of-options', a, b]).catch(() => null);
   const commit = out?.stdout.trim() ?? '';
   return commit === '' ? null : commit;
+}
+
+/** One changed file's lines added and removed since a commit (null for binary files). */
+export interface FileStat {
+  path: string;
+  insertions: number | null;
+  deletions: number | null;
+}
+
+/** Largest untracked file whose lines are counted. */
+const COUNTED_BYTES = 8 * 1024 * 1024;
+
+/**
+ * What `top`'s work tree changed since `commit`, file by file (committed or not, and each untracked file
+ * git does not ignore, all of its lines added), sorted by path.
+ */
+export async function statsSince(top: string, commit: string): Promise<FileStat[]> {
+  const [numstat, untracked] = await Promise.all([
+    git(top, ['diff', '--numstat', '-z', '--no-renames', commit, '--'], { optionalLocks: false }),
+    git(top, ['ls-files', '--others', '--exclude-standard', '-z'], { optionalLocks: false }),
+  ]);
+  const stats: FileStat[] = [];
+  for (const record of numstat.stdout.split('\0')) {
+    const match = /^(\d+|-)\t(\d+|-)\t(.+)$/s.exec(record);
+    if (match === null) continue;
+    const [, added = '-', removed = '-', path = ''] = match;
+    stats.push({
+      path,
+      insertions: added === '-' ? null : Number(added),
+      deletions: removed === '-' ? null : Number(removed),
+    });
+  }
+  for (const path of untracked.stdout.split('\0')) {
+    if (path === '' || path.endsWith('/')) continue;
+    const entry = await readWorkspaceEntry(top, path, COUNTED_BYTES).catch(() => null);
+    const lines =
+      entry?.kind === 'symlink'
+        ? 1
+        : entry?.kind !== 'file' || entry.bytes.includes(0)
+          ? null
+          : entry.bytes.length === 0
+            ? 0
+            : entry.bytes.toString('utf8').split('\n').length - (entry.bytes.at(-1) === 0x0a ? 1 : 0);
+    stats.push({ path, insertions: lines, deletions: lines === null ? null : 0 });
+  }
+  return stats.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -392,13 +392,15 @@ export class ThreadStore implements Disposable {
    * changes nothing, and tells the index; returns the thread's attributes as they are now.
    */
   async recordAttribute(threadId: string, event: AttributeEventInput): Promise<ThreadAttributes> {
-    const loc = this.writable(threadId, 'change');
+    // A thread open here is written through its recorder, saved or not yet (a new thread's file is made
+    // at its first line: this one, for a thread started with an attribute).
     const open = this.recorders.get(threadId);
     if (open) {
       open.recordAttribute(event);
       await open.sync();
       return open.attributes;
     }
+    const loc = this.writable(threadId, 'change');
     let attributes = loc.attributes;
     await this.withRecorder(loc, (r) => {
       r.recordAttribute(event);

@@ -32,6 +32,7 @@ import {
   WeftWorktreeHandoffPreviewResult,
   WeftWorktreeHandoffResult,
 } from './worktree-handoff';
+import { WeftWorktreeCompareParams, WeftWorktreeCompareResult } from './worktree-compare';
 import { InitializeParams, InitializeResult } from './initialize';
 import {
   McpServerOauthLoginCompletedNotification,
@@ -247,6 +248,7 @@ export const ClientRequests = {
     queue: 'shared',
   },
   'weft/worktree/handoff': { params: WeftWorktreeHandoffParams, result: WeftWorktreeHandoffResult, queue: 'exclusive' },
+  'weft/worktree/compare': { params: WeftWorktreeCompareParams, result: WeftWorktreeCompareResult, queue: null },
   'thread/compact/start': { params: ThreadCompactStartParams, result: ThreadCompactStartResult, queue: 'exclusive' },
   'turn/start': { params: TurnStartParams, result: TurnStartResult, queue: 'exclusive' },
   'turn/steer': { params: TurnSteerParams, result: TurnSteerResult, queue: 'exclusive' },

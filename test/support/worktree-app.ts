@@ -27,6 +27,7 @@ export interface CommandItem {
   type: string;
   id: string;
   command: string;
+  cwd: string;
   status: string;
   exitCode: number | null;
   aggregatedOutput: string | null;

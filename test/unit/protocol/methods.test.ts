@@ -64,6 +64,7 @@ const clientRequestMethods = [
   'weft/forks/bringBack',
   'weft/worktree/handoff/preview',
   'weft/worktree/handoff',
+  'weft/worktree/compare',
   'weft/thread/pin',
   'weft/fs/complete',
   'weft/projectConfig/list',

@@ -1,7 +1,8 @@
-// Handoff between a worktree thread's worktree and the project's local checkout: the preview
+// Worktree threads: Handoff between a thread's worktree and the project's local checkout — the preview
 // (`weft/worktree/handoff/preview`) and the writing (`weft/worktree/handoff`), which plans again from the
 // files as they are then and writes nothing when the plan is no longer the one previewed (its fingerprint)
-// or a conflict has no resolution (-32010, as thread/revert refuses a restore over someone else's work).
+// or a conflict has no resolution (-32010, as thread/revert refuses a restore over someone else's work) —
+// and several compared side by side (`weft/worktree/compare`, for "try N ways").
 import { resolve } from 'node:path';
 import {
   CHECKPOINT_CONFLICT_CODE,
@@ -14,11 +15,15 @@ import { applyHandoff, HandoffConflictError, HandoffInputError } from '../../git
 import { handoffFileView, planHandoff, type HandoffPlan } from '../../git/handoff-plan';
 import { commitOf, mergeBase, workTreeTop } from '../../git/handoff-scan';
 import type { HandlerTable } from '../dispatcher';
+import { compareEntry } from '../worktree-compare';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
 import type { HandlerContext } from './context';
 import { storeCall, storeCallAsync } from './store-call';
 
-type HandoffHandlers = Pick<HandlerTable, 'weft/worktree/handoff/preview' | 'weft/worktree/handoff'>;
+type WorktreeHandlers = Pick<
+  HandlerTable,
+  'weft/worktree/handoff/preview' | 'weft/worktree/handoff' | 'weft/worktree/compare'
+>;
 
 interface Sides {
   worktree: WeftWorktree;
@@ -27,11 +32,16 @@ interface Sides {
   base: string;
 }
 
-export function handoffHandlers(ctx: HandlerContext): HandoffHandlers {
+export function worktreeHandlers(ctx: HandlerContext): WorktreeHandlers {
   const discards = new DiscardStore(ctx.environment.weftHome);
 
   const threadOf = async (threadId: string): Promise<Thread> =>
     ctx.manager.get(threadId)?.thread ?? (await storeCallAsync(() => ctx.store.readAsync(threadId))).thread;
+
+  /** The commit a worktree thread's worktree was made from, as recorded (else where its branch left its base). */
+  const baseCommitOf = async (threadId: string, worktree: WeftWorktree): Promise<string | null> =>
+    storeCall(() => ctx.store.worktreeOf(threadId))?.base_commit ??
+    (await mergeBase(worktree.path, 'HEAD', worktree.baseRef));
 
   /** The two checkouts of a worktree thread and the commit the direction's changes are counted from. */
   const sidesOf = async (threadId: string, direction: WeftHandoffDirection): Promise<Sides> => {
@@ -48,11 +58,7 @@ export function handoffHandlers(ctx: HandlerContext): HandoffHandlers {
     const localTop = await workTreeTop(worktree.projectRoot);
     if (localTop === null)
       throw invalidRequest(`the project folder ${worktree.projectRoot} is gone or no longer in a git repository`);
-    const base =
-      direction === 'toWorktree'
-        ? await commitOf(localTop, 'HEAD')
-        : (storeCall(() => ctx.store.worktreeOf(threadId))?.base_commit ??
-          (await mergeBase(worktreeTop, 'HEAD', worktree.baseRef)));
+    const base = direction === 'toWorktree' ? await commitOf(localTop, 'HEAD') : await baseCommitOf(threadId, worktree);
     if (base === null)
       throw invalidRequest(
         direction === 'toWorktree'
@@ -68,6 +74,19 @@ export function handoffHandlers(ctx: HandlerContext): HandoffHandlers {
   };
 
   return {
+    'weft/worktree/compare': async (params) => {
+      const threads = await Promise.all(
+        params.threadIds.map(async (threadId) => {
+          const thread =
+            ctx.manager.liveThread(threadId, true) ??
+            (await storeCallAsync(() => ctx.store.readAsync(threadId, { includeTurns: true }))).thread;
+          const worktree = thread.weftWorktree;
+          return compareEntry(thread, worktree === undefined ? null : await baseCommitOf(threadId, worktree));
+        }),
+      );
+      return { threads };
+    },
+
     'weft/worktree/handoff/preview': async (params) => {
       const planned = await plan(params.threadId, params.direction);
       return {
