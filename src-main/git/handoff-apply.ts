@@ -29,7 +29,7 @@ export class HandoffConflictError extends Error {
   }
 }
 
-/** A request that does not fit the plan (a resolution for a path that is not a conflict). */
+/** A request that does not fit the plan (a resolution for a path the handoff does not write). */
 export class HandoffInputError extends Error {
   override readonly name = 'HandoffInputError';
 }
@@ -48,9 +48,11 @@ export async function applyHandoff(input: HandoffApplyInput): Promise<WeftWorktr
   const { plan } = input;
   const sourceSide = plan.direction === 'toLocal' ? 'worktree' : 'local';
   const byPath = new Map(plan.paths.map((p) => [p.path, p]));
-  for (const path of input.resolutions.keys())
-    if (byPath.get(path)?.status !== 'conflict')
-      throw new HandoffInputError(`resolutions: ${path} is not a conflict of this handoff`);
+  for (const path of input.resolutions.keys()) {
+    const status = byPath.get(path)?.status;
+    if (status !== 'conflict' && status !== 'apply' && status !== 'merge')
+      throw new HandoffInputError(`resolutions: ${path} is not a file this handoff writes`);
+  }
   const open = plan.paths.filter((p) => p.status === 'conflict' && !input.resolutions.has(p.path)).map((p) => p.path);
   if (open.length > 0) throw new HandoffConflictError(open, false);
 
@@ -59,14 +61,17 @@ export async function applyHandoff(input: HandoffApplyInput): Promise<WeftWorktr
   const overwritten: string[] = [];
   const kept: string[] = [];
   for (const planned of plan.paths) {
-    if ((planned.status === 'apply' || planned.status === 'merge') && planned.result !== null) {
+    if (planned.status !== 'apply' && planned.status !== 'merge' && planned.status !== 'conflict') continue;
+    const take = input.resolutions.get(planned.path);
+    if (take !== undefined && take !== sourceSide) kept.push(planned.path);
+    else if (planned.status === 'apply') writes.push({ planned, target: planned.result ?? planned.source });
+    else if (planned.status === 'merge' && take === undefined && planned.result !== null) {
       writes.push({ planned, target: planned.result });
-      if (planned.status === 'merge') merged.push(planned.path);
-    } else if (planned.status === 'conflict') {
-      if (input.resolutions.get(planned.path) === sourceSide) {
-        writes.push({ planned, target: planned.source });
-        overwritten.push(planned.path);
-      } else kept.push(planned.path);
+      merged.push(planned.path);
+    } else {
+      // The source's version over a destination file that changed too: the person chose to replace it.
+      writes.push({ planned, target: planned.source });
+      overwritten.push(planned.path);
     }
   }
   const desired: DesiredState[] = [];

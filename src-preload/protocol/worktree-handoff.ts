@@ -67,14 +67,18 @@ export const WeftWorktreeHandoffPreviewResult = z.object({
 });
 export type WeftWorktreeHandoffPreviewResult = z.infer<typeof WeftWorktreeHandoffPreviewResult>;
 
-/** For one conflicting file: which side's version the destination ends with. */
+/**
+ * For one file of the preview: which side's version the destination ends with. Required for a conflict.
+ * For an `apply` or `merge` file, the destination's side leaves that file out of the handoff, and the
+ * source's side of a `merge` replaces the destination's changes too.
+ */
 export const WeftHandoffResolution = z.object({ path: z.string().min(1), take: z.enum(['local', 'worktree']) });
 export type WeftHandoffResolution = z.infer<typeof WeftHandoffResolution>;
 
 /**
- * Writes the handoff: each `apply` and `merge` file, and each conflict as `resolutions` says (taking the
- * destination's side keeps it as it is; taking the source's side replaces it, and the replaced version is
- * kept among the Changes panel's discards). A conflict without a resolution refuses the whole handoff with
+ * Writes the handoff: each `apply` and `merge` file, and each conflict, as `resolutions` says (taking the
+ * destination's side keeps its file as it is; taking the source's side over a file the destination changed
+ * replaces it, and the replaced version is kept among the Changes panel's discards). A conflict without a resolution refuses the whole handoff with
  * -32010 (`data.conflicts`), nothing written; so does a `fingerprint` that no longer matches (`data.stale`).
  * The files are written all at once (staged, then renamed into place; a crash half way is finished at the
  * next start). The source is left as it was unless `move`: then what was brought over leaves it — its
@@ -95,8 +99,8 @@ export const WeftHandoffConflictData = z.object({ conflicts: z.array(z.string())
 export type WeftHandoffConflictData = z.infer<typeof WeftHandoffConflictData>;
 
 /**
- * What was done: the files written (applied, merged or overwritten by a resolution), those kept as they were
- * by a resolution, those that could not be written (and why), and, with `move`, the source files taken back.
+ * What was done: the files written (applied, merged, or overwritten by a resolution), those a resolution
+ * kept as they were, those that could not be written (and why), and, with `move`, the source files taken back.
  */
 export const WeftWorktreeHandoffResult = z.object({
   direction: WeftHandoffDirection,

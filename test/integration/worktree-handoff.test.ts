@@ -251,6 +251,38 @@ describe('weft/worktree/handoff', () => {
     expect(app.commands(started.thread.id)[1]?.aggregatedOutput).toBe('c, changed locally\na new local file\n');
   });
 
+  it('leaves out a file the person keeps on their side, and refuses a choice for a file it does not write', async () => {
+    app = await startWorktreeApp(FILES);
+    const started = await app.startWorktree();
+    app.server.enqueueMany([command('c1', 'echo x > x.txt && echo y > y.txt'), answer('done')]);
+    await app.turn(started.thread.id, 'work');
+    const done = await app.ok('weft/worktree/handoff', {
+      threadId: started.thread.id,
+      direction: 'toLocal',
+      resolutions: [{ path: 'y.txt', take: 'local' }],
+    });
+    expect(done).toEqual({
+      direction: 'toLocal',
+      written: ['x.txt'],
+      merged: [],
+      overwritten: [],
+      kept: ['y.txt'],
+      notWritten: [],
+      moved: [],
+    });
+    expect(existsSync(app.repo.path('x.txt'))).toBe(true);
+    expect(existsSync(app.repo.path('y.txt'))).toBe(false);
+    const wrong = await app.client.call('weft/worktree/handoff', {
+      threadId: started.thread.id,
+      direction: 'toLocal',
+      resolutions: [{ path: 'x.txt', take: 'worktree' }],
+    });
+    expect(wrong.error).toEqual({
+      code: -32602,
+      message: 'resolutions: x.txt is not a file this handoff writes',
+    });
+  });
+
   it('refuses a thread that works in the project’s own folder, saying why', async () => {
     app = await startWorktreeApp(FILES);
     const local = await app.ok<{ thread: { id: string } }>('thread/start', { cwd: app.repo.dir });
