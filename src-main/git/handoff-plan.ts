@@ -15,6 +15,12 @@ const SHOWN_TEXT_BYTES = 1024 * 1024;
 /** Files read side by side. */
 const CONCURRENCY = 8;
 
+/** The two sides in words, for reasons people read. */
+interface SideNames {
+  source: string;
+  dest: string;
+}
+
 /** One side of a path as read now. `other`: something a handoff does not carry, and why. */
 export type SideState =
   | { kind: 'absent' }
@@ -71,7 +77,9 @@ export async function planHandoff(input: HandoffPlanInput): Promise<HandoffPlan>
         destChanged: destChanged.has(path),
         sourceTop,
         destTop,
-        destName: toLocal ? 'the local checkout' : 'the worktree',
+        names: toLocal
+          ? { source: 'the worktree', dest: 'the local checkout' }
+          : { source: 'the local checkout', dest: 'the worktree' },
       });
     }
   };
@@ -86,7 +94,7 @@ async function planPath(input: {
   destChanged: boolean;
   sourceTop: string;
   destTop: string;
-  destName: string;
+  names: SideNames;
 }): Promise<PlannedPath> {
   const { path, base } = input;
   const [source, dest] = await Promise.all([readSide(input.sourceTop, path), readSide(input.destTop, path)]);
@@ -101,14 +109,14 @@ async function planPath(input: {
   if (base?.mode === '160000') return planned('skipped', 'a submodule: commit in it and update it with git');
   if (source.kind === 'other') return planned('skipped', source.why);
   if (sameState(source, dest)) return planned('same', null);
-  if (dest.kind === 'other') return planned('skipped', `in ${input.destName}: ${dest.why}`);
+  if (dest.kind === 'other') return planned('skipped', `in ${input.names.dest}: ${dest.why}`);
   // A path the base does not have changed in the destination when anything is there now.
   const destChanged = base === null ? dest.kind !== 'absent' : input.destChanged;
   if (!destChanged) return planned('apply', null, source);
   const merged = await tryMerge(input.destTop, base, source, dest);
   // Merged into what the destination holds already (brought over before): nothing to do.
   if (merged !== null) return sameState(merged, dest) ? planned('same', null) : planned('merge', null, merged);
-  return planned('conflict', conflictReason(source, dest, input.destName));
+  return planned('conflict', conflictReason(base, source, dest, input.names));
 }
 
 /** Both sides changed a text file: the two changes together, when they do not overlap. */
@@ -128,12 +136,13 @@ async function tryMerge(
   return merged === null ? null : { kind: 'file', bytes: Buffer.from(merged, 'utf8'), mode: source.mode };
 }
 
-function conflictReason(source: SideState, dest: SideState, destName: string): string {
-  if (source.kind === 'absent') return `deleted here, but changed in ${destName} too`;
-  if (dest.kind === 'absent') return `changed here, but deleted in ${destName}`;
+function conflictReason(base: CommitEntry | null, source: SideState, dest: SideState, names: SideNames): string {
+  if (base === null) return `added in ${names.source}, and ${names.dest} has a file of its own there`;
+  if (source.kind === 'absent') return `deleted in ${names.source}, but changed in ${names.dest}`;
+  if (dest.kind === 'absent') return `changed in ${names.source}, but deleted in ${names.dest}`;
   if (source.kind === 'file' && dest.kind === 'file' && (textOf(source.bytes) === null || textOf(dest.bytes) === null))
-    return `a binary file changed on both sides`;
-  return `changed on both sides in the same lines`;
+    return 'a binary file changed in both';
+  return 'changed in both, in the same lines';
 }
 
 /** The bytes as text when they are UTF-8 without NUL bytes; else null. */

@@ -11,6 +11,7 @@ import { ConversationView } from './ConversationView';
 import { ProjectConfigPrompt } from './ProjectConfigPrompt';
 import { ProjectPicker, Welcome } from './ProjectPicker';
 import { CheckpointLayer } from './checkpoints/CheckpointLayer';
+import { WorktreeLayer } from './worktrees/WorktreeLayer';
 import { LiveRegion } from './LiveRegion';
 import { useAttentionNotifications } from './notifications';
 import { SettingsDialog } from './settings/SettingsDialog';
@@ -113,6 +114,7 @@ export function App() {
             )}
             <ConnectionBanner />
             <CheckpointLayer />
+            <WorktreeLayer />
             <ConversationView />
             {terminal.started && (
               <Suspense fallback={null}>

@@ -89,7 +89,7 @@ describe('weft/worktree/handoff', () => {
           worktree: side('file', 'b from the thread\n'),
           result: null,
           binary: false,
-          reason: 'changed on both sides in the same lines',
+          reason: 'changed in both, in the same lines',
         },
         {
           path: 'c.txt',
