@@ -130,6 +130,8 @@ describe('try 3 ways, compare, hand off', () => {
 
       // At 900×700: the comparison again from a thread's header; a second handoff, cancelled, changes nothing.
       await page.setViewportSize(SCREENSHOT_SIZES[1]);
+      await page.locator('.main-header').getByRole('button', { name: 'Compare 3 ways' }).waitFor();
+      await e2e.screenshot('try-ways-thread-900x700');
       await clickCentre(page, page.locator('.main-header').getByRole('button', { name: 'Compare 3 ways' }));
       await compare.getByRole('region', { name: 'Way 3' }).waitFor();
       await e2e.screenshot('try-ways-compare-again-900x700');

@@ -136,4 +136,22 @@ describe('try 3 ways', () => {
     expect(await readFile(repo.path('made.txt'), 'utf8')).toBe('1\n2\n');
     expect((await readFile(repo.path('where.txt'), 'utf8')).trim()).toBe(chosen.worktree.path);
   });
+
+  it('starts many worktree threads of one repository at once, none failing for another one being made', async () => {
+    app = await startWorktreeApp(FILES);
+    const a = app;
+    const errors: unknown[] = [];
+    const paths = new Set<string>();
+    for (let round = 0; round < 8; round++) {
+      const replies = await Promise.all(
+        [1, 2, 3, 4].map(() => a.client.call('thread/start', { cwd: a.repo.dir, weftWorktree: true })),
+      );
+      for (const reply of replies) {
+        if (reply.error !== undefined) errors.push(reply.error);
+        else paths.add((reply.result as StartedThread).thread.weftWorktree?.path ?? '');
+      }
+    }
+    expect(errors).toEqual([]);
+    expect(paths.size).toBe(32);
+  });
 });
