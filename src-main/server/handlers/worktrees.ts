@@ -3,6 +3,7 @@
 // files as they are then and writes nothing when the plan is no longer the one previewed (its fingerprint)
 // or a conflict has no resolution (-32010, as thread/revert refuses a restore over someone else's work) —
 // and several compared side by side (`weft/worktree/compare`, for "try N ways").
+import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   CHECKPOINT_CONFLICT_CODE,
@@ -51,7 +52,8 @@ export function worktreeHandlers(ctx: HandlerContext): WorktreeHandlers {
         `params.threadId: thread ${threadId} works in the project's own folder, not in a worktree of its own; a handoff moves work between a worktree thread and the local checkout`,
       );
     const worktreeTop = await workTreeTop(worktree.path);
-    if (worktreeTop === null || resolve(worktreeTop) !== resolve(worktree.path))
+    // git names the top with symlinks resolved; the recorded path may go through one (a linked temp folder).
+    if (worktreeTop === null || worktreeTop !== (await realpath(worktree.path).catch(() => null)))
       throw invalidRequest(
         `the thread's worktree ${worktree.path} is gone or no longer a git worktree: there is nothing to hand off`,
       );
