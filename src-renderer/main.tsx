@@ -23,6 +23,7 @@ import './styles/settings.css';
 import './styles/checkpoints.css';
 import './styles/terminal.css';
 import './styles/changes.css';
+import './styles/worktrees.css';
 
 function storage(): Storage | null {
   try {

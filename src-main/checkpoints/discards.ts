@@ -100,6 +100,32 @@ export class DiscardStore {
     return record;
   }
 
+  /**
+   * Records a file someone else replaced (a handoff that took the other side of a conflict): its bytes
+   * before, and what is there now (`after`, null when it was removed), so it can be put back like a discard.
+   */
+  async keepReplaced(input: {
+    root: string;
+    path: string;
+    summary: string;
+    before: { bytes: Buffer; mode: number };
+    after: Buffer | null;
+  }): Promise<DiscardRecord> {
+    const record: DiscardRecord = {
+      id: `${this.now().toString(36)}-${randomBytes(4).toString('hex')}`,
+      root: input.root,
+      path: input.path,
+      kind: 'file',
+      createdAt: this.now(),
+      summary: input.summary,
+      restored: false,
+      before: { hash: (await this.blobs.put(input.before.bytes)).hash, mode: input.before.mode },
+      afterHash: input.after === null ? null : await hashContent(input.after),
+    };
+    await this.write(record);
+    return record;
+  }
+
   async list(root: string): Promise<DiscardRecord[]> {
     return (await this.all()).filter((r) => r.root === root).sort((a, b) => b.createdAt - a.createdAt);
   }

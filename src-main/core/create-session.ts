@@ -24,6 +24,7 @@ import { mcpToolSource } from '../mcp/tools';
 import { notifyHook } from './notify-hook';
 import { Session } from './session';
 import type { RuleStore } from '../safety/approvals/rules';
+import type { OwnWorktree } from '../safety/sandbox/worktree-git';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
 import { SafetyServices } from '../tools/safety-services';
 import type { SessionOptions, SessionRecorder, TurnOverrides } from './types';
@@ -50,6 +51,8 @@ export interface CreateSessionInput {
   protectedPaths?: readonly string[];
   /** Where problems of the thread's side programs (the `notify` program) are told; default stderr. */
   log?: (line: string) => void;
+  /** The thread's own git worktree, where its commands may commit on its branch; absent = none. */
+  ownWorktree?: OwnWorktree | null;
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -146,7 +149,7 @@ export function createSession(input: CreateSessionInput): Session {
     ),
     env: input.env,
     envPolicy,
-    safety: new SafetyServices(input.rules, process.platform, input.protectedPaths ?? []),
+    safety: new SafetyServices(input.rules, process.platform, input.protectedPaths ?? [], input.ownWorktree ?? null),
     context: input.weftHome
       ? {
           weftHome: input.weftHome,

@@ -16,6 +16,7 @@ import { readFileForClient } from './file-access';
 import { threadHandlers } from './handlers/threads';
 import { checkpointHandlers } from './handlers/checkpoints';
 import { forkHandlers } from './handlers/forks';
+import { worktreeHandlers } from './handlers/worktrees';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
 import { projectConfigHandlers } from './handlers/project-config';
@@ -199,6 +200,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       ...mcpHandlers(context, mcpLogins),
       ...checkpointHandlers(context),
       ...forkHandlers(context),
+      ...worktreeHandlers(context),
       ...terminalHandlers(context),
       ...gitHandlers(context),
       ...reviewHandlers(context),

@@ -113,6 +113,8 @@ export function threadSession(
     overrides: ThreadOverrides;
     /** The trusted project config folders, kept read-only (`ProjectTrust.trustedConfigDirs`). */
     protectedPaths: readonly string[];
+    /** The thread's own git worktree (`Thread.weftWorktree`): its commands may commit on its branch. */
+    worktree?: WeftWorktree | null;
   },
 ): Session {
   return buildSession({
@@ -128,6 +130,7 @@ export function threadSession(
     checkpoints: input.config.checkpoints?.enabled === false ? undefined : host.checkpoints?.service,
     saved: input.state,
     protectedPaths: input.protectedPaths,
+    ownWorktree: input.worktree ? { path: input.worktree.path, branch: input.worktree.branch } : null,
     // The key is looked up per request (config token > environment > saved key), so one saved in
     // Settings applies to the next turn.
     modelClient: host.modelClient,

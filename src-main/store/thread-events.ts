@@ -18,6 +18,7 @@ import { WrittenEventPayloads, type RolloutEventInput, type Thread } from '../..
 export const ThreadAttributes = z.object({
   name: z.string().nullable().catch(null),
   pinned: z.boolean().catch(false),
+  group: z.string().nullable().catch(null),
 });
 export type ThreadAttributes = z.infer<typeof ThreadAttributes>;
 
@@ -30,16 +31,20 @@ export const ATTRIBUTE_KEYS = Object.keys(ThreadAttributes.shape).join(',');
  * The Thread fields the attributes show as, every one of them: a Weft-only field at its default is
  * undefined (left out on the wire, as Codex's clients expect), so the fields patch a Thread whole.
  */
-export function attributeFields(a: ThreadAttributes): Pick<Thread, 'name' | 'weftPinned'> {
-  return { name: a.name, weftPinned: a.pinned ? true : undefined };
+export function attributeFields(a: ThreadAttributes): Pick<Thread, 'name' | 'weftPinned' | 'weftGroupId'> {
+  return { name: a.name, weftPinned: a.pinned ? true : undefined, weftGroupId: a.group ?? undefined };
 }
 
 /**
  * The events a fork writes after the lines it copied, so it starts with the attributes of a new thread
- * where it should: a fork keeps its source's name (the UI marks it as a fork) but is not pinned.
+ * where it should: a fork keeps its source's name (the UI marks it as a fork) but is not pinned, and is
+ * not one of its source's group (the group is the threads started together).
  */
 export function forkAttributeEvents(a: ThreadAttributes): AttributeEventInput[] {
-  return a.pinned ? [{ type: 'weft_thread_pinned', pinned: false }] : [];
+  return [
+    ...(a.pinned ? [{ type: 'weft_thread_pinned', pinned: false } as const] : []),
+    ...(a.group !== null ? [{ type: 'weft_thread_group', group_id: null } as const] : []),
+  ];
 }
 
 /** Where a line's message text is, for search and the thread's preview. */
@@ -113,6 +118,7 @@ export const THREAD_EVENTS = {
     name: e.thread_name ?? null,
   })),
   weft_thread_pinned: attribute(WrittenEventPayloads.weft_thread_pinned, (a, e) => ({ ...a, pinned: e.pinned })),
+  weft_thread_group: attribute(WrittenEventPayloads.weft_thread_group, (a, e) => ({ ...a, group: e.group_id })),
   thread_settings_applied: { kind: 'none' },
 } as const satisfies Record<string, EventMeaning>;
 

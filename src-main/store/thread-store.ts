@@ -371,6 +371,12 @@ export class ThreadStore implements Disposable {
     return this.catalog.guard(() => this.catalog.index.pathsUsedSince(ms));
   }
 
+  /** The worktree a saved thread works in, as its session_meta recorded it (null: none, or not indexed yet). */
+  worktreeOf(threadId: string): RolloutWeftWorktree | null {
+    const row = this.catalog.guard(() => this.catalog.index.get(threadId));
+    return row === null ? null : rowWorktree(row);
+  }
+
   /** Threads forked from `threadId` (for the thread tree), oldest first. */
   forksOf(threadId: string): ForkEntry[] {
     return this.catalog
@@ -391,13 +397,15 @@ export class ThreadStore implements Disposable {
    * changes nothing, and tells the index; returns the thread's attributes as they are now.
    */
   async recordAttribute(threadId: string, event: AttributeEventInput): Promise<ThreadAttributes> {
-    const loc = this.writable(threadId, 'change');
+    // A thread open here is written through its recorder, saved or not yet (a new thread's file is made
+    // at its first line: this one, for a thread started with an attribute).
     const open = this.recorders.get(threadId);
     if (open) {
       open.recordAttribute(event);
       await open.sync();
       return open.attributes;
     }
+    const loc = this.writable(threadId, 'change');
     let attributes = loc.attributes;
     await this.withRecorder(loc, (r) => {
       r.recordAttribute(event);

@@ -2,6 +2,7 @@ import type { SandboxPolicy } from '../../src-preload/protocol';
 import { RuleStore } from '../safety/approvals/rules';
 import { SessionApprovals } from '../safety/approvals/session-memory';
 import { createSandboxLauncher, type SandboxLauncherResult } from '../safety/sandbox/launcher';
+import type { OwnWorktree } from '../safety/sandbox/worktree-git';
 
 /**
  * What the approval flow of one thread needs: the remembered rules (shared by every thread of the
@@ -19,6 +20,8 @@ export class SafetyServices {
     readonly rules: RuleStore,
     private readonly platform: NodeJS.Platform = process.platform,
     readonly protectedPaths: readonly string[] = [],
+    /** The thread's own git worktree: its commands may commit on its branch (see worktree-git.ts). */
+    private readonly ownWorktree: OwnWorktree | null = null,
   ) {}
 
   /** The sandbox launcher for commands under `policy` in `cwd` (probed once, then cached). */
@@ -30,7 +33,7 @@ export class SafetyServices {
     const key = `${JSON.stringify(policy)}\0${cwd}`;
     let launcher = this.launchers.get(key);
     if (!launcher) {
-      launcher = createSandboxLauncher(policy, cwd, env, this.platform, this.protectedPaths);
+      launcher = createSandboxLauncher(policy, cwd, env, this.platform, this.protectedPaths, this.ownWorktree);
       this.launchers.set(key, launcher);
     }
     return launcher;

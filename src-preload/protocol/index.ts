@@ -9,6 +9,8 @@ export * from './requests';
 export * from './checkpoints';
 export * from './checkpoint-paths';
 export * from './forks';
+export * from './worktree-handoff';
+export * from './worktree-compare';
 export * from './service-requests';
 export * from './weft-setup';
 export * from './weft-project-config';

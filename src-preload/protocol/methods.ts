@@ -26,6 +26,13 @@ import {
   WeftForksRemoveParams,
   WeftForksRemoveResult,
 } from './forks';
+import {
+  WeftWorktreeHandoffParams,
+  WeftWorktreeHandoffPreviewParams,
+  WeftWorktreeHandoffPreviewResult,
+  WeftWorktreeHandoffResult,
+} from './worktree-handoff';
+import { WeftWorktreeCompareParams, WeftWorktreeCompareResult } from './worktree-compare';
 import { InitializeParams, InitializeResult } from './initialize';
 import {
   McpServerOauthLoginCompletedNotification,
@@ -236,6 +243,13 @@ export const ClientRequests = {
   'weft/forks/compare': { params: WeftForksCompareParams, result: WeftForksCompareResult, queue: 'shared' },
   'weft/forks/remove': { params: WeftForksRemoveParams, result: WeftForksRemoveResult, queue: 'exclusive' },
   'weft/forks/bringBack': { params: WeftForksBringBackParams, result: WeftForksBringBackResult, queue: null },
+  'weft/worktree/handoff/preview': {
+    params: WeftWorktreeHandoffPreviewParams,
+    result: WeftWorktreeHandoffPreviewResult,
+    queue: 'shared',
+  },
+  'weft/worktree/handoff': { params: WeftWorktreeHandoffParams, result: WeftWorktreeHandoffResult, queue: 'exclusive' },
+  'weft/worktree/compare': { params: WeftWorktreeCompareParams, result: WeftWorktreeCompareResult, queue: null },
   'thread/compact/start': { params: ThreadCompactStartParams, result: ThreadCompactStartResult, queue: 'exclusive' },
   'turn/start': { params: TurnStartParams, result: TurnStartResult, queue: 'exclusive' },
   'turn/steer': { params: TurnSteerParams, result: TurnSteerResult, queue: 'exclusive' },

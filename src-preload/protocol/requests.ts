@@ -47,6 +47,9 @@ export type ThreadOverrides = z.infer<typeof ThreadOverrides>;
  * `weftWorktreeCarryChanges: true` the project's uncommitted changes come along: tracked files' changes
  * and untracked files that are not ignored. A project outside git is refused (-32602). The three
  * `weftBaseRef`, `weftBranch`, `weftWorktreeCarryChanges` mean nothing without `weftWorktree`.
+ * `weftGroupId`: the thread is one of several the client starts together from one prompt ("try N ways":
+ * each in its own worktree, with the same first message); it is kept with the thread (`Thread.weftGroupId`)
+ * so the group can be found and compared (`weft/worktree/compare`) later. Not for an ephemeral thread.
  */
 export const ThreadStartParams = ThreadOverrides.extend({
   ephemeral: z.boolean().nullish(),
@@ -54,6 +57,10 @@ export const ThreadStartParams = ThreadOverrides.extend({
   weftBaseRef: z.string().min(1).nullish(),
   weftBranch: z.string().min(1).nullish(),
   weftWorktreeCarryChanges: z.boolean().nullish(),
+  weftGroupId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a group id is 1 to 64 letters, digits, - or _')
+    .nullish(),
 }).default({});
 export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
 

@@ -179,6 +179,8 @@ export function parseRolloutLine(text: string): ParseRolloutLineResult {
 //   weft_rollback_undone {type, num_turns}                    the turns the last rollback dropped are back
 //                       (Redo of that undo); written only while no turn began after the rollback
 //   weft_thread_pinned  {type, pinned}                        the thread was pinned (listed first) or unpinned
+//   weft_thread_group   {type, group_id}                      the thread is one of a group started together
+//                       from one prompt ("try N ways"); null: it left it
 //
 // Read from Codex rollouts as well: task_started / task_complete (older names of turn_started /
 // turn_complete), agent_reasoning, agent_reasoning_raw_content, exec_command_end, patch_apply_end,
@@ -294,6 +296,9 @@ export const WeftRollbackUndoneEvent = z.looseObject({ num_turns: z.number().int
 /** Weft: the thread was pinned (the UI lists it first) or unpinned; the last one counts. */
 export const WeftThreadPinnedEvent = z.looseObject({ pinned: z.boolean() });
 
+/** Weft: the thread's group (threads started together from one prompt, compared side by side); null: none. */
+export const WeftThreadGroupEvent = z.looseObject({ group_id: z.string().nullable() });
+
 export const UserMessageEvent = z.looseObject({
   message: z.string(),
   images: z.array(z.string()).nullish(),
@@ -367,6 +372,7 @@ export const WrittenEventPayloads = {
   thread_rolled_back: ThreadRolledBackEvent,
   weft_rollback_undone: WeftRollbackUndoneEvent,
   weft_thread_pinned: WeftThreadPinnedEvent,
+  weft_thread_group: WeftThreadGroupEvent,
 } as const;
 export type WrittenEventType = keyof typeof WrittenEventPayloads;
 

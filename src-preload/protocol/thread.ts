@@ -110,5 +110,10 @@ export const Thread = z.object({
   weftPinned: z.boolean().optional(),
   /** Weft: present when the thread works in a git worktree of its own (see `WeftWorktree`). */
   weftWorktree: WeftWorktree.optional(),
+  /**
+   * Weft: the group of threads started together from one prompt ("try N ways", `thread/start
+   * {weftGroupId}`), compared side by side; absent when the thread is in none.
+   */
+  weftGroupId: z.string().optional(),
 });
 export type Thread = z.infer<typeof Thread>;

@@ -7,7 +7,7 @@ import type { WeftClient } from '../client/types';
 import type { AppData } from './state';
 import { setData, setUi } from './store';
 import type { AppStore, SearchCursor } from './store';
-import { appendList, listed, setList } from './thread-list';
+import { appendList, byUpdatedDesc, listed, setList } from './thread-list';
 
 /** Threads per `thread/list` request (the server's maximum). */
 export const LIST_PAGE = 100;
@@ -71,6 +71,8 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
   const refresh = async (): Promise<void> => {
     const cwd = get().data.cwd;
     if (cwd === null) return;
+    // The threads listed before anything was asked: one added later may be newer than the server's lists.
+    const before = new Set([...get().data.live, ...get().data.archived].map((t) => t.id));
     // Forks into a worktree or a copy work elsewhere but belong to this project's tree.
     const forks = await listForks(cwd);
     const folders = projectFolders(cwd, forks);
@@ -85,9 +87,16 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
     ]);
     if (get().data.cwd !== cwd) return;
     setData(store, (data) => {
+      // A thread that came into the lists while they were being read (started meanwhile, its answer first)
+      // stays: the lists the server sent were taken before it.
+      const listedNow = new Set([...(live?.data ?? []), ...(archived?.data ?? [])].map((t) => t.id));
+      const withMeanwhile = (which: 'live' | 'archived', sent: readonly Thread[]): readonly Thread[] => {
+        const meanwhile = data[which].filter((t) => !before.has(t.id) && !listedNow.has(t.id));
+        return meanwhile.length === 0 ? sent : byUpdatedDesc([...sent, ...meanwhile]);
+      };
       let next: AppData = { ...data, forks };
-      if (live !== undefined) next = setList(next, 'live', live.data);
-      if (archived !== undefined) next = setList(next, 'archived', archived.data);
+      if (live !== undefined) next = setList(next, 'live', withMeanwhile('live', live.data));
+      if (archived !== undefined) next = setList(next, 'archived', withMeanwhile('archived', archived.data));
       return next;
     });
     setUi(store, (ui) => ({

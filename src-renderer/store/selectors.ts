@@ -59,6 +59,15 @@ export function findThread(data: AppData, threadId: string): Thread | undefined 
   return data.live.find((t) => t.id === threadId) ?? data.archived.find((t) => t.id === threadId);
 }
 
+/**
+ * The folder the Changes panel shows and a new terminal starts in: the open thread's when it works in a
+ * git worktree of its own (`weftWorktree`), else the project's.
+ */
+export function workFolder(data: AppData, threadId: string | null): string | null {
+  const thread = threadId === null ? undefined : findThread(data, threadId);
+  return thread?.weftWorktree !== undefined ? thread.cwd : data.cwd;
+}
+
 export function isArchived(data: AppData, threadId: string): boolean {
   return data.archived.some((t) => t.id === threadId);
 }

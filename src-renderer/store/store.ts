@@ -78,11 +78,18 @@ export interface UiState {
   newThreadPlace: NewThreadPlace;
 }
 
-/** `worktree`: the new thread gets a git worktree; `carryChanges`: with the project's uncommitted changes. */
+/**
+ * `worktree`: the new thread gets a git worktree; `carryChanges`: with the project's uncommitted changes;
+ * `ways`: how many worktree threads the first message starts ("try N ways", 1 to 4; only with `worktree`).
+ */
 export interface NewThreadPlace {
   worktree: boolean;
   carryChanges: boolean;
+  ways: number;
 }
+
+/** The most threads "try N ways" starts at once. */
+export const MAX_WAYS = 4;
 
 /** The next page of search results: of the live threads, or of the archived ones (null: their first). */
 export interface SearchCursor {
@@ -144,7 +151,7 @@ export function initialUi(recentProjects: string[] = []): UiState {
     providers: null,
     steering: [],
     reviewsSetAside: [],
-    newThreadPlace: { worktree: false, carryChanges: false },
+    newThreadPlace: { worktree: false, carryChanges: false, ways: 1 },
   };
 }
 

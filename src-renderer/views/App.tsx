@@ -11,6 +11,7 @@ import { ConversationView } from './ConversationView';
 import { ProjectConfigPrompt } from './ProjectConfigPrompt';
 import { ProjectPicker, Welcome } from './ProjectPicker';
 import { CheckpointLayer } from './checkpoints/CheckpointLayer';
+import { WorktreeLayer } from './worktrees/WorktreeLayer';
 import { LiveRegion } from './LiveRegion';
 import { useAttentionNotifications } from './notifications';
 import { SettingsDialog } from './settings/SettingsDialog';
@@ -18,6 +19,7 @@ import { Sidebar, SHORTCUT_MOD } from './Sidebar';
 import { TurnDiffDialog } from './TurnDiffDialog';
 import { ChangesPanel } from './changes/ChangesPanel';
 import { useChanges } from '../store/changes-store';
+import { workFolder } from '../store/selectors';
 import { terminalActions, useTerminalState } from '../store/terminal-store';
 
 function useTitle(): void {
@@ -68,6 +70,7 @@ export function App() {
   useAttentionNotifications();
   const controller = useController();
   const cwd = useWeft((s) => s.data.cwd);
+  const folder = useWeft((s) => workFolder(s.data, s.ui.activeThreadId)) ?? cwd;
   const picker = useWeft((s) => s.ui.projectPicker);
   const turnDiff = useWeft((s) => s.ui.turnDiff);
   const settings = useWeft((s) => s.ui.settingsOpen !== null);
@@ -111,13 +114,18 @@ export function App() {
             )}
             <ConnectionBanner />
             <CheckpointLayer />
+            <WorktreeLayer />
             <ConversationView />
             {terminal.started && (
               <Suspense fallback={null}>
-                <TerminalPanel cwd={cwd} open={terminal.open} onClose={() => terminalActions.setOpen(false)} />
+                <TerminalPanel
+                  cwd={folder ?? cwd}
+                  open={terminal.open}
+                  onClose={() => terminalActions.setOpen(false)}
+                />
               </Suspense>
             )}
-            {changesOpen && <ChangesPanel cwd={cwd} />}
+            {changesOpen && <ChangesPanel key={folder ?? cwd} cwd={folder ?? cwd} />}
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
           </div>
         </div>

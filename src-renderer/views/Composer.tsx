@@ -8,7 +8,7 @@ import type { UserInput } from '../../src-preload/protocol';
 import { Icon } from '../components/Icon';
 import { APPROVAL_LABELS, SANDBOX_LABELS } from '../components/policy-labels';
 import { useController, useWeft } from '../store/app-context';
-import { runningTurn } from '../store/selectors';
+import { runningTurn, workFolder } from '../store/selectors';
 import { useReviewNotes } from '../store/turn-review';
 import { ComposerMenu, StatusPanel, type MenuEntry } from './composer/ComposerMenus';
 import { Pickers, type PickerRefs } from './composer/Pickers';
@@ -27,7 +27,9 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
   const [statusOpen, setStatusOpen] = useState(false);
   const draft = useDraft(threadId, cwd, () => setStatusOpen(false));
   const { text, attachments, mentions } = draft;
-  const menu = useMentionMenu(text, draft.caret, cwd);
+  // A worktree thread's files are its worktree's.
+  const filesRoot = useWeft((s) => workFolder(s.data, threadId));
+  const menu = useMentionMenu(text, draft.caret, filesRoot);
   const conversation = useWeft((s) => (threadId === null ? undefined : s.data.conversations[threadId]));
   const settings = useWeft((s) => s.ui.settings);
   const input = useRef<HTMLTextAreaElement>(null);

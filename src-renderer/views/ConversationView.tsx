@@ -24,6 +24,7 @@ import { Composer } from './Composer';
 import { NewThreadPlace } from './NewThreadPlace';
 import { SetupNotice } from './settings/SetupNotice';
 import { useApp, useController, useWeft } from '../store/app-context';
+import { openHandoff, openWays } from '../store/worktree-ui';
 import { ReviewModes } from '../components/ReviewModes';
 
 /** Height guesses by row kind, close enough that the scrollbar does not jump much as rows get measured. */
@@ -237,6 +238,10 @@ function ThreadHeader({ threadId }: { threadId: string }) {
       (s.data.statuses[threadId]?.type === 'active' && (s.data.statuses[threadId]?.activeFlags.length ?? 0) > 0),
   );
   const contextWindow = useWeft((s) => s.ui.models.find((m) => m.id === s.ui.settings.model)?.contextWindow ?? null);
+  const groupSize = useWeft((s) => {
+    const group = thread?.weftGroupId;
+    return group === undefined ? 0 : s.data.live.filter((t) => t.weftGroupId === group).length;
+  });
   return (
     <header className="main-header">
       <div className="main-title">
@@ -256,6 +261,21 @@ function ThreadHeader({ threadId }: { threadId: string }) {
             <span className="sr-only">Worktree on branch </span>
             <span>{thread.weftWorktree.branch}</span>
           </span>
+        )}
+        {thread?.weftWorktree !== undefined && !archived && (
+          <button
+            type="button"
+            className="link-button small"
+            title="Move this thread's work to your local checkout, or your local changes into its worktree"
+            onClick={() => openHandoff({ threadId, direction: 'toLocal' })}
+          >
+            Handoff
+          </button>
+        )}
+        {groupSize > 1 && thread?.weftGroupId !== undefined && (
+          <button type="button" className="link-button small" onClick={() => openWays(thread.weftGroupId ?? null)}>
+            <Icon name="columns" size={12} /> Compare {groupSize} ways
+          </button>
         )}
         {thread?.forkedFromId !== null && thread?.forkedFromId !== undefined && (
           <button
@@ -285,6 +305,7 @@ export function ConversationView() {
   const cwd = useWeft((s) => s.data.cwd);
   const running = useWeft((s) => threadId !== null && runningTurn(s.data.conversations[threadId]) !== null);
   const inWorktree = useWeft((s) => s.ui.newThreadPlace.worktree);
+  const ways = useWeft((s) => (s.ui.newThreadPlace.worktree ? s.ui.newThreadPlace.ways : 1));
 
   // Esc anywhere outside a text field or dialog stops the running turn.
   useEffect(() => {
@@ -318,10 +339,14 @@ export function ConversationView() {
           </div>
           <h1>What should we work on?</h1>
           <p className="muted">
-            New {inWorktree ? 'worktree thread' : 'thread'} in{' '}
+            {ways > 1 ? `${ways} new worktree threads` : `New ${inWorktree ? 'worktree thread' : 'thread'}`} in{' '}
             <strong>{cwd === null ? 'no project' : baseName(cwd)}</strong>
-            {inWorktree ? ', in a git worktree of its own on a new branch' : ''}. Weft reads your code, runs commands in
-            a sandbox and asks before it changes anything you have not allowed.
+            {ways > 1
+              ? ', each in a git worktree of its own, all with the same message, compared side by side'
+              : inWorktree
+                ? ', in a git worktree of its own on a new branch'
+                : ''}
+            . Weft reads your code, runs commands in a sandbox and asks before it changes anything you have not allowed.
           </p>
           <ReviewModes />
         </div>

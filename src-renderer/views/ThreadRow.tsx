@@ -8,8 +8,9 @@ import { baseName, relativeTime } from '../components/format';
 import { Icon, Spinner } from '../components/Icon';
 import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
-import { threadBadge, threadTitle } from '../store/selectors';
+import { findThread, threadBadge, threadTitle } from '../store/selectors';
 import { openBringBack, openCompare, openRemoveFork } from '../store/checkpoint-ui';
+import { openHandoff } from '../store/worktree-ui';
 import { useApp, useWeft } from '../store/app-context';
 import { newDraft } from '../store/draft';
 import { setData } from '../store/store';
@@ -34,6 +35,12 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
   const elsewhere = useWeft((s) => s.data.cwd !== null && thread.cwd !== s.data.cwd);
   const waiting = useWeft((s) => s.data.approvals.some((r) => r.params.threadId === thread.id));
   const fork = useWeft((s) => s.data.forks[thread.id]);
+  const handsOff = useWeft(
+    (s) =>
+      fork !== undefined &&
+      thread.weftWorktree !== undefined &&
+      findThread(s.data, fork.parentThreadId)?.weftWorktree === undefined,
+  );
   const [renaming, setRenaming] = useState(false);
   const row = useRef<HTMLLIElement>(null);
   // The open thread is always in sight in the list, however it was opened (a link, a fork, a reload).
@@ -82,7 +89,14 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
         },
       },
       { label: 'Compare with parent', icon: 'columns', onSelect: () => openCompare(thread.id) },
-      { label: 'Bring changes back', icon: 'undo', onSelect: () => openBringBack(thread.id) },
+      {
+        label: 'Bring changes back',
+        icon: 'undo',
+        // A fork in a git worktree of a thread of the project's own folder hands its work off like any
+        // worktree thread; a copy (no git), or a fork of a worktree thread, gets its patch reviewed.
+        onSelect: () =>
+          handsOff ? openHandoff({ threadId: thread.id, direction: 'toLocal' }) : openBringBack(thread.id),
+      },
       { label: `Remove ${what}`, icon: 'archive', danger: true, onSelect: () => openRemoveFork(thread.id) },
     );
   }

@@ -1,5 +1,5 @@
-// E2E: a fork into a git worktree, then its two ways home: "Bring changes back" (the fork's changes as a
-// patch on the parent's project, reviewed hunk by hunk in the review dialog) and "Open in worktree" (the
+// E2E: a fork into a git worktree, then its two ways home: "Bring changes back" (the fork's work handed
+// off to the parent's project in the Handoff dialog, a file left out) and "Open in worktree" (the
 // fork's folder becomes the project, with the fork's thread open); by mouse through `weft serve`, with
 // screenshots at 1400×900 and 900×700.
 import { execFileSync } from 'node:child_process';
@@ -43,7 +43,7 @@ async function forkMenu(page: Page, item: string): Promise<void> {
 
 describe('fork flows in the UI', () => {
   it(
-    'brings a worktree fork’s changes back through the review dialog, then opens the worktree',
+    'brings a worktree fork’s changes back through the Handoff dialog, then opens the worktree',
     { timeout: 300_000 },
     async () => {
       e2e = await startE2e({ files: FILES, approvalPolicy: 'never', viewport: { width: 1400, height: 900 } });
@@ -93,39 +93,43 @@ describe('fork flows in the UI', () => {
       expect(file('notes.txt')).toBe(FILES['notes.txt']);
       expect(file('fork-only.txt')).toBeNull();
 
-      // Bring changes back: the review dialog, every file of the patch against the parent's files.
+      // Bring changes back: a worktree fork of a thread of the project's own folder hands its work off to
+      // the local checkout, in the Handoff dialog: every file it changed against the project's file now.
       await forkMenu(page, 'Bring changes back');
-      const dialog = page.getByRole('dialog', { name: 'Bring changes back' });
-      await dialog.getByRole('region', { name: 'Changes to notes.txt' }).waitFor();
-      await dialog.getByRole('region', { name: 'Changes to fork-only.txt' }).waitFor();
+      const dialog = page.getByRole('dialog', { name: 'Handoff' });
+      await dialog.getByRole('button', { name: 'To local', pressed: true }).waitFor();
+      await dialog.getByRole('region', { name: 'notes.txt: changes' }).waitFor();
+      await dialog.getByRole('region', { name: 'fork-only.txt: is added' }).waitFor();
       expect(await dialog.locator('.review-file').count()).toBe(2);
-      await dialog.locator('.monaco-diff--loading').first().waitFor({ state: 'detached' });
-      await dialog.getByText(workspace.dir, { exact: true }).waitFor();
-      await dialog.getByText('Accept applies all 3 hunks to the parent.').waitFor();
+      // What the parent had when the fork was made is there already.
+      await dialog.getByText('Already the same in your local checkout: base.txt').waitFor();
+      await dialog.locator('.line-insert').first().waitFor({ state: 'attached' });
+      await dialog.getByRole('button', { name: 'Hand off 2 files' }).waitFor();
       await screenshotSizes(e2e, 'fork-bring-back-review');
 
-      // Decline the second hunk of notes.txt: Accept applies the rest, in the parent only.
-      const decline = dialog.getByRole('button', { name: 'Decline hunk 2 of notes.txt' });
-      await wheelIntoView(page, decline, dialog.locator('.review-body'));
-      await clickCentre(page, decline);
-      await dialog.getByText('Accept applies 2 of 3 hunks to the parent.').waitFor();
+      // Leave fork-only.txt out: the handoff writes notes.txt only, in the parent's folder only.
+      await clickCentre(
+        page,
+        dialog.getByRole('region', { name: 'fork-only.txt: is added' }).getByRole('checkbox', { name: 'Leave out' }),
+      );
       await screenshotSizes(e2e, 'fork-bring-back-declined');
-      await clickCentre(page, dialog.getByRole('button', { name: 'Accept', exact: true }));
-      await dialog.getByRole('status').getByText('Brought back: 2 files of the parent changed.').waitFor();
-      expect(file('notes.txt')).toBe(LINES.map((l) => (l === 'line 2' ? 'LINE TWO' : l)).join('\n') + '\n');
-      expect(file('fork-only.txt')).toBe('forked\n');
+      await clickCentre(page, dialog.getByRole('button', { name: 'Hand off 1 file' }));
+      await dialog.getByRole('status').getByText('Handed off: 1 file written, 1 left as they were.').waitFor();
+      expect(file('notes.txt')).toBe(
+        LINES.map((l) => (l === 'line 2' ? 'LINE TWO' : l === 'line 13' ? 'LINE THIRTEEN' : l)).join('\n') + '\n',
+      );
+      expect(file('fork-only.txt')).toBeNull();
       expect(file('later.txt')).toBe('later\n');
       expect(readFileSync(`${worktree}/notes.txt`, 'utf8')).toContain('LINE THIRTEEN');
 
-      // The dialog then shows what is left to bring back: the declined hunk only.
-      await dialog.getByText('Accept applies its one hunk to the parent.').waitFor();
+      // The dialog then shows what is left to bring back: the file left out.
+      await dialog.getByRole('button', { name: 'Hand off 1 file' }).waitFor();
       expect(await dialog.locator('.review-file').count()).toBe(1);
-      await dialog.getByRole('region', { name: 'Changes to notes.txt' }).waitFor();
-      await dialog.locator('.monaco-diff--loading').first().waitFor({ state: 'detached' });
+      await dialog.getByRole('region', { name: 'fork-only.txt: is added' }).waitFor();
       await screenshotSizes(e2e, 'fork-bring-back-done');
       await clickCentre(page, dialog.getByRole('button', { name: 'Close', exact: true }).last());
       await dialog.waitFor({ state: 'detached' });
-      expect(file('notes.txt')).not.toContain('LINE THIRTEEN');
+      expect(file('fork-only.txt')).toBeNull();
 
       // Open in worktree: the worktree becomes the project, with the fork's thread open in it.
       await forkMenu(page, 'Open in worktree');

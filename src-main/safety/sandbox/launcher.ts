@@ -9,6 +9,7 @@ import { trampolineArgv, trampolineEnv } from './bwrap-launch';
 import { bwrapArgs, probeBwrap, seccompProgram } from './linux-bwrap';
 import { networkAllowed } from './network';
 import { SANDBOX_EXEC, seatbeltArgv } from './seatbelt';
+import { worktreeCommitRoots, type OwnWorktree } from './worktree-git';
 
 export type SandboxMechanism = 'bwrap' | 'seatbelt' | 'none';
 
@@ -23,7 +24,8 @@ export const identityLauncher: CommandLauncher = (argv) => ({ argv });
  * A launcher enforcing `policy` for a thread working in `cwd`. The writable roots are computed at each
  * launch (so a `.git` created meanwhile is protected) from the command's environment (`$TMPDIR`).
  * `env` is used only to decide availability up front. `protectedPaths`: more paths kept read-only
- * when they exist (the session's trusted project config folders).
+ * when they exist (the session's trusted project config folders). `ownWorktree`: the thread's own git
+ * worktree, where its commands may commit on its branch (worktree-git.ts).
  */
 export async function createSandboxLauncher(
   policy: SandboxPolicy,
@@ -31,6 +33,7 @@ export async function createSandboxLauncher(
   _env: Record<string, string | undefined>,
   platform: NodeJS.Platform = process.platform,
   protectedPaths: readonly string[] = [],
+  ownWorktree: OwnWorktree | null = null,
 ): Promise<SandboxLauncherResult> {
   if (policy.type === 'dangerFullAccess') return { available: true, mechanism: 'none', launcher: identityLauncher };
   const markers: Record<string, string> = networkAllowed(policy) ? {} : { WEFT_SANDBOX_NETWORK_DISABLED: '1' };
@@ -57,7 +60,7 @@ export async function createSandboxLauncher(
         available: true,
         mechanism: 'bwrap',
         launcher: async (argv, opts) => {
-          const launch = await bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd, protectedPaths });
+          const launch = await bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd, protectedPaths, ownWorktree });
           return {
             argv: trampolineArgv(bash, bwrap, launch.args, argv, seccomp),
             env: trampolineEnv({ ...opts.env, WEFT_SANDBOX: 'bwrap', ...markers }),
@@ -78,8 +81,15 @@ export async function createSandboxLauncher(
       return {
         available: true,
         mechanism: 'seatbelt',
-        launcher: (argv, opts) => ({
-          argv: seatbeltArgv(policy, cwd, opts.env, argv, protectedPaths),
+        launcher: async (argv, opts) => ({
+          argv: seatbeltArgv(
+            policy,
+            cwd,
+            opts.env,
+            argv,
+            protectedPaths,
+            await worktreeCommitRoots(policy, cwd, ownWorktree),
+          ),
           env: { ...opts.env, WEFT_SANDBOX: 'seatbelt', ...markers },
         }),
       };

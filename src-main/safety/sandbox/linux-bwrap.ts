@@ -21,6 +21,7 @@ import { claimPlaceholder, releasePlaceholder } from './placeholders';
 import { bwrapProbeKey, forgetBwrapProbeFile, readBwrapProbe, saveBwrapProbe } from './probe-cache';
 import { seccompArchOf, unixSocketFilter } from './seccomp-filter';
 import { writableRootsFor } from './writable-roots';
+import { worktreeCommitRoots, type OwnWorktree } from './worktree-git';
 
 export type { SandboxProblem } from './bwrap-diagnose';
 
@@ -47,6 +48,11 @@ export interface BwrapArgsOptions {
   chdir?: string;
   /** More paths kept read-only when they exist inside a writable root (see `writableRootsFor`). */
   protectedPaths?: readonly string[];
+  /**
+   * The thread's own git worktree, when it works in one: what a commit there writes is made writable
+   * (see worktree-git.ts), if `cwd` is inside it and the policy lets the workspace be written.
+   */
+  ownWorktree?: OwnWorktree | null;
 }
 
 export interface BwrapLaunch {
@@ -96,8 +102,20 @@ export async function bwrapArgs(
     }
     args.push(...mount.value.args);
   }
+  // After the protected paths: a commit's paths inside a protected `.git` (a writable project root
+  // holding the repository) are writable all the same.
+  args.push(...(await commitMounts(policy, cwd, options.ownWorktree ?? null)));
   args.push('--chdir', options.chdir ?? cwd);
   return { args, release };
+}
+
+/** The mounts that let a command commit in the thread's own worktree (see worktree-git.ts). */
+async function commitMounts(policy: SandboxPolicy, cwd: string, own: OwnWorktree | null): Promise<string[]> {
+  const roots = await worktreeCommitRoots(policy, cwd, own);
+  return [
+    ...roots.flatMap(({ root }) => ['--bind', root, root]),
+    ...roots.flatMap(({ readOnlySubpaths }) => readOnlySubpaths.flatMap((path) => ['--ro-bind', path, path])),
+  ];
 }
 
 /** The mount of one protected path, and whether it claimed a placeholder there. */

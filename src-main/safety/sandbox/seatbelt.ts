@@ -4,7 +4,7 @@
 // the policy allows it. Paths enter the profile as `-D` parameters, never spliced into its text.
 import type { SandboxPolicy } from '../../../src-preload/protocol';
 import { networkAllowed } from './network';
-import { writableRootsFor } from './writable-roots';
+import { writableRootsFor, type WritableRoot } from './writable-roots';
 
 /** The only sandbox-exec Weft runs (a copy elsewhere could be anything). */
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
@@ -65,16 +65,20 @@ export interface SeatbeltProfile {
   params: Record<string, string>;
 }
 
-/** The profile and its parameters for `policy` in a thread working in `cwd`. */
+/**
+ * The profile and its parameters for `policy` in a thread working in `cwd`. `extraRoots`: more writable
+ * roots with their read-only paths (what a commit in the thread's own worktree writes, worktree-git.ts).
+ */
 export function seatbeltProfile(
   policy: SandboxPolicy,
   cwd: string,
   env: Record<string, string | undefined>,
   protectedPaths: readonly string[] = [],
+  extraRoots: readonly WritableRoot[] = [],
 ): SeatbeltProfile {
   const params: Record<string, string> = {};
   const writeRules: string[] = [];
-  writableRootsFor(policy, cwd, env, protectedPaths).forEach((root, i) => {
+  [...writableRootsFor(policy, cwd, env, protectedPaths), ...extraRoots].forEach((root, i) => {
     const rootParam = `WRITABLE_ROOT_${i}`;
     params[rootParam] = root.root;
     const excluded = root.readOnlySubpaths.map((path, j) => {
@@ -102,8 +106,9 @@ export function seatbeltArgv(
   env: Record<string, string | undefined>,
   argv: readonly string[],
   protectedPaths: readonly string[] = [],
+  extraRoots: readonly WritableRoot[] = [],
 ): string[] {
-  const { profile, params } = seatbeltProfile(policy, cwd, env, protectedPaths);
+  const { profile, params } = seatbeltProfile(policy, cwd, env, protectedPaths, extraRoots);
   return [
     SANDBOX_EXEC,
     '-p',

@@ -81,6 +81,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
           state: recording.state,
           overrides,
           protectedPaths: trustedConfigDirs,
+          worktree: thread.weftWorktree ?? null,
         }),
       );
     } catch (error) {
@@ -152,6 +153,11 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     'thread/start': async (params, client) => {
       manager.seen(client);
       const requested = resolveCwd(params.cwd, environment.defaultCwd);
+      const groupId = params.weftGroupId ?? null;
+      if (groupId !== null && params.ephemeral === true)
+        throw invalidParams(
+          'weftGroupId: an ephemeral thread is not saved, so its group could not be found again; start it without ephemeral',
+        );
       // A worktree thread's worktree is made first; if the thread cannot start, it is taken back.
       const own = params.weftWorktree === true ? await startWorktree(ctx, params, requested) : null;
       const cwd = own?.cwd ?? requested;
@@ -196,6 +202,12 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
         throw error;
       }
       const { session, thread } = started;
+      if (groupId !== null) {
+        const attributes = await storeCallAsync(() =>
+          store.recordAttribute(thread.id, { type: 'weft_thread_group', group_id: groupId }),
+        );
+        manager.updateThread(thread.id, attributeFields(attributes));
+      }
       const live = manager.liveThread(thread.id, true) ?? thread;
       manager.broadcast({ method: 'thread/started', params: { thread: live } });
       // The setup runs as the thread's first turn (a turn asked for meanwhile waits for it to end).

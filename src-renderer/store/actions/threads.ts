@@ -138,6 +138,50 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
     return showStarted(started);
   };
 
+  /**
+   * "Try N ways": starts `ways` worktree threads of the project at once, one group (`weftGroupId`), each
+   * held with a turn expected (the caller starts them), and shows the first; returns the ids of those that
+   * started and the group's id.
+   */
+  const startGroup = async (ways: number): Promise<{ groupId: string; threadIds: string[] }> => {
+    const { data, ui } = get();
+    const groupId = `ways-${crypto.randomUUID()}`;
+    if (data.cwd === null) return { groupId, threadIds: [] };
+    const o = settings.overrides(ui.changed);
+    const place = ui.newThreadPlace;
+    const results = await Promise.all(
+      Array.from({ length: ways }, () =>
+        attempt('Could not start a thread', () =>
+          client.request('thread/start', {
+            cwd: data.cwd,
+            model: o.model,
+            approvalPolicy: o.approvalPolicy,
+            sandbox: o.sandbox,
+            weftWorktree: true,
+            weftWorktreeCarryChanges: place.carryChanges,
+            weftGroupId: groupId,
+          }),
+        ),
+      ),
+    );
+    const started = results.filter((r) => r !== undefined);
+    for (const result of started) {
+      // Held, with its turn on the way, so showing the first does not let the others go.
+      open.hold(result.thread.id, { ...settingsFrom(result), effort: get().ui.settings.effort });
+      open.expectTurn(result.thread.id);
+      setData(store, (d) => {
+        const next = upsertThread(newDraft(), d, result.thread);
+        return {
+          ...next,
+          conversations: { ...next.conversations, [result.thread.id]: conversationFromThread(result.thread) },
+        };
+      });
+    }
+    const [first] = started;
+    if (first !== undefined) showStarted(first);
+    return { groupId, threadIds: started.map((r) => r.thread.id) };
+  };
+
   const selectThread = (threadId: string): Promise<void> => showThread(threadId, false);
 
   const actions = {
@@ -185,6 +229,8 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
     },
 
     openThread,
+
+    startGroup,
 
     /** `worktree`: the fork works in its own copy of the project as it was after `turnId`. */
     async fork(threadId: string, turnId?: string, options: { worktree?: boolean } = {}): Promise<void> {

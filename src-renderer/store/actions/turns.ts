@@ -3,15 +3,38 @@
 import type { AskForApproval, ReasoningEffort, SandboxMode, UserInput } from '../../../src-preload/protocol';
 import { conversationFromThread, keepingOlderTurns } from '../conversation';
 import { runningTurn, sandboxPolicyOf, userMessagesWith } from '../selectors';
-import { setData, setUi } from '../store';
+import { MAX_WAYS, setData, setUi } from '../store';
 import { turnReview } from '../turn-review';
 import type { ActionContext } from './context';
 import type { SettingsActions } from './settings';
 import type { ThreadActions } from './threads';
+import { openWays } from '../worktree-ui';
 
 export function createTurns(ctx: ActionContext, settings: SettingsActions, threads: ThreadActions) {
   const { client, store, get, open, batcher, attempt, toast } = ctx;
   let steeringId = 0;
+
+  /**
+   * "Try N ways": the message starts `ways` worktree threads (one group), each with its own turn, then the
+   * comparison of the group opens. True when every one of them started its turn.
+   */
+  const startWays = async (input: UserInput[], ways: number): Promise<boolean> => {
+    const effort: ReasoningEffort | undefined = settings.overrides(get().ui.changed).effort;
+    const { groupId, threadIds } = await threads.actions.startGroup(ways);
+    if (threadIds.length === 0) return false;
+    const turns = await Promise.all(
+      threadIds.map(async (threadId) => {
+        const result = await attempt('Could not start the turn', () =>
+          client.request('turn/start', { threadId, input, effort }),
+        );
+        if (result === undefined) open.noTurn(threadId);
+        return result !== undefined;
+      }),
+    );
+    setUi(store, { changed: [] });
+    openWays(groupId);
+    return threadIds.length === ways && turns.every(Boolean);
+  };
 
   return {
     /** Runs the user's own command (`!cmd`) in the open thread (started first when none is open). */
@@ -31,6 +54,8 @@ export function createTurns(ctx: ActionContext, settings: SettingsActions, threa
       let threadId = ui.activeThreadId;
       const changed = ui.changed;
       const o = settings.overrides(changed);
+      if (threadId === null && ui.newThreadPlace.worktree && ui.newThreadPlace.ways > 1)
+        return startWays(input, Math.min(ui.newThreadPlace.ways, MAX_WAYS));
       if (threadId === null) {
         // Started as New thread says (Local or Worktree), with the composer's settings.
         threadId = await threads.actions.openThread();

@@ -4,7 +4,7 @@ import { createFrameBatcher } from '../../../src-renderer/store/frame-batcher';
 import { readLocation, rememberProject, withLocation } from '../../../src-renderer/store/location';
 import { reduceNotification } from '../../../src-renderer/store/reduce';
 import { conversationRows } from '../../../src-renderer/store/rows';
-import { threadBadge, threadTitle, threadTree } from '../../../src-renderer/store/selectors';
+import { threadBadge, threadTitle, threadTree, workFolder } from '../../../src-renderer/store/selectors';
 import { emptyAppData } from '../../../src-renderer/store/state';
 import { agentMessage, CWD, makeThread, makeTurn, note, userMessage } from './fixtures';
 
@@ -158,5 +158,23 @@ describe('older turns of a long thread', () => {
     // A thread read whole (no cursor), or one that no longer starts with a turn shown, is taken as it is.
     expect(keepingOlderTurns(conversationFromThread(thread(0, 9)), shown).turnIds).toHaveLength(9);
     expect(keepingOlderTurns(conversationFromThread(thread(20, 22), 'c20'), shown).turnIds).toEqual(['t20', 't21']);
+  });
+});
+
+describe('workFolder', () => {
+  it('is the open thread’s folder when it works in a worktree of its own, else the project’s', () => {
+    const local = makeThread({ id: 'local' });
+    const worktree = makeThread({
+      id: 'wt',
+      cwd: '/worktrees/p-1/abc123/pkg',
+      weftWorktree: { path: '/worktrees/p-1/abc123', branch: 'weft/abc123', baseRef: 'main', projectRoot: CWD },
+    });
+    const data = { ...emptyAppData(CWD), live: [local, worktree] };
+    expect([null, 'local', 'wt', 'unknown'].map((id) => workFolder(data, id))).toEqual([
+      CWD,
+      CWD,
+      '/worktrees/p-1/abc123/pkg',
+      CWD,
+    ]);
   });
 });

@@ -21,6 +21,24 @@ afterAll(async () => {
 });
 
 describe('seatbeltProfile', () => {
+  it('adds the roots a commit in the thread’s own worktree writes, with their read-only paths', () => {
+    const { params } = seatbeltProfile(
+      { type: 'workspaceWrite', excludeSlashTmp: true, excludeTmpdirEnvVar: true },
+      ws,
+      env,
+      [],
+      [{ root: extra, readOnlySubpaths: [join(extra, 'HEAD')] }],
+    );
+    expect(params).toEqual({
+      WRITABLE_ROOT_0: ws,
+      WRITABLE_ROOT_0_RO_0: join(ws, '.agents'),
+      WRITABLE_ROOT_0_RO_1: join(ws, '.git'),
+      WRITABLE_ROOT_0_RO_2: join(ws, '.weft'),
+      WRITABLE_ROOT_1: extra,
+      WRITABLE_ROOT_1_RO_0: join(extra, 'HEAD'),
+    });
+  });
+
   it('workspace-write without network: writes under the roots minus protected paths', () => {
     const { profile, params } = seatbeltProfile(
       { type: 'workspaceWrite', writableRoots: [extra], excludeSlashTmp: true, excludeTmpdirEnvVar: true },
