@@ -3,6 +3,8 @@
 //   node scripts/codex-tools.mjs check-resume [codex] FILE…   copy rollouts into a scratch Codex home and
 //                                                             check that `thread/read`, `thread/list` and
 //                                                             `codex exec resume` accept them
+//   node scripts/codex-tools.mjs capture-agents [codex]       remake test/fixtures/codex-agents-0.169/ (the
+//                                                             sub-agent tools and their app-server items)
 // The codex binary defaults to $CODEX_BIN, else `codex` on PATH. Each tool is a TypeScript file in
 // test/support/, bundled here with esbuild and run with Node.
 import { build } from 'esbuild';
@@ -11,7 +13,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const TOOLS = { 'make-fixtures': 'make-codex-fixtures.ts', 'check-resume': 'check-codex-resume.ts' };
+const TOOLS = {
+  'make-fixtures': 'make-codex-fixtures.ts',
+  'check-resume': 'check-codex-resume.ts',
+  'capture-agents': 'capture-codex-agents.ts',
+};
 const [tool, ...args] = process.argv.slice(2);
 const source = TOOLS[tool ?? ''];
 if (!source) {
