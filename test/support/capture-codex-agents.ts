@@ -8,15 +8,17 @@
 //   calls.json          every collab call of a longer script (send_input, wait_agent, close_agent,
 //                       resume_agent, a spawn over `agents.max_threads = 1`, a wait on an unknown id): the
 //                       call, the output the model got and the `collabAgentToolCall` item it became
+//   rollout-items.json  the `CollabAgentToolCall` items of that script's parent rollout (`item_completed`)
 //   child-approval.jsonl  the app-server messages of a sub-agent asking to run a command (on-request)
 //   child-thread.json   the child as `thread/read` and `thread/list` show it, and its rollout's session_meta
+//   exec-spawn.jsonl    `codex exec --experimental-json` of the spawn-and-wait turn
 // Machine paths become /home/dev/….
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { codexExec, writeCodexConfig, type CodexEnv } from './codex-cli';
+import { codexExec, runCodex, writeCodexConfig, type CodexEnv } from './codex-cli';
 import { startMockResponsesServer, type MockStep, type RecordedRequest } from './mock-responses-server';
 import {
   evAssistantMessage,
@@ -228,14 +230,28 @@ async function appServerTurn(h: Home, prompt: string): Promise<AppServerRun> {
   }
 }
 
-function sessionMetaOf(h: Home, threadId: string): unknown {
+function rolloutLines(h: Home, threadId: string): unknown[] {
   const files = readdirSync(join(h.c.home, 'sessions'), { recursive: true, withFileTypes: true }).filter(
     (e) => e.isFile() && e.name.endsWith(`${threadId}.jsonl`),
   );
   const file = files[0];
   if (!file) throw new Error(`no rollout of ${threadId}`);
-  const first = readFileSync(join(file.parentPath, file.name), 'utf8').split('\n')[0] ?? '{}';
-  const line: unknown = JSON.parse(first);
+  return readFileSync(join(file.parentPath, file.name), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l): unknown => JSON.parse(l));
+}
+
+function collabRolloutItems(h: Home, threadId: string): unknown[] {
+  return rolloutLines(h, threadId).flatMap((line) => {
+    const payload = isJson(line) && isJson(line['payload']) ? line['payload'] : {};
+    const item = payload['type'] === 'item_completed' && isJson(payload['item']) ? payload['item'] : null;
+    return item?.['type'] === 'CollabAgentToolCall' ? [item] : [];
+  });
+}
+
+function sessionMetaOf(h: Home, threadId: string): unknown {
+  const line = rolloutLines(h, threadId)[0];
   if (!isJson(line) || !isJson(line['payload'])) return null;
   const { base_instructions: _instructions, ...payload } = line['payload'];
   return payload;
@@ -289,10 +305,23 @@ async function main(): Promise<void> {
   const callsHome = await home('calls', 'calls', { config: '\n[agents]\nmax_threads = 1\n' });
   const callsRun = await appServerTurn(callsHome, 'DELEGATE first child');
   write('calls.json', JSON.stringify(collabCalls(callsRun), null, 2) + '\n');
+  write('rollout-items.json', JSON.stringify(collabRolloutItems(callsHome, callsRun.parentId), null, 2) + '\n');
 
   const approvalHome = await home('approval', 'spawn-wait', { approval: 'on-request' });
   const approvalRun = await appServerTurn(approvalHome, 'DELEGATE RUN touch made-by-child.txt');
   write('child-approval.jsonl', jsonl(approvalRun.messages));
+  const execHome = await home('exec', 'spawn-wait');
+  try {
+    const run = await runCodex(execHome.c, [
+      'exec',
+      '--experimental-json',
+      '--skip-git-repo-check',
+      'DELEGATE say hi from the child',
+    ]);
+    write('exec-spawn.jsonl', run.stdout);
+  } finally {
+    await execHome.model.close();
+  }
   process.stderr.write(`fixtures written to ${out}\n`);
 }
 
