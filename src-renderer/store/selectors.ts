@@ -52,6 +52,13 @@ export function findThread(data: AppData, threadId: string): Thread | undefined 
   return data.live.find((t) => t.id === threadId) ?? data.archived.find((t) => t.id === threadId);
 }
 
+/** What people call a sub-agent: its nickname (with its role), else the start of its thread id. */
+export function agentLabel(thread: Pick<Thread, 'agentNickname' | 'agentRole'> | undefined, threadId: string): string {
+  const name = thread?.agentNickname ?? `agent ${threadId.slice(-6)}`;
+  const role = thread?.agentRole ?? null;
+  return role === null ? name : `${name} (${role})`;
+}
+
 export function isArchived(data: AppData, threadId: string): boolean {
   return data.archived.some((t) => t.id === threadId);
 }

@@ -36,6 +36,7 @@ const ESTIMATES: Record<string, number> = {
   commandExecution: 48,
   fileChange: 120,
   mcpToolCall: 44,
+  collabAgentToolCall: 72,
   webSearch: 32,
   imageView: 32,
   contextCompaction: 32,
