@@ -21,6 +21,10 @@ import { mcpSampler } from '../mcp/sampling';
 import { McpManager } from '../mcp/manager';
 import { mcpToolSource } from '../mcp/tools';
 import { Session } from './session';
+import { agentToolSource } from './agents/agent-tools';
+import { agentMaxThreads, agentRoles } from './agents/config';
+import { AgentControl } from './agents/control';
+import type { ParentLink, SubAgentHost } from './agents/types';
 import type { RuleStore } from '../safety/approvals/rules';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
 import { SafetyServices } from '../tools/safety-services';
@@ -46,6 +50,13 @@ export interface CreateSessionInput {
   checkpoints?: FileCheckpoints;
   /** More paths commands and patches may not write (the trusted project config folders); absent = none. */
   protectedPaths?: readonly string[];
+  /**
+   * Where the thread's sub-agents are made: with it the model gets the sub-agent tools (`multi_agent_v1`);
+   * absent = no sub-agents (a sub-agent spawns none of its own).
+   */
+  subAgents?: SubAgentHost;
+  /** Developer instructions added after the config's (a sub-agent's role); absent = none. */
+  extraDeveloperInstructions?: string | null;
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -86,6 +97,30 @@ export function modelClientFor(provider: ResolvedProvider): ModelClient {
   });
 }
 
+function joinInstructions(...parts: (string | null | undefined)[]): string | null {
+  const present = parts.filter((p): p is string => p !== undefined && p !== null && p !== '');
+  return present.length === 0 ? null : present.join('\n\n');
+}
+
+/** The thread as its sub-agents see it (a root thread: its own session tree, depth 0). */
+function parentLink(threadId: string, session: () => Session | null): ParentLink {
+  const live = (): Session => {
+    const s = session();
+    if (s === null) throw new Error(`thread ${threadId} has no session yet`);
+    return s;
+  };
+  return {
+    threadId,
+    sessionId: threadId,
+    depth: 0,
+    settings: () => live().currentSettings,
+    history: () => live().history,
+    contextRef: () => live().contextRef,
+    addModelInput: (item) => live().addModelInput(item),
+    addChildUsage: (usage) => live().addChildUsage(usage),
+  };
+}
+
 /** Wires config into a ready session: model client, tools, exec sessions that die with it. */
 export function createSession(input: CreateSessionInput): Session {
   const { config, provider } = input;
@@ -117,6 +152,16 @@ export function createSession(input: CreateSessionInput): Session {
     sample: mcpSampler({ client: modelClient, model: () => session?.currentSettings.model ?? model }),
   });
   tools.addSource(mcpToolSource(mcp, provider.wireApi));
+  const agents =
+    input.subAgents === undefined
+      ? null
+      : new AgentControl({
+          parent: parentLink(threadId, () => session),
+          host: input.subAgents,
+          maxThreads: agentMaxThreads(config),
+          roles: agentRoles(config),
+        });
+  if (agents) tools.addSource(agentToolSource(agents, provider.wireApi));
   session = new Session({
     threadId,
     settings: {
@@ -128,7 +173,7 @@ export function createSession(input: CreateSessionInput): Session {
       sandboxPolicy: input.overrides?.sandboxPolicy ?? sandboxPolicyFor(config.sandbox_mode, config),
     },
     baseInstructions: config.instructions ?? BASE_INSTRUCTIONS,
-    developerInstructions: config.developer_instructions ?? null,
+    developerInstructions: joinInstructions(config.developer_instructions, input.extraDeveloperInstructions),
     modelClient,
     tools,
     sendRequest: input.sendRequest,
@@ -155,14 +200,16 @@ export function createSession(input: CreateSessionInput): Session {
     background: exec,
     initial: input.initial,
     onInterrupt: async () => {
-      await exec.closeAll('the turn was interrupted');
+      // Interrupting a thread interrupts its sub-agents too.
+      await Promise.all([exec.closeAll('the turn was interrupted'), agents?.interruptAll()]);
     },
     stopBackgroundCommands: (reason) => exec.closeAll(reason),
     mcp,
   });
-  // Released in reverse: the MCP servers, then the commands, then (added by the session) the rollout.
+  // Released in reverse: the sub-agents, the MCP servers, the commands, then (added by the session) the rollout.
   session.resources.add(exec, 'the commands the thread left running');
   session.resources.add(mcp, "the thread's MCP servers");
+  if (agents) session.resources.add(agents, "the thread's sub-agents");
   setImmediate(() => void mcp.start());
   return session;
 }
