@@ -6,7 +6,8 @@ import { resolveProvider, type ResolvedProvider } from '../config/providers';
 import type { WeftConfig } from '../config/schema';
 import { buildSession } from '../core/session-builder';
 import type { Session } from '../core/session';
-import type { SessionRecorder } from '../core/types';
+import type { SubAgentHost } from '../core/agents/types';
+import type { SessionRecorder, TurnOverrides } from '../core/types';
 import type { ModelClient } from '../model/types';
 import type { CheckpointService } from '../checkpoints/service';
 import type { RuleStore } from '../safety/approvals/rules';
@@ -113,6 +114,12 @@ export function threadSession(
     overrides: ThreadOverrides;
     /** The trusted project config folders, kept read-only (`ProjectTrust.trustedConfigDirs`). */
     protectedPaths: readonly string[];
+    /** Where the thread's sub-agents are made; absent = it spawns none. */
+    subAgents?: SubAgentHost;
+    /** Settings that win over the others (a sub-agent's: its parent's cwd, sandbox and approvals). */
+    exact?: TurnOverrides;
+    /** A sub-agent's role instructions, added to the config's. */
+    extraDeveloperInstructions?: string | null;
   },
 ): Session {
   return buildSession({
@@ -139,6 +146,9 @@ export function threadSession(
       sandbox: input.overrides.sandbox ?? undefined,
     },
     keepSaved: { modelSetInConfig: 'model' in (input.overrides.config ?? {}) },
+    subAgents: input.subAgents,
+    exact: input.exact,
+    extraDeveloperInstructions: input.extraDeveloperInstructions,
   });
 }
 
