@@ -64,6 +64,14 @@ const codexItems = readFileSync(join(fixtures, 'spawn-wait.jsonl'), 'utf8')
 const codexChild = (JSON.parse(readFileSync(join(fixtures, 'child-thread.json'), 'utf8')) as { read: { thread: Json } })
   .read.thread;
 
+/** Codex's script of every collab call (test/fixtures/codex-agents-0.169/calls.json). */
+const codexCalls = JSON.parse(readFileSync(join(fixtures, 'calls.json'), 'utf8')) as {
+  name: string;
+  arguments: Json;
+  output: string;
+  item: Item;
+}[];
+
 const keysOf = (o: Json): string[] =>
   Object.keys(o)
     .filter((k) => !k.endsWith('AtMs'))
@@ -346,6 +354,68 @@ describe('sub-agents over the app server', () => {
       from,
     );
     expect(status['status']).toEqual({ type: 'idle' });
+  });
+
+  it("answers Codex's script of sub-agent calls (send, wait, close, resume, a limit, unknown ids) as Codex does", async () => {
+    await home.cleanup();
+    home = await makeWeftHome(config('[agents]\nmax_threads = 1\n'));
+    const [first, ...rest] = codexCalls;
+    if (first === undefined) throw new Error('no calls in the fixture');
+    const codexAgent = String(first.item['receiverThreadIds'] && (first.item['receiverThreadIds'] as string[])[0]);
+    // Codex's own calls, with its sub-agent's id replaced by this one's.
+    const args = (call: Json, agent: string): Json =>
+      JSON.parse(JSON.stringify(call).split(codexAgent).join(agent)) as Json;
+    scriptAgents(server, {
+      parent: [
+        () => ({ calls: [{ id: 'call_0', name: first.name, args: first.arguments }] }),
+        ...rest.map((call, i) => (ctx: { agents: string[] }) => ({
+          calls: [{ id: `call_${i + 1}`, name: call.name, args: args(call.arguments, ctx.agents[0] ?? '') }],
+        })),
+        () => ({ answer: 'done' }),
+      ],
+    });
+    const client = await appServer();
+    const parent = await startParent(client);
+    const from = client.received.length;
+    await turn(client, parent, 'DELEGATE first child');
+    await client.notification('turn/completed', (p) => p['threadId'] === parent, from);
+    const outputs = callOutputs(lastRequestOf(parent));
+    const agent = (JSON.parse(outputs[0]?.output ?? '{}') as { agent_id: string }).agent_id;
+    // Ids, nicknames and Weft's longer limit message aside, the outputs and items are Codex's.
+    const same = (text: string, id: string): string =>
+      text
+        .split(id)
+        .join('<agent>')
+        .replace(/"nickname":"[^"]+"/, '"nickname":"<nick>"')
+        .replace(/"submission_id":"[^"]+"/, '"submission_id":"<id>"')
+        .replace(/^(collab spawn failed: agent thread limit reached).*$/, '$1');
+    expect(outputs.map((o) => same(o.output, agent))).toEqual(codexCalls.map((c) => same(c.output, codexAgent)));
+    const items = completedItems(client, parent, 'collabAgentToolCall');
+    // A send_input shows the state the sub-agent had when the input came: whether its turn had ended by
+    // then is a matter of timing, in Codex as in Weft.
+    const before = (item: Json): unknown =>
+      item['tool'] !== 'sendInput'
+        ? item['agentsStates']
+        : Object.fromEntries(
+            Object.entries(item['agentsStates'] as Record<string, { status: string }>).map(([k, s]) => [
+              k,
+              ['pendingInit', 'running', 'completed'].includes(s.status) ? 'the state before the input' : s,
+            ]),
+          );
+    const shape = (item: Json, id: string): unknown =>
+      JSON.parse(
+        same(
+          JSON.stringify({
+            tool: item['tool'],
+            status: item['status'],
+            receiverThreadIds: item['receiverThreadIds'],
+            prompt: item['prompt'],
+            agentsStates: before(item),
+          }),
+          id,
+        ),
+      );
+    expect(items.map((i) => shape(i, agent))).toEqual(codexCalls.map((c) => shape(c.item, codexAgent)));
   });
 
   it('refuses a spawn over agents.max_threads with an error the model can act on', async () => {

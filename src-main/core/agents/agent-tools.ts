@@ -67,8 +67,11 @@ async function asItem(
       complete('interrupted', {});
       throw error;
     }
+    if (error instanceof AgentCallError) {
+      complete('failed', error.states);
+      return { output: error.message, success: false };
+    }
     complete('failed', {});
-    if (error instanceof AgentCallError) return { output: error.message, success: false };
     throw error;
   }
 }

@@ -18,8 +18,21 @@ import { uuidv7 } from '../../util/ids';
 import { nicknameFor } from './nicknames';
 import type { AgentRole, AgentSession, ParentLink, SubAgentHost } from './types';
 
-/** A refusal the model reads as the call's output (a limit, an unknown agent or role). */
-export class AgentCallError extends Error {}
+/**
+ * A refusal the model reads as the call's output (a limit, an unknown agent or role); `states` are the
+ * receivers' states the failed item shows (an unknown agent is `notFound`).
+ */
+export class AgentCallError extends Error {
+  constructor(
+    message: string,
+    readonly states: Record<string, CollabAgentState> = {},
+  ) {
+    super(message);
+  }
+}
+
+const notFound = (id: string): AgentCallError =>
+  new AgentCallError(`agent with id ${id} not found`, { [id]: { status: 'notFound', message: null } });
 
 interface Child {
   readonly id: string;
@@ -29,6 +42,11 @@ interface Child {
   state: CollabAgentState;
   /** The newest answer of the turn running (or last run). */
   lastMessage: string | null;
+  /**
+   * Input given and not yet answered: the turn that took it (null until its session says which). Another
+   * turn's end (one that was ending as the input came) does not make the sub-agent finished.
+   */
+  awaiting: { turnId: string | null } | null;
   unsubscribe(): void;
 }
 
@@ -123,13 +141,17 @@ export class AgentControl implements Disposable {
     return { id, nickname, state: NOT_STARTED };
   }
 
-  /** Gives an open sub-agent more input; `interrupt` stops its running turn first. */
+  /**
+   * Gives an open sub-agent more input (`interrupt` stops its running turn first); returns the state it had
+   * when the input came, as Codex's item shows it. A wait from now on waits for the turn that takes it.
+   */
   async sendInput(id: string, input: UserInput[], interrupt: boolean): Promise<CollabAgentState> {
     const child = this.open(id);
+    const before = child.state;
     if (interrupt && child.session.activeTurnId !== null) await child.session.interrupt();
     this.setState(child, { status: 'running', message: null });
     this.start(child, input);
-    return child.state;
+    return before;
   }
 
   /**
@@ -193,7 +215,7 @@ export class AgentControl implements Disposable {
     } finally {
       this.opening -= 1;
     }
-    if (found === null) throw new AgentCallError(`agent with id ${id} not found`);
+    if (found === null) throw notFound(id);
     this.named.add(found.nickname);
     const child = this.adopt(id, found.nickname, found.role, found.session);
     return { state: child.state, nickname: child.nickname };
@@ -227,7 +249,7 @@ export class AgentControl implements Disposable {
 
   private open(id: string): Child {
     const child = this.children.get(id);
-    if (!child) throw new AgentCallError(`agent with id ${id} not found`);
+    if (!child) throw notFound(id);
     return child;
   }
 
@@ -239,6 +261,7 @@ export class AgentControl implements Disposable {
       session,
       state: session.activeTurnId === null ? NOT_STARTED : { status: 'running', message: null },
       lastMessage: null,
+      awaiting: null,
       unsubscribe: () => undefined,
     };
     child.unsubscribe = session.subscribe((n) => this.onChildEvent(child, n));
@@ -247,10 +270,18 @@ export class AgentControl implements Disposable {
   }
 
   private start(child: Child, input: UserInput[]): void {
-    child.session.startTurn(input).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      this.setState(child, { status: 'errored', message: `the sub-agent could not start its turn: ${message}` });
-    });
+    const awaiting = { turnId: null as string | null };
+    child.awaiting = awaiting;
+    child.session.startTurn(input).then(
+      (turn) => {
+        awaiting.turnId = turn.id;
+      },
+      (error: unknown) => {
+        if (child.awaiting === awaiting) child.awaiting = null;
+        const message = error instanceof Error ? error.message : String(error);
+        this.setState(child, { status: 'errored', message: `the sub-agent could not start its turn: ${message}` });
+      },
+    );
   }
 
   private onChildEvent(child: Child, n: ServerNotification): void {
@@ -267,6 +298,10 @@ export class AgentControl implements Disposable {
         return;
       case 'turn/completed': {
         const turn = n.params.turn;
+        if (child.awaiting !== null) {
+          if (child.awaiting.turnId !== turn.id) return;
+          child.awaiting = null;
+        }
         const state: CollabAgentState =
           turn.status === 'completed'
             ? { status: 'completed', message: child.lastMessage }
