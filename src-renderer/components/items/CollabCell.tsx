@@ -41,10 +41,10 @@ export function CollabCell({ item }: { item: CollabAgentToolCallItem }) {
     return state === undefined ? [] : [{ id, label: labels[i] ?? id, state }];
   });
   return (
-    <div className={`cell cell-agent is-${item.status}`} data-tool={item.tool}>
-      <div className="agent-head">
+    <div className={`cell cell-collab is-${item.status}`} data-tool={item.tool}>
+      <div className="collab-head">
         <Icon name="user" size={14} />
-        <span className="agent-what">
+        <span className="collab-what">
           {verb}{' '}
           {item.receiverThreadIds.map((id, i) => (
             <span key={id}>
@@ -61,14 +61,16 @@ export function CollabCell({ item }: { item: CollabAgentToolCallItem }) {
           <span className={`status status-${CALL_STATUS[item.status].tone}`}>{CALL_STATUS[item.status].label}</span>
         )}
       </div>
-      {item.prompt !== null && item.prompt !== '' && <blockquote className="agent-prompt">{item.prompt}</blockquote>}
+      {item.prompt !== null && item.prompt !== '' && <blockquote className="collab-prompt">{item.prompt}</blockquote>}
       {!running && states.length > 0 && (
-        <ul className="agent-states" aria-label="Sub-agents">
+        <ul className="collab-states" aria-label="Sub-agents">
           {states.map(({ id, label, state }) => (
             <li key={id}>
-              <span className="agent-name">{label}</span>
+              <span className="collab-name">{label}</span>
               <span className={`status status-${STATE_TEXT[state.status].tone}`}>{STATE_TEXT[state.status].label}</span>
-              {state.message !== null && state.message !== '' && <span className="agent-message">{state.message}</span>}
+              {state.message !== null && state.message !== '' && (
+                <span className="collab-message">{state.message}</span>
+              )}
             </li>
           ))}
         </ul>
