@@ -41,7 +41,7 @@ export interface ThreadManagerOptions {
  * the thread that spawned it), and its `thread/status/changed` to every client. A loaded thread nobody
  * watches keeps a session, its MCP servers and its recorder: it is unloaded after `unloadAfterMs`, or at
  * once when more than `maxUnwatched` such threads are loaded. A sub-agent its parent holds open is never
- * unloaded that way (nor is a running thread).
+ * unloaded that way, nor is a running thread or one whose held sub-agents run.
  */
 export class ThreadManager implements Disposable {
   private readonly loaded = new Map<string, LoadedEntry>();
@@ -164,6 +164,7 @@ export class ThreadManager implements Disposable {
     if (!entry || entry.held === held) return;
     entry.held = held;
     this.reconsider(entry);
+    this.reconsiderParent(entry);
   }
 
   /** The clients that hear of a thread: its subscribers and those of its loaded ancestors. */
@@ -271,7 +272,10 @@ export class ThreadManager implements Disposable {
     if (n.method === 'turn/started' || n.method === 'turn/completed') {
       entry.thread = { ...entry.thread, updatedAt: Math.floor(Date.now() / 1000) };
     }
-    if (n.method === 'thread/status/changed') this.reconsider(entry);
+    if (n.method === 'thread/status/changed') {
+      this.reconsider(entry);
+      this.reconsiderParent(entry);
+    }
     if (n.method === 'item/completed' && n.params.item.type === 'userMessage' && entry.thread.preview === '') {
       entry.thread = { ...entry.thread, preview: threadPreview(userItemText(n.params.item)) };
     }
@@ -284,10 +288,25 @@ export class ThreadManager implements Disposable {
     }
   }
 
+  /**
+   * Nobody needs the thread loaded: no subscriber, no turn, no request waiting, not held open by its parent,
+   * and none of the sub-agents it holds open running (unloading it would stop them).
+   */
   private isUnwatched(entry: LoadedEntry): boolean {
     return (
-      !entry.held && entry.subscribers.size === 0 && entry.session.activeTurnId === null && entry.pending.size === 0
+      !entry.held &&
+      entry.subscribers.size === 0 &&
+      entry.session.activeTurnId === null &&
+      entry.pending.size === 0 &&
+      !this.descendants(entry.thread.id).some((d) => d.held && d.session.activeTurnId !== null)
     );
+  }
+
+  /** A thread's change may change whether its parent is needed (see `isUnwatched`). */
+  private reconsiderParent(entry: LoadedEntry): void {
+    const parentId = entry.thread.parentThreadId;
+    const parent = parentId ? this.loaded.get(parentId) : undefined;
+    if (parent) this.reconsider(parent);
   }
 
   /** Starts or stops counting a thread among those nobody watches, after a change that may matter. */

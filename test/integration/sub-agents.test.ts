@@ -9,12 +9,15 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerText, callOutputs, reply, scriptAgents, threadOf, userTexts } from '../support/agents-model';
 import {
+  createGate,
   startMockResponsesServer,
   type MockResponsesServer,
   type RecordedRequest,
 } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
-import { evCreated, evFunctionCall } from '../support/sse';
+import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { startInProcessHost } from '../support/in-process-host';
+import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 let server: MockResponsesServer;
@@ -453,5 +456,72 @@ describe('sub-agents over the app server', () => {
     const spawns = completedItems(client, parent, 'collabAgentToolCall').filter((i) => i['tool'] === 'spawnAgent');
     expect(spawns.map((i) => i['status'])).toEqual(['completed', 'failed', 'completed']);
     expect(spawns[1]).toMatchObject({ receiverThreadIds: [], agentsStates: {}, prompt: 'second task' });
+  });
+
+  it('keeps a thread loaded while a sub-agent it holds runs, though nobody watches either', async () => {
+    const gate = createGate();
+    scriptAgents(server, {
+      parent: [spawnCall('take your time'), () => ({ answer: 'I will not wait.' })],
+      // The child answers once the test lets it.
+      child: () => ({
+        kind: 'sse-slow',
+        events: [
+          evCreated('resp_child'),
+          gate,
+          evAssistantMessage('took my time', 'msg_child'),
+          evCompleted('resp_child'),
+        ],
+      }),
+    });
+    const app = await startInProcessHost({
+      weftHome: home.dir,
+      cwd: ws.dir,
+      env: { WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
+      unloadAfterMs: 0,
+    });
+    try {
+      const { client } = app;
+      const threadOfMessage = (m: object): unknown =>
+        'params' in m && typeof m.params === 'object' && m.params !== null && 'threadId' in m.params
+          ? m.params.threadId
+          : undefined;
+      const next = (method: string, threadId: () => string, label: string) =>
+        waitFor(client.subscribe, (m) => 'method' in m && m.method === method && threadOfMessage(m) === threadId(), {
+          label,
+        });
+      const started = await client.call('thread/start', { cwd: ws.dir });
+      const parent = (started.result as { thread: { id: string } }).thread.id;
+      let child = '';
+      const childStarted = waitFor(
+        client.subscribe,
+        (m) =>
+          'method' in m && m.method === 'thread/started' && JSON.stringify(m).includes(`"parentThreadId":"${parent}"`),
+        { label: 'the child' },
+      );
+      const parentDone = next('turn/completed', () => parent, "the parent's turn");
+      await client.call('turn/start', { threadId: parent, input: [{ type: 'text', text: 'spawn and go' }] });
+      child = ((await childStarted) as { params: { thread: { id: string } } }).params.thread.id;
+      await parentDone;
+      const parentClosed = next('thread/closed', () => parent, 'the parent closed');
+
+      // Let go of the parent; a quiet thread let go after it is unloaded, the parent (its child runs) is not.
+      await client.call('thread/unsubscribe', { threadId: parent });
+      const quiet = (await client.call('thread/start', { cwd: ws.dir })).result as { thread: { id: string } };
+      const quietClosed = next('thread/closed', () => quiet.thread.id, 'the quiet thread closed');
+      await client.call('thread/unsubscribe', { threadId: quiet.thread.id });
+      await quietClosed;
+      const loaded = (await client.call('thread/loaded/list', {})).result as { data: string[] };
+      expect(loaded.data.sort()).toEqual([parent, child].sort());
+
+      // The child finishes its turn (not interrupted); then the parent, idle and unwatched, goes.
+      gate.release();
+      await parentClosed;
+      const read = await client.call('thread/read', { threadId: child, includeTurns: true });
+      expect((read.result as { thread: { turns: { status: string }[] } }).thread.turns.map((t) => t.status)).toEqual([
+        'completed',
+      ]);
+    } finally {
+      await app.close();
+    }
   });
 });
