@@ -4,6 +4,8 @@
 //                                                             check that `thread/read`, `thread/list` and
 //                                                             `codex exec resume` accept them
 //   node scripts/codex-tools.mjs make-notify [codex]          remake test/fixtures/codex-notify-0.169/
+//   node scripts/codex-tools.mjs capture-agents [codex]       remake test/fixtures/codex-agents-0.169/ (the
+//                                                             sub-agent tools and their app-server items)
 // The codex binary defaults to $CODEX_BIN, else `codex` on PATH. Each tool is a TypeScript file in
 // test/support/, bundled here with esbuild and run with Node.
 import { build } from 'esbuild';
@@ -16,6 +18,7 @@ const TOOLS = {
   'make-fixtures': 'make-codex-fixtures.ts',
   'check-resume': 'check-codex-resume.ts',
   'make-notify': 'make-notify-fixture.ts',
+  'capture-agents': 'capture-codex-agents.ts',
 };
 const [tool, ...args] = process.argv.slice(2);
 const source = TOOLS[tool ?? ''];

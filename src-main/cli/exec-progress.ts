@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
-import type { FileUpdateChange, ServerNotification, ThreadItem } from '../../src-preload/protocol';
+import type { CollabAgentTool, FileUpdateChange, ServerNotification, ThreadItem } from '../../src-preload/protocol';
 
 interface Streams {
   stdout: NodeJS.WriteStream | NodeJS.WritableStream;
@@ -105,6 +105,18 @@ export class ExecProgress {
         this.io.stderr.write(this.dim(`  ${status}`) + '\n');
         return;
       }
+      case 'collabAgentToolCall': {
+        // `⇄ wait_agent 01a2…: completed`, then how each sub-agent stood (its answer's first line).
+        this.endReasoning();
+        const agents = item.receiverThreadIds.join(', ');
+        this.io.stderr.write(`${this.bold('⇄')} ${COLLAB_NAMES[item.tool]}${agents === '' ? '' : ` ${agents}`}\n`);
+        for (const [id, state] of Object.entries(item.agentsStates)) {
+          const message = state.message === null ? '' : ` — ${state.message.split('\n')[0] ?? ''}`;
+          this.io.stderr.write(this.dim(`  ${id}: ${state.status}${message}`) + '\n');
+        }
+        this.io.stderr.write(this.dim(`  ${item.status}`) + '\n');
+        return;
+      }
       case 'commandExecution': {
         const secs = item.durationMs === null ? '' : ` · ${(item.durationMs / 1000).toFixed(2)}s`;
         const status =
@@ -152,6 +164,15 @@ export class ExecProgress {
     return this.color ? `\x1b[1m${s}\x1b[22m` : s;
   }
 }
+
+/** The sub-agent tools by the names the model calls them. */
+const COLLAB_NAMES = {
+  spawnAgent: 'spawn_agent',
+  sendInput: 'send_input',
+  resumeAgent: 'resume_agent',
+  wait: 'wait_agent',
+  closeAgent: 'close_agent',
+} as const satisfies Record<CollabAgentTool, string>;
 
 /** Lines a change adds and removes. Add and delete diffs may be the bare file content. */
 function countLines(change: FileUpdateChange): { added: number; removed: number } {

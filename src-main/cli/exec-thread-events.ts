@@ -4,12 +4,13 @@
  * `turn.started`, `item.started` / `item.updated` / `item.completed` with snake_case items,
  * `turn.completed {usage}` or `error` + `turn.failed {error}`.
  *
- * As Codex does, agent messages and reasoning appear only when completed, commands and patches also
- * when they start, the plan is one `todo_list` item that starts with the first plan, is updated with
+ * As Codex does, agent messages and reasoning appear only when completed, commands, patches and
+ * sub-agent calls (`collab_tool_call`) also when they start, the plan is one `todo_list` item that starts with the first plan, is updated with
  * each change and completes with the turn, and warnings and retries are `error` items (not fatal).
  * Item ids are `item_0`, `item_1`, … in order of first appearance. Usage is the thread's running total.
  */
 import type {
+  CollabAgentTool,
   CommandExecutionStatus,
   ServerNotification,
   ThreadItem,
@@ -42,6 +43,16 @@ export type CodexExecItem =
       arguments: unknown;
       result?: { content: unknown[]; structured_content: unknown };
       error?: { message: string };
+      status: 'in_progress' | 'completed' | 'failed';
+    }
+  | {
+      id: string;
+      type: 'collab_tool_call';
+      tool: 'spawn_agent' | 'send_input' | 'resume_agent' | 'wait' | 'close_agent';
+      sender_thread_id: string;
+      receiver_thread_ids: string[];
+      prompt: string | null;
+      agents_states: Record<string, { status: string; message: string | null }>;
       status: 'in_progress' | 'completed' | 'failed';
     }
   | { id: string; type: 'web_search'; query: string }
@@ -151,6 +162,7 @@ export class CodexExecEvents {
       case 'commandExecution':
       case 'fileChange':
       case 'mcpToolCall':
+      case 'collabAgentToolCall':
       case 'webSearch':
         return this.toCodexItem(item);
       case 'userMessage':
@@ -207,6 +219,23 @@ export class CodexExecEvents {
           ...(item.error ? { error: { message: item.error.message } } : {}),
           status: item.status === 'inProgress' ? 'in_progress' : item.status,
         };
+      case 'collabAgentToolCall':
+        return {
+          id: this.idOf(item.id),
+          type: 'collab_tool_call',
+          tool: COLLAB_TOOL_NAMES[item.tool],
+          sender_thread_id: item.senderThreadId,
+          receiver_thread_ids: item.receiverThreadIds,
+          prompt: item.prompt,
+          // Codex's exec events spell the states as its model outputs do ("pending_init"), with the message.
+          agents_states: Object.fromEntries(
+            Object.entries(item.agentsStates).map(([id, state]) => [
+              id,
+              { status: snakeCase(state.status), message: state.message },
+            ]),
+          ),
+          status: item.status === 'inProgress' ? 'in_progress' : item.status === 'completed' ? 'completed' : 'failed',
+        };
       case 'webSearch':
         return { id: this.idOf(item.id), type: 'web_search', query: item.query };
       case 'exitedReviewMode':
@@ -240,6 +269,19 @@ export class CodexExecEvents {
       reasoning_output_tokens: total?.reasoningOutputTokens ?? 0,
     };
   }
+}
+
+/** The sub-agent tools by the wire's names (`collabAgentToolCall.tool`). */
+const COLLAB_TOOL_NAMES = {
+  spawnAgent: 'spawn_agent',
+  sendInput: 'send_input',
+  resumeAgent: 'resume_agent',
+  wait: 'wait',
+  closeAgent: 'close_agent',
+} as const satisfies Record<CollabAgentTool, string>;
+
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /** Codex reports a command that exited non-zero as `failed`; its exec events know no `declined`. */

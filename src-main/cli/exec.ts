@@ -10,6 +10,7 @@ import { FileKeyStore, keyFor } from '../config/key-store';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
 import { EXEC_CLIENT_NAME } from '../core/notify-hook';
 import { buildSession } from '../core/session-builder';
+import { execSubAgentHost } from './exec-sub-agents';
 import type { HostRequestSender } from '../tools/types';
 import { errorMessage } from '../util/errors';
 import { rulesDir } from '../safety/approvals/rules';
@@ -79,6 +80,8 @@ export async function runExecCommand(argv: string[]): Promise<number> {
 
   let session;
   let store: ThreadStore | null = null;
+  // What the run's sub-agents say: `--json` prints it with their thread ids; otherwise it stays theirs.
+  const childNotifications: ((n: ServerNotification) => void)[] = [];
   let checkpoints: CheckpointService | null = null;
   let input: UserInput[];
   let outputSchema: Record<string, unknown> | null;
@@ -130,11 +133,25 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     // A saved run checkpoints what its tool calls change, so `weft threads revert --files` can undo it.
     checkpoints = persisted ? await openCheckpoints(config, weftHome) : null;
     const last = persisted?.state?.lastTurnContext ?? null;
+    const subAgents = execSubAgentHost({
+      store,
+      config,
+      provider,
+      sendRequest: declineEverything,
+      env,
+      rules,
+      weftHome,
+      checkpoints: checkpoints ?? undefined,
+      protectedPaths: loaded.projectTrust.trustedConfigDirs,
+      onNotification: (n) => childNotifications.forEach((listener) => listener(n)),
+    });
     session = buildSession({
       config,
       provider,
       cwd: last && !args.cd ? last.cwd : cwd,
       sendRequest: declineEverything,
+      // A sub-agent of a resumed sub-agent is not made: sub-agents spawn none of their own.
+      subAgents: persisted?.state?.thread.parentThreadId ? undefined : subAgents,
       env,
       rules,
       weftHome,
@@ -162,6 +179,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     for (const event of events) process.stdout.write(`${JSON.stringify(event)}\n`);
   };
   if (codexEvents) writeEvents(codexEvents.threadStarted(session.threadId));
+  if (args.output === 'json') childNotifications.push((n) => process.stdout.write(`${JSON.stringify(n)}\n`));
   let lastAnswer: string | null = null;
   const finished = new Promise<Turn>((resolveTurn) => {
     session.subscribe((n: ServerNotification) => {

@@ -76,6 +76,11 @@ function renderItem(item: ThreadItem): string {
       return `Changed (${item.status}):\n${item.changes.map((c) => `    ${c.kind.type} ${c.path}`).join('\n')}`;
     case 'mcpToolCall':
       return `Tool ${item.server}.${item.tool} (${item.status})`;
+    case 'collabAgentToolCall': {
+      const agents = item.receiverThreadIds.join(', ') || '-';
+      const prompt = item.prompt === null ? '' : `: ${oneLine(item.prompt, 200)}`;
+      return `Sub-agent ${item.tool} ${agents} (${item.status})${prompt}`;
+    }
     case 'webSearch':
       return `Searched the web: ${item.query}`;
     case 'imageView':

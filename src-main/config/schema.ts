@@ -159,6 +159,19 @@ const mcpServersSchema = z.record(z.string(), mcpServerSchema).superRefine((serv
   }
 });
 
+/** How many sub-agents a thread may have open at once when `[agents] max_threads` does not say. */
+export const DEFAULT_AGENT_MAX_THREADS = 6;
+
+/** A role a sub-agent may be spawned as: `[agents.<name>]` (spawn_agent's `agent_type`). */
+const agentRoleSchema = z.strictObject({
+  /** What the role is for: the model reads it when it chooses one. */
+  description: z.string().min(1, 'must say what the role is for'),
+  /** Added to the sub-agent's developer instructions. */
+  developer_instructions: z.string().optional(),
+  model: z.string().optional(),
+  model_reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
+});
+
 /** The keys a `[profiles.<name>]` table may set. */
 const profileSchema = z.strictObject({
   model: z.string().optional(),
@@ -266,6 +279,14 @@ const documentFields = {
       /** `weft worktrees prune` removes what it may only once the worktree's threads were idle this long. */
       prune_after_days: z.number().min(0).optional(),
     })
+    .optional(),
+  /**
+   * Sub-agents (`multi_agent_v1` tools): `max_threads` open at once per thread (default 6), and roles as
+   * `[agents.<name>]` tables. `max_depth` is Codex's; Weft's sub-agents spawn none of their own (depth 1).
+   */
+  agents: z
+    .object({ max_threads: positiveInt.optional(), max_depth: positiveInt.optional() })
+    .catchall(agentRoleSchema)
     .optional(),
   tui: looseTable.optional(),
   features: looseTable.optional(),

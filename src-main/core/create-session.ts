@@ -23,6 +23,10 @@ import { McpManager } from '../mcp/manager';
 import { mcpToolSource } from '../mcp/tools';
 import { notifyHook } from './notify-hook';
 import { Session } from './session';
+import { agentToolSource } from './agents/agent-tools';
+import { agentMaxThreads, agentRoles } from './agents/config';
+import { AgentControl } from './agents/control';
+import type { ParentLink, SubAgentHost } from './agents/types';
 import type { RuleStore } from '../safety/approvals/rules';
 import type { OwnWorktree } from '../safety/sandbox/worktree-git';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
@@ -53,6 +57,13 @@ export interface CreateSessionInput {
   log?: (line: string) => void;
   /** The thread's own git worktree, where its commands may commit on its branch; absent = none. */
   ownWorktree?: OwnWorktree | null;
+  /**
+   * Where the thread's sub-agents are made: with it the model gets the sub-agent tools (`multi_agent_v1`);
+   * absent = no sub-agents (a sub-agent spawns none of its own).
+   */
+  subAgents?: SubAgentHost;
+  /** Developer instructions added after the config's (a sub-agent's role); absent = none. */
+  extraDeveloperInstructions?: string | null;
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -93,6 +104,30 @@ export function modelClientFor(provider: ResolvedProvider): ModelClient {
   });
 }
 
+function joinInstructions(...parts: (string | null | undefined)[]): string | null {
+  const present = parts.filter((p): p is string => p !== undefined && p !== null && p !== '');
+  return present.length === 0 ? null : present.join('\n\n');
+}
+
+/** The thread as its sub-agents see it (a root thread: its own session tree, depth 0). */
+function parentLink(threadId: string, session: () => Session | null): ParentLink {
+  const live = (): Session => {
+    const s = session();
+    if (s === null) throw new Error(`thread ${threadId} has no session yet`);
+    return s;
+  };
+  return {
+    threadId,
+    sessionId: threadId,
+    depth: 0,
+    settings: () => live().currentSettings,
+    history: () => live().history,
+    contextRef: () => live().contextRef,
+    addModelInput: (item) => live().addModelInput(item),
+    addChildUsage: (usage) => live().addChildUsage(usage),
+  };
+}
+
 /** Wires config into a ready session: model client, tools, exec sessions that die with it. */
 export function createSession(input: CreateSessionInput): Session {
   const { config, provider } = input;
@@ -124,6 +159,16 @@ export function createSession(input: CreateSessionInput): Session {
     sample: mcpSampler({ client: modelClient, model: () => session?.currentSettings.model ?? model }),
   });
   tools.addSource(mcpToolSource(mcp, provider.wireApi));
+  const agents =
+    input.subAgents === undefined
+      ? null
+      : new AgentControl({
+          parent: parentLink(threadId, () => session),
+          host: input.subAgents,
+          maxThreads: agentMaxThreads(config),
+          roles: agentRoles(config),
+        });
+  if (agents) tools.addSource(agentToolSource(agents, provider.wireApi));
   session = new Session({
     threadId,
     settings: {
@@ -135,7 +180,7 @@ export function createSession(input: CreateSessionInput): Session {
       sandboxPolicy: input.overrides?.sandboxPolicy ?? sandboxPolicyFor(config.sandbox_mode, config),
     },
     baseInstructions: config.instructions ?? BASE_INSTRUCTIONS,
-    developerInstructions: config.developer_instructions ?? null,
+    developerInstructions: joinInstructions(config.developer_instructions, input.extraDeveloperInstructions),
     modelClient,
     tools,
     sendRequest: input.sendRequest,
@@ -163,12 +208,13 @@ export function createSession(input: CreateSessionInput): Session {
     background: exec,
     initial: input.initial,
     onInterrupt: async () => {
-      await exec.closeAll('the turn was interrupted');
+      // Interrupting a thread interrupts its sub-agents too.
+      await Promise.all([exec.closeAll('the turn was interrupted'), agents?.interruptAll()]);
     },
     stopBackgroundCommands: (reason) => exec.closeAll(reason),
     mcp,
   });
-  // Released in reverse: the MCP servers, then the commands, then (added by the session) the rollout.
+  // Released in reverse: the sub-agents, the MCP servers, the commands, then (added by the session) the rollout.
   session.resources.add(exec, 'the commands the thread left running');
   session.resources.add(mcp, "the thread's MCP servers");
   if (config.notify !== undefined && config.notify.length > 0) {
@@ -184,6 +230,7 @@ export function createSession(input: CreateSessionInput): Session {
     session.subscribe(hook.listener);
     session.resources.add({ dispose: hook.settled }, 'the notify programs being started');
   }
+  if (agents) session.resources.add(agents, "the thread's sub-agents");
   setImmediate(() => void mcp.start());
   return session;
 }

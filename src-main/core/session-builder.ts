@@ -8,7 +8,7 @@ import type { LoadedThread } from '../store/loader';
 import { createSession, sandboxPolicyFor, type CreateSessionInput } from './create-session';
 import { keyedModelClient } from './keyed-model-client';
 import type { Session } from './session';
-import type { SessionOptions, TurnRecord } from './types';
+import type { SessionOptions, TurnOverrides, TurnRecord } from './types';
 
 export interface SessionBuildInput extends Omit<CreateSessionInput, 'initial' | 'overrides'> {
   /** The saved thread being continued (resume, fork); absent or null for a new thread. */
@@ -22,11 +22,13 @@ export interface SessionBuildInput extends Omit<CreateSessionInput, 'initial' | 
   keepSaved?: { modelSetInConfig: boolean };
   /** Find the API key at each request (a key saved in Settings applies at the next turn); else the provider's key. */
   keyStore?: KeyStore;
+  /** Settings that win over the others (a sub-agent's: its parent's cwd, sandbox and approvals). */
+  exact?: TurnOverrides;
 }
 
 /** A session for a new or continued thread. */
 export function buildSession(input: SessionBuildInput): Session {
-  const { saved, asked = {}, keepSaved, keyStore, ...rest } = input;
+  const { saved, asked = {}, keepSaved, keyStore, exact, ...rest } = input;
   const last = saved?.lastTurnContext ?? null;
   const savedApproval = last && isApproval(last.approvalPolicy) ? last.approvalPolicy : undefined;
   const keep = keepSaved !== undefined && last !== null;
@@ -42,6 +44,7 @@ export function buildSession(input: SessionBuildInput): Session {
         : keep
           ? (last.sandboxPolicy ?? undefined)
           : undefined,
+      ...exact,
     },
   });
 }

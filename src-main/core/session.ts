@@ -349,6 +349,43 @@ export class Session implements TurnHost, Disposable {
     await recordBackgroundChanges(checkpoints, background, threadId, root);
   }
 
+  /**
+   * Model input that is not the user's (a sub-agent's news): it joins the running turn's next request, or
+   * waits in the history for the next turn.
+   */
+  addModelInput(item: ResponseItem): void {
+    if (this.closed) return;
+    if (this.active?.addModelInput(item)) return;
+    this.appendHistory(item);
+  }
+
+  /**
+   * A sub-agent's tokens (its last request's), counted in this thread's total; `last` stays this thread's
+   * own (it is what the context window holds).
+   */
+  addChildUsage(usage: TokenUsageBreakdown): void {
+    if (this.closed) return;
+    const zero = { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
+    const prev = this.tokenUsage;
+    const total = prev?.total ?? zero;
+    this.tokenUsage = {
+      total: {
+        totalTokens: total.totalTokens + usage.totalTokens,
+        inputTokens: total.inputTokens + usage.inputTokens,
+        cachedInputTokens: total.cachedInputTokens + usage.cachedInputTokens,
+        outputTokens: total.outputTokens + usage.outputTokens,
+        reasoningOutputTokens: total.reasoningOutputTokens + usage.reasoningOutputTokens,
+      },
+      last: prev?.last ?? zero,
+      modelContextWindow: this.options.modelContextWindow,
+    };
+    const turnId = this.active?.id ?? this.turns[this.turns.length - 1]?.turn.id ?? '';
+    this.emit({
+      method: 'thread/tokenUsage/updated',
+      params: { threadId: this.threadId, turnId, tokenUsage: this.tokenUsage },
+    });
+  }
+
   /** Resolves when no turn is running. */
   async whenIdle(): Promise<void> {
     while (this.active) await this.activeFinished;

@@ -6,7 +6,8 @@ import { resolveProvider, type ResolvedProvider } from '../config/providers';
 import type { WeftConfig } from '../config/schema';
 import { buildSession } from '../core/session-builder';
 import type { Session } from '../core/session';
-import type { SessionRecorder } from '../core/types';
+import type { SubAgentHost } from '../core/agents/types';
+import type { SessionRecorder, TurnOverrides } from '../core/types';
 import type { ModelClient } from '../model/types';
 import type { CheckpointService } from '../checkpoints/service';
 import type { RuleStore } from '../safety/approvals/rules';
@@ -115,6 +116,12 @@ export function threadSession(
     protectedPaths: readonly string[];
     /** The thread's own git worktree (`Thread.weftWorktree`): its commands may commit on its branch. */
     worktree?: WeftWorktree | null;
+    /** Where the thread's sub-agents are made; absent = it spawns none. */
+    subAgents?: SubAgentHost;
+    /** Settings that win over the others (a sub-agent's: its parent's cwd, sandbox and approvals). */
+    exact?: TurnOverrides;
+    /** A sub-agent's role instructions, added to the config's. */
+    extraDeveloperInstructions?: string | null;
   },
 ): Session {
   return buildSession({
@@ -143,6 +150,9 @@ export function threadSession(
       sandbox: input.overrides.sandbox ?? undefined,
     },
     keepSaved: { modelSetInConfig: 'model' in (input.overrides.config ?? {}) },
+    subAgents: input.subAgents,
+    exact: input.exact,
+    extraDeveloperInstructions: input.extraDeveloperInstructions,
   });
 }
 

@@ -15,13 +15,15 @@ import type { Disposable } from '../util/disposable';
  */
 export type ThreadLifecycle = 'notLoaded' | 'loading' | 'idle' | 'running' | 'unloading';
 
-interface LoadedThread {
+export interface LoadedEntry {
   session: Session;
   /** The thread as the store describes it (name, preview, path…); status and turns are filled live. */
   thread: Thread;
   subscribers: Set<Client>;
   pending: PendingRequests;
   unsubscribeSession: () => void;
+  /** A sub-agent its parent holds open: it is not unloaded while held, however idle and unwatched. */
+  held: boolean;
 }
 
 export interface ThreadManagerOptions {
@@ -34,13 +36,15 @@ export interface ThreadManagerOptions {
 
 /**
  * The threads of this host: their lifecycle, their request queues, their sessions, the clients watching
- * each and the server requests waiting for an answer. Notifications of a thread go to every client
- * subscribed to it, and its `thread/status/changed` to every client. A loaded thread nobody watches keeps
- * a session, its MCP servers and its recorder: it is unloaded after `unloadAfterMs`, or at once when more
- * than `maxUnwatched` such threads are loaded.
+ * each and the server requests waiting for an answer. Notifications and server requests of a thread go to
+ * every client subscribed to it or to one of its ancestors (a sub-agent's approvals reach whoever watches
+ * the thread that spawned it), and its `thread/status/changed` to every client. A loaded thread nobody
+ * watches keeps a session, its MCP servers and its recorder: it is unloaded after `unloadAfterMs`, or at
+ * once when more than `maxUnwatched` such threads are loaded. A sub-agent its parent holds open is never
+ * unloaded that way, nor is a running thread or one whose held sub-agents run.
  */
 export class ThreadManager implements Disposable {
-  private readonly loaded = new Map<string, LoadedThread>();
+  private readonly loaded = new Map<string, LoadedEntry>();
   /** Threads being loaded or unloaded now. */
   private readonly moving = new Map<string, 'loading' | 'unloading'>();
   /** Request queues of the threads with a request queued or being handled. */
@@ -80,7 +84,7 @@ export class ThreadManager implements Disposable {
     });
   }
 
-  get(threadId: string): LoadedThread | undefined {
+  get(threadId: string): LoadedEntry | undefined {
     return this.loaded.get(threadId);
   }
 
@@ -116,21 +120,19 @@ export class ThreadManager implements Disposable {
   add(
     thread: Thread,
     makeSession: (sendRequest: (request: ServerRequest, signal: AbortSignal) => Promise<unknown>) => Session,
-  ): LoadedThread {
+    options: { held?: boolean } = {},
+  ): LoadedEntry {
     const subscribers = new Set<Client>();
-    const pending = new PendingRequests(
-      thread.id,
-      () => this.nextRequestId++,
-      () => subscribers,
-      this.options.log,
-    );
+    const audience = (): Set<Client> => this.audience(thread.id);
+    const pending = new PendingRequests(thread.id, () => this.nextRequestId++, audience, this.options.log);
     const session = makeSession((request, signal) => pending.ask(request, signal));
-    const entry: LoadedThread = {
+    const entry: LoadedEntry = {
       session,
       thread,
       subscribers,
       pending,
       unsubscribeSession: () => undefined,
+      held: options.held === true,
     };
     entry.unsubscribeSession = session.subscribe((n) => {
       this.onSessionEvent(entry, n);
@@ -138,7 +140,7 @@ export class ThreadManager implements Disposable {
       // threads nobody there watches, so a client can let go of a thread and still see it need someone.
       // (Subscribing makes a client seen, so subscribers get it this way too.)
       if (n.method === 'thread/status/changed') this.broadcast(n);
-      else for (const client of subscribers) client.notify(n);
+      else for (const client of audience()) client.notify(n);
     });
     this.loaded.set(thread.id, entry);
     return entry;
@@ -152,6 +154,50 @@ export class ThreadManager implements Disposable {
     entry.subscribers.add(client);
     this.reconsider(entry);
     entry.pending.attach(client);
+    // What the thread's sub-agents wait for reaches the client too.
+    for (const descendant of this.descendants(threadId)) descendant.pending.attach(client);
+  }
+
+  /** A sub-agent its parent holds open (or no longer does): held ones are never unloaded for being idle. */
+  hold(threadId: string, held: boolean): void {
+    const entry = this.loaded.get(threadId);
+    if (!entry || entry.held === held) return;
+    entry.held = held;
+    this.reconsider(entry);
+    this.reconsiderParent(entry);
+  }
+
+  /** The clients that hear of a thread: its subscribers and those of its loaded ancestors. */
+  private audience(threadId: string): Set<Client> {
+    const out = new Set<Client>();
+    const seen = new Set<string>();
+    for (let id: string | null | undefined = threadId; id && !seen.has(id);) {
+      seen.add(id);
+      const entry = this.loaded.get(id);
+      if (!entry) break;
+      for (const client of entry.subscribers) out.add(client);
+      id = entry.thread.parentThreadId;
+    }
+    return out;
+  }
+
+  /** The loaded threads below `threadId` (its sub-agents, theirs, …). */
+  private descendants(threadId: string): LoadedEntry[] {
+    const out: LoadedEntry[] = [];
+    const below = new Set([threadId]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const entry of this.loaded.values()) {
+        const parent = entry.thread.parentThreadId;
+        if (parent && below.has(parent) && !below.has(entry.thread.id)) {
+          below.add(entry.thread.id);
+          out.push(entry);
+          grew = true;
+        }
+      }
+    }
+    return out;
   }
 
   unsubscribe(threadId: string, client: Client): 'notLoaded' | 'notSubscribed' | 'unsubscribed' {
@@ -222,11 +268,14 @@ export class ThreadManager implements Disposable {
     await Promise.all([...this.loaded.keys()].map((id) => this.unload(id, 'server shutting down')));
   }
 
-  private onSessionEvent(entry: LoadedThread, n: ServerNotification): void {
+  private onSessionEvent(entry: LoadedEntry, n: ServerNotification): void {
     if (n.method === 'turn/started' || n.method === 'turn/completed') {
       entry.thread = { ...entry.thread, updatedAt: Math.floor(Date.now() / 1000) };
     }
-    if (n.method === 'thread/status/changed') this.reconsider(entry);
+    if (n.method === 'thread/status/changed') {
+      this.reconsider(entry);
+      this.reconsiderParent(entry);
+    }
     if (n.method === 'item/completed' && n.params.item.type === 'userMessage' && entry.thread.preview === '') {
       entry.thread = { ...entry.thread, preview: threadPreview(userItemText(n.params.item)) };
     }
@@ -239,12 +288,29 @@ export class ThreadManager implements Disposable {
     }
   }
 
-  private isUnwatched(entry: LoadedThread): boolean {
-    return entry.subscribers.size === 0 && entry.session.activeTurnId === null && entry.pending.size === 0;
+  /**
+   * Nobody needs the thread loaded: no subscriber, no turn, no request waiting, not held open by its parent,
+   * and none of the sub-agents it holds open running (unloading it would stop them).
+   */
+  private isUnwatched(entry: LoadedEntry): boolean {
+    return (
+      !entry.held &&
+      entry.subscribers.size === 0 &&
+      entry.session.activeTurnId === null &&
+      entry.pending.size === 0 &&
+      !this.descendants(entry.thread.id).some((d) => d.held && d.session.activeTurnId !== null)
+    );
+  }
+
+  /** A thread's change may change whether its parent is needed (see `isUnwatched`). */
+  private reconsiderParent(entry: LoadedEntry): void {
+    const parentId = entry.thread.parentThreadId;
+    const parent = parentId ? this.loaded.get(parentId) : undefined;
+    if (parent) this.reconsider(parent);
   }
 
   /** Starts or stops counting a thread among those nobody watches, after a change that may matter. */
-  private reconsider(entry: LoadedThread): void {
+  private reconsider(entry: LoadedEntry): void {
     const threadId = entry.thread.id;
     if (this.loaded.get(threadId) !== entry || this.moving.has(threadId)) return;
     if (!this.isUnwatched(entry)) {

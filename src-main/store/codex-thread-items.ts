@@ -15,10 +15,24 @@
 //   Plan              {id, text}
 //   WebSearch         {id, query}
 //   ImageView         {id, path}
-// Other kinds (hooks, sub-agents, review mode, MCP and dynamic tool calls, image generation) are not shown.
+//   CollabAgentToolCall {id, tool: "spawn_agent" | "send_input" | "resume_agent" | "wait" | "close_agent",
+//                      status, sender_thread_id, receiver_thread_ids, receiver_agents: [{thread_id,
+//                      agent_nickname}], prompt?, model?, reasoning_effort?, agents_states: {<id>: status
+//                      as the model reads it (agent-status.ts)}}
+// Other kinds (hooks, review mode, MCP and dynamic tool calls, image generation) are not shown.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { MessagePhase, type CommandAction, type ThreadItem, type UserInput } from '../../src-preload/protocol';
+import {
+  AgentStatusForm,
+  agentStateOf,
+  agentStatusFormOf,
+  CollabAgentTool,
+  CollabAgentToolCallStatus,
+  MessagePhase,
+  type CommandAction,
+  type ThreadItem,
+  type UserInput,
+} from '../../src-preload/protocol';
 import { jsonEqual } from '../util/json-equal';
 import { commandActions, fileChange, shellJoin } from './codex-item-parts';
 import { CodexDuration, durationMs } from './events';
@@ -52,7 +66,29 @@ const CodexItem = z.looseObject({
   exit_code: z.number().int().nullish().catch(null),
   duration: CodexDuration.catch(null),
   changes: z.record(z.string(), z.unknown()).nullish().catch(null),
+  tool: str,
+  sender_thread_id: str,
+  receiver_thread_ids: strings,
+  prompt: str,
+  model: str,
+  reasoning_effort: str,
+  agents_states: z.record(z.string(), AgentStatusForm).nullish().catch(null),
 });
+
+/** Codex's rollout names of the sub-agent tools, by the wire's. */
+const COLLAB_TOOLS = {
+  spawnAgent: 'spawn_agent',
+  sendInput: 'send_input',
+  resumeAgent: 'resume_agent',
+  wait: 'wait',
+  closeAgent: 'close_agent',
+} as const satisfies Record<CollabAgentTool, string>;
+
+function collabTool(name: string | null | undefined): CollabAgentTool | null {
+  const found = Object.entries(COLLAB_TOOLS).find(([, codex]) => codex === name)?.[0];
+  const parsed = CollabAgentTool.safeParse(found);
+  return parsed.success ? parsed.data : null;
+}
 
 /** Codex writes the cwd of a command as a file URL. */
 function pathOf(value: string): string {
@@ -135,6 +171,25 @@ export function codexThreadItem(value: unknown, fallbackId: string): ThreadItem 
       return { type: 'webSearch', id, query: c.query ?? '' };
     case 'ImageView':
       return c.path ? { type: 'imageView', id, path: c.path } : null;
+    case 'CollabAgentToolCall': {
+      const tool = collabTool(c.tool);
+      const status = CollabAgentToolCallStatus.safeParse(c.status);
+      if (tool === null || !status.success) return null;
+      return {
+        type: 'collabAgentToolCall',
+        id,
+        tool,
+        status: status.data,
+        senderThreadId: c.sender_thread_id ?? '',
+        receiverThreadIds: c.receiver_thread_ids ?? [],
+        prompt: c.prompt ?? null,
+        model: c.model ?? null,
+        reasoningEffort: c.reasoning_effort ?? null,
+        agentsStates: Object.fromEntries(
+          Object.entries(c.agents_states ?? {}).map(([agent, form]) => [agent, agentStateOf(form)]),
+        ),
+      };
+    }
     default:
       return null;
   }
@@ -282,6 +337,23 @@ export function toCodexItem(item: ThreadItem): CodexItemForm | null {
       return { type: 'WebSearch', id: item.id, query: item.query };
     case 'imageView':
       return { type: 'ImageView', id: item.id, path: item.path };
+    case 'collabAgentToolCall':
+      if (item.status === 'inProgress') return null;
+      return {
+        type: 'CollabAgentToolCall',
+        id: item.id,
+        tool: COLLAB_TOOLS[item.tool],
+        status: item.status,
+        sender_thread_id: item.senderThreadId,
+        receiver_thread_ids: item.receiverThreadIds,
+        receiver_agents: item.receiverThreadIds.map((id) => ({ thread_id: id })),
+        ...(item.prompt === null ? {} : { prompt: item.prompt }),
+        ...(item.model === null ? {} : { model: item.model }),
+        ...(item.reasoningEffort === null ? {} : { reasoning_effort: item.reasoningEffort }),
+        agents_states: Object.fromEntries(
+          Object.entries(item.agentsStates).map(([agent, state]) => [agent, agentStatusFormOf(state)]),
+        ),
+      };
     case 'mcpToolCall':
     case 'enteredReviewMode':
     case 'exitedReviewMode':

@@ -18,6 +18,7 @@ import { forEachLine, lineSteps } from './line-reader';
 import { lineTimestamp } from './paths';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 import type { NewThreadMeta } from './store-types';
+import { SUB_AGENT_META_KEYS, subAgentMetaFields, subAgentOf } from './sub-agent-meta';
 import { forkAttributeEvents } from './thread-events';
 import { readTurnRecords } from './turn-items';
 
@@ -75,8 +76,13 @@ export function copiedMeta(source: SessionMetaPayload | null, fallbackCwd: strin
 
 /** The fork's session_meta: the source's (cwd, provider, instructions, git, …) under the new identity. */
 export function forkMetaPayload(source: SessionMetaPayload | null, m: ForkMeta): Record<string, unknown> {
+  // A fork of a sub-agent is a thread of its own: no parent, nickname or session tree.
+  const copied = Object.fromEntries(
+    Object.entries(copiedMeta(source, m.fallbackCwd)).filter(([k]) => !SUB_AGENT_META_KEYS.includes(k)),
+  );
   return {
-    ...copiedMeta(source, m.fallbackCwd),
+    ...copied,
+    ...(subAgentOf(source) === null ? {} : { source: 'appServer' }),
     id: m.id,
     forked_from_id: m.sourceId,
     forked_at_turn_id: m.afterTurnId,
@@ -242,6 +248,7 @@ export function newSessionMeta(meta: NewThreadMeta, created: Date, cliVersion: s
     git: meta.git ? { commit_hash: meta.git.sha, branch: meta.git.branch, repository_url: meta.git.originUrl } : null,
     history_mode: 'paginated',
     ...(meta.weftWorktree ? { weft_worktree: meta.weftWorktree } : {}),
+    ...(meta.subAgent ? subAgentMetaFields(meta.subAgent) : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // The thread index, `WEFT_HOME/weft.sqlite` (better-sqlite3, WAL). Derived from the rollouts and never
 // authoritative: a missing, corrupt or too-new index is set aside and rebuilt from the files.
 //
-// Schema (version 4; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1; version 2 had
+// Schema (version 6; `PRAGMA user_version` holds the version, MIGRATIONS[i] brings i → i+1; version 2 had
 // an `outlines` table, dropped in 3: saved outlines are files, see outline-snapshot.ts):
 // - `threads`: one row per rollout. `rid` (rowid) keys the full-text rows; times are unix milliseconds;
 //   `file_size`/`file_mtime_ms` are what the row was built from (a file that differs is rescanned);
@@ -9,6 +9,9 @@
 //   `attrs` (JSON) hold the thread's attributes (thread-events.ts): a new attribute needs no migration.
 //   `weft_worktree` is the session_meta's `weft_worktree` as JSON (null: the thread has no worktree of its
 //   own) and `weft_project_root` its `project_root`, so a project's worktree threads are found by index.
+//   `source` is the kind `thread/list {sourceKinds}` filters by ("appServer", "exec", "subAgentThreadSpawn",
+//   …) and `sub_agent` a sub-agent's parent, nickname, role and session tree as JSON (null for other
+//   threads; see sub-agent-meta.ts).
 // - `index_meta`: `attributes` names the attributes the rows were made with; when the table of thread events
 //   has others, every row is marked changed (`file_size` -1) and the next repair rescans it.
 // - `thread_text` (FTS5, contentless): user and agent message text. A thread's text sits in rows
@@ -90,6 +93,15 @@ const MIGRATIONS: readonly Migration[] = [
     for (const column of ['weft_worktree', 'weft_project_root'])
       if (!have.has(column)) db.exec(`ALTER TABLE threads ADD COLUMN ${column} TEXT`);
     db.exec('CREATE INDEX IF NOT EXISTS threads_by_project_root ON threads(weft_project_root)');
+  },
+  // Version 6: sub-agents. Rows of Codex's sub-agents (source "subagent" before) are read again for theirs.
+  (db) => {
+    const rows: unknown[] = db.prepare('PRAGMA table_info(threads)').all();
+    const have = rows.some(
+      (row) => typeof row === 'object' && row !== null && 'name' in row && row.name === 'sub_agent',
+    );
+    if (!have) db.exec('ALTER TABLE threads ADD COLUMN sub_agent TEXT');
+    db.exec("UPDATE threads SET file_size = -1 WHERE source = 'subagent'");
   },
 ];
 

@@ -19,6 +19,7 @@ import {
 } from './outline';
 import { parseRolloutFileName } from './paths';
 import { closeRollout, openRollout, ownFd, type RolloutFd } from './rollout-source';
+import { sourceKindOf, subAgentOf, type SubAgentInfo } from './sub-agent-meta';
 import type { MessageText, ThreadAttributes } from './thread-events';
 
 /**
@@ -59,6 +60,8 @@ export interface ThreadSummary {
   lastTurnStatus: TurnStatus | null;
   /** The session_meta's `weft_worktree`, or null. */
   weftWorktree: RolloutWeftWorktree | null;
+  /** The sub-agent the session_meta describes (its `source` is then a `subAgent…` kind), or null. */
+  subAgent: SubAgentInfo | null;
   text: string;
 }
 
@@ -178,7 +181,7 @@ export function* summarizeSteps(
     attributes: outline.attributes,
     model: outline.lastTurnContext?.model ?? null,
     modelProvider: thread.modelProvider,
-    source: thread.source,
+    source: sourceKindOf(outline.meta),
     cliVersion: thread.cliVersion,
     archived: options.archived,
     forkedFromId: thread.forkedFromId,
@@ -191,6 +194,7 @@ export function* summarizeSteps(
     tokensOutput: tokens?.total.outputTokens ?? 0,
     lastTurnStatus: lastTurnStatus(fd, outlined),
     weftWorktree: rolloutWorktreeOf(outline.meta),
+    subAgent: subAgentOf(outline.meta),
     text: text.of(outline.turns),
   };
   return { summary, outlined };

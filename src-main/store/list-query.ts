@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ThreadListParams, type Thread } from '../../src-preload/protocol';
 import { StoreInputError } from './errors';
+import { expandSourceKinds } from './sub-agent-meta';
 import { threadFromRow, type IndexRow, type ListQuery, type SortKey, type ThreadIndex } from './thread-index';
 
 export const DEFAULT_LIST_LIMIT = 25;
@@ -82,7 +83,7 @@ export function toListQuery(input: ListParamsInput): ListQuery | { empty: true }
     archived: p.archived === true,
     cwds,
     providers: p.modelProviders ?? null,
-    sources: p.sourceKinds ?? null,
+    sources: p.sourceKinds ? expandSourceKinds(p.sourceKinds) : null,
     match,
     after: p.cursor ? decodeCursor(p.cursor, sortKey, direction) : null,
   };

@@ -24,6 +24,7 @@ import {
 import { SAVE_OUTLINE_BYTES, decodeOutline, encodeOutline, markOf } from './outline-snapshot';
 import { parseRolloutFileName } from './paths';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
+import { sourceFields, sourceKindOf, subAgentOf } from './sub-agent-meta';
 import { attributeFields, type ThreadAttributes } from './thread-events';
 import type { RecordedTurnContext } from './turn-context';
 import { materializeTurns, type TurnDetails, type TurnPage } from './turn-items';
@@ -115,12 +116,6 @@ function decodeTurnsCursor(cursor: string, outline: RolloutOutline): number {
   return found;
 }
 
-function sourceName(source: unknown): string {
-  if (typeof source === 'string') return source;
-  if (typeof source === 'object' && source !== null) return Object.keys(source)[0] ?? 'unknown';
-  return 'unknown';
-}
-
 /** Creation time: the meta's timestamp, else the uuid v7 time of the id, else the first line. */
 export function createdAtMs(outline: RolloutOutline, id: string): number {
   const fromMeta = outline.meta ? Date.parse(outline.meta.timestamp) : Number.NaN;
@@ -149,7 +144,6 @@ export function threadOf(outline: RolloutOutline): Thread {
   const git = meta?.git;
   return {
     id,
-    sessionId: id,
     projectId: null,
     forkedFromId: meta?.forked_from_id ?? null,
     preview: outline.preview,
@@ -161,7 +155,7 @@ export function threadOf(outline: RolloutOutline): Thread {
     path: outline.path,
     cwd: meta?.cwd ?? '',
     cliVersion: meta?.cli_version ?? '',
-    source: sourceName(meta?.source),
+    ...sourceFields(id, sourceKindOf(meta), subAgentOf(meta)),
     gitInfo: git
       ? { sha: git.commit_hash ?? null, branch: git.branch ?? null, originUrl: git.repository_url ?? null }
       : null,

@@ -3,6 +3,7 @@ import type { GitInfo, RolloutWeftWorktree, Thread } from '../../src-preload/pro
 import type { RolloutWriteError } from './errors';
 import type { LoadedThread } from './loader';
 import type { SessionRecorder } from './recorder';
+import type { NewSubAgent } from './sub-agent-meta';
 import type { TurnDetails } from './turn-items';
 
 export interface ThreadStoreOptions {
@@ -27,6 +28,7 @@ export interface NewThreadMeta {
   cwd: string;
   modelProvider: string;
   model: string;
+  /** "appServer", "exec", …; a sub-agent's is written from `subAgent` instead. */
   source: string;
   /** Null: the model's built-in instructions. */
   baseInstructions: string | null;
@@ -35,6 +37,8 @@ export interface NewThreadMeta {
   git?: GitInfo | null;
   /** The git worktree the thread works in (a worktree thread); absent or null: none. */
   weftWorktree?: RolloutWeftWorktree | null;
+  /** A sub-agent a thread's model spawned: recorded as Codex does (its `source` then is the sub-agent's). */
+  subAgent?: NewSubAgent | null;
 }
 
 export interface RecordingOptions {

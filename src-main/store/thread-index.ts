@@ -8,6 +8,7 @@ import { StoreError } from './errors';
 import type { ThreadOrigin, ThreadSummary } from './index-scan';
 import { attributeFields, decodeAttributes, encodeAttributes, type ThreadAttributes } from './thread-events';
 import { worktreeField } from './loader';
+import { decodeSubAgent, encodeSubAgent, sourceFields } from './sub-agent-meta';
 
 type Statement = Database.Statement<unknown[]>;
 
@@ -44,6 +45,8 @@ export interface IndexRow {
   /** JSON of the session_meta's `weft_worktree`, or null. */
   weft_worktree: string | null;
   weft_project_root: string | null;
+  /** JSON of the thread's sub-agent info (sub-agent-meta.ts), or null. */
+  sub_agent: string | null;
 }
 
 class BadRow extends StoreError {
@@ -114,6 +117,7 @@ function rowOf(r: unknown): IndexRow {
     attrs: str('attrs'),
     weft_worktree: opt('weft_worktree'),
     weft_project_root: opt('weft_project_root'),
+    sub_agent: opt('sub_agent'),
   };
 }
 
@@ -164,7 +168,6 @@ export function threadFromRow(row: IndexRow): Thread {
   const hasGit = row.git_sha !== null || row.git_branch !== null || row.git_origin_url !== null;
   return {
     id: row.id,
-    sessionId: row.id,
     projectId: null,
     forkedFromId: row.forked_from_id,
     preview: row.preview,
@@ -176,7 +179,7 @@ export function threadFromRow(row: IndexRow): Thread {
     path: row.path,
     cwd: row.cwd,
     cliVersion: row.cli_version,
-    source: row.source,
+    ...sourceFields(row.id, row.source, decodeSubAgent(row.sub_agent)),
     gitInfo: hasGit ? { sha: row.git_sha, branch: row.git_branch, originUrl: row.git_origin_url } : null,
     ...attributeFields(attributesOfRow(row)),
     turns: [],
@@ -317,6 +320,7 @@ export class ThreadIndex {
       text_chunks: s.text === '' ? 0 : 1,
       weft_worktree: s.weftWorktree === null ? null : JSON.stringify(s.weftWorktree),
       weft_project_root: s.weftWorktree?.project_root ?? null,
+      sub_agent: encodeSubAgent(s.subAgent),
     };
     let rid: number;
     if (existing === undefined) {

@@ -267,6 +267,57 @@ export const ExitedReviewModeItem = z.object({
 });
 export type ExitedReviewModeItem = z.infer<typeof ExitedReviewModeItem>;
 
+/**
+ * The sub-agent tools (`multi_agent_v1`) as items: `spawnAgent` (spawn_agent), `sendInput`, `resumeAgent`,
+ * `wait` (wait_agent) and `closeAgent`, as Codex names them.
+ */
+export const CollabAgentTool = z.enum(['spawnAgent', 'sendInput', 'resumeAgent', 'wait', 'closeAgent']);
+export type CollabAgentTool = z.infer<typeof CollabAgentTool>;
+
+/** `failed`: the call was refused (a limit, an unknown agent); `interrupted`: the turn stopped while it waited. */
+export const CollabAgentToolCallStatus = z.enum(['inProgress', 'completed', 'failed', 'interrupted']);
+export type CollabAgentToolCallStatus = z.infer<typeof CollabAgentToolCallStatus>;
+
+/**
+ * Where a sub-agent stands: `pendingInit` (made, its first turn not started), `running`, `completed` (its
+ * turn ended; `message` is its last answer), `errored` (`message` says why), `interrupted`, `shutdown`
+ * (closed), `notFound` (no open sub-agent has that id).
+ */
+export const CollabAgentStatus = z.enum([
+  'pendingInit',
+  'running',
+  'interrupted',
+  'completed',
+  'errored',
+  'shutdown',
+  'notFound',
+]);
+export type CollabAgentStatus = z.infer<typeof CollabAgentStatus>;
+
+/** A sub-agent's status; `message` is its last answer (`completed`) or the error (`errored`), else null. */
+export const CollabAgentState = z.object({ status: CollabAgentStatus, message: z.string().nullable() });
+export type CollabAgentState = z.infer<typeof CollabAgentState>;
+
+/**
+ * A call of a sub-agent tool. `senderThreadId` is the calling thread; `receiverThreadIds` the sub-agents it
+ * names (for a spawn, the new one, empty until it exists). `prompt` is the message sent (spawn, send), else
+ * null; `model` and `reasoningEffort` are the spawned agent's (spawn only), else null. `agentsStates` holds
+ * the receivers' statuses as the call ended (by thread id; empty while it runs).
+ */
+export const CollabAgentToolCallItem = z.object({
+  type: z.literal('collabAgentToolCall'),
+  id: z.string(),
+  tool: CollabAgentTool,
+  status: CollabAgentToolCallStatus,
+  senderThreadId: z.string(),
+  receiverThreadIds: z.array(z.string()),
+  prompt: z.string().nullable(),
+  model: z.string().nullable(),
+  reasoningEffort: z.string().nullable(),
+  agentsStates: z.record(z.string(), CollabAgentState),
+});
+export type CollabAgentToolCallItem = z.infer<typeof CollabAgentToolCallItem>;
+
 export const ThreadItem = z.discriminatedUnion('type', [
   UserMessageItem,
   AgentMessageItem,
@@ -275,6 +326,7 @@ export const ThreadItem = z.discriminatedUnion('type', [
   CommandExecutionItem,
   FileChangeItem,
   McpToolCallItem,
+  CollabAgentToolCallItem,
   WebSearchItem,
   ImageViewItem,
   ContextCompactionItem,

@@ -22,8 +22,37 @@ export const GitInfo = z.object({
 });
 export type GitInfo = z.infer<typeof GitInfo>;
 
-/** Where a thread was started: "cli", "vscode", "exec", "appServer", "unknown", … (free-form). */
-export const SessionSource = z.string();
+/**
+ * How a sub-agent thread came to be (Codex's `SubAgentSource`): `thread_spawn` for one a thread's model
+ * spawned (`spawn_agent`): its parent, how deep below the root thread it is (1 for a child), and its
+ * nickname and role (null when it has none); `review`, `compact`, `memory_consolidation` or `{other}` for
+ * Codex's internal ones (read from Codex's threads, never made by Weft).
+ */
+export const ThreadSpawnSource = z.object({
+  parent_thread_id: z.string(),
+  depth: z.number().int(),
+  agent_path: z.string().nullable().optional(),
+  agent_nickname: z.string().nullable().optional(),
+  agent_role: z.string().nullable().optional(),
+});
+export type ThreadSpawnSource = z.infer<typeof ThreadSpawnSource>;
+
+export const SubAgentSource = z.union([
+  z.enum(['review', 'compact', 'memory_consolidation']),
+  z.strictObject({ thread_spawn: ThreadSpawnSource }),
+  z.strictObject({ other: z.string() }),
+]);
+export type SubAgentSource = z.infer<typeof SubAgentSource>;
+
+/**
+ * Where a thread was started: "cli", "vscode", "exec", "appServer", "unknown", … (a string), a client's own
+ * name (`{custom}`), or a sub-agent (`{subAgent}`, see `SubAgentSource`).
+ */
+export const SessionSource = z.union([
+  z.string(),
+  z.strictObject({ custom: z.string() }),
+  z.strictObject({ subAgent: SubAgentSource }),
+]);
 export type SessionSource = z.infer<typeof SessionSource>;
 
 export const TurnStatus = z.enum(['inProgress', 'completed', 'interrupted', 'failed']);
@@ -85,8 +114,8 @@ export type WeftWorktree = z.infer<typeof WeftWorktree>;
  * file (null for ephemeral threads); `preview` is usually the first user message ("" if none yet);
  * `forkedFromId` is the thread it was forked from; `name` is the user-set title. `turns` is filled only by
  * resume / fork / rollback / read with `includeTurns`, and is `[]` everywhere else. `sessionId` names the
- * tree of threads that share one session (in Weft every thread is its own: its id); `projectId` is
- * always null (Weft keeps no project registry).
+ * tree of threads that share one session (a thread's own id; a sub-agent's is its root thread's);
+ * `projectId` is always null (Weft keeps no project registry).
  */
 export const Thread = z.object({
   id: z.string(),
@@ -106,6 +135,13 @@ export const Thread = z.object({
   gitInfo: GitInfo.nullable(),
   name: z.string().nullable(),
   turns: z.array(Turn),
+  /**
+   * A sub-agent's parent thread, nickname and role (its `source` is `{subAgent: {thread_spawn}}`); absent on
+   * every other thread (Codex sends null there).
+   */
+  parentThreadId: z.string().nullable().optional(),
+  agentNickname: z.string().nullable().optional(),
+  agentRole: z.string().nullable().optional(),
   /** Weft: the thread is pinned (`weft/thread/pin`; the UI lists it first); absent when it is not. */
   weftPinned: z.boolean().optional(),
   /** Weft: present when the thread works in a git worktree of its own (see `WeftWorktree`). */

@@ -2,6 +2,7 @@
 // UI answers or when `serverRequest/resolved` says the server cleared them.
 import type { RequestId } from '../../src-preload/protocol';
 import type { IncomingServerRequest } from '../client/types';
+import { isSubAgentOf } from './selectors';
 import type { AppData } from './state';
 
 export function addServerRequest(state: AppData, request: IncomingServerRequest): AppData {
@@ -19,8 +20,15 @@ export function clearServerRequests(state: AppData): AppData {
   return state.approvals.length === 0 ? state : { ...state, approvals: [] };
 }
 
-/** The oldest pending request of a thread, if any. */
+/**
+ * The oldest pending request of a thread, if any, else of one of its sub-agents (their approvals are asked
+ * where the parent is shown, labelled with the sub-agent).
+ */
 export function firstRequestFor(state: AppData, threadId: string | null): IncomingServerRequest | null {
   if (threadId === null) return null;
-  return state.approvals.find((r) => r.params.threadId === threadId) ?? null;
+  return (
+    state.approvals.find((r) => r.params.threadId === threadId) ??
+    state.approvals.find((r) => isSubAgentOf(state, r.params.threadId, threadId)) ??
+    null
+  );
 }

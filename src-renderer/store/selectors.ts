@@ -34,6 +34,26 @@ export function threadBusy(data: AppData, threadId: string): boolean {
 
 export type ThreadBadge = 'running' | 'waiting' | 'failed' | null;
 
+/** A sub-agent's state as its row says it: how its thread stands, or how its last turn ended. */
+export type AgentBadge = 'running' | 'waiting' | 'failed' | 'done' | 'stopped' | 'idle';
+
+export function agentBadge(
+  status: ThreadStatus | undefined,
+  lastTurn: TurnStatus | undefined,
+  waiting: boolean,
+): AgentBadge {
+  const badge = threadBadge(status, lastTurn, waiting);
+  if (badge !== null) return badge;
+  if (lastTurn === 'completed') return 'done';
+  if (lastTurn === 'interrupted') return 'stopped';
+  return 'idle';
+}
+
+/** Whether `threadId` is a sub-agent `parentId` spawned (as the lists know it). */
+export function isSubAgentOf(data: AppData, threadId: string, parentId: string): boolean {
+  return findThread(data, threadId)?.parentThreadId === parentId;
+}
+
 /** What the thread list shows beside a thread. */
 export function threadBadge(
   status: ThreadStatus | undefined,
@@ -66,6 +86,13 @@ export function findThread(data: AppData, threadId: string): Thread | undefined 
 export function workFolder(data: AppData, threadId: string | null): string | null {
   const thread = threadId === null ? undefined : findThread(data, threadId);
   return thread?.weftWorktree !== undefined ? thread.cwd : data.cwd;
+}
+
+/** What people call a sub-agent: its nickname (with its role), else the start of its thread id. */
+export function agentLabel(thread: Pick<Thread, 'agentNickname' | 'agentRole'> | undefined, threadId: string): string {
+  const name = thread?.agentNickname ?? `agent ${threadId.slice(-6)}`;
+  const role = thread?.agentRole ?? null;
+  return role === null ? name : `${name} (${role})`;
 }
 
 export function isArchived(data: AppData, threadId: string): boolean {
@@ -101,18 +128,21 @@ export interface ThreadNode {
   hasNextSibling: boolean;
 }
 
+/** The thread a thread hangs under in the tree: its parent if it is a sub-agent, else its fork source. */
+function treeParent(thread: Thread): string | null {
+  return thread.parentThreadId ?? thread.forkedFromId;
+}
+
 /**
- * Threads as a tree: forks under the thread they were forked from (when it is in the same list), each
- * level newest first. Flattened depth-first for display.
+ * Threads as a tree: sub-agents under the thread that spawned them, forks under the thread they were
+ * forked from (when it is in the same list), each level newest first. Flattened depth-first for display.
  */
 export function threadTree(threads: readonly Thread[]): ThreadNode[] {
   const ids = new Set(threads.map((t) => t.id));
   const children = new Map<string | null, Thread[]>();
   for (const thread of threads) {
-    const parent =
-      thread.forkedFromId !== null && ids.has(thread.forkedFromId) && thread.forkedFromId !== thread.id
-        ? thread.forkedFromId
-        : null;
+    const above = treeParent(thread);
+    const parent = above !== null && ids.has(above) && above !== thread.id ? above : null;
     const list = children.get(parent) ?? [];
     list.push(thread);
     children.set(parent, list);
@@ -129,7 +159,7 @@ export function threadTree(threads: readonly Thread[]): ThreadNode[] {
     });
   };
   walk(null, 0);
-  // A cycle in forkedFromId would hide threads from the walk; show them at the top level.
+  // A cycle of parents would hide threads from the walk; show them at the top level.
   for (const thread of threads) if (!seen.has(thread.id)) out.push({ thread, depth: 0, hasNextSibling: false });
   return out;
 }

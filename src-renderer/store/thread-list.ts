@@ -45,9 +45,11 @@ export function upsertThread(draft: Draft, state: AppData, thread: Thread): AppD
     next[key] = copy;
     return next;
   }
-  // A fork with its own copy of the project (a worktree) lives elsewhere but belongs under its parent; a
-  // worktree thread lives in its worktree but belongs to the project it was started for.
-  const forkOfListed = thread.forkedFromId !== null && next.live.some((t) => t.id === thread.forkedFromId);
+  // A fork with its own copy of the project (a worktree) lives elsewhere but belongs under its parent, as a
+  // sub-agent belongs under the thread that spawned it; a worktree thread lives in its worktree but belongs
+  // to the project it was started for.
+  const above = thread.parentThreadId ?? thread.forkedFromId;
+  const forkOfListed = above !== null && next.live.some((t) => t.id === above);
   const ofProject = thread.cwd === state.cwd || thread.weftWorktree?.projectRoot === state.cwd;
   if (state.cwd === null || (!ofProject && !forkOfListed)) return next;
   next = own(draft, next);

@@ -15,7 +15,8 @@ import { baseName } from '../components/format';
 import { firstRequestFor } from '../store/approvals';
 import { conversationRows } from '../store/rows';
 import type { Row, RowsCache } from '../store/rows';
-import { findThread, isArchived, runningTurn, threadTitle, userMessagesWith } from '../store/selectors';
+import { agentLabel, findThread, isArchived, runningTurn, threadTitle, userMessagesWith } from '../store/selectors';
+import type { IncomingServerRequest } from '../client/types';
 import { CommandApproval } from './approvals/CommandApproval';
 import { mcpApprovalCall, McpToolApproval } from './approvals/McpToolApproval';
 import { ReviewChanges } from './approvals/ReviewChanges';
@@ -38,25 +39,45 @@ const ESTIMATES: Record<string, number> = {
   commandExecution: 48,
   fileChange: 120,
   mcpToolCall: 44,
+  collabAgentToolCall: 72,
   webSearch: 32,
   imageView: 32,
   contextCompaction: 32,
 };
 
 function PendingRequest({ threadId }: { threadId: string }) {
-  const controller = useController();
   const request = useWeft((s) => firstRequestFor(s.data, threadId));
-  const setAside = useWeft((s) => request !== null && s.ui.reviewsSetAside.includes(String(request.id)));
+  // A sub-agent's request is asked here too, saying whose it is.
+  const from = useWeft((s) =>
+    request === null || request.params.threadId === threadId
+      ? null
+      : agentLabel(findThread(s.data, request.params.threadId), request.params.threadId),
+  );
+  if (request === null) return null;
+  if (from === null) return <RequestDialog request={request} />;
+  return (
+    <div className="request-from-agent" role="group" aria-label={`Request from sub-agent ${from}`}>
+      <div className="request-from">
+        <Icon name="user" size={12} /> Sub-agent <strong>{from}</strong> asks:
+      </div>
+      <RequestDialog request={request} />
+    </div>
+  );
+}
+
+function RequestDialog({ request }: { request: IncomingServerRequest }) {
+  const controller = useController();
+  const threadId = request.params.threadId;
+  const setAside = useWeft((s) => s.ui.reviewsSetAside.includes(String(request.id)));
   // A question that asks for an MCP tool call's approval is drawn as an approval.
   const mcpCall = useWeft((s) =>
-    request?.method === 'item/tool/requestUserInput'
+    request.method === 'item/tool/requestUserInput'
       ? mcpApprovalCall(
           request,
           s.data.conversations[threadId]?.turns[request.params.turnId]?.items[request.params.itemId]?.item,
         )
       : null,
   );
-  if (request === null) return null;
   switch (request.method) {
     case 'item/commandExecution/requestApproval':
       return <CommandApproval key={String(request.id)} request={request} />;
@@ -275,6 +296,15 @@ function ThreadHeader({ threadId }: { threadId: string }) {
         {groupSize > 1 && thread?.weftGroupId !== undefined && (
           <button type="button" className="link-button small" onClick={() => openWays(thread.weftGroupId ?? null)}>
             <Icon name="columns" size={12} /> Compare {groupSize} ways
+          </button>
+        )}
+        {thread?.parentThreadId !== null && thread?.parentThreadId !== undefined && (
+          <button
+            type="button"
+            className="link-button small"
+            onClick={() => void controller.selectThread(thread.parentThreadId ?? '')}
+          >
+            <Icon name="user" size={12} /> Sub-agent {agentLabel(thread, thread.id)} · open its parent
           </button>
         )}
         {thread?.forkedFromId !== null && thread?.forkedFromId !== undefined && (

@@ -1,5 +1,5 @@
 // One thread in the sidebar: its name (or first message), how long ago it changed, its state (running,
-// waiting for you, failed) and, for a fork with its own files, where it lives (branch `weft/<id>` or a
+// waiting for you, failed; a sub-agent's also done, stopped or idle, with its nickname) and, for a fork with its own files, where it lives (branch `weft/<id>` or a
 // copy); a menu with Rename, Pin / Unpin, Fork, Archive / Unarchive, and for such a fork Open in
 // worktree, Compare with parent, Bring changes back, Remove worktree.
 import { memo, useEffect, useId, useRef, useState } from 'react';
@@ -8,7 +8,7 @@ import { baseName, relativeTime } from '../components/format';
 import { Icon, Spinner } from '../components/Icon';
 import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
-import { findThread, threadBadge, threadTitle } from '../store/selectors';
+import { agentBadge, agentLabel, findThread, threadBadge, threadTitle } from '../store/selectors';
 import { openBringBack, openCompare, openRemoveFork } from '../store/checkpoint-ui';
 import { openHandoff } from '../store/worktree-ui';
 import { useApp, useWeft } from '../store/app-context';
@@ -17,6 +17,7 @@ import { setData } from '../store/store';
 import { upsertThread } from '../store/thread-list';
 
 const BADGE_TEXT = { running: 'Running', waiting: 'Waiting for you', failed: 'Failed' } as const;
+const AGENT_TEXT = { ...BADGE_TEXT, done: 'Done', stopped: 'Stopped', idle: 'Idle' } as const;
 
 export interface ThreadRowProps {
   thread: Thread;
@@ -52,7 +53,9 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
   const metaId = useId();
   const snippetId = useId();
   const title = threadTitle(thread);
-  const badge = threadBadge(status, lastTurn, waiting);
+  // A sub-agent always says how it stands (running, waiting, done…), under the thread that spawned it.
+  const agent = thread.parentThreadId !== undefined && thread.parentThreadId !== null;
+  const badge = agent ? agentBadge(status, lastTurn, waiting) : threadBadge(status, lastTurn, waiting);
 
   // Pinned threads are listed first (the sidebar's "Pinned"); the answer is the thread as it is now.
   const setPinned = async (pinned: boolean): Promise<void> => {
@@ -114,7 +117,7 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
   return (
     <li
       ref={row}
-      className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''} ${selected ? 'is-selected' : ''}`}
+      className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''} ${agent ? 'is-agent' : ''} ${selected ? 'is-selected' : ''}`}
       style={{ paddingLeft: 6 + depth * 14 }}
     >
       {depth > 0 && <span className="fork-line" aria-hidden="true" />}
@@ -136,6 +139,12 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
           onClick={() => void controller.selectThread(thread.id)}
         >
           <span className="thread-title" id={titleId}>
+            {agent && (
+              <span className="thread-agent" title="Sub-agent">
+                <Icon name="user" size={10} />
+                {agentLabel(thread, thread.id)}
+              </span>
+            )}
             {title}
           </span>
           {search !== undefined && search.snippet !== null && (
@@ -147,7 +156,7 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
             {badge !== null && (
               <span className={`thread-badge is-${badge}`}>
                 {badge === 'running' ? <Spinner size={10} /> : <span className="dot" />}
-                {BADGE_TEXT[badge]}
+                {AGENT_TEXT[badge]}
               </span>
             )}
             {worktree !== null ? (

@@ -129,6 +129,13 @@ export abstract class TurnTask {
     this.controller.abort(new Error('turn interrupted'));
   }
 
+  /** Model input (not the user's) for this turn's next request; false when the turn sends no more. */
+  addModelInput(item: ResponseItem): boolean {
+    if (!this.acceptingInput) return false;
+    this.pendingItems.push(item);
+    return true;
+  }
+
   /**
    * Runs the user's command as an item of this turn. The model sees it with its next request, or, if
    * the turn has stopped asking the model, with the next turn's first.

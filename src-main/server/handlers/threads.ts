@@ -8,7 +8,9 @@ import type { ThreadRecorder } from '../../store/thread-store';
 import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
-import { gitInfoOf, newThreadObject, resolveCwd, threadConfig, threadSession } from '../thread-factory';
+import { subAgentHost } from '../sub-agent-host';
+import { gitInfoOf, newThreadObject, resolveCwd, threadConfig } from '../thread-factory';
+import { loadThread } from '../thread-load';
 import { discardFork, forkFiles, recordFork } from './fork-files';
 import { startWorktree } from './worktree-start';
 import { searchSnippets } from '../../store/search-snippet';
@@ -59,38 +61,10 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     overrides: ThreadOverrides,
     recording: { recorder?: ThreadRecorder; state?: LoadedThread },
   ): Promise<Session> => {
-    const cwd = resolveCwd(
-      overrides.cwd ?? recording.state?.lastTurnContext?.cwd ?? thread.cwd,
-      environment.defaultCwd,
-    );
-    let entry: ReturnType<typeof manager.add>;
-    let loaded: Awaited<ReturnType<typeof threadConfig>>['loaded'];
-    try {
-      const config = await threadConfig(environment, overrides, cwd, thread.weftWorktree ?? null);
-      loaded = config.loaded;
-      const provider = config.provider;
-      const trustedConfigDirs = loaded.projectTrust.trustedConfigDirs;
-      entry = manager.add({ ...thread, cwd }, (sendRequest) =>
-        threadSession(environment, {
-          threadId: thread.id,
-          cwd,
-          config: config.loaded.config,
-          provider,
-          sendRequest,
-          recorder: recording.recorder,
-          state: recording.state,
-          overrides,
-          protectedPaths: trustedConfigDirs,
-          worktree: thread.weftWorktree ?? null,
-        }),
-      );
-    } catch (error) {
-      // No session took the recorder over: it is closed here, or its lock would keep the thread from
-      // being resumed again.
-      await recording.recorder?.close().catch(() => undefined);
-      throw error;
-    }
-    entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));
+    // A thread spawns sub-agents of its own unless it is one (they spawn none: one level deep).
+    const isSubAgent = thread.parentThreadId !== undefined && thread.parentThreadId !== null;
+    const subAgents = isSubAgent ? undefined : subAgentHost(ctx, thread.id, overrides);
+    const { entry, config: loaded, cwd } = await loadThread(ctx, { thread, overrides, recording, subAgents });
     manager.subscribe(thread.id, client);
     // Project config held back (new or changed since the project was trusted) and project MCP servers a
     // read-only thread did not start: the person hears of them where the thread is shown.

@@ -2,6 +2,7 @@
 import { memo } from 'react';
 import { assertNever } from '../../../src-preload/protocol';
 import { useWeft } from '../../store/app-context';
+import { CollabCell } from './CollabCell';
 import { FileChangeCell } from './FileChangeCell';
 import { AgentMessageCell, PlanItemCell, ReasoningCell, UserMessageCell } from './MessageCells';
 import { EnteredReviewCell, ReviewFindingsCell } from './ReviewCells';
@@ -43,6 +44,8 @@ export const ItemRow = memo(function ItemRow({ threadId, turnId, itemId, rowKey,
       return <FileChangeCell item={item} cwd={cwd} rowKey={rowKey} latest={latest} />;
     case 'mcpToolCall':
       return <McpToolCell item={item} rowKey={rowKey} progress={entry.progress ?? null} />;
+    case 'collabAgentToolCall':
+      return <CollabCell item={item} />;
     case 'webSearch':
       return <WebSearchCell item={item} />;
     case 'imageView':

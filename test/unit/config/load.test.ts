@@ -3,6 +3,7 @@ import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, configVersion, loadConfig, resolveProvider } from '../../../src-main/config';
 import type { LoadedConfig } from '../../../src-main/config';
+import { agentMaxThreads, agentRoles } from '../../../src-main/core/agents/config';
 import { tempWeftHome } from './helpers';
 
 let weft: Awaited<ReturnType<typeof tempWeftHome>>;
@@ -475,6 +476,31 @@ unified_exec = true
     const error = await loadError();
     expect(error.message).toMatch(
       new RegExp(`^${weft.file}: cannot read the config file \\(EISDIR: .*\\); check that it is a readable file$`),
+    );
+  });
+});
+
+describe('[agents]', () => {
+  it('reads the limit of open sub-agents and the roles, and says what is wrong with a role', async () => {
+    await weft.write(
+      '[agents]\nmax_threads = 2\n\n[agents.reviewer]\ndescription = "Reviews a change"\ndeveloper_instructions = "Be strict."\nmodel_reasoning_effort = "high"\n',
+    );
+    const { config } = await load();
+    expect(agentMaxThreads(config)).toBe(2);
+    expect(agentRoles(config)).toEqual({
+      reviewer: { description: 'Reviews a change', developerInstructions: 'Be strict.', effort: 'high' },
+    });
+
+    await weft.write('');
+    const defaults = (await load()).config;
+    expect([agentMaxThreads(defaults), agentRoles(defaults)]).toEqual([6, {}]);
+
+    await weft.write('[agents]\nmax_threads = 0\n');
+    expect((await loadError()).message).toBe(`${weft.file}:2:1: \`agents.max_threads\` must be greater than 0 (got 0)`);
+
+    await weft.write('[agents.reviewer]\nmodel = "gpt-5"\n');
+    expect((await loadError()).message).toBe(
+      `${weft.file}:1:1: \`agents.reviewer.description\` must be a string (got nothing)`,
     );
   });
 });

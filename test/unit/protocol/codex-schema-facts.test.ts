@@ -19,6 +19,13 @@ const Facts = z.object({
   unionTags: z.record(z.string(), z.array(z.string())),
   askForApproval: z.object({ strings: z.array(z.string()), objectKeys: z.array(z.string()), granular: FieldList }),
   reasoningEffort: z.object({ type: z.string(), minLength: z.number() }),
+  sessionSource: z.object({
+    strings: z.array(z.string()),
+    objectKeys: z.array(z.string()),
+    subAgentStrings: z.array(z.string()),
+    subAgentObjectKeys: z.array(z.string()),
+    threadSpawn: FieldList,
+  }),
 });
 const facts = Facts.parse(
   JSON.parse(readFileSync(resolve(__dirname, '../../fixtures/codex-app-server-0.169/schema-facts.json'), 'utf8')),
@@ -211,6 +218,7 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
     expect(problems).toEqual([]);
     expect([...weftItems.keys()].sort()).toEqual([
       'agentMessage',
+      'collabAgentToolCall',
       'commandExecution',
       'contextCompaction',
       'enteredReviewMode',
@@ -283,6 +291,9 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
     expect(minus(statusOf('commandExecution'), facts.enums['CommandExecutionStatus'] ?? [])).toEqual([]);
     expect(minus(statusOf('fileChange'), facts.enums['PatchApplyStatus'] ?? [])).toEqual([]);
     expect(minus(statusOf('mcpToolCall'), facts.enums['McpToolCallStatus'] ?? [])).toEqual([]);
+    expect(statusOf('collabAgentToolCall').sort()).toEqual(
+      [...(facts.enums['CollabAgentToolCallStatus'] ?? [])].sort(),
+    );
     for (const [codexName, path] of Object.entries({
       SandboxPolicy: 'ThreadStartResult.sandbox',
       ThreadStatus: 'ThreadStatusChangedNotification.status',
@@ -311,6 +322,46 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
     const weftPolicy = weftSchema('ThreadStartResult.weftApprovalPolicy');
     expect(weftPolicy.node['x-weft-extension-values']).toEqual(['on-failure']);
     expect(minus(enumValues(weftPolicy.file, weftPolicy.node), facts.askForApproval.strings)).toEqual(['on-failure']);
+  });
+
+  it("shapes a sub-agent's collab items and its Thread's source as Codex does", () => {
+    const item = weftSchema('ItemCompletedNotification.item');
+    const collab = branches(item.file, item.node).find((b) => tagOf(b) === 'collabAgentToolCall');
+    if (collab === undefined) throw new Error('no collabAgentToolCall item');
+    const property = (node: Node, name: string): Node => resolveNode(item.file, (node['properties'] as Node)[name]);
+    // Weft uses the v1 tools; the values it sends are Codex's.
+    expect(minus(enumValues(item.file, property(collab, 'tool')), facts.enums['CollabAgentTool'] ?? [])).toEqual([]);
+    expect(enumValues(item.file, property(collab, 'tool'))).toEqual([
+      'spawnAgent',
+      'sendInput',
+      'resumeAgent',
+      'wait',
+      'closeAgent',
+    ]);
+    const state = resolveNode(item.file, property(collab, 'agentsStates')['additionalProperties']);
+    expect(fieldsOf(state)).toEqual({ all: ['message', 'status'], required: ['message', 'status'] });
+    expect(enumValues(item.file, property(state, 'status')).sort()).toEqual(
+      [...(facts.enums['CollabAgentStatus'] ?? [])].sort(),
+    );
+
+    const source = weftSchema('ThreadReadResult.thread.source');
+    const sourceBranches = branches(source.file, source.node);
+    const objectKeys = (list: Node[]): string[] =>
+      list.flatMap((b) => (b['type'] === 'object' && isNode(b['properties']) ? Object.keys(b['properties']) : []));
+    expect(objectKeys(sourceBranches)).toEqual(facts.sessionSource.objectKeys);
+    // Weft sends its own source strings too ("appServer", "exec", a Codex thread's "cli"): any string.
+    expect(sourceBranches.some((b) => b['type'] === 'string' && b['enum'] === undefined)).toBe(true);
+    const subAgent = sourceBranches.find((b) => isNode(b['properties']) && 'subAgent' in b['properties']);
+    if (subAgent === undefined) throw new Error('no subAgent source');
+    const subBranches = branches(source.file, resolveNode(source.file, (subAgent['properties'] as Node)['subAgent']));
+    expect(enumValues(source.file, { oneOf: subBranches })).toEqual(facts.sessionSource.subAgentStrings);
+    expect(objectKeys(subBranches)).toEqual(facts.sessionSource.subAgentObjectKeys);
+    const spawn = subBranches.find((b) => isNode(b['properties']) && 'thread_spawn' in b['properties']);
+    const spawnFields = fieldsOf(resolveNode(source.file, (spawn?.['properties'] as Node)['thread_spawn']));
+    expect(spawnFields).toEqual({
+      all: [...facts.sessionSource.threadSpawn.required, ...facts.sessionSource.threadSpawn.optional].sort(),
+      required: facts.sessionSource.threadSpawn.required,
+    });
   });
 
   it('takes any non-empty reasoning effort, as Codex does', () => {

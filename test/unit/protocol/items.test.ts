@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
   AgentMessageItem,
+  CollabAgentToolCallItem,
   CommandExecutionItem,
   ContextCompactionItem,
   EnteredReviewModeItem,
@@ -152,6 +153,36 @@ const cases: Case[] = [
     message: 'item.error.message: expected string, received undefined',
   },
   {
+    kind: 'collabAgentToolCall',
+    schema: CollabAgentToolCallItem,
+    valid: {
+      type: 'collabAgentToolCall',
+      id: 'call_wait',
+      tool: 'wait',
+      status: 'completed',
+      senderThreadId: 'parent',
+      receiverThreadIds: ['child'],
+      prompt: null,
+      model: null,
+      reasoningEffort: null,
+      agentsStates: { child: { status: 'completed', message: 'ACK: done' } },
+    },
+    broken: {
+      type: 'collabAgentToolCall',
+      id: 'call_wait',
+      tool: 'wait',
+      status: 'completed',
+      senderThreadId: 'parent',
+      receiverThreadIds: ['child'],
+      prompt: null,
+      model: null,
+      reasoningEffort: null,
+      agentsStates: { child: { status: 'done', message: null } },
+    },
+    message:
+      'item.agentsStates.child.status: expected one of "pendingInit", "running", "interrupted", "completed", "errored", "shutdown", "notFound"',
+  },
+  {
     kind: 'webSearch',
     schema: WebSearchItem,
     valid: { type: 'webSearch', id: 'ws_1', query: 'zod v4 discriminated union' },
@@ -236,7 +267,7 @@ describe('ThreadItem kinds', () => {
     if (result.success) return;
     expect(describeZodError(result.error, 'item')).toBe(
       'item.type: expected one of "userMessage", "agentMessage", "reasoning", "plan", "commandExecution", ' +
-        '"fileChange", "mcpToolCall", "webSearch", "imageView", "contextCompaction", "enteredReviewMode", "exitedReviewMode"',
+        '"fileChange", "mcpToolCall", "collabAgentToolCall", "webSearch", "imageView", "contextCompaction", "enteredReviewMode", "exitedReviewMode"',
     );
   });
 

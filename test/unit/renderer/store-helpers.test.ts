@@ -4,7 +4,15 @@ import { createFrameBatcher } from '../../../src-renderer/store/frame-batcher';
 import { readLocation, rememberProject, withLocation } from '../../../src-renderer/store/location';
 import { reduceNotification } from '../../../src-renderer/store/reduce';
 import { conversationRows } from '../../../src-renderer/store/rows';
-import { threadBadge, threadTitle, threadTree, workFolder } from '../../../src-renderer/store/selectors';
+import { addServerRequest, firstRequestFor } from '../../../src-renderer/store/approvals';
+import {
+  agentBadge,
+  agentLabel,
+  threadBadge,
+  threadTitle,
+  threadTree,
+  workFolder,
+} from '../../../src-renderer/store/selectors';
 import { emptyAppData } from '../../../src-renderer/store/state';
 import { agentMessage, CWD, makeThread, makeTurn, note, userMessage } from './fixtures';
 
@@ -89,6 +97,52 @@ describe('threadTree', () => {
       ['fork1', 1],
       ['orphan', 0],
     ]);
+  });
+});
+
+describe('sub-agents in the lists', () => {
+  const child = (id: string, parent: string, nickname: string) =>
+    makeThread({ id, parentThreadId: parent, agentNickname: nickname, agentRole: null, sessionId: parent });
+
+  it('draws sub-agents under the thread that spawned them, beside its forks', () => {
+    const threads = [
+      child('kid', 'root', 'Ada'),
+      makeThread({ id: 'root' }),
+      makeThread({ id: 'fork', forkedFromId: 'root' }),
+    ];
+    expect(threadTree(threads).map((n) => [n.thread.id, n.depth])).toEqual([
+      ['root', 0],
+      ['kid', 1],
+      ['fork', 1],
+    ]);
+  });
+
+  it("says a sub-agent's state: running, waiting, failed, done, stopped or idle", () => {
+    expect(agentBadge({ type: 'active', activeFlags: [] }, 'inProgress', false)).toBe('running');
+    expect(agentBadge({ type: 'idle' }, 'inProgress', true)).toBe('waiting');
+    expect(agentBadge({ type: 'idle' }, 'completed', false)).toBe('done');
+    expect(agentBadge({ type: 'idle' }, 'interrupted', false)).toBe('stopped');
+    expect(agentBadge({ type: 'notLoaded' }, undefined, false)).toBe('idle');
+    expect(agentLabel({ agentNickname: 'Ada', agentRole: 'reviewer' }, 'x')).toBe('Ada (reviewer)');
+    expect(agentLabel(undefined, '01a2-abcdef123456')).toBe('agent 123456');
+  });
+
+  it('lists a sub-agent announced by thread/started under its parent, and asks its approvals where the parent is shown', () => {
+    let state = { ...emptyAppData(CWD), live: [makeThread({ id: 'root' })] };
+    state = reduceNotification(state, { method: 'thread/started', params: { thread: child('kid', 'root', 'Ada') } });
+    expect(threadTree(state.live).map((n) => [n.thread.id, n.depth])).toEqual([
+      ['root', 0],
+      ['kid', 1],
+    ]);
+    const approval = {
+      id: 7,
+      method: 'item/commandExecution/requestApproval' as const,
+      params: { threadId: 'kid', turnId: 't', itemId: 'i', startedAtMs: 0, command: 'touch x', cwd: CWD },
+    };
+    state = addServerRequest(state, approval);
+    expect(firstRequestFor(state, 'root')).toBe(approval);
+    expect(firstRequestFor(state, 'kid')).toBe(approval);
+    expect(firstRequestFor(state, 'other')).toBeNull();
   });
 });
 

@@ -1,0 +1,69 @@
+// Loading a thread's session into the host: its config (the thread's cwd, overrides and worktree), its
+// session, and its place in the manager. Shared by the requests that load threads for a client
+// (thread/start, resume, fork) and by the threads a thread's model spawns (sub-agents, which no client
+// asked for). Called within `manager.load` by a request (or a spawn) holding the thread's queue.
+import type { Thread, ThreadOverrides } from '../../src-preload/protocol';
+import type { SubAgentHost } from '../core/agents/types';
+import type { TurnOverrides } from '../core/types';
+import type { LoadedThread } from '../store/loader';
+import type { ThreadRecorder } from '../store/thread-store';
+import type { HandlerContext } from './handlers/context';
+import { resolveCwd, threadConfig, threadSession } from './thread-factory';
+import type { LoadedEntry } from './thread-manager';
+
+export interface LoadInput {
+  thread: Thread;
+  overrides: ThreadOverrides;
+  recording: { recorder?: ThreadRecorder; state?: LoadedThread };
+  /** Where the thread's sub-agents are made; absent = the thread spawns none. */
+  subAgents?: SubAgentHost;
+  /** Settings that win (a sub-agent's: its parent's). */
+  exact?: TurnOverrides;
+  /** A sub-agent's role instructions, added to the config's. */
+  extraDeveloperInstructions?: string | null;
+  /** A sub-agent held open by its parent: it is not unloaded while the parent holds it. */
+  held?: boolean;
+}
+
+/** The thread's loaded entry and its config (for the warnings a client is given about it). */
+export async function loadThread(
+  ctx: HandlerContext,
+  input: LoadInput,
+): Promise<{ entry: LoadedEntry; config: Awaited<ReturnType<typeof threadConfig>>['loaded']; cwd: string }> {
+  const { manager, environment } = ctx;
+  const { thread, overrides, recording } = input;
+  const cwd = resolveCwd(
+    input.exact?.cwd ?? overrides.cwd ?? recording.state?.lastTurnContext?.cwd ?? thread.cwd,
+    environment.defaultCwd,
+  );
+  try {
+    const { loaded, provider } = await threadConfig(environment, overrides, cwd, thread.weftWorktree ?? null);
+    const entry = manager.add(
+      { ...thread, cwd },
+      (sendRequest) =>
+        threadSession(environment, {
+          threadId: thread.id,
+          cwd,
+          config: loaded.config,
+          provider,
+          sendRequest,
+          recorder: recording.recorder,
+          state: recording.state,
+          overrides,
+          protectedPaths: loaded.projectTrust.trustedConfigDirs,
+          worktree: thread.weftWorktree ?? null,
+          subAgents: input.subAgents,
+          exact: input.exact,
+          extraDeveloperInstructions: input.extraDeveloperInstructions,
+        }),
+      { held: input.held === true },
+    );
+    entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));
+    return { entry, config: loaded, cwd };
+  } catch (error) {
+    // No session took the recorder over: it is closed here, or its lock would keep the thread from
+    // being resumed again.
+    await recording.recorder?.close().catch(() => undefined);
+    throw error;
+  }
+}
