@@ -178,6 +178,9 @@ export class RolloutRecorder implements SessionRecorder {
       case 'weft/thread/turnsRestored':
         // In the rollout already: store.undoRollback appends its weft_rollback_undone line.
         return;
+      case 'thread/readState/changed':
+        // In the rollout already: the host records each mark (`recordAttribute`) before it tells of it.
+        return;
       case 'thread/reverted':
         // The revert is in the rollout already: store.rollback appends its thread_rolled_back line.
         return;

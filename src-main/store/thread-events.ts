@@ -12,12 +12,25 @@
 // with the others in one column, so it needs no migration (see index-db.ts). docs/HOW-TO.md walks through
 // one (pinned threads).
 import { z } from 'zod';
-import { WrittenEventPayloads, type RolloutEventInput, type Thread } from '../../src-preload/protocol';
+import {
+  ThreadUnreadPosition,
+  WrittenEventPayloads,
+  type RolloutEventInput,
+  type Thread,
+} from '../../src-preload/protocol';
+
+/**
+ * Whether the thread was read since its last turn ended: where its unread part begins (null: read) and how
+ * many read-state marks it has (the revision clients guard their marks with; 0: never marked).
+ */
+const ReadStateAttribute = z.object({ firstUnread: ThreadUnreadPosition.nullable(), marks: z.number().int() });
+export type ReadStateAttribute = z.infer<typeof ReadStateAttribute>;
 
 /** The thread's persisted attributes. A field missing or unreadable (an index row of an older Weft) is its default. */
 export const ThreadAttributes = z.object({
   name: z.string().nullable().catch(null),
   pinned: z.boolean().catch(false),
+  readState: ReadStateAttribute.catch({ firstUnread: null, marks: 0 }),
 });
 export type ThreadAttributes = z.infer<typeof ThreadAttributes>;
 
@@ -30,8 +43,14 @@ export const ATTRIBUTE_KEYS = Object.keys(ThreadAttributes.shape).join(',');
  * The Thread fields the attributes show as, every one of them: a Weft-only field at its default is
  * undefined (left out on the wire, as Codex's clients expect), so the fields patch a Thread whole.
  */
-export function attributeFields(a: ThreadAttributes): Pick<Thread, 'name' | 'weftPinned'> {
-  return { name: a.name, weftPinned: a.pinned ? true : undefined };
+export function attributeFields(a: ThreadAttributes): Pick<Thread, 'name' | 'weftPinned' | 'weftReadState'> {
+  return { name: a.name, weftPinned: a.pinned ? true : undefined, weftReadState: readStateOf(a) };
+}
+
+/** The protocol's read state of the attributes; undefined when the thread was never marked (read, revision "0"). */
+export function readStateOf(a: ThreadAttributes): Thread['weftReadState'] {
+  const { firstUnread, marks } = a.readState;
+  return marks === 0 ? undefined : { firstUnread, revision: String(marks) };
 }
 
 /**
@@ -39,7 +58,10 @@ export function attributeFields(a: ThreadAttributes): Pick<Thread, 'name' | 'wef
  * where it should: a fork keeps its source's name (the UI marks it as a fork) but is not pinned.
  */
 export function forkAttributeEvents(a: ThreadAttributes): AttributeEventInput[] {
-  return a.pinned ? [{ type: 'weft_thread_pinned', pinned: false }] : [];
+  const events: AttributeEventInput[] = a.pinned ? [{ type: 'weft_thread_pinned', pinned: false }] : [];
+  // A fork is made by someone looking at its source: it starts read.
+  if (a.readState.firstUnread !== null) events.push({ type: 'weft_thread_read_state', mark: 'read' });
+  return events;
 }
 
 /** Where a line's message text is, for search and the thread's preview. */
@@ -113,6 +135,16 @@ export const THREAD_EVENTS = {
     name: e.thread_name ?? null,
   })),
   weft_thread_pinned: attribute(WrittenEventPayloads.weft_thread_pinned, (a, e) => ({ ...a, pinned: e.pinned })),
+  weft_thread_read_state: attribute(WrittenEventPayloads.weft_thread_read_state, (a, e) => {
+    const now = a.readState.firstUnread;
+    const firstUnread: ThreadUnreadPosition | null =
+      e.mark === 'read'
+        ? null
+        : e.mark === 'unread'
+          ? { type: 'threadStart' }
+          : (now ?? (e.turn_id == null ? { type: 'threadStart' } : { type: 'turn', turnId: e.turn_id }));
+    return { ...a, readState: { firstUnread, marks: a.readState.marks + 1 } };
+  }),
   thread_settings_applied: { kind: 'none' },
 } as const satisfies Record<string, EventMeaning>;
 

@@ -179,6 +179,8 @@ export function parseRolloutLine(text: string): ParseRolloutLineResult {
 //   weft_rollback_undone {type, num_turns}                    the turns the last rollback dropped are back
 //                       (Redo of that undo); written only while no turn began after the rollback
 //   weft_thread_pinned  {type, pinned}                        the thread was pinned (listed first) or unpinned
+//   weft_thread_read_state {type, mark: "read"|"unread"|"turnEnded", turn_id?}   someone read the thread,
+//                       marked it unread, or a turn ended (unread from it, unless unread already)
 //
 // Read from Codex rollouts as well: task_started / task_complete (older names of turn_started /
 // turn_complete), agent_reasoning, agent_reasoning_raw_content, exec_command_end, patch_apply_end,
@@ -290,6 +292,16 @@ export const WeftRollbackUndoneEvent = z.looseObject({ num_turns: z.number().int
 /** Weft: the thread was pinned (the UI lists it first) or unpinned; the last one counts. */
 export const WeftThreadPinnedEvent = z.looseObject({ pinned: z.boolean() });
 
+/**
+ * Weft: a mark of the thread's read state (see ThreadReadState): `read` (someone read it), `unread` (marked
+ * unread), `turnEnded` (turn `turn_id` ended: the thread is unread from it, unless it was unread already).
+ * Every mark moves the read state's revision on.
+ */
+export const WeftThreadReadStateEvent = z.looseObject({
+  mark: z.enum(['read', 'unread', 'turnEnded']),
+  turn_id: z.string().nullish(),
+});
+
 export const UserMessageEvent = z.looseObject({
   message: z.string(),
   images: z.array(z.string()).nullish(),
@@ -363,6 +375,7 @@ export const WrittenEventPayloads = {
   thread_rolled_back: ThreadRolledBackEvent,
   weft_rollback_undone: WeftRollbackUndoneEvent,
   weft_thread_pinned: WeftThreadPinnedEvent,
+  weft_thread_read_state: WeftThreadReadStateEvent,
 } as const;
 export type WrittenEventType = keyof typeof WrittenEventPayloads;
 

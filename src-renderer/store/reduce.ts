@@ -160,6 +160,9 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       };
       return next;
     }
+    case 'thread/readState/changed':
+      // Read states are not shown yet.
+      return state;
     case 'thread/name/updated':
       return patchThread(draft, state, notification.params.threadId, { name: notification.params.name });
     case 'thread/tokenUsage/updated': {

@@ -92,6 +92,7 @@ describe('RolloutRecorder', () => {
       'weft_item_fields',
       'weft_turn_diff',
       'weft_thread_pinned',
+      'weft_thread_read_state',
     ]);
     expect([...written].sort()).toEqual(
       Object.keys(WrittenEventPayloads)
