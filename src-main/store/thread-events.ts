@@ -85,17 +85,25 @@ export type EventMeaning =
    * holds a message the thread is searched by (a `codexItem` only when its item is a message).
    */
   | { kind: 'item'; text: MessageText | null }
-  /** Sets attributes of the thread. */
-  | { kind: 'attribute'; apply(attributes: ThreadAttributes, payload: unknown): ThreadAttributes }
+  /**
+   * Sets attributes of the thread. `quiet`: not a change the thread's `updatedAt` follows (reading a thread
+   * does not move it up the lists).
+   */
+  | { kind: 'attribute'; quiet: boolean; apply(attributes: ThreadAttributes, payload: unknown): ThreadAttributes }
   /** Known, and nothing to the readers. */
   | { kind: 'none' };
 
 const item = (text: MessageText | null = null) => ({ kind: 'item', text }) as const;
 
 /** An attribute event read with its schema; an unreadable one changes nothing. */
-function attribute<S extends z.ZodType>(schema: S, set: (a: ThreadAttributes, event: z.output<S>) => ThreadAttributes) {
+function attribute<S extends z.ZodType>(
+  schema: S,
+  set: (a: ThreadAttributes, event: z.output<S>) => ThreadAttributes,
+  quiet = false,
+) {
   return {
     kind: 'attribute',
+    quiet,
     apply(attributes: ThreadAttributes, payload: unknown): ThreadAttributes {
       const event = schema.safeParse(payload);
       return event.success ? set(attributes, event.data) : attributes;
@@ -135,16 +143,20 @@ export const THREAD_EVENTS = {
     name: e.thread_name ?? null,
   })),
   weft_thread_pinned: attribute(WrittenEventPayloads.weft_thread_pinned, (a, e) => ({ ...a, pinned: e.pinned })),
-  weft_thread_read_state: attribute(WrittenEventPayloads.weft_thread_read_state, (a, e) => {
-    const now = a.readState.firstUnread;
-    const firstUnread: ThreadUnreadPosition | null =
-      e.mark === 'read'
-        ? null
-        : e.mark === 'unread'
-          ? { type: 'threadStart' }
-          : (now ?? (e.turn_id == null ? { type: 'threadStart' } : { type: 'turn', turnId: e.turn_id }));
-    return { ...a, readState: { firstUnread, marks: a.readState.marks + 1 } };
-  }),
+  weft_thread_read_state: attribute(
+    WrittenEventPayloads.weft_thread_read_state,
+    (a, e) => {
+      const now = a.readState.firstUnread;
+      const firstUnread: ThreadUnreadPosition | null =
+        e.mark === 'read'
+          ? null
+          : e.mark === 'unread'
+            ? { type: 'threadStart' }
+            : (now ?? (e.turn_id == null ? { type: 'threadStart' } : { type: 'turn', turnId: e.turn_id }));
+      return { ...a, readState: { firstUnread, marks: a.readState.marks + 1 } };
+    },
+    true,
+  ),
   thread_settings_applied: { kind: 'none' },
 } as const satisfies Record<string, EventMeaning>;
 
@@ -167,6 +179,12 @@ const NONE: EventMeaning = { kind: 'none' };
 /** What an event of this kind means (`none` for a kind the table does not know). */
 export function eventMeaning(type: string): EventMeaning {
   return MEANINGS.get(type) ?? NONE;
+}
+
+/** Whether an `event_msg` of this kind changes the thread as its `updatedAt` tells (all but quiet attributes). */
+export function movesUpdatedAt(type: string): boolean {
+  const meaning = eventMeaning(type);
+  return meaning.kind !== 'attribute' || !meaning.quiet;
 }
 
 /** The attributes after an attribute event. */

@@ -1,16 +1,18 @@
 // The board's states over the real `weft serve`: what a client that never watched a thread learns of it
 // — from the statuses every client is told and from `thread/list` — while three threads run at once.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createGate,
   startMockResponsesServer,
   type MockResponsesServer,
   type MockStep,
-  type ScriptStep,
 } from '../support/mock-responses-server';
 import { WsRpcClient, startWeftServe, type RpcMessage } from '../support/rpc-client';
+import { scriptByPrompt } from '../support/script-by-prompt';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
@@ -114,22 +116,6 @@ describe('a failed turn', () => {
   });
 });
 
-/**
- * Scripts the model for threads that run at once: each request is answered by the next step of the thread
- * whose prompt it carries (their order on the wire is not theirs to choose).
- */
-function scriptByPrompt(scripts: Record<string, ScriptStep[]>): void {
-  const total = Object.values(scripts).reduce((n, steps) => n + steps.length, 0);
-  for (let i = 0; i < total; i += 1)
-    server.enqueue((request) => {
-      const body = JSON.stringify(request.body);
-      const prompt = Object.keys(scripts).find((key) => body.includes(key));
-      const step = prompt === undefined ? undefined : scripts[prompt]?.shift();
-      if (step === undefined) throw new Error(`no step left for request #${request.n}`);
-      return typeof step === 'function' ? step(request) : step;
-    });
-}
-
 const answer = (text: string): MockStep => ({
   kind: 'sse',
   events: [evCreated(), evAssistantMessage(text), evCompleted()],
@@ -174,7 +160,7 @@ describe('the board', () => {
     execFileSync('mkfifo', [ws.path('hold')]);
     const { driver, observer, stop } = await serveTwoClients();
     const thinking = createGate();
-    scriptByPrompt({
+    scriptByPrompt(server, {
       // Asks to run a command and waits for the approval.
       'Task alpha': [command('call_a', 'touch alpha.txt'), answer('alpha done')],
       // Runs a command (no approval asked) that waits on the FIFO.
@@ -252,7 +238,15 @@ describe('the board', () => {
     };
     expect(await board(observer, ids)).toEqual(ended);
 
-    // The observer reads alpha: with the revision it was shown, once; a stale revision is refused.
+    // The observer reads alpha: with the revision it was shown, once; a stale revision is refused. Reading
+    // is no change to the thread: it keeps its place in the lists (its updatedAt).
+    const updatedAt = async (threadId: string): Promise<number | undefined> => {
+      const { data } = await observer.request<{ data: { id: string; updatedAt: number }[] }>('thread/list', {
+        cwd: ws.dir,
+      });
+      return data.find((t) => t.id === threadId)?.updatedAt;
+    };
+    const alphaUpdated = await updatedAt(alpha);
     const marked = await observer.request<{ readState: ReadState }>('thread/readState/update', {
       threadId: alpha,
       expectedRevision: '1',
@@ -273,10 +267,20 @@ describe('the board', () => {
     expect(await driver.request('thread/read', { threadId: alpha })).toMatchObject({
       readState: { firstUnread: null, revision: '2' },
     });
+    expect(await updatedAt(alpha)).toBe(alphaUpdated);
 
-    // After a restart (nothing loaded), the list still knows what is unread and which turn failed.
+    // After a restart (nothing loaded) with the index built anew from the rollouts, the list still knows
+    // what is unread and which turn failed, and alpha was last changed when its turn ended.
     await stop();
+    rmSync(join(home.dir, 'weft.sqlite'));
     const again = await serveTwoClients();
+    const first = await again.observer.request<{ weftIndexing?: boolean }>('thread/list', { cwd: ws.dir });
+    if (first.weftIndexing === true) await again.observer.notification('weft/threads/indexed');
+    const { data: relisted } = await again.observer.request<{ data: { id: string; updatedAt: number }[] }>(
+      'thread/list',
+      { cwd: ws.dir },
+    );
+    expect(relisted.find((t) => t.id === alpha)?.updatedAt).toBe(alphaUpdated);
     expect(await board(again.observer, ids)).toEqual({
       alpha: { status: { type: 'notLoaded' }, last: 'completed', read: { firstUnread: null, revision: '2' } },
       beta: { ...ended.beta, status: { type: 'notLoaded' } },
