@@ -1,5 +1,5 @@
 // Derived views of the state, shared by the controller and the views.
-import type { SandboxMode, SandboxPolicy, Thread, ThreadStatus, TurnStatus } from '../../src-preload/protocol';
+import type { SandboxMode, SandboxPolicy, Thread } from '../../src-preload/protocol';
 import { threadTitle as titleOf } from '../../src-preload/protocol';
 import type { AppData, Conversation, TurnView } from './state';
 import { plainTitle } from './plain-title';
@@ -23,20 +23,6 @@ export function threadBusy(data: AppData, threadId: string): boolean {
     runningTurn(data.conversations[threadId]) !== null ||
     data.approvals.some((request) => request.params.threadId === threadId)
   );
-}
-
-export type ThreadBadge = 'running' | 'waiting' | 'failed' | null;
-
-/** What the thread list shows beside a thread. */
-export function threadBadge(
-  status: ThreadStatus | undefined,
-  lastTurn: TurnStatus | undefined,
-  waiting: boolean,
-): ThreadBadge {
-  if (waiting) return 'waiting';
-  if (status?.type === 'active') return status.activeFlags.length > 0 ? 'waiting' : 'running';
-  if (status?.type === 'systemError' || lastTurn === 'failed') return 'failed';
-  return null;
 }
 
 /**

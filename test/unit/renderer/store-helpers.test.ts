@@ -4,7 +4,7 @@ import { createFrameBatcher } from '../../../src-renderer/store/frame-batcher';
 import { readLocation, rememberProject, withLocation } from '../../../src-renderer/store/location';
 import { reduceNotification } from '../../../src-renderer/store/reduce';
 import { conversationRows } from '../../../src-renderer/store/rows';
-import { threadBadge, threadTitle, threadTree } from '../../../src-renderer/store/selectors';
+import { threadTitle, threadTree } from '../../../src-renderer/store/selectors';
 import { emptyAppData } from '../../../src-renderer/store/state';
 import { agentMessage, CWD, makeThread, makeTurn, note, userMessage } from './fixtures';
 
@@ -97,15 +97,6 @@ describe('thread display', () => {
     expect(threadTitle({ name: ' Build ', preview: 'x', forkedFromId: null })).toBe('Build');
     expect(threadTitle({ name: null, preview: 'Fix it\nplease', forkedFromId: null })).toBe('Fix it');
     expect(threadTitle({ name: '', preview: '', forkedFromId: null })).toBe('Untitled thread');
-  });
-
-  it('says running, waiting for you, or failed', () => {
-    expect(threadBadge({ type: 'active', activeFlags: [] }, 'inProgress', false)).toBe('running');
-    expect(threadBadge({ type: 'active', activeFlags: ['waitingOnApproval'] }, 'inProgress', false)).toBe('waiting');
-    expect(threadBadge({ type: 'idle' }, 'inProgress', true)).toBe('waiting');
-    expect(threadBadge({ type: 'idle' }, 'failed', false)).toBe('failed');
-    expect(threadBadge({ type: 'systemError' }, undefined, false)).toBe('failed');
-    expect(threadBadge({ type: 'idle' }, 'completed', false)).toBeNull();
   });
 });
 
