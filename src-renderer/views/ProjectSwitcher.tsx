@@ -22,19 +22,16 @@ function ProjectItem({ path, current, count }: { path: string; current: boolean;
         aria-label={count > 0 ? `${name}, ${needing}` : name}
         onClick={() => controller.showProject(path)}
       >
-        <span className="project-icon" aria-hidden="true">
+        {/* The count sits on the icon's corner, so the name keeps the line's width (the label says it). */}
+        <span className="project-icon" aria-hidden="true" title={count > 0 ? needing : undefined}>
           <Icon name="folder" size={current ? 14 : 12} />
+          {count > 0 && <span className="needs-count">{count}</span>}
         </span>
         <span className="project-text">
           <span className="project-name">{name}</span>
           {/* The path is ellipsized from the left (rtl); the marks keep its slashes in place. */}
           {current && <span className="project-path">{`\u200E${path}\u200E`}</span>}
         </span>
-        {count > 0 && (
-          <span className="needs-count" title={needing}>
-            {count}
-          </span>
-        )}
       </button>
       <button
         type="button"
