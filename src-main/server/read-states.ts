@@ -34,7 +34,7 @@ export function createReadStates(store: ThreadStore, manager: ThreadManager, log
       store.recordAttribute(threadId, {
         type: 'weft_thread_read_state',
         mark: kind,
-        ...(turnId === undefined ? {} : { turn_id: turnId }),
+        ...(turnId === undefined ? {} : { ended_turn_id: turnId }),
       }),
     );
     manager.updateThread(threadId, attributeFields(attributes));

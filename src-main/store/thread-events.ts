@@ -152,7 +152,7 @@ export const THREAD_EVENTS = {
           ? null
           : e.mark === 'unread'
             ? { type: 'threadStart' }
-            : (now ?? (e.turn_id == null ? { type: 'threadStart' } : { type: 'turn', turnId: e.turn_id }));
+            : (now ?? (e.ended_turn_id == null ? { type: 'threadStart' } : { type: 'turn', turnId: e.ended_turn_id }));
       return { ...a, readState: { firstUnread, marks: a.readState.marks + 1 } };
     },
     true,

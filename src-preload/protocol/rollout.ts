@@ -179,7 +179,7 @@ export function parseRolloutLine(text: string): ParseRolloutLineResult {
 //   weft_rollback_undone {type, num_turns}                    the turns the last rollback dropped are back
 //                       (Redo of that undo); written only while no turn began after the rollback
 //   weft_thread_pinned  {type, pinned}                        the thread was pinned (listed first) or unpinned
-//   weft_thread_read_state {type, mark: "read"|"unread"|"turnEnded", turn_id?}   someone read the thread,
+//   weft_thread_read_state {type, mark: "read"|"unread"|"turnEnded", ended_turn_id?}   someone read the thread,
 //                       marked it unread, or a turn ended (unread from it, unless unread already)
 //
 // Read from Codex rollouts as well: task_started / task_complete (older names of turn_started /
@@ -294,12 +294,13 @@ export const WeftThreadPinnedEvent = z.looseObject({ pinned: z.boolean() });
 
 /**
  * Weft: a mark of the thread's read state (see ThreadReadState): `read` (someone read it), `unread` (marked
- * unread), `turnEnded` (turn `turn_id` ended: the thread is unread from it, unless it was unread already).
- * Every mark moves the read state's revision on.
+ * unread), `turnEnded` (turn `ended_turn_id` ended: the thread is unread from it, unless it was unread already).
+ * Every mark moves the read state's revision on. (The turn is not named `turn_id`: the mark is the thread's,
+ * not a line of that turn.)
  */
 export const WeftThreadReadStateEvent = z.looseObject({
   mark: z.enum(['read', 'unread', 'turnEnded']),
-  turn_id: z.string().nullish(),
+  ended_turn_id: z.string().nullish(),
 });
 
 export const UserMessageEvent = z.looseObject({

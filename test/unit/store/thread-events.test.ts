@@ -59,7 +59,7 @@ describe('the table of thread events', () => {
     expect(before).toBe(store.read(id).thread.updatedAt);
 
     // The store's clock moves a second per call: the marks come seconds after the turn's last line.
-    await store.recordAttribute(id, { type: 'weft_thread_read_state', mark: 'turnEnded', turn_id: 't1' });
+    await store.recordAttribute(id, { type: 'weft_thread_read_state', mark: 'turnEnded', ended_turn_id: 't1' });
     await store.recordAttribute(id, { type: 'weft_thread_read_state', mark: 'read' });
     const listed = store.list().data.find((t) => t.id === id);
     expect({ updatedAt: listed?.updatedAt, readState: listed?.weftReadState }).toEqual({
