@@ -35,6 +35,8 @@ export const IpcChannels = {
   shell: 'weft:shell',
   /** preload → main, invoke with `string | null`, answers boolean: see WeftBridge.openProject. */
   openProject: 'weft:openProject',
+  /** preload → main, invoke with no argument, answers `string | null`: see WeftBridge.chooseFolder. */
+  chooseFolder: 'weft:chooseFolder',
 } as const;
 
 export type { BridgeNotification, BridgePlatform, BridgeServerRequest, RpcOutcome, Unsubscribe, WeftBridge };
@@ -208,6 +210,10 @@ export function createWeftBridge(ipc: BridgeIpc, platform: string): WeftBridge {
         throw new Error('openProject takes an absolute folder path, or null for the folder dialog.');
       }
       return (await ipc.invoke(IpcChannels.openProject, path)) === true;
+    },
+    async chooseFolder(): Promise<string | null> {
+      const chosen = await ipc.invoke(IpcChannels.chooseFolder, null);
+      return typeof chosen === 'string' && chosen !== '' ? chosen : null;
     },
   };
 }

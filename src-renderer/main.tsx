@@ -5,7 +5,7 @@ import { renderMarkdownBlocks } from './components/markdown/render';
 import { connectWeft, findBridge } from './client';
 import { createController } from './store/controller';
 import { animationFrameScheduler } from './store/frame-batcher';
-import { loadRecentProjects, readLocation, rememberProject } from './store/location';
+import { loadOpenProjects, loadRecentProjects, readLocation, rememberProject } from './store/location';
 import { createAppStore, setUi } from './store/store';
 import { App } from './views/App';
 import { focusWaitingRequest } from './views/notifications';
@@ -64,9 +64,10 @@ try {
   const local = storage();
   const location = readLocation(window.location.href);
   let recent = loadRecentProjects(local);
-  const cwd = location.cwd ?? recent[0] ?? null;
+  const openProjects = loadOpenProjects(local);
+  const cwd = location.cwd ?? openProjects[0] ?? recent[0] ?? null;
   if (cwd !== null) recent = rememberProject(local, recent, cwd);
-  const store = createAppStore(cwd, recent);
+  const store = createAppStore(cwd, recent, openProjects);
   if (cwd !== null && location.threadId !== null)
     setUi(store, { activeThreadId: location.threadId, loadingThreadId: location.threadId });
   const controller = createController(client, store, {
@@ -74,6 +75,13 @@ try {
     href: () => window.location.href,
     replaceHref: (href) => window.history.replaceState(null, '', href),
     storage: local,
+    visibility: {
+      visible: () => document.visibilityState === 'visible',
+      onChange(listener) {
+        document.addEventListener('visibilitychange', listener);
+        return () => document.removeEventListener('visibilitychange', listener);
+      },
+    },
   });
   controller.start();
   bridge?.onShellEvent((event) => {
@@ -101,7 +109,10 @@ try {
         value={{
           store,
           controller,
-          desktop: bridge === null ? null : { openProject: (path) => bridge.openProject(path) },
+          desktop:
+            bridge === null
+              ? null
+              : { openProject: (path) => bridge.openProject(path), chooseFolder: () => bridge.chooseFolder() },
         }}
       >
         <App />

@@ -18,6 +18,7 @@ import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
 import { stampNotification, stampRequest } from './stamps';
+import { currentStep } from './thread-step';
 import { dropFromTurn, noteInTurns } from './turn-record';
 import type { TurnHost, TurnTask } from './turns/base';
 import { CompactTurn } from './turns/compact';
@@ -71,6 +72,8 @@ export class Session implements TurnHost, Disposable {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly waiting = new Map<ThreadActiveFlag, number>();
+  /** The status last told (JSON), so an unchanged one is not told again. */
+  private statusSaid = '';
   /** The loaded turns are the newest of a long thread: this pages the older ones (else null). */
   olderTurnsCursor: string | null;
   /** The part of the history not read yet (a resumed thread's, read when its first turn starts). */
@@ -182,10 +185,15 @@ export class Session implements TurnHost, Disposable {
     return this.active?.id ?? null;
   }
 
+  /**
+   * `idle`, or `systemError` when the last turn failed (as Codex says it, until the next turn starts);
+   * while a turn runs, `active` with who it waits on and what it does now (`weftStep`).
+   */
   get status(): ThreadStatus {
-    if (!this.active) return { type: 'idle' };
+    if (!this.active) return this.turns.at(-1)?.turn.status === 'failed' ? { type: 'systemError' } : { type: 'idle' };
     const activeFlags = [...this.waiting].filter(([, n]) => n > 0).map(([flag]) => flag);
-    return { type: 'active', activeFlags };
+    const running = this.turns.find((record) => record.turn.id === this.active?.id);
+    return { type: 'active', activeFlags, weftStep: currentStep(running?.open?.values()) };
   }
 
   /**
@@ -252,6 +260,9 @@ export class Session implements TurnHost, Disposable {
     if (record) this.options.recorder?.notification(notification);
     noteInTurns(this.turns, notification);
     this.broadcast(notification);
+    // An item that starts or ends may change what the running turn is doing (its status's `weftStep`).
+    if (this.active && (notification.method === 'item/started' || notification.method === 'item/completed'))
+      this.emitStatus();
     return notification;
   }
 
@@ -518,8 +529,13 @@ export class Session implements TurnHost, Disposable {
     return this.active.snapshot();
   }
 
+  /** Tells the status when it is not the one told last. */
   private emitStatus(): void {
-    this.emit({ method: 'thread/status/changed', params: { threadId: this.threadId, status: this.status } });
+    const status = this.status;
+    const said = JSON.stringify(status);
+    if (said === this.statusSaid) return;
+    this.statusSaid = said;
+    this.emit({ method: 'thread/status/changed', params: { threadId: this.threadId, status } });
   }
 }
 

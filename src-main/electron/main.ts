@@ -198,14 +198,19 @@ export function startDesktopApp(factory: AppHostFactory): void {
       await open(path);
     };
 
-    const chooseFolder = async (): Promise<boolean> => {
+    /** The folder dialog's answer; null when cancelled. */
+    const askFolder = async (): Promise<string | null> => {
       const parent = projectWindows.current();
       const options: OpenDialogOptions = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] };
       const result =
         parent === undefined ? await dialog.showOpenDialog(options) : await dialog.showOpenDialog(parent, options);
       const chosen = result.filePaths[0];
-      if (result.canceled || chosen === undefined) return false;
-      return open(chosen);
+      return result.canceled || chosen === undefined ? null : chosen;
+    };
+
+    const chooseFolder = async (): Promise<boolean> => {
+      const chosen = await askFolder();
+      return chosen === null ? false : open(chosen);
     };
 
     disposers.push(
@@ -217,6 +222,29 @@ export function startDesktopApp(factory: AppHostFactory): void {
           if (typeof argument !== 'string' || !isAbsolute(argument))
             throw new Error('openProject takes an absolute folder path, or null.');
           return open(argument);
+        },
+      ),
+    );
+
+    // A window's sidebar adds the folder among its own projects (one window holds several).
+    disposers.push(
+      handleTrustedInvoke(
+        { ipcMain, windowContentsIds: () => projectWindows.contentsIds(), log },
+        IpcChannels.chooseFolder,
+        async () => {
+          const chosen = await askFolder();
+          if (chosen === null) return null;
+          const folder = await checkFolder(chosen);
+          if (!folder.ok) {
+            await dialog.showMessageBox({ type: 'error', message: 'Weft can’t open this folder', detail: folder.why });
+            return null;
+          }
+          app.addRecentDocument(folder.path);
+          await recent
+            .add(folder.path)
+            .catch((error: unknown) => log(`Could not remember ${folder.path}: ${describe(error)}`));
+          refreshMenu();
+          return folder.path;
         },
       ),
     );

@@ -25,6 +25,7 @@ import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
 import { usageHandlers } from './handlers/usage';
+import { createReadStates } from './read-states';
 import { finishInterruptedRestores } from './restore-recovery';
 import { DEFAULT_PRUNE_AFTER_DAYS, pruneOnStart, type PruneOutcome } from './worktree-cleanup';
 import type { HostEnvironment } from './thread-factory';
@@ -188,7 +189,8 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
         l({ ...base, kind: 'turnFinished', detail, status, durationMs: t.durationMs ?? undefined });
     }
   };
-  const context = { store, manager, environment, onSessionEvent: notifyAttention };
+  const readStates = createReadStates(store, manager, log);
+  const context = { store, manager, environment, readStates, onSessionEvent: notifyAttention };
   const mcpLogins = owned.add(new McpLogins(), 'the MCP sign-ins');
   const dispatcher = new RpcDispatcher({
     handlers: {

@@ -58,7 +58,10 @@ export async function loadThread(
         }),
       { held: input.held === true },
     );
-    entry.session.subscribe((n) => ctx.onSessionEvent(thread.id, n));
+    entry.session.subscribe((n) => {
+      if (n.method === 'turn/completed') ctx.readStates.turnEnded(thread.id, n.params.turn.id);
+      ctx.onSessionEvent(thread.id, n);
+    });
     return { entry, config: loaded, cwd };
   } catch (error) {
     // No session took the recorder over: it is closed here, or its lock would keep the thread from

@@ -225,7 +225,8 @@ export class ThreadManager implements Disposable {
           items: [...r.items, ...(r.turn.status === 'inProgress' ? (r.open?.values() ?? []) : [])],
         }))
       : [];
-    return { ...entry.thread, status: entry.session.status, turns };
+    const last = entry.session.turns.at(-1)?.turn.status;
+    return { ...entry.thread, status: entry.session.status, turns, ...(last ? { weftLastTurnStatus: last } : {}) };
   }
 
   updateThread(threadId: string, patch: Partial<Thread>): void {

@@ -10,6 +10,7 @@ import {
   type ThreadTokenUsage,
   type TokenUsageBreakdown,
   type Turn,
+  type TurnStatus,
   type WeftWorktree,
 } from '../../src-preload/protocol';
 import { StoreInputError } from './errors';
@@ -162,7 +163,13 @@ export function threadOf(outline: RolloutOutline): Thread {
     ...attributeFields(outline.attributes),
     turns: [],
     ...worktreeField(rolloutWorktreeOf(meta)),
+    ...lastTurnField(outline.turns.at(-1)?.status ?? null),
   };
+}
+
+/** `{weftLastTurnStatus}` of a thread with turns, else nothing (the field is absent). */
+export function lastTurnField(status: TurnStatus | null): { weftLastTurnStatus?: TurnStatus } {
+  return status === null ? {} : { weftLastTurnStatus: status };
 }
 
 /** `{weftWorktree}` for a thread in a worktree, else nothing (the field is absent). */

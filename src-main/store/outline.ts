@@ -37,7 +37,13 @@ import { closeRollout, openRollout, sizeOf, type RolloutFd } from './rollout-sou
 import { recordedTurnContext, type RecordedTurnContext } from './turn-context';
 import { codexItemType, userMessageText } from './codex-thread-items';
 import { threadPreview } from './preview';
-import { DEFAULT_ATTRIBUTES, eventMeaning, type MessageText, type ThreadAttributes } from './thread-events';
+import {
+  DEFAULT_ATTRIBUTES,
+  eventMeaning,
+  movesUpdatedAt,
+  type MessageText,
+  type ThreadAttributes,
+} from './thread-events';
 
 export interface TurnOutline {
   id: string;
@@ -225,7 +231,8 @@ class OutlineBuilder implements MessageLine {
         typeof payload === 'object' && payload !== null && 'weft_mirror' in payload && payload.weft_mirror === true;
     }
     const length = raw.end - raw.start;
-    this.lastLine = { offset: raw.offset, length };
+    // The thread's updatedAt is the time of its last line that changed it (a read mark does not).
+    if (type !== 'event_msg' || event === null || movesUpdatedAt(event)) this.lastLine = { offset: raw.offset, length };
     if (this.o.firstTimestampMs === 0) this.o.firstTimestampMs = this.ms();
     const lineEnd = raw.offset + length + 1;
     const current = this.open;

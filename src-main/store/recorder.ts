@@ -18,7 +18,13 @@ import { appendSessionIndex } from './session-index';
 import { threadPreview, userItemText } from './preview';
 import { lineTimestamp } from './paths';
 import type { RolloutWriter } from './rollout-writer';
-import { applyAttributeEvent, sameAttributes, type AttributeEventInput, type ThreadAttributes } from './thread-events';
+import {
+  applyAttributeEvent,
+  movesUpdatedAt,
+  sameAttributes,
+  type AttributeEventInput,
+  type ThreadAttributes,
+} from './thread-events';
 import { turnContextPayload, type TurnContextInput } from './turn-context';
 
 /** Where a session writes its history as it happens (the core's view of the thread store's recorder). */
@@ -91,8 +97,13 @@ export class RolloutRecorder implements SessionRecorder {
   /** Each running turn's latest aggregated diff, recorded once as the turn ends. */
   private turnDiffs = new Map<string, { diff: string; cut?: WeftDiffCut }>();
   private closing: Promise<void> | null = null;
-  /** When the last line was written: the thread's `updatedAt`, as a rescan of the file would find it. */
+  /** When the last line was written. */
   private lastWriteAt: Date | null = null;
+  /**
+   * When the last line that changed the thread was written (null: none by this recorder): its `updatedAt`,
+   * as a rescan of the file would find it.
+   */
+  private changedAt: Date | null = null;
   /** Lines were written since the index last heard from this recorder. */
   private dirty = false;
   private ordinal: number;
@@ -178,6 +189,9 @@ export class RolloutRecorder implements SessionRecorder {
       case 'weft/thread/turnsRestored':
         // In the rollout already: store.undoRollback appends its weft_rollback_undone line.
         return;
+      case 'thread/readState/changed':
+        // In the rollout already: the host records each mark (`recordAttribute`) before it tells of it.
+        return;
       case 'thread/reverted':
         // The revert is in the rollout already: store.rollback appends its thread_rolled_back line.
         return;
@@ -243,7 +257,7 @@ export class RolloutRecorder implements SessionRecorder {
     const next = applyAttributeEvent(this.recorded, event);
     if (sameAttributes(next, this.recorded)) return;
     this.recorded = next;
-    this.event(event);
+    this.event(event, movesUpdatedAt(event.type));
     if (event.type === 'thread_name_updated' && this.options.sessionIndex)
       appendSessionIndex(this.options.sessionIndex, this.options.threadId, next.name, this.options.now());
     this.delta.attributes = next;
@@ -334,14 +348,16 @@ export class RolloutRecorder implements SessionRecorder {
     if (this.delta.preview !== undefined) this.flushDelta();
   }
 
-  private event(payload: RolloutEventInput): void {
-    this.write([{ type: 'event_msg', payload }]);
+  /** `changes`: the line changes the thread as its `updatedAt` tells (see thread-events.ts). */
+  private event(payload: RolloutEventInput, changes = true): void {
+    this.write([{ type: 'event_msg', payload }], changes);
   }
 
-  private write(entries: readonly RolloutItemInput[]): void {
+  private write(entries: readonly RolloutItemInput[], changes = true): void {
     if (entries.length === 0) return;
     const at = this.options.now();
     this.lastWriteAt = at;
+    if (changes) this.changedAt = at;
     this.dirty = true;
     const timestamp = lineTimestamp(at);
     // Serialized by the writer at the end of this event-loop turn, a slice at a time (a response of thousands
@@ -362,8 +378,10 @@ export class RolloutRecorder implements SessionRecorder {
     const at = this.lastWriteAt;
     if (!this.dirty || at === null || !this.writer.created || this.writer.unsaved !== null) return;
     const delta = this.delta;
-    delta.updatedAt = at;
-    this.delta = { updatedAt: at, text: [] };
+    // Lines that do not change the thread leave its updatedAt as it was (the index keeps the later one).
+    const changed = this.changedAt ?? new Date(0);
+    delta.updatedAt = changed;
+    this.delta = { updatedAt: changed, text: [] };
     this.dirty = false;
     this.options.sink.update(delta);
   }

@@ -12,13 +12,26 @@
 // with the others in one column, so it needs no migration (see index-db.ts). docs/HOW-TO.md walks through
 // one (pinned threads).
 import { z } from 'zod';
-import { WrittenEventPayloads, type RolloutEventInput, type Thread } from '../../src-preload/protocol';
+import {
+  ThreadUnreadPosition,
+  WrittenEventPayloads,
+  type RolloutEventInput,
+  type Thread,
+} from '../../src-preload/protocol';
+
+/**
+ * Whether the thread was read since its last turn ended: where its unread part begins (null: read) and how
+ * many read-state marks it has (the revision clients guard their marks with; 0: never marked).
+ */
+const ReadStateAttribute = z.object({ firstUnread: ThreadUnreadPosition.nullable(), marks: z.number().int() });
+export type ReadStateAttribute = z.infer<typeof ReadStateAttribute>;
 
 /** The thread's persisted attributes. A field missing or unreadable (an index row of an older Weft) is its default. */
 export const ThreadAttributes = z.object({
   name: z.string().nullable().catch(null),
   pinned: z.boolean().catch(false),
   group: z.string().nullable().catch(null),
+  readState: ReadStateAttribute.catch({ firstUnread: null, marks: 0 }),
 });
 export type ThreadAttributes = z.infer<typeof ThreadAttributes>;
 
@@ -31,8 +44,21 @@ export const ATTRIBUTE_KEYS = Object.keys(ThreadAttributes.shape).join(',');
  * The Thread fields the attributes show as, every one of them: a Weft-only field at its default is
  * undefined (left out on the wire, as Codex's clients expect), so the fields patch a Thread whole.
  */
-export function attributeFields(a: ThreadAttributes): Pick<Thread, 'name' | 'weftPinned' | 'weftGroupId'> {
-  return { name: a.name, weftPinned: a.pinned ? true : undefined, weftGroupId: a.group ?? undefined };
+export function attributeFields(
+  a: ThreadAttributes,
+): Pick<Thread, 'name' | 'weftPinned' | 'weftGroupId' | 'weftReadState'> {
+  return {
+    name: a.name,
+    weftPinned: a.pinned ? true : undefined,
+    weftGroupId: a.group ?? undefined,
+    weftReadState: readStateOf(a),
+  };
+}
+
+/** The protocol's read state of the attributes; undefined when the thread was never marked (read, revision "0"). */
+export function readStateOf(a: ThreadAttributes): Thread['weftReadState'] {
+  const { firstUnread, marks } = a.readState;
+  return marks === 0 ? undefined : { firstUnread, revision: String(marks) };
 }
 
 /**
@@ -41,10 +67,11 @@ export function attributeFields(a: ThreadAttributes): Pick<Thread, 'name' | 'wef
  * not one of its source's group (the group is the threads started together).
  */
 export function forkAttributeEvents(a: ThreadAttributes): AttributeEventInput[] {
-  return [
-    ...(a.pinned ? [{ type: 'weft_thread_pinned', pinned: false } as const] : []),
-    ...(a.group !== null ? [{ type: 'weft_thread_group', group_id: null } as const] : []),
-  ];
+  const events: AttributeEventInput[] = a.pinned ? [{ type: 'weft_thread_pinned', pinned: false }] : [];
+  if (a.group !== null) events.push({ type: 'weft_thread_group', group_id: null });
+  // A fork is made by someone looking at its source: it starts read.
+  if (a.readState.firstUnread !== null) events.push({ type: 'weft_thread_read_state', mark: 'read' });
+  return events;
 }
 
 /** Where a line's message text is, for search and the thread's preview. */
@@ -68,17 +95,25 @@ export type EventMeaning =
    * holds a message the thread is searched by (a `codexItem` only when its item is a message).
    */
   | { kind: 'item'; text: MessageText | null }
-  /** Sets attributes of the thread. */
-  | { kind: 'attribute'; apply(attributes: ThreadAttributes, payload: unknown): ThreadAttributes }
+  /**
+   * Sets attributes of the thread. `quiet`: not a change the thread's `updatedAt` follows (reading a thread
+   * does not move it up the lists).
+   */
+  | { kind: 'attribute'; quiet: boolean; apply(attributes: ThreadAttributes, payload: unknown): ThreadAttributes }
   /** Known, and nothing to the readers. */
   | { kind: 'none' };
 
 const item = (text: MessageText | null = null) => ({ kind: 'item', text }) as const;
 
 /** An attribute event read with its schema; an unreadable one changes nothing. */
-function attribute<S extends z.ZodType>(schema: S, set: (a: ThreadAttributes, event: z.output<S>) => ThreadAttributes) {
+function attribute<S extends z.ZodType>(
+  schema: S,
+  set: (a: ThreadAttributes, event: z.output<S>) => ThreadAttributes,
+  quiet = false,
+) {
   return {
     kind: 'attribute',
+    quiet,
     apply(attributes: ThreadAttributes, payload: unknown): ThreadAttributes {
       const event = schema.safeParse(payload);
       return event.success ? set(attributes, event.data) : attributes;
@@ -119,6 +154,20 @@ export const THREAD_EVENTS = {
   })),
   weft_thread_pinned: attribute(WrittenEventPayloads.weft_thread_pinned, (a, e) => ({ ...a, pinned: e.pinned })),
   weft_thread_group: attribute(WrittenEventPayloads.weft_thread_group, (a, e) => ({ ...a, group: e.group_id })),
+  weft_thread_read_state: attribute(
+    WrittenEventPayloads.weft_thread_read_state,
+    (a, e) => {
+      const now = a.readState.firstUnread;
+      const firstUnread: ThreadUnreadPosition | null =
+        e.mark === 'read'
+          ? null
+          : e.mark === 'unread'
+            ? { type: 'threadStart' }
+            : (now ?? (e.ended_turn_id == null ? { type: 'threadStart' } : { type: 'turn', turnId: e.ended_turn_id }));
+      return { ...a, readState: { firstUnread, marks: a.readState.marks + 1 } };
+    },
+    true,
+  ),
   thread_settings_applied: { kind: 'none' },
 } as const satisfies Record<string, EventMeaning>;
 
@@ -141,6 +190,12 @@ const NONE: EventMeaning = { kind: 'none' };
 /** What an event of this kind means (`none` for a kind the table does not know). */
 export function eventMeaning(type: string): EventMeaning {
   return MEANINGS.get(type) ?? NONE;
+}
+
+/** Whether an `event_msg` of this kind changes the thread as its `updatedAt` tells (all but quiet attributes). */
+export function movesUpdatedAt(type: string): boolean {
+  const meaning = eventMeaning(type);
+  return meaning.kind !== 'attribute' || !meaning.quiet;
 }
 
 /** The attributes after an attribute event. */

@@ -2,12 +2,12 @@
 // paging on (sort time, id), so the cost of a page does not grow with the number of threads.
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { RolloutWeftWorktree, type Thread, type TurnStatus } from '../../src-preload/protocol';
+import { RolloutWeftWorktree, TurnStatus, type Thread } from '../../src-preload/protocol';
 import { TEXT_CHUNKS_PER_THREAD, type IndexDatabase } from './index-db';
 import { StoreError } from './errors';
 import type { ThreadOrigin, ThreadSummary } from './index-scan';
 import { attributeFields, decodeAttributes, encodeAttributes, type ThreadAttributes } from './thread-events';
-import { worktreeField } from './loader';
+import { lastTurnField, worktreeField } from './loader';
 import { decodeSubAgent, encodeSubAgent, sourceFields } from './sub-agent-meta';
 
 type Statement = Database.Statement<unknown[]>;
@@ -184,6 +184,7 @@ export function threadFromRow(row: IndexRow): Thread {
     ...attributeFields(attributesOfRow(row)),
     turns: [],
     ...worktreeField(rowWorktree(row)),
+    ...lastTurnField(TurnStatus.safeParse(row.last_turn_status).data ?? null),
   };
 }
 

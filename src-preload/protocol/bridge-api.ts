@@ -66,5 +66,11 @@ export interface WeftBridge {
    * folder could not be opened (the app has told them why); never switches this window's project.
    */
   openProject(path: string | null): Promise<boolean>;
+  /**
+   * Asks for a folder with the native dialog (parented to this window) and resolves with it once the app
+   * has checked it is a folder it can open (and put it in Recent); null when the person cancelled or it
+   * cannot be opened (the app has told them why). The page opens it among its projects.
+   */
+  chooseFolder(): Promise<string | null>;
   readonly platform: BridgePlatform;
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ThreadTokenUsage } from './common';
 import { ThreadItem, WeftDiffCut } from './items';
 import { RequestId } from './jsonrpc';
-import { Thread, ThreadStatus, Turn, TurnError } from './thread';
+import { Thread, ThreadReadState, ThreadStatus, Turn, TurnError } from './thread';
 import { WeftTokenCost } from './weft-cost';
 
 /** A thread was created, forked, or loaded; the connection now receives its notifications. */
@@ -12,6 +12,10 @@ export type ThreadStartedNotification = z.infer<typeof ThreadStartedNotification
 
 export const ThreadStatusChangedNotification = z.object({ threadId: z.string(), status: ThreadStatus });
 export type ThreadStatusChangedNotification = z.infer<typeof ThreadStatusChangedNotification>;
+
+/** A thread's read state changed (a turn ended, someone marked it read or unread); sent to every client. */
+export const ThreadReadStateChangedNotification = z.object({ threadId: z.string(), readState: ThreadReadState });
+export type ThreadReadStateChangedNotification = z.infer<typeof ThreadReadStateChangedNotification>;
 
 export const ThreadArchivedNotification = z.object({ threadId: z.string() });
 export type ThreadArchivedNotification = z.infer<typeof ThreadArchivedNotification>;

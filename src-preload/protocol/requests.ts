@@ -13,7 +13,7 @@ import {
   SandboxPolicy,
   UserInput,
 } from './common';
-import { Thread, Turn } from './thread';
+import { Thread, ThreadReadState, Turn } from './thread';
 
 const ThreadId = z.string().min(1);
 const Cursor = z.string().nullish();
@@ -195,7 +195,11 @@ export const ThreadReadParams = z.object({
   includeTurns: z.boolean().nullish(),
 });
 export type ThreadReadParams = z.infer<typeof ThreadReadParams>;
-export const ThreadReadResult = z.object({ thread: Thread });
+/**
+ * `readState` (as Codex's): whether the thread was read since its last turn ended; null when it has none
+ * kept (an ephemeral thread).
+ */
+export const ThreadReadResult = z.object({ thread: Thread, readState: ThreadReadState.nullish() });
 export type ThreadReadResult = z.infer<typeof ThreadReadResult>;
 
 /** A page of a thread's turns, oldest first; `nextCursor` null on the last page. */
@@ -222,6 +226,30 @@ export const WeftThreadPinParams = z.object({ threadId: ThreadId, pinned: z.bool
 export type WeftThreadPinParams = z.infer<typeof WeftThreadPinParams>;
 export const WeftThreadPinResult = z.object({ thread: Thread });
 export type WeftThreadPinResult = z.infer<typeof WeftThreadPinResult>;
+
+/**
+ * Mark a thread read or unread (Codex's `thread/readState/update`). `expectedRevision`: the revision of the
+ * read state the caller showed; a different current one is refused (-32010), since a turn ended or someone
+ * marked it meanwhile. Answers the read state now; every client is told with `thread/readState/changed`.
+ */
+export const ThreadReadStateOperation = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('read') }),
+  z.object({ type: z.literal('unread') }),
+]);
+export type ThreadReadStateOperation = z.infer<typeof ThreadReadStateOperation>;
+export const ThreadReadStateUpdateParams = z.object({
+  threadId: ThreadId,
+  expectedRevision: z.string(),
+  operation: ThreadReadStateOperation,
+});
+export type ThreadReadStateUpdateParams = z.infer<typeof ThreadReadStateUpdateParams>;
+export const ThreadReadStateUpdateResult = z.object({ readState: ThreadReadState });
+/**
+ * The error of a `thread/readState/update` whose `expectedRevision` is not the current one (the code of every
+ * "what you saw is not what is there now" error); its `data.readState` is the read state now.
+ */
+export const READ_STATE_CONFLICT_CODE = -32010;
+export type ThreadReadStateUpdateResult = z.infer<typeof ThreadReadStateUpdateResult>;
 
 /** Drop the last `numTurns` turns from the model's context (files on disk are not reverted). */
 export const ThreadRollbackParams = z.object({

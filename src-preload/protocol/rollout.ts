@@ -181,6 +181,8 @@ export function parseRolloutLine(text: string): ParseRolloutLineResult {
 //   weft_thread_pinned  {type, pinned}                        the thread was pinned (listed first) or unpinned
 //   weft_thread_group   {type, group_id}                      the thread is one of a group started together
 //                       from one prompt ("try N ways"); null: it left it
+//   weft_thread_read_state {type, mark: "read"|"unread"|"turnEnded", ended_turn_id?}   someone read the thread,
+//                       marked it unread, or a turn ended (unread from it, unless unread already)
 //
 // Read from Codex rollouts as well: task_started / task_complete (older names of turn_started /
 // turn_complete), agent_reasoning, agent_reasoning_raw_content, exec_command_end, patch_apply_end,
@@ -298,6 +300,16 @@ export const WeftThreadPinnedEvent = z.looseObject({ pinned: z.boolean() });
 
 /** Weft: the thread's group (threads started together from one prompt, compared side by side); null: none. */
 export const WeftThreadGroupEvent = z.looseObject({ group_id: z.string().nullable() });
+/**
+ * Weft: a mark of the thread's read state (see ThreadReadState): `read` (someone read it), `unread` (marked
+ * unread), `turnEnded` (turn `ended_turn_id` ended: the thread is unread from it, unless it was unread already).
+ * Every mark moves the read state's revision on. (The turn is not named `turn_id`: the mark is the thread's,
+ * not a line of that turn.)
+ */
+export const WeftThreadReadStateEvent = z.looseObject({
+  mark: z.enum(['read', 'unread', 'turnEnded']),
+  ended_turn_id: z.string().nullish(),
+});
 
 export const UserMessageEvent = z.looseObject({
   message: z.string(),
@@ -373,6 +385,7 @@ export const WrittenEventPayloads = {
   weft_rollback_undone: WeftRollbackUndoneEvent,
   weft_thread_pinned: WeftThreadPinnedEvent,
   weft_thread_group: WeftThreadGroupEvent,
+  weft_thread_read_state: WeftThreadReadStateEvent,
 } as const;
 export type WrittenEventType = keyof typeof WrittenEventPayloads;
 

@@ -5,14 +5,59 @@ import { ThreadItem, WeftDiffCut } from './items';
 export const ThreadActiveFlag = z.enum(['waitingOnApproval', 'waitingOnUserInput']);
 export type ThreadActiveFlag = z.infer<typeof ThreadActiveFlag>;
 
-/** `notLoaded`: only on disk; `idle`: loaded, no turn running; `active`: a turn is running. */
+/**
+ * Weft: what a running turn is doing now, for lists that show it ("Running `npm test`", "Editing 3 files").
+ * `thinking`: waiting on the model (no tool runs); `command`: a command runs (`command` as the item shows
+ * it); `fileChange`: a patch is being applied or reviewed (`files` files, `path` the first of them);
+ * `mcpToolCall`: an MCP tool is called; `webSearch`: the model searches the web; `message`: the model writes
+ * its answer; `compaction`: the history is being compacted. With several tools at once, the one started last.
+ */
+export const WeftThreadStep = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('thinking') }),
+  z.object({ type: z.literal('command'), command: z.string() }),
+  z.object({ type: z.literal('fileChange'), files: z.number().int().nonnegative(), path: z.string().nullable() }),
+  z.object({ type: z.literal('mcpToolCall'), server: z.string(), tool: z.string() }),
+  z.object({ type: z.literal('webSearch'), query: z.string() }),
+  z.object({ type: z.literal('message') }),
+  z.object({ type: z.literal('compaction') }),
+]);
+export type WeftThreadStep = z.infer<typeof WeftThreadStep>;
+
+/**
+ * `notLoaded`: only on disk; `idle`: loaded, no turn running; `systemError`: loaded, no turn running, and its
+ * last turn failed (as Codex reports it; the next turn clears it); `active`: a turn is running, waiting on
+ * the person when `activeFlags` says so. Weft adds `weftStep` to `active` (absent from peers that do not
+ * know it).
+ */
 export const ThreadStatus = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notLoaded') }),
   z.object({ type: z.literal('idle') }),
   z.object({ type: z.literal('systemError') }),
-  z.object({ type: z.literal('active'), activeFlags: z.array(ThreadActiveFlag) }),
+  z.object({ type: z.literal('active'), activeFlags: z.array(ThreadActiveFlag), weftStep: WeftThreadStep.optional() }),
 ]);
 export type ThreadStatus = z.infer<typeof ThreadStatus>;
+
+/**
+ * Where a thread's unread part begins (Codex's `ThreadUnreadPosition`): `turn`, the earliest turn that
+ * ended since someone last read the thread; `threadStart`, marked unread by someone (also when it has no turn).
+ */
+export const ThreadUnreadPosition = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('threadStart') }),
+  z.object({ type: z.literal('turn'), turnId: z.string() }),
+]);
+export type ThreadUnreadPosition = z.infer<typeof ThreadUnreadPosition>;
+
+/**
+ * Whether a thread has been read since its last turn ended (Codex's `ThreadReadState`), kept with the
+ * thread, so every client and every restart sees the same. `firstUnread` null: read. `revision` is opaque:
+ * it changes with every turn that ends and every mark, and `thread/readState/update` is refused when the
+ * caller's revision is not the current one (it would mark what it has not seen).
+ */
+export const ThreadReadState = z.object({
+  firstUnread: ThreadUnreadPosition.nullable().default(null),
+  revision: z.string(),
+});
+export type ThreadReadState = z.infer<typeof ThreadReadState>;
 
 /** Git state of the cwd when the thread was created; each field null when unknown. */
 export const GitInfo = z.object({
@@ -151,5 +196,12 @@ export const Thread = z.object({
    * {weftGroupId}`), compared side by side; absent when the thread is in none.
    */
   weftGroupId: z.string().optional(),
+  /**
+   * Weft: the thread's read state (as `thread/read` answers it in `readState`); absent when nothing was ever
+   * marked: read, revision "0".
+   */
+  weftReadState: ThreadReadState.optional(),
+  /** Weft: how the thread's latest turn ended (`inProgress` while it runs); absent when it has no turn. */
+  weftLastTurnStatus: TurnStatus.optional(),
 });
 export type Thread = z.infer<typeof Thread>;

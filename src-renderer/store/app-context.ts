@@ -8,11 +8,12 @@ export interface AppContextValue {
   store: AppStore;
   controller: Controller;
   /**
-   * The desktop app opens each project in its own window: `openProject(path)` opens (or focuses) that
-   * window, `openProject(null)` asks with the native folder dialog. Null in a browser, where this page
-   * switches its own project instead.
+   * The desktop shell: `openProject(path)` opens (or focuses) a window of that project,
+   * `openProject(null)` asks with the native folder dialog first (the welcome screen's Open folder);
+   * `chooseFolder()` asks with the dialog for a folder this window's sidebar opens among its projects.
+   * Null in a browser, where the page asks with its own folder picker.
    */
-  desktop: { openProject(path: string | null): Promise<boolean> } | null;
+  desktop: { openProject(path: string | null): Promise<boolean>; chooseFolder(): Promise<string | null> } | null;
 }
 
 export const AppContext = createContext<AppContextValue | null>(null);

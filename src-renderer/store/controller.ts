@@ -3,6 +3,7 @@
 // actions live by feature in actions/ (threads, turns, approvals, settings, projects, ui) and are composed
 // into this one object, which views reach through `useController()`.
 import { createApprovals } from './actions/approvals';
+import { createBoardActions } from './actions/board';
 import { createActionContext, type ControllerEnv } from './actions/context';
 import { createProjects } from './actions/projects';
 import { createSettings } from './actions/settings';
@@ -11,6 +12,7 @@ import { createTurns } from './actions/turns';
 import { createUiActions } from './actions/ui';
 import { clearServerRequests } from './approvals';
 import { readLocation } from './location';
+import { ALWAYS_VISIBLE, createReadMarks } from './read-marks';
 import { setData, setUi } from './store';
 import type { AppStore } from './store';
 import type { WeftClient } from '../client/types';
@@ -24,19 +26,24 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
   const settings = createSettings(ctx);
   const threads = createThreads(ctx, settings);
   const approvals = createApprovals(ctx);
+  const projects = createProjects(ctx, settings, threads);
 
   /** Listens to the connection: notifications, server requests, its state and each (re)connection. */
   const start = (): void => {
     disposers.push(
       client.onNotification((notification) => {
         // A new thread index is whole now: the lists taken while it was built were partial.
-        if (notification.method === 'weft/threads/indexed') void lists.refresh();
+        if (notification.method === 'weft/threads/indexed') {
+          void lists.refresh();
+          void lists.refreshElsewhere();
+        }
         if (notification.method === 'weft/thread/turnsRestored') threads.rereadThread(notification.params.threadId);
         batcher.push(notification);
       }),
     );
     disposers.push(client.onServerRequest(approvals.onServerRequest));
     disposers.push(client.onConnection((connection) => setUi(store, { connection })));
+    disposers.push(createReadMarks(client, store, env.visibility ?? ALWAYS_VISIBLE));
     disposers.push(
       client.onReady(({ reconnect }) => {
         if (reconnect) {
@@ -45,6 +52,7 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
           setData(store, clearServerRequests);
         }
         void lists.refresh();
+        void lists.refreshElsewhere();
         if (!reconnect) void settings.loadDefaults();
         void settings.actions.refreshProviders();
         const active = get().ui.activeThreadId ?? readLocation(env.href()).threadId;
@@ -61,7 +69,8 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
   return {
     start,
     dispose,
-    ...createProjects(ctx, settings, threads),
+    ...projects,
+    ...createBoardActions(ctx, projects),
     ...threads.actions,
     ...createTurns(ctx, settings, threads),
     ...approvals.actions,

@@ -7,7 +7,7 @@ import type { WeftClient } from '../client/types';
 import type { AppData } from './state';
 import { setData, setUi } from './store';
 import type { AppStore, SearchCursor } from './store';
-import { appendList, byUpdatedDesc, listed, setList } from './thread-list';
+import { appendList, byUpdatedDesc, listed, setElsewhere, setList } from './thread-list';
 
 /** Threads per `thread/list` request (the server's maximum). */
 export const LIST_PAGE = 100;
@@ -109,6 +109,23 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
     }));
   };
 
+  /**
+   * The first page of each other open project's live threads (the board counts them; the project's own
+   * lists come when it is shown). A project closed meanwhile is left out.
+   */
+  const refreshElsewhere = async (): Promise<void> => {
+    await Promise.all(
+      Object.keys(get().data.elsewhere).map(async (project) => {
+        const first = await page(
+          `Could not list the threads of ${project}`,
+          { cwd: project, archived: false, sortKey: 'updated_at' },
+          null,
+        );
+        if (first !== undefined) setData(store, (data) => setElsewhere(data, project, first.data));
+      }),
+    );
+  };
+
   /** The next page of a list, appended to it (nothing when it is whole or a page is on its way). */
   const loadMoreOf = async (which: 'live' | 'archived'): Promise<void> => {
     const { data, ui } = get();
@@ -202,6 +219,7 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
   return {
     listForks,
     refresh,
+    refreshElsewhere,
     search,
     /** Fetches the next page of a list whose end came near. */
     loadMore(which: 'live' | 'archived' | 'results'): Promise<void> {

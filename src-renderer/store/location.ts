@@ -1,5 +1,6 @@
-// What the page address and local storage remember: the project (`?cwd=`), the open thread
-// (`?thread=`), and the recent projects. The token and other parameters are left as they are.
+// What the page address and local storage remember: the project shown (`?cwd=`), the open thread
+// (`?thread=`), the projects open in the window's sidebar and the recent projects. The token and other
+// parameters are left as they are.
 
 export interface PageLocation {
   cwd: string | null;
@@ -64,4 +65,25 @@ export function forgetProject(storage: KeyValueStorage | null, recent: readonly 
     // Storage full or disabled: the list still works for this session.
   }
   return next;
+}
+
+const OPEN_KEY = 'weft.openProjects';
+
+/** The projects open in the sidebar, in the switcher's order (kept in the browser, like Recent). */
+export function loadOpenProjects(storage: KeyValueStorage | null): string[] {
+  if (storage === null) return [];
+  try {
+    const raw: unknown = JSON.parse(storage.getItem(OPEN_KEY) ?? '[]');
+    return Array.isArray(raw) ? [...new Set(raw.filter((p): p is string => typeof p === 'string' && p !== ''))] : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveOpenProjects(storage: KeyValueStorage | null, projects: readonly string[]): void {
+  try {
+    storage?.setItem(OPEN_KEY, JSON.stringify(projects));
+  } catch {
+    // Storage full or disabled: the projects stay open for this page.
+  }
 }

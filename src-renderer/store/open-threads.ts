@@ -43,6 +43,8 @@ export interface OpenThreads {
   shown(threadId: string): void;
   /** Lets go of the held threads neither shown nor busy, and drops the conversations no longer kept. */
   tidy(): void;
+  /** Lets go of these threads whatever goes on there (their project left the window). */
+  release(threadIds: ReadonlySet<string>): void;
   /** A new connection: the server holds nothing for this window any more. */
   reset(): void;
 }
@@ -94,6 +96,12 @@ export function createOpenThreads(client: WeftClient, store: AppStore): OpenThre
       const keep = new Set([...recent, ...held.keys()]);
       if (shown !== null) keep.add(shown);
       setData(store, (current) => keepConversations(current, keep));
+    },
+    release(threadIds) {
+      for (const threadId of threadIds) {
+        expecting.delete(threadId);
+        if (held.has(threadId)) letGo(threadId);
+      }
     },
     reset() {
       held.clear();

@@ -16,7 +16,14 @@ import { appendOutput, EMPTY_OUTPUT } from './output-tail';
 import { assertNever } from '../../src-preload/protocol';
 import { newDraft, own } from './draft';
 import type { Draft } from './draft';
-import { markArchived, markUnarchived, patchThread, upsertThread } from './thread-list';
+import {
+  markArchived,
+  markUnarchived,
+  patchThread,
+  setLastTurnStatus,
+  setReadState,
+  upsertThread,
+} from './thread-list';
 import { MAX_WARNINGS } from './state';
 import type { AppData, Conversation, ItemEntry, Notice } from './state';
 
@@ -74,19 +81,6 @@ function addNotice(draft: Draft, state: AppData, threadId: string, turnId: strin
   // A retry notice stands for "retrying now": a newer one replaces it.
   path.turn.notices = [...path.turn.notices.filter((n) => n.kind !== 'retry'), notice];
   return path.state;
-}
-
-function setLastTurnStatus(
-  draft: Draft,
-  state: AppData,
-  threadId: string,
-  status: AppData['lastTurnStatus'][string],
-): AppData {
-  if (state.lastTurnStatus[threadId] === status) return state;
-  const next = own(draft, state);
-  next.lastTurnStatus = own(draft, next.lastTurnStatus);
-  next.lastTurnStatus[threadId] = status;
-  return next;
 }
 
 function threadStarted(draft: Draft, state: AppData, thread: Thread): AppData {
@@ -160,6 +154,8 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       };
       return next;
     }
+    case 'thread/readState/changed':
+      return setReadState(draft, state, notification.params.threadId, notification.params.readState);
     case 'thread/name/updated':
       return patchThread(draft, state, notification.params.threadId, { name: notification.params.name });
     case 'thread/tokenUsage/updated': {

@@ -5,6 +5,7 @@ import type {
   WeftFork,
   Thread,
   ThreadItem,
+  ThreadReadState,
   ThreadStatus,
   ThreadTokenUsage,
   TurnError,
@@ -97,15 +98,22 @@ export interface Conversation {
 }
 
 export interface AppData {
-  /** The open project folder; null until one is chosen. */
+  /** The project shown (the one the switcher points at); null until one is chosen. */
   cwd: string | null;
   /** Live threads of the project, newest first. */
   live: Thread[];
   archived: Thread[];
+  /**
+   * The live threads of the other projects open in the window, by project folder (their first page, newest
+   * first): the board's counts and "Needs me" cover them too.
+   */
+  elsewhere: Record<string, Thread[]>;
   /** Latest status per thread id, from lists and notifications. */
   statuses: Record<string, ThreadStatus>;
-  /** How each thread's latest turn ended (or `inProgress`), as seen in this session. */
+  /** How each thread's latest turn ended (or `inProgress`), from lists and notifications. */
   lastTurnStatus: Record<string, TurnStatus>;
+  /** Whether each thread was read since its last turn ended, from lists and notifications (absent: read). */
+  readStates: Record<string, ThreadReadState>;
   /** Loaded conversations by thread id. */
   conversations: Record<string, Conversation>;
   /** Server requests awaiting an answer, oldest first. */
@@ -127,8 +135,10 @@ export function emptyAppData(cwd: string | null = null): AppData {
     cwd,
     live: [],
     archived: [],
+    elsewhere: {},
     statuses: {},
     lastTurnStatus: {},
+    readStates: {},
     conversations: {},
     approvals: [],
     warnings: [],

@@ -64,6 +64,10 @@ export interface UiState {
   /** The turn whose aggregated diff is open in a dialog. */
   turnDiff: { threadId: string; turnId: string } | null;
   recentProjects: string[];
+  /** The projects open in the sidebar's switcher, in its order (the one shown among them). */
+  openProjects: string[];
+  /** The thread list shows only the threads that need the person, of every open project ("Needs me"). */
+  needsMeOnly: boolean;
   /** The project picker is open. */
   projectPicker: boolean;
   /** The Settings dialog is open (on this section, when one was asked for). */
@@ -133,7 +137,7 @@ export function emptyLists(): Pick<
   };
 }
 
-export function initialUi(recentProjects: string[] = []): UiState {
+export function initialUi(recentProjects: string[] = [], openProjects: string[] = []): UiState {
   return {
     connection: { phase: 'connecting' },
     activeThreadId: null,
@@ -146,6 +150,8 @@ export function initialUi(recentProjects: string[] = []): UiState {
     toasts: [],
     turnDiff: null,
     recentProjects,
+    openProjects,
+    needsMeOnly: false,
     projectPicker: false,
     settingsOpen: null,
     providers: null,
@@ -155,8 +161,21 @@ export function initialUi(recentProjects: string[] = []): UiState {
   };
 }
 
-export function createAppStore(cwd: string | null, recentProjects: string[] = []): AppStore {
-  return createStore<StoreState>()(() => ({ data: emptyAppData(cwd), ui: initialUi(recentProjects) }));
+/**
+ * The store of a page showing `cwd` among the `openProjects` of its sidebar (the shown one is added when
+ * missing): the other projects' lists start empty, to be listed once the connection is up.
+ */
+export function createAppStore(
+  cwd: string | null,
+  recentProjects: string[] = [],
+  openProjects: string[] = [],
+): AppStore {
+  const open = cwd === null || openProjects.includes(cwd) ? openProjects : [...openProjects, cwd];
+  const data = {
+    ...emptyAppData(cwd),
+    elsewhere: Object.fromEntries(open.filter((p) => p !== cwd).map((p) => [p, []])),
+  };
+  return createStore<StoreState>()(() => ({ data, ui: initialUi(recentProjects, open) }));
 }
 
 /** Applies `change` to the ui slice; keeps the state object when nothing changed. */

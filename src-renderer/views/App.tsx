@@ -15,7 +15,8 @@ import { WorktreeLayer } from './worktrees/WorktreeLayer';
 import { LiveRegion } from './LiveRegion';
 import { useAttentionNotifications } from './notifications';
 import { SettingsDialog } from './settings/SettingsDialog';
-import { Sidebar, SHORTCUT_MOD } from './Sidebar';
+import { Sidebar } from './Sidebar';
+import { isNextNeedingYouKey, SHORTCUT_MOD } from './shortcuts';
 import { TurnDiffDialog } from './TurnDiffDialog';
 import { ChangesPanel } from './changes/ChangesPanel';
 import { useChanges } from '../store/changes-store';
@@ -47,6 +48,20 @@ function useTerminalShortcut(): void {
   }, []);
 }
 
+/** Ctrl+J (⌘J) shows the next thread that needs the person, in any open project. */
+function useNextNeedingYouShortcut(): void {
+  const controller = useController();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (!isNextNeedingYouKey(event)) return;
+      event.preventDefault();
+      controller.showNextNeedingYou();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [controller]);
+}
+
 const SIDEBAR_STATES = ['open', 'collapsed'] as const;
 
 /** The sidebar's state (kept across reloads), toggled by Ctrl+B (⌘B on macOS). */
@@ -76,6 +91,7 @@ export function App() {
   const settings = useWeft((s) => s.ui.settingsOpen !== null);
   const [sidebarOpen, setSidebarOpen] = useSidebar();
   useTerminalShortcut();
+  useNextNeedingYouShortcut();
   const terminal = useTerminalState((t) => t);
   const changesOpen = useChanges((s) => s.open);
   return (

@@ -1,25 +1,13 @@
-// The sidebar: the project, "New thread", search, the pinned threads, the thread tree (forks under their
-// parent), and the archived threads.
+// The sidebar: the open projects (the switcher), "New thread", search, the board's filter (All / Needs
+// me), the thread lists, Settings.
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { baseName } from '../components/format';
-import { Icon, Spinner } from '../components/Icon';
-import { threadTree } from '../store/selectors';
-import { useApp, useController, useWeft } from '../store/app-context';
-import { MoreThreads } from './MoreThreads';
-import { ThreadRow } from './ThreadRow';
-
-/** How the platform writes the Ctrl/Cmd modifier in shortcut hints. */
-export const SHORTCUT_MOD = /Mac|iP/.test(navigator.platform) ? '⌘' : 'Ctrl+';
-
-function useMinuteClock(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), 30_000);
-    return () => window.clearInterval(timer);
-  }, []);
-  return now;
-}
+import { Icon } from '../components/Icon';
+import { threadsNeedingYou } from '../store/board';
+import { useController, useWeft } from '../store/app-context';
+import { ProjectSwitcher } from './ProjectSwitcher';
+import { NEXT_NEEDING_YOU } from './shortcuts';
+import { ThreadLists } from './ThreadLists';
 
 function SearchBox() {
   const controller = useController();
@@ -77,158 +65,44 @@ function SearchBox() {
   );
 }
 
-function ThreadLists() {
-  const now = useMinuteClock();
-  const live = useWeft((s) => s.data.live);
-  const archived = useWeft((s) => s.data.archived);
-  const results = useWeft((s) => s.ui.searchResults);
-  const snippets = useWeft((s) => s.ui.searchSnippets);
-  const chosen = useWeft((s) => s.ui.searchChosen);
-  const moreResults = useWeft((s) => s.ui.searchCursor !== null);
-  const moreLive = useWeft((s) => s.ui.listCursors.live !== null);
-  const moreArchived = useWeft((s) => s.ui.listCursors.archived !== null);
-  const term = useWeft((s) => s.ui.searchTerm);
-  const loaded = useWeft((s) => s.ui.listsLoaded);
-  const indexing = useWeft((s) => s.ui.indexing);
-  const archivedIds = useWeft(useShallow((s) => s.data.archived.map((t) => t.id)));
-  const [showArchived, setShowArchived] = useState(false);
-  const pinned = live.filter((thread) => thread.weftPinned === true);
-  const others = pinned.length === 0 ? live : live.filter((thread) => thread.weftPinned !== true);
-
-  if (results !== null) {
-    return (
-      <nav className="threads" aria-label="Threads">
-        <div className="section-label">Results for “{term}”</div>
-        {results.length > 0 && <p className="search-hint">↓ ↑ to choose, Enter to open</p>}
-        {results.length === 0 ? (
-          <p className="empty-note">No threads match.</p>
-        ) : (
-          <ul className="thread-list">
-            {results.map((thread, i) => (
-              <ThreadRow
-                key={thread.id}
-                thread={thread}
-                depth={0}
-                archived={archivedIds.includes(thread.id)}
-                now={now}
-                search={{ term, snippet: snippets[thread.id] ?? null, selected: i === chosen }}
-              />
-            ))}
-            {moreResults && <MoreThreads list="results" shown={results.length} />}
-          </ul>
-        )}
-      </nav>
-    );
-  }
-
+/**
+ * All threads, or only those that need the person (in every open project), with how many do; its tooltip
+ * names the shortcut to the next one.
+ */
+function BoardFilter() {
+  const controller = useController();
+  const needsMeOnly = useWeft((s) => s.ui.needsMeOnly);
+  const count = useWeft(useShallow((s) => threadsNeedingYou(s.data, s.ui.openProjects).map((t) => t.id))).length;
   return (
-    <nav className="threads" aria-label="Threads">
-      {loaded && pinned.length > 0 && (
-        <>
-          <div className="section-label">Pinned</div>
-          <ul className="thread-list" aria-label="Pinned threads">
-            {pinned.map((thread) => (
-              <ThreadRow key={thread.id} thread={thread} depth={0} archived={false} now={now} />
-            ))}
-          </ul>
-        </>
-      )}
-      <div className="section-label">Threads</div>
-      {loaded && indexing && (
-        <div className="empty-note" role="status">
-          <Spinner size={12} /> Indexing threads…
-        </div>
-      )}
-      {!loaded ? (
-        <div className="empty-note">
-          <Spinner size={12} /> Loading…
-        </div>
-      ) : live.length === 0 && indexing ? null : live.length === 0 ? (
-        <p className="empty-note">
-          {archived.length > 0 ? 'No active threads.' : 'No threads yet. Start one with a message.'}
-        </p>
-      ) : (
-        <ul className="thread-list">
-          {threadTree(others).map((node) => (
-            <ThreadRow key={node.thread.id} thread={node.thread} depth={node.depth} archived={false} now={now} />
-          ))}
-          {moreLive && <MoreThreads list="live" shown={live.length} />}
-        </ul>
-      )}
-      {archived.length > 0 && (
-        <div className="archived">
-          <button
-            type="button"
-            className="section-toggle"
-            aria-expanded={showArchived}
-            onClick={() => setShowArchived(!showArchived)}
-          >
-            <Icon name={showArchived ? 'chevronDown' : 'chevronRight'} size={12} />
-            Archived
-            <span className="count">
-              {archived.length}
-              {moreArchived ? '+' : ''}
-            </span>
-          </button>
-          {showArchived && (
-            <ul className="thread-list" aria-label="Archived threads">
-              {archived.map((thread) => (
-                <ThreadRow key={thread.id} thread={thread} depth={0} archived now={now} />
-              ))}
-              {moreArchived && <MoreThreads list="archived" shown={archived.length} />}
-            </ul>
-          )}
-        </div>
-      )}
-    </nav>
+    <div className="board-filter" role="group" aria-label="Which threads">
+      <button type="button" aria-pressed={!needsMeOnly} onClick={() => controller.setNeedsMeOnly(false)}>
+        All
+      </button>
+      <button
+        type="button"
+        aria-pressed={needsMeOnly}
+        aria-keyshortcuts={NEXT_NEEDING_YOU.aria}
+        title={`Only the threads that need you, in every open project (${NEXT_NEEDING_YOU.hint} goes to the next one)`}
+        onClick={() => controller.setNeedsMeOnly(true)}
+      >
+        Needs me
+        <span className={`count ${count > 0 ? 'is-some' : ''}`}>{count}</span>
+      </button>
+    </div>
   );
 }
 
 export function Sidebar({ onHide }: { onHide: () => void }) {
-  const { controller, desktop } = useApp();
-  const cwd = useWeft((s) => s.data.cwd);
-  const openFolder = async (): Promise<void> => {
-    if (desktop === null) controller.setProjectPicker(true);
-    else await desktop.openProject(null);
-  };
+  const controller = useController();
   return (
     <aside className="sidebar">
-      <div className="sidebar-head">
-        <div className="project" title={cwd ?? undefined}>
-          <span className="project-icon" aria-hidden="true">
-            <Icon name="folder" size={14} />
-          </span>
-          <span className="project-text">
-            <span className="project-name">{cwd === null ? 'No project' : baseName(cwd)}</span>
-            {/* The path is ellipsized from the left (rtl); the marks keep its slashes in place. */}
-            <span className="project-path">{cwd === null ? '' : `\u200E${cwd}\u200E`}</span>
-          </span>
-        </div>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Open folder"
-          title="Open folder"
-          onClick={() => void openFolder()}
-        >
-          <Icon name="folder" />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Hide sidebar"
-          aria-keyshortcuts="Control+B"
-          title={`Hide sidebar (${SHORTCUT_MOD}B)`}
-          onClick={onHide}
-        >
-          <Icon name="sidebar" />
-        </button>
-      </div>
+      <ProjectSwitcher onHide={onHide} />
       <button type="button" className="new-thread" onClick={() => controller.newThread()}>
         <Icon name="plus" size={14} />
         New thread
       </button>
       <SearchBox />
+      <BoardFilter />
       <ThreadLists />
       <div className="sidebar-foot">
         <button type="button" className="sidebar-settings" onClick={() => controller.openSettings()}>

@@ -1,23 +1,24 @@
-// One thread in the sidebar: its name (or first message), how long ago it changed, its state (running,
-// waiting for you, failed; a sub-agent's also done, stopped or idle, with its nickname) and, for a fork with its own files, where it lives (branch `weft/<id>` or a
-// copy); a menu with Rename, Pin / Unpin, Fork, Archive / Unarchive, and for such a fork Open in
-// worktree, Compare with parent, Bring changes back, Remove worktree.
+// One thread in the sidebar: its name (or first message), how long ago it changed, its state on the board
+// (running and doing what, needing you, done, failed; unread marked; a sub-agent with its nickname) and, for a fork with its own files,
+// where it lives (branch `weft/<id>` or a copy); a menu with Rename, Pin / Unpin, Mark as unread, Fork,
+// Archive / Unarchive, and for such a fork Open in worktree, Compare with parent, Bring changes back,
+// Remove worktree.
 import { memo, useEffect, useId, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { Thread } from '../../src-preload/protocol';
 import { baseName, relativeTime } from '../components/format';
-import { Icon, Spinner } from '../components/Icon';
+import { Icon } from '../components/Icon';
 import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
-import { agentBadge, agentLabel, findThread, threadBadge, threadTitle } from '../store/selectors';
+import { boardState, isUnread } from '../store/board';
+import { agentLabel, findThread, threadTitle } from '../store/selectors';
+import { BoardBadge } from './BoardBadge';
 import { openBringBack, openCompare, openRemoveFork } from '../store/checkpoint-ui';
 import { openHandoff } from '../store/worktree-ui';
 import { useApp, useWeft } from '../store/app-context';
 import { newDraft } from '../store/draft';
 import { setData } from '../store/store';
 import { upsertThread } from '../store/thread-list';
-
-const BADGE_TEXT = { running: 'Running', waiting: 'Waiting for you', failed: 'Failed' } as const;
-const AGENT_TEXT = { ...BADGE_TEXT, done: 'Done', stopped: 'Stopped', idle: 'Idle' } as const;
 
 export interface ThreadRowProps {
   thread: Thread;
@@ -26,15 +27,24 @@ export interface ThreadRowProps {
   now: number;
   /** In search results: the search, the matching text, and whether ↓ / ↑ point at this row. */
   search?: { term: string; snippet: string | null; selected: boolean };
+  /** Opening the row shows its project first (a thread of another open project, under "Needs me"). */
+  ofAnotherProject?: boolean;
 }
 
-export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now, search }: ThreadRowProps) {
+export const ThreadRow = memo(function ThreadRow({
+  thread,
+  depth,
+  archived,
+  now,
+  search,
+  ofAnotherProject = false,
+}: ThreadRowProps) {
   const { controller, store } = useApp();
   const active = useWeft((s) => s.ui.activeThreadId === thread.id);
-  const status = useWeft((s) => s.data.statuses[thread.id]);
-  const lastTurn = useWeft((s) => s.data.lastTurnStatus[thread.id]);
-  const elsewhere = useWeft((s) => s.data.cwd !== null && thread.cwd !== s.data.cwd);
-  const waiting = useWeft((s) => s.data.approvals.some((r) => r.params.threadId === thread.id));
+  const state = useWeft(useShallow((s) => boardState(s.data, thread.id)));
+  const unread = useWeft((s) => isUnread(s.data, thread.id));
+  // Under "Needs me" a thread of another project is listed under its project's name already.
+  const elsewhere = useWeft((s) => !ofAnotherProject && s.data.cwd !== null && thread.cwd !== s.data.cwd);
   const fork = useWeft((s) => s.data.forks[thread.id]);
   const handsOff = useWeft(
     (s) =>
@@ -53,9 +63,8 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
   const metaId = useId();
   const snippetId = useId();
   const title = threadTitle(thread);
-  // A sub-agent always says how it stands (running, waiting, done…), under the thread that spawned it.
+  // A sub-agent sits under the thread that spawned it, named by its nickname.
   const agent = thread.parentThreadId !== undefined && thread.parentThreadId !== null;
-  const badge = agent ? agentBadge(status, lastTurn, waiting) : threadBadge(status, lastTurn, waiting);
 
   // Pinned threads are listed first (the sidebar's "Pinned"); the answer is the thread as it is now.
   const setPinned = async (pinned: boolean): Promise<void> => {
@@ -71,9 +80,15 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
   const pinned = thread.weftPinned === true;
 
   const pin: MenuItem = { label: pinned ? 'Unpin' : 'Pin', icon: 'pin', onSelect: () => void setPinned(!pinned) };
+  // The thread shown is read as it is shown: marking it unread is for the others.
+  const markUnread: MenuItem[] =
+    active || unread
+      ? []
+      : [{ label: 'Mark as unread', icon: 'sparkle', onSelect: () => void controller.markUnread(thread.id) }];
   const items: MenuItem[] = [
     { label: 'Rename', icon: 'pencil', onSelect: () => setRenaming(true) },
     ...(archived ? [] : [pin]),
+    ...markUnread,
     { label: 'Fork', icon: 'fork', onSelect: () => void controller.fork(thread.id) },
     archived
       ? { label: 'Unarchive', icon: 'archive', onSelect: () => void controller.unarchive(thread.id) }
@@ -117,7 +132,7 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
   return (
     <li
       ref={row}
-      className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''} ${agent ? 'is-agent' : ''} ${selected ? 'is-selected' : ''}`}
+      className={`thread-row ${active ? 'is-active' : ''} ${depth > 0 ? 'is-fork' : ''} ${agent ? 'is-agent' : ''} ${selected ? 'is-selected' : ''} ${unread ? 'is-unread' : ''}`}
       style={{ paddingLeft: 6 + depth * 14 }}
     >
       {depth > 0 && <span className="fork-line" aria-hidden="true" />}
@@ -136,7 +151,7 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
           aria-current={active ? 'page' : undefined}
           aria-labelledby={titleId}
           aria-describedby={search?.snippet == null ? metaId : `${snippetId} ${metaId}`}
-          onClick={() => void controller.selectThread(thread.id)}
+          onClick={() => (ofAnotherProject ? controller.showThreadOf(thread) : void controller.selectThread(thread.id))}
         >
           <span className="thread-title" id={titleId}>
             {agent && (
@@ -147,18 +162,15 @@ export const ThreadRow = memo(function ThreadRow({ thread, depth, archived, now,
             )}
             {title}
           </span>
+
           {search !== undefined && search.snippet !== null && (
             <span className="thread-snippet" id={snippetId}>
               <Highlighted text={search.snippet} term={search.term} />
             </span>
           )}
           <span className="thread-meta" id={metaId}>
-            {badge !== null && (
-              <span className={`thread-badge is-${badge}`}>
-                {badge === 'running' ? <Spinner size={10} /> : <span className="dot" />}
-                {AGENT_TEXT[badge]}
-              </span>
-            )}
+            {unread && <span className="sr-only">Unread. </span>}
+            <BoardBadge state={state} />
             {worktree !== null ? (
               <span className="thread-where thread-worktree" title={`Worktree ${worktree.path}`}>
                 <Icon name="fork" size={10} />

@@ -129,12 +129,12 @@ describe('threads a window keeps', () => {
       ]);
 
       await sendMessage(page, 'Build the project');
-      await row('Build the project').getByText('Running', { exact: true }).waitFor();
+      await row('Build the project').getByText('Thinking', { exact: true }).waitFor();
       // Away to another thread while the turn runs; the approval comes meanwhile.
       await clickCentre(page, threads.getByRole('button', { name: 'Elsewhere', exact: true }));
       await conversation(page).getByText('Answer to Elsewhere.', { exact: true }).waitFor();
       asked.release();
-      await row('Build the project').getByText('Waiting for you', { exact: true }).waitFor();
+      await row('Build the project').getByText('Needs approval', { exact: true }).waitFor();
       // The request itself reached this window (the title counts what waits), not only the status.
       await page.waitForFunction(() => document.title.startsWith('(1) '));
       await screenshotSizes(e2e, 'left-thread-waiting');
@@ -147,7 +147,7 @@ describe('threads a window keeps', () => {
 
       // A second turn fails after the person left: the sidebar says so.
       await sendMessage(page, 'Build it again');
-      await row('Build the project').getByText('Running', { exact: true }).waitFor();
+      await row('Build the project').getByText('Thinking', { exact: true }).waitFor();
       await clickCentre(page, threads.getByRole('button', { name: 'Elsewhere', exact: true }));
       await conversation(page).getByText('Answer to Elsewhere.', { exact: true }).waitFor();
       failing.release();

@@ -162,7 +162,11 @@ describe('requests on one thread', () => {
     });
     await client.serverRequest('item/commandExecution/requestApproval', from);
     const read = await client.request<{ thread: { status: unknown } }>('thread/read', { threadId });
-    expect(read.thread.status).toEqual({ type: 'active', activeFlags: ['waitingOnApproval'] });
+    expect(read.thread.status).toEqual({
+      type: 'active',
+      activeFlags: ['waitingOnApproval'],
+      weftStep: { type: 'command', command: 'touch x.txt' },
+    });
     expect(await client.request('thread/name/set', { threadId, name: 'busy' })).toEqual({});
     const turns = await client.request<{ data: unknown[] }>('thread/turns/list', { threadId });
     expect(turns.data).toHaveLength(1);
@@ -240,7 +244,10 @@ describe('what every client hears', () => {
       JSON.stringify(m.params) ===
         JSON.stringify({
           threadId,
-          status: flags === null ? { type: 'idle' } : { type: 'active', activeFlags: flags },
+          status:
+            flags === null
+              ? { type: 'idle' }
+              : { type: 'active', activeFlags: flags, weftStep: { type: 'command', command: 'touch x.txt' } },
         });
     const waiting = waitFor(observer.subscribe, statusOf(['waitingOnApproval']), {
       label: 'waiting, told the observer',
@@ -252,13 +259,18 @@ describe('what every client hears', () => {
     const request = (await asked) as { id: number };
     await waiting;
     const idle = waitFor(observer.subscribe, statusOf(null), { label: 'idle, told the observer' });
+    const unreadTold = waitFor(observer.subscribe, (m) => 'method' in m && m.method === 'thread/readState/changed', {
+      label: 'unread, told the observer',
+    });
     client.connection.receive({ id: request.id, result: { decision: 'decline' } });
     await idle;
 
-    // Statuses only: the turn's items, and the approval itself, stay with the client that watches.
+    // Statuses and read states only: the turn's items, and the approval itself, stay with the client that
+    // watches. (The turn that ended is unread: its mark follows the idle status.)
+    await unreadTold;
     const about = observer.received.filter((m) => 'params' in m && JSON.stringify(m.params).includes(threadId));
     expect(new Set(about.map((m) => ('method' in m ? m.method : 'reply')))).toEqual(
-      new Set(['thread/started', 'thread/status/changed']),
+      new Set(['thread/started', 'thread/status/changed', 'thread/readState/changed']),
     );
     // The watching client hears each status once.
     const watched = client.notifications('thread/status/changed').filter((n) => n.params['threadId'] === threadId);

@@ -115,7 +115,13 @@ describe('approvals and the sandbox through the agent loop', () => {
         }),
       },
     ]);
-    expect(statuses).toEqual([{ type: 'active', activeFlags: ['waitingOnApproval'] }]);
+    expect(statuses).toEqual([
+      {
+        type: 'active',
+        activeFlags: ['waitingOnApproval'],
+        weftStep: { type: 'command', command: `touch ${outside}/x.txt` },
+      },
+    ]);
     expect(existsSync(join(outside, 'x.txt'))).toBe(true);
     // The approval request names the item that is already started, and the item completes after it.
     const started = paramsOf(events, 'item/started').find((p) => p.item.type === 'commandExecution');

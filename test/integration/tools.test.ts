@@ -289,7 +289,7 @@ describe('other tools', () => {
         },
       },
     ]);
-    expect(statuses).toEqual([{ type: 'active', activeFlags: ['waitingOnUserInput'] }]);
+    expect(statuses).toEqual([{ type: 'active', activeFlags: ['waitingOnUserInput'], weftStep: { type: 'thinking' } }]);
     expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe(
       '{"answers":{"db":{"answers":["SQLite"]}}}',
     );

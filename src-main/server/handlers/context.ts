@@ -1,5 +1,6 @@
 import type { ServerNotification } from '../../../src-preload/protocol';
 import type { ThreadStore } from '../../store/thread-store';
+import type { ReadStates } from '../read-states';
 import type { HostEnvironment } from '../thread-factory';
 import type { ThreadManager } from '../thread-manager';
 
@@ -8,5 +9,6 @@ export interface HandlerContext {
   store: ThreadStore;
   manager: ThreadManager;
   environment: HostEnvironment;
+  readStates: ReadStates;
   onSessionEvent: (threadId: string, n: ServerNotification) => void;
 }

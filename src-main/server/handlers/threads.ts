@@ -7,6 +7,7 @@ import { attributeFields, type AttributeEventInput } from '../../store/thread-ev
 import type { ThreadRecorder } from '../../store/thread-store';
 import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
+import { readStateOfThread } from '../read-states';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import { subAgentHost } from '../sub-agent-host';
 import { gitInfoOf, newThreadObject, resolveCwd, threadConfig } from '../thread-factory';
@@ -34,9 +35,15 @@ type ThreadHandlers = Pick<
   | 'thread/turns/list'
   | 'thread/name/set'
   | 'weft/thread/pin'
+  | 'thread/readState/update'
   | 'thread/rollback'
   | 'thread/compact/start'
 >;
+
+/** What a loaded thread knows better than its saved form: its status, its last turn, its read state. */
+function liveState(live: Thread): Pick<Thread, 'status' | 'weftLastTurnStatus' | 'weftReadState'> {
+  return { status: live.status, weftLastTurnStatus: live.weftLastTurnStatus, weftReadState: live.weftReadState };
+}
 
 export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   const { store, manager, environment } = ctx;
@@ -120,7 +127,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     if (live && (live.ephemeral || includeTurns)) return live;
     const read = await storeCallAsync(() => store.readAsync(threadId, { includeTurns }));
     warnAbout(client, threadId, read.warnings);
-    return live ? { ...read.thread, status: live.status } : read.thread;
+    return live ? { ...read.thread, ...liveState(live) } : read.thread;
   };
 
   return {
@@ -283,9 +290,10 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       const term = params.searchTerm?.trim() ?? '';
       const snippets = term === '' ? null : await searchSnippets(page.data, term);
       return {
-        data: page.data.map((t) =>
-          manager.isLoaded(t.id) ? { ...t, status: manager.liveThread(t.id, false)?.status ?? t.status } : t,
-        ),
+        data: page.data.map((t) => {
+          const live = manager.liveThread(t.id, false);
+          return live === null ? t : { ...t, ...liveState(live) };
+        }),
         nextCursor: page.nextCursor,
         // A new index is being built: this page holds what is indexed so far (weft/threads/indexed follows).
         ...(page.indexing ? { weftIndexing: true } : {}),
@@ -297,7 +305,13 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/read': async (params, client) => {
       manager.seen(client);
-      return { thread: await liveOrStored(params.threadId, params.includeTurns === true, client) };
+      const thread = await liveOrStored(params.threadId, params.includeTurns === true, client);
+      return { thread, readState: thread.ephemeral ? null : readStateOfThread(thread) };
+    },
+
+    'thread/readState/update': async (params, client) => {
+      manager.seen(client);
+      return { readState: await ctx.readStates.update(await liveOrStored(params.threadId, false, client), params) };
     },
 
     'thread/turns/list': async (params, client) => {

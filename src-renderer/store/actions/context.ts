@@ -6,6 +6,7 @@ import { createFrameBatcher, type FrameBatcher, type FrameScheduler } from '../f
 import { createListLoader, type Attempt } from '../list-loader';
 import { withLocation, type KeyValueStorage } from '../location';
 import { createOpenThreads, type OpenThreads } from '../open-threads';
+import type { PageVisibility } from '../read-marks';
 import { reduceNotifications } from '../reduce';
 import { setData, setUi, type AppStore, type StoreState, type ToastKind } from '../store';
 
@@ -16,6 +17,8 @@ export interface ControllerEnv {
   /** Replaces the page address without reloading. */
   replaceHref(href: string): void;
   storage: KeyValueStorage | null;
+  /** Whether the person can see the page (the thread shown is marked read only then); always, when absent. */
+  visibility?: PageVisibility;
 }
 
 export interface ActionContext {

@@ -1,39 +1,105 @@
-// The project (the folder threads work in): opening one, Recent, the picker; and its thread lists and
-// search in the sidebar.
-import { forgetProject, rememberProject } from '../location';
-import { emptyAppData } from '../state';
+// The projects open in the window (the sidebar's switcher): opening one (it joins the others), showing one,
+// closing one (it leaves the window; its threads go on on the server), Recent, the picker; and the shown
+// project's thread lists and search. Every open project's threads are counted on the board.
+import { threadsOfProject } from '../board';
+import { forgetProject, rememberProject, saveOpenProjects } from '../location';
 import { emptyLists, setUi } from '../store';
+import { withoutKey } from '../thread-list';
 import type { ActionContext } from './context';
 import type { SettingsActions } from './settings';
 import type { ThreadActions } from './threads';
 
 export function createProjects(ctx: ActionContext, settings: SettingsActions, threads: ThreadActions) {
-  const { client, store, env, get, open, lists, syncLocation } = ctx;
+  const { client, store, env, get, open, batcher, lists, syncLocation } = ctx;
 
+  /**
+   * Shows an open project (and then `threadId`, when given): its lists take the sidebar, the project shown
+   * before keeps its live threads among the others'. What this window holds of threads, their states and
+   * the requests waiting on the person stay as they are.
+   */
+  const showProject = (path: string, threadId: string | null = null): void => {
+    if (get().data.cwd !== path) {
+      batcher.flush();
+      store.setState((state) => {
+        const { data, ui } = state;
+        const kept = data.cwd !== null && ui.openProjects.includes(data.cwd) ? { [data.cwd]: data.live } : {};
+        const elsewhere = withoutKey({ ...data.elsewhere, ...kept }, path);
+        const live = data.elsewhere[path] ?? [];
+        return {
+          data: { ...data, cwd: path, live, archived: [], forks: {}, elsewhere },
+          ui: {
+            ...ui,
+            activeThreadId: null,
+            loadingThreadId: null,
+            turnDiff: null,
+            ...emptyLists(),
+            projectPicker: false,
+            settings: settings.defaults(),
+            changed: [],
+          },
+        };
+      });
+      syncLocation();
+      // The threads of the project left behind are let go unless something goes on there.
+      open.tidy();
+      void lists.refresh();
+      // New threads here start with this project's config (its trusted .weft/config.toml included).
+      void settings.actions.reloadDefaults();
+    }
+    if (threadId !== null) void threads.actions.selectThread(threadId);
+  };
+
+  const setOpenProjects = (openProjects: string[]): void => {
+    saveOpenProjects(env.storage, openProjects);
+    setUi(store, { openProjects });
+  };
+
+  /** Opens a project in this window (it joins the switcher, or is shown again) and shows it. */
   const openProject = (cwd: string): void => {
     const path = cwd.trim();
     if (path === '') return;
-    const recentProjects = rememberProject(env.storage, get().ui.recentProjects, path);
-    store.setState((state) => ({
-      data: emptyAppData(path),
-      ui: {
-        ...state.ui,
-        activeThreadId: null,
-        ...emptyLists(),
-        recentProjects,
-        projectPicker: false,
-        settings: settings.defaults(),
-        changed: [],
-      },
-    }));
-    syncLocation();
-    // The threads of the project left behind are let go (none is shown now).
-    open.tidy();
-    void lists.refresh();
+    const { ui } = get();
+    setUi(store, { recentProjects: rememberProject(env.storage, ui.recentProjects, path), projectPicker: false });
+    if (!ui.openProjects.includes(path)) setOpenProjects([...ui.openProjects, path]);
+    showProject(path);
+  };
+
+  /**
+   * Takes a project out of the window: its threads are let go (they go on on the server, and another
+   * window or a later open finds them as they are), and the requests of its threads waiting here leave this
+   * window's queue (the server keeps them for whoever attaches). Showing it, the next open project is shown.
+   */
+  const closeProject = (path: string): void => {
+    const { data, ui } = get();
+    if (!ui.openProjects.includes(path)) return;
+    const remaining = ui.openProjects.filter((p) => p !== path);
+    const ids = new Set(threadsOfProject(data, path).map((t) => t.id));
+    if (data.cwd === path) {
+      const next = remaining[0];
+      if (next !== undefined) showProject(next);
+      else {
+        store.setState((state) => ({
+          data: { ...state.data, cwd: null, live: [], archived: [], forks: {} },
+          ui: { ...state.ui, activeThreadId: null, loadingThreadId: null, turnDiff: null, ...emptyLists() },
+        }));
+        syncLocation();
+      }
+    }
+    setOpenProjects(remaining);
+    store.setState((state) => {
+      const elsewhere = withoutKey(state.data.elsewhere, path);
+      const approvals = state.data.approvals.filter((r) => !ids.has(r.params.threadId));
+      return { data: { ...state.data, elsewhere, approvals } };
+    });
+    open.release(ids);
   };
 
   return {
     openProject,
+
+    showProject,
+
+    closeProject,
 
     refreshLists: lists.refresh,
 

@@ -53,6 +53,7 @@ describe('createWeftBridge', () => {
     const bridge = createWeftBridge(ipc, 'linux');
     expect(ipc.sent).toEqual([[IpcChannels.open, null]]);
     expect(Object.keys(bridge).sort()).toEqual([
+      'chooseFolder',
       'onNotification',
       'onServerRequest',
       'onShellEvent',
@@ -263,5 +264,21 @@ describe('createWeftBridge', () => {
       [IpcChannels.openProject, null],
     ]);
     await expect(bridge.openProject('')).rejects.toThrow(/absolute folder path/);
+  });
+
+  it('chooseFolder asks the shell, and gives the folder only when the shell names one', async () => {
+    const ipc = fakeIpc();
+    const bridge = createWeftBridge(ipc, 'linux');
+    ipc.answer = '/src/other';
+    expect(await bridge.chooseFolder()).toBe('/src/other');
+    ipc.answer = null;
+    expect(await bridge.chooseFolder()).toBeNull();
+    ipc.answer = 42;
+    expect(await bridge.chooseFolder()).toBeNull();
+    expect(ipc.invoked).toEqual([
+      [IpcChannels.chooseFolder, null],
+      [IpcChannels.chooseFolder, null],
+      [IpcChannels.chooseFolder, null],
+    ]);
   });
 });

@@ -65,6 +65,7 @@ describe('the bundled preload', () => {
     if (typeof weft !== 'object' || weft === null) throw new Error('window.weft is not an object');
     expect(Object.values(weft)).not.toContain(ipcRenderer);
     expect(Object.keys(weft).sort()).toEqual([
+      'chooseFolder',
       'onNotification',
       'onServerRequest',
       'onShellEvent',

@@ -161,6 +161,8 @@ const WEFT_ONLY_FIELDS: Record<string, string[]> = {
   Model: ['contextWindow'],
   ThreadListResponse: ['backwardsCursor'],
   ThreadForkParams: ['path'],
+  // Codex 0.169 has it in its experimental API (`generate-json-schema --experimental`), not in the stable one.
+  ThreadReadResponse: ['readState'],
   ThreadResumeParams: ['path'],
   // Codex clients build approval buttons from it, but Codex 0.169's generated schema does not list it.
   CommandExecutionRequestApprovalParams: ['availableDecisions'],

@@ -26,6 +26,7 @@ function fakeBridge(answers: Partial<Record<ClientRequestMethod, RpcOutcome<Clie
     respond: (request, result) => void responses.push({ request, result }),
     onShellEvent: () => () => undefined,
     openProject: () => Promise.resolve(false),
+    chooseFolder: () => Promise.resolve(null),
   };
   return { bridge, calls, notificationListeners, responses };
 }

@@ -38,6 +38,10 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'thread/started': note('thread/started', { thread: makeThread() }),
   'thread/status/changed': note('thread/status/changed', { threadId: T, status: { type: 'active', activeFlags: [] } }),
   'thread/name/updated': note('thread/name/updated', { threadId: T, name: 'Build fix' }),
+  'thread/readState/changed': note('thread/readState/changed', {
+    threadId: T,
+    readState: { firstUnread: { type: 'turn', turnId: 'turn_1' }, revision: '1' },
+  }),
   'thread/tokenUsage/updated': note('thread/tokenUsage/updated', {
     ...where,
     tokenUsage: { total: usage, last: usage, modelContextWindow: 1000 },

@@ -152,15 +152,6 @@ describe('thread display', () => {
     expect(threadTitle({ name: null, preview: 'Fix it\nplease', forkedFromId: null })).toBe('Fix it');
     expect(threadTitle({ name: '', preview: '', forkedFromId: null })).toBe('Untitled thread');
   });
-
-  it('says running, waiting for you, or failed', () => {
-    expect(threadBadge({ type: 'active', activeFlags: [] }, 'inProgress', false)).toBe('running');
-    expect(threadBadge({ type: 'active', activeFlags: ['waitingOnApproval'] }, 'inProgress', false)).toBe('waiting');
-    expect(threadBadge({ type: 'idle' }, 'inProgress', true)).toBe('waiting');
-    expect(threadBadge({ type: 'idle' }, 'failed', false)).toBe('failed');
-    expect(threadBadge({ type: 'systemError' }, undefined, false)).toBe('failed');
-    expect(threadBadge({ type: 'idle' }, 'completed', false)).toBeNull();
-  });
 });
 
 describe('page location', () => {

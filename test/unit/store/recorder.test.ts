@@ -93,6 +93,7 @@ describe('RolloutRecorder', () => {
       'weft_turn_diff',
       'weft_thread_pinned',
       'weft_thread_group',
+      'weft_thread_read_state',
     ]);
     expect([...written].sort()).toEqual(
       Object.keys(WrittenEventPayloads)

@@ -48,4 +48,27 @@ describe('the table of thread events', () => {
     await store.whenIndexed();
     expect(store.read(id).thread.name).toBe('From the file');
   });
+
+  it('keeps read marks out of updatedAt: reading a thread does not move it up the lists', async () => {
+    const id = uuidv7();
+    const { recorder } = store.createThread(meta(id));
+    const s = new ScriptedSession(id, recorder);
+    await s.turn([{ type: 'text', text: 'hello' }], 'completed');
+    await recorder.close();
+    const before = store.list().data.find((t) => t.id === id)?.updatedAt;
+    expect(before).toBe(store.read(id).thread.updatedAt);
+
+    // The store's clock moves a second per call: the marks come seconds after the turn's last line.
+    await store.recordAttribute(id, { type: 'weft_thread_read_state', mark: 'turnEnded', ended_turn_id: 't1' });
+    await store.recordAttribute(id, { type: 'weft_thread_read_state', mark: 'read' });
+    const listed = store.list().data.find((t) => t.id === id);
+    expect({ updatedAt: listed?.updatedAt, readState: listed?.weftReadState }).toEqual({
+      updatedAt: before,
+      readState: { firstUnread: null, revision: '2' },
+    });
+    expect(store.read(id).thread.updatedAt).toBe(before);
+    // A pin is a change: it moves.
+    await store.recordAttribute(id, { type: 'weft_thread_pinned', pinned: true });
+    expect(store.list().data.find((t) => t.id === id)?.updatedAt).toBeGreaterThan(before ?? Infinity);
+  });
 });
