@@ -23,9 +23,9 @@ function stepOf(item: ThreadItem): WeftThreadStep | null {
     case 'imageView':
     case 'enteredReviewMode':
     case 'exitedReviewMode':
-    // A call to a sub-agent: the sub-agent's own row says what it does.
-    case 'collabAgentToolCall':
       return null;
+    case 'collabAgentToolCall':
+      return null; // A call to a sub-agent: the sub-agent's own row says what it does.
   }
 }
 

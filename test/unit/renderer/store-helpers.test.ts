@@ -5,14 +5,7 @@ import { readLocation, rememberProject, withLocation } from '../../../src-render
 import { reduceNotification } from '../../../src-renderer/store/reduce';
 import { conversationRows } from '../../../src-renderer/store/rows';
 import { addServerRequest, firstRequestFor } from '../../../src-renderer/store/approvals';
-import {
-  agentBadge,
-  agentLabel,
-  threadBadge,
-  threadTitle,
-  threadTree,
-  workFolder,
-} from '../../../src-renderer/store/selectors';
+import { agentBadge, agentLabel, threadTitle, threadTree, workFolder } from '../../../src-renderer/store/selectors';
 import { emptyAppData } from '../../../src-renderer/store/state';
 import { agentMessage, CWD, makeThread, makeTurn, note, userMessage } from './fixtures';
 
