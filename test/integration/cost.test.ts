@@ -1,15 +1,12 @@
 // Tokens and their cost: per turn and per thread in `thread/tokenUsage/updated` (`weftCost`, over the
 // protocol and in `weft exec --json`), priced from `[model_prices]`; per day in `weft/usage/daily` and
 // `weft usage`, read from the rollouts so that it survives a restart and never counts a fork's copy twice.
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, type UsageInput } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
-
-const WEFT = resolve(__dirname, '../../bin/weft.js');
+import { runWeftCli, type WeftRun } from '../support/weft-cli';
 
 let server: MockResponsesServer;
 let ws: TempWorkspace;
@@ -74,24 +71,8 @@ const sum = (a: ReturnType<typeof breakdown>, b: ReturnType<typeof breakdown>) =
 const PRICE = { input: 2, cachedInput: 0.5, output: 8, source: 'config' };
 const TURN_USAGE = sum(breakdown(FIRST), breakdown(SECOND));
 
-function runWeft(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const env = {
-      PATH: process.env['PATH'] ?? '',
-      HOME: process.env['HOME'] ?? '',
-      SHELL: '/bin/bash',
-      WEFT_HOME: home.dir,
-      MOCK_API_KEY: 'sk-test',
-    };
-    const child = spawn(process.execPath, [WEFT, ...args], { cwd: ws.dir, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-    child.stdin.end('');
-  });
+function runWeft(args: string[]): Promise<WeftRun> {
+  return runWeftCli(args, { cwd: ws.dir, weftHome: home.dir });
 }
 
 function appServer(): StdioRpcClient {

@@ -1,14 +1,12 @@
 // `weft exec` tells the person at the terminal what happened and what they can do: a missing folder, the
 // patches it applied, and commands it could not ask about (without ever advising to drop the sandbox).
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
-
-const WEFT = resolve(__dirname, '../../bin/weft.js');
+import { runWeftCli, type WeftRun } from '../support/weft-cli';
 
 let server: MockResponsesServer;
 let ws: TempWorkspace;
@@ -28,24 +26,8 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-function runWeft(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const env = {
-      PATH: process.env['PATH'] ?? '',
-      HOME: process.env['HOME'] ?? '',
-      SHELL: '/bin/bash',
-      WEFT_HOME: home.dir,
-      MOCK_API_KEY: 'sk-test',
-    };
-    const child = spawn(process.execPath, [WEFT, ...args], { cwd: ws.dir, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-    child.stdin.end('');
-  });
+function runWeft(args: string[]): Promise<WeftRun> {
+  return runWeftCli(args, { cwd: ws.dir, weftHome: home.dir });
 }
 
 const call = (id: string, name: string, args: object) => ({

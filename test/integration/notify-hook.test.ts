@@ -1,7 +1,6 @@
 // Codex's `notify = ["program", …]` hook: Weft calls the program with a payload of the same keys, in the same
 // order and of the same types as Codex 0.169 (test/fixtures/codex-notify-0.169), from `weft exec` and from the
 // app server; the program never holds up the turn and a program that cannot run is logged, not fatal.
-import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,8 +10,8 @@ import { makeNotifyRecorder, type NotifyRecorder } from '../support/notify-progr
 import { StdioRpcClient } from '../support/rpc-client';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import { runWeftCli, type WeftRun } from '../support/weft-cli';
 
-const WEFT = resolve(__dirname, '../../bin/weft.js');
 const FIXTURES = resolve(__dirname, '../fixtures/codex-notify-0.169');
 
 let server: MockResponsesServer;
@@ -43,24 +42,8 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-function runWeft(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const env = {
-      PATH: process.env['PATH'] ?? '',
-      HOME: process.env['HOME'] ?? '',
-      SHELL: '/bin/bash',
-      WEFT_HOME: home.dir,
-      MOCK_API_KEY: 'sk-test',
-    };
-    const child = spawn(process.execPath, [WEFT, ...args], { cwd: ws.dir, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-    child.stdin.end('');
-  });
+function runWeft(args: string[]): Promise<WeftRun> {
+  return runWeftCli(args, { cwd: ws.dir, weftHome: home.dir });
 }
 
 /** Codex's recorded call: its first argument and the parsed payload. */

@@ -1,0 +1,32 @@
+// Runs the built `weft` command once, as a person's shell would: a small environment (PATH, HOME, bash),
+// the given WEFT_HOME and the mock provider's key, stdin closed. Resolves with its exit code and output.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const WEFT = resolve(__dirname, '../../bin/weft.js');
+
+export interface WeftRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runWeftCli(args: readonly string[], where: { cwd: string; weftHome: string }): Promise<WeftRun> {
+  return new Promise((resolveRun, reject) => {
+    const env = {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      SHELL: '/bin/bash',
+      WEFT_HOME: where.weftHome,
+      MOCK_API_KEY: 'sk-test',
+    };
+    const child = spawn(process.execPath, [WEFT, ...args], { cwd: where.cwd, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
+    child.stdin.end('');
+  });
+}
