@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import { ChatStreamAssembler, defaultChatIds } from './chat/assembler';
 import type { ChatIdGenerator } from './chat/assembler';
 import { ChatChunk } from './chat/chunks';
+import { encodeRequestBody, JSON_BODY_HEADERS } from './request-body';
 import { createSdk, guardedStream, type EndpointOptions } from './sdk-stream';
 import { toChatMessages, toChatTools } from './chat/messages';
 import { OUTPUT_SCHEMA_NAME, type ModelClient, type ModelEvent, type ModelRequest } from './types';
@@ -31,9 +32,11 @@ export class ChatCompletionsClient implements ModelClient {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const body = buildChatBody(request);
+    // Encoded here, in slices (see request-body.ts); the SDK sends the bytes as they are.
+    const bytes = await encodeRequestBody({ ...body }, 'messages');
     const assembler = new ChatStreamAssembler(this.ids);
     for await (const raw of guardedStream(
-      (s) => this.sdk.chat.completions.create(body, { signal: s }),
+      (s) => this.sdk.chat.completions.create(body, { signal: s, body: bytes, headers: JSON_BODY_HEADERS }),
       signal,
       this.options.streamIdleTimeoutMs,
     )) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ResponseItem } from '../../src-preload/protocol';
 import { ModelError } from './errors';
 import { streamedError } from './request-errors';
+import { encodeRequestBody, JSON_BODY_HEADERS } from './request-body';
 import { createSdk, guardedStream, type EndpointOptions } from './sdk-stream';
 import { responseEvents } from './sse-events';
 import { OUTPUT_SCHEMA_NAME, type ModelClient, type ModelEvent, type ModelRequest, type ModelUsage } from './types';
@@ -73,13 +74,15 @@ export class ResponsesClient implements ModelClient {
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-    // The SDK serialises the whole history in one stretch (a 4 MB patch in it: 10–15 ms): it starts a turn
-    // of the event loop of its own, not the tail of whatever work led to this request (a turn's diff).
-    await new Promise((resolve) => setImmediate(resolve));
     const body = buildBody(request);
+    // Encoded here, in slices (see request-body.ts); the SDK sends the bytes as they are.
+    const bytes = await encodeRequestBody({ ...body }, 'input');
     // The raw response, read by responseEvents: the SDK's own reading of an event is quadratic in its size.
     const raws = guardedStream(
-      async (s) => responseEvents(await this.sdk.responses.create(body, { signal: s }).asResponse()),
+      async (s) =>
+        responseEvents(
+          await this.sdk.responses.create(body, { signal: s, body: bytes, headers: JSON_BODY_HEADERS }).asResponse(),
+        ),
       signal,
       this.options.streamIdleTimeoutMs,
     );
