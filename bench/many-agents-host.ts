@@ -3,7 +3,7 @@
 // that never ends.
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ProbeAnswer } from '../test/support/list-probe';
 import type { MockResponsesServer } from '../test/support/mock-responses-server';
 
@@ -56,6 +56,16 @@ export function scenarioDirs(work: string, name: string, mock: MockResponsesServ
     ].join('\n'),
   );
   return { home, project };
+}
+
+/** MANY_AGENTS_CPU_PROF: a folder where the host processes (app server, weft serve) write CPU profiles. */
+const CPU_PROF = process.env['MANY_AGENTS_CPU_PROF'] ? resolve(process.env['MANY_AGENTS_CPU_PROF']) : null;
+
+/** Node's flags for a host process: `--cpu-prof` into MANY_AGENTS_CPU_PROF as `<name>.cpuprofile`, if set. */
+export function nodeArgs(name: string): string[] {
+  if (CPU_PROF === null) return [];
+  mkdirSync(CPU_PROF, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`];
 }
 
 export function env(home: string): NodeJS.ProcessEnv {

@@ -1,8 +1,11 @@
 // The "many agents" bench's page part: `weft serve` with its page open in headless Chromium, the 8 agents
 // started from the page (New thread, then the message) and streaming into it, while a WebSocket client
 // beside the page sends `thread/list` every 10 ms. Frame intervals from requestAnimationFrame and the
-// main thread's CPU per frame from a DevTools trace, as in ui.bench.ts.
+// main thread's CPU per frame from a DevTools trace, as in ui.bench.ts. MANY_AGENTS_UI_PROF names a folder
+// for the page's CPU profile of each run.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { WebSocket } from 'ws';
 import { launchBrowser } from '../test/support/chromium';
@@ -14,6 +17,7 @@ import {
   exited,
   failedTurns,
   guarded,
+  nodeArgs,
   peakRss,
   scenarioDirs,
   sleep,
@@ -24,18 +28,40 @@ import { AGENTS, REQUESTS_PER_AGENT, agentPrompt, scriptAgents } from './many-ag
 import { startFrames, stopFrames } from './ui.bench';
 import { traceFrames } from './ui-trace';
 
+/** A folder: each run's page also writes its CPU profile there (DevTools format), to see where frames go. */
+const UI_PROF = process.env['MANY_AGENTS_UI_PROF'] ? resolve(process.env['MANY_AGENTS_UI_PROF']) : null;
+
 export interface UiResult extends AppServerResult {
   intervals: number[];
   cpuMs: number[];
 }
 
 /** `weft serve` on a free port; resolves with its address once it prints it. */
-function startServe(program: Program, home: string, project: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [program.bin, 'serve', '--cd', project, '--port', '0', '--token', 'bench'], {
-    cwd: project,
-    env: env(home),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function startServe(
+  program: Program,
+  home: string,
+  project: string,
+  run: number,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeArgs(`serve-${program.label}-${run}`),
+      program.bin,
+      'serve',
+      '--cd',
+      project,
+      '--port',
+      '0',
+      '--token',
+      'bench',
+    ],
+    {
+      cwd: project,
+      env: env(home),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolveServe, reject) => {
@@ -72,10 +98,10 @@ async function serveClient(url: string): Promise<WebSocket> {
 }
 
 /** The 8 agents started from the page of `weft serve` in Chromium, streaming into it. */
-export async function uiRun(program: Program, work: string): Promise<UiResult> {
+export async function uiRun(program: Program, work: string, run: number): Promise<UiResult> {
   const mock = await startMockResponsesServer();
   const { home, project } = scenarioDirs(work, `ui-${program.label}`, mock);
-  const served = await startServe(program, home, project);
+  const served = await startServe(program, home, project, run);
   const session = await launchBrowser({ viewport: { width: 1360, height: 900 } });
   let ws: WebSocket | null = null;
   try {
@@ -86,35 +112,55 @@ export async function uiRun(program: Program, work: string): Promise<UiResult> {
     ws = await serveClient(served.url);
     scriptAgents(mock);
     const cdp = await session.context.newCDPSession(page);
+    if (UI_PROF !== null) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    }
     const probe = startListProbe(webSocketChannel(ws));
     const started = performance.now();
     await startFrames(page);
-    const cost = await traceFrames(cdp, async () => {
-      const box = page.getByRole('textbox', { name: 'Message' });
-      for (let a = 0; a < AGENTS; a++) {
-        if (a > 0) await page.getByRole('button', { name: 'New thread' }).click();
-        await box.fill(agentPrompt(a));
-        await box.press('Enter');
-        await page.waitForFunction((n) => document.querySelectorAll('.thread-row').length >= n, a + 1);
-      }
-      // Every agent's last request made (or one failed), then no thread running any more.
-      const total = AGENTS * REQUESTS_PER_AGENT;
-      const failed = page.locator('.thread-badge.is-failed');
-      await guarded(
-        `${program.label}: the agents' turns`,
-        (async () => {
-          while (mock.requests.length < total && (await failed.count()) === 0) await sleep(250);
-        })(),
-      );
-      await page.waitForFunction(() => document.querySelectorAll('.thread-badge.is-running').length === 0, undefined, {
-        timeout: GUARD_MS,
-      });
-      if (mock.requests.length < total || (await failed.count()) > 0)
-        throw new Error(
-          `many-agents: ${program.label}: ${mock.requests.length} model requests of ${total}; failed turns: ${failedTurns(home).join('; ')}`,
+    const cost = await traceFrames(
+      cdp,
+      async () => {
+        const box = page.getByRole('textbox', { name: 'Message' });
+        for (let a = 0; a < AGENTS; a++) {
+          if (a > 0) await page.getByRole('button', { name: 'New thread' }).click();
+          await box.fill(agentPrompt(a));
+          await box.press('Enter');
+          await page.waitForFunction((n) => document.querySelectorAll('.thread-row').length >= n, a + 1);
+        }
+        // Every agent's last request made (or one failed), then no thread running any more.
+        const total = AGENTS * REQUESTS_PER_AGENT;
+        const failed = page.locator('.thread-badge.is-failed');
+        await guarded(
+          `${program.label}: the agents' turns`,
+          (async () => {
+            while (mock.requests.length < total && (await failed.count()) === 0) await sleep(250);
+          })(),
         );
-    });
+        await page.waitForFunction(
+          () => document.querySelectorAll('.thread-badge.is-running').length === 0,
+          undefined,
+          {
+            timeout: GUARD_MS,
+          },
+        );
+        if (mock.requests.length < total || (await failed.count()) > 0)
+          throw new Error(
+            `many-agents: ${program.label}: ${mock.requests.length} model requests of ${total}; failed turns: ${failedTurns(home).join('; ')}`,
+          );
+      },
+      UI_PROF !== null,
+    );
+    if (UI_PROF !== null) {
+      const { profile } = await cdp.send('Profiler.stop');
+      mkdirSync(UI_PROF, { recursive: true });
+      writeFileSync(join(UI_PROF, `page-${program.label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    }
     const intervals = await stopFrames(page);
+    if (UI_PROF !== null)
+      writeFileSync(join(UI_PROF, `trace-${program.label}-${Date.now()}.json`), JSON.stringify(cost.mainEvents ?? []));
     const seconds = (performance.now() - started) / 1000;
     const lists = await probe.stop();
     const peakRssMiB = peakRss(served.child.pid);

@@ -9,7 +9,8 @@
 // bench, runs alternating: e.g. the main branch exported into bench/.work/baseline; WEFT_BASELINE_LABEL says
 // what it is in the notes (e.g. "main at 9f8812e"). MANY_AGENTS_RUNS runs
 // of each (default 2; the slowest answer and the frame times are the median over runs). MANY_AGENTS_CPU_PROF
-// names a folder: the app servers then run with `--cpu-prof` into it.
+// names a folder: the app servers and `weft serve` then run with `--cpu-prof` into it; MANY_AGENTS_UI_PROF one
+// for the page's CPU profile and its main-thread trace events.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -18,7 +19,16 @@ import { createInterface } from 'node:readline';
 import { startListProbe, stdioChannel, type ProbeAnswer } from '../test/support/list-probe';
 import { startMockResponsesServer } from '../test/support/mock-responses-server';
 import { median } from './measure';
-import { env, exited, guarded, peakRss, scenarioDirs, type AppServerResult, type Program } from './many-agents-host';
+import {
+  env,
+  exited,
+  guarded,
+  nodeArgs,
+  peakRss,
+  scenarioDirs,
+  type AppServerResult,
+  type Program,
+} from './many-agents-host';
 import { uiRun, type UiResult } from './many-agents-ui';
 import { AGENTS, REQUESTS_PER_AGENT, WORK_SUMMARY, agentPrompt, scriptAgents } from './many-agents-work';
 import { percentile } from './ui.bench';
@@ -39,25 +49,17 @@ const BASELINE_LABEL =
   BASELINE === null ? null : (process.env['WEFT_BASELINE_LABEL'] ?? `WEFT_BASELINE ${relative(ROOT, BASELINE)}`);
 /** MANY_AGENTS_ONLY=app-server or ui: run that part only. */
 const ONLY = process.env['MANY_AGENTS_ONLY'] ?? 'app-server,ui';
-const CPU_PROF = process.env['MANY_AGENTS_CPU_PROF'] ? resolve(process.env['MANY_AGENTS_CPU_PROF']) : null;
 
 /** The part of a `turn/completed` notification read here. */
 interface TurnCompleted {
   params: { threadId: string; turn: { status: string; error: { message: string } | null } };
 }
 
-/** Node's flags for the app server (`--cpu-prof` with MANY_AGENTS_CPU_PROF). */
-function nodeArgs(program: Program, run: number): string[] {
-  if (CPU_PROF === null) return [];
-  mkdirSync(CPU_PROF, { recursive: true });
-  return ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${program.label}-${run}.cpuprofile`];
-}
-
 /** The 8 agents through `weft app-server` on stdio, with lists probing it meanwhile. */
 async function appServerRun(program: Program, work: string, run: number): Promise<AppServerResult> {
   const mock = await startMockResponsesServer();
   const { home, project } = scenarioDirs(work, `app-server-${program.label}`, mock);
-  const child = spawn(process.execPath, [...nodeArgs(program, run), program.bin, 'app-server'], {
+  const child = spawn(process.execPath, [...nodeArgs(`${program.label}-${run}`), program.bin, 'app-server'], {
     cwd: project,
     env: env(home),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -222,7 +224,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
         for (const p of programs)
           server.set(p.label, [...(server.get(p.label) ?? []), await appServerRun(p, work, run)]);
       if (ONLY.includes('ui'))
-        for (const p of programs) ui.set(p.label, [...(ui.get(p.label) ?? []), await uiRun(p, work)]);
+        for (const p of programs) ui.set(p.label, [...(ui.get(p.label) ?? []), await uiRun(p, work, run)]);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -25,13 +25,19 @@ export interface FrameCost {
   frames: number;
   /** Main-thread CPU milliseconds spent in each frame interval. */
   cpuMs: number[];
+  /** The renderer main thread's complete events (when asked for: to see where a frame's time went). */
+  mainEvents?: TraceEvent[];
 }
 
 /**
  * Records a trace while `action` runs and returns the renderer main thread's CPU time per frame. Keep a
  * requestAnimationFrame loop running meanwhile: frames are delimited by their rAF callbacks.
  */
-export async function traceFrames(cdp: CDPSession, action: () => Promise<unknown>): Promise<FrameCost> {
+export async function traceFrames(
+  cdp: CDPSession,
+  action: () => Promise<unknown>,
+  keepEvents = false,
+): Promise<FrameCost> {
   const events: TraceEvent[] = [];
   const onData = (payload: unknown): void => {
     const parsed = DataCollected.safeParse(payload);
@@ -54,10 +60,10 @@ export async function traceFrames(cdp: CDPSession, action: () => Promise<unknown
     await complete;
     cdp.off('Tracing.dataCollected', onData);
   }
-  return frameCost(events);
+  return frameCost(events, keepEvents);
 }
 
-function frameCost(events: readonly TraceEvent[]): FrameCost {
+function frameCost(events: readonly TraceEvent[], keepEvents: boolean): FrameCost {
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   if (main === undefined) return { frames: 0, cpuMs: [] };
   const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
@@ -83,5 +89,5 @@ function frameCost(events: readonly TraceEvent[]): FrameCost {
     if (task.ts < (frameStarts[0] ?? Infinity)) continue;
     cpuMs[frame] = (cpuMs[frame] ?? 0) + (task.tdur ?? task.dur ?? 0) / 1000;
   }
-  return { frames: frameStarts.length, cpuMs };
+  return { frames: frameStarts.length, cpuMs, ...(keepEvents ? { mainEvents: onMain } : {}) };
 }
