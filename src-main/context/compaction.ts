@@ -1,5 +1,5 @@
 import { isKnownResponseItem, type ResponseItem } from '../../src-preload/protocol';
-import type { ModelClient, ModelRequest } from '../model/types';
+import type { ModelClient, ModelRequest, ModelUsage } from '../model/types';
 
 /** Real user messages kept verbatim after a compaction, newest first, up to this many tokens. */
 export const KEPT_USER_MESSAGE_TOKENS = 20_000;
@@ -185,8 +185,8 @@ export function replacementHistory(
 }
 
 /**
- * Asks the model for the handoff summary. On a context-window error the oldest items are dropped
- * and it tries again, as Codex does.
+ * Asks the model for the handoff summary, and says what the request used (it is paid for like any other).
+ * On a context-window error the oldest items are dropped and it tries again, as Codex does.
  */
 export async function summarize(
   client: ModelClient,
@@ -194,11 +194,12 @@ export async function summarize(
   history: readonly ResponseItem[],
   signal: AbortSignal,
   isTooLong: (e: unknown) => boolean,
-): Promise<string> {
+): Promise<{ text: string; usage: ModelUsage | null }> {
   let input = [...history];
   for (;;) {
     try {
       let text = '';
+      let usage: ModelUsage | null = null;
       for await (const ev of client.stream(
         {
           ...base,
@@ -210,6 +211,7 @@ export async function summarize(
         },
         signal,
       )) {
+        if (ev.type === 'completed') usage = ev.usage;
         if (
           ev.type === 'outputItemDone' &&
           isKnownResponseItem(ev.item) &&
@@ -219,7 +221,7 @@ export async function summarize(
           text = ev.item.content.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('');
         }
       }
-      return text;
+      return { text, usage };
     } catch (error) {
       if (!isTooLong(error) || input.length <= 1) throw error;
       input = input.slice(Math.max(1, Math.floor(input.length / 10)));

@@ -245,4 +245,40 @@ describe('cost', () => {
       'total       3,500   1,400     250         60  $0.0069',
     ]);
   });
+
+  it('counts and prices the request that compacts a thread; the context meter then shows the summary only', async () => {
+    await configure(PRICES);
+    const client = appServer();
+    await client.initialize();
+    const { thread } = await client.request<{ thread: { id: string } }>('thread/start', { cwd: ws.dir });
+    twoRequestTurn();
+    await client.request('turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'look', text_elements: [] }],
+    });
+    await client.notification('turn/completed', (p) => p['threadId'] === thread.id);
+    const SUMMARY: UsageInput = { input_tokens: 3000, cached_tokens: 0, output_tokens: 200, reasoning_tokens: 0 };
+    server.enqueue({
+      kind: 'sse',
+      events: [evCreated('r3'), evAssistantMessage('The work so far: notes.txt was read.'), evCompleted('r3', SUMMARY)],
+    });
+    await client.request('thread/compact/start', { threadId: thread.id });
+    const counted = await client.notification(
+      'thread/tokenUsage/updated',
+      (p) =>
+        p['threadId'] === thread.id && p['turnId'] !== undefined && JSON.stringify(p).includes('"inputTokens":5500'),
+    );
+    await client.notification('turn/completed', (p) => p['threadId'] === thread.id);
+    // 3,000 × 2 + 200 × 8 = 7,600 micro-dollars, on top of the first turn's 4,400.
+    const all = sum(TURN_USAGE, breakdown(SUMMARY));
+    expect(counted).toMatchObject({
+      tokenUsage: { total: all, last: breakdown({}), modelContextWindow: null },
+      weftCost: {
+        turn: { usage: breakdown(SUMMARY), cost: { usdMicros: 7600, unpricedModels: [] } },
+        thread: { cost: { usdMicros: 12000, unpricedModels: [] } },
+      },
+    });
+    const daily = await client.request<{ total: unknown }>('weft/usage/daily', {});
+    expect(daily.total).toEqual({ usage: all, cost: { usdMicros: 12000, unpricedModels: [] } });
+  });
 });

@@ -205,7 +205,11 @@ export abstract class TurnTask {
     return sampleWithRetries(this.host, { turnId: this.id, request, signal: this.signal, quiet });
   }
 
-  protected recordUsage(usage: ModelUsage): void {
+  /**
+   * Counts a request's tokens in the thread's and the turn's totals and cost, and tells the clients.
+   * `shownAsLast`: what the context meter shows afterwards when it is not this request (a compaction's).
+   */
+  recordUsage(usage: ModelUsage, shownAsLast?: TokenUsageBreakdown): void {
     const last = {
       totalTokens: usage.totalTokens,
       inputTokens: usage.inputTokens,
@@ -214,7 +218,11 @@ export abstract class TurnTask {
       reasoningOutputTokens: usage.reasoningOutputTokens,
     };
     const total = addUsage(this.host.tokenUsage?.total ?? ZERO_USAGE, last);
-    this.host.tokenUsage = { total, last, modelContextWindow: this.host.options.modelContextWindow };
+    this.host.tokenUsage = {
+      total,
+      last: shownAsLast ?? last,
+      modelContextWindow: this.host.options.modelContextWindow,
+    };
     this.host.emit({
       method: 'thread/tokenUsage/updated',
       params: {

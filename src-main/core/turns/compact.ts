@@ -1,5 +1,6 @@
 import { mergeMemory, parseCompactionAnswer, replacementHistory, summarize } from '../../context/compaction';
 import { ModelError } from '../../model/errors';
+import { ZERO_USAGE } from '../../model/prices';
 import { newItemId } from '../../util/ids';
 import { TurnTask, type TurnEnd } from './base';
 
@@ -25,7 +26,7 @@ export async function compactHistory(turn: TurnTask, newest = 0): Promise<void> 
   const turnId = turn.id;
   const item = { type: 'contextCompaction' as const, id: newItemId() };
   host.emit({ method: 'item/started', params: { threadId, turnId, item } });
-  const answer = await summarize(
+  const { text: answer, usage } = await summarize(
     o.modelClient,
     {
       model: turn.settings.model,
@@ -49,10 +50,9 @@ export async function compactHistory(turn: TurnTask, newest = 0): Promise<void> 
   host.replaceHistory(replacement);
   o.recorder?.compacted({ message: summary, replacementHistory: replacement });
   host.contextRef = null;
-  if (host.tokenUsage) {
-    const zero = { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
-    host.tokenUsage = { ...host.tokenUsage, last: zero };
-  }
+  // The summary request is counted and priced; the context it leaves is the summary, not that request.
+  if (usage !== null) turn.recordUsage(usage, ZERO_USAGE);
+  else if (host.tokenUsage) host.tokenUsage = { ...host.tokenUsage, last: ZERO_USAGE };
   host.emit({ method: 'item/completed', params: { threadId, turnId, item } });
   host.emit({
     method: 'warning',
