@@ -31,6 +31,12 @@ export async function openRemoteHost(
   options: Omit<RelayOptions, 'target'>,
 ): Promise<{ host: RemoteHost; close(): Promise<void> }> {
   const target = await environmentTarget(name);
-  const host = new RemoteHost({ ...options, target });
+  // The longest wait between reconnect attempts; tests and benchmarks shorten it.
+  const maxDelay = Number(process.env['WEFT_RELAY_MAX_DELAY_MS']);
+  const host = new RemoteHost({
+    ...(Number.isFinite(maxDelay) && maxDelay > 0 ? { maxDelayMs: maxDelay } : {}),
+    ...options,
+    target,
+  });
   return { host, close: () => Promise.resolve() };
 }
