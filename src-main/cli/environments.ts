@@ -14,7 +14,7 @@ import { configuredEnvironments, environmentTarget } from './environment-host';
 import { dispatchSubCommand } from './sub-commands';
 
 const USAGE = `Usage: weft environments list [--json]
-       weft environments add <name> --ssh <host> [--port N] [--ssh-arg ARG]… [--weft CMD]
+       weft environments add <name> --ssh <host> [--port N] [--ssh-arg=ARG]… [--weft CMD]
        weft environments add <name> -- <command> [args…]
        weft environments remove <name>
        weft environments check <name>
