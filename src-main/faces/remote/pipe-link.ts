@@ -8,6 +8,8 @@ import { JsonlDecoder, isFrameError } from '../../server/framing';
 import type { PipeExit } from './pipe-failure';
 
 const STDERR_TAIL = 4096;
+/** How long output may still come after the program exited. */
+const EXIT_GRACE_MS = 1000;
 
 export class PipeLink {
   private readonly child: ChildProcessWithoutNullStreams;
@@ -42,6 +44,14 @@ export class PipeLink {
         spawnError = error.message;
         this.ended = true;
         resolve({ code: null, signal: null, stderr: this.stderr, spawnError });
+      });
+      // A program that left while something it started still holds its stdout (a shell's child) ends the
+      // pipe all the same: its output streams are let go shortly after its exit.
+      this.child.once('exit', () => {
+        setTimeout(() => {
+          this.child.stdout.destroy();
+          this.child.stderr.destroy();
+        }, EXIT_GRACE_MS).unref();
       });
       this.child.once('close', (code, signal) => {
         this.ended = true;

@@ -253,7 +253,7 @@ class RelayConnection {
       this.answerError(id, `${why}; "${request.method}" got no answer (it may have run on "${this.name}")`);
     }
     this.inflight.clear();
-    for (const waiter of this.own.values()) waiter({ error: { code: -32603, message: why } });
+    for (const waiter of this.own.values()) waiter({ error: { code: -32603, message: why }, dropped: true });
     this.own.clear();
     if (this.state === 'connecting') {
       this.giveUp(why);
@@ -337,7 +337,11 @@ class RelayConnection {
         clearTimeout(timer);
         const error = message['error'];
         if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') {
-          reject(new Error(`"${this.name}" refused ${method}: ${error.message}`));
+          reject(
+            new Error(
+              message['dropped'] === true ? error.message : `"${this.name}" refused ${method}: ${error.message}`,
+            ),
+          );
         } else resolve(message['result']);
       });
       this.link?.send(params === null ? { id, method } : { id, method, params });
