@@ -6,7 +6,7 @@
  * Needs /usr/sbin/sshd (Debian openssh-server); without it the bench says so and measures nothing.
  */
 import { spawn } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { userSocketPaths } from '../src-main/server/user-socket';
 import { startMockResponsesServer } from '../test/support/mock-responses-server';
@@ -136,9 +136,10 @@ export default async function run() {
       ],
     };
   } finally {
-    const { pidFile } = userSocketPaths(remote.dir, {});
+    const { pidFile, logFile } = userSocketPaths(remote.dir, {});
     const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
     if (pid > 0) process.kill(pid, 'SIGTERM');
+    await rm(logFile, { force: true });
     await sshd.dispose();
     await mock.close();
     await project.cleanup();

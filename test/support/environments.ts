@@ -1,7 +1,7 @@
 // Environments for tests: a "remote" Weft home served by this checkout's `weft` (through ssh to the test
 // sshd, or through a local pipe), a local Weft home whose config.toml names it, and relays to it.
 import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { userSocketPaths } from '../../src-main/server/user-socket';
 import { StdioRpcClient } from './rpc-client';
@@ -66,11 +66,18 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Stops the per-user app server of `remoteHome` (started by an attach), if one runs, and waits for it to go. */
+/**
+ * Stops the per-user app server of `remoteHome` (started by an attach), if one runs, waits for it to go,
+ * and removes its log (the test's own; a real server keeps it).
+ */
 export async function stopUserServer(remoteHome: string): Promise<void> {
-  const { pidFile } = userSocketPaths(remoteHome, {});
+  const { pidFile, logFile } = userSocketPaths(remoteHome, {});
   const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  if (Number.isInteger(pid) && pid > 0 && alive(pid)) await stopProcess(pid, remoteHome);
+  await rm(logFile, { force: true });
+}
+
+async function stopProcess(pid: number, remoteHome: string): Promise<void> {
   process.kill(pid, 'SIGTERM');
   // Its own shutdown (threads unloaded, index closed) is what is awaited; a guard keeps a hang visible.
   const deadline = Date.now() + 20_000;
