@@ -23,6 +23,9 @@ const LOCAL_CONFIG = (remoteHome: string): string =>
     '[environments.pipe]',
     `command = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remoteHome)} app-server`)}]`,
     '',
+    '[environments.old] # a Weft from before 0.1',
+    `command = [${JSON.stringify(process.execPath)}, ${JSON.stringify(require.resolve('../fixtures/environments/old-weft.mjs'))}, "app-server"]`,
+    '',
     '[environments.attached] # through the per-user server',
     `command = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remoteHome)} app-server --attach`)}]`,
     '',
@@ -72,6 +75,17 @@ describe('an environment reached through a command', () => {
       .map((p) => p['item'] as { type: string; text?: string })
       .find((i) => i.type === 'agentMessage')?.text;
     expect(text).toBe('hello from the pipe');
+  });
+
+  it('explains a remote whose Weft is too old, and exits', async () => {
+    const client = relay('old');
+    const response = await client.call('initialize', { clientInfo: { name: 'weft-tests', version: '1' } });
+    expect(response.error).toEqual({
+      code: -32603,
+      message:
+        'old runs Weft 0.0.3, and this Weft (0.1.0) needs 0.1.x there: install Weft 0.1.0 on old (npm install -g weft@0.1.0, or the package `npm pack` makes of this checkout)',
+    });
+    expect(await client.exited).toBe(1);
   });
 
   it('runs `weft exec --env` there, in a folder there', async () => {

@@ -8,6 +8,7 @@ import { attachDirect, childProcesses, remoteWeft, startRelay, stopUserServer } 
 import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import type { RpcClient, StdioRpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
+import { runWeftCli } from '../support/weft-cli';
 import { sshdUnavailable, startSshd, TEST_HOST, type TestSshd } from '../support/sshd';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
@@ -242,6 +243,28 @@ describe.skipIf(unavailable !== null)(
         threadId: thread.id,
       });
       expect(read.thread.status.type).toBe('idle');
+    });
+
+    it('checks the environment, and runs `weft exec --env` in a folder there', async () => {
+      const check = await runWeftCli(['environments', 'check', 'box'], { cwd: local.dir, weftHome: local.dir });
+      expect(check.code).toBe(0);
+      expect(check.stdout).toContain(
+        `  weft: 0.1.0 (this one: 0.1.0); node ${process.versions.node}; WEFT_HOME ${remote.dir}`,
+      );
+      server.enqueue(answer('answered on the box'));
+      const run = await runWeftCli(['exec', '--env', 'box', '-C', project.dir, 'hello'], {
+        cwd: local.dir,
+        weftHome: local.dir,
+      });
+      expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: 'answered on the box\n' });
+      const missing = await runWeftCli(['exec', '--env', 'box', '-C', '/srv/no-such-repo', 'hello'], {
+        cwd: local.dir,
+        weftHome: local.dir,
+      });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain(
+        '/srv/no-such-repo does not exist on environment "box"; give a folder there with --cd',
+      );
     });
 
     describe('bad input is explained, and the relay exits', () => {

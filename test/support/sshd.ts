@@ -29,6 +29,10 @@ export interface TestSshd {
 export function sshdUnavailable(): string | null {
   if (!existsSync(SSHD)) return `${SSHD} is missing (Debian package openssh-server)`;
   if (spawnSync('ssh', ['-V']).error !== undefined) return 'ssh is missing (Debian package openssh-client)';
+  // sshd refuses to start without its privilege separation folder; only root can make it (startSshd does).
+  if (process.getuid?.() !== 0 && !existsSync('/run/sshd')) {
+    return 'sshd needs /run/sshd (its privilege separation folder), which only root can create: run `sudo mkdir -p /run/sshd` once';
+  }
   return null;
 }
 
