@@ -195,6 +195,33 @@ describe.skipIf(unavailable !== null)(
       deliveredOnce(client);
     });
 
+    it('delivers an approval answered while the link is down once the remote asks again', async () => {
+      server.enqueueMany([
+        calls(evFunctionCall('c1', 'exec_command', { cmd: 'touch answered-while-down.txt' })),
+        answer('done after the answer'),
+      ]);
+      const client = relay('box');
+      await client.initialize();
+      const { thread } = await client.request<{ thread: { id: string } }>('thread/start', {
+        cwd: project.dir,
+        approvalPolicy: 'untrusted',
+      });
+      const turnId = await startTurn(client, thread.id, 'needs approval');
+      const ask = await client.serverRequest('item/commandExecution/requestApproval');
+      const from = client.received.length;
+      await sshd.stop();
+      await cutSsh(client);
+      await client.notification('weft/environment/status', (p) => p['state'] === 'reconnecting', from);
+      client.send({ id: ask.id, result: { decision: 'accept' } });
+      await sshd.start();
+      await client.notification('weft/environment/status', (p) => p['state'] === 'connected', from);
+      const done = await client.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turnId);
+      expect(done['turn']).toMatchObject({ status: 'completed' });
+      expect(existsSync(project.path('answered-while-down.txt'))).toBe(true);
+      expect(client.received.filter((m) => m.method === 'item/commandExecution/requestApproval')).toHaveLength(1);
+      deliveredOnce(client);
+    });
+
     it('finishes a turn on the remote while the link is down, and shows it once after the reconnect', async () => {
       const gate = createGate();
       server.enqueueMany([

@@ -62,6 +62,18 @@ function isId(value: unknown): value is Id {
   return typeof value === 'string' || typeof value === 'number';
 }
 
+/**
+ * What a server request is about: its method and item (approvals and questions name the item they are
+ * for). The remote numbers its requests itself; a remote that restarted may give a new request an old id.
+ */
+function requestKey(method: string, params: unknown): string {
+  const item =
+    typeof params === 'object' && params !== null && 'itemId' in params && typeof params.itemId === 'string'
+      ? params.itemId
+      : '';
+  return `${method} ${item}`;
+}
+
 export class RemoteHost implements ConnectionHost {
   constructor(private readonly options: RelayOptions) {}
 
@@ -80,10 +92,13 @@ class RelayConnection {
   private readonly inflight = new Map<Id, { method: string; threadId: string | null }>();
   /** What the client sent while the link was down, sent in order once it is back. */
   private queued: Message[] = [];
-  /** Server requests the client holds (asked, not answered nor resolved), by id. */
-  private readonly asked = new Set<Id>();
+  /**
+   * Server requests the client holds (asked, not answered nor resolved): id → what it is about
+   * (`requestKey`), so that a request asked again is known for the same one, not one that took its id.
+   */
+  private readonly asked = new Map<Id, string>();
   /** The client's answers to requests asked on a link that dropped, given when the remote asks again. */
-  private readonly answers = new Map<Id, Message>();
+  private readonly answers = new Map<Id, { key: string; message: Message }>();
   private readonly seen = new ThreadsSeen();
   private readonly own = new Map<string, (message: Message) => void>();
   private nextOwnId = 1;
@@ -133,9 +148,10 @@ class RelayConnection {
       this.initializeId = id;
     }
     if (this.state === 'reconnecting') {
-      if (typeof method !== 'string' && isId(id) && this.asked.has(id)) {
+      const key = isId(id) ? this.asked.get(id) : undefined;
+      if (typeof method !== 'string' && isId(id) && key !== undefined) {
         this.asked.delete(id);
-        this.answers.set(id, message);
+        this.answers.set(id, { key, message });
       } else if (this.queued.length < MAX_QUEUED) {
         this.queued.push(message);
       } else if (isId(id) && typeof method === 'string') {
@@ -180,14 +196,15 @@ class RelayConnection {
     }
     if (isId(id)) {
       // A server request: asked again after a reconnect, or answered while the link was down.
-      if (this.asked.has(id)) return;
+      const key = requestKey(method, message['params']);
+      if (this.asked.get(id) === key) return;
       const answer = this.answers.get(id);
-      if (answer !== undefined) {
-        this.answers.delete(id);
-        this.link?.send(answer);
+      this.answers.delete(id);
+      if (answer !== undefined && answer.key === key) {
+        this.link?.send(answer.message);
         return;
       }
-      this.asked.add(id);
+      this.asked.set(id, key);
       this.sink.send(message);
       return;
     }
@@ -260,8 +277,9 @@ class RelayConnection {
       return;
     }
     if (this.state === 'ready') {
+      // Answers the remote did not ask for again on the last link were settled there meanwhile.
+      this.answers.clear();
       this.state = 'reconnecting';
-      for (const id of this.asked) this.answers.delete(id);
       void this.reconnect(why);
     }
   }
@@ -283,8 +301,6 @@ class RelayConnection {
         const queued = this.queued;
         this.queued = [];
         for (const message of queued) this.sendToRemote(message);
-        // Answers whose request the remote did not ask again: it was settled meanwhile (cancelled, timed out).
-        this.answers.clear();
         return;
       } catch (error) {
         why = errorMessage(error);
