@@ -31,10 +31,12 @@ export async function openRemoteHost(
   options: Omit<RelayOptions, 'target'>,
 ): Promise<{ host: RemoteHost; close(): Promise<void> }> {
   const target = await environmentTarget(name);
-  // The longest wait between reconnect attempts; tests and benchmarks shorten it.
+  // The longest wait between reconnect attempts, and for an answer to `initialize`; tests shorten them.
   const maxDelay = Number(process.env['WEFT_RELAY_MAX_DELAY_MS']);
+  const handshake = Number(process.env['WEFT_RELAY_HANDSHAKE_MS']);
   const host = new RemoteHost({
     ...(Number.isFinite(maxDelay) && maxDelay > 0 ? { maxDelayMs: maxDelay } : {}),
+    ...(Number.isFinite(handshake) && handshake > 0 ? { handshakeTimeoutMs: handshake } : {}),
     ...options,
     target,
   });

@@ -26,6 +26,9 @@ const LOCAL_CONFIG = (remoteHome: string): string =>
     '[environments.old] # a Weft from before 0.1',
     `command = [${JSON.stringify(process.execPath)}, ${JSON.stringify(require.resolve('../fixtures/environments/old-weft.mjs'))}, "app-server"]`,
     '',
+    '[environments.silent] # a command that never speaks',
+    'command = ["sh", "-c", "exec sleep 30"]',
+    '',
     '[environments.attached] # through the per-user server',
     `command = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remoteHome)} app-server --attach`)}]`,
     '',
@@ -85,6 +88,14 @@ describe('an environment reached through a command', () => {
       message:
         'old runs Weft 0.0.3, and this Weft (0.1.0) needs 0.1.x there: install Weft 0.1.0 on old (npm install -g weft@0.1.0, or the package `npm pack` makes of this checkout)',
     });
+    expect(await client.exited).toBe(1);
+  });
+
+  it('gives up on a remote that never answers, and exits', async () => {
+    const client = startRelay(local.dir, 'silent', { WEFT_RELAY_HANDSHAKE_MS: '500' });
+    cleanups.push(() => client.close());
+    const response = await client.call('initialize', { clientInfo: { name: 'weft-tests', version: '1' } });
+    expect(response.error?.message).toBe('environment "silent" did not answer within 0.5 s (sh -c exec sleep 30)');
     expect(await client.exited).toBe(1);
   });
 

@@ -146,6 +146,7 @@ class RelayConnection {
     if (typeof method === 'string' && isId(id) && method === 'initialize') {
       this.initializeParams = message['params'] ?? null;
       this.initializeId = id;
+      if (this.state === 'connecting') this.watchHandshake();
     }
     if (this.state === 'reconnecting') {
       const key = isId(id) ? this.asked.get(id) : undefined;
@@ -243,6 +244,19 @@ class RelayConnection {
   }
 
   /** The first `initialize` answer: checked, then passed on with the relay's version. */
+  /** A remote that never answers the first `initialize` (a command that waits on something) is given up. */
+  private watchHandshake(): void {
+    const timeoutMs = this.options.handshakeTimeoutMs ?? 60_000;
+    const timer = setTimeout(() => {
+      if (this.state !== 'connecting' || this.fatal !== null) return;
+      const why = `environment "${this.name}" did not answer within ${timeoutMs / 1000} s (${this.options.target.argv.join(' ')})`;
+      const id = this.initializeId;
+      this.giveUp(why);
+      if (id !== null) this.answerError(id, why);
+    }, timeoutMs);
+    timer.unref();
+  }
+
   private handshakeAnswered(message: Message): void {
     const id = message['id'];
     const parsed = InitializeResult.safeParse(message['result']);
