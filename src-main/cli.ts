@@ -26,6 +26,7 @@ Commands:
   sandbox [options] -- CMD    Run one command inside Weft's sandbox
   rules <command>             List, add and revoke remembered approval rules
   mcp list|get|add|remove     Manage the MCP servers whose tools the agent can use
+  environments list|add|remove|check  Remote machines and containers (ssh, kubectl exec…); use one with --env
   checkpoints gc|size         Collect old file checkpoints; show their size
   worktrees list|prune        Show the worktrees of worktree threads; remove those merged or empty
   usage [--days N] [--json]   Tokens used per day and what they cost ([model_prices] in config.toml)
@@ -53,11 +54,9 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case 'app-server': {
-      const [{ runAppServerCommand }, { createAppHost }] = await Promise.all([
-        import('./cli/app-server'),
-        import('./server/app-host'),
-      ]);
-      return runAppServerCommand(rest, () => createAppHost());
+      // The host is loaded only when served here: `--attach` and `--env` bridge to one elsewhere.
+      const { runAppServerCommand } = await import('./cli/app-server');
+      return runAppServerCommand(rest, async () => (await import('./server/app-host')).createAppHost());
     }
     case 'serve': {
       const [{ runServeCommand }, { createAppHost }] = await Promise.all([
@@ -98,6 +97,9 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/rules')).runRulesCommand(rest);
     case 'mcp':
       return (await import('./cli/mcp')).runMcpCommand(rest);
+    case 'environments':
+    case 'envs':
+      return (await import('./cli/environments')).runEnvironmentsCommand(rest);
     case 'checkpoints':
       return (await import('./cli/checkpoints')).runCheckpointsCommand(rest);
     case 'worktrees':

@@ -17,6 +17,9 @@ import {
 } from './transport-setup';
 
 const USAGE = `Usage: weft app-server                                  Serve the protocol on stdio
+       weft app-server --env <name>                        Relay stdio to the app server of environment <name>
+       weft app-server --attach                            Bridge stdio to this user's app server (started if
+                                                           needed), which keeps running when stdio closes
        weft app-server generate-json-schema --out <dir>    Write the protocol's JSON Schema to <dir>
 
 The stdio server reads one JSON-RPC message per line on stdin and writes one per line on stdout;
@@ -30,6 +33,9 @@ export async function runAppServerCommand(argv: string[], createHost: () => Prom
     process.stdout.write(USAGE);
     return 0;
   }
+  if (first === '--attach' && rest.length === 0) return (await import('./app-server-attach')).runAttach();
+  if (first === '--daemon' && rest.length === 0) return (await import('./app-server-attach')).runDaemon(createHost);
+  if (first === '--env') return relayStdio(rest);
   if (first !== undefined) {
     process.stderr.write(`weft app-server: unexpected argument "${first}"\n\n${USAGE}`);
     return 2;
@@ -66,6 +72,27 @@ async function generateJsonSchema(argv: string[]): Promise<number> {
     process.stderr.write(`weft app-server generate-json-schema: cannot write to ${dir}: ${errorMessage(error)}\n`);
     return 1;
   }
+}
+
+/** `--env NAME`: the protocol on stdio, relayed to the environment's app server. */
+async function relayStdio(argv: string[]): Promise<number> {
+  const [name, ...extra] = argv;
+  if (name === undefined || extra.length > 0) {
+    process.stderr.write(`weft app-server: --env takes one environment name\n\n${USAGE}`);
+    return 2;
+  }
+  let failed = false;
+  const { openRemoteHost } = await import('./environment-host');
+  return serveStdio(() =>
+    openRemoteHost(name, {
+      log: stderrLog,
+      onGiveUp: (why) => {
+        failed = true;
+        stderrLog(`weft app-server --env ${name}: ${why}`);
+        process.stdin.destroy();
+      },
+    }),
+  ).then((code) => (failed ? 1 : code));
 }
 
 async function serveStdio(createHost: () => Promise<CliHost>): Promise<number> {

@@ -20,6 +20,7 @@ import type { CheckpointService } from '../checkpoints/service';
 import { uuidv7 } from '../util/ids';
 import type { WeftConfig } from '../config/schema';
 import { loadLocalImage } from '../tools/local-image';
+import { takeEnvFlag } from './env-flag';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec-args';
 import { ExecProgress } from './exec-progress';
 import { CodexExecEvents, type CodexExecEvent } from './exec-thread-events';
@@ -47,6 +48,8 @@ const declineEverything: HostRequestSender = async (request) => {
 };
 
 export async function runExecCommand(argv: string[]): Promise<number> {
+  const remote = takeEnvFlag(argv);
+  if (remote !== null) return (await import('./exec-remote')).runRemoteExec(remote.name, remote.rest);
   let args: ExecArgs;
   try {
     args = parseExecArgs(argv);

@@ -34,7 +34,10 @@ Options:
       --port <n>      Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
       --host <addr>   Address to listen on (default 127.0.0.1). A non-loopback address exposes the UI
                       to your network; the WebSocket still requires the token.
-  -C, --cd <dir>      Project the UI opens on (default: the current directory)
+  -C, --cd <dir>      Project the UI opens on (default: the current directory; with --env, a folder
+                      there, default the remote user's home)
+      --env <name>    Serve the environment <name> of config.toml: the agent runs there (ssh, kubectl
+                      exec…), the UI here
       --open          Open the URL in the default browser
       --token-file <f> Keep the token in this file, so a restarted server accepts pages already open
                       (default: WEFT_HOME/serve-token, created with a random token, mode 0600)
@@ -56,6 +59,7 @@ export async function runServeCommand(
         port: { type: 'string' },
         host: { type: 'string' },
         cd: { type: 'string', short: 'C' },
+        env: { type: 'string' },
         open: { type: 'boolean' },
         token: { type: 'string' },
         'token-file': { type: 'string' },
@@ -80,7 +84,14 @@ export async function runServeCommand(
     process.stderr.write('weft serve: --token must not be empty\n');
     return 2;
   }
-  const cwd = projectDir(values.cd);
+  let cwd: string | null;
+  if (values.env !== undefined) {
+    // The agent runs on the environment: the project is a folder there, and the host the relay to it.
+    const remote = await (await import('./serve-remote')).openServeRemote(values.env, values.cd);
+    if (remote === null) return 1;
+    cwd = remote.cwd;
+    createHost = () => Promise.resolve(remote.host);
+  } else cwd = projectDir(values.cd);
   if (cwd === null) {
     process.stderr.write(`weft serve: --cd ${values.cd ?? ''}: no such directory\n`);
     return 2;

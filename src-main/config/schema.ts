@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { NotificationsTable } from '../../src-preload/protocol';
+import { environmentSchema, environmentsSchema } from './environments';
 import { formatKeyPath } from './toml-keys';
 
 export const APPROVAL_POLICIES = ['untrusted', 'on-failure', 'on-request', 'never'] as const;
@@ -234,6 +235,8 @@ const documentFields = {
   developer_instructions: z.string().optional(),
   model_instructions_file: z.string().optional(),
   mcp_servers: z.record(z.string(), mcpServerSchema).optional(),
+  /** Weft's own: remote machines and containers reached through ssh or a command (`environments.ts`). */
+  environments: z.record(z.string(), environmentSchema).optional(),
   /** Name of the `[profiles.<name>]` table to apply (profiles are validated, applied in a later layer). */
   profile: z.string().optional(),
   profiles: z.record(z.string(), profileSchema).optional(),
@@ -306,6 +309,7 @@ export const weftConfigSchema = configLayerSchema.extend({
   project_doc_max_bytes: z.int().min(0).default(DEFAULTS.project_doc_max_bytes),
   web_search: z.enum(WEB_SEARCH_MODES).default(DEFAULTS.web_search),
   mcp_servers: mcpServersSchema.default({}),
+  environments: environmentsSchema.optional(),
 });
 
 export type WeftConfig = z.output<typeof weftConfigSchema>;

@@ -49,6 +49,8 @@ export interface HostClient {
   setServerRequestHandler(handler: ServerRequestHandler | null): void;
   /** Detaches from the core; pending requests fail. */
   close(): void;
+  /** What the server said of itself in `initialize` (its version, home, platform). */
+  readonly serverInfo: ResultOf<'initialize'> | null;
 }
 
 export interface HostClientOptions {
@@ -165,7 +167,8 @@ export async function connectHostClient(host: ConnectionHost, options: HostClien
       });
   };
 
-  const client: HostClient = {
+  const client: { -readonly [K in keyof HostClient]: HostClient[K] } = {
+    serverInfo: null,
     request<M extends ClientRequestMethod>(method: M, params: ParamsInput<M>): Promise<ResultOf<M>> {
       if (closed)
         return Promise.reject(new HostRequestError(method, -32603, 'the connection to the Weft core is closed'));
@@ -195,7 +198,7 @@ export async function connectHostClient(host: ConnectionHost, options: HostClien
     },
   };
 
-  await client.request('initialize', { clientInfo: options.clientInfo });
+  client.serverInfo = await client.request('initialize', { clientInfo: options.clientInfo });
   connection.receive({ method: 'initialized' });
   return client;
 }

@@ -217,6 +217,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       codexHome: weftHome,
       platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
       platformOs: process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : 'linux',
+      weftVersion: VERSION,
     }),
     log,
     inForeground: (work) => store.inForeground(work),

@@ -64,7 +64,13 @@ export type HandlerTable = { [M in ClientRequestMethod]: Handler<M> };
 export interface DispatcherOptions {
   handlers: HandlerTable;
   /** Result of `initialize`, beyond what the client asked. */
-  serverInfo: () => { userAgent: string; codexHome: string; platformFamily: string; platformOs: string };
+  serverInfo: () => {
+    userAgent: string;
+    codexHome: string;
+    platformFamily: string;
+    platformOs: string;
+    weftVersion?: string;
+  };
   log: (line: string) => void;
   onClientClosed?: (client: Client) => void;
   /** Runs a request's handler ahead of background work (the index repair gives way to it). */

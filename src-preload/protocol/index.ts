@@ -19,6 +19,7 @@ export * from './terminal';
 export * from './weft-git';
 export * from './weft-cost';
 export * from './weft-notifications';
+export * from './weft-environments';
 export * from './review';
 export * from './notifications';
 export * from './mcp';

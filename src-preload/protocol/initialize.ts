@@ -1,5 +1,6 @@
 // The handshake: `initialize` request, then the client's `initialized` notification.
 import { z } from 'zod';
+import { WeftEnvironmentInfo } from './weft-environments';
 
 /** Who is connecting. `name` identifies the client program; `title` is for display. */
 export const ClientInfo = z.object({
@@ -31,11 +32,17 @@ export type PlatformFamily = z.infer<typeof PlatformFamily>;
 export const PlatformOs = z.enum(['macos', 'linux', 'windows']);
 export type PlatformOs = z.infer<typeof PlatformOs>;
 
-/** `codexHome` holds the server's home directory (WEFT_HOME for Weft). */
+/**
+ * `codexHome` holds the server's home directory (WEFT_HOME for Weft). Weft adds `weftVersion` (the
+ * server's version; absent from other servers and from Weft before 0.1) and, when a relay to a remote
+ * environment answers, `weftEnvironment` (its name and the relay's version).
+ */
 export const InitializeResult = z.object({
   userAgent: z.string(),
   codexHome: z.string(),
   platformFamily: PlatformFamily,
   platformOs: PlatformOs,
+  weftVersion: z.string().nullish(),
+  weftEnvironment: WeftEnvironmentInfo.nullish(),
 });
 export type InitializeResult = z.infer<typeof InitializeResult>;

@@ -194,6 +194,7 @@ import {
   WeftGitStatusParams,
   WeftGitStatusResult,
 } from './weft-git';
+import { WeftEnvironmentStatusNotification } from './weft-environments';
 import { ReviewStartParams, ReviewStartResult } from './review';
 import { WeftUsageDailyParams, WeftUsageDailyResult } from './weft-cost';
 
@@ -340,6 +341,7 @@ export const ServerNotifications = {
   'weft/git/progress': WeftGitProgressNotification,
   'weft/threads/indexed': WeftThreadsIndexedNotification,
   'weft/thread/turnsRestored': WeftThreadTurnsRestoredNotification,
+  'weft/environment/status': WeftEnvironmentStatusNotification,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

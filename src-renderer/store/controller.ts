@@ -45,7 +45,8 @@ export function createController(client: WeftClient, store: AppStore, env: Contr
     disposers.push(client.onConnection((connection) => setUi(store, { connection })));
     disposers.push(createReadMarks(client, store, env.visibility ?? ALWAYS_VISIBLE));
     disposers.push(
-      client.onReady(({ reconnect }) => {
+      client.onReady(({ initialize, reconnect }) => {
+        setUi(store, { environment: initialize.weftEnvironment?.name ?? null });
         if (reconnect) {
           // The server let go of everything the old connection held: shown threads are resumed anew.
           open.reset();

@@ -305,6 +305,15 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'weft/threads/indexed':
       // The controller lists the threads again (the lists are replaced from that answer).
       return state;
+    case 'weft/environment/status': {
+      const link = notification.params;
+      const was = state.link;
+      if (was !== null && was.state === link.state && was.attempt === link.attempt && was.message === link.message)
+        return state;
+      const next = own(draft, state);
+      next.link = link;
+      return next;
+    }
     case 'weft/thread/turnsRestored':
       // The controller reads the thread again (the turns come back with all their items).
       return state;

@@ -12,6 +12,7 @@ import type {
   TurnPlanStep,
   TurnStatus,
   WeftDiffCut,
+  WeftEnvironmentStatusNotification,
   WeftTokenCost,
 } from '../../src-preload/protocol';
 import type { IncomingServerRequest } from '../client/types';
@@ -126,6 +127,8 @@ export interface AppData {
   forks: Record<string, WeftFork>;
   /** The latest cost the server told of each thread (`weftCost` of `thread/tokenUsage/updated`), by thread id. */
   costs: Record<string, WeftTokenCost>;
+  /** The link to the remote environment this server relays to (`weft/environment/status`); null: none told. */
+  link: WeftEnvironmentStatusNotification | null;
 }
 
 export const MAX_WARNINGS = 5;
@@ -145,5 +148,6 @@ export function emptyAppData(cwd: string | null = null): AppData {
     mcpFailures: {},
     forks: {},
     costs: {},
+    link: null,
   };
 }

@@ -38,6 +38,8 @@ export interface Toast {
 
 export interface UiState {
   connection: ConnectionState;
+  /** The remote environment the server relays to (`initialize`'s `weftEnvironment`); null: this machine. */
+  environment: string | null;
   /** The thread shown; null = a new, not yet started thread. */
   activeThreadId: string | null;
   /** A thread whose turns are being fetched. */
@@ -140,6 +142,7 @@ export function emptyLists(): Pick<
 export function initialUi(recentProjects: string[] = [], openProjects: string[] = []): UiState {
   return {
     connection: { phase: 'connecting' },
+    environment: null,
     activeThreadId: null,
     loadingThreadId: null,
     ...emptyLists(),

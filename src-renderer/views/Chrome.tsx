@@ -4,13 +4,15 @@ import { Icon, Spinner } from '../components/Icon';
 import { useModalOpen } from '../components/use-modal';
 import { useController, useWeft } from '../store/app-context';
 import type { Toast } from '../store/store';
+import type { WeftEnvironmentStatusNotification } from '../../src-preload/protocol';
 
 export function ConnectionBanner() {
   const controller = useController();
   const connection = useWeft((s) => s.ui.connection);
+  const link = useWeft((s) => s.data.link);
   switch (connection.phase) {
     case 'open':
-      return null;
+      return link === null || link.state === 'connected' ? null : <EnvironmentBanner link={link} />;
     case 'connecting':
       return (
         <div className="banner banner-info" role="status">
@@ -49,6 +51,25 @@ export function ConnectionBanner() {
         </div>
       );
   }
+}
+
+/** The link from the server to its remote environment is down: the agent there goes on, this page waits. */
+function EnvironmentBanner({ link }: { link: WeftEnvironmentStatusNotification }) {
+  if (link.state === 'disconnected') {
+    return (
+      <div className="banner banner-error" role="alert">
+        <Icon name="alert" size={14} /> Lost the link to {link.environment}.
+        <span className="muted"> {link.message}</span>
+      </div>
+    );
+  }
+  return (
+    <div className="banner banner-warn" role="status">
+      <Spinner size={12} /> Reconnecting to {link.environment}… Its turns go on there; what they do shows here once
+      back.
+      <span className="muted"> {link.message}</span>
+    </div>
+  );
 }
 
 /** How long a notice that only informs stays, counted while the pointer and the focus are elsewhere. */

@@ -10,6 +10,7 @@ import { SHORTCUT_MOD } from './shortcuts';
 
 function ProjectItem({ path, current, count }: { path: string; current: boolean; count: number }) {
   const { controller } = useApp();
+  const environment = useWeft((s) => s.ui.environment);
   const name = baseName(path);
   const needing = count === 1 ? '1 thread needs you' : `${count} threads need you`;
   return (
@@ -19,7 +20,7 @@ function ProjectItem({ path, current, count }: { path: string; current: boolean;
         className={current ? 'project project-switch' : 'project-switch'}
         title={path}
         aria-current={current ? 'true' : undefined}
-        aria-label={count > 0 ? `${name}, ${needing}` : name}
+        aria-label={`${name}${environment === null ? '' : ` on ${environment}`}${count > 0 ? `, ${needing}` : ''}`}
         onClick={() => controller.showProject(path)}
       >
         {/* The count sits on the icon's corner, so the name keeps the line's width (the label says it). */}
@@ -32,6 +33,11 @@ function ProjectItem({ path, current, count }: { path: string; current: boolean;
           {/* The path is ellipsized from the left (rtl); the marks keep its slashes in place. */}
           {current && <span className="project-path">{`\u200E${path}\u200E`}</span>}
         </span>
+        {environment !== null && (
+          <span className="project-env" title={`Runs on the environment ${environment}`}>
+            {environment}
+          </span>
+        )}
       </button>
       <button
         type="button"

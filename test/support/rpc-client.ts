@@ -212,9 +212,11 @@ export class WsRpcClient extends RpcClient {
 export async function startWeftServe(
   env: Record<string, string>,
   cwd: string,
+  extraArgs: readonly string[] = [],
 ): Promise<{ url: string; wsUrl: string; stop(): Promise<void>; stderr(): string }> {
-  const child = spawn(process.execPath, [weftBin(), 'serve', '--port', '0', '--cd', cwd, '--token', 'test-token'], {
-    cwd,
+  const args = [weftBin(), 'serve', '--port', '0', '--cd', cwd, '--token', 'test-token', ...extraArgs];
+  const child = spawn(process.execPath, args, {
+    cwd: extraArgs.includes('--env') ? (env['WEFT_HOME'] ?? cwd) : cwd,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', ...env },
   });
   let stderr = '';

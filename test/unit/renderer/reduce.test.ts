@@ -111,6 +111,12 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'mcpServer/oauthLogin/completed': note('mcpServer/oauthLogin/completed', { name: 'docs', success: true }),
   'weft/threads/indexed': note('weft/threads/indexed', {}),
   'weft/thread/turnsRestored': note('weft/thread/turnsRestored', { threadId: 't1', turnIds: ['u1'] }),
+  'weft/environment/status': note('weft/environment/status', {
+    environment: 'box',
+    state: 'reconnecting',
+    attempt: 1,
+    message: 'ssh exited',
+  }),
 };
 
 describe('reduceNotification', () => {

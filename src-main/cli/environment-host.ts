@@ -1,0 +1,44 @@
+// `--env NAME`, shared by every face: the environment's table read from config.toml, turned into the
+// relay that reaches its app server (faces/remote). An unknown name is an error naming those there are.
+import { loadConfig } from '../config';
+import { resolveWeftHome } from '../config/home';
+import { environmentPipe, type EnvironmentConfig } from '../config/environments';
+import { RemoteHost, type RelayOptions, type RemoteTarget } from '../faces/remote/relay-host';
+
+/** The environments of the user's config (and the project's, when trusted), by name. */
+export async function configuredEnvironments(cwd = process.cwd()): Promise<Record<string, EnvironmentConfig>> {
+  const { config, warnings } = await loadConfig({ weftHome: resolveWeftHome(process.env), cwd, env: process.env });
+  for (const w of warnings) process.stderr.write(`weft: warning: ${w}\n`);
+  return config.environments ?? {};
+}
+
+/** The pipe of environment `name`; throws a message naming the configured ones when there is none. */
+export async function environmentTarget(name: string): Promise<RemoteTarget> {
+  const all = await configuredEnvironments();
+  const environment = all[name];
+  if (environment === undefined) {
+    const names = Object.keys(all).sort();
+    throw new Error(
+      `no environment named "${name}" in config.toml (${names.length === 0 ? 'none is configured; add one with `weft environments add`' : `configured: ${names.join(', ')}`})`,
+    );
+  }
+  return environmentPipe(name, environment);
+}
+
+/** The relay to environment `name`, as a host every face can serve. */
+export async function openRemoteHost(
+  name: string,
+  options: Omit<RelayOptions, 'target'>,
+): Promise<{ host: RemoteHost; close(): Promise<void> }> {
+  const target = await environmentTarget(name);
+  // The longest wait between reconnect attempts, and for an answer to `initialize`; tests shorten them.
+  const maxDelay = Number(process.env['WEFT_RELAY_MAX_DELAY_MS']);
+  const handshake = Number(process.env['WEFT_RELAY_HANDSHAKE_MS']);
+  const host = new RemoteHost({
+    ...(Number.isFinite(maxDelay) && maxDelay > 0 ? { maxDelayMs: maxDelay } : {}),
+    ...(Number.isFinite(handshake) && handshake > 0 ? { handshakeTimeoutMs: handshake } : {}),
+    ...options,
+    target,
+  });
+  return { host, close: () => Promise.resolve() };
+}

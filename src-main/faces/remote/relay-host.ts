@@ -1,0 +1,422 @@
+/**
+ * A remote environment as a `ConnectionHost`: each client that connects (the stdio of `weft app-server
+ * --env`, a page of `weft serve --env`, the host client of `weft exec --env`) gets its own pipe to the
+ * remote app server, and its messages pass through unchanged — the remote runs the agent, its sandbox,
+ * checkpoints and rollouts. The relay adds what a pipe needs:
+ * - the handshake: the client's `initialize` answer says the remote's version and the relay's; a remote
+ *   Weft that cannot serve this one, or a pipe that fails before answering, is explained to the client;
+ * - a link that drops: after the handshake, a pipe that ends is started again with backoff, the client
+ *   told (`weft/environment/status`); the relay says `initialize` again, resumes every thread the client
+ *   follows, and passes on, once, what happened meanwhile (`replay.ts`); requests sent while the link is
+ *   down wait for it, answers to approvals the remote asks again are delivered then.
+ */
+import {
+  ServerNotifications,
+  Thread,
+  InitializeResult,
+  isServerNotificationMethod,
+  type ServerNotification,
+} from '../../../src-preload/protocol';
+import type { ClientConnection, ClientSink, ConnectionHost } from '../../server/transport';
+import { errorMessage } from '../../util/errors';
+import { VERSION } from '../../version';
+import { explainPipeExit } from './pipe-failure';
+import { PipeLink } from './pipe-link';
+import { ThreadsSeen } from './replay';
+import { incompatibility } from './version-check';
+
+export interface RemoteTarget {
+  /** The environment's name, for messages and `weft/environment/status`. */
+  name: string;
+  /** The program whose stdin/stdout reach the remote app server. */
+  argv: string[];
+  /** ssh's destination, for messages; null for a command. */
+  host: string | null;
+}
+
+export interface RelayOptions {
+  target: RemoteTarget;
+  log: (line: string) => void;
+  /** The first wait before starting the pipe again; doubled each attempt up to `maxDelayMs`. */
+  firstDelayMs?: number;
+  maxDelayMs?: number;
+  /** Attempts before the relay gives up (the client is told `disconnected`). */
+  maxAttempts?: number;
+  /** How long a (re)started pipe may take to answer `initialize`. */
+  handshakeTimeoutMs?: number;
+  /** A client's relay failed for good (never connected, or gave up reconnecting); `why` is for people. */
+  onGiveUp?: (why: string) => void;
+  /** Each pipe started, for tests and benchmarks that cut it (its process id). */
+  onPipe?: (pid: number | undefined) => void;
+}
+
+const RELAY_ID = 'weft-relay:';
+/** Requests whose result makes the client follow a thread. */
+const FOLLOWING = new Set(['thread/start', 'thread/resume', 'thread/fork']);
+const MAX_QUEUED = 1000;
+
+type Message = Record<string, unknown>;
+type Id = string | number;
+
+function isId(value: unknown): value is Id {
+  return typeof value === 'string' || typeof value === 'number';
+}
+
+/**
+ * What a server request is about: its method and item (approvals and questions name the item they are
+ * for). The remote numbers its requests itself; a remote that restarted may give a new request an old id.
+ */
+function requestKey(method: string, params: unknown): string {
+  const item =
+    typeof params === 'object' && params !== null && 'itemId' in params && typeof params.itemId === 'string'
+      ? params.itemId
+      : '';
+  return `${method} ${item}`;
+}
+
+export class RemoteHost implements ConnectionHost {
+  constructor(private readonly options: RelayOptions) {}
+
+  connect(sink: ClientSink): ClientConnection {
+    const relay = new RelayConnection(this.options, sink);
+    return { receive: (message) => relay.fromClient(message), close: () => relay.close() };
+  }
+}
+
+class RelayConnection {
+  private link: PipeLink | null = null;
+  private state: 'connecting' | 'ready' | 'reconnecting' | 'closed' = 'connecting';
+  private initializeParams: unknown = null;
+  private initializeId: Id | null = null;
+  /** The client's requests sent on the current link, not yet answered: id → method and thread. */
+  private readonly inflight = new Map<Id, { method: string; threadId: string | null }>();
+  /** What the client sent while the link was down, sent in order once it is back. */
+  private queued: Message[] = [];
+  /**
+   * Server requests the client holds (asked, not answered nor resolved): id → what it is about
+   * (`requestKey`), so that a request asked again is known for the same one, not one that took its id.
+   */
+  private readonly asked = new Map<Id, string>();
+  /** The client's answers to requests asked on a link that dropped, given when the remote asks again. */
+  private readonly answers = new Map<Id, { key: string; message: Message }>();
+  private readonly seen = new ThreadsSeen();
+  private readonly own = new Map<string, (message: Message) => void>();
+  private nextOwnId = 1;
+  private attempt = 0;
+  private fatal: string | null = null;
+
+  constructor(
+    private readonly options: RelayOptions,
+    private readonly sink: ClientSink,
+  ) {
+    this.link = this.startLink();
+  }
+
+  private get name(): string {
+    return this.options.target.name;
+  }
+
+  private startLink(): PipeLink {
+    const link = new PipeLink(
+      this.options.target.argv,
+      (message) => {
+        if (this.link === link) this.fromRemote(message as Message);
+      },
+      this.options.log,
+    );
+    this.options.onPipe?.(link.pid);
+    void link.exited.then((exit) => {
+      if (this.link !== link) return;
+      this.link = null;
+      const why = explainPipeExit(this.name, this.options.target.host, this.options.target.argv[0] ?? '', exit);
+      this.linkDropped(why);
+    });
+    return link;
+  }
+
+  fromClient(raw: unknown): void {
+    if (this.state === 'closed' || typeof raw !== 'object' || raw === null) return;
+    const message = raw as Message;
+    const id = message['id'];
+    const method = message['method'];
+    if (this.fatal !== null) {
+      if (isId(id) && typeof method === 'string') this.answerError(id, this.fatal);
+      return;
+    }
+    if (typeof method === 'string' && isId(id) && method === 'initialize') {
+      this.initializeParams = message['params'] ?? null;
+      this.initializeId = id;
+      if (this.state === 'connecting') this.watchHandshake();
+    }
+    if (this.state === 'reconnecting') {
+      const key = isId(id) ? this.asked.get(id) : undefined;
+      if (typeof method !== 'string' && isId(id) && key !== undefined) {
+        this.asked.delete(id);
+        this.answers.set(id, { key, message });
+      } else if (this.queued.length < MAX_QUEUED) {
+        this.queued.push(message);
+      } else if (isId(id) && typeof method === 'string') {
+        this.answerError(
+          id,
+          `the link to environment "${this.name}" is down and ${MAX_QUEUED} messages already wait for it`,
+        );
+      }
+      return;
+    }
+    this.sendToRemote(message);
+  }
+
+  private sendToRemote(message: Message): void {
+    const id = message['id'];
+    const method = message['method'];
+    if (typeof method === 'string' && isId(id)) {
+      const params = message['params'];
+      const threadId =
+        typeof params === 'object' && params !== null && 'threadId' in params && typeof params.threadId === 'string'
+          ? params.threadId
+          : null;
+      this.inflight.set(id, { method, threadId });
+    } else if (typeof method !== 'string' && isId(id)) {
+      this.asked.delete(id);
+    }
+    this.link?.send(message);
+  }
+
+  private fromRemote(message: Message): void {
+    const id = message['id'];
+    const method = message['method'];
+    if (typeof method !== 'string') {
+      if (typeof id === 'string' && id.startsWith(RELAY_ID)) {
+        const waiter = this.own.get(id);
+        this.own.delete(id);
+        waiter?.(message);
+        return;
+      }
+      if (isId(id)) this.fromRemoteResponse(id, message);
+      return;
+    }
+    if (isId(id)) {
+      // A server request: asked again after a reconnect, or answered while the link was down.
+      const key = requestKey(method, message['params']);
+      if (this.asked.get(id) === key) return;
+      const answer = this.answers.get(id);
+      this.answers.delete(id);
+      if (answer !== undefined && answer.key === key) {
+        this.link?.send(answer.message);
+        return;
+      }
+      this.asked.set(id, key);
+      this.sink.send(message);
+      return;
+    }
+    this.fromRemoteNotification(method, message);
+  }
+
+  private fromRemoteResponse(id: Id, message: Message): void {
+    const request = this.inflight.get(id);
+    this.inflight.delete(id);
+    if (id === this.initializeId && request?.method === 'initialize') {
+      this.initializeId = null;
+      this.handshakeAnswered(message);
+      return;
+    }
+    const result = message['result'];
+    if (request !== undefined && typeof result === 'object' && result !== null) {
+      if (FOLLOWING.has(request.method) && 'thread' in result) {
+        const thread = Thread.safeParse(result.thread);
+        if (thread.success) this.seen.noteThread(thread.data);
+      }
+      if (request.method === 'thread/unsubscribe' && request.threadId !== null) this.seen.unfollow(request.threadId);
+    }
+    this.sink.send(message);
+  }
+
+  private fromRemoteNotification(method: string, message: Message): void {
+    if (isServerNotificationMethod(method)) {
+      const parsed = ServerNotifications[method].safeParse(message['params'] ?? {});
+      if (parsed.success) {
+        const notification = { method, params: parsed.data } as ServerNotification;
+        if (!this.seen.pass(notification)) return;
+        if (notification.method === 'serverRequest/resolved') this.asked.delete(notification.params.requestId);
+      }
+    }
+    this.sink.send(message);
+  }
+
+  /** The first `initialize` answer: checked, then passed on with the relay's version. */
+  /** A remote that never answers the first `initialize` (a command that waits on something) is given up. */
+  private watchHandshake(): void {
+    const timeoutMs = this.options.handshakeTimeoutMs ?? 60_000;
+    const timer = setTimeout(() => {
+      if (this.state !== 'connecting' || this.fatal !== null) return;
+      const why = `environment "${this.name}" did not answer within ${timeoutMs / 1000} s (${this.options.target.argv.join(' ')})`;
+      const id = this.initializeId;
+      this.giveUp(why);
+      if (id !== null) this.answerError(id, why);
+    }, timeoutMs);
+    timer.unref();
+  }
+
+  private handshakeAnswered(message: Message): void {
+    const id = message['id'];
+    const parsed = InitializeResult.safeParse(message['result']);
+    if (!parsed.success) {
+      this.sink.send(message);
+      return;
+    }
+    const why = incompatibility(this.name, VERSION, parsed.data);
+    if (why !== null) {
+      this.giveUp(why);
+      if (isId(id)) this.answerError(id, why);
+      return;
+    }
+    this.state = 'ready';
+    this.sink.send({
+      id,
+      result: { ...parsed.data, weftEnvironment: { name: this.name, relayVersion: VERSION } },
+    });
+  }
+
+  private linkDropped(why: string): void {
+    if (this.state === 'closed') return;
+    // Requests the remote did not answer: they may or may not have run there.
+    for (const [id, request] of this.inflight) {
+      this.answerError(id, `${why}; "${request.method}" got no answer (it may have run on "${this.name}")`);
+    }
+    this.inflight.clear();
+    for (const waiter of this.own.values()) waiter({ error: { code: -32603, message: why }, dropped: true });
+    this.own.clear();
+    if (this.state === 'connecting') {
+      this.giveUp(why);
+      return;
+    }
+    if (this.state === 'ready') {
+      // Answers the remote did not ask for again on the last link were settled there meanwhile.
+      this.answers.clear();
+      this.state = 'reconnecting';
+      void this.reconnect(why);
+    }
+  }
+
+  private async reconnect(firstWhy: string): Promise<void> {
+    let why = firstWhy;
+    const first = this.options.firstDelayMs ?? 250;
+    const max = this.options.maxDelayMs ?? 15_000;
+    const attempts = this.options.maxAttempts ?? 40;
+    for (this.attempt = 1; this.attempt <= attempts; this.attempt++) {
+      this.status('reconnecting', why);
+      this.options.log(`weft: ${why}; reconnecting to "${this.name}" (attempt ${this.attempt})`);
+      await new Promise((r) => setTimeout(r, Math.min(first * 2 ** (this.attempt - 1), max)));
+      if (this.state === 'closed') return;
+      try {
+        const replayed = await this.resume();
+        this.state = 'ready';
+        this.status('connected', null, replayed);
+        const queued = this.queued;
+        this.queued = [];
+        for (const message of queued) this.sendToRemote(message);
+        return;
+      } catch (error) {
+        why = errorMessage(error);
+        this.link?.close();
+        this.link = null;
+      }
+    }
+    this.status('disconnected', why);
+    this.giveUp(`gave up reconnecting to "${this.name}" after ${attempts} attempts: ${why}`);
+  }
+
+  /** A new pipe: `initialize` again, then every followed thread resumed and what it missed replayed. */
+  private async resume(): Promise<number> {
+    const link = this.startLink();
+    this.link = link;
+    const ended = link.exited.then((exit) => {
+      throw new Error(explainPipeExit(this.name, this.options.target.host, this.options.target.argv[0] ?? '', exit));
+    });
+    ended.catch(() => undefined);
+    const init = await Promise.race([this.ownRequest('initialize', this.initializeParams), ended]);
+    const parsed = InitializeResult.safeParse(init);
+    if (!parsed.success) throw new Error(`"${this.name}" answered initialize with something else`);
+    const why = incompatibility(this.name, VERSION, parsed.data);
+    if (why !== null) throw new Error(why);
+    link.send({ method: 'initialized' });
+    let replayed = 0;
+    for (const threadId of this.seen.followed()) {
+      const result = await Promise.race([this.ownRequest('thread/resume', { threadId }), ended]);
+      const thread =
+        typeof result === 'object' && result !== null && 'thread' in result ? Thread.safeParse(result.thread) : null;
+      if (thread === null || !thread.success) continue;
+      for (const notification of this.seen.replay(thread.data)) {
+        replayed += 1;
+        this.sink.send(notification);
+      }
+    }
+    return replayed;
+  }
+
+  /** A request of the relay's own on the current link; resolves with its result, rejects with its error. */
+  private ownRequest(method: string, params: unknown): Promise<unknown> {
+    const id = `${RELAY_ID}${this.nextOwnId++}`;
+    const timeoutMs = this.options.handshakeTimeoutMs ?? 60_000;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.own.delete(id);
+        reject(new Error(`"${this.name}" did not answer ${method} within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      this.own.set(id, (message) => {
+        clearTimeout(timer);
+        const error = message['error'];
+        if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') {
+          reject(
+            new Error(
+              message['dropped'] === true ? error.message : `"${this.name}" refused ${method}: ${error.message}`,
+            ),
+          );
+        } else resolve(message['result']);
+      });
+      this.link?.send(params === null ? { id, method } : { id, method, params });
+    });
+  }
+
+  private status(
+    state: 'connected' | 'reconnecting' | 'disconnected',
+    message: string | null,
+    replayed?: number,
+  ): void {
+    this.sink.send({
+      method: 'weft/environment/status',
+      params: {
+        environment: this.name,
+        state,
+        attempt: this.attempt,
+        message,
+        ...(replayed === undefined ? {} : { replayed }),
+      },
+    });
+  }
+
+  private answerError(id: Id, message: string): void {
+    this.sink.send({ id, error: { code: -32603, message } });
+  }
+
+  private giveUp(why: string): void {
+    if (this.fatal !== null) return;
+    this.fatal = why;
+    for (const message of this.queued) {
+      const id = message['id'];
+      if (isId(id) && typeof message['method'] === 'string') this.answerError(id, why);
+    }
+    this.queued = [];
+    this.link?.close();
+    this.link = null;
+    this.options.onGiveUp?.(why);
+  }
+
+  close(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    const link = this.link;
+    this.link = null;
+    link?.close();
+  }
+}

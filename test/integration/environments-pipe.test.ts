@@ -1,0 +1,189 @@
+// Environments reached through a command (`command = [...]`), here a local pipe: `sh -c '… weft
+// app-server'`, as `kubectl exec -i` or `docker exec -i` would be. Every face takes `--env`: the relay on
+// stdio, `weft exec`, `weft serve`; and `weft environments` manages and checks them.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, remoteWeft, startRelay, stopUserServer } from '../support/environments';
+import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { startWeftServe, WsRpcClient, type StdioRpcClient } from '../support/rpc-client';
+import { answerTurn } from '../support/sse';
+import { runWeftCli } from '../support/weft-cli';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+
+let server: MockResponsesServer;
+let project: TempWorkspace;
+let remote: WeftHome;
+let local: WeftHome;
+const cleanups: (() => Promise<void>)[] = [];
+
+const LOCAL_CONFIG = (remoteHome: string): string =>
+  [
+    '# environments of the tests',
+    '[environments.pipe]',
+    `command = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remoteHome)} app-server`)}]`,
+    '',
+    '[environments.old] # a Weft from before 0.1',
+    `command = [${JSON.stringify(process.execPath)}, ${JSON.stringify(require.resolve('../fixtures/environments/old-weft.mjs'))}, "app-server"]`,
+    '',
+    '[environments.silent] # a command that never speaks',
+    'command = ["sh", "-c", "exec sleep 30"]',
+    '',
+    '[environments.attached] # through the per-user server',
+    `command = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remoteHome)} app-server --attach`)}]`,
+    '',
+  ].join('\n');
+
+beforeAll(async () => {
+  server = await startMockResponsesServer();
+  project = await makeTempWorkspace({ 'notes.txt': 'one\n' });
+  remote = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
+  local = await makeWeftHome(LOCAL_CONFIG(remote.dir));
+});
+
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+afterAll(async () => {
+  await stopUserServer(remote.dir);
+  await server.close();
+  await project.cleanup();
+  await remote.cleanup();
+  await local.cleanup();
+});
+
+function relay(name: string): StdioRpcClient {
+  const client = startRelay(local.dir, name);
+  cleanups.push(() => client.close());
+  return client;
+}
+
+describe('an environment reached through a command', () => {
+  it('relays a thread on stdio to the remote app server', async () => {
+    server.enqueue(answerTurn('hello from the pipe'));
+    const client = relay('pipe');
+    await client.initialize();
+    const { thread } = await client.request<{ thread: { id: string; path: string } }>('thread/start', {
+      cwd: project.dir,
+    });
+    expect(thread.path.startsWith(remote.dir)).toBe(true);
+    await client.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hi' }] });
+    const done = await client.notification('turn/completed');
+    expect(done['turn']).toMatchObject({ status: 'completed' });
+    const text = client
+      .notifications('item/completed')
+      .map((p) => p['item'] as { type: string; text?: string })
+      .find((i) => i.type === 'agentMessage')?.text;
+    expect(text).toBe('hello from the pipe');
+  });
+
+  it('explains a remote whose Weft is too old, and exits', async () => {
+    const client = relay('old');
+    const response = await client.call('initialize', { clientInfo: { name: 'weft-tests', version: '1' } });
+    expect(response.error).toEqual({
+      code: -32603,
+      message:
+        'old runs Weft 0.0.3, and this Weft (0.1.0) needs 0.1.x there: install Weft 0.1.0 on old (npm install -g weft@0.1.0, or the package `npm pack` makes of this checkout)',
+    });
+    expect(await client.exited).toBe(1);
+  });
+
+  it('gives up on a remote that never answers, and exits', async () => {
+    const client = startRelay(local.dir, 'silent', { WEFT_RELAY_HANDSHAKE_MS: '500' });
+    cleanups.push(() => client.close());
+    const response = await client.call('initialize', { clientInfo: { name: 'weft-tests', version: '1' } });
+    expect(response.error?.message).toBe('environment "silent" did not answer within 0.5 s (sh -c exec sleep 30)');
+    expect(await client.exited).toBe(1);
+  });
+
+  it('runs `weft exec --env` there, in a folder there', async () => {
+    server.enqueue(answerTurn('exec ran remotely'));
+    const run = await runWeftCli(['exec', '--env', 'pipe', '-C', project.dir, 'say something'], {
+      cwd: local.dir,
+      weftHome: local.dir,
+    });
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: 'exec ran remotely\n' });
+    expect(run.stderr).toContain(`on "pipe" in ${project.dir}`);
+  });
+
+  it('says when the remote folder does not exist, and exits', async () => {
+    const run = await runWeftCli(['exec', '--env', 'pipe', '-C', '/no/such/folder', 'hi'], {
+      cwd: local.dir,
+      weftHome: local.dir,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('/no/such/folder does not exist on environment "pipe"; give a folder there with --cd');
+  });
+
+  it('serves the web UI here for the agent there (`weft serve --env`)', async () => {
+    server.enqueue(answerTurn('served remotely'));
+    const served = await startWeftServe(cliEnv(local.dir), project.dir, ['--env', 'attached']);
+    cleanups.push(() => served.stop());
+    expect(served.url).toContain(`cwd=${encodeURIComponent(project.dir)}`);
+    const client = await WsRpcClient.connect(served.wsUrl);
+    cleanups.push(() => client.close());
+    const init = await client.request<Record<string, unknown>>('initialize', {
+      clientInfo: { name: 'page', version: '1' },
+    });
+    client.send({ method: 'initialized' });
+    expect(init).toMatchObject({ codexHome: remote.dir, weftEnvironment: { name: 'attached' } });
+    const { thread } = await client.request<{ thread: { id: string } }>('thread/start', { cwd: project.dir });
+    await client.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hi' }] });
+    expect((await client.notification('turn/completed'))['turn']).toMatchObject({ status: 'completed' });
+    const missing = await runWeftCli(['serve', '--env', 'attached', '--cd', '/no/such/folder', '--port', '0'], {
+      cwd: local.dir,
+      weftHome: local.dir,
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('/no/such/folder does not exist on environment "attached"');
+  });
+});
+
+describe('weft environments', () => {
+  it('checks an environment: reachable, its Weft and Node, its sandbox', async () => {
+    const run = await runWeftCli(['environments', 'check', 'attached'], { cwd: local.dir, weftHome: local.dir });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[1]).toMatch(/^ {2}reachable: yes \(\d+ ms to the handshake\)$/);
+    expect(lines[2]).toBe(`  weft: 0.1.0 (this one: 0.1.0); node ${process.versions.node}; WEFT_HOME ${remote.dir}`);
+    expect(lines[3]).toBe('  sandbox: works (a read-only command ran in it)');
+  });
+
+  it('adds, lists and removes environments, keeping the comments of config.toml', async () => {
+    const home = await makeWeftHome('# mine\nmodel = "m" # keep me\n');
+    cleanups.push(() => home.cleanup());
+    const cli = (args: string[]) => runWeftCli(['environments', ...args], { cwd: home.dir, weftHome: home.dir });
+    expect(
+      (await cli(['add', 'box', '--ssh', 'dev@build-box', '--port', '2222', '--ssh-arg=-F', '--ssh-arg=/x'])).code,
+    ).toBe(0);
+    expect((await cli(['add', 'pod', '--', 'kubectl', 'exec', '-i', 'weft-0', '--', 'weft', 'app-server'])).code).toBe(
+      0,
+    );
+    const listed = await cli(['list']);
+    expect(listed.stdout).toBe(
+      [
+        'Name  Type     Reached through',
+        'box   ssh      dev@build-box port 2222 (weft: weft)',
+        'pod   command  kubectl exec -i weft-0 -- weft app-server',
+        '',
+      ].join('\n'),
+    );
+    const text = await readFile(join(home.dir, 'config.toml'), 'utf8');
+    expect(text.startsWith('# mine\nmodel = "m" # keep me\n')).toBe(true);
+    expect((await cli(['remove', 'box'])).code).toBe(0);
+    expect(JSON.parse((await cli(['list', '--json'])).stdout)).toEqual({
+      pod: { command: ['kubectl', 'exec', '-i', 'weft-0', '--', 'weft', 'app-server'] },
+    });
+    const refused = await cli(['add', 'bad', '--ssh=-oProxyCommand=x']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('must name a host, not an ssh option');
+    await writeFile(join(home.dir, 'config.toml'), '[environments.x]\nport = 1\n');
+    const broken = await cli(['list']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('`environments.x` needs `ssh`');
+  });
+});
