@@ -185,6 +185,7 @@ export class RolloutRecorder implements SessionRecorder {
       case 'mcpServer/oauthLogin/completed':
       case 'weft/git/progress':
       case 'weft/threads/indexed':
+      case 'weft/environment/status':
         return;
       case 'weft/thread/turnsRestored':
         // In the rollout already: store.undoRollback appends its weft_rollback_undone line.
