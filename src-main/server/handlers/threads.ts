@@ -5,6 +5,7 @@ import { initialState } from '../../core/session-builder';
 import type { LoadedThread } from '../../store/loader';
 import { attributeFields, type AttributeEventInput } from '../../store/thread-events';
 import type { ThreadRecorder } from '../../store/thread-store';
+import { agentTreeOf } from '../../store/sub-agent-meta';
 import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
 import { readStateOfThread } from '../read-states';
@@ -68,9 +69,9 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     overrides: ThreadOverrides,
     recording: { recorder?: ThreadRecorder; state?: LoadedThread },
   ): Promise<Session> => {
-    // A thread spawns sub-agents of its own unless it is one (they spawn none: one level deep).
-    const isSubAgent = thread.parentThreadId !== undefined && thread.parentThreadId !== null;
-    const subAgents = isSubAgent ? undefined : subAgentHost(ctx, thread.id, overrides);
+    // Any thread a person or a model started may spawn sub-agents within `agents.max_depth`; Codex's
+    // internal sub-agents (a review, a compaction) spawn none.
+    const subAgents = agentTreeOf(thread) === null ? undefined : subAgentHost(ctx, thread.id, overrides);
     const { entry, config: loaded, cwd } = await loadThread(ctx, { thread, overrides, recording, subAgents });
     manager.subscribe(thread.id, client);
     // Project config held back (new or changed since the project was trusted) and project MCP servers a
