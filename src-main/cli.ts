@@ -27,7 +27,7 @@ Commands:
   rules <command>             List, add and revoke remembered approval rules
   mcp list|get|add|remove     Manage the MCP servers whose tools the agent can use
   checkpoints gc|size         Collect old file checkpoints; show their size
-  worktrees list|prune        Show the worktrees of worktree threads; remove those merged or empty
+  worktrees list|prune|handoff  Show, clean up, or hand off the worktrees of worktree threads
   usage [--days N] [--json]   Tokens used per day and what they cost ([model_prices] in config.toml)
   config [show|get|set|trust] Show the effective config and where each value comes from; change it
   doctor                      Check the sandbox and the setup, with concrete fixes
