@@ -24,7 +24,7 @@ import { AGENTS, REQUESTS_PER_AGENT, agentPrompt, scriptAgents } from './many-ag
 import { startFrames, stopFrames } from './ui.bench';
 import { traceFrames } from './ui-trace';
 
-export interface UiResult extends AppServerResult {
+export interface UiResult extends Omit<AppServerResult, 'turnMs'> {
   intervals: number[];
   cpuMs: number[];
 }
