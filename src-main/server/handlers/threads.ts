@@ -287,6 +287,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/list': async (params, client) => {
       manager.seen(client);
+      ctx.folders.name(client, params.cwd);
       const page = await storeCallAsync(() => store.listComplete(params));
       const term = params.searchTerm?.trim() ?? '';
       const snippets = term === '' ? null : await searchSnippets(page.data, term);
