@@ -1,11 +1,15 @@
 // A window holding several projects asks the one app server about the project it shows, not the one the
 // server was started in (`--cd`): `model/list {weftCwd}` and `mcpServerStatus/list {weftCwd}` (no thread
 // open) read that project's trusted config, and `fs/readFile` reads in a project once the client has
-// listed its threads (as the project switcher does), with no thread of it loaded.
+// listed its threads (as the project switcher does), with no thread of it loaded. `thread/list
+// {weftNeedsYou}` finds the threads of a project that wait on the person however old they are.
 import { mkdir, writeFile } from 'node:fs/promises';
+import type { Turn } from '../../src-preload/protocol';
+import { ThreadStore } from '../../src-main/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
+import { saveThreads } from '../support/saved-threads';
 import { runWeftCli } from '../support/weft-cli';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
@@ -81,5 +85,74 @@ describe('services for the project a client shows', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+/** A saved thread of `cwd` whose one turn failed, `read` or not since, a year ago. */
+async function saveFailedThread(cwd: string, id: string, read: boolean): Promise<void> {
+  const yearAgo = Date.now() - 365 * 24 * 3600 * 1000;
+  const store = ThreadStore.open(home.dir, { now: () => new Date(yearAgo), onWarning: () => undefined });
+  try {
+    const { recorder } = store.createThread({
+      id,
+      cwd,
+      modelProvider: 'mock',
+      model: 'mock-model',
+      source: 'appServer',
+      baseInstructions: null,
+    });
+    const turn: Turn = {
+      id: `${id}-turn`,
+      items: [],
+      status: 'inProgress',
+      error: null,
+      startedAt: Math.floor(yearAgo / 1000),
+      completedAt: null,
+      durationMs: null,
+    };
+    recorder.notification({ method: 'turn/started', params: { threadId: id, turn } });
+    recorder.responseItems([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: `task ${id}` }] }]);
+    recorder.notification({
+      method: 'turn/completed',
+      params: { threadId: id, turn: { ...turn, status: 'failed', error: { message: 'the model went away' } } },
+    });
+    await recorder.turnEnded();
+    await recorder.close();
+    await store.recordAttribute(id, { type: 'weft_thread_read_state', mark: 'turnEnded', ended_turn_id: turn.id });
+    if (read) await store.recordAttribute(id, { type: 'weft_thread_read_state', mark: 'read' });
+  } finally {
+    await store.close();
+  }
+}
+
+describe('thread/list {weftNeedsYou}', () => {
+  it('lists the threads of a project that wait on the person, past its newest 100', async () => {
+    await saveFailedThread(other.dir, 'thr-failed-unread', false);
+    await saveFailedThread(other.dir, 'thr-failed-read', true);
+    await saveThreads(
+      home.dir,
+      other.dir,
+      Array.from({ length: 105 }, (_, i) => `newer task ${i}`),
+    );
+    client = await appServer();
+    const ids = (r: { data: { id: string }[] }) => r.data.map((t) => t.id);
+    const first = await client.request<{ data: { id: string }[] }>('thread/list', {
+      cwd: other.dir,
+      archived: false,
+      sortKey: 'updated_at',
+      limit: 100,
+    });
+    expect(ids(first)).not.toContain('thr-failed-unread');
+    const needing = await client.request<{ data: { id: string; weftLastTurnStatus?: string }[] }>('thread/list', {
+      cwd: other.dir,
+      archived: false,
+      sortKey: 'updated_at',
+      weftNeedsYou: true,
+    });
+    expect(needing.data.map((t) => ({ id: t.id, last: t.weftLastTurnStatus }))).toEqual([
+      { id: 'thr-failed-unread', last: 'failed' },
+    ]);
+    // Another project's: none.
+    expect(ids(await client.request('thread/list', { cwd: started.dir, weftNeedsYou: true }))).toEqual([]);
   });
 });
