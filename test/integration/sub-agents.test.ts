@@ -2,7 +2,8 @@
 // (`multi_agent_v1.spawn_agent`), the child runs a turn of its own against the model, its answer comes back
 // through `wait_agent`; the collab items and the child's Thread are on the wire as Codex 0.169 shows them
 // (test/fixtures/codex-agents-0.169); a child's approval reaches the client that watches the parent;
-// interrupting the parent stops the child; the child's tokens count in the parent's total; `agents.max_threads`
+// "accept for session" stays with the thread it was given in (as in Codex 0.169); interrupting the parent
+// stops the child; the child's tokens count in the parent's total; `agents.max_threads`
 // refuses one more with a clear error; the child stays a sub-agent after a restart.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -320,6 +321,51 @@ describe('sub-agents over the app server', () => {
     expect(waited?.['agentsStates']).toEqual({ [String(child?.['id'])]: { status: 'completed', message: 'made it' } });
     // The approval was resolved for the client, under the child's thread.
     expect(client.notifications('serverRequest/resolved').map((p) => p['threadId'])).toEqual([child?.['id']]);
+  });
+
+  it('keeps "accept for session" to the thread it was given in, parent or child, as Codex 0.169 does', async () => {
+    const touch = (id: string, file: string) => reply([evFunctionCall(id, 'exec_command', { cmd: `touch ${file}` })]);
+    const call = (id: string, name: string, args: object) =>
+      reply([evNamespacedCall(id, 'multi_agent_v1', name, args)]);
+    let first = '';
+    // The parent: touch a.txt, spawn, wait, touch a.txt and b.txt, answer; the child: touch a.txt, touch b.txt
+    // twice, answer. Each thread is asked once for what it allowed for its session, the other asked anew.
+    const answer = (request: RecordedRequest) => {
+      if (first === '') first = threadOf(request);
+      const outputs = callOutputs(request);
+      if (threadOf(request) !== first) {
+        const steps = [touch('call_c1', 'a.txt'), touch('call_c2', 'b.txt'), touch('call_c3', 'b.txt')];
+        return steps[outputs.length] ?? answerText('made them');
+      }
+      const agent = String((JSON.parse(outputs[1]?.output ?? '{}') as Json)['agent_id']);
+      const steps = [
+        touch('call_p1', 'a.txt'),
+        call('call_spawn', 'spawn_agent', { message: 'touch the files' }),
+        call('call_wait', 'wait_agent', { targets: [agent], timeout_ms: 60_000 }),
+        touch('call_p2', 'a.txt'),
+        touch('call_p3', 'b.txt'),
+      ];
+      return steps[outputs.length] ?? answerText('done');
+    };
+    for (let i = 0; i < 12; i++) server.enqueue(answer);
+    const client = await appServer();
+    const asked: string[] = [];
+    let parent = '';
+    client.onServerRequest = (method, params) => {
+      if (method !== 'item/commandExecution/requestApproval') return undefined;
+      const who = params['threadId'] === parent ? 'parent' : 'child';
+      const command = String(params['command']);
+      asked.push(`${who}: ${command}`);
+      // The parent allows a.txt for its session, the child b.txt for its own.
+      const forSession =
+        (who === 'parent' && command.includes('a.txt')) || (who === 'child' && command.includes('b.txt'));
+      return { decision: forSession ? 'acceptForSession' : 'accept' };
+    };
+    parent = await startParent(client, { approvalPolicy: 'untrusted', sandbox: 'workspace-write' });
+    const from = client.received.length;
+    await turn(client, parent, 'delegate');
+    await client.notification('turn/completed', (p) => p['threadId'] === parent, from);
+    expect(asked).toEqual(['parent: touch a.txt', 'child: touch a.txt', 'child: touch b.txt', 'parent: touch b.txt']);
   });
 
   it('stops the child when the parent is interrupted', async () => {
