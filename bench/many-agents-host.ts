@@ -1,7 +1,7 @@
 // What both parts of the "many agents" bench share: the programs compared, a scenario's folders (a Weft
 // home configured for the mock model, a project), the server processes, and a guard against a scenario
 // that never ends.
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ProbeAnswer } from '../test/support/list-probe';
@@ -22,6 +22,8 @@ export interface AppServerResult {
   lists: ProbeAnswer[];
   peakRssMiB: number;
   seconds: number;
+  /** Each thread's turn, from its start to its end, as the server timed it (`Turn.durationMs`). */
+  turnMs: number[];
 }
 
 /** Peak RSS (VmHWM) of one process, in MiB. */
@@ -30,8 +32,16 @@ export function peakRss(pid: number | undefined): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-/** A fresh home (config for the mock model) and project for one scenario. */
-export function scenarioDirs(work: string, name: string, mock: MockResponsesServer): { home: string; project: string } {
+/**
+ * A fresh home (config for the mock model) and project for one scenario; with `git`, the project is a git
+ * repository with one commit (worktree threads are made from its HEAD).
+ */
+export function scenarioDirs(
+  work: string,
+  name: string,
+  mock: MockResponsesServer,
+  git = false,
+): { home: string; project: string } {
   const dir = join(work, name);
   rmSync(dir, { recursive: true, force: true });
   const home = join(dir, 'home');
@@ -39,6 +49,15 @@ export function scenarioDirs(work: string, name: string, mock: MockResponsesServ
   mkdirSync(home, { recursive: true });
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'README.md'), '# Many agents\n');
+  if (git) {
+    const identity = ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false'];
+    for (const args of [
+      ['init', '-q'],
+      ['add', '-A'],
+      [...identity, 'commit', '-qm', 'Start'],
+    ])
+      execFileSync('git', args, { cwd: project, stdio: 'ignore' });
+  }
   writeFileSync(
     join(home, 'config.toml'),
     [

@@ -1,7 +1,8 @@
 // Many busy agents on one host: 8 threads at once, each running a turn of commands that write files of
 // 1 KiB to 8 MiB and patches (many-agents-work.ts, on the mock Responses server), with another client
 // sending `thread/list` every 10 ms meanwhile. Through `weft app-server` (stdio): the slowest list answer
-// and the server's peak RSS. Through `weft serve` with the page open in headless Chromium, the 8 threads
+// and the server's peak RSS; again with 8 worktree threads of one git project (each its own worktree),
+// with their turn times. Through `weft serve` with the page open in headless Chromium, the 8 threads
 // started from the page and streaming into it: the page's frame intervals and main-thread CPU per frame
 // (as in ui.bench.ts), and the slowest list answer over a WebSocket beside it.
 //
@@ -47,19 +48,31 @@ const BASELINE = process.env['WEFT_BASELINE'] ? resolve(process.env['WEFT_BASELI
 /** What the baseline is, for the notes: WEFT_BASELINE_LABEL, else its folder relative to the checkout. */
 const BASELINE_LABEL =
   BASELINE === null ? null : (process.env['WEFT_BASELINE_LABEL'] ?? `WEFT_BASELINE ${relative(ROOT, BASELINE)}`);
-/** MANY_AGENTS_ONLY=app-server or ui: run that part only. */
-const ONLY = process.env['MANY_AGENTS_ONLY'] ?? 'app-server,ui';
+/** MANY_AGENTS_ONLY=app-server, worktrees or ui (or several, comma-separated): run those parts only. */
+const ONLY = process.env['MANY_AGENTS_ONLY'] ?? 'app-server,worktrees,ui';
 
 /** The part of a `turn/completed` notification read here. */
 interface TurnCompleted {
-  params: { threadId: string; turn: { status: string; error: { message: string } | null } };
+  params: {
+    threadId: string;
+    turn: { status: string; error: { message: string } | null; durationMs?: number | null };
+  };
 }
 
-/** The 8 agents through `weft app-server` on stdio, with lists probing it meanwhile. */
-async function appServerRun(program: Program, work: string, run: number): Promise<AppServerResult> {
+/**
+ * The 8 agents through `weft app-server` on stdio, with lists probing it meanwhile; with `worktrees`, each
+ * is a worktree thread of one git project (`thread/start {weftWorktree: true}`), working in its own worktree.
+ */
+async function appServerRun(program: Program, work: string, run: number, worktrees = false): Promise<AppServerResult> {
   const mock = await startMockResponsesServer();
-  const { home, project } = scenarioDirs(work, `app-server-${program.label}`, mock);
-  const child = spawn(process.execPath, [...nodeArgs(`${program.label}-${run}`), program.bin, 'app-server'], {
+  const { home, project } = scenarioDirs(
+    work,
+    `${worktrees ? 'worktrees' : 'app-server'}-${program.label}`,
+    mock,
+    worktrees,
+  );
+  const profileName = `${worktrees ? 'worktrees-' : ''}${program.label}-${run}`;
+  const child = spawn(process.execPath, [...nodeArgs(profileName), program.bin, 'app-server'], {
     cwd: project,
     env: env(home),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -71,6 +84,7 @@ async function appServerRun(program: Program, work: string, run: number): Promis
     const waiting = new Map<string, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
     // Each thread's finished turn (status, and error when it failed).
     const ended = new Map<string, string>();
+    const turnMs: number[] = [];
     let allDone: () => void = () => undefined;
     const done = new Promise<void>((r) => (allDone = r));
     const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
@@ -81,6 +95,7 @@ async function appServerRun(program: Program, work: string, run: number): Promis
           params.threadId,
           `${params.turn.status}${params.turn.error ? ` (${params.turn.error.message})` : ''}`,
         );
+        if (typeof params.turn.durationMs === 'number') turnMs.push(params.turn.durationMs);
         if (ended.size === AGENTS) allDone();
         return;
       }
@@ -104,7 +119,12 @@ async function appServerRun(program: Program, work: string, run: number): Promis
     const probe = startListProbe(stdioChannel(child));
     const started = performance.now();
     for (let a = 0; a < AGENTS; a++) {
-      const { thread } = (await request('thread/start', { cwd: project })) as { thread: { id: string } };
+      const { thread } = (await request('thread/start', {
+        cwd: project,
+        ...(worktrees ? { weftWorktree: true } : {}),
+      })) as { thread: { id: string; weftWorktree?: { path: string } } };
+      if (worktrees && thread.weftWorktree === undefined)
+        throw new Error(`many-agents: ${program.label}: thread ${thread.id} was started without a worktree`);
       await request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: agentPrompt(a) }] });
     }
     await guarded(`${program.label}: the agents' turns`, done);
@@ -118,7 +138,7 @@ async function appServerRun(program: Program, work: string, run: number): Promis
     const peakRssMiB = peakRss(child.pid);
     child.stdin.end();
     await guarded(`${program.label}: the app server's exit`, exited(child));
-    return { lists, peakRssMiB, seconds };
+    return { lists, peakRssMiB, seconds, turnMs };
   } finally {
     child.kill('SIGKILL');
     await mock.close();
@@ -142,6 +162,35 @@ function beside<T>(results: Map<string, T[]>, programs: Program[], f: (r: T) => 
 /** The median over this build's runs. */
 function ours<T>(results: Map<string, T[]>, f: (r: T) => number): number {
   return round(median((results.get('weft') ?? []).map(f)));
+}
+
+function worktreeRows(results: Map<string, AppServerResult[]>, programs: Program[]): Row[] {
+  const runs = results.get('weft') ?? [];
+  if (runs.length === 0) return [];
+  const waits = runs.flatMap((r) => r.lists.map((a) => a.ms));
+  const turns = (r: AppServerResult): string =>
+    `median ${(median(r.turnMs) / 1000).toFixed(1)} s, slowest ${(Math.max(...r.turnMs) / 1000).toFixed(1)} s`;
+  return [
+    {
+      name: `${AGENTS} worktree threads busy at once (app-server): slowest thread/list answer, one every 10 ms`,
+      value: ours(results, (r) => slowest(r.lists)),
+      unit: 'ms',
+      target: '≤ 50 ms',
+      note: `${beside(results, programs, (r) => slowest(r.lists), 'ms')}; this build: p99 ${round(percentile(waits, 99))} ms over ${waits.length} lists`,
+    },
+    {
+      name: `${AGENTS} worktree threads busy at once: slowest turn`,
+      value: ours(results, (r) => Math.max(...r.turnMs) / 1000),
+      unit: 's',
+      note: `${beside(results, programs, (r) => Math.max(...r.turnMs) / 1000, 's')}; this build's turns per run: ${runs.map(turns).join('; ')}; all ${AGENTS} done in ${runs.map((r) => r.seconds.toFixed(1)).join(', ')} s`,
+    },
+    {
+      name: `${AGENTS} worktree threads busy at once: peak RSS of the server`,
+      value: ours(results, (r) => r.peakRssMiB),
+      unit: 'MiB',
+      note: beside(results, programs, (r) => r.peakRssMiB, 'MiB'),
+    },
+  ];
 }
 
 function serverRows(results: Map<string, AppServerResult[]>, programs: Program[]): Row[] {
@@ -217,25 +266,29 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
     programs.push({ label: 'baseline', bin });
   }
   const server = new Map<string, AppServerResult[]>();
+  const worktrees = new Map<string, AppServerResult[]>();
   const ui = new Map<string, UiResult[]>();
   try {
     for (let run = 0; run < RUNS; run++) {
       if (ONLY.includes('app-server'))
         for (const p of programs)
           server.set(p.label, [...(server.get(p.label) ?? []), await appServerRun(p, work, run)]);
+      if (ONLY.includes('worktrees'))
+        for (const p of programs)
+          worktrees.set(p.label, [...(worktrees.get(p.label) ?? []), await appServerRun(p, work, run, true)]);
       if (ONLY.includes('ui'))
         for (const p of programs) ui.set(p.label, [...(ui.get(p.label) ?? []), await uiRun(p, work, run)]);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const rows = [...serverRows(server, programs), ...uiRows(ui, programs)];
+  const rows = [...serverRows(server, programs), ...worktreeRows(worktrees, programs), ...uiRows(ui, programs)];
   const loadAfter = loadavg();
   return {
     title: `Many agents (${AGENTS} busy threads on one host)`,
     rows,
     notes: [
-      `Each agent: one turn of ${WORK_SUMMARY}, a commentary streamed before each step (mock Responses server), sandboxed (workspace-write), checkpointed; the ${AGENTS} threads share one project, each writing its own folder.`,
+      `Each agent: one turn of ${WORK_SUMMARY}, a commentary streamed before each step (mock Responses server), sandboxed (workspace-write), checkpointed; the ${AGENTS} threads share one project, each writing its own folder. In the worktree rows the project is a git repository and each thread a worktree thread (its own git worktree and branch, made as the thread starts), writing in its worktree; turn times are the server's (Turn.durationMs).`,
       `Values are medians over ${RUNS} runs; ${BASELINE === null ? 'WEFT_BASELINE was not set: this build only' : `"baseline" is ${BASELINE_LABEL}, built, run alternately with this build`}.`,
       'List answers are timed by the client from the write of the request to the arrival of its answer (stdio for app-server, a WebSocket for serve). Frame intervals come from requestAnimationFrame, CPU per frame from a DevTools trace (ui-trace.ts); the page is the one the threads were started from, showing the last one.',
       `Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after, on ${availableParallelism()} cores shared with other work running meanwhile: wall times include waiting for a core.`,

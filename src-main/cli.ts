@@ -28,7 +28,7 @@ Commands:
   mcp list|get|add|remove     Manage the MCP servers whose tools the agent can use
   environments list|add|remove|check  Remote machines and containers (ssh, kubectl exec…); use one with --env
   checkpoints gc|size         Collect old file checkpoints; show their size
-  worktrees list|prune        Show the worktrees of worktree threads; remove those merged or empty
+  worktrees list|prune|handoff  Show, clean up, or hand off the worktrees of worktree threads
   usage [--days N] [--json]   Tokens used per day and what they cost ([model_prices] in config.toml)
   config [show|get|set|trust] Show the effective config and where each value comes from; change it
   doctor                      Check the sandbox and the setup, with concrete fixes

@@ -5,11 +5,12 @@
 import type { ServerNotification } from '../../src-preload/protocol';
 import type { ResolvedProvider } from '../config/providers';
 import type { WeftConfig } from '../config/schema';
-import type { AgentSession, SubAgentHost, SubAgentSpec } from '../core/agents/types';
+import type { AgentSession, AgentTreePosition, SubAgentHost, SubAgentSpec } from '../core/agents/types';
 import type { Session } from '../core/session';
 import { buildSession } from '../core/session-builder';
 import type { RuleStore } from '../safety/approvals/rules';
 import type { LoadedThread } from '../store/loader';
+import { agentTreeOf } from '../store/sub-agent-meta';
 import type { ThreadRecorder, ThreadStore } from '../store/thread-store';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
 import type { HostRequestSender } from '../tools/types';
@@ -36,6 +37,7 @@ export function execSubAgentHost(input: ExecSubAgentsInput): SubAgentHost {
     cwd: string,
     recording: { recorder?: ThreadRecorder; state?: LoadedThread },
     spec: SubAgentSpec | null,
+    tree: AgentTreePosition | null,
   ): Session => {
     const session = buildSession({
       config: input.config,
@@ -50,6 +52,8 @@ export function execSubAgentHost(input: ExecSubAgentsInput): SubAgentHost {
       saved: recording.state,
       checkpoints: input.checkpoints,
       protectedPaths: input.protectedPaths,
+      // Within `agents.max_depth` a sub-agent spawns its own, made here too.
+      ...(tree === null ? {} : { subAgents: host, agentTree: tree }),
       ...(spec === null
         ? { keepSaved: { modelSetInConfig: false } }
         : { exact: spec.settings, extraDeveloperInstructions: spec.developerInstructions }),
@@ -59,7 +63,7 @@ export function execSubAgentHost(input: ExecSubAgentsInput): SubAgentHost {
     return session;
   };
 
-  return {
+  const host: SubAgentHost = {
     create: (spec): Promise<AgentSession> => {
       const cwd = spec.settings.cwd;
       const created = input.store?.createThread({
@@ -77,7 +81,8 @@ export function execSubAgentHost(input: ExecSubAgentsInput): SubAgentHost {
           role: spec.role,
         },
       });
-      return Promise.resolve(start(spec.threadId, cwd, { recorder: created?.recorder }, spec));
+      const tree = { sessionId: spec.sessionId, depth: spec.depth };
+      return Promise.resolve(start(spec.threadId, cwd, { recorder: created?.recorder }, spec, tree));
     },
     reopen: async (threadId, parentThreadId) => {
       const store = input.store;
@@ -94,7 +99,13 @@ export function execSubAgentHost(input: ExecSubAgentsInput): SubAgentHost {
         return null;
       }
       const cwd = opened.state.lastTurnContext?.cwd ?? thread.cwd;
-      const session = start(threadId, cwd, { recorder: opened.recorder, state: opened.state }, null);
+      const session = start(
+        threadId,
+        cwd,
+        { recorder: opened.recorder, state: opened.state },
+        null,
+        agentTreeOf(thread),
+      );
       return { session, nickname: thread.agentNickname ?? '', role: thread.agentRole ?? null };
     },
     // Nobody else watches a sub-agent of a run: once closed, it is shut down (its thread stays saved).
@@ -104,4 +115,5 @@ export function execSubAgentHost(input: ExecSubAgentsInput): SubAgentHost {
       await session?.shutdown();
     },
   };
+  return host;
 }

@@ -19,6 +19,7 @@ import type { ThreadStore } from '../store/thread-store';
 import type { CheckpointService } from '../checkpoints/service';
 import { uuidv7 } from '../util/ids';
 import type { WeftConfig } from '../config/schema';
+import { agentTreeOf } from '../store/sub-agent-meta';
 import { loadLocalImage } from '../tools/local-image';
 import { takeEnvFlag } from './env-flag';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec-args';
@@ -148,13 +149,16 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       protectedPaths: loaded.projectTrust.trustedConfigDirs,
       onNotification: (n) => childNotifications.forEach((listener) => listener(n)),
     });
+    // Where a resumed thread is in its session tree (a new one is a root); null: Codex's own sub-agents.
+    const tree = persisted?.state ? agentTreeOf(persisted.state.thread) : undefined;
     session = buildSession({
       config,
       provider,
       cwd: last && !args.cd ? last.cwd : cwd,
       sendRequest: declineEverything,
-      // A sub-agent of a resumed sub-agent is not made: sub-agents spawn none of their own.
-      subAgents: persisted?.state?.thread.parentThreadId ? undefined : subAgents,
+      // A resumed sub-agent spawns its own within `agents.max_depth`, from where it is in its tree.
+      subAgents: tree === null ? undefined : subAgents,
+      agentTree: tree ?? undefined,
       env,
       rules,
       weftHome,

@@ -13,9 +13,11 @@ import {
 } from '../server/worktree-cleanup';
 import { ThreadStore } from '../store';
 import { dispatchSubCommand } from './sub-commands';
+import { HANDOFF_HELP, HANDOFF_USAGE, runHandoff } from './worktree-handoff';
 
 const USAGE = `Usage: weft worktrees list [--json]
        weft worktrees prune [--days N] [--yes PATH|BRANCH]... [--dry-run] [--json]
+${HANDOFF_USAGE}
 
 A worktree thread (New thread → Worktree, or thread/start {weftWorktree: true}) works in a git worktree
 of its own, under WEFT_HOME/worktrees/<project>-<hash>/<name> on a new branch (weft/<name> by default).
@@ -31,7 +33,7 @@ of its own, under WEFT_HOME/worktrees/<project>-<hash>/<name> on a new branch (w
           (its folder or its branch; repeat --yes for several). --dry-run only says what it would do.
           Nothing else is ever removed. The app (weft serve, weft app-server) prunes the same way, without
           --yes, a minute after it starts.
-`;
+${HANDOFF_HELP}`;
 
 export async function runWorktreesCommand(argv: string[]): Promise<number> {
   return dispatchSubCommand(
@@ -41,6 +43,14 @@ export async function runWorktreesCommand(argv: string[]): Promise<number> {
       verbs: {
         list: { aliases: ['ls'], run: (rest) => list(rest) },
         prune: { run: (rest) => prune(rest) },
+        handoff: {
+          run: (rest) =>
+            runHandoff(rest, async () => {
+              const { createAppHost } = await import('../server/app-host');
+              const app = await createAppHost({ cwd: process.cwd(), log: () => undefined });
+              return { host: app.host, close: () => app.close() };
+            }),
+        },
       },
     },
     argv,

@@ -163,6 +163,12 @@ const mcpServersSchema = z.record(z.string(), mcpServerSchema).superRefine((serv
 /** How many sub-agents a thread may have open at once when `[agents] max_threads` does not say. */
 export const DEFAULT_AGENT_MAX_THREADS = 6;
 
+/**
+ * How deep below the thread a person started sub-agents may be when `[agents] max_depth` does not say:
+ * Codex 0.169's default, where a sub-agent spawns none of its own.
+ */
+export const DEFAULT_AGENT_MAX_DEPTH = 1;
+
 /** A role a sub-agent may be spawned as: `[agents.<name>]` (spawn_agent's `agent_type`). */
 const agentRoleSchema = z.strictObject({
   /** What the role is for: the model reads it when it chooses one. */
@@ -284,11 +290,12 @@ const documentFields = {
     })
     .optional(),
   /**
-   * Sub-agents (`multi_agent_v1` tools): `max_threads` open at once per thread (default 6), and roles as
-   * `[agents.<name>]` tables. `max_depth` is Codex's; Weft's sub-agents spawn none of their own (depth 1).
+   * Sub-agents (`multi_agent_v1` tools): `max_threads` open at once per thread (default 6), `max_depth`
+   * the deepest a sub-agent may be below the thread a person started (default 1: sub-agents spawn none; 0:
+   * no thread is offered the tools, as in Codex), and roles as `[agents.<name>]` tables.
    */
   agents: z
-    .object({ max_threads: positiveInt.optional(), max_depth: positiveInt.optional() })
+    .object({ max_threads: positiveInt.optional(), max_depth: z.int().min(0).optional() })
     .catchall(agentRoleSchema)
     .optional(),
   tui: looseTable.optional(),

@@ -24,9 +24,9 @@ import { mcpToolSource } from '../mcp/tools';
 import { notifyHook } from './notify-hook';
 import { Session } from './session';
 import { agentToolSource } from './agents/agent-tools';
-import { agentMaxThreads, agentRoles } from './agents/config';
+import { agentMaxDepth, agentMaxThreads, agentRoles } from './agents/config';
 import { AgentControl } from './agents/control';
-import type { ParentLink, SubAgentHost } from './agents/types';
+import type { AgentTreePosition, ParentLink, SubAgentHost } from './agents/types';
 import type { RuleStore } from '../safety/approvals/rules';
 import type { OwnWorktree } from '../safety/sandbox/worktree-git';
 import type { FileCheckpoints } from '../tools/file-checkpoints';
@@ -58,10 +58,12 @@ export interface CreateSessionInput {
   /** The thread's own git worktree, where its commands may commit on its branch; absent = none. */
   ownWorktree?: OwnWorktree | null;
   /**
-   * Where the thread's sub-agents are made: with it the model gets the sub-agent tools (`multi_agent_v1`);
-   * absent = no sub-agents (a sub-agent spawns none of its own).
+   * Where the thread's sub-agents are made: with it the model gets the sub-agent tools (`multi_agent_v1`)
+   * while the thread is less deep than `agents.max_depth`; absent = no sub-agents.
    */
   subAgents?: SubAgentHost;
+  /** Where the thread is in its session tree; absent = a root thread (its own root, depth 0). */
+  agentTree?: AgentTreePosition;
   /** Developer instructions added after the config's (a sub-agent's role); absent = none. */
   extraDeveloperInstructions?: string | null;
 }
@@ -109,8 +111,8 @@ function joinInstructions(...parts: (string | null | undefined)[]): string | nul
   return present.length === 0 ? null : present.join('\n\n');
 }
 
-/** The thread as its sub-agents see it (a root thread: its own session tree, depth 0). */
-function parentLink(threadId: string, session: () => Session | null): ParentLink {
+/** The thread as its sub-agents see it. */
+function parentLink(threadId: string, tree: AgentTreePosition, session: () => Session | null): ParentLink {
   const live = (): Session => {
     const s = session();
     if (s === null) throw new Error(`thread ${threadId} has no session yet`);
@@ -118,8 +120,8 @@ function parentLink(threadId: string, session: () => Session | null): ParentLink
   };
   return {
     threadId,
-    sessionId: threadId,
-    depth: 0,
+    sessionId: tree.sessionId,
+    depth: tree.depth,
     settings: () => live().currentSettings,
     history: () => live().history,
     contextRef: () => live().contextRef,
@@ -159,13 +161,16 @@ export function createSession(input: CreateSessionInput): Session {
     sample: mcpSampler({ client: modelClient, model: () => session?.currentSettings.model ?? model }),
   });
   tools.addSource(mcpToolSource(mcp, provider.wireApi));
+  const tree = input.agentTree ?? { sessionId: threadId, depth: 0 };
+  const maxDepth = agentMaxDepth(config);
   const agents =
-    input.subAgents === undefined
+    input.subAgents === undefined || tree.depth >= maxDepth
       ? null
       : new AgentControl({
-          parent: parentLink(threadId, () => session),
+          parent: parentLink(threadId, tree, () => session),
           host: input.subAgents,
           maxThreads: agentMaxThreads(config),
+          maxDepth,
           roles: agentRoles(config),
         });
   if (agents) tools.addSource(agentToolSource(agents, provider.wireApi));

@@ -14,6 +14,7 @@ import type {
   ToolRequestUserInputParams,
   ToolRequestUserInputResult,
 } from '../../src-preload/protocol';
+import { subAgentLabel, type SubAgentAsking } from './sub-agents';
 
 /** A flat JSON Schema object of primitive fields, as form elicitations require. */
 export interface FormSchema {
@@ -50,8 +51,16 @@ const DECISION_FIELD: FormField = {
   default: 'accept',
 };
 
-export function commandApprovalForm(params: CommandExecutionRequestApprovalParams): ElicitationForm {
-  const lines = [`Weft wants to run a command in ${params.cwd}:`, '', `    ${params.command}`];
+/** Who asks: Weft's own agent, or one of its sub-agents by name. */
+function asker(from: SubAgentAsking | null): string {
+  return from === null ? 'Weft' : `${subAgentLabel(from)} (a sub-agent of this Weft thread)`;
+}
+
+export function commandApprovalForm(
+  params: CommandExecutionRequestApprovalParams,
+  from: SubAgentAsking | null = null,
+): ElicitationForm {
+  const lines = [`${asker(from)} wants to run a command in ${params.cwd}:`, '', `    ${params.command}`];
   if (params.reason) lines.push('', `Reason: ${params.reason}`);
   lines.push('', 'Accept to run it, decline to refuse (the agent goes on), cancel to stop the turn.');
   return { message: lines.join('\n'), requestedSchema: { type: 'object', properties: { decision: DECISION_FIELD } } };
@@ -60,10 +69,13 @@ export function commandApprovalForm(params: CommandExecutionRequestApprovalParam
 export function patchApprovalForm(
   params: FileChangeRequestApprovalParams,
   item: FileChangeItem | undefined,
+  from: SubAgentAsking | null = null,
 ): ElicitationForm {
   const changes = item?.changes ?? [];
   const lines = [
-    changes.length === 1 ? 'Weft wants to change a file:' : `Weft wants to change ${changes.length || 'some'} files:`,
+    changes.length === 1
+      ? `${asker(from)} wants to change a file:`
+      : `${asker(from)} wants to change ${changes.length || 'some'} files:`,
   ];
   for (const change of changes)
     lines.push(
@@ -100,7 +112,7 @@ export function patchDecision(answer: ElicitationAnswer): FileChangeApprovalDeci
 }
 
 /** One field per question, keyed by the question's id. */
-export function questionsForm(params: ToolRequestUserInputParams): ElicitationForm {
+export function questionsForm(params: ToolRequestUserInputParams, from: SubAgentAsking | null = null): ElicitationForm {
   const properties: Record<string, FormField> = {};
   for (const q of params.questions) {
     const labels = q.options?.map((o) => o.label) ?? [];
@@ -114,7 +126,10 @@ export function questionsForm(params: ToolRequestUserInputParams): ElicitationFo
     params.questions.length === 1
       ? (params.questions[0]?.question ?? 'The agent has a question.')
       : 'The agent has some questions.';
-  return { message, requestedSchema: { type: 'object', properties } };
+  return {
+    message: from === null ? message : `${asker(from)} asks: ${message}`,
+    requestedSchema: { type: 'object', properties },
+  };
 }
 
 /** The answers of an accepted form; declined or cancelled forms answer nothing. */

@@ -12,6 +12,7 @@ import { sharedRuleStore } from '../tools/safety-services';
 import { McpLogins, mcpHandlers } from './handlers/mcp';
 import { VERSION } from '../version';
 import { RpcDispatcher } from './dispatcher';
+import { ClientFolders } from './client-folders';
 import { readFileForClient } from './file-access';
 import { threadHandlers } from './handlers/threads';
 import { checkpointHandlers } from './handlers/checkpoints';
@@ -190,7 +191,8 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     }
   };
   const readStates = createReadStates(store, manager, log);
-  const context = { store, manager, environment, readStates, onSessionEvent: notifyAttention };
+  const folders = new ClientFolders();
+  const context = { store, manager, environment, readStates, onSessionEvent: notifyAttention, folders };
   const mcpLogins = owned.add(new McpLogins(), 'the MCP sign-ins');
   const dispatcher = new RpcDispatcher({
     handlers: {
@@ -210,7 +212,8 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },
-      'fs/readFile': (params) => readFileForClient(params.path, () => readableRoots(environment, manager)),
+      'fs/readFile': (params, client) =>
+        readFileForClient(params.path, () => [...readableRoots(environment, manager), ...folders.of(client)]),
     },
     serverInfo: () => ({
       userAgent: `weft/${VERSION} (${platform()}; node ${process.versions.node})`,
@@ -242,7 +245,10 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
   };
 }
 
-/** The folders `fs/readFile` may read: the project, WEFT_HOME, and each loaded thread's cwd and writable roots. */
+/**
+ * The folders `fs/readFile` may read for any client: the project, WEFT_HOME, and each loaded thread's cwd
+ * and writable roots (and, for one client, the projects it listed threads of: `ClientFolders`).
+ */
 function readableRoots(environment: HostEnvironment, manager: ThreadManager): string[] {
   const roots = [environment.defaultCwd, environment.weftHome];
   for (const id of manager.loadedIds()) {

@@ -1,6 +1,7 @@
 /**
  * What `fs/readFile` may read: files inside the folders a client already works in, namely the project
- * the server was started on, WEFT_HOME, and every loaded thread's cwd and writable roots. Paths are
+ * the server was started on, WEFT_HOME, every loaded thread's cwd and writable roots, and the projects
+ * that client listed threads of. Paths are
  * resolved through symlinks first, so a link inside a root that points elsewhere is refused, as is
  * `..`. A page that got hold of the socket can read the project, not the rest of the machine. Only a
  * regular file is opened (never a FIFO, whose read would hold one of libuv's threads until a writer came).

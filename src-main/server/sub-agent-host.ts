@@ -65,6 +65,7 @@ export function subAgentHost(ctx: HandlerContext, parentId: string, overrides: T
           thread,
           overrides: childOverrides,
           recording: { recorder: recording?.recorder },
+          subAgents: subAgentHost(ctx, spec.threadId, childOverrides),
           exact: spec.settings,
           extraDeveloperInstructions: spec.developerInstructions,
           held: true,
@@ -103,6 +104,7 @@ export function subAgentHost(ctx: HandlerContext, parentId: string, overrides: T
           thread: opened.state.thread,
           overrides: childOverrides,
           recording: { recorder: opened.recorder, state: opened.state },
+          subAgents: subAgentHost(ctx, threadId, childOverrides),
           held: true,
         });
         return entry.session;

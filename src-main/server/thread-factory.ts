@@ -118,6 +118,8 @@ export function threadSession(
     worktree?: WeftWorktree | null;
     /** Where the thread's sub-agents are made; absent = it spawns none. */
     subAgents?: SubAgentHost;
+    /** Where the thread is in its session tree (its sub-agents' depth follows); absent = a root. */
+    agentTree?: { sessionId: string; depth: number };
     /** Settings that win over the others (a sub-agent's: its parent's cwd, sandbox and approvals). */
     exact?: TurnOverrides;
     /** A sub-agent's role instructions, added to the config's. */
@@ -151,6 +153,7 @@ export function threadSession(
     },
     keepSaved: { modelSetInConfig: 'model' in (input.overrides.config ?? {}) },
     subAgents: input.subAgents,
+    agentTree: input.agentTree,
     exact: input.exact,
     extraDeveloperInstructions: input.extraDeveloperInstructions,
   });

@@ -8,6 +8,7 @@ import type { TurnOverrides } from '../core/types';
 import type { LoadedThread } from '../store/loader';
 import type { ThreadRecorder } from '../store/thread-store';
 import type { HandlerContext } from './handlers/context';
+import { agentTreeOf } from '../store/sub-agent-meta';
 import { resolveCwd, threadConfig, threadSession } from './thread-factory';
 import type { LoadedEntry } from './thread-manager';
 
@@ -15,7 +16,10 @@ export interface LoadInput {
   thread: Thread;
   overrides: ThreadOverrides;
   recording: { recorder?: ThreadRecorder; state?: LoadedThread };
-  /** Where the thread's sub-agents are made; absent = the thread spawns none. */
+  /**
+   * Where the thread's sub-agents are made (offered while the thread is less deep than `agents.max_depth`,
+   * its depth read from the thread's source); absent = the thread spawns none.
+   */
   subAgents?: SubAgentHost;
   /** Settings that win (a sub-agent's: its parent's). */
   exact?: TurnOverrides;
@@ -53,6 +57,7 @@ export async function loadThread(
           protectedPaths: loaded.projectTrust.trustedConfigDirs,
           worktree: thread.weftWorktree ?? null,
           subAgents: input.subAgents,
+          agentTree: agentTreeOf(thread) ?? undefined,
           exact: input.exact,
           extraDeveloperInstructions: input.extraDeveloperInstructions,
         }),

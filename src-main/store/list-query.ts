@@ -85,6 +85,7 @@ export function toListQuery(input: ListParamsInput): ListQuery | { empty: true }
     providers: p.modelProviders ?? null,
     sources: p.sourceKinds ? expandSourceKinds(p.sourceKinds) : null,
     match,
+    failedUnread: p.weftNeedsYou === true,
     after: p.cursor ? decodeCursor(p.cursor, sortKey, direction) : null,
   };
 }

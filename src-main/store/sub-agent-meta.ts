@@ -114,6 +114,19 @@ export function sourceFields(
   };
 }
 
+/**
+ * Where a thread is in its session tree: a thread no model spawned is its own root (depth 0); a spawned one
+ * is where its source says; null for Codex's internal sub-agents (a review, a compaction), which spawn none.
+ */
+export function agentTreeOf(
+  thread: Pick<Thread, 'id' | 'source' | 'sessionId'>,
+): { sessionId: string; depth: number } | null {
+  const source = thread.source;
+  if (typeof source !== 'object' || !('subAgent' in source)) return { sessionId: thread.id, depth: 0 };
+  const spawn = spawnOf(source.subAgent);
+  return spawn === null ? null : { sessionId: thread.sessionId ?? spawn.parent_thread_id, depth: spawn.depth };
+}
+
 /** The session_meta fields of a new sub-agent (Codex's, so that Codex lists and reads it as one). */
 export function subAgentMetaFields(sub: NewSubAgent): Record<string, unknown> {
   return {

@@ -141,6 +141,8 @@ export interface ListQuery {
   sources: string[] | null;
   /** An FTS5 query (see search-query.ts), or null for no text filter. */
   match: string | null;
+  /** Only threads whose last turn failed and that are unread since (`weftNeedsYou`). */
+  failedUnread: boolean;
   /** Keyset position: rows strictly after (value, id) in the sort order. */
   after: { value: number; id: string } | null;
 }
@@ -213,6 +215,8 @@ function listSql(q: ListQuery): { sql: string; args: (string | number)[] } {
   inList('cwd', q.cwds);
   inList('model_provider', q.providers);
   inList('source', q.sources);
+  if (q.failedUnread)
+    where.push("last_turn_status = 'failed' AND json_extract(attrs, '$.readState.firstUnread') IS NOT NULL");
   if (q.match !== null) {
     where.push(
       `rid IN (SELECT rowid / ${TEXT_CHUNKS_PER_THREAD} FROM thread_text WHERE thread_text MATCH ? ` +

@@ -90,10 +90,14 @@ export const McpServerStatus = z.object({
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
-/** With `threadId`, that thread's servers; without, the configured servers are started to be listed. */
+/**
+ * With `threadId`, that thread's servers; without, the servers configured for `weftCwd` (Weft's: the
+ * project a client shows; absent = the server's own project) are started to be listed.
+ */
 export const McpServerStatusListParams = z
   .object({
     threadId: z.string().nullish(),
+    weftCwd: z.string().nullish(),
     serverName: z.string().nullish(),
     cursor: z.string().nullish(),
     limit: z.number().int().min(0).nullish(),

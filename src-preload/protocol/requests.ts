@@ -157,6 +157,11 @@ export const ThreadListParams = z
     searchTerm: z.string().nullish(),
     modelProviders: z.array(z.string()).nullish(),
     sourceKinds: z.array(z.string()).nullish(),
+    /**
+     * Weft: only the threads that wait on the person — whose last turn failed and that are unread since,
+     * or (loaded) with an approval or a question waiting — found through the index, however old they are.
+     */
+    weftNeedsYou: z.boolean().nullish(),
   })
   .default({});
 export type ThreadListParams = z.infer<typeof ThreadListParams>;

@@ -2,12 +2,16 @@
 import { z } from 'zod';
 import { JsonValue, ReasoningEffortValue } from './common';
 
-/** All optional; omitted params mean `{}`. `includeHidden`: also list models hidden from the picker. */
+/**
+ * All optional; omitted params mean `{}`. `includeHidden`: also list models hidden from the picker.
+ * `weftCwd` (Weft's): the project whose config says the default model (absent = the server's own project).
+ */
 export const ModelListParams = z
   .object({
     cursor: z.string().nullish(),
     limit: z.number().int().nonnegative().nullish(),
     includeHidden: z.boolean().nullish(),
+    weftCwd: z.string().nullish(),
   })
   .default({});
 export type ModelListParams = z.infer<typeof ModelListParams>;

@@ -110,18 +110,31 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
   };
 
   /**
-   * The first page of each other open project's live threads (the board counts them; the project's own
-   * lists come when it is shown). A project closed meanwhile is left out.
+   * The first page of each other open project's live threads, with every one of its threads that needs the
+   * person however old (`weftNeedsYou`, from the server's index): the board counts them and "Needs me" and
+   * the next-needing-you key reach them; the project's own lists come when it is shown. A project closed
+   * meanwhile is left out.
    */
   const refreshElsewhere = async (): Promise<void> => {
     await Promise.all(
       Object.keys(get().data.elsewhere).map(async (project) => {
-        const first = await page(
-          `Could not list the threads of ${project}`,
-          { cwd: project, archived: false, sortKey: 'updated_at' },
-          null,
-        );
-        if (first !== undefined) setData(store, (data) => setElsewhere(data, project, first.data));
+        const [first, needing] = await Promise.all([
+          page(
+            `Could not list the threads of ${project}`,
+            { cwd: project, archived: false, sortKey: 'updated_at' },
+            null,
+          ),
+          page(
+            `Could not list the threads of ${project} that need you`,
+            { cwd: project, archived: false, sortKey: 'updated_at', weftNeedsYou: true },
+            null,
+          ),
+        ]);
+        if (first === undefined) return;
+        const onFirst = new Set(first.data.map((t) => t.id));
+        const older = (needing?.data ?? []).filter((t) => !onFirst.has(t.id));
+        const threads = older.length === 0 ? first.data : byUpdatedDesc([...first.data, ...older]);
+        setData(store, (data) => setElsewhere(data, project, threads));
       }),
     );
   };

@@ -21,6 +21,7 @@ import {
   evReasoningSummaryDelta,
   evReasoningSummaryPartAdded,
 } from '../support/sse';
+import { answerText, callOutputs, reply, scriptAgents, threadOf } from '../support/agents-model';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 const WEFT = resolve(__dirname, '../../bin/weft.js');
@@ -399,6 +400,55 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     ]);
     expect(assertAllToolOutputsAnswered(server.requests[1]?.body)[0]?.output).toBe(
       '{"answers":{"name":{"answers":["Ada"]}}}',
+    );
+  });
+
+  it("asks the editor for a sub-agent's approval in its parent's session, labelled with the sub-agent", async () => {
+    scriptAgents(server, {
+      parent: [
+        () => ({ calls: [{ id: 'call_spawn', name: 'spawn_agent', args: { message: 'make child.txt' } }] }),
+        (ctx) => ({
+          calls: [{ id: 'call_wait', name: 'wait_agent', args: { targets: ctx.agents, timeout_ms: 60_000 } }],
+        }),
+        (ctx) => ({ answer: `The child says: ${ctx.outputs[1]?.output ?? ''}` }),
+      ],
+      child: (_task, request) =>
+        callOutputs(request).length > 0
+          ? answerText('made it')
+          : reply([evFunctionCall('call_touch', 'exec_command', { cmd: 'touch child.txt' })]),
+    });
+    const editor = await Editor.start();
+    const { sessionId } = await editor.newSession();
+    editor.choose = () => 'allow-once';
+    const response = await editor.prompt(sessionId, 'delegate');
+    expect(response.stopReason).toBe('end_turn');
+    expect(existsSync(ws.path('child.txt'))).toBe(true);
+    const child = server.requests.map(threadOf).find((t) => t !== sessionId) ?? '';
+    expect(editor.permissions).toEqual([
+      {
+        sessionId,
+        toolCall: {
+          toolCallId: expect.any(String),
+          title: expect.stringMatching(/^Sub-agent [A-Z][a-z]+: touch child\.txt$/),
+          kind: 'execute',
+          status: 'pending',
+          rawInput: {
+            command: 'touch child.txt',
+            cwd: ws.dir,
+            reason: 'approvals are set to "Ask unless read-only": only known read-only commands run without asking',
+            subAgent: { threadId: child, nickname: expect.stringMatching(/^[A-Z][a-z]+$/) },
+          },
+        },
+        options: [
+          { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+          { optionId: 'allow-always', name: 'Always allow `touch child.txt`', kind: 'allow_always' },
+          { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+        ],
+      },
+    ]);
+    await editor.until(() => editor.text('agent_message_chunk').startsWith('The child says'), 'the answer');
+    expect(editor.text('agent_message_chunk')).toBe(
+      `The child says: ${JSON.stringify({ status: { [child]: { completed: 'made it' } }, timed_out: false })}`,
     );
   });
 

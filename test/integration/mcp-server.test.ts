@@ -15,6 +15,7 @@ import {
   startMockResponsesServer,
   type MockResponsesServer,
 } from '../support/mock-responses-server';
+import { answerText, callOutputs, reply, scriptAgents } from '../support/agents-model';
 import { StdioRpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -245,6 +246,50 @@ describe('weft mcp-server with the MCP SDK client over stdio', { timeout: 60_000
     expect(await ws.read('added.txt')).toBe('hello\n');
     const outputs = assertAllToolOutputsAnswered(server.requests[3]?.body).map((o) => String(o.output));
     expect(outputs[1]).toBe('exec command rejected by user');
+  });
+
+  it("asks a sub-agent's approvals through the parent's tool call, labelled with the sub-agent", async () => {
+    const patch = '*** Begin Patch\n*** Add File: child-added.txt\n+hello\n*** End Patch';
+    scriptAgents(server, {
+      parent: [
+        () => ({ calls: [{ id: 'call_spawn', name: 'spawn_agent', args: { message: 'make files' } }] }),
+        (ctx) => ({
+          calls: [{ id: 'call_wait', name: 'wait_agent', args: { targets: ctx.agents, timeout_ms: 60_000 } }],
+        }),
+        () => ({ answer: 'The child is done.' }),
+      ],
+      child: (_task, request) => {
+        const done = callOutputs(request).length;
+        if (done === 0) return reply([evFunctionCall('call_touch', 'exec_command', { cmd: 'touch child.txt' })]);
+        if (done === 1) return reply([evFunctionCall('call_patch', 'apply_patch', { input: patch })]);
+        return answerText('made them');
+      },
+    });
+    const asked: string[] = [];
+    const client = await connectStdio((request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { decision: 'accept' } };
+    });
+    const result = await callTool(client, 'weft', {
+      prompt: 'delegate',
+      cwd: ws.dir,
+      'approval-policy': 'untrusted',
+      sandbox: 'workspace-write',
+    });
+    expect(result.structuredContent?.content).toBe('The child is done.');
+    expect(asked).toHaveLength(2);
+    expect(asked[0]?.split('\n').slice(0, 3)).toEqual([
+      expect.stringMatching(/^Sub-agent [A-Z][a-z]+ \(a sub-agent of this Weft thread\) wants to run a command in /),
+      '',
+      '    touch child.txt',
+    ]);
+    expect(asked[1]?.split('\n').slice(0, 2)).toEqual([
+      expect.stringMatching(/^Sub-agent [A-Z][a-z]+ \(a sub-agent of this Weft thread\) wants to change a file:$/),
+      `  add ${ws.path('child-added.txt')}`,
+    ]);
+    expect(asked[1]).toContain('+hello');
+    expect(existsSync(ws.path('child.txt'))).toBe(true);
+    expect(await ws.read('child-added.txt')).toBe('hello\n');
   });
 
   it("asks the agent's questions as an elicitation form", async () => {

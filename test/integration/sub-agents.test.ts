@@ -2,7 +2,8 @@
 // (`multi_agent_v1.spawn_agent`), the child runs a turn of its own against the model, its answer comes back
 // through `wait_agent`; the collab items and the child's Thread are on the wire as Codex 0.169 shows them
 // (test/fixtures/codex-agents-0.169); a child's approval reaches the client that watches the parent;
-// interrupting the parent stops the child; the child's tokens count in the parent's total; `agents.max_threads`
+// "accept for session" stays with the thread it was given in (as in Codex 0.169); interrupting the parent
+// stops the child; the child's tokens count in the parent's total; `agents.max_threads`
 // refuses one more with a clear error; the child stays a sub-agent after a restart.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,7 +16,7 @@ import {
   type RecordedRequest,
 } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evNamespacedCall } from '../support/sse';
 import { startInProcessHost } from '../support/in-process-host';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -322,6 +323,51 @@ describe('sub-agents over the app server', () => {
     expect(client.notifications('serverRequest/resolved').map((p) => p['threadId'])).toEqual([child?.['id']]);
   });
 
+  it('keeps "accept for session" to the thread it was given in, parent or child, as Codex 0.169 does', async () => {
+    const touch = (id: string, file: string) => reply([evFunctionCall(id, 'exec_command', { cmd: `touch ${file}` })]);
+    const call = (id: string, name: string, args: object) =>
+      reply([evNamespacedCall(id, 'multi_agent_v1', name, args)]);
+    let first = '';
+    // The parent: touch a.txt, spawn, wait, touch a.txt and b.txt, answer; the child: touch a.txt, touch b.txt
+    // twice, answer. Each thread is asked once for what it allowed for its session, the other asked anew.
+    const answer = (request: RecordedRequest) => {
+      if (first === '') first = threadOf(request);
+      const outputs = callOutputs(request);
+      if (threadOf(request) !== first) {
+        const steps = [touch('call_c1', 'a.txt'), touch('call_c2', 'b.txt'), touch('call_c3', 'b.txt')];
+        return steps[outputs.length] ?? answerText('made them');
+      }
+      const agent = String((JSON.parse(outputs[1]?.output ?? '{}') as Json)['agent_id']);
+      const steps = [
+        touch('call_p1', 'a.txt'),
+        call('call_spawn', 'spawn_agent', { message: 'touch the files' }),
+        call('call_wait', 'wait_agent', { targets: [agent], timeout_ms: 60_000 }),
+        touch('call_p2', 'a.txt'),
+        touch('call_p3', 'b.txt'),
+      ];
+      return steps[outputs.length] ?? answerText('done');
+    };
+    for (let i = 0; i < 12; i++) server.enqueue(answer);
+    const client = await appServer();
+    const asked: string[] = [];
+    let parent = '';
+    client.onServerRequest = (method, params) => {
+      if (method !== 'item/commandExecution/requestApproval') return undefined;
+      const who = params['threadId'] === parent ? 'parent' : 'child';
+      const command = String(params['command']);
+      asked.push(`${who}: ${command}`);
+      // The parent allows a.txt for its session, the child b.txt for its own.
+      const forSession =
+        (who === 'parent' && command.includes('a.txt')) || (who === 'child' && command.includes('b.txt'));
+      return { decision: forSession ? 'acceptForSession' : 'accept' };
+    };
+    parent = await startParent(client, { approvalPolicy: 'untrusted', sandbox: 'workspace-write' });
+    const from = client.received.length;
+    await turn(client, parent, 'delegate');
+    await client.notification('turn/completed', (p) => p['threadId'] === parent, from);
+    expect(asked).toEqual(['parent: touch a.txt', 'child: touch a.txt', 'child: touch b.txt', 'parent: touch b.txt']);
+  });
+
   it('stops the child when the parent is interrupted', async () => {
     scriptAgents(server, {
       parent: [spawnCall('think for a long time'), waitCall()],
@@ -456,6 +502,76 @@ describe('sub-agents over the app server', () => {
     const spawns = completedItems(client, parent, 'collabAgentToolCall').filter((i) => i['tool'] === 'spawnAgent');
     expect(spawns.map((i) => i['status'])).toEqual(['completed', 'failed', 'completed']);
     expect(spawns[1]).toMatchObject({ receiverThreadIds: [], agentsStates: {}, prompt: 'second task' });
+  });
+
+  it("offers a child the sub-agent tools only within [agents] max_depth (Codex's default 1), and a grandchild runs as a child's child", async () => {
+    const offersAgents = (request: RecordedRequest): boolean =>
+      ((request.body as { tools?: Json[] }).tools ?? []).some((t) => t['name'] === 'multi_agent_v1');
+    const delegate = {
+      parent: [spawnCall('LEVEL1 work'), waitCall(), () => ({ answer: 'done' })],
+      // A child that is offered the tools delegates on, then answers with what its own child said.
+      child: (task: string, request: RecordedRequest) => {
+        const outputs = callOutputs(request);
+        if (!offersAgents(request)) return answerText(`ACK: ${task}`);
+        if (outputs.length === 2) return answerText(`ACK: LEVEL1 work ${outputs[1]?.output ?? ''}`);
+        if (outputs.length === 0)
+          return reply([evNamespacedCall('call_grand', 'multi_agent_v1', 'spawn_agent', { message: 'LEVEL2 work' })]);
+        const agent = String((JSON.parse(outputs[0]?.output ?? '{}') as Json)['agent_id']);
+        return reply([
+          evNamespacedCall('call_grand_wait', 'multi_agent_v1', 'wait_agent', { targets: [agent], timeout_ms: 60_000 }),
+        ]);
+      },
+    };
+    // The default: the child is offered no sub-agent tools.
+    scriptAgents(server, delegate);
+    let client = await appServer();
+    let parent = await startParent(client);
+    let from = client.received.length;
+    await turn(client, parent, 'delegate');
+    await client.notification('turn/completed', (p) => p['threadId'] === parent, from);
+    let children = client.notifications('thread/started').map((p) => p['thread'] as Json);
+    expect(children.filter((t) => t['parentThreadId'] !== undefined && t['parentThreadId'] !== null)).toHaveLength(1);
+    const child = String(children.find((t) => t['parentThreadId'] === parent)?.['id']);
+    expect(server.requests.filter((r) => threadOf(r) === child).map(offersAgents)).toEqual([false]);
+
+    // max_depth = 2: the child spawns a grandchild (depth 2), which is offered none.
+    for (const c of clients.splice(0)) await c.close();
+    await server.close();
+    server = await startMockResponsesServer();
+    await home.cleanup();
+    home = await makeWeftHome(config('[agents]\nmax_depth = 2\n'));
+    scriptAgents(server, delegate);
+    client = await appServer();
+    parent = await startParent(client);
+    from = client.received.length;
+    await turn(client, parent, 'delegate');
+    await client.notification('turn/completed', (p) => p['threadId'] === parent, from);
+    children = client.notifications('thread/started').map((p) => p['thread'] as Json);
+    const first = children.find((t) => t['parentThreadId'] === parent);
+    const grand = children.find((t) => first !== undefined && t['parentThreadId'] === first['id']);
+    if (first === undefined || grand === undefined) throw new Error('no child and grandchild were announced');
+    expect(grand['source']).toEqual({
+      subAgent: {
+        thread_spawn: {
+          parent_thread_id: first['id'],
+          depth: 2,
+          agent_path: null,
+          agent_nickname: grand['agentNickname'],
+          agent_role: null,
+        },
+      },
+    });
+    expect(grand['sessionId']).toBe(parent);
+    expect(server.requests.filter((r) => threadOf(r) === first['id']).map(offersAgents)).toEqual([true, true, true]);
+    expect(server.requests.filter((r) => threadOf(r) === grand['id']).map(offersAgents)).toEqual([false]);
+    // The grandchild's answer reached the child through its wait, and the child's the parent.
+    const waited = completedItems(client, parent, 'collabAgentToolCall').find((i) => i['tool'] === 'wait');
+    expect(waited?.['agentsStates']).toEqual({
+      [String(first['id'])]: {
+        status: 'completed',
+        message: `ACK: LEVEL1 work ${JSON.stringify({ status: { [String(grand['id'])]: { completed: 'ACK: LEVEL2 work' } }, timed_out: false })}`,
+      },
+    });
   });
 
   it('keeps a thread loaded while a sub-agent it holds runs, though nobody watches either', async () => {

@@ -1,5 +1,5 @@
-// `[agents]` of config.toml as the sub-agent tools use it: the limit of open sub-agents and the roles.
-import { DEFAULT_AGENT_MAX_THREADS, type WeftConfig } from '../../config/schema';
+// `[agents]` of config.toml as the sub-agent tools use it: the limits of open sub-agents and of depth, and the roles.
+import { DEFAULT_AGENT_MAX_DEPTH, DEFAULT_AGENT_MAX_THREADS, type WeftConfig } from '../../config/schema';
 import type { AgentRole } from './types';
 
 /** Keys of `[agents]` that are settings, not roles. */
@@ -7,6 +7,11 @@ const SETTINGS = new Set(['max_threads', 'max_depth']);
 
 export function agentMaxThreads(config: WeftConfig): number {
   return config.agents?.max_threads ?? DEFAULT_AGENT_MAX_THREADS;
+}
+
+/** How deep below a root thread a sub-agent may be (`agents.max_depth`); a thread at this depth spawns none. */
+export function agentMaxDepth(config: WeftConfig): number {
+  return config.agents?.max_depth ?? DEFAULT_AGENT_MAX_DEPTH;
 }
 
 /** The roles configured as `[agents.<name>]` tables, by name. */

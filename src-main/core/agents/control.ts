@@ -10,6 +10,7 @@ import {
   isKnownResponseItem,
   type CollabAgentState,
   type ServerNotification,
+  type TokenUsageBreakdown,
   type UserInput,
 } from '../../../src-preload/protocol';
 import type { ResponseItem } from '../../../src-preload/protocol';
@@ -40,6 +41,8 @@ interface Child {
   readonly role: string | null;
   readonly session: AgentSession;
   state: CollabAgentState;
+  /** The sub-agent's total usage already counted in the parent's. */
+  counted: TokenUsageBreakdown;
   /** The newest answer of the turn running (or last run). */
   lastMessage: string | null;
   /**
@@ -63,10 +66,32 @@ export interface AgentControlOptions {
   host: SubAgentHost;
   /** At most this many sub-agents are open at once (`agents.max_threads`). */
   maxThreads: number;
+  /** A sub-agent is at most this deep below the root thread (`agents.max_depth`). */
+  maxDepth: number;
   roles: Readonly<Record<string, AgentRole>>;
 }
 
 const NOT_STARTED: CollabAgentState = { status: 'pendingInit', message: null };
+
+const NO_USAGE: TokenUsageBreakdown = {
+  totalTokens: 0,
+  inputTokens: 0,
+  cachedInputTokens: 0,
+  outputTokens: 0,
+  reasoningOutputTokens: 0,
+};
+
+/** `now` less `before`, field by field; null when nothing grew (a repeat of the same total). */
+function usageGrowth(before: TokenUsageBreakdown, now: TokenUsageBreakdown): TokenUsageBreakdown | null {
+  const grown = {
+    totalTokens: Math.max(0, now.totalTokens - before.totalTokens),
+    inputTokens: Math.max(0, now.inputTokens - before.inputTokens),
+    cachedInputTokens: Math.max(0, now.cachedInputTokens - before.cachedInputTokens),
+    outputTokens: Math.max(0, now.outputTokens - before.outputTokens),
+    reasoningOutputTokens: Math.max(0, now.reasoningOutputTokens - before.reasoningOutputTokens),
+  };
+  return Object.values(grown).some((v) => v > 0) ? grown : null;
+}
 
 export class AgentControl implements Disposable {
   private readonly children = new Map<string, Child>();
@@ -105,8 +130,11 @@ export class AgentControl implements Disposable {
 
   /** Makes a sub-agent and starts its first turn; resolves once it exists (its turn goes on). */
   async spawn(request: SpawnRequest): Promise<{ id: string; nickname: string; state: CollabAgentState }> {
-    this.checkRoom();
     const parent = this.options.parent;
+    // Codex's words: a thread this deep is offered no sub-agent tools, so this answers only a stray call.
+    if (parent.depth + 1 > this.options.maxDepth)
+      throw new AgentCallError('Agent depth limit reached. Solve the task yourself.');
+    this.checkRoom();
     const id = uuidv7();
     const nickname = nicknameFor(new Set([...this.named, ...[...this.children.values()].map((c) => c.nickname)]));
     this.named.add(nickname);
@@ -262,6 +290,7 @@ export class AgentControl implements Disposable {
       state: session.activeTurnId === null ? NOT_STARTED : { status: 'running', message: null },
       lastMessage: null,
       awaiting: null,
+      counted: session.tokenUsage?.total ?? NO_USAGE,
       unsubscribe: () => undefined,
     };
     child.unsubscribe = session.subscribe((n) => this.onChildEvent(child, n));
@@ -293,9 +322,14 @@ export class AgentControl implements Disposable {
       case 'item/completed':
         if (n.params.item.type === 'agentMessage' && n.params.item.text !== '') child.lastMessage = n.params.item.text;
         return;
-      case 'thread/tokenUsage/updated':
-        this.options.parent.addChildUsage(n.params.tokenUsage.last);
+      case 'thread/tokenUsage/updated': {
+        // What its total grew by: its own answers and what its own sub-agents used alike, each once.
+        const total = n.params.tokenUsage.total;
+        const grown = usageGrowth(child.counted, total);
+        child.counted = total;
+        if (grown !== null) this.options.parent.addChildUsage(grown);
         return;
+      }
       case 'turn/completed': {
         const turn = n.params.turn;
         if (child.awaiting !== null) {

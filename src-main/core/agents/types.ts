@@ -24,6 +24,8 @@ export interface AgentRole {
 export interface AgentSession {
   readonly threadId: string;
   readonly activeTurnId: string | null;
+  /** What the thread has used so far, its own sub-agents' included; null before its first model answer. */
+  readonly tokenUsage: { readonly total: TokenUsageBreakdown } | null;
   contextRef: ContextReference | null;
   startTurn(input: UserInput[]): Promise<Turn>;
   interrupt(): Promise<void>;
@@ -31,13 +33,17 @@ export interface AgentSession {
   appendHistory(...items: ResponseItem[]): void;
 }
 
-/** What a sub-agent's controller uses of the thread that spawns it. */
-export interface ParentLink {
-  readonly threadId: string;
-  /** The root thread of its session tree (its own id for a thread no one spawned). */
+/** Where a thread is in its session tree: a thread a person started is its own root, at depth 0. */
+export interface AgentTreePosition {
+  /** The root thread's id. */
   readonly sessionId: string;
-  /** How deep below the root the parent is (0 for a root thread). */
+  /** How deep below the root the thread is (1 for a child of the root). */
   readonly depth: number;
+}
+
+/** What a sub-agent's controller uses of the thread that spawns it. */
+export interface ParentLink extends AgentTreePosition {
+  readonly threadId: string;
   settings(): TurnSettings;
   history(): readonly ResponseItem[];
   contextRef(): ContextReference | null;

@@ -4,7 +4,8 @@
  * client's MCP servers in its config, `session/load` resumes one and replays it, `session/prompt` runs
  * a turn and streams it as `session/update`s, approvals become `session/request_permission`, questions
  * become `elicitation/create` when the client offers it, `session/cancel` interrupts the turn, and
- * `session/set_mode` switches between Weft's presets.
+ * `session/set_mode` switches between Weft's presets. A sub-agent's approvals and questions are asked in
+ * the session of its parent, labelled with the sub-agent.
  */
 import {
   agent,
@@ -21,6 +22,7 @@ import { VERSION } from '../../version';
 import { followTurn } from '../follow-turn';
 import { HostRequestError, type HostClient } from '../host-client';
 import { ElicitationAnswer, questionsAnswer, questionsForm } from '../questions';
+import { trackLineage } from '../sub-agents';
 import { mcpServerOverrides } from './mcp-servers';
 import { isModeId, modeById, modeOf, modeState, type ModeId } from './modes';
 import { commandDecisionOf, commandPermission, patchDecisionOf, patchPermission } from './permissions';
@@ -77,32 +79,37 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       await send(session, await session.mapper.map(n));
     });
 
+  const lineage = trackLineage(client, (line) => log(`weft acp: ${line}`));
+
   client.setServerRequestHandler(async (request: ServerRequest) => {
-    const session = sessions.get(request.params.threadId);
-    if (!session || !peer) {
+    // A sub-agent's request is asked in the session of the nearest of its parents that one shows.
+    const asking = await lineage.askingThread(request.params.threadId, (id) => sessions.has(id));
+    const session = asking === null ? undefined : sessions.get(asking.threadId);
+    if (!asking || !session || !peer) {
       log(`weft acp: ${request.method} for thread ${request.params.threadId}, which no session shows; refusing`);
       return request.method === 'item/tool/requestUserInput' ? { answers: {} } : { decision: 'decline' };
     }
     // The client has seen the tool call this request is about before it is asked.
     await session.enqueue(async () => undefined);
+    const from = asking.subAgent;
     switch (request.method) {
       case 'item/commandExecution/requestApproval': {
         const answer = await peer.request(
           methods.client.session.requestPermission,
-          commandPermission(session.id, request.params),
+          commandPermission(session.id, request.params, from),
         );
         return { decision: commandDecisionOf(answer.outcome, request.params) };
       }
       case 'item/fileChange/requestApproval': {
         const answer = await peer.request(
           methods.client.session.requestPermission,
-          patchPermission(session.id, request.params),
+          patchPermission(session.id, request.params, from),
         );
         return { decision: patchDecisionOf(answer.outcome) };
       }
       case 'item/tool/requestUserInput': {
         if (!capabilities.elicitation?.form) return { answers: {} };
-        const form = questionsForm(request.params);
+        const form = questionsForm(request.params, from);
         const answer = await peer.request(methods.client.elicitation.create, {
           mode: 'form',
           sessionId: session.id,

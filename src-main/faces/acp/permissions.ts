@@ -2,7 +2,8 @@
  * Weft's approval requests as ACP `session/request_permission`: allow once, always allow, reject.
  * "Always" remembers the command prefix Weft proposes as a rule (kept across sessions, listed by
  * `weft rules list`) when there is one, and otherwise allows the same again for the rest of the thread.
- * A cancelled request (the client cancelled the prompt turn) cancels the turn.
+ * A cancelled request (the client cancelled the prompt turn) cancels the turn. A sub-agent's request names
+ * it in the title and in `rawInput.subAgent`.
  */
 import type { PermissionOption, RequestPermissionOutcome, RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import type {
@@ -11,6 +12,7 @@ import type {
   FileChangeApprovalDecision,
   FileChangeRequestApprovalParams,
 } from '../../../src-preload/protocol';
+import { subAgentLabel, type SubAgentAsking } from '../sub-agents';
 
 const ALLOW_ONCE = 'allow-once';
 const ALLOW_ALWAYS = 'allow-always';
@@ -48,6 +50,7 @@ function onceDecision(params: CommandExecutionRequestApprovalParams): CommandExe
 export function commandPermission(
   sessionId: string,
   params: CommandExecutionRequestApprovalParams,
+  from: SubAgentAsking | null = null,
 ): RequestPermissionRequest {
   const always = alwaysDecision(params);
   const options: PermissionOption[] = [{ optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' }];
@@ -63,22 +66,28 @@ export function commandPermission(
     sessionId,
     toolCall: {
       toolCallId: params.itemId,
-      title: params.command,
+      title: from === null ? params.command : `${subAgentLabel(from)}: ${params.command}`,
       kind: 'execute',
       status: 'pending',
-      rawInput: { command: params.command, cwd: params.cwd, reason: params.reason ?? null },
+      rawInput: { command: params.command, cwd: params.cwd, reason: params.reason ?? null, ...askedBy(from) },
     },
     options,
   };
 }
 
-export function patchPermission(sessionId: string, params: FileChangeRequestApprovalParams): RequestPermissionRequest {
+export function patchPermission(
+  sessionId: string,
+  params: FileChangeRequestApprovalParams,
+  from: SubAgentAsking | null = null,
+): RequestPermissionRequest {
   return {
     sessionId,
     toolCall: {
       toolCallId: params.itemId,
       status: 'pending',
-      rawInput: { reason: params.reason ?? null, grantRoot: params.grantRoot ?? null },
+      // A sub-agent's edit is a tool call the client has not been shown: it gets a title saying whose it is.
+      ...(from === null ? {} : { title: `${subAgentLabel(from)}: edit files`, kind: 'edit' as const }),
+      rawInput: { reason: params.reason ?? null, grantRoot: params.grantRoot ?? null, ...askedBy(from) },
     },
     options: [
       { optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' },
@@ -86,6 +95,11 @@ export function patchPermission(sessionId: string, params: FileChangeRequestAppr
       { optionId: REJECT, name: 'Reject', kind: 'reject_once' },
     ],
   };
+}
+
+/** The sub-agent that asks, in the tool call's raw input; nothing for the session's own thread. */
+function askedBy(from: SubAgentAsking | null): { subAgent?: { threadId: string; nickname: string | null } } {
+  return from === null ? {} : { subAgent: { threadId: from.threadId, nickname: from.nickname } };
 }
 
 export function commandDecisionOf(

@@ -2,7 +2,8 @@
  * Weft as an MCP server: one `McpServer` per MCP connection, talking to the core through its own host
  * client. Each tool call runs one turn of a normal Weft thread (listed and resumable in the app):
  * the agent's text streams out as progress notifications (when the host sent a progress token),
- * approvals and questions become elicitations to the host, and cancelling the call interrupts the turn.
+ * approvals and questions become elicitations to the host (a sub-agent's through its parent's call, saying
+ * which sub-agent asks), and cancelling the call interrupts the turn.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -24,6 +25,7 @@ import { VERSION } from '../../version';
 import { errorMessage } from '../../util/errors';
 import { finalAnswer, followTurn } from '../follow-turn';
 import type { HostClient } from '../host-client';
+import { trackLineage } from '../sub-agents';
 import {
   commandApprovalForm,
   commandDecision,
@@ -51,19 +53,29 @@ export interface WeftMcpServerOptions {
   log: (line: string) => void;
 }
 
-/** The tool call running a turn of a thread, which approvals of that thread are asked through. */
+/**
+ * The tool call running a turn of a thread, which approvals of that thread (and of its sub-agents) are
+ * asked through.
+ */
 interface ActiveCall {
   extra: Extra;
   /** Settles when the call's turn has ended. */
   ended: Promise<void>;
-  /** File changes seen in this turn, by item id: a patch approval shows its diff. */
-  fileChanges: Map<string, FileChangeItem>;
 }
 
 export function createWeftMcpServer(options: WeftMcpServerOptions): McpServer {
   const { client, log } = options;
   const server = new McpServer({ name: 'weft', title: 'Weft', version: VERSION }, { capabilities: { tools: {} } });
   const active = new Map<string, ActiveCall>();
+  // File changes under way in any thread this client hears of (its sub-agents' too), by item id: a patch
+  // approval shows its diff.
+  const fileChanges = new Map<string, FileChangeItem>();
+  client.onNotification((n) => {
+    if (n.method === 'item/started' && n.params.item.type === 'fileChange')
+      fileChanges.set(n.params.item.id, n.params.item);
+    else if (n.method === 'item/completed' && n.params.item.type === 'fileChange') fileChanges.delete(n.params.item.id);
+  });
+  const lineage = trackLineage(client, (line) => log(`weft mcp-server: ${line}`));
 
   const elicit = async (
     call: ActiveCall,
@@ -82,7 +94,10 @@ export function createWeftMcpServer(options: WeftMcpServerOptions): McpServer {
   };
 
   client.setServerRequestHandler(async (request: ServerRequest) => {
-    const call = active.get(request.params.threadId);
+    // A sub-agent's request is asked through the call running the nearest of its parents.
+    const asking = await lineage.askingThread(request.params.threadId, (id) => active.has(id));
+    const call = asking === null ? undefined : active.get(asking.threadId);
+    const from = asking?.subAgent ?? null;
     if (!call) {
       log(
         `weft mcp-server: ${request.method} for thread ${request.params.threadId}, which no tool call is running; refusing`,
@@ -91,15 +106,15 @@ export function createWeftMcpServer(options: WeftMcpServerOptions): McpServer {
     }
     switch (request.method) {
       case 'item/commandExecution/requestApproval':
-        return { decision: commandDecision(await elicit(call, commandApprovalForm(request.params))) };
+        return { decision: commandDecision(await elicit(call, commandApprovalForm(request.params, from))) };
       case 'item/fileChange/requestApproval':
         return {
           decision: patchDecision(
-            await elicit(call, patchApprovalForm(request.params, call.fileChanges.get(request.params.itemId))),
+            await elicit(call, patchApprovalForm(request.params, fileChanges.get(request.params.itemId), from)),
           ),
         };
       case 'item/tool/requestUserInput':
-        return questionsAnswer(request.params, await elicit(call, questionsForm(request.params)));
+        return questionsAnswer(request.params, await elicit(call, questionsForm(request.params, from)));
     }
   });
 
@@ -110,13 +125,11 @@ export function createWeftMcpServer(options: WeftMcpServerOptions): McpServer {
     else if (running)
       return errorResult(threadId, `A turn is already running in thread ${threadId}; wait for its answer first.`);
     let ended = (): void => undefined;
-    const call: ActiveCall = { extra, ended: new Promise((resolve) => (ended = resolve)), fileChanges: new Map() };
+    const call: ActiveCall = { extra, ended: new Promise((resolve) => (ended = resolve)) };
     active.set(threadId, call);
     const progressToken = extra._meta?.progressToken;
     let streamed = 0;
     const onNotification = async (n: ServerNotification): Promise<void> => {
-      if (n.method === 'item/started' && n.params.item.type === 'fileChange')
-        call.fileChanges.set(n.params.item.id, n.params.item);
       if (n.method === 'item/agentMessage/delta' && progressToken !== undefined) {
         streamed += n.params.delta.length;
         await extra

@@ -1,5 +1,6 @@
 import type { ServerNotification } from '../../../src-preload/protocol';
 import type { ThreadStore } from '../../store/thread-store';
+import type { ClientFolders } from '../client-folders';
 import type { ReadStates } from '../read-states';
 import type { HostEnvironment } from '../thread-factory';
 import type { ThreadManager } from '../thread-manager';
@@ -11,4 +12,6 @@ export interface HandlerContext {
   environment: HostEnvironment;
   readStates: ReadStates;
   onSessionEvent: (threadId: string, n: ServerNotification) => void;
+  /** The project folders each client named by listing their threads (`fs/readFile` reads in them). */
+  folders: ClientFolders;
 }

@@ -4,7 +4,7 @@ import { callResultOf } from '../../mcp/tools';
 import { errorMessage } from '../../util/errors';
 import type { HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
-import { threadConfig } from '../thread-factory';
+import { resolveCwd, threadConfig } from '../thread-factory';
 import type { HandlerContext } from './context';
 import type { Disposable } from '../../util/disposable';
 
@@ -56,8 +56,9 @@ export function mcpHandlers(ctx: HandlerContext, logins: McpLogins = new McpLogi
       if (params?.threadId) {
         data = threadMcp(params.threadId).statuses();
       } else {
-        // No thread: start the configured servers once, list them, and stop them again.
-        const { loaded } = await threadConfig(environment, {}, environment.defaultCwd);
+        // No thread: start the servers configured for the project named once, list them, and stop them again.
+        const cwd = resolveCwd(params?.weftCwd, environment.defaultCwd);
+        const { loaded } = await threadConfig(environment, {}, cwd);
         const probe = new McpManager({
           threadId: '',
           servers: loaded.config.mcp_servers,

@@ -9,7 +9,7 @@ import { discoverSkills } from '../../context/skills';
 import { knownModels, modelInfo } from '../../model/catalog';
 import type { HandlerTable } from '../dispatcher';
 import { RpcError } from '../rpc-error';
-import { checkKeyPathParts, threadConfig } from '../thread-factory';
+import { checkKeyPathParts, resolveCwd, threadConfig } from '../thread-factory';
 import type { HandlerContext } from './context';
 
 type ServiceHandlers = Pick<
@@ -27,8 +27,9 @@ const REASONING_OPTIONS = [
 export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
   const { environment } = ctx;
   return {
-    'model/list': async () => {
-      const { loaded, provider } = await threadConfig(environment, {}, environment.defaultCwd);
+    'model/list': async (params) => {
+      const cwd = resolveCwd(params.weftCwd, environment.defaultCwd);
+      const { loaded, provider } = await threadConfig(environment, {}, cwd);
       const current = loaded.config.model;
       const key = await keyFor(provider, environment.keyStore).catch(() => null);
       const remote = await providerModels(provider.baseUrl, key?.key ?? null, provider.headers);

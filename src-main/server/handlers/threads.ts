@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { codexApprovalPolicy, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
 import { heldBackMcpMessage, pendingFilesWarning } from '../../config/project-report';
 import type { Session } from '../../core/session';
@@ -5,6 +6,7 @@ import { initialState } from '../../core/session-builder';
 import type { LoadedThread } from '../../store/loader';
 import { attributeFields, type AttributeEventInput } from '../../store/thread-events';
 import type { ThreadRecorder } from '../../store/thread-store';
+import { agentTreeOf } from '../../store/sub-agent-meta';
 import { uuidv7 } from '../../util/ids';
 import type { Client, HandlerTable } from '../dispatcher';
 import { readStateOfThread } from '../read-states';
@@ -68,9 +70,9 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
     overrides: ThreadOverrides,
     recording: { recorder?: ThreadRecorder; state?: LoadedThread },
   ): Promise<Session> => {
-    // A thread spawns sub-agents of its own unless it is one (they spawn none: one level deep).
-    const isSubAgent = thread.parentThreadId !== undefined && thread.parentThreadId !== null;
-    const subAgents = isSubAgent ? undefined : subAgentHost(ctx, thread.id, overrides);
+    // Any thread a person or a model started may spawn sub-agents within `agents.max_depth`; Codex's
+    // internal sub-agents (a review, a compaction) spawn none.
+    const subAgents = agentTreeOf(thread) === null ? undefined : subAgentHost(ctx, thread.id, overrides);
     const { entry, config: loaded, cwd } = await loadThread(ctx, { thread, overrides, recording, subAgents });
     manager.subscribe(thread.id, client);
     // Project config held back (new or changed since the project was trusted) and project MCP servers a
@@ -80,6 +82,20 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       client.notify({ method: 'warning', params: { threadId: thread.id, message: pending, weftProjectConfig: true } });
     warnAbout(client, thread.id, loaded.heldBackMcpServers.map(heldBackMcpMessage));
     return entry.session;
+  };
+
+  /** Loaded threads of `cwd` (a project: its worktree threads too) with an approval or a question waiting. */
+  const waitingThreads = (cwd: string | readonly string[] | null | undefined): Thread[] => {
+    const folders =
+      cwd === null || cwd === undefined ? null : (typeof cwd === 'string' ? [cwd] : cwd).map((c) => resolve(c));
+    return manager.loadedIds().flatMap((id) => {
+      const live = manager.liveThread(id, false);
+      if (live === null || live.status.type !== 'active' || live.status.activeFlags.length === 0) return [];
+      const project = live.weftWorktree?.projectRoot ?? live.cwd;
+      return folders === null || folders.includes(resolve(live.cwd)) || folders.includes(resolve(project))
+        ? [live]
+        : [];
+    });
   };
 
   const startResult = (session: Session, thread: Thread, provider: string) => {
@@ -286,14 +302,22 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/list': async (params, client) => {
       manager.seen(client);
+      ctx.folders.name(client, params.cwd);
       const page = await storeCallAsync(() => store.listComplete(params));
       const term = params.searchTerm?.trim() ?? '';
       const snippets = term === '' ? null : await searchSnippets(page.data, term);
+      const listed = page.data.map((t) => {
+        const live = manager.liveThread(t.id, false);
+        return live === null ? t : { ...t, ...liveState(live) };
+      });
+      // What waits on the person in a loaded thread (an approval, a question) is not in the index: those
+      // threads come first, on the first page.
+      const waiting =
+        params.weftNeedsYou === true && !params.cursor && params.archived !== true
+          ? waitingThreads(params.cwd).filter((t) => !listed.some((l) => l.id === t.id))
+          : [];
       return {
-        data: page.data.map((t) => {
-          const live = manager.liveThread(t.id, false);
-          return live === null ? t : { ...t, ...liveState(live) };
-        }),
+        data: [...waiting, ...listed],
         nextCursor: page.nextCursor,
         // A new index is being built: this page holds what is indexed so far (weft/threads/indexed follows).
         ...(page.indexing ? { weftIndexing: true } : {}),

@@ -43,6 +43,8 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
       // The threads of the project left behind are let go unless something goes on there.
       open.tidy();
       void lists.refresh();
+      // The project left behind keeps its first page and every thread of it that needs the person.
+      void lists.refreshElsewhere();
       // New threads here start with this project's config (its trusted .weft/config.toml included).
       void settings.actions.reloadDefaults();
     }

@@ -36,7 +36,10 @@ export function createSettings(ctx: ActionContext) {
   };
 
   const loadDefaults = async (): Promise<void> => {
-    const models = await attempt('Could not list the models', () => client.request('model/list', {}));
+    // The project shown says the default model (its trusted .weft/config.toml), not the server's own.
+    const models = await attempt('Could not list the models', () =>
+      client.request('model/list', { weftCwd: get().data.cwd }),
+    );
     if (models !== undefined) setUi(store, { models: models.data });
     const config = await client.request('config/read', { cwd: get().data.cwd }).catch(() => undefined);
     const value = (key: string): unknown => config?.config[key];

@@ -2,10 +2,10 @@
 // nowhere else (uncommitted changes in a worktree, changed files in a copy, that the parent's folder does
 // not hold as they are) before it goes. A worktree's
 // branch is kept; the thread stays in the list.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { WeftFork } from '../../../src-preload/protocol';
-import { Icon, Spinner } from '../../components/Icon';
-import { useModal } from '../../components/use-modal';
+import { Spinner } from '../../components/Icon';
+import { ReviewDialog } from '../../components/ReviewDialog';
 import { useController } from '../../store/app-context';
 import { messageOf, openRemoveFork } from '../../store/checkpoint-ui';
 
@@ -19,9 +19,6 @@ export function RemoveForkDialog({ threadId }: { threadId: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const titleId = useId();
-  const dialog = useRef<HTMLElement>(null);
-  useModal(dialog, () => openRemoveFork(null));
 
   useEffect(() => {
     let current = true;
@@ -53,91 +50,79 @@ export function RemoveForkDialog({ threadId }: { threadId: string }) {
 
   const what = loaded.state === 'ready' && loaded.fork.kind === 'copy' ? 'copy' : 'worktree';
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && openRemoveFork(null)}>
-      <section
-        className="review restore remove-fork"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        ref={dialog}
-      >
-        <header className="review-head">
-          <Icon name="archive" />
-          <h2 id={titleId}>Remove {what}</h2>
-          <span className="spacer" />
-          <button type="button" className="icon-button" aria-label="Close" onClick={() => openRemoveFork(null)}>
-            <Icon name="x" />
-          </button>
-        </header>
-        <div className="review-body">
-          {loaded.state === 'loading' && (
-            <p className="muted">
-              <Spinner size={13} /> Looking for work that is only there…
-            </p>
-          )}
-          {loaded.state === 'failed' && (
-            <p className="settings-status settings-status-error" role="alert">
-              {loaded.message}
-            </p>
-          )}
-          {loaded.state === 'ready' && (
-            <>
-              <p>
-                Removes the folder <code>{loaded.fork.folder}</code>
-                {loaded.fork.branch !== null && (
-                  <>
-                    ; the branch <code>{loaded.fork.branch}</code> is kept
-                  </>
-                )}
-                . The thread stays in the list.
-              </p>
-              {loaded.uncommitted.length > 0 ? (
-                <div className="review-reason" role="alert">
-                  <strong>
-                    {loaded.uncommitted.length === 1 ? '1 file has' : `${loaded.uncommitted.length} files have`} work
-                    found nowhere else
-                    {loaded.fork.kind === 'worktree' ? ' (not committed)' : ''}: removing the folder loses it.
-                  </strong>
-                  <ul>
-                    {loaded.uncommitted.map((path) => (
-                      <li key={path}>
-                        <code>{path}</code>
-                      </li>
-                    ))}
-                  </ul>
-                </div>
-              ) : (
-                <p className="muted">
-                  Nothing there is found only there: every file it changed is the same in the parent’s folder
-                  {loaded.fork.kind === 'worktree' ? ' or committed' : ''}.
-                </p>
+    <ReviewDialog
+      className="restore remove-fork"
+      icon="archive"
+      title={`Remove ${what}`}
+      onClose={() => openRemoveFork(null)}
+    >
+      <div className="review-body">
+        {loaded.state === 'loading' && (
+          <p className="muted">
+            <Spinner size={13} /> Looking for work that is only there…
+          </p>
+        )}
+        {loaded.state === 'failed' && (
+          <p className="settings-status settings-status-error" role="alert">
+            {loaded.message}
+          </p>
+        )}
+        {loaded.state === 'ready' && (
+          <>
+            <p>
+              Removes the folder <code>{loaded.fork.folder}</code>
+              {loaded.fork.branch !== null && (
+                <>
+                  ; the branch <code>{loaded.fork.branch}</code> is kept
+                </>
               )}
-            </>
-          )}
-        </div>
-        <footer className="review-foot">
-          {error !== null && (
-            <span className="settings-status-error" role="alert">
-              {error}
-            </span>
-          )}
-          <span className="spacer" />
-          <button type="button" className="btn" data-autofocus onClick={() => openRemoveFork(null)}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={busy || loaded.state !== 'ready'}
-            onClick={() => void remove()}
-          >
-            {loaded.state === 'ready' && loaded.uncommitted.length > 0
-              ? `Remove and lose ${loaded.uncommitted.length} ${loaded.uncommitted.length === 1 ? 'file' : 'files'}`
-              : `Remove ${what}`}
-          </button>
-        </footer>
-      </section>
-    </div>
+              . The thread stays in the list.
+            </p>
+            {loaded.uncommitted.length > 0 ? (
+              <div className="review-reason" role="alert">
+                <strong>
+                  {loaded.uncommitted.length === 1 ? '1 file has' : `${loaded.uncommitted.length} files have`} work
+                  found nowhere else
+                  {loaded.fork.kind === 'worktree' ? ' (not committed)' : ''}: removing the folder loses it.
+                </strong>
+                <ul>
+                  {loaded.uncommitted.map((path) => (
+                    <li key={path}>
+                      <code>{path}</code>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : (
+              <p className="muted">
+                Nothing there is found only there: every file it changed is the same in the parent’s folder
+                {loaded.fork.kind === 'worktree' ? ' or committed' : ''}.
+              </p>
+            )}
+          </>
+        )}
+      </div>
+      <footer className="review-foot">
+        {error !== null && (
+          <span className="settings-status-error" role="alert">
+            {error}
+          </span>
+        )}
+        <span className="spacer" />
+        <button type="button" className="btn" data-autofocus onClick={() => openRemoveFork(null)}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="btn btn-danger"
+          disabled={busy || loaded.state !== 'ready'}
+          onClick={() => void remove()}
+        >
+          {loaded.state === 'ready' && loaded.uncommitted.length > 0
+            ? `Remove and lose ${loaded.uncommitted.length} ${loaded.uncommitted.length === 1 ? 'file' : 'files'}`
+            : `Remove ${what}`}
+        </button>
+      </footer>
+    </ReviewDialog>
   );
 }

@@ -41,6 +41,7 @@ function resourceLine(entry: JsonValue, uriKey: 'uri' | 'uriTemplate') {
 export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
   const controller = useController();
   const threadId = useWeft((s) => s.ui.activeThreadId);
+  const project = useWeft((s) => s.data.cwd);
   const [servers, setServers] = useState<McpServerStatus[] | null>(null);
   /** The list is config.toml's, not the open thread's: the thread runs none of them (it started before). */
   const [notInThread, setNotInThread] = useState(false);
@@ -61,7 +62,8 @@ export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
         setServers(withThread.data);
         setNotInThread(false);
       } else {
-        const configured = await controller.request('mcpServerStatus/list', {});
+        // The project shown: its own trusted config may add servers.
+        const configured = await controller.request('mcpServerStatus/list', { weftCwd: project });
         setServers(configured.data);
         setNotInThread(withThread !== null && configured.data.length > 0);
       }
@@ -69,7 +71,7 @@ export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }
-  }, [controller, threadId]);
+  }, [controller, threadId, project]);
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)

@@ -2,10 +2,10 @@
 // how its turn stands, what it changed (files, lines added and removed), the tests it ran with their exit
 // codes, its last message — with Open (the thread) and Handoff (its work to the local checkout). It reads
 // `weft/worktree/compare` again whenever one of the group's turns starts or ends.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Thread, WeftWorktreeCompareEntry } from '../../../src-preload/protocol';
 import { Icon, Spinner } from '../../components/Icon';
-import { useModal } from '../../components/use-modal';
+import { ReviewDialog } from '../../components/ReviewDialog';
 import { useController, useWeft } from '../../store/app-context';
 import { messageOf } from '../../store/checkpoint-ui';
 import { openHandoff, openWays } from '../../store/worktree-ui';
@@ -121,9 +121,6 @@ function WayColumn({ entry, way }: { entry: WeftWorktreeCompareEntry; way: numbe
 export function CompareWaysDialog({ groupId }: { groupId: string }) {
   const controller = useController();
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const titleId = useId();
-  const dialog = useRef<HTMLElement>(null);
-  useModal(dialog, () => openWays(null));
   // The group's ids and how each one's turn stands: a change is a reason to compare again.
   const key = useWeft((s) =>
     groupThreads(s.data.live, s.data.archived, groupId)
@@ -146,44 +143,32 @@ export function CompareWaysDialog({ groupId }: { groupId: string }) {
 
   const threads = loaded.state === 'ready' ? loaded.threads : [];
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && openWays(null)}>
-      <section
-        className="review compare-ways"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        ref={dialog}
-      >
-        <header className="review-head">
-          <Icon name="columns" />
-          <h2 id={titleId}>Compare ways</h2>
-          {loaded.state === 'ready' && <span className="muted">{threads.length} threads, one message</span>}
-          <span className="spacer" />
-          <button type="button" className="icon-button" aria-label="Close" onClick={() => openWays(null)}>
-            <Icon name="x" />
-          </button>
-        </header>
-        <p className="restore-summary">
-          Each way works in a worktree of its own. Pick the one you like and hand its work off to your local checkout;
-          the others stay where they are.
-        </p>
-        <div className="review-body ways">
-          {loaded.state === 'loading' && (
-            <p className="muted">
-              <Spinner size={13} /> Comparing the worktrees…
-            </p>
-          )}
-          {loaded.state === 'failed' && (
-            <p className="settings-status settings-status-error" role="alert">
-              {loaded.message}
-            </p>
-          )}
-          {threads.map((entry, i) => (
-            <WayColumn key={entry.threadId} entry={entry} way={i + 1} />
-          ))}
-        </div>
-      </section>
-    </div>
+    <ReviewDialog
+      className="compare-ways"
+      icon="columns"
+      title="Compare ways"
+      beside={loaded.state === 'ready' && <span className="muted">{threads.length} threads, one message</span>}
+      onClose={() => openWays(null)}
+    >
+      <p className="restore-summary">
+        Each way works in a worktree of its own. Pick the one you like and hand its work off to your local checkout; the
+        others stay where they are.
+      </p>
+      <div className="review-body ways">
+        {loaded.state === 'loading' && (
+          <p className="muted">
+            <Spinner size={13} /> Comparing the worktrees…
+          </p>
+        )}
+        {loaded.state === 'failed' && (
+          <p className="settings-status settings-status-error" role="alert">
+            {loaded.message}
+          </p>
+        )}
+        {threads.map((entry, i) => (
+          <WayColumn key={entry.threadId} entry={entry} way={i + 1} />
+        ))}
+      </div>
+    </ReviewDialog>
   );
 }

@@ -4,7 +4,7 @@
 // version, the worktree's), and the person picks which to keep — "keep" the destination's by default, so
 // nothing of theirs is replaced unless they say so. Any other file can be left out. "Move" takes what was
 // handed over out of the source. A preview that no longer holds (-32010) is loaded again.
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type {
   WeftHandoffDirection,
   WeftHandoffFile,
@@ -15,7 +15,7 @@ import { DiffView } from '../../components/diff/DiffView';
 import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { Icon, Spinner } from '../../components/Icon';
 import { useDiffLayout } from '../../components/preferences';
-import { useModal } from '../../components/use-modal';
+import { ReviewDialog } from '../../components/ReviewDialog';
 import { useController } from '../../store/app-context';
 import { conflictsOf, messageOf } from '../../store/checkpoint-ui';
 import { openHandoff, type HandoffTarget } from '../../store/worktree-ui';
@@ -119,10 +119,7 @@ export function HandoffDialog({ target }: { target: HandoffTarget }) {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const titleId = useId();
-  const dialog = useRef<HTMLElement>(null);
   const close = useCallback(() => openHandoff(null), []);
-  useModal(dialog, close);
 
   const load = useCallback(
     async (way: WeftHandoffDirection) => {
@@ -194,18 +191,12 @@ export function HandoffDialog({ target }: { target: HandoffTarget }) {
   };
 
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <section
-        className="review handoff"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        ref={dialog}
-      >
-        <header className="review-head">
-          <Icon name="fork" />
-          <h2 id={titleId}>Handoff</h2>
+    <ReviewDialog
+      className="handoff"
+      icon="fork"
+      title="Handoff"
+      beside={
+        <>
           <span className="segmented handoff-direction" role="group" aria-label="Which way">
             {(['toLocal', 'toWorktree'] as const).map((way) => (
               <button key={way} type="button" aria-pressed={direction === way} onClick={() => turn(way)}>
@@ -218,98 +209,96 @@ export function HandoffDialog({ target }: { target: HandoffTarget }) {
               {files.length} {files.length === 1 ? 'file' : 'files'}
             </span>
           )}
-          <span className="spacer" />
-          <DiffLayoutToggle />
-          <button type="button" className="icon-button" aria-label="Close" onClick={close}>
-            <Icon name="x" />
-          </button>
-        </header>
-        {ready !== null && <p className="restore-summary">{handoffSummary(ready)}</p>}
-        {notice !== null && (
-          <p className="restore-summary handoff-notice" role="status">
-            {notice}
+        </>
+      }
+      tools={<DiffLayoutToggle />}
+      onClose={close}
+    >
+      {ready !== null && <p className="restore-summary">{handoffSummary(ready)}</p>}
+      {notice !== null && (
+        <p className="restore-summary handoff-notice" role="status">
+          {notice}
+        </p>
+      )}
+      {conflicts.length > 0 && (
+        <div className="review-reason restore-conflicts" role="alert">
+          <strong>
+            {conflicts.length === 1 ? '1 file was' : `${conflicts.length} files were`} changed on both sides:{' '}
+            {conflicts.map((f) => f.path).join(', ')}.
+          </strong>
+          <span>
+            Each shows the local checkout&apos;s version on the left and the worktree&apos;s on the right. “{names.keep}
+            ” leaves {names.destination}&apos;s file as it is; “{names.take}” replaces it (the replaced version is kept
+            among the Changes panel&apos;s discards).
+          </span>
+        </div>
+      )}
+      <div className="review-body">
+        {preview.state === 'loading' && (
+          <p className="muted">
+            <Spinner size={13} /> Comparing the worktree with the local checkout…
           </p>
         )}
-        {conflicts.length > 0 && (
-          <div className="review-reason restore-conflicts" role="alert">
-            <strong>
-              {conflicts.length === 1 ? '1 file was' : `${conflicts.length} files were`} changed on both sides:{' '}
-              {conflicts.map((f) => f.path).join(', ')}.
-            </strong>
-            <span>
-              Each shows the local checkout&apos;s version on the left and the worktree&apos;s on the right. “
-              {names.keep}” leaves {names.destination}&apos;s file as it is; “{names.take}” replaces it (the replaced
-              version is kept among the Changes panel&apos;s discards).
-            </span>
-          </div>
+        {preview.state === 'failed' && (
+          <p className="settings-status settings-status-error" role="alert">
+            {preview.message}
+          </p>
         )}
-        <div className="review-body">
-          {preview.state === 'loading' && (
-            <p className="muted">
-              <Spinner size={13} /> Comparing the worktree with the local checkout…
-            </p>
-          )}
-          {preview.state === 'failed' && (
-            <p className="settings-status settings-status-error" role="alert">
-              {preview.message}
-            </p>
-          )}
-          {ready !== null && writable.length === 0 && (
-            <p className="muted">Nothing to hand off: {names.destination} has every change already.</p>
-          )}
-          {files
-            .filter((f) => f.status !== 'same')
-            .map((file) => (
-              <HandoffFile
-                key={`${direction}:${file.path}`}
-                file={file}
-                direction={direction}
-                take={takeOf(file)}
-                setTake={(take) =>
-                  setTakes((current) =>
-                    Object.fromEntries([
-                      ...Object.entries(current).filter(([path]) => path !== file.path),
-                      ...(take === undefined ? [] : [[file.path, take] as const]),
-                    ]),
-                  )
-                }
-                sideBySide={layout === 'split'}
-              />
-            ))}
-          {same.length > 0 && (
-            <p className="muted small">
-              Already the same in {names.destination}: {same.map((f) => f.path).join(', ')}
-            </p>
-          )}
-        </div>
-        <footer className="review-foot">
-          {error !== null ? (
-            <span className="settings-status-error" role="alert">
-              {error}
-            </span>
-          ) : (
-            <label className="handoff-move">
-              <input type="checkbox" checked={move} onChange={(e) => setMove(e.target.checked)} />
-              {names.move}
-            </label>
-          )}
-          <span className="spacer" />
-          <button type="button" className="btn" onClick={close}>
-            {notice === null ? 'Cancel' : 'Close'}
-          </button>
-          <button
-            type="button"
-            className={`btn ${replacing > 0 ? 'btn-danger' : 'btn-primary'}`}
-            disabled={busy || ready === null || handed.length === 0}
-            onClick={() => void handOff()}
-          >
-            {handed.length === 0
-              ? 'Hand off'
-              : `Hand off ${handed.length} ${handed.length === 1 ? 'file' : 'files'}${kept > 0 ? `, keep ${kept} ${names.keptWhose}` : ''}`}
-          </button>
-        </footer>
-      </section>
-    </div>
+        {ready !== null && writable.length === 0 && (
+          <p className="muted">Nothing to hand off: {names.destination} has every change already.</p>
+        )}
+        {files
+          .filter((f) => f.status !== 'same')
+          .map((file) => (
+            <HandoffFile
+              key={`${direction}:${file.path}`}
+              file={file}
+              direction={direction}
+              take={takeOf(file)}
+              setTake={(take) =>
+                setTakes((current) =>
+                  Object.fromEntries([
+                    ...Object.entries(current).filter(([path]) => path !== file.path),
+                    ...(take === undefined ? [] : [[file.path, take] as const]),
+                  ]),
+                )
+              }
+              sideBySide={layout === 'split'}
+            />
+          ))}
+        {same.length > 0 && (
+          <p className="muted small">
+            Already the same in {names.destination}: {same.map((f) => f.path).join(', ')}
+          </p>
+        )}
+      </div>
+      <footer className="review-foot">
+        {error !== null ? (
+          <span className="settings-status-error" role="alert">
+            {error}
+          </span>
+        ) : (
+          <label className="handoff-move">
+            <input type="checkbox" checked={move} onChange={(e) => setMove(e.target.checked)} />
+            {names.move}
+          </label>
+        )}
+        <span className="spacer" />
+        <button type="button" className="btn" onClick={close}>
+          {notice === null ? 'Cancel' : 'Close'}
+        </button>
+        <button
+          type="button"
+          className={`btn ${replacing > 0 ? 'btn-danger' : 'btn-primary'}`}
+          disabled={busy || ready === null || handed.length === 0}
+          onClick={() => void handOff()}
+        >
+          {handed.length === 0
+            ? 'Hand off'
+            : `Hand off ${handed.length} ${handed.length === 1 ? 'file' : 'files'}${kept > 0 ? `, keep ${kept} ${names.keptWhose}` : ''}`}
+        </button>
+      </footer>
+    </ReviewDialog>
   );
 }
 

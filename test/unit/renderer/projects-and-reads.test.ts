@@ -4,7 +4,7 @@
 // it has something unread, with the revision the window holds.
 import { afterEach, expect, it } from 'vitest';
 import type { Thread } from '../../../src-preload/protocol';
-import { boardState } from '../../../src-renderer/store/board';
+import { boardState, needsYouCount, threadsNeedingYou } from '../../../src-renderer/store/board';
 import { startController, type RunningController } from './fake-server';
 import { CWD, makeThread } from './fixtures';
 
@@ -78,12 +78,14 @@ it('shows another project without losing what goes on in the first, and closes i
   controller.openProject(OTHER);
   expect(server.params('weft/forks/list')).toEqual([{ cwd: CWD }, { cwd: OTHER }]);
   await server.answer('weft/forks/list', 1, { data: [] });
-  await server.request('thread/list', 3);
+  await server.request('thread/list', 5);
   const lists = server.params('thread/list').slice(2);
-  expect(lists).toEqual([
-    { cwd: OTHER, archived: false, sortKey: 'updated_at', limit: 100 },
-    { cwd: OTHER, archived: true, sortKey: 'updated_at', limit: 100 },
-  ]);
+  expect(lists).toEqual(
+    expect.arrayContaining([
+      { cwd: OTHER, archived: false, sortKey: 'updated_at', limit: 100 },
+      { cwd: OTHER, archived: true, sortKey: 'updated_at', limit: 100 },
+    ]),
+  );
   const { data, ui } = store.getState();
   expect({ cwd: data.cwd, shown: ui.activeThreadId, open: ui.openProjects }).toEqual({
     cwd: OTHER,
@@ -104,4 +106,40 @@ it('shows another project without losing what goes on in the first, and closes i
     elsewhere: store.getState().data.elsewhere,
     approvals: store.getState().data.approvals,
   }).toEqual({ open: [OTHER], elsewhere: {}, approvals: [] });
+});
+
+it("counts every thread of another open project that needs the person, not only its newest page's", async () => {
+  running = await startController();
+  const { server, controller, store } = running;
+  await server.answer('weft/forks/list', 0, { data: [] });
+  await server.answer('thread/list', 0, { data: [makeThread({ id: 'thr_new' })], nextCursor: null });
+  await server.answer('thread/list', 1, { data: [], nextCursor: null });
+  controller.openProject(OTHER);
+  await server.answer('weft/forks/list', 1, { data: [] });
+  await server.request('thread/list', 5);
+  const asked = server.params('thread/list');
+  const index = (wanted: object): number => {
+    const at = asked.findLastIndex((p) => JSON.stringify(p) === JSON.stringify(wanted));
+    if (at < 0) throw new Error(`no thread/list ${JSON.stringify(wanted)} among ${JSON.stringify(asked)}`);
+    return at;
+  };
+  // The project left behind: its newest page, and (from the index) those of its threads that need the person.
+  await server.answer('thread/list', index({ cwd: CWD, archived: false, sortKey: 'updated_at', limit: 100 }), {
+    data: [makeThread({ id: 'thr_new', updatedAt: 1_700_000_500 })],
+    nextCursor: 'more',
+  });
+  const old = makeThread({
+    id: 'thr_old',
+    updatedAt: 1_600_000_000,
+    status: { type: 'systemError' },
+    weftReadState: { firstUnread: { type: 'turn', turnId: 'turn_failed' }, revision: '1' },
+  });
+  await server.answer(
+    'thread/list',
+    index({ cwd: CWD, archived: false, sortKey: 'updated_at', weftNeedsYou: true, limit: 100 }),
+    { data: [old], nextCursor: null },
+  );
+  await expect.poll(() => needsYouCount(store.getState().data, CWD)).toBe(1);
+  expect(threadsNeedingYou(store.getState().data, [OTHER, CWD]).map((t) => t.id)).toEqual(['thr_old']);
+  expect(store.getState().data.elsewhere[CWD]?.map((t) => t.id)).toEqual(['thr_new', 'thr_old']);
 });

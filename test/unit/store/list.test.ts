@@ -139,6 +139,7 @@ describe('listing threads', () => {
       providers: null,
       sources: null,
       match: null,
+      failedUnread: false,
       after: null,
     };
     const after = { value: Date.now(), id: 'z' };

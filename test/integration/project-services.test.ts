@@ -1,0 +1,158 @@
+// A window holding several projects asks the one app server about the project it shows, not the one the
+// server was started in (`--cd`): `model/list {weftCwd}` and `mcpServerStatus/list {weftCwd}` (no thread
+// open) read that project's trusted config, and `fs/readFile` reads in a project once the client has
+// listed its threads (as the project switcher does), with no thread of it loaded. `thread/list
+// {weftNeedsYou}` finds the threads of a project that wait on the person however old they are.
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { Turn } from '../../src-preload/protocol';
+import { ThreadStore } from '../../src-main/store';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { StdioRpcClient } from '../support/rpc-client';
+import { saveThreads } from '../support/saved-threads';
+import { runWeftCli } from '../support/weft-cli';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+
+let server: MockResponsesServer;
+let started: TempWorkspace;
+let other: TempWorkspace;
+let home: WeftHome;
+let client: StdioRpcClient | null = null;
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  started = await makeTempWorkspace({ '.git/HEAD': 'ref: refs/heads/main\n', 'a.txt': 'in the first project\n' });
+  other = await makeTempWorkspace({ '.git/HEAD': 'ref: refs/heads/main\n', 'b.txt': 'in the other project\n' });
+  home = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
+  // The other project's own config, trusted: its own model and an MCP server of its own.
+  await mkdir(other.path('.weft'), { recursive: true });
+  await writeFile(
+    other.path('.weft/config.toml'),
+    'model = "other-model"\n[mcp_servers.other-docs]\ncommand = "false"\nstartup_timeout_sec = 5\n',
+  );
+  const trusted = await runWeftCli(['config', 'trust'], { cwd: other.dir, weftHome: home.dir });
+  expect(trusted.code).toBe(0);
+});
+
+afterEach(async () => {
+  await client?.close();
+  client = null;
+  await server.close();
+  await started.cleanup();
+  await other.cleanup();
+  await home.cleanup();
+});
+
+async function appServer(): Promise<StdioRpcClient> {
+  const c = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, started.dir);
+  await c.initialize();
+  return c;
+}
+
+describe('services for the project a client shows', () => {
+  it('lists the models and MCP servers of the project the client names, not of --cd', async () => {
+    client = await appServer();
+    const defaultOf = (result: { data: { id: string; isDefault: boolean }[] }) =>
+      result.data.filter((m) => m.isDefault).map((m) => m.id);
+    expect(defaultOf(await client.request('model/list', {}))).toEqual(['mock-model']);
+    expect(defaultOf(await client.request('model/list', { weftCwd: other.dir }))).toEqual(['other-model']);
+    const names = (result: { data: { name: string }[] }) => result.data.map((s) => s.name);
+    expect(names(await client.request('mcpServerStatus/list', {}))).toEqual([]);
+    expect(names(await client.request('mcpServerStatus/list', { weftCwd: other.dir }))).toEqual(['other-docs']);
+  });
+
+  it('reads a file of a project whose threads the client listed, and none of a project it never named', async () => {
+    client = await appServer();
+    const read = (path: string) => client?.call('fs/readFile', { path });
+    expect((await read(started.path('a.txt')))?.result).toEqual({
+      dataBase64: Buffer.from('in the first project\n').toString('base64'),
+    });
+    const refused = await read(other.path('b.txt'));
+    expect(refused?.error).toEqual({
+      code: -32602,
+      message: `${other.path('b.txt')} is outside the folders this server reads (the project, the threads' folders and WEFT_HOME)`,
+    });
+    await client.request('thread/list', { cwd: [other.dir], archived: false });
+    expect((await read(other.path('b.txt')))?.result).toEqual({
+      dataBase64: Buffer.from('in the other project\n').toString('base64'),
+    });
+    // Another connection has named no project but the server's.
+    const second = await appServer();
+    try {
+      expect((await second.call('fs/readFile', { path: other.path('b.txt') })).error?.code).toBe(-32602);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+/** A saved thread of `cwd` whose one turn failed, `read` or not since, a year ago. */
+async function saveFailedThread(cwd: string, id: string, read: boolean): Promise<void> {
+  const yearAgo = Date.now() - 365 * 24 * 3600 * 1000;
+  const store = ThreadStore.open(home.dir, { now: () => new Date(yearAgo), onWarning: () => undefined });
+  try {
+    const { recorder } = store.createThread({
+      id,
+      cwd,
+      modelProvider: 'mock',
+      model: 'mock-model',
+      source: 'appServer',
+      baseInstructions: null,
+    });
+    const turn: Turn = {
+      id: `${id}-turn`,
+      items: [],
+      status: 'inProgress',
+      error: null,
+      startedAt: Math.floor(yearAgo / 1000),
+      completedAt: null,
+      durationMs: null,
+    };
+    recorder.notification({ method: 'turn/started', params: { threadId: id, turn } });
+    recorder.responseItems([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: `task ${id}` }] }]);
+    recorder.notification({
+      method: 'turn/completed',
+      params: { threadId: id, turn: { ...turn, status: 'failed', error: { message: 'the model went away' } } },
+    });
+    await recorder.turnEnded();
+    await recorder.close();
+    await store.recordAttribute(id, { type: 'weft_thread_read_state', mark: 'turnEnded', ended_turn_id: turn.id });
+    if (read) await store.recordAttribute(id, { type: 'weft_thread_read_state', mark: 'read' });
+  } finally {
+    await store.close();
+  }
+}
+
+describe('thread/list {weftNeedsYou}', () => {
+  it('lists the threads of a project that wait on the person, past its newest 100', async () => {
+    await saveFailedThread(other.dir, 'thr-failed-unread', false);
+    await saveFailedThread(other.dir, 'thr-failed-read', true);
+    await saveThreads(
+      home.dir,
+      other.dir,
+      Array.from({ length: 105 }, (_, i) => `newer task ${i}`),
+    );
+    client = await appServer();
+    const ids = (r: { data: { id: string }[] }) => r.data.map((t) => t.id);
+    const first = await client.request<{ data: { id: string }[] }>('thread/list', {
+      cwd: other.dir,
+      archived: false,
+      sortKey: 'updated_at',
+      limit: 100,
+    });
+    expect(ids(first)).not.toContain('thr-failed-unread');
+    const needing = await client.request<{ data: { id: string; weftLastTurnStatus?: string }[] }>('thread/list', {
+      cwd: other.dir,
+      archived: false,
+      sortKey: 'updated_at',
+      weftNeedsYou: true,
+    });
+    expect(needing.data.map((t) => ({ id: t.id, last: t.weftLastTurnStatus }))).toEqual([
+      { id: 'thr-failed-unread', last: 'failed' },
+    ]);
+    // Another project's: none.
+    expect(ids(await client.request('thread/list', { cwd: started.dir, weftNeedsYou: true }))).toEqual([]);
+  });
+});
