@@ -19,11 +19,25 @@ export const layers = {
   // The faces and shells of the program.
   'src-main/cli': {
     may: [
-      ...main(['faces', 'server', 'core', 'tools', 'store', 'context', 'mcp', 'checkpoints', 'git', 'terminal']),
+      ...main([
+        'automations',
+        'faces',
+        'server',
+        'core',
+        'tools',
+        'store',
+        'context',
+        'mcp',
+        'checkpoints',
+        'git',
+        'terminal',
+      ]),
       ...BASE,
     ],
     packages: 'node',
   },
+  // Automations: their files and history, and runs through an in-process client of the host.
+  'src-main/automations': { may: [...main(['faces', 'server']), ...BASE], packages: 'node' },
   'src-main/electron': {
     may: [...main(['server', 'config', 'util', 'version']), 'src-preload/bridge', PROTOCOL],
     packages: 'any',

@@ -28,6 +28,7 @@ Commands:
   mcp list|get|add|remove     Manage the MCP servers whose tools the agent can use
   checkpoints gc|size         Collect old file checkpoints; show their size
   worktrees list|prune        Show the worktrees of worktree threads; remove those merged or empty
+  automations <command>       Agents that run on a schedule: list, add, edit, rm, run, runs, due
   usage [--days N] [--json]   Tokens used per day and what they cost ([model_prices] in config.toml)
   config [show|get|set|trust] Show the effective config and where each value comes from; change it
   doctor                      Check the sandbox and the setup, with concrete fixes
@@ -53,18 +54,20 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case 'app-server': {
-      const [{ runAppServerCommand }, { createAppHost }] = await Promise.all([
+      const [{ runAppServerCommand }, { createAppHost }, { scheduleAutomationsIn }] = await Promise.all([
         import('./cli/app-server'),
         import('./server/app-host'),
+        import('./automations/host-scheduler'),
       ]);
-      return runAppServerCommand(rest, () => createAppHost());
+      return runAppServerCommand(rest, async () => scheduleAutomationsIn(await createAppHost()));
     }
     case 'serve': {
-      const [{ runServeCommand }, { createAppHost }] = await Promise.all([
+      const [{ runServeCommand }, { createAppHost }, { scheduleAutomationsIn }] = await Promise.all([
         import('./cli/serve'),
         import('./server/app-host'),
+        import('./automations/host-scheduler'),
       ]);
-      return runServeCommand(rest, ({ cwd }) => createAppHost({ cwd }));
+      return runServeCommand(rest, async ({ cwd }) => scheduleAutomationsIn(await createAppHost({ cwd })));
     }
     case 'mcp-server': {
       const [{ runMcpServerCommand }, { createAppHost }] = await Promise.all([
@@ -102,6 +105,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/checkpoints')).runCheckpointsCommand(rest);
     case 'worktrees':
       return (await import('./cli/worktrees')).runWorktreesCommand(rest);
+    case 'automations':
+      return (await import('./cli/automations')).runAutomationsCommand(rest);
     case 'usage':
       return (await import('./cli/usage')).runUsageCommand(rest);
     case 'config':
