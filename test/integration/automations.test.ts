@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeGitRepo, type GitRepo } from '../support/git-repo';
 import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { StdioRpcClient } from '../support/rpc-client';
 import { runWeftCli, type WeftRun } from '../support/weft-cli';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
@@ -178,5 +179,34 @@ describe('weft automations', () => {
     } finally {
       await dir.cleanup();
     }
+  });
+
+  it('runs what is owed from inside weft app-server, as a thread its clients are told about', async () => {
+    const id = await addOwed('In the host');
+    const gate = createGate();
+    server.enqueue({
+      kind: 'sse-slow',
+      events: [evCreated(), gate, evAssistantMessage('nothing to do'), evCompleted()],
+    });
+    const client = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, repo.dir);
+    try {
+      await client.initialize();
+      // A client is told of every thread's status once it has asked the host about threads.
+      await client.call('thread/list', {});
+      await server.waitForRequest(1);
+      const from = client.received.length;
+      gate.release();
+      await client.notification(
+        'thread/status/changed',
+        (p) => (p['status'] as { type: string }).type === 'idle',
+        from,
+      );
+    } finally {
+      // Closing the host waits for the run's end to be recorded.
+      await client.close();
+    }
+    expect(await runsOf(id)).toEqual([
+      expect.objectContaining({ status: 'completed', trigger: 'schedule', finalMessage: 'nothing to do' }),
+    ]);
   });
 });
