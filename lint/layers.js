@@ -36,8 +36,8 @@ export const layers = {
     ],
     packages: 'node',
   },
-  // Automations: their files and history, and runs through an in-process client of the host.
-  'src-main/automations': { may: [...main(['faces', 'server']), ...BASE], packages: 'node' },
+  // Automations: their files, history, lock and scheduler; the thread of a run is an executor's.
+  'src-main/automations': { may: BASE, packages: 'node' },
   'src-main/electron': {
     may: [...main(['server', 'config', 'util', 'version']), 'src-preload/bridge', PROTOCOL],
     packages: 'any',
@@ -45,7 +45,10 @@ export const layers = {
   'src-main/faces': { may: [...main(['server', 'util', 'version']), PROTOCOL, DIFF], packages: 'node' },
   // The app server and the core.
   'src-main/server': {
-    may: [...main(['core', 'tools', 'store', 'context', 'mcp', 'checkpoints', 'git', 'terminal']), ...BASE],
+    may: [
+      ...main(['automations', 'core', 'tools', 'store', 'context', 'mcp', 'checkpoints', 'git', 'terminal']),
+      ...BASE,
+    ],
     packages: 'node',
   },
   'src-main/core': {

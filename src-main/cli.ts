@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
       const [{ runAppServerCommand }, { createAppHost }, { scheduleAutomationsIn }] = await Promise.all([
         import('./cli/app-server'),
         import('./server/app-host'),
-        import('./automations/host-scheduler'),
+        import('./cli/automation-scheduler'),
       ]);
       return runAppServerCommand(rest, async () => scheduleAutomationsIn(await createAppHost()));
     }
@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
       const [{ runServeCommand }, { createAppHost }, { scheduleAutomationsIn }] = await Promise.all([
         import('./cli/serve'),
         import('./server/app-host'),
-        import('./automations/host-scheduler'),
+        import('./cli/automation-scheduler'),
       ]);
       return runServeCommand(rest, async ({ cwd }) => scheduleAutomationsIn(await createAppHost({ cwd })));
     }

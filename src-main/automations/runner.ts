@@ -59,6 +59,7 @@ export async function runAutomation(
   automation: Automation,
   trigger: RunTrigger,
   signal: AbortSignal = new AbortController().signal,
+  onStarted: (runId: string) => void = () => undefined,
 ): Promise<RunOutcome> {
   const { weftHome } = ctx;
   const lock = await acquireRunLock(weftHome, automation.id);
@@ -72,6 +73,7 @@ export async function runAutomation(
       if (slot === null) return { type: 'notDue' };
     }
     const runId = await recordStart(weftHome, automation.id, { trigger: trigger.type, slot, at: ctx.now() });
+    onStarted(runId);
     let result: ExecutionResult;
     try {
       result = await execute(ctx, automation, runId, signal);

@@ -5,7 +5,7 @@
 import { errorMessage } from '../util/errors';
 import { nextFire } from './cron';
 import { readRuns } from './history';
-import { isBroken } from './record';
+import { isBroken, type Automation } from './record';
 import { dueSlot, runAutomation, type RunnerContext, type RunOutcome } from './runner';
 import { listAutomations } from './store';
 
@@ -37,6 +37,11 @@ export interface SchedulerOptions extends RunnerContext {
 export interface AutomationScheduler {
   /** Looks for owed runs now (also what each timer does); resolves once it has looked, not when the runs end. */
   tick(): Promise<void>;
+  /**
+   * Starts a run of the automation now (Run now); resolves with its run id once it is recorded as started,
+   * null when a run of it is under way. The run goes on; `close` stops it like the scheduled ones.
+   */
+  runNow(automation: Automation): Promise<string | null>;
   /** Stops the timer, stops the runs under way (they end `interrupted`) and waits for them. */
   close(): Promise<void>;
 }
@@ -48,6 +53,7 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
   let cancelTimer: (() => void) | null = null;
   let closed = false;
   let ticking: Promise<void> | null = null;
+  let manualRuns = 0;
 
   const schedule = (ms: number): void => {
     cancelTimer?.();
@@ -89,9 +95,35 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
     return ticking;
   };
 
+  const runNow = (automation: Automation): Promise<string | null> =>
+    new Promise((resolve, reject) => {
+      const run = runAutomation(
+        { ...options, now: clock.now },
+        automation,
+        { type: 'manual' },
+        stop.signal,
+        resolve,
+      ).then(
+        (outcome) => {
+          if (outcome.type !== 'ran') resolve(null);
+          options.onRun?.(automation.id, outcome);
+        },
+        (error: unknown) => {
+          reject(error instanceof Error ? error : new Error(String(error)));
+          options.log(`weft automations: ${automation.id}: the run could not be recorded: ${errorMessage(error)}`);
+        },
+      );
+      const key = `${automation.id} now ${String(++manualRuns)}`;
+      running.set(
+        key,
+        run.finally(() => running.delete(key)),
+      );
+    });
+
   void tick();
   return {
     tick,
+    runNow,
     async close() {
       closed = true;
       cancelTimer?.();

@@ -240,7 +240,7 @@ async function withExecutor<T>(work: (ctx: Parameters<typeof runAutomation>[0]) 
   const [{ createAppHost }, { connectHostClient }, { hostClientExecutor }] = await Promise.all([
     import('../server/app-host'),
     import('../faces/host-client'),
-    import('../automations/thread-executor'),
+    import('./automation-executor'),
   ]);
   const weftHome = home();
   const app = await createAppHost({ weftHome, log: (line) => process.stderr.write(`${line}\n`) });

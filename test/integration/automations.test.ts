@@ -209,4 +209,86 @@ describe('weft automations', () => {
       expect.objectContaining({ status: 'completed', trigger: 'schedule', finalMessage: 'nothing to do' }),
     ]);
   });
+
+  it('weft/automations/*: create (a bad cron refused naming the field), update, list, Run now and its runs', async () => {
+    const ids = { runId: '', threadId: '' };
+    const client = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, repo.dir);
+    try {
+      await client.initialize();
+      const settings = { name: 'Nightly', project: repo.dir, prompt: 'say hi', environment: 'local' };
+      const bad = await client.call('weft/automations/create', {
+        ...settings,
+        trigger: { type: 'schedule', cron: '0 25 * * *', timezone: 'UTC' },
+      });
+      expect(bad.error).toEqual({
+        code: -32602,
+        message: `${join(home.dir, 'automations', 'nightly.toml')}: trigger.cron: cron "0 25 * * *" is not a schedule: Invalid value for hour: 25 (five fields: minute hour day-of-month month day-of-week, e.g. "0 9 * * 1-5")`,
+      });
+      const created = await client.call('weft/automations/create', {
+        ...settings,
+        trigger: { type: 'schedule', cron: '0 3 * * *', timezone: 'UTC' },
+      });
+      expect(created.error).toBeUndefined();
+      const updated = await client.call('weft/automations/update', {
+        id: 'nightly',
+        changes: { enabled: false, trigger: { type: 'manual' } },
+      });
+      const automation = {
+        id: 'nightly',
+        file: join(home.dir, 'automations', 'nightly.toml'),
+        name: 'Nightly',
+        project: repo.dir,
+        prompt: 'say hi',
+        enabled: false,
+        environment: 'local',
+        model: null,
+        effort: null,
+        sandbox: 'workspace-write',
+        trigger: { type: 'manual' },
+      };
+      const entry = { id: 'nightly', file: automation.file, automation, problem: null, nextRunAt: null, lastRun: null };
+      expect(updated.result).toEqual({ entry });
+      expect((await client.call('weft/automations/list', {})).result).toEqual({ data: [entry] });
+
+      await client.call('thread/list', {});
+      server.enqueue({ kind: 'sse', events: [evCreated(), evAssistantMessage('hi'), evCompleted()] });
+      const from = client.received.length;
+      const ran = await client.call('weft/automations/runNow', { id: 'nightly' });
+      ids.runId = (ran.result as { runId: string }).runId;
+      const started = await client.notification('thread/started', () => true, from);
+      ids.threadId = (started['thread'] as { id: string }).id;
+      await client.notification(
+        'thread/status/changed',
+        (p) => p['threadId'] === ids.threadId && (p['status'] as { type: string }).type === 'idle',
+        from,
+      );
+    } finally {
+      // Closing the host waits for the run's end to be recorded.
+      await client.close();
+    }
+    const again = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, repo.dir);
+    try {
+      await again.initialize();
+      expect((await again.call('weft/automations/runs', { id: 'nightly' })).result).toEqual({
+        runs: [
+          {
+            runId: ids.runId,
+            trigger: 'manual',
+            slot: null,
+            startedAt: expect.any(Number) as unknown,
+            endedAt: expect.any(Number) as unknown,
+            status: 'completed',
+            threadId: ids.threadId,
+            worktree: null,
+            reason: null,
+            finalMessage: 'hi',
+          },
+        ],
+      });
+      expect((await again.call('weft/automations/remove', { id: 'nightly' })).result).toEqual({});
+      expect((await again.call('weft/automations/list', {})).result).toEqual({ data: [] });
+    } finally {
+      await again.close();
+    }
+  });
 });

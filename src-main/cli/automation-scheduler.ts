@@ -3,12 +3,14 @@
 import { resolveWeftHome } from '../config';
 import { connectHostClient } from '../faces/host-client';
 import type { ConnectionHost } from '../server/transport';
+import type { Automation } from '../automations/record';
 import { VERSION } from '../version';
-import { startScheduler, systemClock, type SchedulerClock } from './scheduler';
-import { hostClientExecutor } from './thread-executor';
+import { startScheduler, systemClock, type SchedulerClock } from '../automations/scheduler';
+import { hostClientExecutor } from './automation-executor';
 
 export interface SchedulingHost {
   readonly host: ConnectionHost;
+  setAutomationRunNow(runNow: ((automation: Automation) => Promise<string | null>) | null): void;
   close(): Promise<void>;
 }
 
@@ -30,9 +32,11 @@ export async function withAutomationScheduler<H extends SchedulingHost>(
     executor: hostClientExecutor(client),
     log: options.log,
   });
+  app.setAutomationRunNow((automation) => scheduler.runNow(automation));
   const close = app.close.bind(app);
   return Object.assign(app, {
     close: async () => {
+      app.setAutomationRunNow(null);
       await scheduler.close();
       client.close();
       await close();

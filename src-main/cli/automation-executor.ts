@@ -5,7 +5,7 @@
 import type { ThreadItem } from '../../src-preload/protocol';
 import { finalAnswer, followTurn } from '../faces/follow-turn';
 import type { HostClient } from '../faces/host-client';
-import type { AutomationExecutor, ExecutionResult } from './runner';
+import type { AutomationExecutor, ExecutionResult } from '../automations/runner';
 
 export function hostClientExecutor(client: HostClient): AutomationExecutor {
   return {
