@@ -19,11 +19,25 @@ export const layers = {
   // The faces and shells of the program.
   'src-main/cli': {
     may: [
-      ...main(['faces', 'server', 'core', 'tools', 'store', 'context', 'mcp', 'checkpoints', 'git', 'terminal']),
+      ...main([
+        'automations',
+        'faces',
+        'server',
+        'core',
+        'tools',
+        'store',
+        'context',
+        'mcp',
+        'checkpoints',
+        'git',
+        'terminal',
+      ]),
       ...BASE,
     ],
     packages: 'node',
   },
+  // Automations: their files, history, lock and scheduler; the thread of a run is an executor's.
+  'src-main/automations': { may: BASE, packages: 'node' },
   'src-main/electron': {
     may: [...main(['server', 'config', 'util', 'version']), 'src-preload/bridge', PROTOCOL],
     packages: 'any',
@@ -31,7 +45,10 @@ export const layers = {
   'src-main/faces': { may: [...main(['server', 'util', 'version']), PROTOCOL, DIFF], packages: 'node' },
   // The app server and the core.
   'src-main/server': {
-    may: [...main(['core', 'tools', 'store', 'context', 'mcp', 'checkpoints', 'git', 'terminal']), ...BASE],
+    may: [
+      ...main(['automations', 'core', 'tools', 'store', 'context', 'mcp', 'checkpoints', 'git', 'terminal']),
+      ...BASE,
+    ],
     packages: 'node',
   },
   'src-main/core': {

@@ -29,6 +29,7 @@ Commands:
   environments list|add|remove|check  Remote machines and containers (ssh, kubectl exec…); use one with --env
   checkpoints gc|size         Collect old file checkpoints; show their size
   worktrees list|prune|handoff  Show, clean up, or hand off the worktrees of worktree threads
+  automations <command>       Agents that run on a schedule: list, add, edit, rm, run, runs, due
   usage [--days N] [--json]   Tokens used per day and what they cost ([model_prices] in config.toml)
   config [show|get|set|trust] Show the effective config and where each value comes from; change it
   doctor                      Check the sandbox and the setup, with concrete fixes
@@ -56,14 +57,21 @@ async function main(argv: string[]): Promise<number> {
     case 'app-server': {
       // The host is loaded only when served here: `--attach` and `--env` bridge to one elsewhere.
       const { runAppServerCommand } = await import('./cli/app-server');
-      return runAppServerCommand(rest, async () => (await import('./server/app-host')).createAppHost());
+      return runAppServerCommand(rest, async () => {
+        const [{ createAppHost }, { scheduleAutomationsIn }] = await Promise.all([
+          import('./server/app-host'),
+          import('./cli/automation-scheduler'),
+        ]);
+        return scheduleAutomationsIn(await createAppHost());
+      });
     }
     case 'serve': {
-      const [{ runServeCommand }, { createAppHost }] = await Promise.all([
+      const [{ runServeCommand }, { createAppHost }, { scheduleAutomationsIn }] = await Promise.all([
         import('./cli/serve'),
         import('./server/app-host'),
+        import('./cli/automation-scheduler'),
       ]);
-      return runServeCommand(rest, ({ cwd }) => createAppHost({ cwd }));
+      return runServeCommand(rest, async ({ cwd }) => scheduleAutomationsIn(await createAppHost({ cwd })));
     }
     case 'mcp-server': {
       const [{ runMcpServerCommand }, { createAppHost }] = await Promise.all([
@@ -104,6 +112,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/checkpoints')).runCheckpointsCommand(rest);
     case 'worktrees':
       return (await import('./cli/worktrees')).runWorktreesCommand(rest);
+    case 'automations':
+      return (await import('./cli/automations')).runAutomationsCommand(rest);
     case 'usage':
       return (await import('./cli/usage')).runUsageCommand(rest);
     case 'config':

@@ -26,6 +26,7 @@ import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
 import { usageHandlers } from './handlers/usage';
+import { automationHandlers, type AutomationRunNow } from './handlers/automations';
 import { createReadStates } from './read-states';
 import { finishInterruptedRestores } from './restore-recovery';
 import { DEFAULT_PRUNE_AFTER_DAYS, pruneOnStart, type PruneOutcome } from './worktree-cleanup';
@@ -90,6 +91,8 @@ export interface AppHost {
   readonly host: ConnectionHost;
   /** Threads needing the person (an approval or question waits, a turn finished); returns the unsubscribe. */
   onAttention(listener: (event: AttentionEvent) => void): () => void;
+  /** Gives `weft/automations/runNow` the scheduler that runs automations in this host (null: none). */
+  setAutomationRunNow(runNow: AutomationRunNow | null): void;
   /** How many threads wait on the person (approvals, questions), on every change (for a dock badge). */
   onWaitingCountChanged(listener: (count: number) => void): () => void;
   /**
@@ -194,6 +197,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
   const folders = new ClientFolders();
   const context = { store, manager, environment, readStates, onSessionEvent: notifyAttention, folders };
   const mcpLogins = owned.add(new McpLogins(), 'the MCP sign-ins');
+  let automationRunNow: AutomationRunNow | null = null;
   const dispatcher = new RpcDispatcher({
     handlers: {
       ...threadHandlers(context),
@@ -209,6 +213,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       ...gitHandlers(context),
       ...reviewHandlers(context),
       ...usageHandlers(context),
+      ...automationHandlers({ weftHome, now: () => Date.now(), runNow: () => automationRunNow }),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },
@@ -236,6 +241,9 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     onAttention: (listener) => {
       attention.add(listener);
       return () => attention.delete(listener);
+    },
+    setAutomationRunNow: (runNow) => {
+      automationRunNow = runNow;
     },
     onWaitingCountChanged: (listener) => {
       waitingListeners.add(listener);

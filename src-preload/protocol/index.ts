@@ -18,6 +18,7 @@ export * from './weft-project-config';
 export * from './terminal';
 export * from './weft-git';
 export * from './weft-cost';
+export * from './weft-automations';
 export * from './weft-notifications';
 export * from './weft-environments';
 export * from './review';

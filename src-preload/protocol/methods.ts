@@ -197,6 +197,22 @@ import {
 import { WeftEnvironmentStatusNotification } from './weft-environments';
 import { ReviewStartParams, ReviewStartResult } from './review';
 import { WeftUsageDailyParams, WeftUsageDailyResult } from './weft-cost';
+import {
+  WeftAutomationsCreateParams,
+  WeftAutomationsCreateResult,
+  WeftAutomationsListParams,
+  WeftAutomationsListResult,
+  WeftAutomationsReadParams,
+  WeftAutomationsReadResult,
+  WeftAutomationsRemoveParams,
+  WeftAutomationsRemoveResult,
+  WeftAutomationsRunNowParams,
+  WeftAutomationsRunNowResult,
+  WeftAutomationsRunsParams,
+  WeftAutomationsRunsResult,
+  WeftAutomationsUpdateParams,
+  WeftAutomationsUpdateResult,
+} from './weft-automations';
 
 /**
  * How a request that names a thread (`params.threadId`) is ordered among that thread's requests:
@@ -275,6 +291,13 @@ export const ClientRequests = {
   'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult, queue: null },
   'weft/projectConfig/list': { params: WeftProjectConfigListParams, result: WeftProjectConfigListResult, queue: null },
   'weft/usage/daily': { params: WeftUsageDailyParams, result: WeftUsageDailyResult, queue: null },
+  'weft/automations/list': { params: WeftAutomationsListParams, result: WeftAutomationsListResult, queue: null },
+  'weft/automations/read': { params: WeftAutomationsReadParams, result: WeftAutomationsReadResult, queue: null },
+  'weft/automations/create': { params: WeftAutomationsCreateParams, result: WeftAutomationsCreateResult, queue: null },
+  'weft/automations/update': { params: WeftAutomationsUpdateParams, result: WeftAutomationsUpdateResult, queue: null },
+  'weft/automations/remove': { params: WeftAutomationsRemoveParams, result: WeftAutomationsRemoveResult, queue: null },
+  'weft/automations/runNow': { params: WeftAutomationsRunNowParams, result: WeftAutomationsRunNowResult, queue: null },
+  'weft/automations/runs': { params: WeftAutomationsRunsParams, result: WeftAutomationsRunsResult, queue: null },
   'weft/projectConfig/trust': {
     params: WeftProjectConfigTrustParams,
     result: WeftProjectConfigTrustResult,

@@ -1,0 +1,173 @@
+// An automation's runs: `WEFT_HOME/automations/<id>.runs.jsonl`, one line per event of a run (started, its
+// thread, ended), each appended in one write. Folded, they are the automation's history. A run that
+// started and never ended (the process was killed, the machine restarted) is marked failed by the next
+// run's owner, with its thread kept.
+import { randomUUID } from 'node:crypto';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { automationsDir } from './store';
+
+const RunStatus = z.enum(['running', 'completed', 'failed', 'interrupted']);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+const RunLine = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('started'),
+    runId: z.string(),
+    trigger: z.enum(['schedule', 'manual']),
+    /** The scheduled time this run answers (ms); null for a manual run. */
+    slot: z.number().nullable(),
+    startedAt: z.number(),
+    pid: z.number(),
+  }),
+  z.object({ type: z.literal('thread'), runId: z.string(), threadId: z.string(), worktree: z.string().nullable() }),
+  z.object({
+    type: z.literal('ended'),
+    runId: z.string(),
+    endedAt: z.number(),
+    status: RunStatus.exclude(['running']),
+    reason: z.string().nullable(),
+    finalMessage: z.string().nullable(),
+  }),
+]);
+type RunLine = z.infer<typeof RunLine>;
+
+export interface AutomationRun {
+  runId: string;
+  trigger: 'schedule' | 'manual';
+  slot: number | null;
+  startedAt: number;
+  endedAt: number | null;
+  status: RunStatus;
+  threadId: string | null;
+  /** The run's worktree folder; null for a local run or before it was made. */
+  worktree: string | null;
+  /** Why it failed or was stopped; null otherwise. */
+  reason: string | null;
+  finalMessage: string | null;
+}
+
+export function historyFile(weftHome: string, id: string): string {
+  return join(automationsDir(weftHome), `${id}.runs.jsonl`);
+}
+
+/** The runs, oldest first. A damaged line (a torn last write) is skipped. */
+export async function readRuns(weftHome: string, id: string): Promise<AutomationRun[]> {
+  let text: string;
+  try {
+    text = await readFile(historyFile(weftHome, id), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const runs = new Map<string, AutomationRun>();
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    let parsed;
+    try {
+      parsed = RunLine.safeParse(JSON.parse(raw));
+    } catch {
+      continue;
+    }
+    if (!parsed.success) continue;
+    const line = parsed.data;
+    if (line.type === 'started') {
+      runs.set(line.runId, {
+        runId: line.runId,
+        trigger: line.trigger,
+        slot: line.slot,
+        startedAt: line.startedAt,
+        endedAt: null,
+        status: 'running',
+        threadId: null,
+        worktree: null,
+        reason: null,
+        finalMessage: null,
+      });
+      continue;
+    }
+    const run = runs.get(line.runId);
+    if (run === undefined) continue;
+    if (line.type === 'thread') {
+      run.threadId = line.threadId;
+      run.worktree = line.worktree;
+    } else {
+      run.endedAt = line.endedAt;
+      run.status = line.status;
+      run.reason = line.reason;
+      run.finalMessage = line.finalMessage;
+    }
+  }
+  return [...runs.values()];
+}
+
+async function append(weftHome: string, id: string, line: RunLine): Promise<void> {
+  await mkdir(automationsDir(weftHome), { recursive: true });
+  await appendFile(historyFile(weftHome, id), `${JSON.stringify(line)}\n`);
+}
+
+export async function recordStart(
+  weftHome: string,
+  id: string,
+  start: { trigger: 'schedule' | 'manual'; slot: number | null; at: number },
+): Promise<string> {
+  const runId = randomUUID();
+  await append(weftHome, id, {
+    type: 'started',
+    runId,
+    trigger: start.trigger,
+    slot: start.slot,
+    startedAt: start.at,
+    pid: process.pid,
+  });
+  return runId;
+}
+
+export function recordThread(
+  weftHome: string,
+  id: string,
+  runId: string,
+  threadId: string,
+  worktree: string | null,
+): Promise<void> {
+  return append(weftHome, id, { type: 'thread', runId, threadId, worktree });
+}
+
+export function recordEnd(
+  weftHome: string,
+  id: string,
+  runId: string,
+  end: {
+    at: number;
+    status: 'completed' | 'failed' | 'interrupted';
+    reason: string | null;
+    finalMessage: string | null;
+  },
+): Promise<void> {
+  return append(weftHome, id, {
+    type: 'ended',
+    runId,
+    endedAt: end.at,
+    status: end.status,
+    reason: end.reason,
+    finalMessage: end.finalMessage,
+  });
+}
+
+/**
+ * Marks failed every run still open. Only the holder of the automation's lock calls it: no other run of
+ * it can be under way, so an open run is one whose process died.
+ */
+export async function settleAbandonedRuns(weftHome: string, id: string, now: number): Promise<void> {
+  for (const run of await readRuns(weftHome, id)) {
+    if (run.status !== 'running') continue;
+    const kept = run.threadId === null ? '' : `; its thread ${run.threadId} is kept as far as it got`;
+    await recordEnd(weftHome, id, run.runId, {
+      at: now,
+      status: 'failed',
+      reason: `the run was cut short before it finished (the machine restarted or its process was killed)${kept}`,
+      finalMessage: null,
+    });
+  }
+}

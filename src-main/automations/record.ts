@@ -1,0 +1,90 @@
+// An automation as its file says it: `WEFT_HOME/automations/<id>.toml`, read by smol-toml and checked by
+// zod. Every problem names the file and the key, and says what would be accepted.
+import { parse } from 'smol-toml';
+import { z } from 'zod';
+import { ReasoningEffortValue, SandboxMode, describeZodError } from '../../src-preload/protocol';
+import { cronProblem } from './cron';
+
+/** An automation's id: its file's name without `.toml`. Lower-case words joined by dashes. */
+export const AUTOMATION_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+const ScheduleTrigger = z
+  .object({
+    type: z.literal('schedule'),
+    /** Five cron fields (or six, seconds first), or `@hourly`, `@daily`, `@weekly`, `@monthly`. */
+    cron: z.string().min(1),
+    /** An IANA zone; omitted = the machine's zone. */
+    timezone: z.string().min(1).optional(),
+  })
+  .strict()
+  .superRefine((trigger, ctx) => {
+    const problem = cronProblem(trigger.cron, trigger.timezone);
+    if (problem !== null)
+      ctx.addIssue({ code: 'custom', path: [problem.startsWith('timezone') ? 'timezone' : 'cron'], message: problem });
+  });
+
+/** Only "Run now" (`weft automations run`, the UI) starts it. */
+const ManualTrigger = z.object({ type: z.literal('manual') }).strict();
+
+export const AutomationTrigger = z.discriminatedUnion('type', [ScheduleTrigger, ManualTrigger]);
+export type AutomationTrigger = z.infer<typeof AutomationTrigger>;
+
+export const AutomationFile = z
+  .object({
+    name: z.string().min(1),
+    /** The project folder (absolute). */
+    project: z.string().min(1).startsWith('/', 'give the project as an absolute path'),
+    /** What the agent is asked, as the first message of the run's thread. */
+    prompt: z.string().min(1),
+    /** Disabled automations keep their file and history and never run on their trigger. */
+    enabled: z.boolean().default(true),
+    /** `worktree` (default): a new git worktree per run, under the worktrees folder; `local`: the project. */
+    environment: z.enum(['worktree', 'local']).default('worktree'),
+    /** Omitted = the project's configured model and effort. */
+    model: z.string().min(1).optional(),
+    effort: ReasoningEffortValue.optional(),
+    /** What the run's commands may write. The approval policy is always `never`: nobody is there to ask. */
+    sandbox: SandboxMode.default('workspace-write'),
+    /** When the schedule starts counting (ISO 8601); a scheduled time before it is not a missed run. */
+    created_at: z.iso.datetime({ offset: true }).optional(),
+    trigger: AutomationTrigger,
+  })
+  .strict();
+export type AutomationFile = z.infer<typeof AutomationFile>;
+
+export interface Automation extends AutomationFile {
+  id: string;
+  /** The file it was read from. */
+  file: string;
+  /** When the file was last changed (ms): where the schedule counts from when `created_at` is absent. */
+  modifiedAt: number;
+}
+
+/** A file that could not be read as an automation: it is listed with the reason, never run. */
+export interface BrokenAutomation {
+  id: string;
+  file: string;
+  problem: string;
+}
+
+/** Parses one automation file's text; the error names the file and each bad key. */
+export function parseAutomation(
+  id: string,
+  file: string,
+  text: string,
+  modifiedAt: number,
+): Automation | BrokenAutomation {
+  let raw: unknown;
+  try {
+    raw = parse(text);
+  } catch (error) {
+    return { id, file, problem: `${file}: not valid TOML: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const parsed = AutomationFile.safeParse(raw);
+  if (!parsed.success) return { id, file, problem: `${file}: ${describeZodError(parsed.error, '')}` };
+  return { ...parsed.data, id, file, modifiedAt };
+}
+
+export function isBroken(a: Automation | BrokenAutomation): a is BrokenAutomation {
+  return 'problem' in a;
+}

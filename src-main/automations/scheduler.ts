@@ -1,0 +1,157 @@
+// The scheduler inside a host (`weft serve`, `weft app-server`): it wakes at the next firing of any
+// automation (at least once a minute, so a file added or edited by hand is noticed), starts every run that
+// is owed and does not wait for it: a long run holds only its own automation's lock. Its clock comes in
+// from outside, so tests drive it with a fake one.
+import { errorMessage } from '../util/errors';
+import { nextFire } from './cron';
+import { readRuns } from './history';
+import { isBroken, type Automation } from './record';
+import { dueSlot, runAutomation, type RunnerContext, type RunOutcome } from './runner';
+import { listAutomations } from './store';
+
+export interface SchedulerClock {
+  now(): number;
+  /** Calls `fn` once after `ms`; the returned function cancels it. */
+  setTimer(fn: () => void, ms: number): () => void;
+}
+
+export const systemClock: SchedulerClock = {
+  now: () => Date.now(),
+  setTimer: (fn, ms) => {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/** The longest the scheduler sleeps: files changed by hand are read again at least this often. */
+const MAX_SLEEP_MS = 60_000;
+
+export interface SchedulerOptions extends RunnerContext {
+  clock: SchedulerClock;
+  log(line: string): void;
+  /** Told each run's outcome (tests, notifications). */
+  onRun?(automationId: string, outcome: RunOutcome): void;
+}
+
+export interface AutomationScheduler {
+  /** Looks for owed runs now (also what each timer does); resolves once it has looked, not when the runs end. */
+  tick(): Promise<void>;
+  /**
+   * Starts a run of the automation now (Run now); resolves with its run id once it is recorded as started,
+   * null when a run of it is under way. The run goes on; `close` stops it like the scheduled ones.
+   */
+  runNow(automation: Automation): Promise<string | null>;
+  /** Stops the timer, stops the runs under way (they end `interrupted`) and waits for them. */
+  close(): Promise<void>;
+}
+
+export function startScheduler(options: SchedulerOptions): AutomationScheduler {
+  const { clock } = options;
+  const running = new Map<string, Promise<void>>();
+  const stop = new AbortController();
+  let cancelTimer: (() => void) | null = null;
+  let closed = false;
+  let ticking: Promise<void> | null = null;
+  let manualRuns = 0;
+
+  const schedule = (ms: number): void => {
+    cancelTimer?.();
+    if (closed) return;
+    cancelTimer = clock.setTimer(() => void tick(), Math.max(0, ms));
+  };
+
+  const pass = async (): Promise<void> => {
+    const now = clock.now();
+    let wake = now + MAX_SLEEP_MS;
+    for (const automation of await listAutomations(options.weftHome)) {
+      if (isBroken(automation) || !automation.enabled || automation.trigger.type !== 'schedule') continue;
+      const next = nextFire(automation.trigger.cron, automation.trigger.timezone, now);
+      if (next !== null) wake = Math.min(wake, next);
+      if (running.has(automation.id)) continue;
+      if (dueSlot(automation, await readRuns(options.weftHome, automation.id), now) === null) continue;
+      const run = runAutomation({ ...options, now: clock.now }, automation, { type: 'schedule' }, stop.signal).then(
+        (outcome) => options.onRun?.(automation.id, outcome),
+        (error: unknown) =>
+          options.log(`weft automations: ${automation.id}: the run could not be recorded: ${errorMessage(error)}`),
+      );
+      running.set(
+        automation.id,
+        run.finally(() => running.delete(automation.id)),
+      );
+    }
+    schedule(wake - clock.now());
+  };
+
+  const tick = (): Promise<void> => {
+    ticking ??= pass()
+      .catch((error: unknown) => {
+        options.log(`weft automations: could not read the automations: ${errorMessage(error)}`);
+        schedule(MAX_SLEEP_MS);
+      })
+      .finally(() => {
+        ticking = null;
+      });
+    return ticking;
+  };
+
+  const runNow = (automation: Automation): Promise<string | null> =>
+    new Promise((resolve, reject) => {
+      const run = runAutomation(
+        { ...options, now: clock.now },
+        automation,
+        { type: 'manual' },
+        stop.signal,
+        resolve,
+      ).then(
+        (outcome) => {
+          if (outcome.type !== 'ran') resolve(null);
+          options.onRun?.(automation.id, outcome);
+        },
+        (error: unknown) => {
+          reject(error instanceof Error ? error : new Error(String(error)));
+          options.log(`weft automations: ${automation.id}: the run could not be recorded: ${errorMessage(error)}`);
+        },
+      );
+      const key = `${automation.id} now ${String(++manualRuns)}`;
+      running.set(
+        key,
+        run.finally(() => running.delete(key)),
+      );
+    });
+
+  void tick();
+  return {
+    tick,
+    runNow,
+    async close() {
+      closed = true;
+      cancelTimer?.();
+      await ticking;
+      stop.abort();
+      await Promise.all(running.values());
+    },
+  };
+}
+
+/** Runs every automation owed a run now, each once, and waits for them (`weft automations due`). */
+export async function runDueAutomations(
+  ctx: RunnerContext,
+  log: (line: string) => void,
+): Promise<{ id: string; outcome: RunOutcome }[]> {
+  const now = ctx.now();
+  const owed = [];
+  for (const automation of await listAutomations(ctx.weftHome)) {
+    if (isBroken(automation)) {
+      log(`weft automations: skipped: ${automation.problem}`);
+      continue;
+    }
+    if (dueSlot(automation, await readRuns(ctx.weftHome, automation.id), now) !== null) owed.push(automation);
+  }
+  return Promise.all(
+    owed.map(async (automation) => ({
+      id: automation.id,
+      outcome: await runAutomation(ctx, automation, { type: 'schedule' }),
+    })),
+  );
+}

@@ -1,0 +1,44 @@
+// The executor of the app: a run is a thread of the core, started through an in-process client of the
+// host like any face's (a worktree thread unless the automation says `local`), with approval policy
+// `never` (what the sandbox refuses is refused and the model told; nobody is asked), then one turn with
+// the prompt, followed to its end.
+import type { ThreadItem } from '../../src-preload/protocol';
+import { finalAnswer, followTurn } from '../faces/follow-turn';
+import type { HostClient } from '../faces/host-client';
+import type { AutomationExecutor, ExecutionResult } from '../automations/runner';
+
+export function hostClientExecutor(client: HostClient): AutomationExecutor {
+  return {
+    async execute(automation, hooks): Promise<ExecutionResult> {
+      const { thread } = await client.request('thread/start', {
+        cwd: automation.project,
+        approvalPolicy: 'never',
+        sandbox: automation.sandbox,
+        ...(automation.model === undefined ? {} : { model: automation.model }),
+        ...(automation.environment === 'worktree' ? { weftWorktree: true } : {}),
+      });
+      await hooks.onThread(thread.id, thread.weftWorktree?.path ?? null);
+      const items: ThreadItem[] = [];
+      const turn = await followTurn(client, {
+        threadId: thread.id,
+        input: [{ type: 'text', text: automation.prompt }],
+        overrides: automation.effort === undefined ? {} : { effort: automation.effort },
+        signal: hooks.signal,
+        onNotification: (n) => {
+          if (n.method === 'item/completed') items.push(n.params.item);
+        },
+      });
+      const message = finalAnswer(items);
+      const finalMessage = message === '' ? null : message;
+      switch (turn.status) {
+        case 'completed':
+        case 'inProgress':
+          return { status: 'completed', reason: null, finalMessage };
+        case 'interrupted':
+          return { status: 'interrupted', reason: 'the run was stopped (the host closed)', finalMessage };
+        case 'failed':
+          return { status: 'failed', reason: turn.error?.message ?? 'the turn failed', finalMessage };
+      }
+    },
+  };
+}

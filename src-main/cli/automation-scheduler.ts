@@ -1,0 +1,53 @@
+// The scheduler of a running host (`weft serve`, `weft app-server`): it runs automations through an
+// in-process client of that host, so a run is a thread the app's clients see like any other.
+import { resolveWeftHome } from '../config';
+import { connectHostClient } from '../faces/host-client';
+import type { ConnectionHost } from '../server/transport';
+import type { Automation } from '../automations/record';
+import { VERSION } from '../version';
+import { startScheduler, systemClock, type SchedulerClock } from '../automations/scheduler';
+import { hostClientExecutor } from './automation-executor';
+
+export interface SchedulingHost {
+  readonly host: ConnectionHost;
+  setAutomationRunNow(runNow: ((automation: Automation) => Promise<string | null>) | null): void;
+  close(): Promise<void>;
+}
+
+/** The same host, with the scheduler running until it closes (which stops the runs under way first). */
+export async function withAutomationScheduler<H extends SchedulingHost>(
+  app: H,
+  options: { weftHome: string; log(line: string): void; clock?: SchedulerClock },
+): Promise<H> {
+  const client = await connectHostClient(app.host, {
+    label: 'automations',
+    clientInfo: { name: 'weft-automations', title: 'Weft automations', version: VERSION },
+    log: options.log,
+  });
+  const clock = options.clock ?? systemClock;
+  const scheduler = startScheduler({
+    weftHome: options.weftHome,
+    now: () => clock.now(),
+    clock,
+    executor: hostClientExecutor(client),
+    log: options.log,
+  });
+  app.setAutomationRunNow((automation) => scheduler.runNow(automation));
+  const close = app.close.bind(app);
+  return Object.assign(app, {
+    close: async () => {
+      app.setAutomationRunNow(null);
+      await scheduler.close();
+      client.close();
+      await close();
+    },
+  });
+}
+
+/** `withAutomationScheduler` for a CLI host: WEFT_HOME from the environment, the log on stderr. */
+export function scheduleAutomationsIn<H extends SchedulingHost>(app: H): Promise<H> {
+  return withAutomationScheduler(app, {
+    weftHome: resolveWeftHome(process.env),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+}

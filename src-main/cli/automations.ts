@@ -1,0 +1,311 @@
+// `weft automations`: the automation files, their runs, and `due`, which runs what is owed and exits (for a
+// systemd timer, cron or launchd). Runs go through the same core as the app, in this process.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveWeftHome } from '../config';
+import { nextFire } from '../automations/cron';
+import { readRuns, type AutomationRun } from '../automations/history';
+import { describeZodError } from '../../src-preload/protocol';
+import { AutomationFile, isBroken } from '../automations/record';
+import { runAutomation, type RunOutcome } from '../automations/runner';
+import { runDueAutomations } from '../automations/scheduler';
+import {
+  createAutomation,
+  listAutomations,
+  newAutomationId,
+  removeAutomation,
+  updateAutomation,
+  usableAutomation,
+} from '../automations/store';
+import { timerFiles, writeTimerFiles } from '../automations/timer';
+import { VERSION } from '../version';
+import { dispatchSubCommand } from './sub-commands';
+
+const USAGE = `Usage: weft automations list [--json]
+       weft automations add --name NAME --project DIR (--schedule "CRON" [--timezone TZ] | --manual)
+                            --prompt TEXT [--local | --worktree] [--model M] [--effort E] [--sandbox MODE]
+       weft automations edit ID [--name N] [--schedule "CRON"] [--timezone TZ] [--prompt TEXT]
+                            [--enable | --disable] [--local | --worktree] [--model M] [--effort E]
+       weft automations rm ID
+       weft automations run ID         Run it now and wait for the end
+       weft automations runs ID [--json]
+       weft automations due            Run every automation whose time has come, once each, then exit
+       weft automations install-timer [--dir DIR]
+
+An automation is a prompt the agent runs in a project on a schedule (cron, in a time zone) or when asked,
+each run in a new git worktree of the project (--worktree, the default) or in the project (--local). It
+never asks anyone: its approval policy is "never", so what the sandbox refuses is refused and reported.
+Each is a file, WEFT_HOME/automations/<id>.toml, which you may edit; its runs are in <id>.runs.jsonl.
+Two runs of one automation never overlap; a schedule missed while the machine slept runs once.
+
+The app (weft serve, weft app-server) runs them while it is open. Without it, run \`weft automations due\`
+every minute: install-timer writes a systemd user timer (Linux) or a LaunchAgent (macOS) that does,
+and prints the command that turns it on.
+`;
+
+export async function runAutomationsCommand(argv: string[]): Promise<number> {
+  return dispatchSubCommand(
+    {
+      command: 'automations',
+      usage: USAGE,
+      verbs: {
+        list: { aliases: ['ls'], run: (rest) => list(rest) },
+        add: { run: (rest) => add(rest) },
+        edit: { run: (rest) => edit(rest) },
+        rm: { aliases: ['remove'], run: (rest) => remove(rest) },
+        run: { run: (rest) => runNow(rest) },
+        runs: { run: (rest) => runs(rest) },
+        due: { run: () => due() },
+        'install-timer': { run: (rest) => installTimer(rest) },
+      },
+    },
+    argv,
+  );
+}
+
+const home = (): string => resolveWeftHome(process.env);
+
+async function list(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } } });
+  const weftHome = home();
+  const now = Date.now();
+  const rows = await Promise.all(
+    (await listAutomations(weftHome)).map(async (a) => {
+      if (isBroken(a)) return { id: a.id, file: a.file, problem: a.problem };
+      const last = (await readRuns(weftHome, a.id)).at(-1) ?? null;
+      const next =
+        a.enabled && a.trigger.type === 'schedule' ? nextFire(a.trigger.cron, a.trigger.timezone, now) : null;
+      return { ...a, nextRun: next === null ? null : new Date(next).toISOString(), lastRun: last };
+    }),
+  );
+  if (values.json === true) {
+    process.stdout.write(`${JSON.stringify(rows)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) process.stdout.write(`No automations (weft automations add --help).\n`);
+  for (const row of rows) {
+    if ('problem' in row) {
+      process.stdout.write(`${row.id}  CANNOT BE USED: ${row.problem}\n`);
+      continue;
+    }
+    const trigger =
+      row.trigger.type === 'schedule'
+        ? `"${row.trigger.cron}"${row.trigger.timezone === undefined ? '' : ` ${row.trigger.timezone}`}`
+        : 'manual';
+    const state = row.enabled ? `next ${row.nextRun ?? '—'}` : 'disabled';
+    const last = row.lastRun === null ? 'never ran' : `last ${describeRun(row.lastRun)}`;
+    process.stdout.write(`${row.id}  ${row.name}  ${trigger}  ${row.environment}  ${state}  ${last}\n`);
+  }
+  return 0;
+}
+
+function describeRun(run: AutomationRun): string {
+  const when = new Date(run.startedAt).toISOString();
+  return `${when} ${run.status}${run.reason === null ? '' : ` (${run.reason})`}${run.threadId === null ? '' : ` thread ${run.threadId}`}`;
+}
+
+const RECORD_OPTIONS = {
+  name: { type: 'string' },
+  project: { type: 'string' },
+  schedule: { type: 'string' },
+  timezone: { type: 'string' },
+  manual: { type: 'boolean' },
+  prompt: { type: 'string' },
+  local: { type: 'boolean' },
+  worktree: { type: 'boolean' },
+  model: { type: 'string' },
+  effort: { type: 'string' },
+  sandbox: { type: 'string' },
+} as const;
+
+async function add(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: RECORD_OPTIONS });
+  const missing = (['name', 'project', 'prompt'] as const).filter((k) => values[k] === undefined);
+  if (missing.length > 0 || (values.schedule === undefined) === (values.manual !== true)) {
+    process.stderr.write(
+      `weft automations add: give --name, --project, --prompt and one of --schedule or --manual${missing.length > 0 ? ` (missing: ${missing.map((m) => `--${m}`).join(', ')})` : ''}\n`,
+    );
+    return 2;
+  }
+  if (values.local === true && values.worktree === true) {
+    process.stderr.write('weft automations add: choose --local or --worktree, not both\n');
+    return 2;
+  }
+  const weftHome = home();
+  const name = values.name ?? '';
+  const parsed = AutomationFile.safeParse({
+    name,
+    project: resolve(values.project ?? ''),
+    prompt: values.prompt ?? '',
+    enabled: true,
+    environment: values.local === true ? 'local' : 'worktree',
+    ...(values.model === undefined ? {} : { model: values.model }),
+    ...(values.effort === undefined ? {} : { effort: values.effort }),
+    sandbox: values.sandbox ?? 'workspace-write',
+    created_at: new Date().toISOString(),
+    trigger:
+      values.schedule === undefined
+        ? { type: 'manual' }
+        : {
+            type: 'schedule',
+            cron: values.schedule,
+            ...(values.timezone === undefined ? {} : { timezone: values.timezone }),
+          },
+  });
+  if (!parsed.success) {
+    process.stderr.write(`weft automations add: ${describeZodError(parsed.error, '')}\n`);
+    return 2;
+  }
+  const automation = await createAutomation(weftHome, await newAutomationId(weftHome, name), parsed.data);
+  process.stdout.write(`Added ${automation.id}: ${automation.file}\n`);
+  return 0;
+}
+
+async function edit(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...RECORD_OPTIONS, enable: { type: 'boolean' }, disable: { type: 'boolean' } },
+  });
+  const [id] = positionals;
+  if (id === undefined) {
+    process.stderr.write('weft automations edit: name the automation (weft automations list)\n');
+    return 2;
+  }
+  const changes: { path: string[]; value: unknown }[] = [];
+  const set = (path: string[], value: unknown): void => {
+    if (value !== undefined) changes.push({ path, value });
+  };
+  set(['name'], values.name);
+  set(['project'], values.project === undefined ? undefined : resolve(values.project));
+  set(['prompt'], values.prompt);
+  set(['model'], values.model);
+  set(['effort'], values.effort);
+  set(['sandbox'], values.sandbox);
+  if (values.enable === true) set(['enabled'], true);
+  if (values.disable === true) set(['enabled'], false);
+  if (values.local === true) set(['environment'], 'local');
+  if (values.worktree === true) set(['environment'], 'worktree');
+  if (values.manual === true) {
+    set(['trigger', 'type'], 'manual');
+    changes.push({ path: ['trigger', 'cron'], value: null }, { path: ['trigger', 'timezone'], value: null });
+  }
+  if (values.schedule !== undefined) {
+    set(['trigger', 'type'], 'schedule');
+    set(['trigger', 'cron'], values.schedule);
+  }
+  set(['trigger', 'timezone'], values.timezone);
+  if (changes.length === 0) {
+    process.stderr.write('weft automations edit: nothing to change (see weft automations --help)\n');
+    return 2;
+  }
+  const automation = await updateAutomation(home(), id, changes);
+  process.stdout.write(`Changed ${automation.id}: ${automation.file}\n`);
+  return 0;
+}
+
+async function remove(argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const [id] = positionals;
+  if (id === undefined) {
+    process.stderr.write('weft automations rm: name the automation (weft automations list)\n');
+    return 2;
+  }
+  await removeAutomation(home(), id);
+  process.stdout.write(`Removed ${id} (the threads and worktrees of its runs are kept).\n`);
+  return 0;
+}
+
+async function runs(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' } },
+  });
+  const [id] = positionals;
+  if (id === undefined) {
+    process.stderr.write('weft automations runs: name the automation (weft automations list)\n');
+    return 2;
+  }
+  await usableAutomation(home(), id);
+  const history = await readRuns(home(), id);
+  if (values.json === true) process.stdout.write(`${JSON.stringify(history)}\n`);
+  else if (history.length === 0) process.stdout.write(`${id} has not run yet.\n`);
+  else for (const run of history) process.stdout.write(`${describeRun(run)}\n`);
+  return 0;
+}
+
+/** The app host and an in-process client of it, for the length of `work`. */
+async function withExecutor<T>(work: (ctx: Parameters<typeof runAutomation>[0]) => Promise<T>): Promise<T> {
+  const [{ createAppHost }, { connectHostClient }, { hostClientExecutor }] = await Promise.all([
+    import('../server/app-host'),
+    import('../faces/host-client'),
+    import('./automation-executor'),
+  ]);
+  const weftHome = home();
+  const app = await createAppHost({ weftHome, log: (line) => process.stderr.write(`${line}\n`) });
+  try {
+    const client = await connectHostClient(app.host, {
+      label: 'weft automations',
+      clientInfo: { name: 'weft-automations', title: 'weft automations', version: VERSION },
+    });
+    try {
+      return await work({ weftHome, now: () => Date.now(), executor: hostClientExecutor(client) });
+    } finally {
+      client.close();
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+function report(id: string, outcome: RunOutcome): string {
+  switch (outcome.type) {
+    case 'ran':
+      return `${id}: ${outcome.status}${outcome.reason === null ? '' : ` (${outcome.reason})`}`;
+    case 'busy':
+      return `${id}: not started, a run of it is under way`;
+    case 'notDue':
+      return `${id}: not started, its run was already made`;
+  }
+}
+
+async function runNow(argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const [id] = positionals;
+  if (id === undefined) {
+    process.stderr.write('weft automations run: name the automation (weft automations list)\n');
+    return 2;
+  }
+  const automation = await usableAutomation(home(), id);
+  const outcome = await withExecutor((ctx) => runAutomation(ctx, automation, { type: 'manual' }));
+  process.stdout.write(`${report(id, outcome)}\n`);
+  return outcome.type === 'ran' && outcome.status === 'completed' ? 0 : 1;
+}
+
+async function due(): Promise<number> {
+  const results = await withExecutor((ctx) => runDueAutomations(ctx, (line) => process.stderr.write(`${line}\n`)));
+  for (const { id, outcome } of results) process.stdout.write(`${report(id, outcome)}\n`);
+  return results.some((r) => r.outcome.type === 'ran' && r.outcome.status !== 'completed') ? 1 : 0;
+}
+
+async function installTimer(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { dir: { type: 'string' } } });
+  if (process.platform !== 'linux' && process.platform !== 'darwin') {
+    process.stderr.write(
+      `weft automations install-timer: no timer for ${process.platform}; run weft automations due from your scheduler every minute\n`,
+    );
+    return 1;
+  }
+  const script = process.argv[1];
+  const timer = timerFiles({
+    platform: process.platform,
+    command: script === undefined ? [process.execPath] : [process.execPath, resolve(script)],
+    weftHome: home(),
+    env: process.env,
+    ...(values.dir === undefined ? {} : { dir: resolve(values.dir) }),
+  });
+  for (const file of await writeTimerFiles(timer)) process.stdout.write(`Wrote ${file}\n`);
+  process.stdout.write(`Turn it on with: ${timer.enable}\n`);
+  return 0;
+}
