@@ -9,7 +9,9 @@ import { priceTable } from '../model/prices';
 import { ResponsesClient } from '../model/responses-client';
 import type { ModelClient } from '../model/types';
 import { applyPatchTool } from '../tools/apply-patch-tool';
-import { commandEnvPolicy } from '../safety/command-env';
+import { commandEnv, commandEnvPolicy, type CommandEnvPolicy } from '../safety/command-env';
+import type { ConfiguredHook } from '../config/hooks/discover';
+import { HookEngine } from './hooks/engine';
 import { ExecSessionManager } from '../tools/exec';
 import { execCommandTool, writeStdinTool } from '../tools/exec-tools';
 import { updatePlanTool } from '../tools/plan-tool';
@@ -64,6 +66,16 @@ export interface CreateSessionInput {
   subAgents?: SubAgentHost;
   /** Developer instructions added after the config's (a sub-agent's role); absent = none. */
   extraDeveloperInstructions?: string | null;
+  /** The lifecycle hooks found for the thread's folder (config/hooks/discover.ts); absent = none. */
+  hooks?: SessionHooksInput;
+}
+
+export interface SessionHooksInput {
+  hooks: readonly ConfiguredHook[];
+  /** `weft exec --dangerously-bypass-hook-trust`: run enabled hooks nobody trusted. */
+  bypassTrust: boolean;
+  /** The thread's rollout (`transcript_path`); null for a thread that is not saved. */
+  transcriptPath: string | null;
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -128,6 +140,34 @@ function parentLink(threadId: string, session: () => Session | null): ParentLink
   };
 }
 
+/** The thread's hook engine, or null when no hook is configured for its folder. */
+function hookEngineFor(
+  input: CreateSessionInput,
+  threadId: string,
+  envPolicy: CommandEnvPolicy,
+  session: () => Session | null,
+): HookEngine | null {
+  const found = input.hooks;
+  if (found === undefined || found.hooks.length === 0) return null;
+  return new HookEngine({
+    threadId,
+    hooks: found.hooks,
+    bypassTrust: found.bypassTrust,
+    env: () => commandEnv(input.env ?? process.env, envPolicy),
+    context: () => {
+      const settings = session()?.currentSettings;
+      return {
+        cwd: settings?.cwd ?? input.cwd,
+        model: settings?.model ?? input.config.model,
+        permissionMode:
+          (settings?.approvalPolicy ?? input.config.approval_policy) === 'never' ? 'bypassPermissions' : 'default',
+        transcriptPath: found.transcriptPath,
+      };
+    },
+    emit: (n) => session()?.emit(n),
+  });
+}
+
 /** Wires config into a ready session: model client, tools, exec sessions that die with it. */
 export function createSession(input: CreateSessionInput): Session {
   const { config, provider } = input;
@@ -159,6 +199,7 @@ export function createSession(input: CreateSessionInput): Session {
     sample: mcpSampler({ client: modelClient, model: () => session?.currentSettings.model ?? model }),
   });
   tools.addSource(mcpToolSource(mcp, provider.wireApi));
+  const hooks = hookEngineFor(input, threadId, envPolicy, () => session);
   const agents =
     input.subAgents === undefined
       ? null
@@ -167,6 +208,7 @@ export function createSession(input: CreateSessionInput): Session {
           host: input.subAgents,
           maxThreads: agentMaxThreads(config),
           roles: agentRoles(config),
+          onLifecycle: (event, child) => hooks?.subAgent(event, child, session?.activeTurnId ?? null),
         });
   if (agents) tools.addSource(agentToolSource(agents, provider.wireApi));
   session = new Session({
@@ -213,6 +255,7 @@ export function createSession(input: CreateSessionInput): Session {
     },
     stopBackgroundCommands: (reason) => exec.closeAll(reason),
     mcp,
+    ...(hooks === null ? {} : { hooks }),
   });
   // Released in reverse: the sub-agents, the MCP servers, the commands, then (added by the session) the rollout.
   session.resources.add(exec, 'the commands the thread left running');
@@ -231,6 +274,7 @@ export function createSession(input: CreateSessionInput): Session {
     session.resources.add({ dispose: hook.settled }, 'the notify programs being started');
   }
   if (agents) session.resources.add(agents, "the thread's sub-agents");
+  if (hooks) session.resources.add({ dispose: () => hooks.end() }, "the thread's hooks");
   setImmediate(() => void mcp.start());
   return session;
 }

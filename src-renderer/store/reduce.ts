@@ -326,6 +326,10 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
         details: error.additionalDetails ?? null,
       });
     }
+    case 'hook/started':
+    case 'hook/completed':
+      // Hook runs are not drawn in the conversation yet (Settings → Hooks lists each hook's last run).
+      return state;
     case 'command/exec/outputDelta':
       // Terminal output goes to the terminal panel, not to the conversation.
       return state;
