@@ -244,6 +244,35 @@ describe('hooks in weft exec', () => {
   });
 });
 
+describe('weft hooks', () => {
+  it('lists a hook as not trusted, trusts it as it is, and disables it; exec runs it only while trusted and enabled', async () => {
+    await writeHooks([{ event: 'UserPromptSubmit' }]);
+    const key = `${join(home.dir, 'hooks.json')}:user_prompt_submit:0:0`;
+    const listed = await weft(['hooks', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`UserPromptSubmit: untrusted\n  command: ${hooks.command('UserPromptSubmit')}`);
+    expect(listed.stdout).toContain(`  key:     ${key}`);
+
+    const trusted = await weft(['hooks', 'trust', '--all']);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain('trusted UserPromptSubmit');
+    expect((await weft(['hooks', 'list'])).stdout).toContain('UserPromptSubmit: trusted');
+    server.enqueue(answerTurn('ACK: one'));
+    const first = await weft(['exec', 'one']);
+    expect(hookLines(first.stderr)).toEqual(['hook: UserPromptSubmit', 'hook: UserPromptSubmit Completed']);
+    expect((await hooks.runs()).map((r) => r.payload['prompt'])).toEqual(['one']);
+
+    const disabled = await weft(['hooks', 'disable', key]);
+    expect(disabled.code).toBe(0);
+    expect((await weft(['hooks', 'list'])).stdout).toContain('UserPromptSubmit: disabled');
+    server.enqueue(answerTurn('ACK: two'));
+    const second = await weft(['exec', 'two']);
+    expect(second.code).toBe(0);
+    expect(hookLines(second.stderr)).toEqual([]);
+    expect((await hooks.runs()).map((r) => r.payload['prompt'])).toEqual(['one']);
+  });
+});
+
 describe('hooks through the app server', () => {
   async function client(): Promise<StdioRpcClient> {
     const c = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, ws.dir);
