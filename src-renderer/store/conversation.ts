@@ -65,6 +65,7 @@ export function turnViewFrom(turn: Turn, previous?: TurnView): TurnView {
     diffCut: previous?.diff != null ? previous.diffCut : (turn.weftDiffCut ?? null),
     plan: previous?.plan ?? null,
     notices: running ? (previous?.notices ?? []) : (previous?.notices ?? []).filter((n) => n.kind !== 'retry'),
+    hooks: previous?.hooks ?? [],
   };
 }
 
@@ -135,6 +136,7 @@ export function emptyTurn(id: string): TurnView {
     diffCut: null,
     plan: null,
     notices: [],
+    hooks: [],
   };
 }
 
