@@ -399,6 +399,21 @@ describe('reduceNotification', () => {
     expect(state.lastTurnStatus[T]).toBe('failed');
   });
 
+  it('keeps each hook run of a turn, its completion replacing its start, and the turn’s end keeps them', () => {
+    const started = hookRun('running');
+    const blocked = {
+      ...hookRun('completed'),
+      status: 'blocked' as const,
+      entries: [{ kind: 'feedback' as const, text: 'no' }],
+    };
+    const state = run(withRunningTurn(), [
+      note('hook/started', { ...where, run: started }),
+      note('hook/completed', { ...where, run: blocked }),
+      note('turn/completed', { threadId: T, turn: makeTurn({ status: 'completed' }) }),
+    ]);
+    expect(state.conversations[T]?.turns[TURN]?.hooks).toEqual([blocked]);
+  });
+
   it('keeps the latest plan and diff of a turn', () => {
     const state = run(withRunningTurn(), [
       note('turn/plan/updated', { ...where, explanation: 'First', plan: [{ step: 'a', status: 'inProgress' }] }),
