@@ -350,4 +350,28 @@ describe('hooks through the app server', () => {
     expect((await hooks.runs()).length).toBe(before);
     expect(lastToolOutput()).toContain('BLOCKME again');
   });
+
+  it('fires PreCompact and PostCompact around a compaction, with its trigger', async () => {
+    await writeHooks([{ event: 'PreCompact' }, { event: 'PostCompact' }]);
+    const c = await client();
+    const listed = await c.request<Listed>('hooks/list', { cwds: [ws.dir] });
+    const all = listed.data[0]?.hooks ?? [];
+    await c.request('weft/hooks/trust', {
+      cwd: ws.dir,
+      hooks: all.map((h) => ({ key: h.key, currentHash: h.currentHash })),
+    });
+    server.enqueueMany([answerTurn('ACK: first'), answerTurn('SUMMARY: the user said hello')]);
+    const started = await c.request<{ thread: { id: string } }>('thread/start', { cwd: ws.dir });
+    const threadId = started.thread.id;
+    await c.request('turn/start', { threadId, input: [{ type: 'text', text: 'hello', text_elements: [] }] });
+    await c.notification('turn/completed', (p) => p['threadId'] === threadId);
+    const mark = c.received.length;
+    await c.request('thread/compact/start', { threadId });
+    await c.notification('turn/completed', (p) => p['threadId'] === threadId, mark);
+    const runs = await hooks.runs();
+    expect(runs.map((r) => [r.event, r.payload['hook_event_name'], r.payload['trigger']])).toEqual([
+      ['PreCompact', 'PreCompact', 'manual'],
+      ['PostCompact', 'PostCompact', 'manual'],
+    ]);
+  });
 });
