@@ -6,6 +6,8 @@
 //   node scripts/codex-tools.mjs make-notify [codex]          remake test/fixtures/codex-notify-0.169/
 //   node scripts/codex-tools.mjs capture-agents [codex]       remake test/fixtures/codex-agents-0.169/ (the
 //                                                             sub-agent tools and their app-server items)
+//   node scripts/codex-tools.mjs capture-hooks [codex]        remake test/fixtures/codex-hooks-0.169/ (hook
+//                                                             payloads, blocks, trust, hook/* notifications)
 // The codex binary defaults to $CODEX_BIN, else `codex` on PATH. Each tool is a TypeScript file in
 // test/support/, bundled here with esbuild and run with Node.
 import { build } from 'esbuild';
@@ -19,6 +21,7 @@ const TOOLS = {
   'check-resume': 'check-codex-resume.ts',
   'make-notify': 'make-notify-fixture.ts',
   'capture-agents': 'capture-codex-agents.ts',
+  'capture-hooks': 'capture-codex-hooks.ts',
 };
 const [tool, ...args] = process.argv.slice(2);
 const source = TOOLS[tool ?? ''];

@@ -25,6 +25,7 @@ Commands:
   apply-patch [patch]         Apply a patch (Codex apply_patch format) from the argument or stdin
   sandbox [options] -- CMD    Run one command inside Weft's sandbox
   rules <command>             List, add and revoke remembered approval rules
+  hooks list|trust|disable    Show the lifecycle hooks, trust them as they are, turn them off
   mcp list|get|add|remove     Manage the MCP servers whose tools the agent can use
   environments list|add|remove|check  Remote machines and containers (ssh, kubectl exec…); use one with --env
   checkpoints gc|size         Collect old file checkpoints; show their size
@@ -103,6 +104,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/sandbox')).runSandboxCommand(rest);
     case 'rules':
       return (await import('./cli/rules')).runRulesCommand(rest);
+    case 'hooks':
+      return (await import('./cli/hooks')).runHooksCommand(rest);
     case 'mcp':
       return (await import('./cli/mcp')).runMcpCommand(rest);
     case 'environments':

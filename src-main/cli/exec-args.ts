@@ -28,6 +28,9 @@ Options:
       --thread-source <s>    Record the new thread's source as <s> (default: exec)
       --ephemeral            Do not save this run as a thread
       --skip-git-repo-check  Accepted for Codex compatibility (Weft runs outside git repositories anyway)
+      --dangerously-bypass-hook-trust
+                             Run every enabled hook, trusted or not, for this run (hooks run outside
+                             the sandbox with your rights): only for automation that vets its hooks
   -h, --help                 Show this help
 
 resume:
@@ -55,6 +58,8 @@ export interface ExecArgs {
   resume: { id: string } | { last: true; all: boolean } | null;
   threadSource?: string;
   ephemeral: boolean;
+  /** Run enabled hooks nobody trusted (`--dangerously-bypass-hook-trust`). */
+  bypassHookTrust: boolean;
   help: boolean;
 }
 
@@ -78,6 +83,7 @@ const OPTIONS = {
   'output-last-message': { type: 'string', short: 'o' },
   'thread-source': { type: 'string' },
   'skip-git-repo-check': { type: 'boolean' },
+  'dangerously-bypass-hook-trust': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -136,6 +142,7 @@ export function parseExecArgs(argv: readonly string[]): ExecArgs {
     resume,
     threadSource: values['thread-source'],
     ephemeral: values.ephemeral === true,
+    bypassHookTrust: values['dangerously-bypass-hook-trust'] === true,
     help: values.help === true,
   };
 }

@@ -6,6 +6,11 @@ interface Streams {
   stderr: NodeJS.WriteStream | NodeJS.WritableStream;
 }
 
+/** `preToolUse` → `PreToolUse`, as config files and Codex's progress spell events. */
+function hookEventLabel(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
 function isTty(stream: NodeJS.WritableStream): boolean {
   return 'isTTY' in stream && stream.isTTY === true;
 }
@@ -61,6 +66,19 @@ export class ExecProgress {
       case 'item/completed':
         this.onCompleted(n.params.item);
         return;
+      case 'hook/started':
+        this.endReasoning();
+        this.io.stderr.write(`hook: ${hookEventLabel(n.params.run.eventName)}\n`);
+        return;
+      case 'hook/completed': {
+        this.endReasoning();
+        // Codex's words (`hook: PreToolUse Completed`), then what the hook said, indented.
+        const { run } = n.params;
+        const status = run.status.charAt(0).toUpperCase() + run.status.slice(1);
+        this.io.stderr.write(`hook: ${hookEventLabel(run.eventName)} ${status}\n`);
+        for (const entry of run.entries) this.io.stderr.write(this.dim(`  ${entry.kind}: ${entry.text}`) + '\n');
+        return;
+      }
       case 'warning':
         this.endReasoning();
         this.io.stderr.write(`weft: ${n.params.message}\n`);

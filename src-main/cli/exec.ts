@@ -7,6 +7,8 @@ import { loadConfig, overrideValue, type ParsedOverride } from '../config';
 import { resolveWeftHome } from '../config/home';
 import { heldBackMcpMessage, projectConfigNotes } from '../config/project-report';
 import { FileKeyStore, keyFor } from '../config/key-store';
+import { discoverHooks } from '../config/hooks/discover';
+import { hookNotes } from '../config/hooks/report';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
 import { EXEC_CLIENT_NAME } from '../core/notify-hook';
 import { buildSession } from '../core/session-builder';
@@ -107,6 +109,8 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     for (const line of projectConfigNotes(loaded.projectTrust, cwd)) process.stderr.write(`${line}\n`);
     for (const server of loaded.heldBackMcpServers)
       process.stderr.write(`weft: warning: ${heldBackMcpMessage(server)}\n`);
+    const hooks = await discoverHooks({ weftHome, cwd, projectTrust: loaded.projectTrust });
+    for (const line of hookNotes(hooks, args.bypassHookTrust)) process.stderr.write(`${line}\n`);
     const config = withAddedDirs(
       loaded.config,
       args.addDirs.map((dir) => resolve(cwd, dir)),
@@ -168,6 +172,11 @@ export async function runExecCommand(argv: string[]): Promise<number> {
       // A resumed run takes its settings from the config and flags, as a new one does.
       saved: persisted?.state,
       protectedPaths: loaded.projectTrust.trustedConfigDirs,
+      hooks: {
+        hooks: hooks.hooks,
+        bypassTrust: args.bypassHookTrust,
+        transcriptPath: persisted?.recorder.path ?? null,
+      },
     });
     if (persisted && args.output !== 'codex')
       process.stderr.write(`weft: thread ${persisted.threadId}${resumed ? ' (resumed)' : ''}\n`);

@@ -298,6 +298,11 @@ const documentFields = {
     .object({ max_threads: positiveInt.optional(), max_depth: z.int().min(0).optional() })
     .catchall(agentRoleSchema)
     .optional(),
+  /**
+   * Lifecycle hooks (`[[hooks.PreToolUse]]` …) and the user's decisions about them (`[hooks.state."<key>"]`):
+   * read and checked per file by config/hooks/discover.ts, not merged (every layer's hooks run).
+   */
+  hooks: looseTable.optional(),
   tui: looseTable.optional(),
   features: looseTable.optional(),
 };

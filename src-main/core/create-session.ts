@@ -9,7 +9,9 @@ import { priceTable } from '../model/prices';
 import { ResponsesClient } from '../model/responses-client';
 import type { ModelClient } from '../model/types';
 import { applyPatchTool } from '../tools/apply-patch-tool';
-import { commandEnvPolicy } from '../safety/command-env';
+import { commandEnv, commandEnvPolicy, type CommandEnvPolicy } from '../safety/command-env';
+import type { ConfiguredHook } from '../config/hooks/discover';
+import { HookEngine } from './hooks/engine';
 import { ExecSessionManager } from '../tools/exec';
 import { execCommandTool, writeStdinTool } from '../tools/exec-tools';
 import { updatePlanTool } from '../tools/plan-tool';
@@ -66,6 +68,16 @@ export interface CreateSessionInput {
   agentTree?: AgentTreePosition;
   /** Developer instructions added after the config's (a sub-agent's role); absent = none. */
   extraDeveloperInstructions?: string | null;
+  /** The lifecycle hooks found for the thread's folder (config/hooks/discover.ts); absent = none. */
+  hooks?: SessionHooksInput;
+}
+
+export interface SessionHooksInput {
+  hooks: readonly ConfiguredHook[];
+  /** `weft exec --dangerously-bypass-hook-trust`: run enabled hooks nobody trusted. */
+  bypassTrust: boolean;
+  /** The thread's rollout (`transcript_path`); null for a thread that is not saved. */
+  transcriptPath: string | null;
 }
 
 export function sandboxPolicyFor(mode: SandboxMode, config: WeftConfig): SandboxPolicy {
@@ -130,6 +142,34 @@ function parentLink(threadId: string, tree: AgentTreePosition, session: () => Se
   };
 }
 
+/** The thread's hook engine, or null when no hook is configured for its folder. */
+function hookEngineFor(
+  input: CreateSessionInput,
+  threadId: string,
+  envPolicy: CommandEnvPolicy,
+  session: () => Session | null,
+): HookEngine | null {
+  const found = input.hooks;
+  if (found === undefined || found.hooks.length === 0) return null;
+  return new HookEngine({
+    threadId,
+    hooks: found.hooks,
+    bypassTrust: found.bypassTrust,
+    env: () => commandEnv(input.env ?? process.env, envPolicy),
+    context: () => {
+      const settings = session()?.currentSettings;
+      return {
+        cwd: settings?.cwd ?? input.cwd,
+        model: settings?.model ?? input.config.model,
+        permissionMode:
+          (settings?.approvalPolicy ?? input.config.approval_policy) === 'never' ? 'bypassPermissions' : 'default',
+        transcriptPath: found.transcriptPath,
+      };
+    },
+    emit: (n) => session()?.emit(n),
+  });
+}
+
 /** Wires config into a ready session: model client, tools, exec sessions that die with it. */
 export function createSession(input: CreateSessionInput): Session {
   const { config, provider } = input;
@@ -163,6 +203,7 @@ export function createSession(input: CreateSessionInput): Session {
   tools.addSource(mcpToolSource(mcp, provider.wireApi));
   const tree = input.agentTree ?? { sessionId: threadId, depth: 0 };
   const maxDepth = agentMaxDepth(config);
+  const hooks = hookEngineFor(input, threadId, envPolicy, () => session);
   const agents =
     input.subAgents === undefined || tree.depth >= maxDepth
       ? null
@@ -172,6 +213,7 @@ export function createSession(input: CreateSessionInput): Session {
           maxThreads: agentMaxThreads(config),
           maxDepth,
           roles: agentRoles(config),
+          onLifecycle: (event, child) => hooks?.subAgent(event, child, session?.activeTurnId ?? null),
         });
   if (agents) tools.addSource(agentToolSource(agents, provider.wireApi));
   session = new Session({
@@ -218,6 +260,7 @@ export function createSession(input: CreateSessionInput): Session {
     },
     stopBackgroundCommands: (reason) => exec.closeAll(reason),
     mcp,
+    ...(hooks === null ? {} : { hooks }),
   });
   // Released in reverse: the sub-agents, the MCP servers, the commands, then (added by the session) the rollout.
   session.resources.add(exec, 'the commands the thread left running');
@@ -236,6 +279,7 @@ export function createSession(input: CreateSessionInput): Session {
     session.resources.add({ dispose: hook.settled }, 'the notify programs being started');
   }
   if (agents) session.resources.add(agents, "the thread's sub-agents");
+  if (hooks) session.resources.add({ dispose: () => hooks.end() }, "the thread's hooks");
   setImmediate(() => void mcp.start());
   return session;
 }

@@ -207,7 +207,8 @@ export class Session implements TurnHost, Disposable {
     this.emitStatus();
     const stamped = stampRequest(request, this.nowMs());
     try {
-      const answer = await this.options.sendRequest(stamped, signal);
+      const refused = await this.permissionHooks(request);
+      const answer = refused ?? (await this.options.sendRequest(stamped, signal));
       if (request.method !== 'item/tool/requestUserInput') {
         this.options.recorder?.approval({
           turnId: request.params.turnId,
@@ -223,6 +224,27 @@ export class Session implements TurnHost, Disposable {
       this.emitStatus();
     }
   };
+
+  /**
+   * PermissionRequest hooks, before an approval is asked: a hook that blocks (exit 2 or a `deny`) declines
+   * it without asking the person (the answer a person's "decline" would give); otherwise the person is asked.
+   */
+  private async permissionHooks(request: Parameters<ServerRequestSender>[0]): Promise<{ decision: 'decline' } | null> {
+    const hooks = this.options.hooks;
+    if (hooks === undefined || request.method === 'item/tool/requestUserInput' || !hooks.has('PermissionRequest'))
+      return null;
+    const command = request.method === 'item/commandExecution/requestApproval';
+    const toolInput = command ? { command: request.params.command } : { reason: request.params.reason ?? null };
+    const toolName = command ? 'Bash' : 'apply_patch';
+    const result = await hooks.run({
+      event: 'PermissionRequest',
+      turnId: request.params.turnId,
+      target: toolName,
+      toolUseId: request.params.itemId,
+      fields: { tool_name: toolName, tool_input: toolInput, tool_use_id: request.params.itemId },
+    });
+    return result.blockReason === null ? null : { decision: 'decline' };
+  }
 
   subscribe(listener: SessionEventListener): () => void {
     this.listeners.add(listener);
@@ -455,6 +477,7 @@ export class Session implements TurnHost, Disposable {
         if (active) {
           active.interrupt();
           await this.activeFinished;
+          await this.options.hooks?.run({ event: 'Interrupt', turnId: active.id, fields: {} });
         }
         await this.options.onInterrupt?.();
         return { ok: true };

@@ -1,3 +1,4 @@
+import type { HookEngine } from './hooks/engine';
 import type {
   AskForApproval,
   ResponseItem,
@@ -98,6 +99,8 @@ export interface SessionOptions {
   autoCompactTokenLimit?: number | null;
   /** The thread's MCP servers; absent when none are configured. */
   mcp?: McpManager;
+  /** The thread's lifecycle hooks; absent when none are configured. */
+  hooks?: HookEngine;
   /** Where project context comes from (AGENTS.md, skills); absent = environment context only. */
   context?: {
     weftHome: string;

@@ -21,6 +21,7 @@ import { worktreeHandlers } from './handlers/worktrees';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
 import { projectConfigHandlers } from './handlers/project-config';
+import { hooksHandlers } from './handlers/hooks';
 import { gitHandlers } from './handlers/git';
 import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
@@ -205,6 +206,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       ...serviceHandlers(context),
       ...setupHandlers(context),
       ...projectConfigHandlers(context),
+      ...hooksHandlers(context),
       ...mcpHandlers(context, mcpLogins),
       ...checkpointHandlers(context),
       ...forkHandlers(context),

@@ -5,6 +5,7 @@ import type { KeyStore } from '../config/key-store';
 import { resolveProvider, type ResolvedProvider } from '../config/providers';
 import type { WeftConfig } from '../config/schema';
 import { buildSession } from '../core/session-builder';
+import type { SessionHooksInput } from '../core/create-session';
 import type { Session } from '../core/session';
 import type { SubAgentHost } from '../core/agents/types';
 import type { SessionRecorder, TurnOverrides } from '../core/types';
@@ -124,6 +125,8 @@ export function threadSession(
     exact?: TurnOverrides;
     /** A sub-agent's role instructions, added to the config's. */
     extraDeveloperInstructions?: string | null;
+    /** The hooks found for the thread's folder; absent = none. */
+    hooks?: SessionHooksInput;
   },
 ): Session {
   return buildSession({
@@ -145,6 +148,7 @@ export function threadSession(
     modelClient: host.modelClient,
     keyStore: host.keyStore,
     log: host.log,
+    ...(input.hooks === undefined ? {} : { hooks: input.hooks }),
     // A resumed thread keeps its own settings unless the client overrides them now.
     asked: {
       model: input.overrides.model ?? undefined,

@@ -2,6 +2,7 @@
 // session, and its place in the manager. Shared by the requests that load threads for a client
 // (thread/start, resume, fork) and by the threads a thread's model spawns (sub-agents, which no client
 // asked for). Called within `manager.load` by a request (or a spawn) holding the thread's queue.
+import { discoverHooks } from '../config/hooks/discover';
 import type { Thread, ThreadOverrides } from '../../src-preload/protocol';
 import type { SubAgentHost } from '../core/agents/types';
 import type { TurnOverrides } from '../core/types';
@@ -42,6 +43,7 @@ export async function loadThread(
   );
   try {
     const { loaded, provider } = await threadConfig(environment, overrides, cwd, thread.weftWorktree ?? null);
+    const hooks = await discoverHooks({ weftHome: environment.weftHome, cwd, projectTrust: loaded.projectTrust });
     const entry = manager.add(
       { ...thread, cwd },
       (sendRequest) =>
@@ -60,6 +62,7 @@ export async function loadThread(
           agentTree: agentTreeOf(thread) ?? undefined,
           exact: input.exact,
           extraDeveloperInstructions: input.extraDeveloperInstructions,
+          hooks: { hooks: hooks.hooks, bypassTrust: false, transcriptPath: recording.recorder?.path ?? null },
         }),
       { held: input.held === true },
     );

@@ -166,6 +166,8 @@ export class RolloutRecorder implements SessionRecorder {
         this.turnDiffs.set(n.params.turnId, { diff: n.params.diff, cut: n.params.weftDiffCut });
         return;
       case 'warning':
+      case 'hook/started':
+      case 'hook/completed':
       case 'thread/started':
       case 'thread/status/changed':
       case 'thread/archived':

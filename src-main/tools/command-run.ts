@@ -142,7 +142,7 @@ export async function runCommandItem(
     ...(result.aborted ? { weftOutcome: 'stopped' as const } : running ? {} : { weftOutcome: 'exited' as const }),
   };
   complete(done);
-  return { output: text, success: done.status === 'completed' };
+  return { output: text, success: done.status === 'completed', hookResponse: done.aggregatedOutput ?? '' };
 }
 
 /** Policy, rules, session memory and the sandbox decide how the command runs, asking when they say so. */

@@ -2,7 +2,7 @@ import { describeZodError } from '../../src-preload/protocol';
 import { isAbortError } from '../util/abort';
 import { errorMessage } from '../util/errors';
 import type { ToolSpec } from '../model/types';
-import type { ToolCall, ToolContext, ToolHandler, ToolResult } from './types';
+import type { HookToolCall, ToolCall, ToolContext, ToolHandler, ToolResult } from './types';
 
 /**
  * Tools that come and go while a session lives (an MCP server's tools once it has started). Asked
@@ -68,6 +68,17 @@ export class ToolRegistry {
    * failing handler all become an error output the model can read and act on. Only an abort escapes.
    */
   async dispatch(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
+    const hooks = ctx.hooks;
+    if (hooks === undefined) return this.dispatchOne(call, ctx);
+    const seen = hookToolCall(call);
+    const reason = await hooks.preToolUse(seen, ctx.turnId);
+    if (reason !== null) return { output: blockedOutput(seen, reason), success: false };
+    const result = await this.dispatchOne(call, ctx);
+    await hooks.postToolUse({ ...seen, toolResponse: result.hookResponse ?? result.output }, ctx.turnId);
+    return result;
+  }
+
+  private async dispatchOne(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
     const name = callName(call);
     const handler = this.get(name);
     if (!handler) return { output: `unsupported call: ${name}`, success: false };
@@ -121,6 +132,42 @@ export class ToolRegistry {
     }
     return Promise.all(results);
   }
+}
+
+/**
+ * A call as hooks see it, in Codex's terms: a command (`exec_command`) is `Bash` with `{command}`, a patch is
+ * `apply_patch` with `{command: <patch>}`, anything else keeps its registry name and its arguments.
+ */
+function hookToolCall(call: ToolCall): HookToolCall {
+  const name = callName(call);
+  const args = call.kind === 'custom' ? call.input : parseArguments(call.arguments);
+  if (name === 'exec_command') {
+    const cmd = typeof args === 'object' && args !== null && 'cmd' in args ? args.cmd : null;
+    return { toolName: 'Bash', toolInput: { command: typeof cmd === 'string' ? cmd : '' }, toolUseId: call.callId };
+  }
+  if (name === 'apply_patch') {
+    const patch =
+      typeof args === 'string' ? args : typeof args === 'object' && args !== null && 'input' in args ? args.input : '';
+    return { toolName: 'apply_patch', toolInput: { command: patch }, toolUseId: call.callId };
+  }
+  return { toolName: name, toolInput: args, toolUseId: call.callId };
+}
+
+function parseArguments(text: string): unknown {
+  try {
+    return text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** What the model reads when a PreToolUse hook blocked its call (Codex's words for commands). */
+function blockedOutput(call: HookToolCall, reason: string): string {
+  const input = call.toolInput;
+  const command = typeof input === 'object' && input !== null && 'command' in input ? input.command : null;
+  if (call.toolName === 'Bash' && typeof command === 'string')
+    return `Command blocked by PreToolUse hook: ${reason}. Command: ${command}`;
+  return `Tool call ${call.toolName} blocked by PreToolUse hook: ${reason}`;
 }
 
 /** The registry key of a call: its name, prefixed by its namespace (Responses namespaces) if any. */

@@ -24,6 +24,22 @@ export interface ToolResult {
   output: string | ContentItem[];
   /** False when the call failed; the model still gets the output. */
   success: boolean;
+  /** What PostToolUse hooks get as `tool_response` when it is not `output` (a command's own output). */
+  hookResponse?: string;
+}
+
+/** A tool call as hooks see it (Codex's names: `Bash` for commands, `apply_patch`, MCP tools' names). */
+export interface HookToolCall {
+  toolName: string;
+  toolInput: unknown;
+  toolUseId: string;
+}
+
+/** The thread's PreToolUse / PostToolUse hooks, as the router runs them around every call. */
+export interface ToolHooks {
+  /** Resolves with the reason when a hook blocked the call (it is then not run), else null. */
+  preToolUse(call: HookToolCall, turnId: string): Promise<string | null>;
+  postToolUse(call: HookToolCall & { toolResponse: unknown }, turnId: string): Promise<void>;
 }
 
 /** `T` with the fields named `K` made optional. */
@@ -74,6 +90,8 @@ export interface ToolContext {
   env: Record<string, string | undefined>;
   /** Ends the whole turn as interrupted (the user chose "cancel" in an approval). */
   cancelTurn(): void;
+  /** The thread's tool hooks; absent when it has none. */
+  hooks?: ToolHooks;
 }
 
 interface ToolHandlerBase {

@@ -15,6 +15,7 @@ export * from './worktree-compare';
 export * from './service-requests';
 export * from './weft-setup';
 export * from './weft-project-config';
+export * from './hooks';
 export * from './terminal';
 export * from './weft-git';
 export * from './weft-cost';

@@ -154,6 +154,16 @@ import {
   WeftProjectConfigTrustResult,
 } from './weft-project-config';
 import {
+  HookCompletedNotification,
+  HookStartedNotification,
+  HooksListParams,
+  HooksListResult,
+  WeftHooksSetEnabledParams,
+  WeftHooksSetEnabledResult,
+  WeftHooksTrustParams,
+  WeftHooksTrustResult,
+} from './hooks';
+import {
   CommandExecOutputDeltaNotification,
   CommandExecParams,
   CommandExecResizeParams,
@@ -303,6 +313,9 @@ export const ClientRequests = {
     result: WeftProjectConfigTrustResult,
     queue: null,
   },
+  'hooks/list': { params: HooksListParams, result: HooksListResult, queue: null },
+  'weft/hooks/trust': { params: WeftHooksTrustParams, result: WeftHooksTrustResult, queue: null },
+  'weft/hooks/setEnabled': { params: WeftHooksSetEnabledParams, result: WeftHooksSetEnabledResult, queue: null },
   'account/read': { params: AccountReadParams, result: AccountReadResult, queue: null },
   'skills/list': { params: SkillsListParams, result: SkillsListResult, queue: null },
   'mcpServerStatus/list': { params: McpServerStatusListParams, result: McpServerStatusListResult, queue: 'after' },
@@ -348,6 +361,8 @@ export const ServerNotifications = {
   'turn/completed': TurnCompletedNotification,
   'turn/diff/updated': TurnDiffUpdatedNotification,
   'turn/plan/updated': TurnPlanUpdatedNotification,
+  'hook/started': HookStartedNotification,
+  'hook/completed': HookCompletedNotification,
   'item/started': ItemStartedNotification,
   'item/completed': ItemCompletedNotification,
   'item/agentMessage/delta': AgentMessageDeltaNotification,

@@ -65,6 +65,7 @@ export function turnViewFrom(turn: Turn, previous?: TurnView): TurnView {
     diffCut: previous?.diff != null ? previous.diffCut : (turn.weftDiffCut ?? null),
     plan: previous?.plan ?? null,
     notices: running ? (previous?.notices ?? []) : (previous?.notices ?? []).filter((n) => n.kind !== 'retry'),
+    hooks: previous?.hooks ?? [],
   };
 }
 
@@ -104,10 +105,28 @@ export function withOlderTurns(conversation: Conversation, page: readonly Turn[]
 }
 
 /**
+ * `next` with the hook runs `previous` showed for its turns: they come only as notifications (a thread read
+ * again does not carry them), so reading a thread while it is shown keeps them.
+ */
+function keepingHookRuns(next: Conversation, previous: Conversation | undefined): Conversation {
+  if (previous === undefined) return next;
+  let turns: Record<string, TurnView> | null = null;
+  for (const id of next.turnIds) {
+    const shown = previous.turns[id]?.hooks ?? [];
+    const turn = next.turns[id];
+    if (turn === undefined || shown.length === 0 || turn.hooks.length > 0) continue;
+    turns ??= { ...next.turns };
+    turns[id] = { ...turn, hooks: shown };
+  }
+  return turns === null ? next : { ...next, turns };
+}
+
+/**
  * `next` (the thread read again: its newest turns) keeping the older turns `previous` had already loaded
  * before `next`'s first turn, and their cursor, so that reading a thread again never hides what was shown.
  */
-export function keepingOlderTurns(next: Conversation, previous: Conversation | undefined): Conversation {
+export function keepingOlderTurns(read: Conversation, previous: Conversation | undefined): Conversation {
+  const next = keepingHookRuns(read, previous);
   const first = next.turnIds[0];
   if (previous === undefined || first === undefined || next.olderTurnsCursor === null) return next;
   const at = previous.turnIds.indexOf(first);
@@ -135,6 +154,7 @@ export function emptyTurn(id: string): TurnView {
     diffCut: null,
     plan: null,
     notices: [],
+    hooks: [],
   };
 }
 

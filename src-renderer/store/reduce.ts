@@ -335,6 +335,20 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
         details: error.additionalDetails ?? null,
       });
     }
+    case 'hook/started':
+    case 'hook/completed': {
+      const { threadId, turnId, run } = notification.params;
+      // A run outside a turn (SessionEnd) has no turn to be shown in.
+      if (turnId === null || turnId === undefined) return state;
+      const turn = state.conversations[threadId]?.turns[turnId];
+      if (turn === undefined) return state;
+      const at = turn.hooks.findIndex((h) => h.id === run.id);
+      if (at >= 0 && sameJson(turn.hooks[at], run)) return state;
+      const path = ownTurn(draft, state, threadId, turnId, false);
+      if (path === null) return state;
+      path.turn.hooks = at >= 0 ? turn.hooks.map((h, i) => (i === at ? run : h)) : [...turn.hooks, run];
+      return path.state;
+    }
     case 'command/exec/outputDelta':
       // Terminal output goes to the terminal panel, not to the conversation.
       return state;

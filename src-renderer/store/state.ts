@@ -2,6 +2,7 @@
 // reducers in this folder are the only code that builds new versions of it, and they never mutate a
 // version someone else may hold (see draft.ts).
 import type {
+  HookRunSummary,
   WeftFork,
   Thread,
   ThreadItem,
@@ -79,6 +80,8 @@ export interface TurnView {
   diffCut: WeftDiffCut | null;
   plan: PlanView | null;
   notices: Notice[];
+  /** The turn's hook runs (`hook/started`, then `hook/completed` replacing it), in the order they started. */
+  hooks: HookRunSummary[];
 }
 
 export interface Conversation {

@@ -4,6 +4,7 @@
 // they run or not, as in Codex. When a sub-agent's turn ends, the parent's model is told
 // (`<subagent_notification>`); its tokens count in the parent's total. Interrupting the parent interrupts
 // them; closing the parent's session closes them.
+import type { SubAgentLifecycle } from '../hooks/engine';
 import {
   agentStatusFormOf,
   isFinalAgentState,
@@ -69,6 +70,11 @@ export interface AgentControlOptions {
   /** A sub-agent is at most this deep below the root thread (`agents.max_depth`). */
   maxDepth: number;
   roles: Readonly<Record<string, AgentRole>>;
+  /**
+   * Told when a sub-agent starts (spawned) and each time one of its turns ends (SubagentStart and
+   * SubagentStop hooks); never waited for.
+   */
+  onLifecycle?: (event: 'start' | 'stop', child: SubAgentLifecycle) => void;
 }
 
 const NOT_STARTED: CollabAgentState = { status: 'pendingInit', message: null };
@@ -165,6 +171,13 @@ export class AgentControl implements Disposable {
       await this.closeChild(child);
       throw new AgentCallError('the thread is shutting down; no sub-agent was started');
     }
+    this.options.onLifecycle?.('start', {
+      agentId: id,
+      nickname,
+      role: request.role,
+      status: NOT_STARTED.status,
+      lastMessage: null,
+    });
     this.start(child, request.input);
     return { id, nickname, state: NOT_STARTED };
   }
@@ -344,6 +357,13 @@ export class AgentControl implements Disposable {
               : { status: 'errored', message: turn.error?.message ?? 'the turn failed' };
         this.setState(child, state);
         this.options.parent.addModelInput(notification(child.id, state));
+        this.options.onLifecycle?.('stop', {
+          agentId: child.id,
+          nickname: child.nickname,
+          role: child.role,
+          status: state.status,
+          lastMessage: state.message,
+        });
         return;
       }
       default:

@@ -7,7 +7,7 @@ import { TurnTask, type TurnEnd } from './base';
 /** A turn that only compacts the history (`thread/compact/start`). */
 export class CompactTurn extends TurnTask {
   protected async run(): Promise<TurnEnd> {
-    await compactHistory(this);
+    await compactHistory(this, 0, 'manual');
     return { status: 'completed', error: null };
   }
 }
@@ -18,9 +18,11 @@ export class CompactTurn extends TurnTask {
  * appended that the compaction leaves out (the caller appends them again after it). Used by a compact
  * turn and by a regular turn whose history is over the limit.
  */
-export async function compactHistory(turn: TurnTask, newest = 0): Promise<void> {
+export async function compactHistory(turn: TurnTask, newest = 0, trigger: 'manual' | 'auto' = 'auto'): Promise<void> {
   const { host } = turn;
   const o = host.options;
+  // PreCompact / PostCompact hooks (Codex's `trigger`); their decisions do not stop a compaction.
+  await o.hooks?.run({ event: 'PreCompact', turnId: turn.id, target: trigger, fields: { trigger } });
   const before = newest === 0 ? host.history : host.history.slice(0, host.history.length - newest);
   const { threadId } = o;
   const turnId = turn.id;
@@ -54,6 +56,7 @@ export async function compactHistory(turn: TurnTask, newest = 0): Promise<void> 
   if (usage !== null) turn.recordUsage(usage, ZERO_USAGE);
   else if (host.tokenUsage) host.tokenUsage = { ...host.tokenUsage, last: ZERO_USAGE };
   host.emit({ method: 'item/completed', params: { threadId, turnId, item } });
+  await o.hooks?.run({ event: 'PostCompact', turnId: turn.id, target: trigger, fields: { trigger } });
   host.emit({
     method: 'warning',
     params: {

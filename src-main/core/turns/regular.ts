@@ -11,6 +11,7 @@ import type { TurnOptions, TurnSettings } from '../types';
 import { userInputToMessage } from '../user-input';
 import { TurnTask, type TurnEnd, type TurnHost } from './base';
 import { compactHistory } from './compact';
+import { toolHooksOf } from '../hooks/tool-hooks';
 
 /**
  * One turn of the ReAct loop (`turn/start`): sample, run the tool calls, feed their outputs back, repeat
@@ -53,6 +54,8 @@ export class RegularTurn extends TurnTask {
     let error: TurnError | null = null;
     const unanswered = new Map<string, ToolCall>();
     try {
+      const blocked = await this.promptHooks();
+      if (blocked) return { status, error };
       // The user's message is recorded first thing (after the context it follows), so that it is on disk
       // when `turn/start` is answered. A history over the limit is then compacted without it, and the
       // message follows the summary and the context again (the model sees it last, as it would have).
@@ -118,7 +121,58 @@ export class RegularTurn extends TurnTask {
     for (const call of unanswered.values()) {
       this.host.appendHistory(toolOutputItem(call, { output: 'aborted', success: false }));
     }
+    if (status === 'completed') await this.stopHooks();
     return { status, error };
+  }
+
+  /**
+   * SessionStart (the thread's first turn in this process) and UserPromptSubmit, before the prompt is
+   * recorded or sent. True when a hook blocked the prompt: it is dropped, never sent, and the turn ends.
+   */
+  private async promptHooks(): Promise<boolean> {
+    const hooks = this.host.options.hooks;
+    if (hooks === undefined) return false;
+    const { threadId } = this.host.options;
+    if (hooks.takeSessionStart()) {
+      for (const message of hooks.skippedWarnings())
+        this.host.emit({ method: 'warning', params: { threadId, message } });
+      const source = this.host.contextRef === null ? 'startup' : 'resume';
+      await hooks.run({ event: 'SessionStart', turnId: this.id, target: source, fields: { source } });
+    }
+    if (!hooks.has('UserPromptSubmit')) return false;
+    const prompt = (this.pending[0] ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+    const result = await hooks.run({ event: 'UserPromptSubmit', turnId: this.id, fields: { prompt } });
+    if (result.blockReason === null) return false;
+    this.pending.splice(0);
+    this.acceptingInput = false;
+    this.host.emit({
+      method: 'warning',
+      params: {
+        threadId,
+        message: `The prompt was not sent: a UserPromptSubmit hook blocked it (${result.blockReason})`,
+      },
+    });
+    return true;
+  }
+
+  /** Stop, once the turn has completed: `last_assistant_message` is the model's last answer of the turn. */
+  private async stopHooks(): Promise<void> {
+    const hooks = this.host.options.hooks;
+    if (hooks === undefined || !hooks.has('Stop')) return;
+    let last: string | null = null;
+    for (const item of this.host.history) {
+      if (item.type !== 'message' || item.role !== 'assistant' || !Array.isArray(item.content)) continue;
+      last = item.content
+        .map((c: unknown) =>
+          typeof c === 'object' && c !== null && 'text' in c && typeof c.text === 'string' ? c.text : '',
+        )
+        .join('');
+    }
+    await hooks.run({
+      event: 'Stop',
+      turnId: this.id,
+      fields: { stop_hook_active: false, last_assistant_message: last },
+    });
   }
 
   /** The full context on the first turn; afterwards only what changed (cwd, permissions). */
@@ -191,6 +245,7 @@ export class RegularTurn extends TurnTask {
       orchestrator: this.orchestrator,
       env: o.env ?? process.env,
       cancelTurn: () => this.interrupt(),
+      ...(o.hooks === undefined ? {} : { hooks: toolHooksOf(o.hooks) }),
     };
   }
 }

@@ -12,6 +12,7 @@ import { McpSection } from './McpSection';
 import { NotificationsSection } from './NotificationsSection';
 import { ProvidersSection } from './ProvidersSection';
 import { RulesSection } from './RulesSection';
+import { HooksSection } from './HooksSection';
 import { UsageSection } from './UsageSection';
 
 export function SettingsDialog() {
@@ -62,6 +63,7 @@ export function SettingsDialog() {
           <NotificationsSection />
           <UsageSection />
           <RulesSection />
+          <HooksSection />
           <CheckpointsSection />
           <McpSection ref={mcpSection} />
         </div>

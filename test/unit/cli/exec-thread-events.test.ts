@@ -174,6 +174,7 @@ describe('parseExecArgs', () => {
       resume: { id: 'abc' },
       threadSource: 'sdk',
       ephemeral: false,
+      bypassHookTrust: false,
       help: false,
     });
     expect(parseExecArgs(['resume', '--last', '--all', 'go on'])).toMatchObject({

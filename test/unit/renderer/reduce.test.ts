@@ -33,6 +33,22 @@ const DELTAS = new Set<ServerNotificationMethod>([
   'item/commandExecution/outputDelta',
 ]);
 
+function hookRun(status: 'running' | 'completed') {
+  return {
+    id: 'pre-tool-use:0:/home/dev/.weft/hooks.json:call_1',
+    eventName: 'preToolUse' as const,
+    handlerType: 'command' as const,
+    executionMode: 'sync' as const,
+    scope: 'turn' as const,
+    sourcePath: '/home/dev/.weft/hooks.json',
+    source: 'user' as const,
+    displayOrder: 0,
+    status,
+    startedAt: 1,
+    entries: [],
+  };
+}
+
 /** One sample of every notification kind, in an order that makes sense for thread T. */
 const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
   'thread/started': note('thread/started', { thread: makeThread() }),
@@ -83,6 +99,8 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
     explanation: null,
     plan: [{ step: 'Read', status: 'completed' }],
   }),
+  'hook/started': note('hook/started', { ...where, run: hookRun('running') }),
+  'hook/completed': note('hook/completed', { ...where, run: hookRun('completed') }),
   error: note('error', { ...where, error: { message: 'stream dropped; retrying 1/5' }, willRetry: true }),
   warning: note('warning', { message: 'Sandbox unavailable' }),
   'serverRequest/resolved': note('serverRequest/resolved', { threadId: T, requestId: 7 }),
@@ -385,6 +403,21 @@ describe('reduceNotification', () => {
     expect(turn?.items.m2?.completed).toBe(true);
     expect(turn?.notices).toEqual([{ kind: 'error', message: 'Quota exceeded', details: 'Upgrade' }]);
     expect(state.lastTurnStatus[T]).toBe('failed');
+  });
+
+  it('keeps each hook run of a turn, its completion replacing its start, and the turn’s end keeps them', () => {
+    const started = hookRun('running');
+    const blocked = {
+      ...hookRun('completed'),
+      status: 'blocked' as const,
+      entries: [{ kind: 'feedback' as const, text: 'no' }],
+    };
+    const state = run(withRunningTurn(), [
+      note('hook/started', { ...where, run: started }),
+      note('hook/completed', { ...where, run: blocked }),
+      note('turn/completed', { threadId: T, turn: makeTurn({ status: 'completed' }) }),
+    ]);
+    expect(state.conversations[T]?.turns[TURN]?.hooks).toEqual([blocked]);
   });
 
   it('keeps the latest plan and diff of a turn', () => {

@@ -1,0 +1,238 @@
+/**
+ * A thread's lifecycle hooks: which configured hooks may run (enabled, and trusted as they are, or every
+ * enabled one with `--dangerously-bypass-hook-trust`), the JSON each event hands them (Codex 0.169's
+ * payloads: test/fixtures/codex-hooks-0.169/payloads.json), and each run told as `hook/started` /
+ * `hook/completed` in Codex's shape. All hooks matching an event start at once; the event waits for the
+ * synchronous ones (each cut at its timeout) and merges what they decided: any block blocks. A hook that
+ * fails is told (its run `failed`, with why) and never fails the thread.
+ */
+import type { ConfiguredHook } from '../../config/hooks/discover';
+import { snakeEventName, wireEventName, type HookEvent } from '../../config/hooks/schema';
+import type { CollabAgentState, HookRunSummary } from '../../../src-preload/protocol';
+import type { CoreNotification } from '../../tools/types';
+import { decide } from './outcome';
+import { noteLastRun } from './last-runs';
+import { runHookCommand } from './run-command';
+
+/** A sub-agent as its lifecycle hooks see it. */
+export interface SubAgentLifecycle {
+  agentId: string;
+  nickname: string;
+  role: string | null;
+  /** After a turn: how it ended and its last answer; null at the start. */
+  status: CollabAgentState['status'];
+  lastMessage: string | null;
+}
+
+/** Events whose matcher is tested against the tool name; SessionStart's against its `source`. */
+const TOOL_EVENTS: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PostToolUse', 'PermissionRequest']);
+/** Events about the thread rather than one turn (Codex's `scope`). */
+const THREAD_EVENTS: ReadonlySet<HookEvent> = new Set(['SessionStart', 'SessionEnd']);
+/** Output kept in a run's `weftOutput`. */
+const SHOWN_OUTPUT_CHARS = 4000;
+
+export interface HookContext {
+  cwd: string;
+  model: string;
+  /** Codex's `permission_mode`: `bypassPermissions` when nothing is asked (approval `never`), else `default`. */
+  permissionMode: string;
+  transcriptPath: string | null;
+}
+
+export interface HookEngineOptions {
+  threadId: string;
+  hooks: readonly ConfiguredHook[];
+  /** `weft exec --dangerously-bypass-hook-trust`: enabled hooks run without recorded trust. */
+  bypassTrust: boolean;
+  /** The environment hooks start with (already filtered like commands'). */
+  env: () => Record<string, string>;
+  context: () => HookContext;
+  emit: (n: CoreNotification) => void;
+  now?: () => Date;
+}
+
+export interface HookEventInput {
+  event: HookEvent;
+  /** null for thread-scoped runs outside a turn (SessionEnd). */
+  turnId: string | null;
+  /** What the matcher is tested against: the tool name, SessionStart's source; null: no matcher applies. */
+  target?: string | null;
+  /** The tool call of tool events (part of each run's id). */
+  toolUseId?: string | null;
+  /** The event's own fields, after the common ones (in the order Codex writes them). */
+  fields: Record<string, unknown>;
+}
+
+export interface HookEventResult {
+  /** The first block's reason (in display order); null when nothing blocked. */
+  blockReason: string | null;
+  /** Context the hooks asked to give the model. */
+  context: string[];
+}
+
+const NOTHING: HookEventResult = { blockReason: null, context: [] };
+
+export class HookEngine {
+  private readonly runnable: ConfiguredHook[];
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly abort = new AbortController();
+  private sessionStarted = false;
+
+  constructor(private readonly options: HookEngineOptions) {
+    this.runnable = options.hooks.filter((h) => h.enabled && (h.trustStatus === 'trusted' || options.bypassTrust));
+  }
+
+  /** Hooks held back because nobody trusted them as they are: told once, at the thread's first turn. */
+  skippedWarnings(): string[] {
+    if (this.options.bypassTrust) return [];
+    return this.options.hooks
+      .filter((h) => h.enabled && h.trustStatus !== 'trusted')
+      .map(
+        (h) =>
+          `hook ${h.event} "${h.command}" (${h.sourcePath}) is ${h.trustStatus === 'modified' ? 'changed since it was trusted' : 'not trusted'} and does not run; review it, then trust it with \`weft hooks trust\` or in Settings → Hooks`,
+      );
+  }
+
+  /** True once, for the first turn of the session: SessionStart fires then (as Codex). */
+  takeSessionStart(): boolean {
+    if (this.sessionStarted) return false;
+    this.sessionStarted = true;
+    return true;
+  }
+
+  has(event: HookEvent): boolean {
+    return this.runnable.some((h) => h.event === event);
+  }
+
+  async run(input: HookEventInput): Promise<HookEventResult> {
+    const matching = this.runnable.filter((h) => h.event === input.event && matches(h, input));
+    if (matching.length === 0) return NOTHING;
+    const payload = JSON.stringify(this.payload(input));
+    const runs = matching.map((hook) => this.runOne(hook, input, payload));
+    const waited: Promise<ReturnType<typeof decide> | null>[] = [];
+    matching.forEach((hook, i) => {
+      const run = runs[i];
+      if (run === undefined) return;
+      if (hook.async) this.track(run);
+      else waited.push(run);
+    });
+    const decisions = await Promise.all(waited);
+    const blocked = decisions.find((d) => d?.blockReason !== null && d?.blockReason !== undefined);
+    return {
+      blockReason: blocked?.blockReason ?? null,
+      context: decisions.flatMap((d) => (d?.context === null || d?.context === undefined ? [] : [d.context])),
+    };
+  }
+
+  /** SubagentStart / SubagentStop for a sub-agent of this thread (not waited for: it runs beside the turn). */
+  subAgent(event: 'start' | 'stop', child: SubAgentLifecycle, turnId: string | null): void {
+    const name = event === 'start' ? 'SubagentStart' : 'SubagentStop';
+    if (!this.has(name)) return;
+    const agent = { agent_id: child.agentId, agent_type: child.role ?? 'default', agent_nickname: child.nickname };
+    const fields =
+      event === 'start' ? agent : { ...agent, stop_hook_active: false, last_assistant_message: child.lastMessage };
+    this.track(this.run({ event: name, turnId, target: child.role ?? 'default', fields }));
+  }
+
+  /** The thread ends: SessionEnd (when it started in this process), then the hooks still running are waited for. */
+  async end(): Promise<void> {
+    if (this.sessionStarted && this.has('SessionEnd'))
+      await this.run({ event: 'SessionEnd', turnId: null, fields: { reason: 'exit' } });
+    await this.settled();
+    this.stop();
+  }
+
+  /** Waits for async hooks still running (each ends at its timeout at the latest). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Kills the hooks still running (the thread is gone). */
+  stop(): void {
+    this.abort.abort();
+  }
+
+  private track(p: Promise<unknown>): void {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  private payload(input: HookEventInput): Record<string, unknown> {
+    const ctx = this.options.context();
+    return {
+      session_id: this.options.threadId,
+      ...(input.turnId === null || input.event === 'SessionStart' ? {} : { turn_id: input.turnId }),
+      transcript_path: ctx.transcriptPath,
+      cwd: ctx.cwd,
+      hook_event_name: input.event,
+      model: ctx.model,
+      permission_mode: ctx.permissionMode,
+      ...input.fields,
+    };
+  }
+
+  private async runOne(
+    hook: ConfiguredHook,
+    input: HookEventInput,
+    payload: string,
+  ): Promise<ReturnType<typeof decide>> {
+    const now = (): number => (this.options.now?.() ?? new Date()).getTime();
+    const startedMs = now();
+    const kebab = snakeEventName(hook.event).replace(/_/g, '-');
+    const base: HookRunSummary = {
+      id: `${kebab}:${hook.displayOrder}:${hook.sourcePath}${input.toolUseId ? `:${input.toolUseId}` : ''}`,
+      eventName: wireEventName(hook.event),
+      handlerType: 'command',
+      executionMode: hook.async ? 'async' : 'sync',
+      scope: THREAD_EVENTS.has(hook.event) ? 'thread' : 'turn',
+      sourcePath: hook.sourcePath,
+      source: hook.source,
+      displayOrder: hook.displayOrder,
+      status: 'running',
+      statusMessage: hook.statusMessage,
+      startedAt: Math.floor(startedMs / 1000),
+      completedAt: null,
+      durationMs: null,
+      entries: [],
+      weftCommand: hook.command,
+      weftExitCode: null,
+      weftOutput: null,
+    };
+    const { threadId } = this.options;
+    this.options.emit({ method: 'hook/started', params: { threadId, turnId: input.turnId, run: base } });
+    const result = await runHookCommand({
+      command: hook.command,
+      cwd: this.options.context().cwd,
+      env: this.options.env(),
+      input: payload,
+      timeoutMs: hook.timeoutSec * 1000,
+      signal: this.abort.signal,
+    });
+    const decision = decide(result, hook.timeoutSec);
+    const output = [result.stdout, result.stderr].filter((s) => s !== '').join('\n');
+    const run: HookRunSummary = {
+      ...base,
+      status: decision.status,
+      completedAt: Math.floor(now() / 1000),
+      durationMs: result.durationMs,
+      entries: decision.entries,
+      weftExitCode: result.exitCode,
+      weftOutput: output.length > SHOWN_OUTPUT_CHARS ? output.slice(-SHOWN_OUTPUT_CHARS) : output,
+    };
+    noteLastRun(hook.key, run);
+    this.options.emit({ method: 'hook/completed', params: { threadId, turnId: input.turnId, run } });
+    return decision;
+  }
+}
+
+function matches(hook: ConfiguredHook, input: HookEventInput): boolean {
+  const matcher = hook.matcher;
+  if (matcher === null || matcher === '' || matcher === '*') return true;
+  const target = input.target ?? null;
+  if (target === null || !(TOOL_EVENTS.has(hook.event) || hook.event === 'SessionStart')) return true;
+  try {
+    return new RegExp(`^(?:${matcher})$`).test(target);
+  } catch {
+    return false;
+  }
+}

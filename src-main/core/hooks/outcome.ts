@@ -1,0 +1,75 @@
+/**
+ * What one hook run decided, from its exit and output, as Codex 0.169 reads them: exit 0 goes on (a JSON
+ * object on stdout may still block: `"decision": "block"` with `reason`, `"continue": false` with
+ * `stopReason`, or `hookSpecificOutput.permissionDecision: "deny"` with `permissionDecisionReason`; and
+ * may add `additionalContext`); exit 2 blocks with stderr as the reason; any other exit, a timeout or a
+ * hook that cannot start is a failure that is shown, never a block.
+ */
+import type { HookOutputEntry, HookRunStatus } from '../../../src-preload/protocol';
+import type { HookProcessResult } from './run-command';
+
+export interface HookDecision {
+  status: Exclude<HookRunStatus, 'running'>;
+  entries: HookOutputEntry[];
+  /** The reason of a block; null when the run did not block. */
+  blockReason: string | null;
+  /** Context the hook asks to give the model. */
+  context: string | null;
+}
+
+export function decide(result: HookProcessResult, timeoutSec: number): HookDecision {
+  if (result.spawnError !== null) return failed(`hook could not start: ${result.spawnError}`);
+  if (result.timedOut) return failed(`hook timed out after ${timeoutSec}s`);
+  if (result.exitCode === 2) {
+    const reason = result.stderr.trim() || 'the hook exited with code 2 and gave no reason';
+    return { status: 'blocked', entries: [{ kind: 'feedback', text: reason }], blockReason: reason, context: null };
+  }
+  if (result.exitCode !== 0) return failed(`hook exited with code ${result.exitCode ?? 'unknown'}`);
+  const json = stdoutObject(result.stdout);
+  if (json === null) return { status: 'completed', entries: [], blockReason: null, context: null };
+  const specific = record(json['hookSpecificOutput']);
+  const context = text(specific?.['additionalContext']) ?? text(json['additionalContext']);
+  const contextEntries: HookOutputEntry[] = context === null ? [] : [{ kind: 'context', text: context }];
+  const block =
+    json['decision'] === 'block'
+      ? (text(json['reason']) ?? 'blocked by the hook')
+      : specific?.['permissionDecision'] === 'deny'
+        ? (text(specific['permissionDecisionReason']) ?? 'denied by the hook')
+        : json['continue'] === false
+          ? (text(json['stopReason']) ?? 'stopped by the hook')
+          : null;
+  if (block !== null)
+    return {
+      status: 'blocked',
+      entries: [{ kind: 'feedback', text: block }, ...contextEntries],
+      blockReason: block,
+      context,
+    };
+  return { status: 'completed', entries: contextEntries, blockReason: null, context };
+}
+
+function failed(message: string): HookDecision {
+  return { status: 'failed', entries: [{ kind: 'error', text: message }], blockReason: null, context: null };
+}
+
+function stdoutObject(stdout: string): Record<string, unknown> | null {
+  const trimmed = stdout.trim();
+  if (!trimmed.startsWith('{')) return null;
+  try {
+    return record(JSON.parse(trimmed));
+  } catch {
+    return null;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function record(value: unknown): Record<string, unknown> | null {
+  return isRecord(value) ? value : null;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}

@@ -1,0 +1,96 @@
+// E2E: Settings → Hooks lists a hook from WEFT_HOME/hooks.json as not trusted; Trust (clicked with the mouse)
+// records it; the hook then blocks a command and the conversation shows the run as a compact cell
+// (`hook: PreToolUse Blocked`, with its reason, command and output on opening it); Settings shows its last
+// run. Through `weft serve`, screenshots at 1400×900 and 900×700.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clickCentre } from '../support/mouse';
+import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { conversation, screenshotSizes, sendMessage, startE2e, type E2e } from '../support/weft-serve';
+
+const GUARD = `input=$(cat)
+case "$input" in
+  *BLOCKME*) echo "commands that mention BLOCKME are not allowed" >&2; exit 2 ;;
+esac
+echo "checked"
+`;
+
+let e2e: E2e | undefined;
+
+afterEach(async () => {
+  await e2e?.close();
+  e2e = undefined;
+});
+
+describe('hooks in the UI', () => {
+  it(
+    'trusts a hook from Settings, then shows its run as a cell in the conversation',
+    { timeout: 180_000 },
+    async () => {
+      e2e = await startE2e({
+        viewport: { width: 1400, height: 900 },
+        approvalPolicy: 'never',
+        beforeServe: async ({ home }) => {
+          await writeFile(join(home, 'guard.sh'), GUARD);
+          const hooks = {
+            hooks: {
+              PreToolUse: [
+                {
+                  matcher: 'Bash',
+                  hooks: [{ type: 'command', command: `/bin/sh ${join(home, 'guard.sh')}`, timeout: 10 }],
+                },
+              ],
+            },
+          };
+          await writeFile(join(home, 'hooks.json'), JSON.stringify(hooks));
+        },
+      });
+      const { page, mock, home } = e2e;
+
+      await clickCentre(page, page.getByRole('button', { name: 'Settings', exact: true }));
+      const settings = page.getByRole('dialog', { name: 'Settings' });
+      const list = settings.getByRole('list', { name: 'Hooks' });
+      const hook = list.getByRole('listitem').filter({ hasText: 'PreToolUse' });
+      await hook.getByText('Not trusted: does not run', { exact: true }).waitFor();
+      await hook.scrollIntoViewIfNeeded();
+      expect(await hook.textContent()).toContain(`/bin/sh ${join(home.dir, 'guard.sh')}`);
+      expect(await hook.textContent()).toContain(join(home.dir, 'hooks.json'));
+      await screenshotSizes(e2e, 'hooks-settings-untrusted');
+
+      await clickCentre(page, hook.getByRole('button', { name: /^Trust the PreToolUse hook/ }));
+      await hook.getByText('Trusted', { exact: true }).waitFor();
+      expect(await readFile(join(home.dir, 'config.toml'), 'utf8')).toMatch(/trusted_hash = "sha256:[0-9a-f]{64}"/);
+      await page.keyboard.press('Escape');
+      await settings.waitFor({ state: 'detached' });
+
+      mock.enqueueMany([
+        {
+          kind: 'sse',
+          events: [evCreated(), evFunctionCall('call_1', 'exec_command', { cmd: 'echo BLOCKME' }), evCompleted()],
+        },
+        answerTurn('The hook stopped that command.'),
+      ]);
+      await sendMessage(page, 'RUN echo BLOCKME');
+      const chat = conversation(page);
+      await chat.getByText('The hook stopped that command.').waitFor();
+      const cell = chat.locator('.hook-run.is-blocked');
+      await cell.locator('.hook-run-said').getByText('commands that mention BLOCKME are not allowed').waitFor();
+      expect(await cell.locator('summary').textContent()).toContain('hook: PreToolUse Blocked');
+      await clickCentre(page, cell.locator('summary'));
+      await cell
+        .locator('.hook-run-details')
+        .getByText(`/bin/sh ${join(home.dir, 'guard.sh')}`)
+        .waitFor();
+      expect(await cell.locator('summary').textContent()).toContain('exit 2');
+      await screenshotSizes(e2e, 'hooks-cell');
+
+      await clickCentre(page, page.getByRole('button', { name: 'Settings', exact: true }));
+      const again = page.getByRole('dialog', { name: 'Settings' }).getByRole('list', { name: 'Hooks' });
+      const ran = again.getByRole('listitem').filter({ hasText: 'PreToolUse' });
+      await ran.getByText(/Last run .*: blocked in \d+ ms, exit 2/).waitFor();
+      await ran.scrollIntoViewIfNeeded();
+      await screenshotSizes(e2e, 'hooks-settings-last-run');
+    },
+  );
+});
