@@ -16,10 +16,9 @@
 // Machine paths become /home/dev/….
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { runCodex, writeCodexConfig, type CodexEnv } from './codex-cli';
+import { runCodex, writeCodexConfig, type CodexEnv, scrubPaths } from './codex-cli';
 import { startFixtureModel } from './codex-fixture-model';
 
 const codex = process.argv[2] ?? process.env['CODEX_BIN'] ?? 'codex';
@@ -32,15 +31,7 @@ const hook = join(scratch, 'save-stdin.mjs');
 const c: CodexEnv = { codex, home, work };
 
 function scrub(text: string): string {
-  return text
-    .split(home)
-    .join('/home/dev/.codex')
-    .split(work)
-    .join('/home/dev/src/demo')
-    .split(scratch)
-    .join('/home/dev')
-    .split(`${homedir()}/`)
-    .join('/home/dev/');
+  return scrubPaths(text, c, scratch);
 }
 
 function writeHook(): void {

@@ -2,6 +2,7 @@
 // Codex home pointed at a model on 127.0.0.1, `codex exec` runs, and app-server requests.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -12,6 +13,22 @@ export interface CodexEnv {
   home: string;
   /** The project folder commands run in. */
   work: string;
+}
+
+/**
+ * `text` with this machine's paths replaced by the ones fixtures keep: the Codex home, the project, the
+ * scratch folder around them and the user's home (in that order: the longest first).
+ */
+export function scrubPaths(text: string, c: CodexEnv, scratch: string): string {
+  return text
+    .split(c.home)
+    .join('/home/dev/.codex')
+    .split(c.work)
+    .join('/home/dev/src/demo')
+    .split(scratch)
+    .join('/home/dev')
+    .split(`${homedir()}/`)
+    .join('/home/dev/');
 }
 
 /** config.toml for a Codex home that talks to the mock model at `url` only. */

@@ -4,9 +4,8 @@
 // `thread/name/set`) and `codex archive` against a scripted model on 127.0.0.1 (codex-fixture-model.ts),
 // then copies the rollouts and session_index.jsonl with machine paths replaced by /home/dev/….
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { codexAppServer, codexExec, runCodex, writeCodexConfig, type CodexEnv } from './codex-cli';
+import { codexAppServer, codexExec, runCodex, writeCodexConfig, type CodexEnv, scrubPaths } from './codex-cli';
 import { startFixtureModel } from './codex-fixture-model';
 
 const codex = process.argv[2] ?? process.env['CODEX_BIN'] ?? 'codex';
@@ -14,10 +13,6 @@ const scratch = resolve(process.env['CODEX_FIXTURE_SCRATCH'] ?? join(process.cwd
 const out = resolve(process.env['CODEX_FIXTURE_OUT'] ?? 'test/fixtures/codex-0.169');
 const home = join(scratch, 'home');
 const work = join(scratch, 'demo');
-
-/** Machine paths in the fixtures become these. */
-const SCRUBBED_HOME = '/home/dev/.codex';
-const SCRUBBED_WORK = '/home/dev/src/demo';
 
 const c: CodexEnv = { codex, home, work };
 const exec = (args: string[]): Promise<string> => codexExec(c, args);
@@ -30,15 +25,7 @@ function rollouts(dir: string): string[] {
 }
 
 function scrub(text: string): string {
-  return text
-    .split(home)
-    .join(SCRUBBED_HOME)
-    .split(work)
-    .join(SCRUBBED_WORK)
-    .split(scratch)
-    .join('/home/dev')
-    .split(`${homedir()}/`)
-    .join('/home/dev/');
+  return scrubPaths(text, c, scratch);
 }
 
 /**
