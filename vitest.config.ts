@@ -15,6 +15,12 @@ const ALONE = [
 ];
 
 /**
+ * Unit files that replace a module with `vi.mock`: the replacement must be in place before the code under
+ * test is first imported, so they get a fresh module graph of their own.
+ */
+const FRESH_MODULES = ['test/unit/store/rollout-writer.test.ts'];
+
+/**
  * Two test files at a time even on two cores: most files spend much of their time waiting on the
  * processes they drive (weft, Chromium, git, bubblewrap), so a second worker fills the idle core.
  */
@@ -32,10 +38,37 @@ export default defineConfig({
     setupFiles: ['test/support/leak-check.ts'],
     projects: [
       {
+        // Unit files run one after another in the same worker process (no fresh process and module graph
+        // per file): most of a unit file's time was its worker starting and importing vitest and the code.
+        // Each file still gets its own setup file run (the leak check) and restores what it changes.
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...ALONE, ...FRESH_MODULES],
+          isolate: false,
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The e2e files too share their worker processes (playwright-core and the harness are imported
+        // once per worker); each test still gets its own `weft serve`, home, project and browser context.
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          setupFiles: ['test/support/e2e-setup.ts'],
+          isolate: false,
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'shared',
-          include: ['test/**/*.test.ts'],
+          include: ['test/integration/**/*.test.ts', ...FRESH_MODULES],
           exclude: [...configDefaults.exclude, ...ALONE],
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },

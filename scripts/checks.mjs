@@ -5,8 +5,10 @@
 //
 //   node scripts/checks.mjs              every check
 //   node scripts/checks.mjs tsc:node …   the named checks only
+//   --skip NAME                          every check but NAME (repeatable)
+//   --nice                               at a lower CPU priority (nice 10), beside other work (scripts/test.mjs)
 import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,13 +27,25 @@ const CHECKS = [
   { name: 'cycles', argv: ['npm', 'run', '-s', 'cycles'] },
 ];
 
-const wanted = process.argv.slice(2);
-const unknown = wanted.filter((name) => !CHECKS.some((check) => check.name === name));
+const wanted = [];
+const skipped = [];
+let nice = false;
+for (const [i, arg] of process.argv.entries()) {
+  if (i < 2 || process.argv[i - 1] === '--skip') continue;
+  if (arg === '--nice') nice = true;
+  else if (arg === '--skip') skipped.push(process.argv[i + 1] ?? '');
+  else wanted.push(arg);
+}
+const unknown = [...wanted, ...skipped].filter((name) => !CHECKS.some((check) => check.name === name));
 if (unknown.length > 0) {
   console.error(`checks: no check named ${unknown.join(', ')} (there are: ${CHECKS.map((c) => c.name).join(', ')})`);
   process.exit(2);
 }
-const queue = CHECKS.filter((check) => wanted.length === 0 || wanted.includes(check.name));
+const queue = CHECKS.filter(
+  (check) => (wanted.length === 0 || wanted.includes(check.name)) && !skipped.includes(check.name),
+);
+// Set before any check starts: the checks' processes inherit it.
+if (nice) setPriority(10);
 
 function run(check) {
   return new Promise((resolve) => {

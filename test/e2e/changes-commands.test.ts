@@ -165,6 +165,8 @@ describe('composer / commands', () => {
 
     await slash(page, 'compact');
     await conversation(page).getByText('Context compacted').waitFor();
+    // The row can show before the summary's request reaches the mock: wait for that request.
+    await mock.waitForRequest(2);
     expect(bodyOf(e2e, 1)).toContain(JSON.stringify(COMPACTION_PROMPT).slice(1, 60));
     await screenshotSizes(e2e, 'slash-compact');
     // The next turn starts from the summary.

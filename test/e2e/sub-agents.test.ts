@@ -78,10 +78,14 @@ describe('sub-agents in the UI', () => {
       ).toEqual([`Started sub-agent ${nickname}`, `Waited for ${nickname}`]);
       await calls.last().getByText('I wrote child.txt.').waitFor();
       await page.locator('li.thread-row.is-agent .thread-badge', { hasText: 'Done' }).waitFor();
-      expect((await rows(page)).map((r) => [r.indent, r.agent, r.badge])).toEqual([
-        [6, false, ''],
-        [20, true, 'Done'],
-      ]);
+      // The open parent's own badge can still say Done for a moment (until it is marked read): wait for
+      // the rows to settle on this.
+      await expect
+        .poll(async () => (await rows(page)).map((r) => [r.indent, r.agent, r.badge]), { timeout: 20_000 })
+        .toEqual([
+          [6, false, ''],
+          [20, true, 'Done'],
+        ]);
       await e2e.screenshot(`sub-agent-done-${size.width}x${size.height}`);
 
       // The sub-agent's name opens its own thread: its task, its command, its answer.

@@ -5,7 +5,10 @@
 //
 // Runs for test/unit and test/integration. The browser-driven e2e files are not checked here: each test
 // starts its own `weft serve` and browser context (`startE2e`) and stops them itself (`E2e.close`), and
-// the file's one Chromium ends after its last test.
+// the file's one Chromium ends after its last test (test/support/e2e-setup.ts).
+//
+// Unit files share worker processes (vitest.config.ts, `isolate: false`): this file still runs before
+// each of them, so each is checked against what was open when it started.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
 import { stopSpawnHost } from '../../src-main/util/spawn-host/connection';

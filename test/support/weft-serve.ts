@@ -1,7 +1,7 @@
 // End-to-end harness: a mock model, a temp workspace and Weft home, `weft serve` (the built CLI and
 // renderer) on a free port, and a fresh browser context (in the headless Chromium the test file shares,
-// ended after its last test) on the page it prints. Everything else is torn down by `close()`, which also
-// saves a screenshot of the end state under test-results/e2e/.
+// ended after its last test by test/support/e2e-setup.ts) on the page it prints. Everything else is torn
+// down by `close()`, which also saves a screenshot of the end state under test-results/e2e/.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,8 +10,8 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, onTestFinished } from 'vitest';
-import { closeSharedBrowser, openSession } from './chromium';
+import { onTestFinished } from 'vitest';
+import { openSession } from './chromium';
 import type { BrowserSession } from './chromium';
 import { startMockResponsesServer } from './mock-responses-server';
 import type { MockResponsesServer } from './mock-responses-server';
@@ -20,8 +20,6 @@ import type { TempWorkspace, WeftHome } from './workspace';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// Registered while the test file that imports this module is collected: the file's browser ends with it.
-afterAll(closeSharedBrowser);
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'e2e');
 
 export interface E2eOptions {
@@ -153,19 +151,26 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   let browser: BrowserSession | null = null;
   try {
     await options.beforeServe?.({ home: home.dir, cwd: workspace.dir });
-    const served = await startServe(workspace.dir, home.dir, options);
-    child = served.child;
-    browser = await openSession({
-      ...(options.viewport === undefined ? {} : { viewport: options.viewport }),
-      ...(options.colorScheme === undefined ? {} : { colorScheme: options.colorScheme }),
-    });
-    const { page } = browser;
+    // The server and the browser context start side by side (each takes a few hundred milliseconds).
+    const [serving, opening] = await Promise.allSettled([
+      startServe(workspace.dir, home.dir, options),
+      openSession({
+        ...(options.viewport === undefined ? {} : { viewport: options.viewport }),
+        ...(options.colorScheme === undefined ? {} : { colorScheme: options.colorScheme }),
+      }),
+    ]);
+    if (serving.status === 'fulfilled') child = serving.value.child;
+    if (opening.status === 'fulfilled') browser = opening.value;
+    if (serving.status === 'rejected') throw serving.reason;
+    if (opening.status === 'rejected') throw opening.reason;
+    const served = serving.value;
+    const session = opening.value;
+    const { page } = session;
     page.setDefaultTimeout(20_000);
-    await options.beforeLoad?.(browser, served.url);
+    await options.beforeLoad?.(session, served.url);
     await page.goto(served.url);
     await page.getByRole('navigation', { name: 'Threads' }).waitFor();
-    const session = browser;
-    let server = child;
+    let server = served.child;
     let closed = false;
     const e2e: E2e = {
       mock,
