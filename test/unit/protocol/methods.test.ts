@@ -133,6 +133,7 @@ const serverNotificationMethods = [
   'weft/git/progress',
   'weft/threads/indexed',
   'weft/thread/turnsRestored',
+  'weft/environment/status',
   'error',
   'warning',
 ];
