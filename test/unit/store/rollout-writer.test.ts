@@ -203,11 +203,12 @@ describe('a new file made without holding the event loop', () => {
     try {
       const id = uuidv7();
       const { recorder, path } = store.createThread(meta(id));
-      recorder.responseItems([{ type: 'function_call_output', call_id: 'c0', output: 'made off the loop' }]);
-      await recorder.close();
+      recorder.recordName('made off the loop');
+      await recorder.turnEnded();
       expect(readFileSync(path, 'utf8')).toContain('"type":"session_meta"');
       expect(readFileSync(path, 'utf8')).toContain('made off the loop');
       expect(vi.mocked(fs.fsyncSync)).not.toHaveBeenCalled();
+      await recorder.close();
     } finally {
       await store.close();
     }
