@@ -7,7 +7,7 @@
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Catalog, Located } from './catalog';
-import { copyLines, cutAt, forkChunks, newRolloutBytes, type CopyTarget } from './fork-file';
+import { copyLines, cutAt, forkChunks, type CopyTarget } from './fork-file';
 import { summarizeSteps } from './index-scan';
 import { loadOutlinedAsync, type LoadedThread } from './loader';
 import { continueOutlineAsync } from './outline';
@@ -40,20 +40,11 @@ export async function writeForkOfAsync(
   }
 }
 
-/** `writeNewRollout` without holding the event loop: the write and the fsync run in the thread pool. */
-export async function writeNewRolloutAsync(
-  target: string,
-  meta: Record<string, unknown>,
-  created: Date,
-): Promise<void> {
-  await writeAtomicallyAsync(target, [newRolloutBytes(meta, created)]);
-}
-
 /**
  * Writes `chunks` as a whole new file at `target`: into a temp file, fsynced, then renamed over (a fork
  * exists whole or not). Each chunk's write is awaited; making the next one is a slice of its own.
  */
-async function writeAtomicallyAsync(target: string, chunks: Iterable<Buffer>): Promise<void> {
+async function writeAtomicallyAsync(target: string, chunks: Generator<Buffer, unknown>): Promise<void> {
   const tmp = `${target}.tmp-${process.pid}`;
   const out = await open(tmp, 'w');
   try {

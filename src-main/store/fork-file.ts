@@ -220,16 +220,16 @@ function writeAtomically(target: string, write: (fd: number) => void): void {
   }
 }
 
-/** The first line of a new rollout: its session_meta. */
-export function newRolloutBytes(meta: Record<string, unknown>, created: Date): Buffer {
-  return Buffer.from(
-    JSON.stringify({ timestamp: lineTimestamp(created), ordinal: 0, type: 'session_meta', payload: meta }) + '\n',
-  );
-}
-
 /** Writes a brand-new rollout holding just its session_meta line (atomically). */
 export function writeNewRollout(target: string, meta: Record<string, unknown>, created: Date): void {
-  writeAtomically(target, (out) => writeAll(out, newRolloutBytes(meta, created)));
+  writeAtomically(target, (out) => {
+    writeAll(
+      out,
+      Buffer.from(
+        JSON.stringify({ timestamp: lineTimestamp(created), ordinal: 0, type: 'session_meta', payload: meta }) + '\n',
+      ),
+    );
+  });
 }
 
 /** The session_meta payload of a new thread. */

@@ -27,17 +27,13 @@ import {
   chmodSync,
   closeSync,
   existsSync,
-  fstat,
   fstatSync,
   fsync,
   mkdirSync,
-  open,
   openSync,
   readSync,
   write,
 } from 'node:fs';
-import { mkdir as mkdirAsync } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { RolloutWriteError, type UnsavedLines } from './errors';
@@ -52,11 +48,6 @@ export interface RolloutWriterOptions {
    * rollout's path; or with the rescue file's, when lines are rescued before the rollout could be created.
    */
   create: ((target: string) => void) | null;
-  /**
-   * `create` without holding the event loop (a new file's fsync took 38 ms under disk load); used for the
-   * rollout itself when given, while `create` still makes a rescue file.
-   */
-  createAsync?: (target: string) => Promise<void>;
   /** Takes the thread's write lock (called before the file is created or opened). */
   lock: () => ThreadLock;
   /** A write failed (the lines are kept and retried), or refused lines were moved to a rescue file. */
@@ -77,9 +68,6 @@ const DEFAULT_RETRY_MS = 2000;
 const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = Buffer.from('\n');
-
-const openAsync = promisify(open);
-const fstatAsync = promisify(fstat);
 
 /** How long lines given as functions are serialized in one event-loop turn before the loop gets a turn. */
 const ENCODE_BUDGET_MS = 8;
@@ -284,10 +272,6 @@ export class RolloutWriter {
     if (this.inFlight) return;
     if (this.fd === null) {
       if (this.pending.length === 0 && !create) return;
-      if (this.options.createAsync !== undefined && this.options.create !== null) {
-        void this.openNewAsync(this.options.createAsync);
-        return;
-      }
       if (!this.openNew()) return;
     }
     const fd = this.fd;
@@ -424,40 +408,6 @@ export class RolloutWriter {
       this.scheduleRetry();
       return false;
     }
-  }
-
-  /**
-   * `openNew` with `createAsync`: the queue waits behind it as behind a write (`inFlight`), then is written.
-   * A writer abandoned meanwhile closes the file it opened.
-   */
-  private async openNewAsync(createAsync: (target: string) => Promise<void>): Promise<void> {
-    this.inFlight = true;
-    let fd: number | null = null;
-    try {
-      if (this.lock === null) this.lock = this.options.lock();
-      await mkdirAsync(dirname(this.options.path), { recursive: true });
-      await createAsync(this.options.path);
-      fd = await openAsync(this.options.path, 'a');
-      const size = (await fstatAsync(fd)).size;
-      this.inFlight = false;
-      if (this.closed) {
-        closeSync(fd);
-        this.drained();
-        return;
-      }
-      this.fd = fd;
-      this.bytes = size;
-      this.announceCreation = true;
-    } catch (error) {
-      this.inFlight = false;
-      if (fd !== null) closeSync(fd);
-      this.report(error);
-      this.scheduleRetry();
-      this.drained();
-      return;
-    }
-    this.startWrite();
-    if (!this.inFlight) this.drained();
   }
 
   private announce(): void {

@@ -9,7 +9,7 @@ import { VERSION } from '../version';
 import { Catalog, type Located } from './catalog';
 import { codexSources, rememberCodexHome } from './codex-homes';
 import { StoreError, StoreInputError, ThreadLockedError, ThreadNotFoundError, type RolloutWriteError } from './errors';
-import { indexAndLoadFork, writeForkOfAsync, writeNewRolloutAsync } from './fork-async';
+import { indexAndLoadFork, writeForkOfAsync } from './fork-async';
 import { newSessionMeta, planCopy, writeForkOf, writeNewRollout, type CopyTarget } from './fork-file';
 import { openIndex } from './index-db';
 import { listThreads, type ListParamsInput } from './list-query';
@@ -154,7 +154,6 @@ export class ThreadStore implements Disposable {
     const payload = newSessionMeta(meta, created, VERSION);
     const recorder = this.recorder(meta.id, path, {
       create: (target) => writeNewRollout(target, payload, created),
-      createAsync: (target) => writeNewRolloutAsync(target, payload, created),
       hasPreview: false,
       attributes: DEFAULT_ATTRIBUTES,
       model: meta.model,
@@ -635,14 +634,12 @@ export class ThreadStore implements Disposable {
     create: ((target: string) => void) | null,
     onError: ((e: RolloutWriteError) => void) | undefined,
     lock = () => acquireThreadLock(this.home, threadId),
-    createAsync?: (target: string) => Promise<void>,
   ): RolloutWriter {
     return new RolloutWriter({
       ...this.writerTuning,
       threadId,
       path,
       create,
-      ...(createAsync === undefined ? {} : { createAsync }),
       lock,
       onError: onError ?? ((e) => this.threadWarning(threadId, e.message)),
       onRecovered: () =>
@@ -662,7 +659,6 @@ export class ThreadStore implements Disposable {
     path: string,
     o: {
       create: (target: string) => void;
-      createAsync?: (target: string) => Promise<void>;
       hasPreview: boolean;
       attributes: ThreadAttributes;
       model: string | null;
@@ -671,7 +667,7 @@ export class ThreadStore implements Disposable {
     },
   ): RolloutRecorder {
     this.pendingModel.set(threadId, o.model);
-    const writer = this.writer(threadId, path, o.create, o.onError, undefined, o.createAsync);
+    const writer = this.writer(threadId, path, o.create, o.onError);
     const recorder = new RolloutRecorder(writer, {
       threadId,
       now: this.now,

@@ -13,7 +13,7 @@ import { meta, openStore, tempHome, type TempHome } from './helpers';
 
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<Fs>();
-  return { ...real, write: vi.fn(real.write), writeSync: vi.fn(real.writeSync), fsyncSync: vi.fn(real.fsyncSync) };
+  return { ...real, write: vi.fn(real.write), writeSync: vi.fn(real.writeSync) };
 });
 
 let tmp: TempHome;
@@ -22,7 +22,6 @@ beforeEach(async () => {
   tmp = await tempHome();
   vi.mocked(fs.write).mockClear();
   vi.mocked(fs.writeSync).mockClear();
-  vi.mocked(fs.fsyncSync).mockClear();
 });
 
 afterEach(async () => {
@@ -111,107 +110,6 @@ describe('batched rollout writes', () => {
     writer.append([line(1), line(2)]);
     await writer.close();
     expect(linesOf(path)).toEqual([line(1), line(2)]);
-  });
-});
-
-describe('a new file made without holding the event loop', () => {
-  function creatingWriter(path: string, createAsync: (target: string) => Promise<void>, errors: Error[] = []) {
-    let locks = 0;
-    const writer = new RolloutWriter({
-      threadId: 'new',
-      path,
-      create: (target) => writeFileSync(target, `${line(-1)}\n`),
-      createAsync,
-      lock: () => {
-        locks++;
-        return { threadId: 'new', release: () => locks-- };
-      },
-      onError: (e) => errors.push(e),
-      retryIntervalMs: 10,
-    });
-    return { writer, locks: () => locks };
-  }
-
-  it('queues lines behind the creation, then writes them after the first line, in order', async () => {
-    const path = join(tmp.home, 'nested', 'new.jsonl');
-    let finish = (): void => undefined;
-    const made = new Promise<void>((resolve) => (finish = resolve));
-    const { writer } = creatingWriter(path, async (target) => {
-      await made;
-      writeFileSync(target, `${line(-1)}\n`);
-    });
-    writer.append([line(0)]);
-    await new Promise((resolve) => setImmediate(resolve));
-    writer.append([line(1), line(2)]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(writer.created).toBe(false);
-    const written = writer.written();
-    finish();
-    await written;
-    expect(writer.created).toBe(true);
-    expect(linesOf(path)).toEqual([line(-1), line(0), line(1), line(2)]);
-    await writer.close();
-    expect(vi.mocked(fs.writeSync)).not.toHaveBeenCalled();
-  });
-
-  it('closes the file it opened when the writer was abandoned meanwhile, and releases the lock', async () => {
-    const path = join(tmp.home, 'abandoned.jsonl');
-    let finish = (): void => undefined;
-    const made = new Promise<void>((resolve) => (finish = resolve));
-    const { writer, locks } = creatingWriter(path, async (target) => {
-      await made;
-      writeFileSync(target, `${line(-1)}\n`);
-    });
-    writer.append([line(0)]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(locks()).toBe(1);
-    writer.abandon();
-    expect(locks()).toBe(0);
-    finish();
-    await writer.written();
-    expect(writer.created).toBe(false);
-    expect(linesOf(path)).toEqual([line(-1)]);
-  });
-
-  it('reports a creation that fails, keeps the lines, and makes the file at the retry', async () => {
-    const path = join(tmp.home, 'retried.jsonl');
-    const errors: Error[] = [];
-    let attempts = 0;
-    const { writer } = creatingWriter(
-      path,
-      (target) => {
-        attempts++;
-        if (attempts === 1) return Promise.reject(new Error('EIO: the disk said no'));
-        writeFileSync(target, `${line(-1)}\n`);
-        return Promise.resolve();
-      },
-      errors,
-    );
-    writer.append([line(0)]);
-    await writer.written();
-    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('EIO: the disk said no')]);
-    expect(writer.created).toBe(false);
-    await vi.waitFor(() => expect(writer.created).toBe(true));
-    await writer.written();
-    expect(linesOf(path)).toEqual([line(-1), line(0)]);
-    await writer.close();
-  });
-
-  it('a new thread of the store: its file is made and fsynced off the event loop', async () => {
-    const { store } = openStore(tmp.home);
-    await store.whenIndexed();
-    try {
-      const id = uuidv7();
-      const { recorder, path } = store.createThread(meta(id));
-      recorder.recordName('made off the loop');
-      await recorder.turnEnded();
-      expect(readFileSync(path, 'utf8')).toContain('"type":"session_meta"');
-      expect(readFileSync(path, 'utf8')).toContain('made off the loop');
-      expect(vi.mocked(fs.fsyncSync)).not.toHaveBeenCalled();
-      await recorder.close();
-    } finally {
-      await store.close();
-    }
   });
 });
 
