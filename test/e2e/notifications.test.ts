@@ -14,7 +14,7 @@
 // answers "denied" at once): the init script's `requestPermission` first calls a binding through which the
 // test grants the permission, as the person would by answering the prompt, then asks the real one.
 import { describe, expect, it } from 'vitest';
-import { clickCentre } from '../support/mouse';
+import { clickCentre, wheelIntoView } from '../support/mouse';
 import { createGate } from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { conversation, SCREENSHOT_SIZES, sendMessage, startE2e } from '../support/weft-serve';
@@ -73,7 +73,10 @@ describe('notifications and cost', () => {
         await clickCentre(page, page.getByRole('button', { name: 'Settings', exact: true }));
         const settings = page.getByRole('dialog', { name: 'Settings' });
         const allow = settings.getByRole('button', { name: 'Allow notifications' });
-        await allow.scrollIntoViewIfNeeded();
+        // The sections above it have loaded (they would move it as they did), and the wheel brings it in.
+        await settings.getByRole('combobox', { name: 'Default model' }).waitFor();
+        await settings.getByLabel('Loading the providers').waitFor({ state: 'detached' });
+        await wheelIntoView(page, allow, settings.locator('.settings-body'));
         await e2e.screenshot(`notifications-allow-step-${size}`);
         await clickCentre(page, allow);
         const inThisBrowser = settings.getByRole('checkbox', { name: /Notify me in this browser/ });

@@ -74,12 +74,20 @@ export function createTurns(ctx: ActionContext, settings: SettingsActions, threa
         };
         setUi(store, (ui) => ({ steering: [...ui.steering, pending] }));
         const steerInput = turnReview.withNotes(threadId, input);
-        const steered = await attempt('Could not add to the running turn', () =>
-          client.request('turn/steer', { threadId, input: steerInput, expectedTurnId: running.id }),
-        );
-        if (steered !== undefined) turnReview.sent(threadId);
-        if (steered === undefined) setUi(store, (ui) => ({ steering: ui.steering.filter((m) => m.id !== pending.id) }));
-        return steered !== undefined;
+        const steered = await client
+          .request('turn/steer', { threadId, input: steerInput, expectedTurnId: running.id })
+          .then(
+            () => true,
+            () => false,
+          );
+        if (steered) {
+          turnReview.sent(threadId);
+          return true;
+        }
+        setUi(store, (ui) => ({ steering: ui.steering.filter((m) => m.id !== pending.id) }));
+        // The turn ended (or was ending) as the message went: it starts the next turn instead, as it would
+        // have a moment later. The server's turn/start still steers a turn that runs, and waits for one
+        // that is ending; what fails there is told.
       }
       const sandbox: SandboxMode | undefined = ui.activeThreadId === null ? undefined : o.sandbox;
       const approvalPolicy: AskForApproval | undefined = ui.activeThreadId === null ? undefined : o.approvalPolicy;

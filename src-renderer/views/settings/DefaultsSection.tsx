@@ -1,5 +1,6 @@
 // The defaults new threads start with: model, reasoning effort, approvals and sandbox (config.toml).
 import { useCallback, useEffect, useId, useState } from 'react';
+import { Spinner } from '../../components/Icon';
 import { AskForApproval, ReasoningEffort, SandboxMode } from '../../../src-preload/protocol';
 import {
   APPROVAL_DESCRIPTIONS,
@@ -100,6 +101,7 @@ export function DefaultsSection() {
   return (
     <section className="settings-section" aria-labelledby={titleId}>
       <h3 id={titleId}>Defaults for new threads</h3>
+      {values === null && <Spinner size={14} label="Loading the defaults" />}
       {values !== null && (
         <div className="settings-grid">
           <Select
