@@ -18,6 +18,7 @@ import { appendSessionIndex } from './session-index';
 import { threadPreview, userItemText } from './preview';
 import { lineTimestamp } from './paths';
 import type { RolloutWriter } from './rollout-writer';
+import { jsonPieces } from '../util/json-pieces';
 import {
   applyAttributeEvent,
   movesUpdatedAt,
@@ -363,12 +364,13 @@ export class RolloutRecorder implements SessionRecorder {
     if (changes) this.changedAt = at;
     this.dirty = true;
     const timestamp = lineTimestamp(at);
-    // Serialized by the writer at the end of this event-loop turn, a slice at a time (a response of thousands
-    // of items never holds the loop); what is recorded is not changed afterwards (it was sent to clients).
+    // Serialized by the writer at the end of this event-loop turn, a slice at a time (neither a response of
+    // thousands of items nor one item holding a 4 MB patch holds the loop: a line comes in pieces); what is
+    // recorded is not changed afterwards (it was sent to clients).
     this.writer.append(
       entries.map(({ type, payload }) => {
         const line = { timestamp, ordinal: this.ordinal++, type, payload };
-        return () => JSON.stringify(line);
+        return () => jsonPieces(line);
       }),
     );
   }

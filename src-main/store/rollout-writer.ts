@@ -72,8 +72,11 @@ const NEWLINE = Buffer.from('\n');
 /** How long lines given as functions are serialized in one event-loop turn before the loop gets a turn. */
 const ENCODE_BUDGET_MS = 8;
 
-/** A line: its JSON text (no newline), or a function that makes it (called once, soon, in order). */
-export type RolloutLine = string | (() => string);
+/**
+ * A line: its JSON text (no newline), or a function that makes it (called once, soon, in order): the text,
+ * or the text in pieces (`jsonPieces`), between which the writer may give the event loop back.
+ */
+export type RolloutLine = string | (() => string | Iterator<string>);
 
 export class RolloutWriter {
   private fd: number | null = null;
@@ -81,6 +84,8 @@ export class RolloutWriter {
   private pending: Buffer[] = [];
   /** Lines not serialized yet (they go to `pending` before anything queued after them). */
   private queued: RolloutLine[] = [];
+  /** The first queued line, serialized in pieces so far (the rest come from `rest`). */
+  private partial: { rest: Iterator<string>; done: Buffer[] } | null = null;
   private pendingBytes = 0;
   private tornTail = false;
   /** The error of the current failure streak (writes refused or the last fsync failed); null when healthy. */
@@ -313,19 +318,57 @@ export class RolloutWriter {
     });
   }
 
-  /** Serializes queued lines into `pending`, for about `budgetMs` (all of them when Infinity). */
+  /**
+   * Serializes queued lines into `pending`, for about `budgetMs` (all of them when Infinity). A line made in
+   * pieces may be left half made when the time is up (it goes on from there next time); only whole lines
+   * reach `pending`.
+   */
   private encode(budgetMs: number): void {
     if (this.queued.length === 0) return;
     const start = performance.now();
-    const texts: string[] = [];
+    const spent = (): boolean => performance.now() - start > budgetMs;
+    const made: Buffer[] = [];
+    let texts: string[] = [];
+    const takeTexts = (): void => {
+      if (texts.length > 0) made.push(Buffer.from(texts.join('\n') + '\n', 'utf8'));
+      texts = [];
+    };
     let i = 0;
     while (i < this.queued.length) {
-      const l = this.queued[i++] ?? '';
-      texts.push(typeof l === 'string' ? l : l());
-      if ((i & 15) === 0 && performance.now() - start > budgetMs) break;
+      let partial = this.partial;
+      if (partial === null) {
+        const line = this.queued[i] ?? '';
+        const text = typeof line === 'string' ? line : line();
+        if (typeof text === 'string') {
+          texts.push(text);
+          i++;
+          if ((i & 15) === 0 && spent()) break;
+          continue;
+        }
+        partial = { rest: text, done: [] };
+        this.partial = partial;
+      }
+      let whole = false;
+      for (;;) {
+        const piece = partial.rest.next();
+        if (piece.done === true) {
+          whole = true;
+          break;
+        }
+        partial.done.push(Buffer.from(piece.value, 'utf8'));
+        if (spent()) break;
+      }
+      if (!whole) break;
+      takeTexts();
+      made.push(...partial.done, NEWLINE);
+      this.partial = null;
+      i++;
+      if (spent()) break;
     }
+    takeTexts();
     this.queued = i === this.queued.length ? [] : this.queued.slice(i);
-    const buf = Buffer.from(texts.join('\n') + '\n', 'utf8');
+    if (made.length === 0) return;
+    const buf = made.length === 1 && made[0] !== undefined ? made[0] : Buffer.concat(made);
     this.pending.push(buf);
     this.pendingBytes += buf.length;
   }

@@ -9,6 +9,15 @@ import type { RolloutWriteError } from '../../../src-main/store/errors';
 import type { RolloutLine } from '../../../src-main/store/rollout-writer';
 import { ScriptedSession, fakeClock, scriptEveryKind } from './helpers';
 
+/** A line's whole text, as the writer would write it (pieces joined). */
+function textOf(line: RolloutLine): string {
+  const made = typeof line === 'string' ? line : line();
+  if (typeof made === 'string') return made;
+  let text = '';
+  for (let piece = made.next(); piece.done !== true; piece = made.next()) text += piece.value;
+  return text;
+}
+
 class MemoryWriter implements RecorderWriter {
   readonly path = '/memory/rollout.jsonl';
   readonly lines: string[] = [];
@@ -17,7 +26,7 @@ class MemoryWriter implements RecorderWriter {
   syncs = 0;
   closed = false;
   append(lines: readonly RolloutLine[]): void {
-    for (const l of lines) this.lines.push(typeof l === 'string' ? l : l());
+    for (const l of lines) this.lines.push(textOf(l));
   }
   written(): Promise<void> {
     return Promise.resolve();

@@ -104,6 +104,39 @@ describe('batched rollout writes', () => {
     await writer.close();
   });
 
+  it('serializes one huge line made in pieces over several event-loop turns, and writes it whole, in order', async () => {
+    const path = join(tmp.home, 'rollout.jsonl');
+    const writer = writerFor(path);
+    // A line of 64 pieces that each take a few milliseconds, between two plain lines.
+    let pulled = 0;
+    function* slowPieces(): Generator<string> {
+      yield '{"big":"';
+      for (let n = 0; n < 64; n++) {
+        const until = performance.now() + 2;
+        while (performance.now() < until) {
+          // The cost of escaping a long string.
+        }
+        pulled++;
+        yield 'y'.repeat(1000);
+      }
+      yield '"}';
+    }
+    writer.append([line(0), () => slowPieces(), line(2)]);
+    const seen: number[] = [];
+    let done = false;
+    const tick = (): void => {
+      seen.push(pulled);
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await writer.written();
+    done = true;
+    // Other work ran while the line was half made; the file never held part of it.
+    expect(seen.some((p) => p > 0 && p < 64)).toBe(true);
+    expect(linesOf(path)).toEqual([line(0), JSON.stringify({ big: 'y'.repeat(64_000) }), line(2)]);
+    await writer.close();
+  });
+
   it('close writes and fsyncs what is queued in the same turn', async () => {
     const path = join(tmp.home, 'rollout.jsonl');
     const writer = writerFor(path);
