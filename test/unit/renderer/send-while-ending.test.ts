@@ -46,7 +46,7 @@ it('starts the next turn with a message the ending turn no longer takes', async 
   running = await startController();
   const { server, store, controller } = running;
   await showRunning(running);
-  const input = [{ type: 'text' as const, text: 'and one more thing', text_elements: [] }];
+  const input = [{ type: 'text' as const, text: 'and one more thing' }];
   const sent = controller.send(input);
   const steer = await server.request('turn/steer', 0);
   expect(steer['params']).toMatchObject({ threadId: 'thr_a', expectedTurnId: 'turn_a', input });
@@ -67,7 +67,7 @@ it('steers a turn that takes the message, and starts none', async () => {
   running = await startController();
   const { server, controller } = running;
   await showRunning(running);
-  const sent = controller.send([{ type: 'text', text: 'also this', text_elements: [] }]);
+  const sent = controller.send([{ type: 'text', text: 'also this' }]);
   await server.answer('turn/steer', 0, { turnId: 'turn_a' });
   expect(await sent).toBe(true);
   expect(server.params('turn/start')).toEqual([]);
