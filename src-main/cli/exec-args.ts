@@ -11,8 +11,9 @@ task completed, 1 when it failed, 2 for a usage error, 130 when interrupted.
 Options:
   -m, --model <model>        Model to use (default: config \`model\`)
   -C, --cd <dir>             Work in <dir> instead of the current directory
-      --env <name>           Run on the environment <name> of config.toml (ssh, kubectl exec…); -C is a
-                             folder there (default: the remote user's home)
+      --env <name>           Run on the environment <name> of config.toml (ssh, kubectl exec…); -C and
+                             --add-dir are folders there (default: the remote user's home), files
+                             (--image, --output-schema, -o) are here
   -c, --config <key=value>   Override a config value (TOML value; repeatable), e.g. -c model_reasoning_effort="high"
   -a, --approval-policy <p>  untrusted | on-failure | on-request | never (default: never — nobody is there to ask)
   -s, --sandbox <mode>       read-only | workspace-write | danger-full-access (default: workspace-write);

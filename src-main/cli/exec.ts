@@ -1,6 +1,5 @@
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import type { ServerNotification, Turn, UserInput } from '../../src-preload/protocol';
 import { ConfigError } from '../config/errors';
 import { loadConfig, overrideValue, type ParsedOverride } from '../config';
@@ -27,6 +26,7 @@ import { takeEnvFlag } from './env-flag';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec-args';
 import { ExecProgress } from './exec-progress';
 import { CodexExecEvents, type CodexExecEvent } from './exec-thread-events';
+import { ExecInputError, readOutputSchema, readStdinPrompt, writeFileAtomic } from './exec-inputs';
 
 /**
  * Headless runs have nobody to ask: an approval request is declined (the model is told it was
@@ -279,9 +279,6 @@ async function finishInterruptedUndo(weftHome: string): Promise<void> {
   }
 }
 
-/** A problem with what `weft exec` was given (a file, an image), told to the user as it is. */
-class ExecInputError extends Error {}
-
 type ResumeTarget = ExecArgs['resume'];
 
 /** The thread this run records into: a new one, a resumed one, or none (`--ephemeral`). */
@@ -346,33 +343,6 @@ function lastThreadId(store: ThreadStore, cwd: string | null): string {
   return newest.id;
 }
 
-async function readStdinPrompt(): Promise<string | null> {
-  if (process.stdin.isTTY) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  const text = Buffer.concat(chunks).toString('utf8').trim();
-  return text === '' ? null : text;
-}
-
-/** `--output-schema FILE`: a JSON object (a JSON Schema) the final answer must follow. */
-async function readOutputSchema(path: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ExecInputError(`cannot read the output schema ${path}: ${errorMessage(error)}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ExecInputError(`the output schema ${path} is not valid JSON: ${errorMessage(error)}`);
-  }
-  const schema = z.record(z.string(), z.unknown()).safeParse(value);
-  if (!schema.success) throw new ExecInputError(`the output schema ${path} must be a JSON object (a JSON Schema)`);
-  return schema.data;
-}
-
 /** The turn's input: the images (checked now, so a wrong path fails the run) and then the prompt. */
 async function promptInput(prompt: string, images: readonly string[], cwd: string): Promise<UserInput[]> {
   const input: UserInput[] = [];
@@ -391,11 +361,4 @@ function withAddedDirs(config: WeftConfig, dirs: readonly string[]): WeftConfig 
   if (dirs.length === 0) return config;
   const ww = config.sandbox_workspace_write ?? {};
   return { ...config, sandbox_workspace_write: { ...ww, writable_roots: [...(ww.writable_roots ?? []), ...dirs] } };
-}
-
-/** Writes `text` to `path` whole or not at all. */
-async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, text);
-  await rename(temp, path);
 }

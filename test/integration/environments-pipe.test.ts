@@ -2,7 +2,7 @@
 // app-server'`, as `kubectl exec -i` or `docker exec -i` would be. Every face takes `--env`: the relay on
 // stdio, `weft exec`, `weft serve`; and `weft environments` manages and checks them.
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, remoteWeft, startRelay, stopUserServer } from '../support/environments';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
@@ -107,6 +107,83 @@ describe('an environment reached through a command', () => {
     });
     expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: 'exec ran remotely\n' });
     expect(run.stderr).toContain(`on "pipe" in ${project.dir}`);
+  });
+
+  it('runs `weft exec --env` with its flags: files named are read here, folders are there', async () => {
+    // A PNG of one pixel, a schema and the file the last message goes to: all here.
+    const here = await makeTempWorkspace({ 'schema.json': JSON.stringify({ type: 'object', properties: {} }) });
+    cleanups.push(() => here.cleanup());
+    const pixel = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await writeFile(join(here.dir, 'shot.png'), pixel);
+    // A folder there beside the project, named relative to the project folder there.
+    const beside = await makeTempWorkspace();
+    cleanups.push(() => beside.cleanup());
+    const before = server.requests.length;
+    server.enqueue(answerTurn('{"done":true}'));
+    const run = await runWeftCli(
+      [
+        'exec',
+        '--env',
+        'pipe',
+        '-C',
+        project.dir,
+        '-c',
+        'model="other-model"',
+        '--sandbox',
+        'workspace-write',
+        // The project is under the temp folder, a writable root of its own unless excluded.
+        '-c',
+        'sandbox_workspace_write.exclude_slash_tmp=true',
+        '-c',
+        'sandbox_workspace_write.exclude_tmpdir_env_var=true',
+        '--add-dir',
+        `../${basename(beside.dir)}`,
+        '--image',
+        'shot.png',
+        '--output-schema',
+        'schema.json',
+        '-o',
+        'last.txt',
+        'look at this',
+      ],
+      { cwd: here.dir, weftHome: local.dir },
+    );
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toMatchObject({
+      code: 0,
+      stdout: '{"done":true}\n',
+    });
+    expect(await readFile(join(here.dir, 'last.txt'), 'utf8')).toBe('{"done":true}');
+    const body = JSON.stringify(server.requests[before]?.body);
+    const request = server.requests[before]?.body as { model?: string; text?: { format?: { type?: string } } };
+    expect(request.model).toBe('other-model');
+    expect(request.text?.format?.type).toBe('json_schema');
+    expect(body).toContain(`data:image/png;base64,${pixel.toString('base64')}`);
+    expect(body).toContain('look at this');
+    // The added folder is writable there, found from the project folder there.
+    expect(body).toContain(`- ${beside.dir}\\n`);
+
+    // resume --last there: the same thread goes on, with what it was told before.
+    server.enqueue(answerTurn('continued'));
+    const again = await runWeftCli(['exec', '--env', 'pipe', '-C', project.dir, 'resume', '--last', 'and then?'], {
+      cwd: here.dir,
+      weftHome: local.dir,
+    });
+    expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: 'continued\n' });
+    const resumed = JSON.stringify(server.requests.at(-1)?.body);
+    expect(resumed).toContain('look at this');
+    expect(resumed).toContain('and then?');
+  });
+
+  it('refuses the exec flags a remote run cannot honour, naming them', async () => {
+    const run = await runWeftCli(['exec', '--env', 'pipe', '--experimental-json', 'hi'], {
+      cwd: local.dir,
+      weftHome: local.dir,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('weft exec: --experimental-json cannot be used with --env');
   });
 
   it('says when the remote folder does not exist, and exits', async () => {
