@@ -9,6 +9,7 @@ import { loadOpenProjects, loadRecentProjects, readLocation, rememberProject } f
 import { createAppStore, setUi } from './store/store';
 import { App } from './views/App';
 import { focusWaitingRequest } from './views/notifications';
+import { handleShellEvent } from './store/shell-events';
 import './components/use-color-scheme';
 import { AppContext } from './store/app-context';
 import './styles/tokens.css';
@@ -84,11 +85,7 @@ try {
     },
   });
   controller.start();
-  bridge?.onShellEvent((event) => {
-    // A click on a desktop notification: the thread, with its waiting request focused when it has one.
-    if (event.type === 'focusThread') void controller.selectThread(event.threadId).then(() => focusWaitingRequest());
-    else controller.newThread();
-  });
+  bridge?.onShellEvent((event) => handleShellEvent(controller, event, () => focusWaitingRequest()));
   window.addEventListener('pagehide', () => {
     controller.dispose();
     client.dispose();

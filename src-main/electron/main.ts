@@ -146,12 +146,15 @@ export function startDesktopApp(factory: AppHostFactory): void {
 
     const router = new IpcRouter(appHost.host);
     let windows: ProjectWindows | null = null;
+    /** File → Open Recent / Open Folder (set once the windows exist). */
+    let openHere: ((path: string) => Promise<boolean>) | null = null;
+    let openFolderHere: (() => Promise<boolean>) | null = null;
     const refreshMenu = (): void => {
       const template = buildMenuTemplate(
         { platform: process.platform, appName: 'Weft', recentProjects: recent.list().map((p) => p.path), devTools },
         {
-          openFolder: () => void chooseFolder(),
-          openRecent: (path) => void openProject?.(path),
+          openFolder: () => void openFolderHere?.(),
+          openRecent: (path) => void openHere?.(path),
           clearRecent: () => {
             app.clearRecentDocuments();
             recent
@@ -211,6 +214,35 @@ export function startDesktopApp(factory: AppHostFactory): void {
     const chooseFolder = async (): Promise<boolean> => {
       const chosen = await askFolder();
       return chosen === null ? false : open(chosen);
+    };
+
+    // File → Open Folder / Open Recent: the folder joins the window in front, among its projects (one
+    // window holds several); a folder a window already has as its own is shown there; with no window, it
+    // opens one.
+    openHere = async (path) => {
+      const current = projectWindows.current();
+      if (current === undefined || projectWindows.get(path) !== undefined) return open(path);
+      const folder = await checkFolder(path);
+      if (!folder.ok) {
+        await dialog.showMessageBox({ type: 'error', message: 'Weft can’t open this folder', detail: folder.why });
+        await recent.remove(path).catch(() => undefined);
+        refreshMenu();
+        return false;
+      }
+      sendShellEvent(current.webContents.id, { type: 'openProject', path: folder.path });
+      current.show();
+      current.focus();
+      app.addRecentDocument(folder.path);
+      await recent
+        .add(folder.path)
+        .catch((error: unknown) => log(`Could not remember ${folder.path}: ${describe(error)}`));
+      refreshMenu();
+      return true;
+    };
+    const openInFront = openHere;
+    openFolderHere = async () => {
+      const chosen = await askFolder();
+      return chosen === null ? false : openInFront(chosen);
     };
 
     disposers.push(

@@ -14,11 +14,13 @@ import type {
 
 /**
  * Things the desktop shell asks of the page that are not protocol traffic: a click on an OS notification
- * (`focusThread`), File → New Thread (`newThread`).
+ * (`focusThread`), File → New Thread (`newThread`), File → Open Folder / Open Recent with this window in
+ * front (`openProject`: the folder, checked by the shell, joins this window's projects).
  */
 export const ShellEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focusThread'), threadId: z.string() }),
   z.object({ type: z.literal('newThread') }),
+  z.object({ type: z.literal('openProject'), path: z.string().min(1) }),
 ]);
 export type ShellEvent = z.infer<typeof ShellEvent>;
 

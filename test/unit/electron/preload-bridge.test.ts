@@ -247,9 +247,14 @@ describe('createWeftBridge', () => {
     const off = bridge.onShellEvent((event) => seen.push(event));
     ipc.emit(IpcChannels.shell, { type: 'focusThread', threadId: 'th-9' });
     ipc.emit(IpcChannels.shell, { type: 'formatDisk' });
+    ipc.emit(IpcChannels.shell, { type: 'openProject', path: '/src/other' });
+    ipc.emit(IpcChannels.shell, { type: 'openProject', path: '' });
     off();
     ipc.emit(IpcChannels.shell, { type: 'newThread' });
-    expect(seen).toEqual([{ type: 'focusThread', threadId: 'th-9' }]);
+    expect(seen).toEqual([
+      { type: 'focusThread', threadId: 'th-9' },
+      { type: 'openProject', path: '/src/other' },
+    ]);
   });
 
   it('openProject asks the shell, and is true only when the shell says so', async () => {

@@ -1,0 +1,19 @@
+// What the desktop shell asks of the page (see `ShellEvent`): a click on an OS notification opens its
+// thread with the waiting request focused; File → New Thread starts one; File → Open Folder / Open Recent
+// opens the folder among this window's projects (one window holds several) and shows it.
+import type { ShellEvent } from '../../src-preload/protocol/bridge-api';
+import type { Controller } from './controller';
+
+export function handleShellEvent(controller: Controller, event: ShellEvent, focusWaitingRequest: () => void): void {
+  switch (event.type) {
+    case 'focusThread':
+      void controller.selectThread(event.threadId).then(focusWaitingRequest);
+      return;
+    case 'newThread':
+      controller.newThread();
+      return;
+    case 'openProject':
+      controller.openProject(event.path);
+      return;
+  }
+}
