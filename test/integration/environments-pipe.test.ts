@@ -1,13 +1,20 @@
 // Environments reached through a command (`command = [...]`), here a local pipe: `sh -c '… weft
 // app-server'`, as `kubectl exec -i` or `docker exec -i` would be. Every face takes `--env`: the relay on
 // stdio, `weft exec`, `weft serve`; and `weft environments` manages and checks them.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, remoteWeft, startRelay, stopUserServer } from '../support/environments';
-import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { AGENTS_NAMESPACE, answerText, callOutputs, reply, threadOf } from '../support/agents-model';
+import { attachDirect, childProcesses, cliEnv, remoteWeft, startRelay, stopUserServer } from '../support/environments';
+import {
+  createGate,
+  startMockResponsesServer,
+  type MockResponsesServer,
+  type MockStep,
+  type RecordedRequest,
+} from '../support/mock-responses-server';
 import { startWeftServe, WsRpcClient, type StdioRpcClient } from '../support/rpc-client';
-import { answerTurn } from '../support/sse';
+import { answerTurn, evNamespacedCall } from '../support/sse';
 import { runWeftCli } from '../support/weft-cli';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
@@ -32,7 +39,13 @@ const LOCAL_CONFIG = (remoteHome: string): string =>
     '[environments.attached] # through the per-user server',
     `command = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remoteHome)} app-server --attach`)}]`,
     '',
+    '[environments.blockable] # through the per-user server, unreachable while the block file exists',
+    `command = ["sh", "-c", ${JSON.stringify(`[ -e ${blockFile(remoteHome)} ] && { echo "unreachable" >&2; exit 1; }; exec env ${remoteWeft(remoteHome)} app-server --attach`)}]`,
+    '',
   ].join('\n');
+
+/** While this file exists, the `blockable` environment cannot be reached. */
+const blockFile = (remoteHome: string): string => join(remoteHome, 'unreachable');
 
 beforeAll(async () => {
   server = await startMockResponsesServer();
@@ -184,6 +197,77 @@ describe('an environment reached through a command', () => {
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('weft exec: --experimental-json cannot be used with --env');
+  });
+
+  it('replays the sub-agents a thread spawned while the link was down, announced and whole', async () => {
+    // The parent's model spawns a child once the link is cut, waits for it, and answers; the child answers.
+    const spawnNow = createGate();
+    let parentId = '';
+    const model = async (request: RecordedRequest): Promise<MockStep> => {
+      const thread = threadOf(request);
+      if (parentId === '') parentId = thread;
+      if (thread !== parentId) return answerText('the child counted');
+      const outputs = callOutputs(request);
+      if (outputs.length === 0) {
+        await spawnNow.released;
+        return reply([evNamespacedCall('call_spawn', AGENTS_NAMESPACE, 'spawn_agent', { message: 'count' })]);
+      }
+      const spawned = outputs.find((o) => o.name === 'spawn_agent')?.output ?? '{}';
+      const agent = (JSON.parse(spawned) as { agent_id?: string }).agent_id ?? '';
+      if (outputs.length === 1)
+        return reply([
+          evNamespacedCall('call_wait', AGENTS_NAMESPACE, 'wait_agent', { targets: [agent], timeout_ms: 60_000 }),
+        ]);
+      return answerText('the parent is done');
+    };
+    for (let i = 0; i < 6; i++) server.enqueue(model);
+    const client = startRelay(local.dir, 'blockable', { WEFT_RELAY_MAX_DELAY_MS: '300' });
+    cleanups.push(() => client.close());
+    await client.initialize();
+    const { thread } = await client.request<{ thread: { id: string } }>('thread/start', { cwd: project.dir });
+    const { turn } = await client.request<{ turn: { id: string } }>('turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'delegate the counting' }],
+    });
+    await server.waitForRequest(1);
+    // A watcher on the remote itself sees the parent's turn end while the link is down.
+    const watcher = attachDirect(remote.dir);
+    cleanups.push(() => watcher.close());
+    await watcher.initialize();
+    await watcher.request('thread/resume', { threadId: thread.id });
+
+    // The link drops and cannot come back; meanwhile the child is spawned, runs and ends, and so does the parent.
+    await writeFile(blockFile(remote.dir), '');
+    const from = client.received.length;
+    const children = await childProcesses(client.child.pid ?? 0);
+    const exes = await Promise.all(children.map(([pid]) => readlink(`/proc/${pid}/exe`).catch(() => '')));
+    const pipes = children.filter((_, i) => exes[i] === process.execPath);
+    expect(pipes).toHaveLength(1);
+    for (const [pid] of pipes) process.kill(pid, 'SIGKILL');
+    await client.notification('weft/environment/status', (p) => p['state'] === 'reconnecting', from);
+    spawnNow.release();
+    await watcher.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turn.id);
+    const childOf = (p: Record<string, unknown>): boolean =>
+      (p['thread'] as { parentThreadId?: string | null }).parentThreadId === thread.id;
+    expect(client.notifications('thread/started').filter(childOf)).toEqual([]);
+
+    await rm(blockFile(remote.dir));
+    await client.notification('weft/environment/status', (p) => p['state'] === 'connected', from);
+    // The child is announced as the parent's sub-agent, and its turn told whole, once.
+    const started = await client.notification('thread/started', childOf, from);
+    const child = started['thread'] as { id: string; parentThreadId: string | null };
+    expect(child.parentThreadId).toBe(thread.id);
+    const childDone = await client.notification('turn/completed', (p) => p['threadId'] === child.id, from);
+    expect(childDone['turn']).toMatchObject({ status: 'completed' });
+    await client.notification('turn/completed', (p) => p['threadId'] === thread.id, from);
+    const childMessages = client
+      .notifications('item/completed')
+      .filter((p) => p['threadId'] === child.id)
+      .map((p) => p['item'] as { type: string; text?: string })
+      .filter((i) => i.type === 'agentMessage');
+    expect(childMessages.map((m) => m.text)).toEqual(['the child counted']);
+    const turnsDone = client.notifications('turn/completed').map((p) => (p['turn'] as { id: string }).id);
+    expect(new Set(turnsDone).size).toBe(turnsDone.length);
   });
 
   it('says when the remote folder does not exist, and exits', async () => {

@@ -341,15 +341,29 @@ class RelayConnection {
     if (why !== null) throw new Error(why);
     link.send({ method: 'initialized' });
     let replayed = 0;
-    for (const threadId of this.seen.followed()) {
+    const resumeThread = async (threadId: string): Promise<Thread | null> => {
       const result = await Promise.race([this.ownRequest('thread/resume', { threadId }), ended]);
       const thread =
         typeof result === 'object' && result !== null && 'thread' in result ? Thread.safeParse(result.thread) : null;
-      if (thread === null || !thread.success) continue;
-      for (const notification of this.seen.replay(thread.data)) {
+      return thread?.success === true ? thread.data : null;
+    };
+    // Followed threads first; then the sub-agents they spawned while the link was down (announced, then
+    // replayed like them), and theirs in turn.
+    const queue = this.seen.followed().map((id) => ({ id, announce: false }));
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const thread = await resumeThread(next.id);
+      if (thread === null) continue;
+      if (next.announce) {
+        this.seen.follow(thread.id);
+        this.sink.send({ method: 'thread/started', params: { thread: { ...thread, turns: [] } } });
+        replayed += 1;
+      }
+      for (const notification of this.seen.replay(thread)) {
         replayed += 1;
         this.sink.send(notification);
       }
+      for (const id of this.seen.unfollowedChildren(thread))
+        if (!queue.some((q) => q.id === id)) queue.push({ id, announce: true });
     }
     return replayed;
   }

@@ -3,7 +3,8 @@
  * and comes back, what happened meanwhile reaches it once: every turn and item the client never saw
  * start or complete is told from the remote's own record of the thread (`thread/resume`, read from the
  * rollout), and a notification the client already had is never passed on twice (a live one arriving
- * after the replay, or a request the remote asks again).
+ * after the replay, or a request the remote asks again). A followed thread's sub-agents are followed with
+ * it, those it spawned while the link was down included.
  */
 import type { ServerNotification, Thread, ThreadItem, Turn } from '../../../src-preload/protocol';
 
@@ -59,8 +60,27 @@ export class ThreadsSeen {
     }
   }
 
+  /**
+   * The sub-agents of `thread` the client does not follow: the threads its `collabAgentToolCall` items
+   * spawned (a child started while the link was down is known only from them).
+   */
+  unfollowedChildren(thread: Thread): string[] {
+    const children = new Set<string>();
+    for (const turn of thread.turns)
+      for (const item of turn.items)
+        if (item.type === 'collabAgentToolCall' && item.tool === 'spawnAgent')
+          for (const id of item.receiverThreadIds) if (!this.threads.has(id)) children.add(id);
+    return [...children];
+  }
+
   /** Records a notification on its way to the client; false when the client already had it. */
   pass(n: ServerNotification): boolean {
+    // A sub-agent of a thread the client follows is followed too: after a cut link its turns are replayed.
+    if (n.method === 'thread/started') {
+      const parent = n.params.thread.parentThreadId;
+      if (parent !== null && parent !== undefined && this.threads.has(parent)) this.noteThread(n.params.thread);
+      return true;
+    }
     const params: object = n.params;
     const threadId = 'threadId' in params && typeof params.threadId === 'string' ? params.threadId : undefined;
     const seen = threadId === undefined ? undefined : this.threads.get(threadId);

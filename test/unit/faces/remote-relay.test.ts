@@ -101,6 +101,30 @@ describe('replaying what a client missed', () => {
     expect(seen.replay(makeThread({ id: 'th', turns: [t1, done] }))).toEqual([]);
   });
 
+  it('follows the sub-agents of a followed thread, and names those it spawned unseen', () => {
+    const seen = new ThreadsSeen();
+    seen.follow('parent');
+    // Announced live: followed from then on.
+    seen.pass({ method: 'thread/started', params: { thread: makeThread({ id: 'a', parentThreadId: 'parent' }) } });
+    // Another thread's child is none of this client's business.
+    seen.pass({ method: 'thread/started', params: { thread: makeThread({ id: 'x', parentThreadId: 'other' }) } });
+    expect(seen.followed().sort()).toEqual(['a', 'parent']);
+    const spawn = (id: string, receivers: string[]): ThreadItem => ({
+      type: 'collabAgentToolCall',
+      id,
+      tool: 'spawnAgent',
+      status: 'completed',
+      senderThreadId: 'parent',
+      receiverThreadIds: receivers,
+      prompt: 'count',
+      model: null,
+      reasoningEffort: null,
+      agentsStates: {},
+    });
+    const turn = makeTurn({ id: 't', status: 'completed', items: [spawn('s1', ['a']), spawn('s2', ['b'])] });
+    expect(seen.unfollowedChildren(makeThread({ id: 'parent', turns: [turn] }))).toEqual(['b']);
+  });
+
   it('leaves the newest message of a running turn open: its completion is still to come', () => {
     const seen = new ThreadsSeen();
     seen.follow('th');
