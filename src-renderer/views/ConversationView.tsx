@@ -266,7 +266,9 @@ function ThreadHeader({ threadId }: { threadId: string }) {
   return (
     <header className="main-header">
       <div className="main-title">
-        <h1>{thread === undefined ? 'Thread' : threadTitle(thread)}</h1>
+        <h1 title={thread === undefined ? undefined : threadTitle(thread)}>
+          {thread === undefined ? 'Thread' : threadTitle(thread)}
+        </h1>
         {running &&
           (waiting ? (
             <span className="badge badge-waiting">Waiting for approval</span>
@@ -290,12 +292,12 @@ function ThreadHeader({ threadId }: { threadId: string }) {
             title="Move this thread's work to your local checkout, or your local changes into its worktree"
             onClick={() => openHandoff({ threadId, direction: 'toLocal' })}
           >
-            Handoff
+            <span className="link-label">Handoff</span>
           </button>
         )}
         {groupSize > 1 && thread?.weftGroupId !== undefined && (
           <button type="button" className="link-button small" onClick={() => openWays(thread.weftGroupId ?? null)}>
-            <Icon name="columns" size={12} /> Compare {groupSize} ways
+            <Icon name="columns" size={12} /> <span className="link-label">Compare {groupSize} ways</span>
           </button>
         )}
         {thread?.parentThreadId !== null && thread?.parentThreadId !== undefined && (
@@ -304,7 +306,8 @@ function ThreadHeader({ threadId }: { threadId: string }) {
             className="link-button small"
             onClick={() => void controller.selectThread(thread.parentThreadId ?? '')}
           >
-            <Icon name="user" size={12} /> Sub-agent {agentLabel(thread, thread.id)} · open its parent
+            <Icon name="user" size={12} />{' '}
+            <span className="link-label">Sub-agent {agentLabel(thread, thread.id)} · open its parent</span>
           </button>
         )}
         {thread?.forkedFromId !== null && thread?.forkedFromId !== undefined && (
@@ -313,7 +316,7 @@ function ThreadHeader({ threadId }: { threadId: string }) {
             className="link-button small"
             onClick={() => void controller.selectThread(thread.forkedFromId ?? '')}
           >
-            <Icon name="fork" size={12} /> Forked from parent
+            <Icon name="fork" size={12} /> <span className="link-label">Forked from parent</span>
           </button>
         )}
       </div>
