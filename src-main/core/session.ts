@@ -181,6 +181,15 @@ export class Session implements TurnHost, Disposable {
     return { ...this.settings };
   }
 
+  /**
+   * A Handoff moved the thread: its next turns work in `cwd` (the model is told of the new folder with
+   * the next turn's environment context). Refused while a turn runs.
+   */
+  moveTo(cwd: string): void {
+    if (this.active) throw new SessionError('a turn is running; move the thread once it has finished');
+    this.settings = { ...this.settings, cwd };
+  }
+
   get activeTurnId(): string | null {
     return this.active?.id ?? null;
   }
