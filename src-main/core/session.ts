@@ -13,7 +13,7 @@ import type {
 import type { CoreNotification, ServerRequestSender } from '../tools/types';
 import { DisposableStore, toDisposable, type Disposable } from '../util/disposable';
 import { recordBackgroundChanges } from '../tools/background-changes';
-import { priceTable, threadCost } from '../model/prices';
+import { addUsage, priceTable, threadCost } from '../model/prices';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
@@ -409,15 +409,8 @@ export class Session implements TurnHost, Disposable {
     if (this.closed) return;
     const zero = { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
     const prev = this.tokenUsage;
-    const total = prev?.total ?? zero;
     this.tokenUsage = {
-      total: {
-        totalTokens: total.totalTokens + usage.totalTokens,
-        inputTokens: total.inputTokens + usage.inputTokens,
-        cachedInputTokens: total.cachedInputTokens + usage.cachedInputTokens,
-        outputTokens: total.outputTokens + usage.outputTokens,
-        reasoningOutputTokens: total.reasoningOutputTokens + usage.reasoningOutputTokens,
-      },
+      total: addUsage(prev?.total ?? zero, usage),
       last: prev?.last ?? zero,
       modelContextWindow: this.options.modelContextWindow,
     };

@@ -268,6 +268,8 @@ export const RolloutTokenUsage = z.looseObject({
   output_tokens: tokens,
   reasoning_output_tokens: tokens,
   total_tokens: tokens,
+  /** Input tokens written to the provider's prompt cache (part of `input_tokens`); absent = 0. */
+  cache_write_input_tokens: z.number().int().nonnegative().optional().catch(undefined),
 });
 export type RolloutTokenUsage = z.infer<typeof RolloutTokenUsage>;
 
