@@ -24,7 +24,8 @@ export const HANDOFF_HELP = `  handoff Moves a worktree thread's work between it
           conflict, same, skipped) and shows each conflict as a diff of the two sides. --apply writes
           it, refusing while a conflict has no side chosen: --take-local PATH keeps the local version,
           --take-worktree PATH the worktree's (either also leaves a file out, on the destination's side).
-          --move then takes what was brought over back out of the source. --json prints the protocol's
+          --move then takes what was brought over back out of the source and moves the thread with it:
+          its next turns work in the destination. --json prints the protocol's
           preview or result.
 `;
 
@@ -161,5 +162,6 @@ function describeResult(
   for (const n of result.notWritten) lines.push(`  not written: ${n.path}: ${n.reason}`);
   list('taken back out of the source', result.moved);
   if (lines.length === 1) lines.push('  nothing needed writing');
+  if (result.threadCwd !== null) lines.push(`  the thread works in ${result.threadCwd} from now on`);
   return `${lines.join('\n')}\n`;
 }

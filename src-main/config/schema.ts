@@ -50,10 +50,14 @@ const retries = z.int().min(0).max(MAX_RETRIES);
 /** A price in US dollars per million tokens. */
 const pricePerMillion = z.number().min(0).max(1_000_000);
 
-/** `cached_input` omitted = the same as `input` (no discount for cached tokens). */
+/**
+ * `cached_input` omitted = the same as `input` (no discount for cached tokens); `cache_write_input` omitted =
+ * the same as `input` (no surcharge for tokens a provider writes to its prompt cache).
+ */
 const modelPriceSchema = z.strictObject({
   input: pricePerMillion,
   cached_input: pricePerMillion.optional(),
+  cache_write_input: pricePerMillion.optional(),
   output: pricePerMillion,
 });
 

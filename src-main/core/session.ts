@@ -13,7 +13,7 @@ import type {
 import type { CoreNotification, ServerRequestSender } from '../tools/types';
 import { DisposableStore, toDisposable, type Disposable } from '../util/disposable';
 import { recordBackgroundChanges } from '../tools/background-changes';
-import { priceTable, threadCost } from '../model/prices';
+import { addUsage, priceTable, threadCost } from '../model/prices';
 import { memoryFromHistory, type WorkingMemory } from '../context/compaction';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
@@ -179,6 +179,15 @@ export class Session implements TurnHost, Disposable {
 
   get currentSettings(): TurnSettings {
     return { ...this.settings };
+  }
+
+  /**
+   * A Handoff moved the thread: its next turns work in `cwd` (the model is told of the new folder with
+   * the next turn's environment context). Refused while a turn runs.
+   */
+  moveTo(cwd: string): void {
+    if (this.active) throw new SessionError('a turn is running; move the thread once it has finished');
+    this.settings = { ...this.settings, cwd };
   }
 
   get activeTurnId(): string | null {
@@ -400,15 +409,8 @@ export class Session implements TurnHost, Disposable {
     if (this.closed) return;
     const zero = { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
     const prev = this.tokenUsage;
-    const total = prev?.total ?? zero;
     this.tokenUsage = {
-      total: {
-        totalTokens: total.totalTokens + usage.totalTokens,
-        inputTokens: total.inputTokens + usage.inputTokens,
-        cachedInputTokens: total.cachedInputTokens + usage.cachedInputTokens,
-        outputTokens: total.outputTokens + usage.outputTokens,
-        reasoningOutputTokens: total.reasoningOutputTokens + usage.reasoningOutputTokens,
-      },
+      total: addUsage(prev?.total ?? zero, usage),
       last: prev?.last ?? zero,
       modelContextWindow: this.options.modelContextWindow,
     };

@@ -44,7 +44,7 @@ export interface HandoffApplyInput {
   discards: DiscardStore;
 }
 
-export async function applyHandoff(input: HandoffApplyInput): Promise<WeftWorktreeHandoffResult> {
+export async function applyHandoff(input: HandoffApplyInput): Promise<Omit<WeftWorktreeHandoffResult, 'threadCwd'>> {
   const { plan } = input;
   const sourceSide = plan.direction === 'toLocal' ? 'worktree' : 'local';
   const byPath = new Map(plan.paths.map((p) => [p.path, p]));

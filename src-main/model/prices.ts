@@ -1,7 +1,8 @@
 // What tokens cost: the price table (the user's `[model_prices."<model>"]` over Weft's defaults for its
 // built-in models) and the cost of a token breakdown at a price. Prices are US dollars per million tokens,
 // so tokens × price is micro-dollars. Input tokens read from the cache are part of `inputTokens` and cost
-// `cachedInput` instead of `input`; reasoning tokens are part of `outputTokens` and cost what output costs.
+// `cachedInput` instead of `input`, those written to it (`cacheWriteInputTokens`) cost `cacheWriteInput`
+// (else `input`); reasoning tokens are part of `outputTokens` and cost what output costs.
 import type { TokenUsageBreakdown, WeftCost, WeftModelPrice, WeftModelUsage } from '../../src-preload/protocol';
 import type { WeftConfig } from '../config/schema';
 
@@ -31,7 +32,13 @@ export function priceTable(config: Pick<WeftConfig, 'model_prices'>): PriceTable
   return (model) => {
     const set = Object.hasOwn(own, model) ? own[model] : undefined;
     if (set !== undefined)
-      return { input: set.input, cachedInput: set.cached_input ?? set.input, output: set.output, source: 'config' };
+      return {
+        input: set.input,
+        cachedInput: set.cached_input ?? set.input,
+        ...(set.cache_write_input === undefined ? {} : { cacheWriteInput: set.cache_write_input }),
+        output: set.output,
+        source: 'config',
+      };
     const known = Object.hasOwn(DEFAULT_PRICES, model) ? DEFAULT_PRICES[model] : undefined;
     return known === undefined ? null : { ...known, source: 'default' };
   };
@@ -46,20 +53,28 @@ export const ZERO_USAGE: TokenUsageBreakdown = {
 };
 
 export function addUsage(a: TokenUsageBreakdown, b: TokenUsageBreakdown): TokenUsageBreakdown {
+  const cacheWrites = (a.cacheWriteInputTokens ?? 0) + (b.cacheWriteInputTokens ?? 0);
   return {
     totalTokens: a.totalTokens + b.totalTokens,
     inputTokens: a.inputTokens + b.inputTokens,
     cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    ...(cacheWrites > 0 ? { cacheWriteInputTokens: cacheWrites } : {}),
     outputTokens: a.outputTokens + b.outputTokens,
     reasoningOutputTokens: a.reasoningOutputTokens + b.reasoningOutputTokens,
   };
 }
 
-/** Micro-dollars of `usage` at `price` (cached input never counted twice; never negative). */
+/** Micro-dollars of `usage` at `price` (cached and cache-written input never counted twice; never negative). */
 function micros(usage: TokenUsageBreakdown, price: Price): number {
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
-  const fresh = usage.inputTokens - cached;
-  return Math.round(fresh * price.input + cached * price.cachedInput + usage.outputTokens * price.output);
+  const written = Math.min(usage.cacheWriteInputTokens ?? 0, usage.inputTokens - cached);
+  const fresh = usage.inputTokens - cached - written;
+  return Math.round(
+    fresh * price.input +
+      cached * price.cachedInput +
+      written * (price.cacheWriteInput ?? price.input) +
+      usage.outputTokens * price.output,
+  );
 }
 
 /** What one model's tokens cost (an unknown price names the model, unless it used no tokens). */

@@ -24,6 +24,8 @@ export type ToolSpec =
 export interface ModelUsage {
   inputTokens: number;
   cachedInputTokens: number;
+  /** Input tokens the provider wrote to its prompt cache (part of `inputTokens`); absent when it says none. */
+  cacheWriteInputTokens?: number;
   outputTokens: number;
   reasoningOutputTokens: number;
   totalTokens: number;

@@ -10,6 +10,7 @@ import type { LoadedThread } from '../store/loader';
 import type { ThreadRecorder } from '../store/thread-store';
 import type { HandlerContext } from './handlers/context';
 import { agentTreeOf } from '../store/sub-agent-meta';
+import { movedCwd } from '../store/thread-events';
 import { resolveCwd, threadConfig, threadSession } from './thread-factory';
 import type { LoadedEntry } from './thread-manager';
 
@@ -37,8 +38,12 @@ export async function loadThread(
 ): Promise<{ entry: LoadedEntry; config: Awaited<ReturnType<typeof threadConfig>>['loaded']; cwd: string }> {
   const { manager, environment } = ctx;
   const { thread, overrides, recording } = input;
+  const saved = recording.state;
   const cwd = resolveCwd(
-    input.exact?.cwd ?? overrides.cwd ?? recording.state?.lastTurnContext?.cwd ?? thread.cwd,
+    input.exact?.cwd ??
+      overrides.cwd ??
+      (saved ? (movedCwd(saved.attributes, saved.lastTurnContext) ?? saved.lastTurnContext?.cwd) : undefined) ??
+      thread.cwd,
     environment.defaultCwd,
   );
   try {

@@ -43,6 +43,7 @@ function breakdown(u: RolloutTokenUsage): TokenUsageBreakdown {
     totalTokens: u.total_tokens,
     inputTokens: u.input_tokens,
     cachedInputTokens: u.cached_input_tokens,
+    ...(u.cache_write_input_tokens ? { cacheWriteInputTokens: u.cache_write_input_tokens } : {}),
     outputTokens: u.output_tokens,
     reasoningOutputTokens: u.reasoning_output_tokens,
   };
@@ -65,6 +66,7 @@ function snakeUsage(b: TokenUsageBreakdown): RolloutTokenUsage {
   return {
     input_tokens: b.inputTokens,
     cached_input_tokens: b.cachedInputTokens,
+    ...(b.cacheWriteInputTokens ? { cache_write_input_tokens: b.cacheWriteInputTokens } : {}),
     output_tokens: b.outputTokens,
     reasoning_output_tokens: b.reasoningOutputTokens,
     total_tokens: b.totalTokens,

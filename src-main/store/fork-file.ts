@@ -333,6 +333,11 @@ export function copyLines(
     : [];
   // A fork starts with the attributes of a new thread where it should (a copy of the same thread keeps all).
   if (target.id !== source.id) extra.push(...forkAttributeEvents(plan.outline.attributes));
+  // A fork of a thread a Handoff moved works where its own files are, when it has them, not where the
+  // source was moved to (no turn is named: the fork's own turns decide where it runs, as for any fork).
+  const ownCwd = target.cwd ?? null;
+  if (target.id !== source.id && ownCwd !== null && plan.outline.attributes.moved !== null)
+    extra.push({ type: 'weft_thread_moved', cwd: ownCwd, after_turn_id: null });
   return { meta, extra };
 }
 

@@ -26,7 +26,7 @@ import { SAVE_OUTLINE_BYTES, decodeOutline, encodeOutline, markOf } from './outl
 import { parseRolloutFileName } from './paths';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
 import { sourceFields, sourceKindOf, subAgentOf } from './sub-agent-meta';
-import { attributeFields, type ThreadAttributes } from './thread-events';
+import { attributeFields, movedCwd, type ThreadAttributes } from './thread-events';
 import type { RecordedTurnContext } from './turn-context';
 import { materializeTurns, type TurnDetails, type TurnPage } from './turn-items';
 
@@ -154,7 +154,7 @@ export function threadOf(outline: RolloutOutline): Thread {
     updatedAt: Math.floor(Math.max(outline.updatedAtMs, created) / 1000),
     status: { type: 'notLoaded' },
     path: outline.path,
-    cwd: meta?.cwd ?? '',
+    cwd: movedCwd(outline.attributes) ?? meta?.cwd ?? '',
     cliVersion: meta?.cli_version ?? '',
     ...sourceFields(id, sourceKindOf(meta), subAgentOf(meta)),
     gitInfo: git

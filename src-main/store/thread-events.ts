@@ -32,6 +32,8 @@ export const ThreadAttributes = z.object({
   pinned: z.boolean().catch(false),
   group: z.string().nullable().catch(null),
   readState: ReadStateAttribute.catch({ firstUnread: null, marks: 0 }),
+  /** Where a Handoff moved the thread, and its last turn then (null: never moved). */
+  moved: z.object({ cwd: z.string(), afterTurnId: z.string().nullable() }).nullable().catch(null),
 });
 export type ThreadAttributes = z.infer<typeof ThreadAttributes>;
 
@@ -53,6 +55,19 @@ export function attributeFields(
     weftGroupId: a.group ?? undefined,
     weftReadState: readStateOf(a),
   };
+}
+
+/**
+ * The folder a moved thread works in: where the Handoff moved it, unless a turn after the move recorded
+ * another (`lastContext`: the thread's last turn context, when known). Null: the thread was never moved.
+ */
+export function movedCwd(
+  a: ThreadAttributes,
+  lastContext?: { turnId: string | null; cwd: string } | null,
+): string | null {
+  if (a.moved === null) return null;
+  if (lastContext && lastContext.turnId !== a.moved.afterTurnId) return lastContext.cwd;
+  return a.moved.cwd;
 }
 
 /** The protocol's read state of the attributes; undefined when the thread was never marked (read, revision "0"). */
@@ -168,6 +183,10 @@ export const THREAD_EVENTS = {
     },
     true,
   ),
+  weft_thread_moved: attribute(WrittenEventPayloads.weft_thread_moved, (a, e) => ({
+    ...a,
+    moved: { cwd: e.cwd, afterTurnId: e.after_turn_id },
+  })),
   thread_settings_applied: { kind: 'none' },
 } as const satisfies Record<string, EventMeaning>;
 

@@ -6,7 +6,7 @@ import { RolloutWeftWorktree, TurnStatus, type Thread } from '../../src-preload/
 import { TEXT_CHUNKS_PER_THREAD, type IndexDatabase } from './index-db';
 import { StoreError } from './errors';
 import type { ThreadOrigin, ThreadSummary } from './index-scan';
-import { attributeFields, decodeAttributes, encodeAttributes, type ThreadAttributes } from './thread-events';
+import { attributeFields, movedCwd, decodeAttributes, encodeAttributes, type ThreadAttributes } from './thread-events';
 import { lastTurnField, worktreeField } from './loader';
 import { decodeSubAgent, encodeSubAgent, sourceFields } from './sub-agent-meta';
 
@@ -179,7 +179,7 @@ export function threadFromRow(row: IndexRow): Thread {
     updatedAt: Math.floor(row.updated_at / 1000),
     status: { type: 'notLoaded' },
     path: row.path,
-    cwd: row.cwd,
+    cwd: movedCwd(attributesOfRow(row)) ?? row.cwd,
     cliVersion: row.cli_version,
     ...sourceFields(row.id, row.source, decodeSubAgent(row.sub_agent)),
     gitInfo: hasGit ? { sha: row.git_sha, branch: row.git_branch, originUrl: row.git_origin_url } : null,

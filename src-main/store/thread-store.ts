@@ -22,7 +22,7 @@ import type { RepairReport } from './repair';
 import { nextOrdinalOf, nextOrdinalOfAsync } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
 import { SESSION_INDEX_FILE } from './session-index';
-import { DEFAULT_ATTRIBUTES, type AttributeEventInput, type ThreadAttributes } from './thread-events';
+import { DEFAULT_ATTRIBUTES, movedCwd, type AttributeEventInput, type ThreadAttributes } from './thread-events';
 import { ThreadIndex, rowWorktree, threadFromRow } from './thread-index';
 import { readFromIndex, readLoadOptions, readResult, type ReadOptions } from './thread-read';
 import type {
@@ -432,6 +432,25 @@ export class ThreadStore implements Disposable {
     else await this.withRecorder(loc, (r) => r.recordRollback(numTurns, record));
     await this.catalog.reindexFile(loc);
     return loadFileAsync(loc.path, { turnsLimit: options.turnsLimit });
+  }
+
+  /** Throws ThreadLockedError when another window or process writes the thread now (nothing is held after). */
+  checkWritable(threadId: string): void {
+    if (this.recorders.has(threadId)) return;
+    acquireThreadLock(this.home, this.catalog.locate(threadId).id).release();
+  }
+
+  /**
+   * Where the thread works now as its rollout tells (where a Handoff moved it, else its last turn's cwd, else
+   * its first), and the turn of its last turn context (a move records it: a later turn's cwd wins over it).
+   */
+  async workingFolder(threadId: string): Promise<{ cwd: string; lastContextTurnId: string | null }> {
+    const outline = await outlineFileAsync(this.catalog.locate(threadId).path);
+    const last = outline.lastTurnContext;
+    return {
+      cwd: movedCwd(outline.attributes, last) ?? last?.cwd ?? outline.meta?.cwd ?? '',
+      lastContextTurnId: last?.turnId ?? null,
+    };
   }
 
   /**

@@ -19,35 +19,43 @@ export type UsageByDay = Map<string, Map<string, TokenUsageBreakdown>>;
 
 const FIELDS = ['totalTokens', 'inputTokens', 'cachedInputTokens', 'outputTokens', 'reasoningOutputTokens'] as const;
 
+/** Usage with every count present (the optional cache writes as 0), so counts add up field by field. */
+type Counts = Required<TokenUsageBreakdown>;
+const COUNTS = [...FIELDS, 'cacheWriteInputTokens'] as const;
+
 function fromRollout(u: {
   total_tokens: number;
   input_tokens: number;
   cached_input_tokens: number;
+  cache_write_input_tokens?: number | undefined;
   output_tokens: number;
   reasoning_output_tokens: number;
-}): TokenUsageBreakdown {
+}): Counts {
   return {
     totalTokens: u.total_tokens,
     inputTokens: u.input_tokens,
     cachedInputTokens: u.cached_input_tokens,
+    cacheWriteInputTokens: u.cache_write_input_tokens ?? 0,
     outputTokens: u.output_tokens,
     reasoningOutputTokens: u.reasoning_output_tokens,
   };
+}
+
+/** The protocol's usage of some counts: cache writes only when there were some. */
+function usageOf(c: Counts): TokenUsageBreakdown {
+  const { cacheWriteInputTokens, ...rest } = c;
+  return cacheWriteInputTokens > 0 ? { ...rest, cacheWriteInputTokens } : rest;
 }
 
 /**
  * What a count added since the previous one: the growth of the running total; its `last` when the total
  * went back (a total that restarted), nothing when it did not change (a count repeated).
  */
-function growth(
-  total: TokenUsageBreakdown,
-  last: TokenUsageBreakdown,
-  previous: TokenUsageBreakdown | null,
-): TokenUsageBreakdown {
+function growth(total: Counts, last: Counts, previous: Counts | null): Counts {
   if (previous === null) return last;
-  if (FIELDS.some((f) => total[f] < previous[f])) return last;
+  if (COUNTS.some((f) => total[f] < previous[f])) return last;
   const grown = { ...total };
-  for (const f of FIELDS) grown[f] = total[f] - previous[f];
+  for (const f of COUNTS) grown[f] = total[f] - previous[f];
   return grown;
 }
 
@@ -73,6 +81,8 @@ function add(into: UsageByDay, day: string, model: string, usage: TokenUsageBrea
     return;
   }
   for (const f of FIELDS) had[f] += usage[f];
+  const writes = (had.cacheWriteInputTokens ?? 0) + (usage.cacheWriteInputTokens ?? 0);
+  if (writes > 0) had.cacheWriteInputTokens = writes;
 }
 
 /**
@@ -87,7 +97,7 @@ export function* rolloutUsageSteps(
 ): Generator<void, void> {
   const sniffer = new Sniffer();
   let model = 'unknown';
-  let previous: TokenUsageBreakdown | null = null;
+  let previous: Counts | null = null;
   /** Lines before this time are a fork's copy of its parent. */
   let ownFromMs = Number.NEGATIVE_INFINITY;
   let first = true;
@@ -120,7 +130,7 @@ export function* rolloutUsageSteps(
     previous = total;
     const ms = Date.parse(timestamp);
     if (!Number.isFinite(ms) || ms < sinceMs || ms < ownFromMs) return;
-    add(into, localDay(ms, timeZone), count.data.weft_model ?? model, added);
+    add(into, localDay(ms, timeZone), count.data.weft_model ?? model, usageOf(added));
   };
   yield* lineSteps(fd, 0, onLine, { sizeHint: sizeOf(fd) });
 }

@@ -46,7 +46,7 @@ interface Running {
 }
 
 export interface CommandExecHost {
-  /** The folder a command without `cwd` starts in. */
+  /** The folder a command without `cwd` or `weftCwd` starts in. */
   defaultCwd: string;
   env: NodeJS.ProcessEnv;
   /** The sandbox of the user's config, for a command that names none. */
@@ -101,11 +101,8 @@ export class CommandExecSessions implements Disposable {
     mode: { tty: boolean; streamOut: boolean; streamIn: boolean; processId: string | null },
   ): Promise<{ running: Running; result: Promise<CommandExecResult> }> {
     const { tty, streamOut, streamIn, processId } = mode;
-    const cwd = params.cwd
-      ? isAbsolute(params.cwd)
-        ? params.cwd
-        : resolve(this.host.defaultCwd, params.cwd)
-      : this.host.defaultCwd;
+    const base = params.weftCwd ? resolve(this.host.defaultCwd, params.weftCwd) : this.host.defaultCwd;
+    const cwd = params.cwd ? (isAbsolute(params.cwd) ? params.cwd : resolve(base, params.cwd)) : base;
     const policy = params.sandboxPolicy ?? (await this.host.defaultSandbox(cwd));
     const env = this.environment(params.env ?? {}, tty);
     const sandbox = await createSandboxLauncher(policy, cwd, env);

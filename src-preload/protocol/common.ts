@@ -141,11 +141,16 @@ export type UserInput = z.infer<typeof UserInput>;
 
 const tokenCount = z.number().int().nonnegative();
 
-/** Token counts; `cachedInputTokens` is part of `inputTokens`, `reasoningOutputTokens` part of `outputTokens`. */
+/**
+ * Token counts; `cachedInputTokens` is part of `inputTokens`, `reasoningOutputTokens` part of `outputTokens`.
+ * `cacheWriteInputTokens` (Codex 0.169's, optional, absent = 0): input tokens the provider wrote to its
+ * prompt cache (Anthropic-style cache creation), also part of `inputTokens`; Weft sends it when not 0.
+ */
 export const TokenUsageBreakdown = z.object({
   totalTokens: tokenCount,
   inputTokens: tokenCount,
   cachedInputTokens: tokenCount,
+  cacheWriteInputTokens: tokenCount.optional(),
   outputTokens: tokenCount,
   reasoningOutputTokens: tokenCount,
 });

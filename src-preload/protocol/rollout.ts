@@ -183,6 +183,8 @@ export function parseRolloutLine(text: string): ParseRolloutLineResult {
 //                       from one prompt ("try N ways"); null: it left it
 //   weft_thread_read_state {type, mark: "read"|"unread"|"turnEnded", ended_turn_id?}   someone read the thread,
 //                       marked it unread, or a turn ended (unread from it, unless unread already)
+//   weft_thread_moved   {type, cwd, after_turn_id}            a Handoff moved the thread: it works in `cwd` from
+//                       then on (until a later turn names another); `after_turn_id`: its last turn then, or null
 //
 // Read from Codex rollouts as well: task_started / task_complete (older names of turn_started /
 // turn_complete), agent_reasoning, agent_reasoning_raw_content, exec_command_end, patch_apply_end,
@@ -266,6 +268,8 @@ export const RolloutTokenUsage = z.looseObject({
   output_tokens: tokens,
   reasoning_output_tokens: tokens,
   total_tokens: tokens,
+  /** Input tokens written to the provider's prompt cache (part of `input_tokens`); absent = 0. */
+  cache_write_input_tokens: z.number().int().nonnegative().optional().catch(undefined),
 });
 export type RolloutTokenUsage = z.infer<typeof RolloutTokenUsage>;
 
@@ -300,6 +304,11 @@ export const WeftThreadPinnedEvent = z.looseObject({ pinned: z.boolean() });
 
 /** Weft: the thread's group (threads started together from one prompt, compared side by side); null: none. */
 export const WeftThreadGroupEvent = z.looseObject({ group_id: z.string().nullable() });
+/**
+ * Weft: a Handoff moved the thread to `cwd` (the local checkout, or back into its worktree). `after_turn_id`:
+ * the thread's last turn when it moved (null: none); a turn after it that recorded another cwd wins over it.
+ */
+export const WeftThreadMovedEvent = z.looseObject({ cwd: z.string(), after_turn_id: z.string().nullable() });
 /**
  * Weft: a mark of the thread's read state (see ThreadReadState): `read` (someone read it), `unread` (marked
  * unread), `turnEnded` (turn `ended_turn_id` ended: the thread is unread from it, unless it was unread already).
@@ -386,6 +395,7 @@ export const WrittenEventPayloads = {
   weft_thread_pinned: WeftThreadPinnedEvent,
   weft_thread_group: WeftThreadGroupEvent,
   weft_thread_read_state: WeftThreadReadStateEvent,
+  weft_thread_moved: WeftThreadMovedEvent,
 } as const;
 export type WrittenEventType = keyof typeof WrittenEventPayloads;
 

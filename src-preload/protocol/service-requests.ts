@@ -116,8 +116,13 @@ export type FsReadFileParams = z.infer<typeof FsReadFileParams>;
 export const FsReadFileResult = z.object({ dataBase64: z.string() });
 export type FsReadFileResult = z.infer<typeof FsReadFileResult>;
 
-/** `refreshToken` is accepted and ignored: Weft's accounts are API keys. */
-export const AccountReadParams = z.object({ refreshToken: z.boolean().nullish() }).default({});
+/**
+ * `refreshToken` is accepted and ignored: Weft's accounts are API keys. `weftCwd` (Weft's): the project
+ * whose config says the provider (absent = the server's own project).
+ */
+export const AccountReadParams = z
+  .object({ refreshToken: z.boolean().nullish(), weftCwd: z.string().nullish() })
+  .default({});
 export type AccountReadParams = z.infer<typeof AccountReadParams>;
 
 /** How Weft reaches the model: always an API key (the chatgpt, Bedrock and Vertex kinds are Codex's). */

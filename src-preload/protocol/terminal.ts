@@ -19,8 +19,10 @@ export type CommandExecTerminalSize = z.infer<typeof CommandExecTerminalSize>;
  */
 export const CommandExecParams = z.object({
   command: z.array(z.string()),
-  /** Default: the server's project folder; a relative path is taken from there. */
+  /** Default: `weftCwd`, else the server's project folder; a relative path is taken from there. */
   cwd: z.string().nullish(),
+  /** Weft's: the project the client shows, whose folder and config stand in for the server's own. */
+  weftCwd: z.string().nullish(),
   /** Variables set over the server's (secret-filtered) environment; null unsets one. */
   env: z.record(z.string(), z.string().nullable()).nullish(),
   processId: z.string().nullish(),

@@ -5,10 +5,14 @@
 import { z } from 'zod';
 import { TokenUsageBreakdown } from './common';
 
-/** USD per million tokens; `cachedInput` is what input tokens read from the cache cost instead. */
+/**
+ * USD per million tokens; `cachedInput` is what input tokens read from the cache cost instead, and
+ * `cacheWriteInput` what input tokens written to the cache cost instead (absent: the same as `input`).
+ */
 export const WeftModelPrice = z.object({
   input: z.number().nonnegative(),
   cachedInput: z.number().nonnegative(),
+  cacheWriteInput: z.number().nonnegative().optional(),
   output: z.number().nonnegative(),
   /** `config`: the user's `[model_prices]`; `default`: Weft's price list for its built-in models. */
   source: z.enum(['config', 'default']),

@@ -83,7 +83,8 @@ export type WeftHandoffResolution = z.infer<typeof WeftHandoffResolution>;
  * The files are written all at once (staged, then renamed into place; a crash half way is finished at the
  * next start). The source is left as it was unless `move`: then what was brought over leaves it — its
  * uncommitted changes to those files are taken back to its HEAD (for `toLocal`, the thread's commits stay
- * on its branch). Refused while a turn runs in the thread.
+ * on its branch) — and the thread moves too: its next turns work in the destination (`threadCwd`), its
+ * `weftWorktree` kept so it can be handed back. Refused while a turn runs in the thread.
  */
 export const WeftWorktreeHandoffParams = z.object({
   threadId: z.string().min(1),
@@ -101,6 +102,8 @@ export type WeftHandoffConflictData = z.infer<typeof WeftHandoffConflictData>;
 /**
  * What was done: the files written (applied, merged, or overwritten by a resolution), those a resolution
  * kept as they were, those that could not be written (and why), and, with `move`, the source files taken back.
+ * `threadCwd`: with `move`, the thread moved with its work, and this is the folder it works in from now on
+ * (in the local checkout for `toLocal`, in its worktree for `toWorktree`; its `Thread.cwd`); null without.
  */
 export const WeftWorktreeHandoffResult = z.object({
   direction: WeftHandoffDirection,
@@ -110,5 +113,6 @@ export const WeftWorktreeHandoffResult = z.object({
   kept: z.array(z.string()),
   notWritten: z.array(z.object({ path: z.string(), reason: z.string() })),
   moved: z.array(z.string()),
+  threadCwd: z.string().nullable(),
 });
 export type WeftWorktreeHandoffResult = z.infer<typeof WeftWorktreeHandoffResult>;

@@ -145,7 +145,7 @@ export function upsertThread(draft: Draft, state: AppData, thread: Thread): AppD
   return next;
 }
 
-const PATCHABLE = ['name', 'status', 'updatedAt', 'preview'] as const;
+const PATCHABLE = ['name', 'status', 'updatedAt', 'preview', 'cwd'] as const;
 type Patchable = (typeof PATCHABLE)[number];
 
 /** A list with one thread's fields changed; null when it does not hold the thread or nothing changes. */

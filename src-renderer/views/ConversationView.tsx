@@ -279,7 +279,14 @@ function ThreadHeader({ threadId }: { threadId: string }) {
           ))}
         {archived && <span className="badge">Archived</span>}
         {thread?.weftWorktree !== undefined && (
-          <span className="badge badge-worktree" title={`Works in the worktree ${thread.weftWorktree.path}`}>
+          <span
+            className="badge badge-worktree"
+            title={
+              thread.cwd === thread.weftWorktree.path || thread.cwd.startsWith(`${thread.weftWorktree.path}/`)
+                ? `Works in the worktree ${thread.weftWorktree.path}`
+                : `Handed off: works in ${thread.cwd} now; its worktree is ${thread.weftWorktree.path}`
+            }
+          >
             <Icon name="fork" size={11} />
             <span className="sr-only">Worktree on branch </span>
             <span>{thread.weftWorktree.branch}</span>

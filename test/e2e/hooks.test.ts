@@ -5,7 +5,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clickCentre } from '../support/mouse';
+import { clickCentre, wheelIntoView } from '../support/mouse';
+import { settingsLoadedAbove } from '../support/settings-sections';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e, type E2e } from '../support/weft-serve';
 
@@ -53,10 +54,14 @@ describe('hooks in the UI', () => {
       const list = settings.getByRole('list', { name: 'Hooks' });
       const hook = list.getByRole('listitem').filter({ hasText: 'PreToolUse' });
       await hook.getByText('Not trusted: does not run', { exact: true }).waitFor();
-      await hook.scrollIntoViewIfNeeded();
+      // The sections above it have loaded (they would move it), and the wheel brings it in.
+      await settingsLoadedAbove(settings, 'hooks');
+      await wheelIntoView(page, hook, settings.locator('.settings-body'));
       expect(await hook.textContent()).toContain(`/bin/sh ${join(home.dir, 'guard.sh')}`);
       expect(await hook.textContent()).toContain(join(home.dir, 'hooks.json'));
-      await screenshotSizes(e2e, 'hooks-settings-untrusted');
+      await screenshotSizes(e2e, 'hooks-settings-untrusted', () =>
+        wheelIntoView(page, hook, settings.locator('.settings-body')),
+      );
 
       await clickCentre(page, hook.getByRole('button', { name: /^Trust the PreToolUse hook/ }));
       await hook.getByText('Trusted', { exact: true }).waitFor();
@@ -86,11 +91,15 @@ describe('hooks in the UI', () => {
       await screenshotSizes(e2e, 'hooks-cell');
 
       await clickCentre(page, page.getByRole('button', { name: 'Settings', exact: true }));
-      const again = page.getByRole('dialog', { name: 'Settings' }).getByRole('list', { name: 'Hooks' });
+      const reopened = page.getByRole('dialog', { name: 'Settings' });
+      const again = reopened.getByRole('list', { name: 'Hooks' });
       const ran = again.getByRole('listitem').filter({ hasText: 'PreToolUse' });
       await ran.getByText(/Last run .*: blocked in \d+ ms, exit 2/).waitFor();
-      await ran.scrollIntoViewIfNeeded();
-      await screenshotSizes(e2e, 'hooks-settings-last-run');
+      await settingsLoadedAbove(reopened, 'hooks');
+      await wheelIntoView(page, ran, reopened.locator('.settings-body'));
+      await screenshotSizes(e2e, 'hooks-settings-last-run', () =>
+        wheelIntoView(page, ran, reopened.locator('.settings-body')),
+      );
     },
   );
 });

@@ -4,9 +4,12 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parse } from 'smol-toml';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { evCompleted, evCreated, evNamespacedCall, answerTurn } from '../support/sse';
 import { startOAuthMcpServer } from '../support/mcp-oauth-server';
+import { clickCentre, wheelIntoView } from '../support/mouse';
+import { settingsLoadedAbove } from '../support/settings-sections';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
 
@@ -48,23 +51,29 @@ describe('MCP servers in the UI', () => {
       await chip.waitFor();
       await e2e.screenshot('mcp-chip-1400');
 
-      await chip.click();
+      await clickCentre(page, chip);
       const dialog = page.getByRole('dialog', { name: 'Settings' });
       await dialog.waitFor();
+      // Reached with the wheel, once the sections above the servers have loaded (they would move them).
+      const reach = async (target: Locator): Promise<void> => {
+        await wheelIntoView(page, target, dialog.locator('.settings-body'));
+        await clickCentre(page, target);
+      };
       const list = dialog.getByRole('list', { name: 'MCP servers' });
       const everything = list.getByRole('listitem', { name: 'MCP server everything' });
       const broken = list.getByRole('listitem', { name: 'MCP server broken' });
       await everything.getByText('Running', { exact: true }).waitFor();
       expect(await everything.textContent()).toContain('echo');
       // Its resources and templates, from mcpServerStatus/list.
-      await everything.locator('.mcp-resources summary').click();
+      await settingsLoadedAbove(dialog, 'mcp');
+      await reach(everything.locator('.mcp-resources summary'));
       const resources = everything.getByRole('list', { name: 'Resources of everything' });
       await resources.getByText('demo://resource/static/document/architecture.md', { exact: true }).waitFor();
       await resources.getByText('demo://resource/dynamic/text/{resourceId}', { exact: true }).waitFor();
       expect(await everything.locator('.mcp-resources summary').textContent()).toMatch(/^\d+ resources, 2 templates$/);
       await broken.getByText('Failed', { exact: true }).waitFor();
-      await broken.locator('.mcp-server-main').scrollIntoViewIfNeeded();
-      await broken.getByText('Last start log').click();
+      await wheelIntoView(page, broken.locator('.mcp-server-main'), dialog.locator('.settings-body'));
+      await reach(broken.getByText('Last start log'));
       await broken
         .locator('.mcp-log pre')
         .getByText('failing-server: cannot open the database at /nonexistent/db.sqlite', { exact: false })
@@ -72,7 +81,7 @@ describe('MCP servers in the UI', () => {
       await e2e.screenshot('mcp-settings-1400');
 
       // Switch the broken server off: config.toml says so, and the list shows it disabled.
-      await broken.getByRole('checkbox', { name: 'Enabled' }).click();
+      await reach(broken.getByRole('checkbox', { name: 'Enabled' }));
       await broken.getByText('Disabled', { exact: true }).waitFor();
       // The chip goes: the failed server is switched off.
       await chip.waitFor({ state: 'detached' });
@@ -97,7 +106,7 @@ describe('MCP servers in the UI', () => {
           extraConfig: `[mcp_servers.secure]\nurl = ${JSON.stringify(secure.url)}\n`,
         });
         const { page, browser } = e2e;
-        await page.getByRole('button', { name: 'Settings', exact: true }).click();
+        await clickCentre(page, page.getByRole('button', { name: 'Settings', exact: true }));
         const dialog = page.getByRole('dialog', { name: 'Settings' });
         const server = dialog
           .getByRole('list', { name: 'MCP servers' })
@@ -107,13 +116,14 @@ describe('MCP servers in the UI', () => {
           .locator('.settings-status-error')
           .getByText('MCP server "secure" needs you to sign in: run weft mcp login secure', { exact: true })
           .waitFor();
-        await server.scrollIntoViewIfNeeded();
+        await settingsLoadedAbove(dialog, 'mcp');
+        await wheelIntoView(page, server, dialog.locator('.settings-body'));
         await e2e.screenshot('mcp-sign-in-1400');
 
         // The sign-in page opens in a new tab (the system browser in the desktop app); the in-memory
         // authorization server approves at once and sends it back to Weft's loopback listener.
         const popup = browser.context.waitForEvent('page');
-        await server.getByRole('button', { name: 'Sign in' }).click();
+        await clickCentre(page, server.getByRole('button', { name: 'Sign in' }));
         const tab = await popup;
         await tab.getByText('Signed in. You can close this page and go back to Weft.').waitFor();
         await tab.close();
@@ -122,7 +132,7 @@ describe('MCP servers in the UI', () => {
         expect(await server.textContent()).toContain('1 tool: whoami');
         expect(await server.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
         await page.setViewportSize({ width: 900, height: 700 });
-        await server.scrollIntoViewIfNeeded();
+        await wheelIntoView(page, server, dialog.locator('.settings-body'));
         await e2e.screenshot('mcp-signed-in-900');
       } finally {
         await e2e?.close();

@@ -15,6 +15,7 @@
 // test grants the permission, as the person would by answering the prompt, then asks the real one.
 import { describe, expect, it } from 'vitest';
 import { clickCentre, wheelIntoView } from '../support/mouse';
+import { settingsLoadedAbove } from '../support/settings-sections';
 import { createGate } from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { conversation, SCREENSHOT_SIZES, sendMessage, startE2e } from '../support/weft-serve';
@@ -168,7 +169,8 @@ describe('notifications and cost', () => {
         await clickCentre(page, page.getByRole('button', { name: 'Settings', exact: true }));
         const table = settings.getByRole('table', { name: 'Tokens and cost per day' });
         await table.waitFor();
-        await table.scrollIntoViewIfNeeded();
+        await settingsLoadedAbove(settings, 'usage');
+        await wheelIntoView(page, table, settings.locator('.settings-body'));
         const rows = await table.locator('tbody tr').allTextContents();
         expect(rows).toHaveLength(1);
         expect(await table.locator('tbody tr td').allTextContents()).toEqual(['2,000', '400', '200', '60', '$0.0050']);

@@ -452,6 +452,53 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     );
   });
 
+  it("shows a sub-agent's patch in its parent's session as a diff, before its approval is asked", async () => {
+    const patch = '*** Begin Patch\n*** Update File: notes.txt\n@@\n one\n-two\n+TWO\n three\n*** End Patch';
+    scriptAgents(server, {
+      parent: [
+        () => ({ calls: [{ id: 'call_spawn', name: 'spawn_agent', args: { message: 'fix the notes' } }] }),
+        (ctx) => ({
+          calls: [{ id: 'call_wait', name: 'wait_agent', args: { targets: ctx.agents, timeout_ms: 60_000 } }],
+        }),
+        () => ({ answer: 'The child fixed them.' }),
+      ],
+      child: (_task, request) =>
+        callOutputs(request).length > 0
+          ? answerText('fixed')
+          : reply([evFunctionCall('call_patch', 'apply_patch', { input: patch })]),
+    });
+    const editor = await Editor.start();
+    const { sessionId } = await editor.newSession();
+    const sessions = new Set<string>();
+    editor.onUpdate = (_update, id) => sessions.add(id);
+    editor.choose = () => 'allow-once';
+    expect((await editor.prompt(sessionId, 'delegate')).stopReason).toBe('end_turn');
+    await editor.until(() => editor.text('agent_message_chunk') === 'The child fixed them.', 'the answer');
+    expect(await ws.read('notes.txt')).toBe('one\nTWO\nthree\n');
+    const child = server.requests.map(threadOf).find((t) => t !== sessionId) ?? '';
+    const [call, ...others] = editor.toolCalls();
+    expect(others).toEqual([]);
+    expect(call).toEqual({
+      sessionUpdate: 'tool_call',
+      toolCallId: expect.any(String),
+      title: expect.stringMatching(/^Sub-agent [A-Z][a-z]+: Edit notes\.txt$/),
+      kind: 'edit',
+      status: 'pending',
+      content: [
+        { type: 'diff', path: ws.path('notes.txt'), oldText: 'one\ntwo\nthree\n', newText: 'one\nTWO\nthree\n' },
+      ],
+      locations: [{ path: ws.path('notes.txt') }],
+      rawInput: {
+        changes: [expect.objectContaining({ path: ws.path('notes.txt') })],
+        subAgent: { threadId: child, nickname: expect.stringMatching(/^[A-Z][a-z]+$/) },
+      },
+    });
+    // Asked after the client was shown what it asks about, and shown to end in the one session.
+    expect(editor.order).toEqual([`tool_call ${call?.toolCallId ?? ''}`, `permission ${call?.toolCallId ?? ''}`]);
+    expect(editor.toolCall(call?.toolCallId ?? '')['status']).toBe('completed');
+    expect([...sessions]).toEqual([sessionId]);
+  });
+
   it('cancels a running prompt', async () => {
     server.enqueue({ kind: 'sse-hang', events: [evCreated(), evOutputTextDelta('Working')] });
     const editor = await Editor.start();

@@ -88,6 +88,52 @@ describe('services for the project a client shows', () => {
   });
 });
 
+describe('account and commands for the project a request names', () => {
+  it('reads the account of the provider the named project configures, and runs commands there by default', async () => {
+    // A third project whose trusted config picks a provider that needs a key this server lacks.
+    const keyless = await makeTempWorkspace({ '.git/HEAD': 'ref: refs/heads/main\n', 'c.txt': 'third\n' });
+    try {
+      await mkdir(keyless.path('.weft'), { recursive: true });
+      await writeFile(
+        keyless.path('.weft/config.toml'),
+        'model_provider = "keyless"\n[model_providers.keyless]\nname = "Keyless"\nbase_url = "http://127.0.0.1:9/v1"\nenv_key = "KEYLESS_API_KEY"\nwire_api = "responses"\n',
+      );
+      expect((await runWeftCli(['config', 'trust'], { cwd: keyless.dir, weftHome: home.dir })).code).toBe(0);
+      await mkdir(keyless.path('sub'));
+      client = await appServer();
+      expect(await client.request('account/read', {})).toEqual({
+        account: { type: 'apiKey' },
+        requiresOpenaiAuth: false,
+      });
+      expect(await client.request('account/read', { weftCwd: keyless.dir })).toEqual({
+        account: null,
+        requiresOpenaiAuth: false,
+      });
+      const pwd = (params: Record<string, unknown>) =>
+        client?.request<{ exitCode: number; stdout: string }>('command/exec', {
+          command: ['pwd'],
+          sandboxPolicy: { type: 'readOnly' },
+          ...params,
+        });
+      expect(await pwd({})).toEqual({ exitCode: 0, stdout: `${started.dir}\n`, stderr: '' });
+      expect(await pwd({ weftCwd: other.dir })).toEqual({ exitCode: 0, stdout: `${other.dir}\n`, stderr: '' });
+      // A relative cwd is taken from the named project; an absolute one wins over it.
+      expect(await pwd({ weftCwd: keyless.dir, cwd: 'sub' })).toEqual({
+        exitCode: 0,
+        stdout: `${keyless.path('sub')}\n`,
+        stderr: '',
+      });
+      expect(await pwd({ weftCwd: keyless.dir, cwd: other.dir })).toEqual({
+        exitCode: 0,
+        stdout: `${other.dir}\n`,
+        stderr: '',
+      });
+    } finally {
+      await keyless.cleanup();
+    }
+  });
+});
+
 /** A saved thread of `cwd` whose one turn failed, `read` or not since, a year ago. */
 async function saveFailedThread(cwd: string, id: string, read: boolean): Promise<void> {
   const yearAgo = Date.now() - 365 * 24 * 3600 * 1000;

@@ -118,6 +118,7 @@ describe('weft worktrees handoff', () => {
       kept: [],
       notWritten: [],
       moved: ['keep.txt'],
+      threadCwd: started.worktree.path,
     });
     expect(await readFile(join(started.worktree.path, 'keep.txt'), 'utf8')).toBe('changed locally\n');
     expect(await readFile(repo.path('keep.txt'), 'utf8')).toBe('untouched\n');

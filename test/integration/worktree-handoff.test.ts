@@ -170,6 +170,7 @@ describe('weft/worktree/handoff', () => {
       kept: ['b.txt'],
       notWritten: [],
       moved: [],
+      threadCwd: null,
     });
     expect(await localNow()).toEqual({ a: merged, b: 'b, mine\n', c: false, new: true });
     expect(await readFile(repo.path('new.txt'), 'utf8')).toBe('new from the thread\n');
@@ -237,6 +238,8 @@ describe('weft/worktree/handoff', () => {
       kept: ['b.txt'],
       notWritten: [],
       moved: ['c.txt', 'fresh.txt'],
+      // The thread already works in its worktree: it stays there.
+      threadCwd: wt,
     });
     // In the worktree now; gone from the local checkout (back to its HEAD), except the kept conflict.
     expect(await readFile(join(wt, 'c.txt'), 'utf8')).toBe('c, changed locally\n');
@@ -269,6 +272,7 @@ describe('weft/worktree/handoff', () => {
       kept: ['y.txt'],
       notWritten: [],
       moved: [],
+      threadCwd: null,
     });
     expect(existsSync(app.repo.path('x.txt'))).toBe(true);
     expect(existsSync(app.repo.path('y.txt'))).toBe(false);

@@ -171,6 +171,8 @@ export function chatUsage(usage: {
   completion_tokens: number;
   cached_tokens?: number;
   reasoning_tokens?: number;
+  /** Sent as Anthropic-style `cache_creation_input_tokens` (part of `prompt_tokens`), when given. */
+  cache_creation_input_tokens?: number;
 }): ChatChunkJson {
   return {
     id: CHUNK_ID,
@@ -184,6 +186,9 @@ export function chatUsage(usage: {
       total_tokens: usage.prompt_tokens + usage.completion_tokens,
       prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
       completion_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
+      ...(usage.cache_creation_input_tokens === undefined
+        ? {}
+        : { cache_creation_input_tokens: usage.cache_creation_input_tokens }),
     },
   };
 }

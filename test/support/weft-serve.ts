@@ -242,9 +242,10 @@ export const SCREENSHOT_SIZES = [
 
 /**
  * Saves `<name>-1400x900.png` and `<name>-900x700.png` of the page as it is now (the window resized for
- * each, then put back), waiting for layout to settle after each resize.
+ * each, then put back), waiting for layout to settle after each resize. `show`, when given, runs after
+ * each resize, before the shot (to wheel what the shot is of back into view).
  */
-export async function screenshotSizes(e2e: E2e, name: string): Promise<void> {
+export async function screenshotSizes(e2e: E2e, name: string, show?: () => Promise<void>): Promise<void> {
   const { page } = e2e;
   const before = page.viewportSize();
   for (const size of SCREENSHOT_SIZES) {
@@ -252,6 +253,8 @@ export async function screenshotSizes(e2e: E2e, name: string): Promise<void> {
     await page.evaluate(
       () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
     );
+    // What the shot is of, brought back into view (with the wheel) when the smaller window hid it.
+    await show?.();
     await e2e.screenshot(`${name}-${size.width}x${size.height}`);
   }
   if (before !== null) await page.setViewportSize(before);

@@ -93,10 +93,13 @@ function usageGrowth(before: TokenUsageBreakdown, now: TokenUsageBreakdown): Tok
     totalTokens: Math.max(0, now.totalTokens - before.totalTokens),
     inputTokens: Math.max(0, now.inputTokens - before.inputTokens),
     cachedInputTokens: Math.max(0, now.cachedInputTokens - before.cachedInputTokens),
+    cacheWriteInputTokens: Math.max(0, (now.cacheWriteInputTokens ?? 0) - (before.cacheWriteInputTokens ?? 0)),
     outputTokens: Math.max(0, now.outputTokens - before.outputTokens),
     reasoningOutputTokens: Math.max(0, now.reasoningOutputTokens - before.reasoningOutputTokens),
   };
-  return Object.values(grown).some((v) => v > 0) ? grown : null;
+  if (!Object.values(grown).some((v) => v > 0)) return null;
+  const { cacheWriteInputTokens, ...rest } = grown;
+  return cacheWriteInputTokens > 0 ? grown : rest;
 }
 
 export class AgentControl implements Disposable {

@@ -214,6 +214,7 @@ export abstract class TurnTask {
       totalTokens: usage.totalTokens,
       inputTokens: usage.inputTokens,
       cachedInputTokens: usage.cachedInputTokens,
+      ...(usage.cacheWriteInputTokens ? { cacheWriteInputTokens: usage.cacheWriteInputTokens } : {}),
       outputTokens: usage.outputTokens,
       reasoningOutputTokens: usage.reasoningOutputTokens,
     };

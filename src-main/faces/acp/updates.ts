@@ -14,9 +14,29 @@ import type {
   ToolKind,
 } from '@agentclientprotocol/sdk';
 import type { ServerNotification, ThreadItem, Turn, UserInput } from '../../../src-preload/protocol';
+import { subAgentLabel, type SubAgentAsking } from '../sub-agents';
 import { fileChangeDiffs } from './diffs';
 
 type Item<T extends ThreadItem['type']> = Extract<ThreadItem, { type: T }>;
+
+/**
+ * A sub-agent's updates as its parent's session shows them: a new tool call's title says whose it is and
+ * its raw input names the sub-agent (as its approvals do); updates of a tool call shown already are as they are.
+ */
+export function subAgentUpdates(updates: readonly SessionUpdate[], from: SubAgentAsking): SessionUpdate[] {
+  return updates.map((u) =>
+    u.sessionUpdate === 'tool_call'
+      ? {
+          ...u,
+          title: `${subAgentLabel(from)}: ${u.title}`,
+          rawInput: {
+            ...(typeof u.rawInput === 'object' && u.rawInput !== null ? u.rawInput : {}),
+            subAgent: { threadId: from.threadId, nickname: from.nickname },
+          },
+        }
+      : u,
+  );
+}
 
 /** Most command output kept in one update; longer output keeps its tail. */
 const MAX_OUTPUT_CHARS = 64 * 1024;

@@ -10,6 +10,8 @@ export const ChatUsage = z.looseObject({
   total_tokens: z.number().nullish(),
   prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
   completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish(),
+  /** Anthropic-style (its compatible endpoints, LiteLLM): prompt tokens written to the prompt cache. */
+  cache_creation_input_tokens: z.number().nullish(),
 });
 export type ChatUsage = z.infer<typeof ChatUsage>;
 
@@ -47,9 +49,11 @@ export type ChatChunk = z.infer<typeof ChatChunk>;
 export function toModelUsage(u: ChatUsage): ModelUsage {
   const input = u.prompt_tokens ?? 0;
   const output = u.completion_tokens ?? 0;
+  const cacheWrites = u.cache_creation_input_tokens ?? 0;
   return {
     inputTokens: input,
     cachedInputTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+    ...(cacheWrites > 0 ? { cacheWriteInputTokens: cacheWrites } : {}),
     outputTokens: output,
     reasoningOutputTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
     totalTokens: u.total_tokens || input + output,

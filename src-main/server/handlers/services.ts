@@ -58,8 +58,9 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
         nextCursor: null,
       };
     },
-    'account/read': async () => {
-      const { provider } = await threadConfig(environment, {}, environment.defaultCwd);
+    'account/read': async (params) => {
+      const cwd = resolveCwd(params.weftCwd, environment.defaultCwd);
+      const { provider } = await threadConfig(environment, {}, cwd);
       const requiresOpenaiAuth = provider.id === 'openai' || provider.envKey === 'OPENAI_API_KEY';
       return {
         account: provider.envKey !== null && provider.apiKey !== null ? { type: 'apiKey' as const } : null,

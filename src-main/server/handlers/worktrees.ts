@@ -4,17 +4,19 @@
 // or a conflict has no resolution (-32010, as thread/revert refuses a restore over someone else's work) —
 // and several compared side by side (`weft/worktree/compare`, for "try N ways").
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   CHECKPOINT_CONFLICT_CODE,
   type Thread,
   type WeftHandoffDirection,
   type WeftWorktree,
+  type WeftWorktreeHandoffResult,
 } from '../../../src-preload/protocol';
 import { DiscardStore } from '../../checkpoints/discards';
 import { applyHandoff, HandoffConflictError, HandoffInputError } from '../../git/handoff-apply';
 import { handoffFileView, planHandoff, type HandoffPlan } from '../../git/handoff-plan';
 import { commitOf, mergeBase, workTreeTop } from '../../git/handoff-scan';
+import { attributeFields } from '../../store/thread-events';
 import type { HandlerTable } from '../dispatcher';
 import { compareEntry } from '../worktree-compare';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
@@ -125,8 +127,10 @@ export function worktreeHandlers(ctx: HandlerContext): WorktreeHandlers {
         );
       const resolutions = new Map<string, 'local' | 'worktree'>();
       for (const r of params.resolutions ?? []) resolutions.set(r.path, r.take);
+      const move = params.move === true ? await threadMove(ctx, params.threadId, planned) : null;
+      let applied: Omit<WeftWorktreeHandoffResult, 'threadCwd'>;
       try {
-        return await applyHandoff({
+        applied = await applyHandoff({
           plan: planned,
           resolutions,
           move: params.move === true,
@@ -139,8 +143,65 @@ export function worktreeHandlers(ctx: HandlerContext): WorktreeHandlers {
         if (error instanceof HandoffInputError) throw invalidParams(error.message);
         throw error;
       }
+      const threadCwd = move === null ? null : await moveThread(ctx, params.threadId, move);
+      return { ...applied, threadCwd };
     },
   };
+}
+
+interface ThreadMove {
+  /** The folder the thread works in from now on. */
+  cwd: string;
+  /** Whether that is not where it works now (nothing to record otherwise). */
+  changes: boolean;
+  lastContextTurnId: string | null;
+}
+
+/**
+ * Where a handoff with `move` takes the thread: the folder of the destination that matches the one it works
+ * in (the destination's top when that one is outside the source). Checked before anything is written: a
+ * thread another window writes cannot be moved, so its handoff is refused whole.
+ */
+async function threadMove(ctx: HandlerContext, threadId: string, planned: HandoffPlan & Sides): Promise<ThreadMove> {
+  const entry = ctx.manager.get(threadId);
+  // The rollout as it is now (no turn runs): a later turn's context must differ from its last one.
+  const saved = await storeCallAsync(() => ctx.store.workingFolder(threadId));
+  const current = resolve(entry?.session.currentSettings.cwd ?? saved.cwd);
+  const [from, to] =
+    planned.direction === 'toLocal' ? [planned.worktreeTop, planned.localTop] : [planned.localTop, planned.worktreeTop];
+  const real = await realpath(current).catch(() => current);
+  const rel = relative(from, real);
+  const inSource = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  const cwd = rel === '' ? to : inSource ? join(to, rel) : real === to || real.startsWith(`${to}/`) ? current : to;
+  const changes = cwd !== current;
+  if (changes && entry === undefined) {
+    try {
+      ctx.store.checkWritable(threadId);
+    } catch (error) {
+      throw invalidRequest(
+        `${error instanceof Error ? error.message : String(error)}, and a handoff that moves the work moves the thread too: close it there first, or hand off without moving; nothing was written`,
+      );
+    }
+  }
+  return { cwd, changes, lastContextTurnId: saved.lastContextTurnId };
+}
+
+/**
+ * Moves the thread with the work it handed over: recorded in its rollout, so a restart, a read and the
+ * lists find it there; a loaded thread's session runs its next turn there.
+ */
+async function moveThread(ctx: HandlerContext, threadId: string, move: ThreadMove): Promise<string> {
+  if (!move.changes) return move.cwd;
+  const attributes = await storeCallAsync(() =>
+    ctx.store.recordAttribute(threadId, {
+      type: 'weft_thread_moved',
+      cwd: move.cwd,
+      after_turn_id: move.lastContextTurnId,
+    }),
+  );
+  ctx.manager.get(threadId)?.session.moveTo(move.cwd);
+  ctx.manager.updateThread(threadId, { ...attributeFields(attributes), cwd: move.cwd });
+  return move.cwd;
 }
 
 function conflictError(error: HandoffConflictError): RpcError {

@@ -5,7 +5,7 @@ import { conversationFromThread, keepingOlderTurns, withOlderTurns } from '../co
 import { newDraft } from '../draft';
 import { isArchived } from '../selectors';
 import { setData, setUi, type Settings } from '../store';
-import { listed, markUnarchived, upsertThread } from '../thread-list';
+import { listed, markUnarchived, patchThread, upsertThread } from '../thread-list';
 import type { ActionContext } from './context';
 import type { SettingsActions } from './settings';
 
@@ -277,6 +277,11 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
       await attempt('Could not rename the thread', () =>
         client.request('thread/name/set', { threadId, name: name.trim() }),
       );
+    },
+
+    /** A Handoff moved the thread: it works in `cwd` from now on (its place in the lists, Changes, Terminal). */
+    threadMoved(threadId: string, cwd: string): void {
+      setData(store, (data) => patchThread(newDraft(), data, threadId, { cwd }));
     },
 
     async archive(threadId: string): Promise<void> {

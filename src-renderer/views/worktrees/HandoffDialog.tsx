@@ -177,6 +177,7 @@ export function HandoffDialog({ target }: { target: HandoffTarget }) {
         resolutions,
         move,
       });
+      if (done.threadCwd !== null) controller.threadMoved(target.threadId, done.threadCwd);
       setNotice(doneText(done));
       setTakes({});
       await load(direction);
@@ -309,6 +310,7 @@ function doneText(done: WeftWorktreeHandoffResult): string {
   if (done.overwritten.length > 0) parts.push(`${done.overwritten.length} replaced`);
   if (done.kept.length > 0) parts.push(`${done.kept.length} left as they were`);
   if (done.moved.length > 0) parts.push(`${done.moved.length} taken out of the source`);
+  if (done.threadCwd !== null) parts.push(`the thread continues in ${done.threadCwd}`);
   const failed = done.notWritten.map((f) => `${f.path} (${f.reason})`);
   return `${parts.join(', ')}.${failed.length > 0 ? ` Not written: ${failed.join('; ')}.` : ''}`;
 }

@@ -29,7 +29,7 @@ export function sideNames(direction: WeftHandoffDirection): SideNames {
         keep: 'Keep mine',
         take: "Take the thread's",
         keptWhose: 'of mine',
-        move: 'Move: take these changes out of the worktree (its commits stay)',
+        move: 'Move: take these changes out of the worktree (its commits stay) and continue the thread here',
       }
     : {
         sourceSide: 'local',
@@ -38,7 +38,7 @@ export function sideNames(direction: WeftHandoffDirection): SideNames {
         keep: "Keep the thread's",
         take: 'Take mine',
         keptWhose: "of the thread's",
-        move: 'Move: take these changes out of my local checkout',
+        move: 'Move: take these changes out of my local checkout and continue the thread in the worktree',
       };
 }
 

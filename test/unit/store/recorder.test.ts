@@ -103,6 +103,7 @@ describe('RolloutRecorder', () => {
       'weft_thread_pinned',
       'weft_thread_group',
       'weft_thread_read_state',
+      'weft_thread_moved',
     ]);
     expect([...written].sort()).toEqual(
       Object.keys(WrittenEventPayloads)

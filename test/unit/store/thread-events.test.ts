@@ -5,7 +5,13 @@ import Database from 'better-sqlite3';
 import { WrittenEventPayloads } from '../../../src-preload/protocol';
 import type { ThreadStore } from '../../../src-main/store';
 import { indexFile } from '../../../src-main/store/paths';
-import { THREAD_EVENT_KINDS, eventMeaning } from '../../../src-main/store/thread-events';
+import {
+  DEFAULT_ATTRIBUTES,
+  THREAD_EVENT_KINDS,
+  eventMeaning,
+  movedCwd,
+  type ThreadAttributes,
+} from '../../../src-main/store/thread-events';
 import { uuidv7 } from '../../../src-main/util/ids';
 import { ScriptedSession, meta, openStore, tempHome, type TempHome } from './helpers';
 
@@ -70,5 +76,23 @@ describe('the table of thread events', () => {
     // A pin is a change: it moves.
     await store.recordAttribute(id, { type: 'weft_thread_pinned', pinned: true });
     expect(store.list().data.find((t) => t.id === id)?.updatedAt).toBeGreaterThan(before ?? Infinity);
+  });
+});
+
+describe('where a moved thread works', () => {
+  const moved = (cwd: string, afterTurnId: string | null): ThreadAttributes => ({
+    ...DEFAULT_ATTRIBUTES,
+    moved: { cwd, afterTurnId },
+  });
+
+  it('is where the Handoff moved it until a later turn names another folder', () => {
+    expect(movedCwd(DEFAULT_ATTRIBUTES, { turnId: 't1', cwd: '/wt' })).toBeNull();
+    // No turn since the move (the last turn context is the one the move was made after): the moved folder.
+    expect(movedCwd(moved('/local', 't1'), { turnId: 't1', cwd: '/wt' })).toBe('/local');
+    expect(movedCwd(moved('/local', null), null)).toBe('/local');
+    // A turn after the move recorded where it ran: that wins (a turn started with another cwd).
+    expect(movedCwd(moved('/local', 't1'), { turnId: 't2', cwd: '/elsewhere' })).toBe('/elsewhere');
+    // Without the turn context (a list row): the moved folder.
+    expect(movedCwd(moved('/local', 't1'))).toBe('/local');
   });
 });
