@@ -71,11 +71,13 @@ export class ToolRegistry {
     const hooks = ctx.hooks;
     if (hooks === undefined) return this.dispatchOne(call, ctx);
     const seen = hookToolCall(call);
-    const reason = await hooks.preToolUse(seen, ctx.turnId);
-    if (reason !== null) return { output: blockedOutput(seen, reason), success: false };
+    const pre = await hooks.preToolUse(seen, ctx.turnId);
+    if (pre.blockReason !== null)
+      return { output: blockedOutput(seen, pre.blockReason), success: false, hookContext: pre.context };
     const result = await this.dispatchOne(call, ctx);
-    await hooks.postToolUse({ ...seen, toolResponse: result.hookResponse ?? result.output }, ctx.turnId);
-    return result;
+    const post = await hooks.postToolUse({ ...seen, toolResponse: result.hookResponse ?? result.output }, ctx.turnId);
+    const hookContext = [...pre.context, ...post.context];
+    return hookContext.length === 0 ? result : { ...result, hookContext };
   }
 
   private async dispatchOne(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {

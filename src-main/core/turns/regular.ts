@@ -13,6 +13,12 @@ import { TurnTask, type TurnEnd, type TurnHost } from './base';
 import { compactHistory } from './compact';
 import { toolHooksOf } from '../hooks/tool-hooks';
 
+/** What the hooks before a prompt added for the model. */
+interface PromptHookContext {
+  sessionContext: string[];
+  promptContext: string[];
+}
+
 /**
  * One turn of the ReAct loop (`turn/start`): sample, run the tool calls, feed their outputs back, repeat
  * until the model answers without a tool call and no input is pending. Input that arrives meanwhile
@@ -54,19 +60,27 @@ export class RegularTurn extends TurnTask {
     let error: TurnError | null = null;
     const unanswered = new Map<string, ToolCall>();
     try {
-      const blocked = await this.promptHooks();
-      if (blocked) return { status, error };
+      const hooked = await this.promptHooks();
+      if (hooked === null) return { status, error };
       // The user's message is recorded first thing (after the context it follows), so that it is on disk
       // when `turn/start` is answered. A history over the limit is then compacted without it, and the
       // message follows the summary and the context again (the model sees it last, as it would have).
+      // What SessionStart hooks added goes after the context, what UserPromptSubmit hooks added after the
+      // message (as Codex places them).
       const overLimit = this.overLimit();
-      if (!overLimit) await this.recordContext();
+      if (!overLimit) {
+        await this.recordContext();
+        this.appendHookContext(hooked.sessionContext);
+      }
       const input = await this.drainPending();
+      if (!overLimit) this.appendHookContext(hooked.promptContext);
       this.markInputRecorded();
       if (overLimit) {
         await compactHistory(this, input.length);
         await this.recordContext();
+        this.appendHookContext(hooked.sessionContext);
         this.host.appendHistory(...input);
+        this.appendHookContext(hooked.promptContext);
       }
       // Tools that are still being discovered (MCP servers starting) are waited for, within their timeouts.
       await this.host.options.tools.prepare(this.signal);
@@ -102,6 +116,8 @@ export class RegularTurn extends TurnTask {
         outcome.toolCalls.forEach((call, i) => {
           const result = results[i];
           if (!result) return;
+          // What the call's hooks added goes between the call and its output (as Codex places it).
+          this.appendHookContext(result.hookContext ?? []);
           this.host.appendHistory(toolOutputItem(call, result));
           unanswered.delete(call.callId);
         });
@@ -127,22 +143,26 @@ export class RegularTurn extends TurnTask {
 
   /**
    * SessionStart (the thread's first turn in this process) and UserPromptSubmit, before the prompt is
-   * recorded or sent. True when a hook blocked the prompt: it is dropped, never sent, and the turn ends.
+   * recorded or sent, with the context each added. Null when a hook blocked the prompt: it is dropped, never
+   * sent, and the turn ends.
    */
-  private async promptHooks(): Promise<boolean> {
+  private async promptHooks(): Promise<PromptHookContext | null> {
     const hooks = this.host.options.hooks;
-    if (hooks === undefined) return false;
+    const out: PromptHookContext = { sessionContext: [], promptContext: [] };
+    if (hooks === undefined) return out;
     const { threadId } = this.host.options;
     if (hooks.takeSessionStart()) {
       for (const message of hooks.skippedWarnings())
         this.host.emit({ method: 'warning', params: { threadId, message } });
       const source = this.host.contextRef === null ? 'startup' : 'resume';
-      await hooks.run({ event: 'SessionStart', turnId: this.id, target: source, fields: { source } });
+      const started = await hooks.run({ event: 'SessionStart', turnId: this.id, target: source, fields: { source } });
+      out.sessionContext = started.context;
     }
-    if (!hooks.has('UserPromptSubmit')) return false;
+    if (!hooks.has('UserPromptSubmit')) return out;
     const prompt = (this.pending[0] ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
     const result = await hooks.run({ event: 'UserPromptSubmit', turnId: this.id, fields: { prompt } });
-    if (result.blockReason === null) return false;
+    out.promptContext = result.context;
+    if (result.blockReason === null) return out;
     this.pending.splice(0);
     this.acceptingInput = false;
     this.host.emit({
@@ -152,7 +172,19 @@ export class RegularTurn extends TurnTask {
         message: `The prompt was not sent: a UserPromptSubmit hook blocked it (${result.blockReason})`,
       },
     });
-    return true;
+    return null;
+  }
+
+  /** Context hooks added, for the model: one developer message each (Codex's form). */
+  private appendHookContext(texts: readonly string[]): void {
+    if (texts.length === 0) return;
+    this.host.appendHistory(
+      ...texts.map((text): ResponseItem => ({
+        type: 'message',
+        role: 'developer',
+        content: [{ type: 'input_text', text }],
+      })),
+    );
   }
 
   /** Stop, once the turn has completed: `last_assistant_message` is the model's last answer of the turn. */
