@@ -10,7 +10,7 @@ import type { ConfiguredHook } from '../../config/hooks/discover';
 import { snakeEventName, wireEventName, type HookEvent } from '../../config/hooks/schema';
 import type { CollabAgentState, HookRunSummary } from '../../../src-preload/protocol';
 import type { CoreNotification } from '../../tools/types';
-import { decide } from './outcome';
+import { decide, type HookDecision } from './outcome';
 import { noteLastRun } from './last-runs';
 import { runHookCommand } from './run-command';
 
@@ -66,11 +66,17 @@ export interface HookEventInput {
 export interface HookEventResult {
   /** The first block's reason (in display order); null when nothing blocked. */
   blockReason: string | null;
+  /** Every block, in display order, with the id of the run that made it (Stop's continuation prompt). */
+  blocks: { reason: string; runId: string }[];
+  /** True when a hook said `"continue": false`: for Stop, the turn ends even if another hook blocked. */
+  stopped: boolean;
   /** Context the hooks asked to give the model. */
   context: string[];
 }
 
-const NOTHING: HookEventResult = { blockReason: null, context: [] };
+type RunDecision = HookDecision & { runId: string };
+
+const NOTHING: HookEventResult = { blockReason: null, blocks: [], stopped: false, context: [] };
 
 export class HookEngine {
   private readonly runnable: ConfiguredHook[];
@@ -109,7 +115,7 @@ export class HookEngine {
     if (matching.length === 0) return NOTHING;
     const payload = JSON.stringify(this.payload(input));
     const runs = matching.map((hook) => this.runOne(hook, input, payload));
-    const waited: Promise<ReturnType<typeof decide> | null>[] = [];
+    const waited: Promise<RunDecision>[] = [];
     matching.forEach((hook, i) => {
       const run = runs[i];
       if (run === undefined) return;
@@ -117,10 +123,14 @@ export class HookEngine {
       else waited.push(run);
     });
     const decisions = await Promise.all(waited);
-    const blocked = decisions.find((d) => d?.blockReason !== null && d?.blockReason !== undefined);
+    const blocks = decisions.flatMap((d) =>
+      d.blockReason === null ? [] : [{ reason: d.blockReason, runId: d.runId }],
+    );
     return {
-      blockReason: blocked?.blockReason ?? null,
-      context: decisions.flatMap((d) => (d?.context === null || d?.context === undefined ? [] : [d.context])),
+      blockReason: blocks[0]?.reason ?? null,
+      blocks,
+      stopped: decisions.some((d) => d.stopped),
+      context: decisions.flatMap((d) => (d.context === null ? [] : [d.context])),
     };
   }
 
@@ -171,11 +181,7 @@ export class HookEngine {
     };
   }
 
-  private async runOne(
-    hook: ConfiguredHook,
-    input: HookEventInput,
-    payload: string,
-  ): Promise<ReturnType<typeof decide>> {
+  private async runOne(hook: ConfiguredHook, input: HookEventInput, payload: string): Promise<RunDecision> {
     const now = (): number => (this.options.now?.() ?? new Date()).getTime();
     const startedMs = now();
     const kebab = snakeEventName(hook.event).replace(/_/g, '-');
@@ -221,7 +227,7 @@ export class HookEngine {
     };
     noteLastRun(hook.key, run);
     this.options.emit({ method: 'hook/completed', params: { threadId, turnId: input.turnId, run } });
-    return decision;
+    return { ...decision, runId: base.id };
   }
 }
 

@@ -13,6 +13,17 @@ import { TurnTask, type TurnEnd, type TurnHost } from './base';
 import { compactHistory } from './compact';
 import { toolHooksOf } from '../hooks/tool-hooks';
 
+/**
+ * Continuations by Stop hooks one turn allows: a hook that blocks every time (one that ignores
+ * `stop_hook_active`) would otherwise hold the turn, and spend the model, forever.
+ */
+const MAX_STOP_CONTINUATIONS = 8;
+
+/** `"` and `&` in a `<hook_prompt>` attribute (a hook's source path may hold them). */
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+}
+
 /** What the hooks before a prompt added for the model. */
 interface PromptHookContext {
   sessionContext: string[];
@@ -31,6 +42,8 @@ export class RegularTurn extends TurnTask {
   private readonly turnDiff: TurnDiffTracker;
   private readonly orchestrator: ToolOrchestrator;
   private pendingCompaction = false;
+  /** How many times Stop hooks have continued this turn. */
+  private stopContinuations = 0;
 
   constructor(
     host: TurnHost,
@@ -105,7 +118,7 @@ export class RegularTurn extends TurnTask {
           this.pendingCompaction = true;
         }
         if (outcome.toolCalls.length === 0) {
-          if (this.pending.length === 0) {
+          if (this.pending.length === 0 && !(await this.stopContinues())) {
             this.acceptingInput = false;
             break;
           }
@@ -137,7 +150,6 @@ export class RegularTurn extends TurnTask {
     for (const call of unanswered.values()) {
       this.host.appendHistory(toolOutputItem(call, { output: 'aborted', success: false }));
     }
-    if (status === 'completed') await this.stopHooks();
     return { status, error };
   }
 
@@ -187,10 +199,36 @@ export class RegularTurn extends TurnTask {
     );
   }
 
-  /** Stop, once the turn has completed: `last_assistant_message` is the model's last answer of the turn. */
-  private async stopHooks(): Promise<void> {
+  /**
+   * Stop, when the model has answered and nothing is pending: `last_assistant_message` is its last answer of
+   * the turn. True when a hook blocked the end (and none said `continue: false`): its reason goes to the
+   * model as Codex words it (a user message of `<hook_prompt>`s) and the turn goes on, the next Stop runs
+   * with `stop_hook_active`. Codex sets no bound; here a turn ends after `MAX_STOP_CONTINUATIONS`, told.
+   */
+  private async stopContinues(): Promise<boolean> {
     const hooks = this.host.options.hooks;
-    if (hooks === undefined || !hooks.has('Stop')) return;
+    if (hooks === undefined || !hooks.has('Stop')) return false;
+    const result = await hooks.run({
+      event: 'Stop',
+      turnId: this.id,
+      fields: { stop_hook_active: this.stopContinuations > 0, last_assistant_message: this.lastAnswer() },
+    });
+    if (result.stopped || result.blocks.length === 0) return false;
+    if (this.stopContinuations >= MAX_STOP_CONTINUATIONS) {
+      const message = `Stop hooks blocked the end of this turn ${MAX_STOP_CONTINUATIONS} times in a row; the turn ends here (their last reason: ${result.blocks.map((b) => b.reason).join('; ')})`;
+      this.host.emit({ method: 'warning', params: { threadId: this.host.options.threadId, message } });
+      return false;
+    }
+    this.stopContinuations += 1;
+    const text = result.blocks
+      .map((b) => `<hook_prompt hook_run_id="${escapeAttribute(b.runId)}">${b.reason}</hook_prompt>`)
+      .join('\n');
+    this.host.appendHistory({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+    return true;
+  }
+
+  /** The model's last answer in the history (the turn's, when it answered). */
+  private lastAnswer(): string | null {
     let last: string | null = null;
     for (const item of this.host.history) {
       if (item.type !== 'message' || item.role !== 'assistant' || !Array.isArray(item.content)) continue;
@@ -200,11 +238,7 @@ export class RegularTurn extends TurnTask {
         )
         .join('');
     }
-    await hooks.run({
-      event: 'Stop',
-      turnId: this.id,
-      fields: { stop_hook_active: false, last_assistant_message: last },
-    });
+    return last;
   }
 
   /** The full context on the first turn; afterwards only what changed (cwd, permissions). */
