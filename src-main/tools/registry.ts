@@ -163,13 +163,13 @@ function parseArguments(text: string): unknown {
   }
 }
 
-/** What the model reads when a PreToolUse hook blocked its call (Codex's words for commands). */
+/** What the model reads when a PreToolUse hook blocked its call (Codex 0.169's words, for commands and tools). */
 function blockedOutput(call: HookToolCall, reason: string): string {
   const input = call.toolInput;
   const command = typeof input === 'object' && input !== null && 'command' in input ? input.command : null;
   if (call.toolName === 'Bash' && typeof command === 'string')
     return `Command blocked by PreToolUse hook: ${reason}. Command: ${command}`;
-  return `Tool call ${call.toolName} blocked by PreToolUse hook: ${reason}`;
+  return `Tool call blocked by PreToolUse hook: ${reason}. Tool: ${call.toolName}`;
 }
 
 /** The registry key of a call: its name, prefixed by its namespace (Responses namespaces) if any. */

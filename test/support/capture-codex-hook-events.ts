@@ -254,7 +254,13 @@ async function main(): Promise<void> {
     setHooks({ PreToolUse: [{ matcher: 'mcp__everything__.*' }], PostToolUse: [{ matcher: 'mcp__.*' }] });
     n0 = model.server.requests.length;
     const mcp = await exec(['MCP everything echo {"message":"hi"}']);
-    log['mcp'] = { payloads: payloadsSince(seen), hookLines: hookLines(mcp.stderr), modelInputs: inputs(model, n0) };
+    // A Stop hook of the turn cut above may still save its run now: only the tool events are this turn's.
+    const toolEvents = (p: Record<string, unknown>) => String(p['hook_event_name']).endsWith('ToolUse');
+    log['mcp'] = {
+      payloads: payloadsSince(seen).filter(toolEvents),
+      hookLines: hookLines(mcp.stderr),
+      modelInputs: inputs(model, n0),
+    };
     setHooks({ PreToolUse: [{ matcher: 'mcp__everything__echo', mode: 'block' }] });
     n0 = model.server.requests.length;
     const mcpBlocked = await exec(['MCP everything echo {"message":"blocked"}']);
