@@ -42,7 +42,7 @@ function hookLines(stderr: string): string[] {
 }
 
 /** The output the model was sent for `call_1`. */
-function callOutput(requests: { body: unknown }[]): unknown {
+function callOutput(requests: readonly { body: unknown }[]): unknown {
   for (const r of requests) {
     const input = (r.body as { input?: { type?: string; call_id?: string; output?: unknown }[] }).input ?? [];
     const found = input.find((i) => i.type === 'function_call_output' && i.call_id === 'call_1');
