@@ -1,6 +1,6 @@
 // Hook runs are part of a thread's record: each completed run is written to the rollout in the order of the
-// turn's items, so a thread read again (another app server, after a restart) brings its turns' hook runs,
-// each placed after the item it ran after, exactly as the live notifications placed them.
+// turn's items, so a thread read again (still loaded, or by another app server after a restart) brings its
+// turns' hook runs, each placed after the item it ran after, exactly as the live notifications placed them.
 import { describe, expect, it } from 'vitest';
 import { useHooksHarness } from '../support/hooks-harness';
 import type { RpcMessage } from '../support/rpc-client';
@@ -65,11 +65,23 @@ describe('hook runs in the rollout', () => {
     const answer = items.filter((i) => i.type === 'agentMessage').at(-1);
     expect(places.map((p) => p.afterItemId)).toEqual([null, expect.any(String), command?.id, answer?.id]);
 
+    // The thread still loaded: the server's own record of the turn has them too (a page reloaded).
+    const loaded = await live.request<{ thread: { turns: { weftHookRuns?: unknown }[] } }>('thread/read', {
+      threadId: thread.id,
+      includeTurns: true,
+    });
+    expect(loaded.thread.turns[0]?.weftHookRuns).toEqual(places);
+    // Another app server (the first one gone, as after a restart) reads and resumes the thread.
+    await live.close();
     const again = await h.client();
     const read = await again.request<{ thread: { turns: { weftHookRuns?: unknown }[] } }>('thread/read', {
       threadId: thread.id,
       includeTurns: true,
     });
     expect(read.thread.turns[0]?.weftHookRuns).toEqual(places);
+    const resumed = await again.request<{ thread: { turns: { weftHookRuns?: unknown }[] } }>('thread/resume', {
+      threadId: thread.id,
+    });
+    expect(resumed.thread.turns[0]?.weftHookRuns).toEqual(places);
   });
 });

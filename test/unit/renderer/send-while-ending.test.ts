@@ -67,7 +67,7 @@ it('steers a turn that takes the message, and starts none', async () => {
   running = await startController();
   const { server, controller } = running;
   await showRunning(running);
-  const sent = controller.send([{ type: 'text', text: 'also this', text_elements: [] }]);
+  const sent = controller.send([{ type: 'text', text: 'also this' }]);
   await server.answer('turn/steer', 0, { turnId: 'turn_a' });
   expect(await sent).toBe(true);
   expect(server.params('turn/start')).toEqual([]);
