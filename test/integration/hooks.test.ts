@@ -373,5 +373,8 @@ describe('hooks through the app server', () => {
       ['PreCompact', 'PreCompact', 'manual'],
       ['PostCompact', 'PostCompact', 'manual'],
     ]);
+    // Codex's keys, in its order (no permission_mode on these two).
+    const codex = (await codexFixture<{ payloads: Record<string, Record<string, unknown>> }>('events.json')).payloads;
+    for (const r of runs) expect(Object.keys(r.payload)).toEqual(Object.keys(codex[r.event] ?? {}));
   });
 });

@@ -28,6 +28,12 @@ export interface SubAgentLifecycle {
 const TOOL_EVENTS: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PostToolUse', 'PermissionRequest']);
 /** Events about the thread rather than one turn (Codex's `scope`). */
 const THREAD_EVENTS: ReadonlySet<HookEvent> = new Set(['SessionStart', 'SessionEnd']);
+/** Events whose payload has no `permission_mode` (Codex 0.169's: test/fixtures/codex-hooks-0.169/events.json). */
+const NO_PERMISSION_MODE: ReadonlySet<HookEvent> = new Set(['PreCompact', 'PostCompact', 'SessionEnd']);
+/** Events whose payload has no `model`. */
+const NO_MODEL: ReadonlySet<HookEvent> = new Set(['SessionEnd']);
+/** Tool calls remembered for PermissionRequest (a call is forgotten once it ran; a bound for calls that never end). */
+const MAX_CALLS = 256;
 /** Output kept in a run's `weftOutput`. */
 const SHOWN_OUTPUT_CHARS = 4000;
 
@@ -83,6 +89,8 @@ export class HookEngine {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly abort = new AbortController();
   private sessionStarted = false;
+  /** The tool calls running now, as hooks see them, by call id (PermissionRequest names the call it asks for). */
+  private readonly calls = new Map<string, { toolName: string; toolInput: unknown }>();
 
   constructor(private readonly options: HookEngineOptions) {
     this.runnable = options.hooks.filter((h) => h.enabled && (h.trustStatus === 'trusted' || options.bypassTrust));
@@ -104,6 +112,32 @@ export class HookEngine {
     if (this.sessionStarted) return false;
     this.sessionStarted = true;
     return true;
+  }
+
+  /** A tool call starts: PermissionRequest hooks asked about it get its name and input as PreToolUse did. */
+  rememberCall(callId: string, toolName: string, toolInput: unknown): void {
+    this.calls.set(callId, { toolName, toolInput });
+    if (this.calls.size > MAX_CALLS) {
+      const oldest = this.calls.keys().next();
+      if (!oldest.done) this.calls.delete(oldest.value);
+    }
+  }
+
+  forgetCall(callId: string): void {
+    this.calls.delete(callId);
+  }
+
+  /** The running tool call `callId` as hooks see it, if it is one. */
+  callOf(callId: string): { toolName: string; toolInput: unknown } | null {
+    return this.calls.get(callId) ?? null;
+  }
+
+  /** The newest running call of `toolName` (a patch's approval names its item, not its call). */
+  latestCall(toolName: string): { callId: string; toolInput: unknown } | null {
+    let found: { callId: string; toolInput: unknown } | null = null;
+    for (const [callId, call] of this.calls)
+      if (call.toolName === toolName) found = { callId, toolInput: call.toolInput };
+    return found;
   }
 
   has(event: HookEvent): boolean {
@@ -147,7 +181,7 @@ export class HookEngine {
   /** The thread ends: SessionEnd (when it started in this process), then the hooks still running are waited for. */
   async end(): Promise<void> {
     if (this.sessionStarted && this.has('SessionEnd'))
-      await this.run({ event: 'SessionEnd', turnId: null, fields: { reason: 'exit' } });
+      await this.run({ event: 'SessionEnd', turnId: null, fields: { reason: 'other' } });
     await this.settled();
     this.stop();
   }
@@ -175,8 +209,8 @@ export class HookEngine {
       transcript_path: ctx.transcriptPath,
       cwd: ctx.cwd,
       hook_event_name: input.event,
-      model: ctx.model,
-      permission_mode: ctx.permissionMode,
+      ...(NO_MODEL.has(input.event) ? {} : { model: ctx.model }),
+      ...(NO_PERMISSION_MODE.has(input.event) ? {} : { permission_mode: ctx.permissionMode }),
       ...input.fields,
     };
   }

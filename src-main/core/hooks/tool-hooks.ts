@@ -8,6 +8,7 @@ const NOTHING: ToolHookOutcome = { blockReason: null, context: [] };
 export function toolHooksOf(engine: HookEngine): ToolHooks {
   return {
     preToolUse: async (call, turnId) => {
+      engine.rememberCall(call.toolUseId, call.toolName, call.toolInput);
       if (!engine.has('PreToolUse')) return NOTHING;
       return engine.run({
         event: 'PreToolUse',
@@ -18,6 +19,7 @@ export function toolHooksOf(engine: HookEngine): ToolHooks {
       });
     },
     postToolUse: async (call, turnId) => {
+      engine.forgetCall(call.toolUseId);
       if (!engine.has('PostToolUse')) return NOTHING;
       return engine.run({
         event: 'PostToolUse',
