@@ -6,6 +6,7 @@
 // `stop-always`: a Stop block every time; `block`: exit 2). It records:
 //   context.json        the model input of a turn whose SessionStart, UserPromptSubmit, PreToolUse,
 //                       PostToolUse and Stop hooks all give additionalContext, and the hook lines of exec
+//                       (model inputs keep the turn's items only, not Codex's instructions and environment)
 //   stop-block.json     the requests and Stop payloads of a turn a Stop hook blocks once, and of one it
 //                       blocks every time (how Codex bounds it)
 //   mcp.json            PreToolUse / PostToolUse payloads of an MCP tool call, and what the model reads when
@@ -89,8 +90,27 @@ function payloadsSince(seen: Set<string>): Record<string, unknown>[] {
   return fresh.map((f) => JSON.parse(readFileSync(join(calls, f), 'utf8')) as Record<string, unknown>);
 }
 
+interface InputItem {
+  type?: string;
+  role?: string;
+  content?: { text?: string }[];
+}
+
+/**
+ * Whether an input item is the turn's own (kept in fixtures), not Codex's preamble: its instructions (developer
+ * messages other than hook context) and its environment context are left out.
+ */
+function turnItem(item: InputItem): boolean {
+  if (item.type !== 'message') return true;
+  const text = (item.content ?? []).map((c) => c.text ?? '').join('');
+  if (item.role === 'developer') return text.startsWith('CTX');
+  return !(item.role === 'user' && text.startsWith('<environment_context>'));
+}
+
 function inputs(model: FixtureModel, from: number): unknown[] {
-  return model.server.requests.slice(from).map((r) => (r.body as { input?: unknown }).input);
+  return model.server.requests
+    .slice(from)
+    .map((r) => ((r.body as { input?: InputItem[] }).input ?? []).filter(turnItem));
 }
 
 function hookLines(stderr: string): string[] {
