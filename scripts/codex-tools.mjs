@@ -8,6 +8,8 @@
 //                                                             sub-agent tools and their app-server items)
 //   node scripts/codex-tools.mjs capture-hooks [codex]        remake test/fixtures/codex-hooks-0.169/ (hook
 //                                                             payloads, blocks, trust, hook/* notifications)
+//   node scripts/codex-tools.mjs capture-hook-events [codex]  add to it: additionalContext, Stop blocks, MCP
+//                                                             names, PermissionRequest, Interrupt, SessionEnd
 // The codex binary defaults to $CODEX_BIN, else `codex` on PATH. Each tool is a TypeScript file in
 // test/support/, bundled here with esbuild and run with Node.
 import { build } from 'esbuild';
@@ -22,6 +24,7 @@ const TOOLS = {
   'make-notify': 'make-notify-fixture.ts',
   'capture-agents': 'capture-codex-agents.ts',
   'capture-hooks': 'capture-codex-hooks.ts',
+  'capture-hook-events': 'capture-codex-hook-events.ts',
 };
 const [tool, ...args] = process.argv.slice(2);
 const source = TOOLS[tool ?? ''];

@@ -237,20 +237,39 @@ export class Session implements TurnHost, Disposable {
   /**
    * PermissionRequest hooks, before an approval is asked: a hook that blocks (exit 2 or a `deny`) declines
    * it without asking the person (the answer a person's "decline" would give); otherwise the person is asked.
+   * The payload is Codex 0.169's: the call's `tool_name` and `tool_input` as PreToolUse had them (a command's
+   * `description` is the reason it asks), and no `tool_use_id`.
    */
   private async permissionHooks(request: Parameters<ServerRequestSender>[0]): Promise<{ decision: 'decline' } | null> {
     const hooks = this.options.hooks;
     if (hooks === undefined || request.method === 'item/tool/requestUserInput' || !hooks.has('PermissionRequest'))
       return null;
-    const command = request.method === 'item/commandExecution/requestApproval';
-    const toolInput = command ? { command: request.params.command } : { reason: request.params.reason ?? null };
-    const toolName = command ? 'Bash' : 'apply_patch';
+    const { itemId, turnId } = request.params;
+    let toolName: string;
+    let toolInput: unknown;
+    let toolUseId = itemId;
+    if (request.method === 'item/commandExecution/requestApproval') {
+      // A command's item is its call.
+      const input = hooks.callOf(itemId)?.toolInput;
+      const seen = typeof input === 'object' && input !== null && 'command' in input ? input.command : null;
+      const reason = request.params.reason ?? null;
+      toolName = 'Bash';
+      toolInput = {
+        command: typeof seen === 'string' ? seen : request.params.command,
+        ...(reason ? { description: reason } : {}),
+      };
+    } else {
+      const call = hooks.latestCall('apply_patch');
+      toolName = 'apply_patch';
+      toolInput = call?.toolInput ?? { command: '' };
+      toolUseId = call?.callId ?? itemId;
+    }
     const result = await hooks.run({
       event: 'PermissionRequest',
-      turnId: request.params.turnId,
+      turnId,
       target: toolName,
-      toolUseId: request.params.itemId,
-      fields: { tool_name: toolName, tool_input: toolInput, tool_use_id: request.params.itemId },
+      toolUseId,
+      fields: { tool_name: toolName, tool_input: toolInput },
     });
     return result.blockReason === null ? null : { decision: 'decline' };
   }

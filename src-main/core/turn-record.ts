@@ -1,6 +1,6 @@
 // What a loaded thread's session keeps of each turn for clients that attach later (`thread/resume`,
 // `thread/read` of a loaded thread): its completed items, the items still open as they stand now (the text
-// an answer has streamed so far, a patch waiting for review) and its latest aggregated diff.
+// an answer has streamed so far, a patch waiting for review), its latest aggregated diff and its hook runs.
 import type { ServerNotification, ThreadItem } from '../../src-preload/protocol';
 import type { TurnRecord } from './types';
 
@@ -13,6 +13,12 @@ export function noteInTurns(turns: readonly TurnRecord[], n: ServerNotification)
         turn.diff = n.params.diff;
         turn.diffCut = n.params.weftDiffCut;
       }
+      return;
+    }
+    case 'hook/completed': {
+      const turn = turns.find((t) => t.turn.id === n.params.turnId);
+      if (!turn) return;
+      (turn.hookRuns ??= []).push({ run: n.params.run, afterItemId: turn.items.at(-1)?.id ?? null });
       return;
     }
     case 'item/started': {

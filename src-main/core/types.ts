@@ -12,6 +12,7 @@ import type {
   Turn,
   UserInput,
   WeftDiffCut,
+  WeftHookRunPlace,
 } from '../../src-preload/protocol';
 import type { ContextReference } from '../context/initial-context';
 import type { ReviewTurnInput } from './review-turn';
@@ -140,4 +141,6 @@ export interface TurnRecord {
   diff?: string;
   /** Its totals when it was cut (`weftDiffCut`). */
   diffCut?: WeftDiffCut;
+  /** Hook runs that ended in this process, each after the item completed last before it (as the rollout has them). */
+  hookRuns?: WeftHookRunPlace[];
 }

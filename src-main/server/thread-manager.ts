@@ -222,6 +222,8 @@ export class ThreadManager implements Disposable {
       ? entry.session.turns.map((r) => ({
           ...r.turn,
           ...(r.diff ? { weftDiff: r.diff, ...(r.diffCut ? { weftDiffCut: r.diffCut } : {}) } : {}),
+          // Runs read from disk with the turn, then those of this process.
+          ...(r.hookRuns ? { weftHookRuns: [...(r.turn.weftHookRuns ?? []), ...r.hookRuns] } : {}),
           items: [...r.items, ...(r.turn.status === 'inProgress' ? (r.open?.values() ?? []) : [])],
         }))
       : [];

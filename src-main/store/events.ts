@@ -23,6 +23,7 @@ export {
   PlanRecord,
   WeftPlanUpdatedEvent,
   WeftTurnDiffEvent,
+  WeftHookCompletedEvent,
   ErrorEvent,
   ThreadRolledBackEvent,
   WeftRollbackUndoneEvent,

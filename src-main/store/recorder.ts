@@ -166,9 +166,13 @@ export class RolloutRecorder implements SessionRecorder {
       case 'turn/diff/updated':
         this.turnDiffs.set(n.params.turnId, { diff: n.params.diff, cut: n.params.weftDiffCut });
         return;
+      case 'hook/completed':
+        // A run outside a turn (SessionEnd) belongs to no turn to show it in.
+        if (n.params.turnId !== null && n.params.turnId !== undefined)
+          this.event({ type: 'weft_hook_completed', turn_id: n.params.turnId, run: n.params.run });
+        return;
       case 'warning':
       case 'hook/started':
-      case 'hook/completed':
       case 'thread/started':
       case 'thread/status/changed':
       case 'thread/archived':

@@ -163,6 +163,7 @@ export const THREAD_EVENTS = {
   weft_approval: item(),
   weft_plan_updated: item(),
   weft_turn_diff: item(),
+  weft_hook_completed: item(),
   thread_name_updated: attribute(WrittenEventPayloads.thread_name_updated, (a, e) => ({
     ...a,
     name: e.thread_name ?? null,

@@ -1,7 +1,13 @@
 // Second pass for the UI: the items of chosen turns, read from their event lines only. Weft's
 // `weft_item_completed` events carry the items as the live thread showed them; Codex's events are
 // translated (codex-items.ts), consecutive reasoning events merging into one reasoning item.
-import { ThreadItem, type Turn, type TurnError, type WeftDiffCut } from '../../src-preload/protocol';
+import {
+  ThreadItem,
+  type Turn,
+  type TurnError,
+  type WeftDiffCut,
+  type WeftHookRunPlace,
+} from '../../src-preload/protocol';
 import { codexItem } from './codex-items';
 import {
   AgentReasoningEvent,
@@ -13,6 +19,7 @@ import {
   WeftItemFieldsEvent,
   WeftPlanUpdatedEvent,
   WeftTurnDiffEvent,
+  WeftHookCompletedEvent,
   codexErrorInfoName,
   type ApprovalRecord,
   type PlanRecord,
@@ -64,6 +71,7 @@ function turnOf(
   start: RecordedTurn | null,
   end: RecordedTurn | null,
   diff: { diff: string; cut?: WeftDiffCut } | null,
+  hookRuns: WeftHookRunPlace[] = [],
 ): Turn {
   // Recorded as the turn ended; for turns recorded without it (older threads, Codex's, a turn cut short),
   // rebuilt from the patches that landed.
@@ -88,6 +96,7 @@ function turnOf(
     durationMs: fromRecord ? end.durationMs : cutShort ? null : derivedDuration,
     ...(weftDiff === null ? {} : { weftDiff }),
     ...(diff?.cut === undefined ? {} : { weftDiffCut: diff.cut }),
+    ...(hookRuns.length === 0 ? {} : { weftHookRuns: hookRuns }),
   };
 }
 
@@ -96,6 +105,8 @@ class TurnAssembler {
   readonly details: TurnDetails;
   /** The turn's recorded aggregated diff (`weft_turn_diff`), if any, with its totals when it was cut. */
   diff: { diff: string; cut?: WeftDiffCut } | null = null;
+  /** The turn's hook runs (`weft_hook_completed`), each after the item recorded last before it. */
+  readonly hookRuns: WeftHookRunPlace[] = [];
   private reasoning: Extract<ThreadItem, { type: 'reasoning' }> | null = null;
 
   constructor(turnId: string) {
@@ -134,6 +145,11 @@ class TurnAssembler {
       case 'weft_turn_diff': {
         const e = WeftTurnDiffEvent.safeParse(payload);
         if (e.success) this.diff = { diff: e.data.diff, ...(e.data.cut === undefined ? {} : { cut: e.data.cut }) };
+        return;
+      }
+      case 'weft_hook_completed': {
+        const e = WeftHookCompletedEvent.safeParse(payload);
+        if (e.success) this.hookRuns.push({ run: e.data.run, afterItemId: this.items.at(-1)?.id ?? null });
         return;
       }
       case 'weft_plan_updated': {
@@ -229,6 +245,7 @@ export function materializeTurns(
         records[i]?.start ?? null,
         records[i]?.end ?? null,
         assemblers[i]?.diff ?? null,
+        assemblers[i]?.hookRuns,
       ),
     ),
     details: assemblers.map((a) => a.details),

@@ -159,7 +159,8 @@ export async function runMcpItem(safety: SafetyServices, ctx: ToolContext, req: 
       ...(result._meta === undefined ? {} : { _meta: result._meta }),
     };
     finish({ status: result.isError === true ? 'failed' : 'completed', result: kept, durationMs });
-    return { output: req.output(result, durationMs), success: result.isError !== true };
+    // PostToolUse hooks get the result as the server sent it (Codex's `tool_response`).
+    return { output: req.output(result, durationMs), success: result.isError !== true, hookResponse: result };
   } catch (error) {
     const durationMs = Date.now() - started;
     const message = ctx.signal.aborted ? 'the turn was interrupted' : errorMessage(error);

@@ -71,11 +71,13 @@ export class ToolRegistry {
     const hooks = ctx.hooks;
     if (hooks === undefined) return this.dispatchOne(call, ctx);
     const seen = hookToolCall(call);
-    const reason = await hooks.preToolUse(seen, ctx.turnId);
-    if (reason !== null) return { output: blockedOutput(seen, reason), success: false };
+    const pre = await hooks.preToolUse(seen, ctx.turnId);
+    if (pre.blockReason !== null)
+      return { output: blockedOutput(seen, pre.blockReason), success: false, hookContext: pre.context };
     const result = await this.dispatchOne(call, ctx);
-    await hooks.postToolUse({ ...seen, toolResponse: result.hookResponse ?? result.output }, ctx.turnId);
-    return result;
+    const post = await hooks.postToolUse({ ...seen, toolResponse: result.hookResponse ?? result.output }, ctx.turnId);
+    const hookContext = [...pre.context, ...post.context];
+    return hookContext.length === 0 ? result : { ...result, hookContext };
   }
 
   private async dispatchOne(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
@@ -161,13 +163,13 @@ function parseArguments(text: string): unknown {
   }
 }
 
-/** What the model reads when a PreToolUse hook blocked its call (Codex's words for commands). */
+/** What the model reads when a PreToolUse hook blocked its call (Codex 0.169's words, for commands and tools). */
 function blockedOutput(call: HookToolCall, reason: string): string {
   const input = call.toolInput;
   const command = typeof input === 'object' && input !== null && 'command' in input ? input.command : null;
   if (call.toolName === 'Bash' && typeof command === 'string')
     return `Command blocked by PreToolUse hook: ${reason}. Command: ${command}`;
-  return `Tool call ${call.toolName} blocked by PreToolUse hook: ${reason}`;
+  return `Tool call blocked by PreToolUse hook: ${reason}. Tool: ${call.toolName}`;
 }
 
 /** The registry key of a call: its name, prefixed by its namespace (Responses namespaces) if any. */

@@ -24,8 +24,13 @@ export interface ToolResult {
   output: string | ContentItem[];
   /** False when the call failed; the model still gets the output. */
   success: boolean;
-  /** What PostToolUse hooks get as `tool_response` when it is not `output` (a command's own output). */
-  hookResponse?: string;
+  /**
+   * What PostToolUse hooks get as `tool_response` when it is not `output` (a command's own output, an MCP
+   * tool's result as the server sent it).
+   */
+  hookResponse?: unknown;
+  /** What PreToolUse / PostToolUse hooks asked to tell the model (`additionalContext`), in the order they ran. */
+  hookContext?: string[];
 }
 
 /** A tool call as hooks see it (Codex's names: `Bash` for commands, `apply_patch`, MCP tools' names). */
@@ -35,11 +40,18 @@ export interface HookToolCall {
   toolUseId: string;
 }
 
+/** What the hooks of one tool event decided: a block's reason (null: none), and context for the model. */
+export interface ToolHookOutcome {
+  blockReason: string | null;
+  context: string[];
+}
+
 /** The thread's PreToolUse / PostToolUse hooks, as the router runs them around every call. */
 export interface ToolHooks {
-  /** Resolves with the reason when a hook blocked the call (it is then not run), else null. */
-  preToolUse(call: HookToolCall, turnId: string): Promise<string | null>;
-  postToolUse(call: HookToolCall & { toolResponse: unknown }, turnId: string): Promise<void>;
+  /** A block's reason when a hook blocked the call (it is then not run). */
+  preToolUse(call: HookToolCall, turnId: string): Promise<ToolHookOutcome>;
+  /** After the call; a block here cannot undo it (Codex ignores it too), its context is kept. */
+  postToolUse(call: HookToolCall & { toolResponse: unknown }, turnId: string): Promise<ToolHookOutcome>;
 }
 
 /** `T` with the fields named `K` made optional. */

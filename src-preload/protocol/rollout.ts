@@ -6,6 +6,7 @@ import { describeZodError } from './errors';
 import { unknownTag } from './open-union';
 import { ResponseItem } from './response-items';
 import { JsonValue } from './common';
+import { HookRunSummary } from './hooks';
 import { ThreadItem, WeftDiffCut } from './items';
 import { TurnPlanStep } from './notifications';
 import { Turn, TurnError } from './thread';
@@ -169,6 +170,9 @@ export function parseRolloutLine(text: string): ParseRolloutLineResult {
 //   weft_plan_updated   {type, turn_id, explanation, plan: [{step, status}]}   the latest plan of a turn
 //   weft_turn_diff      {type, turn_id, diff, cut?}           the turn's aggregated diff as it ended (only
 //                                                              when the turn changed files; cut: see WeftDiffCut)
+//   weft_hook_completed {type, turn_id, run}                  a hook run of the turn ended (`run`: the
+//                                                              HookRunSummary of `hook/completed`), in the
+//                                                              order of the turn's items
 //   error               {type, message, codex_error_info: null, turn_id, weft_error: TurnError}
 //                       an error that ended a turn (retried errors are not recorded)
 //   token_count         {type, info: {total_token_usage, last_token_usage, model_context_window}, rate_limits: null}
@@ -253,6 +257,8 @@ export const WeftTurnDiffEvent = z.looseObject({
   /** The totals of a diff cut to WEFT_DIFF_MAX_CHARS; absent when it is whole. */
   cut: WeftDiffCut.optional(),
 });
+
+export const WeftHookCompletedEvent = z.looseObject({ turn_id: z.string(), run: HookRunSummary });
 
 export const ErrorEvent = z.looseObject({
   message: z.string(),
@@ -387,6 +393,7 @@ export const WrittenEventPayloads = {
   weft_approval: WeftApprovalEvent,
   weft_plan_updated: WeftPlanUpdatedEvent,
   weft_turn_diff: WeftTurnDiffEvent,
+  weft_hook_completed: WeftHookCompletedEvent,
   error: ErrorEvent,
   token_count: TokenCountEvent,
   thread_name_updated: ThreadNameUpdatedEvent,

@@ -1,5 +1,6 @@
 // Thread and Turn: a saved conversation and one exchange within it.
 import { z } from 'zod';
+import { HookRunSummary } from './hooks';
 import { ThreadItem, WeftDiffCut } from './items';
 
 export const ThreadActiveFlag = z.enum(['waitingOnApproval', 'waitingOnUserInput']);
@@ -121,6 +122,13 @@ export type TurnError = z.infer<typeof TurnError>;
  * Times are unix seconds, null while unknown; `durationMs` null until the turn ends. Peers that predate
  * these fields may omit them (read as null).
  */
+/**
+ * Weft: one hook run of a turn and where it ran: after the item `afterItemId` (the turn's item that started
+ * last before the run; null: before the turn's first item).
+ */
+export const WeftHookRunPlace = z.object({ run: HookRunSummary, afterItemId: z.string().nullable() });
+export type WeftHookRunPlace = z.infer<typeof WeftHookRunPlace>;
+
 export const Turn = z.object({
   id: z.string(),
   items: z.array(ThreadItem),
@@ -137,6 +145,11 @@ export const Turn = z.object({
   weftDiff: z.string().nullable().optional(),
   /** Weft: present when `weftDiff` was cut to WEFT_DIFF_MAX_CHARS, with the whole diff's totals. */
   weftDiffCut: WeftDiffCut.optional(),
+  /**
+   * Weft: the turn's hook runs as they completed, for turns read from disk (live runs come as `hook/started`
+   * and `hook/completed`); absent when no hook ran.
+   */
+  weftHookRuns: z.array(WeftHookRunPlace).optional(),
 });
 export type Turn = z.infer<typeof Turn>;
 

@@ -2,6 +2,7 @@
 // what it said (a block's reason, why it failed). The command and its output are in the row's details.
 import { memo } from 'react';
 import type { HookRunSummary } from '../../src-preload/protocol';
+import { useWeft } from '../store/app-context';
 import { Icon, Spinner } from './Icon';
 
 function eventLabel(name: string): string {
@@ -53,5 +54,24 @@ export const HookRunCell = memo(function HookRunCell({ run }: { run: HookRunSumm
         )}
       </dl>
     </details>
+  );
+});
+
+/** The conversation's row of a turn's hook run (`index` of the turn's runs), where it ran among the items. */
+export const HookRow = memo(function HookRow({
+  threadId,
+  turnId,
+  index,
+}: {
+  threadId: string;
+  turnId: string;
+  index: number;
+}) {
+  const run = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.hooks[index]?.run);
+  if (run === undefined) return null;
+  return (
+    <div className="cell hook-runs">
+      <HookRunCell run={run} />
+    </div>
   );
 });

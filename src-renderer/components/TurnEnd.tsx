@@ -5,7 +5,6 @@ import type { PlanView, TurnView } from '../store/state';
 import { TurnCheckpointActions } from './TurnCheckpointActions';
 import { useController, useWeft } from '../store/app-context';
 import { duration } from './format';
-import { HookRunCell } from './HookRunCell';
 import { Icon, Spinner } from './Icon';
 
 function PlanChecklist({ plan }: { plan: PlanView }) {
@@ -84,13 +83,6 @@ export const TurnEnd = memo(function TurnEnd({
   return (
     <div className={`cell turn-end is-${turn.status}`}>
       {turn.plan !== null && turn.plan.steps.length > 0 && <PlanChecklist plan={turn.plan} />}
-      {turn.hooks.length > 0 && (
-        <div className="hook-runs" aria-label="Hook runs">
-          {turn.hooks.map((run) => (
-            <HookRunCell key={run.id} run={run} />
-          ))}
-        </div>
-      )}
       {turn.notices.map((notice, i) => (
         <div key={i} className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
           {notice.kind === 'retry' ? <Spinner size={13} /> : <Icon name="alert" size={14} />}

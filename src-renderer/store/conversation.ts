@@ -2,6 +2,7 @@
 // reducer makes to turns and items.
 import type { Thread, ThreadItem, Turn } from '../../src-preload/protocol';
 import { fresh, own } from './draft';
+import { recordedHookRuns } from './hook-runs';
 import type { Draft } from './draft';
 import { EMPTY_OUTPUT, outputText, replaceOutput } from './output-tail';
 import { OUTPUT_TAIL_CHARS } from './state';
@@ -65,7 +66,8 @@ export function turnViewFrom(turn: Turn, previous?: TurnView): TurnView {
     diffCut: previous?.diff != null ? previous.diffCut : (turn.weftDiffCut ?? null),
     plan: previous?.plan ?? null,
     notices: running ? (previous?.notices ?? []) : (previous?.notices ?? []).filter((n) => n.kind !== 'retry'),
-    hooks: previous?.hooks ?? [],
+    // Live, the notifications keep them; a turn read from disk brings the ones recorded.
+    hooks: previous?.hooks ?? recordedHookRuns(turn.weftHookRuns),
   };
 }
 

@@ -3,6 +3,8 @@
 // replayed `item/started` and late deltas, snapshots (`item/completed`, `turn/completed`, plans, diffs,
 // statuses) that equal what is there keep the old objects, and a repeated notice is not added twice.
 import type { ServerNotification, Thread, ThreadItem } from '../../src-preload/protocol';
+import { sameJson } from './same-json';
+import { withHookRun } from './hook-runs';
 import {
   conversationFromThread,
   entryFor,
@@ -38,10 +40,6 @@ export function reduceNotifications(state: AppData, notifications: readonly Serv
   let next = state;
   for (const notification of notifications) next = applyNotification(draft, next, notification);
   return next;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 function editOpenItem(
@@ -342,11 +340,14 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       if (turnId === null || turnId === undefined) return state;
       const turn = state.conversations[threadId]?.turns[turnId];
       if (turn === undefined) return state;
-      const at = turn.hooks.findIndex((h) => h.id === run.id);
-      if (at >= 0 && sameJson(turn.hooks[at], run)) return state;
+      // Placed after the item that started last: where the hook ran in its turn.
+      const told = withHookRun(turn.hooks, run, turn.itemIds.at(-1) ?? null);
+      if (told === null) return state;
       const path = ownTurn(draft, state, threadId, turnId, false);
       if (path === null) return state;
-      path.turn.hooks = at >= 0 ? turn.hooks.map((h, i) => (i === at ? run : h)) : [...turn.hooks, run];
+      path.turn.hooks = told.hooks;
+      // A new run is a new row of the conversation.
+      if (told.added) path.conversation.shape += 1;
       return path.state;
     }
     case 'command/exec/outputDelta':

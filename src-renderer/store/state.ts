@@ -2,7 +2,7 @@
 // reducers in this folder are the only code that builds new versions of it, and they never mutate a
 // version someone else may hold (see draft.ts).
 import type {
-  HookRunSummary,
+  WeftHookRunPlace,
   WeftFork,
   Thread,
   ThreadItem,
@@ -80,8 +80,11 @@ export interface TurnView {
   diffCut: WeftDiffCut | null;
   plan: PlanView | null;
   notices: Notice[];
-  /** The turn's hook runs (`hook/started`, then `hook/completed` replacing it), in the order they started. */
-  hooks: HookRunSummary[];
+  /**
+   * The turn's hook runs in the order they started (`hook/started`, then `hook/completed` replacing it; a
+   * turn read from disk: its recorded runs), each with the item it ran after.
+   */
+  hooks: WeftHookRunPlace[];
 }
 
 export interface Conversation {

@@ -2,6 +2,7 @@
 // threads (`elsewhere`); pure edits used by the notification reducer and by the results of list / archive /
 // rename requests. Listed threads carry no turns. What a listed thread says of its state (status, last
 // turn, read state) is recorded by thread id too, so the board knows it for threads of any list.
+import { sameJson } from './same-json';
 import type { Thread, ThreadReadState, TurnStatus } from '../../src-preload/protocol';
 import { own } from './draft';
 import type { Draft } from './draft';
@@ -26,8 +27,6 @@ function sameListed(a: Thread, b: Thread): boolean {
 export function projectOf(thread: Pick<Thread, 'cwd' | 'weftWorktree'>): string {
   return thread.weftWorktree?.projectRoot ?? thread.cwd;
 }
-
-const sameJson = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 /** `state` with one entry of a by-id record set (a new record only when it changes). */
 function withEntry<K extends 'statuses' | 'lastTurnStatus' | 'readStates'>(

@@ -9,6 +9,7 @@ import { ChangesButton } from './changes/ChangesPanel';
 import { McpStatusChip } from './McpStatusChip';
 import { TerminalButton } from './TerminalButton';
 import { TurnEnd } from '../components/TurnEnd';
+import { HookRow } from '../components/HookRunCell';
 import { VirtualList } from '../components/VirtualList';
 import type { VirtualListHandle } from '../components/VirtualList';
 import { baseName } from '../components/format';
@@ -168,6 +169,7 @@ function Conversation({ threadId }: { threadId: string }) {
   const estimate = useCallback(
     (row: Row): number => {
       if (row.kind === 'turnEnd' || row.kind === 'older') return 44;
+      if (row.kind === 'hook') return 36;
       const item = store.getState().data.conversations[threadId]?.turns[row.turnId]?.items[row.itemId]?.item;
       return item === undefined ? 60 : (ESTIMATES[item.type] ?? 60);
     },
@@ -178,6 +180,8 @@ function Conversation({ threadId }: { threadId: string }) {
     (row: Row) =>
       row.kind === 'older' ? (
         <OlderTurns threadId={threadId} />
+      ) : row.kind === 'hook' ? (
+        <HookRow threadId={threadId} turnId={row.turnId} index={row.index} />
       ) : row.kind === 'item' ? (
         <ItemRow
           threadId={threadId}

@@ -3,63 +3,35 @@
 // the keys, order and types Codex 0.169 writes (test/fixtures/codex-hooks-0.169); a blocked prompt is never
 // sent; hooks nobody trusted, or that changed since, do not run; a hook that hangs is cut at its timeout and
 // one that fails is reported, while the turn goes on.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { scriptAgents } from '../support/agents-model';
 import { shapeOf } from '../support/codex-exec-fixtures';
-import { makeHookRecorder, type HookRecorder } from '../support/hook-program';
-import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { StdioRpcClient } from '../support/rpc-client';
+import type { HookRecorder } from '../support/hook-program';
+import { useHooksHarness, type HookSpec } from '../support/hooks-harness';
+import type { MockResponsesServer } from '../support/mock-responses-server';
+import type { StdioRpcClient } from '../support/rpc-client';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
-import { runWeftCli, type WeftRun } from '../support/weft-cli';
+import type { TempWorkspace, WeftHome } from '../support/workspace';
+import type { WeftRun } from '../support/weft-cli';
 
 const FIXTURES = resolve(__dirname, '../fixtures/codex-hooks-0.169');
 
+const h = useHooksHarness();
 let server: MockResponsesServer;
 let ws: TempWorkspace;
 let home: WeftHome;
 let hooks: HookRecorder;
-const cleanups: (() => Promise<void> | void)[] = [];
 
-const PROVIDER = (url: string) =>
-  `model = "mock-model"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "Mock"\nbase_url = "${url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`;
-
-type HookSpec = { event: string; matcher?: string; mode?: string; timeout?: number };
-
-/** Writes the hooks into WEFT_HOME/hooks.json. */
-async function writeHooks(specs: HookSpec[]): Promise<void> {
-  const table: Record<string, unknown[]> = {};
-  for (const s of specs) {
-    (table[s.event] ??= []).push({
-      ...(s.matcher === undefined ? {} : { matcher: s.matcher }),
-      hooks: [{ type: 'command', command: hooks.command(s.event, s.mode), timeout: s.timeout ?? 30 }],
-    });
-  }
-  await writeFile(join(home.dir, 'hooks.json'), JSON.stringify({ hooks: table }, null, 2));
-}
-
-beforeEach(async () => {
-  server = await startMockResponsesServer();
-  ws = await makeTempWorkspace({ 'notes.txt': 'alpha\n' });
-  home = await makeWeftHome(PROVIDER(server.url));
-  const dir = join(home.dir, '..', `${home.dir.split('/').pop() ?? 'home'}-hook-runs`);
-  await mkdir(dir, { recursive: true });
-  hooks = await makeHookRecorder(dir);
+// The harness's own setup runs first (it was registered first).
+beforeEach(() => {
+  ({ server, ws, home, hooks } = h);
 });
 
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-  await server.close();
-  await ws.cleanup();
-  await home.cleanup();
-});
-
-function weft(args: string[]): Promise<WeftRun> {
-  return runWeftCli(args, { cwd: ws.dir, weftHome: home.dir });
-}
+const writeHooks = (specs: HookSpec[]): Promise<void> => h.writeHooks(specs);
+const weft = (args: string[]): Promise<WeftRun> => h.weft(args);
 
 const commandTurn = (cmd: string) => ({
   kind: 'sse' as const,
@@ -274,12 +246,7 @@ describe('weft hooks', () => {
 });
 
 describe('hooks through the app server', () => {
-  async function client(): Promise<StdioRpcClient> {
-    const c = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, ws.dir);
-    cleanups.push(() => c.close());
-    await c.initialize();
-    return c;
-  }
+  const client = (): Promise<StdioRpcClient> => h.client();
 
   type Listed = { data: { hooks: { key: string; currentHash: string; trustStatus: string; eventName: string }[] }[] };
 
@@ -373,5 +340,8 @@ describe('hooks through the app server', () => {
       ['PreCompact', 'PreCompact', 'manual'],
       ['PostCompact', 'PostCompact', 'manual'],
     ]);
+    // Codex's keys, in its order (no permission_mode on these two).
+    const codex = (await codexFixture<{ payloads: Record<string, Record<string, unknown>> }>('events.json')).payloads;
+    for (const r of runs) expect(Object.keys(r.payload)).toEqual(Object.keys(codex[r.event] ?? {}));
   });
 });

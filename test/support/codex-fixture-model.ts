@@ -2,9 +2,11 @@
 // of the newest user message, so a prompt decides what the model does. After a tool output it answers
 // `DONE: <output>`.
 //   RUN <command>                an exec_command call
+//   RUNESC <command>             an exec_command call asking to run outside the sandbox (an approval)
 //   PATCH <file> <text>          an apply_patch (freeform) call adding <file> holding <text>
 //   THINK <text>                 a reasoning item (summary <text>), then `ACK: …`
 //   FAIL <text>                  HTTP 400 with <text> as the error message (the turn fails)
+//   MCP <server> <tool> <json>   a call of the MCP tool <tool> of <server> (namespace `mcp__<server>`)
 //   anything else                `ACK: <message>`
 // A request that asks for a compaction summary is answered `SUMMARY: …`. Every answer reports
 // `usageTokens` input tokens, so a small `model_auto_compact_token_limit` makes Codex compact.
@@ -20,6 +22,7 @@ import {
   evCreated,
   evCustomToolCall,
   evFunctionCall,
+  evNamespacedCall,
   evOutputTextDelta,
   evReasoning,
   evReasoningSummaryDelta,
@@ -101,6 +104,14 @@ export async function startFixtureModel(options: { usageTokens?: number } = {}):
       );
     }
     const [verb, ...rest] = words.trim().split(/\s+/);
+    if (verb === 'RUNESC')
+      return reply([
+        evFunctionCall(`call_fx_${n}`, 'exec_command', {
+          cmd: rest.join(' '),
+          sandbox_permissions: 'require_escalated',
+          justification: 'the fixture asks',
+        }),
+      ]);
     if (verb === 'RUN') return reply([evFunctionCall(`call_fx_${n}`, 'exec_command', { cmd: rest.join(' ') })]);
     if (verb === 'PATCH') {
       const [file, ...text] = rest;
@@ -108,6 +119,12 @@ export async function startFixtureModel(options: { usageTokens?: number } = {}):
       if (toolNames(request).includes('apply_patch'))
         return reply([evCustomToolCall(`call_fx_${n}`, 'apply_patch', patch)]);
       return reply([evFunctionCall(`call_fx_${n}`, 'exec_command', { cmd: `apply_patch <<'EOF'\n${patch}EOF\n` })]);
+    }
+    if (verb === 'MCP') {
+      const [server, tool, ...args] = rest;
+      const json: unknown = JSON.parse(args.join(' ') || '{}');
+      const params = typeof json === 'object' && json !== null ? json : {};
+      return reply([evNamespacedCall(`call_fx_${n}`, `mcp__${server ?? ''}`, tool ?? '', params)]);
     }
     if (verb === 'FAIL')
       return { kind: 'http-error', status: 400, body: { error: { message: rest.join(' '), type: 'invalid_request' } } };

@@ -4,6 +4,10 @@
 //   block:<word>      exit 2 with a reason on stderr when the payload mentions <word>, else exit 0
 //   fail              exit 1 with output on stdout and stderr
 //   hang              writes its pid beside the saved run and never ends (a child of its own too)
+//   ctx               exit 0 with `additionalContext` "CTX from <event>" on stdout (Codex's hookSpecificOutput)
+//   stop-once         a Stop block (`decision: "block"`, reason "STOPHOOK: run the tests first") unless the
+//                     payload's `stop_hook_active` is true
+//   stop-always       a Stop block every time (reason "STOPHOOK: not yet")
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -21,6 +25,11 @@ process.stdin.on('end', () => {
     process.stderr.write('commands that mention ' + mode.slice(6) + ' are not allowed');
     process.exit(2);
   }
+  if (mode === 'ctx')
+    process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: 'CTX from ' + event } }));
+  if (mode === 'stop-once' && !JSON.parse(input).stop_hook_active)
+    process.stdout.write(JSON.stringify({ decision: 'block', reason: 'STOPHOOK: run the tests first' }));
+  if (mode === 'stop-always') process.stdout.write(JSON.stringify({ decision: 'block', reason: 'STOPHOOK: not yet' }));
   if (mode === 'fail') {
     process.stdout.write('checked nothing');
     process.stderr.write('the checker broke');

@@ -10,7 +10,7 @@ import type { ConfiguredHook } from '../../config/hooks/discover';
 import { snakeEventName, wireEventName, type HookEvent } from '../../config/hooks/schema';
 import type { CollabAgentState, HookRunSummary } from '../../../src-preload/protocol';
 import type { CoreNotification } from '../../tools/types';
-import { decide } from './outcome';
+import { decide, type HookDecision } from './outcome';
 import { noteLastRun } from './last-runs';
 import { runHookCommand } from './run-command';
 
@@ -28,6 +28,12 @@ export interface SubAgentLifecycle {
 const TOOL_EVENTS: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PostToolUse', 'PermissionRequest']);
 /** Events about the thread rather than one turn (Codex's `scope`). */
 const THREAD_EVENTS: ReadonlySet<HookEvent> = new Set(['SessionStart', 'SessionEnd']);
+/** Events whose payload has no `permission_mode` (Codex 0.169's: test/fixtures/codex-hooks-0.169/events.json). */
+const NO_PERMISSION_MODE: ReadonlySet<HookEvent> = new Set(['PreCompact', 'PostCompact', 'SessionEnd']);
+/** Events whose payload has no `model`. */
+const NO_MODEL: ReadonlySet<HookEvent> = new Set(['SessionEnd']);
+/** Tool calls remembered for PermissionRequest (a call is forgotten once it ran; a bound for calls that never end). */
+const MAX_CALLS = 256;
 /** Output kept in a run's `weftOutput`. */
 const SHOWN_OUTPUT_CHARS = 4000;
 
@@ -66,17 +72,25 @@ export interface HookEventInput {
 export interface HookEventResult {
   /** The first block's reason (in display order); null when nothing blocked. */
   blockReason: string | null;
+  /** Every block, in display order, with the id of the run that made it (Stop's continuation prompt). */
+  blocks: { reason: string; runId: string }[];
+  /** True when a hook said `"continue": false`: for Stop, the turn ends even if another hook blocked. */
+  stopped: boolean;
   /** Context the hooks asked to give the model. */
   context: string[];
 }
 
-const NOTHING: HookEventResult = { blockReason: null, context: [] };
+type RunDecision = HookDecision & { runId: string };
+
+const NOTHING: HookEventResult = { blockReason: null, blocks: [], stopped: false, context: [] };
 
 export class HookEngine {
   private readonly runnable: ConfiguredHook[];
   private readonly pending = new Set<Promise<unknown>>();
   private readonly abort = new AbortController();
   private sessionStarted = false;
+  /** The tool calls running now, as hooks see them, by call id (PermissionRequest names the call it asks for). */
+  private readonly calls = new Map<string, { toolName: string; toolInput: unknown }>();
 
   constructor(private readonly options: HookEngineOptions) {
     this.runnable = options.hooks.filter((h) => h.enabled && (h.trustStatus === 'trusted' || options.bypassTrust));
@@ -100,6 +114,32 @@ export class HookEngine {
     return true;
   }
 
+  /** A tool call starts: PermissionRequest hooks asked about it get its name and input as PreToolUse did. */
+  rememberCall(callId: string, toolName: string, toolInput: unknown): void {
+    this.calls.set(callId, { toolName, toolInput });
+    if (this.calls.size > MAX_CALLS) {
+      const oldest = this.calls.keys().next();
+      if (!oldest.done) this.calls.delete(oldest.value);
+    }
+  }
+
+  forgetCall(callId: string): void {
+    this.calls.delete(callId);
+  }
+
+  /** The running tool call `callId` as hooks see it, if it is one. */
+  callOf(callId: string): { toolName: string; toolInput: unknown } | null {
+    return this.calls.get(callId) ?? null;
+  }
+
+  /** The newest running call of `toolName` (a patch's approval names its item, not its call). */
+  latestCall(toolName: string): { callId: string; toolInput: unknown } | null {
+    let found: { callId: string; toolInput: unknown } | null = null;
+    for (const [callId, call] of this.calls)
+      if (call.toolName === toolName) found = { callId, toolInput: call.toolInput };
+    return found;
+  }
+
   has(event: HookEvent): boolean {
     return this.runnable.some((h) => h.event === event);
   }
@@ -109,7 +149,7 @@ export class HookEngine {
     if (matching.length === 0) return NOTHING;
     const payload = JSON.stringify(this.payload(input));
     const runs = matching.map((hook) => this.runOne(hook, input, payload));
-    const waited: Promise<ReturnType<typeof decide> | null>[] = [];
+    const waited: Promise<RunDecision>[] = [];
     matching.forEach((hook, i) => {
       const run = runs[i];
       if (run === undefined) return;
@@ -117,10 +157,14 @@ export class HookEngine {
       else waited.push(run);
     });
     const decisions = await Promise.all(waited);
-    const blocked = decisions.find((d) => d?.blockReason !== null && d?.blockReason !== undefined);
+    const blocks = decisions.flatMap((d) =>
+      d.blockReason === null ? [] : [{ reason: d.blockReason, runId: d.runId }],
+    );
     return {
-      blockReason: blocked?.blockReason ?? null,
-      context: decisions.flatMap((d) => (d?.context === null || d?.context === undefined ? [] : [d.context])),
+      blockReason: blocks[0]?.reason ?? null,
+      blocks,
+      stopped: decisions.some((d) => d.stopped),
+      context: decisions.flatMap((d) => (d.context === null ? [] : [d.context])),
     };
   }
 
@@ -137,7 +181,7 @@ export class HookEngine {
   /** The thread ends: SessionEnd (when it started in this process), then the hooks still running are waited for. */
   async end(): Promise<void> {
     if (this.sessionStarted && this.has('SessionEnd'))
-      await this.run({ event: 'SessionEnd', turnId: null, fields: { reason: 'exit' } });
+      await this.run({ event: 'SessionEnd', turnId: null, fields: { reason: 'other' } });
     await this.settled();
     this.stop();
   }
@@ -165,17 +209,13 @@ export class HookEngine {
       transcript_path: ctx.transcriptPath,
       cwd: ctx.cwd,
       hook_event_name: input.event,
-      model: ctx.model,
-      permission_mode: ctx.permissionMode,
+      ...(NO_MODEL.has(input.event) ? {} : { model: ctx.model }),
+      ...(NO_PERMISSION_MODE.has(input.event) ? {} : { permission_mode: ctx.permissionMode }),
       ...input.fields,
     };
   }
 
-  private async runOne(
-    hook: ConfiguredHook,
-    input: HookEventInput,
-    payload: string,
-  ): Promise<ReturnType<typeof decide>> {
+  private async runOne(hook: ConfiguredHook, input: HookEventInput, payload: string): Promise<RunDecision> {
     const now = (): number => (this.options.now?.() ?? new Date()).getTime();
     const startedMs = now();
     const kebab = snakeEventName(hook.event).replace(/_/g, '-');
@@ -221,7 +261,7 @@ export class HookEngine {
     };
     noteLastRun(hook.key, run);
     this.options.emit({ method: 'hook/completed', params: { threadId, turnId: input.turnId, run } });
-    return decision;
+    return { ...decision, runId: base.id };
   }
 }
 

@@ -15,6 +15,8 @@ export interface HookDecision {
   blockReason: string | null;
   /** Context the hook asks to give the model. */
   context: string | null;
+  /** The hook said `"continue": false` (a Stop hook's way to end the turn whatever other hooks decide). */
+  stopped: boolean;
 }
 
 export function decide(result: HookProcessResult, timeoutSec: number): HookDecision {
@@ -22,11 +24,17 @@ export function decide(result: HookProcessResult, timeoutSec: number): HookDecis
   if (result.timedOut) return failed(`hook timed out after ${timeoutSec}s`);
   if (result.exitCode === 2) {
     const reason = result.stderr.trim() || 'the hook exited with code 2 and gave no reason';
-    return { status: 'blocked', entries: [{ kind: 'feedback', text: reason }], blockReason: reason, context: null };
+    return {
+      status: 'blocked',
+      entries: [{ kind: 'feedback', text: reason }],
+      blockReason: reason,
+      context: null,
+      stopped: false,
+    };
   }
   if (result.exitCode !== 0) return failed(`hook exited with code ${result.exitCode ?? 'unknown'}`);
   const json = stdoutObject(result.stdout);
-  if (json === null) return { status: 'completed', entries: [], blockReason: null, context: null };
+  if (json === null) return { status: 'completed', entries: [], blockReason: null, context: null, stopped: false };
   const specific = record(json['hookSpecificOutput']);
   const context = text(specific?.['additionalContext']) ?? text(json['additionalContext']);
   const contextEntries: HookOutputEntry[] = context === null ? [] : [{ kind: 'context', text: context }];
@@ -44,12 +52,19 @@ export function decide(result: HookProcessResult, timeoutSec: number): HookDecis
       entries: [{ kind: 'feedback', text: block }, ...contextEntries],
       blockReason: block,
       context,
+      stopped: json['continue'] === false,
     };
-  return { status: 'completed', entries: contextEntries, blockReason: null, context };
+  return { status: 'completed', entries: contextEntries, blockReason: null, context, stopped: false };
 }
 
 function failed(message: string): HookDecision {
-  return { status: 'failed', entries: [{ kind: 'error', text: message }], blockReason: null, context: null };
+  return {
+    status: 'failed',
+    entries: [{ kind: 'error', text: message }],
+    blockReason: null,
+    context: null,
+    stopped: false,
+  };
 }
 
 function stdoutObject(stdout: string): Record<string, unknown> | null {

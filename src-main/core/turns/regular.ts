@@ -14,6 +14,23 @@ import { compactHistory } from './compact';
 import { toolHooksOf } from '../hooks/tool-hooks';
 
 /**
+ * Continuations by Stop hooks one turn allows: a hook that blocks every time (one that ignores
+ * `stop_hook_active`) would otherwise hold the turn, and spend the model, forever.
+ */
+const MAX_STOP_CONTINUATIONS = 8;
+
+/** `"` and `&` in a `<hook_prompt>` attribute (a hook's source path may hold them). */
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+}
+
+/** What the hooks before a prompt added for the model. */
+interface PromptHookContext {
+  sessionContext: string[];
+  promptContext: string[];
+}
+
+/**
  * One turn of the ReAct loop (`turn/start`): sample, run the tool calls, feed their outputs back, repeat
  * until the model answers without a tool call and no input is pending. Input that arrives meanwhile
  * (`steer`) joins it at its next model request.
@@ -25,6 +42,8 @@ export class RegularTurn extends TurnTask {
   private readonly turnDiff: TurnDiffTracker;
   private readonly orchestrator: ToolOrchestrator;
   private pendingCompaction = false;
+  /** How many times Stop hooks have continued this turn. */
+  private stopContinuations = 0;
 
   constructor(
     host: TurnHost,
@@ -54,19 +73,27 @@ export class RegularTurn extends TurnTask {
     let error: TurnError | null = null;
     const unanswered = new Map<string, ToolCall>();
     try {
-      const blocked = await this.promptHooks();
-      if (blocked) return { status, error };
+      const hooked = await this.promptHooks();
+      if (hooked === null) return { status, error };
       // The user's message is recorded first thing (after the context it follows), so that it is on disk
       // when `turn/start` is answered. A history over the limit is then compacted without it, and the
       // message follows the summary and the context again (the model sees it last, as it would have).
+      // What SessionStart hooks added goes after the context, what UserPromptSubmit hooks added after the
+      // message (as Codex places them).
       const overLimit = this.overLimit();
-      if (!overLimit) await this.recordContext();
+      if (!overLimit) {
+        await this.recordContext();
+        this.appendHookContext(hooked.sessionContext);
+      }
       const input = await this.drainPending();
+      if (!overLimit) this.appendHookContext(hooked.promptContext);
       this.markInputRecorded();
       if (overLimit) {
         await compactHistory(this, input.length);
         await this.recordContext();
+        this.appendHookContext(hooked.sessionContext);
         this.host.appendHistory(...input);
+        this.appendHookContext(hooked.promptContext);
       }
       // Tools that are still being discovered (MCP servers starting) are waited for, within their timeouts.
       await this.host.options.tools.prepare(this.signal);
@@ -91,7 +118,7 @@ export class RegularTurn extends TurnTask {
           this.pendingCompaction = true;
         }
         if (outcome.toolCalls.length === 0) {
-          if (this.pending.length === 0) {
+          if (this.pending.length === 0 && !(await this.stopContinues())) {
             this.acceptingInput = false;
             break;
           }
@@ -102,6 +129,8 @@ export class RegularTurn extends TurnTask {
         outcome.toolCalls.forEach((call, i) => {
           const result = results[i];
           if (!result) return;
+          // What the call's hooks added goes between the call and its output (as Codex places it).
+          this.appendHookContext(result.hookContext ?? []);
           this.host.appendHistory(toolOutputItem(call, result));
           unanswered.delete(call.callId);
         });
@@ -121,28 +150,31 @@ export class RegularTurn extends TurnTask {
     for (const call of unanswered.values()) {
       this.host.appendHistory(toolOutputItem(call, { output: 'aborted', success: false }));
     }
-    if (status === 'completed') await this.stopHooks();
     return { status, error };
   }
 
   /**
    * SessionStart (the thread's first turn in this process) and UserPromptSubmit, before the prompt is
-   * recorded or sent. True when a hook blocked the prompt: it is dropped, never sent, and the turn ends.
+   * recorded or sent, with the context each added. Null when a hook blocked the prompt: it is dropped, never
+   * sent, and the turn ends.
    */
-  private async promptHooks(): Promise<boolean> {
+  private async promptHooks(): Promise<PromptHookContext | null> {
     const hooks = this.host.options.hooks;
-    if (hooks === undefined) return false;
+    const out: PromptHookContext = { sessionContext: [], promptContext: [] };
+    if (hooks === undefined) return out;
     const { threadId } = this.host.options;
     if (hooks.takeSessionStart()) {
       for (const message of hooks.skippedWarnings())
         this.host.emit({ method: 'warning', params: { threadId, message } });
       const source = this.host.contextRef === null ? 'startup' : 'resume';
-      await hooks.run({ event: 'SessionStart', turnId: this.id, target: source, fields: { source } });
+      const started = await hooks.run({ event: 'SessionStart', turnId: this.id, target: source, fields: { source } });
+      out.sessionContext = started.context;
     }
-    if (!hooks.has('UserPromptSubmit')) return false;
+    if (!hooks.has('UserPromptSubmit')) return out;
     const prompt = (this.pending[0] ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
     const result = await hooks.run({ event: 'UserPromptSubmit', turnId: this.id, fields: { prompt } });
-    if (result.blockReason === null) return false;
+    out.promptContext = result.context;
+    if (result.blockReason === null) return out;
     this.pending.splice(0);
     this.acceptingInput = false;
     this.host.emit({
@@ -152,13 +184,51 @@ export class RegularTurn extends TurnTask {
         message: `The prompt was not sent: a UserPromptSubmit hook blocked it (${result.blockReason})`,
       },
     });
+    return null;
+  }
+
+  /** Context hooks added, for the model: one developer message each (Codex's form). */
+  private appendHookContext(texts: readonly string[]): void {
+    if (texts.length === 0) return;
+    this.host.appendHistory(
+      ...texts.map((text): ResponseItem => ({
+        type: 'message',
+        role: 'developer',
+        content: [{ type: 'input_text', text }],
+      })),
+    );
+  }
+
+  /**
+   * Stop, when the model has answered and nothing is pending: `last_assistant_message` is its last answer of
+   * the turn. True when a hook blocked the end (and none said `continue: false`): its reason goes to the
+   * model as Codex words it (a user message of `<hook_prompt>`s) and the turn goes on, the next Stop runs
+   * with `stop_hook_active`. Codex sets no bound; here a turn ends after `MAX_STOP_CONTINUATIONS`, told.
+   */
+  private async stopContinues(): Promise<boolean> {
+    const hooks = this.host.options.hooks;
+    if (hooks === undefined || !hooks.has('Stop')) return false;
+    const result = await hooks.run({
+      event: 'Stop',
+      turnId: this.id,
+      fields: { stop_hook_active: this.stopContinuations > 0, last_assistant_message: this.lastAnswer() },
+    });
+    if (result.stopped || result.blocks.length === 0) return false;
+    if (this.stopContinuations >= MAX_STOP_CONTINUATIONS) {
+      const message = `Stop hooks blocked the end of this turn ${MAX_STOP_CONTINUATIONS} times in a row; the turn ends here (their last reason: ${result.blocks.map((b) => b.reason).join('; ')})`;
+      this.host.emit({ method: 'warning', params: { threadId: this.host.options.threadId, message } });
+      return false;
+    }
+    this.stopContinuations += 1;
+    const text = result.blocks
+      .map((b) => `<hook_prompt hook_run_id="${escapeAttribute(b.runId)}">${b.reason}</hook_prompt>`)
+      .join('\n');
+    this.host.appendHistory({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
     return true;
   }
 
-  /** Stop, once the turn has completed: `last_assistant_message` is the model's last answer of the turn. */
-  private async stopHooks(): Promise<void> {
-    const hooks = this.host.options.hooks;
-    if (hooks === undefined || !hooks.has('Stop')) return;
+  /** The model's last answer in the history (the turn's, when it answered). */
+  private lastAnswer(): string | null {
     let last: string | null = null;
     for (const item of this.host.history) {
       if (item.type !== 'message' || item.role !== 'assistant' || !Array.isArray(item.content)) continue;
@@ -168,11 +238,7 @@ export class RegularTurn extends TurnTask {
         )
         .join('');
     }
-    await hooks.run({
-      event: 'Stop',
-      turnId: this.id,
-      fields: { stop_hook_active: false, last_assistant_message: last },
-    });
+    return last;
   }
 
   /** The full context on the first turn; afterwards only what changed (cwd, permissions). */

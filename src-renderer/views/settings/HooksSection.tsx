@@ -3,7 +3,7 @@
 // run outside the sandbox with the person's rights, so the section says so where the Trust button is.
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { HookMetadata, HooksListEntry } from '../../../src-preload/protocol';
-import { useController } from '../../store/app-context';
+import { useController, useWeft } from '../../store/app-context';
 
 const TRUST_LABELS: Record<HookMetadata['trustStatus'], string> = {
   trusted: 'Trusted',
@@ -27,17 +27,20 @@ function lastRun(hook: HookMetadata): string {
 
 export function HooksSection() {
   const controller = useController();
+  // The project shown (a window may hold several): its own trusted hooks are listed with the user's.
+  const project = useWeft((s) => s.data.cwd);
   const [entry, setEntry] = useState<HooksListEntry | null>(null);
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();
 
   const load = useCallback(async () => {
     try {
-      setEntry((await controller.request('hooks/list', {})).data[0] ?? null);
+      const cwds = project === null ? [] : [project];
+      setEntry((await controller.request('hooks/list', { cwds })).data[0] ?? null);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }
-  }, [controller]);
+  }, [controller, project]);
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)

@@ -7,6 +7,7 @@ import { emptyAppData, OUTPUT_TAIL_CHARS } from '../../../src-renderer/store/sta
 import type { AppData } from '../../../src-renderer/store/state';
 import { setList } from '../../../src-renderer/store/thread-list';
 import { outputText } from '../../../src-renderer/store/output-tail';
+import { conversationRows } from '../../../src-renderer/store/rows';
 import { agentMessage, command, CWD, deepFreeze, makeThread, makeTurn, note, reasoning, userMessage } from './fixtures';
 
 const T = 'thr_1';
@@ -417,7 +418,73 @@ describe('reduceNotification', () => {
       note('hook/completed', { ...where, run: blocked }),
       note('turn/completed', { threadId: T, turn: makeTurn({ status: 'completed' }) }),
     ]);
-    expect(state.conversations[T]?.turns[TURN]?.hooks).toEqual([blocked]);
+    expect(state.conversations[T]?.turns[TURN]?.hooks).toEqual([{ run: blocked, afterItemId: null }]);
+  });
+
+  it('places each hook run after the item that started last before it, as a row of its own', () => {
+    const pre = { ...hookRun('running'), id: 'pre-tool-use:0:/h.json:c1' };
+    const post = { ...hookRun('running'), id: 'post-tool-use:1:/h.json:c1', eventName: 'postToolUse' as const };
+    const stop = { ...hookRun('running'), id: 'stop:2:/h.json', eventName: 'stop' as const };
+    const done = <R extends { status: string }>(r: R) => ({ ...r, status: 'completed' as const, durationMs: 5 });
+    const live = run(withRunningTurn(), [
+      note('item/started', { ...where, item: userMessage('u1'), startedAtMs: 1 }),
+      note('item/started', { ...where, item: agentMessage('m1', 'Running it'), startedAtMs: 2 }),
+      note('hook/started', { ...where, run: pre }),
+      note('hook/completed', { ...where, run: done(pre) }),
+      note('item/started', { ...where, item: command('c1'), startedAtMs: 3 }),
+      note('hook/started', { ...where, run: post }),
+      note('hook/completed', { ...where, run: done(post) }),
+      note('item/started', { ...where, item: agentMessage('m2', 'Done'), startedAtMs: 4 }),
+      // Stop runs twice (a Stop hook continued the turn): two runs of one hook, two entries.
+      note('hook/started', { ...where, run: stop }),
+      note('hook/completed', { ...where, run: { ...done(stop), status: 'blocked' as const } }),
+      note('item/started', { ...where, item: agentMessage('m3', 'Tests pass'), startedAtMs: 5 }),
+      note('hook/started', { ...where, run: stop }),
+      note('hook/completed', { ...where, run: done(stop) }),
+    ]);
+    const turn = live.conversations[T]?.turns[TURN];
+    expect(turn?.hooks).toEqual([
+      { run: done(pre), afterItemId: 'm1' },
+      { run: done(post), afterItemId: 'c1' },
+      { run: { ...done(stop), status: 'blocked' }, afterItemId: 'm2' },
+      { run: done(stop), afterItemId: 'm3' },
+    ]);
+    const conversation = live.conversations[T];
+    if (conversation === undefined) throw new Error('no conversation');
+    expect(conversationRows(conversation, null).rows.map((r) => r.key)).toEqual([
+      `${TURN}/u1`,
+      `${TURN}/m1`,
+      `${TURN}/$hook/0`,
+      `${TURN}/c1`,
+      `${TURN}/$hook/1`,
+      `${TURN}/m2`,
+      `${TURN}/$hook/2`,
+      `${TURN}/m3`,
+      `${TURN}/$hook/3`,
+      `${TURN}/$end`,
+    ]);
+
+    // The same thread read from disk (its recorded runs in Turn.weftHookRuns) shows the same runs, placed alike.
+    const read = run(setList(emptyAppData(CWD), 'live', [makeThread()]), [
+      note('thread/started', {
+        thread: makeThread({
+          turns: [
+            makeTurn({
+              status: 'completed',
+              items: [
+                userMessage('u1'),
+                agentMessage('m1', 'Running it'),
+                command('c1'),
+                agentMessage('m2', 'Done'),
+                agentMessage('m3', 'Tests pass'),
+              ],
+              weftHookRuns: turn?.hooks,
+            }),
+          ],
+        }),
+      }),
+    ]);
+    expect(read.conversations[T]?.turns[TURN]?.hooks).toEqual(turn?.hooks);
   });
 
   it('keeps the latest plan and diff of a turn', () => {

@@ -93,9 +93,10 @@ describe('RolloutRecorder', () => {
     const lines = json();
     expect(lines.map((l) => l.ordinal)).toEqual(lines.map((_, i) => i + 7));
     const written = new Set(lines.filter((l) => l.type === 'event_msg').map((l) => l.payload.type));
-    // The script exercises every kind Weft writes except a rollback, its undoing and a turn's diff (their own tests
-    // below) and Weft-only item fields (items whose Codex form says it all).
+    // The script exercises every kind Weft writes except a rollback, its undoing, a turn's diff and a hook run
+    // (their own tests below) and Weft-only item fields (items whose Codex form says it all).
     const notScripted = new Set([
+      'weft_hook_completed',
       'thread_rolled_back',
       'weft_rollback_undone',
       'weft_item_fields',
@@ -110,6 +111,33 @@ describe('RolloutRecorder', () => {
         .filter((k) => !notScripted.has(k))
         .sort(),
     );
+  });
+
+  it('records a hook run of a turn as it completes, and none outside a turn or still running', () => {
+    const { recorder, json } = makeRecorder();
+    const run = {
+      id: 'pre-tool-use:0:/home/dev/.weft/hooks.json:call-1',
+      eventName: 'preToolUse' as const,
+      handlerType: 'command' as const,
+      executionMode: 'sync' as const,
+      scope: 'turn' as const,
+      sourcePath: '/home/dev/.weft/hooks.json',
+      source: 'user' as const,
+      displayOrder: 0,
+      status: 'blocked' as const,
+      statusMessage: null,
+      startedAt: 1_700_000_000,
+      completedAt: 1_700_000_001,
+      durationMs: 40,
+      entries: [{ kind: 'feedback' as const, text: 'not allowed' }],
+      weftCommand: '/bin/check',
+      weftExitCode: 2,
+      weftOutput: 'not allowed',
+    };
+    recorder.notification({ method: 'hook/started', params: { threadId: 'thr-1', turnId: 't1', run } });
+    recorder.notification({ method: 'hook/completed', params: { threadId: 'thr-1', turnId: 't1', run } });
+    recorder.notification({ method: 'hook/completed', params: { threadId: 'thr-1', turnId: null, run } });
+    expect(json().map((l) => l.payload)).toEqual([{ type: 'weft_hook_completed', turn_id: 't1', run }]);
   });
 
   it('ignores deltas and retried errors, and records the error that ended a turn', () => {
