@@ -1,7 +1,7 @@
 // An automation's runs: `WEFT_HOME/automations/<id>.runs.jsonl`, one line per event of a run (started, its
-// thread, ended), each appended in one write. Folded, they are the automation's history. A run that
-// started and never ended (the process was killed, the machine restarted) is marked failed by the next
-// run's owner, with its thread kept.
+// thread, ended, and the person's marks: seen in the inbox, kept or discarded), each appended in one write.
+// Folded, they are the automation's history. A run that started and never ended (the process was killed,
+// the machine restarted) is marked failed by the next run's owner, with its thread kept.
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +10,21 @@ import { automationsDir } from './store';
 
 const RunStatus = z.enum(['running', 'completed', 'failed', 'interrupted']);
 export type RunStatus = z.infer<typeof RunStatus>;
+
+const RunCommand = z.object({ command: z.string(), exitCode: z.number().int().nullable() });
+export type RunCommand = z.infer<typeof RunCommand>;
+const RunCost = z.object({ usdMicros: z.number().int().nonnegative(), unpricedModels: z.array(z.string()) });
+export type RunCost = z.infer<typeof RunCost>;
+
+/** What the executor learnt of the run's turn; absent from lines written before it was recorded. */
+export interface RunFacts {
+  turnId: string | null;
+  changedFiles: number | null;
+  cost: RunCost | null;
+  commands: RunCommand[];
+}
+
+export const NO_FACTS: RunFacts = { turnId: null, changedFiles: null, cost: null, commands: [] };
 
 const RunLine = z.discriminatedUnion('type', [
   z.object({
@@ -29,11 +44,17 @@ const RunLine = z.discriminatedUnion('type', [
     status: RunStatus.exclude(['running']),
     reason: z.string().nullable(),
     finalMessage: z.string().nullable(),
+    turnId: z.string().nullable().optional(),
+    changedFiles: z.number().int().nonnegative().nullable().optional(),
+    cost: RunCost.nullable().optional(),
+    commands: z.array(RunCommand).optional(),
   }),
+  z.object({ type: z.literal('seen'), runId: z.string(), at: z.number() }),
+  z.object({ type: z.literal('decided'), runId: z.string(), decision: z.enum(['kept', 'discarded']), at: z.number() }),
 ]);
 type RunLine = z.infer<typeof RunLine>;
 
-export interface AutomationRun {
+export interface AutomationRun extends RunFacts {
   runId: string;
   trigger: 'schedule' | 'manual';
   slot: number | null;
@@ -46,6 +67,9 @@ export interface AutomationRun {
   /** Why it failed or was stopped; null otherwise. */
   reason: string | null;
   finalMessage: string | null;
+  /** Opened in the inbox. */
+  seen: boolean;
+  decision: 'kept' | 'discarded' | null;
 }
 
 export function historyFile(weftHome: string, id: string): string {
@@ -84,19 +108,35 @@ export async function readRuns(weftHome: string, id: string): Promise<Automation
         worktree: null,
         reason: null,
         finalMessage: null,
+        ...NO_FACTS,
+        seen: false,
+        decision: null,
       });
       continue;
     }
     const run = runs.get(line.runId);
     if (run === undefined) continue;
-    if (line.type === 'thread') {
-      run.threadId = line.threadId;
-      run.worktree = line.worktree;
-    } else {
-      run.endedAt = line.endedAt;
-      run.status = line.status;
-      run.reason = line.reason;
-      run.finalMessage = line.finalMessage;
+    switch (line.type) {
+      case 'thread':
+        run.threadId = line.threadId;
+        run.worktree = line.worktree;
+        break;
+      case 'ended':
+        run.endedAt = line.endedAt;
+        run.status = line.status;
+        run.reason = line.reason;
+        run.finalMessage = line.finalMessage;
+        run.turnId = line.turnId ?? null;
+        run.changedFiles = line.changedFiles ?? null;
+        run.cost = line.cost ?? null;
+        run.commands = line.commands ?? [];
+        break;
+      case 'seen':
+        run.seen = true;
+        break;
+      case 'decided':
+        run.decision = line.decision;
+        break;
     }
   }
   return [...runs.values()];
@@ -143,7 +183,7 @@ export function recordEnd(
     status: 'completed' | 'failed' | 'interrupted';
     reason: string | null;
     finalMessage: string | null;
-  },
+  } & Partial<RunFacts>,
 ): Promise<void> {
   return append(weftHome, id, {
     type: 'ended',
@@ -152,7 +192,27 @@ export function recordEnd(
     status: end.status,
     reason: end.reason,
     finalMessage: end.finalMessage,
+    turnId: end.turnId ?? null,
+    changedFiles: end.changedFiles ?? null,
+    cost: end.cost ?? null,
+    commands: end.commands ?? [],
   });
+}
+
+/** The person opened the run in the inbox. */
+export function recordSeen(weftHome: string, id: string, runId: string, at: number): Promise<void> {
+  return append(weftHome, id, { type: 'seen', runId, at });
+}
+
+/** The person kept (handed off) or discarded the run's work. */
+export function recordDecision(
+  weftHome: string,
+  id: string,
+  runId: string,
+  decision: 'kept' | 'discarded',
+  at: number,
+): Promise<void> {
+  return append(weftHome, id, { type: 'decided', runId, decision, at });
 }
 
 /**

@@ -2,7 +2,7 @@
 // zod. Every problem names the file and the key, and says what would be accepted.
 import { parse } from 'smol-toml';
 import { z } from 'zod';
-import { ReasoningEffortValue, SandboxMode, describeZodError } from '../../src-preload/protocol';
+import { ReasoningEffortValue, SandboxMode, WeftAutomationNotify, describeZodError } from '../../src-preload/protocol';
 import { cronProblem } from './cron';
 
 /** An automation's id: its file's name without `.toml`. Lower-case words joined by dashes. */
@@ -45,6 +45,8 @@ export const AutomationFile = z
     effort: ReasoningEffortValue.optional(),
     /** What the run's commands may write. The approval policy is always `never`: nobody is there to ask. */
     sandbox: SandboxMode.default('workspace-write'),
+    /** When a finished run is told: `always`, `changes` (failed or changed files; the default), `never`. */
+    notify: WeftAutomationNotify.optional(),
     /** When the schedule starts counting (ISO 8601); a scheduled time before it is not a missed run. */
     created_at: z.iso.datetime({ offset: true }).optional(),
     trigger: AutomationTrigger,

@@ -4,12 +4,20 @@
 import { access } from 'node:fs/promises';
 import { errorMessage } from '../util/errors';
 import { latestFireIn } from './cron';
-import { readRuns, recordEnd, recordStart, recordThread, settleAbandonedRuns, type AutomationRun } from './history';
+import {
+  readRuns,
+  recordEnd,
+  recordStart,
+  recordThread,
+  settleAbandonedRuns,
+  type AutomationRun,
+  type RunFacts,
+} from './history';
 import { acquireRunLock } from './lock';
 import type { Automation } from './record';
 
-/** How a run's thread ended, as the executor saw it. */
-export interface ExecutionResult {
+/** How a run's thread ended, as the executor saw it (and, when it knows them, the facts of its turn). */
+export interface ExecutionResult extends Partial<RunFacts> {
   status: 'completed' | 'failed' | 'interrupted';
   reason: string | null;
   finalMessage: string | null;

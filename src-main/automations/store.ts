@@ -157,6 +157,8 @@ export function automationText(record: AutomationFile): string {
   if (record.effort !== undefined) text += line('effort', record.effort);
   text += '# what its commands may write; it never asks anyone (approval policy "never")\n';
   text += line('sandbox', record.sandbox);
+  text += '# tell when a run ends: "always", "changes" (it failed or changed files), "never"\n';
+  text += line('notify', record.notify ?? 'changes');
   if (record.created_at !== undefined) text += line('created_at', record.created_at);
   text += '\n[trigger]\n';
   if (record.trigger.type === 'schedule') {

@@ -3,6 +3,7 @@
 // `never` (what the sandbox refuses is refused and the model told; nobody is asked), then one turn with
 // the prompt, followed to its end.
 import type { ThreadItem } from '../../src-preload/protocol';
+import type { RunCost } from '../automations/history';
 import { finalAnswer, followTurn } from '../faces/follow-turn';
 import type { HostClient } from '../faces/host-client';
 import type { AutomationExecutor, ExecutionResult } from '../automations/runner';
@@ -19,6 +20,8 @@ export function hostClientExecutor(client: HostClient): AutomationExecutor {
       });
       await hooks.onThread(thread.id, thread.weftWorktree?.path ?? null);
       const items: ThreadItem[] = [];
+      let diff = '';
+      let cost: RunCost | null = null;
       const turn = await followTurn(client, {
         threadId: thread.id,
         input: [{ type: 'text', text: automation.prompt }],
@@ -26,19 +29,37 @@ export function hostClientExecutor(client: HostClient): AutomationExecutor {
         signal: hooks.signal,
         onNotification: (n) => {
           if (n.method === 'item/completed') items.push(n.params.item);
+          else if (n.method === 'turn/diff/updated') diff = n.params.diff;
+          else if (n.method === 'thread/tokenUsage/updated' && n.params.weftCost !== undefined)
+            cost = n.params.weftCost.thread.cost;
         },
       });
       const message = finalAnswer(items);
-      const finalMessage = message === '' ? null : message;
+      const facts = {
+        finalMessage: message === '' ? null : message,
+        turnId: turn.id,
+        changedFiles: turn.weftDiffCut?.files ?? filesIn(turn.weftDiff ?? diff),
+        cost,
+        commands: items.flatMap((item) =>
+          item.type === 'commandExecution' && item.source !== 'userShell'
+            ? [{ command: item.command, exitCode: item.exitCode }]
+            : [],
+        ),
+      };
       switch (turn.status) {
         case 'completed':
         case 'inProgress':
-          return { status: 'completed', reason: null, finalMessage };
+          return { status: 'completed', reason: null, ...facts };
         case 'interrupted':
-          return { status: 'interrupted', reason: 'the run was stopped (the host closed)', finalMessage };
+          return { status: 'interrupted', reason: 'the run was stopped (the host closed)', ...facts };
         case 'failed':
-          return { status: 'failed', reason: turn.error?.message ?? 'the turn failed', finalMessage };
+          return { status: 'failed', reason: turn.error?.message ?? 'the turn failed', ...facts };
       }
     },
   };
+}
+
+/** Files in a unified diff of git's form (`diff --git` starts each). */
+function filesIn(diff: string): number {
+  return diff.split('\n').filter((line) => line.startsWith('diff --git ')).length;
 }
