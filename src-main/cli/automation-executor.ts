@@ -1,7 +1,7 @@
 // The executor of the app: a run is a thread of the core, started through an in-process client of the
 // host like any face's (a worktree thread unless the automation says `local`), with approval policy
-// `never` (what the sandbox refuses is refused and the model told; nobody is asked), then one turn with
-// the prompt, followed to its end.
+// `never` (what the sandbox refuses is refused and the model told; nobody is asked), named for its
+// automation, then one turn with the prompt, followed to its end.
 import type { ThreadItem } from '../../src-preload/protocol';
 import type { RunCost } from '../automations/history';
 import { finalAnswer, followTurn } from '../faces/follow-turn';
@@ -19,6 +19,8 @@ export function hostClientExecutor(client: HostClient): AutomationExecutor {
         ...(automation.environment === 'worktree' ? { weftWorktree: true } : {}),
       });
       await hooks.onThread(thread.id, thread.weftWorktree?.path ?? null);
+      // Named for its automation, so the thread lists say where it came from.
+      await client.request('thread/name/set', { threadId: thread.id, name: `Automation: ${automation.name}` });
       const items: ThreadItem[] = [];
       let diff = '';
       let cost: RunCost | null = null;

@@ -39,6 +39,7 @@ function RunHistory({ id }: { id: string }) {
           <span>{whenText(run.startedAt)}</span>
           <span className="muted small">{run.trigger === 'manual' ? 'Run now' : 'Scheduled'}</span>
           <span className="muted small">{runFacts(run)}</span>
+          {run.decision !== null && <span className="badge">{run.decision === 'kept' ? 'Kept' : 'Discarded'}</span>}
           {run.threadId !== null && (
             <button
               type="button"

@@ -26,18 +26,11 @@ export function AutomationsScreen({ tab }: { tab: AutomationsTab }) {
               type="button"
               role="tab"
               aria-selected={tab === 'automations'}
-              aria-pressed={tab === 'automations'}
               onClick={() => openAutomations('automations')}
             >
               Automations
             </button>
-            <button
-              type="button"
-              role="tab"
-              aria-selected={tab === 'inbox'}
-              aria-pressed={tab === 'inbox'}
-              onClick={() => openAutomations('inbox')}
-            >
+            <button type="button" role="tab" aria-selected={tab === 'inbox'} onClick={() => openAutomations('inbox')}>
               Inbox
               {unseen !== null && unseen > 0 && <span className="count is-some">{unseen}</span>}
             </button>

@@ -47,7 +47,8 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
   const diff = read.state === 'ready' ? read.read.diff : null;
   const files = useMemo(() => turnDiffFiles(diff), [diff]);
   const discarded = run.decision === 'discarded';
-  const canHandOff = run.worktree !== null && run.threadId !== null && !discarded;
+  // A run that changed nothing has nothing to hand off; a discarded one has no worktree left.
+  const canHandOff = run.worktree !== null && run.threadId !== null && !discarded && run.changedFiles !== 0;
 
   const discard = async (): Promise<void> => {
     setBusy(true);
@@ -76,12 +77,16 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
           {item.environment === 'worktree' ? 'in a worktree' : 'in the project folder'}
           {runFacts(run) === '' ? '' : ` · ${runFacts(run)}`}
         </p>
-        <div className="inbox-run-actions">
+        <div className="inbox-run-actions" role="group" aria-label="What to do with this run">
           <button
             type="button"
             className="btn btn-primary"
             disabled={!canHandOff || busy}
-            title={canHandOff ? 'Hand the changes to the local checkout' : 'Only a run in a worktree is handed off'}
+            title={
+              canHandOff
+                ? 'Hand the changes to the local checkout'
+                : 'Only the changes of a run in a worktree are handed off'
+            }
             onClick={() => setHandoff(true)}
           >
             <Icon name="check" size={14} />
