@@ -11,6 +11,8 @@ import { automationsDir } from './store';
 const RunStatus = z.enum(['running', 'completed', 'failed', 'interrupted']);
 export type RunStatus = z.infer<typeof RunStatus>;
 
+export type RunTriggerType = 'schedule' | 'manual' | 'commit' | 'fileChange';
+
 const RunCommand = z.object({ command: z.string(), exitCode: z.number().int().nullable() });
 export type RunCommand = z.infer<typeof RunCommand>;
 const RunCost = z.object({ usdMicros: z.number().int().nonnegative(), unpricedModels: z.array(z.string()) });
@@ -30,7 +32,9 @@ const RunLine = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('started'),
     runId: z.string(),
-    trigger: z.enum(['schedule', 'manual']),
+    trigger: z.enum(['schedule', 'manual', 'commit', 'fileChange']),
+    /** For a `commit` run: the commit it answers. */
+    commit: z.string().optional(),
     /** The scheduled time this run answers (ms); null for a manual run. */
     slot: z.number().nullable(),
     startedAt: z.number(),
@@ -50,13 +54,15 @@ const RunLine = z.discriminatedUnion('type', [
     commands: z.array(RunCommand).optional(),
   }),
   z.object({ type: z.literal('seen'), runId: z.string(), at: z.number() }),
+  /** A `commit` automation's branch head as first seen: a later commit is new, this one is not. */
+  z.object({ type: z.literal('watched'), runId: z.literal(''), commit: z.string(), at: z.number() }),
   z.object({ type: z.literal('decided'), runId: z.string(), decision: z.enum(['kept', 'discarded']), at: z.number() }),
 ]);
 type RunLine = z.infer<typeof RunLine>;
 
 export interface AutomationRun extends RunFacts {
   runId: string;
-  trigger: 'schedule' | 'manual';
+  trigger: RunTriggerType;
   slot: number | null;
   startedAt: number;
   endedAt: number | null;
@@ -76,8 +82,8 @@ export function historyFile(weftHome: string, id: string): string {
   return join(automationsDir(weftHome), `${id}.runs.jsonl`);
 }
 
-/** The runs, oldest first. A damaged line (a torn last write) is skipped. */
-export async function readRuns(weftHome: string, id: string): Promise<AutomationRun[]> {
+/** The history's lines, in order. A damaged line (a torn last write) is skipped. */
+async function readLines(weftHome: string, id: string): Promise<RunLine[]> {
   let text: string;
   try {
     text = await readFile(historyFile(weftHome, id), 'utf8');
@@ -85,17 +91,39 @@ export async function readRuns(weftHome: string, id: string): Promise<Automation
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const runs = new Map<string, AutomationRun>();
+  const lines: RunLine[] = [];
   for (const raw of text.split('\n')) {
     if (raw.trim() === '') continue;
-    let parsed;
     try {
-      parsed = RunLine.safeParse(JSON.parse(raw));
+      const parsed = RunLine.safeParse(JSON.parse(raw));
+      if (parsed.success) lines.push(parsed.data);
     } catch {
       continue;
     }
-    if (!parsed.success) continue;
-    const line = parsed.data;
+  }
+  return lines;
+}
+
+/**
+ * The commit a `commit` automation last answered or first saw (`recordWatched`); null before either. A
+ * branch head other than this one is a new commit.
+ */
+export async function lastCommit(weftHome: string, id: string): Promise<string | null> {
+  let commit: string | null = null;
+  for (const line of await readLines(weftHome, id))
+    if (line.type === 'watched' || (line.type === 'started' && line.commit !== undefined)) commit = line.commit ?? null;
+  return commit;
+}
+
+/** Records the branch head a `commit` automation starts watching from (nothing runs for it). */
+export function recordWatched(weftHome: string, id: string, commit: string, at: number): Promise<void> {
+  return append(weftHome, id, { type: 'watched', runId: '', commit, at });
+}
+
+/** The runs, oldest first. */
+export async function readRuns(weftHome: string, id: string): Promise<AutomationRun[]> {
+  const runs = new Map<string, AutomationRun>();
+  for (const line of await readLines(weftHome, id)) {
     if (line.type === 'started') {
       runs.set(line.runId, {
         runId: line.runId,
@@ -114,6 +142,7 @@ export async function readRuns(weftHome: string, id: string): Promise<Automation
       });
       continue;
     }
+    if (line.type === 'watched') continue;
     const run = runs.get(line.runId);
     if (run === undefined) continue;
     switch (line.type) {
@@ -150,13 +179,14 @@ async function append(weftHome: string, id: string, line: RunLine): Promise<void
 export async function recordStart(
   weftHome: string,
   id: string,
-  start: { trigger: 'schedule' | 'manual'; slot: number | null; at: number },
+  start: { trigger: RunTriggerType; slot: number | null; at: number; commit?: string },
 ): Promise<string> {
   const runId = randomUUID();
   await append(weftHome, id, {
     type: 'started',
     runId,
     trigger: start.trigger,
+    ...(start.commit === undefined ? {} : { commit: start.commit }),
     slot: start.slot,
     startedAt: start.at,
     pid: process.pid,

@@ -26,7 +26,36 @@ const ScheduleTrigger = z
 /** Only "Run now" (`weft automations run`, the UI) starts it. */
 const ManualTrigger = z.object({ type: z.literal('manual') }).strict();
 
-export const AutomationTrigger = z.discriminatedUnion('type', [ScheduleTrigger, ManualTrigger]);
+/** A new commit on `branch` of the project (git is polled, at least once a minute). */
+const CommitTrigger = z
+  .object({
+    type: z.literal('commit'),
+    branch: z
+      .string()
+      .min(1)
+      .regex(/^(?!-)[^\s~^:?*[\\]+$/, 'give a branch name, e.g. "main"'),
+  })
+  .strict();
+
+/** A change to a file under `path` (relative to the project; omitted: all of it), once quiet for `debounce_seconds`. */
+const FileChangeTrigger = z
+  .object({
+    type: z.literal('fileChange'),
+    path: z
+      .string()
+      .min(1)
+      .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'give a folder inside the project, e.g. "src"')
+      .optional(),
+    debounce_seconds: z.int().min(1).max(3600).optional(),
+  })
+  .strict();
+
+export const AutomationTrigger = z.discriminatedUnion('type', [
+  ScheduleTrigger,
+  ManualTrigger,
+  CommitTrigger,
+  FileChangeTrigger,
+]);
 export type AutomationTrigger = z.infer<typeof AutomationTrigger>;
 
 export const AutomationFile = z

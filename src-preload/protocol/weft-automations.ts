@@ -10,6 +10,17 @@ export const WeftAutomationTrigger = z.discriminatedUnion('type', [
   z.object({ type: z.literal('schedule'), cron: z.string().min(1), timezone: z.string().min(1).nullable() }),
   /** Only Run now starts it. */
   z.object({ type: z.literal('manual') }),
+  /** A new commit on `branch` of the project (git polled at least once a minute). */
+  z.object({ type: z.literal('commit'), branch: z.string().min(1) }),
+  /**
+   * A file changed under `path` (relative to the project; null: anywhere in it, `.git` aside), once no
+   * change came for `debounceSeconds` (null: 10).
+   */
+  z.object({
+    type: z.literal('fileChange'),
+    path: z.string().min(1).nullable(),
+    debounceSeconds: z.number().int().min(1).max(3600).nullable(),
+  }),
 ]);
 export type WeftAutomationTrigger = z.infer<typeof WeftAutomationTrigger>;
 
@@ -18,7 +29,7 @@ export const WeftAutomationRunStatus = z.enum(['running', 'completed', 'failed',
 
 export const WeftAutomationRun = z.object({
   runId: z.string(),
-  trigger: z.enum(['schedule', 'manual']),
+  trigger: z.enum(['schedule', 'manual', 'commit', 'fileChange']),
   /** The scheduled time (ms since the epoch) a scheduled run answers; null for Run now. */
   slot: z.number().nullable(),
   startedAt: z.number(),

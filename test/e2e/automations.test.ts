@@ -182,13 +182,19 @@ describe('automations and their review inbox', () => {
         await form.getByLabel('Name').fill('Gone project');
         await form.getByLabel('Prompt').fill('Anything');
         await form.getByLabel('Project folder').fill('/nonexistent/weft-project');
-        // The form is taller than this window: the wheel brings its lower fields into view.
+        // The form is taller than this window: the wheel brings its lower fields into view (the buttons stay).
+        const fields = form.locator('.automation-form-fields');
+        const cron = form.getByLabel('Schedule (cron)');
+        await wheelIntoView(page, cron, fields);
+        await cron.fill('0 25 * * *');
+        const refusal = form.getByText('Invalid value for hour: 25', { exact: false });
+        await refusal.waitFor();
+        await wheelIntoView(page, refusal, fields);
+        await e2e.screenshot('automations-form-bad-cron-900x700-scrolled');
         const manual = form.getByRole('button', { name: 'Only with Run now' });
-        await wheelIntoView(page, manual, form);
+        await wheelIntoView(page, manual, fields);
         await clickCentre(page, manual);
-        const create = form.getByRole('button', { name: 'Create automation' });
-        await wheelIntoView(page, create, form);
-        await clickCentre(page, create);
+        await clickCentre(page, form.getByRole('button', { name: 'Create automation' }));
         const row = screen.getByRole('listitem', { name: 'Gone project' });
         await row.getByText('Manual (Run now)').waitFor();
         await clickCentre(page, row.getByRole('button', { name: 'Run now' }));

@@ -130,17 +130,42 @@ function toWire(a: Automation): WeftAutomation {
     effort: a.effort ?? null,
     sandbox: a.sandbox,
     notify: notifyOf(a),
-    trigger:
-      a.trigger.type === 'schedule'
-        ? { type: 'schedule', cron: a.trigger.cron, timezone: a.trigger.timezone ?? null }
-        : { type: 'manual' },
+    trigger: triggerWire(a.trigger),
   };
 }
 
+function triggerWire(trigger: Automation['trigger']): WeftAutomation['trigger'] {
+  switch (trigger.type) {
+    case 'schedule':
+      return { type: 'schedule', cron: trigger.cron, timezone: trigger.timezone ?? null };
+    case 'manual':
+      return { type: 'manual' };
+    case 'commit':
+      return { type: 'commit', branch: trigger.branch };
+    case 'fileChange':
+      return { type: 'fileChange', path: trigger.path ?? null, debounceSeconds: trigger.debounce_seconds ?? null };
+  }
+}
+
 function triggerFile(trigger: WeftAutomationSettings['trigger']): AutomationFile['trigger'] {
-  return trigger.type === 'manual'
-    ? { type: 'manual' }
-    : { type: 'schedule', cron: trigger.cron, ...(trigger.timezone === null ? {} : { timezone: trigger.timezone }) };
+  switch (trigger.type) {
+    case 'manual':
+      return { type: 'manual' };
+    case 'schedule':
+      return {
+        type: 'schedule',
+        cron: trigger.cron,
+        ...(trigger.timezone === null ? {} : { timezone: trigger.timezone }),
+      };
+    case 'commit':
+      return { type: 'commit', branch: trigger.branch };
+    case 'fileChange':
+      return {
+        type: 'fileChange',
+        ...(trigger.path === null ? {} : { path: trigger.path }),
+        ...(trigger.debounceSeconds === null ? {} : { debounce_seconds: trigger.debounceSeconds }),
+      };
+  }
 }
 
 function fromWire(s: WeftAutomationSettings): AutomationFile {

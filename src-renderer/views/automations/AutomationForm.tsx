@@ -9,6 +9,7 @@ import {
   type WeftAutomationEntry,
   type WeftAutomationNotify,
   type WeftAutomationSettings,
+  type WeftAutomationTrigger,
 } from '../../../src-preload/protocol';
 import { Icon, Spinner } from '../../components/Icon';
 import { EFFORT_LABELS } from '../../components/policy-labels';
@@ -81,6 +82,27 @@ function useScheduleCheck(cron: string, timezone: string, active: boolean): Chec
   return check;
 }
 
+/** The trigger the form's fields give (the server checks it: a bad number goes as it is, to be refused). */
+function triggerOf(
+  kind: WeftAutomationTrigger['type'],
+  f: { cron: string; timezone: string; branch: string; watchPath: string; debounce: string },
+): WeftAutomationTrigger {
+  switch (kind) {
+    case 'manual':
+      return { type: 'manual' };
+    case 'schedule':
+      return { type: 'schedule', cron: f.cron.trim(), timezone: f.timezone.trim() || null };
+    case 'commit':
+      return { type: 'commit', branch: f.branch.trim() };
+    case 'fileChange':
+      return {
+        type: 'fileChange',
+        path: f.watchPath.trim().replace(/^\.?\/+|\/+$/g, '') || null,
+        debounceSeconds: f.debounce.trim() === '' ? null : Math.round(Number(f.debounce)),
+      };
+  }
+}
+
 export function AutomationForm({
   entry,
   onClose,
@@ -101,7 +123,14 @@ export function AutomationForm({
   const [environment, setEnvironment] = useState<'worktree' | 'local'>(was?.environment ?? 'worktree');
   const [model, setModel] = useState(was?.model ?? '');
   const [effort, setEffort] = useState(was?.effort ?? '');
-  const [kind, setKind] = useState<'schedule' | 'manual'>(was?.trigger.type ?? 'schedule');
+  const [kind, setKind] = useState<WeftAutomationTrigger['type']>(was?.trigger.type ?? 'schedule');
+  const [branch, setBranch] = useState(was?.trigger.type === 'commit' ? was.trigger.branch : 'main');
+  const [watchPath, setWatchPath] = useState(was?.trigger.type === 'fileChange' ? (was.trigger.path ?? '') : '');
+  const [debounce, setDebounce] = useState(
+    was?.trigger.type === 'fileChange' && was.trigger.debounceSeconds !== null
+      ? String(was.trigger.debounceSeconds)
+      : '',
+  );
   const [cron, setCron] = useState(was?.trigger.type === 'schedule' ? was.trigger.cron : '0 9 * * 1-5');
   const [timezone, setTimezone] = useState(was?.trigger.type === 'schedule' ? (was.trigger.timezone ?? '') : '');
   const [notify, setNotify] = useState<WeftAutomationNotify>(was?.notify ?? 'changes');
@@ -125,10 +154,7 @@ export function AutomationForm({
       model: model === '' ? null : model,
       effort: effort === '' ? null : effort,
       notify,
-      trigger:
-        kind === 'manual'
-          ? { type: 'manual' }
-          : { type: 'schedule', cron: cron.trim(), timezone: timezone.trim() || null },
+      trigger: triggerOf(kind, { cron, timezone, branch, watchPath, debounce }),
     };
     try {
       const saved =
@@ -164,146 +190,204 @@ export function AutomationForm({
             void save();
           }}
         >
-          <Field label="Name">
-            {(id) => (
-              <input id={id} className="text-input" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
-            )}
-          </Field>
-          <Field
-            label="Prompt"
-            hint={<span className="muted small">The first message of each run&apos;s thread.</span>}
-          >
-            {(id) => (
-              <textarea
-                id={id}
-                className="text-input"
-                rows={4}
-                value={prompt}
-                onChange={(e) => setPrompt(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Project folder">
-            {(id) => (
-              <input
-                id={id}
-                className="text-input"
-                value={project}
-                spellCheck={false}
-                onChange={(e) => setProject(e.target.value)}
-              />
-            )}
-          </Field>
-          <Choice
-            label="Runs in"
-            value={environment}
-            options={[
-              { value: 'worktree', label: 'A worktree of its own' },
-              { value: 'local', label: 'The project folder' },
-            ]}
-            onChange={setEnvironment}
-          />
-          <div className="settings-grid">
-            <Field label="Model">
+          <div className="automation-form-fields">
+            <Field label="Name">
               {(id) => (
-                <select id={id} className="select" value={model} onChange={(e) => setModel(e.target.value)}>
-                  <option value="">The project&apos;s model</option>
-                  {modelOptions.map((m) => (
-                    <option key={m} value={m}>
-                      {models.find((x) => x.id === m)?.displayName ?? m}
-                    </option>
-                  ))}
-                </select>
+                <input
+                  id={id}
+                  className="text-input"
+                  value={name}
+                  onChange={(e) => setName(e.target.value)}
+                  autoFocus
+                />
               )}
             </Field>
-            <Field label="Reasoning effort">
+            <Field
+              label="Prompt"
+              hint={<span className="muted small">The first message of each run&apos;s thread.</span>}
+            >
               {(id) => (
-                <select id={id} className="select" value={effort} onChange={(e) => setEffort(e.target.value)}>
-                  <option value="">The project&apos;s effort</option>
-                  {ReasoningEffort.options.map((v) => (
-                    <option key={v} value={v}>
-                      {EFFORT_LABELS[v]}
-                    </option>
-                  ))}
-                </select>
+                <textarea
+                  id={id}
+                  className="text-input"
+                  rows={4}
+                  value={prompt}
+                  onChange={(e) => setPrompt(e.target.value)}
+                />
               )}
             </Field>
-          </div>
-          <Choice
-            label="Runs"
-            value={kind}
-            options={[
-              { value: 'schedule', label: 'On a schedule' },
-              { value: 'manual', label: 'Only with Run now' },
-            ]}
-            onChange={setKind}
-          />
-          {kind === 'schedule' && (
-            <div className="settings-grid automation-schedule">
-              <Field label="Schedule (cron)">
+            <Field label="Project folder">
+              {(id) => (
+                <input
+                  id={id}
+                  className="text-input"
+                  value={project}
+                  spellCheck={false}
+                  onChange={(e) => setProject(e.target.value)}
+                />
+              )}
+            </Field>
+            <Choice
+              label="Runs in"
+              value={environment}
+              options={[
+                { value: 'worktree', label: 'A worktree of its own' },
+                { value: 'local', label: 'The project folder' },
+              ]}
+              onChange={setEnvironment}
+            />
+            <div className="settings-grid">
+              <Field label="Model">
                 {(id) => (
-                  <input
-                    id={id}
-                    className="text-input mono"
-                    value={cron}
-                    spellCheck={false}
-                    aria-invalid={scheduleError !== null}
-                    onChange={(e) => setCron(e.target.value)}
-                  />
+                  <select id={id} className="select" value={model} onChange={(e) => setModel(e.target.value)}>
+                    <option value="">The project&apos;s model</option>
+                    {modelOptions.map((m) => (
+                      <option key={m} value={m}>
+                        {models.find((x) => x.id === m)?.displayName ?? m}
+                      </option>
+                    ))}
+                  </select>
                 )}
               </Field>
-              <Field label="Time zone">
+              <Field label="Reasoning effort">
+                {(id) => (
+                  <select id={id} className="select" value={effort} onChange={(e) => setEffort(e.target.value)}>
+                    <option value="">The project&apos;s effort</option>
+                    {ReasoningEffort.options.map((v) => (
+                      <option key={v} value={v}>
+                        {EFFORT_LABELS[v]}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            </div>
+            <Choice
+              label="Runs"
+              value={kind}
+              options={[
+                { value: 'schedule', label: 'On a schedule' },
+                { value: 'commit', label: 'On a new commit' },
+                { value: 'fileChange', label: 'When files change' },
+                { value: 'manual', label: 'Only with Run now' },
+              ]}
+              onChange={setKind}
+            />
+            {kind === 'commit' && (
+              <Field
+                label="Branch"
+                hint={
+                  <span className="muted small">
+                    Its head is looked at once a minute; the commit there now does not count.
+                  </span>
+                }
+              >
                 {(id) => (
                   <input
                     id={id}
                     className="text-input"
-                    value={timezone}
-                    placeholder="This machine's"
+                    value={branch}
                     spellCheck={false}
-                    onChange={(e) => setTimezone(e.target.value)}
+                    onChange={(e) => setBranch(e.target.value)}
                   />
                 )}
               </Field>
-              <p
-                className={`automation-next small ${scheduleError === null ? 'muted' : 'settings-status-error'}`}
-                role={scheduleError === null ? 'status' : 'alert'}
-              >
-                {scheduleError !== null ? (
-                  scheduleError
-                ) : check.state === 'checking' ? (
-                  <Spinner size={12} label="Checking the schedule" />
-                ) : check.state === 'ok' ? (
-                  `Next run: ${check.next === null ? 'never' : whenText(check.next)}`
-                ) : null}
-              </p>
-            </div>
-          )}
-          <Field label="Notify me">
-            {(id) => (
-              <select
-                id={id}
-                className="select"
-                value={notify}
-                onChange={(e) => {
-                  const next = (['always', 'changes', 'never'] as const).find((v) => v === e.target.value);
-                  if (next !== undefined) setNotify(next);
-                }}
-              >
-                {(['changes', 'always', 'never'] as const).map((v) => (
-                  <option key={v} value={v}>
-                    {NOTIFY_LABELS[v]}
-                  </option>
-                ))}
-              </select>
             )}
-          </Field>
-          <label className="settings-check">
-            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
-            Enabled (runs on its schedule)
-          </label>
-          <p className="muted small">
-            A run never asks you anything: what its sandbox refuses is refused, and the run says so.
-          </p>
+            {kind === 'fileChange' && (
+              <div className="settings-grid">
+                <Field label="Folder (in the project)">
+                  {(id) => (
+                    <input
+                      id={id}
+                      className="text-input"
+                      value={watchPath}
+                      placeholder="All of it"
+                      spellCheck={false}
+                      onChange={(e) => setWatchPath(e.target.value)}
+                    />
+                  )}
+                </Field>
+                <Field label="Quiet for (seconds)">
+                  {(id) => (
+                    <input
+                      id={id}
+                      className="text-input"
+                      inputMode="numeric"
+                      value={debounce}
+                      placeholder="10"
+                      onChange={(e) => setDebounce(e.target.value)}
+                    />
+                  )}
+                </Field>
+              </div>
+            )}
+            {kind === 'schedule' && (
+              <div className="settings-grid automation-schedule">
+                <Field label="Schedule (cron)">
+                  {(id) => (
+                    <input
+                      id={id}
+                      className="text-input mono"
+                      value={cron}
+                      spellCheck={false}
+                      aria-invalid={scheduleError !== null}
+                      onChange={(e) => setCron(e.target.value)}
+                    />
+                  )}
+                </Field>
+                <Field label="Time zone">
+                  {(id) => (
+                    <input
+                      id={id}
+                      className="text-input"
+                      value={timezone}
+                      placeholder="This machine's"
+                      spellCheck={false}
+                      onChange={(e) => setTimezone(e.target.value)}
+                    />
+                  )}
+                </Field>
+                <p
+                  className={`automation-next small ${scheduleError === null ? 'muted' : 'settings-status-error'}`}
+                  role={scheduleError === null ? 'status' : 'alert'}
+                >
+                  {scheduleError !== null ? (
+                    scheduleError
+                  ) : check.state === 'checking' ? (
+                    <Spinner size={12} label="Checking the schedule" />
+                  ) : check.state === 'ok' ? (
+                    `Next run: ${check.next === null ? 'never' : whenText(check.next)}`
+                  ) : null}
+                </p>
+              </div>
+            )}
+            <Field label="Notify me">
+              {(id) => (
+                <select
+                  id={id}
+                  className="select"
+                  value={notify}
+                  onChange={(e) => {
+                    const next = (['always', 'changes', 'never'] as const).find((v) => v === e.target.value);
+                    if (next !== undefined) setNotify(next);
+                  }}
+                >
+                  {(['changes', 'always', 'never'] as const).map((v) => (
+                    <option key={v} value={v}>
+                      {NOTIFY_LABELS[v]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <label className="settings-check">
+              <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+              Enabled (runs on its trigger)
+            </label>
+            <p className="muted small">
+              A run never asks you anything: what its sandbox refuses is refused, and the run says so.
+            </p>
+          </div>
           <footer className="review-foot automation-form-foot">
             {error !== null && error.field === null && (
               <span className="settings-status-error" role="alert">

@@ -7,7 +7,15 @@ import { Icon, Spinner } from '../../components/Icon';
 import { useController } from '../../store/app-context';
 import { openAutomations } from '../../store/automations-ui';
 import { messageOf } from '../../store/checkpoint-ui';
-import { nextRunText, runFacts, STATUS_LABELS, statusTone, triggerText, whenText } from './automation-text';
+import {
+  nextRunText,
+  runFacts,
+  STATUS_LABELS,
+  statusTone,
+  TRIGGER_LABELS,
+  triggerText,
+  whenText,
+} from './automation-text';
 
 function RunHistory({ id }: { id: string }) {
   const controller = useController();
@@ -37,7 +45,7 @@ function RunHistory({ id }: { id: string }) {
         <li key={run.runId} className="automation-run">
           <span className={`status ${statusTone(run.status)}`}>{STATUS_LABELS[run.status]}</span>
           <span>{whenText(run.startedAt)}</span>
-          <span className="muted small">{run.trigger === 'manual' ? 'Run now' : 'Scheduled'}</span>
+          <span className="muted small">{TRIGGER_LABELS[run.trigger]}</span>
           <span className="muted small">{runFacts(run)}</span>
           {run.decision !== null && <span className="badge">{run.decision === 'kept' ? 'Kept' : 'Discarded'}</span>}
           {run.threadId !== null && (

@@ -13,7 +13,7 @@ import { openAutomations } from '../../store/automations-ui';
 import { messageOf } from '../../store/checkpoint-ui';
 import { TurnDiffFiles, turnDiffFiles } from '../TurnDiffFiles';
 import { HandoffDialog } from '../worktrees/HandoffDialog';
-import { runFacts, STATUS_LABELS, statusTone, whenText } from './automation-text';
+import { runFacts, STATUS_LABELS, statusTone, TRIGGER_LABELS, whenText } from './automation-text';
 
 type Read =
   | { state: 'loading' }
@@ -73,7 +73,7 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
           {run.decision !== null && <span className="badge">{run.decision === 'kept' ? 'Kept' : 'Discarded'}</span>}
         </div>
         <p className="muted small">
-          {whenText(run.endedAt ?? run.startedAt)} · {run.trigger === 'manual' ? 'Run now' : 'Scheduled'} ·{' '}
+          {whenText(run.endedAt ?? run.startedAt)} · {TRIGGER_LABELS[run.trigger]} ·{' '}
           {item.environment === 'worktree' ? 'in a worktree' : 'in the project folder'}
           {runFacts(run) === '' ? '' : ` · ${runFacts(run)}`}
         </p>

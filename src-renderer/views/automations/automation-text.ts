@@ -8,9 +8,24 @@ import type {
 import { costText } from '../../components/format';
 
 export function triggerText(trigger: WeftAutomationTrigger): string {
-  if (trigger.type === 'manual') return 'Manual (Run now)';
-  return `${trigger.cron}${trigger.timezone === null ? '' : ` (${trigger.timezone})`}`;
+  switch (trigger.type) {
+    case 'manual':
+      return 'Manual (Run now)';
+    case 'schedule':
+      return `${trigger.cron}${trigger.timezone === null ? '' : ` (${trigger.timezone})`}`;
+    case 'commit':
+      return `On a commit to ${trigger.branch}`;
+    case 'fileChange':
+      return `On a change under ${trigger.path ?? 'the project'}`;
+  }
 }
+
+export const TRIGGER_LABELS: Record<WeftAutomationRun['trigger'], string> = {
+  schedule: 'Scheduled',
+  manual: 'Run now',
+  commit: 'New commit',
+  fileChange: 'Files changed',
+};
 
 /** "Mon 9 Mar, 09:00" in the page's zone, with the year when it is not this year. */
 export function whenText(ms: number): string {
@@ -28,8 +43,16 @@ export function whenText(ms: number): string {
 
 export function nextRunText(automation: WeftAutomation, nextRunAt: number | null): string {
   if (!automation.enabled) return 'Disabled';
-  if (automation.trigger.type === 'manual') return 'Only when run';
-  return nextRunAt === null ? 'Never again' : whenText(nextRunAt);
+  switch (automation.trigger.type) {
+    case 'manual':
+      return 'Only when run';
+    case 'commit':
+      return `At the next commit to ${automation.trigger.branch}`;
+    case 'fileChange':
+      return 'At the next change';
+    case 'schedule':
+      return nextRunAt === null ? 'Never again' : whenText(nextRunAt);
+  }
 }
 
 export const STATUS_LABELS: Record<WeftAutomationRun['status'], string> = {
