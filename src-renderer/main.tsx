@@ -25,6 +25,7 @@ import './styles/checkpoints.css';
 import './styles/terminal.css';
 import './styles/changes.css';
 import './styles/worktrees.css';
+import './styles/automations.css';
 
 function storage(): Storage | null {
   try {

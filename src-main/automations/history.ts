@@ -1,7 +1,7 @@
 // An automation's runs: `WEFT_HOME/automations/<id>.runs.jsonl`, one line per event of a run (started, its
-// thread, ended), each appended in one write. Folded, they are the automation's history. A run that
-// started and never ended (the process was killed, the machine restarted) is marked failed by the next
-// run's owner, with its thread kept.
+// thread, ended, and the person's marks: seen in the inbox, kept or discarded), each appended in one write.
+// Folded, they are the automation's history. A run that started and never ended (the process was killed,
+// the machine restarted) is marked failed by the next run's owner, with its thread kept.
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,11 +11,30 @@ import { automationsDir } from './store';
 const RunStatus = z.enum(['running', 'completed', 'failed', 'interrupted']);
 export type RunStatus = z.infer<typeof RunStatus>;
 
+export type RunTriggerType = 'schedule' | 'manual' | 'commit' | 'fileChange';
+
+const RunCommand = z.object({ command: z.string(), exitCode: z.number().int().nullable() });
+export type RunCommand = z.infer<typeof RunCommand>;
+const RunCost = z.object({ usdMicros: z.number().int().nonnegative(), unpricedModels: z.array(z.string()) });
+export type RunCost = z.infer<typeof RunCost>;
+
+/** What the executor learnt of the run's turn; absent from lines written before it was recorded. */
+export interface RunFacts {
+  turnId: string | null;
+  changedFiles: number | null;
+  cost: RunCost | null;
+  commands: RunCommand[];
+}
+
+export const NO_FACTS: RunFacts = { turnId: null, changedFiles: null, cost: null, commands: [] };
+
 const RunLine = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('started'),
     runId: z.string(),
-    trigger: z.enum(['schedule', 'manual']),
+    trigger: z.enum(['schedule', 'manual', 'commit', 'fileChange']),
+    /** For a `commit` run: the commit it answers. */
+    commit: z.string().optional(),
     /** The scheduled time this run answers (ms); null for a manual run. */
     slot: z.number().nullable(),
     startedAt: z.number(),
@@ -29,13 +48,21 @@ const RunLine = z.discriminatedUnion('type', [
     status: RunStatus.exclude(['running']),
     reason: z.string().nullable(),
     finalMessage: z.string().nullable(),
+    turnId: z.string().nullable().optional(),
+    changedFiles: z.number().int().nonnegative().nullable().optional(),
+    cost: RunCost.nullable().optional(),
+    commands: z.array(RunCommand).optional(),
   }),
+  z.object({ type: z.literal('seen'), runId: z.string(), at: z.number() }),
+  /** A `commit` automation's branch head as first seen: a later commit is new, this one is not. */
+  z.object({ type: z.literal('watched'), runId: z.literal(''), commit: z.string(), at: z.number() }),
+  z.object({ type: z.literal('decided'), runId: z.string(), decision: z.enum(['kept', 'discarded']), at: z.number() }),
 ]);
 type RunLine = z.infer<typeof RunLine>;
 
-export interface AutomationRun {
+export interface AutomationRun extends RunFacts {
   runId: string;
-  trigger: 'schedule' | 'manual';
+  trigger: RunTriggerType;
   slot: number | null;
   startedAt: number;
   endedAt: number | null;
@@ -46,14 +73,17 @@ export interface AutomationRun {
   /** Why it failed or was stopped; null otherwise. */
   reason: string | null;
   finalMessage: string | null;
+  /** Opened in the inbox. */
+  seen: boolean;
+  decision: 'kept' | 'discarded' | null;
 }
 
 export function historyFile(weftHome: string, id: string): string {
   return join(automationsDir(weftHome), `${id}.runs.jsonl`);
 }
 
-/** The runs, oldest first. A damaged line (a torn last write) is skipped. */
-export async function readRuns(weftHome: string, id: string): Promise<AutomationRun[]> {
+/** The history's lines, in order. A damaged line (a torn last write) is skipped. */
+async function readLines(weftHome: string, id: string): Promise<RunLine[]> {
   let text: string;
   try {
     text = await readFile(historyFile(weftHome, id), 'utf8');
@@ -61,17 +91,39 @@ export async function readRuns(weftHome: string, id: string): Promise<Automation
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const runs = new Map<string, AutomationRun>();
+  const lines: RunLine[] = [];
   for (const raw of text.split('\n')) {
     if (raw.trim() === '') continue;
-    let parsed;
     try {
-      parsed = RunLine.safeParse(JSON.parse(raw));
+      const parsed = RunLine.safeParse(JSON.parse(raw));
+      if (parsed.success) lines.push(parsed.data);
     } catch {
       continue;
     }
-    if (!parsed.success) continue;
-    const line = parsed.data;
+  }
+  return lines;
+}
+
+/**
+ * The commit a `commit` automation last answered or first saw (`recordWatched`); null before either. A
+ * branch head other than this one is a new commit.
+ */
+export async function lastCommit(weftHome: string, id: string): Promise<string | null> {
+  let commit: string | null = null;
+  for (const line of await readLines(weftHome, id))
+    if (line.type === 'watched' || (line.type === 'started' && line.commit !== undefined)) commit = line.commit ?? null;
+  return commit;
+}
+
+/** Records the branch head a `commit` automation starts watching from (nothing runs for it). */
+export function recordWatched(weftHome: string, id: string, commit: string, at: number): Promise<void> {
+  return append(weftHome, id, { type: 'watched', runId: '', commit, at });
+}
+
+/** The runs, oldest first. */
+export async function readRuns(weftHome: string, id: string): Promise<AutomationRun[]> {
+  const runs = new Map<string, AutomationRun>();
+  for (const line of await readLines(weftHome, id)) {
     if (line.type === 'started') {
       runs.set(line.runId, {
         runId: line.runId,
@@ -84,19 +136,36 @@ export async function readRuns(weftHome: string, id: string): Promise<Automation
         worktree: null,
         reason: null,
         finalMessage: null,
+        ...NO_FACTS,
+        seen: false,
+        decision: null,
       });
       continue;
     }
+    if (line.type === 'watched') continue;
     const run = runs.get(line.runId);
     if (run === undefined) continue;
-    if (line.type === 'thread') {
-      run.threadId = line.threadId;
-      run.worktree = line.worktree;
-    } else {
-      run.endedAt = line.endedAt;
-      run.status = line.status;
-      run.reason = line.reason;
-      run.finalMessage = line.finalMessage;
+    switch (line.type) {
+      case 'thread':
+        run.threadId = line.threadId;
+        run.worktree = line.worktree;
+        break;
+      case 'ended':
+        run.endedAt = line.endedAt;
+        run.status = line.status;
+        run.reason = line.reason;
+        run.finalMessage = line.finalMessage;
+        run.turnId = line.turnId ?? null;
+        run.changedFiles = line.changedFiles ?? null;
+        run.cost = line.cost ?? null;
+        run.commands = line.commands ?? [];
+        break;
+      case 'seen':
+        run.seen = true;
+        break;
+      case 'decided':
+        run.decision = line.decision;
+        break;
     }
   }
   return [...runs.values()];
@@ -110,13 +179,14 @@ async function append(weftHome: string, id: string, line: RunLine): Promise<void
 export async function recordStart(
   weftHome: string,
   id: string,
-  start: { trigger: 'schedule' | 'manual'; slot: number | null; at: number },
+  start: { trigger: RunTriggerType; slot: number | null; at: number; commit?: string },
 ): Promise<string> {
   const runId = randomUUID();
   await append(weftHome, id, {
     type: 'started',
     runId,
     trigger: start.trigger,
+    ...(start.commit === undefined ? {} : { commit: start.commit }),
     slot: start.slot,
     startedAt: start.at,
     pid: process.pid,
@@ -143,7 +213,7 @@ export function recordEnd(
     status: 'completed' | 'failed' | 'interrupted';
     reason: string | null;
     finalMessage: string | null;
-  },
+  } & Partial<RunFacts>,
 ): Promise<void> {
   return append(weftHome, id, {
     type: 'ended',
@@ -152,7 +222,27 @@ export function recordEnd(
     status: end.status,
     reason: end.reason,
     finalMessage: end.finalMessage,
+    turnId: end.turnId ?? null,
+    changedFiles: end.changedFiles ?? null,
+    cost: end.cost ?? null,
+    commands: end.commands ?? [],
   });
+}
+
+/** The person opened the run in the inbox. */
+export function recordSeen(weftHome: string, id: string, runId: string, at: number): Promise<void> {
+  return append(weftHome, id, { type: 'seen', runId, at });
+}
+
+/** The person kept (handed off) or discarded the run's work. */
+export function recordDecision(
+  weftHome: string,
+  id: string,
+  runId: string,
+  decision: 'kept' | 'discarded',
+  at: number,
+): Promise<void> {
+  return append(weftHome, id, { type: 'decided', runId, decision, at });
 }
 
 /**

@@ -2,7 +2,7 @@
 // zod. Every problem names the file and the key, and says what would be accepted.
 import { parse } from 'smol-toml';
 import { z } from 'zod';
-import { ReasoningEffortValue, SandboxMode, describeZodError } from '../../src-preload/protocol';
+import { ReasoningEffortValue, SandboxMode, WeftAutomationNotify, describeZodError } from '../../src-preload/protocol';
 import { cronProblem } from './cron';
 
 /** An automation's id: its file's name without `.toml`. Lower-case words joined by dashes. */
@@ -26,7 +26,36 @@ const ScheduleTrigger = z
 /** Only "Run now" (`weft automations run`, the UI) starts it. */
 const ManualTrigger = z.object({ type: z.literal('manual') }).strict();
 
-export const AutomationTrigger = z.discriminatedUnion('type', [ScheduleTrigger, ManualTrigger]);
+/** A new commit on `branch` of the project (git is polled, at least once a minute). */
+const CommitTrigger = z
+  .object({
+    type: z.literal('commit'),
+    branch: z
+      .string()
+      .min(1)
+      .regex(/^(?!-)[^\s~^:?*[\\]+$/, 'give a branch name, e.g. "main"'),
+  })
+  .strict();
+
+/** A change to a file under `path` (relative to the project; omitted: all of it), once quiet for `debounce_seconds`. */
+const FileChangeTrigger = z
+  .object({
+    type: z.literal('fileChange'),
+    path: z
+      .string()
+      .min(1)
+      .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'give a folder inside the project, e.g. "src"')
+      .optional(),
+    debounce_seconds: z.int().min(1).max(3600).optional(),
+  })
+  .strict();
+
+export const AutomationTrigger = z.discriminatedUnion('type', [
+  ScheduleTrigger,
+  ManualTrigger,
+  CommitTrigger,
+  FileChangeTrigger,
+]);
 export type AutomationTrigger = z.infer<typeof AutomationTrigger>;
 
 export const AutomationFile = z
@@ -45,6 +74,8 @@ export const AutomationFile = z
     effort: ReasoningEffortValue.optional(),
     /** What the run's commands may write. The approval policy is always `never`: nobody is there to ask. */
     sandbox: SandboxMode.default('workspace-write'),
+    /** When a finished run is told: `always`, `changes` (failed or changed files; the default), `never`. */
+    notify: WeftAutomationNotify.optional(),
     /** When the schedule starts counting (ISO 8601); a scheduled time before it is not a missed run. */
     created_at: z.iso.datetime({ offset: true }).optional(),
     trigger: AutomationTrigger,

@@ -4,12 +4,21 @@
 import { access } from 'node:fs/promises';
 import { errorMessage } from '../util/errors';
 import { latestFireIn } from './cron';
-import { readRuns, recordEnd, recordStart, recordThread, settleAbandonedRuns, type AutomationRun } from './history';
+import {
+  lastCommit,
+  readRuns,
+  recordEnd,
+  recordStart,
+  recordThread,
+  settleAbandonedRuns,
+  type AutomationRun,
+  type RunFacts,
+} from './history';
 import { acquireRunLock } from './lock';
 import type { Automation } from './record';
 
-/** How a run's thread ended, as the executor saw it. */
-export interface ExecutionResult {
+/** How a run's thread ended, as the executor saw it (and, when it knows them, the facts of its turn). */
+export interface ExecutionResult extends Partial<RunFacts> {
   status: 'completed' | 'failed' | 'interrupted';
   reason: string | null;
   finalMessage: string | null;
@@ -29,13 +38,15 @@ export interface RunnerContext {
   executor: AutomationExecutor;
 }
 
-export type RunTrigger = { type: 'manual' } | { type: 'schedule' };
+/** What starts a run; a `commit` run names the new commit it answers. */
+export type RunTrigger =
+  { type: 'manual' } | { type: 'schedule' } | { type: 'commit'; commit: string } | { type: 'fileChange' };
 
 export type RunOutcome =
   | { type: 'ran'; runId: string; status: ExecutionResult['status']; reason: string | null }
   /** Another run of it is under way (in this process or another). */
   | { type: 'busy' }
-  /** A scheduled run found its time already taken (another process ran it) or not come. */
+  /** A scheduled (or commit) run found its time (commit) already taken by another process, or not come. */
   | { type: 'notDue' };
 
 /**
@@ -72,7 +83,15 @@ export async function runAutomation(
       slot = dueSlot(automation, await readRuns(weftHome, automation.id), ctx.now());
       if (slot === null) return { type: 'notDue' };
     }
-    const runId = await recordStart(weftHome, automation.id, { trigger: trigger.type, slot, at: ctx.now() });
+    // Read under the lock too: another process may have run for this commit just now.
+    if (trigger.type === 'commit' && (await lastCommit(weftHome, automation.id)) === trigger.commit)
+      return { type: 'notDue' };
+    const runId = await recordStart(weftHome, automation.id, {
+      trigger: trigger.type,
+      slot,
+      at: ctx.now(),
+      ...(trigger.type === 'commit' ? { commit: trigger.commit } : {}),
+    });
     onStarted(runId);
     let result: ExecutionResult;
     try {

@@ -1,12 +1,14 @@
 // The scheduler inside a host (`weft serve`, `weft app-server`): it wakes at the next firing of any
-// automation (at least once a minute, so a file added or edited by hand is noticed), starts every run that
-// is owed and does not wait for it: a long run holds only its own automation's lock. Its clock comes in
-// from outside, so tests drive it with a fake one.
+// automation (at least once a minute, so a file added or edited by hand is noticed, and the branches of
+// `commit` triggers are looked at), watches the files of `fileChange` triggers, starts every run that is
+// owed and does not wait for it: a long run holds only its own automation's lock. Its clock (and the
+// files' watcher) come in from outside, so tests drive them.
 import { errorMessage } from '../util/errors';
 import { nextFire } from './cron';
 import { readRuns } from './history';
 import { isBroken, type Automation } from './record';
-import { dueSlot, runAutomation, type RunnerContext, type RunOutcome } from './runner';
+import { dueSlot, runAutomation, type RunnerContext, type RunOutcome, type RunTrigger } from './runner';
+import { commitDue, FileTriggers, fsWatch, type FileWatch } from './triggers';
 import { listAutomations } from './store';
 
 export interface SchedulerClock {
@@ -32,6 +34,8 @@ export interface SchedulerOptions extends RunnerContext {
   log(line: string): void;
   /** Told each run's outcome (tests, notifications). */
   onRun?(automationId: string, outcome: RunOutcome): void;
+  /** How `fileChange` triggers watch files; omitted = `fs.watch`. */
+  watch?: FileWatch;
 }
 
 export interface AutomationScheduler {
@@ -61,25 +65,47 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
     cancelTimer = clock.setTimer(() => void tick(), Math.max(0, ms));
   };
 
+  /** Starts a run of the automation on its trigger unless one of it is under way; does not wait for it. */
+  const launch = (automation: Automation, trigger: RunTrigger): void => {
+    if (closed || running.has(automation.id)) return;
+    const run = runAutomation({ ...options, now: clock.now }, automation, trigger, stop.signal).then(
+      (outcome) => options.onRun?.(automation.id, outcome),
+      (error: unknown) =>
+        options.log(`weft automations: ${automation.id}: the run could not be recorded: ${errorMessage(error)}`),
+    );
+    running.set(
+      automation.id,
+      run.finally(() => running.delete(automation.id)),
+    );
+  };
+
+  const files = new FileTriggers({
+    watch: options.watch ?? fsWatch,
+    setTimer: clock.setTimer,
+    start: (automation) => launch(automation, { type: 'fileChange' }),
+    running: (id) => running.has(id),
+  });
+
   const pass = async (): Promise<void> => {
     const now = clock.now();
     let wake = now + MAX_SLEEP_MS;
+    const usable: Automation[] = [];
     for (const automation of await listAutomations(options.weftHome)) {
-      if (isBroken(automation) || !automation.enabled || automation.trigger.type !== 'schedule') continue;
-      const next = nextFire(automation.trigger.cron, automation.trigger.timezone, now);
-      if (next !== null) wake = Math.min(wake, next);
-      if (running.has(automation.id)) continue;
-      if (dueSlot(automation, await readRuns(options.weftHome, automation.id), now) === null) continue;
-      const run = runAutomation({ ...options, now: clock.now }, automation, { type: 'schedule' }, stop.signal).then(
-        (outcome) => options.onRun?.(automation.id, outcome),
-        (error: unknown) =>
-          options.log(`weft automations: ${automation.id}: the run could not be recorded: ${errorMessage(error)}`),
-      );
-      running.set(
-        automation.id,
-        run.finally(() => running.delete(automation.id)),
-      );
+      if (isBroken(automation) || !automation.enabled) continue;
+      usable.push(automation);
+      const trigger = automation.trigger;
+      if (trigger.type === 'schedule') {
+        const next = nextFire(trigger.cron, trigger.timezone, now);
+        if (next !== null) wake = Math.min(wake, next);
+        if (running.has(automation.id)) continue;
+        if (dueSlot(automation, await readRuns(options.weftHome, automation.id), now) === null) continue;
+        launch(automation, { type: 'schedule' });
+      } else if (trigger.type === 'commit' && !running.has(automation.id)) {
+        const commit = await commitDue(options.weftHome, automation, now);
+        if (commit !== null) launch(automation, { type: 'commit', commit });
+      }
     }
+    files.sync(usable);
     schedule(wake - clock.now());
   };
 
@@ -127,6 +153,7 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
     async close() {
       closed = true;
       cancelTimer?.();
+      files.close();
       await ticking;
       stop.abort();
       await Promise.all(running.values());
@@ -140,18 +167,21 @@ export async function runDueAutomations(
   log: (line: string) => void,
 ): Promise<{ id: string; outcome: RunOutcome }[]> {
   const now = ctx.now();
-  const owed = [];
+  const owed: { automation: Automation; trigger: RunTrigger }[] = [];
   for (const automation of await listAutomations(ctx.weftHome)) {
     if (isBroken(automation)) {
       log(`weft automations: skipped: ${automation.problem}`);
       continue;
     }
-    if (dueSlot(automation, await readRuns(ctx.weftHome, automation.id), now) !== null) owed.push(automation);
+    if (dueSlot(automation, await readRuns(ctx.weftHome, automation.id), now) !== null)
+      owed.push({ automation, trigger: { type: 'schedule' } });
+    const commit = await commitDue(ctx.weftHome, automation, now);
+    if (commit !== null) owed.push({ automation, trigger: { type: 'commit', commit } });
   }
   return Promise.all(
-    owed.map(async (automation) => ({
+    owed.map(async ({ automation, trigger }) => ({
       id: automation.id,
-      outcome: await runAutomation(ctx, automation, { type: 'schedule' }),
+      outcome: await runAutomation(ctx, automation, trigger),
     })),
   );
 }

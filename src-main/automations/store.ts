@@ -157,6 +157,8 @@ export function automationText(record: AutomationFile): string {
   if (record.effort !== undefined) text += line('effort', record.effort);
   text += '# what its commands may write; it never asks anyone (approval policy "never")\n';
   text += line('sandbox', record.sandbox);
+  text += '# tell when a run ends: "always", "changes" (it failed or changed files), "never"\n';
+  text += line('notify', record.notify ?? 'changes');
   if (record.created_at !== undefined) text += line('created_at', record.created_at);
   text += '\n[trigger]\n';
   if (record.trigger.type === 'schedule') {
@@ -164,6 +166,17 @@ export function automationText(record: AutomationFile): string {
     text += line('type', 'schedule');
     text += line('cron', record.trigger.cron);
     if (record.trigger.timezone !== undefined) text += line('timezone', record.trigger.timezone);
+  } else if (record.trigger.type === 'commit') {
+    text += '# commit: a new commit on `branch` of the project starts it (git is polled)\n';
+    text += line('type', 'commit');
+    text += line('branch', record.trigger.branch);
+  } else if (record.trigger.type === 'fileChange') {
+    text += '# fileChange: a change under `path` (in the project; omitted: anywhere) starts it, once quiet\n';
+    text += '# for `debounce_seconds` (omitted: 10)\n';
+    text += line('type', 'fileChange');
+    if (record.trigger.path !== undefined) text += line('path', record.trigger.path);
+    if (record.trigger.debounce_seconds !== undefined)
+      text += line('debounce_seconds', record.trigger.debounce_seconds);
   } else {
     text += '# manual: only "Run now" starts it\n';
     text += line('type', 'manual');

@@ -4,6 +4,7 @@ import { resolveWeftHome } from '../config';
 import { connectHostClient } from '../faces/host-client';
 import type { ConnectionHost } from '../server/transport';
 import type { Automation } from '../automations/record';
+import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
 import { startScheduler, systemClock, type SchedulerClock } from '../automations/scheduler';
 import { hostClientExecutor } from './automation-executor';
@@ -11,6 +12,7 @@ import { hostClientExecutor } from './automation-executor';
 export interface SchedulingHost {
   readonly host: ConnectionHost;
   setAutomationRunNow(runNow: ((automation: Automation) => Promise<string | null>) | null): void;
+  announceAutomationRun(automationId: string, runId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,16 @@ export async function withAutomationScheduler<H extends SchedulingHost>(
     clock,
     executor: hostClientExecutor(client),
     log: options.log,
+    onRun: (automationId, outcome) => {
+      if (outcome.type !== 'ran') return;
+      app
+        .announceAutomationRun(automationId, outcome.runId)
+        .catch((error: unknown) =>
+          options.log(
+            `weft automations: ${automationId}: the end of run ${outcome.runId} could not be told: ${errorMessage(error)}`,
+          ),
+        );
+    },
   });
   app.setAutomationRunNow((automation) => scheduler.runNow(automation));
   const close = app.close.bind(app);

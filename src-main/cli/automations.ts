@@ -22,7 +22,8 @@ import { VERSION } from '../version';
 import { dispatchSubCommand } from './sub-commands';
 
 const USAGE = `Usage: weft automations list [--json]
-       weft automations add --name NAME --project DIR (--schedule "CRON" [--timezone TZ] | --manual)
+       weft automations add --name NAME --project DIR (--schedule "CRON" [--timezone TZ] | --manual |
+                            --on-commit BRANCH | --on-change PATH [--debounce SECONDS])
                             --prompt TEXT [--local | --worktree] [--model M] [--effort E] [--sandbox MODE]
        weft automations edit ID [--name N] [--schedule "CRON"] [--timezone TZ] [--prompt TEXT]
                             [--enable | --disable] [--local | --worktree] [--model M] [--effort E]
@@ -32,7 +33,9 @@ const USAGE = `Usage: weft automations list [--json]
        weft automations due            Run every automation whose time has come, once each, then exit
        weft automations install-timer [--dir DIR]
 
-An automation is a prompt the agent runs in a project on a schedule (cron, in a time zone) or when asked,
+An automation is a prompt the agent runs in a project on a schedule (cron, in a time zone), on a new
+commit on a branch (git polled; also by due), on a change to files under a path (debounced; only while
+the app runs, as it watches the files), or when asked,
 each run in a new git worktree of the project (--worktree, the default) or in the project (--local). It
 never asks anyone: its approval policy is "never", so what the sandbox refuses is refused and reported.
 Each is a file, WEFT_HOME/automations/<id>.toml, which you may edit; its runs are in <id>.runs.jsonl.
@@ -91,7 +94,11 @@ async function list(argv: string[]): Promise<number> {
     const trigger =
       row.trigger.type === 'schedule'
         ? `"${row.trigger.cron}"${row.trigger.timezone === undefined ? '' : ` ${row.trigger.timezone}`}`
-        : 'manual';
+        : row.trigger.type === 'commit'
+          ? `on a commit to ${row.trigger.branch}`
+          : row.trigger.type === 'fileChange'
+            ? `on a change under ${row.trigger.path ?? '.'}`
+            : 'manual';
     const state = row.enabled ? `next ${row.nextRun ?? '—'}` : 'disabled';
     const last = row.lastRun === null ? 'never ran' : `last ${describeRun(row.lastRun)}`;
     process.stdout.write(`${row.id}  ${row.name}  ${trigger}  ${row.environment}  ${state}  ${last}\n`);
@@ -110,6 +117,9 @@ const RECORD_OPTIONS = {
   schedule: { type: 'string' },
   timezone: { type: 'string' },
   manual: { type: 'boolean' },
+  'on-commit': { type: 'string' },
+  'on-change': { type: 'string' },
+  debounce: { type: 'string' },
   prompt: { type: 'string' },
   local: { type: 'boolean' },
   worktree: { type: 'boolean' },
@@ -121,9 +131,12 @@ const RECORD_OPTIONS = {
 async function add(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: RECORD_OPTIONS });
   const missing = (['name', 'project', 'prompt'] as const).filter((k) => values[k] === undefined);
-  if (missing.length > 0 || (values.schedule === undefined) === (values.manual !== true)) {
+  const triggers = [values.schedule, values.manual, values['on-commit'], values['on-change']].filter(
+    (v) => v !== undefined && v !== false,
+  ).length;
+  if (missing.length > 0 || triggers !== 1) {
     process.stderr.write(
-      `weft automations add: give --name, --project, --prompt and one of --schedule or --manual${missing.length > 0 ? ` (missing: ${missing.map((m) => `--${m}`).join(', ')})` : ''}\n`,
+      `weft automations add: give --name, --project, --prompt and one of --schedule, --manual, --on-commit or --on-change${missing.length > 0 ? ` (missing: ${missing.map((m) => `--${m}`).join(', ')})` : ''}\n`,
     );
     return 2;
   }
@@ -143,14 +156,7 @@ async function add(argv: string[]): Promise<number> {
     ...(values.effort === undefined ? {} : { effort: values.effort }),
     sandbox: values.sandbox ?? 'workspace-write',
     created_at: new Date().toISOString(),
-    trigger:
-      values.schedule === undefined
-        ? { type: 'manual' }
-        : {
-            type: 'schedule',
-            cron: values.schedule,
-            ...(values.timezone === undefined ? {} : { timezone: values.timezone }),
-          },
+    trigger: triggerOf(values),
   });
   if (!parsed.success) {
     process.stderr.write(`weft automations add: ${describeZodError(parsed.error, '')}\n`);
@@ -159,6 +165,30 @@ async function add(argv: string[]): Promise<number> {
   const automation = await createAutomation(weftHome, await newAutomationId(weftHome, name), parsed.data);
   process.stdout.write(`Added ${automation.id}: ${automation.file}\n`);
   return 0;
+}
+
+/** The trigger the options of `add` give (checked by the file's schema after). */
+function triggerOf(values: {
+  schedule?: string;
+  timezone?: string;
+  'on-commit'?: string;
+  'on-change'?: string;
+  debounce?: string;
+}): unknown {
+  if (values.schedule !== undefined)
+    return {
+      type: 'schedule',
+      cron: values.schedule,
+      ...(values.timezone === undefined ? {} : { timezone: values.timezone }),
+    };
+  if (values['on-commit'] !== undefined) return { type: 'commit', branch: values['on-commit'] };
+  if (values['on-change'] !== undefined)
+    return {
+      type: 'fileChange',
+      ...(values['on-change'] === '.' ? {} : { path: values['on-change'] }),
+      ...(values.debounce === undefined ? {} : { debounce_seconds: Number(values.debounce) }),
+    };
+  return { type: 'manual' };
 }
 
 async function edit(argv: string[]): Promise<number> {
@@ -186,13 +216,18 @@ async function edit(argv: string[]): Promise<number> {
   if (values.disable === true) set(['enabled'], false);
   if (values.local === true) set(['environment'], 'local');
   if (values.worktree === true) set(['environment'], 'worktree');
+  // Another trigger's keys go with it.
+  const drop = (...keys: string[]): void => {
+    for (const key of keys) changes.push({ path: ['trigger', key], value: null });
+  };
   if (values.manual === true) {
     set(['trigger', 'type'], 'manual');
-    changes.push({ path: ['trigger', 'cron'], value: null }, { path: ['trigger', 'timezone'], value: null });
+    drop('cron', 'timezone', 'branch', 'path', 'debounce_seconds');
   }
   if (values.schedule !== undefined) {
     set(['trigger', 'type'], 'schedule');
     set(['trigger', 'cron'], values.schedule);
+    drop('branch', 'path', 'debounce_seconds');
   }
   set(['trigger', 'timezone'], values.timezone);
   if (changes.length === 0) {

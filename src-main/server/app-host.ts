@@ -28,6 +28,9 @@ import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
 import { usageHandlers } from './handlers/usage';
 import { automationHandlers, type AutomationRunNow } from './handlers/automations';
+import { automationInboxHandlers } from './handlers/automation-inbox';
+import { findInboxItem, notifyOf, shouldNotify } from '../automations/inbox';
+import { usableAutomation } from '../automations/store';
 import { createReadStates } from './read-states';
 import { finishInterruptedRestores } from './restore-recovery';
 import { DEFAULT_PRUNE_AFTER_DAYS, pruneOnStart, type PruneOutcome } from './worktree-cleanup';
@@ -94,6 +97,8 @@ export interface AppHost {
   onAttention(listener: (event: AttentionEvent) => void): () => void;
   /** Gives `weft/automations/runNow` the scheduler that runs automations in this host (null: none). */
   setAutomationRunNow(runNow: AutomationRunNow | null): void;
+  /** Tells every client that a run of an automation ended (`weft/automations/runEnded`), as recorded. */
+  announceAutomationRun(automationId: string, runId: string): Promise<void>;
   /** How many threads wait on the person (approvals, questions), on every change (for a dock badge). */
   onWaitingCountChanged(listener: (count: number) => void): () => void;
   /**
@@ -215,7 +220,13 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       ...gitHandlers(context),
       ...reviewHandlers(context),
       ...usageHandlers(context),
-      ...automationHandlers({ weftHome, now: () => Date.now(), runNow: () => automationRunNow }),
+      ...automationHandlers({
+        weftHome,
+        now: () => Date.now(),
+        runNow: () => automationRunNow,
+        seen: (client) => manager.seen(client),
+      }),
+      ...automationInboxHandlers(context, () => Date.now()),
       initialize: async () => {
         throw new Error('initialize is handled by the dispatcher');
       },
@@ -246,6 +257,11 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     },
     setAutomationRunNow: (runNow) => {
       automationRunNow = runNow;
+    },
+    announceAutomationRun: async (automationId, runId) => {
+      const automationRun = await findInboxItem(weftHome, automationId, runId);
+      const notify = shouldNotify(notifyOf(await usableAutomation(weftHome, automationId)), automationRun.run);
+      manager.broadcast({ method: 'weft/automations/runEnded', params: { automationRun, notify } });
     },
     onWaitingCountChanged: (listener) => {
       waitingListeners.add(listener);

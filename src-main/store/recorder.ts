@@ -193,6 +193,7 @@ export class RolloutRecorder implements SessionRecorder {
       case 'weft/git/progress':
       case 'weft/threads/indexed':
       case 'weft/environment/status':
+      case 'weft/automations/runEnded':
         return;
       case 'weft/thread/turnsRestored':
         // In the rollout already: store.undoRollback appends its weft_rollback_undone line.

@@ -208,8 +208,21 @@ import { WeftEnvironmentStatusNotification } from './weft-environments';
 import { ReviewStartParams, ReviewStartResult } from './review';
 import { WeftUsageDailyParams, WeftUsageDailyResult } from './weft-cost';
 import {
+  WeftAutomationRunEndedNotification,
+  WeftAutomationsCheckScheduleParams,
+  WeftAutomationsCheckScheduleResult,
   WeftAutomationsCreateParams,
   WeftAutomationsCreateResult,
+  WeftAutomationsInboxDiscardParams,
+  WeftAutomationsInboxDiscardResult,
+  WeftAutomationsInboxKeepParams,
+  WeftAutomationsInboxKeepResult,
+  WeftAutomationsInboxListParams,
+  WeftAutomationsInboxListResult,
+  WeftAutomationsInboxMarkSeenParams,
+  WeftAutomationsInboxMarkSeenResult,
+  WeftAutomationsInboxReadParams,
+  WeftAutomationsInboxReadResult,
   WeftAutomationsListParams,
   WeftAutomationsListResult,
   WeftAutomationsReadParams,
@@ -308,6 +321,36 @@ export const ClientRequests = {
   'weft/automations/remove': { params: WeftAutomationsRemoveParams, result: WeftAutomationsRemoveResult, queue: null },
   'weft/automations/runNow': { params: WeftAutomationsRunNowParams, result: WeftAutomationsRunNowResult, queue: null },
   'weft/automations/runs': { params: WeftAutomationsRunsParams, result: WeftAutomationsRunsResult, queue: null },
+  'weft/automations/checkSchedule': {
+    params: WeftAutomationsCheckScheduleParams,
+    result: WeftAutomationsCheckScheduleResult,
+    queue: null,
+  },
+  'weft/automations/inbox/list': {
+    params: WeftAutomationsInboxListParams,
+    result: WeftAutomationsInboxListResult,
+    queue: null,
+  },
+  'weft/automations/inbox/read': {
+    params: WeftAutomationsInboxReadParams,
+    result: WeftAutomationsInboxReadResult,
+    queue: null,
+  },
+  'weft/automations/inbox/markSeen': {
+    params: WeftAutomationsInboxMarkSeenParams,
+    result: WeftAutomationsInboxMarkSeenResult,
+    queue: null,
+  },
+  'weft/automations/inbox/keep': {
+    params: WeftAutomationsInboxKeepParams,
+    result: WeftAutomationsInboxKeepResult,
+    queue: null,
+  },
+  'weft/automations/inbox/discard': {
+    params: WeftAutomationsInboxDiscardParams,
+    result: WeftAutomationsInboxDiscardResult,
+    queue: null,
+  },
   'weft/projectConfig/trust': {
     params: WeftProjectConfigTrustParams,
     result: WeftProjectConfigTrustResult,
@@ -380,6 +423,7 @@ export const ServerNotifications = {
   'weft/threads/indexed': WeftThreadsIndexedNotification,
   'weft/thread/turnsRestored': WeftThreadTurnsRestoredNotification,
   'weft/environment/status': WeftEnvironmentStatusNotification,
+  'weft/automations/runEnded': WeftAutomationRunEndedNotification,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

@@ -2,12 +2,25 @@
 // of its own (`weft/automations/*`). The files behind them are `WEFT_HOME/automations/<id>.toml`.
 import { z } from 'zod';
 import { ReasoningEffortValue, SandboxMode } from './common';
+import { WeftDiffCut } from './items';
+import { WeftCost } from './weft-cost';
 
 export const WeftAutomationTrigger = z.discriminatedUnion('type', [
   /** Five cron fields (or `@daily`…) in an IANA `timezone`; null = the machine's zone. */
   z.object({ type: z.literal('schedule'), cron: z.string().min(1), timezone: z.string().min(1).nullable() }),
   /** Only Run now starts it. */
   z.object({ type: z.literal('manual') }),
+  /** A new commit on `branch` of the project (git polled at least once a minute). */
+  z.object({ type: z.literal('commit'), branch: z.string().min(1) }),
+  /**
+   * A file changed under `path` (relative to the project; null: anywhere in it, `.git` aside), once no
+   * change came for `debounceSeconds` (null: 10).
+   */
+  z.object({
+    type: z.literal('fileChange'),
+    path: z.string().min(1).nullable(),
+    debounceSeconds: z.number().int().min(1).max(3600).nullable(),
+  }),
 ]);
 export type WeftAutomationTrigger = z.infer<typeof WeftAutomationTrigger>;
 
@@ -16,7 +29,7 @@ export const WeftAutomationRunStatus = z.enum(['running', 'completed', 'failed',
 
 export const WeftAutomationRun = z.object({
   runId: z.string(),
-  trigger: z.enum(['schedule', 'manual']),
+  trigger: z.enum(['schedule', 'manual', 'commit', 'fileChange']),
   /** The scheduled time (ms since the epoch) a scheduled run answers; null for Run now. */
   slot: z.number().nullable(),
   startedAt: z.number(),
@@ -28,8 +41,27 @@ export const WeftAutomationRun = z.object({
   /** Why it failed or was stopped. */
   reason: z.string().nullable(),
   finalMessage: z.string().nullable(),
+  /** The run's turn in its thread; null before it started (or for runs recorded before turns were). */
+  turnId: z.string().nullable(),
+  /** Files the run's turn changed; null when unknown (still running, or it never got a thread). */
+  changedFiles: z.number().int().nonnegative().nullable(),
+  /** What its tokens cost (the thread's whole cost); null when unknown. */
+  cost: WeftCost.nullable(),
+  /** The commands the agent ran (tests among them), in order, with how each exited (null: it did not). */
+  commands: z.array(z.object({ command: z.string(), exitCode: z.number().int().nullable() })),
+  /** Opened in the inbox (`inbox/markSeen`); an ended run is unread until then. */
+  seen: z.boolean(),
+  /** What the person did with it: `kept` (handed off), `discarded` (its worktree removed), or null. */
+  decision: z.enum(['kept', 'discarded']).nullable(),
 });
 export type WeftAutomationRun = z.infer<typeof WeftAutomationRun>;
+
+/**
+ * When a finished run is told as a notification: `always`; `changes` (the default) when it failed or
+ * changed files, not for a run that changed nothing; `never`.
+ */
+export const WeftAutomationNotify = z.enum(['always', 'changes', 'never']);
+export type WeftAutomationNotify = z.infer<typeof WeftAutomationNotify>;
 
 /** What a client may set; omitted = the default (worktree, workspace-write, enabled, the project's model). */
 export const WeftAutomationSettings = z.object({
@@ -42,6 +74,7 @@ export const WeftAutomationSettings = z.object({
   model: z.string().min(1).nullable().optional(),
   effort: ReasoningEffortValue.nullable().optional(),
   sandbox: SandboxMode.optional(),
+  notify: WeftAutomationNotify.optional(),
   trigger: WeftAutomationTrigger,
 });
 export type WeftAutomationSettings = z.infer<typeof WeftAutomationSettings>;
@@ -52,6 +85,7 @@ export const WeftAutomation = WeftAutomationSettings.required({
   model: true,
   effort: true,
   sandbox: true,
+  notify: true,
 }).extend({ id: z.string(), file: z.string() });
 export type WeftAutomation = z.infer<typeof WeftAutomation>;
 
@@ -89,3 +123,74 @@ export const WeftAutomationsRunNowResult = z.object({ runId: z.string() });
 /** Its runs, oldest first. */
 export const WeftAutomationsRunsParams = AutomationId;
 export const WeftAutomationsRunsResult = z.object({ runs: z.array(WeftAutomationRun) });
+
+/**
+ * Checks a schedule without saving it (the form's inline check): `problem` says why it cannot be used
+ * (as saving it would refuse it), else `nextRunAt` is its next time after now (null: it never fires again).
+ */
+export const WeftAutomationsCheckScheduleParams = z.object({
+  cron: z.string(),
+  timezone: z.string().min(1).nullable(),
+});
+export const WeftAutomationsCheckScheduleResult = z.object({
+  problem: z.string().nullable(),
+  nextRunAt: z.number().nullable(),
+});
+
+/** A finished run as the review inbox shows it, with the automation it belongs to. */
+export const WeftAutomationInboxItem = z.object({
+  automationId: z.string(),
+  automationName: z.string(),
+  project: z.string(),
+  environment: z.enum(['worktree', 'local']),
+  run: WeftAutomationRun,
+});
+export type WeftAutomationInboxItem = z.infer<typeof WeftAutomationInboxItem>;
+
+const InboxRun = z.object({ id: z.string().min(1), runId: z.string().min(1) });
+
+/** Every finished run of every automation, newest first; `unseen` counts those not opened yet. */
+export const WeftAutomationsInboxListParams = z.object({}).optional();
+export const WeftAutomationsInboxListResult = z.object({
+  items: z.array(WeftAutomationInboxItem),
+  unseen: z.number().int().nonnegative(),
+});
+/**
+ * One run for review: `diff` is its turn's aggregated diff as the thread recorded it (null: no turn, or it
+ * changed nothing), cut like a turn's (`diffCut`).
+ */
+export const WeftAutomationsInboxReadParams = InboxRun;
+export const WeftAutomationsInboxReadResult = z.object({
+  item: WeftAutomationInboxItem,
+  /** The turn the diff is of (the run's, else its thread's last); null when it has none. */
+  turnId: z.string().nullable(),
+  diff: z.string().nullable(),
+  diffCut: WeftDiffCut.nullable(),
+});
+export type WeftAutomationsInboxReadResult = z.infer<typeof WeftAutomationsInboxReadResult>;
+/** Marks the run seen (recorded in its history: every client shows it read). */
+export const WeftAutomationsInboxMarkSeenParams = InboxRun;
+export const WeftAutomationsInboxMarkSeenResult = z.object({ item: WeftAutomationInboxItem });
+/** Records that the person kept the run's work (after handing it off with `weft/worktree/handoff`). */
+export const WeftAutomationsInboxKeepParams = InboxRun;
+export const WeftAutomationsInboxKeepResult = z.object({ item: WeftAutomationInboxItem });
+/**
+ * Discards a run: removes its worktree (`git worktree remove --force`, its branch kept) and archives its
+ * thread (kept, never deleted). A local run's files are the project's own: nothing is removed, the thread
+ * is archived. -32600 while the run is under way.
+ */
+export const WeftAutomationsInboxDiscardParams = InboxRun;
+export const WeftAutomationsInboxDiscardResult = z.object({
+  item: WeftAutomationInboxItem,
+  worktreeRemoved: z.boolean(),
+});
+
+/**
+ * A run of an automation ended (any host running it: the app's scheduler, Run now). `notify`: whether the
+ * automation's `notify` setting asks to tell the person about this one.
+ */
+export const WeftAutomationRunEndedNotification = z.object({
+  automationRun: WeftAutomationInboxItem,
+  notify: z.boolean(),
+});
+export type WeftAutomationRunEndedNotification = z.infer<typeof WeftAutomationRunEndedNotification>;

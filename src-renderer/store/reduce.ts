@@ -26,7 +26,7 @@ import {
   setReadState,
   upsertThread,
 } from './thread-list';
-import { MAX_WARNINGS } from './state';
+import { MAX_ENDED_RUNS, MAX_WARNINGS } from './state';
 import type { AppData, Conversation, ItemEntry, Notice } from './state';
 
 /** Applies one notification. */
@@ -303,6 +303,13 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'weft/threads/indexed':
       // The controller lists the threads again (the lists are replaced from that answer).
       return state;
+    case 'weft/automations/runEnded': {
+      const runId = notification.params.automationRun.run.runId;
+      if (state.endedRuns.some((r) => r.automationRun.run.runId === runId)) return state;
+      const next = own(draft, state);
+      next.endedRuns = [...state.endedRuns, notification.params].slice(-MAX_ENDED_RUNS);
+      return next;
+    }
     case 'weft/environment/status': {
       const link = notification.params;
       const was = state.link;

@@ -13,6 +13,7 @@ import type {
   TurnPlanStep,
   TurnStatus,
   WeftDiffCut,
+  WeftAutomationRunEndedNotification,
   WeftEnvironmentStatusNotification,
   WeftTokenCost,
 } from '../../src-preload/protocol';
@@ -135,9 +136,15 @@ export interface AppData {
   costs: Record<string, WeftTokenCost>;
   /** The link to the remote environment this server relays to (`weft/environment/status`); null: none told. */
   link: WeftEnvironmentStatusNotification | null;
+  /**
+   * Runs of automations that ended since the page connected, oldest first (at most MAX_ENDED_RUNS): the
+   * Automations screen reloads on each, and the notifier tells of those whose `notify` is set.
+   */
+  endedRuns: WeftAutomationRunEndedNotification[];
 }
 
 export const MAX_WARNINGS = 5;
+export const MAX_ENDED_RUNS = 20;
 
 export function emptyAppData(cwd: string | null = null): AppData {
   return {
@@ -155,5 +162,6 @@ export function emptyAppData(cwd: string | null = null): AppData {
     forks: {},
     costs: {},
     link: null,
+    endedRuns: [],
   };
 }

@@ -22,6 +22,8 @@ import { ChangesPanel } from './changes/ChangesPanel';
 import { useChanges } from '../store/changes-store';
 import { workFolder } from '../store/selectors';
 import { terminalActions, useTerminalState } from '../store/terminal-store';
+import { openAutomations, useAutomationsUi } from '../store/automations-ui';
+import { AutomationsScreen } from './automations/AutomationsScreen';
 
 function useTitle(): void {
   const cwd = useWeft((s) => s.data.cwd);
@@ -94,6 +96,10 @@ export function App() {
   useNextNeedingYouShortcut();
   const terminal = useTerminalState((t) => t);
   const changesOpen = useChanges((s) => s.open);
+  const automations = useAutomationsUi((s) => s.screen);
+  // A thread chosen (in the sidebar, by a notification, Continue) shows instead of the Automations screen.
+  const activeThreadId = useWeft((s) => s.ui.activeThreadId);
+  useEffect(() => openAutomations(null), [activeThreadId]);
   return (
     <div className="app">
       {cwd === null ? (
@@ -131,7 +137,7 @@ export function App() {
             <ConnectionBanner />
             <CheckpointLayer />
             <WorktreeLayer />
-            <ConversationView />
+            {automations === null ? <ConversationView /> : <AutomationsScreen tab={automations} />}
             {terminal.started && (
               <Suspense fallback={null}>
                 <TerminalPanel

@@ -1,5 +1,5 @@
 // The sidebar: the open projects (the switcher), "New thread", search, the board's filter (All / Needs
-// me), the thread lists, Settings.
+// me), the thread lists, Automations and their inbox, Settings.
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Icon } from '../components/Icon';
@@ -8,6 +8,8 @@ import { useController, useWeft } from '../store/app-context';
 import { ProjectSwitcher } from './ProjectSwitcher';
 import { NEXT_NEEDING_YOU } from './shortcuts';
 import { ThreadLists } from './ThreadLists';
+import { openAutomations, useAutomationsUi } from '../store/automations-ui';
+import { useInboxUnseen } from './automations/use-automations';
 
 function SearchBox() {
   const controller = useController();
@@ -92,6 +94,39 @@ function BoardFilter() {
   );
 }
 
+/** The Automations screen and its review inbox, with how many runs wait unread. */
+function AutomationsLinks() {
+  const screen = useAutomationsUi((s) => s.screen);
+  const unseen = useInboxUnseen();
+  return (
+    <>
+      <button
+        type="button"
+        className="sidebar-settings"
+        aria-current={screen === 'automations' ? 'page' : undefined}
+        onClick={() => openAutomations('automations')}
+      >
+        <Icon name="clock" size={14} />
+        Automations
+      </button>
+      <button
+        type="button"
+        className="sidebar-settings"
+        aria-current={screen === 'inbox' ? 'page' : undefined}
+        onClick={() => openAutomations('inbox')}
+      >
+        <Icon name="list" size={14} />
+        Inbox
+        {unseen !== null && unseen > 0 && (
+          <span className="count is-some" aria-label={`${unseen} unread`}>
+            {unseen}
+          </span>
+        )}
+      </button>
+    </>
+  );
+}
+
 export function Sidebar({ onHide }: { onHide: () => void }) {
   const controller = useController();
   return (
@@ -105,6 +140,7 @@ export function Sidebar({ onHide }: { onHide: () => void }) {
       <BoardFilter />
       <ThreadLists />
       <div className="sidebar-foot">
+        <AutomationsLinks />
         <button type="button" className="sidebar-settings" onClick={() => controller.openSettings()}>
           <Icon name="settings" size={14} />
           Settings

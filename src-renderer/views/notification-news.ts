@@ -1,6 +1,6 @@
 // What, between two versions of the app's data, the person should be told of while the page is in the
-// background: a request that began waiting (an approval, or the agent's question) and a turn that
-// finished or failed. Pure; notifications.ts shows the news (or not, as the settings say).
+// background: a request that began waiting (an approval, or the agent's question), a turn that
+// finished or failed, and an automation's run that ended (when its `notify` setting asks). Pure; notifications.ts shows the news (or not, as the settings say).
 import type { IncomingServerRequest, NotificationKind } from '../../src-preload/protocol';
 import { findThread, threadTitle } from '../store/selectors';
 import type { AppData } from '../store/state';
@@ -14,6 +14,8 @@ export interface News {
   body: string;
   /** The waiting request (approval or question), while it waits. */
   requestId: string | null;
+  /** An automation's run ended: a click opens the review inbox, not the thread. */
+  inbox?: boolean;
 }
 
 const MAX_BODY = 140;
@@ -70,6 +72,27 @@ export function newsBetween(previous: AppData, data: AppData): News[] {
         title: titleOf(data, threadId),
         body: status === 'failed' ? 'The turn failed.' : 'The turn finished.',
         requestId: null,
+      });
+    }
+  }
+  if (data.endedRuns !== previous.endedRuns) {
+    const before = new Set(previous.endedRuns.map((r) => r.automationRun.run.runId));
+    for (const { automationRun, notify } of data.endedRuns) {
+      const { run } = automationRun;
+      if (!notify || before.has(run.runId)) continue;
+      const failed = run.status !== 'completed';
+      news.push({
+        key: `automation-${run.runId}`,
+        kind: failed ? 'turn_failed' : 'turn_finished',
+        threadId: run.threadId ?? '',
+        title: `Automation: ${automationRun.automationName}`,
+        body: cut(
+          failed
+            ? `The run ${run.status === 'interrupted' ? 'was stopped' : 'failed'}: ${run.reason ?? 'no reason given'}`
+            : `The run finished${run.changedFiles === null ? '' : `, ${run.changedFiles} ${run.changedFiles === 1 ? 'file' : 'files'} changed`}. ${run.finalMessage ?? ''}`,
+        ),
+        requestId: null,
+        inbox: true,
       });
     }
   }

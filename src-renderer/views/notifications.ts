@@ -9,6 +9,7 @@ import { usePreference } from '../components/preferences';
 import { useApp, useController } from '../store/app-context';
 import { attachAttentionNotifier } from './attention-notifier';
 import type { News } from './notification-news';
+import { openAutomations } from '../store/automations-ui';
 
 /**
  * Whether this browser shows notifications once the browser allows them (the page's own switch, on unless
@@ -89,6 +90,10 @@ export function useAttentionNotifications(): void {
     if (desktop !== null || notify !== 'on' || typeof Notification === 'undefined') return;
     const open = async (news: News): Promise<void> => {
       window.focus();
+      if (news.inbox === true) {
+        openAutomations('inbox');
+        return;
+      }
       await controller.selectThread(news.threadId);
       if (news.requestId !== null) focusWaitingRequest();
     };

@@ -244,6 +244,7 @@ describe('weft automations', () => {
         model: null,
         effort: null,
         sandbox: 'workspace-write',
+        notify: 'changes',
         trigger: { type: 'manual' },
       };
       const entry = { id: 'nightly', file: automation.file, automation, problem: null, nextRunAt: null, lastRun: null };
@@ -282,6 +283,12 @@ describe('weft automations', () => {
             worktree: null,
             reason: null,
             finalMessage: 'hi',
+            turnId: expect.any(String) as unknown,
+            changedFiles: 0,
+            cost: { usdMicros: 0, unpricedModels: [] },
+            commands: [],
+            seen: false,
+            decision: null,
           },
         ],
       });

@@ -3,8 +3,9 @@
 // one (`weft serve`, `weft app-server`).
 import { resolve } from 'node:path';
 import type { WeftAutomation, WeftAutomationEntry, WeftAutomationSettings } from '../../../src-preload/protocol';
-import { nextFire } from '../../automations/cron';
+import { cronProblem, nextFire } from '../../automations/cron';
 import { readRuns } from '../../automations/history';
+import { notifyOf } from '../../automations/inbox';
 import { isBroken, type Automation, type AutomationFile, type BrokenAutomation } from '../../automations/record';
 import {
   AutomationError,
@@ -16,7 +17,7 @@ import {
   updateAutomation,
   usableAutomation,
 } from '../../automations/store';
-import type { HandlerTable } from '../dispatcher';
+import type { Client, HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
 
 type AutomationHandlers = Pick<
@@ -28,6 +29,7 @@ type AutomationHandlers = Pick<
   | 'weft/automations/remove'
   | 'weft/automations/runNow'
   | 'weft/automations/runs'
+  | 'weft/automations/checkSchedule'
 >;
 
 /** Starts a run now: its run id, or null when one of it runs already. */
@@ -38,6 +40,8 @@ export interface AutomationHandlerContext {
   now(): number;
   /** The host's scheduler's Run now; null when the host runs no automations. */
   runNow(): AutomationRunNow | null;
+  /** A client that uses the automations is told of their runs' ends (`weft/automations/runEnded`). */
+  seen(client: Client): void;
 }
 
 export function automationHandlers(ctx: AutomationHandlerContext): AutomationHandlers {
@@ -52,9 +56,10 @@ export function automationHandlers(ctx: AutomationHandlerContext): AutomationHan
     return { id: found.id, file: found.file, automation: toWire(found), problem: null, nextRunAt, lastRun };
   };
   return {
-    'weft/automations/list': async () => ({
-      data: await Promise.all((await listAutomations(weftHome)).map(entry)),
-    }),
+    'weft/automations/list': async (_params, client) => {
+      ctx.seen(client);
+      return { data: await Promise.all((await listAutomations(weftHome)).map(entry)) };
+    },
     'weft/automations/read': async ({ id }) => ({
       entry: await entry(await refused(() => readAutomation(weftHome, id))),
     }),
@@ -67,7 +72,7 @@ export function automationHandlers(ctx: AutomationHandlerContext): AutomationHan
     },
     'weft/automations/update': async ({ id, changes }) => {
       const edits: { path: string[]; value: unknown }[] = [];
-      for (const key of ['name', 'prompt', 'enabled', 'environment', 'sandbox', 'model', 'effort'] as const) {
+      for (const key of ['name', 'prompt', 'enabled', 'environment', 'sandbox', 'notify', 'model', 'effort'] as const) {
         const value = changes[key];
         if (value !== undefined) edits.push({ path: [key], value });
       }
@@ -80,7 +85,8 @@ export function automationHandlers(ctx: AutomationHandlerContext): AutomationHan
       await refused(() => removeAutomation(weftHome, id));
       return {};
     },
-    'weft/automations/runNow': async ({ id }) => {
+    'weft/automations/runNow': async ({ id }, client) => {
+      ctx.seen(client);
       const run = ctx.runNow();
       if (run === null)
         throw invalidRequest('this host runs no automations; run it with `weft automations run` or from weft serve');
@@ -88,6 +94,11 @@ export function automationHandlers(ctx: AutomationHandlerContext): AutomationHan
       const runId = await run(automation);
       if (runId === null) throw invalidRequest(`a run of ${id} is under way; it starts again once that one ends`);
       return { runId };
+    },
+    'weft/automations/checkSchedule': async ({ cron, timezone }) => {
+      const zone = timezone ?? undefined;
+      const problem = cronProblem(cron, zone);
+      return { problem, nextRunAt: problem === null ? nextFire(cron, zone, ctx.now()) : null };
     },
     'weft/automations/runs': async ({ id }) => {
       await refused(() => readAutomation(weftHome, id));
@@ -118,17 +129,43 @@ function toWire(a: Automation): WeftAutomation {
     model: a.model ?? null,
     effort: a.effort ?? null,
     sandbox: a.sandbox,
-    trigger:
-      a.trigger.type === 'schedule'
-        ? { type: 'schedule', cron: a.trigger.cron, timezone: a.trigger.timezone ?? null }
-        : { type: 'manual' },
+    notify: notifyOf(a),
+    trigger: triggerWire(a.trigger),
   };
 }
 
+function triggerWire(trigger: Automation['trigger']): WeftAutomation['trigger'] {
+  switch (trigger.type) {
+    case 'schedule':
+      return { type: 'schedule', cron: trigger.cron, timezone: trigger.timezone ?? null };
+    case 'manual':
+      return { type: 'manual' };
+    case 'commit':
+      return { type: 'commit', branch: trigger.branch };
+    case 'fileChange':
+      return { type: 'fileChange', path: trigger.path ?? null, debounceSeconds: trigger.debounce_seconds ?? null };
+  }
+}
+
 function triggerFile(trigger: WeftAutomationSettings['trigger']): AutomationFile['trigger'] {
-  return trigger.type === 'manual'
-    ? { type: 'manual' }
-    : { type: 'schedule', cron: trigger.cron, ...(trigger.timezone === null ? {} : { timezone: trigger.timezone }) };
+  switch (trigger.type) {
+    case 'manual':
+      return { type: 'manual' };
+    case 'schedule':
+      return {
+        type: 'schedule',
+        cron: trigger.cron,
+        ...(trigger.timezone === null ? {} : { timezone: trigger.timezone }),
+      };
+    case 'commit':
+      return { type: 'commit', branch: trigger.branch };
+    case 'fileChange':
+      return {
+        type: 'fileChange',
+        ...(trigger.path === null ? {} : { path: trigger.path }),
+        ...(trigger.debounceSeconds === null ? {} : { debounce_seconds: trigger.debounceSeconds }),
+      };
+  }
 }
 
 function fromWire(s: WeftAutomationSettings): AutomationFile {
@@ -141,6 +178,7 @@ function fromWire(s: WeftAutomationSettings): AutomationFile {
     ...(s.model === undefined || s.model === null ? {} : { model: s.model }),
     ...(s.effort === undefined || s.effort === null ? {} : { effort: s.effort }),
     sandbox: s.sandbox ?? 'workspace-write',
+    notify: s.notify ?? 'changes',
     trigger: triggerFile(s.trigger),
   };
 }

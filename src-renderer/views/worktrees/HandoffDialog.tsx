@@ -109,7 +109,17 @@ function HandoffFile({
   );
 }
 
-export function HandoffDialog({ target }: { target: HandoffTarget }) {
+export function HandoffDialog({
+  target,
+  onClose,
+  onHandedOff,
+}: {
+  target: HandoffTarget;
+  /** Closes the dialog; omitted = the worktree layer's (`openHandoff(null)`). */
+  onClose?: () => void;
+  /** Told after each handoff that wrote (the review inbox's Keep records it). */
+  onHandedOff?: (done: WeftWorktreeHandoffResult) => void;
+}) {
   const controller = useController();
   const [layout] = useDiffLayout();
   const [direction, setDirection] = useState<WeftHandoffDirection>(target.direction);
@@ -119,7 +129,7 @@ export function HandoffDialog({ target }: { target: HandoffTarget }) {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const close = useCallback(() => openHandoff(null), []);
+  const close = useCallback(() => (onClose === undefined ? openHandoff(null) : onClose()), [onClose]);
 
   const load = useCallback(
     async (way: WeftHandoffDirection) => {
@@ -179,6 +189,7 @@ export function HandoffDialog({ target }: { target: HandoffTarget }) {
       });
       if (done.threadCwd !== null) controller.threadMoved(target.threadId, done.threadCwd);
       setNotice(doneText(done));
+      onHandedOff?.(done);
       setTakes({});
       await load(direction);
     } catch (e) {

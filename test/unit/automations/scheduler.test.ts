@@ -143,6 +143,12 @@ describe('the automation scheduler', () => {
         worktree: null,
         reason: null,
         finalMessage: 'all quiet',
+        turnId: null,
+        changedFiles: null,
+        cost: null,
+        commands: [],
+        seen: false,
+        decision: null,
       },
     ]);
   });

@@ -1,7 +1,12 @@
 // What the page tells the person of in the background (notification-news.ts), the cost it keeps per thread
 // (reduce.ts, selectors.ts) and the `[notifications]` settings it reads (protocol).
 import { describe, expect, it } from 'vitest';
-import { NOTIFICATION_DEFAULTS, notificationSettings, type WeftTokenCost } from '../../../src-preload/protocol';
+import {
+  NOTIFICATION_DEFAULTS,
+  notificationSettings,
+  type WeftAutomationRun,
+  type WeftTokenCost,
+} from '../../../src-preload/protocol';
 import { costText } from '../../../src-renderer/components/format';
 import { addServerRequest } from '../../../src-renderer/store/approvals';
 import { reduceNotification } from '../../../src-renderer/store/reduce';
@@ -53,6 +58,75 @@ describe('newsBetween', () => {
       },
     ]);
     expect(newsBetween(question, question)).toEqual([]);
+  });
+
+  it('tells of an automation run that ended when its notify setting asks, once, opening the inbox', () => {
+    const run = (runId: string, over: Partial<WeftAutomationRun>): WeftAutomationRun => ({
+      runId,
+      trigger: 'schedule',
+      slot: 1,
+      startedAt: 1,
+      endedAt: 2,
+      status: 'completed',
+      threadId: T,
+      worktree: '/home/dev/.weft/worktrees/p-1',
+      reason: null,
+      finalMessage: 'Bumped 2 dependencies.',
+      turnId: 'turn_1',
+      changedFiles: 2,
+      cost: null,
+      commands: [],
+      seen: false,
+      decision: null,
+      ...over,
+    });
+    const ended = (state: typeof listed, r: WeftAutomationRun, notify: boolean) =>
+      reduceNotification(
+        state,
+        note('weft/automations/runEnded', {
+          automationRun: {
+            automationId: 'deps',
+            automationName: 'Update deps',
+            project: CWD,
+            environment: 'worktree',
+            run: r,
+          },
+          notify,
+        }),
+      );
+    const changed = ended(listed, run('r1', {}), true);
+    expect(newsBetween(listed, changed)).toEqual([
+      {
+        key: 'automation-r1',
+        kind: 'turn_finished',
+        threadId: T,
+        title: 'Automation: Update deps',
+        body: 'The run finished, 2 files changed. Bumped 2 dependencies.',
+        requestId: null,
+        inbox: true,
+      },
+    ]);
+    // Told once: the same run again changes nothing.
+    expect(ended(changed, run('r1', {}), true)).toBe(changed);
+    // A run its setting does not ask to tell of (nothing changed) is not told.
+    const quiet = ended(changed, run('r2', { changedFiles: 0 }), false);
+    expect(newsBetween(changed, quiet)).toEqual([]);
+    const failed = ended(
+      quiet,
+      run('r3', { status: 'failed', threadId: null, reason: 'the project folder /p is gone' }),
+      true,
+    );
+    expect(newsBetween(quiet, failed)).toEqual([
+      {
+        key: 'automation-r3',
+        kind: 'turn_failed',
+        threadId: '',
+        title: 'Automation: Update deps',
+        body: 'The run failed: the project folder /p is gone',
+        requestId: null,
+        inbox: true,
+      },
+    ]);
   });
 
   it('tells of a turn that finished or failed, not of one that was stopped', () => {

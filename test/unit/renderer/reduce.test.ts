@@ -136,6 +136,33 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
     attempt: 1,
     message: 'ssh exited',
   }),
+  'weft/automations/runEnded': note('weft/automations/runEnded', {
+    automationRun: {
+      automationId: 'nightly',
+      automationName: 'Nightly',
+      project: '/home/dev/p',
+      environment: 'worktree',
+      run: {
+        runId: 'run-1',
+        trigger: 'schedule',
+        slot: 1,
+        startedAt: 1,
+        endedAt: 2,
+        status: 'completed',
+        threadId: T,
+        worktree: '/home/dev/.weft/worktrees/p-1',
+        reason: null,
+        finalMessage: 'done',
+        turnId: 'turn_1',
+        changedFiles: 1,
+        cost: null,
+        commands: [],
+        seen: false,
+        decision: null,
+      },
+    },
+    notify: true,
+  }),
 };
 
 describe('reduceNotification', () => {

@@ -1,0 +1,216 @@
+// E2E: automations by mouse through `weft serve` (whose scheduler runs them). From the sidebar: the
+// Automations screen, a new automation whose bad cron line the server refuses inline as it is typed, then
+// its next run once it is right; Run now; the run lands in the review inbox unread (the sidebar counts
+// it), with its final message, the command it ran and its diff hunk by hunk; Keep hands the change to the
+// local checkout through Handoff; a second run is discarded after a confirmation (its worktree removed);
+// Continue opens a run's thread; the history shows each run, and a run whose project is gone says why.
+// Screenshots at 1400×900 and 900×700.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { GIT_ENV } from '../support/git-repo';
+import { clickCentre, wheelIntoView } from '../support/mouse';
+import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { SCREENSHOT_SIZES, conversation, screenshotSizes, startE2e } from '../support/weft-serve';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
+}
+
+describe('automations and their review inbox', () => {
+  it(
+    'creates an automation, runs it, reviews the run in the inbox, keeps one run and discards another',
+    { timeout: 240_000 },
+    async () => {
+      const e2e = await startE2e({
+        files: { 'notes.txt': 'line 1\nline 2\nline 3\n' },
+        approvalPolicy: 'never',
+        viewport: SCREENSHOT_SIZES[0],
+        beforeServe: async ({ cwd }) => {
+          git(cwd, 'init', '-q', '--initial-branch=main');
+          git(cwd, 'add', '.');
+          git(cwd, 'commit', '-qm', 'initial');
+          await Promise.resolve();
+        },
+      });
+      const { page, workspace, mock } = e2e;
+      try {
+        const sidebar = page.locator('aside.sidebar');
+        await clickCentre(page, sidebar.getByRole('button', { name: 'Automations', exact: true }));
+        const screen = page.getByRole('main', { name: 'Automations' });
+        await screen.getByText('No automations yet.', { exact: false }).waitFor();
+
+        // A new automation: the server checks the schedule as it is typed.
+        await clickCentre(page, screen.getByRole('button', { name: 'New automation' }));
+        const form = page.getByRole('dialog', { name: 'New automation' });
+        await form.getByLabel('Name').fill('Tidy notes');
+        await form.getByLabel('Prompt').fill('Tidy notes.txt and check it');
+        expect(await form.getByLabel('Project folder').inputValue()).toBe(workspace.dir);
+        const cron = form.getByLabel('Schedule (cron)');
+        await cron.fill('61 * * * *');
+        await form
+          .getByRole('alert')
+          .getByText('cron "61 * * * *" is not a schedule: Invalid value for minute: 61', { exact: false })
+          .waitFor();
+        await screenshotSizes(e2e, 'automations-form-bad-cron');
+        await cron.fill('0 9 * * 1-5');
+        await form.getByLabel('Time zone').fill('UTC');
+        await form.getByText(/^Next run: /).waitFor();
+        await screenshotSizes(e2e, 'automations-form');
+        await clickCentre(page, form.getByRole('button', { name: 'Create automation' }));
+        await form.waitFor({ state: 'detached' });
+        const row = screen.getByRole('listitem', { name: 'Tidy notes' });
+        await row.getByText('0 9 * * 1-5 (UTC)').waitFor();
+        await row.getByText('Never run').waitFor();
+
+        // Run now: a worktree run that changes line 2 and runs a check.
+        mock.enqueueMany([
+          {
+            kind: 'sse',
+            events: [
+              evCreated(),
+              evFunctionCall('c1', 'exec_command', {
+                cmd: "sed -i 's/^line 2$/line two/' notes.txt && grep -c line notes.txt",
+              }),
+              evCompleted(),
+            ],
+          },
+          {
+            kind: 'sse',
+            events: [evCreated('r2'), evAssistantMessage('Tidied line 2; 3 lines checked.'), evCompleted('r2')],
+          },
+        ]);
+        await clickCentre(page, row.getByRole('button', { name: 'Run now' }));
+        await row.getByText('Finished').waitFor({ timeout: 60_000 });
+        await sidebar.getByLabel('1 unread').waitFor();
+        await screenshotSizes(e2e, 'automations-list');
+
+        // The inbox: the run, unread until opened.
+        await clickCentre(page, sidebar.getByRole('button', { name: /^Inbox/ }));
+        const run = screen.locator('article.inbox-run');
+        await run.getByRole('heading', { name: 'Tidy notes' }).waitFor();
+        await run.getByRole('region', { name: 'Final message' }).getByText('Tidied line 2; 3 lines checked.').waitFor();
+        await run.getByRole('region', { name: 'Commands run' }).getByText('exit 0').waitFor();
+        const changes = run.getByRole('region', { name: 'Changes' });
+        await changes.getByRole('region', { name: 'Changes to notes.txt' }).waitFor();
+        await changes
+          .getByRole('button', { name: /Undo hunk/ })
+          .first()
+          .waitFor();
+        // Opening it marked it seen on the server: the count is gone.
+        await expect.poll(async () => sidebar.getByLabel('1 unread').count()).toBe(0);
+        await screenshotSizes(e2e, 'automations-inbox');
+
+        // Keep: the Handoff to the local checkout.
+        await clickCentre(
+          page,
+          run.getByRole('group', { name: 'What to do with this run' }).getByRole('button', { name: 'Keep' }),
+        );
+        const handoff = page.getByRole('dialog', { name: 'Handoff' });
+        await clickCentre(page, handoff.getByRole('button', { name: 'Hand off 1 file' }));
+        await handoff.getByRole('status').getByText('Handed off: 1 file written', { exact: false }).waitFor();
+        await clickCentre(page, handoff.getByRole('button', { name: 'Close' }).last());
+        await run.getByText('Kept', { exact: true }).waitFor();
+        expect(readFileSync(workspace.path('notes.txt'), 'utf8')).toBe('line 1\nline two\nline 3\n');
+
+        // A second run that changes nothing, discarded after asking.
+        mock.enqueue({
+          kind: 'sse',
+          events: [evCreated(), evAssistantMessage('Nothing left to tidy.'), evCompleted()],
+        });
+        await clickCentre(page, screen.getByRole('tab', { name: 'Automations' }));
+        await clickCentre(page, row.getByRole('button', { name: 'Run now' }));
+        await sidebar.getByLabel('1 unread').waitFor({ timeout: 60_000 });
+        await clickCentre(page, screen.getByRole('tab', { name: /^Inbox/ }));
+        const second = screen.locator('article.inbox-run');
+        await second.getByText('Nothing left to tidy.').waitFor();
+        await second.getByText('The run changed no file.').waitFor();
+        const worktree = readFileSync(
+          // The run's worktree, as its history records it.
+          `${e2e.home.dir}/automations/tidy-notes.runs.jsonl`,
+          'utf8',
+        )
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { type: string; worktree?: string })
+          .filter((line) => line.type === 'thread')
+          .at(-1)?.worktree;
+        expect(worktree !== undefined && existsSync(worktree)).toBe(true);
+        await clickCentre(
+          page,
+          second.getByRole('group', { name: 'What to do with this run' }).getByRole('button', { name: 'Discard' }),
+        );
+        const confirm = second.getByRole('alert');
+        await confirm.getByText('Its worktree and the changes in it are removed', { exact: false }).waitFor();
+        await screenshotSizes(e2e, 'automations-discard-confirm');
+        await clickCentre(page, confirm.getByRole('button', { name: 'Discard run' }));
+        await second.getByText('Discarded', { exact: true }).waitFor();
+        expect(existsSync(worktree ?? '')).toBe(false);
+
+        // The history lists both runs; Continue opens a run's thread.
+        await clickCentre(page, screen.getByRole('tab', { name: 'Automations' }));
+        await clickCentre(page, row.getByRole('button', { name: 'History' }));
+        const runs = row.getByRole('list', { name: 'Runs' });
+        await expect.poll(async () => runs.getByRole('listitem').count()).toBe(2);
+        await screenshotSizes(e2e, 'automations-history');
+        await clickCentre(page, screen.getByRole('tab', { name: /^Inbox/ }));
+        await clickCentre(page, screen.getByRole('button', { name: /Tidy notes.*Finished.*kept/i }));
+        const kept = screen.locator('article.inbox-run');
+        await kept.getByText('Kept', { exact: true }).waitFor();
+        await wheelIntoView(page, kept.getByRole('button', { name: 'Continue' }), screen.locator('.automations-body'));
+        await clickCentre(page, kept.getByRole('button', { name: 'Continue' }));
+        await screen.waitFor({ state: 'detached' });
+        await conversation(page).getByText('Tidied line 2; 3 lines checked.').waitFor();
+      } finally {
+        await e2e.close();
+      }
+    },
+  );
+
+  it(
+    'shows in the history why a run failed (its project folder is gone), at 900×700',
+    { timeout: 120_000 },
+    async () => {
+      const e2e = await startE2e({ approvalPolicy: 'never', viewport: SCREENSHOT_SIZES[1] });
+      const { page } = e2e;
+      try {
+        const sidebar = page.locator('aside.sidebar');
+        await clickCentre(page, sidebar.getByRole('button', { name: 'Automations', exact: true }));
+        const screen = page.getByRole('main', { name: 'Automations' });
+        await clickCentre(page, screen.getByRole('button', { name: 'New automation' }));
+        const form = page.getByRole('dialog', { name: 'New automation' });
+        await form.getByLabel('Name').fill('Gone project');
+        await form.getByLabel('Prompt').fill('Anything');
+        await form.getByLabel('Project folder').fill('/nonexistent/weft-project');
+        // The form is taller than this window: the wheel brings its lower fields into view (the buttons stay).
+        const fields = form.locator('.automation-form-fields');
+        const cron = form.getByLabel('Schedule (cron)');
+        await wheelIntoView(page, cron, fields);
+        await cron.fill('0 25 * * *');
+        const refusal = form.getByText('Invalid value for hour: 25', { exact: false });
+        await refusal.waitFor();
+        await wheelIntoView(page, refusal, fields);
+        await e2e.screenshot('automations-form-bad-cron-900x700-scrolled');
+        const manual = form.getByRole('button', { name: 'Only with Run now' });
+        await wheelIntoView(page, manual, fields);
+        await clickCentre(page, manual);
+        await clickCentre(page, form.getByRole('button', { name: 'Create automation' }));
+        const row = screen.getByRole('listitem', { name: 'Gone project' });
+        await row.getByText('Manual (Run now)').waitFor();
+        await clickCentre(page, row.getByRole('button', { name: 'Run now' }));
+        await row.getByText('Failed').waitFor({ timeout: 30_000 });
+        await clickCentre(page, row.getByRole('button', { name: 'History' }));
+        await row
+          .getByText('the project folder /nonexistent/weft-project does not exist any more', { exact: false })
+          .waitFor();
+        await screenshotSizes(e2e, 'automations-failed-run');
+        await clickCentre(page, sidebar.getByRole('button', { name: /^Inbox/ }));
+        const run = screen.locator('article.inbox-run');
+        await run.getByText('does not exist any more', { exact: false }).first().waitFor();
+        await screenshotSizes(e2e, 'automations-inbox-failed');
+      } finally {
+        await e2e.close();
+      }
+    },
+  );
+});
