@@ -2,10 +2,24 @@
 // The `weft` command. The TypeScript sources are bundled into dist/cli by `npm install` (prepare).
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 
-// Node 22.1 and later keep V8's compiled code of the bundle on disk between runs (the compile cache);
-// Node 20 has no such API, and then nothing changes.
-module.enableCompileCache?.();
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(
+    `weft: Node ${process.versions.node} is too old; Weft needs Node 22.12 or later (24 is the LTS line).\n`,
+  );
+  process.exit(1);
+}
+
+// V8's compiled code of the bundle is kept on disk between runs (Node's compile cache): in
+// WEFT_HOME/cache/compile, made on the first run, unless NODE_COMPILE_CACHE names another folder (then Node
+// has enabled it already). A WEFT_HOME that is not an absolute path leaves the choice to Node (its temp folder).
+const weftHome = process.env.WEFT_HOME?.trim() || join(homedir(), '.weft');
+module.enableCompileCache(
+  process.env.NODE_COMPILE_CACHE || !isAbsolute(weftHome) ? undefined : join(weftHome, 'cache', 'compile'),
+);
 
 const entry = new URL('../dist/cli/cli.js', import.meta.url);
 if (!existsSync(entry)) {

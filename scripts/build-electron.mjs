@@ -9,7 +9,6 @@ import { build } from 'esbuild';
 import { mkdirSync, rmSync } from 'node:fs';
 
 const outdir = new URL('../dist/electron/', import.meta.url);
-// Keep dist/electron/node_modules (the Electron-ABI natives staged by scripts/electron-natives.mjs).
 for (const name of ['main.js', 'main.js.map', 'spawn-host.js', 'spawn-host.js.map', 'preload.cjs', 'preload.cjs.map'])
   rmSync(new URL(name, outdir), { force: true });
 mkdirSync(outdir, { recursive: true });

@@ -1,7 +1,6 @@
-// Packages the desktop app with electron-builder (config: electron-builder.yml), then puts Node's builds
+// Packages the desktop app with electron-builder (config: electron-builder.yml), then puts the host's builds
 // of the native modules back. electron-builder rebuilds native dependencies IN PLACE in node_modules for
-// Electron's ABI and each target arch; without the restore, `npm test` and the `weft` CLI would load an
-// Electron (or foreign-arch) better-sqlite3 and fail.
+// each target arch; without the restore, `npm test` and the `weft` CLI could load a foreign-arch build.
 // Usage (after `npm run build` and scripts/build-electron.mjs): node scripts/dist.mjs [electron-builder
 // args], e.g. `--linux`, `--mac`, `--linux deb --arm64`. Needs the network (Electron, headers, prebuilds).
 import { spawnSync } from 'node:child_process';

@@ -6,6 +6,7 @@
 //
 //   node scripts/test.mjs [vitest arguments…]
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +27,10 @@ function run(command, args, { capture = false } = {}) {
     child.on('close', (code) => resolve({ code: code ?? 1, text: text() }));
   });
 }
+
+// Every Node process of the run (vitest's workers, the checks, each `weft` a test starts with its own
+// WEFT_HOME) shares one compile cache: a module is compiled once per run, not once per process.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'weft-test-compile-cache');
 
 const started = performance.now();
 const build = await run(process.execPath, [join(ROOT, 'scripts', 'checks.mjs'), 'build'], { capture: true });

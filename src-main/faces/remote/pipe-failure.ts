@@ -45,7 +45,7 @@ const CAUSES: readonly Cause[] = [
   {
     test: /command not found|No such file or directory|not found$/im,
     say: (env) =>
-      `environment "${env}" has no Weft where its \`weft\` command points: install Weft there (it needs Node 20 or later), or set \`weft\` in [environments.${env}] to its path`,
+      `environment "${env}" has no Weft where its \`weft\` command points: install Weft there (it needs Node 22.12 or later), or set \`weft\` in [environments.${env}] to its path`,
   },
 ];
 
