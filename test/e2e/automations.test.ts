@@ -5,17 +5,12 @@
 // local checkout through Handoff; a second run is discarded after a confirmation (its worktree removed);
 // Continue opens a run's thread; the history shows each run, and a run whose project is gone says why.
 // Screenshots at 1400×900 and 900×700.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GIT_ENV } from '../support/git-repo';
+import { commitFolder } from '../support/git-repo';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { SCREENSHOT_SIZES, conversation, screenshotSizes, startE2e } from '../support/weft-serve';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
-}
 
 describe('automations and their review inbox', () => {
   it(
@@ -27,10 +22,7 @@ describe('automations and their review inbox', () => {
         approvalPolicy: 'never',
         viewport: SCREENSHOT_SIZES[0],
         beforeServe: async ({ cwd }) => {
-          git(cwd, 'init', '-q', '--initial-branch=main');
-          git(cwd, 'add', '.');
-          git(cwd, 'commit', '-qm', 'initial');
-          await Promise.resolve();
+          commitFolder(cwd);
         },
       });
       const { page, workspace, mock } = e2e;

@@ -3,11 +3,10 @@
 // counts files too; "Remove worktree" names only work found nowhere else: a file the worktree holds just
 // as the parent's folder does is not lost. By mouse through `weft serve`, with screenshots at 1400×900 and
 // 900×700.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { GIT_ENV } from '../support/git-repo';
+import { git } from '../support/git-repo';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
@@ -21,10 +20,6 @@ async function clickAction(page: Page, name: string): Promise<void> {
   const button = conversation(page).getByRole('button', { name }).first();
   await wheelIntoView(page, button, conversation(page));
   await clickCentre(page, button);
-}
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
 }
 
 describe('counts in the checkpoint views', () => {

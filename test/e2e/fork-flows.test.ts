@@ -2,12 +2,11 @@
 // off to the parent's project in the Handoff dialog, a file left out) and "Open in worktree" (the
 // fork's folder becomes the project, with the fork's thread open); by mouse through `weft serve`, with
 // screenshots at 1400×900 and 900×700.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { GIT_ENV } from '../support/git-repo';
+import { git } from '../support/git-repo';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
@@ -22,10 +21,6 @@ const LINES = Array.from({ length: 14 }, (_, i) => `line ${i + 1}`);
 const FILES = { 'notes.txt': LINES.join('\n') + '\n', 'README.md': '# Demo\n' };
 
 let e2e: E2e | undefined;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
-}
 
 async function clickAction(page: Page, name: string): Promise<void> {
   const button = conversation(page).getByRole('button', { name }).first();

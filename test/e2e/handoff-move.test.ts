@@ -1,18 +1,13 @@
 // E2E: a worktree thread handed off to the local checkout with Move ticked continues there — the Handoff
 // dialog says so, and the thread's next command runs in the local checkout, not in its worktree. By mouse
 // through `weft serve`; screenshots at 1400×900 and 900×700.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GIT_ENV } from '../support/git-repo';
+import { commitFolder } from '../support/git-repo';
 import { clickCentre } from '../support/mouse';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { conversation, SCREENSHOT_SIZES, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
-}
 
 const run = (id: string, cmd: string) => ({
   kind: 'sse' as const,
@@ -26,10 +21,7 @@ describe('Handoff with Move', () => {
       approvalPolicy: 'never',
       viewport: SCREENSHOT_SIZES[0],
       beforeServe: async ({ cwd }) => {
-        git(cwd, 'init', '-q', '--initial-branch=main');
-        git(cwd, 'add', '.');
-        git(cwd, 'commit', '-qm', 'initial');
-        await Promise.resolve();
+        commitFolder(cwd);
       },
     });
     try {

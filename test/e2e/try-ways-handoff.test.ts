@@ -4,20 +4,15 @@
 // same line: the Handoff dialog shows the conflict side by side and writes the thread's version only once
 // the person says so. At 900×700, the comparison opens again from the thread's header and a second
 // handoff is cancelled: nothing changes. Screenshots at 1400×900 and 900×700.
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GIT_ENV } from '../support/git-repo';
+import { commitFolder } from '../support/git-repo';
 import type { RecordedRequest, ScriptStep } from '../support/mock-responses-server';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { SCREENSHOT_SIZES, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 
 const NOTES = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
-}
 
 /** Each way (told apart by its thread) edits line 2, writes `way` lines, runs `make test`, then says so. */
 function scriptedWays(): ScriptStep[] {
@@ -52,10 +47,7 @@ describe('try 3 ways, compare, hand off', () => {
         approvalPolicy: 'never',
         viewport: SCREENSHOT_SIZES[0],
         beforeServe: async ({ cwd }) => {
-          git(cwd, 'init', '-q', '--initial-branch=main');
-          git(cwd, 'add', '.');
-          git(cwd, 'commit', '-qm', 'initial');
-          await Promise.resolve();
+          commitFolder(cwd);
         },
       });
       const { page, workspace, mock } = e2e;

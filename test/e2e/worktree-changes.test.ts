@@ -2,10 +2,9 @@
 // project's folder: the panel names the thread's branch and lists what the agent changed there (not the
 // project's own uncommitted file), and a new terminal starts in the worktree. Back on a Local thread, both
 // are the project's again. By mouse, at 1400×900 and 900×700.
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GIT_ENV } from '../support/git-repo';
+import { commitFolder, git } from '../support/git-repo';
 import { clickCentre } from '../support/mouse';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { conversation, SCREENSHOT_SIZES, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
@@ -15,10 +14,6 @@ const command = (id: string, cmd: string) => ({
   events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd }), evCompleted()],
 });
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
-}
-
 describe('a worktree thread’s Changes panel and terminal', () => {
   it('show the worktree: its branch, its changes, a shell started there', { timeout: 240_000 }, async () => {
     const e2e = await startE2e({
@@ -26,9 +21,7 @@ describe('a worktree thread’s Changes panel and terminal', () => {
       approvalPolicy: 'never',
       viewport: SCREENSHOT_SIZES[0],
       beforeServe: async ({ cwd }) => {
-        git(cwd, 'init', '-q', '--initial-branch=main');
-        git(cwd, 'add', '.');
-        git(cwd, 'commit', '-qm', 'initial');
+        commitFolder(cwd);
       },
     });
     const { page, workspace, mock } = e2e;

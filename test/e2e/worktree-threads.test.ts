@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GIT_ENV } from '../support/git-repo';
+import { commitFolder, git } from '../support/git-repo';
 import { clickCentre } from '../support/mouse';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { conversation, SCREENSHOT_SIZES, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
@@ -19,10 +19,6 @@ const command = (id: string, cmd: string) => ({
   kind: 'sse' as const,
   events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd }), evCompleted()],
 });
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
-}
 
 describe('worktree threads in the UI', () => {
   it('starts a Worktree thread from New thread by mouse at both sizes; its command writes in the worktree only', async () => {
@@ -36,9 +32,7 @@ describe('worktree threads in the UI', () => {
       viewport: SCREENSHOT_SIZES[0],
       // A git project whose setup script the user trusted.
       beforeServe: async ({ home, cwd }) => {
-        git(cwd, 'init', '-q', '--initial-branch=main');
-        git(cwd, 'add', '.');
-        git(cwd, 'commit', '-qm', 'initial');
+        commitFolder(cwd);
         execFileSync(process.execPath, [WEFT, 'config', 'trust', cwd], {
           cwd,
           env: { ...process.env, WEFT_HOME: home },

@@ -1,5 +1,5 @@
 // Real git repositories for tests: a temp workspace with `git init`, a committer identity and helpers.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { makeTempWorkspace, type TempWorkspace } from './workspace';
 
@@ -30,4 +30,16 @@ export async function makeGitRepo(files: Record<string, string>, options: { comm
     await git('commit', '--quiet', '-m', 'initial');
   }
   return { ...ws, git };
+}
+
+/** `git …args` in `cwd` with the tests' identity, at once; its output. */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
+}
+
+/** Makes `cwd` a repository on `main` whose first commit ("initial") holds everything in it. */
+export function commitFolder(cwd: string): void {
+  git(cwd, 'init', '-q', '--initial-branch=main');
+  git(cwd, 'add', '.');
+  git(cwd, 'commit', '-qm', 'initial');
 }
