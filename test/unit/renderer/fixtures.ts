@@ -96,3 +96,15 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** The answer to `thread/resume` (or `thread/start`) of `thread`, as the server gives it. */
+export const resumedThread = (thread: Thread) => ({
+  thread,
+  model: 'mock-model',
+  modelProvider: 'mock',
+  cwd: thread.cwd,
+  approvalPolicy: 'on-request',
+  approvalsReviewer: 'user',
+  sandbox: { type: 'dangerFullAccess' },
+  reasoningEffort: null,
+});

@@ -7,7 +7,7 @@ import type { Thread } from '../../../src-preload/protocol';
 import type { Controller } from '../../../src-renderer/store/controller';
 import type { FakeServer } from './fake-server';
 import { startController, type RunningController } from './fake-server';
-import { CWD, makeThread, makeTurn } from './fixtures';
+import { makeThread, makeTurn, resumedThread } from './fixtures';
 
 let running: RunningController | undefined;
 afterEach(() => {
@@ -20,22 +20,11 @@ async function started(): Promise<RunningController> {
   return running;
 }
 
-const resumed = (thread: Thread) => ({
-  thread,
-  model: 'mock-model',
-  modelProvider: 'mock',
-  cwd: CWD,
-  approvalPolicy: 'on-request',
-  approvalsReviewer: 'user',
-  sandbox: { type: 'dangerFullAccess' },
-  reasoningEffort: null,
-});
-
 /** Shows a thread the window does not hold: it is resumed, and the answer given. */
 async function show(server: FakeServer, shown: Controller, thread: Thread): Promise<void> {
   const n = server.params('thread/resume').length;
   const done = shown.selectThread(thread.id);
-  await server.answer('thread/resume', n, resumed(thread));
+  await server.answer('thread/resume', n, resumedThread(thread));
   await done;
 }
 
@@ -119,7 +108,7 @@ it('holds a fork it made and shows it, letting go of the thread it came from', a
   await show(server, c, parent);
   const forked = c.fork('thr_parent', undefined, { worktree: true });
   const fork = makeThread({ id: 'thr_fork', preview: 'parent', forkedFromId: 'thr_parent' });
-  await server.answer('thread/fork', 0, resumed(fork));
+  await server.answer('thread/fork', 0, resumedThread(fork));
   // News arrives while the forks are listed again: the fork, not shown yet, is not let go for it.
   server.deliver({ method: 'thread/started', params: { thread: fork } });
   await server.answer('weft/forks/list', 1, { data: [] });

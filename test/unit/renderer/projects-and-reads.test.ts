@@ -3,10 +3,10 @@
 // waiting, the threads held); closing one lets its threads go; the thread shown is marked read whenever
 // it has something unread, with the revision the window holds.
 import { afterEach, expect, it } from 'vitest';
-import type { Thread } from '../../../src-preload/protocol';
+
 import { boardState, needsYouCount, threadsNeedingYou } from '../../../src-renderer/store/board';
 import { startController, type RunningController } from './fake-server';
-import { CWD, makeThread } from './fixtures';
+import { CWD, makeThread, resumedThread } from './fixtures';
 
 const OTHER = '/home/ada/other';
 let running: RunningController | undefined;
@@ -15,23 +15,12 @@ afterEach(() => {
   running = undefined;
 });
 
-const resumed = (thread: Thread) => ({
-  thread,
-  model: 'mock-model',
-  modelProvider: 'mock',
-  cwd: thread.cwd,
-  approvalPolicy: 'on-request',
-  approvalsReviewer: 'user',
-  sandbox: { type: 'dangerFullAccess' },
-  reasoningEffort: null,
-});
-
 it('marks the thread shown read, once per read state, with the revision it holds', async () => {
   running = await startController();
   const { server, controller, store } = running;
   const a = makeThread({ id: 'thr_a' });
   const shown = controller.selectThread(a.id);
-  await server.answer('thread/resume', 0, resumed(a));
+  await server.answer('thread/resume', 0, resumedThread(a));
   await shown;
   const unread = (revision: string) => ({ firstUnread: { type: 'turn', turnId: `t${revision}` }, revision });
   server.deliver({ method: 'thread/readState/changed', params: { threadId: 'thr_a', readState: unread('1') } });
@@ -66,7 +55,7 @@ it('shows another project without losing what goes on in the first, and closes i
   await expect.poll(() => store.getState().data.live.map((t) => t.id)).toEqual(['thr_a']);
   // A thread of the first project, shown, asks for an approval.
   const shown = controller.selectThread('thr_a');
-  await server.answer('thread/resume', 0, resumed(makeThread({ id: 'thr_a' })));
+  await server.answer('thread/resume', 0, resumedThread(makeThread({ id: 'thr_a' })));
   await shown;
   server.deliver({
     id: 7,

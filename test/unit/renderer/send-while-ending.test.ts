@@ -3,9 +3,9 @@
 // lost (nor reported as an error): it starts the next turn. The real controller and RPC client; the test
 // speaks as the server.
 import { afterEach, expect, it } from 'vitest';
-import type { Thread } from '../../../src-preload/protocol';
+
 import { startController, type RunningController } from './fake-server';
-import { CWD, makeThread, makeTurn } from './fixtures';
+import { makeThread, makeTurn, resumedThread } from './fixtures';
 
 let running: RunningController | undefined;
 afterEach(() => {
@@ -13,22 +13,11 @@ afterEach(() => {
   running = undefined;
 });
 
-const resumed = (thread: Thread) => ({
-  thread,
-  model: 'mock-model',
-  modelProvider: 'mock',
-  cwd: CWD,
-  approvalPolicy: 'on-request',
-  approvalsReviewer: 'user',
-  sandbox: { type: 'dangerFullAccess' },
-  reasoningEffort: null,
-});
-
 async function showRunning(r: RunningController): Promise<void> {
   const { server, store, controller } = r;
   const thread = makeThread({ id: 'thr_a', preview: 'a' });
   const shown = controller.selectThread(thread.id);
-  await server.answer('thread/resume', 0, resumed(thread));
+  await server.answer('thread/resume', 0, resumedThread(thread));
   await shown;
   server.deliver({ method: 'turn/started', params: { threadId: 'thr_a', turn: makeTurn({ id: 'turn_a' }) } });
   await new Promise<void>((resolve) => {
