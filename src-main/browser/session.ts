@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { errorMessage } from '../util/errors';
 import { PageLog } from './page-log';
 import { killProfileProcesses } from './processes';
@@ -58,6 +58,8 @@ export class BrowserSession {
   private restarts = 0;
   /** The last request the gate refused, with its reason (what a failed navigation is explained by). */
   private lastRefusal: { url: string; reason: string } | null = null;
+  /** Why the gate refused the latest requests, by URL (the console shows the reason beside the failure). */
+  private readonly refusals = new Map<string, string>();
   /** Why the page was taken off a page it may not show (set by the navigation guard). */
   private pageRefusal: string | null = null;
   /** The guard taking the page off a refused page; the next navigation waits for it. */
@@ -188,6 +190,7 @@ export class BrowserSession {
         handleSIGTERM: false,
         handleSIGHUP: false,
       });
+      await context.route('**/*', (route) => this.route(route));
       context.setDefaultTimeout(ACTION_TIMEOUT_MS);
       context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
       const running: Running = { context, profile, proxy };
@@ -223,7 +226,7 @@ export class BrowserSession {
       this.log.add({
         kind: 'request',
         level: 'failed request',
-        text: `${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`,
+        text: `${request.method()} ${request.url()}: ${this.refusals.get(request.url()) ?? request.failure()?.errorText ?? 'failed'}`,
       }),
     );
     page.on('response', (response) => {
@@ -231,7 +234,7 @@ export class BrowserSession {
         this.log.add({
           kind: 'request',
           level: 'failed request',
-          text: `${response.request().method()} ${response.url()}: HTTP ${response.status()}`,
+          text: `${response.request().method()} ${response.url()}: ${this.refusals.get(response.url()) ?? `HTTP ${response.status()}`}`,
         });
     });
     page.on('download', (download) =>
@@ -263,23 +266,34 @@ export class BrowserSession {
     });
   }
 
-  /** The proxy's question: null allows the request, else the reason it is refused. */
-  private async gate(url: string): Promise<string | null> {
+  /**
+   * The proxy's question: null allows the request, else the reason it is refused. It never asks: the
+   * browser's own background traffic (update checks and the like) goes through the proxy too, and the user
+   * is asked only about the page's requests (`route`). An origin not yet allowed is refused here.
+   */
+  private gate(url: string): Promise<string | null> {
     const verdict = this.verdict(url);
-    if (verdict.kind === 'allow') return null;
-    let reason: string;
-    if (verdict.kind === 'refuse') reason = verdict.reason;
-    else {
-      const ask = this.options.asker();
-      if (ask !== null && (await ask(verdict.origin))) {
-        this.approvedOrigins.add(verdict.origin);
-        return null;
-      }
-      reason = `refused to open ${url}: the user did not allow the browser to reach ${verdict.origin}`;
-    }
+    if (verdict.kind === 'allow') return Promise.resolve(null);
+    const reason =
+      verdict.kind === 'refuse'
+        ? verdict.reason
+        : `refused to open ${url}: the user has not allowed the browser to reach ${verdict.origin} (open a URL there to be asked)`;
     this.lastRefusal = { url, reason };
-    this.log.add({ kind: 'request', level: 'refused', text: reason });
-    return reason;
+    this.refusals.set(url, reason);
+    if (this.refusals.size > 100) this.refusals.delete(this.refusals.keys().next().value ?? '');
+    return Promise.resolve(reason);
+  }
+
+  /** A request of a page: an origin that needs the user's approval is asked about during a browser call. */
+  private async route(route: Route): Promise<void> {
+    const url = route.request().url();
+    const verdict = this.verdict(url);
+    if (verdict.kind === 'ask') {
+      const ask = this.options.asker();
+      if (ask !== null && (await ask(verdict.origin))) this.approvedOrigins.add(verdict.origin);
+    }
+    // The proxy decides, with the origin now allowed or not.
+    await route.fallback().catch(() => undefined);
   }
 }
 

@@ -4,6 +4,7 @@
 // the model is told why once.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { assertNever, type BrowserAction, type BrowserActionItem, type ContentItem } from '../../src-preload/protocol';
 import type { FunctionToolSpec, ToolSpec } from '../model/types';
@@ -57,7 +58,7 @@ export interface BrowserToolsInput {
 /** What one call leaves: the model's output, and for the item the target, the screenshot and the URL. */
 interface ActionOutcome {
   output: string;
-  image?: { dataUrl: string; path: string; width: number; height: number };
+  image?: { path: string; width: number; height: number };
 }
 
 /** The model-facing note when no browser can be used. */
@@ -136,7 +137,8 @@ export function browserToolSource(input: BrowserToolsInput): { source: ToolSourc
       if (outcome.image === undefined) return { output: outcome.output, success: true };
       const content: ContentItem[] = [
         { type: 'input_text', text: outcome.output },
-        { type: 'input_image', image_url: outcome.image.dataUrl },
+        // The file, not its bytes: the history and the rollout keep the URL, requests read it (model/stored-images.ts).
+        { type: 'input_image', image_url: pathToFileURL(outcome.image.path).href },
       ];
       return { output: content, success: true };
     } catch (error) {
@@ -282,7 +284,6 @@ async function act(
         return {
           output: withNotes(`Screenshot of ${await pageSummary(page)}: ${shot.width}×${shot.height} px.${cutNote}`),
           image: {
-            dataUrl: `data:image/png;base64,${shot.png.toString('base64')}`,
             path,
             width: shot.width,
             height: shot.height,

@@ -193,6 +193,43 @@ describe('browser tools', () => {
     );
   });
 
+  it('asks once per origin with the network on, and before evaluating a script', async () => {
+    server.enqueueMany([
+      calls(
+        browser('b1', 'open', { url: 'http://weft-origin.invalid/' }),
+        browser('b2', 'open', { url: 'http://weft-origin.invalid/again' }),
+        browser('b3', 'open', { url: 'http://weft-other.invalid/' }),
+        browser('b4', 'open', { url: `${siteUrl}/` }),
+        browser('b5', 'evaluate', { expression: 'document.title + " " + (1 + 2)' }),
+      ),
+      answerTurn('done'),
+    ]);
+    const answers = ['Allow', 'Decline', 'Allow'];
+    agent = startAgent({
+      baseUrl: server.url,
+      cwd: ws.dir,
+      config: { approval_policy: 'on-request' },
+      sendRequest: async () => ({ answers: { approval: { answers: [answers.shift() ?? 'Decline'] } } }),
+    });
+    await agent.runTurn('browse');
+    const questions = agent.serverRequests.map((r) =>
+      r.method === 'item/tool/requestUserInput' ? r.params.questions.map((q) => q.question) : r.method,
+    );
+    expect(questions).toEqual([
+      ["Allow the agent's browser to load pages and resources from http://weft-origin.invalid?"],
+      ["Allow the agent's browser to load pages and resources from http://weft-other.invalid?"],
+      ['Allow the agent to run this script in the page?\ndocument.title + " " + (1 + 2)'],
+    ]);
+    const body = server.requests[1]?.body;
+    // Allowed, then not found: the proxy answers for the host that does not exist.
+    expect(outputOf(body, 'b1')).toBe('Opened http://weft-origin.invalid/ (HTTP 502).');
+    expect(outputOf(body, 'b2')).toBe('Opened http://weft-origin.invalid/again (HTTP 502).');
+    expect(outputOf(body, 'b3')).toBe(
+      'browser open failed: refused to open http://weft-other.invalid/: the user did not allow the browser to reach http://weft-other.invalid',
+    );
+    expect(outputOf(body, 'b5')).toBe('"Counter 3"');
+  });
+
   it('leaves no Chromium process and no profile once the thread ends', async () => {
     server.enqueueMany([calls(browser('b1', 'open', { url: `${siteUrl}/` })), answerTurn('done')]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
