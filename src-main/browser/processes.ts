@@ -14,8 +14,9 @@ export async function profileProcesses(profile: string): Promise<number[]> {
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const argv = (await readFile(`/proc/${name}/cmdline`, 'utf8')).split('\0');
-      if (argv.includes(flag)) found.push(Number(name));
+      // Chromium's child processes rewrite their command line as one space-separated string.
+      const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8');
+      if (cmdline.split(/[\0 ]/).includes(flag)) found.push(Number(name));
     } catch {
       // The process ended while we looked.
     }

@@ -31,6 +31,15 @@ export const NAVIGATION_TIMEOUT_MS = 15_000;
 export const ACTION_TIMEOUT_MS = 10_000;
 /** Pages open at once (a page opening popups in a loop gets the rest closed at once). */
 export const MAX_PAGES = 5;
+const POPUP_CAP_SCRIPT = `(() => {
+  const open = window.open.bind(window);
+  let opened = 0;
+  window.open = (...args) => {
+    if (++opened <= ${MAX_PAGES}) return open(...args);
+    if (opened === ${MAX_PAGES} + 1) console.warn('window.open was refused: a page may open at most ${MAX_PAGES} popups');
+    return null;
+  };
+})();`;
 /** A crashed browser is started again this many times per thread; after that the crash is reported. */
 const MAX_RESTARTS = 1;
 
@@ -56,8 +65,6 @@ export class BrowserSession {
   private cdp: { page: Page; session: CDPSession } | null = null;
   private crashed = false;
   private restarts = 0;
-  /** The last request the gate refused, with its reason (what a failed navigation is explained by). */
-  private lastRefusal: { url: string; reason: string } | null = null;
   /** Why the gate refused the latest requests, by URL (the console shows the reason beside the failure). */
   private readonly refusals = new Map<string, string>();
   /** Why the page was taken off a page it may not show (set by the navigation guard). */
@@ -71,6 +78,8 @@ export class BrowserSession {
   /** The page actions run on, started (or restarted after a crash) as needed; `notes` says what happened. */
   async page(notes: string[]): Promise<Page> {
     if (this.disposed) throw new Error("the thread's browser was shut down with the thread");
+    if (!this.crashed && this.current !== null && !this.current.isClosed() && (await hasCrashed(this.current)))
+      this.crashed = true;
     if (this.crashed) {
       if (this.restarts >= MAX_RESTARTS)
         throw new Error(
@@ -105,7 +114,6 @@ export class BrowserSession {
     const page = this.current;
     if (page === null) throw new Error('no page is open');
     await this.leaving;
-    this.lastRefusal = null;
     this.pageRefusal = null;
     try {
       const response = await page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'load' });
@@ -115,8 +123,8 @@ export class BrowserSession {
       return { status: response?.status() ?? null };
     } catch (error) {
       if (error instanceof RefusedError) throw error;
-      const refusal = this.lastRefusal as { url: string; reason: string } | null;
-      if (refusal !== null) throw new Error(refusal.reason, { cause: error });
+      const refusal = this.refusals.get(url);
+      if (refusal !== undefined) throw new Error(refusal, { cause: error });
       if (error instanceof Error && error.name === 'TimeoutError')
         throw new Error(
           `${url} did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
@@ -191,6 +199,9 @@ export class BrowserSession {
         handleSIGHUP: false,
       });
       await context.route('**/*', (route) => this.route(route));
+      // A page opening popups in a loop: each document may open MAX_PAGES, then window.open returns null
+      // (the page count cap below closes what still gets through, e.g. links with target=_blank).
+      await context.addInitScript(POPUP_CAP_SCRIPT);
       context.setDefaultTimeout(ACTION_TIMEOUT_MS);
       context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
       const running: Running = { context, profile, proxy };
@@ -278,7 +289,6 @@ export class BrowserSession {
       verdict.kind === 'refuse'
         ? verdict.reason
         : `refused to open ${url}: the user has not allowed the browser to reach ${verdict.origin} (open a URL there to be asked)`;
-    this.lastRefusal = { url, reason };
     this.refusals.set(url, reason);
     if (this.refusals.size > 100) this.refusals.delete(this.refusals.keys().next().value ?? '');
     return Promise.resolve(reason);
@@ -298,6 +308,23 @@ export class BrowserSession {
 }
 
 class RefusedError extends Error {}
+
+/**
+ * Whether the page's renderer is gone. Asked before each action: the page's `crash` event may arrive after
+ * the next action has started. A page busy in a script for a moment is not taken for crashed.
+ */
+async function hasCrashed(page: Page): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const busy = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)));
+  try {
+    await Promise.race([page.evaluate('1'), busy]);
+    return false;
+  } catch (error) {
+    return /crash/i.test(error instanceof Error ? error.message : String(error));
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function firstLine(text: string): string {
   return text.split('\n')[0] ?? text;

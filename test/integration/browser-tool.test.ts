@@ -12,6 +12,7 @@ import {
   type MockResponsesServer,
 } from '../support/mock-responses-server';
 import { answerTurn, evCompleted, evCreated, evNamespacedCall } from '../support/sse';
+import { collectUntil } from '../support/wait';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 
 const PAGE = `<!doctype html><title>Counter</title>
@@ -36,6 +37,13 @@ beforeEach(async () => {
         .writeHead(200, { 'content-type': 'text/html' })
         .end('<body style="margin:0"><div style="height:50000px">tall</div>');
     else if (req.url === '/favicon.ico') res.writeHead(204).end();
+    else if (req.url === '/popups')
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<title>Popups</title><script>for (let i = 0; i < 1000; i++) window.open("/blank");</script>');
+    else if (req.url === '/blank') res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Blank</title>');
+    else if (req.url === '/hang')
+      return; // never answered
     else if (req.url === '/away') res.writeHead(302, { location: 'http://example.com/' }).end();
     else res.writeHead(404).end('not here');
   });
@@ -91,6 +99,23 @@ async function ownBrowsers(): Promise<{ pid: number; profile: string }[]> {
     }
   }
   return found;
+}
+
+/** Kills the renderer processes of this process's browsers: their pages crash. */
+async function killRenderers(): Promise<void> {
+  const profiles = (await ownBrowsers()).map((b) => b.profile);
+  expect(profiles).toHaveLength(1);
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // Chromium's child processes rewrite their command line as one space-separated string.
+      const argv = (await readFile(`/proc/${name}/cmdline`, 'utf8')).split(/[\0 ]/);
+      if (argv.includes('--type=renderer') && argv.some((a) => profiles.some((p) => a === `--user-data-dir=${p}`)))
+        process.kill(Number(name), 'SIGKILL');
+    } catch {
+      // gone while we looked
+    }
+  }
 }
 
 describe('browser tools', () => {
@@ -229,6 +254,51 @@ describe('browser tools', () => {
     );
     expect(outputOf(body, 'b5')).toBe('"Counter 3"');
   });
+
+  it('closes popups beyond the cap, and restarts a crashed browser once, then reports the crash', async () => {
+    server.enqueueMany([
+      calls(browser('b1', 'open', { url: `${siteUrl}/popups` }), browser('b2', 'console', {})),
+      answerTurn('popups seen'),
+      calls(browser('c1', 'read', {})),
+      answerTurn('restarted'),
+      calls(browser('d1', 'read', {})),
+      answerTurn('gave up'),
+    ]);
+    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    await agent.runTurn('open the popups');
+    // Five popups are opened, the rest refused. With the page itself that is one page too many, which the
+    // browser closes when it hears of it: perhaps only after this call (the page count is asynchronous).
+    const lines = String(outputOf(server.requests[1]?.body, 'b2')).split('\n').sort();
+    const refused = '[warning] window.open was refused: a page may open at most 5 popups';
+    const closed = '[popup] a page the site opened was closed: at most 5 pages may be open';
+    expect(lines).toEqual(lines.length === 1 ? [refused] : [closed, refused]);
+
+    await killRenderers();
+    await agent.runTurn('read it');
+    expect(outputOf(server.requests[3]?.body, 'c1')).toMatch(
+      /^The browser had crashed and was started again with a fresh profile\.\nAccessibility snapshot of /,
+    );
+    await killRenderers();
+    await agent.runTurn('read it again');
+    expect(outputOf(server.requests[5]?.body, 'd1')).toBe(
+      'browser read failed: the browser crashed again after it was restarted; it is not restarted any more in this thread (call `close`, then `open` to try once more)',
+    );
+  });
+
+  it('says when a page does not finish loading in time', async () => {
+    server.enqueueMany([calls(browser('b1', 'open', { url: `${siteUrl}/hang` })), answerTurn('slow')]);
+    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    // The navigation timeout (15 s) is as long as runTurn's own guard: wait longer here.
+    const done = collectUntil(agent.subscribe, (n) => n.method === 'turn/completed', {
+      label: 'turn/completed',
+      timeoutMs: 25_000,
+    });
+    await agent.session.startTurn([{ type: 'text', text: 'open the slow page' }]);
+    await done;
+    expect(outputOf(server.requests[1]?.body, 'b1')).toBe(
+      `browser open failed: ${siteUrl}/hang did not finish loading within 15 s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
+    );
+  }, 30_000);
 
   it('leaves no Chromium process and no profile once the thread ends', async () => {
     server.enqueueMany([calls(browser('b1', 'open', { url: `${siteUrl}/` })), answerTurn('done')]);
