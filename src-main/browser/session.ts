@@ -118,7 +118,8 @@ export class BrowserSession {
     try {
       const response = await page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'load' });
       // A redirect the gate refused: the proxy's refusal was shown, and the guard left it.
-      const refused = this.pageRefusal as string | null;
+      // Read again: the navigation guard may have set it while `goto` ran.
+      const refused: string | null = this.readPageRefusal();
       if (refused !== null) throw new RefusedError(refused);
       return { status: response?.status() ?? null };
     } catch (error) {
@@ -132,6 +133,10 @@ export class BrowserSession {
         );
       throw new Error(`could not open ${url}: ${firstLine(errorMessage(error))}`, { cause: error });
     }
+  }
+
+  private readPageRefusal(): string | null {
+    return this.pageRefusal;
   }
 
   /** Remembers that the user let the browser reach `origin` in this thread. */

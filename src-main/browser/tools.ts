@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { assertNever, type BrowserAction, type BrowserActionItem, type ContentItem } from '../../src-preload/protocol';
+import { assertNever, BrowserAction, type BrowserActionItem, type ContentItem } from '../../src-preload/protocol';
 import type { FunctionToolSpec, ToolSpec } from '../model/types';
 import { networkAllowed } from '../safety/sandbox/network';
 import type { ToolSource } from '../tools/registry';
@@ -159,7 +159,7 @@ export function browserToolSource(input: BrowserToolsInput): { source: ToolSourc
   };
 
   const handlers = new Map<string, ToolHandler>(
-    (Object.keys(ARGS) as BrowserAction[]).map((action) => {
+    BrowserAction.options.map((action) => {
       const spec = BROWSER_SPECS[action];
       return [
         `${BROWSER_NAMESPACE}__${action}`,
@@ -179,7 +179,7 @@ export function browserToolSource(input: BrowserToolsInput): { source: ToolSourc
     handler: (name) => (located?.found === true ? handlers.get(name) : undefined),
     specs: (): ToolSpec[] => {
       if (located?.found !== true) return [];
-      const tools = (Object.keys(BROWSER_SPECS) as BrowserAction[]).map((a): FunctionToolSpec => BROWSER_SPECS[a]);
+      const tools = BrowserAction.options.map((a): FunctionToolSpec => BROWSER_SPECS[a]);
       if (input.wireApi === 'chat') return tools.map((t) => ({ ...t, name: `${BROWSER_NAMESPACE}__${t.name}` }));
       return [
         {
