@@ -31,6 +31,7 @@ export const layers = {
         'checkpoints',
         'git',
         'terminal',
+        'browser',
       ]),
       ...BASE,
     ],
@@ -52,7 +53,7 @@ export const layers = {
     packages: 'node',
   },
   'src-main/core': {
-    may: [...main(['tools', 'store', 'context', 'mcp', 'checkpoints', 'terminal']), ...BASE],
+    may: [...main(['tools', 'store', 'context', 'mcp', 'checkpoints', 'terminal', 'browser']), ...BASE],
     packages: 'node',
   },
   // What the core uses.
@@ -61,6 +62,8 @@ export const layers = {
   'src-main/context': { may: BASE, packages: 'node' },
   'src-main/checkpoints': { may: BASE, packages: 'node' },
   'src-main/mcp': { may: [...main(['tools']), ...BASE], packages: 'node' },
+  // The agent's browser (the `browser` tools): Chromium through playwright-core.
+  'src-main/browser': { may: [...main(['tools']), ...BASE], packages: 'node' },
   'src-main/terminal': { may: [...main(['tools', 'checkpoints']), ...BASE], packages: 'node' },
   'src-main/git': { may: [...main(['checkpoints']), ...BASE, DIFF], packages: 'node' },
   // Below the tools.

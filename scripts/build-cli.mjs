@@ -37,8 +37,9 @@ await build({
   sourcemap: 'linked',
   minify: true,
   keepNames: true,
-  // Native addons, and web-tree-sitter (its wasm loader finds its files relative to its own module).
-  external: ['node-pty', 'better-sqlite3', 'electron', 'web-tree-sitter'],
+  // Native addons, web-tree-sitter (its wasm loader finds its files relative to its own module) and
+  // playwright-core (it loads its own files and browser-side scripts at run time).
+  external: ['node-pty', 'better-sqlite3', 'electron', 'web-tree-sitter', 'playwright-core'],
   banner: {
     js: "import { createRequire as __weftCreateRequire } from 'node:module'; const require = __weftCreateRequire(import.meta.url);",
   },

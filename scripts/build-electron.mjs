@@ -27,7 +27,7 @@ await build({
   platform: 'node',
   target: nodeTarget,
   sourcemap: 'linked',
-  external: ['electron', 'node-pty', 'better-sqlite3'],
+  external: ['electron', 'node-pty', 'better-sqlite3', 'playwright-core'],
   banner: {
     js: "import { createRequire as __weftCreateRequire } from 'node:module'; const require = __weftCreateRequire(import.meta.url);",
   },

@@ -173,6 +173,7 @@ export class CodexExecEvents {
       case 'contextCompaction':
       case 'enteredReviewMode':
       case 'exitedReviewMode':
+      case 'browserAction':
         return null;
     }
   }
@@ -245,6 +246,7 @@ export class CodexExecEvents {
       case 'imageView':
       case 'contextCompaction':
       case 'enteredReviewMode':
+      case 'browserAction':
         return null;
     }
   }

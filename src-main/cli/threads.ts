@@ -91,6 +91,11 @@ function renderItem(item: ThreadItem): string {
       return `Review: ${item.review}`;
     case 'exitedReviewMode':
       return `Review finished:\n${indent(item.review)}`;
+    case 'browserAction': {
+      const what = `Browser ${item.action}${item.target === '' ? '' : ` ${oneLine(item.target, 200)}`} (${item.status})`;
+      const shot = item.screenshot === null ? '' : `\n    screenshot ${item.screenshot.path}`;
+      return `${what}${item.url === null ? '' : ` at ${item.url}`}${item.error === null ? '' : `: ${item.error}`}${shot}`;
+    }
     default:
       return assertNever(item, 'thread item');
   }

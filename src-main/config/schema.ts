@@ -235,6 +235,10 @@ const documentFields = {
     })
     .optional(),
   web_search: z.enum(WEB_SEARCH_MODES).optional(),
+  /** Weft's own: the browser the `browser` tools drive; `path` omitted = a system Chromium or Chrome is looked for. */
+  browser: z
+    .strictObject({ path: z.string().min(1, 'must be the path of a Chromium or Chrome executable').optional() })
+    .optional(),
   /** argv of a program run with Codex's `agent-turn-complete` JSON appended when an agent turn completes. */
   notify: stringList.optional(),
   /** Weft's own: US dollars per million tokens, by model name (`[model_prices."gpt-5.1-codex"]`). */

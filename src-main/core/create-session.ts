@@ -1,4 +1,4 @@
-import type { AskForApproval, SandboxMode, SandboxPolicy } from '../../src-preload/protocol';
+import type { AskForApproval, ResponseItem, SandboxMode, SandboxPolicy } from '../../src-preload/protocol';
 import type { ResolvedProvider } from '../config/providers';
 import type { WeftConfig } from '../config/schema';
 import { BASE_INSTRUCTIONS } from '../context/base-instructions';
@@ -23,6 +23,10 @@ import { uuidv7 } from '../util/ids';
 import { mcpSampler } from '../mcp/sampling';
 import { McpManager } from '../mcp/manager';
 import { mcpToolSource } from '../mcp/tools';
+import { locateBrowser } from '../browser/locate';
+import { browserToolSource } from '../browser/tools';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { notifyHook } from './notify-hook';
 import { Session } from './session';
 import { agentToolSource } from './agents/agent-tools';
@@ -170,6 +174,20 @@ function hookEngineFor(
   });
 }
 
+/**
+ * Where a thread's screenshots go: beside its rollout (`<rollout>.files/`, so they live and move with the
+ * thread's files), or a temporary folder for a thread that is not saved.
+ */
+function screenshotDirFor(input: CreateSessionInput, threadId: string): string {
+  const recorder: unknown = input.recorder;
+  const rollout =
+    input.hooks?.transcriptPath ??
+    (typeof recorder === 'object' && recorder !== null && 'path' in recorder && typeof recorder.path === 'string'
+      ? recorder.path
+      : null);
+  return rollout === null ? join(tmpdir(), `weft-screenshots-${threadId}`) : `${rollout.replace(/\.jsonl$/, '')}.files`;
+}
+
 /** Wires config into a ready session: model client, tools, exec sessions that die with it. */
 export function createSession(input: CreateSessionInput): Session {
   const { config, provider } = input;
@@ -201,6 +219,20 @@ export function createSession(input: CreateSessionInput): Session {
     sample: mcpSampler({ client: modelClient, model: () => session?.currentSettings.model ?? model }),
   });
   tools.addSource(mcpToolSource(mcp, provider.wireApi));
+  const browser = browserToolSource({
+    location: locateBrowser(config.browser?.path),
+    wireApi: provider.wireApi,
+    screenshotDir: screenshotDirFor(input, threadId),
+    tell: (text) => {
+      const live = session;
+      // Said once per thread: a resumed thread's history may already hold it.
+      const said = (item: ResponseItem): boolean =>
+        item.type === 'message' && JSON.stringify(item).includes(JSON.stringify(text));
+      if (live === null || live.history.some(said)) return;
+      live.addModelInput({ type: 'message', role: 'developer', content: [{ type: 'input_text', text }] });
+    },
+  });
+  tools.addSource(browser.source);
   const tree = input.agentTree ?? { sessionId: threadId, depth: 0 };
   const maxDepth = agentMaxDepth(config);
   const hooks = hookEngineFor(input, threadId, envPolicy, () => session);
@@ -265,6 +297,7 @@ export function createSession(input: CreateSessionInput): Session {
   // Released in reverse: the sub-agents, the MCP servers, the commands, then (added by the session) the rollout.
   session.resources.add(exec, 'the commands the thread left running');
   session.resources.add(mcp, "the thread's MCP servers");
+  session.resources.add({ dispose: browser.dispose }, "the thread's browser");
   if (config.notify !== undefined && config.notify.length > 0) {
     const started = session;
     const hook = notifyHook({

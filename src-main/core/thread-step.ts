@@ -24,6 +24,8 @@ function stepOf(item: ThreadItem): WeftThreadStep | null {
     case 'enteredReviewMode':
     case 'exitedReviewMode':
       return null;
+    case 'browserAction':
+      return null; // Browser actions take a moment each; the turn reads as thinking between them.
     case 'collabAgentToolCall':
       return null; // A call to a sub-agent: the sub-agent's own row says what it does.
   }

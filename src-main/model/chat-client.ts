@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { inlineStoredImages } from './stored-images';
 import { ChatStreamAssembler, defaultChatIds } from './chat/assembler';
 import type { ChatIdGenerator } from './chat/assembler';
 import { ChatChunk } from './chat/chunks';
@@ -31,7 +32,7 @@ export class ChatCompletionsClient implements ModelClient {
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-    const body = buildChatBody(request);
+    const body = buildChatBody({ ...request, input: await inlineStoredImages(request.input) });
     // Encoded here, in slices (see request-body.ts); the SDK sends the bytes as they are.
     const bytes = await encodeRequestBody({ ...body }, 'messages');
     const assembler = new ChatStreamAssembler(this.ids);

@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { inlineStoredImages } from './stored-images';
 import { z } from 'zod';
 import { ResponseItem } from '../../src-preload/protocol';
 import { ModelError } from './errors';
@@ -74,7 +75,7 @@ export class ResponsesClient implements ModelClient {
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-    const body = buildBody(request);
+    const body = buildBody({ ...request, input: await inlineStoredImages(request.input) });
     // Encoded here, in slices (see request-body.ts); the SDK sends the bytes as they are.
     const bytes = await encodeRequestBody({ ...body }, 'input');
     // The raw response, read by responseEvents: the SDK's own reading of an event is quadratic in its size.

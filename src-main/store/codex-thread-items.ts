@@ -357,6 +357,7 @@ export function toCodexItem(item: ThreadItem): CodexItemForm | null {
     case 'mcpToolCall':
     case 'enteredReviewMode':
     case 'exitedReviewMode':
+    case 'browserAction':
       return null;
   }
 }

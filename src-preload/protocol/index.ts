@@ -2,6 +2,7 @@
 export * from './jsonrpc';
 export * from './common';
 export * from './items';
+export * from './browser';
 export * from './agent-status';
 export * from './thread';
 export * from './thread-title';

@@ -318,6 +318,40 @@ export const CollabAgentToolCallItem = z.object({
 });
 export type CollabAgentToolCallItem = z.infer<typeof CollabAgentToolCallItem>;
 
+/** The `browser` tools, as items name them (`open`, `screenshot`… as the model calls them). */
+export const BrowserAction = z.enum(['open', 'screenshot', 'click', 'type', 'read', 'console', 'evaluate', 'close']);
+export type BrowserAction = z.infer<typeof BrowserAction>;
+
+/** A screenshot the agent took: a PNG file and its size in pixels (as the model received it). */
+export const BrowserScreenshot = z.object({
+  /** Absolute path: beside the thread's rollout (`<rollout>.files/`), or in a temporary folder for an unsaved thread. */
+  path: z.string(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+export type BrowserScreenshot = z.infer<typeof BrowserScreenshot>;
+
+/**
+ * Weft extension: one action of the agent's browser (the `browser` tools). `target` says what the action
+ * was given, in words (the URL opened, the element clicked, the expression evaluated; '' when nothing);
+ * `url` is the page's address after it (null when no page was open); `output` what the model was told
+ * (cut as the model got it); `error` why it failed (null unless `failed`); `screenshot` the image a
+ * `screenshot` took (else null). `durationMs` is null while in progress.
+ */
+export const BrowserActionItem = z.object({
+  type: z.literal('browserAction'),
+  id: z.string(),
+  action: BrowserAction,
+  status: z.enum(['inProgress', 'completed', 'failed']),
+  target: z.string(),
+  url: z.string().nullable(),
+  output: z.string().nullable(),
+  error: z.string().nullable(),
+  screenshot: BrowserScreenshot.nullable(),
+  durationMs: z.number().nonnegative().nullable(),
+});
+export type BrowserActionItem = z.infer<typeof BrowserActionItem>;
+
 export const ThreadItem = z.discriminatedUnion('type', [
   UserMessageItem,
   AgentMessageItem,
@@ -332,5 +366,6 @@ export const ThreadItem = z.discriminatedUnion('type', [
   ContextCompactionItem,
   EnteredReviewModeItem,
   ExitedReviewModeItem,
+  BrowserActionItem,
 ]);
 export type ThreadItem = z.infer<typeof ThreadItem>;

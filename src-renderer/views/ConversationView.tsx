@@ -44,6 +44,7 @@ const ESTIMATES: Record<string, number> = {
   webSearch: 32,
   imageView: 32,
   contextCompaction: 32,
+  browserAction: 40,
 };
 
 function PendingRequest({ threadId }: { threadId: string }) {

@@ -117,6 +117,8 @@ describe('agent loop', () => {
       'view_image',
       'request_user_input',
       'apply_patch',
+      // Offered because the machine has Chromium (test/integration/browser-tool.test.ts: not when it has none).
+      'browser',
     ]);
     const input = inputOf(1) as { role: string; content: { text: string }[] }[];
     expect(input.map((i) => i.role)).toEqual(['developer', 'user', 'user']);

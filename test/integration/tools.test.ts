@@ -331,6 +331,6 @@ describe('other tools', () => {
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir, config: { web_search: 'live' } });
     await agent.runTurn('search');
     const tools = (server.requests[0]?.body as { tools: { type: string }[] }).tools;
-    expect(tools.at(-1)).toEqual({ type: 'web_search', external_web_access: true });
+    expect(tools.filter((t) => t.type === 'web_search')).toEqual([{ type: 'web_search', external_web_access: true }]);
   });
 });

@@ -2,6 +2,7 @@
 import { memo } from 'react';
 import { assertNever } from '../../../src-preload/protocol';
 import { useWeft } from '../../store/app-context';
+import { BrowserCell } from './BrowserCell';
 import { CollabCell } from './CollabCell';
 import { FileChangeCell } from './FileChangeCell';
 import { AgentMessageCell, PlanItemCell, ReasoningCell, UserMessageCell } from './MessageCells';
@@ -56,6 +57,8 @@ export const ItemRow = memo(function ItemRow({ threadId, turnId, itemId, rowKey,
       return <EnteredReviewCell item={item} />;
     case 'exitedReviewMode':
       return <ReviewFindingsCell item={item} threadId={threadId} />;
+    case 'browserAction':
+      return <BrowserCell item={item} />;
   }
   return assertNever(item);
 });

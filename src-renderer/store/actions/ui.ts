@@ -35,6 +35,16 @@ export function createUiActions(ctx: ActionContext) {
     /** Any protocol request, for views that keep what it returns to themselves (Settings). */
     request: client.request.bind(client),
 
+    /** A PNG on the machine running Weft (a browser screenshot) as a data URL; null when it cannot be read. */
+    async readPngFile(path: string): Promise<string | null> {
+      try {
+        const { dataBase64 } = await client.request('fs/readFile', { path });
+        return `data:image/png;base64,${dataBase64}`;
+      } catch {
+        return null;
+      }
+    },
+
     /** The bytes of a file on the machine running Weft, as text (UTF-8); null when it cannot be read. */
     async readTextFile(path: string): Promise<string | null> {
       try {

@@ -168,6 +168,9 @@ const WEFT_ONLY_FIELDS: Record<string, string[]> = {
   CommandExecutionRequestApprovalParams: ['availableDecisions'],
 };
 
+/** Item kinds only Weft has: the agent's browser actions. */
+const WEFT_ONLY_ITEMS = ['browserAction'];
+
 describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
   it('sends every field Codex requires, and only fields Codex knows or marked Weft ones', () => {
     const problems: string[] = [];
@@ -210,7 +213,8 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
     for (const [tag, weft] of weftItems) {
       const codex = facts.threadItems[tag];
       if (codex === undefined) {
-        problems.push(`item ${tag} is unknown to Codex`);
+        // Weft's own kinds (recorded in `weft_item_completed` lines, which Codex skips).
+        if (!WEFT_ONLY_ITEMS.includes(tag)) problems.push(`item ${tag} is unknown to Codex`);
         continue;
       }
       for (const field of minus(codex.required, weft.required)) problems.push(`${tag}: Codex requires \`${field}\``);
@@ -220,6 +224,7 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
     expect(problems).toEqual([]);
     expect([...weftItems.keys()].sort()).toEqual([
       'agentMessage',
+      'browserAction',
       'collabAgentToolCall',
       'commandExecution',
       'contextCompaction',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
   AgentMessageItem,
+  BrowserActionItem,
   CollabAgentToolCallItem,
   CommandExecutionItem,
   ContextCompactionItem,
@@ -237,6 +238,40 @@ const cases: Case[] = [
     },
     message: 'item.weftReview.findings[0].priority: expected number to be <=3',
   },
+  {
+    kind: 'browserAction',
+    schema: BrowserActionItem,
+    valid: {
+      type: 'browserAction',
+      id: 'b1',
+      action: 'screenshot',
+      status: 'completed',
+      target: 'viewport',
+      url: 'http://localhost:5173/',
+      output: 'Screenshot of http://localhost:5173/ — "App": 1229×768 px.',
+      error: null,
+      screenshot: {
+        path: '/home/me/.weft/sessions/2026/11/29/rollout-x.files/browser-b1.png',
+        width: 1229,
+        height: 768,
+      },
+      durationMs: 84,
+    },
+    broken: {
+      type: 'browserAction',
+      id: 'b1',
+      action: 'scroll',
+      status: 'completed',
+      target: '',
+      url: null,
+      output: null,
+      error: null,
+      screenshot: null,
+      durationMs: 1,
+    },
+    message:
+      'item.action: expected one of "open", "screenshot", "click", "type", "read", "console", "evaluate", "close"',
+  },
 ];
 
 describe('ThreadItem kinds', () => {
@@ -267,7 +302,7 @@ describe('ThreadItem kinds', () => {
     if (result.success) return;
     expect(describeZodError(result.error, 'item')).toBe(
       'item.type: expected one of "userMessage", "agentMessage", "reasoning", "plan", "commandExecution", ' +
-        '"fileChange", "mcpToolCall", "collabAgentToolCall", "webSearch", "imageView", "contextCompaction", "enteredReviewMode", "exitedReviewMode"',
+        '"fileChange", "mcpToolCall", "collabAgentToolCall", "webSearch", "imageView", "contextCompaction", "enteredReviewMode", "exitedReviewMode", "browserAction"',
     );
   });
 

@@ -1,0 +1,336 @@
+// One thread's browser: a headless Chromium with a fresh temporary profile (no user cookies), started at the
+// thread's first browser action and ended (profile deleted) when the thread ends or the model closes it.
+// Every request beyond loopback goes through the thread's proxy (proxy.ts), which applies url-policy.ts.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import { errorMessage } from '../util/errors';
+import { PageLog } from './page-log';
+import { killProfileProcesses } from './processes';
+import { startBrowserProxy, type BrowserProxy } from './proxy';
+import { checkUrl, type UrlRules } from './url-policy';
+
+/** Flags that keep a headless Chromium quiet and self-contained (no sync, updates or background traffic). */
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+];
+
+export const VIEWPORT = { width: 1280, height: 800 };
+/** A page's load must end within this; the model is told it did not and may look at what is there. */
+export const NAVIGATION_TIMEOUT_MS = 15_000;
+/** Clicks, typing and waits for an element end within this. */
+export const ACTION_TIMEOUT_MS = 10_000;
+/** Pages open at once (a page opening popups in a loop gets the rest closed at once). */
+export const MAX_PAGES = 5;
+const POPUP_CAP_SCRIPT = `(() => {
+  const open = window.open.bind(window);
+  let opened = 0;
+  window.open = (...args) => {
+    if (++opened <= ${MAX_PAGES}) return open(...args);
+    if (opened === ${MAX_PAGES} + 1) console.warn('window.open was refused: a page may open at most ${MAX_PAGES} popups');
+    return null;
+  };
+})();`;
+/** A crashed browser is started again this many times per thread; after that the crash is reported. */
+const MAX_RESTARTS = 1;
+
+export interface BrowserSessionOptions {
+  executable: string;
+  /** The rules of the moment (the thread's workspace and network setting can change between turns). */
+  rules: () => Omit<UrlRules, 'approvedOrigins'>;
+  /** Asks the user about an origin during a browser call; resolves true when allowed. Null: no call runs. */
+  asker: () => ((origin: string) => Promise<boolean>) | null;
+}
+
+interface Running {
+  context: BrowserContext;
+  profile: string;
+  proxy: BrowserProxy;
+}
+
+export class BrowserSession {
+  readonly log = new PageLog();
+  private readonly approvedOrigins = new Set<string>();
+  private running: Promise<Running> | null = null;
+  private current: Page | null = null;
+  private cdp: { page: Page; session: CDPSession } | null = null;
+  private crashed = false;
+  private restarts = 0;
+  /** Why the gate refused the latest requests, by URL (the console shows the reason beside the failure). */
+  private readonly refusals = new Map<string, string>();
+  /** Why the page was taken off a page it may not show (set by the navigation guard). */
+  private pageRefusal: string | null = null;
+  /** The guard taking the page off a refused page; the next navigation waits for it. */
+  private leaving: Promise<void> = Promise.resolve();
+  private disposed = false;
+
+  constructor(private readonly options: BrowserSessionOptions) {}
+
+  /** The page actions run on, started (or restarted after a crash) as needed; `notes` says what happened. */
+  async page(notes: string[]): Promise<Page> {
+    if (this.disposed) throw new Error("the thread's browser was shut down with the thread");
+    if (!this.crashed && this.current !== null && !this.current.isClosed() && (await hasCrashed(this.current)))
+      this.crashed = true;
+    if (this.crashed) {
+      if (this.restarts >= MAX_RESTARTS)
+        throw new Error(
+          'the browser crashed again after it was restarted; it is not restarted any more in this thread (call `close`, then `open` to try once more)',
+        );
+      const lastUrl = this.current?.url() ?? null;
+      this.restarts++;
+      await this.stop();
+      notes.push('The browser had crashed and was started again with a fresh profile.');
+      const page = await this.page(notes);
+      if (lastUrl !== null && lastUrl !== 'about:blank') await this.navigate(lastUrl).catch(() => undefined);
+      return page;
+    }
+    const running = await this.start();
+    if (this.current === null || this.current.isClosed()) {
+      this.current = running.context.pages().at(-1) ?? (await running.context.newPage());
+    }
+    return this.current;
+  }
+
+  /** A CDP session of the current page (screenshots at a chosen scale). */
+  async cdpOf(page: Page): Promise<CDPSession> {
+    if (this.cdp?.page === page) return this.cdp.session;
+    const running = await this.start();
+    const session = await running.context.newCDPSession(page);
+    this.cdp = { page, session };
+    return session;
+  }
+
+  /** Loads `url` in the current page; the error says why when the gate refused it or it did not load in time. */
+  async navigate(url: string): Promise<{ status: number | null }> {
+    const page = this.current;
+    if (page === null) throw new Error('no page is open');
+    await this.leaving;
+    this.pageRefusal = null;
+    try {
+      const response = await page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'load' });
+      // A redirect the gate refused: the proxy's refusal was shown, and the guard left it.
+      // Read again: the navigation guard may have set it while `goto` ran.
+      const refused: string | null = this.readPageRefusal();
+      if (refused !== null) throw new RefusedError(refused);
+      return { status: response?.status() ?? null };
+    } catch (error) {
+      if (error instanceof RefusedError) throw error;
+      const refusal = this.refusals.get(url);
+      if (refusal !== undefined) throw new Error(refusal, { cause: error });
+      if (error instanceof Error && error.name === 'TimeoutError')
+        throw new Error(
+          `${url} did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
+          { cause: error },
+        );
+      throw new Error(`could not open ${url}: ${firstLine(errorMessage(error))}`, { cause: error });
+    }
+  }
+
+  private readPageRefusal(): string | null {
+    return this.pageRefusal;
+  }
+
+  /** Remembers that the user let the browser reach `origin` in this thread. */
+  approveOrigin(origin: string): void {
+    this.approvedOrigins.add(origin);
+  }
+
+  /** What the URL rules say about `url` now. */
+  verdict(url: string): ReturnType<typeof checkUrl> {
+    return checkUrl(url, { ...this.options.rules(), approvedOrigins: this.approvedOrigins });
+  }
+
+  /** Ends the browser (the model's `close`); the next action starts a fresh one. */
+  async close(): Promise<void> {
+    this.restarts = 0;
+    await this.stop();
+  }
+
+  /** Ends the browser for good: the thread unloads or the host shuts down. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.stop();
+  }
+
+  private start(): Promise<Running> {
+    this.running ??= this.launch().catch((error: unknown) => {
+      this.running = null;
+      throw new Error(
+        `the browser (${this.options.executable}) could not be started: ${firstLine(errorMessage(error))}`,
+      );
+    });
+    return this.running;
+  }
+
+  private async stop(): Promise<void> {
+    const running = this.running;
+    this.running = null;
+    this.current = null;
+    this.cdp = null;
+    this.crashed = false;
+    if (running === null) return;
+    const r = await running.catch(() => null);
+    if (r === null) return;
+    await r.context.close().catch(() => undefined);
+    await killProfileProcesses(r.profile);
+    await r.proxy.close();
+    await rm(r.profile, { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  private async launch(): Promise<Running> {
+    const profile = await mkdtemp(join(tmpdir(), 'weft-browser-'));
+    const proxy = await startBrowserProxy((url) => this.gate(url));
+    try {
+      // Loaded at the first browser action: threads that never browse never pay for it.
+      const { chromium } = await import('playwright-core');
+      const context = await chromium.launchPersistentContext(profile, {
+        executablePath: this.options.executable,
+        headless: true,
+        args: [...CHROMIUM_FLAGS, `--proxy-server=${proxy.url}`],
+        viewport: VIEWPORT,
+        acceptDownloads: false,
+        // Playwright's own handlers would kill the browser on SIGINT/SIGTERM before the thread disposes it.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+      await context.route('**/*', (route) => this.route(route));
+      // A page opening popups in a loop: each document may open MAX_PAGES, then window.open returns null
+      // (the page count cap below closes what still gets through, e.g. links with target=_blank).
+      await context.addInitScript(POPUP_CAP_SCRIPT);
+      context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+      context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
+      const running: Running = { context, profile, proxy };
+      for (const page of context.pages()) this.watch(page);
+      context.on('page', (page) => {
+        if (context.pages().length > MAX_PAGES) {
+          this.log.add({
+            kind: 'popup',
+            level: 'popup',
+            text: `a page the site opened was closed: at most ${MAX_PAGES} pages may be open`,
+          });
+          void page.close().catch(() => undefined);
+          return;
+        }
+        this.watch(page);
+        this.current = page;
+      });
+      context.on('close', () => {
+        if (this.running !== null) this.crashed = true;
+      });
+      return running;
+    } catch (error) {
+      await proxy.close();
+      await rm(profile, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  private watch(page: Page): void {
+    page.on('console', (message) => this.log.add({ kind: 'console', level: message.type(), text: message.text() }));
+    page.on('pageerror', (error) => this.log.add({ kind: 'pageerror', level: 'pageerror', text: error.message }));
+    page.on('requestfailed', (request) =>
+      this.log.add({
+        kind: 'request',
+        level: 'failed request',
+        text: `${request.method()} ${request.url()}: ${this.refusals.get(request.url()) ?? request.failure()?.errorText ?? 'failed'}`,
+      }),
+    );
+    page.on('response', (response) => {
+      if (response.status() >= 400)
+        this.log.add({
+          kind: 'request',
+          level: 'failed request',
+          text: `${response.request().method()} ${response.url()}: ${this.refusals.get(response.url()) ?? `HTTP ${response.status()}`}`,
+        });
+    });
+    page.on('download', (download) =>
+      this.log.add({
+        kind: 'download',
+        level: 'download refused',
+        text: `${download.url()} (downloads are not allowed)`,
+      }),
+    );
+    page.on('crash', () => {
+      this.crashed = true;
+      this.log.add({ kind: 'crash', level: 'crash', text: `the page ${page.url()} crashed` });
+    });
+    page.on('framenavigated', (frame) => {
+      // A last guard for what the proxy never sees (file: pages linking to files outside the workspace).
+      if (frame !== page.mainFrame()) return;
+      const verdict = this.verdict(frame.url());
+      if (verdict.kind === 'allow') return;
+      const reason =
+        verdict.kind === 'refuse'
+          ? verdict.reason
+          : `refused to open ${frame.url()}: the user did not allow the browser to reach ${verdict.origin}`;
+      this.pageRefusal = reason;
+      this.log.add({ kind: 'request', level: 'refused', text: reason });
+      this.leaving = page.goto('about:blank').then(
+        () => undefined,
+        () => undefined,
+      );
+    });
+  }
+
+  /**
+   * The proxy's question: null allows the request, else the reason it is refused. It never asks: the
+   * browser's own background traffic (update checks and the like) goes through the proxy too, and the user
+   * is asked only about the page's requests (`route`). An origin not yet allowed is refused here.
+   */
+  private gate(url: string): Promise<string | null> {
+    const verdict = this.verdict(url);
+    if (verdict.kind === 'allow') return Promise.resolve(null);
+    const reason =
+      verdict.kind === 'refuse'
+        ? verdict.reason
+        : `refused to open ${url}: the user has not allowed the browser to reach ${verdict.origin} (open a URL there to be asked)`;
+    this.refusals.set(url, reason);
+    if (this.refusals.size > 100) this.refusals.delete(this.refusals.keys().next().value ?? '');
+    return Promise.resolve(reason);
+  }
+
+  /** A request of a page: an origin that needs the user's approval is asked about during a browser call. */
+  private async route(route: Route): Promise<void> {
+    const url = route.request().url();
+    const verdict = this.verdict(url);
+    if (verdict.kind === 'ask') {
+      const ask = this.options.asker();
+      if (ask !== null && (await ask(verdict.origin))) this.approvedOrigins.add(verdict.origin);
+    }
+    // The proxy decides, with the origin now allowed or not.
+    await route.fallback().catch(() => undefined);
+  }
+}
+
+class RefusedError extends Error {}
+
+/**
+ * Whether the page's renderer is gone. Asked before each action: the page's `crash` event may arrive after
+ * the next action has started. A page busy in a script for a moment is not taken for crashed.
+ */
+async function hasCrashed(page: Page): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const busy = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)));
+  try {
+    await Promise.race([page.evaluate('1'), busy]);
+    return false;
+  } catch (error) {
+    return /crash/i.test(error instanceof Error ? error.message : String(error));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
+}

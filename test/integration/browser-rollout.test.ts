@@ -1,0 +1,137 @@
+// A browser action in a saved thread: its screenshot is a file beside the rollout (the rollout's lines carry
+// its file URL, never its bytes), the item comes back on resume, and the resumed model history still shows
+// the model the image.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startInProcessHost, type InProcessHost } from '../support/in-process-host';
+import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { answerTurn, evCompleted, evCreated, evNamespacedCall } from '../support/sse';
+import { waitFor } from '../support/wait';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+
+let server: MockResponsesServer;
+let site: Server;
+let siteUrl: string;
+let ws: TempWorkspace;
+let home: WeftHome;
+let app: InProcessHost | null = null;
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  ws = await makeTempWorkspace({ 'notes.txt': 'one\n' });
+  home = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
+  site = createServer((req, res) => {
+    if (req.url === '/')
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Saved</title><h1>Saved page</h1>');
+    else res.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const address = site.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  siteUrl = `http://127.0.0.1:${address.port}`;
+});
+
+afterEach(async () => {
+  await app?.close();
+  app = null;
+  await server.close();
+  await new Promise((resolve) => site.close(resolve));
+  await ws.cleanup();
+  await home.cleanup();
+});
+
+async function startHost(): Promise<InProcessHost> {
+  return startInProcessHost({ weftHome: home.dir, cwd: ws.dir, env: { WEFT_HOME: home.dir, MOCK_API_KEY: 'x' } });
+}
+
+async function runTurn(host: InProcessHost, threadId: string, text: string, n: number): Promise<void> {
+  const done = waitFor(host.client.subscribe, () => host.client.notifications('turn/completed').length >= n, {
+    label: `turn/completed #${n}`,
+  });
+  const started = await host.client.call('turn/start', { threadId, input: [{ type: 'text', text }] });
+  expect(started.error).toBeUndefined();
+  await done;
+}
+
+async function rolloutsIn(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile() && /^rollout-.*\.jsonl$/.test(entry.name)) out.push(join(entry.parentPath, entry.name));
+  return out;
+}
+
+describe('browser actions in a saved thread', () => {
+  it('keeps the screenshot beside the rollout, replays the item on resume and shows the model the image again', async () => {
+    server.enqueueMany([
+      {
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evNamespacedCall('b1', 'browser', 'open', { url: `${siteUrl}/` }),
+          evNamespacedCall('b2', 'browser', 'screenshot', {}),
+          evCompleted(),
+        ],
+      },
+      answerTurn('seen'),
+      answerTurn('still seen'),
+    ]);
+    app = await startHost();
+    const started = await app.client.call('thread/start', { cwd: ws.dir });
+    const threadId = (started.result as { thread: { id: string } }).thread.id;
+    await runTurn(app, threadId, 'look at it', 1);
+    await app.close();
+    app = null;
+
+    const [rollout, ...others] = await rolloutsIn(join(home.dir, 'sessions'));
+    expect(others).toEqual([]);
+    const text = await readFile(rollout ?? '', 'utf8');
+    expect(text).not.toContain('data:image');
+    const shots = await readdir(`${(rollout ?? '').replace(/\.jsonl$/, '')}.files`);
+    expect(shots).toEqual([expect.stringMatching(/^browser-[0-9a-f-]+\.png$/)]);
+    const shotPath = `${(rollout ?? '').replace(/\.jsonl$/, '')}.files/${shots[0] ?? ''}`;
+    expect(text).toContain(`"image_url":"file://${shotPath}"`);
+    expect((await stat(shotPath)).size).toBeGreaterThan(1000);
+
+    app = await startHost();
+    const resumed = await app.client.call('thread/resume', { threadId, cwd: ws.dir });
+    expect(resumed.error).toBeUndefined();
+    const turns = (resumed.result as { thread: { turns: { items: { type: string }[] }[] } }).thread.turns;
+    const items = turns.flatMap((t) => t.items).filter((i) => i.type === 'browserAction');
+    expect(items).toEqual([
+      {
+        type: 'browserAction',
+        id: expect.any(String),
+        action: 'open',
+        status: 'completed',
+        target: `${siteUrl}/`,
+        url: `${siteUrl}/`,
+        output: `Opened ${siteUrl}/ — "Saved" (HTTP 200).`,
+        error: null,
+        screenshot: null,
+        durationMs: expect.any(Number),
+      },
+      {
+        type: 'browserAction',
+        id: expect.any(String),
+        action: 'screenshot',
+        status: 'completed',
+        target: 'viewport',
+        url: `${siteUrl}/`,
+        output: `Screenshot of ${siteUrl}/ — "Saved": 1229×768 px.`,
+        error: null,
+        screenshot: { path: shotPath, width: 1229, height: 768 },
+        durationMs: expect.any(Number),
+      },
+    ]);
+
+    await runTurn(app, threadId, 'and now?', 1);
+    const last = JSON.stringify(server.requests.at(-1)?.body);
+    const png = await readFile(shotPath);
+    expect(last).toContain(`data:image/png;base64,${png.toString('base64')}`);
+    expect(last).not.toContain('file://');
+  });
+});
