@@ -235,9 +235,15 @@ const documentFields = {
     })
     .optional(),
   web_search: z.enum(WEB_SEARCH_MODES).optional(),
-  /** Weft's own: the browser the `browser` tools drive; `path` omitted = a system Chromium or Chrome is looked for. */
+  /**
+   * Weft's own: the browser the `browser` tools drive; `path` omitted = a system Chromium or Chrome is looked
+   * for; `enabled = false` offers no browser tools (and says nothing of them to the model).
+   */
   browser: z
-    .strictObject({ path: z.string().min(1, 'must be the path of a Chromium or Chrome executable').optional() })
+    .strictObject({
+      path: z.string().min(1, 'must be the path of a Chromium or Chrome executable').optional(),
+      enabled: z.boolean().optional(),
+    })
     .optional(),
   /** argv of a program run with Codex's `agent-turn-complete` JSON appended when an agent turn completes. */
   notify: stringList.optional(),

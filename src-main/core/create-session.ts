@@ -219,20 +219,23 @@ export function createSession(input: CreateSessionInput): Session {
     sample: mcpSampler({ client: modelClient, model: () => session?.currentSettings.model ?? model }),
   });
   tools.addSource(mcpToolSource(mcp, provider.wireApi));
-  const browser = browserToolSource({
-    location: locateBrowser(config.browser?.path),
-    wireApi: provider.wireApi,
-    screenshotDir: screenshotDirFor(input, threadId),
-    tell: (text) => {
-      const live = session;
-      // Said once per thread: a resumed thread's history may already hold it.
-      const said = (item: ResponseItem): boolean =>
-        item.type === 'message' && JSON.stringify(item).includes(JSON.stringify(text));
-      if (live === null || live.history.some(said)) return;
-      live.addModelInput({ type: 'message', role: 'developer', content: [{ type: 'input_text', text }] });
-    },
-  });
-  tools.addSource(browser.source);
+  const browser =
+    config.browser?.enabled === false
+      ? null
+      : browserToolSource({
+          location: locateBrowser(config.browser?.path),
+          wireApi: provider.wireApi,
+          screenshotDir: screenshotDirFor(input, threadId),
+          tell: (text) => {
+            const live = session;
+            // Said once per thread: a resumed thread's history may already hold it.
+            const said = (item: ResponseItem): boolean =>
+              item.type === 'message' && JSON.stringify(item).includes(JSON.stringify(text));
+            if (live === null || live.history.some(said)) return;
+            live.addModelInput({ type: 'message', role: 'developer', content: [{ type: 'input_text', text }] });
+          },
+        });
+  if (browser !== null) tools.addSource(browser.source);
   const tree = input.agentTree ?? { sessionId: threadId, depth: 0 };
   const maxDepth = agentMaxDepth(config);
   const hooks = hookEngineFor(input, threadId, envPolicy, () => session);
@@ -297,7 +300,7 @@ export function createSession(input: CreateSessionInput): Session {
   // Released in reverse: the sub-agents, the MCP servers, the commands, then (added by the session) the rollout.
   session.resources.add(exec, 'the commands the thread left running');
   session.resources.add(mcp, "the thread's MCP servers");
-  session.resources.add({ dispose: browser.dispose }, "the thread's browser");
+  if (browser !== null) session.resources.add({ dispose: browser.dispose }, "the thread's browser");
   if (config.notify !== undefined && config.notify.length > 0) {
     const started = session;
     const hook = notifyHook({

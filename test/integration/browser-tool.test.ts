@@ -312,6 +312,15 @@ describe('browser tools', () => {
     await expect(stat(running[0]?.profile ?? '')).rejects.toThrow(/ENOENT/);
   });
 
+  it('offers no browser tools, and says nothing of them, when `[browser] enabled = false`', async () => {
+    server.enqueue(answerTurn('one'));
+    agent = startAgent({ baseUrl: server.url, cwd: ws.dir, config: { browser: { enabled: false } } });
+    await agent.runTurn('first');
+    const body = server.requests[0]?.body as { tools: { name?: string }[]; input: unknown[] };
+    expect(body.tools.map((t) => t.name)).not.toContain('browser');
+    expect(JSON.stringify(body.input)).not.toContain('browser tools');
+  });
+
   it('offers no browser tools when there is no browser, and tells the model why once', async () => {
     server.enqueueMany([answerTurn('one'), answerTurn('two')]);
     agent = startAgent({ baseUrl: server.url, cwd: ws.dir, config: { browser: { path: '/nonexistent/chromium' } } });
