@@ -1,6 +1,5 @@
 // The browser tools with a Chat Completions provider: flat `browser__<name>` functions, and a screenshot
 // sent as an image in the user message that follows the tool message.
-import { createServer, type Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { weftConfigSchema } from '../../src-main/config/schema';
 import { createSession } from '../../src-main/core/create-session';
@@ -17,9 +16,10 @@ import {
 } from '../support/mock-chat-server';
 import { collectUntil } from '../support/wait';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
+import { startLocalSite, type LocalSite } from '../support/local-site';
 
 let server: MockChatServer;
-let site: Server;
+let site: LocalSite;
 let siteUrl: string;
 let ws: TempWorkspace;
 let session: Session | undefined;
@@ -27,21 +27,18 @@ let session: Session | undefined;
 beforeEach(async () => {
   server = await startMockChatServer();
   ws = await makeTempWorkspace({});
-  site = createServer((req, res) => {
+  site = await startLocalSite((req, res) => {
     if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Chat</title><h1>Hello</h1>');
     else res.writeHead(204).end();
   });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  const address = site.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  siteUrl = `http://127.0.0.1:${address.port}`;
+  siteUrl = site.url;
 });
 
 afterEach(async () => {
   await session?.shutdown();
   session = undefined;
   await server.close();
-  await new Promise((resolve) => site.close(resolve));
+  await site.close();
   await ws.cleanup();
 });
 

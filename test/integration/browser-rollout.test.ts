@@ -2,7 +2,6 @@
 // its file URL, never its bytes), the item comes back on resume, and the resumed model history still shows
 // the model the image.
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startInProcessHost, type InProcessHost } from '../support/in-process-host';
@@ -10,9 +9,10 @@ import { startMockResponsesServer, type MockResponsesServer } from '../support/m
 import { answerTurn, evCompleted, evCreated, evNamespacedCall } from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import { startLocalSite, type LocalSite } from '../support/local-site';
 
 let server: MockResponsesServer;
-let site: Server;
+let site: LocalSite;
 let siteUrl: string;
 let ws: TempWorkspace;
 let home: WeftHome;
@@ -24,22 +24,19 @@ beforeEach(async () => {
   home = await makeWeftHome(
     `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
   );
-  site = createServer((req, res) => {
+  site = await startLocalSite((req, res) => {
     if (req.url === '/')
       res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Saved</title><h1>Saved page</h1>');
     else res.writeHead(204).end();
   });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  const address = site.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  siteUrl = `http://127.0.0.1:${address.port}`;
+  siteUrl = site.url;
 });
 
 afterEach(async () => {
   await app?.close();
   app = null;
   await server.close();
-  await new Promise((resolve) => site.close(resolve));
+  await site.close();
   await ws.cleanup();
   await home.cleanup();
 });

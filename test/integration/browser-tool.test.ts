@@ -1,7 +1,6 @@
 // The `browser` tools end to end: a scripted model drives the system's Chromium through the real session
 // against a small page served on 127.0.0.1 by the test.
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputImageContent, type BrowserActionItem, type ContentItem } from '../../src-preload/protocol';
@@ -14,6 +13,7 @@ import {
 import { answerTurn, evCompleted, evCreated, evNamespacedCall } from '../support/sse';
 import { collectUntil } from '../support/wait';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
+import { startLocalSite, type LocalSite } from '../support/local-site';
 
 const PAGE = `<!doctype html><title>Counter</title>
 <h1>Counter</h1>
@@ -22,7 +22,7 @@ const PAGE = `<!doctype html><title>Counter</title>
 <script>console.error('boom from the page'); fetch('/missing');</script>`;
 
 let server: MockResponsesServer;
-let site: Server;
+let site: LocalSite;
 let siteUrl: string;
 let ws: TempWorkspace;
 let agent: AgentHarness | undefined;
@@ -30,7 +30,7 @@ let agent: AgentHarness | undefined;
 beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace({ 'index.html': '<title>Local file</title><p>from the workspace</p>' });
-  site = createServer((req, res) => {
+  site = await startLocalSite((req, res) => {
     if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
     else if (req.url === '/tall')
       res
@@ -47,17 +47,14 @@ beforeEach(async () => {
     else if (req.url === '/away') res.writeHead(302, { location: 'http://example.com/' }).end();
     else res.writeHead(404).end('not here');
   });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  const address = site.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  siteUrl = `http://127.0.0.1:${address.port}`;
+  siteUrl = site.url;
 });
 
 afterEach(async () => {
   await agent?.close();
   agent = undefined;
   await server.close();
-  await new Promise((resolve) => site.close(resolve));
+  await site.close();
   await ws.cleanup();
 });
 
