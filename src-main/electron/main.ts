@@ -181,7 +181,11 @@ export function startDesktopApp(factory: AppHostFactory): void {
 
     disposers.push(attachIpcTransport({ ipcMain, router, windowContentsIds: () => projectWindows.contentsIds(), log }));
 
-    const open = async (path: string, threadId?: string): Promise<boolean> => {
+    /**
+     * Checks a folder asked for by path and runs `show` with it, then puts it in Recent; a folder that
+     * cannot be opened is said in a dialog and leaves Recent. False when it could not be opened.
+     */
+    const withFolder = async (path: string, show: (folder: string) => void): Promise<boolean> => {
       const folder = await checkFolder(path);
       if (!folder.ok) {
         await dialog.showMessageBox({ type: 'error', message: 'Weft can’t open this folder', detail: folder.why });
@@ -189,7 +193,7 @@ export function startDesktopApp(factory: AppHostFactory): void {
         refreshMenu();
         return false;
       }
-      projectWindows.open(folder.path, threadId);
+      show(folder.path);
       app.addRecentDocument(folder.path);
       await recent
         .add(folder.path)
@@ -197,6 +201,8 @@ export function startDesktopApp(factory: AppHostFactory): void {
       refreshMenu();
       return true;
     };
+    const open = (path: string, threadId?: string): Promise<boolean> =>
+      withFolder(path, (folder) => projectWindows.open(folder, threadId));
     openProject = async (path) => {
       await open(path);
     };
@@ -222,22 +228,11 @@ export function startDesktopApp(factory: AppHostFactory): void {
     openHere = async (path) => {
       const current = projectWindows.current();
       if (current === undefined || projectWindows.get(path) !== undefined) return open(path);
-      const folder = await checkFolder(path);
-      if (!folder.ok) {
-        await dialog.showMessageBox({ type: 'error', message: 'Weft can’t open this folder', detail: folder.why });
-        await recent.remove(path).catch(() => undefined);
-        refreshMenu();
-        return false;
-      }
-      sendShellEvent(current.webContents.id, { type: 'openProject', path: folder.path });
-      current.show();
-      current.focus();
-      app.addRecentDocument(folder.path);
-      await recent
-        .add(folder.path)
-        .catch((error: unknown) => log(`Could not remember ${folder.path}: ${describe(error)}`));
-      refreshMenu();
-      return true;
+      return withFolder(path, (folder) => {
+        sendShellEvent(current.webContents.id, { type: 'openProject', path: folder });
+        current.show();
+        current.focus();
+      });
     };
     const openInFront = openHere;
     openFolderHere = async () => {
