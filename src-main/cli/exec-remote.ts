@@ -119,11 +119,12 @@ export async function runRemoteExec(name: string, argv: string[]): Promise<numbe
   process.once('SIGINT', onSignal);
   try {
     const cwd = await remoteProjectDir(client, name, args.cd);
+    const config = threadConfig(args, cwd);
     const overrides = {
       approvalPolicy: (args.approvalPolicy ?? 'never') as 'never',
       ...(args.sandbox === undefined ? {} : { sandbox: args.sandbox as 'workspace-write' }),
       ...(args.model === undefined ? {} : { model: args.model }),
-      ...(threadConfig(args, cwd) === undefined ? {} : { config: threadConfig(args, cwd) }),
+      ...(config === undefined ? {} : { config }),
     };
     const resumeId = await resumeTarget(client, args, cwd, name);
     const { thread } =
