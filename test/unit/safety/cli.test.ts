@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { locateBrowser } from '../../../src-main/browser/locate';
 import { runDoctorCommand } from '../../../src-main/cli/doctor';
 import { runRulesCommand } from '../../../src-main/cli/rules';
 import { runSandboxCommand } from '../../../src-main/cli/sandbox';
@@ -111,11 +112,19 @@ describe('weft doctor', () => {
     for (const layer of status.layers)
       expect(stdout).toContain(`  ${layer.name}: ${layer.ok ? 'OK' : 'MISSING'} — ${layer.detail}\n`);
     if (!status.available) expect(stdout).toContain(`Fix: ${status.fix ?? ''}`);
+    // The browser is reported beside the sandbox (no effect on the exit status): the one this machine has.
+    const browser = await locateBrowser(undefined);
+    expect(stdout).toContain(
+      browser.found
+        ? `Browser (the agent's \`browser\` tools): OK — ${browser.path}\n`
+        : `Browser (the agent's \`browser\` tools): NOT FOUND — ${browser.reason}.`,
+    );
     stdout = '';
     expect(await runDoctorCommand(['--json'])).toBe(code);
     expect(JSON.parse(stdout)).toEqual({
       ...status,
       model: expect.objectContaining({ provider: 'openai', ready: false }),
+      browser,
     });
   });
 });
