@@ -2,12 +2,15 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files that measure time or memory (event-loop stalls, list waits, heap growth): they run after the rest,
- * one at a time, so that no other test file competes with them for the cores while they measure.
+ * Files that measure time or memory (event-loop stalls, list waits, heap growth), and the restore race
+ * (a background process spinning to win races against restores: beside other files it took a core from
+ * them and itself ran 5 times as long), run after the rest, one at a time, so that no other test file
+ * competes with them for the cores.
  */
 const ALONE = [
   'test/integration/big-patch.test.ts',
   'test/integration/checkpoint-stalls.test.ts',
+  'test/integration/restore-race.test.ts',
   'test/integration/store-stalls.test.ts',
   'test/integration/thread-churn-memory.test.ts',
   'test/unit/checkpoints/off-loop.test.ts',
