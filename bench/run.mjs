@@ -55,6 +55,7 @@ for (const name of benches) {
   }
   const result = JSON.parse(run.stdout.slice(marker + '@@BENCH@@'.length).trim());
   result.measuredAt = new Date().toISOString();
+  result.node = process.version;
   result.seconds = Math.round((Date.now() - started) / 100) / 10;
   writeFileSync(join(resultsDir, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
   process.stderr.write(`bench: ${name} done in ${result.seconds} s\n`);
@@ -73,7 +74,8 @@ const sections = readdirSync(resultsDir)
     return [
       `## ${r.title}`,
       '',
-      `Measured ${r.measuredAt.slice(0, 16).replace('T', ' ')} UTC (\`npm run bench -- ${basename(f, '.json')}\`).`,
+      // Results saved before they named their Node were all measured on Node v20.20.2.
+      `Measured ${r.measuredAt.slice(0, 16).replace('T', ' ')} UTC on Node ${r.node ?? 'v20.20.2'} (\`npm run bench -- ${basename(f, '.json')}\`).`,
       '',
       '| measure | result | target | note |',
       '| --- | --- | --- | --- |',
@@ -85,7 +87,7 @@ const sections = readdirSync(resultsDir)
   });
 writeFileSync(
   join(here, 'RESULTS.md'),
-  `# Benchmark results\n\nProduced by \`npm run bench\` (bench/run.mjs) on ${cpu}, ${cpus().length} cores, Node ${process.version}. Each benchmark runs in its own Node process; whole-process timings include start-up.\n\n${sections.join('\n')}`,
+  `# Benchmark results\n\nProduced by \`npm run bench\` (bench/run.mjs) on ${cpu}, ${cpus().length} cores; each section says when and on which Node. Each benchmark runs in its own Node process; whole-process timings include start-up.\n\n${sections.join('\n')}`,
 );
 process.exit(failed > 0 ? 1 : 0);
 
