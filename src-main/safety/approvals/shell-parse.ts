@@ -18,6 +18,7 @@
 // compares them on generated scripts).
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Node, Parser } from 'web-tree-sitter';
 
 const require = createRequire(import.meta.url);
@@ -29,6 +30,7 @@ let loading: Promise<Parser> | null = null;
 export async function loadShellParser(): Promise<void> {
   if (parser !== null) return;
   loading ??= (async () => {
+    keepWasmOnBaselineTier();
     const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init({ locateFile: () => require.resolve('web-tree-sitter/web-tree-sitter.wasm') });
     const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
@@ -42,6 +44,22 @@ export async function loadShellParser(): Promise<void> {
     loading = null;
     throw error;
   }
+}
+
+/**
+ * Keeps this process's WebAssembly on V8's baseline compiler (Liftoff). The grammar's lexer is one function
+ * of 160 KB; at the first parse V8 compiles it again at its optimizing tier in the background, which takes 2
+ * to 3.5 s of CPU and, on Node 24, about 660 MB of compiler memory (60 MB on Node 20): a spike at the first
+ * non-simple command of every host process, with a core taken from everything else. On the baseline tier a
+ * parse is about 0.18 ms instead of 0.14 ms. The flags are process-wide and read when V8 would tier up, so
+ * they are set before the grammar loads and never reset; the only other WebAssembly in a Weft process is the
+ * HTTP parser of Node's `fetch`, whose speed on model streams does not change measurably.
+ */
+function keepWasmOnBaselineTier(): void {
+  setFlagsFromString('--liftoff-only');
+  // What --liftoff-only implies when given on the command line; V8 does not re-derive it at run time.
+  setFlagsFromString('--no-wasm-tier-up');
+  setFlagsFromString('--no-wasm-dynamic-tiering');
 }
 
 /** Whether the sync functions can read `script` now: the grammar is loaded, or the script is simple. */
