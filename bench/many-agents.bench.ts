@@ -106,6 +106,12 @@ async function appServerRun(program: Program, work: string, run: number, worktre
         waiter?.reject(new Error(`many-agents: ${message.id} failed: ${message.error.message}\n${stderr}`));
       else waiter?.resolve(message.result);
     });
+    // A server that exits early (a Node it refuses, a crash at start) fails what waits on it, not a hang.
+    child.once('exit', (code, signal) => {
+      const error = new Error(`many-agents: ${program.label}: the app server exited (${signal ?? code})\n${stderr}`);
+      for (const waiter of waiting.values()) waiter.reject(error);
+      waiting.clear();
+    });
     let next = 0;
     const request = (method: string, params: unknown): Promise<unknown> =>
       new Promise((resolveRequest, reject) => {
