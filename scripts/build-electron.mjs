@@ -1,6 +1,8 @@
 // Bundles the desktop app's main process and preload with esbuild:
-//   src-main/electron/entry.ts → dist/electron/main.js     ESM (Electron ≥ 28 runs an ESM main); native
-//                                                          addons and `electron` stay external.
+//   src-main/electron/bootstrap.ts → dist/electron/main.js ESM (Electron ≥ 28 runs an ESM main): turns on
+//                                                          V8's code cache, then imports app.js.
+//   src-main/electron/entry.ts → dist/electron/app.js      the main process itself; native addons and
+//                                                          `electron` stay external.
 //   src-preload/index.ts       → dist/electron/preload.cjs CJS: a sandboxed preload is a classic script
 //                                                          whose require() knows only `electron` and a few
 //                                                          polyfills, so everything else is bundled in.
@@ -9,7 +11,16 @@ import { build } from 'esbuild';
 import { mkdirSync, rmSync } from 'node:fs';
 
 const outdir = new URL('../dist/electron/', import.meta.url);
-for (const name of ['main.js', 'main.js.map', 'spawn-host.js', 'spawn-host.js.map', 'preload.cjs', 'preload.cjs.map'])
+for (const name of [
+  'main.js',
+  'main.js.map',
+  'app.js',
+  'app.js.map',
+  'spawn-host.js',
+  'spawn-host.js.map',
+  'preload.cjs',
+  'preload.cjs.map',
+])
   rmSync(new URL(name, outdir), { force: true });
 mkdirSync(outdir, { recursive: true });
 
@@ -20,7 +31,11 @@ const nodeTarget = 'node22';
 
 await build({
   // The spawn host (src-main/util/spawn-host/host-main.ts) runs beside main.js, as its own process.
-  entryPoints: { main: 'src-main/electron/entry.ts', 'spawn-host': 'src-main/util/spawn-host/host-main.ts' },
+  entryPoints: {
+    main: 'src-main/electron/bootstrap.ts',
+    app: 'src-main/electron/entry.ts',
+    'spawn-host': 'src-main/util/spawn-host/host-main.ts',
+  },
   outdir: 'dist/electron',
   bundle: true,
   format: 'esm',

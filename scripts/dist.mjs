@@ -12,6 +12,7 @@ const nativeModules = ['better-sqlite3', 'node-pty', 'tree-sitter-bash'];
 
 for (const required of [
   'dist/electron/main.js',
+  'dist/electron/app.js',
   'dist/electron/spawn-host.js',
   'dist/electron/preload.cjs',
   'dist/renderer/index.html',
