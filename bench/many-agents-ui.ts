@@ -1,5 +1,5 @@
 // The "many agents" bench's page part: `weft serve` with its page open in headless Chromium, the 8 agents
-// started from the page (New thread, then the message) and streaming into it, while a WebSocket client
+// started from the page (New thread, Local or Worktree, then the message) and streaming into it, while a WebSocket client
 // beside the page sends `thread/list` every 10 ms. Frame intervals from requestAnimationFrame and the
 // main thread's CPU per frame from a DevTools trace, as in ui.bench.ts. MANY_AGENTS_UI_PROF names a folder
 // for the page's CPU profile of each run.
@@ -97,10 +97,13 @@ async function serveClient(url: string): Promise<WebSocket> {
   return ws;
 }
 
-/** The 8 agents started from the page of `weft serve` in Chromium, streaming into it. */
-export async function uiRun(program: Program, work: string, run: number): Promise<UiResult> {
+/**
+ * The 8 agents started from the page of `weft serve` in Chromium, streaming into it; with `worktrees`, each
+ * a worktree thread of one git project (New thread → Worktree), working in its own worktree.
+ */
+export async function uiRun(program: Program, work: string, run: number, worktrees = false): Promise<UiResult> {
   const mock = await startMockResponsesServer();
-  const { home, project } = scenarioDirs(work, `ui-${program.label}`, mock);
+  const { home, project } = scenarioDirs(work, `ui-${worktrees ? 'worktrees-' : ''}${program.label}`, mock, worktrees);
   const served = await startServe(program, home, project, run);
   const session = await launchBrowser({ viewport: { width: 1360, height: 900 } });
   let ws: WebSocket | null = null;
@@ -125,7 +128,11 @@ export async function uiRun(program: Program, work: string, run: number): Promis
       async () => {
         const box = page.getByRole('textbox', { name: 'Message' });
         for (let a = 0; a < AGENTS; a++) {
-          if (a > 0) await page.getByRole('button', { name: 'New thread' }).click();
+          if (a > 0 || worktrees) await page.getByRole('button', { name: 'New thread', exact: true }).click();
+          if (worktrees) {
+            await page.getByRole('radio', { name: 'Worktree' }).click();
+            await page.getByText('New worktree thread in').waitFor();
+          }
           await box.fill(agentPrompt(a));
           await box.press('Enter');
           await page.waitForFunction((n) => document.querySelectorAll('.thread-row').length >= n, a + 1);
@@ -150,17 +157,28 @@ export async function uiRun(program: Program, work: string, run: number): Promis
           throw new Error(
             `many-agents: ${program.label}: ${mock.requests.length} model requests of ${total}; failed turns: ${failedTurns(home).join('; ')}`,
           );
+        if (worktrees) {
+          const marked = await page.locator('.thread-row .thread-worktree').count();
+          if (marked < AGENTS)
+            throw new Error(`many-agents: ${program.label}: ${marked} of ${AGENTS} threads were started in a worktree`);
+        }
       },
       UI_PROF !== null,
     );
     if (UI_PROF !== null) {
       const { profile } = await cdp.send('Profiler.stop');
       mkdirSync(UI_PROF, { recursive: true });
-      writeFileSync(join(UI_PROF, `page-${program.label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      writeFileSync(
+        join(UI_PROF, `page-${worktrees ? 'worktrees-' : ''}${program.label}-${Date.now()}.cpuprofile`),
+        JSON.stringify(profile),
+      );
     }
     const intervals = await stopFrames(page);
     if (UI_PROF !== null)
-      writeFileSync(join(UI_PROF, `trace-${program.label}-${Date.now()}.json`), JSON.stringify(cost.mainEvents ?? []));
+      writeFileSync(
+        join(UI_PROF, `trace-${worktrees ? 'worktrees-' : ''}${program.label}-${Date.now()}.json`),
+        JSON.stringify(cost.mainEvents ?? []),
+      );
     const seconds = (performance.now() - started) / 1000;
     const lists = await probe.stop();
     const peakRssMiB = peakRss(served.child.pid);

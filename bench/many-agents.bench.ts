@@ -48,8 +48,8 @@ const BASELINE = process.env['WEFT_BASELINE'] ? resolve(process.env['WEFT_BASELI
 /** What the baseline is, for the notes: WEFT_BASELINE_LABEL, else its folder relative to the checkout. */
 const BASELINE_LABEL =
   BASELINE === null ? null : (process.env['WEFT_BASELINE_LABEL'] ?? `WEFT_BASELINE ${relative(ROOT, BASELINE)}`);
-/** MANY_AGENTS_ONLY=app-server, worktrees or ui (or several, comma-separated): run those parts only. */
-const ONLY = process.env['MANY_AGENTS_ONLY'] ?? 'app-server,worktrees,ui';
+/** MANY_AGENTS_ONLY=app-server, worktrees, ui or ui-worktrees (or several, comma-separated): those parts only. */
+const ONLY = (process.env['MANY_AGENTS_ONLY'] ?? 'app-server,worktrees,ui,ui-worktrees').split(',');
 
 /** The part of a `turn/completed` notification read here. */
 interface TurnCompleted {
@@ -220,8 +220,9 @@ function serverRows(results: Map<string, AppServerResult[]>, programs: Program[]
   ];
 }
 
-function uiRows(results: Map<string, UiResult[]>, programs: Program[]): Row[] {
+function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees = false): Row[] {
   const runs = results.get('weft') ?? [];
+  const who = worktrees ? `${AGENTS} worktree threads` : `${AGENTS} agents`;
   if (runs.length === 0) return [];
   const p95Frame = (r: UiResult): number => percentile(r.intervals, 95);
   const p95Cpu = (r: UiResult): number => percentile(r.cpuMs, 95);
@@ -231,28 +232,28 @@ function uiRows(results: Map<string, UiResult[]>, programs: Program[]): Row[] {
   );
   return [
     {
-      name: `${AGENTS} agents streaming into the page (weft serve + Chromium): p95 frame interval`,
+      name: `${who} streaming into the page (weft serve + Chromium): p95 frame interval`,
       value: ours(results, p95Frame),
       unit: 'ms',
       target: '≤ 16.7 ms',
       note: `${beside(results, programs, p95Frame, 'ms')}; this build: ${frames.join('; ')}`,
     },
     {
-      name: `${AGENTS} agents streaming into the page: p95 main-thread CPU per frame`,
+      name: `${who} streaming into the page: p95 main-thread CPU per frame`,
       value: ours(results, p95Cpu),
       unit: 'ms',
       target: '≤ 16.7 ms',
       note: `${beside(results, programs, p95Cpu, 'ms')}; this build: max ${runs.map((r) => round(Math.max(...r.cpuMs))).join(', ')} ms`,
     },
     {
-      name: `${AGENTS} agents streaming into the page: slowest thread/list answer over a WebSocket beside it`,
+      name: `${who} streaming into the page: slowest thread/list answer over a WebSocket beside it`,
       value: ours(results, (r) => slowest(r.lists)),
       unit: 'ms',
       target: '≤ 50 ms',
       note: `${beside(results, programs, (r) => slowest(r.lists), 'ms')}; the turns took ${runs.map((r) => r.seconds.toFixed(1)).join(', ')} s`,
     },
     {
-      name: `${AGENTS} agents streaming into the page: peak RSS of weft serve`,
+      name: `${who} streaming into the page: peak RSS of weft serve`,
       value: ours(results, (r) => r.peakRssMiB),
       unit: 'MiB',
       note: beside(results, programs, (r) => r.peakRssMiB, 'MiB'),
@@ -274,6 +275,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
   const server = new Map<string, AppServerResult[]>();
   const worktrees = new Map<string, AppServerResult[]>();
   const ui = new Map<string, UiResult[]>();
+  const uiWorktrees = new Map<string, UiResult[]>();
   try {
     for (let run = 0; run < RUNS; run++) {
       if (ONLY.includes('app-server'))
@@ -284,17 +286,25 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
           worktrees.set(p.label, [...(worktrees.get(p.label) ?? []), await appServerRun(p, work, run, true)]);
       if (ONLY.includes('ui'))
         for (const p of programs) ui.set(p.label, [...(ui.get(p.label) ?? []), await uiRun(p, work, run)]);
+      if (ONLY.includes('ui-worktrees'))
+        for (const p of programs)
+          uiWorktrees.set(p.label, [...(uiWorktrees.get(p.label) ?? []), await uiRun(p, work, run, true)]);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const rows = [...serverRows(server, programs), ...worktreeRows(worktrees, programs), ...uiRows(ui, programs)];
+  const rows = [
+    ...serverRows(server, programs),
+    ...worktreeRows(worktrees, programs),
+    ...uiRows(ui, programs),
+    ...uiRows(uiWorktrees, programs, true),
+  ];
   const loadAfter = loadavg();
   return {
     title: `Many agents (${AGENTS} busy threads on one host)`,
     rows,
     notes: [
-      `Each agent: one turn of ${WORK_SUMMARY}, a commentary streamed before each step (mock Responses server), sandboxed (workspace-write), checkpointed; the ${AGENTS} threads share one project, each writing its own folder. In the worktree rows the project is a git repository and each thread a worktree thread (its own git worktree and branch, made as the thread starts), writing in its worktree; turn times are the server's (Turn.durationMs).`,
+      `Each agent: one turn of ${WORK_SUMMARY}, a commentary streamed before each step (mock Responses server), sandboxed (workspace-write), checkpointed; the ${AGENTS} threads share one project, each writing its own folder. In the worktree rows the project is a git repository and each thread a worktree thread (its own git worktree and branch, made as the thread starts; in the page, New thread → Worktree), writing in its worktree; turn times are the server's (Turn.durationMs).`,
       `Values are medians over ${RUNS} runs; ${BASELINE === null ? 'WEFT_BASELINE was not set: this build only' : `"baseline" is ${BASELINE_LABEL}, built, run alternately with this build`}.`,
       'List answers are timed by the client from the write of the request to the arrival of its answer (stdio for app-server, a WebSocket for serve). Frame intervals come from requestAnimationFrame, CPU per frame from a DevTools trace (ui-trace.ts); the page is the one the threads were started from, showing the last one.',
       `Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after, on ${availableParallelism()} cores shared with other work running meanwhile: wall times include waiting for a core.`,
