@@ -261,17 +261,10 @@ export function startDesktopApp(factory: AppHostFactory): void {
         async () => {
           const chosen = await askFolder();
           if (chosen === null) return null;
-          const folder = await checkFolder(chosen);
-          if (!folder.ok) {
-            await dialog.showMessageBox({ type: 'error', message: 'Weft can’t open this folder', detail: folder.why });
-            return null;
-          }
-          app.addRecentDocument(folder.path);
-          await recent
-            .add(folder.path)
-            .catch((error: unknown) => log(`Could not remember ${folder.path}: ${describe(error)}`));
-          refreshMenu();
-          return folder.path;
+          // The window shows the folder itself: here it is only checked and remembered.
+          let checked = null as string | null;
+          await withFolder(chosen, (folder) => (checked = folder));
+          return checked;
         },
       ),
     );
