@@ -36,6 +36,11 @@ export interface SchedulerOptions extends RunnerContext {
   onRun?(automationId: string, outcome: RunOutcome): void;
   /** How `fileChange` triggers watch files; omitted = `fs.watch`. */
   watch?: FileWatch;
+  /**
+   * Whether this scheduler runs the schedule and the triggers now (the host holding the WEFT_HOME's
+   * scheduler lock does); asked at each pass. Omitted = always. Run now works either way.
+   */
+  owns?(): Promise<boolean>;
 }
 
 export interface AutomationScheduler {
@@ -87,6 +92,11 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
   });
 
   const pass = async (): Promise<void> => {
+    if (options.owns !== undefined && !(await options.owns())) {
+      files.sync([]);
+      schedule(MAX_SLEEP_MS);
+      return;
+    }
     const now = clock.now();
     let wake = now + MAX_SLEEP_MS;
     const usable: Automation[] = [];

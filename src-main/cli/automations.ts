@@ -275,7 +275,7 @@ async function withExecutor<T>(work: (ctx: Parameters<typeof runAutomation>[0]) 
   const [{ createAppHost }, { connectHostClient }, { hostClientExecutor }] = await Promise.all([
     import('../server/app-host'),
     import('../faces/host-client'),
-    import('./automation-executor'),
+    import('../faces/automation-executor'),
   ]);
   const weftHome = home();
   const app = await createAppHost({ weftHome, log: (line) => process.stderr.write(`${line}\n`) });
