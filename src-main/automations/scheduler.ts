@@ -5,6 +5,7 @@
 // files' watcher) come in from outside, so tests drive them.
 import { errorMessage } from '../util/errors';
 import { nextFire } from './cron';
+import { filesChanged } from './files-snapshot';
 import { readRuns } from './history';
 import { isBroken, type Automation } from './record';
 import { dueSlot, runAutomation, type RunnerContext, type RunOutcome, type RunTrigger } from './runner';
@@ -171,7 +172,10 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
   };
 }
 
-/** Runs every automation owed a run now, each once, and waits for them (`weft automations due`). */
+/**
+ * Runs every automation owed a run now, each once, and waits for them (`weft automations due`): a time of
+ * its schedule, a new commit, or a change of its files since the last look (`files-snapshot.ts`).
+ */
 export async function runDueAutomations(
   ctx: RunnerContext,
   log: (line: string) => void,
@@ -187,6 +191,7 @@ export async function runDueAutomations(
       owed.push({ automation, trigger: { type: 'schedule' } });
     const commit = await commitDue(ctx.weftHome, automation, now);
     if (commit !== null) owed.push({ automation, trigger: { type: 'commit', commit } });
+    if (await filesChanged(ctx.weftHome, automation, now)) owed.push({ automation, trigger: { type: 'fileChange' } });
   }
   return Promise.all(
     owed.map(async ({ automation, trigger }) => ({

@@ -34,8 +34,8 @@ const USAGE = `Usage: weft automations list [--json]
        weft automations install-timer [--dir DIR]
 
 An automation is a prompt the agent runs in a project on a schedule (cron, in a time zone), on a new
-commit on a branch (git polled; also by due), on a change to files under a path (debounced; only while
-the app runs, as it watches the files), or when asked,
+commit on a branch (git polled; also by due), on a change to files under a path (debounced while the
+app watches them; due compares them with their state after the last run or look), or when asked,
 each run in a new git worktree of the project (--worktree, the default) or in the project (--local). It
 never asks anyone: its approval policy is "never", so what the sandbox refuses is refused and reported.
 Each is a file, WEFT_HOME/automations/<id>.toml, which you may edit; its runs are in <id>.runs.jsonl.
