@@ -3,7 +3,7 @@
 // its owner's pid and boot; a lock whose process is gone (killed, or the machine restarted) is stale and
 // taken over. The same kind of lock makes one host of a WEFT_HOME the one whose scheduler runs.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { uptime } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -38,11 +38,16 @@ export function acquireRunLock(weftHome: string, id: string): Promise<RunLock | 
 
 /**
  * Takes the scheduler's lock of the WEFT_HOME (`automations/.scheduler.lock`, a name no automation can
- * have): the host holding it runs the schedule and the triggers; null when another live process does.
+ * have): the host holding it runs the schedule and the triggers; null when another live process does, or
+ * while there is no automations folder (nothing to schedule; it is not made for this).
  */
 export async function acquireSchedulerLock(weftHome: string): Promise<RunLock | null> {
-  await mkdir(automationsDir(weftHome), { recursive: true });
-  return acquireLockFile(join(automationsDir(weftHome), '.scheduler.lock'));
+  try {
+    return await acquireLockFile(join(automationsDir(weftHome), '.scheduler.lock'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 async function acquireLockFile(file: string): Promise<RunLock | null> {

@@ -1,9 +1,10 @@
 // Runs that end in another process (`weft automations due` from a timer, another host on the same
 // WEFT_HOME) are told to this host's clients too: the runs histories are watched (`fs.watch` on the
-// automations folder, debounced) and read again on a slow poll, for file systems whose events do not
-// come. Each ended run is told once, whoever notices it first: this host's own scheduler (`claim`) or
-// the watcher. Runs that had ended before the watch began are not told.
-import { mkdir, readdir, stat } from 'node:fs/promises';
+// automations folder, debounced) and read again on a slow poll, for file systems whose events do not come
+// (a folder made later is watched from the next poll). Each ended run is told once, whoever notices it
+// first: this host's own scheduler (`claim`) or the watcher. Runs that had ended before the watch began
+// are not told.
+import { readdir, stat } from 'node:fs/promises';
 import { errorMessage } from '../util/errors';
 import { historyFile, readRuns } from './history';
 import { automationsDir } from './store';
@@ -99,23 +100,35 @@ export async function watchRunEnds(options: RunEndWatchOptions): Promise<RunEndW
     return scanning;
   };
 
-  await mkdir(dir, { recursive: true });
   await scanOnce(false);
   let cancelDebounce: (() => void) | null = null;
-  const stopWatch = (options.watch ?? fsWatch)(dir, (name) => {
-    if (name !== null && !name.endsWith(HISTORY_SUFFIX)) return;
-    cancelDebounce?.();
-    cancelDebounce = setTimer(() => {
-      cancelDebounce = null;
-      void rescan();
-    }, DEBOUNCE_MS);
-  });
+  let stopWatch: (() => void) | null = null;
+  /** Watches the folder once it exists (it is not made for this: a home without automations stays so). */
+  const startWatch = async (): Promise<void> => {
+    if (stopWatch !== null || closed) return;
+    const exists = await stat(dir).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+    if (!exists || stopWatch !== null || closed) return;
+    stopWatch = (options.watch ?? fsWatch)(dir, (name) => {
+      if (name !== null && !name.endsWith(HISTORY_SUFFIX)) return;
+      cancelDebounce?.();
+      cancelDebounce = setTimer(() => {
+        cancelDebounce = null;
+        void rescan();
+      }, DEBOUNCE_MS);
+    });
+  };
+  await startWatch();
   let cancelPoll: (() => void) | null = null;
   const poll = (): void => {
     cancelPoll = setTimer(() => {
-      void rescan().then(() => {
-        if (!closed) poll();
-      });
+      void startWatch()
+        .then(rescan)
+        .then(() => {
+          if (!closed) poll();
+        });
     }, options.pollMs ?? POLL_MS);
   };
   poll();
@@ -124,7 +137,7 @@ export async function watchRunEnds(options: RunEndWatchOptions): Promise<RunEndW
     rescan,
     close: async () => {
       closed = true;
-      stopWatch();
+      stopWatch?.();
       cancelDebounce?.();
       cancelPoll?.();
       await scanning;

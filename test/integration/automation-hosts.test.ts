@@ -96,10 +96,10 @@ async function runsOf(id: string): Promise<{ runId: string; status: string; trig
 
 describe('automations across processes', () => {
   it('tells a connected app-server client of a run that `weft automations due` made in another process', async () => {
+    const id = await addOwed('From the timer');
     // Another process holds the scheduler: the app-server only watches.
     held = await acquireSchedulerLock(home.dir);
     expect(held).not.toBeNull();
-    const id = await addOwed('From the timer');
     const client = await connect();
     const from = client.received.length;
     server.enqueue({ kind: 'sse', events: [evCreated(), evAssistantMessage('hi from the timer'), evCompleted()] });

@@ -1,7 +1,7 @@
 // The watch of the runs histories: a run ended before the watch began is not told; one that ends after is
 // told once, on the folder's event (after the debounce) or, when no event comes, on the slow poll; a run
 // this host claimed (its own scheduler told it) is not told again.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -90,5 +90,36 @@ describe('watchRunEnds', () => {
     expect(watch.claim('weekly', claimed)).toBe(false);
     expect(told).toEqual([`nightly ${byEvent}`, `weekly ${byPoll}`]);
     expect(before).not.toBe(byEvent);
+  });
+
+  it('makes no automations folder in a home without one, and watches it from the poll after it is made', async () => {
+    const clock = new FakeClock(0);
+    const told: string[] = [];
+    let onTold: (() => void) | null = null;
+    const events = handWatch();
+    const watching: string[] = [];
+    watch = await watchRunEnds({
+      weftHome: home,
+      onEnded: (id, runId) => {
+        told.push(`${id} ${runId}`);
+        onTold?.();
+      },
+      log: () => undefined,
+      watch: (dir, onChange) => {
+        watching.push(dir);
+        return events.watch(dir, onChange);
+      },
+      setTimer: clock.setTimer,
+      pollMs: 30_000,
+    });
+    expect([await readdir(home), watching]).toEqual([[], []]);
+
+    const first = await finishedRun('nightly');
+    const toldFirst = new Promise<void>((resolve) => {
+      onTold = resolve;
+    });
+    clock.advance(30_000);
+    await toldFirst;
+    expect([told, watching]).toEqual([[`nightly ${first}`], [join(home, 'automations')]]);
   });
 });
