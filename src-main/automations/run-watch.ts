@@ -4,11 +4,12 @@
 // (a folder made later is watched from the next poll). Each ended run is told once, whoever notices it
 // first: this host's own scheduler (`claim`) or the watcher. Runs that had ended before the watch began
 // are not told.
+import { watch as fsWatchRaw } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { errorMessage } from '../util/errors';
 import { historyFile, readRuns } from './history';
 import { automationsDir } from './store';
-import { fsWatch, type FileWatch } from './triggers';
+import type { FileWatch } from './triggers';
 
 const HISTORY_SUFFIX = '.runs.jsonl';
 /** Quiet after a change to a history before it is read: a run writes its lines in a burst. */
@@ -34,6 +35,18 @@ export interface RunEndWatch {
   rescan(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** `fs.watch` of the (flat) folder, unref'd: watching never keeps a one-shot command's process alive. */
+const folderWatch: FileWatch = (dir, onChange) => {
+  try {
+    const watcher = fsWatchRaw(dir, (_event, name) => onChange(name === null ? null : String(name)));
+    watcher.on('error', () => undefined);
+    watcher.unref();
+    return () => watcher.close();
+  } catch {
+    return () => undefined;
+  }
+};
 
 const realTimer = (fn: () => void, ms: number): (() => void) => {
   const timer = setTimeout(fn, ms);
@@ -111,7 +124,7 @@ export async function watchRunEnds(options: RunEndWatchOptions): Promise<RunEndW
       () => false,
     );
     if (!exists || stopWatch !== null || closed) return;
-    stopWatch = (options.watch ?? fsWatch)(dir, (name) => {
+    stopWatch = (options.watch ?? folderWatch)(dir, (name) => {
       if (name !== null && !name.endsWith(HISTORY_SUFFIX)) return;
       cancelDebounce?.();
       cancelDebounce = setTimer(() => {
