@@ -45,7 +45,8 @@ never asks anyone: its approval policy is "never", so what the sandbox refuses i
 Each is a file, WEFT_HOME/automations/<id>.toml, which you may edit; its runs are in <id>.runs.jsonl.
 Two runs of one automation never overlap; a schedule missed while the machine slept runs once.
 
-The app (weft serve, weft app-server) runs them while it is open. Without it, run \`weft automations due\`
+The app (the desktop app, weft serve, weft app-server) runs them while it is open (of several on one
+WEFT_HOME, one), and shows runs made elsewhere as they end. Without it, run \`weft automations due\`
 every minute: install-timer writes a systemd user timer (Linux) or a LaunchAgent (macOS) that does,
 and prints the command that turns it on.
 `;
