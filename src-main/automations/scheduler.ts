@@ -1,8 +1,9 @@
-// The scheduler inside a host (`weft serve`, `weft app-server`): it wakes at the next firing of any
-// automation (at least once a minute, so a file added or edited by hand is noticed, and the branches of
-// `commit` triggers are looked at), watches the files of `fileChange` triggers, starts every run that is
-// owed and does not wait for it: a long run holds only its own automation's lock. Its clock (and the
-// files' watcher) come in from outside, so tests drive them.
+// The scheduler inside a host (the desktop app, `weft serve`, `weft app-server`): it wakes at the next
+// firing of any automation (at least once a minute, so a file added or edited by hand is noticed, and the
+// branches of `commit` triggers are looked at), watches the files of `fileChange` triggers, starts every
+// run that is owed and does not wait for it: a long run holds only its own automation's lock. Only the
+// host owning the WEFT_HOME's scheduling (`owns`) does this. Its clock (and the files' watcher) come in
+// from outside, so tests drive them.
 import { errorMessage } from '../util/errors';
 import { nextFire } from './cron';
 import { filesChanged } from './files-snapshot';
