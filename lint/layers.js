@@ -40,10 +40,10 @@ export const layers = {
   // Automations: their files, history, lock and scheduler; the thread of a run is an executor's.
   'src-main/automations': { may: BASE, packages: 'node' },
   'src-main/electron': {
-    may: [...main(['server', 'config', 'util', 'version']), 'src-preload/bridge', PROTOCOL],
+    may: [...main(['faces', 'server', 'config', 'util', 'version']), 'src-preload/bridge', PROTOCOL],
     packages: 'any',
   },
-  'src-main/faces': { may: [...main(['server', 'util', 'version']), PROTOCOL, DIFF], packages: 'node' },
+  'src-main/faces': { may: [...main(['automations', 'server', 'util', 'version']), PROTOCOL, DIFF], packages: 'node' },
   // The app server and the core.
   'src-main/server': {
     may: [

@@ -61,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
       return runAppServerCommand(rest, async () => {
         const [{ createAppHost }, { scheduleAutomationsIn }] = await Promise.all([
           import('./server/app-host'),
-          import('./cli/automation-scheduler'),
+          import('./cli/automation-host'),
         ]);
         return scheduleAutomationsIn(await createAppHost());
       });
@@ -70,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
       const [{ runServeCommand }, { createAppHost }, { scheduleAutomationsIn }] = await Promise.all([
         import('./cli/serve'),
         import('./server/app-host'),
-        import('./cli/automation-scheduler'),
+        import('./cli/automation-host'),
       ]);
       return runServeCommand(rest, async ({ cwd }) => scheduleAutomationsIn(await createAppHost({ cwd })));
     }

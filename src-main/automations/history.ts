@@ -1,5 +1,6 @@
 // An automation's runs: `WEFT_HOME/automations/<id>.runs.jsonl`, one line per event of a run (started, its
-// thread, ended, and the person's marks: seen in the inbox, kept or discarded), each appended in one write.
+// thread, ended, and the person's marks: seen in the inbox, kept or discarded; and what the event triggers
+// last saw: a branch head, a digest of files), each appended in one write.
 // Folded, they are the automation's history. A run that started and never ended (the process was killed,
 // the machine restarted) is marked failed by the next run's owner, with its thread kept.
 import { randomUUID } from 'node:crypto';
@@ -56,6 +57,8 @@ const RunLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('seen'), runId: z.string(), at: z.number() }),
   /** A `commit` automation's branch head as first seen: a later commit is new, this one is not. */
   z.object({ type: z.literal('watched'), runId: z.literal(''), commit: z.string(), at: z.number() }),
+  /** A `fileChange` automation's files as last looked at (`files-snapshot.ts`): a change is a new digest. */
+  z.object({ type: z.literal('files'), runId: z.literal(''), digest: z.string(), at: z.number() }),
   z.object({ type: z.literal('decided'), runId: z.string(), decision: z.enum(['kept', 'discarded']), at: z.number() }),
 ]);
 type RunLine = z.infer<typeof RunLine>;
@@ -120,6 +123,18 @@ export function recordWatched(weftHome: string, id: string, commit: string, at: 
   return append(weftHome, id, { type: 'watched', runId: '', commit, at });
 }
 
+/** The digest of a `fileChange` automation's files last recorded (`recordFiles`); null before any. */
+export async function lastFiles(weftHome: string, id: string): Promise<string | null> {
+  let digest: string | null = null;
+  for (const line of await readLines(weftHome, id)) if (line.type === 'files') digest = line.digest;
+  return digest;
+}
+
+/** Records the digest of a `fileChange` automation's files: a later one that differs is a change. */
+export function recordFiles(weftHome: string, id: string, digest: string, at: number): Promise<void> {
+  return append(weftHome, id, { type: 'files', runId: '', digest, at });
+}
+
 /** The runs, oldest first. */
 export async function readRuns(weftHome: string, id: string): Promise<AutomationRun[]> {
   const runs = new Map<string, AutomationRun>();
@@ -142,7 +157,7 @@ export async function readRuns(weftHome: string, id: string): Promise<Automation
       });
       continue;
     }
-    if (line.type === 'watched') continue;
+    if (line.type === 'watched' || line.type === 'files') continue;
     const run = runs.get(line.runId);
     if (run === undefined) continue;
     switch (line.type) {

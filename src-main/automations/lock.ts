@@ -1,7 +1,7 @@
 // One run of an automation at a time, across processes: the app's scheduler and `weft automations due`
 // started by a timer may both look at the same automation. The lock is a file made with O_EXCL holding
 // its owner's pid and boot; a lock whose process is gone (killed, or the machine restarted) is stale and
-// taken over.
+// taken over. The same kind of lock makes one host of a WEFT_HOME the one whose scheduler runs.
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { uptime } from 'node:os';
@@ -32,8 +32,25 @@ export interface RunLock {
 }
 
 /** Takes the automation's lock; null when a live process holds it. */
-export async function acquireRunLock(weftHome: string, id: string): Promise<RunLock | null> {
-  const file = lockFile(weftHome, id);
+export function acquireRunLock(weftHome: string, id: string): Promise<RunLock | null> {
+  return acquireLockFile(lockFile(weftHome, id));
+}
+
+/**
+ * Takes the scheduler's lock of the WEFT_HOME (`automations/.scheduler.lock`, a name no automation can
+ * have): the host holding it runs the schedule and the triggers; null when another live process does, or
+ * while there is no automations folder (nothing to schedule; it is not made for this).
+ */
+export async function acquireSchedulerLock(weftHome: string): Promise<RunLock | null> {
+  try {
+    return await acquireLockFile(join(automationsDir(weftHome), '.scheduler.lock'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function acquireLockFile(file: string): Promise<RunLock | null> {
   const owner: LockOwner = { pid: process.pid, boot: await currentBoot(), token: randomBytes(8).toString('hex') };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -79,4 +96,28 @@ export function processAlive(pid: number): boolean {
 async function releaseIfOurs(file: string, token: string): Promise<void> {
   const text = await readFile(file, 'utf8').catch(() => '');
   if (text.includes(token)) await rm(file, { force: true });
+}
+
+/** Whether this process is the WEFT_HOME's scheduling host: asks for the scheduler's lock until it has it. */
+export interface SchedulerOwnership {
+  /** True once this process holds the lock (kept until `release`); false while another live process does. */
+  owns(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+export function schedulerOwnership(weftHome: string): SchedulerOwnership {
+  let lock: RunLock | null = null;
+  let released = false;
+  return {
+    owns: async () => {
+      if (released) return false;
+      lock ??= await acquireSchedulerLock(weftHome);
+      return lock !== null;
+    },
+    release: async () => {
+      released = true;
+      await lock?.release();
+      lock = null;
+    },
+  };
 }

@@ -67,8 +67,18 @@ export const AutomationFile = z
     prompt: z.string().min(1),
     /** Disabled automations keep their file and history and never run on their trigger. */
     enabled: z.boolean().default(true),
-    /** `worktree` (default): a new git worktree per run, under the worktrees folder; `local`: the project. */
-    environment: z.enum(['worktree', 'local']).default('worktree'),
+    /**
+     * `worktree` (default): a new git worktree per run, under the worktrees folder; `local`: the project.
+     * Always on this machine: a remote environment (`[environments.NAME]`) is refused, naming why.
+     */
+    environment: z
+      .custom<'worktree' | 'local'>((value) => value === 'worktree' || value === 'local', {
+        error: (issue) =>
+          typeof issue.input === 'string'
+            ? `"${issue.input}" is not where an automation can run: give "worktree" (the default) or "local"; automations run on this machine only, runs on a remote environment are not supported (add the automation on that machine instead)`
+            : 'give "worktree" (the default) or "local"',
+      })
+      .default('worktree'),
     /** Omitted = the project's configured model and effort. */
     model: z.string().min(1).optional(),
     effort: ReasoningEffortValue.optional(),

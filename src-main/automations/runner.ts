@@ -14,6 +14,7 @@ import {
   type AutomationRun,
   type RunFacts,
 } from './history';
+import { filesStillChanged, recordFilesNow } from './files-snapshot';
 import { acquireRunLock } from './lock';
 import type { Automation } from './record';
 
@@ -46,7 +47,10 @@ export type RunOutcome =
   | { type: 'ran'; runId: string; status: ExecutionResult['status']; reason: string | null }
   /** Another run of it is under way (in this process or another). */
   | { type: 'busy' }
-  /** A scheduled (or commit) run found its time (commit) already taken by another process, or not come. */
+  /**
+   * A scheduled (commit, file change) run found its time (commit, change) already taken by another
+   * process, or not come.
+   */
   | { type: 'notDue' };
 
 /**
@@ -86,6 +90,8 @@ export async function runAutomation(
     // Read under the lock too: another process may have run for this commit just now.
     if (trigger.type === 'commit' && (await lastCommit(weftHome, automation.id)) === trigger.commit)
       return { type: 'notDue' };
+    // And for a change of files: another process may have run for it (and recorded the files after).
+    if (trigger.type === 'fileChange' && !(await filesStillChanged(weftHome, automation))) return { type: 'notDue' };
     const runId = await recordStart(weftHome, automation.id, {
       trigger: trigger.type,
       slot,
@@ -100,6 +106,8 @@ export async function runAutomation(
       result = { status: 'failed', reason: errorMessage(error), finalMessage: null };
     }
     await recordEnd(weftHome, automation.id, runId, { at: ctx.now(), ...result });
+    // The files as the run leaves them: its own writes, and changes made while it ran, owe no run.
+    await recordFilesNow(weftHome, automation, ctx.now());
     return { type: 'ran', runId, status: result.status, reason: result.reason };
   } finally {
     await lock.release();

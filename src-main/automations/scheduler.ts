@@ -1,10 +1,12 @@
-// The scheduler inside a host (`weft serve`, `weft app-server`): it wakes at the next firing of any
-// automation (at least once a minute, so a file added or edited by hand is noticed, and the branches of
-// `commit` triggers are looked at), watches the files of `fileChange` triggers, starts every run that is
-// owed and does not wait for it: a long run holds only its own automation's lock. Its clock (and the
-// files' watcher) come in from outside, so tests drive them.
+// The scheduler inside a host (the desktop app, `weft serve`, `weft app-server`): it wakes at the next
+// firing of any automation (at least once a minute, so a file added or edited by hand is noticed, and the
+// branches of `commit` triggers are looked at), watches the files of `fileChange` triggers, starts every
+// run that is owed and does not wait for it: a long run holds only its own automation's lock. Only the
+// host owning the WEFT_HOME's scheduling (`owns`) does this. Its clock (and the files' watcher) come in
+// from outside, so tests drive them.
 import { errorMessage } from '../util/errors';
 import { nextFire } from './cron';
+import { filesChanged } from './files-snapshot';
 import { readRuns } from './history';
 import { isBroken, type Automation } from './record';
 import { dueSlot, runAutomation, type RunnerContext, type RunOutcome, type RunTrigger } from './runner';
@@ -36,6 +38,11 @@ export interface SchedulerOptions extends RunnerContext {
   onRun?(automationId: string, outcome: RunOutcome): void;
   /** How `fileChange` triggers watch files; omitted = `fs.watch`. */
   watch?: FileWatch;
+  /**
+   * Whether this scheduler runs the schedule and the triggers now (the host holding the WEFT_HOME's
+   * scheduler lock does); asked at each pass. Omitted = always. Run now works either way.
+   */
+  owns?(): Promise<boolean>;
 }
 
 export interface AutomationScheduler {
@@ -87,6 +94,11 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
   });
 
   const pass = async (): Promise<void> => {
+    if (options.owns !== undefined && !(await options.owns())) {
+      files.sync([]);
+      schedule(MAX_SLEEP_MS);
+      return;
+    }
     const now = clock.now();
     let wake = now + MAX_SLEEP_MS;
     const usable: Automation[] = [];
@@ -161,7 +173,10 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
   };
 }
 
-/** Runs every automation owed a run now, each once, and waits for them (`weft automations due`). */
+/**
+ * Runs every automation owed a run now, each once, and waits for them (`weft automations due`): a time of
+ * its schedule, a new commit, or a change of its files since the last look (`files-snapshot.ts`).
+ */
 export async function runDueAutomations(
   ctx: RunnerContext,
   log: (line: string) => void,
@@ -177,6 +192,7 @@ export async function runDueAutomations(
       owed.push({ automation, trigger: { type: 'schedule' } });
     const commit = await commitDue(ctx.weftHome, automation, now);
     if (commit !== null) owed.push({ automation, trigger: { type: 'commit', commit } });
+    if (await filesChanged(ctx.weftHome, automation, now)) owed.push({ automation, trigger: { type: 'fileChange' } });
   }
   return Promise.all(
     owed.map(async ({ automation, trigger }) => ({

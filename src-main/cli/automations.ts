@@ -13,20 +13,23 @@ import {
   createAutomation,
   listAutomations,
   newAutomationId,
+  readAutomation,
   removeAutomation,
   updateAutomation,
   usableAutomation,
 } from '../automations/store';
 import { timerFiles, writeTimerFiles } from '../automations/timer';
 import { VERSION } from '../version';
+import { RECORD_OPTIONS, refusedOptions, triggerFlags, triggerOf } from './automation-options';
 import { dispatchSubCommand } from './sub-commands';
 
 const USAGE = `Usage: weft automations list [--json]
        weft automations add --name NAME --project DIR (--schedule "CRON" [--timezone TZ] | --manual |
                             --on-commit BRANCH | --on-change PATH [--debounce SECONDS])
                             --prompt TEXT [--local | --worktree] [--model M] [--effort E] [--sandbox MODE]
-       weft automations edit ID [--name N] [--schedule "CRON"] [--timezone TZ] [--prompt TEXT]
-                            [--enable | --disable] [--local | --worktree] [--model M] [--effort E]
+       weft automations edit ID [--name N] [--prompt TEXT] [--enable | --disable] [--local | --worktree]
+                            [--schedule "CRON" [--timezone TZ] | --manual | --on-commit BRANCH |
+                             --on-change PATH [--debounce SECONDS]] [--model M] [--effort E] [--sandbox MODE]
        weft automations rm ID
        weft automations run ID         Run it now and wait for the end
        weft automations runs ID [--json]
@@ -34,14 +37,16 @@ const USAGE = `Usage: weft automations list [--json]
        weft automations install-timer [--dir DIR]
 
 An automation is a prompt the agent runs in a project on a schedule (cron, in a time zone), on a new
-commit on a branch (git polled; also by due), on a change to files under a path (debounced; only while
-the app runs, as it watches the files), or when asked,
-each run in a new git worktree of the project (--worktree, the default) or in the project (--local). It
+commit on a branch (git polled; also by due), on a change to files under a path (debounced while the
+app watches them; due compares them with their state after the last run or look), or when asked,
+each run in a new git worktree of the project (--worktree, the default) or in the project (--local),
+always on this machine (--env NAME, a remote environment, is refused: not supported for automations). It
 never asks anyone: its approval policy is "never", so what the sandbox refuses is refused and reported.
 Each is a file, WEFT_HOME/automations/<id>.toml, which you may edit; its runs are in <id>.runs.jsonl.
 Two runs of one automation never overlap; a schedule missed while the machine slept runs once.
 
-The app (weft serve, weft app-server) runs them while it is open. Without it, run \`weft automations due\`
+The app (the desktop app, weft serve, weft app-server) runs them while it is open (of several on one
+WEFT_HOME, one), and shows runs made elsewhere as they end. Without it, run \`weft automations due\`
 every minute: install-timer writes a systemd user timer (Linux) or a LaunchAgent (macOS) that does,
 and prints the command that turns it on.
 `;
@@ -111,23 +116,6 @@ function describeRun(run: AutomationRun): string {
   return `${when} ${run.status}${run.reason === null ? '' : ` (${run.reason})`}${run.threadId === null ? '' : ` thread ${run.threadId}`}`;
 }
 
-const RECORD_OPTIONS = {
-  name: { type: 'string' },
-  project: { type: 'string' },
-  schedule: { type: 'string' },
-  timezone: { type: 'string' },
-  manual: { type: 'boolean' },
-  'on-commit': { type: 'string' },
-  'on-change': { type: 'string' },
-  debounce: { type: 'string' },
-  prompt: { type: 'string' },
-  local: { type: 'boolean' },
-  worktree: { type: 'boolean' },
-  model: { type: 'string' },
-  effort: { type: 'string' },
-  sandbox: { type: 'string' },
-} as const;
-
 async function add(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: RECORD_OPTIONS });
   const missing = (['name', 'project', 'prompt'] as const).filter((k) => values[k] === undefined);
@@ -142,6 +130,11 @@ async function add(argv: string[]): Promise<number> {
   }
   if (values.local === true && values.worktree === true) {
     process.stderr.write('weft automations add: choose --local or --worktree, not both\n');
+    return 2;
+  }
+  const refused = refusedOptions('add', values, values['on-change'] !== undefined ? 'fileChange' : null);
+  if (refused !== null) {
+    process.stderr.write(refused);
     return 2;
   }
   const weftHome = home();
@@ -167,30 +160,6 @@ async function add(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** The trigger the options of `add` give (checked by the file's schema after). */
-function triggerOf(values: {
-  schedule?: string;
-  timezone?: string;
-  'on-commit'?: string;
-  'on-change'?: string;
-  debounce?: string;
-}): unknown {
-  if (values.schedule !== undefined)
-    return {
-      type: 'schedule',
-      cron: values.schedule,
-      ...(values.timezone === undefined ? {} : { timezone: values.timezone }),
-    };
-  if (values['on-commit'] !== undefined) return { type: 'commit', branch: values['on-commit'] };
-  if (values['on-change'] !== undefined)
-    return {
-      type: 'fileChange',
-      ...(values['on-change'] === '.' ? {} : { path: values['on-change'] }),
-      ...(values.debounce === undefined ? {} : { debounce_seconds: Number(values.debounce) }),
-    };
-  return { type: 'manual' };
-}
-
 async function edit(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -200,6 +169,34 @@ async function edit(argv: string[]): Promise<number> {
   const [id] = positionals;
   if (id === undefined) {
     process.stderr.write('weft automations edit: name the automation (weft automations list)\n');
+    return 2;
+  }
+  const triggers = triggerFlags(values);
+  if (triggers.length > 1) {
+    process.stderr.write(
+      `weft automations edit: give one trigger, not ${triggers.map((t) => `--${t}`).join(' and ')} (--schedule, --manual, --on-commit or --on-change)\n`,
+    );
+    return 2;
+  }
+  if (values.enable === true && values.disable === true) {
+    process.stderr.write('weft automations edit: choose --enable or --disable, not both\n');
+    return 2;
+  }
+  if (values.local === true && values.worktree === true) {
+    process.stderr.write('weft automations edit: choose --local or --worktree, not both\n');
+    return 2;
+  }
+  const current = await readAutomation(home(), id);
+  // The trigger after the edit; unknown for a file that cannot be read (the result is checked anyway).
+  const triggerType =
+    triggers[0] === undefined
+      ? isBroken(current)
+        ? null
+        : current.trigger.type
+      : { schedule: 'schedule', manual: 'manual', 'on-commit': 'commit', 'on-change': 'fileChange' }[triggers[0]];
+  const refused = refusedOptions('edit', values, triggerType);
+  if (refused !== null) {
+    process.stderr.write(refused);
     return 2;
   }
   const changes: { path: string[]; value: unknown }[] = [];
@@ -229,7 +226,19 @@ async function edit(argv: string[]): Promise<number> {
     set(['trigger', 'cron'], values.schedule);
     drop('branch', 'path', 'debounce_seconds');
   }
+  if (values['on-commit'] !== undefined) {
+    set(['trigger', 'type'], 'commit');
+    set(['trigger', 'branch'], values['on-commit']);
+    drop('cron', 'timezone', 'path', 'debounce_seconds');
+  }
+  if (values['on-change'] !== undefined) {
+    set(['trigger', 'type'], 'fileChange');
+    if (values['on-change'] === '.') drop('path');
+    else set(['trigger', 'path'], values['on-change']);
+    drop('cron', 'timezone', 'branch');
+  }
   set(['trigger', 'timezone'], values.timezone);
+  set(['trigger', 'debounce_seconds'], values.debounce === undefined ? undefined : Number(values.debounce));
   if (changes.length === 0) {
     process.stderr.write('weft automations edit: nothing to change (see weft automations --help)\n');
     return 2;
@@ -275,7 +284,7 @@ async function withExecutor<T>(work: (ctx: Parameters<typeof runAutomation>[0]) 
   const [{ createAppHost }, { connectHostClient }, { hostClientExecutor }] = await Promise.all([
     import('../server/app-host'),
     import('../faces/host-client'),
-    import('./automation-executor'),
+    import('../faces/automation-executor'),
   ]);
   const weftHome = home();
   const app = await createAppHost({ weftHome, log: (line) => process.stderr.write(`${line}\n`) });

@@ -31,6 +31,7 @@ import { automationHandlers, type AutomationRunNow } from './handlers/automation
 import { automationInboxHandlers } from './handlers/automation-inbox';
 import { findInboxItem, notifyOf, shouldNotify } from '../automations/inbox';
 import { usableAutomation } from '../automations/store';
+import { watchRunEnds } from '../automations/run-watch';
 import { createReadStates } from './read-states';
 import { finishInterruptedRestores } from './restore-recovery';
 import { DEFAULT_PRUNE_AFTER_DAYS, pruneOnStart, type PruneOutcome } from './worktree-cleanup';
@@ -38,6 +39,7 @@ import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
 import type { ConnectionHost } from './transport';
 import { DisposableStore } from '../util/disposable';
+import { errorMessage } from '../util/errors';
 import { spawnHostConnection } from '../util/spawn-host/connection';
 
 /**
@@ -97,7 +99,10 @@ export interface AppHost {
   onAttention(listener: (event: AttentionEvent) => void): () => void;
   /** Gives `weft/automations/runNow` the scheduler that runs automations in this host (null: none). */
   setAutomationRunNow(runNow: AutomationRunNow | null): void;
-  /** Tells every client that a run of an automation ended (`weft/automations/runEnded`), as recorded. */
+  /**
+   * Tells every client that a run of an automation ended (`weft/automations/runEnded`), as recorded; once
+   * per run, whether this or the watch of the runs histories (runs of other processes) tells it first.
+   */
   announceAutomationRun(automationId: string, runId: string): Promise<void>;
   /** How many threads wait on the person (approvals, questions), on every change (for a dock badge). */
   onWaitingCountChanged(listener: (count: number) => void): () => void;
@@ -245,6 +250,21 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     threadQueue: manager,
   });
   owned.add(dispatcher, 'the connected clients');
+  const tellRunEnded = async (automationId: string, runId: string): Promise<void> => {
+    const automationRun = await findInboxItem(weftHome, automationId, runId);
+    const notify = shouldNotify(notifyOf(await usableAutomation(weftHome, automationId)), automationRun.run);
+    manager.broadcast({ method: 'weft/automations/runEnded', params: { automationRun, notify } });
+  };
+  // Runs that end in other processes (a timer's `weft automations due`, another host) are told too.
+  const runEnds = await watchRunEnds({
+    weftHome,
+    log,
+    onEnded: (automationId, runId) =>
+      void tellRunEnded(automationId, runId).catch((error: unknown) =>
+        log(`weft automations: ${automationId}: the end of run ${runId} could not be told: ${errorMessage(error)}`),
+      ),
+  });
+  owned.add({ dispose: () => runEnds.close() }, 'the watch of the automations runs');
   store.repairInBackground();
   const pruning = schedulePrune({ weftHome, env, defaultCwd, store, checkpoints, log, options });
   // Added last, so stopped first: a prune under way finishes before the store and checkpoints close.
@@ -259,9 +279,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       automationRunNow = runNow;
     },
     announceAutomationRun: async (automationId, runId) => {
-      const automationRun = await findInboxItem(weftHome, automationId, runId);
-      const notify = shouldNotify(notifyOf(await usableAutomation(weftHome, automationId)), automationRun.run);
-      manager.broadcast({ method: 'weft/automations/runEnded', params: { automationRun, notify } });
+      if (runEnds.claim(automationId, runId)) await tellRunEnded(automationId, runId);
     },
     onWaitingCountChanged: (listener) => {
       waitingListeners.add(listener);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRuns, recordStart, recordThread } from '../../../src-main/automations/history';
-import { lockFile } from '../../../src-main/automations/lock';
+import { lockFile, schedulerOwnership, type SchedulerOwnership } from '../../../src-main/automations/lock';
 import type { Automation } from '../../../src-main/automations/record';
 import type { AutomationExecutor, ExecutionResult, RunOutcome } from '../../../src-main/automations/runner';
 import { runDueAutomations, startScheduler, type AutomationScheduler } from '../../../src-main/automations/scheduler';
@@ -83,7 +83,7 @@ async function everyMinute(id = 'tick'): Promise<Automation> {
   });
 }
 
-function start(clock: FakeClock, executor: AutomationExecutor) {
+function start(clock: FakeClock, executor: AutomationExecutor, ownership?: SchedulerOwnership) {
   const outcomes: { id: string; outcome: RunOutcome }[] = [];
   const listeners = new Set<(count: number) => void>();
   const scheduler = startScheduler({
@@ -91,6 +91,7 @@ function start(clock: FakeClock, executor: AutomationExecutor) {
     now: clock.now,
     clock,
     executor,
+    ...(ownership === undefined ? {} : { owns: () => ownership.owns() }),
     log: (line) => {
       throw new Error(`unexpected log: ${line}`);
     },
@@ -151,6 +152,35 @@ describe('the automation scheduler', () => {
         decision: null,
       },
     ]);
+  });
+
+  it('of two schedulers on one WEFT_HOME, only the scheduler lock holder runs; the other takes over once it closes', async () => {
+    await everyMinute();
+    const clock = new FakeClock(T0);
+    const [firstOwner, secondOwner] = [schedulerOwnership(home), schedulerOwnership(home)];
+    const [first, second] = [new HeldExecutor(), new HeldExecutor()];
+    const one = start(clock, first, firstOwner);
+    await one.scheduler.tick();
+    const two = start(clock, second, secondOwner);
+    await two.scheduler.tick();
+    clock.advance(30_000);
+    await first.waitStarted(1);
+    first.finishAll({ status: 'completed', reason: null, finalMessage: null });
+    await one.ended(1);
+    await two.scheduler.tick();
+    // The second never tried (a try would have ended `busy` or `notDue`).
+    expect([first.started, second.started, two.outcomes]).toEqual([['tick'], [], []]);
+
+    await one.scheduler.close();
+    await firstOwner.release();
+    // The second looks again within a minute, holds the lock now, and runs the next minute's time.
+    clock.advance(MINUTE);
+    await second.waitStarted(1);
+    second.finishAll({ status: 'completed', reason: null, finalMessage: null });
+    await two.ended(1);
+    expect([first.started, second.started]).toEqual([['tick'], ['tick']]);
+    expect((await readRuns(home, 'tick')).map((r) => r.slot)).toEqual([T0 + 30_000, T0 + 90_000]);
+    await secondOwner.release();
   });
 
   it('runs a window missed while asleep once, for its latest time', async () => {

@@ -1,8 +1,11 @@
-// The scheduler of a running host (`weft serve`, `weft app-server`): it runs automations through an
-// in-process client of that host, so a run is a thread the app's clients see like any other.
-import { resolveWeftHome } from '../config';
-import { connectHostClient } from '../faces/host-client';
+// The scheduler of a running host (`weft serve`, `weft app-server`, the desktop app's main process): it
+// runs automations through an in-process client of that host, so a run is a thread the app's clients see
+// like any other. Of the hosts open on one WEFT_HOME, the one holding the scheduler's lock runs the
+// schedule and the triggers (the others try again at each pass, so one takes over when it closes); every
+// host runs its own Run now.
+import { connectHostClient } from './host-client';
 import type { ConnectionHost } from '../server/transport';
+import { schedulerOwnership } from '../automations/lock';
 import type { Automation } from '../automations/record';
 import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
@@ -27,7 +30,9 @@ export async function withAutomationScheduler<H extends SchedulingHost>(
     log: options.log,
   });
   const clock = options.clock ?? systemClock;
+  const ownership = schedulerOwnership(options.weftHome);
   const scheduler = startScheduler({
+    owns: () => ownership.owns(),
     weftHome: options.weftHome,
     now: () => clock.now(),
     clock,
@@ -50,16 +55,9 @@ export async function withAutomationScheduler<H extends SchedulingHost>(
     close: async () => {
       app.setAutomationRunNow(null);
       await scheduler.close();
+      await ownership.release();
       client.close();
       await close();
     },
-  });
-}
-
-/** `withAutomationScheduler` for a CLI host: WEFT_HOME from the environment, the log on stderr. */
-export function scheduleAutomationsIn<H extends SchedulingHost>(app: H): Promise<H> {
-  return withAutomationScheduler(app, {
-    weftHome: resolveWeftHome(process.env),
-    log: (line) => process.stderr.write(`${line}\n`),
   });
 }

@@ -4,8 +4,8 @@
 // automation, then one turn with the prompt, followed to its end.
 import type { ThreadItem } from '../../src-preload/protocol';
 import type { RunCost } from '../automations/history';
-import { finalAnswer, followTurn } from '../faces/follow-turn';
-import type { HostClient } from '../faces/host-client';
+import { finalAnswer, followTurn } from './follow-turn';
+import type { HostClient } from './host-client';
 import type { AutomationExecutor, ExecutionResult } from '../automations/runner';
 
 export function hostClientExecutor(client: HostClient): AutomationExecutor {
