@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { errorMessage } from '../util/errors';
+import { checkFileUrl } from './file-policy';
 import { PageLog } from './page-log';
 import { killProfileProcesses } from './processes';
 import { startBrowserProxy, type BrowserProxy } from './proxy';
@@ -267,6 +268,8 @@ export class BrowserSession {
     page.on('framenavigated', (frame) => {
       // A last guard for what the proxy never sees (file: pages linking to files outside the workspace).
       if (frame !== page.mainFrame()) return;
+      // Chromium's own error page, shown for a navigation that was refused or failed: it reaches nothing.
+      if (frame.url().startsWith('chrome-error:')) return;
       const verdict = this.verdict(frame.url());
       if (verdict.kind === 'allow') return;
       const reason =
@@ -294,15 +297,35 @@ export class BrowserSession {
       verdict.kind === 'refuse'
         ? verdict.reason
         : `refused to open ${url}: the user has not allowed the browser to reach ${verdict.origin} (open a URL there to be asked)`;
+    this.refuse(url, reason);
+    return Promise.resolve(reason);
+  }
+
+  /** Remembers why `url` was refused (the failed `open` and `console` say it). */
+  private refuse(url: string, reason: string): void {
     this.refusals.set(url, reason);
     if (this.refusals.size > 100) this.refusals.delete(this.refusals.keys().next().value ?? '');
-    return Promise.resolve(reason);
   }
 
   /** A request of a page: an origin that needs the user's approval is asked about during a browser call. */
   private async route(route: Route): Promise<void> {
     const url = route.request().url();
     const verdict = this.verdict(url);
+    if (verdict.kind === 'allow' && url.startsWith('file:')) {
+      // The text of the URL is in the workspace: refused still when it leads out of it or is no plain file.
+      const refused = await checkFileUrl(url, this.options.rules().workspace);
+      if (refused !== null) {
+        this.refuse(url, refused);
+        this.log.add({ kind: 'request', level: 'refused', text: refused });
+        const request = route.request();
+        if (request.isNavigationRequest() && request.frame() === this.current?.mainFrame()) this.pageRefusal = refused;
+        // Answered rather than aborted: an aborted navigation's error page would commit later and cut the next one.
+        await route
+          .fulfill({ status: 403, contentType: 'text/plain; charset=utf-8', body: refused })
+          .catch(() => undefined);
+        return;
+      }
+    }
     if (verdict.kind === 'ask') {
       const ask = this.options.asker();
       if (ask !== null && (await ask(verdict.origin))) this.approvedOrigins.add(verdict.origin);
