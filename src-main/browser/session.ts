@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { errorMessage } from '../util/errors';
 import { checkFileUrl } from './file-policy';
+import { OriginQuestions, type OriginAsker } from './origin-questions';
 import { PageLog } from './page-log';
 import { killProfileProcesses } from './processes';
 import { startBrowserProxy, type BrowserProxy } from './proxy';
@@ -48,8 +49,11 @@ export interface BrowserSessionOptions {
   executable: string;
   /** The rules of the moment (the thread's workspace and network setting can change between turns). */
   rules: () => Omit<UrlRules, 'approvedOrigins'>;
-  /** Asks the user about an origin during a browser call; resolves true when allowed. Null: no call runs. */
-  asker: () => ((origin: string) => Promise<boolean>) | null;
+  /**
+   * Asks the user about an origin during a browser call; resolves true when allowed. Null: no call runs.
+   * The same function for the whole of one call.
+   */
+  asker: () => OriginAsker | null;
 }
 
 interface Running {
@@ -60,7 +64,7 @@ interface Running {
 
 export class BrowserSession {
   readonly log = new PageLog();
-  private readonly approvedOrigins = new Set<string>();
+  private readonly origins: OriginQuestions;
   private running: Promise<Running> | null = null;
   private current: Page | null = null;
   private cdp: { page: Page; session: CDPSession } | null = null;
@@ -73,8 +77,9 @@ export class BrowserSession {
   /** The guard taking the page off a refused page; the next navigation waits for it. */
   private leaving: Promise<void> = Promise.resolve();
   private disposed = false;
-
-  constructor(private readonly options: BrowserSessionOptions) {}
+  constructor(private readonly options: BrowserSessionOptions) {
+    this.origins = new OriginQuestions(options.asker);
+  }
 
   /** The page actions run on, started (or restarted after a crash) as needed; `notes` says what happened. */
   async page(notes: string[]): Promise<Page> {
@@ -142,12 +147,12 @@ export class BrowserSession {
 
   /** Remembers that the user let the browser reach `origin` in this thread. */
   approveOrigin(origin: string): void {
-    this.approvedOrigins.add(origin);
+    this.origins.approve(origin);
   }
 
   /** What the URL rules say about `url` now. */
   verdict(url: string): ReturnType<typeof checkUrl> {
-    return checkUrl(url, { ...this.options.rules(), approvedOrigins: this.approvedOrigins });
+    return checkUrl(url, { ...this.options.rules(), approvedOrigins: this.origins.approved });
   }
 
   /** Ends the browser (the model's `close`); the next action starts a fresh one. */
@@ -205,6 +210,11 @@ export class BrowserSession {
         handleSIGHUP: false,
       });
       await context.route('**/*', (route) => this.route(route));
+      context.on('request', (request) => {
+        if (request.redirectedFrom() === null) return;
+        const verdict = this.verdict(request.url());
+        if (verdict.kind === 'ask') this.origins.redirected(verdict.origin);
+      });
       // A page opening popups in a loop: each document may open MAX_PAGES, then window.open returns null
       // (the page count cap below closes what still gets through, e.g. links with target=_blank).
       await context.addInitScript(POPUP_CAP_SCRIPT);
@@ -286,19 +296,21 @@ export class BrowserSession {
   }
 
   /**
-   * The proxy's question: null allows the request, else the reason it is refused. It never asks: the
-   * browser's own background traffic (update checks and the like) goes through the proxy too, and the user
-   * is asked only about the page's requests (`route`). An origin not yet allowed is refused here.
+   * The proxy's question: null allows the request, else the reason it is refused. An origin not yet allowed
+   * is asked about when a page was just redirected there during a browser call (request interception never
+   * sees a redirect's next hop), and refused otherwise: the browser's own background traffic goes through
+   * the proxy too, and nobody is asked about it.
    */
-  private gate(url: string): Promise<string | null> {
+  private async gate(url: string): Promise<string | null> {
     const verdict = this.verdict(url);
-    if (verdict.kind === 'allow') return Promise.resolve(null);
+    if (verdict.kind === 'allow') return null;
+    if (verdict.kind === 'ask' && (await this.origins.allowRedirect(verdict.origin))) return null;
     const reason =
       verdict.kind === 'refuse'
         ? verdict.reason
         : `refused to open ${url}: the user has not allowed the browser to reach ${verdict.origin} (open a URL there to be asked)`;
     this.refuse(url, reason);
-    return Promise.resolve(reason);
+    return reason;
   }
 
   /** Remembers why `url` was refused (the failed `open` and `console` say it). */
@@ -326,10 +338,7 @@ export class BrowserSession {
         return;
       }
     }
-    if (verdict.kind === 'ask') {
-      const ask = this.options.asker();
-      if (ask !== null && (await ask(verdict.origin))) this.approvedOrigins.add(verdict.origin);
-    }
+    if (verdict.kind === 'ask') await this.origins.allow(verdict.origin);
     // The proxy decides, with the origin now allowed or not.
     await route.fallback().catch(() => undefined);
   }
