@@ -4,11 +4,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import type { BrowserContext, CDPSession, Frame, Page, Route } from 'playwright-core';
 import { errorMessage } from '../util/errors';
 import { checkFileUrl } from './file-policy';
 import { OriginQuestions, type OriginAsker } from './origin-questions';
 import { PageLog } from './page-log';
+import { BUSY_LIMIT_MS, probe } from './page-probe';
 import { killProfileProcesses } from './processes';
 import { startBrowserProxy, type BrowserProxy } from './proxy';
 import { checkUrl, type UrlRules } from './url-policy';
@@ -82,10 +83,17 @@ export class BrowserSession {
   }
 
   /** The page actions run on, started (or restarted after a crash) as needed; `notes` says what happened. */
-  async page(notes: string[]): Promise<Page> {
+  async page(notes: string[], options: { replaceBusy: boolean } = { replaceBusy: false }): Promise<Page> {
     if (this.disposed) throw new Error("the thread's browser was shut down with the thread");
-    if (!this.crashed && this.current !== null && !this.current.isClosed() && (await hasCrashed(this.current)))
-      this.crashed = true;
+    if (!this.crashed && this.current !== null && !this.current.isClosed()) {
+      const state = await probe(this.current);
+      if (state === 'crashed') this.crashed = true;
+      else if (state === 'busy') {
+        const busy = await this.closeBusy();
+        if (!options.replaceBusy) throw new Error(busy);
+        notes.push(`${busy[0]?.toUpperCase() ?? ''}${busy.slice(1)}.`);
+      }
+    }
     if (this.crashed) {
       if (this.restarts >= MAX_RESTARTS)
         throw new Error(
@@ -121,6 +129,12 @@ export class BrowserSession {
     if (page === null) throw new Error('no page is open');
     await this.leaving;
     this.pageRefusal = null;
+    // Whether a document arrived: a load that times out after it may be a script looping for ever.
+    let committed = false;
+    const onCommit = (frame: Frame): void => {
+      if (frame === page.mainFrame()) committed = true;
+    };
+    page.on('framenavigated', onCommit);
     try {
       const response = await page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'load' });
       // A redirect the gate refused: the proxy's refusal was shown, and the guard left it.
@@ -132,13 +146,40 @@ export class BrowserSession {
       if (error instanceof RefusedError) throw error;
       const refusal = this.refusals.get(url);
       if (refusal !== undefined) throw new Error(refusal, { cause: error });
-      if (error instanceof Error && error.name === 'TimeoutError')
+      if (error instanceof Error && error.name === 'TimeoutError') {
+        if (committed && (await probe(page)) === 'busy')
+          throw new Error(
+            `${url} did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s; ${await this.closeBusy()}`,
+            {
+              cause: error,
+            },
+          );
         throw new Error(
           `${url} did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
           { cause: error },
         );
+      }
+      if (error instanceof Error && /Download is starting/.test(error.message))
+        throw new Error(`${url} is a download, and the browser refuses downloads (read the file with a command)`, {
+          cause: error,
+        });
       throw new Error(`could not open ${url}: ${firstLine(errorMessage(error))}`, { cause: error });
+    } finally {
+      page.off('framenavigated', onCommit);
     }
+  }
+
+  /**
+   * Closes the current page, busy in a script (a loop that never ends holds its renderer, and every action
+   * on it would wait for ever); says so in words for the model. The next action starts on a blank page.
+   */
+  async closeBusy(): Promise<string> {
+    const page = this.current;
+    const url = page?.url() ?? 'the page';
+    this.current = null;
+    this.cdp = null;
+    await page?.close({ runBeforeUnload: false }).catch(() => undefined);
+    return `the page ${url} did not answer for ${BUSY_LIMIT_MS / 1000} s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`;
   }
 
   private readPageRefusal(): string | null {
@@ -345,23 +386,6 @@ export class BrowserSession {
 }
 
 class RefusedError extends Error {}
-
-/**
- * Whether the page's renderer is gone. Asked before each action: the page's `crash` event may arrive after
- * the next action has started. A page busy in a script for a moment is not taken for crashed.
- */
-async function hasCrashed(page: Page): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const busy = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)));
-  try {
-    await Promise.race([page.evaluate('1'), busy]);
-    return false;
-  } catch (error) {
-    return /crash/i.test(error instanceof Error ? error.message : String(error));
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function firstLine(text: string): string {
   return text.split('\n')[0] ?? text;

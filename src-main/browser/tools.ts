@@ -256,7 +256,7 @@ async function act(
         throw new Error(`refused to open ${url}: the user did not allow the browser to reach ${verdict.origin}`);
       browser.approveOrigin(verdict.origin);
     }
-    const page = await browser.page(notes);
+    const page = await browser.page(notes, { replaceBusy: true });
     try {
       const { status } = await browser.navigate(url);
       setUrl(page.url());
