@@ -6,6 +6,7 @@ import { truncateMiddle } from '../tools/exec';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../tools/exec/constants';
 import { capture, type Capture } from './capture';
 import type { BrowserSession } from './session';
+import { BUSY_LIMIT_MS } from './page-probe';
 import { ACTION_TIMEOUT_MS } from './session';
 
 export interface Target {
@@ -56,7 +57,10 @@ export function cut(text: string): string {
 }
 
 export async function pageSummary(page: Page): Promise<string> {
-  const title = await page.title().catch(() => '');
+  // A page busy in a script never answers: its title is left out rather than waited for.
+  let timer: NodeJS.Timeout | undefined;
+  const busy = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(''), BUSY_LIMIT_MS)));
+  const title = await Promise.race([page.title().catch(() => ''), busy]).finally(() => clearTimeout(timer));
   return `${page.url()}${title === '' ? '' : ` — "${title}"`}`;
 }
 

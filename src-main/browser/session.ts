@@ -4,9 +4,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import type { BrowserContext, CDPSession, Frame, Page, Route } from 'playwright-core';
 import { errorMessage } from '../util/errors';
+import { checkFileUrl } from './file-policy';
+import { OriginQuestions, type OriginAsker } from './origin-questions';
 import { PageLog } from './page-log';
+import { BUSY_LIMIT_MS, probe } from './page-probe';
 import { killProfileProcesses } from './processes';
 import { startBrowserProxy, type BrowserProxy } from './proxy';
 import { checkUrl, type UrlRules } from './url-policy';
@@ -47,8 +50,11 @@ export interface BrowserSessionOptions {
   executable: string;
   /** The rules of the moment (the thread's workspace and network setting can change between turns). */
   rules: () => Omit<UrlRules, 'approvedOrigins'>;
-  /** Asks the user about an origin during a browser call; resolves true when allowed. Null: no call runs. */
-  asker: () => ((origin: string) => Promise<boolean>) | null;
+  /**
+   * Asks the user about an origin during a browser call; resolves true when allowed. Null: no call runs.
+   * The same function for the whole of one call.
+   */
+  asker: () => OriginAsker | null;
 }
 
 interface Running {
@@ -59,7 +65,7 @@ interface Running {
 
 export class BrowserSession {
   readonly log = new PageLog();
-  private readonly approvedOrigins = new Set<string>();
+  private readonly origins: OriginQuestions;
   private running: Promise<Running> | null = null;
   private current: Page | null = null;
   private cdp: { page: Page; session: CDPSession } | null = null;
@@ -72,14 +78,22 @@ export class BrowserSession {
   /** The guard taking the page off a refused page; the next navigation waits for it. */
   private leaving: Promise<void> = Promise.resolve();
   private disposed = false;
-
-  constructor(private readonly options: BrowserSessionOptions) {}
+  constructor(private readonly options: BrowserSessionOptions) {
+    this.origins = new OriginQuestions(options.asker);
+  }
 
   /** The page actions run on, started (or restarted after a crash) as needed; `notes` says what happened. */
-  async page(notes: string[]): Promise<Page> {
+  async page(notes: string[], options: { replaceBusy: boolean } = { replaceBusy: false }): Promise<Page> {
     if (this.disposed) throw new Error("the thread's browser was shut down with the thread");
-    if (!this.crashed && this.current !== null && !this.current.isClosed() && (await hasCrashed(this.current)))
-      this.crashed = true;
+    if (!this.crashed && this.current !== null && !this.current.isClosed()) {
+      const state = await probe(this.current);
+      if (state === 'crashed') this.crashed = true;
+      else if (state === 'busy') {
+        const busy = await this.closeBusy();
+        if (!options.replaceBusy) throw new Error(busy);
+        notes.push(`${busy[0]?.toUpperCase() ?? ''}${busy.slice(1)}.`);
+      }
+    }
     if (this.crashed) {
       if (this.restarts >= MAX_RESTARTS)
         throw new Error(
@@ -115,6 +129,12 @@ export class BrowserSession {
     if (page === null) throw new Error('no page is open');
     await this.leaving;
     this.pageRefusal = null;
+    // Whether a document arrived: a load that times out after it may be a script looping for ever.
+    let committed = false;
+    const onCommit = (frame: Frame): void => {
+      if (frame === page.mainFrame()) committed = true;
+    };
+    page.on('framenavigated', onCommit);
     try {
       const response = await page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'load' });
       // A redirect the gate refused: the proxy's refusal was shown, and the guard left it.
@@ -126,13 +146,40 @@ export class BrowserSession {
       if (error instanceof RefusedError) throw error;
       const refusal = this.refusals.get(url);
       if (refusal !== undefined) throw new Error(refusal, { cause: error });
-      if (error instanceof Error && error.name === 'TimeoutError')
+      if (error instanceof Error && error.name === 'TimeoutError') {
+        if (committed && (await probe(page)) === 'busy')
+          throw new Error(
+            `${url} did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s; ${await this.closeBusy()}`,
+            {
+              cause: error,
+            },
+          );
         throw new Error(
           `${url} did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
           { cause: error },
         );
+      }
+      if (error instanceof Error && /Download is starting/.test(error.message))
+        throw new Error(`${url} is a download, and the browser refuses downloads (read the file with a command)`, {
+          cause: error,
+        });
       throw new Error(`could not open ${url}: ${firstLine(errorMessage(error))}`, { cause: error });
+    } finally {
+      page.off('framenavigated', onCommit);
     }
+  }
+
+  /**
+   * Closes the current page, busy in a script (a loop that never ends holds its renderer, and every action
+   * on it would wait for ever); says so in words for the model. The next action starts on a blank page.
+   */
+  async closeBusy(): Promise<string> {
+    const page = this.current;
+    const url = page?.url() ?? 'the page';
+    this.current = null;
+    this.cdp = null;
+    await page?.close({ runBeforeUnload: false }).catch(() => undefined);
+    return `the page ${url} did not answer for ${BUSY_LIMIT_MS / 1000} s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`;
   }
 
   private readPageRefusal(): string | null {
@@ -141,12 +188,12 @@ export class BrowserSession {
 
   /** Remembers that the user let the browser reach `origin` in this thread. */
   approveOrigin(origin: string): void {
-    this.approvedOrigins.add(origin);
+    this.origins.approve(origin);
   }
 
   /** What the URL rules say about `url` now. */
   verdict(url: string): ReturnType<typeof checkUrl> {
-    return checkUrl(url, { ...this.options.rules(), approvedOrigins: this.approvedOrigins });
+    return checkUrl(url, { ...this.options.rules(), approvedOrigins: this.origins.approved });
   }
 
   /** Ends the browser (the model's `close`); the next action starts a fresh one. */
@@ -204,6 +251,11 @@ export class BrowserSession {
         handleSIGHUP: false,
       });
       await context.route('**/*', (route) => this.route(route));
+      context.on('request', (request) => {
+        if (request.redirectedFrom() === null) return;
+        const verdict = this.verdict(request.url());
+        if (verdict.kind === 'ask') this.origins.redirected(verdict.origin);
+      });
       // A page opening popups in a loop: each document may open MAX_PAGES, then window.open returns null
       // (the page count cap below closes what still gets through, e.g. links with target=_blank).
       await context.addInitScript(POPUP_CAP_SCRIPT);
@@ -267,6 +319,8 @@ export class BrowserSession {
     page.on('framenavigated', (frame) => {
       // A last guard for what the proxy never sees (file: pages linking to files outside the workspace).
       if (frame !== page.mainFrame()) return;
+      // Chromium's own error page, shown for a navigation that was refused or failed: it reaches nothing.
+      if (frame.url().startsWith('chrome-error:')) return;
       const verdict = this.verdict(frame.url());
       if (verdict.kind === 'allow') return;
       const reason =
@@ -283,53 +337,55 @@ export class BrowserSession {
   }
 
   /**
-   * The proxy's question: null allows the request, else the reason it is refused. It never asks: the
-   * browser's own background traffic (update checks and the like) goes through the proxy too, and the user
-   * is asked only about the page's requests (`route`). An origin not yet allowed is refused here.
+   * The proxy's question: null allows the request, else the reason it is refused. An origin not yet allowed
+   * is asked about when a page was just redirected there during a browser call (request interception never
+   * sees a redirect's next hop), and refused otherwise: the browser's own background traffic goes through
+   * the proxy too, and nobody is asked about it.
    */
-  private gate(url: string): Promise<string | null> {
+  private async gate(url: string): Promise<string | null> {
     const verdict = this.verdict(url);
-    if (verdict.kind === 'allow') return Promise.resolve(null);
+    if (verdict.kind === 'allow') return null;
+    if (verdict.kind === 'ask' && (await this.origins.allowRedirect(verdict.origin))) return null;
     const reason =
       verdict.kind === 'refuse'
         ? verdict.reason
         : `refused to open ${url}: the user has not allowed the browser to reach ${verdict.origin} (open a URL there to be asked)`;
+    this.refuse(url, reason);
+    return reason;
+  }
+
+  /** Remembers why `url` was refused (the failed `open` and `console` say it). */
+  private refuse(url: string, reason: string): void {
     this.refusals.set(url, reason);
     if (this.refusals.size > 100) this.refusals.delete(this.refusals.keys().next().value ?? '');
-    return Promise.resolve(reason);
   }
 
   /** A request of a page: an origin that needs the user's approval is asked about during a browser call. */
   private async route(route: Route): Promise<void> {
     const url = route.request().url();
     const verdict = this.verdict(url);
-    if (verdict.kind === 'ask') {
-      const ask = this.options.asker();
-      if (ask !== null && (await ask(verdict.origin))) this.approvedOrigins.add(verdict.origin);
+    if (verdict.kind === 'allow' && url.startsWith('file:')) {
+      // The text of the URL is in the workspace: refused still when it leads out of it or is no plain file.
+      const refused = await checkFileUrl(url, this.options.rules().workspace);
+      if (refused !== null) {
+        this.refuse(url, refused);
+        this.log.add({ kind: 'request', level: 'refused', text: refused });
+        const request = route.request();
+        if (request.isNavigationRequest() && request.frame() === this.current?.mainFrame()) this.pageRefusal = refused;
+        // Answered rather than aborted: an aborted navigation's error page would commit later and cut the next one.
+        await route
+          .fulfill({ status: 403, contentType: 'text/plain; charset=utf-8', body: refused })
+          .catch(() => undefined);
+        return;
+      }
     }
+    if (verdict.kind === 'ask') await this.origins.allow(verdict.origin);
     // The proxy decides, with the origin now allowed or not.
     await route.fallback().catch(() => undefined);
   }
 }
 
 class RefusedError extends Error {}
-
-/**
- * Whether the page's renderer is gone. Asked before each action: the page's `crash` event may arrive after
- * the next action has started. A page busy in a script for a moment is not taken for crashed.
- */
-async function hasCrashed(page: Page): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const busy = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)));
-  try {
-    await Promise.race([page.evaluate('1'), busy]);
-    return false;
-  } catch (error) {
-    return /crash/i.test(error instanceof Error ? error.message : String(error));
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function firstLine(text: string): string {
   return text.split('\n')[0] ?? text;

@@ -72,7 +72,7 @@ export function browserToolSource(input: BrowserToolsInput): { source: ToolSourc
   let session: BrowserSession | null = null;
   let told = false;
   /** The call running now: origin questions asked mid-navigation go to its turn. */
-  let active: ToolContext | null = null;
+  let active: { ctx: ToolContext; ask: (origin: string) => Promise<boolean> } | null = null;
 
   /** The latest call's context: the workspace and network setting of the turn the browser now serves. */
   let latest: ToolContext | null = null;
@@ -84,10 +84,7 @@ export function browserToolSource(input: BrowserToolsInput): { source: ToolSourc
         workspace: latest?.cwd ?? '/nonexistent',
         network: latest !== null && networkAllowed(latest.policy.sandboxPolicy),
       }),
-      asker: () => {
-        const current = active;
-        return current === null ? null : (origin) => askOrigin(current, origin);
-      },
+      asker: () => active?.ask ?? null,
     });
     return session;
   };
@@ -114,7 +111,7 @@ export function browserToolSource(input: BrowserToolsInput): { source: ToolSourc
     try {
       if (where === null || !where.found) throw new Error('no browser is available');
       const browser = sessionFor(where.path);
-      active = ctx;
+      active = { ctx, ask: (origin) => askOrigin(ctx, origin) };
       const outcome = await act(browser, action, args, ctx, item.id, input.screenshotDir, (u) => (url = u));
       ctx.emit({
         method: 'item/completed',
@@ -259,7 +256,7 @@ async function act(
         throw new Error(`refused to open ${url}: the user did not allow the browser to reach ${verdict.origin}`);
       browser.approveOrigin(verdict.origin);
     }
-    const page = await browser.page(notes);
+    const page = await browser.page(notes, { replaceBusy: true });
     try {
       const { status } = await browser.navigate(url);
       setUrl(page.url());

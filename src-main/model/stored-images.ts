@@ -19,6 +19,33 @@ export function isStoredImageUrl(url: string): boolean {
   }
 }
 
+/** A saved thread's rollout and its files, in `sessions/YYYY/MM/DD/` or in `archived_sessions/`. */
+const IN_SESSIONS = /^(.*)\/sessions\/\d{4}\/\d{2}\/\d{2}\/([^/]+\.files\/[^/]+)$/;
+const IN_ARCHIVE = /^(.*)\/archived_sessions\/(rollout-(\d{4})-(\d{2})-(\d{2})T[^/]+\.files\/[^/]+)$/;
+
+/**
+ * Where a screenshot recorded at `path` may be now: there, or where archiving (or unarchiving) its thread
+ * moved its rollout's folder (a fork's history names its source's files, which may have moved since).
+ */
+export function storedImagePlaces(path: string): string[] {
+  const kept = IN_SESSIONS.exec(path);
+  if (kept) return [path, `${kept[1] ?? ''}/archived_sessions/${kept[2] ?? ''}`];
+  const archived = IN_ARCHIVE.exec(path);
+  if (archived) {
+    const [, home = '', rest = '', year = '', month = '', day = ''] = archived;
+    return [path, `${home}/sessions/${year}/${month}/${day}/${rest}`];
+  }
+  return [path];
+}
+
+async function readStoredImage(path: string): Promise<Buffer | null> {
+  for (const place of storedImagePlaces(path)) {
+    const bytes = await readFile(place).catch(() => null);
+    if (bytes !== null) return bytes;
+  }
+  return null;
+}
+
 async function inlineContent(content: readonly ContentItem[]): Promise<ContentItem[] | null> {
   let changed = false;
   const out: ContentItem[] = [];
@@ -30,11 +57,9 @@ async function inlineContent(content: readonly ContentItem[]): Promise<ContentIt
     }
     changed = true;
     const path = fileURLToPath(url);
-    try {
-      out.push({ ...part, image_url: `data:image/png;base64,${(await readFile(path)).toString('base64')}` });
-    } catch {
-      out.push({ type: 'input_text', text: `(the screenshot ${path} is no longer on disk)` });
-    }
+    const bytes = await readStoredImage(path);
+    if (bytes === null) out.push({ type: 'input_text', text: `(the screenshot ${path} is no longer on disk)` });
+    else out.push({ ...part, image_url: `data:image/png;base64,${bytes.toString('base64')}` });
   }
   return changed ? out : null;
 }

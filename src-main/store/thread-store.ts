@@ -23,6 +23,7 @@ import { nextOrdinalOf, nextOrdinalOfAsync } from './rollout-source';
 import { RolloutWriter } from './rollout-writer';
 import { SESSION_INDEX_FILE } from './session-index';
 import { DEFAULT_ATTRIBUTES, movedCwd, type AttributeEventInput, type ThreadAttributes } from './thread-events';
+import { linkThreadFiles, moveThreadFiles, threadFilesDir } from './thread-files';
 import { ThreadIndex, rowWorktree, threadFromRow } from './thread-index';
 import { readFromIndex, readLoadOptions, readResult, type ReadOptions } from './thread-read';
 import type {
@@ -533,6 +534,7 @@ export class ThreadStore implements Disposable {
     let writer: RolloutWriter | null = null;
     try {
       await writeForkOfAsync(loc, options.afterTurnId ?? null, target, () => this.catalog.savedOutline(loc.id));
+      await linkThreadFiles(loc.path, path);
       writer = this.writer(id, path, null, options.onError, () => lock);
       writer.openExisting();
       const state = await indexAndLoadFork(this.catalog, id, path, options.turnsLimit);
@@ -630,10 +632,12 @@ export class ThreadStore implements Disposable {
     if (this.recorders.has(loc.id)) throw new StoreError(`thread ${loc.id} is open in this window; close it first`);
     const lock = acquireThreadLock(this.home, loc.id);
     try {
-      if (existsSync(target))
-        throw new StoreError(`cannot move thread ${loc.id}: ${target} already exists; move that file away first`);
+      for (const taken of [target, threadFilesDir(target)])
+        if (existsSync(taken))
+          throw new StoreError(`cannot move thread ${loc.id}: ${taken} already exists; move it away first`);
       mkdirSync(resolve(target, '..'), { recursive: true });
       renameSync(loc.path, target);
+      moveThreadFiles(loc.path, target);
       if (!archived) {
         const now = this.now();
         utimesSync(target, now, now);

@@ -30,6 +30,7 @@ import { parseLine, payloadType } from './line-parse';
 import type { RolloutOutline, TurnOutline } from './outline';
 import type { RolloutFd } from './rollout-source';
 import { diffFromFileChanges } from './turn-diff-rebuild';
+import { ownScreenshotPath } from './thread-files';
 
 /** What a turn showed besides its items: its latest plan, the approvals asked, the errors that ended it. */
 export interface TurnDetails {
@@ -100,6 +101,13 @@ function turnOf(
   };
 }
 
+/** A browser action's screenshot as the file beside this rollout (thread-files.ts). */
+function withOwnScreenshot(item: ThreadItem, rollout: string): ThreadItem {
+  if (item.type !== 'browserAction' || item.screenshot === null) return item;
+  const path = ownScreenshotPath(item.screenshot.path, rollout);
+  return path === item.screenshot.path ? item : { ...item, screenshot: { ...item.screenshot, path } };
+}
+
 class TurnAssembler {
   readonly items: ThreadItem[] = [];
   readonly details: TurnDetails;
@@ -109,7 +117,11 @@ class TurnAssembler {
   readonly hookRuns: WeftHookRunPlace[] = [];
   private reasoning: Extract<ThreadItem, { type: 'reasoning' }> | null = null;
 
-  constructor(turnId: string) {
+  /** `rollout`: the file the turn is read from (screenshots are looked for beside it). */
+  constructor(
+    turnId: string,
+    private readonly rollout: string,
+  ) {
     this.details = { turnId, plan: null, approvals: [], errors: [] };
   }
 
@@ -119,7 +131,7 @@ class TurnAssembler {
     switch (event) {
       case 'weft_item_completed': {
         const e = WeftItemCompletedEvent.safeParse(payload);
-        if (e.success) this.items.push(e.data.item);
+        if (e.success) this.items.push(withOwnScreenshot(e.data.item, this.rollout));
         return;
       }
       case 'weft_item_fields': {
@@ -217,7 +229,7 @@ export function materializeTurns(
     for (const ref of t.itemRefs) add(ref, i, 'item');
     add(t.endRef, i, 'end');
   });
-  const assemblers = chosen.map((t) => new TurnAssembler(t.id));
+  const assemblers = chosen.map((t) => new TurnAssembler(t.id, outline.path));
   const records = chosen.map((): TurnRecords => ({ start: null, end: null }));
   readLines(fd, refs, (raw, k) => {
     const i = owner[k] ?? -1;

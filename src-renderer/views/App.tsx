@@ -19,6 +19,8 @@ import { Sidebar } from './Sidebar';
 import { isNextNeedingYouKey, SHORTCUT_MOD } from './shortcuts';
 import { TurnDiffDialog } from './TurnDiffDialog';
 import { ChangesPanel } from './changes/ChangesPanel';
+import { BrowserPanel } from './BrowserPanel';
+import { useBrowserPanelOpen } from '../store/browser-panel-store';
 import { useChanges } from '../store/changes-store';
 import { workFolder } from '../store/selectors';
 import { terminalActions, useTerminalState } from '../store/terminal-store';
@@ -96,6 +98,7 @@ export function App() {
   useNextNeedingYouShortcut();
   const terminal = useTerminalState((t) => t);
   const changesOpen = useChanges((s) => s.open);
+  const browserOpen = useBrowserPanelOpen();
   const automations = useAutomationsUi((s) => s.screen);
   // A thread chosen (in the sidebar, by a notification, Continue) shows instead of the Automations screen.
   const activeThreadId = useWeft((s) => s.ui.activeThreadId);
@@ -147,6 +150,7 @@ export function App() {
                 />
               </Suspense>
             )}
+            {browserOpen && <BrowserPanel />}
             {changesOpen && <ChangesPanel key={folder ?? cwd} cwd={folder ?? cwd} />}
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
           </div>

@@ -8,6 +8,7 @@ import { TokenMeter } from '../components/TokenMeter';
 import { ChangesButton } from './changes/ChangesPanel';
 import { McpStatusChip } from './McpStatusChip';
 import { TerminalButton } from './TerminalButton';
+import { BrowserButton } from './BrowserPanel';
 import { TurnEnd } from '../components/TurnEnd';
 import { HookRow } from '../components/HookRunCell';
 import { VirtualList } from '../components/VirtualList';
@@ -335,6 +336,7 @@ function ThreadHeader({ threadId }: { threadId: string }) {
       <McpStatusChip />
       <TerminalButton />
       <ChangesButton />
+      <BrowserButton />
       <TokenMeter usage={usage} contextWindow={contextWindow} />
       <CostChip cost={cost} />
     </header>

@@ -132,3 +132,84 @@ describe('browser actions in a saved thread', () => {
     expect(last).not.toContain('file://');
   });
 });
+
+type BrowserItem = { type: 'browserAction'; screenshot: { path: string } | null };
+
+async function screenshotPaths(host: InProcessHost, threadId: string): Promise<string[]> {
+  const read = await host.client.call('thread/read', { threadId, includeTurns: true });
+  expect(read.error).toBeUndefined();
+  const turns = (read.result as { thread: { turns: { items: { type: string }[] }[] } }).thread.turns;
+  return turns
+    .flatMap((t) => t.items)
+    .filter((i): i is BrowserItem => i.type === 'browserAction')
+    .flatMap((i) => (i.screenshot === null ? [] : [i.screenshot.path]));
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe("a thread's screenshots follow its rollout", () => {
+  it('archive moves them with it, unarchive brings them back, and a fork still shows and sends the ones it copied', async () => {
+    server.enqueueMany([
+      {
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evNamespacedCall('b1', 'browser', 'open', { url: `${siteUrl}/` }),
+          evNamespacedCall('b2', 'browser', 'screenshot', {}),
+          evCompleted(),
+        ],
+      },
+      answerTurn('seen'),
+      answerTurn('the fork still sees it'),
+    ]);
+    app = await startHost();
+    const started = await app.client.call('thread/start', { cwd: ws.dir });
+    const threadId = (started.result as { thread: { id: string } }).thread.id;
+    await runTurn(app, threadId, 'look at it', 1);
+
+    const [rollout] = await rolloutsIn(join(home.dir, 'sessions'));
+    const filesDir = `${(rollout ?? '').replace(/\.jsonl$/, '')}.files`;
+    const [shotName] = await readdir(filesDir);
+    const shot = join(filesDir, shotName ?? '');
+    expect(await screenshotPaths(app, threadId)).toEqual([shot]);
+
+    const forked = await app.client.call('thread/fork', { threadId });
+    expect(forked.error).toBeUndefined();
+    const forkId = (forked.result as { thread: { id: string } }).thread.id;
+    const forkRollout = (await rolloutsIn(join(home.dir, 'sessions'))).find((p) => p.includes(forkId)) ?? '';
+    const forkShot = join(`${forkRollout.replace(/\.jsonl$/, '')}.files`, shotName ?? '');
+
+    const archived = await app.client.call('thread/archive', { threadId });
+    expect(archived.error).toBeUndefined();
+    const archivedShot = join(
+      home.dir,
+      'archived_sessions',
+      `${(rollout ?? '')
+        .split('/')
+        .at(-1)
+        ?.replace(/\.jsonl$/, '')}.files`,
+      shotName ?? '',
+    );
+    expect({ old: await exists(filesDir), moved: await exists(archivedShot) }).toEqual({ old: false, moved: true });
+    expect(await screenshotPaths(app, threadId)).toEqual([archivedShot]);
+
+    // The fork's copied item and its model history still reach the image, the source being archived.
+    expect(await screenshotPaths(app, forkId)).toEqual([forkShot]);
+    expect(await exists(forkShot)).toBe(true);
+    await runTurn(app, forkId, 'and in the fork?', 2);
+    const last = JSON.stringify(server.requests.at(-1)?.body);
+    const png = await readFile(archivedShot);
+    expect(last).toContain(`data:image/png;base64,${png.toString('base64')}`);
+    expect(last).not.toContain('is no longer on disk');
+
+    const unarchived = await app.client.call('thread/unarchive', { threadId });
+    expect(unarchived.error).toBeUndefined();
+    expect({ back: await exists(shot), archived: await exists(archivedShot) }).toEqual({ back: true, archived: false });
+    expect(await screenshotPaths(app, threadId)).toEqual([shot]);
+  });
+});

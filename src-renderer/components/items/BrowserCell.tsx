@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { BrowserActionItem, BrowserScreenshot } from '../../../src-preload/protocol';
 import { useController } from '../../store/app-context';
+import { browserPanelActions } from '../../store/browser-panel-store';
 import { duration } from '../format';
 import { Icon, Spinner } from '../Icon';
 import { useModal } from '../use-modal';
@@ -32,7 +33,10 @@ export function BrowserCell({ item }: { item: BrowserActionItem }) {
             at <code>{item.url}</code>
           </>
         )}
-        {item.durationMs === null ? null : <span className="muted"> · {duration(item.durationMs)}</span>}
+        {item.durationMs === null ? null : <span className="muted"> · {duration(item.durationMs)}</span>}{' '}
+        <button type="button" className="link-button small" onClick={() => browserPanelActions.setOpen(true)}>
+          Show in panel
+        </button>
       </div>
       {item.status === 'failed' ? <div className="status status-failed">{item.error ?? 'Failed'}</div> : null}
       {item.screenshot === null ? null : <Screenshot shot={item.screenshot} url={item.url} />}

@@ -1,0 +1,160 @@
+// The browser's faults come back to the model as clear errors and never hold the thread: a script
+// `evaluate` runs that never finishes, a page whose script loops forever, a download (refused).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ContentItem } from '../../src-preload/protocol';
+import { startAgent, type AgentHarness } from '../support/agent';
+import {
+  assertAllToolOutputsAnswered,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
+import { answerTurn, evCompleted, evCreated, evNamespacedCall } from '../support/sse';
+import { collectUntil } from '../support/wait';
+import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
+import { startLocalSite, type LocalSite } from '../support/local-site';
+
+let server: MockResponsesServer;
+let site: LocalSite;
+let ws: TempWorkspace;
+let agent: AgentHarness | undefined;
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  ws = await makeTempWorkspace({});
+  site = await startLocalSite((req, res) => {
+    if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Calm</title><p>calm page</p>');
+    else if (req.url === '/loop')
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Loop</title><script>while (true) {}</script>');
+    else if (req.url === '/later')
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<title>Later</title><script>addEventListener("load", () => setTimeout(() => { while (true) {} }, 50));</script>',
+        );
+    else if (req.url === '/file.zip')
+      res
+        .writeHead(200, { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="file.zip"' })
+        .end('PK not really a zip');
+    else if (req.url === '/links')
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Links</title><a href="/file.zip">get it</a>');
+    else res.writeHead(404).end('not here');
+  });
+});
+
+afterEach(async () => {
+  await agent?.close();
+  agent = undefined;
+  await server.close();
+  await site.close();
+  await ws.cleanup();
+});
+
+const browser = (id: string, name: string, args: object) => evNamespacedCall(id, 'browser', name, args);
+const calls = (...c: ReturnType<typeof evNamespacedCall>[]) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), ...c, evCompleted()],
+});
+
+function outputOf(body: unknown, callId: string): string | ContentItem[] {
+  const found = assertAllToolOutputsAnswered(body).find((o) => o.call_id === callId);
+  if (found === undefined) throw new Error(`no output for ${callId}`);
+  return found.output as string | ContentItem[];
+}
+
+/** Runs one turn that may take a while (each fault waits out a timeout), to its end. */
+async function runLongTurn(text: string, timeoutMs: number): Promise<void> {
+  if (agent === undefined) throw new Error('no agent');
+  const done = collectUntil(agent.subscribe, (n) => n.method === 'turn/completed', {
+    label: 'turn/completed',
+    timeoutMs,
+  });
+  await agent.session.startTurn([{ type: 'text', text }]);
+  await done;
+}
+
+describe('browser faults', () => {
+  it('cuts off a script that never finishes, and the next action works', async () => {
+    server.enqueueMany([
+      calls(
+        browser('b1', 'open', { url: `${site.url}/` }),
+        browser('b2', 'evaluate', { expression: 'new Promise(() => {})' }),
+        browser('b3', 'evaluate', { expression: 'while (true) {}' }),
+        browser('b4', 'open', { url: `${site.url}/` }),
+        browser('b5', 'evaluate', { expression: 'document.title' }),
+      ),
+      answerTurn('done'),
+    ]);
+    agent = startAgent({ baseUrl: server.url, cwd: ws.dir, config: { approval_policy: 'never' } });
+    await runLongTurn('evaluate', 60_000);
+    const body = server.requests[1]?.body;
+    const cutOff = 'browser evaluate failed: the expression did not finish within 10 s; the page was closed';
+    expect([outputOf(body, 'b2'), outputOf(body, 'b3')]).toEqual([cutOff, cutOff]);
+    expect(outputOf(body, 'b4')).toBe(`Opened ${site.url}/ — "Calm" (HTTP 200).`);
+    expect(outputOf(body, 'b5')).toBe('"Calm"');
+  }, 90_000);
+
+  it('comes back from a page whose script loops forever with a clear error, and the next page opens', async () => {
+    server.enqueueMany([
+      calls(
+        browser('b1', 'open', { url: `${site.url}/loop` }),
+        browser('b2', 'screenshot', {}),
+        browser('b3', 'read', {}),
+        browser('b4', 'open', { url: `${site.url}/` }),
+      ),
+      answerTurn('done'),
+    ]);
+    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    await runLongTurn('open the looping page', 90_000);
+    const body = server.requests[1]?.body;
+    const loop = `${site.url}/loop`;
+    expect(outputOf(body, 'b1')).toBe(
+      `browser open failed: ${loop} did not finish loading within 15 s; the page ${loop} did not answer for 5 s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`,
+    );
+    // The next actions run on a blank page, not on the hung one.
+    const shot = outputOf(body, 'b2');
+    expect(Array.isArray(shot) ? shot[0] : shot).toEqual({
+      type: 'input_text',
+      text: 'Screenshot of about:blank: 1229×768 px.',
+    });
+    expect(outputOf(body, 'b3')).toBe('Accessibility snapshot of about:blank:\n');
+    expect(outputOf(body, 'b4')).toBe(`Opened ${site.url}/ — "Calm" (HTTP 200).`);
+  }, 120_000);
+
+  it('refuses a download, opened or clicked, and says so', async () => {
+    server.enqueueMany([
+      calls(
+        browser('b1', 'open', { url: `${site.url}/file.zip` }),
+        browser('b2', 'open', { url: `${site.url}/links` }),
+        browser('b3', 'click', { role: 'link', name: 'get it' }),
+        browser('b4', 'console', {}),
+      ),
+      answerTurn('done'),
+    ]);
+    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    await runLongTurn('download', 60_000);
+    const body = server.requests[1]?.body;
+    const zip = `${site.url}/file.zip`;
+    expect(outputOf(body, 'b1')).toBe(
+      `browser open failed: ${zip} is a download, and the browser refuses downloads (read the file with a command)`,
+    );
+    expect(outputOf(body, 'b3')).toBe(`Clicked link "get it"; the page is ${site.url}/links — "Links".`);
+    const refused = `[download refused] ${zip} (downloads are not allowed)`;
+    expect(
+      String(outputOf(body, 'b4'))
+        .split('\n')
+        .filter((line) => line === refused),
+    ).toEqual([refused, refused]);
+  }, 90_000);
+
+  it('says when a page went busy after loading, and closes it', async () => {
+    server.enqueueMany([
+      calls(browser('b1', 'open', { url: `${site.url}/later` }), browser('b2', 'read', {})),
+      answerTurn('done'),
+    ]);
+    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    await runLongTurn('open the page that hangs later', 60_000);
+    expect(outputOf(server.requests[1]?.body, 'b2')).toBe(
+      `browser read failed: the page ${site.url}/later did not answer for 5 s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`,
+    );
+  }, 90_000);
+});
