@@ -21,18 +21,19 @@ import {
   groupSchema,
   hookStateSchema,
   isHookEvent,
+  type HookAction,
   type HookEvent,
   type HookState,
 } from './schema';
 
 export const HOOKS_JSON = 'hooks.json';
 
-/** One configured command hook, as a session runs it and a list shows it. */
+/** One configured hook, as a session runs it and a list shows it. */
 export interface ConfiguredHook {
   key: string;
   event: HookEvent;
   matcher: string | null;
-  command: string;
+  action: HookAction;
   timeoutSec: number;
   async: boolean;
   statusMessage: string | null;
@@ -116,6 +117,13 @@ export async function discoverHooks(opts: DiscoverHooksOptions): Promise<Discove
   return { hooks, errors, warnings };
 }
 
+/** How a hook's action is shown to people: the command, or `mcp_tool <server>/<tool> <input>`. */
+export function hookActionLabel(action: HookAction): string {
+  return action.type === 'command'
+    ? action.command
+    : `mcp_tool ${action.server}/${action.tool} ${JSON.stringify(action.input)}`;
+}
+
 function trustOf(state: HookState, hash: string): HookTrustStatus {
   if (state.trusted_hash === undefined) return 'untrusted';
   return state.trusted_hash === hash ? 'trusted' : 'modified';
@@ -181,18 +189,14 @@ function readSource(s: Source, errors: HookErrorInfo[]): FoundHook[] {
         return;
       }
       parsed.data.hooks.forEach((handler, h) => {
-        if (handler.type !== 'command') {
-          errors.push({
-            path: s.path,
-            message: `${formatKeyPath([...at, g, 'hooks', h])}: mcp_tool hooks are not supported by Weft yet; this hook is skipped`,
-          });
-          return;
-        }
         out.push({
           key: hookKey(s.path, event, g, h),
           event,
           matcher,
-          command: handler.command,
+          action:
+            handler.type === 'command'
+              ? { type: 'command', command: handler.command }
+              : { type: 'mcpTool', server: handler.server, tool: handler.tool, input: handler.input ?? {} },
           timeoutSec: handler.timeout ?? handler.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC,
           async: handler.async ?? false,
           statusMessage: handler.statusMessage ?? null,

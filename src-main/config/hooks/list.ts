@@ -29,8 +29,12 @@ export function hookMetadata(hook: ConfiguredHook): HookMetadata {
   return {
     key: hook.key,
     eventName: wireEventName(hook.event),
-    handlerType: 'command',
-    command: hook.command,
+    handlerType: hook.action.type,
+    command: hook.action.type === 'command' ? hook.action.command : null,
+    weftMcpTool:
+      hook.action.type === 'mcpTool'
+        ? { server: hook.action.server, tool: hook.action.tool, input: hook.action.input }
+        : null,
     async: hook.async,
     matcher: hook.matcher,
     timeoutSec: hook.timeoutSec,

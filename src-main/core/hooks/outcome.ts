@@ -3,7 +3,9 @@
  * object on stdout may still block: `"decision": "block"` with `reason`, `"continue": false` with
  * `stopReason`, or `hookSpecificOutput.permissionDecision: "deny"` with `permissionDecisionReason`; and
  * may add `additionalContext`); exit 2 blocks with stderr as the reason; any other exit, a timeout or a
- * hook that cannot start is a failure that is shown, never a block.
+ * hook that cannot start is a failure that is shown, never a block. An `mcp_tool` hook's answer arrives in
+ * the same form (core/hooks/run-mcp-tool.ts): its text as stdout, an `isError` result or a failed call as
+ * `toolError` (the whole message).
  */
 import type { HookOutputEntry, HookRunStatus } from '../../../src-preload/protocol';
 import type { HookProcessResult } from './run-command';
@@ -21,6 +23,7 @@ export interface HookDecision {
 
 export function decide(result: HookProcessResult, timeoutSec: number): HookDecision {
   if (result.spawnError !== null) return failed(`hook could not start: ${result.spawnError}`);
+  if (result.toolError != null) return failed(result.toolError);
   if (result.timedOut) return failed(`hook timed out after ${timeoutSec}s`);
   if (result.exitCode === 2) {
     const reason = result.stderr.trim() || 'the hook exited with code 2 and gave no reason';

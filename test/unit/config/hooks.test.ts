@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { discoverHooks } from '../../../src-main/config/hooks/discover';
+import { discoverHooks, hookActionLabel } from '../../../src-main/config/hooks/discover';
 import { hookHash, hookKey } from '../../../src-main/config/hooks/identity';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../../support/workspace';
 
@@ -34,7 +34,7 @@ describe('a hook’s identity', () => {
         ...base,
         event: 'SessionStart',
         matcher: null,
-        command: '/work/codex-hooks-home/save-stdin.mjs SessionStart',
+        action: { type: 'command', command: '/work/codex-hooks-home/save-stdin.mjs SessionStart' },
       }),
     ).toBe('sha256:2d074ae5b608a43d2fd4231092eeb72b385055776312fd8f89729106c1e03b40');
     expect(
@@ -42,7 +42,7 @@ describe('a hook’s identity', () => {
         ...base,
         event: 'PreToolUse',
         matcher: 'Bash',
-        command: '/work/codex-hooks-home/save-stdin.mjs PreToolUse',
+        action: { type: 'command', command: '/work/codex-hooks-home/save-stdin.mjs PreToolUse' },
       }),
     ).toBe('sha256:fb2d7c772b8610b9d74ac74373394f05322697a430c2f34fe2773476f0fcd7e3');
     expect(hookKey('/home/dev/.codex/hooks.json', 'UserPromptSubmit', 0, 0)).toBe(
@@ -61,7 +61,7 @@ describe('discoverHooks', () => {
     const stopHash = hookHash({
       event: 'Stop',
       matcher: null,
-      command: 'echo stop',
+      action: { type: 'command', command: 'echo stop' },
       timeoutSec: 5,
       async: false,
       statusMessage: null,
@@ -85,7 +85,9 @@ describe('discoverHooks', () => {
     );
     const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, projectTrust: noProject() });
     expect(found.errors).toEqual([]);
-    expect(found.hooks.map((h) => [h.event, h.matcher, h.command, h.timeoutSec, h.trustStatus, h.source])).toEqual([
+    expect(
+      found.hooks.map((h) => [h.event, h.matcher, hookActionLabel(h.action), h.timeoutSec, h.trustStatus, h.source]),
+    ).toEqual([
       ['Stop', null, 'echo stop', 5, 'trusted', 'user'],
       ['PreToolUse', 'Bash', './check.sh', 600, 'modified', 'user'],
     ]);
@@ -115,7 +117,7 @@ describe('discoverHooks', () => {
           'hooks.BeforeLunch: "BeforeLunch" is not a hook event; use one of SessionStart, SessionEnd, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PreCompact, PostCompact, SubagentStart, SubagentStop, Stop, Interrupt',
       },
     ]);
-    expect(found.hooks.map((h) => h.command)).toEqual(['echo ok']);
+    expect(found.hooks.map((h) => hookActionLabel(h.action))).toEqual(['echo ok']);
   });
 
   it('reads a project’s .weft/hooks.json only when the project is trusted', async () => {
@@ -131,7 +133,7 @@ describe('discoverHooks', () => {
       cwd: ws.dir,
       projectTrust: { root: ws.dir, trusted: true, files: [] },
     });
-    expect(trusted.hooks.map((h) => [h.command, h.source, h.trustStatus])).toEqual([
+    expect(trusted.hooks.map((h) => [hookActionLabel(h.action), h.source, h.trustStatus])).toEqual([
       ['echo project', 'project', 'untrusted'],
     ]);
   });
