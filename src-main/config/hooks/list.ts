@@ -17,6 +17,7 @@ export async function hooksOf(opts: ListHooksOptions): Promise<DiscoveredHooks> 
   return discoverHooks({
     weftHome: opts.weftHome,
     cwd: opts.cwd,
+    env: opts.env ?? process.env,
     projectTrust: {
       root: project.root,
       trusted: project.record.level === null ? null : project.record.level === 'trusted',

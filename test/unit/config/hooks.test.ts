@@ -83,7 +83,7 @@ describe('discoverHooks', () => {
         '',
       ].join('\n'),
     );
-    const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, projectTrust: noProject() });
+    const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, env: {}, projectTrust: noProject() });
     expect(found.errors).toEqual([]);
     expect(
       found.hooks.map((h) => [h.event, h.matcher, hookActionLabel(h.action), h.timeoutSec, h.trustStatus, h.source]),
@@ -107,7 +107,7 @@ describe('discoverHooks', () => {
         },
       }),
     );
-    const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, projectTrust: noProject() });
+    const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, env: {}, projectTrust: noProject() });
     const file = join(home.dir, 'hooks.json');
     expect(found.errors).toEqual([
       { path: file, message: 'hooks.PreToolUse[0].hooks[0].command: must be the command to run' },
@@ -126,15 +126,47 @@ describe('discoverHooks', () => {
       join(ws.dir, '.weft', 'hooks.json'),
       JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo project' }] }] } }),
     );
-    const untrusted = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, projectTrust: noProject() });
+    const untrusted = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, env: {}, projectTrust: noProject() });
     expect(untrusted.hooks).toEqual([]);
     const trusted = await discoverHooks({
+      env: {},
       weftHome: home.dir,
       cwd: ws.dir,
       projectTrust: { root: ws.dir, trusted: true, files: [] },
     });
     expect(trusted.hooks.map((h) => [hookActionLabel(h.action), h.source, h.trustStatus])).toEqual([
       ['echo project', 'project', 'untrusted'],
+    ]);
+  });
+});
+
+describe('discoverHooks with Codex’s home', () => {
+  const stopHook = (command: string) =>
+    JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } });
+
+  it('reads $CODEX_HOME (else ~/.codex) only when the user’s config.toml says [codex] read_config = true', async () => {
+    const fakeHome = join(ws.dir, 'home');
+    await mkdir(join(fakeHome, '.codex'), { recursive: true });
+    await writeFile(join(fakeHome, '.codex', 'hooks.json'), stopHook('echo from-dot-codex'));
+    const elsewhere = join(ws.dir, 'codex-home');
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'hooks.json'), stopHook('echo from-codex-home'));
+    const labels = async (env: NodeJS.ProcessEnv) => {
+      const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, env, projectTrust: noProject() });
+      expect(found.errors).toEqual([]);
+      return found.hooks.map((h) => [hookActionLabel(h.action), h.sourcePath, h.source, h.trustStatus]);
+    };
+    expect(await labels({ HOME: fakeHome })).toEqual([]);
+    // A project cannot turn it on: only the user's file is read for the switch.
+    await mkdir(join(ws.dir, '.weft'), { recursive: true });
+    await writeFile(join(ws.dir, '.weft', 'config.toml'), '[codex]\nread_config = true\n');
+    expect(await labels({ HOME: fakeHome })).toEqual([]);
+    await writeFile(join(home.dir, 'config.toml'), '[codex]\nread_config = true\n');
+    expect(await labels({ HOME: fakeHome })).toEqual([
+      ['echo from-dot-codex', join(fakeHome, '.codex', 'hooks.json'), 'user', 'untrusted'],
+    ]);
+    expect(await labels({ HOME: fakeHome, CODEX_HOME: elsewhere })).toEqual([
+      ['echo from-codex-home', join(elsewhere, 'hooks.json'), 'user', 'untrusted'],
     ]);
   });
 });
