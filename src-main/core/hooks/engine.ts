@@ -262,7 +262,7 @@ export class HookEngine {
             timeoutMs: hook.timeoutSec * 1000,
             signal: this.abort.signal,
           });
-    const decision = decide(result, hook.timeoutSec);
+    const decision = decide(result, hook.timeoutSec, hook.event);
     const output = [result.stdout, result.stderr].filter((s) => s !== '').join('\n');
     const run: HookRunSummary = {
       ...base,
