@@ -1,7 +1,7 @@
 // How Stop hook outputs end up, against what Codex 0.169's app server did with the same outputs
 // (test/fixtures/codex-hooks-0.169/stop-outcomes.json, by `scripts/codex-tools.mjs capture-stop-hooks`): the
 // same hook program (built from the fixture's modes), the same run statuses and entries — a block with a
-// reason continues the turn, `continue: false` is a `stopped` run, and the outputs Codex counts as failures
+// reason continues the turn, told as Codex's `hookPrompt` item between the run and the next answer, `continue: false` is a `stopped` run, and the outputs Codex counts as failures
 // (exit 2 with no reason, stdout that is not Stop's JSON, a block without a reason) are failed runs.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -18,6 +18,31 @@ interface Captured {
 }
 
 type Run = { status: string; entries: { kind: string; text: string }[] };
+
+type Note = { method: string; params: Record<string, unknown> };
+
+/** The order of a turn's Stop runs, answers and hook prompts; a hook prompt with its fragments (paths as `<hooks>`). */
+function sequence(notes: readonly Note[], hooksFile: string): unknown[] {
+  return notes.flatMap((n): unknown[] => {
+    if (n.method === 'hook/completed') return [`hook/completed ${(n.params['run'] as Run).status}`];
+    if (n.method !== 'item/started' && n.method !== 'item/completed') return [];
+    const item = n.params['item'] as { type: string; id: string; fragments?: { text: string; hookRunId: string }[] };
+    if (item.type === 'agentMessage') return [`${n.method} agentMessage`];
+    if (item.type !== 'hookPrompt') return [];
+    return [
+      {
+        [n.method]: {
+          type: item.type,
+          id: /^msg_[0-9a-f-]{36}$/.test(item.id) ? 'msg_<uuid>' : item.id,
+          fragments: (item.fragments ?? []).map((f) => ({
+            ...f,
+            hookRunId: f.hookRunId.replace(hooksFile, '<hooks>'),
+          })),
+        },
+      },
+    ];
+  });
+}
 
 /** The Stop runs of a turn: status and entries, in order. */
 function stopRuns(notes: readonly { method: string; params: Record<string, unknown> }[]): Run[] {
@@ -51,6 +76,8 @@ describe('Stop hook outputs', () => {
       );
       const ours: Record<string, Run[]> = {};
       const theirs: Record<string, Run[]> = {};
+      const ourOrder: Record<string, unknown[]> = {};
+      const theirOrder: Record<string, unknown[]> = {};
       for (const mode of Object.keys(captured.modes)) {
         await writeFile(
           join(h.home.dir, 'hooks.json'),
@@ -75,15 +102,19 @@ describe('Stop hook outputs', () => {
         });
         const ended = await c.notification('turn/completed', (p) => p['threadId'] === thread.id);
         expect((ended['turn'] as { status: string }).status, mode).toBe('completed');
-        ours[mode] = stopRuns(
-          c.received.flatMap((m) =>
-            'method' in m && m.method ? [m as { method: string; params: Record<string, unknown> }] : [],
-          ),
+        const notes = c.received.flatMap((m) =>
+          typeof m.method === 'string' && m.id === undefined
+            ? [{ method: m.method, params: m.params as Record<string, unknown> }]
+            : [],
         );
+        ours[mode] = stopRuns(notes);
         theirs[mode] = stopRuns(captured.notifications[mode] ?? []);
+        ourOrder[mode] = sequence(notes, join(h.home.dir, 'hooks.json'));
+        theirOrder[mode] = sequence(captured.notifications[mode] ?? [], '/home/dev/.codex/hooks.json');
         await c.close();
       }
       expect(ours).toEqual(theirs);
+      expect(ourOrder).toEqual(theirOrder);
     },
   );
 });
