@@ -175,9 +175,11 @@ export class HookEngine {
   subAgent(event: 'start' | 'stop', child: SubAgentLifecycle, turnId: string | null): void {
     const name = event === 'start' ? 'SubagentStart' : 'SubagentStop';
     if (!this.has(name)) return;
-    const agent = { agent_id: child.agentId, agent_type: child.role ?? 'default', agent_nickname: child.nickname };
+    // Codex 0.169's keys and order (test/fixtures/codex-hooks-0.169/subagent-payloads.json); its SubagentStop
+    // also gives `agent_transcript_path`, the child's rollout, which is not known here.
+    const agent = { agent_id: child.agentId, agent_type: child.role ?? 'default' };
     const fields =
-      event === 'start' ? agent : { ...agent, stop_hook_active: false, last_assistant_message: child.lastMessage };
+      event === 'start' ? agent : { stop_hook_active: false, ...agent, last_assistant_message: child.lastMessage };
     this.track(this.run({ event: name, turnId, target: child.role ?? 'default', fields }));
   }
 
