@@ -10,6 +10,8 @@
 //                                                             payloads, blocks, trust, hook/* notifications)
 //   node scripts/codex-tools.mjs capture-hook-events [codex]  add to it: additionalContext, Stop blocks, MCP
 //                                                             names, PermissionRequest, Interrupt, SessionEnd
+//   node scripts/codex-tools.mjs capture-stop-hooks [codex]   add stop-outcomes.json: the app server's items
+//                                                             and hook runs for each kind of Stop hook output
 // The codex binary defaults to $CODEX_BIN, else `codex` on PATH. Each tool is a TypeScript file in
 // test/support/, bundled here with esbuild and run with Node.
 import { build } from 'esbuild';
@@ -25,6 +27,7 @@ const TOOLS = {
   'capture-agents': 'capture-codex-agents.ts',
   'capture-hooks': 'capture-codex-hooks.ts',
   'capture-hook-events': 'capture-codex-hook-events.ts',
+  'capture-stop-hooks': 'capture-codex-stop-hooks.ts',
 };
 const [tool, ...args] = process.argv.slice(2);
 const source = TOOLS[tool ?? ''];

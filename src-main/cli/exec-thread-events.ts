@@ -166,6 +166,7 @@ export class CodexExecEvents {
       case 'webSearch':
         return this.toCodexItem(item);
       case 'userMessage':
+      case 'hookPrompt':
       case 'agentMessage':
       case 'reasoning':
       case 'plan':
@@ -242,6 +243,7 @@ export class CodexExecEvents {
       case 'exitedReviewMode':
         return { id: this.idOf(item.id), type: 'agent_message', text: item.review };
       case 'userMessage':
+      case 'hookPrompt':
       case 'plan':
       case 'imageView':
       case 'contextCompaction':

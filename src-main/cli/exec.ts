@@ -109,7 +109,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
     for (const line of projectConfigNotes(loaded.projectTrust, cwd)) process.stderr.write(`${line}\n`);
     for (const server of loaded.heldBackMcpServers)
       process.stderr.write(`weft: warning: ${heldBackMcpMessage(server)}\n`);
-    const hooks = await discoverHooks({ weftHome, cwd, projectTrust: loaded.projectTrust });
+    const hooks = await discoverHooks({ weftHome, cwd, env, projectTrust: loaded.projectTrust });
     for (const line of hookNotes(hooks, args.bypassHookTrust)) process.stderr.write(`${line}\n`);
     const config = withAddedDirs(
       loaded.config,

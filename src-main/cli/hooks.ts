@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { resolveWeftHome } from '../config/home';
 import { hookMetadata, hooksListEntry, hooksOf } from '../config/hooks/list';
 import { setHookEnabled, trustHooks } from '../config/hooks/trust';
-import type { ConfiguredHook } from '../config/hooks/discover';
+import { hookActionLabel, type ConfiguredHook } from '../config/hooks/discover';
 import { dispatchSubCommand } from './sub-commands';
 
 const USAGE = `Usage: weft hooks list [--cd <dir>] [--json]
@@ -70,7 +70,7 @@ function describe(hook: ConfiguredHook): string {
   const state = !m.enabled ? 'disabled' : m.trustStatus === 'modified' ? 'changed since trusted' : m.trustStatus;
   return [
     `${hook.event}${hook.matcher === null ? '' : ` (matcher ${hook.matcher})`}: ${state}`,
-    `  command: ${hook.command}`,
+    `  ${hook.action.type === 'command' ? 'command' : 'calls  '}: ${hookActionLabel(hook.action)}`,
     `  timeout: ${hook.timeoutSec}s${hook.async ? ', async' : ''}`,
     `  from:    ${hook.sourcePath} (${hook.source})`,
     `  key:     ${hook.key}`,
@@ -105,7 +105,9 @@ async function trust(weftHome: string, argv: string[]): Promise<number> {
   }
   await trustHooks(weftHome, hooks.hooks, wanted);
   for (const hook of wanted)
-    process.stdout.write(`trusted ${hook.event}: ${hook.command} (runs outside the sandbox with your rights)\n`);
+    process.stdout.write(
+      `trusted ${hook.event}: ${hookActionLabel(hook.action)} (runs outside the sandbox with your rights)\n`,
+    );
   return 0;
 }
 

@@ -87,6 +87,8 @@ function renderItem(item: ThreadItem): string {
       return `Viewed ${item.path}`;
     case 'contextCompaction':
       return '(history compacted)';
+    case 'hookPrompt':
+      return `Stop hook: ${item.fragments.map((f) => f.text).join('; ')}`;
     case 'enteredReviewMode':
       return `Review: ${item.review}`;
     case 'exitedReviewMode':

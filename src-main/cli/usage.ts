@@ -11,9 +11,9 @@ import { errorMessage } from '../util/errors';
 
 const USAGE = `Usage: weft usage [--days N] [--json]
 
-Tokens used per day (input, of which cached; output, of which reasoning) and what they cost at the
-prices of config.toml's [model_prices] (US dollars per million tokens; Weft knows the list prices of its
-built-in models). Tokens of a model without a price are counted and marked "unknown price".
+Tokens used per day (input, of which read from and written to the prompt cache; output, of which
+reasoning) and what they cost at the prices of config.toml's [model_prices] (US dollars per million
+tokens; Weft knows the list prices of its built-in models). Tokens of a model without a price are counted and marked "unknown price".
 
   --days N   The last N days, today included (default ${DEFAULT_USAGE_DAYS}, at most 366)
   --json     Print weft/usage/daily's result as JSON
@@ -75,11 +75,12 @@ function usageTable(result: WeftUsageDailyResult, days: number): string {
   if (result.days.length === 0) return `No tokens used in the last ${days} day(s).\n`;
   const n = (v: number): string => v.toLocaleString('en-US');
   const rows = [
-    ['day', 'input', 'cached', 'output', 'reasoning', 'cost'],
+    ['day', 'input', 'cached', 'cache write', 'output', 'reasoning', 'cost'],
     ...result.days.map((d) => [
       d.date,
       n(d.usage.inputTokens),
       n(d.usage.cachedInputTokens),
+      n(d.usage.cacheWriteInputTokens ?? 0),
       n(d.usage.outputTokens),
       n(d.usage.reasoningOutputTokens),
       formatCost(d.cost),
@@ -88,6 +89,7 @@ function usageTable(result: WeftUsageDailyResult, days: number): string {
       'total',
       n(result.total.usage.inputTokens),
       n(result.total.usage.cachedInputTokens),
+      n(result.total.usage.cacheWriteInputTokens ?? 0),
       n(result.total.usage.outputTokens),
       n(result.total.usage.reasoningOutputTokens),
       formatCost(result.total.cost),

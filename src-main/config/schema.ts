@@ -317,6 +317,11 @@ const documentFields = {
    * read and checked per file by config/hooks/discover.ts, not merged (every layer's hooks run).
    */
   hooks: looseTable.optional(),
+  /**
+   * Weft's own: `read_config = true` (in the user's config.toml only) also reads the hooks of Codex's home
+   * (`$CODEX_HOME`, default `~/.codex`: its hooks.json and config.toml's `[hooks]`), trusted like any other.
+   */
+  codex: z.strictObject({ read_config: z.boolean().optional() }).optional(),
   tui: looseTable.optional(),
   features: looseTable.optional(),
 };

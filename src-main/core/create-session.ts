@@ -12,6 +12,7 @@ import { applyPatchTool } from '../tools/apply-patch-tool';
 import { commandEnv, commandEnvPolicy, type CommandEnvPolicy } from '../safety/command-env';
 import type { ConfiguredHook } from '../config/hooks/discover';
 import { HookEngine } from './hooks/engine';
+import { mcpHookCaller } from './hooks/run-mcp-tool';
 import { ExecSessionManager } from '../tools/exec';
 import { execCommandTool, writeStdinTool } from '../tools/exec-tools';
 import { updatePlanTool } from '../tools/plan-tool';
@@ -151,6 +152,7 @@ function hookEngineFor(
   input: CreateSessionInput,
   threadId: string,
   envPolicy: CommandEnvPolicy,
+  mcp: McpManager,
   session: () => Session | null,
 ): HookEngine | null {
   const found = input.hooks;
@@ -171,6 +173,7 @@ function hookEngineFor(
       };
     },
     emit: (n) => session()?.emit(n),
+    callMcpTool: mcpHookCaller(mcp),
   });
 }
 
@@ -238,7 +241,7 @@ export function createSession(input: CreateSessionInput): Session {
   if (browser !== null) tools.addSource(browser.source);
   const tree = input.agentTree ?? { sessionId: threadId, depth: 0 };
   const maxDepth = agentMaxDepth(config);
-  const hooks = hookEngineFor(input, threadId, envPolicy, () => session);
+  const hooks = hookEngineFor(input, threadId, envPolicy, mcp, () => session);
   const agents =
     input.subAgents === undefined || tree.depth >= maxDepth
       ? null

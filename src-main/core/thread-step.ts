@@ -18,6 +18,7 @@ function stepOf(item: ThreadItem): WeftThreadStep | null {
     case 'contextCompaction':
       return { type: 'compaction' };
     case 'userMessage':
+    case 'hookPrompt':
     case 'reasoning':
     case 'plan':
     case 'imageView':

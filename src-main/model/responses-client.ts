@@ -13,7 +13,10 @@ export type ResponsesClientOptions = EndpointOptions;
 
 const Usage = z.object({
   input_tokens: z.number().default(0),
-  input_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+  /** `cache_write_tokens`: input tokens written to the prompt cache (the `openai` package's ResponseUsage). */
+  input_tokens_details: z
+    .object({ cached_tokens: z.number().nullish(), cache_write_tokens: z.number().nullish() })
+    .nullish(),
   output_tokens: z.number().default(0),
   output_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
   total_tokens: z.number().default(0),
@@ -203,9 +206,11 @@ function toModelEvent(raw: unknown): ModelEvent | null {
 }
 
 function toUsage(u: z.infer<typeof Usage>): ModelUsage {
+  const cacheWrites = u.input_tokens_details?.cache_write_tokens ?? 0;
   return {
     inputTokens: u.input_tokens,
     cachedInputTokens: u.input_tokens_details?.cached_tokens ?? 0,
+    ...(cacheWrites > 0 ? { cacheWriteInputTokens: cacheWrites } : {}),
     outputTokens: u.output_tokens,
     reasoningOutputTokens: u.output_tokens_details?.reasoning_tokens ?? 0,
     totalTokens: u.total_tokens || u.input_tokens + u.output_tokens,

@@ -48,7 +48,12 @@ export async function loadThread(
   );
   try {
     const { loaded, provider } = await threadConfig(environment, overrides, cwd, thread.weftWorktree ?? null);
-    const hooks = await discoverHooks({ weftHome: environment.weftHome, cwd, projectTrust: loaded.projectTrust });
+    const hooks = await discoverHooks({
+      weftHome: environment.weftHome,
+      cwd,
+      env: environment.env,
+      projectTrust: loaded.projectTrust,
+    });
     const entry = manager.add(
       { ...thread, cwd },
       (sendRequest) =>

@@ -355,6 +355,7 @@ export function toCodexItem(item: ThreadItem): CodexItemForm | null {
         ),
       };
     case 'mcpToolCall':
+    case 'hookPrompt':
     case 'enteredReviewMode':
     case 'exitedReviewMode':
     case 'browserAction':

@@ -125,6 +125,8 @@ export const HookMetadata = z.object({
   /** `sha256:<hex>` of the hook as configured: pass it back to trust exactly this hook. */
   currentHash: z.string(),
   trustStatus: HookTrustStatus,
+  /** Weft: what an `mcpTool` hook calls (its server, tool and arguments); null for a command hook. */
+  weftMcpTool: z.object({ server: z.string(), tool: z.string(), input: z.record(z.string(), z.unknown()) }).nullish(),
   /** Weft: the hook's latest run in this server process, with its output; null when it has not run. */
   weftLastRun: HookRunSummary.nullish(),
 });

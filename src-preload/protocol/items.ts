@@ -352,8 +352,21 @@ export const BrowserActionItem = z.object({
 });
 export type BrowserActionItem = z.infer<typeof BrowserActionItem>;
 
+/**
+ * Codex's continuation of a turn a Stop hook blocked: one fragment per blocking run (its reason, and the
+ * `hookRunId` of its `hook/completed`). The model reads the fragments as one user message of
+ * `<hook_prompt hook_run_id="…">reason</hook_prompt>` elements.
+ */
+export const HookPromptItem = z.object({
+  type: z.literal('hookPrompt'),
+  id: z.string(),
+  fragments: z.array(z.object({ text: z.string(), hookRunId: z.string() })),
+});
+export type HookPromptItem = z.infer<typeof HookPromptItem>;
+
 export const ThreadItem = z.discriminatedUnion('type', [
   UserMessageItem,
+  HookPromptItem,
   AgentMessageItem,
   ReasoningItem,
   PlanItem,

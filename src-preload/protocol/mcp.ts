@@ -140,6 +140,10 @@ export type McpServerToolCallResult = z.infer<typeof McpServerToolCallResult>;
  */
 export const McpServerOauthLoginParams = z.object({
   name: z.string(),
+  /** The servers of this loaded thread's config (its cwd now). */
+  threadId: z.string().nullish(),
+  /** Weft's: without `threadId`, the servers configured for this folder (absent = the server's project). */
+  weftCwd: z.string().nullish(),
   /** Default: the server's configured `scopes`. */
   scopes: z.array(z.string()).nullish(),
   /** How long the listener waits for the browser (default 300 s). */

@@ -144,6 +144,8 @@ export const SkillsListParams = z
   .object({
     cwds: z.array(z.string()).nullish(),
     forceReload: z.boolean().nullish(),
+    /** Weft's: the folder listed when `cwds` is empty (absent = the server's project). */
+    weftCwd: z.string().nullish(),
   })
   .default({});
 export type SkillsListParams = z.infer<typeof SkillsListParams>;

@@ -46,6 +46,7 @@ const ESTIMATES: Record<string, number> = {
   imageView: 32,
   contextCompaction: 32,
   browserAction: 40,
+  hookPrompt: 32,
 };
 
 function PendingRequest({ threadId }: { threadId: string }) {

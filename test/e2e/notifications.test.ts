@@ -173,7 +173,14 @@ describe('notifications and cost', () => {
         await wheelIntoView(page, table, settings.locator('.settings-body'));
         const rows = await table.locator('tbody tr').allTextContents();
         expect(rows).toHaveLength(1);
-        expect(await table.locator('tbody tr td').allTextContents()).toEqual(['2,000', '400', '200', '60', '$0.0050']);
+        expect(await table.locator('tbody tr td').allTextContents()).toEqual([
+          '2,000',
+          '400',
+          '0',
+          '200',
+          '60',
+          '$0.0050',
+        ]);
         await e2e.screenshot(`usage-in-settings-${size}`);
       },
     );

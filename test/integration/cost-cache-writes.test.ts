@@ -1,5 +1,6 @@
-// Tokens a provider wrote to its prompt cache (Anthropic-style `cache_creation_input_tokens` in a Chat
-// Completions usage chunk): carried as Codex 0.169's optional `cacheWriteInputTokens` in the token usage,
+// Tokens a provider wrote to its prompt cache (Anthropic-style `cache_creation_input_tokens` or OpenAI's
+// `prompt_tokens_details.cache_write_tokens` in a Chat Completions usage chunk, and the Responses API's
+// `input_tokens_details.cache_write_tokens`): carried as Codex 0.169's optional `cacheWriteInputTokens` in the token usage,
 // priced at `cache_write_input` (`[model_prices]`), and counted per day, through `weft exec --json` and
 // `weft usage` against the real binary.
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -11,8 +12,15 @@ import {
   startMockChatServer,
   type MockChatServer,
 } from '../support/mock-chat-server';
+import { startMockResponsesServer } from '../support/mock-responses-server';
+import { evAssistantMessage, evCompleted, evCreated } from '../support/sse';
 import { runWeftCli } from '../support/weft-cli';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+
+const today = (): string => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
 
 let server: MockChatServer;
 let ws: TempWorkspace;
@@ -82,4 +90,82 @@ it('carries, prices and counts the tokens a provider wrote to its cache', async 
   expect(daily.code).toBe(0);
   const days = (JSON.parse(daily.stdout) as { days: { usage: unknown; cost: unknown }[] }).days;
   expect(days.map((d) => ({ usage: d.usage, cost: d.cost }))).toEqual([{ usage, cost }]);
+});
+
+it('reads cache writes from a Responses usage and shows them in a column of `weft usage`', async () => {
+  const responses = await startMockResponsesServer();
+  try {
+    const responsesHome = await makeWeftHome(
+      `model = "cache-model"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "Mock"\nbase_url = "${responses.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n\n[model_prices."cache-model"]\ninput = 2\ncached_input = 0.5\ncache_write_input = 2.5\noutput = 8\n`,
+    );
+    try {
+      responses.enqueue({
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evAssistantMessage('Done.'),
+          evCompleted('resp_mock', {
+            input_tokens: 1000,
+            cached_tokens: 200,
+            cache_write_tokens: 300,
+            output_tokens: 100,
+          }),
+        ],
+      });
+      const run = await runWeftCli(['exec', '--json', 'look'], { cwd: ws.dir, weftHome: responsesHome.dir });
+      expect(run.code).toBe(0);
+      const update = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { method: string; params: { tokenUsage?: { last: unknown } } })
+        .find((n) => n.method === 'thread/tokenUsage/updated')?.params;
+      expect(update?.tokenUsage?.last).toEqual({
+        totalTokens: 1100,
+        inputTokens: 1000,
+        cachedInputTokens: 200,
+        cacheWriteInputTokens: 300,
+        outputTokens: 100,
+        reasoningOutputTokens: 0,
+      });
+      const table = await runWeftCli(['usage', '--days', '1'], { cwd: ws.dir, weftHome: responsesHome.dir });
+      expect(table.code).toBe(0);
+      // 500 × 2 + 200 × 0.5 + 300 × 2.5 + 100 × 8 = 2,650 micro-dollars.
+      expect(table.stdout.split('\n').slice(0, 3)).toEqual([
+        'day         input  cached  cache write  output  reasoning  cost',
+        `${today()}  1,000     200          300     100          0  $0.0027`,
+        'total       1,000     200          300     100          0  $0.0027',
+      ]);
+    } finally {
+      await responsesHome.cleanup();
+    }
+  } finally {
+    await responses.close();
+  }
+});
+
+it('reads OpenAI’s cache_write_tokens of a Chat Completions usage', async () => {
+  server.enqueue({
+    kind: 'sse',
+    chunks: [
+      chatRole(),
+      chatText('Done.'),
+      chatFinish('stop'),
+      chatUsage({ prompt_tokens: 1000, completion_tokens: 100, cached_tokens: 200, cache_write_tokens: 300 }),
+    ],
+  });
+  const run = await runWeftCli(['exec', '--json', 'look'], { cwd: ws.dir, weftHome: home.dir });
+  expect(run.code).toBe(0);
+  const update = run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { method: string; params: { tokenUsage?: { last: unknown } } })
+    .find((n) => n.method === 'thread/tokenUsage/updated')?.params;
+  expect(update?.tokenUsage?.last).toEqual({
+    totalTokens: 1100,
+    inputTokens: 1000,
+    cachedInputTokens: 200,
+    cacheWriteInputTokens: 300,
+    outputTokens: 100,
+    reasoningOutputTokens: 0,
+  });
 });

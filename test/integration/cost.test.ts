@@ -240,9 +240,9 @@ describe('cost', () => {
     const cli = await runWeft(['usage', '--days', '3']);
     expect(cli.code).toBe(0);
     expect(cli.stdout.split('\n').slice(0, 3)).toEqual([
-      'day         input  cached  output  reasoning  cost',
-      `${today()}  3,500   1,400     250         60  $0.0069`,
-      'total       3,500   1,400     250         60  $0.0069',
+      'day         input  cached  cache write  output  reasoning  cost',
+      `${today()}  3,500   1,400            0     250         60  $0.0069`,
+      'total       3,500   1,400            0     250         60  $0.0069',
     ]);
   });
 

@@ -213,6 +213,20 @@ describe('hooks in weft exec', () => {
     const stop = runs.find((r) => r.event === 'SubagentStop')?.payload;
     expect(stop).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'default', stop_hook_active: false });
     expect(typeof stop?.['agent_id']).toBe('string');
+    // The keys Codex 0.169 wrote for the same moments (test/fixtures/codex-hooks-0.169/subagent-payloads.json),
+    // in its order; Codex's SubagentStop also has `agent_transcript_path` (the child's rollout), which Weft
+    // does not give yet.
+    const codex = JSON.parse(
+      await readFile(resolve(__dirname, '../fixtures/codex-hooks-0.169/subagent-payloads.json'), 'utf8'),
+    ) as Record<string, unknown>[];
+    const keysOf = (event: string, payloads: (Record<string, unknown> | undefined)[]) =>
+      Object.keys(payloads.find((p) => p?.['hook_event_name'] === event) ?? {});
+    const ours = runs.map((r) => r.payload);
+    expect(keysOf('SubagentStart', ours)).toEqual(keysOf('SubagentStart', codex));
+    expect(keysOf('SubagentStop', ours)).toEqual(
+      keysOf('SubagentStop', codex).filter((k) => k !== 'agent_transcript_path'),
+    );
+    expect(stop?.['last_assistant_message']).toEqual(expect.any(String));
   });
 });
 

@@ -202,3 +202,49 @@ describe('thread/list {weftNeedsYou}', () => {
     expect(ids(await client.request('thread/list', { cwd: started.dir, weftNeedsYou: true }))).toEqual([]);
   });
 });
+
+describe('skills and MCP sign-in for the project a request names', () => {
+  it('lists skills of the folders named (or weftCwd) and signs in to the servers of the named project or thread', async () => {
+    // The server runs in a project whose trusted config names a provider that does not exist: a request
+    // about another folder must not depend on it.
+    const broken = await makeTempWorkspace({ '.git/HEAD': 'ref: refs/heads/main\n' });
+    // A project with a skill and an MCP server of its own (a stdio one: which config was read shows in the
+    // refusal, before any sign-in starts).
+    const narrow = await makeTempWorkspace({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      '.agents/skills/outer/SKILL.md': '---\nname: outer\ndescription: At the project root.\n---\nBody.\n',
+    });
+    try {
+      await mkdir(broken.path('.weft'), { recursive: true });
+      await writeFile(broken.path('.weft/config.toml'), 'model_provider = "nowhere"\n');
+      expect((await runWeftCli(['config', 'trust'], { cwd: broken.dir, weftHome: home.dir })).code).toBe(0);
+      await mkdir(narrow.path('.weft'), { recursive: true });
+      await writeFile(narrow.path('.weft/config.toml'), '[mcp_servers.narrow-local]\ncommand = "false"\n');
+      expect((await runWeftCli(['config', 'trust'], { cwd: narrow.dir, weftHome: home.dir })).code).toBe(0);
+      const c = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, broken.dir);
+      client = c;
+      await c.initialize();
+      const skills = async (params: Record<string, unknown>) =>
+        (await c.request<{ data: { cwd: string; skills: { name: string }[] }[] }>('skills/list', params)).data.map(
+          (d) => [d.cwd, d.skills.filter((s) => s.name === 'outer').map((s) => s.name)],
+        );
+      expect(await skills({ cwds: [narrow.dir] })).toEqual([[narrow.dir, ['outer']]]);
+      expect(await skills({ weftCwd: narrow.dir })).toEqual([[narrow.dir, ['outer']]]);
+
+      const login = (params: Record<string, unknown>) => c.call('mcpServer/oauth/login', params);
+      const stdio = 'params.name: "narrow-local" is a stdio server; OAuth is for servers reached by URL';
+      expect((await login({ name: 'narrow-local', weftCwd: narrow.dir })).error?.message).toBe(stdio);
+      const { thread } = await c.request<{ thread: { id: string } }>('thread/start', {
+        cwd: narrow.dir,
+        ephemeral: true,
+      });
+      expect((await login({ name: 'narrow-local', threadId: thread.id })).error?.message).toBe(stdio);
+      expect((await login({ name: 'narrow-local', threadId: 'not-a-thread' })).error?.message).toBe(
+        'thread not-a-thread is not loaded; call thread/resume first',
+      );
+    } finally {
+      await narrow.cleanup();
+      await broken.cleanup();
+    }
+  });
+});

@@ -12,6 +12,8 @@
 //   child-approval.jsonl  the app-server messages of a sub-agent asking to run a command (on-request)
 //   child-thread.json   the child as `thread/read` and `thread/list` show it, and its rollout's session_meta
 //   exec-spawn.jsonl    `codex exec --experimental-json` of the spawn-and-wait turn
+// and test/fixtures/codex-hooks-0.169/subagent-payloads.json: the SubagentStart / SubagentStop hook payloads
+// of that turn under `codex exec`.
 // Machine paths become /home/dev/….
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -322,7 +324,47 @@ async function main(): Promise<void> {
   } finally {
     await execHome.model.close();
   }
+  await subagentHookPayloads();
   process.stderr.write(`fixtures written to ${out}\n`);
+}
+
+/**
+ * The SubagentStart / SubagentStop payloads of `codex exec` spawning one sub-agent and waiting for it,
+ * into test/fixtures/codex-hooks-0.169/subagent-payloads.json.
+ */
+async function subagentHookPayloads(): Promise<void> {
+  const h = await home('subhooks', 'spawn-wait');
+  const calls = join(scratch, 'subhooks', 'calls');
+  mkdirSync(calls, { recursive: true });
+  const hook = join(scratch, 'subhooks', 'save.cjs');
+  writeFileSync(
+    hook,
+    `let s='';process.stdin.on('data',d=>s+=d);process.stdin.on('end',()=>{require('fs').writeFileSync(${JSON.stringify(calls)}+'/'+process.hrtime.bigint()+'.json',s)});`,
+  );
+  const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(hook)}`;
+  const entry = [{ hooks: [{ type: 'command', command: cmd, timeout: 30 }] }];
+  writeFileSync(join(h.c.home, 'hooks.json'), JSON.stringify({ hooks: { SubagentStart: entry, SubagentStop: entry } }));
+  try {
+    const run = await runCodex(h.c, [
+      'exec',
+      '--skip-git-repo-check',
+      '--dangerously-bypass-hook-trust',
+      'DELEGATE say hi from the child',
+    ]);
+    process.stderr.write(
+      `exit ${run.status}\n${run.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('hook'))
+        .join('\n')}\n`,
+    );
+    const payloads = readdirSync(calls)
+      .sort()
+      .map((f) => JSON.parse(readFileSync(join(calls, f), 'utf8')) as unknown);
+    const file = join(out, '..', 'codex-hooks-0.169', 'subagent-payloads.json');
+    writeFileSync(file, scrub(JSON.stringify(payloads, null, 2)) + '\n');
+  } finally {
+    await h.model.close();
+  }
 }
 
 await main();

@@ -1,7 +1,8 @@
 // A small MCP server for tests that need to see what reached it. `node mcp-probe-server.mjs` speaks
 // stdio; `node mcp-probe-server.mjs http` serves streamable HTTP on a free loopback port and prints
 // `listening on port N` to stderr. Tools: `whoami` (its environment, working directory and the request's
-// HTTP headers), `slow` (answers after `ms`, or when cancelled), and `plain`, `readonly`,
+// HTTP headers), `slow` (answers after `ms`, or when cancelled), `answer` (gives back `text`, as an error
+// when `isError`), and `plain`, `readonly`,
 // `destructive` (annotations none, readOnlyHint, readOnlyHint + destructiveHint).
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -45,6 +46,15 @@ function probe() {
       });
       return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
     },
+  );
+  server.registerTool(
+    'answer',
+    {
+      description: 'Answers `text` as its text content, flagged isError when `isError` is true',
+      inputSchema: { text: z.string(), isError: z.boolean().optional() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ text, isError }) => ({ content: [{ type: 'text', text }], isError: isError === true }),
   );
   const ok = async () => ({ content: [{ type: 'text', text: 'done' }] });
   server.registerTool('plain', { description: 'No annotations', inputSchema: {} }, ok);

@@ -173,6 +173,8 @@ export function chatUsage(usage: {
   reasoning_tokens?: number;
   /** Sent as Anthropic-style `cache_creation_input_tokens` (part of `prompt_tokens`), when given. */
   cache_creation_input_tokens?: number;
+  /** Sent as OpenAI's `prompt_tokens_details.cache_write_tokens`, when given. */
+  cache_write_tokens?: number;
 }): ChatChunkJson {
   return {
     id: CHUNK_ID,
@@ -184,7 +186,10 @@ export function chatUsage(usage: {
       prompt_tokens: usage.prompt_tokens,
       completion_tokens: usage.completion_tokens,
       total_tokens: usage.prompt_tokens + usage.completion_tokens,
-      prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
+      prompt_tokens_details: {
+        cached_tokens: usage.cached_tokens ?? 0,
+        ...(usage.cache_write_tokens === undefined ? {} : { cache_write_tokens: usage.cache_write_tokens }),
+      },
       completion_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
       ...(usage.cache_creation_input_tokens === undefined
         ? {}

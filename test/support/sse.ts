@@ -22,6 +22,8 @@ export type SseEventList = readonly (SseEvent | readonly SseEvent[])[];
 export interface UsageInput {
   input_tokens?: number;
   cached_tokens?: number;
+  /** Input tokens written to the prompt cache (`input_tokens_details.cache_write_tokens`); omitted: not sent. */
+  cache_write_tokens?: number;
   output_tokens?: number;
   reasoning_tokens?: number;
   total_tokens?: number;
@@ -152,7 +154,10 @@ export function evCompleted(responseId: string = DEFAULT_RESPONSE_ID, usage: Usa
       output: [],
       usage: {
         input_tokens: input,
-        input_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
+        input_tokens_details: {
+          cached_tokens: usage.cached_tokens ?? 0,
+          ...(usage.cache_write_tokens === undefined ? {} : { cache_write_tokens: usage.cache_write_tokens }),
+        },
         output_tokens: output,
         output_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
         total_tokens: usage.total_tokens ?? input + output,

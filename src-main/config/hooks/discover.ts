@@ -1,12 +1,14 @@
 /**
  * Finding a session's hooks: `hooks.json` beside each config layer and the `[hooks]` tables of its
- * config.toml — the user's (WEFT_HOME) and, in a trusted project, each `.weft/` from the project root down
+ * config.toml — the user's (WEFT_HOME; then Codex's home when the user's config.toml says `[codex]
+ * read_config = true`) and, in a trusted project, each `.weft/` from the project root down
  * to the cwd (a config.toml only when it applies, as accepted; `hooks.json` when the project is trusted).
  * Every hook, wherever it comes from, runs only once the user trusted it as it is (its hash is recorded in
  * the user's config.toml, `[hooks.state."<key>"]`, which a project cannot set). A table or entry that does
  * not parse is skipped and reported with its file and key; the others are still read.
  */
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'smol-toml';
 import type { z } from 'zod';
@@ -21,18 +23,19 @@ import {
   groupSchema,
   hookStateSchema,
   isHookEvent,
+  type HookAction,
   type HookEvent,
   type HookState,
 } from './schema';
 
 export const HOOKS_JSON = 'hooks.json';
 
-/** One configured command hook, as a session runs it and a list shows it. */
+/** One configured hook, as a session runs it and a list shows it. */
 export interface ConfiguredHook {
   key: string;
   event: HookEvent;
   matcher: string | null;
-  command: string;
+  action: HookAction;
   timeoutSec: number;
   async: boolean;
   statusMessage: string | null;
@@ -54,6 +57,8 @@ export interface DiscoveredHooks {
 export interface DiscoverHooksOptions {
   weftHome: string;
   cwd: string;
+  /** Where Codex's home is found (`CODEX_HOME`, else `HOME`/.codex) when `[codex] read_config = true`. */
+  env: NodeJS.ProcessEnv;
   /** The cwd's project as the config loader saw it (which files applied, whether it is trusted). */
   projectTrust: Pick<ProjectTrust, 'root' | 'trusted' | 'files'>;
 }
@@ -90,6 +95,11 @@ export async function discoverHooks(opts: DiscoverHooksOptions): Promise<Discove
       );
   };
   await addDir(opts.weftHome, 'user', userDoc, userToml);
+  const codexHome = readsCodexConfig(userDoc) ? await codexHomeOf(opts.env, opts.weftHome) : null;
+  if (codexHome !== null) {
+    const codexToml = join(codexHome, 'config.toml');
+    await addDir(codexHome, 'user', await readToml(codexToml, errors), codexToml);
+  }
   const project = opts.projectTrust;
   if (project.trusted === true) {
     const applied = new Set(project.files.filter((f) => f.status === 'applied').map((f) => f.path));
@@ -114,6 +124,25 @@ export async function discoverHooks(opts: DiscoverHooksOptions): Promise<Discove
     }
   }
   return { hooks, errors, warnings };
+}
+
+/** How a hook's action is shown to people: the command, or `mcp_tool <server>/<tool> <input>`. */
+export function hookActionLabel(action: HookAction): string {
+  return action.type === 'command'
+    ? action.command
+    : `mcp_tool ${action.server}/${action.tool} ${JSON.stringify(action.input)}`;
+}
+
+/** `[codex] read_config = true` in the user's config.toml (a project cannot set it). */
+function readsCodexConfig(userDoc: Record<string, unknown> | null): boolean {
+  const codex = userDoc?.['codex'];
+  return isRecord(codex) && codex['read_config'] === true;
+}
+
+/** Codex's home: `CODEX_HOME`, else `~/.codex`; null when it is WEFT_HOME itself (already read). */
+async function codexHomeOf(env: NodeJS.ProcessEnv, weftHome: string): Promise<string | null> {
+  const home = env['CODEX_HOME'] ?? join(env['HOME'] ?? homedir(), '.codex');
+  return (await realpathOr(home)) === (await realpathOr(weftHome)) ? null : home;
 }
 
 function trustOf(state: HookState, hash: string): HookTrustStatus {
@@ -181,18 +210,14 @@ function readSource(s: Source, errors: HookErrorInfo[]): FoundHook[] {
         return;
       }
       parsed.data.hooks.forEach((handler, h) => {
-        if (handler.type !== 'command') {
-          errors.push({
-            path: s.path,
-            message: `${formatKeyPath([...at, g, 'hooks', h])}: mcp_tool hooks are not supported by Weft yet; this hook is skipped`,
-          });
-          return;
-        }
         out.push({
           key: hookKey(s.path, event, g, h),
           event,
           matcher,
-          command: handler.command,
+          action:
+            handler.type === 'command'
+              ? { type: 'command', command: handler.command }
+              : { type: 'mcpTool', server: handler.server, tool: handler.tool, input: handler.input ?? {} },
           timeoutSec: handler.timeout ?? handler.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC,
           async: handler.async ?? false,
           statusMessage: handler.statusMessage ?? null,

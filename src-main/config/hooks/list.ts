@@ -17,6 +17,7 @@ export async function hooksOf(opts: ListHooksOptions): Promise<DiscoveredHooks> 
   return discoverHooks({
     weftHome: opts.weftHome,
     cwd: opts.cwd,
+    env: opts.env ?? process.env,
     projectTrust: {
       root: project.root,
       trusted: project.record.level === null ? null : project.record.level === 'trusted',
@@ -29,8 +30,12 @@ export function hookMetadata(hook: ConfiguredHook): HookMetadata {
   return {
     key: hook.key,
     eventName: wireEventName(hook.event),
-    handlerType: 'command',
-    command: hook.command,
+    handlerType: hook.action.type,
+    command: hook.action.type === 'command' ? hook.action.command : null,
+    weftMcpTool:
+      hook.action.type === 'mcpTool'
+        ? { server: hook.action.server, tool: hook.action.tool, input: hook.action.input }
+        : null,
     async: hook.async,
     matcher: hook.matcher,
     timeoutSec: hook.timeoutSec,

@@ -39,14 +39,25 @@ export const commandHandlerSchema = z.strictObject({
   commandWindows: z.string().optional(),
 });
 
+/**
+ * A hook that calls a tool of one of the thread's MCP servers (`[mcp_servers.<server>]`) with `input` as
+ * its arguments; the tool's text content is read as a command hook's stdout JSON.
+ */
 const mcpToolHandlerSchema = z.strictObject({
   type: z.literal('mcp_tool'),
-  server: z.string(),
-  tool: z.string(),
+  server: z.string().min(1, 'must name a configured MCP server'),
+  tool: z.string().min(1, 'must name a tool of the server'),
   input: z.record(z.string(), z.unknown()).optional(),
-  timeout: z.int().min(1).optional(),
+  timeout: z.int().min(1, 'must be at least 1 second').optional(),
+  timeoutSec: z.int().min(1, 'must be at least 1 second').optional(),
   statusMessage: z.string().optional(),
+  async: z.boolean().optional(),
 });
+
+/** What a hook runs: a command (`/bin/sh -c`), or a tool of a configured MCP server. */
+export type HookAction =
+  | { type: 'command'; command: string }
+  | { type: 'mcpTool'; server: string; tool: string; input: Record<string, unknown> };
 
 export const handlerSchema = z.discriminatedUnion('type', [commandHandlerSchema, mcpToolHandlerSchema], {
   error: 'must have type = "command" (or "mcp_tool")',

@@ -6,13 +6,14 @@
  * synchronous ones (each cut at its timeout) and merges what they decided: any block blocks. A hook that
  * fails is told (its run `failed`, with why) and never fails the thread.
  */
-import type { ConfiguredHook } from '../../config/hooks/discover';
+import { hookActionLabel, type ConfiguredHook } from '../../config/hooks/discover';
 import { snakeEventName, wireEventName, type HookEvent } from '../../config/hooks/schema';
 import type { CollabAgentState, HookRunSummary } from '../../../src-preload/protocol';
 import type { CoreNotification } from '../../tools/types';
 import { decide, type HookDecision } from './outcome';
 import { noteLastRun } from './last-runs';
 import { runHookCommand } from './run-command';
+import { runHookMcpTool, type McpHookCaller } from './run-mcp-tool';
 
 /** A sub-agent as its lifecycle hooks see it. */
 export interface SubAgentLifecycle {
@@ -54,6 +55,8 @@ export interface HookEngineOptions {
   env: () => Record<string, string>;
   context: () => HookContext;
   emit: (n: CoreNotification) => void;
+  /** Calls a tool of the thread's MCP servers (`mcp_tool` hooks); absent: such hooks fail. */
+  callMcpTool?: McpHookCaller;
   now?: () => Date;
 }
 
@@ -103,7 +106,7 @@ export class HookEngine {
       .filter((h) => h.enabled && h.trustStatus !== 'trusted')
       .map(
         (h) =>
-          `hook ${h.event} "${h.command}" (${h.sourcePath}) is ${h.trustStatus === 'modified' ? 'changed since it was trusted' : 'not trusted'} and does not run; review it, then trust it with \`weft hooks trust\` or in Settings → Hooks`,
+          `hook ${h.event} "${hookActionLabel(h.action)}" (${h.sourcePath}) is ${h.trustStatus === 'modified' ? 'changed since it was trusted' : 'not trusted'} and does not run; review it, then trust it with \`weft hooks trust\` or in Settings → Hooks`,
       );
   }
 
@@ -172,9 +175,11 @@ export class HookEngine {
   subAgent(event: 'start' | 'stop', child: SubAgentLifecycle, turnId: string | null): void {
     const name = event === 'start' ? 'SubagentStart' : 'SubagentStop';
     if (!this.has(name)) return;
-    const agent = { agent_id: child.agentId, agent_type: child.role ?? 'default', agent_nickname: child.nickname };
+    // Codex 0.169's keys and order (test/fixtures/codex-hooks-0.169/subagent-payloads.json); its SubagentStop
+    // also gives `agent_transcript_path`, the child's rollout, which is not known here.
+    const agent = { agent_id: child.agentId, agent_type: child.role ?? 'default' };
     const fields =
-      event === 'start' ? agent : { ...agent, stop_hook_active: false, last_assistant_message: child.lastMessage };
+      event === 'start' ? agent : { stop_hook_active: false, ...agent, last_assistant_message: child.lastMessage };
     this.track(this.run({ event: name, turnId, target: child.role ?? 'default', fields }));
   }
 
@@ -222,7 +227,7 @@ export class HookEngine {
     const base: HookRunSummary = {
       id: `${kebab}:${hook.displayOrder}:${hook.sourcePath}${input.toolUseId ? `:${input.toolUseId}` : ''}`,
       eventName: wireEventName(hook.event),
-      handlerType: 'command',
+      handlerType: hook.action.type,
       executionMode: hook.async ? 'async' : 'sync',
       scope: THREAD_EVENTS.has(hook.event) ? 'thread' : 'turn',
       sourcePath: hook.sourcePath,
@@ -234,21 +239,32 @@ export class HookEngine {
       completedAt: null,
       durationMs: null,
       entries: [],
-      weftCommand: hook.command,
+      weftCommand: hookActionLabel(hook.action),
       weftExitCode: null,
       weftOutput: null,
     };
     const { threadId } = this.options;
     this.options.emit({ method: 'hook/started', params: { threadId, turnId: input.turnId, run: base } });
-    const result = await runHookCommand({
-      command: hook.command,
-      cwd: this.options.context().cwd,
-      env: this.options.env(),
-      input: payload,
-      timeoutMs: hook.timeoutSec * 1000,
-      signal: this.abort.signal,
-    });
-    const decision = decide(result, hook.timeoutSec);
+    const { action } = hook;
+    const result =
+      action.type === 'command'
+        ? await runHookCommand({
+            command: action.command,
+            cwd: this.options.context().cwd,
+            env: this.options.env(),
+            input: payload,
+            timeoutMs: hook.timeoutSec * 1000,
+            signal: this.abort.signal,
+          })
+        : await runHookMcpTool({
+            call: this.options.callMcpTool ?? null,
+            server: action.server,
+            tool: action.tool,
+            input: action.input,
+            timeoutMs: hook.timeoutSec * 1000,
+            signal: this.abort.signal,
+          });
+    const decision = decide(result, hook.timeoutSec, hook.event);
     const output = [result.stdout, result.stderr].filter((s) => s !== '').join('\n');
     const run: HookRunSummary = {
       ...base,
@@ -256,7 +272,7 @@ export class HookEngine {
       completedAt: Math.floor(now() / 1000),
       durationMs: result.durationMs,
       entries: decision.entries,
-      weftExitCode: result.exitCode,
+      weftExitCode: action.type === 'command' ? result.exitCode : null,
       weftOutput: output.length > SHOWN_OUTPUT_CHARS ? output.slice(-SHOWN_OUTPUT_CHARS) : output,
     };
     noteLastRun(hook.key, run);

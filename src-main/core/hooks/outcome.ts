@@ -2,10 +2,14 @@
  * What one hook run decided, from its exit and output, as Codex 0.169 reads them: exit 0 goes on (a JSON
  * object on stdout may still block: `"decision": "block"` with `reason`, `"continue": false` with
  * `stopReason`, or `hookSpecificOutput.permissionDecision: "deny"` with `permissionDecisionReason`; and
- * may add `additionalContext`); exit 2 blocks with stderr as the reason; any other exit, a timeout or a
- * hook that cannot start is a failure that is shown, never a block.
+ * may add `additionalContext`; a Stop hook's `continue: false` is a `stopped` run, and some Stop outputs are
+ * failures, see `invalidStopOutput`); exit 2 blocks with stderr as the reason; any other exit, a timeout or a
+ * hook that cannot start is a failure that is shown, never a block. An `mcp_tool` hook's answer arrives in
+ * the same form (core/hooks/run-mcp-tool.ts): its text as stdout, an `isError` result or a failed call as
+ * `toolError` (the whole message).
  */
 import type { HookOutputEntry, HookRunStatus } from '../../../src-preload/protocol';
+import type { HookEvent } from '../../config/hooks/schema';
 import type { HookProcessResult } from './run-command';
 
 export interface HookDecision {
@@ -19,8 +23,13 @@ export interface HookDecision {
   stopped: boolean;
 }
 
-export function decide(result: HookProcessResult, timeoutSec: number): HookDecision {
+export function decide(result: HookProcessResult, timeoutSec: number, event?: HookEvent): HookDecision {
+  if (event === 'Stop') {
+    const invalid = invalidStopOutput(result);
+    if (invalid !== null) return failed(invalid);
+  }
   if (result.spawnError !== null) return failed(`hook could not start: ${result.spawnError}`);
+  if (result.toolError != null) return failed(result.toolError);
   if (result.timedOut) return failed(`hook timed out after ${timeoutSec}s`);
   if (result.exitCode === 2) {
     const reason = result.stderr.trim() || 'the hook exited with code 2 and gave no reason';
@@ -46,6 +55,15 @@ export function decide(result: HookProcessResult, timeoutSec: number): HookDecis
         : json['continue'] === false
           ? (text(json['stopReason']) ?? 'stopped by the hook')
           : null;
+  if (event === 'Stop' && json['continue'] === false)
+    // Codex's run of a Stop hook that ends the turn: `stopped`, its reason a `stop` entry.
+    return {
+      status: 'stopped',
+      entries: [{ kind: 'stop', text: block ?? 'stopped by the hook' }],
+      blockReason: block,
+      context: null,
+      stopped: true,
+    };
   if (block !== null)
     return {
       status: 'blocked',
@@ -55,6 +73,27 @@ export function decide(result: HookProcessResult, timeoutSec: number): HookDecis
       stopped: json['continue'] === false,
     };
   return { status: 'completed', entries: contextEntries, blockReason: null, context, stopped: false };
+}
+
+/**
+ * What Codex 0.169 counts as a failed Stop hook run rather than a block or a pass
+ * (test/fixtures/codex-hooks-0.169/stop-outcomes.json): exit 2 with nothing on stderr, stdout that is not
+ * a JSON object, a `decision` other than `block`, `hookSpecificOutput` (Stop has none), and a block without
+ * a reason. Null: the output is one Stop may give.
+ */
+function invalidStopOutput(result: HookProcessResult): string | null {
+  if (result.spawnError !== null || result.timedOut || result.toolError != null) return null;
+  if (result.exitCode === 2 && result.stderr.trim() === '')
+    return 'Stop hook exited with code 2 but did not write a continuation prompt to stderr';
+  if (result.exitCode !== 0 || result.stdout.trim() === '') return null;
+  const json = stdoutObject(result.stdout);
+  const INVALID = 'hook returned invalid stop hook JSON output';
+  if (json === null) return INVALID;
+  if ((json['decision'] !== undefined && json['decision'] !== 'block') || json['hookSpecificOutput'] !== undefined)
+    return INVALID;
+  if (json['decision'] === 'block' && text(json['reason']) === null)
+    return 'Stop hook returned decision:block without a non-empty reason';
+  return null;
 }
 
 function failed(message: string): HookDecision {

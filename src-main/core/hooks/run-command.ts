@@ -20,6 +20,8 @@ export interface HookProcessResult {
   timedOut: boolean;
   /** Why it could not start (ENOENT of the shell, …); null when it started. */
   spawnError: string | null;
+  /** Why an `mcp_tool` hook's call failed or its tool answered `isError`, for people; null otherwise. */
+  toolError?: string | null;
   durationMs: number;
 }
 

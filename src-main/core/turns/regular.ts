@@ -5,7 +5,7 @@ import type { ModelRequest } from '../../model/types';
 import { ToolOrchestrator } from '../../tools/orchestrator';
 import { findRepoRoot, TurnDiffTracker } from '../../tools/turn-diff';
 import type { ToolCall, ToolContext, ToolResult } from '../../tools/types';
-import { newItemId } from '../../util/ids';
+import { newItemId, uuidv7 } from '../../util/ids';
 import type { SampleOutcome } from '../sample-collector';
 import type { TurnOptions, TurnSettings } from '../types';
 import { userInputToMessage } from '../user-input';
@@ -224,6 +224,15 @@ export class RegularTurn extends TurnTask {
       .map((b) => `<hook_prompt hook_run_id="${escapeAttribute(b.runId)}">${b.reason}</hook_prompt>`)
       .join('\n');
     this.host.appendHistory({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+    // Told as Codex's `hookPrompt` item (test/fixtures/codex-hooks-0.169/stop-outcomes.json).
+    const item = {
+      type: 'hookPrompt' as const,
+      id: `msg_${uuidv7()}`,
+      fragments: result.blocks.map((b) => ({ text: b.reason, hookRunId: b.runId })),
+    };
+    const { threadId } = this.host.options;
+    this.host.emit({ method: 'item/started', params: { threadId, turnId: this.id, item } });
+    this.host.emit({ method: 'item/completed', params: { threadId, turnId: this.id, item } });
     return true;
   }
 

@@ -8,7 +8,10 @@ export const ChatUsage = z.looseObject({
   prompt_tokens: z.number().nullish(),
   completion_tokens: z.number().nullish(),
   total_tokens: z.number().nullish(),
-  prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
+  /** `cache_write_tokens`: OpenAI's count of prompt tokens written to the cache. */
+  prompt_tokens_details: z
+    .looseObject({ cached_tokens: z.number().nullish(), cache_write_tokens: z.number().nullish() })
+    .nullish(),
   completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish(),
   /** Anthropic-style (its compatible endpoints, LiteLLM): prompt tokens written to the prompt cache. */
   cache_creation_input_tokens: z.number().nullish(),
@@ -49,7 +52,7 @@ export type ChatChunk = z.infer<typeof ChatChunk>;
 export function toModelUsage(u: ChatUsage): ModelUsage {
   const input = u.prompt_tokens ?? 0;
   const output = u.completion_tokens ?? 0;
-  const cacheWrites = u.cache_creation_input_tokens ?? 0;
+  const cacheWrites = u.cache_creation_input_tokens ?? u.prompt_tokens_details?.cache_write_tokens ?? 0;
   return {
     inputTokens: input,
     cachedInputTokens: u.prompt_tokens_details?.cached_tokens ?? 0,

@@ -43,10 +43,13 @@ export class McpLogins implements Disposable {
 
 export function mcpHandlers(ctx: HandlerContext, logins: McpLogins = new McpLogins()): McpHandlers {
   const { manager, environment } = ctx;
-  const threadMcp = (threadId: string): McpManager => {
+  const loadedEntry = (threadId: string) => {
     const entry = manager.get(threadId);
     if (!entry) throw invalidParams(`thread ${threadId} is not loaded; call thread/resume first`);
-    const mcp = entry.session.options.mcp;
+    return entry;
+  };
+  const threadMcp = (threadId: string): McpManager => {
+    const mcp = loadedEntry(threadId).session.options.mcp;
     if (!mcp) throw invalidRequest(`thread ${threadId} has no MCP servers`);
     return mcp;
   };
@@ -91,7 +94,11 @@ export function mcpHandlers(ctx: HandlerContext, logins: McpLogins = new McpLogi
     },
     'mcpServer/oauth/login': async (params) => {
       const { name } = params;
-      const { loaded } = await threadConfig(environment, {}, environment.defaultCwd);
+      // The servers of the thread named (its cwd now), else of `weftCwd`, else of the server's `--cd`.
+      const cwd = params.threadId
+        ? loadedEntry(params.threadId).session.currentSettings.cwd
+        : resolveCwd(params.weftCwd, environment.defaultCwd);
+      const { loaded } = await threadConfig(environment, {}, cwd);
       const server = loaded.config.mcp_servers[name];
       if (server === undefined) throw invalidParams(`params.name: no MCP server named "${name}" in the config`);
       const url = server.url;

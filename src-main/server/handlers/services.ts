@@ -68,11 +68,13 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
       };
     },
     'skills/list': async (params) => {
-      const { loaded } = await threadConfig(environment, {}, environment.defaultCwd);
-      const cwds = params.cwds && params.cwds.length > 0 ? params.cwds : [environment.defaultCwd];
+      const cwds =
+        params.cwds && params.cwds.length > 0 ? params.cwds : [resolveCwd(params.weftCwd, environment.defaultCwd)];
       const userRoot = join(environment.weftHome, 'skills');
       const data = [];
       for (const cwd of cwds) {
+        // Each folder with its own config (its project's `project_root_markers`), not the server's `--cd`.
+        const { loaded } = await threadConfig(environment, {}, resolveCwd(cwd, environment.defaultCwd));
         const found = await discoverSkills({
           cwd,
           weftHome: environment.weftHome,

@@ -7,7 +7,7 @@ import { CollabCell } from './CollabCell';
 import { FileChangeCell } from './FileChangeCell';
 import { AgentMessageCell, PlanItemCell, ReasoningCell, UserMessageCell } from './MessageCells';
 import { EnteredReviewCell, ReviewFindingsCell } from './ReviewCells';
-import { CommandCell, CompactionCell, ImageViewCell, McpToolCell, WebSearchCell } from './ToolCells';
+import { CommandCell, CompactionCell, HookPromptCell, ImageViewCell, McpToolCell, WebSearchCell } from './ToolCells';
 
 export interface ItemRowProps {
   threadId: string;
@@ -53,6 +53,8 @@ export const ItemRow = memo(function ItemRow({ threadId, turnId, itemId, rowKey,
       return <ImageViewCell item={item} cwd={cwd} />;
     case 'contextCompaction':
       return <CompactionCell item={item} />;
+    case 'hookPrompt':
+      return <HookPromptCell item={item} />;
     case 'enteredReviewMode':
       return <EnteredReviewCell item={item} />;
     case 'exitedReviewMode':

@@ -2,6 +2,7 @@
 import type {
   CommandExecutionItem,
   ContextCompactionItem,
+  HookPromptItem,
   ImageViewItem,
   McpToolCallItem,
   WebSearchItem,
@@ -282,6 +283,17 @@ export function ImageViewCell({ item, cwd }: { item: ImageViewItem; cwd: string 
   return (
     <div className="cell cell-note">
       <Icon name="image" size={14} /> Viewed <code>{relativePath(item.path, cwd)}</code>
+    </div>
+  );
+}
+
+/** A Stop hook sent the model back to work: each blocking hook's reason. */
+export function HookPromptCell({ item }: { item: HookPromptItem }) {
+  return (
+    <div className="cell cell-divider" role="note" aria-label="Stop hook continued the turn">
+      <span>
+        <Icon name="shield" size={13} /> Stop hook: {item.fragments.map((f) => f.text).join('; ')}
+      </span>
     </div>
   );
 }

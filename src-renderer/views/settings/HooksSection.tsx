@@ -84,7 +84,7 @@ export function HooksSection() {
                 {hook.matcher !== null && <span className="muted small">matcher {hook.matcher}</span>}
                 <span className="hook-trust">{hook.enabled ? TRUST_LABELS[hook.trustStatus] : 'Disabled'}</span>
               </div>
-              <code className="hook-command">{hook.command}</code>
+              <code className="hook-command">{actionOf(hook)}</code>
               <div className="muted small">
                 {hook.sourcePath} · timeout {hook.timeoutSec}s · {lastRun(hook)}
               </div>
@@ -94,7 +94,7 @@ export function HooksSection() {
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={`Trust the ${eventLabel(hook.eventName)} hook ${hook.command}`}
+                    aria-label={`Trust the ${eventLabel(hook.eventName)} hook ${actionOf(hook)}`}
                     onClick={() => void trust(hook)}
                   >
                     Trust
@@ -121,4 +121,11 @@ export function HooksSection() {
       )}
     </section>
   );
+}
+
+/** What the hook runs: its command, or the MCP tool it calls with its arguments. */
+function actionOf(hook: HookMetadata): string {
+  const mcp = hook.weftMcpTool;
+  if (mcp) return `mcp_tool ${mcp.server}/${mcp.tool} ${JSON.stringify(mcp.input)}`;
+  return hook.command ?? '';
 }

@@ -45,6 +45,7 @@ export function UsageSection() {
               <th scope="col">Day</th>
               <th scope="col">Input</th>
               <th scope="col">Cached</th>
+              <th scope="col">Cache writes</th>
               <th scope="col">Output</th>
               <th scope="col">Reasoning</th>
               <th scope="col">Cost</th>
@@ -56,6 +57,7 @@ export function UsageSection() {
                 <th scope="row">{day.date}</th>
                 <td>{n(day.usage.inputTokens)}</td>
                 <td>{n(day.usage.cachedInputTokens)}</td>
+                <td>{n(day.usage.cacheWriteInputTokens ?? 0)}</td>
                 <td>{n(day.usage.outputTokens)}</td>
                 <td>{n(day.usage.reasoningOutputTokens)}</td>
                 <td>{costText(day.cost)}</td>
@@ -67,6 +69,7 @@ export function UsageSection() {
               <th scope="row">Total</th>
               <td>{n(usage.total.usage.inputTokens)}</td>
               <td>{n(usage.total.usage.cachedInputTokens)}</td>
+              <td>{n(usage.total.usage.cacheWriteInputTokens ?? 0)}</td>
               <td>{n(usage.total.usage.outputTokens)}</td>
               <td>{n(usage.total.usage.reasoningOutputTokens)}</td>
               <td>{costText(usage.total.cost)}</td>

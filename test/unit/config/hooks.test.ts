@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { discoverHooks } from '../../../src-main/config/hooks/discover';
+import { discoverHooks, hookActionLabel } from '../../../src-main/config/hooks/discover';
 import { hookHash, hookKey } from '../../../src-main/config/hooks/identity';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../../support/workspace';
 
@@ -34,7 +34,7 @@ describe('a hook’s identity', () => {
         ...base,
         event: 'SessionStart',
         matcher: null,
-        command: '/work/codex-hooks-home/save-stdin.mjs SessionStart',
+        action: { type: 'command', command: '/work/codex-hooks-home/save-stdin.mjs SessionStart' },
       }),
     ).toBe('sha256:2d074ae5b608a43d2fd4231092eeb72b385055776312fd8f89729106c1e03b40');
     expect(
@@ -42,7 +42,7 @@ describe('a hook’s identity', () => {
         ...base,
         event: 'PreToolUse',
         matcher: 'Bash',
-        command: '/work/codex-hooks-home/save-stdin.mjs PreToolUse',
+        action: { type: 'command', command: '/work/codex-hooks-home/save-stdin.mjs PreToolUse' },
       }),
     ).toBe('sha256:fb2d7c772b8610b9d74ac74373394f05322697a430c2f34fe2773476f0fcd7e3');
     expect(hookKey('/home/dev/.codex/hooks.json', 'UserPromptSubmit', 0, 0)).toBe(
@@ -61,7 +61,7 @@ describe('discoverHooks', () => {
     const stopHash = hookHash({
       event: 'Stop',
       matcher: null,
-      command: 'echo stop',
+      action: { type: 'command', command: 'echo stop' },
       timeoutSec: 5,
       async: false,
       statusMessage: null,
@@ -83,9 +83,11 @@ describe('discoverHooks', () => {
         '',
       ].join('\n'),
     );
-    const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, projectTrust: noProject() });
+    const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, env: {}, projectTrust: noProject() });
     expect(found.errors).toEqual([]);
-    expect(found.hooks.map((h) => [h.event, h.matcher, h.command, h.timeoutSec, h.trustStatus, h.source])).toEqual([
+    expect(
+      found.hooks.map((h) => [h.event, h.matcher, hookActionLabel(h.action), h.timeoutSec, h.trustStatus, h.source]),
+    ).toEqual([
       ['Stop', null, 'echo stop', 5, 'trusted', 'user'],
       ['PreToolUse', 'Bash', './check.sh', 600, 'modified', 'user'],
     ]);
@@ -105,7 +107,7 @@ describe('discoverHooks', () => {
         },
       }),
     );
-    const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, projectTrust: noProject() });
+    const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, env: {}, projectTrust: noProject() });
     const file = join(home.dir, 'hooks.json');
     expect(found.errors).toEqual([
       { path: file, message: 'hooks.PreToolUse[0].hooks[0].command: must be the command to run' },
@@ -115,7 +117,7 @@ describe('discoverHooks', () => {
           'hooks.BeforeLunch: "BeforeLunch" is not a hook event; use one of SessionStart, SessionEnd, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PreCompact, PostCompact, SubagentStart, SubagentStop, Stop, Interrupt',
       },
     ]);
-    expect(found.hooks.map((h) => h.command)).toEqual(['echo ok']);
+    expect(found.hooks.map((h) => hookActionLabel(h.action))).toEqual(['echo ok']);
   });
 
   it('reads a project’s .weft/hooks.json only when the project is trusted', async () => {
@@ -124,15 +126,47 @@ describe('discoverHooks', () => {
       join(ws.dir, '.weft', 'hooks.json'),
       JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo project' }] }] } }),
     );
-    const untrusted = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, projectTrust: noProject() });
+    const untrusted = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, env: {}, projectTrust: noProject() });
     expect(untrusted.hooks).toEqual([]);
     const trusted = await discoverHooks({
+      env: {},
       weftHome: home.dir,
       cwd: ws.dir,
       projectTrust: { root: ws.dir, trusted: true, files: [] },
     });
-    expect(trusted.hooks.map((h) => [h.command, h.source, h.trustStatus])).toEqual([
+    expect(trusted.hooks.map((h) => [hookActionLabel(h.action), h.source, h.trustStatus])).toEqual([
       ['echo project', 'project', 'untrusted'],
+    ]);
+  });
+});
+
+describe('discoverHooks with Codex’s home', () => {
+  const stopHook = (command: string) =>
+    JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } });
+
+  it('reads $CODEX_HOME (else ~/.codex) only when the user’s config.toml says [codex] read_config = true', async () => {
+    const fakeHome = join(ws.dir, 'home');
+    await mkdir(join(fakeHome, '.codex'), { recursive: true });
+    await writeFile(join(fakeHome, '.codex', 'hooks.json'), stopHook('echo from-dot-codex'));
+    const elsewhere = join(ws.dir, 'codex-home');
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'hooks.json'), stopHook('echo from-codex-home'));
+    const labels = async (env: NodeJS.ProcessEnv) => {
+      const found = await discoverHooks({ weftHome: home.dir, cwd: ws.dir, env, projectTrust: noProject() });
+      expect(found.errors).toEqual([]);
+      return found.hooks.map((h) => [hookActionLabel(h.action), h.sourcePath, h.source, h.trustStatus]);
+    };
+    expect(await labels({ HOME: fakeHome })).toEqual([]);
+    // A project cannot turn it on: only the user's file is read for the switch.
+    await mkdir(join(ws.dir, '.weft'), { recursive: true });
+    await writeFile(join(ws.dir, '.weft', 'config.toml'), '[codex]\nread_config = true\n');
+    expect(await labels({ HOME: fakeHome })).toEqual([]);
+    await writeFile(join(home.dir, 'config.toml'), '[codex]\nread_config = true\n');
+    expect(await labels({ HOME: fakeHome })).toEqual([
+      ['echo from-dot-codex', join(fakeHome, '.codex', 'hooks.json'), 'user', 'untrusted'],
+    ]);
+    expect(await labels({ HOME: fakeHome, CODEX_HOME: elsewhere })).toEqual([
+      ['echo from-codex-home', join(elsewhere, 'hooks.json'), 'user', 'untrusted'],
     ]);
   });
 });
