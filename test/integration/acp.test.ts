@@ -450,6 +450,25 @@ describe('weft acp with an @agentclientprotocol/sdk client', { timeout: 60_000 }
     expect(editor.text('agent_message_chunk')).toBe(
       `The child says: ${JSON.stringify({ status: { [child]: { completed: 'made it' } }, timed_out: false })}`,
     );
+    // The command itself is shown in the parent's session as the parent's own are, labelled with the
+    // sub-agent, before its approval is asked, and ends there.
+    const [call, ...others] = editor.toolCalls();
+    expect(others).toEqual([]);
+    expect(call).toEqual({
+      sessionUpdate: 'tool_call',
+      toolCallId: editor.permissions[0]?.toolCall.toolCallId,
+      title: expect.stringMatching(/^Sub-agent [A-Z][a-z]+: touch child\.txt$/),
+      kind: 'execute',
+      status: 'pending',
+      locations: [],
+      rawInput: {
+        command: 'touch child.txt',
+        cwd: ws.dir,
+        subAgent: { threadId: child, nickname: expect.stringMatching(/^[A-Z][a-z]+$/) },
+      },
+    });
+    expect(editor.order).toEqual([`tool_call ${call?.toolCallId ?? ''}`, `permission ${call?.toolCallId ?? ''}`]);
+    expect(editor.toolCall(call?.toolCallId ?? '')['status']).toBe('completed');
   });
 
   it("shows a sub-agent's patch in its parent's session as a diff, before its approval is asked", async () => {

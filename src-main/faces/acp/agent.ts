@@ -27,7 +27,7 @@ import { mcpServerOverrides } from './mcp-servers';
 import { isModeId, modeById, modeOf, modeState, type ModeId } from './modes';
 import { commandDecisionOf, commandPermission, patchDecisionOf, patchPermission } from './permissions';
 import { promptToInput } from './prompt-input';
-import { subAgentUpdates, UpdateMapper } from './updates';
+import { isSubAgentCall, subAgentUpdates, UpdateMapper } from './updates';
 
 /** ACP's error for an unknown session. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -81,15 +81,15 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
 
   const lineage = trackLineage(client, (line) => log(`weft acp: ${line}`));
 
-  // A sub-agent's patches are shown in the session of the nearest parent one shows, as that thread's own
-  // are: a tool call with its diff, labelled with the sub-agent. The chain keeps them in the order they
-  // came; a request waits for it, so the client is shown the tool call before it is asked about it.
-  let subAgentPatches: Promise<void> = Promise.resolve();
+  // A sub-agent's commands and patches are shown in the session of the nearest parent one shows, as that
+  // thread's own are: a tool call (with its output, or its diff), labelled with the sub-agent. The chain
+  // keeps them in the order they came; a request waits for it, so the client is shown the tool call before
+  // it is asked about it.
+  let subAgentCalls: Promise<void> = Promise.resolve();
   client.onNotification((n) => {
-    if (n.method !== 'item/started' && n.method !== 'item/completed') return;
+    if (!isSubAgentCall(n) || sessions.has(n.params.threadId)) return;
     const threadId = n.params.threadId;
-    if (n.params.item.type !== 'fileChange' || sessions.has(threadId)) return;
-    subAgentPatches = subAgentPatches
+    subAgentCalls = subAgentCalls
       .then(async () => {
         const asking = await lineage.askingThread(threadId, (id) => sessions.has(id));
         const session = asking === null ? undefined : sessions.get(asking.threadId);
@@ -97,7 +97,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         if (session === undefined || from === null) return;
         await session.enqueue(async () => send(session, subAgentUpdates(await session.mapper.map(n), from)));
       })
-      .catch((error: unknown) => log(`weft acp: could not show a sub-agent's patch: ${errorMessage(error)}`));
+      .catch((error: unknown) => log(`weft acp: could not show a sub-agent's tool call: ${errorMessage(error)}`));
   });
 
   client.setServerRequestHandler(async (request: ServerRequest) => {
@@ -109,7 +109,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       return request.method === 'item/tool/requestUserInput' ? { answers: {} } : { decision: 'decline' };
     }
     // The client has seen the tool call this request is about before it is asked.
-    await subAgentPatches;
+    await subAgentCalls;
     await session.enqueue(async () => undefined);
     const from = asking.subAgent;
     switch (request.method) {

@@ -19,6 +19,18 @@ import { fileChangeDiffs } from './diffs';
 
 type Item<T extends ThreadItem['type']> = Extract<ThreadItem, { type: T }>;
 
+type ItemNotification = Extract<
+  ServerNotification,
+  { method: 'item/started' | 'item/completed' | 'item/commandExecution/outputDelta' }
+>;
+
+/** The notifications of a sub-agent's thread that its parent's session shows: its commands and patches. */
+export function isSubAgentCall(n: ServerNotification): n is ItemNotification {
+  if (n.method === 'item/commandExecution/outputDelta') return true;
+  if (n.method !== 'item/started' && n.method !== 'item/completed') return false;
+  return n.params.item.type === 'commandExecution' || n.params.item.type === 'fileChange';
+}
+
 /**
  * A sub-agent's updates as its parent's session shows them: a new tool call's title says whose it is and
  * its raw input names the sub-agent (as its approvals do); updates of a tool call shown already are as they are.
