@@ -4,8 +4,8 @@
 // to the runner, stdio, the running hook's timer) is there before and after, so it cancels out.
 //
 // Runs for test/unit and test/integration. The browser-driven e2e files are not checked here: each test
-// starts its own `weft serve` and browser context (`startE2e`) and stops them itself (`E2e.close`), and
-// the file's one Chromium ends after its last test (test/support/e2e-setup.ts).
+// starts its own `weft serve` and browser context (`startE2e`) and stops them itself (`E2e.close`), in the
+// one Chromium its worker process shares (test/support/e2e-setup.ts fails a file that leaves a context open).
 //
 // Unit files share worker processes (vitest.config.ts, `isolate: false`): this file still runs before
 // each of them, so each is checked against what was open when it started.

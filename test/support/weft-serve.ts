@@ -1,7 +1,7 @@
 // End-to-end harness: a mock model, a temp workspace and Weft home, `weft serve` (the built CLI and
-// renderer) on a free port, and a fresh browser context (in the headless Chromium the test file shares,
-// ended after its last test by test/support/e2e-setup.ts) on the page it prints. Everything else is torn
-// down by `close()`, which also saves a screenshot of the end state under test-results/e2e/.
+// renderer) on a free port, and a fresh browser context (in the headless Chromium the worker process
+// shares, test/support/chromium.ts) on the page it prints. All but that browser is torn down by
+// `close()`, which also saves a screenshot of the end state under test-results/e2e/.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
