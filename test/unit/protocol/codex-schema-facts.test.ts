@@ -231,6 +231,7 @@ describe(`Weft's protocol schema against Codex ${facts.codexVersion}'s`, () => {
       'enteredReviewMode',
       'exitedReviewMode',
       'fileChange',
+      'hookPrompt',
       'imageView',
       'mcpToolCall',
       'plan',

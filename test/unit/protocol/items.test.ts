@@ -10,6 +10,7 @@ import {
   ExitedReviewModeItem,
   describeZodError,
   FileChangeItem,
+  HookPromptItem,
   ImageViewItem,
   McpToolCallItem,
   PlanItem,
@@ -239,6 +240,17 @@ const cases: Case[] = [
     message: 'item.weftReview.findings[0].priority: expected number to be <=3',
   },
   {
+    kind: 'hookPrompt',
+    schema: HookPromptItem,
+    valid: {
+      type: 'hookPrompt',
+      id: 'hp1',
+      fragments: [{ text: 'Run the tests before you stop.', hookRunId: 'stop:0:/home/me/.weft/hooks.json' }],
+    },
+    broken: { type: 'hookPrompt', id: 'hp1', fragments: [{ text: 'Run the tests before you stop.' }] },
+    message: 'item.fragments[0].hookRunId: expected string, received undefined',
+  },
+  {
     kind: 'browserAction',
     schema: BrowserActionItem,
     valid: {
@@ -297,11 +309,11 @@ describe('ThreadItem kinds', () => {
   }
 
   it('rejects an unknown item type, listing the known ones', () => {
-    const result = ThreadItem.safeParse({ type: 'hookPrompt', id: 'x', fragments: [] });
+    const result = ThreadItem.safeParse({ type: 'imageGeneration', id: 'x', status: 'completed' });
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(describeZodError(result.error, 'item')).toBe(
-      'item.type: expected one of "userMessage", "agentMessage", "reasoning", "plan", "commandExecution", ' +
+      'item.type: expected one of "userMessage", "hookPrompt", "agentMessage", "reasoning", "plan", "commandExecution", ' +
         '"fileChange", "mcpToolCall", "collabAgentToolCall", "webSearch", "imageView", "contextCompaction", "enteredReviewMode", "exitedReviewMode", "browserAction"',
     );
   });
