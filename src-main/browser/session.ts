@@ -170,6 +170,18 @@ export class BrowserSession {
   }
 
   /**
+   * Why an action that timed out did: a page that went busy in a script after the check before the action
+   * (a loop started by a timer once the page had loaded) is closed, and this says so; null for any other
+   * failure, or a page that still answers.
+   */
+  async busyAfterTimeout(error: unknown): Promise<string | null> {
+    if (!(error instanceof Error) || error.name !== 'TimeoutError') return null;
+    const page = this.current;
+    if (page === null || page.isClosed() || (await probe(page)) !== 'busy') return null;
+    return this.closeBusy();
+  }
+
+  /**
    * Closes the current page, busy in a script (a loop that never ends holds its renderer, and every action
    * on it would wait for ever); says so in words for the model. The next action starts on a blank page.
    */

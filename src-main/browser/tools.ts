@@ -108,9 +108,10 @@ export function browserToolSource(input: BrowserToolsInput): { source: ToolSourc
     const where = located;
     latest = ctx;
     let url: string | null = null;
+    let browser: BrowserSession | null = null;
     try {
       if (where === null || !where.found) throw new Error('no browser is available');
-      const browser = sessionFor(where.path);
+      browser = sessionFor(where.path);
       active = { ctx, ask: (origin) => askOrigin(ctx, origin) };
       const outcome = await act(browser, action, args, ctx, item.id, input.screenshotDir, (u) => (url = u));
       ctx.emit({
@@ -139,7 +140,9 @@ export function browserToolSource(input: BrowserToolsInput): { source: ToolSourc
       ];
       return { output: content, success: true };
     } catch (error) {
-      const message = ctx.signal.aborted ? 'the turn was interrupted' : errorMessage(error);
+      const message = ctx.signal.aborted
+        ? 'the turn was interrupted'
+        : ((await browser?.busyAfterTimeout(error)) ?? errorMessage(error));
       ctx.emit({
         method: 'item/completed',
         params: {
