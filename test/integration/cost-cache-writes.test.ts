@@ -22,6 +22,27 @@ const today = (): string => {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
 
+/** The `thread/tokenUsage/updated` params that `weft exec --json` printed. */
+function tokenUsageUpdate(stdout: string): Record<string, unknown> & { tokenUsage?: { last: unknown } } {
+  const update = stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { method: string; params: Record<string, unknown> })
+    .find((n) => n.method === 'thread/tokenUsage/updated')?.params;
+  if (update === undefined) throw new Error(`no thread/tokenUsage/updated in:\n${stdout}`);
+  return update;
+}
+
+/** 1,000 prompt tokens: 200 read from the cache, 300 written to it, 500 neither; 100 out. */
+const USAGE = {
+  totalTokens: 1100,
+  inputTokens: 1000,
+  cachedInputTokens: 200,
+  cacheWriteInputTokens: 300,
+  outputTokens: 100,
+  reasoningOutputTokens: 0,
+};
+
 let server: MockChatServer;
 let ws: TempWorkspace;
 let home: WeftHome;
@@ -52,26 +73,15 @@ it('carries, prices and counts the tokens a provider wrote to its cache', async 
     ],
   });
   const run = await runWeftCli(['exec', '--json', 'look'], { cwd: ws.dir, weftHome: home.dir });
-  const update = run.stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { method: string; params: Record<string, unknown> })
-    .find((n) => n.method === 'thread/tokenUsage/updated')?.params;
-  const usage = {
-    totalTokens: 1100,
-    inputTokens: 1000,
-    cachedInputTokens: 200,
-    cacheWriteInputTokens: 300,
-    outputTokens: 100,
-    reasoningOutputTokens: 0,
-  };
+  const update = tokenUsageUpdate(run.stdout);
+  const usage = USAGE;
   const price = { input: 2, cachedInput: 0.5, cacheWriteInput: 2.5, output: 8, source: 'config' };
   // 500 × 2 + 200 × 0.5 + 300 × 2.5 + 100 × 8 = 2,650 micro-dollars.
   const cost = { usdMicros: 2650, unpricedModels: [] };
   // No warning about the price table, only the thread's id.
   expect({ code: run.code, stderr: run.stderr }).toEqual({
     code: 0,
-    stderr: `weft: thread ${String(update?.['threadId'])}\n`,
+    stderr: `weft: thread ${String(update['threadId'])}\n`,
   });
   expect(update).toEqual({
     threadId: expect.any(String),
@@ -114,19 +124,7 @@ it('reads cache writes from a Responses usage and shows them in a column of `wef
       });
       const run = await runWeftCli(['exec', '--json', 'look'], { cwd: ws.dir, weftHome: responsesHome.dir });
       expect(run.code).toBe(0);
-      const update = run.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as { method: string; params: { tokenUsage?: { last: unknown } } })
-        .find((n) => n.method === 'thread/tokenUsage/updated')?.params;
-      expect(update?.tokenUsage?.last).toEqual({
-        totalTokens: 1100,
-        inputTokens: 1000,
-        cachedInputTokens: 200,
-        cacheWriteInputTokens: 300,
-        outputTokens: 100,
-        reasoningOutputTokens: 0,
-      });
+      expect(tokenUsageUpdate(run.stdout).tokenUsage?.last).toEqual(USAGE);
       const table = await runWeftCli(['usage', '--days', '1'], { cwd: ws.dir, weftHome: responsesHome.dir });
       expect(table.code).toBe(0);
       // 500 × 2 + 200 × 0.5 + 300 × 2.5 + 100 × 8 = 2,650 micro-dollars.
@@ -155,17 +153,5 @@ it('reads OpenAI’s cache_write_tokens of a Chat Completions usage', async () =
   });
   const run = await runWeftCli(['exec', '--json', 'look'], { cwd: ws.dir, weftHome: home.dir });
   expect(run.code).toBe(0);
-  const update = run.stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { method: string; params: { tokenUsage?: { last: unknown } } })
-    .find((n) => n.method === 'thread/tokenUsage/updated')?.params;
-  expect(update?.tokenUsage?.last).toEqual({
-    totalTokens: 1100,
-    inputTokens: 1000,
-    cachedInputTokens: 200,
-    cacheWriteInputTokens: 300,
-    outputTokens: 100,
-    reasoningOutputTokens: 0,
-  });
+  expect(tokenUsageUpdate(run.stdout).tokenUsage?.last).toEqual(USAGE);
 });
