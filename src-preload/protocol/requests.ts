@@ -14,6 +14,7 @@ import {
   UserInput,
 } from './common';
 import { Thread, ThreadReadState, Turn } from './thread';
+import { WeftEnvironmentName } from './weft-environments';
 
 const ThreadId = z.string().min(1);
 const Cursor = z.string().nullish();
@@ -61,6 +62,8 @@ export const ThreadStartParams = ThreadOverrides.extend({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a group id is 1 to 64 letters, digits, - or _')
     .nullish(),
+  /** Weft: start the thread on this environment (its `cwd` is a folder there); see `WeftEnvironmentName`. */
+  weftEnvironment: WeftEnvironmentName,
 }).default({});
 export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
 
@@ -162,6 +165,8 @@ export const ThreadListParams = z
      * or (loaded) with an approval or a question waiting — found through the index, however old they are.
      */
     weftNeedsYou: z.boolean().nullish(),
+    /** Weft: list the threads of this environment (see `WeftEnvironmentName`); each is marked with it. */
+    weftEnvironment: WeftEnvironmentName,
   })
   .default({});
 export type ThreadListParams = z.infer<typeof ThreadListParams>;

@@ -68,6 +68,7 @@ const clientRequestMethods = [
   'weft/thread/pin',
   'thread/readState/update',
   'weft/fs/complete',
+  'weft/environment/list',
   'weft/projectConfig/list',
   'weft/usage/daily',
   'weft/automations/list',

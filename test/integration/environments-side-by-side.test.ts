@@ -1,0 +1,144 @@
+// One host for this machine and an environment beside it (`faces/remote/environment-router.ts`): the
+// `weft app-server` a window talks to lists local and remote threads, each remote one marked with its
+// environment, completes folders there, and runs a turn there with its approval answered here. The
+// environment is the `command` form, a local pipe to this checkout's `weft app-server` under its own
+// WEFT_HOME and HOME, as `kubectl exec -i` would be.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, remoteWeft, WEFT_BIN } from '../support/environments';
+import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { StdioRpcClient } from '../support/rpc-client';
+import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+
+let server: MockResponsesServer;
+let here: TempWorkspace;
+let there: TempWorkspace;
+let remoteUserHome: TempWorkspace;
+let remote: WeftHome;
+let local: WeftHome;
+const clients: StdioRpcClient[] = [];
+
+const MOCK_MODEL = (url: string): string =>
+  `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`;
+
+beforeAll(async () => {
+  server = await startMockResponsesServer();
+  here = await makeTempWorkspace({ 'here.txt': 'local\n' });
+  there = await makeTempWorkspace({ 'there.txt': 'remote\n' });
+  remoteUserHome = await makeTempWorkspace({ 'src/app/README': 'x\n', 'srv/README': 'y\n' });
+  remote = await makeWeftHome(MOCK_MODEL(server.url));
+  const pipe = `HOME=${remoteUserHome.dir} ${remoteWeft(remote.dir)} app-server`;
+  local = await makeWeftHome(
+    `${MOCK_MODEL(server.url)}\n[environments.pipe]\ncommand = ["sh", "-c", ${JSON.stringify(pipe)}]\n`,
+  );
+});
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+});
+
+afterAll(async () => {
+  await server.close();
+  for (const dir of [here, there, remoteUserHome]) await dir.cleanup();
+  await remote.cleanup();
+  await local.cleanup();
+});
+
+/** This machine's `weft app-server`, the host a window talks to. */
+async function localHost(): Promise<StdioRpcClient> {
+  const child = spawn(process.execPath, [WEFT_BIN, 'app-server'], { cwd: here.dir, env: cliEnv(local.dir) });
+  const client = StdioRpcClient.attach(child);
+  clients.push(client);
+  await client.initialize();
+  return client;
+}
+
+interface ListedThread {
+  id: string;
+  cwd: string;
+  path: string;
+  weftEnvironment?: string;
+}
+
+describe('local and remote projects through one host', () => {
+  it('lists both, completes folders there, and runs a turn there with its approval answered here', async () => {
+    const client = await localHost();
+    expect(await client.request('weft/environment/list')).toEqual({
+      data: [{ name: 'pipe', kind: 'command', destination: null }],
+    });
+    // `~` is the remote user's home there, and the folders completed are the remote's.
+    expect(await client.request('weft/fs/complete', { path: '~/s', weftEnvironment: 'pipe' })).toEqual({
+      resolved: `${remoteUserHome.dir}/s`,
+      kind: 'missing',
+      completions: [`${remoteUserHome.dir}/src`, `${remoteUserHome.dir}/srv`],
+    });
+
+    // A thread here: unmarked, its rollout in the local WEFT_HOME.
+    server.enqueue(answerTurn('answered here'));
+    const { thread: mine } = await client.request<{ thread: ListedThread }>('thread/start', {
+      cwd: here.dir,
+      approvalPolicy: 'never',
+    });
+    expect(mine.weftEnvironment).toBeUndefined();
+    expect(mine.path.startsWith(local.dir)).toBe(true);
+    await client.request('turn/start', { threadId: mine.id, input: [{ type: 'text', text: 'hi here' }] });
+    await client.notification('turn/completed', (p) => p['threadId'] === mine.id);
+
+    // A thread there: marked with its environment, its rollout in the remote's WEFT_HOME.
+    server.enqueueMany([
+      {
+        kind: 'sse',
+        events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'touch made-there.txt' }), evCompleted()],
+      },
+      answerTurn('done there'),
+    ]);
+    const { thread: theirs } = await client.request<{ thread: ListedThread }>('thread/start', {
+      cwd: there.dir,
+      approvalPolicy: 'untrusted',
+      weftEnvironment: 'pipe',
+    });
+    expect({ environment: theirs.weftEnvironment, cwd: theirs.cwd }).toEqual({ environment: 'pipe', cwd: there.dir });
+    expect(theirs.path.startsWith(remote.dir)).toBe(true);
+    const from = client.received.length;
+    const { turn } = await client.request<{ turn: { id: string } }>('turn/start', {
+      threadId: theirs.id,
+      input: [{ type: 'text', text: 'work there' }],
+    });
+    const ask = await client.serverRequest('item/commandExecution/requestApproval', from);
+    expect(ask.id).toMatch(/^weft-env:pipe:/);
+    expect(ask.params).toMatchObject({ threadId: theirs.id, turnId: turn.id });
+    expect(existsSync(there.path('made-there.txt'))).toBe(false);
+    client.send({ id: ask.id, result: { decision: 'accept' } });
+    const done = await client.notification('turn/completed', (p) => p['threadId'] === theirs.id, from);
+    expect(done['turn']).toMatchObject({ id: turn.id, status: 'completed' });
+    expect(existsSync(there.path('made-there.txt'))).toBe(true);
+    // The turn's events came through this host: its items, the approval resolved under the id given here.
+    const items = client.received
+      .slice(from)
+      .filter((m) => m.method === 'item/completed' && (m.params as { threadId?: string }).threadId === theirs.id)
+      .map((m) => (m.params as { item: { type: string } }).item.type);
+    expect(items).toEqual(['userMessage', 'commandExecution', 'agentMessage']);
+    const resolved = client.notifications('serverRequest/resolved').map((p) => p['requestId']);
+    expect(resolved).toContain(ask.id);
+
+    // Each side lists its own threads; the remote's come marked.
+    const ours = await client.request<{ data: ListedThread[] }>('thread/list', {});
+    const remoteList = await client.request<{ data: ListedThread[] }>('thread/list', { weftEnvironment: 'pipe' });
+    expect(ours.data.map((t) => [t.id, t.weftEnvironment])).toEqual([[mine.id, undefined]]);
+    expect(remoteList.data.map((t) => [t.id, t.cwd, t.weftEnvironment])).toEqual([[theirs.id, there.dir, 'pipe']]);
+    // A read of the remote thread goes there by its id.
+    const read = await client.request<{ thread: ListedThread }>('thread/read', { threadId: theirs.id });
+    expect(read.thread).toMatchObject({ id: theirs.id, weftEnvironment: 'pipe', cwd: there.dir });
+  });
+
+  it('names the configured environments when a request names another', async () => {
+    const client = await localHost();
+    const response = await client.call('thread/list', { weftEnvironment: 'nowhere' });
+    expect(response.error).toEqual({
+      code: -32602,
+      message: 'no environment named "nowhere" in config.toml (configured: pipe)',
+    });
+  });
+});
