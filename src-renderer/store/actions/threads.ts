@@ -1,5 +1,6 @@
 // Threads: showing one (held, resumed or read), starting, forking, renaming, archiving, and loading a long
 // thread's earlier turns.
+import { environmentParam, projectPlace } from '../project-key';
 import type { Thread, ThreadStartResult } from '../../../src-preload/protocol';
 import { conversationFromThread, keepingOlderTurns, withOlderTurns } from '../conversation';
 import { newDraft } from '../draft';
@@ -122,12 +123,14 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
    */
   const openThread = async (): Promise<string | null> => {
     const { data, ui } = get();
-    if (data.cwd === null) return null;
+    const project = data.cwd;
+    if (project === null) return null;
     const o = settings.overrides(ui.changed);
     const place = ui.newThreadPlace;
     const started = await attempt('Could not start a thread', () =>
       client.request('thread/start', {
-        cwd: data.cwd,
+        cwd: projectPlace(project).folder,
+        ...environmentParam(project),
         model: o.model,
         approvalPolicy: o.approvalPolicy,
         sandbox: o.sandbox,
@@ -146,14 +149,16 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
   const startGroup = async (ways: number): Promise<{ groupId: string; threadIds: string[] }> => {
     const { data, ui } = get();
     const groupId = `ways-${crypto.randomUUID()}`;
-    if (data.cwd === null) return { groupId, threadIds: [] };
+    const project = data.cwd;
+    if (project === null) return { groupId, threadIds: [] };
     const o = settings.overrides(ui.changed);
     const place = ui.newThreadPlace;
     const results = await Promise.all(
       Array.from({ length: ways }, () =>
         attempt('Could not start a thread', () =>
           client.request('thread/start', {
-            cwd: data.cwd,
+            cwd: projectPlace(project).folder,
+            ...environmentParam(project),
             model: o.model,
             approvalPolicy: o.approvalPolicy,
             sandbox: o.sandbox,
