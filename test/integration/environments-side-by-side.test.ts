@@ -5,9 +5,12 @@
 // WEFT_HOME and HOME, as `kubectl exec -i` would be.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, remoteWeft, WEFT_BIN } from '../support/environments';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { startInProcessHost } from '../support/in-process-host';
 import { StdioRpcClient } from '../support/rpc-client';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -19,6 +22,7 @@ let remoteUserHome: TempWorkspace;
 let remote: WeftHome;
 let local: WeftHome;
 const clients: StdioRpcClient[] = [];
+const blockFile = (): string => join(remoteUserHome.dir, 'flaky-is-down');
 
 const MOCK_MODEL = (url: string): string =>
   `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`;
@@ -30,8 +34,17 @@ beforeAll(async () => {
   remoteUserHome = await makeTempWorkspace({ 'src/app/README': 'x\n', 'srv/README': 'y\n' });
   remote = await makeWeftHome(MOCK_MODEL(server.url));
   const pipe = `HOME=${remoteUserHome.dir} ${remoteWeft(remote.dir)} app-server`;
+  // `flaky` is unreachable while its block file exists, as a host that is down would be.
+  const flaky = `[ -e ${blockFile()} ] && { echo "flaky is unreachable" >&2; exit 1; }; exec env ${remoteWeft(remote.dir)} app-server`;
   local = await makeWeftHome(
-    `${MOCK_MODEL(server.url)}\n[environments.pipe]\ncommand = ["sh", "-c", ${JSON.stringify(pipe)}]\n`,
+    [
+      MOCK_MODEL(server.url),
+      '[environments.pipe]',
+      `command = ["sh", "-c", ${JSON.stringify(pipe)}]`,
+      '[environments.flaky]',
+      `command = ["sh", "-c", ${JSON.stringify(flaky)}]`,
+      '',
+    ].join('\n'),
   );
 });
 
@@ -66,7 +79,10 @@ describe('local and remote projects through one host', () => {
   it('lists both, completes folders there, and runs a turn there with its approval answered here', async () => {
     const client = await localHost();
     expect(await client.request('weft/environment/list')).toEqual({
-      data: [{ name: 'pipe', kind: 'command', destination: null }],
+      data: [
+        { name: 'flaky', kind: 'command', destination: null },
+        { name: 'pipe', kind: 'command', destination: null },
+      ],
     });
     // `~` is the remote user's home there, and the folders completed are the remote's.
     expect(await client.request('weft/fs/complete', { path: '~/s', weftEnvironment: 'pipe' })).toEqual({
@@ -138,7 +154,37 @@ describe('local and remote projects through one host', () => {
     const response = await client.call('thread/list', { weftEnvironment: 'nowhere' });
     expect(response.error).toEqual({
       code: -32602,
-      message: 'no environment named "nowhere" in config.toml (configured: pipe)',
+      message: 'no environment named "nowhere" in config.toml (configured: flaky, pipe)',
     });
+  });
+
+  it('says why an environment cannot be reached, and tries it again at the next request', async () => {
+    const client = await localHost();
+    await writeFile(blockFile(), '');
+    const refused = await client.call('thread/list', { weftEnvironment: 'flaky' });
+    expect(refused.error?.message).toContain('flaky is unreachable');
+    await rm(blockFile());
+    const { thread } = await client.request<{ thread: ListedThread }>('thread/start', {
+      cwd: there.dir,
+      weftEnvironment: 'flaky',
+    });
+    expect({ environment: thread.weftEnvironment, home: thread.path.startsWith(remote.dir) }).toEqual({
+      environment: 'flaky',
+      home: true,
+    });
+  });
+
+  it('is refused by a host that reaches no environments', async () => {
+    const inProcess = await startInProcessHost({ weftHome: local.dir, cwd: here.dir });
+    try {
+      const reply = await inProcess.client.call('thread/list', { weftEnvironment: 'pipe' });
+      expect(reply.error).toEqual({
+        code: -32602,
+        message:
+          'thread/list names the environment "pipe", and this server reaches no environments: send it to the Weft that has them configured (weft serve or weft app-server)',
+      });
+    } finally {
+      await inProcess.close();
+    }
   });
 });

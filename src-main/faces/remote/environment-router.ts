@@ -165,9 +165,15 @@ class RoutedConnection {
     const method = message['method'];
     if (typeof method !== 'string') {
       if (id === INIT_ID) {
-        // The relay's own answer (its version checks); a failure reaches the client with each request.
+        // The relay's handshake (the remote's version checked). When it failed, the relay has answered every
+        // request sent with why; the pipe is let go, so the next request for the environment tries again.
         const error = message['error'];
-        if (isRecord(error)) this.router.options.log(`weft: environment "${environment}": ${String(error['message'])}`);
+        if (isRecord(error)) {
+          this.router.options.log(`weft: environment "${environment}": ${String(error['message'])}`);
+          const failed = this.remotes.get(environment);
+          this.remotes.delete(environment);
+          void failed?.then((connection) => connection.close()).catch(() => undefined);
+        }
         return;
       }
       if (isId(id)) this.inflight.delete(id);
