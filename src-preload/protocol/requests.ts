@@ -94,6 +94,8 @@ export type ThreadStartResult = z.infer<typeof ThreadStartResult>;
 export const ThreadResumeParams = ThreadOverrides.extend({
   threadId: ThreadId,
   path: z.string().nullish(),
+  /** Weft: the environment the thread lives on (see `WeftEnvironmentName`), for a host that has not seen it. */
+  weftEnvironment: WeftEnvironmentName,
 });
 export type ThreadResumeParams = z.infer<typeof ThreadResumeParams>;
 
@@ -203,6 +205,8 @@ export type ThreadLoadedListResult = z.infer<typeof ThreadLoadedListResult>;
 export const ThreadReadParams = z.object({
   threadId: ThreadId,
   includeTurns: z.boolean().nullish(),
+  /** Weft: the environment the thread lives on (see `WeftEnvironmentName`), for a host that has not seen it. */
+  weftEnvironment: WeftEnvironmentName,
 });
 export type ThreadReadParams = z.infer<typeof ThreadReadParams>;
 /**

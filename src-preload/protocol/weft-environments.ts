@@ -24,9 +24,10 @@ export const WeftEnvironmentInfo = z.object({
 export type WeftEnvironmentInfo = z.infer<typeof WeftEnvironmentInfo>;
 
 /**
- * Weft, on the requests a host that reaches environments routes (`thread/start`, `thread/list`,
- * `weft/fs/complete`): the configured environment (`[environments.NAME]`) the request is for; absent or
- * null = this machine. A host that reaches no environments refuses a request that names one.
+ * Weft, on the requests a host that reaches environments routes by name (`thread/start`, `thread/list`,
+ * `thread/resume`, `thread/read`, `weft/fs/complete`): the configured environment (`[environments.NAME]`)
+ * the request is for; absent or null = this machine (or, for a thread, wherever the host saw it). A host
+ * that reaches no environments refuses a request that names one.
  */
 export const WeftEnvironmentName = z
   .string()

@@ -147,6 +147,19 @@ describe('local and remote projects through one host', () => {
     // A read of the remote thread goes there by its id.
     const read = await client.request<{ thread: ListedThread }>('thread/read', { threadId: theirs.id });
     expect(read.thread).toMatchObject({ id: theirs.id, weftEnvironment: 'pipe', cwd: there.dir });
+
+    // A host that has not seen the thread (started since) finds it where the client says it lives.
+    const fresh = await localHost();
+    const unknown = await fresh.call('thread/read', { threadId: theirs.id });
+    expect(unknown.error?.message).toContain(theirs.id);
+    const named = await fresh.request<{ thread: ListedThread }>('thread/read', {
+      threadId: theirs.id,
+      weftEnvironment: 'pipe',
+    });
+    expect(named.thread).toMatchObject({ id: theirs.id, weftEnvironment: 'pipe', cwd: there.dir });
+    // Then its id routes alone.
+    const again = await fresh.request<{ thread: ListedThread }>('thread/read', { threadId: theirs.id });
+    expect(again.thread.weftEnvironment).toBe('pipe');
   });
 
   it('names the configured environments when a request names another', async () => {

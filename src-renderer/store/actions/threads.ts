@@ -4,7 +4,7 @@ import { environmentParam, projectPlace } from '../project-key';
 import type { Thread, ThreadStartResult } from '../../../src-preload/protocol';
 import { conversationFromThread, keepingOlderTurns, withOlderTurns } from '../conversation';
 import { newDraft } from '../draft';
-import { isArchived } from '../selectors';
+import { findThread, isArchived } from '../selectors';
 import { setData, setUi, type Settings } from '../store';
 import { listed, markUnarchived, patchThread, upsertThread } from '../thread-list';
 import type { ActionContext } from './context';
@@ -45,13 +45,22 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
     let thread: Thread | undefined;
     let resumedCursor: string | null = null;
     let resumedSettings: Settings | null = null;
+    // The environment the thread lives on: as listed, else the project's (a host that restarted has not
+    // seen the thread yet).
+    const project = get().data.cwd;
+    const where =
+      findThread(get().data, threadId)?.weftEnvironment ??
+      (project === null ? null : projectPlace(project).environment);
+    const on = where === null ? {} : { weftEnvironment: where };
     if (isArchived(get().data, threadId)) {
       const read = await attempt('Could not open the thread', () =>
-        client.request('thread/read', { threadId, includeTurns: true }),
+        client.request('thread/read', { threadId, includeTurns: true, ...on }),
       );
       thread = read?.thread;
     } else {
-      const resumed = await attempt('Could not open the thread', () => client.request('thread/resume', { threadId }));
+      const resumed = await attempt('Could not open the thread', () =>
+        client.request('thread/resume', { threadId, ...on }),
+      );
       thread = resumed?.thread;
       resumedCursor = resumed?.weftOlderTurnsCursor ?? null;
       if (resumed !== undefined) {

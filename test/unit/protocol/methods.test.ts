@@ -188,6 +188,7 @@ describe('method tables', () => {
     expectTypeOf<ParamsOf<'thread/read'>>().toEqualTypeOf<{
       threadId: string;
       includeTurns?: boolean | null | undefined;
+      weftEnvironment?: string | null | undefined;
     }>();
     expectTypeOf<undefined>().toExtend<ParamsInput<'thread/list'>>();
     expectTypeOf<ParamsOf<'thread/list'>>().not.toExtend<undefined>();
