@@ -2,7 +2,7 @@
 // relay that reaches its app server (faces/remote). An unknown name is an error naming those there are.
 import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
-import { environmentPipe, type EnvironmentConfig } from '../config/environments';
+import { namedEnvironmentPipe, type EnvironmentConfig } from '../config/environments';
 import { EnvironmentRouter } from '../faces/remote/environment-router';
 import { RemoteHost, type RelayOptions, type RemoteTarget } from '../faces/remote/relay-host';
 import { stderrLog, type CliHost } from './transport-setup';
@@ -16,15 +16,7 @@ export async function configuredEnvironments(cwd = process.cwd()): Promise<Recor
 
 /** The pipe of environment `name`; throws a message naming the configured ones when there is none. */
 export async function environmentTarget(name: string): Promise<RemoteTarget> {
-  const all = await configuredEnvironments();
-  const environment = all[name];
-  if (environment === undefined) {
-    const names = Object.keys(all).sort();
-    throw new Error(
-      `no environment named "${name}" in config.toml (${names.length === 0 ? 'none is configured; add one with `weft environments add`' : `configured: ${names.join(', ')}`})`,
-    );
-  }
-  return environmentPipe(name, environment);
+  return namedEnvironmentPipe(await configuredEnvironments(), name);
 }
 
 /** The relay to environment `name`, as a host every face can serve. */

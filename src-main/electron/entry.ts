@@ -2,7 +2,12 @@
 // to the desktop shell. The host runs the automations' scheduler as `weft serve` does. API keys saved in
 // Settings go to the OS keychain (SecretStore) when it works, else to WEFT_HOME/auth.json (mode 0600), the
 // core's default.
+import { homedir } from 'node:os';
+import { loadConfig } from '../config';
+import { namedEnvironmentPipe } from '../config/environments';
 import type { KeyStore } from '../config/key-store';
+import { EnvironmentRouter } from '../faces/remote/environment-router';
+import { RemoteHost } from '../faces/remote/relay-host';
 import { withAutomationScheduler } from '../faces/automation-scheduler';
 import { createAppHost } from '../server/app-host';
 import type { AppHostFactory, SecretStore } from './host-types';
@@ -20,10 +25,31 @@ function keychainKeyStore(secrets: SecretStore): KeyStore {
   };
 }
 
-const factory: AppHostFactory = async ({ weftHome, secrets }) =>
-  withAutomationScheduler(
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+/**
+ * The relay to environment `name` of config.toml (read when it is first needed, as `--env` reads it), for
+ * the router that serves the configured environments beside this machine's host.
+ */
+async function openEnvironment(weftHome: string, name: string): Promise<RemoteHost> {
+  const { config } = await loadConfig({ weftHome, cwd: homedir(), env: process.env });
+  return new RemoteHost({ target: namedEnvironmentPipe(config.environments ?? {}, name), log });
+}
+
+const factory: AppHostFactory = async ({ weftHome, secrets }) => {
+  const app = await withAutomationScheduler(
     await createAppHost({ weftHome, ...(secrets.isAvailable() ? { keyStore: keychainKeyStore(secrets) } : {}) }),
-    { weftHome, log: (line) => process.stderr.write(`${line}\n`) },
+    { weftHome, log },
   );
+  // Projects on environments beside local ones: the windows talk to the router in front of the host.
+  const host = new EnvironmentRouter({
+    local: app.host,
+    openEnvironment: (name) => openEnvironment(weftHome, name),
+    log,
+  });
+  return Object.assign(app, { host });
+};
 
 startDesktopApp(factory);

@@ -282,7 +282,7 @@ class ConnectionState implements Client {
       this.sendError(
         id,
         ErrorCodes.InvalidParams,
-        `${method} names the environment "${checked.data.weftEnvironment}", and this server reaches no environments: send it to the Weft that has them configured (weft serve or weft app-server)`,
+        `${method} names the environment "${checked.data.weftEnvironment}", and this server reaches no environments: send it to the Weft that has them configured (weft serve, weft app-server or the desktop app)`,
       );
       return;
     }

@@ -1,4 +1,5 @@
-// Choosing the project folder: the desktop app's native dialog when there is one, else a path field; and
+// Choosing the project folder: the desktop app's native dialog when there is one, else a path field (a
+// folder of this machine or of a configured environment); and
 // the recent projects.
 import { useEffect, useId, useRef, useState } from 'react';
 import { baseName } from '../components/format';
@@ -12,13 +13,12 @@ import { ReviewModes } from '../components/ReviewModes';
 
 /**
  * Where the folder is: this machine, or one of the environments of the server's config.toml (listed by
- * `weft/environment/list`; none in the desktop app, whose host reaches none).
+ * `weft/environment/list`).
  */
 function WhereChoice({ where, onChange }: { where: string | null; onChange: (where: string | null) => void }) {
-  const { controller, desktop } = useApp();
+  const { controller } = useApp();
   const [environments, setEnvironments] = useState<WeftEnvironmentEntry[]>([]);
   useEffect(() => {
-    if (desktop !== null) return;
     let current = true;
     void controller
       .request('weft/environment/list', {})
@@ -27,7 +27,7 @@ function WhereChoice({ where, onChange }: { where: string | null; onChange: (whe
     return () => {
       current = false;
     };
-  }, [controller, desktop]);
+  }, [controller]);
   if (environments.length === 0) return null;
   const choice = (name: string | null, label: string, title: string) => (
     <button type="button" key={name ?? ''} aria-pressed={where === name} title={title} onClick={() => onChange(name)}>
@@ -62,8 +62,9 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
   const listId = useId();
   const problemId = useId();
   /**
-   * In the desktop app a project opens in its own window (the shell checks the folder); in a browser this
-   * page switches to it once the server there (this machine's, or the environment's) says it is a folder.
+   * In the desktop app a project of this machine opens in its own window (the shell checks the folder); in
+   * a browser, and for a folder on an environment, this window switches to it once the server there (this
+   * machine's, or the environment's) says it is a folder.
    */
   const open = async (folder: string, environment: string | null): Promise<void> => {
     if (desktop !== null && environment === null) {
@@ -78,7 +79,9 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
   }, [autoFocus]);
   // Folder names complete as the person types (the server lists what is there).
   useEffect(() => {
-    if (desktop !== null || path.trim() === '') return;
+    // The desktop app's native dialog chooses folders of this machine; those of an environment complete here.
+    const typing = desktop === null || where !== null;
+    if (!typing || path.trim() === '') return;
     let current = true;
     const timer = window.setTimeout(() => {
       void controller
@@ -130,7 +133,7 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
           aria-describedby={problem === null ? undefined : problemId}
         />
         <datalist id={listId}>
-          {(desktop !== null || path.trim() === '' ? [] : completions).map((c) => (
+          {((desktop !== null && where === null) || path.trim() === '' ? [] : completions).map((c) => (
             <option key={c} value={c} />
           ))}
         </datalist>

@@ -194,7 +194,7 @@ describe('local and remote projects through one host', () => {
       expect(reply.error).toEqual({
         code: -32602,
         message:
-          'thread/list names the environment "pipe", and this server reaches no environments: send it to the Weft that has them configured (weft serve or weft app-server)',
+          'thread/list names the environment "pipe", and this server reaches no environments: send it to the Weft that has them configured (weft serve, weft app-server or the desktop app)',
       });
     } finally {
       await inProcess.close();
