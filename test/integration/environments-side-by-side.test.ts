@@ -5,10 +5,10 @@
 // WEFT_HOME and HOME, as `kubectl exec -i` would be.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, remoteWeft, WEFT_BIN } from '../support/environments';
+import { childProcesses, cliEnv, remoteWeft, stopUserServer, WEFT_BIN } from '../support/environments';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { startInProcessHost } from '../support/in-process-host';
 import { StdioRpcClient } from '../support/rpc-client';
@@ -43,6 +43,8 @@ beforeAll(async () => {
       `command = ["sh", "-c", ${JSON.stringify(pipe)}]`,
       '[environments.flaky]',
       `command = ["sh", "-c", ${JSON.stringify(flaky)}]`,
+      '[environments.attached] # through the per-user server there, which outlives the pipe',
+      `command = ["sh", "-c", ${JSON.stringify(`exec env HOME=${remoteUserHome.dir} ${remoteWeft(remote.dir)} app-server --attach`)}]`,
       '',
     ].join('\n'),
   );
@@ -53,6 +55,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  await stopUserServer(remote.dir);
   await server.close();
   for (const dir of [here, there, remoteUserHome]) await dir.cleanup();
   await remote.cleanup();
@@ -61,7 +64,10 @@ afterAll(async () => {
 
 /** This machine's `weft app-server`, the host a window talks to. */
 async function localHost(): Promise<StdioRpcClient> {
-  const child = spawn(process.execPath, [WEFT_BIN, 'app-server'], { cwd: here.dir, env: cliEnv(local.dir) });
+  const child = spawn(process.execPath, [WEFT_BIN, 'app-server'], {
+    cwd: here.dir,
+    env: cliEnv(local.dir, { WEFT_RELAY_MAX_DELAY_MS: '300' }),
+  });
   const client = StdioRpcClient.attach(child);
   clients.push(client);
   await client.initialize();
@@ -80,6 +86,7 @@ describe('local and remote projects through one host', () => {
     const client = await localHost();
     expect(await client.request('weft/environment/list')).toEqual({
       data: [
+        { name: 'attached', kind: 'command', destination: null },
         { name: 'flaky', kind: 'command', destination: null },
         { name: 'pipe', kind: 'command', destination: null },
       ],
@@ -162,12 +169,60 @@ describe('local and remote projects through one host', () => {
     expect(again.thread.weftEnvironment).toBe('pipe');
   });
 
+  it('keeps a remote approval across a dropped link: answered here after the reconnect, run there', async () => {
+    server.enqueueMany([
+      {
+        kind: 'sse',
+        events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'touch after-the-cut.txt' }), evCompleted()],
+      },
+      answerTurn('done after the cut'),
+    ]);
+    const client = await localHost();
+    const { thread } = await client.request<{ thread: ListedThread }>('thread/start', {
+      cwd: there.dir,
+      approvalPolicy: 'untrusted',
+      weftEnvironment: 'attached',
+    });
+    const { turn } = await client.request<{ turn: { id: string } }>('turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'needs approval' }],
+    });
+    const ask = await client.serverRequest('item/commandExecution/requestApproval');
+    expect(ask.id).toMatch(/^weft-env:attached:/);
+
+    // The pipe to the environment dies (the local host's child); the per-user server there goes on.
+    const from = client.received.length;
+    const children = await childProcesses(client.child.pid ?? 0);
+    const commands = await Promise.all(
+      children.map(async ([pid]) => ({
+        pid,
+        exe: await readlink(`/proc/${pid}/exe`).catch(() => ''),
+        argv: (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0'),
+      })),
+    );
+    const pipes = commands
+      .filter((c) => c.exe === process.execPath && c.argv.includes('--attach'))
+      .map((c) => [c.pid] as const);
+    expect(pipes).toHaveLength(1);
+    for (const [pid] of pipes) process.kill(pid, 'SIGKILL');
+    await client.notification('weft/environment/status', (p) => p['state'] === 'reconnecting', from);
+    await client.notification('weft/environment/status', (p) => p['state'] === 'connected', from);
+    expect(existsSync(there.path('after-the-cut.txt'))).toBe(false);
+
+    // Asked again there on the new link, the request is not shown twice; the answer given here runs it.
+    client.send({ id: ask.id, result: { decision: 'accept' } });
+    const done = await client.notification('turn/completed', (p) => p['threadId'] === thread.id, from);
+    expect(done['turn']).toMatchObject({ id: turn.id, status: 'completed' });
+    expect(existsSync(there.path('after-the-cut.txt'))).toBe(true);
+    expect(client.received.filter((m) => m.method === 'item/commandExecution/requestApproval')).toHaveLength(1);
+  });
+
   it('names the configured environments when a request names another', async () => {
     const client = await localHost();
     const response = await client.call('thread/list', { weftEnvironment: 'nowhere' });
     expect(response.error).toEqual({
       code: -32602,
-      message: 'no environment named "nowhere" in config.toml (configured: flaky, pipe)',
+      message: 'no environment named "nowhere" in config.toml (configured: attached, flaky, pipe)',
     });
   });
 
