@@ -28,9 +28,12 @@ export async function openRemoteHost(
   // The longest wait between reconnect attempts, and for an answer to `initialize`; tests shorten them.
   const maxDelay = Number(process.env['WEFT_RELAY_MAX_DELAY_MS']);
   const handshake = Number(process.env['WEFT_RELAY_HANDSHAKE_MS']);
+  // How many reconnect attempts before giving up (default 40); tests make it a few.
+  const attempts = Number(process.env['WEFT_RELAY_MAX_ATTEMPTS']);
   const host = new RemoteHost({
     ...(Number.isFinite(maxDelay) && maxDelay > 0 ? { maxDelayMs: maxDelay } : {}),
     ...(Number.isFinite(handshake) && handshake > 0 ? { handshakeTimeoutMs: handshake } : {}),
+    ...(Number.isInteger(attempts) && attempts > 0 ? { maxAttempts: attempts } : {}),
     ...options,
     target,
   });

@@ -66,7 +66,7 @@ afterAll(async () => {
 async function localHost(): Promise<StdioRpcClient> {
   const child = spawn(process.execPath, [WEFT_BIN, 'app-server'], {
     cwd: here.dir,
-    env: cliEnv(local.dir, { WEFT_RELAY_MAX_DELAY_MS: '300' }),
+    env: cliEnv(local.dir, { WEFT_RELAY_MAX_DELAY_MS: '300', WEFT_RELAY_MAX_ATTEMPTS: '2' }),
   });
   const client = StdioRpcClient.attach(child);
   clients.push(client);
@@ -240,6 +240,29 @@ describe('local and remote projects through one host', () => {
       environment: 'flaky',
       home: true,
     });
+  });
+
+  it('after giving up on a dropped link, tries the environment again at the next request', async () => {
+    const client = await localHost();
+    await client.request('thread/list', { weftEnvironment: 'flaky' });
+    // The pipe dies and cannot come back: the relay tries twice, then gives up.
+    await writeFile(blockFile(), '');
+    const from = client.received.length;
+    const children = await childProcesses(client.child.pid ?? 0);
+    const exes = await Promise.all(children.map(([pid]) => readlink(`/proc/${pid}/exe`).catch(() => '')));
+    const pipes = children.filter((_, i) => exes[i] === process.execPath);
+    expect(pipes).toHaveLength(1);
+    for (const [pid] of pipes) process.kill(pid, 'SIGKILL');
+    const gone = await client.notification('weft/environment/status', (p) => p['state'] === 'disconnected', from);
+    expect(gone).toMatchObject({ environment: 'flaky', attempt: 3 });
+    expect(String(gone['message'])).toContain('flaky is unreachable');
+    // Back: the next request starts a new pipe.
+    await rm(blockFile());
+    const { thread } = await client.request<{ thread: ListedThread }>('thread/start', {
+      cwd: there.dir,
+      weftEnvironment: 'flaky',
+    });
+    expect(thread.weftEnvironment).toBe('flaky');
   });
 
   it('is refused by a host that reaches no environments', async () => {

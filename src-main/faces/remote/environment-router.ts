@@ -170,9 +170,7 @@ class RoutedConnection {
         const error = message['error'];
         if (isRecord(error)) {
           this.router.options.log(`weft: environment "${environment}": ${String(error['message'])}`);
-          const failed = this.remotes.get(environment);
-          this.remotes.delete(environment);
-          void failed?.then((connection) => connection.close()).catch(() => undefined);
+          this.forget(environment);
         }
         return;
       }
@@ -197,6 +195,13 @@ class RoutedConnection {
       this.sink.send({ ...message, params: { ...params, thread: this.markThread(environment, params['thread']) } });
       return;
     }
+    if (method === 'weft/environment/status' && params['state'] === 'disconnected') {
+      // The relay gave up reconnecting (its requests fail from now on): the client is told, and the pipe is
+      // let go, so the next request for the environment starts a new one.
+      this.forget(environment);
+      this.sink.send(message);
+      return;
+    }
     if (method === 'serverRequest/resolved' && isId(params['requestId'])) {
       const routed = `${REQUEST_PREFIX}${environment}:${typeof params['requestId']}:${params['requestId']}`;
       this.asked.delete(routed);
@@ -204,6 +209,13 @@ class RoutedConnection {
       return;
     }
     this.sink.send(message);
+  }
+
+  /** Lets the client's pipe to the environment go (closed once its last answers have gone out). */
+  private forget(environment: string): void {
+    const failed = this.remotes.get(environment);
+    this.remotes.delete(environment);
+    void failed?.then((connection) => connection.close()).catch(() => undefined);
   }
 
   /** A result with its threads marked: `thread`, or the `data` of a list of threads. */
