@@ -12,8 +12,10 @@
 //   child-approval.jsonl  the app-server messages of a sub-agent asking to run a command (on-request)
 //   child-thread.json   the child as `thread/read` and `thread/list` show it, and its rollout's session_meta
 //   exec-spawn.jsonl    `codex exec --experimental-json` of the spawn-and-wait turn
-// and test/fixtures/codex-hooks-0.169/subagent-payloads.json: the SubagentStart / SubagentStop hook payloads
-// of that turn under `codex exec`.
+// and in test/fixtures/codex-hooks-0.169/: subagent-payloads.json, the SubagentStart / SubagentStop hook
+// payloads of that turn under `codex exec`, and subagent-turns.json, the turn ids the parent's and the child's
+// rollouts hold (what the payloads' `turn_id` is compared with). `capture-agents [codex] --hooks-only` makes
+// only these two.
 // Machine paths become /home/dev/….
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -244,6 +246,16 @@ function rolloutLines(h: Home, threadId: string): unknown[] {
     .map((l): unknown => JSON.parse(l));
 }
 
+/** The ids of the turns a rollout holds (its `turn_context` lines), in order. */
+function turnIdsOf(h: Home, threadId: string): string[] {
+  return rolloutLines(h, threadId).flatMap((line) => {
+    const payload = isJson(line) && isJson(line['payload']) ? line['payload'] : {};
+    return isJson(line) && line['type'] === 'turn_context' && typeof payload['turn_id'] === 'string'
+      ? [payload['turn_id']]
+      : [];
+  });
+}
+
 function collabRolloutItems(h: Home, threadId: string): unknown[] {
   return rolloutLines(h, threadId).flatMap((line) => {
     const payload = isJson(line) && isJson(line['payload']) ? line['payload'] : {};
@@ -284,6 +296,10 @@ function collabCalls(run: AppServerRun): Json[] {
 async function main(): Promise<void> {
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  if (process.argv[3] === '--hooks-only') {
+    await subagentHookPayloads();
+    return;
+  }
   const write = (name: string, text: string): void => writeFileSync(join(out, name), scrub(text));
   const tools = {
     default: await toolsOf('tools'),
@@ -360,8 +376,16 @@ async function subagentHookPayloads(): Promise<void> {
     const payloads = readdirSync(calls)
       .sort()
       .map((f) => JSON.parse(readFileSync(join(calls, f), 'utf8')) as unknown);
-    const file = join(out, '..', 'codex-hooks-0.169', 'subagent-payloads.json');
-    writeFileSync(file, scrub(JSON.stringify(payloads, null, 2)) + '\n');
+    const dir = join(out, '..', 'codex-hooks-0.169');
+    writeFileSync(join(dir, 'subagent-payloads.json'), scrub(JSON.stringify(payloads, null, 2)) + '\n');
+    const first = payloads.find(isJson);
+    const parent = String(first?.['session_id']);
+    const child = String(first?.['agent_id']);
+    const turns = {
+      parent: { threadId: parent, turnIds: turnIdsOf(h, parent) },
+      child: { threadId: child, turnIds: turnIdsOf(h, child) },
+    };
+    writeFileSync(join(dir, 'subagent-turns.json'), JSON.stringify(turns, null, 2) + '\n');
   } finally {
     await h.model.close();
   }

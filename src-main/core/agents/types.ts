@@ -24,6 +24,8 @@ export interface AgentRole {
 export interface AgentSession {
   readonly threadId: string;
   readonly activeTurnId: string | null;
+  /** Its rollout; null when it is not saved (an ephemeral parent's). */
+  readonly transcriptPath: string | null;
   /** What the thread has used so far, its own sub-agents' included; null before its first model answer. */
   readonly tokenUsage: { readonly total: TokenUsageBreakdown } | null;
   contextRef: ContextReference | null;

@@ -20,6 +20,10 @@ export interface SubAgentLifecycle {
   agentId: string;
   nickname: string;
   role: string | null;
+  /** The sub-agent's turn that started (SubagentStart) or ended (SubagentStop). */
+  turnId: string;
+  /** The sub-agent's rollout; null when it is not saved. */
+  transcriptPath: string | null;
   /** After a turn: how it ended and its last answer; null at the start. */
   status: CollabAgentState['status'];
   lastMessage: string | null;
@@ -68,6 +72,12 @@ export interface HookEventInput {
   target?: string | null;
   /** The tool call of tool events (part of each run's id). */
   toolUseId?: string | null;
+  /** `turn_id` when it is not `turnId` (a sub-agent's turn; the runs are still told in this thread's turn). */
+  payloadTurnId?: string;
+  /** `transcript_path` when it is not the thread's rollout (a sub-agent's, for SubagentStart). */
+  transcriptPath?: string | null;
+  /** `agent_transcript_path`, after `transcript_path` (SubagentStop: the sub-agent's rollout); absent: none. */
+  agentTranscriptPath?: string | null;
   /** The event's own fields, after the common ones (in the order Codex writes them). */
   fields: Record<string, unknown>;
 }
@@ -171,16 +181,24 @@ export class HookEngine {
     };
   }
 
-  /** SubagentStart / SubagentStop for a sub-agent of this thread (not waited for: it runs beside the turn). */
+  /**
+   * SubagentStart / SubagentStop for a sub-agent of this thread (not waited for: it runs beside the turn).
+   * As Codex 0.169 gives them (test/fixtures/codex-hooks-0.169/subagent-payloads.json and subagent-turns.json):
+   * `session_id` is this thread, `turn_id` the sub-agent's turn; SubagentStart's `transcript_path` is the
+   * sub-agent's rollout, SubagentStop's is this thread's with the sub-agent's as `agent_transcript_path`.
+   * The runs' `hook/started` / `hook/completed` are told in this thread's `turnId` (the turn running, if any).
+   */
   subAgent(event: 'start' | 'stop', child: SubAgentLifecycle, turnId: string | null): void {
     const name = event === 'start' ? 'SubagentStart' : 'SubagentStop';
     if (!this.has(name)) return;
-    // Codex 0.169's keys and order (test/fixtures/codex-hooks-0.169/subagent-payloads.json); its SubagentStop
-    // also gives `agent_transcript_path`, the child's rollout, which is not known here.
     const agent = { agent_id: child.agentId, agent_type: child.role ?? 'default' };
-    const fields =
-      event === 'start' ? agent : { stop_hook_active: false, ...agent, last_assistant_message: child.lastMessage };
-    this.track(this.run({ event: name, turnId, target: child.role ?? 'default', fields }));
+    const base = { event: name, turnId, payloadTurnId: child.turnId, target: child.role ?? 'default' } as const;
+    if (event === 'start') {
+      this.track(this.run({ ...base, transcriptPath: child.transcriptPath, fields: agent }));
+      return;
+    }
+    const fields = { stop_hook_active: false, ...agent, last_assistant_message: child.lastMessage };
+    this.track(this.run({ ...base, agentTranscriptPath: child.transcriptPath, fields }));
   }
 
   /** The thread ends: SessionEnd (when it started in this process), then the hooks still running are waited for. */
@@ -210,8 +228,13 @@ export class HookEngine {
     const ctx = this.options.context();
     return {
       session_id: this.options.threadId,
-      ...(input.turnId === null || input.event === 'SessionStart' ? {} : { turn_id: input.turnId }),
-      transcript_path: ctx.transcriptPath,
+      ...(input.payloadTurnId !== undefined
+        ? { turn_id: input.payloadTurnId }
+        : input.turnId === null || input.event === 'SessionStart'
+          ? {}
+          : { turn_id: input.turnId }),
+      transcript_path: input.transcriptPath === undefined ? ctx.transcriptPath : input.transcriptPath,
+      ...(input.agentTranscriptPath === undefined ? {} : { agent_transcript_path: input.agentTranscriptPath }),
       cwd: ctx.cwd,
       hook_event_name: input.event,
       ...(NO_MODEL.has(input.event) ? {} : { model: ctx.model }),

@@ -16,6 +16,7 @@ const usage = (input: number, output: number): TokenUsageBreakdown => ({
 
 class FakeSession implements AgentSession {
   activeTurnId: string | null = null;
+  transcriptPath = null;
   tokenUsage: { total: TokenUsageBreakdown } | null = null;
   contextRef = null;
   private readonly listeners = new Set<(n: ServerNotification) => void>();
