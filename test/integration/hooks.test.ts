@@ -4,10 +4,9 @@
 // sent; hooks nobody trusted, or that changed since, do not run; a hook that hangs is cut at its timeout and
 // one that fails is reported, while the turn goes on.
 import { readFile } from 'node:fs/promises';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { scriptAgents } from '../support/agents-model';
 import { shapeOf } from '../support/codex-exec-fixtures';
 import type { HookRecorder } from '../support/hook-program';
 import { useHooksHarness, type HookSpec } from '../support/hooks-harness';
@@ -194,123 +193,6 @@ describe('hooks in weft exec', () => {
     expect(toolOutput('call_1')).toContain('still-ran');
     const codex = await codexFixture<{ failingHook: string[] }>('exec-progress.json');
     expect(codex.failingHook).toContain('hook: PreToolUse Failed');
-  });
-
-  it('fires SubagentStart and SubagentStop for a spawned sub-agent, with the child’s turn and rollouts as Codex 0.169 gives them', async () => {
-    await writeHooks([{ event: 'SubagentStart' }, { event: 'SubagentStop' }]);
-    scriptAgents(server, {
-      parent: [
-        () => ({ calls: [{ id: 'call_spawn', name: 'spawn_agent', args: { message: 'list the notes' } }] }),
-        (ctx) => ({ calls: [{ id: 'call_wait', name: 'wait_agent', args: { targets: ctx.agents } }] }),
-        () => ({ answer: 'The child listed them.' }),
-      ],
-      usage: { input_tokens: 10, output_tokens: 1 },
-    });
-    const run = await weft(['exec', '--json', '--dangerously-bypass-hook-trust', 'delegate the listing']);
-    expect(run.code).toBe(0);
-    const runs = await hooks.runs();
-    expect(runs.map((r) => r.event).sort()).toEqual(['SubagentStart', 'SubagentStop']);
-    const ours = runs.map((r) => r.payload);
-    const start = ours.find((p) => p['hook_event_name'] === 'SubagentStart') ?? {};
-    const stop = ours.find((p) => p['hook_event_name'] === 'SubagentStop') ?? {};
-    const parentId = String(start['session_id']);
-    const childId = String(start['agent_id']);
-    const turnIdsOf = (threadId: string): string[] =>
-      run.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as { method: string; params: { threadId?: string; turn?: { id: string } } })
-        .filter((n) => n.method === 'turn/started' && n.params.threadId === threadId)
-        .map((n) => n.params.turn?.id ?? '');
-    const rollouts = readdirSync(join(home.dir, 'sessions'), { recursive: true, encoding: 'utf8' });
-    const rolloutOf = (threadId: string): string =>
-      join(home.dir, 'sessions', rollouts.find((f) => f.endsWith(`-${threadId}.jsonl`)) ?? `no rollout of ${threadId}`);
-    const [childTurn] = turnIdsOf(childId);
-    const common = { cwd: start['cwd'], model: start['model'], permission_mode: start['permission_mode'] };
-    expect(start).toEqual({
-      session_id: parentId,
-      turn_id: childTurn,
-      transcript_path: rolloutOf(childId),
-      hook_event_name: 'SubagentStart',
-      ...common,
-      agent_id: childId,
-      agent_type: 'default',
-    });
-    expect(stop).toEqual({
-      session_id: parentId,
-      turn_id: childTurn,
-      transcript_path: rolloutOf(parentId),
-      agent_transcript_path: rolloutOf(childId),
-      hook_event_name: 'SubagentStop',
-      ...common,
-      stop_hook_active: false,
-      agent_id: childId,
-      agent_type: 'default',
-      last_assistant_message: expect.any(String),
-    });
-    expect(existsSync(rolloutOf(childId))).toBe(true);
-
-    // Codex 0.169 for the same moments (test/fixtures/codex-hooks-0.169/subagent-payloads.json, and the turns of
-    // the parent's and child's rollouts in subagent-turns.json): the same keys in the same order, and each
-    // field naming the same thread's turn or rollout.
-    const codex = await codexFixture<Record<string, unknown>[]>('subagent-payloads.json');
-    const codexTurns =
-      await codexFixture<Record<'parent' | 'child', { threadId: string; turnIds: string[] }>>('subagent-turns.json');
-    const keysOf = (event: string, payloads: Record<string, unknown>[]) =>
-      Object.keys(payloads.find((p) => p['hook_event_name'] === event) ?? {});
-    for (const event of ['SubagentStart', 'SubagentStop'])
-      expect({ event, keys: keysOf(event, ours) }).toEqual({ event, keys: keysOf(event, codex) });
-    type Threads = { parent: string; child: string; turns: Record<'parent' | 'child', string[]> };
-    const whose = (payload: Record<string, unknown>, t: Threads): Record<string, string> => {
-      const turn = String(payload['turn_id']);
-      const thread = (id: unknown): string => (id === t.parent ? 'parent' : id === t.child ? 'child' : String(id));
-      const rollout = (path: unknown): string =>
-        typeof path !== 'string'
-          ? String(path)
-          : path.endsWith(`-${t.parent}.jsonl`)
-            ? 'parent rollout'
-            : path.endsWith(`-${t.child}.jsonl`)
-              ? 'child rollout'
-              : path;
-      return {
-        event: String(payload['hook_event_name']),
-        session_id: thread(payload['session_id']),
-        agent_id: thread(payload['agent_id']),
-        turn_id: t.turns.parent.includes(turn) ? 'parent turn' : t.turns.child.includes(turn) ? 'child turn' : turn,
-        transcript_path: rollout(payload['transcript_path']),
-        agent_transcript_path: rollout(payload['agent_transcript_path']),
-      };
-    };
-    const codexThreads: Threads = {
-      parent: codexTurns.parent.threadId,
-      child: codexTurns.child.threadId,
-      turns: { parent: codexTurns.parent.turnIds, child: codexTurns.child.turnIds },
-    };
-    const ourThreads: Threads = {
-      parent: parentId,
-      child: childId,
-      turns: { parent: turnIdsOf(parentId), child: turnIdsOf(childId) },
-    };
-    const expected = [
-      {
-        event: 'SubagentStart',
-        session_id: 'parent',
-        agent_id: 'child',
-        turn_id: 'child turn',
-        transcript_path: 'child rollout',
-        agent_transcript_path: 'undefined',
-      },
-      {
-        event: 'SubagentStop',
-        session_id: 'parent',
-        agent_id: 'child',
-        turn_id: 'child turn',
-        transcript_path: 'parent rollout',
-        agent_transcript_path: 'child rollout',
-      },
-    ];
-    expect(codex.map((p) => whose(p, codexThreads))).toEqual(expected);
-    expect([start, stop].map((p) => whose(p, ourThreads))).toEqual(expected);
   });
 });
 

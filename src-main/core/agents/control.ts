@@ -376,6 +376,7 @@ export class AgentControl implements Disposable {
       role: child.role,
       turnId,
       transcriptPath: child.session.transcriptPath,
+      emit: (n) => child.session.emit(n),
       status: state.status,
       lastMessage: state.message,
     };

@@ -9,6 +9,7 @@ import type {
   UserInput,
 } from '../../../src-preload/protocol';
 import type { ContextReference } from '../../context/initial-context';
+import type { CoreNotification } from '../../tools/types';
 import type { TurnSettings } from '../types';
 
 /** A role a sub-agent may be spawned as (`[agents.<name>]` in config.toml, `agent_type` of spawn_agent). */
@@ -32,6 +33,8 @@ export interface AgentSession {
   startTurn(input: UserInput[]): Promise<Turn>;
   interrupt(): Promise<void>;
   subscribe(listener: (n: ServerNotification) => void): () => void;
+  /** Tells the thread's clients (and its rollout) something that happened in it (a hook run about it). */
+  emit(event: CoreNotification): void;
   appendHistory(...items: ResponseItem[]): void;
 }
 

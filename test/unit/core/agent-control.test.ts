@@ -35,6 +35,9 @@ class FakeSession implements AgentSession {
   interrupt(): Promise<void> {
     return Promise.resolve();
   }
+  emit(): void {
+    // Only hook runs are told through it, and these tests configure no hooks.
+  }
   subscribe(listener: (n: ServerNotification) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
