@@ -13,36 +13,12 @@ import { probe, StalledLoad, unansweringPage } from './page-probe';
 import { killProfileProcesses } from './processes';
 import { startBrowserProxy, type BrowserProxy } from './proxy';
 import { checkUrl, type UrlRules } from './url-policy';
+import { CHROMIUM_FLAGS, MAX_PAGES, POPUP_CAP_SCRIPT, VIEWPORT } from './launch-settings';
 
-/** Flags that keep a headless Chromium quiet and self-contained (no sync, updates or background traffic). */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-];
-
-export const VIEWPORT = { width: 1280, height: 800 };
 /** A page's load must end within this; the model is told it did not and may look at what is there. */
 export const NAVIGATION_TIMEOUT_MS = 15_000;
 /** Clicks, typing and waits for an element end within this. */
 export const ACTION_TIMEOUT_MS = 10_000;
-/** Pages open at once (a page opening popups in a loop gets the rest closed at once). */
-export const MAX_PAGES = 5;
-const POPUP_CAP_SCRIPT = `(() => {
-  const open = window.open.bind(window);
-  let opened = 0;
-  window.open = (...args) => {
-    if (++opened <= ${MAX_PAGES}) return open(...args);
-    if (opened === ${MAX_PAGES} + 1) console.warn('window.open was refused: a page may open at most ${MAX_PAGES} popups');
-    return null;
-  };
-})();`;
 /** A crashed browser is started again this many times per thread; after that the crash is reported. */
 const MAX_RESTARTS = 1;
 
