@@ -38,6 +38,11 @@ export const WeftAutomationRun = z.object({
   threadId: z.string().nullable(),
   /** The run's worktree folder; null for a local run (or before it was made). */
   worktree: z.string().nullable(),
+  /**
+   * The remote environment (`[environments.NAME]`) the run happened on: its thread and worktree (and so its
+   * diff) are there, not on this machine. Null: this machine.
+   */
+  environment: z.string().nullable(),
   /** Why it failed or was stopped. */
   reason: z.string().nullable(),
   finalMessage: z.string().nullable(),
@@ -71,6 +76,11 @@ export const WeftAutomationSettings = z.object({
   prompt: z.string().min(1),
   enabled: z.boolean().optional(),
   environment: z.enum(['worktree', 'local']).optional(),
+  /**
+   * The remote environment (`[environments.NAME]` of config.toml) whose app server runs it, `project` a
+   * folder there; null or omitted: this machine (null in an update removes it).
+   */
+  remote: z.string().min(1).nullable().optional(),
   model: z.string().min(1).nullable().optional(),
   effort: ReasoningEffortValue.nullable().optional(),
   sandbox: SandboxMode.optional(),
@@ -82,6 +92,7 @@ export type WeftAutomationSettings = z.infer<typeof WeftAutomationSettings>;
 export const WeftAutomation = WeftAutomationSettings.required({
   enabled: true,
   environment: true,
+  remote: true,
   model: true,
   effort: true,
   sandbox: true,
