@@ -205,3 +205,15 @@ export const WeftAutomationRunEndedNotification = z.object({
   notify: z.boolean(),
 });
 export type WeftAutomationRunEndedNotification = z.infer<typeof WeftAutomationRunEndedNotification>;
+
+/**
+ * How a run ended, in words, for the notifications of the page and of the desktop app: why it failed or
+ * was stopped, or how many files it changed and its final message.
+ */
+export function automationRunEndText(run: WeftAutomationRun): string {
+  if (run.status !== 'completed')
+    return `The run ${run.status === 'interrupted' ? 'was stopped' : 'failed'}: ${run.reason ?? 'no reason given'}`;
+  const files =
+    run.changedFiles === null ? '' : `, ${run.changedFiles} ${run.changedFiles === 1 ? 'file' : 'files'} changed`;
+  return `The run finished${files}. ${run.finalMessage ?? ''}`;
+}
