@@ -16,8 +16,9 @@ interface AutomationsUiState {
 
 export const useAutomationsUi = create<AutomationsUiState>(() => ({ screen: null, unseen: null, inboxRun: null }));
 
+/** Shows a tab (or closes the screen); the inbox then shows its newest unread run again. */
 export function openAutomations(tab: AutomationsTab | null): void {
-  useAutomationsUi.setState({ screen: tab });
+  useAutomationsUi.setState({ screen: tab, inboxRun: null });
 }
 
 /** Opens the inbox on run `runId` (shown once the inbox lists it). */
