@@ -98,7 +98,17 @@ export const AutomationFile = z
     created_at: z.iso.datetime({ offset: true }).optional(),
     trigger: AutomationTrigger,
   })
-  .strict();
+  .strict()
+  .superRefine((file, ctx) => {
+    // Commits and files are looked at on this machine; a remote project's are there.
+    const { type } = file.trigger;
+    if (file.remote !== undefined && (type === 'commit' || type === 'fileChange'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['trigger', 'type'],
+        message: `a ${type === 'commit' ? 'commit' : 'file-change'} trigger looks at this machine's ${type === 'commit' ? 'branches' : 'files'}, and this automation runs on environment "${file.remote}": give it a schedule or make it manual, or add the automation on that machine to watch its project there`,
+      });
+  });
 export type AutomationFile = z.infer<typeof AutomationFile>;
 
 export interface Automation extends AutomationFile {

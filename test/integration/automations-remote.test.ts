@@ -105,7 +105,7 @@ async function cutPipe(client: StdioRpcClient): Promise<void> {
 }
 
 describe('automations on a remote environment', () => {
-  it('refuses --env naming no environment of config.toml, naming those there are', async () => {
+  it('refuses --env naming no environment of config.toml, or with a trigger that looks at files here', async () => {
     const add = await weft('automations', 'add', '--name', 'X', '--project', repo.dir, '--manual', '--prompt', 'x');
     expect(add.code).toBe(0);
     const id = /^Added ([a-z-]+):/.exec(add.stdout)?.[1] ?? '';
@@ -119,6 +119,27 @@ describe('automations on a remote environment', () => {
       code: 2,
       stdout: '',
       stderr: 'weft automations edit: choose --env NAME (a remote environment) or --here (this machine), not both\n',
+    });
+    // Commits and files are looked at here: a remote project's are not.
+    const watching = await weft(
+      'automations',
+      'add',
+      '--name',
+      'W',
+      '--project',
+      repo.dir,
+      '--on-commit',
+      'main',
+      '--prompt',
+      'x',
+      '--env',
+      'pipe',
+    );
+    expect(watching).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'weft automations add: trigger.type: a commit trigger looks at this machine\'s branches, and this automation runs on environment "pipe": give it a schedule or make it manual, or add the automation on that machine to watch its project there\n',
     });
   });
 
