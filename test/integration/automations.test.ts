@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { owedDailySchedule } from '../support/owed-schedule';
+import { owedDailySchedule } from '../support/test-schedules';
 import { makeGitRepo, type GitRepo } from '../support/git-repo';
 import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
