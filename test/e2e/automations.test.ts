@@ -219,7 +219,8 @@ describe('automations and their review inbox', () => {
     'lists the run of an automation on a remote environment, with where its thread and changes are',
     { timeout: 120_000 },
     async () => {
-      let remote: WeftHome | null = null;
+      // Made before `weft serve` starts (its config names it); removed after.
+      const made: WeftHome[] = [];
       const e2e = await startE2e({
         approvalPolicy: 'never',
         viewport: SCREENSHOT_SIZES[0],
@@ -227,7 +228,8 @@ describe('automations and their review inbox', () => {
           commitFolder(cwd);
           // The remote Weft home uses the same mock model; this one reaches it through a pipe.
           const config = await readFile(join(home, 'config.toml'), 'utf8');
-          remote = await makeWeftHome(config);
+          const remote = await makeWeftHome(config);
+          made.push(remote);
           await appendFile(
             join(home, 'config.toml'),
             `\n[environments.box]\ncommand = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remote.dir)} app-server`)}]\n`,
@@ -288,8 +290,7 @@ describe('automations and their review inbox', () => {
         await screenshotSizes(e2e, 'automations-inbox-remote-run');
       } finally {
         await e2e.close();
-        const home: WeftHome | null = remote;
-        if (home !== null) {
+        for (const home of made) {
           await stopUserServer(home.dir);
           await home.cleanup();
         }
