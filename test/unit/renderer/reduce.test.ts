@@ -152,6 +152,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
         status: 'completed',
         threadId: T,
         worktree: '/home/dev/.weft/worktrees/p-1',
+        environment: null,
         reason: null,
         finalMessage: 'done',
         turnId: 'turn_1',
