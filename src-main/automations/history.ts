@@ -40,6 +40,8 @@ const RunLine = z.discriminatedUnion('type', [
     slot: z.number().nullable(),
     startedAt: z.number(),
     pid: z.number(),
+    /** The remote environment the run happens on (its thread and worktree are there); absent: this machine. */
+    environment: z.string().optional(),
   }),
   z.object({ type: z.literal('thread'), runId: z.string(), threadId: z.string(), worktree: z.string().nullable() }),
   z.object({
@@ -73,6 +75,8 @@ export interface AutomationRun extends RunFacts {
   threadId: string | null;
   /** The run's worktree folder; null for a local run or before it was made. */
   worktree: string | null;
+  /** The remote environment it ran on (its thread and worktree are there); null: this machine. */
+  environment: string | null;
   /** Why it failed or was stopped; null otherwise. */
   reason: string | null;
   finalMessage: string | null;
@@ -149,6 +153,7 @@ export async function readRuns(weftHome: string, id: string): Promise<Automation
         status: 'running',
         threadId: null,
         worktree: null,
+        environment: line.environment ?? null,
         reason: null,
         finalMessage: null,
         ...NO_FACTS,
@@ -194,7 +199,7 @@ async function append(weftHome: string, id: string, line: RunLine): Promise<void
 export async function recordStart(
   weftHome: string,
   id: string,
-  start: { trigger: RunTriggerType; slot: number | null; at: number; commit?: string },
+  start: { trigger: RunTriggerType; slot: number | null; at: number; commit?: string; environment?: string },
 ): Promise<string> {
   const runId = randomUUID();
   await append(weftHome, id, {
@@ -205,6 +210,7 @@ export async function recordStart(
     slot: start.slot,
     startedAt: start.at,
     pid: process.pid,
+    ...(start.environment === undefined ? {} : { environment: start.environment }),
   });
   return runId;
 }

@@ -69,16 +69,24 @@ export const AutomationFile = z
     enabled: z.boolean().default(true),
     /**
      * `worktree` (default): a new git worktree per run, under the worktrees folder; `local`: the project.
-     * Always on this machine: a remote environment (`[environments.NAME]`) is refused, naming why.
+     * On the machine the run happens on (`remote`).
      */
     environment: z
       .custom<'worktree' | 'local'>((value) => value === 'worktree' || value === 'local', {
         error: (issue) =>
           typeof issue.input === 'string'
-            ? `"${issue.input}" is not where an automation can run: give "worktree" (the default) or "local"; automations run on this machine only, runs on a remote environment are not supported (add the automation on that machine instead)`
+            ? `"${issue.input}" is not how an automation runs: give "worktree" (the default) or "local"; to run it on the remote environment [environments.${issue.input}], set remote = "${issue.input}"`
             : 'give "worktree" (the default) or "local"',
       })
       .default('worktree'),
+    /**
+     * The remote environment (`[environments.NAME]` of config.toml) whose app server runs it, `project`
+     * being a folder there; omitted = this machine. The run is recorded here.
+     */
+    remote: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'give the name of an environment of config.toml ([environments.NAME])')
+      .optional(),
     /** Omitted = the project's configured model and effort. */
     model: z.string().min(1).optional(),
     effort: ReasoningEffortValue.optional(),
@@ -90,7 +98,17 @@ export const AutomationFile = z
     created_at: z.iso.datetime({ offset: true }).optional(),
     trigger: AutomationTrigger,
   })
-  .strict();
+  .strict()
+  .superRefine((file, ctx) => {
+    // Commits and files are looked at on this machine; a remote project's are there.
+    const { type } = file.trigger;
+    if (file.remote !== undefined && (type === 'commit' || type === 'fileChange'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['trigger', 'type'],
+        message: `a ${type === 'commit' ? 'commit' : 'file-change'} trigger looks at this machine's ${type === 'commit' ? 'branches' : 'files'}, and this automation runs on environment "${file.remote}": give it a schedule or make it manual, or add the automation on that machine to watch its project there`,
+      });
+  });
 export type AutomationFile = z.infer<typeof AutomationFile>;
 
 export interface Automation extends AutomationFile {

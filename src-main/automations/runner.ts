@@ -97,6 +97,7 @@ export async function runAutomation(
       slot,
       at: ctx.now(),
       ...(trigger.type === 'commit' ? { commit: trigger.commit } : {}),
+      ...(automation.remote === undefined ? {} : { environment: automation.remote }),
     });
     onStarted(runId);
     let result: ExecutionResult;
@@ -120,10 +121,13 @@ async function execute(
   runId: string,
   signal: AbortSignal,
 ): Promise<ExecutionResult> {
-  const missing = await access(automation.project).then(
-    () => false,
-    () => true,
-  );
+  // A remote run's project is a folder there: the executor asks the remote.
+  const missing =
+    automation.remote === undefined &&
+    (await access(automation.project).then(
+      () => false,
+      () => true,
+    ));
   if (missing)
     return {
       status: 'failed',

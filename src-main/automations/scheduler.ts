@@ -2,11 +2,13 @@
 // firing of any automation (at least once a minute, so a file added or edited by hand is noticed, and the
 // branches of `commit` triggers are looked at), watches the files of `fileChange` triggers, starts every
 // run that is owed and does not wait for it: a long run holds only its own automation's lock. Only the
-// host owning the WEFT_HOME's scheduling (`owns`) does this. Its clock (and the files' watcher) come in
-// from outside, so tests drive them.
+// host owning the WEFT_HOME's scheduling (`owns`) does this. When it starts watching an automation's files
+// (at start, or once it owns the scheduling) it first compares them with the digest its history last
+// recorded, as `due` does, so a change made while nothing watched runs once. Its clock (and the files'
+// watcher) come in from outside, so tests drive them.
 import { errorMessage } from '../util/errors';
 import { nextFire } from './cron';
-import { filesChanged } from './files-snapshot';
+import { filesChanged, watchedFolder } from './files-snapshot';
 import { readRuns } from './history';
 import { isBroken, type Automation } from './record';
 import { dueSlot, runAutomation, type RunnerContext, type RunOutcome, type RunTrigger } from './runner';
@@ -65,6 +67,8 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
   let closed = false;
   let ticking: Promise<void> | null = null;
   let manualRuns = 0;
+  /** `fileChange` automations (id and folder) whose files were compared since this host began watching. */
+  const compared = new Set<string>();
 
   const schedule = (ms: number): void => {
     cancelTimer?.();
@@ -96,6 +100,7 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
   const pass = async (): Promise<void> => {
     if (options.owns !== undefined && !(await options.owns())) {
       files.sync([]);
+      compared.clear();
       schedule(MAX_SLEEP_MS);
       return;
     }
@@ -115,6 +120,12 @@ export function startScheduler(options: SchedulerOptions): AutomationScheduler {
       } else if (trigger.type === 'commit' && !running.has(automation.id)) {
         const commit = await commitDue(options.weftHome, automation, now);
         if (commit !== null) launch(automation, { type: 'commit', commit });
+      } else if (trigger.type === 'fileChange') {
+        // Once per watch: later changes are the watcher's to see.
+        const key = `${automation.id}\0${watchedFolder(automation) ?? ''}`;
+        if (compared.has(key) || running.has(automation.id)) continue;
+        compared.add(key);
+        if (await filesChanged(options.weftHome, automation, now)) launch(automation, { type: 'fileChange' });
       }
     }
     files.sync(usable);

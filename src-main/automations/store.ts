@@ -153,6 +153,10 @@ export function automationText(record: AutomationFile): string {
   text += line('enabled', record.enabled);
   text += '# "worktree": each run in a new git worktree of the project; "local": in the project itself\n';
   text += line('environment', record.environment);
+  if (record.remote !== undefined) {
+    text += '# the remote environment ([environments.NAME] of config.toml) it runs on; `project` is there\n';
+    text += line('remote', record.remote);
+  }
   if (record.model !== undefined) text += line('model', record.model);
   if (record.effort !== undefined) text += line('effort', record.effort);
   text += '# what its commands may write; it never asks anyone (approval policy "never")\n';

@@ -1,6 +1,7 @@
 // Whether a page answers: a page whose script loops for ever holds its renderer, and every action on it would
-// wait for ever; one that crashed is started again (session.ts).
-import type { Page } from 'playwright-core';
+// wait for ever; so does one still waiting for a server that never answered; one that crashed is started
+// again (session.ts).
+import type { Frame, Page } from 'playwright-core';
 
 /** A page that does not answer a trivial script for this long is taken as hung in a script, and closed. */
 export const BUSY_LIMIT_MS = 5_000;
@@ -20,4 +21,40 @@ export async function probe(page: Page): Promise<'ok' | 'crashed' | 'busy'> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The load a page is still waiting for: `goto` timed out before any document arrived (a server that took the
+ * request and never answered). Such a page does not answer scripts either, so a probe finds it busy; this
+ * tells that apart from a script that loops. Kept for one page until a document arrives in it.
+ */
+export class StalledLoad {
+  private stalled: { page: Page; url: string; forget: () => void } | null = null;
+
+  /** `page` gave up waiting for `url`, nothing having arrived. */
+  mark(page: Page, url: string): void {
+    this.clear();
+    const onCommit = (frame: Frame): void => {
+      if (frame === page.mainFrame()) this.clear();
+    };
+    page.on('framenavigated', onCommit);
+    this.stalled = { page, url, forget: () => page.off('framenavigated', onCommit) };
+  }
+
+  /** The URL `page` is still waiting for, or null. */
+  waitingFor(page: Page): string | null {
+    return this.stalled?.page === page ? this.stalled.url : null;
+  }
+
+  clear(): void {
+    this.stalled?.forget();
+    this.stalled = null;
+  }
+}
+
+/** Why a page that did not answer was closed, in words for the model (`waitingFor`: its stalled load). */
+export function unansweringPage(url: string, waitingFor: string | null): string {
+  if (waitingFor !== null)
+    return `the page was still waiting for ${waitingFor}: its server has not answered since \`open\` asked for it, so the page was closed; check that the server answers (\`curl -m 5 ${waitingFor}\`), then \`open\` it again`;
+  return `the page ${url} did not answer for ${BUSY_LIMIT_MS / 1000} s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`;
 }

@@ -9,40 +9,16 @@ import { errorMessage } from '../util/errors';
 import { checkFileUrl } from './file-policy';
 import { OriginQuestions, type OriginAsker } from './origin-questions';
 import { PageLog } from './page-log';
-import { BUSY_LIMIT_MS, probe } from './page-probe';
+import { probe, StalledLoad, unansweringPage } from './page-probe';
 import { killProfileProcesses } from './processes';
 import { startBrowserProxy, type BrowserProxy } from './proxy';
 import { checkUrl, type UrlRules } from './url-policy';
+import { CHROMIUM_FLAGS, MAX_PAGES, POPUP_CAP_SCRIPT, VIEWPORT } from './launch-settings';
 
-/** Flags that keep a headless Chromium quiet and self-contained (no sync, updates or background traffic). */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-];
-
-export const VIEWPORT = { width: 1280, height: 800 };
 /** A page's load must end within this; the model is told it did not and may look at what is there. */
 export const NAVIGATION_TIMEOUT_MS = 15_000;
 /** Clicks, typing and waits for an element end within this. */
 export const ACTION_TIMEOUT_MS = 10_000;
-/** Pages open at once (a page opening popups in a loop gets the rest closed at once). */
-export const MAX_PAGES = 5;
-const POPUP_CAP_SCRIPT = `(() => {
-  const open = window.open.bind(window);
-  let opened = 0;
-  window.open = (...args) => {
-    if (++opened <= ${MAX_PAGES}) return open(...args);
-    if (opened === ${MAX_PAGES} + 1) console.warn('window.open was refused: a page may open at most ${MAX_PAGES} popups');
-    return null;
-  };
-})();`;
 /** A crashed browser is started again this many times per thread; after that the crash is reported. */
 const MAX_RESTARTS = 1;
 
@@ -77,6 +53,8 @@ export class BrowserSession {
   private pageRefusal: string | null = null;
   /** The guard taking the page off a refused page; the next navigation waits for it. */
   private leaving: Promise<void> = Promise.resolve();
+  /** A load of the current page that timed out with nothing arrived (the page still waits for it). */
+  private readonly stalled = new StalledLoad();
   private disposed = false;
   constructor(private readonly options: BrowserSessionOptions) {
     this.origins = new OriginQuestions(options.asker);
@@ -129,6 +107,7 @@ export class BrowserSession {
     if (page === null) throw new Error('no page is open');
     await this.leaving;
     this.pageRefusal = null;
+    this.stalled.clear();
     // Whether a document arrived: a load that times out after it may be a script looping for ever.
     let committed = false;
     const onCommit = (frame: Frame): void => {
@@ -154,6 +133,7 @@ export class BrowserSession {
               cause: error,
             },
           );
+        if (!committed) this.stalled.mark(page, url);
         throw new Error(
           `${url} did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
           { cause: error },
@@ -182,16 +162,19 @@ export class BrowserSession {
   }
 
   /**
-   * Closes the current page, busy in a script (a loop that never ends holds its renderer, and every action
-   * on it would wait for ever); says so in words for the model. The next action starts on a blank page.
+   * Closes the current page, which does not answer: busy in a script (a loop that never ends holds its
+   * renderer, and every action on it would wait for ever), or still waiting for a server that never answered
+   * its `open`; says which in words for the model. The next action starts on a blank page.
    */
   async closeBusy(): Promise<string> {
     const page = this.current;
     const url = page?.url() ?? 'the page';
+    const waitingFor = page === null ? null : this.stalled.waitingFor(page);
+    this.stalled.clear();
     this.current = null;
     this.cdp = null;
     await page?.close({ runBeforeUnload: false }).catch(() => undefined);
-    return `the page ${url} did not answer for ${BUSY_LIMIT_MS / 1000} s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`;
+    return unansweringPage(url, waitingFor);
   }
 
   private readPageRefusal(): string | null {
@@ -235,6 +218,7 @@ export class BrowserSession {
     this.running = null;
     this.current = null;
     this.cdp = null;
+    this.stalled.clear();
     this.crashed = false;
     if (running === null) return;
     const r = await running.catch(() => null);

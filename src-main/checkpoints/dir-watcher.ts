@@ -5,7 +5,7 @@
  * those only. One inotify watch per directory (Linux). All of a process's watches share one kernel
  * queue, delivered in order, so an event on a private "barrier" directory written after a command
  * ended proves that every event the command caused has arrived. Anything that makes the picture
- * unreliable (a watch that cannot be added, an event without a name) sets `lost`, and the tracker
+ * unreliable (a watch that cannot be added, an event without a name, a flood of events) sets `lost`, and the tracker
  * falls back to a full walk.
  */
 import { watch, type FSWatcher } from 'node:fs';
@@ -15,6 +15,15 @@ import { childKey, fsPath, keyOfName } from './path-key';
 import type { Disposable } from '../util/disposable';
 
 const BARRIER_TIMEOUT_MS = 5000;
+/**
+ * A flood: this many events within FLOOD_WINDOW_MS. A process renaming or writing in a loop makes
+ * hundreds of thousands of events a second, each read on the host's thread; past this rate the watches
+ * are closed and the next look walks the tree (which puts them back), as after a lost event.
+ */
+const FLOOD_EVENTS = 10_000;
+const FLOOD_WINDOW_MS = 1000;
+/** More candidates than this and a walk is cheaper than looking at each: the set is dropped for one. */
+const MAX_CANDIDATES = 50_000;
 
 export class DirWatcher implements Disposable {
   private readonly watchers = new Map<string, FSWatcher>();
@@ -24,6 +33,12 @@ export class DirWatcher implements Disposable {
   private barrierCount = 0;
   /** True when events may have been missed since the last `take()`. */
   lost = false;
+  /** Events read since the watcher was made (for tests and diagnostics). */
+  eventsRead = 0;
+  /** Floods met, each of which closed every watch. */
+  floods = 0;
+  private windowStart = performance.now();
+  private windowEvents = 0;
 
   constructor(
     private readonly root: string,
@@ -39,8 +54,10 @@ export class DirWatcher implements Disposable {
     if (this.watchers.has(dirRel)) return true;
     try {
       const watcher = watch(fsPath(this.root, dirRel), { persistent: false, encoding: 'buffer' }, (_event, name) => {
-        if (name === null || name.length === 0) {
+        if (this.counted()) return;
+        if (name === null || name.length === 0 || this.dirty.size >= MAX_CANDIDATES) {
           this.lost = true;
+          this.dirty.clear();
           return;
         }
         this.dirty.add(childKey(dirRel, keyOfName(name)));
@@ -56,6 +73,27 @@ export class DirWatcher implements Disposable {
       this.lost = true;
       return false;
     }
+  }
+
+  /**
+   * Counts an event; true when it ended a flood (every watch closed, the next look walks). The clock is
+   * read once per FLOOD_EVENTS events, so counting costs nothing in the common case.
+   */
+  private counted(): boolean {
+    this.eventsRead += 1;
+    this.windowEvents += 1;
+    if (this.windowEvents < FLOOD_EVENTS) return false;
+    const now = performance.now();
+    const flooded = now - this.windowStart <= FLOOD_WINDOW_MS;
+    this.windowStart = now;
+    this.windowEvents = 0;
+    if (!flooded) return false;
+    this.floods += 1;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    this.dirty.clear();
+    this.lost = true;
+    return true;
   }
 
   /** Stops watching a directory and everything below it. */

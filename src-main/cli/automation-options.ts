@@ -17,6 +17,7 @@ export const RECORD_OPTIONS = {
   effort: { type: 'string' },
   sandbox: { type: 'string' },
   env: { type: 'string' },
+  here: { type: 'boolean' },
 } as const;
 
 const TRIGGER_FLAGS = ['schedule', 'manual', 'on-commit', 'on-change'] as const;
@@ -40,26 +41,18 @@ function debounceSeconds(text: string): number | string {
 }
 
 /**
- * Why `--env NAME` is refused: an automation runs on this machine. A run on a remote environment would
- * need the remote machine's project, worktrees and history; until then the honest answer is to add the
- * automation on that machine, where its own `weft automations due` runs it.
- */
-function remoteEnvironmentRefusal(name: string): string {
-  return `--env ${name}: automations run on this machine only (in a new worktree, the default, or --local); runs on a remote environment are not supported. Add the automation on that machine instead (e.g. ssh HOST weft automations add …, with weft automations install-timer there)`;
-}
-
-/**
- * The refusal (a line for stderr) of options that do not go together: `--env`, `--timezone` without a
- * schedule, `--debounce` without a file-change trigger or not whole seconds. `trigger`: the trigger type
+ * The refusal (a line for stderr) of options that do not go together: `--env` with `--here`, `--timezone`
+ * without a schedule, `--debounce` without a file-change trigger or not whole seconds. `trigger`: the trigger type
  * the automation will have (null: not known).
  */
 export function refusedOptions(
   verb: 'add' | 'edit',
-  values: { env?: string; timezone?: string; debounce?: string },
+  values: { env?: string; here?: boolean; timezone?: string; debounce?: string },
   trigger: string | null,
 ): string | null {
   const why = (text: string): string => `weft automations ${verb}: ${text}\n`;
-  if (values.env !== undefined) return why(remoteEnvironmentRefusal(values.env));
+  if (values.env !== undefined && values.here === true)
+    return why('choose --env NAME (a remote environment) or --here (this machine), not both');
   const describe = (type: string): string => (type === 'fileChange' ? 'a file-change' : `a ${type}`);
   if (values.timezone !== undefined && trigger !== null && trigger !== 'schedule')
     return why(

@@ -26,8 +26,10 @@ import { dispatchSubCommand } from './sub-commands';
 const USAGE = `Usage: weft automations list [--json]
        weft automations add --name NAME --project DIR (--schedule "CRON" [--timezone TZ] | --manual |
                             --on-commit BRANCH | --on-change PATH [--debounce SECONDS])
-                            --prompt TEXT [--local | --worktree] [--model M] [--effort E] [--sandbox MODE]
+                            --prompt TEXT [--local | --worktree] [--env NAME] [--model M] [--effort E]
+                            [--sandbox MODE]
        weft automations edit ID [--name N] [--prompt TEXT] [--enable | --disable] [--local | --worktree]
+                            [--env NAME | --here]
                             [--schedule "CRON" [--timezone TZ] | --manual | --on-commit BRANCH |
                              --on-change PATH [--debounce SECONDS]] [--model M] [--effort E] [--sandbox MODE]
        weft automations rm ID
@@ -40,8 +42,9 @@ An automation is a prompt the agent runs in a project on a schedule (cron, in a 
 commit on a branch (git polled; also by due), on a change to files under a path (debounced while the
 app watches them; due compares them with their state after the last run or look), or when asked,
 each run in a new git worktree of the project (--worktree, the default) or in the project (--local),
-always on this machine (--env NAME, a remote environment, is refused: not supported for automations). It
-never asks anyone: its approval policy is "never", so what the sandbox refuses is refused and reported.
+on this machine or, with --env NAME, on a remote environment of config.toml ([environments.NAME]; the
+project is a folder there, the run's thread and worktree are there, its record is here). It never asks
+anyone: its approval policy is "never", so what the sandbox refuses is refused and reported.
 Each is a file, WEFT_HOME/automations/<id>.toml, which you may edit; its runs are in <id>.runs.jsonl.
 Two runs of one automation never overlap; a schedule missed while the machine slept runs once.
 
@@ -106,7 +109,9 @@ async function list(argv: string[]): Promise<number> {
             : 'manual';
     const state = row.enabled ? `next ${row.nextRun ?? '—'}` : 'disabled';
     const last = row.lastRun === null ? 'never ran' : `last ${describeRun(row.lastRun)}`;
-    process.stdout.write(`${row.id}  ${row.name}  ${trigger}  ${row.environment}  ${state}  ${last}\n`);
+    process.stdout.write(
+      `${row.id}  ${row.name}  ${trigger}  ${row.environment}${row.remote === undefined ? '' : ` on ${row.remote}`}  ${state}  ${last}\n`,
+    );
   }
   return 0;
 }
@@ -139,12 +144,15 @@ async function add(argv: string[]): Promise<number> {
   }
   const weftHome = home();
   const name = values.name ?? '';
+  if (values.env !== undefined && !(await knownEnvironment('add', values.env))) return 2;
   const parsed = AutomationFile.safeParse({
     name,
-    project: resolve(values.project ?? ''),
+    // A remote project is a folder there, given as it is there.
+    project: values.env === undefined ? resolve(values.project ?? '') : (values.project ?? ''),
     prompt: values.prompt ?? '',
     enabled: true,
     environment: values.local === true ? 'local' : 'worktree',
+    ...(values.env === undefined ? {} : { remote: values.env }),
     ...(values.model === undefined ? {} : { model: values.model }),
     ...(values.effort === undefined ? {} : { effort: values.effort }),
     sandbox: values.sandbox ?? 'workspace-write',
@@ -199,12 +207,19 @@ async function edit(argv: string[]): Promise<number> {
     process.stderr.write(refused);
     return 2;
   }
+  if (values.env !== undefined && !(await knownEnvironment('edit', values.env))) return 2;
+  const remote = values.env ?? (values.here === true ? undefined : isBroken(current) ? undefined : current.remote);
   const changes: { path: string[]; value: unknown }[] = [];
   const set = (path: string[], value: unknown): void => {
     if (value !== undefined) changes.push({ path, value });
   };
   set(['name'], values.name);
-  set(['project'], values.project === undefined ? undefined : resolve(values.project));
+  set(
+    ['project'],
+    values.project === undefined ? undefined : remote === undefined ? resolve(values.project) : values.project,
+  );
+  set(['remote'], values.env);
+  if (values.here === true) set(['remote'], null);
   set(['prompt'], values.prompt);
   set(['model'], values.model);
   set(['effort'], values.effort);
@@ -248,6 +263,18 @@ async function edit(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** Whether config.toml has environment `name`; when not, says so on stderr, naming those it has. */
+async function knownEnvironment(verb: 'add' | 'edit', name: string): Promise<boolean> {
+  const { configuredEnvironments } = await import('./environment-host');
+  const all = await configuredEnvironments();
+  if (all[name] !== undefined) return true;
+  const names = Object.keys(all).sort();
+  process.stderr.write(
+    `weft automations ${verb}: --env ${name}: no environment named "${name}" in config.toml (${names.length === 0 ? 'none is configured; add one with `weft environments add`' : `configured: ${names.join(', ')}`})\n`,
+  );
+  return false;
+}
+
 async function remove(argv: string[]): Promise<number> {
   const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
   const [id] = positionals;
@@ -281,10 +308,11 @@ async function runs(argv: string[]): Promise<number> {
 
 /** The app host and an in-process client of it, for the length of `work`. */
 async function withExecutor<T>(work: (ctx: Parameters<typeof runAutomation>[0]) => Promise<T>): Promise<T> {
-  const [{ createAppHost }, { connectHostClient }, { hostClientExecutor }] = await Promise.all([
+  const [{ createAppHost }, { connectHostClient }, { hostClientExecutor }, { openEnvironment }] = await Promise.all([
     import('../server/app-host'),
     import('../faces/host-client'),
     import('../faces/automation-executor'),
+    import('./automation-host'),
   ]);
   const weftHome = home();
   const app = await createAppHost({ weftHome, log: (line) => process.stderr.write(`${line}\n`) });
@@ -294,7 +322,12 @@ async function withExecutor<T>(work: (ctx: Parameters<typeof runAutomation>[0]) 
       clientInfo: { name: 'weft-automations', title: 'weft automations', version: VERSION },
     });
     try {
-      return await work({ weftHome, now: () => Date.now(), executor: hostClientExecutor(client) });
+      const log = (line: string): void => void process.stderr.write(`${line}\n`);
+      return await work({
+        weftHome,
+        now: () => Date.now(),
+        executor: hostClientExecutor(client, { openEnvironment, log }),
+      });
     } finally {
       client.close();
     }

@@ -251,7 +251,7 @@ export function createSession(input: CreateSessionInput): Session {
           maxThreads: agentMaxThreads(config),
           maxDepth,
           roles: agentRoles(config),
-          onLifecycle: (event, child) => hooks?.subAgent(event, child, session?.activeTurnId ?? null),
+          onLifecycle: (event, child) => hooks?.subAgent(event, child),
         });
   if (agents) tools.addSource(agentToolSource(agents, provider.wireApi));
   session = new Session({

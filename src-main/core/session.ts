@@ -158,6 +158,11 @@ export class Session implements TurnHost, Disposable {
     return this.options.threadId;
   }
 
+  /** The thread's rollout; null for a thread that is not saved. */
+  get transcriptPath(): string | null {
+    return this.options.recorder?.path ?? null;
+  }
+
   /**
    * `thread/tokenUsage/updated` for what the thread has used so far, with its cost at today's prices (sent
    * after `thread/resume`, as Codex does when usage was saved); null before the thread used any tokens.

@@ -308,6 +308,23 @@ export function startDesktopApp(factory: AppHostFactory): void {
           projectWindows.open(plan.project);
           sendShellEvent(window.webContents.id, { type: 'focusThread', threadId: plan.threadId });
         },
+        openInboxRun: (click) => {
+          void (async () => {
+            let window = click.window === 'project' ? projectWindows.get(click.project) : undefined;
+            if (click.window === 'project' && window !== undefined && !window.isDestroyed())
+              projectWindows.open(click.project);
+            else {
+              await focusAny?.();
+              window = projectWindows.current();
+            }
+            if (window === undefined || window.isDestroyed()) return;
+            const event = { type: 'openInboxRun', automationId: click.automationId, runId: click.runId } as const;
+            // A window just opened hears shell events once its page has loaded.
+            if (window.webContents.isLoading())
+              window.webContents.once('did-finish-load', () => sendShellEvent(window.webContents.id, event));
+            else sendShellEvent(window.webContents.id, event);
+          })();
+        },
       }),
     );
 

@@ -1,10 +1,13 @@
 // OS notifications when an approval or a question waits (again every `[notifications] repeat_minutes` until
-// it is answered) or a turn fails or a long one finishes (a click focuses the thread), and the dock /
-// taskbar badge with the number of threads waiting. The rules are in notification-rules.ts.
+// it is answered) or a turn fails or a long one finishes (a click focuses the thread), or an automation's
+// run ends while no Weft window has the focus (a click opens it in the review inbox), and the dock /
+// taskbar badge with the number of threads waiting. The rules are in notification-rules.ts and
+// automation-run-notice.ts.
 import { Notification } from 'electron';
 import type { App } from 'electron';
 import type { NotificationSettings } from '../../src-preload/protocol';
 import type { AppHost } from '../server/app-host';
+import { clickTarget, planAutomationRunNotice, type AutomationRunClick } from './automation-run-notice';
 import { badgeCount, planNotification } from './notification-rules';
 import type { NotificationPlan } from './notification-rules';
 import type { ProjectWindows } from './project-windows';
@@ -15,6 +18,8 @@ export interface AttentionOptions {
   windows: ProjectWindows;
   /** Brings the project's window forward and shows the thread (opens the window if it was closed). */
   focusThread: (plan: NotificationPlan, cwd: string) => void;
+  /** Brings a window forward (the automation's project's, else the one in front) on the run in the inbox. */
+  openInboxRun: (click: AutomationRunClick) => void;
   log: (message: string) => void;
   /** `[notifications]` of the user's config, read at each event (so a change in Settings applies at once). */
   settings: () => Promise<NotificationSettings>;
@@ -31,7 +36,7 @@ export function attachAttention(options: AttentionOptions): () => void {
     reminders.delete(threadId);
   };
 
-  const show = (plan: NotificationPlan, cwd: string): void => {
+  const notify = (plan: { title: string; body: string; silent: boolean }, onClick: () => void): void => {
     if (!Notification.isSupported()) return;
     const notification = new Notification({ title: plan.title, body: plan.body, silent: plan.silent });
     shown.add(notification);
@@ -40,7 +45,7 @@ export function attachAttention(options: AttentionOptions): () => void {
     };
     notification.on('click', () => {
       forget();
-      options.focusThread(plan, cwd);
+      onClick();
     });
     notification.on('close', forget);
     notification.on('failed', (_event, error) => {
@@ -49,6 +54,7 @@ export function attachAttention(options: AttentionOptions): () => void {
     });
     notification.show();
   };
+  const show = (plan: NotificationPlan, cwd: string): void => notify(plan, () => options.focusThread(plan, cwd));
 
   const context = () => ({
     openProjects: options.windows.projects(),
@@ -72,12 +78,23 @@ export function attachAttention(options: AttentionOptions): () => void {
       );
     });
   });
+  const offRuns = options.appHost.onAutomationRunEnded((ended) => {
+    void options.settings().then((settings) => {
+      const notice = planAutomationRunNotice(
+        ended,
+        { openProjects: options.windows.projects(), focused: options.windows.focusedProject() !== null },
+        settings,
+      );
+      if (notice !== null) notify(notice, () => options.openInboxRun(clickTarget(notice)));
+    });
+  });
   const offWaiting = options.appHost.onWaitingCountChanged((count) => {
     options.app.setBadgeCount(badgeCount(count));
   });
 
   return () => {
     offAttention();
+    offRuns();
     offWaiting();
     for (const threadId of [...reminders.keys()]) stopReminding(threadId);
     for (const notification of shown) notification.close();

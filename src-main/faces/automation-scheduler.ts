@@ -10,7 +10,7 @@ import type { Automation } from '../automations/record';
 import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
 import { startScheduler, systemClock, type SchedulerClock } from '../automations/scheduler';
-import { hostClientExecutor } from './automation-executor';
+import { hostClientExecutor, type OpenEnvironment } from './automation-executor';
 
 export interface SchedulingHost {
   readonly host: ConnectionHost;
@@ -22,7 +22,13 @@ export interface SchedulingHost {
 /** The same host, with the scheduler running until it closes (which stops the runs under way first). */
 export async function withAutomationScheduler<H extends SchedulingHost>(
   app: H,
-  options: { weftHome: string; log(line: string): void; clock?: SchedulerClock },
+  options: {
+    weftHome: string;
+    log(line: string): void;
+    clock?: SchedulerClock;
+    /** How runs of automations with a `remote` reach it; omitted: those runs fail, saying so. */
+    openEnvironment?: OpenEnvironment;
+  },
 ): Promise<H> {
   const client = await connectHostClient(app.host, {
     label: 'automations',
@@ -36,7 +42,10 @@ export async function withAutomationScheduler<H extends SchedulingHost>(
     weftHome: options.weftHome,
     now: () => clock.now(),
     clock,
-    executor: hostClientExecutor(client),
+    executor: hostClientExecutor(client, {
+      log: options.log,
+      ...(options.openEnvironment === undefined ? {} : { openEnvironment: options.openEnvironment }),
+    }),
     log: options.log,
     onRun: (automationId, outcome) => {
       if (outcome.type !== 'ran') return;

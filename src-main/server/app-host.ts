@@ -1,5 +1,9 @@
 import { platform } from 'node:os';
-import { threadTitle, type ServerNotification } from '../../src-preload/protocol';
+import {
+  threadTitle,
+  type ServerNotification,
+  type WeftAutomationRunEndedNotification,
+} from '../../src-preload/protocol';
 import { CheckpointService } from '../checkpoints/service';
 import { cleanForkLeftovers, describeForkLeftovers } from '../checkpoints/fork-leftovers';
 import { checkpointSettings } from '../checkpoints/settings';
@@ -104,6 +108,11 @@ export interface AppHost {
    * per run, whether this or the watch of the runs histories (runs of other processes) tells it first.
    */
   announceAutomationRun(automationId: string, runId: string): Promise<void>;
+  /**
+   * Each run of an automation that ended, as its clients are told it (`weft/automations/runEnded`), once
+   * per run; returns the unsubscribe (the desktop app's OS notifications).
+   */
+  onAutomationRunEnded(listener: (ended: WeftAutomationRunEndedNotification) => void): () => void;
   /** How many threads wait on the person (approvals, questions), on every change (for a dock badge). */
   onWaitingCountChanged(listener: (count: number) => void): () => void;
   /**
@@ -173,6 +182,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
   // A list answered while a new index was being built said so (`weftIndexing`); this says it is whole now.
   store.onIndexed(() => manager.broadcast({ method: 'weft/threads/indexed', params: {} }));
   const attention = new Set<(e: AttentionEvent) => void>();
+  const runEndListeners = new Set<(ended: WeftAutomationRunEndedNotification) => void>();
   const waitingListeners = new Set<(count: number) => void>();
   const waiting = new Set<string>();
   const notifyAttention = (threadId: string, n: ServerNotification): void => {
@@ -254,6 +264,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     const automationRun = await findInboxItem(weftHome, automationId, runId);
     const notify = shouldNotify(notifyOf(await usableAutomation(weftHome, automationId)), automationRun.run);
     manager.broadcast({ method: 'weft/automations/runEnded', params: { automationRun, notify } });
+    for (const listener of runEndListeners) listener({ automationRun, notify });
   };
   // Runs that end in other processes (a timer's `weft automations due`, another host) are told too.
   const runEnds = await watchRunEnds({
@@ -280,6 +291,10 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     },
     announceAutomationRun: async (automationId, runId) => {
       if (runEnds.claim(automationId, runId)) await tellRunEnded(automationId, runId);
+    },
+    onAutomationRunEnded: (listener) => {
+      runEndListeners.add(listener);
+      return () => runEndListeners.delete(listener);
     },
     onWaitingCountChanged: (listener) => {
       waitingListeners.add(listener);

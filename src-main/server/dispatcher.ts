@@ -3,6 +3,7 @@
 import {
   ClientRequests,
   describeZodError,
+  diffFileCount,
   ErrorCodes,
   isClientRequestMethod,
   JsonRpcMessage,
@@ -12,6 +13,7 @@ import {
   type ResultInput,
   type ServerNotification,
   type ServerRequest,
+  type TurnDiffUpdatedNotification,
 } from '../../src-preload/protocol';
 import { DisposableStore, type Disposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
@@ -135,11 +137,30 @@ export class RpcDispatcher implements ConnectionHost, Disposable {
   }
 }
 
+/** One summary per diff, however many connections take it: counting a megabyte's files is not free. */
+const summaries = new WeakMap<TurnDiffUpdatedNotification, ServerNotification>();
+
+function diffChanged(params: TurnDiffUpdatedNotification): ServerNotification {
+  let summary = summaries.get(params);
+  if (summary === undefined) {
+    const { threadId, turnId, diff, weftDiffCut } = params;
+    const files = weftDiffCut?.files ?? diffFileCount(diff);
+    summary = {
+      method: 'weft/turn/diffChanged',
+      params: { threadId, turnId, files, ...(weftDiffCut === undefined ? {} : { weftDiffCut }) },
+    };
+    summaries.set(params, summary);
+  }
+  return summary;
+}
+
 class ConnectionState implements Client {
   readonly resources = new DisposableStore();
   private initialized = false;
   name: string | null = null;
   private optOut = new Set<string>();
+  /** `weft/turn/diffChanged` instead of `turn/diff/updated` (`initialize`'s `weftLazyTurnDiff`). */
+  private lazyTurnDiff = false;
   private readonly pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly closeListeners: (() => void)[] = [];
   /** How many RESPONSE_FIRST requests are running, and what waits for them. */
@@ -159,6 +180,10 @@ class ConnectionState implements Client {
 
   notify(notification: ServerNotification): void {
     if (this.closed || !this.initialized || this.optOut.has(notification.method)) return;
+    if (this.lazyTurnDiff && notification.method === 'turn/diff/updated') {
+      this.deliver(diffChanged(notification.params));
+      return;
+    }
     this.deliver(notification);
   }
 
@@ -339,6 +364,7 @@ class ConnectionState implements Client {
     this.initialized = true;
     this.name = checked.clientInfo.name;
     this.optOut = new Set(checked.capabilities?.optOutNotificationMethods ?? []);
+    this.lazyTurnDiff = checked.capabilities?.weftLazyTurnDiff === true;
     return this.options.serverInfo();
   }
 

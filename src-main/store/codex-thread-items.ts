@@ -19,7 +19,9 @@
 //                      status, sender_thread_id, receiver_thread_ids, receiver_agents: [{thread_id,
 //                      agent_nickname}], prompt?, model?, reasoning_effort?, agents_states: {<id>: status
 //                      as the model reads it (agent-status.ts)}}
-// Other kinds (hooks, review mode, MCP and dynamic tool calls, image generation) are not shown.
+//   HookPrompt        {id, fragments: [{text, hookRunId}]} (a Stop hook's continuation; the model's user
+//                      message of `<hook_prompt>`s is its own response_item line)
+// Other kinds (review mode, MCP and dynamic tool calls, image generation) are not shown.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import {
@@ -73,6 +75,10 @@ const CodexItem = z.looseObject({
   model: str,
   reasoning_effort: str,
   agents_states: z.record(z.string(), AgentStatusForm).nullish().catch(null),
+  fragments: z
+    .array(z.object({ text: z.string(), hookRunId: z.string() }))
+    .nullish()
+    .catch(null),
 });
 
 /** Codex's rollout names of the sub-agent tools, by the wire's. */
@@ -190,6 +196,8 @@ export function codexThreadItem(value: unknown, fallbackId: string): ThreadItem 
         ),
       };
     }
+    case 'HookPrompt':
+      return { type: 'hookPrompt', id, fragments: c.fragments ?? [] };
     default:
       return null;
   }
@@ -354,8 +362,13 @@ export function toCodexItem(item: ThreadItem): CodexItemForm | null {
           Object.entries(item.agentsStates).map(([agent, state]) => [agent, agentStatusFormOf(state)]),
         ),
       };
-    case 'mcpToolCall':
     case 'hookPrompt':
+      return {
+        type: 'HookPrompt',
+        id: item.id,
+        fragments: item.fragments.map((f) => ({ text: f.text, hookRunId: f.hookRunId })),
+      };
+    case 'mcpToolCall':
     case 'enteredReviewMode':
     case 'exitedReviewMode':
     case 'browserAction':

@@ -30,6 +30,8 @@ import { turnContextPayload, type TurnContextInput } from './turn-context';
 
 /** Where a session writes its history as it happens (the core's view of the thread store's recorder). */
 export interface SessionRecorder {
+  /** The rollout file (the thread's `transcript_path` for hooks); absent for a recorder that keeps none. */
+  readonly path?: string;
   /** Items appended to the model-visible history, in order. */
   responseItems(items: ResponseItem[]): void;
   /**

@@ -15,12 +15,14 @@ import type {
 /**
  * Things the desktop shell asks of the page that are not protocol traffic: a click on an OS notification
  * (`focusThread`), File → New Thread (`newThread`), File → Open Folder / Open Recent with this window in
- * front (`openProject`: the folder, checked by the shell, joins this window's projects).
+ * front (`openProject`: the folder, checked by the shell, joins this window's projects), a click on the OS
+ * notification of an automation's run that ended (`openInboxRun`: the review inbox, on that run).
  */
 export const ShellEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focusThread'), threadId: z.string() }),
   z.object({ type: z.literal('newThread') }),
   z.object({ type: z.literal('openProject'), path: z.string().min(1) }),
+  z.object({ type: z.literal('openInboxRun'), automationId: z.string().min(1), runId: z.string().min(1) }),
 ]);
 export type ShellEvent = z.infer<typeof ShellEvent>;
 

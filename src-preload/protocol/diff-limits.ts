@@ -1,4 +1,4 @@
-// Limits on diff text in messages. No schemas here, so the code that cuts diffs (the apply-patch command
+// Limits on diff text in messages, and counting its files. No schemas here, so the code that cuts diffs (the apply-patch command
 // among it) can read the limit without building the protocol's schemas.
 
 /**
@@ -10,3 +10,10 @@
  * 10,000 hunks on a big file makes several MB, which every client would otherwise receive and keep.
  */
 export const WEFT_DIFF_MAX_CHARS = 1024 * 1024;
+
+/** Files in a unified diff of git's form (a `diff --git` line starts each). */
+export function diffFileCount(diff: string): number {
+  let files = diff.startsWith('diff --git ') ? 1 : 0;
+  for (let at = diff.indexOf('\ndiff --git '); at !== -1; at = diff.indexOf('\ndiff --git ', at + 1)) files += 1;
+  return files;
+}

@@ -12,11 +12,13 @@ export type ClientInfo = z.infer<typeof ClientInfo>;
 
 /**
  * `experimentalApi` omitted = false. `optOutNotificationMethods`: exact notification method names this
- * connection never receives (no wildcards; unknown names are ignored).
+ * connection never receives (no wildcards; unknown names are ignored). Weft: `weftLazyTurnDiff` true sends
+ * `weft/turn/diffChanged` (no diff text; read it with `weft/turn/diff`) where `turn/diff/updated` would go.
  */
 export const InitializeCapabilities = z.object({
   experimentalApi: z.boolean().nullish(),
   optOutNotificationMethods: z.array(z.string()).nullish(),
+  weftLazyTurnDiff: z.boolean().nullish(),
 });
 export type InitializeCapabilities = z.infer<typeof InitializeCapabilities>;
 

@@ -115,7 +115,7 @@ export const PatchChangeKind = z.discriminatedUnion('type', [
 ]);
 export type PatchChangeKind = z.infer<typeof PatchChangeKind>;
 
-export { WEFT_DIFF_MAX_CHARS } from './diff-limits';
+export { diffFileCount, WEFT_DIFF_MAX_CHARS } from './diff-limits';
 
 /** Weft extension: the totals of a diff that was cut to WEFT_DIFF_MAX_CHARS. */
 export const WeftDiffCut = z.object({

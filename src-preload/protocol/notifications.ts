@@ -66,6 +66,28 @@ export const TurnDiffUpdatedNotification = z.object({
 });
 export type TurnDiffUpdatedNotification = z.infer<typeof TurnDiffUpdatedNotification>;
 
+/**
+ * Weft: instead of `turn/diff/updated`, to a connection that asked for it (`initialize`'s
+ * `weftLazyTurnDiff`): the turn's diff changed, how many files it holds now (and its totals when the text
+ * would be cut); `weft/turn/diff` reads the text when it is shown. A page watching many busy threads is
+ * then not sent a diff of up to a megabyte for every tool call of every thread.
+ */
+export const WeftTurnDiffChangedNotification = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  files: z.number().int().nonnegative(),
+  weftDiffCut: WeftDiffCut.optional(),
+});
+export type WeftTurnDiffChangedNotification = z.infer<typeof WeftTurnDiffChangedNotification>;
+
+/** Weft: the turn's aggregated diff as it stands (what `turn/diff/updated` last carried, or the saved one). */
+export const WeftTurnDiffParams = z.object({ threadId: z.string(), turnId: z.string() });
+export type WeftTurnDiffParams = z.infer<typeof WeftTurnDiffParams>;
+
+/** `diff` null: the turn changed no files (or none yet). */
+export const WeftTurnDiffResult = z.object({ diff: z.string().nullable(), weftDiffCut: WeftDiffCut.optional() });
+export type WeftTurnDiffResult = z.infer<typeof WeftTurnDiffResult>;
+
 export const TurnPlanStepStatus = z.enum(['pending', 'inProgress', 'completed']);
 export type TurnPlanStepStatus = z.infer<typeof TurnPlanStepStatus>;
 

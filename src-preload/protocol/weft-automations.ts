@@ -38,6 +38,11 @@ export const WeftAutomationRun = z.object({
   threadId: z.string().nullable(),
   /** The run's worktree folder; null for a local run (or before it was made). */
   worktree: z.string().nullable(),
+  /**
+   * The remote environment (`[environments.NAME]`) the run happened on: its thread and worktree (and so its
+   * diff) are there, not on this machine. Null: this machine.
+   */
+  environment: z.string().nullable(),
   /** Why it failed or was stopped. */
   reason: z.string().nullable(),
   finalMessage: z.string().nullable(),
@@ -71,6 +76,11 @@ export const WeftAutomationSettings = z.object({
   prompt: z.string().min(1),
   enabled: z.boolean().optional(),
   environment: z.enum(['worktree', 'local']).optional(),
+  /**
+   * The remote environment (`[environments.NAME]` of config.toml) whose app server runs it, `project` a
+   * folder there; null or omitted: this machine (null in an update removes it).
+   */
+  remote: z.string().min(1).nullable().optional(),
   model: z.string().min(1).nullable().optional(),
   effort: ReasoningEffortValue.nullable().optional(),
   sandbox: SandboxMode.optional(),
@@ -82,6 +92,7 @@ export type WeftAutomationSettings = z.infer<typeof WeftAutomationSettings>;
 export const WeftAutomation = WeftAutomationSettings.required({
   enabled: true,
   environment: true,
+  remote: true,
   model: true,
   effort: true,
   sandbox: true,
@@ -194,3 +205,15 @@ export const WeftAutomationRunEndedNotification = z.object({
   notify: z.boolean(),
 });
 export type WeftAutomationRunEndedNotification = z.infer<typeof WeftAutomationRunEndedNotification>;
+
+/**
+ * How a run ended, in words, for the notifications of the page and of the desktop app: why it failed or
+ * was stopped, or how many files it changed and its final message.
+ */
+export function automationRunEndText(run: WeftAutomationRun): string {
+  if (run.status !== 'completed')
+    return `The run ${run.status === 'interrupted' ? 'was stopped' : 'failed'}: ${run.reason ?? 'no reason given'}`;
+  const files =
+    run.changedFiles === null ? '' : `, ${run.changedFiles} ${run.changedFiles === 1 ? 'file' : 'files'} changed`;
+  return `The run finished${files}. ${run.finalMessage ?? ''}`;
+}

@@ -3,6 +3,7 @@
 // goes from `connecting` to `open` and stays there.
 import type {
   ClientInfo,
+  InitializeCapabilities,
   ClientRequestMethod,
   ParamsInput,
   RequestId,
@@ -14,7 +15,11 @@ import type { WeftBridge } from '../../src-preload/protocol';
 import { RpcError } from './types';
 import type { ConnectionState, ReadyEvent, Unsubscribe, WeftClient } from './types';
 
-export function createBridgeClient(bridge: WeftBridge, clientInfo: ClientInfo): WeftClient {
+export function createBridgeClient(
+  bridge: WeftBridge,
+  clientInfo: ClientInfo,
+  capabilities?: InitializeCapabilities,
+): WeftClient {
   let state: ConnectionState = { phase: 'connecting' };
   let disposed = false;
   const unsubscribes: Unsubscribe[] = [];
@@ -28,7 +33,7 @@ export function createBridgeClient(bridge: WeftBridge, clientInfo: ClientInfo): 
     throw new RpcError(method, outcome.error.code, outcome.error.message, outcome.error.data);
   };
 
-  const handshake = call('initialize', { clientInfo }).then(
+  const handshake = call('initialize', { clientInfo, ...(capabilities === undefined ? {} : { capabilities }) }).then(
     (initialize) => {
       if (disposed) return;
       state = { phase: 'open' };

@@ -11,6 +11,7 @@ import {
 } from '../../src-preload/protocol';
 import type {
   ClientInfo,
+  InitializeCapabilities,
   ClientRequestMethod,
   InitializeResult,
   ParamsInput,
@@ -46,6 +47,8 @@ export interface Timers {
 export interface RpcClientOptions {
   connector: Connector;
   clientInfo: ClientInfo;
+  /** Sent with `initialize` (the same on every reconnect). */
+  capabilities?: InitializeCapabilities;
   /** Delay before each reconnect attempt; its length is the number of attempts. Default 0.5 s … 8 s, 5 attempts. */
   backoffMs?: readonly number[];
   timers?: Timers;
@@ -282,7 +285,10 @@ export function createRpcClient(options: RpcClientOptions): WeftClient {
           connection = opened;
           let initialize: InitializeResult;
           try {
-            initialize = await sendRequest('initialize', { clientInfo: options.clientInfo });
+            initialize = await sendRequest('initialize', {
+              clientInfo: options.clientInfo,
+              ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
+            });
           } catch (error) {
             if (myGeneration !== generation) return;
             opened.close();

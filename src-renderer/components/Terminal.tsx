@@ -10,6 +10,7 @@ import '@xterm/xterm/css/xterm.css';
 import { memo, useCallback, useEffect, useRef } from 'react';
 import { lastChars } from '../store/output-tail';
 import type { OutputTail } from '../store/state';
+import { terminalPieces } from './terminal-pieces';
 import { resolvedScheme, useColorScheme } from './use-color-scheme';
 
 /**
@@ -125,7 +126,10 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
     heldBreak.current = data.endsWith('\n');
     if (heldBreak.current) data = data.slice(0, data.endsWith('\r\n') ? -2 : -1);
     busy.current = true;
-    current.xterm.write(data, () => {
+    const pieces = terminalPieces(data);
+    const last = pieces.pop() ?? '';
+    for (const piece of pieces) current.xterm.write(piece);
+    current.xterm.write(last, () => {
       fitRows(current.xterm);
       // In a flood, draw about ten times a second and leave the other frames to the rest of the page.
       if (flooded) {

@@ -79,7 +79,7 @@ export const TurnEnd = memo(function TurnEnd({
   const controller = useController();
   if (turn === undefined) return null;
   const running = turn.status === 'inProgress';
-  const files = turn.diff === null ? 0 : (turn.diff.match(/^diff --git /gm)?.length ?? 0);
+  const files = turn.diffFiles;
   return (
     <div className={`cell turn-end is-${turn.status}`}>
       {turn.plan !== null && turn.plan.steps.length > 0 && <PlanChecklist plan={turn.plan} />}
@@ -109,7 +109,7 @@ export const TurnEnd = memo(function TurnEnd({
           <span className={`turn-status is-${turn.status}`}>{endLabel(turn)}</span>
         )}
         <span className="turn-actions">
-          {turn.diff !== null && turn.diff.trim() !== '' && (
+          {(files > 0 || (turn.diff !== null && turn.diff.trim() !== '')) && (
             <button type="button" className="link-button" onClick={() => controller.showTurnDiff(threadId, turnId)}>
               <Icon name="diff" size={13} /> View changes
               {files > 0 ? ` (${files} ${files === 1 ? 'file' : 'files'})` : ''}

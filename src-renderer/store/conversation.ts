@@ -1,6 +1,6 @@
 // Conversations: building one from a thread snapshot, and the path-copying edits the notification
 // reducer makes to turns and items.
-import type { Thread, ThreadItem, Turn } from '../../src-preload/protocol';
+import { diffFileCount, type Thread, type ThreadItem, type Turn } from '../../src-preload/protocol';
 import { fresh, own } from './draft';
 import { recordedHookRuns } from './hook-runs';
 import type { Draft } from './draft';
@@ -61,9 +61,7 @@ export function turnViewFrom(turn: Turn, previous?: TurnView): TurnView {
     durationMs: turn.durationMs,
     itemIds,
     items,
-    // Live, `turn/diff/updated` keeps it current; a turn read from disk brings the one recorded.
-    diff: previous?.diff ?? turn.weftDiff ?? null,
-    diffCut: previous?.diff != null ? previous.diffCut : (turn.weftDiffCut ?? null),
+    ...diffOf(previous, turn),
     plan: previous?.plan ?? null,
     notices: running ? (previous?.notices ?? []) : (previous?.notices ?? []).filter((n) => n.kind !== 'retry'),
     // Live, the notifications keep them; a turn read from disk brings the ones recorded.
@@ -142,6 +140,28 @@ export function keepingOlderTurns(read: Conversation, previous: Conversation | u
   return { ...next, turns, turnIds: [...older, ...next.turnIds], olderTurnsCursor: previous.olderTurnsCursor };
 }
 
+/**
+ * A turn's diff: live, the notifications keep it current, so the one the page has wins, unless the server
+ * said it changed since (stale) and the read brings it; else the one the read brings.
+ */
+function diffOf(
+  previous: TurnView | undefined,
+  turn: Turn,
+): Pick<TurnView, 'diff' | 'diffCut' | 'diffFiles' | 'diffStale'> {
+  const kept = previous !== undefined && (previous.diff !== null || previous.diffStale);
+  if (kept && !(previous.diffStale && turn.weftDiff !== undefined)) {
+    return {
+      diff: previous.diff,
+      diffCut: previous.diffCut,
+      diffFiles: previous.diffFiles,
+      diffStale: previous.diffStale,
+    };
+  }
+  const diff = turn.weftDiff ?? null;
+  const diffCut = turn.weftDiffCut ?? null;
+  return { diff, diffCut, diffFiles: diffCut?.files ?? (diff === null ? 0 : diffFileCount(diff)), diffStale: false };
+}
+
 export function emptyTurn(id: string): TurnView {
   return {
     id,
@@ -154,6 +174,8 @@ export function emptyTurn(id: string): TurnView {
     items: {},
     diff: null,
     diffCut: null,
+    diffFiles: 0,
+    diffStale: false,
     plan: null,
     notices: [],
     hooks: [],

@@ -15,7 +15,7 @@ import {
   turnViewFrom,
 } from './conversation';
 import { appendOutput, EMPTY_OUTPUT } from './output-tail';
-import { assertNever } from '../../src-preload/protocol';
+import { assertNever, diffFileCount } from '../../src-preload/protocol';
 import { newDraft, own } from './draft';
 import type { Draft } from './draft';
 import {
@@ -205,11 +205,27 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
       const { threadId, turnId, diff } = notification.params;
       const diffCut = notification.params.weftDiffCut ?? null;
       const turn = state.conversations[threadId]?.turns[turnId];
-      if (turn === undefined || (turn.diff === diff && sameJson(turn.diffCut, diffCut))) return state;
+      if (turn === undefined || (!turn.diffStale && turn.diff === diff && sameJson(turn.diffCut, diffCut)))
+        return state;
       const path = ownTurn(draft, state, threadId, turnId, false);
       if (path === null) return state;
       path.turn.diff = diff;
       path.turn.diffCut = diffCut;
+      path.turn.diffFiles = diffCut?.files ?? diffFileCount(diff);
+      path.turn.diffStale = false;
+      return path.state;
+    }
+    case 'weft/turn/diffChanged': {
+      const { threadId, turnId, files } = notification.params;
+      const diffCut = notification.params.weftDiffCut ?? null;
+      const turn = state.conversations[threadId]?.turns[turnId];
+      if (turn === undefined || (turn.diffStale && turn.diffFiles === files && sameJson(turn.diffCut, diffCut)))
+        return state;
+      const path = ownTurn(draft, state, threadId, turnId, false);
+      if (path === null) return state;
+      path.turn.diffCut = diffCut;
+      path.turn.diffFiles = files;
+      path.turn.diffStale = true;
       return path.state;
     }
     case 'turn/plan/updated': {

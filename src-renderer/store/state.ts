@@ -79,6 +79,13 @@ export interface TurnView {
   diff: string | null;
   /** The whole diff's totals when `diff` was cut to what a message carries; null when it is whole. */
   diffCut: WeftDiffCut | null;
+  /** Files in the turn's diff as last told (counted once, not on every render). */
+  diffFiles: number;
+  /**
+   * The server said the diff changed since `diff` was read (`weft/turn/diffChanged`): a view that shows
+   * the text reads it again (`weft/turn/diff`); the rest use `diffFiles` and `diffCut`.
+   */
+  diffStale: boolean;
   plan: PlanView | null;
   notices: Notice[];
   /**

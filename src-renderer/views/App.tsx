@@ -1,7 +1,7 @@
 // The window: sidebar and the open thread (or the welcome screen before a project is chosen), with the
 // dialogs and notices over them. Keeps the page title in step ("(2) project — Weft" when two requests
 // wait on the person).
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { baseName } from '../components/format';
 import { ConnectionBanner, Toasts } from './Chrome';
 import { Icon } from '../components/Icon';
@@ -105,8 +105,14 @@ export function App() {
   const browserOpen = useBrowserPanelOpen();
   const automations = useAutomationsUi((s) => s.screen);
   // A thread chosen (in the sidebar, by a notification, Continue) shows instead of the Automations screen.
+  // Only a change of thread closes it: a page just loaded keeps the screen a notification's click opened.
   const activeThreadId = useWeft((s) => s.ui.activeThreadId);
-  useEffect(() => openAutomations(null), [activeThreadId]);
+  const shownThread = useRef(activeThreadId);
+  useEffect(() => {
+    if (shownThread.current === activeThreadId) return;
+    shownThread.current = activeThreadId;
+    openAutomations(null);
+  }, [activeThreadId]);
   return (
     <div className="app">
       {cwd === null ? (

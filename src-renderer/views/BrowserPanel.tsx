@@ -1,9 +1,10 @@
 // The browser panel: the page the agent's browser shows, as its latest screenshot and address (the
 // screenshot read through `fs/readFile`, as the items' thumbnails are). Opened from the header's "Browser"
 // button (shown while the thread has browser actions) or an action's "Show in panel"; Esc or × closes it.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Icon, Spinner } from '../components/Icon';
-import { useController, useWeft } from '../store/app-context';
+import { usePngFile } from '../components/use-png-file';
+import { useWeft } from '../store/app-context';
 import {
   browserPanelActions,
   browserViewKey,
@@ -54,7 +55,7 @@ export function BrowserPanel() {
   }, []);
   if (view === null) return null;
   return (
-    <aside className="browser-panel" role="region" aria-label="Browser">
+    <aside className="side-panel browser-panel" role="region" aria-label="Browser">
       <header className="browser-panel-head">
         <Icon name="globe" />
         <h2>Browser</h2>
@@ -85,15 +86,7 @@ export function BrowserPanel() {
 }
 
 function LatestShot({ shot }: { shot: NonNullable<BrowserView['shot']> }) {
-  const controller = useController();
-  const [src, setSrc] = useState<string | null | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    void controller.readPngFile(shot.path).then((data) => live && setSrc(data));
-    return () => {
-      live = false;
-    };
-  }, [controller, shot.path]);
+  const src = usePngFile(shot.path);
   const label = `Latest screenshot${shot.url === null ? '' : ` of ${shot.url}`}, ${shot.width}×${shot.height} px`;
   return (
     <figure className="browser-panel-shot">

@@ -5,13 +5,13 @@ import { describeDiffSize, diffSize } from '../components/diff/diff-size';
 import { Icon } from '../components/Icon';
 import { DiffLayoutToggle } from '../components/items/FileChangeCell';
 import { useModal } from '../components/use-modal';
-import { useController, useWeft } from '../store/app-context';
+import { useTurnDiff } from '../components/use-turn-diff';
+import { useController } from '../store/app-context';
 import { TurnDiffFiles, turnDiffFiles } from './TurnDiffFiles';
 
 export function TurnDiffDialog({ threadId, turnId }: { threadId: string; turnId: string }) {
   const controller = useController();
-  const diff = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.diff ?? null);
-  const cut = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]?.diffCut ?? null);
+  const { diff, cut } = useTurnDiff(threadId, turnId);
   const titleId = useId();
   const dialog = useRef<HTMLElement>(null);
   const files = useMemo(() => turnDiffFiles(diff), [diff]);

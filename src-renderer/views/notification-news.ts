@@ -2,6 +2,7 @@
 // background: a request that began waiting (an approval, or the agent's question), a turn that
 // finished or failed, and an automation's run that ended (when its `notify` setting asks). Pure; notifications.ts shows the news (or not, as the settings say).
 import type { IncomingServerRequest, NotificationKind } from '../../src-preload/protocol';
+import { automationRunEndText } from '../../src-preload/protocol';
 import { findThread, threadTitle } from '../store/selectors';
 import type { AppData } from '../store/state';
 
@@ -86,11 +87,7 @@ export function newsBetween(previous: AppData, data: AppData): News[] {
         kind: failed ? 'turn_failed' : 'turn_finished',
         threadId: run.threadId ?? '',
         title: `Automation: ${automationRun.automationName}`,
-        body: cut(
-          failed
-            ? `The run ${run.status === 'interrupted' ? 'was stopped' : 'failed'}: ${run.reason ?? 'no reason given'}`
-            : `The run finished${run.changedFiles === null ? '' : `, ${run.changedFiles} ${run.changedFiles === 1 ? 'file' : 'files'} changed`}. ${run.finalMessage ?? ''}`,
-        ),
+        body: cut(automationRunEndText(run)),
         requestId: null,
         inbox: true,
       });

@@ -3,13 +3,20 @@
 // its next run once it is right; Run now; the run lands in the review inbox unread (the sidebar counts
 // it), with its final message, the command it ran and its diff hunk by hunk; Keep hands the change to the
 // local checkout through Handoff; a second run is discarded after a confirmation (its worktree removed);
-// Continue opens a run's thread; the history shows each run, and a run whose project is gone says why.
-// Screenshots at 1400×900 and 900×700.
+// Continue opens a run's thread; the history shows each run, and a run whose project is gone says why. An
+// automation on a remote environment (a pipe to another Weft home) runs there; its run is in this inbox
+// with its facts, saying where its thread and changes are. Screenshots at 1400×900 and 900×700.
 import { existsSync, readFileSync } from 'node:fs';
+import { appendFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitFolder } from '../support/git-repo';
+import { distantWeekdayCron } from '../support/test-schedules';
 import { clickCentre, wheelIntoView } from '../support/mouse';
+import { remoteWeft, stopUserServer } from '../support/environments';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { runWeftCli } from '../support/weft-cli';
+import { makeWeftHome, type WeftHome } from '../support/workspace';
 import { SCREENSHOT_SIZES, conversation, screenshotSizes, startE2e } from '../support/weft-serve';
 
 describe('automations and their review inbox', () => {
@@ -45,14 +52,16 @@ describe('automations and their review inbox', () => {
           .getByText('cron "61 * * * *" is not a schedule: Invalid value for minute: 61', { exact: false })
           .waitFor();
         await screenshotSizes(e2e, 'automations-form-bad-cron');
-        await cron.fill('0 9 * * 1-5');
+        // Enabled while the test runs: its next time is a day away, so no run comes that the test did not ask for.
+        const weekdays = distantWeekdayCron();
+        await cron.fill(weekdays);
         await form.getByLabel('Time zone').fill('UTC');
         await form.getByText(/^Next run: /).waitFor();
         await screenshotSizes(e2e, 'automations-form');
         await clickCentre(page, form.getByRole('button', { name: 'Create automation' }));
         await form.waitFor({ state: 'detached' });
         const row = screen.getByRole('listitem', { name: 'Tidy notes' });
-        await row.getByText('0 9 * * 1-5 (UTC)').waitFor();
+        await row.getByText(`${weekdays} (UTC)`).waitFor();
         await row.getByText('Never run').waitFor();
 
         // Run now: a worktree run that changes line 2 and runs a check.
@@ -202,6 +211,89 @@ describe('automations and their review inbox', () => {
         await screenshotSizes(e2e, 'automations-inbox-failed');
       } finally {
         await e2e.close();
+      }
+    },
+  );
+
+  it(
+    'lists the run of an automation on a remote environment, with where its thread and changes are',
+    { timeout: 120_000 },
+    async () => {
+      // Made before `weft serve` starts (its config names it); removed after.
+      const made: WeftHome[] = [];
+      const e2e = await startE2e({
+        approvalPolicy: 'never',
+        viewport: SCREENSHOT_SIZES[0],
+        beforeServe: async ({ home, cwd }) => {
+          commitFolder(cwd);
+          // The remote Weft home uses the same mock model; this one reaches it through a pipe.
+          const config = await readFile(join(home, 'config.toml'), 'utf8');
+          const remote = await makeWeftHome(config);
+          made.push(remote);
+          await appendFile(
+            join(home, 'config.toml'),
+            `\n[environments.box]\ncommand = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remote.dir)} app-server`)}]\n`,
+          );
+          const added = await runWeftCli(
+            [
+              'automations',
+              'add',
+              '--name',
+              'Box check',
+              '--project',
+              cwd,
+              '--manual',
+              '--prompt',
+              'check',
+              '--env',
+              'box',
+            ],
+            { cwd, weftHome: home },
+          );
+          expect(added.code).toBe(0);
+        },
+      });
+      const { page, mock } = e2e;
+      try {
+        const sidebar = page.locator('aside.sidebar');
+        await clickCentre(page, sidebar.getByRole('button', { name: 'Automations', exact: true }));
+        const screen = page.getByRole('main', { name: 'Automations' });
+        const row = screen.getByRole('listitem', { name: 'Box check' });
+        await row.getByText('worktree on box').waitFor();
+        // The run changes a file in its worktree there.
+        mock.enqueueMany([
+          {
+            kind: 'sse',
+            events: [
+              evCreated(),
+              evFunctionCall('c1', 'exec_command', {
+                cmd: "sed -i 's/^# Demo project$/# Demo project (checked)/' README.md",
+              }),
+              evCompleted(),
+            ],
+          },
+          { kind: 'sse', events: [evCreated('r2'), evAssistantMessage('All fine on the box.'), evCompleted('r2')] },
+        ]);
+        await clickCentre(page, row.getByRole('button', { name: 'Run now' }));
+        await sidebar.getByLabel('1 unread').waitFor({ timeout: 60_000 });
+        await clickCentre(page, sidebar.getByRole('button', { name: /^Inbox/ }));
+        const run = screen.locator('article.inbox-run');
+        await run.getByRole('region', { name: 'Final message' }).getByText('All fine on the box.').waitFor();
+        await run.getByText('in a worktree on box', { exact: false }).waitFor();
+        await run.getByText("Its changes (1 file) are in the run's thread on box.").waitFor();
+        const actions = run.getByRole('group', { name: 'What to do with this run' });
+        for (const name of ['Keep', 'Discard', 'Continue'])
+          expect(await actions.getByRole('button', { name }).isDisabled()).toBe(true);
+        expect(await actions.getByRole('button', { name: 'Discard' }).getAttribute('title')).toBe(
+          "The run's thread and worktree are on box: open them with weft serve --env box",
+        );
+        await screenshotSizes(e2e, 'automations-inbox-remote-run');
+      } finally {
+        await e2e.close();
+        for (const home of made) {
+          await stopUserServer(home.dir);
+          await home.cleanup();
+        }
       }
     },
   );

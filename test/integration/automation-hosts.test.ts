@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireSchedulerLock, type RunLock } from '../../src-main/automations/lock';
+import { owedDailySchedule } from '../support/test-schedules';
 import { makeGitRepo, type GitRepo } from '../support/git-repo';
 import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
@@ -39,8 +40,9 @@ afterEach(async () => {
 
 const weft = (...args: string[]): Promise<WeftRun> => runWeftCli(args, { cwd: repo.dir, weftHome: home.dir });
 
-/** A local every-minute automation whose schedule started an hour ago: a run is owed now. */
+/** A local daily automation whose time came an hour ago and comes again in 23 hours: one run is owed now. */
 async function addOwed(name: string): Promise<string> {
+  const owed = owedDailySchedule();
   const added = await weft(
     'automations',
     'add',
@@ -49,7 +51,7 @@ async function addOwed(name: string): Promise<string> {
     '--project',
     repo.dir,
     '--schedule',
-    '* * * * *',
+    owed.cron,
     '--timezone',
     'UTC',
     '--local',
@@ -60,10 +62,7 @@ async function addOwed(name: string): Promise<string> {
   const id = /^Added ([a-z-]+):/.exec(added.stdout)?.[1] ?? '';
   const file = join(home.dir, 'automations', `${id}.toml`);
   const text = await readFile(file, 'utf8');
-  await writeFile(
-    file,
-    text.replace(/^created_at = .*$/m, `created_at = "${new Date(Date.now() - 3_600_000).toISOString()}"`),
-  );
+  await writeFile(file, text.replace(/^created_at = .*$/m, `created_at = "${owed.createdAt}"`));
   return id;
 }
 

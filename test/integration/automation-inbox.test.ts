@@ -70,6 +70,7 @@ describe('the automations review inbox', () => {
         status: 'completed',
         threadId: expect.any(String) as unknown,
         worktree: expect.any(String) as unknown,
+        environment: null,
         reason: null,
         finalMessage: 'a.txt tidied',
         turnId: expect.any(String) as unknown,

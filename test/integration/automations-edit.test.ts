@@ -109,10 +109,7 @@ describe('weft automations edit', () => {
 });
 
 describe('automations and remote environments', () => {
-  const why =
-    'automations run on this machine only (in a new worktree, the default, or --local); runs on a remote environment are not supported. Add the automation on that machine instead (e.g. ssh HOST weft automations add …, with weft automations install-timer there)';
-
-  it('refuses --env NAME when adding or editing, saying why and what to do instead', async () => {
+  it('refuses --env NAME naming no environment of config.toml, saying how to add one', async () => {
     const add = await weft(
       'automations',
       'add',
@@ -126,19 +123,21 @@ describe('automations and remote environments', () => {
       '--env',
       'build-box',
     );
-    expect(add).toEqual(refused(`weft automations add: --env build-box: ${why}\n`));
+    const none =
+      'no environment named "build-box" in config.toml (none is configured; add one with `weft environments add`)';
+    expect(add).toEqual(refused(`weft automations add: --env build-box: ${none}\n`));
     expect(await weft('automations', 'list', '--json')).toMatchObject({ code: 0, stdout: '[]\n' });
     const id = await addManual('Local one');
     expect(await weft('automations', 'edit', id, '--env', 'build-box')).toEqual(
-      refused(`weft automations edit: --env build-box: ${why}\n`),
+      refused(`weft automations edit: --env build-box: ${none}\n`),
     );
   });
 
-  it('refuses to run a file that names a remote environment, at run, due and list, saying why', async () => {
+  it('refuses to run a file whose `environment` names a remote environment, at run, due and list, saying to set `remote`', async () => {
     const id = await addManual('Edited by hand');
     const text = await readFile(file(id), 'utf8');
     await writeFile(file(id), text.replace(/^environment = .*$/m, 'environment = "build-box"'));
-    const problem = `${file(id)}: environment: "build-box" is not where an automation can run: give "worktree" (the default) or "local"; automations run on this machine only, runs on a remote environment are not supported (add the automation on that machine instead)`;
+    const problem = `${file(id)}: environment: "build-box" is not how an automation runs: give "worktree" (the default) or "local"; to run it on the remote environment [environments.build-box], set remote = "build-box"`;
 
     expect(await weft('automations', 'run', id)).toEqual(refused(`weft automations: ${problem}\n`, 1));
     expect(await weft('automations', 'due')).toEqual({

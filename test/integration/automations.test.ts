@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { owedDailySchedule } from '../support/test-schedules';
 import { makeGitRepo, type GitRepo } from '../support/git-repo';
 import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
@@ -36,8 +37,9 @@ const weft = (...args: string[]): Promise<WeftRun> => runWeftCli(args, { cwd: re
 
 const PATCH = '*** Begin Patch\n*** Update File: a.txt\n@@\n-a one\n+a changed by the automation\n*** End Patch';
 
-/** Adds an every-minute automation whose schedule started an hour ago, so a run is owed now. */
+/** Adds a daily automation whose time came an hour ago and comes again in 23 hours: one run is owed now. */
 async function addOwed(name: string): Promise<string> {
+  const owed = owedDailySchedule();
   const added = await weft(
     'automations',
     'add',
@@ -46,7 +48,7 @@ async function addOwed(name: string): Promise<string> {
     '--project',
     repo.dir,
     '--schedule',
-    '* * * * *',
+    owed.cron,
     '--timezone',
     'UTC',
     '--prompt',
@@ -56,10 +58,7 @@ async function addOwed(name: string): Promise<string> {
   const id = /^Added ([a-z-]+):/.exec(added.stdout)?.[1] ?? '';
   const file = join(home.dir, 'automations', `${id}.toml`);
   const text = await readFile(file, 'utf8');
-  await writeFile(
-    file,
-    text.replace(/^created_at = .*$/m, `created_at = "${new Date(Date.now() - 3_600_000).toISOString()}"`),
-  );
+  await writeFile(file, text.replace(/^created_at = .*$/m, `created_at = "${owed.createdAt}"`));
   return id;
 }
 
@@ -241,6 +240,7 @@ describe('weft automations', () => {
         prompt: 'say hi',
         enabled: false,
         environment: 'local',
+        remote: null,
         model: null,
         effort: null,
         sandbox: 'workspace-write',
@@ -281,6 +281,7 @@ describe('weft automations', () => {
             status: 'completed',
             threadId: ids.threadId,
             worktree: null,
+            environment: null,
             reason: null,
             finalMessage: 'hi',
             turnId: expect.any(String) as unknown,

@@ -1,5 +1,7 @@
 // The browser's faults come back to the model as clear errors and never hold the thread: a script
-// `evaluate` runs that never finishes, a page whose script loops forever, a download (refused).
+// `evaluate` runs that never finishes, a page whose script loops forever, a server that never answers, a
+// download (refused).
+import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ContentItem } from '../../src-preload/protocol';
 import { startAgent, type AgentHarness } from '../support/agent';
@@ -17,12 +19,17 @@ let server: MockResponsesServer;
 let site: LocalSite;
 let ws: TempWorkspace;
 let agent: AgentHarness | undefined;
+/** Requests of `/never`: taken, never answered (their sockets are destroyed after the test). */
+let unanswered: ServerResponse[] = [];
 
 beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace({});
+  unanswered = [];
   site = await startLocalSite((req, res) => {
-    if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Calm</title><p>calm page</p>');
+    if (req.url === '/never') unanswered.push(res);
+    else if (req.url === '/')
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Calm</title><p>calm page</p>');
     else if (req.url === '/loop')
       res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Loop</title><script>while (true) {}</script>');
     else if (req.url === '/later')
@@ -45,6 +52,7 @@ afterEach(async () => {
   await agent?.close();
   agent = undefined;
   await server.close();
+  for (const res of unanswered) res.socket?.destroy();
   await site.close();
   await ws.cleanup();
 });
@@ -157,4 +165,26 @@ describe('browser faults', () => {
       `browser read failed: the page ${site.url}/later did not answer for 5 s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`,
     );
   }, 90_000);
+
+  it('says a page is still waiting for a server that never answered, not that a script holds it', async () => {
+    server.enqueueMany([
+      calls(
+        browser('b1', 'open', { url: `${site.url}/` }),
+        browser('b2', 'open', { url: `${site.url}/never` }),
+        browser('b3', 'read', {}),
+        browser('b4', 'open', { url: `${site.url}/` }),
+      ),
+      answerTurn('done'),
+    ]);
+    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    await runLongTurn('open the page whose server never answers', 90_000);
+    const body = server.requests[1]?.body;
+    const never = `${site.url}/never`;
+    expect(unanswered.length).toBeGreaterThan(0);
+    expect([outputOf(body, 'b2'), outputOf(body, 'b3'), outputOf(body, 'b4')]).toEqual([
+      `browser open failed: ${never} did not finish loading within 15 s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
+      `browser read failed: the page was still waiting for ${never}: its server has not answered since \`open\` asked for it, so the page was closed; check that the server answers (\`curl -m 5 ${never}\`), then \`open\` it again`,
+      `Opened ${site.url}/ — "Calm" (HTTP 200).`,
+    ]);
+  }, 120_000);
 });

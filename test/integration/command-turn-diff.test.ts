@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, watch, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { startInProcessHost, type InProcessClient, type InProcessHost } from '../support/in-process-host';
+import { InProcessClient, startInProcessHost, type InProcessHost } from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -123,6 +123,47 @@ describe('a command that changes files', () => {
     });
     const readTurn = read.thread.turns.find((t) => t.id === id);
     expect(masked(readTurn?.weftDiff)).toEqual(expected);
+  });
+});
+
+describe('a connection that asked for lazy turn diffs', () => {
+  it('is told that the diff changed and how many files it holds, and reads the text with weft/turn/diff', async () => {
+    const client = await start();
+    const host = app?.host;
+    if (host === undefined) throw new Error('no host');
+    let lazy: InProcessClient | null = null;
+    lazy = new InProcessClient(host.host.connect({ label: 'lazy', send: (message) => lazy?.deliver(message) }));
+    await ok(lazy, 'initialize', {
+      clientInfo: { name: 'page', version: '0' },
+      capabilities: { weftLazyTurnDiff: true },
+    });
+    server.enqueueMany([
+      command('c1', 'echo shellmade > shell-made.txt && printf "after\\n" > other.txt'),
+      answer('done'),
+    ]);
+    const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+    await ok(lazy, 'thread/resume', { threadId: thread.id });
+    const lazyDone = waitFor(lazy.subscribe, (m) => 'method' in m && m.method === 'turn/completed', {
+      label: 'turn/completed (lazy)',
+    });
+    const { id } = await turn(client, thread.id, 'make a file');
+    await lazyDone;
+
+    const sent = client.notifications('turn/diff/updated').at(-1)?.params as { diff: string } | undefined;
+    expect(sent?.diff).toContain('diff --git a/shell-made.txt b/shell-made.txt');
+    expect(lazy.notifications('turn/diff/updated')).toEqual([]);
+    expect(lazy.notifications('weft/turn/diffChanged').map((n) => n.params)).toEqual([
+      { threadId: thread.id, turnId: id, files: 2 },
+    ]);
+    expect(await ok(lazy, 'weft/turn/diff', { threadId: thread.id, turnId: id })).toEqual({ diff: sent?.diff });
+
+    // Not loaded any more: the diff saved with the turn. A turn the thread does not have is a bad request.
+    await app?.close();
+    app = null;
+    const again = await start();
+    expect(await ok(again, 'weft/turn/diff', { threadId: thread.id, turnId: id })).toEqual({ diff: sent?.diff });
+    const unknown = await again.call('weft/turn/diff', { threadId: thread.id, turnId: 'turn-nope' });
+    expect(unknown.error).toEqual({ code: -32602, message: `thread ${thread.id} has no turn turn-nope` });
   });
 });
 

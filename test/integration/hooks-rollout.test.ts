@@ -1,6 +1,10 @@
 // Hook runs are part of a thread's record: each completed run is written to the rollout in the order of the
 // turn's items, so a thread read again (still loaded, or by another app server after a restart) brings its
 // turns' hook runs, each placed after the item it ran after, exactly as the live notifications placed them.
+// A Stop hook's continuation (`hookPrompt`) is kept in Codex 0.169's own rollout form
+// (test/fixtures/codex-hooks-0.169/stop-prompt-rollout.json) and comes back with the turn's items.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useHooksHarness } from '../support/hooks-harness';
 import type { RpcMessage } from '../support/rpc-client';
@@ -83,5 +87,54 @@ describe('hook runs in the rollout', () => {
       threadId: thread.id,
     });
     expect(resumed.thread.turns[0]?.weftHookRuns).toEqual(places);
+  });
+
+  it('keeps a Stop hook’s hookPrompt as Codex 0.169 does, and a thread read or resumed again gives it back', async () => {
+    await h.writeHooks([{ event: 'Stop', mode: 'stop-once' }]);
+    const live = await h.client();
+    await h.trustAll(live);
+    h.server.enqueueMany([answerTurn('ACK 1'), answerTurn('ACK 2')]);
+    const { thread } = await live.request<{ thread: { id: string; path: string } }>('thread/start', { cwd: h.ws.dir });
+    await live.request('turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'say hello', text_elements: [] }],
+    });
+    await live.notification('turn/completed', (p) => p['threadId'] === thread.id);
+    const items = live.notifications('item/completed').map((p) => p['item'] as { type: string; id: string });
+    expect(items.map((i) => i.type)).toEqual(['userMessage', 'agentMessage', 'hookPrompt', 'agentMessage']);
+    const prompt = items[2];
+
+    // The rollout line, in the form Codex wrote for the same moment.
+    type Line = { type: string; payload: { type?: string; item?: { type: string } } };
+    const codex = JSON.parse(
+      await readFile(resolve(__dirname, '../fixtures/codex-hooks-0.169/stop-prompt-rollout.json'), 'utf8'),
+    ) as { rollout: Line[] };
+    const isPrompt = (l: Line) => l.payload.type === 'item_completed' && l.payload.item?.type === 'HookPrompt';
+    const theirs = codex.rollout.find(isPrompt);
+    const ours = (await readFile(thread.path, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line)
+      .find(isPrompt);
+    const shape = (l: Line | undefined) => ({
+      type: l?.type,
+      payloadKeys: Object.keys(l?.payload ?? {}).filter((k) => !k.endsWith('_at_ms')),
+      item: { ...l?.payload.item, id: '<id>', fragments: '<fragments>' },
+    });
+    expect(shape(ours)).toEqual(shape(theirs));
+    expect(ours?.payload.item).toEqual({
+      type: 'HookPrompt',
+      id: prompt?.id,
+      fragments: (prompt as { fragments?: unknown })?.fragments,
+    });
+
+    // Another app server reads and resumes the thread: the same items, the hookPrompt among them.
+    await live.close();
+    const again = await h.client();
+    type Read = { thread: { turns: { items: unknown[] }[] } };
+    const read = await again.request<Read>('thread/read', { threadId: thread.id, includeTurns: true });
+    expect(read.thread.turns[0]?.items).toEqual(items);
+    const resumed = await again.request<Read>('thread/resume', { threadId: thread.id });
+    expect(resumed.thread.turns[0]?.items).toEqual(items);
   });
 });

@@ -12,8 +12,11 @@
 //   child-approval.jsonl  the app-server messages of a sub-agent asking to run a command (on-request)
 //   child-thread.json   the child as `thread/read` and `thread/list` show it, and its rollout's session_meta
 //   exec-spawn.jsonl    `codex exec --experimental-json` of the spawn-and-wait turn
-// and test/fixtures/codex-hooks-0.169/subagent-payloads.json: the SubagentStart / SubagentStop hook payloads
-// of that turn under `codex exec`.
+// and in test/fixtures/codex-hooks-0.169/: subagent-payloads.json, the SubagentStart / SubagentStop hook
+// payloads of that turn under `codex exec`, and subagent-turns.json, the turn ids the parent's and the child's
+// rollouts hold (what the payloads' `turn_id` is compared with); subagent-hook-runs.json, the same turn through
+// `codex app-server` (hooks trusted): each thread's turn/started and the hook/started / hook/completed
+// notifications (which thread and turn tell the runs). `capture-agents [codex] --hooks-only` makes only these.
 // Machine paths become /home/dev/….
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -165,7 +168,7 @@ interface AppServerRun {
 }
 
 /** One turn through `codex app-server` (approvals accepted), then reads of the children. */
-async function appServerTurn(h: Home, prompt: string): Promise<AppServerRun> {
+async function appServerTurn(h: Home, prompt: string, trustHooks = false): Promise<AppServerRun> {
   const env = { ...process.env, CODEX_HOME: h.c.home, MOCK_API_KEY: 'mock-key', RUST_LOG: 'error', NO_COLOR: '1' };
   const child = spawn(h.c.codex, ['app-server'], { cwd: h.c.work, env, stdio: ['pipe', 'pipe', 'inherit'] });
   const messages: Json[] = [];
@@ -200,6 +203,18 @@ async function appServerTurn(h: Home, prompt: string): Promise<AppServerRun> {
   try {
     await call('initialize', { clientInfo: { name: 'weft-fixtures', title: null, version: '0' }, capabilities: null });
     child.stdin.write(JSON.stringify({ method: 'initialized' }) + '\n');
+    if (trustHooks) {
+      const listed = resultOf(await call('hooks/list', { cwds: [h.c.work] }));
+      const data = Array.isArray(listed['data']) ? listed['data'].filter(isJson) : [];
+      const hooks = data.flatMap((d) => (Array.isArray(d['hooks']) ? d['hooks'].filter(isJson) : []));
+      await call('config/batchWrite', {
+        edits: hooks.map((hook) => ({
+          keyPath: `hooks.state.${JSON.stringify(hook['key'])}.trusted_hash`,
+          value: hook['currentHash'],
+          mergeStrategy: 'upsert',
+        })),
+      });
+    }
     const started = resultOf(await call('thread/start', { cwd: h.c.work }));
     const parentId = String((started['thread'] as Json)['id']);
     const done = new Promise<void>((resolveDone) =>
@@ -244,6 +259,16 @@ function rolloutLines(h: Home, threadId: string): unknown[] {
     .map((l): unknown => JSON.parse(l));
 }
 
+/** The ids of the turns a rollout holds (its `turn_context` lines), in order. */
+function turnIdsOf(h: Home, threadId: string): string[] {
+  return rolloutLines(h, threadId).flatMap((line) => {
+    const payload = isJson(line) && isJson(line['payload']) ? line['payload'] : {};
+    return isJson(line) && line['type'] === 'turn_context' && typeof payload['turn_id'] === 'string'
+      ? [payload['turn_id']]
+      : [];
+  });
+}
+
 function collabRolloutItems(h: Home, threadId: string): unknown[] {
   return rolloutLines(h, threadId).flatMap((line) => {
     const payload = isJson(line) && isJson(line['payload']) ? line['payload'] : {};
@@ -284,6 +309,10 @@ function collabCalls(run: AppServerRun): Json[] {
 async function main(): Promise<void> {
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  if (process.argv[3] === '--hooks-only') {
+    await subagentHookPayloads();
+    return;
+  }
   const write = (name: string, text: string): void => writeFileSync(join(out, name), scrub(text));
   const tools = {
     default: await toolsOf('tools'),
@@ -360,11 +389,30 @@ async function subagentHookPayloads(): Promise<void> {
     const payloads = readdirSync(calls)
       .sort()
       .map((f) => JSON.parse(readFileSync(join(calls, f), 'utf8')) as unknown);
-    const file = join(out, '..', 'codex-hooks-0.169', 'subagent-payloads.json');
-    writeFileSync(file, scrub(JSON.stringify(payloads, null, 2)) + '\n');
+    const dir = join(out, '..', 'codex-hooks-0.169');
+    writeFileSync(join(dir, 'subagent-payloads.json'), scrub(JSON.stringify(payloads, null, 2)) + '\n');
+    const first = payloads.find(isJson);
+    const parent = String(first?.['session_id']);
+    const child = String(first?.['agent_id']);
+    const turns = {
+      parent: { threadId: parent, turnIds: turnIdsOf(h, parent) },
+      child: { threadId: child, turnIds: turnIdsOf(h, child) },
+    };
+    writeFileSync(join(dir, 'subagent-turns.json'), JSON.stringify(turns, null, 2) + '\n');
   } finally {
     await h.model.close();
   }
+  const app = await home('subhooks-app', 'spawn-wait');
+  writeFileSync(
+    join(app.c.home, 'hooks.json'),
+    JSON.stringify({ hooks: { SubagentStart: entry, SubagentStop: entry } }),
+  );
+  const run = await appServerTurn(app, 'DELEGATE say hi from the child', true);
+  const notes = run.messages.filter(
+    (m) => m['method'] === 'turn/started' || m['method'] === 'hook/started' || m['method'] === 'hook/completed',
+  );
+  const file = join(out, '..', 'codex-hooks-0.169', 'subagent-hook-runs.json');
+  writeFileSync(file, scrub(JSON.stringify({ parentId: run.parentId, notifications: notes }, null, 2)) + '\n');
 }
 
 await main();

@@ -6,8 +6,11 @@
 // every notification of it in order: the `hookPrompt` item of a blocked Stop, the `hook/completed` runs Codex
 // counts as failed, and how the turn ends. Writes test/fixtures/codex-hooks-0.169/stop-outcomes.json, machine
 // paths as /home/dev/….
+// `capture-stop-hooks [codex] --rollout` makes only stop-prompt-rollout.json instead: a turn a Stop hook blocked
+// once, its rollout's lines (the `hookPrompt` in Codex's own rollout form), and what `thread/read` (with
+// turns) and `thread/resume` of a fresh app server give back for it.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { scrubPaths, writeCodexConfig, type CodexEnv } from './codex-cli';
@@ -54,11 +57,14 @@ interface Note {
   params: Record<string, unknown>;
 }
 
-async function turnWith(mode: string): Promise<Note[]> {
-  writeFileSync(
-    join(home, 'hooks.json'),
-    JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `${hook} ${mode}`, timeout: 30 }] }] } }),
-  );
+interface AppServer {
+  notes: Note[];
+  waiters: (() => void)[];
+  call: (method: string, params: unknown) => Promise<unknown>;
+  close: () => void;
+}
+
+async function appServer(): Promise<AppServer> {
   const env = { ...process.env, CODEX_HOME: home, MOCK_API_KEY: 'mock-key', RUST_LOG: 'error', NO_COLOR: '1' };
   const child = spawn(codex, ['app-server'], { cwd: work, env, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
@@ -89,6 +95,20 @@ async function turnWith(mode: string): Promise<Note[]> {
     });
   await call('initialize', { clientInfo: { name: 'stop-fixture-client', title: null, version: '1' } });
   child.stdin.write(JSON.stringify({ method: 'initialized' }) + '\n');
+  const close = (): void => {
+    child.stdin.end();
+    child.kill();
+  };
+  return { notes, waiters, call, close };
+}
+
+async function turnWith(mode: string): Promise<{ notes: Note[]; threadId: string }> {
+  writeFileSync(
+    join(home, 'hooks.json'),
+    JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `${hook} ${mode}`, timeout: 30 }] }] } }),
+  );
+  const server = await appServer();
+  const { notes, waiters, call } = server;
   const listed = (await call('hooks/list', { cwds: [work] })) as {
     data: { hooks: { key: string; currentHash: string }[] }[];
   };
@@ -111,14 +131,45 @@ async function turnWith(mode: string): Promise<Note[]> {
       waiters.push(r);
       setTimeout(r, 1000);
     });
-  child.stdin.end();
-  child.kill();
-  return notes
+  server.close();
+  const kept = notes
     .slice(from)
     .filter(
       (n) =>
         !n.method.includes('/delta') && !n.method.startsWith('account/') && n.method !== 'thread/tokenUsage/updated',
     );
+  return { notes: kept, threadId: started.thread.id };
+}
+
+/** The lines of the rollout of `threadId`, long texts (instructions) cut to their first 200 characters. */
+function rolloutOf(threadId: string): unknown[] {
+  const files = readdirSync(join(home, 'sessions'), { recursive: true, withFileTypes: true }).filter(
+    (e) => e.isFile() && e.name.endsWith(`${threadId}.jsonl`),
+  );
+  const file = files[0];
+  if (!file) throw new Error(`no rollout of ${threadId}`);
+  const cut = (_key: string, value: unknown): unknown =>
+    typeof value === 'string' && value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  return readFileSync(join(file.parentPath, file.name), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l): unknown => JSON.parse(l, cut));
+}
+
+/** A turn blocked once by a Stop hook with a reason: its rollout, and the thread read back by a fresh server. */
+async function promptRollout(): Promise<void> {
+  const { threadId } = await turnWith('block-reason');
+  const rollout = rolloutOf(threadId);
+  const fresh = await appServer();
+  try {
+    const read = await fresh.call('thread/read', { threadId, includeTurns: true });
+    const resume = await fresh.call('thread/resume', { threadId });
+    const text = scrubPaths(JSON.stringify({ threadId, rollout, read, resume }, null, 2), c, scratch);
+    writeFileSync(join(out, 'stop-prompt-rollout.json'), `${text}\n`);
+    process.stderr.write(`written ${join(out, 'stop-prompt-rollout.json')}\n`);
+  } finally {
+    fresh.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -128,9 +179,13 @@ async function main(): Promise<void> {
   const model = await startFixtureModel();
   try {
     writeCodexConfig(c, model.server.url);
+    if (process.argv[3] === '--rollout') {
+      await promptRollout();
+      return;
+    }
     const result: Record<string, Note[]> = {};
     for (const mode of Object.keys(MODES)) {
-      result[mode] = await turnWith(mode);
+      result[mode] = (await turnWith(mode)).notes;
       process.stderr.write(`${mode}: ${result[mode]?.length ?? 0} notifications\n`);
     }
     const text = scrubPaths(JSON.stringify({ modes: MODES, notifications: result }, null, 2), c, scratch);

@@ -6,17 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../../src-main/browser/launch-settings';
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** The flags the browser tool starts Chromium with: quiet, self-contained, no sync or background traffic. */
+const CHROMIUM_ARGS = CHROMIUM_FLAGS;
 
 /** `command -v chromium`, or a clear error naming the fix. */
 export function chromiumPath(): string {

@@ -46,6 +46,8 @@ interface Child {
   counted: TokenUsageBreakdown;
   /** The newest answer of the turn running (or last run). */
   lastMessage: string | null;
+  /** Spawned and its first turn not started yet: SubagentStart is told with that turn. */
+  startUntold: boolean;
   /**
    * Input given and not yet answered: the turn that took it (null until its session says which). Another
    * turn's end (one that was ending as the input came) does not make the sub-agent finished.
@@ -71,8 +73,8 @@ export interface AgentControlOptions {
   maxDepth: number;
   roles: Readonly<Record<string, AgentRole>>;
   /**
-   * Told when a sub-agent starts (spawned) and each time one of its turns ends (SubagentStart and
-   * SubagentStop hooks); never waited for.
+   * Told when a spawned sub-agent's first turn starts and each time one of its turns ends (SubagentStart
+   * and SubagentStop hooks); never waited for.
    */
   onLifecycle?: (event: 'start' | 'stop', child: SubAgentLifecycle) => void;
 }
@@ -174,13 +176,7 @@ export class AgentControl implements Disposable {
       await this.closeChild(child);
       throw new AgentCallError('the thread is shutting down; no sub-agent was started');
     }
-    this.options.onLifecycle?.('start', {
-      agentId: id,
-      nickname,
-      role: request.role,
-      status: NOT_STARTED.status,
-      lastMessage: null,
-    });
+    child.startUntold = true;
     this.start(child, request.input);
     return { id, nickname, state: NOT_STARTED };
   }
@@ -305,6 +301,7 @@ export class AgentControl implements Disposable {
       session,
       state: session.activeTurnId === null ? NOT_STARTED : { status: 'running', message: null },
       lastMessage: null,
+      startUntold: false,
       awaiting: null,
       counted: session.tokenUsage?.total ?? NO_USAGE,
       unsubscribe: () => undefined,
@@ -334,6 +331,10 @@ export class AgentControl implements Disposable {
       case 'turn/started':
         child.lastMessage = null;
         this.setState(child, { status: 'running', message: null });
+        if (child.startUntold) {
+          child.startUntold = false;
+          this.options.onLifecycle?.('start', this.lifecycle(child, n.params.turn.id, NOT_STARTED));
+        }
         return;
       case 'item/completed':
         if (n.params.item.type === 'agentMessage' && n.params.item.text !== '') child.lastMessage = n.params.item.text;
@@ -360,18 +361,25 @@ export class AgentControl implements Disposable {
               : { status: 'errored', message: turn.error?.message ?? 'the turn failed' };
         this.setState(child, state);
         this.options.parent.addModelInput(notification(child.id, state));
-        this.options.onLifecycle?.('stop', {
-          agentId: child.id,
-          nickname: child.nickname,
-          role: child.role,
-          status: state.status,
-          lastMessage: state.message,
-        });
+        this.options.onLifecycle?.('stop', this.lifecycle(child, turn.id, state));
         return;
       }
       default:
         return;
     }
+  }
+
+  private lifecycle(child: Child, turnId: string, state: CollabAgentState): SubAgentLifecycle {
+    return {
+      agentId: child.id,
+      nickname: child.nickname,
+      role: child.role,
+      turnId,
+      transcriptPath: child.session.transcriptPath,
+      emit: (n) => child.session.emit(n),
+      status: state.status,
+      lastMessage: state.message,
+    };
   }
 
   private setState(child: Child, state: CollabAgentState): void {

@@ -9,6 +9,7 @@ import type {
   UserInput,
 } from '../../../src-preload/protocol';
 import type { ContextReference } from '../../context/initial-context';
+import type { CoreNotification } from '../../tools/types';
 import type { TurnSettings } from '../types';
 
 /** A role a sub-agent may be spawned as (`[agents.<name>]` in config.toml, `agent_type` of spawn_agent). */
@@ -24,12 +25,16 @@ export interface AgentRole {
 export interface AgentSession {
   readonly threadId: string;
   readonly activeTurnId: string | null;
+  /** Its rollout; null when it is not saved (an ephemeral parent's). */
+  readonly transcriptPath: string | null;
   /** What the thread has used so far, its own sub-agents' included; null before its first model answer. */
   readonly tokenUsage: { readonly total: TokenUsageBreakdown } | null;
   contextRef: ContextReference | null;
   startTurn(input: UserInput[]): Promise<Turn>;
   interrupt(): Promise<void>;
   subscribe(listener: (n: ServerNotification) => void): () => void;
+  /** Tells the thread's clients (and its rollout) something that happened in it (a hook run about it). */
+  emit(event: CoreNotification): void;
   appendHistory(...items: ResponseItem[]): void;
 }
 

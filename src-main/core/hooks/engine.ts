@@ -20,6 +20,12 @@ export interface SubAgentLifecycle {
   agentId: string;
   nickname: string;
   role: string | null;
+  /** The sub-agent's turn that started (SubagentStart) or ended (SubagentStop). */
+  turnId: string;
+  /** The sub-agent's rollout; null when it is not saved. */
+  transcriptPath: string | null;
+  /** Tells the sub-agent's thread (its clients and rollout) of a hook run. */
+  emit: (n: CoreNotification) => void;
   /** After a turn: how it ended and its last answer; null at the start. */
   status: CollabAgentState['status'];
   lastMessage: string | null;
@@ -68,6 +74,12 @@ export interface HookEventInput {
   target?: string | null;
   /** The tool call of tool events (part of each run's id). */
   toolUseId?: string | null;
+  /** The thread whose turn `turnId` is, told of the runs (a sub-agent's); absent: this thread. */
+  thread?: { id: string; emit: (n: CoreNotification) => void };
+  /** `transcript_path` when it is not the thread's rollout (a sub-agent's, for SubagentStart). */
+  transcriptPath?: string | null;
+  /** `agent_transcript_path`, after `transcript_path` (SubagentStop: the sub-agent's rollout); absent: none. */
+  agentTranscriptPath?: string | null;
   /** The event's own fields, after the common ones (in the order Codex writes them). */
   fields: Record<string, unknown>;
 }
@@ -171,16 +183,26 @@ export class HookEngine {
     };
   }
 
-  /** SubagentStart / SubagentStop for a sub-agent of this thread (not waited for: it runs beside the turn). */
-  subAgent(event: 'start' | 'stop', child: SubAgentLifecycle, turnId: string | null): void {
+  /**
+   * SubagentStart / SubagentStop for a sub-agent of this thread (not waited for: it runs beside the turn).
+   * As Codex 0.169 gives them (test/fixtures/codex-hooks-0.169/subagent-payloads.json and subagent-turns.json):
+   * `session_id` is this thread, `turn_id` the sub-agent's turn; SubagentStart's `transcript_path` is the
+   * sub-agent's rollout, SubagentStop's is this thread's with the sub-agent's as `agent_transcript_path`.
+   * The runs' `hook/started` / `hook/completed` are told in the sub-agent's thread and turn, as Codex's app
+   * server tells them (subagent-hook-runs.json), and so recorded in its rollout.
+   */
+  subAgent(event: 'start' | 'stop', child: SubAgentLifecycle): void {
     const name = event === 'start' ? 'SubagentStart' : 'SubagentStop';
     if (!this.has(name)) return;
-    // Codex 0.169's keys and order (test/fixtures/codex-hooks-0.169/subagent-payloads.json); its SubagentStop
-    // also gives `agent_transcript_path`, the child's rollout, which is not known here.
     const agent = { agent_id: child.agentId, agent_type: child.role ?? 'default' };
-    const fields =
-      event === 'start' ? agent : { stop_hook_active: false, ...agent, last_assistant_message: child.lastMessage };
-    this.track(this.run({ event: name, turnId, target: child.role ?? 'default', fields }));
+    const thread = { id: child.agentId, emit: child.emit };
+    const base = { event: name, turnId: child.turnId, thread, target: child.role ?? 'default' } as const;
+    if (event === 'start') {
+      this.track(this.run({ ...base, transcriptPath: child.transcriptPath, fields: agent }));
+      return;
+    }
+    const fields = { stop_hook_active: false, ...agent, last_assistant_message: child.lastMessage };
+    this.track(this.run({ ...base, agentTranscriptPath: child.transcriptPath, fields }));
   }
 
   /** The thread ends: SessionEnd (when it started in this process), then the hooks still running are waited for. */
@@ -211,7 +233,8 @@ export class HookEngine {
     return {
       session_id: this.options.threadId,
       ...(input.turnId === null || input.event === 'SessionStart' ? {} : { turn_id: input.turnId }),
-      transcript_path: ctx.transcriptPath,
+      transcript_path: input.transcriptPath === undefined ? ctx.transcriptPath : input.transcriptPath,
+      ...(input.agentTranscriptPath === undefined ? {} : { agent_transcript_path: input.agentTranscriptPath }),
       cwd: ctx.cwd,
       hook_event_name: input.event,
       ...(NO_MODEL.has(input.event) ? {} : { model: ctx.model }),
@@ -243,8 +266,9 @@ export class HookEngine {
       weftExitCode: null,
       weftOutput: null,
     };
-    const { threadId } = this.options;
-    this.options.emit({ method: 'hook/started', params: { threadId, turnId: input.turnId, run: base } });
+    const threadId = input.thread?.id ?? this.options.threadId;
+    const emit = input.thread?.emit ?? this.options.emit;
+    emit({ method: 'hook/started', params: { threadId, turnId: input.turnId, run: base } });
     const { action } = hook;
     const result =
       action.type === 'command'
@@ -276,7 +300,7 @@ export class HookEngine {
       weftOutput: output.length > SHOWN_OUTPUT_CHARS ? output.slice(-SHOWN_OUTPUT_CHARS) : output,
     };
     noteLastRun(hook.key, run);
-    this.options.emit({ method: 'hook/completed', params: { threadId, turnId: input.turnId, run } });
+    emit({ method: 'hook/completed', params: { threadId, turnId: input.turnId, run } });
     return { ...decision, runId: base.id };
   }
 }

@@ -2,6 +2,8 @@
 // turn's, as its thread recorded it; seen, kept and discarded are lines of the run's history, so every
 // client shows the same. Keep follows a Handoff (`weft/worktree/handoff`), which the client does first;
 // Discard removes the run's worktree (only the one its thread was started in) and archives its thread.
+// A run on a remote environment has its thread and worktree there: the inbox lists it with its facts,
+// and its diff, Keep and Discard are for a client of that environment (`--env NAME`).
 import { access } from 'node:fs/promises';
 import type { Thread, WeftAutomationInboxItem } from '../../../src-preload/protocol';
 import { recordDecision, recordSeen } from '../../automations/history';
@@ -32,6 +34,14 @@ export function automationInboxHandlers(ctx: HandlerContext, now: () => number):
       throw invalidRequest(`run ${runId} of "${id}" is under way; it can be reviewed once it ends`);
     return found;
   };
+  /** Refuses what needs the run's thread or worktree when they are on a remote environment. */
+  const here = (found: WeftAutomationInboxItem, what: string): void => {
+    const environment = found.run.environment;
+    if (environment !== null)
+      throw invalidRequest(
+        `run ${found.run.runId} of "${found.automationId}" ran on environment "${environment}", where its thread and worktree are: ${what} it from a client of that environment (weft serve --env ${environment})`,
+      );
+  };
   const threadWithTurns = async (threadId: string): Promise<Thread> =>
     ctx.manager.liveThread(threadId, true) ??
     (await storeCallAsync(() => ctx.store.readAsync(threadId, { includeTurns: true }))).thread;
@@ -46,7 +56,9 @@ export function automationInboxHandlers(ctx: HandlerContext, now: () => number):
     'weft/automations/inbox/read': async ({ id, runId }) => {
       const found = await finished(id, runId);
       const { threadId, turnId } = found.run;
-      if (threadId === null) return { item: found, turnId: null, diff: null, diffCut: null };
+      // The diff of a remote run is in its thread there.
+      if (threadId === null || found.run.environment !== null)
+        return { item: found, turnId: null, diff: null, diffCut: null };
       const turns = (await threadWithTurns(threadId)).turns;
       const turn = (turnId === null ? undefined : turns.find((t) => t.id === turnId)) ?? turns.at(-1);
       const diff = turn?.weftDiff ?? null;
@@ -67,6 +79,7 @@ export function automationInboxHandlers(ctx: HandlerContext, now: () => number):
 
     'weft/automations/inbox/keep': async ({ id, runId }) => {
       const found = await finished(id, runId);
+      here(found, 'keep');
       if (found.run.decision === 'discarded')
         throw invalidRequest(`run ${runId} of "${id}" was discarded (its worktree removed): there is nothing to keep`);
       await recordDecision(weftHome, id, runId, 'kept', now());
@@ -76,6 +89,7 @@ export function automationInboxHandlers(ctx: HandlerContext, now: () => number):
 
     'weft/automations/inbox/discard': async ({ id, runId }) => {
       const found = await finished(id, runId);
+      here(found, 'discard');
       const { threadId } = found.run;
       let worktreeRemoved = false;
       if (threadId !== null) {

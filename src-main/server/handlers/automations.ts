@@ -72,7 +72,17 @@ export function automationHandlers(ctx: AutomationHandlerContext): AutomationHan
     },
     'weft/automations/update': async ({ id, changes }) => {
       const edits: { path: string[]; value: unknown }[] = [];
-      for (const key of ['name', 'prompt', 'enabled', 'environment', 'sandbox', 'notify', 'model', 'effort'] as const) {
+      for (const key of [
+        'name',
+        'prompt',
+        'enabled',
+        'environment',
+        'remote',
+        'sandbox',
+        'notify',
+        'model',
+        'effort',
+      ] as const) {
         const value = changes[key];
         if (value !== undefined) edits.push({ path: [key], value });
       }
@@ -126,6 +136,7 @@ function toWire(a: Automation): WeftAutomation {
     prompt: a.prompt,
     enabled: a.enabled,
     environment: a.environment,
+    remote: a.remote ?? null,
     model: a.model ?? null,
     effort: a.effort ?? null,
     sandbox: a.sandbox,
@@ -175,6 +186,7 @@ function fromWire(s: WeftAutomationSettings): AutomationFile {
     prompt: s.prompt,
     enabled: s.enabled ?? true,
     environment: s.environment ?? 'worktree',
+    ...(s.remote === undefined || s.remote === null ? {} : { remote: s.remote }),
     ...(s.model === undefined || s.model === null ? {} : { model: s.model }),
     ...(s.effort === undefined || s.effort === null ? {} : { effort: s.effort }),
     sandbox: s.sandbox ?? 'workspace-write',

@@ -35,6 +35,7 @@ type ThreadHandlers = Pick<
   | 'thread/loaded/list'
   | 'thread/read'
   | 'thread/turns/list'
+  | 'weft/turn/diff'
   | 'thread/name/set'
   | 'weft/thread/pin'
   | 'thread/readState/update'
@@ -331,6 +332,20 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       manager.seen(client);
       const thread = await liveOrStored(params.threadId, params.includeTurns === true, client);
       return { thread, readState: thread.ephemeral ? null : readStateOfThread(thread) };
+    },
+
+    'weft/turn/diff': async (params, client) => {
+      manager.seen(client);
+      const record = manager.get(params.threadId)?.session.turns.find((r) => r.turn.id === params.turnId);
+      const turn =
+        record === undefined
+          ? (await liveOrStored(params.threadId, true, client)).turns.find((t) => t.id === params.turnId)
+          : record.diff === undefined
+            ? record.turn
+            : { weftDiff: record.diff, weftDiffCut: record.diffCut };
+      if (turn === undefined) throw invalidParams(`thread ${params.threadId} has no turn ${params.turnId}`);
+      const diff = turn.weftDiff ?? null;
+      return { diff, ...(diff === null || turn.weftDiffCut === undefined ? {} : { weftDiffCut: turn.weftDiffCut }) };
     },
 
     'thread/readState/update': async (params, client) => {

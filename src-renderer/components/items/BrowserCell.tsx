@@ -1,13 +1,13 @@
 // One action of the agent's browser: what it did, the page's address, and the screenshot it took (a
 // thumbnail, read through `fs/readFile`; click to see it whole).
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { BrowserActionItem, BrowserScreenshot } from '../../../src-preload/protocol';
-import { useController } from '../../store/app-context';
 import { browserPanelActions } from '../../store/browser-panel-store';
 import { duration } from '../format';
 import { Icon, Spinner } from '../Icon';
 import { useModal } from '../use-modal';
+import { usePngFile } from '../use-png-file';
 
 const VERBS: Record<BrowserActionItem['action'], string> = {
   open: 'Opened',
@@ -39,22 +39,16 @@ export function BrowserCell({ item }: { item: BrowserActionItem }) {
         </button>
       </div>
       {item.status === 'failed' ? <div className="status status-failed">{item.error ?? 'Failed'}</div> : null}
-      {item.screenshot === null ? null : <Screenshot shot={item.screenshot} url={item.url} />}
+      {item.screenshot === null ? null : (
+        <Screenshot key={item.screenshot.path} shot={item.screenshot} url={item.url} />
+      )}
     </div>
   );
 }
 
 function Screenshot({ shot, url }: { shot: BrowserScreenshot; url: string | null }) {
-  const controller = useController();
-  const [src, setSrc] = useState<string | null | undefined>(undefined);
+  const src = usePngFile(shot.path);
   const [open, setOpen] = useState(false);
-  useEffect(() => {
-    let live = true;
-    void controller.readPngFile(shot.path).then((data) => live && setSrc(data));
-    return () => {
-      live = false;
-    };
-  }, [controller, shot.path]);
   const label = `Screenshot${url === null ? '' : ` of ${url}`}, ${shot.width}×${shot.height} px`;
   if (src === null)
     return (

@@ -13,6 +13,8 @@ import { openWays } from '../worktree-ui';
 export function createTurns(ctx: ActionContext, settings: SettingsActions, threads: ThreadActions) {
   const { client, store, get, open, batcher, attempt, toast } = ctx;
   let steeringId = 0;
+  /** Turns whose diff is being read (`threadId NUL turnId`): one read at a time each. */
+  const diffReads = new Set<string>();
 
   /**
    * "Try N ways": the message starts `ways` worktree threads (one group), each with its own turn, then the
@@ -121,6 +123,24 @@ export function createTurns(ctx: ActionContext, settings: SettingsActions, threa
      * Runs a failed last turn again: the turn is rolled back (history and rollout, not files) and its
      * message is sent anew.
      */
+    /**
+     * Reads a turn's diff text, which the server only said had changed (`weft/turn/diffChanged`), for a
+     * view that shows it. The answer goes through the reducers as `turn/diff/updated` would; a change
+     * told after it makes the turn stale again, and the view asks again.
+     */
+    loadTurnDiff(threadId: string, turnId: string): void {
+      const key = `${threadId}\u0000${turnId}`;
+      if (diffReads.has(key)) return;
+      diffReads.add(key);
+      void attempt("Could not read the turn's changes", () => client.request('weft/turn/diff', { threadId, turnId }))
+        .then((read) => {
+          if (read === undefined) return;
+          const cut = read.weftDiffCut === undefined ? {} : { weftDiffCut: read.weftDiffCut };
+          batcher.push({ method: 'turn/diff/updated', params: { threadId, turnId, diff: read.diff ?? '', ...cut } });
+        })
+        .finally(() => diffReads.delete(key));
+    },
+
     async retryTurn(threadId: string, turnId: string): Promise<void> {
       const conversation = get().data.conversations[threadId];
       const turn = conversation?.turns[turnId];

@@ -127,7 +127,10 @@ function AutomationRow({
           <span className="muted small automation-facts">
             <span title={a.project}>{baseName(a.project)}</span>
             <span aria-hidden="true"> · </span>
-            <span>{a.environment === 'worktree' ? 'worktree' : 'local'}</span>
+            <span>
+              {a.environment === 'worktree' ? 'worktree' : 'local'}
+              {a.remote === null ? '' : ` on ${a.remote}`}
+            </span>
             <span aria-hidden="true"> · </span>
             <code>{triggerText(a.trigger)}</code>
           </span>

@@ -1,7 +1,7 @@
 // The review inbox: the finished runs of every automation, newest first, unread ones marked, beside the
-// run chosen (the newest unread at first). Narrow windows show the list above the run.
-import { useState } from 'react';
+// run chosen (the newest unread at first, or the one a notification's click opened). Narrow windows show the list above the run.
 import type { WeftAutomationInboxItem } from '../../../src-preload/protocol';
+import { openInboxRun, useAutomationsUi } from '../../store/automations-ui';
 import { STATUS_LABELS, statusTone, whenText } from './automation-text';
 import { InboxRun } from './InboxRun';
 
@@ -12,7 +12,7 @@ export function Inbox({
   items: readonly WeftAutomationInboxItem[];
   onChanged: () => Promise<void>;
 }) {
-  const [chosen, setChosen] = useState<string | null>(null);
+  const chosen = useAutomationsUi((s) => s.inboxRun);
   if (items.length === 0)
     return (
       <p className="muted automation-empty">
@@ -33,7 +33,7 @@ export function Inbox({
                 type="button"
                 className={`inbox-item${current ? ' is-current' : ''}${run.seen ? '' : ' is-unread'}`}
                 aria-current={current ? 'true' : undefined}
-                onClick={() => setChosen(run.runId)}
+                onClick={() => openInboxRun(run.runId)}
               >
                 <span className="inbox-item-top">
                   {!run.seen && <span className="unread-dot" aria-label="Unread" />}

@@ -2,7 +2,8 @@
 // final message, the commands it ran with their exit codes, its cost, and its diff reviewable hunk by hunk
 // (the turn review of "Changes in this turn"). Keep hands the worktree's work to the local checkout
 // through Handoff, Discard removes the worktree (after asking; the thread is archived, not deleted),
-// Continue opens the thread. Opening it marks it seen, on the server.
+// Continue opens the thread. Opening it marks it seen, on the server. A run on a remote environment has
+// its thread, worktree and diff there: it is shown with its facts, and what needs them is done there.
 import { useEffect, useMemo, useState } from 'react';
 import type { WeftAutomationInboxItem, WeftAutomationsInboxReadResult } from '../../../src-preload/protocol';
 import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
@@ -47,8 +48,14 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
   const diff = read.state === 'ready' ? read.read.diff : null;
   const files = useMemo(() => turnDiffFiles(diff), [diff]);
   const discarded = run.decision === 'discarded';
+  const remote = run.environment;
+  const there =
+    remote === null
+      ? undefined
+      : `The run's thread and worktree are on ${remote}: open them with weft serve --env ${remote}`;
   // A run that changed nothing has nothing to hand off; a discarded one has no worktree left.
-  const canHandOff = run.worktree !== null && run.threadId !== null && !discarded && run.changedFiles !== 0;
+  const canHandOff =
+    remote === null && run.worktree !== null && run.threadId !== null && !discarded && run.changedFiles !== 0;
 
   const discard = async (): Promise<void> => {
     setBusy(true);
@@ -75,6 +82,7 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
         <p className="muted small">
           {whenText(run.endedAt ?? run.startedAt)} · {TRIGGER_LABELS[run.trigger]} ·{' '}
           {item.environment === 'worktree' ? 'in a worktree' : 'in the project folder'}
+          {remote === null ? '' : ` on ${remote}`}
           {runFacts(run) === '' ? '' : ` · ${runFacts(run)}`}
         </p>
         <div className="inbox-run-actions" role="group" aria-label="What to do with this run">
@@ -83,23 +91,31 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
             className="btn btn-primary"
             disabled={!canHandOff || busy}
             title={
-              canHandOff
+              there ??
+              (canHandOff
                 ? 'Hand the changes to the local checkout'
-                : 'Only the changes of a run in a worktree are handed off'
+                : 'Only the changes of a run in a worktree are handed off')
             }
             onClick={() => setHandoff(true)}
           >
             <Icon name="check" size={14} />
             Keep
           </button>
-          <button type="button" className="btn" disabled={discarded || busy} onClick={() => setConfirmDiscard(true)}>
+          <button
+            type="button"
+            className="btn"
+            disabled={discarded || busy || remote !== null}
+            title={there}
+            onClick={() => setConfirmDiscard(true)}
+          >
             <Icon name="archive" size={14} />
             Discard
           </button>
           <button
             type="button"
             className="btn"
-            disabled={run.threadId === null}
+            disabled={run.threadId === null || remote !== null}
+            title={there}
             onClick={() => {
               openAutomations(null);
               void controller.selectThread(run.threadId ?? '');
@@ -169,7 +185,16 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
             {read.message}
           </p>
         )}
-        {read.state === 'ready' && files.length === 0 && <p className="muted small">The run changed no file.</p>}
+        {read.state === 'ready' && remote !== null && (
+          <p className="muted small">
+            {run.changedFiles === 0
+              ? 'The run changed no file.'
+              : `Its changes${run.changedFiles === null ? '' : ` (${run.changedFiles} ${run.changedFiles === 1 ? 'file' : 'files'})`} are in the run's thread on ${remote}.`}
+          </p>
+        )}
+        {read.state === 'ready' && remote === null && files.length === 0 && (
+          <p className="muted small">The run changed no file.</p>
+        )}
         {read.state === 'ready' && files.length > 0 && run.threadId !== null && read.read.turnId !== null && (
           <TurnDiffFiles threadId={run.threadId} turnId={read.read.turnId} files={files} cut={read.read.diffCut} />
         )}

@@ -81,7 +81,7 @@ export function ChangesPanel({ cwd }: { cwd: string }) {
 
   const files = status?.files ?? [];
   return (
-    <aside className="changes-panel" role="region" aria-label="Changes">
+    <aside className="side-panel changes-panel" role="region" aria-label="Changes">
       <header className="changes-head">
         <Icon name="diff" />
         <h2>Changes</h2>

@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { CheckpointPreviewFile, ExitedReviewModeItem } from '../../../src-preload/protocol';
 import { parseMultiFileDiff } from '../../../src-preload/diff/unified-diff';
 import { sidesFromHunks } from '../../components/diff/hunks';
+import { useTurnDiff } from '../../components/use-turn-diff';
 import { Icon, Spinner } from '../../components/Icon';
 import { FindingRow } from '../../components/items/ReviewCells';
 import { useController, useWeft } from '../../store/app-context';
@@ -69,17 +70,21 @@ function Diff(props: {
 }
 
 export function LastTurnView({ sideBySide }: { sideBySide: boolean }) {
-  const diff = useWeft((s) => {
-    const id = s.ui.activeThreadId;
-    const c = id === null ? undefined : s.data.conversations[id];
-    const last = c?.turnIds[c.turnIds.length - 1];
-    return last === undefined ? null : (c?.turns[last]?.diff ?? null);
-  });
+  const threadId = useWeft((s) => s.ui.activeThreadId);
+  const lastTurn = useWeft((s) =>
+    threadId === null ? null : (s.data.conversations[threadId]?.turnIds.at(-1) ?? null),
+  );
+  const { diff, stale } = useTurnDiff(threadId, lastTurn);
   const files = useMemo(
     () => parseMultiFileDiff(diff ?? '').map((f) => ({ path: f.path, ...sidesFromHunks(f.hunks) })),
     [diff],
   );
-  if (files.length === 0) return <p className="muted changes-empty">The last turn changed no files.</p>;
+  if (files.length === 0)
+    return stale ? (
+      <p className="muted changes-empty">Reading the last turn's changes…</p>
+    ) : (
+      <p className="muted changes-empty">The last turn changed no files.</p>
+    );
   return (
     <ul className="changes-files">
       {files.map((f) => (

@@ -142,6 +142,7 @@ describe('the automation scheduler', () => {
         status: 'completed',
         threadId: 'thread-1',
         worktree: null,
+        environment: null,
         reason: null,
         finalMessage: 'all quiet',
         turnId: null,

@@ -2,12 +2,14 @@
 // one run (the commit there when watching began does not, nor does the same commit twice, whether the
 // scheduler or `weft automations due` looks); a change under the watched folder starts a run once the
 // files have been quiet for the debounce, changes inside `.git` or while a run is under way start nothing,
-// and a disabled automation stops being watched.
-import { mkdtemp, rm } from 'node:fs/promises';
+// and a disabled automation stops being watched; a host that starts compares the files with those last
+// recorded, so a change made while nothing watched runs once.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lastCommit, readRuns } from '../../../src-main/automations/history';
+import { filesDigest } from '../../../src-main/automations/files-snapshot';
+import { lastCommit, lastFiles, readRuns } from '../../../src-main/automations/history';
 import type { AutomationFile } from '../../../src-main/automations/record';
 import type { AutomationExecutor, ExecutionResult } from '../../../src-main/automations/runner';
 import { runDueAutomations, startScheduler, type AutomationScheduler } from '../../../src-main/automations/scheduler';
@@ -165,9 +167,12 @@ describe('the file-change trigger', () => {
       watched.set(dir, onChange);
       return () => watched.delete(dir);
     };
-    const change = (path: string): void => {
+    // A real write, then the watcher's event: a run starts only when the files differ from those recorded.
+    let writes = 0;
+    const change = async (path: string): Promise<void> => {
       const onChange = watched.get(repo.dir);
       if (onChange === undefined) throw new Error(`${repo.dir} is not watched`);
+      await writeFile(repo.path(path), `write ${++writes}\n`);
       onChange(path);
     };
     const clock = new FakeClock(T0);
@@ -176,18 +181,18 @@ describe('the file-change trigger', () => {
     await scheduler.tick();
     expect([...watched.keys()]).toEqual([repo.dir]);
 
-    change('.git/index');
+    await change('.git/weft-test');
     expect(clock.nextTimer()).toBe(T0 + 60 * SECOND); // only the scheduler's own wake-up
-    change('src/b.txt');
+    await change('src/b.txt');
     clock.advance(3 * SECOND);
-    change('a.txt'); // the quiet starts again
+    await change('a.txt'); // the quiet starts again
     expect(clock.nextTimer()).toBe(T0 + 8 * SECOND);
     clock.advance(3 * SECOND);
     expect(executor.started).toBe(0);
     clock.advance(2 * SECOND);
     await executor.waitStarted(1);
     // A change while the run is under way (its own writes) starts nothing.
-    change('a.txt');
+    await change('a.txt');
     expect(clock.nextTimer()).toBe(T0 + 60 * SECOND);
     clock.advance(10 * SECOND);
     executor.finishAll();
@@ -201,5 +206,44 @@ describe('the file-change trigger', () => {
     await updateAutomation(home, 'on-change', [{ path: ['enabled'], value: false }]);
     await scheduler.tick();
     expect(watched.size).toBe(0);
+  });
+
+  it('finds at start a change made while no host watched, runs once for it, and records the files at a first look', async () => {
+    await createAutomation(home, 'on-change', automation({ type: 'fileChange', debounce_seconds: 5 }));
+    // A watcher that never fires: only the comparison with the recorded files can find the change.
+    const watch: FileWatch = () => () => undefined;
+    const clock = new FakeClock(T0);
+    const executor = new HeldExecutor();
+    // The timer's `due` looked at the files once (recording them), then nothing ran while they changed.
+    expect(await runDueAutomations({ weftHome: home, now: clock.now, executor }, () => undefined)).toEqual([]);
+    await writeFile(repo.path('src/b.txt'), 'b changed while nothing ran\n');
+    clock.advance(60 * SECOND);
+
+    const first = start(clock, executor, watch);
+    await first.scheduler.tick();
+    await executor.waitStarted(1);
+    executor.finishAll();
+    await first.endedRuns(1);
+    expect((await readRuns(home, 'on-change')).map((r) => [r.trigger, r.status])).toEqual([
+      ['fileChange', 'completed'],
+    ]);
+    // Later passes of the same host do not compare again; the watcher is theirs.
+    clock.advance(60 * SECOND);
+    await first.scheduler.tick();
+    expect(executor.started).toBe(1);
+    await first.scheduler.close();
+
+    // A host starting with the files as the run left them runs nothing.
+    const second = start(clock, executor, watch);
+    await second.scheduler.tick();
+    expect(executor.started).toBe(1);
+    await second.scheduler.close();
+
+    // With no files recorded yet, a start records them and owes nothing.
+    await createAutomation(home, 'on-a', automation({ type: 'fileChange' }));
+    const third = start(clock, executor, watch);
+    await third.scheduler.tick();
+    expect(await lastFiles(home, 'on-a')).toBe(await filesDigest(repo.dir));
+    expect(executor.started).toBe(1);
   });
 });

@@ -16,6 +16,7 @@ const usage = (input: number, output: number): TokenUsageBreakdown => ({
 
 class FakeSession implements AgentSession {
   activeTurnId: string | null = null;
+  transcriptPath = null;
   tokenUsage: { total: TokenUsageBreakdown } | null = null;
   contextRef = null;
   private readonly listeners = new Set<(n: ServerNotification) => void>();
@@ -33,6 +34,9 @@ class FakeSession implements AgentSession {
   }
   interrupt(): Promise<void> {
     return Promise.resolve();
+  }
+  emit(): void {
+    // Only hook runs are told through it, and these tests configure no hooks.
   }
   subscribe(listener: (n: ServerNotification) => void): () => void {
     this.listeners.add(listener);

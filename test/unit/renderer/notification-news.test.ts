@@ -70,6 +70,7 @@ describe('newsBetween', () => {
       status: 'completed',
       threadId: T,
       worktree: '/home/dev/.weft/worktrees/p-1',
+      environment: null,
       reason: null,
       finalMessage: 'Bumped 2 dependencies.',
       turnId: 'turn_1',

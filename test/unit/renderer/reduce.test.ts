@@ -95,6 +95,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
     item: agentMessage('m1', 'Hi'),
   }),
   'turn/diff/updated': note('turn/diff/updated', { ...where, diff: '--- a/x\n+++ b/x\n' }),
+  'weft/turn/diffChanged': note('weft/turn/diffChanged', { ...where, files: 1 }),
   'turn/plan/updated': note('turn/plan/updated', {
     ...where,
     explanation: null,
@@ -151,6 +152,7 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
         status: 'completed',
         threadId: T,
         worktree: '/home/dev/.weft/worktrees/p-1',
+        environment: null,
         reason: null,
         finalMessage: 'done',
         turnId: 'turn_1',
@@ -549,6 +551,22 @@ describe('reduceNotification', () => {
     const state = run(withRunningTurn(), [note('turn/diff/updated', { ...where, diff: 'cut', weftDiffCut: cut })]);
     const turn = state.conversations[T]?.turns[TURN];
     expect([turn?.diff, turn?.diffCut]).toEqual(['cut', cut]);
+  });
+
+  it('marks a diff told as changed stale with its count, until its text is read', () => {
+    const cut = { files: 3, hunks: 40, shownHunks: 2, added: 50, removed: 1 };
+    const one = 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n';
+    const view = (state: AppData) => {
+      const turn = state.conversations[T]?.turns[TURN];
+      return { diff: turn?.diff, diffCut: turn?.diffCut, diffFiles: turn?.diffFiles, diffStale: turn?.diffStale };
+    };
+    let state = run(withRunningTurn(), [note('turn/diff/updated', { ...where, diff: one })]);
+    expect(view(state)).toEqual({ diff: one, diffCut: null, diffFiles: 1, diffStale: false });
+    state = reduceNotification(state, note('weft/turn/diffChanged', { ...where, files: 3, weftDiffCut: cut }));
+    expect(view(state)).toEqual({ diff: one, diffCut: cut, diffFiles: 3, diffStale: true });
+    // The text read afterwards comes as turn/diff/updated would: the same text is not the same state.
+    state = reduceNotification(state, note('turn/diff/updated', { ...where, diff: one, weftDiffCut: cut }));
+    expect(view(state)).toEqual({ diff: one, diffCut: cut, diffFiles: 3, diffStale: false });
   });
 
   it('moves threads between the live and archived lists and renames them', () => {

@@ -1,0 +1,247 @@
+// Automations on a remote environment, reached through a command (`sh -c '… weft app-server'`, as
+// `kubectl exec -i` would be) with a Weft home of its own: the run's thread and worktree are there, its
+// record (runs, inbox, the end told to clients) here. A link lost for good fails the run saying so; a link
+// that comes back after the remote finished the turn records the run as the remote ended it.
+import { readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { attachDirect, childProcesses, cliEnv, remoteWeft, stopUserServer } from '../support/environments';
+import { makeGitRepo, type GitRepo } from '../support/git-repo';
+import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { StdioRpcClient } from '../support/rpc-client';
+import { answerTurn, evAssistantMessage, evCompleted, evCreated } from '../support/sse';
+import { runWeftCli, type WeftRun } from '../support/weft-cli';
+import { makeWeftHome, type WeftHome } from '../support/workspace';
+
+let server: MockResponsesServer;
+let repo: GitRepo;
+let remote: WeftHome;
+let local: WeftHome;
+const clients: StdioRpcClient[] = [];
+
+/** While this file exists, the `blockable` environment cannot be reached. */
+const blockFile = (): string => join(remote.dir, 'unreachable');
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  repo = await makeGitRepo({ 'a.txt': 'a one\n' });
+  remote = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+  );
+  local = await makeWeftHome(
+    [
+      '[environments.pipe]',
+      `command = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remote.dir)} app-server`)}]`,
+      '[environments.blockable] # through the per-user server there, unreachable while the block file exists',
+      `command = ["sh", "-c", ${JSON.stringify(`[ -e ${blockFile()} ] && { echo "unreachable" >&2; exit 1; }; exec env ${remoteWeft(remote.dir)} app-server --attach`)}]`,
+      '',
+    ].join('\n'),
+  );
+});
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  await stopUserServer(remote.dir);
+  await server.close();
+  await repo.cleanup();
+  await remote.cleanup();
+  await local.cleanup();
+});
+
+const weft = (...args: string[]): Promise<WeftRun> => runWeftCli(args, { cwd: local.dir, weftHome: local.dir });
+
+async function addRemote(name: string, environment: string): Promise<string> {
+  const added = await weft(
+    'automations',
+    'add',
+    '--name',
+    name,
+    '--project',
+    repo.dir,
+    '--manual',
+    '--prompt',
+    'say hi',
+    '--env',
+    environment,
+  );
+  expect(added).toEqual({ code: 0, stdout: expect.stringMatching(/^Added [a-z-]+: /) as unknown, stderr: '' });
+  return /^Added ([a-z-]+):/.exec(added.stdout)?.[1] ?? '';
+}
+
+/** `weft app-server` on the local home (its scheduler runs the automations), told of their runs. */
+async function connect(extraEnv: Record<string, string> = {}): Promise<StdioRpcClient> {
+  const client = StdioRpcClient.start(cliEnv(local.dir, extraEnv), repo.dir);
+  clients.push(client);
+  await client.initialize();
+  expect((await client.call('weft/automations/list', {})).error).toBeUndefined();
+  return client;
+}
+
+interface Run {
+  runId: string;
+  status: string;
+  threadId: string | null;
+  worktree: string | null;
+  environment: string | null;
+  reason: string | null;
+  finalMessage: string | null;
+}
+
+async function runEnded(client: StdioRpcClient, runId: string): Promise<Run> {
+  const params = await client.notification(
+    'weft/automations/runEnded',
+    (p) => (p['automationRun'] as { run: Run }).run.runId === runId,
+  );
+  return (params['automationRun'] as { run: Run }).run;
+}
+
+/** Cuts the pipe of the relay inside `client`'s process (the `node` child its `sh -c … exec` became). */
+async function cutPipe(client: StdioRpcClient): Promise<void> {
+  const children = await childProcesses(client.child.pid ?? 0);
+  const exes = await Promise.all(children.map(([pid]) => readlink(`/proc/${pid}/exe`).catch(() => '')));
+  const pipes = children.filter((_, i) => exes[i] === process.execPath);
+  expect(pipes).toHaveLength(1);
+  for (const [pid] of pipes) process.kill(pid, 'SIGKILL');
+}
+
+describe('automations on a remote environment', () => {
+  it('refuses --env naming no environment of config.toml, or with a trigger that looks at files here', async () => {
+    const add = await weft('automations', 'add', '--name', 'X', '--project', repo.dir, '--manual', '--prompt', 'x');
+    expect(add.code).toBe(0);
+    const id = /^Added ([a-z-]+):/.exec(add.stdout)?.[1] ?? '';
+    expect(await weft('automations', 'edit', id, '--env', 'build-box')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'weft automations edit: --env build-box: no environment named "build-box" in config.toml (configured: blockable, pipe)\n',
+    });
+    expect(await weft('automations', 'edit', id, '--env', 'pipe', '--here')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'weft automations edit: choose --env NAME (a remote environment) or --here (this machine), not both\n',
+    });
+    // Commits and files are looked at here: a remote project's are not.
+    const watching = await weft(
+      'automations',
+      'add',
+      '--name',
+      'W',
+      '--project',
+      repo.dir,
+      '--on-commit',
+      'main',
+      '--prompt',
+      'x',
+      '--env',
+      'pipe',
+    );
+    expect(watching).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'weft automations add: trigger.type: a commit trigger looks at this machine\'s branches, and this automation runs on environment "pipe": give it a schedule or make it manual, or add the automation on that machine to watch its project there\n',
+    });
+  });
+
+  it('runs its thread there and records the run here: runs, inbox and the end told to clients', async () => {
+    const id = await addRemote('Remote hi', 'pipe');
+    const file = join(local.dir, 'automations', `${id}.toml`);
+    expect(await readFile(file, 'utf8')).toContain('\nremote = "pipe"\n');
+    server.enqueue(answerTurn('hi from there'));
+    const client = await connect();
+    const { runId } = await client.request<{ runId: string }>('weft/automations/runNow', { id });
+    const run = await runEnded(client, runId);
+    expect(run).toMatchObject({
+      runId,
+      status: 'completed',
+      environment: 'pipe',
+      reason: null,
+      finalMessage: 'hi from there',
+    });
+    // The worktree and the thread are there, not here.
+    expect(run.worktree?.startsWith(join(remote.dir, 'worktrees'))).toBe(true);
+    const there = await runWeftCli(['threads', 'read', run.threadId ?? '', '--json'], {
+      cwd: remote.dir,
+      weftHome: remote.dir,
+    });
+    expect(there.code).toBe(0);
+    expect((JSON.parse(there.stdout) as { thread: { name: string } }).thread.name).toBe('Automation: Remote hi');
+    expect((await weft('threads', 'read', run.threadId ?? '', '--json')).code).not.toBe(0);
+    // Recorded here: its history, and the inbox, where its diff, Keep and Discard belong to the environment.
+    const runs = JSON.parse((await weft('automations', 'runs', id, '--json')).stdout) as Run[];
+    expect(runs).toEqual([expect.objectContaining({ runId, status: 'completed', environment: 'pipe' })]);
+    const inbox = await client.request<{ items: { run: Run }[]; unseen: number }>('weft/automations/inbox/list', {});
+    expect({ runs: inbox.items.map((i) => i.run.runId), unseen: inbox.unseen }).toEqual({ runs: [runId], unseen: 1 });
+    const read = await client.request<{ diff: string | null }>('weft/automations/inbox/read', { id, runId });
+    expect(read.diff).toBeNull();
+    expect((await client.call('weft/automations/inbox/discard', { id, runId })).error).toEqual({
+      code: -32600,
+      message: `run ${runId} of "${id}" ran on environment "pipe", where its thread and worktree are: discard it from a client of that environment (weft serve --env pipe)`,
+    });
+    // `weft automations run` runs it there too.
+    server.enqueue(answerTurn('again from there'));
+    expect(await weft('automations', 'run', id)).toMatchObject({ code: 0, stdout: `${id}: completed\n` });
+  });
+
+  it('fails a run whose project folder is not there, naming the environment', async () => {
+    const id = await addRemote('Nowhere', 'pipe');
+    expect(await weft('automations', 'edit', id, '--project', '/no/such/folder')).toMatchObject({ code: 0 });
+    expect(await weft('automations', 'run', id)).toMatchObject({ code: 1 });
+    const [run] = JSON.parse((await weft('automations', 'runs', id, '--json')).stdout) as Run[];
+    expect(run).toMatchObject({
+      status: 'failed',
+      environment: 'pipe',
+      reason: `the project folder /no/such/folder does not exist on environment "pipe"; change \`project\` in ${join(local.dir, 'automations', `${id}.toml`)}`,
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('fails a run whose link is lost for good, saying the turn may go on there', async () => {
+    const id = await addRemote('Cut off', 'blockable');
+    const gate = createGate();
+    server.enqueue({ kind: 'sse-slow', events: [evCreated(), gate, evAssistantMessage('too late'), evCompleted()] });
+    const client = await connect({ WEFT_RELAY_MAX_DELAY_MS: '20' });
+    const { runId } = await client.request<{ runId: string }>('weft/automations/runNow', { id });
+    await server.waitForRequest(1);
+    await writeFile(blockFile(), '');
+    await cutPipe(client);
+    const run = await runEnded(client, runId);
+    gate.release();
+    expect(run).toMatchObject({ runId, status: 'failed', environment: 'blockable' });
+    expect(run.reason).toMatch(
+      new RegExp(
+        `^the link to environment "blockable" was lost during the run and did not come back \\(gave up reconnecting to "blockable" after 40 attempts: .*unreachable.*\\); the turn may have gone on in its thread ${run.threadId ?? 'none'} there$`,
+      ),
+    );
+  });
+
+  it('records the end the remote reached while the link was down, once it is back', async () => {
+    const id = await addRemote('Comes back', 'blockable');
+    const gate = createGate();
+    server.enqueue({ kind: 'sse-slow', events: [evCreated(), gate, evAssistantMessage('done there'), evCompleted()] });
+    const client = await connect({ WEFT_RELAY_MAX_DELAY_MS: '300' });
+    const { runId } = await client.request<{ runId: string }>('weft/automations/runNow', { id });
+    await server.waitForRequest(1);
+    const [started] = JSON.parse((await weft('automations', 'runs', id, '--json')).stdout) as Run[];
+    const threadId = started?.threadId ?? '';
+    // A watcher on the remote itself sees the turn end while the link is down.
+    const watcher = attachDirect(remote.dir);
+    clients.push(watcher);
+    await watcher.initialize();
+    await watcher.request('thread/resume', { threadId });
+    await writeFile(blockFile(), '');
+    await cutPipe(client);
+    gate.release();
+    await watcher.notification('turn/completed', (p) => p['threadId'] === threadId);
+    await rm(blockFile());
+    const run = await runEnded(client, runId);
+    expect(run).toMatchObject({
+      runId,
+      threadId,
+      status: 'completed',
+      environment: 'blockable',
+      reason: null,
+      finalMessage: 'done there',
+    });
+  });
+});
