@@ -59,20 +59,25 @@ async function main(argv: string[]): Promise<number> {
       // The host is loaded only when served here: `--attach` and `--env` bridge to one elsewhere.
       const { runAppServerCommand } = await import('./cli/app-server');
       return runAppServerCommand(rest, async () => {
-        const [{ createAppHost }, { scheduleAutomationsIn }] = await Promise.all([
+        const [{ createAppHost }, { scheduleAutomationsIn }, { withEnvironments }] = await Promise.all([
           import('./server/app-host'),
           import('./cli/automation-host'),
+          import('./cli/environment-host'),
         ]);
-        return scheduleAutomationsIn(await createAppHost());
+        return withEnvironments(await scheduleAutomationsIn(await createAppHost()));
       });
     }
     case 'serve': {
-      const [{ runServeCommand }, { createAppHost }, { scheduleAutomationsIn }] = await Promise.all([
-        import('./cli/serve'),
-        import('./server/app-host'),
-        import('./cli/automation-host'),
-      ]);
-      return runServeCommand(rest, async ({ cwd }) => scheduleAutomationsIn(await createAppHost({ cwd })));
+      const [{ runServeCommand }, { createAppHost }, { scheduleAutomationsIn }, { withEnvironments }] =
+        await Promise.all([
+          import('./cli/serve'),
+          import('./server/app-host'),
+          import('./cli/automation-host'),
+          import('./cli/environment-host'),
+        ]);
+      return runServeCommand(rest, async ({ cwd }) =>
+        withEnvironments(await scheduleAutomationsIn(await createAppHost({ cwd }))),
+      );
     }
     case 'mcp-server': {
       const [{ runMcpServerCommand }, { createAppHost }] = await Promise.all([

@@ -2,8 +2,10 @@
 // relay that reaches its app server (faces/remote). An unknown name is an error naming those there are.
 import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
-import { environmentPipe, type EnvironmentConfig } from '../config/environments';
+import { namedEnvironmentPipe, type EnvironmentConfig } from '../config/environments';
+import { EnvironmentRouter } from '../faces/remote/environment-router';
 import { RemoteHost, type RelayOptions, type RemoteTarget } from '../faces/remote/relay-host';
+import { stderrLog, type CliHost } from './transport-setup';
 
 /** The environments of the user's config (and the project's, when trusted), by name. */
 export async function configuredEnvironments(cwd = process.cwd()): Promise<Record<string, EnvironmentConfig>> {
@@ -14,15 +16,7 @@ export async function configuredEnvironments(cwd = process.cwd()): Promise<Recor
 
 /** The pipe of environment `name`; throws a message naming the configured ones when there is none. */
 export async function environmentTarget(name: string): Promise<RemoteTarget> {
-  const all = await configuredEnvironments();
-  const environment = all[name];
-  if (environment === undefined) {
-    const names = Object.keys(all).sort();
-    throw new Error(
-      `no environment named "${name}" in config.toml (${names.length === 0 ? 'none is configured; add one with `weft environments add`' : `configured: ${names.join(', ')}`})`,
-    );
-  }
-  return environmentPipe(name, environment);
+  return namedEnvironmentPipe(await configuredEnvironments(), name);
 }
 
 /** The relay to environment `name`, as a host every face can serve. */
@@ -34,11 +28,27 @@ export async function openRemoteHost(
   // The longest wait between reconnect attempts, and for an answer to `initialize`; tests shorten them.
   const maxDelay = Number(process.env['WEFT_RELAY_MAX_DELAY_MS']);
   const handshake = Number(process.env['WEFT_RELAY_HANDSHAKE_MS']);
+  // How many reconnect attempts before giving up (default 40); tests make it a few.
+  const attempts = Number(process.env['WEFT_RELAY_MAX_ATTEMPTS']);
   const host = new RemoteHost({
     ...(Number.isFinite(maxDelay) && maxDelay > 0 ? { maxDelayMs: maxDelay } : {}),
     ...(Number.isFinite(handshake) && handshake > 0 ? { handshakeTimeoutMs: handshake } : {}),
+    ...(Number.isInteger(attempts) && attempts > 0 ? { maxAttempts: attempts } : {}),
     ...options,
     target,
   });
   return { host, close: () => Promise.resolve() };
+}
+
+/**
+ * This machine's host with the configured environments beside it (`faces/remote/environment-router.ts`):
+ * what `weft serve` and `weft app-server` serve, so one window holds local and remote projects.
+ */
+export function withEnvironments(created: CliHost): CliHost {
+  const router = new EnvironmentRouter({
+    local: created.host,
+    openEnvironment: async (name) => (await openRemoteHost(name, { log: stderrLog })).host,
+    log: stderrLog,
+  });
+  return { host: router, close: () => created.close() };
 }

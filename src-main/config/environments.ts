@@ -111,3 +111,15 @@ export function environmentPipe(
     ],
   };
 }
+
+/** The pipe of environment `name` among `environments`; throws a message naming the configured ones. */
+export function namedEnvironmentPipe(environments: Record<string, EnvironmentConfig>, name: string): EnvironmentPipe {
+  const environment = environments[name];
+  if (environment === undefined) {
+    const names = Object.keys(environments).sort();
+    throw new Error(
+      `no environment named "${name}" in config.toml (${names.length === 0 ? 'none is configured; add one with `weft environments add`' : `configured: ${names.join(', ')}`})`,
+    );
+  }
+  return environmentPipe(name, environment);
+}

@@ -3,9 +3,10 @@
 // Settings go to the OS keychain (SecretStore) when it works, else to WEFT_HOME/auth.json (mode 0600), the
 // core's default.
 import { loadConfig } from '../config';
-import { environmentPipe } from '../config/environments';
+import { namedEnvironmentPipe } from '../config/environments';
 import type { KeyStore } from '../config/key-store';
 import type { OpenEnvironment } from '../faces/automation-executor';
+import { EnvironmentRouter } from '../faces/remote/environment-router';
 import { withAutomationScheduler } from '../faces/automation-scheduler';
 import { RemoteHost } from '../faces/remote/relay-host';
 import { createAppHost } from '../server/app-host';
@@ -24,26 +25,37 @@ function keychainKeyStore(secrets: SecretStore): KeyStore {
   };
 }
 
-/** The relay to an environment of the user's config.toml, for runs of automations with a `remote`. */
-function environmentOpener(weftHome: string): OpenEnvironment {
-  return async (name, options) => {
-    const { config } = await loadConfig({ weftHome, cwd: weftHome, env: process.env });
-    const environments = config.environments ?? {};
-    const environment = environments[name];
-    if (environment === undefined) {
-      const names = Object.keys(environments).sort();
-      throw new Error(
-        `no environment named "${name}" in config.toml (${names.length === 0 ? 'none is configured' : `configured: ${names.join(', ')}`})`,
-      );
-    }
-    return new RemoteHost({ ...options, target: environmentPipe(name, environment) });
-  };
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+/**
+ * The relay to environment `name` of config.toml (read when it is first needed, as `--env` reads it): for
+ * runs of automations with a `remote`, and for the router that serves the configured environments beside
+ * this machine's host.
+ */
+async function openRelay(
+  weftHome: string,
+  name: string,
+  options: { log(line: string): void; onGiveUp?(why: string): void },
+): Promise<RemoteHost> {
+  const { config } = await loadConfig({ weftHome, cwd: weftHome, env: process.env });
+  return new RemoteHost({ ...options, target: namedEnvironmentPipe(config.environments ?? {}, name) });
 }
 
-const factory: AppHostFactory = async ({ weftHome, secrets }) =>
-  withAutomationScheduler(
+const factory: AppHostFactory = async ({ weftHome, secrets }) => {
+  const openEnvironment: OpenEnvironment = (name, options) => openRelay(weftHome, name, options);
+  const app = await withAutomationScheduler(
     await createAppHost({ weftHome, ...(secrets.isAvailable() ? { keyStore: keychainKeyStore(secrets) } : {}) }),
-    { weftHome, log: (line) => process.stderr.write(`${line}\n`), openEnvironment: environmentOpener(weftHome) },
+    { weftHome, log, openEnvironment },
   );
+  // Projects on environments beside local ones: the windows talk to the router in front of the host.
+  const host = new EnvironmentRouter({
+    local: app.host,
+    openEnvironment: (name) => openRelay(weftHome, name, { log }),
+    log,
+  });
+  return Object.assign(app, { host });
+};
 
 startDesktopApp(factory);

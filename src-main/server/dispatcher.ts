@@ -303,6 +303,14 @@ class ConnectionState implements Client {
       this.sendError(id, ErrorCodes.InvalidParams, `Invalid params: ${describeZodError(checked.error)}`);
       return;
     }
+    if (namesEnvironment(checked.data)) {
+      this.sendError(
+        id,
+        ErrorCodes.InvalidParams,
+        `${method} names the environment "${checked.data.weftEnvironment}", and this server reaches no environments: send it to the Weft that has them configured (weft serve, weft app-server or the desktop app)`,
+      );
+      return;
+    }
     const scope = requestScope(method, checked.data);
     const queue = this.options.threadQueue;
     // The thread's queue orders the handling (until the answer is sent), not what the request starts.
@@ -382,4 +390,14 @@ function hasUnusableId(raw: unknown): boolean {
   if (typeof raw !== 'object' || raw === null || !('method' in raw) || !('id' in raw) || raw.id === undefined)
     return false;
   return idOf(raw) === null;
+}
+
+/** Params that name an environment (`weftEnvironment`), which only a host that routes to one may take. */
+function namesEnvironment(params: unknown): params is { weftEnvironment: string } {
+  return (
+    typeof params === 'object' &&
+    params !== null &&
+    'weftEnvironment' in params &&
+    typeof params.weftEnvironment === 'string'
+  );
 }

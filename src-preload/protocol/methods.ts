@@ -207,7 +207,11 @@ import {
   WeftGitStatusParams,
   WeftGitStatusResult,
 } from './weft-git';
-import { WeftEnvironmentStatusNotification } from './weft-environments';
+import {
+  WeftEnvironmentListParams,
+  WeftEnvironmentListResult,
+  WeftEnvironmentStatusNotification,
+} from './weft-environments';
 import { ReviewStartParams, ReviewStartResult } from './review';
 import { WeftUsageDailyParams, WeftUsageDailyResult } from './weft-cost';
 import {
@@ -316,6 +320,7 @@ export const ClientRequests = {
   'weft/rules/list': { params: WeftRulesListParams, result: WeftRulesListResult, queue: null },
   'weft/rules/revoke': { params: WeftRulesRevokeParams, result: WeftRulesRevokeResult, queue: null },
   'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult, queue: null },
+  'weft/environment/list': { params: WeftEnvironmentListParams, result: WeftEnvironmentListResult, queue: null },
   'weft/projectConfig/list': { params: WeftProjectConfigListParams, result: WeftProjectConfigListResult, queue: null },
   'weft/usage/daily': { params: WeftUsageDailyParams, result: WeftUsageDailyResult, queue: null },
   'weft/automations/list': { params: WeftAutomationsListParams, result: WeftAutomationsListResult, queue: null },

@@ -14,6 +14,7 @@ import {
   UserInput,
 } from './common';
 import { Thread, ThreadReadState, Turn } from './thread';
+import { WeftEnvironmentName } from './weft-environments';
 
 const ThreadId = z.string().min(1);
 const Cursor = z.string().nullish();
@@ -61,6 +62,8 @@ export const ThreadStartParams = ThreadOverrides.extend({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a group id is 1 to 64 letters, digits, - or _')
     .nullish(),
+  /** Weft: start the thread on this environment (its `cwd` is a folder there); see `WeftEnvironmentName`. */
+  weftEnvironment: WeftEnvironmentName,
 }).default({});
 export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
 
@@ -91,6 +94,8 @@ export type ThreadStartResult = z.infer<typeof ThreadStartResult>;
 export const ThreadResumeParams = ThreadOverrides.extend({
   threadId: ThreadId,
   path: z.string().nullish(),
+  /** Weft: the environment the thread lives on (see `WeftEnvironmentName`), for a host that has not seen it. */
+  weftEnvironment: WeftEnvironmentName,
 });
 export type ThreadResumeParams = z.infer<typeof ThreadResumeParams>;
 
@@ -162,6 +167,8 @@ export const ThreadListParams = z
      * or (loaded) with an approval or a question waiting — found through the index, however old they are.
      */
     weftNeedsYou: z.boolean().nullish(),
+    /** Weft: list the threads of this environment (see `WeftEnvironmentName`); each is marked with it. */
+    weftEnvironment: WeftEnvironmentName,
   })
   .default({});
 export type ThreadListParams = z.infer<typeof ThreadListParams>;
@@ -198,6 +205,8 @@ export type ThreadLoadedListResult = z.infer<typeof ThreadLoadedListResult>;
 export const ThreadReadParams = z.object({
   threadId: ThreadId,
   includeTurns: z.boolean().nullish(),
+  /** Weft: the environment the thread lives on (see `WeftEnvironmentName`), for a host that has not seen it. */
+  weftEnvironment: WeftEnvironmentName,
 });
 export type ThreadReadParams = z.infer<typeof ThreadReadParams>;
 /**

@@ -216,5 +216,11 @@ export const Thread = z.object({
   weftReadState: ThreadReadState.optional(),
   /** Weft: how the thread's latest turn ended (`inProgress` while it runs); absent when it has no turn. */
   weftLastTurnStatus: TurnStatus.optional(),
+  /**
+   * Weft: the configured environment the thread lives on, set by a host that reaches environments for the
+   * threads it passes on from one; absent for a thread of the host's own machine. Its `cwd` and `path` are
+   * the remote's.
+   */
+  weftEnvironment: z.string().optional(),
 });
 export type Thread = z.infer<typeof Thread>;

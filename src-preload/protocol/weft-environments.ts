@@ -22,3 +22,30 @@ export const WeftEnvironmentInfo = z.object({
   relayVersion: z.string(),
 });
 export type WeftEnvironmentInfo = z.infer<typeof WeftEnvironmentInfo>;
+
+/**
+ * Weft, on the requests a host that reaches environments routes by name (`thread/start`, `thread/list`,
+ * `thread/resume`, `thread/read`, `weft/fs/complete`): the configured environment (`[environments.NAME]`)
+ * the request is for; absent or null = this machine (or, for a thread, wherever the host saw it). A host
+ * that reaches no environments refuses a request that names one.
+ */
+export const WeftEnvironmentName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "an environment's name is letters, digits, '.', '_' and '-'")
+  .max(64)
+  .nullish();
+
+export const WeftEnvironmentListParams = z.object({}).default({});
+export type WeftEnvironmentListParams = z.infer<typeof WeftEnvironmentListParams>;
+
+/** A configured environment: reached by ssh (`destination` is ssh's host) or by a command (`destination` null). */
+export const WeftEnvironmentEntry = z.object({
+  name: z.string(),
+  kind: z.enum(['ssh', 'command']),
+  destination: z.string().nullable(),
+});
+export type WeftEnvironmentEntry = z.infer<typeof WeftEnvironmentEntry>;
+
+/** The environments of the host's config.toml, by name. */
+export const WeftEnvironmentListResult = z.object({ data: z.array(WeftEnvironmentEntry) });
+export type WeftEnvironmentListResult = z.infer<typeof WeftEnvironmentListResult>;

@@ -2,6 +2,7 @@
 // rules, and folder completion for "Open folder". Keys only ever travel towards the server: no result
 // carries a key, only whether one is set and where it comes from.
 import { z } from 'zod';
+import { WeftEnvironmentName } from './weft-environments';
 
 /** Where the key a provider would use comes from, in the order they are tried. */
 export const ProviderKeySource = z.enum(['config', 'env', 'saved']);
@@ -91,7 +92,11 @@ export const WeftRulesRevokeResult = z.object({ revoked: WeftRuleInfo.nullable()
 export type WeftRulesRevokeResult = z.infer<typeof WeftRulesRevokeResult>;
 
 /** `path`: what the person typed; `~` is the server's home folder. */
-export const WeftFsCompleteParams = z.object({ path: z.string().max(4096) });
+export const WeftFsCompleteParams = z.object({
+  path: z.string().max(4096),
+  /** Weft: complete on this environment's disk (see `WeftEnvironmentName`); absent = this machine's. */
+  weftEnvironment: WeftEnvironmentName,
+});
 export type WeftFsCompleteParams = z.infer<typeof WeftFsCompleteParams>;
 
 export const WeftFsCompleteResult = z.object({

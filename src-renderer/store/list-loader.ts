@@ -4,6 +4,7 @@
 // project: every list and every search names the project's folder and those folders (`cwd` takes a list).
 import type { Thread, ThreadListParams, WeftFork } from '../../src-preload/protocol';
 import type { WeftClient } from '../client/types';
+import { projectPlace } from './project-key';
 import type { AppData } from './state';
 import { setData, setUi } from './store';
 import type { AppStore, SearchCursor } from './store';
@@ -26,6 +27,15 @@ interface Page {
 export function projectFolders(cwd: string, forks: AppData['forks']): string | string[] {
   const folders = [...new Set([cwd, ...Object.values(forks).map((fork) => fork.cwd)])];
   return folders.length === 1 ? cwd : folders;
+}
+
+/**
+ * What `thread/list` names of a project (its key, see `project-key.ts`): its folders, on its environment.
+ * A remote project lists its own folder (its forks with files are not listed from here).
+ */
+export function projectScope(key: string, forks: AppData['forks']): Pick<ThreadListParams, 'cwd' | 'weftEnvironment'> {
+  const { environment, folder } = projectPlace(key);
+  return environment === null ? { cwd: projectFolders(key, forks) } : { cwd: folder, weftEnvironment: environment };
 }
 
 export function createListLoader(client: WeftClient, store: AppStore, attempt: Attempt) {
@@ -63,6 +73,7 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
 
   /** The project's forks with files, by thread id (none when they cannot be listed). */
   const listForks = async (cwd: string): Promise<Record<string, WeftFork>> => {
+    if (projectPlace(cwd).environment !== null) return {};
     const result = await attempt('Could not list the forks', () => client.request('weft/forks/list', { cwd }));
     return Object.fromEntries((result?.data ?? []).map((fork) => [fork.threadId, fork]));
   };
@@ -75,13 +86,13 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
     const before = new Set([...get().data.live, ...get().data.archived].map((t) => t.id));
     // Forks into a worktree or a copy work elsewhere but belong to this project's tree.
     const forks = await listForks(cwd);
-    const folders = projectFolders(cwd, forks);
+    const scope = projectScope(cwd, forks);
     const shown = get().data;
     const [live, archived] = await Promise.all([
-      pages('Could not list the threads', { cwd: folders, archived: false, sortKey: 'updated_at' }, shown.live.length),
+      pages('Could not list the threads', { ...scope, archived: false, sortKey: 'updated_at' }, shown.live.length),
       pages(
         'Could not list the archived threads',
-        { cwd: folders, archived: true, sortKey: 'updated_at' },
+        { ...scope, archived: true, sortKey: 'updated_at' },
         shown.archived.length,
       ),
     ]);
@@ -121,12 +132,12 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
         const [first, needing] = await Promise.all([
           page(
             `Could not list the threads of ${project}`,
-            { cwd: project, archived: false, sortKey: 'updated_at' },
+            { ...projectScope(project, {}), archived: false, sortKey: 'updated_at' },
             null,
           ),
           page(
             `Could not list the threads of ${project} that need you`,
-            { cwd: project, archived: false, sortKey: 'updated_at', weftNeedsYou: true },
+            { ...projectScope(project, {}), archived: false, sortKey: 'updated_at', weftNeedsYou: true },
             null,
           ),
         ]);
@@ -149,7 +160,7 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
     try {
       const next = await page(
         which === 'live' ? 'Could not list more threads' : 'Could not list more archived threads',
-        { cwd: projectFolders(cwd, data.forks), archived: which === 'archived', sortKey: 'updated_at' },
+        { ...projectScope(cwd, data.forks), archived: which === 'archived', sortKey: 'updated_at' },
         cursor,
       );
       // The project changed, or the list was listed again from its start meanwhile: this page is stale.
@@ -170,8 +181,8 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
     term: string,
     cursor: SearchCursor,
   ): Promise<{ data: Thread[]; snippets: Record<string, string>; next: SearchCursor | null } | undefined> => {
-    const folders = projectFolders(cwd, get().data.forks);
-    const params = (archived: boolean): ThreadListParams => ({ cwd: folders, searchTerm: term, archived });
+    const scope = projectScope(cwd, get().data.forks);
+    const params = (archived: boolean): ThreadListParams => ({ ...scope, searchTerm: term, archived });
     const found = await page('Search failed', params(cursor.archived), cursor.cursor);
     if (found === undefined) return undefined;
     const { snippets } = found;

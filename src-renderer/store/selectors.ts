@@ -1,4 +1,5 @@
 // Derived views of the state, shared by the controller and the views.
+import { threadFolderKey } from './project-key';
 import type {
   SandboxMode,
   SandboxPolicy,
@@ -80,12 +81,12 @@ export function findThread(data: AppData, threadId: string): Thread | undefined 
 }
 
 /**
- * The folder the Changes panel shows and a new terminal starts in: the open thread's when it works in a
- * git worktree of its own (`weftWorktree`), else the project's.
+ * The folder the Changes panel shows and a new terminal starts in (a project key, see `project-key.ts`):
+ * the open thread's when it works in a git worktree of its own (`weftWorktree`), else the project's.
  */
 export function workFolder(data: AppData, threadId: string | null): string | null {
   const thread = threadId === null ? undefined : findThread(data, threadId);
-  return thread?.weftWorktree !== undefined ? thread.cwd : data.cwd;
+  return thread?.weftWorktree !== undefined ? threadFolderKey(thread) : data.cwd;
 }
 
 /** What people call a sub-agent: its nickname (with its role), else the start of its thread id. */

@@ -6,6 +6,7 @@ import { sameJson } from './same-json';
 import type { Thread, ThreadReadState, TurnStatus } from '../../src-preload/protocol';
 import { own } from './draft';
 import type { Draft } from './draft';
+import { projectKey, threadFolderKey } from './project-key';
 import type { AppData } from './state';
 
 /** A thread as the lists keep it: without its turns. */
@@ -23,9 +24,12 @@ function sameListed(a: Thread, b: Thread): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The project folder a thread belongs to: a worktree thread's project, else the folder it works in. */
-export function projectOf(thread: Pick<Thread, 'cwd' | 'weftWorktree'>): string {
-  return thread.weftWorktree?.projectRoot ?? thread.cwd;
+/**
+ * The project a thread belongs to (its key, see `project-key.ts`): a worktree thread's project, else the
+ * folder it works in, on its environment.
+ */
+export function projectOf(thread: Pick<Thread, 'cwd' | 'weftWorktree' | 'weftEnvironment'>): string {
+  return projectKey(thread.weftEnvironment, thread.weftWorktree?.projectRoot ?? thread.cwd);
 }
 
 /** `state` with one entry of a by-id record set (a new record only when it changes). */
@@ -131,7 +135,7 @@ export function upsertThread(draft: Draft, state: AppData, thread: Thread): AppD
   // to the project it was started for.
   const above = thread.parentThreadId ?? thread.forkedFromId;
   const forkOfListed = above !== null && next.live.some((t) => t.id === above);
-  const ofProject = thread.cwd === state.cwd || thread.weftWorktree?.projectRoot === state.cwd;
+  const ofProject = threadFolderKey(thread) === state.cwd || projectOf(thread) === state.cwd;
   if (state.cwd !== null && (ofProject || forkOfListed)) {
     next = own(draft, next);
     next.live = byUpdatedDesc([entry, ...next.live]);

@@ -23,6 +23,7 @@ import { BrowserPanel } from './BrowserPanel';
 import { useBrowserPanelOpen } from '../store/browser-panel-store';
 import { useChanges } from '../store/changes-store';
 import { workFolder } from '../store/selectors';
+import { localFolder } from '../store/project-key';
 import { terminalActions, useTerminalState } from '../store/terminal-store';
 import { openAutomations, useAutomationsUi } from '../store/automations-ui';
 import { AutomationsScreen } from './automations/AutomationsScreen';
@@ -90,6 +91,9 @@ export function App() {
   const controller = useController();
   const cwd = useWeft((s) => s.data.cwd);
   const folder = useWeft((s) => workFolder(s.data, s.ui.activeThreadId)) ?? cwd;
+  // The terminal, the Changes panel and the project's config are this machine's: not offered for a project
+  // on an environment beside it (their requests name folders, and go to this machine's server).
+  const local = localFolder(folder) !== null;
   const picker = useWeft((s) => s.ui.projectPicker);
   const turnDiff = useWeft((s) => s.ui.turnDiff);
   const settings = useWeft((s) => s.ui.settingsOpen !== null);
@@ -147,7 +151,7 @@ export function App() {
             <CheckpointLayer />
             <WorktreeLayer />
             {automations === null ? <ConversationView /> : <AutomationsScreen tab={automations} />}
-            {terminal.started && (
+            {terminal.started && local && (
               <Suspense fallback={null}>
                 <TerminalPanel
                   cwd={folder ?? cwd}
@@ -157,12 +161,12 @@ export function App() {
               </Suspense>
             )}
             {browserOpen && <BrowserPanel />}
-            {changesOpen && <ChangesPanel key={folder ?? cwd} cwd={folder ?? cwd} />}
+            {changesOpen && local && <ChangesPanel key={folder ?? cwd} cwd={folder ?? cwd} />}
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
           </div>
         </div>
       )}
-      {cwd !== null && <ProjectConfigPrompt cwd={cwd} />}
+      {cwd !== null && localFolder(cwd) !== null && <ProjectConfigPrompt cwd={cwd} />}
       {picker && <ProjectPicker />}
       {settings && <SettingsDialog />}
       <Toasts />

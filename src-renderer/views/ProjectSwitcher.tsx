@@ -5,20 +5,24 @@ import { useShallow } from 'zustand/react/shallow';
 import { baseName } from '../components/format';
 import { Icon } from '../components/Icon';
 import { needsYouCount } from '../store/board';
+import { projectPlace } from '../store/project-key';
 import { useApp, useWeft } from '../store/app-context';
 import { SHORTCUT_MOD } from './shortcuts';
 
 function ProjectItem({ path, current, count }: { path: string; current: boolean; count: number }) {
   const { controller } = useApp();
-  const environment = useWeft((s) => s.ui.environment);
-  const name = baseName(path);
+  // A project on an environment beside this machine says so in its key; with `--env`, the server's all are.
+  const served = useWeft((s) => s.ui.environment);
+  const place = projectPlace(path);
+  const environment = place.environment ?? served;
+  const name = baseName(place.folder);
   const needing = count === 1 ? '1 thread needs you' : `${count} threads need you`;
   return (
     <li className={`project-item ${current ? 'is-current' : ''}`}>
       <button
         type="button"
         className={current ? 'project project-switch' : 'project-switch'}
-        title={path}
+        title={environment === null ? place.folder : `${place.folder} on ${environment}`}
         aria-current={current ? 'true' : undefined}
         aria-label={`${name}${environment === null ? '' : ` on ${environment}`}${count > 0 ? `, ${needing}` : ''}`}
         onClick={() => controller.showProject(path)}
@@ -31,7 +35,7 @@ function ProjectItem({ path, current, count }: { path: string; current: boolean;
         <span className="project-text">
           <span className="project-name">{name}</span>
           {/* The path is ellipsized from the left (rtl); the marks keep its slashes in place. */}
-          {current && <span className="project-path">{`\u200E${path}\u200E`}</span>}
+          {current && <span className="project-path">{`\u200E${place.folder}\u200E`}</span>}
         </span>
         {environment !== null && (
           <span className="project-env" title={`Runs on the environment ${environment}`}>

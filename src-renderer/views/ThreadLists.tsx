@@ -1,6 +1,7 @@
 // The sidebar's thread lists: search results; or, under "Needs me", the threads that need the person in
 // every open project, by project; or the shown project's pinned threads, its thread tree (forks under
 // their parent) and its archived threads.
+import { projectPlace } from '../store/project-key';
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { baseName } from '../components/format';
@@ -41,12 +42,15 @@ function NeedsMe({ now }: { now: number }) {
       {order.map((project, i) => {
         const threads = groups[i] ?? [];
         if (threads.length === 0) return null;
+        const place = projectPlace(project);
+        const on = place.environment === null ? '' : ` on ${place.environment}`;
         return (
           <div key={project} className="board-group">
-            <div className="section-label" title={project}>
-              {baseName(project)}
+            <div className="section-label" title={`${place.folder}${on}`}>
+              {baseName(place.folder)}
+              {place.environment !== null && <span className="project-env">{place.environment}</span>}
             </div>
-            <ul className="thread-list" aria-label={`Needing you in ${baseName(project)}`}>
+            <ul className="thread-list" aria-label={`Needing you in ${baseName(place.folder)}${on}`}>
               {threads.map((thread) => (
                 <ThreadRow
                   key={thread.id}

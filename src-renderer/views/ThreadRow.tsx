@@ -3,6 +3,7 @@
 // where it lives (branch `weft/<id>` or a copy); a menu with Rename, Pin / Unpin, Mark as unread, Fork,
 // Archive / Unarchive, and for such a fork Open in worktree, Compare with parent, Bring changes back,
 // Remove worktree.
+import { threadFolderKey } from '../store/project-key';
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Thread } from '../../src-preload/protocol';
@@ -44,7 +45,7 @@ export const ThreadRow = memo(function ThreadRow({
   const state = useWeft(useShallow((s) => boardState(s.data, thread.id)));
   const unread = useWeft((s) => isUnread(s.data, thread.id));
   // Under "Needs me" a thread of another project is listed under its project's name already.
-  const elsewhere = useWeft((s) => !ofAnotherProject && s.data.cwd !== null && thread.cwd !== s.data.cwd);
+  const elsewhere = useWeft((s) => !ofAnotherProject && s.data.cwd !== null && threadFolderKey(thread) !== s.data.cwd);
   const fork = useWeft((s) => s.data.forks[thread.id]);
   const handsOff = useWeft(
     (s) =>

@@ -3,6 +3,7 @@
 // config.toml allows; a request still unanswered is told again every `repeat_minutes`, until it is
 // answered. A click brings the page forward on that thread with its request focused. The desktop app
 // notifies from its main process instead (src-main/electron/notifications.ts).
+import { localFolder } from '../store/project-key';
 import { useEffect, useState } from 'react';
 import { NOTIFICATION_DEFAULTS, notificationSettings, type NotificationSettings } from '../../src-preload/protocol';
 import { usePreference } from '../components/preferences';
@@ -28,7 +29,7 @@ export function useNotificationSettings(): NotificationSettings {
   useEffect(() => {
     let live = true;
     const load = (): void => {
-      controller.request('config/read', { cwd: store.getState().data.cwd }).then(
+      controller.request('config/read', { cwd: localFolder(store.getState().data.cwd) }).then(
         (read) => live && setSettings(notificationSettings(read.config['notifications'])),
         () => undefined,
       );

@@ -19,6 +19,7 @@ type SetupHandlers = Pick<
   | 'weft/rules/list'
   | 'weft/rules/revoke'
   | 'weft/fs/complete'
+  | 'weft/environment/list'
 >;
 
 const MAX_COMPLETIONS = 50;
@@ -140,6 +141,19 @@ export function setupHandlers(ctx: HandlerContext): SetupHandlers {
       } catch (error) {
         throw invalidParams(error instanceof Error ? error.message : String(error));
       }
+    },
+
+    // The environments of config.toml as the host's own folder reads it (the `--env` of every face).
+    'weft/environment/list': async () => {
+      const { config } = await load(null);
+      const data = Object.entries(config.environments ?? {})
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, entry]) => ({
+          name,
+          kind: entry.command === undefined ? ('ssh' as const) : ('command' as const),
+          destination: entry.command === undefined ? (entry.ssh ?? null) : null,
+        }));
+      return { data };
     },
 
     'weft/fs/complete': async (params) => {

@@ -2,6 +2,7 @@
 // closing one (it leaves the window; its threads go on on the server), Recent, the picker; and the shown
 // project's thread lists and search. Every open project's threads are counted on the board.
 import { threadsOfProject } from '../board';
+import { projectKey } from '../project-key';
 import { forgetProject, rememberProject, saveOpenProjects } from '../location';
 import { emptyLists, setUi } from '../store';
 import { withoutKey } from '../thread-list';
@@ -114,28 +115,33 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
     },
 
     /**
-     * Opens a folder typed in the browser once the server says it is one; otherwise says why not and
-     * leaves Recent alone. Returns the problem, or null when it opened.
+     * Opens a folder typed in the browser, on this machine or on a configured environment (null: this
+     * machine), once the server there says it is one; otherwise says why not and leaves Recent alone.
+     * Returns the problem, or null when it opened.
      */
-    async openTypedProject(path: string): Promise<string | null> {
+    async openTypedProject(path: string, environment: string | null = null): Promise<string | null> {
       const typed = path.trim();
       if (typed === '') return null;
+      const on = environment === null ? '' : ` on ${environment}`;
       let checked;
       try {
-        checked = await client.request('weft/fs/complete', { path: typed });
+        checked = await client.request('weft/fs/complete', {
+          path: typed,
+          ...(environment === null ? {} : { weftEnvironment: environment }),
+        });
       } catch (error) {
-        return `Could not check ${typed}: ${error instanceof Error ? error.message : String(error)}`;
+        return `Could not check ${typed}${on}: ${error instanceof Error ? error.message : String(error)}`;
       }
       switch (checked.kind) {
         case 'folder':
-          openProject(checked.resolved);
+          openProject(projectKey(environment, checked.resolved));
           return null;
         case 'missing':
-          return `${checked.resolved} does not exist.`;
+          return `${checked.resolved} does not exist${on}.`;
         case 'file':
-          return `${checked.resolved} is a file, not a folder.`;
+          return `${checked.resolved} is a file${on}, not a folder.`;
         case 'unreadable':
-          return `${checked.resolved} cannot be read.`;
+          return `${checked.resolved} cannot be read${on}.`;
       }
     },
 

@@ -1,5 +1,6 @@
 // The composer's settings (model, effort, approvals, sandbox), the new-thread defaults from config, the
 // providers and their keys, and the Settings dialog.
+import { localFolder } from '../project-key';
 import type { ThreadStartResult } from '../../../src-preload/protocol';
 import {
   AskForApproval as AskForApprovalSchema,
@@ -31,17 +32,19 @@ export function createSettings(ctx: ActionContext) {
   });
 
   const refreshProviders = async (): Promise<void> => {
-    const providers = await client.request('weft/provider/list', { cwd: get().data.cwd }).catch(() => null);
+    const providers = await client
+      .request('weft/provider/list', { cwd: localFolder(get().data.cwd) })
+      .catch(() => null);
     if (providers !== null) setUi(store, { providers });
   };
 
   const loadDefaults = async (): Promise<void> => {
     // The project shown says the default model (its trusted .weft/config.toml), not the server's own.
     const models = await attempt('Could not list the models', () =>
-      client.request('model/list', { weftCwd: get().data.cwd }),
+      client.request('model/list', { weftCwd: localFolder(get().data.cwd) }),
     );
     if (models !== undefined) setUi(store, { models: models.data });
-    const config = await client.request('config/read', { cwd: get().data.cwd }).catch(() => undefined);
+    const config = await client.request('config/read', { cwd: localFolder(get().data.cwd) }).catch(() => undefined);
     const value = (key: string): unknown => config?.config[key];
     const model = value('model');
     const effort = ReasoningEffortSchema.safeParse(value('model_reasoning_effort'));

@@ -1,9 +1,10 @@
 // Threads: showing one (held, resumed or read), starting, forking, renaming, archiving, and loading a long
 // thread's earlier turns.
+import { environmentParam, projectPlace } from '../project-key';
 import type { Thread, ThreadStartResult } from '../../../src-preload/protocol';
 import { conversationFromThread, keepingOlderTurns, withOlderTurns } from '../conversation';
 import { newDraft } from '../draft';
-import { isArchived } from '../selectors';
+import { findThread, isArchived } from '../selectors';
 import { setData, setUi, type Settings } from '../store';
 import { listed, markUnarchived, patchThread, upsertThread } from '../thread-list';
 import type { ActionContext } from './context';
@@ -44,13 +45,22 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
     let thread: Thread | undefined;
     let resumedCursor: string | null = null;
     let resumedSettings: Settings | null = null;
+    // The environment the thread lives on: as listed, else the project's (a host that restarted has not
+    // seen the thread yet).
+    const project = get().data.cwd;
+    const where =
+      findThread(get().data, threadId)?.weftEnvironment ??
+      (project === null ? null : projectPlace(project).environment);
+    const on = where === null ? {} : { weftEnvironment: where };
     if (isArchived(get().data, threadId)) {
       const read = await attempt('Could not open the thread', () =>
-        client.request('thread/read', { threadId, includeTurns: true }),
+        client.request('thread/read', { threadId, includeTurns: true, ...on }),
       );
       thread = read?.thread;
     } else {
-      const resumed = await attempt('Could not open the thread', () => client.request('thread/resume', { threadId }));
+      const resumed = await attempt('Could not open the thread', () =>
+        client.request('thread/resume', { threadId, ...on }),
+      );
       thread = resumed?.thread;
       resumedCursor = resumed?.weftOlderTurnsCursor ?? null;
       if (resumed !== undefined) {
@@ -122,12 +132,14 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
    */
   const openThread = async (): Promise<string | null> => {
     const { data, ui } = get();
-    if (data.cwd === null) return null;
+    const project = data.cwd;
+    if (project === null) return null;
     const o = settings.overrides(ui.changed);
     const place = ui.newThreadPlace;
     const started = await attempt('Could not start a thread', () =>
       client.request('thread/start', {
-        cwd: data.cwd,
+        cwd: projectPlace(project).folder,
+        ...environmentParam(project),
         model: o.model,
         approvalPolicy: o.approvalPolicy,
         sandbox: o.sandbox,
@@ -146,14 +158,16 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
   const startGroup = async (ways: number): Promise<{ groupId: string; threadIds: string[] }> => {
     const { data, ui } = get();
     const groupId = `ways-${crypto.randomUUID()}`;
-    if (data.cwd === null) return { groupId, threadIds: [] };
+    const project = data.cwd;
+    if (project === null) return { groupId, threadIds: [] };
     const o = settings.overrides(ui.changed);
     const place = ui.newThreadPlace;
     const results = await Promise.all(
       Array.from({ length: ways }, () =>
         attempt('Could not start a thread', () =>
           client.request('thread/start', {
-            cwd: data.cwd,
+            cwd: projectPlace(project).folder,
+            ...environmentParam(project),
             model: o.model,
             approvalPolicy: o.approvalPolicy,
             sandbox: o.sandbox,

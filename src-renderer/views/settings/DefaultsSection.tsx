@@ -1,4 +1,5 @@
 // The defaults new threads start with: model, reasoning effort, approvals and sandbox (config.toml).
+import { localFolder } from '../../store/project-key';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { Spinner } from '../../components/Icon';
 import { AskForApproval, ReasoningEffort, SandboxMode } from '../../../src-preload/protocol';
@@ -61,7 +62,7 @@ function Select<T extends string>(props: {
 
 export function DefaultsSection() {
   const controller = useController();
-  const cwd = useWeft((s) => s.data.cwd);
+  const cwd = useWeft((s) => localFolder(s.data.cwd));
   const models = useWeft((s) => s.ui.models);
   const [values, setValues] = useState<Defaults | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -1,6 +1,7 @@
 // Lifecycle hooks: each configured hook with the file it comes from, its event, matcher and command, whether
 // it is trusted, and its last run with its output; Trust records it as it is now (`weft/hooks/trust`). Hooks
 // run outside the sandbox with the person's rights, so the section says so where the Trust button is.
+import { localFolder } from '../../store/project-key';
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { HookMetadata, HooksListEntry } from '../../../src-preload/protocol';
 import { useController, useWeft } from '../../store/app-context';
@@ -28,7 +29,7 @@ function lastRun(hook: HookMetadata): string {
 export function HooksSection() {
   const controller = useController();
   // The project shown (a window may hold several): its own trusted hooks are listed with the user's.
-  const project = useWeft((s) => s.data.cwd);
+  const project = useWeft((s) => localFolder(s.data.cwd));
   const [entry, setEntry] = useState<HooksListEntry | null>(null);
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();

@@ -3,6 +3,7 @@
 // a switch that writes `enabled` to config.toml and restarts the servers (`config/mcpServer/reload`). A
 // server reached by URL that wants a sign-in gets a "Sign in" button: `mcpServer/oauth/login` gives the
 // page to open in the browser, and `mcpServer/oauthLogin/completed` says how it went.
+import { localFolder } from '../../store/project-key';
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { Ref } from 'react';
 import type { JsonValue, McpServerStatus } from '../../../src-preload/protocol';
@@ -41,7 +42,7 @@ function resourceLine(entry: JsonValue, uriKey: 'uri' | 'uriTemplate') {
 export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
   const controller = useController();
   const threadId = useWeft((s) => s.ui.activeThreadId);
-  const project = useWeft((s) => s.data.cwd);
+  const project = useWeft((s) => localFolder(s.data.cwd));
   const [servers, setServers] = useState<McpServerStatus[] | null>(null);
   /** The list is config.toml's, not the open thread's: the thread runs none of them (it started before). */
   const [notInThread, setNotInThread] = useState(false);

@@ -1,5 +1,6 @@
 // Usage: tokens and their cost per day over the last two weeks (`weft/usage/daily`, read from the saved
 // threads), priced with `[model_prices]` in config.toml; models without a price are named.
+import { localFolder } from '../../store/project-key';
 import { useEffect, useId, useState } from 'react';
 import type { WeftUsageDailyResult } from '../../../src-preload/protocol';
 import { costText } from '../../components/format';
@@ -9,7 +10,7 @@ const DAYS = 14;
 
 export function UsageSection() {
   const controller = useController();
-  const cwd = useWeft((s) => s.data.cwd);
+  const cwd = useWeft((s) => localFolder(s.data.cwd));
   const [usage, setUsage] = useState<WeftUsageDailyResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();

@@ -69,6 +69,7 @@ const clientRequestMethods = [
   'weft/thread/pin',
   'thread/readState/update',
   'weft/fs/complete',
+  'weft/environment/list',
   'weft/projectConfig/list',
   'weft/usage/daily',
   'weft/automations/list',
@@ -189,6 +190,7 @@ describe('method tables', () => {
     expectTypeOf<ParamsOf<'thread/read'>>().toEqualTypeOf<{
       threadId: string;
       includeTurns?: boolean | null | undefined;
+      weftEnvironment?: string | null | undefined;
     }>();
     expectTypeOf<undefined>().toExtend<ParamsInput<'thread/list'>>();
     expectTypeOf<ParamsOf<'thread/list'>>().not.toExtend<undefined>();

@@ -601,6 +601,22 @@ describe('reduceNotification', () => {
     expect(state.conversations.new?.turnIds).toEqual([]);
   });
 
+  it('lists a thread of an environment under its project there, not under a local folder of the same path', () => {
+    const remoteKey = `box:${CWD}`;
+    let state: AppData = { ...setList(emptyAppData(CWD), 'live', [makeThread()]), elsewhere: { [remoteKey]: [] } };
+    const there = makeThread({ id: 'there', updatedAt: 1_800_000_000, weftEnvironment: 'box' });
+    state = reduceNotification(state, note('thread/started', { thread: there }));
+    expect(state.live.map((t) => t.id)).toEqual([T]);
+    expect(state.elsewhere).toEqual({ [remoteKey]: [there] });
+
+    // Shown, that project lists its own thread; a local one of the same folder goes to the local project.
+    state = { ...setList(emptyAppData(remoteKey), 'live', [there]), elsewhere: { [CWD]: [] } };
+    const here = makeThread({ id: 'here', updatedAt: 1_800_000_001 });
+    state = reduceNotification(state, note('thread/started', { thread: here }));
+    expect(state.live.map((t) => t.id)).toEqual(['there']);
+    expect(state.elsewhere).toEqual({ [CWD]: [here] });
+  });
+
   it("lists a worktree thread started for this project, though it works in its worktree; not another project's", () => {
     const worktree = (projectRoot: string) => ({
       path: '/home/ada/.weft/worktrees/project-1a2b3c4d/3fa9c1',

@@ -215,4 +215,15 @@ describe('workFolder', () => {
       CWD,
     ]);
   });
+
+  it('names a worktree of a thread on an environment with the environment', () => {
+    const there = makeThread({
+      id: 'there',
+      cwd: '/worktrees/p-1/def456',
+      weftEnvironment: 'box',
+      weftWorktree: { path: '/worktrees/p-1/def456', branch: 'weft/def456', baseRef: 'main', projectRoot: CWD },
+    });
+    const data = { ...emptyAppData(`box:${CWD}`), live: [there] };
+    expect([null, 'there'].map((id) => workFolder(data, id))).toEqual([`box:${CWD}`, 'box:/worktrees/p-1/def456']);
+  });
 });

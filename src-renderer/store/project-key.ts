@@ -1,0 +1,45 @@
+// A project open in the window is named by one string (its key: in `ui.openProjects`, `data.cwd`, the
+// location, `data.elsewhere`): a folder of this machine is its absolute path; a folder on a configured
+// environment is `NAME:/path/there`. What goes to the server is the folder and, for a remote one, the
+// environment's name (`weftEnvironment`), which the host routes to that environment.
+import type { Thread } from '../../src-preload/protocol';
+
+export interface ProjectPlace {
+  /** The configured environment the folder is on; null: this machine. */
+  environment: string | null;
+  /** The folder, absolute on its machine. */
+  folder: string;
+}
+
+const REMOTE = /^([A-Za-z0-9][A-Za-z0-9._-]*):(\/.*)$/;
+
+/** The key of `folder` on `environment` (null or absent: this machine). */
+export function projectKey(environment: string | null | undefined, folder: string): string {
+  return environment === null || environment === undefined ? folder : `${environment}:${folder}`;
+}
+
+/** Where a project key points. */
+export function projectPlace(key: string): ProjectPlace {
+  const remote = key.startsWith('/') ? null : REMOTE.exec(key);
+  return remote === null
+    ? { environment: null, folder: key }
+    : { environment: remote[1] ?? null, folder: remote[2] ?? key };
+}
+
+/** What a request about the project adds to name its environment: nothing for this machine. */
+export function environmentParam(key: string): { weftEnvironment?: string } {
+  const { environment } = projectPlace(key);
+  return environment === null ? {} : { weftEnvironment: environment };
+}
+
+/** The key of the folder a thread works in, on its environment. */
+export function threadFolderKey(thread: Pick<Thread, 'cwd' | 'weftEnvironment'>): string {
+  return projectKey(thread.weftEnvironment, thread.cwd);
+}
+
+/** A folder of this machine the key names; null for a remote project (nothing here to read there). */
+export function localFolder(key: string | null): string | null {
+  if (key === null) return null;
+  const place = projectPlace(key);
+  return place.environment === null ? place.folder : null;
+}

@@ -1,0 +1,156 @@
+// E2E: a project on an environment beside the local one, in one window of `weft serve` (no `--env`). Open
+// folder offers the environments of config.toml; choosing one completes the folders there (the remote
+// user's home, through its `weft/fs/complete`) and opens the project there. The switcher and "Needs me"
+// show both projects, the remote one marked with its environment; a thread there asks for an approval,
+// answered here, and its command runs there. The environment is a local pipe (`command = [...]`) to this
+// checkout's `weft app-server` under its own WEFT_HOME and HOME, as `kubectl exec -i` would be.
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { remoteWeft } from '../support/environments';
+import { startMockResponsesServer } from '../support/mock-responses-server';
+import { clickCentre } from '../support/mouse';
+import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { makeTempWorkspace, makeWeftHome } from '../support/workspace';
+import { conversation, SCREENSHOT_SIZES, sendMessage, startE2e } from '../support/weft-serve';
+
+/** The sidebar row of the thread titled `title`. */
+function row(page: Page, title: string): Locator {
+  return page
+    .getByRole('navigation', { name: 'Threads' })
+    .locator('.thread-row')
+    .filter({ has: page.getByText(title, { exact: true }) });
+}
+
+describe('a project on an environment beside the local one', () => {
+  for (const size of SCREENSHOT_SIZES) {
+    it(
+      `is opened through Open folder and shown marked beside the local one (${size.width}×${size.height})`,
+      { timeout: 120_000 },
+      async () => {
+        // The remote: its own model, Weft home and user home holding the project.
+        const remoteModel = await startMockResponsesServer();
+        onTestFinished(() => remoteModel.close());
+        const remoteUser = await makeTempWorkspace({ 'srv/remote-app/README.md': '# Remote\n', 'srv/other/x': '' });
+        onTestFinished(() => remoteUser.cleanup());
+        const remoteHome = await makeWeftHome(
+          [
+            'model = "mock-model"',
+            'model_provider = "mock"',
+            'approval_policy = "untrusted"',
+            'sandbox_mode = "danger-full-access"',
+            '[model_providers.mock]',
+            'name = "Mock"',
+            `base_url = "${remoteModel.url}"`,
+            'env_key = "MOCK_API_KEY"',
+            'wire_api = "responses"',
+            'request_max_retries = 0',
+            '',
+          ].join('\n'),
+        );
+        onTestFinished(() => remoteHome.cleanup());
+        const pipe = `HOME=${remoteUser.dir} ${remoteWeft(remoteHome.dir)} app-server`;
+        const e2e = await startE2e({
+          viewport: size,
+          files: { 'README.md': '# Local\n' },
+          extraConfig: `[environments.box]\ncommand = ["sh", "-c", ${JSON.stringify(pipe)}]\n`,
+        });
+        onTestFinished(() => e2e.close());
+        const { page, workspace } = e2e;
+        const here = basename(workspace.dir);
+        const remoteFolder = `${remoteUser.dir}/srv/remote-app`;
+
+        // A thread here first.
+        e2e.mock.enqueue(answerTurn('Local done.'));
+        await sendMessage(page, 'Local work');
+        await conversation(page).getByText('Local done.', { exact: true }).waitFor();
+
+        // Open folder → box: the folders completed are the remote user's.
+        await clickCentre(page, page.getByRole('button', { name: 'Open folder', exact: true }));
+        const picker = page.getByRole('dialog', { name: 'Open folder' });
+        const where = picker.getByRole('group', { name: 'Where the folder is' });
+        await clickCentre(page, where.getByRole('button', { name: 'box', exact: true }));
+        expect(await where.getByRole('button', { name: 'box', exact: true }).getAttribute('aria-pressed')).toBe('true');
+        const field = picker.getByRole('combobox', { name: 'Folder path' });
+        await clickCentre(page, field);
+        await field.fill('~/srv/');
+        // The first request for the environment starts its pipe (a Weft there): more than the poll's second.
+        await expect
+          .poll(
+            () => picker.locator('datalist option').evaluateAll((els) => els.map((el) => el.getAttribute('value'))),
+            {
+              timeout: 30_000,
+            },
+          )
+          .toEqual([`${remoteUser.dir}/srv/other`, remoteFolder]);
+        await e2e.screenshot(`environment-open-folder-${size.width}x${size.height}`);
+        // A folder that is not there is named with the environment.
+        await field.fill('~/srv/nothing-here');
+        await clickCentre(page, picker.getByRole('button', { name: 'Open', exact: true }));
+        await picker
+          .getByRole('alert')
+          .getByText(`${remoteUser.dir}/srv/nothing-here does not exist on box.`, { exact: true })
+          .waitFor();
+        await field.fill('~/srv/remote-app');
+        await clickCentre(page, picker.getByRole('button', { name: 'Open', exact: true }));
+        await picker.waitFor({ state: 'detached' });
+
+        // Both projects in the switcher, the remote one marked; it is shown.
+        const projects = page.getByRole('navigation', { name: 'Projects' });
+        const remoteProject = projects.getByRole('button', { name: 'remote-app on box', exact: true });
+        await remoteProject.waitFor();
+        await projects.getByRole('button', { name: here, exact: true }).waitFor();
+        expect(await projects.locator('.project-item.is-current .project-name').textContent()).toBe('remote-app');
+        expect(await projects.locator('.project-item.is-current .project-env').textContent()).toBe('box');
+        expect(await projects.locator('.project-item.is-current .project-path').textContent()).toContain(remoteFolder);
+
+        // A thread there: its command asks for approval.
+        remoteModel.enqueueMany([
+          {
+            kind: 'sse',
+            events: [
+              evCreated(),
+              evFunctionCall('c1', 'exec_command', { cmd: 'touch made-on-box.txt' }),
+              evCompleted(),
+            ],
+          },
+          answerTurn('Remote done.'),
+        ]);
+        await sendMessage(page, 'Remote work');
+        const approval = page.getByRole('dialog', { name: 'Approve command' });
+        await approval.locator('pre').getByText('touch made-on-box.txt', { exact: true }).waitFor();
+        expect(existsSync(`${remoteFolder}/made-on-box.txt`)).toBe(false);
+        // Its rollout is the remote's.
+        expect(remoteModel.requests.length).toBe(1);
+
+        // Back to the local project: the remote one counts what needs the person, marked with its environment.
+        await clickCentre(page, projects.getByRole('button', { name: here, exact: true }));
+        await projects.getByRole('button', { name: 'remote-app on box, 1 thread needs you', exact: true }).waitFor();
+        await row(page, 'Local work').waitFor();
+        expect(await row(page, 'Remote work').count()).toBe(0);
+        await e2e.screenshot(`environment-two-projects-${size.width}x${size.height}`);
+
+        // Needs me: the remote thread under its project, marked.
+        await clickCentre(page, page.getByRole('button', { name: /^Needs me/ }));
+        const threads = page.getByRole('navigation', { name: 'Threads' });
+        const group = threads.getByRole('list', { name: 'Needing you in remote-app on box' });
+        await group.waitFor();
+        expect(await threads.locator('.board-group .section-label').allTextContents()).toEqual(['remote-appbox']);
+        await e2e.screenshot(`environment-needs-me-${size.width}x${size.height}`);
+
+        // Opened from there, it shows the remote project and its approval; accepted here, it runs there.
+        await clickCentre(page, group.getByRole('button', { name: 'Remote work', exact: true }));
+        await approval.locator('pre').getByText('touch made-on-box.txt', { exact: true }).waitFor();
+        expect(await projects.locator('.project-item.is-current .project-name').textContent()).toBe('remote-app');
+        await clickCentre(page, approval.getByRole('button', { name: 'Accept', exact: true }));
+        await conversation(page).getByText('Remote done.', { exact: true }).waitFor();
+        expect(existsSync(`${remoteFolder}/made-on-box.txt`)).toBe(true);
+        // The terminal and the Changes panel are this machine's: not offered for the remote project.
+        const header = page.locator('.main-column');
+        expect(await header.getByRole('button', { name: /^(Terminal|Changes)$/ }).count()).toBe(0);
+        await e2e.screenshot(`environment-remote-turn-${size.width}x${size.height}`);
+      },
+    );
+  }
+});
