@@ -14,7 +14,6 @@ import { z } from 'zod';
  */
 export function lazySchema<T extends z.ZodType>(build: () => T): T {
   let built: T | undefined;
-  let internals: object | undefined;
   const real = (): T => {
     if (built === undefined) {
       built = build();
@@ -22,6 +21,10 @@ export function lazySchema<T extends z.ZodType>(build: () => T): T {
       // schemas and the JSON Schema export hold, carries the built schema's own.
       const meta = z.globalRegistry.get(built);
       if (meta !== undefined) z.globalRegistry.add(standIn, meta);
+      // zod's JSON Schema export calls a schema's own `processJSONSchema`, which closes over the built object,
+      // not the stand-in the export's traversal met (and keys its bookkeeping by); without it, the export
+      // calls the processor of the schema's type with the object it met.
+      Reflect.deleteProperty(built._zod, 'processJSONSchema');
     }
     return built;
   };
@@ -29,8 +32,7 @@ export function lazySchema<T extends z.ZodType>(build: () => T): T {
     // Properties are read from the built schema with the stand-in as receiver: zod binds a method to the
     // object it is read from, so a schema derived from this one (`.optional()`, `.extend()`) wraps the
     // stand-in, and every schema has one identity (the JSON Schema export names schemas by identity).
-    get: (_target, key) =>
-      key === '_zod' ? (internals ??= internalsView(real()._zod)) : Reflect.get(real(), key, standIn),
+    get: (_target, key) => Reflect.get(real(), key, standIn),
     set: (_target, key, value) => Reflect.set(real(), key, value),
     has: (_target, key) => Reflect.has(real(), key),
     ownKeys: () => Reflect.ownKeys(real()),
@@ -45,19 +47,6 @@ export function lazySchema<T extends z.ZodType>(build: () => T): T {
   // The stand-in answers as the schema `build` returns (see the traps): it is typed as that schema.
   const standIn = new Proxy<object>({}, handler) as T;
   return standIn;
-}
-
-/**
- * The stand-in's `_zod` (zod's internals of the built schema), without `processJSONSchema`. The built
- * schema's own one calls its JSON Schema processor with the built object, which the export's traversal
- * has not seen (it met the stand-in, the object other schemas hold); without it, zod's `toJSONSchema`
- * calls the processor of the schema's type itself, with the stand-in.
- */
-function internalsView(zod: object): object {
-  return new Proxy(zod, {
-    get: (target, key) => (key === 'processJSONSchema' ? undefined : Reflect.get(target, key)),
-    has: (target, key) => key !== 'processJSONSchema' && Reflect.has(target, key),
-  });
 }
 
 /** A value derived from schemas (the tags of a union's variants…), computed on its first use and kept. */
