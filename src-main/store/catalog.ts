@@ -12,7 +12,8 @@ import { archivedDir, indexFile, sessionsDir } from './paths';
 import type { LoadedThread } from './loader';
 import type { IndexDelta } from './recorder';
 import { forgetSavedOutline, readSavedOutline, writeSavedOutline } from './outline-snapshot';
-import { repairIndex, type RepairReport, type RolloutSource } from './repair';
+import { IndexCheck } from './index-check';
+import { repairIndex, writeIndexChange, type RepairReport, type RolloutSource } from './repair';
 import { closeRollout, openRollout } from './rollout-source';
 import { runSliced } from './slices';
 import { SLICE_MS } from '../util/slicer';
@@ -72,6 +73,8 @@ export class Catalog {
   private waitingForIdle: (() => void)[] = [];
   /** Callers of `whenIndexed` waiting now. */
   private awaitingIndex = 0;
+  /** The start-up check in a worker thread, from its start until its report. */
+  private startUpCheck: IndexCheck | null = null;
 
   constructor(
     readonly home: string,
@@ -137,7 +140,8 @@ export class Catalog {
    * Runs a repair after the ones queued before it; `sources` null = all (read when it starts). A failure
    * becomes a warning and null, or is thrown with `rethrow`. An index found damaged on the way is set
    * aside and the repair starts over, in full, on a new one. A `background` repair (the start-up check)
-   * gives way to requests in flight (`inForeground`).
+   * reads in a worker thread (index-check.ts) where one can be started, and writes what it found when no
+   * request is in flight (`inForeground`); where none can, it runs here in slices that give way alike.
    */
   queueRepair(
     full: boolean,
@@ -151,13 +155,17 @@ export class Catalog {
       try {
         let report: RepairReport;
         try {
-          report = await repairIndex(this.index, sources ?? this.sources(), {
-            full,
-            outlines: this.outlines,
-            ...(this.sliceMs === undefined ? {} : { sliceMs: this.sliceMs }),
-            cancelled: () => this.closed,
-            ...(background ? { giveWay: this.giveWay } : {}),
-          });
+          const all = sources ?? this.sources();
+          const checked = background && !full ? await this.checkInWorker(all) : null;
+          report =
+            checked ??
+            (await repairIndex(this.index, all, {
+              full,
+              outlines: this.outlines,
+              ...(this.sliceMs === undefined ? {} : { sliceMs: this.sliceMs }),
+              cancelled: () => this.closed,
+              ...(background ? { giveWay: this.giveWay } : {}),
+            }));
         } catch (error) {
           if (!isIndexCorruption(error) || this.closed) throw error;
           this.setAside(error);
@@ -179,6 +187,26 @@ export class Catalog {
     // A pass over every source, however it ends, ends the first build (a failure was warned about).
     if (sources === null) void this.indexing.then(() => this.built());
     return run;
+  }
+
+  /**
+   * Starts the start-up check's reading in a worker thread now (its start-up then overlaps the host's);
+   * its rows are written once the check is queued (`queueRepair` with `background`).
+   */
+  startCheck(): void {
+    if (this.startUpCheck !== null || this.closed) return;
+    this.startUpCheck = new IndexCheck({ home: this.home, indexPath: indexFile(this.home), sources: this.sources() });
+  }
+
+  /** The start-up check in a worker thread; null when none could run it (see IndexCheck.run). */
+  private async checkInWorker(sources: RolloutSource[]): Promise<RepairReport | null> {
+    const check = this.startUpCheck ?? new IndexCheck({ home: this.home, indexPath: indexFile(this.home), sources });
+    this.startUpCheck = check;
+    try {
+      return await check.run({ write: (change) => writeIndexChange(this.index, change), giveWay: this.giveWay });
+    } finally {
+      if (this.startUpCheck === check) this.startUpCheck = null;
+    }
   }
 
   /**
@@ -213,8 +241,9 @@ export class Catalog {
   }
 
   /**
-   * Resolves once the first build is over, or after `ms`, whichever comes first; meanwhile the build does
-   * not give way to requests (the one waiting may be among them).
+   * Resolves once the first build is over, or after `ms` of it, whichever comes first; meanwhile the build
+   * does not give way to requests (the one waiting may be among them). The `ms` count from when the
+   * start-up check's worker is loaded and reading (its start-up is not the build's time).
    */
   async builtWithin(ms: number): Promise<void> {
     if (!this.building) return;
@@ -222,6 +251,12 @@ export class Catalog {
     this.releaseRepairs();
     let stop = (): void => undefined;
     try {
+      const reading = this.startUpCheck?.reading;
+      if (reading !== undefined) {
+        let off = (): void => undefined;
+        await Promise.race([reading, new Promise<void>((resolve) => (off = this.whenBuilt(resolve)))]);
+        off();
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms);
         timer.unref();
@@ -437,6 +472,7 @@ export class Catalog {
     if (this.closed) return;
     this.closed = true;
     this.releaseRepairs();
+    await this.startUpCheck?.stop();
     await this.indexing.catch(() => null);
     this.index.db.close();
   }

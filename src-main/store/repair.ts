@@ -32,6 +32,25 @@ export interface RepairOptions {
   outlines?: { keep(id: string, data: Buffer): void; forget(id: string): void };
   /** Awaited at every yield: resolves when no request waits on the store (the repair gives way to them). */
   giveWay?: () => Promise<void>;
+  /**
+   * Writes what the repair found (default: one transaction on the index it reads). The start-up check,
+   * which reads in a worker thread, sends it to the main thread instead (index-check.ts).
+   */
+  write?: (change: IndexChange) => void;
+}
+
+/** Rows a repair writes at once: threads (re)scanned, and threads whose rollout is gone. */
+export interface IndexChange {
+  upserts: ThreadSummary[];
+  removed: string[];
+}
+
+/** Writes `change` into `index` in one transaction. */
+export function writeIndexChange(index: ThreadIndex, change: IndexChange): void {
+  index.transaction(() => {
+    for (const s of change.upserts) index.upsert(s);
+    for (const id of change.removed) index.remove(id);
+  });
 }
 
 export interface RepairReport {
@@ -91,6 +110,7 @@ export async function repairIndex(
   options: RepairOptions,
 ): Promise<RepairReport> {
   const slicer = new Slicer(options.sliceMs ?? 8, options.giveWay);
+  const write = options.write ?? ((change: IndexChange) => writeIndexChange(index, change));
   const report: RepairReport = { indexed: 0, removed: 0, files: 0, warnings: [], cancelled: false };
   const stop = (): RepairReport => ({ ...report, cancelled: true });
   const found: Found[] = [];
@@ -159,9 +179,7 @@ export async function repairIndex(
     outlines = [];
     batchText = 0;
     commits++;
-    index.transaction(() => {
-      for (const s of items) index.upsert(s);
-    });
+    write({ upserts: items, removed: [] });
     for (const [id, data] of kept) options.outlines?.keep(id, data);
   };
   for (const f of queue) {
@@ -219,9 +237,7 @@ export async function repairIndex(
   commit(true);
   const gone = [...rows.values()].filter((r) => !walked.has(r.path) && !upserted.has(r.id) && !existsSync(r.path));
   if (gone.length > 0) {
-    index.transaction(() => {
-      for (const r of gone) index.remove(r.id);
-    });
+    write({ upserts: [], removed: gone.map((r) => r.id) });
     for (const r of gone) options.outlines?.forget(r.id);
     report.removed = gone.length;
   }

@@ -121,6 +121,15 @@ export class ThreadStore implements Disposable {
     void this.catalog.queueRepair(false, null, false, true);
   }
 
+  /**
+   * Starts the reading of the start-up check (in a worker thread) now, for a host that calls
+   * `repairInBackground` once it is assembled: the worker's own start-up overlaps the host's, and nothing
+   * is written to the index before `repairInBackground`.
+   */
+  startIndexCheck(): void {
+    this.catalog.startCheck();
+  }
+
   /** Runs `work` (a client's request) ahead of the background repairs, which pause until it is done. */
   inForeground<T>(work: () => Promise<T>): Promise<T> {
     return this.catalog.inForeground(work);
