@@ -52,6 +52,12 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 /** Longest time one request holds the background repairs back (`inForeground`). */
 const FOREGROUND_HOLD_MS = 2_000;
 
+/**
+ * Longest a list waiting for a new index's first build waits for the start-up check's worker to start (a
+ * thread of its own, loading its modules: tens of ms on a quiet machine).
+ */
+const WORKER_WARM_UP_MS = 1_000;
+
 /** Rebuilds after damage allowed in one process: a disk that damages every new index is an error. */
 const MAX_RECOVERIES = 3;
 
@@ -140,8 +146,9 @@ export class Catalog {
    * Runs a repair after the ones queued before it; `sources` null = all (read when it starts). A failure
    * becomes a warning and null, or is thrown with `rethrow`. An index found damaged on the way is set
    * aside and the repair starts over, in full, on a new one. A `background` repair (the start-up check)
-   * reads in a worker thread (index-check.ts) where one can be started, and writes what it found when no
-   * request is in flight (`inForeground`); where none can, it runs here in slices that give way alike.
+   * gives way to requests in flight (`inForeground`); in a host (`startCheck` was called) it reads in a
+   * worker thread (index-check.ts) and only writes here, else (a command that waits for the index, or no
+   * worker could run) it runs here, in slices.
    */
   queueRepair(
     full: boolean,
@@ -156,7 +163,7 @@ export class Catalog {
         let report: RepairReport;
         try {
           const all = sources ?? this.sources();
-          const checked = background && !full ? await this.checkInWorker(all) : null;
+          const checked = background && !full && this.startUpCheck !== null ? await this.checkInWorker() : null;
           report =
             checked ??
             (await repairIndex(this.index, all, {
@@ -198,10 +205,10 @@ export class Catalog {
     this.startUpCheck = new IndexCheck({ home: this.home, indexPath: indexFile(this.home), sources: this.sources() });
   }
 
-  /** The start-up check in a worker thread; null when none could run it (see IndexCheck.run). */
-  private async checkInWorker(sources: RolloutSource[]): Promise<RepairReport | null> {
-    const check = this.startUpCheck ?? new IndexCheck({ home: this.home, indexPath: indexFile(this.home), sources });
-    this.startUpCheck = check;
+  /** The start-up check started by `startCheck`; null when no worker could run it (see IndexCheck.run). */
+  private async checkInWorker(): Promise<RepairReport | null> {
+    const check = this.startUpCheck;
+    if (check === null) return null;
     try {
       return await check.run({ write: (change) => writeIndexChange(this.index, change), giveWay: this.giveWay });
     } finally {
@@ -243,7 +250,8 @@ export class Catalog {
   /**
    * Resolves once the first build is over, or after `ms` of it, whichever comes first; meanwhile the build
    * does not give way to requests (the one waiting may be among them). The `ms` count from when the
-   * start-up check's worker is loaded and reading (its start-up is not the build's time).
+   * start-up check's worker sent its first rows (its start-up is not the build's time), or from
+   * WORKER_WARM_UP_MS at most.
    */
   async builtWithin(ms: number): Promise<void> {
     if (!this.building) return;
@@ -251,11 +259,17 @@ export class Catalog {
     this.releaseRepairs();
     let stop = (): void => undefined;
     try {
-      const reading = this.startUpCheck?.reading;
-      if (reading !== undefined) {
+      const warmedUp = this.startUpCheck?.warmedUp;
+      if (warmedUp !== undefined) {
         let off = (): void => undefined;
-        await Promise.race([reading, new Promise<void>((resolve) => (off = this.whenBuilt(resolve)))]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          warmedUp,
+          new Promise<void>((resolve) => (off = this.whenBuilt(resolve))),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, WORKER_WARM_UP_MS))),
+        ]);
         off();
+        clearTimeout(timer);
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms);

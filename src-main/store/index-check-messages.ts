@@ -33,12 +33,8 @@ const report = z.object({
   cancelled: z.boolean(),
 }) satisfies z.ZodType<RepairReport>;
 
-/**
- * Worker → main thread: that it is loaded and reading, rows to write (in order), then the report, or the
- * error that ended the check.
- */
+/** Worker → main thread: rows to write (in order), then the report, or the error that ended the check. */
 export const IndexCheckMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('reading') }),
   z.object({
     type: z.literal('change'),
     change: z.object({ upserts: z.array(summary), removed: z.array(z.string()) }) satisfies z.ZodType<IndexChange>,

@@ -17,9 +17,6 @@ function post(m: IndexCheckMessage): void {
 }
 
 async function check(): Promise<void> {
-  // Its modules are loaded (a good part of a small check's time): a list waiting for a new index's first
-  // build counts its wait from here.
-  post({ type: 'reading' });
   const request = IndexCheckRequest.parse(workerData);
   const db = new Database(request.indexPath, { readonly: true, fileMustExist: true });
   const outlineWarnings: string[] = [];

@@ -35,9 +35,12 @@ export class IndexCheck {
   private readonly inbox: (IndexCheckMessage | { type: 'ended'; error: Error | null })[] = [];
   private deliver: (() => void) | null = null;
   private stopped = false;
-  private markReading: () => void = () => undefined;
-  /** Resolves once the worker is loaded and reading, or once the check ended without a worker. */
-  readonly reading = new Promise<void>((resolve) => (this.markReading = resolve));
+  private markWarm: () => void = () => undefined;
+  /**
+   * Resolves once the worker has sent its first rows (or its report, or ended): its start-up is over (a
+   * new thread with its own heap, whose code runs cold at first and builds its schemas on first use).
+   */
+  readonly warmedUp = new Promise<void>((resolve) => (this.markWarm = resolve));
   private readonly worker: Promise<Worker | null>;
 
   /** Starts the worker; see `run`. */
@@ -76,8 +79,7 @@ export class IndexCheck {
   }
 
   private push(m: IndexCheckMessage | { type: 'ended'; error: Error | null }): void {
-    this.markReading();
-    if (m.type === 'reading') return;
+    this.markWarm();
     this.inbox.push(m);
     this.deliver?.();
   }
@@ -102,8 +104,6 @@ export class IndexCheck {
             if (this.stopped) return CANCELLED;
             writer.write(m.change);
             wrote = true;
-            break;
-          case 'reading':
             break;
           case 'done':
             return this.stopped ? { ...m.report, cancelled: true } : m.report;
