@@ -25,6 +25,8 @@ const summary = z.custom<ThreadSummary>(
   'a thread summary',
 );
 
+const fileRow = z.object({ id: z.string(), path: z.string(), file_size: z.number(), file_mtime_ms: z.number() });
+
 const report = z.object({
   indexed: z.number(),
   removed: z.number(),
@@ -37,7 +39,10 @@ const report = z.object({
 export const IndexCheckMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('change'),
-    change: z.object({ upserts: z.array(summary), removed: z.array(z.string()) }) satisfies z.ZodType<IndexChange>,
+    change: z.object({
+      upserts: z.array(z.object({ summary, seen: fileRow.nullable() })),
+      removed: z.array(z.string()),
+    }) satisfies z.ZodType<IndexChange>,
   }),
   z.object({ type: z.literal('done'), report }),
   z.object({ type: z.literal('failed'), message: z.string(), code: z.string().nullable() }),
