@@ -3,6 +3,7 @@
 //                                                          V8's code cache, then imports app.js.
 //   src-main/electron/entry.ts → dist/electron/app.js      the main process itself; native addons and
 //                                                          `electron` stay external.
+//   src-main/store/index-check-worker.ts → dist/electron/index-check-worker.js  a worker thread of app.js.
 //   src-preload/index.ts       → dist/electron/preload.cjs CJS: a sandboxed preload is a classic script
 //                                                          whose require() knows only `electron` and a few
 //                                                          polyfills, so everything else is bundled in.
@@ -18,6 +19,8 @@ for (const name of [
   'app.js.map',
   'spawn-host.js',
   'spawn-host.js.map',
+  'index-check-worker.js',
+  'index-check-worker.js.map',
   'preload.cjs',
   'preload.cjs.map',
 ])
@@ -35,6 +38,8 @@ await build({
     main: 'src-main/electron/bootstrap.ts',
     app: 'src-main/electron/entry.ts',
     'spawn-host': 'src-main/util/spawn-host/host-main.ts',
+    // The start-up index check's worker thread, found beside app.js (src-main/util/worker-thread.ts).
+    'index-check-worker': 'src-main/store/index-check-worker.ts',
   },
   outdir: 'dist/electron',
   bundle: true,

@@ -144,7 +144,8 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // A thread that stops (or resumes) being saved is told to every client, not only to the log.
   const saveWarnings: { notify: (threadId: string, message: string) => void } = { notify: () => undefined };
-  // The index is repaired once the host is assembled (see ThreadStore.repairInBackground).
+  // The index is repaired once the host is assembled (see ThreadStore.repairInBackground); the check's
+  // reading starts now, in a worker thread (ThreadStore.startIndexCheck).
   const store = owned.add(
     ThreadStore.open(weftHome, {
       repair: false,
@@ -156,6 +157,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     }),
     'the thread index',
   );
+  store.startIndexCheck();
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
   const defaultCwd = options.cwd ?? process.cwd();
   const checkpoints = await openCheckpoints(weftHome, defaultCwd, env, log);

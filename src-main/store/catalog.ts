@@ -12,7 +12,8 @@ import { archivedDir, indexFile, sessionsDir } from './paths';
 import type { LoadedThread } from './loader';
 import type { IndexDelta } from './recorder';
 import { forgetSavedOutline, readSavedOutline, writeSavedOutline } from './outline-snapshot';
-import { repairIndex, type RepairReport, type RolloutSource } from './repair';
+import { IndexCheck } from './index-check';
+import { repairIndex, writeIndexChange, type RepairReport, type RolloutSource } from './repair';
 import { closeRollout, openRollout } from './rollout-source';
 import { runSliced } from './slices';
 import { SLICE_MS } from '../util/slicer';
@@ -51,6 +52,12 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 /** Longest time one request holds the background repairs back (`inForeground`). */
 const FOREGROUND_HOLD_MS = 2_000;
 
+/**
+ * Longest a list waiting for a new index's first build waits for the start-up check's worker to start (a
+ * thread of its own, loading its modules: tens of ms on a quiet machine).
+ */
+const WORKER_WARM_UP_MS = 1_000;
+
 /** Rebuilds after damage allowed in one process: a disk that damages every new index is an error. */
 const MAX_RECOVERIES = 3;
 
@@ -72,6 +79,8 @@ export class Catalog {
   private waitingForIdle: (() => void)[] = [];
   /** Callers of `whenIndexed` waiting now. */
   private awaitingIndex = 0;
+  /** The start-up check in a worker thread, from its start until its report. */
+  private startUpCheck: IndexCheck | null = null;
 
   constructor(
     readonly home: string,
@@ -137,7 +146,9 @@ export class Catalog {
    * Runs a repair after the ones queued before it; `sources` null = all (read when it starts). A failure
    * becomes a warning and null, or is thrown with `rethrow`. An index found damaged on the way is set
    * aside and the repair starts over, in full, on a new one. A `background` repair (the start-up check)
-   * gives way to requests in flight (`inForeground`).
+   * gives way to requests in flight (`inForeground`); in a host (`startCheck` was called) it reads in a
+   * worker thread (index-check.ts) and only writes here, else (a command that waits for the index, or no
+   * worker could run) it runs here, in slices.
    */
   queueRepair(
     full: boolean,
@@ -151,13 +162,17 @@ export class Catalog {
       try {
         let report: RepairReport;
         try {
-          report = await repairIndex(this.index, sources ?? this.sources(), {
-            full,
-            outlines: this.outlines,
-            ...(this.sliceMs === undefined ? {} : { sliceMs: this.sliceMs }),
-            cancelled: () => this.closed,
-            ...(background ? { giveWay: this.giveWay } : {}),
-          });
+          const all = sources ?? this.sources();
+          const checked = background && !full && this.startUpCheck !== null ? await this.checkInWorker() : null;
+          report =
+            checked ??
+            (await repairIndex(this.index, all, {
+              full,
+              outlines: this.outlines,
+              ...(this.sliceMs === undefined ? {} : { sliceMs: this.sliceMs }),
+              cancelled: () => this.closed,
+              ...(background ? { giveWay: this.giveWay } : {}),
+            }));
         } catch (error) {
           if (!isIndexCorruption(error) || this.closed) throw error;
           this.setAside(error);
@@ -179,6 +194,26 @@ export class Catalog {
     // A pass over every source, however it ends, ends the first build (a failure was warned about).
     if (sources === null) void this.indexing.then(() => this.built());
     return run;
+  }
+
+  /**
+   * Starts the start-up check's reading in a worker thread now (its start-up then overlaps the host's);
+   * its rows are written once the check is queued (`queueRepair` with `background`).
+   */
+  startCheck(): void {
+    if (this.startUpCheck !== null || this.closed) return;
+    this.startUpCheck = new IndexCheck({ home: this.home, indexPath: indexFile(this.home), sources: this.sources() });
+  }
+
+  /** The start-up check started by `startCheck`; null when no worker could run it (see IndexCheck.run). */
+  private async checkInWorker(): Promise<RepairReport | null> {
+    const check = this.startUpCheck;
+    if (check === null) return null;
+    try {
+      return await check.run({ write: (change) => writeIndexChange(this.index, change), giveWay: this.giveWay });
+    } finally {
+      if (this.startUpCheck === check) this.startUpCheck = null;
+    }
   }
 
   /**
@@ -213,8 +248,10 @@ export class Catalog {
   }
 
   /**
-   * Resolves once the first build is over, or after `ms`, whichever comes first; meanwhile the build does
-   * not give way to requests (the one waiting may be among them).
+   * Resolves once the first build is over, or after `ms` of it, whichever comes first; meanwhile the build
+   * does not give way to requests (the one waiting may be among them). The `ms` count from when the
+   * start-up check's worker sent its first rows (its start-up is not the build's time), or from
+   * WORKER_WARM_UP_MS at most.
    */
   async builtWithin(ms: number): Promise<void> {
     if (!this.building) return;
@@ -222,6 +259,18 @@ export class Catalog {
     this.releaseRepairs();
     let stop = (): void => undefined;
     try {
+      const warmedUp = this.startUpCheck?.warmedUp;
+      if (warmedUp !== undefined) {
+        let off = (): void => undefined;
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          warmedUp,
+          new Promise<void>((resolve) => (off = this.whenBuilt(resolve))),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, WORKER_WARM_UP_MS))),
+        ]);
+        off();
+        clearTimeout(timer);
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms);
         timer.unref();
@@ -437,6 +486,7 @@ export class Catalog {
     if (this.closed) return;
     this.closed = true;
     this.releaseRepairs();
+    await this.startUpCheck?.stop();
     await this.indexing.catch(() => null);
     this.index.db.close();
   }

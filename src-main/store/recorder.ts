@@ -196,6 +196,7 @@ export class RolloutRecorder implements SessionRecorder {
       case 'weft/threads/indexed':
       case 'weft/environment/status':
       case 'weft/automations/runEnded':
+      case 'weft/turn/diffChanged':
         return;
       case 'weft/thread/turnsRestored':
         // In the rollout already: store.undoRollback appends its weft_rollback_undone line.

@@ -32,6 +32,39 @@ export interface RepairOptions {
   outlines?: { keep(id: string, data: Buffer): void; forget(id: string): void };
   /** Awaited at every yield: resolves when no request waits on the store (the repair gives way to them). */
   giveWay?: () => Promise<void>;
+  /**
+   * Writes what the repair found (default: one transaction on the index it reads). The start-up check,
+   * which reads in a worker thread, sends it to the main thread instead (index-check.ts).
+   */
+  write?: (change: IndexChange) => void;
+}
+
+/** Rows a repair writes at once: threads (re)scanned, and threads whose rollout is gone. */
+export interface IndexChange {
+  /** Each thread read, with its row as the repair saw it before reading (null: it had none). */
+  upserts: { summary: ThreadSummary; seen: IndexFileRow | null }[];
+  removed: string[];
+}
+
+const sameRow = (now: IndexFileRow | null, seen: IndexFileRow | null): boolean =>
+  now === null || seen === null
+    ? now === seen
+    : now.path === seen.path && now.file_size === seen.file_size && now.file_mtime_ms === seen.file_mtime_ms;
+
+/**
+ * Writes `change` into `index` in one transaction. A thread whose row changed since the repair saw it is
+ * left as it is: a recording wrote it meanwhile (a new thread, a turn), from the live file, after the
+ * repair read that file.
+ */
+export function writeIndexChange(index: ThreadIndex, change: IndexChange): void {
+  index.transaction(() => {
+    for (const { summary, seen } of change.upserts) {
+      const row = index.get(summary.id);
+      const now = row && { id: row.id, path: row.path, file_size: row.file_size, file_mtime_ms: row.file_mtime_ms };
+      if (sameRow(now, seen)) index.upsert(summary);
+    }
+    for (const id of change.removed) index.remove(id);
+  });
 }
 
 export interface RepairReport {
@@ -91,6 +124,7 @@ export async function repairIndex(
   options: RepairOptions,
 ): Promise<RepairReport> {
   const slicer = new Slicer(options.sliceMs ?? 8, options.giveWay);
+  const write = options.write ?? ((change: IndexChange) => writeIndexChange(index, change));
   const report: RepairReport = { indexed: 0, removed: 0, files: 0, warnings: [], cancelled: false };
   const stop = (): RepairReport => ({ ...report, cancelled: true });
   const found: Found[] = [];
@@ -103,12 +137,16 @@ export async function repairIndex(
   let siblings: SiblingFinder | null = null;
   const findParent: SiblingFinder = (child, id) => (siblings ??= siblingsAmong(found.map((f) => f.path)))(child, id);
   const rows = new Map<string, IndexFileRow>();
+  const rowsById = new Map<string, IndexFileRow>();
   for (
     let page = index.filePage(0, FILE_PAGE_ROWS);
     page !== null;
     page = index.filePage(page.lastRid, FILE_PAGE_ROWS)
   ) {
-    for (const r of page.rows) rows.set(r.path, r);
+    for (const r of page.rows) {
+      rows.set(r.path, r);
+      rowsById.set(r.id, r);
+    }
     if (slicer.due()) {
       await slicer.pause();
       if (options.cancelled()) return stop();
@@ -143,7 +181,7 @@ export async function repairIndex(
   // Newest first: rollout names start with their creation time, so the first page fills in first.
   queue.sort((a, b) => (basename(a.path) < basename(b.path) ? 1 : -1));
   const upserted = new Set<string>();
-  let batch: ThreadSummary[] = [];
+  let batch: IndexChange['upserts'] = [];
   // Outlines of big rollouts, made in the same pass, kept so their first resume reads only new lines.
   let outlines: [string, Buffer][] = [];
   let batchText = 0;
@@ -159,9 +197,7 @@ export async function repairIndex(
     outlines = [];
     batchText = 0;
     commits++;
-    index.transaction(() => {
-      for (const s of items) index.upsert(s);
-    });
+    write({ upserts: items, removed: [] });
     for (const [id, data] of kept) options.outlines?.keep(id, data);
   };
   for (const f of queue) {
@@ -205,7 +241,7 @@ export async function repairIndex(
       if (name !== undefined) summary.attributes = { ...summary.attributes, name };
       seenIds.add(summary.id);
       upserted.add(summary.id);
-      batch.push(summary);
+      batch.push({ summary, seen: rowsById.get(summary.id) ?? null });
       if (outline) outlines.push([summary.id, outline]);
       batchText += summary.text.length;
       report.indexed++;
@@ -219,9 +255,7 @@ export async function repairIndex(
   commit(true);
   const gone = [...rows.values()].filter((r) => !walked.has(r.path) && !upserted.has(r.id) && !existsSync(r.path));
   if (gone.length > 0) {
-    index.transaction(() => {
-      for (const r of gone) index.remove(r.id);
-    });
+    write({ upserts: [], removed: gone.map((r) => r.id) });
     for (const r of gone) options.outlines?.forget(r.id);
     report.removed = gone.length;
   }

@@ -114,11 +114,23 @@ export class ThreadStore implements Disposable {
 
   /**
    * Starts bringing the index up to date in the background, for a store opened with `repair: false` by a
-   * host that has start-up work of its own first: the repair's slices would otherwise sit between every
-   * asynchronous step of that work (each module loaded, each file read) and hold the first answer back.
+   * host that has start-up work of its own first (its writes would otherwise sit between the steps of that
+   * work). The check reads in a worker thread (started here unless `startIndexCheck` started it), so the
+   * host's requests never wait for it; a store opened with `repair` (a command that waits for the index
+   * anyway) checks on its own thread, without a worker's start-up.
    */
   repairInBackground(): void {
+    this.catalog.startCheck();
     void this.catalog.queueRepair(false, null, false, true);
+  }
+
+  /**
+   * Starts the reading of the start-up check (in a worker thread) now, for a host that calls
+   * `repairInBackground` once it is assembled: the worker's own start-up overlaps the host's, and nothing
+   * is written to the index before `repairInBackground`.
+   */
+  startIndexCheck(): void {
+    this.catalog.startCheck();
   }
 
   /** Runs `work` (a client's request) ahead of the background repairs, which pause until it is done. */

@@ -3,13 +3,16 @@
 // {"completed": last answer | null} and {"errored": message}. The wire spells it `CollabAgentState`
 // (`{status: "pendingInit", message}`); both sides convert here.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import type { CollabAgentState, CollabAgentStatus } from './items';
 
-export const AgentStatusForm = z.union([
-  z.enum(['pending_init', 'running', 'interrupted', 'shutdown', 'not_found']),
-  z.strictObject({ completed: z.string().nullable() }),
-  z.strictObject({ errored: z.string() }),
-]);
+export const AgentStatusForm = lazySchema(() =>
+  z.union([
+    z.enum(['pending_init', 'running', 'interrupted', 'shutdown', 'not_found']),
+    z.strictObject({ completed: z.string().nullable() }),
+    z.strictObject({ errored: z.string() }),
+  ]),
+);
 export type AgentStatusForm = z.infer<typeof AgentStatusForm>;
 
 const PLAIN = {

@@ -1,6 +1,7 @@
 // `window.weft` as the page sees it: the desktop bridge's interface (built by src-preload/bridge.ts).
 // Part of the contract so the renderer depends on the protocol only, never on the preload's code.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import type { IncomingServerRequest } from './client-messages';
 import type { JsonRpcErrorObject, RequestId } from './jsonrpc';
 import type {
@@ -18,12 +19,14 @@ import type {
  * front (`openProject`: the folder, checked by the shell, joins this window's projects), a click on the OS
  * notification of an automation's run that ended (`openInboxRun`: the review inbox, on that run).
  */
-export const ShellEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('focusThread'), threadId: z.string() }),
-  z.object({ type: z.literal('newThread') }),
-  z.object({ type: z.literal('openProject'), path: z.string().min(1) }),
-  z.object({ type: z.literal('openInboxRun'), automationId: z.string().min(1), runId: z.string().min(1) }),
-]);
+export const ShellEvent = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('focusThread'), threadId: z.string() }),
+    z.object({ type: z.literal('newThread') }),
+    z.object({ type: z.literal('openProject'), path: z.string().min(1) }),
+    z.object({ type: z.literal('openInboxRun'), automationId: z.string().min(1), runId: z.string().min(1) }),
+  ]),
+);
 export type ShellEvent = z.infer<typeof ShellEvent>;
 
 export type Unsubscribe = () => void;

@@ -1,5 +1,6 @@
 // Reverting a thread with its files, and Weft's checkpoint methods (see PROTOCOL.md "thread/revert").
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { WEFT_EXTENSION } from './common';
 import { Thread } from './thread';
 
@@ -13,31 +14,35 @@ export const CHECKPOINT_CONFLICT_CODE = -32010;
  * first); `weftKeepFiles`: workspace-relative paths left exactly as they are now (the user chose "Keep
  * mine" for them), every other file is restored.
  */
-export const ThreadRevertParams = z.object({
-  threadId: z.string().min(1),
-  beforeTurnId: z.string().min(1),
-  weftRestoreFiles: z.boolean().nullish().meta(WEFT_EXTENSION),
-  weftForce: z.boolean().nullish().meta(WEFT_EXTENSION),
-  weftKeepFiles: z.array(z.string().min(1)).nullish().meta(WEFT_EXTENSION),
-});
+export const ThreadRevertParams = lazySchema(() =>
+  z.object({
+    threadId: z.string().min(1),
+    beforeTurnId: z.string().min(1),
+    weftRestoreFiles: z.boolean().nullish().meta(WEFT_EXTENSION),
+    weftForce: z.boolean().nullish().meta(WEFT_EXTENSION),
+    weftKeepFiles: z.array(z.string().min(1)).nullish().meta(WEFT_EXTENSION),
+  }),
+);
 export type ThreadRevertParams = z.infer<typeof ThreadRevertParams>;
 
 /** A file a restore left as it was, and why (for people: "x is not a folder"). */
-export const FileNotRestored = z.object({ path: z.string(), reason: z.string() });
+export const FileNotRestored = lazySchema(() => z.object({ path: z.string(), reason: z.string() }));
 export type FileNotRestored = z.infer<typeof FileNotRestored>;
 
 /** A command the agent had left running (an exec session), stopped before the files were touched. */
-export const StoppedCommand = z.object({ sessionId: z.number(), command: z.string() });
+export const StoppedCommand = lazySchema(() => z.object({ sessionId: z.number(), command: z.string() }));
 export type StoppedCommand = z.infer<typeof StoppedCommand>;
 
 /**
  * `data` of a -32010 error: the files someone else changed (workspace-relative); the commands the agent
  * had left running that were stopped before the files were compared (they stay stopped).
  */
-export const CheckpointConflictData = z.object({
-  conflicts: z.array(z.string()),
-  stoppedCommands: z.array(StoppedCommand).optional(),
-});
+export const CheckpointConflictData = lazySchema(() =>
+  z.object({
+    conflicts: z.array(z.string()),
+    stoppedCommands: z.array(StoppedCommand).optional(),
+  }),
+);
 export type CheckpointConflictData = z.infer<typeof CheckpointConflictData>;
 
 /**
@@ -48,87 +53,105 @@ export type CheckpointConflictData = z.infer<typeof CheckpointConflictData>;
  * first (so they could not change files during the restore), notes for people. Paths are
  * workspace-relative; see checkpoint-paths.ts for names that are not UTF-8.
  */
-export const WeftFilesRestored = z.object({
-  restored: z.array(z.string()),
-  overwritten: z.array(z.string()),
-  kept: z.array(z.string()).optional(),
-  notRestored: z.array(FileNotRestored),
-  stoppedCommands: z.array(StoppedCommand),
-  notes: z.array(z.string()),
-});
+export const WeftFilesRestored = lazySchema(() =>
+  z.object({
+    restored: z.array(z.string()),
+    overwritten: z.array(z.string()),
+    kept: z.array(z.string()).optional(),
+    notRestored: z.array(FileNotRestored),
+    stoppedCommands: z.array(StoppedCommand),
+    notes: z.array(z.string()),
+  }),
+);
 export type WeftFilesRestored = z.infer<typeof WeftFilesRestored>;
 
-export const ThreadRevertResult = z.object({
-  thread: Thread,
-  weftFiles: WeftFilesRestored.nullish().meta(WEFT_EXTENSION),
-});
+export const ThreadRevertResult = lazySchema(() =>
+  z.object({
+    thread: Thread,
+    weftFiles: WeftFilesRestored.nullish().meta(WEFT_EXTENSION),
+  }),
+);
 export type ThreadRevertResult = z.infer<typeof ThreadRevertResult>;
 
-export const ThreadRevertedNotification = z.object({
-  threadId: z.string(),
-  /** Weft: the turn the thread went back to before, and the turns dropped, oldest first. */
-  weftBeforeTurnId: z.string().optional().meta(WEFT_EXTENSION),
-  weftTurnIds: z.array(z.string()).optional().meta(WEFT_EXTENSION),
-  weftFiles: WeftFilesRestored.nullish().meta(WEFT_EXTENSION),
-});
+export const ThreadRevertedNotification = lazySchema(() =>
+  z.object({
+    threadId: z.string(),
+    /** Weft: the turn the thread went back to before, and the turns dropped, oldest first. */
+    weftBeforeTurnId: z.string().optional().meta(WEFT_EXTENSION),
+    weftTurnIds: z.array(z.string()).optional().meta(WEFT_EXTENSION),
+    weftFiles: WeftFilesRestored.nullish().meta(WEFT_EXTENSION),
+  }),
+);
 export type ThreadRevertedNotification = z.infer<typeof ThreadRevertedNotification>;
 
 /** Weft: turns an undo dropped are back (`weft/checkpoints/redo`): clients read the thread again. */
-export const WeftThreadTurnsRestoredNotification = z.object({ threadId: z.string(), turnIds: z.array(z.string()) });
+export const WeftThreadTurnsRestoredNotification = lazySchema(() =>
+  z.object({ threadId: z.string(), turnIds: z.array(z.string()) }),
+);
 export type WeftThreadTurnsRestoredNotification = z.infer<typeof WeftThreadTurnsRestoredNotification>;
 
 /** What reverting to before `beforeTurnId` would do to the files; nothing is written. */
-export const CheckpointPreviewParams = z.object({ threadId: z.string(), beforeTurnId: z.string() });
+export const CheckpointPreviewParams = lazySchema(() => z.object({ threadId: z.string(), beforeTurnId: z.string() }));
 export type CheckpointPreviewParams = z.infer<typeof CheckpointPreviewParams>;
 
-export const CheckpointPreviewFile = z.object({
-  path: z.string(),
-  change: z.enum(['add', 'delete', 'update']),
-  /** The file changed since the agent wrote it: restoring would overwrite someone else's work. */
-  conflict: z.boolean(),
-  /** Text now and after the restore; null when absent, binary or too large to show. */
-  current: z.string().nullable(),
-  restored: z.string().nullable(),
-  binary: z.boolean(),
-  /** Why the file cannot be restored, if it cannot. */
-  unrestorable: z.string().nullish(),
-  /**
-   * Set when the file was changed while a command an earlier turn (not undone) left running in the
-   * background was running: the change may be that command's, and restoring takes it back too. Says so
-   * for people, naming the command.
-   */
-  background: z.string().nullish(),
-});
+export const CheckpointPreviewFile = lazySchema(() =>
+  z.object({
+    path: z.string(),
+    change: z.enum(['add', 'delete', 'update']),
+    /** The file changed since the agent wrote it: restoring would overwrite someone else's work. */
+    conflict: z.boolean(),
+    /** Text now and after the restore; null when absent, binary or too large to show. */
+    current: z.string().nullable(),
+    restored: z.string().nullable(),
+    binary: z.boolean(),
+    /** Why the file cannot be restored, if it cannot. */
+    unrestorable: z.string().nullish(),
+    /**
+     * Set when the file was changed while a command an earlier turn (not undone) left running in the
+     * background was running: the change may be that command's, and restoring takes it back too. Says so
+     * for people, naming the command.
+     */
+    background: z.string().nullish(),
+  }),
+);
 export type CheckpointPreviewFile = z.infer<typeof CheckpointPreviewFile>;
 
 /**
  * A turn being undone whose checkpoint failed (a disk error, say): what it changed cannot all be put
  * back. `reason` is the failure; `message` says it for people.
  */
-export const CheckpointNotUndoable = z.object({ turnId: z.string(), reason: z.string(), message: z.string() });
+export const CheckpointNotUndoable = lazySchema(() =>
+  z.object({ turnId: z.string(), reason: z.string(), message: z.string() }),
+);
 export type CheckpointNotUndoable = z.infer<typeof CheckpointNotUndoable>;
 
 /** `notUndoable`: the turns among those undone whose checkpoint failed (absent or empty: none). */
-export const CheckpointPreviewResult = z.object({
-  files: z.array(CheckpointPreviewFile),
-  notUndoable: z.array(CheckpointNotUndoable).optional(),
-});
+export const CheckpointPreviewResult = lazySchema(() =>
+  z.object({
+    files: z.array(CheckpointPreviewFile),
+    notUndoable: z.array(CheckpointNotUndoable).optional(),
+  }),
+);
 export type CheckpointPreviewResult = z.infer<typeof CheckpointPreviewResult>;
 
 /** Put back the files the thread's last restore replaced (files only; the history stays as it is). */
-export const CheckpointRedoParams = z.object({ threadId: z.string(), weftForce: z.boolean().nullish() });
+export const CheckpointRedoParams = lazySchema(() =>
+  z.object({ threadId: z.string(), weftForce: z.boolean().nullish() }),
+);
 export type CheckpointRedoParams = z.infer<typeof CheckpointRedoParams>;
-export const CheckpointRedoResult = z.object({
-  weftFiles: WeftFilesRestored,
-  /** The turns brought back with the files (the redo of an undo that dropped them), oldest first. */
-  weftTurnIds: z.array(z.string()).optional(),
-});
+export const CheckpointRedoResult = lazySchema(() =>
+  z.object({
+    weftFiles: WeftFilesRestored,
+    /** The turns brought back with the files (the redo of an undo that dropped them), oldest first. */
+    weftTurnIds: z.array(z.string()).optional(),
+  }),
+);
 export type CheckpointRedoResult = z.infer<typeof CheckpointRedoResult>;
 
 /** The checkpoint store's size on disk (for Settings). */
-export const CheckpointSizeParams = z.object({}).nullish();
+export const CheckpointSizeParams = lazySchema(() => z.object({}).nullish());
 export type CheckpointSizeParams = z.infer<typeof CheckpointSizeParams>;
-export const CheckpointSizeResult = z.object({ bytes: z.number() });
+export const CheckpointSizeResult = lazySchema(() => z.object({ bytes: z.number() }));
 export type CheckpointSizeResult = z.infer<typeof CheckpointSizeResult>;
 
 /**
@@ -136,12 +159,14 @@ export type CheckpointSizeResult = z.infer<typeof CheckpointSizeResult>;
  * `@@ -oldStart,oldLines +newStart,newLines @@` header (git's rules: an empty range starts at the line
  * before it).
  */
-export const CheckpointHunkRange = z.object({
-  oldStart: z.int().nonnegative(),
-  oldLines: z.int().nonnegative(),
-  newStart: z.int().nonnegative(),
-  newLines: z.int().nonnegative(),
-});
+export const CheckpointHunkRange = lazySchema(() =>
+  z.object({
+    oldStart: z.int().nonnegative(),
+    oldLines: z.int().nonnegative(),
+    newStart: z.int().nonnegative(),
+    newLines: z.int().nonnegative(),
+  }),
+);
 export type CheckpointHunkRange = z.infer<typeof CheckpointHunkRange>;
 
 /**
@@ -151,12 +176,14 @@ export type CheckpointHunkRange = z.infer<typeof CheckpointHunkRange>;
  * (`data.conflicts: [path]`), nothing written, when those lines are not as the agent left them (changed
  * since, or the hunk is undone already).
  */
-export const CheckpointRevertHunkParams = z.object({
-  threadId: z.string().min(1),
-  turnId: z.string().min(1),
-  path: z.string().min(1),
-  hunk: CheckpointHunkRange,
-});
+export const CheckpointRevertHunkParams = lazySchema(() =>
+  z.object({
+    threadId: z.string().min(1),
+    turnId: z.string().min(1),
+    path: z.string().min(1),
+    hunk: CheckpointHunkRange,
+  }),
+);
 export type CheckpointRevertHunkParams = z.infer<typeof CheckpointRevertHunkParams>;
-export const CheckpointRevertHunkResult = z.object({ path: z.string(), hunk: CheckpointHunkRange });
+export const CheckpointRevertHunkResult = lazySchema(() => z.object({ path: z.string(), hunk: CheckpointHunkRange }));
 export type CheckpointRevertHunkResult = z.infer<typeof CheckpointRevertHunkResult>;

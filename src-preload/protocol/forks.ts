@@ -1,49 +1,56 @@
 // Forks with files (Weft): where each fork of `thread/fork {weftWorktree: true}` lives, how its files
 // compare with its parent's, and removing its folder.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { FileUpdateChange } from './items';
 import { WeftHunkDecision } from './server-requests';
 
 /** A fork with its own copy of the project: a git worktree on `branch`, or a plain copy. */
-export const WeftFork = z.object({
-  threadId: z.string(),
-  parentThreadId: z.string(),
-  /** The project the fork came from; the fork's cwd and folder. */
-  project: z.string(),
-  cwd: z.string(),
-  folder: z.string(),
-  kind: z.enum(['worktree', 'copy']),
-  branch: z.string().nullable(),
-  createdAt: z.string(),
-  /** The folder was removed ("Remove worktree"); the thread stays. */
-  removed: z.boolean(),
-});
+export const WeftFork = lazySchema(() =>
+  z.object({
+    threadId: z.string(),
+    parentThreadId: z.string(),
+    /** The project the fork came from; the fork's cwd and folder. */
+    project: z.string(),
+    cwd: z.string(),
+    folder: z.string(),
+    kind: z.enum(['worktree', 'copy']),
+    branch: z.string().nullable(),
+    createdAt: z.string(),
+    /** The folder was removed ("Remove worktree"); the thread stays. */
+    removed: z.boolean(),
+  }),
+);
 export type WeftFork = z.infer<typeof WeftFork>;
 
 /** The forks with files made from threads of project `cwd` (forks of forks included). */
-export const WeftForksListParams = z.object({ cwd: z.string().min(1) });
+export const WeftForksListParams = lazySchema(() => z.object({ cwd: z.string().min(1) }));
 export type WeftForksListParams = z.infer<typeof WeftForksListParams>;
-export const WeftForksListResult = z.object({ data: z.array(WeftFork) });
+export const WeftForksListResult = lazySchema(() => z.object({ data: z.array(WeftFork) }));
 export type WeftForksListResult = z.infer<typeof WeftForksListResult>;
 
 /** The files that differ between a fork and its parent's project, each side's text as it is now. */
-export const WeftForksCompareParams = z.object({ threadId: z.string().min(1) });
+export const WeftForksCompareParams = lazySchema(() => z.object({ threadId: z.string().min(1) }));
 export type WeftForksCompareParams = z.infer<typeof WeftForksCompareParams>;
-export const WeftForkCompareFile = z.object({
-  path: z.string(),
-  /** Which branch changed the file since the fork. */
-  changedIn: z.enum(['fork', 'parent', 'both']),
-  /** Text in the parent's project and in the fork; null when absent, binary or too large to show. */
-  parent: z.string().nullable(),
-  fork: z.string().nullable(),
-  binary: z.boolean(),
-});
+export const WeftForkCompareFile = lazySchema(() =>
+  z.object({
+    path: z.string(),
+    /** Which branch changed the file since the fork. */
+    changedIn: z.enum(['fork', 'parent', 'both']),
+    /** Text in the parent's project and in the fork; null when absent, binary or too large to show. */
+    parent: z.string().nullable(),
+    fork: z.string().nullable(),
+    binary: z.boolean(),
+  }),
+);
 export type WeftForkCompareFile = z.infer<typeof WeftForkCompareFile>;
-export const WeftForksCompareResult = z.object({
-  parentCwd: z.string(),
-  cwd: z.string(),
-  files: z.array(WeftForkCompareFile),
-});
+export const WeftForksCompareResult = lazySchema(() =>
+  z.object({
+    parentCwd: z.string(),
+    cwd: z.string(),
+    files: z.array(WeftForkCompareFile),
+  }),
+);
 export type WeftForksCompareResult = z.infer<typeof WeftForksCompareResult>;
 
 /**
@@ -52,17 +59,21 @@ export type WeftForksCompareResult = z.infer<typeof WeftForksCompareResult>;
  * only when the parent's folder does not hold that file as it is) is listed in `uncommitted` and stops the
  * removal unless `force`. `dryRun` only lists.
  */
-export const WeftForksRemoveParams = z.object({
-  threadId: z.string().min(1),
-  force: z.boolean().nullish(),
-  dryRun: z.boolean().nullish(),
-});
+export const WeftForksRemoveParams = lazySchema(() =>
+  z.object({
+    threadId: z.string().min(1),
+    force: z.boolean().nullish(),
+    dryRun: z.boolean().nullish(),
+  }),
+);
 export type WeftForksRemoveParams = z.infer<typeof WeftForksRemoveParams>;
-export const WeftForksRemoveResult = z.object({
-  removed: z.boolean(),
-  uncommitted: z.array(z.string()),
-  fork: WeftFork,
-});
+export const WeftForksRemoveResult = lazySchema(() =>
+  z.object({
+    removed: z.boolean(),
+    uncommitted: z.array(z.string()),
+    fork: WeftFork,
+  }),
+);
 export type WeftForksRemoveResult = z.infer<typeof WeftForksRemoveResult>;
 
 /**
@@ -75,22 +86,26 @@ export type WeftForksRemoveResult = z.infer<typeof WeftForksRemoveResult>;
  * files too large to keep, a file added in the fork where the parent has its own, a file deleted in the
  * fork that the parent changed) are listed in `skipped` and never written.
  */
-export const WeftForksBringBackParams = z.object({
-  threadId: z.string().min(1),
-  dryRun: z.boolean().nullish(),
-  fingerprint: z.string().nullish(),
-  weftHunks: z.array(WeftHunkDecision).nullish(),
-});
+export const WeftForksBringBackParams = lazySchema(() =>
+  z.object({
+    threadId: z.string().min(1),
+    dryRun: z.boolean().nullish(),
+    fingerprint: z.string().nullish(),
+    weftHunks: z.array(WeftHunkDecision).nullish(),
+  }),
+);
 export type WeftForksBringBackParams = z.infer<typeof WeftForksBringBackParams>;
-export const WeftForkSkippedChange = z.object({ path: z.string(), reason: z.string() });
+export const WeftForkSkippedChange = lazySchema(() => z.object({ path: z.string(), reason: z.string() }));
 export type WeftForkSkippedChange = z.infer<typeof WeftForkSkippedChange>;
-export const WeftForksBringBackResult = z.object({
-  parentThreadId: z.string(),
-  parentCwd: z.string(),
-  changes: z.array(FileUpdateChange),
-  skipped: z.array(WeftForkSkippedChange),
-  fingerprint: z.string(),
-  /** The files written (absolute); empty for a dry run or when every hunk was declined. */
-  applied: z.array(z.string()),
-});
+export const WeftForksBringBackResult = lazySchema(() =>
+  z.object({
+    parentThreadId: z.string(),
+    parentCwd: z.string(),
+    changes: z.array(FileUpdateChange),
+    skipped: z.array(WeftForkSkippedChange),
+    fingerprint: z.string(),
+    /** The files written (absolute); empty for a dry run or when every hunk was declined. */
+    applied: z.array(z.string()),
+  }),
+);
 export type WeftForksBringBackResult = z.infer<typeof WeftForksBringBackResult>;

@@ -1,13 +1,16 @@
 // The handshake: `initialize` request, then the client's `initialized` notification.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { WeftEnvironmentInfo } from './weft-environments';
 
 /** Who is connecting. `name` identifies the client program; `title` is for display. */
-export const ClientInfo = z.object({
-  name: z.string(),
-  title: z.string().nullish(),
-  version: z.string(),
-});
+export const ClientInfo = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    title: z.string().nullish(),
+    version: z.string(),
+  }),
+);
 export type ClientInfo = z.infer<typeof ClientInfo>;
 
 /**
@@ -15,23 +18,27 @@ export type ClientInfo = z.infer<typeof ClientInfo>;
  * connection never receives (no wildcards; unknown names are ignored). Weft: `weftLazyTurnDiff` true sends
  * `weft/turn/diffChanged` (no diff text; read it with `weft/turn/diff`) where `turn/diff/updated` would go.
  */
-export const InitializeCapabilities = z.object({
-  experimentalApi: z.boolean().nullish(),
-  optOutNotificationMethods: z.array(z.string()).nullish(),
-  weftLazyTurnDiff: z.boolean().nullish(),
-});
+export const InitializeCapabilities = lazySchema(() =>
+  z.object({
+    experimentalApi: z.boolean().nullish(),
+    optOutNotificationMethods: z.array(z.string()).nullish(),
+    weftLazyTurnDiff: z.boolean().nullish(),
+  }),
+);
 export type InitializeCapabilities = z.infer<typeof InitializeCapabilities>;
 
-export const InitializeParams = z.object({
-  clientInfo: ClientInfo,
-  capabilities: InitializeCapabilities.nullish(),
-});
+export const InitializeParams = lazySchema(() =>
+  z.object({
+    clientInfo: ClientInfo,
+    capabilities: InitializeCapabilities.nullish(),
+  }),
+);
 export type InitializeParams = z.infer<typeof InitializeParams>;
 
-export const PlatformFamily = z.enum(['unix', 'windows']);
+export const PlatformFamily = lazySchema(() => z.enum(['unix', 'windows']));
 export type PlatformFamily = z.infer<typeof PlatformFamily>;
 
-export const PlatformOs = z.enum(['macos', 'linux', 'windows']);
+export const PlatformOs = lazySchema(() => z.enum(['macos', 'linux', 'windows']));
 export type PlatformOs = z.infer<typeof PlatformOs>;
 
 /**
@@ -39,12 +46,14 @@ export type PlatformOs = z.infer<typeof PlatformOs>;
  * server's version; absent from other servers and from Weft before 0.1) and, when a relay to a remote
  * environment answers, `weftEnvironment` (its name and the relay's version).
  */
-export const InitializeResult = z.object({
-  userAgent: z.string(),
-  codexHome: z.string(),
-  platformFamily: PlatformFamily,
-  platformOs: PlatformOs,
-  weftVersion: z.string().nullish(),
-  weftEnvironment: WeftEnvironmentInfo.nullish(),
-});
+export const InitializeResult = lazySchema(() =>
+  z.object({
+    userAgent: z.string(),
+    codexHome: z.string(),
+    platformFamily: PlatformFamily,
+    platformOs: PlatformOs,
+    weftVersion: z.string().nullish(),
+    weftEnvironment: WeftEnvironmentInfo.nullish(),
+  }),
+);
 export type InitializeResult = z.infer<typeof InitializeResult>;

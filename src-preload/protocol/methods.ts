@@ -2,6 +2,7 @@
 // the typed client, the server's handler table and the allowlists are derived from these maps, so a
 // method cannot be half-wired.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import {
   CheckpointPreviewParams,
   CheckpointPreviewResult,
@@ -451,7 +452,7 @@ export const ServerRequests = {
 
 /** Client → server notifications: `initialized` ends the handshake (params absent or `{}`). */
 export const ClientNotifications = {
-  initialized: z.object({}).optional(),
+  initialized: lazySchema(() => z.object({}).optional()),
 } as const;
 
 type Requests = typeof ClientRequests;

@@ -2,6 +2,7 @@
 // Codex threads and Codex reads Weft's. Payloads are loose (unnamed fields are kept); a line of a `type`
 // this version does not know parses as `UnknownRolloutItem` and is meant to be kept and ignored.
 import { z } from 'zod';
+import { lazySchema, lazyValue } from './lazy-schema';
 import { describeZodError } from './errors';
 import { unknownTag } from './open-union';
 import { ResponseItem } from './response-items';
@@ -12,11 +13,13 @@ import { TurnPlanStep } from './notifications';
 import { Turn, TurnError } from './thread';
 
 /** Git state at session start; each field absent or null when unknown. */
-export const RolloutGitInfo = z.looseObject({
-  commit_hash: z.string().nullish(),
-  branch: z.string().nullish(),
-  repository_url: z.string().nullish(),
-});
+export const RolloutGitInfo = lazySchema(() =>
+  z.looseObject({
+    commit_hash: z.string().nullish(),
+    branch: z.string().nullish(),
+    repository_url: z.string().nullish(),
+  }),
+);
 export type RolloutGitInfo = z.infer<typeof RolloutGitInfo>;
 
 /**
@@ -24,13 +27,15 @@ export type RolloutGitInfo = z.infer<typeof RolloutGitInfo>;
  * `base_commit` is the commit the branch was made from. Read on its own (`safeParse`), so that a damaged
  * value loses only itself, never the meta line.
  */
-export const RolloutWeftWorktree = z.looseObject({
-  path: z.string(),
-  branch: z.string(),
-  base_ref: z.string(),
-  base_commit: z.string(),
-  project_root: z.string(),
-});
+export const RolloutWeftWorktree = lazySchema(() =>
+  z.looseObject({
+    path: z.string(),
+    branch: z.string(),
+    base_ref: z.string(),
+    base_commit: z.string(),
+    project_root: z.string(),
+  }),
+);
 export type RolloutWeftWorktree = z.infer<typeof RolloutWeftWorktree>;
 
 /**
@@ -39,18 +44,20 @@ export type RolloutWeftWorktree = z.infer<typeof RolloutWeftWorktree>;
  * sub-agents); `base_instructions` null/absent = the model's built-in instructions. Older writers may omit
  * `originator`, `cli_version`, `source` (read as "", "", "unknown") and `model_provider`.
  */
-export const SessionMetaPayload = z.looseObject({
-  id: z.string(),
-  forked_from_id: z.string().nullish(),
-  timestamp: z.string(),
-  cwd: z.string(),
-  originator: z.string().default(''),
-  cli_version: z.string().default(''),
-  source: z.union([z.string(), z.record(z.string(), z.unknown())]).default('unknown'),
-  model_provider: z.string().nullish(),
-  base_instructions: z.looseObject({ text: z.string() }).nullish(),
-  git: RolloutGitInfo.nullish(),
-});
+export const SessionMetaPayload = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    forked_from_id: z.string().nullish(),
+    timestamp: z.string(),
+    cwd: z.string(),
+    originator: z.string().default(''),
+    cli_version: z.string().default(''),
+    source: z.union([z.string(), z.record(z.string(), z.unknown())]).default('unknown'),
+    model_provider: z.string().nullish(),
+    base_instructions: z.looseObject({ text: z.string() }).nullish(),
+    git: RolloutGitInfo.nullish(),
+  }),
+);
 export type SessionMetaPayload = z.infer<typeof SessionMetaPayload>;
 
 /**
@@ -59,72 +66,91 @@ export type SessionMetaPayload = z.infer<typeof SessionMetaPayload>;
  * "high", "auto"); `sandbox_policy` is the core's snake_case object (e.g. `{type: "workspace-write",
  * writable_roots: […], network_access: false}`), not the camelCase `SandboxPolicy` of the app protocol.
  */
-export const TurnContextPayload = z.looseObject({
-  turn_id: z.string().nullish(),
-  cwd: z.string(),
-  approval_policy: z.string(),
-  sandbox_policy: z.record(z.string(), z.unknown()),
-  model: z.string(),
-  effort: z.string().nullish(),
-  summary: z.string().nullish(),
-  user_instructions: z.string().nullish(),
-  developer_instructions: z.string().nullish(),
-});
+export const TurnContextPayload = lazySchema(() =>
+  z.looseObject({
+    turn_id: z.string().nullish(),
+    cwd: z.string(),
+    approval_policy: z.string(),
+    sandbox_policy: z.record(z.string(), z.unknown()),
+    model: z.string(),
+    effort: z.string().nullish(),
+    summary: z.string().nullish(),
+    user_instructions: z.string().nullish(),
+    developer_instructions: z.string().nullish(),
+  }),
+);
 export type TurnContextPayload = z.infer<typeof TurnContextPayload>;
 
 /**
  * A compaction. `replacement_history` (when present) is the complete model-visible history from here on;
  * older writers give only `message`, the summary text.
  */
-export const CompactedPayload = z.looseObject({
-  message: z.string(),
-  replacement_history: z.array(ResponseItem).nullish(),
-});
+export const CompactedPayload = lazySchema(() =>
+  z.looseObject({
+    message: z.string(),
+    replacement_history: z.array(ResponseItem).nullish(),
+  }),
+);
 export type CompactedPayload = z.infer<typeof CompactedPayload>;
 
 /** A core event (`user_message`, `agent_message`, `token_count`, `turn_started`, …; snake_case tags). */
-export const EventMsgPayload = z.looseObject({ type: z.string() });
+export const EventMsgPayload = lazySchema(() => z.looseObject({ type: z.string() }));
 export type EventMsgPayload = z.infer<typeof EventMsgPayload>;
 
-export const SessionMetaRolloutItem = z.object({ type: z.literal('session_meta'), payload: SessionMetaPayload });
-export const ResponseItemRolloutItem = z.object({ type: z.literal('response_item'), payload: ResponseItem });
-export const EventMsgRolloutItem = z.object({ type: z.literal('event_msg'), payload: EventMsgPayload });
-export const TurnContextRolloutItem = z.object({ type: z.literal('turn_context'), payload: TurnContextPayload });
-export const CompactedRolloutItem = z.object({ type: z.literal('compacted'), payload: CompactedPayload });
+export const SessionMetaRolloutItem = lazySchema(() =>
+  z.object({ type: z.literal('session_meta'), payload: SessionMetaPayload }),
+);
+export const ResponseItemRolloutItem = lazySchema(() =>
+  z.object({ type: z.literal('response_item'), payload: ResponseItem }),
+);
+export const EventMsgRolloutItem = lazySchema(() =>
+  z.object({ type: z.literal('event_msg'), payload: EventMsgPayload }),
+);
+export const TurnContextRolloutItem = lazySchema(() =>
+  z.object({ type: z.literal('turn_context'), payload: TurnContextPayload }),
+);
+export const CompactedRolloutItem = lazySchema(() =>
+  z.object({ type: z.literal('compacted'), payload: CompactedPayload }),
+);
 
-export const KnownRolloutItem = z.discriminatedUnion('type', [
-  SessionMetaRolloutItem,
-  ResponseItemRolloutItem,
-  EventMsgRolloutItem,
-  TurnContextRolloutItem,
-  CompactedRolloutItem,
-]);
+export const KnownRolloutItem = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    SessionMetaRolloutItem,
+    ResponseItemRolloutItem,
+    EventMsgRolloutItem,
+    TurnContextRolloutItem,
+    CompactedRolloutItem,
+  ]),
+);
 export type KnownRolloutItem = z.infer<typeof KnownRolloutItem>;
-export const KNOWN_ROLLOUT_ITEM_TYPES = KnownRolloutItem.options.map((option) => option.shape.type.value);
+/** The `type` of every known line kind. */
+const knownRolloutItemTypes = lazyValue(() => KnownRolloutItem.options.map((option) => option.shape.type.value));
 
 /** A line kind this version does not know; keep it when rewriting a file, skip it when reading history. */
-export const UnknownRolloutItem = z.object({
-  type: unknownTag(KNOWN_ROLLOUT_ITEM_TYPES, 'UnknownRolloutItemType'),
-  payload: z.unknown(),
-});
+export const UnknownRolloutItem = lazySchema(() =>
+  z.object({
+    type: unknownTag(knownRolloutItemTypes(), 'UnknownRolloutItemType'),
+    payload: z.unknown(),
+  }),
+);
 export type UnknownRolloutItem = z.infer<typeof UnknownRolloutItem>;
 
 /** The `{type, payload}` part of a line. */
-export const RolloutItem = z.union([KnownRolloutItem, UnknownRolloutItem]);
+export const RolloutItem = lazySchema(() => z.union([KnownRolloutItem, UnknownRolloutItem]));
 export type RolloutItem = z.infer<typeof RolloutItem>;
 
 /**
  * One line: `timestamp` is UTC RFC 3339 with milliseconds, e.g. "2025-05-07T17:24:21.123Z". Narrow with
  * `isKnownRolloutLine` before switching on `type` (see open-union.ts).
  */
-export const RolloutLine = z.intersection(z.object({ timestamp: z.string() }), RolloutItem);
+export const RolloutLine = lazySchema(() => z.intersection(z.object({ timestamp: z.string() }), RolloutItem));
 export type RolloutLine = z.infer<typeof RolloutLine>;
 export type KnownRolloutLine = { timestamp: string } & KnownRolloutItem;
 
-const knownRolloutItemTypes: ReadonlySet<string> = new Set(KNOWN_ROLLOUT_ITEM_TYPES);
+const knownRolloutItemTypeSet = lazyValue((): ReadonlySet<string> => new Set(knownRolloutItemTypes()));
 
 export function isKnownRolloutLine(line: RolloutLine): line is KnownRolloutLine {
-  return knownRolloutItemTypes.has(line.type);
+  return knownRolloutItemTypeSet().has(line.type);
 }
 
 export type ParseRolloutLineResult = { ok: true; line: RolloutLine } | { ok: false; error: string };
@@ -194,190 +220,234 @@ export function parseRolloutLine(text: string): ParseRolloutLineResult {
 // turn_complete), agent_reasoning, agent_reasoning_raw_content, exec_command_end, patch_apply_end,
 // item_completed (plan items), context_compacted, web_search_end, view_image_tool_call, mcp_tool_call_end.
 /** A Turn as recorded at its start and end: everything but the items. */
-export const RecordedTurn = Turn.omit({ items: true });
+export const RecordedTurn = lazySchema(() => Turn.omit({ items: true }));
 export type RecordedTurn = z.infer<typeof RecordedTurn>;
 
-const nullishString = z.string().nullish();
+const nullishString = lazySchema(() => z.string().nullish());
 
-export const TurnStartedEvent = z.looseObject({
-  turn_id: nullishString,
-  weft_turn: RecordedTurn.nullish().catch(null),
-});
-export const TurnEndedEvent = z.looseObject({
-  turn_id: nullishString,
-  last_agent_message: nullishString,
-  reason: z.unknown().optional(),
-  weft_turn: RecordedTurn.nullish().catch(null),
-});
+export const TurnStartedEvent = lazySchema(() =>
+  z.looseObject({
+    turn_id: nullishString,
+    weft_turn: RecordedTurn.nullish().catch(null),
+  }),
+);
+export const TurnEndedEvent = lazySchema(() =>
+  z.looseObject({
+    turn_id: nullishString,
+    last_agent_message: nullishString,
+    reason: z.unknown().optional(),
+    weft_turn: RecordedTurn.nullish().catch(null),
+  }),
+);
 
-export const WeftItemCompletedEvent = z.looseObject({ turn_id: z.string(), item: ThreadItem });
+export const WeftItemCompletedEvent = lazySchema(() => z.looseObject({ turn_id: z.string(), item: ThreadItem }));
 export type WeftItemCompletedEvent = z.infer<typeof WeftItemCompletedEvent>;
 
 /** Weft's fields of an item recorded in Codex's form (`item_completed`): merged over what that form gives. */
-export const WeftItemFieldsEvent = z.looseObject({
-  turn_id: z.string(),
-  item_id: z.string(),
-  fields: z.record(z.string(), z.unknown()),
-});
+export const WeftItemFieldsEvent = lazySchema(() =>
+  z.looseObject({
+    turn_id: z.string(),
+    item_id: z.string(),
+    fields: z.record(z.string(), z.unknown()),
+  }),
+);
 
-export const ApprovalKind = z.enum(['command', 'fileChange']);
+export const ApprovalKind = lazySchema(() => z.enum(['command', 'fileChange']));
 export type ApprovalKind = z.infer<typeof ApprovalKind>;
 
 /** An approval request and its answer, as the UI showed them. */
-export const ApprovalRecord = z.object({
-  turnId: z.string(),
-  itemId: z.string(),
-  kind: ApprovalKind,
-  request: JsonValue,
-  decision: JsonValue,
-});
+export const ApprovalRecord = lazySchema(() =>
+  z.object({
+    turnId: z.string(),
+    itemId: z.string(),
+    kind: ApprovalKind,
+    request: JsonValue,
+    decision: JsonValue,
+  }),
+);
 export type ApprovalRecord = z.infer<typeof ApprovalRecord>;
 
-export const WeftApprovalEvent = z.looseObject({
-  turn_id: z.string(),
-  item_id: z.string(),
-  kind: ApprovalKind,
-  request: JsonValue.catch(null),
-  decision: JsonValue.catch(null),
-});
+export const WeftApprovalEvent = lazySchema(() =>
+  z.looseObject({
+    turn_id: z.string(),
+    item_id: z.string(),
+    kind: ApprovalKind,
+    request: JsonValue.catch(null),
+    decision: JsonValue.catch(null),
+  }),
+);
 
 /** The plan of a turn as `turn/plan/updated` last gave it. */
-export const PlanRecord = z.object({ explanation: z.string().nullable(), plan: z.array(TurnPlanStep) });
+export const PlanRecord = lazySchema(() =>
+  z.object({ explanation: z.string().nullable(), plan: z.array(TurnPlanStep) }),
+);
 export type PlanRecord = z.infer<typeof PlanRecord>;
 
-export const WeftPlanUpdatedEvent = z.looseObject({
-  turn_id: z.string(),
-  explanation: z.string().nullish(),
-  plan: z.array(TurnPlanStep),
-});
+export const WeftPlanUpdatedEvent = lazySchema(() =>
+  z.looseObject({
+    turn_id: z.string(),
+    explanation: z.string().nullish(),
+    plan: z.array(TurnPlanStep),
+  }),
+);
 
-export const WeftTurnDiffEvent = z.looseObject({
-  turn_id: z.string(),
-  diff: z.string(),
-  /** The totals of a diff cut to WEFT_DIFF_MAX_CHARS; absent when it is whole. */
-  cut: WeftDiffCut.optional(),
-});
+export const WeftTurnDiffEvent = lazySchema(() =>
+  z.looseObject({
+    turn_id: z.string(),
+    diff: z.string(),
+    /** The totals of a diff cut to WEFT_DIFF_MAX_CHARS; absent when it is whole. */
+    cut: WeftDiffCut.optional(),
+  }),
+);
 
-export const WeftHookCompletedEvent = z.looseObject({ turn_id: z.string(), run: HookRunSummary });
+export const WeftHookCompletedEvent = lazySchema(() => z.looseObject({ turn_id: z.string(), run: HookRunSummary }));
 
-export const ErrorEvent = z.looseObject({
-  message: z.string(),
-  codex_error_info: z.unknown().optional(),
-  turn_id: nullishString,
-  weft_error: TurnError.nullish().catch(null),
-});
+export const ErrorEvent = lazySchema(() =>
+  z.looseObject({
+    message: z.string(),
+    codex_error_info: z.unknown().optional(),
+    turn_id: nullishString,
+    weft_error: TurnError.nullish().catch(null),
+  }),
+);
 
-const tokens = z.number().int().nonnegative().catch(0).default(0);
-export const RolloutTokenUsage = z.looseObject({
-  input_tokens: tokens,
-  cached_input_tokens: tokens,
-  output_tokens: tokens,
-  reasoning_output_tokens: tokens,
-  total_tokens: tokens,
-  /** Input tokens written to the provider's prompt cache (part of `input_tokens`); absent = 0. */
-  cache_write_input_tokens: z.number().int().nonnegative().optional().catch(undefined),
-});
+const tokens = lazySchema(() => z.number().int().nonnegative().catch(0).default(0));
+export const RolloutTokenUsage = lazySchema(() =>
+  z.looseObject({
+    input_tokens: tokens,
+    cached_input_tokens: tokens,
+    output_tokens: tokens,
+    reasoning_output_tokens: tokens,
+    total_tokens: tokens,
+    /** Input tokens written to the provider's prompt cache (part of `input_tokens`); absent = 0. */
+    cache_write_input_tokens: z.number().int().nonnegative().optional().catch(undefined),
+  }),
+);
 export type RolloutTokenUsage = z.infer<typeof RolloutTokenUsage>;
 
-export const TokenCountEvent = z.looseObject({
-  /** Codex's account limits; Weft writes null. */
-  rate_limits: z.unknown().optional(),
-  /** Weft: the model of the request this count follows (absent in Codex's rollouts). */
-  weft_model: z.string().optional().catch(undefined),
-  /** Weft: `total_token_usage` by model, for the thread's cost (absent in Codex's rollouts). */
-  weft_usage_by_model: z.record(z.string(), RolloutTokenUsage).optional().catch(undefined),
-  info: z
-    .looseObject({
-      total_token_usage: RolloutTokenUsage,
-      last_token_usage: RolloutTokenUsage,
-      model_context_window: z.number().int().nonnegative().nullish(),
-    })
-    .nullish(),
-});
+export const TokenCountEvent = lazySchema(() =>
+  z.looseObject({
+    /** Codex's account limits; Weft writes null. */
+    rate_limits: z.unknown().optional(),
+    /** Weft: the model of the request this count follows (absent in Codex's rollouts). */
+    weft_model: z.string().optional().catch(undefined),
+    /** Weft: `total_token_usage` by model, for the thread's cost (absent in Codex's rollouts). */
+    weft_usage_by_model: z.record(z.string(), RolloutTokenUsage).optional().catch(undefined),
+    info: z
+      .looseObject({
+        total_token_usage: RolloutTokenUsage,
+        last_token_usage: RolloutTokenUsage,
+        model_context_window: z.number().int().nonnegative().nullish(),
+      })
+      .nullish(),
+  }),
+);
 
-export const ThreadNameUpdatedEvent = z.looseObject({ thread_id: nullishString, thread_name: z.string().nullish() });
-export const ThreadRolledBackEvent = z.looseObject({
-  num_turns: z.number().int().nonnegative(),
-  /** Weft: the checkpoint record of the files restored with the rollback (an undo with its files). */
-  weft_restore_record: z.string().optional(),
-});
+export const ThreadNameUpdatedEvent = lazySchema(() =>
+  z.looseObject({ thread_id: nullishString, thread_name: z.string().nullish() }),
+);
+export const ThreadRolledBackEvent = lazySchema(() =>
+  z.looseObject({
+    num_turns: z.number().int().nonnegative(),
+    /** Weft: the checkpoint record of the files restored with the rollback (an undo with its files). */
+    weft_restore_record: z.string().optional(),
+  }),
+);
 
 /** Weft: the turns the last rollback dropped are back (Redo of an undo); it names how many there were. */
-export const WeftRollbackUndoneEvent = z.looseObject({ num_turns: z.number().int().positive() });
+export const WeftRollbackUndoneEvent = lazySchema(() => z.looseObject({ num_turns: z.number().int().positive() }));
 
 /** Weft: the thread was pinned (the UI lists it first) or unpinned; the last one counts. */
-export const WeftThreadPinnedEvent = z.looseObject({ pinned: z.boolean() });
+export const WeftThreadPinnedEvent = lazySchema(() => z.looseObject({ pinned: z.boolean() }));
 
 /** Weft: the thread's group (threads started together from one prompt, compared side by side); null: none. */
-export const WeftThreadGroupEvent = z.looseObject({ group_id: z.string().nullable() });
+export const WeftThreadGroupEvent = lazySchema(() => z.looseObject({ group_id: z.string().nullable() }));
 /**
  * Weft: a Handoff moved the thread to `cwd` (the local checkout, or back into its worktree). `after_turn_id`:
  * the thread's last turn when it moved (null: none); a turn after it that recorded another cwd wins over it.
  */
-export const WeftThreadMovedEvent = z.looseObject({ cwd: z.string(), after_turn_id: z.string().nullable() });
+export const WeftThreadMovedEvent = lazySchema(() =>
+  z.looseObject({ cwd: z.string(), after_turn_id: z.string().nullable() }),
+);
 /**
  * Weft: a mark of the thread's read state (see ThreadReadState): `read` (someone read it), `unread` (marked
  * unread), `turnEnded` (turn `ended_turn_id` ended: the thread is unread from it, unless it was unread already).
  * Every mark moves the read state's revision on. (The turn is not named `turn_id`: the mark is the thread's,
  * not a line of that turn.)
  */
-export const WeftThreadReadStateEvent = z.looseObject({
-  mark: z.enum(['read', 'unread', 'turnEnded']),
-  ended_turn_id: z.string().nullish(),
-});
+export const WeftThreadReadStateEvent = lazySchema(() =>
+  z.looseObject({
+    mark: z.enum(['read', 'unread', 'turnEnded']),
+    ended_turn_id: z.string().nullish(),
+  }),
+);
 
-export const UserMessageEvent = z.looseObject({
-  message: z.string(),
-  images: z.array(z.string()).nullish(),
-  local_images: z.array(z.string()).nullish(),
-  weft_mirror: z.boolean().optional(),
-});
-export const AgentMessageEvent = z.looseObject({
-  message: z.string(),
-  phase: z.unknown().optional(),
-  weft_mirror: z.boolean().optional(),
-});
-export const AgentReasoningEvent = z.looseObject({ text: z.string() });
+export const UserMessageEvent = lazySchema(() =>
+  z.looseObject({
+    message: z.string(),
+    images: z.array(z.string()).nullish(),
+    local_images: z.array(z.string()).nullish(),
+    weft_mirror: z.boolean().optional(),
+  }),
+);
+export const AgentMessageEvent = lazySchema(() =>
+  z.looseObject({
+    message: z.string(),
+    phase: z.unknown().optional(),
+    weft_mirror: z.boolean().optional(),
+  }),
+);
+export const AgentReasoningEvent = lazySchema(() => z.looseObject({ text: z.string() }));
 
 /** Codex writes durations as `{secs, nanos}` (Rust's Duration), some versions as a string or milliseconds. */
-export const CodexDuration = z
-  .union([z.looseObject({ secs: z.number(), nanos: z.number() }), z.number(), z.string()])
-  .nullish();
+export const CodexDuration = lazySchema(() =>
+  z.union([z.looseObject({ secs: z.number(), nanos: z.number() }), z.number(), z.string()]).nullish(),
+);
 
-export const ExecCommandEndEvent = z.looseObject({
-  call_id: z.string(),
-  command: z.union([z.array(z.string()), z.string()]).catch([]),
-  cwd: nullishString,
-  aggregated_output: nullishString,
-  formatted_output: nullishString,
-  stdout: nullishString,
-  stderr: nullishString,
-  exit_code: z.number().int().nullish(),
-  duration: CodexDuration.catch(null),
-  status: nullishString,
-});
+export const ExecCommandEndEvent = lazySchema(() =>
+  z.looseObject({
+    call_id: z.string(),
+    command: z.union([z.array(z.string()), z.string()]).catch([]),
+    cwd: nullishString,
+    aggregated_output: nullishString,
+    formatted_output: nullishString,
+    stdout: nullishString,
+    stderr: nullishString,
+    exit_code: z.number().int().nullish(),
+    duration: CodexDuration.catch(null),
+    status: nullishString,
+  }),
+);
 
-export const PatchApplyEndEvent = z.looseObject({
-  call_id: z.string(),
-  success: z.boolean().nullish(),
-  status: nullishString,
-  changes: z.record(z.string(), z.unknown()).nullish().catch(null),
-});
+export const PatchApplyEndEvent = lazySchema(() =>
+  z.looseObject({
+    call_id: z.string(),
+    success: z.boolean().nullish(),
+    status: nullishString,
+    changes: z.record(z.string(), z.unknown()).nullish().catch(null),
+  }),
+);
 
-export const CodexItemCompletedEvent = z.looseObject({
-  item: z.looseObject({ type: z.string(), id: nullishString, text: nullishString }),
-});
-export const WebSearchEndEvent = z.looseObject({ call_id: z.string(), query: nullishString });
-export const ViewImageEvent = z.looseObject({ call_id: z.string(), path: z.string() });
-export const McpToolCallEndEvent = z.looseObject({
-  call_id: z.string(),
-  invocation: z.looseObject({ server: z.string(), tool: z.string(), arguments: JsonValue.nullish().catch(null) }),
-  duration: CodexDuration.catch(null),
-  result: z.unknown().optional(),
-});
+export const CodexItemCompletedEvent = lazySchema(() =>
+  z.looseObject({
+    item: z.looseObject({ type: z.string(), id: nullishString, text: nullishString }),
+  }),
+);
+export const WebSearchEndEvent = lazySchema(() => z.looseObject({ call_id: z.string(), query: nullishString }));
+export const ViewImageEvent = lazySchema(() => z.looseObject({ call_id: z.string(), path: z.string() }));
+export const McpToolCallEndEvent = lazySchema(() =>
+  z.looseObject({
+    call_id: z.string(),
+    invocation: z.looseObject({ server: z.string(), tool: z.string(), arguments: JsonValue.nullish().catch(null) }),
+    duration: CodexDuration.catch(null),
+    result: z.unknown().optional(),
+  }),
+);
 
 /** The `item_completed` payload as Weft writes it: Codex's item form (see store/codex-thread-items.ts). */
-export const ItemCompletedEvent = CodexItemCompletedEvent.extend({ thread_id: z.string(), turn_id: z.string() });
+export const ItemCompletedEvent = lazySchema(() =>
+  CodexItemCompletedEvent.extend({ thread_id: z.string(), turn_id: z.string() }),
+);
 
 /**
  * The `event_msg` payloads Weft writes, by `type`: one schema per kind, used to type what the recorder

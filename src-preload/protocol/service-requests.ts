@@ -1,25 +1,30 @@
 // Params and results of the requests not tied to a thread: models, config, files.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { JsonValue, ReasoningEffortValue } from './common';
 
 /**
  * All optional; omitted params mean `{}`. `includeHidden`: also list models hidden from the picker.
  * `weftCwd` (Weft's): the project whose config says the default model (absent = the server's own project).
  */
-export const ModelListParams = z
-  .object({
-    cursor: z.string().nullish(),
-    limit: z.number().int().nonnegative().nullish(),
-    includeHidden: z.boolean().nullish(),
-    weftCwd: z.string().nullish(),
-  })
-  .default({});
+export const ModelListParams = lazySchema(() =>
+  z
+    .object({
+      cursor: z.string().nullish(),
+      limit: z.number().int().nonnegative().nullish(),
+      includeHidden: z.boolean().nullish(),
+      weftCwd: z.string().nullish(),
+    })
+    .default({}),
+);
 export type ModelListParams = z.infer<typeof ModelListParams>;
 
-export const ReasoningEffortOption = z.object({
-  reasoningEffort: ReasoningEffortValue,
-  description: z.string(),
-});
+export const ReasoningEffortOption = lazySchema(() =>
+  z.object({
+    reasoningEffort: ReasoningEffortValue,
+    description: z.string(),
+  }),
+);
 export type ReasoningEffortOption = z.infer<typeof ReasoningEffortOption>;
 
 /**
@@ -28,53 +33,61 @@ export type ReasoningEffortOption = z.infer<typeof ReasoningEffortOption>;
  * `defaultReasoningEffort` `none` for models without reasoning; `contextWindow` is in tokens, null/absent
  * when unknown (Weft's addition).
  */
-export const ModelInfo = z.object({
-  id: z.string(),
-  model: z.string(),
-  displayName: z.string(),
-  description: z.string(),
-  hidden: z.boolean(),
-  contextWindow: z.number().int().positive().nullish(),
-  supportedReasoningEfforts: z.array(ReasoningEffortOption),
-  defaultReasoningEffort: ReasoningEffortValue,
-  isDefault: z.boolean(),
-});
+export const ModelInfo = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    model: z.string(),
+    displayName: z.string(),
+    description: z.string(),
+    hidden: z.boolean(),
+    contextWindow: z.number().int().positive().nullish(),
+    supportedReasoningEfforts: z.array(ReasoningEffortOption),
+    defaultReasoningEffort: ReasoningEffortValue,
+    isDefault: z.boolean(),
+  }),
+);
 export type ModelInfo = z.infer<typeof ModelInfo>;
 
-export const ModelListResult = z.object({
-  data: z.array(ModelInfo),
-  nextCursor: z.string().nullish(),
-});
+export const ModelListResult = lazySchema(() =>
+  z.object({
+    data: z.array(ModelInfo),
+    nextCursor: z.string().nullish(),
+  }),
+);
 export type ModelListResult = z.infer<typeof ModelListResult>;
 
 /** All optional. `cwd`: resolve project config for that folder; `includeLayers`: also return each layer. */
-export const ConfigReadParams = z
-  .object({
-    includeLayers: z.boolean().nullish(),
-    cwd: z.string().nullish(),
-  })
-  .default({});
+export const ConfigReadParams = lazySchema(() =>
+  z
+    .object({
+      includeLayers: z.boolean().nullish(),
+      cwd: z.string().nullish(),
+    })
+    .default({}),
+);
 export type ConfigReadParams = z.infer<typeof ConfigReadParams>;
 
 /**
  * The effective config as TOML-shaped JSON, secrets redacted. `origins` maps a dotted key path to where
  * its value came from; `layers` lists the layers (only with `includeLayers`).
  */
-export const ConfigReadResult = z.object({
-  config: z.record(z.string(), JsonValue),
-  origins: z.record(z.string(), JsonValue).optional(),
-  layers: z.array(JsonValue).nullish(),
-  /**
-   * Weft: the project root of `cwd`, whether it is trusted (null = never decided), and the project config
-   * files that did not apply (project not trusted, or new or changed since it was: `weft/projectConfig/list` says which).
-   */
-  weftProjectTrust: z
-    .object({ root: z.string(), trusted: z.boolean().nullable(), skippedFiles: z.array(z.string()) })
-    .optional(),
-});
+export const ConfigReadResult = lazySchema(() =>
+  z.object({
+    config: z.record(z.string(), JsonValue),
+    origins: z.record(z.string(), JsonValue).optional(),
+    layers: z.array(JsonValue).nullish(),
+    /**
+     * Weft: the project root of `cwd`, whether it is trusted (null = never decided), and the project config
+     * files that did not apply (project not trusted, or new or changed since it was: `weft/projectConfig/list` says which).
+     */
+    weftProjectTrust: z
+      .object({ root: z.string(), trusted: z.boolean().nullable(), skippedFiles: z.array(z.string()) })
+      .optional(),
+  }),
+);
 export type ConfigReadResult = z.infer<typeof ConfigReadResult>;
 
-export const MergeStrategy = z.enum(['replace', 'upsert']);
+export const MergeStrategy = lazySchema(() => z.enum(['replace', 'upsert']));
 export type MergeStrategy = z.infer<typeof MergeStrategy>;
 
 /**
@@ -83,97 +96,109 @@ export type MergeStrategy = z.infer<typeof MergeStrategy>;
  * merges a table value into the existing table. `expectedVersion`: fail if the file changed since that
  * version was read.
  */
-export const ConfigValueWriteParams = z.object({
-  keyPath: z.string().min(1),
-  value: JsonValue,
-  mergeStrategy: MergeStrategy.nullish(),
-  filePath: z.string().nullish(),
-  expectedVersion: z.string().nullish(),
-});
+export const ConfigValueWriteParams = lazySchema(() =>
+  z.object({
+    keyPath: z.string().min(1),
+    value: JsonValue,
+    mergeStrategy: MergeStrategy.nullish(),
+    filePath: z.string().nullish(),
+    expectedVersion: z.string().nullish(),
+  }),
+);
 export type ConfigValueWriteParams = z.infer<typeof ConfigValueWriteParams>;
 
 /** `okOverridden`: written, but a higher-precedence layer still masks the value (see `overriddenMetadata`). */
-export const ConfigWriteStatus = z.enum(['ok', 'okOverridden']);
+export const ConfigWriteStatus = lazySchema(() => z.enum(['ok', 'okOverridden']));
 export type ConfigWriteStatus = z.infer<typeof ConfigWriteStatus>;
 
-export const ConfigValueWriteResult = z.object({
-  status: ConfigWriteStatus,
-  version: z.string(),
-  filePath: z.string(),
-  overriddenMetadata: z.looseObject({ message: z.string() }).nullish(),
-});
+export const ConfigValueWriteResult = lazySchema(() =>
+  z.object({
+    status: ConfigWriteStatus,
+    version: z.string(),
+    filePath: z.string(),
+    overriddenMetadata: z.looseObject({ message: z.string() }).nullish(),
+  }),
+);
 export type ConfigValueWriteResult = z.infer<typeof ConfigValueWriteResult>;
 
 /** An absolute path: `/…` on Unix, `C:\…` or `\\server\…` on Windows. */
-const AbsolutePath = z
-  .string()
-  .refine((path) => /^(?:\/|[A-Za-z]:[\\/]|\\\\)/.test(path), { message: 'must be an absolute path' });
+const AbsolutePath = lazySchema(() =>
+  z.string().refine((path) => /^(?:\/|[A-Za-z]:[\\/]|\\\\)/.test(path), { message: 'must be an absolute path' }),
+);
 
-export const FsReadFileParams = z.object({ path: AbsolutePath });
+export const FsReadFileParams = lazySchema(() => z.object({ path: AbsolutePath }));
 export type FsReadFileParams = z.infer<typeof FsReadFileParams>;
 
 /** The file's bytes, base64-encoded. */
-export const FsReadFileResult = z.object({ dataBase64: z.string() });
+export const FsReadFileResult = lazySchema(() => z.object({ dataBase64: z.string() }));
 export type FsReadFileResult = z.infer<typeof FsReadFileResult>;
 
 /**
  * `refreshToken` is accepted and ignored: Weft's accounts are API keys. `weftCwd` (Weft's): the project
  * whose config says the provider (absent = the server's own project).
  */
-export const AccountReadParams = z
-  .object({ refreshToken: z.boolean().nullish(), weftCwd: z.string().nullish() })
-  .default({});
+export const AccountReadParams = lazySchema(() =>
+  z.object({ refreshToken: z.boolean().nullish(), weftCwd: z.string().nullish() }).default({}),
+);
 export type AccountReadParams = z.infer<typeof AccountReadParams>;
 
 /** How Weft reaches the model: always an API key (the chatgpt, Bedrock and Vertex kinds are Codex's). */
-export const Account = z.object({ type: z.literal('apiKey') });
+export const Account = lazySchema(() => z.object({ type: z.literal('apiKey') }));
 export type Account = z.infer<typeof Account>;
 
 /**
  * `account` null when the configured provider needs a key and has none (or needs none);
  * `requiresOpenaiAuth`: the provider authenticates like OpenAI.
  */
-export const AccountReadResult = z.object({
-  account: Account.nullable(),
-  requiresOpenaiAuth: z.boolean(),
-});
+export const AccountReadResult = lazySchema(() =>
+  z.object({
+    account: Account.nullable(),
+    requiresOpenaiAuth: z.boolean(),
+  }),
+);
 export type AccountReadResult = z.infer<typeof AccountReadResult>;
 
 /** `cwds` omitted or empty = the server's working folder. `forceReload` is accepted (Weft always scans). */
-export const SkillsListParams = z
-  .object({
-    cwds: z.array(z.string()).nullish(),
-    forceReload: z.boolean().nullish(),
-    /** Weft's: the folder listed when `cwds` is empty (absent = the server's project). */
-    weftCwd: z.string().nullish(),
-  })
-  .default({});
+export const SkillsListParams = lazySchema(() =>
+  z
+    .object({
+      cwds: z.array(z.string()).nullish(),
+      forceReload: z.boolean().nullish(),
+      /** Weft's: the folder listed when `cwds` is empty (absent = the server's project). */
+      weftCwd: z.string().nullish(),
+    })
+    .default({}),
+);
 export type SkillsListParams = z.infer<typeof SkillsListParams>;
 
 /** `user`: from WEFT_HOME; `repo`: from the project. */
-export const SkillScope = z.enum(['user', 'repo', 'system', 'admin']);
+export const SkillScope = lazySchema(() => z.enum(['user', 'repo', 'system', 'admin']));
 export type SkillScope = z.infer<typeof SkillScope>;
 
 /** A skill the model is told about; `path` is its SKILL.md. */
-export const SkillMetadata = z.object({
-  name: z.string(),
-  description: z.string(),
-  path: z.string(),
-  scope: SkillScope,
-  enabled: z.boolean(),
-});
+export const SkillMetadata = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    description: z.string(),
+    path: z.string(),
+    scope: SkillScope,
+    enabled: z.boolean(),
+  }),
+);
 export type SkillMetadata = z.infer<typeof SkillMetadata>;
 
-export const SkillErrorInfo = z.object({ path: z.string(), message: z.string() });
+export const SkillErrorInfo = lazySchema(() => z.object({ path: z.string(), message: z.string() }));
 export type SkillErrorInfo = z.infer<typeof SkillErrorInfo>;
 
 /** The skills found for one folder, and the SKILL.md files that could not be read. */
-export const SkillsListEntry = z.object({
-  cwd: z.string(),
-  skills: z.array(SkillMetadata),
-  errors: z.array(SkillErrorInfo),
-});
+export const SkillsListEntry = lazySchema(() =>
+  z.object({
+    cwd: z.string(),
+    skills: z.array(SkillMetadata),
+    errors: z.array(SkillErrorInfo),
+  }),
+);
 export type SkillsListEntry = z.infer<typeof SkillsListEntry>;
 
-export const SkillsListResult = z.object({ data: z.array(SkillsListEntry) });
+export const SkillsListResult = lazySchema(() => z.object({ data: z.array(SkillsListEntry) }));
 export type SkillsListResult = z.infer<typeof SkillsListResult>;

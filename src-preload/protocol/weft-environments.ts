@@ -1,26 +1,31 @@
 // Remote environments (`[environments.NAME]`): what a relay to a remote app server tells its client
 // about the link (`weft/environment/status`), and what `initialize` says about versions on each side.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 
 /**
  * The link to a remote environment: `connected` (again, after `reconnecting`; `replayed` counts the
  * notifications made up from the remote's threads for what happened meanwhile), `reconnecting` (the pipe
  * dropped; `attempt` counts from 1, `message` says why), `disconnected` (the relay gave up; requests fail).
  */
-export const WeftEnvironmentStatusNotification = z.object({
-  environment: z.string(),
-  state: z.enum(['connected', 'reconnecting', 'disconnected']),
-  attempt: z.int().min(0),
-  message: z.string().nullable(),
-  replayed: z.int().min(0).nullish(),
-});
+export const WeftEnvironmentStatusNotification = lazySchema(() =>
+  z.object({
+    environment: z.string(),
+    state: z.enum(['connected', 'reconnecting', 'disconnected']),
+    attempt: z.int().min(0),
+    message: z.string().nullable(),
+    replayed: z.int().min(0).nullish(),
+  }),
+);
 export type WeftEnvironmentStatusNotification = z.infer<typeof WeftEnvironmentStatusNotification>;
 
 /** In `initialize`'s result when a relay answers: the environment, and the relay's own version. */
-export const WeftEnvironmentInfo = z.object({
-  name: z.string(),
-  relayVersion: z.string(),
-});
+export const WeftEnvironmentInfo = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    relayVersion: z.string(),
+  }),
+);
 export type WeftEnvironmentInfo = z.infer<typeof WeftEnvironmentInfo>;
 
 /**
@@ -29,23 +34,27 @@ export type WeftEnvironmentInfo = z.infer<typeof WeftEnvironmentInfo>;
  * the request is for; absent or null = this machine (or, for a thread, wherever the host saw it). A host
  * that reaches no environments refuses a request that names one.
  */
-export const WeftEnvironmentName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "an environment's name is letters, digits, '.', '_' and '-'")
-  .max(64)
-  .nullish();
+export const WeftEnvironmentName = lazySchema(() =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "an environment's name is letters, digits, '.', '_' and '-'")
+    .max(64)
+    .nullish(),
+);
 
-export const WeftEnvironmentListParams = z.object({}).default({});
+export const WeftEnvironmentListParams = lazySchema(() => z.object({}).default({}));
 export type WeftEnvironmentListParams = z.infer<typeof WeftEnvironmentListParams>;
 
 /** A configured environment: reached by ssh (`destination` is ssh's host) or by a command (`destination` null). */
-export const WeftEnvironmentEntry = z.object({
-  name: z.string(),
-  kind: z.enum(['ssh', 'command']),
-  destination: z.string().nullable(),
-});
+export const WeftEnvironmentEntry = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    kind: z.enum(['ssh', 'command']),
+    destination: z.string().nullable(),
+  }),
+);
 export type WeftEnvironmentEntry = z.infer<typeof WeftEnvironmentEntry>;
 
 /** The environments of the host's config.toml, by name. */
-export const WeftEnvironmentListResult = z.object({ data: z.array(WeftEnvironmentEntry) });
+export const WeftEnvironmentListResult = lazySchema(() => z.object({ data: z.array(WeftEnvironmentEntry) }));
 export type WeftEnvironmentListResult = z.infer<typeof WeftEnvironmentListResult>;

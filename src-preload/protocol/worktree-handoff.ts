@@ -1,6 +1,7 @@
 // Handoff (Weft): moving a worktree thread's work between its git worktree and the project's own checkout
 // ("local"), shown first (`weft/worktree/handoff/preview`), then written (`weft/worktree/handoff`).
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 
 /**
  * `toLocal`: the thread's work — everything its worktree holds that differs from the commit it was made
@@ -8,15 +9,17 @@ import { z } from 'zod';
  * local checkout's uncommitted changes (against its HEAD, untracked files included) are brought to the
  * thread's worktree. Files git ignores never move.
  */
-export const WeftHandoffDirection = z.enum(['toLocal', 'toWorktree']);
+export const WeftHandoffDirection = lazySchema(() => z.enum(['toLocal', 'toWorktree']));
 export type WeftHandoffDirection = z.infer<typeof WeftHandoffDirection>;
 
 /** One side of a file: nothing there, a file (its text; null when binary or too large to show), a symlink. */
-export const WeftHandoffSide = z.object({
-  kind: z.enum(['absent', 'file', 'symlink', 'other']),
-  /** A file's text or a symlink's target; null for `absent`, `other`, a binary file or one too large to show. */
-  text: z.string().nullable(),
-});
+export const WeftHandoffSide = lazySchema(() =>
+  z.object({
+    kind: z.enum(['absent', 'file', 'symlink', 'other']),
+    /** A file's text or a symlink's target; null for `absent`, `other`, a binary file or one too large to show. */
+    text: z.string().nullable(),
+  }),
+);
 export type WeftHandoffSide = z.infer<typeof WeftHandoffSide>;
 
 /**
@@ -29,25 +32,29 @@ export type WeftHandoffSide = z.infer<typeof WeftHandoffSide>;
  * - `skipped`: a handoff cannot carry it (`reason`: a submodule, a folder in the way, too large…).
  * `local` and `worktree` are the file as it is now in the local checkout and in the worktree.
  */
-export const WeftHandoffFile = z.object({
-  path: z.string(),
-  status: z.enum(['apply', 'merge', 'conflict', 'same', 'skipped']),
-  /** What the destination's file goes through: added, deleted or changed (for `apply` and `merge`). */
-  change: z.enum(['add', 'delete', 'update']),
-  local: WeftHandoffSide,
-  worktree: WeftHandoffSide,
-  /** The destination's text after a `merge`; null otherwise. */
-  result: z.string().nullable(),
-  binary: z.boolean(),
-  /** For people: why a file is a conflict or skipped; null otherwise. */
-  reason: z.string().nullable(),
-});
+export const WeftHandoffFile = lazySchema(() =>
+  z.object({
+    path: z.string(),
+    status: z.enum(['apply', 'merge', 'conflict', 'same', 'skipped']),
+    /** What the destination's file goes through: added, deleted or changed (for `apply` and `merge`). */
+    change: z.enum(['add', 'delete', 'update']),
+    local: WeftHandoffSide,
+    worktree: WeftHandoffSide,
+    /** The destination's text after a `merge`; null otherwise. */
+    result: z.string().nullable(),
+    binary: z.boolean(),
+    /** For people: why a file is a conflict or skipped; null otherwise. */
+    reason: z.string().nullable(),
+  }),
+);
 export type WeftHandoffFile = z.infer<typeof WeftHandoffFile>;
 
-export const WeftWorktreeHandoffPreviewParams = z.object({
-  threadId: z.string().min(1),
-  direction: WeftHandoffDirection,
-});
+export const WeftWorktreeHandoffPreviewParams = lazySchema(() =>
+  z.object({
+    threadId: z.string().min(1),
+    direction: WeftHandoffDirection,
+  }),
+);
 export type WeftWorktreeHandoffPreviewParams = z.infer<typeof WeftWorktreeHandoffPreviewParams>;
 
 /**
@@ -56,15 +63,17 @@ export type WeftWorktreeHandoffPreviewParams = z.infer<typeof WeftWorktreeHandof
  * HEAD for `toWorktree`). `fingerprint` names this preview: a handoff sent with it writes nothing if
  * either side changed since.
  */
-export const WeftWorktreeHandoffPreviewResult = z.object({
-  direction: WeftHandoffDirection,
-  local: z.string(),
-  worktree: z.string(),
-  branch: z.string(),
-  base: z.string(),
-  files: z.array(WeftHandoffFile),
-  fingerprint: z.string(),
-});
+export const WeftWorktreeHandoffPreviewResult = lazySchema(() =>
+  z.object({
+    direction: WeftHandoffDirection,
+    local: z.string(),
+    worktree: z.string(),
+    branch: z.string(),
+    base: z.string(),
+    files: z.array(WeftHandoffFile),
+    fingerprint: z.string(),
+  }),
+);
 export type WeftWorktreeHandoffPreviewResult = z.infer<typeof WeftWorktreeHandoffPreviewResult>;
 
 /**
@@ -72,7 +81,9 @@ export type WeftWorktreeHandoffPreviewResult = z.infer<typeof WeftWorktreeHandof
  * For an `apply` or `merge` file, the destination's side leaves that file out of the handoff, and the
  * source's side of a `merge` replaces the destination's changes too.
  */
-export const WeftHandoffResolution = z.object({ path: z.string().min(1), take: z.enum(['local', 'worktree']) });
+export const WeftHandoffResolution = lazySchema(() =>
+  z.object({ path: z.string().min(1), take: z.enum(['local', 'worktree']) }),
+);
 export type WeftHandoffResolution = z.infer<typeof WeftHandoffResolution>;
 
 /**
@@ -86,17 +97,21 @@ export type WeftHandoffResolution = z.infer<typeof WeftHandoffResolution>;
  * on its branch) — and the thread moves too: its next turns work in the destination (`threadCwd`), its
  * `weftWorktree` kept so it can be handed back. Refused while a turn runs in the thread.
  */
-export const WeftWorktreeHandoffParams = z.object({
-  threadId: z.string().min(1),
-  direction: WeftHandoffDirection,
-  fingerprint: z.string().nullish(),
-  resolutions: z.array(WeftHandoffResolution).nullish(),
-  move: z.boolean().nullish(),
-});
+export const WeftWorktreeHandoffParams = lazySchema(() =>
+  z.object({
+    threadId: z.string().min(1),
+    direction: WeftHandoffDirection,
+    fingerprint: z.string().nullish(),
+    resolutions: z.array(WeftHandoffResolution).nullish(),
+    move: z.boolean().nullish(),
+  }),
+);
 export type WeftWorktreeHandoffParams = z.infer<typeof WeftWorktreeHandoffParams>;
 
 /** `data` of a refused handoff (-32010): the conflicts left without a resolution; `stale`: changed since the preview. */
-export const WeftHandoffConflictData = z.object({ conflicts: z.array(z.string()), stale: z.boolean() });
+export const WeftHandoffConflictData = lazySchema(() =>
+  z.object({ conflicts: z.array(z.string()), stale: z.boolean() }),
+);
 export type WeftHandoffConflictData = z.infer<typeof WeftHandoffConflictData>;
 
 /**
@@ -105,14 +120,16 @@ export type WeftHandoffConflictData = z.infer<typeof WeftHandoffConflictData>;
  * `threadCwd`: with `move`, the thread moved with its work, and this is the folder it works in from now on
  * (in the local checkout for `toLocal`, in its worktree for `toWorktree`; its `Thread.cwd`); null without.
  */
-export const WeftWorktreeHandoffResult = z.object({
-  direction: WeftHandoffDirection,
-  written: z.array(z.string()),
-  merged: z.array(z.string()),
-  overwritten: z.array(z.string()),
-  kept: z.array(z.string()),
-  notWritten: z.array(z.object({ path: z.string(), reason: z.string() })),
-  moved: z.array(z.string()),
-  threadCwd: z.string().nullable(),
-});
+export const WeftWorktreeHandoffResult = lazySchema(() =>
+  z.object({
+    direction: WeftHandoffDirection,
+    written: z.array(z.string()),
+    merged: z.array(z.string()),
+    overwritten: z.array(z.string()),
+    kept: z.array(z.string()),
+    notWritten: z.array(z.object({ path: z.string(), reason: z.string() })),
+    moved: z.array(z.string()),
+    threadCwd: z.string().nullable(),
+  }),
+);
 export type WeftWorktreeHandoffResult = z.infer<typeof WeftWorktreeHandoffResult>;

@@ -63,6 +63,19 @@ describe('weft command start-up', () => {
     expect(inputs.has('src-main/mcp/oauth.ts')).toBe(false);
   });
 
+  it('apply-patch loads neither zod nor the protocol; exec loads no app server', () => {
+    const patch = staticClosure('src-main/cli/apply-patch.ts');
+    expect(patch.inputs.has('src-main/tools/apply-patch/index.ts')).toBe(true);
+    expect(fromPackage(patch.inputs, 'zod')).toEqual([]);
+    // Of the protocol, only the diff size limits (plain numbers, no schema).
+    expect([...patch.inputs].filter((i) => i.startsWith('src-preload/'))).toEqual([
+      'src-preload/protocol/diff-limits.ts',
+    ]);
+    const exec = staticClosure('src-main/cli/exec.ts');
+    expect(exec.inputs.has('src-preload/protocol/methods.ts')).toBe(true);
+    expect([...exec.inputs].filter((i) => i.startsWith('src-main/server/'))).toEqual([]);
+  });
+
   it('the MCP client side is one dynamic import away from a connection', () => {
     const client = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === 'src-main/mcp/client-sdk.ts');
     expect(client).toBeDefined();

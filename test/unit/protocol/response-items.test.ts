@@ -3,7 +3,7 @@ import {
   ContentItem,
   describeZodError,
   isKnownResponseItem,
-  KNOWN_RESPONSE_ITEM_TYPES,
+  knownResponseItemTypes,
   ResponseItem,
   type FunctionCallResponseItem,
   type UnknownResponseItem,
@@ -146,7 +146,7 @@ describe('ResponseItem', () => {
   });
 
   it('lists the known types', () => {
-    expect([...KNOWN_RESPONSE_ITEM_TYPES].sort()).toEqual(
+    expect([...knownResponseItemTypes()].sort()).toEqual(
       [
         'compaction',
         'custom_tool_call',

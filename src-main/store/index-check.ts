@@ -1,0 +1,143 @@
+// The start-up index check run in a worker thread (index-check-worker.ts), so that the main thread, which
+// answers every request, never holds a slice of it: the stat of every rollout and the reading of the
+// changed ones happen there. The main thread only writes the rows the worker sends, each batch in one
+// transaction (a few ms for ~100 threads, nothing when no rollout changed), when no request is in flight.
+// A host may start the worker as soon as it opens the store (its start-up, tens of ms, then overlaps the
+// host's own) and let the writes begin once it is assembled (`run`): what arrives before waits.
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../util/worker-thread';
+import { IndexCheckMessage } from './index-check-messages';
+import type { IndexChange, RepairReport, RolloutSource } from './repair';
+
+/** What the check's writes need of the store. */
+export interface IndexCheckWriter {
+  /** Writes one batch of rows (throws what the index throws: a damaged index ends the check). */
+  write: (change: IndexChange) => void;
+  /** Awaited before each write: resolves when no request is in flight (see Catalog.inForeground). */
+  giveWay: () => Promise<void>;
+}
+
+/** An error the worker reported, with SQLite's code when it had one (a damaged index is recognized by it). */
+class IndexCheckError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+const CANCELLED: RepairReport = { indexed: 0, removed: 0, files: 0, warnings: [], cancelled: true };
+
+/** One check in a worker thread, from its start to its report. */
+export class IndexCheck {
+  /** What the worker said before `run` (and, after it, what is not handled yet), in order. */
+  private readonly inbox: (IndexCheckMessage | { type: 'ended'; error: Error | null })[] = [];
+  private deliver: (() => void) | null = null;
+  private stopped = false;
+  private markWarm: () => void = () => undefined;
+  /**
+   * Resolves once the worker has sent its first rows (or its report, or ended): its start-up is over (a
+   * new thread with its own heap, whose code runs cold at first and builds its schemas on first use).
+   */
+  readonly warmedUp = new Promise<void>((resolve) => (this.markWarm = resolve));
+  private readonly worker: Promise<Worker | null>;
+
+  /** Starts the worker; see `run`. */
+  constructor(options: { home: string; indexPath: string; sources: RolloutSource[] }) {
+    this.worker = startWorker('index-check-worker', {
+      workerData: { home: options.home, indexPath: options.indexPath, sources: options.sources },
+    }).then(
+      (worker) => {
+        if (worker === null) {
+          this.push({ type: 'ended', error: null });
+          return null;
+        }
+        if (this.stopped) void worker.terminate();
+        worker.on('message', (raw: unknown) => {
+          const parsed = IndexCheckMessage.safeParse(raw);
+          this.push(
+            parsed.success
+              ? parsed.data
+              : {
+                  type: 'failed',
+                  message: `the index check sent an unknown message: ${parsed.error.message}`,
+                  code: null,
+                },
+          );
+        });
+        worker.on('error', (error) => this.push({ type: 'ended', error }));
+        // Every message the worker posted is delivered before 'exit'.
+        worker.on('exit', () => this.push({ type: 'ended', error: null }));
+        return worker;
+      },
+      (error: unknown) => {
+        this.push({ type: 'ended', error: error instanceof Error ? error : new Error(String(error)) });
+        return null;
+      },
+    );
+  }
+
+  private push(m: IndexCheckMessage | { type: 'ended'; error: Error | null }): void {
+    this.markWarm();
+    this.inbox.push(m);
+    this.deliver?.();
+  }
+
+  /**
+   * Writes what the worker finds, in order, each batch when no request is in flight; resolves with its
+   * report once every batch is written. Resolves null when there is no worker, or it failed before a row
+   * was written (the caller then checks on its own thread); rejects with the first error after that.
+   */
+  async run(writer: IndexCheckWriter): Promise<RepairReport | null> {
+    let wrote = false;
+    const fallBack = (error: Error): null => {
+      if (wrote) throw error;
+      return null;
+    };
+    try {
+      for (;;) {
+        const m = this.inbox.shift() ?? (await this.next());
+        switch (m.type) {
+          case 'change':
+            await writer.giveWay();
+            if (this.stopped) return CANCELLED;
+            writer.write(m.change);
+            wrote = true;
+            break;
+          case 'done':
+            return this.stopped ? { ...m.report, cancelled: true } : m.report;
+          case 'failed':
+            return fallBack(new IndexCheckError(m.message, m.code ?? undefined));
+          case 'ended':
+            if (this.stopped) return CANCELLED;
+            return fallBack(m.error ?? new Error('the index check stopped before it finished'));
+        }
+      }
+    } finally {
+      await this.stop(false);
+    }
+  }
+
+  private next(): Promise<IndexCheckMessage | { type: 'ended'; error: Error | null }> {
+    return new Promise((resolve) => {
+      this.deliver = () => {
+        const m = this.inbox.shift();
+        if (m === undefined) return;
+        this.deliver = null;
+        resolve(m);
+      };
+    });
+  }
+
+  /** Stops the worker (a check under way ends as cancelled). */
+  async stop(cancel = true): Promise<void> {
+    if (cancel) {
+      this.stopped = true;
+      // A `run` waiting for the worker's next message ends now.
+      this.push({ type: 'ended', error: null });
+    }
+    const worker = await this.worker;
+    await worker?.terminate();
+  }
+}
