@@ -3,6 +3,7 @@
 // trouble never fails a recording: it becomes a warning, and the next repair puts the row right.
 // A damaged index (any corruption error, wherever it surfaces) is set aside and rebuilt from the rollouts.
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { codexSources, readCodexHomes } from './codex-homes';
 import { StoreError, ThreadNotFoundError } from './errors';
@@ -45,6 +46,15 @@ function findRollout(dir: string, suffix: string, depth = 0): string | null {
     if (hit) return hit;
   }
   return null;
+}
+
+/** True when no source folder holds anything (each is missing or empty): there is no rollout to check. */
+export async function noRollouts(sources: readonly RolloutSource[]): Promise<boolean> {
+  for (const source of sources) {
+    const entries = await readdir(source.dir).catch(() => []);
+    if (entries.length > 0) return false;
+  }
+  return true;
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -163,6 +173,9 @@ export class Catalog {
         let report: RepairReport;
         try {
           const all = sources ?? this.sources();
+          // With no rollout anywhere (a new home) the check is done at once here: a worker would only add
+          // its start-up (about 100 ms, far more on a busy machine) to the first lists, which wait for it.
+          if (background && this.startUpCheck !== null && (await noRollouts(all))) void this.dropStartUpCheck();
           const checked = background && !full && this.startUpCheck !== null ? await this.checkInWorker() : null;
           report =
             checked ??
@@ -203,6 +216,13 @@ export class Catalog {
   startCheck(): void {
     if (this.startUpCheck !== null || this.closed) return;
     this.startUpCheck = new IndexCheck({ home: this.home, indexPath: indexFile(this.home), sources: this.sources() });
+  }
+
+  /** Stops the start-up check's worker unused: the check runs on this thread. */
+  private async dropStartUpCheck(): Promise<void> {
+    const check = this.startUpCheck;
+    this.startUpCheck = null;
+    await check?.stop().catch(() => undefined);
   }
 
   /** The start-up check started by `startCheck`; null when no worker could run it (see IndexCheck.run). */
