@@ -17,7 +17,9 @@ async function git(dir: string, ...args: string[]): Promise<string> {
   return (await run('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV } })).stdout;
 }
 
+/** Where `target` is once it is drawn (the diff draws the lines a scroll brings into view in a later frame). */
 async function box(target: Locator): Promise<{ top: number; bottom: number }> {
+  await target.waitFor({ state: 'visible' });
   const b = await target.boundingBox();
   if (b === null) throw new Error('not visible');
   return { top: b.y, bottom: b.y + b.height };
