@@ -167,17 +167,25 @@ describe('a connection that asked for lazy turn diffs', () => {
   });
 });
 
-/** Resolves once `path` exists (watching its folder, never polling with sleeps). */
-function fileAppears(path: string): Promise<void> {
+/** Resolves once `path` exists, holding `content` when given (watching its folder, never polling with sleeps). */
+function fileAppears(path: string, content?: string): Promise<void> {
   return new Promise((resolve) => {
+    const there = (): boolean => {
+      if (content === undefined) return existsSync(path);
+      try {
+        return readFileSync(path, 'utf8') === content;
+      } catch {
+        return false;
+      }
+    };
     const watcher = watch(dirname(path), () => {
-      if (existsSync(path)) done();
+      if (there()) done();
     });
     const done = (): void => {
       watcher.close();
       resolve();
     };
-    if (existsSync(path)) done();
+    if (there()) done();
   });
 }
 
@@ -206,7 +214,8 @@ describe.skipIf(process.platform !== 'linux')('a command left running after its 
       const first = await turn(client, thread.id, 'start the writer');
       expect(bgFiles()).toEqual([]);
       writeFileSync(go, '');
-      await fileAppears(join(ws.dir, 'bg-50.txt'));
+      // Its last file holds what it wrote (created empty first, it is written a moment later).
+      await fileAppears(join(ws.dir, 'bg-50.txt'), '50\n');
       server.enqueueMany([command('c2', 'printf "changed\\n" > other.txt'), answer('changed')]);
       const second = await turn(client, thread.id, 'change other.txt');
       expect(bgFiles()).toHaveLength(50);
