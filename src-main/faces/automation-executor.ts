@@ -4,7 +4,7 @@
 // turn with the prompt, followed to its end. The host is this process's, or, for an automation with a
 // `remote`, that environment's app server through the relay the other faces use (`faces/remote`): the
 // thread, its worktree and its rollout are there, the run's record is here.
-import type { ThreadItem } from '../../src-preload/protocol';
+import { diffFileCount, type ThreadItem } from '../../src-preload/protocol';
 import type { RunCost } from '../automations/history';
 import type { Automation } from '../automations/record';
 import type { AutomationExecutor, ExecutionResult } from '../automations/runner';
@@ -141,7 +141,7 @@ async function runThread(client: HostClient, automation: Automation, hooks: Hook
   const facts = {
     finalMessage: message === '' ? null : message,
     turnId: turn.id,
-    changedFiles: turn.weftDiffCut?.files ?? filesIn(turn.weftDiff ?? diff),
+    changedFiles: turn.weftDiffCut?.files ?? diffFileCount(turn.weftDiff ?? diff),
     cost,
     commands: items.flatMap((item) =>
       item.type === 'commandExecution' && item.source !== 'userShell'
@@ -158,9 +158,4 @@ async function runThread(client: HostClient, automation: Automation, hooks: Hook
     case 'failed':
       return { status: 'failed', reason: turn.error?.message ?? 'the turn failed', ...facts };
   }
-}
-
-/** Files in a unified diff of git's form (`diff --git` starts each). */
-function filesIn(diff: string): number {
-  return diff.split('\n').filter((line) => line.startsWith('diff --git ')).length;
 }
