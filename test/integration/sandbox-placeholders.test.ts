@@ -92,6 +92,37 @@ function otherProcess(script: string, cwd = project): Run {
   return track(child);
 }
 
+/** Whether `child` has closed its output (it and every process sharing it have ended) within `ms`. */
+async function closedWithin(child: ChildProcessWithoutNullStreams, ms: number): Promise<boolean> {
+  if (child.stdout.closed && child.stderr.closed && (child.exitCode !== null || child.signalCode !== null)) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    new Promise<boolean>((done) => child.once('close', () => done(true))),
+    new Promise<boolean>((done) => (timer = setTimeout(() => done(false), ms))),
+  ]);
+  clearTimeout(timer);
+  return closed;
+}
+
+/** The processes started by this test (any depth, reparented or not): those with the test's HOME. */
+async function testProcesses(): Promise<{ pid: number; args: string }[]> {
+  const marker = `HOME=${env['HOME'] ?? ''}\0`;
+  const found: { pid: number; args: string }[] = [];
+  for (const name of await readdir('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const environ = await readFile(`/proc/${pid}/environ`, 'latin1');
+      if (!`\0${environ}`.includes(`\0${marker}`)) continue;
+      const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ').trim();
+      found.push({ pid, args });
+    } catch {
+      // Ended meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
 /** A script that says `ready`, then waits for a line on the fifo `go` before running `then`. */
 const waitingScript = (then: string): string => `echo ready; read line < go; ${then}`;
 
@@ -128,8 +159,27 @@ describe.skipIf(!probe.ok)(`Linux sandbox placeholders${skipReason}`, () => {
 
   afterEach(async () => {
     for (const child of running) child.kill('SIGKILL');
-    await Promise.all([...running].map((child) => new Promise((r) => child.once('close', r))));
+    const unclosed = (
+      await Promise.all(
+        [...running].map(async (child) => ((await closedWithin(child, 10_000)) ? null : (child.pid ?? -1))),
+      )
+    ).filter((pid) => pid !== null);
+    // Every command of the test, at any depth (a sandbox outliving its Weft process would be one), found by
+    // the HOME the test gave it, is ended, so that one test's leftovers never hang the next.
+    const strays = await testProcesses();
+    for (const stray of strays) process.kill(stray.pid, 'SIGKILL');
+    for (const child of running) {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }
+    running.clear();
     await rm(base, { recursive: true, force: true });
+    if (unclosed.length > 0 || strays.length > 0) {
+      throw new Error(
+        `left running: children ${unclosed.join(', ') || 'none'} never closed their output; processes of the ` +
+          `test still there: ${strays.map((s) => `${s.pid} ${s.args}`).join('; ') || 'none'}`,
+      );
+    }
   });
 
   it('protects a folder without .git, .agents and .weft while the command runs, and leaves nothing behind', async () => {
@@ -194,7 +244,12 @@ describe.skipIf(!probe.ok)(`Linux sandbox placeholders${skipReason}`, () => {
     const other = otherProcess(waitingScript('true'));
     await other.printed('ready');
     other.child.kill('SIGKILL');
-    await other.ended;
+    // The sandbox dies with the process that started it (bwrap --die-with-parent): its output closes.
+    if (!(await closedWithin(other.child, 20_000))) {
+      throw new Error(
+        `the sandbox outlived the killed Weft process: ${(await testProcesses()).map((p) => `${p.pid} ${p.args}`).join('; ')}`,
+      );
+    }
     // What the killed process held is still there; the next command cleans it up once it ends.
     expect(existsSync(join(project, '.git'))).toBe(true);
     const next = await sandboxed('echo next');
