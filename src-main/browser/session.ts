@@ -13,6 +13,7 @@ import { probe, StalledLoad, unansweringPage } from './page-probe';
 import { killProfileProcesses } from './processes';
 import { startBrowserProxy, type BrowserProxy } from './proxy';
 import { checkUrl, type UrlRules } from './url-policy';
+import type { LiveView } from './live-view';
 import { CHROMIUM_FLAGS, MAX_PAGES, POPUP_CAP_SCRIPT, VIEWPORT } from './launch-settings';
 
 /** A page's load must end within this; the model is told it did not and may look at what is there. */
@@ -31,6 +32,8 @@ export interface BrowserSessionOptions {
    * The same function for the whole of one call.
    */
   asker: () => OriginAsker | null;
+  /** Told which page the browser shows, for the people watching it live. */
+  live?: LiveView;
 }
 
 interface Running {
@@ -43,7 +46,7 @@ export class BrowserSession {
   readonly log = new PageLog();
   private readonly origins: OriginQuestions;
   private running: Promise<Running> | null = null;
-  private current: Page | null = null;
+  private currentPage: Page | null = null;
   private cdp: { page: Page; session: CDPSession } | null = null;
   private crashed = false;
   private restarts = 0;
@@ -58,6 +61,18 @@ export class BrowserSession {
   private disposed = false;
   constructor(private readonly options: BrowserSessionOptions) {
     this.origins = new OriginQuestions(options.asker);
+  }
+
+  /** The page actions run on (null: none yet, or it was closed); the live view follows it. */
+  private get current(): Page | null {
+    return this.currentPage;
+  }
+
+  private set current(page: Page | null) {
+    this.currentPage = page;
+    if (page !== null)
+      page.once('close', () => this.options.live?.show(this.currentPage === page ? null : this.currentPage));
+    this.options.live?.show(page);
   }
 
   /** The page actions run on, started (or restarted after a crash) as needed; `notes` says what happened. */

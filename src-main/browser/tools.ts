@@ -16,6 +16,7 @@ import { newItemId } from '../util/ids';
 import { cut, describeTarget, evaluate, locate, pageSummary, readPage, screenshot } from './actions';
 import { askEvaluate, askOrigin } from './approvals';
 import type { BrowserLocation } from './locate';
+import { LiveView } from './live-view';
 import { BrowserSession } from './session';
 import { BROWSER_SPECS } from './specs';
 
@@ -66,8 +67,13 @@ export function missingBrowserNote(reason: string): string {
   return `The browser tools are not available in this thread: ${reason}.`;
 }
 
-/** The thread's browser tools, and the browser session they drive (disposed with the thread). */
-export function browserToolSource(input: BrowserToolsInput): { source: ToolSource; dispose: () => Promise<void> } {
+/** The thread's browser tools, the browser session they drive (disposed with the thread), and its live view. */
+export function browserToolSource(input: BrowserToolsInput): {
+  source: ToolSource;
+  dispose: () => Promise<void>;
+  live: LiveView;
+} {
+  const live = new LiveView();
   let located: BrowserLocation | null = null;
   let session: BrowserSession | null = null;
   let told = false;
@@ -85,6 +91,7 @@ export function browserToolSource(input: BrowserToolsInput): { source: ToolSourc
         network: latest !== null && networkAllowed(latest.policy.sandboxPolicy),
       }),
       asker: () => active?.ask ?? null,
+      live,
     });
     return session;
   };
@@ -203,7 +210,9 @@ export function browserToolSource(input: BrowserToolsInput): { source: ToolSourc
     source,
     dispose: async () => {
       await session?.dispose();
+      await live.dispose();
     },
+    live,
   };
 }
 

@@ -299,6 +299,7 @@ export function createSession(input: CreateSessionInput): Session {
     stopBackgroundCommands: (reason) => exec.closeAll(reason),
     mcp,
     ...(hooks === null ? {} : { hooks }),
+    ...(browser === null ? {} : { browserLive: browser.live }),
   });
   // Released in reverse: the sub-agents, the MCP servers, the commands, then (added by the session) the rollout.
   session.resources.add(exec, 'the commands the thread left running');

@@ -1,3 +1,4 @@
+import type { LiveView } from '../browser/live-view';
 import type { HookEngine } from './hooks/engine';
 import type {
   AskForApproval,
@@ -102,6 +103,8 @@ export interface SessionOptions {
   mcp?: McpManager;
   /** The thread's lifecycle hooks; absent when none are configured. */
   hooks?: HookEngine;
+  /** The live view of the thread's browser; absent when the browser tools are off. */
+  browserLive?: LiveView;
   /** Where project context comes from (AGENTS.md, skills); absent = environment context only. */
   context?: {
     weftHome: string;

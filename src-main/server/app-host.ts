@@ -30,6 +30,7 @@ import { gitHandlers } from './handlers/git';
 import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
+import { browserLiveHandlers } from './handlers/browser-live';
 import { usageHandlers } from './handlers/usage';
 import { automationHandlers, type AutomationRunNow } from './handlers/automations';
 import { automationInboxHandlers } from './handlers/automation-inbox';
@@ -234,6 +235,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       ...forkHandlers(context),
       ...worktreeHandlers(context),
       ...terminalHandlers(context),
+      ...browserLiveHandlers(context),
       ...gitHandlers(context),
       ...reviewHandlers(context),
       ...usageHandlers(context),

@@ -197,6 +197,8 @@ export class RolloutRecorder implements SessionRecorder {
       case 'weft/environment/status':
       case 'weft/automations/runEnded':
       case 'weft/turn/diffChanged':
+      case 'weft/browser/live/frame':
+      case 'weft/browser/live/closed':
         return;
       case 'weft/thread/turnsRestored':
         // In the rollout already: store.undoRollback appends its weft_rollback_undone line.

@@ -3,6 +3,7 @@ export * from './jsonrpc';
 export * from './common';
 export * from './items';
 export * from './browser';
+export * from './weft-browser-live';
 export * from './agent-status';
 export * from './thread';
 export * from './thread-title';

@@ -34,6 +34,16 @@ import {
   WeftWorktreeHandoffResult,
 } from './worktree-handoff';
 import { WeftWorktreeCompareParams, WeftWorktreeCompareResult } from './worktree-compare';
+import {
+  WeftBrowserLiveClosed,
+  WeftBrowserLiveFrame,
+  WeftBrowserLiveInputParams,
+  WeftBrowserLiveInputResult,
+  WeftBrowserLiveStartParams,
+  WeftBrowserLiveStartResult,
+  WeftBrowserLiveStopParams,
+  WeftBrowserLiveStopResult,
+} from './weft-browser-live';
 import { InitializeParams, InitializeResult } from './initialize';
 import {
   McpServerOauthLoginCompletedNotification,
@@ -395,6 +405,9 @@ export const ClientRequests = {
   'weft/git/push': { params: WeftGitPushParams, result: WeftGitPushResult, queue: null },
   'weft/git/branches': { params: WeftGitBranchesParams, result: WeftGitBranchesResult, queue: null },
   'weft/git/checkout': { params: WeftGitCheckoutParams, result: WeftGitCheckoutResult, queue: null },
+  'weft/browser/live/start': { params: WeftBrowserLiveStartParams, result: WeftBrowserLiveStartResult, queue: null },
+  'weft/browser/live/stop': { params: WeftBrowserLiveStopParams, result: WeftBrowserLiveStopResult, queue: null },
+  'weft/browser/live/input': { params: WeftBrowserLiveInputParams, result: WeftBrowserLiveInputResult, queue: null },
 } as const satisfies Record<string, ClientRequestSpec>;
 
 /** Server → client notifications: method → params schema. */
@@ -435,6 +448,8 @@ export const ServerNotifications = {
   'weft/thread/turnsRestored': WeftThreadTurnsRestoredNotification,
   'weft/environment/status': WeftEnvironmentStatusNotification,
   'weft/automations/runEnded': WeftAutomationRunEndedNotification,
+  'weft/browser/live/frame': WeftBrowserLiveFrame,
+  'weft/browser/live/closed': WeftBrowserLiveClosed,
 } as const;
 
 /** Server → client requests: method → {params, result}. */

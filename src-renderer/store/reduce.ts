@@ -376,6 +376,10 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'command/exec/outputDelta':
       // Terminal output goes to the terminal panel, not to the conversation.
       return state;
+    case 'weft/browser/live/frame':
+    case 'weft/browser/live/closed':
+      // The live page goes to the browser panel, not to the conversation.
+      return state;
     case 'warning': {
       const { message, threadId } = notification.params;
       // Held-back project config is the project config prompt's to show (ProjectConfigPrompt).

@@ -1,7 +1,11 @@
-// The browser panel: the page the agent's browser shows, as its latest screenshot and address (the
-// screenshot read through `fs/readFile`, as the items' thumbnails are). Opened from the header's "Browser"
-// button (shown while the thread has browser actions) or an action's "Show in panel"; Esc or × closes it.
-import { useEffect, useMemo, useRef } from 'react';
+// The browser panel: the page the agent's browser shows — live while the thread's browser has a page open
+// (frames streamed by the host; the person can click, scroll and type in it), else its latest screenshot and
+// address (the screenshot read through `fs/readFile`, as the items' thumbnails are). Opened from the header's
+// "Browser" button (shown while the thread has browser actions) or an action's "Show in panel"; Esc or ×
+// closes it.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { WeftBrowserLiveFrame, WeftBrowserLiveInput } from '../../src-preload/protocol';
+import { useBrowserLive, type BrowserLive } from '../components/use-browser-live';
 import { Icon, Spinner } from '../components/Icon';
 import { usePngFile } from '../components/use-png-file';
 import { useWeft } from '../store/app-context';
@@ -39,6 +43,10 @@ export function BrowserButton() {
 
 export function BrowserPanel() {
   const view = useBrowserView();
+  const threadId = useWeft((s) => s.ui.activeThreadId);
+  const live = useBrowserLive(view === null ? null : threadId);
+  const [mode, setMode] = useState<'live' | 'screenshot'>('live');
+  const showLive = live.frame !== null && (mode === 'live' || view?.shot === null);
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     close.current?.focus();
@@ -59,6 +67,16 @@ export function BrowserPanel() {
       <header className="browser-panel-head">
         <Icon name="globe" />
         <h2>Browser</h2>
+        {live.frame !== null && view.shot !== null && (
+          <div className="segmented browser-panel-mode" role="group" aria-label="What the panel shows">
+            <button type="button" aria-pressed={showLive} onClick={() => setMode('live')}>
+              Live
+            </button>
+            <button type="button" aria-pressed={!showLive} onClick={() => setMode('screenshot')}>
+              Latest screenshot
+            </button>
+          </div>
+        )}
         <span className="spacer" />
         <button
           ref={close}
@@ -72,15 +90,21 @@ export function BrowserPanel() {
       </header>
       <div className="browser-panel-url">
         <span className="muted small">Address</span>
-        <code data-testid="browser-panel-url">{view.url ?? 'no page open'}</code>
+        <code data-testid="browser-panel-url">{(showLive ? live.frame?.url : null) ?? view.url ?? 'no page open'}</code>
       </div>
-      <div className="browser-panel-body" tabIndex={0} aria-label="Latest screenshot (scrolls)">
-        {view.shot === null ? (
-          <p className="muted">No screenshot yet: the agent has not taken one in this thread.</p>
-        ) : (
-          <LatestShot key={view.shot.path} shot={view.shot} />
-        )}
-      </div>
+      {showLive && live.frame !== null ? (
+        <div className="browser-panel-body">
+          <LivePage frame={live.frame} send={live.send} />
+        </div>
+      ) : (
+        <div className="browser-panel-body" tabIndex={0} aria-label="Latest screenshot (scrolls)">
+          {view.shot === null ? (
+            <p className="muted">No screenshot yet: the agent has not taken one in this thread.</p>
+          ) : (
+            <LatestShot key={view.shot.path} shot={view.shot} />
+          )}
+        </div>
+      )}
     </aside>
   );
 }
@@ -98,6 +122,110 @@ function LatestShot({ shot }: { shot: NonNullable<BrowserView['shot']> }) {
       ) : (
         <img src={src} alt={label} width={shot.width} height={shot.height} />
       )}
+    </figure>
+  );
+}
+
+/** Keys played in the page by name; printable characters go as text. Tab and Esc stay the app's. */
+const NAMED_KEYS = new Set([
+  'Enter',
+  'Backspace',
+  'Delete',
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+]);
+
+/** The page as it is now; clicks, the wheel and keys (while it has the focus) go into it. */
+function LivePage({ frame, send }: { frame: WeftBrowserLiveFrame; send: BrowserLive['send'] }) {
+  const surface = useRef<HTMLDivElement>(null);
+  const [refused, setRefused] = useState(false);
+  const play = (input: WeftBrowserLiveInput): void => {
+    void send(input).then((taken) => setRefused(!taken));
+  };
+  /** Where on the page a pointer event is, in the page's own pixels. */
+  const at = (clientX: number, clientY: number): { x: number; y: number } | null => {
+    const box = surface.current?.getBoundingClientRect();
+    if (box === undefined || box.width === 0 || box.height === 0) return null;
+    return {
+      x: Math.round(((clientX - box.left) * frame.width) / box.width),
+      y: Math.round(((clientY - box.top) * frame.height) / box.height),
+    };
+  };
+  // The wheel scrolls the page, not the panel: a listener that may cancel it (React's is passive).
+  const latest = useRef({ frame, send });
+  useEffect(() => {
+    latest.current = { frame, send };
+  });
+  useEffect(() => {
+    const element = surface.current;
+    if (element === null) return;
+    const onWheel = (e: WheelEvent): void => {
+      e.preventDefault();
+      const box = element.getBoundingClientRect();
+      const { frame: f, send: s } = latest.current;
+      const scale = box.width === 0 ? 1 : f.width / box.width;
+      const lines =
+        e.deltaMode === WheelEvent.DOM_DELTA_LINE ? 16 : e.deltaMode === WheelEvent.DOM_DELTA_PAGE ? f.height : 1;
+      void s({
+        type: 'wheel',
+        x: Math.max(0, Math.round((e.clientX - box.left) * scale)),
+        y: Math.max(0, Math.round((e.clientY - box.top) * scale)),
+        deltaX: Math.max(-10_000, Math.min(10_000, e.deltaX * lines)),
+        deltaY: Math.max(-10_000, Math.min(10_000, e.deltaY * lines)),
+      });
+    };
+    element.addEventListener('wheel', onWheel, { passive: false });
+    return () => element.removeEventListener('wheel', onWheel);
+  }, []);
+  const label = `Live page ${frame.url}: click, scroll and type to use it`;
+  return (
+    <figure className="browser-panel-shot browser-live">
+      <figcaption className="muted small">
+        <span className="browser-live-badge">Live</span> {frame.width}×{frame.height} px
+        {refused && <span className="browser-live-refused"> · the page did not take that (it may be loading)</span>}
+      </figcaption>
+      <div
+        ref={surface}
+        className="browser-live-surface"
+        role="application"
+        aria-label={label}
+        tabIndex={0}
+        onMouseDown={(e) => e.currentTarget.focus()}
+        onClick={(e) => {
+          const point = at(e.clientX, e.clientY);
+          if (point !== null) play({ type: 'click', ...point });
+        }}
+        onContextMenu={(e) => {
+          e.preventDefault();
+          const point = at(e.clientX, e.clientY);
+          if (point !== null) play({ type: 'click', ...point, button: 'right' });
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Tab' || e.key === 'Escape' || e.nativeEvent.isComposing) return;
+          const chord = e.ctrlKey || e.metaKey || e.altKey;
+          if (!chord && e.key.length === 1) {
+            e.preventDefault();
+            play({ type: 'text', text: e.key });
+          } else if (NAMED_KEYS.has(e.key)) {
+            e.preventDefault();
+            play({ type: 'key', key: e.key });
+          }
+        }}
+      >
+        <img
+          src={`data:image/jpeg;base64,${frame.data}`}
+          alt=""
+          width={frame.width}
+          height={frame.height}
+          draggable={false}
+        />
+      </div>
     </figure>
   );
 }

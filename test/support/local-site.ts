@@ -14,6 +14,11 @@ export async function startLocalSite(handler: RequestListener): Promise<LocalSit
   if (address === null || typeof address === 'string') throw new Error('the test site has no port');
   return {
     url: `http://127.0.0.1:${address.port}`,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    // The browser keeps its connections open: they are ended, or closing would wait for them.
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
   };
 }
