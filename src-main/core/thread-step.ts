@@ -26,7 +26,7 @@ function stepOf(item: ThreadItem): WeftThreadStep | null {
     case 'exitedReviewMode':
       return null;
     case 'browserAction':
-      return null; // Browser actions take a moment each; the turn reads as thinking between them.
+      return { type: 'browser', action: item.action, target: item.target };
     case 'collabAgentToolCall':
       return null; // A call to a sub-agent: the sub-agent's own row says what it does.
   }

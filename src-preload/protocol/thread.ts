@@ -23,6 +23,8 @@ export const WeftThreadStep = lazySchema(() =>
     z.object({ type: z.literal('webSearch'), query: z.string() }),
     z.object({ type: z.literal('message') }),
     z.object({ type: z.literal('compaction') }),
+    // A `browser` tool call: `action` is its name (open, click…), `target` what it acts on, in words.
+    z.object({ type: z.literal('browser'), action: z.string(), target: z.string() }),
   ]),
 );
 export type WeftThreadStep = z.infer<typeof WeftThreadStep>;

@@ -25,6 +25,33 @@ export function stepText(step: WeftThreadStep | null): { verb: string; object: s
       return { verb: 'Writing', object: null, code: false };
     case 'compaction':
       return { verb: 'Compacting', object: null, code: false };
+    case 'browser':
+      return browserStepText(step.action, step.target);
+  }
+}
+
+/** A browser action as the board says it: "Opening http://localhost:5173/", "Clicking button "Save"". */
+function browserStepText(action: string, target: string): { verb: string; object: string | null; code: boolean } {
+  const on = target === '' ? null : target;
+  switch (action) {
+    case 'open':
+      return { verb: 'Opening', object: on, code: false };
+    case 'click':
+      return { verb: 'Clicking', object: on, code: false };
+    case 'type':
+      return { verb: 'Typing in', object: on ?? 'the page', code: false };
+    case 'screenshot':
+      return { verb: 'Taking a screenshot', object: null, code: false };
+    case 'read':
+      return { verb: 'Reading the page', object: null, code: false };
+    case 'console':
+      return { verb: "Reading the page's console", object: null, code: false };
+    case 'evaluate':
+      return { verb: 'Running a script in the page', object: null, code: false };
+    case 'close':
+      return { verb: 'Closing the browser', object: null, code: false };
+    default:
+      return { verb: 'Using the browser', object: null, code: false };
   }
 }
 
