@@ -104,39 +104,41 @@ export class LiveView {
   }
 
   private async startCast(page: Page): Promise<void> {
-    let cdp: CDPSession;
+    let cdp: CDPSession | null = null;
     try {
       cdp = await page.context().newCDPSession(page);
-    } catch {
-      return; // The page closed meanwhile: the session says so with `show`.
-    }
-    const cast: Cast = { page, cdp, ack: null };
-    this.cast = cast;
-    cdp.on('Page.screencastFrame', (event) => {
-      if (this.cast !== cast) return;
-      const frame = {
-        data: event.data,
-        width: Math.round(event.metadata.deviceWidth),
-        height: Math.round(event.metadata.deviceHeight),
-        url: page.url(),
-      };
-      this.last = frame;
-      for (const viewer of this.viewers) viewer.frame(frame);
-      // The next frame comes only once this one is acknowledged: that paces the stream.
-      cast.ack = setTimeout(() => {
-        cast.ack = null;
-        void cdp.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => undefined);
-      }, FRAME_INTERVAL_MS);
-    });
-    const size = page.viewportSize() ?? VIEWPORT;
-    await cdp
-      .send('Page.startScreencast', {
+      const cast: Cast = { page, cdp, ack: null };
+      this.cast = cast;
+      const session = cdp;
+      session.on('Page.screencastFrame', (event) => {
+        if (this.cast !== cast) return;
+        const frame = {
+          data: event.data,
+          width: Math.round(event.metadata.deviceWidth),
+          height: Math.round(event.metadata.deviceHeight),
+          url: page.url(),
+        };
+        this.last = frame;
+        for (const viewer of this.viewers) viewer.frame(frame);
+        // Chromium sends a few frames ahead of the acknowledgements, then waits for them: that paces the stream.
+        cast.ack = setTimeout(() => {
+          cast.ack = null;
+          void session.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => undefined);
+        }, FRAME_INTERVAL_MS);
+      });
+      const size = page.viewportSize() ?? VIEWPORT;
+      await session.send('Page.startScreencast', {
         format: 'jpeg',
         quality: JPEG_QUALITY,
         maxWidth: size.width,
         maxHeight: size.height,
-      })
-      .catch(() => undefined);
+      });
+    } catch {
+      // The page was between documents (or closed): try again once it has loaded one; `show` tells a close.
+      if (this.cast?.page === page) this.cast = null;
+      await cdp?.detach().catch(() => undefined);
+      if (!page.isClosed()) page.once('load', () => this.settle());
+    }
   }
 
   private async stopCast(): Promise<void> {

@@ -27,6 +27,7 @@ import { mcpToolSource } from '../mcp/tools';
 import { locateBrowser } from '../browser/locate';
 import { browserToolSource } from '../browser/tools';
 import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { notifyHook } from './notify-hook';
 import { Session } from './session';
@@ -179,16 +180,23 @@ function hookEngineFor(
 
 /**
  * Where a thread's screenshots go: beside its rollout (`<rollout>.files/`, so they live and move with the
- * thread's files), or a temporary folder for a thread that is not saved.
+ * thread's files), or a folder of the session's own for a thread that is not saved (`unsaved`).
  */
-function screenshotDirFor(input: CreateSessionInput, threadId: string): string {
+function screenshotDirFor(input: CreateSessionInput, threadId: string): { dir: string; unsaved: boolean } {
   const recorder: unknown = input.recorder;
   const rollout =
     input.hooks?.transcriptPath ??
     (typeof recorder === 'object' && recorder !== null && 'path' in recorder && typeof recorder.path === 'string'
       ? recorder.path
       : null);
-  return rollout === null ? join(tmpdir(), `weft-screenshots-${threadId}`) : `${rollout.replace(/\.jsonl$/, '')}.files`;
+  if (rollout !== null) return { dir: `${rollout.replace(/\.jsonl$/, '')}.files`, unsaved: false };
+  // An unsaved thread's: in WEFT_HOME, which clients may read (fs/readFile) and sandboxed commands may not
+  // write (a folder in /tmp could be swapped for a link by the model's commands); removed with the session.
+  const dir =
+    input.weftHome === undefined
+      ? join(tmpdir(), `weft-screenshots-${threadId}`)
+      : join(input.weftHome, 'cache', `weft-screenshots-${threadId}`);
+  return { dir, unsaved: true };
 }
 
 /** Wires config into a ready session: model client, tools, exec sessions that die with it. */
@@ -222,13 +230,14 @@ export function createSession(input: CreateSessionInput): Session {
     sample: mcpSampler({ client: modelClient, model: () => session?.currentSettings.model ?? model }),
   });
   tools.addSource(mcpToolSource(mcp, provider.wireApi));
+  const shots = screenshotDirFor(input, threadId);
   const browser =
     config.browser?.enabled === false
       ? null
       : browserToolSource({
           location: locateBrowser(config.browser?.path),
           wireApi: provider.wireApi,
-          screenshotDir: screenshotDirFor(input, threadId),
+          screenshotDir: shots.dir,
           tell: (text) => {
             const live = session;
             // Said once per thread: a resumed thread's history may already hold it.
@@ -304,7 +313,17 @@ export function createSession(input: CreateSessionInput): Session {
   // Released in reverse: the sub-agents, the MCP servers, the commands, then (added by the session) the rollout.
   session.resources.add(exec, 'the commands the thread left running');
   session.resources.add(mcp, "the thread's MCP servers");
-  if (browser !== null) session.resources.add({ dispose: browser.dispose }, "the thread's browser");
+  if (browser !== null)
+    session.resources.add(
+      {
+        dispose: async () => {
+          await browser.dispose();
+          // An unsaved thread's screenshots go with it, as its history does.
+          if (shots.unsaved) await rm(shots.dir, { recursive: true, force: true });
+        },
+      },
+      "the thread's browser",
+    );
   if (config.notify !== undefined && config.notify.length > 0) {
     const started = session;
     const hook = notifyHook({

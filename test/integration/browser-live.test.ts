@@ -2,6 +2,8 @@
 // (JPEG frames from the system's Chromium) and its clicks, wheel and keys reach the page; the model's page is a
 // small site the test serves on 127.0.0.1, opened by a scripted model's `browser` calls.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalSite, type LocalSite } from '../support/local-site';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
@@ -203,5 +205,42 @@ describe.skipIf(!located.found)(`the live view of a thread's browser${skip}`, ()
     });
     expect(noPage.error?.message).toMatch(/no page open/);
     expect(await ok(client, 'weft/browser/live/stop', { threadId: thread.id })).toEqual({});
+  });
+
+  it("an unsaved thread's screenshots are readable by its client, and go with the thread", async () => {
+    app = await startInProcessHost({
+      weftHome: home.dir,
+      cwd: ws.dir,
+      env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
+    });
+    const { client } = app;
+    const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir, ephemeral: true });
+    server.enqueueMany([
+      {
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evNamespacedCall('b1', 'browser', 'open', { url: `${site.url}/` }),
+          evNamespacedCall('b2', 'browser', 'screenshot', {}),
+          evCompleted(),
+        ],
+      },
+      answerTurn('looked'),
+    ]);
+    await runTurn(client, thread.id, 'look at the site');
+    const shot = client
+      .notifications('item/completed')
+      .map((n) => (n.params as { item: { type: string; screenshot?: { path: string } | null } }).item)
+      .find(
+        (item) => item.type === 'browserAction' && item.screenshot !== null && item.screenshot !== undefined,
+      )?.screenshot;
+    if (shot === undefined || shot === null) throw new Error('no screenshot item');
+    // In the Weft home, where sandboxed commands cannot write, not in /tmp.
+    expect(shot.path.startsWith(`${home.dir}/`)).toBe(true);
+    const read = await ok<{ dataBase64: string }>(client, 'fs/readFile', { path: shot.path });
+    expect(Buffer.from(read.dataBase64, 'base64').subarray(1, 4).toString('latin1')).toBe('PNG');
+    await app.close();
+    app = null;
+    expect(existsSync(dirname(shot.path))).toBe(false);
   });
 });
