@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalSite, type LocalSite } from '../support/local-site';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { startInProcessHost, type InProcessClient, type InProcessHost } from '../support/in-process-host';
+import { startInProcessHost, type InProcessClient, type InProcessHost, ok } from '../support/in-process-host';
 import { answerTurn, evCompleted, evCreated, evNamespacedCall } from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -58,12 +58,6 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-async function ok<T>(client: InProcessClient, method: string, params: unknown): Promise<T> {
-  const reply = await client.call(method, params);
-  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.result as T;
-}
-
 async function runTurn(client: InProcessClient, threadId: string, text: string): Promise<void> {
   const { turn } = await ok<{ turn: { id: string } }>(client, 'turn/start', {
     threadId,
@@ -104,7 +98,9 @@ function nextFrame(
   wanted: (frame: Frame) => boolean = () => true,
 ): Promise<Frame> {
   const isFrame = (m: object): m is { method: string; params: Frame } =>
-    'method' in m && m.method === 'weft/browser/live/frame' && (m as { params: Frame }).params.threadId === threadId;
+    'method' in m &&
+    m.method === 'weft/browser/live/frame' &&
+    (m as unknown as { params: Frame }).params.threadId === threadId;
   const already = client.received.slice(after).find((m) => isFrame(m) && wanted(m.params));
   if (already !== undefined && isFrame(already)) return Promise.resolve(already.params);
   return waitFor(client.subscribe, (m) => isFrame(m) && wanted(m.params), { label: 'weft/browser/live/frame' }).then(

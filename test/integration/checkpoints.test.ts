@@ -6,7 +6,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { startInProcessHost, type InProcessClient, type InProcessHost } from '../support/in-process-host';
+import { startInProcessHost, type InProcessClient, type InProcessHost, ok } from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -64,12 +64,6 @@ async function start(): Promise<InProcessClient> {
     env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
   });
   return app.client;
-}
-
-async function ok<T>(client: InProcessClient, method: string, params: unknown): Promise<T> {
-  const reply = await client.call(method, params);
-  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.result as T;
 }
 
 /** Runs one turn to its end; returns its id. */

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { startInProcessHost, type InProcessClient, type InProcessHost } from '../support/in-process-host';
+import { startInProcessHost, type InProcessClient, type InProcessHost, ok } from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -57,12 +57,6 @@ function host(): InProcessHost {
 interface Reply {
   result?: unknown;
   error?: { code: number; message: string; data?: unknown };
-}
-
-async function ok<T>(client: InProcessClient, method: string, params: unknown): Promise<T> {
-  const reply = await client.call(method, params);
-  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.result as T;
 }
 
 interface Hunk {

@@ -47,6 +47,13 @@ export class InProcessClient {
   }
 }
 
+/** The result of a request that must succeed; an error answer throws, naming its code and message. */
+export async function ok<T>(client: InProcessClient, method: string, params: unknown): Promise<T> {
+  const reply = await client.call(method, params);
+  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+  return reply.result as T;
+}
+
 export interface InProcessHost {
   host: AppHost;
   client: InProcessClient;
