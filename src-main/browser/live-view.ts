@@ -74,11 +74,23 @@ export class LiveView {
     const page = this.page;
     if (page === null || page.isClosed()) throw new Error('the browser has no page open');
     const viewport = page.viewportSize() ?? VIEWPORT;
-    const x = clamp(input.type === 'click' || input.type === 'wheel' ? input.x : 0, viewport.width);
-    const y = clamp(input.type === 'click' || input.type === 'wheel' ? input.y : 0, viewport.height);
+    const pointed = 'x' in input;
+    const x = clamp(pointed ? input.x : 0, viewport.width);
+    const y = clamp(pointed ? input.y : 0, viewport.height);
     switch (input.type) {
       case 'click':
         await page.mouse.click(x, y, { button: input.button ?? 'left' });
+        return;
+      case 'down':
+        await page.mouse.move(x, y);
+        await page.mouse.down({ button: input.button ?? 'left' });
+        return;
+      case 'move':
+        await page.mouse.move(x, y);
+        return;
+      case 'up':
+        await page.mouse.move(x, y);
+        await page.mouse.up({ button: input.button ?? 'left' });
         return;
       case 'wheel':
         await page.mouse.move(x, y);

@@ -43,6 +43,20 @@ export const WeftBrowserLiveInput = lazySchema(() =>
       deltaX: z.number().finite().min(-10_000).max(10_000),
       deltaY: z.number().finite().min(-10_000).max(10_000),
     }),
+    // A press, moves and a release, for what a click cannot do: drag, select text, move a slider.
+    z.object({
+      type: z.literal('down'),
+      x: coordinate(),
+      y: coordinate(),
+      button: z.enum(['left', 'right', 'middle']).optional(),
+    }),
+    z.object({ type: z.literal('move'), x: coordinate(), y: coordinate() }),
+    z.object({
+      type: z.literal('up'),
+      x: coordinate(),
+      y: coordinate(),
+      button: z.enum(['left', 'right', 'middle']).optional(),
+    }),
     z.object({ type: z.literal('text'), text: z.string().min(1).max(10_000) }),
     z.object({ type: z.literal('key'), key: keyName() }),
   ]),

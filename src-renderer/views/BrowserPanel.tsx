@@ -141,13 +141,56 @@ const NAMED_KEYS = new Set([
   'PageDown',
 ]);
 
-/** The page as it is now; clicks, the wheel and keys (while it has the focus) go into it. */
+const BUTTONS: Record<number, 'left' | 'middle' | 'right'> = { 0: 'left', 1: 'middle', 2: 'right' };
+
+/**
+ * The pointer's moves over the live page, sent at most every 30 ms while a button is held (a drag) and every
+ * 100 ms otherwise (hover), always ending where the pointer stopped.
+ */
+class PointerMoves {
+  private pending: { x: number; y: number } | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private last = 0;
+
+  constructor(private readonly sendMove: (point: { x: number; y: number }) => void) {}
+
+  push(point: { x: number; y: number }, pressed: boolean): void {
+    this.pending = point;
+    if (this.timer !== null) return;
+    const wait = Math.max(0, this.last + (pressed ? 30 : 100) - performance.now());
+    this.timer = setTimeout(() => this.flush(), wait);
+  }
+
+  /** Sends the move waiting now, if any (before a press or release at another place). */
+  flush(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    const point = this.pending;
+    this.pending = null;
+    if (point === null) return;
+    this.last = performance.now();
+    this.sendMove(point);
+  }
+
+  dispose(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.pending = null;
+  }
+}
+
+/** The page as it is now; the pointer (clicks, drags), the wheel and keys (while it has the focus) go into it. */
 function LivePage({ frame, send }: { frame: WeftBrowserLiveFrame; send: BrowserLive['send'] }) {
   const surface = useRef<HTMLDivElement>(null);
   const [refused, setRefused] = useState(false);
   const play = (input: WeftBrowserLiveInput): void => {
     void send(input).then((taken) => setRefused(!taken));
   };
+  const moves = useRef(new PointerMoves((point) => void send({ type: 'move', ...point })));
+  useEffect(() => {
+    const pending = moves.current;
+    return () => pending.dispose();
+  }, []);
   /** Where on the page a pointer event is, in the page's own pixels. */
   const at = (clientX: number, clientY: number): { x: number; y: number } | null => {
     const box = surface.current?.getBoundingClientRect();
@@ -196,16 +239,25 @@ function LivePage({ frame, send }: { frame: WeftBrowserLiveFrame; send: BrowserL
         role="application"
         aria-label={label}
         tabIndex={0}
-        onMouseDown={(e) => e.currentTarget.focus()}
-        onClick={(e) => {
-          const point = at(e.clientX, e.clientY);
-          if (point !== null) play({ type: 'click', ...point });
-        }}
-        onContextMenu={(e) => {
+        onPointerDown={(e) => {
           e.preventDefault();
+          e.currentTarget.focus();
+          // Moves and the release come here even when the pointer leaves the picture mid-drag.
+          e.currentTarget.setPointerCapture(e.pointerId);
           const point = at(e.clientX, e.clientY);
-          if (point !== null) play({ type: 'click', ...point, button: 'right' });
+          if (point !== null) play({ type: 'down', ...point, button: BUTTONS[e.button] ?? 'left' });
         }}
+        onPointerMove={(e) => {
+          const point = at(e.clientX, e.clientY);
+          if (point !== null) moves.current.push(point, e.buttons !== 0);
+        }}
+        onPointerUp={(e) => {
+          const point = at(e.clientX, e.clientY);
+          if (point === null) return;
+          moves.current.flush();
+          play({ type: 'up', ...point, button: BUTTONS[e.button] ?? 'left' });
+        }}
+        onContextMenu={(e) => e.preventDefault()}
         onKeyDown={(e) => {
           if (e.key === 'Tab' || e.key === 'Escape' || e.nativeEvent.isComposing) return;
           const chord = e.ctrlKey || e.metaKey || e.altKey;

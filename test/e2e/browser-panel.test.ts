@@ -90,7 +90,9 @@ const LIVE_PAGE = `<!doctype html><title>Live app</title>
 <button style="position:absolute;left:100px;top:100px;width:240px;height:60px;font-size:20px"
   onclick="fetch('/clicked'); this.textContent = 'Pressed'; document.body.style.background = '#ffe0e0'">Press me</button>
 <form action="/typed" style="position:absolute;left:100px;top:300px"><input name="value" style="width:320px;height:44px;font-size:20px"></form>
-<script>let told = false; addEventListener('scroll', () => { if (!told && scrollY > 100) { told = true; fetch('/scrolled'); } });</script>`;
+<script>let told = false; addEventListener('scroll', () => { if (!told && scrollY > 100) { told = true; fetch('/scrolled'); } });
+let from = null; addEventListener('mousedown', (e) => { from = e.clientX; });
+addEventListener('mouseup', (e) => { if (from !== null && e.clientX - from > 50) fetch('/drag?dx=' + (e.clientX - from)); from = null; });</script>`;
 
 describe('the live browser panel', () => {
   it('shows the page live; the mouse and keys in it reach the page', { timeout: 300_000 }, async () => {
@@ -147,6 +149,14 @@ describe('the live browser panel', () => {
       await hit('/clicked');
       await expect.poll(pictureOf).not.toBe(before);
       await screenshotSizes(e2e, 'browser-live-pressed');
+
+      // A drag with the mouse is one gesture in the page: pressed, moved, released 300 page pixels on.
+      await page.mouse.move(...(await onScreen(500, 600)));
+      await page.mouse.down();
+      for (const x of [560, 640, 720, 800]) await page.mouse.move(...(await onScreen(x, 600)), { steps: 2 });
+      await page.mouse.up();
+      const dragged = Number((await hit('/drag?dx=')).slice('/drag?dx='.length));
+      expect(Math.abs(dragged - 300)).toBeLessThanOrEqual(3);
 
       // A click in the field, keys typed, Enter: the form is sent with what was typed.
       await page.mouse.click(...(await onScreen(260, 322)));

@@ -22,7 +22,9 @@ const PAGE = `<!doctype html><title>Live</title>
 <button id="b" style="position:absolute;left:100px;top:100px;width:200px;height:50px"
   onclick="fetch('/clicked'); this.textContent = 'pressed'; document.body.style.background = '#fdd'">Press</button>
 <form action="/typed" style="position:absolute;left:100px;top:300px"><input name="value" style="width:300px;height:40px"></form>
-<script>let told = false; addEventListener('scroll', () => { if (!told && scrollY > 100) { told = true; fetch('/scrolled'); } });</script>`;
+<script>let told = false; addEventListener('scroll', () => { if (!told && scrollY > 100) { told = true; fetch('/scrolled'); } });
+let from = null; addEventListener('mousedown', (e) => { from = e.clientX; });
+addEventListener('mouseup', (e) => { if (from !== null) fetch('/drag?dx=' + (e.clientX - from) + '&buttons=' + e.button); from = null; });</script>`;
 
 let server: MockResponsesServer;
 let site: LocalSite;
@@ -158,6 +160,16 @@ describe.skipIf(!located.found)(`the live view of a thread's browser${skip}`, ()
     await ok(client, 'weft/browser/live/input', { threadId: thread.id, input: { type: 'click', x: 200, y: 125 } });
     await siteHit('/clicked');
     expect(digest((await nextFrame(client, thread.id, beforeClick)).data)).not.toBe(digest(shownBeforeClick.data));
+
+    // A drag: a press, moves and a release, as one gesture in the page.
+    for (const input of [
+      { type: 'down', x: 500, y: 600 },
+      { type: 'move', x: 600, y: 600 },
+      { type: 'move', x: 700, y: 600 },
+      { type: 'up', x: 700, y: 600 },
+    ])
+      await ok(client, 'weft/browser/live/input', { threadId: thread.id, input });
+    expect(await siteHit('/drag?dx=200')).toBe('/drag?dx=200&buttons=0');
 
     // Keys: a click in the field, text, then Enter submits the form.
     await ok(client, 'weft/browser/live/input', { threadId: thread.id, input: { type: 'click', x: 250, y: 320 } });
