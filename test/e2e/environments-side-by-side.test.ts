@@ -11,11 +11,16 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { remoteWeft } from '../support/environments';
 import { commitFolder } from '../support/git-repo';
-import { startMockResponsesServer } from '../support/mock-responses-server';
+import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { clickCentre } from '../support/mouse';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome } from '../support/workspace';
 import { conversation, SCREENSHOT_SIZES, sendMessage, startE2e } from '../support/weft-serve';
+
+/** The model of each turn the model server was asked for (its Responses calls, not its model list). */
+function turnsAsked(server: MockResponsesServer): unknown[] {
+  return server.requests.filter((r) => r.n > 0).map((r) => (r.body as { model?: unknown }).model);
+}
 
 /** The sidebar row of the thread titled `title`. */
 function row(page: Page, title: string): Locator {
@@ -43,7 +48,7 @@ describe('a project on an environment beside the local one', () => {
         commitFolder(`${remoteUser.dir}/srv/remote-app`);
         const remoteHome = await makeWeftHome(
           [
-            'model = "mock-model"',
+            'model = "box-model"',
             'model_provider = "mock"',
             'approval_policy = "untrusted"',
             'sandbox_mode = "danger-full-access"',
@@ -124,18 +129,22 @@ describe('a project on an environment beside the local one', () => {
           },
           answerTurn('Remote done.'),
         ]);
+        // The composer offers the remote's model, its config's default there.
+        const model = page.getByRole('combobox', { name: 'Model' });
+        await expect.poll(() => model.inputValue(), { timeout: 30_000 }).toBe('box-model');
         await sendMessage(page, 'Remote work');
         const approval = page.getByRole('dialog', { name: 'Approve command' });
         await approval.locator('pre').getByText('touch made-on-box.txt', { exact: true }).waitFor();
         expect(existsSync(`${remoteFolder}/made-on-box.txt`)).toBe(false);
         // Its rollout is the remote's.
-        expect(remoteModel.requests.length).toBe(1);
+        expect(turnsAsked(remoteModel)).toEqual(['box-model']);
 
         // Back to the local project: the remote one counts what needs the person, marked with its environment.
         await clickCentre(page, projects.getByRole('button', { name: here, exact: true }));
         await projects.getByRole('button', { name: 'remote-app on box, 1 thread needs you', exact: true }).waitFor();
         await row(page, 'Local work').waitFor();
         expect(await row(page, 'Remote work').count()).toBe(0);
+        await expect.poll(() => model.inputValue()).toBe('mock-model');
         await e2e.screenshot(`environment-two-projects-${size.width}x${size.height}`);
 
         // Needs me: the remote thread under its project, marked.
@@ -195,11 +204,11 @@ describe('a project on an environment beside the local one', () => {
         await clickCentre(page, conversation(page).getByRole('button', { name: 'Fork from here' }).last());
         await main.getByRole('button', { name: 'Forked from parent' }).waitFor();
         expect(await projects.locator('.project-item.is-current .project-name').textContent()).toBe('remote-app');
-        const asked = remoteModel.requests.length;
+        const asked = turnsAsked(remoteModel).length;
         remoteModel.enqueue(answerTurn('Fork done on box.'));
         await sendMessage(page, 'Fork work');
         await conversation(page).getByText('Fork done on box.', { exact: true }).waitFor();
-        expect(remoteModel.requests.length).toBe(asked + 1);
+        expect(turnsAsked(remoteModel).length).toBe(asked + 1);
       },
     );
   }

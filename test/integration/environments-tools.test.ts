@@ -24,8 +24,8 @@ let local: WeftHome;
 let served: Awaited<ReturnType<typeof startWeftServe>>;
 const cleanups: (() => Promise<unknown>)[] = [];
 
-const MOCK_MODEL = (url: string): string =>
-  `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`;
+const MOCK_MODEL = (url: string, model = 'mock-model'): string =>
+  `model = "${model}"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`;
 
 const ON = { weftEnvironment: 'pipe' } as const;
 
@@ -34,7 +34,8 @@ beforeAll(async () => {
   here = await makeTempWorkspace({ 'here.txt': 'local\n' });
   remoteUserHome = await makeTempWorkspace({ '.profile': '' });
   repo = await makeGitRepo({ 'README.md': '# Remote\n', 'src/deep/needle-file.ts': 'export {};\n' });
-  remote = await makeWeftHome(MOCK_MODEL(server.url));
+  // The remote's config names its own model.
+  remote = await makeWeftHome(MOCK_MODEL(server.url, 'box-model'));
   const pipe = `HOME=${remoteUserHome.dir} ${remoteWeft(remote.dir)} app-server`;
   local = await makeWeftHome(
     [MOCK_MODEL(server.url), '[environments.pipe]', `command = ["sh", "-c", ${JSON.stringify(pipe)}]`, ''].join('\n'),
@@ -211,6 +212,20 @@ describe('a project on an environment: its terminal, git, file search and forks 
     expect(named.thread.path.startsWith(remote.dir)).toBe(true);
   });
 
+  it("lists the environment's models and reads its config, for a project there", async () => {
+    const client = await page();
+    const models = await client.request<{ data: { id: string; isDefault: boolean }[] }>('model/list', {
+      weftCwd: repo.dir,
+      ...ON,
+    });
+    expect(models.data.find((m) => m.isDefault)?.id).toBe('box-model');
+    const config = await client.request<{ config: Record<string, unknown> }>('config/read', { cwd: repo.dir, ...ON });
+    expect(config.config['model']).toBe('box-model');
+    // This machine's are its own.
+    const ours = await client.request<{ config: Record<string, unknown> }>('config/read', { cwd: here.dir });
+    expect(ours.config['model']).toBe('mock-model');
+  });
+
   it('is refused by a host that reaches no environments, instead of run on its machine', async () => {
     const inProcess = await startInProcessHost({ weftHome: local.dir, cwd: here.dir });
     try {
@@ -224,6 +239,8 @@ describe('a project on an environment: its terminal, git, file search and forks 
         ['weft/git/stage', { cwd: repo.dir, path: 'README.md', ...ON }],
         ['weft/git/commit', { cwd: repo.dir, message: 'no', ...ON }],
         ['thread/fork', { threadId: '019a0000-0000-7000-8000-000000000000', ...ON }],
+        ['model/list', { ...ON }],
+        ['config/read', { ...ON }],
       ];
       for (const [method, params] of asks) {
         const reply = await inProcess.client.call(method, params);
