@@ -51,7 +51,9 @@ export const GitFileStatus = lazySchema(() =>
 );
 export type GitFileStatus = z.infer<typeof GitFileStatus>;
 
-export const WeftGitStatusParams = lazySchema(() => z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }));
+export const WeftGitStatusParams = lazySchema(() =>
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }),
+);
 export type WeftGitStatusParams = z.infer<typeof WeftGitStatusParams>;
 
 /**
@@ -96,7 +98,9 @@ export type WeftGitStatusResult = z.infer<typeof WeftGitStatusResult>;
 export const GitDiffArea = lazySchema(() => z.enum(['unstaged', 'staged', 'untracked']));
 export type GitDiffArea = z.infer<typeof GitDiffArea>;
 
-export const WeftGitDiffParams = lazySchema(() => z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName, path: RepoPath, area: GitDiffArea }));
+export const WeftGitDiffParams = lazySchema(() =>
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName, path: RepoPath, area: GitDiffArea }),
+);
 export type WeftGitDiffParams = z.infer<typeof WeftGitDiffParams>;
 
 /** A hunk of a file's diff; `index` is what per-hunk requests name. Lines are 1-based; a count may be 0. */
@@ -168,7 +172,9 @@ export type GitDiscardRecord = z.infer<typeof GitDiscardRecord>;
 export const WeftGitDiscardResult = lazySchema(() => z.object({ discard: GitDiscardRecord }));
 export type WeftGitDiscardResult = z.infer<typeof WeftGitDiscardResult>;
 
-export const WeftGitDiscardListParams = lazySchema(() => z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }));
+export const WeftGitDiscardListParams = lazySchema(() =>
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }),
+);
 export type WeftGitDiscardListParams = z.infer<typeof WeftGitDiscardListParams>;
 
 /** Newest first, restored ones included (marked). */
@@ -206,7 +212,9 @@ export const WeftGitCommitResult = lazySchema(() =>
 export type WeftGitCommitResult = z.infer<typeof WeftGitCommitResult>;
 
 /** The commit HEAD names, for "Amend last commit" to start from its message. */
-export const WeftGitLastCommitParams = lazySchema(() => z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }));
+export const WeftGitLastCommitParams = lazySchema(() =>
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }),
+);
 export type WeftGitLastCommitParams = z.infer<typeof WeftGitLastCommitParams>;
 
 /** `commit` null: the branch has no commit yet. `message`: the whole message, as git keeps it. */
@@ -251,7 +259,9 @@ export type WeftGitPushResult = z.infer<typeof WeftGitPushResult>;
 export const WeftGitProgressNotification = lazySchema(() => z.object({ progressId: z.string(), line: z.string() }));
 export type WeftGitProgressNotification = z.infer<typeof WeftGitProgressNotification>;
 
-export const WeftGitBranchesParams = lazySchema(() => z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }));
+export const WeftGitBranchesParams = lazySchema(() =>
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }),
+);
 export type WeftGitBranchesParams = z.infer<typeof WeftGitBranchesParams>;
 
 export const GitBranch = lazySchema(() =>
