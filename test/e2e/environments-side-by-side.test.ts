@@ -12,7 +12,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { remoteWeft } from '../support/environments';
 import { commitFolder } from '../support/git-repo';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { clickCentre } from '../support/mouse';
+import { clickCentre, wheelIntoView } from '../support/mouse';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome } from '../support/workspace';
 import { conversation, SCREENSHOT_SIZES, sendMessage, startE2e } from '../support/weft-serve';
@@ -209,6 +209,27 @@ describe('a project on an environment beside the local one', () => {
         await sendMessage(page, 'Fork work');
         await conversation(page).getByText('Fork done on box.', { exact: true }).waitFor();
         expect(turnsAsked(remoteModel).length).toBe(asked + 1);
+
+        // A fork into a worktree there is listed under the project there, also when the project's lists are
+        // read again (back from the local project).
+        await clickCentre(page, page.getByRole('button', { name: 'All', exact: true }));
+        const forkButton = conversation(page).getByRole('button', { name: 'Fork into worktree' }).last();
+        await wheelIntoView(page, forkButton, conversation(page));
+        await clickCentre(page, forkButton);
+        const forkRow = page.getByRole('navigation', { name: 'Threads' }).locator('.thread-row.is-fork');
+        await forkRow
+          .locator('.thread-where')
+          .getByText(/^on weft\//)
+          .waitFor({ timeout: 30_000 });
+        await clickCentre(page, projects.getByRole('button', { name: here, exact: true }));
+        await forkRow.waitFor({ state: 'detached' });
+        await clickCentre(page, remoteProject);
+        await forkRow
+          .locator('.thread-where')
+          .getByText(/^on weft\//)
+          .waitFor({ timeout: 30_000 });
+        expect(await projects.locator('.project-item.is-current .project-env').textContent()).toBe('box');
+        await e2e.screenshot(`environment-worktree-fork-${size.width}x${size.height}`);
       },
     );
   }

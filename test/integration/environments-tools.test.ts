@@ -202,6 +202,25 @@ describe('a project on an environment: its terminal, git, file search and forks 
     const done = await client.notification('turn/completed', (p) => p['threadId'] === fork.thread.id);
     expect(done['turn']).toMatchObject({ status: 'completed' });
 
+    // A fork with files works in a worktree there, listed under the project there.
+    const inWorktree = await client.request<Forked>('thread/fork', {
+      threadId: thread.id,
+      weftTurnId: turn.id,
+      weftWorktree: true,
+    });
+    expect(inWorktree.thread.weftEnvironment).toBe('pipe');
+    const forks = await client.request<{ data: { threadId: string; project: string; cwd: string }[] }>(
+      'weft/forks/list',
+      { cwd: repo.dir, ...ON },
+    );
+    expect(forks.data.map((f) => [f.threadId, f.project])).toEqual([[inWorktree.thread.id, repo.dir]]);
+    expect((await client.request<{ data: unknown[] }>('weft/forks/list', { cwd: repo.dir })).data).toEqual([]);
+    const listed = await client.request<{ data: { id: string; weftEnvironment?: string }[] }>('thread/list', {
+      cwd: [repo.dir, ...forks.data.map((f) => f.cwd)],
+      ...ON,
+    });
+    expect(listed.data.find((t) => t.id === inWorktree.thread.id)?.weftEnvironment).toBe('pipe');
+
     // Another host (a restarted window's) is told where the thread lives.
     const child = spawn(process.execPath, [WEFT_BIN, 'app-server'], { cwd: here.dir, env: cliEnv(local.dir) });
     const fresh = StdioRpcClient.attach(child);
@@ -239,6 +258,7 @@ describe('a project on an environment: its terminal, git, file search and forks 
         ['weft/git/stage', { cwd: repo.dir, path: 'README.md', ...ON }],
         ['weft/git/commit', { cwd: repo.dir, message: 'no', ...ON }],
         ['thread/fork', { threadId: '019a0000-0000-7000-8000-000000000000', ...ON }],
+        ['weft/forks/list', { cwd: repo.dir, ...ON }],
         ['model/list', { ...ON }],
         ['config/read', { ...ON }],
       ];
