@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { remoteWeft } from '../support/environments';
-import { commitFolder } from '../support/git-repo';
+import { commitFolder, git } from '../support/git-repo';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
@@ -173,6 +173,16 @@ describe('a project on an environment beside the local one', () => {
           .getByText('made-on-box.txt', { exact: true })
           .waitFor({ timeout: 30_000 });
         await e2e.screenshot(`environment-changes-${size.width}x${size.height}`);
+        // Staged from here, in the index there.
+        await clickCentre(
+          page,
+          changes.getByRole('region', { name: 'Untracked' }).getByRole('button', { name: 'Stage' }),
+        );
+        await changes
+          .getByRole('region', { name: 'Staged' })
+          .getByText('made-on-box.txt', { exact: true })
+          .waitFor({ timeout: 30_000 });
+        expect(git(remoteFolder, 'diff', '--cached', '--name-only')).toBe('made-on-box.txt\n');
         await clickCentre(page, changes.getByRole('button', { name: 'Close changes' }));
         await changes.waitFor({ state: 'detached' });
 
