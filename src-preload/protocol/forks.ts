@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
 import { FileUpdateChange } from './items';
 import { WeftHunkDecision } from './server-requests';
+import { WeftEnvironmentName } from './weft-environments';
 
 /** A fork with its own copy of the project: a git worktree on `branch`, or a plain copy. */
 export const WeftFork = lazySchema(() =>
@@ -24,7 +25,13 @@ export const WeftFork = lazySchema(() =>
 export type WeftFork = z.infer<typeof WeftFork>;
 
 /** The forks with files made from threads of project `cwd` (forks of forks included). */
-export const WeftForksListParams = lazySchema(() => z.object({ cwd: z.string().min(1) }));
+export const WeftForksListParams = lazySchema(() =>
+  z.object({
+    cwd: z.string().min(1),
+    /** Weft: the project is on this environment (see `WeftEnvironmentName`). */
+    weftEnvironment: WeftEnvironmentName,
+  }),
+);
 export type WeftForksListParams = z.infer<typeof WeftForksListParams>;
 export const WeftForksListResult = lazySchema(() => z.object({ data: z.array(WeftFork) }));
 export type WeftForksListResult = z.infer<typeof WeftForksListResult>;

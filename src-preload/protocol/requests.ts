@@ -125,6 +125,8 @@ export const ThreadForkParams = lazySchema(() =>
     ephemeral: z.boolean().nullish(),
     weftTurnId: z.string().nullish(),
     weftWorktree: z.boolean().nullish(),
+    /** Weft: the environment the thread lives on (see `WeftEnvironmentName`), for a host that has not seen it. */
+    weftEnvironment: WeftEnvironmentName,
   }),
 );
 export type ThreadForkParams = z.infer<typeof ThreadForkParams>;

@@ -1,6 +1,7 @@
 // Params and results of the requests not tied to a thread: models, config, files.
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
+import { WeftEnvironmentName } from './weft-environments';
 import { JsonValue, ReasoningEffortValue } from './common';
 
 /**
@@ -14,6 +15,8 @@ export const ModelListParams = lazySchema(() =>
       limit: z.number().int().nonnegative().nullish(),
       includeHidden: z.boolean().nullish(),
       weftCwd: z.string().nullish(),
+      /** Weft: the models of this environment (its config, for `weftCwd` there); see `WeftEnvironmentName`. */
+      weftEnvironment: WeftEnvironmentName,
     })
     .default({}),
 );
@@ -62,6 +65,8 @@ export const ConfigReadParams = lazySchema(() =>
     .object({
       includeLayers: z.boolean().nullish(),
       cwd: z.string().nullish(),
+      /** Weft: the config of this environment (for `cwd` there); see `WeftEnvironmentName`. */
+      weftEnvironment: WeftEnvironmentName,
     })
     .default({}),
 );

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
 import { SandboxPolicy } from './common';
+import { WeftEnvironmentName } from './weft-environments';
 
 /** A PTY size in character cells. */
 export const CommandExecTerminalSize = lazySchema(() =>
@@ -45,6 +46,8 @@ export const CommandExecParams = lazySchema(() =>
     disableOutputCap: z.boolean().optional(),
     /** Default: the sandbox of the user's config (`sandbox_mode`). */
     sandboxPolicy: SandboxPolicy.nullish(),
+    /** Weft: the process runs on this environment (see `WeftEnvironmentName`); absent = the server's machine. */
+    weftEnvironment: WeftEnvironmentName,
   }),
 );
 export type CommandExecParams = z.infer<typeof CommandExecParams>;
@@ -66,6 +69,8 @@ export const CommandExecWriteParams = lazySchema(() =>
     deltaBase64: z.string().nullish(),
     /** Close stdin after writing (a PTY gets end-of-file, Ctrl+D). */
     closeStdin: z.boolean().optional(),
+    /** Weft: the environment the process was started on (its `command/exec`'s `weftEnvironment`). */
+    weftEnvironment: WeftEnvironmentName,
   }),
 );
 export type CommandExecWriteParams = z.infer<typeof CommandExecWriteParams>;
@@ -73,14 +78,25 @@ export const CommandExecWriteResult = lazySchema(() => z.object({}));
 export type CommandExecWriteResult = z.infer<typeof CommandExecWriteResult>;
 
 export const CommandExecResizeParams = lazySchema(() =>
-  z.object({ processId: z.string(), size: CommandExecTerminalSize }),
+  z.object({
+    processId: z.string(),
+    size: CommandExecTerminalSize,
+    /** Weft: the environment the process was started on (its `command/exec`'s `weftEnvironment`). */
+    weftEnvironment: WeftEnvironmentName,
+  }),
 );
 export type CommandExecResizeParams = z.infer<typeof CommandExecResizeParams>;
 export const CommandExecResizeResult = lazySchema(() => z.object({}));
 export type CommandExecResizeResult = z.infer<typeof CommandExecResizeResult>;
 
 /** Ends the process group; the `command/exec` request then answers with its exit code. */
-export const CommandExecTerminateParams = lazySchema(() => z.object({ processId: z.string() }));
+export const CommandExecTerminateParams = lazySchema(() =>
+  z.object({
+    processId: z.string(),
+    /** Weft: the environment the process was started on (its `command/exec`'s `weftEnvironment`). */
+    weftEnvironment: WeftEnvironmentName,
+  }),
+);
 export type CommandExecTerminateParams = z.infer<typeof CommandExecTerminateParams>;
 export const CommandExecTerminateResult = lazySchema(() => z.object({}));
 export type CommandExecTerminateResult = z.infer<typeof CommandExecTerminateResult>;
@@ -124,6 +140,8 @@ export const FuzzyFileSearchParams = lazySchema(() =>
     roots: z.array(z.string()),
     /** A later search with the same token supersedes an earlier one, which then answers empty. */
     cancellationToken: z.string().nullish(),
+    /** Weft: the roots are folders on this environment (see `WeftEnvironmentName`). */
+    weftEnvironment: WeftEnvironmentName,
   }),
 );
 export type FuzzyFileSearchParams = z.infer<typeof FuzzyFileSearchParams>;

@@ -1,8 +1,10 @@
 // Weft's own git requests (`weft/git/*`): the Changes panel's transport. Every request names the folder
 // it works on (`cwd`, absolute); the repository is the one holding that folder. Errors from git are
-// answered as `WeftGitErrorCodes.GitFailed` with the command and git's own message, verbatim.
+// answered as `WeftGitErrorCodes.GitFailed` with the command and git's own message, verbatim. With
+// `weftEnvironment` the folder is on that environment, and a host that reaches it passes the request there.
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
+import { WeftEnvironmentName } from './weft-environments';
 
 export const WeftGitErrorCodes = {
   /** A git command failed: `data` = `{command: string[], exitCode: number|null, stderr: string}`. */
@@ -49,7 +51,9 @@ export const GitFileStatus = lazySchema(() =>
 );
 export type GitFileStatus = z.infer<typeof GitFileStatus>;
 
-export const WeftGitStatusParams = lazySchema(() => z.object({ cwd: AbsolutePath }));
+export const WeftGitStatusParams = lazySchema(() =>
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }),
+);
 export type WeftGitStatusParams = z.infer<typeof WeftGitStatusParams>;
 
 /**
@@ -94,7 +98,9 @@ export type WeftGitStatusResult = z.infer<typeof WeftGitStatusResult>;
 export const GitDiffArea = lazySchema(() => z.enum(['unstaged', 'staged', 'untracked']));
 export type GitDiffArea = z.infer<typeof GitDiffArea>;
 
-export const WeftGitDiffParams = lazySchema(() => z.object({ cwd: AbsolutePath, path: RepoPath, area: GitDiffArea }));
+export const WeftGitDiffParams = lazySchema(() =>
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName, path: RepoPath, area: GitDiffArea }),
+);
 export type WeftGitDiffParams = z.infer<typeof WeftGitDiffParams>;
 
 /** A hunk of a file's diff; `index` is what per-hunk requests name. Lines are 1-based; a count may be 0. */
@@ -135,6 +141,7 @@ export type WeftGitDiffResult = z.infer<typeof WeftGitDiffResult>;
 export const WeftGitPathParams = lazySchema(() =>
   z.object({
     cwd: AbsolutePath,
+    weftEnvironment: WeftEnvironmentName,
     path: RepoPath,
     hunks: z.array(z.number().int().nonnegative()).nullish(),
     expectedDiff: z.string().nullish(),
@@ -165,7 +172,9 @@ export type GitDiscardRecord = z.infer<typeof GitDiscardRecord>;
 export const WeftGitDiscardResult = lazySchema(() => z.object({ discard: GitDiscardRecord }));
 export type WeftGitDiscardResult = z.infer<typeof WeftGitDiscardResult>;
 
-export const WeftGitDiscardListParams = lazySchema(() => z.object({ cwd: AbsolutePath }));
+export const WeftGitDiscardListParams = lazySchema(() =>
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }),
+);
 export type WeftGitDiscardListParams = z.infer<typeof WeftGitDiscardListParams>;
 
 /** Newest first, restored ones included (marked). */
@@ -176,6 +185,7 @@ export type WeftGitDiscardListResult = z.infer<typeof WeftGitDiscardListResult>;
 export const WeftGitDiscardRestoreParams = lazySchema(() =>
   z.object({
     cwd: AbsolutePath,
+    weftEnvironment: WeftEnvironmentName,
     id: z.string().min(1),
     force: z.boolean().nullish(),
   }),
@@ -189,6 +199,7 @@ export type WeftGitDiscardRestoreResult = z.infer<typeof WeftGitDiscardRestoreRe
 export const WeftGitCommitParams = lazySchema(() =>
   z.object({
     cwd: AbsolutePath,
+    weftEnvironment: WeftEnvironmentName,
     message: z.string().refine((m) => m.trim() !== '', { message: 'the commit message is empty' }),
     amend: z.boolean().nullish(),
   }),
@@ -201,7 +212,9 @@ export const WeftGitCommitResult = lazySchema(() =>
 export type WeftGitCommitResult = z.infer<typeof WeftGitCommitResult>;
 
 /** The commit HEAD names, for "Amend last commit" to start from its message. */
-export const WeftGitLastCommitParams = lazySchema(() => z.object({ cwd: AbsolutePath }));
+export const WeftGitLastCommitParams = lazySchema(() =>
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }),
+);
 export type WeftGitLastCommitParams = z.infer<typeof WeftGitLastCommitParams>;
 
 /** `commit` null: the branch has no commit yet. `message`: the whole message, as git keeps it. */
@@ -214,7 +227,7 @@ export type WeftGitLastCommitResult = z.infer<typeof WeftGitLastCommitResult>;
 
 /** Asks the model for a commit message describing the staged diff. `threadId`: use that thread's model and provider. */
 export const WeftGitCommitMessageParams = lazySchema(() =>
-  z.object({ cwd: AbsolutePath, threadId: z.string().nullish() }),
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName, threadId: z.string().nullish() }),
 );
 export type WeftGitCommitMessageParams = z.infer<typeof WeftGitCommitMessageParams>;
 
@@ -229,6 +242,7 @@ export type WeftGitCommitMessageResult = z.infer<typeof WeftGitCommitMessageResu
 export const WeftGitPushParams = lazySchema(() =>
   z.object({
     cwd: AbsolutePath,
+    weftEnvironment: WeftEnvironmentName,
     remote: z.string().min(1).nullish(),
     progressId: z.string().nullish(),
   }),
@@ -245,7 +259,9 @@ export type WeftGitPushResult = z.infer<typeof WeftGitPushResult>;
 export const WeftGitProgressNotification = lazySchema(() => z.object({ progressId: z.string(), line: z.string() }));
 export type WeftGitProgressNotification = z.infer<typeof WeftGitProgressNotification>;
 
-export const WeftGitBranchesParams = lazySchema(() => z.object({ cwd: AbsolutePath }));
+export const WeftGitBranchesParams = lazySchema(() =>
+  z.object({ cwd: AbsolutePath, weftEnvironment: WeftEnvironmentName }),
+);
 export type WeftGitBranchesParams = z.infer<typeof WeftGitBranchesParams>;
 
 export const GitBranch = lazySchema(() =>
@@ -276,6 +292,7 @@ export type WeftGitBranchesResult = z.infer<typeof WeftGitBranchesResult>;
 export const WeftGitCheckoutParams = lazySchema(() =>
   z.object({
     cwd: AbsolutePath,
+    weftEnvironment: WeftEnvironmentName,
     branch: z
       .string()
       .min(1)

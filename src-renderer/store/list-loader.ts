@@ -4,7 +4,7 @@
 // project: every list and every search names the project's folder and those folders (`cwd` takes a list).
 import type { Thread, ThreadListParams, WeftFork } from '../../src-preload/protocol';
 import type { WeftClient } from '../client/types';
-import { projectPlace } from './project-key';
+import { folderParams, projectPlace } from './project-key';
 import type { AppData } from './state';
 import { setData, setUi } from './store';
 import type { AppStore, SearchCursor } from './store';
@@ -30,12 +30,13 @@ export function projectFolders(cwd: string, forks: AppData['forks']): string | s
 }
 
 /**
- * What `thread/list` names of a project (its key, see `project-key.ts`): its folders, on its environment.
- * A remote project lists its own folder (its forks with files are not listed from here).
+ * What `thread/list` names of a project (its key, see `project-key.ts`): its folders (its own and its forks'
+ * with files, which are on the same machine), on its environment.
  */
 export function projectScope(key: string, forks: AppData['forks']): Pick<ThreadListParams, 'cwd' | 'weftEnvironment'> {
   const { environment, folder } = projectPlace(key);
-  return environment === null ? { cwd: projectFolders(key, forks) } : { cwd: folder, weftEnvironment: environment };
+  const cwd = projectFolders(folder, forks);
+  return environment === null ? { cwd } : { cwd, weftEnvironment: environment };
 }
 
 export function createListLoader(client: WeftClient, store: AppStore, attempt: Attempt) {
@@ -73,8 +74,9 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
 
   /** The project's forks with files, by thread id (none when they cannot be listed). */
   const listForks = async (cwd: string): Promise<Record<string, WeftFork>> => {
-    if (projectPlace(cwd).environment !== null) return {};
-    const result = await attempt('Could not list the forks', () => client.request('weft/forks/list', { cwd }));
+    const result = await attempt('Could not list the forks', () =>
+      client.request('weft/forks/list', folderParams(cwd)),
+    );
     return Object.fromEntries((result?.data ?? []).map((fork) => [fork.threadId, fork]));
   };
 

@@ -32,6 +32,12 @@ export function environmentParam(key: string): { weftEnvironment?: string } {
   return environment === null ? {} : { weftEnvironment: environment };
 }
 
+/** A request's folder for the project key: the folder there, and the environment it is on when not here. */
+export function folderParams(key: string): { cwd: string; weftEnvironment?: string } {
+  const { environment, folder } = projectPlace(key);
+  return environment === null ? { cwd: folder } : { cwd: folder, weftEnvironment: environment };
+}
+
 /** The key of the folder a thread works in, on its environment. */
 export function threadFolderKey(thread: Pick<Thread, 'cwd' | 'weftEnvironment'>): string {
   return projectKey(thread.weftEnvironment, thread.cwd);

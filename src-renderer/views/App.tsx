@@ -91,9 +91,6 @@ export function App() {
   const controller = useController();
   const cwd = useWeft((s) => s.data.cwd);
   const folder = useWeft((s) => workFolder(s.data, s.ui.activeThreadId)) ?? cwd;
-  // The terminal, the Changes panel and the project's config are this machine's: not offered for a project
-  // on an environment beside it (their requests name folders, and go to this machine's server).
-  const local = localFolder(folder) !== null;
   const picker = useWeft((s) => s.ui.projectPicker);
   const turnDiff = useWeft((s) => s.ui.turnDiff);
   const settings = useWeft((s) => s.ui.settingsOpen !== null);
@@ -151,7 +148,7 @@ export function App() {
             <CheckpointLayer />
             <WorktreeLayer />
             {automations === null ? <ConversationView /> : <AutomationsScreen tab={automations} />}
-            {terminal.started && local && (
+            {terminal.started && (
               <Suspense fallback={null}>
                 <TerminalPanel
                   cwd={folder ?? cwd}
@@ -161,7 +158,7 @@ export function App() {
               </Suspense>
             )}
             {browserOpen && <BrowserPanel />}
-            {changesOpen && local && <ChangesPanel key={folder ?? cwd} cwd={folder ?? cwd} />}
+            {changesOpen && <ChangesPanel key={folder ?? cwd} cwd={folder ?? cwd} />}
             {turnDiff !== null && <TurnDiffDialog threadId={turnDiff.threadId} turnId={turnDiff.turnId} />}
           </div>
         </div>

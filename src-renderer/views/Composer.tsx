@@ -2,7 +2,6 @@
 // picker or paste), the model / effort / approval / sandbox pickers, and Send / Stop. While a turn runs,
 // sending steers it; Stop or Esc interrupts it. The draft (composer/use-draft.ts), the `/` and `@` menu
 // (composer/use-mention-menu.ts) and the `/` commands (composer/slash-commands.ts) live beside it.
-import { localFolder } from '../store/project-key';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent } from 'react';
 import type { UserInput } from '../../src-preload/protocol';
@@ -28,8 +27,8 @@ export function Composer({ disabled, placeholder }: { disabled: boolean; placeho
   const [statusOpen, setStatusOpen] = useState(false);
   const draft = useDraft(threadId, cwd, () => setStatusOpen(false));
   const { text, attachments, mentions } = draft;
-  // A worktree thread's files are its worktree's; a project on an environment has none searched here.
-  const filesRoot = useWeft((s) => localFolder(workFolder(s.data, threadId)));
+  // A worktree thread's files are its worktree's; a project on an environment has its files searched there.
+  const filesRoot = useWeft((s) => workFolder(s.data, threadId));
   const menu = useMentionMenu(text, draft.caret, filesRoot);
   const conversation = useWeft((s) => (threadId === null ? undefined : s.data.conversations[threadId]));
   const settings = useWeft((s) => s.ui.settings);

@@ -1,14 +1,9 @@
 // The header's "Terminal" button: shows or hides the terminal panel (as Ctrl+` does).
 import { Icon } from '../components/Icon';
-import { useWeft } from '../store/app-context';
-import { localFolder } from '../store/project-key';
 import { terminalActions, useTerminalState } from '../store/terminal-store';
 
 export function TerminalButton() {
   const open = useTerminalState((s) => s.open);
-  // The terminal runs on this machine: a project on an environment has none here.
-  const local = useWeft((s) => localFolder(s.data.cwd) !== null);
-  if (!local) return null;
   return (
     <button
       type="button"

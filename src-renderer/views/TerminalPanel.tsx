@@ -1,5 +1,5 @@
-// The integrated terminal: the user's login shell in the project folder, outside the sandbox (the strip
-// says so), in xterm.js, over `command/exec` (tty). Several tabs; the panel lives beside the conversation, so switching threads
+// The integrated terminal: the user's login shell in the project folder (on the project's environment for a
+// remote one), outside the sandbox (the strip says so), in xterm.js, over `command/exec` (tty). Several tabs; the panel lives beside the conversation, so switching threads
 // keeps it and its shells. xterm (and the shell) start only when the panel is first opened.
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal as XTerm } from '@xterm/xterm';
@@ -7,6 +7,7 @@ import '@xterm/xterm/css/xterm.css';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon';
 import { useController } from '../store/app-context';
+import { environmentParam, projectPlace } from '../store/project-key';
 
 interface Tab {
   id: string;
@@ -73,6 +74,8 @@ function TerminalTab({
     xtermRef.current = xterm;
     fitRef.current = fit;
     const processId = tab.id;
+    // A project on an environment: its shell runs there (every request of the tab names it).
+    const where = environmentParam(startCwd);
     const stopOutput = controller.onNotification((n) => {
       if (n.method === 'command/exec/outputDelta' && n.params.processId === processId)
         xterm.write(fromBase64(n.params.deltaBase64));
@@ -80,18 +83,21 @@ function TerminalTab({
     const input = xterm.onData(
       (data) =>
         void controller
-          .request('command/exec/write', { processId, deltaBase64: toBase64(data) })
+          .request('command/exec/write', { processId, deltaBase64: toBase64(data), ...where })
           .catch(() => undefined),
     );
     const resize = xterm.onResize(
       ({ cols, rows }) =>
-        void controller.request('command/exec/resize', { processId, size: { cols, rows } }).catch(() => undefined),
+        void controller
+          .request('command/exec/resize', { processId, size: { cols, rows }, ...where })
+          .catch(() => undefined),
     );
     let alive = true;
     controller
       .request('command/exec', {
         command: ['/bin/sh', '-c', 'exec "${SHELL:-/bin/bash}" -l'],
-        cwd: startCwd,
+        cwd: projectPlace(startCwd).folder,
+        ...where,
         processId,
         tty: true,
         size: { cols: xterm.cols, rows: xterm.rows },
@@ -118,7 +124,7 @@ function TerminalTab({
       stopOutput();
       input.dispose();
       resize.dispose();
-      void controller.request('command/exec/terminate', { processId }).catch(() => undefined);
+      void controller.request('command/exec/terminate', { processId, ...where }).catch(() => undefined);
       xterm.dispose();
     };
   }, [tab.id, controller, startCwd]);
@@ -134,7 +140,12 @@ function TerminalTab({
 
 export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boolean; onClose: () => void }) {
   const [panel] = useState(() => nextPanel++);
-  const tabNumbered = (n: number): Tab => ({ id: `terminal-${panel}-${n}`, title: `Terminal ${n}`, exited: null });
+  // A tab's shell runs where the project shown when it opened is: on an environment, the title names it.
+  const tabNumbered = (n: number): Tab => {
+    const { environment } = projectPlace(cwd);
+    const title = environment === null ? `Terminal ${n}` : `Terminal ${n} · ${environment}`;
+    return { id: `terminal-${panel}-${n}`, title, exited: null };
+  };
   const [tabs, setTabs] = useState<Tab[]>(() => [tabNumbered(1)]);
   const [active, setActive] = useState<string | null>(tabs[0]?.id ?? null);
   const [nextNumber, setNextNumber] = useState(2);

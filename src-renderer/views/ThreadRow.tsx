@@ -3,7 +3,7 @@
 // where it lives (branch `weft/<id>` or a copy); a menu with Rename, Pin / Unpin, Mark as unread, Fork,
 // Archive / Unarchive, and for such a fork Open in worktree, Compare with parent, Bring changes back,
 // Remove worktree.
-import { threadFolderKey } from '../store/project-key';
+import { projectKey, threadFolderKey } from '../store/project-key';
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Thread } from '../../src-preload/protocol';
@@ -103,7 +103,7 @@ export const ThreadRow = memo(function ThreadRow({
         icon: 'folder',
         // The fork's folder becomes the project, with the fork's thread open in it.
         onSelect: () => {
-          controller.openProject(fork.cwd);
+          controller.openProject(projectKey(thread.weftEnvironment, fork.cwd));
           void controller.selectThread(thread.id);
         },
       },

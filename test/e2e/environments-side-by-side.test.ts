@@ -2,18 +2,25 @@
 // folder offers the environments of config.toml; choosing one completes the folders there (the remote
 // user's home, through its `weft/fs/complete`) and opens the project there. The switcher and "Needs me"
 // show both projects, the remote one marked with its environment; a thread there asks for an approval,
-// answered here, and its command runs there. The environment is a local pipe (`command = [...]`) to this
+// answered here, and its command runs there. The project's tools are the remote's: the Changes panel reads
+// its git, the terminal is a shell there, `@` lists its files, and a fork of its thread runs there. The environment is a local pipe (`command = [...]`) to this
 // checkout's `weft app-server` under its own WEFT_HOME and HOME, as `kubectl exec -i` would be.
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { remoteWeft } from '../support/environments';
-import { startMockResponsesServer } from '../support/mock-responses-server';
-import { clickCentre } from '../support/mouse';
+import { commitFolder, git } from '../support/git-repo';
+import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { clickCentre, wheelIntoView } from '../support/mouse';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome } from '../support/workspace';
 import { conversation, SCREENSHOT_SIZES, sendMessage, startE2e } from '../support/weft-serve';
+
+/** The model of each turn the model server was asked for (its Responses calls, not its model list). */
+function turnsAsked(server: MockResponsesServer): unknown[] {
+  return server.requests.filter((r) => r.n > 0).map((r) => (r.body as { model?: unknown }).model);
+}
 
 /** The sidebar row of the thread titled `title`. */
 function row(page: Page, title: string): Locator {
@@ -27,16 +34,21 @@ describe('a project on an environment beside the local one', () => {
   for (const size of SCREENSHOT_SIZES) {
     it(
       `is opened through Open folder and shown marked beside the local one (${size.width}×${size.height})`,
-      { timeout: 120_000 },
+      { timeout: 240_000 },
       async () => {
         // The remote: its own model, Weft home and user home holding the project.
         const remoteModel = await startMockResponsesServer();
         onTestFinished(() => remoteModel.close());
-        const remoteUser = await makeTempWorkspace({ 'srv/remote-app/README.md': '# Remote\n', 'srv/other/x': '' });
+        const remoteUser = await makeTempWorkspace({
+          'srv/remote-app/README.md': '# Remote\n',
+          'srv/remote-app/src/only-on-box.ts': 'export {};\n',
+          'srv/other/x': '',
+        });
         onTestFinished(() => remoteUser.cleanup());
+        commitFolder(`${remoteUser.dir}/srv/remote-app`);
         const remoteHome = await makeWeftHome(
           [
-            'model = "mock-model"',
+            'model = "box-model"',
             'model_provider = "mock"',
             'approval_policy = "untrusted"',
             'sandbox_mode = "danger-full-access"',
@@ -117,18 +129,22 @@ describe('a project on an environment beside the local one', () => {
           },
           answerTurn('Remote done.'),
         ]);
+        // The composer offers the remote's model, its config's default there.
+        const model = page.getByRole('combobox', { name: 'Model' });
+        await expect.poll(() => model.inputValue(), { timeout: 30_000 }).toBe('box-model');
         await sendMessage(page, 'Remote work');
         const approval = page.getByRole('dialog', { name: 'Approve command' });
         await approval.locator('pre').getByText('touch made-on-box.txt', { exact: true }).waitFor();
         expect(existsSync(`${remoteFolder}/made-on-box.txt`)).toBe(false);
         // Its rollout is the remote's.
-        expect(remoteModel.requests.length).toBe(1);
+        expect(turnsAsked(remoteModel)).toEqual(['box-model']);
 
         // Back to the local project: the remote one counts what needs the person, marked with its environment.
         await clickCentre(page, projects.getByRole('button', { name: here, exact: true }));
         await projects.getByRole('button', { name: 'remote-app on box, 1 thread needs you', exact: true }).waitFor();
         await row(page, 'Local work').waitFor();
         expect(await row(page, 'Remote work').count()).toBe(0);
+        await expect.poll(() => model.inputValue()).toBe('mock-model');
         await e2e.screenshot(`environment-two-projects-${size.width}x${size.height}`);
 
         // Needs me: the remote thread under its project, marked.
@@ -146,10 +162,84 @@ describe('a project on an environment beside the local one', () => {
         await clickCentre(page, approval.getByRole('button', { name: 'Accept', exact: true }));
         await conversation(page).getByText('Remote done.', { exact: true }).waitFor();
         expect(existsSync(`${remoteFolder}/made-on-box.txt`)).toBe(true);
-        // The terminal and the Changes panel are this machine's: not offered for the remote project.
-        const header = page.locator('.main-column');
-        expect(await header.getByRole('button', { name: /^(Terminal|Changes)$/ }).count()).toBe(0);
         await e2e.screenshot(`environment-remote-turn-${size.width}x${size.height}`);
+
+        // The Changes panel reads the repository there: the file the turn made is untracked there.
+        const main = page.locator('.main-column');
+        await clickCentre(page, main.getByRole('button', { name: 'Changes', exact: true }));
+        const changes = page.getByRole('region', { name: 'Changes' });
+        await changes
+          .getByRole('region', { name: 'Untracked' })
+          .getByText('made-on-box.txt', { exact: true })
+          .waitFor({ timeout: 30_000 });
+        await e2e.screenshot(`environment-changes-${size.width}x${size.height}`);
+        // Staged from here, in the index there.
+        await clickCentre(
+          page,
+          changes.getByRole('region', { name: 'Untracked' }).getByRole('button', { name: 'Stage' }),
+        );
+        await changes
+          .getByRole('region', { name: 'Staged' })
+          .getByText('made-on-box.txt', { exact: true })
+          .waitFor({ timeout: 30_000 });
+        expect(git(remoteFolder, 'diff', '--cached', '--name-only')).toBe('made-on-box.txt\n');
+        await clickCentre(page, changes.getByRole('button', { name: 'Close changes' }));
+        await changes.waitFor({ state: 'detached' });
+
+        // The terminal is a shell there: the remote user's home, in the project's folder there.
+        await clickCentre(page, main.getByRole('button', { name: 'Terminal', exact: true }));
+        const terminal = page.getByRole('region', { name: 'Terminal' });
+        await terminal.getByRole('tab', { name: 'Terminal 1 · box' }).waitFor();
+        const screen = terminal.locator('[data-terminal]:not([hidden]) .xterm-rows');
+        await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toMatch(/\S/);
+        await page.keyboard.type('echo "home=$HOME" && pwd');
+        await page.keyboard.press('Enter');
+        await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toContain(`home=${remoteUser.dir}`);
+        expect(await screen.innerText()).toContain(remoteFolder);
+        await e2e.screenshot(`environment-terminal-${size.width}x${size.height}`);
+        await clickCentre(page, terminal.getByRole('button', { name: 'Hide terminal' }));
+        await terminal.waitFor({ state: 'hidden' });
+
+        // `@` lists the project's files there.
+        const box = page.getByRole('textbox', { name: 'Message' });
+        await clickCentre(page, box);
+        await page.keyboard.type('See @onlybox');
+        const files = page.getByRole('listbox', { name: 'Files' });
+        await files.getByRole('option', { name: /src\/only-on-box\.ts/ }).waitFor({ timeout: 30_000 });
+        await e2e.screenshot(`environment-mention-${size.width}x${size.height}`);
+        await page.keyboard.press('Escape');
+        await box.fill('');
+
+        // A fork of the remote thread is a thread there, and its turn runs there.
+        await clickCentre(page, conversation(page).getByRole('button', { name: 'Fork from here' }).last());
+        await main.getByRole('button', { name: 'Forked from parent' }).waitFor();
+        expect(await projects.locator('.project-item.is-current .project-name').textContent()).toBe('remote-app');
+        const asked = turnsAsked(remoteModel).length;
+        remoteModel.enqueue(answerTurn('Fork done on box.'));
+        await sendMessage(page, 'Fork work');
+        await conversation(page).getByText('Fork done on box.', { exact: true }).waitFor();
+        expect(turnsAsked(remoteModel).length).toBe(asked + 1);
+
+        // A fork into a worktree there is listed under the project there, also when the project's lists are
+        // read again (back from the local project).
+        await clickCentre(page, page.getByRole('button', { name: 'All', exact: true }));
+        const forkButton = conversation(page).getByRole('button', { name: 'Fork into worktree' }).last();
+        await wheelIntoView(page, forkButton, conversation(page));
+        await clickCentre(page, forkButton);
+        const forkRow = page.getByRole('navigation', { name: 'Threads' }).locator('.thread-row.is-fork');
+        await forkRow
+          .locator('.thread-where')
+          .getByText(/^on weft\//)
+          .waitFor({ timeout: 30_000 });
+        await clickCentre(page, projects.getByRole('button', { name: here, exact: true }));
+        await forkRow.waitFor({ state: 'detached' });
+        await clickCentre(page, remoteProject);
+        await forkRow
+          .locator('.thread-where')
+          .getByText(/^on weft\//)
+          .waitFor({ timeout: 30_000 });
+        expect(await projects.locator('.project-item.is-current .project-env').textContent()).toBe('box');
+        await e2e.screenshot(`environment-worktree-fork-${size.width}x${size.height}`);
       },
     );
   }

@@ -1,12 +1,24 @@
 // Remote environments for real: a thread driven through `weft app-server --env box`, whose pipe is ssh to
 // a real sshd on 127.0.0.1, runs on the "remote" Weft (this checkout's, with its own WEFT_HOME, behind
 // `app-server --attach`). The link is cut mid-turn and comes back; bad hosts, keys and remotes are
-// explained, and nothing hangs.
+// explained, and nothing hangs. Through a window's host (no `--env`), a project there gets its terminal, git
+// and @ search from there.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { attachDirect, childProcesses, remoteWeft, startRelay, stopUserServer } from '../support/environments';
+import {
+  attachDirect,
+  childProcesses,
+  cliEnv,
+  remoteWeft,
+  startRelay,
+  stopUserServer,
+  WEFT_BIN,
+} from '../support/environments';
+import { commitFolder } from '../support/git-repo';
 import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import type { RpcClient, StdioRpcClient } from '../support/rpc-client';
+import { StdioRpcClient, type RpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../support/sse';
 import { runWeftCli } from '../support/weft-cli';
 import { sshdUnavailable, startSshd, TEST_HOST, type TestSshd } from '../support/sshd';
@@ -118,6 +130,57 @@ async function cutSsh(client: StdioRpcClient): Promise<void> {
 describe.skipIf(unavailable !== null)(
   `environments over ssh${unavailable === null ? '' : ` (skipped: ${unavailable})`}`,
   () => {
+    it("gives a project there its terminal, git and @ search, through a window's host", async () => {
+      // The host a window talks to (no --env): requests naming `box` go over ssh to the Weft there.
+      const child = spawn(process.execPath, [WEFT_BIN, 'app-server'], { cwd: project.dir, env: cliEnv(local.dir) });
+      const client = StdioRpcClient.attach(child);
+      clients.push(client);
+      await client.initialize();
+      const repo = await makeTempWorkspace({ 'README.md': '# Box\n', 'src/only-there.ts': 'export {};\n' });
+      try {
+        commitFolder(repo.dir);
+        await writeFile(repo.path('README.md'), '# Box\n\nedited\n');
+        const on = { weftEnvironment: 'box' };
+
+        // A shell there: the remote Weft's home is its WEFT_HOME (this machine's is another).
+        const exited = client.request<{ exitCode: number }>('command/exec', {
+          command: ['/bin/sh', '-c', 'echo ready; read line; echo "$line weft=$WEFT_HOME in $(pwd)"'],
+          cwd: repo.dir,
+          processId: 'tty-1',
+          tty: true,
+          sandboxPolicy: { type: 'dangerFullAccess' },
+          ...on,
+        });
+        const text = (): string =>
+          client
+            .notifications('command/exec/outputDelta')
+            .filter((p) => p['processId'] === 'tty-1')
+            .map((p) => Buffer.from(String(p['deltaBase64']), 'base64').toString('utf8'))
+            .join('');
+        await client.notification('command/exec/outputDelta', () => text().includes('ready'));
+        await client.request('command/exec/write', {
+          processId: 'tty-1',
+          deltaBase64: Buffer.from('hello\n').toString('base64'),
+          ...on,
+        });
+        await client.notification('command/exec/outputDelta', () =>
+          text().includes(`hello weft=${remote.dir} in ${repo.dir}`),
+        );
+        expect((await exited).exitCode).toBe(0);
+
+        const status = await client.request<{ files: { path: string }[] }>('weft/git/status', { cwd: repo.dir, ...on });
+        expect(status.files.map((f) => f.path)).toEqual(['README.md']);
+        const found = await client.request<{ files: { path: string }[] }>('fuzzyFileSearch', {
+          query: 'onlythere',
+          roots: [repo.dir],
+          ...on,
+        });
+        expect(found.files.map((f) => f.path)).toEqual(['src/only-there.ts']);
+      } finally {
+        await repo.cleanup();
+      }
+    });
+
     it('runs a thread on the remote: a command and a patch there, approved here', async () => {
       server.enqueueMany([
         calls(evFunctionCall('c1', 'exec_command', { cmd: 'echo from-the-box > made-by-command.txt' })),

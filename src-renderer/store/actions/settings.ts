@@ -1,6 +1,6 @@
 // The composer's settings (model, effort, approvals, sandbox), the new-thread defaults from config, the
 // providers and their keys, and the Settings dialog.
-import { localFolder } from '../project-key';
+import { localFolder, projectPlace } from '../project-key';
 import type { ThreadStartResult } from '../../../src-preload/protocol';
 import {
   AskForApproval as AskForApprovalSchema,
@@ -39,12 +39,18 @@ export function createSettings(ctx: ActionContext) {
   };
 
   const loadDefaults = async (): Promise<void> => {
-    // The project shown says the default model (its trusted .weft/config.toml), not the server's own.
+    // The project shown says the default model (its trusted .weft/config.toml), not the server's own; a
+    // project on an environment, that environment's config (its providers and models are there).
+    const project = get().data.cwd;
+    const place = project === null ? null : projectPlace(project);
+    const environment = place?.environment ?? null;
+    const on = environment === null ? {} : { weftEnvironment: environment };
+    const folder = place?.folder ?? null;
     const models = await attempt('Could not list the models', () =>
-      client.request('model/list', { weftCwd: localFolder(get().data.cwd) }),
+      client.request('model/list', { weftCwd: folder, ...on }),
     );
     if (models !== undefined) setUi(store, { models: models.data });
-    const config = await client.request('config/read', { cwd: localFolder(get().data.cwd) }).catch(() => undefined);
+    const config = await client.request('config/read', { cwd: folder, ...on }).catch(() => undefined);
     const value = (key: string): unknown => config?.config[key];
     const model = value('model');
     const effort = ReasoningEffortSchema.safeParse(value('model_reasoning_effort'));

@@ -248,9 +248,12 @@ export function createThreads(ctx: ActionContext, settings: SettingsActions) {
 
     /** `worktree`: the fork works in its own copy of the project as it was after `turnId`. */
     async fork(threadId: string, turnId?: string, options: { worktree?: boolean } = {}): Promise<void> {
+      // A thread on an environment forks there (named, for a host that has not seen it yet).
+      const where = findThread(get().data, threadId)?.weftEnvironment;
       const result = await attempt('Could not fork the thread', () =>
         client.request('thread/fork', {
           threadId,
+          ...(where === undefined || where === null ? {} : { weftEnvironment: where }),
           weftTurnId: turnId,
           ...(options.worktree === true ? { weftWorktree: true } : {}),
         }),

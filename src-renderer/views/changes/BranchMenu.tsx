@@ -1,4 +1,5 @@
 // The current branch, and a menu to switch or create one (with a warning when changes are uncommitted).
+import { folderParams } from '../../store/project-key';
 import { useState } from 'react';
 import type { WeftGitBranchesResult } from '../../../src-preload/protocol';
 import { Icon } from '../../components/Icon';
@@ -22,7 +23,7 @@ export function BranchMenu({ cwd, git }: { cwd: string; git: GitView }) {
     setOpen(true);
     setError(null);
     try {
-      setList(await controller.request('weft/git/branches', { cwd }));
+      setList(await controller.request('weft/git/branches', folderParams(cwd)));
     } catch (e) {
       setError(errorText(e));
     }
@@ -34,7 +35,7 @@ export function BranchMenu({ cwd, git }: { cwd: string; git: GitView }) {
       return;
     }
     const ok = await git.run(`Switch to ${target}`, () =>
-      controller.request('weft/git/checkout', { cwd, branch: target, create, allowDirty }),
+      controller.request('weft/git/checkout', { ...folderParams(cwd), branch: target, create, allowDirty }),
     );
     if (ok) {
       setOpen(false);

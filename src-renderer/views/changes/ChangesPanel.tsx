@@ -7,7 +7,6 @@ import { Icon, Spinner } from '../../components/Icon';
 import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { useDiffLayout } from '../../components/preferences';
 import { useWeft } from '../../store/app-context';
-import { localFolder } from '../../store/project-key';
 import { BranchMenu } from './BranchMenu';
 import { changesActions, useChanges, type ChangesTab } from '../../store/changes-store';
 import { CommitBox } from './CommitBox';
@@ -52,6 +51,7 @@ function Group({
   );
 }
 
+/** `cwd`: the project key of the folder shown (a folder here, or `NAME:/folder` on an environment). */
 export function ChangesPanel({ cwd }: { cwd: string }) {
   const tab = useChanges((s) => s.tab);
   const [layout] = useDiffLayout();
@@ -172,9 +172,6 @@ export function ChangesPanel({ cwd }: { cwd: string }) {
 /** The header button that opens and closes the panel. */
 export function ChangesButton() {
   const open = useChanges((s) => s.open);
-  // Git is read on this machine: a project on an environment has no Changes panel here.
-  const local = useWeft((s) => localFolder(s.data.cwd) !== null);
-  if (!local) return null;
   return (
     <button
       type="button"

@@ -1,6 +1,7 @@
 // One changed file in one area (staged, unstaged, untracked): its buttons, and once opened its diff
 // with each hunk's buttons right under that hunk, and inline comments. A new file's hunks are its blocks between blank lines (see
 // `splitNewFile` on the server): staging one puts the file in the index with those lines only.
+import { folderParams } from '../../store/project-key';
 import { useEffect, useMemo, useState } from 'react';
 import type { GitDiffArea, GitFileStatus, GitHunk, WeftGitDiffResult } from '../../../src-preload/protocol';
 import { DiffView } from '../../components/diff/DiffView';
@@ -64,7 +65,7 @@ export function FileEntry({
   useEffect(() => {
     if (!open) return;
     let live = true;
-    controller.request('weft/git/diff', { cwd, path, area }).then(
+    controller.request('weft/git/diff', { ...folderParams(cwd), path, area }).then(
       (d) => live && setDiff(d),
       (e: unknown) => live && setDiffError(errorText(e)),
     );
@@ -73,8 +74,8 @@ export function FileEntry({
     };
   }, [open, controller, cwd, path, area, git.version]);
 
-  const whole = { cwd, path };
-  const hunkParams = (i: number) => ({ cwd, path, hunks: [i], expectedDiff: diff?.diff ?? null });
+  const whole = { ...folderParams(cwd), path };
+  const hunkParams = (i: number) => ({ ...folderParams(cwd), path, hunks: [i], expectedDiff: diff?.diff ?? null });
   const discard = (target: number | 'file') =>
     git
       .run(`Discard ${path}`, () =>

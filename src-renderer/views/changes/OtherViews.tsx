@@ -1,5 +1,6 @@
 // The panel's other views: the last turn's changes, a review's findings with the file a finding points
 // at, and — outside git — the thread's checkpointed changes.
+import { folderParams } from '../../store/project-key';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { CheckpointPreviewFile, ExitedReviewModeItem } from '../../../src-preload/protocol';
 import { parseMultiFileDiff } from '../../../src-preload/diff/unified-diff';
@@ -130,8 +131,8 @@ export function ReviewView({ cwd, sideBySide }: { cwd: string; sideBySide: boole
     if (focus === null) return;
     let live = true;
     Promise.all([
-      controller.request('weft/git/diff', { cwd, path: focus.path, area: 'staged' }),
-      controller.request('weft/git/diff', { cwd, path: focus.path, area: 'unstaged' }),
+      controller.request('weft/git/diff', { ...folderParams(cwd), path: focus.path, area: 'staged' }),
+      controller.request('weft/git/diff', { ...folderParams(cwd), path: focus.path, area: 'unstaged' }),
     ]).then(
       ([staged, unstaged]) =>
         live && setSides({ path: focus.path, original: staged.original ?? '', modified: unstaged.modified ?? '' }),

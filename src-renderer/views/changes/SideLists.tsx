@@ -1,4 +1,5 @@
 // Under the files: what was discarded (with Restore) and the inline comments waiting to be sent.
+import { folderParams } from '../../store/project-key';
 import { useEffect, useState } from 'react';
 import type { GitDiscardRecord } from '../../../src-preload/protocol';
 import { Icon } from '../../components/Icon';
@@ -11,7 +12,7 @@ export function Discards({ cwd, git }: { cwd: string; git: GitView }) {
   const [items, setItems] = useState<GitDiscardRecord[]>([]);
   useEffect(() => {
     let live = true;
-    controller.request('weft/git/discard/list', { cwd }).then(
+    controller.request('weft/git/discard/list', folderParams(cwd)).then(
       (r) => live && setItems(r.discards.filter((d) => !d.restored).slice(0, 10)),
       () => undefined,
     );
@@ -37,7 +38,7 @@ export function Discards({ cwd, git }: { cwd: string; git: GitView }) {
               aria-label={`Restore ${d.path}`}
               onClick={() =>
                 void git.run(`Restore ${d.path}`, () =>
-                  controller.request('weft/git/discard/restore', { cwd, id: d.id }),
+                  controller.request('weft/git/discard/restore', { ...folderParams(cwd), id: d.id }),
                 )
               }
             >

@@ -1,4 +1,5 @@
 // The Changes panel's requests, with git's errors kept verbatim (they name the command that failed).
+import { folderParams } from '../../store/project-key';
 import { useCallback, useEffect, useState } from 'react';
 import type { WeftGitStatusResult } from '../../../src-preload/protocol';
 import { useController } from '../../store/app-context';
@@ -27,7 +28,7 @@ export function useGitView(cwd: string, reloadKey: unknown): GitView {
 
   const reload = useCallback(async () => {
     try {
-      setStatus(await controller.request('weft/git/status', { cwd }));
+      setStatus(await controller.request('weft/git/status', folderParams(cwd)));
       setVersion((v) => v + 1);
     } catch (e) {
       setError(errorText(e));

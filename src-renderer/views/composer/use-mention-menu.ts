@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useController } from '../../store/app-context';
+import { projectPlace } from '../../store/project-key';
 import type { MenuEntry } from './ComposerMenus';
 import { slashEntries } from './slash-commands';
 import type { Mention } from './use-draft';
@@ -24,7 +25,8 @@ function menuFor(text: string, caret: number): MenuRequest {
 /** Files shown for an `@` query. */
 const MENTION_ENTRIES = 12;
 
-export function useMentionMenu(text: string, caret: number, cwd: string | null) {
+/** `filesKey`: the project key of the folder whose files `@` lists (on its environment); null: none. */
+export function useMentionMenu(text: string, caret: number, filesKey: string | null) {
   const controller = useController();
   const [closed, setClosed] = useState(false);
   const [selected, setSelected] = useState(0);
@@ -38,17 +40,23 @@ export function useMentionMenu(text: string, caret: number, cwd: string | null) 
 
   // `@query`: files of the project matching it, best first (a newer query supersedes an older one).
   useEffect(() => {
-    if (mentionQuery === null || cwd === null) return;
+    if (mentionQuery === null || filesKey === null) return;
+    const { environment, folder } = projectPlace(filesKey);
     let current = true;
     void controller
-      .request('fuzzyFileSearch', { query: mentionQuery, roots: [cwd], cancellationToken: 'composer-mention' })
+      .request('fuzzyFileSearch', {
+        query: mentionQuery,
+        roots: [folder],
+        cancellationToken: 'composer-mention',
+        ...(environment === null ? {} : { weftEnvironment: environment }),
+      })
       .then((r) => {
         if (!current) return;
         setFileEntries(
           r.files.slice(0, MENTION_ENTRIES).map((f) => ({
             key: `${f.root}/${f.path}`,
             name: f.path,
-            detail: f.root === cwd ? '' : f.root,
+            detail: f.root === folder ? '' : f.root,
             indices: f.indices ?? undefined,
           })),
         );
@@ -58,7 +66,7 @@ export function useMentionMenu(text: string, caret: number, cwd: string | null) 
     return () => {
       current = false;
     };
-  }, [mentionQuery, cwd, controller]);
+  }, [mentionQuery, filesKey, controller]);
 
   return {
     /** The menu shown: the `/` commands or the files for `@`; null when none is. */
@@ -80,7 +88,7 @@ export function useMentionMenu(text: string, caret: number, cwd: string | null) 
      */
     mentionOf(entry: MenuEntry): { text: string; caret: number; mention: Mention } | null {
       if (request?.kind !== 'mention') return null;
-      const root = cwd ?? '';
+      const root = filesKey === null ? '' : projectPlace(filesKey).folder;
       const path = entry.detail === '' ? `${root}/${entry.name}` : `${entry.detail}/${entry.name}`;
       const before = text.slice(0, request.start);
       const after = text.slice(caret);

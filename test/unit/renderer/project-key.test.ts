@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { WeftFork } from '../../../src-preload/protocol';
+import { projectScope } from '../../../src-renderer/store/list-loader';
 import {
   environmentParam,
+  folderParams,
   localFolder,
   projectKey,
   projectPlace,
@@ -26,6 +29,29 @@ describe('project keys', () => {
   it('says what requests add, and what is read on this machine', () => {
     expect([environmentParam('/srv/app'), environmentParam('box:/srv/app')]).toEqual([{}, { weftEnvironment: 'box' }]);
     expect([localFolder('/srv/app'), localFolder('box:/srv/app'), localFolder(null)]).toEqual(['/srv/app', null, null]);
+  });
+
+  it("names a project's folder there in its requests, its forks' folders with it", () => {
+    expect([folderParams('/srv/app'), folderParams('box:/srv/app')]).toEqual([
+      { cwd: '/srv/app' },
+      { cwd: '/srv/app', weftEnvironment: 'box' },
+    ]);
+    const fork: WeftFork = {
+      threadId: 't2',
+      parentThreadId: 't1',
+      project: '/srv/app',
+      cwd: '/srv/app-fork',
+      folder: '/srv/app-fork',
+      kind: 'worktree',
+      branch: 'weft/fork',
+      createdAt: '2026-01-01T00:00:00Z',
+      removed: false,
+    };
+    expect([projectScope('box:/srv/app', {}), projectScope('box:/srv/app', { t2: fork })]).toEqual([
+      { cwd: '/srv/app', weftEnvironment: 'box' },
+      { cwd: ['/srv/app', '/srv/app-fork'], weftEnvironment: 'box' },
+    ]);
+    expect(projectScope('/srv/app', { t2: fork })).toEqual({ cwd: ['/srv/app', '/srv/app-fork'] });
   });
 
   it("gives a thread its environment's project", () => {
