@@ -12,7 +12,8 @@ import { makeGitRepo, type GitRepo } from '../support/git-repo';
 import { startInProcessHost } from '../support/in-process-host';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { startWeftServe, StdioRpcClient, WsRpcClient, type RpcClient } from '../support/rpc-client';
-import { answerTurn } from '../support/sse';
+import { startLocalSite } from '../support/local-site';
+import { answerTurn, evCompleted, evCreated, evNamespacedCall } from '../support/sse';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 let server: MockResponsesServer;
@@ -229,6 +230,41 @@ describe('a project on an environment: its terminal, git, file search and forks 
     const named = await fresh.request<Forked>('thread/fork', { threadId: thread.id, ...ON });
     expect(named.thread).toMatchObject({ forkedFromId: thread.id, weftEnvironment: 'pipe' });
     expect(named.thread.path.startsWith(remote.dir)).toBe(true);
+  });
+
+  it("shows a thread's browser there live, and plays a click there", async () => {
+    let seeClick = (): void => undefined;
+    const clicked = new Promise<void>((resolve) => (seeClick = resolve));
+    const site = await startLocalSite((req, res) => {
+      if (req.url === '/clicked') seeClick();
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<button style="position:fixed;left:0;top:0;width:400px;height:200px" onclick="fetch(\'/clicked\')">Go</button>',
+        );
+    });
+    cleanups.push(() => site.close());
+    const client = await page();
+    server.enqueueMany([
+      {
+        kind: 'sse',
+        events: [evCreated(), evNamespacedCall('b1', 'browser', 'open', { url: `${site.url}/` }), evCompleted()],
+      },
+      answerTurn('opened there'),
+    ]);
+    const { thread } = await client.request<{ thread: { id: string } }>('thread/start', { cwd: repo.dir, ...ON });
+    await client.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'open it' }] });
+    await client.notification('turn/completed', (p) => p['threadId'] === thread.id);
+    // The thread is the environment's: the router sends the watch there, and its frames come back.
+    expect(await client.request('weft/browser/live/start', { threadId: thread.id })).toEqual({
+      page: true,
+      url: `${site.url}/`,
+    });
+    const frame = await client.notification('weft/browser/live/frame', (p) => p['threadId'] === thread.id);
+    expect(frame).toMatchObject({ width: 1280, height: 800, url: `${site.url}/` });
+    await client.request('weft/browser/live/input', { threadId: thread.id, input: { type: 'click', x: 200, y: 100 } });
+    await clicked;
+    expect(await client.request('weft/browser/live/stop', { threadId: thread.id })).toEqual({});
   });
 
   it("lists the environment's models and reads its config, for a project there", async () => {
