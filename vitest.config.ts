@@ -2,17 +2,16 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files that measure time or memory (event-loop stalls, list waits, heap growth), and the restore race
- * (a background process spinning to win races against restores: beside other files it took a core from
- * them and itself ran 5 times as long), run after the rest, one at a time, so that no other test file
- * competes with them for the cores.
+ * Files that measure time (event-loop stalls, list waits), and the restore race (a background process
+ * spinning to win races against restores: beside other files it took a core from them and itself ran 5
+ * times as long), run after the rest, one at a time, so that no other test file competes with them for the
+ * cores.
  */
 const ALONE = [
   'test/integration/big-patch.test.ts',
   'test/integration/checkpoint-stalls.test.ts',
   'test/integration/restore-race.test.ts',
   'test/integration/store-stalls.test.ts',
-  'test/integration/thread-churn-memory.test.ts',
   'test/unit/checkpoints/off-loop.test.ts',
   'test/unit/store/repair-gives-way.test.ts',
 ];
@@ -25,9 +24,11 @@ const FRESH_MODULES = ['test/unit/store/rollout-writer.test.ts'];
 
 /**
  * Files that expect their worker process to have no child process at all at some point: a worker shared
- * with other files may hold one those started and keep for the process's life (esbuild's build service).
+ * with other files may hold one those started and keep for the process's life (esbuild's build service);
+ * and the heap-growth file, which measures its process's heap (what other files left in a shared worker
+ * is not the host's). They run beside the other files: a heap is no slower to measure on a busy core.
  */
-const OWN_PROCESS = ['test/integration/thread-resources.test.ts'];
+const OWN_PROCESS = ['test/integration/thread-resources.test.ts', 'test/integration/thread-churn-memory.test.ts'];
 
 /**
  * Two test files at a time even on two cores: most files spend much of their time waiting on the

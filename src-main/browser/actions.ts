@@ -5,9 +5,8 @@ import type { Locator, Page } from 'playwright-core';
 import { truncateMiddle } from '../tools/exec';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../tools/exec/constants';
 import { capture, type Capture } from './capture';
+import type { BrowserTimeouts } from './launch-settings';
 import type { BrowserSession } from './session';
-import { BUSY_LIMIT_MS } from './page-probe';
-import { ACTION_TIMEOUT_MS } from './session';
 
 export interface Target {
   role?: string | undefined;
@@ -56,22 +55,22 @@ export function cut(text: string): string {
   return truncateMiddle(text, DEFAULT_MAX_OUTPUT_TOKENS).text;
 }
 
-export async function pageSummary(page: Page): Promise<string> {
+export async function pageSummary(page: Page, timeouts: BrowserTimeouts): Promise<string> {
   // A page busy in a script never answers: its title is left out rather than waited for.
   let timer: NodeJS.Timeout | undefined;
-  const busy = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(''), BUSY_LIMIT_MS)));
+  const busy = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(''), timeouts.busyMs)));
   const title = await Promise.race([page.title().catch(() => ''), busy]).finally(() => clearTimeout(timer));
   return `${page.url()}${title === '' ? '' : ` — "${title}"`}`;
 }
 
-export async function readPage(page: Page, selector: string | undefined): Promise<string> {
+export async function readPage(page: Page, selector: string | undefined, timeouts: BrowserTimeouts): Promise<string> {
   if (selector !== undefined) {
     const locator = await locate(page, { selector });
     const text = await locator.innerText();
-    return cut(`Visible text of ${selector} on ${await pageSummary(page)}:\n${text}`);
+    return cut(`Visible text of ${selector} on ${await pageSummary(page, timeouts)}:\n${text}`);
   }
-  const snapshot = await page.locator('body').ariaSnapshot({ timeout: ACTION_TIMEOUT_MS });
-  return cut(`Accessibility snapshot of ${await pageSummary(page)}:\n${snapshot}`);
+  const snapshot = await page.locator('body').ariaSnapshot({ timeout: timeouts.actionMs });
+  return cut(`Accessibility snapshot of ${await pageSummary(page, timeouts)}:\n${snapshot}`);
 }
 
 export async function screenshot(
@@ -84,13 +83,13 @@ export async function screenshot(
 }
 
 /** Runs `expression` in the page; a script that never returns is cut off, and its page closed. */
-export async function evaluate(page: Page, expression: string): Promise<string> {
+export async function evaluate(page: Page, expression: string, timeouts: BrowserTimeouts): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
       () =>
-        reject(new Error(`the expression did not finish within ${ACTION_TIMEOUT_MS / 1000} s; the page was closed`)),
-      ACTION_TIMEOUT_MS,
+        reject(new Error(`the expression did not finish within ${timeouts.actionMs / 1000} s; the page was closed`)),
+      timeouts.actionMs,
     );
   });
   try {

@@ -1,5 +1,6 @@
-// How the thread's Chromium is started (session.ts): its flags, window size, and the script that caps the
-// popups a page may open.
+// How the thread's Chromium is started (session.ts): its flags, window size, the script that caps the
+// popups a page may open, and how long the session waits before it gives up.
+import { BROWSER_TIMEOUT_DEFAULTS, type WeftConfig } from '../config/schema';
 
 /** Flags that keep a headless Chromium quiet and self-contained (no sync, updates or background traffic). */
 export const CHROMIUM_FLAGS = [
@@ -26,3 +27,23 @@ export const POPUP_CAP_SCRIPT = `(() => {
     return null;
   };
 })();`;
+
+/** How long the session waits, in milliseconds (config.toml's `[browser]` keys are in seconds). */
+export interface BrowserTimeouts {
+  /** A page's load must end within this; the model is told it did not and may look at what is there. */
+  loadMs: number;
+  /** Clicks, typing, `evaluate` and waits for an element end within this. */
+  actionMs: number;
+  /** A page that does not answer a trivial script for this long is taken as hung in a script, and closed. */
+  busyMs: number;
+}
+
+/** The waits `[browser]` sets, the defaults for the keys it leaves out. */
+export function browserTimeouts(table: WeftConfig['browser']): BrowserTimeouts {
+  const seconds = { ...BROWSER_TIMEOUT_DEFAULTS, ...table };
+  return {
+    loadMs: seconds.load_timeout_sec * 1000,
+    actionMs: seconds.action_timeout_sec * 1000,
+    busyMs: seconds.busy_timeout_sec * 1000,
+  };
+}

@@ -3,17 +3,14 @@
 // again (session.ts).
 import type { Frame, Page } from 'playwright-core';
 
-/** A page that does not answer a trivial script for this long is taken as hung in a script, and closed. */
-export const BUSY_LIMIT_MS = 5_000;
-
 /**
  * Whether the page answers: asked before each action (the page's `crash` event may arrive after the next
  * action has started). A page busy in a script for a moment is not taken for hung: only one that does not
- * answer within BUSY_LIMIT_MS.
+ * answer within `busyMs` (`[browser] busy_timeout_sec`).
  */
-export async function probe(page: Page): Promise<'ok' | 'crashed' | 'busy'> {
+export async function probe(page: Page, busyMs: number): Promise<'ok' | 'crashed' | 'busy'> {
   let timer: NodeJS.Timeout | undefined;
-  const busy = new Promise<'busy'>((resolve) => (timer = setTimeout(() => resolve('busy'), BUSY_LIMIT_MS)));
+  const busy = new Promise<'busy'>((resolve) => (timer = setTimeout(() => resolve('busy'), busyMs)));
   try {
     return await Promise.race([page.evaluate('1').then(() => 'ok' as const), busy]);
   } catch (error) {
@@ -52,9 +49,12 @@ export class StalledLoad {
   }
 }
 
-/** Why a page that did not answer was closed, in words for the model (`waitingFor`: its stalled load). */
-export function unansweringPage(url: string, waitingFor: string | null): string {
+/**
+ * Why a page that did not answer was closed, in words for the model (`waitingFor`: its stalled load; `busyMs`:
+ * how long it was given).
+ */
+export function unansweringPage(url: string, waitingFor: string | null, busyMs: number): string {
   if (waitingFor !== null)
     return `the page was still waiting for ${waitingFor}: its server has not answered since \`open\` asked for it, so the page was closed; check that the server answers (\`curl -m 5 ${waitingFor}\`), then \`open\` it again`;
-  return `the page ${url} did not answer for ${BUSY_LIMIT_MS / 1000} s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`;
+  return `the page ${url} did not answer for ${busyMs / 1000} s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`;
 }

@@ -14,12 +14,8 @@ import { killProfileProcesses } from './processes';
 import { startBrowserProxy, type BrowserProxy } from './proxy';
 import { checkUrl, type UrlRules } from './url-policy';
 import type { LiveView } from './live-view';
-import { CHROMIUM_FLAGS, MAX_PAGES, POPUP_CAP_SCRIPT, VIEWPORT } from './launch-settings';
+import { CHROMIUM_FLAGS, MAX_PAGES, POPUP_CAP_SCRIPT, VIEWPORT, type BrowserTimeouts } from './launch-settings';
 
-/** A page's load must end within this; the model is told it did not and may look at what is there. */
-export const NAVIGATION_TIMEOUT_MS = 15_000;
-/** Clicks, typing and waits for an element end within this. */
-export const ACTION_TIMEOUT_MS = 10_000;
 /** A crashed browser is started again this many times per thread; after that the crash is reported. */
 const MAX_RESTARTS = 1;
 
@@ -32,6 +28,8 @@ export interface BrowserSessionOptions {
    * The same function for the whole of one call.
    */
   asker: () => OriginAsker | null;
+  /** How long a load, an action and a page's answer may take (`[browser]` in config.toml). */
+  timeouts: BrowserTimeouts;
   /** Told which page the browser shows, for the people watching it live. */
   live?: LiveView;
 }
@@ -59,8 +57,10 @@ export class BrowserSession {
   /** A load of the current page that timed out with nothing arrived (the page still waits for it). */
   private readonly stalled = new StalledLoad();
   private disposed = false;
+  readonly timeouts: BrowserTimeouts;
   constructor(private readonly options: BrowserSessionOptions) {
     this.origins = new OriginQuestions(options.asker);
+    this.timeouts = options.timeouts;
   }
 
   /** The page actions run on (null: none yet, or it was closed); the live view follows it. */
@@ -79,7 +79,7 @@ export class BrowserSession {
   async page(notes: string[], options: { replaceBusy: boolean } = { replaceBusy: false }): Promise<Page> {
     if (this.disposed) throw new Error("the thread's browser was shut down with the thread");
     if (!this.crashed && this.current !== null && !this.current.isClosed()) {
-      const state = await probe(this.current);
+      const state = await probe(this.current, this.timeouts.busyMs);
       if (state === 'crashed') this.crashed = true;
       else if (state === 'busy') {
         const busy = await this.closeBusy();
@@ -130,7 +130,7 @@ export class BrowserSession {
     };
     page.on('framenavigated', onCommit);
     try {
-      const response = await page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'load' });
+      const response = await page.goto(url, { timeout: this.timeouts.loadMs, waitUntil: 'load' });
       // A redirect the gate refused: the proxy's refusal was shown, and the guard left it.
       // Read again: the navigation guard may have set it while `goto` ran.
       const refused: string | null = this.readPageRefusal();
@@ -141,16 +141,16 @@ export class BrowserSession {
       const refusal = this.refusals.get(url);
       if (refusal !== undefined) throw new Error(refusal, { cause: error });
       if (error instanceof Error && error.name === 'TimeoutError') {
-        if (committed && (await probe(page)) === 'busy')
+        if (committed && (await probe(page, this.timeouts.busyMs)) === 'busy')
           throw new Error(
-            `${url} did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s; ${await this.closeBusy()}`,
+            `${url} did not finish loading within ${this.timeouts.loadMs / 1000} s; ${await this.closeBusy()}`,
             {
               cause: error,
             },
           );
         if (!committed) this.stalled.mark(page, url);
         throw new Error(
-          `${url} did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
+          `${url} did not finish loading within ${this.timeouts.loadMs / 1000} s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
           { cause: error },
         );
       }
@@ -172,7 +172,7 @@ export class BrowserSession {
   async busyAfterTimeout(error: unknown): Promise<string | null> {
     if (!(error instanceof Error) || error.name !== 'TimeoutError') return null;
     const page = this.current;
-    if (page === null || page.isClosed() || (await probe(page)) !== 'busy') return null;
+    if (page === null || page.isClosed() || (await probe(page, this.timeouts.busyMs)) !== 'busy') return null;
     return this.closeBusy();
   }
 
@@ -189,7 +189,7 @@ export class BrowserSession {
     this.current = null;
     this.cdp = null;
     await page?.close({ runBeforeUnload: false }).catch(() => undefined);
-    return unansweringPage(url, waitingFor);
+    return unansweringPage(url, waitingFor, this.timeouts.busyMs);
   }
 
   private readPageRefusal(): string | null {
@@ -270,8 +270,8 @@ export class BrowserSession {
       // A page opening popups in a loop: each document may open MAX_PAGES, then window.open returns null
       // (the page count cap below closes what still gets through, e.g. links with target=_blank).
       await context.addInitScript(POPUP_CAP_SCRIPT);
-      context.setDefaultTimeout(ACTION_TIMEOUT_MS);
-      context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
+      context.setDefaultTimeout(this.timeouts.actionMs);
+      context.setDefaultNavigationTimeout(this.timeouts.loadMs);
       const running: Running = { context, profile, proxy };
       for (const page of context.pages()) this.watch(page);
       context.on('page', (page) => {

@@ -16,6 +16,7 @@ import { newItemId } from '../util/ids';
 import { cut, describeTarget, evaluate, locate, pageSummary, readPage, screenshot } from './actions';
 import { askEvaluate, askOrigin } from './approvals';
 import type { BrowserLocation } from './locate';
+import type { BrowserTimeouts } from './launch-settings';
 import { LiveView } from './live-view';
 import { BrowserSession } from './session';
 import { BROWSER_SPECS } from './specs';
@@ -54,6 +55,8 @@ export interface BrowserToolsInput {
   screenshotDir: string;
   /** Tells the model something once, before its next request (why the tools are missing). */
   tell: (text: string) => void;
+  /** How long the browser waits for a load, an action and a page's answer. */
+  timeouts: BrowserTimeouts;
 }
 
 /** What one call leaves: the model's output, and for the item the target, the screenshot and the URL. */
@@ -91,6 +94,7 @@ export function browserToolSource(input: BrowserToolsInput): {
         network: latest !== null && networkAllowed(latest.policy.sandboxPolicy),
       }),
       asker: () => active?.ask ?? null,
+      timeouts: input.timeouts,
       live,
     });
     return session;
@@ -272,7 +276,11 @@ async function act(
     try {
       const { status } = await browser.navigate(url);
       setUrl(page.url());
-      return { output: withNotes(`Opened ${await pageSummary(page)}${status === null ? '' : ` (HTTP ${status})`}.`) };
+      return {
+        output: withNotes(
+          `Opened ${await pageSummary(page, browser.timeouts)}${status === null ? '' : ` (HTTP ${status})`}.`,
+        ),
+      };
     } finally {
       setUrl(page.isClosed() ? null : page.url());
     }
@@ -291,7 +299,9 @@ async function act(
         await writeFile(path, shot.png);
         const cutNote = shot.cut ? ` The page is taller: only its top ${shot.area.height} px were captured.` : '';
         return {
-          output: withNotes(`Screenshot of ${await pageSummary(page)}: ${shot.width}×${shot.height} px.${cutNote}`),
+          output: withNotes(
+            `Screenshot of ${await pageSummary(page, browser.timeouts)}: ${shot.width}×${shot.height} px.${cutNote}`,
+          ),
           image: {
             path,
             width: shot.width,
@@ -303,7 +313,11 @@ async function act(
         const target = { role: str('role'), name: str('name'), selector: str('selector'), text: str('text') };
         await (await locate(page, target)).click();
         await page.waitForLoadState('load').catch(() => undefined);
-        return { output: withNotes(`Clicked ${describeTarget(target)}; the page is ${await pageSummary(page)}.`) };
+        return {
+          output: withNotes(
+            `Clicked ${describeTarget(target)}; the page is ${await pageSummary(page, browser.timeouts)}.`,
+          ),
+        };
       }
       case 'type': {
         const target = { role: str('role'), name: str('name'), selector: str('selector') };
@@ -319,17 +333,17 @@ async function act(
         const where = describeTarget(target);
         return {
           output: withNotes(
-            `Typed into ${where === '' ? 'the focused element' : where}${args['submit'] === true ? ' and pressed Enter' : ''}; the page is ${await pageSummary(page)}.`,
+            `Typed into ${where === '' ? 'the focused element' : where}${args['submit'] === true ? ' and pressed Enter' : ''}; the page is ${await pageSummary(page, browser.timeouts)}.`,
           ),
         };
       }
       case 'read':
-        return { output: withNotes(await readPage(page, str('selector'))) };
+        return { output: withNotes(await readPage(page, str('selector'), browser.timeouts)) };
       case 'evaluate': {
         const expression = str('expression') ?? '';
         const verdict = await askEvaluate(ctx, expression, browser);
         if (verdict !== null) throw new Error(verdict);
-        return { output: withNotes(await evaluate(page, expression)) };
+        return { output: withNotes(await evaluate(page, expression, browser.timeouts)) };
       }
     }
     return assertNever(action);

@@ -30,6 +30,13 @@ export const DEFAULTS = {
   web_search: 'disabled',
 } as const;
 
+/**
+ * How long the `browser` tools wait, in seconds, when `[browser]` does not say: a page's load, an action
+ * (click, typing, `evaluate`, reading the page), and a page's answer to a trivial script before it is taken as
+ * hung in a script and closed.
+ */
+export const BROWSER_TIMEOUT_DEFAULTS = { load_timeout_sec: 15, action_timeout_sec: 10, busy_timeout_sec: 5 } as const;
+
 /** Per-provider defaults (Codex's numbers); retries are capped at 100 as in Codex. */
 export const PROVIDER_DEFAULTS = {
   wire_api: 'responses',
@@ -46,6 +53,8 @@ const stringList = z.array(z.string());
 const looseTable = z.record(z.string(), z.unknown());
 const positiveInt = z.int().positive();
 const retries = z.int().min(0).max(MAX_RETRIES);
+/** A browser wait in seconds: more than nothing, at most ten minutes. */
+const browserSeconds = z.number().positive().max(600);
 
 /** A price in US dollars per million tokens. */
 const pricePerMillion = z.number().min(0).max(1_000_000);
@@ -237,12 +246,16 @@ const documentFields = {
   web_search: z.enum(WEB_SEARCH_MODES).optional(),
   /**
    * Weft's own: the browser the `browser` tools drive; `path` omitted = a system Chromium or Chrome is looked
-   * for; `enabled = false` offers no browser tools (and says nothing of them to the model).
+   * for; `enabled = false` offers no browser tools (and says nothing of them to the model). The `*_sec` keys
+   * are how long it waits before it gives up (BROWSER_TIMEOUT_DEFAULTS when omitted).
    */
   browser: z
     .strictObject({
       path: z.string().min(1, 'must be the path of a Chromium or Chrome executable').optional(),
       enabled: z.boolean().optional(),
+      load_timeout_sec: browserSeconds.optional(),
+      action_timeout_sec: browserSeconds.optional(),
+      busy_timeout_sec: browserSeconds.optional(),
     })
     .optional(),
   /** argv of a program run with Codex's `agent-turn-complete` JSON appended when an agent turn completes. */

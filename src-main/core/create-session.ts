@@ -24,6 +24,7 @@ import { uuidv7 } from '../util/ids';
 import { mcpSampler } from '../mcp/sampling';
 import { McpManager } from '../mcp/manager';
 import { mcpToolSource } from '../mcp/tools';
+import { browserTimeouts } from '../browser/launch-settings';
 import { locateBrowser } from '../browser/locate';
 import { browserToolSource } from '../browser/tools';
 import { tmpdir } from 'node:os';
@@ -236,6 +237,7 @@ export function createSession(input: CreateSessionInput): Session {
       ? null
       : browserToolSource({
           location: locateBrowser(config.browser?.path),
+          timeouts: browserTimeouts(config.browser),
           wireApi: provider.wireApi,
           screenshotDir: shots.dir,
           tell: (text) => {

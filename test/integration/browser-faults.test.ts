@@ -1,6 +1,8 @@
 // The browser's faults come back to the model as clear errors and never hold the thread: a script
 // `evaluate` runs that never finishes, a page whose script loops forever, a server that never answers, a
-// download (refused).
+// download (refused). The browser's waits are set short here through config.toml's `[browser]` keys (15, 10
+// and 5 s when not set, test/unit/config/load.test.ts), so each fault is met after seconds, and the messages
+// name the waits set.
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ContentItem } from '../../src-preload/protocol';
@@ -69,6 +71,12 @@ function outputOf(body: unknown, callId: string): string | ContentItem[] {
   return found.output as string | ContentItem[];
 }
 
+/** `[browser]` waits of a few seconds: a load, an action, a page's answer to a trivial script. */
+const WAITS = { load_timeout_sec: 4, action_timeout_sec: 3, busy_timeout_sec: 2 };
+/** The agent, its browser waiting as WAITS says. */
+const start = (config: Record<string, unknown> = {}): AgentHarness =>
+  startAgent({ baseUrl: server.url, cwd: ws.dir, config: { ...config, browser: WAITS } });
+
 /** Runs one turn that may take a while (each fault waits out a timeout), to its end. */
 async function runLongTurn(text: string, timeoutMs: number): Promise<void> {
   if (agent === undefined) throw new Error('no agent');
@@ -92,10 +100,10 @@ describe('browser faults', () => {
       ),
       answerTurn('done'),
     ]);
-    agent = startAgent({ baseUrl: server.url, cwd: ws.dir, config: { approval_policy: 'never' } });
+    agent = start({ approval_policy: 'never' });
     await runLongTurn('evaluate', 60_000);
     const body = server.requests[1]?.body;
-    const cutOff = 'browser evaluate failed: the expression did not finish within 10 s; the page was closed';
+    const cutOff = 'browser evaluate failed: the expression did not finish within 3 s; the page was closed';
     expect([outputOf(body, 'b2'), outputOf(body, 'b3')]).toEqual([cutOff, cutOff]);
     expect(outputOf(body, 'b4')).toBe(`Opened ${site.url}/ — "Calm" (HTTP 200).`);
     expect(outputOf(body, 'b5')).toBe('"Calm"');
@@ -111,12 +119,12 @@ describe('browser faults', () => {
       ),
       answerTurn('done'),
     ]);
-    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    agent = start();
     await runLongTurn('open the looping page', 90_000);
     const body = server.requests[1]?.body;
     const loop = `${site.url}/loop`;
     expect(outputOf(body, 'b1')).toBe(
-      `browser open failed: ${loop} did not finish loading within 15 s; the page ${loop} did not answer for 5 s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`,
+      `browser open failed: ${loop} did not finish loading within 4 s; the page ${loop} did not answer for 2 s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`,
     );
     // The next actions run on a blank page, not on the hung one.
     const shot = outputOf(body, 'b2');
@@ -138,7 +146,7 @@ describe('browser faults', () => {
       ),
       answerTurn('done'),
     ]);
-    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    agent = start();
     await runLongTurn('download', 60_000);
     const body = server.requests[1]?.body;
     const zip = `${site.url}/file.zip`;
@@ -159,10 +167,10 @@ describe('browser faults', () => {
       calls(browser('b1', 'open', { url: `${site.url}/later` }), browser('b2', 'read', {})),
       answerTurn('done'),
     ]);
-    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    agent = start();
     await runLongTurn('open the page that hangs later', 60_000);
     expect(outputOf(server.requests[1]?.body, 'b2')).toBe(
-      `browser read failed: the page ${site.url}/later did not answer for 5 s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`,
+      `browser read failed: the page ${site.url}/later did not answer for 2 s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`,
     );
   }, 90_000);
 
@@ -176,13 +184,13 @@ describe('browser faults', () => {
       ),
       answerTurn('done'),
     ]);
-    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    agent = start();
     await runLongTurn('open the page whose server never answers', 90_000);
     const body = server.requests[1]?.body;
     const never = `${site.url}/never`;
     expect(unanswered.length).toBeGreaterThan(0);
     expect([outputOf(body, 'b2'), outputOf(body, 'b3'), outputOf(body, 'b4')]).toEqual([
-      `browser open failed: ${never} did not finish loading within 15 s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
+      `browser open failed: ${never} did not finish loading within 4 s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
       `browser read failed: the page was still waiting for ${never}: its server has not answered since \`open\` asked for it, so the page was closed; check that the server answers (\`curl -m 5 ${never}\`), then \`open\` it again`,
       `Opened ${site.url}/ — "Calm" (HTTP 200).`,
     ]);

@@ -11,7 +11,6 @@ import {
   type MockResponsesServer,
 } from '../support/mock-responses-server';
 import { answerTurn, evCompleted, evCreated, evNamespacedCall } from '../support/sse';
-import { collectUntil } from '../support/wait';
 import { makeTempWorkspace, type TempWorkspace } from '../support/workspace';
 import { startLocalSite, type LocalSite } from '../support/local-site';
 
@@ -284,18 +283,13 @@ describe('browser tools', () => {
 
   it('says when a page does not finish loading in time', async () => {
     server.enqueueMany([calls(browser('b1', 'open', { url: `${siteUrl}/hang` })), answerTurn('slow')]);
-    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
-    // The navigation timeout (15 s) is as long as runTurn's own guard: wait longer here.
-    const done = collectUntil(agent.subscribe, (n) => n.method === 'turn/completed', {
-      label: 'turn/completed',
-      timeoutMs: 25_000,
-    });
-    await agent.session.startTurn([{ type: 'text', text: 'open the slow page' }]);
-    await done;
+    // A short load timeout of config.toml's `[browser]` (15 s when not set), which the message names.
+    agent = startAgent({ baseUrl: server.url, cwd: ws.dir, config: { browser: { load_timeout_sec: 3 } } });
+    await agent.runTurn('open the slow page');
     expect(outputOf(server.requests[1]?.body, 'b1')).toBe(
-      `browser open failed: ${siteUrl}/hang did not finish loading within 15 s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
+      `browser open failed: ${siteUrl}/hang did not finish loading within 3 s (the server may be slow or hung); take a screenshot or read the page to see what arrived`,
     );
-  }, 30_000);
+  });
 
   it('leaves no Chromium process and no profile once the thread ends', async () => {
     server.enqueueMany([calls(browser('b1', 'open', { url: `${siteUrl}/` })), answerTurn('done')]);

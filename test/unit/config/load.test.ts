@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ConfigError, configVersion, loadConfig, resolveProvider } from '../../../src-main/config';
 import type { LoadedConfig } from '../../../src-main/config';
 import { agentMaxThreads, agentRoles } from '../../../src-main/core/agents/config';
+import { browserTimeouts } from '../../../src-main/browser/launch-settings';
 import { tempWeftHome } from './helpers';
 
 let weft: Awaited<ReturnType<typeof tempWeftHome>>;
@@ -360,6 +361,17 @@ unified_exec = true
       `${weft.file}:3:1: \`model\` must be a string (got 5)`,
     ]);
     expect([error.line, error.column]).toEqual([1, 1]);
+  });
+
+  it("reads the browser's waits in seconds, the defaults for those left out, and refuses 0 or more than 10 minutes", async () => {
+    expect(browserTimeouts((await load()).config.browser)).toEqual({ loadMs: 15_000, actionMs: 10_000, busyMs: 5_000 });
+    await weft.write('[browser]\nload_timeout_sec = 3\nbusy_timeout_sec = 1.5\n');
+    expect(browserTimeouts((await load()).config.browser)).toEqual({ loadMs: 3_000, actionMs: 10_000, busyMs: 1_500 });
+    await weft.write('[browser]\naction_timeout_sec = 0\nbusy_timeout_sec = 601\n');
+    expect((await loadError()).message.split('\n')).toEqual([
+      `${weft.file}:2:1: \`browser.action_timeout_sec\` must be greater than 0 (got 0)`,
+      `${weft.file}:3:1: \`browser.busy_timeout_sec\` must be at most 600 (got 601)`,
+    ]);
   });
 
   it('warns about unknown keys with a suggestion and keeps loading', async () => {
