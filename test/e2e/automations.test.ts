@@ -4,18 +4,17 @@
 // it), with its final message, the command it ran and its diff hunk by hunk; Keep hands the change to the
 // local checkout through Handoff; a second run is discarded after a confirmation (its worktree removed);
 // Continue opens a run's thread; the history shows each run, and a run whose project is gone says why. An
-// automation on a remote environment (a pipe to another Weft home) runs there; its run is in this inbox
-// with its facts, saying where its thread and changes are. Screenshots at 1400×900 and 900×700.
+// automation made with the form on a remote environment (a pipe to another Weft home), its project a
+// folder there completed by it, runs there; its run is in this inbox. Screenshots at 1400×900 and 900×700.
 import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitFolder } from '../support/git-repo';
+import { commitFolder, makeGitRepo, type GitRepo } from '../support/git-repo';
 import { distantWeekdayCron } from '../support/test-schedules';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { remoteWeft, stopUserServer } from '../support/environments';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { runWeftCli } from '../support/weft-cli';
 import { makeWeftHome, type WeftHome } from '../support/workspace';
 import { SCREENSHOT_SIZES, conversation, screenshotSizes, startE2e } from '../support/weft-serve';
 
@@ -216,16 +215,16 @@ describe('automations and their review inbox', () => {
   );
 
   it(
-    'lists the run of an automation on a remote environment, with where its thread and changes are',
-    { timeout: 120_000 },
+    'makes an automation on a remote environment with the form, runs it there and reviews its run here',
+    { timeout: 240_000 },
     async () => {
-      // Made before `weft serve` starts (its config names it); removed after.
+      // Made before `weft serve` starts (its config names the environment); removed after.
       const made: WeftHome[] = [];
+      let boxProject: GitRepo | null = null;
       const e2e = await startE2e({
         approvalPolicy: 'never',
         viewport: SCREENSHOT_SIZES[0],
-        beforeServe: async ({ home, cwd }) => {
-          commitFolder(cwd);
+        beforeServe: async ({ home }) => {
           // The remote Weft home uses the same mock model; this one reaches it through a pipe.
           const config = await readFile(join(home, 'config.toml'), 'utf8');
           const remote = await makeWeftHome(config);
@@ -234,32 +233,57 @@ describe('automations and their review inbox', () => {
             join(home, 'config.toml'),
             `\n[environments.box]\ncommand = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remote.dir)} app-server`)}]\n`,
           );
-          const added = await runWeftCli(
-            [
-              'automations',
-              'add',
-              '--name',
-              'Box check',
-              '--project',
-              cwd,
-              '--manual',
-              '--prompt',
-              'check',
-              '--env',
-              'box',
-            ],
-            { cwd, weftHome: home },
-          );
-          expect(added.code).toBe(0);
+          // The project on the box (a folder there; this machine's page never opened it).
+          boxProject = await makeGitRepo({ 'README.md': '# Box project\n' });
         },
       });
       const { page, mock } = e2e;
+      const project = boxProject as GitRepo | null;
+      if (project === null) throw new Error('the box project was not made');
       try {
         const sidebar = page.locator('aside.sidebar');
         await clickCentre(page, sidebar.getByRole('button', { name: 'Automations', exact: true }));
         const screen = page.getByRole('main', { name: 'Automations' });
+        await clickCentre(page, screen.getByRole('button', { name: 'New automation' }));
+        const form = page.getByRole('dialog', { name: 'New automation' });
+        await form.getByLabel('Name').fill('Box check');
+        await form.getByLabel('Prompt').fill('check');
+        // On the box: its folders complete, and only its schedule or Run now can start it.
+        const runsOn = form.getByRole('group', { name: 'Runs on' });
+        expect(await runsOn.getByRole('button', { name: 'This machine' }).getAttribute('aria-pressed')).toBe('true');
+        await clickCentre(page, runsOn.getByRole('button', { name: 'box', exact: true }));
+        await form.getByText('A folder on box; its thread and worktree are made there.').waitFor();
+        const folder = form.getByLabel('Project folder');
+        await folder.fill(project.dir.slice(0, -3));
+        await form.locator(`datalist option[value="${project.dir}"]`).waitFor({ state: 'attached' });
+        await folder.fill(project.dir);
+        const runs = form.getByRole('group', { name: 'Runs', exact: true });
+        expect(await runs.getByRole('button').allTextContents()).toEqual(['On a schedule', 'Only with Run now']);
+        const manual = runs.getByRole('button', { name: 'Only with Run now' });
+        await wheelIntoView(page, manual, form.locator('.automation-form-fields'));
+        await clickCentre(page, manual);
+        await screenshotSizes(e2e, 'automations-form-remote');
+        await clickCentre(page, form.getByRole('button', { name: 'Create automation' }));
+        await form.waitFor({ state: 'detached' });
         const row = screen.getByRole('listitem', { name: 'Box check' });
         await row.getByText('worktree on box').waitFor();
+        const file = join(e2e.home.dir, 'automations', 'box-check.toml');
+        expect(await readFile(file, 'utf8')).toContain('\nremote = "box"\n');
+
+        // Edited: the form shows where it runs.
+        await clickCentre(page, row.getByRole('button', { name: 'Edit' }));
+        const edit = page.getByRole('dialog', { name: 'Edit Box check' });
+        expect(
+          await edit
+            .getByRole('group', { name: 'Runs on' })
+            .getByRole('button', { name: 'box' })
+            .getAttribute('aria-pressed'),
+        ).toBe('true');
+        expect(await edit.getByLabel('Project folder').inputValue()).toBe(project.dir);
+        await clickCentre(page, edit.getByRole('button', { name: 'Save' }));
+        await edit.waitFor({ state: 'detached' });
+        expect(await readFile(file, 'utf8')).toContain('\nremote = "box"\n');
+
         // The run changes a file in its worktree there.
         mock.enqueueMany([
           {
@@ -267,7 +291,7 @@ describe('automations and their review inbox', () => {
             events: [
               evCreated(),
               evFunctionCall('c1', 'exec_command', {
-                cmd: "sed -i 's/^# Demo project$/# Demo project (checked)/' README.md",
+                cmd: "sed -i 's/^# Box project$/# Box project (checked)/' README.md",
               }),
               evCompleted(),
             ],
@@ -280,13 +304,6 @@ describe('automations and their review inbox', () => {
         const run = screen.locator('article.inbox-run');
         await run.getByRole('region', { name: 'Final message' }).getByText('All fine on the box.').waitFor();
         await run.getByText('in a worktree on box', { exact: false }).waitFor();
-        await run.getByText("Its changes (1 file) are in the run's thread on box.").waitFor();
-        const actions = run.getByRole('group', { name: 'What to do with this run' });
-        for (const name of ['Keep', 'Discard', 'Continue'])
-          expect(await actions.getByRole('button', { name }).isDisabled()).toBe(true);
-        expect(await actions.getByRole('button', { name: 'Discard' }).getAttribute('title')).toBe(
-          "The run's thread and worktree are on box: open them with weft serve --env box",
-        );
         await screenshotSizes(e2e, 'automations-inbox-remote-run');
       } finally {
         await e2e.close();
@@ -294,6 +311,7 @@ describe('automations and their review inbox', () => {
           await stopUserServer(home.dir);
           await home.cleanup();
         }
+        await project.cleanup();
       }
     },
   );
