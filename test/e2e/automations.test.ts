@@ -15,6 +15,7 @@ import { distantWeekdayCron } from '../support/test-schedules';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { remoteWeft, stopUserServer } from '../support/environments';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { runWeftCli } from '../support/weft-cli';
 import { makeWeftHome, type WeftHome } from '../support/workspace';
 import { SCREENSHOT_SIZES, conversation, screenshotSizes, startE2e } from '../support/weft-serve';
 
@@ -304,7 +305,72 @@ describe('automations and their review inbox', () => {
         const run = screen.locator('article.inbox-run');
         await run.getByRole('region', { name: 'Final message' }).getByText('All fine on the box.').waitFor();
         await run.getByText('in a worktree on box', { exact: false }).waitFor();
+        // Its diff, read from its thread there, hunk by hunk.
+        const changes = run.getByRole('region', { name: 'Changes' });
+        await changes.getByRole('region', { name: 'Changes to README.md' }).waitFor();
+        await changes
+          .getByRole('button', { name: /Undo hunk/ })
+          .first()
+          .waitFor();
         await screenshotSizes(e2e, 'automations-inbox-remote-run');
+
+        // Keep: the Handoff there, to the project's checkout on the box.
+        const actions = run.getByRole('group', { name: 'What to do with this run' });
+        expect(await actions.getByRole('button', { name: 'Keep' }).getAttribute('title')).toBe(
+          "Hand the changes to the project's checkout on box",
+        );
+        await clickCentre(page, actions.getByRole('button', { name: 'Keep' }));
+        const handoff = page.getByRole('dialog', { name: 'Handoff' });
+        await clickCentre(page, handoff.getByRole('button', { name: 'Hand off 1 file' }));
+        await handoff.getByRole('status').getByText('Handed off: 1 file written', { exact: false }).waitFor();
+        await clickCentre(page, handoff.getByRole('button', { name: 'Close' }).last());
+        await run.getByText('Kept', { exact: true }).waitFor();
+        expect(readFileSync(join(project.dir, 'README.md'), 'utf8')).toBe('# Box project (checked)\n');
+
+        // A second run, discarded after asking: its worktree on the box is removed, its thread archived there.
+        mock.enqueueMany([
+          {
+            kind: 'sse',
+            events: [
+              evCreated(),
+              evFunctionCall('c2', 'exec_command', { cmd: 'echo extra > extra.txt' }),
+              evCompleted(),
+            ],
+          },
+          { kind: 'sse', events: [evCreated('r4'), evAssistantMessage('Added a file.'), evCompleted('r4')] },
+        ]);
+        await clickCentre(page, screen.getByRole('tab', { name: 'Automations' }));
+        await clickCentre(page, row.getByRole('button', { name: 'Run now' }));
+        await sidebar.getByLabel('1 unread').waitFor({ timeout: 60_000 });
+        await clickCentre(page, screen.getByRole('tab', { name: /^Inbox/ }));
+        const second = screen.locator('article.inbox-run');
+        await second.getByText('Added a file.').waitFor();
+        await second.getByRole('region', { name: 'Changes to extra.txt' }).waitFor();
+        const [, secondRun] = readFileSync(join(e2e.home.dir, 'automations', 'box-check.runs.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { type: string; worktree?: string; threadId?: string })
+          .filter((line) => line.type === 'thread');
+        const worktree = secondRun?.worktree ?? '';
+        expect(worktree.startsWith(join(made[0]?.dir ?? '', 'worktrees'))).toBe(true);
+        expect(existsSync(join(worktree, 'extra.txt'))).toBe(true);
+        await clickCentre(
+          page,
+          second.getByRole('group', { name: 'What to do with this run' }).getByRole('button', { name: 'Discard' }),
+        );
+        const confirm = second.getByRole('alert');
+        await confirm.getByText('Its worktree on box and the changes in it are removed', { exact: false }).waitFor();
+        await screenshotSizes(e2e, 'automations-discard-remote-confirm');
+        await clickCentre(page, confirm.getByRole('button', { name: 'Discard run' }));
+        await second.getByText('Discarded', { exact: true }).waitFor();
+        expect(existsSync(worktree)).toBe(false);
+        const archived = await runWeftCli(['threads', 'list', '--archived', '--json'], {
+          cwd: project.dir,
+          weftHome: made[0]?.dir ?? '',
+        });
+        expect(archived.stdout).toContain(secondRun?.threadId ?? 'no thread');
+        // Nothing of the discarded run reached the project's checkout there.
+        expect(existsSync(join(project.dir, 'extra.txt'))).toBe(false);
       } finally {
         await e2e.close();
         for (const home of made) {
