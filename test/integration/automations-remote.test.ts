@@ -9,11 +9,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attachDirect, childProcesses, cliEnv, remoteWeft, stopUserServer } from '../support/environments';
 import { makeGitRepo, type GitRepo } from '../support/git-repo';
-import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  createGate,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
 import { answerTurn, evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { runWeftCli, type WeftRun } from '../support/weft-cli';
-import { makeWeftHome, type WeftHome } from '../support/workspace';
+import { makeTempWorkspace, makeWeftHome, type WeftHome } from '../support/workspace';
 
 let server: MockResponsesServer;
 let repo: GitRepo;
@@ -27,8 +32,9 @@ const blockFile = (): string => join(remote.dir, 'unreachable');
 beforeEach(async () => {
   server = await startMockResponsesServer();
   repo = await makeGitRepo({ 'a.txt': 'a one\n' });
+  // Threads there ask for everything by default: a run must say `never` itself.
   remote = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "untrusted"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
   );
   local = await makeWeftHome(
     [
@@ -272,6 +278,61 @@ describe('automations on a remote environment', () => {
     );
     expect(discarded).toMatchObject({ worktreeRemoved: false, item: { run: { decision: 'discarded' } } });
     expect(await readFile(join(repo.dir, 'a.txt'), 'utf8')).toBe('kept there\n');
+  });
+
+  it('never asks anyone there: what needs an approval is refused and the model told, even with a person watching', async () => {
+    const id = await addRemote('Unattended', 'blockable');
+    const outside = await makeTempWorkspace({});
+    const gate = createGate();
+    server.enqueueMany([
+      {
+        kind: 'sse-slow',
+        events: [evCreated(), gate, evFunctionCall('d', 'exec_command', { cmd: 'rm -rf a.txt' }), evCompleted()],
+      },
+      {
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evFunctionCall('e', 'exec_command', {
+            cmd: `touch ${outside.dir}/x.txt`,
+            sandbox_permissions: 'require_escalated',
+            justification: 'Write outside the worktree?',
+          }),
+          evCompleted(),
+        ],
+      },
+      answerTurn('done without asking'),
+    ]);
+    const client = await connect();
+    const { runId } = await client.request<{ runId: string }>('weft/automations/runNow', { id });
+    await server.waitForRequest(1);
+    const [started] = JSON.parse((await weft('automations', 'runs', id, '--json')).stdout) as Run[];
+    const threadId = started?.threadId ?? '';
+    // A person's client there, subscribed to the run's thread, would be asked whatever the run asks.
+    const watcher = attachDirect(remote.dir);
+    clients.push(watcher);
+    await watcher.initialize();
+    await watcher.request('thread/resume', { threadId });
+    gate.release();
+    const run = await runEnded(client, runId);
+    expect(run).toMatchObject({ status: 'completed', finalMessage: 'done without asking' });
+    const asked = (c: StdioRpcClient) => c.received.filter((m) => m.method !== undefined && m.id !== undefined);
+    expect(asked(watcher)).toEqual([]);
+    expect(asked(client)).toEqual([]);
+    // Refused there, and the model told why, instead of asking.
+    const outputs = (n: number) => JSON.stringify(assertAllToolOutputsAnswered(server.requests[n - 1]?.body));
+    expect(outputs(2)).toMatch(/exec command rejected: dangerous command: .*approvals are set to \\"Never ask\\"/);
+    expect(outputs(3)).toContain(
+      'exec command rejected: the command asks to run outside the sandbox (sandbox_permissions: require_escalated), which needs approval, but approvals are set to \\"Never ask\\"',
+    );
+    expect(existsSync(join(run.worktree ?? '', 'a.txt'))).toBe(true);
+    expect(existsSync(join(outside.dir, 'x.txt'))).toBe(false);
+    // Nor can it ask a question: the model is not given the tool (a thread there otherwise is).
+    const toolNames = (n: number) =>
+      ((server.requests[n - 1]?.body as { tools?: { name?: string }[] }).tools ?? []).map((t) => t.name);
+    expect(toolNames(1)).toContain('exec_command');
+    expect(toolNames(1)).not.toContain('request_user_input');
+    await outside.cleanup();
   });
 
   it('fails a run whose project folder is not there, naming the environment', async () => {
