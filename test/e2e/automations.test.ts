@@ -371,6 +371,15 @@ describe('automations and their review inbox', () => {
         expect(archived.stdout).toContain(secondRun?.threadId ?? 'no thread');
         // Nothing of the discarded run reached the project's checkout there.
         expect(existsSync(join(project.dir, 'extra.txt'))).toBe(false);
+
+        // Continue: the project on the box joins this window, with the kept run's thread open.
+        await clickCentre(page, screen.getByRole('button', { name: /Box check.*Finished.*kept/i }));
+        const kept = screen.locator('article.inbox-run');
+        await kept.getByText('Kept', { exact: true }).waitFor();
+        await clickCentre(page, kept.getByRole('button', { name: 'Continue' }));
+        await screen.waitFor({ state: 'detached' });
+        await conversation(page).getByText('All fine on the box.').waitFor();
+        await screenshotSizes(e2e, 'automations-remote-continue');
       } finally {
         await e2e.close();
         for (const home of made) {

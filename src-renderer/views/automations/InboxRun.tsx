@@ -2,7 +2,7 @@
 // final message, the commands it ran with their exit codes, its cost, and its diff reviewable hunk by hunk
 // (the turn review of "Changes in this turn"). Keep hands the worktree's work to the local checkout
 // through Handoff, Discard removes the worktree (after asking; the thread is archived, not deleted),
-// Continue opens the thread. Opening it marks it seen, on the server. A run on a remote environment has
+// Continue opens the thread (a remote run's project joins the window first). Opening it marks it seen, on the server. A run on a remote environment has
 // its thread and worktree there: its turn is read there (`thread/read` with `weftEnvironment`, which the
 // host's environment router sends there; the threads it names are then routed there too, so the hunks'
 // Undo and the Handoff act there), and Discard removes its worktree and archives its thread there before
@@ -86,15 +86,25 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
   const diff = read.state === 'ready' ? read.read.diff : null;
   const files = useMemo(() => turnDiffFiles(diff), [diff]);
   const discarded = run.decision === 'discarded';
-  const there =
-    remote === null
-      ? undefined
-      : `The run's thread is on ${remote}: open it with weft serve --env ${remote}, or open its project on ${remote} here`;
   // A remote run's thread is known to the host once its turn was read there: what acts on it waits for that.
   const reachable = remote === null || read.state === 'ready';
   // A run that changed nothing has nothing to hand off; a discarded one has no worktree left.
   const canHandOff =
     reachable && run.worktree !== null && run.threadId !== null && !discarded && run.changedFiles !== 0;
+
+  /** Opens the run's thread; a remote run's project (on its environment) joins this window first. */
+  const continueThread = async (): Promise<void> => {
+    if (run.threadId === null) return;
+    if (remote !== null) {
+      const problem = await controller.openTypedProject(item.project, remote);
+      if (problem !== null) {
+        setError(`The run's project could not be opened on ${remote}: ${problem}`);
+        return;
+      }
+    }
+    openAutomations(null);
+    await controller.selectThread(run.threadId);
+  };
 
   const discard = async (): Promise<void> => {
     setBusy(true);
@@ -163,12 +173,9 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
           <button
             type="button"
             className="btn"
-            disabled={run.threadId === null || remote !== null}
-            title={there}
-            onClick={() => {
-              openAutomations(null);
-              void controller.selectThread(run.threadId ?? '');
-            }}
+            disabled={run.threadId === null || !reachable}
+            title={remote === null ? undefined : `Opens the project on ${remote} in this window, and the run's thread`}
+            onClick={() => void continueThread()}
           >
             <Icon name="arrowUp" size={14} />
             Continue
