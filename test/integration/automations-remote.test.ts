@@ -93,6 +93,7 @@ interface Run {
   environment: string | null;
   reason: string | null;
   finalMessage: string | null;
+  turnId: string | null;
 }
 
 async function runEnded(client: StdioRpcClient, runId: string): Promise<Run> {
