@@ -373,7 +373,7 @@ describe('automations and their review inbox', () => {
         expect(existsSync(join(project.dir, 'extra.txt'))).toBe(false);
 
         // Continue: the project on the box joins this window, with the kept run's thread open.
-        await clickCentre(page, screen.getByRole('button', { name: /Box check.*Finished.*kept/i }));
+        await clickCentre(page, screen.getByRole('button', { name: /Box check.*Finished.*on box · kept/i }));
         const kept = screen.locator('article.inbox-run');
         await kept.getByText('Kept', { exact: true }).waitFor();
         await clickCentre(page, kept.getByRole('button', { name: 'Continue' }));
