@@ -245,6 +245,11 @@ const documentFields = {
     .optional(),
   web_search: z.enum(WEB_SEARCH_MODES).optional(),
   /**
+   * Weft's own: `false` offers the model no `request_user_input` tool, so a thread never asks anyone a
+   * question (nobody is there to answer: an automation's runs set it for their thread); omitted = offered.
+   */
+  questions: z.boolean().optional(),
+  /**
    * Weft's own: the browser the `browser` tools drive; `path` omitted = a system Chromium or Chrome is looked
    * for; `enabled = false` offers no browser tools (and says nothing of them to the model). The `*_sec` keys
    * are how long it waits before it gives up (BROWSER_TIMEOUT_DEFAULTS when omitted).

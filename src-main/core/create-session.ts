@@ -211,9 +211,10 @@ export function createSession(input: CreateSessionInput): Session {
     .register(execCommandTool(exec))
     .register(writeStdinTool(exec))
     .register(updatePlanTool())
-    .register(viewImageTool())
-    .register(requestUserInputTool())
-    .register(applyPatchTool(provider.wireApi === 'responses' ? info.applyPatchToolType : 'function'));
+    .register(viewImageTool());
+  // `questions = false`: nobody is there to answer (an automation's run), so the model cannot ask.
+  if (config.questions !== false) tools.register(requestUserInputTool());
+  tools.register(applyPatchTool(provider.wireApi === 'responses' ? info.applyPatchToolType : 'function'));
   if (config.web_search !== 'disabled' && provider.wireApi === 'responses') {
     tools.addHostedTool({ type: 'web_search', external_web_access: config.web_search === 'live' });
   }

@@ -1,6 +1,7 @@
 // The executor of the app: a run is a thread of the core, started through a client of a host like any
 // face's (a worktree thread unless the automation says `local`), with approval policy `never` (what the
-// sandbox refuses is refused and the model told; nobody is asked), named for its automation, then one
+// sandbox refuses is refused and the model told; nobody is asked) and `questions = false` (the model has no
+// tool to ask a question), named for its automation, then one
 // turn with the prompt, followed to its end. The host is this process's, or, for an automation with a
 // `remote`, that environment's app server through the relay the other faces use (`faces/remote`): the
 // thread, its worktree and its rollout are there, the run's record is here.
@@ -115,6 +116,8 @@ async function runThread(client: HostClient, automation: Automation, hooks: Hook
   const { thread } = await client.request('thread/start', {
     cwd: automation.project,
     approvalPolicy: 'never',
+    // Nobody is there to answer a question either: the model is not given the tool to ask one.
+    config: { questions: false },
     sandbox: automation.sandbox,
     ...(automation.model === undefined ? {} : { model: automation.model }),
     ...(automation.environment === 'worktree' ? { weftWorktree: true } : {}),

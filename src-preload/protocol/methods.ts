@@ -32,6 +32,8 @@ import {
   WeftWorktreeHandoffPreviewParams,
   WeftWorktreeHandoffPreviewResult,
   WeftWorktreeHandoffResult,
+  WeftWorktreeRemoveParams,
+  WeftWorktreeRemoveResult,
 } from './worktree-handoff';
 import { WeftWorktreeCompareParams, WeftWorktreeCompareResult } from './worktree-compare';
 import {
@@ -317,6 +319,7 @@ export const ClientRequests = {
   },
   'weft/worktree/handoff': { params: WeftWorktreeHandoffParams, result: WeftWorktreeHandoffResult, queue: 'exclusive' },
   'weft/worktree/compare': { params: WeftWorktreeCompareParams, result: WeftWorktreeCompareResult, queue: null },
+  'weft/worktree/remove': { params: WeftWorktreeRemoveParams, result: WeftWorktreeRemoveResult, queue: 'exclusive' },
   'thread/compact/start': { params: ThreadCompactStartParams, result: ThreadCompactStartResult, queue: 'exclusive' },
   'turn/start': { params: TurnStartParams, result: TurnStartResult, queue: 'exclusive' },
   'turn/steer': { params: TurnSteerParams, result: TurnSteerResult, queue: 'exclusive' },

@@ -189,7 +189,8 @@ export const WeftAutomationsInboxListResult = lazySchema(() =>
 );
 /**
  * One run for review: `diff` is its turn's aggregated diff as the thread recorded it (null: no turn, or it
- * changed nothing), cut like a turn's (`diffCut`).
+ * changed nothing), cut like a turn's (`diffCut`). A run on a remote environment answers no diff and no
+ * turn: its thread is there, read it with `thread/read {threadId, includeTurns, weftEnvironment}`.
  */
 export const WeftAutomationsInboxReadParams = InboxRun;
 export const WeftAutomationsInboxReadResult = lazySchema(() =>
@@ -211,7 +212,9 @@ export const WeftAutomationsInboxKeepResult = lazySchema(() => z.object({ item: 
 /**
  * Discards a run: removes its worktree (`git worktree remove --force`, its branch kept) and archives its
  * thread (kept, never deleted). A local run's files are the project's own: nothing is removed, the thread
- * is archived. -32600 while the run is under way.
+ * is archived. -32600 while the run is under way. A run on a remote environment has its worktree and
+ * thread there: the client removes and archives them there first (`weft/worktree/remove`, `thread/archive`,
+ * with `weftEnvironment`), and this records the decision (`worktreeRemoved` false).
  */
 export const WeftAutomationsInboxDiscardParams = InboxRun;
 export const WeftAutomationsInboxDiscardResult = lazySchema(() =>

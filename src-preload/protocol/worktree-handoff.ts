@@ -2,6 +2,7 @@
 // ("local"), shown first (`weft/worktree/handoff/preview`), then written (`weft/worktree/handoff`).
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
+import { WeftEnvironmentName } from './weft-environments';
 
 /**
  * `toLocal`: the thread's work — everything its worktree holds that differs from the commit it was made
@@ -133,3 +134,22 @@ export const WeftWorktreeHandoffResult = lazySchema(() =>
   }),
 );
 export type WeftWorktreeHandoffResult = z.infer<typeof WeftWorktreeHandoffResult>;
+
+/**
+ * Removes a worktree thread's worktree (`git worktree remove --force`; its branch stays, so what was
+ * committed there is kept) — only when `path` is the worktree the thread was started in, as its
+ * session_meta records; the thread itself is left as it is (archive it with `thread/archive`). What the
+ * review inbox's Discard does on the environment of a remote run. Refused while a turn runs in the thread.
+ * `removed` false: the folder was gone already.
+ */
+export const WeftWorktreeRemoveParams = lazySchema(() =>
+  z.object({
+    threadId: z.string().min(1),
+    path: z.string().min(1),
+    /** The environment the thread lives on (see `WeftEnvironmentName`), for a host that has not seen it. */
+    weftEnvironment: WeftEnvironmentName,
+  }),
+);
+export type WeftWorktreeRemoveParams = z.infer<typeof WeftWorktreeRemoveParams>;
+export const WeftWorktreeRemoveResult = lazySchema(() => z.object({ removed: z.boolean() }));
+export type WeftWorktreeRemoveResult = z.infer<typeof WeftWorktreeRemoveResult>;

@@ -4,13 +4,13 @@
 // it), with its final message, the command it ran and its diff hunk by hunk; Keep hands the change to the
 // local checkout through Handoff; a second run is discarded after a confirmation (its worktree removed);
 // Continue opens a run's thread; the history shows each run, and a run whose project is gone says why. An
-// automation on a remote environment (a pipe to another Weft home) runs there; its run is in this inbox
-// with its facts, saying where its thread and changes are. Screenshots at 1400×900 and 900×700.
+// automation made with the form on a remote environment (a pipe to another Weft home), its project a
+// folder there completed by it, runs there; its run is in this inbox. Screenshots at 1400×900 and 900×700.
 import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitFolder } from '../support/git-repo';
+import { commitFolder, makeGitRepo, type GitRepo } from '../support/git-repo';
 import { distantWeekdayCron } from '../support/test-schedules';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { remoteWeft, stopUserServer } from '../support/environments';
@@ -216,16 +216,16 @@ describe('automations and their review inbox', () => {
   );
 
   it(
-    'lists the run of an automation on a remote environment, with where its thread and changes are',
-    { timeout: 120_000 },
+    'makes an automation on a remote environment with the form, runs it there and reviews its run here',
+    { timeout: 240_000 },
     async () => {
-      // Made before `weft serve` starts (its config names it); removed after.
+      // Made before `weft serve` starts (its config names the environment); removed after.
       const made: WeftHome[] = [];
+      let boxProject: GitRepo | null = null;
       const e2e = await startE2e({
         approvalPolicy: 'never',
         viewport: SCREENSHOT_SIZES[0],
-        beforeServe: async ({ home, cwd }) => {
-          commitFolder(cwd);
+        beforeServe: async ({ home }) => {
           // The remote Weft home uses the same mock model; this one reaches it through a pipe.
           const config = await readFile(join(home, 'config.toml'), 'utf8');
           const remote = await makeWeftHome(config);
@@ -234,32 +234,57 @@ describe('automations and their review inbox', () => {
             join(home, 'config.toml'),
             `\n[environments.box]\ncommand = ["sh", "-c", ${JSON.stringify(`${remoteWeft(remote.dir)} app-server`)}]\n`,
           );
-          const added = await runWeftCli(
-            [
-              'automations',
-              'add',
-              '--name',
-              'Box check',
-              '--project',
-              cwd,
-              '--manual',
-              '--prompt',
-              'check',
-              '--env',
-              'box',
-            ],
-            { cwd, weftHome: home },
-          );
-          expect(added.code).toBe(0);
+          // The project on the box (a folder there; this machine's page never opened it).
+          boxProject = await makeGitRepo({ 'README.md': '# Box project\n' });
         },
       });
       const { page, mock } = e2e;
+      const project = boxProject as GitRepo | null;
+      if (project === null) throw new Error('the box project was not made');
       try {
         const sidebar = page.locator('aside.sidebar');
         await clickCentre(page, sidebar.getByRole('button', { name: 'Automations', exact: true }));
         const screen = page.getByRole('main', { name: 'Automations' });
+        await clickCentre(page, screen.getByRole('button', { name: 'New automation' }));
+        const form = page.getByRole('dialog', { name: 'New automation' });
+        await form.getByLabel('Name').fill('Box check');
+        await form.getByLabel('Prompt').fill('check');
+        // On the box: its folders complete, and only its schedule or Run now can start it.
+        const runsOn = form.getByRole('group', { name: 'Runs on' });
+        expect(await runsOn.getByRole('button', { name: 'This machine' }).getAttribute('aria-pressed')).toBe('true');
+        await clickCentre(page, runsOn.getByRole('button', { name: 'box', exact: true }));
+        await form.getByText('A folder on box; its thread and worktree are made there.').waitFor();
+        const folder = form.getByLabel('Project folder');
+        await folder.fill(project.dir.slice(0, -3));
+        await form.locator(`datalist option[value="${project.dir}"]`).waitFor({ state: 'attached' });
+        await folder.fill(project.dir);
+        const runs = form.getByRole('group', { name: 'Runs', exact: true });
+        expect(await runs.getByRole('button').allTextContents()).toEqual(['On a schedule', 'Only with Run now']);
+        const manual = runs.getByRole('button', { name: 'Only with Run now' });
+        await wheelIntoView(page, manual, form.locator('.automation-form-fields'));
+        await clickCentre(page, manual);
+        await screenshotSizes(e2e, 'automations-form-remote');
+        await clickCentre(page, form.getByRole('button', { name: 'Create automation' }));
+        await form.waitFor({ state: 'detached' });
         const row = screen.getByRole('listitem', { name: 'Box check' });
         await row.getByText('worktree on box').waitFor();
+        const file = join(e2e.home.dir, 'automations', 'box-check.toml');
+        expect(await readFile(file, 'utf8')).toContain('\nremote = "box"\n');
+
+        // Edited: the form shows where it runs.
+        await clickCentre(page, row.getByRole('button', { name: 'Edit' }));
+        const edit = page.getByRole('dialog', { name: 'Edit Box check' });
+        expect(
+          await edit
+            .getByRole('group', { name: 'Runs on' })
+            .getByRole('button', { name: 'box' })
+            .getAttribute('aria-pressed'),
+        ).toBe('true');
+        expect(await edit.getByLabel('Project folder').inputValue()).toBe(project.dir);
+        await clickCentre(page, edit.getByRole('button', { name: 'Save' }));
+        await edit.waitFor({ state: 'detached' });
+        expect(await readFile(file, 'utf8')).toContain('\nremote = "box"\n');
+
         // The run changes a file in its worktree there.
         mock.enqueueMany([
           {
@@ -267,7 +292,7 @@ describe('automations and their review inbox', () => {
             events: [
               evCreated(),
               evFunctionCall('c1', 'exec_command', {
-                cmd: "sed -i 's/^# Demo project$/# Demo project (checked)/' README.md",
+                cmd: "sed -i 's/^# Box project$/# Box project (checked)/' README.md",
               }),
               evCompleted(),
             ],
@@ -280,20 +305,88 @@ describe('automations and their review inbox', () => {
         const run = screen.locator('article.inbox-run');
         await run.getByRole('region', { name: 'Final message' }).getByText('All fine on the box.').waitFor();
         await run.getByText('in a worktree on box', { exact: false }).waitFor();
-        await run.getByText("Its changes (1 file) are in the run's thread on box.").waitFor();
-        const actions = run.getByRole('group', { name: 'What to do with this run' });
-        for (const name of ['Keep', 'Discard', 'Continue'])
-          expect(await actions.getByRole('button', { name }).isDisabled()).toBe(true);
-        expect(await actions.getByRole('button', { name: 'Discard' }).getAttribute('title')).toBe(
-          "The run's thread and worktree are on box: open them with weft serve --env box",
-        );
+        // Its diff, read from its thread there, hunk by hunk.
+        const changes = run.getByRole('region', { name: 'Changes' });
+        await changes.getByRole('region', { name: 'Changes to README.md' }).waitFor();
+        await changes
+          .getByRole('button', { name: /Undo hunk/ })
+          .first()
+          .waitFor();
         await screenshotSizes(e2e, 'automations-inbox-remote-run');
+
+        // Keep: the Handoff there, to the project's checkout on the box.
+        const actions = run.getByRole('group', { name: 'What to do with this run' });
+        expect(await actions.getByRole('button', { name: 'Keep' }).getAttribute('title')).toBe(
+          "Hand the changes to the project's checkout on box",
+        );
+        await clickCentre(page, actions.getByRole('button', { name: 'Keep' }));
+        const handoff = page.getByRole('dialog', { name: 'Handoff' });
+        await clickCentre(page, handoff.getByRole('button', { name: 'Hand off 1 file' }));
+        await handoff.getByRole('status').getByText('Handed off: 1 file written', { exact: false }).waitFor();
+        await clickCentre(page, handoff.getByRole('button', { name: 'Close' }).last());
+        await run.getByText('Kept', { exact: true }).waitFor();
+        expect(readFileSync(join(project.dir, 'README.md'), 'utf8')).toBe('# Box project (checked)\n');
+
+        // A second run, discarded after asking: its worktree on the box is removed, its thread archived there.
+        mock.enqueueMany([
+          {
+            kind: 'sse',
+            events: [
+              evCreated(),
+              evFunctionCall('c2', 'exec_command', { cmd: 'echo extra > extra.txt' }),
+              evCompleted(),
+            ],
+          },
+          { kind: 'sse', events: [evCreated('r4'), evAssistantMessage('Added a file.'), evCompleted('r4')] },
+        ]);
+        await clickCentre(page, screen.getByRole('tab', { name: 'Automations' }));
+        await clickCentre(page, row.getByRole('button', { name: 'Run now' }));
+        await sidebar.getByLabel('1 unread').waitFor({ timeout: 60_000 });
+        await clickCentre(page, screen.getByRole('tab', { name: /^Inbox/ }));
+        const second = screen.locator('article.inbox-run');
+        await second.getByText('Added a file.').waitFor();
+        await second.getByRole('region', { name: 'Changes to extra.txt' }).waitFor();
+        const [, secondRun] = readFileSync(join(e2e.home.dir, 'automations', 'box-check.runs.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { type: string; worktree?: string; threadId?: string })
+          .filter((line) => line.type === 'thread');
+        const worktree = secondRun?.worktree ?? '';
+        expect(worktree.startsWith(join(made[0]?.dir ?? '', 'worktrees'))).toBe(true);
+        expect(existsSync(join(worktree, 'extra.txt'))).toBe(true);
+        await clickCentre(
+          page,
+          second.getByRole('group', { name: 'What to do with this run' }).getByRole('button', { name: 'Discard' }),
+        );
+        const confirm = second.getByRole('alert');
+        await confirm.getByText('Its worktree on box and the changes in it are removed', { exact: false }).waitFor();
+        await screenshotSizes(e2e, 'automations-discard-remote-confirm');
+        await clickCentre(page, confirm.getByRole('button', { name: 'Discard run' }));
+        await second.getByText('Discarded', { exact: true }).waitFor();
+        expect(existsSync(worktree)).toBe(false);
+        const archived = await runWeftCli(['threads', 'list', '--archived', '--json'], {
+          cwd: project.dir,
+          weftHome: made[0]?.dir ?? '',
+        });
+        expect(archived.stdout).toContain(secondRun?.threadId ?? 'no thread');
+        // Nothing of the discarded run reached the project's checkout there.
+        expect(existsSync(join(project.dir, 'extra.txt'))).toBe(false);
+
+        // Continue: the project on the box joins this window, with the kept run's thread open.
+        await clickCentre(page, screen.getByRole('button', { name: /Box check.*Finished.*on box · kept/i }));
+        const kept = screen.locator('article.inbox-run');
+        await kept.getByText('Kept', { exact: true }).waitFor();
+        await clickCentre(page, kept.getByRole('button', { name: 'Continue' }));
+        await screen.waitFor({ state: 'detached' });
+        await conversation(page).getByText('All fine on the box.').waitFor();
+        await screenshotSizes(e2e, 'automations-remote-continue');
       } finally {
         await e2e.close();
         for (const home of made) {
           await stopUserServer(home.dir);
           await home.cleanup();
         }
+        await project.cleanup();
       }
     },
   );

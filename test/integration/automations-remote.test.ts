@@ -1,17 +1,24 @@
 // Automations on a remote environment, reached through a command (`sh -c '… weft app-server'`, as
 // `kubectl exec -i` would be) with a Weft home of its own: the run's thread and worktree are there, its
-// record (runs, inbox, the end told to clients) here. A link lost for good fails the run saying so; a link
+// record (runs, inbox, the end told to clients) here. Its review goes there through the host's router: the
+// turn's diff, the Handoff (Keep) and the worktree's removal (Discard). It never asks anyone. A link lost for good fails the run saying so; a link
 // that comes back after the remote finished the turn records the run as the remote ended it.
+import { existsSync } from 'node:fs';
 import { readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attachDirect, childProcesses, cliEnv, remoteWeft, stopUserServer } from '../support/environments';
 import { makeGitRepo, type GitRepo } from '../support/git-repo';
-import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  assertAllToolOutputsAnswered,
+  createGate,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
-import { answerTurn, evAssistantMessage, evCompleted, evCreated } from '../support/sse';
+import { answerTurn, evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { runWeftCli, type WeftRun } from '../support/weft-cli';
-import { makeWeftHome, type WeftHome } from '../support/workspace';
+import { makeTempWorkspace, makeWeftHome, type WeftHome } from '../support/workspace';
 
 let server: MockResponsesServer;
 let repo: GitRepo;
@@ -25,8 +32,9 @@ const blockFile = (): string => join(remote.dir, 'unreachable');
 beforeEach(async () => {
   server = await startMockResponsesServer();
   repo = await makeGitRepo({ 'a.txt': 'a one\n' });
+  // Threads there ask for everything by default: a run must say `never` itself.
   remote = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "untrusted"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
   );
   local = await makeWeftHome(
     [
@@ -85,6 +93,7 @@ interface Run {
   environment: string | null;
   reason: string | null;
   finalMessage: string | null;
+  turnId: string | null;
 }
 
 async function runEnded(client: StdioRpcClient, runId: string): Promise<Run> {
@@ -172,15 +181,159 @@ describe('automations on a remote environment', () => {
     expect(runs).toEqual([expect.objectContaining({ runId, status: 'completed', environment: 'pipe' })]);
     const inbox = await client.request<{ items: { run: Run }[]; unseen: number }>('weft/automations/inbox/list', {});
     expect({ runs: inbox.items.map((i) => i.run.runId), unseen: inbox.unseen }).toEqual({ runs: [runId], unseen: 1 });
-    const read = await client.request<{ diff: string | null }>('weft/automations/inbox/read', { id, runId });
-    expect(read.diff).toBeNull();
-    expect((await client.call('weft/automations/inbox/discard', { id, runId })).error).toEqual({
-      code: -32600,
-      message: `run ${runId} of "${id}" ran on environment "pipe", where its thread and worktree are: discard it from a client of that environment (weft serve --env pipe)`,
+    // Its diff is in its thread there (read with thread/read and weftEnvironment; see below).
+    const read = await client.request<{ diff: string | null; turnId: string | null }>('weft/automations/inbox/read', {
+      id,
+      runId,
     });
+    expect(read).toMatchObject({ diff: null, turnId: null });
     // `weft automations run` runs it there too.
     server.enqueue(answerTurn('again from there'));
     expect(await weft('automations', 'run', id)).toMatchObject({ code: 0, stdout: `${id}: completed\n` });
+  });
+
+  it('reviews a run there: its diff read there, Keep after a Handoff there, Discard after its worktree is removed there', async () => {
+    const id = await addRemote('Remote edit', 'pipe');
+    const edit = (callId: string, text: string) => [
+      {
+        kind: 'sse' as const,
+        events: [evCreated(), evFunctionCall(callId, 'exec_command', { cmd: `echo '${text}' > a.txt` }), evCompleted()],
+      },
+      answerTurn(`wrote ${text}`),
+    ];
+    server.enqueueMany(edit('c1', 'kept there'));
+    const client = await connect();
+    const first = await runEnded(
+      client,
+      (await client.request<{ runId: string }>('weft/automations/runNow', { id })).runId,
+    );
+    expect(first).toMatchObject({ status: 'completed', environment: 'pipe', changedFiles: 1 });
+    const threadId = first.threadId ?? '';
+
+    // The diff: the run's turn in its thread there, through this host's router.
+    const there = await client.request<{
+      thread: { weftEnvironment?: string; turns: { id: string; weftDiff?: string | null }[] };
+    }>('thread/read', { threadId, includeTurns: true, weftEnvironment: 'pipe' });
+    expect(there.thread.weftEnvironment).toBe('pipe');
+    const turn = there.thread.turns.find((t) => t.id === first.turnId);
+    expect(turn?.weftDiff).toContain('--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a one\n+kept there\n');
+
+    // Keep: the Handoff there (the thread is routed there now), to the project's checkout there.
+    const preview = await client.request<{ fingerprint: string }>('weft/worktree/handoff/preview', {
+      threadId,
+      direction: 'toLocal',
+    });
+    await client.request('weft/worktree/handoff', {
+      threadId,
+      direction: 'toLocal',
+      fingerprint: preview.fingerprint,
+      resolutions: [],
+      move: false,
+    });
+    expect(await readFile(join(repo.dir, 'a.txt'), 'utf8')).toBe('kept there\n');
+    const kept = await client.request<{ item: { run: Run & { decision: string } } }>('weft/automations/inbox/keep', {
+      id,
+      runId: first.runId,
+    });
+    expect(kept.item.run).toMatchObject({ runId: first.runId, decision: 'kept', seen: true });
+
+    // Discard: the worktree there removed (only the one the thread was started in), its thread archived there.
+    server.enqueueMany(edit('c2', 'thrown away'));
+    const second = await runEnded(
+      client,
+      (await client.request<{ runId: string }>('weft/automations/runNow', { id })).runId,
+    );
+    const worktree = second.worktree ?? '';
+    expect(worktree.startsWith(join(remote.dir, 'worktrees'))).toBe(true);
+    expect(await readFile(join(worktree, 'a.txt'), 'utf8')).toBe('thrown away\n');
+    const secondThread = second.threadId ?? '';
+    // Reviewed first, as the inbox does: the router learns where the thread is.
+    const secondRead = await client.request<{ thread: { turns: { weftDiff?: string | null }[] } }>('thread/read', {
+      threadId: secondThread,
+      includeTurns: true,
+      weftEnvironment: 'pipe',
+    });
+    expect(secondRead.thread.turns.at(-1)?.weftDiff).toContain('+thrown away\n');
+    expect(
+      (await client.call('weft/worktree/remove', { threadId: secondThread, path: repo.dir, weftEnvironment: 'pipe' }))
+        .error,
+    ).toEqual({
+      code: -32600,
+      message: `${repo.dir} is not the worktree thread ${secondThread} was started in; it is left as it is`,
+    });
+    expect(
+      await client.request('weft/worktree/remove', { threadId: secondThread, path: worktree, weftEnvironment: 'pipe' }),
+    ).toEqual({ removed: true });
+    expect(existsSync(worktree)).toBe(false);
+    // Its branch stays, so what it committed is not lost.
+    expect(await repo.git('branch', '--list', '--format=%(refname:short)')).toMatch(/\bweft\//);
+    await client.request('thread/archive', { threadId: secondThread });
+    const archived = await runWeftCli(['threads', 'list', '--archived', '--json'], {
+      cwd: remote.dir,
+      weftHome: remote.dir,
+    });
+    expect(archived.stdout).toContain(secondThread);
+    const discarded = await client.request<{ item: { run: Run & { decision: string } }; worktreeRemoved: boolean }>(
+      'weft/automations/inbox/discard',
+      { id, runId: second.runId },
+    );
+    expect(discarded).toMatchObject({ worktreeRemoved: false, item: { run: { decision: 'discarded' } } });
+    expect(await readFile(join(repo.dir, 'a.txt'), 'utf8')).toBe('kept there\n');
+  });
+
+  it('never asks anyone there: what needs an approval is refused and the model told, even with a person watching', async () => {
+    const id = await addRemote('Unattended', 'blockable');
+    const outside = await makeTempWorkspace({});
+    const gate = createGate();
+    server.enqueueMany([
+      {
+        kind: 'sse-slow',
+        events: [evCreated(), gate, evFunctionCall('d', 'exec_command', { cmd: 'rm -rf a.txt' }), evCompleted()],
+      },
+      {
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evFunctionCall('e', 'exec_command', {
+            cmd: `touch ${outside.dir}/x.txt`,
+            sandbox_permissions: 'require_escalated',
+            justification: 'Write outside the worktree?',
+          }),
+          evCompleted(),
+        ],
+      },
+      answerTurn('done without asking'),
+    ]);
+    const client = await connect();
+    const { runId } = await client.request<{ runId: string }>('weft/automations/runNow', { id });
+    await server.waitForRequest(1);
+    const [started] = JSON.parse((await weft('automations', 'runs', id, '--json')).stdout) as Run[];
+    const threadId = started?.threadId ?? '';
+    // A person's client there, subscribed to the run's thread, would be asked whatever the run asks.
+    const watcher = attachDirect(remote.dir);
+    clients.push(watcher);
+    await watcher.initialize();
+    await watcher.request('thread/resume', { threadId });
+    gate.release();
+    const run = await runEnded(client, runId);
+    expect(run).toMatchObject({ status: 'completed', finalMessage: 'done without asking' });
+    const asked = (c: StdioRpcClient) => c.received.filter((m) => m.method !== undefined && m.id !== undefined);
+    expect(asked(watcher)).toEqual([]);
+    expect(asked(client)).toEqual([]);
+    // Refused there, and the model told why, instead of asking.
+    const outputs = (n: number) => JSON.stringify(assertAllToolOutputsAnswered(server.requests[n - 1]?.body));
+    expect(outputs(2)).toMatch(/exec command rejected: dangerous command: .*approvals are set to \\"Never ask\\"/);
+    expect(outputs(3)).toContain(
+      'exec command rejected: the command asks to run outside the sandbox (sandbox_permissions: require_escalated), which needs approval, but approvals are set to \\"Never ask\\"',
+    );
+    expect(existsSync(join(run.worktree ?? '', 'a.txt'))).toBe(true);
+    expect(existsSync(join(outside.dir, 'x.txt'))).toBe(false);
+    // Nor can it ask a question: the model is not given the tool (a thread there otherwise is).
+    const toolNames = (n: number) =>
+      ((server.requests[n - 1]?.body as { tools?: { name?: string }[] }).tools ?? []).map((t) => t.name);
+    expect(toolNames(1)).toContain('exec_command');
+    expect(toolNames(1)).not.toContain('request_user_input');
+    await outside.cleanup();
   });
 
   it('fails a run whose project folder is not there, naming the environment', async () => {

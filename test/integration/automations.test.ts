@@ -108,6 +108,10 @@ describe('weft automations', () => {
     expect(await weft('automations', 'due')).toMatchObject({ code: 0, stdout: `${id}: completed\n` });
     expect(await weft('automations', 'due')).toMatchObject({ code: 0, stdout: '' });
     expect(server.requests).toHaveLength(2);
+    // Nobody is there to answer: the model is given no tool to ask a question.
+    const tools = ((server.requests[0]?.body as { tools?: { name?: string }[] }).tools ?? []).map((t) => t.name);
+    expect(tools).toContain('apply_patch');
+    expect(tools).not.toContain('request_user_input');
 
     const [run, ...more] = await runsOf(id);
     expect(more).toEqual([]);

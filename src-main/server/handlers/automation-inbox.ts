@@ -2,18 +2,18 @@
 // turn's, as its thread recorded it; seen, kept and discarded are lines of the run's history, so every
 // client shows the same. Keep follows a Handoff (`weft/worktree/handoff`), which the client does first;
 // Discard removes the run's worktree (only the one its thread was started in) and archives its thread.
-// A run on a remote environment has its thread and worktree there: the inbox lists it with its facts,
-// and its diff, Keep and Discard are for a client of that environment (`--env NAME`).
-import { access } from 'node:fs/promises';
+// A run on a remote environment has its thread and worktree there: `read` gives no diff (the client reads
+// the turn there, `thread/read` with `weftEnvironment`), and the client does there what Keep and Discard
+// need (the Handoff; `weft/worktree/remove` and `thread/archive`) before they record the decision here.
 import type { Thread, WeftAutomationInboxItem } from '../../../src-preload/protocol';
 import { recordDecision, recordSeen } from '../../automations/history';
 import { findInboxItem, inboxItems } from '../../automations/inbox';
 import { AutomationError } from '../../automations/store';
-import { git } from '../../safety/git/run';
 import type { HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
 import type { HandlerContext } from './context';
 import { storeCall, storeCallAsync } from './store-call';
+import { removeThreadWorktree } from '../worktree-remove';
 
 type InboxHandlers = Pick<
   HandlerTable,
@@ -33,14 +33,6 @@ export function automationInboxHandlers(ctx: HandlerContext, now: () => number):
     if (found.run.status === 'running')
       throw invalidRequest(`run ${runId} of "${id}" is under way; it can be reviewed once it ends`);
     return found;
-  };
-  /** Refuses what needs the run's thread or worktree when they are on a remote environment. */
-  const here = (found: WeftAutomationInboxItem, what: string): void => {
-    const environment = found.run.environment;
-    if (environment !== null)
-      throw invalidRequest(
-        `run ${found.run.runId} of "${found.automationId}" ran on environment "${environment}", where its thread and worktree are: ${what} it from a client of that environment (weft serve --env ${environment})`,
-      );
   };
   const threadWithTurns = async (threadId: string): Promise<Thread> =>
     ctx.manager.liveThread(threadId, true) ??
@@ -79,7 +71,6 @@ export function automationInboxHandlers(ctx: HandlerContext, now: () => number):
 
     'weft/automations/inbox/keep': async ({ id, runId }) => {
       const found = await finished(id, runId);
-      here(found, 'keep');
       if (found.run.decision === 'discarded')
         throw invalidRequest(`run ${runId} of "${id}" was discarded (its worktree removed): there is nothing to keep`);
       await recordDecision(weftHome, id, runId, 'kept', now());
@@ -89,13 +80,14 @@ export function automationInboxHandlers(ctx: HandlerContext, now: () => number):
 
     'weft/automations/inbox/discard': async ({ id, runId }) => {
       const found = await finished(id, runId);
-      here(found, 'discard');
-      const { threadId } = found.run;
+      const { threadId, worktree } = found.run;
       let worktreeRemoved = false;
-      if (threadId !== null) {
+      // A remote run's worktree and thread are there: the client removed and archived them first.
+      if (threadId !== null && found.run.environment === null) {
         if (ctx.manager.get(threadId)?.session.activeTurnId)
           throw invalidRequest('a turn is running in the run’s thread; interrupt it before discarding the run');
-        worktreeRemoved = await removeRunWorktree(ctx, threadId, found.run.worktree);
+        // A local run's files are the project's own: nothing is removed.
+        if (worktree !== null) worktreeRemoved = await removeThreadWorktree(ctx, threadId, worktree);
         await archive(ctx, threadId);
       }
       await recordDecision(weftHome, id, runId, 'discarded', now());
@@ -103,32 +95,6 @@ export function automationInboxHandlers(ctx: HandlerContext, now: () => number):
       return { item: await item(id, runId), worktreeRemoved };
     },
   };
-}
-
-/**
- * Removes the run's worktree when it is the one its thread was started in (recorded in the thread's
- * session_meta), with `git worktree remove --force`: the branch stays, so committed work is not lost.
- * False when there is none to remove (a local run, or removed already).
- */
-async function removeRunWorktree(ctx: HandlerContext, threadId: string, path: string | null): Promise<boolean> {
-  if (path === null) return false;
-  const recorded = storeCall(() => ctx.store.worktreeOf(threadId));
-  if (recorded === null || recorded.path !== path)
-    throw invalidRequest(
-      `the run's folder ${path} is not the worktree its thread ${threadId} was started in; it is left as it is`,
-    );
-  const there = await access(path).then(
-    () => true,
-    () => false,
-  );
-  if (!there) return false;
-  try {
-    await git(recorded.project_root, ['worktree', 'remove', '--force', path]);
-  } catch (error) {
-    const detail = error instanceof Error && 'stderr' in error ? String(error.stderr).trim() : String(error);
-    throw invalidRequest(`could not remove the worktree ${path}: ${detail}`);
-  }
-  return true;
 }
 
 /** Archives the thread (moved to archived_sessions, kept); one archived already stays so. */

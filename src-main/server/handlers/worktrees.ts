@@ -2,7 +2,8 @@
 // (`weft/worktree/handoff/preview`) and the writing (`weft/worktree/handoff`), which plans again from the
 // files as they are then and writes nothing when the plan is no longer the one previewed (its fingerprint)
 // or a conflict has no resolution (-32010, as thread/revert refuses a restore over someone else's work) —
-// and several compared side by side (`weft/worktree/compare`, for "try N ways").
+// and several compared side by side (`weft/worktree/compare`, for "try N ways"); and a thread's worktree
+// removed (`weft/worktree/remove`, the review inbox's Discard of a run on a remote environment).
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
@@ -19,13 +20,14 @@ import { commitOf, mergeBase, workTreeTop } from '../../git/handoff-scan';
 import { attributeFields } from '../../store/thread-events';
 import type { HandlerTable } from '../dispatcher';
 import { compareEntry } from '../worktree-compare';
+import { removeThreadWorktree } from '../worktree-remove';
 import { RpcError, invalidParams, invalidRequest } from '../rpc-error';
 import type { HandlerContext } from './context';
 import { storeCall, storeCallAsync } from './store-call';
 
 type WorktreeHandlers = Pick<
   HandlerTable,
-  'weft/worktree/handoff/preview' | 'weft/worktree/handoff' | 'weft/worktree/compare'
+  'weft/worktree/handoff/preview' | 'weft/worktree/handoff' | 'weft/worktree/compare' | 'weft/worktree/remove'
 >;
 
 interface Sides {
@@ -90,6 +92,10 @@ export function worktreeHandlers(ctx: HandlerContext): WorktreeHandlers {
       );
       return { threads };
     },
+
+    'weft/worktree/remove': async (params) => ({
+      removed: await removeThreadWorktree(ctx, params.threadId, params.path),
+    }),
 
     'weft/worktree/handoff/preview': async (params) => {
       const planned = await plan(params.threadId, params.direction);

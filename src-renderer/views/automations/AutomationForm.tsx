@@ -1,10 +1,12 @@
-// Create or edit an automation: its name, prompt, project, where it runs (a worktree of its own or the
-// project), model and effort, when it runs (a cron schedule in a time zone, checked by the server as it is
+// Create or edit an automation: its name, prompt, the machine it runs on (this one, or a remote environment
+// of config.toml, listed by `weft/environment/list`), its project (a folder there, completed by that machine's
+// `weft/fs/complete`), where it runs (a worktree of its own or the project), model and effort, when it runs (a cron schedule in a time zone, checked by the server as it is
 // typed, with its next time shown; or only Run now), and when a finished run is told. Saved through
 // `weft/automations/create` / `update`; a refusal of the server is shown beside the field it names.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import {
   ReasoningEffort,
+  type WeftEnvironmentEntry,
   type WeftAutomation,
   type WeftAutomationEntry,
   type WeftAutomationNotify,
@@ -82,6 +84,44 @@ function useScheduleCheck(cron: string, timezone: string, active: boolean): Chec
   return check;
 }
 
+/** The environments of the server's config.toml (empty until known, or when there are none). */
+function useEnvironments(): WeftEnvironmentEntry[] {
+  const controller = useController();
+  const [environments, setEnvironments] = useState<WeftEnvironmentEntry[]>([]);
+  useEffect(() => {
+    let live = true;
+    controller.request('weft/environment/list', {}).then(
+      (r) => live && setEnvironments(r.data),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [controller]);
+  return environments;
+}
+
+/** Folders of `machine` (null: this one) that complete `path`, asked again 120 ms after each change. */
+function useFolderCompletions(path: string, machine: string | null): string[] {
+  const controller = useController();
+  const [completions, setCompletions] = useState<string[]>([]);
+  useEffect(() => {
+    if (path.trim() === '') return;
+    let live = true;
+    const timer = window.setTimeout(() => {
+      controller.request('weft/fs/complete', { path, ...(machine === null ? {} : { weftEnvironment: machine }) }).then(
+        (r) => live && setCompletions(r.completions),
+        () => undefined,
+      );
+    }, 120);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [controller, path, machine]);
+  return path.trim() === '' ? [] : completions;
+}
+
 /** The trigger the form's fields give (the server checks it: a bad number goes as it is, to be refused). */
 function triggerOf(
   kind: WeftAutomationTrigger['type'],
@@ -121,6 +161,11 @@ export function AutomationForm({
   const [prompt, setPrompt] = useState(was?.prompt ?? '');
   const [project, setProject] = useState(was?.project ?? cwd ?? '');
   const [environment, setEnvironment] = useState<'worktree' | 'local'>(was?.environment ?? 'worktree');
+  /** The environment it runs on; null: this machine. */
+  const [machine, setMachine] = useState<string | null>(was?.remote ?? null);
+  const environments = useEnvironments();
+  const completions = useFolderCompletions(project, machine);
+  const completionsId = useId();
   const [model, setModel] = useState(was?.model ?? '');
   const [effort, setEffort] = useState(was?.effort ?? '');
   const [kind, setKind] = useState<WeftAutomationTrigger['type']>(was?.trigger.type ?? 'schedule');
@@ -151,6 +196,7 @@ export function AutomationForm({
       project: project.trim(),
       enabled,
       environment,
+      remote: machine,
       model: model === '' ? null : model,
       effort: effort === '' ? null : effort,
       notify,
@@ -216,15 +262,51 @@ export function AutomationForm({
                 />
               )}
             </Field>
-            <Field label="Project folder">
+            {(environments.length > 0 || machine !== null) && (
+              <Choice
+                label="Runs on"
+                value={machine ?? ''}
+                options={[
+                  { value: '', label: 'This machine' },
+                  ...environments.map((e) => ({ value: e.name, label: e.name })),
+                  // One no longer configured stays shown (a run of it fails saying so).
+                  ...(machine !== null && !environments.some((e) => e.name === machine)
+                    ? [{ value: machine, label: machine }]
+                    : []),
+                ]}
+                onChange={(value) => {
+                  const next = value === '' ? null : value;
+                  setMachine(next);
+                  // Commits and files are watched on this machine only.
+                  if (next !== null && (kind === 'commit' || kind === 'fileChange')) setKind('schedule');
+                }}
+              />
+            )}
+            <Field
+              label="Project folder"
+              hint={
+                machine === null ? undefined : (
+                  <span className="muted small">A folder on {machine}; its thread and worktree are made there.</span>
+                )
+              }
+            >
               {(id) => (
-                <input
-                  id={id}
-                  className="text-input"
-                  value={project}
-                  spellCheck={false}
-                  onChange={(e) => setProject(e.target.value)}
-                />
+                <>
+                  <input
+                    id={id}
+                    className="text-input"
+                    value={project}
+                    placeholder={machine === null ? '/path/to/your/project' : `/path/on/${machine}`}
+                    spellCheck={false}
+                    list={completionsId}
+                    onChange={(e) => setProject(e.target.value)}
+                  />
+                  <datalist id={completionsId}>
+                    {completions.map((c) => (
+                      <option key={c} value={c} />
+                    ))}
+                  </datalist>
+                </>
               )}
             </Field>
             <Choice
@@ -267,8 +349,13 @@ export function AutomationForm({
               value={kind}
               options={[
                 { value: 'schedule', label: 'On a schedule' },
-                { value: 'commit', label: 'On a new commit' },
-                { value: 'fileChange', label: 'When files change' },
+                // Commits and files are watched on this machine: not those of a project on an environment.
+                ...(machine === null
+                  ? ([
+                      { value: 'commit', label: 'On a new commit' },
+                      { value: 'fileChange', label: 'When files change' },
+                    ] as const)
+                  : []),
                 { value: 'manual', label: 'Only with Run now' },
               ]}
               onChange={setKind}

@@ -42,6 +42,7 @@ export function Inbox({
                 </span>
                 <span className="inbox-item-sub muted small">
                   {whenText(run.endedAt ?? run.startedAt)}
+                  {run.environment !== null && ` · on ${run.environment}`}
                   {run.decision !== null && ` · ${run.decision === 'kept' ? 'kept' : 'discarded'}`}
                 </span>
                 {(run.reason ?? run.finalMessage) !== null && (

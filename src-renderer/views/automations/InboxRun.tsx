@@ -2,10 +2,18 @@
 // final message, the commands it ran with their exit codes, its cost, and its diff reviewable hunk by hunk
 // (the turn review of "Changes in this turn"). Keep hands the worktree's work to the local checkout
 // through Handoff, Discard removes the worktree (after asking; the thread is archived, not deleted),
-// Continue opens the thread. Opening it marks it seen, on the server. A run on a remote environment has
-// its thread, worktree and diff there: it is shown with its facts, and what needs them is done there.
+// Continue opens the thread (a remote run's project joins the window first). Opening it marks it seen, on the server. A run on a remote environment has
+// its thread and worktree there: its turn is read there (`thread/read` with `weftEnvironment`, which the
+// host's environment router sends there; the threads it names are then routed there too, so the hunks'
+// Undo and the Handoff act there), and Discard removes its worktree and archives its thread there before
+// the decision is recorded here.
 import { useEffect, useMemo, useState } from 'react';
-import type { WeftAutomationInboxItem, WeftAutomationsInboxReadResult } from '../../../src-preload/protocol';
+import type {
+  WeftAutomationInboxItem,
+  WeftAutomationRun,
+  WeftAutomationsInboxReadResult,
+} from '../../../src-preload/protocol';
+import type { Controller } from '../../store/controller';
 import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { Icon, Spinner } from '../../components/Icon';
 import { Markdown } from '../../components/markdown/Markdown';
@@ -21,6 +29,31 @@ type Read =
   | { state: 'ready'; read: WeftAutomationsInboxReadResult }
   | { state: 'failed'; message: string };
 
+/**
+ * The run's turn as the thread there recorded it, for a run on environment `remote` (a run without a thread
+ * has none): the same turn the server picks for a local run, its own or else the thread's last.
+ */
+async function readThere(
+  controller: Controller,
+  read: WeftAutomationsInboxReadResult,
+  run: Pick<WeftAutomationRun, 'threadId' | 'turnId'>,
+  remote: string,
+): Promise<WeftAutomationsInboxReadResult> {
+  const { threadId, turnId } = run;
+  if (threadId === null) return read;
+  let turns;
+  try {
+    ({
+      thread: { turns },
+    } = await controller.request('thread/read', { threadId, includeTurns: true, weftEnvironment: remote }));
+  } catch (e) {
+    throw new Error(`The changes could not be read from ${remote}: ${messageOf(e)}`, { cause: e });
+  }
+  const turn = turns.find((t) => t.id === turnId) ?? turns.at(-1);
+  const diff = turn?.weftDiff ?? null;
+  return { ...read, turnId: turn?.id ?? null, diff: diff === '' ? null : diff, diffCut: turn?.weftDiffCut ?? null };
+}
+
 export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; onChanged: () => Promise<void> }) {
   const controller = useController();
   const { automationId: id, run } = item;
@@ -30,9 +63,14 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  const { environment: remote, threadId, turnId } = run;
   useEffect(() => {
     let live = true;
-    controller.request('weft/automations/inbox/read', { id, runId: run.runId }).then(
+    const reading = controller.request('weft/automations/inbox/read', { id, runId: run.runId });
+    (remote === null
+      ? reading
+      : reading.then((result) => readThere(controller, result, { threadId, turnId }, remote))
+    ).then(
       (result) => live && setRead({ state: 'ready', read: result }),
       (e: unknown) => live && setRead({ state: 'failed', message: messageOf(e) }),
     );
@@ -43,24 +81,45 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
     return () => {
       live = false;
     };
-  }, [controller, id, run.runId, run.seen, onChanged]);
+  }, [controller, id, run.runId, run.seen, onChanged, remote, threadId, turnId]);
 
   const diff = read.state === 'ready' ? read.read.diff : null;
   const files = useMemo(() => turnDiffFiles(diff), [diff]);
   const discarded = run.decision === 'discarded';
-  const remote = run.environment;
-  const there =
-    remote === null
-      ? undefined
-      : `The run's thread and worktree are on ${remote}: open them with weft serve --env ${remote}`;
+  // A remote run's thread is known to the host once its turn was read there: what acts on it waits for that.
+  const reachable = remote === null || read.state === 'ready';
   // A run that changed nothing has nothing to hand off; a discarded one has no worktree left.
   const canHandOff =
-    remote === null && run.worktree !== null && run.threadId !== null && !discarded && run.changedFiles !== 0;
+    reachable && run.worktree !== null && run.threadId !== null && !discarded && run.changedFiles !== 0;
+
+  /** Opens the run's thread; a remote run's project (on its environment) joins this window first. */
+  const continueThread = async (): Promise<void> => {
+    if (run.threadId === null) return;
+    if (remote !== null) {
+      const problem = await controller.openTypedProject(item.project, remote);
+      if (problem !== null) {
+        setError(`The run's project could not be opened on ${remote}: ${problem}`);
+        return;
+      }
+    }
+    openAutomations(null);
+    await controller.selectThread(run.threadId);
+  };
 
   const discard = async (): Promise<void> => {
     setBusy(true);
     setError(null);
     try {
+      // A remote run's worktree and thread are there: removed and archived there, then recorded here.
+      if (remote !== null && run.threadId !== null) {
+        if (run.worktree !== null)
+          await controller.request('weft/worktree/remove', {
+            threadId: run.threadId,
+            path: run.worktree,
+            weftEnvironment: remote,
+          });
+        await controller.request('thread/archive', { threadId: run.threadId });
+      }
       await controller.request('weft/automations/inbox/discard', { id, runId: run.runId });
       setConfirmDiscard(false);
       await onChanged();
@@ -91,10 +150,11 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
             className="btn btn-primary"
             disabled={!canHandOff || busy}
             title={
-              there ??
-              (canHandOff
-                ? 'Hand the changes to the local checkout'
-                : 'Only the changes of a run in a worktree are handed off')
+              canHandOff
+                ? remote === null
+                  ? 'Hand the changes to the local checkout'
+                  : `Hand the changes to the project's checkout on ${remote}`
+                : 'Only the changes of a run in a worktree are handed off'
             }
             onClick={() => setHandoff(true)}
           >
@@ -104,8 +164,7 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
           <button
             type="button"
             className="btn"
-            disabled={discarded || busy || remote !== null}
-            title={there}
+            disabled={discarded || busy || !reachable}
             onClick={() => setConfirmDiscard(true)}
           >
             <Icon name="archive" size={14} />
@@ -114,12 +173,9 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
           <button
             type="button"
             className="btn"
-            disabled={run.threadId === null || remote !== null}
-            title={there}
-            onClick={() => {
-              openAutomations(null);
-              void controller.selectThread(run.threadId ?? '');
-            }}
+            disabled={run.threadId === null || !reachable}
+            title={remote === null ? undefined : `Opens the project on ${remote} in this window, and the run's thread`}
+            onClick={() => void continueThread()}
           >
             <Icon name="arrowUp" size={14} />
             Continue
@@ -131,7 +187,7 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
           <span>
             {run.worktree === null
               ? 'Discard this run? Its thread is archived; the files of the project folder are left as they are.'
-              : 'Discard this run? Its worktree and the changes in it are removed; the branch and the thread (archived) are kept.'}
+              : `Discard this run? Its worktree${remote === null ? '' : ` on ${remote}`} and the changes in it are removed; the branch and the thread (archived) are kept.`}
           </span>
           <span className="spacer" />
           <button type="button" className="btn btn-small" onClick={() => setConfirmDiscard(false)}>
@@ -185,16 +241,7 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
             {read.message}
           </p>
         )}
-        {read.state === 'ready' && remote !== null && (
-          <p className="muted small">
-            {run.changedFiles === 0
-              ? 'The run changed no file.'
-              : `Its changes${run.changedFiles === null ? '' : ` (${run.changedFiles} ${run.changedFiles === 1 ? 'file' : 'files'})`} are in the run's thread on ${remote}.`}
-          </p>
-        )}
-        {read.state === 'ready' && remote === null && files.length === 0 && (
-          <p className="muted small">The run changed no file.</p>
-        )}
+        {read.state === 'ready' && files.length === 0 && <p className="muted small">The run changed no file.</p>}
         {read.state === 'ready' && files.length > 0 && run.threadId !== null && read.read.turnId !== null && (
           <TurnDiffFiles threadId={run.threadId} turnId={read.read.turnId} files={files} cut={read.read.diffCut} />
         )}

@@ -135,6 +135,7 @@ project_doc_max_bytes = 0
 project_doc_fallback_filenames = ["CLAUDE.md"]
 project_root_markers = [".git", ".hg"]
 web_search = "live"
+questions = false
 notify = ["notify-send", "weft"]
 instructions = "Be brief."
 developer_instructions = "Use tabs."
@@ -223,6 +224,7 @@ unified_exec = true
       project_doc_fallback_filenames: ['CLAUDE.md'],
       project_root_markers: ['.git', '.hg'],
       web_search: 'cached',
+      questions: false,
       notify: ['notify-send', 'weft'],
       instructions: 'Be brief.',
       developer_instructions: 'Use tabs.',

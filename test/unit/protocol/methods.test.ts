@@ -69,6 +69,7 @@ const clientRequestMethods = [
   'weft/worktree/handoff/preview',
   'weft/worktree/handoff',
   'weft/worktree/compare',
+  'weft/worktree/remove',
   'weft/thread/pin',
   'thread/readState/update',
   'weft/fs/complete',
