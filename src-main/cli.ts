@@ -64,7 +64,8 @@ async function main(argv: string[]): Promise<number> {
           import('./cli/automation-host'),
           import('./cli/environment-host'),
         ]);
-        return withEnvironments(await scheduleAutomationsIn(await createAppHost()));
+        // `initialize` and the first lists are answered while the rest of the host is assembled.
+        return withEnvironments(await scheduleAutomationsIn(await createAppHost({ answerEarly: true })));
       });
     }
     case 'serve': {
