@@ -4,7 +4,6 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeProtocolJsonSchema } from '../server/json-schema';
 import { runStdioServer } from '../server/stdio';
 import { errorMessage } from '../util/errors';
 import {
@@ -65,6 +64,7 @@ async function generateJsonSchema(argv: string[]): Promise<number> {
   }
   const dir = resolve(out);
   try {
+    const { writeProtocolJsonSchema } = await import('../server/json-schema');
     const files = await writeProtocolJsonSchema(dir);
     process.stdout.write(`Wrote ${files.length} JSON Schema files to ${dir}\n`);
     return 0;

@@ -283,6 +283,9 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     },
     ready: late.ready,
     // What the rest of the host opens is registered by the time it is ready (or failed).
-    close: () => late.settled().then(() => owned.dispose()),
+    close: () => {
+      late.stopWaiting();
+      return late.settled().then(() => owned.dispose());
+    },
   };
 }

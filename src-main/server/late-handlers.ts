@@ -21,6 +21,8 @@ export interface LateHandlers {
    */
   startWhenQuiet(quietMs: number, maxMs: number): void;
   touch(): void;
+  /** No longer starts making the table when quiet (the host is closing). */
+  stopWaiting(): void;
 }
 
 export function lateHandlers(make: () => Promise<HandlerTable>): LateHandlers {
@@ -69,6 +71,10 @@ export function lateHandlers(make: () => Promise<HandlerTable>): LateHandlers {
       arm();
     },
     touch: arm,
+    stopWaiting: () => {
+      if (quiet?.timer) clearTimeout(quiet.timer);
+      quiet = null;
+    },
     // Each entry passes its params on to the same method's handler of the table made later.
     handlers: handlers as unknown as HandlerTable,
     start: () => start().then(() => undefined),
