@@ -3,7 +3,6 @@
  * `weft app-server generate-json-schema --out DIR`: writes the protocol's JSON Schema.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { runStdioServer } from '../server/stdio';
 import { errorMessage } from '../util/errors';
 import {
@@ -45,7 +44,9 @@ export async function runAppServerCommand(argv: string[], createHost: () => Prom
 async function generateJsonSchema(argv: string[]): Promise<number> {
   let out: string | undefined;
   try {
-    const { values } = parseArgs({
+    // node:util through getBuiltinModule: importing it runs its lazy getters (parseArgs, diff), which
+    // the server itself never uses.
+    const { values } = process.getBuiltinModule('node:util').parseArgs({
       args: argv,
       options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
     });

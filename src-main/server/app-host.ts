@@ -1,5 +1,6 @@
 import { platform } from 'node:os';
 import {
+  ClientRequests,
   threadTitle,
   type ServerNotification,
   type WeftAutomationRunEndedNotification,
@@ -234,6 +235,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     return assembled.handlers;
   };
   const late = lateHandlers(rest);
+  let warmed = false;
   const dispatcher = new RpcDispatcher({
     // Until the rest is there, the lists are answered from the index and the loaded threads.
     handlers: { ...late.handlers, ...threadListHandlers({ store, manager, folders }) },
@@ -245,6 +247,20 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       weftVersion: VERSION,
     }),
     log,
+    // While the client reads the answer to `initialize`, the first list is prepared: its params' schema
+    // built and compiled, the list's statement prepared and its code warmed (a few ms, once).
+    afterInitialize: () => {
+      if (warmed) return;
+      warmed = true;
+      setImmediate(() => {
+        ClientRequests['thread/list'].params.safeParse({ limit: 25 });
+        try {
+          store.list({ limit: 25 });
+        } catch {
+          // The client's own list meets the same problem and says what it is.
+        }
+      });
+    },
     inForeground: (work) => {
       late.touch();
       return store.inForeground(work);
