@@ -39,9 +39,10 @@ const MAX_UNWATCHED_THREADS = 4;
 /**
  * With `answerEarly`, the rest of the host is assembled once no request came for this long (or when a
  * request needs it), and at the latest this long after start: assembling it holds the event loop for
- * tens of ms (importing its modules), which a client's first requests should not wait behind.
+ * tens of ms (importing its modules), which a client's first requests should not wait behind. Half a
+ * second: a client's pause (a person reading the list) rather than a busy machine's hiccup.
  */
-const REST_QUIET_MS = 100;
+const REST_QUIET_MS = 500;
 const REST_LATEST_MS = 5_000;
 
 export interface AppHostOptions {
@@ -250,6 +251,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     // While the client reads the answer to `initialize`, the first list is prepared: its params' schema
     // built and compiled, the list's statement prepared and its code warmed (a few ms, once).
     afterInitialize: () => {
+      late.touch();
       if (warmed) return;
       warmed = true;
       setImmediate(() => {
