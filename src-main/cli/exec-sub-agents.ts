@@ -55,7 +55,7 @@ export function execSubAgentHost(input: ExecSubAgentsInput): SubAgentHost {
       // Within `agents.max_depth` a sub-agent spawns its own, made here too.
       ...(tree === null ? {} : { subAgents: host, agentTree: tree }),
       ...(spec === null
-        ? { keepSaved: { modelSetInConfig: false } }
+        ? { keepSaved: { modelSetInConfig: false, questionsSetInConfig: false } }
         : { exact: spec.settings, extraDeveloperInstructions: spec.developerInstructions }),
     });
     session.subscribe(input.onNotification);

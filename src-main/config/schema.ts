@@ -247,6 +247,8 @@ const documentFields = {
   /**
    * Weft's own: `false` offers the model no `request_user_input` tool, so a thread never asks anyone a
    * question (nobody is there to answer: an automation's runs set it for their thread); omitted = offered.
+   * It is where a thread's `TurnSettings.questions` starts: a turn/start's `weftQuestions` changes it, and a
+   * resumed thread keeps its last turn's.
    */
   questions: z.boolean().optional(),
   /**

@@ -211,9 +211,9 @@ export function createSession(input: CreateSessionInput): Session {
     .register(execCommandTool(exec))
     .register(writeStdinTool(exec))
     .register(updatePlanTool())
-    .register(viewImageTool());
-  // `questions = false`: nobody is there to answer (an automation's run), so the model cannot ask.
-  if (config.questions !== false) tools.register(requestUserInputTool());
+    .register(viewImageTool())
+    // Offered only in a turn whose `questions` setting is on (regular.ts): see TurnSettings.questions.
+    .register(requestUserInputTool());
   tools.register(applyPatchTool(provider.wireApi === 'responses' ? info.applyPatchToolType : 'function'));
   if (config.web_search !== 'disabled' && provider.wireApi === 'responses') {
     tools.addHostedTool({ type: 'web_search', external_web_access: config.web_search === 'live' });
@@ -275,6 +275,8 @@ export function createSession(input: CreateSessionInput): Session {
       summary: input.overrides?.summary ?? config.model_reasoning_summary,
       approvalPolicy: input.overrides?.approvalPolicy ?? config.approval_policy,
       sandboxPolicy: input.overrides?.sandboxPolicy ?? sandboxPolicyFor(config.sandbox_mode, config),
+      // `questions = false` in the config (an automation's thread/start sets it): nobody is there to answer.
+      questions: input.overrides?.questions ?? config.questions !== false,
     },
     baseInstructions: config.instructions ?? BASE_INSTRUCTIONS,
     developerInstructions: joinInstructions(config.developer_instructions, input.extraDeveloperInstructions),

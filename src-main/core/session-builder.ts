@@ -18,8 +18,12 @@ export interface SessionBuildInput extends Omit<CreateSessionInput, 'initial' | 
    * sandbox its last turn ran with for what is not asked; otherwise the config decides.
    */
   asked?: { model?: string; approvalPolicy?: AskForApproval; sandbox?: SandboxMode };
-  /** Keep the saved settings (see `asked`); `modelSetInConfig` says the model came from a per-thread config override. */
-  keepSaved?: { modelSetInConfig: boolean };
+  /**
+   * Keep the saved settings (see `asked`), and whether the thread may ask questions (a run's thread keeps
+   * `questions = false` over a resume); `modelSetInConfig` / `questionsSetInConfig` say the per-thread
+   * config override sets that key now, which wins.
+   */
+  keepSaved?: { modelSetInConfig: boolean; questionsSetInConfig: boolean };
   /** Find the API key at each request (a key saved in Settings applies at the next turn); else the provider's key. */
   keyStore?: KeyStore;
   /** Settings that win over the others (a sub-agent's: its parent's cwd, sandbox and approvals). */
@@ -44,6 +48,7 @@ export function buildSession(input: SessionBuildInput): Session {
         : keep
           ? (last.sandboxPolicy ?? undefined)
           : undefined,
+      questions: keep && !keepSaved.questionsSetInConfig && last.questions !== null ? last.questions : undefined,
       ...exact,
     },
   });

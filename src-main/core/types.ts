@@ -37,6 +37,12 @@ export interface TurnSettings {
   summary: ReasoningSummary | null;
   approvalPolicy: AskForApproval;
   sandboxPolicy: SandboxPolicy;
+  /**
+   * Whether the model is offered `request_user_input` (may ask a question). False while nobody is there to
+   * answer: an automation's run (see ARCHITECTURE.md "Automations", who may be asked); a sub-agent has its
+   * parent's.
+   */
+  questions: boolean;
 }
 
 export type TurnOverrides = Partial<TurnSettings>;

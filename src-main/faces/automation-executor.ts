@@ -131,7 +131,9 @@ async function runThread(client: HostClient, automation: Automation, hooks: Hook
   const turn = await followTurn(client, {
     threadId: thread.id,
     input: [{ type: 'text', text: automation.prompt }],
-    overrides: automation.effort === undefined ? {} : { effort: automation.effort },
+    // Said on the turn too: a thread's questions setting is its turns' (a person continuing the run may be
+    // asked), and this turn is the automation's.
+    overrides: { weftQuestions: false, ...(automation.effort === undefined ? {} : { effort: automation.effort }) },
     signal: hooks.signal,
     onNotification: (n) => {
       if (n.method === 'item/completed') items.push(n.params.item);

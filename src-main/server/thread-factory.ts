@@ -155,7 +155,10 @@ export function threadSession(
       approvalPolicy: input.overrides.approvalPolicy ?? undefined,
       sandbox: input.overrides.sandbox ?? undefined,
     },
-    keepSaved: { modelSetInConfig: 'model' in (input.overrides.config ?? {}) },
+    keepSaved: {
+      modelSetInConfig: 'model' in (input.overrides.config ?? {}),
+      questionsSetInConfig: 'questions' in (input.overrides.config ?? {}),
+    },
     subAgents: input.subAgents,
     agentTree: input.agentTree,
     exact: input.exact,

@@ -12,6 +12,8 @@ export interface TurnContextInput {
   model: string;
   effort: string | null;
   summary: string | null;
+  /** Whether the model could ask the person (`TurnSettings.questions`; absent = it could); written only when not. */
+  questions?: boolean;
 }
 
 /** The last `turn_context` of a thread, as read back. `sandboxPolicy` null when it is not one Weft knows. */
@@ -23,6 +25,8 @@ export interface RecordedTurnContext {
   model: string;
   effort: string | null;
   summary: string | null;
+  /** False: the turn could ask nobody (`weft_questions`); null: the line does not say (the config decides). */
+  questions: boolean | null;
   /** The line's payload as written (other fields included). */
   raw: TurnContextPayload;
 }
@@ -97,6 +101,8 @@ export function turnContextPayload(
     model: ctx.model,
     effort: ctx.effort,
     summary: ctx.summary,
+    // Weft's own, only when off (a turn that could ask is written as Codex writes it).
+    ...(ctx.questions === false ? { weft_questions: false } : {}),
   };
 }
 
@@ -112,6 +118,7 @@ export function recordedTurnContext(payload: unknown): RecordedTurnContext | nul
     model: raw.model,
     effort: raw.effort ?? null,
     summary: raw.summary ?? null,
+    questions: raw.weft_questions ?? null,
     raw,
   };
 }

@@ -96,6 +96,8 @@ export interface ToolContext {
   turnDiff?: TurnDiffTracker;
   /** The turn's approval and sandbox policies. */
   policy: { approvalPolicy: AskForApproval; sandboxPolicy: SandboxPolicy };
+  /** False: the turn may ask the person nothing (`TurnSettings.questions`); absent = it may. */
+  questions?: boolean;
   /** Decides approval and sandbox for every command and patch. */
   orchestrator: Orchestrator;
   /** The session's environment (for $TMPDIR, the Weft home and the like). */

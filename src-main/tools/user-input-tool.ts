@@ -17,10 +17,16 @@ const UserInputArgs = z.object({
     .max(3, 'ask at most three questions at a time'),
 });
 
-/** `request_user_input`: asks the person one to three questions and waits for the answers. */
+export const REQUEST_USER_INPUT = 'request_user_input';
+
+/**
+ * `request_user_input`: asks the person one to three questions and waits for the answers. Offered only in
+ * a turn whose `questions` setting is on; a call in another turn (a model calling a tool it was not given)
+ * is refused without asking anyone.
+ */
 export function requestUserInputTool(): ToolHandler {
   return functionTool({
-    name: 'request_user_input',
+    name: REQUEST_USER_INPUT,
     parallel: false,
     args: UserInputArgs,
     spec: {
@@ -60,6 +66,12 @@ export function requestUserInputTool(): ToolHandler {
       },
     },
     handle: async (args: z.output<typeof UserInputArgs>, _call, ctx) => {
+      if (ctx.questions === false)
+        return {
+          output:
+            'nobody is there to answer questions in this turn (it runs unattended); decide on your own and say what you assumed',
+          success: false,
+        };
       const raw = await ctx.sendRequest(
         {
           method: 'item/tool/requestUserInput',

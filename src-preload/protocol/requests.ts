@@ -322,6 +322,13 @@ export const TurnStartParams = lazySchema(() =>
     summary: ReasoningSummary.nullish(),
     /** A JSON Schema this turn's final answer must follow (this turn only). */
     outputSchema: z.record(z.string(), JsonValue).nullish(),
+    /**
+     * Weft's own: whether the model may ask the person questions (`request_user_input`) from this turn on.
+     * `true`: a person sent it and is there to answer (Weft's app says so for what the person sends);
+     * `false`: nobody is (an automation's turn). Absent: as the thread's last turn (a new thread: its config's
+     * `questions`); a thread started with `questions = false` keeps it, over resumes too.
+     */
+    weftQuestions: z.boolean().nullish(),
   }),
 );
 export type TurnStartParams = z.infer<typeof TurnStartParams>;

@@ -77,6 +77,8 @@ export const TurnContextPayload = lazySchema(() =>
     summary: z.string().nullish(),
     user_instructions: z.string().nullish(),
     developer_instructions: z.string().nullish(),
+    /** Weft's own: false when the turn's model could ask nobody (`request_user_input` not offered). */
+    weft_questions: z.boolean().optional(),
   }),
 );
 export type TurnContextPayload = z.infer<typeof TurnContextPayload>;

@@ -58,3 +58,13 @@ export type WeftEnvironmentEntry = z.infer<typeof WeftEnvironmentEntry>;
 /** The environments of the host's config.toml, by name. */
 export const WeftEnvironmentListResult = lazySchema(() => z.object({ data: z.array(WeftEnvironmentEntry) }));
 export type WeftEnvironmentListResult = z.infer<typeof WeftEnvironmentListResult>;
+
+/**
+ * Weft, the `data` of the error a relay answers a request with when the link to its environment dropped
+ * before the remote answered (the request may have run there; a process it started there, such as a
+ * terminal's shell, ended with the link, the remote's processes being its connection's).
+ */
+export const WeftLinkDroppedData = lazySchema(() =>
+  z.object({ weftLinkDropped: z.object({ environment: z.string() }) }),
+);
+export type WeftLinkDroppedData = z.infer<typeof WeftLinkDroppedData>;

@@ -8,11 +8,14 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon';
 import { useController } from '../store/app-context';
 import { environmentParam, projectPlace } from '../store/project-key';
+import { terminalEnd } from './terminal-end';
 
 interface Tab {
   id: string;
   title: string;
   exited: number | null;
+  /** The environment whose link dropped, ending the tab's shell there. */
+  lost: string | null;
 }
 
 function toBase64(text: string): string {
@@ -42,7 +45,7 @@ function TerminalTab({
   tab: Tab;
   cwd: string;
   visible: boolean;
-  onExit: (code: number) => void;
+  onExit: (end: { code: number } | { lost: string }) => void;
 }) {
   const controller = useController();
   const host = useRef<HTMLDivElement>(null);
@@ -76,9 +79,12 @@ function TerminalTab({
     const processId = tab.id;
     // A project on an environment: its shell runs there (every request of the tab names it).
     const where = environmentParam(startCwd);
+    let started = false;
     const stopOutput = controller.onNotification((n) => {
-      if (n.method === 'command/exec/outputDelta' && n.params.processId === processId)
+      if (n.method === 'command/exec/outputDelta' && n.params.processId === processId) {
+        started = true;
         xterm.write(fromBase64(n.params.deltaBase64));
+      }
     });
     const input = xterm.onData(
       (data) =>
@@ -107,12 +113,13 @@ function TerminalTab({
       .then(
         (r) => {
           xterm.write(`\r\n\x1b[2m[process exited with code ${r.exitCode}]\x1b[0m\r\n`);
-          if (alive) onExitRef.current(r.exitCode);
+          if (alive) onExitRef.current({ code: r.exitCode });
         },
-        (e: unknown) =>
-          xterm.write(
-            `\r\n\x1b[31mCould not start the shell: ${e instanceof Error ? e.message : String(e)}\x1b[0m\r\n`,
-          ),
+        (e: unknown) => {
+          const end = terminalEnd(e, started);
+          xterm.write(`\r\n\x1b[31m${end.text}\x1b[0m\r\n`);
+          if (alive && end.linkDropped !== null) onExitRef.current({ lost: end.linkDropped });
+        },
       );
     const observer = new ResizeObserver(() => {
       if (element.offsetParent !== null) fit.fit();
@@ -144,7 +151,7 @@ export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boole
   const tabNumbered = (n: number): Tab => {
     const { environment } = projectPlace(cwd);
     const title = environment === null ? `Terminal ${n}` : `Terminal ${n} · ${environment}`;
-    return { id: `terminal-${panel}-${n}`, title, exited: null };
+    return { id: `terminal-${panel}-${n}`, title, exited: null, lost: null };
   };
   const [tabs, setTabs] = useState<Tab[]>(() => [tabNumbered(1)]);
   const [active, setActive] = useState<string | null>(tabs[0]?.id ?? null);
@@ -177,6 +184,7 @@ export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boole
             <button type="button" role="tab" aria-selected={t.id === active} onClick={() => setActive(t.id)}>
               {t.title}
               {t.exited !== null ? ` (exited ${t.exited})` : ''}
+              {t.lost !== null ? ' (link dropped)' : ''}
             </button>
             <button type="button" className="icon-button" aria-label={`Close ${t.title}`} onClick={() => close(t.id)}>
               <Icon name="x" size={12} />
@@ -211,7 +219,13 @@ export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boole
             tab={t}
             cwd={cwd}
             visible={open && t.id === active}
-            onExit={(code) => setTabs((list) => list.map((x) => (x.id === t.id ? { ...x, exited: code } : x)))}
+            onExit={(end) =>
+              setTabs((list) =>
+                list.map((x) =>
+                  x.id !== t.id ? x : 'code' in end ? { ...x, exited: end.code } : { ...x, lost: end.lost },
+                ),
+              )
+            }
           />
         ))}
       </div>

@@ -6,10 +6,11 @@
 // its git, the terminal is a shell there, `@` lists its files, and a fork of its thread runs there. The environment is a local pipe (`command = [...]`) to this
 // checkout's `weft app-server` under its own WEFT_HOME and HOME, as `kubectl exec -i` would be.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { remoteWeft } from '../support/environments';
+import { childProcesses, remoteWeft } from '../support/environments';
 import { commitFolder, git } from '../support/git-repo';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { clickCentre, wheelIntoView } from '../support/mouse';
@@ -240,6 +241,27 @@ describe('a project on an environment beside the local one', () => {
           .waitFor({ timeout: 30_000 });
         expect(await projects.locator('.project-item.is-current .project-env').textContent()).toBe('box');
         await e2e.screenshot(`environment-worktree-fork-${size.width}x${size.height}`);
+
+        // The link drops while a terminal there is open: the tab says what happened, not that its shell could
+        // not start (the shell had run there, and ended with the link).
+        await clickCentre(page, main.getByRole('button', { name: 'Terminal', exact: true }));
+        await terminal.waitFor();
+        await expect.poll(() => screen.innerText(), { timeout: 30_000 }).toMatch(/\S/);
+        const children = await childProcesses(e2e.servePid());
+        const lines = await Promise.all(
+          children.map(([pid]) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')),
+        );
+        const pipes = children.filter((_, i) => lines[i]?.includes('app-server'));
+        expect(pipes).toHaveLength(1);
+        for (const [pid] of pipes) process.kill(pid, 'SIGKILL');
+        // Read without the spaces and line breaks of the terminal's rows: a narrow terminal wraps the line.
+        const flat = async (): Promise<string> => (await screen.innerText()).replace(/\s+/g, '');
+        await expect
+          .poll(flat, { timeout: 30_000 })
+          .toContain('Thelinktoboxdropped:theshellthereendedwithit.Openanewterminalonceboxisback.');
+        expect(await screen.innerText()).not.toContain('Could not start the shell');
+        await terminal.getByRole('tab', { name: /· box \(link dropped\)$/ }).waitFor();
+        await e2e.screenshot(`environment-terminal-link-dropped-${size.width}x${size.height}`);
       },
     );
   }

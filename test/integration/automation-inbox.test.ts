@@ -4,8 +4,11 @@
 // its turn's diff, marked seen on the server; Keep follows a Handoff that brings the worktree's change to
 // the local checkout; Discard removes the run's worktree, keeps its branch and archives its thread.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { GIT_ENV } from '../support/git-repo';
+import { StdioRpcClient } from '../support/rpc-client';
 import { answer, command, gitIn, startWorktreeApp, type WorktreeApp } from '../support/worktree-app';
 
 let app: WorktreeApp | undefined;
@@ -45,7 +48,55 @@ async function runNow(a: WorktreeApp, id: string): Promise<{ automationRun: Item
   return ended as unknown as { automationRun: Item; notify: boolean };
 }
 
+/** The tools the model was offered in its `n`th request (1-based). */
+function toolNames(a: WorktreeApp, n: number): (string | undefined)[] {
+  return ((a.server.requests[n - 1]?.body as { tools?: { name?: string }[] }).tools ?? []).map((t) => t.name);
+}
+
 describe('the automations review inbox', () => {
+  it('a run’s thread resumed in another process still asks nobody; a person’s own turn may ask them', async () => {
+    app = await startWorktreeApp({ 'a.txt': 'a one\n' });
+    const a = app;
+    const id = await createAutomation(a, 'Quiet');
+    a.server.enqueueMany([answer('looked')]);
+    const { run } = (await runNow(a, id)).automationRun;
+    expect(toolNames(a, 1)).toContain('exec_command');
+    expect(toolNames(a, 1)).not.toContain('request_user_input');
+    // The host closes (the thread is unloaded); the settings file would now ask for everything.
+    await a.client.close();
+    const config = join(a.home.dir, 'config.toml');
+    await writeFile(
+      config,
+      (await readFile(config, 'utf8')).replace('approval_policy = "never"', 'approval_policy = "untrusted"'),
+    );
+    const other = StdioRpcClient.start({ WEFT_HOME: a.home.dir, MOCK_API_KEY: 'x', ...GIT_ENV }, a.repo.dir);
+    try {
+      await other.initialize();
+      const call = async <T>(method: string, params: unknown): Promise<T> => {
+        const reply = await other.call(method, params);
+        if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+        return reply.result as T;
+      };
+      const turn = async (params: Record<string, unknown>): Promise<void> => {
+        const from = other.received.length;
+        await call('turn/start', { threadId: run.threadId, ...params });
+        await other.notification('turn/completed', (p) => p['threadId'] === run.threadId, from);
+      };
+      const resumed = await call<{ approvalPolicy: string }>('thread/resume', { threadId: run.threadId });
+      expect(resumed.approvalPolicy).toBe('never');
+      // A client that says nothing of who is there: the run's settings hold, nobody is asked.
+      a.server.enqueueMany([answer('still quiet'), answer('asked you')]);
+      await turn({ input: [{ type: 'text', text: 'go on' }] });
+      expect(toolNames(a, 2)).toContain('exec_command');
+      expect(toolNames(a, 2)).not.toContain('request_user_input');
+      // A person continuing the run (the app says a person sent it): the model may ask them again.
+      await turn({ input: [{ type: 'text', text: 'ask me if unsure' }], weftQuestions: true });
+      expect(toolNames(a, 3)).toContain('request_user_input');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('lists a finished run with its diff, marks it seen, and Keep hands its change to the local checkout', async () => {
     app = await startWorktreeApp({ 'a.txt': 'a one\n' });
     const { repo } = app;

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, remoteWeft, WEFT_BIN } from '../support/environments';
+import { childProcesses, cliEnv, remoteWeft, WEFT_BIN } from '../support/environments';
 import { makeGitRepo, type GitRepo } from '../support/git-repo';
 import { startInProcessHost } from '../support/in-process-host';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
@@ -307,5 +307,32 @@ describe('a project on an environment: its terminal, git, file search and forks 
     } finally {
       await inProcess.close();
     }
+  });
+
+  // Last: it cuts the host's link to the environment (the relay makes a new one for the next request).
+  it('tells a terminal whose link dropped that the shell there was lost with it, naming the environment', async () => {
+    const a = await page();
+    const shell = a.call('command/exec', {
+      command: ['/bin/sh', '-c', 'echo started; exec sleep 600'],
+      cwd: repo.dir,
+      processId: 'cut-1',
+      tty: true,
+      size: { cols: 80, rows: 24 },
+      sandboxPolicy: { type: 'dangerFullAccess' },
+      ...ON,
+    });
+    await outputHas(a, 'cut-1', 'started');
+    // The pipe to the environment (its `weft app-server`, a child of the host) is killed, as a dropped link would be.
+    const children = await childProcesses(served.pid);
+    const lines = await Promise.all(children.map(([pid]) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
+    const pipes = children.filter((_, i) => lines[i]?.includes('app-server'));
+    expect(pipes).toHaveLength(1);
+    const from = a.received.length;
+    for (const [pid] of pipes) process.kill(pid, 'SIGKILL');
+    const answer = await shell;
+    expect(answer.error?.message).toContain('the link to environment "pipe" closed');
+    // Said in a form a client can tell from a shell that could not start.
+    expect(answer.error?.data).toEqual({ weftLinkDropped: { environment: 'pipe' } });
+    await a.notification('weft/environment/status', (p) => p['state'] === 'reconnecting', from);
   });
 });

@@ -15,7 +15,7 @@ export interface RpcMessage {
   method?: string;
   params?: unknown;
   result?: unknown;
-  error?: { code: number; message: string };
+  error?: { code: number; message: string; data?: unknown };
 }
 
 interface Waiter {
@@ -213,7 +213,7 @@ export async function startWeftServe(
   env: Record<string, string>,
   cwd: string,
   extraArgs: readonly string[] = [],
-): Promise<{ url: string; wsUrl: string; stop(): Promise<void>; stderr(): string }> {
+): Promise<{ url: string; wsUrl: string; pid: number; stop(): Promise<void>; stderr(): string }> {
   const args = [weftBin(), 'serve', '--port', '0', '--cd', cwd, '--token', 'test-token', ...extraArgs];
   const child = spawn(process.execPath, args, {
     cwd: extraArgs.includes('--env') ? (env['WEFT_HOME'] ?? cwd) : cwd,
@@ -237,6 +237,7 @@ export async function startWeftServe(
   return {
     url,
     wsUrl: `ws://${u.host}/ws?token=${u.searchParams.get('token') ?? ''}`,
+    pid: child.pid ?? 0,
     stderr: () => stderr,
     stop: async () => {
       child.kill('SIGTERM');

@@ -106,6 +106,7 @@ export abstract class TurnTask {
       model: this.settings.model,
       effort: this.settings.effort,
       summary: this.settings.summary,
+      questions: this.settings.questions,
     });
     let end: TurnEnd;
     try {

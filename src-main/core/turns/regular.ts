@@ -12,6 +12,7 @@ import { userInputToMessage } from '../user-input';
 import { TurnTask, type TurnEnd, type TurnHost } from './base';
 import { compactHistory } from './compact';
 import { toolHooksOf } from '../hooks/tool-hooks';
+import { REQUEST_USER_INPUT } from '../../tools/user-input-tool';
 
 /**
  * Continuations by Stop hooks one turn allows: a hook that blocks every time (one that ignores
@@ -297,7 +298,10 @@ export class RegularTurn extends TurnTask {
       model: this.settings.model,
       instructions: o.baseInstructions,
       input: [...this.host.history],
-      tools: o.tools.specs(),
+      // A turn that may ask nobody is not offered the tool to ask (TurnSettings.questions).
+      tools: this.settings.questions
+        ? o.tools.specs()
+        : o.tools.specs().filter((s) => s.type === 'web_search' || s.name !== REQUEST_USER_INPUT),
       parallelToolCalls: true,
       reasoning: this.reasoning(),
       promptCacheKey: o.threadId,
@@ -317,6 +321,7 @@ export class RegularTurn extends TurnTask {
       addPendingInput: (items) => this.toolAttachments.push(...items),
       turnDiff: this.turnDiff,
       policy: { approvalPolicy: this.settings.approvalPolicy, sandboxPolicy: this.settings.sandboxPolicy },
+      questions: this.settings.questions,
       orchestrator: this.orchestrator,
       env: o.env ?? process.env,
       cancelTurn: () => this.interrupt(),

@@ -16,6 +16,7 @@ import {
   InitializeResult,
   isServerNotificationMethod,
   type ServerNotification,
+  type WeftLinkDroppedData,
 } from '../../../src-preload/protocol';
 import type { ClientConnection, ClientSink, ConnectionHost } from '../../server/transport';
 import { errorMessage } from '../../util/errors';
@@ -281,7 +282,10 @@ class RelayConnection {
     if (this.state === 'closed') return;
     // Requests the remote did not answer: they may or may not have run there.
     for (const [id, request] of this.inflight) {
-      this.answerError(id, `${why}; "${request.method}" got no answer (it may have run on "${this.name}")`);
+      // `data` says so in a form a client can tell apart (a terminal: its shell there ended with the link).
+      this.answerError(id, `${why}; "${request.method}" got no answer (it may have run on "${this.name}")`, {
+        weftLinkDropped: { environment: this.name },
+      } satisfies WeftLinkDroppedData);
     }
     this.inflight.clear();
     for (const waiter of this.own.values()) waiter({ error: { code: -32603, message: why }, dropped: true });
@@ -409,8 +413,8 @@ class RelayConnection {
     });
   }
 
-  private answerError(id: Id, message: string): void {
-    this.sink.send({ id, error: { code: -32603, message } });
+  private answerError(id: Id, message: string, data?: WeftLinkDroppedData): void {
+    this.sink.send({ id, error: data === undefined ? { code: -32603, message } : { code: -32603, message, data } });
   }
 
   private giveUp(why: string): void {

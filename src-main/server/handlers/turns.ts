@@ -25,6 +25,7 @@ export function turnHandlers(ctx: HandlerContext): TurnHandlers {
           model: params.model ?? undefined,
           effort: params.effort ?? undefined,
           summary: params.summary ?? undefined,
+          questions: params.weftQuestions ?? undefined,
         },
         { outputSchema: params.outputSchema ?? null, ...(client.name === null ? {} : { client: client.name }) },
       );

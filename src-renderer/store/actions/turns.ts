@@ -27,7 +27,7 @@ export function createTurns(ctx: ActionContext, settings: SettingsActions, threa
     const turns = await Promise.all(
       threadIds.map(async (threadId) => {
         const result = await attempt('Could not start the turn', () =>
-          client.request('turn/start', { threadId, input, effort }),
+          client.request('turn/start', { threadId, input, effort, weftQuestions: true }),
         );
         if (result === undefined) open.noTurn(threadId);
         return result !== undefined;
@@ -106,6 +106,9 @@ export function createTurns(ctx: ActionContext, settings: SettingsActions, threa
           effort,
           approvalPolicy,
           sandboxPolicy: sandbox === undefined ? undefined : sandboxPolicyOf(sandbox),
+          // A person sent it and is there to answer: the model may ask them (an automation's run that the
+          // person continues included; its own turn asked nobody).
+          weftQuestions: true,
         }),
       );
       if (result === undefined) {
@@ -176,7 +179,7 @@ export function createTurns(ctx: ActionContext, settings: SettingsActions, threa
       }));
       open.expectTurn(threadId);
       const retried = await attempt('Could not retry the turn', () =>
-        client.request('turn/start', { threadId, input }),
+        client.request('turn/start', { threadId, input, weftQuestions: true }),
       );
       if (retried === undefined) open.noTurn(threadId);
     },

@@ -73,6 +73,7 @@ function control(depth: number, maxDepth: number) {
       summary: null,
       approvalPolicy: 'never',
       sandboxPolicy: { type: 'readOnly' },
+      questions: true,
     }),
     history: () => [],
     contextRef: () => null,
