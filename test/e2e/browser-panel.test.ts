@@ -147,7 +147,8 @@ describe('the live browser panel', () => {
       const before = await pictureOf();
       await page.mouse.click(...(await onScreen(220, 130)));
       await hit('/clicked');
-      await expect.poll(pictureOf).not.toBe(before);
+      // The new picture comes with the page's next frame (a loaded machine may take seconds).
+      await expect.poll(pictureOf, { timeout: 15_000 }).not.toBe(before);
       await screenshotSizes(e2e, 'browser-live-pressed');
 
       // A drag with the mouse is one gesture in the page: pressed, moved, released 300 page pixels on.
@@ -164,7 +165,7 @@ describe('the live browser panel', () => {
       await page.keyboard.press('Enter');
       expect(await hit('/typed')).toBe('/typed?value=hi+there');
       await expect
-        .poll(() => panel.getByTestId('browser-panel-url').innerText())
+        .poll(() => panel.getByTestId('browser-panel-url').innerText(), { timeout: 15_000 })
         .toBe(`${site.url}/typed?value=hi+there`);
 
       // The wheel over the live page scrolls the page, not the panel.
