@@ -10,6 +10,8 @@ import { VIEWPORT } from './launch-settings';
 /** Frames at most this often per watched page (each frame is acknowledged no sooner), ~8 a second. */
 const FRAME_INTERVAL_MS = 120;
 const JPEG_QUALITY = 70;
+/** A screencast that could not start is tried again after this long (or at the page's next load). */
+const RETRY_MS = 500;
 
 /** One watcher (a client's panel): gets every frame, and `closed` when the browser has no page any more. */
 export interface LiveViewer {
@@ -55,11 +57,31 @@ export class LiveView {
   /** The browser's current page changed (null: it has none: closed, crashed, or the thread's browser ended). */
   show(page: Page | null): void {
     if (page === this.page) return;
+    this.unfollow();
     this.page = page;
     this.last = null;
     if (page === null) for (const viewer of this.viewers) viewer.closed();
+    else this.follow(page);
     this.settle();
   }
+
+  /**
+   * A frame says the address the page had when it came, which may be the one before a navigation that was
+   * drawn just before Playwright heard of it; once the page has loaded, the latest frame goes out again with
+   * the address it has now (a page that does not change after loading sends no new frame of its own).
+   */
+  private follow(page: Page): void {
+    const loaded = (): void => {
+      const last = this.last;
+      if (this.page !== page || last === null || last.url === page.url()) return;
+      this.last = { ...last, url: page.url() };
+      for (const viewer of this.viewers) viewer.frame(this.last);
+    };
+    page.on('load', loaded);
+    this.unfollow = () => page.off('load', loaded);
+  }
+
+  private unfollow: () => void = () => undefined;
 
   /** The browser ended for good: watchers are told, and nothing streams any more. */
   dispose(): Promise<void> {
@@ -146,10 +168,14 @@ export class LiveView {
         maxHeight: size.height,
       });
     } catch {
-      // The page was between documents (or closed): try again once it has loaded one; `show` tells a close.
+      // The page was between documents (or closed): try again once it has loaded one, or shortly if it had
+      // loaded already; `show` tells a close.
       if (this.cast?.page === page) this.cast = null;
       await cdp?.detach().catch(() => undefined);
-      if (!page.isClosed()) page.once('load', () => this.settle());
+      if (!page.isClosed()) {
+        page.once('load', () => this.settle());
+        setTimeout(() => this.settle(), RETRY_MS).unref();
+      }
     }
   }
 

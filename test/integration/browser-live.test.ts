@@ -105,9 +105,12 @@ function nextFrame(
     (m as unknown as { params: Frame }).params.threadId === threadId;
   const already = client.received.slice(after).find((m) => isFrame(m) && wanted(m.params));
   if (already !== undefined && isFrame(already)) return Promise.resolve(already.params);
-  return waitFor(client.subscribe, (m) => isFrame(m) && wanted(m.params), { label: 'weft/browser/live/frame' }).then(
-    (m) => (m as { params: Frame }).params,
-  );
+  return waitFor(client.subscribe, (m) => isFrame(m) && wanted(m.params), {
+    label: `weft/browser/live/frame (${wanted.toString()}); frames so far: ${client
+      .notifications('weft/browser/live/frame')
+      .map((n) => (n.params as unknown as Frame).url)
+      .join(', ')}`,
+  }).then((m) => (m as { params: Frame }).params);
 }
 
 /** The latest frame the client got. */
