@@ -114,9 +114,32 @@ function errorCode(error: unknown): string {
 function configure(db: IndexDatabase): void {
   // Wait for other processes (first, so that switching to WAL waits too).
   db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  useWal(db);
   db.pragma('synchronous = NORMAL');
   db.pragma('temp_store = MEMORY');
+}
+
+/** How long processes opening a new index together may keep each other from switching it to WAL. */
+const WAL_SWITCH_MS = 5000;
+
+/**
+ * Switches the index to WAL, unless another process has already. Processes that open a new index at once
+ * can each hold the lock the others need for the switch, and SQLite then answers SQLITE_BUSY at once
+ * instead of waiting (it would deadlock): the switch is tried again for a while, a few milliseconds apart
+ * (this runs once, when the store opens).
+ */
+function useWal(db: IndexDatabase): void {
+  const deadline = Date.now() + WAL_SWITCH_MS;
+  for (;;) {
+    try {
+      if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal') return;
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (errorCode(error) !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
 }
 
 const userVersion = (db: IndexDatabase): number => Number(db.pragma('user_version', { simple: true }));
