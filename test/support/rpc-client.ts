@@ -144,11 +144,16 @@ export class StdioRpcClient extends RpcClient {
 
   private constructor(readonly child: ChildProcessWithoutNullStreams) {
     super();
-    createInterface({ input: child.stdout })
-      .on('line', (line) => this.onMessage(line))
-      .on('close', () => this.failWaiters('the app server closed its output'));
+    createInterface({ input: child.stdout }).on('line', (line) => this.onMessage(line));
     child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.exited = new Promise((r) => child.on('exit', (code) => r(code)));
+    // 'close' comes once the process has exited and its output is read to the end: what it said last
+    // on stderr is what explains an unexpected end.
+    child.on('close', (code, signal) =>
+      this.failWaiters(
+        `the app server ended (exit ${String(code)}, signal ${String(signal)}; stderr: ${JSON.stringify(this.stderr.slice(-2000))})`,
+      ),
+    );
   }
 
   /** A client for an app server the test spawned itself (e.g. inside a namespace). */
