@@ -59,12 +59,14 @@ async function main(argv: string[]): Promise<number> {
       // The host is loaded only when served here: `--attach` and `--env` bridge to one elsewhere.
       const { runAppServerCommand } = await import('./cli/app-server');
       return runAppServerCommand(rest, async () => {
-        const [{ createAppHost }, { scheduleAutomationsIn }, { withEnvironments }] = await Promise.all([
+        const [{ createAppHost }, { scheduleAutomationsWhenReady }, { withEnvironments }] = await Promise.all([
           import('./server/app-host'),
-          import('./cli/automation-host'),
-          import('./cli/environment-host'),
+          import('./cli/late-automations'),
+          import('./cli/with-environments'),
         ]);
-        return withEnvironments(await scheduleAutomationsIn(await createAppHost()));
+        // `initialize` and the first lists are answered while the rest of the host (and then the automations'
+        // scheduler) is assembled.
+        return withEnvironments(scheduleAutomationsWhenReady(await createAppHost({ answerEarly: true })));
       });
     }
     case 'serve': {
@@ -73,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
           import('./cli/serve'),
           import('./server/app-host'),
           import('./cli/automation-host'),
-          import('./cli/environment-host'),
+          import('./cli/with-environments'),
         ]);
       return runServeCommand(rest, async ({ cwd }) =>
         withEnvironments(await scheduleAutomationsIn(await createAppHost({ cwd }))),

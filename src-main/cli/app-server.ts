@@ -3,8 +3,6 @@
  * `weft app-server generate-json-schema --out DIR`: writes the protocol's JSON Schema.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { writeProtocolJsonSchema } from '../server/json-schema';
 import { runStdioServer } from '../server/stdio';
 import { errorMessage } from '../util/errors';
 import {
@@ -46,7 +44,9 @@ export async function runAppServerCommand(argv: string[], createHost: () => Prom
 async function generateJsonSchema(argv: string[]): Promise<number> {
   let out: string | undefined;
   try {
-    const { values } = parseArgs({
+    // node:util through getBuiltinModule: importing it runs its lazy getters (parseArgs, diff), which
+    // the server itself never uses.
+    const { values } = process.getBuiltinModule('node:util').parseArgs({
       args: argv,
       options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
     });
@@ -65,6 +65,7 @@ async function generateJsonSchema(argv: string[]): Promise<number> {
   }
   const dir = resolve(out);
   try {
+    const { writeProtocolJsonSchema } = await import('../server/json-schema');
     const files = await writeProtocolJsonSchema(dir);
     process.stdout.write(`Wrote ${files.length} JSON Schema files to ${dir}\n`);
     return 0;

@@ -3,9 +3,7 @@
 import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
 import { namedEnvironmentPipe, type EnvironmentConfig } from '../config/environments';
-import { EnvironmentRouter } from '../faces/remote/environment-router';
 import { RemoteHost, type RelayOptions, type RemoteTarget } from '../faces/remote/relay-host';
-import { stderrLog, type CliHost } from './transport-setup';
 
 /** The environments of the user's config (and the project's, when trusted), by name. */
 export async function configuredEnvironments(cwd = process.cwd()): Promise<Record<string, EnvironmentConfig>> {
@@ -38,17 +36,4 @@ export async function openRemoteHost(
     target,
   });
   return { host, close: () => Promise.resolve() };
-}
-
-/**
- * This machine's host with the configured environments beside it (`faces/remote/environment-router.ts`):
- * what `weft serve` and `weft app-server` serve, so one window holds local and remote projects.
- */
-export function withEnvironments(created: CliHost): CliHost {
-  const router = new EnvironmentRouter({
-    local: created.host,
-    openEnvironment: async (name) => (await openRemoteHost(name, { log: stderrLog })).host,
-    log: stderrLog,
-  });
-  return { host: router, close: () => created.close() };
 }

@@ -1,51 +1,28 @@
 import { platform } from 'node:os';
 import {
+  ClientRequests,
   threadTitle,
   type ServerNotification,
   type WeftAutomationRunEndedNotification,
 } from '../../src-preload/protocol';
-import { CheckpointService } from '../checkpoints/service';
-import { cleanForkLeftovers, describeForkLeftovers } from '../checkpoints/fork-leftovers';
-import { checkpointSettings } from '../checkpoints/settings';
-import { loadConfig } from '../config';
 import { resolveWeftHome } from '../config/home';
-import { FileKeyStore, type KeyStore } from '../config/key-store';
-import { rulesDir } from '../safety/approvals/rules';
+import type { KeyStore } from '../config/key-store';
 import { ThreadStore } from '../store/thread-store';
-import { sharedRuleStore } from '../tools/safety-services';
-import { McpLogins, mcpHandlers } from './handlers/mcp';
 import { VERSION } from '../version';
 import { RpcDispatcher } from './dispatcher';
 import { ClientFolders } from './client-folders';
-import { readFileForClient } from './file-access';
-import { threadHandlers } from './handlers/threads';
-import { checkpointHandlers } from './handlers/checkpoints';
-import { forkHandlers } from './handlers/forks';
-import { worktreeHandlers } from './handlers/worktrees';
-import { serviceHandlers } from './handlers/services';
-import { setupHandlers } from './handlers/setup';
-import { projectConfigHandlers } from './handlers/project-config';
-import { hooksHandlers } from './handlers/hooks';
-import { gitHandlers } from './handlers/git';
-import { reviewHandlers } from './handlers/review';
-import { turnHandlers } from './handlers/turns';
-import { terminalHandlers } from './handlers/terminal';
-import { browserLiveHandlers } from './handlers/browser-live';
-import { usageHandlers } from './handlers/usage';
-import { automationHandlers, type AutomationRunNow } from './handlers/automations';
-import { automationInboxHandlers } from './handlers/automation-inbox';
-import { findInboxItem, notifyOf, shouldNotify } from '../automations/inbox';
-import { usableAutomation } from '../automations/store';
-import { watchRunEnds } from '../automations/run-watch';
+import { threadListHandlers } from './handlers/thread-list';
+import type { AutomationRunNow } from './handlers/automations';
+import { lateHandlers, restoresPending } from './late-handlers';
 import { createReadStates } from './read-states';
-import { finishInterruptedRestores } from './restore-recovery';
-import { DEFAULT_PRUNE_AFTER_DAYS, pruneOnStart, type PruneOutcome } from './worktree-cleanup';
+import type { PruneOutcome } from './worktree-cleanup';
 import type { HostEnvironment } from './thread-factory';
 import { ThreadManager } from './thread-manager';
 import type { ConnectionHost } from './transport';
+import type { AssembledRest } from './app-host-rest';
+import type { HandlerTable } from './dispatcher';
 import { DisposableStore } from '../util/disposable';
 import { errorMessage } from '../util/errors';
-import { spawnHostConnection } from '../util/spawn-host/connection';
 
 /**
  * How long a thread nobody watches keeps its session (MCP servers, recorder) in case a client comes back
@@ -58,6 +35,15 @@ import { spawnHostConnection } from '../util/spawn-host/connection';
  */
 const UNLOAD_AFTER_MS = 5 * 60_000;
 const MAX_UNWATCHED_THREADS = 4;
+
+/**
+ * With `answerEarly`, the rest of the host is assembled once no request came for this long (or when a
+ * request needs it), and at the latest this long after start: assembling it holds the event loop for
+ * tens of ms (importing its modules), which a client's first requests should not wait behind. Half a
+ * second: a client's pause (a person reading the list) rather than a busy machine's hiccup.
+ */
+const REST_QUIET_MS = 500;
+const REST_LATEST_MS = 5_000;
 
 export interface AppHostOptions {
   weftHome?: string;
@@ -76,6 +62,12 @@ export interface AppHostOptions {
   pruneWorktreesAfterMs?: number;
   /** Told what the start's worktree prune did, once it is done. */
   onWorktreesPruned?: (outcomes: PruneOutcome[]) => void;
+  /**
+   * Resolve as soon as `initialize` and the thread lists can be answered, and assemble the rest of the host
+   * (rules, checkpoints, the session machinery's handlers) right after; other requests wait for it (`ready`).
+   * Default: resolve once everything is assembled.
+   */
+  answerEarly?: boolean;
 }
 
 /** Something a person should come back for, or (`answered`) no longer needs to. */
@@ -100,6 +92,11 @@ export interface AttentionEvent {
 
 export interface AppHost {
   readonly host: ConnectionHost;
+  /**
+   * Resolves once the whole host is assembled (at once unless `answerEarly`); rejects with why it could not
+   * be (its requests then fail with that).
+   */
+  readonly ready: Promise<void>;
   /** Threads needing the person (an approval or question waits, a turn finished); returns the unsubscribe. */
   onAttention(listener: (event: AttentionEvent) => void): () => void;
   /** Gives `weft/automations/runNow` the scheduler that runs automations in this host (null: none). */
@@ -138,8 +135,6 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
 }
 
 async function assembleAppHost(options: AppHostOptions, owned: DisposableStore): Promise<AppHost> {
-  // The spawn host is started now, while this process is small: forking costs more as it grows.
-  void spawnHostConnection();
   const env = options.env ?? process.env;
   const weftHome = options.weftHome ?? resolveWeftHome(env);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -159,22 +154,10 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     'the thread index',
   );
   store.startIndexCheck();
-  const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
   const defaultCwd = options.cwd ?? process.cwd();
-  const checkpoints = await openCheckpoints(weftHome, defaultCwd, env, log);
-  owned.add(checkpoints.service, 'the checkpoints');
-  // An Undo a crash cut short is finished (files, then the thread's turns) before anyone is answered.
-  await finishInterruptedRestores(checkpoints.service, () => ({ store, release: () => Promise.resolve() }), log);
-  const environment: HostEnvironment = {
-    weftHome,
-    env,
-    defaultCwd,
-    rules,
-    log,
-    modelClient: options.modelClient,
-    keyStore: options.keyStore ?? new FileKeyStore(weftHome),
-    checkpoints,
-  };
+  // Released in this order, newest first: the prune and the runs' watch, the clients, the threads, then the
+  // checkpoints and the index. The checkpoints and the last two are opened once the first answers are out.
+  const checkpointsSlot = owned.add(new DisposableStore(), 'the checkpoints');
   const manager = new ThreadManager({
     log,
     unloadAfterMs: options.unloadAfterMs ?? UNLOAD_AFTER_MS,
@@ -219,39 +202,44 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
   };
   const readStates = createReadStates(store, manager, log);
   const folders = new ClientFolders();
-  const context = { store, manager, environment, readStates, onSessionEvent: notifyAttention, folders };
-  const mcpLogins = owned.add(new McpLogins(), 'the MCP sign-ins');
+  const signInsSlot = owned.add(new DisposableStore(), 'the MCP sign-ins');
+  const tail = new DisposableStore();
   let automationRunNow: AutomationRunNow | null = null;
-  const dispatcher = new RpcDispatcher({
-    handlers: {
-      ...threadHandlers(context),
-      ...turnHandlers(context),
-      ...serviceHandlers(context),
-      ...setupHandlers(context),
-      ...projectConfigHandlers(context),
-      ...hooksHandlers(context),
-      ...mcpHandlers(context, mcpLogins),
-      ...checkpointHandlers(context),
-      ...forkHandlers(context),
-      ...worktreeHandlers(context),
-      ...terminalHandlers(context),
-      ...browserLiveHandlers(context),
-      ...gitHandlers(context),
-      ...reviewHandlers(context),
-      ...usageHandlers(context),
-      ...automationHandlers({
-        weftHome,
-        now: () => Date.now(),
-        runNow: () => automationRunNow,
-        seen: (client) => manager.seen(client),
-      }),
-      ...automationInboxHandlers(context, () => Date.now()),
-      initialize: async () => {
-        throw new Error('initialize is handled by the dispatcher');
+  // What the first requests need (the index, the loaded threads) is ready now; the rest of the host
+  // (app-host-rest.ts) is imported and assembled once the first answers are out (`answerEarly`), and every
+  // other request waits for it.
+  let assembled: AssembledRest | null = null;
+  const rest = async (): Promise<HandlerTable> => {
+    const { assembleRest } = await import('./app-host-rest');
+    assembled = await assembleRest({
+      weftHome,
+      env,
+      defaultCwd,
+      log,
+      modelClient: options.modelClient,
+      keyStore: options.keyStore,
+      pruneWorktreesAfterMs: options.pruneWorktreesAfterMs,
+      onWorktreesPruned: options.onWorktreesPruned,
+      store,
+      manager,
+      readStates,
+      folders,
+      onSessionEvent: notifyAttention,
+      onRunEnded: (ended) => {
+        for (const listener of runEndListeners) listener(ended);
       },
-      'fs/readFile': (params, client) =>
-        readFileForClient(params.path, () => [...readableRoots(environment, manager), ...folders.of(client)]),
-    },
+      runNow: () => automationRunNow,
+      checkpointsSlot,
+      signInsSlot,
+      tail,
+    });
+    return assembled.handlers;
+  };
+  const late = lateHandlers(rest);
+  let warmed = false;
+  const dispatcher = new RpcDispatcher({
+    // Until the rest is there, the lists are answered from the index and the loaded threads.
+    handlers: { ...late.handlers, ...threadListHandlers({ store, manager, folders }) },
     serverInfo: () => ({
       userAgent: `weft/${VERSION} (${platform()}; node ${process.versions.node})`,
       codexHome: weftHome,
@@ -260,30 +248,36 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       weftVersion: VERSION,
     }),
     log,
-    inForeground: (work) => store.inForeground(work),
+    // While the client reads the answer to `initialize`, the first list is prepared: its params' schema
+    // built and compiled, the list's statement prepared and its code warmed (a few ms, once).
+    afterInitialize: () => {
+      late.touch();
+      if (warmed) return;
+      warmed = true;
+      setImmediate(() => {
+        ClientRequests['thread/list'].params.safeParse({ limit: 25 });
+        try {
+          store.list({ limit: 25 });
+        } catch {
+          // The client's own list meets the same problem and says what it is.
+        }
+      });
+    },
+    inForeground: (work) => {
+      late.touch();
+      return store.inForeground(work);
+    },
     threadQueue: manager,
   });
   owned.add(dispatcher, 'the connected clients');
-  const tellRunEnded = async (automationId: string, runId: string): Promise<void> => {
-    const automationRun = await findInboxItem(weftHome, automationId, runId);
-    const notify = shouldNotify(notifyOf(await usableAutomation(weftHome, automationId)), automationRun.run);
-    manager.broadcast({ method: 'weft/automations/runEnded', params: { automationRun, notify } });
-    for (const listener of runEndListeners) listener({ automationRun, notify });
-  };
-  // Runs that end in other processes (a timer's `weft automations due`, another host) are told too.
-  const runEnds = await watchRunEnds({
-    weftHome,
-    log,
-    onEnded: (automationId, runId) =>
-      void tellRunEnded(automationId, runId).catch((error: unknown) =>
-        log(`weft automations: ${automationId}: the end of run ${runId} could not be told: ${errorMessage(error)}`),
-      ),
-  });
-  owned.add({ dispose: () => runEnds.close() }, 'the watch of the automations runs');
+  owned.add(tail, 'the watch of the automations runs and the worktree clean-up');
   store.repairInBackground();
-  const pruning = schedulePrune({ weftHome, env, defaultCwd, store, checkpoints, log, options });
-  // Added last, so stopped first: a prune under way finishes before the store and checkpoints close.
-  owned.add({ dispose: () => pruning.stop() }, 'the worktree clean-up');
+  // An Undo that a crash cut short is finished before anything is answered: its thread's turns and files
+  // change.
+  if (options.answerEarly === true && !restoresPending(weftHome)) {
+    late.ready.catch((error: unknown) => log(`weft app-server: ${errorMessage(error)}`));
+    late.startWhenQuiet(REST_QUIET_MS, REST_LATEST_MS);
+  } else await late.start();
   return {
     host: dispatcher,
     onAttention: (listener) => {
@@ -294,7 +288,8 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       automationRunNow = runNow;
     },
     announceAutomationRun: async (automationId, runId) => {
-      if (runEnds.claim(automationId, runId)) await tellRunEnded(automationId, runId);
+      await late.ready;
+      await assembled?.announceAutomationRun(automationId, runId);
     },
     onAutomationRunEnded: (listener) => {
       runEndListeners.add(listener);
@@ -304,106 +299,11 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       waitingListeners.add(listener);
       return () => waitingListeners.delete(listener);
     },
-    close: () => owned.dispose(),
-  };
-}
-
-/**
- * The folders `fs/readFile` may read for any client: the project, WEFT_HOME, and each loaded thread's cwd
- * and writable roots (and, for one client, the projects it listed threads of: `ClientFolders`).
- */
-function readableRoots(environment: HostEnvironment, manager: ThreadManager): string[] {
-  const roots = [environment.defaultCwd, environment.weftHome];
-  for (const id of manager.loadedIds()) {
-    const entry = manager.get(id);
-    if (!entry) continue;
-    const settings = entry.session.currentSettings;
-    roots.push(entry.thread.cwd, settings.cwd);
-    const policy = settings.sandboxPolicy;
-    if (policy.type === 'workspaceWrite') roots.push(...(policy.writableRoots ?? []));
-  }
-  return roots;
-}
-
-/**
- * The checkpoint store of the Weft home, with the limits of the user's config (a config that cannot be
- * read leaves the defaults; the thread that loads it reports the error).
- */
-async function openCheckpoints(
-  weftHome: string,
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  log: (line: string) => void,
-): Promise<{ service: CheckpointService; worktreesDir: string }> {
-  let settings = checkpointSettings({}, weftHome);
-  try {
-    settings = checkpointSettings((await loadConfig({ weftHome, cwd, env })).config, weftHome);
-  } catch (error) {
-    log(
-      `weft app-server: warning: checkpoints use their default limits: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const service = new CheckpointService(settings.service);
-  // What forks a crash interrupted left (folders, worktrees, branches), cleaned once per start.
-  void cleanForkLeftovers({ worktreesDir: settings.worktreesDir, forks: service.forks, blobs: service.blobs }).then(
-    (report) => {
-      for (const line of describeForkLeftovers(report)) log(`weft app-server: ${line}`);
-    },
-    (error: unknown) =>
-      log(`weft app-server: warning: could not look for what interrupted forks left: ${String(error)}`),
-  );
-  // Retention and collection once per start, off the start-up path.
-  setTimeout(() => {
-    service
-      .gc()
-      .catch((error: unknown) =>
-        log(
-          `weft app-server: warning: checkpoint collection failed: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-      );
-  }, 60_000).unref();
-  return { service, worktreesDir: settings.worktreesDir };
-}
-
-/**
- * Once per start, after `pruneWorktreesAfterMs`: the worktrees of worktree threads whose threads are all
- * archived and idle for `[worktree] prune_after_days`, whose branch is merged or empty and that hold no
- * work found nowhere else are removed (`weft worktrees prune` without `--yes`). `stop` cancels it or waits
- * for it to end.
- */
-function schedulePrune(input: {
-  weftHome: string;
-  env: NodeJS.ProcessEnv;
-  defaultCwd: string;
-  store: ThreadStore;
-  checkpoints: { service: CheckpointService; worktreesDir: string };
-  log: (line: string) => void;
-  options: AppHostOptions;
-}): { stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  const run = async (): Promise<void> => {
-    const { config } = await loadConfig({ weftHome: input.weftHome, cwd: input.defaultCwd, env: input.env });
-    const outcomes = await pruneOnStart({
-      store: input.store,
-      worktreesDir: input.checkpoints.worktreesDir,
-      days: config.worktree?.prune_after_days ?? DEFAULT_PRUNE_AFTER_DAYS,
-      forks: input.checkpoints.service.forks,
-      log: input.log,
-    });
-    input.options.onWorktreesPruned?.(outcomes);
-  };
-  const timer = setTimeout(() => {
-    running = run().catch((error: unknown) =>
-      input.log(
-        `weft app-server: warning: could not prune worktrees: ${error instanceof Error ? error.message : String(error)}`,
-      ),
-    );
-  }, input.options.pruneWorktreesAfterMs ?? 60_000);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearTimeout(timer);
-      await running;
+    ready: late.ready,
+    // What the rest of the host opens is registered by the time it is ready (or failed).
+    close: () => {
+      late.stopWaiting();
+      return late.settled().then(() => owned.dispose());
     },
   };
 }

@@ -75,6 +75,8 @@ export interface DispatcherOptions {
   };
   log: (line: string) => void;
   onClientClosed?: (client: Client) => void;
+  /** Called once a client's `initialize` is answered (the host prepares what its first requests need). */
+  afterInitialize?: () => void;
   /** Runs a request's handler ahead of background work (the index repair gives way to it). */
   inForeground?: <T>(work: () => Promise<T>) => Promise<T>;
   /** Orders the handling of the requests naming one thread (`request-scopes.ts`); absent = no order. */
@@ -340,6 +342,7 @@ class ConnectionState implements Client {
     try {
       const result = method === 'initialize' ? this.initialize(params) : await this.invoke(method, params);
       if (!this.closed) this.sink.send({ id, result });
+      if (method === 'initialize') this.options.afterInitialize?.();
     } catch (error) {
       if (error instanceof RpcError) this.sendError(id, error.code, error.message, error.data);
       else {

@@ -4,6 +4,7 @@
 // each batch of rows goes to the main thread, which writes it in one short transaction, so the index keeps
 // one writer and a write never waits on this thread's lock. Saved outlines are files: it writes them itself.
 import Database from 'better-sqlite3';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { IndexCheckRequest, type IndexCheckMessage } from './index-check-messages';
 import { forgetSavedOutline, writeSavedOutline } from './outline-snapshot';
@@ -16,7 +17,23 @@ function post(m: IndexCheckMessage): void {
   parentPort?.postMessage(m);
 }
 
+/**
+ * The check gives way to the process's main thread (and to everything else) for the CPU: it runs while the
+ * host answers its first requests, and on a busy two-core machine their threads compete for a core. On
+ * Linux a nice value is a thread's own (setpriority of "this process" sets the calling thread's), so only
+ * this thread runs lower; elsewhere it would be the whole process's, and is left alone.
+ */
+function yieldTheCpu(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(10);
+  } catch {
+    // Not allowed here (a sandbox without the call): the check runs at the process's priority.
+  }
+}
+
 async function check(): Promise<void> {
+  yieldTheCpu();
   const request = IndexCheckRequest.parse(workerData);
   const db = new Database(request.indexPath, { readonly: true, fileMustExist: true });
   const outlineWarnings: string[] = [];

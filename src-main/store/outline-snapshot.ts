@@ -14,7 +14,6 @@
 import { fstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { z } from 'zod';
 import { SessionMetaPayload, TurnError, TurnStatus } from '../../src-preload/protocol';
 import type { HistoryRef } from './history';
@@ -23,6 +22,9 @@ import type { ContinuedOutline, OutlineStart, RolloutOutline, TurnOutline } from
 import { outlinesDir } from './paths';
 import { readAt, type RolloutFd } from './rollout-source';
 import { ATTRIBUTE_KEYS, ThreadAttributes } from './thread-events';
+
+/** node:zlib's crc32, loaded when an outline is first saved or read (not at start-up). */
+const crc32 = (data: Uint8Array, value?: number): number => process.getBuiltinModule('node:zlib').crc32(data, value);
 
 const MAGIC = Buffer.from('WOL1');
 /** Bytes before the outline's end that must be unchanged for it to be used. */

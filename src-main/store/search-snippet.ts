@@ -3,7 +3,6 @@
 // (it answers which threads match, not where), so the words are found again in the rollout, read as a
 // stream and only until the first matching message (or a byte budget), never as a whole file.
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { codexItemType, codexMessageText } from './codex-thread-items';
 import { AgentMessageEvent, UserMessageEvent } from './events';
 
@@ -65,7 +64,8 @@ function messageText(line: string): string | null {
 export async function rolloutSnippet(path: string, words: readonly string[]): Promise<string | null> {
   if (words.length === 0) return null;
   const stream = createReadStream(path, { encoding: 'utf8', end: SNIPPET_READ_BYTES - 1 });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  // node:readline is loaded with the first search, not with the store.
+  const lines = process.getBuiltinModule('node:readline').createInterface({ input: stream, crlfDelay: Infinity });
   try {
     for await (const line of lines) {
       // Cheap test first: most lines hold none of the words.

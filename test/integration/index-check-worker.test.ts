@@ -2,7 +2,8 @@
 // rollout, the server still answers `thread/list` from the index. The rollout that holds it is a FIFO
 // named as a rollout: the check's stat of it returns at once, but opening it to read waits until the test
 // opens it for writing (then it reads nothing: a rollout is read up to the size its stat gave, 0 here). A
-// check on the main thread would hold every request until then.
+// check on the main thread would hold every request until then. The worker runs at a lower priority
+// (nice 10) than the thread that answers.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, open } from 'node:fs/promises';
@@ -41,6 +42,20 @@ function rolloutOf(home: string, id: string): string {
   );
   if (found === undefined) throw new Error(`no rollout of ${id} in ${home}`);
   return join(home, 'sessions', found);
+}
+
+/** The nice value of each thread of process `pid` named `name` (/proc's `comm`). */
+function niceOf(pid: number, name: string): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+    try {
+      if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() !== name) return [];
+      // The 19th field of stat; the second field (the name, in parentheses) may hold spaces.
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return [Number(fields[16])];
+    } catch {
+      return []; // the thread ended meanwhile
+    }
+  });
 }
 
 /** Whether some thread of process `pid` waits in open() for the other end of a FIFO. */
@@ -83,6 +98,9 @@ describe.runIf(process.platform === 'linux')('the start-up index check', () => {
     await server.initialize();
     // The check has reached the FIFO and waits there.
     await expect.poll(() => waitsOnFifo(pid), { timeout: 15_000 }).toBe(true);
+    // Its thread gives way for the CPU (nice 10); the thread that answers requests does not.
+    expect(niceOf(pid, 'WorkerThread')).toEqual([10]);
+    expect(niceOf(pid, 'MainThread')).toEqual([0]);
 
     const names = async (): Promise<[string, string | null][]> =>
       (await server.request<{ data: { id: string; name: string | null }[] }>('thread/list', {})).data.map((t) => [

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { codexApprovalPolicy, type Thread, type ThreadOverrides } from '../../../src-preload/protocol';
 import { heldBackMcpMessage, pendingFilesWarning } from '../../config/project-report';
 import type { Session } from '../../core/session';
@@ -16,7 +15,7 @@ import { gitInfoOf, newThreadObject, resolveCwd, threadConfig } from '../thread-
 import { loadThread } from '../thread-load';
 import { discardFork, forkFiles, recordFork } from './fork-files';
 import { startWorktree } from './worktree-start';
-import { searchSnippets } from '../../store/search-snippet';
+import { liveState, threadListHandlers } from './thread-list';
 import { storeCall, storeCallAsync } from './store-call';
 import type { HandlerContext } from './context';
 
@@ -42,11 +41,6 @@ type ThreadHandlers = Pick<
   | 'thread/rollback'
   | 'thread/compact/start'
 >;
-
-/** What a loaded thread knows better than its saved form: its status, its last turn, its read state. */
-function liveState(live: Thread): Pick<Thread, 'status' | 'weftLastTurnStatus' | 'weftReadState'> {
-  return { status: live.status, weftLastTurnStatus: live.weftLastTurnStatus, weftReadState: live.weftReadState };
-}
 
 export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
   const { store, manager, environment } = ctx;
@@ -83,20 +77,6 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
       client.notify({ method: 'warning', params: { threadId: thread.id, message: pending, weftProjectConfig: true } });
     warnAbout(client, thread.id, loaded.heldBackMcpServers.map(heldBackMcpMessage));
     return entry.session;
-  };
-
-  /** Loaded threads of `cwd` (a project: its worktree threads too) with an approval or a question waiting. */
-  const waitingThreads = (cwd: string | readonly string[] | null | undefined): Thread[] => {
-    const folders =
-      cwd === null || cwd === undefined ? null : (typeof cwd === 'string' ? [cwd] : cwd).map((c) => resolve(c));
-    return manager.loadedIds().flatMap((id) => {
-      const live = manager.liveThread(id, false);
-      if (live === null || live.status.type !== 'active' || live.status.activeFlags.length === 0) return [];
-      const project = live.weftWorktree?.projectRoot ?? live.cwd;
-      return folders === null || folders.includes(resolve(live.cwd)) || folders.includes(resolve(project))
-        ? [live]
-        : [];
-    });
   };
 
   const startResult = (session: Session, thread: Thread, provider: string) => {
@@ -301,32 +281,7 @@ export function threadHandlers(ctx: HandlerContext): ThreadHandlers {
 
     'thread/unsubscribe': async (params, client) => ({ status: manager.unsubscribe(params.threadId, client) }),
 
-    'thread/list': async (params, client) => {
-      manager.seen(client);
-      ctx.folders.name(client, params.cwd);
-      const page = await storeCallAsync(() => store.listComplete(params));
-      const term = params.searchTerm?.trim() ?? '';
-      const snippets = term === '' ? null : await searchSnippets(page.data, term);
-      const listed = page.data.map((t) => {
-        const live = manager.liveThread(t.id, false);
-        return live === null ? t : { ...t, ...liveState(live) };
-      });
-      // What waits on the person in a loaded thread (an approval, a question) is not in the index: those
-      // threads come first, on the first page.
-      const waiting =
-        params.weftNeedsYou === true && !params.cursor && params.archived !== true
-          ? waitingThreads(params.cwd).filter((t) => !listed.some((l) => l.id === t.id))
-          : [];
-      return {
-        data: [...waiting, ...listed],
-        nextCursor: page.nextCursor,
-        // A new index is being built: this page holds what is indexed so far (weft/threads/indexed follows).
-        ...(page.indexing ? { weftIndexing: true } : {}),
-        ...(snippets === null ? {} : { weftSnippets: snippets }),
-      };
-    },
-
-    'thread/loaded/list': async () => ({ data: manager.loadedIds(), nextCursor: null }),
+    ...threadListHandlers(ctx),
 
     'thread/read': async (params, client) => {
       manager.seen(client);

@@ -1,0 +1,17 @@
+// This machine's host with the configured environments beside it (`faces/remote/environment-router.ts`):
+// what `weft serve` and `weft app-server` serve, so one window holds local and remote projects. The
+// config and the relays (environment-host.ts) are imported when a request first names an environment.
+import { EnvironmentRouter } from '../faces/remote/environment-router';
+import { stderrLog, type CliHost } from './transport-setup';
+
+export function withEnvironments(created: CliHost): CliHost {
+  const router = new EnvironmentRouter({
+    local: created.host,
+    openEnvironment: async (name) => {
+      const { openRemoteHost } = await import('./environment-host');
+      return (await openRemoteHost(name, { log: stderrLog })).host;
+    },
+    log: stderrLog,
+  });
+  return { host: router, close: () => created.close() };
+}
