@@ -48,3 +48,6 @@ export const IndexCheckMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('failed'), message: z.string(), code: z.string().nullable() }),
 ]);
 export type IndexCheckMessage = z.infer<typeof IndexCheckMessage>;
+
+/** Main thread → worker: end now (a check under way ends as cancelled); the worker then ends by itself. */
+export const STOP = 'stop';

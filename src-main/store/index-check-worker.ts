@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { IndexCheckRequest, type IndexCheckMessage } from './index-check-messages';
+import { IndexCheckRequest, STOP, type IndexCheckMessage } from './index-check-messages';
 import { forgetSavedOutline, writeSavedOutline } from './outline-snapshot';
 import { repairIndex } from './repair';
 import { ThreadIndex } from './thread-index';
@@ -32,9 +32,15 @@ function yieldTheCpu(): void {
   }
 }
 
+/** Set when the main thread sends STOP: the check ends at its next slice (see index-check.ts `stop`). */
+let stopAsked = false;
+
 async function check(): Promise<void> {
   yieldTheCpu();
   const request = IndexCheckRequest.parse(workerData);
+  // The stop may have come while this thread was starting (it is read once the loading is done).
+  await new Promise((resolve) => setImmediate(resolve));
+  if (stopAsked) return;
   const db = new Database(request.indexPath, { readonly: true, fileMustExist: true });
   const outlineWarnings: string[] = [];
   try {
@@ -42,7 +48,7 @@ async function check(): Promise<void> {
       full: false,
       // Its slices (8 ms, the default) only pace the batches it sends, as on the main thread: the first
       // early, then about 100 threads or 2 MB of text each, each one transaction there.
-      cancelled: () => false,
+      cancelled: () => stopAsked,
       outlines: {
         keep: (id, data) => {
           try {
@@ -67,7 +73,14 @@ async function check(): Promise<void> {
   }
 }
 
-check().catch((error: unknown) => {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : null;
-  post({ type: 'failed', message: message(error), code });
+parentPort?.on('message', (m: unknown) => {
+  if (m === STOP) stopAsked = true;
 });
+
+check()
+  .catch((error: unknown) => {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : null;
+    post({ type: 'failed', message: message(error), code });
+  })
+  // The port's listener would keep this thread alive: closing it lets the thread end by itself.
+  .finally(() => parentPort?.close());

@@ -6,7 +6,7 @@
 // host's own) and let the writes begin once it is assembled (`run`): what arrives before waits.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../util/worker-thread';
-import { IndexCheckMessage } from './index-check-messages';
+import { IndexCheckMessage, STOP } from './index-check-messages';
 import type { IndexChange, RepairReport, RolloutSource } from './repair';
 
 /** What the check's writes need of the store. */
@@ -27,6 +27,9 @@ class IndexCheckError extends Error {
   }
 }
 
+/** How long `stop` waits for the worker to end by itself before it terminates it. */
+const STOP_GRACE_MS = 5000;
+
 const CANCELLED: RepairReport = { indexed: 0, removed: 0, files: 0, warnings: [], cancelled: true };
 
 /** One check in a worker thread, from its start to its report. */
@@ -42,6 +45,12 @@ export class IndexCheck {
    */
   readonly warmedUp = new Promise<void>((resolve) => (this.markWarm = resolve));
   private readonly worker: Promise<Worker | null>;
+  private markExited: (code: number | null) => void = () => undefined;
+  /**
+   * The worker's exit code once it has ended (0: it ended by itself, as `stop` has it do), null when
+   * none ran.
+   */
+  readonly exited = new Promise<number | null>((resolve) => (this.markExited = resolve));
 
   /** Starts the worker; see `run`. */
   constructor(options: { home: string; indexPath: string; sources: RolloutSource[] }) {
@@ -53,7 +62,7 @@ export class IndexCheck {
           this.push({ type: 'ended', error: null });
           return null;
         }
-        if (this.stopped) void worker.terminate();
+        if (this.stopped) worker.postMessage(STOP);
         worker.on('message', (raw: unknown) => {
           const parsed = IndexCheckMessage.safeParse(raw);
           this.push(
@@ -68,7 +77,10 @@ export class IndexCheck {
         });
         worker.on('error', (error) => this.push({ type: 'ended', error }));
         // Every message the worker posted is delivered before 'exit'.
-        worker.on('exit', () => this.push({ type: 'ended', error: null }));
+        worker.on('exit', (code) => {
+          this.markExited(code);
+          this.push({ type: 'ended', error: null });
+        });
         return worker;
       },
       (error: unknown) => {
@@ -76,6 +88,9 @@ export class IndexCheck {
         return null;
       },
     );
+    void this.worker.then((worker) => {
+      if (worker === null) this.markExited(null);
+    });
   }
 
   private push(m: IndexCheckMessage | { type: 'ended'; error: Error | null }): void {
@@ -138,6 +153,18 @@ export class IndexCheck {
       this.push({ type: 'ended', error: null });
     }
     const worker = await this.worker;
-    await worker?.terminate();
+    if (worker === null) return;
+    // Asked, not terminated: a worker terminated while it is inside a native call (loading SQLite's addon,
+    // opening or closing the index) can abort the whole process ("FATAL ERROR: Error::New
+    // napi_get_last_error_info"). It ends at its next slice, or once the call it is in returns; only one
+    // that has not ended after STOP_GRACE_MS is terminated.
+    worker.postMessage(STOP);
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = await Promise.race([
+      this.exited.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), STOP_GRACE_MS))),
+    ]);
+    clearTimeout(timer);
+    if (gaveUp) await worker.terminate();
   }
 }
