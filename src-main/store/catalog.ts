@@ -48,6 +48,14 @@ function findRollout(dir: string, suffix: string, depth = 0): string | null {
   return null;
 }
 
+function emptyOrMissing(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return true;
+  }
+}
+
 /** True when no source folder holds anything (each is missing or empty): there is no rollout to check. */
 export async function noRollouts(sources: readonly RolloutSource[]): Promise<boolean> {
   for (const source of sources) {
@@ -215,7 +223,11 @@ export class Catalog {
    */
   startCheck(): void {
     if (this.startUpCheck !== null || this.closed) return;
-    this.startUpCheck = new IndexCheck({ home: this.home, indexPath: indexFile(this.home), sources: this.sources() });
+    // A new home (no rollout anywhere) has nothing to check: no thread is started for it (its start-up is
+    // a core's worth of work for a tenth of a second). A few entries of at most a few folders are read.
+    const sources = this.sources();
+    if (sources.every((source) => emptyOrMissing(source.dir))) return;
+    this.startUpCheck = new IndexCheck({ home: this.home, indexPath: indexFile(this.home), sources });
   }
 
   /** Stops the start-up check's worker unused: the check runs on this thread. */
