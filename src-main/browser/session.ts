@@ -44,6 +44,11 @@ export class BrowserSession {
   readonly log = new PageLog();
   private readonly origins: OriginQuestions;
   private running: Promise<Running> | null = null;
+  /**
+   * The context of the browser running now. A browser that was stopped (after a crash) still reports its
+   * pages' crashes and its own close for a while, late on a busy machine: only this one's count.
+   */
+  private liveContext: BrowserContext | null = null;
   private currentPage: Page | null = null;
   private cdp: { page: Page; session: CDPSession } | null = null;
   private crashed = false;
@@ -231,6 +236,7 @@ export class BrowserSession {
   private async stop(): Promise<void> {
     const running = this.running;
     this.running = null;
+    this.liveContext = null;
     this.current = null;
     this.cdp = null;
     this.stalled.clear();
@@ -238,6 +244,8 @@ export class BrowserSession {
     if (running === null) return;
     const r = await running.catch(() => null);
     if (r === null) return;
+    // A launch that ended after this stop began set it again.
+    if (this.liveContext === r.context) this.liveContext = null;
     await r.context.close().catch(() => undefined);
     await killProfileProcesses(r.profile);
     await r.proxy.close();
@@ -288,8 +296,9 @@ export class BrowserSession {
         this.current = page;
       });
       context.on('close', () => {
-        if (this.running !== null) this.crashed = true;
+        if (this.liveContext === context) this.crashed = true;
       });
+      this.liveContext = context;
       return running;
     } catch (error) {
       await proxy.close();
@@ -324,6 +333,7 @@ export class BrowserSession {
       }),
     );
     page.on('crash', () => {
+      if (page.context() !== this.liveContext) return;
       this.crashed = true;
       this.log.add({ kind: 'crash', level: 'crash', text: `the page ${page.url()} crashed` });
     });
