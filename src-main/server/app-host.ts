@@ -24,6 +24,7 @@ import { forkHandlers } from './handlers/forks';
 import { worktreeHandlers } from './handlers/worktrees';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
+import { environmentInstallHandlers } from './handlers/environment-install';
 import { projectConfigHandlers } from './handlers/project-config';
 import { hooksHandlers } from './handlers/hooks';
 import { gitHandlers } from './handlers/git';
@@ -228,6 +229,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       ...turnHandlers(context),
       ...serviceHandlers(context),
       ...setupHandlers(context),
+      ...environmentInstallHandlers(context),
       ...projectConfigHandlers(context),
       ...hooksHandlers(context),
       ...mcpHandlers(context, mcpLogins),
