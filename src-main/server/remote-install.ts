@@ -260,7 +260,7 @@ export function nodeAtLeast(version: string, least: [number, number, number]): b
 }
 
 /** `npm pack` of this installation into a new temporary folder (its install scripts not run: it is built). */
-async function packThis(signal: AbortSignal | undefined, onLine: (line: string) => void): Promise<string> {
+async function packThis(signal: AbortSignal | undefined): Promise<string> {
   const root = await packageRoot();
   if (root === null) {
     throw new InstallError(
@@ -275,7 +275,6 @@ async function packThis(signal: AbortSignal | undefined, onLine: (line: string) 
   const result = await run(['npm', 'pack', '--ignore-scripts', '--silent', '--pack-destination', dir, root], {
     timeoutMs: 120_000,
     signal,
-    onLine,
     what: 'packing Weft with npm',
     stage: 'pack',
   }).catch(async (error: unknown) => {
@@ -400,7 +399,7 @@ export async function installOnEnvironment(options: InstallOptions): Promise<Ins
     let tarball = options.packagePath;
     if (tarball === undefined) {
       say('pack', `Packing Weft ${version} (npm pack)…`);
-      packed = await packThis(signal, (line) => say('pack', line));
+      packed = await packThis(signal);
       tarball = packed;
     }
     const bytes = (
