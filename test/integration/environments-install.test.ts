@@ -5,7 +5,7 @@
 // before anything is copied. The remote's HOME is the test's (set in the `weft` string, as a person may set
 // variables there), so nothing lands in this machine's real home; npm's cache is the user's (`--prefer-offline`).
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -41,6 +41,10 @@ beforeAll(async () => {
   await writeFile(join(scratch, 'old-node', 'node'), '#!/bin/sh\necho v18.19.0\n');
   await chmod(join(scratch, 'old-node', 'node'), 0o755);
   await mkdir(join(scratch, 'pack'));
+  // The old Weft as a program named `weft`, for the `command` form (as `kubectl exec -i pod -- weft …`).
+  await mkdir(join(scratch, 'bin'));
+  await copyFile(oldWeft, join(scratch, 'bin', 'weft'));
+  await chmod(join(scratch, 'bin', 'weft'), 0o755);
   // The package as `npm pack` makes it of this (built) checkout: what the install copies.
   const packed = spawnSync(
     'npm',
@@ -65,6 +69,19 @@ beforeAll(async () => {
       '[environments.stale]',
       ...ssh,
       `weft = ${toml(`PATH=${node}:/usr/bin:/bin HOME=${home} ${npmEnv} WEFT_HOME=${remote.dir} MOCK_API_KEY=sk-test OLD_WEFT_ATTACH=1 ${process.execPath} ${oldWeft}`)}`,
+      '[environments.piped]',
+      `command = ${JSON.stringify([
+        'env',
+        `PATH=${node}:/usr/bin:/bin`,
+        `HOME=${home}`,
+        ...npmEnv.split(' '),
+        `WEFT_HOME=${remote.dir}`,
+        'MOCK_API_KEY=sk-test',
+        'OLD_WEFT_ATTACH=1',
+        join(scratch, 'bin', 'weft'),
+        'app-server',
+        '--attach',
+      ])}`,
       '[environments.oldnode]',
       ...ssh,
       `weft = ${toml(`PATH=${join(scratch, 'old-node')}:/usr/bin:/bin HOME=${home} /nonexistent/weft`)}`,
@@ -146,6 +163,23 @@ describe.skipIf(unavailable !== null)(
       });
       const run = await cli('exec', '--env', 'stale', '-C', project.dir, 'hello');
       expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: 'ran there\n' });
+    }, 300_000);
+
+    it('installs through a `command` environment: the program before its `weft` runs the install, and `weft` is replaced', async () => {
+      const before = await cli('environments', 'check', 'piped');
+      expect(before.code).toBe(1);
+      expect(before.stdout).toContain('  fix: `weft environments install piped` installs Weft 0.1.0 there');
+      const installed = await cli('environments', 'install', 'piped', '--package', tarball);
+      expect(installed.stderr).toBe('');
+      expect(installed.code).toBe(0);
+      const bin = join(scratch, 'home', '.weft', 'remote', '0.1.0', 'node_modules', '.bin', 'weft');
+      const config = await readFile(join(local.dir, 'config.toml'), 'utf8');
+      expect(config).toContain(
+        `${JSON.stringify('OLD_WEFT_ATTACH=1')}, ${JSON.stringify(bin)}, "app-server", "--attach"]`,
+      );
+      const after = await cli('environments', 'check', 'piped');
+      expect(after.stdout).toContain('  weft: 0.1.0 (this one: 0.1.0)');
+      expect(after.code).toBe(0);
     }, 300_000);
   },
 );
