@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopUserServer } from '../support/environments';
+import { stopUserServer, WEFT_BIN } from '../support/environments';
+import { StdioRpcClient } from '../support/rpc-client';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evOutputTextDelta } from '../support/sse';
 import { runWeftCli } from '../support/weft-cli';
@@ -69,6 +70,9 @@ beforeAll(async () => {
       '[environments.stale]',
       ...ssh,
       `weft = ${toml(`PATH=${node}:/usr/bin:/bin HOME=${home} ${npmEnv} WEFT_HOME=${remote.dir} MOCK_API_KEY=sk-test OLD_WEFT_ATTACH=1 ${process.execPath} ${oldWeft}`)}`,
+      '[environments.cancelled]',
+      ...ssh,
+      `weft = ${toml(`PATH=${node}:/usr/bin:/bin HOME=${join(scratch, 'home-cancelled')} ${npmEnv} ${process.execPath} ${oldWeft}`)}`,
       '[environments.piped]',
       `command = ${JSON.stringify([
         'env',
@@ -122,6 +126,36 @@ describe.skipIf(unavailable !== null)(
       expect(await readdir(join(scratch, 'home'))).toEqual([]);
       expect(await readFile(join(local.dir, 'config.toml'), 'utf8')).toBe(config);
     });
+
+    it('an install asked of the app server shows its steps and stops when cancelled, leaving config.toml as it was', async () => {
+      const config = await readFile(join(local.dir, 'config.toml'), 'utf8');
+      const client = StdioRpcClient.start(
+        { WEFT_HOME: local.dir, MOCK_API_KEY: 'sk-test', WEFT_INSTALL_PACKAGE: tarball },
+        local.dir,
+        WEFT_BIN,
+      );
+      try {
+        await client.initialize();
+        const answer = client.call('weft/environment/install', { environment: 'cancelled' });
+        await client.notification('weft/environment/install/progress', (p) => p['stage'] === 'install');
+        expect(await client.request('weft/environment/install/cancel', { environment: 'cancelled' })).toEqual({
+          cancelled: true,
+        });
+        const response = await answer;
+        expect(response.error?.message).toBe('cancelled while installing Weft on cancelled');
+        expect(response.error?.data).toEqual({ stage: 'install' });
+        const steps = client.notifications('weft/environment/install/progress').map((p) => p['stage']);
+        expect(steps.slice(0, 2)).toEqual(['node', 'node']);
+        expect(steps).toContain('upload');
+        // Nothing more to cancel; config.toml untouched.
+        expect(await client.request('weft/environment/install/cancel', { environment: 'cancelled' })).toEqual({
+          cancelled: false,
+        });
+        expect(await readFile(join(local.dir, 'config.toml'), 'utf8')).toBe(config);
+      } finally {
+        await client.close();
+      }
+    }, 120_000);
 
     it('installs from a tarball over ssh and points the environment at it; then check passes and a thread runs there', async () => {
       const before = await cli('environments', 'check', 'stale');
