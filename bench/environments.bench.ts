@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { userSocketPaths } from '../src-main/server/user-socket';
 import { startMockResponsesServer } from '../test/support/mock-responses-server';
@@ -42,6 +43,7 @@ export default async function run() {
   if (unavailable !== null) {
     return { title: 'Remote environments (ssh)', rows: [], notes: [`Not measured: ${unavailable}.`] };
   }
+  const loadBefore = loadavg();
   const sshd = await startSshd();
   const mock = await startMockResponsesServer();
   const project = await makeTempWorkspace({ 'notes.txt': 'one\n' });
@@ -133,6 +135,9 @@ export default async function run() {
       notes: [
         `${TURNS} turns each after ${WARM_UP} to warm up; a turn is turn/start → turn/completed of a one-message answer from the mock model.`,
         `First connection through ssh, ${WARM_UP + TURNS} turns included: ${Math.round(firstConnectMs)} ms.`,
+        `Wall-clock times on a machine shared with other work: a turn includes any time a process waited for a core. Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')} after, on ${availableParallelism()} cores.`,
       ],
     };
   } finally {

@@ -7,6 +7,13 @@ import type { EnvironmentConfig } from '../config/environments';
 import { formatKeyPath } from '../config/toml-keys';
 import { connectHostClient } from '../faces/host-client';
 import { RemoteHost } from '../faces/remote/relay-host';
+import {
+  checkNode,
+  describeUpdate,
+  installOnEnvironment,
+  pointEnvironmentAt,
+  requiredNode,
+} from '../server/remote-install';
 import { remoteWeftVersion } from '../faces/remote/version-check';
 import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
@@ -18,6 +25,7 @@ const USAGE = `Usage: weft environments list [--json]
        weft environments add <name> -- <command> [args…]
        weft environments remove <name>
        weft environments check <name>
+       weft environments install <name> [--package FILE] [--keep-config]
 
 An environment is a machine or container where Weft runs your project: a host reached with ssh, or
 any command whose stdin and stdout reach \`weft app-server\` there (docker exec -i, kubectl exec -i).
@@ -28,6 +36,11 @@ They live in [environments.<name>] tables of ~/.weft/config.toml (WEFT_HOME). Us
   add      Add (or replace) an environment
   remove   Remove the environment's table from config.toml
   check    Connect: is it reachable, which Weft and Node run there, does its sandbox work
+  install  Install this Weft's version there: the package \`npm pack\` makes of this installation (or
+           --package, a tarball made so) is copied over the environment's pipe and installed with npm in
+           ~/.weft/remote/<version> there (Node and npm there are checked first); then the environment's
+           \`weft\` (or \`command\`) in config.toml is pointed at it, unless --keep-config (then the
+           line to set is printed)
 `;
 
 export async function runEnvironmentsCommand(argv: string[]): Promise<number> {
@@ -41,6 +54,7 @@ export async function runEnvironmentsCommand(argv: string[]): Promise<number> {
         add: { run: (rest) => add(weftHome, rest) },
         remove: { aliases: ['rm'], run: (rest) => remove(weftHome, rest) },
         check: { run: (rest) => check(rest) },
+        install: { run: (rest) => install(weftHome, rest) },
       },
     },
     argv,
@@ -143,11 +157,15 @@ async function check(argv: string[]): Promise<number> {
   const target = await environmentTarget(name);
   process.stdout.write(`${name}: ${target.argv.join(' ')}\n`);
   let gaveUp: string | null = null;
+  let installable = false;
   const host = new RemoteHost({
     target,
     log: () => undefined,
     maxAttempts: 0,
-    onGiveUp: (why) => (gaveUp = why),
+    onGiveUp: (why, install) => {
+      gaveUp = why;
+      installable = install !== undefined;
+    },
   });
   const started = Date.now();
   let client;
@@ -159,6 +177,19 @@ async function check(argv: string[]): Promise<number> {
     });
   } catch (error) {
     process.stdout.write(`  reachable: no — ${gaveUp ?? errorMessage(error)}\n`);
+    if (installable) {
+      const environment = (await configuredEnvironments())[name];
+      const node =
+        environment === undefined
+          ? null
+          : await checkNode(name, environment, VERSION, { timeoutMs: 30_000 }).then(
+              (found) => `yes, ${found.node} with npm ${found.npm}`,
+              (error: unknown) => `no — ${errorMessage(error)}`,
+            );
+      if (node !== null)
+        process.stdout.write(`  node for Weft ${VERSION} (${(await requiredNode()).join('.')} or later): ${node}\n`);
+      process.stdout.write(`  fix: \`weft environments install ${name}\` installs Weft ${VERSION} there\n`);
+    }
     return 1;
   }
   try {
@@ -166,9 +197,15 @@ async function check(argv: string[]): Promise<number> {
     const info = client.serverInfo;
     if (info !== null) {
       const node = /node (\S+?)\)/.exec(info.userAgent)?.[1] ?? 'unknown';
+      const remote = remoteWeftVersion(info);
       process.stdout.write(
-        `  weft: ${remoteWeftVersion(info) ?? 'unknown'} (this one: ${VERSION}); node ${node}; WEFT_HOME ${info.codexHome}\n`,
+        `  weft: ${remote ?? 'unknown'} (this one: ${VERSION}); node ${node}; WEFT_HOME ${info.codexHome}\n`,
       );
+      if (remote !== VERSION) {
+        process.stdout.write(
+          `  note: the versions differ (they can work together); \`weft environments install ${name}\` installs ${VERSION} there\n`,
+        );
+      }
     }
     const sandbox = await client
       .request('command/exec', { command: ['true'], sandboxPolicy: { type: 'readOnly' }, timeoutMs: 20_000 })
@@ -181,5 +218,55 @@ async function check(argv: string[]): Promise<number> {
     return sandbox.startsWith('works') ? 0 : 1;
   } finally {
     client.close();
+  }
+}
+
+/** Installs this Weft's version on the environment, telling each step; then points the environment at it. */
+async function install(weftHome: string, argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { package: { type: 'string' }, 'keep-config': { type: 'boolean' } },
+    allowPositionals: true,
+  });
+  const name = positionals[0];
+  if (name === undefined || positionals.length > 1) {
+    process.stderr.write(`weft environments install: name one environment\n\n${USAGE}`);
+    return 2;
+  }
+  const environment = (await configuredEnvironments())[name];
+  if (environment === undefined) {
+    await environmentTarget(name); // throws naming the configured ones
+    return 2;
+  }
+  // Ctrl-C stops the step running there (its ssh ends) instead of leaving it behind.
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  process.once('SIGINT', onSignal);
+  try {
+    const result = await installOnEnvironment({
+      name,
+      environment,
+      version: VERSION,
+      packagePath: values.package,
+      signal: abort.signal,
+      onProgress: (p) => process.stdout.write(`  ${p.message}\n`),
+    });
+    const line = describeUpdate(result.update);
+    if (values['keep-config'] === true) {
+      process.stdout.write(
+        `Installed. To use it, set in [environments.${name}] of ${userConfigFile(weftHome)}:\n  ${line}\n`,
+      );
+      return 0;
+    }
+    const file = await pointEnvironmentAt(weftHome, name, result.update);
+    process.stdout.write(
+      `Installed. [environments.${name}] of ${file} now says ${line}. Check it with \`weft environments check ${name}\`.\n`,
+    );
+    return 0;
+  } catch (error) {
+    process.stderr.write(`weft environments install: ${errorMessage(error)}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSignal);
   }
 }

@@ -90,26 +90,30 @@ export function environmentPipe(
   remote = 'app-server --attach',
 ): EnvironmentPipe {
   if (environment.command !== undefined) return { name, argv: [...environment.command], host: null };
-  const host = environment.ssh ?? '';
   return {
     name,
-    host,
-    argv: [
-      'ssh',
-      ...(environment.ssh_args ?? []),
-      ...(environment.port === undefined ? [] : ['-p', String(environment.port)]),
-      '-T',
-      '-o',
-      'BatchMode=yes',
-      '-o',
-      'ConnectTimeout=15',
-      '-o',
-      'ServerAliveInterval=15',
-      '--',
-      host,
-      `${environment.weft ?? DEFAULT_REMOTE_WEFT} ${remote}`,
-    ],
+    host: environment.ssh ?? '',
+    argv: sshArgv(environment, `${environment.weft ?? DEFAULT_REMOTE_WEFT} ${remote}`),
   };
+}
+
+/** ssh to an ssh environment with `remoteCommand` run by the remote user's shell there. */
+export function sshArgv(environment: EnvironmentConfig, remoteCommand: string): string[] {
+  return [
+    'ssh',
+    ...(environment.ssh_args ?? []),
+    ...(environment.port === undefined ? [] : ['-p', String(environment.port)]),
+    '-T',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'ConnectTimeout=15',
+    '-o',
+    'ServerAliveInterval=15',
+    '--',
+    environment.ssh ?? '',
+    remoteCommand,
+  ];
 }
 
 /** The pipe of environment `name` among `environments`; throws a message naming the configured ones. */

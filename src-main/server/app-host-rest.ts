@@ -22,6 +22,7 @@ import { forkHandlers } from './handlers/forks';
 import { worktreeHandlers } from './handlers/worktrees';
 import { serviceHandlers } from './handlers/services';
 import { setupHandlers } from './handlers/setup';
+import { environmentInstallHandlers } from './handlers/environment-install';
 import { projectConfigHandlers } from './handlers/project-config';
 import { hooksHandlers } from './handlers/hooks';
 import { gitHandlers } from './handlers/git';
@@ -104,6 +105,7 @@ export async function assembleRest(input: RestInput): Promise<AssembledRest> {
     ...turnHandlers(context),
     ...serviceHandlers(context),
     ...setupHandlers(context),
+    ...environmentInstallHandlers(context),
     ...projectConfigHandlers(context),
     ...hooksHandlers(context),
     ...mcpHandlers(context, mcpLogins),

@@ -195,6 +195,7 @@ export class RolloutRecorder implements SessionRecorder {
       case 'weft/git/progress':
       case 'weft/threads/indexed':
       case 'weft/environment/status':
+      case 'weft/environment/install/progress':
       case 'weft/automations/runEnded':
       case 'weft/turn/diffChanged':
       case 'weft/browser/live/frame':

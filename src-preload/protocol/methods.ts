@@ -224,6 +224,11 @@ import {
   WeftEnvironmentListParams,
   WeftEnvironmentListResult,
   WeftEnvironmentStatusNotification,
+  WeftEnvironmentInstallParams,
+  WeftEnvironmentInstallResult,
+  WeftEnvironmentInstallCancelParams,
+  WeftEnvironmentInstallCancelResult,
+  WeftEnvironmentInstallProgressNotification,
 } from './weft-environments';
 import { ReviewStartParams, ReviewStartResult } from './review';
 import { WeftUsageDailyParams, WeftUsageDailyResult } from './weft-cost';
@@ -335,6 +340,16 @@ export const ClientRequests = {
   'weft/rules/revoke': { params: WeftRulesRevokeParams, result: WeftRulesRevokeResult, queue: null },
   'weft/fs/complete': { params: WeftFsCompleteParams, result: WeftFsCompleteResult, queue: null },
   'weft/environment/list': { params: WeftEnvironmentListParams, result: WeftEnvironmentListResult, queue: null },
+  'weft/environment/install': {
+    params: WeftEnvironmentInstallParams,
+    result: WeftEnvironmentInstallResult,
+    queue: null,
+  },
+  'weft/environment/install/cancel': {
+    params: WeftEnvironmentInstallCancelParams,
+    result: WeftEnvironmentInstallCancelResult,
+    queue: null,
+  },
   'weft/projectConfig/list': { params: WeftProjectConfigListParams, result: WeftProjectConfigListResult, queue: null },
   'weft/usage/daily': { params: WeftUsageDailyParams, result: WeftUsageDailyResult, queue: null },
   'weft/automations/list': { params: WeftAutomationsListParams, result: WeftAutomationsListResult, queue: null },
@@ -450,6 +465,7 @@ export const ServerNotifications = {
   'weft/threads/indexed': WeftThreadsIndexedNotification,
   'weft/thread/turnsRestored': WeftThreadTurnsRestoredNotification,
   'weft/environment/status': WeftEnvironmentStatusNotification,
+  'weft/environment/install/progress': WeftEnvironmentInstallProgressNotification,
   'weft/automations/runEnded': WeftAutomationRunEndedNotification,
   'weft/browser/live/frame': WeftBrowserLiveFrame,
   'weft/browser/live/closed': WeftBrowserLiveClosed,

@@ -68,3 +68,66 @@ export const WeftLinkDroppedData = lazySchema(() =>
   z.object({ weftLinkDropped: z.object({ environment: z.string() }) }),
 );
 export type WeftLinkDroppedData = z.infer<typeof WeftLinkDroppedData>;
+
+/**
+ * Weft, the `data` of the error a relay answers with when the environment has no Weft, or one that cannot
+ * serve this one (`remoteVersion`: what runs there, null when none answered): the client may offer to
+ * install `localVersion` there (`weft/environment/install`).
+ */
+export const WeftInstallableData = lazySchema(() =>
+  z.object({
+    weftInstall: z.object({
+      environment: z.string(),
+      remoteVersion: z.string().nullable(),
+      localVersion: z.string(),
+    }),
+  }),
+);
+export type WeftInstallableData = z.infer<typeof WeftInstallableData>;
+
+/**
+ * Weft: installs this host's Weft on a configured environment (the package `npm pack` makes of it,
+ * copied over the environment's pipe, installed with npm under `~/.weft/remote/<version>` there), then
+ * points the environment at it in config.toml (`weft`, or `command`). Progress comes as
+ * `weft/environment/install/progress`; `weft/environment/install/cancel` stops it. One install per
+ * environment at a time.
+ */
+export const WeftEnvironmentInstallParams = lazySchema(() =>
+  z.object({
+    environment: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "an environment's name is letters, digits, '.', '_' and '-'")
+      .max(64),
+  }),
+);
+export type WeftEnvironmentInstallParams = z.infer<typeof WeftEnvironmentInstallParams>;
+
+/** What was installed, where, and what config.toml now says (`key` of `[environments.NAME]`, its new value). */
+export const WeftEnvironmentInstallResult = lazySchema(() =>
+  z.object({
+    version: z.string(),
+    directory: z.string(),
+    node: z.string(),
+    configFile: z.string(),
+    key: z.enum(['weft', 'command']),
+    value: z.union([z.string(), z.array(z.string())]),
+  }),
+);
+export type WeftEnvironmentInstallResult = z.infer<typeof WeftEnvironmentInstallResult>;
+
+export const WeftEnvironmentInstallCancelParams = WeftEnvironmentInstallParams;
+export type WeftEnvironmentInstallCancelParams = WeftEnvironmentInstallParams;
+
+/** Whether an install was running (and is now stopped). */
+export const WeftEnvironmentInstallCancelResult = lazySchema(() => z.object({ cancelled: z.boolean() }));
+export type WeftEnvironmentInstallCancelResult = z.infer<typeof WeftEnvironmentInstallCancelResult>;
+
+/** A step of an install (`pack`, `node`, `upload`, `install`, `verify`, `config`) and a line about it. */
+export const WeftEnvironmentInstallProgressNotification = lazySchema(() =>
+  z.object({
+    environment: z.string(),
+    stage: z.enum(['pack', 'node', 'upload', 'install', 'verify', 'config']),
+    message: z.string(),
+  }),
+);
+export type WeftEnvironmentInstallProgressNotification = z.infer<typeof WeftEnvironmentInstallProgressNotification>;

@@ -120,6 +120,7 @@ const paths = {
   undo: <path d="M5.5 3.5 2.5 6.5l3 3M2.5 6.5h7a3.5 3.5 0 0 1 0 7H7" />,
   redo: <path d="m10.5 3.5 3 3-3 3M13.5 6.5h-7a3.5 3.5 0 0 0 0 7H9" />,
   refresh: <path d="M13 8a5 5 0 1 1-1.5-3.55M13 2.5v2.75h-2.75" />,
+  download: <path d="M8 2v8M4.5 6.5 8 10l3.5-3.5M3 13.5h10" />,
   settings: (
     <>
       <circle cx="8" cy="8" r="2" />

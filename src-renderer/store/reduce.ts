@@ -316,6 +316,9 @@ function applyNotification(draft: Draft, state: AppData, notification: ServerNot
     case 'weft/git/progress':
       // Push progress belongs to the Changes panel, which listens for it itself.
       return state;
+    case 'weft/environment/install/progress':
+      // An install's progress belongs to the Install button that started it, which listens for it itself.
+      return state;
     case 'weft/threads/indexed':
       // The controller lists the threads again (the lists are replaced from that answer).
       return state;

@@ -8,7 +8,8 @@ import { useModal } from '../components/use-modal';
 import { useApp, useWeft } from '../store/app-context';
 import { SetupNotice } from './settings/SetupNotice';
 import { projectPlace } from '../store/project-key';
-import type { WeftEnvironmentEntry } from '../../src-preload/protocol';
+import type { WeftEnvironmentEntry, WeftInstallableData } from '../../src-preload/protocol';
+import { InstallWeft } from './InstallWeft';
 import { ReviewModes } from '../components/ReviewModes';
 
 /**
@@ -58,6 +59,8 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
   const [path, setPath] = useState('');
   const [where, setWhere] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  /** The environment needs this Weft installed: the offer shown under the problem. */
+  const [install, setInstall] = useState<WeftInstallableData['weftInstall'] | null>(null);
   const [completions, setCompletions] = useState<string[]>([]);
   const listId = useId();
   const problemId = useId();
@@ -71,7 +74,9 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
       void desktop.openProject(folder.trim());
       return;
     }
-    setProblem(await controller.openTypedProject(folder, environment));
+    const failed = await controller.openTypedProjectOr(folder, environment);
+    setProblem(failed?.message ?? null);
+    setInstall(failed?.install ?? null);
   };
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -107,6 +112,7 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
           setWhere(next);
           setCompletions([]);
           setProblem(null);
+          setInstall(null);
           input.current?.focus();
         }}
       />
@@ -126,6 +132,7 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
           onChange={(e) => {
             setPath(e.target.value);
             setProblem(null);
+            setInstall(null);
           }}
           spellCheck={false}
           list={listId}
@@ -145,6 +152,17 @@ export function ProjectChooser({ autoFocus }: { autoFocus: boolean }) {
         <p id={problemId} className="settings-status settings-status-error" role="alert">
           {problem}
         </p>
+      )}
+      {install !== null && (
+        <InstallWeft
+          key={install.environment}
+          offer={install}
+          onInstalled={() => {
+            // The environment now starts the new Weft: the folder is checked (and opened) again.
+            setProblem(null);
+            void open(path, install.environment);
+          }}
+        />
       )}
       {recent.length > 0 && (
         <div className="recent">

@@ -99,7 +99,9 @@ describe('an environment reached through a command', () => {
     expect(response.error).toEqual({
       code: -32603,
       message:
-        'old runs Weft 0.0.3, and this Weft (0.1.0) needs 0.1.x there: install Weft 0.1.0 on old (npm install -g weft@0.1.0, or the package `npm pack` makes of this checkout)',
+        "old runs Weft 0.0.3, and this Weft (0.1.0) needs 0.1.x there: install Weft 0.1.0 on old with `weft environments install old` (or the app's Install button)",
+      // What a client needs to offer the install.
+      data: { weftInstall: { environment: 'old', remoteVersion: '0.0.3', localVersion: '0.1.0' } },
     });
     expect(await client.exited).toBe(1);
   });

@@ -50,6 +50,11 @@ export class EnvironmentRouter implements ConnectionHost {
     return { receive: (message) => connection.fromClient(message), close: () => connection.close() };
   }
 
+  /** Lets the environment's relay go: the next request reads its config again (a Weft installed there). */
+  forgetHost(name: string): void {
+    this.hosts.delete(name);
+  }
+
   /** The environment's relay, opened once; a failure is not kept, so a corrected config is read again. */
   host(name: string): Promise<RemoteHost> {
     let host = this.hosts.get(name);
@@ -71,6 +76,8 @@ class RoutedConnection {
   private readonly inflight = new Map<Id, string>();
   /** Server requests of environments the client holds: the router's id → the environment and its id. */
   private readonly asked = new Map<string, { environment: string; id: Id }>();
+  /** `weft/environment/install` requests to this machine: id → environment, whose pipe goes once it is done. */
+  private readonly installs = new Map<Id, string>();
   private closed = false;
 
   constructor(
@@ -79,7 +86,10 @@ class RoutedConnection {
   ) {
     this.local = router.options.local.connect({
       label: sink.label,
-      send: (message) => sink.send(message),
+      send: (message) => {
+        if (this.installs.size > 0 && isRecord(message) && isId(message['id'])) this.installAnswered(message);
+        sink.send(message);
+      },
       ...(sink.whenSent === undefined ? {} : { whenSent: () => sink.whenSent?.() ?? Promise.resolve() }),
       ...(sink.boundsNesting === undefined ? {} : { boundsNesting: sink.boundsNesting }),
     });
@@ -105,6 +115,13 @@ class RoutedConnection {
     }
     if (method === 'initialize') this.initializeParams = raw['params'] ?? null;
     const params = raw['params'];
+    if (
+      method === 'weft/environment/install' &&
+      isId(id) &&
+      isRecord(params) &&
+      typeof params['environment'] === 'string'
+    )
+      this.installs.set(id, params['environment']);
     if (!isRecord(params) || !isId(id)) {
       this.local.receive(raw);
       return;
@@ -209,6 +226,20 @@ class RoutedConnection {
       return;
     }
     this.sink.send(message);
+  }
+
+  /**
+   * An install on an environment answered: once it succeeded, the environment's config changed (its `weft`
+   * or `command`), so its relay and this client's pipe are let go and the next request starts the new Weft.
+   */
+  private installAnswered(message: Message): void {
+    const id = message['id'] as Id;
+    const environment = this.installs.get(id);
+    if (environment === undefined) return;
+    this.installs.delete(id);
+    if (!('result' in message)) return;
+    this.router.forgetHost(environment);
+    this.forget(environment);
   }
 
   /** Lets the client's pipe to the environment go (closed once its last answers have gone out). */

@@ -13,6 +13,8 @@ export interface PipeExit {
 
 interface Cause {
   test: RegExp;
+  /** Installing this Weft there would cure it. */
+  installable?: boolean;
   say(environment: string, host: string): string;
 }
 
@@ -39,15 +41,31 @@ const CAUSES: readonly Cause[] = [
   },
   {
     test: /unexpected argument "--attach"/,
+    installable: true,
     say: (env) =>
-      `the Weft on environment "${env}" is too old to keep turns running across a dropped link (no \`app-server --attach\`): install this Weft's version there`,
+      `the Weft on environment "${env}" is too old to keep turns running across a dropped link (no \`app-server --attach\`): install this Weft's version there with \`weft environments install ${env}\``,
   },
   {
     test: /command not found|No such file or directory|not found$/im,
+    installable: true,
     say: (env) =>
-      `environment "${env}" has no Weft where its \`weft\` command points: install Weft there (it needs Node 22.12 or later), or set \`weft\` in [environments.${env}] to its path`,
+      `environment "${env}" has no Weft where its \`weft\` command points: install it with \`weft environments install ${env}\` (it needs Node 22.12 or later there), or set \`weft\` in [environments.${env}] to its path`,
   },
 ];
+
+/**
+ * Whether the pipe ended because the environment has no Weft, or one too old to start (`--attach`
+ * unknown): installing this Weft there would help.
+ */
+export function pipeExitNeedsWeft(exit: PipeExit): boolean {
+  if (exit.spawnError !== null) return false;
+  const said = exit.stderr.trim();
+  // The causes before these (host, key, host key, network) say the pipe never reached a shell there.
+  for (const cause of CAUSES) {
+    if (cause.test.test(said)) return cause.installable === true;
+  }
+  return false;
+}
 
 /** A sentence saying why the pipe of `environment` ended (before or after the handshake). */
 export function explainPipeExit(environment: string, host: string | null, program: string, exit: PipeExit): string {

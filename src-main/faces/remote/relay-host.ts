@@ -16,15 +16,16 @@ import {
   InitializeResult,
   isServerNotificationMethod,
   type ServerNotification,
+  type WeftInstallableData,
   type WeftLinkDroppedData,
 } from '../../../src-preload/protocol';
 import type { ClientConnection, ClientSink, ConnectionHost } from '../../server/transport';
 import { errorMessage } from '../../util/errors';
 import { VERSION } from '../../version';
-import { explainPipeExit } from './pipe-failure';
+import { explainPipeExit, pipeExitNeedsWeft } from './pipe-failure';
 import { PipeLink } from './pipe-link';
 import { ThreadsSeen } from './replay';
-import { incompatibility } from './version-check';
+import { incompatibility, installableData, remoteWeftVersion } from './version-check';
 
 export interface RemoteTarget {
   /** The environment's name, for messages and `weft/environment/status`. */
@@ -45,8 +46,11 @@ export interface RelayOptions {
   maxAttempts?: number;
   /** How long a (re)started pipe may take to answer `initialize`. */
   handshakeTimeoutMs?: number;
-  /** A client's relay failed for good (never connected, or gave up reconnecting); `why` is for people. */
-  onGiveUp?: (why: string) => void;
+  /**
+   * A client's relay failed for good (never connected, or gave up reconnecting); `why` is for people,
+   * `install` set when installing this Weft there would cure it.
+   */
+  onGiveUp?: (why: string, install?: WeftInstallableData) => void;
   /** Each pipe started, for tests and benchmarks that cut it (its process id). */
   onPipe?: (pid: number | undefined) => void;
 }
@@ -105,6 +109,7 @@ class RelayConnection {
   private nextOwnId = 1;
   private attempt = 0;
   private fatal: string | null = null;
+  private fatalData: WeftInstallableData | undefined;
 
   constructor(
     private readonly options: RelayOptions,
@@ -130,7 +135,7 @@ class RelayConnection {
       if (this.link !== link) return;
       this.link = null;
       const why = explainPipeExit(this.name, this.options.target.host, this.options.target.argv[0] ?? '', exit);
-      this.linkDropped(why);
+      this.linkDropped(why, pipeExitNeedsWeft(exit) ? installableData(this.name, VERSION, null) : undefined);
     });
     return link;
   }
@@ -141,7 +146,7 @@ class RelayConnection {
     const id = message['id'];
     const method = message['method'];
     if (this.fatal !== null) {
-      if (isId(id) && typeof method === 'string') this.answerError(id, this.fatal);
+      if (isId(id) && typeof method === 'string') this.answerError(id, this.fatal, this.fatalData);
       return;
     }
     if (typeof method === 'string' && isId(id) && method === 'initialize') {
@@ -244,20 +249,19 @@ class RelayConnection {
     this.sink.send(message);
   }
 
-  /** The first `initialize` answer: checked, then passed on with the relay's version. */
   /** A remote that never answers the first `initialize` (a command that waits on something) is given up. */
   private watchHandshake(): void {
     const timeoutMs = this.options.handshakeTimeoutMs ?? 60_000;
     const timer = setTimeout(() => {
       if (this.state !== 'connecting' || this.fatal !== null) return;
       const why = `environment "${this.name}" did not answer within ${timeoutMs / 1000} s (${this.options.target.argv.join(' ')})`;
-      const id = this.initializeId;
+      // `initialize` and what was sent after it are answered with why.
       this.giveUp(why);
-      if (id !== null) this.answerError(id, why);
     }, timeoutMs);
     timer.unref();
   }
 
+  /** The first `initialize` answer: checked, then passed on with the relay's version. */
   private handshakeAnswered(message: Message): void {
     const id = message['id'];
     const parsed = InitializeResult.safeParse(message['result']);
@@ -267,8 +271,10 @@ class RelayConnection {
     }
     const why = incompatibility(this.name, VERSION, parsed.data);
     if (why !== null) {
-      this.giveUp(why);
-      if (isId(id)) this.answerError(id, why);
+      const remote = remoteWeftVersion(parsed.data);
+      const data = remote === null ? undefined : installableData(this.name, VERSION, remote);
+      this.giveUp(why, data);
+      if (isId(id)) this.answerError(id, why, data);
       return;
     }
     this.state = 'ready';
@@ -278,8 +284,13 @@ class RelayConnection {
     });
   }
 
-  private linkDropped(why: string): void {
+  private linkDropped(why: string, install?: WeftInstallableData): void {
     if (this.state === 'closed') return;
+    if (this.state === 'connecting') {
+      // Never connected: nothing ran there; requests sent meanwhile are answered with why (giveUp).
+      this.giveUp(why, install);
+      return;
+    }
     // Requests the remote did not answer: they may or may not have run there.
     for (const [id, request] of this.inflight) {
       // `data` says so in a form a client can tell apart (a terminal: its shell there ended with the link).
@@ -290,10 +301,6 @@ class RelayConnection {
     this.inflight.clear();
     for (const waiter of this.own.values()) waiter({ error: { code: -32603, message: why }, dropped: true });
     this.own.clear();
-    if (this.state === 'connecting') {
-      this.giveUp(why);
-      return;
-    }
     if (this.state === 'ready') {
       // Answers the remote did not ask for again on the last link were settled there meanwhile.
       this.answers.clear();
@@ -413,21 +420,25 @@ class RelayConnection {
     });
   }
 
-  private answerError(id: Id, message: string, data?: WeftLinkDroppedData): void {
+  private answerError(id: Id, message: string, data?: WeftLinkDroppedData | WeftInstallableData): void {
     this.sink.send({ id, error: data === undefined ? { code: -32603, message } : { code: -32603, message, data } });
   }
 
-  private giveUp(why: string): void {
+  private giveUp(why: string, install?: WeftInstallableData): void {
     if (this.fatal !== null) return;
     this.fatal = why;
+    this.fatalData = install;
+    // Requests sent on a link that never connected, or queued for one: none will be answered there.
+    for (const id of this.inflight.keys()) this.answerError(id, why, install);
+    this.inflight.clear();
     for (const message of this.queued) {
       const id = message['id'];
-      if (isId(id) && typeof message['method'] === 'string') this.answerError(id, why);
+      if (isId(id) && typeof message['method'] === 'string') this.answerError(id, why, install);
     }
     this.queued = [];
     this.link?.close();
     this.link = null;
-    this.options.onGiveUp?.(why);
+    this.options.onGiveUp?.(why, install);
   }
 
   close(): void {

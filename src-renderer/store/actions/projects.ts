@@ -1,6 +1,8 @@
 // The projects open in the window (the sidebar's switcher): opening one (it joins the others), showing one,
 // closing one (it leaves the window; its threads go on on the server), Recent, the picker; and the shown
 // project's thread lists and search. Every open project's threads are counted on the board.
+import { WeftInstallableData } from '../../../src-preload/protocol';
+import { RpcError } from '../../client/types';
 import { threadsOfProject } from '../board';
 import { projectKey } from '../project-key';
 import { forgetProject, rememberProject, saveOpenProjects } from '../location';
@@ -120,6 +122,17 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
      * Returns the problem, or null when it opened.
      */
     async openTypedProject(path: string, environment: string | null = null): Promise<string | null> {
+      return (await this.openTypedProjectOr(path, environment))?.message ?? null;
+    },
+
+    /**
+     * `openTypedProject`, saying also when the environment needs this Weft installed (it has none, or one
+     * that cannot serve this one): the app then offers to install it.
+     */
+    async openTypedProjectOr(
+      path: string,
+      environment: string | null = null,
+    ): Promise<{ message: string; install: WeftInstallableData['weftInstall'] | null } | null> {
       const typed = path.trim();
       if (typed === '') return null;
       const on = environment === null ? '' : ` on ${environment}`;
@@ -130,18 +143,23 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
           ...(environment === null ? {} : { weftEnvironment: environment }),
         });
       } catch (error) {
-        return `Could not check ${typed}${on}: ${error instanceof Error ? error.message : String(error)}`;
+        const data = error instanceof RpcError ? WeftInstallableData.safeParse(error.data) : null;
+        return {
+          message: `Could not check ${typed}${on}: ${error instanceof Error ? error.message : String(error)}`,
+          install: data?.success === true ? data.data.weftInstall : null,
+        };
       }
+      const problem = (message: string) => ({ message, install: null });
       switch (checked.kind) {
         case 'folder':
           openProject(projectKey(environment, checked.resolved));
           return null;
         case 'missing':
-          return `${checked.resolved} does not exist${on}.`;
+          return problem(`${checked.resolved} does not exist${on}.`);
         case 'file':
-          return `${checked.resolved} is a file${on}, not a folder.`;
+          return problem(`${checked.resolved} is a file${on}, not a folder.`);
         case 'unreadable':
-          return `${checked.resolved} cannot be read${on}.`;
+          return problem(`${checked.resolved} cannot be read${on}.`);
       }
     },
 

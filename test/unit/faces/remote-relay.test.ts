@@ -21,7 +21,7 @@ describe('the version handshake', () => {
 
   it('explains an older or newer remote and what to install', () => {
     expect(incompatibility('box', '0.1.0', init('weft/0.0.3 (linux; node 20)'))).toBe(
-      'box runs Weft 0.0.3, and this Weft (0.1.0) needs 0.1.x there: install Weft 0.1.0 on box (npm install -g weft@0.1.0, or the package `npm pack` makes of this checkout)',
+      "box runs Weft 0.0.3, and this Weft (0.1.0) needs 0.1.x there: install Weft 0.1.0 on box with `weft environments install box` (or the app's Install button)",
     );
     expect(incompatibility('box', '1.0.0', init('x', '2.0.0'))).toContain(
       'box runs Weft 2.0.0, and this Weft (1.0.0) needs 1.x there',

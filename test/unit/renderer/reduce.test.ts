@@ -145,6 +145,11 @@ const samples: { [M in ServerNotificationMethod]: ServerNotification } = {
     attempt: 1,
     message: 'ssh exited',
   }),
+  'weft/environment/install/progress': note('weft/environment/install/progress', {
+    environment: 'box',
+    stage: 'install',
+    message: 'Installing with npm on box…',
+  }),
   'weft/automations/runEnded': note('weft/automations/runEnded', {
     automationRun: {
       automationId: 'nightly',
