@@ -17,6 +17,9 @@ export const WS_PATH = '/ws';
 export const TOKEN_PROTOCOL_PREFIX = 'weft.token.';
 export const DEFAULT_KEEPALIVE_MS = 30_000;
 
+/** How long a WebSocket client's streaming deltas are held to be merged (about one frame at 60 Hz). */
+const DELTA_HOLD_MS = 16;
+
 /** `bufferedAmount` above which the socket counts as congested (outgoing messages wait in the queue). */
 const HIGH_WATER_BYTES = 1024 * 1024;
 /** `bufferedAmount` at or below which a congested socket takes messages again. */
@@ -143,6 +146,8 @@ export function createWebSocketEndpoint(host: ConnectionHost, options: WebSocket
         label,
         log,
         onOverflow: () => ws.terminate(),
+        // A page draws at most once a frame: a frame's deltas of one item go to it as one message.
+        holdDeltasMs: DELTA_HOLD_MS,
         ...(options.maxQueuedBytes === undefined ? {} : { maxQueuedBytes: options.maxQueuedBytes }),
       },
     );

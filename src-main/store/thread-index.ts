@@ -166,8 +166,29 @@ export function attributesOfRow(row: IndexRow): ThreadAttributes {
   return { ...decodeAttributes(row.attrs), name: row.name };
 }
 
+/**
+ * Decoded attribute and worktree columns by their text, for `threadFromRow`: a list is asked for many times
+ * a second (every client's sidebar, a board) and its rows rarely change, while decoding a column is a
+ * JSON.parse and a zod parse. The decoded values are only read (never handed out), so they are shared.
+ */
+const DECODED_LIMIT = 2000;
+const decodedAttributes = new Map<string, ThreadAttributes>();
+const decodedWorktrees = new Map<string, RolloutWeftWorktree | null>();
+
+function remembered<T>(cache: Map<string, T>, text: string, decode: () => T): T {
+  const known = cache.get(text);
+  if (known !== undefined || cache.has(text)) return known as T;
+  const value = decode();
+  if (cache.size >= DECODED_LIMIT) cache.clear();
+  cache.set(text, value);
+  return value;
+}
+
 export function threadFromRow(row: IndexRow): Thread {
   const hasGit = row.git_sha !== null || row.git_branch !== null || row.git_origin_url !== null;
+  const attributes = { ...remembered(decodedAttributes, row.attrs, () => decodeAttributes(row.attrs)), name: row.name };
+  const worktree =
+    row.weft_worktree === null ? null : remembered(decodedWorktrees, row.weft_worktree, () => rowWorktree(row));
   return {
     id: row.id,
     projectId: null,
@@ -179,13 +200,13 @@ export function threadFromRow(row: IndexRow): Thread {
     updatedAt: Math.floor(row.updated_at / 1000),
     status: { type: 'notLoaded' },
     path: row.path,
-    cwd: movedCwd(attributesOfRow(row)) ?? row.cwd,
+    cwd: movedCwd(attributes) ?? row.cwd,
     cliVersion: row.cli_version,
     ...sourceFields(row.id, row.source, decodeSubAgent(row.sub_agent)),
     gitInfo: hasGit ? { sha: row.git_sha, branch: row.git_branch, originUrl: row.git_origin_url } : null,
-    ...attributeFields(attributesOfRow(row)),
+    ...attributeFields(attributes),
     turns: [],
-    ...worktreeField(rowWorktree(row)),
+    ...worktreeField(worktree),
     ...lastTurnField(TurnStatus.safeParse(row.last_turn_status).data ?? null),
   };
 }

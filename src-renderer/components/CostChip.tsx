@@ -1,13 +1,14 @@
 // What the thread has cost so far at the price table (`[model_prices]`), beside the context meter; its
 // title has the latest turn's cost and each model's tokens. Nothing before the server has said.
+import { memo } from 'react';
 import type { TokenUsageBreakdown, WeftTokenCost } from '../../src-preload/protocol';
-import { costText } from './format';
+import { costText, countText } from './format';
 
 function tokens(u: TokenUsageBreakdown): string {
-  return `${u.inputTokens.toLocaleString()} in (${u.cachedInputTokens.toLocaleString()} cached), ${u.outputTokens.toLocaleString()} out (${u.reasoningOutputTokens.toLocaleString()} reasoning)`;
+  return `${countText(u.inputTokens)} in (${countText(u.cachedInputTokens)} cached), ${countText(u.outputTokens)} out (${countText(u.reasoningOutputTokens)} reasoning)`;
 }
 
-export function CostChip({ cost }: { cost: WeftTokenCost | null }) {
+export const CostChip = memo(function CostChip({ cost }: { cost: WeftTokenCost | null }) {
   if (cost === null) return null;
   const thread = cost.thread.cost;
   const lines = [
@@ -27,4 +28,4 @@ export function CostChip({ cost }: { cost: WeftTokenCost | null }) {
       {costText(thread)}
     </span>
   );
-}
+});

@@ -1,13 +1,13 @@
 // How full the model's context window is, from the latest token usage of the thread.
 import type { ThreadTokenUsage } from '../../src-preload/protocol';
-import { compactNumber } from './format';
+import { compactNumber, countText } from './format';
 
 export function TokenMeter({ usage, contextWindow }: { usage: ThreadTokenUsage | null; contextWindow: number | null }) {
   if (usage === null || usage.total.totalTokens === 0) return null;
   const window = usage.modelContextWindow ?? contextWindow;
   const used = usage.last.totalTokens;
   const total = usage.total;
-  const details = `This thread: ${total.totalTokens.toLocaleString()} tokens (${total.inputTokens.toLocaleString()} in, ${total.cachedInputTokens.toLocaleString()} cached, ${total.outputTokens.toLocaleString()} out)`;
+  const details = `This thread: ${countText(total.totalTokens)} tokens (${countText(total.inputTokens)} in, ${countText(total.cachedInputTokens)} cached, ${countText(total.outputTokens)} out)`;
   if (window === null || window === 0) {
     return (
       <span className="token-meter" title={details}>
@@ -20,7 +20,7 @@ export function TokenMeter({ usage, contextWindow }: { usage: ThreadTokenUsage |
   return (
     <span
       className={`token-meter tone-${tone}`}
-      title={`${details}. Context: ${used.toLocaleString()} of ${window.toLocaleString()}.`}
+      title={`${details}. Context: ${countText(used)} of ${countText(window)}.`}
     >
       <span
         className="token-bar"

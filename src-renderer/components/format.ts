@@ -26,6 +26,14 @@ export function duration(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} m`;
 }
 
+/** One formatter for every count: `Number.toLocaleString` makes a new one on each call (tens of µs). */
+const counts = new Intl.NumberFormat();
+
+/** "1,234,567" in the user's locale, as `toLocaleString()` writes it. */
+export function countText(value: number): string {
+  return counts.format(value);
+}
+
 /** "950", "12.3k", "1.2M". */
 export function compactNumber(value: number): string {
   if (value < 1000) return String(value);

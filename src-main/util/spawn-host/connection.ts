@@ -87,16 +87,18 @@ let connection: Promise<SpawnHostConnection | null> | undefined;
 let current: SpawnHostConnection | null = null;
 
 /**
- * Where the spawn host's program is, when it is used: `WEFT_SPAWN_HOST=1` uses the one built next to the
- * bundle that runs this code (dist/cli, dist/electron), `WEFT_SPAWN_HOST=PATH` names one. It is off by
- * default: on the many-agents bench (2 cores, a host of about 250 MiB) the slowest list answer was 72 ms
- * with it against 58 ms without (medians of 6 alternating runs), so commands start directly until it
- * measures better.
+ * Where the spawn host's program is: built next to the bundle that runs this code (dist/cli, dist/electron);
+ * `WEFT_SPAWN_HOST=PATH` names another, `WEFT_SPAWN_HOST=0` turns it off (commands then start directly, as
+ * they do run from source). On by default: Node's spawn forks the calling process and waits, synchronously,
+ * until the child has exec'd; on a busy machine that wait is for the child to be scheduled. On the
+ * many-agents bench (8 worktree threads, load 12-20 on 2 cores) the host's main thread spent about 2 s of
+ * a 25 s run inside 184 spawns (up to 200 ms each) without it, and the slowest list answer was lower with it
+ * in 3 of 3 alternating runs.
  */
 function hostScript(): string | null {
   const named = process.env.WEFT_SPAWN_HOST;
-  if (named === undefined || named === '' || named === '0') return null;
-  if (named !== '1') return named;
+  if (named === '0') return null;
+  if (named !== undefined && named !== '' && named !== '1') return named;
   if (!import.meta.url.startsWith('file:')) return null;
   return fileURLToPath(new URL('./spawn-host.js', import.meta.url));
 }

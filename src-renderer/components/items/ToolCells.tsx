@@ -13,7 +13,7 @@ import { outputText } from '../../store/output-tail';
 import { OUTPUT_TAIL_CHARS } from '../../store/state';
 import type { McpProgress, OutputTail } from '../../store/state';
 import { assertNever } from '../../../src-preload/protocol';
-import { duration, relativePath } from '../format';
+import { countText, duration, relativePath } from '../format';
 import { Icon, Spinner } from '../Icon';
 import { useDisclosure } from '../preferences';
 import { LazyTerminal } from '../LazyTerminal';
@@ -104,8 +104,8 @@ function OutputDialog({ output, command, onClose }: { output: OutputTail; comman
           <h2 id={titleId}>Output of {command}</h2>
           <span className="muted">
             {output.total > output.kept
-              ? `last ${output.kept.toLocaleString()} of ${output.total.toLocaleString()} characters`
-              : `${output.total.toLocaleString()} characters`}
+              ? `last ${countText(output.kept)} of ${countText(output.total)} characters`
+              : `${countText(output.total)} characters`}
           </span>
           <span className="spacer" />
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
@@ -130,7 +130,7 @@ function CommandOutput({ output, command }: { output: OutputTail; command: strin
     <>
       {hidden > 0 && (
         <div className="output-note">
-          <span>… {hidden.toLocaleString()} earlier characters not shown …</span>
+          <span>… {countText(hidden)} earlier characters not shown …</span>
           {!all && output.kept > limit && (
             <button type="button" className="link-button" onClick={() => setAll(true)}>
               Show all

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { baseName, compactNumber, duration, relativePath, relativeTime } from '../../../src-renderer/components/format';
+import {
+  baseName,
+  compactNumber,
+  countText,
+  duration,
+  relativePath,
+  relativeTime,
+} from '../../../src-renderer/components/format';
 
 describe('format', () => {
   it('says how long ago, compactly', () => {
@@ -18,6 +25,11 @@ describe('format', () => {
       '1 h 02 m',
     ]);
     expect([compactNumber(950), compactNumber(12_345), compactNumber(1_234_567)]).toEqual(['950', '12k', '1.2M']);
+  });
+
+  it('writes counts as toLocaleString does, with one formatter', () => {
+    for (const n of [0, 950, 12_345, 1_234_567, 98_765_432_101])
+      expect(countText(n), String(n)).toBe(n.toLocaleString());
   });
 
   it('shows paths relative to the project', () => {

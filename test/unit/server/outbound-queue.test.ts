@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OutboundQueue } from '../../../src-main/server/outbound-queue';
 import { delta } from './helpers';
 
@@ -14,7 +14,7 @@ class FakeSink {
   }
 }
 
-function makeQueue(sink: FakeSink, maxQueuedBytes?: number) {
+function makeQueue(sink: FakeSink, maxQueuedBytes?: number, holdDeltasMs?: number) {
   const logs: string[] = [];
   let overflows = 0;
   const queue = new OutboundQueue(sink, {
@@ -22,11 +22,46 @@ function makeQueue(sink: FakeSink, maxQueuedBytes?: number) {
     log: (line) => logs.push(line),
     onOverflow: () => (overflows += 1),
     ...(maxQueuedBytes === undefined ? {} : { maxQueuedBytes }),
+    ...(holdDeltasMs === undefined ? {} : { holdDeltasMs }),
   });
   return { queue, logs, overflows: () => overflows };
 }
 
 describe('OutboundQueue', () => {
+  it('holds a frame of deltas and sends each item’s as one message, anything else at once and in order', async () => {
+    vi.useFakeTimers();
+    try {
+      const sink = new FakeSink();
+      const { queue } = makeQueue(sink, undefined, 16);
+      for (const text of ['seq 1\n', '2\n', '3\n']) queue.send(delta('cmd', text, 'item/commandExecution/outputDelta'));
+      queue.send(delta('msg', 'Writing', 'item/agentMessage/delta'));
+      // Held: nothing written yet, and what was sent is not taken yet.
+      expect(sink.written).toEqual([]);
+      let sent = false;
+      void queue.whenSent().then(() => (sent = true));
+      await vi.advanceTimersByTimeAsync(16);
+      expect(sink.written).toEqual([
+        delta('cmd', 'seq 1\n2\n3\n', 'item/commandExecution/outputDelta'),
+        delta('msg', 'Writing', 'item/agentMessage/delta'),
+      ]);
+      expect(sent).toBe(true);
+      // An answer while deltas are held goes out at once, after them.
+      queue.send(delta('cmd', '4\n', 'item/commandExecution/outputDelta'));
+      queue.send({ id: 'list-1', result: { data: [] } });
+      expect(sink.written.slice(2)).toEqual([
+        delta('cmd', '4\n', 'item/commandExecution/outputDelta'),
+        { id: 'list-1', result: { data: [] } },
+      ]);
+      // Without a hold, the first message is not delayed either.
+      queue.send({ method: 'turn/completed', params: {} });
+      expect(sink.written).toHaveLength(5);
+      await vi.runAllTimersAsync();
+      expect(sink.written).toHaveLength(5);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('says when what was sent has been taken by the sink without congestion', async () => {
     const sink = new FakeSink();
     const { queue } = makeQueue(sink);
