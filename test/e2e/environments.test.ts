@@ -2,11 +2,11 @@
 // `weft app-server --attach`, as `kubectl exec -i` would be). The project is marked with its environment;
 // when the link drops and cannot come back at once, the page says "Reconnecting to box…", and it goes
 // once the link is back.
-import { mkdtemp, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childProcesses, stopUserServer, WEFT_BIN } from '../support/environments';
+import { stopUserServer, WEFT_BIN, relayPipes } from '../support/environments';
 import { startE2e } from '../support/weft-serve';
 
 let blockDir: string;
@@ -38,11 +38,9 @@ describe('a project on an environment', () => {
 
       await writeFile(block, '');
       // The pipe's Node (its process name says nothing: Node 24 calls its main thread "MainThread").
-      const children = await childProcesses(e2e.servePid());
-      const exes = await Promise.all(children.map(([pid]) => readlink(`/proc/${pid}/exe`).catch(() => '')));
-      const pipes = children.filter((_, i) => exes[i] === process.execPath);
+      const pipes = await relayPipes(e2e.servePid());
       expect(pipes.length).toBeGreaterThan(0);
-      for (const [pid] of pipes) process.kill(pid, 'SIGKILL');
+      for (const pid of pipes) process.kill(pid, 'SIGKILL');
       const banner = page.getByRole('status').filter({ hasText: 'Reconnecting to box…' });
       await banner.waitFor();
       await expect.poll(() => banner.textContent()).toContain('box is unreachable');

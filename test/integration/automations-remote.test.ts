@@ -4,10 +4,10 @@
 // turn's diff, the Handoff (Keep) and the worktree's removal (Discard). It never asks anyone. A link lost for good fails the run saying so; a link
 // that comes back after the remote finished the turn records the run as the remote ended it.
 import { existsSync } from 'node:fs';
-import { readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { attachDirect, childProcesses, cliEnv, remoteWeft, stopUserServer } from '../support/environments';
+import { attachDirect, cliEnv, remoteWeft, stopUserServer, relayPipes } from '../support/environments';
 import { makeGitRepo, type GitRepo } from '../support/git-repo';
 import {
   assertAllToolOutputsAnswered,
@@ -106,11 +106,9 @@ async function runEnded(client: StdioRpcClient, runId: string): Promise<Run> {
 
 /** Cuts the pipe of the relay inside `client`'s process (the `node` child its `sh -c … exec` became). */
 async function cutPipe(client: StdioRpcClient): Promise<void> {
-  const children = await childProcesses(client.child.pid ?? 0);
-  const exes = await Promise.all(children.map(([pid]) => readlink(`/proc/${pid}/exe`).catch(() => '')));
-  const pipes = children.filter((_, i) => exes[i] === process.execPath);
+  const pipes = await relayPipes(client.child.pid ?? 0);
   expect(pipes).toHaveLength(1);
-  for (const [pid] of pipes) process.kill(pid, 'SIGKILL');
+  for (const pid of pipes) process.kill(pid, 'SIGKILL');
 }
 
 describe('automations on a remote environment', () => {

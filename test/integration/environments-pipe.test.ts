@@ -1,11 +1,11 @@
 // Environments reached through a command (`command = [...]`), here a local pipe: `sh -c '… weft
 // app-server'`, as `kubectl exec -i` or `docker exec -i` would be. Every face takes `--env`: the relay on
 // stdio, `weft exec`, `weft serve`; and `weft environments` manages and checks them.
-import { readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS_NAMESPACE, answerText, callOutputs, reply, threadOf } from '../support/agents-model';
-import { attachDirect, childProcesses, cliEnv, remoteWeft, startRelay, stopUserServer } from '../support/environments';
+import { attachDirect, cliEnv, remoteWeft, startRelay, stopUserServer, relayPipes } from '../support/environments';
 import {
   createGate,
   startMockResponsesServer,
@@ -241,11 +241,9 @@ describe('an environment reached through a command', () => {
     // The link drops and cannot come back; meanwhile the child is spawned, runs and ends, and so does the parent.
     await writeFile(blockFile(remote.dir), '');
     const from = client.received.length;
-    const children = await childProcesses(client.child.pid ?? 0);
-    const exes = await Promise.all(children.map(([pid]) => readlink(`/proc/${pid}/exe`).catch(() => '')));
-    const pipes = children.filter((_, i) => exes[i] === process.execPath);
+    const pipes = await relayPipes(client.child.pid ?? 0);
     expect(pipes).toHaveLength(1);
-    for (const [pid] of pipes) process.kill(pid, 'SIGKILL');
+    for (const pid of pipes) process.kill(pid, 'SIGKILL');
     await client.notification('weft/environment/status', (p) => p['state'] === 'reconnecting', from);
     spawnNow.release();
     await watcher.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turn.id);

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { childProcesses, cliEnv, remoteWeft, stopUserServer, WEFT_BIN } from '../support/environments';
+import { childProcesses, cliEnv, remoteWeft, stopUserServer, WEFT_BIN, relayPipes } from '../support/environments';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { startInProcessHost } from '../support/in-process-host';
 import { StdioRpcClient } from '../support/rpc-client';
@@ -248,11 +248,9 @@ describe('local and remote projects through one host', () => {
     // The pipe dies and cannot come back: the relay tries twice, then gives up.
     await writeFile(blockFile(), '');
     const from = client.received.length;
-    const children = await childProcesses(client.child.pid ?? 0);
-    const exes = await Promise.all(children.map(([pid]) => readlink(`/proc/${pid}/exe`).catch(() => '')));
-    const pipes = children.filter((_, i) => exes[i] === process.execPath);
+    const pipes = await relayPipes(client.child.pid ?? 0);
     expect(pipes).toHaveLength(1);
-    for (const [pid] of pipes) process.kill(pid, 'SIGKILL');
+    for (const pid of pipes) process.kill(pid, 'SIGKILL');
     const gone = await client.notification('weft/environment/status', (p) => p['state'] === 'disconnected', from);
     expect(gone).toMatchObject({ environment: 'flaky', attempt: 3 });
     expect(String(gone['message'])).toContain('flaky is unreachable');

@@ -95,6 +95,16 @@ describe('weft/thread/pin', () => {
     await clients.splice(0)[0]?.close();
     rmSync(join(home.dir, 'weft.sqlite'));
     client = await appServer();
+    // A list answers without waiting long for a new index (a busy machine may not have indexed both yet):
+    // once the rebuild has listed both, the pin is what it says.
+    const fresh = client;
+    await expect
+      .poll(
+        async () =>
+          (await fresh.request<{ data: ThreadShape[] }>('thread/list', { cwd: ws.dir })).data.map((t) => t.id).sort(),
+        { timeout: 15_000 },
+      )
+      .toEqual([first, second].sort());
     expect(await pins(client, [first, second])).toEqual({ [first]: pinned, [second]: notPinned });
 
     const unpinned = await client.request<{ thread: ThreadShape }>('weft/thread/pin', {

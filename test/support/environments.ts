@@ -1,7 +1,7 @@
 // Environments for tests: a "remote" Weft home served by this checkout's `weft` (through ssh to the test
 // sshd, or through a local pipe), a local Weft home whose config.toml names it, and relays to it.
 import { spawn } from 'node:child_process';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { userSocketPaths } from '../../src-main/server/user-socket';
 import { StdioRpcClient } from './rpc-client';
@@ -55,6 +55,21 @@ export async function childProcesses(pid: number): Promise<[number, string][]> {
     if (Number(fields[1]) === pid) out.push([Number(entry), stat.slice(stat.indexOf('(') + 1, close)]);
   }
   return out;
+}
+
+/**
+ * The relay pipes among `pid`'s children: the Node processes a `command` environment's `sh -c … exec`
+ * became (Node 24 names every main thread "MainThread", so they are told by their program), not the
+ * host's spawn host (`spawn-host.js`), which is a Node child too.
+ */
+export async function relayPipes(pid: number): Promise<number[]> {
+  const pipes: number[] = [];
+  for (const [child] of await childProcesses(pid)) {
+    const exe = await readlink(`/proc/${child}/exe`).catch(() => '');
+    const argv = (await readFile(`/proc/${child}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (exe === process.execPath && !argv.some((a) => a.endsWith('spawn-host.js'))) pipes.push(child);
+  }
+  return pipes;
 }
 
 function alive(pid: number): boolean {
