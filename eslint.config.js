@@ -7,8 +7,12 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import layeringPlugin from './lint/layering.js';
 import { noSyncFs } from './lint/no-sync-fs.js';
+import { typeErrors } from './lint/type-errors.js';
 
-const weft = { ...layeringPlugin, rules: { ...layeringPlugin.rules, 'no-sync-fs': noSyncFs } };
+const weft = {
+  ...layeringPlugin,
+  rules: { ...layeringPlugin.rules, 'no-sync-fs': noSyncFs, 'type-errors': typeErrors },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'test-results/', 'bench/.work/'] },
@@ -28,6 +32,8 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // tsc -p tsconfig.json's errors, from the program above (lint/type-errors.js).
+      'weft/type-errors': 'error',
     },
   },
   {

@@ -1,9 +1,13 @@
-// The static checks of `npm test` (formatting, the three type-checking passes, lint, import cycles, unused
-// code, the build), run side by side: each is one single-threaded process, so on a machine of N cores N of
-// them run at once (2 cores: about half the time of running them in turn). Each check's output is printed
-// whole when it ends, with its time; the script fails when any check failed, after all have ended.
+// The static checks of `npm test` (formatting, the type-checking passes, lint, import cycles, unused code,
+// the build), run side by side: each is one single-threaded process, so on a machine of N cores N of them
+// run at once (2 cores: about half the time of running them in turn). Each check's output is printed whole
+// when it ends, with its time; the script fails when any check failed, after all have ended.
 //
-//   node scripts/checks.mjs              every check
+// `tsc:all` (`tsc -p tsconfig.json`) is checked by `lint`: the type-aware lint builds that same program, and
+// its rule `weft/type-errors` (lint/type-errors.js) reports the program's errors, so `tsc:all` runs only
+// when named without `lint` (a second full type-check of every file cost 37 s of CPU in `npm test`).
+//
+//   node scripts/checks.mjs              every check (tsc:all through lint)
 //   node scripts/checks.mjs tsc:node …   the named checks only
 //   --skip NAME                          every check but NAME (repeatable)
 //   --nice                               at a lower CPU priority (nice 10), beside other work (scripts/test.mjs)
@@ -15,10 +19,13 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
 
-/** The checks, longest first (measured on 2 cores), so the long ones start at once. */
+/**
+ * The checks, longest first (measured on 2 cores), so the long ones start at once. `within` names the check
+ * that already makes this one's: it is left out whenever that one runs.
+ */
 const CHECKS = [
   { name: 'lint', argv: [bin('eslint'), '.', '--max-warnings', '0'] },
-  { name: 'tsc:all', argv: [bin('tsc'), '-p', 'tsconfig.json'] },
+  { name: 'tsc:all', argv: [bin('tsc'), '-p', 'tsconfig.json'], within: 'lint' },
   { name: 'tsc:node', argv: [bin('tsc'), '-p', 'tsconfig.node.json'] },
   { name: 'build', argv: ['npm', 'run', '-s', 'build'] },
   { name: 'tsc:renderer', argv: [bin('tsc'), '-p', 'tsconfig.renderer.json'] },
@@ -41,9 +48,12 @@ if (unknown.length > 0) {
   console.error(`checks: no check named ${unknown.join(', ')} (there are: ${CHECKS.map((c) => c.name).join(', ')})`);
   process.exit(2);
 }
-const queue = CHECKS.filter(
+const chosen = CHECKS.filter(
   (check) => (wanted.length === 0 || wanted.includes(check.name)) && !skipped.includes(check.name),
 );
+const queue = chosen.filter((check) => !chosen.some((other) => other.name === check.within));
+for (const check of chosen)
+  if (!queue.includes(check)) console.log(`· ${check.name}: checked by ${check.within} (not run again)`);
 // Set before any check starts: the checks' processes inherit it.
 if (nice) setPriority(10);
 
