@@ -11,6 +11,7 @@ import { ThreadStore } from '../store/thread-store';
 import { VERSION } from '../version';
 import { RpcDispatcher } from './dispatcher';
 import { ClientFolders } from './client-folders';
+import { stopSpawnHost } from '../util/spawn-host/connection';
 import { threadListHandlers } from './handlers/thread-list';
 import type { AutomationRunNow } from './handlers/automations';
 import { lateHandlers, restoresPending } from './late-handlers';
@@ -155,9 +156,12 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
   );
   store.startIndexCheck();
   const defaultCwd = options.cwd ?? process.cwd();
-  // Released in this order, newest first: the prune and the runs' watch, the clients, the threads, then the
-  // checkpoints and the index. The checkpoints and the last two are opened once the first answers are out.
+  // Released in this order, newest first: the prune and the runs' watch, the clients, the threads, the spawn
+  // host, then the checkpoints and the index. The checkpoints and the last two are opened once the first
+  // answers are out. The spawn host (started with the rest, if at all) is waited for: left to notice on its
+  // own that this process is gone, it would outlive it for a moment, still writing (Node's compile cache).
   const checkpointsSlot = owned.add(new DisposableStore(), 'the checkpoints');
+  owned.add({ dispose: () => stopSpawnHost() }, 'the spawn host');
   const manager = new ThreadManager({
     log,
     unloadAfterMs: options.unloadAfterMs ?? UNLOAD_AFTER_MS,

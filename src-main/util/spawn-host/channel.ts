@@ -74,6 +74,8 @@ export const forkSpawnHost: SpawnHostLauncher = async (script) => {
           return;
         }
         child.once('exit', () => resolve());
+        // Waited for: an idle spawn host is unreferenced, and the process would end before hearing it exit.
+        child.ref();
         if (child.connected) child.disconnect();
         else child.kill('SIGTERM');
       }),
