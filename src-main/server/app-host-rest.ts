@@ -43,7 +43,7 @@ import type { HostEnvironment } from './thread-factory';
 import type { ThreadManager } from './thread-manager';
 import type { DisposableStore } from '../util/disposable';
 import { errorMessage } from '../util/errors';
-import { spawnHostConnection } from '../util/spawn-host/connection';
+import { preferSpawnHost, spawnHostConnection } from '../util/spawn-host/connection';
 
 /** What the early part of the host (app-host.ts) made, and where the rest puts what it opens. */
 export interface RestInput {
@@ -81,6 +81,7 @@ export interface AssembledRest {
 export async function assembleRest(input: RestInput): Promise<AssembledRest> {
   const { weftHome, env, defaultCwd, log, store, manager, readStates, folders } = input;
   // The spawn host is started first, while this process is smallest: forking costs more as it grows.
+  preferSpawnHost();
   void spawnHostConnection();
   const rules = await sharedRuleStore(rulesDir(weftHome), (w) => log(`weft app-server: warning: ${w}`));
   const checkpoints = await openCheckpoints(weftHome, defaultCwd, env, log);

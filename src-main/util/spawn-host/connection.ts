@@ -85,11 +85,24 @@ export class SpawnHostConnection {
 
 let connection: Promise<SpawnHostConnection | null> | undefined;
 let current: SpawnHostConnection | null = null;
+/** Whether this process serves threads for long (see `preferSpawnHost`). */
+let longLived = false;
+
+/**
+ * Marks this process as a host that serves threads for long (the app server, `weft serve`, the desktop
+ * app): its commands start through the spawn host. A one-shot command (`weft exec`, `weft apply-patch`)
+ * starts them directly: there the spawn host's own start (a Node process) costs more than the forks it
+ * saves (`weft exec` with one model answer: 289 → 315 ms with it, medians of 6 alternating runs at load 2).
+ */
+export function preferSpawnHost(): void {
+  longLived = true;
+}
 
 /**
  * Where the spawn host's program is: built next to the bundle that runs this code (dist/cli, dist/electron);
  * `WEFT_SPAWN_HOST=PATH` names another, `WEFT_SPAWN_HOST=0` turns it off (commands then start directly, as
- * they do run from source). On by default: Node's spawn forks the calling process and waits, synchronously,
+ * they do run from source), `WEFT_SPAWN_HOST=1` uses it in every process. By default a long-lived host uses
+ * it (`preferSpawnHost`): Node's spawn forks the calling process and waits, synchronously,
  * until the child has exec'd; on a busy machine that wait is for the child to be scheduled. On the
  * many-agents bench (8 worktree threads, load 12-20 on 2 cores) the host's main thread spent about 2 s of
  * a 25 s run inside 184 spawns (up to 200 ms each) without it, and the slowest list answer was lower with it
@@ -99,6 +112,7 @@ function hostScript(): string | null {
   const named = process.env.WEFT_SPAWN_HOST;
   if (named === '0') return null;
   if (named !== undefined && named !== '' && named !== '1') return named;
+  if (named !== '1' && !longLived) return null;
   if (!import.meta.url.startsWith('file:')) return null;
   return fileURLToPath(new URL('./spawn-host.js', import.meta.url));
 }
