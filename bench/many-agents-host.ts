@@ -94,6 +94,8 @@ export function env(home: string): NodeJS.ProcessEnv {
     SHELL: '/bin/bash',
     WEFT_HOME: home,
     MOCK_API_KEY: 'x',
+    // Passed on to compare a build with and without its spawn host (WEFT_SPAWN_HOST=0).
+    ...(process.env['WEFT_SPAWN_HOST'] === undefined ? {} : { WEFT_SPAWN_HOST: process.env['WEFT_SPAWN_HOST'] }),
   };
 }
 

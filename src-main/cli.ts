@@ -64,9 +64,13 @@ async function main(argv: string[]): Promise<number> {
           import('./cli/late-automations'),
           import('./cli/with-environments'),
         ]);
-        // `initialize` and the first lists are answered while the rest of the host (and then the automations'
-        // scheduler) is assembled.
-        return withEnvironments(scheduleAutomationsWhenReady(await createAppHost({ answerEarly: true })));
+        // The whole host is assembled before `initialize` is answered. WEFT_ANSWER_EARLY=1 answers it and the
+        // first lists first, assembling the rest meanwhile: the first list comes about 150 ms sooner, but the
+        // first request that needs the rest then waits for all of it (a resume right after start 85 → 290
+        // ms; a client listing every 10 ms beside 8 busy threads waited up to 140-180 ms, against 60-80 ms),
+        // so it is not the default (bench/PROFILES.md, app-server start).
+        const answerEarly = process.env['WEFT_ANSWER_EARLY'] === '1';
+        return withEnvironments(scheduleAutomationsWhenReady(await createAppHost({ answerEarly })));
       });
     }
     case 'serve': {
