@@ -2,14 +2,13 @@
 // on 127.0.0.1 (loopback hosts bypass proxies in Chromium, and are always allowed), so redirects,
 // sub-resources, WebSockets and HTTPS tunnels are all checked, which request interception does not give
 // (a redirect's next hop is never intercepted).
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import type * as Http from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
+
+// node:http through getBuiltinModule, when the proxy starts: importing it makes Node build its ES facade,
+// which reads every export, and one of them (its WebSocket) loads undici, ~30 ms of every host's start.
+const http = (): typeof Http => process.getBuiltinModule('node:http');
 
 /** Decides about one origin (`scheme://host[:port]`) or URL; resolves with null to allow, else the reason. */
 export type ProxyGate = (url: string) => Promise<string | null>;
@@ -23,7 +22,7 @@ export interface BrowserProxy {
 /** Starts the proxy; `gate` is asked about each request before anything leaves the machine. */
 export async function startBrowserProxy(gate: ProxyGate): Promise<BrowserProxy> {
   const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => void forward(gate, req, res));
+  const server: Server = http().createServer((req, res) => void forward(gate, req, res));
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => void tunnel(gate, req, client, head));
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -62,7 +61,7 @@ async function forward(gate: ProxyGate, req: IncomingMessage, res: ServerRespons
   const headers = { ...req.headers };
   delete headers['proxy-connection'];
   delete headers['proxy-authorization'];
-  const upstream = httpRequest(url, { method: req.method ?? 'GET', headers }, (answer) => {
+  const upstream = http().request(url, { method: req.method ?? 'GET', headers }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(res);
   });

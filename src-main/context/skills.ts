@@ -3,7 +3,6 @@
 // `<weftHome>/skills/`; listed to the model, which reads a SKILL.md when its task matches.
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { errorMessage } from '../util/errors';
 import { DEFAULT_PROJECT_ROOT_MARKERS, projectDirs } from './agents-md';
 
@@ -81,7 +80,7 @@ async function loadSkill(path: string): Promise<Skill | { problem: string }> {
   } catch (error) {
     return { problem: `could not read it (${error instanceof Error ? error.message : String(error)})` };
   }
-  const parsed = parseFrontMatter(text);
+  const parsed = await parseFrontMatter(text);
   if (!parsed.ok) return { problem: parsed.problem };
   for (const key of ['name', 'description'] as const) {
     const field = parsed.fields.get(key);
@@ -169,15 +168,16 @@ const MAX_ALIAS_COUNT = 100;
 /**
  * The YAML front matter of a SKILL.md: the `---` block opening the file, read by the `yaml` package (YAML
  * 1.2 core schema: plain data, no custom types) into its top-level keys. Problems name the line of the
- * file they are on.
+ * file they are on. The package is loaded with the first SKILL.md read, not when the host starts.
  */
-export function parseFrontMatter(text: string): FrontMatter {
+export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[0]?.trimEnd() !== '---')
     return { ok: false, problem: 'it does not start with a `---` line opening the YAML front matter' };
   const end = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === '---' || line.trimEnd() === '...'));
   if (end < 0) return { ok: false, problem: 'the front matter opened on line 1 is never closed with a `---` line' };
 
+  const { isMap, isScalar, LineCounter, parseDocument } = await import('yaml');
   const counter = new LineCounter();
   const doc = parseDocument(lines.slice(1, end).join('\n'), {
     schema: 'core',

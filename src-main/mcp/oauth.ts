@@ -7,7 +7,6 @@
 // logged or sent over the protocol.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -213,7 +212,9 @@ export async function mcpLogin(options: McpLoginOptions): Promise<void> {
     settle = { resolve, reject };
   });
   let provider: WeftOAuthProvider | null = null;
-  const listener = createServer((req, res) => {
+  // node:http through getBuiltinModule: an import of it loads undici at every host's start (see
+  // browser/proxy.ts).
+  const listener = process.getBuiltinModule('node:http').createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/callback') {
       res.writeHead(404).end();

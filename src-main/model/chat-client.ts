@@ -4,7 +4,7 @@ import { ChatStreamAssembler, defaultChatIds } from './chat/assembler';
 import type { ChatIdGenerator } from './chat/assembler';
 import { ChatChunk } from './chat/chunks';
 import { encodeRequestBody, JSON_BODY_HEADERS } from './request-body';
-import { createSdk, guardedStream, type EndpointOptions } from './sdk-stream';
+import { guardedStream, lazySdk, type EndpointOptions } from './sdk-stream';
 import { toChatMessages, toChatTools } from './chat/messages';
 import { OUTPUT_SCHEMA_NAME, type ModelClient, type ModelEvent, type ModelRequest } from './types';
 
@@ -23,12 +23,12 @@ type ChatReasoningEffort = (typeof REASONING_EFFORTS)[number];
  * must register the JSON-function form of any custom tool (apply_patch) for chat providers.
  */
 export class ChatCompletionsClient implements ModelClient {
-  private readonly sdk: OpenAI;
+  private readonly sdk: () => Promise<OpenAI>;
   private readonly ids: ChatIdGenerator;
 
   constructor(private readonly options: ChatCompletionsClientOptions) {
     this.ids = options.ids ?? defaultChatIds;
-    this.sdk = createSdk(options, true);
+    this.sdk = lazySdk(options, true);
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
@@ -36,8 +36,9 @@ export class ChatCompletionsClient implements ModelClient {
     // Encoded here, in slices (see request-body.ts); the SDK sends the bytes as they are.
     const bytes = await encodeRequestBody({ ...body }, 'messages');
     const assembler = new ChatStreamAssembler(this.ids);
+    const sdk = await this.sdk();
     for await (const raw of guardedStream(
-      (s) => this.sdk.chat.completions.create(body, { signal: s, body: bytes, headers: JSON_BODY_HEADERS }),
+      (s) => sdk.chat.completions.create(body, { signal: s, body: bytes, headers: JSON_BODY_HEADERS }),
       signal,
       this.options.streamIdleTimeoutMs,
     )) {

@@ -2,7 +2,7 @@
 // rules for both: 401/403 and other 4xx are final, 429 and 5xx and dropped connections are retried, a
 // server-requested delay is kept. Chat providers other than OpenAI rarely send an error `code`, so a
 // context overflow is also recognised by the wording local servers use.
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai/error';
 import { z } from 'zod';
 import { ModelError } from './errors';
 

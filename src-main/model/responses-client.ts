@@ -5,7 +5,7 @@ import { ResponseItem } from '../../src-preload/protocol';
 import { ModelError } from './errors';
 import { streamedError } from './request-errors';
 import { encodeRequestBody, JSON_BODY_HEADERS } from './request-body';
-import { createSdk, guardedStream, type EndpointOptions } from './sdk-stream';
+import { guardedStream, lazySdk, type EndpointOptions } from './sdk-stream';
 import { responseEvents } from './sse-events';
 import { OUTPUT_SCHEMA_NAME, type ModelClient, type ModelEvent, type ModelRequest, type ModelUsage } from './types';
 
@@ -71,10 +71,10 @@ const StreamEvent = z.discriminatedUnion('type', [
 
 /** Streams requests to an OpenAI Responses API endpoint through the `openai` SDK. */
 export class ResponsesClient implements ModelClient {
-  private readonly sdk: OpenAI;
+  private readonly sdk: () => Promise<OpenAI>;
 
   constructor(private readonly options: ResponsesClientOptions) {
-    this.sdk = createSdk(options);
+    this.sdk = lazySdk(options);
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
@@ -82,10 +82,11 @@ export class ResponsesClient implements ModelClient {
     // Encoded here, in slices (see request-body.ts); the SDK sends the bytes as they are.
     const bytes = await encodeRequestBody({ ...body }, 'input');
     // The raw response, read by responseEvents: the SDK's own reading of an event is quadratic in its size.
+    const sdk = await this.sdk();
     const raws = guardedStream(
       async (s) =>
         responseEvents(
-          await this.sdk.responses.create(body, { signal: s, body: bytes, headers: JSON_BODY_HEADERS }).asResponse(),
+          await sdk.responses.create(body, { signal: s, body: bytes, headers: JSON_BODY_HEADERS }).asResponse(),
         ),
       signal,
       this.options.streamIdleTimeoutMs,

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { ModelError } from './errors';
 import { linkedSignal } from '../util/abort';
 import { abortReason, classifyRequestError, classifyStreamError, idleError } from './request-errors';
@@ -17,8 +17,11 @@ export interface EndpointOptions {
 /**
  * An SDK client that never retries by itself: Weft's retry budgets decide (see retry.ts). `sdkReadsStreams`:
  * the SDK reads its event streams itself, so they reach it one whole event per chunk (see sse-events.ts).
+ * The SDK (about 300 KB with its resource classes) is loaded with the first model request, not at import:
+ * a host that lists, reads or resumes threads never needs it.
  */
-export function createSdk(options: EndpointOptions, sdkReadsStreams = false): OpenAI {
+export async function createSdk(options: EndpointOptions, sdkReadsStreams = false): Promise<OpenAI> {
+  const { default: OpenAI } = await import('openai');
   return new OpenAI({
     // The SDK insists on a key; endpoints without auth ignore the header.
     apiKey: options.apiKey ?? 'unused',
@@ -36,6 +39,17 @@ export function createSdk(options: EndpointOptions, sdkReadsStreams = false): Op
  * `ModelError`s (request vs stream phase), an idle timeout, and the caller's abort surfacing as an
  * error even though the SDK ends its iteration quietly. Ends normally when the server ends the stream.
  */
+/** One SDK client per model client, made on first use (see `createSdk`). */
+export function lazySdk(options: EndpointOptions, sdkReadsStreams = false): () => Promise<OpenAI> {
+  let sdk: Promise<OpenAI> | null = null;
+  return () => {
+    sdk ??= createSdk(options, sdkReadsStreams);
+    // A failed load is not kept: the next request tries again.
+    sdk.catch(() => (sdk = null));
+    return sdk;
+  };
+}
+
 export async function* guardedStream(
   open: (signal: AbortSignal) => Promise<AsyncIterable<unknown>>,
   signal: AbortSignal,

@@ -5,7 +5,7 @@
 // events are cut with native searches, each byte searched once; the Responses client reads them itself
 // (responseEvents), and streams the SDK still reads (Chat Completions) reach it one whole event per chunk.
 
-import { APIError, OpenAIError } from 'openai';
+import { APIError, OpenAIError } from 'openai/error';
 import { Slicer } from '../util/slicer';
 
 const LF = 0x0a;

@@ -76,6 +76,19 @@ describe('weft command start-up', () => {
     expect([...exec.inputs].filter((i) => i.startsWith('src-main/server/'))).toEqual([]);
   });
 
+  it('the app server loads no OpenAI SDK, no yaml and no node:http (whose ES facade loads undici) before they are used', () => {
+    for (const entry of ['src-main/cli/app-server.ts', 'src-main/server/app-host-rest.ts']) {
+      const { inputs, externals } = staticClosure(entry);
+      expect(inputs.has('src-main/model/responses-client.ts')).toBe(entry.includes('rest'));
+      // Only the SDK's error classes, which the model clients classify failures with.
+      expect(
+        fromPackage(inputs, 'openai').filter((i) => !/openai\/(core\/error|error|internal\/errors)\.mjs$/.test(i)),
+      ).toEqual([]);
+      expect(fromPackage(inputs, 'yaml')).toEqual([]);
+      expect([...externals].filter((e) => e === 'node:http' || e === 'http')).toEqual([]);
+    }
+  });
+
   it('the MCP client side is one dynamic import away from a connection', () => {
     const client = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === 'src-main/mcp/client-sdk.ts');
     expect(client).toBeDefined();

@@ -165,8 +165,8 @@ describe('discoverSkills', () => {
 });
 
 describe('parseFrontMatter', () => {
-  it('reads quoted, plain and block scalars and nested maps, with the line of each key', () => {
-    const parsed = parseFrontMatter(
+  it('reads quoted, plain and block scalars and nested maps, with the line of each key', async () => {
+    const parsed = await parseFrontMatter(
       '---\n# comment\nname: "a \\"b\\""\nsummary: |\n  line 1\n  line 2\nmetadata:\n  short-description: x\nlicense: MIT # trailing comment\n---\nbody',
     );
     expect(parsed).toEqual({
@@ -180,12 +180,12 @@ describe('parseFrontMatter', () => {
     });
   });
 
-  it('names the line of a problem', () => {
-    expect(parseFrontMatter('---\nname: x\nname: y\n---\n')).toEqual({
+  it('names the line of a problem', async () => {
+    expect(await parseFrontMatter('---\nname: x\nname: y\n---\n')).toEqual({
       ok: false,
       problem: 'line 3, column 1: the front matter is not valid YAML: Map keys must be unique',
     });
-    expect(parseFrontMatter('---\nname x\n---\n')).toEqual({
+    expect(await parseFrontMatter('---\nname x\n---\n')).toEqual({
       ok: false,
       problem: 'the front matter must be `key: value` lines (a YAML map), not a single value',
     });
@@ -196,15 +196,15 @@ describe('parseFrontMatter', () => {
           .fill(`*${String.fromCharCode(name.charCodeAt(0) - 1)}`)
           .join(', ')}]`,
       );
-    expect(parseFrontMatter(`---\n${bomb.join('\n')}\n---\n`)).toEqual({
+    expect(await parseFrontMatter(`---\n${bomb.join('\n')}\n---\n`)).toEqual({
       ok: false,
       problem: 'the front matter could not be read: Excessive alias count indicates a resource exhaustion attack',
     });
-    expect(parseFrontMatter('---\nname: x\n')).toEqual({
+    expect(await parseFrontMatter('---\nname: x\n')).toEqual({
       ok: false,
       problem: 'the front matter opened on line 1 is never closed with a `---` line',
     });
-    expect(parseFrontMatter('\uFEFF---\r\nname: [a\r\n---\r\n')).toEqual({
+    expect(await parseFrontMatter('\uFEFF---\r\nname: [a\r\n---\r\n')).toEqual({
       ok: false,
       problem:
         'line 2, column 9: the front matter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
