@@ -6,10 +6,40 @@ import { WEFT_DIFF_MAX_CHARS } from '../../src-preload/protocol/diff-limits';
 /** Room kept for the marker line, so that text and marker together stay within the cap. */
 const MARKER_ROOM = 240;
 
-/** One hunk: its `@@` header and its lines (`' '`, `'-'`, `'+'` or `'\'`-prefixed), without line ends. */
+/**
+ * One hunk: its `@@` header and its lines (`' '`, `'-'`, `'+'` or `'\'`-prefixed), without line ends;
+ * `complete` is false when rendering stopped early, past the budget it was given (see `HunkLines`).
+ */
 export interface HunkText {
   header: string;
   lines: readonly string[];
+  complete: boolean;
+}
+
+/**
+ * A hunk's lines as they are rendered, within a budget of characters: once past it, `full` says the rest
+ * need not be rendered, since the hunk cannot be shown whole. A new file of 8 MB is one hunk, and a turn's
+ * diff is made again after each step: without this, every time the whole file was turned into strings
+ * to keep the first megabyte.
+ */
+export class HunkLines {
+  readonly lines: string[] = [];
+  private size = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get full(): boolean {
+    return this.size > this.budget;
+  }
+
+  push(line: string): void {
+    this.lines.push(line);
+    this.size += line.length + 1;
+  }
+
+  text(header: string): HunkText {
+    return { header, lines: this.lines, complete: !this.full };
+  }
 }
 
 /** 12,345 (toLocaleString loads ICU's number formats on first use: tens of ms). */
@@ -67,22 +97,23 @@ export class DiffText {
   }
 
   /**
-   * Adds a hunk. `render` makes its text (called only while text is kept); `partialHeader` makes the
+   * Adds a hunk. `render` makes its text (called only while text is kept), and may stop once its lines
+   * pass `budget` characters (the room left; see `HunkLines`); `partialHeader` makes the
    * header of a hunk covering `oldCount` old and `newCount` new lines from the same start, for a first
    * hunk too big to show whole.
    */
   hunk(
     added: number,
     removed: number,
-    render: () => HunkText,
+    render: (budget: number) => HunkText,
     partialHeader: (oldCount: number, newCount: number) => string,
   ): void {
     this.countHunk(added, removed);
     if (this.full) return;
-    const { header, lines } = render();
+    const { header, lines, complete } = render(this.room);
     let size = header.length + 1;
     for (const line of lines) size += line.length + 1;
-    if (size <= this.room) {
+    if (complete && size <= this.room) {
       // One part per hunk: joining 10,000 hunks' lines one by one at the end took 15–25 ms in one stretch.
       this.parts.push(`${header}\n${lines.join('\n')}${lines.length > 0 ? '\n' : ''}`);
       this.room -= size;

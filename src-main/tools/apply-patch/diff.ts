@@ -6,7 +6,7 @@
 // 10,000 hunks writes the first few thousand and counts the rest.
 
 import type { FileUpdateChange, WeftDiffCut } from '../../../src-preload/protocol';
-import { DiffText } from '../../util/diff-cut';
+import { DiffText, HunkLines, type HunkText } from '../../util/diff-cut';
 import { Slicer, type Pacer } from '../../util/slicer';
 import { DIFF_CONTEXT, hunkStart } from './hunks';
 import { plannedOldLines, type PatchPlan, type PlannedFile } from './plan';
@@ -82,10 +82,10 @@ function* diffSteps(
     const after = Math.min(lines.count, end + DIFF_CONTEXT);
     const header = (oldCount: number, newCount: number): string =>
       `@@ -${range(before, oldCount)} +${range(before + shift, newCount)} @@`;
-    const render = (): { header: string; lines: string[] } => {
-      const body: string[] = [];
+    const render = (budget: number): HunkText => {
+      const body = new HunkLines(budget);
       const context = (from: number, to: number): void => {
-        for (let k = from; k < to; k++) {
+        for (let k = from; k < to && !body.full; k++) {
           body.push(` ${lines.line(k)}`);
           if (k === oldLast) body.push(NO_NEWLINE);
         }
@@ -95,6 +95,7 @@ function* diffSteps(
       let oldInHunk = 0;
       let newInHunk = 0;
       for (const kind of hunk.ops) {
+        if (body.full) break;
         if (kind === '+') {
           body.push(`+${hunk.newLines[newInHunk] ?? ''}`);
           newInHunk++;
@@ -109,7 +110,7 @@ function* diffSteps(
       context(end, after);
       const oldCount = start - before + hunk.oldCount + (after - end);
       const newCount = start - before + hunk.newCount + (after - end);
-      return { header: header(oldCount, newCount), lines: body };
+      return body.text(header(oldCount, newCount));
     };
     out.hunk(added, removed, render, header);
   }

@@ -1,7 +1,7 @@
 // A line diff of two versions of a file given as bytes, written as git-style unified hunks: the cost follows
 // the size of the change rather than the size of the file (see align.ts), the work gives the event loop
 // back as it goes (a Pacer), and the text is cut to what a message may carry (DiffText).
-import type { DiffText } from '../diff-cut';
+import { HunkLines, type DiffText, type HunkText } from '../diff-cut';
 import type { Pacer } from '../slicer';
 import { alignLines, type ChangeBlock } from './align';
 import { ByteLines } from './byte-lines';
@@ -67,25 +67,26 @@ export async function writeHunks(diff: LineDiff, out: DiffText, pacer: Pacer, co
     const newTo = final.newStart + final.newCount + (oldTo - (final.oldStart + final.oldCount));
     const header = (oldCount: number, newCount: number): string =>
       `@@ -${range(oldFrom + 1, oldCount)} +${range(newFrom + 1, newCount)} @@`;
-    const render = (): { header: string; lines: string[] } => {
-      const lines: string[] = [];
+    const render = (budget: number): HunkText => {
+      const lines = new HunkLines(budget);
       const oldLine = (index: number, prefix: ' ' | '-'): void => {
         lines.push(prefix + old.text(index));
         if (index === old.count - 1 && old.unterminated) lines.push(NO_NEWLINE);
       };
       let at = oldFrom;
       for (const block of group) {
-        for (; at < block.oldStart; at++) oldLine(at, ' ');
-        for (let r = 0; r < block.oldCount; r++) oldLine(block.oldStart + r, '-');
-        for (let n = 0; n < block.newCount; n++) {
+        for (; at < block.oldStart && !lines.full; at++) oldLine(at, ' ');
+        for (let r = 0; r < block.oldCount && !lines.full; r++) oldLine(block.oldStart + r, '-');
+        for (let n = 0; n < block.newCount && !lines.full; n++) {
           const index = block.newStart + n;
           lines.push(`+${now.text(index)}`);
           if (index === now.count - 1 && now.unterminated) lines.push(NO_NEWLINE);
         }
+        if (lines.full) break;
         at = block.oldStart + block.oldCount;
       }
-      for (; at < oldTo; at++) oldLine(at, ' ');
-      return { header: header(oldTo - oldFrom, newTo - newFrom), lines };
+      for (; at < oldTo && !lines.full; at++) oldLine(at, ' ');
+      return lines.text(header(oldTo - oldFrom, newTo - newFrom));
     };
     out.hunk(added, removed, render, header);
     if (pacer.due()) await pacer.pause();

@@ -141,20 +141,51 @@ describe('DiffText', () => {
     expect(cut).toEqual({ files: 1, hunks: 1, shownHunks: 1, added: 1000, removed: 0 });
   });
 
+  it('renders no more of a hunk than the room left can show (a new file of 8 MB is not turned into text whole)', async () => {
+    const rendered: number[] = [];
+    class Watched extends DiffText {
+      override hunk(...[added, removed, render, partial]: Parameters<DiffText['hunk']>): void {
+        super.hunk(
+          added,
+          removed,
+          (budget) => {
+            const text = render(budget);
+            rendered.push(text.lines.length);
+            return text;
+          },
+          partial,
+        );
+      }
+    }
+    const pacer = new Slicer();
+    const out = new Watched(10_000);
+    out.file([]);
+    const after = numbered(200_000).join('\n') + '\n';
+    await writeHunks(await diffBytes(Buffer.alloc(0), Buffer.from(after), pacer), out, pacer);
+    const { diff, cut } = out.finish();
+    expect(cut).toEqual({ files: 1, hunks: 1, shownHunks: 1, added: 200_000, removed: 0 });
+    const shown = diff.split('\n').filter((l) => l.startsWith('+'));
+    expect(diff.startsWith(`@@ -0,0 +1,${shown.length} @@\n+line 0\n`)).toBe(true);
+    // Lines of about 12 characters: what fits in 10,000 and the one line past it, not 200,000.
+    expect(rendered).toHaveLength(1);
+    expect(rendered[0]).toBeLessThan(1_000);
+    expect(rendered[0]).toBeGreaterThan(shown.length);
+  });
+
   it('leaves out a file none of whose hunks fits, header and all', () => {
     const out = new DiffText(600);
     out.file(['--- a/one', '+++ b/one']);
     out.hunk(
       1,
       1,
-      () => ({ header: '@@ -1 +1 @@', lines: ['-a', '+b'] }),
+      () => ({ header: '@@ -1 +1 @@', lines: ['-a', '+b'], complete: true }),
       () => '',
     );
     out.file(['--- a/two', '+++ b/two']);
     out.hunk(
       1,
       0,
-      () => ({ header: '@@ -0,0 +1 @@', lines: ['+'.padEnd(500, 'x')] }),
+      () => ({ header: '@@ -0,0 +1 @@', lines: ['+'.padEnd(500, 'x')], complete: true }),
       () => '',
     );
     const { diff, cut } = out.finish();
