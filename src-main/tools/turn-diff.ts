@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import type { WeftDiffCut } from '../../src-preload/protocol';
 import { DiffText } from '../util/diff-cut';
-import { diffBytes, writeHunks } from '../util/line-diff';
+import { countHunks, diffBytes, diffKnown, writeHunks, type ChangeBlock } from '../util/line-diff';
 import { hasMarker } from '../util/markers';
 import { Slicer, type Pacer } from '../util/slicer';
 import type { CheckpointedChange, FileCheckpoints } from './file-checkpoints';
@@ -22,7 +22,40 @@ interface Tracked {
   baselineOid?: string;
   /** Set when a side was too large to be checkpointed: the file is named as changed, without content. */
   tooLarge?: true;
+  /** What the last diff learned of the file as it was then (see `FileMemo`). */
+  memo?: FileMemo;
 }
+
+/**
+ * What one diff learned of a file, reused by the next while the file's stat is the same (`stamp`): a turn's
+ * diff is made again after every step, and a file the step did not touch is then neither read, hashed nor
+ * compared again; past the size limit, where its hunks are only counted, it is not read at all.
+ */
+type FileMemo =
+  | { stamp: string; same: true }
+  | { stamp: string; same: false; mode: string; oid: string; binary: true }
+  | { stamp: string; same: false; mode: string; oid: string; binary: false; blocks: readonly ChangeBlock[] };
+
+/**
+ * A file's stat as a key (inode, size, change and modification times in ns, mode), or null when the file
+ * is missing or was modified so recently that a second write in the same clock tick could leave the same
+ * stat behind (git's "racily clean" case): such a file is read again.
+ */
+async function stampOf(path: string, recentNs: bigint): Promise<{ key: string | null; mode: string } | null> {
+  try {
+    const st = await stat(path, { bigint: true });
+    const mode = st.mode & 0o111n ? '100755' : '100644';
+    if (!st.isFile()) return { key: null, mode };
+    const now = BigInt(Date.now()) * 1_000_000n;
+    const racy = now - st.mtimeNs < recentNs || now - st.ctimeNs < recentNs;
+    return { key: racy ? null : `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.mode}`, mode };
+  } catch {
+    return null;
+  }
+}
+
+/** A file changed less than this long ago is read again however its stat looks. */
+const RECENT_NS = 200_000_000n;
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
 
@@ -44,8 +77,15 @@ export class TurnDiffTracker {
   /** The diff last sent in `turn/diff/updated` (null: none yet). */
   lastSent: string | null = null;
 
-  /** `root`: the folder diff paths are relative to (found while the turn runs: see findRepoRoot). */
-  constructor(private readonly root: string | Promise<string>) {}
+  /**
+   * `root`: the folder diff paths are relative to (found while the turn runs: see findRepoRoot).
+   * `recentNs`: a file changed less than this long ago is read again however its stat looks (tests set 0
+   * to see what is learned kept; see `stampOf`).
+   */
+  constructor(
+    private readonly root: string | Promise<string>,
+    private readonly recentNs: bigint = RECENT_NS,
+  ) {}
 
   /** Call before a patch is written, for every path it will touch (and each move's destination). */
   async beforeChange(changes: { path: string; movePath?: string | null }[]): Promise<void> {
@@ -121,24 +161,38 @@ export class TurnDiffTracker {
   async diff(): Promise<{ diff: string; cut?: WeftDiffCut }> {
     const root = await this.root;
     const pacer = new Slicer();
-    const changed: { key: string; file: Tracked; current: Buffer | null }[] = [];
+    const changed: Changed[] = [];
     for (const f of this.files) {
+      const key = rel(root, f.originalPath ?? f.currentPath ?? '');
       if (f.tooLarge) {
-        changed.push({ key: rel(root, f.originalPath ?? f.currentPath ?? ''), file: f, current: null });
+        changed.push({ key, file: f, current: null, memo: null, mode: null });
         continue;
       }
+      const stamp = f.currentPath ? await stampOf(f.currentPath, this.recentNs) : null;
+      const memo = stamp?.key != null && f.memo?.stamp === stamp.key ? f.memo : null;
+      if (memo?.same === true && f.originalPath === f.currentPath) continue;
+      if (memo?.same === false) {
+        changed.push({ key, file: f, current: null, memo, mode: stamp?.mode ?? null });
+        continue;
+      }
+      delete f.memo;
       const current = f.currentPath ? await readOrNull(f.currentPath) : null;
       if (f.baseline === null && current === null) continue;
-      if (f.baseline && current && f.baseline.equals(current) && f.originalPath === f.currentPath) continue;
-      changed.push({ key: rel(root, f.originalPath ?? f.currentPath ?? ''), file: f, current });
+      if (f.baseline && current && f.baseline.equals(current)) {
+        if (stamp?.key != null) f.memo = { stamp: stamp.key, same: true };
+        if (f.originalPath === f.currentPath) continue;
+      }
+      changed.push({ key, file: f, current, memo: null, mode: stamp?.mode ?? null, stamp: stamp?.key ?? null });
     }
     changed.sort((a, b) => a.key.localeCompare(b.key));
     const out = new DiffText();
-    for (const { file, current } of changed) await this.fileDiff(root, file, current, out, pacer);
+    for (const entry of changed) await this.fileDiff(root, entry, out, pacer);
     return out.finish();
   }
 
-  private async fileDiff(root: string, f: Tracked, current: Buffer | null, out: DiffText, pacer: Pacer): Promise<void> {
+  private async fileDiff(root: string, entry: Changed, out: DiffText, pacer: Pacer): Promise<void> {
+    const { file: f, memo } = entry;
+    let { current } = entry;
     const oldName = f.originalPath ? rel(root, f.originalPath) : rel(root, f.currentPath ?? '');
     const newName = f.currentPath ? rel(root, f.currentPath) : oldName;
     const lines = [`diff --git a/${oldName} b/${newName}`];
@@ -147,27 +201,62 @@ export class TurnDiffTracker {
       out.file(lines);
       return;
     }
-    const newMode = f.currentPath ? await modeOf(f.currentPath) : '100644';
+    let known = memo !== null && !memo.same ? memo : null;
+    let stamp = entry.stamp ?? null;
+    let mode = entry.mode;
+    if (known !== null && out.open) {
+      // Its text is needed: read again, its changes and blob id kept unless it changed since its stat.
+      current = f.currentPath ? await readOrNull(f.currentPath) : null;
+      const again = f.currentPath ? await stampOf(f.currentPath, this.recentNs) : null;
+      if (current === null || again?.key !== known.stamp) {
+        known = null;
+        stamp = null;
+        mode = again?.mode ?? null;
+      }
+    }
+    const present = known !== null || current !== null;
+    const newMode = known?.mode ?? mode ?? (f.currentPath ? await modeOf(f.currentPath) : '100644');
     if (f.baseline === null) lines.push(`new file mode ${newMode}`);
-    else if (current === null) lines.push(`deleted file mode ${f.baselineMode}`);
+    else if (!present) lines.push(`deleted file mode ${f.baselineMode}`);
     else if (f.baselineMode !== newMode) lines.push(`old mode ${f.baselineMode}`, `new mode ${newMode}`);
     if (f.baseline !== null) f.baselineOid ??= await blobOidSliced(f.baseline, pacer);
     const oldOid = f.baselineOid ?? ZERO_OID;
-    const newOid = current ? await blobOidSliced(current, pacer) : ZERO_OID;
-    const sameMode = f.baseline !== null && current !== null && f.baselineMode === newMode;
+    const newOid = known?.oid ?? (current ? await blobOidSliced(current, pacer) : ZERO_OID);
+    const sameMode = f.baseline !== null && present && f.baselineMode === newMode;
     lines.push(`index ${oldOid}..${newOid}${sameMode ? ` ${newMode}` : ''}`);
-    if (isBinary(f.baseline) || isBinary(current)) {
+    const binary = known?.binary ?? (isBinary(f.baseline) || isBinary(current));
+    if (binary) {
       lines.push(
-        `Binary files ${f.baseline ? `a/${oldName}` : '/dev/null'} and ${current ? `b/${newName}` : '/dev/null'} differ`,
+        `Binary files ${f.baseline ? `a/${oldName}` : '/dev/null'} and ${present ? `b/${newName}` : '/dev/null'} differ`,
       );
       out.file(lines);
+      if (stamp !== null && current !== null) f.memo = { stamp, same: false, mode: newMode, oid: newOid, binary: true };
       return;
     }
-    lines.push(f.baseline ? `--- a/${oldName}` : '--- /dev/null', current ? `+++ b/${newName}` : '+++ /dev/null');
-    const diff = await diffBytes(f.baseline ?? EMPTY, current ?? EMPTY, pacer);
+    lines.push(f.baseline ? `--- a/${oldName}` : '--- /dev/null', present ? `+++ b/${newName}` : '+++ /dev/null');
     out.file(lines);
+    if (known !== null && !known.binary) {
+      if (!out.open) countHunks(known.blocks, out);
+      else await writeHunks(await diffKnown(f.baseline ?? EMPTY, current ?? EMPTY, known.blocks, pacer), out, pacer);
+      return;
+    }
+    const diff = await diffBytes(f.baseline ?? EMPTY, current ?? EMPTY, pacer);
+    if (stamp !== null && current !== null)
+      f.memo = { stamp, same: false, mode: newMode, oid: newOid, binary: false, blocks: diff.blocks };
     await writeHunks(diff, out, pacer);
   }
+}
+
+/** A file of the diff as `diff` found it: its content (null when deleted, or when `memo` stands for it). */
+interface Changed {
+  key: string;
+  file: Tracked;
+  current: Buffer | null;
+  memo: FileMemo | null;
+  /** Its mode from the stat taken before it was read. */
+  mode: string | null;
+  /** Its stat's key from before it was read, for the memo made of it. */
+  stamp?: string | null;
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -24,18 +24,11 @@ export async function diffBytes(oldBytes: Buffer, newBytes: Buffer, pacer: Pacer
   return { old, new: now, blocks: await alignLines(old, now, pacer) };
 }
 
-/** A hunk range as git writes it: an empty range starts at the line before it (0 for an empty file). */
-function range(start: number, count: number): string {
-  if (count === 0) return `${Math.max(0, start - 1)},0`;
-  return count === 1 ? `${start}` : `${start},${count}`;
-}
-
-/**
- * Adds the diff's hunks to `out`, each with `context` equal lines around its changes (changes at most
- * twice that far apart share a hunk), as git and jsdiff write them.
- */
-export async function writeHunks(diff: LineDiff, out: DiffText, pacer: Pacer, context = 3): Promise<void> {
-  const { old, new: now, blocks } = diff;
+/** The changes each hunk holds: changes at most `2 * context` equal lines apart share one. */
+function* hunkGroups(
+  blocks: readonly ChangeBlock[],
+  context: number,
+): Generator<{ group: readonly ChangeBlock[]; added: number; removed: number }> {
   let k = 0;
   while (k < blocks.length) {
     let last = k;
@@ -54,6 +47,38 @@ export async function writeHunks(diff: LineDiff, out: DiffText, pacer: Pacer, co
       added += block.newCount;
       removed += block.oldCount;
     }
+    yield { group, added, removed };
+  }
+}
+
+/** Counts the hunks `writeHunks` would add, for a diff whose text is no longer kept (`out.open` is false). */
+export function countHunks(blocks: readonly ChangeBlock[], out: DiffText, context = 3): void {
+  for (const { added, removed } of hunkGroups(blocks, context)) out.countHunk(added, removed);
+}
+
+/** The diff of two versions whose changes are known already (from an earlier `diffBytes` of the same bytes). */
+export async function diffKnown(
+  oldBytes: Buffer,
+  newBytes: Buffer,
+  blocks: readonly ChangeBlock[],
+  pacer: Pacer,
+): Promise<LineDiff> {
+  return { old: await ByteLines.of(oldBytes, pacer), new: await ByteLines.of(newBytes, pacer), blocks };
+}
+
+/** A hunk range as git writes it: an empty range starts at the line before it (0 for an empty file). */
+function range(start: number, count: number): string {
+  if (count === 0) return `${Math.max(0, start - 1)},0`;
+  return count === 1 ? `${start}` : `${start},${count}`;
+}
+
+/**
+ * Adds the diff's hunks to `out`, each with `context` equal lines around its changes (changes at most
+ * twice that far apart share a hunk), as git and jsdiff write them.
+ */
+export async function writeHunks(diff: LineDiff, out: DiffText, pacer: Pacer, context = 3): Promise<void> {
+  const { old, new: now, blocks } = diff;
+  for (const { group, added, removed } of hunkGroups(blocks, context)) {
     if (!out.open) {
       out.countHunk(added, removed);
       continue;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blobOid, TurnDiffTracker } from '../../../src-main/tools/turn-diff';
 import { makeTempWorkspace, type TempWorkspace } from '../../support/workspace';
@@ -156,5 +156,81 @@ describe('TurnDiffTracker', () => {
     const { diff } = await t.diff();
     expect(await files()).toEqual(['diff --git a/gone.txt b/gone.txt']);
     expect(diff).toContain('-bye\n+back');
+  });
+});
+
+const LONG_AGO = new Date('2026-01-01T00:00:00Z');
+
+describe('TurnDiffTracker made again after each step', () => {
+  /** Sets a file's times to one fixed moment long past, as a file not touched since: its stat then keys what was learned. */
+  const settle = (path: string): Promise<void> => utimes(path, LONG_AGO, LONG_AGO);
+
+  it('sees a file written again at once with the same size (the same clock tick)', async () => {
+    const t = new TurnDiffTracker(ws.dir, 0n);
+    await t.beforeChange([{ path: ws.path('a.txt') }]);
+    await writeFile(ws.path('a.txt'), 'one\nTWO\nthree\n');
+    expect((await t.diff()).diff).toContain('+TWO\n');
+    await writeFile(ws.path('a.txt'), 'one\nTWx\nthree\n');
+    const { diff } = await t.diff();
+    expect(diff).toContain('+TWx\n');
+    expect(diff).not.toContain('+TWO\n');
+  });
+
+  it('sees a file changed long after the diff that read it, its times set back as they were', async () => {
+    const t = new TurnDiffTracker(ws.dir, 0n);
+    await t.beforeChange([{ path: ws.path('a.txt') }, { path: ws.path('new.txt') }]);
+    await writeFile(ws.path('a.txt'), 'one\nTWO\nthree\n');
+    await writeFile(ws.path('new.txt'), 'fresh\n');
+    await settle(ws.path('a.txt'));
+    await settle(ws.path('new.txt'));
+    const first = (await t.diff()).diff;
+    expect(first).toContain('+TWO\n');
+    expect((await t.diff()).diff).toBe(first);
+    // The same size and the same times again: only the change time (which no one can set) tells.
+    await writeFile(ws.path('a.txt'), 'one\ntwo\nthrEE\n');
+    await settle(ws.path('a.txt'));
+    const again = (await t.diff()).diff;
+    expect(again).toContain(`..${blobOid(Buffer.from('one\ntwo\nthrEE\n'))} 100644\n`);
+    expect(again).toContain('@@ -1,3 +1,3 @@\n one\n two\n-three\n+thrEE\n');
+    expect(again).not.toContain('TWO');
+    expect(again).toContain('+fresh\n');
+    // Back to its baseline: no longer a file of the diff.
+    await writeFile(ws.path('a.txt'), 'one\ntwo\nthree\n');
+    await settle(ws.path('a.txt'));
+    expect((await t.diff()).diff).not.toContain('a.txt');
+    await rm(ws.path('new.txt'));
+    expect((await t.diff()).diff).toBe('');
+  });
+
+  it('counts the hunks of files past the size limit the same way each time, and follows a change among them', async () => {
+    const t = new TurnDiffTracker(ws.dir, 0n);
+    const big = ws.path('big.txt');
+    const late = ws.path('z-late.txt');
+    const lines = (n: number, f: (i: number) => string): string =>
+      Array.from({ length: n }, (_, i) => f(i)).join('\n') + '\n';
+    await writeFile(
+      late,
+      lines(100, (i) => `line ${i}`),
+    );
+    await t.beforeChange([{ path: big }, { path: late }]);
+    await writeFile(
+      big,
+      lines(120_000, (i) => `big line ${i}`),
+    );
+    await writeFile(
+      late,
+      lines(100, (i) => (i % 20 === 0 ? `changed ${i}` : `line ${i}`)),
+    );
+    await settle(big);
+    await settle(late);
+    const first = await t.diff();
+    expect(first.cut).toEqual({ files: 2, hunks: 6, shownHunks: 1, added: 120_005, removed: 5 });
+    expect(await t.diff()).toEqual(first);
+    await writeFile(
+      late,
+      lines(100, (i) => (i % 10 === 0 ? `changed ${i}` : `line ${i}`)),
+    );
+    await settle(late);
+    expect((await t.diff()).cut).toEqual({ files: 2, hunks: 11, shownHunks: 1, added: 120_010, removed: 10 });
   });
 });
