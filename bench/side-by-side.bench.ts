@@ -148,11 +148,26 @@ function generateThreads(
 interface Sample {
   wall: number[];
   rss: number[];
+  /** CPU time (user + system) of the process and its children: what a run costs without waiting for a core. */
+  cpu: number[];
 }
-const sample = (): Sample => ({ wall: [], rss: [] });
-function record(into: Sample, run: { wallMs: number; peakRssMiB: number }): void {
+const sample = (): Sample => ({ wall: [], rss: [], cpu: [] });
+function record(into: Sample, run: { wallMs: number; peakRssMiB: number; cpuMs: number }): void {
   into.wall.push(run.wallMs);
   into.rss.push(run.peakRssMiB);
+  into.cpu.push(run.cpuMs);
+}
+
+/**
+ * Both programs' CPU time beside the wall ratio: on a loaded machine a wall time is mostly waiting for a
+ * core, and a program spread over many threads (Codex's runtime) gets more of a shared machine than one
+ * with one busy thread, so a wall ratio alone can make either look faster than it is.
+ */
+function cpuNote(r: { weft: Sample; codex: Sample | null }): string {
+  const w = median(r.weft.cpu);
+  if (r.codex === null) return `CPU ${w.toFixed(0)} ms`;
+  const c = median(r.codex.cpu);
+  return `CPU ${w.toFixed(0)} ms (Codex ${c.toFixed(0)} ms; ratio ${ratio(w, c)})`;
 }
 
 /** Peak RSS (VmHWM) of a process and its descendants, the largest of them, in MiB. */
@@ -301,7 +316,8 @@ function finalNotes(notes: string[]): string[] {
     CODEX
       ? `Codex: ${codexVersion(CODEX)} from CODEX_BIN (exec and app-server through its npm launcher, as users run it; apply_patch through the native binary it re-invokes itself as). Runs alternate between the two programs.`
       : 'CODEX_BIN was not set: Weft only. Set CODEX_BIN to a Codex 0.169 `codex` command to measure both and print ratios.',
-    'Wall times are whole processes (start-up included) except the resume row, which times the request inside a started server. Peak RSS: getrusage children (exec, apply-patch) or VmHWM of the process tree (app-server).',
+    'Wall times are whole processes (start-up included) except the resume row, which times the request inside a started server. Peak RSS: getrusage children (exec, apply-patch) or VmHWM of the process tree (app-server). CPU: user + system time of the process and its children (getrusage).',
+    'A wall ratio moves with the machine\'s load: under load a run mostly waits for a core, and Codex, whose runtime spreads a run over many threads, gets more of a shared machine than a process with one busy thread; its first run on a new CODEX_HOME also creates its state database and tries to sync its plugins from GitHub. Read the CPU notes beside the ratios; what each program spends its time on is in bench/PROFILES.md ("Codex\'s time, and why a ratio moves").',
     `Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after, on ${availableParallelism()} shared cores.`,
   ];
 }
@@ -408,7 +424,7 @@ export default async function run() {
         value: median(r.weft.wall),
         unit: 'ms',
         target: '≤ 0.6× Codex',
-        note: cw === null ? '' : `Codex ${cw.toFixed(0)} ms; ratio ${ratio(median(r.weft.wall), cw)}`,
+        note: `${cw === null ? '' : `Codex ${cw.toFixed(0)} ms; ratio ${ratio(median(r.weft.wall), cw)}; `}${cpuNote(r)}`,
       });
       rows.push({
         name: `exec, ${what}: peak RSS`,
@@ -460,7 +476,7 @@ export default async function run() {
         value: median(r.weft.wall),
         unit: 'ms',
         target: '≤ 1.0× Codex',
-        note: `${cw === null ? '' : `Codex ${cw.toFixed(0)} ms; ratio ${ratio(median(r.weft.wall), cw)}; `}peak RSS ${median(r.weft.rss).toFixed(0)} MiB${r.codex ? ` (Codex ${median(r.codex.rss).toFixed(0)})` : ''}`,
+        note: `${cw === null ? '' : `Codex ${cw.toFixed(0)} ms; ratio ${ratio(median(r.weft.wall), cw)}; `}${cpuNote(r)}; peak RSS ${median(r.weft.rss).toFixed(0)} MiB${r.codex ? ` (Codex ${median(r.codex.rss).toFixed(0)})` : ''}`,
       });
     };
     if (ONLY.has('apply-patch')) {
