@@ -4,7 +4,7 @@
 import { WeftInstallableData } from '../../../src-preload/protocol';
 import { RpcError } from '../../client/types';
 import { threadsOfProject } from '../board';
-import { projectKey } from '../project-key';
+import { projectKey, projectPlace } from '../project-key';
 import { forgetProject, rememberProject, saveOpenProjects } from '../location';
 import { emptyLists, setUi } from '../store';
 import { withoutKey } from '../thread-list';
@@ -22,6 +22,8 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
    */
   const showProject = (path: string, threadId: string | null = null): void => {
     if (get().data.cwd !== path) {
+      // Another machine's providers are not this project's: none are shown until its own are read.
+      const sameMachine = projectPlace(path).environment === projectPlace(get().data.cwd ?? '').environment;
       batcher.flush();
       store.setState((state) => {
         const { data, ui } = state;
@@ -39,6 +41,7 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
             projectPicker: false,
             settings: settings.defaults(),
             changed: [],
+            ...(sameMachine ? {} : { providers: null }),
           },
         };
       });
@@ -50,6 +53,7 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
       void lists.refreshElsewhere();
       // New threads here start with this project's config (its trusted .weft/config.toml included).
       void settings.actions.reloadDefaults();
+      if (!sameMachine) void settings.actions.refreshProviders();
     }
     if (threadId !== null) void threads.actions.selectThread(threadId);
   };
