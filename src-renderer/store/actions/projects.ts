@@ -6,7 +6,7 @@ import { RpcError } from '../../client/types';
 import { threadsOfProject } from '../board';
 import { projectKey, projectPlace } from '../project-key';
 import { forgetProject, rememberProject, saveOpenProjects } from '../location';
-import { emptyLists, setUi } from '../store';
+import { emptyLists, setData, setUi } from '../store';
 import { withoutKey } from '../thread-list';
 import type { ActionContext } from './context';
 import type { SettingsActions } from './settings';
@@ -103,7 +103,22 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
     open.release(ids);
   };
 
+  /**
+   * Weft was installed on `environment` from the notice of its dropped link: the link's state there is let go
+   * (the next request starts the new Weft), and the window's lists and the thread shown are read again.
+   */
+  const environmentInstalled = (environment: string): void => {
+    setData(store, (data) => (data.link?.environment === environment ? { ...data, link: null } : data));
+    void lists.refresh();
+    void lists.refreshElsewhere();
+    const { data, ui } = get();
+    const active = ui.activeThreadId;
+    if (active !== null && data.cwd !== null && projectPlace(data.cwd).environment === environment)
+      void threads.showThread(active, true);
+  };
+
   return {
+    environmentInstalled,
     openProject,
 
     showProject,
