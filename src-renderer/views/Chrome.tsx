@@ -4,16 +4,18 @@ import { Icon, Spinner } from '../components/Icon';
 import { useModalOpen } from '../components/use-modal';
 import { useController, useWeft } from '../store/app-context';
 import type { Toast } from '../store/store';
-import type { WeftEnvironmentStatusNotification } from '../../src-preload/protocol';
+import type { WeftEnvironmentStatusNotification, WeftInstallOffer } from '../../src-preload/protocol';
 import { InstallWeft } from './InstallWeft';
 
 export function ConnectionBanner() {
   const controller = useController();
   const connection = useWeft((s) => s.ui.connection);
   const link = useWeft((s) => s.data.link);
+  const installOffer = useWeft((s) => s.ui.installOffer);
   switch (connection.phase) {
     case 'open':
-      return link === null || link.state === 'connected' ? null : <EnvironmentBanner link={link} />;
+      if (link !== null && link.state !== 'connected') return <EnvironmentBanner link={link} />;
+      return installOffer === null ? null : <InstallBanner {...installOffer} />;
     case 'connecting':
       return (
         <div className="banner banner-info" role="status">
@@ -91,6 +93,33 @@ function EnvironmentBanner({ link }: { link: WeftEnvironmentStatusNotification }
         <span className="muted"> {link.message}</span>
       </span>
       {install}
+    </div>
+  );
+}
+
+/** A request for an environment was refused: its Weft is missing or cannot serve this app; the install is offered. */
+function InstallBanner({ offer, message }: { offer: WeftInstallOffer; message: string }) {
+  const controller = useController();
+  return (
+    <div className="banner banner-error banner-install" role="alert">
+      <span className="banner-install-head">
+        <span>
+          <Icon name="alert" size={14} /> Cannot use {offer.environment}.<span className="muted"> {message}</span>
+        </span>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Dismiss"
+          onClick={() => controller.dismissInstallOffer()}
+        >
+          <Icon name="x" size={12} />
+        </button>
+      </span>
+      <InstallWeft
+        key={offer.environment}
+        offer={offer}
+        onInstalled={() => controller.environmentInstalled(offer.environment)}
+      />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // E2E: a project on an environment is open in the switcher when the Weft there changes under it (here it
 // becomes an old one: 0.0.3). The link drops, the page says "Reconnecting to box…" with why, and offers the
-// same install as Open folder does ("Install Weft 0.1.0 on box", its steps and Cancel) right there. The
+// same install as Open folder does ("Install Weft 0.1.0 on box", its steps and Cancel) right there; so does
+// the page opened again, whose first request for box is refused. The
 // environment is a real sshd on 127.0.0.1; which Weft answers there is chosen by a file in the remote HOME.
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -123,6 +124,17 @@ describe.skipIf(unavailable !== null)(
             .getByText('The install failed:', { exact: false })
             .waitFor({ timeout: 30_000 });
           await banner.getByRole('button', { name: 'Install Weft 0.1.0 on box', exact: true }).waitFor();
+
+          // The page opened again: its first request for box is refused, and the install is offered with why.
+          await page.reload();
+          const refused = page.getByRole('alert').filter({ hasText: 'Cannot use box.' });
+          await refused
+            .getByText('box runs Weft 0.0.3, and this Weft (0.1.0) needs 0.1.x there', { exact: false })
+            .waitFor({ timeout: 60_000 });
+          await refused.getByRole('button', { name: 'Install Weft 0.1.0 on box', exact: true }).waitFor();
+          await e2e.screenshot(`environment-reinstall-refused-${size.width}x${size.height}`);
+          await clickCentre(page, refused.getByRole('button', { name: 'Dismiss' }));
+          await refused.waitFor({ state: 'detached' });
         },
       );
     }

@@ -109,6 +109,7 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
    */
   const environmentInstalled = (environment: string): void => {
     setData(store, (data) => (data.link?.environment === environment ? { ...data, link: null } : data));
+    if (get().ui.installOffer?.offer.environment === environment) setUi(store, { installOffer: null });
     void lists.refresh();
     void lists.refreshElsewhere();
     const { data, ui } = get();
@@ -119,6 +120,10 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
 
   return {
     environmentInstalled,
+    /** The install offered after a refused request is put away (offered again at the next refusal). */
+    dismissInstallOffer(): void {
+      setUi(store, { installOffer: null });
+    },
     openProject,
 
     showProject,
