@@ -1,12 +1,13 @@
 // E2E: Settings of a project on an environment are the environment's. A project opened through Open folder
 // → box (a real sshd on 127.0.0.1, the remote with its own HOME and WEFT_HOME set in the `weft` string):
 // Settings, opened with the mouse, say they are box's; a default changed there is written to the remote's
-// config.toml, not this machine's; the MCP servers listed are box's; and what belongs to this machine (the
-// theme, this desktop's notifications) is marked as this machine's.
+// config.toml, not this machine's; the MCP servers listed are box's; what belongs to this machine (the
+// theme, this desktop's notifications) is marked as this machine's; and a change made once the link to box
+// is gone says it was not saved there, keeping what was typed.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { remoteWeft, stopUserServer } from '../support/environments';
+import { childProcesses, remoteWeft, stopUserServer } from '../support/environments';
 import { startMockResponsesServer } from '../support/mock-responses-server';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { sshdUnavailable, startSshd, TEST_HOST } from '../support/sshd';
@@ -51,6 +52,8 @@ describe.skipIf(unavailable !== null)(
           const e2e = await startE2e({
             viewport: size,
             files: { 'README.md': '# Local\n' },
+            // A link that drops is tried again twice, quickly, then given up.
+            serveEnv: { WEFT_RELAY_MAX_DELAY_MS: '300', WEFT_RELAY_MAX_ATTEMPTS: '2' },
             extraConfig: [
               '[environments.box]',
               `ssh = ${JSON.stringify(TEST_HOST)}`,
@@ -110,6 +113,42 @@ describe.skipIf(unavailable !== null)(
           await local.getByRole('heading', { name: 'Theme' }).waitFor();
           await local.getByRole('heading', { name: 'Notifications' }).waitFor();
           await e2e.screenshot(`environment-settings-this-machine-${size.width}x${size.height}`);
+
+          // The link drops and cannot come back (box's sshd stopped): a base URL typed and saved is not
+          // saved, says so naming box, and stays in its field; a default chosen says the same and shows box's
+          // value still.
+          await sshd.stop();
+          const children = await childProcesses(e2e.servePid());
+          const lines = await Promise.all(
+            children.map(([pid]) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')),
+          );
+          for (const [pid] of children.filter((_, i) => lines[i]?.includes('app-server'))) process.kill(pid, 'SIGKILL');
+          const remoteConfig = await readFile(join(remoteHome.dir, 'config.toml'), 'utf8');
+          const mock = dialog.getByRole('group', { name: /Mock on box/ });
+          const baseUrl = mock.getByRole('textbox', { name: 'Base URL' });
+          await wheelIntoView(page, baseUrl, scroller);
+          await clickCentre(page, baseUrl);
+          await page.keyboard.press('Control+A');
+          await page.keyboard.type('http://127.0.0.1:9/v1');
+          await clickCentre(page, mock.getByRole('button', { name: 'Save URL' }));
+          await mock
+            .getByRole('alert')
+            .getByText(/^Not saved on box: /)
+            .waitFor({ timeout: 60_000 });
+          expect(await baseUrl.inputValue()).toBe('http://127.0.0.1:9/v1');
+          await wheelIntoView(page, approvals, scroller);
+          await clickCentre(page, approvals);
+          await approvals.selectOption({ label: 'Ask if the sandbox blocks' });
+          const notSaved = dialog
+            .getByRole('region', { name: 'Defaults for new threads on box' })
+            .getByRole('alert')
+            .getByText(/^Not saved on box: /);
+          await notSaved.waitFor({ timeout: 60_000 });
+          await expect.poll(() => approvals.inputValue()).toBe('never');
+          await wheelIntoView(page, notSaved, scroller);
+          await e2e.screenshot(`environment-settings-link-down-${size.width}x${size.height}`);
+          expect(await readFile(join(remoteHome.dir, 'config.toml'), 'utf8')).toBe(remoteConfig);
+          expect(await readFile(join(e2e.home.dir, 'config.toml'), 'utf8')).toBe(localConfigBefore);
         },
       );
     }
