@@ -75,9 +75,9 @@ export function SettingsDialog() {
         </header>
         {environment !== null && (
           <p className="settings-whose-note">
-            The project shown is on <strong>{environment}</strong>: its providers, keys, defaults, approvals, hooks,
-            checkpoints and MCP servers are read and changed there, in its config.toml. The theme and the notifications
-            are this machine’s, at the end.
+            The project shown is on <strong>{environment}</strong>: its providers and keys, defaults, remembered
+            approvals, usage, hooks, checkpoints and MCP servers are read and changed there, in its config.toml. The
+            theme and the notifications are this machine’s, at the end.
           </p>
         )}
         <div className="settings-body" ref={body}>
