@@ -12,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -272,11 +272,16 @@ async function withLockedTree(root: string, dir: string): Promise<string> {
   const staging = join(dir, 'package');
   const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { files?: unknown };
   const files = Array.isArray(manifest.files) ? manifest.files.filter((f): f is string => typeof f === 'string') : [];
-  for (const entry of ['package.json', ...files, 'README.md', 'LICENSE']) {
+  await mkdir(staging, { recursive: true });
+  for (const entry of [...files, 'README.md', 'LICENSE']) {
     const from = join(root, entry);
     if ((await stat(from).catch(() => null)) === null) continue;
     await cp(from, join(staging, entry), { recursive: true });
   }
+  // npm pack leaves the shrinkwrap out of a package whose `files` does not name it (npm 9 and later), so
+  // the staged package.json names it.
+  const staged = Array.isArray(manifest.files) ? { ...manifest, files: [...files, 'npm-shrinkwrap.json'] } : manifest;
+  await writeFile(join(staging, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
   await cp(join(root, 'package-lock.json'), join(staging, 'npm-shrinkwrap.json'));
   return staging;
 }
@@ -340,9 +345,12 @@ function installScript(directory: string, version: string, bytes: number): strin
     'size=$(wc -c < "$part" | tr -d " ")',
     `if [ "$size" != "${bytes}" ]; then echo "${MARK} upload stopped at $size of ${bytes} bytes" >&2; rm -f "$part"; exit 3; fi`,
     `mv "$part" ${tarball}`,
-    `echo "${MARK} uploaded"`,
-    // The dependencies come from the registry (or npm's cache there): native ones are built or fetched for
-    // that machine. --prefer-offline: what the cache there holds is not downloaded again.
+    // Whether the package pins its dependency tree (npm-shrinkwrap.json, as a package made of a checkout
+    // does), so the progress says which versions npm takes.
+    `if tar -xOzf ${tarball} package/npm-shrinkwrap.json >/dev/null 2>&1; then echo "${MARK} uploaded locked"; else echo "${MARK} uploaded"; fi`,
+    // The dependencies come from npm's cache there or the registry, at the versions the shrinkwrap pins
+    // (checked by their integrity) when the package has one: native ones are built or fetched for that
+    // machine. --prefer-offline: what the cache there holds is not downloaded again.
     `npm install --prefix ${dir} --no-save --no-audit --no-fund --omit=dev --prefer-offline ${tarball} 2>&1`,
     `echo "${MARK} installed"`,
     `printf '${MARK} version %s\\n' "$(${shellQuote(`${directory}/node_modules/.bin/weft`)} --version)"`,
@@ -444,9 +452,14 @@ export async function installOnEnvironment(options: InstallOptions): Promise<Ins
       what: `installing Weft on ${name}`,
       stage: 'install',
       onLine: (line) => {
-        if (line === `${MARK} uploaded`) {
+        if (line === `${MARK} uploaded` || line === `${MARK} uploaded locked`) {
           uploaded = true;
-          say('install', `Installing with npm on ${name} (the dependencies come from the registry there)…`);
+          say(
+            'install',
+            line.endsWith(' locked')
+              ? `Installing with npm on ${name}: the dependency versions this Weft was tested with (its npm-shrinkwrap.json), from npm's cache there or the registry…`
+              : `Installing with npm on ${name}: the newest dependency versions package.json allows (the package pins none), from npm's cache there or the registry…`,
+          );
         } else if (line === `${MARK} installed`) say('verify', `Checking the installed Weft…`);
         else if (!line.startsWith(MARK)) say(uploaded ? 'install' : 'upload', line);
       },

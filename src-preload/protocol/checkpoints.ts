@@ -1,6 +1,7 @@
 // Reverting a thread with its files, and Weft's checkpoint methods (see PROTOCOL.md "thread/revert").
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
+import { WeftEnvironmentName } from './weft-environments';
 import { WEFT_EXTENSION } from './common';
 import { Thread } from './thread';
 
@@ -149,7 +150,14 @@ export const CheckpointRedoResult = lazySchema(() =>
 export type CheckpointRedoResult = z.infer<typeof CheckpointRedoResult>;
 
 /** The checkpoint store's size on disk (for Settings). */
-export const CheckpointSizeParams = lazySchema(() => z.object({}).nullish());
+export const CheckpointSizeParams = lazySchema(() =>
+  z
+    .object({
+      /** Weft: on this environment (see `WeftEnvironmentName`). */
+      weftEnvironment: WeftEnvironmentName,
+    })
+    .nullish(),
+);
 export type CheckpointSizeParams = z.infer<typeof CheckpointSizeParams>;
 export const CheckpointSizeResult = lazySchema(() => z.object({ bytes: z.number() }));
 export type CheckpointSizeResult = z.infer<typeof CheckpointSizeResult>;

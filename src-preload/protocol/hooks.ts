@@ -3,6 +3,7 @@
 // Codex itself sends is kept in test/fixtures/codex-hooks-0.169). Weft's additions are prefixed `weft`.
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
+import { WeftEnvironmentName } from './weft-environments';
 
 /** Codex's event names on the wire (camelCase); config files spell them PascalCase (`PreToolUse`). */
 export const HookEventName = lazySchema(() =>
@@ -159,7 +160,14 @@ export type HooksListEntry = z.infer<typeof HooksListEntry>;
 
 /** `cwds`: the folders whose hooks to list (their projects' `.weft/` hooks too); empty or absent: the server's folder. */
 export const HooksListParams = lazySchema(() =>
-  z.object({ cwds: z.array(z.string()).nullish(), threadId: z.string().nullish() }).default({}),
+  z
+    .object({
+      cwds: z.array(z.string()).nullish(),
+      threadId: z.string().nullish(),
+      /** Weft: on this environment (see `WeftEnvironmentName`). */
+      weftEnvironment: WeftEnvironmentName,
+    })
+    .default({}),
 );
 export type HooksListParams = z.infer<typeof HooksListParams>;
 
@@ -175,6 +183,8 @@ export const WeftHooksTrustParams = lazySchema(() =>
   z.object({
     cwd: z.string().nullish(),
     hooks: z.array(z.object({ key: z.string(), currentHash: z.string() })).min(1),
+    /** Weft: on this environment (see `WeftEnvironmentName`). */
+    weftEnvironment: WeftEnvironmentName,
   }),
 );
 export type WeftHooksTrustParams = z.infer<typeof WeftHooksTrustParams>;
@@ -183,7 +193,14 @@ export const WeftHooksTrustResult = lazySchema(() => z.object({ trusted: z.array
 export type WeftHooksTrustResult = z.infer<typeof WeftHooksTrustResult>;
 
 /** Weft: turn a hook off or on again (`[hooks.state."<key>"] enabled`); a disabled hook never runs. */
-export const WeftHooksSetEnabledParams = lazySchema(() => z.object({ key: z.string(), enabled: z.boolean() }));
+export const WeftHooksSetEnabledParams = lazySchema(() =>
+  z.object({
+    key: z.string(),
+    enabled: z.boolean(),
+    /** Weft: on this environment (see `WeftEnvironmentName`). */
+    weftEnvironment: WeftEnvironmentName,
+  }),
+);
 export type WeftHooksSetEnabledParams = z.infer<typeof WeftHooksSetEnabledParams>;
 
 export const WeftHooksSetEnabledResult = lazySchema(() => z.object({}));

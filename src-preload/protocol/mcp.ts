@@ -3,6 +3,7 @@
 // `item/mcpToolCall/progress` / `mcpServer/oauthLogin/completed` notifications. Weft's additions are named `weft…`.
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
+import { WeftEnvironmentName } from './weft-environments';
 import { JsonValue } from './common';
 
 /**
@@ -106,6 +107,8 @@ export const McpServerStatusListParams = lazySchema(() =>
       cursor: z.string().nullish(),
       limit: z.number().int().min(0).nullish(),
       detail: z.enum(['full', 'toolsAndAuthOnly']).nullish(),
+      /** Weft: on this environment (see `WeftEnvironmentName`). */
+      weftEnvironment: WeftEnvironmentName,
     })
     .optional(),
 );
@@ -117,7 +120,14 @@ export const McpServerStatusListResult = lazySchema(() =>
 export type McpServerStatusListResult = z.infer<typeof McpServerStatusListResult>;
 
 /** Reads config.toml again and restarts the MCP servers of every loaded thread. */
-export const McpServerReloadParams = lazySchema(() => z.object({}).optional());
+export const McpServerReloadParams = lazySchema(() =>
+  z
+    .object({
+      /** Weft: on this environment (see `WeftEnvironmentName`). */
+      weftEnvironment: WeftEnvironmentName,
+    })
+    .optional(),
+);
 export type McpServerReloadParams = z.infer<typeof McpServerReloadParams>;
 export const McpServerReloadResult = lazySchema(() => z.object({}));
 export type McpServerReloadResult = z.infer<typeof McpServerReloadResult>;

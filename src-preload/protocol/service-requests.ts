@@ -108,6 +108,8 @@ export const ConfigValueWriteParams = lazySchema(() =>
     mergeStrategy: MergeStrategy.nullish(),
     filePath: z.string().nullish(),
     expectedVersion: z.string().nullish(),
+    /** Weft: the user config.toml of this environment (see `WeftEnvironmentName`). */
+    weftEnvironment: WeftEnvironmentName,
   }),
 );
 export type ConfigValueWriteParams = z.infer<typeof ConfigValueWriteParams>;

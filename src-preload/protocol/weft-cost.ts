@@ -4,6 +4,7 @@
 // million tokens times a number of tokens is a number of micro-dollars.
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
+import { WeftEnvironmentName } from './weft-environments';
 import { TokenUsageBreakdown } from './common';
 
 /**
@@ -64,7 +65,14 @@ export type WeftTokenCost = z.infer<typeof WeftTokenCost>;
 
 /** `weft/usage/daily`: the last `days` days (default 14, at most 366), today included, in the server's time zone. */
 export const WeftUsageDailyParams = lazySchema(() =>
-  z.object({ days: z.number().int().min(1).max(366).nullish(), cwd: z.string().nullish() }).default({}),
+  z
+    .object({
+      days: z.number().int().min(1).max(366).nullish(),
+      cwd: z.string().nullish(),
+      /** Weft: on this environment (see `WeftEnvironmentName`). */
+      weftEnvironment: WeftEnvironmentName,
+    })
+    .default({}),
 );
 export type WeftUsageDailyParams = z.infer<typeof WeftUsageDailyParams>;
 

@@ -15,8 +15,23 @@ export const WeftEnvironmentStatusNotification = lazySchema(() =>
     attempt: z.int().min(0),
     message: z.string().nullable(),
     replayed: z.int().min(0).nullish(),
+    /**
+     * Weft: the last attempt found no Weft there, or one that cannot serve this one: installing `localVersion`
+     * there (`weft/environment/install`) would cure it, as in `WeftInstallableData`.
+     */
+    weftInstall: WeftInstallOffer.nullish(),
   }),
 );
+
+/** What an environment needs installed: this Weft (`localVersion`); `remoteVersion` is what runs there, null when none answered. */
+export const WeftInstallOffer = lazySchema(() =>
+  z.object({
+    environment: z.string(),
+    remoteVersion: z.string().nullable(),
+    localVersion: z.string(),
+  }),
+);
+export type WeftInstallOffer = z.infer<typeof WeftInstallOffer>;
 export type WeftEnvironmentStatusNotification = z.infer<typeof WeftEnvironmentStatusNotification>;
 
 /** In `initialize`'s result when a relay answers: the environment, and the relay's own version. */
@@ -74,15 +89,7 @@ export type WeftLinkDroppedData = z.infer<typeof WeftLinkDroppedData>;
  * serve this one (`remoteVersion`: what runs there, null when none answered): the client may offer to
  * install `localVersion` there (`weft/environment/install`).
  */
-export const WeftInstallableData = lazySchema(() =>
-  z.object({
-    weftInstall: z.object({
-      environment: z.string(),
-      remoteVersion: z.string().nullable(),
-      localVersion: z.string(),
-    }),
-  }),
-);
+export const WeftInstallableData = lazySchema(() => z.object({ weftInstall: WeftInstallOffer }));
 export type WeftInstallableData = z.infer<typeof WeftInstallableData>;
 
 /**

@@ -10,7 +10,15 @@ export const ProviderKeySource = lazySchema(() => z.enum(['config', 'env', 'save
 export type ProviderKeySource = z.infer<typeof ProviderKeySource>;
 
 /** `cwd`: resolve project config for that folder (default: the server's project). */
-export const WeftProviderListParams = lazySchema(() => z.object({ cwd: z.string().nullish() }).default({}));
+export const WeftProviderListParams = lazySchema(() =>
+  z
+    .object({
+      cwd: z.string().nullish(),
+      /** Weft: on this environment (see `WeftEnvironmentName`). */
+      weftEnvironment: WeftEnvironmentName,
+    })
+    .default({}),
+);
 export type WeftProviderListParams = z.infer<typeof WeftProviderListParams>;
 
 export const WeftProviderInfo = lazySchema(() =>
@@ -56,6 +64,8 @@ export const WeftAuthSetKeyParams = lazySchema(() =>
       .transform((key) => key.trim())
       .refine((key) => key !== '', { message: 'the key is empty' })
       .refine((key) => !/\s/.test(key), { message: 'the key contains spaces or line breaks' }),
+    /** Weft: saved on this environment, for its providers (see `WeftEnvironmentName`). */
+    weftEnvironment: WeftEnvironmentName,
   }),
 );
 export type WeftAuthSetKeyParams = z.infer<typeof WeftAuthSetKeyParams>;
@@ -65,14 +75,27 @@ export const WeftAuthSetKeyResult = lazySchema(() =>
 );
 export type WeftAuthSetKeyResult = z.infer<typeof WeftAuthSetKeyResult>;
 
-export const WeftAuthClearKeyParams = lazySchema(() => z.object({ providerId: z.string().min(1) }));
+export const WeftAuthClearKeyParams = lazySchema(() =>
+  z.object({
+    providerId: z.string().min(1),
+    /** Weft: on this environment (see `WeftEnvironmentName`). */
+    weftEnvironment: WeftEnvironmentName,
+  }),
+);
 export type WeftAuthClearKeyParams = z.infer<typeof WeftAuthClearKeyParams>;
 
 /** `removed`: false when no key was saved. */
 export const WeftAuthClearKeyResult = lazySchema(() => z.object({ removed: z.boolean() }));
 export type WeftAuthClearKeyResult = z.infer<typeof WeftAuthClearKeyResult>;
 
-export const WeftRulesListParams = lazySchema(() => z.object({}).default({}));
+export const WeftRulesListParams = lazySchema(() =>
+  z
+    .object({
+      /** Weft: on this environment (see `WeftEnvironmentName`). */
+      weftEnvironment: WeftEnvironmentName,
+    })
+    .default({}),
+);
 export type WeftRulesListParams = z.infer<typeof WeftRulesListParams>;
 
 /** A remembered approval rule with where it came from. */
@@ -97,7 +120,13 @@ export const WeftRulesListResult = lazySchema(() =>
 );
 export type WeftRulesListResult = z.infer<typeof WeftRulesListResult>;
 
-export const WeftRulesRevokeParams = lazySchema(() => z.object({ id: z.string().min(1) }));
+export const WeftRulesRevokeParams = lazySchema(() =>
+  z.object({
+    id: z.string().min(1),
+    /** Weft: on this environment (see `WeftEnvironmentName`). */
+    weftEnvironment: WeftEnvironmentName,
+  }),
+);
 export type WeftRulesRevokeParams = z.infer<typeof WeftRulesRevokeParams>;
 
 /** `revoked`: null when no rule has that id (it was already gone). */

@@ -49,3 +49,12 @@ export function localFolder(key: string | null): string | null {
   const place = projectPlace(key);
   return place.environment === null ? place.folder : null;
 }
+
+/**
+ * A failure for people; on an environment, `what` ("Not saved") and its name come first, since the cause may
+ * be the link to it (whose message says so: dropped, reconnecting, gave up).
+ */
+export function failureOn(environment: string | null | undefined, error: unknown, what: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return environment === null || environment === undefined ? message : `${what} on ${environment}: ${message}`;
+}

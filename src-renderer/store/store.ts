@@ -8,6 +8,7 @@ import type {
   ReasoningEffort,
   SandboxMode,
   Thread,
+  WeftInstallOffer,
   WeftProviderListResult,
 } from '../../src-preload/protocol';
 import type { ConnectionState } from '../client/types';
@@ -82,6 +83,11 @@ export interface UiState {
   reviewsSetAside: string[];
   /** Where the next new thread works: the project's folder, or a git worktree of its own. */
   newThreadPlace: NewThreadPlace;
+  /**
+   * A request for an environment was refused because its Weft is missing or cannot serve this one: the
+   * install offered (with why), until it is done or dismissed; null: none.
+   */
+  installOffer: { offer: WeftInstallOffer; message: string } | null;
 }
 
 /**
@@ -158,6 +164,7 @@ export function initialUi(recentProjects: string[] = [], openProjects: string[] 
     projectPicker: false,
     settingsOpen: null,
     providers: null,
+    installOffer: null,
     steering: [],
     reviewsSetAside: [],
     newThreadPlace: { worktree: false, carryChanges: false, ways: 1 },

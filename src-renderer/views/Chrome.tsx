@@ -4,15 +4,18 @@ import { Icon, Spinner } from '../components/Icon';
 import { useModalOpen } from '../components/use-modal';
 import { useController, useWeft } from '../store/app-context';
 import type { Toast } from '../store/store';
-import type { WeftEnvironmentStatusNotification } from '../../src-preload/protocol';
+import type { WeftEnvironmentStatusNotification, WeftInstallOffer } from '../../src-preload/protocol';
+import { InstallWeft } from './InstallWeft';
 
 export function ConnectionBanner() {
   const controller = useController();
   const connection = useWeft((s) => s.ui.connection);
   const link = useWeft((s) => s.data.link);
+  const installOffer = useWeft((s) => s.ui.installOffer);
   switch (connection.phase) {
     case 'open':
-      return link === null || link.state === 'connected' ? null : <EnvironmentBanner link={link} />;
+      if (link !== null && link.state !== 'connected') return <EnvironmentBanner link={link} />;
+      return installOffer === null ? null : <InstallBanner {...installOffer} />;
     case 'connecting':
       return (
         <div className="banner banner-info" role="status">
@@ -53,21 +56,70 @@ export function ConnectionBanner() {
   }
 }
 
-/** The link from the server to its remote environment is down: the agent there goes on, this page waits. */
+/**
+ * The link from the server to its remote environment is down: the agent there goes on, this page waits.
+ * When the last attempt found no Weft there, or one that cannot serve this one, the install is offered
+ * here as in Open folder (by a page whose host reaches environments: one served from the environment
+ * itself, `weft serve --env`, would ask the environment to install on itself).
+ */
 function EnvironmentBanner({ link }: { link: WeftEnvironmentStatusNotification }) {
+  const controller = useController();
+  const servedFrom = useWeft((s) => s.ui.environment);
+  const offer = servedFrom === null ? (link.weftInstall ?? null) : null;
+  const install =
+    offer === null ? null : (
+      <InstallWeft
+        key={offer.environment}
+        offer={offer}
+        onInstalled={() => controller.environmentInstalled(offer.environment)}
+      />
+    );
   if (link.state === 'disconnected') {
     return (
-      <div className="banner banner-error" role="alert">
-        <Icon name="alert" size={14} /> Lost the link to {link.environment}.
-        <span className="muted"> {link.message}</span>
+      <div className={`banner banner-error${install === null ? '' : ' banner-install'}`} role="alert">
+        <span>
+          <Icon name="alert" size={14} /> Lost the link to {link.environment}.
+          <span className="muted"> {link.message}</span>
+        </span>
+        {install}
       </div>
     );
   }
   return (
-    <div className="banner banner-warn" role="status">
-      <Spinner size={12} /> Reconnecting to {link.environment}… Its turns go on there; what they do shows here once
-      back.
-      <span className="muted"> {link.message}</span>
+    <div className={`banner banner-warn${install === null ? '' : ' banner-install'}`} role="status">
+      <span>
+        <Spinner size={12} /> Reconnecting to {link.environment}… Its turns go on there; what they do shows here once
+        back.
+        <span className="muted"> {link.message}</span>
+      </span>
+      {install}
+    </div>
+  );
+}
+
+/** A request for an environment was refused: its Weft is missing or cannot serve this app; the install is offered. */
+function InstallBanner({ offer, message }: { offer: WeftInstallOffer; message: string }) {
+  const controller = useController();
+  return (
+    <div className="banner banner-error banner-install" role="alert">
+      <span className="banner-install-head">
+        <span>
+          <Icon name="alert" size={14} /> Cannot use {offer.environment}.<span className="muted"> {message}</span>
+        </span>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Dismiss"
+          onClick={() => controller.dismissInstallOffer()}
+        >
+          <Icon name="x" size={12} />
+        </button>
+      </span>
+      <InstallWeft
+        key={offer.environment}
+        offer={offer}
+        onInstalled={() => controller.environmentInstalled(offer.environment)}
+      />
     </div>
   );
 }

@@ -132,7 +132,14 @@ describe.skipIf(unavailable !== null)(
       try {
         await client.initialize();
         const answer = client.call('weft/environment/install', { environment: 'cancelled' });
-        await client.notification('weft/environment/install/progress', (p) => p['stage'] === 'install');
+        const installing = await client.notification(
+          'weft/environment/install/progress',
+          (p) => p['stage'] === 'install',
+        );
+        // What npm takes there: the package made of this checkout pins the tree this Weft was tested with.
+        expect(installing['message']).toBe(
+          "Installing with npm on cancelled: the dependency versions this Weft was tested with (its npm-shrinkwrap.json), from npm's cache there or the registry…",
+        );
         expect(await client.request('weft/environment/install/cancel', { environment: 'cancelled' })).toEqual({
           cancelled: true,
         });

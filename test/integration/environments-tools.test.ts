@@ -36,7 +36,9 @@ beforeAll(async () => {
   remoteUserHome = await makeTempWorkspace({ '.profile': '' });
   repo = await makeGitRepo({ 'README.md': '# Remote\n', 'src/deep/needle-file.ts': 'export {};\n' });
   // The remote's config names its own model.
-  remote = await makeWeftHome(MOCK_MODEL(server.url, 'box-model'));
+  remote = await makeWeftHome(
+    `${MOCK_MODEL(server.url, 'box-model')}[mcp_servers.only-there]\ncommand = "true"\nenabled = false\n`,
+  );
   const pipe = `HOME=${remoteUserHome.dir} ${remoteWeft(remote.dir)} app-server`;
   local = await makeWeftHome(
     [MOCK_MODEL(server.url), '[environments.pipe]', `command = ["sh", "-c", ${JSON.stringify(pipe)}]`, ''].join('\n'),
@@ -281,6 +283,31 @@ describe('a project on an environment: its terminal, git, file search and forks 
     expect(ours.config['model']).toBe('mock-model');
   });
 
+  it("reads and writes the environment's settings, for a project there, and leaves this machine's alone", async () => {
+    const client = await page();
+    const localBefore = await readFile(`${local.dir}/config.toml`, 'utf8');
+    await client.request('config/value/write', { keyPath: 'approval_policy', value: 'never', ...ON });
+    expect(await readFile(`${remote.dir}/config.toml`, 'utf8')).toContain('approval_policy = "never"');
+    expect(await readFile(`${local.dir}/config.toml`, 'utf8')).toBe(localBefore);
+    const providers = await client.request<{ configFile: string }>('weft/provider/list', { cwd: repo.dir, ...ON });
+    expect(providers.configFile).toBe(`${remote.dir}/config.toml`);
+    const ours = await client.request<{ configFile: string }>('weft/provider/list', { cwd: here.dir });
+    expect(ours.configFile).toBe(`${local.dir}/config.toml`);
+    // Its MCP servers are those of its config (one, disabled, is only there).
+    const servers = await client.request<{ data: { name: string }[] }>('mcpServerStatus/list', {
+      weftCwd: repo.dir,
+      ...ON,
+    });
+    expect(servers.data.map((m) => m.name)).toEqual(['only-there']);
+    // Each of Settings' other requests is answered there.
+    expect(await client.request('weft/rules/list', { ...ON })).toMatchObject({ rules: [] });
+    expect(await client.request('weft/usage/daily', { cwd: repo.dir, ...ON })).toMatchObject({ days: [] });
+    expect(await client.request('config/mcpServer/reload', { ...ON })).toEqual({});
+    expect(await client.request('weft/checkpoints/size', { ...ON })).toMatchObject({ bytes: expect.any(Number) });
+    const hooks = await client.request<{ data: { cwd: string }[] }>('hooks/list', { cwds: [repo.dir], ...ON });
+    expect(hooks.data.map((h) => h.cwd)).toEqual([repo.dir]);
+  });
+
   it('is refused by a host that reaches no environments, instead of run on its machine', async () => {
     const inProcess = await startInProcessHost({ weftHome: local.dir, cwd: here.dir });
     try {
@@ -297,6 +324,19 @@ describe('a project on an environment: its terminal, git, file search and forks 
         ['weft/forks/list', { cwd: repo.dir, ...ON }],
         ['model/list', { ...ON }],
         ['config/read', { ...ON }],
+        ['config/value/write', { keyPath: 'model', value: 'no', ...ON }],
+        ['weft/provider/list', { ...ON }],
+        ['weft/auth/setKey', { providerId: 'mock', apiKey: 'sk-no', ...ON }],
+        ['weft/auth/clearKey', { providerId: 'mock', ...ON }],
+        ['weft/rules/list', { ...ON }],
+        ['weft/rules/revoke', { id: 'r', ...ON }],
+        ['weft/usage/daily', { ...ON }],
+        ['hooks/list', { ...ON }],
+        ['weft/hooks/trust', { hooks: [{ key: 'k', currentHash: 'h' }], ...ON }],
+        ['weft/hooks/setEnabled', { key: 'k', enabled: false, ...ON }],
+        ['weft/checkpoints/size', { ...ON }],
+        ['mcpServerStatus/list', { ...ON }],
+        ['config/mcpServer/reload', { ...ON }],
       ];
       for (const [method, params] of asks) {
         const reply = await inProcess.client.call(method, params);

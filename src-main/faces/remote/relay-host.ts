@@ -67,6 +67,16 @@ function isId(value: unknown): value is Id {
   return typeof value === 'string' || typeof value === 'number';
 }
 
+/** A reconnection found no Weft there, or one that cannot serve this one: installing this Weft would cure it. */
+class NeedsWeft extends Error {
+  constructor(
+    message: string,
+    readonly install: WeftInstallableData,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * What a server request is about: its method and item (approvals and questions name the item they are
  * for). The remote numbers its requests itself; a remote that restarted may give a new request an old id.
@@ -305,17 +315,19 @@ class RelayConnection {
       // Answers the remote did not ask for again on the last link were settled there meanwhile.
       this.answers.clear();
       this.state = 'reconnecting';
-      void this.reconnect(why);
+      void this.reconnect(why, install);
     }
   }
 
-  private async reconnect(firstWhy: string): Promise<void> {
+  private async reconnect(firstWhy: string, firstInstall?: WeftInstallableData): Promise<void> {
     let why = firstWhy;
+    // Set while the last attempt found no Weft there, or one that cannot serve this one.
+    let install = firstInstall;
     const first = this.options.firstDelayMs ?? 250;
     const max = this.options.maxDelayMs ?? 15_000;
     const attempts = this.options.maxAttempts ?? 40;
     for (this.attempt = 1; this.attempt <= attempts; this.attempt++) {
-      this.status('reconnecting', why);
+      this.status('reconnecting', why, undefined, install);
       this.options.log(`weft: ${why}; reconnecting to "${this.name}" (attempt ${this.attempt})`);
       await new Promise((r) => setTimeout(r, Math.min(first * 2 ** (this.attempt - 1), max)));
       if (this.state === 'closed') return;
@@ -329,12 +341,13 @@ class RelayConnection {
         return;
       } catch (error) {
         why = errorMessage(error);
+        install = error instanceof NeedsWeft ? error.install : undefined;
         this.link?.close();
         this.link = null;
       }
     }
-    this.status('disconnected', why);
-    this.giveUp(`gave up reconnecting to "${this.name}" after ${attempts} attempts: ${why}`);
+    this.status('disconnected', why, undefined, install);
+    this.giveUp(`gave up reconnecting to "${this.name}" after ${attempts} attempts: ${why}`, install);
   }
 
   /** A new pipe: `initialize` again, then every followed thread resumed and what it missed replayed. */
@@ -342,14 +355,18 @@ class RelayConnection {
     const link = this.startLink();
     this.link = link;
     const ended = link.exited.then((exit) => {
-      throw new Error(explainPipeExit(this.name, this.options.target.host, this.options.target.argv[0] ?? '', exit));
+      const why = explainPipeExit(this.name, this.options.target.host, this.options.target.argv[0] ?? '', exit);
+      throw pipeExitNeedsWeft(exit) ? new NeedsWeft(why, installableData(this.name, VERSION, null)) : new Error(why);
     });
     ended.catch(() => undefined);
     const init = await Promise.race([this.ownRequest('initialize', this.initializeParams), ended]);
     const parsed = InitializeResult.safeParse(init);
     if (!parsed.success) throw new Error(`"${this.name}" answered initialize with something else`);
     const why = incompatibility(this.name, VERSION, parsed.data);
-    if (why !== null) throw new Error(why);
+    if (why !== null) {
+      const remote = remoteWeftVersion(parsed.data);
+      throw remote === null ? new Error(why) : new NeedsWeft(why, installableData(this.name, VERSION, remote));
+    }
     link.send({ method: 'initialized' });
     let replayed = 0;
     const resumeThread = async (threadId: string): Promise<Thread | null> => {
@@ -407,6 +424,7 @@ class RelayConnection {
     state: 'connected' | 'reconnecting' | 'disconnected',
     message: string | null,
     replayed?: number,
+    install?: WeftInstallableData,
   ): void {
     this.sink.send({
       method: 'weft/environment/status',
@@ -416,6 +434,7 @@ class RelayConnection {
         attempt: this.attempt,
         message,
         ...(replayed === undefined ? {} : { replayed }),
+        ...(install === undefined ? {} : { weftInstall: install.weftInstall }),
       },
     });
   }

@@ -1,6 +1,7 @@
 // What every group of the controller's actions shares: the client and the store, the open threads, the
 // notification batcher, the list loader, toasts and the page address.
-import type { ServerNotification } from '../../../src-preload/protocol';
+import { WeftInstallableData, type ServerNotification } from '../../../src-preload/protocol';
+import { RpcError } from '../../client/types';
 import type { WeftClient } from '../../client/types';
 import { createFrameBatcher, type FrameBatcher, type FrameScheduler } from '../frame-batcher';
 import { createListLoader, type Attempt } from '../list-loader';
@@ -58,7 +59,15 @@ export function createActionContext(client: WeftClient, store: AppStore, env: Co
     try {
       return await run();
     } catch (error) {
-      toast(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+      const message = error instanceof Error ? error.message : String(error);
+      // An environment without a Weft that can serve this one: the install is offered (once), not only said.
+      const install = error instanceof RpcError ? WeftInstallableData.safeParse(error.data) : null;
+      if (install?.success === true && get().ui.environment === null) {
+        if (get().ui.installOffer?.offer.environment !== install.data.weftInstall.environment)
+          setUi(store, { installOffer: { offer: install.data.weftInstall, message } });
+        return undefined;
+      }
+      toast(`${what}: ${message}`);
       return undefined;
     }
   };

@@ -4,9 +4,9 @@
 import { WeftInstallableData } from '../../../src-preload/protocol';
 import { RpcError } from '../../client/types';
 import { threadsOfProject } from '../board';
-import { projectKey } from '../project-key';
+import { projectKey, projectPlace } from '../project-key';
 import { forgetProject, rememberProject, saveOpenProjects } from '../location';
-import { emptyLists, setUi } from '../store';
+import { emptyLists, setData, setUi } from '../store';
 import { withoutKey } from '../thread-list';
 import type { ActionContext } from './context';
 import type { SettingsActions } from './settings';
@@ -22,6 +22,8 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
    */
   const showProject = (path: string, threadId: string | null = null): void => {
     if (get().data.cwd !== path) {
+      // Another machine's providers are not this project's: none are shown until its own are read.
+      const sameMachine = projectPlace(path).environment === projectPlace(get().data.cwd ?? '').environment;
       batcher.flush();
       store.setState((state) => {
         const { data, ui } = state;
@@ -39,6 +41,7 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
             projectPicker: false,
             settings: settings.defaults(),
             changed: [],
+            ...(sameMachine ? {} : { providers: null }),
           },
         };
       });
@@ -50,6 +53,7 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
       void lists.refreshElsewhere();
       // New threads here start with this project's config (its trusted .weft/config.toml included).
       void settings.actions.reloadDefaults();
+      if (!sameMachine) void settings.actions.refreshProviders();
     }
     if (threadId !== null) void threads.actions.selectThread(threadId);
   };
@@ -99,7 +103,27 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
     open.release(ids);
   };
 
+  /**
+   * Weft was installed on `environment` from the notice of its dropped link: the link's state there is let go
+   * (the next request starts the new Weft), and the window's lists and the thread shown are read again.
+   */
+  const environmentInstalled = (environment: string): void => {
+    setData(store, (data) => (data.link?.environment === environment ? { ...data, link: null } : data));
+    if (get().ui.installOffer?.offer.environment === environment) setUi(store, { installOffer: null });
+    void lists.refresh();
+    void lists.refreshElsewhere();
+    const { data, ui } = get();
+    const active = ui.activeThreadId;
+    if (active !== null && data.cwd !== null && projectPlace(data.cwd).environment === environment)
+      void threads.showThread(active, true);
+  };
+
   return {
+    environmentInstalled,
+    /** The install offered after a refused request is put away (offered again at the next refusal). */
+    dismissInstallOffer(): void {
+      setUi(store, { installOffer: null });
+    },
     openProject,
 
     showProject,

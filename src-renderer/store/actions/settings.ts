@@ -1,6 +1,6 @@
 // The composer's settings (model, effort, approvals, sandbox), the new-thread defaults from config, the
 // providers and their keys, and the Settings dialog.
-import { localFolder, projectPlace } from '../project-key';
+import { environmentParam, failureOn, projectPlace } from '../project-key';
 import type { ThreadStartResult } from '../../../src-preload/protocol';
 import {
   AskForApproval as AskForApprovalSchema,
@@ -31,11 +31,17 @@ export function createSettings(ctx: ActionContext) {
     sandbox: result.sandbox === undefined ? get().ui.settings.sandbox : sandboxModeOf(result.sandbox),
   });
 
+  /** The shown project's machine, for the requests of Settings: nothing for this one. */
+  const on = (): { weftEnvironment?: string } => environmentParam(get().data.cwd ?? '');
+  const failed = (error: unknown, what: string): string => failureOn(on().weftEnvironment, error, what);
+
   const refreshProviders = async (): Promise<void> => {
-    const providers = await client
-      .request('weft/provider/list', { cwd: localFolder(get().data.cwd) })
-      .catch(() => null);
-    if (providers !== null) setUi(store, { providers });
+    // The providers of the shown project's machine (for a project on an environment, those there).
+    const project = get().data.cwd;
+    const cwd = project === null ? null : projectPlace(project).folder;
+    const providers = await client.request('weft/provider/list', { cwd, ...on() }).catch(() => null);
+    // Still the project asked about: a slow environment's answer does not replace another's.
+    if (providers !== null && get().data.cwd === project) setUi(store, { providers });
   };
 
   const loadDefaults = async (): Promise<void> => {
@@ -103,9 +109,9 @@ export function createSettings(ctx: ActionContext) {
     /** Saves a key for the provider (never kept in the page); the error message, or null when saved. */
     async saveKey(providerId: string, apiKey: string): Promise<string | null> {
       try {
-        await client.request('weft/auth/setKey', { providerId, apiKey });
+        await client.request('weft/auth/setKey', { providerId, apiKey, ...on() });
       } catch (error) {
-        return error instanceof Error ? error.message : String(error);
+        return failed(error, 'Not saved');
       }
       await refreshProviders();
       void loadDefaults();
@@ -113,16 +119,19 @@ export function createSettings(ctx: ActionContext) {
     },
 
     async clearKey(providerId: string): Promise<void> {
-      await attempt('Could not remove the key', () => client.request('weft/auth/clearKey', { providerId }));
+      await attempt('Could not remove the key', () => client.request('weft/auth/clearKey', { providerId, ...on() }));
       await refreshProviders();
     },
 
-    /** Writes one key of the user config.toml; the new defaults apply to new threads. */
+    /**
+     * Writes one key of the user config.toml of the shown project's machine (an environment's there); the
+     * new defaults apply to new threads. The error message, or null when written.
+     */
     async writeConfig(keyPath: string, value: string | boolean): Promise<string | null> {
       try {
-        await client.request('config/value/write', { keyPath, value });
+        await client.request('config/value/write', { keyPath, value, ...on() });
       } catch (error) {
-        return error instanceof Error ? error.message : String(error);
+        return failed(error, 'Not saved');
       }
       await Promise.all([refreshProviders(), loadDefaults()]);
       return null;

@@ -1,6 +1,7 @@
 // Checkpoints in Settings: how much room the store takes and how it is kept in check.
 import { useEffect, useId, useState } from 'react';
 import { useController } from '../../store/app-context';
+import { failureText, SectionHeading, useSettingsPlace } from './settings-place';
 
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -19,21 +20,22 @@ export function CheckpointsSection() {
   const [bytes, setBytes] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();
+  const place = useSettingsPlace();
 
   useEffect(() => {
     let live = true;
-    controller.request('weft/checkpoints/size', {}).then(
+    controller.request('weft/checkpoints/size', { ...place.on }).then(
       (result) => live && setBytes(result.bytes),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => live && setError(failureText(place, e, 'Could not read the checkpoint store')),
     );
     return () => {
       live = false;
     };
-  }, [controller]);
+  }, [controller, place]);
 
   return (
     <section className="settings-section" aria-labelledby={titleId}>
-      <h3 id={titleId}>Checkpoints</h3>
+      <SectionHeading id={titleId}>Checkpoints</SectionHeading>
       <p className="muted small">
         What each turn changed in your files, kept so “Undo this turn” and “Restore to here” can put them back. Older
         ones go by <code>[checkpoints] keep_turns</code> and <code>keep_days</code> in config.toml;{' '}

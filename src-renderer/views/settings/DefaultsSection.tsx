@@ -1,5 +1,4 @@
 // The defaults new threads start with: model, reasoning effort, approvals and sandbox (config.toml).
-import { localFolder } from '../../store/project-key';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { Spinner } from '../../components/Icon';
 import { AskForApproval, ReasoningEffort, SandboxMode } from '../../../src-preload/protocol';
@@ -13,6 +12,7 @@ import {
 } from '../../components/policy-labels';
 import { Icon } from '../../components/Icon';
 import { useController, useWeft } from '../../store/app-context';
+import { failureText, SectionHeading, useSettingsPlace } from './settings-place';
 
 interface Defaults {
   model: string | null;
@@ -62,15 +62,24 @@ function Select<T extends string>(props: {
 
 export function DefaultsSection() {
   const controller = useController();
-  const cwd = useWeft((s) => localFolder(s.data.cwd));
+  const place = useSettingsPlace();
   const models = useWeft((s) => s.ui.models);
   const [values, setValues] = useState<Defaults | null>(null);
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();
 
   const load = useCallback(async () => {
-    const read = await controller.request('config/read', { cwd }).catch(() => null);
-    const get = (key: string): unknown => read?.config[key];
+    let read;
+    try {
+      read = await controller.request('config/read', { cwd: place.folder, ...place.on });
+    } catch (e) {
+      // What was shown stays (a dropped link loses nothing): the failure is said instead.
+      setError(failureText(place, e, 'Could not read the defaults'));
+      setValues((shown) => shown ?? { model: null, effort: null, approval: null, sandbox: null });
+      return;
+    }
+    setError(null);
+    const get = (key: string): unknown => read.config[key];
     const model = get('model');
     const effort = ReasoningEffort.safeParse(get('model_reasoning_effort'));
     const approval = AskForApproval.safeParse(get('approval_policy'));
@@ -81,7 +90,7 @@ export function DefaultsSection() {
       approval: approval.success ? approval.data : null,
       sandbox: sandbox.success ? sandbox.data : null,
     });
-  }, [controller, cwd]);
+  }, [controller, place]);
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)
@@ -89,8 +98,11 @@ export function DefaultsSection() {
   }, [load]);
 
   const write = async (key: string, value: string): Promise<void> => {
-    setError(await controller.writeConfig(key, value));
+    const failed = await controller.writeConfig(key, value);
+    if (failed === null) setError(null);
     await load();
+    // Said after the reading again, which may fail too (its failure says less than the write's).
+    if (failed !== null) setError(failed);
   };
 
   const modelIds = models.map((m) => m.id);
@@ -101,7 +113,7 @@ export function DefaultsSection() {
   const warning = values === null ? null : riskWarning(values.approval, values.sandbox);
   return (
     <section className="settings-section" aria-labelledby={titleId}>
-      <h3 id={titleId}>Defaults for new threads</h3>
+      <SectionHeading id={titleId}>Defaults for new threads</SectionHeading>
       {values === null && <Spinner size={14} label="Loading the defaults" />}
       {values !== null && (
         <div className="settings-grid">

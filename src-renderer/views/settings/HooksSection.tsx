@@ -1,10 +1,10 @@
 // Lifecycle hooks: each configured hook with the file it comes from, its event, matcher and command, whether
 // it is trusted, and its last run with its output; Trust records it as it is now (`weft/hooks/trust`). Hooks
 // run outside the sandbox with the person's rights, so the section says so where the Trust button is.
-import { localFolder } from '../../store/project-key';
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { HookMetadata, HooksListEntry } from '../../../src-preload/protocol';
-import { useController, useWeft } from '../../store/app-context';
+import { useController } from '../../store/app-context';
+import { failureText, SectionHeading, useSettingsPlace } from './settings-place';
 
 const TRUST_LABELS: Record<HookMetadata['trustStatus'], string> = {
   trusted: 'Trusted',
@@ -29,19 +29,19 @@ function lastRun(hook: HookMetadata): string {
 export function HooksSection() {
   const controller = useController();
   // The project shown (a window may hold several): its own trusted hooks are listed with the user's.
-  const project = useWeft((s) => localFolder(s.data.cwd));
+  const place = useSettingsPlace();
   const [entry, setEntry] = useState<HooksListEntry | null>(null);
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();
 
   const load = useCallback(async () => {
     try {
-      const cwds = project === null ? [] : [project];
-      setEntry((await controller.request('hooks/list', { cwds })).data[0] ?? null);
+      const cwds = place.folder === null ? [] : [place.folder];
+      setEntry((await controller.request('hooks/list', { cwds, ...place.on })).data[0] ?? null);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(place, e, 'Could not read the hooks'));
     }
-  }, [controller, project]);
+  }, [controller, place]);
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)
@@ -53,7 +53,7 @@ export function HooksSection() {
       await work();
       setError(null);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(place, e, 'Not saved'));
     }
     await load();
   };
@@ -62,15 +62,16 @@ export function HooksSection() {
       controller.request('weft/hooks/trust', {
         cwd: entry?.cwd ?? null,
         hooks: [{ key: hook.key, currentHash: hook.currentHash }],
+        ...place.on,
       }),
     );
   const setEnabled = (hook: HookMetadata, enabled: boolean) =>
-    act(() => controller.request('weft/hooks/setEnabled', { key: hook.key, enabled }));
+    act(() => controller.request('weft/hooks/setEnabled', { key: hook.key, enabled, ...place.on }));
 
   const hooks = entry?.hooks ?? [];
   return (
     <section className="settings-section" aria-labelledby={titleId}>
-      <h3 id={titleId}>Hooks</h3>
+      <SectionHeading id={titleId}>Hooks</SectionHeading>
       <p className="muted small">
         Your programs, run at points of a thread’s life (hooks.json and [hooks] in config.toml). They run outside the
         sandbox with your rights, so a hook runs only once you trust it as it is.

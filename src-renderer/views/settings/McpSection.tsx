@@ -2,12 +2,15 @@
 // starts them in the thread) with its state, its tools, what it printed at its last start, and
 // a switch that writes `enabled` to config.toml and restarts the servers (`config/mcpServer/reload`). A
 // server reached by URL that wants a sign-in gets a "Sign in" button: `mcpServer/oauth/login` gives the
-// page to open in the browser, and `mcpServer/oauthLogin/completed` says how it went.
-import { localFolder } from '../../store/project-key';
+// page to open in the browser, and `mcpServer/oauthLogin/completed` says how it went. For a project on an
+// environment, the servers are those of its config there (its threads run them there); a sign-in there
+// would come back to a listener on that machine, which this browser cannot reach, so the section names
+// the command to run there instead.
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { Ref } from 'react';
 import type { JsonValue, McpServerStatus } from '../../../src-preload/protocol';
 import { useController, useWeft } from '../../store/app-context';
+import { failureText, SectionHeading, useSettingsPlace } from './settings-place';
 
 const STATE_LABELS: Record<string, string> = {
   connected: 'Running',
@@ -42,7 +45,7 @@ function resourceLine(entry: JsonValue, uriKey: 'uri' | 'uriTemplate') {
 export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
   const controller = useController();
   const threadId = useWeft((s) => s.ui.activeThreadId);
-  const project = useWeft((s) => localFolder(s.data.cwd));
+  const place = useSettingsPlace();
   const [servers, setServers] = useState<McpServerStatus[] | null>(null);
   /** The list is config.toml's, not the open thread's: the thread runs none of them (it started before). */
   const [notInThread, setNotInThread] = useState(false);
@@ -64,15 +67,15 @@ export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
         setNotInThread(false);
       } else {
         // The project shown: its own trusted config may add servers.
-        const configured = await controller.request('mcpServerStatus/list', { weftCwd: project });
+        const configured = await controller.request('mcpServerStatus/list', { weftCwd: place.folder, ...place.on });
         setServers(configured.data);
         setNotInThread(withThread !== null && configured.data.length > 0);
       }
       setError(null);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(place, e, 'Could not list the MCP servers'));
     }
-  }, [controller, threadId, project]);
+  }, [controller, threadId, place]);
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)
@@ -120,11 +123,11 @@ export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
   const setEnabled = async (server: McpServerStatus, enabled: boolean): Promise<void> => {
     setBusy(true);
     try {
-      await controller.request('config/value/write', { keyPath: keyPathFor(server.name), value: enabled });
-      await controller.request('config/mcpServer/reload', {});
+      await controller.request('config/value/write', { keyPath: keyPathFor(server.name), value: enabled, ...place.on });
+      await controller.request('config/mcpServer/reload', { ...place.on });
       setError(null);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(place, e, 'Not saved'));
     }
     await load();
     setBusy(false);
@@ -133,10 +136,10 @@ export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
   const startInThread = async (): Promise<void> => {
     setBusy(true);
     try {
-      await controller.request('config/mcpServer/reload', {});
+      await controller.request('config/mcpServer/reload', { ...place.on });
       setError(null);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(place, e, 'Not started'));
     }
     await load();
     setBusy(false);
@@ -144,7 +147,7 @@ export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
 
   return (
     <section className="settings-section" aria-labelledby={titleId} ref={ref}>
-      <h3 id={titleId}>MCP servers</h3>
+      <SectionHeading id={titleId}>MCP servers</SectionHeading>
       {servers === null && error === null && <p className="muted small">Starting the configured servers…</p>}
       {notInThread && (
         <p className="settings-note" role="note">
@@ -188,7 +191,15 @@ export function McpSection({ ref }: { ref?: Ref<HTMLElement> }) {
                 </div>
                 {server.weftError && <p className="settings-status settings-status-error">{server.weftError}</p>}
                 {server.weftTransport === 'http' &&
-                  (state === 'authenticationRequired' || server.authStatus === 'notLoggedIn') && (
+                  (state === 'authenticationRequired' || server.authStatus === 'notLoggedIn') &&
+                  place.environment !== null && (
+                    <p className="muted small">
+                      Sign in on {place.environment}: run <code>weft mcp login {server.name}</code> there.
+                    </p>
+                  )}
+                {server.weftTransport === 'http' &&
+                  (state === 'authenticationRequired' || server.authStatus === 'notLoggedIn') &&
+                  place.environment === null && (
                     <div className="mcp-sign-in">
                       <button
                         type="button"

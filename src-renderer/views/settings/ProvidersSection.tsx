@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import type { WeftProviderInfo } from '../../../src-preload/protocol';
 import { Spinner } from '../../components/Icon';
 import { useController, useWeft } from '../../store/app-context';
+import { SectionHeading, useSettingsPlace } from './settings-place';
 
 function keyState(provider: WeftProviderInfo): string {
   switch (provider.keySource) {
@@ -160,17 +161,18 @@ function ProviderRow({
 
 export function ProvidersSection({ focusKey }: { focusKey: boolean }) {
   const providers = useWeft((s) => s.ui.providers);
+  const { environment } = useSettingsPlace();
   const titleId = useId();
   return (
     <section className="settings-section" aria-labelledby={titleId}>
-      <h3 id={titleId}>Providers</h3>
+      <SectionHeading id={titleId}>Providers</SectionHeading>
       {providers === null ? (
         <Spinner size={14} label="Loading the providers" />
       ) : (
         <>
           <p className="muted small">
             A key set in config.toml (<code>experimental_bearer_token</code>) is used first, then the provider’s
-            environment variable, then the key saved here
+            environment variable, then the key saved {environment === null ? 'here' : `on ${environment}`}
             {providers.keyStorage === 'keychain'
               ? ' (in the system keychain)'
               : ' (in auth.json beside config.toml, readable only by you)'}

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import type { WeftRuleInfo } from '../../../src-preload/protocol';
 import { baseName } from '../../components/format';
 import { useController } from '../../store/app-context';
+import { failureText, SectionHeading, useSettingsPlace } from './settings-place';
 
 const DECISION_LABELS: Record<WeftRuleInfo['decision'], string> = {
   allow: 'Runs without asking',
@@ -25,14 +26,15 @@ export function RulesSection() {
   const [rules, setRules] = useState<WeftRuleInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();
+  const place = useSettingsPlace();
 
   const load = useCallback(async () => {
     try {
-      setRules((await controller.request('weft/rules/list', {})).rules);
+      setRules((await controller.request('weft/rules/list', { ...place.on })).rules);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(place, e, 'Could not read the remembered approvals'));
     }
-  }, [controller]);
+  }, [controller, place]);
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load() sets state only after its await (react/react#34905)
@@ -41,17 +43,17 @@ export function RulesSection() {
 
   const revoke = async (rule: WeftRuleInfo): Promise<void> => {
     try {
-      await controller.request('weft/rules/revoke', { id: rule.id });
+      await controller.request('weft/rules/revoke', { id: rule.id, ...place.on });
       setError(null);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(place, e, 'Not revoked'));
     }
     await load();
   };
 
   return (
     <section className="settings-section" aria-labelledby={titleId}>
-      <h3 id={titleId}>Remembered approvals</h3>
+      <SectionHeading id={titleId}>Remembered approvals</SectionHeading>
       {rules !== null && rules.length === 0 && (
         <p className="muted small">None yet. “Always allow” on a command approval remembers it here.</p>
       )}

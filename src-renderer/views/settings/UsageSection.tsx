@@ -1,36 +1,36 @@
 // Usage: tokens and their cost per day over the last two weeks (`weft/usage/daily`, read from the saved
 // threads), priced with `[model_prices]` in config.toml; models without a price are named.
-import { localFolder } from '../../store/project-key';
 import { useEffect, useId, useState } from 'react';
 import type { WeftUsageDailyResult } from '../../../src-preload/protocol';
 import { costText } from '../../components/format';
-import { useController, useWeft } from '../../store/app-context';
+import { useController } from '../../store/app-context';
+import { failureText, SectionHeading, useSettingsPlace } from './settings-place';
 
 const DAYS = 14;
 
 export function UsageSection() {
   const controller = useController();
-  const cwd = useWeft((s) => localFolder(s.data.cwd));
+  const place = useSettingsPlace();
   const [usage, setUsage] = useState<WeftUsageDailyResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();
 
   useEffect(() => {
     let live = true;
-    controller.request('weft/usage/daily', { days: DAYS, cwd }).then(
+    controller.request('weft/usage/daily', { days: DAYS, cwd: place.folder, ...place.on }).then(
       (result) => live && setUsage(result),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => live && setError(failureText(place, e, 'Could not read the usage')),
     );
     return () => {
       live = false;
     };
-  }, [controller, cwd]);
+  }, [controller, place]);
 
   const n = (v: number): string => v.toLocaleString();
   const unpriced = usage?.total.cost.unpricedModels ?? [];
   return (
     <section className="settings-section" aria-labelledby={titleId}>
-      <h3 id={titleId}>Usage</h3>
+      <SectionHeading id={titleId}>Usage</SectionHeading>
       <p className="muted small">
         Tokens of the last {DAYS} days and what they cost, in US dollars at the prices of <code>[model_prices]</code> in
         config.toml (Weft knows the list prices of its built-in models).

@@ -3,6 +3,7 @@ import type { WeftFork } from '../../../src-preload/protocol';
 import { projectScope } from '../../../src-renderer/store/list-loader';
 import {
   environmentParam,
+  failureOn,
   folderParams,
   localFolder,
   projectKey,
@@ -62,5 +63,16 @@ describe('project keys', () => {
       projectOf({ cwd: '/w/app-1', weftWorktree: worktree, weftEnvironment: 'box' }),
       projectOf({ cwd: '/w/app-1', weftWorktree: worktree }),
     ]).toEqual(['/srv/app', 'box:/srv/app', 'box:/srv/app', '/srv/app']);
+  });
+
+  it('says a failure on an environment with what was not done and where, and a local one as it is', () => {
+    const dropped = new Error(
+      'the link to "box" dropped; "config/value/write" got no answer (it may have run on "box")',
+    );
+    expect(failureOn('box', dropped, 'Not saved')).toBe(
+      'Not saved on box: the link to "box" dropped; "config/value/write" got no answer (it may have run on "box")',
+    );
+    expect(failureOn(null, new Error('disk full'), 'Not saved')).toBe('disk full');
+    expect(failureOn(undefined, 'plain', 'Not saved')).toBe('plain');
   });
 });
