@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deflate, deflateSync, inflate } from 'node:zlib';
 import { Mutex } from './mutex';
-import { yieldToLoop } from './yield';
+import { yieldToLoop } from '../util/slicer';
 
 const inflateAsync = promisify(inflate);
 const deflateAsync = promisify(deflate);

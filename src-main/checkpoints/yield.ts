@@ -4,10 +4,7 @@
  * `Slicer.maybeYield()` returns to the loop once the current slice has held it `sliceMs`.
  */
 
-/** Resolves after the loop has handled what is waiting (I/O callbacks, other requests). */
-export function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
+import { yieldToLoop } from '../util/slicer';
 
 /** The longest stretch a checkpoint step keeps the loop; well under the host's 50 ms target. */
 export const SLICE_MS = 10;

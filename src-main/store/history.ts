@@ -7,6 +7,7 @@ import { readLines, type LineRef } from './line-reader';
 import { parseLine } from './line-parse';
 import { isCommonResponseItem } from './response-item-check';
 import { closeRollout, openRollout, type RolloutFd } from './rollout-source';
+import { yieldToLoop } from '../util/slicer';
 
 export interface HistoryRef extends LineRef {
   /** A `compacted` line (its replacement history restarts the model history). */
@@ -121,7 +122,7 @@ export async function buildHistoryAsync(
   for (let at = 0; at < refs.length; at += HISTORY_CHUNK) {
     for (const entry of entriesOf(fd, refs.slice(at, at + HISTORY_CHUNK), warnings, outline.path)) entries.push(entry);
     if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise<void>((resolveYield) => setImmediate(resolveYield));
+      await yieldToLoop();
       sliceStart = performance.now();
     }
   }

@@ -29,6 +29,7 @@ import { sourceFields, sourceKindOf, subAgentOf } from './sub-agent-meta';
 import { attributeFields, movedCwd, type ThreadAttributes } from './thread-events';
 import type { RecordedTurnContext } from './turn-context';
 import { materializeTurns, type TurnDetails, type TurnPage } from './turn-items';
+import { yieldToLoop } from '../util/slicer';
 
 export interface LoadedThread {
   /** The protocol thread (status notLoaded); `thread.turns` is `turns`. */
@@ -241,7 +242,7 @@ async function loadOutlineAsync(fd: RolloutFd, outline: RolloutOutline, options:
     page.turns.push(...one.turns);
     page.details.push(...one.details);
     if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise<void>((resolveYield) => setImmediate(resolveYield));
+      await yieldToLoop();
       sliceStart = performance.now();
     }
   }

@@ -44,6 +44,7 @@ import {
   type MessageText,
   type ThreadAttributes,
 } from './thread-events';
+import { yieldToLoop } from '../util/slicer';
 
 export interface TurnOutline {
   id: string;
@@ -581,7 +582,7 @@ export async function continueOutlineAsync(
     const step = steps.next();
     if (step.done) return finished(builder, fd, step.value.end, step.value.tailBytes, from);
     if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise<void>((resolveYield) => setImmediate(resolveYield));
+      await yieldToLoop();
       sliceStart = performance.now();
     }
   }

@@ -13,6 +13,7 @@ import { Sniffer, lineSteps, type RawLine } from './line-reader';
 import { parseLine } from './line-parse';
 import { closeRollout, openRollout, sizeOf, type RolloutFd } from './rollout-source';
 import { recordedTurnContext } from './turn-context';
+import { yieldToLoop } from '../util/slicer';
 
 /** day (`YYYY-MM-DD`) → model → tokens. */
 export type UsageByDay = Map<string, Map<string, TokenUsageBreakdown>>;
@@ -166,7 +167,7 @@ export async function usageByDay(
         const step = steps.next();
         if (step.done) break;
         if (performance.now() - sliceStart >= SLICE_MS) {
-          await new Promise<void>((resolveYield) => setImmediate(resolveYield));
+          await yieldToLoop();
           sliceStart = performance.now();
         }
       }

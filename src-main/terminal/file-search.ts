@@ -13,6 +13,7 @@ import { basename, join, resolve } from 'node:path';
 import fuzzysort from 'fuzzysort';
 import type { FuzzyFileSearchResultEntry } from '../../src-preload/protocol';
 import { IgnoreRules } from '../checkpoints/ignore-rules';
+import { yieldToLoop } from '../util/slicer';
 
 /** At most this many matches are returned: a picker shows a few, and fewer is faster. */
 export const MAX_RESULTS = 50;
@@ -438,7 +439,7 @@ export async function listFiles(root: string): Promise<string[]> {
       if (handled >= LIST_SLICE) {
         // Searches answered from an older list (and everything else) get a turn meanwhile.
         handled = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await yieldToLoop();
       }
       for (const e of entries) {
         const rel = dir === '' ? e.name : `${dir}/${e.name}`;

@@ -5,7 +5,35 @@
 /** How long a slice holds the event loop: well under the 50 ms in which another request must be answered. */
 export const SLICE_MS = 8;
 
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Paced work waiting for its next slice, resumed one per turn of the event loop (see `yieldToLoop`). */
+const waiting: (() => void)[] = [];
+let resumeQueued = false;
+
+function resumeNext(): void {
+  resumeQueued = false;
+  waiting.shift()?.();
+  // An immediate queued from an immediate runs in the next turn, after the loop has polled for I/O.
+  if (waiting.length > 0) queueResume();
+}
+
+function queueResume(): void {
+  resumeQueued = true;
+  setImmediate(resumeNext);
+}
+
+/**
+ * Gives the event loop back until this work's next turn: what waits is resumed one per turn of the loop, in
+ * the order it paused, with I/O (another client's request) polled between each. Each task pausing with
+ * its own `setImmediate` resumed with all the others in one turn, so eight busy threads, each diffing or
+ * checkpointing in 8 ms slices, held the loop 64 ms at a time. All paced work of the main process yields
+ * here (Slicer, the checkpoints' slices, the store's readers).
+ */
+export function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (!resumeQueued) queueResume();
+  });
+}
 
 /**
  * Cuts a stretch of work into slices of about `ms`: call `due()` often (it reads the clock) and
