@@ -5,7 +5,7 @@
  * (60 s for headers, 300 s per request) would let a stalled or hostile client hold sockets far longer
  * than a real client ever needs. An idle kept-alive socket is closed after Node's 5 s.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
@@ -38,7 +38,9 @@ export function createTimedHttpServer(
 ): TimedHttpServer {
   const headersTimeoutMs = timeouts.headersTimeoutMs ?? DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs;
   const requestTimeoutMs = timeouts.requestTimeoutMs ?? DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs;
-  const server = createServer({
+  // node:http through getBuiltinModule: importing it makes Node build its ES facade, which reads every
+  // export and so loads undici (see browser/proxy.ts).
+  const server = process.getBuiltinModule('node:http').createServer({
     headersTimeout: headersTimeoutMs,
     requestTimeout: requestTimeoutMs,
     // How often those two are checked; Node's default (30 s) would let a stalled socket linger.

@@ -3,7 +3,7 @@
  * attaches each socket to the dispatcher as one client. One JSON-RPC message per text frame.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { errorMessage } from '../util/errors';
@@ -263,7 +263,7 @@ function reject(socket: Duplex, status: number, message: string): void {
   const body = `${message}\n`;
   socket.once('finish', () => socket.destroy());
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+    `HTTP/1.1 ${status} ${process.getBuiltinModule('node:http').STATUS_CODES[status] ?? ''}\r\n` +
       'Connection: close\r\n' +
       'Content-Type: text/plain; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +

@@ -89,6 +89,13 @@ describe('weft command start-up', () => {
     }
   });
 
+  it("none of Weft's modules imports node:http as an ES module (its facade reads every export, and its WebSocket loads undici)", () => {
+    const importers = Object.entries(meta.inputs)
+      .filter(([path, input]) => path.startsWith('src-') && input.imports.some((i) => i.path === 'node:http'))
+      .map(([path]) => path);
+    expect(importers).toEqual([]);
+  });
+
   it('the MCP client side is one dynamic import away from a connection', () => {
     const client = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === 'src-main/mcp/client-sdk.ts');
     expect(client).toBeDefined();
