@@ -10,10 +10,12 @@
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { deflate, deflateSync, inflate } from 'node:zlib';
 import { Mutex } from './mutex';
 import { yieldToLoop } from '../util/slicer';
+
+// node:util through getBuiltinModule: its ES facade reads every export, loading util's diff and parseArgs.
+const { promisify } = process.getBuiltinModule('node:util');
 
 const inflateAsync = promisify(inflate);
 const deflateAsync = promisify(deflate);

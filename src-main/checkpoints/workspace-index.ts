@@ -7,11 +7,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { z } from 'zod';
 import { EntrySchema, type Entry } from './types';
 import { Slicer } from './yield';
+
+// node:util through getBuiltinModule: its ES facade reads every export, loading util's diff and parseArgs.
+const { promisify } = process.getBuiltinModule('node:util');
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);

@@ -16,7 +16,6 @@ import {
   unlinkSync,
 } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 import { resolveForWrite } from '../../safety/sandbox/writable-roots';
 import { FILE_OVERWRITE_FLAGS, FILE_READ_FLAGS, openDirNoFollow, type DirHandle } from '../../util/nofollow';
@@ -118,7 +117,8 @@ const IOV_MAX = 1024;
  */
 const SYNC_WRITE_MAX_BYTES = 256 * 1024;
 
-const writevAsync = promisify(writev);
+// node:util through getBuiltinModule: its ES facade reads every export, loading util's diff and parseArgs.
+const writevAsync = process.getBuiltinModule('node:util').promisify(writev);
 
 /** Writes `pieces` in order with writev, going on after short writes. */
 async function writePieces(pieces: Buffer[], write: (batch: Buffer[]) => number | Promise<number>): Promise<void> {
