@@ -1,8 +1,9 @@
-// The e2e harness's shared Chromium (test/support/chromium.ts): a test's browser context runs its page and
-// nothing else. Chromium opens the omnibox popup's WebUI (chrome://omnibox-popup.top-chrome/ and its AI-mode
-// page) for every new window, here every context, in a renderer process of its own: about 0.6 s of CPU per
-// test for a popup no test opens. The harness turns those features off, and since Chromium takes only the
-// last `--disable-features` it is given, it repeats the features playwright-core turns off: none is lost.
+// The e2e harness's shared Chromium (test/support/chromium.ts, started with the browser tool's flags of
+// src-main/browser/launch-settings.ts): a test's browser context runs its page and nothing else. Chromium
+// opens the omnibox popup's WebUI (chrome://omnibox-popup.top-chrome/ and its AI-mode page) for every new
+// window, here every context, in a renderer process of its own: about 0.6 s of CPU per test for a popup no
+// test opens. The flags turn those features off, and since Chromium takes only the last `--disable-features`
+// it is given, they repeat the features playwright-core turns off: none is lost.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../support/chromium';

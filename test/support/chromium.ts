@@ -9,39 +9,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '../../src-main/browser/launch-settings';
 
 /**
- * The features playwright-core (1.65) turns off with its `--disable-features`. Chromium keeps only the last
- * `--disable-features` it is given, so the harness's own list below repeats them;
- * test/e2e/harness-browser.test.ts fails when playwright-core turns off one this list lacks.
+ * The flags the browser tool starts Chromium with: quiet, self-contained, no sync or background traffic, and
+ * no omnibox popup WebUI (which took a renderer process and ~0.6 s of CPU for every test's context).
  */
-const PLAYWRIGHT_DISABLED_FEATURES = [
-  'AvoidUnnecessaryBeforeUnloadCheckSync',
-  'DestroyProfileOnBrowserClose',
-  'HttpsUpgrades',
-  'HttpsFirstBalancedModeAutoEnable',
-  'LensOverlay',
-  'MediaRouter',
-  'PaintHolding',
-  'ThirdPartyStoragePartitioning',
-  'AvoidCorsURLLoaderRestartOnRedirect',
-  'TcpPortRandomizationWin',
-  'OptimizationHints',
-  'NetworkTimeServiceQuerying',
-  'AimEnabled',
-  'PreconnectToSearch',
-  'msForceBrowserSignIn',
-  'msEdgeUpdateLaunchServicesPreferredVersion',
-];
-
-/**
- * The flags the browser tool starts Chromium with (quiet, self-contained, no sync or background traffic),
- * and the omnibox popup's WebUI turned off: Chromium opens it (chrome://omnibox-popup.top-chrome/ and its
- * AI-mode page) for every new window, which here is every test's browser context, in a renderer process of
- * its own that took about 0.6 s of CPU per test, more than most tests' own page; no test opens that popup.
- */
-const CHROMIUM_ARGS = [
-  ...CHROMIUM_FLAGS,
-  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'].join(',')}`,
-];
+const CHROMIUM_ARGS = CHROMIUM_FLAGS;
 
 /** `command -v chromium`, or a clear error naming the fix. */
 export function chromiumPath(): string {
