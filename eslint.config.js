@@ -21,8 +21,11 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.node },
-      // Type-aware rules read the program of tsconfig.json (every TypeScript file of the repository).
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // Type-aware rules read the program of tsconfig.json (every TypeScript file of the repository), built
+      // once with \`ts.createProgram\` (\`project\`; the command line is a single run). The project service
+      // (\`projectService: true\`) builds the same program through tsserver's machinery, which opens and
+      // updates a project per linted file: about 7 s more CPU for \`npm run lint\` (80 s against 86 s).
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
     plugins: { weft },
     rules: {

@@ -1,6 +1,6 @@
 // `weft/type-errors`: TypeScript's own errors in each file, as `tsc -p tsconfig.json` reports them, read from
-// the program the type-aware rules already built. That program is tsconfig.json's (the project service
-// finds it for every TypeScript file ESLint lints, and every one of them is in it): asking it for the
+// the program the type-aware rules already built. That program is tsconfig.json's (eslint.config.js's
+// \`project\`; every TypeScript file ESLint lints is in it): asking it for the
 // file's syntactic and semantic diagnostics is the same check as `tsc -p tsconfig.json`, without building
 // and checking a second program of every file (`npm test` once ran both: 37 s of CPU on top of the lint).
 // Errors that belong to no file (options, global types) are reported once, on the first file linted.

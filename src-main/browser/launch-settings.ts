@@ -2,7 +2,36 @@
 // popups a page may open, and how long the session waits before it gives up.
 import { BROWSER_TIMEOUT_DEFAULTS, type WeftConfig } from '../config/schema';
 
-/** Flags that keep a headless Chromium quiet and self-contained (no sync, updates or background traffic). */
+/**
+ * The features playwright-core (1.65) turns off with its own `--disable-features`. Chromium keeps only the
+ * last `--disable-features` it is given, so the one in CHROMIUM_FLAGS repeats them;
+ * test/e2e/harness-browser.test.ts fails when playwright-core turns off one this list lacks.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Flags that keep a headless Chromium quiet and self-contained (no sync, updates or background traffic).
+ * The omnibox popup's WebUI is off: Chromium opens it (chrome://omnibox-popup.top-chrome/ and its AI-mode
+ * page) for every new window in a renderer process of its own, about 0.6 s of CPU and a process for a popup
+ * no one opens here (the pages are driven, never typed into an address bar).
+ */
 export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -13,6 +42,7 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-default-apps',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'].join(',')}`,
 ];
 
 export const VIEWPORT = { width: 1280, height: 800 };

@@ -171,6 +171,27 @@ describe('browser tools', () => {
     expect((await stat(screenshot?.path ?? '')).size).toBeGreaterThan(1000);
   });
 
+  it("runs without Chromium's omnibox popup WebUI, a renderer of its own for a popup no one opens", async () => {
+    server.enqueueMany([calls(browser('b1', 'open', { url: `${siteUrl}/` })), answerTurn('opened')]);
+    agent = startAgent({ baseUrl: server.url, cwd: ws.dir });
+    await agent.runTurn('open the page');
+    const profiles = (await ownBrowsers()).map((b) => b.profile);
+    expect(profiles).toHaveLength(1);
+    const renderers: string[] = [];
+    for (const name of await readdir('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const argv = (await readFile(`/proc/${name}/cmdline`, 'utf8')).split(/[\0 ]/);
+        if (argv.includes('--type=renderer') && argv.some((a) => profiles.some((p) => a === `--user-data-dir=${p}`)))
+          renderers.push(argv.includes('--top-chrome-webui') ? 'top-chrome WebUI' : 'page');
+      } catch {
+        // gone while we looked
+      }
+    }
+    expect(renderers).toContain('page');
+    expect(renderers).not.toContain('top-chrome WebUI');
+  });
+
   it('cuts a 50,000-px page to 4000 px and scales it to fit', async () => {
     server.enqueueMany([
       calls(browser('b1', 'open', { url: `${siteUrl}/tall` }), browser('b2', 'screenshot', { full_page: true })),

@@ -12,9 +12,10 @@ type Severity = 0 | 1 | 2 | 'off' | 'warn' | 'error';
 async function rulesFor(rel: string): Promise<Record<string, Severity | [Severity, ...unknown[]]>> {
   const config = (await eslint.calculateConfigForFile(resolve(repo, rel))) as {
     rules: Record<string, Severity | [Severity, ...unknown[]]>;
-    languageOptions: { parserOptions?: { projectService?: unknown } };
+    languageOptions: { parserOptions?: { project?: unknown } };
   };
-  expect(config.languageOptions.parserOptions?.projectService).toBe(true);
+  // Type-aware: the parser reads tsconfig.json's program.
+  expect(config.languageOptions.parserOptions?.project).toBe('./tsconfig.json');
   return config.rules;
 }
 
