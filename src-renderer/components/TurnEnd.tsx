@@ -4,6 +4,7 @@ import { memo, useEffect, useState } from 'react';
 import type { PlanView, TurnView } from '../store/state';
 import { TurnCheckpointActions } from './TurnCheckpointActions';
 import { useController, useWeft } from '../store/app-context';
+import { boardState } from '../store/board';
 import { duration } from './format';
 import { Icon, Spinner } from './Icon';
 
@@ -76,6 +77,12 @@ export const TurnEnd = memo(function TurnEnd({
 }) {
   const turn = useWeft((s) => s.data.conversations[threadId]?.turns[turnId]);
   const latest = useWeft((s) => s.data.conversations[threadId]?.turnIds.at(-1) === turnId);
+  // A running turn that waits on the person says so, without a spinner: nothing is working meanwhile.
+  const waitingFor = useWeft((s) => {
+    if (s.data.conversations[threadId]?.turnIds.at(-1) !== turnId) return null;
+    const state = boardState(s.data, threadId);
+    return state.kind === 'needsYou' && state.why !== 'failed' ? state.why : null;
+  });
   const controller = useController();
   if (turn === undefined) return null;
   const running = turn.status === 'inProgress';
@@ -101,7 +108,13 @@ export const TurnEnd = memo(function TurnEnd({
           </div>
         )}
       <div className="turn-meta">
-        {running ? (
+        {running && waitingFor !== null ? (
+          <span className="working is-waiting">
+            <Icon name="user" size={12} />{' '}
+            {waitingFor === 'question' ? 'Waiting for your answer' : 'Waiting for your approval'}{' '}
+            <Elapsed startedAt={turn.startedAt} />
+          </span>
+        ) : running ? (
           <span className="working">
             <Spinner size={12} /> Working <Elapsed startedAt={turn.startedAt} />
           </span>

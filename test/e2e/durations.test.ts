@@ -41,14 +41,19 @@ function wallTimeSent(mock: MockResponsesServer, callId: string): number {
 }
 
 /**
- * Lets the approval wait: from the moment it is shown until the turn's own clock ("Working 4.2 s"), which
+ * Lets the approval wait: from the moment it is shown until the turn's own clock ("Waiting for your approval
+ * 4.2 s"), which
  * ticks once a second, has moved on four seconds from what it read then. That takes real time the test
  * can observe. Returns the wait in ms, measured up to just before the answer is clicked.
  */
 async function letItWait(page: Page): Promise<number> {
   const shown = performance.now();
   const clock = page.locator('.turn-end .working');
-  const read = async () => parseDuration((await clock.innerText()).replace(/^\s*Working\s*/, '').trim());
+  // While the approval waits the turn says so, with no spinner (nothing works meanwhile).
+  await expect.poll(() => clock.innerText()).toMatch(/^\s*Waiting for your approval\b/);
+  expect(await clock.locator('.spinner').count()).toBe(0);
+  const read = async () =>
+    parseDuration((await clock.innerText()).replace(/^\s*Waiting for your approval\s*/, '').trim());
   const target = (await read()) + 4000;
   await expect.poll(read, { timeout: 30_000 }).toBeGreaterThanOrEqual(target);
   return performance.now() - shown;
@@ -67,6 +72,7 @@ describe('durations', () => {
     const approval = page.getByRole('dialog', { name: 'Approve command' });
     await approval.waitFor();
     const commandWait = await letItWait(page);
+    await screenshotSizes(e2e, 'waiting-for-approval');
     await clickCentre(page, approval.getByRole('button', { name: 'Accept', exact: true }));
     await conversation(page).getByText('Touched it.').waitFor();
 
