@@ -8,8 +8,15 @@
  * - a link that drops: after the handshake, a pipe that ends is started again with backoff, the client
  *   told (`weft/environment/status`); the relay says `initialize` again, resumes every thread the client
  *   follows, and passes on, once, what happened meanwhile (`replay.ts`); requests sent while the link is
- *   down wait for it, answers to approvals the remote asks again are delivered then.
+ *   down wait for it, answers to approvals the remote asks again are delivered then;
+ * - terminals that outlive the link: the client's `command/exec` processes are started with the relay's
+ *   keep key (`weftKeepKey`), so that a remote server that outlives the pipe (`--attach`) keeps them when
+ *   it drops; once back, the relay takes each over again (`weft/terminal/adopt`, with the client's own
+ *   request id, answered when the process exits) and the remote sends what it printed meanwhile. A
+ *   process not kept there (the server restarted, the grace period passed) is answered as lost with the
+ *   link. A client that leaves for good releases them first (`weft/terminal/release`): they end with it.
  */
+import { randomUUID } from 'node:crypto';
 import {
   ServerNotifications,
   Thread,
@@ -108,6 +115,15 @@ class RelayConnection {
   private readonly own = new Map<string, (message: Message) => void>();
   private nextOwnId = 1;
   private attempt = 0;
+  /** The key the client's processes are kept under there when the link drops (`weftKeepKey`). */
+  private readonly keepKey = randomUUID();
+  private keptAny = false;
+  /** The client's `command/exec` (and adopt) requests whose process may outlive the link: id → process id. */
+  private readonly processes = new Map<Id, string>();
+  /** Those whose link dropped, to take over once it is back: id → process id and why the link dropped. */
+  private readonly orphans = new Map<Id, { processId: string; why: string }>();
+  /** Those being taken over: id → why the link dropped (said when the remote kept nothing). */
+  private readonly adopting = new Map<Id, string>();
   private fatal: string | null = null;
   private fatalData: WeftInstallableData | undefined;
 
@@ -172,7 +188,8 @@ class RelayConnection {
     this.sendToRemote(message);
   }
 
-  private sendToRemote(message: Message): void {
+  private sendToRemote(raw: Message): void {
+    const message = this.withKeepKey(raw);
     const id = message['id'];
     const method = message['method'];
     if (typeof method === 'string' && isId(id)) {
@@ -186,6 +203,21 @@ class RelayConnection {
       this.asked.delete(id);
     }
     this.link?.send(message);
+  }
+
+  /** A `command/exec` with a process id: started with the keep key, and noted as one that may outlive the link. */
+  private withKeepKey(message: Message): Message {
+    const id = message['id'];
+    const method = message['method'];
+    const params = message['params'];
+    if (!isId(id) || typeof params !== 'object' || params === null || !('processId' in params)) return message;
+    const processId = params.processId;
+    if (typeof processId !== 'string') return message;
+    if (method === 'weft/terminal/adopt') this.processes.set(id, processId);
+    if (method !== 'command/exec') return message;
+    this.processes.set(id, processId);
+    this.keptAny = true;
+    return { ...message, params: { ...params, weftKeepKey: this.keepKey } };
   }
 
   private fromRemote(message: Message): void {
@@ -221,6 +253,23 @@ class RelayConnection {
   private fromRemoteResponse(id: Id, message: Message): void {
     const request = this.inflight.get(id);
     this.inflight.delete(id);
+    const processId = this.processes.get(id);
+    this.processes.delete(id);
+    if (request?.method === 'weft/terminal/adopt' && processId !== undefined && 'error' in message) {
+      // Not kept there: the process ended with the link after all.
+      const error = message['error'];
+      const detail =
+        typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string'
+          ? error.message
+          : 'it was not kept';
+      const why = this.adopting.get(id) ?? `the link to environment "${this.name}" dropped`;
+      this.adopting.delete(id);
+      this.answerError(id, `${why}; ${processId} there was not kept for the reconnect: ${detail}`, {
+        weftLinkDropped: { environment: this.name },
+      } satisfies WeftLinkDroppedData);
+      return;
+    }
+    this.adopting.delete(id);
     if (id === this.initializeId && request?.method === 'initialize') {
       this.initializeId = null;
       this.handshakeAnswered(message);
@@ -293,6 +342,13 @@ class RelayConnection {
     }
     // Requests the remote did not answer: they may or may not have run there.
     for (const [id, request] of this.inflight) {
+      const processId = this.processes.get(id);
+      if (processId !== undefined && this.state === 'ready') {
+        // A process there, which the remote may have kept: taken over once the link is back.
+        this.orphans.set(id, { processId, why: this.adopting.get(id) ?? why });
+        this.adopting.delete(id);
+        continue;
+      }
       // `data` says so in a form a client can tell apart (a terminal: its shell there ended with the link).
       this.answerError(id, `${why}; "${request.method}" got no answer (it may have run on "${this.name}")`, {
         weftLinkDropped: { environment: this.name },
@@ -323,6 +379,14 @@ class RelayConnection {
         const replayed = await this.resume();
         this.state = 'ready';
         this.status('connected', null, replayed);
+        // The processes the link dropped, taken over with the client's request ids, before what was queued
+        // for them (input typed meanwhile).
+        const orphans = [...this.orphans];
+        this.orphans.clear();
+        for (const [id, { processId, why: dropped }] of orphans) {
+          this.adopting.set(id, dropped);
+          this.sendToRemote({ id, method: 'weft/terminal/adopt', params: { key: this.keepKey, processId } });
+        }
         const queued = this.queued;
         this.queued = [];
         for (const message of queued) this.sendToRemote(message);
@@ -431,6 +495,14 @@ class RelayConnection {
     // Requests sent on a link that never connected, or queued for one: none will be answered there.
     for (const id of this.inflight.keys()) this.answerError(id, why, install);
     this.inflight.clear();
+    // Processes there the link dropped: lost with it, as far as the client can tell.
+    for (const [id, orphan] of this.orphans)
+      this.answerError(id, `${orphan.why}; ${orphan.processId} there was lost with the link (${why})`, {
+        weftLinkDropped: { environment: this.name },
+      } satisfies WeftLinkDroppedData);
+    this.orphans.clear();
+    this.processes.clear();
+    this.adopting.clear();
     for (const message of this.queued) {
       const id = message['id'];
       if (isId(id) && typeof message['method'] === 'string') this.answerError(id, why, install);
@@ -443,9 +515,13 @@ class RelayConnection {
 
   close(): void {
     if (this.state === 'closed') return;
+    const wasReady = this.state === 'ready';
     this.state = 'closed';
     const link = this.link;
     this.link = null;
+    // The client left for good: its processes there end with the pipe, not kept for a reconnect.
+    if (wasReady && this.keptAny)
+      link?.send({ id: `${RELAY_ID}release`, method: 'weft/terminal/release', params: { key: this.keepKey } });
     link?.close();
   }
 }
