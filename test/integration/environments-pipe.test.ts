@@ -384,7 +384,7 @@ describe('an environment reached through a command', () => {
       const answer = await shell.answered;
       expect(answer.error?.message).toContain('lost-1 there was not kept for the reconnect');
       expect(answer.error?.message).toContain('this server restarted since');
-      expect(answer.error?.data).toEqual({ weftLinkDropped: { environment: 'blockable' } });
+      expect(answer.error?.data).toEqual({ weftLinkDropped: { environment: 'blockable', notKept: true } });
     });
   });
 

@@ -265,7 +265,7 @@ class RelayConnection {
       const why = this.adopting.get(id) ?? `the link to environment "${this.name}" dropped`;
       this.adopting.delete(id);
       this.answerError(id, `${why}; ${processId} there was not kept for the reconnect: ${detail}`, {
-        weftLinkDropped: { environment: this.name },
+        weftLinkDropped: { environment: this.name, notKept: true },
       } satisfies WeftLinkDroppedData);
       return;
     }
