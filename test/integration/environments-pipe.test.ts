@@ -2,7 +2,7 @@
 // app-server'`, as `kubectl exec -i` or `docker exec -i` would be. Every face takes `--env`: the relay on
 // stdio, `weft exec`, `weft serve`; and `weft environments` manages and checks them.
 import { execFile } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS_NAMESPACE, answerText, callOutputs, reply, threadOf } from '../support/agents-model';
@@ -418,6 +418,77 @@ describe('an environment reached through a command', () => {
     });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('/no/such/folder does not exist on environment "attached"');
+  });
+});
+
+describe('a `command` environment without `--attach` under `weft serve`', () => {
+  /** The plain `weft app-server`s serving the remote home (not the per-user server nor its bridges). */
+  async function remoteServers(): Promise<number[]> {
+    const found: number[] = [];
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const argv = (await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0').filter(Boolean);
+      if (argv.at(-1) !== 'app-server') continue;
+      const env = (await readFile(`/proc/${entry}/environ`, 'utf8').catch(() => '')).split('\0');
+      if (env.includes(`WEFT_HOME=${remote.dir}`)) found.push(Number(entry));
+    }
+    return found;
+  }
+
+  it('keeps one server there when the page reloads, and the turn running there goes on', async () => {
+    const served = await startWeftServe(cliEnv(local.dir), project.dir);
+    cleanups.push(() => served.stop());
+    expect(await remoteServers()).toEqual([]);
+    const gate = createGate();
+    server.enqueue({
+      kind: 'sse-slow',
+      events: answerTurn('done after the reload').events,
+      beforeEach: () => gate.released,
+    });
+    const first = await WsRpcClient.connect(served.wsUrl);
+    cleanups.push(() => first.close());
+    await first.initialize();
+    const { thread } = await first.request<{ thread: { id: string } }>('thread/start', {
+      cwd: project.dir,
+      weftEnvironment: 'pipe',
+    });
+    const asked = server.requests.length;
+    const { turn } = await first.request<{ turn: { id: string } }>('turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'take your time' }],
+    });
+    await server.waitForRequest(asked + 1);
+    const before = await remoteServers();
+    expect(before).toHaveLength(1);
+
+    // The page reloads: its connection closes, a new one opens and resumes the thread.
+    await first.close();
+    const second = await WsRpcClient.connect(served.wsUrl);
+    cleanups.push(() => second.close());
+    await second.initialize();
+    const resumed = await second.request<{ thread: { id: string; turns: { id: string; status: string }[] } }>(
+      'thread/resume',
+      { threadId: thread.id, weftEnvironment: 'pipe' },
+    );
+    expect(resumed.thread.turns.at(-1)).toMatchObject({ id: turn.id, status: 'inProgress' });
+    expect(await remoteServers()).toEqual(before);
+
+    gate.release();
+    const done = await second.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turn.id);
+    expect(done['turn']).toMatchObject({ status: 'completed' });
+    expect(await remoteServers()).toEqual(before);
+  });
+
+  it('ends the server there when no page comes back (WEFT_RELAY_PARK_MS)', async () => {
+    const served = await startWeftServe(cliEnv(local.dir, { WEFT_RELAY_PARK_MS: '300' }), project.dir);
+    cleanups.push(() => served.stop());
+    const page = await WsRpcClient.connect(served.wsUrl);
+    cleanups.push(() => page.close());
+    await page.initialize();
+    await page.request('thread/start', { cwd: project.dir, weftEnvironment: 'pipe' });
+    expect(await remoteServers()).toHaveLength(1);
+    await page.close();
+    await expect.poll(remoteServers, { timeout: 15_000 }).toEqual([]);
   });
 });
 

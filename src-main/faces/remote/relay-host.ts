@@ -14,7 +14,10 @@
  *   it drops; once back, the relay takes each over again (`weft/terminal/adopt`, with the client's own
  *   request id, answered when the process exits) and the remote sends what it printed meanwhile. A
  *   process not kept there (the server restarted, the grace period passed) is answered as lost with the
- *   link. A client that leaves for good releases them first (`weft/terminal/release`): they end with it.
+ *   link. A client that leaves for good releases them first (`weft/terminal/release`): they end with it;
+ * - a pipe that a client leaves (`parkMs`, for a `command` that does not attach, whose app server ends
+ *   with the pipe): kept for the next client to take over, so that a page that reloads finds the same
+ *   server there, its turns still running, instead of starting another.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -60,6 +63,23 @@ export interface RelayOptions {
   onGiveUp?: (why: string, install?: WeftInstallableData) => void;
   /** Each pipe started, for tests and benchmarks that cut it (its process id). */
   onPipe?: (pid: number | undefined) => void;
+  /**
+   * For a `command` that does not attach (its app server ends with the pipe, and its running turns with
+   * it): how long the pipe of a client that leaves waits for the next client, which takes it over when
+   * it says `initialize` with the same params (a page that reloads). Absent or 0: it ends with the client.
+   */
+  parkMs?: number;
+}
+
+/** How long a pipe being parked may take to settle what its client left there (unsubscribes, processes). */
+const PARK_SETTLE_MS = 5000;
+
+/** A pipe a client left, waiting for the next one: what it was initialized with, and the remote's answer. */
+interface Parked {
+  link: PipeLink;
+  initializeParams: string;
+  result: InitializeResult;
+  timer: NodeJS.Timeout;
 }
 
 const RELAY_ID = 'weft-relay:';
@@ -87,11 +107,60 @@ function requestKey(method: string, params: unknown): string {
 }
 
 export class RemoteHost implements ConnectionHost {
+  private parked: Parked | null = null;
+
   constructor(private readonly options: RelayOptions) {}
 
   connect(sink: ClientSink): ClientConnection {
-    const relay = new RelayConnection(this.options, sink);
+    const relay = new RelayConnection(this.options, sink, this);
     return { receive: (message) => relay.fromClient(message), close: () => relay.close() };
+  }
+
+  /** Whether the pipe of a client that leaves waits for the next (`parkMs`, a command that does not attach). */
+  get parks(): boolean {
+    const { target, parkMs } = this.options;
+    return (parkMs ?? 0) > 0 && target.host === null && !target.argv.some((word) => /(^|\s)--attach(\s|$)/.test(word));
+  }
+
+  get hasParked(): boolean {
+    return this.parked !== null;
+  }
+
+  /** Keeps `link` for the next client (one at a time: a pipe parked before ends); it ends after `parkMs`. */
+  park(link: PipeLink, initializeParams: string, result: InitializeResult): void {
+    this.dropParked();
+    link.onMessage = () => undefined;
+    const timer = setTimeout(() => {
+      if (this.parked?.link !== link) return;
+      this.options.log(`weft: no client took over the pipe to "${this.options.target.name}"; ending it`);
+      this.dropParked();
+    }, this.options.parkMs ?? 0);
+    timer.unref();
+    this.parked = { link, initializeParams, result, timer };
+    void link.exited.then(() => {
+      if (this.parked?.link !== link) return;
+      clearTimeout(timer);
+      this.parked = null;
+    });
+  }
+
+  /** The parked pipe, for a client that says `initialize` with the same params; else null (and it ends). */
+  unpark(initializeParams: string): Parked | null {
+    const parked = this.parked;
+    if (parked === null) return null;
+    this.parked = null;
+    clearTimeout(parked.timer);
+    if (parked.initializeParams === initializeParams) return parked;
+    parked.link.close();
+    return null;
+  }
+
+  private dropParked(): void {
+    const parked = this.parked;
+    this.parked = null;
+    if (parked === null) return;
+    clearTimeout(parked.timer);
+    parked.link.close();
   }
 }
 
@@ -126,12 +195,18 @@ class RelayConnection {
   private readonly adopting = new Map<Id, string>();
   private fatal: string | null = null;
   private fatalData: WeftInstallableData | undefined;
+  /** The remote's answer to `initialize` on the current pipe (to hand the pipe to the next client). */
+  private remoteInit: InitializeResult | null = null;
+  /** A pipe a client left waits on the host: the client's `initialize` decides whether to take it over. */
+  private mayAdopt: boolean;
 
   constructor(
     private readonly options: RelayOptions,
     private readonly sink: ClientSink,
+    private readonly host: RemoteHost,
   ) {
-    this.link = this.startLink();
+    this.mayAdopt = host.hasParked;
+    if (!this.mayAdopt) this.link = this.startLink();
   }
 
   private get name(): string {
@@ -147,13 +222,31 @@ class RelayConnection {
       this.options.log,
     );
     this.options.onPipe?.(link.pid);
+    this.watchExit(link);
+    return link;
+  }
+
+  /** The pipe a client left, taken over: the remote's `initialize` answer is this client's. */
+  private adopt(parked: Parked, id: Id): void {
+    const link = parked.link;
+    this.link = link;
+    link.onMessage = (message) => {
+      if (this.link === link) this.fromRemote(message as Message);
+    };
+    this.watchExit(link);
+    this.remoteInit = parked.result;
+    this.state = 'ready';
+    this.options.log(`weft: a new client took over the pipe to "${this.name}"`);
+    this.sink.send({ id, result: { ...parked.result, weftEnvironment: { name: this.name, relayVersion: VERSION } } });
+  }
+
+  private watchExit(link: PipeLink): void {
     void link.exited.then((exit) => {
       if (this.link !== link) return;
       this.link = null;
       const why = explainPipeExit(this.name, this.options.target.host, this.options.target.argv[0] ?? '', exit);
       this.linkDropped(why, pipeExitNeedsWeft(exit) ? installableData(this.name, VERSION, null) : undefined);
     });
-    return link;
   }
 
   fromClient(raw: unknown): void {
@@ -164,6 +257,19 @@ class RelayConnection {
     if (this.fatal !== null) {
       if (isId(id) && typeof method === 'string') this.answerError(id, this.fatal, this.fatalData);
       return;
+    }
+    if (this.mayAdopt) {
+      // The first message (`initialize`, for any client that keeps the protocol): the pipe a client left
+      // is taken over when it was initialized alike, else it ends and this client gets its own.
+      this.mayAdopt = false;
+      const initializing = typeof method === 'string' && isId(id) && method === 'initialize';
+      const parked = this.host.unpark(initializing ? JSON.stringify(message['params'] ?? null) : '');
+      if (parked !== null && isId(id)) {
+        this.initializeParams = message['params'] ?? null;
+        this.adopt(parked, id);
+        return;
+      }
+      this.link = this.startLink();
     }
     if (typeof method === 'string' && isId(id) && method === 'initialize') {
       this.initializeParams = message['params'] ?? null;
@@ -327,6 +433,7 @@ class RelayConnection {
       return;
     }
     this.state = 'ready';
+    this.remoteInit = parsed.data;
     this.sink.send({
       id,
       result: { ...parsed.data, weftEnvironment: { name: this.name, relayVersion: VERSION } },
@@ -414,6 +521,7 @@ class RelayConnection {
     if (!parsed.success) throw new Error(`"${this.name}" answered initialize with something else`);
     const why = incompatibility(this.name, VERSION, parsed.data);
     if (why !== null) throw new Error(why);
+    this.remoteInit = parsed.data;
     link.send({ method: 'initialized' });
     let replayed = 0;
     const resumeThread = async (threadId: string): Promise<Thread | null> => {
@@ -513,12 +621,51 @@ class RelayConnection {
     this.options.onGiveUp?.(why, install);
   }
 
+  /**
+   * Hands the pipe to the host for the next client once what this one left there is settled: the threads
+   * it followed unsubscribed (their turns run on; the next client resumes them and is asked what waits),
+   * its processes there ended, and every request it sent answered, so that no late answer meets the next
+   * client's ids. A pipe that does not settle within PARK_SETTLE_MS ends.
+   */
+  private park(link: PipeLink, result: InitializeResult): void {
+    const waiting = new Set<Id>(this.inflight.keys());
+    const initializeParams = JSON.stringify(this.initializeParams);
+    const settled = (): void => {
+      clearTimeout(timer);
+      this.host.park(link, initializeParams, result);
+    };
+    const timer = setTimeout(() => {
+      this.options.log(`weft: the pipe to "${this.name}" did not settle for the next client; ending it`);
+      link.close();
+    }, PARK_SETTLE_MS);
+    timer.unref();
+    link.onMessage = (raw) => {
+      const id = (raw as Message)['id'];
+      // Answers only: a request the remote asks waits there for the next client that follows its thread.
+      if (typeof (raw as Message)['method'] !== 'string' && isId(id) && waiting.delete(id) && waiting.size === 0)
+        settled();
+    };
+    let next = 0;
+    const send = (method: string, params: object): void => {
+      const id = `${RELAY_ID}park:${++next}`;
+      waiting.add(id);
+      link.send({ id, method, params });
+    };
+    for (const threadId of this.seen.followed()) send('thread/unsubscribe', { threadId });
+    for (const processId of new Set(this.processes.values())) send('command/exec/terminate', { processId });
+    if (waiting.size === 0) settled();
+  }
+
   close(): void {
     if (this.state === 'closed') return;
     const wasReady = this.state === 'ready';
     this.state = 'closed';
     const link = this.link;
     this.link = null;
+    if (link !== null && wasReady && this.host.parks && this.remoteInit !== null) {
+      this.park(link, this.remoteInit);
+      return;
+    }
     // The client left for good: its processes there end with the pipe, not kept for a reconnect.
     if (wasReady && this.keptAny)
       link?.send({ id: `${RELAY_ID}release`, method: 'weft/terminal/release', params: { key: this.keepKey } });
