@@ -41,5 +41,6 @@ export async function openRemoteHost(
     ...options,
     target,
   });
-  return { host, close: () => Promise.resolve() };
+  // Closing waits for the pipes of clients that left to end (their terminals there released).
+  return { host, close: () => host.close() };
 }

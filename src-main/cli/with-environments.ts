@@ -17,5 +17,11 @@ export function withEnvironments(created: CliHost, { pages = false }: { pages?: 
     },
     log: stderrLog,
   });
-  return { host: router, close: () => created.close() };
+  return {
+    host: router,
+    close: async () => {
+      await router.close();
+      await created.close();
+    },
+  };
 }

@@ -71,6 +71,8 @@ export interface RelayOptions {
   parkMs?: number;
 }
 
+/** How long a client that leaves waits for the remote to take its release before its pipe ends anyway. */
+const RELEASE_WAIT_MS = 2000;
 /** How long a pipe being parked may take to settle what its client left there (unsubscribes, processes). */
 const PARK_SETTLE_MS = 5000;
 
@@ -108,6 +110,10 @@ function requestKey(method: string, params: unknown): string {
 
 export class RemoteHost implements ConnectionHost {
   private parked: Parked | null = null;
+  /** Pipes being parked (their clients' leftovers settling there): the next client waits for them. */
+  private parking = new Set<Promise<void>>();
+  /** Pipes of clients that left, ending once the remote took their release. */
+  private readonly leaving = new Set<Promise<void>>();
 
   constructor(private readonly options: RelayOptions) {}
 
@@ -122,8 +128,24 @@ export class RemoteHost implements ConnectionHost {
     return (parkMs ?? 0) > 0 && target.host === null && !target.argv.some((word) => /(^|\s)--attach(\s|$)/.test(word));
   }
 
+  /** Whether a pipe is parked, or being parked. */
   get hasParked(): boolean {
-    return this.parked !== null;
+    return this.parked !== null || this.parking.size > 0;
+  }
+
+  get parkingNow(): boolean {
+    return this.parking.size > 0;
+  }
+
+  /** Resolves once no pipe is being parked any more. */
+  async parkingSettled(): Promise<void> {
+    while (this.parking.size > 0) await Promise.all(this.parking);
+  }
+
+  /** A pipe is being parked until `settled` resolves (then `park` was called, or the pipe ended). */
+  parkingStarted(settled: Promise<void>): void {
+    this.parking.add(settled);
+    void settled.finally(() => this.parking.delete(settled));
   }
 
   /** Keeps `link` for the next client (one at a time: a pipe parked before ends); it ends after `parkMs`. */
@@ -155,6 +177,19 @@ export class RemoteHost implements ConnectionHost {
     return null;
   }
 
+  /** A pipe of a client that left ends once `ended` resolves; `close` waits for it. */
+  leavingStarted(ended: Promise<void>): void {
+    this.leaving.add(ended);
+    void ended.finally(() => this.leaving.delete(ended));
+  }
+
+  /** The host goes: a parked pipe ends, and the pipes of clients that left have ended. */
+  async close(): Promise<void> {
+    this.dropParked();
+    await Promise.all([...this.parking, ...this.leaving]);
+    this.dropParked();
+  }
+
   private dropParked(): void {
     const parked = this.parked;
     this.parked = null;
@@ -178,6 +213,12 @@ class RelayConnection {
    * (`requestKey`), so that a request asked again is known for the same one, not one that took its id.
    */
   private readonly asked = new Map<Id, string>();
+  /**
+   * Requests the client answered on the current link, until the remote says they are resolved: asked
+   * again on a new link, a request may reach the relay only after the client, told the link is back, has
+   * answered it there; shown again, the client would answer it twice.
+   */
+  private readonly answered = new Map<Id, string>();
   /** The client's answers to requests asked on a link that dropped, given when the remote asks again. */
   private readonly answers = new Map<Id, { key: string; message: Message }>();
   private readonly seen = new ThreadsSeen();
@@ -199,6 +240,8 @@ class RelayConnection {
   private remoteInit: InitializeResult | null = null;
   /** A pipe a client left waits on the host: the client's `initialize` decides whether to take it over. */
   private mayAdopt: boolean;
+  /** The client's messages while a pipe is being parked on the host (a page that reloads at once). */
+  private held: unknown[] | null = null;
 
   constructor(
     private readonly options: RelayOptions,
@@ -258,6 +301,19 @@ class RelayConnection {
       if (isId(id) && typeof method === 'string') this.answerError(id, this.fatal, this.fatalData);
       return;
     }
+    if (this.held !== null || (this.mayAdopt && this.host.parkingNow)) {
+      // A pipe is being parked: what the client sends waits until it is, in order.
+      if (this.held === null) {
+        const held: unknown[] = [];
+        this.held = held;
+        void this.host.parkingSettled().then(() => {
+          this.held = null;
+          for (const m of held) this.fromClient(m);
+        });
+      }
+      this.held.push(raw);
+      return;
+    }
     if (this.mayAdopt) {
       // The first message (`initialize`, for any client that keeps the protocol): the pipe a client left
       // is taken over when it was initialized alike, else it ends and this client gets its own.
@@ -306,7 +362,9 @@ class RelayConnection {
           : null;
       this.inflight.set(id, { method, threadId });
     } else if (typeof method !== 'string' && isId(id)) {
+      const key = this.asked.get(id);
       this.asked.delete(id);
+      if (key !== undefined) this.answered.set(id, key);
     }
     this.link?.send(message);
   }
@@ -342,7 +400,7 @@ class RelayConnection {
     if (isId(id)) {
       // A server request: asked again after a reconnect, or answered while the link was down.
       const key = requestKey(method, message['params']);
-      if (this.asked.get(id) === key) return;
+      if (this.asked.get(id) === key || this.answered.get(id) === key) return;
       const answer = this.answers.get(id);
       this.answers.delete(id);
       if (answer !== undefined && answer.key === key) {
@@ -398,7 +456,10 @@ class RelayConnection {
       if (parsed.success) {
         const notification = { method, params: parsed.data } as ServerNotification;
         if (!this.seen.pass(notification)) return;
-        if (notification.method === 'serverRequest/resolved') this.asked.delete(notification.params.requestId);
+        if (notification.method === 'serverRequest/resolved') {
+          this.asked.delete(notification.params.requestId);
+          this.answered.delete(notification.params.requestId);
+        }
       }
     }
     this.sink.send(message);
@@ -464,6 +525,8 @@ class RelayConnection {
     this.inflight.clear();
     for (const waiter of this.own.values()) waiter({ error: { code: -32603, message: why }, dropped: true });
     this.own.clear();
+    // An answer given on the link that dropped may not have reached the remote: it asks again.
+    this.answered.clear();
     if (this.state === 'ready') {
       // Answers the remote did not ask for again on the last link were settled there meanwhile.
       this.answers.clear();
@@ -630,14 +693,22 @@ class RelayConnection {
   private park(link: PipeLink, result: InitializeResult): void {
     const waiting = new Set<Id>(this.inflight.keys());
     const initializeParams = JSON.stringify(this.initializeParams);
+    let done = (): void => undefined;
+    this.host.parkingStarted(new Promise<void>((resolve) => (done = resolve)));
     const settled = (): void => {
       clearTimeout(timer);
       this.host.park(link, initializeParams, result);
+      done();
     };
     const timer = setTimeout(() => {
       this.options.log(`weft: the pipe to "${this.name}" did not settle for the next client; ending it`);
       link.close();
+      done();
     }, PARK_SETTLE_MS);
+    void link.exited.then(() => {
+      clearTimeout(timer);
+      done();
+    });
     timer.unref();
     link.onMessage = (raw) => {
       const id = (raw as Message)['id'];
@@ -666,9 +737,28 @@ class RelayConnection {
       this.park(link, this.remoteInit);
       return;
     }
-    // The client left for good: its processes there end with the pipe, not kept for a reconnect.
-    if (wasReady && this.keptAny)
-      link?.send({ id: `${RELAY_ID}release`, method: 'weft/terminal/release', params: { key: this.keepKey } });
+    if (link !== null && wasReady && this.keptAny) {
+      // The client left for good: its processes there end with the pipe, not kept for a reconnect. The pipe
+      // ends once the remote has the release (closed at once, the bridge there could end before passing it on).
+      const id = `${RELAY_ID}release`;
+      let timer: NodeJS.Timeout | undefined;
+      this.host.leavingStarted(
+        new Promise<void>((resolve) => {
+          const end = (): void => {
+            clearTimeout(timer);
+            link.close();
+            resolve();
+          };
+          timer = setTimeout(end, RELEASE_WAIT_MS);
+          link.onMessage = (message) => {
+            if ((message as Message)['id'] === id) end();
+          };
+          void link.exited.then(end);
+        }),
+      );
+      link.send({ id, method: 'weft/terminal/release', params: { key: this.keepKey } });
+      return;
+    }
     link?.close();
   }
 }
