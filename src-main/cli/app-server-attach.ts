@@ -7,8 +7,9 @@
  *
  * Each version has its own socket: an attach of a new Weft (installed there) starts a server of its own,
  * which tells the servers of other versions for the same WEFT_HOME to make way (SIGUSR2): such a server
- * stops listening (the clients it has stay, its turns run to their end) and leaves once nobody is connected
- * and no thread is loaded (checked every RETIRED_CHECK_MS), so the threads it held are the new one's.
+ * stops listening (the clients it has stay, its turns run to their end), unloads each thread as soon as
+ * nobody watches it (so its lock is free for the new one), and leaves once nobody is connected and no thread
+ * is loaded (checked every RETIRED_CHECK_MS).
  */
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
@@ -171,6 +172,8 @@ export async function runDaemon(createHost: () => Promise<CliHost>): Promise<num
       replacedBy = others.length === 0 ? 'another Weft' : others.map((o) => `Weft ${o.version}`).join(', ');
       log(`weft app-server --daemon: ${replacedBy} serves this WEFT_HOME now; taking no new client`);
       server.stopListening();
+      // The threads it holds are let go as soon as nobody watches them: the new server can take them.
+      created.makeWay?.();
       arm();
     };
     const onMakeWay = (): void => void makeWay();

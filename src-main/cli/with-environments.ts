@@ -19,6 +19,7 @@ export function withEnvironments(created: CliHost, { pages = false }: { pages?: 
   });
   return {
     host: router,
+    ...(created.makeWay === undefined ? {} : { makeWay: () => created.makeWay?.() }),
     close: async () => {
       await router.close();
       await created.close();

@@ -180,6 +180,46 @@ describe('the per-user app server', () => {
     await fresh.close();
   });
 
+  it('lets the threads it holds go at once when another version takes over, so the new one resumes them', async () => {
+    const model = await startMockResponsesServer();
+    cleanups.push(() => model.close());
+    const weftHome = await makeWeftHome(
+      `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${model.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+    );
+    cleanups.push(() => weftHome.cleanup());
+    const home = weftHome.dir;
+    const runtime = await tempDir('weft-user-run-');
+    const oldPaths = userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.0');
+    const old = attach(home, runtime);
+    await old.initialize();
+    const { thread } = await old.request<{ thread: { id: string } }>('thread/start', { cwd: home });
+    model.enqueue(answerTurn('done'));
+    await old.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hi' }] });
+    await old.notification('turn/completed');
+    const oldPid = Number((await readFile(oldPaths.pidFile, 'utf8')).trim());
+    cleanups.push(async () => {
+      if (alive(oldPid)) process.kill(oldPid, 'SIGTERM');
+      await gone(oldPid);
+    });
+    // The client leaves; the thread stays loaded there (for 5 minutes, when nothing else happens).
+    await old.close();
+    const fresh = attach(home, runtime, { WEFT_TEST_VERSION_OVERRIDE: '0.1.1' });
+    cleanups.push(() => fresh.close());
+    await fresh.initialize();
+    const newPid = Number(
+      (await readFile(userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.1').pidFile, 'utf8')).trim(),
+    );
+    cleanups.push(async () => {
+      if (alive(newPid)) process.kill(newPid, 'SIGTERM');
+      await gone(newPid);
+    });
+    // The old server lets the thread go and leaves; the new one resumes it.
+    await gone(oldPid);
+    const resumed = await fresh.request<{ thread: { id: string } }>('thread/resume', { threadId: thread.id });
+    expect(resumed.thread.id).toBe(thread.id);
+    expect(await readFile(oldPaths.logFile, 'utf8')).toContain('leaving (replaced by Weft 0.1.1)');
+  });
+
   it('refuses a socket folder that is a link', async () => {
     const home = await tempDir('weft-user-home-');
     const runtime = await tempDir('weft-user-run-');
