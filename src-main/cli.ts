@@ -82,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
           import('./cli/with-environments'),
         ]);
       return runServeCommand(rest, async ({ cwd }) =>
-        withEnvironments(await scheduleAutomationsIn(await createAppHost({ cwd }))),
+        withEnvironments(await scheduleAutomationsIn(await createAppHost({ cwd })), { pages: true }),
       );
     }
     case 'mcp-server': {

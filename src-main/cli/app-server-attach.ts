@@ -4,6 +4,12 @@
  * drops, turns keep running and approvals keep waiting for the next client. The server is started on the
  * first attach (`weft app-server --daemon`, in its own session, logging to a file beside its socket) and
  * leaves on its own once nobody is connected and no thread is loaded for a while.
+ *
+ * Each version has its own socket: an attach of a new Weft (installed there) starts a server of its own,
+ * which tells the servers of other versions for the same WEFT_HOME to make way (SIGUSR2): such a server
+ * stops listening (the clients it has stay, its turns run to their end), unloads each thread as soon as
+ * nobody watches it (so its lock is free for the new one), and leaves once nobody is connected and no thread
+ * is loaded (checked every RETIRED_CHECK_MS).
  */
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
@@ -13,7 +19,7 @@ import { connect, type Socket } from 'node:net';
 import { resolveWeftHome } from '../config/home';
 import { connectHostClient } from '../faces/host-client';
 import { listenOnSocket, type SocketServer } from '../server/socket-server';
-import { ensurePrivateDir, userSocketPaths, type UserSocketPaths } from '../server/user-socket';
+import { ensurePrivateDir, otherServers, userSocketPaths, type UserSocketPaths } from '../server/user-socket';
 import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
 import { closeHost, openHost, type CliHost } from './transport-setup';
@@ -22,6 +28,8 @@ import { closeHost, openHost, type CliHost } from './transport-setup';
 const START_TIMEOUT_MS = 30_000;
 /** A server nobody is connected to, with no thread loaded, leaves after this long (WEFT_APP_SERVER_IDLE_MS). */
 const DEFAULT_IDLE_MS = 15 * 60_000;
+/** A server that made way for another version checks this often whether it is idle, to leave. */
+const RETIRED_CHECK_MS = 2000;
 
 function connectTo(path: string): Promise<Socket | null> {
   return new Promise((resolve, reject) => {
@@ -133,31 +141,70 @@ export async function runDaemon(createHost: () => Promise<CliHost>): Promise<num
   log(`weft app-server ${VERSION} listening on ${paths.socket} (pid ${process.pid})`);
   await new Promise<void>((resolve) => {
     let timer: NodeJS.Timeout | null = null;
+    /** Who this server made way for (`Weft 0.2.0`); null while it serves. */
+    let replacedBy: string | null = null;
+    let stopped = false;
     const arm = (): void => {
       if (timer !== null) clearTimeout(timer);
-      timer = server.connections > 0 ? null : setTimeout(() => void checkIdle(), idleMs);
+      timer =
+        server.connections > 0
+          ? null
+          : setTimeout(() => void checkIdle(), replacedBy === null ? idleMs : RETIRED_CHECK_MS);
     };
     const checkIdle = async (): Promise<void> => {
-      if (await nothingLoaded(created)) stop('idle');
+      if (await nothingLoaded(created)) stop(replacedBy === null ? 'idle' : `replaced by ${replacedBy}`);
       else arm();
     };
     const stop = (why: string): void => {
+      if (stopped) return;
+      stopped = true;
       if (timer !== null) clearTimeout(timer);
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
+      process.off('SIGUSR2', onMakeWay);
       log(`weft app-server --daemon: leaving (${why})`);
       resolve();
     };
     const onSignal = (): void => stop('signal');
+    const makeWay = async (): Promise<void> => {
+      if (replacedBy !== null || stopped) return;
+      const others = await otherServers(resolveWeftHome(process.env));
+      replacedBy = others.length === 0 ? 'another Weft' : others.map((o) => `Weft ${o.version}`).join(', ');
+      log(`weft app-server --daemon: ${replacedBy} serves this WEFT_HOME now; taking no new client`);
+      server.stopListening();
+      // The threads it holds are let go as soon as nobody watches them: the new server can take them.
+      created.makeWay?.();
+      arm();
+    };
+    const onMakeWay = (): void => void makeWay();
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
+    process.on('SIGUSR2', onMakeWay);
     server.onConnectionsChanged(arm);
     arm();
+    void askOthersToMakeWay(log);
   });
   await server.close();
   await rm(paths.pidFile, { force: true });
   await closeHost('app-server --daemon', created, log);
   return 0;
+}
+
+/**
+ * Tells the servers of other versions for this WEFT_HOME to make way for this one (SIGUSR2), each checked
+ * to be a `weft app-server --daemon` first (a pid file may outlive its process, and its pid be reused).
+ */
+async function askOthersToMakeWay(log: (line: string) => void): Promise<void> {
+  for (const other of await otherServers(resolveWeftHome(process.env))) {
+    const argv = (await readFile(`/proc/${other.pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (!argv.includes('app-server') || !argv.includes('--daemon')) continue;
+    try {
+      process.kill(other.pid, 'SIGUSR2');
+      log(`weft app-server --daemon: asked the server of Weft ${other.version} (pid ${other.pid}) to make way`);
+    } catch (error) {
+      log(`weft app-server --daemon: could not ask pid ${other.pid} to make way: ${errorMessage(error)}`);
+    }
+  }
 }
 
 class AlreadyServed extends Error {}

@@ -17,6 +17,12 @@ export async function environmentTarget(name: string): Promise<RemoteTarget> {
   return namedEnvironmentPipe(await configuredEnvironments(), name);
 }
 
+/** How long a page's pipe to a `command` that does not attach waits for the page's reload (WEFT_RELAY_PARK_MS). */
+export function relayParkMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env['WEFT_RELAY_PARK_MS']);
+  return env['WEFT_RELAY_PARK_MS'] !== undefined && Number.isInteger(value) && value >= 0 ? value : 60_000;
+}
+
 /** The relay to environment `name`, as a host every face can serve. */
 export async function openRemoteHost(
   name: string,
@@ -35,5 +41,6 @@ export async function openRemoteHost(
     ...options,
     target,
   });
-  return { host, close: () => Promise.resolve() };
+  // Closing waits for the pipes of clients that left to end (their terminals there released).
+  return { host, close: () => host.close() };
 }

@@ -14,6 +14,7 @@ export function scheduleAutomationsWhenReady(app: AppHost): CliHost {
   });
   return {
     host: app.host,
+    makeWay: () => app.unloadWhenUnwatched(),
     close: async () => {
       closing = true;
       // Not ready yet: nothing is scheduled, and the host stops assembling. A host that could not be

@@ -4,7 +4,7 @@
 import { connectHostClient } from '../faces/host-client';
 import { errorMessage } from '../util/errors';
 import { VERSION } from '../version';
-import { openRemoteHost } from './environment-host';
+import { openRemoteHost, relayParkMs } from './environment-host';
 import { remoteProjectDir } from './remote-project';
 import { stderrLog, type CliHost } from './transport-setup';
 
@@ -23,8 +23,9 @@ export async function openServeRemote(
     });
     try {
       const cwd = await remoteProjectDir(probe, name, cd);
-      // Pages get relays that log and keep retrying; the probe's failure alone ends `weft serve`.
-      const served = await openRemoteHost(name, { log: stderrLog });
+      // Pages get relays that log and keep retrying, and whose pipes wait for a page that reloads; the probe's
+      // failure alone ends `weft serve`.
+      const served = await openRemoteHost(name, { log: stderrLog, parkMs: relayParkMs() });
       return { host: served, cwd };
     } finally {
       probe.close();

@@ -11,6 +11,8 @@ import { errorMessage } from '../util/errors';
 export interface CliHost {
   host: ConnectionHost;
   close(): Promise<void>;
+  /** The host makes way for another Weft on its WEFT_HOME: it lets each thread go once nobody watches it. */
+  makeWay?(): void;
 }
 
 /** `--port`: a whole number from 0 to 65535 (0 = any free port); `fallback` when absent; null when invalid. */

@@ -4,14 +4,25 @@
 import { EnvironmentRouter } from '../faces/remote/environment-router';
 import { stderrLog, type CliHost } from './transport-setup';
 
-export function withEnvironments(created: CliHost): CliHost {
+/**
+ * `pages`: the clients are pages, which reload: the pipe of one that leaves waits for the next
+ * (`RelayOptions.parkMs`), so a `command` that does not attach keeps its server there.
+ */
+export function withEnvironments(created: CliHost, { pages = false }: { pages?: boolean } = {}): CliHost {
   const router = new EnvironmentRouter({
     local: created.host,
     openEnvironment: async (name) => {
-      const { openRemoteHost } = await import('./environment-host');
-      return (await openRemoteHost(name, { log: stderrLog })).host;
+      const { openRemoteHost, relayParkMs } = await import('./environment-host');
+      return (await openRemoteHost(name, { log: stderrLog, ...(pages ? { parkMs: relayParkMs() } : {}) })).host;
     },
     log: stderrLog,
   });
-  return { host: router, close: () => created.close() };
+  return {
+    host: router,
+    ...(created.makeWay === undefined ? {} : { makeWay: () => created.makeWay?.() }),
+    close: async () => {
+      await router.close();
+      await created.close();
+    },
+  };
 }

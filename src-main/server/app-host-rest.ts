@@ -29,6 +29,7 @@ import { gitHandlers } from './handlers/git';
 import { reviewHandlers } from './handlers/review';
 import { turnHandlers } from './handlers/turns';
 import { terminalHandlers } from './handlers/terminal';
+import { KeptTerminals, terminalGraceMs } from '../terminal/kept-terminals';
 import { browserLiveHandlers } from './handlers/browser-live';
 import { usageHandlers } from './handlers/usage';
 import { automationHandlers, type AutomationRunNow } from './handlers/automations';
@@ -66,7 +67,7 @@ export interface RestInput {
   runNow: () => AutomationRunNow | null;
   /** Released after the threads, before the index. */
   checkpointsSlot: DisposableStore;
-  /** Released after the clients, before the threads. */
+  /** Released after the clients, before the threads (the MCP sign-ins, the terminals kept for dropped links). */
   signInsSlot: DisposableStore;
   /** Released first. */
   tail: DisposableStore;
@@ -113,7 +114,11 @@ export async function assembleRest(input: RestInput): Promise<AssembledRest> {
     ...checkpointHandlers(context),
     ...forkHandlers(context),
     ...worktreeHandlers(context),
-    ...terminalHandlers(context),
+    ...terminalHandlers(
+      context,
+      // Released after the clients, whose dropped terminals it may have been handed as they closed.
+      input.signInsSlot.add(new KeptTerminals(terminalGraceMs(env), log), 'the terminals kept for dropped links'),
+    ),
     ...browserLiveHandlers(context),
     ...gitHandlers(context),
     ...reviewHandlers(context),

@@ -114,6 +114,8 @@ export interface AppHost {
   onAutomationRunEnded(listener: (ended: WeftAutomationRunEndedNotification) => void): () => void;
   /** How many threads wait on the person (approvals, questions), on every change (for a dock badge). */
   onWaitingCountChanged(listener: (count: number) => void): () => void;
+  /** Unloads each thread as soon as nobody watches it (`ThreadManager.unloadWhenUnwatched`). */
+  unloadWhenUnwatched(): void;
   /**
    * Disconnects the clients (ending their terminals), unloads the threads (their turns, commands, MCP
    * servers, rollouts), then closes the checkpoints and the index. Called before the app quits.
@@ -299,6 +301,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       runEndListeners.add(listener);
       return () => runEndListeners.delete(listener);
     },
+    unloadWhenUnwatched: () => manager.unloadWhenUnwatched(),
     onWaitingCountChanged: (listener) => {
       waitingListeners.add(listener);
       return () => waitingListeners.delete(listener);

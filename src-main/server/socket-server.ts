@@ -14,6 +14,8 @@ export interface SocketServer {
   readonly connections: number;
   /** Called whenever a client connects or leaves. */
   onConnectionsChanged(listener: (count: number) => void): void;
+  /** Stops listening and removes the socket file; the clients connected stay. */
+  stopListening(): void;
   /** Stops listening, ends every connection and removes the socket file. */
   close(): Promise<void>;
 }
@@ -51,6 +53,10 @@ export function listenOnSocket(host: ConnectionHost, path: string, log: (line: s
         },
         onConnectionsChanged: (listener) => {
           listeners.push(listener);
+        },
+        stopListening: () => {
+          // Its callback comes once the last client has left; the socket file goes now.
+          server.close(() => undefined);
         },
         close: () =>
           new Promise<void>((done) => {

@@ -53,8 +53,22 @@ export class ThreadManager implements Disposable {
   private readonly unwatched = new Map<string, NodeJS.Timeout>();
   private readonly clients = new Set<Client>();
   private nextRequestId = 1;
+  /** How long a thread nobody watches stays loaded (0 once the host makes way: `unloadWhenUnwatched`). */
+  private unloadAfterMs: number;
 
-  constructor(private readonly options: ThreadManagerOptions) {}
+  constructor(private readonly options: ThreadManagerOptions) {
+    this.unloadAfterMs = options.unloadAfterMs;
+  }
+
+  /**
+   * The host makes way for another process (a Weft of another version on the same WEFT_HOME): every
+   * thread nobody watches is unloaded now, and each other one as soon as nobody watches it (its turn
+   * ended, its last client left), so that its rollout's lock is the other process's to take.
+   */
+  unloadWhenUnwatched(): void {
+    this.unloadAfterMs = 0;
+    for (const threadId of [...this.unwatched.keys()]) this.unloadUnwatched(threadId, 'making way for another Weft');
+  }
 
   /** Remembers a client, so thread-wide notifications (archived, renamed…) reach it. */
   seen(client: Client): void {
@@ -321,10 +335,7 @@ export class ThreadManager implements Disposable {
       return;
     }
     if (this.unwatched.has(threadId)) return;
-    const timer = setTimeout(
-      () => this.unloadUnwatched(threadId, 'idle with no subscribers'),
-      this.options.unloadAfterMs,
-    );
+    const timer = setTimeout(() => this.unloadUnwatched(threadId, 'idle with no subscribers'), this.unloadAfterMs);
     timer.unref();
     this.unwatched.set(threadId, timer);
     for (const oldest of this.unwatched.keys()) {

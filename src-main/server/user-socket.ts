@@ -1,13 +1,15 @@
 /**
  * Where the per-user app server of a WEFT_HOME listens: a unix socket in a folder of this user's, mode
  * 0700 (`$XDG_RUNTIME_DIR/weft`, else `<tmp>/weft-<uid>`), named after the WEFT_HOME so that two homes
- * get two servers. The folder is refused when it is a link, someone else's, or open to others and
+ * get two servers, and after Weft's version, so that an attach reaches a server of its own version (one
+ * of another version is told to make way: `otherServers`, `cli/app-server-attach.ts`). The folder is refused when it is a link, someone else's, or open to others and
  * cannot be closed: a socket there could be someone else's server.
  */
 import { createHash } from 'node:crypto';
-import { chmod, lstat, mkdir } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { VERSION } from '../version';
 
 export interface UserSocketPaths {
   dir: string;
@@ -18,15 +20,44 @@ export interface UserSocketPaths {
   logFile: string;
 }
 
-/** The paths for `weftHome` (nothing is created). */
-export function userSocketPaths(weftHome: string, env: NodeJS.ProcessEnv = process.env): UserSocketPaths {
+function socketDir(env: NodeJS.ProcessEnv): string {
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
   const runtime = env['XDG_RUNTIME_DIR'];
-  const dir = runtime !== undefined && runtime !== '' ? join(runtime, 'weft') : join(tmpdir(), `weft-${uid}`);
-  // Short: a unix socket's path is limited to about 100 bytes.
-  const key = createHash('sha256').update(resolve(weftHome)).digest('hex').slice(0, 16);
-  const base = join(dir, `app-server-${key}`);
+  return runtime !== undefined && runtime !== '' ? join(runtime, 'weft') : join(tmpdir(), `weft-${uid}`);
+}
+
+/** The name every file of a WEFT_HOME's servers starts with. Short: a unix socket's path is limited to about 100 bytes. */
+function homeKey(weftHome: string): string {
+  return `app-server-${createHash('sha256').update(resolve(weftHome)).digest('hex').slice(0, 16)}`;
+}
+
+/** The paths of the server of `version` (default: this one's) for `weftHome` (nothing is created). */
+export function userSocketPaths(
+  weftHome: string,
+  env: NodeJS.ProcessEnv = process.env,
+  version: string = VERSION,
+): UserSocketPaths {
+  const dir = socketDir(env);
+  const base = join(dir, `${homeKey(weftHome)}-${version}`);
   return { dir, socket: `${base}.sock`, pidFile: `${base}.pid`, logFile: `${base}.log` };
+}
+
+/** The servers of other versions for `weftHome` that say they run (their pid files): version and pid. */
+export async function otherServers(
+  weftHome: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ version: string; pid: number }[]> {
+  const dir = socketDir(env);
+  const prefix = `${homeKey(weftHome)}-`;
+  const found: { version: string; pid: number }[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith(prefix) || !name.endsWith('.pid')) continue;
+    const version = name.slice(prefix.length, -'.pid'.length);
+    if (version === VERSION || !/^\d+\.\d+\.\d+$/.test(version)) continue;
+    const pid = Number((await readFile(join(dir, name), 'utf8').catch(() => '')).trim());
+    if (Number.isInteger(pid) && pid > 0) found.push({ version, pid });
+  }
+  return found;
 }
 
 /** Creates the folder (0700) or checks the one there; throws a message for people when it is unsafe. */

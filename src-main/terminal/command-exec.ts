@@ -1,7 +1,9 @@
 // `command/exec`: a process outside any thread, for the integrated terminal and for scripts. Each
-// connection has its own processes, named by the ids it chose; closing the connection kills them all.
-// PTY mode uses node-pty (loaded on first use); otherwise stdout and stderr are pipes. Both start in the
-// spawn host (util/spawn-host), so that starting one never forks the host.
+// connection has its own processes, named by the ids it chose; closing the connection kills them all,
+// except those a relay started with a keep key (`weftKeepKey`), which are handed to `KeptTerminals` for a
+// new connection to adopt (a link that dropped). PTY mode uses node-pty (loaded on first use); otherwise
+// stdout and stderr are pipes. Both start in the spawn host (util/spawn-host), so that starting one never
+// forks the host.
 import { isAbsolute, resolve } from 'node:path';
 import type {
   CommandExecParams,
@@ -18,6 +20,7 @@ import type { Disposable } from '../util/disposable';
 import { spawnHosted } from '../util/spawn-host/hosted-child';
 import { PtyStartError, spawnHostedPty } from '../util/spawn-host/hosted-pty';
 import type { HostedPty } from '../util/spawn-host/hosted-pty';
+import { OutputRoute, type KeptProcess, type KeptTerminals, type Running } from './kept-terminals';
 
 /** Buffered commands stop after this long unless told otherwise (Codex's default for shell calls). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -36,26 +39,29 @@ export class CommandExecError extends Error {
   }
 }
 
-interface Running {
-  tty: boolean;
-  stdinOpen: boolean;
-  write(data: Buffer): void;
-  closeStdin(): void;
-  resize(size: CommandExecTerminalSize): void;
-  terminate(): Promise<void>;
-}
-
 export interface CommandExecHost {
   /** The folder a command without `cwd` or `weftCwd` starts in. */
   defaultCwd: string;
   env: NodeJS.ProcessEnv;
   /** The sandbox of the user's config, for a command that names none. */
   defaultSandbox: (cwd: string) => Promise<SandboxPolicy>;
+  /** Where processes with a keep key go when the connection closes without releasing it; none: they end. */
+  kept?: KeptTerminals;
+}
+
+/** A process of the connection that has an id. */
+interface Named {
+  running: Promise<Running>;
+  route: OutputRoute;
+  result: Promise<CommandExecResult>;
+  keepKey: string | null;
 }
 
 /** The processes of one connection. */
 export class CommandExecSessions implements Disposable {
-  private readonly running = new Map<string, Promise<Running>>();
+  private readonly running = new Map<string, Named>();
+  /** Keep keys whose processes end with the connection after all (`weft/terminal/release`). */
+  private readonly released = new Set<string>();
   private closed = false;
 
   constructor(
@@ -81,24 +87,47 @@ export class CommandExecSessions implements Disposable {
       throw new CommandExecError('outputBytesCap: cannot be combined with disableOutputCap');
     if (processId !== null && this.running.has(processId))
       throw new CommandExecError(`processId: ${processId} is already running on this connection`, 'request');
-    const launch = this.launch(params, { tty, streamOut, streamIn, processId });
+    const route = new OutputRoute(this.notify);
+    const launch = this.launch(params, { tty, streamOut, streamIn, processId }, route);
     if (processId === null) return (await launch).result;
     // Registered before anything is awaited, so a write sent right after the request finds it.
     const running = launch.then((l) => l.running);
     running.catch(() => undefined);
-    this.running.set(processId, running);
+    const result = launch.then((l) => l.result);
+    result.catch(() => undefined);
+    const named: Named = { running, route, result, keepKey: params.weftKeepKey ?? null };
+    this.running.set(processId, named);
     try {
-      return await (
-        await launch
-      ).result;
+      return await result;
     } finally {
-      this.running.delete(processId);
+      if (this.running.get(processId) === named) this.running.delete(processId);
     }
+  }
+
+  /** Takes over a process kept from a connection that dropped: it is this connection's from now on. */
+  async adopt(processId: string, kept: KeptProcess): Promise<CommandExecResult> {
+    if (this.closed) throw new CommandExecError('the connection is closing', 'request');
+    if (this.running.has(processId))
+      throw new CommandExecError(`processId: ${processId} is already running on this connection`, 'request');
+    const named: Named = { ...kept, running: Promise.resolve(kept.running) };
+    this.running.set(processId, named);
+    kept.route.attach(this.notify);
+    try {
+      return await kept.result;
+    } finally {
+      if (this.running.get(processId) === named) this.running.delete(processId);
+    }
+  }
+
+  /** The processes started with `key` end with the connection after all. */
+  release(key: string): void {
+    this.released.add(key);
   }
 
   private async launch(
     params: CommandExecParams,
     mode: { tty: boolean; streamOut: boolean; streamIn: boolean; processId: string | null },
+    route: OutputRoute,
   ): Promise<{ running: Running; result: Promise<CommandExecResult> }> {
     const { tty, streamOut, streamIn, processId } = mode;
     const base = params.weftCwd ? resolve(this.host.defaultCwd, params.weftCwd) : this.host.defaultCwd;
@@ -117,7 +146,7 @@ export class CommandExecSessions implements Disposable {
       const kept = out.take(chunk);
       if (!streamOut || processId === null) return;
       if (kept.length > 0 || out.justCut) {
-        this.notify({
+        route.send({
           method: 'command/exec/outputDelta',
           params: { processId, stream, deltaBase64: kept.toString('base64'), capReached: out.justCut },
         });
@@ -179,15 +208,31 @@ export class CommandExecSessions implements Disposable {
     return this.dispose();
   }
 
-  /** Kills every process of the connection (it closed), and refuses new ones. */
+  /**
+   * The connection closed: every process of it is killed, but those started with a keep key it did not
+   * release, which are kept for a new connection to adopt; new ones are refused.
+   */
   async dispose(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.running.values()].map((p) => p.then((r) => r.terminate()).catch(() => undefined)));
+    const ending: Promise<void>[] = [];
+    for (const [processId, named] of this.running) {
+      const { keepKey, route, result } = named;
+      if (keepKey !== null && !this.released.has(keepKey) && this.host.kept !== undefined) {
+        route.detach();
+        ending.push(
+          named.running.then(
+            (running) => this.host.kept?.keep(keepKey, processId, { running, route, result }),
+            () => undefined,
+          ),
+        );
+      } else ending.push(named.running.then((r) => r.terminate()).catch(() => undefined));
+    }
     this.running.clear();
+    await Promise.all(ending);
   }
 
   private async find(processId: string): Promise<Running> {
-    const p = this.running.get(processId);
+    const p = this.running.get(processId)?.running;
     const running = p ? await p.catch(() => null) : null;
     if (!running)
       throw new CommandExecError(`processId: no running process ${processId} on this connection`, 'request');

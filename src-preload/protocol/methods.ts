@@ -193,6 +193,9 @@ import {
   FuzzyFileSearchResult,
   ThreadShellCommandParams,
   ThreadShellCommandResult,
+  WeftTerminalAdoptParams,
+  WeftTerminalReleaseParams,
+  WeftTerminalReleaseResult,
 } from './terminal';
 import {
   WeftGitBranchesParams,
@@ -407,6 +410,8 @@ export const ClientRequests = {
   'command/exec/write': { params: CommandExecWriteParams, result: CommandExecWriteResult, queue: null },
   'command/exec/resize': { params: CommandExecResizeParams, result: CommandExecResizeResult, queue: null },
   'command/exec/terminate': { params: CommandExecTerminateParams, result: CommandExecTerminateResult, queue: null },
+  'weft/terminal/adopt': { params: WeftTerminalAdoptParams, result: CommandExecResult, queue: null },
+  'weft/terminal/release': { params: WeftTerminalReleaseParams, result: WeftTerminalReleaseResult, queue: null },
   'thread/shellCommand': { params: ThreadShellCommandParams, result: ThreadShellCommandResult, queue: 'exclusive' },
   fuzzyFileSearch: { params: FuzzyFileSearchParams, result: FuzzyFileSearchResult, queue: null },
   'review/start': { params: ReviewStartParams, result: ReviewStartResult, queue: 'exclusive' },

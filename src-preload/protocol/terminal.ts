@@ -48,9 +48,44 @@ export const CommandExecParams = lazySchema(() =>
     sandboxPolicy: SandboxPolicy.nullish(),
     /** Weft: the process runs on this environment (see `WeftEnvironmentName`); absent = the server's machine. */
     weftEnvironment: WeftEnvironmentName,
+    /**
+     * Weft, set by a relay (with a `processId`): when this connection drops without `weft/terminal/release`,
+     * the process is not ended but kept for a grace period (`WEFT_TERMINAL_GRACE_MS`, default 5 minutes)
+     * under this key, its output since kept (the last 256 KiB), for `weft/terminal/adopt` on a new connection.
+     */
+    weftKeepKey: WeftTerminalKeepKey.nullish(),
   }),
 );
 export type CommandExecParams = z.infer<typeof CommandExecParams>;
+
+/** A relay's key for the processes of one client's connection (`randomUUID` or the like). */
+export const WeftTerminalKeepKey = lazySchema(() =>
+  z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'a keep key is 16 to 128 letters, digits, "_" or "-"'),
+);
+
+/**
+ * Weft: takes over a process a connection that dropped started with `weftKeepKey` (a relay's reconnect):
+ * its output since the drop comes first (`command/exec/outputDelta`, on this connection), then its
+ * output as it comes; `command/exec/write`, `resize` and `terminate` reach it here, and it is this
+ * connection's from now on. Answered like its `command/exec`, when it exits (at once when it already
+ * did). An error when none is kept under the key and id (the grace period passed, or the server restarted).
+ */
+export const WeftTerminalAdoptParams = lazySchema(() =>
+  z.object({
+    key: WeftTerminalKeepKey,
+    processId: z.string(),
+  }),
+);
+export type WeftTerminalAdoptParams = z.infer<typeof WeftTerminalAdoptParams>;
+
+/**
+ * Weft: the processes this connection started with `weftKeepKey` = `key` end with it, as others do (a
+ * relay whose client left for good says it before it closes).
+ */
+export const WeftTerminalReleaseParams = lazySchema(() => z.object({ key: WeftTerminalKeepKey }));
+export type WeftTerminalReleaseParams = z.infer<typeof WeftTerminalReleaseParams>;
+export const WeftTerminalReleaseResult = lazySchema(() => z.object({}));
+export type WeftTerminalReleaseResult = z.infer<typeof WeftTerminalReleaseResult>;
 
 /** How the process ended; streamed output is not repeated here (the fields are then empty). */
 export const CommandExecResult = lazySchema(() =>

@@ -77,10 +77,12 @@ export type WeftEnvironmentListResult = z.infer<typeof WeftEnvironmentListResult
 /**
  * Weft, the `data` of the error a relay answers a request with when the link to its environment dropped
  * before the remote answered (the request may have run there; a process it started there, such as a
- * terminal's shell, ended with the link, the remote's processes being its connection's).
+ * terminal's shell, ended with the link, the remote's processes being its connection's). `notKept`: the
+ * process was started to outlive the link (`weftKeepKey`), but the remote had not kept it when the link
+ * came back (it restarted, or the grace period passed).
  */
 export const WeftLinkDroppedData = lazySchema(() =>
-  z.object({ weftLinkDropped: z.object({ environment: z.string() }) }),
+  z.object({ weftLinkDropped: z.object({ environment: z.string(), notKept: z.literal(true).optional() }) }),
 );
 export type WeftLinkDroppedData = z.infer<typeof WeftLinkDroppedData>;
 

@@ -16,6 +16,8 @@ interface Tab {
   exited: number | null;
   /** The environment whose link dropped, ending the tab's shell there. */
   lost: string | null;
+  /** The link to the shell's environment is down; the shell there waits to be taken over again. */
+  reconnecting: boolean;
 }
 
 function toBase64(text: string): string {
@@ -41,19 +43,24 @@ function TerminalTab({
   cwd,
   visible,
   onExit,
+  onLink,
 }: {
   tab: Tab;
   cwd: string;
   visible: boolean;
   onExit: (end: { code: number } | { lost: string }) => void;
+  /** The link to the shell's environment went down (true) or came back (false). */
+  onLink: (reconnecting: boolean) => void;
 }) {
   const controller = useController();
   const host = useRef<HTMLDivElement>(null);
   const fitRef = useRef<FitAddon | null>(null);
   const xtermRef = useRef<XTerm | null>(null);
   const onExitRef = useRef(onExit);
+  const onLinkRef = useRef(onLink);
   useLayoutEffect(() => {
     onExitRef.current = onExit;
+    onLinkRef.current = onLink;
   });
   // One process per tab for the tab's life: it starts in the project's folder at the time the tab opened.
   const [startCwd] = useState(cwd);
@@ -80,10 +87,25 @@ function TerminalTab({
     // A project on an environment: its shell runs there (every request of the tab names it).
     const where = environmentParam(startCwd);
     let started = false;
+    let ended = false;
+    let down = false;
     const stopOutput = controller.onNotification((n) => {
       if (n.method === 'command/exec/outputDelta' && n.params.processId === processId) {
         started = true;
         xterm.write(fromBase64(n.params.deltaBase64));
+      }
+      // The link to the shell's environment: while it is down the shell there goes on (a server that outlives
+      // the link keeps it), and once it is back what the shell printed meanwhile follows.
+      if (n.method === 'weft/environment/status' && n.params.environment === where.weftEnvironment && !ended) {
+        const nowDown = n.params.state === 'reconnecting';
+        if (nowDown === down || n.params.state === 'disconnected') return;
+        down = nowDown;
+        xterm.write(
+          nowDown
+            ? `\r\n\x1b[2m[Reconnecting to ${n.params.environment}…]\x1b[0m\r\n`
+            : `\x1b[2m[Reconnected to ${n.params.environment}]\x1b[0m\r\n`,
+        );
+        onLinkRef.current(nowDown);
       }
     });
     const input = xterm.onData(
@@ -109,6 +131,10 @@ function TerminalTab({
         size: { cols: xterm.cols, rows: xterm.rows },
         // The user's own terminal: their shell, not the agent's sandbox.
         sandboxPolicy: { type: 'dangerFullAccess' },
+      })
+      .finally(() => {
+        ended = true;
+        if (down && alive) onLinkRef.current(false);
       })
       .then(
         (r) => {
@@ -151,7 +177,7 @@ export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boole
   const tabNumbered = (n: number): Tab => {
     const { environment } = projectPlace(cwd);
     const title = environment === null ? `Terminal ${n}` : `Terminal ${n} · ${environment}`;
-    return { id: `terminal-${panel}-${n}`, title, exited: null, lost: null };
+    return { id: `terminal-${panel}-${n}`, title, exited: null, lost: null, reconnecting: false };
   };
   const [tabs, setTabs] = useState<Tab[]>(() => [tabNumbered(1)]);
   const [active, setActive] = useState<string | null>(tabs[0]?.id ?? null);
@@ -185,6 +211,7 @@ export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boole
               {t.title}
               {t.exited !== null ? ` (exited ${t.exited})` : ''}
               {t.lost !== null ? ' (link dropped)' : ''}
+              {t.reconnecting ? ' (reconnecting…)' : ''}
             </button>
             <button type="button" className="icon-button" aria-label={`Close ${t.title}`} onClick={() => close(t.id)}>
               <Icon name="x" size={12} />
@@ -226,6 +253,7 @@ export function TerminalPanel({ cwd, open, onClose }: { cwd: string; open: boole
                 ),
               )
             }
+            onLink={(reconnecting) => setTabs((list) => list.map((x) => (x.id !== t.id ? x : { ...x, reconnecting })))}
           />
         ))}
       </div>

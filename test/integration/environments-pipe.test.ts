@@ -1,7 +1,8 @@
 // Environments reached through a command (`command = [...]`), here a local pipe: `sh -c '… weft
 // app-server'`, as `kubectl exec -i` or `docker exec -i` would be. Every face takes `--env`: the relay on
 // stdio, `weft exec`, `weft serve`; and `weft environments` manages and checks them.
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS_NAMESPACE, answerText, callOutputs, reply, threadOf } from '../support/agents-model';
@@ -13,7 +14,7 @@ import {
   type MockStep,
   type RecordedRequest,
 } from '../support/mock-responses-server';
-import { startWeftServe, WsRpcClient, type StdioRpcClient } from '../support/rpc-client';
+import { startWeftServe, WsRpcClient, type RpcMessage, type StdioRpcClient } from '../support/rpc-client';
 import { answerTurn, evNamespacedCall } from '../support/sse';
 import { runWeftCli } from '../support/weft-cli';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -270,6 +271,123 @@ describe('an environment reached through a command', () => {
     expect(new Set(turnsDone).size).toBe(turnsDone.length);
   });
 
+  describe('a terminal there whose link drops', () => {
+    /** What process `processId` wrote to `client` from message `from` on, decoded. */
+    const output = (client: StdioRpcClient, processId: string, from = 0): string =>
+      client.received
+        .slice(from)
+        .filter((m) => m.method === 'command/exec/outputDelta')
+        .map((m) => m.params as { processId: string; deltaBase64: string })
+        .filter((p) => p.processId === processId)
+        .map((p) => Buffer.from(p.deltaBase64, 'base64').toString('utf8'))
+        .join('');
+    const outputHas = (client: StdioRpcClient, processId: string, text: string, from = 0): Promise<unknown> =>
+      client.notification('command/exec/outputDelta', () => output(client, processId, from).includes(text), from);
+    const gone = (pid: number): string => {
+      try {
+        process.kill(pid, 0);
+        return 'alive';
+      } catch {
+        return 'gone';
+      }
+    };
+
+    /**
+     * A shell there through the per-user server: it says its pid, then copies what comes through `fifo`
+     * (written while the link is down), then echoes its input.
+     */
+    async function shellThere(client: StdioRpcClient, processId: string) {
+      const dir = await makeTempWorkspace();
+      cleanups.push(() => dir.cleanup());
+      const fifo = join(dir.dir, 'fifo');
+      await new Promise<void>((resolve, reject) =>
+        execFile('mkfifo', [fifo], (error) => (error === null ? resolve() : reject(error))),
+      );
+      const settled: { answer: RpcMessage | null } = { answer: null };
+      const answered = client
+        .call('command/exec', {
+          command: ['/bin/sh', '-c', `echo "pid=$$"; cat ${fifo}; while read l; do echo "got:$l"; done`],
+          cwd: dir.dir,
+          processId,
+          tty: true,
+          size: { cols: 80, rows: 24 },
+          sandboxPolicy: { type: 'dangerFullAccess' },
+        })
+        .then((answer) => (settled.answer = answer));
+      // A client that leaves is not answered: nothing waits for it then.
+      answered.catch(() => undefined);
+      await outputHas(client, processId, 'pid=');
+      const pid = Number(/pid=(\d+)/.exec(output(client, processId))?.[1]);
+      expect(gone(pid)).toBe('alive');
+      return { fifo, pid, settled, answered };
+    }
+
+    /** Cuts the relay's pipe while the environment cannot be reached; resolves once the relay says so. */
+    async function cut(client: StdioRpcClient): Promise<number> {
+      await writeFile(blockFile(remote.dir), '');
+      cleanups.push(() => rm(blockFile(remote.dir), { force: true }));
+      const from = client.received.length;
+      const pipes = await relayPipes(client.child.pid ?? 0);
+      expect(pipes).toHaveLength(1);
+      for (const pid of pipes) process.kill(pid, 'SIGKILL');
+      await client.notification('weft/environment/status', (p) => p['state'] === 'reconnecting', from);
+      return from;
+    }
+
+    it('is taken over again: what it printed meanwhile comes, and input reaches it', async () => {
+      const client = startRelay(local.dir, 'blockable', { WEFT_RELAY_MAX_DELAY_MS: '300' });
+      cleanups.push(() => client.close());
+      await client.initialize();
+      const shell = await shellThere(client, 'keep-1');
+      const from = await cut(client);
+      // The shell prints while nobody is connected to it.
+      await writeFile(shell.fifo, 'printed meanwhile\n');
+      expect(gone(shell.pid)).toBe('alive');
+      expect(shell.settled.answer).toBeNull();
+      await rm(blockFile(remote.dir));
+      await client.notification('weft/environment/status', (p) => p['state'] === 'connected', from);
+      await outputHas(client, 'keep-1', 'printed meanwhile', from);
+      expect(shell.settled.answer).toBeNull();
+      // Typed after the reconnect: it reaches the same shell.
+      const after = client.received.length;
+      await client.request('command/exec/write', {
+        processId: 'keep-1',
+        deltaBase64: Buffer.from('hi\n').toString('base64'),
+      });
+      await outputHas(client, 'keep-1', 'got:hi', after);
+      // It ends as any terminal does: its `command/exec` answered with its exit.
+      await client.request('command/exec/write', { processId: 'keep-1', closeStdin: true });
+      const answer = await shell.answered;
+      expect(answer.error).toBeUndefined();
+      expect(answer.result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    });
+
+    it('ends with a client that leaves for good', async () => {
+      const client = startRelay(local.dir, 'blockable', { WEFT_RELAY_MAX_DELAY_MS: '300' });
+      cleanups.push(() => client.close());
+      await client.initialize();
+      const shell = await shellThere(client, 'leave-1');
+      await client.close();
+      await expect.poll(() => gone(shell.pid), { timeout: 10_000 }).toBe('gone');
+    });
+
+    it('says it was lost when the server there restarted meanwhile', async () => {
+      const client = startRelay(local.dir, 'blockable', { WEFT_RELAY_MAX_DELAY_MS: '300' });
+      cleanups.push(() => client.close());
+      await client.initialize();
+      const shell = await shellThere(client, 'lost-1');
+      const from = await cut(client);
+      await stopUserServer(remote.dir);
+      await expect.poll(() => gone(shell.pid), { timeout: 10_000 }).toBe('gone');
+      await rm(blockFile(remote.dir));
+      await client.notification('weft/environment/status', (p) => p['state'] === 'connected', from);
+      const answer = await shell.answered;
+      expect(answer.error?.message).toContain('lost-1 there was not kept for the reconnect');
+      expect(answer.error?.message).toContain('this server restarted since');
+      expect(answer.error?.data).toEqual({ weftLinkDropped: { environment: 'blockable', notKept: true } });
+    });
+  });
+
   it('says when the remote folder does not exist, and exits', async () => {
     const run = await runWeftCli(['exec', '--env', 'pipe', '-C', '/no/such/folder', 'hi'], {
       cwd: local.dir,
@@ -300,6 +418,79 @@ describe('an environment reached through a command', () => {
     });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('/no/such/folder does not exist on environment "attached"');
+  });
+});
+
+describe('a `command` environment without `--attach` under `weft serve`', () => {
+  /** The plain `weft app-server`s serving the remote home (not the per-user server nor its bridges). */
+  async function remoteServers(): Promise<number[]> {
+    const found: number[] = [];
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const argv = (await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0').filter(Boolean);
+      if (argv.at(-1) !== 'app-server') continue;
+      const env = (await readFile(`/proc/${entry}/environ`, 'utf8').catch(() => '')).split('\0');
+      if (env.includes(`WEFT_HOME=${remote.dir}`)) found.push(Number(entry));
+    }
+    return found;
+  }
+
+  it('keeps one server there when the page reloads, and the turn running there goes on', async () => {
+    const served = await startWeftServe(cliEnv(local.dir), project.dir);
+    cleanups.push(() => served.stop());
+    expect(await remoteServers()).toEqual([]);
+    // The turn below must take this step, not one an earlier test of this file left unused.
+    server.clearSteps();
+    const gate = createGate();
+    server.enqueue({
+      kind: 'sse-slow',
+      events: answerTurn('done after the reload').events,
+      beforeEach: () => gate.released,
+    });
+    const first = await WsRpcClient.connect(served.wsUrl);
+    cleanups.push(() => first.close());
+    await first.initialize();
+    const { thread } = await first.request<{ thread: { id: string } }>('thread/start', {
+      cwd: project.dir,
+      weftEnvironment: 'pipe',
+    });
+    const asked = server.requests.length;
+    const { turn } = await first.request<{ turn: { id: string } }>('turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'take your time' }],
+    });
+    await server.waitForRequest(asked + 1);
+    const before = await remoteServers();
+    expect(before).toHaveLength(1);
+
+    // The page reloads: its connection closes, a new one opens and resumes the thread.
+    await first.close();
+    const second = await WsRpcClient.connect(served.wsUrl);
+    cleanups.push(() => second.close());
+    await second.initialize();
+    const resumed = await second.request<{ thread: { id: string; turns: { id: string; status: string }[] } }>(
+      'thread/resume',
+      { threadId: thread.id, weftEnvironment: 'pipe' },
+    );
+    expect(resumed.thread.turns.at(-1)).toMatchObject({ id: turn.id, status: 'inProgress' });
+    expect(await remoteServers()).toEqual(before);
+
+    gate.release();
+    const done = await second.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turn.id);
+    expect(done['turn']).toMatchObject({ status: 'completed' });
+    expect(await remoteServers()).toEqual(before);
+  });
+
+  it('ends the server there when no page comes back (WEFT_RELAY_PARK_MS)', async () => {
+    const served = await startWeftServe(cliEnv(local.dir, { WEFT_RELAY_PARK_MS: '300' }), project.dir);
+    cleanups.push(() => served.stop());
+    const page = await WsRpcClient.connect(served.wsUrl);
+    cleanups.push(() => page.close());
+    await page.initialize();
+    await page.request('thread/start', { cwd: project.dir, weftEnvironment: 'pipe' });
+    expect(await remoteServers()).toHaveLength(1);
+    await page.close();
+    await expect.poll(remoteServers, { timeout: 15_000 }).toEqual([]);
   });
 });
 

@@ -349,7 +349,9 @@ describe('a project on an environment: its terminal, git, file search and forks 
     }
   });
 
-  // Last: it cuts the host's link to the environment (the relay makes a new one for the next request).
+  // Last: it cuts the host's link to the environment (the relay makes a new one for the next request). The
+  // environment is a `command` without `--attach`: its app server, and the shell, end with the pipe, so the
+  // reconnect finds the shell not kept.
   it('tells a terminal whose link dropped that the shell there was lost with it, naming the environment', async () => {
     const a = await page();
     const shell = a.call('command/exec', {
@@ -372,7 +374,7 @@ describe('a project on an environment: its terminal, git, file search and forks 
     const answer = await shell;
     expect(answer.error?.message).toContain('the link to environment "pipe" closed');
     // Said in a form a client can tell from a shell that could not start.
-    expect(answer.error?.data).toEqual({ weftLinkDropped: { environment: 'pipe' } });
+    expect(answer.error?.data).toEqual({ weftLinkDropped: { environment: 'pipe', notKept: true } });
     await a.notification('weft/environment/status', (p) => p['state'] === 'reconnecting', from);
   });
 });

@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userSocketPaths } from '../../src-main/server/user-socket';
 import { cliEnv, WEFT_BIN } from '../support/environments';
+import { createGate, startMockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
+import { answerTurn } from '../support/sse';
+import { makeWeftHome } from '../support/workspace';
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -86,6 +89,135 @@ describe('the per-user app server', () => {
     await gone(pid);
     expect([existsSync(paths.socket), existsSync(paths.pidFile)]).toEqual([false, false]);
     expect(await readFile(paths.logFile, 'utf8')).toContain('weft app-server --daemon: leaving (idle)');
+  });
+
+  it('hands over to an attach of another version: the old one takes no new client and finishes its turn', async () => {
+    const model = await startMockResponsesServer();
+    cleanups.push(() => model.close());
+    const weftHome = await makeWeftHome(
+      `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${model.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+    );
+    cleanups.push(() => weftHome.cleanup());
+    const home = weftHome.dir;
+    const runtime = await tempDir('weft-user-run-');
+    const oldPaths = userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.0');
+    const newPaths = userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.1');
+    // The old build runs a turn.
+    const gate = createGate();
+    model.enqueue({
+      kind: 'sse-slow',
+      events: answerTurn('the old one finished').events,
+      beforeEach: () => gate.released,
+    });
+    const old = attach(home, runtime);
+    cleanups.push(() => old.close());
+    expect(await old.request('initialize', { clientInfo: { name: 'weft-tests', version: '1' } })).toMatchObject({
+      weftVersion: '0.1.0',
+    });
+    old.send({ method: 'initialized' });
+    const { thread } = await old.request<{ thread: { id: string } }>('thread/start', { cwd: home });
+    const { turn } = await old.request<{ turn: { id: string } }>('turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'take your time' }],
+    });
+    await model.waitForRequest(1);
+    const oldPid = Number((await readFile(oldPaths.pidFile, 'utf8')).trim());
+    cleanups.push(async () => {
+      if (alive(oldPid)) process.kill(oldPid, 'SIGTERM');
+      await gone(oldPid);
+    });
+
+    // A new build attaches: it gets a server of its own version, and the old one stops taking clients.
+    const fresh = attach(home, runtime, { WEFT_TEST_VERSION_OVERRIDE: '0.1.1' });
+    cleanups.push(() => fresh.close());
+    expect(await fresh.request('initialize', { clientInfo: { name: 'weft-tests', version: '1' } })).toMatchObject({
+      weftVersion: '0.1.1',
+    });
+    const newPid = Number((await readFile(newPaths.pidFile, 'utf8')).trim());
+    cleanups.push(async () => {
+      if (alive(newPid)) process.kill(newPid, 'SIGTERM');
+      await gone(newPid);
+    });
+    expect(newPid).not.toBe(oldPid);
+    await expect
+      .poll(() => readFile(oldPaths.logFile, 'utf8'), { timeout: 15_000 })
+      .toContain('weft app-server --daemon: Weft 0.1.1 serves this WEFT_HOME now; taking no new client');
+    expect(existsSync(oldPaths.socket)).toBe(false);
+
+    // The old one's turn goes on to its end, and its client hears it.
+    expect(alive(oldPid)).toBe(true);
+    gate.release();
+    const done = await old.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turn.id);
+    expect(done['turn']).toMatchObject({ status: 'completed' });
+  });
+
+  it('an idle old server leaves at once when another version takes over', async () => {
+    const home = await tempDir('weft-user-home-');
+    const runtime = await tempDir('weft-user-run-');
+    const oldPaths = userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.0');
+    const old = attach(home, runtime);
+    await old.initialize();
+    const oldPid = Number((await readFile(oldPaths.pidFile, 'utf8')).trim());
+    cleanups.push(async () => {
+      if (alive(oldPid)) process.kill(oldPid, 'SIGTERM');
+      await gone(oldPid);
+    });
+    await old.close();
+    const fresh = attach(home, runtime, { WEFT_TEST_VERSION_OVERRIDE: '0.1.1' });
+    await fresh.initialize();
+    const newPid = Number(
+      (await readFile(userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.1').pidFile, 'utf8')).trim(),
+    );
+    cleanups.push(async () => {
+      if (alive(newPid)) process.kill(newPid, 'SIGTERM');
+      await gone(newPid);
+    });
+    await gone(oldPid);
+    expect(await readFile(oldPaths.logFile, 'utf8')).toContain(
+      'weft app-server --daemon: leaving (replaced by Weft 0.1.1)',
+    );
+    expect(alive(newPid)).toBe(true);
+    await fresh.close();
+  });
+
+  it('lets the threads it holds go at once when another version takes over, so the new one resumes them', async () => {
+    const model = await startMockResponsesServer();
+    cleanups.push(() => model.close());
+    const weftHome = await makeWeftHome(
+      `model = "mock-model"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${model.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+    );
+    cleanups.push(() => weftHome.cleanup());
+    const home = weftHome.dir;
+    const runtime = await tempDir('weft-user-run-');
+    const oldPaths = userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.0');
+    const old = attach(home, runtime);
+    await old.initialize();
+    const { thread } = await old.request<{ thread: { id: string } }>('thread/start', { cwd: home });
+    model.enqueue(answerTurn('done'));
+    await old.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hi' }] });
+    await old.notification('turn/completed');
+    const oldPid = Number((await readFile(oldPaths.pidFile, 'utf8')).trim());
+    cleanups.push(async () => {
+      if (alive(oldPid)) process.kill(oldPid, 'SIGTERM');
+      await gone(oldPid);
+    });
+    // The client leaves; the thread stays loaded there (for 5 minutes, when nothing else happens).
+    await old.close();
+    const fresh = attach(home, runtime, { WEFT_TEST_VERSION_OVERRIDE: '0.1.1' });
+    cleanups.push(() => fresh.close());
+    await fresh.initialize();
+    const newPid = Number(
+      (await readFile(userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.1').pidFile, 'utf8')).trim(),
+    );
+    cleanups.push(async () => {
+      if (alive(newPid)) process.kill(newPid, 'SIGTERM');
+      await gone(newPid);
+    });
+    // The old server lets the thread go and leaves; the new one resumes it.
+    await gone(oldPid);
+    const resumed = await fresh.request<{ thread: { id: string } }>('thread/resume', { threadId: thread.id });
+    expect(resumed.thread.id).toBe(thread.id);
+    expect(await readFile(oldPaths.logFile, 'utf8')).toContain('leaving (replaced by Weft 0.1.1)');
   });
 
   it('refuses a socket folder that is a link', async () => {

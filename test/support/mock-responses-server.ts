@@ -81,6 +81,8 @@ export interface MockResponsesServer {
   readonly unexpected: readonly UnexpectedRequest[];
   /** Steps not yet consumed. */
   readonly remainingSteps: number;
+  /** Drops the steps not yet consumed (an earlier test that scripted more than it used leaves none behind). */
+  clearSteps(): void;
   enqueue(step: ScriptStep): StepHandle;
   enqueueMany(steps: readonly ScriptStep[]): StepHandle[];
   /** Model ids (or whole model objects) `GET /v1/models` lists. Default: `['mock-model']`. */
@@ -246,6 +248,9 @@ export async function startMockResponsesServer(): Promise<MockResponsesServer> {
     unexpected,
     get remainingSteps() {
       return script.length;
+    },
+    clearSteps: () => {
+      script.length = 0;
     },
     enqueue,
     enqueueMany: (steps) => steps.map(enqueue),

@@ -50,6 +50,13 @@ export class EnvironmentRouter implements ConnectionHost {
     return { receive: (message) => connection.fromClient(message), close: () => connection.close() };
   }
 
+  /** The host goes: each environment's relay closes (the pipes of clients that left end there first). */
+  async close(): Promise<void> {
+    const hosts = [...this.hosts.values()];
+    this.hosts.clear();
+    await Promise.all(hosts.map((host) => host.then((h) => h.close()).catch(() => undefined)));
+  }
+
   /** Lets the environment's relay go: the next request reads its config again (a Weft installed there). */
   forgetHost(name: string): void {
     this.hosts.delete(name);

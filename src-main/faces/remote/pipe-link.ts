@@ -17,12 +17,16 @@ export class PipeLink {
   private ended = false;
   readonly exited: Promise<PipeExit>;
 
+  /** Who hears the remote's messages: the relay connection that holds the pipe (it may be handed over). */
+  onMessage: (message: object) => void;
+
   constructor(
     argv: readonly string[],
     onMessage: (message: object) => void,
     log: (line: string) => void,
     env: NodeJS.ProcessEnv = process.env,
   ) {
+    this.onMessage = onMessage;
     const [program = '', ...args] = argv;
     this.child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
     const decoder = new JsonlDecoder((message) => {
@@ -30,7 +34,7 @@ export class PipeLink {
         log(`weft: the remote sent a line that is not a protocol message (${message.message})`);
         return;
       }
-      if (typeof message === 'object' && message !== null) onMessage(message);
+      if (typeof message === 'object' && message !== null) this.onMessage(message);
     });
     this.child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => {

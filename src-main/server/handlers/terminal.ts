@@ -2,6 +2,7 @@ import { loadConfig } from '../../config';
 import { sandboxPolicyFor } from '../../core/create-session';
 import { CommandExecError, CommandExecSessions } from '../../terminal/command-exec';
 import { FileSearch } from '../../terminal/file-search';
+import type { KeptTerminals } from '../../terminal/kept-terminals';
 import { USER_SHELL_TIMEOUT_MS } from '../../terminal/user-shell';
 import type { Client, HandlerTable } from '../dispatcher';
 import { invalidParams, invalidRequest } from '../rpc-error';
@@ -13,12 +14,17 @@ type TerminalHandlers = Pick<
   | 'command/exec/write'
   | 'command/exec/resize'
   | 'command/exec/terminate'
+  | 'weft/terminal/adopt'
+  | 'weft/terminal/release'
   | 'thread/shellCommand'
   | 'fuzzyFileSearch'
 >;
 
-/** `command/exec*` (per connection), `thread/shellCommand` and `fuzzyFileSearch`. */
-export function terminalHandlers(ctx: HandlerContext): TerminalHandlers {
+/**
+ * `command/exec*` (per connection; `kept` holds the processes of connections that dropped, for
+ * `weft/terminal/adopt`), `thread/shellCommand` and `fuzzyFileSearch`.
+ */
+export function terminalHandlers(ctx: HandlerContext, kept: KeptTerminals): TerminalHandlers {
   const { environment, manager } = ctx;
   const sessions = new Map<Client, CommandExecSessions>();
   const fileSearch = new FileSearch();
@@ -33,6 +39,7 @@ export function terminalHandlers(ctx: HandlerContext): TerminalHandlers {
             const { config } = await loadConfig({ weftHome: environment.weftHome, cwd, env: environment.env });
             return sandboxPolicyFor(config.sandbox_mode ?? 'workspace-write', config);
           },
+          kept,
         },
         (n) => client.notify(n),
       );
@@ -73,6 +80,19 @@ export function terminalHandlers(ctx: HandlerContext): TerminalHandlers {
         await sessionsOf(client).terminate(params.processId);
         return {};
       }),
+    'weft/terminal/adopt': (params, client) =>
+      guard(() => {
+        const process = kept.take(params.key, params.processId);
+        if (process === null)
+          throw invalidRequest(
+            `processId: no process ${params.processId} is kept under this key: it ended, was not taken over within the grace period (WEFT_TERMINAL_GRACE_MS), or this server restarted since`,
+          );
+        return sessionsOf(client).adopt(params.processId, process);
+      }),
+    'weft/terminal/release': (params, client) => {
+      sessionsOf(client).release(params.key);
+      return Promise.resolve({});
+    },
     'thread/shellCommand': async (params, client) => {
       const entry = manager.get(params.threadId);
       if (!entry) throw invalidParams(`thread ${params.threadId} is not loaded; call thread/resume first`);

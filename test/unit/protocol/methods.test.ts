@@ -51,6 +51,8 @@ const clientRequestMethods = [
   'command/exec/write',
   'command/exec/resize',
   'command/exec/terminate',
+  'weft/terminal/adopt',
+  'weft/terminal/release',
   'thread/shellCommand',
   'fuzzyFileSearch',
   'weft/provider/list',

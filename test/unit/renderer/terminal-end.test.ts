@@ -21,6 +21,19 @@ describe('what a terminal tab says when its shell’s request fails', () => {
     );
   });
 
+  it('says when the shell there was not kept until the link came back', () => {
+    const notKept = new RpcError(
+      'command/exec',
+      -32603,
+      'the link to environment "box" closed: sh was killed; terminal-1-1 there was not kept for the reconnect: …',
+      { weftLinkDropped: { environment: 'box', notKept: true } },
+    );
+    expect(terminalEnd(notKept, true)).toEqual({
+      text: 'The link to box dropped, and the shell there was not kept until it came back (Weft there restarted, or the link was down longer than its grace period). Open a new terminal.',
+      linkDropped: 'box',
+    });
+  });
+
   it('says the shell could not start for any other failure', () => {
     expect(terminalEnd(new RpcError('command/exec', -32602, 'cwd: no such folder /x'), false)).toEqual({
       text: 'Could not start the shell: cwd: no such folder /x',
