@@ -13,7 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { connect, type Socket } from 'node:net';
 import { resolveWeftHome } from '../config/home';
@@ -137,7 +137,11 @@ export async function runDaemon(createHost: () => Promise<CliHost>): Promise<num
     log(`weft app-server --daemon: ${errorMessage(error)}`);
     return 1;
   }
-  await writeFile(paths.pidFile, `${process.pid}\n`, { mode: 0o600 });
+  // Whole or not at all (a temp file renamed over it): attaches of other versions read it to ask this one
+  // to make way, and one reading a half-written file would read no pid.
+  const pidTemp = `${paths.pidFile}.${process.pid}.tmp`;
+  await writeFile(pidTemp, `${process.pid}\n`, { mode: 0o600 });
+  await rename(pidTemp, paths.pidFile);
   log(`weft app-server ${VERSION} listening on ${paths.socket} (pid ${process.pid})`);
   await new Promise<void>((resolve) => {
     let timer: NodeJS.Timeout | null = null;

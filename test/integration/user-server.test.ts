@@ -42,6 +42,20 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * The pid a server wrote beside its socket. It writes it once it listens, so a client it already answered
+ * may look before it is there.
+ */
+async function serverPid(file: string): Promise<number> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+    if (Number.isInteger(pid) && pid > 0) return pid;
+    if (Date.now() > deadline) throw new Error(`no pid in ${file}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 async function gone(pid: number): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (alive(pid)) {
@@ -59,7 +73,7 @@ describe('the per-user app server', () => {
     await first.initialize();
     const { thread } = await first.request<{ thread: { id: string } }>('thread/start', { cwd: home });
     expect((await stat(paths.dir)).mode & 0o777).toBe(0o700);
-    const pid = Number((await readFile(paths.pidFile, 'utf8')).trim());
+    const pid = await serverPid(paths.pidFile);
     cleanups.push(async () => {
       if (alive(pid)) process.kill(pid, 'SIGTERM');
       await gone(pid);
@@ -84,7 +98,7 @@ describe('the per-user app server', () => {
     const paths = userSocketPaths(home, { XDG_RUNTIME_DIR: runtime });
     const client = attach(home, runtime, { WEFT_APP_SERVER_IDLE_MS: '300' });
     await client.initialize();
-    const pid = Number((await readFile(paths.pidFile, 'utf8')).trim());
+    const pid = await serverPid(paths.pidFile);
     await client.close();
     await gone(pid);
     expect([existsSync(paths.socket), existsSync(paths.pidFile)]).toEqual([false, false]);
@@ -121,7 +135,7 @@ describe('the per-user app server', () => {
       input: [{ type: 'text', text: 'take your time' }],
     });
     await model.waitForRequest(1);
-    const oldPid = Number((await readFile(oldPaths.pidFile, 'utf8')).trim());
+    const oldPid = await serverPid(oldPaths.pidFile);
     cleanups.push(async () => {
       if (alive(oldPid)) process.kill(oldPid, 'SIGTERM');
       await gone(oldPid);
@@ -133,7 +147,7 @@ describe('the per-user app server', () => {
     expect(await fresh.request('initialize', { clientInfo: { name: 'weft-tests', version: '1' } })).toMatchObject({
       weftVersion: '0.1.1',
     });
-    const newPid = Number((await readFile(newPaths.pidFile, 'utf8')).trim());
+    const newPid = await serverPid(newPaths.pidFile);
     cleanups.push(async () => {
       if (alive(newPid)) process.kill(newPid, 'SIGTERM');
       await gone(newPid);
@@ -157,7 +171,7 @@ describe('the per-user app server', () => {
     const oldPaths = userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.0');
     const old = attach(home, runtime);
     await old.initialize();
-    const oldPid = Number((await readFile(oldPaths.pidFile, 'utf8')).trim());
+    const oldPid = await serverPid(oldPaths.pidFile);
     cleanups.push(async () => {
       if (alive(oldPid)) process.kill(oldPid, 'SIGTERM');
       await gone(oldPid);
@@ -165,9 +179,7 @@ describe('the per-user app server', () => {
     await old.close();
     const fresh = attach(home, runtime, { WEFT_TEST_VERSION_OVERRIDE: '0.1.1' });
     await fresh.initialize();
-    const newPid = Number(
-      (await readFile(userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.1').pidFile, 'utf8')).trim(),
-    );
+    const newPid = await serverPid(userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.1').pidFile);
     cleanups.push(async () => {
       if (alive(newPid)) process.kill(newPid, 'SIGTERM');
       await gone(newPid);
@@ -196,7 +208,7 @@ describe('the per-user app server', () => {
     model.enqueue(answerTurn('done'));
     await old.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hi' }] });
     await old.notification('turn/completed');
-    const oldPid = Number((await readFile(oldPaths.pidFile, 'utf8')).trim());
+    const oldPid = await serverPid(oldPaths.pidFile);
     cleanups.push(async () => {
       if (alive(oldPid)) process.kill(oldPid, 'SIGTERM');
       await gone(oldPid);
@@ -206,9 +218,7 @@ describe('the per-user app server', () => {
     const fresh = attach(home, runtime, { WEFT_TEST_VERSION_OVERRIDE: '0.1.1' });
     cleanups.push(() => fresh.close());
     await fresh.initialize();
-    const newPid = Number(
-      (await readFile(userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.1').pidFile, 'utf8')).trim(),
-    );
+    const newPid = await serverPid(userSocketPaths(home, { XDG_RUNTIME_DIR: runtime }, '0.1.1').pidFile);
     cleanups.push(async () => {
       if (alive(newPid)) process.kill(newPid, 'SIGTERM');
       await gone(newPid);
