@@ -12,7 +12,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { stopUserServer } from '../support/environments';
+import { boxConfig, stopUserServer } from '../support/environments';
 import { startMockResponsesServer } from '../support/mock-responses-server';
 import { clickCentre } from '../support/mouse';
 import { answerTurn } from '../support/sse';
@@ -44,19 +44,7 @@ describe.skipIf(unavailable !== null)(
           onTestFinished(() => sshd.dispose());
           const remoteModel = await startMockResponsesServer();
           onTestFinished(() => remoteModel.close());
-          const remoteHome = await makeWeftHome(
-            [
-              'model = "box-model"',
-              'model_provider = "mock"',
-              '[model_providers.mock]',
-              'name = "Mock"',
-              `base_url = "${remoteModel.url}"`,
-              'env_key = "MOCK_API_KEY"',
-              'wire_api = "responses"',
-              'request_max_retries = 0',
-              '',
-            ].join('\n'),
-          );
+          const remoteHome = await makeWeftHome(boxConfig(remoteModel.url));
           onTestFinished(() => remoteHome.cleanup());
           onTestFinished(() => stopUserServer(remoteHome.dir));
           // npm's cache is the user's (the install prefers what it holds); node-pty is built with Node's

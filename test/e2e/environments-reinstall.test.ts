@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, it, onTestFinished } from 'vitest';
-import { childProcesses, stopUserServer, WEFT_BIN } from '../support/environments';
+import { boxConfig, childProcesses, stopUserServer, WEFT_BIN } from '../support/environments';
 import { startMockResponsesServer } from '../support/mock-responses-server';
 import { clickCentre } from '../support/mouse';
 import { sshdUnavailable, startSshd, TEST_HOST } from '../support/sshd';
@@ -30,19 +30,7 @@ describe.skipIf(unavailable !== null)(
           onTestFinished(() => remoteModel.close());
           const remoteUser = await makeTempWorkspace({ 'srv/remote-app/README.md': '# Remote\n' });
           onTestFinished(() => remoteUser.cleanup());
-          const remoteHome = await makeWeftHome(
-            [
-              'model = "box-model"',
-              'model_provider = "mock"',
-              '[model_providers.mock]',
-              'name = "Mock"',
-              `base_url = "${remoteModel.url}"`,
-              'env_key = "MOCK_API_KEY"',
-              'wire_api = "responses"',
-              'request_max_retries = 0',
-              '',
-            ].join('\n'),
-          );
+          const remoteHome = await makeWeftHome(boxConfig(remoteModel.url));
           onTestFinished(() => remoteHome.cleanup());
           onTestFinished(() => stopUserServer(remoteHome.dir));
           // The Weft there: this checkout's, or the old one once `$HOME/old` exists.

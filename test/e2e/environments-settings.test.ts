@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { childProcesses, remoteWeft, stopUserServer } from '../support/environments';
+import { boxConfig, childProcesses, remoteWeft, stopUserServer } from '../support/environments';
 import { startMockResponsesServer } from '../support/mock-responses-server';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { sshdUnavailable, startSshd, TEST_HOST } from '../support/sshd';
@@ -31,21 +31,11 @@ describe.skipIf(unavailable !== null)(
           const remoteUser = await makeTempWorkspace({ 'srv/remote-app/README.md': '# Remote\n' });
           onTestFinished(() => remoteUser.cleanup());
           const remoteHome = await makeWeftHome(
-            [
-              'model = "box-model"',
-              'model_provider = "mock"',
-              'approval_policy = "untrusted"',
-              '[model_providers.mock]',
-              'name = "Mock on box"',
-              `base_url = "${remoteModel.url}"`,
-              'env_key = "MOCK_API_KEY"',
-              'wire_api = "responses"',
-              'request_max_retries = 0',
-              '[mcp_servers.only-on-box]',
-              'command = "true"',
-              'enabled = false',
-              '',
-            ].join('\n'),
+            boxConfig(remoteModel.url, {
+              top: ['approval_policy = "untrusted"'],
+              provider: 'Mock on box',
+              tables: ['[mcp_servers.only-on-box]', 'command = "true"', 'enabled = false'],
+            }),
           );
           onTestFinished(() => remoteHome.cleanup());
           onTestFinished(() => stopUserServer(remoteHome.dir));

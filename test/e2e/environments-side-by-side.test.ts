@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { childProcesses, remoteWeft } from '../support/environments';
+import { boxConfig, childProcesses, remoteWeft } from '../support/environments';
 import { commitFolder, git } from '../support/git-repo';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { clickCentre, wheelIntoView } from '../support/mouse';
@@ -48,19 +48,7 @@ describe('a project on an environment beside the local one', () => {
         onTestFinished(() => remoteUser.cleanup());
         commitFolder(`${remoteUser.dir}/srv/remote-app`);
         const remoteHome = await makeWeftHome(
-          [
-            'model = "box-model"',
-            'model_provider = "mock"',
-            'approval_policy = "untrusted"',
-            'sandbox_mode = "danger-full-access"',
-            '[model_providers.mock]',
-            'name = "Mock"',
-            `base_url = "${remoteModel.url}"`,
-            'env_key = "MOCK_API_KEY"',
-            'wire_api = "responses"',
-            'request_max_retries = 0',
-            '',
-          ].join('\n'),
+          boxConfig(remoteModel.url, { top: ['approval_policy = "untrusted"', 'sandbox_mode = "danger-full-access"'] }),
         );
         onTestFinished(() => remoteHome.cleanup());
         const pipe = `HOME=${remoteUser.dir} ${remoteWeft(remoteHome.dir)} app-server`;

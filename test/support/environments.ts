@@ -13,6 +13,30 @@ export function remoteWeft(remoteHome: string, bin = WEFT_BIN): string {
   return `WEFT_HOME=${remoteHome} MOCK_API_KEY=sk-test ${process.execPath} ${bin}`;
 }
 
+/**
+ * The config.toml of the Weft there: its model "box-model" from the mock Responses server at `modelUrl`
+ * (no retries), with `top` lines among the top-level keys, the provider named `provider`, and `tables`
+ * after it.
+ */
+export function boxConfig(
+  modelUrl: string,
+  options: { top?: readonly string[]; provider?: string; tables?: readonly string[] } = {},
+): string {
+  return [
+    'model = "box-model"',
+    'model_provider = "mock"',
+    ...(options.top ?? []),
+    '[model_providers.mock]',
+    `name = "${options.provider ?? 'Mock'}"`,
+    `base_url = "${modelUrl}"`,
+    'env_key = "MOCK_API_KEY"',
+    'wire_api = "responses"',
+    'request_max_retries = 0',
+    ...(options.tables ?? []),
+    '',
+  ].join('\n');
+}
+
 /** A small environment, as a shell gives: what the relay and the pipes it starts see. */
 export function cliEnv(weftHome: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
