@@ -177,7 +177,7 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   const end = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === '---' || line.trimEnd() === '...'));
   if (end < 0) return { ok: false, problem: 'the front matter opened on line 1 is never closed with a `---` line' };
 
-  const { isMap, isScalar, LineCounter, parseDocument } = await import('yaml');
+  const { isMap, isScalar, LineCounter, parseDocument } = await import('./yaml');
   const counter = new LineCounter();
   const doc = parseDocument(lines.slice(1, end).join('\n'), {
     schema: 'core',
