@@ -39,6 +39,11 @@ export interface BrowserSession {
 
 export interface LaunchOptions {
   colorScheme?: 'light' | 'dark';
+  /**
+   * `prefers-reduced-motion` (openSession's default "reduce": spinners stand still, so Chromium does not
+   * draw a frame 60 times a second for as long as one shows; what they stand for is in the words beside).
+   */
+  reducedMotion?: 'reduce' | 'no-preference';
   viewport?: { width: number; height: number };
   /** Extra Chromium flags. */
   args?: string[];
@@ -83,6 +88,7 @@ export async function openSession(options: Omit<LaunchOptions, 'args'> = {}): Pr
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1360, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: options.reducedMotion ?? 'reduce',
   });
   const page = await context.newPage();
   return { context, page, errors: watchErrors(page), close: () => context.close() };

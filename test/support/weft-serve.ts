@@ -37,6 +37,8 @@ export interface E2eOptions {
   noCd?: boolean;
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
+  /** The page's `prefers-reduced-motion` (default "reduce", see openSession). */
+  reducedMotion?: 'reduce' | 'no-preference';
   /** Files to create in WEFT_HOME before the server starts (e.g. rules/default.toml). */
   homeFiles?: Record<string, string>;
   /** TOML appended to the generated config.toml (e.g. `[mcp_servers.NAME]` tables). */
@@ -157,6 +159,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       openSession({
         ...(options.viewport === undefined ? {} : { viewport: options.viewport }),
         ...(options.colorScheme === undefined ? {} : { colorScheme: options.colorScheme }),
+        ...(options.reducedMotion === undefined ? {} : { reducedMotion: options.reducedMotion }),
       }),
     ]);
     if (serving.status === 'fulfilled') child = serving.value.child;
