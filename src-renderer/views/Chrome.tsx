@@ -79,7 +79,8 @@ function EnvironmentBanner({ link }: { link: WeftEnvironmentStatusNotification }
       <div className={`banner banner-error${install === null ? '' : ' banner-install'}`} role="alert">
         <span>
           <Icon name="alert" size={14} /> Lost the link to {link.environment}.
-          <span className="muted"> {link.message}</span>
+          {/* With the install offered, the offer says which Weft runs there: the link's message would say it twice. */}
+          {install === null && <span className="muted"> {link.message}</span>}
         </span>
         {install}
       </div>
@@ -90,7 +91,7 @@ function EnvironmentBanner({ link }: { link: WeftEnvironmentStatusNotification }
       <span>
         <Spinner size={12} /> Reconnecting to {link.environment}… Its turns go on there; what they do shows here once
         back.
-        <span className="muted"> {link.message}</span>
+        {install === null && <span className="muted"> {link.message}</span>}
       </span>
       {install}
     </div>
