@@ -88,6 +88,11 @@ export interface UiState {
    * install offered (with why), until it is done or dismissed; null: none.
    */
   installOffer: { offer: WeftInstallOffer; message: string } | null;
+  /**
+   * Environments whose install offer the person put away: not offered again by the next refused request
+   * (the window's own list refreshes would bring it straight back), until they show a project there again.
+   */
+  installOfferDismissed: readonly string[];
 }
 
 /**
@@ -165,6 +170,7 @@ export function initialUi(recentProjects: string[] = [], openProjects: string[] 
     settingsOpen: null,
     providers: null,
     installOffer: null,
+    installOfferDismissed: [],
     steering: [],
     reviewsSetAside: [],
     newThreadPlace: { worktree: false, carryChanges: false, ways: 1 },

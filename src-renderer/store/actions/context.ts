@@ -63,7 +63,9 @@ export function createActionContext(client: WeftClient, store: AppStore, env: Co
       // An environment without a Weft that can serve this one: the install is offered (once), not only said.
       const install = error instanceof RpcError ? WeftInstallableData.safeParse(error.data) : null;
       if (install?.success === true && get().ui.environment === null) {
-        if (get().ui.installOffer?.offer.environment !== install.data.weftInstall.environment)
+        const { installOffer, installOfferDismissed } = get().ui;
+        const environment = install.data.weftInstall.environment;
+        if (installOffer?.offer.environment !== environment && !installOfferDismissed.includes(environment))
           setUi(store, { installOffer: { offer: install.data.weftInstall, message } });
         return undefined;
       }

@@ -21,6 +21,10 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
    * the requests waiting on the person stay as they are.
    */
   const showProject = (path: string, threadId: string | null = null): void => {
+    // Shown again by the person: a refusal there offers the install again.
+    const there = projectPlace(path).environment;
+    if (there !== null && get().ui.installOfferDismissed.includes(there))
+      setUi(store, (ui) => ({ installOfferDismissed: ui.installOfferDismissed.filter((e) => e !== there) }));
     if (get().data.cwd !== path) {
       // Another machine's providers are not this project's: none are shown until its own are read.
       const sameMachine = projectPlace(path).environment === projectPlace(get().data.cwd ?? '').environment;
@@ -110,6 +114,7 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
   const environmentInstalled = (environment: string): void => {
     setData(store, (data) => (data.link?.environment === environment ? { ...data, link: null } : data));
     if (get().ui.installOffer?.offer.environment === environment) setUi(store, { installOffer: null });
+    setUi(store, (ui) => ({ installOfferDismissed: ui.installOfferDismissed.filter((e) => e !== environment) }));
     void lists.refresh();
     void lists.refreshElsewhere();
     const { data, ui } = get();
@@ -120,9 +125,18 @@ export function createProjects(ctx: ActionContext, settings: SettingsActions, th
 
   return {
     environmentInstalled,
-    /** The install offered after a refused request is put away (offered again at the next refusal). */
+    /**
+     * The install offered after a refused request is put away, and not offered again for that environment
+     * until the person shows a project there again.
+     */
     dismissInstallOffer(): void {
-      setUi(store, { installOffer: null });
+      setUi(store, (ui) => ({
+        installOffer: null,
+        installOfferDismissed:
+          ui.installOffer === null
+            ? ui.installOfferDismissed
+            : [...ui.installOfferDismissed, ui.installOffer.offer.environment],
+      }));
     },
     openProject,
 
