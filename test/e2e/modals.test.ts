@@ -46,6 +46,10 @@ describe('modals and keyboard', () => {
       await clickCentre(page, page.getByRole('button', { name: 'Settings', exact: true }));
       const settings = page.getByRole('dialog', { name: 'Settings' });
       const dark = settings.getByRole('radio', { name: 'Dark' });
+      // Theme is in the last group ("This machine"): the sections above it grow as they load, so the wheel
+      // goes there once they have.
+      for (const loading of ['Loading the providers', 'Loading the defaults'])
+        await settings.getByRole('img', { name: loading }).waitFor({ state: 'detached' });
       await wheelIntoView(page, dark, settings.locator('.settings-body'));
       await clickCentre(page, dark);
       expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
