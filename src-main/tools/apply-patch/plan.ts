@@ -288,22 +288,30 @@ async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promis
   const path = resolve(opts.cwd, hunk.path);
   const loaded = await loadFile(path, opts.readFile, pacer);
   const base = { path, displayPath: hunk.path, movePath: null, displayMovePath: null };
+  // An add's or a delete's one hunk, once made.
+  let wholeHunks: PlannedHunk[] | undefined;
   switch (hunk.kind) {
     case 'add': {
       if (loaded.state === 'unreadable')
         return fileFailure(hunk, `Failed to write file ${hunk.path}: ${loaded.reason}`);
       const existing = loaded.state === 'file' ? loaded : null;
       const oldText = existing?.content ? textOf(existing.content) : null;
-      const oldLines = oldText !== null ? splitText(oldText).lines() : [];
-      const newLines = hunk.contents === '' ? [] : hunk.contents.slice(0, -1).split('\n');
+      const contents = hunk.contents;
       return {
         ...base,
         kind: 'add',
         oldContent: oldText,
-        newContent: hunk.contents,
+        newContent: contents,
         eol: '\n',
         mode: existing?.mode ?? null,
-        hunks: wholeFileHunks(oldLines, newLines),
+        // Made only when someone looks (a review, a diff): `weft apply-patch` of 500 new files never does.
+        get hunks(): PlannedHunk[] {
+          wholeHunks ??= wholeFileHunks(
+            oldText !== null ? splitText(oldText).lines() : [],
+            contents === '' ? [] : contents.slice(0, -1).split('\n'),
+          );
+          return wholeHunks;
+        },
         observed: existing ? existing.observed : 'absent',
       };
     }
@@ -321,7 +329,10 @@ async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promis
         newContent: null,
         eol: split?.eol ?? '\n',
         mode: loaded.mode,
-        hunks: split ? wholeFileHunks(split.lines(), []) : [],
+        get hunks(): PlannedHunk[] {
+          wholeHunks ??= split ? wholeFileHunks(split.lines(), []) : [];
+          return wholeHunks;
+        },
         observed: loaded.observed,
       };
     }
