@@ -1,17 +1,23 @@
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer } from 'vitest/node';
+import type { TestSpecification } from 'vitest/node';
 
 /**
- * Files that measure time (event-loop stalls, list waits), and the restore race (a background process
- * spinning to win races against restores: beside other files it took a core from them and itself ran 5
- * times as long), run after the rest, one at a time, so that no other test file competes with them for the
- * cores.
+ * Files that measure time (event-loop stalls, list waits, a first list that waits at most 100 ms for a
+ * small home's new index), and the restore race (a background process spinning to win races against
+ * restores: beside other files it took a core from them and itself ran 5 times as long), run first, one at
+ * a time, so that no other test file competes with them for the cores: only the static checks, at a
+ * lower priority. (Beside three other files, the first list of thread-list-indexing's small home came
+ * partial once: its index took longer than the 100 ms.)
  */
 const ALONE = [
   'test/integration/big-patch.test.ts',
   'test/integration/checkpoint-stalls.test.ts',
   'test/integration/restore-race.test.ts',
   'test/integration/store-stalls.test.ts',
+  'test/integration/thread-list-indexing.test.ts',
   'test/unit/checkpoints/off-loop.test.ts',
   'test/unit/store/repair-gives-way.test.ts',
 ];
@@ -36,11 +42,85 @@ const OWN_PROCESS = ['test/integration/thread-resources.test.ts', 'test/integrat
  */
 const WORKERS = Math.max(2, Math.min(4, availableParallelism()));
 
+/**
+ * The files run in three groups, one after another, while `npm test` runs the static checks beside them
+ * at a lower priority (scripts/test.mjs). First the "alone" files, one at a time: the checks take the
+ * core they leave. Then the unit, integration and "fresh" files, with one worker more than there are
+ * cores: the integration files spend a third of their time waiting (on the timeouts they wait out, on
+ * sshd, on servers leaving): on two cores they took 533 s of CPU in 327 s, with 109 s of cores left idle,
+ * with two workers. Last the e2e files, which keep two cores busy with two workers (Chromium, `weft
+ * serve`: 577 s of CPU in 322 s). Within a group the longest files start first (LongFirstSequencer).
+ */
+const WAITING_WORKERS = WORKERS + 1;
+
+/**
+ * The order test files start in. vitest starts the files of a group longest first when it knows their
+ * times from an earlier run (its cache, under node_modules), and largest first when it does not, as in a
+ * fresh clone: there a long file could start last and run on alone while the other workers stood idle.
+ * LONG_FIRST names the files measured to take longest on two cores (the slowest-files report at the end of
+ * `npm test`); without cached times they start first, in this order.
+ */
+const LONG_FIRST = [
+  // integration and fresh, 20–60 s each
+  'test/integration/thread-churn-memory.test.ts',
+  'test/integration/browser-faults.test.ts',
+  'test/integration/environments-install.test.ts',
+  'test/integration/automations-remote.test.ts',
+  'test/integration/user-server.test.ts',
+  'test/integration/environments-pipe.test.ts',
+  'test/integration/app-server.test.ts',
+  'test/integration/restore-crash.test.ts',
+  'test/integration/environments-ssh.test.ts',
+  'test/integration/browser-tool.test.ts',
+  'test/integration/environments-side-by-side.test.ts',
+  'test/integration/mcp-client.test.ts',
+  'test/integration/weft-exec.test.ts',
+  // e2e, 15–45 s each
+  'test/e2e/environments-install.test.ts',
+  'test/e2e/automations.test.ts',
+  'test/e2e/terminal-composer.test.ts',
+  'test/e2e/changes.test.ts',
+  'test/e2e/environments-side-by-side.test.ts',
+  'test/e2e/review-hunks.test.ts',
+  'test/e2e/thread-lifecycle.test.ts',
+  'test/e2e/environments-settings.test.ts',
+  'test/e2e/changes-commands.test.ts',
+  'test/e2e/mcp-settings.test.ts',
+  'test/e2e/environments-reinstall.test.ts',
+];
+
+function rank(spec: TestSpecification): number {
+  const at = LONG_FIRST.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+  return at === -1 ? LONG_FIRST.length : at;
+}
+
+class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const cache = this.ctx.cache;
+    const timed = (spec: TestSpecification): boolean =>
+      cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`) !== undefined;
+    if (sorted.every(timed)) return sorted;
+    // A stable sort: the groups and the projects keep their order (adjacent in `sorted`), and within a
+    // project the listed files move to the front.
+    const position = new Map(sorted.map((spec, i) => [spec, i]));
+    const block = (spec: TestSpecification): string =>
+      `${String(spec.project.config.sequence.groupOrder).padStart(4, '0')}:${spec.project.name}`;
+    return [...sorted].sort(
+      (a, b) =>
+        (block(a) < block(b) ? -1 : block(a) > block(b) ? 1 : 0) ||
+        rank(a) - rank(b) ||
+        (position.get(a) ?? 0) - (position.get(b) ?? 0),
+    );
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    sequence: { sequencer: LongFirstSequencer },
     // The usual report, then the slowest files (test/support/slowest-files-reporter.ts).
     reporters: ['default', './test/support/slowest-files-reporter.ts'],
     globalSetup: ['test/support/global-setup.ts'],
@@ -57,8 +137,8 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...ALONE, ...FRESH_MODULES],
           isolate: false,
-          maxWorkers: WORKERS,
-          sequence: { groupOrder: 0 },
+          maxWorkers: WAITING_WORKERS,
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -71,7 +151,7 @@ export default defineConfig({
           setupFiles: ['test/support/e2e-setup.ts'],
           isolate: false,
           maxWorkers: WORKERS,
-          sequence: { groupOrder: 0 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -83,8 +163,8 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...ALONE, ...OWN_PROCESS],
           isolate: false,
-          maxWorkers: WORKERS,
-          sequence: { groupOrder: 0 },
+          maxWorkers: WAITING_WORKERS,
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -92,12 +172,13 @@ export default defineConfig({
         test: {
           name: 'fresh',
           include: [...FRESH_MODULES, ...OWN_PROCESS],
-          maxWorkers: WORKERS,
-          sequence: { groupOrder: 0 },
+          maxWorkers: WAITING_WORKERS,
+          sequence: { groupOrder: 2 },
         },
       },
       {
         extends: true,
+        // Not group 0: vitest runs a one-worker project of group 0 last, whatever the other groups.
         test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
     ],
