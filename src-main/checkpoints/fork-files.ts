@@ -28,7 +28,7 @@ import { IgnoreRules } from './ignore-rules';
 import { childKey, fsPath, keyOfName } from './path-key';
 import { STAGING_PREFIX } from './restore-apply';
 import type { Entry } from './types';
-import { Slicer } from './yield';
+import { Slicer } from '../util/slicer';
 
 /** Files written or compared at once. */
 const BATCH = 16;
@@ -131,7 +131,7 @@ async function materialize(
       await mkdir(abs, { recursive: true });
     }
     await chmod(abs, entry.mode & 0o7777);
-    await slicer.maybeYield();
+    await slicer.pace();
   }
   const others = paths.filter((path) => state.get(path)?.kind !== 'dir');
   for (let at = 0; at < others.length; at += BATCH) {
@@ -141,7 +141,7 @@ async function materialize(
         if (entry !== undefined && entry.kind !== 'dir') await writeEntry(source, dest, path, entry, blobs, notes);
       }),
     );
-    await slicer.maybeYield();
+    await slicer.pace();
   }
   // Files the committed base has but the state does not (the agent deleted them).
   const rules = new IgnoreRules(dest);
@@ -162,7 +162,7 @@ async function materialize(
         if (!state.has(rel)) await rm(fsPath(dest, rel), { recursive: true, force: true });
         else await prune(rel);
       } else if (!(await rules.ignored(rel, false)) && !state.has(rel)) await rm(fsPath(dest, rel), { force: true });
-      await slicer.maybeYield();
+      await slicer.pace();
     }
   };
   await prune('');

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointRecordSchema, type CheckpointRecord, type RetentionPolicy } from './types';
-import { Slicer } from './yield';
+import { Slicer } from '../util/slicer';
 
 const SAFE_ID = /^[A-Za-z0-9._-]+$/;
 
@@ -102,7 +102,7 @@ export class RecordLog {
     const slicer = new Slicer();
     for (const record of records) {
       lines.push(`${JSON.stringify(record)}\n`);
-      await slicer.maybeYield();
+      await slicer.pace();
     }
     await writeFile(tmp, lines.join(''), { mode: 0o600 });
     await rename(tmp, file);
@@ -113,7 +113,7 @@ async function parseLines(text: string): Promise<CheckpointRecord[]> {
   const records: CheckpointRecord[] = [];
   const slicer = new Slicer();
   for (const line of text.split('\n')) {
-    await slicer.maybeYield();
+    await slicer.pace();
     if (line.trim() === '') continue;
     let value: unknown;
     try {

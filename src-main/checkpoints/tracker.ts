@@ -25,7 +25,7 @@ import { examineEntry, statAll, TurnBudgets } from './tracker-files';
 import type { Change, CheckpointLimits, Entry } from './types';
 import { IndexSaver } from './index-saver';
 import { indexFileFor, loadIndex } from './workspace-index';
-import { Slicer } from './yield';
+import { Slicer } from '../util/slicer';
 import type { Disposable } from '../util/disposable';
 
 export interface ScanResult {
@@ -253,7 +253,7 @@ export class WorkspaceTracker implements Disposable {
         await this.lookAtOne(rel, st, look);
       }
       await Promise.all(files);
-      await this.slicer.maybeYield();
+      await this.slicer.pace();
     }
   }
 
@@ -344,7 +344,7 @@ export class WorkspaceTracker implements Disposable {
       }
       await Promise.all(files);
       for (const [rel, st] of folders) await this.walkDir(rel, st, previous, look);
-      await this.slicer.maybeYield();
+      await this.slicer.pace();
     }
   }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gunzip, gzip } from 'node:zlib';
 import { z } from 'zod';
 import { EntrySchema, type Entry } from './types';
-import { Slicer } from './yield';
+import { Slicer } from '../util/slicer';
 
 // node:util through getBuiltinModule: its ES facade reads every export, loading util's diff and parseArgs.
 const { promisify } = process.getBuiltinModule('node:util');
@@ -43,7 +43,7 @@ export async function loadIndex(file: string, root: string | null): Promise<Map<
     const entry = EntrySchema.safeParse(value);
     if (!entry.success) return new Map();
     entries.set(path, entry.data);
-    await slicer.maybeYield();
+    await slicer.pace();
   }
   return entries;
 }
@@ -54,7 +54,7 @@ export async function saveIndex(file: string, root: string, entries: ReadonlyMap
   const slicer = new Slicer();
   for (const [path, entry] of entries) {
     parts.push(`${JSON.stringify(path)}:${JSON.stringify(entry)}`);
-    await slicer.maybeYield();
+    await slicer.pace();
   }
   const text = `{"v":1,"root":${JSON.stringify(root)},"entries":{${parts.join(',')}}}`;
   const body = await gzipAsync(text, { level: 1 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { Slicer, yieldToLoop } from '../../../src-main/util/slicer';
-import { Slicer as CheckpointSlicer } from '../../../src-main/checkpoints/yield';
 
 /** Counts turns of the event loop: one tick per turn, from its own immediate, for as long as it runs. */
 function loopTurns(): { readonly turn: number; stop(): void } {
@@ -47,14 +46,14 @@ describe('paced work', () => {
     expect(slices.slice(4, 8).map((s) => s.task)).toEqual([0, 1, 2, 3]);
   });
 
-  it("shares the turns with the checkpoints' slices and plain yields", async () => {
+  it('shares the turns between slices and plain yields', async () => {
     const turns = loopTurns();
     const seen: number[] = [];
     const checkpoint = async (): Promise<void> => {
-      const slicer = new CheckpointSlicer(2);
+      const slicer = new Slicer(2);
       for (let k = 0; k < 4; k++) {
         busy(3);
-        await slicer.maybeYield();
+        await slicer.pace();
         seen.push(turns.turn);
       }
     };
