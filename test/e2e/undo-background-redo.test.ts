@@ -2,7 +2,7 @@
 // its turn ended belong to that turn, so undoing the next turn neither lists nor removes them, and undoing
 // their own turn removes them; Redo of an undo brings the turn back with its file, and the conversation
 // shows it again.
-import { existsSync, readdirSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -31,17 +31,22 @@ const command = (id: string, cmd: string, yieldMs?: number) => ({
   ],
 });
 
-/** Resolves once `path` exists (watching its folder). */
-function fileAppears(path: string): Promise<void> {
+/**
+ * Resolves once `path` holds `text` (watching its folder). Not once it exists: `echo 3 > bg-3.txt` creates
+ * the file before it writes, and the next turn started in between found it empty and then saw it change
+ * (its Undo listed bg-3.txt beside two.txt, once in a CI run).
+ */
+function fileHolds(path: string, text: string): Promise<void> {
+  const holds = (): boolean => existsSync(path) && readFileSync(path, 'utf8') === text;
   return new Promise((resolve) => {
     const watcher = watch(dirname(path), () => {
-      if (existsSync(path)) done();
+      if (holds()) done();
     });
     const done = (): void => {
       watcher.close();
       resolve();
     };
-    if (existsSync(path)) done();
+    if (holds()) done();
   });
 }
 
@@ -74,7 +79,7 @@ describe.skipIf(process.platform !== 'linux').each([
       await conversation(page).getByText('Writer started.').waitFor();
       // The writer writes after its turn ended.
       writeFileSync(go, '');
-      await fileAppears(workspace.path('bg-3.txt'));
+      await fileHolds(workspace.path('bg-3.txt'), '3\n');
       await sendMessage(page, 'Write two');
       await conversation(page).getByText('Two written.').waitFor();
 
