@@ -33,7 +33,10 @@ const UI_PROF = process.env['MANY_AGENTS_UI_PROF'] ? resolve(process.env['MANY_A
 
 export interface UiResult extends Omit<AppServerResult, 'turnMs'> {
   intervals: number[];
+  /** Main-thread CPU per frame; empty when the run was not traced. */
   cpuMs: number[];
+  /** Whether a DevTools trace ran meanwhile (it costs the page about a frame at the 95th percentile). */
+  traced: boolean;
 }
 
 /** `weft serve` on a free port; resolves with its address once it prints it. */
@@ -101,7 +104,13 @@ async function serveClient(url: string): Promise<WebSocket> {
  * The 8 agents started from the page of `weft serve` in Chromium, streaming into it; with `worktrees`, each
  * a worktree thread of one git project (New thread → Worktree), working in its own worktree.
  */
-export async function uiRun(program: Program, work: string, run: number, worktrees = false): Promise<UiResult> {
+export async function uiRun(
+  program: Program,
+  work: string,
+  run: number,
+  worktrees = false,
+  traced = true,
+): Promise<UiResult> {
   const mock = await startMockResponsesServer();
   const { home, project } = scenarioDirs(work, `ui-${worktrees ? 'worktrees-' : ''}${program.label}`, mock, worktrees);
   const served = await startServe(program, home, project, run);
@@ -123,48 +132,41 @@ export async function uiRun(program: Program, work: string, run: number, worktre
     const probe = startListProbe(webSocketChannel(ws));
     const started = performance.now();
     await startFrames(page);
-    const cost = await traceFrames(
-      cdp,
-      async () => {
-        const box = page.getByRole('textbox', { name: 'Message' });
-        for (let a = 0; a < AGENTS; a++) {
-          if (a > 0 || worktrees) await page.getByRole('button', { name: 'New thread', exact: true }).click();
-          if (worktrees) {
-            await page.getByRole('radio', { name: 'Worktree' }).click();
-            await page.getByText('New worktree thread in').waitFor();
-          }
-          await box.fill(agentPrompt(a));
-          await box.press('Enter');
-          await page.waitForFunction((n) => document.querySelectorAll('.thread-row').length >= n, a + 1);
-        }
-        // Every agent's last request made (or one failed), then no thread running any more.
-        const total = AGENTS * REQUESTS_PER_AGENT;
-        const failed = page.locator('.thread-badge.is-failed');
-        await guarded(
-          `${program.label}: the agents' turns`,
-          (async () => {
-            while (mock.requests.length < total && (await failed.count()) === 0) await sleep(250);
-          })(),
-        );
-        await page.waitForFunction(
-          () => document.querySelectorAll('.thread-badge.is-running').length === 0,
-          undefined,
-          {
-            timeout: GUARD_MS,
-          },
-        );
-        if (mock.requests.length < total || (await failed.count()) > 0)
-          throw new Error(
-            `many-agents: ${program.label}: ${mock.requests.length} model requests of ${total}; failed turns: ${failedTurns(home).join('; ')}`,
-          );
+    const streamIn = async (): Promise<void> => {
+      const box = page.getByRole('textbox', { name: 'Message' });
+      for (let a = 0; a < AGENTS; a++) {
+        if (a > 0 || worktrees) await page.getByRole('button', { name: 'New thread', exact: true }).click();
         if (worktrees) {
-          const marked = await page.locator('.thread-row .thread-worktree').count();
-          if (marked < AGENTS)
-            throw new Error(`many-agents: ${program.label}: ${marked} of ${AGENTS} threads were started in a worktree`);
+          await page.getByRole('radio', { name: 'Worktree' }).click();
+          await page.getByText('New worktree thread in').waitFor();
         }
-      },
-      UI_PROF !== null,
-    );
+        await box.fill(agentPrompt(a));
+        await box.press('Enter');
+        await page.waitForFunction((n) => document.querySelectorAll('.thread-row').length >= n, a + 1);
+      }
+      // Every agent's last request made (or one failed), then no thread running any more.
+      const total = AGENTS * REQUESTS_PER_AGENT;
+      const failed = page.locator('.thread-badge.is-failed');
+      await guarded(
+        `${program.label}: the agents' turns`,
+        (async () => {
+          while (mock.requests.length < total && (await failed.count()) === 0) await sleep(250);
+        })(),
+      );
+      await page.waitForFunction(() => document.querySelectorAll('.thread-badge.is-running').length === 0, undefined, {
+        timeout: GUARD_MS,
+      });
+      if (mock.requests.length < total || (await failed.count()) > 0)
+        throw new Error(
+          `many-agents: ${program.label}: ${mock.requests.length} model requests of ${total}; failed turns: ${failedTurns(home).join('; ')}`,
+        );
+      if (worktrees) {
+        const marked = await page.locator('.thread-row .thread-worktree').count();
+        if (marked < AGENTS)
+          throw new Error(`many-agents: ${program.label}: ${marked} of ${AGENTS} threads were started in a worktree`);
+      }
+    };
+    const cost = traced ? await traceFrames(cdp, streamIn, UI_PROF !== null) : (await streamIn(), null);
     if (UI_PROF !== null) {
       const { profile } = await cdp.send('Profiler.stop');
       mkdirSync(UI_PROF, { recursive: true });
@@ -177,12 +179,12 @@ export async function uiRun(program: Program, work: string, run: number, worktre
     if (UI_PROF !== null)
       writeFileSync(
         join(UI_PROF, `trace-${worktrees ? 'worktrees-' : ''}${program.label}-${Date.now()}.json`),
-        JSON.stringify(cost.mainEvents ?? []),
+        JSON.stringify(cost?.mainEvents ?? []),
       );
     const seconds = (performance.now() - started) / 1000;
     const lists = await probe.stop();
     const peakRssMiB = peakRss(served.child.pid);
-    return { lists, peakRssMiB, seconds, intervals, cpuMs: cost.cpuMs };
+    return { lists, peakRssMiB, seconds, intervals, cpuMs: cost?.cpuMs ?? [], traced };
   } finally {
     ws?.close();
     await session.close();
