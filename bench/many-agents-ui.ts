@@ -35,7 +35,7 @@ export interface UiResult extends Omit<AppServerResult, 'turnMs'> {
   intervals: number[];
   /** Main-thread CPU per frame; empty when the run was not traced. */
   cpuMs: number[];
-  /** Whether a DevTools trace ran meanwhile (it costs the page about a frame at the 95th percentile). */
+  /** Whether a DevTools trace ran meanwhile (its work adds to the page's: frame intervals come from runs without). */
   traced: boolean;
 }
 
