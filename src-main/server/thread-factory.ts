@@ -12,7 +12,7 @@ import type { SessionRecorder, TurnOverrides } from '../core/types';
 import type { ModelClient } from '../model/types';
 import type { CheckpointService } from '../checkpoints/service';
 import type { RuleStore } from '../safety/approvals/rules';
-import { git as runGit } from '../safety/git/run';
+import { gitConfigEntries, git as runGit } from '../safety/git/run';
 import type { LoadedThread } from '../store/loader';
 import type { HostRequestSender } from '../tools/types';
 import { VERSION } from '../version';
@@ -203,21 +203,24 @@ export function newThreadObject(input: {
 const GIT_TIMEOUT_MS = 2000;
 
 /**
- * The git branch, commit and origin of `cwd`, or null outside a repository. The commands run at once,
- * side by side, without blocking the event loop; one that fails or outlasts the timeout counts as unknown.
+ * The git branch, commit and origin of `cwd`, or null outside a repository, in two git processes whatever
+ * the answer (every thread/start pays them): the configuration listing that every guarded git call reads
+ * first, which holds the origin (the last value wins, as with `git config --get`), and one `rev-parse` of
+ * the git directory, the commit and the branch. A repository with no commit yet prints its git directory
+ * and fails on HEAD: no commit, no branch. A command that fails or outlasts the timeout counts as unknown.
  */
 export async function gitInfoOf(cwd: string): Promise<GitInfo | null> {
-  const git = (args: string[]): Promise<string | null> =>
-    runGit(cwd, args, { timeoutMs: GIT_TIMEOUT_MS }).then(
-      (out) => out.stdout.trim() || null,
-      () => null,
-    );
-  const [gitDir, sha, branch, originUrl] = await Promise.all([
-    git(['rev-parse', '--git-dir']),
-    git(['rev-parse', 'HEAD']),
-    git(['rev-parse', '--abbrev-ref', 'HEAD']),
-    git(['config', '--get', 'remote.origin.url']),
+  const [entries, revParse] = await Promise.all([
+    gitConfigEntries(cwd).catch(() => []),
+    runGit(cwd, ['rev-parse', '--git-dir', 'HEAD', '--abbrev-ref', 'HEAD'], {
+      timeoutMs: GIT_TIMEOUT_MS,
+      okExitCodes: [128],
+    }).catch(() => null),
   ]);
-  if (sha === null && gitDir === null) return null;
-  return { sha, branch, originUrl };
+  if (revParse === null) return null;
+  const [gitDir = '', sha = '', branch = ''] = revParse.stdout.split('\n');
+  if (gitDir === '') return null;
+  const complete = revParse.exitCode === 0;
+  const origin = entries.findLast((entry) => entry.key === 'remote.origin.url')?.value ?? '';
+  return { sha: complete ? sha || null : null, branch: complete ? branch || null : null, originUrl: origin || null };
 }
