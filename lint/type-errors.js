@@ -1,12 +1,14 @@
-// `weft/type-errors`: TypeScript's own errors in each file, as `tsc -p tsconfig.json` reports them, read from
-// the program the type-aware rules already built. That program is tsconfig.json's (eslint.config.js's
-// \`project\`; every TypeScript file ESLint lints is in it): asking it for the
-// file's syntactic and semantic diagnostics is the same check as `tsc -p tsconfig.json`, without building
-// and checking a second program of every file (`npm test` once ran both: 37 s of CPU on top of the lint).
-// Errors that belong to no file (options, global types) are reported once, on the first file linted.
+// `weft/type-errors`: TypeScript's own errors in each file, read from the program the type-aware rules
+// already built for it (eslint.config.js's `project`: the first of tsconfig.node.json,
+// tsconfig.renderer.json and tsconfig.json that holds the file). Asking that program for the file's
+// syntactic and semantic diagnostics is the check `tsc -p` of that tsconfig makes, without building and
+// checking a second program of every file (`npm test` once ran the tsc passes too: 67 s of CPU on top of
+// the lint). Errors that belong to no file (options, global types) are reported once per program, on the
+// first of its files linted.
 import ts from 'typescript';
 
-let globalsReported = false;
+/** Programs whose file-less errors were reported already. */
+const globalsReported = new WeakSet();
 
 /** The message of a diagnostic, with its chain of reasons, as tsc prints it. */
 function text(diagnostic) {
@@ -18,7 +20,7 @@ export const typeErrors = {
   meta: {
     type: 'problem',
     docs: {
-      description: "TypeScript's errors of the file in tsconfig.json's program (what `tsc -p tsconfig.json` reports)",
+      description: "TypeScript's errors of the file in its program (what `tsc -p` of that tsconfig reports)",
     },
     schema: [],
   },
@@ -30,8 +32,8 @@ export const typeErrors = {
     if (sourceFile === undefined) return {};
     return {
       Program(node) {
-        if (!globalsReported) {
-          globalsReported = true;
+        if (!globalsReported.has(program)) {
+          globalsReported.add(program);
           for (const diagnostic of [
             ...program.getConfigFileParsingDiagnostics(),
             ...program.getOptionsDiagnostics(),
