@@ -28,7 +28,7 @@ describe('set-up from the UI', () => {
       // Start-up ends with the chunks conversations use loaded when the page is idle; the app's own code
       // is marked for compiling as it streams in (V8's compile hint, first line of the entry script).
       await page.locator('html[data-warm]').waitFor({ state: 'attached' });
-      // The warm-up's diff editor (made off screen to set Monaco up) is gone again.
+      // The warm-up's editor (made off screen to set Monaco up) is gone again.
       expect(await page.locator('.monaco-editor, .monaco-diff-editor').count()).toBe(0);
       const entry = await page.evaluate(async () => {
         const script = document.querySelector<HTMLScriptElement>('script[type="module"][src]');
