@@ -58,3 +58,49 @@ describe('weft/type-errors', () => {
     expect(lint('right.ts', RIGHT)).toEqual([]);
   });
 });
+
+// The lint builds one program per tsconfig (node, renderer, root: eslint.config.js) and reads each file in
+// the first that holds it: a file is checked with its own program's settings, and what belongs to no file
+// is reported once for each program.
+describe('weft/type-errors over several programs', () => {
+  const USES_DOM = 'export const title = (): string => document.title;\n';
+  let dir = '';
+  let node: ts.Program;
+  let browser: ts.Program;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'weft-type-errors-'));
+    await writeFile(join(dir, 'main.ts'), USES_DOM);
+    await writeFile(join(dir, 'page.ts'), USES_DOM);
+    await writeFile(join(dir, 'other.ts'), RIGHT);
+    // Each program names a types package that is not there: an error of the program, in no file.
+    const options = { strict: true, noEmit: true, types: ['weft-missing-types'] };
+    node = ts.createProgram([join(dir, 'main.ts'), join(dir, 'other.ts')], { ...options, lib: ['lib.es2023.d.ts'] });
+    browser = ts.createProgram([join(dir, 'page.ts')], { ...options, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'] });
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const lint = (name: string, code: string): string[] =>
+    new Linter({ configType: 'flat', cwd: dir })
+      .verify(
+        code,
+        [
+          {
+            files: ['**/*.ts'],
+            languageOptions: { parser: tseslint.parser, parserOptions: { programs: [node, browser] } },
+            plugins: { weft: { rules: { 'type-errors': typeErrors } } },
+            rules: { 'weft/type-errors': 'error' },
+          },
+        ],
+        join(dir, name),
+      )
+      .map((m) => m.message.slice(0, 7));
+
+  it("checks each file with its own program's settings, and reports each program's own errors once", () => {
+    // main.ts is in the program without the DOM: `document` is unknown there; the missing types once.
+    expect(lint('main.ts', USES_DOM).sort()).toEqual(['TS2584:', 'TS2688:']);
+    // page.ts is in the program with the DOM: no error in the file; that program's missing types once.
+    expect(lint('page.ts', USES_DOM)).toEqual(['TS2688:']);
+    // Another file of the first program: its program's errors were reported already.
+    expect(lint('other.ts', RIGHT)).toEqual([]);
+  });
+});
