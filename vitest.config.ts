@@ -48,8 +48,10 @@ const WORKERS = Math.max(2, Math.min(4, availableParallelism()));
  * core they leave. Then the unit, integration and "fresh" files, with one worker more than there are
  * cores: the integration files spend a third of their time waiting (on the timeouts they wait out, on
  * sshd, on servers leaving): on two cores they took 533 s of CPU in 327 s, with 109 s of cores left idle,
- * with two workers. Last the e2e files, which keep two cores busy with two workers (Chromium, `weft
- * serve`: 577 s of CPU in 322 s). Within a group the longest files start first (LongFirstSequencer).
+ * with two workers. Last the e2e files, also with one worker more than the cores: their tests wait too (on
+ * the page, the server, the mock model), so two workers left about 60 s of two cores idle (557–627
+ * s of CPU in 314–347 s); three took 566 s in 292 s with 13 s idle. Within a group the longest files start
+ * first (LongFirstSequencer).
  */
 const WAITING_WORKERS = WORKERS + 1;
 
@@ -150,7 +152,7 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           setupFiles: ['test/support/e2e-setup.ts'],
           isolate: false,
-          maxWorkers: WORKERS,
+          maxWorkers: WAITING_WORKERS,
           sequence: { groupOrder: 3 },
         },
       },
