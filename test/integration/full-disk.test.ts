@@ -65,7 +65,7 @@ describe.runIf(available)('a full disk under WEFT_HOME', () => {
   it('fails the turn quickly, exits non-zero and never says the thread is saved', async () => {
     server.enqueue(answerTurn('all done'));
     const result = await runExec(['say hi']);
-    expect(result.code).toBe(1);
+    expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toMatch(
       /weft: This thread is not being saved: could not save thread [0-9a-f-]+ to .*ENOSPC: no space left on device/,
     );
