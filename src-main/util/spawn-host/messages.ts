@@ -9,7 +9,7 @@ import { z } from 'zod/mini';
 const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
 const signalName = z.string().check(z.regex(/^SIG[A-Z0-9]+$/));
 const childId = z.number().check(z.int(), z.nonnegative());
-const size = z.number().check(z.int(), z.positive());
+const positive = z.number().check(z.int(), z.positive());
 const integer = z.number().check(z.int());
 
 /** What any start names: the child's id for the life of the connection, and the program to run. */
@@ -29,14 +29,14 @@ export const toSpawnHost = z.discriminatedUnion('kind', [
     kind: z.literal('startPty'),
     ...command,
     name: z.string(),
-    cols: size,
-    rows: size,
+    cols: positive,
+    rows: positive,
   }),
   z.object({
     kind: z.literal('ptyResize'),
     id: childId,
-    cols: size,
-    rows: size,
+    cols: positive,
+    rows: positive,
   }),
   z.object({ kind: z.literal('stdin'), id: childId, data: bytes }),
   z.object({ kind: z.literal('stdinEnd'), id: childId }),
@@ -47,7 +47,7 @@ export type ToSpawnHost = z.infer<typeof toSpawnHost>;
 
 /** What the spawn host reports, in the order it happened. */
 export const fromSpawnHost = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('spawned'), id: childId, pid: size }),
+  z.object({ kind: z.literal('spawned'), id: childId, pid: positive }),
   z.object({
     kind: z.literal('failed'),
     id: childId,
