@@ -239,12 +239,20 @@ function traceRun(run: number): boolean {
   return RUNS === 1 || run % 2 === 1;
 }
 
+/** Display frames (60 Hz) that went by without one of the page's: an interval of n frames misses n − 1. */
+function missedFrames(intervals: readonly number[]): number {
+  return intervals.reduce((sum, ms) => sum + Math.max(0, Math.round(ms / (1000 / 60)) - 1), 0);
+}
+
 function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees = false): Row[] {
   const runs = results.get('weft') ?? [];
   const who = worktrees ? `${AGENTS} worktree threads` : `${AGENTS} agents`;
   if (runs.length === 0) return [];
   const p95Frame = (r: UiResult): number => percentile(r.intervals, 95);
   const p95Cpu = (r: UiResult): number => percentile(r.cpuMs, 95);
+  // p95 moves in whole frames (16.7, 33.3, 50 ms); the share of frames missed shows a change within them.
+  const missedShare = (r: UiResult): number =>
+    round((100 * missedFrames(r.intervals)) / (missedFrames(r.intervals) + r.intervals.length));
   // Frame intervals from the runs without a DevTools trace (the trace is work for the page too: p95 was
   // 50 ms in 3 of 4 traced runs, in 2 of 5 untraced ones, 33 ms otherwise), CPU per frame from the traced.
   const untraced = tracedOr(results, false);
@@ -260,6 +268,12 @@ function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees
       unit: 'ms',
       target: '≤ 16.7 ms',
       note: `${beside(untraced, programs, p95Frame, 'ms')}; this build: ${frames.join('; ')}`,
+    },
+    {
+      name: `${who} streaming into the page: frames missed`,
+      value: ours(untraced, missedShare),
+      unit: '%',
+      note: `of the display's frames (60 Hz) over the streaming, a frame interval of n frames missing n − 1; ${beside(untraced, programs, missedShare, '%')}`,
     },
     {
       name: `${who} streaming into the page: p95 main-thread CPU per frame`,

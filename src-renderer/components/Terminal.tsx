@@ -75,6 +75,38 @@ function fitCols(xterm: XTerm, addon: FitAddon): boolean {
   return true;
 }
 
+/**
+ * Milliseconds of writing before the page is given back for a frame. xterm only yields after 12 ms of
+ * parsing, which with the page's own work in the same frame misses it.
+ */
+const SLICE_MS = 6;
+
+/**
+ * Writes the pieces in turn, the next once xterm has parsed the last, and gives the page back (a task of
+ * its own for the rest) whenever a slice of them took SLICE_MS; `done` runs after the last is parsed.
+ * Stops when the terminal is no longer `wanted` (it was closed meanwhile).
+ */
+function writePaced(xterm: XTerm, pieces: readonly string[], wanted: () => boolean, done: () => void): void {
+  let next = 0;
+  let sliceStarted = performance.now();
+  const step = (): void => {
+    const piece = pieces[next] ?? '';
+    next += 1;
+    const last = next >= pieces.length;
+    xterm.write(piece, () => {
+      if (last) done();
+      else if (performance.now() - sliceStarted < SLICE_MS) step();
+      else
+        window.setTimeout(() => {
+          if (!wanted()) return;
+          sliceStarted = performance.now();
+          step();
+        }, 0);
+    });
+  };
+  step();
+}
+
 export interface TerminalProps {
   output: OutputTail;
   label: string;
@@ -126,10 +158,9 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
     heldBreak.current = data.endsWith('\n');
     if (heldBreak.current) data = data.slice(0, data.endsWith('\r\n') ? -2 : -1);
     busy.current = true;
-    const pieces = terminalPieces(data);
-    const last = pieces.pop() ?? '';
-    for (const piece of pieces) current.xterm.write(piece);
-    current.xterm.write(last, () => {
+    const wanted = (): boolean => term.current === current;
+    writePaced(current.xterm, terminalPieces(data), wanted, () => {
+      if (!wanted()) return;
       fitRows(current.xterm);
       // In a flood, draw about ten times a second and leave the other frames to the rest of the page.
       if (flooded) {
