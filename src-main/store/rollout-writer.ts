@@ -36,6 +36,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { yieldToLoop } from '../util/slicer';
 import { RolloutWriteError, type UnsavedLines } from './errors';
 import type { ThreadLock } from './lock';
 
@@ -69,8 +70,26 @@ const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = Buffer.from('\n');
 
-/** How long lines given as functions are serialized in one event-loop turn before the loop gets a turn. */
+/**
+ * How long lines given as functions are serialized in one event-loop turn before the loop gets a turn: by
+ * all writers together. Eight threads whose turns ended at once each serialized their last lines (a
+ * turn's diff, its outputs) for a slice of their own in the same turn, and a request waited 60–80 ms.
+ */
 const ENCODE_BUDGET_MS = 8;
+
+/** Serializing time the writers spent in this event-loop turn (reset once the loop comes round). */
+let encodedThisTurn = 0;
+let encodeResetQueued = false;
+
+function chargeEncoding(ms: number): void {
+  encodedThisTurn += ms;
+  if (encodeResetQueued) return;
+  encodeResetQueued = true;
+  setImmediate(() => {
+    encodedThisTurn = 0;
+    encodeResetQueued = false;
+  });
+}
 
 /**
  * A line: its JSON text (no newline), or a function that makes it (called once, soon, in order): the text,
@@ -100,8 +119,11 @@ export class RolloutWriter {
   private announceCreation = false;
   /** A batch is being written (the queue waits behind it). */
   private inFlight = false;
-  /** A write is scheduled for the end of this event-loop turn. */
-  private scheduled: NodeJS.Immediate | null = null;
+  /**
+   * A write is scheduled: for the end of this event-loop turn, or (when this turn's serializing time is
+   * spent) for a later turn. `unschedule` cancels it by forgetting the token.
+   */
+  private scheduled: object | null = null;
   /** Waiting for the queue to be written (or refused). */
   private drainWaiters: (() => void)[] = [];
 
@@ -250,14 +272,20 @@ export class RolloutWriter {
   /** Writes the queue at the end of this event-loop turn (one write for all that is recorded until then). */
   private schedule(): void {
     if (this.scheduled !== null || (this.inFlight && this.queued.length === 0) || this.closed) return;
-    this.scheduled = setImmediate(() => {
+    const token = {};
+    this.scheduled = token;
+    const run = (): void => {
+      if (this.scheduled !== token) return;
       this.scheduled = null;
       this.flush();
-    });
+    };
+    // Lines left to serialize once the turn's time is spent wait their turn with the loop's other paced
+    // work, one per turn (see yieldToLoop), rather than all in the next one.
+    if (this.queued.length > 0 && encodedThisTurn >= ENCODE_BUDGET_MS) void yieldToLoop().then(run);
+    else setImmediate(run);
   }
 
   private unschedule(): void {
-    if (this.scheduled !== null) clearImmediate(this.scheduled);
     this.scheduled = null;
   }
 
@@ -267,7 +295,12 @@ export class RolloutWriter {
    */
   private flush(create = false): void {
     this.unschedule();
-    this.encode(ENCODE_BUDGET_MS);
+    const left = ENCODE_BUDGET_MS - encodedThisTurn;
+    if (left > 0) {
+      const started = performance.now();
+      this.encode(left);
+      chargeEncoding(performance.now() - started);
+    }
     if (this.queued.length > 0) this.schedule();
     this.startWrite(create);
   }

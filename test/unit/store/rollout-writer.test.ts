@@ -137,6 +137,45 @@ describe('batched rollout writes', () => {
     await writer.close();
   });
 
+  it('shares one slice per event-loop turn among all writers: eight threads ending at once do not hold the loop eight slices', async () => {
+    // Eight threads' writers each get a line of 24 pieces that take a millisecond each (the cost of
+    // escaping a long string), all queued in the same turn, as when eight turns end together.
+    let pulled = 0;
+    function* slowPieces(): Generator<string> {
+      yield '{"big":"';
+      for (let n = 0; n < 24; n++) {
+        const until = performance.now() + 1;
+        while (performance.now() < until) {
+          // The cost of escaping a long string.
+        }
+        pulled++;
+        yield 'z'.repeat(100);
+      }
+      yield '"}';
+    }
+    const writers = Array.from({ length: 8 }, (_, i) => writerFor(join(tmp.home, `rollout-${i}.jsonl`)));
+    for (const writer of writers) writer.append([() => slowPieces()]);
+    const perTurn: number[] = [];
+    let last = 0;
+    let done = false;
+    const tick = (): void => {
+      perTurn.push(pulled - last);
+      last = pulled;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await Promise.all(writers.map((writer) => writer.written()));
+    done = true;
+    expect(pulled).toBe(8 * 24);
+    // One slice (8 ms) of pieces between two turns of the loop, whichever writers made them; a slice per
+    // writer would be up to 64.
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(12);
+    for (const [i, writer] of writers.entries()) {
+      expect(linesOf(join(tmp.home, `rollout-${i}.jsonl`))).toEqual([JSON.stringify({ big: 'z'.repeat(2400) })]);
+      await writer.close();
+    }
+  });
+
   it('close writes and fsyncs what is queued in the same turn', async () => {
     const path = join(tmp.home, 'rollout.jsonl');
     const writer = writerFor(path);
