@@ -44,6 +44,20 @@ function writerFor(path: string): RolloutWriter {
 }
 
 const line = (n: number): string => JSON.stringify({ n, text: `line ${n}` });
+
+/** The pieces of `{"big":"<piece × count>"}`, each taking `ms` of CPU to make (as escaping a long string does). */
+function* slowPieces(count: number, ms: number, piece: string, made: () => void): Generator<string> {
+  yield '{"big":"';
+  for (let n = 0; n < count; n++) {
+    const until = performance.now() + ms;
+    while (performance.now() < until) {
+      // The cost of escaping a long string.
+    }
+    made();
+    yield piece;
+  }
+  yield '"}';
+}
 const linesOf = (path: string): string[] => readFileSync(path, 'utf8').split('\n').slice(0, -1);
 
 describe('batched rollout writes', () => {
@@ -109,19 +123,7 @@ describe('batched rollout writes', () => {
     const writer = writerFor(path);
     // A line of 64 pieces that each take a few milliseconds, between two plain lines.
     let pulled = 0;
-    function* slowPieces(): Generator<string> {
-      yield '{"big":"';
-      for (let n = 0; n < 64; n++) {
-        const until = performance.now() + 2;
-        while (performance.now() < until) {
-          // The cost of escaping a long string.
-        }
-        pulled++;
-        yield 'y'.repeat(1000);
-      }
-      yield '"}';
-    }
-    writer.append([line(0), () => slowPieces(), line(2)]);
+    writer.append([line(0), () => slowPieces(64, 2, 'y'.repeat(1000), () => pulled++), line(2)]);
     const seen: number[] = [];
     let done = false;
     const tick = (): void => {
@@ -141,20 +143,8 @@ describe('batched rollout writes', () => {
     // Eight threads' writers each get a line of 24 pieces that take a millisecond each (the cost of
     // escaping a long string), all queued in the same turn, as when eight turns end together.
     let pulled = 0;
-    function* slowPieces(): Generator<string> {
-      yield '{"big":"';
-      for (let n = 0; n < 24; n++) {
-        const until = performance.now() + 1;
-        while (performance.now() < until) {
-          // The cost of escaping a long string.
-        }
-        pulled++;
-        yield 'z'.repeat(100);
-      }
-      yield '"}';
-    }
     const writers = Array.from({ length: 8 }, (_, i) => writerFor(join(tmp.home, `rollout-${i}.jsonl`)));
-    for (const writer of writers) writer.append([() => slowPieces()]);
+    for (const writer of writers) writer.append([() => slowPieces(24, 1, 'z'.repeat(100), () => pulled++)]);
     const perTurn: number[] = [];
     let last = 0;
     let done = false;
