@@ -17,9 +17,10 @@ export const PIECE_LINES = 64;
 export function terminalPieces(data: string, size = PIECE_CHARS, lines = PIECE_LINES): string[] {
   const pieces: string[] = [];
   let start = 0;
-  while (data.length - start > size || lineBreakAfter(data, start, lines) !== -1) {
-    let end = Math.min(data.length, start + size);
+  for (;;) {
     const byLines = lineBreakAfter(data, start, lines);
+    if (data.length - start <= size && byLines === -1) break;
+    let end = Math.min(data.length, start + size);
     if (byLines !== -1 && byLines + 1 < end) end = byLines + 1;
     else if (end < data.length) {
       const lastBreak = data.lastIndexOf('\n', end - 1) + 1;
