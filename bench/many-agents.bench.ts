@@ -251,8 +251,10 @@ function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees
   const p95Frame = (r: UiResult): number => percentile(r.intervals, 95);
   const p95Cpu = (r: UiResult): number => percentile(r.cpuMs, 95);
   // p95 moves in whole frames (16.7, 33.3, 50 ms); the share of frames missed shows a change within them.
-  const missedShare = (r: UiResult): number =>
-    round((100 * missedFrames(r.intervals)) / (missedFrames(r.intervals) + r.intervals.length));
+  const missedShare = (r: UiResult): number => {
+    const missed = missedFrames(r.intervals);
+    return round((100 * missed) / (missed + r.intervals.length));
+  };
   // Frame intervals from the runs without a DevTools trace (the trace is work for the page too: p95 was
   // 50 ms in 3 of 4 traced runs, in 2 of 5 untraced ones, 33 ms otherwise), CPU per frame from the traced.
   const untraced = tracedOr(results, false);

@@ -296,7 +296,8 @@ export class RolloutWriter {
   private flush(create = false): void {
     this.unschedule();
     const left = ENCODE_BUDGET_MS - encodedThisTurn;
-    if (left > 0) {
+    // Plain lines (most writes) are already text: nothing to serialize, nothing to charge.
+    if (left > 0 && this.queued.length > 0) {
       const started = performance.now();
       this.encode(left);
       chargeEncoding(performance.now() - started);
