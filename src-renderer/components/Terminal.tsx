@@ -11,6 +11,7 @@ import { memo, useCallback, useEffect, useRef } from 'react';
 import { lastChars } from '../store/output-tail';
 import type { OutputTail } from '../store/state';
 import { terminalPieces } from './terminal-pieces';
+import { widgetQueue } from './widget-queue';
 import { resolvedScheme, useColorScheme } from './use-color-scheme';
 
 /**
@@ -126,6 +127,8 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
   const latest = useRef(output);
   latest.current = output;
   const busy = useRef(false);
+  /** The scheme of the terminal's theme (dark or not); null before it is made. */
+  const themed = useRef<boolean | null>(null);
 
   /** Writes what xterm has not seen yet, unless a write is still being parsed (then its callback will). */
   const pump = useCallback(() => {
@@ -175,52 +178,73 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
     });
   }, []);
 
+  /** Makes the terminal in `element` and writes the output into it (see widget-queue.ts for when). */
+  const makeTerminal = useCallback(
+    (element: HTMLElement): { xterm: XTerm; observer: ResizeObserver } => {
+      const scheme = resolvedScheme() === 'dark';
+      const xterm = new XTerm({
+        convertEol: true,
+        disableStdin: true,
+        cursorBlink: false,
+        cursorInactiveStyle: 'none',
+        scrollback: 5000,
+        fontSize: 12,
+        lineHeight: 1.15,
+        fontFamily: 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+        theme: themeFor(scheme),
+        rows: MIN_ROWS,
+        allowProposedApi: false,
+        screenReaderMode: false,
+      });
+      const addon = new FitAddon();
+      xterm.loadAddon(addon);
+      xterm.open(element);
+      xterm.write('\x1b[?25l');
+      term.current = { xterm, fit: addon };
+      written.current = { epoch: -1, total: 0, limit: limitRef.current };
+      heldBreak.current = false;
+      busy.current = false;
+      // The element takes the height xterm needs for its rows. A new width writes the output again:
+      // xterm's own reflow does not always bring back the rows a wrapped line gains, so the row count
+      // (fitRows) would miss them and the first rows would scroll out of view.
+      const observer = new ResizeObserver(() => {
+        if (!fitCols(xterm, addon)) return;
+        written.current = { ...written.current, epoch: -1 };
+        pump();
+      });
+      observer.observe(element);
+      themed.current = scheme;
+      pump();
+      return { xterm, observer };
+      // pump is stable (a callback without dependencies): the terminal is made once per mount.
+    },
+    [pump],
+  );
+
   useEffect(() => {
     const element = host.current;
     if (element === null) return;
-    const xterm = new XTerm({
-      convertEol: true,
-      disableStdin: true,
-      cursorBlink: false,
-      cursorInactiveStyle: 'none',
-      scrollback: 5000,
-      fontSize: 12,
-      lineHeight: 1.15,
-      fontFamily: 'ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
-      theme: themeFor(resolvedScheme() === 'dark'),
-      rows: MIN_ROWS,
-      allowProposedApi: false,
-      screenReaderMode: false,
+    let made: { xterm: XTerm; observer: ResizeObserver } | null = null;
+    const cancel = widgetQueue().make(() => {
+      made = makeTerminal(element);
     });
-    const addon = new FitAddon();
-    xterm.loadAddon(addon);
-    xterm.open(element);
-    xterm.write('\x1b[?25l');
-    term.current = { xterm, fit: addon };
-    written.current = { epoch: -1, total: 0, limit: limitRef.current };
-    heldBreak.current = false;
-    busy.current = false;
-    // The element takes the height xterm needs for its rows. A new width writes the output again:
-    // xterm's own reflow does not always bring back the rows a wrapped line gains, so the row count
-    // (fitRows) would miss them and the first rows would scroll out of view.
-    const observer = new ResizeObserver(() => {
-      if (!fitCols(xterm, addon)) return;
-      written.current = { ...written.current, epoch: -1 };
-      pump();
-    });
-    observer.observe(element);
     return () => {
-      observer.disconnect();
+      cancel();
+      if (made === null) return;
+      made.observer.disconnect();
       term.current = null;
-      xterm.dispose();
+      made.xterm.dispose();
     };
-    // pump is stable (a callback without dependencies): the terminal is made once per mount.
-  }, [pump]);
+  }, [makeTerminal]);
 
   useEffect(() => pump(), [output, limit, pump]);
 
+  // A new theme makes xterm inject its styles again (a style recalculation of the whole page): only when
+  // the scheme is not the one the terminal was made with.
   useEffect(() => {
-    if (term.current !== null) term.current.xterm.options.theme = themeFor(dark);
+    if (term.current === null || themed.current === dark) return;
+    themed.current = dark;
+    term.current.xterm.options.theme = themeFor(dark);
   }, [dark]);
 
   return (

@@ -11,6 +11,7 @@ import type { ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { currentTheme, languageForPath, monaco, wholeSideMarks } from './monaco';
 import { oneSided } from './one-sided';
+import { widgetQueue } from '../widget-queue';
 import type { OneSidedKind } from './one-sided';
 
 export interface LineMark {
@@ -150,141 +151,162 @@ export default function MonacoDiff(props: MonacoDiffProps) {
     clickRef.current = props.onLineClick;
   });
 
+  // Made after the frame that shows its place, one widget per frame (widget-queue.ts); `made` counts the
+  // editors made, so that the effects below apply what they hold to each new one.
+  const [made, setMade] = useState(0);
   useEffect(() => {
     const element = host.current;
     if (element === null) return;
-    const entries = zoneEntries.current;
-    const { original, modified, label, sideBySide, hideUnchanged } = latest.current;
-    const language = languageForPath(path);
-    let views: Views;
-    if (onlyKind === null) {
-      const models = {
-        original: monaco.editor.createModel(original, language),
-        modified: monaco.editor.createModel(modified, language),
-      };
-      const diff = monaco.editor.createDiffEditor(element, {
-        ...commonOptions(label),
-        originalEditable: false,
-        renderSideBySide: sideBySide,
-        useInlineViewWhenSpaceIsLimited: true,
-        renderSideBySideInlineBreakpoint: 640,
-        renderOverviewRuler: false,
-        hideUnchangedRegions: { enabled: hideUnchanged, contextLineCount: 3, minimumLineCount: 4, revealLineCount: 20 },
-        diffAlgorithm: 'advanced',
-      });
-      diff.setModel(models);
-      views = {
-        diff,
-        main: diff.getModifiedEditor(),
-        only: null,
-        editors: [diff.getOriginalEditor(), diff.getModifiedEditor()],
-        models: [models.original, models.modified],
-      };
-      marksRef.current = {
-        original: diff.getOriginalEditor().createDecorationsCollection(),
-        modified: diff.getModifiedEditor().createDecorationsCollection(),
-        whole: null,
-      };
-    } else {
-      const model = monaco.editor.createModel(oneSided(original, modified)?.text ?? '', language);
-      const editor = monaco.editor.create(element, { ...commonOptions(label), model, lineDecorationsWidth: 14 });
-      views = { diff: null, main: editor, only: onlyKind, editors: [editor], models: [model] };
-      const shown = editor.createDecorationsCollection();
-      marksRef.current = {
-        original: onlyKind === 'removed' ? shown : null,
-        modified: onlyKind === 'added' ? shown : null,
-        whole: editor.createDecorationsCollection(wholeSideMarks(model, onlyKind)),
-      };
-    }
-    viewsRef.current = views;
-    const layer = document.createElement('div');
-    layer.className = 'diff-zone-layer';
-    element.appendChild(layer);
-    layerRef.current = layer;
-    let frame = 0;
-    const place = (): void => {
-      frame = 0;
-      const origin = layer.getBoundingClientRect();
-      const target = views.main;
-      const box = target.getDomNode()?.getBoundingClientRect();
-      const layout = target.getLayoutInfo();
-      const scrollTop = target.getScrollTop();
-      // Side by side, a zone spans both sides: the original side only has an empty filler there.
-      const left = views.diff?.getOriginalEditor();
-      const leftBox = left?.getDomNode()?.getBoundingClientRect();
-      const split = box !== undefined && leftBox !== undefined && leftBox.width > 0 && leftBox.right <= box.left + 1;
-      for (const entry of zoneEntries.current.values()) {
-        // Computed from the line rather than read from the spacer: Monaco leaves a spacer it has not
-        // drawn since a layout change where it was, and it draws only the spacers in view.
-        const hidden = box === undefined;
-        entry.host.style.display = hidden ? 'none' : '';
-        if (hidden) continue;
-        const below = entry.afterLine > 0 ? target.getBottomForLineNumber(entry.afterLine) : 0;
-        const start =
-          split && left !== undefined ? leftBox.left + left.getLayoutInfo().contentLeft : box.left + layout.contentLeft;
-        const end = box.left + layout.contentLeft + Math.max(0, layout.contentWidth - layout.verticalScrollbarWidth);
-        entry.host.style.top = `${box.top - origin.top + below - scrollTop}px`;
-        entry.host.style.left = `${start - origin.left}px`;
-        entry.host.style.width = `${Math.max(0, end - start)}px`;
-      }
-    };
-    placeZones.current = () => {
-      if (frame === 0) frame = window.requestAnimationFrame(place);
-    };
-
-    const fit = (): void => {
-      const height = Math.max(...views.editors.map((editor) => editor.getContentHeight()));
-      const { maxHeight } = latest.current;
-      element.style.height = `${Math.min(Math.max(height, LINE_HEIGHT * 2), maxHeight)}px`;
-      // An editor as tall as its content never scrolls itself (Monaco may, while a zone above the top
-      // line grows): the page around it does.
-      if (height <= maxHeight) {
-        for (const side of views.editors) if (side.getScrollTop() !== 0) side.setScrollTop(0);
-      }
-    };
-    const onMouse = (side: 'original' | 'modified') => (e: monaco.editor.IEditorMouseEvent) => {
-      const type = e.target.type;
-      const gutter =
-        type === monaco.editor.MouseTargetType.GUTTER_LINE_NUMBERS ||
-        type === monaco.editor.MouseTargetType.GUTTER_LINE_DECORATIONS;
-      const line = e.target.position?.lineNumber;
-      if (gutter && line !== undefined) clickRef.current?.(side, line);
-    };
-    const sides: ['original' | 'modified', monaco.editor.ICodeEditor][] =
-      views.diff === null
-        ? [[onlyKind === 'removed' ? 'original' : 'modified', views.main]]
-        : [
-            ['original', views.diff.getOriginalEditor()],
-            ['modified', views.diff.getModifiedEditor()],
-          ];
-    const subscriptions = [
-      ...sides.map(([side, editor]) => editor.onMouseDown(onMouse(side))),
-      views.main.onDidScrollChange(() => {
-        fit();
-        placeZones.current();
-      }),
-      views.main.onDidLayoutChange(() => placeZones.current()),
-      ...views.editors.map((editor) => editor.onDidContentSizeChange(fit)),
-      ...(views.diff === null ? [] : [views.diff.onDidUpdateDiff(fit)]),
-    ];
-    fit();
-    return () => {
-      for (const subscription of subscriptions) subscription.dispose();
-      for (const entry of entries.values()) entry.observer.disconnect();
-      entries.clear();
-      if (frame !== 0) window.cancelAnimationFrame(frame);
-      placeZones.current = () => undefined;
-      layer.remove();
-      layerRef.current = null;
-      marksRef.current = null;
-      viewsRef.current = null;
-      if (views.diff !== null) {
-        views.diff.setModel(null);
-        views.diff.dispose();
+    const build = (): (() => void) => {
+      const entries = zoneEntries.current;
+      const { original, modified, label, sideBySide, hideUnchanged } = latest.current;
+      const language = languageForPath(path);
+      let views: Views;
+      if (onlyKind === null) {
+        const models = {
+          original: monaco.editor.createModel(original, language),
+          modified: monaco.editor.createModel(modified, language),
+        };
+        const diff = monaco.editor.createDiffEditor(element, {
+          ...commonOptions(label),
+          originalEditable: false,
+          renderSideBySide: sideBySide,
+          useInlineViewWhenSpaceIsLimited: true,
+          renderSideBySideInlineBreakpoint: 640,
+          renderOverviewRuler: false,
+          hideUnchangedRegions: {
+            enabled: hideUnchanged,
+            contextLineCount: 3,
+            minimumLineCount: 4,
+            revealLineCount: 20,
+          },
+          diffAlgorithm: 'advanced',
+        });
+        diff.setModel(models);
+        views = {
+          diff,
+          main: diff.getModifiedEditor(),
+          only: null,
+          editors: [diff.getOriginalEditor(), diff.getModifiedEditor()],
+          models: [models.original, models.modified],
+        };
+        marksRef.current = {
+          original: diff.getOriginalEditor().createDecorationsCollection(),
+          modified: diff.getModifiedEditor().createDecorationsCollection(),
+          whole: null,
+        };
       } else {
-        for (const editor of views.editors) editor.dispose();
+        const model = monaco.editor.createModel(oneSided(original, modified)?.text ?? '', language);
+        const editor = monaco.editor.create(element, { ...commonOptions(label), model, lineDecorationsWidth: 14 });
+        views = { diff: null, main: editor, only: onlyKind, editors: [editor], models: [model] };
+        const shown = editor.createDecorationsCollection();
+        marksRef.current = {
+          original: onlyKind === 'removed' ? shown : null,
+          modified: onlyKind === 'added' ? shown : null,
+          whole: editor.createDecorationsCollection(wholeSideMarks(model, onlyKind)),
+        };
       }
-      for (const model of views.models) model.dispose();
+      viewsRef.current = views;
+      const layer = document.createElement('div');
+      layer.className = 'diff-zone-layer';
+      element.appendChild(layer);
+      layerRef.current = layer;
+      let frame = 0;
+      const place = (): void => {
+        frame = 0;
+        const origin = layer.getBoundingClientRect();
+        const target = views.main;
+        const box = target.getDomNode()?.getBoundingClientRect();
+        const layout = target.getLayoutInfo();
+        const scrollTop = target.getScrollTop();
+        // Side by side, a zone spans both sides: the original side only has an empty filler there.
+        const left = views.diff?.getOriginalEditor();
+        const leftBox = left?.getDomNode()?.getBoundingClientRect();
+        const split = box !== undefined && leftBox !== undefined && leftBox.width > 0 && leftBox.right <= box.left + 1;
+        for (const entry of zoneEntries.current.values()) {
+          // Computed from the line rather than read from the spacer: Monaco leaves a spacer it has not
+          // drawn since a layout change where it was, and it draws only the spacers in view.
+          const hidden = box === undefined;
+          entry.host.style.display = hidden ? 'none' : '';
+          if (hidden) continue;
+          const below = entry.afterLine > 0 ? target.getBottomForLineNumber(entry.afterLine) : 0;
+          const start =
+            split && left !== undefined
+              ? leftBox.left + left.getLayoutInfo().contentLeft
+              : box.left + layout.contentLeft;
+          const end = box.left + layout.contentLeft + Math.max(0, layout.contentWidth - layout.verticalScrollbarWidth);
+          entry.host.style.top = `${box.top - origin.top + below - scrollTop}px`;
+          entry.host.style.left = `${start - origin.left}px`;
+          entry.host.style.width = `${Math.max(0, end - start)}px`;
+        }
+      };
+      placeZones.current = () => {
+        if (frame === 0) frame = window.requestAnimationFrame(place);
+      };
+
+      const fit = (): void => {
+        const height = Math.max(...views.editors.map((editor) => editor.getContentHeight()));
+        const { maxHeight } = latest.current;
+        element.style.height = `${Math.min(Math.max(height, LINE_HEIGHT * 2), maxHeight)}px`;
+        // An editor as tall as its content never scrolls itself (Monaco may, while a zone above the top
+        // line grows): the page around it does.
+        if (height <= maxHeight) {
+          for (const side of views.editors) if (side.getScrollTop() !== 0) side.setScrollTop(0);
+        }
+      };
+      const onMouse = (side: 'original' | 'modified') => (e: monaco.editor.IEditorMouseEvent) => {
+        const type = e.target.type;
+        const gutter =
+          type === monaco.editor.MouseTargetType.GUTTER_LINE_NUMBERS ||
+          type === monaco.editor.MouseTargetType.GUTTER_LINE_DECORATIONS;
+        const line = e.target.position?.lineNumber;
+        if (gutter && line !== undefined) clickRef.current?.(side, line);
+      };
+      const sides: ['original' | 'modified', monaco.editor.ICodeEditor][] =
+        views.diff === null
+          ? [[onlyKind === 'removed' ? 'original' : 'modified', views.main]]
+          : [
+              ['original', views.diff.getOriginalEditor()],
+              ['modified', views.diff.getModifiedEditor()],
+            ];
+      const subscriptions = [
+        ...sides.map(([side, editor]) => editor.onMouseDown(onMouse(side))),
+        views.main.onDidScrollChange(() => {
+          fit();
+          placeZones.current();
+        }),
+        views.main.onDidLayoutChange(() => placeZones.current()),
+        ...views.editors.map((editor) => editor.onDidContentSizeChange(fit)),
+        ...(views.diff === null ? [] : [views.diff.onDidUpdateDiff(fit)]),
+      ];
+      fit();
+      return () => {
+        for (const subscription of subscriptions) subscription.dispose();
+        for (const entry of entries.values()) entry.observer.disconnect();
+        entries.clear();
+        if (frame !== 0) window.cancelAnimationFrame(frame);
+        placeZones.current = () => undefined;
+        layer.remove();
+        layerRef.current = null;
+        marksRef.current = null;
+        viewsRef.current = null;
+        if (views.diff !== null) {
+          views.diff.setModel(null);
+          views.diff.dispose();
+        } else {
+          for (const editor of views.editors) editor.dispose();
+        }
+        for (const model of views.models) model.dispose();
+      };
+    };
+    let teardown: (() => void) | null = null;
+    const cancel = widgetQueue().make(() => {
+      teardown = build();
+      setMade((count) => count + 1);
+    });
+    return () => {
+      cancel();
+      teardown?.();
     };
     // The editor is rebuilt only when the file changes or a side becomes (or stops being) empty; text
     // and options are updated in place below.
@@ -304,14 +326,14 @@ export default function MonacoDiff(props: MonacoDiffProps) {
     if (model === undefined || text === undefined || model.getValue() === text) return;
     model.setValue(text);
     marksRef.current?.whole?.set(wholeSideMarks(model, views.only));
-  }, [original, modified]);
+  }, [original, modified, made]);
 
   useEffect(() => {
     viewsRef.current?.diff?.updateOptions({
       renderSideBySide: sideBySide,
       hideUnchangedRegions: { enabled: hideUnchanged },
     });
-  }, [sideBySide, hideUnchanged]);
+  }, [sideBySide, hideUnchanged, made]);
 
   useEffect(() => {
     const collections = marksRef.current;
@@ -329,7 +351,7 @@ export default function MonacoDiff(props: MonacoDiffProps) {
         }));
     collections.original?.set(toDecorations('original'));
     collections.modified?.set(toDecorations('modified'));
-  }, [marks, original, modified, onlyKind]);
+  }, [marks, original, modified, onlyKind, made]);
 
   useEffect(() => {
     const views = viewsRef.current;
@@ -346,7 +368,7 @@ export default function MonacoDiff(props: MonacoDiffProps) {
         lineNumbers: numbering(views.only === 'removed' ? lineNumbers?.original : lineNumbers?.modified),
       });
     }
-  }, [lineNumbers, path, onlyKind]);
+  }, [lineNumbers, path, onlyKind, made]);
 
   // Zones follow the lines they belong to: a zone whose line changed (or whose text was replaced) is
   // placed again. Each zone's height follows its content's.
@@ -392,12 +414,12 @@ export default function MonacoDiff(props: MonacoDiffProps) {
     placeZones.current();
     setZoneHosts(new Map([...entries].map(([key, entry]) => [key, entry.host])));
     // `zones` content changes are rendered through the portals below; only their places matter here.
-  }, [zoneLines, original, modified, path, onlyKind]);
+  }, [zoneLines, original, modified, path, onlyKind, made]);
 
   useEffect(() => {
     if (reveal === null || reveal === undefined) return;
     viewsRef.current?.main.revealLineInCenter(reveal.line);
-  }, [reveal]);
+  }, [reveal, made]);
 
   return (
     <div ref={host} className="monaco-diff" data-one-sided={onlyKind ?? undefined} style={{ height: LINE_HEIGHT * 4 }}>
