@@ -24,6 +24,8 @@ import type { AssembledRest } from './app-host-rest';
 import type { HandlerTable } from './dispatcher';
 import { DisposableStore } from '../util/disposable';
 import { errorMessage } from '../util/errors';
+import { whenQuiet, type QuietWindow } from '../util/quiet';
+import { warmModelClient } from '../model/warm';
 
 /**
  * How long a thread nobody watches keeps its session (MCP servers, recorder) in case a client comes back
@@ -45,6 +47,11 @@ const MAX_UNWATCHED_THREADS = 4;
  */
 const REST_QUIET_MS = 500;
 const REST_LATEST_MS = 5_000;
+/**
+ * The model client is loaded ahead of the first turn once no request came for this long (model/warm.ts):
+ * a person opening the app reads before they type, and the load no longer holds the other threads.
+ */
+const WARM_QUIET_MS = 1_000;
 
 export interface AppHostOptions {
   weftHome?: string;
@@ -69,6 +76,11 @@ export interface AppHostOptions {
    * Default: resolve once everything is assembled.
    */
   answerEarly?: boolean;
+  /**
+   * Loads the model client ahead of the first turn once no request came for `afterQuietMs` (default: 1 s,
+   * `warmModelClient`); false: with the first turn.
+   */
+  warmUp?: { afterQuietMs: number; warm: () => Promise<void> } | false;
 }
 
 /** Something a person should come back for, or (`answered`) no longer needs to. */
@@ -242,6 +254,22 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     return assembled.handlers;
   };
   const late = lateHandlers(rest);
+  // Armed once the whole host is there (assembling it is no quiet time).
+  let warmUp: QuietWindow | null = null;
+  let closing = false;
+  const warmOptions = options.warmUp ?? { afterQuietMs: WARM_QUIET_MS, warm: warmModelClient };
+  const armWarmUp = (): void => {
+    if (warmOptions === false || closing || warmUp !== null) return;
+    warmUp = whenQuiet(warmOptions.afterQuietMs, null, () => {
+      warmOptions
+        .warm()
+        .catch((error: unknown) => log(`weft: could not load the model client ahead: ${errorMessage(error)}`));
+    });
+  };
+  const touched = (): void => {
+    late.touch();
+    warmUp?.touch();
+  };
   let warmed = false;
   const dispatcher = new RpcDispatcher({
     // Until the rest is there, the lists are answered from the index and the loaded threads.
@@ -257,7 +285,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     // While the client reads the answer to `initialize`, the first list is prepared: its params' schema
     // built and compiled, the list's statement prepared and its code warmed (a few ms, once).
     afterInitialize: () => {
-      late.touch();
+      touched();
       if (warmed) return;
       warmed = true;
       setImmediate(() => {
@@ -270,7 +298,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
       });
     },
     inForeground: (work) => {
-      late.touch();
+      touched();
       return store.inForeground(work);
     },
     threadQueue: manager,
@@ -284,6 +312,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     late.ready.catch((error: unknown) => log(`weft app-server: ${errorMessage(error)}`));
     late.startWhenQuiet(REST_QUIET_MS, REST_LATEST_MS);
   } else await late.start();
+  late.ready.then(armWarmUp, () => undefined);
   return {
     host: dispatcher,
     onAttention: (listener) => {
@@ -310,6 +339,8 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     // What the rest of the host opens is registered by the time it is ready (or failed).
     close: () => {
       late.stopWaiting();
+      closing = true;
+      warmUp?.stop();
       return late.settled().then(() => owned.dispose());
     },
   };

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClientRequests, type ClientRequestMethod } from '../../src-preload/protocol';
 import type { Client, HandlerTable } from './dispatcher';
+import { whenQuiet, type QuietWindow } from '../util/quiet';
 
 export interface LateHandlers {
   /** Every method of the protocol, each waiting for the table `make` resolves to. */
@@ -49,32 +50,19 @@ export function lateHandlers(make: () => Promise<HandlerTable>): LateHandlers {
   const ready = table.then(() => undefined);
   // Nobody may await `ready` (a host whose rest fails is told so through its requests and its log).
   ready.catch(() => undefined);
-  let quiet: { timer: NodeJS.Timeout | null; ms: number; deadline: number } | null = null;
-  const arm = (): void => {
-    if (quiet === null) return;
-    if (quiet.timer !== null) clearTimeout(quiet.timer);
-    if (made !== null) {
-      quiet = null;
-      return;
-    }
-    quiet.timer = setTimeout(
-      () => {
-        quiet = null;
-        start().catch(() => undefined);
-      },
-      Math.max(0, Math.min(quiet.ms, quiet.deadline - Date.now())),
-    );
-  };
+  let quiet: QuietWindow | null = null;
   return {
     startWhenQuiet: (quietMs, maxMs) => {
-      quiet = { timer: null, ms: quietMs, deadline: Date.now() + maxMs };
-      arm();
+      quiet?.stop();
+      quiet = whenQuiet(quietMs, maxMs, () => {
+        if (made === null) start().catch(() => undefined);
+      });
     },
-    touch: arm,
-    stopWaiting: () => {
-      if (quiet?.timer) clearTimeout(quiet.timer);
-      quiet = null;
+    touch: () => {
+      if (made === null) quiet?.touch();
+      else quiet?.stop();
     },
+    stopWaiting: () => quiet?.stop(),
     // Each entry passes its params on to the same method's handler of the table made later.
     handlers: handlers as unknown as HandlerTable,
     start: () => start().then(() => undefined),

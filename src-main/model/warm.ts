@@ -1,0 +1,18 @@
+// The model client's first request loaded the OpenAI SDK (about 300 KB: 47–52 ms of the main thread,
+// measured on Node 24) and then Node's own `fetch` (undici, 22–28 ms, when the SDK first makes `Headers`):
+// one stretch of 70–80 ms in which every other thread's requests and events waited, and which the first
+// turn of each start waited for too. A host does both ahead, when it is quiet (see app-host.ts).
+
+let warm: Promise<void> | null = null;
+
+/** Loads the SDK, then (in a task of its own) Node's fetch; once per process, again after a failure. */
+export function warmModelClient(): Promise<void> {
+  warm ??= (async () => {
+    await import('openai');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    // Node loads undici on the first use of one of its fetch globals.
+    new Headers();
+  })();
+  warm.catch(() => (warm = null));
+  return warm;
+}

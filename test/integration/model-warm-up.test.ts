@@ -1,0 +1,64 @@
+// A host loads the model client (the OpenAI SDK and Node's fetch: a 70–80 ms stretch of the main thread)
+// when it is quiet, ahead of the first turn, instead of inside the first model request where every other
+// thread's requests waited behind it.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { warmModelClient } from '../../src-main/model/warm';
+import { ok, startInProcessHost, type InProcessHost } from '../support/in-process-host';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+
+let ws: TempWorkspace;
+let home: WeftHome;
+let app: InProcessHost | null = null;
+
+beforeEach(async () => {
+  ws = await makeTempWorkspace({ 'notes.txt': 'one\n' });
+  home = await makeWeftHome('model = "mock-model"\n');
+});
+
+afterEach(async () => {
+  await app?.close();
+  app = null;
+  await ws.cleanup();
+  await home.cleanup();
+});
+
+describe('loading the model client ahead', () => {
+  it('happens once the host has had no request for the quiet time, and once', async () => {
+    const QUIET_MS = 150;
+    const calls: number[] = [];
+    let warmed: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (warmed = resolve));
+    app = await startInProcessHost({
+      weftHome: home.dir,
+      cwd: ws.dir,
+      env: { WEFT_HOME: home.dir },
+      warmUp: {
+        afterQuietMs: QUIET_MS,
+        warm: () => {
+          calls.push(performance.now());
+          warmed();
+          return Promise.resolve();
+        },
+      },
+    });
+    let lastRequest = 0;
+    for (let i = 0; i < 12; i++) {
+      lastRequest = performance.now();
+      await ok(app.client, 'thread/list', { limit: 5 });
+    }
+    await done;
+    expect(calls).toHaveLength(1);
+    // Each request started the quiet over: the load came a whole quiet time after the last one was sent.
+    expect((calls[0] ?? 0) - lastRequest).toBeGreaterThanOrEqual(QUIET_MS - 1);
+    // Requests after it do not load it again.
+    await ok(app.client, 'thread/list', { limit: 5 });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('loads the SDK and Node’s fetch once: a second call shares the first', async () => {
+    const first = warmModelClient();
+    expect(warmModelClient()).toBe(first);
+    await expect(first).resolves.toBeUndefined();
+    expect(warmModelClient()).toBe(first);
+  });
+});
