@@ -28,6 +28,7 @@ import {
   nodeArgs,
   peakRss,
   scenarioDirs,
+  sleep,
   type AppServerResult,
   type Program,
 } from './many-agents-host';
@@ -49,8 +50,16 @@ const BASELINE = process.env['WEFT_BASELINE'] ? resolve(process.env['WEFT_BASELI
 /** What the baseline is, for the notes: WEFT_BASELINE_LABEL, else its folder relative to the checkout. */
 const BASELINE_LABEL =
   BASELINE === null ? null : (process.env['WEFT_BASELINE_LABEL'] ?? `WEFT_BASELINE ${relative(ROOT, BASELINE)}`);
-/** MANY_AGENTS_ONLY=app-server, worktrees, ui or ui-worktrees (or several, comma-separated): those parts only. */
-const ONLY = (process.env['MANY_AGENTS_ONLY'] ?? 'app-server,worktrees,ui,ui-worktrees').split(',');
+/**
+ * MANY_AGENTS_ONLY=app-server, worktrees, ui, ui-worktrees or first-turn (or several, comma-separated): those
+ * parts only.
+ */
+const ONLY = (process.env['MANY_AGENTS_ONLY'] ?? 'app-server,worktrees,ui,ui-worktrees,first-turn').split(',');
+/**
+ * The first-turn part: a person opens the app, reads, and starts one agent after this long (the host is
+ * quiet meanwhile).
+ */
+const FIRST_TURN_AFTER_MS = 1_500;
 
 /** The part of a `turn/completed` notification read here. */
 interface TurnCompleted {
@@ -60,19 +69,31 @@ interface TurnCompleted {
   };
 }
 
+/** An app-server run: the 8 agents at once, as worktree threads, or the first turn of a fresh server. */
+type ServerScenario = 'agents' | 'worktrees' | 'first-turn';
+
 /**
- * The 8 agents through `weft app-server` on stdio, with lists probing it meanwhile; with `worktrees`, each
- * is a worktree thread of one git project (`thread/start {weftWorktree: true}`), working in its own worktree.
+ * The 8 agents through `weft app-server` on stdio, with lists probing it meanwhile; as `worktrees`, each is
+ * a worktree thread of one git project (`thread/start {weftWorktree: true}`), working in its own worktree.
+ * As `first-turn`: one agent, started FIRST_TURN_AFTER_MS after its thread, on a server that has answered
+ * nothing else (`firstDeltaMs`: from its `turn/start` to the first text the model streamed).
  */
-async function appServerRun(program: Program, work: string, run: number, worktrees = false): Promise<AppServerResult> {
+async function appServerRun(
+  program: Program,
+  work: string,
+  run: number,
+  scenario: ServerScenario = 'agents',
+): Promise<AppServerResult & { firstDeltaMs: number }> {
+  const worktrees = scenario === 'worktrees';
+  const agents = scenario === 'first-turn' ? 1 : AGENTS;
   const mock = await startMockResponsesServer();
   const { home, project } = scenarioDirs(
     work,
-    `${worktrees ? 'worktrees' : 'app-server'}-${program.label}`,
+    `${scenario === 'agents' ? 'app-server' : scenario}-${program.label}`,
     mock,
     worktrees,
   );
-  const profileName = `${worktrees ? 'worktrees-' : ''}${program.label}-${run}`;
+  const profileName = `${scenario === 'agents' ? '' : `${scenario}-`}${program.label}-${run}`;
   const child = spawn(process.execPath, [...nodeArgs(profileName), program.bin, 'app-server'], {
     cwd: project,
     env: env(home),
@@ -86,6 +107,7 @@ async function appServerRun(program: Program, work: string, run: number, worktre
     // Each thread's finished turn (status, and error when it failed).
     const ended = new Map<string, string>();
     const turnMs: number[] = [];
+    let firstDeltaAt = Number.NaN;
     let allDone: () => void = () => undefined;
     const done = new Promise<void>((r) => (allDone = r));
     const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
@@ -97,9 +119,11 @@ async function appServerRun(program: Program, work: string, run: number, worktre
           `${params.turn.status}${params.turn.error ? ` (${params.turn.error.message})` : ''}`,
         );
         if (typeof params.turn.durationMs === 'number') turnMs.push(params.turn.durationMs);
-        if (ended.size === AGENTS) allDone();
+        if (ended.size === agents) allDone();
         return;
       }
+      if (Number.isNaN(firstDeltaAt) && line.startsWith('{"method":"item/agentMessage/delta"'))
+        firstDeltaAt = performance.now();
       if (!line.startsWith('{"id":"bench-')) return;
       const message = JSON.parse(line) as { id: string; result?: unknown; error?: { message: string } };
       const waiter = waiting.get(message.id);
@@ -122,30 +146,35 @@ async function appServerRun(program: Program, work: string, run: number, worktre
       });
     await request('initialize', { clientInfo: { name: 'weft-bench', title: null, version: '0' }, capabilities: null });
     child.stdin.write(`${JSON.stringify({ method: 'initialized' })}\n`);
-    scriptAgents(mock);
-    const probe = startListProbe(stdioChannel(child));
-    const started = performance.now();
-    for (let a = 0; a < AGENTS; a++) {
+    scriptAgents(mock, agents);
+    let probe = scenario === 'first-turn' ? null : startListProbe(stdioChannel(child));
+    let started = performance.now();
+    for (let a = 0; a < agents; a++) {
       const { thread } = (await request('thread/start', {
         cwd: project,
         ...(worktrees ? { weftWorktree: true } : {}),
       })) as { thread: { id: string; weftWorktree?: { path: string } } };
       if (worktrees && thread.weftWorktree === undefined)
         throw new Error(`many-agents: ${program.label}: thread ${thread.id} was started without a worktree`);
+      if (probe === null) {
+        await sleep(FIRST_TURN_AFTER_MS);
+        probe = startListProbe(stdioChannel(child));
+        started = performance.now();
+      }
       await request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: agentPrompt(a) }] });
     }
     await guarded(`${program.label}: the agents' turns`, done);
     const seconds = (performance.now() - started) / 1000;
-    const lists = await probe.stop();
+    const lists = probe === null ? [] : await probe.stop();
     const failed = [...ended.values()].filter((status) => status !== 'completed');
-    if (mock.requests.length !== AGENTS * REQUESTS_PER_AGENT || failed.length > 0)
+    if (mock.requests.length !== agents * REQUESTS_PER_AGENT || failed.length > 0)
       throw new Error(
-        `many-agents: ${program.label}: ${mock.requests.length} model requests of ${AGENTS * REQUESTS_PER_AGENT}; turns not completed: ${failed.join('; ')}\n${stderr.slice(-2000)}`,
+        `many-agents: ${program.label}: ${mock.requests.length} model requests of ${agents * REQUESTS_PER_AGENT}; turns not completed: ${failed.join('; ')}\n${stderr.slice(-2000)}`,
       );
     const peakRssMiB = peakRss(child.pid);
     child.stdin.end();
     await guarded(`${program.label}: the app server's exit`, exited(child));
-    return { lists, peakRssMiB, seconds, turnMs };
+    return { lists, peakRssMiB, seconds, turnMs, firstDeltaMs: firstDeltaAt - started };
   } finally {
     child.kill('SIGKILL');
     await mock.close();
@@ -217,6 +246,29 @@ function serverRows(results: Map<string, AppServerResult[]>, programs: Program[]
       value: ours(results, (r) => r.peakRssMiB),
       unit: 'MiB',
       note: beside(results, programs, (r) => r.peakRssMiB, 'MiB'),
+    },
+  ];
+}
+
+function firstTurnRows(
+  results: Map<string, (AppServerResult & { firstDeltaMs: number })[]>,
+  programs: Program[],
+): Row[] {
+  if ((results.get('weft') ?? []).length === 0) return [];
+  const what = `first turn of a fresh app server, started ${FIRST_TURN_AFTER_MS / 1000} s after its thread`;
+  return [
+    {
+      name: `${what}: turn/start to the first streamed text`,
+      value: ours(results, (r) => r.firstDeltaMs),
+      unit: 'ms',
+      note: beside(results, programs, (r) => r.firstDeltaMs, 'ms'),
+    },
+    {
+      name: `${what}: slowest thread/list answer, one every 10 ms`,
+      value: ours(results, (r) => slowest(r.lists)),
+      unit: 'ms',
+      target: '≤ 50 ms',
+      note: beside(results, programs, (r) => slowest(r.lists), 'ms'),
     },
   ];
 }
@@ -313,6 +365,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
   }
   const server = new Map<string, AppServerResult[]>();
   const worktrees = new Map<string, AppServerResult[]>();
+  const firstTurn = new Map<string, (AppServerResult & { firstDeltaMs: number })[]>();
   const ui = new Map<string, UiResult[]>();
   const uiWorktrees = new Map<string, UiResult[]>();
   try {
@@ -322,7 +375,10 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
           server.set(p.label, [...(server.get(p.label) ?? []), await appServerRun(p, work, run)]);
       if (ONLY.includes('worktrees'))
         for (const p of programs)
-          worktrees.set(p.label, [...(worktrees.get(p.label) ?? []), await appServerRun(p, work, run, true)]);
+          worktrees.set(p.label, [...(worktrees.get(p.label) ?? []), await appServerRun(p, work, run, 'worktrees')]);
+      if (ONLY.includes('first-turn'))
+        for (const p of programs)
+          firstTurn.set(p.label, [...(firstTurn.get(p.label) ?? []), await appServerRun(p, work, run, 'first-turn')]);
       if (ONLY.includes('ui'))
         for (const p of programs)
           ui.set(p.label, [...(ui.get(p.label) ?? []), await uiRun(p, work, run, false, traceRun(run))]);
@@ -339,6 +395,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
   const rows = [
     ...serverRows(server, programs),
     ...worktreeRows(worktrees, programs),
+    ...firstTurnRows(firstTurn, programs),
     ...uiRows(ui, programs),
     ...uiRows(uiWorktrees, programs, true),
   ];
