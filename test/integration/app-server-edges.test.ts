@@ -4,46 +4,23 @@
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAppHost } from '../../src-main/server/app-host';
 import { runStdioServer } from '../../src-main/server/stdio';
 import { ThreadStore } from '../../src-main/store';
 import { uuidv7 } from '../../src-main/util/ids';
-import { startInProcessHost, type InProcessHost } from '../support/in-process-host';
+import { hostPerTest } from '../support/in-process-host';
 import { waitFor } from '../support/wait';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import { makeTempWorkspace } from '../support/workspace';
 import { ScriptedSession, meta } from '../unit/store/helpers';
 
-let ws: TempWorkspace;
-let home: WeftHome;
-let app: InProcessHost | null = null;
-
-beforeEach(async () => {
-  ws = await makeTempWorkspace({ 'notes.txt': 'one\n' });
-  home = await makeWeftHome('model = "mock-model"\n');
-});
-
-afterEach(async () => {
-  await app?.close();
-  app = null;
-  await ws.cleanup();
-  await home.cleanup();
-});
-
-async function start(): Promise<InProcessHost> {
-  app = await startInProcessHost({
-    weftHome: home.dir,
-    cwd: ws.dir,
-    env: { WEFT_HOME: home.dir, OPENAI_API_KEY: 'x' },
-  });
-  return app;
-}
+const fixture = hostPerTest({ 'notes.txt': 'one\n' }, 'model = "mock-model"\n');
 
 /** A saved thread of two turns whose second user message line is damaged on disk. */
 async function damagedThread(): Promise<{ id: string; path: string }> {
-  const store = ThreadStore.open(home.dir, { onWarning: () => undefined });
+  const store = ThreadStore.open(fixture.home.dir, { onWarning: () => undefined });
   const id = uuidv7();
-  const { recorder, path } = store.createThread(meta(id, ws.dir));
+  const { recorder, path } = store.createThread(meta(id, fixture.ws.dir));
   const session = new ScriptedSession(id, recorder);
   await session.turn([{ type: 'text', text: 'first question' }], 'completed');
   await session.turn([{ type: 'text', text: 'second question' }], 'completed');
@@ -61,7 +38,7 @@ async function damagedThread(): Promise<{ id: string; path: string }> {
 
 describe('app server edges', () => {
   it('answers an invalid list cursor with -32602, not an internal error', async () => {
-    const { client } = await start();
+    const { client } = await fixture.start();
     for (const cursor of ['\u0000', 'not-a-cursor', Buffer.from('{"k":"created_at"}').toString('base64url')]) {
       const reply = await client.call('thread/list', { cursor });
       expect(reply.error?.code, `cursor ${JSON.stringify(cursor)}`).toBe(-32602);
@@ -76,7 +53,7 @@ describe('app server edges', () => {
   });
 
   it('answers changes to an unknown thread with -32602, as a read, and logs no stack trace', async () => {
-    const { client } = await start();
+    const { client, logs } = await fixture.start();
     const threadId = uuidv7();
     const unknown = {
       code: -32602,
@@ -95,12 +72,12 @@ describe('app server edges', () => {
       const reply = await client.call(method, params);
       expect({ method, error: reply.error }).toEqual({ method, error: unknown });
     }
-    expect(app?.logs.filter((line) => line.includes(' failed: '))).toEqual([]);
+    expect(logs.filter((line) => line.includes(' failed: '))).toEqual([]);
   });
 
   it('tells the client about corrupt rollout lines with warning notifications', async () => {
     const { id, path } = await damagedThread();
-    const { client } = await start();
+    const { client } = await fixture.start();
 
     const read = await client.call('thread/read', { threadId: id, includeTurns: true });
     expect(read.error).toBeUndefined();
@@ -121,9 +98,9 @@ describe('app server edges', () => {
 
   it('answers a request over the line limit with an error carrying its id, then serves the next one', async () => {
     const host = await createAppHost({
-      weftHome: home.dir,
-      cwd: ws.dir,
-      env: { WEFT_HOME: home.dir },
+      weftHome: fixture.home.dir,
+      cwd: fixture.ws.dir,
+      env: { WEFT_HOME: fixture.home.dir },
       log: () => undefined,
     });
     const stdin = new PassThrough();
@@ -165,34 +142,34 @@ describe('app server edges', () => {
     const other = await makeTempWorkspace({ 'elsewhere.txt': 'other project\n' });
     const outside = await makeTempWorkspace({ 'secret.txt': 'not for the page\n' });
     try {
-      symlinkSync(outside.path('secret.txt'), ws.path('link-to-secret'));
-      symlinkSync(outside.dir, ws.path('link-to-dir'));
-      const { client } = await start();
+      symlinkSync(outside.path('secret.txt'), fixture.ws.path('link-to-secret'));
+      symlinkSync(outside.dir, fixture.ws.path('link-to-dir'));
+      const { client } = await fixture.start();
       const read = async (path: string) => {
         const reply = await client.call('fs/readFile', { path });
         return reply.error
           ? { error: reply.error.code, message: reply.error.message }
           : Buffer.from(String((reply.result as { dataBase64: string }).dataBase64), 'base64').toString('utf8');
       };
-      expect(await read(ws.path('notes.txt'))).toBe('one\n');
-      expect(await read(join(home.dir, 'config.toml'))).toBe('model = "mock-model"\n');
+      expect(await read(fixture.ws.path('notes.txt'))).toBe('one\n');
+      expect(await read(join(fixture.home.dir, 'config.toml'))).toBe('model = "mock-model"\n');
       const refused = {
         error: -32602,
         message: expect.stringContaining('is outside the folders this server reads') as unknown,
       };
       for (const path of [
         outside.path('secret.txt'),
-        ws.path('link-to-secret'),
-        join(ws.path('link-to-dir'), 'secret.txt'),
-        join(ws.dir, '..', basename(outside.dir), 'secret.txt'),
+        fixture.ws.path('link-to-secret'),
+        join(fixture.ws.path('link-to-dir'), 'secret.txt'),
+        join(fixture.ws.dir, '..', basename(outside.dir), 'secret.txt'),
         '/etc/hostname',
         other.path('elsewhere.txt'),
       ]) {
         expect(await read(path), path).toEqual(refused);
       }
-      expect(await read(ws.path('missing.txt'))).toEqual({
+      expect(await read(fixture.ws.path('missing.txt'))).toEqual({
         error: -32602,
-        message: `${ws.path('missing.txt')} is not a readable file`,
+        message: `${fixture.ws.path('missing.txt')} is not a readable file`,
       });
       // A thread opened on another folder makes that folder readable.
       const started = await client.call('thread/start', { cwd: other.dir });

@@ -1,26 +1,11 @@
-// A host loads the model client (the OpenAI SDK and Node's fetch: a 70–80 ms stretch of the main thread)
+// A host loads the model client (the OpenAI SDK and Node’s fetch: a 60–70 ms stretch of the main thread)
 // when it is quiet, ahead of the first turn, instead of inside the first model request where every other
 // thread's requests waited behind it.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { warmModelClient } from '../../src-main/model/warm';
-import { ok, startInProcessHost, type InProcessHost } from '../support/in-process-host';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import { hostPerTest, ok } from '../support/in-process-host';
 
-let ws: TempWorkspace;
-let home: WeftHome;
-let app: InProcessHost | null = null;
-
-beforeEach(async () => {
-  ws = await makeTempWorkspace({ 'notes.txt': 'one\n' });
-  home = await makeWeftHome('model = "mock-model"\n');
-});
-
-afterEach(async () => {
-  await app?.close();
-  app = null;
-  await ws.cleanup();
-  await home.cleanup();
-});
+const fixture = hostPerTest({ 'notes.txt': 'one\n' }, 'model = "mock-model"\n');
 
 describe('loading the model client ahead', () => {
   it('happens once the host has had no request for the quiet time, and once', async () => {
@@ -28,10 +13,7 @@ describe('loading the model client ahead', () => {
     const calls: number[] = [];
     let warmed: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (warmed = resolve));
-    app = await startInProcessHost({
-      weftHome: home.dir,
-      cwd: ws.dir,
-      env: { WEFT_HOME: home.dir },
+    const app = await fixture.start({
       warmUp: {
         afterQuietMs: QUIET_MS,
         warm: () => {

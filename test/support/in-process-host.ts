@@ -2,7 +2,9 @@
 // attached the way a transport attaches it. Responses and notifications are recorded as they arrive.
 import { createAppHost, type AppHost, type AppHostOptions } from '../../src-main/server/app-host';
 import type { ClientConnection } from '../../src-main/server/transport';
+import { afterEach, beforeEach } from 'vitest';
 import { waitFor, type Subscribe } from './wait';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from './workspace';
 
 export interface RpcReply {
   id: string | number | null;
@@ -78,6 +80,57 @@ export async function startInProcessHost(options: AppHostOptions): Promise<InPro
     close: async () => {
       connection.close();
       await host.close();
+    },
+  };
+}
+
+export interface HostPerTest {
+  /** The test's project folder. */
+  readonly ws: TempWorkspace;
+  /** The test's WEFT_HOME. */
+  readonly home: WeftHome;
+  /** Starts the host on them (closed after the test); `options` add to or override the defaults. */
+  start(options?: Partial<AppHostOptions>): Promise<InProcessHost>;
+}
+
+/**
+ * A project (`files`) and a Weft home (`config`) made before each test of the file, and the host started on
+ * them closed and both removed after it. Call at the top of a test file.
+ */
+export function hostPerTest(files: Record<string, string>, config: string): HostPerTest {
+  let ws: TempWorkspace | null = null;
+  let home: WeftHome | null = null;
+  let app: InProcessHost | null = null;
+  beforeEach(async () => {
+    ws = await makeTempWorkspace(files);
+    home = await makeWeftHome(config);
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = null;
+    await ws?.cleanup();
+    await home?.cleanup();
+  });
+  const made = <T>(value: T | null, what: string): T => {
+    if (value === null) throw new Error(`hostPerTest: the ${what} is made before each test`);
+    return value;
+  };
+  return {
+    get ws() {
+      return made(ws, 'workspace');
+    },
+    get home() {
+      return made(home, 'home');
+    },
+    async start(options = {}) {
+      const dir = made(home, 'home').dir;
+      app = await startInProcessHost({
+        weftHome: dir,
+        cwd: made(ws, 'workspace').dir,
+        env: { WEFT_HOME: dir, OPENAI_API_KEY: 'x' },
+        ...options,
+      });
+      return app;
     },
   };
 }
