@@ -10,6 +10,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { currentTheme, languageForPath, monaco, wholeSideMarks } from './monaco';
+import { diffRows, lineCount } from './diff-rows';
 import { oneSided } from './one-sided';
 import { widgetQueue } from '../widget-queue';
 import type { OneSidedKind } from './one-sided';
@@ -61,6 +62,13 @@ export interface MonacoDiffProps {
 }
 
 const LINE_HEIGHT = 19;
+/** Narrower than this, a side-by-side diff is shown inline (Monaco's breakpoint, set below). */
+const SIDE_BY_SIDE_MIN_WIDTH = 640;
+
+/** The element's height for content of `contentPx`: at least two lines, at most `maxHeight` (then it scrolls). */
+function heightFor(contentPx: number, maxHeight: number): number {
+  return Math.min(Math.max(contentPx, LINE_HEIGHT * 2), maxHeight);
+}
 
 /** The editors of one view: a diff editor, or a single editor for a one-sided diff. */
 interface Views {
@@ -151,6 +159,21 @@ export default function MonacoDiff(props: MonacoDiffProps) {
     clickRef.current = props.onLineClick;
   });
 
+  // Until the editor is made, its place is held at the height it will take (diff-rows.ts): the page does
+  // not jump when it comes. Zones are counted a line each (a fold marker's height).
+  const zoneCount = zones?.length ?? 0;
+  useLayoutEffect(() => {
+    const element = host.current;
+    if (element === null || viewsRef.current !== null) return;
+    const { original, modified, sideBySide, maxHeight } = latest.current;
+    const text = oneSided(original, modified)?.text;
+    const rows =
+      text === undefined
+        ? diffRows(original, modified, !sideBySide || element.clientWidth < SIDE_BY_SIDE_MIN_WIDTH)
+        : lineCount(text);
+    element.style.height = `${heightFor((rows + zoneCount) * LINE_HEIGHT, maxHeight)}px`;
+  }, [original, modified, sideBySide, maxHeight, zoneCount, path, onlyKind]);
+
   // Made after the frame that shows its place, one widget per frame (widget-queue.ts); `made` counts the
   // editors made, so that the effects below apply what they hold to each new one.
   const [made, setMade] = useState(0);
@@ -172,7 +195,7 @@ export default function MonacoDiff(props: MonacoDiffProps) {
           originalEditable: false,
           renderSideBySide: sideBySide,
           useInlineViewWhenSpaceIsLimited: true,
-          renderSideBySideInlineBreakpoint: 640,
+          renderSideBySideInlineBreakpoint: SIDE_BY_SIDE_MIN_WIDTH,
           renderOverviewRuler: false,
           hideUnchangedRegions: {
             enabled: hideUnchanged,
@@ -247,7 +270,7 @@ export default function MonacoDiff(props: MonacoDiffProps) {
       const fit = (): void => {
         const height = Math.max(...views.editors.map((editor) => editor.getContentHeight()));
         const { maxHeight } = latest.current;
-        element.style.height = `${Math.min(Math.max(height, LINE_HEIGHT * 2), maxHeight)}px`;
+        element.style.height = `${heightFor(height, maxHeight)}px`;
         // An editor as tall as its content never scrolls itself (Monaco may, while a zone above the top
         // line grows): the page around it does.
         if (height <= maxHeight) {
