@@ -216,8 +216,8 @@ export const Terminal = memo(function Terminal({ output, label, limit }: Termina
       themed.current = scheme;
       pump();
       return { xterm, observer };
-      // pump is stable (a callback without dependencies): the terminal is made once per mount.
     },
+    // pump is stable (a callback without dependencies): the terminal is made once per mount.
     [pump],
   );
 

@@ -62,6 +62,8 @@ export interface MonacoDiffProps {
 }
 
 const LINE_HEIGHT = 19;
+/** Unchanged lines shown on each side of a change when unchanged regions are folded. */
+const CONTEXT_LINES = 3;
 /** Narrower than this, a side-by-side diff is shown inline (Monaco's breakpoint, set below). */
 const SIDE_BY_SIDE_MIN_WIDTH = 640;
 
@@ -165,14 +167,19 @@ export default function MonacoDiff(props: MonacoDiffProps) {
   useLayoutEffect(() => {
     const element = host.current;
     if (element === null || viewsRef.current !== null) return;
-    const { original, modified, sideBySide, maxHeight } = latest.current;
+    const { original, modified, sideBySide, hideUnchanged, maxHeight } = latest.current;
     const text = oneSided(original, modified)?.text;
     const rows =
       text === undefined
-        ? diffRows(original, modified, !sideBySide || element.clientWidth < SIDE_BY_SIDE_MIN_WIDTH)
+        ? diffRows(
+            original,
+            modified,
+            !sideBySide || element.clientWidth < SIDE_BY_SIDE_MIN_WIDTH,
+            hideUnchanged ? { contextLines: CONTEXT_LINES } : null,
+          )
         : lineCount(text);
     element.style.height = `${heightFor((rows + zoneCount) * LINE_HEIGHT, maxHeight)}px`;
-  }, [original, modified, sideBySide, maxHeight, zoneCount, path, onlyKind]);
+  }, [original, modified, sideBySide, hideUnchanged, maxHeight, zoneCount, path, onlyKind]);
 
   // Made after the frame that shows its place, one widget per frame (widget-queue.ts); `made` counts the
   // editors made, so that the effects below apply what they hold to each new one.
@@ -199,7 +206,7 @@ export default function MonacoDiff(props: MonacoDiffProps) {
           renderOverviewRuler: false,
           hideUnchangedRegions: {
             enabled: hideUnchanged,
-            contextLineCount: 3,
+            contextLineCount: CONTEXT_LINES,
             minimumLineCount: 4,
             revealLineCount: 20,
           },

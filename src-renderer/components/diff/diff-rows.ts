@@ -26,11 +26,20 @@ function sharedLines(a: string, b: string): number {
 /**
  * Rows of a two-sided diff: inline, every removed line shows above the added ones; side by side, a changed
  * stretch takes the longer of its two sides. Lines found on both sides are taken as the unchanged ones (an
- * estimate: a moved line counts as unchanged).
+ * estimate: a moved line counts as unchanged). With `foldUnchanged` (Monaco's hidden unchanged regions,
+ * `contextLines` shown on each side of a change), the unchanged lines shown are taken as those around one
+ * change and a fold marker.
  */
-export function diffRows(original: string, modified: string, inline: boolean): number {
+export function diffRows(
+  original: string,
+  modified: string,
+  inline: boolean,
+  foldUnchanged: { contextLines: number } | null = null,
+): number {
   const a = lineCount(original);
   const b = lineCount(modified);
   const shared = Math.min(sharedLines(original, modified), a, b);
-  return inline ? a + b - shared : shared + Math.max(a - shared, b - shared);
+  const changed = inline ? a + b - 2 * shared : Math.max(a - shared, b - shared);
+  const unchanged = foldUnchanged === null ? shared : Math.min(shared, 2 * foldUnchanged.contextLines + 1);
+  return changed + unchanged;
 }

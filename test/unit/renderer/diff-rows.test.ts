@@ -30,6 +30,20 @@ describe('diffRows', () => {
     expect(diffRows('x\ny', 'x\nx\ny', false)).toBe(3);
   });
 
+  it('with unchanged regions folded, shows the change with its context and a fold marker', () => {
+    const long = (changed: string) =>
+      [
+        ...Array.from({ length: 50 }, (_, i) => `line ${i}`),
+        changed,
+        ...Array.from({ length: 50 }, (_, i) => `end ${i}`),
+      ].join('\n');
+    expect(diffRows(long('old'), long('new'), true, { contextLines: 3 })).toBe(2 + 7);
+    expect(diffRows(long('old'), long('new'), false, { contextLines: 3 })).toBe(1 + 7);
+    expect(diffRows(long('old'), long('new'), true)).toBe(2 + 100);
+    // Fewer unchanged lines than the context: all of them.
+    expect(diffRows(original, modified, true, { contextLines: 3 })).toBe(6 + 2 + 3);
+  });
+
   it('takes identical texts as all unchanged', () => {
     expect(diffRows(original, original, true)).toBe(8);
     expect(diffRows(original, original, false)).toBe(8);
