@@ -1,7 +1,7 @@
-// The model client's first request loaded the OpenAI SDK (about 300 KB: 47–52 ms of the main thread,
-// measured on Node 24) and then Node's own `fetch` (undici, 22–28 ms, when the SDK first makes `Headers`):
-// one stretch of 70–80 ms in which every other thread's requests and events waited, and which the first
-// turn of each start waited for too. A host does both ahead, when it is quiet (see app-host.ts).
+// The model client's first request loaded the OpenAI SDK (about 300 KB) and then Node's own `fetch`
+// (undici, when the SDK first makes `Headers`; 22–28 ms of it alone on Node 24): in a host, one stretch of
+// 60–70 ms in which every other thread's requests and events waited, and which the first turn of each
+// start waited for too. A host does both ahead, when it is quiet (see app-host.ts).
 
 let warm: Promise<void> | null = null;
 
