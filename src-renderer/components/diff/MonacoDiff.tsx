@@ -164,22 +164,21 @@ export default function MonacoDiff(props: MonacoDiffProps) {
   // Until the editor is made, its place is held at the height it will take (diff-rows.ts): the page does
   // not jump when it comes. Zones are counted a line each (a fold marker's height).
   const zoneCount = zones?.length ?? 0;
+  const onlyText = only?.text ?? null;
   useLayoutEffect(() => {
     const element = host.current;
     if (element === null || viewsRef.current !== null) return;
-    const { original, modified, sideBySide, hideUnchanged, maxHeight } = latest.current;
-    const text = oneSided(original, modified)?.text;
     const rows =
-      text === undefined
+      onlyText === null
         ? diffRows(
             original,
             modified,
             !sideBySide || element.clientWidth < SIDE_BY_SIDE_MIN_WIDTH,
             hideUnchanged ? { contextLines: CONTEXT_LINES } : null,
           )
-        : lineCount(text);
+        : lineCount(onlyText);
     element.style.height = `${heightFor((rows + zoneCount) * LINE_HEIGHT, maxHeight)}px`;
-  }, [original, modified, sideBySide, hideUnchanged, maxHeight, zoneCount, path, onlyKind]);
+  }, [original, modified, onlyText, sideBySide, hideUnchanged, maxHeight, zoneCount]);
 
   // Made after the frame that shows its place, one widget per frame (widget-queue.ts); `made` counts the
   // editors made, so that the effects below apply what they hold to each new one.
