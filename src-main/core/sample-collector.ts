@@ -2,6 +2,7 @@ import { isKnownResponseItem, type ResponseItem, type ThreadItem } from '../../s
 import type { ModelEvent, ModelUsage } from '../model/types';
 import type { CoreNotification, ToolCall } from '../tools/types';
 import { newItemId } from '../util/ids';
+import { Slicer, type Pacer } from '../util/slicer';
 import {
   KINDS,
   ShownText,
@@ -73,11 +74,18 @@ export class SampleCollector {
     }
   }
 
-  /** Completes the items of a failed attempt as they were (no attempt follows): records them. */
-  static close(threadId: string, turnId: string, host: CollectorHost, carried: CarriedItems): void {
+  /** Completes the items of a failed attempt as they were (no attempt follows): records them, in slices. */
+  static async close(
+    threadId: string,
+    turnId: string,
+    host: CollectorHost,
+    carried: CarriedItems,
+    pacer: Pacer = new Slicer(),
+  ): Promise<void> {
     for (const t of carried.items) {
       if (t.clientCompleted) t.record?.();
       else host.announce({ method: 'item/completed', params: { threadId, turnId, item: shownItem(t) } })();
+      await pacer.pace();
     }
   }
 
@@ -147,10 +155,14 @@ export class SampleCollector {
     }
   }
 
-  /** The attempt succeeded: its items are recorded, carried items it did not say again are withdrawn. */
-  outcome(): SampleOutcome {
+  /**
+   * The attempt succeeded: its items are recorded, carried items it did not say again are withdrawn. The
+   * records are written in slices (`pacer`): an answer of 10,000 items recorded in one stretch held the
+   * event loop, and with it every other thread, for 100 ms.
+   */
+  async outcome(pacer: Pacer = new Slicer()): Promise<SampleOutcome> {
     this.finishOpenItems();
-    this.settle();
+    await this.settle(pacer);
     return { items: this.items, toolCalls: this.toolCalls, usage: this.usage };
   }
 
@@ -159,9 +171,9 @@ export class SampleCollector {
    * streamed (every `item/started` gets its `item/completed`) and are recorded. Nothing of this attempt
    * reaches the history.
    */
-  abandon(): void {
+  async abandon(pacer: Pacer = new Slicer()): Promise<void> {
     this.finishOpenItems();
-    this.settle();
+    await this.settle(pacer);
   }
 
   /** The attempt failed and another follows: its items, open or not, go to the next one, unrecorded. */
@@ -175,12 +187,17 @@ export class SampleCollector {
     return { items };
   }
 
-  private settle(): void {
-    for (const queue of this.carried.values()) {
-      for (const t of queue) this.host.withdraw(this.turnId, toThreadItem(t, true));
-    }
+  private async settle(pacer: Pacer): Promise<void> {
+    const withdrawn = [...this.carried.values()].flat();
     this.carried.clear();
-    for (const record of this.completions.splice(0)) record();
+    for (const t of withdrawn) {
+      this.host.withdraw(this.turnId, toThreadItem(t, true));
+      await pacer.pace();
+    }
+    for (const record of this.completions.splice(0)) {
+      record();
+      await pacer.pace();
+    }
   }
 
   private sendDelta(open: Tracked, delta: string, notification: (delta: string) => CoreNotification): void {

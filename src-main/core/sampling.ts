@@ -41,17 +41,17 @@ export async function sampleWithRetries(
     const collector: SampleCollector = new SampleCollector(o.threadId, turnId, host, carried);
     try {
       for await (const event of o.modelClient.stream(turn.request(), signal)) collector.handle(event);
-      return collector.outcome();
+      return await collector.outcome();
     } catch (e) {
       if (signal.aborted) {
-        collector.abandon();
+        await collector.abandon();
         throw abortError(signal);
       }
       const err =
         e instanceof ModelError ? e : new ModelError(errorMessage(e), 'Other', { retryable: false, phase: 'stream' });
       const decision = budget.next(err);
       if (!decision.retry) {
-        collector.abandon();
+        await collector.abandon();
         throw exhaustedError(err, decision);
       }
       const left = collector.suspend();
@@ -73,7 +73,7 @@ export async function sampleWithRetries(
         await delay(decision.delayMs, signal);
       } catch (stopped) {
         // Interrupted while waiting to retry: the failed attempt was the last one.
-        SampleCollector.close(o.threadId, turnId, host, left);
+        await SampleCollector.close(o.threadId, turnId, host, left);
         throw stopped;
       }
     }
