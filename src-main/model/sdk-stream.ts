@@ -3,6 +3,7 @@ import { ModelError } from './errors';
 import { linkedSignal } from '../util/abort';
 import { abortReason, classifyRequestError, classifyStreamError, idleError } from './request-errors';
 import { wholeEventsFetch } from './sse-events';
+import { warmModelClient } from './warm';
 
 /** Where a provider's API lives and how to authenticate, as both wire APIs need it. */
 export interface EndpointOptions {
@@ -21,6 +22,9 @@ export interface EndpointOptions {
  * a host that lists, reads or resumes threads never needs it.
  */
 export async function createSdk(options: EndpointOptions, sdkReadsStreams = false): Promise<OpenAI> {
+  // Loaded as the host's warm-up loads it (ahead, when the host was quiet; else now): the SDK, then a turn
+  // of the event loop, then Node's fetch, never one stretch of both.
+  await warmModelClient();
   const { default: OpenAI } = await import('openai');
   return new OpenAI({
     // The SDK insists on a key; endpoints without auth ignore the header.
@@ -34,11 +38,6 @@ export async function createSdk(options: EndpointOptions, sdkReadsStreams = fals
   });
 }
 
-/**
- * The raw events of one streamed request, with what both wire APIs share: failures classified as
- * `ModelError`s (request vs stream phase), an idle timeout, and the caller's abort surfacing as an
- * error even though the SDK ends its iteration quietly. Ends normally when the server ends the stream.
- */
 /** One SDK client per model client, made on first use (see `createSdk`). */
 export function lazySdk(options: EndpointOptions, sdkReadsStreams = false): () => Promise<OpenAI> {
   let sdk: Promise<OpenAI> | null = null;
@@ -50,6 +49,11 @@ export function lazySdk(options: EndpointOptions, sdkReadsStreams = false): () =
   };
 }
 
+/**
+ * The raw events of one streamed request, with what both wire APIs share: failures classified as
+ * `ModelError`s (request vs stream phase), an idle timeout, and the caller's abort surfacing as an
+ * error even though the SDK ends its iteration quietly. Ends normally when the server ends the stream.
+ */
 export async function* guardedStream(
   open: (signal: AbortSignal) => Promise<AsyncIterable<unknown>>,
   signal: AbortSignal,

@@ -1,7 +1,8 @@
 // The model client's first request loaded the OpenAI SDK (about 300 KB) and then Node's own `fetch`
 // (undici, when the SDK first makes `Headers`; 22–28 ms of it alone on Node 24): in a host, one stretch of
 // 60–70 ms in which every other thread's requests and events waited, and which the first turn of each
-// start waited for too. A host does both ahead, when it is quiet (see app-host.ts).
+// start waited for too. A host does both ahead, when it is quiet (see app-host.ts), and a first request that
+// comes before does them the same way (sdk-stream.ts): two stretches, with the event loop free between.
 
 let warm: Promise<void> | null = null;
 
@@ -9,7 +10,9 @@ let warm: Promise<void> | null = null;
 export function warmModelClient(): Promise<void> {
   warm ??= (async () => {
     await import('openai');
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    // A whole turn of the event loop between the two, I/O polled: an immediate queued from an immediate
+    // runs in the next turn (one alone would run before the loop polls again, the two parts back to back).
+    await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
     // Node loads undici on the first use of one of its fetch globals.
     new Headers();
   })();

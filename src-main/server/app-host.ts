@@ -78,7 +78,8 @@ export interface AppHostOptions {
   answerEarly?: boolean;
   /**
    * Loads the model client ahead of the first turn once no request came for `afterQuietMs` (default: 1 s,
-   * `warmModelClient`); false: with the first turn.
+   * `warmModelClient`; none when `modelClient` is given, since the host then never loads it); false: with
+   * the first turn.
    */
   warmUp?: { afterQuietMs: number; warm: () => Promise<void> } | false;
 }
@@ -257,7 +258,9 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
   // Armed once the whole host is there (assembling it is no quiet time).
   let warmUp: QuietWindow | null = null;
   let closing = false;
-  const warmOptions = options.warmUp ?? { afterQuietMs: WARM_QUIET_MS, warm: warmModelClient };
+  const warmOptions =
+    options.warmUp ??
+    (options.modelClient === undefined ? { afterQuietMs: WARM_QUIET_MS, warm: warmModelClient } : false);
   const armWarmUp = (): void => {
     if (warmOptions === false || closing || warmUp !== null) return;
     warmUp = whenQuiet(warmOptions.afterQuietMs, null, () => {
