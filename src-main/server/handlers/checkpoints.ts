@@ -124,9 +124,16 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
     return checkpoints.service;
   };
 
+  /**
+   * The thread with its turns, read from its rollout as `thread/read` reads it: a big thread read in one go
+   * held the host (50 ms for a turn that changed 3,000 files), every other thread waiting.
+   */
+  const readTurns = (threadId: string) =>
+    storeCallAsync(() => store.readAsync(threadId, { includeTurns: true, turnsLimit: MAX_TURNS }));
+
   /** The thread's cwd and the ids of `beforeTurnId` and every later turn. */
-  const turnsFrom = (threadId: string, beforeTurnId: string): { cwd: string; turnIds: string[] } => {
-    const read = storeCall(() => store.read(threadId, { includeTurns: true, turnsLimit: MAX_TURNS }));
+  const turnsFrom = async (threadId: string, beforeTurnId: string): Promise<{ cwd: string; turnIds: string[] }> => {
+    const read = await readTurns(threadId);
     const ids = read.thread.turns.map((turn) => turn.id);
     const index = ids.indexOf(beforeTurnId);
     if (index < 0) throw invalidParams(`params.beforeTurnId: thread ${threadId} has no turn ${beforeTurnId}`);
@@ -160,7 +167,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       if (entry?.session.activeTurnId)
         throw invalidRequest('a turn is running in this thread; interrupt it before reverting');
       const revert = async (stopped: StoppedCommand[]) => {
-        const { cwd, turnIds } = turnsFrom(params.threadId, params.beforeTurnId);
+        const { cwd, turnIds } = await turnsFrom(params.threadId, params.beforeTurnId);
         let weftFiles: WeftFilesRestored | null = null;
         let pending: string | null = null;
         let restoreRecord: string | null = null;
@@ -206,7 +213,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
 
     'weft/checkpoints/preview': async (params, client) => {
       manager.seen(client);
-      const { cwd, turnIds } = turnsFrom(params.threadId, params.beforeTurnId);
+      const { cwd, turnIds } = await turnsFrom(params.threadId, params.beforeTurnId);
       const checkpoints = service();
       const entry = manager.get(params.threadId);
       let plan: RestorePlanItem[];
@@ -299,7 +306,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       const entry = manager.get(params.threadId);
       if (entry?.session.activeTurnId)
         throw invalidRequest('a turn is running in this thread; wait for it or interrupt it before undoing a hunk');
-      const read = storeCall(() => store.read(params.threadId, { includeTurns: true, turnsLimit: MAX_TURNS }));
+      const read = await readTurns(params.threadId);
       if (!read.thread.turns.some((turn) => turn.id === params.turnId))
         throw invalidParams(`params.turnId: thread ${params.threadId} has no turn ${params.turnId}`);
       const cwd = entry?.thread.cwd ?? read.thread.cwd;
