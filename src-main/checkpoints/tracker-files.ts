@@ -5,7 +5,7 @@
  */
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
-import type { BlobStore } from './blob-store';
+import { OFF_LOOP_BYTES, type BlobStore, type StoredFile } from './blob-store';
 import { fsPath, shown } from './path-key';
 import { statDiffers, type CheckpointLimits, type Entry } from './types';
 
@@ -84,19 +84,20 @@ export async function examineEntry(input: ExamineInput): Promise<Entry> {
   }
   // Reserved before reading: files of one batch are read side by side.
   if (key !== null) budgets.spend(key, st.size);
-  const bytes = await readRegularFile(abs, st);
-  if (key !== null) budgets.spend(key, (bytes?.length ?? 0) - st.size);
-  if (bytes === null) return statOnly;
-  const put = await input.blobs.put(bytes);
-  input.stored.bytes += put.written;
-  return { ...statOnly, size: bytes.length, hash: put.hash };
+  const stored = await storeRegularFile(abs, st, input.blobs);
+  if (key !== null) budgets.spend(key, (stored?.size ?? 0) - st.size);
+  if (stored === null) return statOnly;
+  input.stored.bytes += stored.written;
+  return { ...statOnly, size: stored.size, hash: stored.hash };
 }
 
 /**
- * The content of the regular file `abs` that `st` describes; null when it is no longer that file (a
- * symlink, a FIFO or another file was put in its place since it was looked at: never followed or read).
+ * Stores the content of the regular file `abs` that `st` describes; null when it is no longer that file (a
+ * symlink, a FIFO or another file was put in its place since it was looked at: never followed or read) or
+ * cannot be read. A big file goes to the store a piece at a time (`BlobStore.putFile`), a small one is read
+ * whole. A failure to store it throws.
  */
-async function readRegularFile(abs: string | Buffer, st: Stats): Promise<Buffer | null> {
+async function storeRegularFile(abs: string | Buffer, st: Stats, blobs: BlobStore): Promise<StoredFile | null> {
   let handle;
   try {
     handle = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -104,11 +105,19 @@ async function readRegularFile(abs: string | Buffer, st: Stats): Promise<Buffer 
     return null;
   }
   try {
-    const now = await handle.stat();
-    if (!now.isFile() || now.ino !== st.ino || now.dev !== st.dev) return null;
-    return await handle.readFile();
-  } catch {
-    return null;
+    let bytes: Buffer | null = null;
+    let size: number;
+    try {
+      const now = await handle.stat();
+      if (!now.isFile() || now.ino !== st.ino || now.dev !== st.dev) return null;
+      size = now.size;
+      if (size < OFF_LOOP_BYTES) bytes = await handle.readFile();
+    } catch {
+      return null;
+    }
+    if (bytes === null) return await blobs.putFile(handle, size);
+    const put = await blobs.put(bytes);
+    return { ...put, size: bytes.length };
   } finally {
     await handle.close();
   }

@@ -1,11 +1,12 @@
 // Big content is hashed, compressed and read off the event loop, in the same blob format as ever
 // (sha256-named, deflate level 6): while 8 MiB files are stored and read back, a timer keeps ticking.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OFF_LOOP_BYTES, hashContent, writePacked } from '../../../src-main/checkpoints/blob-store';
 import { makeFixture, type Fixture } from './helpers';
 
@@ -119,5 +120,62 @@ describe('content off the event loop', () => {
       ['big4.txt', null, true],
     ]);
     expect({ slow: gapMs >= 250, ticked: ticks >= 5 }).toEqual({ slow: false, ticked: true });
+  });
+
+  it('a big file is checkpointed through a buffer of its own size never: read, hashed and packed a piece at a time', async () => {
+    fx = await makeFixture({ 'a.txt': 'alpha\n' });
+    const { service, ws, sh } = fx;
+    await service.beforeChange(ws.dir);
+    sh('head -c 6291456 /dev/urandom | base64 -w0 > big.txt');
+    const content = readFileSync(join(ws.dir, 'big.txt'));
+    // Every Buffer the checkpoint allocates through Node's Buffer functions (fs reads and zlib use them).
+    let largest = 0;
+    const spied = (['allocUnsafe', 'allocUnsafeSlow', 'alloc', 'concat'] as const).map((name) => {
+      const original = Buffer[name] as (...args: unknown[]) => Buffer;
+      const counting = (...args: unknown[]): Buffer => {
+        const made = original.apply(Buffer, args);
+        largest = Math.max(largest, made.length);
+        return made;
+      };
+      return vi.spyOn(Buffer, name).mockImplementation(counting as never);
+    });
+    let record;
+    try {
+      record = await service.afterToolCall({ threadId: 'thread-1', turnId: 'turn-1', callId: null, root: ws.dir });
+    } finally {
+      for (const spy of spied) spy.mockRestore();
+    }
+    const after = record?.changes.find((c) => c.path === 'big.txt')?.after;
+    expect(after?.kind === 'file' ? after.hash : null).toBe(createHash('sha256').update(content).digest('hex'));
+    expect(largest).toBeLessThanOrEqual(2 * 1024 * 1024);
+    // The blob is the file, packed in the blob format.
+    const hash = after?.kind === 'file' ? (after.hash ?? '') : '';
+    expect(same(inflateSync(readFileSync(service.blobs.pathOf(hash))), content)).toBe(true);
+    expect(same(await service.blobs.read(hash), content)).toBe(true);
+  });
+
+  it('stores a file read through its handle once, leaves no temporary file, and says when it cannot read it', async () => {
+    fx = await makeFixture({});
+    const { service, ws, sh } = fx;
+    sh('head -c 3000000 /dev/urandom | base64 -w0 > big.txt');
+    const path = join(ws.dir, 'big.txt');
+    const content = readFileSync(path);
+    const tmp = join(service.dir, 'tmp');
+    const first = await open(path, 'r');
+    const second = await open(path, 'r');
+    try {
+      const stored = await service.blobs.putFile(first, content.length);
+      expect(stored?.hash).toBe(createHash('sha256').update(content).digest('hex'));
+      expect(stored?.size).toBe(content.length);
+      expect(stored?.written).toBe(readFileSync(service.blobs.pathOf(stored?.hash ?? '')).length);
+      // The same content again: found, not written again.
+      expect(await service.blobs.putFile(second, content.length)).toEqual({ ...stored, written: 0 });
+    } finally {
+      await first.close();
+      await second.close();
+    }
+    // A handle that cannot be read (closed): nothing stored.
+    expect(await service.blobs.putFile(first, content.length)).toBeNull();
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
