@@ -36,7 +36,7 @@ const inflateAsync = promisify(inflate);
  * well under a millisecond and a round trip to the thread pool would cost more than it saves.
  */
 export const OFF_LOOP_BYTES = 64 * 1024;
-/** Output chunk of the asynchronous deflate: one thread-pool round trip per MiB written. */
+/** Largest output chunk of the asynchronous deflate: one thread-pool round trip per MiB written. */
 const DEFLATE_CHUNK = 1024 * 1024;
 /**
  * One hash or deflate of big content at a time, process-wide (inflating for a restore is not limited):
@@ -73,8 +73,14 @@ let readBuffer: Buffer | null = null;
  * Deflates (level 6, the blob format) what `feed` writes to the deflater, which ends it, into `out`: each
  * output chunk is written as the thread pool makes it. Returns the bytes written.
  */
-async function deflateInto(out: FileHandle, feed: (deflater: Deflate) => Promise<void>): Promise<number> {
-  const deflater = createDeflate({ level: 6, chunkSize: DEFLATE_CHUNK });
+async function deflateInto(
+  out: FileHandle,
+  inputBytes: number,
+  feed: (deflater: Deflate) => Promise<void>,
+): Promise<number> {
+  // Output chunks no bigger than the input (and its few bytes of framing) needs: each chunk is a new Buffer.
+  const chunkSize = Math.min(DEFLATE_CHUNK, Math.max(16 * 1024, inputBytes + 1024));
+  const deflater = createDeflate({ level: 6, chunkSize });
   const drained = (async () => {
     let written = 0;
     for await (const chunk of deflater as AsyncIterable<Buffer>) {
@@ -108,7 +114,7 @@ export async function writePacked(file: string, bytes: Uint8Array): Promise<numb
   return offLoop.run(async () => {
     const out = await open(file, 'w', 0o600);
     try {
-      return await deflateInto(out, (deflater) => {
+      return await deflateInto(out, bytes.length, (deflater) => {
         deflater.end(bytes);
         return Promise.resolve();
       });
@@ -183,7 +189,7 @@ export class BlobStore {
       const out = await open(tmp, 'w', 0o600);
       let written: number;
       try {
-        written = await deflateInto(out, async (deflater) => {
+        written = await deflateInto(out, size, async (deflater) => {
           const buffer = (readBuffer ??= Buffer.allocUnsafeSlow(READ_CHUNK));
           while (read < size) {
             let got: number;
