@@ -64,10 +64,8 @@ export async function hashContent(bytes: Uint8Array): Promise<string> {
   return offLoop.run(async () => Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex'));
 }
 
-/** A big file is read a piece of this size at a time (`BlobStore.putFile`). */
+/** A big file is read a piece of this size at a time (`BlobStore.putFile`), through one buffer per file. */
 const READ_CHUNK = 1024 * 1024;
-/** The buffer big files are read through, one at a time (under `offLoop`). */
-let readBuffer: Buffer | null = null;
 
 /**
  * Deflates (level 6, the blob format) what `feed` writes to the deflater, which ends it, into `out`: each
@@ -172,58 +170,61 @@ export class BlobStore {
 
   /**
    * Stores the content of the regular file open as `handle`, `size` bytes from its start at most (its
-   * stat-ed size), in one pass through one reused buffer: each piece hashed on this thread (about 0.6 ms a
-   * MiB), compressed on the thread pool and written to a temporary file that becomes the blob, so the file is
-   * never held whole. An 8 MiB file read whole and compressed whole was three buffers of its size, promoted
+   * stat-ed size), in one pass through a buffer of 1 MiB at most: each piece hashed on this thread (about
+   * 0.6 ms a MiB), compressed on the thread pool (one piece at a time process-wide, so that files stored side
+   * by side take turns) and written to a temporary file that becomes the blob, so the file is never held
+   * whole. An 8 MiB file read whole and compressed whole was three buffers of its size, promoted
    * to the old generation before they could go: the main cause of the host's full collections with busy
    * agents. Null when the file could not be read (it changed under the caller: recorded without content);
    * a failure to write the blob throws.
    */
   async putFile(handle: FileHandle, size: number): Promise<StoredFile | null> {
     await this.ensureDir(this.tmpDir);
-    return offLoop.run(async () => {
-      const tmp = join(this.tmpDir, `file-${randomBytes(8).toString('hex')}`);
-      const hasher = createHash('sha256');
-      let read = 0;
-      let unreadable = false;
-      const out = await open(tmp, 'w', 0o600);
-      let written: number;
-      try {
-        written = await deflateInto(out, size, async (deflater) => {
-          const buffer = (readBuffer ??= Buffer.allocUnsafeSlow(READ_CHUNK));
-          while (read < size) {
-            let got: number;
-            try {
-              ({ bytesRead: got } = await handle.read(buffer, 0, Math.min(READ_CHUNK, size - read), read));
-            } catch {
-              unreadable = true;
-              break;
-            }
-            if (got === 0) break;
-            const piece = buffer.subarray(0, got);
-            hasher.update(piece);
-            // The piece is the deflater's until its write is done; only then is the buffer read into again.
-            await new Promise<void>((resolve, reject) =>
-              deflater.write(piece, (error) => (error ? reject(error) : resolve())),
-            );
-            read += got;
+    const tmp = join(this.tmpDir, `file-${randomBytes(8).toString('hex')}`);
+    const hasher = createHash('sha256');
+    let read = 0;
+    let unreadable = false;
+    const out = await open(tmp, 'w', 0o600);
+    let written: number;
+    try {
+      written = await deflateInto(out, size, async (deflater) => {
+        const buffer = Buffer.allocUnsafeSlow(Math.min(READ_CHUNK, Math.max(1, size)));
+        while (read < size) {
+          let got: number;
+          try {
+            ({ bytesRead: got } = await handle.read(buffer, 0, Math.min(READ_CHUNK, size - read), read));
+          } catch {
+            unreadable = true;
+            break;
           }
-          deflater.end();
-        });
-      } catch (error) {
-        await out.close();
-        await rm(tmp, { force: true }).catch(() => undefined);
-        throw error;
-      }
+          if (got === 0) break;
+          const piece = buffer.subarray(0, got);
+          hasher.update(piece);
+          // The piece is the deflater's until its write is done; only then is the buffer read into again.
+          // One piece compressed at a time, process-wide: files stored side by side take turns.
+          await offLoop.run(
+            () =>
+              new Promise<void>((resolve, reject) =>
+                deflater.write(piece, (error) => (error ? reject(error) : resolve())),
+              ),
+          );
+          read += got;
+        }
+        deflater.end();
+      });
+    } catch (error) {
       await out.close();
-      if (unreadable) {
-        await rm(tmp, { force: true });
-        return null;
-      }
-      const hash = hasher.digest('hex');
-      if (await this.adopt(hash, tmp)) return { hash, written, size: read };
-      return { hash, written: 0, size: read };
-    });
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    await out.close();
+    if (unreadable) {
+      await rm(tmp, { force: true });
+      return null;
+    }
+    const hash = hasher.digest('hex');
+    if (await this.adopt(hash, tmp)) return { hash, written, size: read };
+    return { hash, written: 0, size: read };
   }
 
   /**
