@@ -223,64 +223,55 @@ export class BlobStore {
       return null;
     }
     const hash = hasher.digest('hex');
-    if (await this.adopt(hash, tmp)) return { hash, written, size: read };
+    if (await this.adopt(hash, tmp, written)) return { hash, written, size: read };
     return { hash, written: 0, size: read };
   }
 
   /**
-   * Makes the packed temporary file `tmp` the blob `hash`; false (and `tmp` removed) when that blob is
-   * there already (its time refreshed, as `write` does).
+   * Whether the blob `hash` is there; its time is refreshed then, so that a collection running right now
+   * treats it as fresh.
    */
-  private async adopt(hash: string, tmp: string): Promise<boolean> {
-    const path = this.pathOf(hash);
-    let there = this.known.has(hash);
-    if (!there) {
-      const now = new Date();
-      there = await utimes(path, now, now).then(
-        () => true,
-        () => false,
-      );
-    }
-    if (there) {
-      await rm(tmp, { force: true });
-      this.known.add(hash);
-      return false;
-    }
+  private async refreshed(hash: string): Promise<boolean> {
+    const now = new Date();
     try {
-      await this.ensureDir(join(this.dir, hash.slice(0, 2)));
-      await rename(tmp, path);
-    } catch (error) {
-      await rm(tmp, { force: true }).catch(() => undefined);
-      throw error;
+      await utimes(this.pathOf(hash), now, now);
+    } catch {
+      return false; // absent (or a collection removed it meanwhile)
     }
     this.known.add(hash);
     return true;
   }
 
-  private async write(hash: string, bytes: Uint8Array): Promise<number> {
-    const path = this.pathOf(hash);
-    // Refresh the time of a blob already there so a collection running right now treats it as fresh.
-    const now = new Date();
-    try {
-      await utimes(path, now, now);
-      this.known.add(hash);
-      return 0;
-    } catch {
-      /* absent (or a collection removed it meanwhile): written below */
-    }
-    await this.ensureDir(join(this.dir, hash.slice(0, 2)));
-    await this.ensureDir(this.tmpDir);
-    const tmp = join(this.tmpDir, `${hash.slice(0, 16)}-${randomBytes(6).toString('hex')}`);
+  /** Makes `tmp`, once `pack` has written the blob's content to it, the blob `hash`; `tmp` goes on failure. */
+  private async install(hash: string, tmp: string, pack: () => Promise<number>): Promise<number> {
     let written: number;
     try {
-      written = await writePacked(tmp, bytes);
-      await rename(tmp, path);
+      written = await pack();
+      await this.ensureDir(join(this.dir, hash.slice(0, 2)));
+      await rename(tmp, this.pathOf(hash));
     } catch (error) {
       await rm(tmp, { force: true }).catch(() => undefined);
       throw error;
     }
     this.known.add(hash);
     return written;
+  }
+
+  /** Makes the packed temporary file `tmp` the blob `hash`; false (and `tmp` removed) when it is there already. */
+  private async adopt(hash: string, tmp: string, written: number): Promise<boolean> {
+    if (this.known.has(hash) || (await this.refreshed(hash))) {
+      await rm(tmp, { force: true });
+      return false;
+    }
+    await this.install(hash, tmp, () => Promise.resolve(written));
+    return true;
+  }
+
+  private async write(hash: string, bytes: Uint8Array): Promise<number> {
+    if (await this.refreshed(hash)) return 0;
+    await this.ensureDir(this.tmpDir);
+    const tmp = join(this.tmpDir, `${hash.slice(0, 16)}-${randomBytes(6).toString('hex')}`);
+    return this.install(hash, tmp, () => writePacked(tmp, bytes));
   }
 
   private async ensureDir(dir: string): Promise<void> {

@@ -4,64 +4,24 @@
 // checkpoint store cannot write its temporary files during the turn (its `tmp` is a file), and can after.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { startInProcessHost, type InProcessHost, ok } from '../support/in-process-host';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { waitFor } from '../support/wait';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import { describe, expect, it } from 'vitest';
+import { answerStep, commandStep, completedTurn, mockModelHostPerTest, ok } from '../support/in-process-host';
 
-let server: MockResponsesServer;
-let ws: TempWorkspace;
-let home: WeftHome;
-let app: InProcessHost | null = null;
-
-beforeEach(async () => {
-  server = await startMockResponsesServer();
-  ws = await makeTempWorkspace({ 'a.txt': 'alpha\n' });
-  home = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
-  );
-});
-
-afterEach(async () => {
-  await app?.close();
-  app = null;
-  await server.close();
-  await ws.cleanup();
-  await home.cleanup();
-});
+const fixture = mockModelHostPerTest({ 'a.txt': 'alpha\n' });
 
 describe('a checkpoint that fails', () => {
   it('warns the thread, and the turn is not undoable by name of the reason', async () => {
     // Where blobs are staged is taken by a file: no content can be stored.
+    const { home, ws, server } = fixture;
     mkdirSync(join(home.dir, 'checkpoints'), { recursive: true });
     writeFileSync(join(home.dir, 'checkpoints', 'tmp'), 'in the way\n');
-    app = await startInProcessHost({
-      weftHome: home.dir,
-      cwd: ws.dir,
-      env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
-    });
-    const { client } = app;
-    server.enqueueMany([
-      {
-        kind: 'sse',
-        events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'echo beta > a.txt' }), evCompleted()],
-      },
-      { kind: 'sse', events: [evCreated(), evAssistantMessage('changed'), evCompleted()] },
-    ]);
+    const { client } = await fixture.start();
+    server.enqueueMany([commandStep('c1', 'echo beta > a.txt'), answerStep('changed')]);
     const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
-    const { turn } = await ok<{ turn: { id: string } }>(client, 'turn/start', {
-      threadId: thread.id,
-      input: [{ type: 'text', text: 'change a' }],
-    });
-    const done = (await waitFor(
-      client.subscribe,
-      (m) => 'method' in m && m.method === 'turn/completed' && JSON.stringify(m).includes(turn.id),
-      { label: 'turn/completed' },
-    )) as { params: { turn: { status: string } } };
+    const done = await completedTurn(client, thread.id, 'change a');
+    const { turn } = done;
     // The command itself ran and the turn went on.
-    expect(done.params.turn.status).toBe('completed');
+    expect(done.turn.status).toBe('completed');
     expect(await ws.read('a.txt')).toBe('beta\n');
 
     const warnings = client.received

@@ -3,61 +3,23 @@
 // that changed 3,000 files (the checkpoint-stall bench), every other thread and window waiting. They read it
 // as `thread/read` does (`readAsync`, the event loop given back between slices). Through the real app host
 // and the mock Responses server.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ThreadStore } from '../../src-main/store/thread-store';
-import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { startInProcessHost, type InProcessHost, ok } from '../support/in-process-host';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { waitFor } from '../support/wait';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import { answerStep, commandStep, completedTurn, mockModelHostPerTest, ok } from '../support/in-process-host';
 
-let server: MockResponsesServer;
-let ws: TempWorkspace;
-let home: WeftHome;
-let app: InProcessHost | null = null;
+const fixture = mockModelHostPerTest({ 'a.txt': 'alpha\nbeta\n' });
 
-beforeEach(async () => {
-  server = await startMockResponsesServer();
-  ws = await makeTempWorkspace({ 'a.txt': 'alpha\nbeta\n' });
-  home = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
-  );
-});
-
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  await app?.close();
-  app = null;
-  await server.close();
-  await ws.cleanup();
-  await home.cleanup();
 });
 
 describe('the turns an undo reads', () => {
   it('are read from the rollout without holding the event loop, for the preview, a hunk and the revert', async () => {
-    app = await startInProcessHost({
-      weftHome: home.dir,
-      cwd: ws.dir,
-      env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
-    });
-    const { client } = app;
-    server.enqueueMany([
-      {
-        kind: 'sse',
-        events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'echo gamma >> a.txt' }), evCompleted()],
-      },
-      { kind: 'sse', events: [evCreated(), evAssistantMessage('changed'), evCompleted()] },
-    ]);
+    const { client } = await fixture.start();
+    const { server, ws } = fixture;
+    server.enqueueMany([commandStep('c1', 'echo gamma >> a.txt'), answerStep('changed')]);
     const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
-    const { turn } = await ok<{ turn: { id: string } }>(client, 'turn/start', {
-      threadId: thread.id,
-      input: [{ type: 'text', text: 'change a' }],
-    });
-    await waitFor(
-      client.subscribe,
-      (m) => 'method' in m && m.method === 'turn/completed' && JSON.stringify(m).includes(turn.id),
-      { label: 'turn/completed' },
-    );
+    const { turn } = await completedTurn(client, thread.id, 'change a');
 
     const wholeReads = vi.spyOn(ThreadStore.prototype, 'read');
     const pacedReads = vi.spyOn(ThreadStore.prototype, 'readAsync');

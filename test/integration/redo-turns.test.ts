@@ -3,43 +3,17 @@
 // model's history of the next turn) and can be undone again; once the conversation went on after the undo,
 // Redo is refused and nothing is written.
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { startInProcessHost, type InProcessClient, type InProcessHost, ok } from '../support/in-process-host';
+import { describe, expect, it } from 'vitest';
+import { mockModelHostPerTest, ok, type InProcessClient } from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { waitFor } from '../support/wait';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 import { picture } from '../unit/checkpoints/helpers';
 
-let server: MockResponsesServer;
-let ws: TempWorkspace;
-let home: WeftHome;
-let app: InProcessHost | null = null;
+const fixture = mockModelHostPerTest({ 'notes.txt': 'one\ntwo\n' });
 
-beforeEach(async () => {
-  server = await startMockResponsesServer();
-  ws = await makeTempWorkspace({ 'notes.txt': 'one\ntwo\n' });
-  home = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
-  );
-});
-
-afterEach(async () => {
-  await app?.close();
-  app = null;
-  await server.close();
-  await ws.cleanup();
-  await home.cleanup();
-});
-
+/** The host started (again, after a first start: a restart on the same home); its client. */
 async function start(): Promise<InProcessClient> {
-  await app?.close();
-  app = await startInProcessHost({
-    weftHome: home.dir,
-    cwd: ws.dir,
-    env: { ...process.env, WEFT_HOME: home.dir, MOCK_API_KEY: 'x' },
-  });
-  return app.client;
+  return (await fixture.start()).client;
 }
 
 const answer = (text: string) => ({
@@ -77,13 +51,13 @@ const agentTexts = (read: ReadThread): string[] =>
 
 /** A thread of two turns: the first adds a file, the second edits notes.txt with a patch. */
 async function twoTurns(client: InProcessClient): Promise<{ threadId: string; first: string; second: string }> {
-  server.enqueueMany([
+  fixture.server.enqueueMany([
     patch('p1', '*** Begin Patch\n*** Add File: added.txt\n+first turn\n*** End Patch'),
     answer('first done'),
     patch('p2', '*** Begin Patch\n*** Update File: notes.txt\n@@\n-two\n+TWO\n*** End Patch'),
     answer('second done'),
   ]);
-  const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
+  const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: fixture.ws.dir });
   const first = await turn(client, thread.id, 'add a file');
   const second = await turn(client, thread.id, 'edit notes');
   return { threadId: thread.id, first, second };
@@ -93,9 +67,9 @@ describe('Redo of an undo with its files', () => {
   it('brings back the turn with the files: read, after a restart, in the next request, and undoable again', async () => {
     let client = await start();
     const { threadId, first, second } = await twoTurns(client);
-    const afterBoth = picture(ws.dir);
+    const afterBoth = picture(fixture.ws.dir);
     await ok(client, 'thread/revert', { threadId, beforeTurnId: second, weftRestoreFiles: true });
-    expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(readFileSync(fixture.ws.path('notes.txt'), 'utf8')).toBe('one\ntwo\n');
 
     const redone = await ok<{ weftFiles: { restored: string[] }; weftTurnIds: string[] }>(
       client,
@@ -106,7 +80,7 @@ describe('Redo of an undo with its files', () => {
       restored: ['notes.txt'],
       turns: [second],
     });
-    expect(picture(ws.dir)).toEqual(afterBoth);
+    expect(picture(fixture.ws.dir)).toEqual(afterBoth);
     expect(client.notifications('weft/thread/turnsRestored').map((n) => n.params)).toEqual([
       { threadId, turnIds: [second] },
     ]);
@@ -117,9 +91,9 @@ describe('Redo of an undo with its files', () => {
     });
 
     // The model's history has the turn again: the next request carries what it said.
-    server.enqueueMany([answer('third done')]);
+    fixture.server.enqueueMany([answer('third done')]);
     await turn(client, threadId, 'go on');
-    const lastBody = JSON.stringify(server.requests[server.requests.length - 1]?.body);
+    const lastBody = JSON.stringify(fixture.server.requests[fixture.server.requests.length - 1]?.body);
     expect(lastBody).toContain('second done');
 
     // Saved: a new host reads the three turns.
@@ -130,7 +104,7 @@ describe('Redo of an undo with its files', () => {
     // And the brought-back turn can be undone again, with its files.
     await ok(client, 'thread/resume', { threadId });
     await ok(client, 'thread/revert', { threadId, beforeTurnId: second, weftRestoreFiles: true });
-    expect(readFileSync(ws.path('notes.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(readFileSync(fixture.ws.path('notes.txt'), 'utf8')).toBe('one\ntwo\n');
     const last = await ok<ReadThread>(client, 'thread/read', { threadId, includeTurns: true });
     expect(last.thread.turns.map((t) => t.id)).toEqual([first]);
   });
@@ -139,9 +113,9 @@ describe('Redo of an undo with its files', () => {
     const client = await start();
     const { threadId, second } = await twoTurns(client);
     await ok(client, 'thread/revert', { threadId, beforeTurnId: second, weftRestoreFiles: true });
-    server.enqueueMany([answer('a new direction')]);
+    fixture.server.enqueueMany([answer('a new direction')]);
     await turn(client, threadId, 'something else');
-    const before = picture(ws.dir);
+    const before = picture(fixture.ws.dir);
 
     const refused = await client.call('weft/checkpoints/redo', { threadId });
     expect(refused.error).toEqual({
@@ -149,7 +123,7 @@ describe('Redo of an undo with its files', () => {
       message:
         'The conversation went on after the undo: its turns cannot come back, so its files are not redone either.',
     });
-    expect(picture(ws.dir)).toEqual(before);
+    expect(picture(fixture.ws.dir)).toEqual(before);
     const read = await ok<ReadThread>(client, 'thread/read', { threadId, includeTurns: true });
     expect(agentTexts(read)).toEqual(['first done', 'a new direction']);
   });

@@ -3,6 +3,8 @@
 import { createAppHost, type AppHost, type AppHostOptions } from '../../src-main/server/app-host';
 import type { ClientConnection } from '../../src-main/server/transport';
 import { afterEach, beforeEach } from 'vitest';
+import { startMockResponsesServer, type MockResponsesServer, type MockStep } from './mock-responses-server';
+import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from './sse';
 import { waitFor, type Subscribe } from './wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from './workspace';
 
@@ -94,16 +96,21 @@ export interface HostPerTest {
 }
 
 /**
- * A project (`files`) and a Weft home (`config`) made before each test of the file, and the host started on
- * them closed and both removed after it. Call at the top of a test file.
+ * A project (`files`) and a Weft home (its config from `config`, asked before each test) made before each
+ * test of the file, and the host started on them (`env` for its process environment) closed and both
+ * removed after it. `start` again restarts the host on the same home.
  */
-export function hostPerTest(files: Record<string, string>, config: string): HostPerTest {
+function perTestHost(
+  files: Record<string, string>,
+  config: () => string,
+  env: (home: string) => NodeJS.ProcessEnv,
+): HostPerTest {
   let ws: TempWorkspace | null = null;
   let home: WeftHome | null = null;
   let app: InProcessHost | null = null;
   beforeEach(async () => {
     ws = await makeTempWorkspace(files);
-    home = await makeWeftHome(config);
+    home = await makeWeftHome(config());
   });
   afterEach(async () => {
     await app?.close();
@@ -111,26 +118,109 @@ export function hostPerTest(files: Record<string, string>, config: string): Host
     await ws?.cleanup();
     await home?.cleanup();
   });
-  const made = <T>(value: T | null, what: string): T => {
-    if (value === null) throw new Error(`hostPerTest: the ${what} is made before each test`);
-    return value;
-  };
   return {
     get ws() {
-      return made(ws, 'workspace');
+      return madeBeforeEach(ws, 'workspace');
     },
     get home() {
-      return made(home, 'home');
+      return madeBeforeEach(home, 'home');
     },
     async start(options = {}) {
-      const dir = made(home, 'home').dir;
+      const dir = madeBeforeEach(home, 'home').dir;
+      await app?.close();
       app = await startInProcessHost({
         weftHome: dir,
-        cwd: made(ws, 'workspace').dir,
-        env: { WEFT_HOME: dir, OPENAI_API_KEY: 'x' },
+        cwd: madeBeforeEach(ws, 'workspace').dir,
+        env: env(dir),
         ...options,
       });
       return app;
     },
   };
+}
+
+function madeBeforeEach<T>(value: T | null, what: string): T {
+  if (value === null) throw new Error(`the test's ${what} is made before each test`);
+  return value;
+}
+
+/**
+ * A project (`files`) and a Weft home (`config`) made before each test of the file, and the host started on
+ * them closed and both removed after it. Call at the top of a test file.
+ */
+export function hostPerTest(files: Record<string, string>, config: string): HostPerTest {
+  return perTestHost(
+    files,
+    () => config,
+    (dir) => ({ WEFT_HOME: dir, OPENAI_API_KEY: 'x' }),
+  );
+}
+
+export interface MockModelHostPerTest extends HostPerTest {
+  /** The test's mock Responses server, which the Weft home's config names as its model provider. */
+  readonly server: MockResponsesServer;
+}
+
+/**
+ * `hostPerTest` with the model on a mock Responses server started for each test (the home's config names it;
+ * commands never ask, and write the workspace).
+ */
+export function mockModelHostPerTest(files: Record<string, string>): MockModelHostPerTest {
+  let server: MockResponsesServer | null = null;
+  beforeEach(async () => {
+    server = await startMockResponsesServer();
+  });
+  // After the host's own clean-up (after-each hooks run last registered first).
+  afterEach(async () => {
+    await server?.close();
+    server = null;
+  });
+  const host = perTestHost(
+    files,
+    () =>
+      `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${madeBeforeEach(server, 'mock server').url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+    (dir) => ({ ...process.env, WEFT_HOME: dir, MOCK_API_KEY: 'x' }),
+  );
+  return {
+    get server() {
+      return madeBeforeEach(server, 'mock server');
+    },
+    get ws() {
+      return host.ws;
+    },
+    get home() {
+      return host.home;
+    },
+    start: (options) => host.start(options),
+  };
+}
+
+/** A scripted model step that runs `cmd` with exec_command. */
+export const commandStep = (callId: string, cmd: string): MockStep => ({
+  kind: 'sse',
+  events: [evCreated(), evFunctionCall(callId, 'exec_command', { cmd }), evCompleted()],
+});
+
+/** A scripted model step that answers `text`. */
+export const answerStep = (text: string): MockStep => ({
+  kind: 'sse',
+  events: [evCreated(), evAssistantMessage(text), evCompleted()],
+});
+
+/** Starts a turn of `text` in `threadId` and waits for it to complete; its turn/completed params. */
+export async function completedTurn(
+  client: InProcessClient,
+  threadId: string,
+  text: string,
+): Promise<{ turn: { id: string; status: string } }> {
+  const { turn } = await ok<{ turn: { id: string } }>(client, 'turn/start', {
+    threadId,
+    input: [{ type: 'text', text }],
+  });
+  const done = (await waitFor(
+    client.subscribe,
+    (m) => 'method' in m && m.method === 'turn/completed' && JSON.stringify(m).includes(turn.id),
+    { label: 'turn/completed' },
+  )) as { params: { turn: { id: string; status: string } } };
+  return done.params;
 }
