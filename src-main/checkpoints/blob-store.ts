@@ -4,7 +4,8 @@
  *
  * Nothing here holds the event loop for long (the host serves every thread from one process): hashing
  * and compressing content above `OFF_LOOP_BYTES` run on libuv's thread pool (WebCrypto's digest and
- * zlib's asynchronous deflate each own their handle there), files are read and written through
+ * zlib's asynchronous deflate each own their handle there), except a file stored a piece at a time
+ * (`putFile`), each 1 MiB piece hashed here in about 0.6 ms; files are read and written through
  * `node:fs/promises`, and the listing for gc and sizes yields between folders.
  */
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
