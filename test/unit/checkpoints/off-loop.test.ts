@@ -178,4 +178,47 @@ describe('content off the event loop', () => {
     expect(await service.blobs.putFile(first, content.length)).toBeNull();
     expect(readdirSync(tmp)).toEqual([]);
   });
+
+  it('beside big files, a FIFO is left alone, a symlink to a big file outside is kept as a link, and an odd name is stored', async () => {
+    fx = await makeFixture({ 'a.txt': 'alpha\n' });
+    const { service, ws, sh, home } = fx;
+    await service.beforeChange(ws.dir);
+    sh(`head -c 200000 /dev/urandom | base64 -w0 > 'odd name\nwith line.txt'
+        head -c 200000 /dev/urandom | base64 -w0 > ${JSON.stringify(join(home.dir, 'outside.txt'))}
+        ln -s ${JSON.stringify(join(home.dir, 'outside.txt'))} link.txt
+        mkfifo pipe`);
+    const record = await service.afterToolCall({ threadId: 'thread-1', turnId: 'turn-1', callId: null, root: ws.dir });
+    const after = new Map(record?.changes.map((c) => [c.path, c.after]));
+    const odd = after.get('odd name\nwith line.txt');
+    expect(odd?.kind === 'file' ? odd.hash : null).toBe(
+      createHash('sha256')
+        .update(readFileSync(join(ws.dir, 'odd name\nwith line.txt')))
+        .digest('hex'),
+    );
+    expect(after.get('link.txt')).toMatchObject({ kind: 'symlink', target: join(home.dir, 'outside.txt') });
+    // The FIFO is no file to keep: not recorded, and never opened for reading (that would wait for a writer).
+    expect(after.has('pipe')).toBe(false);
+  });
+
+  it('stores what a file holds when it shrinks while it is read', async () => {
+    fx = await makeFixture({});
+    const { service, ws, sh } = fx;
+    sh('head -c 3000000 /dev/urandom | base64 -w0 > big.txt');
+    const path = join(ws.dir, 'big.txt');
+    const statSize = readFileSync(path).length;
+    const handle = await open(path, 'r');
+    try {
+      sh('truncate -s 100000 big.txt');
+      const stored = await service.blobs.putFile(handle, statSize);
+      const now = readFileSync(path);
+      expect(stored).toEqual({
+        hash: createHash('sha256').update(now).digest('hex'),
+        size: now.length,
+        written: expect.any(Number),
+      });
+      expect(same(inflateSync(readFileSync(service.blobs.pathOf(stored?.hash ?? ''))), now)).toBe(true);
+    } finally {
+      await handle.close();
+    }
+  });
 });
