@@ -6,9 +6,14 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { startInProcessHost, type InProcessClient, type InProcessHost, ok } from '../support/in-process-host';
+import {
+  completedTurn,
+  startInProcessHost,
+  type InProcessClient,
+  type InProcessHost,
+  ok,
+} from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 import { git, picture } from '../unit/checkpoints/helpers';
 
@@ -69,20 +74,10 @@ async function start(): Promise<InProcessClient> {
 /** Runs one turn to its end; returns its id. */
 async function turn(client: InProcessClient, threadId: string, text: string): Promise<string> {
   const from = client.received.length;
-  const { turn: started } = await ok<{ turn: { id: string } }>(client, 'turn/start', {
-    threadId,
-    input: [{ type: 'text', text }],
-  });
-  const done = (await waitFor(
-    client.subscribe,
-    (m) => 'method' in m && m.method === 'turn/completed' && JSON.stringify(m).includes(started.id),
-    { label: 'turn/completed' },
-  )) as {
-    params: { turn: { status: string } };
-  };
+  const done = await completedTurn(client, threadId, text);
   expect(client.received.length).toBeGreaterThan(from);
-  expect(done.params.turn.status).toBe('completed');
-  return started.id;
+  expect(done.turn.status).toBe('completed');
+  return done.turn.id;
 }
 
 async function twoTurns(client: InProcessClient): Promise<{ threadId: string; first: string; second: string }> {

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, watch, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
-import { InProcessClient, startInProcessHost, type InProcessHost, ok } from '../support/in-process-host';
+import { InProcessClient, completedTurn, startInProcessHost, type InProcessHost, ok } from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { waitFor } from '../support/wait';
 import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
@@ -56,17 +56,9 @@ async function start(): Promise<InProcessClient> {
 /** Runs one turn to its end; returns its id and the messages the client got while it ran. */
 async function turn(client: InProcessClient, threadId: string, text: string): Promise<{ id: string; seen: object[] }> {
   const from = client.received.length;
-  const { turn: started } = await ok<{ turn: { id: string } }>(client, 'turn/start', {
-    threadId,
-    input: [{ type: 'text', text }],
-  });
-  const done = (await waitFor(
-    client.subscribe,
-    (m) => 'method' in m && m.method === 'turn/completed' && JSON.stringify(m).includes(started.id),
-    { label: 'turn/completed' },
-  )) as { params: { turn: { status: string } } };
-  expect(done.params.turn.status).toBe('completed');
-  return { id: started.id, seen: client.received.slice(from) };
+  const done = await completedTurn(client, threadId, text);
+  expect(done.turn.status).toBe('completed');
+  return { id: done.turn.id, seen: client.received.slice(from) };
 }
 
 describe('a command that changes files', () => {
