@@ -3,10 +3,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import type { WeftDiffCut } from '../../src-preload/protocol';
 import { DiffText } from '../util/diff-cut';
-import { countHunks, diffBytes, diffKnown, writeHunks, type ChangeBlock } from '../util/line-diff';
+import { countHunks, diffBytes, diffCreated, diffKnown, writeHunks, type ChangeBlock } from '../util/line-diff';
 import { hasMarker } from '../util/markers';
 import { Slicer, type Pacer } from '../util/slicer';
 import type { CheckpointedChange, FileCheckpoints } from './file-checkpoints';
+import { scanNewFile } from './new-file-scan';
 
 /** What the diff reads from checkpoints: stored contents and where a workspace key is. */
 type CheckpointContent = Pick<FileCheckpoints, 'content' | 'absolutePath'>;
@@ -176,6 +177,11 @@ export class TurnDiffTracker {
         continue;
       }
       delete f.memo;
+      if (f.baseline === null && f.currentPath !== null) {
+        // Made by the turn: read a piece at a time when its text is written (see createdFileDiff).
+        if (stamp !== null) changed.push({ key, file: f, current: null, memo: null, mode: stamp.mode, stamp: stamp.key });
+        continue;
+      }
       const current = f.currentPath ? await readOrNull(f.currentPath) : null;
       if (f.baseline === null && current === null) continue;
       if (f.baseline && current && f.baseline.equals(current)) {
@@ -202,6 +208,10 @@ export class TurnDiffTracker {
       return;
     }
     let known = memo !== null && !memo.same ? memo : null;
+    if (f.baseline === null && f.currentPath !== null && (known === null || out.open)) {
+      await this.createdFileDiff(entry, f.currentPath, lines, newName, out, pacer);
+      return;
+    }
     let stamp = entry.stamp ?? null;
     let mode = entry.mode;
     if (known !== null && out.open) {
@@ -244,6 +254,37 @@ export class TurnDiffTracker {
     if (stamp !== null && current !== null)
       f.memo = { stamp, same: false, mode: newMode, oid: newOid, binary: false, blocks: diff.blocks };
     await writeHunks(diff, out, pacer);
+  }
+
+  /**
+   * A file the turn made (it has no baseline), read a piece at a time: its blob id and lines are counted
+   * over the whole file, and only the bytes the diff can still show are kept (none once text is no longer
+   * kept). Written as the whole-file diff of it would be; gone since its stat, it is left out.
+   */
+  private async createdFileDiff(
+    entry: Changed,
+    path: string,
+    lines: string[],
+    newName: string,
+    out: DiffText,
+    pacer: Pacer,
+  ): Promise<void> {
+    const f = entry.file;
+    const scan = await scanNewFile(path, out.roomLeft, pacer);
+    if (scan === null) return;
+    const mode = entry.mode ?? (await modeOf(path));
+    lines.push(`new file mode ${mode}`, `index ${ZERO_OID}..${scan.oid}`);
+    const diff = scan.binary ? null : await diffCreated(scan.head, scan.lines, pacer);
+    if (diff === null) lines.push(`Binary files /dev/null and b/${newName} differ`);
+    else lines.push('--- /dev/null', `+++ b/${newName}`);
+    out.file(lines);
+    if (diff !== null) await writeHunks(diff, out, pacer);
+    // What was learned is kept under the stat taken before the file was read.
+    const stamp = entry.stamp ?? (entry.memo?.same === false ? entry.memo.stamp : null);
+    if (stamp !== null)
+      f.memo = diff
+        ? { stamp, same: false, mode, oid: scan.oid, binary: false, blocks: diff.blocks }
+        : { stamp, same: false, mode, oid: scan.oid, binary: true };
   }
 }
 

@@ -73,6 +73,11 @@ export class DiffText {
     return !this.full;
   }
 
+  /** Characters of text there is still room for (0 once text is no longer kept). */
+  get roomLeft(): number {
+    return this.full ? 0 : Math.max(0, this.room);
+  }
+
   /** Starts a file: its header lines are kept if they fit (and text is still kept). */
   file(headerLines: readonly string[]): void {
     this.files++;

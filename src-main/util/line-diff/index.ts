@@ -66,6 +66,19 @@ export async function diffKnown(
   return { old: await ByteLines.of(oldBytes, pacer), new: await ByteLines.of(newBytes, pacer), blocks };
 }
 
+/**
+ * The diff of a file that did not exist before, from its first bytes and the count of all its lines: one
+ * hunk of added lines, rendered from `head` (which must hold enough to fill what can be shown; see
+ * scanNewFile), counted from `lines`.
+ */
+export async function diffCreated(head: Buffer, lines: number, pacer: Pacer): Promise<LineDiff> {
+  return {
+    old: await ByteLines.of(Buffer.alloc(0), pacer),
+    new: await ByteLines.of(head, pacer),
+    blocks: lines > 0 ? [{ oldStart: 0, oldCount: 0, newStart: 0, newCount: lines }] : [],
+  };
+}
+
 /** A hunk range as git writes it: an empty range starts at the line before it (0 for an empty file). */
 function range(start: number, count: number): string {
   if (count === 0) return `${Math.max(0, start - 1)},0`;
