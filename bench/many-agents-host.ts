@@ -80,11 +80,17 @@ export function scenarioDirs(
 /** MANY_AGENTS_CPU_PROF: a folder where the host processes (app server, weft serve) write CPU profiles. */
 const CPU_PROF = process.env['MANY_AGENTS_CPU_PROF'] ? resolve(process.env['MANY_AGENTS_CPU_PROF']) : null;
 
-/** Node's flags for a host process: `--cpu-prof` into MANY_AGENTS_CPU_PROF as `<name>.cpuprofile`, if set. */
+/** MANY_AGENTS_NODE_ARGS: more of Node's flags for the host processes, space-separated (`--require` a probe). */
+const MORE_ARGS = (process.env['MANY_AGENTS_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
+
+/**
+ * Node's flags for a host process: `--cpu-prof` into MANY_AGENTS_CPU_PROF as `<name>.cpuprofile`, if set,
+ * and MANY_AGENTS_NODE_ARGS.
+ */
 export function nodeArgs(name: string): string[] {
-  if (CPU_PROF === null) return [];
+  if (CPU_PROF === null) return MORE_ARGS;
   mkdirSync(CPU_PROF, { recursive: true });
-  return ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`];
+  return ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`, ...MORE_ARGS];
 }
 
 export function env(home: string): NodeJS.ProcessEnv {

@@ -12,7 +12,8 @@
 // what it is in the notes (e.g. "main at 9f8812e"). MANY_AGENTS_RUNS runs
 // of each (default 2; the slowest answer and the frame times are the median over runs). MANY_AGENTS_CPU_PROF
 // names a folder: the app servers and `weft serve` then run with `--cpu-prof` into it; MANY_AGENTS_UI_PROF one
-// for the page's CPU profile and its main-thread trace events.
+// for the page's CPU profile and its main-thread trace events; MANY_AGENTS_NODE_ARGS gives the host processes
+// more of Node's flags (space-separated: `--require` of a probe that counts allocations or collections).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
