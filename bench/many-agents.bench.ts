@@ -21,7 +21,7 @@ import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startListProbe, stdioChannel, type ProbeAnswer } from '../test/support/list-probe';
 import { startMockResponsesServer } from '../test/support/mock-responses-server';
-import { median } from './measure';
+import { median, percentile } from './measure';
 import {
   env,
   exited,
@@ -35,7 +35,6 @@ import {
 } from './many-agents-host';
 import { uiRun, type UiResult } from './many-agents-ui';
 import { AGENTS, REQUESTS_PER_AGENT, WORK_SUMMARY, agentPrompt, scriptAgents } from './many-agents-work';
-import { percentile } from './ui.bench';
 
 interface Row {
   name: string;

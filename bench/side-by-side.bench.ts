@@ -27,7 +27,7 @@ import { rolloutFileName, rolloutPath } from '../src-main/store/paths';
 import { startMockResponsesServer, type ScriptStep } from '../test/support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../test/support/sse';
 import { rollout as codexRollout, uuidv7At as codexId } from './codex-import.bench';
-import { measureProcess, median } from './measure';
+import { measureProcess, median, percentile } from './measure';
 import { rollout as weftRollout, uuidv7At as weftId } from './store.bench';
 
 interface BenchRow {
@@ -523,16 +523,21 @@ export default async function run() {
     // A client busy from the start (a list every 10 ms for 1.5 s after initialize) beside the start-up
     // check of the index: the slowest answer is how long that check holds the event loop at most.
     const busy: number[] = [];
+    const starts: string[] = [];
     for (let i = 0; i < 3; i++) {
       const took = await listsDuringStart(weftServer, weftEnv, project, 150, 10);
       busy.push(Math.max(...took));
+      const over = took.filter((ms) => ms > 2).length;
+      starts.push(
+        `first ${took[0]?.toFixed(1)}, median ${median(took).toFixed(1)}, p95 ${percentile(took, 95).toFixed(1)}, slowest ${Math.max(...took).toFixed(1)} (the ${took.indexOf(Math.max(...took)) + 1}th), ${over} over 2 ms`,
+      );
     }
     rows.push({
       name: `app-server start: slowest of 150 thread/list sent every 10 ms from initialize on, ${THREADS} threads (median of 3 starts)`,
       value: median(busy),
       unit: 'ms',
-      target: '≤ 50 ms',
-      note: `each start's slowest: ${busy.map((v) => v.toFixed(0)).join(', ')} ms; Weft only (Codex answers one list in seconds)`,
+      target: '≤ 2 ms',
+      note: `each start, ms: ${starts.join('; ')}; Weft only (Codex answers one list in seconds)`,
     });
 
     const resumeRuns = Math.max(3, Math.floor(RUNS / 2));

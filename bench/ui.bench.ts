@@ -13,6 +13,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { launchBrowser } from '../test/support/chromium';
 import { traceFrames } from './ui-trace';
 import type { FrameCost } from './ui-trace';
+import { percentile } from './measure';
 
 const ITEMS = 5000;
 const DELTAS_PER_SECOND = 2000;
@@ -73,12 +74,6 @@ function serveRenderer(root: string): Promise<{ server: Server; url: string }> {
       resolve({ server, url: `http://127.0.0.1:${port}` });
     });
   });
-}
-
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 const round = (value: number): number => Math.round(value * 10) / 10;
