@@ -21,9 +21,18 @@ export interface Program {
 export interface AppServerResult {
   lists: ProbeAnswer[];
   peakRssMiB: number;
+  /** CPU time of the server process (all its threads: the thread pool's compression too), in seconds. */
+  cpuSeconds: number;
   seconds: number;
   /** Each thread's turn, from its start to its end, as the server timed it (`Turn.durationMs`). */
   turnMs: number[];
+}
+
+/** CPU time (user + system) one process has used so far, all its threads, in seconds (Linux: 100 ticks a second). */
+export function cpuSeconds(pid: number | undefined): number {
+  const stat = readFileSync(`/proc/${pid ?? 0}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
 }
 
 /** Peak RSS (VmHWM) of one process, in MiB. */

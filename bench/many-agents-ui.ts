@@ -13,6 +13,7 @@ import { startListProbe, webSocketChannel } from '../test/support/list-probe';
 import { startMockResponsesServer } from '../test/support/mock-responses-server';
 import {
   GUARD_MS,
+  cpuSeconds,
   env,
   exited,
   failedTurns,
@@ -184,7 +185,8 @@ export async function uiRun(
     const seconds = (performance.now() - started) / 1000;
     const lists = await probe.stop();
     const peakRssMiB = peakRss(served.child.pid);
-    return { lists, peakRssMiB, seconds, intervals, cpuMs: cost?.cpuMs ?? [], traced };
+    const cpu = cpuSeconds(served.child.pid);
+    return { lists, peakRssMiB, cpuSeconds: cpu, seconds, intervals, cpuMs: cost?.cpuMs ?? [], traced };
   } finally {
     ws?.close();
     await session.close();

@@ -23,6 +23,7 @@ import { startListProbe, stdioChannel, type ProbeAnswer } from '../test/support/
 import { startMockResponsesServer } from '../test/support/mock-responses-server';
 import { median, percentile } from './measure';
 import {
+  cpuSeconds,
   env,
   exited,
   guarded,
@@ -172,9 +173,10 @@ async function appServerRun(
         `many-agents: ${program.label}: ${mock.requests.length} model requests of ${agents * REQUESTS_PER_AGENT}; turns not completed: ${failed.join('; ')}\n${stderr.slice(-2000)}`,
       );
     const peakRssMiB = peakRss(child.pid);
+    const cpu = cpuSeconds(child.pid);
     child.stdin.end();
     await guarded(`${program.label}: the app server's exit`, exited(child));
-    return { lists, peakRssMiB, seconds, turnMs, firstDeltaMs: firstDeltaAt - started };
+    return { lists, peakRssMiB, cpuSeconds: cpu, seconds, turnMs, firstDeltaMs: firstDeltaAt - started };
   } finally {
     child.kill('SIGKILL');
     await mock.close();
@@ -256,6 +258,12 @@ function serverRows(results: Map<string, AppServerResult[]>, programs: Program[]
       value: ours(results, (r) => r.peakRssMiB),
       unit: 'MiB',
       note: beside(results, programs, (r) => r.peakRssMiB, 'MiB'),
+    },
+    {
+      name: `${AGENTS} agents at once (app-server): CPU time of the server`,
+      value: ours(results, (r) => r.cpuSeconds),
+      unit: 's',
+      note: `${beside(results, programs, (r) => r.cpuSeconds, 's')}; from its start to the agents' end, all its threads (its commands not counted)`,
     },
   ];
 }
@@ -358,6 +366,12 @@ function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees
       value: ours(results, (r) => r.peakRssMiB),
       unit: 'MiB',
       note: beside(results, programs, (r) => r.peakRssMiB, 'MiB'),
+    },
+    {
+      name: `${who} streaming into the page: CPU time of weft serve`,
+      value: ours(results, (r) => r.cpuSeconds),
+      unit: 's',
+      note: `${beside(results, programs, (r) => r.cpuSeconds, 's')}; from its start to the agents' end, all its threads, on the cores the page shares with it`,
     },
   ];
 }
