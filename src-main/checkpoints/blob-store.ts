@@ -121,10 +121,10 @@ async function deflateInto(
 
 /**
  * Writes `bytes` deflated (level 6, the blob format) to the new file `file` and returns the bytes written.
- * Small content is compressed on the calling thread; from `OFF_LOOP_BYTES` on, on the thread pool (with
- * the strategy its start calls for: `strategyFor`), each
- * output chunk written as it comes: gathered and joined first, the compressed copy of an 8 MiB file was two
- * more buffers of its size, held long enough to count against the heap's next full collection.
+ * Small content is compressed on the calling thread; from `OFF_LOOP_BYTES` on, on the thread pool with the
+ * strategy its start calls for (`strategyFor`), each output chunk written as it comes: gathered and joined
+ * first, the compressed copy of an 8 MiB file was two more buffers of its size, held long enough to count
+ * against the heap's next full collection.
  */
 export async function writePacked(file: string, bytes: Uint8Array): Promise<number> {
   if (bytes.length < OFF_LOOP_BYTES) {

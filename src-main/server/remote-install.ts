@@ -334,6 +334,14 @@ function probeScript(): string {
   ].join('\n');
 }
 
+/** Removes a package.json's build and publish scripts (argv[1]: its path), which `npm ci` would run. */
+const DROP_BUILD_SCRIPTS = [
+  'const file = process.argv[1];',
+  "const pkg = JSON.parse(require('fs').readFileSync(file, 'utf8'));",
+  "for (const name of ['prepare', 'preprepare', 'postprepare', 'prepublish']) delete (pkg.scripts ?? {})[name];",
+  "require('fs').writeFileSync(file, JSON.stringify(pkg, null, 2));",
+].join(' ');
+
 function installScript(directory: string, version: string, bytes: number): string {
   const dir = shellQuote(directory);
   const tarball = shellQuote(`${directory}/weft-${version}.tgz`);
@@ -345,13 +353,29 @@ function installScript(directory: string, version: string, bytes: number): strin
     'size=$(wc -c < "$part" | tr -d " ")',
     `if [ "$size" != "${bytes}" ]; then echo "${MARK} upload stopped at $size of ${bytes} bytes" >&2; rm -f "$part"; exit 3; fi`,
     `mv "$part" ${tarball}`,
-    // Whether the package pins its dependency tree (npm-shrinkwrap.json, as a package made of a checkout
-    // does), so the progress says which versions npm takes.
-    `if tar -xOzf ${tarball} package/npm-shrinkwrap.json >/dev/null 2>&1; then echo "${MARK} uploaded locked"; else echo "${MARK} uploaded"; fi`,
-    // The dependencies come from npm's cache there or the registry, at the versions the shrinkwrap pins
-    // (checked by their integrity) when the package has one: native ones are built or fetched for that
-    // machine. --prefer-offline: what the cache there holds is not downloaded again.
-    `npm install --prefix ${dir} --no-save --no-audit --no-fund --omit=dev --prefer-offline ${tarball} 2>&1`,
+    // A package that pins its dependency tree (npm-shrinkwrap.json, as a package made of a checkout does)
+    // is unpacked where npm would put it and its tree installed by `npm ci` from the shrinkwrap: each
+    // dependency at its pinned version, fetched by its integrity from npm's cache there or the registry,
+    // native ones built for that machine. (`npm install` of the tarball asked the registry for every
+    // dependency's metadata first, even with everything pinned: offline, with a cache that holds the
+    // packages but not their metadata, it failed.) The package's own build and publish scripts are left
+    // out: it is built, and a dependency's `prepare` is not run by `npm install` either. Without a
+    // shrinkwrap, npm resolves what package.json allows. --prefer-offline: what the cache holds is not
+    // downloaded again.
+    `if tar -xOzf ${tarball} package/npm-shrinkwrap.json >/dev/null 2>&1; then`,
+    `  echo "${MARK} uploaded locked"`,
+    `  pkg=${dir}/node_modules/weft`,
+    `  rm -rf "$pkg" && mkdir -p "$pkg" ${dir}/node_modules/.bin`,
+    `  tar -xzf ${tarball} -C "$pkg" --strip-components=1`,
+    `  node -e ${shellQuote(DROP_BUILD_SCRIPTS)} "$pkg/package.json"`,
+    `  (cd "$pkg" && npm ci --omit=dev --no-audit --no-fund --prefer-offline 2>&1)`,
+    `  bin=$(node -p 'require(process.argv[1]).bin.weft' "$pkg/package.json")`,
+    `  chmod +x "$pkg/$bin"`,
+    `  ln -sfn "../weft/$bin" ${dir}/node_modules/.bin/weft`,
+    'else',
+    `  echo "${MARK} uploaded"`,
+    `  npm install --prefix ${dir} --no-save --no-audit --no-fund --omit=dev --prefer-offline ${tarball} 2>&1`,
+    'fi',
     `echo "${MARK} installed"`,
     `printf '${MARK} version %s\\n' "$(${shellQuote(`${directory}/node_modules/.bin/weft`)} --version)"`,
   ].join('\n');
