@@ -23,7 +23,14 @@ import {
   type FileHandle,
 } from 'node:fs/promises';
 import { join } from 'node:path';
-import { constants as zlibConstants, createDeflate, deflateRawSync, deflateSync, inflate, type Deflate } from 'node:zlib';
+import {
+  constants as zlibConstants,
+  createDeflate,
+  deflateRawSync,
+  deflateSync,
+  inflate,
+  type Deflate,
+} from 'node:zlib';
 import { Mutex } from './mutex';
 import { yieldToLoop } from '../util/slicer';
 

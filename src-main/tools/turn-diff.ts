@@ -179,7 +179,8 @@ export class TurnDiffTracker {
       delete f.memo;
       if (f.baseline === null && f.currentPath !== null) {
         // Made by the turn: read a piece at a time when its text is written (see createdFileDiff).
-        if (stamp !== null) changed.push({ key, file: f, current: null, memo: null, mode: stamp.mode, stamp: stamp.key });
+        if (stamp !== null)
+          changed.push({ key, file: f, current: null, memo: null, mode: stamp.mode, stamp: stamp.key });
         continue;
       }
       const current = f.currentPath ? await readOrNull(f.currentPath) : null;

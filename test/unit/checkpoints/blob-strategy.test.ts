@@ -65,7 +65,10 @@ describe('the deflate strategy of a big blob', () => {
       const path = join(dir, `file-${strategy}`);
       writeFileSync(path, content);
       const handle = await open(path, 'r');
-      const stored = await handle.stat().then((st) => store.putFile(handle, st.size)).finally(() => handle.close());
+      const stored = await handle
+        .stat()
+        .then((st) => store.putFile(handle, st.size))
+        .finally(() => handle.close());
       expect(stored).not.toBeNull();
       const blob = readFileSync(store.pathOf(stored?.hash ?? ''));
       expect(blob.equals(deflateSync(content, { level: 6, strategy }))).toBe(true);

@@ -21,14 +21,17 @@ const LONG_AGO = new Date('2026-01-01T00:00:00Z');
 
 /** Lines of 76 characters, as `base64 -w 76` writes them: about `bytes` bytes of text. */
 function base64Lines(bytes: number, seed = 1): Buffer {
-  const line = (i: number): string => `${String(i * seed).padStart(12, '0')}${'QUJDREVGR0hJSktMTU5PUFFSU1RVVldY'.repeat(2)}`.slice(0, 76);
+  const line = (i: number): string =>
+    `${String(i * seed).padStart(12, '0')}${'QUJDREVGR0hJSktMTU5PUFFSU1RVVldY'.repeat(2)}`.slice(0, 76);
   const lines: string[] = [];
   for (let size = 0, i = 0; size < bytes; i++, size += 77) lines.push(line(i));
   return Buffer.from(`${lines.join('\n')}\n`);
 }
 
 /** The diff of new files as the tracker wrote it when it read each file whole (the same primitives). */
-async function wholeFileDiff(files: readonly { name: string; content: Buffer }[]): Promise<{ diff: string; cut?: unknown }> {
+async function wholeFileDiff(
+  files: readonly { name: string; content: Buffer }[],
+): Promise<{ diff: string; cut?: unknown }> {
   const out = new DiffText();
   const pacer = new Slicer();
   for (const { name, content } of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
@@ -104,22 +107,32 @@ describe('TurnDiffTracker: files the turn created', () => {
 
   it('writes every shape of new file as the whole-file diff does, alone and after the cut', async () => {
     const utf8 = Buffer.from(
-      Array.from({ length: 60_000 }, (_, i) => `ligne ${i} — déjà vu, 東京, 🙂 ${'é'.repeat(i % 40)}`).join('\n') + '\n',
+      Array.from({ length: 60_000 }, (_, i) => `ligne ${i} — déjà vu, 東京, 🙂 ${'é'.repeat(i % 40)}`).join('\n') +
+        '\n',
     );
     const shapes = [
       { name: 'empty.txt', content: Buffer.alloc(0) },
       { name: 'no-newline.txt', content: Buffer.from('one\ntwo') },
       { name: 'crlf.txt', content: Buffer.from('one\r\ntwo\r\n') },
       { name: 'blank-lines.txt', content: Buffer.from('\n\n\n') },
-      { name: 'binary.bin', content: Buffer.concat([Buffer.from('head\n'), Buffer.alloc(10, 0), base64Lines(3 * MIB)]) },
+      {
+        name: 'binary.bin',
+        content: Buffer.concat([Buffer.from('head\n'), Buffer.alloc(10, 0), base64Lines(3 * MIB)]),
+      },
       { name: 'utf8.txt', content: utf8 },
       { name: 'one-long-line.txt', content: Buffer.alloc(5 * MIB, 'x') },
-      { name: 'long-line-late.txt', content: Buffer.concat([Buffer.from('short\n'), Buffer.alloc(3 * MIB, 'y'), Buffer.from('\nend')]) },
+      {
+        name: 'long-line-late.txt',
+        content: Buffer.concat([Buffer.from('short\n'), Buffer.alloc(3 * MIB, 'y'), Buffer.from('\nend')]),
+      },
       { name: 'just-under.txt', content: base64Lines(MIB - 4096) },
     ];
     for (const shape of shapes) {
       const t = await trackNew([shape]);
-      expect({ name: shape.name, diff: await t.diff() }).toEqual({ name: shape.name, diff: await wholeFileDiff([shape]) });
+      expect({ name: shape.name, diff: await t.diff() }).toEqual({
+        name: shape.name,
+        diff: await wholeFileDiff([shape]),
+      });
     }
     // All of them in one diff: some written, the rest counted once the diff is full.
     const sub = ws.path('all');
