@@ -6,9 +6,10 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { OFF_LOOP_BYTES, hashContent, strategyFor, writePacked } from '../../../src-main/checkpoints/blob-store';
 import { makeFixture, type Fixture } from './helpers';
+import { largestBuffer } from '../../support/largest-buffer';
 
 /**
  * The longest gap between ticks of a 1 ms timer while `work` runs, and how many ticks there were. On a
@@ -130,22 +131,9 @@ describe('content off the event loop', () => {
     sh('head -c 6291456 /dev/urandom | base64 -w0 > big.txt');
     const content = readFileSync(join(ws.dir, 'big.txt'));
     // Every Buffer the checkpoint allocates through Node's Buffer functions (fs reads and zlib use them).
-    let largest = 0;
-    const spied = (['allocUnsafe', 'allocUnsafeSlow', 'alloc', 'concat'] as const).map((name) => {
-      const original = Buffer[name] as (...args: unknown[]) => Buffer;
-      const counting = (...args: unknown[]): Buffer => {
-        const made = original.apply(Buffer, args);
-        largest = Math.max(largest, made.length);
-        return made;
-      };
-      return vi.spyOn(Buffer, name).mockImplementation(counting as never);
-    });
-    let record;
-    try {
-      record = await service.afterToolCall({ threadId: 'thread-1', turnId: 'turn-1', callId: null, root: ws.dir });
-    } finally {
-      for (const spy of spied) spy.mockRestore();
-    }
+    const { result: record, largest } = await largestBuffer(() =>
+      service.afterToolCall({ threadId: 'thread-1', turnId: 'turn-1', callId: null, root: ws.dir }),
+    );
     const after = record?.changes.find((c) => c.path === 'big.txt')?.after;
     expect(after?.kind === 'file' ? after.hash : null).toBe(createHash('sha256').update(content).digest('hex'));
     expect(largest).toBeLessThanOrEqual(2 * 1024 * 1024);

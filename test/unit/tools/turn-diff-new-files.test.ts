@@ -2,12 +2,13 @@
 // from a read a piece at a time, and only as much text as the diff can still carry is kept. The text must be
 // what the whole-file diff writes, for every shape of file.
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blobOid, TurnDiffTracker } from '../../../src-main/tools/turn-diff';
 import { DiffText } from '../../../src-main/util/diff-cut';
 import { diffBytes, writeHunks } from '../../../src-main/util/line-diff';
 import { Slicer } from '../../../src-main/util/slicer';
 import { makeTempWorkspace, type TempWorkspace } from '../../support/workspace';
+import { largestBuffer } from '../../support/largest-buffer';
 
 let ws: TempWorkspace;
 beforeEach(async () => {
@@ -58,25 +59,6 @@ async function trackNew(files: readonly { name: string; content: Buffer }[]): Pr
   }
   t.afterChange(files.map((f) => ({ path: ws.path(f.name), kind: 'add' as const })));
   return t;
-}
-
-/** Runs `work`, returning the size of the largest Buffer made through Node's Buffer functions meanwhile. */
-async function largestBuffer<T>(work: () => Promise<T>): Promise<{ result: T; largest: number }> {
-  let largest = 0;
-  const spied = (['allocUnsafe', 'allocUnsafeSlow', 'alloc', 'concat'] as const).map((name) => {
-    const original = Buffer[name] as (...args: unknown[]) => Buffer;
-    const counting = (...args: unknown[]): Buffer => {
-      const made = original.apply(Buffer, args);
-      largest = Math.max(largest, made.length);
-      return made;
-    };
-    return vi.spyOn(Buffer, name).mockImplementation(counting as never);
-  });
-  try {
-    return { result: await work(), largest };
-  } finally {
-    for (const spy of spied) spy.mockRestore();
-  }
 }
 
 describe('TurnDiffTracker: files the turn created', () => {
