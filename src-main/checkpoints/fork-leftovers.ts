@@ -9,10 +9,10 @@
  * it (a copy the kill cut short). Anything else is work found nowhere else: the folder (or a branch with
  * commits no other ref has) is kept and reported.
  */
-import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { git as runGit } from '../safety/git/run';
+import { blobOid } from '../util/git-blob';
 import { hashContent, type BlobStore } from './blob-store';
 import type { ForkRecords } from './fork-records';
 
@@ -174,7 +174,7 @@ async function workFoundNowhereElse(c: Candidate, blobs: BlobStore, worktree: bo
     if (st === null || !st.isFile()) continue;
     const bytes = await readFile(abs);
     if (await blobs.has(await hashContent(bytes))) continue;
-    if (committed?.get(rel) === gitBlobId(bytes)) continue;
+    if (committed?.get(rel) === blobOid(bytes)) continue;
     if (c.root !== null && (await startOf(join(c.root, rel), bytes))) continue;
     out.push(rel);
     if (out.length > NAMED_PATHS) break;
@@ -328,11 +328,6 @@ async function startOf(path: string, bytes: Buffer): Promise<boolean> {
   if (st === null || !st.isFile() || st.size < bytes.length) return false;
   const whole = await readFile(path).catch(() => null);
   return whole !== null && whole.subarray(0, bytes.length).equals(bytes);
-}
-
-/** git's id of a blob holding `bytes` (SHA-1 repositories). */
-function gitBlobId(bytes: Buffer): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
 /** A command on the repository itself (its common dir is the cwd: git finds the repository it is in). */

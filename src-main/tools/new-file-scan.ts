@@ -3,9 +3,9 @@
 // A command that writes an 8 MiB data file made the diff, which is made again after every step, read it
 // whole twice and hold it until the diff was written; in a host serving eight such threads those buffers
 // were most of what its garbage collector had to mark.
-import { createHash } from 'node:crypto';
 import { isAscii } from 'node:buffer';
 import { open } from 'node:fs/promises';
+import { BINARY_PROBE, blobHasher, blobOid, looksBinary } from '../util/git-blob';
 import type { Pacer } from '../util/slicer';
 
 export interface NewFileScan {
@@ -26,8 +26,6 @@ export interface NewFileScan {
 /** Bytes read at a time. */
 const PIECE = 1024 * 1024;
 const LF = 10;
-/** Bytes git looks at to tell a binary file. */
-const BINARY_PROBE = 8000;
 
 /**
  * Bytes of head that surely render past `room` characters: a diff line of b bytes of UTF-8 (with its
@@ -47,11 +45,10 @@ function countLines(chunk: Buffer): number {
 
 /** The scan of content already in memory (and of a file that changed size while it was read). */
 export function scanOf(content: Buffer): NewFileScan {
-  const oid = createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
   const endsOpen = content.length > 0 && content[content.length - 1] !== LF;
   return {
-    oid,
-    binary: content.subarray(0, BINARY_PROBE).includes(0),
+    oid: blobOid(content),
+    binary: looksBinary(content),
     lines: countLines(content) + (endsOpen ? 1 : 0),
     head: content,
   };
@@ -72,7 +69,7 @@ export async function scanNewFile(path: string, room: number, pacer: Pacer): Pro
     const st = await handle.stat();
     if (!st.isFile()) return null;
     const size = st.size;
-    const hash = createHash('sha1').update(`blob ${size}\0`);
+    const hash = blobHasher(size);
     const piece = Buffer.allocUnsafeSlow(Math.max(1, Math.min(size, PIECE)));
     const kept: Buffer[] = [];
     let keptBytes = 0;
@@ -86,25 +83,19 @@ export async function scanNewFile(path: string, room: number, pacer: Pacer): Pro
       // Shorter than its stat said: read it again whole, as it is now.
       if (bytesRead === 0) return scanOf(await handle.readFile());
       const chunk = piece.subarray(0, bytesRead);
-      if (at < BINARY_PROBE && chunk.subarray(0, BINARY_PROBE - at).includes(0)) binary = true;
+      if (at < BINARY_PROBE && looksBinary(chunk.subarray(0, BINARY_PROBE - at))) binary = true;
       hash.update(chunk);
       lines += countLines(chunk);
       last = chunk[bytesRead - 1] ?? LF;
-      const want = Math.min(bytesRead, headLimit(room, ascii) - keptBytes);
-      if (want > 0) {
+      if (keptBytes < headLimit(room, ascii)) {
+        // What this piece may add (the most, for bytes that are not all ASCII) decides how much it adds.
+        const most = Math.min(bytesRead, headLimit(room, false) - keptBytes);
+        ascii &&= isAscii(chunk.subarray(0, most));
+        const want = Math.min(most, headLimit(room, ascii) - keptBytes);
         const copy = Buffer.allocUnsafeSlow(want);
         chunk.copy(copy, 0, 0, want);
         kept.push(copy);
         keptBytes += want;
-        ascii &&= isAscii(copy);
-        // A non-ASCII piece raises the limit: keep on from where this piece's copy stopped.
-        const more = Math.min(bytesRead - want, headLimit(room, ascii) - keptBytes);
-        if (more > 0) {
-          const rest = Buffer.allocUnsafeSlow(more);
-          chunk.copy(rest, 0, want, want + more);
-          kept.push(rest);
-          keptBytes += more;
-        }
       }
       at += bytesRead;
       if (pacer.due()) await pacer.pause();

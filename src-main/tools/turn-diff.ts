@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import type { WeftDiffCut } from '../../src-preload/protocol';
 import { DiffText } from '../util/diff-cut';
+import { blobHasher, looksBinary } from '../util/git-blob';
 import { countHunks, diffBytes, diffCreated, diffKnown, writeHunks, type ChangeBlock } from '../util/line-diff';
 import { hasMarker } from '../util/markers';
 import { Slicer, type Pacer } from '../util/slicer';
@@ -343,17 +343,12 @@ async function modeOf(path: string): Promise<string> {
   }
 }
 
-/** Git's object id for file content: sha1 of `blob <size>\0<content>`. */
-export function blobOid(content: Buffer): string {
-  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
-}
-
 /** Bytes hashed in one slice: about 4 ms of SHA-1. */
 const HASH_CHUNK = 4 * 1024 * 1024;
 
 /** blobOid, hashing a big file a few MB at a time between pauses. */
 async function blobOidSliced(content: Buffer, pacer: Pacer): Promise<string> {
-  const hash = createHash('sha1').update(`blob ${content.length}\0`);
+  const hash = blobHasher(content.length);
   for (let at = 0; at < content.length; at += HASH_CHUNK) {
     hash.update(content.subarray(at, at + HASH_CHUNK));
     await pacer.pace();
@@ -362,7 +357,7 @@ async function blobOidSliced(content: Buffer, pacer: Pacer): Promise<string> {
 }
 
 function isBinary(b: Buffer | null): boolean {
-  return b !== null && b.subarray(0, 8000).includes(0);
+  return b !== null && looksBinary(b);
 }
 
 function rel(root: string, p: string): string {

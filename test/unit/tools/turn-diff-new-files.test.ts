@@ -3,7 +3,8 @@
 // what the whole-file diff writes, for every shape of file.
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { blobOid, TurnDiffTracker } from '../../../src-main/tools/turn-diff';
+import { TurnDiffTracker } from '../../../src-main/tools/turn-diff';
+import { blobOid } from '../../../src-main/util/git-blob';
 import { DiffText } from '../../../src-main/util/diff-cut';
 import { diffBytes, writeHunks } from '../../../src-main/util/line-diff';
 import { Slicer } from '../../../src-main/util/slicer';

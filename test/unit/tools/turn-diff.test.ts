@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { blobOid, TurnDiffTracker } from '../../../src-main/tools/turn-diff';
+import { TurnDiffTracker } from '../../../src-main/tools/turn-diff';
+import { blobOid } from '../../../src-main/util/git-blob';
 import { makeTempWorkspace, type TempWorkspace } from '../../support/workspace';
 
 let ws: TempWorkspace;
