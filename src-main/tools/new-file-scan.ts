@@ -4,6 +4,7 @@
 // whole twice and hold it until the diff was written; in a host serving eight such threads those buffers
 // were most of what its garbage collector had to mark.
 import { isAscii } from 'node:buffer';
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { BINARY_PROBE, blobHasher, blobOid, looksBinary } from '../util/git-blob';
 import type { Pacer } from '../util/slicer';
@@ -61,7 +62,8 @@ export function scanOf(content: Buffer): NewFileScan {
 export async function scanNewFile(path: string, room: number, pacer: Pacer): Promise<NewFileScan | null> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    // Not blocking: a FIFO put in the file's place would hold the open until a writer came.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return null;
   }

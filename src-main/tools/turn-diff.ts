@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import type { WeftDiffCut } from '../../src-preload/protocol';
@@ -327,9 +328,10 @@ async function trackedFrom(path: string, change: CheckpointedChange, checkpoints
   };
 }
 
+/** A file's bytes, or null when it cannot be read; never waits for a writer (a FIFO in the file's place). */
 async function readOrNull(path: string): Promise<Buffer | null> {
   try {
-    return await readFile(path);
+    return await readFile(path, { flag: constants.O_RDONLY | constants.O_NONBLOCK });
   } catch {
     return null;
   }

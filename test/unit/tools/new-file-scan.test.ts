@@ -1,5 +1,6 @@
 // The piecewise scan of a file a turn made, against the same facts computed from the whole content: also
 // when the file shrinks while it is read, and when it is no regular file.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync, mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -58,6 +59,9 @@ describe('scanNewFile', () => {
   it('is null for what is not a readable regular file', async () => {
     mkdirSync(join(dir, 'folder'));
     expect(await scanNewFile(join(dir, 'folder'), 100, new Slicer())).toBeNull();
+    // A FIFO with no writer: not waited on.
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    expect(await scanNewFile(join(dir, 'fifo'), 100, new Slicer())).toBeNull();
     expect(await scanNewFile(join(dir, 'missing'), 100, new Slicer())).toBeNull();
   });
 });

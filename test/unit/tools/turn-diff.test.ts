@@ -235,3 +235,18 @@ describe('TurnDiffTracker made again after each step', () => {
     expect((await t.diff()).cut).toEqual({ files: 2, hunks: 11, shownHunks: 1, added: 120_010, removed: 10 });
   });
 });
+
+describe('TurnDiffTracker beside hostile files', () => {
+  it('is not held by a FIFO put in place of a tracked file or a new one', async () => {
+    const t = new TurnDiffTracker(ws.dir, 0n);
+    await t.beforeChange([{ path: ws.path('a.txt') }, { path: ws.path('new.txt') }]);
+    await rm(ws.path('a.txt'));
+    execFileSync('mkfifo', [ws.path('a.txt')]);
+    execFileSync('mkfifo', [ws.path('new.txt')]);
+    const { diff } = await t.diff();
+    // Read without waiting, the FIFO holds nothing: the tracked file reads as emptied; the new one, no
+    // regular file, is left out.
+    expect(diff).toContain('@@ -1,3 +0,0 @@\n-one\n-two\n-three\n');
+    expect(diff).not.toContain('new.txt');
+  });
+});
