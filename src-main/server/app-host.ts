@@ -26,6 +26,7 @@ import { DisposableStore } from '../util/disposable';
 import { errorMessage } from '../util/errors';
 import { whenQuiet, type QuietWindow } from '../util/quiet';
 import { warmModelClient } from '../model/warm';
+import { lowerPoolPriority } from '../util/pool-priority';
 
 /**
  * How long a thread nobody watches keeps its session (MCP servers, recorder) in case a client comes back
@@ -151,6 +152,9 @@ export async function createAppHost(options: AppHostOptions = {}): Promise<AppHo
 }
 
 async function assembleAppHost(options: AppHostOptions, owned: DisposableStore): Promise<AppHost> {
+  // The thread pool's background work gives way to the main thread (util/pool-priority.ts); done while the
+  // host is assembled, and before the first answer.
+  const poolLowered = lowerPoolPriority();
   const env = options.env ?? process.env;
   const weftHome = options.weftHome ?? resolveWeftHome(env);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -274,6 +278,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     warmUp?.touch();
   };
   let warmed = false;
+  await poolLowered;
   const dispatcher = new RpcDispatcher({
     // Until the rest is there, the lists are answered from the index and the loaded threads.
     handlers: { ...late.handlers, ...threadListHandlers({ store, manager, folders }) },

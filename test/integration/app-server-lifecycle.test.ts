@@ -3,12 +3,14 @@
 // client never sees its own requests collide), a turn holds nothing but itself (reads, renames and
 // interrupts go through while it runs), an unarchived thread can be resumed and run, and idle threads
 // nobody watches are unloaded with their MCP servers.
-import { writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { getPriority } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttentionEvent } from '../../src-main/server/app-host';
 import { ThreadStore } from '../../src-main/store';
 import { uuidv7 } from '../../src-main/util/ids';
+import { POOL_NICE } from '../../src-main/util/pool-priority';
 import { InProcessClient, startInProcessHost, type InProcessHost } from '../support/in-process-host';
 import { childrenRunning } from '../support/proc';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
@@ -388,5 +390,42 @@ describe('idle threads', () => {
       threadId: first,
     });
     expect(status.data.map((s) => s.name)).toEqual(['probe']);
+  });
+});
+
+/** libuv names its pool's threads from 1.50 on (the server runs on the same Node as the tests). */
+const [uvMajor = 0, uvMinor = 0] = process.versions.uv.split('.').map(Number);
+const poolNamed = process.platform === 'linux' && (uvMajor > 1 || (uvMajor === 1 && uvMinor >= 50));
+
+describe.runIf(poolNamed)('the host’s threads', () => {
+  it('runs the thread pool POOL_NICE below the main thread, which keeps its priority, from the first answer on', async () => {
+    const client = await appServer();
+    const pid = client.child.pid ?? 0;
+    const threads = await Promise.all(
+      (await readdir(`/proc/${pid}/task`)).map(async (tid) => {
+        const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        return {
+          tid: Number(tid),
+          name: (await readFile(`/proc/${pid}/task/${tid}/comm`, 'utf8')).trim(),
+          nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]),
+        };
+      }),
+    );
+    const main = threads.find((t) => t.tid === pid);
+    const pool = threads.filter((t) => t.name === 'libuv-worker');
+    expect(main?.nice).toBe(getPriority(process.pid));
+    expect(pool.length).toBeGreaterThan(0);
+    for (const t of pool) expect(t.nice).toBe(Math.min(19, (main?.nice ?? 0) + POOL_NICE));
+    // And the pool still does the host's work: a turn runs and is saved.
+    server.enqueue(answer('pool fine'));
+    const started = await client.request<{ thread: { id: string } }>('thread/start', { cwd: ws.dir });
+    const threadId = started.thread.id;
+    await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'hi' }] });
+    await client.waitFor((m) => m.method === 'turn/completed', 'turn/completed');
+    const read = await client.request<{ thread: { turns: unknown[] } }>('thread/read', {
+      threadId,
+      includeTurns: true,
+    });
+    expect(JSON.stringify(read.thread.turns)).toContain('pool fine');
   });
 });

@@ -1,0 +1,61 @@
+// The host's thread pool (libuv's workers: compression, file reads) runs below the main thread, so that
+// requests are answered before background work when the cores are short. Linux names its threads and
+// lets a process lower one thread's priority; elsewhere nothing is done and nothing is claimed.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { POOL_NICE, lowerPoolPriority } from '../../../src-main/util/pool-priority';
+
+interface TaskInfo {
+  tid: number;
+  comm: string;
+  nice: number;
+}
+
+/** Each thread of this process: its id, name and nice value (field 19 of its stat line). */
+async function tasks(): Promise<TaskInfo[]> {
+  const out: TaskInfo[] = [];
+  for (const tid of await readdir('/proc/self/task')) {
+    const comm = (await readFile(`/proc/self/task/${tid}/comm`, 'utf8')).trim();
+    const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.push({ tid: Number(tid), comm, nice: Number(fields[16]) });
+  }
+  return out;
+}
+
+/** libuv names its pool's threads from 1.50 on; before, they cannot be told from others and are left alone. */
+const [uvMajor = 0, uvMinor = 0] = process.versions.uv.split('.').map(Number);
+const named = uvMajor > 1 || (uvMajor === 1 && uvMinor >= 50);
+
+describe.runIf(process.platform === 'linux' && named)('lowerPoolPriority', () => {
+  it('lowers every libuv worker POOL_NICE steps below the main thread and leaves the main thread as it was', async () => {
+    await stat('.'); // the pool exists once it has had work
+    const before = await tasks();
+    const main = before.find((t) => t.tid === process.pid);
+    expect(main).toBeDefined();
+    expect(before.filter((t) => t.comm === 'libuv-worker').length).toBeGreaterThan(0);
+
+    const lowered = await lowerPoolPriority();
+
+    const after = await tasks();
+    const workers = after.filter((t) => t.comm === 'libuv-worker');
+    expect(lowered).toBe(workers.length);
+    for (const worker of workers) expect(worker.nice).toBe(Math.min(19, (main?.nice ?? 0) + POOL_NICE));
+    expect(after.find((t) => t.tid === process.pid)?.nice).toBe(main?.nice);
+    for (const other of after.filter((t) => t.comm !== 'libuv-worker'))
+      expect(other.nice, other.comm).toBe(before.find((t) => t.tid === other.tid)?.nice ?? other.nice);
+  });
+
+  it('is idempotent, and the pool still serves work', async () => {
+    await lowerPoolPriority();
+    const again = await lowerPoolPriority();
+    expect(again).toBeGreaterThan(0);
+    expect((await readFile('/proc/self/comm', 'utf8')).length).toBeGreaterThan(0);
+  });
+});
+
+describe.runIf(process.platform !== 'linux')('lowerPoolPriority elsewhere', () => {
+  it('does nothing and says so', async () => {
+    expect(await lowerPoolPriority()).toBe(0);
+  });
+});
