@@ -44,6 +44,10 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'exec':
     case 'e':
+      // One task, then the process ends: zod's compiled fast path for an object schema (made with `new
+      // Function` on its first parse) costs more than it saves for what is parsed a few times. Set before
+      // any schema is made (it is read when a schema is built).
+      (await import('zod')).config({ jitless: true });
       return (await import('./cli/exec')).runExecCommand(rest);
     case 'apply-patch':
     case 'apply_patch': {
