@@ -14,8 +14,11 @@
 // names a folder: the app servers and `weft serve` then run with `--cpu-prof` into it; MANY_AGENTS_UI_PROF one
 // for the page's CPU profile and its main-thread trace events; MANY_AGENTS_NODE_ARGS gives the host processes
 // more of Node's flags (space-separated: `--require` of a probe that counts allocations or collections).
+// MANY_AGENTS_SLOW_LISTS names a file: each app-server run appends its lists slower than 30 ms, as
+// `sent:answered:ms` with both stamps in µs of the monotonic clock, the clock of a `--cpu-prof` profile's
+// samples, so that what the host did meanwhile can be read from MANY_AGENTS_CPU_PROF's profile.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -61,6 +64,18 @@ const ONLY = (process.env['MANY_AGENTS_ONLY'] ?? 'app-server,worktrees,ui,ui-wor
  * quiet meanwhile).
  */
 const FIRST_TURN_AFTER_MS = 1_500;
+const SLOW_LISTS = process.env['MANY_AGENTS_SLOW_LISTS'] ? resolve(process.env['MANY_AGENTS_SLOW_LISTS']) : null;
+
+/** The lists slower than 30 ms as `sent:answered:ms`, stamped in µs of the monotonic clock. */
+function slowLists(lists: readonly ProbeAnswer[]): string {
+  const nowUs = Number(process.hrtime.bigint() / 1000n);
+  const nowMs = performance.now();
+  const us = (at: number): string => (nowUs - (nowMs - at) * 1000).toFixed(0);
+  return lists
+    .filter((l) => l.ms > 30)
+    .map((l) => `${us(l.sentAt)}:${us(l.answeredAt)}:${l.ms.toFixed(0)}`)
+    .join(' ');
+}
 
 /** The part of a `turn/completed` notification read here. */
 interface TurnCompleted {
@@ -167,6 +182,7 @@ async function appServerRun(
     await guarded(`${program.label}: the agents' turns`, done);
     const seconds = (performance.now() - started) / 1000;
     const lists = probe === null ? [] : await probe.stop();
+    if (SLOW_LISTS !== null) appendFileSync(SLOW_LISTS, `${profileName}: ${slowLists(lists)}\n`);
     const failed = [...ended.values()].filter((status) => status !== 'completed');
     if (mock.requests.length !== agents * REQUESTS_PER_AGENT || failed.length > 0)
       throw new Error(
