@@ -6,22 +6,16 @@ import { z } from 'zod';
 export const ScanRequest = z.object({ id: z.number().int(), path: z.string(), room: z.number().int().min(0) });
 export type ScanRequest = z.infer<typeof ScanRequest>;
 
-/**
- * Worker → main thread: the scan of request `id` (its head's bytes moved, not copied; null: no readable
- * file), or why it could not be made (the main thread then scans the file itself).
- */
-export const ScanReply = z.union([
-  z.object({
-    id: z.number().int(),
-    scan: z
-      .object({
-        oid: z.string().regex(/^[0-9a-f]{40}$/),
-        binary: z.boolean(),
-        lines: z.number().int().min(0),
-        head: z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'bytes'),
-      })
-      .nullable(),
-  }),
-  z.object({ id: z.number().int(), error: z.string() }),
-]);
+/** Worker → main thread: the scan of request `id` (its head's bytes moved, not copied); null: no readable file. */
+export const ScanReply = z.object({
+  id: z.number().int(),
+  scan: z
+    .object({
+      oid: z.string().regex(/^[0-9a-f]{40}$/),
+      binary: z.boolean(),
+      lines: z.number().int().min(0),
+      head: z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'bytes'),
+    })
+    .nullable(),
+});
 export type ScanReply = z.infer<typeof ScanReply>;

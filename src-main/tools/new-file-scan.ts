@@ -202,10 +202,6 @@ async function startScanWorker(): Promise<ScanWorker | null> {
     if (waiter === undefined) return;
     pending.delete(reply.data.id);
     if (pending.size === 0) worker.unref();
-    if ('error' in reply.data) {
-      waiter.reject(new Error(reply.data.error));
-      return;
-    }
     const scan = reply.data.scan;
     waiter.resolve(
       scan === null

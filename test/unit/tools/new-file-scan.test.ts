@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { scanNewFile, scanNewFileOffThread, scanOf, stopScanWorker } from '../../../src-main/tools/new-file-scan';
-import { startWorker } from '../../../src-main/util/worker-thread';
 import { largestBuffer } from '../../support/largest-buffer';
 import { Slicer } from '../../../src-main/util/slicer';
 
@@ -105,28 +104,6 @@ describe('scanNewFileOffThread', () => {
     // The worker still answers afterwards.
     writeFileSync(join(dir, 'after.txt'), 'after\n');
     expect((await scanNewFileOffThread(join(dir, 'after.txt'), 100, new Slicer()))?.lines).toBe(1);
-  });
-
-  it('has its worker answer a request it cannot read with an error, so that nothing waits for it', async () => {
-    const worker = await startWorker('new-file-scan-worker', { workerData: {} });
-    if (worker === null) throw new Error('the scan worker could not start');
-    try {
-      const replies: unknown[] = [];
-      const two = new Promise<void>((resolve) =>
-        worker.on('message', (m: unknown) => {
-          if (replies.push(m) === 2) resolve();
-        }),
-      );
-      worker.postMessage({ id: 7, path: 42 });
-      worker.postMessage('nonsense');
-      await two;
-      expect(replies).toEqual([
-        { id: 7, error: expect.stringContaining('not a scan request') as string },
-        { id: -1, error: expect.stringContaining('not a scan request') as string },
-      ]);
-    } finally {
-      await worker.terminate();
-    }
   });
 
   it('answers scans sent together, each with its own file', async () => {
