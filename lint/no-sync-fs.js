@@ -18,8 +18,6 @@ const FS_MODULES = new Set(['fs', 'node:fs']);
  * the calls do. `test/unit/lint/no-sync-fs.test.ts` checks that every entry still has such calls.
  */
 export const allowedSyncFs = {
-  'src-main/tools/new-file-scan-worker.ts':
-    'a worker thread of its own (the created-file scan), never the main thread: it reads the file a piece at a time',
   'src-main/cli/':
     'command-line sub-commands: one process per command, and what they check before starting (a folder exists, the renderer is built) runs before any request',
   'src-main/safety/sandbox/probe-cache.ts':

@@ -27,14 +27,12 @@ const englishOnlyZodLocales = {
 rmSync(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
 await build({
   // The spawn host (src-main/util/spawn-host/host-main.ts) is a program of its own, beside the CLI; the
-  // start-up index check's worker thread (src-main/store/index-check-worker.ts) and the created-file scan's
-  // (src-main/tools/new-file-scan-worker.ts) too (see
+  // start-up index check's worker thread (src-main/store/index-check-worker.ts) too (see
   // src-main/util/worker-thread.ts, which finds it beside the chunk that starts it).
   entryPoints: {
     cli: 'src-main/cli.ts',
     'spawn-host': 'src-main/util/spawn-host/host-main.ts',
     'index-check-worker': 'src-main/store/index-check-worker.ts',
-    'new-file-scan-worker': 'src-main/tools/new-file-scan-worker.ts',
   },
   outdir: 'dist/cli',
   bundle: true,

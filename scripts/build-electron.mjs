@@ -4,7 +4,6 @@
 //   src-main/electron/entry.ts → dist/electron/app.js      the main process itself; native addons and
 //                                                          `electron` stay external.
 //   src-main/store/index-check-worker.ts → dist/electron/index-check-worker.js  a worker thread of app.js.
-//   src-main/tools/new-file-scan-worker.ts → dist/electron/new-file-scan-worker.js  another one.
 //   src-preload/index.ts       → dist/electron/preload.cjs CJS: a sandboxed preload is a classic script
 //                                                          whose require() knows only `electron` and a few
 //                                                          polyfills, so everything else is bundled in.
@@ -22,8 +21,6 @@ for (const name of [
   'spawn-host.js.map',
   'index-check-worker.js',
   'index-check-worker.js.map',
-  'new-file-scan-worker.js',
-  'new-file-scan-worker.js.map',
   'preload.cjs',
   'preload.cjs.map',
 ])
@@ -43,8 +40,6 @@ await build({
     'spawn-host': 'src-main/util/spawn-host/host-main.ts',
     // The start-up index check's worker thread, found beside app.js (src-main/util/worker-thread.ts).
     'index-check-worker': 'src-main/store/index-check-worker.ts',
-    // The created-file scan's worker thread (src-main/tools/new-file-scan-worker.ts), beside app.js too.
-    'new-file-scan-worker': 'src-main/tools/new-file-scan-worker.ts',
   },
   outdir: 'dist/electron',
   bundle: true,

@@ -6,7 +6,6 @@
 import { isAscii } from 'node:buffer';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { Hash } from 'node:crypto';
 import { BINARY_PROBE, blobHasher, blobOid, looksBinary } from '../util/git-blob';
 import type { Pacer } from '../util/slicer';
 
@@ -26,7 +25,7 @@ export interface NewFileScan {
 }
 
 /** Bytes read at a time. */
-export const PIECE = 1024 * 1024;
+const PIECE = 1024 * 1024;
 const LF = 10;
 
 /**
@@ -57,63 +56,8 @@ export function scanOf(content: Buffer): NewFileScan {
 }
 
 /**
- * A scan made from a file's pieces, given in order. The file is read by the caller (a piece at a time, on this
- * thread or on the scan's worker thread: new-file-scan-worker.ts).
- */
-export class ScanBuilder {
-  private readonly hash: Hash;
-  private readonly kept: Buffer[] = [];
-  private keptBytes = 0;
-  private ascii = true;
-  private binary = false;
-  private lines = 0;
-  private last = LF;
-  private at = 0;
-
-  /** For a file of `size` bytes, keeping what a diff with `room` characters left can show. */
-  constructor(
-    private readonly size: number,
-    private readonly room: number,
-  ) {
-    this.hash = blobHasher(size);
-  }
-
-  /** Bytes given so far. */
-  get read(): number {
-    return this.at;
-  }
-
-  /** The next piece of the file (its bytes are copied where kept: the caller may reuse `chunk`). */
-  add(chunk: Buffer): void {
-    if (this.at < BINARY_PROBE && looksBinary(chunk.subarray(0, BINARY_PROBE - this.at))) this.binary = true;
-    this.hash.update(chunk);
-    this.lines += countLines(chunk);
-    this.last = chunk[chunk.length - 1] ?? this.last;
-    if (this.keptBytes < headLimit(this.room, this.ascii)) {
-      // What this piece may add (the most, for bytes that are not all ASCII) decides how much it adds.
-      const most = Math.min(chunk.length, headLimit(this.room, false) - this.keptBytes);
-      this.ascii &&= isAscii(chunk.subarray(0, most));
-      const want = Math.min(most, headLimit(this.room, this.ascii) - this.keptBytes);
-      const copy = Buffer.allocUnsafeSlow(want);
-      chunk.copy(copy, 0, 0, want);
-      this.kept.push(copy);
-      this.keptBytes += want;
-    }
-    this.at += chunk.length;
-  }
-
-  /** The scan, once the whole file (`size` bytes) was given. */
-  finish(): NewFileScan {
-    const head =
-      this.kept.length === 1 && this.kept[0] !== undefined ? this.kept[0] : Buffer.concat(this.kept, this.keptBytes);
-    const endsOpen = this.size > 0 && this.last !== LF;
-    return { oid: this.hash.digest('hex'), binary: this.binary, lines: this.lines + (endsOpen ? 1 : 0), head };
-  }
-}
-
-/**
- * Reads `path` a piece at a time on this thread, keeping of it only what a diff with `room` characters left
- * can show (nothing when `room` is 0); null when it is not a readable file.
+ * Reads `path` a piece at a time, keeping of it only what a diff with `room` characters left can show
+ * (nothing when `room` is 0); null when it is not a readable file.
  */
 export async function scanNewFile(path: string, room: number, pacer: Pacer): Promise<NewFileScan | null> {
   let handle;
@@ -127,103 +71,42 @@ export async function scanNewFile(path: string, room: number, pacer: Pacer): Pro
     const st = await handle.stat();
     if (!st.isFile()) return null;
     const size = st.size;
-    const scan = new ScanBuilder(size, room);
+    const hash = blobHasher(size);
     const piece = Buffer.allocUnsafeSlow(Math.max(1, Math.min(size, PIECE)));
-    while (scan.read < size) {
-      const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, size - scan.read), scan.read);
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let ascii = true;
+    let binary = false;
+    let lines = 0;
+    let last = LF;
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, size - at), at);
       // Shorter than its stat said: read it again whole, as it is now.
       if (bytesRead === 0) return scanOf(await handle.readFile());
-      scan.add(piece.subarray(0, bytesRead));
+      const chunk = piece.subarray(0, bytesRead);
+      if (at < BINARY_PROBE && looksBinary(chunk.subarray(0, BINARY_PROBE - at))) binary = true;
+      hash.update(chunk);
+      lines += countLines(chunk);
+      last = chunk[bytesRead - 1] ?? LF;
+      if (keptBytes < headLimit(room, ascii)) {
+        // What this piece may add (the most, for bytes that are not all ASCII) decides how much it adds.
+        const most = Math.min(bytesRead, headLimit(room, false) - keptBytes);
+        ascii &&= isAscii(chunk.subarray(0, most));
+        const want = Math.min(most, headLimit(room, ascii) - keptBytes);
+        const copy = Buffer.allocUnsafeSlow(want);
+        chunk.copy(copy, 0, 0, want);
+        kept.push(copy);
+        keptBytes += want;
+      }
+      at += bytesRead;
       if (pacer.due()) await pacer.pause();
     }
-    return scan.finish();
+    const head = kept.length === 1 && kept[0] !== undefined ? kept[0] : Buffer.concat(kept, keptBytes);
+    return { oid: hash.digest('hex'), binary, lines: lines + (size > 0 && last !== LF ? 1 : 0), head };
   } catch {
     return null;
   } finally {
     await handle.close().catch(() => undefined);
   }
-}
-
-interface ScanWorker {
-  scan(path: string, room: number): Promise<NewFileScan | null>;
-  stop(): Promise<void>;
-}
-
-/** The scan's worker, started on the first scan; null once it could not start or failed (scans then run here). */
-let scanWorker: Promise<ScanWorker | null> | null = null;
-
-/**
- * As `scanNewFile`, on the scan's worker thread (new-file-scan-worker.ts), so that the main thread neither
- * hashes nor counts the file; on this thread when no worker can run here (a build without it) or the worker
- * failed.
- */
-export async function scanNewFileOffThread(path: string, room: number, pacer: Pacer): Promise<NewFileScan | null> {
-  scanWorker ??= startScanWorker();
-  const worker = await scanWorker;
-  if (worker === null) return scanNewFile(path, room, pacer);
-  try {
-    return await worker.scan(path, room);
-  } catch {
-    return scanNewFile(path, room, pacer);
-  }
-}
-
-/** Ends the scan's worker (a later scan starts another); for a process's end and the tests' leak check. */
-export async function stopScanWorker(): Promise<void> {
-  const worker = await scanWorker;
-  scanWorker = null;
-  await worker?.stop();
-}
-
-async function startScanWorker(): Promise<ScanWorker | null> {
-  const { startWorker } = await import('../util/worker-thread');
-  const { ScanReply } = await import('./new-file-scan-messages');
-  const worker = await startWorker('new-file-scan-worker', { workerData: {} }).catch(() => null);
-  if (worker === null) return null;
-  const pending = new Map<number, { resolve: (scan: NewFileScan | null) => void; reject: (error: Error) => void }>();
-  let next = 1;
-  let stopping = false;
-  // The worker keeps no process alive while it has nothing to do (a one-shot command ends when its work does).
-  worker.unref();
-  const fail = (error: Error): void => {
-    for (const waiter of pending.values()) waiter.reject(error);
-    pending.clear();
-    // Scans run on the main thread from now on.
-    if (!stopping) scanWorker = Promise.resolve(null);
-  };
-  worker.on('message', (raw: unknown) => {
-    const reply = ScanReply.safeParse(raw);
-    if (!reply.success) {
-      fail(new Error(`the file scan's worker sent what it should not (${reply.error.message})`));
-      void worker.terminate();
-      return;
-    }
-    const waiter = pending.get(reply.data.id);
-    if (waiter === undefined) return;
-    pending.delete(reply.data.id);
-    if (pending.size === 0) worker.unref();
-    const scan = reply.data.scan;
-    waiter.resolve(
-      scan === null
-        ? null
-        : { ...scan, head: Buffer.from(scan.head.buffer, scan.head.byteOffset, scan.head.byteLength) },
-    );
-  });
-  worker.on('error', (error) => fail(error));
-  worker.on('exit', () => fail(new Error("the file scan's worker ended")));
-  return {
-    scan(path, room) {
-      const id = next++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        // Waited on: the process stays for the answer.
-        worker.ref();
-        worker.postMessage({ id, path, room });
-      });
-    },
-    async stop() {
-      stopping = true;
-      await worker.terminate();
-    },
-  };
 }

@@ -8,7 +8,7 @@ import { countHunks, diffBytes, diffCreated, diffKnown, writeHunks, type ChangeB
 import { hasMarker } from '../util/markers';
 import { Slicer, type Pacer } from '../util/slicer';
 import type { CheckpointedChange, FileCheckpoints } from './file-checkpoints';
-import { scanNewFileOffThread } from './new-file-scan';
+import { scanNewFile } from './new-file-scan';
 
 /** What the diff reads from checkpoints: stored contents and where a workspace key is. */
 type CheckpointContent = Pick<FileCheckpoints, 'content' | 'absolutePath'>;
@@ -272,7 +272,7 @@ export class TurnDiffTracker {
     pacer: Pacer,
   ): Promise<void> {
     const f = entry.file;
-    const scan = await scanNewFileOffThread(path, out.roomLeft, pacer);
+    const scan = await scanNewFile(path, out.roomLeft, pacer);
     if (scan === null) return;
     const mode = entry.mode ?? (await modeOf(path));
     lines.push(`new file mode ${mode}`, `index ${ZERO_OID}..${scan.oid}`);

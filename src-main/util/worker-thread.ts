@@ -9,7 +9,6 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 /** The worker programs: bundle entry name → its source, relative to this file. */
 const WORKER_SOURCES = {
   'index-check-worker': '../store/index-check-worker.ts',
-  'new-file-scan-worker': '../tools/new-file-scan-worker.ts',
 } as const;
 
 export type WorkerName = keyof typeof WORKER_SOURCES;

@@ -33,7 +33,6 @@ describe('the package npm pack makes', () => {
       'dist/cli/cli.js',
       'dist/cli/spawn-host.js',
       'dist/cli/index-check-worker.js',
-      'dist/cli/new-file-scan-worker.js',
       'dist/renderer/index.html',
     ])
       expect(files, `${needed} (run npm run build first when dist/ is missing)`).toContain(needed);

@@ -11,7 +11,6 @@
 // each of them, so each is checked against what was open when it started.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
-import { stopScanWorker } from '../../src-main/tools/new-file-scan';
 import { stopSpawnHost } from '../../src-main/util/spawn-host/connection';
 
 /** Resource kinds that are always in flight for a moment and say nothing about a leak. */
@@ -105,8 +104,6 @@ if (checked) {
   afterAll(async () => {
     // The spawn host lives as long as the process that started it, as in the app: stopped here as at exit.
     await stopSpawnHost();
-    // So is the created-file scan's worker thread (unref'd while idle, so it holds no process up).
-    await stopScanWorker();
     const deadline = Date.now() + SETTLE_MS;
     let found = leaks(before, snapshot());
     while (found.length > 0 && Date.now() < deadline) {

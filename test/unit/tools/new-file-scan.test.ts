@@ -6,8 +6,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { scanNewFile, scanNewFileOffThread, scanOf, stopScanWorker } from '../../../src-main/tools/new-file-scan';
-import { largestBuffer } from '../../support/largest-buffer';
+import { scanNewFile, scanOf } from '../../../src-main/tools/new-file-scan';
 import { Slicer } from '../../../src-main/util/slicer';
 
 let dir: string;
@@ -64,56 +63,5 @@ describe('scanNewFile', () => {
     execFileSync('mkfifo', [join(dir, 'fifo')]);
     expect(await scanNewFile(join(dir, 'fifo'), 100, new Slicer())).toBeNull();
     expect(await scanNewFile(join(dir, 'missing'), 100, new Slicer())).toBeNull();
-  });
-});
-
-describe('scanNewFileOffThread', () => {
-  afterEach(() => stopScanWorker());
-
-  it('gives what the whole content says, for every shape of file, without reading it on this thread', async () => {
-    const shapes: [string, Buffer][] = [
-      ['empty', Buffer.alloc(0)],
-      ['no final line break', Buffer.from('one\ntwo')],
-      ['crlf', Buffer.from('a\r\nb\r\n')],
-      ['binary', Buffer.concat([Buffer.from('head'), Buffer.from([0, 1, 2]), Buffer.alloc(5000, 7)])],
-      ['utf-8', Buffer.from('é€😀\n'.repeat(300_000))],
-      ['big text', text(3 * MIB + 123)],
-    ];
-    // The worker starts on the first scan (loading its program makes buffers here): started before counting.
-    writeFileSync(join(dir, 'first.txt'), 'first\n');
-    expect((await scanNewFileOffThread(join(dir, 'first.txt'), 100, new Slicer()))?.lines).toBe(1);
-    for (const [name, content] of shapes) {
-      const path = join(dir, `${name}.bin`);
-      writeFileSync(path, content);
-      for (const room of [0, 100, 10 * MIB]) {
-        const { result, largest } = await largestBuffer(() => scanNewFileOffThread(path, room, new Slicer()));
-        const here = await scanNewFile(path, room, new Slicer());
-        expect(result, `${name}, room ${room}`).toEqual(here);
-        expect({ ...result, head: null }, name).toEqual({ ...scanOf(content), head: null });
-        // The pieces are read and hashed on the worker: this thread makes no buffer larger than the head.
-        expect(largest, `${name}, room ${room}`).toBeLessThanOrEqual(here?.head.length ?? 0);
-      }
-    }
-  });
-
-  it('is null for what is not a readable regular file, and a FIFO does not hold it', async () => {
-    mkdirSync(join(dir, 'folder'));
-    execFileSync('mkfifo', [join(dir, 'fifo')]);
-    for (const name of ['folder', 'fifo', 'missing'])
-      expect(await scanNewFileOffThread(join(dir, name), 100, new Slicer()), name).toBeNull();
-    // The worker still answers afterwards.
-    writeFileSync(join(dir, 'after.txt'), 'after\n');
-    expect((await scanNewFileOffThread(join(dir, 'after.txt'), 100, new Slicer()))?.lines).toBe(1);
-  });
-
-  it('answers scans sent together, each with its own file', async () => {
-    const files = Array.from({ length: 12 }, (_, i) => {
-      const path = join(dir, `f${i}.txt`);
-      writeFileSync(path, text(64 * 1024 * (i + 1)));
-      return path;
-    });
-    const scans = await Promise.all(files.map((path) => scanNewFileOffThread(path, 50, new Slicer())));
-    const here = await Promise.all(files.map((path) => scanNewFile(path, 50, new Slicer())));
-    expect(scans).toEqual(here);
   });
 });
