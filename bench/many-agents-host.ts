@@ -26,6 +26,26 @@ export interface AppServerResult {
   seconds: number;
   /** Each thread's turn, from its start to its end, as the server timed it (`Turn.durationMs`). */
   turnMs: number[];
+  /** The server's main thread over the agents' turns: ms on a core, and ms runnable but waiting for one. */
+  mainThread: MainThreadTimes;
+}
+
+/** Time one thread spent on a core and waiting for one (its run queue), in ms. */
+export interface MainThreadTimes {
+  runMs: number;
+  waitMs: number;
+}
+
+/**
+ * The kernel's count of a process's main thread so far (Linux `/proc/<pid>/task/<pid>/schedstat`: ns on a
+ * core, ns runnable but waiting). The wait is what a request sent meanwhile could not be read for.
+ */
+export function mainThreadTimes(pid: number | undefined): MainThreadTimes {
+  const [run = 0, wait = 0] = readFileSync(`/proc/${pid ?? 0}/task/${pid ?? 0}/schedstat`, 'utf8')
+    .trim()
+    .split(' ')
+    .map(Number);
+  return { runMs: run / 1e6, waitMs: wait / 1e6 };
 }
 
 /** CPU time (user + system) one process has used so far, all its threads, in seconds (Linux: 100 ticks a second). */

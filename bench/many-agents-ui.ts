@@ -32,7 +32,7 @@ import { traceFrames } from './ui-trace';
 /** A folder: each run's page also writes its CPU profile there (DevTools format), to see where frames go. */
 const UI_PROF = process.env['MANY_AGENTS_UI_PROF'] ? resolve(process.env['MANY_AGENTS_UI_PROF']) : null;
 
-export interface UiResult extends Omit<AppServerResult, 'turnMs'> {
+export interface UiResult extends Omit<AppServerResult, 'turnMs' | 'mainThread'> {
   intervals: number[];
   /** Main-thread CPU per frame; empty when the run was not traced. */
   cpuMs: number[];

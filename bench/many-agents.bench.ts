@@ -16,7 +16,9 @@
 // more of Node's flags (space-separated: `--require` of a probe that counts allocations or collections).
 // MANY_AGENTS_SLOW_LISTS names a file: each app-server run appends its lists slower than 30 ms, as
 // `sent:answered:ms` with both stamps in µs of the monotonic clock, the clock of a `--cpu-prof` profile's
-// samples, so that what the host did meanwhile can be read from MANY_AGENTS_CPU_PROF's profile.
+// samples, so that what the host did meanwhile can be read from MANY_AGENTS_CPU_PROF's profile. The
+// server's main thread's time on a core and waiting for one over the turns comes from the kernel (Linux
+// schedstat), beside the list rows.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -28,6 +30,7 @@ import { median, percentile } from './measure';
 import {
   cpuSeconds,
   env,
+  mainThreadTimes,
   exited,
   guarded,
   nodeArgs,
@@ -165,6 +168,7 @@ async function appServerRun(
     scriptAgents(mock, agents);
     let probe = scenario === 'first-turn' ? null : startListProbe(stdioChannel(child));
     let started = performance.now();
+    let mainBefore = mainThreadTimes(child.pid);
     for (let a = 0; a < agents; a++) {
       const { thread } = (await request('thread/start', {
         cwd: project,
@@ -176,11 +180,14 @@ async function appServerRun(
         await sleep(FIRST_TURN_AFTER_MS);
         probe = startListProbe(stdioChannel(child));
         started = performance.now();
+        mainBefore = mainThreadTimes(child.pid);
       }
       await request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: agentPrompt(a) }] });
     }
     await guarded(`${program.label}: the agents' turns`, done);
     const seconds = (performance.now() - started) / 1000;
+    const mainAfter = mainThreadTimes(child.pid);
+    const mainThread = { runMs: mainAfter.runMs - mainBefore.runMs, waitMs: mainAfter.waitMs - mainBefore.waitMs };
     const lists = probe === null ? [] : await probe.stop();
     if (SLOW_LISTS !== null) appendFileSync(SLOW_LISTS, `${profileName}: ${slowLists(lists)}\n`);
     const failed = [...ended.values()].filter((status) => status !== 'completed');
@@ -192,7 +199,7 @@ async function appServerRun(
     const cpu = cpuSeconds(child.pid);
     child.stdin.end();
     await guarded(`${program.label}: the app server's exit`, exited(child));
-    return { lists, peakRssMiB, cpuSeconds: cpu, seconds, turnMs, firstDeltaMs: firstDeltaAt - started };
+    return { lists, peakRssMiB, cpuSeconds: cpu, seconds, turnMs, mainThread, firstDeltaMs: firstDeltaAt - started };
   } finally {
     child.kill('SIGKILL');
     await mock.close();
@@ -230,6 +237,16 @@ function ours<T>(results: Map<string, T[]>, f: (r: T) => number): number {
   return round(median((results.get('weft') ?? []).map(f)));
 }
 
+/** The server's main thread over the turns: how long it waited for a core, beside how long it ran. */
+function mainThreadRow(what: string, results: Map<string, AppServerResult[]>, programs: Program[]): Row {
+  return {
+    name: `${what}: the server's main thread runnable but waiting for a core`,
+    value: ours(results, (r) => r.mainThread.waitMs),
+    unit: 'ms',
+    note: `${beside(results, programs, (r) => r.mainThread.waitMs, 'ms')}; on a core: ${beside(results, programs, (r) => r.mainThread.runMs, 'ms')}; over the agents' turns (the kernel's schedstat): time in which the server could not read a request, however idle its event loop`,
+  };
+}
+
 function worktreeRows(results: Map<string, AppServerResult[]>, programs: Program[]): Row[] {
   const runs = results.get('weft') ?? [];
   if (runs.length === 0) return [];
@@ -249,6 +266,7 @@ function worktreeRows(results: Map<string, AppServerResult[]>, programs: Program
       unit: 's',
       note: `${beside(results, programs, (r) => Math.max(...r.turnMs) / 1000, 's')}; this build's turns per run: ${runs.map(turns).join('; ')}; all ${AGENTS} done in ${runs.map((r) => r.seconds.toFixed(1)).join(', ')} s`,
     },
+    mainThreadRow(`${AGENTS} worktree threads busy at once (app-server)`, results, programs),
     {
       name: `${AGENTS} worktree threads busy at once: peak RSS of the server`,
       value: ours(results, (r) => r.peakRssMiB),
@@ -269,6 +287,7 @@ function serverRows(results: Map<string, AppServerResult[]>, programs: Program[]
       target: '≤ 50 ms',
       note: `${beside(results, programs, (r) => slowest(r.lists), 'ms')}; ${listTail(results, programs)}; this build's turns took ${runs.map((r) => r.seconds.toFixed(1)).join(', ')} s`,
     },
+    mainThreadRow(`${AGENTS} agents at once (app-server)`, results, programs),
     {
       name: `${AGENTS} agents at once (app-server): peak RSS of the server`,
       value: ours(results, (r) => r.peakRssMiB),
