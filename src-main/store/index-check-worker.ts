@@ -10,6 +10,7 @@ import { IndexCheckRequest, STOP, type IndexCheckMessage } from './index-check-m
 import { forgetSavedOutline, writeSavedOutline } from './outline-snapshot';
 import { repairIndex } from './repair';
 import { ThreadIndex } from './thread-index';
+import { BACKGROUND_NICE } from '../util/pool-priority';
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -26,7 +27,7 @@ function post(m: IndexCheckMessage): void {
 function yieldTheCpu(): void {
   if (process.platform !== 'linux') return;
   try {
-    setPriority(10);
+    setPriority(BACKGROUND_NICE);
   } catch {
     // Not allowed here (a sandbox without the call): the check runs at the process's priority.
   }

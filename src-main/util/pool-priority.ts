@@ -2,7 +2,7 @@
 // work: compressing checkpoint blobs, reading the files a turn changed. With busy agents on a machine of
 // few cores, that work took a core from the main thread about as often as the agents' commands did (the
 // many-agents bench: the main thread runnable but waiting for 1.1–1.5 s of a 4.5 s run, the pool's threads
-// 0.7 s of CPU), and requests waited behind it. The pool now runs POOL_NICE steps below the main thread,
+// 0.7 s of CPU), and requests waited behind it. The pool now runs BACKGROUND_NICE steps below the main thread,
 // so the scheduler gives a contended core to the main thread first; on an idle core the pool runs at full
 // speed. A pool thread that reads a file for a request is as quick as before unless the cores are busy,
 // and its reads are short.
@@ -12,14 +12,17 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 
-/** How many nice steps the pool runs below the main thread (19 at most). */
-export const POOL_NICE = 10;
+/**
+ * How many nice steps the host's background threads run below its main thread: the pool here, the
+ * start-up index check's worker (store/index-check-worker.ts).
+ */
+export const BACKGROUND_NICE = 10;
 
 const POOL_THREAD = 'libuv-worker';
 const TASKS = '/proc/self/task';
 
 /**
- * Lowers each of the thread pool's threads to POOL_NICE below the main thread (never raises one).
+ * Lowers each of the thread pool's threads to BACKGROUND_NICE below the main thread (never raises one).
  * Resolves with how many pool threads are at that level; 0 where threads cannot be told apart. Never
  * throws: a thread that went meanwhile, or a system that refuses, leaves things as they were.
  */
@@ -28,7 +31,7 @@ export async function lowerPoolPriority(): Promise<number> {
   try {
     // Reading the folder puts work on the pool, so its threads are there by the time it answers.
     const ids = await readdir(TASKS);
-    const target = Math.min(19, getPriority(process.pid) + POOL_NICE);
+    const target = Math.min(19, getPriority(process.pid) + BACKGROUND_NICE);
     let lowered = 0;
     for (const id of ids) {
       const tid = Number(id);

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttentionEvent } from '../../src-main/server/app-host';
 import { ThreadStore } from '../../src-main/store';
 import { uuidv7 } from '../../src-main/util/ids';
-import { POOL_NICE } from '../../src-main/util/pool-priority';
+import { BACKGROUND_NICE } from '../../src-main/util/pool-priority';
 import { InProcessClient, startInProcessHost, type InProcessHost } from '../support/in-process-host';
 import { childrenRunning } from '../support/proc';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
@@ -398,7 +398,7 @@ const [uvMajor = 0, uvMinor = 0] = process.versions.uv.split('.').map(Number);
 const poolNamed = process.platform === 'linux' && (uvMajor > 1 || (uvMajor === 1 && uvMinor >= 50));
 
 describe.runIf(poolNamed)('the host’s threads', () => {
-  it('runs the thread pool POOL_NICE below the main thread, which keeps its priority, from the first answer on', async () => {
+  it('runs the thread pool BACKGROUND_NICE below the main thread, which keeps its priority, from the first answer on', async () => {
     const client = await appServer();
     const pid = client.child.pid ?? 0;
     const threads = await Promise.all(
@@ -415,7 +415,7 @@ describe.runIf(poolNamed)('the host’s threads', () => {
     const pool = threads.filter((t) => t.name === 'libuv-worker');
     expect(main?.nice).toBe(getPriority(process.pid));
     expect(pool.length).toBeGreaterThan(0);
-    for (const t of pool) expect(t.nice).toBe(Math.min(19, (main?.nice ?? 0) + POOL_NICE));
+    for (const t of pool) expect(t.nice).toBe(Math.min(19, (main?.nice ?? 0) + BACKGROUND_NICE));
     // And the pool still does the host's work: a turn runs and is saved.
     server.enqueue(answer('pool fine'));
     const started = await client.request<{ thread: { id: string } }>('thread/start', { cwd: ws.dir });

@@ -3,7 +3,7 @@
 // lets a process lower one thread's priority; elsewhere nothing is done and nothing is claimed.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { POOL_NICE, lowerPoolPriority } from '../../../src-main/util/pool-priority';
+import { BACKGROUND_NICE, lowerPoolPriority } from '../../../src-main/util/pool-priority';
 
 interface TaskInfo {
   tid: number;
@@ -28,7 +28,7 @@ const [uvMajor = 0, uvMinor = 0] = process.versions.uv.split('.').map(Number);
 const named = uvMajor > 1 || (uvMajor === 1 && uvMinor >= 50);
 
 describe.runIf(process.platform === 'linux' && named)('lowerPoolPriority', () => {
-  it('lowers every libuv worker POOL_NICE steps below the main thread and leaves the main thread as it was', async () => {
+  it('lowers every libuv worker BACKGROUND_NICE steps below the main thread and leaves the main thread as it was', async () => {
     await stat('.'); // the pool exists once it has had work
     const before = await tasks();
     const main = before.find((t) => t.tid === process.pid);
@@ -40,7 +40,7 @@ describe.runIf(process.platform === 'linux' && named)('lowerPoolPriority', () =>
     const after = await tasks();
     const workers = after.filter((t) => t.comm === 'libuv-worker');
     expect(lowered).toBe(workers.length);
-    for (const worker of workers) expect(worker.nice).toBe(Math.min(19, (main?.nice ?? 0) + POOL_NICE));
+    for (const worker of workers) expect(worker.nice).toBe(Math.min(19, (main?.nice ?? 0) + BACKGROUND_NICE));
     expect(after.find((t) => t.tid === process.pid)?.nice).toBe(main?.nice);
     for (const other of after.filter((t) => t.comm !== 'libuv-worker'))
       expect(other.nice, other.comm).toBe(before.find((t) => t.tid === other.tid)?.nice ?? other.nice);
