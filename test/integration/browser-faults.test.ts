@@ -9,8 +9,10 @@ import type { ContentItem } from '../../src-preload/protocol';
 import { startAgent, type AgentHarness } from '../support/agent';
 import {
   assertAllToolOutputsAnswered,
+  createGate,
   startMockResponsesServer,
   type MockResponsesServer,
+  type ReleasableGate,
 } from '../support/mock-responses-server';
 import { answerTurn, evCompleted, evCreated, evNamespacedCall } from '../support/sse';
 import { collectUntil } from '../support/wait';
@@ -23,11 +25,14 @@ let ws: TempWorkspace;
 let agent: AgentHarness | undefined;
 /** Requests of `/never`: taken, never answered (their sockets are destroyed after the test). */
 let unanswered: ServerResponse[] = [];
+/** `/later`'s page: `go` holds its `/go` until released; `looping` opens when it asks `/looping`. */
+let later: { go: ReleasableGate; looping: ReleasableGate };
 
 beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace({});
   unanswered = [];
+  later = { go: createGate(), looping: createGate() };
   site = await startLocalSite((req, res) => {
     if (req.url === '/never') unanswered.push(res);
     else if (req.url === '/')
@@ -35,12 +40,18 @@ beforeEach(async () => {
     else if (req.url === '/loop')
       res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Loop</title><script>while (true) {}</script>');
     else if (req.url === '/later')
+      // Loads, then waits for `/go`; once let go, asks `/looping` synchronously and loops: its main thread is
+      // busy from the moment `/looping` is asked for, with no task between (a timer would race the next action).
       res
         .writeHead(200, { 'content-type': 'text/html' })
         .end(
-          '<title>Later</title><script>addEventListener("load", () => setTimeout(() => { while (true) {} }, 50));</script>',
+          '<title>Later</title><script>addEventListener("load", () => fetch("/go").then(() => { const x = new XMLHttpRequest(); x.open("GET", "/looping", false); x.send(); while (true) {} }));</script>',
         );
-    else if (req.url === '/file.zip')
+    else if (req.url === '/go') void later.go.released.then(() => res.writeHead(200).end('go'));
+    else if (req.url === '/looping') {
+      res.writeHead(200).end('looping');
+      later.looping.release();
+    } else if (req.url === '/file.zip')
       res
         .writeHead(200, { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="file.zip"' })
         .end('PK not really a zip');
@@ -54,6 +65,7 @@ afterEach(async () => {
   await agent?.close();
   agent = undefined;
   await server.close();
+  later.go.release();
   for (const res of unanswered) res.socket?.destroy();
   await site.close();
   await ws.cleanup();
@@ -164,12 +176,23 @@ describe('browser faults', () => {
 
   it('says when a page went busy after loading, and closes it', async () => {
     server.enqueueMany([
-      calls(browser('b1', 'open', { url: `${site.url}/later` }), browser('b2', 'read', {})),
+      calls(browser('b1', 'open', { url: `${site.url}/later` })),
+      {
+        // The page loaded and answered; it is let go, and `read` is asked for once it has started looping.
+        kind: 'sse-slow',
+        events: [evCreated(), browser('b2', 'read', {}), evCompleted()],
+        beforeEach: async (_event, index) => {
+          if (index > 0) return;
+          later.go.release();
+          await later.looping.released;
+        },
+      },
       answerTurn('done'),
     ]);
     agent = start();
     await runLongTurn('open the page that hangs later', 60_000);
-    expect(outputOf(server.requests[1]?.body, 'b2')).toBe(
+    expect(outputOf(server.requests[1]?.body, 'b1')).toBe(`Opened ${site.url}/later — "Later" (HTTP 200).`);
+    expect(outputOf(server.requests[2]?.body, 'b2')).toBe(
       `browser read failed: the page ${site.url}/later did not answer for 2 s: a script in it keeps it busy (it may loop forever), so it was closed; fix the page, then \`open\` it again`,
     );
   }, 90_000);
