@@ -68,12 +68,10 @@ async function main(argv: string[]): Promise<number> {
           import('./cli/late-automations'),
           import('./cli/with-environments'),
         ]);
-        // The whole host is assembled before `initialize` is answered. WEFT_ANSWER_EARLY=1 answers it and the
-        // first lists first, assembling the rest meanwhile: the first list comes about 150 ms sooner, but the
-        // first request that needs the rest then waits for all of it (a resume right after start 85 → 290
-        // ms; a client listing every 10 ms beside 8 busy threads waited up to 140-180 ms, against 60-80 ms),
-        // so it is not the default (bench/PROFILES.md, app-server start).
-        const answerEarly = process.env['WEFT_ANSWER_EARLY'] === '1';
+        // `initialize` and the thread lists are answered before the rest of the host is assembled (about 100
+        // ms sooner); the rest is imported in steps with requests answered between them, once no request came
+        // for a moment or when one needs it (server/app-host.ts). WEFT_ANSWER_EARLY=0 assembles it first.
+        const answerEarly = process.env['WEFT_ANSWER_EARLY'] !== '0';
         return withEnvironments(scheduleAutomationsWhenReady(await createAppHost({ answerEarly })));
       });
     }

@@ -27,6 +27,7 @@ import { errorMessage } from '../util/errors';
 import { whenQuiet, type QuietWindow } from '../util/quiet';
 import { warmModelClient } from '../model/warm';
 import { lowerPoolPriority } from '../util/pool-priority';
+import { inSteps } from '../util/slicer';
 
 /**
  * How long a thread nobody watches keeps its session (MCP servers, recorder) in case a client comes back
@@ -48,6 +49,34 @@ const MAX_UNWATCHED_THREADS = 4;
  */
 const REST_QUIET_MS = 500;
 const REST_LATEST_MS = 5_000;
+/**
+ * The rest's modules (app-host-rest.ts and what it imports), imported a group at a time before it, each
+ * group's dependencies before it: importing a module graph reads, compiles and evaluates it in one stretch of
+ * the event loop, which for the whole rest was 40–60 ms; in these groups the longest is about 10 ms, and
+ * requests are read and answered between them (bench/PROFILES.md, app-server start). This is an order, not
+ * a list of what the rest needs: a module missing here is imported with the rest itself.
+ */
+const REST_IN_STEPS: readonly (() => Promise<unknown>)[] = [
+  () => import('smol-toml'),
+  () => import('picomatch'),
+  () => import('../config/schema'),
+  () => import('../config/load'),
+  () => import('../config'),
+  () => import('../checkpoints/service'),
+  () => import('../core/turns/regular'),
+  () => import('../core/session'),
+  () => import('../tools/exec'),
+  () => import('../mcp/manager'),
+  () => import('../core/create-session'),
+  () => import('./thread-factory'),
+  () => import('./handlers/threads'),
+  () => import('./handlers/mcp'),
+  () => import('./handlers/git'),
+  () => import('./handlers/review'),
+  () => import('./handlers/terminal'),
+  () => import('./handlers/automations'),
+];
+
 /**
  * The model client is loaded ahead of the first turn once no request came for this long (model/warm.ts):
  * a person opening the app reads before they type, and the load no longer holds the other threads.
@@ -233,6 +262,7 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
   // other request waits for it.
   let assembled: AssembledRest | null = null;
   const rest = async (): Promise<HandlerTable> => {
+    await inSteps(REST_IN_STEPS);
     const { assembleRest } = await import('./app-host-rest');
     assembled = await assembleRest({
       weftHome,

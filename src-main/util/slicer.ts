@@ -36,6 +36,18 @@ export function yieldToLoop(): Promise<void> {
 }
 
 /**
+ * Runs `steps` one after another with the event loop given back between them (`yieldToLoop`). Importing a
+ * module graph reads, compiles and evaluates it in one stretch of the loop: a big graph imported as several
+ * smaller ones, in order, lets requests be answered between them.
+ */
+export async function inSteps(steps: readonly (() => Promise<unknown>)[]): Promise<void> {
+  for (const step of steps) {
+    await step();
+    await yieldToLoop();
+  }
+}
+
+/**
  * Cuts a stretch of work into slices of about `ms`: call `due()` often (it reads the clock) and
  * `await pause()` when it says so; I/O, timers and other requests run in between. A background pass gives
  * `giveWay`: each pause also waits for it (for instance until nothing more urgent is queued).

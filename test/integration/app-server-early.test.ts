@@ -1,4 +1,4 @@
-// `weft app-server` with WEFT_ANSWER_EARLY=1 answers `initialize` and `thread/list` before the rest of its host (the approval
+// `weft app-server` answers `initialize` and `thread/list` before the rest of its host (the approval
 // rules, the checkpoints with the config's limits, the handlers of every other method and the modules
 // they import) is assembled; a request that needs the rest waits for it and is then answered as usual.
 // The rest is held by a config.toml that is a FIFO: reading it (the checkpoints' limits) waits until the
@@ -63,7 +63,7 @@ describe.runIf(process.platform === 'linux')('weft app-server before the rest of
   it('lists every thread, holds a thread/start until the rest is there, then starts it', async () => {
     const saved = await saveThreads(home.dir, ws.dir, ['first question', 'second question', 'third question']);
     holdConfig();
-    const server = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x', WEFT_ANSWER_EARLY: '1' }, ws.dir);
+    const server = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, ws.dir);
     client = server;
     await server.initialize();
     const listed = await server.request<{ data: { id: string; preview: string }[] }>('thread/list', {});
@@ -99,7 +99,7 @@ describe.runIf(process.platform === 'linux')('weft app-server before the rest of
     mkdirSync(journals, { recursive: true });
     writeFileSync(join(journals, 'torn.json'), '{');
     holdConfig();
-    const server = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x', WEFT_ANSWER_EARLY: '1' }, ws.dir);
+    const server = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, ws.dir);
     client = server;
     const initialized = server.initialize();
     let answered = false;

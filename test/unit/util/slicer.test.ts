@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Slicer, yieldToLoop } from '../../../src-main/util/slicer';
+import { inSteps, Slicer, yieldToLoop } from '../../../src-main/util/slicer';
 
 /** Counts turns of the event loop: one tick per turn, from its own immediate, for as long as it runs. */
 function loopTurns(): { readonly turn: number; stop(): void } {
@@ -67,5 +67,23 @@ describe('paced work', () => {
     await Promise.all([checkpoint(), plain()]);
     turns.stop();
     expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('runs steps in order with a turn of the event loop between each, and stops at one that fails', async () => {
+    const turns = loopTurns();
+    const ran: { step: number; turn: number }[] = [];
+    const step = (n: number) => async (): Promise<void> => {
+      ran.push({ step: n, turn: turns.turn });
+      busy(2);
+    };
+    await inSteps([step(0), step(1), step(2)]);
+    expect(ran.map((r) => r.step)).toEqual([0, 1, 2]);
+    // Each step in a turn of its own: a request read in between is answered before the next step.
+    expect(new Set(ran.map((r) => r.turn)).size).toBe(3);
+
+    const failing = inSteps([step(3), () => Promise.reject(new Error('the module could not be loaded')), step(4)]);
+    await expect(failing).rejects.toThrow('the module could not be loaded');
+    turns.stop();
+    expect(ran.map((r) => r.step)).toEqual([0, 1, 2, 3]);
   });
 });
