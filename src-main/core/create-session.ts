@@ -206,7 +206,8 @@ export function createSession(input: CreateSessionInput): Session {
   const model = input.overrides?.model ?? config.model;
   const info = modelInfo(model);
   const envPolicy = commandEnvPolicy(config.shell_environment_policy);
-  const exec = new ExecSessionManager({ envPolicy });
+  // The agent's commands run below the host that serves the person (safety/sandbox/background.ts).
+  const exec = new ExecSessionManager({ envPolicy, background: true });
   const tools = new ToolRegistry()
     .register(execCommandTool(exec))
     .register(writeStdinTool(exec))

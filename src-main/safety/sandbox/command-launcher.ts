@@ -8,7 +8,12 @@
  */
 export type CommandLauncher = (
   argv: string[],
-  opts: { cwd: string; env: Record<string, string> },
+  opts: {
+    cwd: string;
+    env: Record<string, string>;
+    /** An agent's command: run below the host that serves the person (background.ts), on Linux. */
+    background?: boolean;
+  },
 ) => LaunchedCommand | Promise<LaunchedCommand>;
 
 export interface LaunchedCommand {

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { SandboxPolicy } from '../../../src-preload/protocol';
 import type { CommandLauncher } from './command-launcher';
+import { inBackground } from './background';
 import { trampolineArgv, trampolineEnv } from './bwrap-launch';
 import { bwrapArgs, probeBwrap, seccompProgram } from './linux-bwrap';
 import { networkAllowed } from './network';
@@ -17,8 +18,10 @@ export type SandboxLauncherResult =
   | { available: true; mechanism: SandboxMechanism; launcher: CommandLauncher }
   | { available: false; mechanism: SandboxMechanism; reason: string; fix: string };
 
-/** Runs commands as they are (danger-full-access). */
-export const identityLauncher: CommandLauncher = (argv) => ({ argv });
+/** Runs commands as they are (danger-full-access); an agent's below the host (background.ts). */
+export const identityLauncher: CommandLauncher = (argv, opts) => ({
+  argv: opts.background === true ? inBackground(argv) : argv,
+});
 
 /**
  * A launcher enforcing `policy` for a thread working in `cwd`. The writable roots are computed at each
@@ -62,7 +65,14 @@ export async function createSandboxLauncher(
         launcher: async (argv, opts) => {
           const launch = await bwrapArgs(policy, cwd, opts.env, { chdir: opts.cwd, protectedPaths, ownWorktree });
           return {
-            argv: trampolineArgv(bash, bwrap, launch.args, argv, seccomp),
+            // An agent's command is lowered inside the sandbox: bwrap's --new-session begins its session there.
+            argv: trampolineArgv(
+              bash,
+              bwrap,
+              launch.args,
+              opts.background === true ? inBackground(argv) : argv,
+              seccomp,
+            ),
             env: trampolineEnv({ ...opts.env, WEFT_SANDBOX: 'bwrap', ...markers }),
             release: launch.release,
           };

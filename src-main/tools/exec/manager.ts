@@ -1,5 +1,6 @@
 // The engine behind `exec_command` and `write_stdin`: starts commands, keeps the ones still running
 // after their yield time as numbered sessions, and returns their output in Codex's text format.
+import { identityLauncher } from '../../safety/sandbox/launcher';
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
 import { DEFAULT_MAX_SESSIONS, FIRST_SESSION_ID } from './constants';
@@ -34,9 +35,12 @@ export interface ExecSessionManagerOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** The filter (`shell_environment_policy`); default: everything but secret-looking variables. */
   envPolicy?: CommandEnvPolicy;
+  /**
+   * The commands are an agent's: each launcher is asked to run them below the host (`background`,
+   * safety/sandbox/background.ts). Default: as they are.
+   */
+  background?: boolean;
 }
-
-const identityLauncher: CommandLauncher = (argv) => ({ argv });
 const DEFAULT_SHELLS = new Set(['bash', 'zsh', 'sh']);
 
 export class ExecSessionManager implements BackgroundSessions, Disposable {
@@ -45,6 +49,7 @@ export class ExecSessionManager implements BackgroundSessions, Disposable {
   private readonly now: () => number;
   private readonly baseEnv: NodeJS.ProcessEnv;
   private readonly envPolicy: CommandEnvPolicy;
+  private readonly agentCommands: boolean;
   /** Sessions the model can address with write_stdin. */
   private readonly sessions = new Map<number, ExecSession>();
   /** Commands kept running after their first call, until a look after their end (see background-changes.ts). */
@@ -62,6 +67,7 @@ export class ExecSessionManager implements BackgroundSessions, Disposable {
     this.now = opts.now ?? (() => performance.now());
     this.baseEnv = opts.baseEnv ?? process.env;
     this.envPolicy = opts.envPolicy ?? DEFAULT_COMMAND_ENV_POLICY;
+    this.agentCommands = opts.background === true;
   }
 
   /**
@@ -107,6 +113,7 @@ export class ExecSessionManager implements BackgroundSessions, Disposable {
       launched = await (req.launcher ?? this.launcher)([shell, req.login === false ? '-c' : '-lc', req.cmd], {
         cwd: req.workdir,
         env,
+        background: this.agentCommands,
       });
       const spawnOpts: SpawnOptions = {
         cwd: req.workdir,
