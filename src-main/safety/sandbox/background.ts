@@ -21,6 +21,7 @@ import { BACKGROUND_NICE } from '../../util/pool-priority';
 
 const SHELL = '/bin/sh';
 const NICE = ['/usr/bin/nice', '/bin/nice'];
+const SLEEP = ['/usr/bin/sleep', '/bin/sleep'];
 const AUTOGROUP = '/proc/self/autogroup';
 /** Tries of the group's nice after the first, 100 ms apart (the kernel's pace for such changes). */
 const AUTOGROUP_TRIES = 30;
@@ -46,7 +47,11 @@ function findPrelude(): readonly string[] | null {
   if (group !== null) {
     // A new session's group starts at nice 0: this only lowers it. Braces: a refused write says nothing.
     const write = `{ echo ${Math.min(19, group + BACKGROUND_NICE)} > ${AUTOGROUP}; } 2>/dev/null`;
-    const tries = `n=0; until ${write}; do [ $n -ge ${AUTOGROUP_TRIES} ] && exit; n=$((n + 1)); sleep 0.1; done`;
+    const sleep = SLEEP.find(executable);
+    const tries =
+      sleep === undefined
+        ? write
+        : `n=0; until ${write}; do [ $n -ge ${AUTOGROUP_TRIES} ] && exit; n=$((n + 1)); ${sleep} 0.1; done`;
     steps.push(`( (${tries}) </dev/null >/dev/null 2>&1 & )`);
   }
   // `nice -n` is relative: the command starts at the host's own nice, and runs that many steps below it.
