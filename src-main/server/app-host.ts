@@ -50,20 +50,17 @@ const MAX_UNWATCHED_THREADS = 4;
 const REST_QUIET_MS = 500;
 const REST_LATEST_MS = 5_000;
 /**
- * The rest's modules (app-host-rest.ts and what it imports), imported a group at a time before it, each
- * group after what it imports: importing a module graph reads, compiles and evaluates it in one stretch of
- * the event loop, which for the whole rest was 40–60 ms; in these groups the longest is about 12 ms, and
- * requests are read and answered between them (bench/PROFILES.md, app-server start). A few groups, not one
- * per module: each import walks the graph loaded so far, and 18 groups cost 25 ms more than one import, 6
- * about 10. This is an order, not a list of what the rest needs: what is missing here comes with the rest.
+ * Modules of the rest (app-host-rest.ts) imported before it, a group at a time: importing a module graph
+ * reads, compiles and evaluates it in one stretch of the event loop, which for the whole rest was 40–60 ms;
+ * with the config and the checkpoints first, the longest is 24–41 ms, and requests are answered between
+ * them (bench/PROFILES.md, app-server start). Not more groups: each import walks the graph loaded so far
+ * (18 groups cost 25 ms more than one import), and splitting off the session machinery or the handlers made
+ * the bundle cut them into chunks of their own, after which the first turn of a fresh server streamed its
+ * first text 15–20 ms later. An order, not a list: what is missing here comes with the rest.
  */
 const REST_IN_STEPS: readonly (() => Promise<unknown>)[] = [
   () => import('../config/load'),
   () => import('../checkpoints/service'),
-  () => import('../core/session'),
-  () => import('../core/create-session'),
-  () => import('./handlers/threads'),
-  () => import('./handlers/git'),
 ];
 
 /**
