@@ -14,9 +14,9 @@
 // every 100 ms for up to 3 s: the command starts at once, and one that lasts is lowered within a moment.
 // That process leaves the command's children (a subshell starts it and is reaped before the command
 // starts), holds none of its output, and is in its process group (a kill of the command ends it too). A
-// system without either means (no autogroup, no `nice`) leaves that part out; elsewhere than Linux nothing
-// is done.
-import { accessSync, constants, readFileSync } from 'node:fs';
+// system without either means (no autogroup, or a /proc where a group's nice cannot be set; no `nice`) leaves
+// that part out; elsewhere than Linux nothing is done.
+import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
 import { BACKGROUND_NICE } from '../../util/pool-priority';
 
 const SHELL = '/bin/sh';
@@ -59,12 +59,24 @@ function findPrelude(): readonly string[] | null {
   return [SHELL, '-c', steps.join('; '), 'weft-background'];
 }
 
-/** The host's own session group's nice, or null where the kernel does not group tasks by session. */
+/**
+ * The host's own session group's nice, or null where the kernel does not group tasks by session or a group's
+ * nice cannot be set here (a container's read-only /proc: the command's tries would all fail). Found by
+ * writing the host's own value back, which changes nothing; EAGAIN is the kernel's pace, not a refusal.
+ */
 function autogroupNice(): number | null {
   try {
     // eslint-disable-next-line weft/no-sync-fs -- one read of a small proc file, once per process (memoized)
     const match = /\bnice\s+(-?\d+)/.exec(readFileSync(AUTOGROUP, 'utf8'));
-    return match === null ? null : Number(match[1]);
+    if (match === null) return null;
+    const nice = Number(match[1]);
+    try {
+      // eslint-disable-next-line weft/no-sync-fs -- one write of a small proc file, once per process (memoized)
+      writeFileSync(AUTOGROUP, String(nice));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return null;
+    }
+    return nice;
   } catch {
     return null;
   }
