@@ -18,6 +18,7 @@ export const WEB_SEARCH_MODES = ['disabled', 'cached', 'live'] as const;
 export const WIRE_APIS = ['responses', 'chat'] as const;
 export const TRUST_LEVELS = ['trusted', 'untrusted'] as const;
 export const ENV_INHERIT = ['all', 'core', 'none'] as const;
+export const AGENT_COMMAND_PRIORITIES = ['background', 'normal'] as const;
 
 /** Values used when no layer sets the key. */
 export const DEFAULTS = {
@@ -251,6 +252,12 @@ const documentFields = {
    * resumed thread keeps its last turn's.
    */
   questions: z.boolean().optional(),
+  /**
+   * Weft's own: where the agent's commands run on Linux. `background` (omitted) runs each below Weft itself
+   * (its session's scheduling group and the command 10 nice steps down: safety/sandbox/background.ts), so a
+   * contended core goes to the host and its windows first; `normal` runs them at Weft's own priority.
+   */
+  agent_command_priority: z.enum(AGENT_COMMAND_PRIORITIES).optional(),
   /**
    * Weft's own: the browser the `browser` tools drive; `path` omitted = a system Chromium or Chrome is looked
    * for; `enabled = false` offers no browser tools (and says nothing of them to the model). The `*_sec` keys

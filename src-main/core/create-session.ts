@@ -206,8 +206,9 @@ export function createSession(input: CreateSessionInput): Session {
   const model = input.overrides?.model ?? config.model;
   const info = modelInfo(model);
   const envPolicy = commandEnvPolicy(config.shell_environment_policy);
-  // The agent's commands run below the host that serves the person (safety/sandbox/background.ts).
-  const exec = new ExecSessionManager({ envPolicy, background: true });
+  // The agent's commands run below the host that serves the person (safety/sandbox/background.ts), unless
+  // the config says `agent_command_priority = "normal"`.
+  const exec = new ExecSessionManager({ envPolicy, background: config.agent_command_priority !== 'normal' });
   const tools = new ToolRegistry()
     .register(execCommandTool(exec))
     .register(writeStdinTool(exec))

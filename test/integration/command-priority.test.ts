@@ -34,15 +34,19 @@ const group = ownGroupNice();
 const groupTarget = group === null ? null : Math.min(19, group + BACKGROUND_NICE);
 
 /**
- * Waits (up to 5 s) for the command's session group to reach its nice, then prints the group and the nice
- * of a process the command starts.
+ * Prints the command's session group and the nice of a process it starts; `waitForGroup`: once the group has
+ * reached its nice, waiting up to 5 s (another process sets it, at the kernel's pace).
  */
-const REPORT = [
-  groupTarget === null
-    ? "echo 'no autogroup'"
-    : `for i in $(seq 50); do grep -q ' nice ${groupTarget}$' /proc/self/autogroup && break; sleep 0.1; done; cat /proc/self/autogroup`,
-  'awk \'{ print "nice " $19 }\' /proc/self/stat',
-].join('; ');
+function report(waitForGroup: boolean): string {
+  const wait =
+    waitForGroup && groupTarget !== null
+      ? `for i in $(seq 50); do grep -q ' nice ${groupTarget}$' /proc/self/autogroup && break; sleep 0.1; done; `
+      : '';
+  return [
+    group === null ? "echo 'no autogroup'" : `${wait}cat /proc/self/autogroup`,
+    'awk \'{ print "nice " $19 }\' /proc/self/stat',
+  ].join('; ');
+}
 
 let server: MockResponsesServer;
 let ws: TempWorkspace;
@@ -60,12 +64,19 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-/** Runs REPORT as the agent's command under `sandboxMode` (in a terminal with `tty`); its output. */
-async function report(sandboxMode: string, tty = false): Promise<string> {
+/**
+ * Runs `report` as the agent's command under `sandboxMode` (in a terminal with `tty`; `priority`: the config's
+ * `agent_command_priority`); its output.
+ */
+async function run(sandboxMode: string, tty = false, priority?: 'normal'): Promise<string> {
   server.enqueueMany([
     {
       kind: 'sse',
-      events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: REPORT, tty }), evCompleted()],
+      events: [
+        evCreated(),
+        evFunctionCall('c1', 'exec_command', { cmd: report(priority === undefined), tty }),
+        evCompleted(),
+      ],
     },
     answerTurn('done'),
   ]);
@@ -74,6 +85,7 @@ async function report(sandboxMode: string, tty = false): Promise<string> {
     cwd: ws.dir,
     config: {
       sandbox_mode: sandboxMode,
+      ...(priority === undefined ? {} : { agent_command_priority: priority }),
       sandbox_workspace_write: { exclude_slash_tmp: true, exclude_tmpdir_env_var: true },
     },
   });
@@ -90,14 +102,21 @@ function expectBelowHost(output: string): void {
 
 describe.runIf(linux)('the agent’s commands run below the host', () => {
   it('without the sandbox', async () => {
-    expectBelowHost(await report('danger-full-access'));
+    expectBelowHost(await run('danger-full-access'));
   });
 
   it.runIf(probe.ok)('in the sandbox, whose session begins inside bwrap', async () => {
-    expectBelowHost(await report('workspace-write'));
+    expectBelowHost(await run('workspace-write'));
   });
 
   it.runIf(probe.ok)('in a terminal (tty), in the sandbox', async () => {
-    expectBelowHost(await report('workspace-write', true));
+    expectBelowHost(await run('workspace-write', true));
+  });
+
+  it.runIf(probe.ok)('at the host’s own priority with agent_command_priority = "normal"', async () => {
+    const output = await run('workspace-write', false, 'normal');
+    // A session of its own (bwrap's) whose group is left as a new one starts, and the host's own nice.
+    if (group !== null) expect(output).toMatch(/\/autogroup-\d+ nice 0\r?\n/);
+    expect(output).toMatch(new RegExp(`\\nnice ${getPriority()}\\r?\\n`));
   });
 });

@@ -136,6 +136,7 @@ project_doc_fallback_filenames = ["CLAUDE.md"]
 project_root_markers = [".git", ".hg"]
 web_search = "live"
 questions = false
+agent_command_priority = "normal"
 notify = ["notify-send", "weft"]
 instructions = "Be brief."
 developer_instructions = "Use tabs."
@@ -225,6 +226,7 @@ unified_exec = true
       project_root_markers: ['.git', '.hg'],
       web_search: 'cached',
       questions: false,
+      agent_command_priority: 'normal',
       notify: ['notify-send', 'weft'],
       instructions: 'Be brief.',
       developer_instructions: 'Use tabs.',
