@@ -54,9 +54,9 @@ const REST_LATEST_MS = 5_000;
  * reads, compiles and evaluates it in one stretch of the event loop, which for the whole rest was 40–60 ms;
  * with the config and the checkpoints first, the longest is 24–41 ms, and requests are answered between
  * them (bench/PROFILES.md, app-server start). Not more groups: each import walks the graph loaded so far
- * (18 groups cost 25 ms more than one import), and splitting off the session machinery or the handlers made
- * the bundle cut them into chunks of their own, after which the first turn of a fresh server streamed its
- * first text 15–20 ms later. An order, not a list: what is missing here comes with the rest.
+ * (18 groups cost 25 ms more than one import), and importing the thread or git handlers (or the session
+ * machinery) ahead of the rest made the first turn of a fresh server stream its first text 10–20 ms later,
+ * for a reason not found. An order, not a list: what is missing here comes with the rest.
  */
 const REST_IN_STEPS: readonly (() => Promise<unknown>)[] = [
   () => import('../config/load'),
