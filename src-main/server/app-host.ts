@@ -55,8 +55,9 @@ const REST_LATEST_MS = 5_000;
  * with the config and the checkpoints first, the longest is 24–41 ms, and requests are answered between
  * them (bench/PROFILES.md, app-server start). Not more groups: each import walks the graph loaded so far
  * (18 groups cost 25 ms more than one import), and importing the thread or git handlers (or the session
- * machinery) ahead of the rest made the first turn of a fresh server stream its first text 10–20 ms later,
- * for a reason not found. An order, not a list: what is missing here comes with the rest.
+ * machinery) ahead of the rest made the first turn of a fresh server stream its first text 10–20 ms later
+ * (most likely their garbage bringing the first full collection into that turn). An order, not a list: what
+ * is missing here comes with the rest.
  */
 const REST_IN_STEPS: readonly (() => Promise<unknown>)[] = [
   () => import('../config/load'),
