@@ -16,8 +16,9 @@
 // starts), holds none of its output, and is in its process group (a kill of the command ends it too). A
 // system without either means (no autogroup, or a /proc where a group's nice cannot be set; no `nice`) leaves
 // that part out; elsewhere than Linux nothing is done.
-import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { BACKGROUND_NICE } from '../../util/pool-priority';
+import { firstExecutable } from './bwrap-launch';
 
 const SHELL = '/bin/sh';
 const NICE = ['/usr/bin/nice', '/bin/nice'];
@@ -39,23 +40,23 @@ export function inBackground(argv: readonly string[]): string[] {
 }
 
 function findPrelude(): readonly string[] | null {
-  if (process.platform !== 'linux' || !executable(SHELL)) return null;
+  if (process.platform !== 'linux' || firstExecutable([SHELL]) === null) return null;
   const group = autogroupNice();
-  const nice = NICE.find(executable);
-  if (group === null && nice === undefined) return null;
+  const nice = firstExecutable(NICE);
+  if (group === null && nice === null) return null;
   const steps: string[] = [];
   if (group !== null) {
     // A new session's group starts at nice 0: this only lowers it. Braces: a refused write says nothing.
     const write = `{ echo ${Math.min(19, group + BACKGROUND_NICE)} > ${AUTOGROUP}; } 2>/dev/null`;
-    const sleep = SLEEP.find(executable);
+    const sleep = firstExecutable(SLEEP);
     const tries =
-      sleep === undefined
+      sleep === null
         ? write
         : `n=0; until ${write}; do [ $n -ge ${AUTOGROUP_TRIES} ] && exit; n=$((n + 1)); ${sleep} 0.1; done`;
     steps.push(`( (${tries}) </dev/null >/dev/null 2>&1 & )`);
   }
   // `nice -n` is relative: the command starts at the host's own nice, and runs that many steps below it.
-  steps.push(nice === undefined ? 'exec "$@"' : `exec ${nice} -n ${BACKGROUND_NICE} "$@"`);
+  steps.push(nice === null ? 'exec "$@"' : `exec ${nice} -n ${BACKGROUND_NICE} "$@"`);
   return [SHELL, '-c', steps.join('; '), 'weft-background'];
 }
 
@@ -79,15 +80,5 @@ function autogroupNice(): number | null {
     return nice;
   } catch {
     return null;
-  }
-}
-
-function executable(path: string): boolean {
-  try {
-    // eslint-disable-next-line weft/no-sync-fs -- one check of a system program, once per process (memoized)
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -16,9 +16,9 @@ const TRAMPOLINE = [
 
 const TRUSTED_BASH = ['/bin/bash', '/usr/bin/bash'];
 
-/** The absolute path of a system bash, or null. */
-export function findBash(): string | null {
-  for (const candidate of TRUSTED_BASH) {
+/** The first of `candidates` (absolute paths, never looked up on PATH) that is an executable file, or null. */
+export function firstExecutable(candidates: readonly string[]): string | null {
+  for (const candidate of candidates) {
     try {
       if (!statSync(candidate).isFile()) continue;
       accessSync(candidate, constants.X_OK);
@@ -28,6 +28,11 @@ export function findBash(): string | null {
     }
   }
   return null;
+}
+
+/** The absolute path of a system bash, or null. */
+export function findBash(): string | null {
+  return firstExecutable(TRUSTED_BASH);
 }
 
 /**

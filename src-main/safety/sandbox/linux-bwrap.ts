@@ -9,13 +9,12 @@
 // placeholders.ts makes it and removes it once the last command using it has ended. While it is there
 // it is no repository (no `HEAD`): git looks further up, and Weft does not count it as a project root
 // (see util/markers.ts).
-import { accessSync, constants, statSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import type { SandboxPolicy } from '../../../src-preload/protocol';
 import { diagnoseBwrapFailure, readUsernsSettings } from './bwrap-diagnose';
 import type { SandboxProblem } from './bwrap-diagnose';
-import { findBash, trampolineArgv } from './bwrap-launch';
+import { findBash, firstExecutable, trampolineArgv } from './bwrap-launch';
 import { networkAllowed } from './network';
 import { claimPlaceholder, releasePlaceholder } from './placeholders';
 import { bwrapProbeKey, forgetBwrapProbeFile, readBwrapProbe, saveBwrapProbe } from './probe-cache';
@@ -30,17 +29,7 @@ export const TRUSTED_BWRAP_DIRS = ['/usr/bin', '/bin', '/usr/local/bin'];
 
 /** The absolute path of a trusted `bwrap` executable, or null. */
 export function findBwrap(): string | null {
-  for (const dir of TRUSTED_BWRAP_DIRS) {
-    const candidate = `${dir}/bwrap`;
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not there: try the next folder
-    }
-  }
-  return null;
+  return firstExecutable(TRUSTED_BWRAP_DIRS.map((dir) => `${dir}/bwrap`));
 }
 
 export interface BwrapArgsOptions {
