@@ -22,10 +22,8 @@ export const allowedSyncFs = {
     'command-line sub-commands: one process per command, and what they check before starting (a folder exists, the renderer is built) runs before any request',
   'src-main/safety/sandbox/probe-cache.ts':
     'the sandbox probe is memoized per process (probeBwrap): its cache file (a few hundred bytes) is read and written once per process, or by `weft doctor`',
-  'src-main/safety/sandbox/linux-bwrap.ts':
-    'findBwrap: two stat calls on fixed system paths, inside the probe that runs once per process (or in `weft doctor`)',
   'src-main/safety/sandbox/bwrap-launch.ts':
-    'findBash: two stat calls on fixed system paths, inside the probe that runs once per process',
+    'firstExecutable: a stat and an access check of each of a few fixed system paths, for bwrap and bash inside the probe that runs once per process (or in `weft doctor`), and for the background prelude once per process',
   'src-main/safety/sandbox/bwrap-diagnose.ts':
     'reads two /proc/sys files of a few bytes to explain a failed probe (once per process, or in `weft doctor`)',
   'src-main/safety/sandbox/doctor.ts': '`weft doctor` only (src-main/cli/doctor.ts), never on a request',
