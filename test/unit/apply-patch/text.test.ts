@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ASCII_AS_STRING_MAX,
   TextLines,
   applyEdits,
   editedBytes,
@@ -108,6 +109,25 @@ describe('TextLines over the bytes of an ASCII file', () => {
       expect(reads(await splitTextPaced(Buffer.from(bytes), new Slicer()))).toEqual(reads(new TextLines(text)));
     },
   );
+
+  it.each([
+    ['a file of a few lines', 1],
+    ['a file past the size read through a string', ASCII_AS_STRING_MAX / 16 + 1],
+  ])('splits %s and writes the edit from views of its bytes', async (_, repeat) => {
+    const text = 'alpha\nbeta\r\ngamma\n'.repeat(repeat);
+    // Not from Buffer.from's shared pool, so that a view of these bytes can be told from other buffers.
+    const bytes = Buffer.alloc(text.length);
+    bytes.write(text, 'latin1');
+    const lines = await splitTextPaced(bytes, new Slicer());
+    expect(lines.count).toBe(3 * repeat);
+    expect([lines.line(1), lines.lineEquals(2, 'gamma'), lines.findLine('gamma', 1)]).toEqual(['beta', true, 2]);
+    const edits: LineEdit[] = [{ start: 1, oldCount: 1, newLines: ['BETA'] }];
+    const pieces = editedBytes(lines, edits);
+    expect(pieces).not.toBeNull();
+    expect(Buffer.concat(pieces ?? []).toString('latin1')).toBe(applyEdits(lines, edits));
+    // The untouched runs are the file's own bytes, not copies of them.
+    expect(pieces?.filter((piece) => piece.buffer === bytes.buffer).length).toBe(2);
+  });
 
   it('never finds text with characters beyond ASCII, whose low bytes would match', () => {
     // "Ł" is U+0141: written as Latin-1 it would be 0x41, an "A".
