@@ -97,15 +97,24 @@ export async function runApplyPatchCli(args: string[], io: ApplyPatchCliIo): Pro
     return 2;
   }
   const resolved = new Map<string, string | null>();
-  const confine = (absPath: string): string | null => {
-    const real = resolveForWrite(absPath, resolved);
-    if (real === null) return 'it is a symlink loop';
+  /** Why the resolved (symlink-free) `real` may not be written, given as `absPath`; null when it may. */
+  const refusal = (real: string, absPath: string): string | null => {
     if (!isInsidePath(real, root))
       return `it is outside ${root}${rootArg === null ? ' (the current directory; --root widens it)' : ''}`;
     if (real.split(sep).includes('.git') || absPath.split(sep).includes('.git')) return 'it is inside a .git folder';
     return null;
   };
-  const outcome = await applyPatchText(patch, { cwd: io.cwd, isWritable: confine, mayWrite: confine });
+  const confine = (absPath: string): string | null => {
+    const real = resolveForWrite(absPath, resolved);
+    return real === null ? 'it is a symlink loop' : refusal(real, absPath);
+  };
+  // At write time the writer has just resolved the path itself (see CommitOptions.mayWrite): resolving it
+  // again would look up every file a second time.
+  const outcome = await applyPatchText(patch, {
+    cwd: io.cwd,
+    isWritable: confine,
+    mayWrite: (real) => refusal(real, real),
+  });
   if (outcome.ok) {
     await write(io.stdout, outcome.output);
     return 0;
