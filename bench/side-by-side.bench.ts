@@ -44,6 +44,8 @@ const CODEX = process.env['CODEX_BIN'] ?? null;
 const RUNS = Number(process.env['SIDE_BY_SIDE_RUNS'] ?? 9);
 /** SIDE_BY_SIDE_ONLY=exec,apply-patch,app-server: the parts to run (default all). */
 const ONLY = new Set((process.env['SIDE_BY_SIDE_ONLY'] ?? 'exec,apply-patch,app-server').split(','));
+/** SIDE_BY_SIDE_KEEP=1: leave the work folder (the homes with their 10,000 threads, the patches) for probes. */
+const KEEP = process.env['SIDE_BY_SIDE_KEEP'] === '1';
 const THREADS = 10_000;
 const HUGE_BYTES = 50 * 1024 * 1024;
 const HUGE_ITEMS = 20_000;
@@ -575,7 +577,7 @@ export default async function run() {
     });
   } finally {
     await server.close();
-    rmSync(work, { recursive: true, force: true });
+    if (!KEEP) rmSync(work, { recursive: true, force: true });
   }
   return { title: 'Side by side with Codex 0.169', rows, notes: finalNotes(notes) };
 }
