@@ -16,6 +16,7 @@ import {
   unlinkSync,
 } from 'node:fs';
 import type { Stats } from 'node:fs';
+import { rename as renameAsync } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { resolveForWrite } from '../../safety/sandbox/writable-roots';
 import { FILE_OVERWRITE_FLAGS, FILE_READ_FLAGS, openDirNoFollow, type DirHandle } from '../../util/nofollow';
@@ -139,7 +140,8 @@ async function writePieces(pieces: Buffer[], write: (batch: Buffer[]) => number 
   }
 }
 
-async function writeContent(fd: number, content: Content): Promise<void> {
+/** Writes `content` at `fd`; resolves to the number of bytes written. */
+async function writeContent(fd: number, content: Content): Promise<number> {
   const pieces =
     typeof content === 'string'
       ? [Buffer.from(content, 'utf8')]
@@ -150,6 +152,7 @@ async function writeContent(fd: number, content: Content): Promise<void> {
   for (const piece of pieces) size += piece.length;
   if (size <= SYNC_WRITE_MAX_BYTES) await writePieces(pieces, (batch) => writevSync(fd, batch));
   else await writePieces(pieces, async (batch) => (await writevAsync(fd, batch)).bytesWritten);
+  return size;
 }
 
 /** Reads a file inside `dir` without following a symlink in its place. */
@@ -186,13 +189,17 @@ async function writeAtomically(dir: DirHandle, name: string, content: Content, m
     throw error;
   }
   try {
+    let size: number;
     try {
-      await writeContent(fd, content);
+      size = await writeContent(fd, content);
       if (mode !== null) fchmodSync(fd, mode);
     } finally {
       closeSync(fd);
     }
-    renameSync(dir.at(temp), dir.at(name));
+    // Renaming over a big file is slow work for the file system (ext4 starts writing the new file's data
+    // out, and frees the old one's blocks): 19–20 ms for a 50 MB file. It is left to the thread pool.
+    if (size <= SYNC_WRITE_MAX_BYTES) renameSync(dir.at(temp), dir.at(name));
+    else await renameAsync(dir.at(temp), dir.at(name));
   } catch (error) {
     try {
       unlinkSync(dir.at(temp));

@@ -16,6 +16,8 @@ describe('apply_patch at benchmark scale', () => {
     expect(outcome.output).toBe('Success. Updated the following files:\nM big.ts\n');
     expect(read(dir, 'big.ts') === expected).toBe(true);
     expect(outcome.ok && outcome.plan.files[0]?.hunks.length).toBe(2_000);
+    // Written through a temporary file renamed into place (by the thread pool, for a file this big).
+    expect(readdirSync(dir)).toEqual(['big.ts']);
   });
 
   it('applies a patch adding 500 files of 40 lines', async () => {
