@@ -227,7 +227,7 @@ export const ASCII_AS_STRING_MAX = 16 * 1024 * 1024;
 
 /**
  * splitText, finding the lines of a big text in slices between pauses. Given a Buffer, the text is those
- * bytes, which must be ASCII (see TextLines): no string of the whole file is made.
+ * bytes, which must be ASCII (see TextLines); past ASCII_AS_STRING_MAX no string of the whole file is made.
  */
 export async function splitTextPaced(source: string | Buffer, pacer: Pacer): Promise<TextLines> {
   if (memoLines !== null && memoKey === source) return memoLines;
