@@ -25,6 +25,25 @@ function sameListed(a: Thread, b: Thread): boolean {
 }
 
 /**
+ * `incoming` keeping the preview `known` has when it says none. A preview is the thread's first message
+ * and never changes (the server keeps the first one too); a snapshot or a list read before that message was
+ * recorded says '' and may arrive after it (a notification relayed from an environment, a list answered
+ * meanwhile): the thread then showed as untitled until it was read again.
+ */
+function withKnownPreview(incoming: Thread, known: Thread | undefined): Thread {
+  return incoming.preview === '' && known !== undefined && known.preview !== ''
+    ? { ...incoming, preview: known.preview }
+    : incoming;
+}
+
+/** What `threads` (a server's list) become in a list that held `held`: turns dropped, known previews kept. */
+function listedKeeping(threads: readonly Thread[], held: readonly Thread[]): Thread[] {
+  if (!threads.some((t) => t.preview === '')) return threads.map(listed);
+  const byId = new Map(held.map((t) => [t.id, t]));
+  return threads.map((t) => withKnownPreview(listed(t), byId.get(t.id)));
+}
+
+/**
  * The project a thread belongs to (its key, see `project-key.ts`): a worktree thread's project, else the
  * folder it works in, on its environment.
  */
@@ -93,10 +112,11 @@ export function setLastTurnStatus(draft: Draft, state: AppData, threadId: string
 }
 
 /** Replaces the entry of a thread in a list where it is; null when the list does not hold it. */
-function replaceIn(list: readonly Thread[], entry: Thread): Thread[] | null {
-  const index = list.findIndex((t) => t.id === entry.id);
+function replaceIn(list: readonly Thread[], incoming: Thread): Thread[] | null {
+  const index = list.findIndex((t) => t.id === incoming.id);
   const current = list[index];
   if (current === undefined) return null;
+  const entry = withKnownPreview(incoming, current);
   if (sameListed(current, entry)) return [...list];
   const copy = [...list];
   copy[index] = entry;
@@ -115,10 +135,11 @@ export function upsertThread(draft: Draft, state: AppData, thread: Thread): AppD
     const index = list.findIndex((t) => t.id === thread.id);
     if (index === -1) continue;
     const current = list[index];
-    if (current !== undefined && sameListed(current, entry)) return next;
+    const kept = withKnownPreview(entry, current);
+    if (current !== undefined && sameListed(current, kept)) return next;
     next = own(draft, next);
     const copy = [...list];
-    copy[index] = entry;
+    copy[index] = kept;
     next[key] = copy;
     return next;
   }
@@ -250,14 +271,15 @@ function noteListed(state: AppData, threads: readonly Thread[]): AppData {
 
 /** The result of `thread/list`: replaces one list wholesale and records what each thread says of its state. */
 export function setList(state: AppData, which: 'live' | 'archived', threads: readonly Thread[]): AppData {
-  return { ...noteListed(state, threads), [which]: threads.map(listed) };
+  return { ...noteListed(state, threads), [which]: listedKeeping(threads, state[which]) };
 }
 
 /** The first page of another open project's live threads (nothing when that project is no longer open). */
 export function setElsewhere(state: AppData, project: string, threads: readonly Thread[]): AppData {
   if (state.elsewhere[project] === undefined) return state;
   const next = noteListed(state, threads);
-  return { ...next, elsewhere: { ...next.elsewhere, [project]: threads.map(listed) } };
+  const held = state.elsewhere[project];
+  return { ...next, elsewhere: { ...next.elsewhere, [project]: listedKeeping(threads, held) } };
 }
 
 /**

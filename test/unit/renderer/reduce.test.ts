@@ -5,7 +5,7 @@ import { addServerRequest } from '../../../src-renderer/store/approvals';
 import { reduceNotification, reduceNotifications } from '../../../src-renderer/store/reduce';
 import { emptyAppData, OUTPUT_TAIL_CHARS } from '../../../src-renderer/store/state';
 import type { AppData } from '../../../src-renderer/store/state';
-import { setList } from '../../../src-renderer/store/thread-list';
+import { setElsewhere, setList } from '../../../src-renderer/store/thread-list';
 import { outputText } from '../../../src-renderer/store/output-tail';
 import { conversationRows } from '../../../src-renderer/store/rows';
 import { agentMessage, command, CWD, deepFreeze, makeThread, makeTurn, note, reasoning, userMessage } from './fixtures';
@@ -684,6 +684,27 @@ describe('reduceNotification', () => {
       note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: userMessage('u2', 'and the lint') }),
     );
     expect(state.live[0]?.preview).toBe('Fix the tests');
+  });
+
+  it("keeps a thread's preview when a snapshot taken before its first message comes later", () => {
+    // A thread's preview is its first message and never changes; a snapshot or a list read before the
+    // message was recorded (a notification relayed from an environment, a list answered meanwhile) says ''.
+    let state = setList(emptyAppData(CWD), 'live', [makeThread({ preview: '' })]);
+    state = reduceNotification(state, note('turn/started', { threadId: T, turn: makeTurn() }));
+    state = reduceNotification(
+      state,
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: userMessage('u1', 'Fix the tests') }),
+    );
+    state = reduceNotification(state, note('thread/started', { thread: makeThread({ preview: '' }) }));
+    expect(state.live[0]?.preview).toBe('Fix the tests');
+    state = setList(state, 'live', [makeThread({ preview: '', name: 'Renamed' })]);
+    expect([state.live[0]?.preview, state.live[0]?.name]).toEqual(['Fix the tests', 'Renamed']);
+    // The same when the project is no longer shown: its list is read again from the server.
+    const other = { ...state, cwd: '/elsewhere', live: [], elsewhere: { [CWD]: state.live } };
+    const listedAgain = setElsewhere(other, CWD, [makeThread({ preview: '' })]);
+    expect(listedAgain.elsewhere[CWD]?.[0]?.preview).toBe('Fix the tests');
+    // A thread that had no preview yet takes what the server says.
+    expect(setList(emptyAppData(CWD), 'live', [makeThread({ preview: 'Hello' })]).live[0]?.preview).toBe('Hello');
   });
 
   it('moves a thread to the top of the list when a turn starts in it', () => {
