@@ -94,7 +94,9 @@ function threadStarted(draft: Draft, state: AppData, thread: Thread): AppData {
 /** A new thread is listed before its first message exists; that message becomes its preview. */
 function withPreview(draft: Draft, state: AppData, threadId: string, item: ThreadItem): AppData {
   if (item.type !== 'userMessage') return state;
-  const listedThread = state.live.find((t) => t.id === threadId) ?? state.archived.find((t) => t.id === threadId);
+  const listedThread = [state.live, state.archived, ...Object.values(state.elsewhere)]
+    .map((list) => list.find((t) => t.id === threadId))
+    .find((t) => t !== undefined);
   if (listedThread === undefined || listedThread.preview !== '') return state;
   const text = item.content.find((part) => part.type === 'text')?.text ?? '';
   return text === '' ? state : patchThread(draft, state, threadId, { preview: text });

@@ -7,7 +7,7 @@ import type { Thread, ThreadReadState, TurnStatus } from '../../src-preload/prot
 import { own } from './draft';
 import type { Draft } from './draft';
 import { projectKey, threadFolderKey } from './project-key';
-import type { AppData } from './state';
+import type { AppData, Conversation } from './state';
 
 /** A thread as the lists keep it: without its turns. */
 export function listed(thread: Thread): Thread {
@@ -24,23 +24,39 @@ function sameListed(a: Thread, b: Thread): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** The text of a thread's first message with text, as this window holds it; '' when it holds no such start. */
+function firstMessageText(conversation: Conversation | undefined): string {
+  if (conversation === undefined || conversation.olderTurnsCursor !== null) return '';
+  for (const turnId of conversation.turnIds) {
+    const turn = conversation.turns[turnId];
+    for (const itemId of turn?.itemIds ?? []) {
+      const item = turn?.items[itemId]?.item;
+      if (item?.type !== 'userMessage') continue;
+      const text = item.content.find((part) => part.type === 'text')?.text ?? '';
+      if (text !== '') return text;
+    }
+  }
+  return '';
+}
+
 /**
- * `incoming` keeping the preview `known` has when it says none. A preview is the thread's first message
- * and never changes (the server keeps the first one too); a snapshot or a list read before that message was
- * recorded says '' and may arrive after it (a notification relayed from an environment, a list answered
- * meanwhile): the thread then showed as untitled until it was read again.
+ * `incoming` keeping the preview this window knows when it says none: the one `known` had, else the first
+ * message of the thread's conversation here. A preview is the thread's first message and never changes
+ * (the server keeps the first one too); a snapshot or a list read before that message was recorded says ''
+ * and may arrive after it (a notification relayed from an environment, a list answered meanwhile): the
+ * thread then showed as untitled until it was read again.
  */
-function withKnownPreview(incoming: Thread, known: Thread | undefined): Thread {
-  return incoming.preview === '' && known !== undefined && known.preview !== ''
-    ? { ...incoming, preview: known.preview }
-    : incoming;
+function withKnownPreview(incoming: Thread, known: Thread | undefined, conversation: Conversation | undefined): Thread {
+  if (incoming.preview !== '') return incoming;
+  const preview = known !== undefined && known.preview !== '' ? known.preview : firstMessageText(conversation);
+  return preview === '' ? incoming : { ...incoming, preview };
 }
 
 /** What `threads` (a server's list) become in a list that held `held`: turns dropped, known previews kept. */
-function listedKeeping(threads: readonly Thread[], held: readonly Thread[]): Thread[] {
+function listedKeeping(state: AppData, threads: readonly Thread[], held: readonly Thread[]): Thread[] {
   if (!threads.some((t) => t.preview === '')) return threads.map(listed);
   const byId = new Map(held.map((t) => [t.id, t]));
-  return threads.map((t) => withKnownPreview(listed(t), byId.get(t.id)));
+  return threads.map((t) => withKnownPreview(listed(t), byId.get(t.id), state.conversations[t.id]));
 }
 
 /**
@@ -116,7 +132,7 @@ function replaceIn(list: readonly Thread[], incoming: Thread): Thread[] | null {
   const index = list.findIndex((t) => t.id === incoming.id);
   const current = list[index];
   if (current === undefined) return null;
-  const entry = withKnownPreview(incoming, current);
+  const entry = withKnownPreview(incoming, current, undefined);
   if (sameListed(current, entry)) return [...list];
   const copy = [...list];
   copy[index] = entry;
@@ -128,14 +144,14 @@ function replaceIn(list: readonly Thread[], incoming: Thread): Thread[] | null {
  * A new thread goes in by `updatedAt`; a known one keeps its place and list.
  */
 export function upsertThread(draft: Draft, state: AppData, thread: Thread): AppData {
-  const entry = listed(thread);
+  const entry = withKnownPreview(listed(thread), undefined, state.conversations[thread.id]);
   let next = noteState(draft, state, thread);
   for (const key of ['live', 'archived'] as const) {
     const list = next[key];
     const index = list.findIndex((t) => t.id === thread.id);
     if (index === -1) continue;
     const current = list[index];
-    const kept = withKnownPreview(entry, current);
+    const kept = withKnownPreview(entry, current, undefined);
     if (current !== undefined && sameListed(current, kept)) return next;
     next = own(draft, next);
     const copy = [...list];
@@ -271,7 +287,7 @@ function noteListed(state: AppData, threads: readonly Thread[]): AppData {
 
 /** The result of `thread/list`: replaces one list wholesale and records what each thread says of its state. */
 export function setList(state: AppData, which: 'live' | 'archived', threads: readonly Thread[]): AppData {
-  return { ...noteListed(state, threads), [which]: listedKeeping(threads, state[which]) };
+  return { ...noteListed(state, threads), [which]: listedKeeping(state, threads, state[which]) };
 }
 
 /** The first page of another open project's live threads (nothing when that project is no longer open). */
@@ -279,7 +295,7 @@ export function setElsewhere(state: AppData, project: string, threads: readonly 
   if (state.elsewhere[project] === undefined) return state;
   const next = noteListed(state, threads);
   const held = state.elsewhere[project];
-  return { ...next, elsewhere: { ...next.elsewhere, [project]: listedKeeping(threads, held) } };
+  return { ...next, elsewhere: { ...next.elsewhere, [project]: listedKeeping(state, threads, held) } };
 }
 
 /**

@@ -707,6 +707,26 @@ describe('reduceNotification', () => {
     expect(setList(emptyAppData(CWD), 'live', [makeThread({ preview: 'Hello' })]).live[0]?.preview).toBe('Hello');
   });
 
+  it("titles a thread of another open project by its first message, and keeps it when that project's list is read again", () => {
+    // The thread runs in a project this window is not showing (on an environment, say).
+    let state: AppData = { ...emptyAppData(CWD), elsewhere: { '/remote-app': [] } };
+    const there = { cwd: '/remote-app', preview: '' };
+    state = reduceNotification(state, note('thread/started', { thread: makeThread(there) }));
+    state = reduceNotification(state, note('turn/started', { threadId: T, turn: makeTurn() }));
+    state = reduceNotification(
+      state,
+      note('item/started', { ...where, startedAtMs: 1_700_000_001_000, item: userMessage('u1', 'Remote work') }),
+    );
+    expect(state.elsewhere['/remote-app']?.[0]?.preview).toBe('Remote work');
+    // Its list, read before the message was recorded, comes back afterwards.
+    state = setElsewhere(state, '/remote-app', [makeThread(there)]);
+    expect(state.elsewhere['/remote-app']?.[0]?.preview).toBe('Remote work');
+    // A window that listed it only after its first message came still titles it from that message.
+    const unlisted = { ...state, elsewhere: { '/remote-app': [] } };
+    const relisted = setElsewhere(unlisted, '/remote-app', [makeThread(there)]);
+    expect(relisted.elsewhere['/remote-app']?.[0]?.preview).toBe('Remote work');
+  });
+
   it('moves a thread to the top of the list when a turn starts in it', () => {
     let state = setList(emptyAppData(CWD), 'live', [
       makeThread({ id: 'b', updatedAt: 2 }),
