@@ -21,6 +21,19 @@ export const COALESCIBLE_DELTA_METHODS: ReadonlySet<string> = new Set([
   'item/fileChange/outputDelta',
 ]);
 
+/**
+ * Notifications that each carry the whole of something about one turn (its diff, its plan, its token usage,
+ * the size of its diff): while one of them waits, a newer one for the same thread and turn replaces it,
+ * sent where the newer one was queued. A client that cannot keep up with eight busy threads is then not
+ * also sent every intermediate diff of up to a megabyte.
+ */
+export const SNAPSHOT_METHODS: ReadonlySet<string> = new Set([
+  'turn/diff/updated',
+  'turn/plan/updated',
+  'thread/tokenUsage/updated',
+  'weft/turn/diffChanged',
+]);
+
 /** Where serialized messages go (one JSON text per call, without a trailing newline). */
 export interface OutboundSink {
   /**
@@ -65,7 +78,13 @@ interface TextEntry {
   readonly bytes: number;
 }
 
-type Entry = DeltaEntry | TextEntry;
+/** A waiting snapshot, with the key a newer one of the same kind replaces it by. */
+interface SnapshotEntry extends Omit<TextEntry, 'kind'> {
+  readonly kind: 'snapshot';
+  readonly key: string;
+}
+
+type Entry = DeltaEntry | TextEntry | SnapshotEntry;
 
 export class OutboundQueue {
   readonly #sink: OutboundSink;
@@ -81,6 +100,8 @@ export class OutboundQueue {
   #sentWaiters: (() => void)[] = [];
   /** Set while deltas are held (see `holdDeltasMs`). */
   #holding: NodeJS.Timeout | null = null;
+  /** Where each waiting snapshot is in `#entries`, by its key. */
+  #snapshots = new Map<string, number>();
 
   constructor(sink: OutboundSink, options: OutboundQueueOptions) {
     this.#sink = sink;
@@ -169,12 +190,15 @@ export class OutboundQueue {
       if (entry === undefined) break;
       this.#entries[this.#head] = PLACEHOLDER;
       this.#head += 1;
+      if (entry === PLACEHOLDER) continue;
+      if (entry.kind === 'snapshot') this.#snapshots.delete(entry.key);
       this.#queuedBytes -= entry.bytes;
       this.#congested = !this.#sink.write(serialize(entry));
     }
     if (this.#head === this.#entries.length) {
       this.#entries = [];
       this.#head = 0;
+      this.#snapshots.clear();
       this.#notifyIdle();
       if (!this.#congested) this.#notifySent();
     }
@@ -203,6 +227,7 @@ export class OutboundQueue {
     this.#holding = null;
     this.#entries = [];
     this.#head = 0;
+    this.#snapshots.clear();
     this.#queuedBytes = 0;
     this.#notifyIdle();
     this.#notifySent();
@@ -212,7 +237,20 @@ export class OutboundQueue {
     const delta = deltaParts(message);
     if (delta === null) {
       const text = JSON.stringify(message);
-      this.#push({ kind: 'text', text, bytes: text.length });
+      const key = snapshotKey(message);
+      if (key === null) {
+        this.#push({ kind: 'text', text, bytes: text.length });
+        return;
+      }
+      // The older one, still waiting, is dropped; the newer goes where it comes in the order.
+      const older = this.#snapshots.get(key);
+      const olderEntry = older === undefined ? undefined : this.#entries[older];
+      if (older !== undefined && older >= this.#head && olderEntry !== undefined) {
+        this.#entries[older] = PLACEHOLDER;
+        this.#queuedBytes -= olderEntry.bytes;
+      }
+      this.#snapshots.set(key, this.#entries.length);
+      this.#push({ kind: 'snapshot', key, text, bytes: text.length });
       return;
     }
     const last = this.#entries.length > this.#head ? this.#entries[this.#entries.length - 1] : undefined;
@@ -315,8 +353,19 @@ function estimateBytes(rest: Readonly<Record<string, Primitive>>): number {
   return bytes;
 }
 
+/** The key a newer snapshot replaces a waiting one by (method, thread, turn); null for anything else. */
+function snapshotKey(message: object): string | null {
+  const method: unknown = Reflect.get(message, 'method');
+  if (typeof method !== 'string' || !SNAPSHOT_METHODS.has(method) || Reflect.has(message, 'id')) return null;
+  const params: unknown = Reflect.get(message, 'params');
+  if (typeof params !== 'object' || params === null) return null;
+  const threadId: unknown = Reflect.get(params, 'threadId');
+  const turnId: unknown = Reflect.get(params, 'turnId');
+  return typeof threadId === 'string' && typeof turnId === 'string' ? JSON.stringify([method, threadId, turnId]) : null;
+}
+
 function serialize(entry: Entry): string {
-  if (entry.kind === 'text') return entry.text;
+  if (entry.kind !== 'delta') return entry.text;
   return JSON.stringify({ method: entry.method, params: { ...entry.rest, delta: entry.deltas.join('') } });
 }
 

@@ -231,4 +231,36 @@ describe('OutboundQueue', () => {
       ),
     ]);
   });
+  it("sends a waiting turn's snapshot (its diff, plan, usage) only as it is last, where the newest was sent", () => {
+    const sink = new FakeSink();
+    sink.room = 1;
+    const { queue } = makeQueue(sink);
+    const diff = (turnId: string, text: string) => ({
+      method: 'turn/diff/updated',
+      params: { threadId: 't1', turnId, diff: text },
+    });
+    queue.send({ method: 'turn/started', params: { threadId: 't1' } });
+    // The sink is congested now: everything below waits.
+    queue.send(diff('a', 'x'.repeat(1000)));
+    queue.send({ method: 'item/completed', params: { threadId: 't1', turnId: 'a', item: { id: 'i1' } } });
+    queue.send(diff('b', 'other turn'));
+    queue.send(diff('a', 'y'.repeat(2000)));
+    queue.send({ method: 'turn/plan/updated', params: { threadId: 't1', turnId: 'a', plan: [{ step: 'one' }] } });
+    queue.send({ method: 'turn/plan/updated', params: { threadId: 't1', turnId: 'a', plan: [{ step: 'two' }] } });
+    // The first diff of turn a no longer counts against the limit.
+    expect(queue.queuedBytes).toBeLessThan(2600);
+    sink.room = Infinity;
+    queue.drained();
+    expect(sink.written).toEqual([
+      { method: 'turn/started', params: { threadId: 't1' } },
+      { method: 'item/completed', params: { threadId: 't1', turnId: 'a', item: { id: 'i1' } } },
+      diff('b', 'other turn'),
+      diff('a', 'y'.repeat(2000)),
+      { method: 'turn/plan/updated', params: { threadId: 't1', turnId: 'a', plan: [{ step: 'two' }] } },
+    ]);
+    expect(queue.queuedBytes).toBe(0);
+    // Once written, a snapshot is not taken back: the next one goes after it.
+    queue.send(diff('a', 'z'));
+    expect(sink.written.at(-1)).toEqual(diff('a', 'z'));
+  });
 });
