@@ -11,7 +11,8 @@
 // WEFT_BASELINE names another Weft checkout, built (`npm run build` in it), run the same way in the same
 // bench, runs alternating: e.g. the main branch exported into bench/.work/baseline; WEFT_BASELINE_LABEL says
 // what it is in the notes (e.g. "main at 9f8812e"). MANY_AGENTS_RUNS runs
-// of each (default 2; the slowest answer and the frame times are the median over runs). MANY_AGENTS_CPU_PROF
+// of each (default 2; the slowest answer and the frame times are the median over runs), after
+// MANY_AGENTS_WARMUP unrecorded runs of each app server (default 1). MANY_AGENTS_CPU_PROF
 // names a folder: the app servers and `weft serve` then run with `--cpu-prof` into it; MANY_AGENTS_UI_PROF one
 // for the page's CPU profile and its main-thread trace events; MANY_AGENTS_NODE_ARGS gives the host processes
 // more of Node's flags (space-separated: `--require` of a probe that counts allocations or collections).
@@ -54,6 +55,13 @@ interface Row {
 
 const ROOT = process.cwd();
 const RUNS = Number(process.env['MANY_AGENTS_RUNS'] ?? 2);
+/**
+ * Runs of the 8 agents through each program's app server before the measured runs, not recorded: in five
+ * of nine series measured on 2026-12-01 the first run was the slowest by far (its slowest list 69–120 ms,
+ * the other runs of those series 28–48 ms), of whichever program ran first in the bench's process (its own
+ * client and mock model still cold, the disk's caches).
+ */
+const WARMUP = Number(process.env['MANY_AGENTS_WARMUP'] ?? 1);
 const BASELINE = process.env['WEFT_BASELINE'] ? resolve(process.env['WEFT_BASELINE']) : null;
 /** What the baseline is, for the notes: WEFT_BASELINE_LABEL, else its folder relative to the checkout. */
 const BASELINE_LABEL =
@@ -442,6 +450,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
   const ui = new Map<string, UiResult[]>();
   const uiWorktrees = new Map<string, UiResult[]>();
   try {
+    for (let run = 0; run < WARMUP; run++) for (const p of programs) await appServerRun(p, work, -1 - run);
     for (let run = 0; run < RUNS; run++) {
       if (ONLY.includes('app-server'))
         for (const p of programs)
@@ -478,7 +487,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
     rows,
     notes: [
       `Each agent: one turn of ${WORK_SUMMARY}, a commentary streamed before each step (mock Responses server), sandboxed (workspace-write), checkpointed; the ${AGENTS} threads share one project, each writing its own folder. In the worktree rows the project is a git repository and each thread a worktree thread (its own git worktree and branch, made as the thread starts; in the page, New thread → Worktree), writing in its worktree; turn times are the server's (Turn.durationMs).`,
-      `Values are medians over ${RUNS} runs; ${BASELINE === null ? 'WEFT_BASELINE was not set: this build only' : `"baseline" is ${BASELINE_LABEL}, built, run alternately with this build`}.`,
+      `Values are medians over ${RUNS} runs${WARMUP > 0 ? `, after ${WARMUP} run${WARMUP === 1 ? '' : 's'} of each program's app server not recorded` : ''}; ${BASELINE === null ? 'WEFT_BASELINE was not set: this build only' : `"baseline" is ${BASELINE_LABEL}, built, run alternately with this build`}.`,
       'List answers are timed by the client from the write of the request to the arrival of its answer (stdio for app-server, a WebSocket for serve). Frame intervals come from requestAnimationFrame, CPU per frame from a DevTools trace (ui-trace.ts); the page is the one the threads were started from, showing the last one.',
       `Machine load (1/5/15-minute averages) ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after, on ${availableParallelism()} cores shared with other work running meanwhile: wall times include waiting for a core.`,
     ],
