@@ -22,6 +22,7 @@ import {
   markArchived,
   markUnarchived,
   patchThread,
+  previewOfMessage,
   setLastTurnStatus,
   setReadState,
   upsertThread,
@@ -98,7 +99,7 @@ function withPreview(draft: Draft, state: AppData, threadId: string, item: Threa
     .map((list) => list.find((t) => t.id === threadId))
     .find((t) => t !== undefined);
   if (listedThread === undefined || listedThread.preview !== '') return state;
-  const text = item.content.find((part) => part.type === 'text')?.text ?? '';
+  const text = previewOfMessage(item);
   return text === '' ? state : patchThread(draft, state, threadId, { preview: text });
 }
 

@@ -3,7 +3,7 @@
 // rename requests. Listed threads carry no turns. What a listed thread says of its state (status, last
 // turn, read state) is recorded by thread id too, so the board knows it for threads of any list.
 import { sameJson } from './same-json';
-import type { Thread, ThreadReadState, TurnStatus } from '../../src-preload/protocol';
+import type { Thread, ThreadItem, ThreadReadState, TurnStatus } from '../../src-preload/protocol';
 import { own } from './draft';
 import type { Draft } from './draft';
 import { projectKey, threadFolderKey } from './project-key';
@@ -24,6 +24,11 @@ function sameListed(a: Thread, b: Thread): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** What a user message gives a thread as its preview: its first text part ('' when it has none). */
+export function previewOfMessage(item: Extract<ThreadItem, { type: 'userMessage' }>): string {
+  return item.content.find((part) => part.type === 'text')?.text ?? '';
+}
+
 /** The text of a thread's first message with text, as this window holds it; '' when it holds no such start. */
 function firstMessageText(conversation: Conversation | undefined): string {
   if (conversation === undefined || conversation.olderTurnsCursor !== null) return '';
@@ -32,7 +37,7 @@ function firstMessageText(conversation: Conversation | undefined): string {
     for (const itemId of turn?.itemIds ?? []) {
       const item = turn?.items[itemId]?.item;
       if (item?.type !== 'userMessage') continue;
-      const text = item.content.find((part) => part.type === 'text')?.text ?? '';
+      const text = previewOfMessage(item);
       if (text !== '') return text;
     }
   }
