@@ -3,14 +3,13 @@
 // read-only handle of its own (SQLite's WAL lets it read while the main thread writes). It writes no row:
 // each batch of rows goes to the main thread, which writes it in one short transaction, so the index keeps
 // one writer and a write never waits on this thread's lock. Saved outlines are files: it writes them itself.
+// The thread runs below the host's main thread from its start (util/worker-thread.ts `startWorker`).
 import Database from 'better-sqlite3';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { IndexCheckRequest, STOP, type IndexCheckMessage } from './index-check-messages';
 import { forgetSavedOutline, writeSavedOutline } from './outline-snapshot';
 import { repairIndex } from './repair';
 import { ThreadIndex } from './thread-index';
-import { BACKGROUND_NICE } from '../util/pool-priority';
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -18,26 +17,10 @@ function post(m: IndexCheckMessage): void {
   parentPort?.postMessage(m);
 }
 
-/**
- * The check gives way to the process's main thread (and to everything else) for the CPU: it runs while the
- * host answers its first requests, and on a busy two-core machine their threads compete for a core. On
- * Linux a nice value is a thread's own (setpriority of "this process" sets the calling thread's), so only
- * this thread runs lower; elsewhere it would be the whole process's, and is left alone.
- */
-function yieldTheCpu(): void {
-  if (process.platform !== 'linux') return;
-  try {
-    setPriority(BACKGROUND_NICE);
-  } catch {
-    // Not allowed here (a sandbox without the call): the check runs at the process's priority.
-  }
-}
-
 /** Set when the main thread sends STOP: the check ends at its next slice (see index-check.ts `stop`). */
 let stopAsked = false;
 
 async function check(): Promise<void> {
-  yieldTheCpu();
   const request = IndexCheckRequest.parse(workerData);
   // The stop may have come while this thread was starting (it is read once the loading is done).
   await new Promise((resolve) => setImmediate(resolve));

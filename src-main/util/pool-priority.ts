@@ -9,12 +9,13 @@
 //
 // Linux only: it names its threads (`libuv-worker`) and lets a process lower one thread's priority by
 // its id. Elsewhere nothing is done (macOS sets no priority by thread id).
+import { readdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 
 /**
- * How many nice steps the host's background threads run below its main thread: the pool here, the
- * start-up index check's worker (store/index-check-worker.ts).
+ * How many nice steps the host's background threads run below its main thread: the pool here, Weft's
+ * worker threads (`startInBackground`, through util/worker-thread.ts).
  */
 export const BACKGROUND_NICE = 10;
 
@@ -49,4 +50,43 @@ export async function lowerPoolPriority(): Promise<number> {
   } catch {
     return 0;
   }
+}
+
+/** This process's thread ids, listed at once: a procfs folder of a few dozen entries. */
+function threadIdsNow(): Set<number> {
+  // eslint-disable-next-line weft/no-sync-fs -- procfs: this process's few dozen threads, listed on both sides of a thread's start so that nothing else runs between its start and its lowering
+  return new Set(readdirSync(TASKS).map(Number));
+}
+
+/**
+ * Runs `start`, which starts a thread (a worker), and lowers each thread it started BACKGROUND_NICE steps
+ * below the main thread before returning, so that the thread's whole life runs below: a worker spends its
+ * first tens of milliseconds of CPU making its Node environment and loading its program (80-250 ms for the
+ * start-up index check's on a slow machine of two cores), while the host answers its first requests. The
+ * threads are told apart by their ids before and after: nothing else of this process starts a thread
+ * while `start` runs on the main thread. Linux only, as `lowerPoolPriority`; never throws for the lowering.
+ */
+export function startInBackground<T>(start: () => T): T {
+  if (process.platform !== 'linux') return start();
+  let before: Set<number>;
+  try {
+    before = threadIdsNow();
+  } catch {
+    return start();
+  }
+  const started = start();
+  try {
+    const target = Math.min(19, getPriority(process.pid) + BACKGROUND_NICE);
+    for (const tid of threadIdsNow()) {
+      if (before.has(tid) || tid === process.pid) continue;
+      try {
+        if (getPriority(tid) < target) setPriority(tid, target);
+      } catch {
+        // Gone already, or not ours to change.
+      }
+    }
+  } catch {
+    // No procfs to list: the thread runs at the process's priority.
+  }
+  return started;
 }

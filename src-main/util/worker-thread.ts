@@ -5,6 +5,7 @@
 // extensionless imports to `.ts` files and strips the types (Node's own `stripTypeScriptTypes`).
 import { access } from 'node:fs/promises';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { startInBackground } from './pool-priority';
 
 /** The worker programs: bundle entry name → its source, relative to this file. */
 const WORKER_SOURCES = {
@@ -56,6 +57,8 @@ const exists = (url: URL): Promise<boolean> =>
 /**
  * Starts the worker program `name` with `options` (its `workerData` must be an object); null when it
  * cannot be found here (a bundle built without it): the caller then does the work on its own thread.
+ * Weft's worker programs do background work (the start-up index check): each runs below the main thread
+ * from its first instruction (`startInBackground`).
  */
 export async function startWorker(
   name: WorkerName,
@@ -63,14 +66,17 @@ export async function startWorker(
 ): Promise<Worker | null> {
   // Bundled, the program is beside the chunk that holds this code.
   const built = new URL(`./${name}.js`, import.meta.url);
-  if (await exists(built)) return new Worker(built, options);
+  if (await exists(built)) return startInBackground(() => new Worker(built, options));
   const source = new URL(WORKER_SOURCES[name], import.meta.url);
   if (!import.meta.url.endsWith('.ts') || !(await exists(source))) return null;
-  return new Worker(SOURCE_LOADER, {
-    ...options,
-    eval: true,
-    // The type stripper is experimental in Node 24: its warning says nothing to a user of the tests.
-    execArgv: [...(options.execArgv ?? []), '--no-warnings'],
-    workerData: { ...options.workerData, weftWorkerSource: source.href },
-  });
+  return startInBackground(
+    () =>
+      new Worker(SOURCE_LOADER, {
+        ...options,
+        eval: true,
+        // The type stripper is experimental in Node 24: its warning says nothing to a user of the tests.
+        execArgv: [...(options.execArgv ?? []), '--no-warnings'],
+        workerData: { ...options.workerData, weftWorkerSource: source.href },
+      }),
+  );
 }

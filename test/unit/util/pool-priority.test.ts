@@ -2,8 +2,10 @@
 // requests are answered before background work when the cores are short. Linux names its threads and
 // lets a process lower one thread's priority; elsewhere nothing is done and nothing is claimed.
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { BACKGROUND_NICE, lowerPoolPriority } from '../../../src-main/util/pool-priority';
+import { BACKGROUND_NICE, lowerPoolPriority, startInBackground } from '../../../src-main/util/pool-priority';
+import { startWorker } from '../../../src-main/util/worker-thread';
 
 interface TaskInfo {
   tid: number;
@@ -54,8 +56,63 @@ describe.runIf(process.platform === 'linux' && named)('lowerPoolPriority', () =>
   });
 });
 
+/** A worker that stays until it is told to go (its thread is there to be read meanwhile). */
+const WAITING = "require('node:worker_threads').parentPort.once('message', () => process.exit(0));";
+
+async function ended(worker: Worker): Promise<void> {
+  const exit = new Promise((resolve) => worker.once('exit', resolve));
+  worker.postMessage('go');
+  await exit;
+}
+
+// A worker thread spends its first tens of milliseconds of CPU making its Node environment and loading its
+// program (80-250 ms on a slow two-core machine for the start-up index check's), while the host answers its
+// first requests: a thread lowered by its own program once loaded has done all that at the host's priority.
+describe.runIf(process.platform === 'linux')('startInBackground', () => {
+  it('lowers the threads that `start` started before it returns, and leaves the others as they were', async () => {
+    const before = await tasks();
+    const main = before.find((t) => t.tid === process.pid);
+    const worker = startInBackground(() => new Worker(WAITING, { eval: true }));
+    // Read before the worker's program could run a line: the lowering is done by the time the call returns.
+    const after = await tasks();
+    try {
+      const started = after.filter((t) => !before.some((b) => b.tid === t.tid));
+      expect(started.length).toBeGreaterThan(0);
+      for (const thread of started) expect(thread.nice).toBe(Math.min(19, (main?.nice ?? 0) + BACKGROUND_NICE));
+      for (const other of after.filter((t) => before.some((b) => b.tid === t.tid)))
+        expect(other.nice, other.comm).toBe(before.find((t) => t.tid === other.tid)?.nice);
+    } finally {
+      await ended(worker);
+    }
+  });
+
+  it('gives back what `start` returned, and lets its error through', () => {
+    expect(startInBackground(() => 42)).toBe(42);
+    expect(() =>
+      startInBackground(() => {
+        throw new Error('no thread');
+      }),
+    ).toThrow('no thread');
+  });
+
+  it("startWorker starts Weft's worker programs lowered", async () => {
+    const before = await tasks();
+    const main = before.find((t) => t.tid === process.pid);
+    // The index check's program, told nothing it can use: it reports that and ends.
+    const worker = await startWorker('index-check-worker', { workerData: {} });
+    expect(worker).not.toBeNull();
+    const after = await tasks();
+    const exit = new Promise((resolve) => worker?.once('exit', resolve));
+    const started = after.filter((t) => !before.some((b) => b.tid === t.tid) && t.comm !== 'libuv-worker');
+    expect(started.length).toBeGreaterThan(0);
+    for (const thread of started) expect(thread.nice).toBe(Math.min(19, (main?.nice ?? 0) + BACKGROUND_NICE));
+    await exit;
+  });
+});
+
 describe.runIf(process.platform !== 'linux')('lowerPoolPriority elsewhere', () => {
   it('does nothing and says so', async () => {
     expect(await lowerPoolPriority()).toBe(0);
+    expect(startInBackground(() => 'started')).toBe('started');
   });
 });
