@@ -4,6 +4,7 @@
 // tests), there is no bundle: the worker then loads the source file through a small loader that resolves
 // extensionless imports to `.ts` files and strips the types (Node's own `stripTypeScriptTypes`).
 import { access } from 'node:fs/promises';
+import module from 'node:module';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { startInBackground } from './pool-priority';
 
@@ -55,6 +56,18 @@ const exists = (url: URL): Promise<boolean> =>
   );
 
 /**
+ * `options` with the process's compile cache (bin/weft.js enables it at start) named in the worker's
+ * environment: a worker is a Node instance of its own, which uses a compile cache only when told of one, and
+ * compiled its program on every start without it. Only the worker's copy of the environment says so: the
+ * process's own, which the agents' commands inherit, is left alone.
+ */
+function withCompileCache<T extends WorkerOptions>(options: T): T {
+  const directory = module.getCompileCacheDir();
+  if (directory === undefined || options.env !== undefined) return options;
+  return { ...options, env: { ...process.env, NODE_COMPILE_CACHE: directory } };
+}
+
+/**
  * Starts the worker program `name` with `options` (its `workerData` must be an object); null when it
  * cannot be found here (a bundle built without it): the caller then does the work on its own thread.
  * Weft's worker programs do background work (the start-up index check): each runs below the main thread
@@ -64,6 +77,7 @@ export async function startWorker(
   name: WorkerName,
   options: WorkerOptions & { workerData: object },
 ): Promise<Worker | null> {
+  options = withCompileCache(options);
   // Bundled, the program is beside the chunk that holds this code.
   const built = new URL(`./${name}.js`, import.meta.url);
   if (await exists(built)) return startInBackground(() => new Worker(built, options));
