@@ -1,5 +1,7 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer } from 'vitest/node';
 import type { TestSpecification } from 'vitest/node';
@@ -23,10 +25,17 @@ const ALONE = [
 ];
 
 /**
- * Unit files that replace a module with `vi.mock`: the replacement must be in place before the code under
- * test is first imported, so they get a fresh module graph of their own.
+ * Files that replace a module with `vi.mock`: the replacement must be in place before the code under test
+ * is first imported, so they get a fresh module graph of their own. In a worker that runs files one after
+ * another (isolate: false) an earlier file may have imported the real module already, and the mock then
+ * silently does nothing. Found by reading the files, so that a new such file cannot be left out.
  */
-const FRESH_MODULES = ['test/unit/store/rollout-writer.test.ts'];
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const FRESH_MODULES = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => `test/${file.split(sep).join('/')}`)
+  .filter((file) => /\bvi\.(?:do)?[mM]ock\(/.test(readFileSync(join(ROOT, file), 'utf8')))
+  .sort();
 
 /**
  * Files that expect their worker process to have no child process at all at some point: a worker shared
@@ -150,6 +159,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...FRESH_MODULES],
           setupFiles: ['test/support/e2e-setup.ts'],
           isolate: false,
           maxWorkers: WAITING_WORKERS,
@@ -163,7 +173,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...ALONE, ...OWN_PROCESS],
+          exclude: [...configDefaults.exclude, ...ALONE, ...OWN_PROCESS, ...FRESH_MODULES],
           isolate: false,
           maxWorkers: WAITING_WORKERS,
           sequence: { groupOrder: 2 },
