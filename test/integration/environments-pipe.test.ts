@@ -438,7 +438,8 @@ describe('a `command` environment without `--attach` under `weft serve`', () => 
   it('keeps one server there when the page reloads, and the turn running there goes on', async () => {
     const served = await startWeftServe(cliEnv(local.dir), project.dir);
     cleanups.push(() => served.stop());
-    expect(await remoteServers()).toEqual([]);
+    // None left by an earlier test (each ends on its own once its pipe closed).
+    await expect.poll(remoteServers, { timeout: 15_000 }).toEqual([]);
     // The turn below must take this step, not one an earlier test of this file left unused.
     server.clearSteps();
     const gate = createGate();
@@ -482,6 +483,9 @@ describe('a `command` environment without `--attach` under `weft serve`', () => 
   });
 
   it('ends the server there when no page comes back (WEFT_RELAY_PARK_MS)', async () => {
+    // The server there of the test before ends on its own once its pipe closed (it reads the end of its
+    // input), which may be after that test's `weft serve` left.
+    await expect.poll(remoteServers, { timeout: 15_000 }).toEqual([]);
     const served = await startWeftServe(cliEnv(local.dir, { WEFT_RELAY_PARK_MS: '300' }), project.dir);
     cleanups.push(() => served.stop());
     const page = await WsRpcClient.connect(served.wsUrl);
