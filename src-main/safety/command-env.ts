@@ -10,8 +10,8 @@
 //   include_only            when non-empty, keep only names matching one of these patterns
 //
 // Applied in that order, then TERM/PAGER/GIT_PAGER are fixed so commands never wait for a keypress
-// (`set` still wins). Agent sockets (ssh-agent, gpg-agent, D-Bus) are default excludes: a command
-// must not reach a host service through a socket path it inherited.
+// (`set` still wins), and SHLVL is at least 1 (`nestedShellLevel`). Agent sockets (ssh-agent, gpg-agent,
+// D-Bus) are default excludes: a command must not reach a host service through a socket path it inherited.
 import picomatch from 'picomatch';
 
 export type EnvInherit = 'all' | 'core' | 'none';
@@ -76,6 +76,20 @@ export const DEFAULT_EXCLUDES: readonly string[] = [
   'KRB5CCNAME',
 ];
 
+/**
+ * SHLVL at least 1 (unless `set` gives it). Bash reads the user's ~/.bashrc even for `bash -c` when it
+ * takes itself for a shell a remote login started: its stdin a socket (as the pipes Node gives a child
+ * are) or SSH_CLIENT set, and a shell level below 2. Under Weft over ssh (an environment), started from a
+ * shell that `exec`ed it (SHLVL 0), every command, login shell or not, ran the user's interactive set-up
+ * first: seconds each where it starts a version manager. A command of Weft's is nested in Weft, not a
+ * login's first shell.
+ */
+function nestedShellLevel(env: Record<string, string>, policy: CommandEnvPolicy): Record<string, string> {
+  if (policy.set['SHLVL'] !== undefined) return env;
+  const level = Number.parseInt(env['SHLVL'] ?? '', 10);
+  return Number.isInteger(level) && level >= 1 ? env : { ...env, SHLVL: '1' };
+}
+
 /** Always set, so pagers never wait for a keypress and programs know they can use colour. */
 const FIXED_VARS: Readonly<Record<string, string>> = {
   TERM: 'xterm-256color',
@@ -121,5 +135,5 @@ export function commandEnv(
   Object.assign(env, FIXED_VARS, policy.set);
   const kept =
     includeOnly === null ? env : Object.fromEntries(Object.entries(env).filter(([name]) => includeOnly(name)));
-  return { ...kept, ...extra };
+  return { ...nestedShellLevel(kept, policy), ...extra };
 }

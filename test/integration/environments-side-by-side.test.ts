@@ -113,7 +113,12 @@ describe('local and remote projects through one host', () => {
     server.enqueueMany([
       {
         kind: 'sse',
-        events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'touch made-there.txt' }), evCompleted()],
+        // No login shell: the profile of the ssh user there is the machine's, slow on a busy one.
+        events: [
+          evCreated(),
+          evFunctionCall('c1', 'exec_command', { cmd: 'touch made-there.txt', login: false }),
+          evCompleted(),
+        ],
       },
       answerTurn('done there'),
     ]);
@@ -173,7 +178,11 @@ describe('local and remote projects through one host', () => {
     server.enqueueMany([
       {
         kind: 'sse',
-        events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'touch after-the-cut.txt' }), evCompleted()],
+        events: [
+          evCreated(),
+          evFunctionCall('c1', 'exec_command', { cmd: 'touch after-the-cut.txt', login: false }),
+          evCompleted(),
+        ],
       },
       answerTurn('done after the cut'),
     ]);

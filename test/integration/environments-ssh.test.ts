@@ -16,6 +16,7 @@ import {
   stopUserServer,
   WEFT_BIN,
 } from '../support/environments';
+import { callOutputs } from '../support/agents-model';
 import { commitFolder } from '../support/git-repo';
 import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient, type RpcClient } from '../support/rpc-client';
@@ -34,6 +35,16 @@ let local: WeftHome;
 const clients: StdioRpcClient[] = [];
 
 const toml = (value: string): string => JSON.stringify(value);
+
+// The model's commands run without a login shell (`login: false`): the shell there would read the profile
+// of the ssh user (whose home ssh takes from passwd, not this test's), which on a busy machine took more than
+// the 10 s a command is first waited for, so that the turn went on with the command still running.
+
+/** The approved command made `file`; when it did not, the failure says what the model was told of it. */
+function expectMadeByCommand(file: string): void {
+  const told = server.requests.flatMap(callOutputs).map((o) => `${o.name}: ${o.output}`);
+  expect(existsSync(project.path(file)), `the model was told:\n${told.join('\n')}`).toBe(true);
+}
 
 beforeAll(async () => {
   if (unavailable !== null) return;
@@ -183,7 +194,7 @@ describe.skipIf(unavailable !== null)(
 
     it('runs a thread on the remote: a command and a patch there, approved here', async () => {
       server.enqueueMany([
-        calls(evFunctionCall('c1', 'exec_command', { cmd: 'echo from-the-box > made-by-command.txt' })),
+        calls(evFunctionCall('c1', 'exec_command', { cmd: 'echo from-the-box > made-by-command.txt', login: false })),
         calls(
           evFunctionCall('p1', 'apply_patch', {
             input: '*** Begin Patch\n*** Update File: notes.txt\n@@\n-one\n+one, patched remotely\n*** End Patch',
@@ -233,7 +244,7 @@ describe.skipIf(unavailable !== null)(
 
     it('keeps an approval waiting across a cut link; it is answered here after the reconnect', async () => {
       server.enqueueMany([
-        calls(evFunctionCall('c1', 'exec_command', { cmd: 'touch approved-after-the-cut.txt' })),
+        calls(evFunctionCall('c1', 'exec_command', { cmd: 'touch approved-after-the-cut.txt', login: false })),
         answer('approved and done'),
       ]);
       const client = relay('box');
@@ -253,14 +264,14 @@ describe.skipIf(unavailable !== null)(
       client.send({ id: ask.id, result: { decision: 'accept' } });
       const done = await client.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turnId);
       expect(done['turn']).toMatchObject({ status: 'completed' });
-      expect(existsSync(project.path('approved-after-the-cut.txt'))).toBe(true);
+      expectMadeByCommand('approved-after-the-cut.txt');
       expect(client.received.filter((m) => m.method === 'item/commandExecution/requestApproval')).toHaveLength(1);
       deliveredOnce(client);
     });
 
     it('delivers an approval answered while the link is down once the remote asks again', async () => {
       server.enqueueMany([
-        calls(evFunctionCall('c1', 'exec_command', { cmd: 'touch answered-while-down.txt' })),
+        calls(evFunctionCall('c1', 'exec_command', { cmd: 'touch answered-while-down.txt', login: false })),
         answer('done after the answer'),
       ]);
       const client = relay('box');
@@ -280,7 +291,7 @@ describe.skipIf(unavailable !== null)(
       await client.notification('weft/environment/status', (p) => p['state'] === 'connected', from);
       const done = await client.notification('turn/completed', (p) => (p['turn'] as { id: string }).id === turnId);
       expect(done['turn']).toMatchObject({ status: 'completed' });
-      expect(existsSync(project.path('answered-while-down.txt'))).toBe(true);
+      expectMadeByCommand('answered-while-down.txt');
       expect(client.received.filter((m) => m.method === 'item/commandExecution/requestApproval')).toHaveLength(1);
       deliveredOnce(client);
     });
