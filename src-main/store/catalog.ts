@@ -3,13 +3,13 @@
 // trouble never fails a recording: it becomes a warning, and the next repair puts the row right.
 // A damaged index (any corruption error, wherever it surfaces) is set aside and rebuilt from the rollouts.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat as statOf } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { codexSources, readCodexHomes } from './codex-homes';
 import { StoreError, ThreadNotFoundError } from './errors';
 import { checkIndex, isIndexCorruption, openIndex, setIndexAside } from './index-db';
 import { summarizeRollout, summarizeSteps, type ThreadOrigin, type ThreadSummary } from './index-scan';
-import { archivedDir, indexFile, sessionsDir } from './paths';
+import { archivedDir, indexFile, parseRolloutFileName, sessionsDir } from './paths';
 import type { LoadedThread } from './loader';
 import type { IndexDelta } from './recorder';
 import { forgetSavedOutline, readSavedOutline, writeSavedOutline } from './outline-snapshot';
@@ -76,6 +76,43 @@ const FOREGROUND_HOLD_MS = 2_000;
  */
 const WORKER_WARM_UP_MS = 1_000;
 
+/**
+ * A home at most this big (rollouts, and their bytes) is small: a list waits for its new index's first
+ * build to finish (a few hundred ms on a quiet machine, longer on a busy one) rather than answer with part
+ * of it. A bigger home's lists answer with what is indexed so far and say so (see `builtWithin`).
+ */
+const SMALL_HOME = { rollouts: 250, bytes: 64 * 1024 * 1024 };
+
+/** Longest a list waits for a small home's first build (a worker that never answers must not hold it). */
+const SMALL_HOME_BUILD_WAIT_MS = 10_000;
+
+/**
+ * Whether the rollouts in `sources` are at most SMALL_HOME (read without blocking: it stops at the first
+ * rollout or byte over, so a big home costs a few folders' listing).
+ */
+async function smallHome(sources: readonly RolloutSource[]): Promise<boolean> {
+  let rollouts = 0;
+  let bytes = 0;
+  const stack = sources.map((source) => ({ dir: source.dir, depth: 0 }));
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const entries = await readdir(next.dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = join(next.dir, entry.name);
+      if (entry.isDirectory()) {
+        if (next.depth < 4) stack.push({ dir: path, depth: next.depth + 1 });
+        continue;
+      }
+      if (parseRolloutFileName(entry.name) === null) continue;
+      bytes += await statOf(path).then(
+        (s) => s.size,
+        () => 0,
+      );
+      if (++rollouts > SMALL_HOME.rollouts || bytes > SMALL_HOME.bytes) return false;
+    }
+  }
+  return true;
+}
+
 /** Rebuilds after damage allowed in one process: a disk that damages every new index is an error. */
 const MAX_RECOVERIES = 3;
 
@@ -99,6 +136,8 @@ export class Catalog {
   private awaitingIndex = 0;
   /** The start-up check in a worker thread, from its start until its report. */
   private startUpCheck: IndexCheck | null = null;
+  /** Whether the home is small (SMALL_HOME), found by the first list that waits for the first build. */
+  private small: Promise<boolean> | undefined;
 
   constructor(
     readonly home: string,
@@ -283,39 +322,40 @@ export class Catalog {
    * Resolves once the first build is over, or after `ms` of it, whichever comes first; meanwhile the build
    * does not give way to requests (the one waiting may be among them). The `ms` count from when the
    * start-up check's worker sent its first rows (its start-up is not the build's time), or from
-   * WORKER_WARM_UP_MS at most.
+   * WORKER_WARM_UP_MS at most. A small home (SMALL_HOME) is waited for until it is built, however busy the
+   * machine: its build is short, and a list of part of a few threads would look like threads lost.
    */
   async builtWithin(ms: number): Promise<void> {
     if (!this.building) return;
     this.awaitingIndex++;
     this.releaseRepairs();
-    let stop = (): void => undefined;
     try {
-      const warmedUp = this.startUpCheck?.warmedUp;
-      if (warmedUp !== undefined) {
-        let off = (): void => undefined;
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          warmedUp,
-          new Promise<void>((resolve) => (off = this.whenBuilt(resolve))),
-          new Promise<void>((resolve) => (timer = setTimeout(resolve, WORKER_WARM_UP_MS))),
-        ]);
-        off();
-        clearTimeout(timer);
+      this.small ??= smallHome(this.sources());
+      if (await this.small) {
+        await this.untilBuilt(SMALL_HOME_BUILD_WAIT_MS);
+        return;
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        timer.unref();
-        const off = this.whenBuilt(resolve);
-        stop = () => {
-          clearTimeout(timer);
-          off();
-        };
-      });
+      const warmedUp = this.startUpCheck?.warmedUp;
+      if (warmedUp !== undefined) await Promise.race([warmedUp, this.untilBuilt(WORKER_WARM_UP_MS)]);
+      await this.untilBuilt(ms);
     } finally {
-      stop();
       this.awaitingIndex--;
     }
+  }
+
+  /** Resolves once the first build is over, or after `ms`. */
+  private untilBuilt(ms: number): Promise<void> {
+    if (!this.building) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        off();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      const off = this.whenBuilt(done);
+    });
   }
 
   private built(): void {

@@ -328,9 +328,9 @@ export class ThreadStore implements Disposable {
   /**
    * `list`, complete even when the index was just found damaged: then the page is taken again once the
    * rebuild from the rollouts has finished. While a new index is first built (`indexing`), a list waits
-   * for it LIST_WAITS_FOR_BUILD_MS at most (a home of a few hundred threads is indexed by then), then
-   * holds what is indexed so far and says so: with thousands of threads the build takes seconds, which
-   * no list should wait for.
+   * for it to be built when the home is small (Catalog.builtWithin), else LIST_WAITS_FOR_BUILD_MS at
+   * most, then holds what is indexed so far and says so: with thousands of threads the build takes
+   * seconds, which no list should wait for.
    */
   async listComplete(
     params: ListParamsInput = {},
