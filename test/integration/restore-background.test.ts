@@ -129,7 +129,9 @@ describe.skipIf(process.platform !== 'linux' || !havePython)(
       ]);
       const { thread } = await ok<{ thread: { id: string } }>(client, 'thread/start', { cwd: ws.dir });
       const first = await turn(client, thread.id, 'change things and watch');
-      expect(processesMarked('weft-thief-marker')).toHaveLength(1);
+      // The turn ends once the command has run its first 250 ms; under load the sandbox may still be
+      // starting python then.
+      await expect.poll(() => processesMarked('weft-thief-marker'), { timeout: 15_000 }).toHaveLength(1);
       // The running command's sandbox mount points (`.agents`, `.weft` holding only leases) are not work.
       const mountPoint = (rel: string): boolean =>
         isPlaceholderFolder(rel.slice(rel.lastIndexOf('/') + 1), () => readdirSync(join(ws.dir, rel)));
@@ -155,7 +157,7 @@ describe.skipIf(process.platform !== 'linux' || !havePython)(
       // its mount points for `.agents` and `.weft` would be a change of files.)
       server.enqueueMany([command('s1', sleeper, 250), answer('sleeping')]);
       await turn(client, thread.id, 'sleep in the background', { sandboxPolicy: { type: 'dangerFullAccess' } });
-      expect(processesMarked('weft-sleeper-marker')).toHaveLength(1);
+      await expect.poll(() => processesMarked('weft-sleeper-marker'), { timeout: 15_000 }).toHaveLength(1);
       const before = picture(ws.dir);
       const refused = await client.call('weft/checkpoints/redo', { threadId: thread.id, weftForce: true });
       expect(refused.error).toEqual({
