@@ -7,12 +7,11 @@ import { BaseSequencer } from 'vitest/node';
 import type { TestSpecification } from 'vitest/node';
 
 /**
- * Files that measure time (event-loop stalls, list waits, a first list that waits at most 100 ms for a
- * small home's new index), and the restore race (a background process spinning to win races against
- * restores: beside other files it took a core from them and itself ran 5 times as long), run first, one at
- * a time, so that no other test file competes with them for the cores: only the static checks, at a
- * lower priority. (Beside three other files, the first list of thread-list-indexing's small home came
- * partial once: its index took longer than the 100 ms.)
+ * Files that measure time (event-loop stalls, list waits, a list of a big home's new index answered
+ * partial while 5,000 threads are indexed), and the restore race (a background process spinning to win
+ * races against restores: beside other files it took a core from them and itself ran 5 times as long), run
+ * first, one at a time, so that no other test file competes with them for the cores: only the static
+ * checks, at a lower priority.
  */
 const ALONE = [
   'test/integration/big-patch.test.ts',

@@ -2,8 +2,8 @@
 // records current, and the background repairs (queued one after another, cancelled on close). Index
 // trouble never fails a recording: it becomes a warning, and the next repair puts the row right.
 // A damaged index (any corruption error, wherever it surfaces) is set aside and rebuilt from the rollouts.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readdir, stat as statOf } from 'node:fs/promises';
+import { existsSync, opendirSync, readdirSync, statSync, type Dir } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { codexSources, readCodexHomes } from './codex-homes';
 import { StoreError, ThreadNotFoundError } from './errors';
@@ -87,27 +87,35 @@ const SMALL_HOME = { rollouts: 250, bytes: 64 * 1024 * 1024 };
 const SMALL_HOME_BUILD_WAIT_MS = 10_000;
 
 /**
- * Whether the rollouts in `sources` are at most SMALL_HOME (read without blocking: it stops at the first
- * rollout or byte over, so a big home costs a few folders' listing).
+ * Whether the rollouts in `sources` are at most SMALL_HOME. It reads folders entry by entry and stops at
+ * the first rollout or byte over, so a big home costs a few dozen entries; a small one a stat of each.
  */
-async function smallHome(sources: readonly RolloutSource[]): Promise<boolean> {
+export function isSmallHome(sources: readonly RolloutSource[]): boolean {
   let rollouts = 0;
   let bytes = 0;
   const stack = sources.map((source) => ({ dir: source.dir, depth: 0 }));
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const entries = await readdir(next.dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const path = join(next.dir, entry.name);
-      if (entry.isDirectory()) {
-        if (next.depth < 4) stack.push({ dir: path, depth: next.depth + 1 });
-        continue;
+    let dir: Dir;
+    try {
+      dir = opendirSync(next.dir);
+    } catch {
+      continue; // missing, or not ours to read: nothing of it is listed either
+    }
+    try {
+      for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+        const path = join(next.dir, entry.name);
+        if (entry.isDirectory()) {
+          if (next.depth < 4) stack.push({ dir: path, depth: next.depth + 1 });
+        } else if (parseRolloutFileName(entry.name) !== null) {
+          if (++rollouts > SMALL_HOME.rollouts) return false;
+          bytes += statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+          if (bytes > SMALL_HOME.bytes) return false;
+        }
       }
-      if (parseRolloutFileName(entry.name) === null) continue;
-      bytes += await statOf(path).then(
-        (s) => s.size,
-        () => 0,
-      );
-      if (++rollouts > SMALL_HOME.rollouts || bytes > SMALL_HOME.bytes) return false;
+    } catch {
+      return false; // a folder that cannot be read through is not known to be small
+    } finally {
+      dir.closeSync();
     }
   }
   return true;
@@ -136,8 +144,8 @@ export class Catalog {
   private awaitingIndex = 0;
   /** The start-up check in a worker thread, from its start until its report. */
   private startUpCheck: IndexCheck | null = null;
-  /** Whether the home is small (SMALL_HOME), found by the first list that waits for the first build. */
-  private small: Promise<boolean> | undefined;
+  /** Whether the home is small (SMALL_HOME), found when the start-up check starts or a list first waits. */
+  private small: boolean | undefined;
 
   constructor(
     readonly home: string,
@@ -266,7 +274,16 @@ export class Catalog {
     // a core's worth of work for a tenth of a second). A few entries of at most a few folders are read.
     const sources = this.sources();
     if (sources.every((source) => emptyOrMissing(source.dir))) return;
-    this.startUpCheck = new IndexCheck({ home: this.home, indexPath: indexFile(this.home), sources });
+    // The first build of a small home's new index is waited for by the first lists (`builtWithin`): its
+    // worker is not put below the main thread, whose requests wait for it (on a busy machine a lowered
+    // worker took seconds to start). Any other check is background work.
+    const waitedFor = this.building && (this.small ??= isSmallHome(sources));
+    this.startUpCheck = new IndexCheck({
+      home: this.home,
+      indexPath: indexFile(this.home),
+      sources,
+      background: !waitedFor,
+    });
   }
 
   /** Stops the start-up check's worker unused: the check runs on this thread. */
@@ -330,8 +347,8 @@ export class Catalog {
     this.awaitingIndex++;
     this.releaseRepairs();
     try {
-      this.small ??= smallHome(this.sources());
-      if (await this.small) {
+      this.small ??= isSmallHome(this.sources());
+      if (this.small) {
         await this.untilBuilt(SMALL_HOME_BUILD_WAIT_MS);
         return;
       }

@@ -59,12 +59,19 @@ export class IndexCheck {
    */
   readonly exited = new Promise<number | null>((resolve) => (this.markExited = resolve));
 
-  /** Starts the worker; see `run`. */
-  constructor(options: { home: string; indexPath: string; sources: RolloutSource[] }) {
-    this.worker = startWorker('index-check-worker', {
-      workerData: { home: options.home, indexPath: options.indexPath, sources: options.sources },
-      resourceLimits: { maxYoungGenerationSizeMb: CHECK_YOUNG_GENERATION_MB },
-    }).then(
+  /**
+   * Starts the worker; see `run`. A `background` check (the default) runs below the main thread
+   * (util/pool-priority.ts); one that requests wait for runs beside it.
+   */
+  constructor(options: { home: string; indexPath: string; sources: RolloutSource[]; background?: boolean }) {
+    this.worker = startWorker(
+      'index-check-worker',
+      {
+        workerData: { home: options.home, indexPath: options.indexPath, sources: options.sources },
+        resourceLimits: { maxYoungGenerationSizeMb: CHECK_YOUNG_GENERATION_MB },
+      },
+      { background: options.background ?? true },
+    ).then(
       (worker) => {
         if (worker === null) {
           this.push({ type: 'ended', error: null });

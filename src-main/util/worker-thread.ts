@@ -71,19 +71,21 @@ function withCompileCache<T extends WorkerOptions>(options: T): T {
  * Starts the worker program `name` with `options` (its `workerData` must be an object); null when it
  * cannot be found here (a bundle built without it): the caller then does the work on its own thread.
  * Weft's worker programs do background work (the start-up index check): each runs below the main thread
- * from its first instruction (`startInBackground`).
+ * from its first instruction (`startInBackground`), unless `background` is false (work a request waits for).
  */
 export async function startWorker(
   name: WorkerName,
   options: WorkerOptions & { workerData: object },
+  { background = true }: { background?: boolean } = {},
 ): Promise<Worker | null> {
   options = withCompileCache(options);
+  const start = background ? startInBackground : <T>(make: () => T): T => make();
   // Bundled, the program is beside the chunk that holds this code.
   const built = new URL(`./${name}.js`, import.meta.url);
-  if (await exists(built)) return startInBackground(() => new Worker(built, options));
+  if (await exists(built)) return start(() => new Worker(built, options));
   const source = new URL(WORKER_SOURCES[name], import.meta.url);
   if (!import.meta.url.endsWith('.ts') || !(await exists(source))) return null;
-  return startInBackground(
+  return start(
     () =>
       new Worker(SOURCE_LOADER, {
         ...options,

@@ -6,7 +6,7 @@
 // (nice 10) than the thread that answers.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, open } from 'node:fs/promises';
+import { appendFile, mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src-main/util/ids';
@@ -124,5 +124,35 @@ describe.runIf(process.platform === 'linux')('the start-up index check', () => {
       [second.id, null],
       [renamed.id, 'Renamed'],
     ]);
+  });
+  it('of a small home whose index is new runs beside the thread that answers, and its first list waits for it', async () => {
+    const saved = await saveThreads(home.dir, ws.dir, ['first question', 'second question']);
+    for (const suffix of ['', '-wal', '-shm']) await rm(join(home.dir, `weft.sqlite${suffix}`), { force: true });
+    const dayDir = join(home.dir, 'sessions', '2030', '01', '01');
+    await mkdir(dayDir, { recursive: true });
+    const fifo = join(dayDir, `rollout-2030-01-01T00-00-00-${uuidv7()}.jsonl`);
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    release = async () => {
+      await (await open(fifo, 'w')).close();
+    };
+
+    const server = StdioRpcClient.start({ WEFT_HOME: home.dir }, ws.dir);
+    client = server;
+    const pid = server.child.pid ?? 0;
+    await server.initialize();
+    await expect.poll(() => waitsOnFifo(pid), { timeout: 15_000 }).toBe(true);
+    // The first lists wait for this check: it is not put below the thread that answers them.
+    expect(niceOf(pid, 'WorkerThread')).toEqual([0]);
+    expect(niceOf(pid, 'MainThread')).toEqual([0]);
+
+    const listed = server.request<{ data: { id: string }[]; weftIndexing?: boolean }>('thread/list', {});
+    const letGo = release;
+    release = null;
+    await letGo();
+    const page = await listed;
+    expect({ ids: page.data.map((t) => t.id), indexing: page.weftIndexing }).toEqual({
+      ids: saved.map((t) => t.id).reverse(),
+      indexing: undefined,
+    });
   });
 });
