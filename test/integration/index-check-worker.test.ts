@@ -70,18 +70,36 @@ function waitsOnFifo(pid: number): boolean {
   });
 }
 
+/**
+ * A rollout that holds the check (see the top): newer than the saved threads (the check reads the newest
+ * first), with no row yet; the function returned (also kept as `release`) lets the check go on.
+ */
+async function holdTheCheck(): Promise<() => Promise<void>> {
+  const dayDir = join(home.dir, 'sessions', '2030', '01', '01');
+  await mkdir(dayDir, { recursive: true });
+  const fifo = join(dayDir, `rollout-2030-01-01T00-00-00-${uuidv7()}.jsonl`);
+  expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+  const letGo = async (): Promise<void> => {
+    await (await open(fifo, 'w')).close();
+  };
+  release = letGo;
+  return letGo;
+}
+
+/** `weft app-server` on the home, once its check has reached the held rollout and waits there. */
+async function startHeld(): Promise<{ server: StdioRpcClient; pid: number }> {
+  const server = StdioRpcClient.start({ WEFT_HOME: home.dir }, ws.dir);
+  client = server;
+  const pid = server.child.pid ?? 0;
+  await server.initialize();
+  await expect.poll(() => waitsOnFifo(pid), { timeout: 15_000 }).toBe(true);
+  return { server, pid };
+}
+
 describe.runIf(process.platform === 'linux')('the start-up index check', () => {
   it('leaves thread/list answered from the index while it is held inside a rollout', async () => {
     const saved = await saveThreads(home.dir, ws.dir, ['first question', 'second question']);
-    // The held rollout: newer than the saved ones (the check reads the newest first), no row yet.
-    const heldId = uuidv7();
-    const dayDir = join(home.dir, 'sessions', '2030', '01', '01');
-    await mkdir(dayDir, { recursive: true });
-    const fifo = join(dayDir, `rollout-2030-01-01T00-00-00-${heldId}.jsonl`);
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    release = async () => {
-      await (await open(fifo, 'w')).close();
-    };
+    const letGo = await holdTheCheck();
     // A thread renamed while the server was down: the check reads it again after the held rollout.
     const renamed = saved[0];
     if (renamed === undefined) throw new Error('no saved thread');
@@ -92,12 +110,7 @@ describe.runIf(process.platform === 'linux')('the start-up index check', () => {
     };
     await appendFile(renamedPath, `${JSON.stringify({ timestamp: new Date().toISOString(), ...rename })}\n`);
 
-    const server = StdioRpcClient.start({ WEFT_HOME: home.dir }, ws.dir);
-    client = server;
-    const pid = server.child.pid ?? 0;
-    await server.initialize();
-    // The check has reached the FIFO and waits there.
-    await expect.poll(() => waitsOnFifo(pid), { timeout: 15_000 }).toBe(true);
+    const { server, pid } = await startHeld();
     // Its thread gives way for the CPU (nice 10); the thread that answers requests does not.
     expect(niceOf(pid, 'WorkerThread')).toEqual([10]);
     expect(niceOf(pid, 'MainThread')).toEqual([0]);
@@ -116,7 +129,6 @@ describe.runIf(process.platform === 'linux')('the start-up index check', () => {
     ]);
     expect(waitsOnFifo(pid)).toBe(true);
 
-    const letGo = release;
     release = null;
     await letGo();
     // The check goes on and repairs the renamed thread's row (the empty rollout is left out, with a warning).
@@ -128,25 +140,13 @@ describe.runIf(process.platform === 'linux')('the start-up index check', () => {
   it('of a small home whose index is new runs beside the thread that answers, and its first list waits for it', async () => {
     const saved = await saveThreads(home.dir, ws.dir, ['first question', 'second question']);
     for (const suffix of ['', '-wal', '-shm']) await rm(join(home.dir, `weft.sqlite${suffix}`), { force: true });
-    const dayDir = join(home.dir, 'sessions', '2030', '01', '01');
-    await mkdir(dayDir, { recursive: true });
-    const fifo = join(dayDir, `rollout-2030-01-01T00-00-00-${uuidv7()}.jsonl`);
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    release = async () => {
-      await (await open(fifo, 'w')).close();
-    };
-
-    const server = StdioRpcClient.start({ WEFT_HOME: home.dir }, ws.dir);
-    client = server;
-    const pid = server.child.pid ?? 0;
-    await server.initialize();
-    await expect.poll(() => waitsOnFifo(pid), { timeout: 15_000 }).toBe(true);
+    const letGo = await holdTheCheck();
+    const { server, pid } = await startHeld();
     // The first lists wait for this check: it is not put below the thread that answers them.
     expect(niceOf(pid, 'WorkerThread')).toEqual([0]);
     expect(niceOf(pid, 'MainThread')).toEqual([0]);
 
     const listed = server.request<{ data: { id: string }[]; weftIndexing?: boolean }>('thread/list', {});
-    const letGo = release;
     release = null;
     await letGo();
     const page = await listed;
