@@ -107,11 +107,8 @@ it('releases what a thread owns when it unloads, a connection’s terminal with 
       kind: 'sse',
       events: [
         evCreated(),
-        evFunctionCall('c1', 'exec_command', {
-          cmd: 'echo model-pid=$$; exec sleep 601',
-          tty: true,
-          yield_time_ms: 500,
-        }),
+        // Not a login shell: the user's profile may take seconds on a busy machine (this is not about it).
+        evFunctionCall('c1', 'exec_command', { cmd: 'exec sleep 601', tty: true, login: false, yield_time_ms: 500 }),
         evCompleted(),
       ],
     },
@@ -122,7 +119,9 @@ it('releases what a thread owns when it unloads, a connection’s terminal with 
   });
   resultOf(await client.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'run it' }] }));
   await completed;
-  const modelPid = Number(/model-pid=(\d+)/.exec(JSON.stringify(client.received))?.[1]);
+  // The turn ended after the command's first 500 ms: on a busy machine it may not have reached its exec yet.
+  await expect.poll(() => childrenRunning(process.pid, 'sleep\u0000601'), { timeout: 15_000 }).toHaveLength(1);
+  const [modelPid = 0] = childrenRunning(process.pid, 'sleep\u0000601');
 
   // The client's own terminal, outside any thread.
   client.connection.receive({

@@ -1,7 +1,7 @@
 // Signalling and reaping whole process groups. Every command runs as the leader of its own process group
 // (pipes: `detached`; PTY: a new session), so its pid is also its process-group id, and killing the group
 // reaches everything it started that did not deliberately leave (setsid).
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { KILL_GRACE_MS } from './constants';
 
 /** How often a kill checks whether the group is gone. */
@@ -29,6 +29,8 @@ export interface ProcStat {
   state: string;
   ppid: number;
   pgrp: number;
+  /** When it started (clock ticks after boot): with the pid, names one process even if the pid is reused. */
+  start: string;
 }
 
 /** The kernel's view of one process (Linux), or null if it does not exist. */
@@ -43,8 +45,54 @@ export async function readProcStat(pid: number): Promise<ProcStat | null> {
   const close = raw.lastIndexOf(')');
   const fields = raw.slice(close + 2).split(' ');
   const [state, ppid, pgrp] = fields;
-  if (state === undefined || ppid === undefined || pgrp === undefined) return null;
-  return { pid, state, ppid: Number(ppid), pgrp: Number(pgrp) };
+  const start = fields[19];
+  if (state === undefined || ppid === undefined || pgrp === undefined || start === undefined) return null;
+  return { pid, state, ppid: Number(ppid), pgrp: Number(pgrp), start };
+}
+
+/** Every process of the machine (zombies too), read a batch of /proc entries at a time; null without /proc. */
+async function allProcesses(): Promise<ProcStat[] | null> {
+  let entries: string[];
+  try {
+    entries = (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return null;
+  }
+  const all: ProcStat[] = [];
+  for (let at = 0; at < entries.length; at += PROC_BATCH) {
+    const stats = await Promise.all(entries.slice(at, at + PROC_BATCH).map((entry) => readProcStat(Number(entry))));
+    for (const stat of stats) if (stat !== null) all.push(stat);
+  }
+  return all;
+}
+
+/** The processes below `pid` (its children, theirs, …), as they are now; [] without /proc. */
+async function descendantsOf(pid: number): Promise<ProcStat[]> {
+  const all = (await allProcesses()) ?? [];
+  const children = new Map<number, ProcStat[]>();
+  for (const stat of all) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
+  const found: ProcStat[] = [];
+  for (let queue = [pid], next = queue.shift(); next !== undefined; next = queue.shift())
+    for (const child of children.get(next) ?? []) {
+      found.push(child);
+      queue.push(child.pid);
+    }
+  return found;
+}
+
+/** Whether `stat`'s process still runs (the same process: its pid not reused since). */
+async function stillRunning(stat: ProcStat): Promise<boolean> {
+  const now = await readProcStat(stat.pid);
+  return now !== null && now.start === stat.start && now.state !== 'Z' && now.state !== 'X';
+}
+
+/** Whether `pid` is in another PID namespace than this process (inside a sandbox it started); false when unknown. */
+async function inOtherPidNamespace(pid: number): Promise<boolean> {
+  try {
+    return (await readlink(`/proc/${pid}/ns/pid`)) !== (await readlink('/proc/self/ns/pid'));
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -52,19 +100,9 @@ export async function readProcStat(pid: number): Promise<ProcStat | null> {
  * table is read asynchronously, a batch of /proc entries at a time (a busy machine has thousands).
  */
 export async function groupMembers(pgid: number): Promise<number[] | null> {
-  let entries: string[];
-  try {
-    entries = (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry));
-  } catch {
-    return null;
-  }
-  const members: number[] = [];
-  for (let at = 0; at < entries.length; at += PROC_BATCH) {
-    const stats = await Promise.all(entries.slice(at, at + PROC_BATCH).map((entry) => readProcStat(Number(entry))));
-    for (const stat of stats)
-      if (stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(stat.pid);
-  }
-  return members;
+  const all = await allProcesses();
+  if (all === null) return null;
+  return all.filter((stat) => stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X').map((stat) => stat.pid);
 }
 
 /**
@@ -87,15 +125,34 @@ export interface KillGroupOptions {
 /**
  * Terminates the whole group: SIGTERM (and SIGCONT, so stopped members see it), SIGKILL after the grace
  * period, then waits until no member is left running. Never throws for a group that is already gone.
+ * A sandboxed command's processes are in a session of their own, in the sandbox's PID namespace: they end
+ * when the sandbox does, a moment after the group (on a busy machine, long enough for a process to act
+ * after the command was said to be stopped). Those found below the leader when the kill starts are killed
+ * and waited for too. A process below it that left the group in this namespace (setsid: a daemon it
+ * started on purpose) is left alone.
  */
 export async function killProcessGroup(pgid: number, opts: KillGroupOptions = {}): Promise<void> {
   const graceMs = opts.graceMs ?? KILL_GRACE_MS;
   const leaderExited = opts.leaderExited ?? Promise.resolve();
+  const below = await descendantsOf(pgid);
   if (signalGroup(pgid, 'SIGTERM')) signalGroup(pgid, 'SIGCONT');
   const gone = async (): Promise<boolean> => !(await isGroupAlive(pgid));
   const goneInGrace = await waitUntil(gone, Promise.resolve(), graceMs);
   if (!goneInGrace) signalGroup(pgid, 'SIGKILL');
   await waitUntil(gone, leaderExited, goneInGrace ? graceMs : AFTER_KILL_WAIT_MS);
+  const sandboxed: ProcStat[] = [];
+  for (const stat of below)
+    if (stat.pgrp !== pgid && (await stillRunning(stat)) && (await inOtherPidNamespace(stat.pid))) sandboxed.push(stat);
+  if (sandboxed.length === 0) return;
+  for (const stat of sandboxed) {
+    try {
+      process.kill(stat.pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const allGone = async (): Promise<boolean> => !(await Promise.all(sandboxed.map(stillRunning))).some(Boolean);
+  await waitUntil(allGone, Promise.resolve(), AFTER_KILL_WAIT_MS);
 }
 
 /** Resolves true once `done()` holds and `also` has settled, false if `timeoutMs` passes first. */

@@ -1,9 +1,14 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExecSessionManager, killProcessGroup } from '../../../src-main/tools/exec';
-import { ctx, isRunning, outputWatcher, runningInGroup, scratchDir } from './helpers';
+import { ctx, isRunning, outputWatcher, readProcStat, runningInGroup, scratchDir } from './helpers';
 
 const workdir = scratchDir();
+/** Whether bubblewrap can make a user and PID namespace here (a sandboxed command's processes live in one). */
+const bwrapWorks =
+  process.platform === 'linux' &&
+  spawnSync('bwrap', ['--unshare-user', '--unshare-pid', '--dev-bind', '/', '/', 'true']).status === 0;
 const manager = new ExecSessionManager();
 afterAll(() => manager.closeAll('test finished'));
 
@@ -62,6 +67,40 @@ describe('interrupting commands', () => {
     expect(result).toMatchObject({ aborted: true, exitCode: null, pid: null, output: '' });
     expect(spawned).toBe(false);
   });
+
+  it.runIf(bwrapWorks)(
+    'killProcessGroup also stops what runs below it in a sandbox, in a session of its own',
+    async () => {
+      // A sandbox whose command is the PID namespace's first process, in a new session, and does not die with
+      // bwrap: it outlives the group, as a sandboxed command's processes do for a moment on a busy machine.
+      const child = spawn(
+        'bwrap',
+        [
+          '--new-session',
+          '--unshare-user',
+          '--unshare-pid',
+          '--as-pid-1',
+          '--dev-bind',
+          '/',
+          '/',
+          'sh',
+          '-c',
+          'echo ready; exec sleep 100',
+        ],
+        { detached: true, stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      const pid = child.pid;
+      if (pid === undefined) throw new Error('bwrap did not start');
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      const sandboxed = readdirSync('/proc')
+        .filter((entry) => /^\d+$/.test(entry))
+        .map(Number)
+        .filter((p) => isRunning(p) && readProcStat(p)?.ppid === pid);
+      expect(sandboxed).toHaveLength(1);
+      await killProcessGroup(pid, { graceMs: 200 });
+      expect(sandboxed.filter(isRunning)).toEqual([]);
+    },
+  );
 
   it('killProcessGroup escalates to SIGKILL when SIGTERM is ignored', async () => {
     const child = spawn('sh', ['-c', "trap '' TERM; sleep 100 & echo ready; wait"], {

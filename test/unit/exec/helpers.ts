@@ -12,8 +12,8 @@ export function ctx(extra: Partial<ExecContext> = {}): ExecContext {
   return { signal: new AbortController().signal, ...extra };
 }
 
-/** The state and group of a process from /proc/<pid>/stat, or null when it does not exist. */
-function readProcStat(pid: number): { state: string; pgrp: number } | null {
+/** The state, parent and group of a process from /proc/<pid>/stat, or null when it does not exist. */
+export function readProcStat(pid: number): { state: string; ppid: number; pgrp: number } | null {
   let raw: string;
   try {
     raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -21,8 +21,10 @@ function readProcStat(pid: number): { state: string; pgrp: number } | null {
     return null;
   }
   // "pid (comm) state ppid pgrp …" — comm may itself contain spaces and parentheses.
-  const [state, , pgrp] = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-  return state === undefined || pgrp === undefined ? null : { state, pgrp: Number(pgrp) };
+  const [state, ppid, pgrp] = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+  return state === undefined || ppid === undefined || pgrp === undefined
+    ? null
+    : { state, ppid: Number(ppid), pgrp: Number(pgrp) };
 }
 
 /** Whether `pid` is running (a zombie waiting for its reaper has already exited). */
