@@ -17,12 +17,16 @@ async function git(dir: string, ...args: string[]): Promise<string> {
   return (await run('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV } })).stdout;
 }
 
-/** Where `target` is once it is drawn (the diff draws the lines a scroll brings into view in a later frame). */
+/**
+ * Where `target` is once it is drawn (the diff draws the lines a scroll brings into view in a later frame,
+ * and replaces a line's element as it draws again: one seen visible may be gone at the next look).
+ */
 async function box(target: Locator): Promise<{ top: number; bottom: number }> {
-  await target.waitFor({ state: 'visible' });
-  const b = await target.boundingBox();
-  if (b === null) throw new Error('not visible');
-  return { top: b.y, bottom: b.y + b.height };
+  for (;;) {
+    await target.waitFor({ state: 'visible' });
+    const b = await target.boundingBox();
+    if (b !== null) return { top: b.y, bottom: b.y + b.height };
+  }
 }
 
 describe('Changes panel hunk buttons', () => {
