@@ -69,6 +69,9 @@ export function createActionContext(client: WeftClient, store: AppStore, env: Co
           setUi(store, { installOffer: { offer: install.data.weftInstall, message } });
         return undefined;
       }
+      // The page's token no longer works: the banner says so once, its requests' failures do not again.
+      const connection = client.state;
+      if (connection.phase === 'failed' && connection.reason === 'token') return undefined;
       toast(`${what}: ${message}`);
       return undefined;
     }
