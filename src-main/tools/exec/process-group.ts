@@ -70,7 +70,11 @@ async function allProcesses(): Promise<ProcStat[] | null> {
 async function descendantsOf(pid: number): Promise<ProcStat[]> {
   const all = (await allProcesses()) ?? [];
   const children = new Map<number, ProcStat[]>();
-  for (const stat of all) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
+  for (const stat of all) {
+    const siblings = children.get(stat.ppid);
+    if (siblings === undefined) children.set(stat.ppid, [stat]);
+    else siblings.push(stat);
+  }
   const found: ProcStat[] = [];
   for (let queue = [pid], next = queue.shift(); next !== undefined; next = queue.shift())
     for (const child of children.get(next) ?? []) {
