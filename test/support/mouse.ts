@@ -2,7 +2,7 @@
 // mouse wheel (never `scrollIntoView`), `clickCentre` clicks at the element's centre after checking that
 // the element itself is what the pointer would hit there. Both fail with a message naming what stood in
 // the way, so "unreachable by mouse" is a test failure, not something Playwright quietly works around.
-import type { Locator, Page } from 'playwright-core';
+import type { JSHandle, Locator, Page } from 'playwright-core';
 
 interface Hit {
   /** The element's centre, in viewport pixels. */
@@ -64,11 +64,15 @@ async function settled(target: Locator): Promise<void> {
   );
 }
 
-/** Waits for the next `scroll` event anywhere in the page; false when none came within `deadlineMs`. */
-function nextScroll(page: Page, deadlineMs: number): Promise<boolean> {
-  return page.evaluate(
-    (ms) =>
-      new Promise<boolean>((resolve) => {
+/**
+ * Arms a watch for the next `scroll` event anywhere in the page, to be armed before the wheel turns: a watch
+ * set up beside the wheel may start listening only after the scroll it was to see. The function it returns
+ * says whether a scroll came within `deadlineMs` of arming (false when the page went away).
+ */
+async function watchScroll(page: Page, deadlineMs: number): Promise<() => Promise<boolean>> {
+  const watch = await page.evaluateHandle(
+    (ms) => ({
+      seen: new Promise<boolean>((resolve) => {
         const done = (value: boolean): void => {
           document.removeEventListener('scroll', onScroll, true);
           window.clearTimeout(timer);
@@ -78,8 +82,38 @@ function nextScroll(page: Page, deadlineMs: number): Promise<boolean> {
         document.addEventListener('scroll', onScroll, true);
         const timer = window.setTimeout(() => done(false), ms);
       }),
+    }),
     deadlineMs,
   );
+  return settle(watch);
+}
+
+/** `watchScroll` for a change to the rows of `list` (a node added or removed anywhere inside it). */
+async function watchRows(list: Locator, deadlineMs: number): Promise<() => Promise<boolean>> {
+  const watch = await list.evaluateHandle(
+    (element, ms) => ({
+      seen: new Promise<boolean>((resolve) => {
+        const observer = new MutationObserver(() => done(true));
+        const done = (value: boolean): void => {
+          observer.disconnect();
+          window.clearTimeout(timer);
+          resolve(value);
+        };
+        observer.observe(element, { childList: true, subtree: true });
+        const timer = window.setTimeout(() => done(false), ms);
+      }),
+    }),
+    deadlineMs,
+  );
+  return settle(watch);
+}
+
+function settle(watch: JSHandle<{ seen: Promise<boolean> }>): () => Promise<boolean> {
+  return async () => {
+    const seen = await watch.evaluate((armed) => armed.seen).catch(() => false);
+    await watch.dispose().catch(() => undefined);
+    return seen;
+  };
 }
 
 /** Where to put the pointer for the wheel: a point (viewport pixels) or the left padding of an element. */
@@ -108,9 +142,9 @@ export async function wheelIntoView(page: Page, target: Locator, over: WheelSpot
     await page.mouse.move(spot.x, spot.y);
     // A loaded machine may take a while to start scrolling: only two turns in a row without any
     // scrolling mean the wheel has reached the end.
-    const scrolled = nextScroll(page, 4000);
+    const scrolled = await watchScroll(page, 4000);
     await page.mouse.wheel(0, state.direction * step);
-    stuck = (await scrolled) ? 0 : stuck + 1;
+    stuck = (await scrolled()) ? 0 : stuck + 1;
     if (stuck >= 2 && !(await probe(target)).hit) {
       throw new Error(
         `wheelIntoView(${String(target)}): the wheel at (${Math.round(spot.x)}, ${Math.round(spot.y)}) no longer scrolls, and the target is still out of reach (at its centre: ${state.blocker})`,
@@ -130,9 +164,9 @@ export async function wheelUpUntilAttached(page: Page, target: Locator, over: Wh
     if ((await target.count()) > 0) return;
     const spot = await spotOf(over);
     await page.mouse.move(spot.x, spot.y);
-    const scrolled = nextScroll(page, 4000);
+    const scrolled = await watchScroll(page, 4000);
     await page.mouse.wheel(0, -step);
-    if (!(await scrolled) && (await target.count()) === 0)
+    if (!(await scrolled()) && (await target.count()) === 0)
       throw new Error(`wheelUpUntilAttached(${String(target)}): the wheel no longer scrolls and the target never came`);
   }
   throw new Error('wheelUpUntilAttached: gave up after 200 turns of the wheel');
@@ -210,26 +244,11 @@ export async function wheelDownUntilAttached(page: Page, target: Locator, list: 
     if ((await target.count()) > 0) return;
     const spot = await spotOf(list);
     await page.mouse.move(spot.x, spot.y);
-    // Settles false when the page goes away first (the test ended while the wheel was not waiting on it).
-    const changed = list
-      .evaluate(
-        (element, ms) =>
-          new Promise<boolean>((resolve) => {
-            const observer = new MutationObserver(() => done(true));
-            const done = (value: boolean): void => {
-              observer.disconnect();
-              window.clearTimeout(timer);
-              resolve(value);
-            };
-            observer.observe(element, { childList: true, subtree: true });
-            const timer = window.setTimeout(() => done(false), ms);
-          }),
-        4000,
-      )
-      .catch(() => false);
-    const scrolled = nextScroll(page, 4000);
+    // Both watches are armed before the wheel turns: the next page may come (or the list scroll) at once.
+    const changed = await watchRows(list, 4000);
+    const scrolled = await watchScroll(page, 4000);
     await page.mouse.wheel(0, step);
-    if (!(await scrolled) && !(await changed) && (await target.count()) === 0)
+    if (!(await scrolled()) && !(await changed()) && (await target.count()) === 0)
       throw new Error(
         `wheelDownUntilAttached(${String(target)}): the wheel no longer scrolls, no more rows came, and the target is not there`,
       );
