@@ -152,23 +152,32 @@ export function createListLoader(client: WeftClient, store: AppStore, attempt: A
     );
   };
 
-  /** The next page of a list, appended to it (nothing when it is whole or a page is on its way). */
+  /**
+   * The next page of a list, appended to it (nothing when it is whole or a page is on its way). When the
+   * list is listed again from its start while the page is on its way (a new index became whole), that page
+   * belongs to the old list and is dropped, and the page after the new list's end is asked for instead: the
+   * end of the list is still in view, and nothing else would ask again.
+   */
   const loadMoreOf = async (which: 'live' | 'archived'): Promise<void> => {
-    const { data, ui } = get();
-    const cursor = ui.listCursors[which];
-    if (data.cwd === null || cursor === null || loadingMore.has(which)) return;
-    const cwd = data.cwd;
+    if (loadingMore.has(which)) return;
     loadingMore.add(which);
     try {
-      const next = await page(
-        which === 'live' ? 'Could not list more threads' : 'Could not list more archived threads',
-        { ...projectScope(cwd, data.forks), archived: which === 'archived', sortKey: 'updated_at' },
-        cursor,
-      );
-      // The project changed, or the list was listed again from its start meanwhile: this page is stale.
-      if (next === undefined || get().data.cwd !== cwd || get().ui.listCursors[which] !== cursor) return;
-      setData(store, (current) => appendList(current, which, next.data));
-      setUi(store, (now) => ({ listCursors: { ...now.listCursors, [which]: next.nextCursor } }));
+      for (;;) {
+        const { data, ui } = get();
+        const cursor = ui.listCursors[which];
+        if (data.cwd === null || cursor === null) return;
+        const cwd = data.cwd;
+        const next = await page(
+          which === 'live' ? 'Could not list more threads' : 'Could not list more archived threads',
+          { ...projectScope(cwd, data.forks), archived: which === 'archived', sortKey: 'updated_at' },
+          cursor,
+        );
+        if (next === undefined || get().data.cwd !== cwd) return;
+        if (get().ui.listCursors[which] !== cursor) continue;
+        setData(store, (current) => appendList(current, which, next.data));
+        setUi(store, (now) => ({ listCursors: { ...now.listCursors, [which]: next.nextCursor } }));
+        return;
+      }
     } finally {
       loadingMore.delete(which);
     }

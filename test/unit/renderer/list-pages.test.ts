@@ -107,3 +107,39 @@ it('searches the project and its forks’ folders, live threads first, then arch
   expect(store.getState().ui.searchResults?.map((t) => t.id)).toEqual(['thr_fork', 'thr_old', 'thr_older']);
   expect(store.getState().ui.searchCursor).toBeNull();
 });
+
+it('asks for the next page again where the list now ends when the list was listed anew while its page came', async () => {
+  running = await startController();
+  const { server, store, controller } = running;
+  await server.answer('weft/forks/list', 0, { data: [] });
+  // The first lists were taken while a new index was built: the order of what was indexed so far.
+  const newest = makeThread({ id: 'thr_3', preview: 'three', updatedAt: 1_700_000_300 });
+  const middle = makeThread({ id: 'thr_2', preview: 'two', updatedAt: 1_700_000_200 });
+  const oldest = makeThread({ id: 'thr_1', preview: 'one', updatedAt: 1_700_000_100 });
+  await server.answer('thread/list', 0, { data: [newest], nextCursor: 'partial-after-three' });
+  await server.answer('thread/list', 1, { data: [], nextCursor: null });
+  await until(store, () => store.getState().ui.listsLoaded);
+
+  // The end of the list came near: its next page is on its way when the index is whole and the lists are
+  // listed again from their start, as far down as they were loaded.
+  const more = controller.loadMore('live');
+  await server.request('thread/list', 2);
+  const again = controller.refreshLists();
+  await server.answer('weft/forks/list', 1, { data: [] });
+  await server.answer('thread/list', 3, { data: [newest], nextCursor: 'after-three' });
+  await server.answer('thread/list', 4, { data: [], nextCursor: null });
+  await again;
+  // The page asked for before is of the old list: it is not appended, and the list's new end is asked for.
+  await server.answer('thread/list', 2, { data: [oldest], nextCursor: null });
+  await server.answer('thread/list', 5, { data: [middle, oldest], nextCursor: null });
+  await more;
+  expect(server.params('thread/list')[5]).toEqual({
+    cwd: CWD,
+    archived: false,
+    sortKey: 'updated_at',
+    limit: 100,
+    cursor: 'after-three',
+  });
+  expect(store.getState().data.live.map((t) => t.id)).toEqual(['thr_3', 'thr_2', 'thr_1']);
+  expect(store.getState().ui.listCursors).toEqual({ live: null, archived: null });
+});
