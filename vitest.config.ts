@@ -129,6 +129,10 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // `expect.poll` waits as long as the page's own waits do (`page.setDefaultTimeout(20_000)` in the e2e
+    // harness), not vitest's default of one second: on a loaded machine a request that spawns git can take
+    // longer than that, and a poll is for what comes eventually.
+    expect: { poll: { timeout: 20_000 } },
     pool: 'forks',
     sequence: { sequencer: LongFirstSequencer },
     // The usual report, then the slowest files (test/support/slowest-files-reporter.ts).
