@@ -68,7 +68,9 @@ describe('an app server killed with SIGKILL in the middle of an Undo', () => {
       threadId: thread.id,
       input: [{ type: 'text', text: 'delete the folder' }],
     });
-    await first.notification('turn/completed', (p) => JSON.stringify(p).includes(turn.id));
+    // The first look stores all 3,000 files and the turn's diff reads them back: about a second alone,
+    // more than the usual 20 s guard once on a two-core machine running the whole suite.
+    await first.notification('turn/completed', (p) => JSON.stringify(p).includes(turn.id), 0, 60_000);
     expect(readdirSync(ws.path('d'))).toEqual([]);
 
     // Kill the server once KILL_AFTER files are back in d.

@@ -8,6 +8,7 @@ import { WebSocket } from 'ws';
 
 /** This checkout's `weft` (resolved when used: a bundled benchmark has no `__dirname`). */
 const weftBin = (): string => resolve(__dirname, '../../bin/weft.js');
+/** How long a wait lasts before it fails with what arrived last (a guard against a hang, not a deadline). */
 const GUARD_MS = 20_000;
 
 export interface RpcMessage {
@@ -80,8 +81,11 @@ export abstract class RpcClient {
     this.send({ method: 'initialized' });
   }
 
-  /** The first message received at or after index `from` that matches. */
-  waitFor(predicate: (m: RpcMessage) => boolean, label: string, from = 0): Promise<RpcMessage> {
+  /**
+   * The first message received at or after index `from` that matches. `guardMs`: longer than the usual
+   * guard only for work that is big by design (thousands of files written on a busy machine).
+   */
+  waitFor(predicate: (m: RpcMessage) => boolean, label: string, from = 0, guardMs = GUARD_MS): Promise<RpcMessage> {
     return new Promise((resolveWait, reject) => {
       const waiter: Waiter = {
         check: () => {
@@ -105,7 +109,7 @@ export abstract class RpcClient {
             `timed out waiting for ${label}; last messages: ${JSON.stringify(this.received.slice(-5)).slice(0, 1500)}`,
           ),
         );
-      }, GUARD_MS);
+      }, guardMs);
       if (!waiter.check()) this.waiters.add(waiter);
     });
   }
@@ -119,11 +123,13 @@ export abstract class RpcClient {
     method: string,
     match: (params: Record<string, unknown>) => boolean = () => true,
     from = 0,
+    guardMs = GUARD_MS,
   ): Promise<Record<string, unknown>> {
     return this.waitFor(
       (m) => m.method === method && m.id === undefined && match((m.params ?? {}) as Record<string, unknown>),
       method,
       from,
+      guardMs,
     ).then((m) => (m.params ?? {}) as Record<string, unknown>);
   }
 

@@ -76,3 +76,22 @@ describe('the deflate strategy of a big blob', () => {
     }
   });
 });
+
+describe('reading a blob back', () => {
+  it('gives the content whether it packed small and inflates small or big, and refuses a damaged one', async () => {
+    const store = new BlobStore(join(dir, 'blobs'));
+    // Small content, and content that packs to about a kilobyte but inflates to 8 MiB (more than is
+    // inflated on the event loop).
+    for (const content of [Buffer.from('file 1\n'), sourceLike(60 * 1024), Buffer.alloc(8 * 1024 * 1024)]) {
+      const { hash } = await store.put(content);
+      expect((await store.read(hash)).equals(content)).toBe(true);
+    }
+    const { hash } = await store.put(Buffer.from('to be damaged\n'));
+    writeFileSync(store.pathOf(hash), Buffer.from('not a zlib stream'));
+    await expect(store.read(hash)).rejects.toThrow(/is missing or damaged/);
+    const zeros = await store.put(Buffer.alloc(1024 * 1024));
+    // Packed small, inflating to other content: the hash check catches it.
+    writeFileSync(store.pathOf(zeros.hash), deflateSync(Buffer.alloc(1024 * 1024, 1)));
+    await expect(store.read(zeros.hash)).rejects.toThrow(/is missing or damaged/);
+  });
+});
