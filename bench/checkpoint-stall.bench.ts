@@ -3,8 +3,8 @@
 // window for every thread. A `weft app-server` subprocess (mock Responses server, real sandbox) is asked
 // `thread/list` / `thread/loaded/list` every 10 ms by its client while (1) a command writes 20 files of
 // 8 MiB and is checkpointed; (2) a command changes 3,000 files of 8 KB, and that turn is previewed,
-// forked with its files (a copy) and reverted. The value is the slowest answer (wall clock) during each
-// step. With WEFT_BASELINE_BIN (the `bin/weft.js` of another build, e.g. the previous main) the same
+// forked with its files (a copy) and reverted; (3) a command deletes them all. The value is the slowest
+// answer (wall clock) during each step. With WEFT_BASELINE_BIN (the `bin/weft.js` of another build, e.g. the previous main) the same
 // steps run against it too, alternating, so both see the machine's load alike.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -126,6 +126,9 @@ async function scenario(bin: string, server: MockResponsesServer, scratch: strin
     await step('revert', () =>
       rpc.request('thread/revert', { threadId: thread.id, beforeTurnId: changed, weftRestoreFiles: true }),
     );
+    // A turn's diff of 3,000 deleted files: each one's earlier content comes back from the store.
+    server.enqueueMany([command('c3', 'rm many/*/*.txt'), answer('deleted')]);
+    await step('delete', () => turn(thread.id, 'delete every file'));
     return steps;
   } finally {
     if (timer !== null) clearInterval(timer);
@@ -171,6 +174,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
     ['preview', `weft/checkpoints/preview of that turn`],
     ['fork', `thread/fork with its files (a copy of the folder)`],
     ['revert', `thread/revert with its files`],
+    ['delete', `command deleting the ${MANY_FILES.toLocaleString('en')} files, checkpointed, with the turn's diff`],
   ];
   const rows: Row[] = [];
   for (const [key, what] of names) {
