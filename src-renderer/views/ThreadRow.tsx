@@ -9,6 +9,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { Thread } from '../../src-preload/protocol';
 import { baseName, relativeTime } from '../components/format';
 import { Icon } from '../components/Icon';
+import { useKeepInSight } from '../components/use-keep-in-sight';
 import { MenuButton } from '../components/Menu';
 import type { MenuItem } from '../components/Menu';
 import { boardState, isUnread } from '../store/board';
@@ -55,11 +56,10 @@ export const ThreadRow = memo(function ThreadRow({
   );
   const [renaming, setRenaming] = useState(false);
   const row = useRef<HTMLLIElement>(null);
-  // The open thread is always in sight in the list, however it was opened (a link, a fork, a reload).
+  // The open thread is always in sight in the list, however it was opened (a link, a fork, a reload) and
+  // after the window was made smaller.
   const selected = search?.selected === true;
-  useEffect(() => {
-    if (active || selected) row.current?.scrollIntoView({ block: 'nearest' });
-  }, [active, selected]);
+  useKeepInSight(row, active || selected);
   const titleId = useId();
   const metaId = useId();
   const snippetId = useId();

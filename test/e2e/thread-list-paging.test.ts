@@ -1,7 +1,8 @@
 // E2E: the thread list of a project with more threads than one page: the wheel reaches every one of 250
-// saved threads (pages load as the end of the list comes near), and search finds the threads of a fork
-// that lives in its own git worktree.
+// saved threads (pages load as the end of the list comes near), search finds the threads of a fork
+// that lives in its own git worktree, and the open thread stays in sight when the window is made smaller.
 import { execFileSync } from 'node:child_process';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { GIT_ENV } from '../support/git-repo';
 import { clickCentre, wheelDownUntilAttached, wheelIntoView } from '../support/mouse';
@@ -10,6 +11,23 @@ import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/s
 import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
 
 const THREADS = 250;
+
+/** Where `row` is against the list that scrolls it: 'in' (wholly in sight), 'above' or 'below'. */
+async function placeIn(list: Locator, row: Locator): Promise<'in' | 'above' | 'below'> {
+  const nav = await list.elementHandle();
+  if (nav === null) throw new Error('the thread list is gone');
+  try {
+    return await row.evaluate((element, view) => {
+      const box = element.getBoundingClientRect();
+      const bounds = view.getBoundingClientRect();
+      if (box.top < bounds.top - 1) return 'above';
+      if (box.bottom > bounds.bottom + 1) return 'below';
+      return 'in';
+    }, nav);
+  } finally {
+    await nav.dispose();
+  }
+}
 
 describe('thread list', () => {
   it('reaches all 250 threads with the wheel, a page at a time', { timeout: 180_000 }, async () => {
@@ -82,5 +100,47 @@ describe('thread list', () => {
     await found.waitFor();
     expect(await threads.locator('.thread-row').count()).toBe(1);
     await screenshotSizes(e2e, 'search-finds-fork');
+  });
+
+  it('keeps the open thread in sight when the window is made smaller, unless it was scrolled away', async () => {
+    const prompts = Array.from({ length: 40 }, (_, i) => `Thread ${i}`);
+    const e2e = await startE2e({
+      viewport: { width: 1400, height: 900 },
+      beforeServe: async ({ home, cwd }) => {
+        await saveThreads(home, cwd, prompts);
+      },
+    });
+    const { page } = e2e;
+    const threads = page.getByRole('navigation', { name: 'Threads' });
+    await threads.getByRole('button', { name: 'Thread 39', exact: true }).waitFor();
+    // The lowest row wholly in sight at 1400×900: made smaller, the window would hide it.
+    const rows = threads.locator('.thread-row');
+    let lowest = -1;
+    for (let i = 0; i < (await rows.count()); i++) if ((await placeIn(threads, rows.nth(i))) === 'in') lowest = i;
+    expect(lowest).toBeGreaterThan(5);
+    const name = `Thread ${39 - lowest}`;
+    const row = threads.locator('.thread-row', { has: page.getByRole('button', { name, exact: true }) });
+    await clickCentre(page, threads.getByRole('button', { name, exact: true }));
+    await conversation(page).getByText(`Answer to ${name}.`, { exact: true }).waitFor();
+    expect(await placeIn(threads, row)).toBe('in');
+
+    await page.setViewportSize({ width: 900, height: 700 });
+    await expect.poll(() => placeIn(threads, row)).toBe('in');
+    await screenshotSizes(e2e, 'thread-list-open-in-sight');
+
+    // Scrolled away by the wheel, it stays away when the window changes size again.
+    const newest = threads.getByRole('button', { name: 'Thread 39', exact: true });
+    await wheelIntoView(page, newest, threads);
+    await expect.poll(() => placeIn(threads, row)).toBe('below');
+    const top = await threads.evaluate((nav) => nav.scrollTop);
+    const height = await threads.evaluate((nav) => nav.clientHeight);
+    await page.setViewportSize({ width: 900, height: 600 });
+    await expect.poll(() => threads.evaluate((nav) => nav.clientHeight)).toBeLessThan(height);
+    // Two frames: the list's resize has been observed and answered.
+    await page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+    );
+    expect(await threads.evaluate((nav) => nav.scrollTop)).toBe(top);
+    expect(await placeIn(threads, row)).toBe('below');
   });
 });
