@@ -113,6 +113,31 @@ export class CheckpointService implements Disposable {
   }
 
   /**
+   * Starts the first look at a workspace in the background (a walk that stores every file's content:
+   * seconds for a big project), so that a turn's first command or patch finds it done or under way
+   * instead of starting it; a turn calls this as it starts, while the model thinks. Only for a workspace
+   * no tracker of this service has looked at: a tracker closed earlier resumes from its saved index and
+   * reports what changed meanwhile, which only a call may record. A failure is left to the call's own
+   * look, which meets it again and reports it. The promise (which never rejects) settles when the look
+   * is over; callers need not wait for it.
+   */
+  prepare(root: string): Promise<void> {
+    if (!this.trackers.untouched(root)) return Promise.resolve();
+    this.trackers.begin(root);
+    return (async () => {
+      try {
+        const tracker = await this.tracker(root);
+        await tracker.sync(null);
+        tracker.persistSoon();
+      } catch {
+        /* the first call's look walks again and reports what fails */
+      } finally {
+        this.trackers.end(root);
+      }
+    })();
+  }
+
+  /**
    * Takes stock before a call that may change files: the current content of every file is in the
    * store afterwards (the first call walks the workspace). Changes found here were made between calls:
    * they are recorded as the turn `owner`'s (the turn whose command was left running in the background

@@ -51,6 +51,11 @@ export class TrackerPool implements Disposable {
     return tracker;
   }
 
+  /** No tracker of `root` was opened by this pool yet (none open, being closed, or closed with its index saved). */
+  untouched(root: string): boolean {
+    return !this.open.has(root) && !this.closing.has(root) && !this.resumable.has(root);
+  }
+
   /** A call that may change files in `root` starts: its tracker stays open until `end`. */
   begin(root: string): void {
     this.calls.set(root, (this.calls.get(root) ?? 0) + 1);

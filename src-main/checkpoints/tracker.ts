@@ -60,6 +60,14 @@ interface Look {
   budgetKey: string | null;
 }
 
+/** A look stopped because its tracker is being closed. */
+export class TrackerClosedError extends Error {
+  constructor(root: string) {
+    super(`the look at ${root} stopped: its tracker was closed`);
+    this.name = 'TrackerClosedError';
+  }
+}
+
 /** Entries of a folder stat-ed (and files read) at once. */
 const BATCH = 32;
 const BASELINE_BUDGET = '\u0000baseline';
@@ -72,6 +80,8 @@ export class WorkspaceTracker implements Disposable {
   private readonly mutex = new Mutex();
   private readonly saver: IndexSaver;
   private started = false;
+  /** Set by `close` until it holds the lock: a walk under way stops at its next batch. */
+  private closing = false;
   /** Bytes of new content stored per budget key (a turn id). */
   private readonly budgets = new TurnBudgets();
   private readonly slicer = new Slicer();
@@ -152,12 +162,15 @@ export class WorkspaceTracker implements Disposable {
   }
 
   /**
-   * Stops watching at once, then writes the index (waiting for a look under way to end first). True
-   * when the index on disk is then exact (saved, or nothing had changed).
+   * Stops watching at once, then writes the index. A look under way that walks the tree stops at its next
+   * batch (the first look of a big project takes seconds: closing the host must not wait for it); the
+   * index is then not exact. True when the index on disk is then exact (saved, or nothing had changed).
    */
   async close(): Promise<boolean> {
+    this.closing = true;
     const released = this.watcher?.dispose();
     const saved = await this.mutex.run(async () => {
+      this.closing = false;
       try {
         await this.persist();
         return this.started;
@@ -326,6 +339,7 @@ export class WorkspaceTracker implements Disposable {
       if (!skipped(name)) rels.push(childKey(dirRel, name));
     }
     for (let at = 0; at < rels.length; at += BATCH) {
+      this.stopIfClosing();
       const batch = rels.slice(at, at + BATCH);
       const stats = await statAll(this.root, batch, look.notes);
       // Files of the batch are read and stored side by side; folders are walked one after another.
@@ -346,6 +360,13 @@ export class WorkspaceTracker implements Disposable {
       for (const [rel, st] of folders) await this.walkDir(rel, st, previous, look);
       await this.slicer.pace();
     }
+  }
+
+  /** A walk stops when the tracker is being closed: what it leaves is not an exact picture. */
+  private stopIfClosing(): void {
+    if (!this.closing) return;
+    this.started = false;
+    throw new TrackerClosedError(this.root);
   }
 
   /** The entry for a file or symlink; reads and stores content only when the stats changed. */

@@ -24,6 +24,11 @@ export interface BackgroundCommand {
 
 export interface FileCheckpoints {
   /**
+   * A turn starts in `root`: the first look at it (if none was taken yet) starts in the background. The
+   * promise never rejects; nothing needs to wait for it.
+   */
+  prepare(root: string): Promise<void>;
+  /**
    * Takes stock before a call. Changes found here were made between calls: they are recorded as the
    * turn `owner`'s (the turn of a command left running in the background), or belong to no turn.
    */

@@ -73,6 +73,9 @@ export class RegularTurn extends TurnTask {
     let status: Turn['status'] = 'completed';
     let error: TurnError | null = null;
     const unanswered = new Map<string, ToolCall>();
+    // The workspace's first look (seconds in a big project) runs while the model thinks, not in front of
+    // the turn's first command.
+    void this.host.options.checkpoints?.prepare(this.settings.cwd);
     try {
       const hooked = await this.promptHooks();
       if (hooked === null) return { status, error };
