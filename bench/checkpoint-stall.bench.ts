@@ -6,20 +6,13 @@
 // forked with its files (a copy) and reverted; (3) a command deletes them all. The value is the slowest
 // answer (wall clock) during each step. With WEFT_BASELINE_BIN (the `bin/weft.js` of another build, e.g. the previous main) the same
 // steps run against it too, alternating, so both see the machine's load alike.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startMockResponsesServer, type MockResponsesServer } from '../test/support/mock-responses-server';
 import { StdioRpcClient } from '../test/support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../test/support/sse';
-
-interface Row {
-  name: string;
-  value: number | string;
-  unit: string;
-  target?: string;
-  note?: string;
-}
+import { writeMockHome, writeSmallFiles, type BenchRow } from './mock-project';
 
 const TARGET = '≤ 50 ms';
 const BIG_FILES = 20;
@@ -49,17 +42,9 @@ const command = (id: string, cmd: string) => ({
 async function scenario(bin: string, server: MockResponsesServer, scratch: string): Promise<Record<string, Step>> {
   const home = join(scratch, 'home');
   const ws = join(scratch, 'ws');
-  mkdirSync(home, { recursive: true });
   mkdirSync(ws, { recursive: true });
-  writeFileSync(
-    join(home, 'config.toml'),
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 2\n`,
-  );
-  for (let i = 0; i < MANY_FILES; i++) {
-    const dir = join(ws, 'many', `d${i % 30}`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `f${i}.txt`), `${`${i}`.padEnd(8191, '.')}\n`);
-  }
+  writeMockHome(home, server.url, 2);
+  writeSmallFiles(join(ws, 'many'), MANY_FILES);
   const rpc = StdioRpcClient.start({ WEFT_HOME: home, MOCK_API_KEY: 'x' }, ws, bin, profiling());
   const pings: Ping[] = [];
   const inFlight = new Map<Promise<unknown>, number>();
@@ -143,7 +128,7 @@ function profiling(): string[] {
   return dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
 }
 
-export default async function run(): Promise<{ title: string; rows: Row[]; notes: string[] }> {
+export default async function run(): Promise<{ title: string; rows: BenchRow[]; notes: string[] }> {
   const here = process.cwd();
   const current = join(here, 'bin', 'weft.js');
   const baseline = process.env['WEFT_BASELINE_BIN'];
@@ -176,7 +161,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
     ['revert', `thread/revert with its files`],
     ['delete', `command deleting the ${MANY_FILES.toLocaleString('en')} files, checkpointed, with the turn's diff`],
   ];
-  const rows: Row[] = [];
+  const rows: BenchRow[] = [];
   for (const [key, what] of names) {
     for (const [label] of builds) {
       const measured = (results.get(label) ?? []).map((steps) => steps[key]).filter((s) => s !== undefined);

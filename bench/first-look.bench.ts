@@ -4,21 +4,14 @@
 // the model takes THINK_MS to ask for one command. The value is how long the command's item took, from
 // `item/started` to `item/completed` (the look before it, the command, the look after it and the turn's
 // diff). With WEFT_BASELINE_BIN (the `bin/weft.js` of another build) the same runs alternate with it.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createGate, startMockResponsesServer, type MockResponsesServer } from '../test/support/mock-responses-server';
 import { StdioRpcClient } from '../test/support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../test/support/sse';
 import { median } from './measure';
-
-interface Row {
-  name: string;
-  value: number | string;
-  unit: string;
-  target?: string;
-  note?: string;
-}
+import { writeMockHome, writeSmallFiles, type BenchRow } from './mock-project';
 
 const FILES = 3000;
 /** How long the model "thinks" before it asks for the command (a first answer of a real model takes longer). */
@@ -27,16 +20,8 @@ const THINK_MS = 2000;
 async function once(bin: string, server: MockResponsesServer, scratch: string): Promise<number> {
   const home = join(scratch, 'home');
   const ws = join(scratch, 'ws');
-  mkdirSync(home, { recursive: true });
-  writeFileSync(
-    join(home, 'config.toml'),
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
-  );
-  for (let i = 0; i < FILES; i++) {
-    const dir = join(ws, 'src', `d${i % 30}`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `f${i}.txt`), `${`${i}`.padEnd(8191, '.')}\n`);
-  }
+  writeMockHome(home, server.url, 0);
+  writeSmallFiles(join(ws, 'src'), FILES);
   const rpc = StdioRpcClient.start({ WEFT_HOME: home, MOCK_API_KEY: 'x' }, ws, bin);
   try {
     await rpc.initialize();
@@ -74,7 +59,7 @@ async function once(bin: string, server: MockResponsesServer, scratch: string): 
   }
 }
 
-export default async function run(): Promise<{ title: string; rows: Row[]; notes: string[] }> {
+export default async function run(): Promise<{ title: string; rows: BenchRow[]; notes: string[] }> {
   const builds: [string, string][] = [['this build', join(process.cwd(), 'bin', 'weft.js')]];
   const baseline = process.env['WEFT_BASELINE_BIN'];
   if (baseline !== undefined && baseline !== '') builds.push(['baseline', resolve(baseline)]);
@@ -96,7 +81,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
   } finally {
     await server.close();
   }
-  const rows: Row[] = builds.map(([label]) => {
+  const rows: BenchRow[] = builds.map(([label]) => {
     const times = results.get(label) ?? [];
     return {
       name: `first command in a fresh project of ${FILES.toLocaleString('en')} files, the model asking after ${THINK_MS / 1000} s: its item, started to completed (${label})`,
