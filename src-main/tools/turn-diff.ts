@@ -38,12 +38,18 @@ type FileMemo =
   | { stamp: string; same: false; mode: string; oid: string; binary: true }
   | { stamp: string; same: false; mode: string; oid: string; binary: false; blocks: readonly ChangeBlock[] };
 
+/** A file's stat as a key (null: read it again however it looks) and its git mode. */
+interface Stamp {
+  key: string | null;
+  mode: string;
+}
+
 /**
  * A file's stat as a key (inode, size, change and modification times in ns, mode), or null when the file
  * is missing or was modified so recently that a second write in the same clock tick could leave the same
  * stat behind (git's "racily clean" case): such a file is read again.
  */
-async function stampOf(path: string, recentNs: bigint): Promise<{ key: string | null; mode: string } | null> {
+async function stampOf(path: string, recentNs: bigint): Promise<Stamp | null> {
   try {
     const st = await stat(path, { bigint: true });
     const mode = st.mode & 0o111n ? '100755' : '100644';
@@ -206,8 +212,8 @@ export class TurnDiffTracker {
    * without content), taken side by side a batch at a time: one after the other, a command that deleted
    * 3,000 files cost 3,000 round trips to the thread pool in a row, seconds on a busy machine.
    */
-  private async stampAll(): Promise<({ key: string | null; mode: string } | null | undefined)[]> {
-    const stamps: ({ key: string | null; mode: string } | null | undefined)[] = [];
+  private async stampAll(): Promise<(Stamp | null | undefined)[]> {
+    const stamps: (Stamp | null | undefined)[] = [];
     for (let at = 0; at < this.files.length; at += STAT_BATCH) {
       const batch = this.files.slice(at, at + STAT_BATCH);
       stamps.push(

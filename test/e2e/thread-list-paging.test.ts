@@ -8,7 +8,7 @@ import { GIT_ENV } from '../support/git-repo';
 import { clickCentre, wheelDownUntilAttached, wheelIntoView } from '../support/mouse';
 import { saveThreads } from '../support/saved-threads';
 import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { conversation, screenshotSizes, sendMessage, startE2e } from '../support/weft-serve';
+import { conversation, screenshotSizes, sendMessage, startE2e, type E2e } from '../support/weft-serve';
 
 const THREADS = 250;
 
@@ -29,19 +29,25 @@ async function placeIn(list: Locator, row: Locator): Promise<'in' | 'above' | 'b
   }
 }
 
+/** The page at 1400×900 over a project of `count` saved threads ("Thread 0" the oldest), its newest listed. */
+async function withSavedThreads(count: number): Promise<{ e2e: E2e; prompts: string[]; threads: Locator }> {
+  const prompts = Array.from({ length: count }, (_, i) => `Thread ${i}`);
+  const e2e = await startE2e({
+    viewport: { width: 1400, height: 900 },
+    beforeServe: async ({ home, cwd }) => {
+      await saveThreads(home, cwd, prompts);
+    },
+  });
+  const threads = e2e.page.getByRole('navigation', { name: 'Threads' });
+  await threads.getByRole('button', { name: `Thread ${count - 1}`, exact: true }).waitFor();
+  return { e2e, prompts, threads };
+}
+
 describe('thread list', () => {
   it('reaches all 250 threads with the wheel, a page at a time', { timeout: 180_000 }, async () => {
-    const prompts = Array.from({ length: THREADS }, (_, i) => `Thread ${i}`);
-    const e2e = await startE2e({
-      viewport: { width: 1400, height: 900 },
-      beforeServe: async ({ home, cwd }) => {
-        await saveThreads(home, cwd, prompts);
-      },
-    });
+    const { e2e, prompts, threads } = await withSavedThreads(THREADS);
     const { page } = e2e;
-    const threads = page.getByRole('navigation', { name: 'Threads' });
     const rows = threads.locator('.thread-row');
-    await threads.getByRole('button', { name: `Thread ${THREADS - 1}`, exact: true }).waitFor();
 
     // The oldest thread is the last row of the last page.
     const oldest = threads.getByRole('button', { name: 'Thread 0', exact: true });
@@ -103,16 +109,8 @@ describe('thread list', () => {
   });
 
   it('keeps the open thread in sight when the window is made smaller, unless it was scrolled away', async () => {
-    const prompts = Array.from({ length: 40 }, (_, i) => `Thread ${i}`);
-    const e2e = await startE2e({
-      viewport: { width: 1400, height: 900 },
-      beforeServe: async ({ home, cwd }) => {
-        await saveThreads(home, cwd, prompts);
-      },
-    });
+    const { e2e, threads } = await withSavedThreads(40);
     const { page } = e2e;
-    const threads = page.getByRole('navigation', { name: 'Threads' });
-    await threads.getByRole('button', { name: 'Thread 39', exact: true }).waitFor();
     // The lowest row wholly in sight at 1400×900: made smaller, the window would hide it.
     const rows = threads.locator('.thread-row');
     let lowest = -1;
