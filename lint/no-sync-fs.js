@@ -50,7 +50,8 @@ export const allowedSyncFs = {
   'src-main/store/index-scan.ts': 'Not yet converted: one fstat per rollout while the index is (re)built',
   'src-main/store/catalog.ts':
     'Not yet converted: listing folders of rollouts and a stat per listed thread while the index is (re)built',
-  'src-main/store/repair.ts': 'Not yet converted: the index repair walks the sessions folders synchronously',
+  'src-main/store/index-changes.ts':
+    "the index check's walk of the rollout folders and its stat of each rollout: in the start-up check's worker thread, or on the main thread in slices of a few ms (a repair after damage, `weft threads reindex`)",
   'src-main/store/codex-homes.ts':
     'Not yet converted: the list of imported Codex homes (a small JSON file) and their session_index.jsonl',
   'src-main/store/lock.ts':

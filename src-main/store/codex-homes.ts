@@ -5,7 +5,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ARCHIVED_DIR, CODEX_HOMES_FILE, SESSIONS_DIR } from './paths';
-import type { RolloutSource } from './repair';
+import type { RolloutSource } from './index-changes';
 
 const HomesFile = z.object({ homes: z.array(z.string()) });
 

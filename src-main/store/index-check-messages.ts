@@ -1,24 +1,9 @@
-// What the main thread and the start-up index check's worker (index-check-worker.ts) send each other. The
-// worker is this program's own code: what it sends is checked for its kind and the shape the main thread
-// relies on, not field by field.
+// What the start-up index check's worker (index-check-worker.ts) sends the main thread (what it is sent is in
+// index-check-request.ts, without zod, which the worker does not load). The worker is this program's own
+// code: what it sends is checked for its kind and the shape the main thread relies on, not field by field.
 import { z } from 'zod';
-import type { IndexChange, RepairReport, RolloutSource } from './repair';
+import type { IndexChange, RepairReport } from './repair';
 import type { ThreadSummary } from './index-scan';
-
-/** The worker's `workerData`: the index to read, the folders of rollouts, and the home of the saved outlines. */
-export const IndexCheckRequest = z.object({
-  home: z.string(),
-  indexPath: z.string(),
-  sources: z.array(
-    z.object({
-      dir: z.string(),
-      archived: z.boolean(),
-      origin: z.enum(['weft', 'codex']),
-      names: z.map(z.string(), z.string()).optional(),
-    }),
-  ),
-});
-export type IndexCheckRequest = z.infer<typeof IndexCheckRequest> & { sources: RolloutSource[] };
 
 const summary = z.custom<ThreadSummary>(
   (value) => typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string',
@@ -48,6 +33,3 @@ export const IndexCheckMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('failed'), message: z.string(), code: z.string().nullable() }),
 ]);
 export type IndexCheckMessage = z.infer<typeof IndexCheckMessage>;
-
-/** Main thread → worker: end now (a check under way ends as cancelled); the worker then ends by itself. */
-export const STOP = 'stop';

@@ -6,8 +6,10 @@
 // host's own) and let the writes begin once it is assembled (`run`): what arrives before waits.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../util/worker-thread';
-import { IndexCheckMessage, STOP } from './index-check-messages';
-import type { IndexChange, RepairReport, RolloutSource } from './repair';
+import { IndexCheckMessage } from './index-check-messages';
+import { STOP, type IndexCheckRequest } from './index-check-request';
+import type { RolloutSource } from './index-changes';
+import type { IndexChange, RepairReport } from './repair';
 
 /**
  * The worker's young generation, at most. Left to V8 (Node 24 lets it grow to tens of MiB on a short burst
@@ -64,10 +66,11 @@ export class IndexCheck {
    * (util/pool-priority.ts); one that requests wait for runs beside it.
    */
   constructor(options: { home: string; indexPath: string; sources: RolloutSource[]; background?: boolean }) {
+    const request: IndexCheckRequest = { home: options.home, indexPath: options.indexPath, sources: options.sources };
     this.worker = startWorker(
       'index-check-worker',
       {
-        workerData: { home: options.home, indexPath: options.indexPath, sources: options.sources },
+        workerData: request,
         resourceLimits: { maxYoungGenerationSizeMb: CHECK_YOUNG_GENERATION_MB },
       },
       { background: options.background ?? true },

@@ -3,23 +3,14 @@
 // is made in the same pass and kept (outline-snapshot.ts), so its first resume reads only newer lines. The work is cut into
 // slices of a few milliseconds with the event loop free in between, so lists are answered (from what is
 // indexed so far) while a cold build of thousands of threads goes on; the newest threads are indexed first.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { summarizeSteps, type ThreadOrigin, type ThreadSummary } from './index-scan';
+import { basename } from 'node:path';
+import { listRollouts, scanIndex, type IndexFileRow, type IndexScan, type RolloutSource } from './index-changes';
+import { summarizeSteps, type ThreadSummary } from './index-scan';
 import { parseRolloutFileName } from './paths';
 import { SAVE_OUTLINE_BYTES, encodeOutline, markOf } from './outline-snapshot';
 import { closeRollout, openRollout, siblingsAmong, type RolloutFd, type SiblingFinder } from './rollout-source';
 import { Slicer } from '../util/slicer';
-import type { IndexFileRow, ThreadIndex } from './thread-index';
-
-/** A folder of rollouts: `sessions/` (dated subfolders) or `archived_sessions/` (flat), of Weft or of Codex. */
-export interface RolloutSource {
-  dir: string;
-  archived: boolean;
-  origin: ThreadOrigin;
-  /** Names from Codex's `session_index.jsonl` (thread id → newest name), applied over the rollout's own. */
-  names?: ReadonlyMap<string, string>;
-}
+import type { ThreadIndex } from './thread-index';
 
 export interface RepairOptions {
   /** Rescan every file, not only changed ones (`weft threads reindex`). */
@@ -37,6 +28,10 @@ export interface RepairOptions {
    * which reads in a worker thread, sends it to the main thread instead (index-check.ts).
    */
   write?: (change: IndexChange) => void;
+  /** What changed, when the caller found it already (scanIndex, with `full` as here); else found first. */
+  scan?: IndexScan;
+  /** The slices' pacing, when the caller's scan used one already. */
+  slicer?: Slicer;
 }
 
 /** Rows a repair writes at once: threads (re)scanned, and threads whose rollout is gone. */
@@ -78,44 +73,10 @@ export interface RepairReport {
   cancelled: boolean;
 }
 
-interface Found {
-  path: string;
-  source: RolloutSource;
-}
+const namedId = (path: string): string | undefined => parseRolloutFileName(basename(path))?.id;
 
 const BATCH_THREADS = 100;
 const BATCH_TEXT = 2 << 20;
-/** Index rows read at once when the repair compares them with the files (a few ms a page). */
-const FILE_PAGE_ROWS = 1_000;
-
-function listDir(dir: string): { name: string; dir: boolean }[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
-  } catch {
-    return [];
-  }
-}
-
-async function walk(source: RolloutSource, slicer: Slicer, out: Found[], cancelled: () => boolean): Promise<void> {
-  const stack = [{ dir: source.dir, depth: 0 }];
-  while (stack.length > 0) {
-    const next = stack.pop();
-    if (!next) break;
-    const entries = listDir(next.dir);
-    for (const [i, entry] of entries.entries()) {
-      if (entry.dir) {
-        if (next.depth < 4) stack.push({ dir: join(next.dir, entry.name), depth: next.depth + 1 });
-      } else if (parseRolloutFileName(entry.name)) {
-        out.push({ path: join(next.dir, entry.name), source });
-      }
-      // A day's folder may hold thousands of rollouts: the slice can end inside it.
-      if ((i % 256 === 255 || i === entries.length - 1) && slicer.due()) {
-        await slicer.pause();
-        if (cancelled()) return;
-      }
-    }
-  }
-}
 
 /** Rescans what changed; see the file comment. */
 export async function repairIndex(
@@ -123,63 +84,20 @@ export async function repairIndex(
   sources: readonly RolloutSource[],
   options: RepairOptions,
 ): Promise<RepairReport> {
-  const slicer = new Slicer(options.sliceMs ?? 8, options.giveWay);
+  const slicer = options.slicer ?? new Slicer(options.sliceMs ?? 8, options.giveWay);
   const write = options.write ?? ((change: IndexChange) => writeIndexChange(index, change));
   const report: RepairReport = { indexed: 0, removed: 0, files: 0, warnings: [], cancelled: false };
   const stop = (): RepairReport => ({ ...report, cancelled: true });
-  const found: Found[] = [];
-  for (const source of sources) {
-    await walk(source, slicer, found, options.cancelled);
-    if (options.cancelled()) return stop();
-  }
-  report.files = found.length;
-  // A fork's parent is looked up among the rollouts just listed (made on the first fork met).
+  const scan =
+    options.scan ?? (await scanIndex(index, sources, { full: options.full, slicer, cancelled: options.cancelled }));
+  if (scan === null || options.cancelled()) return stop();
+  const { queue, seenIds } = scan;
+  report.files = scan.files;
+  // A fork's parent is looked up among all the rollouts (made on the first fork met).
+  const all = queue.length > 0 ? await listRollouts(sources, slicer) : [];
+  if (options.cancelled()) return stop();
   let siblings: SiblingFinder | null = null;
-  const findParent: SiblingFinder = (child, id) => (siblings ??= siblingsAmong(found.map((f) => f.path)))(child, id);
-  const rows = new Map<string, IndexFileRow>();
-  const rowsById = new Map<string, IndexFileRow>();
-  for (
-    let page = index.filePage(0, FILE_PAGE_ROWS);
-    page !== null;
-    page = index.filePage(page.lastRid, FILE_PAGE_ROWS)
-  ) {
-    for (const r of page.rows) {
-      rows.set(r.path, r);
-      rowsById.set(r.id, r);
-    }
-    if (slicer.due()) {
-      await slicer.pause();
-      if (options.cancelled()) return stop();
-    }
-  }
-  const walked = new Set<string>();
-  const seenIds = new Set<string>();
-  const queue: Found[] = [];
-  for (const f of found) {
-    // Checked before each file, unchanged ones included: a stat of every rollout is most of the work.
-    if (slicer.due()) {
-      await slicer.pause();
-      if (options.cancelled()) return stop();
-    }
-    walked.add(f.path);
-    const row = rows.get(f.path);
-    let stat;
-    try {
-      stat = statSync(f.path);
-    } catch {
-      continue;
-    }
-    if (!options.full && row && row.file_size === stat.size && row.file_mtime_ms === Math.floor(stat.mtimeMs)) {
-      seenIds.add(row.id);
-      continue;
-    }
-    // A Codex thread continued in Weft lives on in its Weft copy (same id): the Codex file is left alone.
-    const named = row ? null : parseRolloutFileName(basename(f.path));
-    if (f.source.origin === 'codex' && named && index.origin(named.id) === 'weft') continue;
-    queue.push(f);
-  }
-  // Newest first: rollout names start with their creation time, so the first page fills in first.
-  queue.sort((a, b) => (basename(a.path) < basename(b.path) ? 1 : -1));
+  const findParent: SiblingFinder = (child, id) => (siblings ??= siblingsAmong(all))(child, id);
   const upserted = new Set<string>();
   let batch: IndexChange['upserts'] = [];
   // Outlines of big rollouts, made in the same pass, kept so their first resume reads only new lines.
@@ -241,7 +159,13 @@ export async function repairIndex(
       if (name !== undefined) summary.attributes = { ...summary.attributes, name };
       seenIds.add(summary.id);
       upserted.add(summary.id);
-      batch.push({ summary, seen: rowsById.get(summary.id) ?? null });
+      // The row as it was before the file was read (looked up for the thread its name gives), so that a
+      // recording made meanwhile is not overwritten (writeIndexChange).
+      const seen =
+        f.seen?.id === summary.id || (f.seen === null && namedId(f.path) === summary.id)
+          ? f.seen
+          : index.fileOf(summary.id);
+      batch.push({ summary, seen });
       if (outline) outlines.push([summary.id, outline]);
       batchText += summary.text.length;
       report.indexed++;
@@ -253,7 +177,7 @@ export async function repairIndex(
     }
   }
   commit(true);
-  const gone = [...rows.values()].filter((r) => !walked.has(r.path) && !upserted.has(r.id) && !existsSync(r.path));
+  const gone = scan.missing.filter((r) => !upserted.has(r.id));
   if (gone.length > 0) {
     write({ upserts: [], removed: gone.map((r) => r.id) });
     for (const r of gone) options.outlines?.forget(r.id);

@@ -4,8 +4,9 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { RolloutWeftWorktree, TurnStatus, type Thread } from '../../src-preload/protocol';
 import { TEXT_CHUNKS_PER_THREAD, type IndexDatabase } from './index-db';
-import { StoreError } from './errors';
 import type { ThreadOrigin, ThreadSummary } from './index-scan';
+import { fileQueries, type IndexFileRow, type IndexFiles } from './index-changes';
+import { columns } from './index-row';
 import { attributeFields, movedCwd, decodeAttributes, encodeAttributes, type ThreadAttributes } from './thread-events';
 import { lastTurnField, worktreeField } from './loader';
 import { decodeSubAgent, encodeSubAgent, sourceFields } from './sub-agent-meta';
@@ -49,41 +50,6 @@ export interface IndexRow {
   sub_agent: string | null;
 }
 
-class BadRow extends StoreError {
-  constructor(column: string) {
-    super(`the thread index has an unreadable value in column "${column}"; run \`weft threads reindex\``);
-  }
-}
-
-/** Typed access to a row's columns; a value of the wrong type is an error naming its column. */
-function columns(r: unknown): {
-  str(k: string): string;
-  num(k: string): number;
-  opt(k: string): string | null;
-  raw(k: string): unknown;
-} {
-  if (typeof r !== 'object' || r === null) throw new BadRow('*');
-  const o: Record<string, unknown> = { ...r };
-  return {
-    str(k) {
-      const v = o[k];
-      if (typeof v !== 'string') throw new BadRow(k);
-      return v;
-    },
-    num(k) {
-      const v = o[k];
-      if (typeof v !== 'number') throw new BadRow(k);
-      return v;
-    },
-    opt(k) {
-      const v = o[k];
-      if (v !== null && typeof v !== 'string') throw new BadRow(k);
-      return v;
-    },
-    raw: (k) => o[k],
-  };
-}
-
 /** Reads a row checking every column's type (lists read rows often: a zod schema costs more here). */
 function rowOf(r: unknown): IndexRow {
   const { str, num, opt, raw } = columns(r);
@@ -119,14 +85,6 @@ function rowOf(r: unknown): IndexRow {
     weft_project_root: opt('weft_project_root'),
     sub_agent: opt('sub_agent'),
   };
-}
-
-/** What a repair compares with the files. */
-export interface IndexFileRow {
-  id: string;
-  path: string;
-  file_size: number;
-  file_mtime_ms: number;
 }
 
 export type SortKey = 'created_at' | 'updated_at';
@@ -257,8 +215,9 @@ function listSql(q: ListQuery): { sql: string; args: (string | number)[] } {
   };
 }
 
-export class ThreadIndex {
+export class ThreadIndex implements IndexFiles {
   private readonly statements = new Map<string, Statement>();
+  private readonly files = fileQueries((sql) => this.stmt(sql));
 
   constructor(private database: IndexDatabase) {}
 
@@ -296,22 +255,21 @@ export class ThreadIndex {
    * caller can pause between pages: reading 10,000 rows at once holds the event loop for tens of ms.
    */
   filePage(afterRid: number, limit: number): { rows: IndexFileRow[]; lastRid: number } | null {
-    const rows: unknown[] = this.stmt(
-      'SELECT rid, id, path, file_size, file_mtime_ms FROM threads WHERE rid > ? ORDER BY rid LIMIT ?',
-    ).all(afterRid, limit);
-    if (rows.length === 0) return null;
-    let lastRid = afterRid;
-    const out = rows.map((r) => {
-      const { str, num } = columns(r);
-      lastRid = num('rid');
-      return { id: str('id'), path: str('path'), file_size: num('file_size'), file_mtime_ms: num('file_mtime_ms') };
-    });
-    return { rows: out, lastRid };
+    return this.files.filePage(afterRid, limit);
+  }
+
+  /** The row of the rollout at `path`, if any (see IndexFiles). */
+  fileAt(path: string): IndexFileRow | null {
+    return this.files.fileAt(path);
+  }
+
+  /** The file of thread `id`'s row, if any (see IndexFiles). */
+  fileOf(id: string): IndexFileRow | null {
+    return this.files.fileOf(id);
   }
 
   count(): number {
-    const row: unknown = this.stmt('SELECT count(*) AS n FROM threads').get();
-    return z.object({ n: z.number() }).parse(row).n;
+    return this.files.count();
   }
 
   /** Inserts or replaces the row of `s.id`, and its search text. */

@@ -10,7 +10,7 @@ let meta: Metafile;
 
 beforeAll(async () => {
   const result = await build({
-    entryPoints: { cli: 'src-main/cli.ts' },
+    entryPoints: { cli: 'src-main/cli.ts', 'index-check-worker': 'src-main/store/index-check-worker.ts' },
     outdir: 'out',
     bundle: true,
     splitting: true,
@@ -100,6 +100,23 @@ describe('weft command start-up', () => {
           .map((i) => `${path}: ${i.path}`),
       );
     expect(importers).toEqual([]);
+  });
+
+  it("the start-up index check's worker loads neither zod, the protocol nor the rollout reader until a rollout changed", () => {
+    // A worker is a Node instance of its own: what it loads it compiles and keeps, beside the host's copy.
+    // With zod, the protocol and the reader loaded at its start, the worker raised the app server's resident
+    // memory by about 50 MiB while it stat-ed the rollouts of an index that was already right.
+    const { inputs, externals } = staticClosure('src-main/store/index-check-worker.ts');
+    expect(inputs.has('src-main/store/index-changes.ts')).toBe(true);
+    expect(fromPackage(inputs, 'zod')).toEqual([]);
+    expect([...inputs].filter((i) => i.startsWith('src-preload/'))).toEqual([]);
+    for (const reader of ['repair', 'index-scan', 'loader', 'thread-index', 'outline-snapshot', 'line-reader']) {
+      expect(inputs.has(`src-main/store/${reader}.ts`)).toBe(false);
+    }
+    expect(externals.has('better-sqlite3')).toBe(true);
+    // The reading is one dynamic import away.
+    const worker = Object.values(meta.outputs).find((o) => o.entryPoint === 'src-main/store/index-check-worker.ts');
+    expect(worker?.imports.some((i) => i.kind === 'dynamic-import')).toBe(true);
   });
 
   it('the MCP client side is one dynamic import away from a connection', () => {

@@ -5,7 +5,7 @@ import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isSmallHome, noRollouts } from '../../../src-main/store/catalog';
-import type { RolloutSource } from '../../../src-main/store/repair';
+import type { RolloutSource } from '../../../src-main/store/index-changes';
 import { uuidv7 } from '../../../src-main/util/ids';
 import { makeWeftHome, type WeftHome } from '../../support/workspace';
 

@@ -1,10 +1,15 @@
 // The host's thread pool (libuv's workers: compression, file reads) runs below the main thread, so that
 // requests are answered before background work when the cores are short. Linux names its threads and
 // lets a process lower one thread's priority; elsewhere nothing is done and nothing is claimed.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { BACKGROUND_NICE, lowerPoolPriority, startInBackground } from '../../../src-main/util/pool-priority';
+import { openIndex } from '../../../src-main/store/index-db';
+import { uuidv7 } from '../../../src-main/util/ids';
 import { startWorker } from '../../../src-main/util/worker-thread';
 
 interface TaskInfo {
@@ -96,17 +101,31 @@ describe.runIf(process.platform === 'linux')('startInBackground', () => {
   });
 
   it("startWorker starts Weft's worker programs lowered", async () => {
-    const before = await tasks();
-    const main = before.find((t) => t.tid === process.pid);
-    // The index check's program, told nothing it can use: it reports that and ends.
-    const worker = await startWorker('index-check-worker', { workerData: {} });
-    expect(worker).not.toBeNull();
-    const after = await tasks();
-    const exit = new Promise((resolve) => worker?.once('exit', resolve));
-    const started = after.filter((t) => !before.some((b) => b.tid === t.tid) && t.comm !== 'libuv-worker');
-    expect(started.length).toBeGreaterThan(0);
-    for (const thread of started) expect(thread.nice).toBe(Math.min(19, (main?.nice ?? 0) + BACKGROUND_NICE));
-    await exit;
+    // The index check's program, held inside a rollout that is a FIFO (its open waits for a writer) until
+    // its threads have been read: a check with nothing to do may end before that.
+    const home = await mkdtemp(join(tmpdir(), 'weft-pool-'));
+    const indexPath = join(home, 'weft.sqlite');
+    openIndex(indexPath).db.close();
+    const dayDir = join(home, 'sessions', '2030', '01', '01');
+    await mkdir(dayDir, { recursive: true });
+    const fifo = join(dayDir, `rollout-2030-01-01T00-00-00-${uuidv7()}.jsonl`);
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    try {
+      const before = await tasks();
+      const main = before.find((t) => t.tid === process.pid);
+      const sources = [{ dir: join(home, 'sessions'), archived: false, origin: 'weft' }];
+      const worker = await startWorker('index-check-worker', { workerData: { home, indexPath, sources } });
+      expect(worker).not.toBeNull();
+      const exit = new Promise((resolve) => worker?.once('exit', resolve));
+      const after = await tasks();
+      const started = after.filter((t) => !before.some((b) => b.tid === t.tid) && t.comm !== 'libuv-worker');
+      expect(started.length).toBeGreaterThan(0);
+      for (const thread of started) expect(thread.nice).toBe(Math.min(19, (main?.nice ?? 0) + BACKGROUND_NICE));
+      await (await open(fifo, 'w')).close();
+      await exit;
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
 
