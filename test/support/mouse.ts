@@ -212,7 +212,36 @@ async function watchClick(target: Locator): Promise<() => Promise<string | null>
 }
 
 /**
- * Clicks at the centre of `target`, after checking that the pointer would hit the target there, and
+ * Resolves once `target` is not disabled (a person waits for a greyed-out button to come back), from the
+ * change of its `disabled` attribute; throws when it stays disabled `timeoutMs`. Chromium sends no mouse
+ * event at all to a disabled control: a press on one would otherwise read as landing on no element.
+ */
+async function enabled(target: Locator, timeoutMs = 20_000): Promise<void> {
+  const came = await target.evaluate(
+    (element, ms) =>
+      new Promise<boolean>((resolve) => {
+        const disabled = (): boolean => element.matches(':disabled');
+        if (!disabled()) return resolve(true);
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          resolve(false);
+        }, ms);
+        const observer = new MutationObserver(() => {
+          if (disabled()) return;
+          clearTimeout(timer);
+          observer.disconnect();
+          resolve(true);
+        });
+        // A control is disabled by its own attribute or by a disabled fieldset around it.
+        observer.observe(document.body, { attributes: true, attributeFilter: ['disabled'], subtree: true });
+      }),
+    timeoutMs,
+  );
+  if (!came) throw new Error(`clickCentre(${String(target)}): the target stayed disabled for ${timeoutMs} ms`);
+}
+
+/**
+ * Clicks at the centre of `target`, once it is enabled, after checking that the pointer would hit the target there, and
  * checks that the click reached it. When the page moved the target between the look and the click (a late
  * layout change), the click is made once more where the target now is, as a person would; a second miss
  * fails with what the click reached instead.
@@ -221,6 +250,7 @@ export async function clickCentre(page: Page, target: Locator): Promise<void> {
   let missed = '';
   for (let attempt = 0; attempt < 2; attempt++) {
     await target.waitFor({ state: 'visible' });
+    await enabled(target);
     await settled(target);
     const state = await probe(target);
     if (!state.hit) throw new Error(`clickCentre: at the centre of the target the pointer would hit ${state.blocker}`);
