@@ -101,10 +101,17 @@ export const CheckpointPreviewFile = lazySchema(() =>
     change: z.enum(['add', 'delete', 'update']),
     /** The file changed since the agent wrote it: restoring would overwrite someone else's work. */
     conflict: z.boolean(),
-    /** Text now and after the restore; null when absent, binary or too large to show. */
+    /**
+     * Text now and after the restore; null when absent, binary, too large to show, or `deferred`.
+     */
     current: z.string().nullable(),
     restored: z.string().nullable(),
     binary: z.boolean(),
+    /**
+     * The texts were not sent with the preview (the answer carries the first files' texts only, so that it
+     * stays small however many files the turns changed): ask `weft/checkpoints/previewFile` for them.
+     */
+    deferred: z.boolean().optional(),
     /** Why the file cannot be restored, if it cannot. */
     unrestorable: z.string().nullish(),
     /**
@@ -134,6 +141,18 @@ export const CheckpointPreviewResult = lazySchema(() =>
   }),
 );
 export type CheckpointPreviewResult = z.infer<typeof CheckpointPreviewResult>;
+
+/** One file of the thread's last preview (`weft/checkpoints/preview` with the same turn): its texts. */
+export const CheckpointPreviewFileParams = lazySchema(() =>
+  z.object({ threadId: z.string(), beforeTurnId: z.string(), path: z.string() }),
+);
+export type CheckpointPreviewFileParams = z.infer<typeof CheckpointPreviewFileParams>;
+
+/** The file's text now and after the restore, as in CheckpointPreviewFile. */
+export const CheckpointPreviewFileResult = lazySchema(() =>
+  z.object({ current: z.string().nullable(), restored: z.string().nullable(), binary: z.boolean() }),
+);
+export type CheckpointPreviewFileResult = z.infer<typeof CheckpointPreviewFileResult>;
 
 /** Put back the files the thread's last restore replaced (files only; the history stays as it is). */
 export const CheckpointRedoParams = lazySchema(() =>

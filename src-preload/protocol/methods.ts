@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
 import {
   CheckpointPreviewParams,
+  CheckpointPreviewFileParams,
+  CheckpointPreviewFileResult,
   CheckpointPreviewResult,
   CheckpointRedoParams,
   CheckpointRedoResult,
@@ -309,6 +311,11 @@ export const ClientRequests = {
   'thread/rollback': { params: ThreadRollbackParams, result: ThreadRollbackResult, queue: 'exclusive' },
   'thread/revert': { params: ThreadRevertParams, result: ThreadRevertResult, queue: 'exclusive' },
   'weft/checkpoints/preview': { params: CheckpointPreviewParams, result: CheckpointPreviewResult, queue: 'shared' },
+  'weft/checkpoints/previewFile': {
+    params: CheckpointPreviewFileParams,
+    result: CheckpointPreviewFileResult,
+    queue: 'shared',
+  },
   'weft/checkpoints/redo': { params: CheckpointRedoParams, result: CheckpointRedoResult, queue: 'exclusive' },
   'weft/checkpoints/revertHunk': {
     params: CheckpointRevertHunkParams,

@@ -30,6 +30,7 @@ type CheckpointHandlers = Pick<
   HandlerTable,
   | 'thread/revert'
   | 'weft/checkpoints/preview'
+  | 'weft/checkpoints/previewFile'
   | 'weft/checkpoints/redo'
   | 'weft/checkpoints/revertHunk'
   | 'weft/checkpoints/size'
@@ -38,11 +39,26 @@ type CheckpointHandlers = Pick<
 /** Preview texts larger than this are not sent (the dialog says so). */
 const PREVIEW_MAX_BYTES = 1024 * 1024;
 /**
- * Texts of one preview answer stop at about this many bytes (the rest of the files are listed without
- * texts, as too large to show): serializing and sending an answer of tens of MB would hold the host,
- * and every thread with it, for a second or more.
+ * Texts of one preview answer stop at about this many bytes, enough for the dialog's first screens; each
+ * file after them is listed `deferred`, its texts sent when the dialog asks (`weft/checkpoints/previewFile`,
+ * as it scrolls to the file). An answer is one message on the client's one connection: every answer
+ * behind it waits while it is written and read (4 MiB of texts held other requests 30-50 ms), and an
+ * answer of tens of MB would hold the host, and every thread with it, for a second or more.
  */
-const PREVIEW_TOTAL_BYTES = 4 * 1024 * 1024;
+const PREVIEW_TOTAL_BYTES = 512 * 1024;
+/** Threads whose last preview is kept for `weft/checkpoints/previewFile` (the newest previews). */
+const PREVIEWS_KEPT = 8;
+
+/** A thread's last preview: the files it listed, by path, and where they are. */
+interface KeptPreview {
+  beforeTurnId: string;
+  cwd: string;
+  items: Map<string, RestorePlanItem>;
+}
+
+/** Whether the preview shows a text for `entry` (one side of a file): a file small enough, or a symlink. */
+const hasText = (entry: RestorePlanItem['current']): boolean =>
+  entry !== null && (entry.kind === 'symlink' || (entry.kind === 'file' && entry.size <= PREVIEW_MAX_BYTES));
 /** Threads with more turns than this are rare; their oldest turns cannot be reverted to in one step. */
 const MAX_TURNS = 100_000;
 
@@ -145,6 +161,31 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
    * thread's last rollback was that undo. Refused when the conversation went on after that undo (a new
    * turn): the files alone would come back without the turns that made them, out of reach of any Undo.
    */
+  const previews = new Map<string, KeptPreview>();
+  const keepPreview = (threadId: string, kept: KeptPreview): void => {
+    previews.delete(threadId);
+    previews.set(threadId, kept);
+    for (const oldest of previews.keys()) {
+      if (previews.size <= PREVIEWS_KEPT) break;
+      previews.delete(oldest);
+    }
+  };
+  /** `item`'s text now (read from the workspace) and after the restore (from the checkpoints). */
+  const textsOf = async (
+    cwd: string,
+    item: RestorePlanItem,
+  ): Promise<{ current: string | null; restored: string | null; binary: boolean }> => {
+    const target = item.target;
+    const current = await previewText(() => readFile(fsPath(cwd, item.path)), item.current);
+    const restored = await previewText(
+      () =>
+        target?.kind === 'file' && target.hash !== null
+          ? service().blobs.read(target.hash)
+          : Promise.resolve(Buffer.alloc(0)),
+      target,
+    );
+    return { current: current.text, restored: restored.text, binary: current.binary || restored.binary };
+  };
   const turnsToBringBack = async (threadId: string): Promise<string[]> => {
     const last = [...(await service().records.read(threadId))]
       .reverse()
@@ -204,6 +245,8 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
         params.weftRestoreFiles === true
           ? await restoring(entry?.session, 'reverting it with its files', revert)
           : await revert([]);
+      // What the last preview listed is no longer what a restore would do.
+      previews.delete(params.threadId);
       manager.broadcast({
         method: 'thread/reverted',
         params: { threadId: params.threadId, weftBeforeTurnId: params.beforeTurnId, weftTurnIds: turnIds, weftFiles },
@@ -225,33 +268,26 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       } catch (error) {
         throw checkpointRpcError(error);
       }
+      keepPreview(params.threadId, {
+        beforeTurnId: params.beforeTurnId,
+        cwd,
+        items: new Map(plan.map((item) => [item.path, item])),
+      });
       const files: CheckpointPreviewFile[] = [];
       let textBytes = 0;
       for (const item of plan) {
         // Folders come and go with their files; a file already as it would be is not changed.
         if (isFolder(item) || (item.unrestorable === undefined && sameContent(item.current, item.target))) continue;
-        const target = item.target;
-        const room = textBytes < PREVIEW_TOTAL_BYTES;
-        const current = room
-          ? await previewText(() => readFile(fsPath(cwd, item.path)), item.current)
-          : { text: null, binary: false };
-        const restored = !room
-          ? { text: null, binary: false }
-          : await previewText(
-              () =>
-                target?.kind === 'file' && target.hash !== null
-                  ? checkpoints.blobs.read(target.hash)
-                  : Promise.resolve(Buffer.alloc(0)),
-              target,
-            );
-        textBytes += (current.text?.length ?? 0) + (restored.text?.length ?? 0);
+        const shown = hasText(item.current) || hasText(item.target);
+        const deferred = shown && textBytes >= PREVIEW_TOTAL_BYTES;
+        const texts = deferred ? { current: null, restored: null, binary: false } : await textsOf(cwd, item);
+        textBytes += (texts.current?.length ?? 0) + (texts.restored?.length ?? 0);
         files.push({
           path: item.path,
           change: item.target === null ? 'delete' : item.current === null ? 'add' : 'update',
           conflict: item.conflict,
-          current: current.text,
-          restored: restored.text,
-          binary: current.binary || restored.binary,
+          ...texts,
+          ...(deferred ? { deferred } : {}),
           unrestorable:
             item.unrestorable === undefined
               ? null
@@ -264,6 +300,19 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       }
       const gaps = notUndoable(await checkpoints.gaps(params.threadId, turnIds), turnIds);
       return gaps.length > 0 ? { files, notUndoable: gaps } : { files };
+    },
+
+    'weft/checkpoints/previewFile': async (params, client) => {
+      manager.seen(client);
+      const kept = previews.get(params.threadId);
+      if (kept?.beforeTurnId !== params.beforeTurnId)
+        throw invalidRequest(
+          `thread ${params.threadId} has no preview of a restore before turn ${params.beforeTurnId}: ask weft/checkpoints/preview first`,
+        );
+      const item = kept.items.get(params.path);
+      if (item === undefined || isFolder(item))
+        throw invalidParams(`params.path: ${params.path} is not a file of that preview`);
+      return textsOf(kept.cwd, item);
     },
 
     'weft/checkpoints/redo': async (params, client) => {
@@ -293,6 +342,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
         entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
         return { weftFiles, weftTurnIds: turnIds };
       });
+      previews.delete(params.threadId);
       if (result.weftTurnIds.length > 0)
         manager.broadcast({
           method: 'weft/thread/turnsRestored',

@@ -1,10 +1,11 @@
 // The panel's other views: the last turn's changes, a review's findings with the file a finding points
 // at, and — outside git — the thread's checkpointed changes.
 import { folderParams } from '../../store/project-key';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { CheckpointPreviewFile, ExitedReviewModeItem } from '../../../src-preload/protocol';
 import { parseMultiFileDiff } from '../../../src-preload/diff/unified-diff';
 import { sidesFromHunks } from '../../components/diff/hunks';
+import { usePreviewTexts } from '../../components/use-preview-texts';
 import { useTurnDiff } from '../../components/use-turn-diff';
 import { Icon, Spinner } from '../../components/Icon';
 import { FindingRow } from '../../components/items/ReviewCells';
@@ -207,6 +208,45 @@ export function ReviewView({ cwd, sideBySide }: { cwd: string; sideBySide: boole
   );
 }
 
+/** One file the thread changed, outside git: its diff from before the thread to now. */
+function CheckpointedFile({
+  file,
+  target,
+  sideBySide,
+}: {
+  file: CheckpointPreviewFile;
+  target: { threadId: string; beforeTurnId: string };
+  sideBySide: boolean;
+}) {
+  const row = useRef<HTMLLIElement>(null);
+  const texts = usePreviewTexts(file, target, row, '.changes-body');
+  return (
+    <li ref={row} className="changes-file">
+      <div className="changes-file-row">
+        <Icon name="file" size={12} /> <span className="file-path">{file.path}</span>
+        <span className="changes-kind">{file.change}</span>
+      </div>
+      {texts === null ? (
+        <p className="muted">
+          <Spinner size={12} /> Loading the file&apos;s texts…
+        </p>
+      ) : 'failed' in texts ? (
+        <p className="changes-error">{texts.failed}</p>
+      ) : texts.binary ? (
+        <p className="muted">Binary file.</p>
+      ) : (
+        <Diff
+          path={file.path}
+          original={texts.restored ?? ''}
+          modified={texts.current ?? ''}
+          sideBySide={sideBySide}
+          label={`Thread's changes to ${file.path}`}
+        />
+      )}
+    </li>
+  );
+}
+
 /** Outside git: what the open thread changed, from its checkpoints (file before the thread → now). */
 export function CheckpointedChanges({ reason, sideBySide }: { reason: string | null; sideBySide: boolean }) {
   const controller = useController();
@@ -241,25 +281,16 @@ export function CheckpointedChanges({ reason, sideBySide }: { reason: string | n
         <p className="muted changes-empty">This thread has changed no files.</p>
       )}
       <ul className="changes-files">
-        {(files ?? []).map((f) => (
-          <li key={f.path} className="changes-file">
-            <div className="changes-file-row">
-              <Icon name="file" size={12} /> <span className="file-path">{f.path}</span>
-              <span className="changes-kind">{f.change}</span>
-            </div>
-            {f.binary ? (
-              <p className="muted">Binary file.</p>
-            ) : (
-              <Diff
-                path={f.path}
-                original={f.restored ?? ''}
-                modified={f.current ?? ''}
-                sideBySide={sideBySide}
-                label={`Thread's changes to ${f.path}`}
-              />
-            )}
-          </li>
-        ))}
+        {threadId !== null &&
+          firstTurn !== undefined &&
+          (files ?? []).map((f) => (
+            <CheckpointedFile
+              key={f.path}
+              file={f}
+              target={{ threadId, beforeTurnId: firstTurn }}
+              sideBySide={sideBySide}
+            />
+          ))}
       </ul>
     </div>
   );

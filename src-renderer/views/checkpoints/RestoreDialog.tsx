@@ -2,13 +2,14 @@
 // diff of its current text against the text it goes back to; files someone changed after the agent are
 // conflicts, and for each the user picks "Keep mine" (that file is left as it is, `weftKeepFiles`) or
 // "Overwrite" (their version is checkpointed first, so Redo brings it back); every other file is restored.
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { displayPath, type CheckpointPreviewFile, type StoppedCommand } from '../../../src-preload/protocol';
 import { DiffView } from '../../components/diff/DiffView';
 import { DiffLayoutToggle } from '../../components/items/FileChangeCell';
 import { Icon, Spinner } from '../../components/Icon';
 import { useDiffLayout } from '../../components/preferences';
 import { useModal } from '../../components/use-modal';
+import { usePreviewTexts } from '../../components/use-preview-texts';
 import { useController, useWeft } from '../../store/app-context';
 import {
   closeRestore,
@@ -33,10 +34,46 @@ const CHANGE_LABELS: Record<CheckpointPreviewFile['change'], string> = {
   delete: 'is removed',
 };
 
-function FilePreview({ file, sideBySide }: { file: CheckpointPreviewFile; sideBySide: boolean }) {
-  const text = file.current !== null || file.restored !== null;
+function FilePreview({
+  file,
+  target,
+  sideBySide,
+}: {
+  file: CheckpointPreviewFile;
+  target: RestoreTarget;
+  sideBySide: boolean;
+}) {
+  const section = useRef<HTMLElement>(null);
+  const texts = usePreviewTexts(file, target, section, '.review-body');
+  let body: ReactNode;
+  if (texts === null) {
+    body = (
+      <p className="restore-note muted">
+        <Spinner size={13} /> Loading the file&apos;s texts…
+      </p>
+    );
+  } else if ('failed' in texts) {
+    body = <p className="restore-note">The texts could not be shown: {texts.failed}</p>;
+  } else if (texts.binary) {
+    body = <p className="restore-note muted">Binary file: its bytes go back as they were.</p>;
+  } else if (texts.current !== null || texts.restored !== null) {
+    body = (
+      <DiffView
+        original={texts.current ?? ''}
+        modified={texts.restored ?? ''}
+        path={displayPath(file.path)}
+        sideBySide={sideBySide}
+        hideUnchanged
+        maxHeight={360}
+        label={`${displayPath(file.path)}: now and after the restore`}
+      />
+    );
+  } else {
+    body = <p className="restore-note muted">Too large to show.</p>;
+  }
   return (
     <section
+      ref={section}
       className={`review-file restore-file${file.conflict ? ' is-conflict' : ''}`}
       aria-label={`${displayPath(file.path)} ${CHANGE_LABELS[file.change]}`}
     >
@@ -52,21 +89,7 @@ function FilePreview({ file, sideBySide }: { file: CheckpointPreviewFile; sideBy
           {displayPath(file.path)} was {file.background}. Restoring it may take back that command&apos;s work.
         </p>
       )}
-      {file.binary ? (
-        <p className="restore-note muted">Binary file: its bytes go back as they were.</p>
-      ) : text ? (
-        <DiffView
-          original={file.current ?? ''}
-          modified={file.restored ?? ''}
-          path={displayPath(file.path)}
-          sideBySide={sideBySide}
-          hideUnchanged
-          maxHeight={360}
-          label={`${displayPath(file.path)}: now and after the restore`}
-        />
-      ) : (
-        <p className="restore-note muted">Too large to show.</p>
-      )}
+      {body}
     </section>
   );
 }
@@ -244,7 +267,7 @@ export function RestoreDialog({ target }: { target: RestoreTarget }) {
             <p className="muted">No file changes to put back: only the conversation goes back.</p>
           )}
           {files.map((file) => (
-            <FilePreview key={file.path} file={file} sideBySide={layout === 'split'} />
+            <FilePreview key={file.path} file={file} target={target} sideBySide={layout === 'split'} />
           ))}
         </div>
         <footer className="review-foot">

@@ -61,6 +61,7 @@ const clientRequestMethods = [
   'weft/rules/list',
   'weft/rules/revoke',
   'weft/checkpoints/preview',
+  'weft/checkpoints/previewFile',
   'weft/checkpoints/redo',
   'weft/checkpoints/revertHunk',
   'weft/checkpoints/size',

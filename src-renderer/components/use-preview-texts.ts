@@ -1,0 +1,53 @@
+// The texts of one file of a checkpoint preview (`weft/checkpoints/preview`): those the preview sent, or for
+// a file it deferred (the answer carries the first files' texts only), those asked for one file at a time as
+// the file comes near the view. Used by the restore dialog and by the Changes panel outside git.
+import { useEffect, useState, type RefObject } from 'react';
+import type { CheckpointPreviewFile } from '../../src-preload/protocol';
+import { useController } from '../store/app-context';
+import { messageOf } from '../store/checkpoint-ui';
+
+export type FileTexts = Pick<CheckpointPreviewFile, 'current' | 'restored' | 'binary'>;
+
+/**
+ * The file's texts: those the preview sent, or for a file it `deferred`, those asked for once its section
+ * comes within a screenful of the dialog's view (`weft/checkpoints/previewFile`). Null while they come.
+ */
+export function usePreviewTexts(
+  file: CheckpointPreviewFile,
+  target: { threadId: string; beforeTurnId: string },
+  section: RefObject<HTMLElement | null>,
+  /** The scrolling element's selector: the texts are asked for within a screenful of its view. */
+  scroller: string,
+): FileTexts | { failed: string } | null {
+  const controller = useController();
+  const [asked, setAsked] = useState<FileTexts | { failed: string } | null>(null);
+  const deferred = file.deferred === true;
+  useEffect(() => {
+    const element = section.current;
+    if (!deferred || element === null) return;
+    let cancelled = false;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        controller
+          .request('weft/checkpoints/previewFile', {
+            threadId: target.threadId,
+            beforeTurnId: target.beforeTurnId,
+            path: file.path,
+          })
+          .then(
+            (texts) => !cancelled && setAsked(texts),
+            (e: unknown) => !cancelled && setAsked({ failed: messageOf(e) }),
+          );
+      },
+      { root: element.closest(scroller), rootMargin: '600px 0px 600px 0px' },
+    );
+    observer.observe(element);
+    return () => {
+      cancelled = true;
+      observer.disconnect();
+    };
+  }, [controller, deferred, file.path, section, scroller, target.threadId, target.beforeTurnId]);
+  return deferred ? asked : file;
+}

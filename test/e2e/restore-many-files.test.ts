@@ -1,0 +1,65 @@
+// E2E: "Undo this turn" over a turn that changed 80 files (8 KB each, 16 KB after the turn). The preview's answer carries the first files'
+// texts only; every other file shows its diff once the person wheels to it (its texts asked for then), and
+// none says "Too large to show" (before, every file past 4 MiB of texts did, however small). Reached by
+// mouse (wheel + click) at 900×700 through `weft serve`.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { clickCentre, wheelIntoView } from '../support/mouse';
+import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
+import { conversation, sendMessage, startE2e, type E2e } from '../support/weft-serve';
+
+const FILES = 80;
+const name = (i: number): string => `src/f${String(i).padStart(3, '0')}.txt`;
+/** 8 KB a file before the turn; the turn doubles every line. */
+const text = (i: number): string =>
+  Array.from({ length: 128 }, (_, n) => `file ${i} line ${n}`.padEnd(63, '.')).join('\n') + '\n';
+
+let e2e: E2e | undefined;
+
+async function clickAction(page: Page, action: string): Promise<void> {
+  const button = conversation(page).getByRole('button', { name: action }).first();
+  await wheelIntoView(page, button, conversation(page));
+  await clickCentre(page, button);
+}
+
+describe('undo of a turn that changed many files', () => {
+  it('shows the diff of every file as the person wheels to it, none too large', { timeout: 300_000 }, async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < FILES; i++) files[name(i)] = text(i);
+    e2e = await startE2e({ files, approvalPolicy: 'never', viewport: { width: 900, height: 700 } });
+    const { page, workspace } = e2e;
+    e2e.mock.enqueueMany([
+      {
+        kind: 'sse',
+        events: [
+          evCreated(),
+          evFunctionCall('c1', 'exec_command', { cmd: `for f in src/*.txt; do sed -i 'p' "$f"; done` }),
+          evCompleted(),
+        ],
+      },
+      answerTurn('Doubled.'),
+    ]);
+    await sendMessage(page, 'Double every line');
+    await conversation(page).getByText('Doubled.').waitFor();
+
+    await clickAction(page, 'Undo this turn');
+    const dialog = page.getByRole('dialog', { name: 'Undo this turn' });
+    const first = dialog.getByRole('region', { name: `${name(0)} goes back` });
+    await first.locator('.monaco-diff:not(.monaco-diff--loading)').first().waitFor();
+    expect(await dialog.locator('.restore-file').count()).toBe(FILES);
+    // The last files wait for the person: their texts have not been asked for.
+    const last = dialog.getByRole('region', { name: `${name(FILES - 1)} goes back` });
+    expect(await last.getByText("Loading the file's texts…").count()).toBe(1);
+    await e2e.screenshot('restore-many-files-top-900x700');
+
+    await wheelIntoView(page, last, dialog.locator('.review-body'), 2400);
+    await last.locator('.monaco-diff:not(.monaco-diff--loading)').first().waitFor();
+    expect(await last.getByText("Loading the file's texts…").count()).toBe(0);
+    expect(await dialog.getByText('Too large to show.').count()).toBe(0);
+    await e2e.screenshot('restore-many-files-bottom-900x700');
+
+    await clickCentre(page, dialog.getByRole('button', { name: `Restore ${FILES} files` }));
+    await dialog.waitFor({ state: 'detached' });
+    expect(await workspace.read(name(FILES - 1))).toBe(text(FILES - 1));
+  });
+});

@@ -1,0 +1,117 @@
+// Undo's preview of a turn that changed many files: the answer carries the texts of the first files only (a
+// few hundred KB), so it leaves the host at once, and says of every other file that its texts come on
+// request (`deferred`); `weft/checkpoints/previewFile` then gives one file's texts, as the dialog asks for
+// each file it scrolls to. Before, the answer carried 4 MiB of texts, and every file past them was shown
+// as "too large to show" whatever its size. Through the real `weft app-server` (mock Responses server).
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { StdioRpcClient } from '../support/rpc-client';
+import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+
+const FILES = 400;
+/** Each file: 8 KB before the turn, 16 KB after it (each line doubled). */
+const before = (i: number): string =>
+  Array.from({ length: 128 }, (_, n) => `file ${i} line ${n}`.padEnd(63, '.')).join('\n') + '\n';
+
+let server: MockResponsesServer;
+let ws: TempWorkspace;
+let home: WeftHome;
+let client: StdioRpcClient | null = null;
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  const files: Record<string, string> = {};
+  for (let i = 0; i < FILES; i++) files[`src/f${String(i).padStart(3, '0')}.txt`] = before(i);
+  ws = await makeTempWorkspace(files);
+  home = await makeWeftHome(
+    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 2\n`,
+  );
+});
+
+afterEach(async () => {
+  await client?.close();
+  client = null;
+  await server.close();
+  await ws.cleanup();
+  await home.cleanup();
+});
+
+const answer = (text: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evAssistantMessage(text), evCompleted()],
+});
+const command = (id: string, cmd: string) => ({
+  kind: 'sse' as const,
+  events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd, yield_time_ms: 30_000 }), evCompleted()],
+});
+
+const indexOf = (path: string): number => Number(/f(\d+)\.txt$/.exec(path)?.[1]);
+
+interface PreviewFile {
+  path: string;
+  change: string;
+  current: string | null;
+  restored: string | null;
+  binary: boolean;
+  deferred?: boolean;
+}
+
+describe('the preview of an undo of many files', () => {
+  it('sends the first files with their texts, the others deferred, and each one on request', async () => {
+    const rpc = StdioRpcClient.start({ WEFT_HOME: home.dir, MOCK_API_KEY: 'x' }, ws.dir);
+    client = rpc;
+    await rpc.initialize();
+    const { thread } = await rpc.request<{ thread: { id: string } }>('thread/start', { cwd: ws.dir });
+    server.enqueueMany([command('c1', `for f in src/*.txt; do sed -i 'p' "$f"; done`), answer('doubled')]);
+    const from = rpc.received.length;
+    const { turn } = await rpc.request<{ turn: { id: string } }>('turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'double every line' }],
+    });
+    await rpc.notification('turn/completed', (p) => JSON.stringify(p).includes(turn.id), from);
+
+    const preview = await rpc.request<{ files: PreviewFile[] }>('weft/checkpoints/preview', {
+      threadId: thread.id,
+      beforeTurnId: turn.id,
+    });
+    expect(preview.files).toHaveLength(FILES);
+    const sent = preview.files.filter((f) => f.current !== null);
+    const deferred = preview.files.filter((f) => f.deferred === true);
+    // The first files come whole, in order; every other one is deferred, none "too large".
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.length + deferred.length).toBe(FILES);
+    expect(preview.files.slice(0, sent.length)).toEqual(sent);
+    const textBytes = sent.reduce((n, f) => n + (f.current?.length ?? 0) + (f.restored?.length ?? 0), 0);
+    expect(textBytes).toBeLessThanOrEqual(1024 * 1024);
+    for (const f of deferred)
+      expect([f.current, f.restored, f.binary, f.change]).toEqual([null, null, false, 'update']);
+    const first = sent[0];
+    if (first === undefined) throw new Error('no file came with its texts');
+    expect(first.restored).toBe(before(indexOf(first.path)));
+    expect(first.current).toBe(readFileSync(ws.path(first.path), 'utf8'));
+
+    // A deferred file's texts, asked for one at a time: now and after the restore.
+    const last = deferred.at(-1);
+    if (last === undefined) throw new Error('no file was deferred');
+    const texts = await rpc.request<{ current: string | null; restored: string | null; binary: boolean }>(
+      'weft/checkpoints/previewFile',
+      { threadId: thread.id, beforeTurnId: turn.id, path: last.path },
+    );
+    expect(texts).toEqual({
+      current: readFileSync(ws.path(last.path), 'utf8'),
+      restored: before(indexOf(last.path)),
+      binary: false,
+    });
+
+    // A path the preview did not list is refused, naming the parameter.
+    const unknown = await rpc.call('weft/checkpoints/previewFile', {
+      threadId: thread.id,
+      beforeTurnId: turn.id,
+      path: 'src/none.txt',
+    });
+    expect(unknown.error?.code).toBe(-32602);
+    expect(unknown.error?.message).toContain('params.path');
+  }, 120_000);
+});
