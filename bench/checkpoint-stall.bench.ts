@@ -12,7 +12,8 @@ import { join, resolve } from 'node:path';
 import { startMockResponsesServer, type MockResponsesServer } from '../test/support/mock-responses-server';
 import { StdioRpcClient } from '../test/support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../test/support/sse';
-import { writeMockHome, writeSmallFiles, type BenchRow } from './mock-project';
+import { writeMockHome, writeSmallFiles } from './mock-project';
+import type { BenchRow } from './measure';
 
 const TARGET = '≤ 50 ms';
 const BIG_FILES = 20;

@@ -7,15 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointService } from '../src-main/checkpoints/service';
-import { median, p95 } from './measure';
-
-interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  target?: string;
-  note?: string;
-}
+import { median, p95, type BenchRow } from './measure';
 
 function sourceText(a: number, b: number, c: number, lines: number): string {
   const out: string[] = [`// module ${a}/${b}/${c}`];

@@ -9,15 +9,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ThreadStore } from '../src-main/store';
 import { rolloutFileName } from '../src-main/store/paths';
-import { median } from './measure';
+import { median, type BenchRow } from './measure';
 
-interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  target?: string;
-  note?: string;
-}
 interface BenchResult {
   title: string;
   rows: BenchRow[];

@@ -10,8 +10,8 @@ import { join, resolve } from 'node:path';
 import { createGate, startMockResponsesServer, type MockResponsesServer } from '../test/support/mock-responses-server';
 import { StdioRpcClient } from '../test/support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../test/support/sse';
-import { median } from './measure';
-import { writeMockHome, writeSmallFiles, type BenchRow } from './mock-project';
+import { median, type BenchRow } from './measure';
+import { writeMockHome, writeSmallFiles } from './mock-project';
 
 const FILES = 3000;
 /** How long the model "thinks" before it asks for the command (a first answer of a real model takes longer). */

@@ -28,7 +28,7 @@ import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startListProbe, stdioChannel, type ProbeAnswer } from '../test/support/list-probe';
 import { startMockResponsesServer } from '../test/support/mock-responses-server';
-import { median, percentile } from './measure';
+import { median, percentile, type BenchRow } from './measure';
 import {
   cpuSeconds,
   env,
@@ -44,14 +44,6 @@ import {
 } from './many-agents-host';
 import { uiRun, type UiResult } from './many-agents-ui';
 import { AGENTS, REQUESTS_PER_AGENT, WORK_SUMMARY, agentPrompt, scriptAgents } from './many-agents-work';
-
-interface Row {
-  name: string;
-  value: number | string;
-  unit: string;
-  target?: string;
-  note?: string;
-}
 
 const ROOT = process.cwd();
 const RUNS = Number(process.env['MANY_AGENTS_RUNS'] ?? 2);
@@ -247,7 +239,7 @@ function ours<T>(results: Map<string, T[]>, f: (r: T) => number): number {
 }
 
 /** The server's main thread over the turns: how long it waited for a core, beside how long it ran. */
-function mainThreadRow(what: string, results: Map<string, AppServerResult[]>, programs: Program[]): Row {
+function mainThreadRow(what: string, results: Map<string, AppServerResult[]>, programs: Program[]): BenchRow {
   return {
     name: `${what}: the server's main thread runnable but waiting for a core`,
     value: ours(results, (r) => r.mainThread.waitMs),
@@ -256,7 +248,7 @@ function mainThreadRow(what: string, results: Map<string, AppServerResult[]>, pr
   };
 }
 
-function worktreeRows(results: Map<string, AppServerResult[]>, programs: Program[]): Row[] {
+function worktreeRows(results: Map<string, AppServerResult[]>, programs: Program[]): BenchRow[] {
   const runs = results.get('weft') ?? [];
   if (runs.length === 0) return [];
   const turns = (r: AppServerResult): string =>
@@ -285,7 +277,7 @@ function worktreeRows(results: Map<string, AppServerResult[]>, programs: Program
   ];
 }
 
-function serverRows(results: Map<string, AppServerResult[]>, programs: Program[]): Row[] {
+function serverRows(results: Map<string, AppServerResult[]>, programs: Program[]): BenchRow[] {
   const runs = results.get('weft') ?? [];
   if (runs.length === 0) return [];
   return [
@@ -315,7 +307,7 @@ function serverRows(results: Map<string, AppServerResult[]>, programs: Program[]
 function firstTurnRows(
   results: Map<string, (AppServerResult & { firstDeltaMs: number })[]>,
   programs: Program[],
-): Row[] {
+): BenchRow[] {
   if ((results.get('weft') ?? []).length === 0) return [];
   const what = `first turn of a fresh app server, started ${FIRST_TURN_AFTER_MS / 1000} s after its thread`;
   return [
@@ -368,7 +360,7 @@ function missedFrames(intervals: readonly number[]): number {
   return intervals.reduce((sum, ms) => sum + Math.max(0, Math.round(ms / (1000 / 60)) - 1), 0);
 }
 
-function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees = false): Row[] {
+function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees = false): BenchRow[] {
   const runs = results.get('weft') ?? [];
   const who = worktrees ? `${AGENTS} worktree threads` : `${AGENTS} agents`;
   if (runs.length === 0) return [];
@@ -433,7 +425,7 @@ function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees
   ];
 }
 
-export default async function run(): Promise<{ title: string; rows: Row[]; notes: string[] }> {
+export default async function run(): Promise<{ title: string; rows: BenchRow[]; notes: string[] }> {
   const loadBefore = loadavg();
   const work = join(ROOT, 'bench/.work/many-agents');
   mkdirSync(work, { recursive: true });

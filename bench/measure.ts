@@ -3,6 +3,15 @@
 // a child process.
 import { spawn } from 'node:child_process';
 
+/** What a benchmark reports: one row of bench/RESULTS.md. */
+export interface BenchRow {
+  name: string;
+  value: number | string;
+  unit: string;
+  target?: string;
+  note?: string;
+}
+
 export interface ProcessRun {
   wallMs: number;
   /** User + system CPU time of the command (getrusage children): what it cost without waiting for a core. */

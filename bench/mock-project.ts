@@ -2,15 +2,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** What a benchmark reports: one row of bench/RESULTS.md. */
-export interface BenchRow {
-  name: string;
-  value: number | string;
-  unit: string;
-  target?: string;
-  note?: string;
-}
-
 /** A Weft home at `home` whose model is the mock server at `url` (never asks; writes only the workspace). */
 export function writeMockHome(home: string, url: string, retries: number): void {
   mkdirSync(home, { recursive: true });

@@ -27,16 +27,8 @@ import { rolloutFileName, rolloutPath } from '../src-main/store/paths';
 import { startMockResponsesServer, type ScriptStep } from '../test/support/mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall, evOutputTextDelta } from '../test/support/sse';
 import { rollout as codexRollout, uuidv7At as codexId } from './codex-import.bench';
-import { measureProcess, median, percentile } from './measure';
+import { measureProcess, median, percentile, type BenchRow } from './measure';
 import { rollout as weftRollout, uuidv7At as weftId } from './store.bench';
-
-interface BenchRow {
-  name: string;
-  value: number | string;
-  unit: string;
-  target?: string;
-  note?: string;
-}
 
 const ROOT = process.cwd();
 const WEFT = resolve(ROOT, 'bin/weft.js');

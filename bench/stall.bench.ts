@@ -15,14 +15,7 @@ import type { ModelClient, ModelEvent } from '../src-main/model/types';
 import { createAppHost } from '../src-main/server/app-host';
 import { rolloutPath } from '../src-main/store/paths';
 import { rollout, uuidv7At } from './store.bench';
-
-interface Row {
-  name: string;
-  value: number;
-  unit: string;
-  target?: string;
-  note?: string;
-}
+import type { BenchRow } from './measure';
 
 const ITEMS = 10_000;
 const TARGET = '≤ 50 ms';
@@ -141,9 +134,9 @@ async function host(home: string, cwd: string, modelClient?: ModelClient) {
   return { app, connection, call, listeners };
 }
 
-export default async function run(): Promise<{ title: string; rows: Row[]; notes: string[] }> {
+export default async function run(): Promise<{ title: string; rows: BenchRow[]; notes: string[] }> {
   const root = mkdtempSync(join(tmpdir(), 'weft-stall-'));
-  const rows: Row[] = [];
+  const rows: BenchRow[] = [];
   const notes: string[] = [];
   const load = (): string => loadavg()[0]?.toFixed(1) ?? '?';
   try {

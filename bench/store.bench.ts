@@ -10,15 +10,8 @@ import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ThreadStore } from '../src-main/store';
 import { rolloutPath } from '../src-main/store/paths';
-import { measureProcess, median } from './measure';
+import { measureProcess, median, type BenchRow } from './measure';
 
-interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  target?: string;
-  note?: string;
-}
 interface BenchResult {
   title: string;
   rows: BenchRow[];

@@ -14,6 +14,7 @@ import { childrenRunning, rssMiB } from '../test/support/proc';
 import { saveThreads } from '../test/support/saved-threads';
 import { startServe, stop } from '../test/support/weft-serve';
 import { makeTempWorkspace, makeWeftHome } from '../test/support/workspace';
+import type { BenchRow } from './measure';
 
 const THREADS = Number(process.env['WEFT_BENCH_THREADS'] ?? 50);
 
@@ -30,14 +31,6 @@ function repoRoot(): string {
 const QUIET = join(repoRoot(), 'test', 'fixtures', 'mcp', 'quiet-server.mjs');
 /** How long the server may take to let go of the threads left behind before the count is taken. */
 const SETTLE_MS = 30_000;
-
-interface Row {
-  name: string;
-  value: number | string;
-  unit: string;
-  target?: string;
-  note?: string;
-}
 
 const CONFIG = [
   'model = "mock-model"',
@@ -63,7 +56,7 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 }
 
-export default async function run(): Promise<{ title: string; rows: Row[]; notes: string[] }> {
+export default async function run(): Promise<{ title: string; rows: BenchRow[]; notes: string[] }> {
   if (!existsSync(QUIET)) throw new Error(`the MCP server fixture is missing: ${QUIET}`);
   const workspace = await makeTempWorkspace({ 'README.md': '# Bench project\n' });
   const home = await makeWeftHome(CONFIG);
@@ -101,7 +94,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
     const settled = mcp();
     const last = rss[rss.length - 1]?.mib ?? 0;
     const afterTen = rss.find((s) => s.clicks === 10)?.mib ?? 0;
-    const rows: Row[] = [
+    const rows: BenchRow[] = [
       {
         name: `click through ${THREADS} threads: MCP server processes left`,
         value: settled,

@@ -15,19 +15,12 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { startWebServer } from '../src-main/server/http-server';
 import { runStdioServer } from '../src-main/server/stdio';
 import type { ClientConnection, ClientSink, ConnectionHost } from '../src-main/server/transport';
+import type { BenchRow } from './measure';
 
 const DELTAS = 5_000;
 const BURST = 50;
 const RUNS = 9;
 const DONE_METHOD = 'bench/done';
-
-interface Row {
-  name: string;
-  value: number;
-  unit: string;
-  target?: string;
-  note?: string;
-}
 
 interface Outcome {
   ms: number;
@@ -228,10 +221,10 @@ async function measure(weft: () => Promise<Outcome>, bare: () => Promise<Outcome
   return { weftRate, bareRate, weftFrames: median(weftRuns.map((r) => r.frames)) };
 }
 
-export default async function run(): Promise<{ title: string; rows: Row[]; notes?: string[] }> {
+export default async function run(): Promise<{ title: string; rows: BenchRow[]; notes?: string[] }> {
   const stdio = await measure(stdioWeft, stdioBare);
   const ws = await measure(wsWeft, wsBare);
-  const rows: Row[] = [];
+  const rows: BenchRow[] = [];
   for (const [label, result] of [
     ['stdio', stdio],
     ['WebSocket', ws],

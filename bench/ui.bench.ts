@@ -13,7 +13,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { launchBrowser } from '../test/support/chromium';
 import { traceFrames } from './ui-trace';
 import type { FrameCost } from './ui-trace';
-import { percentile } from './measure';
+import { percentile, type BenchRow } from './measure';
 
 const ITEMS = 5000;
 const DELTAS_PER_SECOND = 2000;
@@ -22,14 +22,6 @@ const OUTPUT_BYTES = 10 * 1024 * 1024;
 /** A fast build log: 10 MB in two seconds. */
 const OUTPUT_BYTES_PER_SECOND = 5 * 1024 * 1024;
 const PROJECT = '/home/ada/acme-web';
-
-interface Row {
-  name: string;
-  value: number | string;
-  unit: string;
-  target?: string;
-  note?: string;
-}
 
 function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -117,7 +109,7 @@ async function measurePhase(page: Page, cdp: CDPSession, action: () => Promise<u
   return { intervals, cost };
 }
 
-function phaseRows(label: string, phase: PhaseResult, note: string): Row[] {
+function phaseRows(label: string, phase: PhaseResult, note: string): BenchRow[] {
   const max = (values: number[]): number => round(values.reduce((a, b) => Math.max(a, b), 0));
   return [
     {
@@ -145,7 +137,7 @@ function loadAverage(): string {
   }
 }
 
-export default async function run(): Promise<{ title: string; rows: Row[]; notes: string[] }> {
+export default async function run(): Promise<{ title: string; rows: BenchRow[]; notes: string[] }> {
   const root = repoRoot();
   const rendererDir = join(root, 'dist', 'renderer');
   if (!existsSync(join(rendererDir, 'index.html')))
@@ -153,7 +145,7 @@ export default async function run(): Promise<{ title: string; rows: Row[]; notes
   const bridge = readFileSync(join(root, 'bench', 'ui-fake-bridge.js'), 'utf8');
   const { server, url } = await serveRenderer(rendererDir);
   const session = await launchBrowser({ viewport: { width: 1360, height: 900 } });
-  const rows: Row[] = [];
+  const rows: BenchRow[] = [];
   const notes: string[] = [];
   try {
     const { page } = session;
