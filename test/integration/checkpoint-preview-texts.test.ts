@@ -113,5 +113,33 @@ describe('the preview of an undo of many files', () => {
     });
     expect(unknown.error?.code).toBe(-32602);
     expect(unknown.error?.message).toContain('params.path');
+
+    // A preview of a later turn (as the restore dialog makes while the Changes panel shows the first) leaves
+    // the first one's files to be asked for; a restore forgets both.
+    server.enqueueMany([command('c2', 'echo later > later.txt'), answer('added')]);
+    const second = await rpc.request<{ turn: { id: string } }>('turn/start', {
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'add a file' }],
+    });
+    await rpc.notification('turn/completed', (p) => JSON.stringify(p).includes(second.turn.id), from);
+    const later = await rpc.request<{ files: PreviewFile[] }>('weft/checkpoints/preview', {
+      threadId: thread.id,
+      beforeTurnId: second.turn.id,
+    });
+    expect(later.files.map((f) => [f.path, f.change])).toEqual([['later.txt', 'delete']]);
+    const again = await rpc.request<{ restored: string | null }>('weft/checkpoints/previewFile', {
+      threadId: thread.id,
+      beforeTurnId: turn.id,
+      path: last.path,
+    });
+    expect(again.restored).toBe(before(indexOf(last.path)));
+    await rpc.request('thread/revert', { threadId: thread.id, beforeTurnId: second.turn.id, weftRestoreFiles: true });
+    const forgotten = await rpc.call('weft/checkpoints/previewFile', {
+      threadId: thread.id,
+      beforeTurnId: turn.id,
+      path: last.path,
+    });
+    expect(forgotten.error?.code).toBe(-32600);
+    expect(forgotten.error?.message).toContain('ask weft/checkpoints/preview first');
   }, 120_000);
 });

@@ -46,12 +46,17 @@ const PREVIEW_MAX_BYTES = 1024 * 1024;
  * answer of tens of MB would hold the host, and every thread with it, for a second or more.
  */
 const PREVIEW_TOTAL_BYTES = 512 * 1024;
-/** Threads whose last preview is kept for `weft/checkpoints/previewFile` (the newest previews). */
+/**
+ * Previews kept for `weft/checkpoints/previewFile`, the newest ones: the restore dialog's, and the Changes
+ * panel's outside git (the thread's changes since its first turn), of a few threads.
+ */
 const PREVIEWS_KEPT = 8;
 
-/** A thread's last preview: the files it listed, by path, and where they are. */
+const previewKey = (threadId: string, beforeTurnId: string): string => `${threadId}\0${beforeTurnId}`;
+
+/** A preview: the files it listed, by path, and where they are. */
 interface KeptPreview {
-  beforeTurnId: string;
+  threadId: string;
   cwd: string;
   items: Map<string, RestorePlanItem>;
 }
@@ -156,19 +161,19 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
     return { cwd: manager.get(threadId)?.thread.cwd ?? read.thread.cwd, turnIds: ids.slice(index) };
   };
 
-  /**
-   * The turns a redo brings back with the files: those of the undo whose restore it takes back, when the
-   * thread's last rollback was that undo. Refused when the conversation went on after that undo (a new
-   * turn): the files alone would come back without the turns that made them, out of reach of any Undo.
-   */
+  /** The newest previews, by thread and turn (`previewKey`), for `weft/checkpoints/previewFile`. */
   const previews = new Map<string, KeptPreview>();
-  const keepPreview = (threadId: string, kept: KeptPreview): void => {
-    previews.delete(threadId);
-    previews.set(threadId, kept);
+  const keepPreview = (key: string, kept: KeptPreview): void => {
+    previews.delete(key);
+    previews.set(key, kept);
     for (const oldest of previews.keys()) {
       if (previews.size <= PREVIEWS_KEPT) break;
       previews.delete(oldest);
     }
+  };
+  /** Drops the thread's kept previews: after a restore or a redo they no longer say what one would do. */
+  const forgetPreviews = (threadId: string): void => {
+    for (const [key, kept] of previews) if (kept.threadId === threadId) previews.delete(key);
   };
   /** `item`'s text now (read from the workspace) and after the restore (from the checkpoints). */
   const textsOf = async (
@@ -186,6 +191,11 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
     );
     return { current: current.text, restored: restored.text, binary: current.binary || restored.binary };
   };
+  /**
+   * The turns a redo brings back with the files: those of the undo whose restore it takes back, when the
+   * thread's last rollback was that undo. Refused when the conversation went on after that undo (a new
+   * turn): the files alone would come back without the turns that made them, out of reach of any Undo.
+   */
   const turnsToBringBack = async (threadId: string): Promise<string[]> => {
     const last = [...(await service().records.read(threadId))]
       .reverse()
@@ -245,8 +255,8 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
         params.weftRestoreFiles === true
           ? await restoring(entry?.session, 'reverting it with its files', revert)
           : await revert([]);
-      // What the last preview listed is no longer what a restore would do.
-      previews.delete(params.threadId);
+      // What the previews listed is no longer what a restore would do.
+      forgetPreviews(params.threadId);
       manager.broadcast({
         method: 'thread/reverted',
         params: { threadId: params.threadId, weftBeforeTurnId: params.beforeTurnId, weftTurnIds: turnIds, weftFiles },
@@ -268,8 +278,8 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
       } catch (error) {
         throw checkpointRpcError(error);
       }
-      keepPreview(params.threadId, {
-        beforeTurnId: params.beforeTurnId,
+      keepPreview(previewKey(params.threadId, params.beforeTurnId), {
+        threadId: params.threadId,
         cwd,
         items: new Map(plan.map((item) => [item.path, item])),
       });
@@ -304,8 +314,8 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
 
     'weft/checkpoints/previewFile': async (params, client) => {
       manager.seen(client);
-      const kept = previews.get(params.threadId);
-      if (kept?.beforeTurnId !== params.beforeTurnId)
+      const kept = previews.get(previewKey(params.threadId, params.beforeTurnId));
+      if (kept === undefined)
         throw invalidRequest(
           `thread ${params.threadId} has no preview of a restore before turn ${params.beforeTurnId}: ask weft/checkpoints/preview first`,
         );
@@ -342,7 +352,7 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
         entry?.session.resetState({ ...initialState(state), contextRef: entry.session.contextRef });
         return { weftFiles, weftTurnIds: turnIds };
       });
-      previews.delete(params.threadId);
+      forgetPreviews(params.threadId);
       if (result.weftTurnIds.length > 0)
         manager.broadcast({
           method: 'weft/thread/turnsRestored',
