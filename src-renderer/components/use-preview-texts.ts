@@ -20,7 +20,11 @@ export function usePreviewTexts(
   scroller: string,
 ): FileTexts | { failed: string } | null {
   const controller = useController();
-  const [asked, setAsked] = useState<FileTexts | { failed: string } | null>(null);
+  // Kept with the file they are for: a new preview (the Changes panel asks again after each turn) brings new
+  // file objects, whose texts are asked for anew (before, the first answer stayed, however old).
+  const [asked, setAsked] = useState<{ for: CheckpointPreviewFile; texts: FileTexts | { failed: string } } | null>(
+    null,
+  );
   const deferred = file.deferred === true;
   useEffect(() => {
     const element = section.current;
@@ -37,8 +41,8 @@ export function usePreviewTexts(
             path: file.path,
           })
           .then(
-            (texts) => !cancelled && setAsked(texts),
-            (e: unknown) => !cancelled && setAsked({ failed: messageOf(e) }),
+            (texts) => !cancelled && setAsked({ for: file, texts }),
+            (e: unknown) => !cancelled && setAsked({ for: file, texts: { failed: messageOf(e) } }),
           );
       },
       { root: element.closest(scroller), rootMargin: '600px 0px 600px 0px' },
@@ -48,6 +52,9 @@ export function usePreviewTexts(
       cancelled = true;
       observer.disconnect();
     };
-  }, [controller, deferred, file.path, section, scroller, target.threadId, target.beforeTurnId]);
-  return deferred ? asked : file;
+  }, [controller, deferred, file, section, scroller, target.threadId, target.beforeTurnId]);
+  if (!deferred) return file;
+  // The same file's texts from an earlier preview stay shown until the new ones come: the diff is updated in
+  // place rather than swapped for "Loading" (and the list's height with it) after every turn.
+  return asked !== null && asked.for.path === file.path ? asked.texts : null;
 }

@@ -1,7 +1,8 @@
-// E2E: "Undo this turn" over a turn that changed 80 files (8 KB each, 16 KB after the turn). The preview's answer carries the first files'
-// texts only; every other file shows its diff once the person wheels to it (its texts asked for then), and
-// none says "Too large to show" (before, every file past 4 MiB of texts did, however small). Reached by
-// mouse (wheel + click) at 900×700 through `weft serve`.
+// E2E: "Undo this turn" over a turn that changed 80 files (8 KB each, 16 KB after the turn). The preview's
+// answer carries the first files' texts only; every other file shows its diff once the person wheels to it
+// (its texts asked for then), and none says "Too large to show" (before, every file past 4 MiB of texts did,
+// however small). The Changes panel outside git, which shows the same preview, asks again after each turn.
+// Reached by mouse (wheel + click) at 900×700 and 1400×900 through `weft serve`.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { clickCentre, wheelIntoView } from '../support/mouse';
@@ -62,4 +63,44 @@ describe('undo of a turn that changed many files', () => {
     await dialog.waitFor({ state: 'detached' });
     expect(await workspace.read(name(FILES - 1))).toBe(text(FILES - 1));
   });
+
+  it(
+    "the Changes panel outside git shows a deferred file's texts, and its new texts after the next turn",
+    { timeout: 300_000 },
+    async () => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < FILES; i++) files[name(i)] = text(i);
+      e2e = await startE2e({ files, approvalPolicy: 'never', viewport: { width: 1400, height: 900 } });
+      const { page } = e2e;
+      const command = (id: string, cmd: string) => ({
+        kind: 'sse' as const,
+        events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd }), evCompleted()],
+      });
+      e2e.mock.enqueueMany([
+        command('c1', `for f in src/*.txt; do sed -i 'p' "$f"; done`),
+        answerTurn('Doubled.'),
+        command('c2', `sed -i '1s/^/TURN-TWO /' ${name(FILES - 1)}`),
+        answerTurn('Marked.'),
+      ]);
+      await sendMessage(page, 'Double every line');
+      await conversation(page).getByText('Doubled.').waitFor();
+      await clickCentre(page, page.getByRole('button', { name: 'Changes', exact: true }));
+      const panel = page.getByRole('region', { name: 'Changes' });
+      await panel.getByText(/Git is off for this folder/).waitFor();
+      const last = panel.locator('li.changes-file', { hasText: name(FILES - 1) });
+      await wheelIntoView(page, last, panel.locator('.changes-body'), 2400);
+      await last
+        .getByText(`file ${FILES - 1} line 0`, { exact: false })
+        .first()
+        .waitFor();
+      expect(await last.getByText('TURN-TWO').count()).toBe(0);
+
+      await sendMessage(page, 'Mark the last file');
+      await conversation(page).getByText('Marked.').waitFor();
+      // The panel asks for the thread's changes again, and for the texts of the file anew (the change is on the
+      // file's first line: the diff editor draws only the lines in its view).
+      await last.getByText('TURN-TWO').first().waitFor();
+      await e2e.screenshot('changes-no-git-deferred-1400');
+    },
+  );
 });
