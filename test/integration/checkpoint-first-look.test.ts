@@ -8,7 +8,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import {
+  makeTempWorkspace,
+  makeWeftHome,
+  type TempWorkspace,
+  type WeftHome,
+  mockModelConfig,
+} from '../support/workspace';
 
 const COUNT = 300;
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -23,9 +29,7 @@ beforeEach(async () => {
   const files: Record<string, string> = { 'notes.txt': 'one\n' };
   for (let i = 0; i < COUNT; i++) files[`src/f${i}.txt`] = `file ${i}\n`;
   ws = await makeTempWorkspace(files);
-  home = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
-  );
+  home = await makeWeftHome(mockModelConfig(server.url));
 });
 
 afterEach(async () => {

@@ -7,8 +7,14 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
-import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import { answerTurn, evCompleted, evCreated, evFunctionCall } from '../support/sse';
+import {
+  makeTempWorkspace,
+  makeWeftHome,
+  type TempWorkspace,
+  type WeftHome,
+  mockModelConfig,
+} from '../support/workspace';
 
 const FILES = 400;
 /** Each file: 8 KB before the turn, 16 KB after it (each line doubled). */
@@ -25,9 +31,7 @@ beforeEach(async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < FILES; i++) files[`src/f${String(i).padStart(3, '0')}.txt`] = before(i);
   ws = await makeTempWorkspace(files);
-  home = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 2\n`,
-  );
+  home = await makeWeftHome(mockModelConfig(server.url, 2));
 });
 
 afterEach(async () => {
@@ -38,10 +42,6 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const answer = (text: string) => ({
-  kind: 'sse' as const,
-  events: [evCreated(), evAssistantMessage(text), evCompleted()],
-});
 const command = (id: string, cmd: string) => ({
   kind: 'sse' as const,
   events: [evCreated(), evFunctionCall(id, 'exec_command', { cmd, yield_time_ms: 30_000 }), evCompleted()],
@@ -64,7 +64,7 @@ describe('the preview of an undo of many files', () => {
     client = rpc;
     await rpc.initialize();
     const { thread } = await rpc.request<{ thread: { id: string } }>('thread/start', { cwd: ws.dir });
-    server.enqueueMany([command('c1', `for f in src/*.txt; do sed -i 'p' "$f"; done`), answer('doubled')]);
+    server.enqueueMany([command('c1', `for f in src/*.txt; do sed -i 'p' "$f"; done`), answerTurn('doubled')]);
     const from = rpc.received.length;
     const { turn } = await rpc.request<{ turn: { id: string } }>('turn/start', {
       threadId: thread.id,
@@ -116,7 +116,7 @@ describe('the preview of an undo of many files', () => {
 
     // A preview of a later turn (as the restore dialog makes while the Changes panel shows the first) leaves
     // the first one's files to be asked for; a restore forgets both.
-    server.enqueueMany([command('c2', 'echo later > later.txt'), answer('added')]);
+    server.enqueueMany([command('c2', 'echo later > later.txt'), answerTurn('added')]);
     const second = await rpc.request<{ turn: { id: string } }>('turn/start', {
       threadId: thread.id,
       input: [{ type: 'text', text: 'add a file' }],

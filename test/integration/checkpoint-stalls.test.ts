@@ -10,7 +10,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient, type RpcMessage } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import {
+  makeTempWorkspace,
+  makeWeftHome,
+  type TempWorkspace,
+  type WeftHome,
+  mockModelConfig,
+} from '../support/workspace';
 
 const MAX_WAIT_MS = 500;
 const BIG_FILES = 20;
@@ -25,9 +31,7 @@ let stopPinging: (() => Promise<void>) | null = null;
 beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace({ 'README.md': 'a project\n' });
-  home = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 2\n`,
-  );
+  home = await makeWeftHome(mockModelConfig(server.url, 2));
 });
 
 afterEach(async () => {

@@ -14,7 +14,13 @@ import {
   ok,
 } from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import {
+  makeTempWorkspace,
+  makeWeftHome,
+  type TempWorkspace,
+  type WeftHome,
+  mockModelConfig,
+} from '../support/workspace';
 import { git, picture } from '../unit/checkpoints/helpers';
 
 let server: MockResponsesServer;
@@ -27,9 +33,7 @@ const FILES = { 'notes.txt': 'one\ntwo\nthree\n', 'old.txt': 'moving\n', 'run.sh
 beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace(FILES);
-  home = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
-  );
+  home = await makeWeftHome(mockModelConfig(server.url));
 });
 
 afterEach(async () => {

@@ -8,7 +8,13 @@ import { startMockResponsesServer, type MockResponsesServer } from '../support/m
 import { InProcessClient, completedTurn, startInProcessHost, type InProcessHost, ok } from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { waitFor } from '../support/wait';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import {
+  makeTempWorkspace,
+  makeWeftHome,
+  type TempWorkspace,
+  type WeftHome,
+  mockModelConfig,
+} from '../support/workspace';
 
 let server: MockResponsesServer;
 let ws: TempWorkspace;
@@ -18,9 +24,7 @@ let app: InProcessHost | null = null;
 beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace({ 'keep.txt': 'kept\n', 'other.txt': 'before\n' });
-  home = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
-  );
+  home = await makeWeftHome(mockModelConfig(server.url));
 });
 
 afterEach(async () => {

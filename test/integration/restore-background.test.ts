@@ -9,7 +9,13 @@ import { startMockResponsesServer, type MockResponsesServer } from '../support/m
 import { startInProcessHost, type InProcessClient, type InProcessHost, ok } from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { waitFor } from '../support/wait';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import {
+  makeTempWorkspace,
+  makeWeftHome,
+  type TempWorkspace,
+  type WeftHome,
+  mockModelConfig,
+} from '../support/workspace';
 import { picture } from '../unit/checkpoints/helpers';
 import { isPlaceholderFolder } from '../../src-main/safety/sandbox/placeholders';
 
@@ -43,9 +49,7 @@ beforeEach(async () => {
   server = await startMockResponsesServer();
   ws = await makeTempWorkspace(FILES);
   outside = await makeTempWorkspace({ 'thief.py': THIEF });
-  home = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
-  );
+  home = await makeWeftHome(mockModelConfig(server.url));
 });
 
 afterEach(async () => {

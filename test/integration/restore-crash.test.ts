@@ -9,7 +9,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
+import {
+  makeTempWorkspace,
+  makeWeftHome,
+  type TempWorkspace,
+  type WeftHome,
+  mockModelConfig,
+} from '../support/workspace';
 import { picture } from '../unit/checkpoints/helpers';
 
 const COUNT = 3000;
@@ -26,9 +32,7 @@ beforeEach(async () => {
   const files: Record<string, string> = { 'a.txt': 'alpha\n' };
   for (let i = 0; i < COUNT; i++) files[`d/f${i}`] = `file ${i}\n`;
   ws = await makeTempWorkspace(files);
-  home = await makeWeftHome(
-    `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
-  );
+  home = await makeWeftHome(mockModelConfig(server.url));
 });
 
 afterEach(async () => {

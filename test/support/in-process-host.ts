@@ -6,7 +6,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer, type MockStep } from './mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from './sse';
 import { waitFor, type Subscribe } from './wait';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from './workspace';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome, mockModelConfig } from './workspace';
 
 export interface RpcReply {
   id: string | number | null;
@@ -177,8 +177,7 @@ export function mockModelHostPerTest(files: Record<string, string>): MockModelHo
   });
   const host = perTestHost(
     files,
-    () =>
-      `model = "mock-model"\nmodel_provider = "mock"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${madeBeforeEach(server, 'mock server').url}"\nenv_key = "MOCK_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\n`,
+    () => mockModelConfig(madeBeforeEach(server, 'mock server').url),
     (dir) => ({ ...process.env, WEFT_HOME: dir, MOCK_API_KEY: 'x' }),
   );
   return {
