@@ -5,19 +5,18 @@ import { useEffect, useState, type RefObject } from 'react';
 import type { CheckpointPreviewFile } from '../../src-preload/protocol';
 import { useController } from '../store/app-context';
 import { messageOf } from '../store/checkpoint-ui';
+import { whenNear } from './when-near';
 
 export type FileTexts = Pick<CheckpointPreviewFile, 'current' | 'restored' | 'binary'>;
 
 /**
  * The file's texts: those the preview sent, or for a file it `deferred`, those asked for once its section
- * comes within a screenful of the dialog's view (`weft/checkpoints/previewFile`). Null while they come.
+ * comes within a screenful of the view (when-near.ts; `weft/checkpoints/previewFile`). Null while they come.
  */
 export function usePreviewTexts(
   file: CheckpointPreviewFile,
   target: { threadId: string; beforeTurnId: string },
   section: RefObject<HTMLElement | null>,
-  /** The scrolling element's selector: the texts are asked for within a screenful of its view. */
-  scroller: string,
 ): FileTexts | { failed: string } | null {
   const controller = useController();
   // Kept with the file they are for: a new preview (the Changes panel asks again after each turn) brings new
@@ -30,29 +29,23 @@ export function usePreviewTexts(
     const element = section.current;
     if (!deferred || element === null) return;
     let cancelled = false;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((entry) => entry.isIntersecting)) return;
-        observer.disconnect();
-        controller
-          .request('weft/checkpoints/previewFile', {
-            threadId: target.threadId,
-            beforeTurnId: target.beforeTurnId,
-            path: file.path,
-          })
-          .then(
-            (texts) => !cancelled && setAsked({ for: file, texts }),
-            (e: unknown) => !cancelled && setAsked({ for: file, texts: { failed: messageOf(e) } }),
-          );
-      },
-      { root: element.closest(scroller), rootMargin: '600px 0px 600px 0px' },
-    );
-    observer.observe(element);
+    const stopWaiting = whenNear(element, () => {
+      controller
+        .request('weft/checkpoints/previewFile', {
+          threadId: target.threadId,
+          beforeTurnId: target.beforeTurnId,
+          path: file.path,
+        })
+        .then(
+          (texts) => !cancelled && setAsked({ for: file, texts }),
+          (e: unknown) => !cancelled && setAsked({ for: file, texts: { failed: messageOf(e) } }),
+        );
+    });
     return () => {
       cancelled = true;
-      observer.disconnect();
+      stopWaiting();
     };
-  }, [controller, deferred, file, section, scroller, target.threadId, target.beforeTurnId]);
+  }, [controller, deferred, file, section, target.threadId, target.beforeTurnId]);
   if (!deferred) return file;
   // The same file's texts from an earlier preview stay shown until the new ones come: the diff is updated in
   // place rather than swapped for "Loading" (and the list's height with it) after every turn.

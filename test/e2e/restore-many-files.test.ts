@@ -1,13 +1,13 @@
 // E2E: "Undo this turn" over a turn that changed 80 files (8 KB each, 16 KB after the turn). The preview's
 // answer carries the first files' texts only; every other file shows its diff once the person wheels to it
-// (its texts asked for then), and none says "Too large to show" (before, every file past 4 MiB of texts did,
-// however small). The Changes panel outside git, which shows the same preview, asks again after each turn.
+// (its texts asked for then, its editor made then), and none says "Too large to show" (before, every file past
+// 4 MiB of texts did, however small). The Changes panel outside git, which shows the same preview, asks again after each turn.
 // Reached by mouse (wheel + click) at 900×700 and 1400×900 through `weft serve`.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
-import { conversation, sendMessage, startE2e, type E2e } from '../support/weft-serve';
+import { conversation, frames, sendMessage, startE2e, type E2e } from '../support/weft-serve';
 
 const FILES = 80;
 const name = (i: number): string => `src/f${String(i).padStart(3, '0')}.txt`;
@@ -52,6 +52,12 @@ describe('undo of a turn that changed many files', () => {
     const last = dialog.getByRole('region', { name: `${name(FILES - 1)} goes back` });
     expect(await last.getByText("Loading the file's texts…").count()).toBe(1);
     await e2e.screenshot('restore-many-files-top-900x700');
+    // Only the diffs near the view are made (before, every file with texts got its editor, one a frame): after
+    // a frame for each file, those of the first screens only.
+    await frames(page, FILES);
+    const made = await dialog.locator('.monaco-diff-editor').count();
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThan(12);
 
     await wheelIntoView(page, last, dialog.locator('.review-body'), 2400);
     await last.locator('.monaco-diff:not(.monaco-diff--loading)').first().waitFor();

@@ -243,6 +243,23 @@ export const SCREENSHOT_SIZES = [
   { width: 900, height: 700 },
 ] as const;
 
+/** Resolves after the page has drawn `count` frames (animation-frame callbacks). */
+export async function frames(page: Page, count: number): Promise<void> {
+  await page.evaluate(
+    (n) =>
+      new Promise<void>((resolve) => {
+        let left = n;
+        const step = (): void => {
+          left -= 1;
+          if (left <= 0) resolve();
+          else requestAnimationFrame(step);
+        };
+        requestAnimationFrame(step);
+      }),
+    count,
+  );
+}
+
 /**
  * Saves `<name>-1400x900.png` and `<name>-900x700.png` of the page as it is now (the window resized for
  * each, then put back), waiting for layout to settle after each resize. `show`, when given, runs after
@@ -253,9 +270,7 @@ export async function screenshotSizes(e2e: E2e, name: string, show?: () => Promi
   const before = page.viewportSize();
   for (const size of SCREENSHOT_SIZES) {
     await page.setViewportSize(size);
-    await page.evaluate(
-      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
-    );
+    await frames(page, 2);
     // What the shot is of, brought back into view (with the wheel) when the smaller window hid it.
     await show?.();
     await e2e.screenshot(`${name}-${size.width}x${size.height}`);

@@ -12,6 +12,7 @@ import { createPortal } from 'react-dom';
 import { currentTheme, languageForPath, monaco, wholeSideMarks } from './monaco';
 import { diffRows, lineCount } from './diff-rows';
 import { oneSided } from './one-sided';
+import { whenNear } from '../when-near';
 import { widgetQueue } from '../widget-queue';
 import type { OneSidedKind } from './one-sided';
 
@@ -180,8 +181,9 @@ export default function MonacoDiff(props: MonacoDiffProps) {
     element.style.height = `${heightFor((rows + zoneCount) * LINE_HEIGHT, maxHeight)}px`;
   }, [original, modified, onlyText, sideBySide, hideUnchanged, maxHeight, zoneCount]);
 
-  // Made after the frame that shows its place, one widget per frame (widget-queue.ts); `made` counts the
-  // editors made, so that the effects below apply what they hold to each new one.
+  // Made after the frame that shows its place, one widget per frame (widget-queue.ts), once that place is
+  // within a screenful of the view (when-near.ts); `made` counts the editors made, so that the effects below
+  // apply what they hold to each new one.
   const [made, setMade] = useState(0);
   useEffect(() => {
     const element = host.current;
@@ -329,11 +331,16 @@ export default function MonacoDiff(props: MonacoDiffProps) {
       };
     };
     let teardown: (() => void) | null = null;
-    const cancel = widgetQueue().make(() => {
-      teardown = build();
-      setMade((count) => count + 1);
+    let cancel: () => void = () => undefined;
+    // Queued once its place comes near the view (when-near.ts), and kept once made.
+    const stopWaiting = whenNear(element, () => {
+      cancel = widgetQueue().make(() => {
+        teardown = build();
+        setMade((count) => count + 1);
+      });
     });
     return () => {
+      stopWaiting();
       cancel();
       teardown?.();
     };

@@ -219,7 +219,7 @@ function CheckpointedFile({
   sideBySide: boolean;
 }) {
   const row = useRef<HTMLLIElement>(null);
-  const texts = usePreviewTexts(file, target, row, '.changes-body');
+  const texts = usePreviewTexts(file, target, row);
   return (
     <li ref={row} className="changes-file">
       <div className="changes-file-row">

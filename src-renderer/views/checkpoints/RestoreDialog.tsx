@@ -44,7 +44,7 @@ function FilePreview({
   sideBySide: boolean;
 }) {
   const section = useRef<HTMLElement>(null);
-  const texts = usePreviewTexts(file, target, section, '.review-body');
+  const texts = usePreviewTexts(file, target, section);
   let body: ReactNode;
   if (texts === null) {
     body = (
