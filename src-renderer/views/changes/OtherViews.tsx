@@ -252,10 +252,12 @@ export function CheckpointedChanges({ reason, sideBySide }: { reason: string | n
   const controller = useController();
   const threadId = useWeft((s) => s.ui.activeThreadId);
   const firstTurn = useWeft((s) => (threadId === null ? undefined : s.data.conversations[threadId]?.turnIds[0]));
-  const lastStatus = useWeft((s) => {
+  // Asked again when the last turn changes or ends: by its id and status (a short turn may start and end
+  // within one update, its status "completed" as the one before it was).
+  const lastTurn = useWeft((s) => {
     const c = threadId === null ? undefined : s.data.conversations[threadId];
     const last = c?.turnIds[c.turnIds.length - 1];
-    return last === undefined ? null : (c?.turns[last]?.status ?? null);
+    return last === undefined ? null : `${last} ${c?.turns[last]?.status ?? ''}`;
   });
   const [files, setFiles] = useState<CheckpointPreviewFile[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -269,7 +271,7 @@ export function CheckpointedChanges({ reason, sideBySide }: { reason: string | n
     return () => {
       live = false;
     };
-  }, [controller, threadId, firstTurn, lastStatus]);
+  }, [controller, threadId, firstTurn, lastTurn]);
   return (
     <div className="changes-nogit">
       <p className="banner banner-info" role="note">
