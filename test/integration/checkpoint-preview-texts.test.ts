@@ -3,7 +3,8 @@
 // request (`deferred`); `weft/checkpoints/previewFile` then gives one file's texts, as the dialog asks for
 // each file it scrolls to. Before, the answer carried 4 MiB of texts, and every file past them was shown
 // as "too large to show" whatever its size. Through the real `weft app-server` (mock Responses server).
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
@@ -113,6 +114,25 @@ describe('the preview of an undo of many files', () => {
     });
     expect(unknown.error?.code).toBe(-32602);
     expect(unknown.error?.message).toContain('params.path');
+
+    // Asked for later, the file as it is then: one swapped for a symlink to a file outside the project is
+    // not followed (before, its target was read and sent), one grown past the preview's 1 MiB is not read.
+    const [swapped, grown] = deferred.slice(-3, -1);
+    if (swapped === undefined || grown === undefined) throw new Error('too few files were deferred');
+    writeFileSync(join(home.dir, 'outside.txt'), 'outside the project\n');
+    rmSync(ws.path(swapped.path));
+    symlinkSync(join(home.dir, 'outside.txt'), ws.path(swapped.path));
+    writeFileSync(ws.path(grown.path), 'x'.repeat(2 * 1024 * 1024));
+    for (const [file, restored] of [
+      [swapped, before(indexOf(swapped.path))],
+      [grown, before(indexOf(grown.path))],
+    ] as const) {
+      const now = await rpc.request<{ current: string | null; restored: string | null }>(
+        'weft/checkpoints/previewFile',
+        { threadId: thread.id, beforeTurnId: turn.id, path: file.path },
+      );
+      expect(now).toEqual({ current: null, restored, binary: false });
+    }
 
     // A preview of a later turn (as the restore dialog makes while the Changes panel shows the first) leaves
     // the first one's files to be asked for; a restore forgets both.
