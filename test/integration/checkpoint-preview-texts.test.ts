@@ -3,8 +3,8 @@
 // request (`deferred`); `weft/checkpoints/previewFile` then gives one file's texts, as the dialog asks for
 // each file it scrolls to. Before, the answer carried 4 MiB of texts, and every file past them was shown
 // as "too large to show" whatever its size. Through the real `weft app-server` (mock Responses server).
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
@@ -133,6 +133,20 @@ describe('the preview of an undo of many files', () => {
       );
       expect(now).toEqual({ current: null, restored, binary: false });
     }
+
+    // A folder on the way swapped for a link to one outside the project is not followed either.
+    renameSync(ws.path('src'), ws.path('src-moved'));
+    mkdirSync(join(home.dir, 'outside-src'));
+    writeFileSync(join(home.dir, 'outside-src', basename(last.path)), 'outside the project\n');
+    symlinkSync(join(home.dir, 'outside-src'), ws.path('src'));
+    const through = await rpc.request<{ current: string | null }>('weft/checkpoints/previewFile', {
+      threadId: thread.id,
+      beforeTurnId: turn.id,
+      path: last.path,
+    });
+    expect(through.current).toBeNull();
+    rmSync(ws.path('src'));
+    renameSync(ws.path('src-moved'), ws.path('src'));
 
     // A preview of a later turn (as the restore dialog makes while the Changes panel shows the first) leaves
     // the first one's files to be asked for; a restore forgets both.

@@ -4,7 +4,7 @@
 // A restore of a loaded thread runs between its turns (`Session.exclusive`: a turn asked for meanwhile
 // waits) and first stops the commands the model left running after its turns: one of them could
 // otherwise change or swap files while they are being put back. The result names what was stopped.
-import { readEntry } from '../../util/workspace-file';
+import { confinedPath, readEntry } from '../../util/workspace-file';
 import { relative, sep } from 'node:path';
 import {
   CHECKPOINT_CONFLICT_CODE,
@@ -182,9 +182,11 @@ export function checkpointHandlers(ctx: HandlerContext): CheckpointHandlers {
   ): Promise<{ current: string | null; restored: string | null; binary: boolean }> => {
     const target = item.target;
     // Read as the file is now, which may be long after the preview was made: never through a symlink put in
-    // its place (to a file outside the project), never past the preview's size.
+    // its place or in place of a folder on the way (to a file outside the project), never past the
+    // preview's size. (For a name of bytes that are not UTF-8, only its last part is guarded.)
     const current = await previewText(async () => {
-      const now = await readEntry(fsPath(cwd, item.path), PREVIEW_MAX_BYTES);
+      const path = item.path.includes('\0') ? fsPath(cwd, item.path) : await confinedPath(cwd, item.path);
+      const now = await readEntry(path, PREVIEW_MAX_BYTES);
       if (now.kind !== 'file') throw new Error(`${item.path} is no longer a file the preview can show`);
       return now.bytes;
     }, item.current);
