@@ -6,7 +6,8 @@
 // its thread and worktree there: its turn is read there (`thread/read` with `weftEnvironment`, which the
 // host's environment router sends there; the threads it names are then routed there too, so the hunks'
 // Undo and the Handoff act there), and Discard removes its worktree and archives its thread there before
-// the decision is recorded here.
+// the decision is recorded here. Until its turn was read there its actions wait, and the run says so under
+// them; an environment that could not be reached is tried again with "Try again".
 import { useEffect, useMemo, useState } from 'react';
 import type {
   WeftAutomationInboxItem,
@@ -62,6 +63,8 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Bumped by "Try again": the run is read anew (a remote run's environment reached again).
+  const [attempt, setAttempt] = useState(0);
 
   const { environment: remote, threadId, turnId } = run;
   useEffect(() => {
@@ -81,7 +84,11 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
     return () => {
       live = false;
     };
-  }, [controller, id, run.runId, run.seen, onChanged, remote, threadId, turnId]);
+  }, [controller, id, run.runId, run.seen, onChanged, remote, threadId, turnId, attempt]);
+  const readAgain = (): void => {
+    setRead({ state: 'loading' });
+    setAttempt((n) => n + 1);
+  };
 
   const diff = read.state === 'ready' ? read.read.diff : null;
   const files = useMemo(() => turnDiffFiles(diff), [diff]);
@@ -181,6 +188,23 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
             Continue
           </button>
         </div>
+        {remote !== null && read.state !== 'ready' && (
+          // Why the buttons are grey: a remote run is acted on there, once its turn was read there.
+          <p className="inbox-run-reach muted small" role="status">
+            {read.state === 'loading' ? (
+              <>
+                <Spinner size={12} /> Reaching {remote}… Keep, Discard and Continue wait for it.
+              </>
+            ) : (
+              <>
+                Could not reach {remote}: this run can be kept, discarded or continued once {remote} is reached.
+                <button type="button" className="btn btn-small" onClick={readAgain}>
+                  Try again
+                </button>
+              </>
+            )}
+          </p>
+        )}
       </header>
       {confirmDiscard && (
         <div className="automation-confirm" role="alert">
