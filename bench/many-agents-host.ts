@@ -5,7 +5,7 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ProbeAnswer } from '../test/support/list-probe';
-import type { MockResponsesServer } from '../test/support/mock-responses-server';
+import { mockModelConfig, type MockResponsesServer } from '../test/support/mock-responses-server';
 
 /** Longest a scenario may take before the bench gives up on it. */
 export const GUARD_MS = 240_000;
@@ -87,22 +87,7 @@ export function scenarioDirs(
     ])
       execFileSync('git', args, { cwd: project, stdio: 'ignore' });
   }
-  writeFileSync(
-    join(home, 'config.toml'),
-    [
-      'model = "mock-model"',
-      'model_provider = "mock"',
-      'approval_policy = "never"',
-      'sandbox_mode = "workspace-write"',
-      '[model_providers.mock]',
-      'name = "Mock"',
-      `base_url = "${mock.url}"`,
-      'env_key = "MOCK_API_KEY"',
-      'wire_api = "responses"',
-      'request_max_retries = 0',
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(join(home, 'config.toml'), mockModelConfig(mock.url));
   return { home, project };
 }
 

@@ -5,16 +5,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGate, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import {
+  mockModelConfig,
+  createGate,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import {
-  makeTempWorkspace,
-  makeWeftHome,
-  type TempWorkspace,
-  type WeftHome,
-  mockModelConfig,
-} from '../support/workspace';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 const COUNT = 300;
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

@@ -7,16 +7,10 @@
 // loop the waits were 2-6 s.
 import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { mockModelConfig, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient, type RpcMessage } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import {
-  makeTempWorkspace,
-  makeWeftHome,
-  type TempWorkspace,
-  type WeftHome,
-  mockModelConfig,
-} from '../support/workspace';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 const MAX_WAIT_MS = 500;
 const BIG_FILES = 20;

@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { mockModelConfig, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import {
   completedTurn,
   startInProcessHost,
@@ -14,13 +14,7 @@ import {
   ok,
 } from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import {
-  makeTempWorkspace,
-  makeWeftHome,
-  type TempWorkspace,
-  type WeftHome,
-  mockModelConfig,
-} from '../support/workspace';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 import { git, picture } from '../unit/checkpoints/helpers';
 
 let server: MockResponsesServer;

@@ -4,17 +4,11 @@
 import { existsSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { mockModelConfig, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { InProcessClient, completedTurn, startInProcessHost, type InProcessHost, ok } from '../support/in-process-host';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
 import { waitFor } from '../support/wait';
-import {
-  makeTempWorkspace,
-  makeWeftHome,
-  type TempWorkspace,
-  type WeftHome,
-  mockModelConfig,
-} from '../support/workspace';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 
 let server: MockResponsesServer;
 let ws: TempWorkspace;

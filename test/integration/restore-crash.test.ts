@@ -6,16 +6,10 @@ import { watch } from 'node:fs';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
+import { mockModelConfig, startMockResponsesServer, type MockResponsesServer } from '../support/mock-responses-server';
 import { StdioRpcClient } from '../support/rpc-client';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from '../support/sse';
-import {
-  makeTempWorkspace,
-  makeWeftHome,
-  type TempWorkspace,
-  type WeftHome,
-  mockModelConfig,
-} from '../support/workspace';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from '../support/workspace';
 import { picture } from '../unit/checkpoints/helpers';
 
 const COUNT = 3000;

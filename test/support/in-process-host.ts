@@ -3,10 +3,15 @@
 import { createAppHost, type AppHost, type AppHostOptions } from '../../src-main/server/app-host';
 import type { ClientConnection } from '../../src-main/server/transport';
 import { afterEach, beforeEach } from 'vitest';
-import { startMockResponsesServer, type MockResponsesServer, type MockStep } from './mock-responses-server';
+import {
+  mockModelConfig,
+  startMockResponsesServer,
+  type MockResponsesServer,
+  type MockStep,
+} from './mock-responses-server';
 import { evAssistantMessage, evCompleted, evCreated, evFunctionCall } from './sse';
 import { waitFor, type Subscribe } from './wait';
-import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome, mockModelConfig } from './workspace';
+import { makeTempWorkspace, makeWeftHome, type TempWorkspace, type WeftHome } from './workspace';
 
 export interface RpcReply {
   id: string | number | null;

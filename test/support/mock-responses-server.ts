@@ -416,3 +416,23 @@ export function assertAllToolOutputsAnswered(body: unknown): ToolOutputItem[] {
   if (problems.length > 0) throw new Error(`tool calls and outputs do not match:\n  ${problems.join('\n  ')}`);
   return outputs;
 }
+
+/**
+ * A Weft home's config whose model is on the mock Responses server at `url` (its key in MOCK_API_KEY);
+ * commands never ask, and write the workspace; a failed model request is retried `maxRetries` times.
+ */
+export function mockModelConfig(url: string, maxRetries = 0): string {
+  return [
+    'model = "mock-model"',
+    'model_provider = "mock"',
+    'approval_policy = "never"',
+    'sandbox_mode = "workspace-write"',
+    '[model_providers.mock]',
+    'name = "Mock"',
+    `base_url = "${url}"`,
+    'env_key = "MOCK_API_KEY"',
+    'wire_api = "responses"',
+    `request_max_retries = ${maxRetries}`,
+    '',
+  ].join('\n');
+}

@@ -46,26 +46,6 @@ export async function makeWeftHome(config?: string): Promise<WeftHome> {
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/**
- * A Weft home's config whose model is on the mock Responses server at `url` (its key in MOCK_API_KEY);
- * commands never ask, and write the workspace; a failed model request is retried `maxRetries` times.
- */
-export function mockModelConfig(url: string, maxRetries = 0): string {
-  return [
-    'model = "mock-model"',
-    'model_provider = "mock"',
-    'approval_policy = "never"',
-    'sandbox_mode = "workspace-write"',
-    '[model_providers.mock]',
-    'name = "Mock"',
-    `base_url = "${url}"`,
-    'env_key = "MOCK_API_KEY"',
-    'wire_api = "responses"',
-    `request_max_retries = ${maxRetries}`,
-    '',
-  ].join('\n');
-}
-
 async function makeTempDir(prefix: string): Promise<string> {
   return realpath(await mkdtemp(join(tmpdir(), prefix)));
 }
