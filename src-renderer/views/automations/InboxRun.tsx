@@ -7,7 +7,8 @@
 // host's environment router sends there; the threads it names are then routed there too, so the hunks'
 // Undo and the Handoff act there), and Discard removes its worktree and archives its thread there before
 // the decision is recorded here. Until its turn was read there its actions wait, and the run says so under
-// them; an environment that could not be reached is tried again with "Try again".
+// them; an environment that could not be reached is tried again with "Try again", or the run discarded here
+// only (its decision recorded here, what is there left as it is).
 import { useEffect, useMemo, useState } from 'react';
 import type {
   WeftAutomationInboxItem,
@@ -60,7 +61,9 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
   const { automationId: id, run } = item;
   const [read, setRead] = useState<Read>({ state: 'loading' });
   const [handoff, setHandoff] = useState(false);
-  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  // Discard, asked first: everywhere (a remote run's worktree and thread there too), or, for a remote run
+  // whose environment cannot be reached, here only (the decision recorded; what is there is left).
+  const [confirmDiscard, setConfirmDiscard] = useState<'everywhere' | 'here' | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // Bumped by "Try again": the run is read anew (a remote run's environment reached again).
@@ -113,12 +116,12 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
     await controller.selectThread(run.threadId);
   };
 
-  const discard = async (): Promise<void> => {
+  const discard = async (hereOnly: boolean): Promise<void> => {
     setBusy(true);
     setError(null);
     try {
       // A remote run's worktree and thread are there: removed and archived there, then recorded here.
-      if (remote !== null && run.threadId !== null) {
+      if (!hereOnly && remote !== null && run.threadId !== null) {
         if (run.worktree !== null)
           await controller.request('weft/worktree/remove', {
             threadId: run.threadId,
@@ -128,7 +131,7 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
         await controller.request('thread/archive', { threadId: run.threadId });
       }
       await controller.request('weft/automations/inbox/discard', { id, runId: run.runId });
-      setConfirmDiscard(false);
+      setConfirmDiscard(null);
       await onChanged();
     } catch (e) {
       setError(messageOf(e));
@@ -172,7 +175,7 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
             type="button"
             className="btn"
             disabled={discarded || busy || !reachable}
-            onClick={() => setConfirmDiscard(true)}
+            onClick={() => setConfirmDiscard('everywhere')}
           >
             <Icon name="archive" size={14} />
             Discard
@@ -197,28 +200,40 @@ export function InboxRun({ item, onChanged }: { item: WeftAutomationInboxItem; o
               </>
             ) : (
               <>
-                Could not reach {remote}: this run can be kept, discarded or continued once {remote} is reached.
+                Could not reach {remote}: Keep, Discard and Continue wait for it.
                 <button type="button" className="btn btn-small" onClick={readAgain}>
                   Try again
                 </button>
+                {!discarded && (
+                  <button type="button" className="btn btn-small" onClick={() => setConfirmDiscard('here')}>
+                    Discard here only
+                  </button>
+                )}
               </>
             )}
           </p>
         )}
       </header>
-      {confirmDiscard && (
+      {confirmDiscard !== null && (
         <div className="automation-confirm" role="alert">
           <span>
-            {run.worktree === null
-              ? 'Discard this run? Its thread is archived; the files of the project folder are left as they are.'
-              : `Discard this run? Its worktree${remote === null ? '' : ` on ${remote}`} and the changes in it are removed; the branch and the thread (archived) are kept.`}
+            {confirmDiscard === 'here'
+              ? `Discard this run here only? It is marked discarded in this inbox; its thread${run.worktree === null ? '' : ', worktree and changes'} on ${remote ?? 'its environment'} are left as they are.`
+              : run.worktree === null
+                ? 'Discard this run? Its thread is archived; the files of the project folder are left as they are.'
+                : `Discard this run? Its worktree${remote === null ? '' : ` on ${remote}`} and the changes in it are removed; the branch and the thread (archived) are kept.`}
           </span>
           <span className="spacer" />
-          <button type="button" className="btn btn-small" onClick={() => setConfirmDiscard(false)}>
+          <button type="button" className="btn btn-small" onClick={() => setConfirmDiscard(null)}>
             Cancel
           </button>
-          <button type="button" className="btn btn-small btn-danger" disabled={busy} onClick={() => void discard()}>
-            Discard run
+          <button
+            type="button"
+            className="btn btn-small btn-danger"
+            disabled={busy}
+            onClick={() => void discard(confirmDiscard === 'here')}
+          >
+            {confirmDiscard === 'here' ? 'Discard here' : 'Discard run'}
           </button>
         </div>
       )}
