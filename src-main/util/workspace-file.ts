@@ -64,8 +64,9 @@ export async function confinedPath(root: string, rel: string): Promise<string> {
 }
 
 /**
- * What is at `path` (absolute, already confined; a Buffer for bytes that are not UTF-8): a regular file's bytes (at most `maxBytes`), a
- * symlink's target, or a kind that is not read. Never follows the last symlink, never waits on a FIFO.
+ * What is at `path` (absolute, already confined; a Buffer for bytes that are not UTF-8): a regular file's
+ * bytes (at most `maxBytes`), a symlink's target, or a kind that is not read. Never follows the last
+ * symlink, never waits on a FIFO.
  */
 export async function readEntry(path: string | Buffer, maxBytes: number): Promise<WorkspaceEntry> {
   let before;

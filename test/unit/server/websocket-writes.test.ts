@@ -22,6 +22,19 @@ afterEach(async () => {
   http = null;
 });
 
+/** Listens on a free loopback port and opens a client with the token; the client is closed after the test. */
+async function connect(server: Server): Promise<WebSocket> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${WS_PATH}`, [`${TOKEN_PROTOCOL_PREFIX}secret`]);
+  client = ws;
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return ws;
+}
+
 describe('the WebSocket transport', () => {
   it('sends the messages of one tick in one write', async () => {
     let writes = 0;
@@ -55,14 +68,7 @@ describe('the WebSocket transport', () => {
         };
       endpoint.handleUpgrade(request, socket, head);
     });
-    await new Promise<void>((resolve) => http?.listen(0, '127.0.0.1', () => resolve()));
-    const { port } = http.address() as AddressInfo;
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${WS_PATH}`, [`${TOKEN_PROTOCOL_PREFIX}secret`]);
-    client = ws;
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
+    const ws = await connect(http);
     const received: unknown[] = [];
     const all = new Promise<void>((resolve) =>
       ws.on('message', (data: Buffer) => {
@@ -99,14 +105,7 @@ describe('the WebSocket transport', () => {
     );
     http = createServer();
     http.on('upgrade', (request, socket: Socket, head: Buffer) => endpoint.handleUpgrade(request, socket, head));
-    await new Promise<void>((resolve) => http?.listen(0, '127.0.0.1', () => resolve()));
-    const { port } = http.address() as AddressInfo;
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${WS_PATH}`, [`${TOKEN_PROTOCOL_PREFIX}secret`]);
-    client = ws;
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
+    const ws = await connect(http);
     const methods: string[] = [];
     const done = new Promise<void>((resolve) =>
       ws.on('message', (data: Buffer) => {
