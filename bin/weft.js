@@ -21,9 +21,18 @@ module.enableCompileCache(
   process.env.NODE_COMPILE_CACHE || !isAbsolute(weftHome) ? undefined : join(weftHome, 'cache', 'compile'),
 );
 
-const entry = new URL('../dist/cli/cli.js', import.meta.url);
+// `weft exec` and `weft apply-patch` start from a file of their own, built as one module (see
+// scripts/build-cli.mjs); every other command from cli.js.
+const ONE_FILE = new Map([
+  ['exec', 'weft-exec'],
+  ['e', 'weft-exec'],
+  ['apply-patch', 'weft-apply-patch'],
+  ['apply_patch', 'weft-apply-patch'],
+]);
+const name = ONE_FILE.get(process.argv[2] ?? '') ?? 'cli';
+const entry = new URL(`../dist/cli/${name}.js`, import.meta.url);
 if (!existsSync(entry)) {
-  process.stderr.write('weft: dist/cli/cli.js is missing; run `npm run build` in the Weft checkout.\n');
+  process.stderr.write(`weft: dist/cli/${name}.js is missing; run \`npm run build\` in the Weft checkout.\n`);
   process.exit(1);
 }
 await import(entry.href);

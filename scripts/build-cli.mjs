@@ -25,18 +25,9 @@ const englishOnlyZodLocales = {
 };
 
 rmSync(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
-await build({
-  // The spawn host (src-main/util/spawn-host/host-main.ts) is a program of its own, beside the CLI; the
-  // start-up index check's worker thread (src-main/store/index-check-worker.ts) too (see
-  // src-main/util/worker-thread.ts, which finds it beside the chunk that starts it).
-  entryPoints: {
-    cli: 'src-main/cli.ts',
-    'spawn-host': 'src-main/util/spawn-host/host-main.ts',
-    'index-check-worker': 'src-main/store/index-check-worker.ts',
-  },
-  outdir: 'dist/cli',
+/** What both builds share: ES modules for Node, minified with names kept, native addons left outside. */
+const common = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -51,4 +42,32 @@ await build({
   },
   logLevel: 'warning',
   plugins: [englishOnlyZodLocales],
+};
+
+await build({
+  ...common,
+  // The spawn host (src-main/util/spawn-host/host-main.ts) is a program of its own, beside the CLI; the
+  // start-up index check's worker thread (src-main/store/index-check-worker.ts) too (see
+  // src-main/util/worker-thread.ts, which finds it beside the chunk that starts it).
+  entryPoints: {
+    cli: 'src-main/cli.ts',
+    'spawn-host': 'src-main/util/spawn-host/host-main.ts',
+    'index-check-worker': 'src-main/store/index-check-worker.ts',
+  },
+  outdir: 'dist/cli',
+  splitting: true,
+});
+
+// The one-shot commands whose start-up is most of their time, each as one file that bin/weft.js starts
+// instead of cli.js: Node resolves, reads and links every chunk of the split build as a module of its own,
+// which cost `weft exec` 15–25 ms and `weft apply-patch` about 15 ms (bench/PROFILES.md). Without
+// splitting, what they import on demand is in the same file and still evaluated only when first imported.
+await build({
+  ...common,
+  entryPoints: {
+    'weft-exec': 'src-main/cli/exec-entry.ts',
+    'weft-apply-patch': 'src-main/cli/apply-patch-entry.ts',
+  },
+  outdir: 'dist/cli',
+  splitting: false,
 });

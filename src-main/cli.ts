@@ -2,13 +2,10 @@
  * The `weft` command. Each sub-command is loaded on demand so that, for example, `weft apply-patch`
  * never pays for the model client and `weft exec` never loads the server.
  */
-import { setFlagsFromString } from 'node:v8';
+import { applyPatchCommand } from './cli/apply-patch-command';
+import { execCommand } from './cli/exec-command';
+import { runToExit } from './cli/start';
 import { VERSION } from './version';
-
-// The shell parser is a large WebAssembly grammar. V8's optimizing tier spends over a second compiling
-// it in the background on a busy two-core machine, for scripts a few words long; the baseline compiler
-// alone parses them just as well. Must run before any WebAssembly is compiled.
-setFlagsFromString('--liftoff-only');
 
 const USAGE = `Weft ${VERSION} — a coding agent for your projects.
 
@@ -44,21 +41,10 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'exec':
     case 'e':
-      // One task, then the process ends: zod's compiled fast path for an object schema (made with `new
-      // Function` on its first parse) costs more than it saves for what is parsed a few times. Set before
-      // any schema is made (it is read when a schema is built).
-      (await import('zod')).config({ jitless: true });
-      return (await import('./cli/exec')).runExecCommand(rest);
+      return execCommand(rest);
     case 'apply-patch':
-    case 'apply_patch': {
-      const { runApplyPatchCli } = await import('./cli/apply-patch');
-      return runApplyPatchCli(rest, {
-        stdin: process.stdin,
-        stdout: process.stdout,
-        stderr: process.stderr,
-        cwd: process.cwd(),
-      });
-    }
+    case 'apply_patch':
+      return applyPatchCommand(rest);
     case 'app-server': {
       // The host is loaded only when served here: `--attach` and `--env` bridge to one elsewhere.
       const { runAppServerCommand } = await import('./cli/app-server');
@@ -152,15 +138,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/**
- * One-shot commands exit as soon as their output is flushed, rather than waiting for idle keep-alive
- * sockets and timers to wind down. Long-running commands (servers) resolve only when they are done.
- */
-function exitAfterFlush(code: number): void {
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
-}
-
-main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
-  process.stderr.write(`weft: ${error instanceof Error ? error.message : String(error)}\n`);
-  exitAfterFlush(1);
-});
+runToExit(() => main(process.argv.slice(2)));

@@ -31,6 +31,8 @@ describe('the package npm pack makes', () => {
       'README.md',
       'bin/weft.js',
       'dist/cli/cli.js',
+      'dist/cli/weft-exec.js',
+      'dist/cli/weft-apply-patch.js',
       'dist/cli/spawn-host.js',
       'dist/cli/index-check-worker.js',
       'dist/renderer/index.html',

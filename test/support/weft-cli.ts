@@ -11,7 +11,18 @@ export interface WeftRun {
   stderr: string;
 }
 
-export function runWeftCli(args: readonly string[], where: { cwd: string; weftHome: string }): Promise<WeftRun> {
+/** `nodeArgs`: options for Node before the script (`--import …`); `env`: added to the environment; `stdin`: its text. */
+export interface WeftRunOptions {
+  nodeArgs?: readonly string[];
+  env?: Record<string, string>;
+  stdin?: string;
+}
+
+export function runWeftCli(
+  args: readonly string[],
+  where: { cwd: string; weftHome: string },
+  options: WeftRunOptions = {},
+): Promise<WeftRun> {
   return new Promise((resolveRun, reject) => {
     const env = {
       PATH: process.env['PATH'] ?? '',
@@ -19,14 +30,15 @@ export function runWeftCli(args: readonly string[], where: { cwd: string; weftHo
       SHELL: '/bin/bash',
       WEFT_HOME: where.weftHome,
       MOCK_API_KEY: 'sk-test',
+      ...options.env,
     };
-    const child = spawn(process.execPath, [WEFT, ...args], { cwd: where.cwd, env });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), WEFT, ...args], { cwd: where.cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-    child.stdin.end('');
+    child.stdin.end(options.stdin ?? '');
   });
 }

@@ -54,6 +54,10 @@ export async function loadShellParser(): Promise<void> {
  * parse is about 0.18 ms instead of 0.14 ms. The flags are process-wide and read when V8 would tier up, so
  * they are set before the grammar loads and never reset; the only other WebAssembly in a Weft process is the
  * HTTP parser of Node's `fetch`, whose speed on model streams does not change measurably.
+ *
+ * Only here, when the grammar loads, never at start-up: a V8 flag set at run time changes the hash V8 checks
+ * code caches against, so every Node built-in module loaded after it is compiled from its source instead of
+ * Node's embedded cache (the first `new Headers()`, which loads `fetch`, took 45 ms instead of 25).
  */
 function keepWasmOnBaselineTier(): void {
   setFlagsFromString('--liftoff-only');
