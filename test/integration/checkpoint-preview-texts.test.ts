@@ -3,6 +3,7 @@
 // request (`deferred`); `weft/checkpoints/previewFile` then gives one file's texts, as the dialog asks for
 // each file it scrolls to. Before, the answer carried 4 MiB of texts, and every file past them was shown
 // as "too large to show" whatever its size. Through the real `weft app-server` (mock Responses server).
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -110,16 +111,21 @@ describe('the preview of an undo of many files', () => {
     expect(unknown.error?.message).toContain('params.path');
 
     // Asked for later, the file as it is then: one swapped for a symlink to a file outside the project is
-    // not followed (before, its target was read and sent), one grown past the preview's 1 MiB is not read.
-    const [swapped, grown] = deferred.slice(-3, -1);
-    if (swapped === undefined || grown === undefined) throw new Error('too few files were deferred');
+    // not followed (before, its target was read and sent), one grown past the preview's 1 MiB is not read,
+    // and a FIFO put in one's place is not waited on (no writer will ever come).
+    const [piped, swapped, grown] = deferred.slice(-4, -1);
+    if (piped === undefined || swapped === undefined || grown === undefined)
+      throw new Error('too few files were deferred');
     writeFileSync(join(home.dir, 'outside.txt'), 'outside the project\n');
     rmSync(ws.path(swapped.path));
     symlinkSync(join(home.dir, 'outside.txt'), ws.path(swapped.path));
     writeFileSync(ws.path(grown.path), 'x'.repeat(2 * 1024 * 1024));
+    rmSync(ws.path(piped.path));
+    execFileSync('mkfifo', [ws.path(piped.path)]);
     for (const [file, restored] of [
       [swapped, before(indexOf(swapped.path))],
       [grown, before(indexOf(grown.path))],
+      [piped, before(indexOf(piped.path))],
     ] as const) {
       const now = await rpc.request<{ current: string | null; restored: string | null }>(
         'weft/checkpoints/previewFile',
