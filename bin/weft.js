@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The `weft` command. The TypeScript sources are bundled into dist/cli by `npm install` (prepare).
-import { existsSync } from 'node:fs';
-import module from 'node:module';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
@@ -17,22 +19,88 @@ if (major < 22 || (major === 22 && minor < 12)) {
 // WEFT_HOME/cache/compile, made on the first run, unless NODE_COMPILE_CACHE names another folder (then Node
 // has enabled it already). A WEFT_HOME that is not an absolute path leaves the choice to Node (its temp folder).
 const weftHome = process.env.WEFT_HOME?.trim() || join(homedir(), '.weft');
-module.enableCompileCache(
+const { directory: cacheFolder } = module.enableCompileCache(
   process.env.NODE_COMPILE_CACHE || !isAbsolute(weftHome) ? undefined : join(weftHome, 'cache', 'compile'),
 );
 
-// `weft exec` and `weft apply-patch` start from a file of their own, built as one module (see
-// scripts/build-cli.mjs); every other command from cli.js.
-const ONE_FILE = new Map([
-  ['exec', 'weft-exec'],
-  ['e', 'weft-exec'],
-  ['apply-patch', 'weft-apply-patch'],
-  ['apply_patch', 'weft-apply-patch'],
-]);
-const name = ONE_FILE.get(process.argv[2] ?? '') ?? 'cli';
-const entry = new URL(`../dist/cli/${name}.js`, import.meta.url);
-if (!existsSync(entry)) {
-  process.stderr.write(`weft: dist/cli/${name}.js is missing; run \`npm run build\` in the Weft checkout.\n`);
+// `weft exec` and `weft apply-patch` start from a file of their own (see scripts/build-cli.mjs); every
+// other command from cli.js.
+const command = process.argv[2] ?? '';
+if (command === 'exec' || command === 'e') {
+  runWithKeptCode('weft-exec');
+} else {
+  const name = command === 'apply-patch' || command === 'apply_patch' ? 'weft-apply-patch' : 'cli';
+  const entry = new URL(`../dist/cli/${name}.js`, import.meta.url);
+  if (!existsSync(entry)) missing(`${name}.js`);
+  await import(entry.href);
+}
+
+function crc(bytes) {
+  return process.getBuiltinModule('node:zlib').crc32(bytes).toString(16);
+}
+
+function missing(file) {
+  process.stderr.write(`weft: dist/cli/${file} is missing; run \`npm run build\` in the Weft checkout.\n`);
   process.exit(1);
 }
-await import(entry.href);
+
+/**
+ * Runs a one-file command with V8's code for every function an earlier run of it compiled. Node's compile
+ * cache keeps only the code compiled when a module is loaded, so each run compiled again, one by one, the
+ * functions it calls (about 60 ms of `weft exec`; `weft apply-patch`, whose file is small, was slower this
+ * way and is loaded as a module). Here the code is taken from the script once a run has done
+ * its work (the command says so: `keepCompiledCode` in src-main/cli/start.ts) and kept beside Node's cache
+ * as `<name>.code`, under the build's hash (the bundle's last line) and this Node; a cache that is missing,
+ * from another build, damaged, or rejected by V8 is made again by the next such run, and never stops a command.
+ */
+function runWithKeptCode(name) {
+  const file = fileURLToPath(new URL(`../dist/cli/${name}.cjs`, import.meta.url));
+  let source;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    missing(`${name}.cjs`);
+  }
+  const build = /\/\/# weftBuild=(\w+)\s*$/.exec(source.slice(-200))?.[1] ?? 'unknown';
+  const key = `${build} ${process.version} ${process.arch}`;
+  const codeFile = cacheFolder === undefined ? null : join(cacheFolder, `${name}.code`);
+  let cachedData;
+  try {
+    const saved = codeFile === null ? null : readFileSync(codeFile);
+    const header = saved?.indexOf(10) ?? -1;
+    // V8 checks the code's version, flags and length but not its bytes: the header carries their CRC-32.
+    if (saved && header > 0 && saved.toString('latin1', 0, header) === `${key} ${crc(saved.subarray(header + 1))}`)
+      cachedData = saved.subarray(header + 1);
+  } catch {
+    // None yet, or unreadable: this run compiles as it goes.
+  }
+  const script = new vm.Script(module.wrap(source), {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (codeFile !== null && (cachedData === undefined || script.cachedDataRejected)) {
+    process.once('exit', () => {
+      if (globalThis[Symbol.for('weft.keepCompiledCode')] !== true) return;
+      try {
+        const tmp = `${codeFile}.${process.pid}.tmp`;
+        mkdirSync(dirname(codeFile), { recursive: true });
+        const code = script.createCachedData();
+        writeFileSync(tmp, Buffer.concat([Buffer.from(`${key} ${crc(code)}\n`, 'latin1'), code]));
+        renameSync(tmp, codeFile);
+      } catch {
+        // A cache folder that cannot be written: the next run compiles as this one did.
+      }
+    });
+  }
+  // The script's `import()`s (web-tree-sitter, node-pty…) go to Node's own loader, which Node calls an
+  // experimental feature of `vm` and warns about on stderr at the first; that one warning is left out.
+  for (const print of process.listeners('warning')) {
+    process.off('warning', print);
+    process.on('warning', (warning) => {
+      if (!warning.message.startsWith('vm.USE_MAIN_CONTEXT_DEFAULT_LOADER')) print(warning);
+    });
+  }
+  const cjs = { exports: {} };
+  script.runInThisContext().call(cjs.exports, cjs.exports, createRequire(file), cjs, file, dirname(file));
+}

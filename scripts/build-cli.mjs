@@ -2,7 +2,8 @@
 // Code splitting keeps each sub-command's imports in its own chunk, so `weft apply-patch` never loads
 // the model client and `weft exec` never loads the server. Native addons stay external.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -58,16 +59,40 @@ await build({
   splitting: true,
 });
 
-// The one-shot commands whose start-up is most of their time, each as one file that bin/weft.js starts
-// instead of cli.js: Node resolves, reads and links every chunk of the split build as a module of its own,
-// which cost `weft exec` 15–25 ms and `weft apply-patch` about 15 ms (bench/PROFILES.md). Without
-// splitting, what they import on demand is in the same file and still evaluated only when first imported.
+// The one-shot commands whose start-up is most of their time, each as one file that bin/weft.js runs instead
+// of cli.js: Node resolves, reads and links every chunk of the split build as a module of its own, which cost
+// `weft exec` 15–25 ms and `weft apply-patch` about 15 ms (bench/PROFILES.md). Without splitting, what they
+// import on demand is in the same file and still evaluated only when first imported.
 await build({
   ...common,
-  entryPoints: {
-    'weft-exec': 'src-main/cli/exec-entry.ts',
-    'weft-apply-patch': 'src-main/cli/apply-patch-entry.ts',
-  },
+  entryPoints: { 'weft-apply-patch': 'src-main/cli/apply-patch-entry.ts' },
   outdir: 'dist/cli',
   splitting: false,
 });
+
+// `weft exec` is CommonJS: bin/weft.js runs it as a `vm.Script`, whose code cache can hold every function a
+// run compiled (an ES module's holds only what was compiled at load; see bin/weft.js), and
+// `import.meta.url` becomes the file's URL. Its last line names the build (a hash of the rest), which keys
+// that cache.
+const exec = await build({
+  ...common,
+  entryPoints: { 'weft-exec': 'src-main/cli/exec-entry.ts' },
+  outdir: 'dist/cli',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  target: 'node22',
+  splitting: false,
+  define: { 'import.meta.url': '__weftModuleUrl' },
+  banner: {
+    js: '"use strict";\nconst __weftModuleUrl = require("node:url").pathToFileURL(__filename).href;',
+  },
+  write: false,
+});
+for (const file of exec.outputFiles) {
+  if (!file.path.endsWith('.cjs')) {
+    writeFileSync(file.path, file.contents);
+    continue;
+  }
+  const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 32);
+  writeFileSync(file.path, Buffer.concat([file.contents, Buffer.from(`\n//# weftBuild=${hash}\n`)]));
+}

@@ -23,6 +23,7 @@ import type { WeftConfig } from '../config/schema';
 import { agentTreeOf } from '../store/sub-agent-meta';
 import { loadLocalImage } from '../tools/local-image';
 import { takeEnvFlag } from './env-flag';
+import { keepCompiledCode } from './start';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec-args';
 import { ExecProgress } from './exec-progress';
 import { CodexExecEvents, type CodexExecEvent } from './exec-thread-events';
@@ -223,6 +224,7 @@ export async function runExecCommand(argv: string[]): Promise<number> {
   try {
     await session.startTurn(input, undefined, { outputSchema, client: EXEC_CLIENT_NAME });
     const turn = await finished;
+    keepCompiledCode();
     if (args.outputLastMessage !== undefined)
       await writeFileAtomic(resolve(cwd, args.outputLastMessage), lastAnswer ?? '');
     if (turn.status === 'failed') {

@@ -31,7 +31,7 @@ describe('the package npm pack makes', () => {
       'README.md',
       'bin/weft.js',
       'dist/cli/cli.js',
-      'dist/cli/weft-exec.js',
+      'dist/cli/weft-exec.cjs',
       'dist/cli/weft-apply-patch.js',
       'dist/cli/spawn-host.js',
       'dist/cli/index-check-worker.js',
