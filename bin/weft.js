@@ -23,11 +23,13 @@ const { directory: cacheFolder } = module.enableCompileCache(
   process.env.NODE_COMPILE_CACHE || !isAbsolute(weftHome) ? undefined : join(weftHome, 'cache', 'compile'),
 );
 
-// `weft exec` and `weft apply-patch` start from a file of their own (see scripts/build-cli.mjs); every
-// other command from cli.js.
+// `weft exec`, `weft app-server` and `weft apply-patch` start from a file of their own (see
+// scripts/build-cli.mjs); every other command from cli.js.
 const command = process.argv[2] ?? '';
 if (command === 'exec' || command === 'e') {
   runWithKeptCode('weft-exec');
+} else if (command === 'app-server') {
+  runWithKeptCode('weft-app-server');
 } else {
   const name = command === 'apply-patch' || command === 'apply_patch' ? 'weft-apply-patch' : 'cli';
   const entry = new URL(`../dist/cli/${name}.js`, import.meta.url);
@@ -47,10 +49,10 @@ function missing(file) {
 /**
  * Runs a one-file command with V8's code for every function an earlier run of it compiled. Node's compile
  * cache keeps only the code compiled when a module is loaded, so each run compiled again, one by one, the
- * functions it calls (about 60 ms of `weft exec`; `weft apply-patch`, whose file is small, was slower this
- * way and is loaded as a module). Here the code is taken from the script once a run has done
- * its work (the command says so: `keepCompiledCode` in src-main/cli/start.ts) and kept beside Node's cache
- * as `<name>.code`, under the build's hash (the bundle's last line) and this Node; a cache that is missing,
+ * functions it calls (about 60 ms of `weft exec`, 25 ms of the app server's start; `weft apply-patch`, whose
+ * file is small, was slower this way and is loaded as a module). Here the code is taken from the script once
+ * a run has done its work (the command says so: `keepCompiledCode` and `saveCompiledCode` in
+ * src-main/util/compiled-code.ts) and kept beside Node's cache as `<name>.code`, under the build's hash (the bundle's last line) and this Node; a cache that is missing,
  * from another build, damaged, or rejected by V8 is made again by the next such run, and never stops a command.
  */
 function runWithKeptCode(name) {
@@ -80,8 +82,10 @@ function runWithKeptCode(name) {
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (codeFile !== null && (cachedData === undefined || script.cachedDataRejected)) {
-    process.once('exit', () => {
-      if (globalThis[Symbol.for('weft.keepCompiledCode')] !== true) return;
+    let saved = false;
+    const save = () => {
+      if (saved) return;
+      saved = true;
       try {
         const tmp = `${codeFile}.${process.pid}.tmp`;
         mkdirSync(dirname(codeFile), { recursive: true });
@@ -91,6 +95,11 @@ function runWithKeptCode(name) {
       } catch {
         // A cache folder that cannot be written: the next run compiles as this one did.
       }
+    };
+    // `saveCompiledCode` (a host, once assembled and quiet) saves now; `keepCompiledCode`, at exit.
+    globalThis[Symbol.for('weft.saveCompiledCode')] = save;
+    process.once('exit', () => {
+      if (globalThis[Symbol.for('weft.keepCompiledCode')] === true) save();
     });
   }
   // The script's `import()`s (web-tree-sitter, node-pty…) go to Node's own loader, which Node calls an

@@ -70,13 +70,14 @@ await build({
   splitting: false,
 });
 
-// `weft exec` is CommonJS: bin/weft.js runs it as a `vm.Script`, whose code cache can hold every function a
-// run compiled (an ES module's holds only what was compiled at load; see bin/weft.js), and
-// `import.meta.url` becomes the file's URL. Its last line names the build (a hash of the rest), which keys
-// that cache.
-const exec = await build({
+// `weft exec` and `weft app-server` are CommonJS: bin/weft.js runs each as a `vm.Script`, whose code cache
+// can hold every function a run compiled (an ES module's holds only what was compiled at load; see
+// bin/weft.js), and `import.meta.url` becomes the file's URL. The last line names the build (a hash of the
+// rest), which keys that cache. The app server's host, which answers before it is whole (server/app-host.ts),
+// then takes the rest from the same file.
+const kept = await build({
   ...common,
-  entryPoints: { 'weft-exec': 'src-main/cli/exec-entry.ts' },
+  entryPoints: { 'weft-exec': 'src-main/cli/exec-entry.ts', 'weft-app-server': 'src-main/cli/app-server-entry.ts' },
   outdir: 'dist/cli',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
@@ -88,7 +89,7 @@ const exec = await build({
   },
   write: false,
 });
-for (const file of exec.outputFiles) {
+for (const file of kept.outputFiles) {
   if (!file.path.endsWith('.cjs')) {
     writeFileSync(file.path, file.contents);
     continue;

@@ -2,6 +2,7 @@
  * The `weft` command. Each sub-command is loaded on demand so that, for example, `weft apply-patch`
  * never pays for the model client and `weft exec` never loads the server.
  */
+import { appServerCommand } from './cli/app-server-command';
 import { applyPatchCommand } from './cli/apply-patch-command';
 import { execCommand } from './cli/exec-command';
 import { runToExit } from './cli/start';
@@ -45,22 +46,8 @@ async function main(argv: string[]): Promise<number> {
     case 'apply-patch':
     case 'apply_patch':
       return applyPatchCommand(rest);
-    case 'app-server': {
-      // The host is loaded only when served here: `--attach` and `--env` bridge to one elsewhere.
-      const { runAppServerCommand } = await import('./cli/app-server');
-      return runAppServerCommand(rest, async () => {
-        const [{ createAppHost }, { scheduleAutomationsWhenReady }, { withEnvironments }] = await Promise.all([
-          import('./server/app-host'),
-          import('./cli/late-automations'),
-          import('./cli/with-environments'),
-        ]);
-        // `initialize` and the thread lists are answered before the rest of the host is assembled (about 100
-        // ms sooner); the rest is imported in steps with requests answered between them, once no request came
-        // for a moment or when one needs it (server/app-host.ts). WEFT_ANSWER_EARLY=0 assembles it first.
-        const answerEarly = process.env['WEFT_ANSWER_EARLY'] !== '0';
-        return withEnvironments(scheduleAutomationsWhenReady(await createAppHost({ answerEarly })));
-      });
-    }
+    case 'app-server':
+      return appServerCommand(rest);
     case 'serve': {
       const [{ runServeCommand }, { createAppHost }, { scheduleAutomationsIn }, { withEnvironments }] =
         await Promise.all([

@@ -23,7 +23,7 @@ import type { WeftConfig } from '../config/schema';
 import { agentTreeOf } from '../store/sub-agent-meta';
 import { loadLocalImage } from '../tools/local-image';
 import { takeEnvFlag } from './env-flag';
-import { keepCompiledCode } from './start';
+import { keepCompiledCode } from '../util/compiled-code';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec-args';
 import { ExecProgress } from './exec-progress';
 import { CodexExecEvents, type CodexExecEvent } from './exec-thread-events';

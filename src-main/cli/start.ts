@@ -16,12 +16,3 @@ export function runToExit(command: () => Promise<number>): void {
     exitAfterFlush(1);
   });
 }
-
-/**
- * Says that this run went the way a run of its command usually goes (a turn was run, a patch was read), so
- * the code V8 compiled for it is worth keeping for the next run: bin/weft.js saves it at exit when it has
- * none yet for this build. A run that only printed help or refused its arguments says nothing.
- */
-export function keepCompiledCode(): void {
-  (globalThis as Record<symbol, unknown>)[Symbol.for('weft.keepCompiledCode')] = true;
-}

@@ -26,6 +26,7 @@ import { DisposableStore } from '../util/disposable';
 import { errorMessage } from '../util/errors';
 import { whenQuiet, type QuietWindow } from '../util/quiet';
 import { warmModelClient } from '../model/warm';
+import { saveCompiledCode } from '../util/compiled-code';
 import { lowerPoolPriority } from '../util/pool-priority';
 import { inSteps } from '../util/slicer';
 
@@ -287,6 +288,9 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     warmUp = whenQuiet(warmOptions.afterQuietMs, null, () => {
       warmOptions
         .warm()
+        // Assembled, warmed and quiet: the code compiled for all that is kept for the next start (once per
+        // build, when started by bin/weft.js; see util/compiled-code.ts).
+        .then(() => (closing ? undefined : saveCompiledCode()))
         .catch((error: unknown) => log(`weft: could not load the model client ahead: ${errorMessage(error)}`));
     });
   };
