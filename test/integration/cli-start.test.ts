@@ -41,7 +41,7 @@ async function probed(args: string[], stdin = '') {
   const run = await runWeftCli(
     args,
     { cwd: ws.dir, weftHome: home.dir },
-    { nodeArgs: ['--import', PROBE], env: { WEFT_START_PROBE: log }, stdin },
+    { nodeArgs: ['--import', PROBE], env: { WEFT_START_PROBE: log, NODE_COMPILE_CACHE: '' }, stdin },
   );
   const lines = (await readFile(log, 'utf8')).trim().split('\n');
   const loaded = lines
@@ -65,6 +65,8 @@ async function keptCode(name: string): Promise<{ key: string; bytes: Buffer; mti
   }
 }
 
+/** The home's own compile cache folder, not the one `npm test` shares (see sharedCompileCache). */
+const OWN_CACHE = { env: { NODE_COMPILE_CACHE: '' } };
 const PATCH = '*** Begin Patch\n*** Update File: notes.txt\n@@\n-beta\n+gamma\n*** End Patch\n';
 /** This build's name, as the one-file bundles end with it. */
 const buildOf = async (name: string): Promise<string> =>
@@ -85,13 +87,13 @@ describe('weft command start-up', () => {
     // Help is not the command's work: nothing kept from it.
     expect(await keptCode('weft-exec')).toBeNull();
     server.enqueue(answerTurn('Hello'));
-    expect((await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir })).code).toBe(0);
+    expect((await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir }, OWN_CACHE)).code).toBe(0);
     const kept = await keptCode('weft-exec');
     expect(kept?.key).toBe(`${await buildOf('weft-exec')} ${process.version} ${process.arch}`);
     expect(kept?.bytes.length).toBeGreaterThan(100_000);
     // Taken as it is by the next run (one V8 rejected would be made again).
     server.enqueue(answerTurn('Hello again'));
-    const second = await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir });
+    const second = await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir }, OWN_CACHE);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain('Hello again');
     const again = await keptCode('weft-exec');
@@ -134,7 +136,7 @@ describe('weft command start-up', () => {
     ]) {
       await writeFile(file, bad);
       server.enqueue(answerTurn('Hello'));
-      const run = await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir });
+      const run = await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir }, OWN_CACHE);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('Hello');
       const kept = await keptCode('weft-exec');
@@ -145,7 +147,7 @@ describe('weft command start-up', () => {
 
   it('exec does not take kept code whose bytes were damaged after it was written', async () => {
     server.enqueue(answerTurn('Hello'));
-    expect((await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir })).code).toBe(0);
+    expect((await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir }, OWN_CACHE)).code).toBe(0);
     const kept = await keptCode('weft-exec');
     if (kept === null) throw new Error('no code was kept');
     // Flip bytes in the middle of the code, keeping its header (and so its old CRC-32).
@@ -153,7 +155,7 @@ describe('weft command start-up', () => {
     for (let i = damaged.length >> 1; i < (damaged.length >> 1) + 64; i++) damaged[i] = (damaged[i] ?? 0) ^ 0xff;
     await writeFile(join(home.dir, 'cache', 'compile', 'weft-exec.code'), damaged);
     server.enqueue(answerTurn('Hello'));
-    const run = await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir });
+    const run = await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir }, OWN_CACHE);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('Hello');
     // Made again: the damaged bytes are gone.

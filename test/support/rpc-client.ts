@@ -1,6 +1,7 @@
 // A JSON-RPC test client for Weft's app server, over stdio (a `weft app-server` subprocess) or
 // WebSocket (a `weft serve` subprocess). It records every message, answers server requests through a
 // handler the test sets, and waits on messages — never on time.
+import { sharedCompileCache } from './weft-cli';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -176,7 +177,13 @@ export class StdioRpcClient extends RpcClient {
   ): StdioRpcClient {
     const child = spawn(process.execPath, [...nodeArgs, bin, 'app-server'], {
       cwd,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', SHELL: '/bin/bash', ...env },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: process.env['HOME'] ?? '',
+        SHELL: '/bin/bash',
+        ...sharedCompileCache(),
+        ...env,
+      },
     });
     return new StdioRpcClient(child);
   }

@@ -5,6 +5,17 @@ import { resolve } from 'node:path';
 
 const WEFT = resolve(__dirname, '../../bin/weft.js');
 
+/**
+ * The compile cache folder `npm test` gives every process it starts (scripts/test.mjs), for the `weft`s a test
+ * starts with an environment of its own: they share Node's cache and the code kept by one-file commands
+ * (bin/weft.js) instead of compiling afresh in each test's home. A test that looks at a home's own cache
+ * passes `NODE_COMPILE_CACHE: ''`.
+ */
+export function sharedCompileCache(): Record<string, string> {
+  const folder = process.env['NODE_COMPILE_CACHE'];
+  return folder ? { NODE_COMPILE_CACHE: folder } : {};
+}
+
 export interface WeftRun {
   code: number | null;
   stdout: string;
@@ -30,6 +41,7 @@ export function runWeftCli(
       SHELL: '/bin/bash',
       WEFT_HOME: where.weftHome,
       MOCK_API_KEY: 'sk-test',
+      ...sharedCompileCache(),
       ...options.env,
     };
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), WEFT, ...args], { cwd: where.cwd, env });
