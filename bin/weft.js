@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `weft` command. The TypeScript sources are bundled into dist/cli by `npm install` (prepare).
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -86,14 +86,19 @@ function runWithKeptCode(name) {
     const save = () => {
       if (saved) return;
       saved = true;
+      const tmp = `${codeFile}.${process.pid}.tmp`;
       try {
-        const tmp = `${codeFile}.${process.pid}.tmp`;
         mkdirSync(dirname(codeFile), { recursive: true });
         const code = script.createCachedData();
         writeFileSync(tmp, Buffer.concat([Buffer.from(`${key} ${crc(code)}\n`, 'latin1'), code]));
         renameSync(tmp, codeFile);
       } catch {
-        // A cache folder that cannot be written: the next run compiles as this one did.
+        // A cache folder that cannot be written (or a full disk): the next run compiles as this one did.
+        try {
+          rmSync(tmp, { force: true });
+        } catch {
+          // Nothing more to do from here.
+        }
       }
     };
     // `saveCompiledCode` (a host, once assembled and quiet) saves now; `keepCompiledCode`, at exit.
