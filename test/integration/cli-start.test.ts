@@ -162,6 +162,19 @@ describe('weft command start-up', () => {
     expect((await keptCode('weft-exec'))?.bytes.equals(damaged)).toBe(false);
   });
 
+  it('exec runs all the same when its cache folder cannot be made', async () => {
+    // A file where the folder would be: neither Node's cache nor the kept code can be written.
+    await mkdir(join(home.dir, 'cache'), { recursive: true });
+    await writeFile(join(home.dir, 'cache', 'compile'), 'not a folder');
+    for (const text of ['Hello', 'Hello again']) {
+      server.enqueue(answerTurn(text));
+      const run = await runWeftCli(['exec', 'say hello'], { cwd: ws.dir, weftHome: home.dir }, OWN_CACHE);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain(text);
+    }
+    expect(await readFile(join(home.dir, 'cache', 'compile'), 'utf8')).toBe('not a folder');
+  });
+
   it('the other commands start from cli.js and set no V8 flag either', async () => {
     const { run, loaded, flags } = await probed(['threads', 'list']);
     expect(run.code, run.stderr).toBe(0);
