@@ -23,13 +23,13 @@ const { directory: cacheFolder } = module.enableCompileCache(
   process.env.NODE_COMPILE_CACHE || !isAbsolute(weftHome) ? undefined : join(weftHome, 'cache', 'compile'),
 );
 
-// `weft exec`, `weft app-server` and `weft apply-patch` start from a file of their own (see
+// `weft exec`, `weft app-server`, `weft serve` and `weft apply-patch` start from a file of their own (see
 // scripts/build-cli.mjs); every other command from cli.js.
 const command = process.argv[2] ?? '';
 if (command === 'exec' || command === 'e') {
   runWithKeptCode('weft-exec');
-} else if (command === 'app-server') {
-  runWithKeptCode('weft-app-server');
+} else if (command === 'app-server' || command === 'serve') {
+  runWithKeptCode(`weft-${command}`);
 } else {
   const name = command === 'apply-patch' || command === 'apply_patch' ? 'weft-apply-patch' : 'cli';
   const entry = new URL(`../dist/cli/${name}.js`, import.meta.url);
@@ -49,7 +49,7 @@ function missing(file) {
 /**
  * Runs a one-file command with V8's code for every function an earlier run of it compiled. Node's compile
  * cache keeps only the code compiled when a module is loaded, so each run compiled again, one by one, the
- * functions it calls (about 60 ms of `weft exec`, 25 ms of the app server's start; `weft apply-patch`, whose
+ * functions it calls (about 60 ms of `weft exec`, 25–30 ms of the app server's start, 65 ms of `weft serve`'s; `weft apply-patch`, whose
  * file is small, was slower this way and is loaded as a module). Here the code is taken from the script once
  * a run has done its work (the command says so: `keepCompiledCode` and `saveCompiledCode` in
  * src-main/util/compiled-code.ts) and kept beside Node's cache as `<name>.code`, under the build's hash (the bundle's last line) and this Node; a cache that is missing,

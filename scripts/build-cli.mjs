@@ -70,14 +70,18 @@ await build({
   splitting: false,
 });
 
-// `weft exec` and `weft app-server` are CommonJS: bin/weft.js runs each as a `vm.Script`, whose code cache
-// can hold every function a run compiled (an ES module's holds only what was compiled at load; see
-// bin/weft.js), and `import.meta.url` becomes the file's URL. The last line names the build (a hash of the
-// rest), which keys that cache. The app server's host, which answers before it is whole (server/app-host.ts),
-// then takes the rest from the same file.
+// `weft exec`, `weft app-server` and `weft serve` are CommonJS: bin/weft.js runs each as a `vm.Script`,
+// whose code cache can hold every function a run compiled (an ES module's holds only what was compiled at
+// load; see bin/weft.js), and `import.meta.url` becomes the file's URL. The last line names the build (a
+// hash of the rest), which keys that cache. The app server's host, which answers before it is whole
+// (server/app-host.ts), then takes the rest from the same file.
 const kept = await build({
   ...common,
-  entryPoints: { 'weft-exec': 'src-main/cli/exec-entry.ts', 'weft-app-server': 'src-main/cli/app-server-entry.ts' },
+  entryPoints: {
+    'weft-exec': 'src-main/cli/exec-entry.ts',
+    'weft-app-server': 'src-main/cli/app-server-entry.ts',
+    'weft-serve': 'src-main/cli/serve-entry.ts',
+  },
   outdir: 'dist/cli',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',

@@ -5,6 +5,7 @@
 import { appServerCommand } from './cli/app-server-command';
 import { applyPatchCommand } from './cli/apply-patch-command';
 import { execCommand } from './cli/exec-command';
+import { serveCommand } from './cli/serve-command';
 import { runToExit } from './cli/start';
 import { VERSION } from './version';
 
@@ -48,18 +49,8 @@ async function main(argv: string[]): Promise<number> {
       return applyPatchCommand(rest);
     case 'app-server':
       return appServerCommand(rest);
-    case 'serve': {
-      const [{ runServeCommand }, { createAppHost }, { scheduleAutomationsIn }, { withEnvironments }] =
-        await Promise.all([
-          import('./cli/serve'),
-          import('./server/app-host'),
-          import('./cli/automation-host'),
-          import('./cli/with-environments'),
-        ]);
-      return runServeCommand(rest, async ({ cwd }) =>
-        withEnvironments(await scheduleAutomationsIn(await createAppHost({ cwd })), { pages: true }),
-      );
-    }
+    case 'serve':
+      return serveCommand(rest);
     case 'mcp-server': {
       const [{ runMcpServerCommand }, { createAppHost }] = await Promise.all([
         import('./cli/mcp-server'),

@@ -1,6 +1,6 @@
-// Keeping the code V8 compiled for a run of a one-file command (`weft exec`, `weft app-server`) for the next
-// run: bin/weft.js runs those files with such code and puts the two functions it answers to on `globalThis`
-// (see `runWithKeptCode` there); anywhere else these do nothing.
+// Keeping the code V8 compiled for a run of a one-file command (`weft exec`, `weft app-server`, `weft serve`)
+// for the next run: bin/weft.js runs those files with such code and puts the two functions it answers to on
+// `globalThis` (see `runWithKeptCode` there); anywhere else these do nothing.
 
 /**
  * Says that this run went the way a run of its command usually goes (a turn was run, a host served a client),

@@ -33,6 +33,8 @@ describe('the package npm pack makes', () => {
       'dist/cli/cli.js',
       'dist/cli/weft-exec.cjs',
       'dist/cli/weft-apply-patch.js',
+      'dist/cli/weft-app-server.cjs',
+      'dist/cli/weft-serve.cjs',
       'dist/cli/spawn-host.js',
       'dist/cli/index-check-worker.js',
       'dist/renderer/index.html',
