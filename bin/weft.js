@@ -23,12 +23,12 @@ const { directory: cacheFolder } = module.enableCompileCache(
   process.env.NODE_COMPILE_CACHE || !isAbsolute(weftHome) ? undefined : join(weftHome, 'cache', 'compile'),
 );
 
-// `weft exec`, `weft app-server`, `weft serve` and `weft apply-patch` start from a file of their own (see
-// scripts/build-cli.mjs); every other command from cli.js.
+// `weft exec`, the hosts (`app-server`, `serve`, `mcp-server`, `acp`) and `weft apply-patch` start from a
+// file of their own (see scripts/build-cli.mjs); every other command from cli.js.
 const command = process.argv[2] ?? '';
 if (command === 'exec' || command === 'e') {
   runWithKeptCode('weft-exec');
-} else if (command === 'app-server' || command === 'serve') {
+} else if (['app-server', 'serve', 'mcp-server', 'acp'].includes(command)) {
   runWithKeptCode(`weft-${command}`);
 } else {
   const name = command === 'apply-patch' || command === 'apply_patch' ? 'weft-apply-patch' : 'cli';

@@ -70,7 +70,7 @@ await build({
   splitting: false,
 });
 
-// `weft exec`, `weft app-server` and `weft serve` are CommonJS: bin/weft.js runs each as a `vm.Script`,
+// `weft exec` and the hosts (`app-server`, `serve`, `mcp-server`, `acp`) are CommonJS: bin/weft.js runs each as a `vm.Script`,
 // whose code cache can hold every function a run compiled (an ES module's holds only what was compiled at
 // load; see bin/weft.js), and `import.meta.url` becomes the file's URL. The last line names the build (a
 // hash of the rest), which keys that cache. The app server's host, which answers before it is whole
@@ -81,6 +81,8 @@ const kept = await build({
     'weft-exec': 'src-main/cli/exec-entry.ts',
     'weft-app-server': 'src-main/cli/app-server-entry.ts',
     'weft-serve': 'src-main/cli/serve-entry.ts',
+    'weft-mcp-server': 'src-main/cli/mcp-server-entry.ts',
+    'weft-acp': 'src-main/cli/acp-entry.ts',
   },
   outdir: 'dist/cli',
   outExtension: { '.js': '.cjs' },

@@ -5,6 +5,7 @@
 import { appServerCommand } from './cli/app-server-command';
 import { applyPatchCommand } from './cli/apply-patch-command';
 import { execCommand } from './cli/exec-command';
+import { acpCommand, mcpServerCommand } from './cli/host-commands';
 import { serveCommand } from './cli/serve-command';
 import { runToExit } from './cli/start';
 import { VERSION } from './version';
@@ -51,20 +52,10 @@ async function main(argv: string[]): Promise<number> {
       return appServerCommand(rest);
     case 'serve':
       return serveCommand(rest);
-    case 'mcp-server': {
-      const [{ runMcpServerCommand }, { createAppHost }] = await Promise.all([
-        import('./cli/mcp-server'),
-        import('./server/app-host'),
-      ]);
-      return runMcpServerCommand(rest, ({ cwd }) => createAppHost({ cwd }));
-    }
-    case 'acp': {
-      const [{ runAcpCommand }, { createAppHost }] = await Promise.all([
-        import('./cli/acp'),
-        import('./server/app-host'),
-      ]);
-      return runAcpCommand(rest, ({ cwd }) => createAppHost({ cwd }));
-    }
+    case 'mcp-server':
+      return mcpServerCommand(rest);
+    case 'acp':
+      return acpCommand(rest);
     case 'review': {
       const [{ runReviewCommand }, { createAppHost }] = await Promise.all([
         import('./cli/review'),

@@ -1,5 +1,5 @@
-// Keeping the code V8 compiled for a run of a one-file command (`weft exec`, `weft app-server`, `weft serve`)
-// for the next run: bin/weft.js runs those files with such code and puts the two functions it answers to on
+// Keeping the code V8 compiled for a run of a one-file command (`weft exec` and the hosts: `app-server`,
+// `serve`, `mcp-server`, `acp`) for the next run: bin/weft.js runs those files with such code and puts the two functions it answers to on
 // `globalThis` (see `runWithKeptCode` there); anywhere else these do nothing.
 
 /**

@@ -35,6 +35,8 @@ describe('the package npm pack makes', () => {
       'dist/cli/weft-apply-patch.js',
       'dist/cli/weft-app-server.cjs',
       'dist/cli/weft-serve.cjs',
+      'dist/cli/weft-mcp-server.cjs',
+      'dist/cli/weft-acp.cjs',
       'dist/cli/spawn-host.js',
       'dist/cli/index-check-worker.js',
       'dist/renderer/index.html',
