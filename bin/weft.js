@@ -49,11 +49,12 @@ function missing(file) {
 /**
  * Runs a one-file command with V8's code for every function an earlier run of it compiled. Node's compile
  * cache keeps only the code compiled when a module is loaded, so each run compiled again, one by one, the
- * functions it calls (about 60 ms of `weft exec`, 25–30 ms of the app server's start, 65 ms of `weft serve`'s; `weft apply-patch`, whose
- * file is small, was slower this way and is loaded as a module). Here the code is taken from the script once
- * a run has done its work (the command says so: `keepCompiledCode` and `saveCompiledCode` in
- * src-main/util/compiled-code.ts) and kept beside Node's cache as `<name>.code`, under the build's hash (the bundle's last line) and this Node; a cache that is missing,
- * from another build, damaged, or rejected by V8 is made again by the next such run, and never stops a command.
+ * functions it calls: about 60 ms of `weft exec`, 25–30 ms of the app server's start, 65 ms of `weft
+ * serve`'s (`weft apply-patch`, whose file is small, was slower this way and is loaded as a module). Here
+ * the code is taken from the script once a run has done its work (the command says so: `keepCompiledCode`
+ * and `saveCompiledCode` in src-main/util/compiled-code.ts) and kept beside Node's cache as `<name>.code`,
+ * under the build's hash (the bundle's last line) and this Node. A cache that is missing, from another
+ * build, damaged, or rejected by V8 is made again by the next such run, and never stops a command.
  */
 function runWithKeptCode(name) {
   const file = fileURLToPath(new URL(`../dist/cli/${name}.cjs`, import.meta.url));
