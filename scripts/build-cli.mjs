@@ -70,11 +70,11 @@ await build({
   splitting: false,
 });
 
-// `weft exec` and the hosts (`app-server`, `serve`, `mcp-server`, `acp`) are CommonJS: bin/weft.js runs each as a `vm.Script`,
-// whose code cache can hold every function a run compiled (an ES module's holds only what was compiled at
-// load; see bin/weft.js), and `import.meta.url` becomes the file's URL. The last line names the build (a
-// hash of the rest), which keys that cache. The app server's host, which answers before it is whole
-// (server/app-host.ts), then takes the rest from the same file.
+// `weft exec` and the hosts (`app-server`, `serve`, `mcp-server`, `acp`) are CommonJS: bin/weft.js runs each
+// as a `vm.Script`, whose code cache can hold every function a run compiled (an ES module's holds only what
+// was compiled at load; see bin/weft.js), and `import.meta.url` becomes the file's URL. The last line names
+// the build (a hash of the rest), which keys that cache. The app server's host, which answers before it is
+// whole (server/app-host.ts), then takes the rest from the same file.
 const kept = await build({
   ...common,
   entryPoints: {
