@@ -26,7 +26,10 @@ const englishOnlyZodLocales = {
 };
 
 rmSync(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
-/** What both builds share: ES modules for Node, minified with names kept, native addons left outside. */
+/**
+ * What the builds share: ES modules for Node (unless a build says otherwise), minified with names kept,
+ * native addons left outside.
+ */
 const common = {
   bundle: true,
   format: 'esm',
