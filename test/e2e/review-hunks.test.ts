@@ -1,7 +1,7 @@
 // E2E: the review of a patch with two files and five hunks, reached by mouse only (wheel + click) at
 // 1400×900 and 900×700; the conversation then shows what landed, with declined parts marked.
 import { describe, expect, it } from 'vitest';
-import { clickCentre, wheelIntoView } from '../support/mouse';
+import { clickCentre, wheelIntoView, wheelUntilAttached } from '../support/mouse';
 import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
 import { conversation, sendMessage, startE2e } from '../support/weft-serve';
 import type { E2e } from '../support/weft-serve';
@@ -63,9 +63,9 @@ describe('review changes, by mouse', () => {
         await dialog.waitFor();
         const body = dialog.locator('.review-body');
         await dialog.locator('.monaco-diff .line-insert').first().waitFor({ state: 'attached', timeout: 90_000 });
-        await dialog.locator('.diff-zone').nth(5).waitFor({ state: 'attached', timeout: 90_000 });
 
-        // Every hunk's own controls sit beside it and can be reached by wheel and clicked.
+        // Every hunk's own controls sit beside it and can be reached by wheel and clicked. A file's diff (and
+        // with it its hunks' controls) is made once the wheel brings it near the view (when-near.ts).
         for (const [file, count] of [
           ['alpha.txt', 3],
           ['beta.txt', 2],
@@ -73,6 +73,7 @@ describe('review changes, by mouse', () => {
         ] as const) {
           for (let n = 1; n <= count; n++) {
             const accept = dialog.getByRole('button', { name: `Accept hunk ${n} of ${file}` });
+            await wheelUntilAttached(page, accept, body, 1, 480);
             await wheelIntoView(page, accept, body);
             expect(await accept.getAttribute('aria-pressed')).toBe('true');
           }

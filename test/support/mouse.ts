@@ -155,21 +155,33 @@ export async function wheelIntoView(page: Page, target: Locator, over: WheelSpot
 }
 
 /**
- * Turns the mouse wheel up with the pointer over `over` until `target` is in the page at all (a
- * virtualized list mounts rows only as they come near the view). Throws when the wheel stops scrolling
- * first.
+ * Turns the mouse wheel (`direction`: -1 up, 1 down) with the pointer over `over` until `target` is in the
+ * page at all: a virtualized list mounts rows, and a diff is made, only as they come near the view. Throws
+ * when the wheel stops scrolling first.
  */
-export async function wheelUpUntilAttached(page: Page, target: Locator, over: WheelSpot, step = 2400): Promise<void> {
+export async function wheelUntilAttached(
+  page: Page,
+  target: Locator,
+  over: WheelSpot,
+  direction: 1 | -1,
+  step = 2400,
+): Promise<void> {
+  const name = direction < 0 ? 'wheelUpUntilAttached' : 'wheelDownUntilAttached';
   for (let turn = 0; turn < 200; turn++) {
     if ((await target.count()) > 0) return;
     const spot = await spotOf(over);
     await page.mouse.move(spot.x, spot.y);
     const scrolled = await watchScroll(page, 4000);
-    await page.mouse.wheel(0, -step);
+    await page.mouse.wheel(0, direction * step);
     if (!(await scrolled()) && (await target.count()) === 0)
-      throw new Error(`wheelUpUntilAttached(${String(target)}): the wheel no longer scrolls and the target never came`);
+      throw new Error(`${name}(${String(target)}): the wheel no longer scrolls and the target never came`);
   }
-  throw new Error('wheelUpUntilAttached: gave up after 200 turns of the wheel');
+  throw new Error(`${name}: gave up after 200 turns of the wheel`);
+}
+
+/** `wheelUntilAttached` upwards (older rows of a long thread). */
+export function wheelUpUntilAttached(page: Page, target: Locator, over: WheelSpot, step = 2400): Promise<void> {
+  return wheelUntilAttached(page, target, over, -1, step);
 }
 
 /**
