@@ -2,10 +2,11 @@
  * The `weft` command. Each sub-command is loaded on demand so that, for example, `weft apply-patch`
  * never pays for the model client and `weft exec` never loads the server.
  */
+import { acpCommand } from './cli/acp-command';
 import { appServerCommand } from './cli/app-server-command';
 import { applyPatchCommand } from './cli/apply-patch-command';
 import { execCommand } from './cli/exec-command';
-import { acpCommand, mcpServerCommand } from './cli/host-commands';
+import { mcpServerCommand } from './cli/mcp-server-command';
 import { serveCommand } from './cli/serve-command';
 import { runToExit } from './cli/start';
 import { VERSION } from './version';

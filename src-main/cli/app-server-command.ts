@@ -1,5 +1,3 @@
-import { keepCompiledCode } from '../util/compiled-code';
-
 /** `weft app-server` with its arguments (the words after `app-server`). */
 export async function appServerCommand(argv: string[]): Promise<number> {
   // The host is loaded only when served here: `--attach` and `--env` bridge to one elsewhere.
@@ -14,9 +12,6 @@ export async function appServerCommand(argv: string[]): Promise<number> {
     // ms sooner); the rest is imported in steps with requests answered between them, once no request came
     // for a moment or when one needs it (server/app-host.ts). WEFT_ANSWER_EARLY=0 assembles it first.
     const answerEarly = process.env['WEFT_ANSWER_EARLY'] !== '0';
-    const app = withEnvironments(scheduleAutomationsWhenReady(await createAppHost({ answerEarly })));
-    // A host that started serves: its compiled code is worth keeping for the next start.
-    keepCompiledCode();
-    return app;
+    return withEnvironments(scheduleAutomationsWhenReady(await createAppHost({ answerEarly })));
   });
 }

@@ -1,5 +1,3 @@
-import { keepCompiledCode } from '../util/compiled-code';
-
 /** `weft serve` with its arguments (the words after `serve`). */
 export async function serveCommand(argv: string[]): Promise<number> {
   const [{ runServeCommand }, { createAppHost }, { scheduleAutomationsIn }, { withEnvironments }] = await Promise.all([
@@ -8,10 +6,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     import('./automation-host'),
     import('./with-environments'),
   ]);
-  return runServeCommand(argv, async ({ cwd }) => {
-    const app = withEnvironments(await scheduleAutomationsIn(await createAppHost({ cwd })), { pages: true });
-    // A host that started serves: its compiled code is worth keeping for the next start.
-    keepCompiledCode();
-    return app;
-  });
+  return runServeCommand(argv, async ({ cwd }) =>
+    withEnvironments(await scheduleAutomationsIn(await createAppHost({ cwd })), { pages: true }),
+  );
 }

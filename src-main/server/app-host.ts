@@ -26,7 +26,7 @@ import { DisposableStore } from '../util/disposable';
 import { errorMessage } from '../util/errors';
 import { whenQuiet, type QuietWindow } from '../util/quiet';
 import { warmModelClient } from '../model/warm';
-import { saveCompiledCode } from '../util/compiled-code';
+import { keepCompiledCode, saveCompiledCode } from '../util/compiled-code';
 import { lowerPoolPriority } from '../util/pool-priority';
 import { inSteps } from '../util/slicer';
 
@@ -342,6 +342,9 @@ async function assembleAppHost(options: AppHostOptions, owned: DisposableStore):
     late.startWhenQuiet(REST_QUIET_MS, REST_LATEST_MS);
   } else await late.start();
   late.ready.then(armWarmUp, () => undefined);
+  // A host that started: the code compiled for it is worth keeping for the next start, at exit if it was
+  // not saved once quiet (when started by bin/weft.js; see util/compiled-code.ts).
+  keepCompiledCode();
   return {
     host: dispatcher,
     onAttention: (listener) => {

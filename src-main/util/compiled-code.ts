@@ -1,9 +1,9 @@
 // Keeping the code V8 compiled for a run of a one-file command (`weft exec` and the hosts: `app-server`,
-// `serve`, `mcp-server`, `acp`) for the next run: bin/weft.js runs those files with such code and puts the two functions it answers to on
-// `globalThis` (see `runWithKeptCode` there); anywhere else these do nothing.
+// `serve`, `mcp-server`, `acp`) for the next run: bin/weft.js runs those files with such code and puts the
+// two functions it answers to on `globalThis` (see `runWithKeptCode` there); anywhere else these do nothing.
 
 /**
- * Says that this run went the way a run of its command usually goes (a turn was run, a host served a client),
+ * Says that this run went the way a run of its command usually goes (a turn was run, a host started),
  * so the code V8 compiled for it is worth keeping for the next run: bin/weft.js saves it at exit when it has
  * none yet for this build (see `runWithKeptCode` there). A run that only printed help or refused its
  * arguments says nothing. Outside bin/weft.js's one-file commands, nothing happens.
