@@ -114,6 +114,8 @@ export async function runApplyPatchCli(args: string[], io: ApplyPatchCliIo): Pro
     cwd: io.cwd,
     isWritable: confine,
     mayWrite: (real) => refusal(real, real),
+    // A one-shot command: nothing else waits for this process's event loop.
+    blocking: true,
   });
   if (outcome.ok) {
     await write(io.stdout, outcome.output);

@@ -51,7 +51,11 @@ class Journal {
   /** Folders resolved so far (see resolveForWrite). */
   readonly resolved = new Map<string, string | null>();
 
-  constructor(readonly mayWrite: (realPath: string) => string | null) {}
+  constructor(
+    readonly mayWrite: (realPath: string) => string | null,
+    /** Content up to this size is written without the thread pool (see SYNC_WRITE_MAX_BYTES). */
+    readonly syncWriteMax: number,
+  ) {}
 
   close(): void {
     for (const handle of [...this.dirs.values(), ...this.handles]) {
@@ -140,8 +144,8 @@ async function writePieces(pieces: Buffer[], write: (batch: Buffer[]) => number 
   }
 }
 
-/** Writes `content` at `fd`; resolves to the number of bytes written. */
-async function writeContent(fd: number, content: Content): Promise<number> {
+/** Writes `content` at `fd` (synchronously up to `syncMax` bytes); resolves to the number of bytes written. */
+async function writeContent(fd: number, content: Content, syncMax: number): Promise<number> {
   const pieces =
     typeof content === 'string'
       ? [Buffer.from(content, 'utf8')]
@@ -150,7 +154,7 @@ async function writeContent(fd: number, content: Content): Promise<number> {
         : content.filter((b) => b.length > 0);
   let size = 0;
   for (const piece of pieces) size += piece.length;
-  if (size <= SYNC_WRITE_MAX_BYTES) await writePieces(pieces, (batch) => writevSync(fd, batch));
+  if (size <= syncMax) await writePieces(pieces, (batch) => writevSync(fd, batch));
   else await writePieces(pieces, async (batch) => (await writevAsync(fd, batch)).bytesWritten);
   return size;
 }
@@ -168,9 +172,16 @@ function readNoFollow(dir: DirHandle, name: string): Buffer {
 /**
  * Writes `content` to `name` in `dir` via a temporary file and a rename; `mode` null keeps the default.
  * When the folder refuses new files but the file exists, it is overwritten in place. Nothing here
- * follows a symlink: the temporary file is created exclusively and the rename replaces the entry.
+ * follows a symlink: the temporary file is created exclusively and the rename replaces the entry. Up to
+ * `syncMax` bytes, the writes and the rename do not go through the thread pool.
  */
-async function writeAtomically(dir: DirHandle, name: string, content: Content, mode: number | null): Promise<void> {
+async function writeAtomically(
+  dir: DirHandle,
+  name: string,
+  content: Content,
+  mode: number | null,
+  syncMax: number,
+): Promise<void> {
   const temp = tempNameFor(name);
   let fd: number;
   try {
@@ -180,7 +191,7 @@ async function writeAtomically(dir: DirHandle, name: string, content: Content, m
     if ((code === 'EACCES' || code === 'EPERM') && statOrUndefined(dir.at(name), false)?.isFile()) {
       const existing = openSync(dir.at(name), FILE_OVERWRITE_FLAGS);
       try {
-        await writeContent(existing, content);
+        await writeContent(existing, content, syncMax);
       } finally {
         closeSync(existing);
       }
@@ -191,14 +202,14 @@ async function writeAtomically(dir: DirHandle, name: string, content: Content, m
   try {
     let size: number;
     try {
-      size = await writeContent(fd, content);
+      size = await writeContent(fd, content, syncMax);
       if (mode !== null) fchmodSync(fd, mode);
     } finally {
       closeSync(fd);
     }
     // Renaming over a big file is slow work for the file system (ext4 starts writing the new file's data
     // out, and frees the old one's blocks): 19–20 ms for a 50 MB file. It is left to the thread pool.
-    if (size <= SYNC_WRITE_MAX_BYTES) renameSync(dir.at(temp), dir.at(name));
+    if (size <= syncMax) renameSync(dir.at(temp), dir.at(name));
     else await renameAsync(dir.at(temp), dir.at(name));
   } catch (error) {
     try {
@@ -269,7 +280,7 @@ async function writeFile(
       : { exists: false };
   }
   try {
-    await writeAtomically(dir, name, content, mode);
+    await writeAtomically(dir, name, content, mode, journal.syncWriteMax);
   } catch (error) {
     throw new StepError(`Failed to write file ${display}`, error);
   }
@@ -277,7 +288,7 @@ async function writeFile(
   journal.undos.push({
     path: display,
     run: restore.exists
-      ? () => writeAtomically(dir, name, restore.content, restore.mode)
+      ? () => writeAtomically(dir, name, restore.content, restore.mode, journal.syncWriteMax)
       : () => unlinkSync(dir.at(name)),
   });
 }
@@ -395,7 +406,10 @@ async function commitAlone(plan: PatchPlan, options: CommitOptions): Promise<voi
         'Read the current contents and send the patch again.',
     );
   }
-  const journal = new Journal(options.mayWrite ?? (() => null));
+  const journal = new Journal(
+    options.mayWrite ?? (() => null),
+    options.blocking === true ? Infinity : SYNC_WRITE_MAX_BYTES,
+  );
   try {
     for (const file of plan.files) await commitFile(journal, file);
   } catch (error) {
@@ -424,4 +438,9 @@ export interface CommitOptions {
    * may not be written, or null when it may. Default: everything may be written.
    */
   mayWrite?: (realPath: string) => string | null;
+  /**
+   * The process serves nothing else (a one-shot command): every file is written and renamed without the
+   * thread pool, whose round trips would only give V8 turns of the event loop to start collections in.
+   */
+  blocking?: boolean;
 }

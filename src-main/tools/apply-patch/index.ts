@@ -2,7 +2,7 @@
 // or nothing: any failure leaves every file as it was and explains itself in words meant for the model.
 
 import { resolve } from 'node:path';
-import { Slicer } from '../../util/slicer';
+import { Slicer, UNPACED } from '../../util/slicer';
 import { PatchCommitError, commitPlan, type CommitOptions } from './apply';
 import { extractApplyPatchInvocation } from './intercept';
 import { PatchParseError, parsePatchPaced } from './parse';
@@ -23,6 +23,11 @@ export interface ApplyPatchOptions {
   isWritable?: (absPath: string) => string | null;
   /** Asked again at write time about each resolved path (see CommitOptions). */
   mayWrite?: (realPath: string) => string | null;
+  /**
+   * The process serves nothing else (`weft apply-patch`): the work is not paced and files are read and
+   * written without the thread pool (see PlanOptions and CommitOptions).
+   */
+  blocking?: boolean;
 }
 
 /** Past this size a patch's text took a while to receive and decode. */
@@ -57,7 +62,8 @@ function failureText(error: unknown): string {
 export async function preparePatchText(text: string, opts: ApplyPatchOptions): Promise<PreparePatchOutcome> {
   try {
     // A big patch arrives in a big event, whose parsing held the event loop just now: give it back first.
-    const pacer = new Slicer();
+    const blocking = opts.blocking === true;
+    const pacer = blocking ? UNPACED : new Slicer();
     if (text.length > BIG_PATCH_CHARS) await pacer.pause();
     let cwd = opts.cwd;
     let body = text;
@@ -69,7 +75,7 @@ export async function preparePatchText(text: string, opts: ApplyPatchOptions): P
     await pacer.pace();
     const patch = await parsePatchPaced(body, pacer);
     if (patch.hunks.length === 0) return { ok: false, output: 'No files were modified.' };
-    const plan = await planPatch(patch, { cwd, pacer });
+    const plan = await planPatch(patch, { cwd, pacer, blocking });
     if (opts.isWritable) {
       const refusals: string[] = [];
       for (const file of plan.files) {
@@ -103,5 +109,5 @@ export async function commitPreparedPlan(plan: PatchPlan, options: CommitOptions
 export async function applyPatchText(text: string, opts: ApplyPatchOptions): Promise<ApplyPatchOutcome> {
   const prepared = await preparePatchText(text, opts);
   if (!prepared.ok) return prepared;
-  return commitPreparedPlan(prepared.plan, { mayWrite: opts.mayWrite });
+  return commitPreparedPlan(prepared.plan, { mayWrite: opts.mayWrite, blocking: opts.blocking });
 }

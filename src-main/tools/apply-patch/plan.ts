@@ -66,6 +66,8 @@ export interface PlanOptions {
    * 10,000 hunks on a 50 MB file is half a second of work. Default: a fresh Slicer.
    */
   pacer?: Pacer;
+  /** The process serves nothing else (a one-shot command): big files are read without the thread pool. */
+  blocking?: boolean;
 }
 
 /** One reason a patch cannot be applied. */
@@ -190,7 +192,11 @@ export function plannedOldLines(file: PlannedFile): TextLines {
  */
 const SYNC_READ_MAX_BYTES = 256 * 1024;
 
-async function loadFile(absPath: string, readFile: PlanOptions['readFile'], pacer: Pacer): Promise<Loaded> {
+async function loadFile(
+  absPath: string,
+  { readFile, blocking }: Pick<PlanOptions, 'readFile' | 'blocking'>,
+  pacer: Pacer,
+): Promise<Loaded> {
   if (readFile) {
     try {
       return {
@@ -210,7 +216,8 @@ async function loadFile(absPath: string, readFile: PlanOptions['readFile'], pace
     if (stats === undefined) return { state: 'absent' };
     if (stats.isDirectory()) return { state: 'unreadable', reason: 'it is a directory' };
     if (!stats.isFile()) return { state: 'unreadable', reason: 'it is not a regular file' };
-    const bytes = stats.size <= SYNC_READ_MAX_BYTES ? readFileSync(absPath) : await readFileAsync(absPath);
+    const bytes =
+      blocking === true || stats.size <= SYNC_READ_MAX_BYTES ? readFileSync(absPath) : await readFileAsync(absPath);
     return {
       state: 'file',
       content: await decodeText(bytes, pacer),
@@ -286,7 +293,7 @@ function fileFailure(hunk: FileHunk, message: string): PatchFailure {
 
 async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promise<PlannedFile | PatchFailure> {
   const path = resolve(opts.cwd, hunk.path);
-  const loaded = await loadFile(path, opts.readFile, pacer);
+  const loaded = await loadFile(path, opts, pacer);
   const base = { path, displayPath: hunk.path, movePath: null, displayMovePath: null };
   // An add's or a delete's one hunk, once made.
   let wholeHunks: PlannedHunk[] | undefined;
@@ -362,7 +369,7 @@ async function planFile(hunk: FileHunk, opts: PlanOptions, pacer: Pacer): Promis
       let movePath = hunk.movePath === null ? null : resolve(opts.cwd, hunk.movePath);
       if (movePath === path) movePath = null;
       if (movePath !== null && !opts.readFile) {
-        const destination = await loadFile(movePath, undefined, pacer);
+        const destination = await loadFile(movePath, { blocking: opts.blocking }, pacer);
         if (destination.state === 'unreadable') {
           return fileFailure(hunk, `Failed to write file ${hunk.movePath ?? ''}: ${destination.reason}`);
         }

@@ -20,6 +20,35 @@ describe('apply_patch at benchmark scale', () => {
     expect(readdirSync(dir)).toEqual(['big.ts']);
   });
 
+  it('gives the event loop back while applying a big patch, except for a one-shot command (blocking)', async () => {
+    const { original, patchText, expected } = bigUpdateCase();
+    /** Turns of the event loop (immediates run) while the patch was applied. */
+    const turnsWhileApplying = async (blocking: boolean): Promise<number> => {
+      const dir = tempDir();
+      writeTree(dir, { 'big.ts': original });
+      let turns = 0;
+      let counting = true;
+      const tick = (): void => {
+        if (!counting) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      const outcome = await applyPatchText(patchText, { cwd: dir, blocking });
+      counting = false;
+      expect(outcome.ok).toBe(true);
+      expect(read(dir, 'big.ts') === expected).toBe(true);
+      expect(readdirSync(dir)).toEqual(['big.ts']);
+      return turns;
+    };
+    // In the host, the pacer's pauses and the thread pool's reads, writes and rename are turns of the loop
+    // in which other threads' requests are answered.
+    expect(await turnsWhileApplying(false)).toBeGreaterThan(0);
+    // `weft apply-patch` serves nothing else: none, so V8 gets no turn to start a collection it would not
+    // otherwise need before the process exits.
+    expect(await turnsWhileApplying(true)).toBe(0);
+  });
+
   it('applies a patch adding 500 files of 40 lines', async () => {
     const dir = tempDir();
     const outcome = await applyPatchText(manyAddsCase(), { cwd: dir });
