@@ -66,10 +66,16 @@ await build({
 // of cli.js: Node resolves, reads and links every chunk of the split build as a module of its own, which cost
 // `weft exec` 15–25 ms and `weft apply-patch` about 15 ms (bench/PROFILES.md). Without splitting, what they
 // import on demand is in the same file and still evaluated only when first imported.
+// `weft apply-patch` is CommonJS, required by bin/weft.js: an ES module's imports of Node's modules go through
+// their ES facades, and that of `node:fs` reads every export, lazy ones too, which loads Node's streams.
 await build({
   ...common,
   entryPoints: { 'weft-apply-patch': 'src-main/cli/apply-patch-entry.ts' },
   outdir: 'dist/cli',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  target: 'node22',
+  banner: { js: '"use strict";' },
   splitting: false,
 });
 

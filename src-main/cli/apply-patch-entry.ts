@@ -1,7 +1,13 @@
-// `weft apply-patch` built as one file (dist/cli/weft-apply-patch.js), which bin/weft.js starts instead of
-// cli.js: one module to load instead of ten (bench/PROFILES.md).
+// `weft apply-patch` built as one CommonJS file (dist/cli/weft-apply-patch.cjs), which bin/weft.js requires
+// instead of cli.js: one module to load instead of ten, no ES facades of Node's modules, and no Node streams
+// for its stdio (bench/PROFILES.md).
 import { applyPatchCommand } from './apply-patch-command';
-import { runToExit } from './start';
+import { exitWhenWritten, plainOutput, plainStdin } from './plain-stdio';
 
+const stderr = plainOutput(2);
 // argv: node, bin/weft.js, apply-patch, …
-runToExit(() => applyPatchCommand(process.argv.slice(3)));
+applyPatchCommand(process.argv.slice(3), { stdin: plainStdin(), stdout: plainOutput(1), stderr }).then(
+  exitWhenWritten,
+  (error: unknown) =>
+    stderr.write(`weft: ${error instanceof Error ? error.message : String(error)}\n`, () => exitWhenWritten(1)),
+);

@@ -4,11 +4,12 @@ import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { isInsidePath, resolveForWrite } from '../safety/sandbox/writable-roots';
 import { applyPatchText } from '../tools/apply-patch';
+import type { CliInput, CliOutput } from './plain-stdio';
 
 export interface ApplyPatchCliIo {
-  stdin: NodeJS.ReadableStream;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  stdin: CliInput;
+  stdout: CliOutput;
+  stderr: CliOutput;
   cwd: string;
 }
 
@@ -32,13 +33,13 @@ writing), never anything in a .git folder. --root DIR allows writing anywhere un
 Exit status: 0 applied, 1 the patch could not be applied, 2 usage error.
 `;
 
-function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+function write(stream: CliOutput, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     stream.write(text, (error) => (error ? reject(error) : resolve()));
   });
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+async function readAll(stream: CliInput): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
@@ -83,7 +84,7 @@ export async function runApplyPatchCli(args: string[], io: ApplyPatchCliIo): Pro
   }
   let patch = positional[0];
   if (patch === undefined) {
-    if ('isTTY' in io.stdin && io.stdin.isTTY === true) {
+    if (io.stdin.isTTY === true) {
       await write(
         io.stderr,
         `weft apply-patch: no patch given; pass it as an argument or on standard input.\n\n${APPLY_PATCH_USAGE}`,

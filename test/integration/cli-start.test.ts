@@ -35,13 +35,13 @@ afterEach(async () => {
 });
 
 /** Runs `weft args` with the probe; what it loaded as modules from dist/cli (file names) and the flags it set. */
-async function probed(args: string[], stdin = '') {
+async function probed(args: string[], stdin = '', env: Record<string, string> = {}) {
   const log = join(home.dir, 'start-probe.log');
   await rm(log, { force: true });
   const run = await runWeftCli(
     args,
     { cwd: ws.dir, weftHome: home.dir },
-    { nodeArgs: ['--import', PROBE], env: { WEFT_START_PROBE: log, NODE_COMPILE_CACHE: '' }, stdin },
+    { nodeArgs: ['--import', PROBE], env: { WEFT_START_PROBE: log, NODE_COMPILE_CACHE: '', ...env }, stdin },
   );
   const lines = (await readFile(log, 'utf8')).trim().split('\n');
   const loaded = lines
@@ -50,7 +50,8 @@ async function probed(args: string[], stdin = '') {
     .filter((p) => p.startsWith(`${DIST}/`))
     .map((p) => p.slice(DIST.length + 1));
   const flags = lines.filter((l) => l.startsWith('flag ')).map((l) => l.slice('flag '.length));
-  return { run, loaded, flags };
+  const builtins = (lines.find((l) => l.startsWith('builtins ')) ?? '').split(' ').slice(1);
+  return { run, loaded, flags, builtins };
 }
 
 /** The kept code of a one-file command in this home: its header's key (without the CRC), bytes and time. */
@@ -73,13 +74,21 @@ const buildOf = async (name: string): Promise<string> =>
   /\/\/# weftBuild=(\w+)/.exec(await readFile(join(DIST, `${name}.cjs`), 'utf8'))?.[1] ?? 'none';
 
 describe('weft command start-up', () => {
-  it('apply-patch loads its one file and sets no V8 flag', async () => {
+  it("apply-patch loads its one file, none of Node's streams, and sets no V8 flag", async () => {
     const { run, loaded, flags } = await probed(['apply-patch'], PATCH);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Success. Updated the following files:\nM notes.txt\n');
     expect(await ws.read('notes.txt')).toBe('alpha\ngamma\n');
-    expect(loaded).toEqual(['weft-apply-patch.js']);
+    expect(loaded).toEqual(['weft-apply-patch.cjs']);
     expect(flags).toEqual([]);
+    // The patch came on a pipe and the answer went to one, read and written with plain system calls:
+    // process.stdin and process.stdout would have loaded Node's streams (about 7 ms of a 44 ms start).
+    await writeFile(join(ws.dir, 'notes.txt'), 'alpha\nbeta\n');
+    const plain = await probed(['apply-patch'], PATCH, { WEFT_START_PROBE_BUILTINS: '1' });
+    expect(plain.run.stdout).toBe('Success. Updated the following files:\nM notes.txt\n');
+    expect(plain.builtins).toContain('fs');
+    expect(plain.builtins.filter((id) => /^(stream|net|tty|internal\/streams\/readable)$/.test(id))).toEqual([]);
   });
 
   it('exec keeps its compiled code only from a run that did its work, and the next run takes it as it is', async () => {

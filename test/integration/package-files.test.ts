@@ -32,7 +32,7 @@ describe('the package npm pack makes', () => {
       'bin/weft.js',
       'dist/cli/cli.js',
       'dist/cli/weft-exec.cjs',
-      'dist/cli/weft-apply-patch.js',
+      'dist/cli/weft-apply-patch.cjs',
       'dist/cli/weft-app-server.cjs',
       'dist/cli/weft-serve.cjs',
       'dist/cli/weft-mcp-server.cjs',
