@@ -35,8 +35,8 @@ const FILE_BY_ID_SQL = 'SELECT id, path, file_size, file_mtime_ms FROM threads W
 
 /** A row read with one of the file queries above, each column's type checked. */
 function fileRowOf(r: unknown): IndexFileRow {
-  const { str, num } = columns(r);
-  return { id: str('id'), path: str('path'), file_size: num('file_size'), file_mtime_ms: num('file_mtime_ms') };
+  const c = columns(r);
+  return { id: c.str('id'), path: c.str('path'), file_size: c.num('file_size'), file_mtime_ms: c.num('file_mtime_ms') };
 }
 
 /** A page read with FILE_PAGE_SQL; null when it is empty. */

@@ -8,31 +8,39 @@ class BadRow extends StoreError {
   }
 }
 
-/** Typed access to a row's columns; a value of the wrong type is an error naming its column. */
-export function columns(r: unknown): {
-  str(k: string): string;
-  num(k: string): number;
-  opt(k: string): string | null;
-  raw(k: string): unknown;
-} {
+/**
+ * Typed access to a row's columns; a value of the wrong type is an error naming its column. The row is read
+ * where it is, and the methods are the class's (a list reads 26 rows: a copy of each and four closures per
+ * row were a fifth of what a `thread/list` allocated).
+ */
+export class Columns {
+  constructor(private readonly row: Readonly<Record<string, unknown>>) {}
+
+  str(k: string): string {
+    const v = this.row[k];
+    if (typeof v !== 'string') throw new BadRow(k);
+    return v;
+  }
+
+  num(k: string): number {
+    const v = this.row[k];
+    if (typeof v !== 'number') throw new BadRow(k);
+    return v;
+  }
+
+  opt(k: string): string | null {
+    const v = this.row[k];
+    if (v !== null && typeof v !== 'string') throw new BadRow(k);
+    return v;
+  }
+
+  raw(k: string): unknown {
+    return this.row[k];
+  }
+}
+
+/** The columns of a row as SQLite gave it (an object of its values by column name). */
+export function columns(r: unknown): Columns {
   if (typeof r !== 'object' || r === null) throw new BadRow('*');
-  const o: Record<string, unknown> = { ...r };
-  return {
-    str(k) {
-      const v = o[k];
-      if (typeof v !== 'string') throw new BadRow(k);
-      return v;
-    },
-    num(k) {
-      const v = o[k];
-      if (typeof v !== 'number') throw new BadRow(k);
-      return v;
-    },
-    opt(k) {
-      const v = o[k];
-      if (v !== null && typeof v !== 'string') throw new BadRow(k);
-      return v;
-    },
-    raw: (k) => o[k],
-  };
+  return new Columns(r as Readonly<Record<string, unknown>>);
 }
