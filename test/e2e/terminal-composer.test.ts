@@ -346,6 +346,46 @@ describe('terminal and composer', () => {
       await e2e.screenshot('slash-mcp-1400');
     },
   );
+
+  it('grows the message box with its text up to a third of the window, then scrolls; New thread puts the cursor in it', async () => {
+    e2e = await startE2e({ viewport: { width: 900, height: 700 } });
+    const { page, mock } = e2e;
+    const box = page.getByRole('textbox', { name: 'Message' });
+    const height = async (): Promise<number> => (await box.boundingBox())?.height ?? 0;
+    await box.click();
+    await page.keyboard.type('one line');
+    const oneLine = await height();
+    for (const line of ['two', 'three', 'four']) {
+      await page.keyboard.press('Shift+Enter');
+      await page.keyboard.type(line);
+    }
+    const fourLines = await height();
+    expect(fourLines).toBeGreaterThan(oneLine + 40);
+    // Every line of a four-line message is shown: nothing to scroll.
+    expect(await box.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(1);
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Shift+Enter');
+      await page.keyboard.type(`line ${i}`);
+    }
+    // A third of the 700 px window, and the rest scrolls.
+    expect(await height()).toBeLessThanOrEqual(700 / 3 + 1);
+    expect(await height()).toBeGreaterThan(fourLines);
+    expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight + 100)).toBe(true);
+    await e2e.screenshot('composer-tall-900');
+
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('Say hello');
+    await expect.poll(height).toBe(oneLine);
+    mock.enqueue(answerTurn('Hello there.'));
+    await page.keyboard.press('Enter');
+    await conversation(page).getByText('Hello there.').waitFor();
+    // From a thread to a new one: the cursor is in the empty box, ready for the next message.
+    await clickCentre(page, page.getByRole('button', { name: 'New thread', exact: true }));
+    await expect.poll(() => box.inputValue()).toBe('');
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('typed at once');
+    expect(await box.inputValue()).toBe('typed at once');
+  });
 });
 
 /**
