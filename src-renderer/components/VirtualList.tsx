@@ -136,6 +136,10 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
   const mounted = useRef<Range>({ first: 0, last: -1 });
   const [, rerender] = useState(0);
   const atBottom = useRef(true);
+  /** Rows came at the bottom while it was in view: follow them once they are laid out (see below). */
+  const followNew = useRef(false);
+  /** Where the list last scrolled itself to the bottom: a scroll event there is its own, not a person's. */
+  const ownBottom = useRef<number | null>(null);
   const onAtBottomRef = useRef(onAtBottomChange);
   const overscanRef = useRef(overscan);
   useLayoutEffect(() => {
@@ -170,6 +174,11 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
     onAtBottomRef.current?.(value);
   }, []);
 
+  const toBottom = useCallback((element: HTMLElement) => {
+    element.scrollTop = element.scrollHeight;
+    ownBottom.current = element.scrollTop;
+  }, []);
+
   /**
    * Re-renders when the rows that should be mounted are not the mounted ones. Called from scroll events
    * and ResizeObserver callbacks, where layout is clean: rendering right there (flushSync) lets the
@@ -197,14 +206,16 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
           current.heights[index] = height;
           dirtyFrom = Math.min(dirtyFrom, index);
         }
-        if (dirtyFrom === Infinity) return;
-        recompute(current, dirtyFrom);
+        const follow = followNew.current;
+        followNew.current = false;
+        if (dirtyFrom === Infinity && !follow) return;
+        if (dirtyFrom !== Infinity) recompute(current, dirtyFrom);
         // Layout is clean inside a ResizeObserver callback: following the bottom here costs no extra layout.
         const element = scroller.current;
-        if (element !== null && atBottom.current) element.scrollTop = element.scrollHeight;
+        if (element !== null && atBottom.current) toBottom(element);
         syncRange();
       }),
-    [syncRange],
+    [syncRange, toBottom],
   );
   useEffect(() => () => observer.disconnect(), [observer]);
 
@@ -220,32 +231,49 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
   const readViewport = useCallback(() => {
     const element = scroller.current;
     if (element === null) return;
+    const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
+    // The list's own scroll to the bottom, read after the rows it brought in were measured taller than
+    // guessed: it is still following (a person's scroll lands elsewhere). Judged by the end alone, a jump
+    // to the latest of a long turn stopped a turn's height short of it, the Latest button still shown.
+    const own = atBottom.current && ownBottom.current !== null && Math.abs(element.scrollTop - ownBottom.current) < 1;
+    if (own && fromBottom >= BOTTOM_SLACK_PX) toBottom(element);
+    else if (!own) {
+      ownBottom.current = null;
+      setAtBottom(fromBottom < BOTTOM_SLACK_PX);
+    }
     viewport.current = { top: element.scrollTop, height: element.clientHeight };
-    setAtBottom(element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK_PX);
     syncRange();
-  }, [setAtBottom, syncRange]);
+  }, [setAtBottom, syncRange, toBottom]);
 
   useEffect(() => {
     const element = scroller.current;
     if (element === null) return;
     const resize = new ResizeObserver(() => {
-      if (atBottom.current) element.scrollTop = element.scrollHeight;
+      if (atBottom.current) toBottom(element);
       readViewport();
     });
     resize.observe(element);
     return () => resize.disconnect();
-  }, [readViewport]);
+  }, [readViewport, toBottom]);
 
-  // New rows (a new item, a new turn) arrive at the bottom: keep following it. Only when rows come or go:
-  // reading scrollHeight here lays the page out in the middle of React's commit, and a row that only
-  // changed (a message streaming, every frame while an agent writes) is followed by the ResizeObserver
-  // above, where layout is clean. Run on every new layout, this was the page's costliest effect with 8
-  // agents streaming (0.7 s of a 50 s run).
+  // New rows (a new item, a new turn) arrive at the bottom: keep following it, once they are laid out. A
+  // new row is observed as it mounts, and the ResizeObserver above reports it after the frame's layout,
+  // where following costs nothing. Reading scrollHeight here instead laid the page out in the middle of
+  // React's commit, once more in a frame whose other work changed it again (with 8 agents streaming, 56 ms
+  // of a 62 ms frame were such layouts). Run on every new layout, it had been the page's costliest effect
+  // (0.7 s of a 50 s run), hence only when rows come or go. Space added below the rows changes no row, so
+  // that is followed here.
   const lastKey = rows[rows.length - 1]?.key;
   useLayoutEffect(() => {
+    if (atBottom.current) followNew.current = true;
+  }, [rows.length, lastKey]);
+  const padded = useRef(bottomPadding);
+  useLayoutEffect(() => {
+    if (padded.current === bottomPadding) return;
+    padded.current = bottomPadding;
     const element = scroller.current;
-    if (element !== null && atBottom.current) element.scrollTop = element.scrollHeight;
-  }, [rows.length, lastKey, bottomPadding]);
+    if (element !== null && atBottom.current) toBottom(element);
+  }, [bottomPadding, toBottom]);
 
   useImperativeHandle(
     handle,
@@ -254,7 +282,7 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
         const element = scroller.current;
         if (element === null) return;
         setAtBottom(true);
-        element.scrollTop = element.scrollHeight;
+        toBottom(element);
         readViewport();
       },
       scrollToKey(key) {
@@ -266,7 +294,7 @@ export function VirtualList<R extends { key: string }>(props: VirtualListProps<R
         readViewport();
       },
     }),
-    [readViewport, setAtBottom],
+    [readViewport, setAtBottom, toBottom],
   );
 
   // Rendered rows are kept per row object, so a re-render of the list re-renders no row.
