@@ -482,6 +482,20 @@ describe('a `command` environment without `--attach` under `weft serve`', () => 
     expect(await remoteServers()).toEqual(before);
   });
 
+  it('has ended the server there by the time `weft serve` itself has stopped', async () => {
+    await expect.poll(remoteServers, { timeout: 15_000 }).toEqual([]);
+    const served = await startWeftServe(cliEnv(local.dir), project.dir);
+    const page = await WsRpcClient.connect(served.wsUrl);
+    await page.initialize();
+    await page.request('thread/start', { cwd: project.dir, weftEnvironment: 'pipe' });
+    expect(await remoteServers()).toHaveLength(1);
+    // The page still connected: its pipe ends with the host. The server there writes into its own Weft
+    // home as it leaves, so a host that is gone must not leave it behind, still writing.
+    await served.stop();
+    expect(await remoteServers()).toEqual([]);
+    await page.close();
+  });
+
   it('ends the server there when no page comes back (WEFT_RELAY_PARK_MS)', async () => {
     // The server there of the test before ends on its own once its pipe closed (it reads the end of its
     // input), which may be after that test's `weft serve` left.

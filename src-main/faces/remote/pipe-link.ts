@@ -10,6 +10,8 @@ import type { PipeExit } from './pipe-failure';
 const STDERR_TAIL = 4096;
 /** How long output may still come after the program exited. */
 const EXIT_GRACE_MS = 1000;
+/** How long a closed pipe's program has to leave (its stdin closed, SIGTERM) before it is killed. */
+const STOP_GRACE_MS = 3000;
 
 export class PipeLink {
   private readonly child: ChildProcessWithoutNullStreams;
@@ -78,5 +80,21 @@ export class PipeLink {
     if (this.ended) return;
     this.child.stdin.end();
     this.child.kill('SIGTERM');
+  }
+
+  /**
+   * `close`, resolving once the program has ended: a remote app server run through `sh -c` writes into its
+   * own Weft home as it leaves, and a host that stops is not gone before it. One that has not left
+   * STOP_GRACE_MS after the SIGTERM is killed.
+   */
+  async stop(): Promise<void> {
+    this.close();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_GRACE_MS)));
+    const how = await Promise.race([this.exited, late]);
+    clearTimeout(timer);
+    if (how !== 'late') return;
+    this.child.kill('SIGKILL');
+    await this.exited;
   }
 }

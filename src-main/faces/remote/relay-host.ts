@@ -183,7 +183,7 @@ export class RemoteHost implements ConnectionHost {
     this.parked = null;
     clearTimeout(parked.timer);
     if (parked.initializeParams === initializeParams) return parked;
-    parked.link.close();
+    this.leavingStarted(parked.link.stop());
     return null;
   }
 
@@ -193,11 +193,13 @@ export class RemoteHost implements ConnectionHost {
     void ended.finally(() => this.leaving.delete(ended));
   }
 
-  /** The host goes: a parked pipe ends, and the pipes of clients that left have ended. */
+  /** The host goes: a parked pipe ends, and the pipes of clients that left have ended, their programs too. */
   async close(): Promise<void> {
     this.dropParked();
     await Promise.all([...this.parking, ...this.leaving]);
+    // A pipe parked meanwhile (a client that left just now) ends as well, and is waited for.
     this.dropParked();
+    await Promise.all([...this.leaving]);
   }
 
   private dropParked(): void {
@@ -205,7 +207,7 @@ export class RemoteHost implements ConnectionHost {
     this.parked = null;
     if (parked === null) return;
     clearTimeout(parked.timer);
-    parked.link.close();
+    this.leavingStarted(parked.link.stop());
   }
 }
 
@@ -765,8 +767,7 @@ class RelayConnection {
         new Promise<void>((resolve) => {
           const end = (): void => {
             clearTimeout(timer);
-            link.close();
-            resolve();
+            void link.stop().then(resolve);
           };
           timer = setTimeout(end, RELEASE_WAIT_MS);
           link.onMessage = (message) => {
@@ -778,6 +779,7 @@ class RelayConnection {
       link.send({ id, method: 'weft/terminal/release', params: { key: this.keepKey } });
       return;
     }
-    link?.close();
+    // The host's close waits for its program to have left (see PipeLink.stop).
+    if (link !== null) this.host.leavingStarted(link.stop());
   }
 }
