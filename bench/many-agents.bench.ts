@@ -355,6 +355,17 @@ function traceRun(run: number): boolean {
   return RUNS === 1 || run % 2 === 1;
 }
 
+/**
+ * The programs in the order of run `run`: which goes first changes every other pair of runs, so that each
+ * program's untraced page runs come once first and once second. In a fixed order the first program always
+ * ran right after the other's run of the row before, and in three batches of 2026-12-03 the program that
+ * went first read 3 to 6 points more frames missed: with a fixed order, the position and the code could
+ * not be told apart.
+ */
+function inTurn<T>(programs: readonly T[], run: number): readonly T[] {
+  return Math.floor(run / 2) % 2 === 0 ? programs : [...programs].reverse();
+}
+
 /** Display frames (60 Hz) that went by without one of the page's: an interval of n frames misses n − 1. */
 function missedFrames(intervals: readonly number[]): number {
   return intervals.reduce((sum, ms) => sum + Math.max(0, Math.round(ms / (1000 / 60)) - 1), 0);
@@ -454,10 +465,10 @@ export default async function run(): Promise<{ title: string; rows: BenchRow[]; 
         for (const p of programs)
           firstTurn.set(p.label, [...(firstTurn.get(p.label) ?? []), await appServerRun(p, work, run, 'first-turn')]);
       if (ONLY.includes('ui'))
-        for (const p of programs)
+        for (const p of inTurn(programs, run))
           ui.set(p.label, [...(ui.get(p.label) ?? []), await uiRun(p, work, run, false, traceRun(run))]);
       if (ONLY.includes('ui-worktrees'))
-        for (const p of programs)
+        for (const p of inTurn(programs, run))
           uiWorktrees.set(p.label, [
             ...(uiWorktrees.get(p.label) ?? []),
             await uiRun(p, work, run, true, traceRun(run)),
