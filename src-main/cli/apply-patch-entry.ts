@@ -3,11 +3,11 @@
 // for its stdio (bench/PROFILES.md).
 import { applyPatchCommand } from './apply-patch-command';
 import { exitWhenWritten, plainOutput, plainStdin } from './plain-stdio';
+import { runToExit } from './start';
 
 const stderr = plainOutput(2);
 // argv: node, bin/weft.js, apply-patch, …
-applyPatchCommand(process.argv.slice(3), { stdin: plainStdin(), stdout: plainOutput(1), stderr }).then(
-  exitWhenWritten,
-  (error: unknown) =>
-    stderr.write(`weft: ${error instanceof Error ? error.message : String(error)}\n`, () => exitWhenWritten(1)),
-);
+runToExit(() => applyPatchCommand(process.argv.slice(3), { stdin: plainStdin(), stdout: plainOutput(1), stderr }), {
+  report: (text, done) => stderr.write(text, done),
+  exit: exitWhenWritten,
+});

@@ -5,6 +5,7 @@
 // after all, and nothing read or written before is lost.
 
 import { fstatSync, readSync, writeSync } from 'node:fs';
+import { exitAfterFlush } from './start';
 
 /** What a command reads: chunks in order, and whether it is a terminal (then a command reads nothing). */
 export type CliInput = AsyncIterable<string | Buffer> & { readonly isTTY?: boolean };
@@ -91,6 +92,6 @@ export function plainOutput(
 
 /** Exits once what was written is out: at once, unless a stream had to be made (then once it is flushed). */
 export function exitWhenWritten(code: number): void {
-  if (!streamsMade) process.exit(code);
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  if (streamsMade) exitAfterFlush(code);
+  else process.exit(code);
 }
