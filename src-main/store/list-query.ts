@@ -90,11 +90,18 @@ export function toListQuery(input: ListParamsInput): ListQuery | { empty: true }
   };
 }
 
-/** One page of `thread/list` from the index (never reads rollouts). */
+/**
+ * One page of `thread/list` from the index (never reads rollouts); the same page again, while the index is
+ * unchanged, without asking SQLite for it (ThreadIndex.keptWhileUnchanged). Its threads are frozen.
+ */
 export function listThreads(
   index: ThreadIndex,
   params: ListParamsInput,
-): { data: Thread[]; nextCursor: string | null } {
+): { data: readonly Thread[]; nextCursor: string | null } {
+  return index.keptWhileUnchanged(`list ${JSON.stringify(params ?? null)}`, () => readPage(index, params));
+}
+
+function readPage(index: ThreadIndex, params: ListParamsInput): { data: Thread[]; nextCursor: string | null } {
   const q = toListQuery(params);
   if ('empty' in q) return { data: [], nextCursor: null };
   let rows: IndexRow[];

@@ -180,6 +180,13 @@ function lastTurnStatusOf(text: string | null): TurnStatus | null {
   return text !== null && TurnStatus.validate(text) ? text : null;
 }
 
+/** Freezes `value` and every object and array it holds (plain data: threads, their fields). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const field of Object.values(value)) deepFreeze(field);
+  return Object.freeze(value);
+}
+
 /** The saved worktree of a row (null when it has none, or its JSON cannot be read). */
 export function rowWorktree(row: IndexRow): RolloutWeftWorktree | null {
   if (row.weft_worktree === null) return null;
@@ -226,9 +233,15 @@ function listSql(q: ListQuery): { sql: string; args: (string | number)[] } {
   };
 }
 
+/** Most answers `keptWhileUnchanged` keeps at once (a client's pages, each filter a sidebar or board asks for). */
+const KEPT_ANSWERS = 64;
+
 export class ThreadIndex implements IndexFiles {
   private readonly statements = new Map<string, Statement>();
   private readonly files = fileQueries((sql) => this.stmt(sql));
+  /** Answers of `keptWhileUnchanged`, made while the index's contents were at `keptAt`. */
+  private readonly kept = new Map<string, unknown>();
+  private keptAt = '';
 
   constructor(private database: IndexDatabase) {}
 
@@ -239,7 +252,40 @@ export class ThreadIndex implements IndexFiles {
   /** Continues on another database (a rebuilt index); the caller closes the old one. */
   replaceDatabase(db: IndexDatabase): void {
     this.statements.clear();
+    this.kept.clear();
+    this.keptAt = '';
     this.database = db;
+  }
+
+  /**
+   * Where the contents stand: rows this connection changed (`total_changes()`, which counts every row an
+   * insert, update or delete touched, full-text rows included) and commits of other connections (`PRAGMA
+   * data_version`: another Weft on the same home, the `weft threads` command). Any write moves it.
+   */
+  private contentsVersion(): string {
+    const mine: unknown = this.stmt('SELECT total_changes()').pluck().get();
+    const others: unknown = this.stmt('PRAGMA data_version').pluck().get();
+    return `${String(mine)}:${String(others)}`;
+  }
+
+  /**
+   * `make()`'s answer for `key`, made again only once the index's contents changed: a list is asked for
+   * many times a second (each client's sidebar and board, again after every event), and while nothing was
+   * written its rows, and so the threads made of them, are the same. What is kept is frozen (it is handed
+   * to every caller).
+   */
+  keptWhileUnchanged<T extends object>(key: string, make: () => T): T {
+    const version = this.contentsVersion();
+    if (version !== this.keptAt) {
+      this.kept.clear();
+      this.keptAt = version;
+    }
+    const known = this.kept.get(key);
+    if (known !== undefined) return known as T;
+    const made = deepFreeze(make());
+    if (this.kept.size >= KEPT_ANSWERS) this.kept.clear();
+    this.kept.set(key, made);
+    return made;
   }
 
   private stmt(sql: string): Statement {

@@ -321,7 +321,7 @@ export class ThreadStore implements Disposable {
   }
 
   /** A page of threads from the index (never reads rollouts). */
-  list(params: ListParamsInput = {}): { data: Thread[]; nextCursor: string | null } {
+  list(params: ListParamsInput = {}): { data: readonly Thread[]; nextCursor: string | null } {
     return this.catalog.guard(() => listThreads(this.catalog.index, params));
   }
 
@@ -334,7 +334,7 @@ export class ThreadStore implements Disposable {
    */
   async listComplete(
     params: ListParamsInput = {},
-  ): Promise<{ data: Thread[]; nextCursor: string | null; indexing: boolean }> {
+  ): Promise<{ data: readonly Thread[]; nextCursor: string | null; indexing: boolean }> {
     if (this.catalog.rebuilding !== null) await this.whenIndexed();
     else await this.catalog.builtWithin(LIST_WAITS_FOR_BUILD_MS);
     const recoveries = this.catalog.recoveries;

@@ -185,6 +185,38 @@ describe('listing threads', () => {
   });
 });
 
+describe('a page kept while the index is unchanged', () => {
+  it('is the same page, frozen, until this store writes', async () => {
+    const a = await thread(store, 'first thread');
+    const first = store.list();
+    expect(store.list().data).toBe(first.data);
+    expect(Object.isFrozen(first.data[0])).toBe(true);
+    expect(Object.isFrozen(first.data[0]?.status)).toBe(true);
+    // Another page (other params) is its own.
+    expect(store.list({ limit: 1 }).data).not.toBe(first.data);
+    await store.setName(a, 'Renamed');
+    expect(store.list().data.map((t) => t.name)).toEqual(['Renamed']);
+    store.archive(a);
+    expect(store.list().data).toEqual([]);
+    expect(store.list({ archived: true }).data.map((t) => t.id)).toEqual([a]);
+    const b = await thread(store, 'second thread');
+    expect(store.list().data.map((t) => t.id)).toEqual([b]);
+  });
+
+  it('is read again after another connection writes to the index', async () => {
+    const a = await thread(store, 'first thread');
+    expect(store.list().data.map((t) => t.name)).toEqual([null]);
+    // Another Weft on the same home (or `weft threads`) writes through a connection of its own.
+    const other = new Database(join(tmp.home, 'weft.sqlite'));
+    try {
+      other.prepare('UPDATE threads SET name = ? WHERE id = ?').run('Named elsewhere', a);
+    } finally {
+      other.close();
+    }
+    expect(store.list().data.map((t) => t.name)).toEqual(['Named elsewhere']);
+  });
+});
+
 describe('the index is derived', () => {
   it('is rebuilt from the rollouts when deleted, names and search included', async () => {
     const a = await thread(store, 'alpha words here', { answer: 'zebra answer' });
