@@ -66,6 +66,11 @@ export function parseRolloutFileName(name: string): RolloutFileName | null {
   return { year: m[1], month: m[2], day: m[3], id: m[4].toLowerCase() };
 }
 
+/** Whether `name` is a rollout file's name (parseRolloutFileName's test, without making its parts). */
+export function isRolloutFileName(name: string): boolean {
+  return FILE_NAME.test(name);
+}
+
 /** Where an archived rollout goes back to: the dated folder its name gives. */
 export function unarchivedPath(home: string, fileName: string): string | null {
   const parsed = parseRolloutFileName(fileName);
