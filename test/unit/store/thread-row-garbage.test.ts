@@ -6,25 +6,13 @@
 // around a loop that runs nothing else, so what the old generation holds after it is what the loop left.
 import { runInNewContext } from 'node:vm';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ThreadStore } from '../../../src-main/store';
 import { threadFromRow, type IndexRow, type ThreadIndex } from '../../../src-main/store/thread-index';
 import { uuidv7 } from '../../../src-main/util/ids';
-import { meta, openStore, tempHome, type TempHome } from './helpers';
+import { StoreFixture, meta } from './helpers';
 
-let tmp: TempHome;
-let store: ThreadStore;
-
-beforeEach(async () => {
-  tmp = await tempHome();
-  ({ store } = openStore(tmp.home));
-  await store.whenIndexed();
-});
-
-afterEach(async () => {
-  await store.close();
-  await tmp.dispose();
-});
+const fixture = StoreFixture.forEachTest();
 
 type Collect = (options?: { type: 'major' | 'minor' }) => void;
 
@@ -39,6 +27,7 @@ const oldSpaceUsed = (): number =>
 
 describe('a thread made of an index row', () => {
   it('leaves nothing that outlives a scavenge, for a thread without turns too', async () => {
+    const store: ThreadStore = fixture.store;
     const id = uuidv7();
     const { recorder } = store.createThread(meta(id));
     await store.setName(id, 'Never sent');
