@@ -164,7 +164,7 @@ export async function listRollouts(sources: readonly RolloutSource[], slicer: Sl
   for (const source of sources) {
     for (const path of rolloutsIn(source)) {
       if (path !== null) paths.push(path);
-      else if (slicer.due()) await slicer.pause();
+      else await slicer.pace();
     }
   }
   return paths;
@@ -190,7 +190,7 @@ export async function scanIndex(
   for (const source of sources) {
     for (const path of rolloutsIn(source)) {
       if (path === null) {
-        if (slicer.due()) await slicer.pause();
+        await slicer.pace();
         if (cancelled()) return null;
         continue;
       }
