@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import { ModelError } from './errors';
 import { linkedSignal } from '../util/abort';
 import { abortReason, classifyRequestError, classifyStreamError, idleError } from './request-errors';
+import { nodeFetch } from './node-fetch';
 import { wholeEventsFetch } from './sse-events';
 import { warmModelClient } from './warm';
 
@@ -34,7 +35,7 @@ export async function createSdk(options: EndpointOptions, sdkReadsStreams = fals
     timeout: 10 * 60_000,
     defaultHeaders: options.headers,
     defaultQuery: options.queryParams,
-    ...(sdkReadsStreams ? { fetch: wholeEventsFetch() } : {}),
+    fetch: sdkReadsStreams ? wholeEventsFetch(nodeFetch()) : nodeFetch(),
   });
 }
 

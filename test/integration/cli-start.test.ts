@@ -51,7 +51,8 @@ async function probed(args: string[], stdin = '', env: Record<string, string> = 
     .map((p) => p.slice(DIST.length + 1));
   const flags = lines.filter((l) => l.startsWith('flag ')).map((l) => l.slice('flag '.length));
   const builtins = (lines.find((l) => l.startsWith('builtins ')) ?? '').split(' ').slice(1);
-  return { run, loaded, flags, builtins };
+  const wasm = lines.filter((l) => l.startsWith('wasm ')).map((l) => l.slice('wasm '.length));
+  return { run, loaded, flags, builtins, wasm };
 }
 
 /** The kept code of a one-file command in this home: its header's key (without the CRC), bytes and time. */
@@ -132,6 +133,21 @@ describe('weft command start-up', () => {
     // The grammar's loader keeps its WebAssembly on the baseline tier: the flags come with it, after the work began.
     expect(flags).toEqual(['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering']);
     expect((await keptCode('weft-exec'))?.key).toBe(`${await buildOf('weft-exec')} ${process.version} ${process.arch}`);
+  });
+
+  it('exec talks to the model without compiling WebAssembly, so it has nothing to wait for when it ends', async () => {
+    // Node's fetch parses HTTP with WebAssembly, which V8 compiled again on a background thread once hot, and
+    // an ending process waited for that (30–38 ms of a run with one tool call): the model client is on node:http.
+    server.enqueueMany([
+      { kind: 'sse', events: [evCreated(), evFunctionCall('c1', 'exec_command', { cmd: 'echo hi' }), evCompleted()] },
+      answerTurn('Hello'),
+    ]);
+    const { run, wasm } = await probed(['exec', 'say hello']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Hello');
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('hi\\n');
+    expect(wasm).toEqual([]);
   });
 
   it('exec makes its kept code again when it is foreign or corrupt, and runs all the same', async () => {
