@@ -5,6 +5,7 @@ import { FileKeyStore, keyFor } from '../config/key-store';
 import { loadConfig } from '../config/load';
 import { missingKeyMessage, resolveProvider } from '../config/providers';
 import type { ResolvedProvider } from '../config/providers';
+import { nodeFetch } from '../model/node-fetch';
 import { errorMessage } from '../util/errors';
 
 export interface ModelCheck {
@@ -32,7 +33,8 @@ async function probeModels(provider: ResolvedProvider, key: string | null): Prom
   if (key !== null) headers['Authorization'] = `Bearer ${key}`;
   const shown = `${provider.baseUrl}/models`;
   try {
-    const response = await fetch(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    // Sent as the model client sends its requests (node-fetch.ts), so that what is checked is what turns use.
+    const response = await nodeFetch()(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     if (response.status === 401 || response.status === 403) {
       return {
         name: 'Base URL',

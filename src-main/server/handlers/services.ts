@@ -7,6 +7,7 @@ import { redactConfig } from '../../config/redact';
 import { parseKeyPath } from '../../config/toml-keys';
 import { discoverSkills } from '../../context/skills';
 import { knownModels, modelInfo } from '../../model/catalog';
+import { nodeFetch } from '../../model/node-fetch';
 import type { HandlerTable } from '../dispatcher';
 import { RpcError } from '../rpc-error';
 import { checkKeyPathParts, resolveCwd, threadConfig } from '../thread-factory';
@@ -136,14 +137,14 @@ export function serviceHandlers(ctx: HandlerContext): ServiceHandlers {
   };
 }
 
-/** Model ids from the provider's `GET /models`, or null when it does not answer within 2 s. */
+/** Model ids from the provider's `GET /models` (sent as the model client sends), or null when it does not answer within 2 s. */
 async function providerModels(
   baseUrl: string,
   apiKey: string | null,
   headers: Record<string, string>,
 ): Promise<string[] | null> {
   try {
-    const response = await fetch(`${baseUrl.replace(/\/$/, '')}/models`, {
+    const response = await nodeFetch()(`${baseUrl.replace(/\/$/, '')}/models`, {
       headers: { ...headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
       signal: AbortSignal.timeout(2000),
     });
