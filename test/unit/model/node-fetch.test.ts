@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { gzipSync, brotliCompressSync, deflateSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nodeFetch } from '../../../src-main/model/node-fetch';
@@ -233,5 +237,56 @@ describe('nodeFetch', () => {
     for (let i = 0; i < 3; i++)
       expect(await (await send(`${base}/r${i}`, { method: 'POST', body: '{}' })).text()).toBe('ok');
     expect(sockets.size).toBe(1);
+  });
+});
+
+describe('nodeFetch over https', () => {
+  // A certificate for 127.0.0.1 made for these tests only (`openssl req -x509`, valid until 2126).
+  const tls = join(__dirname, '../../fixtures/tls');
+  const cert = readFileSync(join(tls, 'localhost-cert.pem'), 'utf8');
+  const key = readFileSync(join(tls, 'localhost-key.pem'), 'utf8');
+  const defaults = getCACertificates('default');
+
+  afterEach(() => setDefaultCACertificates(defaults));
+
+  async function httpsServer(): Promise<{ url: string; close(): Promise<void> }> {
+    const server = createHttpsServer({ cert, key }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: secure\n\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1/responses`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  it('talks to a server whose certificate the process trusts', async () => {
+    setDefaultCACertificates([...defaults, cert]);
+    const server = await httpsServer();
+    try {
+      const response = await nodeFetch(noFallback, {})(server.url, { method: 'POST', body: '{}' });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe('data: secure\n\n');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a server whose certificate it does not trust, as fetch refuses it', async () => {
+    const server = await httpsServer();
+    try {
+      const error: unknown = await nodeFetch(noFallback, {})(server.url, { method: 'POST', body: '{}' }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect(((error as TypeError).cause as NodeJS.ErrnoException).code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    } finally {
+      await server.close();
+    }
   });
 });
