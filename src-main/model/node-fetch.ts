@@ -46,7 +46,7 @@ function decoded(message: IncomingMessage): Readable {
   const zlib = process.getBuiltinModule('node:zlib');
   const decoder =
     coding === 'br' ? zlib.createBrotliDecompress() : coding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
-  message.once('error', (error) => decoder.destroy(error));
+  message.on('error', (error) => decoder.destroy(error));
   return message.pipe(decoder);
 }
 
@@ -90,7 +90,9 @@ function send(
   return new Promise((resolve, reject) => {
     const outgoing = request(url, options, resolve);
     // As `fetch` fails: an abort with the signal's reason, anything else as a TypeError whose cause says why.
-    outgoing.once('error', (error) =>
+    // (A listener that stays: an error the request raises after its answer came is settled already, and must
+    // not be left without one.)
+    outgoing.on('error', (error) =>
       reject(signal?.aborted === true ? abortError(signal) : new TypeError('fetch failed', { cause: error })),
     );
     outgoing.end(body ?? undefined);
@@ -122,12 +124,21 @@ export function nodeFetch(fallback: typeof fetch = fetch, env: NodeJS.ProcessEnv
       return fallback(input, init);
     }
     const empty = method === 'HEAD' || NO_BODY.has(status);
-    if (empty) message.resume();
-    const { Readable: NodeReadable } = process.getBuiltinModule('node:stream');
-    return new Response(empty ? null : (NodeReadable.toWeb(decoded(message)) as ReadableStream<Uint8Array>), {
-      status,
-      statusText: message.statusMessage ?? '',
-      headers: headersOf(message),
-    });
+    try {
+      const headers = headersOf(message);
+      if (empty) {
+        // Read to its end so the connection can be used again; nobody else listens to it.
+        message.on('error', () => undefined);
+        message.resume();
+        return new Response(null, { status, statusText: message.statusMessage ?? '', headers });
+      }
+      const { Readable: NodeReadable } = process.getBuiltinModule('node:stream');
+      const stream = NodeReadable.toWeb(decoded(message)) as ReadableStream<Uint8Array>;
+      return new Response(stream, { status, statusText: message.statusMessage ?? '', headers });
+    } catch (error) {
+      // A head `Response` refuses (a status outside 200–599): failed as fetch fails, the connection let go.
+      message.destroy();
+      throw new TypeError('fetch failed', { cause: error });
+    }
   };
 }

@@ -147,6 +147,18 @@ describe('nodeFetch', () => {
     expect(response.body).toBeNull();
   });
 
+  it('fails as fetch fails on a status no Response can have, and stays usable', async () => {
+    respond = (req, res) => {
+      if (req.url === '/odd') res.writeHead(999, { 'content-type': 'text/plain' });
+      res.end('odd');
+    };
+    const send = nodeFetch(noFallback, {});
+    const error: unknown = await send(`${base}/odd`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as TypeError).message).toBe('fetch failed');
+    expect(await (await send(`${base}/fine`)).text()).toBe('odd');
+  });
+
   it('fails as fetch fails when nothing listens: a TypeError whose cause is the connection’s error', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
