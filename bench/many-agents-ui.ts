@@ -32,8 +32,22 @@ import { traceFrames } from './ui-trace';
 /** A folder: each run's page also writes its CPU profile there (DevTools format), to see where frames go. */
 const UI_PROF = process.env['MANY_AGENTS_UI_PROF'] ? resolve(process.env['MANY_AGENTS_UI_PROF']) : null;
 
+/**
+ * MANY_AGENTS_CONTROL=1: a page with no work of its own (a box moved in every animation frame) runs beside
+ * Weft's, in a browser context of its own in the same Chromium, its frame intervals taken over the same
+ * streaming: what the machine, the agents and Chromium leave of a frame to any page.
+ */
+const CONTROL = process.env['MANY_AGENTS_CONTROL'] === '1';
+const CONTROL_PAGE =
+  '<div id="box" style="position:absolute;width:40px;height:40px;background:#c33"></div><script>' +
+  'let x = 0; const box = document.getElementById("box");' +
+  'const move = () => { x = (x + 3) % 600; box.style.transform = `translateX(${x}px)`; requestAnimationFrame(move); };' +
+  'requestAnimationFrame(move);</script>';
+
 export interface UiResult extends Omit<AppServerResult, 'turnMs' | 'mainThread'> {
   intervals: number[];
+  /** The frame intervals of the page with no work beside it (MANY_AGENTS_CONTROL); null without it. */
+  controlIntervals: number[] | null;
   /** Main-thread CPU per frame; empty when the run was not traced. */
   cpuMs: number[];
   /** Whether a DevTools trace ran meanwhile (its work adds to the page's: frame intervals come from runs without). */
@@ -120,6 +134,9 @@ export async function uiRun(
   try {
     const { page } = session;
     await page.goto(served.url);
+    const browser = session.context.browser();
+    const control = CONTROL && browser !== null ? await (await browser.newContext()).newPage() : null;
+    await control?.setContent(CONTROL_PAGE);
     await page.getByRole('navigation', { name: 'Threads' }).waitFor();
     await page.waitForLoadState('networkidle');
     ws = await serveClient(served.url);
@@ -133,6 +150,7 @@ export async function uiRun(
     const probe = startListProbe(webSocketChannel(ws));
     const started = performance.now();
     await startFrames(page);
+    if (control !== null) await startFrames(control);
     const streamIn = async (): Promise<void> => {
       const box = page.getByRole('textbox', { name: 'Message' });
       for (let a = 0; a < AGENTS; a++) {
@@ -177,6 +195,8 @@ export async function uiRun(
       );
     }
     const intervals = await stopFrames(page);
+    const controlIntervals = control === null ? null : await stopFrames(control);
+    await control?.context().close();
     if (UI_PROF !== null)
       writeFileSync(
         join(UI_PROF, `trace-${worktrees ? 'worktrees-' : ''}${program.label}-${Date.now()}.json`),
@@ -186,7 +206,16 @@ export async function uiRun(
     const lists = await probe.stop();
     const peakRssMiB = peakRss(served.child.pid);
     const cpu = cpuSeconds(served.child.pid);
-    return { lists, peakRssMiB, cpuSeconds: cpu, seconds, intervals, cpuMs: cost?.cpuMs ?? [], traced };
+    return {
+      lists,
+      peakRssMiB,
+      cpuSeconds: cpu,
+      seconds,
+      intervals,
+      controlIntervals,
+      cpuMs: cost?.cpuMs ?? [],
+      traced,
+    };
   } finally {
     ws?.close();
     await session.close();

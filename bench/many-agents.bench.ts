@@ -14,7 +14,8 @@
 // of each (default 2; the slowest answer and the frame times are the median over runs), after
 // MANY_AGENTS_WARMUP unrecorded runs of each app server (default 1). MANY_AGENTS_CPU_PROF
 // names a folder: the app servers and `weft serve` then run with `--cpu-prof` into it; MANY_AGENTS_UI_PROF one
-// for the page's CPU profile and its main-thread trace events; MANY_AGENTS_NODE_ARGS gives the host processes
+// for the page's CPU profile and its main-thread trace events; MANY_AGENTS_CONTROL=1 runs a page with no work
+// of its own beside Weft's and adds its frames missed to the page rows; MANY_AGENTS_NODE_ARGS gives the host processes
 // more of Node's flags (space-separated: `--require` of a probe that counts allocations or collections).
 // MANY_AGENTS_SLOW_LISTS names a file: each app-server run appends its lists slower than 30 ms, as
 // `sent:answered:ms` with both stamps in µs of the monotonic clock, the clock of a `--cpu-prof` profile's
@@ -378,10 +379,11 @@ function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees
   const p95Frame = (r: UiResult): number => percentile(r.intervals, 95);
   const p95Cpu = (r: UiResult): number => percentile(r.cpuMs, 95);
   // p95 moves in whole frames (16.7, 33.3, 50 ms); the share of frames missed shows a change within them.
-  const missedShare = (r: UiResult): number => {
-    const missed = missedFrames(r.intervals);
-    return round((100 * missed) / (missed + r.intervals.length));
+  const share = (intervals: readonly number[]): number => {
+    const missed = missedFrames(intervals);
+    return round((100 * missed) / (missed + intervals.length));
   };
+  const missedShare = (r: UiResult): number => share(r.intervals);
   // Frame intervals from the runs without a DevTools trace (the trace is work for the page too: p95 was
   // 50 ms in 3 of 4 traced runs, in 2 of 5 untraced ones, 33 ms otherwise), CPU per frame from the traced.
   const untraced = tracedOr(results, false);
@@ -404,6 +406,16 @@ function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees
       unit: '%',
       note: `of the display's frames (60 Hz) over the streaming, a frame interval of n frames missing n − 1; ${beside(untraced, programs, missedShare, '%')}`,
     },
+    ...(runs.some((r) => r.controlIntervals !== null)
+      ? [
+          {
+            name: `${who} streaming into the page: frames missed by a page with no work of its own beside it`,
+            value: ours(untraced, (r) => share(r.controlIntervals ?? [])),
+            unit: '%',
+            note: `a box moved in every animation frame, in a browser context of its own in the same Chromium, over the same streaming (MANY_AGENTS_CONTROL): what the machine leaves of a frame to any page; ${beside(untraced, programs, (r) => share(r.controlIntervals ?? []), '%')}`,
+          },
+        ]
+      : []),
     {
       name: `${who} streaming into the page: p95 main-thread CPU per frame`,
       value: ours(traced, p95Cpu),
