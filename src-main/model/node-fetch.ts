@@ -46,8 +46,10 @@ function decoded(message: IncomingMessage): Readable {
   const zlib = process.getBuiltinModule('node:zlib');
   const decoder =
     coding === 'br' ? zlib.createBrotliDecompress() : coding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
-  message.on('error', (error) => decoder.destroy(error));
-  return message.pipe(decoder);
+  // Either side failing ends both: a body that does not decode lets its connection go too. The error reaches
+  // the reader through the decoder.
+  process.getBuiltinModule('node:stream').pipeline(message, decoder, () => undefined);
+  return decoder;
 }
 
 function headersOf(message: IncomingMessage): Headers {

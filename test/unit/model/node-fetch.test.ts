@@ -125,6 +125,19 @@ describe('nodeFetch', () => {
     }
   });
 
+  it('fails a body that does not decode, and lets its connection go', async () => {
+    let closed: Promise<void> = Promise.resolve();
+    respond = (req, res) => {
+      closed = new Promise((resolve) => req.socket.once('close', () => resolve()));
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      // Not gzip, and the answer never ends: only the client can let the connection go.
+      res.write('this is not gzip at all');
+    };
+    const response = await nodeFetch(noFallback, {})(`${base}/bad`);
+    await expect(response.text()).rejects.toThrow();
+    await closed;
+  });
+
   it('answers an error status as a Response, with its body, as fetch does', async () => {
     respond = (_req, res) => {
       res.writeHead(429, { 'retry-after': '2', 'content-type': 'application/json' });
