@@ -384,6 +384,7 @@ function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees
     return round((100 * missed) / (missed + intervals.length));
   };
   const missedShare = (r: UiResult): number => share(r.intervals);
+  const controlShare = (r: UiResult): number => share(r.controlIntervals ?? []);
   // Frame intervals from the runs without a DevTools trace (the trace is work for the page too: p95 was
   // 50 ms in 3 of 4 traced runs, in 2 of 5 untraced ones, 33 ms otherwise), CPU per frame from the traced.
   const untraced = tracedOr(results, false);
@@ -410,9 +411,9 @@ function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees
       ? [
           {
             name: `${who} streaming into the page: frames missed by a page with no work of its own beside it`,
-            value: ours(untraced, (r) => share(r.controlIntervals ?? [])),
+            value: ours(untraced, controlShare),
             unit: '%',
-            note: `a box moved in every animation frame, in a browser context of its own in the same Chromium, over the same streaming (MANY_AGENTS_CONTROL): what the machine leaves of a frame to any page; ${beside(untraced, programs, (r) => share(r.controlIntervals ?? []), '%')}`,
+            note: `a box moved in every animation frame, in a browser context of its own in the same Chromium, over the same streaming (MANY_AGENTS_CONTROL): what the machine leaves of a frame to any page; ${beside(untraced, programs, controlShare, '%')}`,
           },
         ]
       : []),
