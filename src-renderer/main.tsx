@@ -91,14 +91,14 @@ try {
     controller.dispose();
     client.dispose();
   });
-  // Monaco (diffs) and xterm (command output) load on first use, Monaco's first editor sets up the
+  // Monaco (diffs) and the terminal parser (command output) load on first use, Monaco's first editor sets up the
   // editor's services, and Markdown's first run is slow until the JIT has seen it: do all of it once the
   // page has settled, so opening the first thread, or the first diff, waits for none of them.
   whenIdle(window, () => {
     renderMarkdownBlocks(MARKDOWN_WARM_UP, null);
     // `data-warm` on <html> says start-up is over (the UI bench waits for it before opening a thread).
     void Promise.allSettled([
-      import('./components/Terminal'),
+      import('./components/CommandOutput'),
       import('./components/diff/MonacoDiff').then((diff) => diff.warmUpEditor(document)),
     ]).then(() => {
       document.documentElement.dataset['warm'] = 'true';

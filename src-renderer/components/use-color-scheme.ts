@@ -57,10 +57,6 @@ export function setThemeChoice(next: ThemeChoice): void {
   apply();
 }
 
-export function useColorScheme(): 'light' | 'dark' {
-  return useSyncExternalStore(subscribeScheme, resolvedScheme);
-}
-
 export function useThemeChoice(): ThemeChoice {
   return useSyncExternalStore(subscribeScheme, themeChoice);
 }

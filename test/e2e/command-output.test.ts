@@ -1,6 +1,7 @@
-// E2E: a command cell's terminal shows short output whole, in exactly as many rows as it has lines (the
-// first line never scrolled away, no empty row under a one-line output), and a long output's tail with
-// a note of what it leaves out, "Show all" and "Open in editor".
+// E2E: a command cell shows short output whole, exactly as tall as its lines (the first line never
+// scrolled away, no empty line under a one-line output), a line wider than the cell wrapped at the cell's
+// width, colours and carriage returns as a terminal applies them, and a long output's tail with a note of
+// what it leaves out, "Show all" and "Open in editor".
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { clickCentre } from '../support/mouse';
@@ -15,9 +16,9 @@ const call = (id: string, cmd: string) => ({
 
 let e2e: E2e | undefined;
 
-/** The rows xterm draws for a cell (one element per terminal row) and the text of each. */
+/** The lines drawn for a cell's output (one element per line) and the text of each. */
 async function drawnRows(cell: Locator): Promise<string[]> {
-  return cell.locator('.xterm-rows > div').evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').trimEnd()));
+  return cell.locator('.output-line').evaluateAll((rows) => rows.map((row) => row.textContent ?? ''));
 }
 
 /** A number as the UI writes it ("1,234"), read back. */
@@ -36,6 +37,8 @@ describe('command output in the conversation', () => {
         ["printf 'only-line\\n'", ['only-line']],
         ["printf 'no-break-at-end'", ['no-break-at-end']],
         ["printf 'one\\ntwo\\nthree\\n'", ['one', 'two', 'three']],
+        // A progress line redrawn with carriage returns shows as a terminal leaves it.
+        ["printf 'fetch 10%%\\rfetch 100%%\\n\\033[31mred\\033[0m done\\n'", ['fetch 100%', 'red done']],
       ];
       // One line wider than the cell: it wraps, and every row of it is in view.
       const wide = "printf '%0300d\\n' 0";
@@ -45,21 +48,35 @@ describe('command output in the conversation', () => {
       for (const [cmd, lines] of short) {
         const terminal = cell(cmd).getByRole('log', { name: `Output of ${cmd}` });
         await expect.poll(() => drawnRows(terminal), { timeout: 20_000 }).toEqual(lines);
-        // The terminal is as tall as its rows: no empty row, no blank band under the last line.
-        const rowHeight = (await terminal.locator('.xterm-rows > div').first().boundingBox())?.height ?? 0;
-        const host = await terminal.locator('.terminal-host').boundingBox();
+        // The output is as tall as its lines: no empty line, no blank band under the last one.
+        const rowHeight = (await terminal.locator('.output-line').first().boundingBox())?.height ?? 0;
+        const host = await terminal.locator('.output-lines').boundingBox();
         expect(rowHeight).toBeGreaterThan(0);
         expect(host?.height).toBeGreaterThanOrEqual(rowHeight * lines.length - 1);
         expect(host?.height).toBeLessThanOrEqual(rowHeight * lines.length + 1);
       }
+      const colour = await cell("printf 'fetch")
+        .locator('.output-line span', { hasText: 'red' })
+        .evaluate((span) => getComputedStyle(span).color);
+      expect(colour).toBe('rgb(204, 0, 0)');
       const wrapped = cell(wide).getByRole('log', { name: `Output of ${wide}` });
       for (const size of [
         { width: 1400, height: 900 },
         { width: 900, height: 700 },
       ]) {
         await page.setViewportSize(size);
-        await expect.poll(async () => (await drawnRows(wrapped)).join(''), { timeout: 20_000 }).toBe('0'.repeat(300));
-        expect((await drawnRows(wrapped)).length).toBeGreaterThan(1);
+        await expect.poll(() => drawnRows(wrapped), { timeout: 20_000 }).toEqual(['0'.repeat(300)]);
+        // One line, wrapped at the cell's width: several lines tall, and no wider than the cell.
+        const line = await wrapped.locator('.output-line').boundingBox();
+        const box = await wrapped.boundingBox();
+        const oneLine =
+          (
+            await cell(short[0]?.[0] ?? '')
+              .locator('.output-line')
+              .boundingBox()
+          )?.height ?? 0;
+        expect(line !== null && line.height).toBeGreaterThanOrEqual(oneLine * 2 - 1);
+        expect(line !== null && box !== null && line.x + line.width <= box.x + box.width).toBe(true);
       }
       await page.setViewportSize({ width: 1400, height: 900 });
       await screenshotSizes(e2e, 'command-output-short');

@@ -16,7 +16,7 @@ import { assertNever } from '../../../src-preload/protocol';
 import { countText, duration, relativePath } from '../format';
 import { Icon, Spinner } from '../Icon';
 import { useDisclosure } from '../preferences';
-import { LazyTerminal } from '../LazyTerminal';
+import { LazyCommandOutput } from '../LazyCommandOutput';
 import { useModal } from '../use-modal';
 
 /** How a command stands, in words: from `weftOutcome` when the item has one, else from status and exit code. */
@@ -141,7 +141,7 @@ function CommandOutput({ output, command }: { output: OutputTail; command: strin
           </button>
         </div>
       )}
-      <LazyTerminal output={output} label={`Output of ${command}`} limit={limit} />
+      <LazyCommandOutput output={output} label={`Output of ${command}`} limit={limit} />
       {editor && <OutputDialog output={output} command={command} onClose={() => setEditor(false)} />}
     </>
   );
