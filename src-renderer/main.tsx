@@ -17,6 +17,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/sidebar.css';
 import './styles/conversation.css';
+import './styles/diff.css';
 import './styles/composer.css';
 import './styles/dialogs.css';
 import './styles/markdown.css';

@@ -46,7 +46,7 @@ describe('a big patch', () => {
     expect(text).toContain('Large diff: 4,000 hunks, +4,000 −4,000 lines.');
     expect(text).toMatch(/Only the first [\d,]+ hunks came with it \(a diff is cut at 1 MiB\)\./);
     expect(await conversation(page).locator('.file-row .file-stats').innerText()).toBe('+4000 −4000');
-    expect(await conversation(page).locator('.file-row .monaco-diff').count()).toBe(0);
+    expect(await conversation(page).locator('.file-row .static-diff').count()).toBe(0);
     await screenshotSizes(e2e, 'big-diff-summary');
 
     // Plain text: the unified diff as it came, ending with the marker of what was left out.
@@ -59,11 +59,11 @@ describe('a big patch', () => {
       /^~ Weft left out [\d,]+ of 4,000 hunks/,
     );
 
-    // Asked, the diff editor shows it after all.
+    // Asked, the diff shows it after all.
     const show = summary.getByRole('button', { name: 'Show the diff anyway' });
     await clickCentre(page, show);
     await conversation(page)
-      .locator('.file-row .monaco-diff .line-insert')
+      .locator('.file-row .static-diff .sd-code.is-added')
       .first()
       .waitFor({ state: 'attached', timeout: 90_000 });
 

@@ -51,6 +51,17 @@ async function drawnLines(diff: Locator): Promise<{ text: string; added: boolean
   });
 }
 
+/** The lines a conversation's diff (plain elements) draws, top to bottom, with what marks them. */
+async function staticLines(diff: Locator): Promise<{ text: string; added: boolean; removed: boolean }[]> {
+  return diff.locator('.sd-code').evaluateAll((cells) =>
+    cells.map((cell) => ({
+      text: cell.textContent ?? '',
+      added: cell.classList.contains('is-added'),
+      removed: cell.classList.contains('is-removed'),
+    })),
+  );
+}
+
 /** Waits until the diff view draws exactly `texts`, each marked `kind`, and nothing else. */
 async function expectOneSided(diff: Locator, kind: 'added' | 'removed', texts: string[]): Promise<void> {
   await diff
@@ -111,17 +122,24 @@ describe('diffs of new and deleted files', () => {
       const cell = conversation(page).locator('.cell-patch');
       await cell.getByText('Edited 3 files').waitFor();
       const row = (name: string): Locator => cell.locator('.file-row', { hasText: name });
-      await expectOneSided(row('fresh.txt').locator('.monaco-diff'), 'added', [
-        'first fresh line',
-        'second fresh line',
-      ]);
-      await expectOneSided(row('stale.txt').locator('.monaco-diff'), 'removed', ['stale one', 'stale two']);
+      // Drawn as plain elements: one side only, each line marked, with its sign and number.
+      const expectStatic = async (name: string, kind: 'added' | 'removed', texts: string[]) => {
+        const diff = row(name).locator('.static-diff');
+        await expect
+          .poll(() => staticLines(diff), { timeout: 60_000 })
+          .toEqual(texts.map((text) => ({ text, added: kind === 'added', removed: kind === 'removed' })));
+        expect(await diff.getAttribute('data-one-sided')).toBe(kind);
+        expect(await diff.locator('.sd-num').allTextContents()).toEqual(texts.map((_, i) => String(i + 1)));
+      };
+      await expectStatic('fresh.txt', 'added', ['first fresh line', 'second fresh line']);
+      await expectStatic('stale.txt', 'removed', ['stale one', 'stale two']);
       // The gap between the two hunks of notes.txt is a fold marker across the whole diff (both sides), not
       // a blank line on one of them.
-      const notesDiff = row('notes.txt').locator('.monaco-diff');
+      const notesDiff = row('notes.txt').locator('.static-diff');
       const fold = notesDiff.getByRole('separator', { name: '25 unchanged lines' });
       await fold.waitFor({ timeout: 60_000 });
-      const original = notesDiff.locator('.editor.original');
+      expect(await notesDiff.getAttribute('data-layout')).toBe('split');
+      const original = notesDiff.locator('.sd-code').first();
       await original.waitFor();
       const foldBox = await fold.boundingBox();
       const originalBox = await original.boundingBox();

@@ -8,7 +8,7 @@ import { missingNewlines, type DiffHunk } from '../../../src-preload/diff/unifie
 export type Hunk = DiffHunk;
 
 /** A hunk line's mark and text; null for a "\ No newline at end of file" line. */
-function split(line: string): { kind: ' ' | '-' | '+'; text: string } | null {
+export function hunkLine(line: string): { kind: ' ' | '-' | '+'; text: string } | null {
   const kind = line[0];
   if (kind === '+' || kind === '-') return { kind, text: line.slice(1) };
   if (kind === '\\') return null;
@@ -53,7 +53,7 @@ export function applyHunks(
     out.push(...source.lines.slice(cursor, start));
     let position = start;
     for (const raw of hunk.lines) {
-      const line = split(raw);
+      const line = hunkLine(raw);
       if (line === null) continue;
       if (line.kind === '+') {
         out.push(line.text);
@@ -75,7 +75,7 @@ function sideLines(hunk: Hunk, side: 'old' | 'new'): string[] {
   const skip = side === 'old' ? '+' : '-';
   const out: string[] = [];
   for (const raw of hunk.lines) {
-    const line = split(raw);
+    const line = hunkLine(raw);
     if (line !== null && line.kind !== skip) out.push(line.text);
   }
   return out;
@@ -157,7 +157,7 @@ export function compactSides(hunks: readonly Hunk[]): CompactSides {
     let oldLine = first;
     let newLine = hunk.newStart;
     for (const raw of hunk.lines) {
-      const line = split(raw);
+      const line = hunkLine(raw);
       if (line === null) continue;
       if (line.kind !== '+') {
         original.push(line.text);
@@ -222,7 +222,7 @@ export function compactChangeEnds(hunks: readonly Hunk[]): number[] {
 export function changedLines(hunk: Hunk): string {
   const out: string[] = [];
   for (const raw of hunk.lines) {
-    const line = split(raw);
+    const line = hunkLine(raw);
     if (line !== null && line.kind !== ' ') out.push(`${line.kind} ${line.text}`);
   }
   return out.join('\n');

@@ -1,11 +1,12 @@
-// A patch the agent made (or proposes): one row per file with its +/− counts, and a Monaco diff of the
-// hunks when the row is open.
+// A patch the agent made (or proposes): one row per file with its +/− counts, and a diff of the hunks when
+// the row is open (drawn as plain elements: StaticDiff.tsx).
 import { useMemo, type ReactNode } from 'react';
 import type { FileChangeItem, FileUpdateChange } from '../../../src-preload/protocol';
 import { assertNever } from '../../../src-preload/protocol';
 import { BigDiffGate } from '../diff/BigDiff';
 import { diffSize } from '../diff/diff-size';
 import { DiffView } from '../diff/DiffView';
+import { StaticDiff } from '../diff/StaticDiff';
 import type { DiffZone } from '../diff/MonacoDiff';
 import { hunkStats, parseFileDiff } from '../../../src-preload/diff/unified-diff';
 import { changedLines, compactChangeEnds, compactSides, keptHunks } from '../diff/hunks';
@@ -216,7 +217,7 @@ function FileRow({
             {landed.length > 0 && (
               <BigDiffGate size={size} text={change.diff} label={`Changes to ${shown}`}>
                 {() => (
-                  <CompactDiff
+                  <StaticDiff
                     hunks={landed}
                     path={
                       change.kind.type === 'update' && change.kind.move_path !== null
