@@ -49,7 +49,7 @@ describe('approvals', () => {
     expect(await page.title()).toMatch(/^\(1\) /);
     await dialog.getByRole('button', { name: 'Accept', exact: true }).click();
 
-    await conversation(page).locator('.terminal').getByText('hello-from-e2e').waitFor();
+    await conversation(page).locator('.output-terminal').getByText('hello-from-e2e').waitFor();
     await conversation(page).getByText('It printed the greeting.').waitFor();
     expect(await workspace.read('out.txt')).toBe('hello-from-e2e\n');
     expect(await dialog.count()).toBe(0);

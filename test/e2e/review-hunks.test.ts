@@ -130,10 +130,10 @@ describe('review changes, by mouse', () => {
         await declined.waitFor();
         expect(await declined.evaluate((el) => getComputedStyle(el).textDecorationLine)).toContain('line-through');
         // The diff shown for alpha.txt holds only the hunks that landed.
-        const alphaDiff = alpha.locator('.monaco-diff');
+        const alphaDiff = alpha.locator('.static-diff');
         await alphaDiff.getByText('ALPHA FORTY-FIVE').waitFor({ timeout: 60_000 });
         await alphaDiff.getByText('ALPHA FIVE').waitFor();
-        // Monaco swaps its models after React renders the completed item: wait for the landed state to settle.
+        // The diff follows the completed item once React renders it: wait for the landed state to settle.
         await alphaDiff.getByText('ALPHA TWENTY-FIVE').waitFor({ state: 'detached' });
         expect(await alphaDiff.getByText('ALPHA TWENTY-FIVE').count()).toBe(0);
         // Between the two hunks that landed, a fold marker stands for the unchanged lines.

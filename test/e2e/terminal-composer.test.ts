@@ -120,7 +120,7 @@ describe('terminal and composer', () => {
     await conversation(page).getByText('user-made-42').first().waitFor({ timeout: 30_000 });
     // The command's cell holds its output, and nothing covers its head (the command and its state).
     const cell = conversation(page).locator('.cell-command').first();
-    const screen = cell.locator('.xterm-screen');
+    const screen = cell.locator('.output-lines');
     await screen.waitFor();
     const [cellBox, screenBox] = [await cell.boundingBox(), await screen.boundingBox()];
     if (cellBox === null || screenBox === null) throw new Error('the command cell is not visible');
