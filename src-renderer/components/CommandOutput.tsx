@@ -15,7 +15,7 @@ import type { Terminal as Parser } from '@xterm/headless';
 import { memo, useCallback, useEffect, useRef } from 'react';
 import { lastChars } from '../store/output-tail';
 import type { OutputTail } from '../store/state';
-import { drawChanged, makeScreen } from './output-lines';
+import { drawChanged, makeScreen, resetScreen } from './output-lines';
 import type { LineSink, OutputLine, Screen } from './output-lines';
 import { terminalPieces } from './terminal-pieces';
 
@@ -130,13 +130,8 @@ export const CommandOutput = memo(function CommandOutput({ output, label, limit 
     written.current = { epoch: out.epoch, total: out.total, limit };
     let data: string;
     if (restart) {
-      screen.parser.reset();
-      screen.scrolls = 0;
-      screen.cleared = false;
-      screen.type = 'normal';
-      screen.baseY = 0;
+      resetScreen(screen);
       lines.truncate(0);
-      screen.rows = [];
       // The view around the output says how much of a long output is left out; only a flood (more
       // arriving than can be drawn) is noted inside it.
       const shown = flooded ? Math.min(out.kept, FLOOD_LIMIT) : Math.min(out.kept, limit);

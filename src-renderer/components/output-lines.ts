@@ -146,6 +146,8 @@ export interface Screen {
   scrolls: number;
   /** The first row of each line drawn, in order. */
   rows: number[];
+  /** What each line drawn shows (its runs, as one string): a line drawn again unchanged is left as it is. */
+  keys: string[];
   /** The top of the terminal's screen at the last draw: the rows above it no longer change. */
   baseY: number;
   /** The scrollback was cleared, the terminal reset, or its other screen shown since the last draw. */
@@ -168,6 +170,7 @@ export function makeScreen(): Screen {
     cell: parser.buffer.active.getNullCell(),
     scrolls: 0,
     rows: [],
+    keys: [],
     baseY: 0,
     cleared: false,
     type: 'normal',
@@ -197,6 +200,7 @@ export function drawChanged(screen: Screen, sink: LineSink): void {
   if (screen.cleared || buffer.type !== screen.type || buffer.baseY < screen.baseY) {
     from = 0;
     screen.rows = [];
+    screen.keys = [];
     sink.truncate(0);
   } else {
     // With a full scrollback, each scroll that did not move the screen's top down let the oldest row go.
@@ -209,12 +213,14 @@ export function drawChanged(screen: Screen, sink: LineSink): void {
       while (gone < screen.rows.length && (screen.rows[gone] ?? 0) < 0) gone += 1;
       sink.removeFirst(gone);
       screen.rows.splice(0, gone);
+      screen.keys.splice(0, gone);
       // What is left of a line whose first rows went.
       const first = screen.rows[0] ?? Math.max(0, from);
       if (gone > 0 && first > 0) {
         const rest = readLines(buffer, 0, Math.min(first, buffer.length) - 1, screen.cell);
         sink.prepend(rest);
         screen.rows.unshift(...rest.map((line) => line.row));
+        screen.keys.unshift(...rest.map(lineKey));
       }
     }
   }
@@ -228,8 +234,31 @@ export function drawChanged(screen: Screen, sink: LineSink): void {
   while (keep < screen.rows.length && (screen.rows[keep] ?? 0) < from) keep += 1;
   if (keep > 0 && buffer.getLine(from)?.isWrapped === true) keep -= 1;
   const lines = readLines(buffer, from, lastRow(buffer), screen.cell);
-  sink.truncate(keep);
+  const keys = lines.map(lineKey);
+  // Lines that read as they were drawn stay: while output streams, only its last line and the new ones change.
+  let same = 0;
+  while (same < lines.length && keep + same < screen.keys.length && screen.keys[keep + same] === keys[same]) same += 1;
+  sink.truncate(keep + same);
+  sink.append(lines.slice(same));
   screen.rows.length = keep;
-  sink.append(lines);
-  for (const line of lines) screen.rows.push(line.row);
+  screen.keys.length = keep;
+  for (const [i, line] of lines.entries()) {
+    screen.rows.push(line.row);
+    screen.keys.push(keys[i] ?? '');
+  }
+}
+
+function lineKey(line: OutputLine): string {
+  return line.runs.map((run) => `${run.style}\u0000${run.text}`).join('\u0001');
+}
+
+/** Forgets what was drawn (the output starts over; the sink is emptied by the caller). */
+export function resetScreen(screen: Screen): void {
+  screen.parser.reset();
+  screen.scrolls = 0;
+  screen.cleared = false;
+  screen.type = 'normal';
+  screen.baseY = 0;
+  screen.rows = [];
+  screen.keys = [];
 }

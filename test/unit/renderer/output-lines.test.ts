@@ -153,6 +153,26 @@ describe('command output read from the terminal parser', () => {
     }
   });
 
+  it('leaves the lines that read as before: streaming output draws only its last line and the new ones', async () => {
+    const screen = makeScreen();
+    const sink = listSink();
+    const appended: string[][] = [];
+    const append = sink.append;
+    sink.append = (lines) => {
+      appended.push(texts(lines));
+      append(lines);
+    };
+    await write(screen, 'one\ntwo\nthr');
+    drawChanged(screen, sink);
+    await write(screen, 'ee\nfour\n');
+    drawChanged(screen, sink);
+    await write(screen, '\x1b[1A\x1b[2Kfour, again\n');
+    drawChanged(screen, sink);
+    expect(appended).toEqual([['one', 'two', 'thr'], ['three', 'four'], ['four, again']]);
+    expect(texts(sink.lines)).toEqual(['one', 'two', 'three', 'four, again']);
+    screen.parser.dispose();
+  });
+
   it('has no style for a plain cell', async () => {
     const screen = makeScreen();
     await write(screen, 'x');
