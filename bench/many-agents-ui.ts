@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Page } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { launchBrowser } from '../test/support/chromium';
 import { startListProbe, webSocketChannel } from '../test/support/list-probe';
@@ -52,6 +53,34 @@ export interface UiResult extends Omit<AppServerResult, 'turnMs' | 'mainThread'>
   cpuMs: number[];
   /** Whether a DevTools trace ran meanwhile (its work adds to the page's: frame intervals come from runs without). */
   traced: boolean;
+  /** Messages the page's WebSockets delivered while the agents streamed, and their characters. */
+  messages: number;
+  messageChars: number;
+}
+
+/**
+ * Counts what the page's WebSockets deliver (`message` events and their characters), in
+ * `window.__benchSocketCounts`: added to the page before its own script runs (as text: it runs in the page).
+ */
+const COUNT_SOCKET_MESSAGES = `(() => {
+  const counts = { messages: 0, chars: 0 };
+  window.__benchSocketCounts = counts;
+  const add = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== 'message' || typeof listener !== 'function') return add.call(this, type, listener, options);
+    return add.call(this, type, function (event) {
+      counts.messages += 1;
+      if (typeof event.data === 'string') counts.chars += event.data.length;
+      return listener.call(this, event);
+    }, options);
+  };
+})();`;
+
+async function socketCounts(page: Page): Promise<{ messages: number; chars: number }> {
+  return page.evaluate(() => {
+    const counts: unknown = Reflect.get(window, '__benchSocketCounts');
+    return counts as { messages: number; chars: number };
+  });
 }
 
 /** `weft serve` on a free port; resolves with its address once it prints it. */
@@ -133,6 +162,7 @@ export async function uiRun(
   let ws: WebSocket | null = null;
   try {
     const { page } = session;
+    await page.addInitScript({ content: COUNT_SOCKET_MESSAGES });
     await page.goto(served.url);
     const browser = session.context.browser();
     const control = CONTROL && browser !== null ? await (await browser.newContext()).newPage() : null;
@@ -151,6 +181,7 @@ export async function uiRun(
     const started = performance.now();
     await startFrames(page);
     if (control !== null) await startFrames(control);
+    const countsBefore = await socketCounts(page);
     const streamIn = async (): Promise<void> => {
       const box = page.getByRole('textbox', { name: 'Message' });
       for (let a = 0; a < AGENTS; a++) {
@@ -194,6 +225,7 @@ export async function uiRun(
         JSON.stringify(profile),
       );
     }
+    const countsAfter = await socketCounts(page);
     const intervals = await stopFrames(page);
     const controlIntervals = control === null ? null : await stopFrames(control);
     await control?.context().close();
@@ -215,6 +247,8 @@ export async function uiRun(
       controlIntervals,
       cpuMs: cost?.cpuMs ?? [],
       traced,
+      messages: countsAfter.messages - countsBefore.messages,
+      messageChars: countsAfter.chars - countsBefore.chars,
     };
   } finally {
     ws?.close();

@@ -418,6 +418,12 @@ function uiRows(results: Map<string, UiResult[]>, programs: Program[], worktrees
         ]
       : []),
     {
+      name: `${who} streaming into the page: messages the page's WebSocket delivered`,
+      value: ours(results, (r) => r.messages),
+      unit: '',
+      note: `while the agents streamed, each one a task, a JSON.parse and a store update in the page; ${beside(results, programs, (r) => r.messages, 'messages')}; ${beside(results, programs, (r) => r.messageChars, 'characters')}`,
+    },
+    {
       name: `${who} streaming into the page: p95 main-thread CPU per frame`,
       value: ours(traced, p95Cpu),
       unit: 'ms',

@@ -102,6 +102,12 @@ export class OutboundQueue {
   #holding: NodeJS.Timeout | null = null;
   /** Where each waiting snapshot is in `#entries`, by its key. */
   #snapshots = new Map<string, number>();
+  /**
+   * The deltas held in the current hold, by item (method and params but the delta). Only deltas wait in a
+   * hold, so a delta joins its item's entry wherever it stands: eight agents streaming at once interleave
+   * their items, and joined only with the last entry they went out as nearly one message per delta.
+   */
+  #held = new Map<string, DeltaEntry>();
 
   constructor(sink: OutboundSink, options: OutboundQueueOptions) {
     this.#sink = sink;
@@ -158,7 +164,7 @@ export class OutboundQueue {
   /** Queues `message` while deltas are held; anything but a delta writes what is held, then itself. */
   #hold(message: object): void {
     try {
-      this.#enqueue(message);
+      this.#enqueue(message, true);
     } catch (error) {
       const method: unknown = Reflect.get(message, 'method');
       const what = typeof method === 'string' ? `an outgoing ${method} message` : 'an outgoing message';
@@ -174,6 +180,7 @@ export class OutboundQueue {
   #release(): void {
     if (this.#holding !== null) clearTimeout(this.#holding);
     this.#holding = null;
+    this.#held.clear();
     if (this.#congested) {
       if (this.#queuedBytes > this.#maxQueuedBytes) this.#overflow();
       return;
@@ -228,12 +235,14 @@ export class OutboundQueue {
     this.#entries = [];
     this.#head = 0;
     this.#snapshots.clear();
+    this.#held.clear();
     this.#queuedBytes = 0;
     this.#notifyIdle();
     this.#notifySent();
   }
 
-  #enqueue(message: object): void {
+  /** Queues `message`; `holding`: it comes in a hold (see `#held`). */
+  #enqueue(message: object, holding = false): void {
     const delta = deltaParts(message);
     if (delta === null) {
       const text = JSON.stringify(message);
@@ -253,16 +262,25 @@ export class OutboundQueue {
       this.#push({ kind: 'snapshot', key, text, bytes: text.length });
       return;
     }
+    const rest = restOf(delta.params);
+    const key = holding ? `${delta.method}\u0000${JSON.stringify(rest)}` : null;
     const last = this.#entries.length > this.#head ? this.#entries[this.#entries.length - 1] : undefined;
-    if (last?.kind === 'delta' && last.method === delta.method && sameRest(last.rest, delta.params)) {
-      last.deltas.push(delta.delta);
-      last.bytes += delta.delta.length;
+    const same =
+      key !== null
+        ? this.#held.get(key)
+        : last?.kind === 'delta' && last.method === delta.method && sameRest(last.rest, delta.params)
+          ? last
+          : undefined;
+    if (same !== undefined) {
+      same.deltas.push(delta.delta);
+      same.bytes += delta.delta.length;
       this.#queuedBytes += delta.delta.length;
       return;
     }
-    const rest = restOf(delta.params);
     const bytes = delta.method.length + estimateBytes(rest) + delta.delta.length + ENVELOPE_BYTES;
-    this.#push({ kind: 'delta', method: delta.method, rest, deltas: [delta.delta], bytes });
+    const entry: DeltaEntry = { kind: 'delta', method: delta.method, rest, deltas: [delta.delta], bytes };
+    if (key !== null) this.#held.set(key, entry);
+    this.#push(entry);
   }
 
   #push(entry: Entry): void {

@@ -62,6 +62,38 @@ describe('OutboundQueue', () => {
     }
   });
 
+  it('joins each item’s deltas in a hold however the items interleave, each item where it first came', async () => {
+    vi.useFakeTimers();
+    try {
+      const sink = new FakeSink();
+      const { queue } = makeQueue(sink, undefined, 16);
+      const out = 'item/commandExecution/outputDelta';
+      // Eight agents' commands print at once: their deltas come interleaved.
+      for (let line = 0; line < 3; line += 1)
+        for (const item of ['a', 'b', 'c']) queue.send(delta(item, `${item}${line}\n`, out));
+      queue.send(delta('a', 'said', 'item/agentMessage/delta'));
+      await vi.advanceTimersByTimeAsync(16);
+      expect(sink.written).toEqual([
+        delta('a', 'a0\na1\na2\n', out),
+        delta('b', 'b0\nb1\nb2\n', out),
+        delta('c', 'c0\nc1\nc2\n', out),
+        delta('a', 'said', 'item/agentMessage/delta'),
+      ]);
+      // A message that is not a delta ends the hold: a delta after it is not joined with one before it.
+      queue.send(delta('a', 'x', out));
+      queue.send({ method: 'item/completed', params: { itemId: 'b' } });
+      queue.send(delta('a', 'y', out));
+      await vi.advanceTimersByTimeAsync(16);
+      expect(sink.written.slice(4)).toEqual([
+        delta('a', 'x', out),
+        { method: 'item/completed', params: { itemId: 'b' } },
+        delta('a', 'y', out),
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('says when what was sent has been taken by the sink without congestion', async () => {
     const sink = new FakeSink();
     const { queue } = makeQueue(sink);
