@@ -1,6 +1,7 @@
 // E2E: a patch in the conversation is drawn as text: syntax colours from Monaco's tokenizers, the words
 // that changed within a line marked, side by side or inline as the person picks (by clicking the toggle),
-// and its text selected and copied as written (no non-breaking spaces, no line numbers or signs).
+// its text selected and copied as written (no non-breaking spaces, no line numbers or signs), in the light
+// and the dark scheme.
 import { describe, expect, it } from 'vitest';
 import { clickCentre, wheelIntoView } from '../support/mouse';
 import { evCompleted, evCreated, evFunctionCall, answerTurn } from '../support/sse';
@@ -49,6 +50,12 @@ describe('a patch in the conversation', () => {
     expect(await keyword.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(0, 0, 255)');
     expect(await diff.locator('.tk-comment', { hasText: '// Adds them up.' }).count()).toBeGreaterThan(0);
     await screenshotSizes(e2e, 'conversation-diff-split');
+    // In the dark scheme (the OS's, which the app follows by default), vs-dark's colours.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    expect(await keyword.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(86, 156, 214)');
+    await e2e.screenshot('conversation-diff-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Selected with the mouse and copied: the line as written.
     const added = diff.locator('.sd-code.is-added');
