@@ -333,7 +333,7 @@ export default async function run(): Promise<{ title: string; rows: BenchRow[]; 
       ...phaseRows(
         '10 MB of command output at 5 MB/s in 64 KB deltas',
         big,
-        `${output}; the first frames include creating the terminal`,
+        `${output}; the first frames include loading the output's terminal parser`,
       ),
     );
     rows.push({
